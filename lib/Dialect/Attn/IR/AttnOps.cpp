@@ -1,0 +1,217 @@
+//===- AttnOps.cpp - attn dialect ops -------------------------------------===//
+
+#include "fa4/Dialect/Attn/IR/Attn.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace fa4::attn;
+
+#define GET_OP_CLASSES
+#include "fa4/Dialect/Attn/IR/AttnOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+Value AttentionOp::getOutput() {
+  return hasBufferSemantics() ? getOutputs()[0] : getResults()[0];
+}
+
+Value AttentionOp::getLse() {
+  ValueRange values = hasBufferSemantics() ? ValueRange(getOutputs())
+                                           : ValueRange(getResults());
+  return values.size() == 2 ? values[1] : Value();
+}
+
+double AttentionOp::getEffectiveScale() {
+  if (std::optional<APFloat> scale = getScale())
+    return scale->convertToDouble();
+  return 1.0 / std::sqrt(static_cast<double>(getQKDepth()));
+}
+
+void AttentionOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // The tensor form is pure; the memref form reads Q, K, V and writes outs.
+  if (!hasBufferSemantics())
+    return;
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    bool isOutput = operand.getOperandNumber() >= 3;
+    if (isOutput)
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+namespace {
+/// Checks one BSHD or [B, H, S] operand; names it in every message.
+struct ShapeChecker {
+  AttentionOp op;
+
+  static std::string dimText(int64_t size) {
+    return ShapedType::isDynamic(size) ? "?" : std::to_string(size);
+  }
+
+  /// Two sizes agree unless both are static and differ.
+  LogicalResult expectSame(StringRef what, StringRef lhsName, int64_t lhs,
+                           StringRef rhsName, int64_t rhs) {
+    if (ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) ||
+        lhs == rhs)
+      return success();
+    return op.emitOpError() << "expects " << what << " of " << lhsName << " ("
+                            << lhs << ") and " << rhsName << " (" << rhs
+                            << ") to be equal";
+  }
+
+  LogicalResult expectRank(StringRef name, ShapedType type, int64_t rank,
+                           StringRef layout) {
+    if (type.getRank() == rank)
+      return success();
+    return op.emitOpError() << "expects " << name << " to have rank " << rank
+                            << " (" << layout << "), but got rank "
+                            << type.getRank();
+  }
+
+  LogicalResult expectStatic(StringRef name, ShapedType type, unsigned dim,
+                             StringRef what) {
+    if (!type.isDynamicDim(dim))
+      return success();
+    return op.emitOpError() << "expects the " << what << " (dim " << dim
+                            << ") of " << name << " to be static";
+  }
+
+  LogicalResult expectPositive(StringRef name, ShapedType type) {
+    for (auto [dim, size] : llvm::enumerate(type.getShape()))
+      if (!ShapedType::isDynamic(size) && size < 1)
+        return op.emitOpError() << "expects every dim of " << name
+                                << " to be >= 1, but dim " << dim << " is "
+                                << size;
+    return success();
+  }
+};
+} // namespace
+
+static LogicalResult verifyElementType(AttentionOp op, Type elementType) {
+  if (elementType.isBF16() || elementType.isF16())
+    return success();
+  if (isa<Float8E4M3FNType>(elementType))
+    return op.emitOpError()
+           << "element type f8E4M3FN is not supported yet (it needs "
+              "descale operands); supported: bf16, f16";
+  return op.emitOpError() << "element type " << elementType
+                          << " is not supported; supported: bf16, f16";
+}
+
+LogicalResult AttentionOp::verify() {
+  Type queryType = getQuery().getType();
+  bool isBuffer = hasBufferSemantics();
+  for (auto [name, value] : {std::pair<StringRef, Value>{"key", getKey()},
+                             {"value", getValue()}}) {
+    if (isa<MemRefType>(value.getType()) != isBuffer)
+      return emitOpError() << "expects query, key and value to be all tensors "
+                              "or all memrefs, but query is "
+                           << queryType << " and " << name << " is "
+                           << value.getType();
+  }
+
+  // Tensor form returns O [, LSE]; memref form writes them through `outs`.
+  unsigned numOutputs = isBuffer ? getOutputs().size() : getResults().size();
+  if (isBuffer && !getResults().empty())
+    return emitOpError() << "with memref operands returns no results; pass O "
+                            "and LSE in outs";
+  if (!isBuffer && !getOutputs().empty())
+    return emitOpError() << "with tensor operands takes no outs; it returns O "
+                            "and LSE as results";
+  if (numOutputs < 1 || numOutputs > 2)
+    return emitOpError() << "expects O and an optional LSE (1 or 2 "
+                         << (isBuffer ? "outs" : "results") << "), but got "
+                         << numOutputs;
+
+  ShapedType qType = getQueryType(), kType = getKeyType(),
+             vType = getValueType();
+  auto oType = cast<ShapedType>(getOutput().getType());
+  ShapeChecker check{*this};
+  for (auto [name, type] :
+       {std::pair<StringRef, ShapedType>{"query", qType},
+        {"key", kType},
+        {"value", vType},
+        {"output", oType}}) {
+    if (failed(check.expectRank(name, type, 4, "BSHD: batch, sequence, heads, "
+                                               "depth")) ||
+        failed(check.expectPositive(name, type)) ||
+        failed(check.expectStatic(name, type, 2, "head count")) ||
+        failed(check.expectStatic(name, type, 3, "depth")))
+      return failure();
+  }
+
+  if (failed(verifyElementType(*this, qType.getElementType())))
+    return failure();
+  for (auto [name, type] : {std::pair<StringRef, ShapedType>{"key", kType},
+                            {"value", vType},
+                            {"output", oType}})
+    if (type.getElementType() != qType.getElementType())
+      return emitOpError() << "expects " << name << " to have element type "
+                           << qType.getElementType() << " like query, but got "
+                           << type.getElementType();
+
+  int64_t numQHeads = qType.getDimSize(2), numKVHeads = kType.getDimSize(2);
+  if (failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
+                              "key", kType.getDimSize(0))) ||
+      failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
+                              "value", vType.getDimSize(0))) ||
+      failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
+                              "output", oType.getDimSize(0))) ||
+      failed(check.expectSame("the key/value sequence length", "key",
+                              kType.getDimSize(1), "value",
+                              vType.getDimSize(1))) ||
+      failed(check.expectSame("the query sequence length", "query",
+                              qType.getDimSize(1), "output",
+                              oType.getDimSize(1))) ||
+      failed(check.expectSame("the key/value head count", "key", numKVHeads,
+                              "value", vType.getDimSize(2))) ||
+      failed(check.expectSame("the query head count", "query", numQHeads,
+                              "output", oType.getDimSize(2))) ||
+      failed(check.expectSame("the QK depth", "query", qType.getDimSize(3),
+                              "key", kType.getDimSize(3))) ||
+      failed(check.expectSame("the OV depth", "value", vType.getDimSize(3),
+                              "output", oType.getDimSize(3))))
+    return failure();
+  if (numQHeads % numKVHeads != 0)
+    return emitOpError() << "expects the query head count (" << numQHeads
+                         << ") to be a multiple of the key/value head count ("
+                         << numKVHeads << ")";
+
+  if (Value lse = getLse()) {
+    auto lseType = cast<ShapedType>(lse.getType());
+    if (failed(check.expectRank("lse", lseType, 3,
+                                "batch, query heads, query sequence")) ||
+        failed(check.expectPositive("lse", lseType)))
+      return failure();
+    if (!lseType.getElementType().isF32())
+      return emitOpError() << "expects lse to have element type f32, but got "
+                           << lseType.getElementType();
+    if (failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
+                                "lse", lseType.getDimSize(0))) ||
+        failed(check.expectSame("the query head count", "query", numQHeads,
+                                "lse (dim 1)", lseType.getDimSize(1))) ||
+        failed(check.expectSame("the query sequence length", "query",
+                                qType.getDimSize(1), "lse (dim 2)",
+                                lseType.getDimSize(2))))
+      return failure();
+  }
+
+  if (std::optional<APFloat> scale = getScale()) {
+    double value = scale->convertToDouble();
+    if (!std::isfinite(value) || value <= 0.0)
+      return emitOpError() << "expects scale to be finite and > 0, but got "
+                           << value;
+  }
+  return success();
+}

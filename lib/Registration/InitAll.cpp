@@ -1,0 +1,34 @@
+//===- InitAll.cpp - Register everything fa4 provides ---------------------===//
+
+#include "fa4/InitAll.h"
+
+#include "fa4/Dialect/Attn/IR/Attn.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+
+void fa4::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<fa4::attn::AttnDialect, mlir::arith::ArithDialect,
+                  mlir::func::FuncDialect, mlir::gpu::GPUDialect,
+                  mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
+                  mlir::memref::MemRefDialect, mlir::NVVM::NVVMDialect,
+                  mlir::nvgpu::NVGPUDialect, mlir::scf::SCFDialect,
+                  mlir::tensor::TensorDialect, mlir::vector::VectorDialect>();
+  // ConvertToLLVM interfaces, the NVVM target attribute and the LLVM IR
+  // translations that gpu-module-to-binary needs.
+  mlir::registerAllExtensions(registry);
+}
+
+void fa4::registerAllPasses() { mlir::registerAllPasses(); }

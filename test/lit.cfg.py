@@ -1,0 +1,25 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "FA4"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.fa4_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tool_dirs = [config.fa4_tools_dir, config.llvm_tools_dir]
+tools = ["fa4-opt", "FileCheck", "not", "count", "split-file"]
+if config.fa4_ptxas and os.path.exists(config.fa4_ptxas):
+    config.available_features.add("ptxas")
+    tools.append(ToolSubst("ptxas", config.fa4_ptxas))
+llvm_config.add_tool_substitutions(tools, tool_dirs)
