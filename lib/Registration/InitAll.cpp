@@ -3,6 +3,7 @@
 #include "fa4/InitAll.h"
 
 #include "fa4/Dialect/Attn/IR/Attn.h"
+#include "fa4/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -31,4 +32,7 @@ void fa4::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
 }
 
-void fa4::registerAllPasses() { mlir::registerAllPasses(); }
+void fa4::registerAllPasses() {
+  mlir::registerAllPasses();
+  fa4::attn::registerAttnPlanningPasses();
+}

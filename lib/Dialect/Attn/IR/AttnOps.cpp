@@ -33,6 +33,44 @@ double AttentionOp::getEffectiveScale() {
   return 1.0 / std::sqrt(static_cast<double>(getQKDepth()));
 }
 
+static fa4::ElementType toPlanElementType(Type type) {
+  if (type.isF16())
+    return fa4::ElementType::F16;
+  if (isa<Float8E4M3FNType>(type))
+    return fa4::ElementType::F8E4M3FN;
+  return fa4::ElementType::BF16;
+}
+
+fa4::AttnProblem AttentionOp::getProblem(int64_t batchHint, int64_t seqQHint,
+                                         int64_t seqKVHint) {
+  auto staticOrDynamic = [](int64_t size) {
+    return ShapedType::isDynamic(size) ? fa4::kDynamic : size;
+  };
+  ShapedType qType = getQueryType(), kType = getKeyType();
+  fa4::AttnProblem problem;
+  problem.elementType = toPlanElementType(qType.getElementType());
+  problem.outputElementType = toPlanElementType(
+      cast<ShapedType>(getOutput().getType()).getElementType());
+  problem.batch = staticOrDynamic(qType.getDimSize(0));
+  problem.seqQ = staticOrDynamic(qType.getDimSize(1));
+  problem.seqKV = staticOrDynamic(kType.getDimSize(1));
+  problem.numQHeads = getNumQueryHeads();
+  problem.numKVHeads = getNumKVHeads();
+  problem.qkDepth = getQKDepth();
+  problem.ovDepth = getOVDepth();
+  MaskAttr mask = getMask();
+  problem.mask = mask.getKind() == MaskKind::Causal   ? fa4::MaskKind::Causal
+                 : mask.getKind() == MaskKind::Window ? fa4::MaskKind::Window
+                                                      : fa4::MaskKind::None;
+  problem.windowLeft = mask.getLeft();
+  problem.windowRight = mask.getRight();
+  problem.hasLse = static_cast<bool>(getLse());
+  problem.batchHint = batchHint;
+  problem.seqQHint = seqQHint;
+  problem.seqKVHint = seqKVHint;
+  return problem;
+}
+
 void AttentionOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {

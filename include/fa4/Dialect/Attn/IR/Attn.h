@@ -10,6 +10,8 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "fa4/Planning/Planners.h"
+
 #include "fa4/Dialect/Attn/IR/AttnOpsDialect.h.inc"
 
 #include "fa4/Dialect/Attn/IR/AttnEnums.h.inc"

@@ -46,7 +46,13 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$value,
     Variadic<AnyMemRef>:$outputs,
     OptionalAttr<F32Attr>:$scale,
-    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask
+    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask,
+    // Decisions of the planning passes, each written by its own pass.
+    OptionalAttr<Attn_ConfigAttr>:$config,
+    OptionalAttr<Attn_SplitKAttr>:$splitk,
+    OptionalAttr<Attn_TmemAttr>:$tmem,
+    OptionalAttr<Attn_SwizzleAttr>:$swizzle,
+    OptionalAttr<Attn_SmemAttr>:$smem
   );
   let results = (outs Variadic<AnyRankedTensor>:$results);
 
@@ -83,6 +89,12 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     int64_t getNumKVHeads() { return getKeyType().getDimSize(2); }
     int64_t getQKDepth() { return getQueryType().getDimSize(3); }
     int64_t getOVDepth() { return getValueType().getDimSize(3); }
+
+    /// The planners' view of this op; hints stand in for dynamic sizes in
+    /// performance decisions only.
+    ::fa4::AttnProblem getProblem(int64_t batchHint = ::fa4::kDynamic,
+                                  int64_t seqQHint = ::fa4::kDynamic,
+                                  int64_t seqKVHint = ::fa4::kDynamic);
   }];
 }
 

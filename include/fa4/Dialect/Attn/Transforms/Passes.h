@@ -1,0 +1,46 @@
+//===- Passes.h - attn planning passes --------------------------*- C++ -*-===//
+
+#ifndef FA4_DIALECT_ATTN_TRANSFORMS_PASSES_H
+#define FA4_DIALECT_ATTN_TRANSFORMS_PASSES_H
+
+#include "fa4/Dialect/Attn/IR/Attn.h"
+#include "mlir/Pass/Pass.h"
+
+#include <string>
+
+namespace fa4::attn {
+
+#define GEN_PASS_DECL
+#include "fa4/Dialect/Attn/Transforms/Passes.h.inc"
+
+/// Options of the planning pipeline: the chip and the size hints.
+struct PlanPipelineOptions
+    : public mlir::PassPipelineOptions<PlanPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("sm_100a (default) or sm_90a"),
+                           llvm::cl::init("sm_100a")};
+  Option<int64_t> batchHint{*this, "batch-hint",
+                            llvm::cl::desc("Expected dynamic batch size"),
+                            llvm::cl::init(-1)};
+  Option<int64_t> seqQHint{*this, "seq-q-hint",
+                           llvm::cl::desc("Expected dynamic query length"),
+                           llvm::cl::init(-1)};
+  Option<int64_t> seqKVHint{*this, "seq-kv-hint",
+                            llvm::cl::desc("Expected dynamic key/value length"),
+                            llvm::cl::init(-1)};
+};
+
+/// attn-select-config, attn-plan-splitk, attn-plan-tmem,
+/// attn-select-swizzle, attn-plan-smem, in that order.
+void buildPlanPipeline(mlir::OpPassManager &pm,
+                       const PlanPipelineOptions &options);
+
+#define GEN_PASS_REGISTRATION
+#include "fa4/Dialect/Attn/Transforms/Passes.h.inc"
+
+/// The passes and the `attn-plan-pipeline` pipeline.
+void registerAttnPlanningPasses();
+
+} // namespace fa4::attn
+
+#endif // FA4_DIALECT_ATTN_TRANSFORMS_PASSES_H

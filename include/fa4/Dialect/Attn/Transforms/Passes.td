@@ -1,0 +1,88 @@
+//===- Passes.td - attn planning passes --------------------*- tablegen -*-===//
+//
+// Each pass is a thin shell around one planner of fa4/Planning: it reads the
+// attributes earlier passes wrote on attn.attention, calls the planner, and
+// writes its own attribute or emits the planner's diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_DIALECT_ATTN_TRANSFORMS_PASSES_TD
+#define FA4_DIALECT_ATTN_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AttnSelectConfig : Pass<"attn-select-config"> {
+  let summary = "Choose the kernel configuration (#attn.config)";
+  let description = [{
+    Picks tile sizes, Q tiles, GQA fusion, CTA pairs and depths for every
+    attn.attention from the shapes and the target chip's facts. The hints
+    stand in for dynamic sizes in performance decisions (GQA fusion, split-K)
+    only; the kernel stays correct for every run-time size.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_100a\"",
+           "Target chip: sm_100a (Blackwell) or sm_90a (Hopper)">,
+    Option<"batchHint", "batch-hint", "int64_t", /*default=*/"-1",
+           "Expected batch size when it is dynamic (-1: none)">,
+    Option<"seqQHint", "seq-q-hint", "int64_t", /*default=*/"-1",
+           "Expected query length when it is dynamic (-1: none)">,
+    Option<"seqKVHint", "seq-kv-hint", "int64_t", /*default=*/"-1",
+           "Expected key/value length when it is dynamic (-1: none)">
+  ];
+}
+
+def AttnPlanSplitK : Pass<"attn-plan-splitk"> {
+  let summary = "Plan split-K partitions and the combine mode (#attn.splitk)";
+  let description = [{
+    Splits the keys of each work item over several CTAs when the work items
+    alone would leave SMs idle; combines through the cluster DSMEM
+    reduce-scatter when the partitions fit one cluster, else through a
+    workspace and a combine kernel. Needs #attn.config.
+  }];
+  let options = [
+    Option<"batchHint", "batch-hint", "int64_t", /*default=*/"-1",
+           "Expected batch size when it is dynamic (-1: none)">,
+    Option<"seqQHint", "seq-q-hint", "int64_t", /*default=*/"-1",
+           "Expected query length when it is dynamic (-1: none)">,
+    Option<"seqKVHint", "seq-kv-hint", "int64_t", /*default=*/"-1",
+           "Expected key/value length when it is dynamic (-1: none)">
+  ];
+}
+
+def AttnPlanTmem : Pass<"attn-plan-tmem"> {
+  let summary = "Place S, O and P in tensor memory (#attn.tmem, sm_100a)";
+  let description = [{
+    Maps S0, S1, O0, O1 and P (aliased inside S) to TMEM columns and sizes
+    the tcgen05.alloc. sm_90a has no TMEM: no attribute is written. Needs
+    #attn.config.
+  }];
+}
+
+def AttnSelectSwizzle : Pass<"attn-select-swizzle"> {
+  let summary = "Choose TMA boxes and shared-memory swizzles (#attn.swizzle)";
+  let description = [{
+    For Q, K, V and O: the widest of 128B/64B/32B swizzle that the box's row
+    allows, 64B at most for 8-bit types, none for boxes under 8 rows. Needs
+    #attn.config.
+  }];
+}
+
+def AttnPlanSmem : Pass<"attn-plan-smem"> {
+  let summary = "Lay out shared memory and choose stage counts (#attn.smem)";
+  let description = [{
+    Places Q, the K/V rings, O staging, split-K staging and the mbarriers
+    within the chip's carveout, with as many KV stages as fit (capped).
+    Needs #attn.config, #attn.splitk, #attn.swizzle and, on sm_100a,
+    #attn.tmem.
+  }];
+}
+
+def AttnExplain : Pass<"attn-explain"> {
+  let summary = "Print every planning decision and the rule behind it";
+  let description = [{
+    For each attn.attention, prints the plans found on it (like
+    FA4Config.description()) to stdout.
+  }];
+}
+
+#endif // FA4_DIALECT_ATTN_TRANSFORMS_PASSES_TD

@@ -1,0 +1,71 @@
+//===- AttnProblem.h - What an attn.attention op asks for -------*- C++ -*-===//
+//
+// The planners' view of one attention op: shapes, types and mask, with no MLIR
+// types, so gtests can build problems directly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_PLANNING_ATTNPROBLEM_H
+#define FA4_PLANNING_ATTNPROBLEM_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace fa4 {
+
+/// A size known only at run time (batch, sequence lengths).
+constexpr int64_t kDynamic = -1;
+
+enum class ElementType { BF16, F16, F8E4M3FN };
+
+unsigned elementBits(ElementType type);
+unsigned elementBytes(ElementType type);
+llvm::StringRef elementTypeName(ElementType type);
+
+enum class MaskKind { None, Causal, Window };
+
+llvm::StringRef maskKindName(MaskKind mask);
+
+/// Shapes follow DESIGN.md (BSHD): Q [batch, seqQ, numQHeads, qkDepth],
+/// K [batch, seqKV, numKVHeads, qkDepth], V [batch, seqKV, numKVHeads,
+/// ovDepth], O [batch, seqQ, numQHeads, ovDepth], LSE [batch, numQHeads, seqQ].
+struct AttnProblem {
+  /// Q, K and V share one element type; O may differ (f8 inputs write bf16).
+  ElementType elementType = ElementType::BF16;
+  ElementType outputElementType = ElementType::BF16;
+  int64_t batch = 1;
+  int64_t seqQ = 1;
+  int64_t seqKV = 1;
+  int numQHeads = 1;
+  int numKVHeads = 1;
+  int qkDepth = 128;
+  int ovDepth = 128;
+  MaskKind mask = MaskKind::None;
+  /// Window half-widths around the bottom-right diagonal; -1 is unbounded.
+  int windowLeft = -1;
+  int windowRight = -1;
+  bool hasLse = false;
+  /// Keys per KV page; 0 means contiguous K/V.
+  int pageSize = 0;
+
+  /// Sizes the kernel is expected to see most often, used in place of a
+  /// dynamic batch/seqQ/seqKV by performance decisions only (GQA fusion and
+  /// split-K); the kernel stays correct for every run-time size. kDynamic
+  /// means no hint: those decisions then take their conservative side (no
+  /// fusion, no split).
+  int64_t batchHint = kDynamic;
+  int64_t seqQHint = kDynamic;
+  int64_t seqKVHint = kDynamic;
+
+  /// Q heads per KV head.
+  int group() const { return numQHeads / numKVHeads; }
+  /// The static size, else the hint, else kDynamic.
+  int64_t plannedBatch() const { return batch != kDynamic ? batch : batchHint; }
+  int64_t plannedSeqQ() const { return seqQ != kDynamic ? seqQ : seqQHint; }
+  int64_t plannedSeqKV() const { return seqKV != kDynamic ? seqKV : seqKVHint; }
+};
+
+} // namespace fa4
+
+#endif // FA4_PLANNING_ATTNPROBLEM_H

@@ -1,0 +1,89 @@
+//===- Config.h - The attention kernel configuration ------------*- C++ -*-===//
+//
+// AttnConfig is the analogue of Modular's FA4Config (shared/seeds): the tile
+// shape and kernel mode chosen for one problem on one chip. TMEM offsets,
+// stage counts, shared-memory use, swizzles and split-K live in the later
+// plans (TmemPlan, SmemPlan, SwizzlePlan, SplitKPlan), which read this.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_PLANNING_CONFIG_H
+#define FA4_PLANNING_CONFIG_H
+
+#include "fa4/Planning/AttnProblem.h"
+#include "fa4/Target/TargetInfo.h"
+
+#include "llvm/Support/LogicalResult.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace fa4 {
+
+struct AttnConfig {
+  Chip chip = Chip::SM100a;
+  ElementType elementType = ElementType::BF16;
+  ElementType outputElementType = ElementType::BF16;
+  /// M of one tensor-core MMA: 128 (tcgen05 cta_group::1), 256 (cta_group::2
+  /// across a CTA pair), 64 (tcgen05 M=64 for MLA; wgmma on sm_90a).
+  int mmaM = 128;
+  /// K of one MMA instruction: 16 for 16-bit, 32 for 8-bit operands.
+  int mmaK = 16;
+  /// Accumulator rows per TMEM lane: 2 when a 64-row tile is packed into the
+  /// 128 lanes, halving its columns (FA4Config.m_pack, Layout-E).
+  int mPack = 1;
+  /// Q rows per CTA (all numQ tiles), keys per KV tile, and the K extent of
+  /// one Q/K box (BK0, depth direction) and of one P@V step (BK1, keys).
+  int bm = 256;
+  int bn = 128;
+  int bk0 = 64;
+  int bk1 = 64;
+  int qkDepth = 128;
+  int paddedQkDepth = 128;
+  int ovDepth = 128;
+  int paddedOvDepth = 128;
+  /// The part of qkDepth without rotary embedding (MLA: 512 of 576);
+  /// equal to qkDepth when there is no rope part.
+  int nopeDepth = 128;
+  int paddedNopeDepth = 128;
+  int group = 1;
+  int numQHeads = 1;
+  int numKVHeads = 1;
+  /// The q-heads of one kv-head share an M tile (rows = positions x heads).
+  bool fuseGqa = false;
+  /// K and V tiles alternate in one shared-memory ring.
+  bool useSharedKv = false;
+  /// Two CTAs issue one MMA over M = 256 (tcgen05 cta_group::2).
+  bool pairCta = false;
+  /// Q tiles per CTA, each owned by one softmax warpgroup.
+  int numQ = 2;
+  /// Only one O accumulator (TMEM O0); implied by numQ == 1.
+  bool singleO = false;
+  /// Keys per KV page; 0 = contiguous K/V.
+  int pageSize = 0;
+  bool isMla = false;
+  int numThreads = 512;
+
+  /// CTAs that issue one MMA together.
+  int ctaGroup() const { return pairCta ? 2 : 1; }
+  /// Q rows of one softmax warpgroup's tile.
+  int rowsPerQTile() const { return bm / numQ; }
+  /// Sequence positions per CTA tile (FA4Config.BM_eff).
+  int bmEff() const { return fuseGqa ? bm / group : bm; }
+  /// Under pairCta each CTA holds half of the B operand: half the keys of K
+  /// and half the depth columns of V (FA4Config.k_rows_per_cta,
+  /// v_cols_per_cta).
+  int kRowsPerCta() const { return bn / ctaGroup(); }
+  int vColsPerCta() const { return paddedOvDepth / ctaGroup(); }
+  int ropeDepth() const { return paddedQkDepth - paddedNopeDepth; }
+};
+
+/// Chooses the configuration, or writes why none exists to `whyNot`.
+llvm::FailureOr<AttnConfig> planConfig(const AttnProblem &problem,
+                                       const TargetInfo &target,
+                                       llvm::raw_ostream &whyNot);
+
+/// Prints every field of `config` with the rule that chose it.
+void explain(const AttnConfig &config, llvm::raw_ostream &os);
+
+} // namespace fa4
+
+#endif // FA4_PLANNING_CONFIG_H

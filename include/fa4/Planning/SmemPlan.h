@@ -1,0 +1,93 @@
+//===- SmemPlan.h - Shared-memory layout and stage counts -------*- C++ -*-===//
+//
+// Byte offsets of every shared-memory region of the kernel, the KV pipeline
+// depth, and the mbarriers, all within the chip's carveout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_PLANNING_SMEMPLAN_H
+#define FA4_PLANNING_SMEMPLAN_H
+
+#include "fa4/Planning/SplitKPlan.h"
+#include "fa4/Planning/SwizzlePlan.h"
+#include "fa4/Planning/TmemPlan.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace fa4 {
+
+struct SmemRegion {
+  int64_t offset = 0;
+  /// 0 when the region is absent.
+  int64_t bytes = 0;
+  int64_t alignment = 1;
+  /// The region reuses another one's bytes (see SmemPlan for which).
+  bool aliased = false;
+
+  bool present() const { return bytes > 0; }
+  int64_t end() const { return offset + bytes; }
+};
+
+struct SmemPlan {
+  /// Slots of each KV ring: the K ring and the V ring each, or the one
+  /// shared ring of alternating K and V tiles (FA4Config.num_kv_stages).
+  int kvStages = 0;
+  /// Depth boxes per K tile and per V tile, each with its own full barrier
+  /// so the MMAs start on the first box (FA4Config.num_qk_stages,
+  /// num_pv_stages).
+  int qkStages = 0;
+  int pvStages = 0;
+  /// Bytes of one ring slot (a K tile, a V tile, or a shared-ring slot that
+  /// fits either), rounded up to the ring's alignment.
+  int64_t kStageBytes = 0;
+  int64_t vStageBytes = 0;
+  /// MLA: rope parts of K kept outside the shared ring; a K tile is in
+  /// flight in at most every other slot (FA4Config.num_rope_buffers).
+  int numRopeBuffers = 0;
+  int numBarriers = 0;
+
+  /// All numQ Q tiles.
+  SmemRegion q;
+  /// The K ring, or the shared K/V ring when useSharedKv.
+  SmemRegion kRing;
+  /// The V ring; absent when useSharedKv.
+  SmemRegion vRing;
+  SmemRegion rope;
+  /// Epilogue staging of O for the TMA store; aliases q when it fits (Q is
+  /// dead after the last QK^T). Absent under ClusterDsmem split-K, where
+  /// the combine packs its bf16 band into its own dead f32 staging slice.
+  SmemRegion oStaging;
+  /// Per-row rescale factors from softmax to the correction warpgroup
+  /// (sm_100a), double-buffered across KV tiles.
+  SmemRegion correction;
+  /// Split-K cluster staging: f32 partial O and (max, sum) per row. It
+  /// reuses Q and the KV rings, starting at q's offset, when it fits there:
+  /// they are dead once this CTA's last KV tile is read, and the terminal
+  /// cluster barrier keeps the staging alive while peers read it.
+  SmemRegion splitKStaging;
+  /// Where tcgen05.alloc writes the TMEM base address (sm_100a).
+  SmemRegion tmemAddress;
+  SmemRegion barriers;
+  /// Bytes of dynamic shared memory to launch with.
+  int64_t smemUsed = 0;
+};
+
+llvm::FailureOr<SmemPlan>
+planSmem(const AttnProblem &problem, const AttnConfig &config,
+         const SplitKPlan &splitK, const SwizzlePlan &swizzle,
+         const TmemPlan &tmem, const TargetInfo &target,
+         llvm::raw_ostream &whyNot);
+
+/// The present regions with their names, in offset order of the plan.
+llvm::SmallVector<std::pair<llvm::StringRef, SmemRegion>>
+namedRegions(const SmemPlan &plan);
+
+/// The region called `name` in namedRegions, or null for an unknown name.
+SmemRegion *findRegion(SmemPlan &plan, llvm::StringRef name);
+
+void explain(const SmemPlan &plan, const AttnConfig &config,
+             llvm::raw_ostream &os);
+
+} // namespace fa4
+
+#endif // FA4_PLANNING_SMEMPLAN_H

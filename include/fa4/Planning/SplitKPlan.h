@@ -1,0 +1,84 @@
+//===- SplitKPlan.h - Split the KV sequence across CTAs ---------*- C++ -*-===//
+//
+// Split-K (flash-decoding): when the (batch x heads x q-tiles) work items
+// leave SMs idle, P CTAs share one work item, each over its own window of
+// keys, and their partial results are combined: in a cluster through DSMEM
+// (the seed's fa4_splitk_reduce_scatter_write) or through a global workspace
+// and a combine kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_PLANNING_SPLITKPLAN_H
+#define FA4_PLANNING_SPLITKPLAN_H
+
+#include "fa4/Planning/Config.h"
+
+namespace fa4 {
+
+enum class SplitKMode {
+  /// One CTA per work item.
+  None,
+  /// The P partitions of a work item form one cluster; each publishes its
+  /// partial O and (max, sum) in shared memory and combines one depth band.
+  ClusterDsmem,
+  /// Partitions write f32 partial O and LSE to a workspace; a second kernel
+  /// combines them.
+  Workspace,
+};
+
+/// Why the plan splits or does not.
+enum class SplitKReason {
+  /// Work items leave SMs idle and the keys allow more than one partition.
+  Split,
+  /// Work items already occupy every SM.
+  EnoughWork,
+  /// Batch, seqQ or seqKV is dynamic with no hint.
+  UnknownSizes,
+  /// Too few keys for two partitions of the minimum length.
+  ShortKV,
+};
+
+llvm::StringRef splitKModeName(SplitKMode mode);
+
+struct SplitKPlan {
+  SplitKMode mode = SplitKMode::None;
+  SplitKReason reason = SplitKReason::EnoughWork;
+  /// Partitions per work item (FA4Config.splitk_partitions); 1 = no split.
+  int partitions = 1;
+  /// CTAs per cluster: the partitions in ClusterDsmem mode, the CTA pair
+  /// under pairCta, else 1.
+  int clusterSize = 1;
+  /// Keys per partition, a multiple of BN, for the planned seqKV; with a
+  /// dynamic seqKV the kernel derives it the same way at run time:
+  /// alignTo(ceilDiv(seqKV, partitions), BN).
+  int64_t kvPerPartition = 0;
+  /// Keys a work item actually visits (seqKV, or less under a window mask).
+  int64_t kvSpan = 0;
+  /// batch x (kv-heads when fuseGqa, else q-heads) x q-tiles, or 0 when the
+  /// sizes are unknown.
+  int64_t numWorkItems = 0;
+  /// numWorkItems x partitions x ctaGroup.
+  int64_t numCtas = 0;
+  /// ClusterDsmem: depth columns each partition combines and stores (a
+  /// multiple of 8, one 16-byte unit of 16-bit output), and how many
+  /// partitions own a band; the rest own none (the seed's own-no-band
+  /// partition) but still stage their partial O for the others.
+  int bandColumns = 0;
+  int partitionsWithBand = 0;
+};
+
+/// Minimum KV tiles per partition: each partition pays a Q load, a pipeline
+/// fill and a share of the combine, so it should stream at least this many.
+constexpr int kSplitKMinTilesPerPartition = 4;
+
+llvm::FailureOr<SplitKPlan> planSplitK(const AttnProblem &problem,
+                                       const AttnConfig &config,
+                                       const TargetInfo &target,
+                                       llvm::raw_ostream &whyNot);
+
+void explain(const SplitKPlan &plan, const AttnConfig &config,
+             llvm::raw_ostream &os);
+
+} // namespace fa4
+
+#endif // FA4_PLANNING_SPLITKPLAN_H

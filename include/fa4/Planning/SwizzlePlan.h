@@ -1,0 +1,59 @@
+//===- SwizzlePlan.h - TMA boxes and swizzle per operand --------*- C++ -*-===//
+//
+// The TMA box of every shared-memory operand and the swizzle it is stored
+// with, so the MMA descriptors, the TMA loads and the launch manifest agree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_PLANNING_SWIZZLEPLAN_H
+#define FA4_PLANNING_SWIZZLEPLAN_H
+
+#include "fa4/Planning/Config.h"
+
+namespace fa4 {
+
+struct OperandTile {
+  /// One TMA box: rows of `boxColumns` contiguous elements.
+  int boxRows = 0;
+  int boxColumns = 0;
+  int elementBytes = 0;
+  /// 128, 64, 32, or 0 for no swizzle (TMA SWIZZLE_128B/64B/32B/NONE).
+  int swizzleBytes = 0;
+
+  int rowBytes() const { return boxColumns * elementBytes; }
+};
+
+/// P has no entry: it stays in TMEM (sm_100a) or registers (sm_90a, wgmma
+/// with A from registers), never in shared memory.
+struct SwizzlePlan {
+  OperandTile q;
+  OperandTile k;
+  OperandTile v;
+  OperandTile o;
+};
+
+/// A swizzle atom is 8 rows of the swizzle width (PTX ISA, "Shared memory
+/// layout and swizzling"); its pattern repeats every atom.
+constexpr int kSwizzleAtomRows = 8;
+
+/// The widest swizzle for an element size: 128B, or 64B for 8-bit types
+/// (FA4Config re-forces 64B for them).
+int maxSwizzleBytes(int elementBytes);
+
+/// The rule for one box: the widest swizzle of 128/64/32 bytes that divides
+/// the row's byte width, at most 64 bytes for 8-bit types (as FA4Config
+/// forces), and none for boxes of fewer than 8 rows (a swizzle atom is 8
+/// rows).
+int selectSwizzleBytes(int boxRows, int rowBytes, int elementBytes);
+
+llvm::FailureOr<SwizzlePlan> selectSwizzle(const AttnProblem &problem,
+                                           const AttnConfig &config,
+                                           const TargetInfo &target,
+                                           llvm::raw_ostream &whyNot);
+
+void explain(const SwizzlePlan &plan, const AttnConfig &config,
+             llvm::raw_ostream &os);
+
+} // namespace fa4
+
+#endif // FA4_PLANNING_SWIZZLEPLAN_H

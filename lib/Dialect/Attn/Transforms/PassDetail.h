@@ -1,0 +1,42 @@
+//===- PassDetail.h - Shared pieces of the planning passes ------*- C++ -*-===//
+
+#ifndef LIB_DIALECT_ATTN_TRANSFORMS_PASSDETAIL_H
+#define LIB_DIALECT_ATTN_TRANSFORMS_PASSDETAIL_H
+
+#include "fa4/Dialect/Attn/IR/Attn.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace fa4::attn {
+
+/// Returns `attr` or reports that `pass` needs the attribute `name`, which
+/// `producer` writes.
+template <typename AttrT>
+mlir::FailureOr<AttrT> requirePlan(AttentionOp op, AttrT attr,
+                                   llvm::StringRef pass, llvm::StringRef name,
+                                   llvm::StringRef producer) {
+  if (attr)
+    return attr;
+  op.emitOpError() << pass << " needs #attn." << name << "; run " << producer
+                   << " first";
+  return mlir::failure();
+}
+
+/// Runs a planner that reports why it failed on a raw_ostream, and turns that
+/// report into an error on `op`.
+template <typename PlanT, typename PlannerT>
+mlir::FailureOr<PlanT> runPlanner(AttentionOp op, PlannerT &&planner) {
+  std::string whyNot;
+  llvm::raw_string_ostream whyNotStream(whyNot);
+  llvm::FailureOr<PlanT> plan = planner(whyNotStream);
+  if (failed(plan))
+    op.emitOpError() << whyNot;
+  return plan;
+}
+
+} // namespace fa4::attn
+
+#endif // LIB_DIALECT_ATTN_TRANSFORMS_PASSDETAIL_H

@@ -1,0 +1,41 @@
+//===- PlanSplitK.cpp - attn-plan-splitk ----------------------------------===//
+
+#include "PassDetail.h"
+#include "fa4/Dialect/Attn/Transforms/Passes.h"
+
+namespace fa4::attn {
+#define GEN_PASS_DEF_ATTNPLANSPLITK
+#include "fa4/Dialect/Attn/Transforms/Passes.h.inc"
+} // namespace fa4::attn
+
+using namespace mlir;
+using namespace fa4::attn;
+
+namespace {
+struct PlanSplitKPass
+    : public fa4::attn::impl::AttnPlanSplitKBase<PlanSplitKPass> {
+  using AttnPlanSplitKBase::AttnPlanSplitKBase;
+
+  void runOnOperation() override {
+    WalkResult result = getOperation()->walk([&](AttentionOp op) {
+      FailureOr<ConfigAttr> configAttr = requirePlan(
+          op, op.getConfigAttr(), getArgument(), "config", "attn-select-config");
+      if (failed(configAttr))
+        return WalkResult::interrupt();
+      fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
+      fa4::AttnConfig config = configAttr->toPlan(problem);
+      FailureOr<fa4::SplitKPlan> plan =
+          runPlanner<fa4::SplitKPlan>(op, [&](llvm::raw_ostream &whyNot) {
+            return fa4::planSplitK(problem, config,
+                                   fa4::getTargetInfo(config.chip), whyNot);
+          });
+      if (failed(plan))
+        return WalkResult::interrupt();
+      op.setSplitkAttr(SplitKAttr::get(op.getContext(), *plan));
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

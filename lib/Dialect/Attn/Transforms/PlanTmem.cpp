@@ -1,0 +1,42 @@
+//===- PlanTmem.cpp - attn-plan-tmem --------------------------------------===//
+
+#include "PassDetail.h"
+#include "fa4/Dialect/Attn/Transforms/Passes.h"
+
+namespace fa4::attn {
+#define GEN_PASS_DEF_ATTNPLANTMEM
+#include "fa4/Dialect/Attn/Transforms/Passes.h.inc"
+} // namespace fa4::attn
+
+using namespace mlir;
+using namespace fa4::attn;
+
+namespace {
+struct PlanTmemPass : public fa4::attn::impl::AttnPlanTmemBase<PlanTmemPass> {
+  void runOnOperation() override {
+    WalkResult result = getOperation()->walk([&](AttentionOp op) {
+      FailureOr<ConfigAttr> configAttr = requirePlan(
+          op, op.getConfigAttr(), getArgument(), "config", "attn-select-config");
+      if (failed(configAttr))
+        return WalkResult::interrupt();
+      fa4::AttnProblem problem = op.getProblem();
+      fa4::AttnConfig config = configAttr->toPlan(problem);
+      FailureOr<fa4::TmemPlan> plan =
+          runPlanner<fa4::TmemPlan>(op, [&](llvm::raw_ostream &whyNot) {
+            return fa4::planTmem(problem, config,
+                                 fa4::getTargetInfo(config.chip), whyNot);
+          });
+      if (failed(plan))
+        return WalkResult::interrupt();
+      // A chip without TMEM keeps S and O in registers: nothing to record.
+      if (plan->hasTmem)
+        op.setTmemAttr(TmemAttr::get(op.getContext(), *plan));
+      else
+        op.removeTmemAttr();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,42 @@
+//===- SelectConfig.cpp - attn-select-config ------------------------------===//
+
+#include "PassDetail.h"
+#include "fa4/Dialect/Attn/Transforms/Passes.h"
+
+namespace fa4::attn {
+#define GEN_PASS_DEF_ATTNSELECTCONFIG
+#include "fa4/Dialect/Attn/Transforms/Passes.h.inc"
+} // namespace fa4::attn
+
+using namespace mlir;
+using namespace fa4::attn;
+
+namespace {
+struct SelectConfigPass
+    : public fa4::attn::impl::AttnSelectConfigBase<SelectConfigPass> {
+  using AttnSelectConfigBase::AttnSelectConfigBase;
+
+  void runOnOperation() override {
+    std::optional<fa4::Chip> chipKind = fa4::parseChip(chip);
+    if (!chipKind) {
+      getOperation()->emitError()
+          << "unknown chip '" << chip << "'; expected sm_100a or sm_90a";
+      return signalPassFailure();
+    }
+    const fa4::TargetInfo &target = fa4::getTargetInfo(*chipKind);
+    WalkResult result = getOperation()->walk([&](AttentionOp op) {
+      fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
+      FailureOr<fa4::AttnConfig> config =
+          runPlanner<fa4::AttnConfig>(op, [&](llvm::raw_ostream &whyNot) {
+            return fa4::planConfig(problem, target, whyNot);
+          });
+      if (failed(config))
+        return WalkResult::interrupt();
+      op.setConfigAttr(ConfigAttr::get(op.getContext(), *config));
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

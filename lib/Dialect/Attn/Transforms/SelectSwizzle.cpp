@@ -1,0 +1,39 @@
+//===- SelectSwizzle.cpp - attn-select-swizzle ----------------------------===//
+
+#include "PassDetail.h"
+#include "fa4/Dialect/Attn/Transforms/Passes.h"
+
+namespace fa4::attn {
+#define GEN_PASS_DEF_ATTNSELECTSWIZZLE
+#include "fa4/Dialect/Attn/Transforms/Passes.h.inc"
+} // namespace fa4::attn
+
+using namespace mlir;
+using namespace fa4::attn;
+
+namespace {
+struct SelectSwizzlePass
+    : public fa4::attn::impl::AttnSelectSwizzleBase<SelectSwizzlePass> {
+  void runOnOperation() override {
+    WalkResult result = getOperation()->walk([&](AttentionOp op) {
+      FailureOr<ConfigAttr> configAttr = requirePlan(
+          op, op.getConfigAttr(), getArgument(), "config", "attn-select-config");
+      if (failed(configAttr))
+        return WalkResult::interrupt();
+      fa4::AttnProblem problem = op.getProblem();
+      fa4::AttnConfig config = configAttr->toPlan(problem);
+      FailureOr<fa4::SwizzlePlan> plan =
+          runPlanner<fa4::SwizzlePlan>(op, [&](llvm::raw_ostream &whyNot) {
+            return fa4::selectSwizzle(problem, config,
+                                      fa4::getTargetInfo(config.chip), whyNot);
+          });
+      if (failed(plan))
+        return WalkResult::interrupt();
+      op.setSwizzleAttr(SwizzleAttr::get(op.getContext(), *plan));
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

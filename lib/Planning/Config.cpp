@@ -1,0 +1,359 @@
+//===- Config.cpp - Choose the attention kernel configuration -------------===//
+//
+// The rules, per chip:
+//
+// sm_100a (FA4): 512 threads; S and O accumulate in TMEM, one 128-lane x BN
+// column block per S tile and one 128 x Dv block per O tile. Two Q tiles of
+// 128 rows (numQ = 2, BM = 256) ping-pong between the two softmax warpgroups
+// so one tile's softmax overlaps the other's MMAs; this needs S0,S1,O0,O1 in
+// 512 columns, so BN = min(128, (512 - 2 x Dv) / 2). When that leaves BN < 64
+// (Dv > 192), or one tile already holds every row of a work item (decode),
+// one Q tile with a single O accumulator is used (numQ = 1, singleO) and BN =
+// min(128, (512 - Dv) / 2). MLA (576/512) cannot hold a 128 x 512 f32 O next
+// to any S, so it uses 64-row tiles packed two rows per lane (M = 64,
+// mPack = 2): O takes 256 columns, S0,S1 = 2 x BN/2, and BN = 64 keeps a
+// second K stage in shared memory (a 128-key K tile of 576 columns is 144 KB).
+//
+// sm_90a (FA3): a producer and two consumer warpgroups, 384 threads; each
+// consumer owns one 64-row Q tile (wgmma M = 64), BM = 128, and keeps S, P
+// and O in registers. BN is the largest multiple of 16 that (a) fits the
+// accumulators in the register budget, (b) lets two K+V stages sit next to
+// Q in shared memory, (c) is at most 176.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa4/Planning/Config.h"
+#include "fa4/Planning/SwizzlePlan.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace fa4;
+
+namespace {
+/// DeepSeek MLA: K = [nope 512 | rope 64], V = the nope part's width.
+constexpr int kMlaQkDepth = 576;
+constexpr int kMlaOvDepth = 512;
+constexpr int kMlaNopeDepth = 512;
+/// Head depths above this are only planned for MLA.
+constexpr int kMaxHeadDepth = 256;
+/// Rows of one tcgen05 cta_group::1 accumulator tile (TMEM lanes).
+constexpr int kSm100TileRows = 128;
+/// A softmax thread of FA4 owns one S row and loads it whole: BN f32
+/// registers, so BN = 128 is the largest that leaves room for the rest.
+constexpr int kSm100MaxBN = 128;
+/// 2Q is worth it only while the KV tile keeps at least this many keys.
+constexpr int kSm100MinBNFor2Q = 64;
+/// MLA tile: M = 64 rows packed two per lane; BN chosen from shared memory.
+constexpr int kMlaTileRows = 64;
+constexpr int kMlaBN = 64;
+/// wgmma M is 64 per warpgroup.
+constexpr int kSm90TileRows = 64;
+constexpr int kSm90ConsumerWarpgroups = 2;
+/// Two K+V stages at d=128 next to a 32 KB Q tile: 32 + 2 x (44 + 44) KB
+/// <= 227 KB at BN = 176; FA3's largest tile N.
+constexpr int kSm90MaxBN = 176;
+/// Of the consumer's 240 registers, 40 stay for addresses, row max/sum and
+/// loop state; S (f32), P (16-bit) and O (f32) share the rest.
+constexpr int kSm90ReservedRegisters = 40;
+/// Shared memory set aside for barriers, correction scales and alignment
+/// when sizing tiles; the shared-memory plan does the exact accounting.
+constexpr int64_t kSmemReserveBytes = 2048;
+/// Pair-CTA MMAs halve each CTA's K/V traffic; worth the pair's coupling only
+/// for long prefill with enough pair tiles to occupy every SM pair.
+constexpr int64_t kPairCtaMinSeqQ = 4096;
+/// Decode-like queries fuse GQA heads whatever the group size.
+constexpr int64_t kFuseGqaMaxSeqQ = 8;
+/// Tensor-core N granule: tcgen05 M=128 and wgmma take N in steps of 16.
+constexpr int kMmaNGranule = 16;
+
+bool isValidSize(int64_t size) { return size == kDynamic || size >= 1; }
+
+int roundDownTo(int value, int granule) { return value / granule * granule; }
+} // namespace
+
+static llvm::LogicalResult validate(const AttnProblem &problem,
+                                    const TargetInfo &target,
+                                    llvm::raw_ostream &whyNot) {
+  llvm::StringRef chip = chipName(target.chip);
+  if (problem.numQHeads < 1 || problem.numKVHeads < 1) {
+    whyNot << "attention needs at least one q-head and one kv-head, but got "
+           << problem.numQHeads << " q-heads and " << problem.numKVHeads
+           << " kv-heads";
+    return llvm::failure();
+  }
+  if (problem.numQHeads % problem.numKVHeads != 0) {
+    whyNot << "expected the q-head count to be a multiple of the kv-head "
+              "count, but got "
+           << problem.numQHeads << " q-heads and " << problem.numKVHeads
+           << " kv-heads";
+    return llvm::failure();
+  }
+  for (auto [name, size] :
+       {std::pair<const char *, int64_t>{"batch", problem.batch},
+        {"seqQ", problem.seqQ},
+        {"seqKV", problem.seqKV},
+        {"batch hint", problem.batchHint},
+        {"seqQ hint", problem.seqQHint},
+        {"seqKV hint", problem.seqKVHint}}) {
+    if (!isValidSize(size)) {
+      whyNot << "expected " << name << " to be at least 1 or dynamic, but got "
+             << size;
+      return llvm::failure();
+    }
+  }
+  // Depths are TMA box rows, so each is a whole number of 16-byte units.
+  int granule = target.tmaRowGranuleBytes;
+  unsigned bytes = elementBytes(problem.elementType);
+  for (auto [name, depth] :
+       {std::pair<const char *, int>{"qkDepth", problem.qkDepth},
+        {"ovDepth", problem.ovDepth}}) {
+    if (depth < 1 || depth * bytes % granule != 0) {
+      whyNot << "expected " << name << " to be a positive multiple of "
+             << granule / bytes << " " << elementTypeName(problem.elementType)
+             << " elements (TMA rows are whole " << granule
+             << "-byte units), but got " << depth;
+      return llvm::failure();
+    }
+  }
+  bool isMla = problem.qkDepth == kMlaQkDepth && problem.ovDepth == kMlaOvDepth;
+  if (!isMla &&
+      (problem.qkDepth > kMaxHeadDepth || problem.ovDepth > kMaxHeadDepth)) {
+    whyNot << "expected head depths of at most " << kMaxHeadDepth
+           << " (or MLA 576/512), but got qkDepth " << problem.qkDepth
+           << " and ovDepth " << problem.ovDepth;
+    return llvm::failure();
+  }
+  if (isMla && target.chip == Chip::SM90a) {
+    whyNot << "MLA 576/512 on " << chip
+           << " needs O (64 x 512 f32 = 256 registers per thread) split across "
+              "warpgroups with P staged in shared memory, which is not "
+              "planned; expected head depths of at most "
+           << kMaxHeadDepth;
+    return llvm::failure();
+  }
+  if (elementBits(problem.elementType) == 8 && target.chip == Chip::SM90a) {
+    whyNot << "f8E4M3FN on " << chip
+           << " needs V transposed in shared memory (wgmma takes 8-bit B "
+              "operands K-major only), which is not planned; expected bf16 "
+              "or f16";
+    return llvm::failure();
+  }
+  if (elementBits(problem.outputElementType) != 16) {
+    whyNot << "expected a bf16 or f16 output, but got "
+           << elementTypeName(problem.outputElementType);
+    return llvm::failure();
+  }
+  if (problem.windowLeft < -1 || problem.windowRight < -1) {
+    whyNot << "expected window half-widths >= 0 or -1 (unbounded), but got ("
+           << problem.windowLeft << ", " << problem.windowRight << ")";
+    return llvm::failure();
+  }
+  if (problem.mask == MaskKind::Window && problem.windowLeft < 0 &&
+      problem.windowRight < 0) {
+    whyNot << "expected a window mask to bound at least one side, but got ("
+           << problem.windowLeft << ", " << problem.windowRight << ")";
+    return llvm::failure();
+  }
+  if (problem.pageSize < 0) {
+    whyNot << "expected a page size >= 0 (0 = contiguous K/V), but got "
+           << problem.pageSize;
+    return llvm::failure();
+  }
+  return llvm::success();
+}
+
+/// GQA fusion: when an M tile of one q-head would be mostly padding (few
+/// query positions), the q-heads of one kv-head fill it together and read
+/// their shared K/V once. `maxRows` is the largest CTA tile of the chip.
+static bool chooseFuseGqa(const AttnProblem &problem, int maxRows) {
+  int group = problem.group();
+  int64_t seqQ = problem.plannedSeqQ();
+  if (group == 1 || group > maxRows || seqQ == kDynamic)
+    return false;
+  return seqQ * group <= maxRows || seqQ <= kFuseGqaMaxSeqQ;
+}
+
+static void chooseSm100Tiles(const AttnProblem &problem,
+                             const TargetInfo &target, AttnConfig &config) {
+  if (config.isMla) {
+    config.mmaM = kMlaTileRows;
+    config.mPack = kSm100TileRows / kMlaTileRows;
+    config.numQ = 1;
+    config.bm = kMlaTileRows;
+    config.bn = kMlaBN;
+    config.fuseGqa = chooseFuseGqa(problem, config.bm);
+    return;
+  }
+  int columns = target.tmemColumns;
+  int bn2Q = std::min(
+      kSm100MaxBN,
+      roundDownTo((columns - 2 * config.paddedOvDepth) / 2, kMmaNGranule));
+  config.fuseGqa = chooseFuseGqa(problem, 2 * kSm100TileRows);
+  int64_t seqQ = problem.plannedSeqQ();
+  int64_t rows =
+      seqQ == kDynamic ? kDynamic : seqQ * (config.fuseGqa ? config.group : 1);
+  bool oneTileHoldsAllRows = rows != kDynamic && rows <= kSm100TileRows;
+  config.numQ = (bn2Q >= kSm100MinBNFor2Q && !oneTileHoldsAllRows) ? 2 : 1;
+  config.bm = config.numQ * kSm100TileRows;
+  config.bn = config.numQ == 2
+                  ? bn2Q
+                  : std::min(kSm100MaxBN,
+                             roundDownTo((columns - config.paddedOvDepth) / 2,
+                                         kMmaNGranule));
+  int64_t batch = problem.plannedBatch();
+  if (config.numQ == 2 && !config.fuseGqa && seqQ != kDynamic &&
+      seqQ >= kPairCtaMinSeqQ && batch != kDynamic) {
+    int64_t pairTiles = batch * config.numQHeads *
+                        llvm::divideCeilSigned(seqQ, 2 * int64_t(config.bm));
+    config.pairCta = pairTiles >= target.numSMs / 2;
+  }
+  config.mmaM = kSm100TileRows * config.ctaGroup();
+}
+
+static void chooseSm90Tiles(const AttnProblem &problem,
+                            const TargetInfo &target, AttnConfig &config) {
+  config.mmaM = kSm90TileRows;
+  config.numQ = kSm90ConsumerWarpgroups;
+  config.bm = config.numQ * kSm90TileRows;
+  config.fuseGqa = chooseFuseGqa(problem, config.bm);
+  // Per consumer thread, a 64 x BN f32 S is BN/2 registers, P in 16 bits
+  // BN/4, and a 64 x Dv f32 O is Dv/2.
+  int accumulatorRegisters = target.consumerRegisters - kSm90ReservedRegisters;
+  int registerBN = (accumulatorRegisters - config.paddedOvDepth / 2) * 4 / 3;
+  // Two stages of a K tile (BN x Dqk) and a V tile (BN x Dv) next to Q.
+  int64_t bytes = elementBytes(config.elementType);
+  int64_t qBytes = int64_t(config.bm) * config.paddedQkDepth * bytes;
+  int64_t stageBytesPerKey =
+      (config.paddedQkDepth + config.paddedOvDepth) * bytes;
+  int smemBN = int((target.smemCarveoutBytes - qBytes - kSmemReserveBytes) /
+                   (2 * stageBytesPerKey));
+  config.bn =
+      roundDownTo(std::min({kSm90MaxBN, registerBN, smemBN}), kMmaNGranule);
+}
+
+llvm::FailureOr<AttnConfig> fa4::planConfig(const AttnProblem &problem,
+                                            const TargetInfo &target,
+                                            llvm::raw_ostream &whyNot) {
+  if (llvm::failed(validate(problem, target, whyNot)))
+    return llvm::failure();
+
+  AttnConfig config;
+  config.chip = target.chip;
+  config.elementType = problem.elementType;
+  config.outputElementType = problem.outputElementType;
+  config.mmaK = target.mmaK(elementBits(problem.elementType));
+  config.isMla =
+      problem.qkDepth == kMlaQkDepth && problem.ovDepth == kMlaOvDepth;
+  config.group = problem.group();
+  config.numQHeads = problem.numQHeads;
+  config.numKVHeads = problem.numKVHeads;
+  config.pageSize = problem.pageSize;
+  config.numThreads = target.kernelThreads;
+
+  // Depths are padded to whole swizzle rows (64 elements: 128 bytes of 16-bit
+  // or 64 bytes of 8-bit data), which are also whole MMA K steps.
+  int bytes = elementBytes(problem.elementType);
+  int spanElements = maxSwizzleBytes(bytes) / bytes;
+  int depthGranule = std::max(spanElements, config.mmaK);
+  config.qkDepth = problem.qkDepth;
+  config.ovDepth = problem.ovDepth;
+  config.nopeDepth = config.isMla ? kMlaNopeDepth : problem.qkDepth;
+  config.paddedQkDepth = llvm::alignTo(config.qkDepth, depthGranule);
+  config.paddedOvDepth = llvm::alignTo(config.ovDepth, depthGranule);
+  config.paddedNopeDepth = llvm::alignTo(config.nopeDepth, depthGranule);
+
+  if (target.chip == Chip::SM100a)
+    chooseSm100Tiles(problem, target, config);
+  else
+    chooseSm90Tiles(problem, target, config);
+  config.singleO = config.numQ == 1;
+
+  // One box of Q/K spans one swizzle row of depth; one P@V step spans as
+  // many keys.
+  config.bk0 = std::min(config.paddedQkDepth, spanElements);
+  config.bk1 = std::min(config.bn, spanElements);
+
+  // One ring of alternating K and V tiles when two separate K and V stages
+  // cannot sit next to Q: with K and V in turn, the next tile still loads
+  // while the MMAs read the current one. MLA always shares: V is K's nope
+  // width, so K_nope and V fit one buffer shape (FA4Config.shared_kv_cols).
+  int64_t qBytes = int64_t(config.bm) * config.paddedQkDepth * bytes;
+  int64_t kvStageBytes =
+      int64_t(config.kRowsPerCta()) * config.paddedQkDepth * bytes +
+      int64_t(config.bn) * config.vColsPerCta() * bytes;
+  config.useSharedKv =
+      config.isMla ||
+      qBytes + 2 * kvStageBytes + kSmemReserveBytes > target.smemCarveoutBytes;
+  return config;
+}
+
+void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
+  const TargetInfo &target = getTargetInfo(config.chip);
+  os << "config: " << chipName(config.chip) << ", "
+     << elementTypeName(config.elementType) << " in, "
+     << elementTypeName(config.outputElementType) << " out, "
+     << config.numThreads << " threads\n";
+  os << "  depths: qk " << config.qkDepth << " -> " << config.paddedQkDepth
+     << ", ov " << config.ovDepth << " -> " << config.paddedOvDepth << ", nope "
+     << config.nopeDepth << " -> " << config.paddedNopeDepth
+     << " (padded to whole 64-element swizzle rows, multiples of MMA_K "
+     << config.mmaK << ")\n";
+  if (config.isMla)
+    os << "  isMla: qk 576 = nope 512 + rope 64, ov 512\n";
+  os << "  heads: " << config.numQHeads << " q / " << config.numKVHeads
+     << " kv, group " << config.group << "; fuseGqa = "
+     << (config.fuseGqa ? "true: the q-heads of one kv-head share an M tile, "
+                          "so K/V is read once per kv-head"
+                        : "false")
+     << "\n";
+  if (config.chip == Chip::SM100a) {
+    if (config.isMla) {
+      os << "  MMA_M = 64, mPack = 2, BM = 64, numQ = 1, singleO: a 128 x 512 "
+            "f32 O would take every TMEM column, so 64-row tiles pack two "
+            "rows per lane and O takes 256 columns\n";
+      os << "  BN = 64: S0,S1 take 2 x 32 columns; a 64-key K tile (72 KB) "
+            "leaves room for a second stage next to Q, a 128-key one would "
+            "not\n";
+    } else {
+      os << "  numQ = " << config.numQ << ", BM = " << config.bm << ": "
+         << (config.numQ == 2
+                 ? "two 128-row Q tiles ping-pong between the softmax "
+                   "warpgroups, one's softmax hiding behind the other's MMAs"
+                 : "one 128-row Q tile with a single O accumulator (its rows "
+                   "fit one tile, or two O tiles would leave BN < 64)")
+         << "\n";
+      int used =
+          2 * config.bn + (config.singleO ? 1 : 2) * config.paddedOvDepth;
+      os << "  BN = " << config.bn << ": S0,S1 (2 x " << config.bn << ") + "
+         << (config.singleO ? "O0 (" : "O0,O1 (2 x ") << config.paddedOvDepth
+         << ") = " << used << " of " << target.tmemColumns
+         << " TMEM columns; at most 128 so a softmax thread holds its S row\n";
+      os << "  MMA_M = " << config.mmaM << ", pairCta = "
+         << (config.pairCta ? "true: long prefill with enough pair tiles for "
+                              "every SM pair; each CTA loads half of K and V"
+                            : "false")
+         << "\n";
+    }
+  } else {
+    os << "  MMA_M = 64 (wgmma), numQ = 2, BM = 128: two consumer warpgroups "
+          "own one 64-row tile each and ping-pong\n";
+    os << "  BN = " << config.bn
+       << ": largest multiple of 16 <= 176 with S + P + O ("
+       << config.bn / 2 + config.bn / 4 + config.paddedOvDepth / 2
+       << " registers) within "
+       << target.consumerRegisters - kSm90ReservedRegisters
+       << " of the consumer's " << target.consumerRegisters
+       << " and two K+V stages next to Q in shared memory\n";
+  }
+  os << "  BK0 = " << config.bk0 << ", BK1 = " << config.bk1
+     << ": one swizzle row of depth per Q/K box, as many keys per P@V step\n";
+  os << "  useSharedKv = "
+     << (config.useSharedKv ? "true: K and V alternate in one ring, since two "
+                              "separate K+V stages do not fit next to Q"
+                            : "false: separate K and V rings")
+     << "\n";
+  os << "  pageSize = " << config.pageSize
+     << (config.pageSize == 0 ? " (contiguous K/V)" : " keys per page") << "\n";
+}

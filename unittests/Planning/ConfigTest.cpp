@@ -1,0 +1,237 @@
+//===- ConfigTest.cpp - planConfig decisions and diagnostics --------------===//
+
+#include "PlanningTestUtils.h"
+
+#include "gtest/gtest.h"
+
+using namespace fa4;
+
+namespace {
+
+llvm::FailureOr<AttnConfig> plan(const AttnProblem &problem, Chip chip,
+                                 std::string &whyNot) {
+  whyNot.clear();
+  llvm::raw_string_ostream os(whyNot);
+  return planConfig(problem, getTargetInfo(chip), os);
+}
+
+TEST(ConfigTest, SM100aPrefillD128IsFA4Default) {
+  std::string whyNot;
+  auto config =
+      plan(makeProblem(4, 8192, 8192, 16, 16, 128, 128), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(config)) << whyNot;
+  EXPECT_EQ(config->numQ, 2);
+  EXPECT_EQ(config->bm, 256);
+  EXPECT_EQ(config->bn, 128);
+  EXPECT_EQ(config->bk0, 64);
+  EXPECT_EQ(config->bk1, 64);
+  EXPECT_EQ(config->mmaK, 16);
+  EXPECT_EQ(config->paddedQkDepth, 128);
+  EXPECT_EQ(config->paddedOvDepth, 128);
+  EXPECT_FALSE(config->singleO);
+  EXPECT_FALSE(config->fuseGqa);
+  EXPECT_FALSE(config->useSharedKv);
+  EXPECT_FALSE(config->isMla);
+  EXPECT_EQ(config->numThreads, 512);
+  // 4 x 16 heads x 16 pair tiles = 1024 >= 74 SM pairs.
+  EXPECT_TRUE(config->pairCta);
+  EXPECT_EQ(config->mmaM, 256);
+  EXPECT_EQ(config->kRowsPerCta(), 64);
+  EXPECT_EQ(config->vColsPerCta(), 64);
+}
+
+TEST(ConfigTest, SM100aNoPairCtaForShortPrefill) {
+  std::string whyNot;
+  auto config =
+      plan(makeProblem(4, 1024, 1024, 16, 16, 128, 128), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(config)) << whyNot;
+  EXPECT_FALSE(config->pairCta);
+  EXPECT_EQ(config->mmaM, 128);
+}
+
+TEST(ConfigTest, SM100aDepth256UsesSingleO) {
+  std::string whyNot;
+  auto config =
+      plan(makeProblem(1, 4096, 4096, 8, 8, 256, 256), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(config)) << whyNot;
+  // 2 x 256 O columns alone fill TMEM: one Q tile, one O.
+  EXPECT_EQ(config->numQ, 1);
+  EXPECT_TRUE(config->singleO);
+  EXPECT_EQ(config->bm, 128);
+  EXPECT_EQ(config->bn, 128);
+  EXPECT_TRUE(config->useSharedKv);
+}
+
+TEST(ConfigTest, SM100aDepth192KeepsTwoQWithSmallerBN) {
+  std::string whyNot;
+  auto config =
+      plan(makeProblem(1, 4096, 4096, 8, 8, 192, 192), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(config)) << whyNot;
+  EXPECT_EQ(config->numQ, 2);
+  EXPECT_EQ(config->bn, 64);
+}
+
+TEST(ConfigTest, SM100aMla) {
+  std::string whyNot;
+  auto config =
+      plan(makeProblem(8, 1, 4096, 16, 1, 576, 512), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(config)) << whyNot;
+  EXPECT_TRUE(config->isMla);
+  EXPECT_EQ(config->nopeDepth, 512);
+  EXPECT_EQ(config->paddedNopeDepth, 512);
+  EXPECT_EQ(config->ropeDepth(), 64);
+  EXPECT_TRUE(config->singleO);
+  EXPECT_EQ(config->bn, 64);
+  EXPECT_EQ(config->mmaM, 64);
+  EXPECT_EQ(config->mPack, 2);
+  EXPECT_TRUE(config->useSharedKv);
+  EXPECT_TRUE(config->fuseGqa);
+}
+
+TEST(ConfigTest, SM90aBlockNByHeadDepth) {
+  std::string whyNot;
+  for (auto [depth, expectedBN] :
+       {std::pair<int, int>{64, 176}, {128, 176}, {256, 80}}) {
+    auto config = plan(makeProblem(4, 4096, 4096, 16, 16, depth, depth),
+                       Chip::SM90a, whyNot);
+    ASSERT_TRUE(llvm::succeeded(config)) << whyNot;
+    EXPECT_EQ(config->bn, expectedBN) << "depth " << depth;
+    EXPECT_EQ(config->bm, 128);
+    EXPECT_EQ(config->numQ, 2);
+    EXPECT_EQ(config->mmaM, 64);
+    EXPECT_EQ(config->numThreads, 384);
+    EXPECT_FALSE(config->pairCta);
+    EXPECT_FALSE(config->useSharedKv);
+  }
+}
+
+TEST(ConfigTest, FuseGqaForDecode) {
+  std::string whyNot;
+  for (Chip chip : {Chip::SM90a, Chip::SM100a}) {
+    auto config = plan(makeProblem(1, 1, 8192, 32, 8, 128, 128), chip, whyNot);
+    ASSERT_TRUE(llvm::succeeded(config)) << whyNot;
+    EXPECT_TRUE(config->fuseGqa);
+    EXPECT_EQ(config->group, 4);
+    EXPECT_EQ(config->bmEff(), config->bm / 4);
+  }
+  auto config =
+      plan(makeProblem(1, 1, 8192, 32, 8, 128, 128), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(config));
+  // Four rows fit one tile: one Q tile, one O.
+  EXPECT_EQ(config->numQ, 1);
+  EXPECT_TRUE(config->singleO);
+}
+
+TEST(ConfigTest, NoFuseGqaForPrefillOrMha) {
+  std::string whyNot;
+  auto prefill =
+      plan(makeProblem(1, 128, 8192, 32, 8, 128, 128), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(prefill));
+  EXPECT_FALSE(prefill->fuseGqa);
+  auto mha =
+      plan(makeProblem(1, 1, 8192, 8, 8, 128, 128), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(mha));
+  EXPECT_FALSE(mha->fuseGqa);
+}
+
+TEST(ConfigTest, DynamicSeqQUsesHintForFusion) {
+  std::string whyNot;
+  AttnProblem problem =
+      makeProblem(kDynamic, kDynamic, kDynamic, 32, 8, 128, 128);
+  auto noHint = plan(problem, Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(noHint)) << whyNot;
+  EXPECT_FALSE(noHint->fuseGqa);
+  EXPECT_EQ(noHint->numQ, 2);
+  problem.seqQHint = 1;
+  auto hinted = plan(problem, Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(hinted)) << whyNot;
+  EXPECT_TRUE(hinted->fuseGqa);
+}
+
+TEST(ConfigTest, PaddedDepths) {
+  std::string whyNot;
+  auto config =
+      plan(makeProblem(1, 128, 128, 2, 2, 96, 96), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(config)) << whyNot;
+  EXPECT_EQ(config->qkDepth, 96);
+  EXPECT_EQ(config->paddedQkDepth, 128);
+  EXPECT_EQ(config->paddedOvDepth, 128);
+  auto f8 =
+      plan(makeProblem(1, 128, 128, 2, 2, 192, 128, ElementType::F8E4M3FN),
+           Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(f8)) << whyNot;
+  EXPECT_EQ(f8->mmaK, 32);
+  EXPECT_EQ(f8->paddedQkDepth, 192);
+  EXPECT_EQ(f8->bk0, 64);
+}
+
+struct RejectCase {
+  const char *name;
+  AttnProblem problem;
+  Chip chip;
+  const char *message;
+};
+
+TEST(ConfigTest, RejectsWithDiagnostics) {
+  AttnProblem window = makeProblem(1, 128, 128, 8, 8, 128, 128);
+  window.mask = MaskKind::Window;
+  AttnProblem f8Out = makeProblem(1, 128, 128, 8, 8, 128, 128);
+  f8Out.outputElementType = ElementType::F8E4M3FN;
+  AttnProblem badWindow = makeProblem(1, 128, 128, 8, 8, 128, 128);
+  badWindow.windowLeft = -5;
+  AttnProblem badSize = makeProblem(1, 0, 128, 8, 8, 128, 128);
+  const RejectCase cases[] = {
+      {"head ratio", makeProblem(1, 128, 128, 12, 8, 128, 128), Chip::SM100a,
+       "expected the q-head count to be a multiple of the kv-head count, but "
+       "got 12 q-heads and 8 kv-heads"},
+      {"depth granule", makeProblem(1, 128, 128, 8, 8, 100, 100), Chip::SM100a,
+       "expected qkDepth to be a positive multiple of 8 bf16 elements (TMA "
+       "rows are whole 16-byte units), but got 100"},
+      {"f8 depth granule",
+       makeProblem(1, 128, 128, 8, 8, 72, 72, ElementType::F8E4M3FN),
+       Chip::SM100a,
+       "expected qkDepth to be a positive multiple of 16 f8E4M3FN elements"},
+      {"deep head", makeProblem(1, 128, 128, 8, 8, 320, 320), Chip::SM100a,
+       "expected head depths of at most 256 (or MLA 576/512), but got qkDepth "
+       "320 and ovDepth 320"},
+      {"deep v", makeProblem(1, 128, 128, 8, 8, 128, 512), Chip::SM90a,
+       "expected head depths of at most 256"},
+      {"mla on hopper", makeProblem(1, 1, 4096, 16, 1, 576, 512), Chip::SM90a,
+       "MLA 576/512 on sm_90a needs O"},
+      {"f8 on hopper",
+       makeProblem(1, 128, 128, 8, 8, 128, 128, ElementType::F8E4M3FN),
+       Chip::SM90a, "f8E4M3FN on sm_90a needs V transposed"},
+      {"f8 output", f8Out, Chip::SM100a,
+       "expected a bf16 or f16 output, but got f8E4M3FN"},
+      {"unbounded window", window, Chip::SM100a,
+       "expected a window mask to bound at least one side, but got (-1, -1)"},
+      {"negative window", badWindow, Chip::SM100a,
+       "expected window half-widths >= 0 or -1 (unbounded), but got (-5, -1)"},
+      {"empty seqQ", badSize, Chip::SM90a,
+       "expected seqQ to be at least 1 or dynamic, but got 0"},
+  };
+  for (const RejectCase &reject : cases) {
+    std::string whyNot;
+    EXPECT_TRUE(llvm::failed(plan(reject.problem, reject.chip, whyNot)))
+        << reject.name;
+    EXPECT_NE(whyNot.find(reject.message), std::string::npos)
+        << reject.name << ": " << whyNot;
+  }
+}
+
+TEST(ConfigTest, ExplainSaysWhy) {
+  std::string whyNot;
+  auto config =
+      plan(makeProblem(1, 8192, 8192, 8, 8, 128, 128), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(config));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  explain(*config, os);
+  EXPECT_NE(text.find("BN = 128: S0,S1 (2 x 128) + O0,O1 (2 x 128) = 512 of "
+                      "512 TMEM columns"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("numQ = 2, BM = 256"), std::string::npos) << text;
+}
+
+} // namespace

@@ -1,0 +1,126 @@
+//===- SmemPlanTest.cpp - planSmem layouts and diagnostics ----------------===//
+
+#include "PlanningTestUtils.h"
+
+#include "gtest/gtest.h"
+
+using namespace fa4;
+
+namespace {
+
+TEST(SmemPlanTest, Blackwell128Layout) {
+  std::string whyNot;
+  auto full =
+      planFor(makeProblem(8, 1024, 1024, 8, 8, 128, 128), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(full)) << whyNot;
+  const SmemPlan &smem = full->smem;
+  ASSERT_EQ(full->splitK.mode, SplitKMode::None);
+  // Q: 256 x 128 bf16 = 64 KB; a K or V stage: 128 x 128 bf16 = 32 KB; a
+  // third K+V stage would need 64 + 3 x 64 KB > 227 KB.
+  EXPECT_EQ(smem.kvStages, 2);
+  EXPECT_EQ(smem.q.offset, 0);
+  EXPECT_EQ(smem.q.bytes, 65536);
+  EXPECT_TRUE(smem.oStaging.aliased);
+  EXPECT_EQ(smem.oStaging.offset, smem.q.offset);
+  EXPECT_EQ(smem.kRing.offset, 65536);
+  EXPECT_EQ(smem.kStageBytes, 32768);
+  EXPECT_EQ(smem.vRing.offset, 65536 + 2 * 32768);
+  EXPECT_EQ(smem.qkStages, 2);
+  EXPECT_EQ(smem.pvStages, 2);
+  // Q 2 + K/V full 2 x (2 + 2) + empty 4 + 4 per Q tile x 2.
+  EXPECT_EQ(smem.numBarriers, 2 + 8 + 4 + 8);
+  EXPECT_TRUE(smem.tmemAddress.present());
+  EXPECT_TRUE(smem.correction.present());
+  EXPECT_LE(smem.smemUsed, 233472 - 1024);
+}
+
+TEST(SmemPlanTest, HopperKeepsTwoStagesAtEveryDepth) {
+  for (int depth : {64, 128, 256}) {
+    std::string whyNot;
+    auto full = planFor(makeProblem(4, 4096, 4096, 16, 16, depth, depth),
+                        Chip::SM90a, whyNot);
+    ASSERT_TRUE(llvm::succeeded(full)) << whyNot;
+    EXPECT_GE(full->smem.kvStages, 2) << "depth " << depth;
+    EXPECT_FALSE(full->smem.correction.present());
+    EXPECT_FALSE(full->smem.tmemAddress.present());
+  }
+}
+
+TEST(SmemPlanTest, SharedRingAtDepth256) {
+  std::string whyNot;
+  auto full =
+      planFor(makeProblem(1, 4096, 4096, 8, 8, 256, 256), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(full)) << whyNot;
+  EXPECT_TRUE(full->config.useSharedKv);
+  EXPECT_FALSE(full->smem.vRing.present());
+  EXPECT_EQ(full->smem.kvStages, 2);
+}
+
+TEST(SmemPlanTest, MlaRopeBuffers) {
+  std::string whyNot;
+  auto full =
+      planFor(makeProblem(8, 1, 4096, 16, 1, 576, 512), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(full)) << whyNot;
+  const SmemPlan &smem = full->smem;
+  EXPECT_EQ(smem.q.bytes, 64 * 576 * 2);
+  EXPECT_EQ(smem.kStageBytes, 64 * 512 * 2);
+  EXPECT_GE(smem.kvStages, 2);
+  EXPECT_EQ(smem.numRopeBuffers, (smem.kvStages + 1) / 2);
+  EXPECT_EQ(smem.rope.bytes, smem.numRopeBuffers * 64 * 64 * 2);
+  EXPECT_EQ(smem.qkStages, 9);
+}
+
+TEST(SmemPlanTest, NoStageFitsIsAnError) {
+  std::string whyNot;
+  auto full =
+      planFor(makeProblem(1, 1024, 1024, 8, 8, 128, 128), Chip::SM90a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(full)) << whyNot;
+  AttnConfig config = full->config;
+  config.bm = 512;
+  config.paddedQkDepth = config.qkDepth = 256;
+  whyNot.clear();
+  llvm::raw_string_ostream os(whyNot);
+  auto smem = planSmem(AttnProblem(), config, full->splitK, full->swizzle,
+                       full->tmem, getTargetInfo(Chip::SM90a), os);
+  EXPECT_TRUE(llvm::failed(smem));
+  // Q 512 x 256 bf16 = 256 KB alone exceeds 227 KB.
+  EXPECT_EQ(whyNot.rfind("shared-memory plan needs ", 0), 0u) << whyNot;
+  EXPECT_NE(whyNot.find("with 1 KV slot(s) (Q 262144, K ring 90112, V ring "
+                        "45056"),
+            std::string::npos)
+      << whyNot;
+  EXPECT_NE(whyNot.find("but sm_90a allows 232448"), std::string::npos)
+      << whyNot;
+}
+
+TEST(SmemPlanTest, SplitKStagingReusesQAndTheRings) {
+  std::string whyNot;
+  auto full =
+      planFor(makeProblem(1, 1, 32768, 32, 8, 128, 128), Chip::SM90a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(full)) << whyNot;
+  const SmemPlan &smem = full->smem;
+  ASSERT_EQ(full->splitK.mode, SplitKMode::ClusterDsmem);
+  // 128 rows x 128 f32 + (max, sum) = 65 KB over the dead Q and K ring.
+  EXPECT_TRUE(smem.splitKStaging.aliased);
+  EXPECT_EQ(smem.splitKStaging.offset, smem.q.offset);
+  EXPECT_EQ(smem.splitKStaging.bytes, 128 * 128 * 4 + 128 * 2 * 4);
+  // The combine packs its bf16 band into its own staging slice.
+  EXPECT_FALSE(smem.oStaging.present());
+}
+
+TEST(SmemPlanTest, TwoQSplitStagingSpansQAndTheRings) {
+  // Few heads of long prefill split at numQ = 2: 256 x 128 f32 staging is
+  // larger than the rings alone.
+  std::string whyNot;
+  auto full =
+      planFor(makeProblem(2, 4096, 4096, 1, 1, 128, 128), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(full)) << whyNot;
+  const SmemPlan &smem = full->smem;
+  ASSERT_EQ(full->splitK.mode, SplitKMode::ClusterDsmem);
+  EXPECT_EQ(full->config.numQ, 2);
+  EXPECT_TRUE(smem.splitKStaging.aliased);
+  EXPECT_GT(smem.splitKStaging.bytes, smem.kRing.bytes + smem.vRing.bytes);
+  EXPECT_LE(smem.splitKStaging.end(), smem.vRing.end());
+}
+
+} // namespace
