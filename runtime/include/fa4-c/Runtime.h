@@ -1,0 +1,151 @@
+/*===-- fa4-c/Runtime.h - fa4 kernel runtime C API ----------------*- C -*-===*\
+|*                                                                            *|
+|* Loads a kernel compiled by fa4 (manifest.json + cubin/fatbin/PTX), checks  *|
+|* user tensors against the manifest and launches it through the CUDA driver. *|
+|* The driver (libcuda.so.1) is opened on first use, so everything up to and  *|
+|* including fa4_validate works on machines without a GPU.                    *|
+|*                                                                            *|
+|* Errors: every function returns an fa4_status; on failure the calling       *|
+|* thread's fa4_last_error() holds a message that says what was expected and  *|
+|* what was found. The message stays until the next failing call.            *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef FA4_C_RUNTIME_H
+#define FA4_C_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FA4_RT_API __attribute__((visibility("default")))
+
+/* The manifest version this runtime reads (manifest key fa4_abi_version). */
+#define FA4_ABI_VERSION 1
+#define FA4_MAX_RANK 4
+
+typedef enum fa4_status {
+  FA4_SUCCESS = 0,
+  FA4_ERROR_INVALID_ARGUMENT = 1, /* NULL handle or output pointer */
+  FA4_ERROR_MANIFEST = 2,         /* manifest unreadable or not ABI v1 */
+  FA4_ERROR_VALIDATION = 3,       /* user tensors do not match the kernel */
+  FA4_ERROR_DRIVER_NOT_FOUND = 4, /* libcuda.so.1 missing or too old */
+  FA4_ERROR_CUDA = 5,             /* a driver call failed (incl. JIT log) */
+  FA4_ERROR_IO = 6,               /* the kernel binary could not be read */
+  FA4_ERROR_INTERNAL = 7          /* out of host memory or a runtime bug */
+} fa4_status;
+
+typedef enum fa4_dtype {
+  FA4_DTYPE_BF16 = 0,
+  FA4_DTYPE_F16 = 1,
+  FA4_DTYPE_F32 = 2
+} fa4_dtype;
+
+typedef enum fa4_mask_kind {
+  FA4_MASK_NONE = 0,
+  FA4_MASK_CAUSAL = 1, /* bottom-right aligned: key j <= query i + skv - sq */
+  FA4_MASK_WINDOW = 2  /* (left, right) around the same diagonal */
+} fa4_mask_kind;
+
+/* A strided view of device memory. Strides are in elements. */
+typedef struct fa4_tensor {
+  void *data; /* NULL means "not given" */
+  fa4_dtype dtype;
+  int32_t rank;
+  int64_t shape[FA4_MAX_RANK];
+  int64_t strides[FA4_MAX_RANK];
+} fa4_tensor;
+
+/* The operands of attn.attention, BSHD: q [b, sq, hq, dqk], k [b, skv, hkv,
+   dqk], v [b, skv, hkv, dv], o [b, sq, hq, dv], lse [b, hq, sq] (f32, only
+   for kernels compiled with has_lse; leave lse.data NULL otherwise). */
+typedef struct fa4_attention_args {
+  fa4_tensor q, k, v, o, lse;
+} fa4_attention_args;
+
+/* What the manifest says about the kernel. Strings live as long as the
+   module. Sizes that were dynamic at compile time are -1. */
+typedef struct fa4_kernel_info {
+  const char *kernel_name;
+  const char *chip;
+  const char *binary_path;
+  fa4_dtype dtype;
+  int32_t num_q_heads, num_kv_heads, qk_depth, ov_depth;
+  fa4_mask_kind mask;
+  int32_t window_left, window_right; /* -1: unbounded on that side */
+  double scale;
+  int32_t has_lse;
+  int64_t batch, seq_q, seq_kv;
+  int32_t block[3], cluster[3];
+  int32_t dynamic_smem_bytes;
+  int32_t base_align_bytes;   /* every tensor's data must be aligned so */
+  int32_t stride_align_bytes; /* every non-last stride * elemsize too */
+} fa4_kernel_info;
+
+typedef struct fa4_module fa4_module;
+typedef struct fa4_event fa4_event;
+
+FA4_RT_API const char *fa4_last_error(void);
+FA4_RT_API const char *fa4_status_name(fa4_status status);
+FA4_RT_API const char *fa4_dtype_name(fa4_dtype dtype);
+FA4_RT_API size_t fa4_dtype_size(fa4_dtype dtype);
+
+/* Parses and checks the manifest; the binary is read at the first launch,
+   relative to the manifest's directory. Needs no GPU. */
+FA4_RT_API fa4_status fa4_module_load(const char *manifest_path,
+                                      fa4_module **module);
+/* Same, from a string; binary.file is resolved against binary_dir. */
+FA4_RT_API fa4_status fa4_module_load_string(const char *manifest_json,
+                                             const char *binary_dir,
+                                             fa4_module **module);
+FA4_RT_API void fa4_module_destroy(fa4_module *module);
+FA4_RT_API fa4_status fa4_module_get_info(const fa4_module *module,
+                                          fa4_kernel_info *info);
+
+/* Checks every tensor against the manifest (dtype, shape, strides,
+   alignment). Needs no GPU. */
+FA4_RT_API fa4_status fa4_validate(const fa4_module *module,
+                                   const fa4_attention_args *args);
+
+/* Validates, then on first use in the current CUDA context (or device 0's
+   primary context when none is current) loads the binary, and launches on
+   `stream` (a CUstream; NULL is the legacy default stream). Thread-safe. */
+FA4_RT_API fa4_status fa4_launch(fa4_module *module,
+                                 const fa4_attention_args *args, void *stream);
+
+/* Driver helpers so tools need no libcudart. They use the current context,
+   or make device 0's primary context current. */
+typedef struct fa4_device_info {
+  char name[256];
+  int32_t compute_major, compute_minor;
+  int32_t multiprocessor_count;
+  int64_t l2_cache_bytes;
+} fa4_device_info;
+
+FA4_RT_API fa4_status fa4_device_get_info(fa4_device_info *info);
+FA4_RT_API fa4_status fa4_device_alloc(size_t bytes, void **device_ptr);
+FA4_RT_API fa4_status fa4_device_free(void *device_ptr);
+FA4_RT_API fa4_status fa4_copy_to_device(void *device_dst, const void *host_src,
+                                         size_t bytes);
+FA4_RT_API fa4_status fa4_copy_to_host(void *host_dst, const void *device_src,
+                                       size_t bytes);
+/* Sets `count` 16-bit / 32-bit words to `value` (e.g. NaN poison). */
+FA4_RT_API fa4_status fa4_device_fill16(void *device_dst, uint16_t value,
+                                        size_t count);
+FA4_RT_API fa4_status fa4_device_fill32(void *device_dst, uint32_t value,
+                                        size_t count);
+FA4_RT_API fa4_status fa4_stream_synchronize(void *stream);
+FA4_RT_API fa4_status fa4_event_create(fa4_event **event);
+FA4_RT_API fa4_status fa4_event_record(fa4_event *event, void *stream);
+FA4_RT_API fa4_status fa4_event_elapsed_ms(const fa4_event *start,
+                                           const fa4_event *end, float *ms);
+FA4_RT_API void fa4_event_destroy(fa4_event *event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FA4_C_RUNTIME_H */

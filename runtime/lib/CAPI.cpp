@@ -1,0 +1,279 @@
+//===- CAPI.cpp - The C API of libfa4rt -----------------------------------===//
+//
+// Every entry point catches fa4::rt::Error (and any std::exception) and turns
+// it into an fa4_status plus the thread's last-error message: no C++ exception
+// crosses the C boundary.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa4-c/Runtime.h"
+
+#include "Driver.h"
+#include "Error.h"
+#include "Launch.h"
+#include "Validate.h"
+
+#include <cstring>
+
+using namespace fa4::rt;
+
+struct fa4_module {
+  explicit fa4_module(Manifest manifest) : kernel(std::move(manifest)) {}
+  Kernel kernel;
+};
+
+static thread_local std::string lastError;
+
+template <typename Body> static fa4_status guarded(Body &&body) {
+  try {
+    body();
+    return FA4_SUCCESS;
+  } catch (const Error &error) {
+    lastError = error.what();
+    return error.status;
+  } catch (const std::exception &error) {
+    lastError = std::string("internal error: ") + error.what();
+    return FA4_ERROR_INTERNAL;
+  }
+}
+
+static void requireNonNull(const void *pointer, const char *what) {
+  if (!pointer)
+    throw Error(FA4_ERROR_INVALID_ARGUMENT, std::string(what) + " is NULL");
+}
+
+extern "C" {
+
+const char *fa4_last_error(void) { return lastError.c_str(); }
+
+const char *fa4_status_name(fa4_status status) {
+  switch (status) {
+  case FA4_SUCCESS:
+    return "FA4_SUCCESS";
+  case FA4_ERROR_INVALID_ARGUMENT:
+    return "FA4_ERROR_INVALID_ARGUMENT";
+  case FA4_ERROR_MANIFEST:
+    return "FA4_ERROR_MANIFEST";
+  case FA4_ERROR_VALIDATION:
+    return "FA4_ERROR_VALIDATION";
+  case FA4_ERROR_DRIVER_NOT_FOUND:
+    return "FA4_ERROR_DRIVER_NOT_FOUND";
+  case FA4_ERROR_CUDA:
+    return "FA4_ERROR_CUDA";
+  case FA4_ERROR_IO:
+    return "FA4_ERROR_IO";
+  case FA4_ERROR_INTERNAL:
+    return "FA4_ERROR_INTERNAL";
+  }
+  return "unknown fa4_status";
+}
+
+const char *fa4_dtype_name(fa4_dtype dtype) { return dtypeName(dtype); }
+
+size_t fa4_dtype_size(fa4_dtype dtype) { return dtypeSize(dtype); }
+
+fa4_status fa4_module_load(const char *manifest_path, fa4_module **module) {
+  return guarded([&] {
+    requireNonNull(manifest_path, "manifest_path");
+    requireNonNull(module, "module");
+    *module = new fa4_module(loadManifest(manifest_path));
+  });
+}
+
+fa4_status fa4_module_load_string(const char *manifest_json,
+                                  const char *binary_dir, fa4_module **module) {
+  return guarded([&] {
+    requireNonNull(manifest_json, "manifest_json");
+    requireNonNull(module, "module");
+    *module = new fa4_module(
+        parseManifest(manifest_json, binary_dir ? binary_dir : ""));
+  });
+}
+
+void fa4_module_destroy(fa4_module *module) { delete module; }
+
+fa4_status fa4_module_get_info(const fa4_module *module,
+                               fa4_kernel_info *info) {
+  return guarded([&] {
+    requireNonNull(module, "module");
+    requireNonNull(info, "info");
+    const Manifest &manifest = module->kernel.manifest;
+    const Problem &problem = manifest.problem;
+    *info = {};
+    info->kernel_name = manifest.kernel.c_str();
+    info->chip = manifest.chip.c_str();
+    info->binary_path = manifest.binaryPath.c_str();
+    info->dtype = problem.dtype;
+    info->num_q_heads = static_cast<int32_t>(problem.numQHeads);
+    info->num_kv_heads = static_cast<int32_t>(problem.numKVHeads);
+    info->qk_depth = static_cast<int32_t>(problem.qkDepth);
+    info->ov_depth = static_cast<int32_t>(problem.ovDepth);
+    info->mask = problem.mask;
+    info->window_left = static_cast<int32_t>(problem.windowLeft);
+    info->window_right = static_cast<int32_t>(problem.windowRight);
+    info->scale = problem.scale;
+    info->has_lse = problem.hasLse;
+    info->batch = problem.batch;
+    info->seq_q = problem.seqQ;
+    info->seq_kv = problem.seqKV;
+    for (int d = 0; d < 3; ++d) {
+      info->block[d] = static_cast<int32_t>(manifest.launch.block[d]);
+      info->cluster[d] = static_cast<int32_t>(manifest.launch.cluster[d]);
+    }
+    info->dynamic_smem_bytes =
+        static_cast<int32_t>(manifest.launch.dynamicSmemBytes);
+    info->base_align_bytes = static_cast<int32_t>(manifest.alignment.baseBytes);
+    info->stride_align_bytes =
+        static_cast<int32_t>(manifest.alignment.strideBytes);
+  });
+}
+
+fa4_status fa4_validate(const fa4_module *module,
+                        const fa4_attention_args *args) {
+  return guarded([&] {
+    requireNonNull(module, "module");
+    requireNonNull(args, "args");
+    validateArgs(module->kernel.manifest, *args);
+  });
+}
+
+fa4_status fa4_launch(fa4_module *module, const fa4_attention_args *args,
+                      void *stream) {
+  return guarded([&] {
+    requireNonNull(module, "module");
+    requireNonNull(args, "args");
+    module->kernel.launch(*args, static_cast<CUstream>(stream));
+  });
+}
+
+fa4_status fa4_device_get_info(fa4_device_info *info) {
+  return guarded([&] {
+    requireNonNull(info, "info");
+    currentContext();
+    const DriverApi &api = driver();
+    CUdevice device;
+    checkCuda(api.cuCtxGetDevice(&device), "cuCtxGetDevice");
+    *info = {};
+    checkCuda(api.cuDeviceGetName(info->name, sizeof(info->name), device),
+              "cuDeviceGetName");
+    auto attribute = [&](CUdevice_attribute which) {
+      int value = 0;
+      checkCuda(api.cuDeviceGetAttribute(&value, which, device),
+                "cuDeviceGetAttribute");
+      return value;
+    };
+    info->compute_major =
+        attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    info->compute_minor =
+        attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    info->multiprocessor_count =
+        attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    info->l2_cache_bytes = attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  });
+}
+
+fa4_status fa4_device_alloc(size_t bytes, void **device_ptr) {
+  return guarded([&] {
+    requireNonNull(device_ptr, "device_ptr");
+    currentContext();
+    CUdeviceptr pointer;
+    checkCuda(driver().cuMemAlloc(&pointer, bytes), "cuMemAlloc");
+    *device_ptr = reinterpret_cast<void *>(pointer);
+  });
+}
+
+fa4_status fa4_device_free(void *device_ptr) {
+  return guarded([&] {
+    if (!device_ptr)
+      return;
+    checkCuda(driver().cuMemFree(reinterpret_cast<CUdeviceptr>(device_ptr)),
+              "cuMemFree");
+  });
+}
+
+fa4_status fa4_copy_to_device(void *device_dst, const void *host_src,
+                              size_t bytes) {
+  return guarded([&] {
+    currentContext();
+    checkCuda(driver().cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(device_dst),
+                                    host_src, bytes),
+              "cuMemcpyHtoD");
+  });
+}
+
+fa4_status fa4_copy_to_host(void *host_dst, const void *device_src,
+                            size_t bytes) {
+  return guarded([&] {
+    currentContext();
+    checkCuda(driver().cuMemcpyDtoH(
+                  host_dst, reinterpret_cast<CUdeviceptr>(device_src), bytes),
+              "cuMemcpyDtoH");
+  });
+}
+
+fa4_status fa4_device_fill16(void *device_dst, uint16_t value, size_t count) {
+  return guarded([&] {
+    currentContext();
+    checkCuda(driver().cuMemsetD16(reinterpret_cast<CUdeviceptr>(device_dst),
+                                   value, count),
+              "cuMemsetD16");
+  });
+}
+
+fa4_status fa4_device_fill32(void *device_dst, uint32_t value, size_t count) {
+  return guarded([&] {
+    currentContext();
+    checkCuda(driver().cuMemsetD32(reinterpret_cast<CUdeviceptr>(device_dst),
+                                   value, count),
+              "cuMemsetD32");
+  });
+}
+
+fa4_status fa4_stream_synchronize(void *stream) {
+  return guarded([&] {
+    currentContext();
+    checkCuda(driver().cuStreamSynchronize(static_cast<CUstream>(stream)),
+              "cuStreamSynchronize");
+  });
+}
+
+// An fa4_event is a CUevent under another name.
+fa4_status fa4_event_create(fa4_event **event) {
+  return guarded([&] {
+    requireNonNull(event, "event");
+    currentContext();
+    CUevent created;
+    checkCuda(driver().cuEventCreate(&created, CU_EVENT_DEFAULT),
+              "cuEventCreate");
+    *event = reinterpret_cast<fa4_event *>(created);
+  });
+}
+
+fa4_status fa4_event_record(fa4_event *event, void *stream) {
+  return guarded([&] {
+    checkCuda(driver().cuEventRecord(reinterpret_cast<CUevent>(event),
+                                     static_cast<CUstream>(stream)),
+              "cuEventRecord");
+  });
+}
+
+fa4_status fa4_event_elapsed_ms(const fa4_event *start, const fa4_event *end,
+                                float *ms) {
+  return guarded([&] {
+    requireNonNull(ms, "ms");
+    CUevent startEvent =
+        reinterpret_cast<CUevent>(const_cast<fa4_event *>(start));
+    CUevent endEvent = reinterpret_cast<CUevent>(const_cast<fa4_event *>(end));
+    // Elapsed time needs the end event to have completed.
+    checkCuda(driver().cuEventSynchronize(endEvent), "cuEventSynchronize");
+    checkCuda(driver().cuEventElapsedTime(ms, startEvent, endEvent),
+              "cuEventElapsedTime");
+  });
+}
+
+void fa4_event_destroy(fa4_event *event) {
+  if (event)
+    driver().cuEventDestroy(reinterpret_cast<CUevent>(event));
+}
+
+} // extern "C"

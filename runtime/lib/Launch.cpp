@@ -1,0 +1,181 @@
+//===- Launch.cpp - A loaded kernel and its launches ----------------------===//
+
+#include "Launch.h"
+
+#include "Error.h"
+#include "LaunchPlan.h"
+#include "TensorMap.h"
+#include "Validate.h"
+
+#include <fstream>
+
+using namespace fa4::rt;
+
+Kernel::~Kernel() {
+  // Best effort: a context destroyed before us has already freed its module.
+  for (const auto &[context, module] : loaded)
+    driver().cuModuleUnload(module.module);
+}
+
+const std::vector<char> &Kernel::binaryImage() {
+  if (!image.empty())
+    return image;
+  std::ifstream file(manifest.binaryPath, std::ios::binary);
+  if (!file)
+    throw Error(FA4_ERROR_IO,
+                "cannot open kernel binary '" + manifest.binaryPath + "'");
+  image.assign(std::istreambuf_iterator<char>(file), {});
+  if (image.empty())
+    throw Error(FA4_ERROR_IO,
+                "kernel binary '" + manifest.binaryPath + "' is empty");
+  // cuModuleLoadDataEx reads PTX as a NUL-terminated string.
+  if (manifest.binaryFormat == BinaryFormat::Ptx)
+    image.push_back('\0');
+  return image;
+}
+
+// Arch-specific targets (sm_90a, sm_100a) run only on exactly that compute
+// capability; say so instead of the driver's CUDA_ERROR_NO_BINARY_FOR_GPU.
+void Kernel::checkChip() const {
+  const std::string &chip = manifest.chip;
+  if (chip.size() < 5 || chip.compare(0, 3, "sm_") != 0 || chip.back() != 'a')
+    return;
+  int target = std::atoi(chip.c_str() + 3);
+  const DriverApi &api = driver();
+  CUdevice device;
+  int major = 0, minor = 0;
+  checkCuda(api.cuCtxGetDevice(&device), "cuCtxGetDevice");
+  checkCuda(api.cuDeviceGetAttribute(
+                &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+            "cuDeviceGetAttribute");
+  checkCuda(api.cuDeviceGetAttribute(
+                &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+            "cuDeviceGetAttribute");
+  if (major * 10 + minor != target)
+    throw Error(FA4_ERROR_CUDA,
+                "kernel '" + manifest.kernel + "' was compiled for " + chip +
+                    ", which runs only on compute capability " +
+                    std::to_string(target / 10) + "." +
+                    std::to_string(target % 10) + ", but the device is " +
+                    std::to_string(major) + "." + std::to_string(minor));
+}
+
+Kernel::Loaded Kernel::load() {
+  checkChip();
+  const DriverApi &api = driver();
+  const std::vector<char> &binary = binaryImage();
+  // The JIT (PTX) and the loader write their diagnostics here.
+  char errorLog[16384] = "";
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *optionValues[] = {errorLog, reinterpret_cast<void *>(sizeof(errorLog))};
+  Loaded result;
+  CUresult status = api.cuModuleLoadDataEx(&result.module, binary.data(), 2,
+                                           options, optionValues);
+  if (status != CUDA_SUCCESS) {
+    std::string call = "cuModuleLoadDataEx('" + manifest.binaryPath + "')";
+    if (errorLog[0])
+      call += " with log:\n" + std::string(errorLog) + "\n";
+    checkCuda(status, call.c_str());
+  }
+  try {
+    std::string call = "cuModuleGetFunction('" + manifest.kernel + "')";
+    checkCuda(api.cuModuleGetFunction(&result.function, result.module,
+                                      manifest.kernel.c_str()),
+              call.c_str());
+    checkCuda(api.cuFuncSetAttribute(
+                  result.function,
+                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                  static_cast<int>(manifest.launch.dynamicSmemBytes)),
+              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+    // Clusters of more than 8 CTAs are "non-portable" and must be opted in.
+    const auto &cluster = manifest.launch.cluster;
+    if (cluster[0] * cluster[1] * cluster[2] > 8)
+      checkCuda(api.cuFuncSetAttribute(
+                    result.function,
+                    CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+                "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)");
+  } catch (...) {
+    api.cuModuleUnload(result.module);
+    throw;
+  }
+  return result;
+}
+
+CUfunction Kernel::functionFor(CUcontext context) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = loaded.find(context);
+  if (it == loaded.end())
+    it = loaded.emplace(context, load()).first;
+  return it->second.function;
+}
+
+namespace {
+// One kernel argument; cuLaunchKernelEx takes a pointer to each. A tensor
+// map is passed by value and must stay 64-byte aligned.
+struct ArgStorage {
+  CUtensorMap tensorMap;
+  ScalarValue scalar;
+  CUdeviceptr pointer;
+};
+} // namespace
+
+void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
+  // Everything that can refuse the arguments runs before the driver opens.
+  Bindings bindings = validateArgs(manifest, args);
+  std::array<uint32_t, 3> grid = evaluateGrid(manifest.launch, bindings);
+  std::vector<ArgStorage> storage(manifest.params.size());
+  std::vector<TensorMapArgs> tensorMaps(manifest.params.size());
+  for (size_t i = 0; i < manifest.params.size(); ++i) {
+    const Param &param = manifest.params[i];
+    if (const auto *map = std::get_if<TensorMapParam>(&param)) {
+      const TensorSpec &spec = manifest.tensors[map->tensor];
+      tensorMaps[i] =
+          computeTensorMapArgs(*map, spec, tensorInSlot(args, spec.slot));
+    } else if (const auto *pointer = std::get_if<PointerParam>(&param)) {
+      TensorSlot slot = manifest.tensors[pointer->tensor].slot;
+      storage[i].pointer =
+          reinterpret_cast<CUdeviceptr>(tensorInSlot(args, slot).data);
+    } else {
+      storage[i].scalar = evaluateScalar(std::get<ScalarParam>(param), manifest,
+                                         bindings, args);
+    }
+  }
+
+  CUfunction function = functionFor(currentContext());
+  std::vector<void *> kernelParams;
+  for (size_t i = 0; i < manifest.params.size(); ++i) {
+    const Param &param = manifest.params[i];
+    if (const auto *map = std::get_if<TensorMapParam>(&param)) {
+      storage[i].tensorMap =
+          encodeTensorMap(tensorMaps[i], manifest.tensors[map->tensor].name);
+      kernelParams.push_back(&storage[i].tensorMap);
+    } else if (std::holds_alternative<PointerParam>(param)) {
+      kernelParams.push_back(&storage[i].pointer);
+    } else {
+      kernelParams.push_back(&storage[i].scalar.i64); // union: any member
+    }
+  }
+
+  const LaunchSpec &launch = manifest.launch;
+  CUlaunchAttribute clusterAttribute = {};
+  clusterAttribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  clusterAttribute.value.clusterDim.x = launch.cluster[0];
+  clusterAttribute.value.clusterDim.y = launch.cluster[1];
+  clusterAttribute.value.clusterDim.z = launch.cluster[2];
+  CUlaunchConfig config = {};
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
+  config.blockDimX = launch.block[0];
+  config.blockDimY = launch.block[1];
+  config.blockDimZ = launch.block[2];
+  config.sharedMemBytes = launch.dynamicSmemBytes;
+  config.hStream = stream;
+  config.attrs = &clusterAttribute;
+  config.numAttrs = 1;
+  std::string call = "cuLaunchKernelEx('" + manifest.kernel + "')";
+  checkCuda(driver().cuLaunchKernelEx(&config, function, kernelParams.data(),
+                                      nullptr),
+            call.c_str());
+}

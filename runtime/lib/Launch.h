@@ -1,0 +1,52 @@
+//===- Launch.h - A loaded kernel and its launches --------------*- C++ -*-===//
+//
+// A Kernel owns a manifest and, per CUDA context, the CUmodule loaded from
+// its binary. Loading is lazy and guarded by a mutex, so one Kernel may be
+// launched from many threads and contexts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_RUNTIME_LAUNCH_H
+#define FA4_RUNTIME_LAUNCH_H
+
+#include "Driver.h"
+#include "Manifest.h"
+
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace fa4::rt {
+
+class Kernel {
+public:
+  explicit Kernel(Manifest manifest) : manifest(std::move(manifest)) {}
+  ~Kernel();
+  Kernel(const Kernel &) = delete;
+  Kernel &operator=(const Kernel &) = delete;
+
+  const Manifest manifest;
+
+  /// Validates `args`, then launches on `stream` in the current context.
+  void launch(const fa4_attention_args &args, CUstream stream);
+
+private:
+  struct Loaded {
+    CUmodule module;
+    CUfunction function;
+  };
+
+  /// The kernel's function in `context`, loaded and configured on first use.
+  CUfunction functionFor(CUcontext context);
+  Loaded load();
+  void checkChip() const;
+  const std::vector<char> &binaryImage();
+
+  std::mutex mutex;
+  std::vector<char> image; // the binary file, read once
+  std::map<CUcontext, Loaded> loaded;
+};
+
+} // namespace fa4::rt
+
+#endif // FA4_RUNTIME_LAUNCH_H

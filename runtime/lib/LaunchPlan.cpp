@@ -1,0 +1,94 @@
+//===- LaunchPlan.cpp - Grid and scalar arguments of a launch -------------===//
+
+#include "LaunchPlan.h"
+
+#include "Error.h"
+
+#include <cmath>
+
+using namespace fa4::rt;
+
+std::array<uint32_t, 3> fa4::rt::evaluateGrid(const LaunchSpec &launch,
+                                              const Bindings &bindings) {
+  // CUDA grid limits: x < 2^31, y and z <= 65535.
+  static const uint64_t maxGrid[3] = {(1ull << 31) - 1, 65535, 65535};
+  std::array<uint32_t, 3> grid;
+  for (int d = 0; d < 3; ++d) {
+    uint64_t size = 1;
+    for (const GridFactor &factor : launch.grid[d]) {
+      uint64_t value = 0;
+      switch (factor.kind) {
+      case GridFactor::Kind::Constant:
+        value = factor.constant;
+        break;
+      case GridFactor::Kind::Symbol:
+        value = bindings[factor.symbol];
+        break;
+      case GridFactor::Kind::CeilDiv:
+        value = (bindings[factor.symbol] + factor.divisor - 1) / factor.divisor;
+        break;
+      }
+      size *= value;
+      if (size > maxGrid[d])
+        break;
+    }
+    std::string dimName = std::string("launch grid ") + "xyz"[d];
+    if (size > maxGrid[d])
+      throw Error(FA4_ERROR_VALIDATION,
+                  dimName + " exceeds the CUDA limit of " +
+                      std::to_string(maxGrid[d]) + " blocks for these sizes");
+    if (size % launch.cluster[d] != 0)
+      throw Error(FA4_ERROR_VALIDATION,
+                  dimName + " is " + std::to_string(size) +
+                      " blocks, not a multiple of the cluster dim " +
+                      std::to_string(launch.cluster[d]));
+    grid[d] = static_cast<uint32_t>(size);
+  }
+  return grid;
+}
+
+ScalarValue fa4::rt::evaluateScalar(const ScalarParam &param,
+                                    const Manifest &manifest,
+                                    const Bindings &bindings,
+                                    const fa4_attention_args &args) {
+  double value = 0;
+  switch (param.source) {
+  case ScalarParam::Source::Symbol:
+    value = static_cast<double>(bindings[param.symbol]);
+    break;
+  case ScalarParam::Source::Stride: {
+    TensorSlot slot = manifest.tensors[param.tensor].slot;
+    value = static_cast<double>(tensorInSlot(args, slot).strides[param.dim]);
+    break;
+  }
+  case ScalarParam::Source::Scale:
+    value = manifest.problem.scale;
+    break;
+  case ScalarParam::Source::ScaleLog2:
+    // The kernel computes softmax with exp2, so log2(e) is folded in here.
+    value = manifest.problem.scale * 1.4426950408889634;
+    break;
+  case ScalarParam::Source::Literal:
+    value = param.literal;
+    break;
+  }
+  ScalarValue result;
+  result.type = param.type;
+  switch (param.type) {
+  case ScalarType::I32:
+    if (value < INT32_MIN || value > INT32_MAX)
+      throw Error(FA4_ERROR_VALIDATION,
+                  "scalar " + param.spelling + " = " +
+                      std::to_string(static_cast<int64_t>(value)) +
+                      " does not fit the kernel's i32 parameter");
+    result.i32 = static_cast<int32_t>(value);
+    break;
+  case ScalarType::I64:
+    result.i64 = static_cast<int64_t>(value);
+    break;
+  case ScalarType::F32:
+    result.f32 = static_cast<float>(value);
+    break;
+  }
+  return result;
+}

@@ -1,0 +1,38 @@
+//===- LaunchPlan.h - Grid and scalar arguments of a launch -----*- C++ -*-===//
+//
+// The pure part of a launch: what the manifest's grid and scalar parameters
+// evaluate to for given runtime sizes. No driver calls, so it is unit-tested.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_RUNTIME_LAUNCHPLAN_H
+#define FA4_RUNTIME_LAUNCHPLAN_H
+
+#include "Manifest.h"
+#include "Validate.h"
+
+namespace fa4::rt {
+
+/// Grid size in blocks. Throws Error(FA4_ERROR_VALIDATION) past the CUDA
+/// grid limits or when a dim is not a multiple of the cluster dim.
+std::array<uint32_t, 3> evaluateGrid(const LaunchSpec &launch,
+                                     const Bindings &bindings);
+
+/// A kernel scalar argument, stored as the kernel reads it.
+struct ScalarValue {
+  ScalarType type;
+  union {
+    int32_t i32;
+    int64_t i64;
+    float f32;
+  };
+};
+
+/// Throws Error(FA4_ERROR_VALIDATION) when the value does not fit the type.
+ScalarValue evaluateScalar(const ScalarParam &param, const Manifest &manifest,
+                           const Bindings &bindings,
+                           const fa4_attention_args &args);
+
+} // namespace fa4::rt
+
+#endif // FA4_RUNTIME_LAUNCHPLAN_H

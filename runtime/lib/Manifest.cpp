@@ -1,0 +1,554 @@
+//===- Manifest.cpp - Parse and check manifest.json -----------------------===//
+
+#include "Manifest.h"
+
+#include "Error.h"
+#include "Json.h"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+using namespace fa4::rt;
+namespace json = fa4::json;
+using json::Value;
+
+const char *fa4::rt::symbolName(Symbol symbol) {
+  static const char *names[] = {"b", "sq", "skv", "hq", "hkv"};
+  return names[static_cast<int>(symbol)];
+}
+
+const fa4_tensor &fa4::rt::tensorInSlot(const fa4_attention_args &args,
+                                        TensorSlot slot) {
+  switch (slot) {
+  case TensorSlot::Q:
+    return args.q;
+  case TensorSlot::K:
+    return args.k;
+  case TensorSlot::V:
+    return args.v;
+  case TensorSlot::O:
+    return args.o;
+  case TensorSlot::Lse:
+    return args.lse;
+  }
+  return args.q;
+}
+
+size_t fa4::rt::dtypeSize(fa4_dtype dtype) {
+  return dtype == FA4_DTYPE_F32 ? 4 : 2;
+}
+
+const char *fa4::rt::dtypeName(fa4_dtype dtype) {
+  switch (dtype) {
+  case FA4_DTYPE_BF16:
+    return "bf16";
+  case FA4_DTYPE_F16:
+    return "f16";
+  case FA4_DTYPE_F32:
+    return "f32";
+  }
+  return "?";
+}
+
+const TensorSpec *Manifest::findTensor(TensorSlot slot) const {
+  for (const TensorSpec &tensor : tensors)
+    if (tensor.slot == slot)
+      return &tensor;
+  return nullptr;
+}
+
+namespace {
+
+/// Reads one manifest; every error names the field by its JSON path.
+class ManifestReader {
+public:
+  explicit ManifestReader(std::string sourceName)
+      : sourceName(std::move(sourceName)) {}
+
+  [[noreturn]] void fail(const std::string &path,
+                         const std::string &message) const {
+    throw Error(FA4_ERROR_MANIFEST, sourceName + ": " + path + ": " + message);
+  }
+
+  /// An object whose keys must all be known: strict, so a compiler that
+  /// emits something this runtime would ignore is caught, not misread.
+  class Object {
+  public:
+    Object(const ManifestReader &reader, const Value &value, std::string path)
+        : reader(reader), value(value), path(std::move(path)) {
+      if (value.kind != Value::Kind::Object)
+        reader.fail(this->path, std::string("expected an object, got ") +
+                                    json::kindName(value.kind));
+    }
+    ~Object() noexcept(false) {
+      if (std::uncaught_exceptions())
+        return;
+      for (const auto &[key, member] : value.object)
+        if (!seen.count(key))
+          reader.fail(field(key.c_str()), "unknown key");
+    }
+    const Value &required(const char *key) {
+      seen.insert(key);
+      if (const Value *member = value.find(key))
+        return *member;
+      reader.fail(field(key), "missing");
+    }
+    const Value *optional(const char *key) {
+      seen.insert(key);
+      return value.find(key);
+    }
+    std::string field(const char *key) const {
+      return path.empty() ? key : path + "." + key;
+    }
+
+  private:
+    const ManifestReader &reader;
+    const Value &value;
+    std::string path;
+    std::set<std::string> seen;
+  };
+
+  void expectKind(const Value &value, Value::Kind kind,
+                  const std::string &path) const {
+    if (value.kind != kind)
+      fail(path, std::string("expected a ") + json::kindName(kind) + ", got " +
+                     json::kindName(value.kind));
+  }
+
+  const std::string &string(const Value &value, const std::string &path) {
+    expectKind(value, Value::Kind::String, path);
+    return value.string;
+  }
+
+  bool boolean(const Value &value, const std::string &path) {
+    expectKind(value, Value::Kind::Bool, path);
+    return value.boolean;
+  }
+
+  double number(const Value &value, const std::string &path) {
+    expectKind(value, Value::Kind::Number, path);
+    return value.number;
+  }
+
+  int64_t integer(const Value &value, const std::string &path, int64_t min,
+                  int64_t max) {
+    if (!value.isInteger())
+      fail(path, std::string("expected an integer, got ") +
+                     (value.kind == Value::Kind::Number
+                          ? std::to_string(value.number)
+                          : json::kindName(value.kind)));
+    auto result = static_cast<int64_t>(value.number);
+    if (result < min || result > max)
+      fail(path, std::to_string(result) + " is out of range [" +
+                     std::to_string(min) + ", " + std::to_string(max) + "]");
+    return result;
+  }
+
+  const std::vector<Value> &array(const Value &value, const std::string &path,
+                                  size_t minSize, size_t maxSize) {
+    expectKind(value, Value::Kind::Array, path);
+    if (value.array.size() < minSize || value.array.size() > maxSize)
+      fail(path, "has " + std::to_string(value.array.size()) +
+                     " entries; expected " +
+                     (minSize == maxSize ? std::to_string(minSize)
+                                         : std::to_string(minSize) + " to " +
+                                               std::to_string(maxSize)));
+    return value.array;
+  }
+
+  template <typename T>
+  T oneOf(const Value &value, const std::string &path,
+          std::initializer_list<std::pair<const char *, T>> choices) {
+    const std::string &text = string(value, path);
+    std::string accepted;
+    for (const auto &[name, result] : choices) {
+      if (text == name)
+        return result;
+      accepted += (accepted.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+    }
+    fail(path, "expected one of " + accepted + ", got \"" + text + "\"");
+  }
+
+  std::optional<Symbol> symbolNamed(std::string_view name) const {
+    for (int i = 0; i < numSymbols; ++i)
+      if (name == symbolName(static_cast<Symbol>(i)))
+        return static_cast<Symbol>(i);
+    return std::nullopt;
+  }
+
+  Symbol symbol(const Value &value, const std::string &path) {
+    const std::string &name = string(value, path);
+    if (std::optional<Symbol> result = symbolNamed(name))
+      return *result;
+    fail(path, "unknown size symbol \"" + name +
+                   "\"; expected one of \"b\", \"sq\", \"skv\", \"hq\", "
+                   "\"hkv\"");
+  }
+
+  size_t tensorIndex(const Manifest &manifest, const std::string &name,
+                     const std::string &path) {
+    for (size_t i = 0; i < manifest.tensors.size(); ++i)
+      if (manifest.tensors[i].name == name)
+        return i;
+    fail(path, "no tensor named \"" + name + "\" in tensors");
+  }
+
+  fa4_dtype dtype(const Value &value, const std::string &path) {
+    return oneOf<fa4_dtype>(value, path,
+                            {{"bf16", FA4_DTYPE_BF16},
+                             {"f16", FA4_DTYPE_F16},
+                             {"f32", FA4_DTYPE_F32}});
+  }
+
+  Manifest read(const Value &root, const std::string &binaryDir);
+
+private:
+  void readBinary(Object &top, Manifest &manifest,
+                  const std::string &binaryDir);
+  void readProblem(const Value &value, Problem &problem);
+  void readTensors(const Value &value, Manifest &manifest);
+  void readAlignment(const Value &value, Alignment &alignment);
+  void readParams(const Value &value, Manifest &manifest);
+  TensorMapParam readTensorMap(Object &param, const Manifest &manifest);
+  ScalarParam readScalar(Object &param, const Manifest &manifest);
+  void readLaunch(const Value &value, LaunchSpec &launch);
+  GridFactor readGridFactor(const Value &value, const std::string &path);
+
+  std::string sourceName;
+};
+
+Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
+  Manifest manifest;
+  Object top(*this, root, "");
+  // The version is read first: a newer manifest should say so, not fail on
+  // the first field this runtime does not know.
+  manifest.abiVersion = static_cast<int>(
+      integer(top.required("fa4_abi_version"), "fa4_abi_version", 0, 1 << 30));
+  if (manifest.abiVersion != FA4_ABI_VERSION)
+    fail("fa4_abi_version",
+         "unsupported version " + std::to_string(manifest.abiVersion) +
+             "; this runtime reads version " + std::to_string(FA4_ABI_VERSION));
+  manifest.kernel = string(top.required("kernel"), "kernel");
+  if (manifest.kernel.empty())
+    fail("kernel", "empty kernel name");
+  manifest.chip = string(top.required("chip"), "chip");
+  readBinary(top, manifest, binaryDir);
+  readProblem(top.required("problem"), manifest.problem);
+  readTensors(top.required("tensors"), manifest);
+  readAlignment(top.required("alignment"), manifest.alignment);
+  readParams(top.required("params"), manifest);
+  readLaunch(top.required("launch"), manifest.launch);
+  return manifest;
+}
+
+void ManifestReader::readBinary(Object &top, Manifest &manifest,
+                                const std::string &binaryDir) {
+  Object binary(*this, top.required("binary"), "binary");
+  std::string file = string(binary.required("file"), "binary.file");
+  if (file.empty())
+    fail("binary.file", "empty file name");
+  manifest.binaryPath =
+      file.front() == '/' || binaryDir.empty() ? file : binaryDir + "/" + file;
+  manifest.binaryFormat =
+      oneOf<BinaryFormat>(binary.required("format"), "binary.format",
+                          {{"cubin", BinaryFormat::Cubin},
+                           {"fatbin", BinaryFormat::Fatbin},
+                           {"ptx", BinaryFormat::Ptx}});
+}
+
+void ManifestReader::readProblem(const Value &value, Problem &problem) {
+  Object object(*this, value, "problem");
+  auto positive = [&](const char *key) {
+    return integer(object.required(key), object.field(key), 1, 1 << 20);
+  };
+  auto sizeOrDynamic = [&](const char *key) {
+    int64_t size =
+        integer(object.required(key), object.field(key), -1, INT64_C(1) << 40);
+    if (size == 0)
+      fail(object.field(key), "must be -1 (dynamic) or >= 1");
+    return size;
+  };
+  problem.dtype = dtype(object.required("dtype"), "problem.dtype");
+  if (problem.dtype == FA4_DTYPE_F32)
+    fail("problem.dtype", "f32 attention is not supported; expected \"bf16\" "
+                          "or \"f16\"");
+  problem.numQHeads = positive("num_q_heads");
+  problem.numKVHeads = positive("num_kv_heads");
+  if (problem.numQHeads % problem.numKVHeads != 0)
+    fail("problem.num_kv_heads", std::to_string(problem.numKVHeads) +
+                                     " does not divide num_q_heads " +
+                                     std::to_string(problem.numQHeads));
+  problem.qkDepth = positive("qk_depth");
+  problem.ovDepth = positive("ov_depth");
+
+  Object mask(*this, object.required("mask"), "problem.mask");
+  problem.mask =
+      oneOf<fa4_mask_kind>(mask.required("kind"), "problem.mask.kind",
+                           {{"none", FA4_MASK_NONE},
+                            {"causal", FA4_MASK_CAUSAL},
+                            {"window", FA4_MASK_WINDOW}});
+  problem.windowLeft = integer(mask.required("window_left"),
+                               "problem.mask.window_left", -1, INT32_MAX);
+  problem.windowRight = integer(mask.required("window_right"),
+                                "problem.mask.window_right", -1, INT32_MAX);
+
+  problem.scale = number(object.required("scale"), "problem.scale");
+  if (!(problem.scale > 0) || !std::isfinite(problem.scale))
+    fail("problem.scale", "must be a positive finite number");
+  problem.hasLse = boolean(object.required("has_lse"), "problem.has_lse");
+  problem.batch = sizeOrDynamic("batch");
+  problem.seqQ = sizeOrDynamic("seq_q");
+  problem.seqKV = sizeOrDynamic("seq_kv");
+}
+
+void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
+  const auto &entries = array(value, "tensors", 1, 16);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    std::string path = "tensors[" + std::to_string(i) + "]";
+    Object object(*this, entries[i], path);
+    TensorSpec tensor;
+    tensor.name = string(object.required("name"), object.field("name"));
+    tensor.slot =
+        oneOf<TensorSlot>(object.required("name"), object.field("name"),
+                          {{"q", TensorSlot::Q},
+                           {"k", TensorSlot::K},
+                           {"v", TensorSlot::V},
+                           {"o", TensorSlot::O},
+                           {"lse", TensorSlot::Lse}});
+    if (manifest.findTensor(tensor.slot))
+      fail(object.field("name"), "tensor \"" + tensor.name + "\" listed twice");
+    tensor.isOutput = oneOf<bool>(object.required("role"), object.field("role"),
+                                  {{"input", false}, {"output", true}});
+    tensor.dtype = dtype(object.required("dtype"), object.field("dtype"));
+    std::string shapePath = object.field("shape");
+    const auto &shape =
+        array(object.required("shape"), shapePath, 1, FA4_MAX_RANK);
+    for (size_t d = 0; d < shape.size(); ++d) {
+      std::string dimPath = shapePath + "[" + std::to_string(d) + "]";
+      Dim dim;
+      if (shape[d].kind == Value::Kind::String)
+        dim.symbol = symbol(shape[d], dimPath);
+      else
+        dim.extent = integer(shape[d], dimPath, 1, INT64_C(1) << 40);
+      tensor.shape.push_back(dim);
+    }
+    manifest.tensors.push_back(std::move(tensor));
+  }
+  for (TensorSlot slot :
+       {TensorSlot::Q, TensorSlot::K, TensorSlot::V, TensorSlot::O})
+    if (!manifest.findTensor(slot))
+      fail("tensors", std::string("missing tensor \"") +
+                          "qkvo"[static_cast<int>(slot)] + "\"");
+  if (manifest.problem.hasLse !=
+      (manifest.findTensor(TensorSlot::Lse) != nullptr))
+    fail("tensors", manifest.problem.hasLse
+                        ? "problem.has_lse is true but no tensor \"lse\""
+                        : "tensor \"lse\" listed but problem.has_lse is false");
+}
+
+void ManifestReader::readAlignment(const Value &value, Alignment &alignment) {
+  Object object(*this, value, "alignment");
+  alignment.baseBytes =
+      integer(object.required("base_bytes"), "alignment.base_bytes", 1, 4096);
+  if (alignment.baseBytes & (alignment.baseBytes - 1))
+    fail("alignment.base_bytes", "must be a power of two");
+  alignment.strideBytes = integer(object.required("stride_bytes"),
+                                  "alignment.stride_bytes", 1, 4096);
+  alignment.unitStrideLastDim = boolean(object.required("unit_stride_last_dim"),
+                                        "alignment.unit_stride_last_dim");
+}
+
+void ManifestReader::readParams(const Value &value, Manifest &manifest) {
+  const auto &entries = array(value, "params", 0, 256);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    std::string path = "params[" + std::to_string(i) + "]";
+    Object param(*this, entries[i], path);
+    std::string kind = string(param.required("kind"), param.field("kind"));
+    if (kind == "tensor_map") {
+      manifest.params.push_back(readTensorMap(param, manifest));
+    } else if (kind == "pointer") {
+      std::string tensorPath = param.field("tensor");
+      manifest.params.push_back(PointerParam{tensorIndex(
+          manifest, string(param.required("tensor"), tensorPath), tensorPath)});
+    } else if (kind == "scalar") {
+      manifest.params.push_back(readScalar(param, manifest));
+    } else {
+      fail(param.field("kind"), "expected one of \"tensor_map\", \"pointer\", "
+                                "\"scalar\", got \"" +
+                                    kind + "\"");
+    }
+  }
+}
+
+TensorMapParam ManifestReader::readTensorMap(Object &param,
+                                             const Manifest &manifest) {
+  TensorMapParam map;
+  std::string tensorPath = param.field("tensor");
+  map.tensor = tensorIndex(
+      manifest, string(param.required("tensor"), tensorPath), tensorPath);
+  const TensorSpec &tensor = manifest.tensors[map.tensor];
+  map.swizzleBytes =
+      oneOf<uint32_t>(param.required("swizzle"), param.field("swizzle"),
+                      {{"none", 0}, {"32B", 32}, {"64B", 64}, {"128B", 128}});
+  oneOf<int>(param.required("interleave"), param.field("interleave"),
+             {{"none", 0}});
+  map.l2PromotionBytes = oneOf<uint32_t>(
+      param.required("l2_promotion"), param.field("l2_promotion"),
+      {{"none", 0}, {"64B", 64}, {"128B", 128}, {"256B", 256}});
+  // The driver's CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE fills zeros.
+  map.oobFill =
+      oneOf<OobFill>(param.required("oob_fill"), param.field("oob_fill"),
+                     {{"zero", OobFill::Zero},
+                      {"none", OobFill::Zero},
+                      {"nan_request_zero_fma", OobFill::NanRequestZeroFma}});
+
+  std::string boxPath = param.field("box");
+  const auto &box = array(param.required("box"), boxPath, 1, FA4_MAX_RANK);
+  if (box.size() != tensor.shape.size())
+    fail(boxPath, "has " + std::to_string(box.size()) +
+                      " entries but tensor \"" + tensor.name + "\" has rank " +
+                      std::to_string(tensor.shape.size()));
+  // cuTensorMapEncodeTiled: boxDim[i] in [1, 256]; boxDim[0] * elemsize a
+  // multiple of 16 bytes; with swizzle, the inner box spans at most the
+  // swizzle width.
+  for (size_t d = 0; d < box.size(); ++d)
+    map.box.push_back(static_cast<uint32_t>(
+        integer(box[d], boxPath + "[" + std::to_string(d) + "]", 1, 256)));
+  uint64_t innerBytes = uint64_t(map.box.back()) * dtypeSize(tensor.dtype);
+  std::string innerPath = boxPath + "[" + std::to_string(box.size() - 1) + "]";
+  std::string innerText = "inner box of " + std::to_string(map.box.back()) +
+                          " x " + dtypeName(tensor.dtype) + " = " +
+                          std::to_string(innerBytes) + " bytes";
+  if (innerBytes % 16 != 0)
+    fail(innerPath, innerText + " is not a multiple of 16 bytes "
+                                "(cuTensorMapEncodeTiled rule)");
+  if (map.swizzleBytes != 0 && innerBytes > map.swizzleBytes)
+    fail(innerPath, innerText + " exceeds the " +
+                        std::to_string(map.swizzleBytes) +
+                        "B swizzle span (cuTensorMapEncodeTiled rule)");
+  return map;
+}
+
+ScalarParam ManifestReader::readScalar(Object &param,
+                                       const Manifest &manifest) {
+  ScalarParam scalar;
+  scalar.type = oneOf<ScalarType>(param.required("type"), param.field("type"),
+                                  {{"i32", ScalarType::I32},
+                                   {"i64", ScalarType::I64},
+                                   {"f32", ScalarType::F32}});
+  std::string valuePath = param.field("value");
+  const Value &value = param.required("value");
+  if (value.kind == Value::Kind::Number) {
+    scalar.source = ScalarParam::Source::Literal;
+    scalar.literal = value.number;
+    scalar.spelling = std::to_string(value.number);
+    if (scalar.type != ScalarType::F32 && !value.isInteger())
+      fail(valuePath, "integer scalar with a non-integer literal");
+    return scalar;
+  }
+  scalar.spelling = string(value, valuePath);
+  const std::string &text = scalar.spelling;
+  if (std::optional<Symbol> symbol = symbolNamed(text)) {
+    scalar.source = ScalarParam::Source::Symbol;
+    scalar.symbol = *symbol;
+  } else if (text == "scale") {
+    scalar.source = ScalarParam::Source::Scale;
+  } else if (text == "scale_log2") {
+    scalar.source = ScalarParam::Source::ScaleLog2;
+  } else if (size_t dot = text.find(".stride."); dot != std::string::npos) {
+    scalar.source = ScalarParam::Source::Stride;
+    scalar.tensor = tensorIndex(manifest, text.substr(0, dot), valuePath);
+    std::string dimText = text.substr(dot + 8);
+    size_t rank = manifest.tensors[scalar.tensor].shape.size();
+    if (dimText.empty() ||
+        dimText.find_first_not_of("0123456789") != std::string::npos ||
+        dimText.size() > 2 || std::stoul(dimText) >= rank)
+      fail(valuePath, "\"" + text + "\": stride dim must be 0.." +
+                          std::to_string(rank - 1));
+    scalar.dim = std::stoi(dimText);
+  } else {
+    fail(valuePath, "unknown scalar value \"" + text +
+                        "\"; expected a size symbol (b, sq, skv, hq, hkv), "
+                        "<tensor>.stride.<dim>, scale, scale_log2 or a number");
+  }
+  return scalar;
+}
+
+GridFactor ManifestReader::readGridFactor(const Value &value,
+                                          const std::string &path) {
+  GridFactor factor;
+  if (value.kind == Value::Kind::Number) {
+    factor.kind = GridFactor::Kind::Constant;
+    factor.constant = integer(value, path, 1, INT32_MAX);
+  } else if (value.kind == Value::Kind::String) {
+    factor.kind = GridFactor::Kind::Symbol;
+    factor.symbol = symbol(value, path);
+  } else if (value.kind == Value::Kind::Object) {
+    Object object(*this, value, path);
+    std::string ceilPath = object.field("ceil_div");
+    const auto &operands = array(object.required("ceil_div"), ceilPath, 2, 2);
+    factor.kind = GridFactor::Kind::CeilDiv;
+    factor.symbol = symbol(operands[0], ceilPath + "[0]");
+    factor.divisor = integer(operands[1], ceilPath + "[1]", 1, INT32_MAX);
+  } else {
+    fail(path, std::string("expected an integer, a size symbol or "
+                           "{\"ceil_div\": [symbol, integer]}, got ") +
+                   json::kindName(value.kind));
+  }
+  return factor;
+}
+
+void ManifestReader::readLaunch(const Value &value, LaunchSpec &launch) {
+  Object object(*this, value, "launch");
+  const auto &grid = array(object.required("grid"), "launch.grid", 3, 3);
+  for (size_t d = 0; d < 3; ++d) {
+    std::string dimPath = "launch.grid[" + std::to_string(d) + "]";
+    for (const Value &factor : array(grid[d], dimPath, 0, 8))
+      launch.grid[d].push_back(readGridFactor(
+          factor, dimPath + "[" + std::to_string(launch.grid[d].size()) + "]"));
+  }
+  auto readDims = [&](const char *key, std::array<uint32_t, 3> &dims) {
+    std::string path = object.field(key);
+    const auto &entries = array(object.required(key), path, 3, 3);
+    for (size_t d = 0; d < 3; ++d)
+      dims[d] = static_cast<uint32_t>(
+          integer(entries[d], path + "[" + std::to_string(d) + "]", 1, 1024));
+  };
+  readDims("block", launch.block);
+  if (uint64_t(launch.block[0]) * launch.block[1] * launch.block[2] > 1024)
+    fail("launch.block", "more than 1024 threads per block");
+  readDims("cluster", launch.cluster);
+  launch.dynamicSmemBytes =
+      static_cast<uint32_t>(integer(object.required("dynamic_smem_bytes"),
+                                    "launch.dynamic_smem_bytes", 0, INT32_MAX));
+}
+
+} // namespace
+
+Manifest fa4::rt::parseManifest(std::string_view json,
+                                const std::string &binaryDir,
+                                const std::string &sourceName) {
+  Value root;
+  try {
+    root = json::parse(json);
+  } catch (const json::ParseError &error) {
+    throw Error(FA4_ERROR_MANIFEST,
+                sourceName + ":" + error.what() + " (invalid JSON)");
+  }
+  return ManifestReader(sourceName).read(root, binaryDir);
+}
+
+Manifest fa4::rt::loadManifest(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    throw Error(FA4_ERROR_MANIFEST, "cannot open manifest '" + path + "'");
+  std::stringstream text;
+  text << file.rdbuf();
+  size_t slash = path.find_last_of('/');
+  std::string dir = slash == std::string::npos ? "."
+                    : slash == 0               ? "/"
+                                               : path.substr(0, slash);
+  return parseManifest(text.str(), dir, path);
+}

@@ -1,0 +1,137 @@
+//===- Manifest.h - The kernel ABI manifest (version 1) ---------*- C++ -*-===//
+//
+// The in-memory form of manifest.json, the contract between the fa4 compiler
+// and this runtime. docs/KernelABI.md is the specification; parseManifest
+// accepts exactly that schema and names the offending field otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_RUNTIME_MANIFEST_H
+#define FA4_RUNTIME_MANIFEST_H
+
+#include "fa4-c/Runtime.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace fa4::rt {
+
+/// Runtime sizes a manifest may refer to: b, sq, skv, hq, hkv.
+enum class Symbol { Batch, SeqQ, SeqKV, HeadsQ, HeadsKV };
+constexpr int numSymbols = 5;
+const char *symbolName(Symbol symbol);
+
+/// The attn.attention operand a manifest tensor stands for.
+enum class TensorSlot { Q, K, V, O, Lse };
+const fa4_tensor &tensorInSlot(const fa4_attention_args &args, TensorSlot slot);
+
+/// One entry of a tensor's shape: a fixed extent or a runtime size.
+struct Dim {
+  std::optional<Symbol> symbol;
+  int64_t extent = 0; // when symbol is empty
+};
+
+struct TensorSpec {
+  std::string name;
+  TensorSlot slot;
+  bool isOutput;
+  fa4_dtype dtype;
+  std::vector<Dim> shape; // outermost first
+};
+
+enum class OobFill { Zero, NanRequestZeroFma };
+
+struct TensorMapParam {
+  size_t tensor;             // index into Manifest::tensors
+  std::vector<uint32_t> box; // outermost first, like the shape
+  uint32_t swizzleBytes;     // 0 (none), 32, 64, 128
+  uint32_t l2PromotionBytes; // 0 (none), 64, 128, 256
+  OobFill oobFill;
+};
+
+struct PointerParam {
+  size_t tensor;
+};
+
+enum class ScalarType { I32, I64, F32 };
+
+struct ScalarParam {
+  enum class Source { Symbol, Stride, Scale, ScaleLog2, Literal };
+  ScalarType type;
+  Source source;
+  Symbol symbol = Symbol::Batch; // Source::Symbol
+  size_t tensor = 0;             // Source::Stride
+  int dim = 0;                   // Source::Stride
+  double literal = 0;            // Source::Literal
+  std::string spelling;          // as written, for messages
+};
+
+using Param = std::variant<TensorMapParam, PointerParam, ScalarParam>;
+
+struct GridFactor {
+  enum class Kind { Constant, Symbol, CeilDiv };
+  Kind kind;
+  int64_t constant = 0;          // Kind::Constant
+  Symbol symbol = Symbol::Batch; // Kind::Symbol, Kind::CeilDiv numerator
+  int64_t divisor = 1;           // Kind::CeilDiv
+};
+
+struct LaunchSpec {
+  std::array<std::vector<GridFactor>, 3> grid; // each dim: product of factors
+  std::array<uint32_t, 3> block;
+  std::array<uint32_t, 3> cluster;
+  uint32_t dynamicSmemBytes;
+};
+
+struct Problem {
+  fa4_dtype dtype;
+  int64_t numQHeads, numKVHeads, qkDepth, ovDepth;
+  fa4_mask_kind mask;
+  int64_t windowLeft, windowRight; // -1: unbounded
+  double scale;
+  bool hasLse;
+  int64_t batch, seqQ, seqKV; // -1: dynamic
+};
+
+struct Alignment {
+  int64_t baseBytes;
+  int64_t strideBytes;
+  bool unitStrideLastDim;
+};
+
+enum class BinaryFormat { Cubin, Fatbin, Ptx };
+
+struct Manifest {
+  int abiVersion;
+  std::string kernel;
+  std::string chip;
+  std::string binaryPath; // resolved against the manifest's directory
+  BinaryFormat binaryFormat;
+  Problem problem;
+  std::vector<TensorSpec> tensors;
+  Alignment alignment;
+  std::vector<Param> params;
+  LaunchSpec launch;
+
+  const TensorSpec *findTensor(TensorSlot slot) const;
+};
+
+size_t dtypeSize(fa4_dtype dtype);
+const char *dtypeName(fa4_dtype dtype);
+
+/// Parses and checks a manifest; throws Error(FA4_ERROR_MANIFEST) with
+/// "<sourceName>: <field path>: <what is wrong>".
+Manifest parseManifest(std::string_view json, const std::string &binaryDir,
+                       const std::string &sourceName = "manifest");
+
+/// Reads `path` and parses it; the binary is looked up beside it.
+Manifest loadManifest(const std::string &path);
+
+} // namespace fa4::rt
+
+#endif // FA4_RUNTIME_MANIFEST_H

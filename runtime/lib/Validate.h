@@ -1,0 +1,45 @@
+//===- Validate.h - Check user tensors against a manifest -------*- C++ -*-===//
+//
+// Runs before every launch and on its own (fa4_validate); needs no GPU.
+// Each refusal names the tensor, the dim and the rule, and says what would
+// be accepted.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_RUNTIME_VALIDATE_H
+#define FA4_RUNTIME_VALIDATE_H
+
+#include "Manifest.h"
+
+namespace fa4::rt {
+
+/// The runtime sizes (b, sq, skv, hq, hkv) and who fixed each of them.
+class Bindings {
+public:
+  /// hq and hkv, plus b/sq/skv where the kernel was compiled for one size.
+  explicit Bindings(const Problem &problem);
+
+  bool isBound(Symbol symbol) const { return !boundBy[index(symbol)].empty(); }
+  int64_t operator[](Symbol symbol) const { return values[index(symbol)]; }
+  /// "tensor 'q' bound" or "the kernel was compiled for": for messages.
+  const std::string &source(Symbol symbol) const {
+    return boundBy[index(symbol)];
+  }
+  void bind(Symbol symbol, int64_t value, std::string source) {
+    values[index(symbol)] = value;
+    boundBy[index(symbol)] = std::move(source);
+  }
+
+private:
+  static int index(Symbol symbol) { return static_cast<int>(symbol); }
+  std::array<int64_t, numSymbols> values{};
+  std::array<std::string, numSymbols> boundBy;
+};
+
+/// Checks every manifest tensor against `args`; returns the sizes they bind.
+/// Throws Error(FA4_ERROR_VALIDATION).
+Bindings validateArgs(const Manifest &manifest, const fa4_attention_args &args);
+
+} // namespace fa4::rt
+
+#endif // FA4_RUNTIME_VALIDATE_H

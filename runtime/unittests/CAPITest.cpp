@@ -1,0 +1,116 @@
+//===- CAPITest.cpp - The C API on a machine without a GPU ----------------===//
+
+#include "fa4-c/Runtime.h"
+
+#include "Driver.h"
+#include "Error.h"
+#include "TestArgs.h"
+#include "TestManifest.h"
+
+#include <cstdlib>
+
+using namespace fa4::rt;
+using namespace fa4::rt::test;
+
+namespace {
+
+struct ModuleDeleter {
+  void operator()(fa4_module *module) const { fa4_module_destroy(module); }
+};
+using ModulePtr = std::unique_ptr<fa4_module, ModuleDeleter>;
+
+ModulePtr loadGood() {
+  fa4_module *module = nullptr;
+  EXPECT_EQ(fa4_module_load(FA4_TEST_INPUTS_DIR "/manifest.json", &module),
+            FA4_SUCCESS)
+      << fa4_last_error();
+  return ModulePtr(module);
+}
+
+TEST(CAPITest, ReportsKernelInfo) {
+  ModulePtr module = loadGood();
+  fa4_kernel_info info;
+  ASSERT_EQ(fa4_module_get_info(module.get(), &info), FA4_SUCCESS);
+  EXPECT_STREQ(info.kernel_name, "fa4_attn_fwd_sm90a");
+  EXPECT_STREQ(info.chip, "sm_90a");
+  EXPECT_STREQ(info.binary_path,
+               FA4_TEST_INPUTS_DIR "/fa4_attn_fwd_sm90a.cubin");
+  EXPECT_EQ(info.dtype, FA4_DTYPE_BF16);
+  EXPECT_EQ(info.num_q_heads, 32);
+  EXPECT_EQ(info.num_kv_heads, 8);
+  EXPECT_EQ(info.mask, FA4_MASK_CAUSAL);
+  EXPECT_EQ(info.has_lse, 1);
+  EXPECT_EQ(info.seq_q, -1);
+  EXPECT_EQ(info.block[0], 384);
+  EXPECT_EQ(info.cluster[2], 1);
+  EXPECT_EQ(info.dynamic_smem_bytes, 200000);
+  EXPECT_EQ(info.base_align_bytes, 16);
+  EXPECT_EQ(info.stride_align_bytes, 16);
+}
+
+TEST(CAPITest, ReportsManifestErrors) {
+  fa4_module *module = reinterpret_cast<fa4_module *>(1);
+  EXPECT_EQ(fa4_module_load_string("{\"fa4_abi_version\": 7}", "", &module),
+            FA4_ERROR_MANIFEST);
+  EXPECT_STREQ(fa4_last_error(), "manifest: fa4_abi_version: unsupported "
+                                 "version 7; this runtime reads version 1");
+  EXPECT_EQ(fa4_module_load("/nonexistent.json", &module), FA4_ERROR_MANIFEST);
+  EXPECT_EQ(fa4_module_load(nullptr, &module), FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(fa4_last_error(), "manifest_path is NULL");
+}
+
+TEST(CAPITest, ValidatesWithoutAGpu) {
+  ModulePtr module = loadGood();
+  fa4_attention_args args = goodArgs();
+  EXPECT_EQ(fa4_validate(module.get(), &args), FA4_SUCCESS);
+  args.v.data = reinterpret_cast<void *>(0x300008);
+  EXPECT_EQ(fa4_validate(module.get(), &args), FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(), "tensor 'v': base address 0x300008 is not "
+                                 "16-byte aligned (TMA requires 16-byte "
+                                 "alignment)");
+  // fa4_launch validates before it opens the driver.
+  EXPECT_EQ(fa4_launch(module.get(), &args, nullptr), FA4_ERROR_VALIDATION);
+  EXPECT_EQ(fa4_validate(module.get(), nullptr), FA4_ERROR_INVALID_ARGUMENT);
+}
+
+TEST(CAPITest, NamesStatusesAndDtypes) {
+  EXPECT_STREQ(fa4_status_name(FA4_ERROR_DRIVER_NOT_FOUND),
+               "FA4_ERROR_DRIVER_NOT_FOUND");
+  EXPECT_STREQ(fa4_dtype_name(FA4_DTYPE_F16), "f16");
+  EXPECT_EQ(fa4_dtype_size(FA4_DTYPE_F32), 4u);
+  EXPECT_EQ(fa4_dtype_size(FA4_DTYPE_BF16), 2u);
+}
+
+TEST(DriverTest, MissingLibraryIsAnError) {
+  try {
+    openDriver("/nonexistent/libcuda.so.1");
+    FAIL() << "expected an error";
+  } catch (const Error &error) {
+    EXPECT_EQ(error.status, FA4_ERROR_DRIVER_NOT_FOUND);
+    EXPECT_EQ(
+        std::string(error.what())
+            .rfind("CUDA driver (/nonexistent/libcuda.so.1) not found: ", 0),
+        0u)
+        << error.what();
+  }
+}
+
+TEST(DriverTest, LaunchWithoutDriverFailsCleanly) {
+  // The process-wide driver honours FA4_CUDA_DRIVER_PATH; no other test
+  // opens it, so this is its first use.
+  setenv("FA4_CUDA_DRIVER_PATH", "/nonexistent/libcuda.so.1", 1);
+  ModulePtr module = loadGood();
+  fa4_attention_args args = goodArgs();
+  EXPECT_EQ(fa4_launch(module.get(), &args, nullptr),
+            FA4_ERROR_DRIVER_NOT_FOUND);
+  EXPECT_EQ(
+      std::string(fa4_last_error())
+          .rfind("CUDA driver (/nonexistent/libcuda.so.1) not found: ", 0),
+      0u)
+      << fa4_last_error();
+  void *pointer = nullptr;
+  EXPECT_EQ(fa4_device_alloc(16, &pointer), FA4_ERROR_DRIVER_NOT_FOUND);
+  unsetenv("FA4_CUDA_DRIVER_PATH");
+}
+
+} // namespace

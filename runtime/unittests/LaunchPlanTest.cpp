@@ -1,0 +1,118 @@
+//===- LaunchPlanTest.cpp - Grid and scalar arguments ---------------------===//
+
+#include "LaunchPlan.h"
+#include "Error.h"
+#include "TestArgs.h"
+#include "TestManifest.h"
+
+using namespace fa4::rt;
+using namespace fa4::rt::test;
+
+namespace {
+
+class LaunchPlanTest : public ::testing::Test {
+protected:
+  Manifest manifest = goodManifest();
+  fa4_attention_args args = goodArgs(2, 113, 203);
+  Bindings bindings = validateArgs(manifest, args);
+
+  ScalarValue scalar(size_t index) {
+    return evaluateScalar(std::get<ScalarParam>(manifest.params[index]),
+                          manifest, bindings, args);
+  }
+};
+
+TEST_F(LaunchPlanTest, EvaluatesTheExampleGrid) {
+  // [ceil(113 / 64)], [hq], [b]
+  EXPECT_EQ(evaluateGrid(manifest.launch, bindings),
+            (std::array<uint32_t, 3>{2, 32, 2}));
+}
+
+TEST_F(LaunchPlanTest, MultipliesFactors) {
+  manifest = parseManifest(
+      manifestWith(
+          R"("grid": [[{"ceil_div": ["sq", 64]}], ["hq"], ["b"]])",
+          R"("grid": [[{"ceil_div": ["skv", 128]}, "hkv", 2], [], ["b", 3]])"),
+      "");
+  // ceil(203 / 128) * 8 * 2, empty product 1, 2 * 3
+  EXPECT_EQ(evaluateGrid(manifest.launch, bindings),
+            (std::array<uint32_t, 3>{32, 1, 6}));
+}
+
+TEST_F(LaunchPlanTest, RefusesGridBeyondLimits) {
+  manifest.launch.grid[1] = {GridFactor{GridFactor::Kind::Constant, 70000}};
+  try {
+    evaluateGrid(manifest.launch, bindings);
+    FAIL() << "expected an error";
+  } catch (const Error &error) {
+    EXPECT_EQ(error.status, FA4_ERROR_VALIDATION);
+    EXPECT_STREQ(error.what(), "launch grid y exceeds the CUDA limit of 65535 "
+                               "blocks for these sizes");
+  }
+}
+
+TEST_F(LaunchPlanTest, RefusesGridNotMultipleOfCluster) {
+  manifest.launch.cluster = {4, 1, 1};
+  try {
+    evaluateGrid(manifest.launch, bindings);
+    FAIL() << "expected an error";
+  } catch (const Error &error) {
+    EXPECT_STREQ(error.what(), "launch grid x is 2 blocks, not a multiple of "
+                               "the cluster dim 4");
+  }
+}
+
+TEST_F(LaunchPlanTest, EvaluatesScalars) {
+  ScalarValue seqQ = scalar(5);
+  EXPECT_EQ(seqQ.type, ScalarType::I32);
+  EXPECT_EQ(seqQ.i32, 113);
+  EXPECT_EQ(scalar(6).i32, 203);
+  ScalarValue oStride = scalar(7); // o.stride.1 = 32 * 128
+  EXPECT_EQ(oStride.type, ScalarType::I64);
+  EXPECT_EQ(oStride.i64, 4096);
+  EXPECT_EQ(scalar(8).i64, 116); // lse.stride.1, padded to 16 bytes
+  ScalarValue scaleLog2 = scalar(9);
+  EXPECT_EQ(scaleLog2.type, ScalarType::F32);
+  EXPECT_FLOAT_EQ(scaleLog2.f32, 0.08838834764831845 * 1.4426950408889634);
+  EXPECT_FLOAT_EQ(scalar(10).f32, 0.5f);
+}
+
+TEST_F(LaunchPlanTest, EvaluatesEverySource) {
+  auto evaluate = [&](ScalarType type, const char *value) {
+    ScalarParam param = std::get<ScalarParam>(
+        parseManifest(
+            manifestWith(R"("type": "f32", "value": 0.5)",
+                         std::string("\"type\": \"") +
+                             (type == ScalarType::F32 ? "f32" : "i64") +
+                             "\", \"value\": " + value),
+            "")
+            .params[10]);
+    return evaluateScalar(param, manifest, bindings, args);
+  };
+  EXPECT_EQ(evaluate(ScalarType::I64, "\"b\"").i64, 2);
+  EXPECT_EQ(evaluate(ScalarType::I64, "\"hq\"").i64, 32);
+  EXPECT_EQ(evaluate(ScalarType::I64, "\"hkv\"").i64, 8);
+  EXPECT_EQ(evaluate(ScalarType::I64, "\"k.stride.0\"").i64, 203 * 8 * 128);
+  EXPECT_EQ(evaluate(ScalarType::I64, "-7").i64, -7);
+  EXPECT_FLOAT_EQ(evaluate(ScalarType::F32, "\"scale\"").f32,
+                  0.08838834764831845f);
+  EXPECT_FLOAT_EQ(evaluate(ScalarType::F32, "\"sq\"").f32, 113.0f);
+}
+
+TEST_F(LaunchPlanTest, RefusesI32Overflow) {
+  args.k.strides[0] = int64_t(1) << 33;
+  auto param = std::get<ScalarParam>(manifest.params[5]);
+  param.source = ScalarParam::Source::Stride;
+  param.tensor = 1;
+  param.dim = 0;
+  param.spelling = "k.stride.0";
+  try {
+    evaluateScalar(param, manifest, bindings, args);
+    FAIL() << "expected an error";
+  } catch (const Error &error) {
+    EXPECT_STREQ(error.what(), "scalar k.stride.0 = 8589934592 does not fit "
+                               "the kernel's i32 parameter");
+  }
+}
+
+} // namespace

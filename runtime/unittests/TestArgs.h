@@ -1,0 +1,45 @@
+//===- TestArgs.h - Fake tensors for the example manifest -------*- C++ -*-===//
+
+#ifndef FA4_RUNTIME_UNITTESTS_TESTARGS_H
+#define FA4_RUNTIME_UNITTESTS_TESTARGS_H
+
+#include "fa4-c/Runtime.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace fa4::rt::test {
+
+/// Row-major, every non-last stride padded to 16 bytes. `address` is never
+/// dereferenced: validation only looks at it.
+inline fa4_tensor fakeTensor(uintptr_t address, fa4_dtype dtype,
+                             std::vector<int64_t> shape) {
+  fa4_tensor tensor = {};
+  tensor.data = reinterpret_cast<void *>(address);
+  tensor.dtype = dtype;
+  tensor.rank = static_cast<int32_t>(shape.size());
+  int64_t elem = dtype == FA4_DTYPE_F32 ? 4 : 2;
+  int64_t stride = 1;
+  for (int d = tensor.rank - 1; d >= 0; --d) {
+    tensor.shape[d] = shape[d];
+    tensor.strides[d] = stride;
+    stride = (stride * shape[d] * elem + 15) / 16 * 16 / elem;
+  }
+  return tensor;
+}
+
+/// Valid arguments for inputs/manifest.json (hq 32, hkv 8, d 128).
+inline fa4_attention_args goodArgs(int64_t b = 2, int64_t sq = 113,
+                                   int64_t skv = 203) {
+  fa4_attention_args args = {};
+  args.q = fakeTensor(0x100000, FA4_DTYPE_BF16, {b, sq, 32, 128});
+  args.k = fakeTensor(0x200000, FA4_DTYPE_BF16, {b, skv, 8, 128});
+  args.v = fakeTensor(0x300000, FA4_DTYPE_BF16, {b, skv, 8, 128});
+  args.o = fakeTensor(0x400000, FA4_DTYPE_BF16, {b, sq, 32, 128});
+  args.lse = fakeTensor(0x500000, FA4_DTYPE_F32, {b, 32, sq});
+  return args;
+}
+
+} // namespace fa4::rt::test
+
+#endif // FA4_RUNTIME_UNITTESTS_TESTARGS_H

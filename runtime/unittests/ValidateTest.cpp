@@ -1,0 +1,164 @@
+//===- ValidateTest.cpp - User tensors against the manifest ---------------===//
+
+#include "Validate.h"
+#include "Error.h"
+#include "TestArgs.h"
+#include "TestManifest.h"
+
+using namespace fa4::rt;
+using namespace fa4::rt::test;
+
+namespace {
+
+class ValidateTest : public ::testing::Test {
+protected:
+  Manifest manifest = goodManifest();
+  fa4_attention_args args = goodArgs();
+
+  std::string refusal() {
+    try {
+      validateArgs(manifest, args);
+    } catch (const Error &error) {
+      EXPECT_EQ(error.status, FA4_ERROR_VALIDATION);
+      return error.what();
+    }
+    return "accepted";
+  }
+};
+
+TEST_F(ValidateTest, AcceptsGoodTensorsAndBindsSizes) {
+  Bindings bindings = validateArgs(manifest, args);
+  EXPECT_EQ(bindings[Symbol::Batch], 2);
+  EXPECT_EQ(bindings[Symbol::SeqQ], 113);
+  EXPECT_EQ(bindings[Symbol::SeqKV], 203);
+  EXPECT_EQ(bindings[Symbol::HeadsQ], 32);
+  EXPECT_EQ(bindings[Symbol::HeadsKV], 8);
+  EXPECT_EQ(bindings.source(Symbol::Batch), "tensor 'q' bound");
+  EXPECT_EQ(bindings.source(Symbol::SeqKV), "tensor 'k' bound");
+  EXPECT_EQ(bindings.source(Symbol::HeadsQ), "the kernel was compiled for");
+}
+
+TEST_F(ValidateTest, AcceptsSizeOne) {
+  args = goodArgs(1, 1, 1);
+  EXPECT_EQ(refusal(), "accepted");
+}
+
+TEST_F(ValidateTest, AcceptsPermutedOutput) {
+  // o stored BHSD, viewed BSHD: non-overlapping, so accepted.
+  args.o.strides[3] = 1;
+  args.o.strides[1] = 128;
+  args.o.strides[2] = 113 * 128;
+  args.o.strides[0] = 32 * 113 * 128;
+  EXPECT_EQ(refusal(), "accepted");
+}
+
+TEST_F(ValidateTest, RefusesMissingTensor) {
+  args.v.data = nullptr;
+  EXPECT_EQ(refusal(),
+            "tensor 'v': missing (data is NULL) but the kernel requires it");
+  args = goodArgs();
+  args.lse.data = nullptr;
+  EXPECT_EQ(refusal(),
+            "tensor 'lse': missing (data is NULL) but the kernel requires it");
+}
+
+TEST_F(ValidateTest, RefusesLseTheKernelDoesNotWrite) {
+  manifest = parseManifest(manifestWithoutLse(), "");
+  EXPECT_EQ(refusal(), "tensor 'lse': given but the kernel was compiled "
+                       "without LSE (has_lse = false); pass lse.data = NULL");
+  args.lse = {};
+  EXPECT_EQ(refusal(), "accepted");
+}
+
+TEST_F(ValidateTest, RefusesWrongDtype) {
+  args.k.dtype = FA4_DTYPE_F16;
+  EXPECT_EQ(refusal(), "tensor 'k': dtype is f16 but the kernel expects bf16");
+}
+
+TEST_F(ValidateTest, RefusesWrongRank) {
+  args.lse.rank = 4;
+  EXPECT_EQ(refusal(), "tensor 'lse': rank is 4 but the kernel expects rank 3 "
+                       "(shape [b, 32, sq])");
+}
+
+TEST_F(ValidateTest, RefusesWrongStaticDim) {
+  args.q.shape[2] = 16;
+  EXPECT_EQ(refusal(), "tensor 'q': dim 2 is 16 but the kernel expects 32");
+}
+
+TEST_F(ValidateTest, RefusesEmptyDim) {
+  args.q.shape[1] = 0;
+  EXPECT_EQ(refusal(), "tensor 'q': dim 1 (sq) is 0; every dim must be >= 1");
+}
+
+TEST_F(ValidateTest, RefusesDisagreeingSymbols) {
+  args.k.shape[0] = 3;
+  EXPECT_EQ(refusal(), "tensor 'k': dim 0 (b) is 3 but tensor 'q' bound b = 2");
+  args = goodArgs();
+  args.v.shape[1] = 200;
+  EXPECT_EQ(refusal(),
+            "tensor 'v': dim 1 (skv) is 200 but tensor 'k' bound skv = 203");
+  args = goodArgs();
+  args.lse.shape[2] = 112;
+  EXPECT_EQ(refusal(),
+            "tensor 'lse': dim 2 (sq) is 112 but tensor 'q' bound sq = 113");
+}
+
+TEST_F(ValidateTest, RefusesSizesOtherThanCompiled) {
+  manifest.problem.seqKV = 256;
+  EXPECT_EQ(refusal(), "tensor 'k': dim 1 (skv) is 203 but the kernel was "
+                       "compiled for skv = 256");
+}
+
+TEST_F(ValidateTest, RefusesNonUnitLastStride) {
+  args.v.strides[3] = 2;
+  EXPECT_EQ(refusal(), "tensor 'v': dim 3 stride is 2 but the last dim must "
+                       "have unit stride (stride 1)");
+}
+
+TEST_F(ValidateTest, RefusesNegativeStride) {
+  args.q.strides[0] = -args.q.strides[0];
+  EXPECT_EQ(refusal(), "tensor 'q': dim 0 (b) stride is -462848; strides must "
+                       "be non-negative");
+}
+
+TEST_F(ValidateTest, RefusesUnalignedStride) {
+  args.k.strides[1] = 1001;
+  EXPECT_EQ(refusal(), "tensor 'k': dim 1 (skv) stride is 1001 elements = "
+                       "2002 bytes, not a multiple of 16 bytes (TMA requires "
+                       "16-byte-aligned strides)");
+  args = goodArgs();
+  args.lse.strides[1] = 113; // contiguous LSE with an odd sq
+  EXPECT_EQ(refusal(), "tensor 'lse': dim 1 stride is 113 elements = 452 "
+                       "bytes, not a multiple of 16 bytes (TMA requires "
+                       "16-byte-aligned strides)");
+}
+
+TEST_F(ValidateTest, RefusesOverlappingOutput) {
+  args.o.strides[1] = 128; // every (i, h) on one row
+  EXPECT_EQ(refusal(), "tensor 'o': dim 2 stride 128 overlaps dim 1 (sq) "
+                       "(113 x stride 128 = 14464 elements); output tensors "
+                       "must not overlap themselves");
+  args = goodArgs();
+  args.o.strides[0] = 0;
+  EXPECT_EQ(refusal(), "tensor 'o': dim 0 (b) stride is 0 with extent 2; "
+                       "output tensors must not overlap themselves");
+  args = goodArgs();
+  args.lse.strides[1] = 64; // heads closer than sq rows
+  EXPECT_EQ(refusal(), "tensor 'lse': dim 1 stride 64 overlaps dim 2 (sq) "
+                       "(113 x stride 1 = 113 elements); output tensors must "
+                       "not overlap themselves");
+}
+
+TEST_F(ValidateTest, AcceptsBroadcastInput) {
+  args.k.strides[0] = 0; // every batch reads the same K
+  EXPECT_EQ(refusal(), "accepted");
+}
+
+TEST_F(ValidateTest, RefusesMisalignedBase) {
+  args.v.data = reinterpret_cast<void *>(0x300008);
+  EXPECT_EQ(refusal(), "tensor 'v': base address 0x300008 is not 16-byte "
+                       "aligned (TMA requires 16-byte alignment)");
+}
+
+} // namespace

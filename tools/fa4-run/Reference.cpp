@@ -1,0 +1,191 @@
+//===- Reference.cpp - CPU reference for attn.attention -------------------===//
+
+#include "Reference.h"
+
+#include "LowPrecision.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+using namespace fa4::run;
+
+KeyRange fa4::run::visibleKeys(const AttentionShape &shape, int64_t query) {
+  KeyRange range{0, shape.seqKV - 1};
+  // Bottom-right aligned: the last query sees the last key.
+  int64_t diagonal = query + shape.seqKV - shape.seqQ;
+  int64_t left = -1, right = -1;
+  if (shape.mask == FA4_MASK_CAUSAL)
+    right = 0;
+  if (shape.mask == FA4_MASK_WINDOW) {
+    left = shape.windowLeft;
+    right = shape.windowRight;
+  }
+  if (left >= 0)
+    range.first = std::max(range.first, diagonal - left);
+  if (right >= 0)
+    range.last = std::min(range.last, diagonal + right);
+  return range;
+}
+
+int64_t fa4::run::visiblePairs(const AttentionShape &shape) {
+  int64_t pairs = 0;
+  for (int64_t i = 0; i < shape.seqQ; ++i) {
+    KeyRange range = visibleKeys(shape, i);
+    pairs += std::max<int64_t>(0, range.last - range.first + 1);
+  }
+  return pairs;
+}
+
+void fa4::run::parallelFor(int64_t count,
+                           const std::function<void(int64_t, int64_t)> &body) {
+  int64_t threads = std::max(1u, std::thread::hardware_concurrency());
+  // Small chunks taken from a shared counter balance masked (uneven) rows.
+  int64_t chunk = std::max<int64_t>(1, count / (threads * 16));
+  std::atomic<int64_t> next{0};
+  std::vector<std::thread> workers;
+  for (int64_t t = 0; t < std::min(threads, count); ++t)
+    workers.emplace_back([&] {
+      for (int64_t begin; (begin = next.fetch_add(chunk)) < count;)
+        body(begin, std::min(count, begin + chunk));
+    });
+  for (std::thread &worker : workers)
+    worker.join();
+}
+
+namespace {
+
+uint64_t mix(uint64_t x) { // splitmix64 finalizer
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+double dot(const float *a, const float *b, int64_t n) {
+  // Four sums: independent chains the CPU can overlap.
+  double sum[4] = {0, 0, 0, 0};
+  int64_t d = 0;
+  for (; d + 4 <= n; d += 4)
+    for (int lane = 0; lane < 4; ++lane)
+      sum[lane] += double(a[d + lane]) * double(b[d + lane]);
+  for (; d < n; ++d)
+    sum[0] += double(a[d]) * double(b[d]);
+  return (sum[0] + sum[1]) + (sum[2] + sum[3]);
+}
+
+struct RowErrors {
+  double maxError = 0, refError = 0, maxLseError = 0;
+  int64_t checkedRows = 0;
+
+  void merge(const RowErrors &other) {
+    maxError = std::max(maxError, other.maxError);
+    refError = std::max(refError, other.refError);
+    maxLseError = std::max(maxLseError, other.maxLseError);
+    checkedRows += other.checkedRows;
+  }
+};
+
+/// Reference row (b, h, i) compared with the device's, folded into `errors`.
+void checkRow(const AttentionShape &shape, const AttentionData &data,
+              int64_t row, std::vector<double> &scores,
+              std::vector<double> &outRef, std::vector<double> &outLowp,
+              RowErrors &errors) {
+  int64_t query = row % shape.seqQ;
+  int64_t head = (row / shape.seqQ) % shape.headsQ;
+  int64_t batch = row / (shape.seqQ * shape.headsQ);
+  int64_t kvHead = head / (shape.headsQ / shape.headsKV);
+  int64_t dqk = shape.qkDepth, dv = shape.ovDepth;
+  const float *q =
+      &data.q[((batch * shape.seqQ + query) * shape.headsQ + head) * dqk];
+  auto kvIndex = [&](int64_t key, int64_t depth) {
+    return ((batch * shape.seqKV + key) * shape.headsKV + kvHead) * depth;
+  };
+  const float *o =
+      &data.o[((batch * shape.seqQ + query) * shape.headsQ + head) * dv];
+
+  KeyRange range = visibleKeys(shape, query);
+  std::fill(outRef.begin(), outRef.end(), 0.0);
+  std::fill(outLowp.begin(), outLowp.end(), 0.0);
+  double lseRef = -std::numeric_limits<double>::infinity();
+  if (range.first <= range.last) {
+    double rowMax = -std::numeric_limits<double>::infinity();
+    for (int64_t j = range.first; j <= range.last; ++j) {
+      scores[j] = shape.scale * dot(q, &data.k[kvIndex(j, dqk)], dqk);
+      rowMax = std::max(rowMax, scores[j]);
+    }
+    double rowSum = 0;
+    for (int64_t j = range.first; j <= range.last; ++j)
+      rowSum += scores[j] = std::exp(scores[j] - rowMax);
+    for (int64_t j = range.first; j <= range.last; ++j) {
+      double p = scores[j] / rowSum;
+      double pLowp = roundTo(shape.dtype, p);
+      const float *v = &data.v[kvIndex(j, dv)];
+      for (int64_t d = 0; d < dv; ++d) {
+        outRef[d] += p * v[d];
+        outLowp[d] += pLowp * v[d];
+      }
+    }
+    lseRef = rowMax + std::log(rowSum);
+  }
+  for (int64_t d = 0; d < dv; ++d) {
+    if (std::isnan(o[d]))
+      continue; // counted as unwritten
+    errors.maxError = std::max(errors.maxError, std::fabs(o[d] - outRef[d]));
+    errors.refError =
+        std::max(errors.refError,
+                 std::fabs(roundTo(shape.dtype, outLowp[d]) - outRef[d]));
+  }
+  if (!data.lse.empty()) {
+    float lse = data.lse[(batch * shape.headsQ + head) * shape.seqQ + query];
+    double error = 0;
+    if (std::isinf(lseRef) || std::isinf(lse))
+      error = lse == lseRef ? 0 : std::numeric_limits<double>::infinity();
+    else if (!std::isnan(lse))
+      error = std::fabs(lse - lseRef);
+    errors.maxLseError = std::max(errors.maxLseError, error);
+  }
+  ++errors.checkedRows;
+}
+
+} // namespace
+
+CheckResult fa4::run::checkAttention(const AttentionShape &shape,
+                                     const AttentionData &data,
+                                     double workBudget, uint64_t seed) {
+  CheckResult result;
+  result.totalRows = shape.batch * shape.headsQ * shape.seqQ;
+  double work = double(shape.batch * shape.headsQ) * visiblePairs(shape) *
+                double(shape.qkDepth + 2 * shape.ovDepth);
+  auto sampleEvery = static_cast<uint64_t>(std::ceil(work / workBudget));
+  if (sampleEvery < 1)
+    sampleEvery = 1;
+
+  std::mutex mutex;
+  RowErrors total;
+  parallelFor(result.totalRows, [&](int64_t begin, int64_t end) {
+    std::vector<double> scores(shape.seqKV), outRef(shape.ovDepth),
+        outLowp(shape.ovDepth);
+    RowErrors errors;
+    for (int64_t row = begin; row < end; ++row)
+      if (sampleEvery == 1 || mix(seed ^ uint64_t(row)) % sampleEvery == 0)
+        checkRow(shape, data, row, scores, outRef, outLowp, errors);
+    std::lock_guard<std::mutex> lock(mutex);
+    total.merge(errors);
+  });
+  result.maxError = total.maxError;
+  result.refError = total.refError;
+  result.maxLseError = total.maxLseError;
+  result.checkedRows = total.checkedRows;
+  for (float value : data.o)
+    result.unwritten += std::isnan(value);
+  for (float value : data.lse)
+    result.unwritten += std::isnan(value);
+  result.passed = result.unwritten == 0 &&
+                  result.maxError <= 2 * result.refError + 1e-5 &&
+                  result.maxLseError <= 1e-3;
+  return result;
+}

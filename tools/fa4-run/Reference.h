@@ -1,0 +1,65 @@
+//===- Reference.h - CPU reference for attn.attention -----------*- C++ -*-===//
+//
+// The attn.attention contract computed on the CPU (BSHD, GQA, Dqk != Dv,
+// bottom-right aligned causal / window masks) and FlashAttention's pass rule:
+// max|O - O_ref| <= 2 * max|O_lowp - O_ref| + 1e-5, with O_ref in f64 and
+// O_lowp the same math with P and O rounded to the input dtype.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_RUN_REFERENCE_H
+#define FA4_RUN_REFERENCE_H
+
+#include "fa4-c/Runtime.h"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace fa4::run {
+
+struct AttentionShape {
+  int64_t batch, seqQ, seqKV, headsQ, headsKV, qkDepth, ovDepth;
+  fa4_mask_kind mask;
+  int64_t windowLeft, windowRight; // -1: unbounded
+  double scale;
+  fa4_dtype dtype;
+};
+
+/// Keys [first, last] that query `i` sees; empty when first > last.
+struct KeyRange {
+  int64_t first, last;
+};
+KeyRange visibleKeys(const AttentionShape &shape, int64_t query);
+
+/// Visible (query, key) pairs of one (batch, head): what FLOPs count.
+int64_t visiblePairs(const AttentionShape &shape);
+
+/// Dense BSHD (and [b, hq, sq] LSE) host tensors, as floats.
+struct AttentionData {
+  std::vector<float> q, k, v, o, lse; // lse empty when the kernel has none
+};
+
+struct CheckResult {
+  double maxError = 0;    // max|O - O_ref| over checked rows
+  double refError = 0;    // max|O_lowp - O_ref| over checked rows
+  double maxLseError = 0; // max|LSE - LSE_ref|, inf on a -inf mismatch
+  int64_t unwritten = 0;  // NaN left in O or LSE (all rows)
+  int64_t checkedRows = 0, totalRows = 0;
+  bool passed = false;
+};
+
+/// Checks `data.o` / `data.lse` against the reference. When the reference
+/// would take more than `workBudget` multiply-adds, a deterministic sample
+/// of rows (b, h, i) is checked; NaNs are looked for everywhere.
+CheckResult checkAttention(const AttentionShape &shape,
+                           const AttentionData &data, double workBudget,
+                           uint64_t seed);
+
+/// Runs body(begin, end) over [0, count) on every hardware thread.
+void parallelFor(int64_t count,
+                 const std::function<void(int64_t, int64_t)> &body);
+
+} // namespace fa4::run
+
+#endif // FA4_RUN_REFERENCE_H

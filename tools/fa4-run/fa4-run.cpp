@@ -1,0 +1,558 @@
+//===- fa4-run.cpp - Run and check an fa4 kernel on the GPU ---------------===//
+//
+//   fa4-run manifest.json --b 2 --sq 113 --skv 203 [--seed N] [--check]
+//           [--full-check] [--bench] [--iters N] [--json] [--bad-tensor=CASE]
+//
+// Builds seeded random inputs, poisons the outputs with NaN, launches through
+// libfa4rt, and checks against the CPU reference (Reference.h). Prints one
+// "RESULT ..." line for scripts. Exit: 0 pass, 1 numeric failure (or a bad
+// tensor that was accepted), 2 usage, validation or driver error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa4-c/Runtime.h"
+
+#include "LowPrecision.h"
+#include "Reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace fa4::run;
+
+namespace {
+
+constexpr int exitPass = 0, exitNumericFailure = 1, exitError = 2;
+
+/// Thrown for usage, validation and driver errors: exit code 2.
+struct RunError {
+  std::string message;
+};
+
+void check(fa4_status status, const char *what) {
+  if (status != FA4_SUCCESS)
+    throw RunError{std::string(what) + ": " + fa4_status_name(status) + ": " +
+                   fa4_last_error()};
+}
+
+const char *usage =
+    "usage: fa4-run MANIFEST [--b N] [--sq N] [--skv N] [--seed N] [--check]\n"
+    "               [--full-check] [--bench] [--iters N] [--json]\n"
+    "               [--bad-tensor=misaligned|stride|last-stride|overlap|"
+    "dtype|shape|lse]\n"
+    "  --b/--sq/--skv   runtime sizes (default: the manifest's static sizes)\n"
+    "  --check          compare with the CPU reference (default without "
+    "--bench)\n"
+    "  --full-check     check every row, however long the reference takes\n"
+    "  --bench          time with CUDA events: median of --iters runs (30)\n"
+    "  --bad-tensor     pass one wrongly laid out tensor; expect a refusal\n";
+
+struct Options {
+  std::string manifest;
+  int64_t batch = -1, seqQ = -1, seqKV = -1;
+  uint64_t seed = 0;
+  bool check = false, fullCheck = false, bench = false, json = false;
+  int iters = 30;
+  std::string badTensor;
+};
+
+Options parseOptions(int argc, char **argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    bool hasValue = false;
+    if (size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != arg.npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      hasValue = true;
+    }
+    auto next = [&]() -> std::string {
+      if (hasValue)
+        return value;
+      if (i + 1 >= argc)
+        throw RunError{"option " + arg + " needs a value"};
+      return argv[++i];
+    };
+    auto integer = [&](int64_t min) {
+      std::string text = next();
+      char *end = nullptr;
+      long long parsed = std::strtoll(text.c_str(), &end, 10);
+      if (text.empty() || *end || parsed < min)
+        throw RunError{"option " + arg + ": expected an integer >= " +
+                       std::to_string(min) + ", got '" + text + "'"};
+      return static_cast<int64_t>(parsed);
+    };
+    if (arg == "--b")
+      options.batch = integer(1);
+    else if (arg == "--sq")
+      options.seqQ = integer(1);
+    else if (arg == "--skv")
+      options.seqKV = integer(1);
+    else if (arg == "--seed")
+      options.seed = static_cast<uint64_t>(integer(0));
+    else if (arg == "--iters")
+      options.iters = static_cast<int>(integer(1));
+    else if (arg == "--bad-tensor")
+      options.badTensor = next();
+    else if (arg == "--check")
+      options.check = true;
+    else if (arg == "--full-check")
+      options.check = options.fullCheck = true;
+    else if (arg == "--bench")
+      options.bench = true;
+    else if (arg == "--json")
+      options.json = true;
+    else if (arg == "-h" || arg == "--help") {
+      std::fputs(usage, stdout);
+      std::exit(exitPass);
+    } else if (arg.rfind("-", 0) != 0 && options.manifest.empty())
+      options.manifest = arg;
+    else
+      throw RunError{"unknown argument '" + arg + "'"};
+  }
+  if (options.manifest.empty())
+    throw RunError{"no manifest given"};
+  if (!options.bench)
+    options.check = true;
+  return options;
+}
+
+/// A device buffer holding one strided tensor; freed on scope exit.
+struct DeviceTensor {
+  fa4_tensor desc = {};
+  void *allocation = nullptr;
+  size_t bytes = 0;
+
+  DeviceTensor() = default;
+  DeviceTensor(const DeviceTensor &) = delete;
+  DeviceTensor &operator=(const DeviceTensor &) = delete;
+  ~DeviceTensor() { fa4_device_free(allocation); }
+
+  size_t elemBytes() const { return fa4_dtype_size(desc.dtype); }
+  int64_t rows() const { // elements / last dim
+    int64_t count = 1;
+    for (int d = 0; d + 1 < desc.rank; ++d)
+      count *= desc.shape[d];
+    return count;
+  }
+  /// Byte offset of dense row `row` (row-major over all dims but the last).
+  size_t rowOffset(int64_t row) const {
+    size_t offset = 0;
+    for (int d = desc.rank - 2; d >= 0; --d) {
+      offset += (row % desc.shape[d]) * desc.strides[d];
+      row /= desc.shape[d];
+    }
+    return offset * elemBytes();
+  }
+};
+
+/// Row-major with every non-last stride padded to `strideAlignBytes`, the
+/// way a caller meets the kernel's TMA stride rule. `slackBytes` more are
+/// allocated for deliberately bad layouts.
+std::unique_ptr<DeviceTensor> allocateTensor(fa4_dtype dtype,
+                                             std::vector<int64_t> shape,
+                                             int64_t strideAlignBytes,
+                                             size_t slackBytes = 0) {
+  auto tensor = std::make_unique<DeviceTensor>();
+  fa4_tensor &desc = tensor->desc;
+  desc.dtype = dtype;
+  desc.rank = static_cast<int32_t>(shape.size());
+  int64_t elem = static_cast<int64_t>(fa4_dtype_size(dtype));
+  int64_t stride = 1;
+  for (int d = desc.rank - 1; d >= 0; --d) {
+    desc.shape[d] = shape[d];
+    desc.strides[d] = stride;
+    int64_t spanBytes = stride * shape[d] * elem;
+    stride = (spanBytes + strideAlignBytes - 1) / strideAlignBytes *
+             strideAlignBytes / elem;
+  }
+  tensor->bytes = static_cast<size_t>(stride * elem) + slackBytes;
+  check(fa4_device_alloc(tensor->bytes, &tensor->allocation),
+        "fa4_device_alloc");
+  desc.data = tensor->allocation;
+  return tensor;
+}
+
+/// Copies dense host data (elements of the tensor's dtype) into its layout.
+void upload(const DeviceTensor &tensor, const void *dense) {
+  size_t rowBytes =
+      tensor.desc.shape[tensor.desc.rank - 1] * tensor.elemBytes();
+  std::vector<char> staged(tensor.bytes);
+  for (int64_t row = 0; row < tensor.rows(); ++row)
+    std::memcpy(&staged[tensor.rowOffset(row)],
+                static_cast<const char *>(dense) + row * rowBytes, rowBytes);
+  check(fa4_copy_to_device(tensor.allocation, staged.data(), tensor.bytes),
+        "fa4_copy_to_device");
+}
+
+/// The tensor as dense floats.
+std::vector<float> download(const DeviceTensor &tensor) {
+  std::vector<char> staged(tensor.bytes);
+  check(fa4_copy_to_host(staged.data(), tensor.allocation, tensor.bytes),
+        "fa4_copy_to_host");
+  int64_t rowLength = tensor.desc.shape[tensor.desc.rank - 1];
+  std::vector<float> dense(tensor.rows() * rowLength);
+  for (int64_t row = 0; row < tensor.rows(); ++row) {
+    const char *source = &staged[tensor.rowOffset(row)];
+    for (int64_t i = 0; i < rowLength; ++i) {
+      float &out = dense[row * rowLength + i];
+      if (tensor.desc.dtype == FA4_DTYPE_F32) {
+        std::memcpy(&out, source + 4 * i, 4);
+      } else {
+        uint16_t bits;
+        std::memcpy(&bits, source + 2 * i, 2);
+        out = fromLowPrecision(tensor.desc.dtype, bits);
+      }
+    }
+  }
+  return dense;
+}
+
+void poison(const DeviceTensor &tensor) {
+  // Quiet NaN in each dtype: whatever the kernel leaves unwritten shows.
+  if (tensor.desc.dtype == FA4_DTYPE_F32)
+    check(fa4_device_fill32(tensor.allocation, 0x7FC00000u, tensor.bytes / 4),
+          "fa4_device_fill32");
+  else
+    check(
+        fa4_device_fill16(tensor.allocation,
+                          tensor.desc.dtype == FA4_DTYPE_F16 ? 0x7E00 : 0x7FC0,
+                          tensor.bytes / 2),
+        "fa4_device_fill16");
+}
+
+/// Seeded standard-normal-ish values rounded to `dtype`: bits for the device,
+/// their exact float values for the reference. Counter-based, so the same
+/// seed gives the same inputs on any machine and thread count.
+void randomInput(fa4_dtype dtype, uint64_t seed, uint64_t stream, size_t count,
+                 std::vector<uint16_t> &bits, std::vector<float> &values) {
+  bits.resize(count);
+  values.resize(count);
+  parallelFor(static_cast<int64_t>(count), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      uint64_t x = seed * 0x9E3779B97F4A7C15ull + (stream << 48) + uint64_t(i);
+      auto uniform = [&x] { // splitmix64 -> (0, 1)
+        x += 0x9E3779B97F4A7C15ull;
+        uint64_t z = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return ((z ^ (z >> 31)) >> 11) * 0x1.0p-53 + 0x1.0p-54;
+      };
+      double normal = std::sqrt(-2 * std::log(uniform())) *
+                      std::cos(6.283185307179586 * uniform());
+      bits[i] = toLowPrecision(dtype, static_cast<float>(normal));
+      values[i] = fromLowPrecision(dtype, bits[i]);
+    }
+  });
+}
+
+/// One set of device tensors for a launch.
+struct DeviceArgs {
+  std::unique_ptr<DeviceTensor> q, k, v, o, lse;
+  fa4_attention_args args = {};
+
+  size_t bytes() const {
+    return q->bytes + k->bytes + v->bytes + o->bytes + (lse ? lse->bytes : 0);
+  }
+};
+
+DeviceArgs allocateArgs(const AttentionShape &shape,
+                        const fa4_kernel_info &info, bool hasLse,
+                        size_t slackBytes = 0) {
+  int64_t align = info.stride_align_bytes;
+  DeviceArgs set;
+  set.q = allocateTensor(shape.dtype,
+                         {shape.batch, shape.seqQ, shape.headsQ, shape.qkDepth},
+                         align, slackBytes);
+  set.k = allocateTensor(
+      shape.dtype, {shape.batch, shape.seqKV, shape.headsKV, shape.qkDepth},
+      align, slackBytes);
+  set.v = allocateTensor(
+      shape.dtype, {shape.batch, shape.seqKV, shape.headsKV, shape.ovDepth},
+      align, slackBytes);
+  set.o = allocateTensor(shape.dtype,
+                         {shape.batch, shape.seqQ, shape.headsQ, shape.ovDepth},
+                         align, slackBytes);
+  set.args.q = set.q->desc;
+  set.args.k = set.k->desc;
+  set.args.v = set.v->desc;
+  set.args.o = set.o->desc;
+  if (hasLse) {
+    set.lse =
+        allocateTensor(FA4_DTYPE_F32, {shape.batch, shape.headsQ, shape.seqQ},
+                       align, slackBytes);
+    set.args.lse = set.lse->desc;
+  }
+  return set;
+}
+
+struct HostInputs {
+  std::vector<uint16_t> q, k, v; // dtype bits
+  AttentionData values;          // the same as floats, for the reference
+};
+
+HostInputs makeInputs(const AttentionShape &shape, uint64_t seed) {
+  HostInputs inputs;
+  randomInput(shape.dtype, seed, 1,
+              shape.batch * shape.seqQ * shape.headsQ * shape.qkDepth, inputs.q,
+              inputs.values.q);
+  randomInput(shape.dtype, seed, 2,
+              shape.batch * shape.seqKV * shape.headsKV * shape.qkDepth,
+              inputs.k, inputs.values.k);
+  randomInput(shape.dtype, seed, 3,
+              shape.batch * shape.seqKV * shape.headsKV * shape.ovDepth,
+              inputs.v, inputs.values.v);
+  return inputs;
+}
+
+void uploadInputs(const DeviceArgs &set, const HostInputs &inputs) {
+  upload(*set.q, inputs.q.data());
+  upload(*set.k, inputs.k.data());
+  upload(*set.v, inputs.v.data());
+}
+
+/// Makes one tensor of `set` wrong in the way `badCase` names.
+void breakTensor(DeviceArgs &set, const std::string &badCase,
+                 const fa4_kernel_info &info) {
+  fa4_attention_args &args = set.args;
+  if (badCase == "misaligned") {
+    args.q.data = static_cast<char *>(args.q.data) + 8;
+  } else if (badCase == "stride") {
+    // One extra element per row: 2-byte elements break the 16-byte rule.
+    args.k.strides[2] += 1;
+    args.k.strides[1] = args.k.strides[2] * args.k.shape[2];
+    args.k.strides[0] = args.k.strides[1] * args.k.shape[1];
+  } else if (badCase == "last-stride") {
+    args.v.strides[3] = 2;
+  } else if (badCase == "overlap") {
+    args.o.strides[1] = args.o.strides[2]; // every (i, h) writes one row
+  } else if (badCase == "dtype") {
+    args.q.dtype =
+        info.dtype == FA4_DTYPE_BF16 ? FA4_DTYPE_F16 : FA4_DTYPE_BF16;
+  } else if (badCase == "shape") {
+    args.k.shape[0] += 1;
+  } else if (badCase == "lse") {
+    if (info.has_lse)
+      args.lse.data = nullptr;
+    else
+      args.lse = args.o; // an LSE the kernel does not write
+  } else {
+    throw RunError{"unknown --bad-tensor case '" + badCase + "'"};
+  }
+}
+
+std::string jsonEscape(const std::string &text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/// The RESULT line's " key=value" fields as one JSON object; values that
+/// read fully as numbers stay numbers.
+std::string resultJson(const std::string &verdict, const std::string &fields,
+                       const std::string &kernel) {
+  std::string json = "{\"result\": \"" + verdict + "\", \"kernel\": \"" +
+                     jsonEscape(kernel) + "\"";
+  for (size_t pos = 0; pos < fields.size();) {
+    size_t eq = fields.find('=', pos);
+    size_t end = std::min(fields.find(' ', pos + 1), fields.size());
+    std::string key = fields.substr(pos + 1, eq - pos - 1);
+    std::string value = fields.substr(eq + 1, end - eq - 1);
+    char *rest = nullptr;
+    double number = std::strtod(value.c_str(), &rest);
+    bool isNumber = !value.empty() && *rest == '\0' && std::isfinite(number);
+    json += ", \"" + key +
+            "\": " + (isNumber ? value : "\"" + jsonEscape(value) + "\"");
+    pos = end;
+  }
+  return json + "}";
+}
+
+int runBadTensor(const Options &options, const AttentionShape &shape,
+                 const fa4_kernel_info &info, fa4_module *module) {
+  // Slack so that the broken layouts stay inside the allocation if the
+  // runtime were to launch them anyway.
+  DeviceArgs set = allocateArgs(shape, info, info.has_lse, 1 << 20);
+  breakTensor(set, options.badTensor, info);
+  fa4_status status = fa4_launch(module, &set.args, nullptr);
+  if (status == FA4_SUCCESS) {
+    fa4_stream_synchronize(nullptr);
+    std::printf("RESULT accepted case=%s (the runtime launched a bad tensor)\n",
+                options.badTensor.c_str());
+    return exitNumericFailure;
+  }
+  std::string message = fa4_last_error();
+  std::printf("RESULT rejected case=%s status=%s message=\"%s\"\n",
+              options.badTensor.c_str(), fa4_status_name(status),
+              jsonEscape(message).c_str());
+  return status == FA4_ERROR_VALIDATION ? exitPass : exitError;
+}
+
+struct BenchResult {
+  double ms = 0, tflops = 0, kvTbps = 0;
+  int sets = 1;
+};
+
+BenchResult runBench(const Options &options, const AttentionShape &shape,
+                     const fa4_kernel_info &info, fa4_module *module,
+                     const HostInputs &inputs) {
+  fa4_device_info device;
+  check(fa4_device_get_info(&device), "fa4_device_get_info");
+  // Rotate over enough input sets that they cannot all sit in L2, so each
+  // launch reads K and V from HBM as it would in a model.
+  std::vector<DeviceArgs> sets;
+  sets.push_back(allocateArgs(shape, info, info.has_lse));
+  size_t setBytes = sets[0].bytes();
+  size_t wanted = std::min<size_t>(
+      256, 2 * static_cast<size_t>(device.l2_cache_bytes) / setBytes + 1);
+  while (sets.size() < wanted)
+    sets.push_back(allocateArgs(shape, info, info.has_lse));
+  for (const DeviceArgs &set : sets)
+    uploadInputs(set, inputs);
+
+  for (int i = 0; i < 3; ++i) // warm-up: module load, clocks, TLB
+    check(fa4_launch(module, &sets[i % sets.size()].args, nullptr),
+          "fa4_launch");
+  std::vector<fa4_event *> events(2 * options.iters);
+  for (fa4_event *&event : events)
+    check(fa4_event_create(&event), "fa4_event_create");
+  for (int i = 0; i < options.iters; ++i) {
+    check(fa4_event_record(events[2 * i], nullptr), "fa4_event_record");
+    check(fa4_launch(module, &sets[i % sets.size()].args, nullptr),
+          "fa4_launch");
+    check(fa4_event_record(events[2 * i + 1], nullptr), "fa4_event_record");
+  }
+  std::vector<float> times(options.iters);
+  for (int i = 0; i < options.iters; ++i)
+    check(fa4_event_elapsed_ms(events[2 * i], events[2 * i + 1], &times[i]),
+          "fa4_event_elapsed_ms");
+  for (fa4_event *event : events)
+    fa4_event_destroy(event);
+  std::nth_element(times.begin(), times.begin() + times.size() / 2,
+                   times.end());
+
+  BenchResult result;
+  result.sets = static_cast<int>(sets.size());
+  result.ms = times[times.size() / 2];
+  double seconds = result.ms * 1e-3;
+  double flops = 2.0 * shape.batch * shape.headsQ * visiblePairs(shape) *
+                 (shape.qkDepth + shape.ovDepth);
+  double kvBytes = double(shape.batch) * shape.seqKV * shape.headsKV *
+                   (shape.qkDepth + shape.ovDepth) *
+                   fa4_dtype_size(shape.dtype);
+  result.tflops = flops / seconds / 1e12;
+  result.kvTbps = kvBytes / seconds / 1e12;
+  return result;
+}
+
+int run(const Options &options) {
+  fa4_module *module = nullptr;
+  check(fa4_module_load(options.manifest.c_str(), &module), "fa4_module_load");
+  std::unique_ptr<fa4_module, void (*)(fa4_module *)> owner(module,
+                                                            fa4_module_destroy);
+  fa4_kernel_info info;
+  check(fa4_module_get_info(module, &info), "fa4_module_get_info");
+
+  auto size = [](int64_t given, int64_t compiled, const char *name) {
+    if (given > 0)
+      return given;
+    if (compiled > 0)
+      return compiled;
+    throw RunError{std::string("--") + name +
+                   " is required: the kernel was compiled for any " + name};
+  };
+  AttentionShape shape;
+  shape.batch = size(options.batch, info.batch, "b");
+  shape.seqQ = size(options.seqQ, info.seq_q, "sq");
+  shape.seqKV = size(options.seqKV, info.seq_kv, "skv");
+  shape.headsQ = info.num_q_heads;
+  shape.headsKV = info.num_kv_heads;
+  shape.qkDepth = info.qk_depth;
+  shape.ovDepth = info.ov_depth;
+  shape.mask = info.mask;
+  shape.windowLeft = info.window_left;
+  shape.windowRight = info.window_right;
+  shape.scale = info.scale;
+  shape.dtype = info.dtype;
+
+  if (!options.badTensor.empty())
+    return runBadTensor(options, shape, info, module);
+
+  HostInputs inputs = makeInputs(shape, options.seed);
+  bool passed = true;
+  std::string fields;
+  char text[512];
+  if (options.check) {
+    DeviceArgs set = allocateArgs(shape, info, info.has_lse);
+    uploadInputs(set, inputs);
+    poison(*set.o);
+    if (set.lse)
+      poison(*set.lse);
+    check(fa4_launch(module, &set.args, nullptr), "fa4_launch");
+    check(fa4_stream_synchronize(nullptr), "fa4_stream_synchronize");
+    inputs.values.o = download(*set.o);
+    if (set.lse)
+      inputs.values.lse = download(*set.lse);
+    double budget = options.fullCheck ? INFINITY : 3e10;
+    CheckResult result =
+        checkAttention(shape, inputs.values, budget, options.seed);
+    passed = result.passed;
+    std::snprintf(text, sizeof(text),
+                  " max_err=%.3e ref_err=%.3e lse_err=%.3e unwritten=%lld "
+                  "checked_rows=%lld/%lld",
+                  result.maxError, result.refError, result.maxLseError,
+                  static_cast<long long>(result.unwritten),
+                  static_cast<long long>(result.checkedRows),
+                  static_cast<long long>(result.totalRows));
+    fields += text;
+  }
+  if (options.bench) {
+    BenchResult result = runBench(options, shape, info, module, inputs);
+    std::snprintf(text, sizeof(text),
+                  " ms=%.4f tflops=%.1f kv_tbps=%.3f iters=%d sets=%d",
+                  result.ms, result.tflops, result.kvTbps, options.iters,
+                  result.sets);
+    fields += text;
+  }
+  std::snprintf(text, sizeof(text), " b=%lld sq=%lld skv=%lld seed=%llu",
+                static_cast<long long>(shape.batch),
+                static_cast<long long>(shape.seqQ),
+                static_cast<long long>(shape.seqKV),
+                static_cast<unsigned long long>(options.seed));
+  fields += text;
+  const char *verdict = !options.check ? "bench" : passed ? "pass" : "fail";
+  std::printf("RESULT %s%s\n", verdict, fields.c_str());
+  if (options.json)
+    std::printf("%s\n", resultJson(verdict, fields, info.kernel_name).c_str());
+  return passed ? exitPass : exitNumericFailure;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(parseOptions(argc, argv));
+  } catch (const RunError &error) {
+    std::fprintf(stderr, "fa4-run: %s\n", error.message.c_str());
+    if (error.message.rfind("option", 0) == 0 ||
+        error.message.rfind("unknown argument", 0) == 0 ||
+        error.message == "no manifest given")
+      std::fputs(usage, stderr);
+    std::printf("RESULT error message=\"%s\"\n",
+                jsonEscape(error.message).c_str());
+    return exitError;
+  }
+}
