@@ -19,6 +19,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void fa4::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<fa4::attn::AttnDialect, mlir::arith::ArithDialect,
@@ -30,6 +32,8 @@ void fa4::registerAllDialects(mlir::DialectRegistry &registry) {
   // ConvertToLLVM interfaces, the NVVM target attribute and the LLVM IR
   // translations that gpu-module-to-binary needs.
   mlir::registerAllExtensions(registry);
+  mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
 }
 
 void fa4::registerAllPasses() {
