@@ -18,8 +18,8 @@ llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.fa4_tools_dir, config.llvm_tools_dir]
-tools = ["fa4-opt", "FileCheck", "not", "count", "split-file"]
+tools = ["fa4-opt", "fa4-compile", "FileCheck", "not", "count", "split-file"]
 if config.fa4_ptxas and os.path.exists(config.fa4_ptxas):
     config.available_features.add("ptxas")
-    tools.append(ToolSubst("ptxas", config.fa4_ptxas))
+    config.substitutions.append(("%ptxas", config.fa4_ptxas))
 llvm_config.add_tool_substitutions(tools, tool_dirs)

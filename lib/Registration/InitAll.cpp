@@ -2,7 +2,9 @@
 
 #include "fa4/InitAll.h"
 
+#include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
+#include "fa4/Pipelines/Compile.h"
 #include "fa4/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -39,4 +41,6 @@ void fa4::registerAllDialects(mlir::DialectRegistry &registry) {
 void fa4::registerAllPasses() {
   mlir::registerAllPasses();
   fa4::attn::registerAttnPlanningPasses();
+  fa4::registerFA4ConversionPasses();
+  fa4::registerCompilePipeline();
 }

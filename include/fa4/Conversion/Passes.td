@@ -1,0 +1,31 @@
+//===- Passes.td - fa4 conversion passes -------------------*- tablegen -*-===//
+
+#ifndef FA4_CONVERSION_PASSES_TD
+#define FA4_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertAttnToReferenceKernel
+    : Pass<"convert-attn-to-reference-kernel", "mlir::ModuleOp"> {
+  let summary = "Lower attn.attention to the SIMT reference kernel";
+  let description = [{
+    Builds one kernel per attn.attention, each in its own gpu.module for the
+    chip (so that each serializes to its own PTX): a warp per (batch, query head, query row), online softmax
+    in f32 (exp2, scale folded with log2(e)), every mask, GQA, Dqk != Dv and
+    LSE. No tensor cores: this is the correctness baseline and the first
+    client of the kernel ABI. The op records its kernel and ABI (symbol,
+    parameters, grid, block, cluster, shared memory, alignment) in `fa4.abi`
+    for the manifest writer. The chip comes from #attn.config when present.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_100a\"",
+           "Target chip when the op has no #attn.config">
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
+    "mlir::LLVM::LLVMDialect", "mlir::math::MathDialect",
+    "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect"
+  ];
+}
+
+#endif // FA4_CONVERSION_PASSES_TD

@@ -1,0 +1,411 @@
+//===- AttnToReferenceKernel.cpp - attn.attention -> SIMT GPU kernel ------===//
+//
+// The reference kernel: one warp per (batch, query head, query row), online
+// softmax in f32 with exp2 and log2(e) folded into the scale. It implements
+// the whole attn.attention contract (masks, GQA, Dqk != Dv, LSE, any sizes)
+// with no tensor cores, so it is the correctness baseline that every fast
+// kernel is checked against on the GPU, and the first client of the kernel
+// ABI. Lane `l` of a warp owns depth columns l, l + 32, l + 64, ...
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa4/Conversion/Passes.h"
+#include "fa4/Dialect/Attn/IR/Attn.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <cmath>
+
+namespace fa4 {
+#define GEN_PASS_DEF_CONVERTATTNTOREFERENCEKERNEL
+#include "fa4/Conversion/Passes.h.inc"
+} // namespace fa4
+
+using namespace mlir;
+using namespace fa4;
+
+namespace {
+constexpr int kWarpSize = 32;
+constexpr int kWarpsPerBlock = 4;
+
+/// The four BSHD tensors and LSE, in ABI order.
+constexpr StringLiteral kBshdTensors[] = {"q", "k", "v", "o"};
+
+/// Emits the kernel body. Values are f32 unless named otherwise.
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &builder, Location loc, attn::AttentionOp op)
+      : b(builder), loc(loc), op(op) {}
+
+  /// The ABI: parameter names in order, as the manifest lists them.
+  static SmallVector<std::string> abiParams(bool hasLse) {
+    SmallVector<std::string> params;
+    for (StringRef tensor : kBshdTensors)
+      params.push_back(("ptr:" + tensor).str());
+    if (hasLse)
+      params.push_back("ptr:lse");
+    for (StringRef size : {"b", "sq", "skv"})
+      params.push_back(("i32:" + size).str());
+    for (StringRef tensor : kBshdTensors)
+      for (int dim = 0; dim < 3; ++dim)
+        params.push_back(("i64:" + tensor + ".stride." + Twine(dim)).str());
+    if (hasLse)
+      for (int dim = 0; dim < 2; ++dim)
+        params.push_back(("i64:lse.stride." + Twine(dim)).str());
+    params.push_back("f32:scale_log2");
+    return params;
+  }
+
+  void build(gpu::GPUFuncOp func);
+
+private:
+  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+  Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
+  Value f32(double v) {
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                          APFloat(static_cast<float>(v)));
+  }
+  Value toI64(Value v) {
+    return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+  }
+  // MUFU ex2/lg2 directly: convert-gpu-to-nvvm would turn math.exp2 into a
+  // libdevice call, and NVPTX has no libcall for llvm.log2.f32.
+  Value callF32Intrinsic(StringRef name, Value v) {
+    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                         b.getStringAttr(name), ValueRange{v})
+        .getResult(0);
+  }
+  Value exp2(Value v) { return callF32Intrinsic("llvm.nvvm.ex2.approx.f32", v); }
+  Value log2(Value v) { return callF32Intrinsic("llvm.nvvm.lg2.approx.f", v); }
+  Value load(Value base, Value index, Type elementType) {
+    auto ptrType = cast<LLVM::LLVMPointerType>(base.getType());
+    Value ptr = LLVM::GEPOp::create(b, loc, ptrType, elementType, base,
+                                    ValueRange{index});
+    return LLVM::LoadOp::create(b, loc, elementType, ptr);
+  }
+  void store(Value value, Value base, Value index) {
+    auto ptrType = cast<LLVM::LLVMPointerType>(base.getType());
+    Value ptr = LLVM::GEPOp::create(b, loc, ptrType, value.getType(), base,
+                                    ValueRange{index});
+    LLVM::StoreOp::create(b, loc, value, ptr);
+  }
+  /// Sum over the 32 lanes of a warp (butterfly: every lane gets the sum).
+  Value warpSum(Value value) {
+    for (int offset = kWarpSize / 2; offset >= 1; offset /= 2) {
+      Value other = gpu::ShuffleOp::create(b, loc, value, offset, kWarpSize,
+                                           gpu::ShuffleMode::XOR)
+                        .getShuffleResult();
+      value = arith::AddFOp::create(b, loc, value, other);
+    }
+    return value;
+  }
+  /// Offset of element (batch, row, head) + column `lane + 32 t` of a BSHD
+  /// tensor; columns past `depth` are clamped (their value is masked later).
+  Value columnIndex(Value rowBase, Value lane, int t, int64_t depth) {
+    Value column = arith::AddIOp::create(b, loc, lane, i64(kWarpSize * t));
+    if ((t + 1) * kWarpSize > depth)
+      column = arith::MinSIOp::create(b, loc, column, i64(depth - 1));
+    return arith::AddIOp::create(b, loc, rowBase, column);
+  }
+  /// Whether column `lane + 32 t` exists; null when it always does.
+  Value columnValid(Value lane, int t, int64_t depth) {
+    if ((t + 1) * kWarpSize <= depth)
+      return {};
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                 arith::AddIOp::create(b, loc, lane,
+                                                       i64(kWarpSize * t)),
+                                 i64(depth));
+  }
+
+  OpBuilder &b;
+  Location loc;
+  attn::AttentionOp op;
+};
+} // namespace
+
+void KernelBuilder::build(gpu::GPUFuncOp func) {
+  bool hasLse = static_cast<bool>(op.getLse());
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  unsigned arg = 0;
+  Value q = entry.getArgument(arg++), k = entry.getArgument(arg++),
+        v = entry.getArgument(arg++), o = entry.getArgument(arg++);
+  Value lse = hasLse ? entry.getArgument(arg++) : Value();
+  Value seqQ = toI64(entry.getArgument(arg + 1));
+  Value seqKV = toI64(entry.getArgument(arg + 2));
+  arg += 3;
+  auto strides = [&](unsigned count) {
+    SmallVector<Value> s(entry.getArguments().slice(arg, count));
+    arg += count;
+    return s;
+  };
+  SmallVector<Value> qStride = strides(3), kStride = strides(3),
+                     vStride = strides(3), oStride = strides(3);
+  SmallVector<Value> lseStride = hasLse ? strides(2) : SmallVector<Value>();
+  Value scaleLog2 = entry.getArgument(arg);
+
+  int64_t qkDepth = op.getQKDepth(), ovDepth = op.getOVDepth();
+  int64_t group = op.getNumQueryHeads() / op.getNumKVHeads();
+  int qkPerLane = llvm::divideCeil(qkDepth, kWarpSize);
+  int ovPerLane = llvm::divideCeil(ovDepth, kWarpSize);
+
+  Type indexType = b.getIndexType();
+  auto toI64FromIndex = [&](Value index) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  };
+  Value tid = toI64FromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  Value lane = arith::RemUIOp::create(b, loc, tid, i64(kWarpSize));
+  Value warp = arith::DivUIOp::create(b, loc, tid, i64(kWarpSize));
+  Value row = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc,
+          toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)),
+          i64(kWarpsPerBlock)),
+      warp);
+  Value head = toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
+  Value batch =
+      toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+  Value kvHead = arith::DivUIOp::create(b, loc, head, i64(group));
+
+  auto rowBase = [&](ArrayRef<Value> stride, Value seq, Value h) {
+    Value base = arith::MulIOp::create(b, loc, batch, stride[0]);
+    base = arith::AddIOp::create(
+        b, loc, base, arith::MulIOp::create(b, loc, seq, stride[1]));
+    return arith::AddIOp::create(b, loc, base,
+                                 arith::MulIOp::create(b, loc, h, stride[2]));
+  };
+
+  // Warps past the last query row have nothing to do (no barrier follows).
+  Value rowInRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ);
+  auto ifRow = scf::IfOp::create(b, loc, rowInRange, /*withElse=*/false);
+  b.setInsertionPointToStart(ifRow.thenBlock());
+
+  Type inputType = op.getQueryType().getElementType();
+  Value zero = f32(0.0);
+  Value qBase = rowBase(qStride, row, head);
+  SmallVector<Value> queryColumns;
+  for (int t = 0; t < qkPerLane; ++t) {
+    Value value = arith::ExtFOp::create(
+        b, loc, b.getF32Type(),
+        load(q, columnIndex(qBase, lane, t, qkDepth), inputType));
+    if (Value valid = columnValid(lane, t, qkDepth))
+      value = arith::SelectOp::create(b, loc, valid, value, zero);
+    queryColumns.push_back(value);
+  }
+
+  // Keys this row sees (bottom-right aligned): [first, last], diagonal at
+  // row + Skv - Sq.
+  Value diagonal = arith::SubIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, row, seqKV), seqQ);
+  Value first = i64(0);
+  Value last = arith::SubIOp::create(b, loc, seqKV, i64(1));
+  attn::MaskAttr mask = op.getMask();
+  if (mask.getKind() == attn::MaskKind::Causal)
+    last = arith::MinSIOp::create(b, loc, last, diagonal);
+  if (mask.getKind() == attn::MaskKind::Window) {
+    if (mask.getRight() >= 0)
+      last = arith::MinSIOp::create(
+          b, loc, last,
+          arith::AddIOp::create(b, loc, diagonal, i64(mask.getRight())));
+    if (mask.getLeft() >= 0)
+      first = arith::MaxSIOp::create(
+          b, loc, first,
+          arith::SubIOp::create(b, loc, diagonal, i64(mask.getLeft())));
+  }
+  Value end = arith::AddIOp::create(b, loc, last, i64(1));
+  // An empty range (end <= first) runs no iteration: O = 0, LSE = -inf.
+  end = arith::MaxSIOp::create(b, loc, end, first);
+
+  SmallVector<Value> init = {f32(-INFINITY), zero};
+  init.append(ovPerLane, zero);
+  auto loop = scf::ForOp::create(
+      b, loc, arith::IndexCastOp::create(b, loc, indexType, first),
+      arith::IndexCastOp::create(b, loc, indexType, end),
+      arith::ConstantIndexOp::create(b, loc, 1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value key = toI64FromIndex(loop.getInductionVar());
+    Value runningMax = loop.getRegionIterArgs()[0];
+    Value runningSum = loop.getRegionIterArgs()[1];
+    Value kBase = rowBase(kStride, key, kvHead);
+    Value partial = zero;
+    for (int t = 0; t < qkPerLane; ++t) {
+      Value keyValue = arith::ExtFOp::create(
+          b, loc, b.getF32Type(),
+          load(k, columnIndex(kBase, lane, t, qkDepth), inputType));
+      partial = LLVM::FMAOp::create(b, loc, queryColumns[t], keyValue, partial);
+    }
+    Value score =
+        arith::MulFOp::create(b, loc, warpSum(partial), scaleLog2);
+    Value newMax = arith::MaximumFOp::create(b, loc, runningMax, score);
+    Value rescale = exp2(arith::SubFOp::create(b, loc, runningMax, newMax));
+    Value probability = exp2(arith::SubFOp::create(b, loc, score, newMax));
+    SmallVector<Value> next = {
+        newMax, LLVM::FMAOp::create(b, loc, runningSum, rescale, probability)};
+    Value vBase = rowBase(vStride, key, kvHead);
+    for (int t = 0; t < ovPerLane; ++t) {
+      Value valueColumn = arith::ExtFOp::create(
+          b, loc, b.getF32Type(),
+          load(v, columnIndex(vBase, lane, t, ovDepth), inputType));
+      Value scaled = arith::MulFOp::create(
+          b, loc, loop.getRegionIterArgs()[2 + t], rescale);
+      next.push_back(
+          LLVM::FMAOp::create(b, loc, probability, valueColumn, scaled));
+    }
+    scf::YieldOp::create(b, loc, next);
+  }
+
+  Value finalMax = loop.getResult(0), finalSum = loop.getResult(1);
+  Value seesKeys = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                         finalSum, zero);
+  Value inverseSum = arith::SelectOp::create(
+      b, loc, seesKeys, arith::DivFOp::create(b, loc, f32(1.0), finalSum),
+      zero);
+  Value oBase = rowBase(oStride, row, head);
+  for (int t = 0; t < ovPerLane; ++t) {
+    Value out = arith::TruncFOp::create(
+        b, loc, inputType,
+        arith::MulFOp::create(b, loc, loop.getResult(2 + t), inverseSum));
+    Value index = columnIndex(oBase, lane, t, ovDepth);
+    if (Value valid = columnValid(lane, t, ovDepth)) {
+      auto ifValid = scf::IfOp::create(b, loc, valid, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifValid.thenBlock());
+      store(out, o, index);
+    } else {
+      store(out, o, index);
+    }
+  }
+  if (hasLse) {
+    // LSE in natural log: (max + log2(sum)) / log2(e), -inf without keys.
+    Value isLaneZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, i64(0));
+    auto ifLaneZero = scf::IfOp::create(b, loc, isLaneZero, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLaneZero.thenBlock());
+    Value logSum = arith::MulFOp::create(
+        b, loc, arith::AddFOp::create(b, loc, finalMax, log2(finalSum)),
+        f32(M_LN2));
+    Value value =
+        arith::SelectOp::create(b, loc, seesKeys, logSum, f32(-INFINITY));
+    Value index = arith::MulIOp::create(b, loc, batch, lseStride[0]);
+    index = arith::AddIOp::create(
+        b, loc, index, arith::MulIOp::create(b, loc, head, lseStride[1]));
+    index = arith::AddIOp::create(b, loc, index, row);
+    store(value, lse, index);
+  }
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertAttnToReferenceKernelPass
+    : public fa4::impl::ConvertAttnToReferenceKernelBase<
+          ConvertAttnToReferenceKernelPass> {
+  using ConvertAttnToReferenceKernelBase::ConvertAttnToReferenceKernelBase;
+
+  void runOnOperation() override;
+};
+} // namespace
+
+/// Grid factors as the manifest spells them: "b", "hq", "ceil_div:sq:4".
+static ArrayAttr gridAttr(Builder &b) {
+  auto dim = [&](StringRef factor) {
+    return b.getStrArrayAttr({factor});
+  };
+  std::string rows = ("ceil_div:sq:" + Twine(kWarpsPerBlock)).str();
+  return b.getArrayAttr({dim(rows), dim("hq"), dim("b")});
+}
+
+void ConvertAttnToReferenceKernelPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SmallVector<attn::AttentionOp> ops;
+  module.walk([&](attn::AttentionOp op) { ops.push_back(op); });
+  if (ops.empty())
+    return;
+
+  std::string chipName = chip;
+  if (attn::ConfigAttr config = ops.front().getConfigAttr())
+    chipName = attn::stringifyChip(config.getChip()).str();
+  if (chipName != "sm_90a" && chipName != "sm_100a") {
+    module.emitError() << "unknown chip '" << chipName
+                       << "'; expected sm_100a or sm_90a";
+    return signalPassFailure();
+  }
+
+  MLIRContext *context = &getContext();
+  OpBuilder b(context);
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  b.getUnitAttr());
+  // PTX ISA 8.6 is the first with sm_100a; it also covers sm_90a.
+  auto target = NVVM::NVVMTargetAttr::get(context, /*optLevel=*/3,
+                                          "nvptx64-nvidia-cuda", chipName,
+                                          "+ptx86");
+  SymbolTable moduleSymbols(module);
+
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    // One gpu.module per kernel, so each serializes to its own PTX.
+    std::string name =
+        ("fa4_attn_reference_" + Twine(index) + "_" + chipName).str();
+    b.setInsertionPointToEnd(module.getBody());
+    auto kernels = gpu::GPUModuleOp::create(b, module.getLoc(),
+                                            name + "_module",
+                                            b.getArrayAttr({target}));
+    moduleSymbols.insert(kernels);
+    Location loc = op.getLoc();
+    bool hasLse = static_cast<bool>(op.getLse());
+    SmallVector<std::string> params = KernelBuilder::abiParams(hasLse);
+    SmallVector<Type> argTypes;
+    auto globalPtr = LLVM::LLVMPointerType::get(context, /*addressSpace=*/1);
+    for (StringRef param : params) {
+      StringRef kind = param.split(':').first;
+      argTypes.push_back(kind == "ptr"   ? Type(globalPtr)
+                         : kind == "i32" ? Type(b.getI32Type())
+                         : kind == "i64" ? Type(b.getI64Type())
+                                         : Type(b.getF32Type()));
+    }
+    b.setInsertionPointToEnd(kernels.getBody());
+    auto func = gpu::GPUFuncOp::create(b, loc, name,
+                                       b.getFunctionType(argTypes, {}));
+    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    func.setKnownBlockSizeAttr(
+        b.getDenseI32ArrayAttr({kWarpSize * kWarpsPerBlock, 1, 1}));
+    KernelBuilder(b, loc, op).build(func);
+
+    // The ABI, on the op so that it outlives the gpu.module's serialization;
+    // the manifest writer reads only this.
+    op->setAttr(
+        "fa4.abi",
+        b.getDictionaryAttr({
+            b.getNamedAttr("kernel", SymbolRefAttr::get(
+                                         kernels.getSymNameAttr(),
+                                         {FlatSymbolRefAttr::get(func)})),
+            b.getNamedAttr("params", b.getStrArrayAttr(
+                                         llvm::to_vector_of<StringRef>(params))),
+            b.getNamedAttr("grid", gridAttr(b)),
+            b.getNamedAttr("block", b.getDenseI64ArrayAttr(
+                                        {kWarpSize * kWarpsPerBlock, 1, 1})),
+            b.getNamedAttr("cluster", b.getDenseI64ArrayAttr({1, 1, 1})),
+            b.getNamedAttr("dynamic_smem_bytes", b.getI64IntegerAttr(0)),
+            // Scalar loads only: element alignment (4 for the f32 LSE).
+            b.getNamedAttr("base_alignment", b.getI64IntegerAttr(4)),
+            b.getNamedAttr("stride_alignment", b.getI64IntegerAttr(2)),
+        }));
+  }
+}

@@ -1,0 +1,252 @@
+//===- Artifacts.cpp - PTX, cubin and manifest.json -----------------------===//
+//
+// The pipeline's last step: the kernel ABI recorded on each attn.attention
+// (`fa4.abi`) and the serialized gpu.binary become the files the runtime
+// loads. docs/KernelABI.md is the schema written here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa4/Pipelines/Compile.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace fa4;
+
+static LogicalResult writeFile(Operation *op, StringRef path,
+                               StringRef contents) {
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error);
+  if (error)
+    return op->emitError() << "cannot write " << path << ": "
+                           << error.message();
+  os << contents;
+  return success();
+}
+
+/// ptxas -arch=<chip> -v: the cubin, and its resource report.
+static FailureOr<std::string> assemble(Operation *op, StringRef ptxas,
+                                       StringRef chip, StringRef ptxPath,
+                                       StringRef cubinPath) {
+  SmallString<128> reportPath;
+  if (llvm::sys::fs::createTemporaryFile("fa4-ptxas", "txt", reportPath))
+    return op->emitError() << "cannot create a temporary file for ptxas";
+  std::string arch = ("-arch=" + chip).str();
+  StringRef args[] = {ptxas, arch, "-v", "-o", cubinPath, ptxPath};
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(reportPath),
+                                          StringRef(reportPath)};
+  std::string errorMessage;
+  int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
+                                         /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &errorMessage);
+  auto report = llvm::MemoryBuffer::getFile(reportPath);
+  std::string reportText = report ? (*report)->getBuffer().str() : "";
+  llvm::sys::fs::remove(reportPath);
+  if (status != 0)
+    return op->emitError() << "ptxas failed on " << ptxPath << " ("
+                           << errorMessage << "):\n"
+                           << reportText;
+  return reportText;
+}
+
+static llvm::json::Value dim(int64_t size, StringRef symbol) {
+  if (ShapedType::isDynamic(size))
+    return symbol.str();
+  return size;
+}
+
+static llvm::json::Value shapeOf(ShapedType type,
+                                 ArrayRef<StringRef> symbols) {
+  llvm::json::Array shape;
+  for (auto [size, symbol] : llvm::zip(type.getShape(), symbols))
+    shape.push_back(symbol.empty() ? llvm::json::Value(size)
+                                   : dim(size, symbol));
+  return shape;
+}
+
+/// "ptr:q" -> pointer, "i64:q.stride.1" -> scalar.
+static llvm::json::Value paramJson(StringRef param) {
+  auto [kind, value] = param.split(':');
+  if (kind == "ptr")
+    return llvm::json::Object{{"kind", "pointer"}, {"tensor", value}};
+  return llvm::json::Object{
+      {"kind", "scalar"}, {"type", kind}, {"value", value}};
+}
+
+/// "ceil_div:sq:4" -> {"ceil_div": ["sq", 4]}; "hq" -> "hq".
+static llvm::json::Value gridFactorJson(StringRef factor) {
+  SmallVector<StringRef> parts;
+  factor.split(parts, ':');
+  if (parts.size() == 3 && parts[0] == "ceil_div") {
+    int64_t divisor = 1;
+    parts[2].getAsInteger(10, divisor);
+    return llvm::json::Object{
+        {"ceil_div", llvm::json::Array{parts[1], divisor}}};
+  }
+  return factor;
+}
+
+static llvm::json::Array int3(DenseI64ArrayAttr values) {
+  return llvm::json::Array(values.asArrayRef());
+}
+
+static StringRef dtypeName(Type type) {
+  return type.isBF16() ? "bf16" : type.isF16() ? "f16" : "f32";
+}
+
+static llvm::json::Value manifestJson(attn::AttentionOp op,
+                                      DictionaryAttr abi, StringRef kernel,
+                                      StringRef chip, StringRef binaryFile,
+                                      StringRef binaryFormat) {
+  ShapedType q = op.getQueryType(), k = op.getKeyType(),
+             v = op.getValueType();
+  auto o = cast<ShapedType>(op.getOutput().getType());
+  StringRef dtype = dtypeName(q.getElementType());
+  attn::MaskAttr mask = op.getMask();
+  auto staticOrMinusOne = [](int64_t size) {
+    return ShapedType::isDynamic(size) ? int64_t(-1) : size;
+  };
+  llvm::json::Array tensors{
+      llvm::json::Object{{"name", "q"}, {"role", "input"}, {"dtype", dtype},
+                         {"shape", shapeOf(q, {"b", "sq", "", ""})}},
+      llvm::json::Object{{"name", "k"}, {"role", "input"}, {"dtype", dtype},
+                         {"shape", shapeOf(k, {"b", "skv", "", ""})}},
+      llvm::json::Object{{"name", "v"}, {"role", "input"}, {"dtype", dtype},
+                         {"shape", shapeOf(v, {"b", "skv", "", ""})}},
+      llvm::json::Object{{"name", "o"}, {"role", "output"}, {"dtype", dtype},
+                         {"shape", shapeOf(o, {"b", "sq", "", ""})}}};
+  if (Value lse = op.getLse())
+    tensors.push_back(llvm::json::Object{
+        {"name", "lse"},
+        {"role", "output"},
+        {"dtype", "f32"},
+        {"shape", shapeOf(cast<ShapedType>(lse.getType()), {"b", "", "sq"})}});
+
+  llvm::json::Array params;
+  for (StringRef param :
+       cast<ArrayAttr>(abi.get("params")).getAsValueRange<StringAttr>())
+    params.push_back(paramJson(param));
+  llvm::json::Array grid;
+  for (Attribute dimFactors : cast<ArrayAttr>(abi.get("grid"))) {
+    llvm::json::Array factors;
+    for (StringRef factor :
+         cast<ArrayAttr>(dimFactors).getAsValueRange<StringAttr>())
+      factors.push_back(gridFactorJson(factor));
+    grid.push_back(std::move(factors));
+  }
+
+  return llvm::json::Object{
+      {"fa4_abi_version", 1},
+      {"kernel", kernel},
+      {"chip", chip},
+      {"binary",
+       llvm::json::Object{{"file", binaryFile}, {"format", binaryFormat}}},
+      {"problem",
+       llvm::json::Object{
+           {"dtype", dtype},
+           {"num_q_heads", op.getNumQueryHeads()},
+           {"num_kv_heads", op.getNumKVHeads()},
+           {"qk_depth", op.getQKDepth()},
+           {"ov_depth", op.getOVDepth()},
+           {"mask",
+            llvm::json::Object{
+                {"kind", attn::stringifyMaskKind(mask.getKind())},
+                {"window_left", mask.getLeft()},
+                {"window_right", mask.getRight()}}},
+           {"scale", op.getEffectiveScale()},
+           {"has_lse", static_cast<bool>(op.getLse())},
+           {"batch", staticOrMinusOne(q.getDimSize(0))},
+           {"seq_q", staticOrMinusOne(q.getDimSize(1))},
+           {"seq_kv", staticOrMinusOne(k.getDimSize(1))}}},
+      {"tensors", std::move(tensors)},
+      {"alignment",
+       llvm::json::Object{
+           {"base_bytes",
+            cast<IntegerAttr>(abi.get("base_alignment")).getInt()},
+           {"stride_bytes",
+            cast<IntegerAttr>(abi.get("stride_alignment")).getInt()},
+           {"unit_stride_last_dim", true}}},
+      {"params", std::move(params)},
+      {"launch",
+       llvm::json::Object{
+           {"grid", std::move(grid)},
+           {"block", int3(cast<DenseI64ArrayAttr>(abi.get("block")))},
+           {"cluster", int3(cast<DenseI64ArrayAttr>(abi.get("cluster")))},
+           {"dynamic_smem_bytes",
+            cast<IntegerAttr>(abi.get("dynamic_smem_bytes")).getInt()}}}};
+}
+
+FailureOr<SmallVector<KernelArtifacts>>
+fa4::writeArtifacts(ModuleOp module, StringRef outputDir, StringRef ptxas) {
+  SmallVector<KernelArtifacts> written;
+  WalkResult result = module.walk([&](attn::AttentionOp op) {
+    auto abi = op->getAttrOfType<DictionaryAttr>("fa4.abi");
+    if (!abi) {
+      op.emitError() << "has no kernel ABI (fa4.abi); run the fa4-compile "
+                        "pipeline first";
+      return WalkResult::interrupt();
+    }
+    auto kernelRef = cast<SymbolRefAttr>(abi.get("kernel"));
+    auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
+        module, kernelRef.getRootReference());
+    if (!binary || binary.getObjects().empty()) {
+      op.emitError() << "kernel module " << kernelRef.getRootReference()
+                     << " was not serialized (no gpu.binary)";
+      return WalkResult::interrupt();
+    }
+    auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+    auto target = cast<NVVM::NVVMTargetAttr>(object.getTarget());
+    StringRef chip = target.getChip();
+
+    KernelArtifacts artifacts;
+    artifacts.kernel = kernelRef.getLeafReference().str();
+    SmallString<128> dir(outputDir);
+    llvm::sys::path::append(dir, artifacts.kernel);
+    if (std::error_code error = llvm::sys::fs::create_directories(dir)) {
+      op.emitError() << "cannot create " << dir << ": " << error.message();
+      return WalkResult::interrupt();
+    }
+    auto path = [&](StringRef file) {
+      SmallString<128> p(dir);
+      llvm::sys::path::append(p, file);
+      return std::string(p);
+    };
+    artifacts.ptxPath = path(artifacts.kernel + ".ptx");
+    if (failed(writeFile(op, artifacts.ptxPath, object.getObject().getValue())))
+      return WalkResult::interrupt();
+    std::string binaryFile = artifacts.kernel + ".ptx";
+    std::string binaryFormat = "ptx";
+    if (!ptxas.empty()) {
+      artifacts.cubinPath = path(artifacts.kernel + ".cubin");
+      FailureOr<std::string> report =
+          assemble(op, ptxas, chip, artifacts.ptxPath, artifacts.cubinPath);
+      if (failed(report))
+        return WalkResult::interrupt();
+      artifacts.ptxasReport = *report;
+      binaryFile = artifacts.kernel + ".cubin";
+      binaryFormat = "cubin";
+    }
+    artifacts.manifestPath = path("manifest.json");
+    std::string manifest;
+    llvm::raw_string_ostream os(manifest);
+    os << llvm::formatv("{0:2}",
+                        manifestJson(op, abi, artifacts.kernel, chip,
+                                     binaryFile, binaryFormat))
+       << "\n";
+    if (failed(writeFile(op, artifacts.manifestPath, manifest)))
+      return WalkResult::interrupt();
+    written.push_back(std::move(artifacts));
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  return written;
+}

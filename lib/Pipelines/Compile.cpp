@@ -1,0 +1,47 @@
+//===- Compile.cpp - The fa4-compile pipeline -----------------------------===//
+
+#include "fa4/Pipelines/Compile.h"
+
+#include "fa4/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void fa4::buildCompilePipeline(OpPassManager &pm,
+                               const CompileOptions &options) {
+  attn::PlanPipelineOptions planOptions;
+  planOptions.chip = options.chip;
+  planOptions.batchHint = options.batchHint;
+  planOptions.seqQHint = options.seqQHint;
+  planOptions.seqKVHint = options.seqKVHint;
+  attn::buildPlanPipeline(pm, planOptions);
+
+  ConvertAttnToReferenceKernelOptions kernelOptions;
+  kernelOptions.chip = options.chip;
+  pm.addPass(createConvertAttnToReferenceKernel(kernelOptions));
+
+  // Upstream from here: the kernel module to NVVM/LLVM, then PTX.
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binaryOptions;
+  binaryOptions.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+}
+
+void fa4::registerCompilePipeline() {
+  PassPipelineRegistration<CompileOptions>(
+      "fa4-compile",
+      "Compile attn.attention to PTX: plan, lower to a kernel, serialize",
+      buildCompilePipeline);
+}

@@ -1,0 +1,131 @@
+//===- fa4-compile.cpp - attn.attention to kernel artifacts ---------------===//
+//
+// Runs the fa4-compile pipeline on a file, prints the plan of every
+// attn.attention (-attn-explain), and writes PTX, cubin (when ptxas is found)
+// and manifest.json per kernel: the main job of the README.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa4/InitAll.h"
+#include "fa4/Pipelines/Compile.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<input .mlir>"),
+                                      cl::init("-"));
+static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
+                                      cl::value_desc("dir"),
+                                      cl::init("artifacts"));
+static cl::opt<std::string> chip("chip", cl::desc("sm_100a or sm_90a"),
+                                 cl::init("sm_100a"));
+static cl::opt<int64_t> batchHint("batch-hint",
+                                  cl::desc("Expected dynamic batch size"),
+                                  cl::init(-1));
+static cl::opt<int64_t> seqQHint("seq-q-hint",
+                                 cl::desc("Expected dynamic query length"),
+                                 cl::init(-1));
+static cl::opt<int64_t> seqKVHint("seq-kv-hint",
+                                  cl::desc("Expected dynamic key/value length"),
+                                  cl::init(-1));
+static cl::opt<std::string>
+    ptxasPath("ptxas",
+              cl::desc("ptxas to assemble the cubin with (default: PATH, "
+                       "then /usr/local/cuda/bin; 'none' skips the cubin)"),
+              cl::init(""));
+static cl::opt<bool> quiet("quiet", cl::desc("Do not print the plan"),
+                           cl::init(false));
+
+static std::string findPtxas() {
+  if (ptxasPath == "none")
+    return "";
+  if (!ptxasPath.empty())
+    return ptxasPath;
+  if (auto onPath = llvm::sys::findProgramByName("ptxas"))
+    return *onPath;
+  if (auto inCuda = llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"}))
+    return *inCuda;
+  return "";
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerPassManagerCLOptions();
+  registerMLIRContextCLOptions();
+  registerAsmPrinterCLOptions();
+  cl::ParseCommandLineOptions(argc, argv, "fa4 compiler: attn.attention to "
+                                          "PTX/cubin and manifest.json\n");
+  DialectRegistry registry;
+  fa4::registerAllDialects(registry);
+  MLIRContext context(registry);
+
+  llvm::SourceMgr sourceMgr;
+  std::string errorMessage;
+  auto input = openInputFile(inputFile, &errorMessage);
+  if (!input) {
+    llvm::errs() << "fa4-compile: " << errorMessage << "\n";
+    return 1;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  fa4::CompileOptions options;
+  options.chip = chip;
+  options.batchHint = batchHint;
+  options.seqQHint = seqQHint;
+  options.seqKVHint = seqKVHint;
+  PassManager pm(&context);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return 1;
+  fa4::attn::PlanPipelineOptions planOptions;
+  planOptions.chip = chip;
+  planOptions.batchHint = batchHint;
+  planOptions.seqQHint = seqQHint;
+  planOptions.seqKVHint = seqKVHint;
+  fa4::buildCompilePipeline(pm, options);
+  if (!quiet) {
+    // The plan, printed once planning is done and before lowering.
+    PassManager explain(&context);
+    fa4::attn::buildPlanPipeline(explain, planOptions);
+    explain.addPass(fa4::attn::createAttnExplain());
+    OwningOpRef<ModuleOp> planned = module->clone();
+    if (failed(explain.run(*planned)))
+      return 1;
+  }
+  if (failed(pm.run(*module)))
+    return 1;
+
+  std::string ptxas = findPtxas();
+  FailureOr<SmallVector<fa4::KernelArtifacts>> artifacts =
+      fa4::writeArtifacts(*module, outputDir, ptxas);
+  if (failed(artifacts))
+    return 1;
+  for (const fa4::KernelArtifacts &kernel : *artifacts) {
+    llvm::outs() << "kernel " << kernel.kernel << "\n  ptx      "
+                 << kernel.ptxPath << "\n";
+    if (!kernel.cubinPath.empty())
+      llvm::outs() << "  cubin    " << kernel.cubinPath << "\n";
+    llvm::outs() << "  manifest " << kernel.manifestPath << "\n";
+    if (!kernel.ptxasReport.empty())
+      llvm::outs() << "  ptxas:\n" << kernel.ptxasReport;
+  }
+  if (ptxas.empty())
+    llvm::outs() << "no ptxas found: wrote PTX only (the runtime JITs it)\n";
+  return 0;
+}
