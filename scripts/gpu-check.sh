@@ -74,42 +74,50 @@ fi
 [ ${#artifact_dirs[@]} -gt 0 ] || echo "no artifacts to run" >&2
 
 step "fa4-run cases"
-: >"$OUT/runs.log"
-summary="$OUT/summary.txt"
-printf '%-40s %-52s %-8s %-10s %-10s %s\n' artifact case status max_err ref_err tflops/note >"$summary"
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+# Every case is one fa4-run process; they run $FA4_JOBS at a time (the CPU
+# reference is the slow part). scripts/run-case.sh prints one summary row.
+jobs="$OUT/jobs.txt"
+: >"$jobs"
 for dir in "${artifact_dirs[@]}"; do
-  artifact=$(basename "$dir")
   cases="$dir/cases.txt"
-  [ -f "$cases" ] || { echo "$artifact: no cases.txt, skipped" >&2; continue; }
+  [ -f "$cases" ] || { echo "$(basename "$dir"): no cases.txt, skipped" >&2; continue; }
   while IFS= read -r line || [ -n "$line" ]; do
     line=${line%%#*}
-    [ -n "${line// /}" ] || continue
-    read -ra args <<<"$line"
-    echo "### $artifact: fa4-run $dir/manifest.json $line" >>"$OUT/runs.log"
-    set +e
-    output=$(timeout 300 "$FA4_RUN" "$dir/manifest.json" "${args[@]}" 2>&1)
-    rc=$?
-    set -e
-    echo "$output" >>"$OUT/runs.log"
-    echo "exit $rc" >>"$OUT/runs.log"
-    result=$(grep '^RESULT' <<<"$output" | tail -1 || true)
-    case "$rc:$result" in
-      0:"RESULT rejected"*) status=refused ;;
-      0:*) status=pass ;;
-      1:*) status=FAIL ;;
-      124:*) status=TIMEOUT ;;
-      *) status=ERROR ;;
-    esac
-    [ "$status" = pass ] || [ "$status" = refused ] || failures=$((failures + 1))
-    note=$(field tflops "$result")
-    [ "$status" = pass ] || note=$(sed -n 's/.*message="\(.*\)"$/\1/p' <<<"$result" | cut -c1-90)
-    printf '%-40s %-52s %-8s %-10s %-10s %s\n' "$artifact" "$line" "$status" \
-      "$(field max_err "$result")" "$(field ref_err "$result")" "$note" >>"$summary"
+    [ -n "${line// /}" ] && printf '%s\t%s\n' "$dir" "$line" >>"$jobs"
   done <"$cases"
 done
+mkdir -p "$OUT/runs"
+export FA4_RUN OUT
+set +e
+tr '\n' '\0' <"$jobs" |
+  xargs -0 -P "${FA4_JOBS:-12}" -I{} bash scripts/run-case.sh "{}" >"$OUT/rows.txt"
+set -e
+cat "$OUT"/runs/*.log >"$OUT/runs.log" 2>/dev/null || true
+rm -rf "$OUT/runs"
+
+summary="$OUT/summary.txt"
+{
+  printf '%-48s %-40s %-8s %-10s %-10s %s\n' artifact case status max_err ref_err tflops/note
+  sort "$OUT/rows.txt"
+} >"$summary"
+failures=$((failures + $(awk '$3 != "pass" && $3 != "refused"' "$OUT/rows.txt" | wc -l)))
+
+if [ -f artifacts/bench.txt ] && python3 -c "import torch" 2>/dev/null; then
+  step "benchmark against torch SDPA"
+  # shellcheck disable=SC2046
+  if ! python3 bench/compare_sdpa.py --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
+       $(cat artifacts/bench.txt) >"$OUT/bench.txt" 2>"$OUT/bench.err"; then
+    failures=$((failures + 1))
+    echo "benchmark FAILED (see bench.err)" >&2
+  fi
+fi
 
 step "summary"
-cat "$summary"
+echo "cases: $(wc -l <"$OUT/rows.txt"), passed: $(awk '$3 == "pass"' "$OUT/rows.txt" | wc -l), refused as expected: $(awk '$3 == "refused"' "$OUT/rows.txt" | wc -l)"
+echo "-- not passed:"
+awk '$3 != "pass" && $3 != "refused"' "$OUT/rows.txt" | head -40
+echo "-- timed:"
+grep -- '--bench' "$OUT/rows.txt" || true
+[ -f "$OUT/bench.txt" ] && { echo "-- benchmark:"; cat "$OUT/bench.txt"; }
 echo "failures: $failures"
 [ "$failures" -eq 0 ]

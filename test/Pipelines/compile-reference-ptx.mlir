@@ -5,10 +5,10 @@
 // CHECK: attn.attention
 // CHECK-SAME: config = #attn.config<chip = [[CHIP:sm_[0-9a]+]]
 // CHECK-SAME: fa4.abi = {
-// CHECK: gpu.binary @fa4_attn_reference_0_[[CHIP]]_module
+// CHECK: gpu.binary @fa4_ref_attention_[[CHIP]]_module
 // SM90-SAME: .target sm_90a
 // SM100-SAME: .target sm_100a
-// CHECK-SAME: .visible .entry fa4_attn_reference_0_[[CHIP]](
+// CHECK-SAME: .visible .entry fa4_ref_attention_[[CHIP]](
 // The score's warp reduction, exp2 on the MUFU unit, O rounded to bf16, then
 // LSE's log2.
 // CHECK-SAME: shfl.sync.bfly.b32

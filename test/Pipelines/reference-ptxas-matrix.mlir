@@ -76,147 +76,147 @@ func.func @d256_256_h6_1(%q: tensor<?x?x6x256xf16>, %k: tensor<?x?x1x256xf16>, %
   %o = attn.attention %q, %k, %v {mask = #attn.mask<window(-1, 32)>} : tensor<?x?x6x256xf16>, tensor<?x?x1x256xf16>, tensor<?x?x1x256xf16> -> tensor<?x?x6x256xf16>
   return %o : tensor<?x?x6x256xf16>
 }
-// SM90: kernel fa4_attn_reference_0_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_0_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_0_sm_90a
+// SM90: kernel fa4_ref_d64_64_h6_6_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d64_64_h6_6_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d64_64_h6_6_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_1_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_1_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_1_sm_90a
+// SM90: kernel fa4_ref_d64_64_h6_3_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d64_64_h6_3_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d64_64_h6_3_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_2_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_2_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_2_sm_90a
+// SM90: kernel fa4_ref_d64_64_h6_1_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d64_64_h6_1_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d64_64_h6_1_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_3_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_3_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_3_sm_90a
+// SM90: kernel fa4_ref_d96_96_h6_6_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d96_96_h6_6_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d96_96_h6_6_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_4_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_4_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_4_sm_90a
+// SM90: kernel fa4_ref_d96_96_h6_3_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d96_96_h6_3_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d96_96_h6_3_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_5_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_5_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_5_sm_90a
+// SM90: kernel fa4_ref_d96_96_h6_1_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d96_96_h6_1_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d96_96_h6_1_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_6_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_6_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_6_sm_90a
+// SM90: kernel fa4_ref_d128_128_h6_6_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d128_128_h6_6_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d128_128_h6_6_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_7_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_7_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_7_sm_90a
+// SM90: kernel fa4_ref_d128_128_h6_3_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d128_128_h6_3_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d128_128_h6_3_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_8_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_8_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_8_sm_90a
+// SM90: kernel fa4_ref_d128_128_h6_1_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d128_128_h6_1_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d128_128_h6_1_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_9_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_9_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_9_sm_90a
+// SM90: kernel fa4_ref_d128_64_h6_6_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d128_64_h6_6_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d128_64_h6_6_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_10_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_10_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_10_sm_90a
+// SM90: kernel fa4_ref_d128_64_h6_3_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d128_64_h6_3_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d128_64_h6_3_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_11_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_11_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_11_sm_90a
+// SM90: kernel fa4_ref_d128_64_h6_1_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d128_64_h6_1_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d128_64_h6_1_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_12_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_12_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_12_sm_90a
+// SM90: kernel fa4_ref_d192_128_h6_6_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d192_128_h6_6_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d192_128_h6_6_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_13_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_13_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_13_sm_90a
+// SM90: kernel fa4_ref_d192_128_h6_3_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d192_128_h6_3_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d192_128_h6_3_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_14_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_14_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_14_sm_90a
+// SM90: kernel fa4_ref_d192_128_h6_1_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d192_128_h6_1_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d192_128_h6_1_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_15_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_15_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_15_sm_90a
+// SM90: kernel fa4_ref_d256_256_h6_6_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d256_256_h6_6_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d256_256_h6_6_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_16_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_16_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_16_sm_90a
+// SM90: kernel fa4_ref_d256_256_h6_3_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d256_256_h6_3_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d256_256_h6_3_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_attn_reference_17_sm_90a
-// SM90: Compiling entry function 'fa4_attn_reference_17_sm_90a' for 'sm_90a'
-// SM90-NEXT: Function properties for fa4_attn_reference_17_sm_90a
+// SM90: kernel fa4_ref_d256_256_h6_1_sm_90a
+// SM90: Compiling entry function 'fa4_ref_d256_256_h6_1_sm_90a' for 'sm_90a'
+// SM90-NEXT: Function properties for fa4_ref_d256_256_h6_1_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_0_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_0_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_0_sm_100a
+// SM100: kernel fa4_ref_d64_64_h6_6_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d64_64_h6_6_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d64_64_h6_6_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_1_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_1_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_1_sm_100a
+// SM100: kernel fa4_ref_d64_64_h6_3_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d64_64_h6_3_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d64_64_h6_3_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_2_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_2_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_2_sm_100a
+// SM100: kernel fa4_ref_d64_64_h6_1_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d64_64_h6_1_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d64_64_h6_1_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_3_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_3_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_3_sm_100a
+// SM100: kernel fa4_ref_d96_96_h6_6_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d96_96_h6_6_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d96_96_h6_6_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_4_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_4_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_4_sm_100a
+// SM100: kernel fa4_ref_d96_96_h6_3_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d96_96_h6_3_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d96_96_h6_3_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_5_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_5_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_5_sm_100a
+// SM100: kernel fa4_ref_d96_96_h6_1_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d96_96_h6_1_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d96_96_h6_1_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_6_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_6_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_6_sm_100a
+// SM100: kernel fa4_ref_d128_128_h6_6_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d128_128_h6_6_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d128_128_h6_6_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_7_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_7_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_7_sm_100a
+// SM100: kernel fa4_ref_d128_128_h6_3_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d128_128_h6_3_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d128_128_h6_3_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_8_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_8_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_8_sm_100a
+// SM100: kernel fa4_ref_d128_128_h6_1_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d128_128_h6_1_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d128_128_h6_1_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_9_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_9_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_9_sm_100a
+// SM100: kernel fa4_ref_d128_64_h6_6_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d128_64_h6_6_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d128_64_h6_6_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_10_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_10_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_10_sm_100a
+// SM100: kernel fa4_ref_d128_64_h6_3_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d128_64_h6_3_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d128_64_h6_3_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_11_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_11_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_11_sm_100a
+// SM100: kernel fa4_ref_d128_64_h6_1_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d128_64_h6_1_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d128_64_h6_1_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_12_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_12_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_12_sm_100a
+// SM100: kernel fa4_ref_d192_128_h6_6_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d192_128_h6_6_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d192_128_h6_6_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_13_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_13_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_13_sm_100a
+// SM100: kernel fa4_ref_d192_128_h6_3_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d192_128_h6_3_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d192_128_h6_3_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_14_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_14_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_14_sm_100a
+// SM100: kernel fa4_ref_d192_128_h6_1_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d192_128_h6_1_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d192_128_h6_1_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_15_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_15_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_15_sm_100a
+// SM100: kernel fa4_ref_d256_256_h6_6_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d256_256_h6_6_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d256_256_h6_6_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_16_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_16_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_16_sm_100a
+// SM100: kernel fa4_ref_d256_256_h6_3_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d256_256_h6_3_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d256_256_h6_3_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_attn_reference_17_sm_100a
-// SM100: Compiling entry function 'fa4_attn_reference_17_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_attn_reference_17_sm_100a
+// SM100: kernel fa4_ref_d256_256_h6_1_sm_100a
+// SM100: Compiling entry function 'fa4_ref_d256_256_h6_1_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_ref_d256_256_h6_1_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

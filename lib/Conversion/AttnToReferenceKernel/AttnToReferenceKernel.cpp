@@ -22,6 +22,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <cmath>
 
@@ -359,10 +360,17 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
                                           "+ptx86");
   SymbolTable moduleSymbols(module);
 
-  for (auto [index, op] : llvm::enumerate(ops)) {
+  for (attn::AttentionOp op : ops) {
     // One gpu.module per kernel, so each serializes to its own PTX.
-    std::string name =
-        ("fa4_attn_reference_" + Twine(index) + "_" + chipName).str();
+    // Named after the enclosing function so artifacts say what they hold.
+    auto parent = op->getParentOfType<FunctionOpInterface>();
+    std::string base = ("fa4_ref_" +
+                        (parent ? parent.getName() : StringRef("attention")) +
+                        "_" + chipName)
+                           .str();
+    std::string name = base;
+    for (int repeat = 1; moduleSymbols.lookup(name + "_module"); ++repeat)
+      name = base + "_" + std::to_string(repeat);
     b.setInsertionPointToEnd(module.getBody());
     auto kernels = gpu::GPUModuleOp::create(b, module.getLoc(),
                                             name + "_module",

@@ -7,10 +7,10 @@
 // CHECK-SAME: block = array<i64: 128, 1, 1>
 // CHECK-SAME: cluster = array<i64: 1, 1, 1>
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:4"], ["hq"], ["b"]]
-// CHECK-SAME: kernel = @fa4_attn_reference_0_sm_90a_module::@fa4_attn_reference_0_sm_90a
+// CHECK-SAME: kernel = @fa4_ref_gqa_causal_lse_sm_90a_module::@fa4_ref_gqa_causal_lse_sm_90a
 // CHECK-SAME: params = ["ptr:q", "ptr:k", "ptr:v", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv", "i64:q.stride.0", "i64:q.stride.1", "i64:q.stride.2", "i64:k.stride.0", "i64:k.stride.1", "i64:k.stride.2", "i64:v.stride.0", "i64:v.stride.1", "i64:v.stride.2", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "f32:scale_log2"]
-// CHECK: gpu.module @fa4_attn_reference_0_sm_90a_module [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
-// CHECK: gpu.func @fa4_attn_reference_0_sm_90a(%{{.*}}: !llvm.ptr<1>, {{.*}}, %{{.*}}: f32) kernel
+// CHECK: gpu.module @fa4_ref_gqa_causal_lse_sm_90a_module [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
+// CHECK: gpu.func @fa4_ref_gqa_causal_lse_sm_90a(%{{.*}}: !llvm.ptr<1>, {{.*}}, %{{.*}}: f32) kernel
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // The kv head of query head h (block y) is h / group (group 4).
 // CHECK: gpu.block_id  y
@@ -42,7 +42,7 @@ func.func @gqa_causal_lse(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16
 // CHECK-LABEL: func @window_no_lse
 // CHECK: attn.attention
 // CHECK-SAME: params = ["ptr:q", "ptr:k", "ptr:v", "ptr:o", "i32:b", "i32:sq", "i32:skv", "i64:q.stride.0", "i64:q.stride.1", "i64:q.stride.2", "i64:k.stride.0", "i64:k.stride.1", "i64:k.stride.2", "i64:v.stride.0", "i64:v.stride.1", "i64:v.stride.2", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "f32:scale_log2"]
-// CHECK: gpu.func @fa4_attn_reference_0_sm_90a(
+// CHECK: gpu.func @fa4_ref_window_no_lse_sm_90a(
 // CHECK: %[[RIGHT:.*]] = arith.constant 8 : i64
 // CHECK: arith.addi %{{.*}}, %[[RIGHT]]
 // CHECK: arith.minsi

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Times fa4 kernels against torch SDPA (cuDNN and flash backends) in one run.
+
+Each row: an artifact directory (manifest.json + binary) and runtime sizes.
+fa4 is timed by `fa4-run --bench` (CUDA events, median, inputs rotated past
+L2); torch by CUDA events around the same shapes in bf16/f16, BSHD inputs
+transposed to the BHSD views SDPA takes (a view, no copy). Prints TFLOP/s
+(visible (i, j) pairs only, like fa4-run) or K+V TB/s for decode, and the
+ratios, as a table; writes the rows as JSON to --json.
+"""
+import argparse
+import json
+import math
+import re
+import subprocess
+import sys
+
+import torch
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+
+def visible_pairs(sq, skv, mask, left, right):
+    """(i, j) pairs the mask keeps, bottom-right aligned."""
+    total = 0
+    for i in range(sq):
+        diag = i + skv - sq
+        lo, hi = 0, skv - 1
+        if mask == "causal":
+            hi = min(hi, diag)
+        if mask == "window":
+            if right >= 0:
+                hi = min(hi, diag + right)
+            if left >= 0:
+                lo = max(lo, diag - left)
+        total += max(0, hi - lo + 1)
+    return total
+
+
+def time_ms(fn, iters=30, warmup=5):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        start, end = torch.cuda.Event(True), torch.cuda.Event(True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def torch_ms(backend, problem, b, sq, skv):
+    dtype = torch.bfloat16 if problem["dtype"] == "bf16" else torch.float16
+    hq, hkv = problem["num_q_heads"], problem["num_kv_heads"]
+    dqk, dv = problem["qk_depth"], problem["ov_depth"]
+    mask = problem["mask"]["kind"]
+    # Several input sets so that repeated runs do not measure L2.
+    sets = max(1, min(8, math.ceil(3 * 60e6 / (2 * b * (sq * hq * dqk + skv * hkv * (dqk + dv))))))
+    inputs = [(torch.randn(b, sq, hq, dqk, device="cuda", dtype=dtype).transpose(1, 2),
+               torch.randn(b, skv, hkv, dqk, device="cuda", dtype=dtype).transpose(1, 2),
+               torch.randn(b, skv, hkv, dv, device="cuda", dtype=dtype).transpose(1, 2))
+              for _ in range(sets)]
+    attn_mask = None
+    is_causal = False
+    if mask == "causal":
+        if sq == skv:
+            is_causal = True
+        else:  # SDPA's is_causal is top-left aligned; ours is bottom-right.
+            i = torch.arange(sq, device="cuda")[:, None]
+            j = torch.arange(skv, device="cuda")[None, :]
+            attn_mask = j <= i + skv - sq
+    elif mask == "window":
+        return None
+    counter = [0]
+
+    def run():
+        q, k, v = inputs[counter[0] % sets]
+        counter[0] += 1
+        torch.nn.functional.scaled_dot_product_attention(
+            q, k, v, attn_mask=attn_mask, is_causal=is_causal,
+            scale=problem["scale"], enable_gqa=hq != hkv)
+
+    try:
+        with sdpa_kernel([backend]):
+            return time_ms(run)
+    except RuntimeError as error:
+        print(f"  torch {backend.name}: {str(error).splitlines()[0][:100]}", file=sys.stderr)
+        return None
+
+
+def fa4_ms(fa4_run, artifact, b, sq, skv):
+    out = subprocess.run([fa4_run, f"{artifact}/manifest.json", "--b", str(b), "--sq", str(sq),
+                          "--skv", str(skv), "--bench", "--iters", "30"],
+                         capture_output=True, text=True, timeout=600)
+    match = re.search(r"ms=([0-9.eE+-]+)", out.stdout)
+    if out.returncode != 0 or not match:
+        print(f"  fa4-run failed: {out.stdout[-300:]} {out.stderr[-300:]}", file=sys.stderr)
+        return None
+    return float(match.group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--fa4-run", required=True)
+    parser.add_argument("--json")
+    parser.add_argument("rows", nargs="+", help="ARTIFACT_DIR:B:SQ:SKV")
+    args = parser.parse_args()
+    rows = []
+    for spec in args.rows:
+        artifact, b, sq, skv = spec.rsplit(":", 3)
+        b, sq, skv = int(b), int(sq), int(skv)
+        with open(f"{artifact}/manifest.json") as f:
+            problem = json.load(f)["problem"]
+        m = problem["mask"]
+        pairs = visible_pairs(sq, skv, m["kind"], m["window_left"], m["window_right"])
+        hq, hkv = problem["num_q_heads"], problem["num_kv_heads"]
+        flops = 2 * b * hq * pairs * (problem["qk_depth"] + problem["ov_depth"])
+        kv_bytes = 2 * b * skv * hkv * (problem["qk_depth"] + problem["ov_depth"])
+        decode = sq <= 16
+        unit = "TB/s" if decode else "TFLOP/s"
+        rate = (lambda ms: kv_bytes / ms / 1e9) if decode else (lambda ms: flops / ms / 1e9)
+        row = {"artifact": artifact.rstrip("/").split("/")[-1], "b": b, "sq": sq, "skv": skv,
+               "unit": unit}
+        for name, ms in [("fa4", fa4_ms(args.fa4_run, artifact, b, sq, skv)),
+                         ("cudnn", torch_ms(SDPBackend.CUDNN_ATTENTION, problem, b, sq, skv)),
+                         ("flash", torch_ms(SDPBackend.FLASH_ATTENTION, problem, b, sq, skv))]:
+            row[name + "_ms"] = ms
+            row[name] = rate(ms) if ms else None
+        rows.append(row)
+    fmt = lambda x: f"{x:9.2f}" if x else "      n/a"
+    print(f"{'artifact':52} {'b':>3} {'sq':>6} {'skv':>6} {'unit':>7} {'fa4':>9} {'cudnn':>9} {'flash':>9} {'/cudnn':>7} {'/flash':>7}")
+    for r in rows:
+        ratio = lambda other: f"{r['fa4'] / r[other]:7.3f}" if r["fa4"] and r[other] else "    n/a"
+        print(f"{r['artifact'][:52]:52} {r['b']:3} {r['sq']:6} {r['skv']:6} {r['unit']:>7} "
+              f"{fmt(r['fa4'])} {fmt(r['cudnn'])} {fmt(r['flash'])} {ratio('cudnn')} {ratio('flash')}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
