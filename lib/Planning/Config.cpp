@@ -68,8 +68,6 @@ constexpr int64_t kFuseGqaMaxSeqQ = 8;
 /// Tensor-core N granule: tcgen05 M=128 and wgmma take N in steps of 16.
 constexpr int kMmaNGranule = 16;
 
-bool isValidSize(int64_t size) { return size == kDynamic || size >= 1; }
-
 int roundDownTo(int value, int granule) { return value / granule * granule; }
 } // namespace
 
@@ -90,19 +88,8 @@ static llvm::LogicalResult validate(const AttnProblem &problem,
            << " kv-heads";
     return llvm::failure();
   }
-  for (auto [name, size] :
-       {std::pair<const char *, int64_t>{"batch", problem.batch},
-        {"seqQ", problem.seqQ},
-        {"seqKV", problem.seqKV},
-        {"batch hint", problem.batchHint},
-        {"seqQ hint", problem.seqQHint},
-        {"seqKV hint", problem.seqKVHint}}) {
-    if (!isValidSize(size)) {
-      whyNot << "expected " << name << " to be at least 1 or dynamic, but got "
-             << size;
-      return llvm::failure();
-    }
-  }
+  if (llvm::failed(validateSizes(problem, whyNot)))
+    return llvm::failure();
   // Depths are TMA box rows, so each is a whole number of 16-byte units.
   int granule = target.tmaRowGranuleBytes;
   unsigned bytes = elementBytes(problem.elementType);
@@ -166,11 +153,14 @@ static llvm::LogicalResult validate(const AttnProblem &problem,
 
 /// GQA fusion: when an M tile of one q-head would be mostly padding (few
 /// query positions), the q-heads of one kv-head fill it together and read
-/// their shared K/V once. `maxRows` is the largest CTA tile of the chip.
+/// their shared K/V once. `maxRows` is the largest CTA tile of the chip. A
+/// group larger than the tile still fuses for decode-like queries: its heads
+/// fill ceil(group x seqQ / BM) tiles (AttnConfig::tilesHeads), which read K/V
+/// once per tile instead of once per q-head.
 static bool chooseFuseGqa(const AttnProblem &problem, int maxRows) {
   int group = problem.group();
   int64_t seqQ = problem.plannedSeqQ();
-  if (group == 1 || group > maxRows || seqQ == kDynamic)
+  if (group == 1 || seqQ == kDynamic)
     return false;
   return seqQ * group <= maxRows || seqQ <= kFuseGqaMaxSeqQ;
 }
@@ -231,6 +221,13 @@ static void chooseSm90Tiles(const AttnProblem &problem,
                    (2 * stageBytesPerKey));
   config.bn =
       roundDownTo(std::min({kSm90MaxBN, registerBN, smemBN}), kMmaNGranule);
+}
+
+int64_t AttnConfig::workItemsPerHead(int64_t seqQ) const {
+  int64_t rowsPerWorkItem = int64_t(bm) * ctaGroup();
+  if (tilesHeads())
+    return llvm::divideCeilSigned(int64_t(group) * seqQ, rowsPerWorkItem);
+  return llvm::divideCeilSigned(seqQ, int64_t(bmEff()) * ctaGroup());
 }
 
 llvm::FailureOr<AttnConfig> fa4::planConfig(const AttnProblem &problem,
@@ -304,9 +301,13 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
     os << "  isMla: qk 576 = nope 512 + rope 64, ov 512\n";
   os << "  heads: " << config.numQHeads << " q / " << config.numKVHeads
      << " kv, group " << config.group << "; fuseGqa = "
-     << (config.fuseGqa ? "true: the q-heads of one kv-head share an M tile, "
-                          "so K/V is read once per kv-head"
-                        : "false")
+     << (!config.fuseGqa ? "false"
+         : config.tilesHeads()
+             ? "true: the group outnumbers the BM rows, so the q-heads of one "
+               "kv-head fill ceil(group x seqQ / BM) M tiles of BM heads "
+               "(rows = heads), each reading K/V once"
+             : "true: the q-heads of one kv-head share an M tile, so K/V is "
+               "read once per kv-head")
      << "\n";
   if (config.chip == Chip::SM100a) {
     if (config.isMla) {

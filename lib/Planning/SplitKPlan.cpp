@@ -1,14 +1,19 @@
 //===- SplitKPlan.cpp - Split the KV sequence across CTAs -----------------===//
 //
 // The rule:
-//   W  = batch x (kv-heads if fuseGqa else q-heads) x q-tiles work items,
-//        each taking ctaGroup CTAs.
-//   No split when W x ctaGroup >= #SMs (no SM idles), or when a size is
-//   dynamic with no hint (the launch cannot know W or the key count).
-//   P  = min(ceil(#SMs / (W x ctaGroup)), floor(span / (4 x BN))): enough
-//        partitions to cover the SMs, each streaming at least 4 KV tiles
-//        (kSplitKMinTilesPerPartition), where span is the keys one work item
-//        visits (seqKV, fewer under a bounded window).
+//   W  = batch x (kv-heads if fuseGqa else q-heads) x M tiles per head
+//        work items, each taking ctaGroup CTAs; M tiles per head are
+//        ceil(seqQ / (BM_eff x ctaGroup)), or ceil(group x seqQ / BM) when
+//        a fused group outnumbers the tile rows (AttnConfig::tilesHeads).
+//   No split when a size is dynamic with no hint (the launch cannot know W
+//   or the key count).
+//   P  = floor(#SMs / (W x ctaGroup)): the most partitions that still run in
+//        one wave (CTAs <= #SMs); ceil would start a second, partial wave
+//        that only lengthens the kernel. No split when that is below 2.
+//   P  = min(P, floor(span / (4 x BN))): each partition streams at least 4
+//        KV tiles (kSplitKMinTilesPerPartition), where span is the keys one
+//        work item visits (seqKV, fewer under a window bounded on the left).
+//        No split when that is below 2.
 //   Keys per partition = alignTo(ceil(span / P), BN); P is then recounted so
 //   no partition of the planned size is empty.
 //   ClusterDsmem when P <= 16, the non-portable cluster limit (DESIGN.md
@@ -22,6 +27,7 @@
 
 #include "fa4/Planning/SplitKPlan.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -44,29 +50,91 @@ llvm::StringRef fa4::splitKModeName(SplitKMode mode) {
   llvm_unreachable("unknown split-K mode");
 }
 
-/// Keys one work item visits: all of seqKV, except under a window bounded on
-/// the left, where the first row of a tile reaches windowLeft keys back from
-/// its diagonal and the last row windowRight keys forward (or to the end of
-/// the sequence, seqQ - 1 positions further, when unbounded).
-static int64_t visitedKeys(const AttnProblem &problem, const AttnConfig &config,
-                           int64_t seqQ, int64_t seqKV) {
+/// The query positions the rows of one work item touch, and the step between
+/// the first positions of consecutive work items.
+struct WorkItemPositions {
+  int64_t count;
+  int64_t stride;
+};
+
+static WorkItemPositions workItemPositions(const AttnConfig &config) {
+  int64_t rows = int64_t(config.bm) * config.ctaGroup();
+  if (!config.tilesHeads()) {
+    int64_t positions = int64_t(config.bmEff()) * config.ctaGroup();
+    return {positions, positions};
+  }
+  // Tiles of `rows` consecutive (position, head) rows, position-major: a tile
+  // stays within one position when `rows` divides the group, else it may
+  // straddle into the next; work items start at every position.
+  int64_t group = config.group;
+  int64_t count = group % rows == 0 ? 1 : 1 + llvm::divideCeil(rows - 1, group);
+  return {count, 1};
+}
+
+/// Keys one work item visits, at most: all of seqKV, except under a window
+/// bounded on the left. Windows sit on the bottom-right diagonal: query
+/// position i sees keys [i + d - left, i + d + right], d = seqKV - seqQ, with
+/// an unbounded right side reaching the last key. A work item whose rows are
+/// positions [f, f + n) sees the union of its rows' ranges, [f + d - left,
+/// f + n - 1 + d + right], clipped to [0, seqKV); the span is the largest such
+/// union over the work items (n = min(positions per work item, seqQ)), so
+/// every partition of alignTo(ceil(span / P), BN) keys covers its share.
+static int64_t visitedKeys(const AttnProblem &problem, int64_t seqQ,
+                           int64_t seqKV, WorkItemPositions item) {
   if (problem.mask != MaskKind::Window || problem.windowLeft < 0)
     return seqKV;
-  int64_t positionsPerTile =
-      std::min<int64_t>(seqQ, int64_t(config.bmEff()) * config.ctaGroup());
-  int64_t forward = problem.windowRight >= 0 ? problem.windowRight : seqQ - 1;
-  return std::min(seqKV,
-                  problem.windowLeft + 1 + forward + positionsPerTile - 1);
+  int64_t rows = std::min(item.count, seqQ);
+  int64_t diagonal = seqKV - seqQ;
+  int64_t left = problem.windowLeft;
+  int64_t right = problem.windowRight;
+  auto keysOfItem = [&](int64_t index) {
+    int64_t first = index * item.stride;
+    int64_t last = std::min(first + rows, seqQ) - 1;
+    int64_t lo = std::max<int64_t>(0, first + diagonal - left);
+    int64_t hi =
+        right < 0 ? seqKV - 1 : std::min(seqKV - 1, last + diagonal + right);
+    return std::max<int64_t>(0, hi - lo + 1);
+  };
+  // Over the work items with all `rows` positions, the key count is
+  // piecewise linear in the first position, with breakpoints where the union
+  // reaches key 0 and key seqKV - 1, so it is largest next to a breakpoint or
+  // at an end; the few work items past the last full one are counted one by
+  // one.
+  int64_t lastItem = (seqQ - 1) / item.stride;
+  int64_t lastFullItem = (seqQ - rows) / item.stride;
+  llvm::SmallVector<int64_t> candidates = {0, lastFullItem};
+  llvm::SmallVector<int64_t> breakpoints = {left - diagonal};
+  if (right >= 0)
+    breakpoints.push_back(seqKV - rows - diagonal - right);
+  for (int64_t breakpoint : breakpoints) {
+    int64_t index = llvm::divideFloorSigned(breakpoint, item.stride);
+    candidates.push_back(index);
+    candidates.push_back(index + 1);
+  }
+  int64_t span = 0;
+  for (int64_t index : candidates)
+    span =
+        std::max(span, keysOfItem(std::clamp<int64_t>(index, 0, lastFullItem)));
+  for (int64_t index = lastFullItem + 1; index <= lastItem; ++index)
+    span = std::max(span, keysOfItem(index));
+  return span;
 }
 
 llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
                                             const AttnConfig &config,
                                             const TargetInfo &target,
                                             llvm::raw_ostream &whyNot) {
-  if (config.bn < 1 || config.bmEff() < 1) {
-    whyNot << "split-K expects a config with BN >= 1 and at least one "
-              "position per tile, but got BN "
-           << config.bn << " and BM_eff " << config.bmEff();
+  // The pass may run this planner alone, on hand-written configs and with
+  // any hints, so it checks what it divides by itself.
+  if (llvm::failed(validateSizes(problem, whyNot)))
+    return llvm::failure();
+  if (config.bn < 1 || config.bm < 1 || config.group < 1 ||
+      config.numQHeads < 1 || config.numKVHeads < 1) {
+    whyNot << "split-K expects a config with BN, BM, group and head counts "
+              ">= 1, but got BN "
+           << config.bn << ", BM " << config.bm << ", group " << config.group
+           << ", " << config.numQHeads << " q-heads and " << config.numKVHeads
+           << " kv-heads";
     return llvm::failure();
   }
   SplitKPlan plan;
@@ -80,22 +148,20 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
   }
 
   int64_t heads = config.fuseGqa ? config.numKVHeads : config.numQHeads;
-  int64_t positionsPerWorkItem = int64_t(config.bmEff()) * config.ctaGroup();
-  plan.numWorkItems =
-      batch * heads * llvm::divideCeilSigned(seqQ, positionsPerWorkItem);
-  plan.kvSpan = visitedKeys(problem, config, seqQ, seqKV);
+  plan.numWorkItems = batch * heads * config.workItemsPerHead(seqQ);
+  plan.kvSpan = visitedKeys(problem, seqQ, seqKV, workItemPositions(config));
   int64_t busyCtas = plan.numWorkItems * config.ctaGroup();
   plan.numCtas = busyCtas;
   plan.kvPerPartition = plan.kvSpan;
-  if (busyCtas >= target.numSMs) {
+  // One wave: every CTA of every partition gets its own SM.
+  int64_t partitions = int64_t(target.numSMs) / busyCtas;
+  if (partitions < 2) {
     plan.reason = SplitKReason::EnoughWork;
     return plan;
   }
 
   int64_t minKVPerPartition = int64_t(kSplitKMinTilesPerPartition) * config.bn;
-  int64_t partitions =
-      std::min(llvm::divideCeilSigned(int64_t(target.numSMs), busyCtas),
-               plan.kvSpan / minKVPerPartition);
+  partitions = std::min(partitions, plan.kvSpan / minKVPerPartition);
   int64_t clusterLimit = config.pairCta ? 1 : target.nonPortableClusterSize;
   bool clusterKeepsSMsBusy =
       4 * busyCtas * clusterLimit >= 3 * int64_t(target.numSMs);
@@ -137,8 +203,13 @@ void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
           "launch is unknown; one CTA per work item\n";
     return;
   case SplitKReason::EnoughWork:
-    os << plan.numWorkItems << " work item(s) x " << config.ctaGroup()
-       << " CTA(s) already occupy the " << target.numSMs << " SMs\n";
+    os << plan.numWorkItems << " work item(s) x " << config.ctaGroup();
+    if (plan.numCtas >= target.numSMs)
+      os << " CTA(s) already occupy the " << target.numSMs << " SMs\n";
+    else
+      os << " CTA(s) leave SMs idle, but P = floor(" << target.numSMs << " / "
+         << plan.numCtas << ") = " << target.numSMs / plan.numCtas
+         << ": a second partition per work item would start a second wave\n";
     return;
   case SplitKReason::ShortKV:
     os << plan.numWorkItems << " work item(s) leave SMs idle, but "
@@ -149,11 +220,22 @@ void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
   case SplitKReason::Split:
     break;
   }
-  os << plan.numWorkItems << " work item(s) would leave " << target.numSMs
-     << " SMs idle; " << plan.partitions << " partitions of "
-     << plan.kvPerPartition << " keys (of " << plan.kvSpan << ", at least "
-     << kSplitKMinTilesPerPartition << " KV tiles each) give " << plan.numCtas
-     << " CTAs\n";
+  int64_t busyCtas = plan.numWorkItems * config.ctaGroup();
+  int64_t wavePartitions = target.numSMs / busyCtas;
+  int64_t kvPartitions =
+      plan.kvSpan / (int64_t(kSplitKMinTilesPerPartition) * config.bn);
+  int64_t clusterLimit = config.pairCta ? 1 : target.nonPortableClusterSize;
+  os << plan.numWorkItems << " work item(s) x " << config.ctaGroup()
+     << " CTA(s) leave " << target.numSMs - busyCtas << " of the "
+     << target.numSMs << " SMs idle; P = min(floor(" << target.numSMs << " / "
+     << busyCtas << ") = " << wavePartitions << " for one wave, "
+     << kvPartitions << " for at least " << kSplitKMinTilesPerPartition
+     << " KV tiles each)";
+  if (std::min(wavePartitions, kvPartitions) > clusterLimit &&
+      plan.partitions <= clusterLimit)
+    os << ", capped at the cluster limit " << clusterLimit;
+  os << ": " << plan.partitions << " partitions of " << plan.kvPerPartition
+     << " of " << plan.kvSpan << " keys give " << plan.numCtas << " CTAs\n";
   if (plan.mode == SplitKMode::ClusterDsmem) {
     os << "  cluster of " << plan.clusterSize << " (non-portable limit "
        << target.nonPortableClusterSize

@@ -4,7 +4,8 @@
 // (half of BN under pairCta) and V the BN keys of a tile, each one swizzle
 // span of depth wide (BK0 for Q/K, the same span of depth columns for V and
 // O); a tile is several boxes along depth. Paged K/V boxes stop at a page
-// boundary, since consecutive pages are not adjacent in memory.
+// boundary, since consecutive pages are not adjacent in memory. Each box
+// gets the swizzle whose span equals its row (selectSwizzleBytes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,13 +24,18 @@ int fa4::maxSwizzleBytes(int elementBytes) {
   return elementBytes == 1 ? kWidestSwizzleBytes8Bit : kWidestSwizzleBytes;
 }
 
-int fa4::selectSwizzleBytes(int boxRows, int rowBytes, int elementBytes) {
+llvm::FailureOr<int> fa4::selectSwizzleBytes(int boxRows, int rowBytes,
+                                             int elementBytes) {
+  // No span holds the row (cuTensorMapEncodeTiled: boxDim[0] x element size
+  // <= the swizzle span); the box must be cut along depth.
+  if (rowBytes > maxSwizzleBytes(elementBytes))
+    return llvm::failure();
   // Boxes shorter than an atom cannot fill one.
   if (boxRows < kSwizzleAtomRows)
     return 0;
   for (int swizzle = maxSwizzleBytes(elementBytes);
        swizzle >= kNarrowestSwizzleBytes; swizzle /= 2)
-    if (rowBytes % swizzle == 0)
+    if (rowBytes == swizzle)
       return swizzle;
   return 0;
 }
@@ -38,13 +44,13 @@ static int swizzleSpanElements(int elementBytes) {
   return maxSwizzleBytes(elementBytes) / elementBytes;
 }
 
+/// A box of one swizzle span of depth (less when the depth is narrower); the
+/// swizzle is chosen once the box is validated.
 static OperandTile makeTile(int rows, int depth, int elementBytes) {
   OperandTile tile;
   tile.boxRows = rows;
   tile.boxColumns = std::min(depth, swizzleSpanElements(elementBytes));
   tile.elementBytes = elementBytes;
-  tile.swizzleBytes =
-      selectSwizzleBytes(tile.boxRows, tile.rowBytes(), elementBytes);
   return tile;
 }
 
@@ -63,11 +69,10 @@ llvm::FailureOr<SwizzlePlan> fa4::selectSwizzle(const AttnProblem &problem,
       makeTile(keyRows(config.kRowsPerCta()), config.paddedQkDepth, inBytes);
   plan.v = makeTile(keyRows(config.bn), config.vColsPerCta(), inBytes);
   plan.o = makeTile(config.rowsPerQTile(), config.paddedOvDepth, outBytes);
-  for (auto [name, tile] :
-       {std::pair<const char *, const OperandTile &>{"Q", plan.q},
-        {"K", plan.k},
-        {"V", plan.v},
-        {"O", plan.o}}) {
+  for (auto [name, tile] : {std::pair<const char *, OperandTile &>{"Q", plan.q},
+                            {"K", plan.k},
+                            {"V", plan.v},
+                            {"O", plan.o}}) {
     if (tile.boxRows < 1 || tile.boxRows > target.maxTmaBoxRows) {
       whyNot << "expected the " << name << " TMA box to have 1 to "
              << target.maxTmaBoxRows << " rows, but got " << tile.boxRows;
@@ -79,6 +84,17 @@ llvm::FailureOr<SwizzlePlan> fa4::selectSwizzle(const AttnProblem &problem,
              << tile.rowBytes();
       return llvm::failure();
     }
+    llvm::FailureOr<int> swizzle =
+        selectSwizzleBytes(tile.boxRows, tile.rowBytes(), tile.elementBytes);
+    if (llvm::failed(swizzle)) {
+      whyNot << "expected the " << name << " TMA box row to fit the widest "
+             << "swizzle span, " << maxSwizzleBytes(tile.elementBytes)
+             << " bytes (cuTensorMapEncodeTiled: boxDim[0] x element size <= "
+                "the span), but got "
+             << tile.rowBytes();
+      return llvm::failure();
+    }
+    tile.swizzleBytes = *swizzle;
   }
   return plan;
 }
@@ -91,15 +107,14 @@ static void explainTile(llvm::StringRef name, const OperandTile &tile,
     os << "no swizzle: "
        << (tile.boxRows < kSwizzleAtomRows
                ? "fewer than 8 rows cannot fill a swizzle atom"
-               : "the row is not a multiple of 32 bytes")
+               : "the row is not one swizzle span (32, 64 or 128 bytes)")
        << "\n";
     return;
   }
-  os << tile.swizzleBytes << "B swizzle: ";
-  if (tile.elementBytes == 1 && tile.rowBytes() % kWidestSwizzleBytes == 0)
-    os << "8-bit operands are forced to 64B\n";
-  else
-    os << "the widest swizzle dividing the row\n";
+  os << tile.swizzleBytes << "B swizzle: the span equals the row";
+  if (tile.elementBytes == 1 && tile.swizzleBytes == kWidestSwizzleBytes8Bit)
+    os << " (8-bit boxes span 64 bytes, as FA4Config forces)";
+  os << "\n";
 }
 
 void fa4::explain(const SwizzlePlan &plan, const AttnConfig &config,

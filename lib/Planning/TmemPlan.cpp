@@ -61,7 +61,7 @@ llvm::FailureOr<TmemPlan> fa4::planTmem(const AttnProblem &problem,
 void fa4::explain(const TmemPlan &plan, const AttnConfig &config,
                   llvm::raw_ostream &os) {
   if (!plan.hasTmem) {
-    os << "tmem: none: " << chipName(config.chip)
+    os << "tmem: none; " << chipName(config.chip)
        << " keeps S and O in registers\n";
     return;
   }

@@ -122,6 +122,44 @@ TEST(ConfigTest, FuseGqaForDecode) {
   EXPECT_TRUE(config->singleO);
 }
 
+TEST(ConfigTest, FuseGqaWhenTheGroupOutnumbersTheTile) {
+  // MLA decode with 128 heads over BM = 64: fused into head tiles (rows =
+  // heads), ceil(128 x 1 / 64) = 2 per kv-head. It was not fused before.
+  std::string whyNot;
+  auto mla =
+      plan(makeProblem(1, 1, 32768, 128, 1, 576, 512), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(mla)) << whyNot;
+  EXPECT_EQ(mla->bm, 64);
+  EXPECT_TRUE(mla->fuseGqa);
+  EXPECT_TRUE(mla->tilesHeads());
+  EXPECT_EQ(mla->workItemsPerHead(1), 2);
+  EXPECT_EQ(mla->workItemsPerHead(3), 6);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  explain(*mla, os);
+  EXPECT_NE(text.find("fuseGqa = true: the group outnumbers the BM rows"),
+            std::string::npos)
+      << text;
+  // sm_90a tiles are 128 rows: a group of 256 fills two.
+  auto hopper =
+      plan(makeProblem(1, 1, 32768, 256, 1, 128, 128), Chip::SM90a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(hopper)) << whyNot;
+  EXPECT_TRUE(hopper->tilesHeads());
+  EXPECT_EQ(hopper->workItemsPerHead(1), 2);
+  // A group within the tile keeps whole positions per tile.
+  auto small =
+      plan(makeProblem(1, 1, 32768, 16, 1, 576, 512), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(small)) << whyNot;
+  EXPECT_TRUE(small->fuseGqa);
+  EXPECT_FALSE(small->tilesHeads());
+  EXPECT_EQ(small->bmEff(), 4);
+  // Prefill still does not fuse, whatever the group.
+  auto prefill =
+      plan(makeProblem(1, 4096, 4096, 128, 1, 576, 512), Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(prefill)) << whyNot;
+  EXPECT_FALSE(prefill->fuseGqa);
+}
+
 TEST(ConfigTest, NoFuseGqaForPrefillOrMha) {
   std::string whyNot;
   auto prefill =
@@ -180,6 +218,8 @@ TEST(ConfigTest, RejectsWithDiagnostics) {
   AttnProblem badWindow = makeProblem(1, 128, 128, 8, 8, 128, 128);
   badWindow.windowLeft = -5;
   AttnProblem badSize = makeProblem(1, 0, 128, 8, 8, 128, 128);
+  AttnProblem badHint = makeProblem(kDynamic, 128, 128, 8, 8, 128, 128);
+  badHint.batchHint = 0;
   const RejectCase cases[] = {
       {"head ratio", makeProblem(1, 128, 128, 12, 8, 128, 128), Chip::SM100a,
        "expected the q-head count to be a multiple of the kv-head count, but "
@@ -209,6 +249,8 @@ TEST(ConfigTest, RejectsWithDiagnostics) {
        "expected window half-widths >= 0 or -1 (unbounded), but got (-5, -1)"},
       {"empty seqQ", badSize, Chip::SM90a,
        "expected seqQ to be at least 1 or dynamic, but got 0"},
+      {"zero batch hint", badHint, Chip::SM100a,
+       "expected batch hint to be -1 (none) or >= 1, but got 0"},
   };
   for (const RejectCase &reject : cases) {
     std::string whyNot;

@@ -59,7 +59,7 @@ void checkConfig(const AttnConfig &config, const AttnProblem &problem,
   EXPECT_EQ(config.group * config.numKVHeads, config.numQHeads);
   if (config.fuseGqa) {
     EXPECT_GT(config.group, 1);
-    EXPECT_GE(config.bmEff(), 1);
+    EXPECT_EQ(config.bmEff() >= 1, !config.tilesHeads());
   }
   if (config.pairCta) {
     EXPECT_EQ(target.chip, Chip::SM100a);
@@ -70,31 +70,52 @@ void checkConfig(const AttnConfig &config, const AttnProblem &problem,
 }
 
 void checkSplitK(const SplitKPlan &splitK, const AttnConfig &config,
-                 const TargetInfo &target) {
+                 const AttnProblem &problem, const TargetInfo &target) {
+  EXPECT_EQ(splitK.numWorkItems,
+            problem.batch *
+                (config.fuseGqa ? config.numKVHeads : config.numQHeads) *
+                config.workItemsPerHead(problem.seqQ));
+  if (!config.tilesHeads()) {
+    EXPECT_EQ(splitK.kvSpan, bruteForceKvSpan(problem, config));
+  }
+  int64_t busyCtas = splitK.numWorkItems * config.ctaGroup();
   if (splitK.partitions == 1) {
     EXPECT_EQ(splitK.mode, SplitKMode::None);
     EXPECT_NE(splitK.reason, SplitKReason::Split);
     if (splitK.reason == SplitKReason::EnoughWork) {
-      EXPECT_GE(splitK.numCtas, target.numSMs);
+      // floor(#SMs / busy CTAs) < 2.
+      EXPECT_GT(2 * splitK.numCtas, target.numSMs);
     }
     return;
   }
   EXPECT_EQ(splitK.reason, SplitKReason::Split);
-  EXPECT_LT(splitK.numWorkItems * config.ctaGroup(), target.numSMs);
-  EXPECT_EQ(splitK.numCtas,
-            splitK.numWorkItems * splitK.partitions * config.ctaGroup());
+  EXPECT_EQ(splitK.numCtas, busyCtas * splitK.partitions);
+  // One wave: never more CTAs than SMs.
+  EXPECT_LE(splitK.numCtas, target.numSMs);
+  EXPECT_LE(splitK.partitions, target.numSMs / busyCtas);
   // Each partition streams at least 4 KV tiles, none is empty, together they
   // cover every visited key.
   EXPECT_EQ(splitK.kvPerPartition % config.bn, 0);
   EXPECT_GE(splitK.kvPerPartition, kSplitKMinTilesPerPartition * config.bn);
   EXPECT_GE(splitK.kvPerPartition * splitK.partitions, splitK.kvSpan);
   EXPECT_LT(splitK.kvPerPartition * (splitK.partitions - 1), splitK.kvSpan);
-  // The CTAs cover three quarters of the SMs, unless the keys ran out first.
+  // Partitions are as short as one wave allows (floor(#SMs / busy CTAs) of
+  // them, before the recount that drops any left empty by BN alignment),
+  // unless the keys ran out first or the cluster cap kept 3/4 of the SMs
+  // busy.
+  int64_t wavePartitions = target.numSMs / busyCtas;
+  bool waveFull =
+      splitK.kvPerPartition ==
+      int64_t(llvm::alignTo(llvm::divideCeil(splitK.kvSpan, wavePartitions),
+                            config.bn));
   bool keysRanOut = splitK.kvSpan < (splitK.partitions + 1) *
                                             kSplitKMinTilesPerPartition *
                                             int64_t(config.bn) +
                                         splitK.kvPerPartition;
-  EXPECT_TRUE(4 * splitK.numCtas >= 3 * target.numSMs || keysRanOut)
+  bool clusterCapped = splitK.mode == SplitKMode::ClusterDsmem &&
+                       splitK.partitions == target.nonPortableClusterSize &&
+                       4 * splitK.numCtas >= 3 * target.numSMs;
+  EXPECT_TRUE(waveFull || keysRanOut || clusterCapped)
       << splitK.numCtas << " CTAs, " << splitK.kvSpan << " keys";
   if (splitK.mode == SplitKMode::ClusterDsmem) {
     EXPECT_LE(splitK.partitions, target.nonPortableClusterSize);
@@ -144,11 +165,12 @@ void checkSwizzle(const OperandTile &tile, llvm::StringRef name) {
     EXPECT_EQ(tile.swizzleBytes, 0);
     return;
   }
+  // The swizzle span equals the row (cuTensorMapEncodeTiled: boxDim[0] x
+  // element size <= span), at most 64 bytes for 8-bit types.
   int widest = tile.elementBytes == 1 ? 64 : 128;
-  int expected = 0;
-  for (int swizzle = widest; swizzle >= 32 && !expected; swizzle /= 2)
-    if (tile.rowBytes() % swizzle == 0)
-      expected = swizzle;
+  EXPECT_LE(tile.rowBytes(), widest);
+  int row = tile.rowBytes();
+  int expected = (row == 32 || row == 64 || row == 128) ? row : 0;
   EXPECT_EQ(tile.swizzleBytes, expected);
 }
 
@@ -204,22 +226,26 @@ TEST_P(PlanMatrixTest, EveryProblemPlansOrFailsAsPredicted) {
        {ElementType::BF16, ElementType::F16, ElementType::F8E4M3FN})
     for (int64_t seqQ : {1, 4, 128, 4096})
       for (int64_t seqKV : {1, 113, 4096, 32768, 131072})
-        for (int group : {1, 4, 8, 16})
-          for (MaskKind mask :
-               {MaskKind::None, MaskKind::Causal, MaskKind::Window}) {
+        for (int group : {1, 4, 8, 16, 128, 512})
+          for (int maskCase = 0; maskCase < 4; ++maskCase) {
+            MaskKind mask = maskCase == 0   ? MaskKind::None
+                            : maskCase == 1 ? MaskKind::Causal
+                                            : MaskKind::Window;
             AttnProblem problem =
                 makeProblem(2, seqQ, seqKV, 2 * group, 2, param.depths.qk,
                             param.depths.ov, type);
             problem.mask = mask;
             if (mask == MaskKind::Window) {
               problem.windowLeft = 1024;
-              problem.windowRight = 0;
+              problem.windowRight = maskCase == 2 ? 0 : -1;
             }
             SCOPED_TRACE(elementTypeName(type).str() +
                          " seqQ=" + std::to_string(seqQ) +
                          " seqKV=" + std::to_string(seqKV) +
                          " group=" + std::to_string(group) +
-                         " mask=" + maskKindName(mask).str());
+                         " mask=" + maskKindName(mask).str() + "(" +
+                         std::to_string(problem.windowLeft) + "," +
+                         std::to_string(problem.windowRight) + ")");
             std::string whyNot;
             llvm::FailureOr<FullPlan> plan =
                 planFor(problem, param.chip, whyNot);
@@ -232,7 +258,7 @@ TEST_P(PlanMatrixTest, EveryProblemPlansOrFailsAsPredicted) {
             ASSERT_TRUE(llvm::succeeded(plan)) << whyNot;
             ++planned;
             checkConfig(plan->config, problem, target);
-            checkSplitK(plan->splitK, plan->config, target);
+            checkSplitK(plan->splitK, plan->config, problem, target);
             checkTmem(plan->tmem, plan->config, target);
             checkSwizzle(plan->swizzle.q, "Q");
             checkSwizzle(plan->swizzle.k, "K");

@@ -6,6 +6,7 @@
 
 #include "fa4/Planning/Planners.h"
 
+#include <algorithm>
 #include <string>
 
 namespace fa4 {
@@ -33,6 +34,43 @@ inline llvm::FailureOr<FullPlan> planFor(const AttnProblem &problem, Chip chip,
   whyNot.clear();
   llvm::raw_string_ostream os(whyNot);
   return planAll(problem, getTargetInfo(chip), os);
+}
+
+/// The keys split-K's kvSpan must cover, counted row by row: for every work
+/// item, the union of the bottom-right-aligned window ranges of the query
+/// positions its rows hold, clipped to [0, seqKV); the most over the work
+/// items. A work item is BM x ctaGroup rows: BM_eff x ctaGroup whole
+/// positions, or under tilesHeads() BM consecutive (position, head) rows.
+inline int64_t bruteForceKvSpan(const AttnProblem &problem,
+                                const AttnConfig &config) {
+  int64_t seqQ = problem.seqQ, seqKV = problem.seqKV;
+  if (problem.mask != MaskKind::Window || problem.windowLeft < 0)
+    return seqKV;
+  int64_t diagonal = seqKV - seqQ;
+  int64_t rowsPerItem = int64_t(config.bm) * config.ctaGroup();
+  int64_t group = config.tilesHeads() ? config.group : 1;
+  int64_t positionsPerItem =
+      config.tilesHeads() ? 0 : int64_t(config.bmEff()) * config.ctaGroup();
+  int64_t totalRows = config.tilesHeads() ? group * seqQ : seqQ;
+  int64_t step = config.tilesHeads() ? rowsPerItem : positionsPerItem;
+  int64_t span = 0;
+  for (int64_t firstRow = 0; firstRow < totalRows; firstRow += step) {
+    int64_t lastRow = std::min(firstRow + step, totalRows) - 1;
+    int64_t lo = seqKV, hi = -1;
+    for (int64_t i = firstRow / group; i <= lastRow / group; ++i) {
+      int64_t rowLo = std::max<int64_t>(0, i + diagonal - problem.windowLeft);
+      int64_t rowHi =
+          problem.windowRight < 0
+              ? seqKV - 1
+              : std::min(seqKV - 1, i + diagonal + problem.windowRight);
+      if (rowLo > rowHi)
+        continue;
+      lo = std::min(lo, rowLo);
+      hi = std::max(hi, rowHi);
+    }
+    span = std::max(span, hi >= lo ? hi - lo + 1 : 0);
+  }
+  return span;
 }
 
 } // namespace fa4

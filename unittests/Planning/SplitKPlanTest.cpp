@@ -4,6 +4,8 @@
 
 #include "gtest/gtest.h"
 
+#include <tuple>
+
 using namespace fa4;
 
 namespace {
@@ -98,6 +100,207 @@ TEST(SplitKPlanTest, WindowLimitsTheKeysToSplit) {
   // 1024 keys make two partitions of 4 x 128 keys.
   EXPECT_EQ(plan.splitK.partitions, 2);
   EXPECT_EQ(plan.splitK.kvPerPartition, 512);
+}
+
+/// planSplitK alone, as attn-plan-splitk runs it: on a config planned for
+/// `configProblem` (valid sizes), with `problem`'s sizes and hints.
+llvm::FailureOr<SplitKPlan> splitKAlone(const AttnProblem &problem,
+                                        const AttnProblem &configProblem,
+                                        Chip chip, std::string &whyNot) {
+  whyNot.clear();
+  llvm::raw_string_ostream os(whyNot);
+  llvm::FailureOr<AttnConfig> config =
+      planConfig(configProblem, getTargetInfo(chip), os);
+  EXPECT_TRUE(llvm::succeeded(config)) << whyNot;
+  if (llvm::failed(config))
+    return llvm::failure();
+  return planSplitK(problem, *config, getTargetInfo(chip), os);
+}
+
+TEST(SplitKPlanTest, HintsAreValidatedByPlanSplitKItself) {
+  // attn-plan-splitk batch-hint=0 used to divide by zero (0 work items);
+  // batch-hint=-5 gave work_items = -40.
+  AttnProblem configProblem = makeProblem(1, 1, 32768, 32, 8, 128, 128);
+  std::string whyNot;
+  for (int64_t hint : {0, -5}) {
+    AttnProblem problem = makeProblem(kDynamic, 1, 32768, 32, 8, 128, 128);
+    problem.batchHint = hint;
+    EXPECT_TRUE(llvm::failed(
+        splitKAlone(problem, configProblem, Chip::SM100a, whyNot)));
+    EXPECT_EQ(whyNot, "expected batch hint to be -1 (none) or >= 1, but got " +
+                          std::to_string(hint));
+  }
+  AttnProblem seqKVHint = makeProblem(1, 1, kDynamic, 32, 8, 128, 128);
+  seqKVHint.seqKVHint = 0;
+  EXPECT_TRUE(
+      llvm::failed(splitKAlone(seqKVHint, configProblem, Chip::SM90a, whyNot)));
+  EXPECT_EQ(whyNot, "expected seqKV hint to be -1 (none) or >= 1, but got 0");
+  // Static sizes are checked too.
+  AttnProblem emptyBatch = makeProblem(0, 1, 32768, 32, 8, 128, 128);
+  EXPECT_TRUE(llvm::failed(
+      splitKAlone(emptyBatch, configProblem, Chip::SM100a, whyNot)));
+  EXPECT_EQ(whyNot, "expected batch to be at least 1 or dynamic, but got 0");
+  // -1 is "no hint", and a hint >= 1 plans.
+  AttnProblem hinted = makeProblem(kDynamic, 1, 32768, 32, 8, 128, 128);
+  auto noHint = splitKAlone(hinted, configProblem, Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(noHint)) << whyNot;
+  EXPECT_EQ(noHint->reason, SplitKReason::UnknownSizes);
+  hinted.batchHint = 1;
+  auto withHint = splitKAlone(hinted, configProblem, Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(withHint)) << whyNot;
+  EXPECT_EQ(withHint->numWorkItems, 8);
+}
+
+TEST(SplitKPlanTest, ConfigWithZeroHeadsIsAnError) {
+  AttnProblem problem = makeProblem(1, 1, 32768, 32, 8, 128, 128);
+  std::string whyNot;
+  llvm::raw_string_ostream os(whyNot);
+  llvm::FailureOr<AttnConfig> config =
+      planConfig(problem, getTargetInfo(Chip::SM100a), os);
+  ASSERT_TRUE(llvm::succeeded(config)) << whyNot;
+  config->numKVHeads = 0;
+  EXPECT_TRUE(llvm::failed(
+      planSplitK(problem, *config, getTargetInfo(Chip::SM100a), os)));
+  EXPECT_EQ(whyNot, "split-K expects a config with BN, BM, group and head "
+                    "counts >= 1, but got BN 128, BM 128, group 4, 32 q-heads "
+                    "and 0 kv-heads");
+}
+
+TEST(SplitKPlanTest, PartitionsFitOneWave) {
+  // B=1, Sq=1, 16 MHA heads, Skv=32768: 16 work items. ceil(#SMs / 16)
+  // partitions gave 160 CTAs on 148 SMs and 144 on 132, a partial second
+  // wave; floor keeps one wave.
+  AttnProblem problem = makeProblem(1, 1, 32768, 16, 16, 128, 128);
+  FullPlan blackwell = planOrFail(problem, Chip::SM100a);
+  EXPECT_EQ(blackwell.splitK.numWorkItems, 16);
+  EXPECT_EQ(blackwell.splitK.partitions, 9);
+  EXPECT_EQ(blackwell.splitK.numCtas, 144);
+  EXPECT_EQ(blackwell.splitK.kvPerPartition, 3712);
+  FullPlan hopper = planOrFail(problem, Chip::SM90a);
+  EXPECT_EQ(hopper.splitK.partitions, 8);
+  EXPECT_EQ(hopper.splitK.numCtas, 128);
+  EXPECT_EQ(hopper.splitK.kvPerPartition, 4224);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  explain(blackwell.splitK, blackwell.config, os);
+  EXPECT_NE(text.find("P = min(floor(148 / 16) = 9 for one wave, 64 for at "
+                      "least 4 KV tiles each): 9 partitions of 3712 of 32768 "
+                      "keys give 144 CTAs"),
+            std::string::npos)
+      << text;
+}
+
+TEST(SplitKPlanTest, NoSplitWhenOneWaveHoldsOnePartition) {
+  // 128 work items on 148 SMs: ceil gave P = 2, 256 CTAs (two waves of
+  // the same work); floor(148 / 128) = 1.
+  AttnProblem problem = makeProblem(1, 4096, 131072, 8, 1, 128, 128);
+  problem.mask = MaskKind::Window;
+  problem.windowLeft = 1024;
+  problem.windowRight = 0;
+  FullPlan plan = planOrFail(problem, Chip::SM100a);
+  EXPECT_FALSE(plan.config.pairCta);
+  EXPECT_EQ(plan.splitK.numWorkItems, 128);
+  EXPECT_EQ(plan.splitK.mode, SplitKMode::None);
+  EXPECT_EQ(plan.splitK.reason, SplitKReason::EnoughWork);
+  EXPECT_EQ(plan.splitK.partitions, 1);
+  EXPECT_EQ(plan.splitK.numCtas, 128);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  explain(plan.splitK, plan.config, os);
+  EXPECT_EQ(text, "split-K: none, P = 1: 128 work item(s) x 1 CTA(s) leave "
+                  "SMs idle, but P = floor(148 / 128) = 1: a second partition "
+                  "per work item would start a second wave\n");
+}
+
+TEST(SplitKPlanTest, MlaDecodeWith128HeadsTilesTheHeads) {
+  // 128 heads on one kv-head over BM = 64 rows: two head tiles per kv-head,
+  // not 128 unfused work items of one row each.
+  FullPlan plan =
+      planOrFail(makeProblem(1, 1, 32768, 128, 1, 576, 512), Chip::SM100a);
+  EXPECT_TRUE(plan.config.fuseGqa);
+  EXPECT_TRUE(plan.config.tilesHeads());
+  EXPECT_EQ(plan.splitK.numWorkItems, 2);
+  EXPECT_EQ(plan.splitK.mode, SplitKMode::Workspace);
+  EXPECT_EQ(plan.splitK.partitions, 74);
+  EXPECT_EQ(plan.splitK.kvPerPartition, 448);
+  EXPECT_EQ(plan.splitK.numCtas, 148);
+  // batch x kv-heads x ceil(group x seqQ / BM).
+  FullPlan batched =
+      planOrFail(makeProblem(2, 3, 32768, 128, 1, 576, 512), Chip::SM100a);
+  EXPECT_TRUE(batched.config.tilesHeads());
+  EXPECT_EQ(batched.splitK.numWorkItems, 2 * 1 * 6);
+  FullPlan twoKvHeads =
+      planOrFail(makeProblem(1, 1, 32768, 256, 2, 576, 512), Chip::SM100a);
+  EXPECT_EQ(twoKvHeads.splitK.numWorkItems, 4);
+}
+
+TEST(SplitKPlanTest, WindowSpanIsWhatOneWorkItemSees) {
+  // window(4096, -1), Sq = 4: rows see keys from 4096 before row 0's
+  // diagonal to the end, 4096 + 4 = 4100 (4103 before).
+  AttnProblem problem = makeProblem(1, 4, 131072, 8, 8, 128, 128);
+  problem.mask = MaskKind::Window;
+  problem.windowLeft = 4096;
+  problem.windowRight = -1;
+  FullPlan plan = planOrFail(problem, Chip::SM100a);
+  EXPECT_EQ(plan.splitK.kvSpan, 4100);
+  // Bounded both sides and clipped at key 0: the first 128-row tile sees
+  // keys [0, 271], the second [72, 299]; 272 rather than all 300.
+  AttnProblem clipped = makeProblem(1, 256, 300, 4, 4, 128, 128);
+  clipped.mask = MaskKind::Window;
+  clipped.windowLeft = 100;
+  clipped.windowRight = 100;
+  FullPlan hopper = planOrFail(clipped, Chip::SM90a);
+  ASSERT_EQ(hopper.config.bm, 128);
+  EXPECT_EQ(hopper.splitK.kvSpan, 272);
+}
+
+TEST(SplitKPlanTest, WindowSpanMatchesRowByRowCount) {
+  const TargetInfo &target = getTargetInfo(Chip::SM100a);
+  int checked = 0;
+  for (int64_t seqQ : {1, 3, 4, 7, 64, 129, 300})
+    for (int64_t seqKV : {1, 5, 100, 1000})
+      for (int left : {0, 3, 50, 500})
+        for (int right : {-1, 0, 2, 40})
+          for (auto [bm, group, fuse] :
+               {std::tuple<int, int, bool>{4, 1, false},
+                {128, 1, false},
+                {16, 4, true},
+                {64, 6, true},
+                {4, 8, true},
+                {4, 6, true}}) {
+            AttnProblem problem =
+                makeProblem(1, seqQ, seqKV, 2 * group, 2, 128, 128);
+            problem.mask = MaskKind::Window;
+            problem.windowLeft = left;
+            problem.windowRight = right;
+            AttnConfig config;
+            config.bm = bm;
+            config.bn = 16;
+            config.group = group;
+            config.numQHeads = 2 * group;
+            config.numKVHeads = 2;
+            config.fuseGqa = fuse;
+            std::string whyNot;
+            llvm::raw_string_ostream os(whyNot);
+            llvm::FailureOr<SplitKPlan> plan =
+                planSplitK(problem, config, target, os);
+            ASSERT_TRUE(llvm::succeeded(plan)) << whyNot;
+            int64_t exact = bruteForceKvSpan(problem, config);
+            SCOPED_TRACE("seqQ=" + std::to_string(seqQ) +
+                         " seqKV=" + std::to_string(seqKV) + " window(" +
+                         std::to_string(left) + "," + std::to_string(right) +
+                         ") bm=" + std::to_string(bm) +
+                         " group=" + std::to_string(group));
+            // Head tiles that straddle two positions (BM not dividing the
+            // group) are counted as two positions at any start: an upper
+            // bound.
+            if (config.tilesHeads() && group % bm != 0)
+              EXPECT_GE(plan->kvSpan, exact);
+            else
+              EXPECT_EQ(plan->kvSpan, exact);
+            ++checked;
+          }
+  EXPECT_GT(checked, 0);
 }
 
 TEST(SplitKPlanTest, PartitionsWithoutABand) {

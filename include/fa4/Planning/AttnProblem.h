@@ -9,6 +9,8 @@
 #define FA4_PLANNING_ATTNPROBLEM_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/LogicalResult.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 
@@ -65,6 +67,13 @@ struct AttnProblem {
   int64_t plannedSeqQ() const { return seqQ != kDynamic ? seqQ : seqQHint; }
   int64_t plannedSeqKV() const { return seqKV != kDynamic ? seqKV : seqKVHint; }
 };
+
+/// Checks the sizes and hints every planner that reads them relies on: a
+/// static size is >= 1 or kDynamic, a hint is kDynamic (-1, none) or >= 1.
+/// Each planner that reads sizes calls it itself, since a pass may run it
+/// alone (attn-plan-splitk with batch-hint=0 must not divide by zero).
+llvm::LogicalResult validateSizes(const AttnProblem &problem,
+                                  llvm::raw_ostream &whyNot);
 
 } // namespace fa4
 

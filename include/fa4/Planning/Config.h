@@ -47,7 +47,8 @@ struct AttnConfig {
   int group = 1;
   int numQHeads = 1;
   int numKVHeads = 1;
-  /// The q-heads of one kv-head share an M tile (rows = positions x heads).
+  /// The q-heads of one kv-head share an M tile (rows = positions x heads);
+  /// when the group outnumbers the tile rows, see tilesHeads().
   bool fuseGqa = false;
   /// K and V tiles alternate in one shared-memory ring.
   bool useSharedKv = false;
@@ -66,8 +67,21 @@ struct AttnConfig {
   int ctaGroup() const { return pairCta ? 2 : 1; }
   /// Q rows of one softmax warpgroup's tile.
   int rowsPerQTile() const { return bm / numQ; }
-  /// Sequence positions per CTA tile (FA4Config.BM_eff).
+  /// Sequence positions per CTA tile (FA4Config.BM_eff): BM, or BM / group
+  /// whole positions under fuseGqa; 0 under tilesHeads(), where a tile holds
+  /// less than one position.
   int bmEff() const { return fuseGqa ? bm / group : bm; }
+  /// Fused GQA whose group outnumbers the tile rows (MLA decode: 128 heads,
+  /// BM = 64): a kv-head's rows, its (position, head) pairs in position-major
+  /// order, are cut into tiles of BM rows (rows = heads), so one position's
+  /// heads spread over ceil(group / BM) tiles and seqQ positions over
+  /// ceil(group x seqQ / BM). Derived from fuseGqa, group and BM; no field.
+  bool tilesHeads() const { return fuseGqa && group > bm; }
+  /// Work items (M tiles of BM x ctaGroup rows, one per CTA group) per batch
+  /// entry and head (kv-head under fuseGqa) for `seqQ` positions:
+  /// ceil(seqQ / (BM_eff x ctaGroup)), or ceil(group x seqQ / (BM x
+  /// ctaGroup)) under tilesHeads(). Expects BM, group >= 1 and seqQ >= 1.
+  int64_t workItemsPerHead(int64_t seqQ) const;
   /// Under pairCta each CTA holds half of the B operand: half the keys of K
   /// and half the depth columns of V (FA4Config.k_rows_per_cta,
   /// v_cols_per_cta).

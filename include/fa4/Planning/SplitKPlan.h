@@ -1,10 +1,11 @@
 //===- SplitKPlan.h - Split the KV sequence across CTAs ---------*- C++ -*-===//
 //
 // Split-K (flash-decoding): when the (batch x heads x q-tiles) work items
-// leave SMs idle, P CTAs share one work item, each over its own window of
-// keys, and their partial results are combined: in a cluster through DSMEM
-// (the seed's fa4_splitk_reduce_scatter_write) or through a global workspace
-// and a combine kernel.
+// leave at least half the SMs idle, P = floor(#SMs / work-item CTAs) CTAs
+// (one wave) share one work item, each over its own window of keys, and
+// their partial results are combined: in a cluster through DSMEM (the seed's
+// fa4_splitk_reduce_scatter_write) or through a global workspace and a
+// combine kernel. The full rule is in SplitKPlan.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,9 +29,12 @@ enum class SplitKMode {
 
 /// Why the plan splits or does not.
 enum class SplitKReason {
-  /// Work items leave SMs idle and the keys allow more than one partition.
+  /// One wave holds at least two partitions per work item and the keys allow
+  /// more than one partition.
   Split,
-  /// Work items already occupy every SM.
+  /// Work items leave fewer idle SMs than they occupy: P = floor(#SMs /
+  /// (work items x ctaGroup)) < 2, so a second partition would start a
+  /// second wave.
   EnoughWork,
   /// Batch, seqQ or seqKV is dynamic with no hint.
   UnknownSizes,
@@ -52,10 +56,11 @@ struct SplitKPlan {
   /// dynamic seqKV the kernel derives it the same way at run time:
   /// alignTo(ceilDiv(seqKV, partitions), BN).
   int64_t kvPerPartition = 0;
-  /// Keys a work item actually visits (seqKV, or less under a window mask).
+  /// Keys a work item actually visits, the most over the work items (seqKV,
+  /// or less under a window mask bounded on the left).
   int64_t kvSpan = 0;
-  /// batch x (kv-heads when fuseGqa, else q-heads) x q-tiles, or 0 when the
-  /// sizes are unknown.
+  /// batch x (kv-heads when fuseGqa, else q-heads) x M tiles per head
+  /// (AttnConfig::workItemsPerHead), or 0 when the sizes are unknown.
   int64_t numWorkItems = 0;
   /// numWorkItems x partitions x ctaGroup.
   int64_t numCtas = 0;

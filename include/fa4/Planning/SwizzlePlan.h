@@ -37,14 +37,23 @@ struct SwizzlePlan {
 constexpr int kSwizzleAtomRows = 8;
 
 /// The widest swizzle for an element size: 128B, or 64B for 8-bit types
-/// (FA4Config re-forces 64B for them).
+/// (FA4Config re-forces 64B for them). Boxes are at most this wide.
 int maxSwizzleBytes(int elementBytes);
 
-/// The rule for one box: the widest swizzle of 128/64/32 bytes that divides
-/// the row's byte width, at most 64 bytes for 8-bit types (as FA4Config
-/// forces), and none for boxes of fewer than 8 rows (a swizzle atom is 8
-/// rows).
-int selectSwizzleBytes(int boxRows, int rowBytes, int elementBytes);
+/// The rule for one box. cuTensorMapEncodeTiled (CUDA 13.0 cuda.h): "When
+/// interleave is CU_TENSOR_MAP_INTERLEAVE_NONE and swizzle is not
+/// CU_TENSOR_MAP_SWIZZLE_NONE, the bounding box inner dimension (computed as
+/// boxDim[0] multiplied by element size derived from tensorDataType) must be
+/// less than or equal to the swizzle size" (32, 64 or 128 bytes). A box row
+/// narrower than the span is legal for TMA but does not fill the 8-row x
+/// span swizzle atom the MMA descriptors' swizzled layouts assume, so the
+/// swizzle is the one whose span EQUALS the row: 32B, 64B or 128B for rows
+/// of exactly 32, 64 or 128 bytes, else none (e.g. a 96-byte row). Boxes of
+/// fewer than 8 rows cannot fill an atom and get none. A row wider than
+/// maxSwizzleBytes(elementBytes) fits no swizzle span: that is a failure,
+/// since the planner cuts depth into boxes of one span.
+llvm::FailureOr<int> selectSwizzleBytes(int boxRows, int rowBytes,
+                                        int elementBytes);
 
 llvm::FailureOr<SwizzlePlan> selectSwizzle(const AttnProblem &problem,
                                            const AttnConfig &config,

@@ -37,6 +37,9 @@ llvm::FailureOr<TmemPlan> planTmem(const AttnProblem &problem,
                                    const TargetInfo &target,
                                    llvm::raw_ostream &whyNot);
 
+/// Prints the map; for a plan without TMEM (sm_90a, or a default TmemPlan)
+/// the one line "tmem: none; <chip> keeps S and O in registers", which
+/// attn-explain prints too when the op has no #attn.tmem.
 void explain(const TmemPlan &plan, const AttnConfig &config,
              llvm::raw_ostream &os);
 

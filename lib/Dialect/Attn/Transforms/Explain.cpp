@@ -34,8 +34,7 @@ static void explainOp(AttentionOp op, llvm::raw_ostream &os) {
   if (TmemAttr tmem = op.getTmemAttr())
     fa4::explain(tmem.toPlan(), config, os);
   else if (!fa4::getTargetInfo(config.chip).hasTmem)
-    os << "tmem: none; " << fa4::chipName(config.chip)
-       << " keeps S and O in registers\n";
+    fa4::explain(fa4::TmemPlan(), config, os);
   if (SwizzleAttr swizzle = op.getSwizzleAttr())
     fa4::explain(swizzle.toPlan(problem), config, os);
   if (SmemAttr smem = op.getSmemAttr())

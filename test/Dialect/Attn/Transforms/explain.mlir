@@ -28,10 +28,10 @@
 // SM100-NEXT:   P (bf16, 2 per 32-bit column) overwrites the upper 64 columns of its S tile after softmax has read S
 // SM100-NEXT:   used 512 of 512 columns; tcgen05.alloc 512 (a power of two in [32, 512])
 // SM100-NEXT: swizzle: P stays in TMEM, never in shared memory
-// SM100-NEXT:   Q: box 128 x 64 (128-byte rows), 128B swizzle: the widest swizzle dividing the row
-// SM100-NEXT:   K: box 64 x 64 (128-byte rows), 128B swizzle: the widest swizzle dividing the row
-// SM100-NEXT:   V: box 128 x 64 (128-byte rows), 128B swizzle: the widest swizzle dividing the row
-// SM100-NEXT:   O: box 128 x 64 (128-byte rows), 128B swizzle: the widest swizzle dividing the row
+// SM100-NEXT:   Q: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
+// SM100-NEXT:   K: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
+// SM100-NEXT:   V: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
+// SM100-NEXT:   O: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM100-NEXT: smem: 198904 of 232448 bytes; kvStages = 4 per K and per V ring, as many as fit up to 4
 // SM100-NEXT:   qkStages = 2, pvStages = 1: K and V tiles land in depth boxes with a barrier each, so the MMAs start on the first box
 // SM100-NEXT:   q: [0, 65536), align 1024
@@ -56,10 +56,10 @@
 // SM90-NEXT: split-K: none, P = 1: 4096 work item(s) x 1 CTA(s) already occupy the 132 SMs
 // SM90-NEXT: tmem: none; sm_90a keeps S and O in registers
 // SM90-NEXT: swizzle: P stays in registers, never in shared memory
-// SM90-NEXT:   Q: box 64 x 64 (128-byte rows), 128B swizzle: the widest swizzle dividing the row
-// SM90-NEXT:   K: box 176 x 64 (128-byte rows), 128B swizzle: the widest swizzle dividing the row
-// SM90-NEXT:   V: box 176 x 64 (128-byte rows), 128B swizzle: the widest swizzle dividing the row
-// SM90-NEXT:   O: box 64 x 64 (128-byte rows), 128B swizzle: the widest swizzle dividing the row
+// SM90-NEXT:   Q: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
+// SM90-NEXT:   K: box 176 x 64 (128-byte rows), 128B swizzle: the span equals the row
+// SM90-NEXT:   V: box 176 x 64 (128-byte rows), 128B swizzle: the span equals the row
+// SM90-NEXT:   O: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM90-NEXT: smem: 213104 of 232448 bytes; kvStages = 2 per K and per V ring, as many as fit up to 4
 // SM90-NEXT:   qkStages = 2, pvStages = 2: K and V tiles land in depth boxes with a barrier each, so the MMAs start on the first box
 // SM90-NEXT:   q: [0, 32768), align 1024

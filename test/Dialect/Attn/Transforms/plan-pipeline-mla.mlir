@@ -24,6 +24,22 @@ func.func @mla_decode_fused_heads_workspace_splitk(%q: tensor<1x1x16x576xbf16>, 
 
 // -----
 
+// MLA decode with 128 heads: the group outnumbers the 64-row tile, so the heads
+// are fused into ceil(128 x 1 / 64) = 2 head tiles (2 work items, not 128
+// unfused ones); floor(148 / 2) = 74 partitions of 448 keys fill one wave.
+// SM100-LABEL: func @mla_decode_128_heads_head_tiles
+// SM100: config = #attn.config<{{.*}}mma_m = 64, {{.*}}m_pack = 2, bm = 64, bn = 64, {{.*}}group = 128, num_q_heads = 128, num_kv_heads = 1, num_q = 1, fuse_gqa = true, use_shared_kv = true, pair_cta = false, single_o = true, page_size = 0, is_mla = true,
+// SM100-SAME: splitk = #attn.splitk<mode = workspace, reason = split, partitions = 74, cluster_size = 1, kv_per_partition = 448, kv_span = 32768, work_items = 2, ctas = 148, band_columns = 0, partitions_with_band = 0>
+// SM90: error: 'attn.attention' op MLA 576/512 on sm_90a needs O (64 x 512 f32 = 256 registers per thread) split across warpgroups with P staged in shared memory, which is not planned; expected head depths of at most 256
+func.func @mla_decode_128_heads_head_tiles(%q: tensor<1x1x128x576xbf16>, %k: tensor<1x32768x1x576xbf16>, %v: tensor<1x32768x1x512xbf16>) -> tensor<1x1x128x512xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x1x128x576xbf16>, tensor<1x32768x1x576xbf16>, tensor<1x32768x1x512xbf16>
+      -> tensor<1x1x128x512xbf16>
+  return %o : tensor<1x1x128x512xbf16>
+}
+
+// -----
+
 // Sq 4 x 16 heads = 64 rows: fused; 4 work items, and 8192 keys allow 32
 // partitions of 4 KV tiles (128 CTAs).
 // SM100-LABEL: func @mla_sq4_batch4_fused

@@ -1,18 +1,25 @@
 // Decisions and diagnostics of attn-plan-splitk, run alone on hand-written
 // #attn.config attributes (as attn-select-config writes them).
 //
-// The rule: W = batch x (kv-heads if fuse_gqa else q-heads) x q-tiles; no split
-// when W x ctaGroup >= #SMs; else P = min(ceil(#SMs / W), span / (4 x BN)),
-// capped at 16 (cluster_dsmem) when that keeps 3/4 of the SMs busy, else
-// workspace.
+// The rule: W = batch x (kv-heads if fuse_gqa else q-heads) x q-tiles (head
+// tiles, ceil(group x Sq / BM), when a fused group outnumbers BM); P =
+// floor(#SMs / (W x ctaGroup)) so all CTAs run in one wave, no split when that
+// is below 2; P = min(P, span / (4 x BN)), capped at 16 (cluster_dsmem) when
+// that keeps 3/4 of the SMs busy, else workspace.
 
 // RUN: fa4-opt %s -split-input-file -verify-diagnostics --attn-plan-splitk | FileCheck %s
 // RUN: fa4-opt %s -split-input-file -verify-diagnostics --attn-plan-splitk="batch-hint=1 seq-q-hint=1 seq-kv-hint=32768" | FileCheck %s --check-prefix=HINT
 
+// The pass checks its hints itself (it used to divide by zero on batch-hint=0
+// and plan -40 work items for batch-hint=-5).
+// RUN: not fa4-opt %s -split-input-file --attn-plan-splitk="batch-hint=0" 2>&1 | FileCheck %s --check-prefix=ZERO-HINT
+// RUN: not fa4-opt %s -split-input-file --attn-plan-splitk="batch-hint=-5" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-HINT
+// ZERO-HINT: error: 'attn.attention' op expected batch hint to be -1 (none) or >= 1, but got 0
+// NEGATIVE-HINT: error: 'attn.attention' op expected batch hint to be -1 (none) or >= 1, but got -5
+
 // The issue's decode case on sm_90a: B=1, Hq=32, Hkv=8, Sq=1, Skv=32768, d=128.
-// GQA fusion leaves 8 work items for 132 SMs; 17 partitions would cover them,
-// capped at the cluster limit of 16 since 8 x 16 = 128 CTAs keep over 3/4 of
-// the SMs busy. Keys per partition: alignTo(32768 / 16, BN 176) = 2112. Each
+// GQA fusion leaves 8 work items for 132 SMs; floor(132 / 8) = 16 partitions
+// fill one wave, within the cluster limit of 16. Keys per partition: alignTo(32768 / 16, BN 176) = 2112. Each
 // partition combines one 8-column band of the 128 output columns.
 // CHECK-LABEL: func @decode_gqa_sm90a_cluster_16
 // CHECK: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 16, cluster_size = 16, kv_per_partition = 2112, kv_span = 32768, work_items = 8, ctas = 128, band_columns = 8, partitions_with_band = 16>
@@ -32,7 +39,9 @@ func.func @decode_gqa_sm90a_cluster_16(%q: tensor<1x1x32x128xbf16>, %k: tensor<1
 
 // -----
 
-// The same decode on sm_100a (BN 128, 148 SMs).
+// The same decode on sm_100a (BN 128, 148 SMs): floor(148 / 8) = 18, capped at
+// the cluster limit of 16 since 8 x 16 = 128 CTAs keep over 3/4 of the SMs
+// busy.
 // CHECK-LABEL: func @decode_gqa_sm100a_cluster_16
 // CHECK: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 16, cluster_size = 16, kv_per_partition = 2048, kv_span = 32768, work_items = 8, ctas = 128, band_columns = 8, partitions_with_band = 16>
 #config = #attn.config<chip = sm_100a, mma_m = 128, mma_k = 16, m_pack = 1, bm = 128,
@@ -52,7 +61,7 @@ func.func @decode_gqa_sm100a_cluster_16(%q: tensor<1x1x32x128xbf16>, %k: tensor<
 // -----
 
 // Sq 4, group 16: 4 fused work items; a cluster of 16 would leave 84 of 148 SMs
-// idle, so the split goes through the workspace with P = ceil(148 / 4) = 37.
+// idle, so the split goes through the workspace with P = floor(148 / 4) = 37.
 // CHECK-LABEL: func @few_work_items_use_workspace
 // CHECK: splitk = #attn.splitk<mode = workspace, reason = split, partitions = 37, cluster_size = 1, kv_per_partition = 3584, kv_span = 131072, work_items = 4, ctas = 148, band_columns = 0, partitions_with_band = 0>
 #config = #attn.config<chip = sm_100a, mma_m = 128, mma_k = 16, m_pack = 1, bm = 128,
@@ -167,8 +176,9 @@ func.func @one_key_short_kv(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x1x8x128xbf
 
 // -----
 
-// A window bounded on the left visits left + 1 + right + (tile rows - 1) keys:
-// 1024 + 1 + 0 + 127 = 1152 of 131072, so two partitions of 640.
+// A window bounded on the left: the tile's 128 rows each see [i + d - 1024,
+// i + d], together left + right + rows = 1024 + 0 + 128 = 1152 of 131072 keys,
+// so two partitions of 640.
 // CHECK-LABEL: func @window_limits_kv_span
 // CHECK: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 2, cluster_size = 2, kv_per_partition = 640, kv_span = 1152, work_items = 8, ctas = 16, band_columns = 64, partitions_with_band = 2>
 #config = #attn.config<chip = sm_100a, mma_m = 128, mma_k = 16, m_pack = 1, bm = 128,
@@ -187,12 +197,10 @@ func.func @window_limits_kv_span(%q: tensor<1x128x8x128xbf16>, %k: tensor<1x1310
 
 // -----
 
-// Unbounded on the right: 4096 keys back plus the Sq = 4 rows' own keys. The
-// planner counts 4103 here (it adds Sq - 1 forward keys and the tile's rows
-// again), 3 more than the 4100 the rows see; the span is left unchecked until
-// that is settled.
+// Unbounded on the right: row 0 sees from 4096 keys before its diagonal to the
+// last key, the other rows less: 4096 + Sq = 4100 keys.
 // CHECK-LABEL: func @window_unbounded_right
-// CHECK: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 7, cluster_size = 7, kv_per_partition = 640, kv_span = {{[0-9]+}}, work_items = 8, ctas = 56, band_columns = 24, partitions_with_band = 6>
+// CHECK: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 7, cluster_size = 7, kv_per_partition = 640, kv_span = 4100, work_items = 8, ctas = 56, band_columns = 24, partitions_with_band = 6>
 #config = #attn.config<chip = sm_100a, mma_m = 128, mma_k = 16, m_pack = 1, bm = 128,
     bn = 128, bk0 = 64, bk1 = 64, qk_depth = 128, padded_qk_depth = 128,
     ov_depth = 128, padded_ov_depth = 128, nope_depth = 128,
@@ -269,7 +277,7 @@ func.func @missing_config_is_an_error(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x
     single_o = true, page_size = 0, is_mla = false, num_threads = 512>
 
 func.func @zero_bn_config(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %v: tensor<1x32768x8x128xbf16>) -> tensor<1x1x32x128xbf16> {
-  // expected-error @+1 {{'attn.attention' op split-K expects a config with BN >= 1 and at least one position per tile, but got BN 0 and BM_eff 32}}
+  // expected-error @+1 {{'attn.attention' op split-K expects a config with BN, BM, group and head counts >= 1, but got BN 0, BM 128, group 4, 32 q-heads and 8 kv-heads}}
   %o = attn.attention %q, %k, %v {config = #config}
       : tensor<1x1x32x128xbf16>, tensor<1x32768x8x128xbf16>, tensor<1x32768x8x128xbf16>
       -> tensor<1x1x32x128xbf16>
@@ -278,18 +286,62 @@ func.func @zero_bn_config(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128x
 
 // -----
 
-// A fused config whose tile is smaller than its group has no position per tile.
-#config = #attn.config<chip = sm_100a, mma_m = 128, mma_k = 16, m_pack = 1, bm = 2,
+// MLA decode with 128 heads on one kv-head: the fused group outnumbers the 64
+// rows, so each tile holds 64 heads and the kv-head's work is ceil(128 x 1 /
+// 64) = 2 work items; floor(148 / 2) = 74 partitions of alignTo(32768 / 74,
+// 64) = 448 keys, beyond the cluster limit: workspace.
+// CHECK-LABEL: func @mla_head_tiles
+// CHECK: splitk = #attn.splitk<mode = workspace, reason = split, partitions = 74, cluster_size = 1, kv_per_partition = 448, kv_span = 32768, work_items = 2, ctas = 148, band_columns = 0, partitions_with_band = 0>
+#config = #attn.config<chip = sm_100a, mma_m = 64, mma_k = 16, m_pack = 2, bm = 64,
+    bn = 64, bk0 = 64, bk1 = 64, qk_depth = 576, padded_qk_depth = 576,
+    ov_depth = 512, padded_ov_depth = 512, nope_depth = 512,
+    padded_nope_depth = 512, group = 128, num_q_heads = 128, num_kv_heads = 1,
+    num_q = 1, fuse_gqa = true, use_shared_kv = true, pair_cta = false,
+    single_o = true, page_size = 0, is_mla = true, num_threads = 512>
+
+func.func @mla_head_tiles(%q: tensor<1x1x128x576xbf16>, %k: tensor<1x32768x1x576xbf16>, %v: tensor<1x32768x1x512xbf16>) -> tensor<1x1x128x512xbf16> {
+  %o = attn.attention %q, %k, %v {config = #config}
+      : tensor<1x1x128x576xbf16>, tensor<1x32768x1x576xbf16>, tensor<1x32768x1x512xbf16>
+      -> tensor<1x1x128x512xbf16>
+  return %o : tensor<1x1x128x512xbf16>
+}
+
+// -----
+
+// 16 MHA heads, Sq 1: 16 work items; floor(148 / 16) = 9 partitions (144 CTAs,
+// one wave), where ceil gave 10 (160 CTAs on 148 SMs).
+// CHECK-LABEL: func @one_wave_mha_decode
+// CHECK: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 9, cluster_size = 9, kv_per_partition = 3712, kv_span = 32768, work_items = 16, ctas = 144, band_columns = 16, partitions_with_band = 8>
+#config = #attn.config<chip = sm_100a, mma_m = 128, mma_k = 16, m_pack = 1, bm = 128,
     bn = 128, bk0 = 64, bk1 = 64, qk_depth = 128, padded_qk_depth = 128,
     ov_depth = 128, padded_ov_depth = 128, nope_depth = 128,
-    padded_nope_depth = 128, group = 4, num_q_heads = 32, num_kv_heads = 8,
-    num_q = 1, fuse_gqa = true, use_shared_kv = false, pair_cta = false,
+    padded_nope_depth = 128, group = 1, num_q_heads = 16, num_kv_heads = 16,
+    num_q = 1, fuse_gqa = false, use_shared_kv = false, pair_cta = false,
     single_o = true, page_size = 0, is_mla = false, num_threads = 512>
 
-func.func @fused_tile_smaller_than_group(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %v: tensor<1x32768x8x128xbf16>) -> tensor<1x1x32x128xbf16> {
-  // expected-error @+1 {{'attn.attention' op split-K expects a config with BN >= 1 and at least one position per tile, but got BN 128 and BM_eff 0}}
+func.func @one_wave_mha_decode(%q: tensor<1x1x16x128xbf16>, %k: tensor<1x32768x16x128xbf16>, %v: tensor<1x32768x16x128xbf16>) -> tensor<1x1x16x128xbf16> {
   %o = attn.attention %q, %k, %v {config = #config}
-      : tensor<1x1x32x128xbf16>, tensor<1x32768x8x128xbf16>, tensor<1x32768x8x128xbf16>
-      -> tensor<1x1x32x128xbf16>
-  return %o : tensor<1x1x32x128xbf16>
+      : tensor<1x1x16x128xbf16>, tensor<1x32768x16x128xbf16>, tensor<1x32768x16x128xbf16>
+      -> tensor<1x1x16x128xbf16>
+  return %o : tensor<1x1x16x128xbf16>
+}
+
+// -----
+
+// 128 work items on 148 SMs: floor(148 / 128) = 1, so no split (ceil gave P = 2
+// and 256 CTAs, a second wave of the same work).
+// CHECK-LABEL: func @one_wave_holds_one_partition
+// CHECK: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, cluster_size = 1, kv_per_partition = 1280, kv_span = 1280, work_items = 128, ctas = 128, band_columns = 0, partitions_with_band = 0>
+#config = #attn.config<chip = sm_100a, mma_m = 128, mma_k = 16, m_pack = 1, bm = 256,
+    bn = 128, bk0 = 64, bk1 = 64, qk_depth = 128, padded_qk_depth = 128,
+    ov_depth = 128, padded_ov_depth = 128, nope_depth = 128,
+    padded_nope_depth = 128, group = 8, num_q_heads = 8, num_kv_heads = 1,
+    num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false,
+    single_o = false, page_size = 0, is_mla = false, num_threads = 512>
+
+func.func @one_wave_holds_one_partition(%q: tensor<1x4096x8x128xbf16>, %k: tensor<1x131072x1x128xbf16>, %v: tensor<1x131072x1x128xbf16>) -> tensor<1x4096x8x128xbf16> {
+  %o = attn.attention %q, %k, %v {config = #config, mask = #attn.mask<window(1024,0)>}
+      : tensor<1x4096x8x128xbf16>, tensor<1x131072x1x128xbf16>, tensor<1x131072x1x128xbf16>
+      -> tensor<1x4096x8x128xbf16>
+  return %o : tensor<1x4096x8x128xbf16>
 }

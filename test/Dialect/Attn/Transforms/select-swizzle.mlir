@@ -1,6 +1,7 @@
 // Decisions and diagnostics of attn-select-swizzle, run alone on hand-written
-// #attn.config attributes: per TMA box, the widest of 128B/64B/32B dividing the
-// row, none under 8 rows.
+// #attn.config attributes: per TMA box, the swizzle whose span (128B/64B/32B)
+// equals the row, none for other rows or under 8 rows
+// (cuTensorMapEncodeTiled needs boxDim[0] x element size <= the span).
 //
 // Only in the gtests (unittests/Planning/SwizzlePlanTest.cpp): 8-bit operands
 // forced to 64B (the op rejects f8E4M3FN until it has descale operands), and

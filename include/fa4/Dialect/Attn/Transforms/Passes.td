@@ -34,8 +34,9 @@ def AttnSelectConfig : Pass<"attn-select-config"> {
 def AttnPlanSplitK : Pass<"attn-plan-splitk"> {
   let summary = "Plan split-K partitions and the combine mode (#attn.splitk)";
   let description = [{
-    Splits the keys of each work item over several CTAs when the work items
-    alone would leave SMs idle; combines through the cluster DSMEM
+    Splits the keys of each work item over P = floor(SMs / work-item CTAs)
+    CTAs (one wave) when that gives P >= 2 and every partition keeps enough
+    KV tiles to stream; combines through the cluster DSMEM
     reduce-scatter when the partitions fit one cluster, else through a
     workspace and a combine kernel. Needs #attn.config.
   }];
