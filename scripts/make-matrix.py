@@ -8,6 +8,7 @@ The matrix is the one the sm_90a issue asks for: depths (64,64) (96,96)
 causal and two windows; bf16 and f16; all with LSE.
 """
 import argparse
+import glob
 import itertools
 import os
 import subprocess
@@ -43,10 +44,18 @@ def function(name, dqk, dv, hq, hkv, mask, dtype):
             f"  return %o, %lse : {o}, {lse}\n}}\n")
 
 
+def artifact_dir(out, function_name, chip):
+    """fa4-compile names a kernel <prefix>_<function>_<chip>."""
+    [directory] = glob.glob(os.path.join(out, f"fa4_*_{function_name}_{chip}"))
+    return directory
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--compiler", default="build/bin/fa4-compile")
     parser.add_argument("--chip", default="sm_90a")
+    parser.add_argument("--kernel", default="auto",
+                        help="fa4-compile --kernel: auto, fa3 or reference")
     parser.add_argument("--out", default="artifacts")
     args = parser.parse_args()
 
@@ -63,13 +72,13 @@ def main():
         f.write("".join(text for _, text in functions))
         source = f.name
     subprocess.run([args.compiler, source, f"--chip={args.chip}",
-                    "-o", args.out, "--quiet"], check=True,
-                   stdout=subprocess.DEVNULL)
+                    f"--kernel={args.kernel}", "-o", args.out, "--quiet"],
+                   check=True, stdout=subprocess.DEVNULL)
     os.unlink(source)
 
     bench_rows = []
     for name, *_, shapes in BENCH:
-        directory = os.path.join(args.out, f"fa4_ref_{name}_{args.chip}")
+        directory = artifact_dir(args.out, name, args.chip)
         bench_rows += [f"{directory}:{b}:{sq}:{skv}" for b, sq, skv in shapes]
         with open(os.path.join(directory, "cases.txt"), "w") as cases:
             cases.write("--b 1 --sq 77 --skv 301 --seed 9\n")
@@ -77,7 +86,7 @@ def main():
         bench.write("\n".join(bench_rows) + "\n")
 
     for index, (name, _) in enumerate(functions[:len(functions) - len(BENCH)]):
-        directory = os.path.join(args.out, f"fa4_ref_{name}_{args.chip}")
+        directory = artifact_dir(args.out, name, args.chip)
         with open(os.path.join(directory, "cases.txt"), "w") as cases:
             for case, (sq, skv) in enumerate(SIZES):
                 batch = 1 if sq * skv > 1 << 20 else 2

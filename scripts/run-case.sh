@@ -7,7 +7,7 @@ IFS=$'\t' read -r dir line <<<"$1"
 read -ra args <<<"$line"
 artifact=$(basename "$dir")
 log=$(mktemp "$OUT/runs/XXXXXX.log")
-output=$(timeout 300 "$FA4_RUN" "$dir/manifest.json" "${args[@]}" 2>&1)
+output=$(timeout "${FA4_CASE_TIMEOUT:-300}" "$FA4_RUN" "$dir/manifest.json" "${args[@]}" 2>&1)
 rc=$?
 { echo "### $artifact: fa4-run $dir/manifest.json $line"; echo "$output"; echo "exit $rc"; } >"$log"
 result=$(grep '^RESULT' <<<"$output" | tail -1)

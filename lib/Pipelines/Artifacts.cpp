@@ -72,11 +72,31 @@ static llvm::json::Value shapeOf(ShapedType type,
   return shape;
 }
 
-/// "ptr:q" -> pointer, "i64:q.stride.1" -> scalar.
+/// "ptr:q" -> pointer, "i64:q.stride.1" -> scalar, "tmap:k:1x176x1x64:128"
+/// -> a tensor map of k with that box (outermost first) and 128B swizzle.
 static llvm::json::Value paramJson(StringRef param) {
   auto [kind, value] = param.split(':');
   if (kind == "ptr")
     return llvm::json::Object{{"kind", "pointer"}, {"tensor", value}};
+  if (kind == "tmap") {
+    SmallVector<StringRef> parts, boxDims;
+    value.split(parts, ':');
+    parts[1].split(boxDims, 'x');
+    llvm::json::Array box;
+    for (StringRef boxDim : boxDims) {
+      int64_t extent = 0;
+      boxDim.getAsInteger(10, extent);
+      box.push_back(extent);
+    }
+    std::string swizzle = parts[2] == "0" ? "none" : (parts[2] + "B").str();
+    return llvm::json::Object{{"kind", "tensor_map"},
+                              {"tensor", parts[0]},
+                              {"box", std::move(box)},
+                              {"swizzle", swizzle},
+                              {"interleave", "none"},
+                              {"l2_promotion", "128B"},
+                              {"oob_fill", "zero"}};
+  }
   return llvm::json::Object{
       {"kind", "scalar"}, {"type", kind}, {"value", value}};
 }

@@ -22,9 +22,16 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
   planOptions.seqKVHint = options.seqKVHint;
   attn::buildPlanPipeline(pm, planOptions);
 
-  ConvertAttnToReferenceKernelOptions kernelOptions;
-  kernelOptions.chip = options.chip;
-  pm.addPass(createConvertAttnToReferenceKernel(kernelOptions));
+  std::string kernel = options.kernel;
+  if (kernel == "auto")
+    kernel = options.chip == "sm_90a" ? "fa3" : "reference";
+  if (kernel == "fa3") {
+    pm.addPass(createConvertAttnToHopperKernel());
+  } else {
+    ConvertAttnToReferenceKernelOptions kernelOptions;
+    kernelOptions.chip = options.chip;
+    pm.addPass(createConvertAttnToReferenceKernel(kernelOptions));
+  }
 
   // Upstream from here: the kernel module to NVVM/LLVM, then PTX.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();

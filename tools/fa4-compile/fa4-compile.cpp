@@ -32,6 +32,10 @@ static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                       cl::init("artifacts"));
 static cl::opt<std::string> chip("chip", cl::desc("sm_100a or sm_90a"),
                                  cl::init("sm_100a"));
+static cl::opt<std::string>
+    kernel("kernel",
+           cl::desc("auto (default), fa3 (TMA + wgmma, sm_90a) or reference"),
+           cl::init("auto"));
 static cl::opt<int64_t> batchHint("batch-hint",
                                   cl::desc("Expected dynamic batch size"),
                                   cl::init(-1));
@@ -87,6 +91,7 @@ int main(int argc, char **argv) {
 
   fa4::CompileOptions options;
   options.chip = chip;
+  options.kernel = kernel;
   options.batchHint = batchHint;
   options.seqQHint = seqQHint;
   options.seqKVHint = seqKVHint;

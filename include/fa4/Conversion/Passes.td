@@ -28,4 +28,23 @@ def ConvertAttnToReferenceKernel
   ];
 }
 
+def ConvertAttnToHopperKernel
+    : Pass<"convert-attn-to-hopper-kernel", "mlir::ModuleOp"> {
+  let summary = "Lower planned attn.attention to a TMA + wgmma kernel (sm_90a)";
+  let description = [{
+    The FA3 structure, read from #attn.config, #attn.swizzle and #attn.smem:
+    a producer warpgroup issuing TMA loads of Q and of K/V tiles into a ring
+    of mbarrier-guarded slots (setmaxnreg down), and `num_q` consumer
+    warpgroups (setmaxnreg up), each with a 64-row Q tile, computing
+    S = Q K^T with wgmma, the online softmax in registers, and O += P V with
+    wgmma taking P from registers. Every mask, GQA/MQA, Dqk != Dv, any Sq and
+    Skv, bf16/f16, LSE. Records the kernel ABI in `fa4.abi`.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
+    "mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
+    "mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // FA4_CONVERSION_PASSES_TD

@@ -22,6 +22,12 @@ struct CompileOptions : public mlir::PassPipelineOptions<CompileOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("sm_100a (default) or sm_90a"),
                            llvm::cl::init("sm_100a")};
+  Option<std::string> kernel{
+      *this, "kernel",
+      llvm::cl::desc("Kernel to lower to: auto (sm_90a: fa3, sm_100a: "
+                     "reference until the tcgen05 lowering lands), fa3 (TMA + "
+                     "wgmma, sm_90a), reference (SIMT, any chip)"),
+      llvm::cl::init("auto")};
   Option<int64_t> batchHint{*this, "batch-hint",
                             llvm::cl::desc("Expected dynamic batch size"),
                             llvm::cl::init(-1)};

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fa4/Conversion/KernelABI.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
 
@@ -325,15 +326,6 @@ struct ConvertAttnToReferenceKernelPass
 };
 } // namespace
 
-/// Grid factors as the manifest spells them: "b", "hq", "ceil_div:sq:4".
-static ArrayAttr gridAttr(Builder &b) {
-  auto dim = [&](StringRef factor) {
-    return b.getStrArrayAttr({factor});
-  };
-  std::string rows = ("ceil_div:sq:" + Twine(kWarpsPerBlock)).str();
-  return b.getArrayAttr({dim(rows), dim("hq"), dim("b")});
-}
-
 void ConvertAttnToReferenceKernelPass::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<attn::AttentionOp> ops;
@@ -352,36 +344,15 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
 
   MLIRContext *context = &getContext();
   OpBuilder b(context);
-  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                  b.getUnitAttr());
-  // PTX ISA 8.6 is the first with sm_100a; it also covers sm_90a.
-  auto target = NVVM::NVVMTargetAttr::get(context, /*optLevel=*/3,
-                                          "nvptx64-nvidia-cuda", chipName,
-                                          "+ptx86");
-  SymbolTable moduleSymbols(module);
-
   for (attn::AttentionOp op : ops) {
-    // One gpu.module per kernel, so each serializes to its own PTX.
-    // Named after the enclosing function so artifacts say what they hold.
-    auto parent = op->getParentOfType<FunctionOpInterface>();
-    std::string base = ("fa4_ref_" +
-                        (parent ? parent.getName() : StringRef("attention")) +
-                        "_" + chipName)
-                           .str();
-    std::string name = base;
-    for (int repeat = 1; moduleSymbols.lookup(name + "_module"); ++repeat)
-      name = base + "_" + std::to_string(repeat);
-    b.setInsertionPointToEnd(module.getBody());
-    auto kernels = gpu::GPUModuleOp::create(b, module.getLoc(),
-                                            name + "_module",
-                                            b.getArrayAttr({target}));
-    moduleSymbols.insert(kernels);
+    auto [kernels, name] =
+        createKernelModule(module, op, "fa4_ref", chipName);
     Location loc = op.getLoc();
-    bool hasLse = static_cast<bool>(op.getLse());
-    SmallVector<std::string> params = KernelBuilder::abiParams(hasLse);
+    KernelABI abi;
+    abi.params = KernelBuilder::abiParams(static_cast<bool>(op.getLse()));
     SmallVector<Type> argTypes;
     auto globalPtr = LLVM::LLVMPointerType::get(context, /*addressSpace=*/1);
-    for (StringRef param : params) {
+    for (StringRef param : abi.params) {
       StringRef kind = param.split(':').first;
       argTypes.push_back(kind == "ptr"   ? Type(globalPtr)
                          : kind == "i32" ? Type(b.getI32Type())
@@ -396,24 +367,11 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
         b.getDenseI32ArrayAttr({kWarpSize * kWarpsPerBlock, 1, 1}));
     KernelBuilder(b, loc, op).build(func);
 
-    // The ABI, on the op so that it outlives the gpu.module's serialization;
-    // the manifest writer reads only this.
-    op->setAttr(
-        "fa4.abi",
-        b.getDictionaryAttr({
-            b.getNamedAttr("kernel", SymbolRefAttr::get(
-                                         kernels.getSymNameAttr(),
-                                         {FlatSymbolRefAttr::get(func)})),
-            b.getNamedAttr("params", b.getStrArrayAttr(
-                                         llvm::to_vector_of<StringRef>(params))),
-            b.getNamedAttr("grid", gridAttr(b)),
-            b.getNamedAttr("block", b.getDenseI64ArrayAttr(
-                                        {kWarpSize * kWarpsPerBlock, 1, 1})),
-            b.getNamedAttr("cluster", b.getDenseI64ArrayAttr({1, 1, 1})),
-            b.getNamedAttr("dynamic_smem_bytes", b.getI64IntegerAttr(0)),
-            // Scalar loads only: element alignment (4 for the f32 LSE).
-            b.getNamedAttr("base_alignment", b.getI64IntegerAttr(4)),
-            b.getNamedAttr("stride_alignment", b.getI64IntegerAttr(2)),
-        }));
+    abi.grid = {{("ceil_div:sq:" + Twine(kWarpsPerBlock)).str()}, {"hq"}, {"b"}};
+    abi.block[0] = kWarpSize * kWarpsPerBlock;
+    // Scalar loads only: element alignment (4 for the f32 LSE).
+    abi.baseAlignment = 4;
+    abi.strideAlignment = 2;
+    setKernelABI(op, kernels, name, abi);
   }
 }

@@ -1,0 +1,48 @@
+//===- KernelABI.h - Kernel modules and the ABI record ----------*- C++ -*-===//
+//
+// What every attn.attention lowering shares: one gpu.module per kernel for the
+// chip, a name that says what the kernel holds, and the ABI record (`fa4.abi`
+// on the op) that the manifest writer turns into manifest.json.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_CONVERSION_KERNELABI_H
+#define FA4_CONVERSION_KERNELABI_H
+
+#include "fa4/Dialect/Attn/IR/Attn.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace fa4 {
+
+/// The launch side of a kernel, as docs/KernelABI.md describes it. Params and
+/// grid factors use the manifest's spelling in short form: "ptr:o",
+/// "i64:o.stride.1", "f32:scale_log2", "tmap:q:1x64x1x64:128"; grid factors
+/// "b", "hq", "ceil_div:sq:128".
+struct KernelABI {
+  llvm::SmallVector<std::string> params;
+  llvm::SmallVector<llvm::SmallVector<std::string>> grid;
+  int64_t block[3] = {1, 1, 1};
+  int64_t cluster[3] = {1, 1, 1};
+  int64_t dynamicSmemBytes = 0;
+  int64_t baseAlignment = 16;
+  int64_t strideAlignment = 16;
+};
+
+/// Creates `gpu.module @<name>_module` for `chip` at the end of `module`
+/// (named after the function holding `op`, made unique), marks `module` as a
+/// GPU container, and returns the new module and the kernel's name.
+std::pair<mlir::gpu::GPUModuleOp, std::string>
+createKernelModule(mlir::ModuleOp module, attn::AttentionOp op,
+                   llvm::StringRef prefix, llvm::StringRef chip);
+
+/// Records `abi` and the kernel symbol on `op` as `fa4.abi`.
+void setKernelABI(attn::AttentionOp op, mlir::gpu::GPUModuleOp kernelModule,
+                  llvm::StringRef kernelName, const KernelABI &abi);
+
+} // namespace fa4
+
+#endif // FA4_CONVERSION_KERNELABI_H

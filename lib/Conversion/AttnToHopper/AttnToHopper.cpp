@@ -1,0 +1,797 @@
+//===- AttnToHopper.cpp - attn.attention -> TMA + wgmma kernel (sm_90a) ---===//
+//
+// The FA3 structure, read from the plan attributes:
+//
+//   warpgroup 0      producer: setmaxnreg down; one thread issues the TMA
+//                    loads of Q (once) and of each K/V tile into a ring of
+//                    `kv_stages` slots, each slot guarded by a full barrier
+//                    (transaction bytes) and an empty barrier (consumers).
+//   warpgroups 1..n  consumers (n = num_q): setmaxnreg up; each owns a 64-row
+//                    Q tile, computes S = Q K^T with wgmma from shared memory,
+//                    the online softmax in registers (exp2, scale * log2(e)
+//                    folded in), and O += P V with wgmma taking P from
+//                    registers (the S accumulator layout is the A-fragment
+//                    layout of a k16 step, FlashAttention-3's observation).
+//
+// Shared-memory operands use the 128-byte swizzle written by TMA; the wgmma
+// descriptors below read them back (PTX ISA 9.7.15.5.1, "Matrix Descriptor
+// Format"). Out-of-range rows of Q, K and V are zero-filled by TMA; keys at
+// or past Skv and keys the mask hides get -inf before the softmax.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa4/Conversion/KernelABI.h"
+#include "fa4/Conversion/Passes.h"
+#include "fa4/Dialect/Attn/IR/Attn.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cmath>
+
+namespace fa4 {
+#define GEN_PASS_DEF_CONVERTATTNTOHOPPERKERNEL
+#include "fa4/Conversion/Passes.h.inc"
+} // namespace fa4
+
+using namespace mlir;
+using namespace fa4;
+
+namespace {
+constexpr int kWarpgroupThreads = 128;
+/// wgmma's M: each consumer warpgroup owns a 64-row Q tile.
+constexpr int kRowsPerConsumer = 64;
+/// One TMA box and one 128B swizzle atom row: 64 16-bit elements.
+constexpr int kBoxColumns = 64;
+constexpr int kSwizzleBytes = 128;
+/// Register budgets after setmaxnreg (multiples of 8 in [24, 256]): the
+/// producer only issues TMA; two consumers at 240 and a producer at 24 fit
+/// the 64K registers of an SM (2 * 128 * 240 + 128 * 24 = 64512).
+constexpr int kProducerRegisters = 24;
+constexpr int kConsumerRegisters = 240;
+
+/// Everything the emitter needs, read from the op and its plan attributes.
+struct HopperPlan {
+  int64_t numConsumers, bn, kvStages, qkBoxes, ovBoxes, group;
+  int64_t qkDepth, ovDepth, paddedOv;
+  int64_t qOffset, kRingOffset, vRingOffset, barrierOffset, barrierBytes;
+  int64_t kStageBytes, vStageBytes, smemUsed;
+  attn::MaskAttr mask;
+  bool hasLse;
+  Type elementType;
+
+  int64_t qTileBytes() const {
+    return qkBoxes * kRowsPerConsumer * kSwizzleBytes;
+  }
+  int64_t kBoxBytes() const { return bn * kSwizzleBytes; }
+  /// mbarriers: Q full; per slot K full, V full, slot empty.
+  int64_t numBarriers() const { return 1 + 3 * kvStages; }
+};
+
+/// Reads the plan; fails with a diagnostic for plans this kernel cannot run.
+FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
+  attn::ConfigAttr config = op.getConfigAttr();
+  attn::SmemAttr smem = op.getSmemAttr();
+  attn::SwizzleAttr swizzle = op.getSwizzleAttr();
+  if (!config || !smem || !swizzle)
+    return op.emitOpError()
+           << "needs #attn.config, #attn.swizzle and #attn.smem; run "
+              "attn-plan-pipeline{chip=sm_90a} first";
+  if (config.getChip() != attn::Chip::SM90a)
+    return op.emitOpError() << "has a plan for "
+                            << attn::stringifyChip(config.getChip())
+                            << "; this lowering targets sm_90a";
+  HopperPlan plan;
+  plan.numConsumers = config.getNumQ();
+  plan.bn = config.getBn();
+  plan.kvStages = smem.getKvStages();
+  plan.qkDepth = config.getQkDepth();
+  plan.ovDepth = config.getOvDepth();
+  plan.qkBoxes = config.getPaddedQkDepth() / kBoxColumns;
+  plan.paddedOv = config.getPaddedOvDepth();
+  plan.ovBoxes = plan.paddedOv / kBoxColumns;
+  plan.group = config.getGroup();
+  plan.mask = op.getMask();
+  plan.hasLse = static_cast<bool>(op.getLse());
+  plan.elementType = op.getQueryType().getElementType();
+  plan.kStageBytes = smem.getKStageBytes();
+  plan.vStageBytes = smem.getVStageBytes();
+  plan.smemUsed = smem.getSmemUsed();
+  fa4::SmemPlan regions = smem.toPlan();
+  plan.qOffset = regions.q.offset;
+  plan.kRingOffset = regions.kRing.offset;
+  plan.vRingOffset = regions.vRing.offset;
+  plan.barrierOffset = regions.barriers.offset;
+  plan.barrierBytes = regions.barriers.bytes;
+
+  auto box = [](attn::TmaBoxAttr b) {
+    return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
+  };
+  if (config.getMmaM() != kRowsPerConsumer ||
+      config.getBm() != plan.numConsumers * kRowsPerConsumer ||
+      config.getPaddedQkDepth() % kBoxColumns ||
+      plan.paddedOv % kBoxColumns || plan.paddedOv > 256 ||
+      plan.bn % 16 || plan.bn > 256 || config.getUseSharedKv() ||
+      box(swizzle.getQ()) !=
+          std::make_tuple(int64_t(kRowsPerConsumer), int64_t(kBoxColumns),
+                          int64_t(kSwizzleBytes)) ||
+      box(swizzle.getK()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
+                                             int64_t(kSwizzleBytes)) ||
+      box(swizzle.getV()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
+                                             int64_t(kSwizzleBytes)))
+    return op.emitOpError()
+           << "has an sm_90a plan this kernel does not implement (it needs "
+              "64-row consumer tiles, depths in 64-column 128B-swizzled boxes, "
+              "Dv <= 256, BN a multiple of 16 up to 256 and separate K/V "
+              "rings), got "
+           << config;
+  if (plan.kStageBytes < plan.qkBoxes * plan.kBoxBytes() ||
+      plan.vStageBytes < plan.ovBoxes * plan.kBoxBytes() ||
+      plan.barrierBytes < plan.numBarriers() * 8)
+    return op.emitOpError() << "has a shared-memory plan too small for its "
+                               "K/V slots or its "
+                            << plan.numBarriers() << " mbarriers: " << smem;
+  return plan;
+}
+
+/// Emits the kernel body into an llvm.func.
+class HopperKernelEmitter {
+public:
+  HopperKernelEmitter(OpBuilder &b, Location loc, const HopperPlan &plan)
+      : b(b), loc(loc), plan(plan) {}
+
+  void emit(LLVM::LLVMFuncOp func, LLVM::GlobalOp smemGlobal);
+
+private:
+  //===--- scalars --------------------------------------------------------===//
+  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+  Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
+  Value f32(double v) {
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                          APFloat(static_cast<float>(v)));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value divu(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value remu(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+  Value mins(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value maxs(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value fadd(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value fsub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value fmax(Value x, Value y) {
+    return arith::MaximumFOp::create(b, loc, x, y);
+  }
+  Value toIndex(Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  }
+  Value fromIndex(Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value sext(Value v) {
+    return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+  }
+  // MUFU ex2/lg2 directly (see the reference kernel for why not math.exp2).
+  Value callF32Intrinsic(StringRef name, Value v) {
+    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                         b.getStringAttr(name), ValueRange{v})
+        .getResult(0);
+  }
+  Value exp2(Value v) { return callF32Intrinsic("llvm.nvvm.ex2.approx.f32", v); }
+  Value log2(Value v) { return callF32Intrinsic("llvm.nvvm.lg2.approx.f", v); }
+  /// Butterfly shuffle within the 4 lanes that share an accumulator row.
+  Value shuffleXor(Value v, int offset) {
+    return gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  }
+
+  //===--- shared memory, barriers, TMA -----------------------------------===//
+  Value smemPtr(Value byteOffset) {
+    return LLVM::GEPOp::create(b, loc, smemBase.getType(), b.getI8Type(),
+                               smemBase, ValueRange{byteOffset});
+  }
+  Value smemPtr(int64_t byteOffset) { return smemPtr(i32(byteOffset)); }
+  Value barrier(Value index) {
+    return smemPtr(add(i32(plan.barrierOffset), mul(index, i32(8))));
+  }
+  Value barrier(int64_t index) { return barrier(i32(index)); }
+  Value qFullBarrier() { return barrier(0); }
+  Value kFullBarrier(Value slot) { return barrier(add(i32(1), slot)); }
+  Value vFullBarrier(Value slot) {
+    return barrier(add(i32(1 + plan.kvStages), slot));
+  }
+  Value emptyBarrier(Value slot) {
+    return barrier(add(i32(1 + 2 * plan.kvStages), slot));
+  }
+  void waitBarrier(Value barrierPtr, Value parity) {
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPtr, parity,
+                                          i32(0x989680));
+  }
+  void expectBytes(Value barrierPtr, int64_t bytes) {
+    NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), barrierPtr,
+                                           i32(bytes), NVVM::MemScopeKind::CTA,
+                                           false, Value());
+  }
+  /// One 4D TMA box (coordinates innermost first: depth, head, row, batch).
+  void tmaLoad(Value tensorMap, Value dstOffset, Value depth, Value head,
+               Value row, Value batch, Value barrierPtr) {
+    Value dst = LLVM::AddrSpaceCastOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
+        smemPtr(dstOffset));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, loc, dst, tensorMap, ValueRange{depth, head, row, batch},
+        barrierPtr, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
+        false, NVVM::CTAGroupKindAttr(), Value());
+  }
+
+  //===--- wgmma ----------------------------------------------------------===//
+  /// Shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"):
+  /// start address >> 4 in bits 0-13, leading byte offset >> 4 in 16-29,
+  /// stride byte offset >> 4 in 32-45, swizzle in 62-63 (1 = 128B).
+  Value descriptor(Value byteOffset, int64_t leadingBytes,
+                   int64_t strideBytes) {
+    Value address = add(smemAddress, byteOffset);
+    Value start = arith::ExtUIOp::create(
+        b, loc, b.getI64Type(),
+        arith::AndIOp::create(
+            b, loc, arith::ShRUIOp::create(b, loc, address, i32(4)),
+            i32(0x3FFF)));
+    uint64_t fixed = (uint64_t(leadingBytes >> 4) & 0x3FFF) << 16 |
+                     (uint64_t(strideBytes >> 4) & 0x3FFF) << 32 |
+                     uint64_t(1) << 62;
+    return arith::OrIOp::create(b, loc, start,
+                                i64(static_cast<int64_t>(fixed)));
+  }
+  /// K-major operand in 128B-swizzled boxes of 64 columns: 8-row core
+  /// matrices 1024 bytes apart (SBO); LBO is unused for swizzled K-major.
+  Value kMajorDescriptor(Value byteOffset) {
+    return descriptor(byteOffset, 16, 8 * kSwizzleBytes);
+  }
+  /// MN-major operand (V, N = depth): LBO steps to the next 64-column box of
+  /// depth, SBO to the next 8 keys.
+  Value mnMajorDescriptor(Value byteOffset) {
+    return descriptor(byteOffset, plan.kBoxBytes(), 8 * kSwizzleBytes);
+  }
+
+  std::string typeSuffix() const {
+    return plan.elementType.isBF16() ? "bf16" : "f16";
+  }
+  /// D (64 x n, f32) += A x B. With `aRegisters` empty, A is the K-major
+  /// descriptor `aDesc`; otherwise the four 32-bit A fragments of a k16 step.
+  /// B comes from `bDesc`, transposed (MN-major) when `transposeB`.
+  SmallVector<Value> wgmma(ArrayRef<Value> accumulator, int64_t n,
+                           Value aDesc, ArrayRef<Value> aRegisters,
+                           Value bDesc, bool transposeB);
+  Value packPair(Value low, Value high);
+
+  //===--- parts of the kernel --------------------------------------------===//
+  void emitProducer();
+  void emitConsumer(Value consumer, Value threadInGroup);
+
+  OpBuilder &b;
+  Location loc;
+  const HopperPlan &plan;
+
+  // Kernel arguments and values every part uses.
+  Value qMap, kMap, vMap, outPtr, lsePtr, seqQ, seqKV, scaleLog2;
+  SmallVector<Value> outStride, lseStride;
+  Value smemBase, smemAddress;
+  Value batch, head, kvHead, blockRow, firstTile, numTiles;
+};
+} // namespace
+
+SmallVector<Value> HopperKernelEmitter::wgmma(ArrayRef<Value> accumulator,
+                                              int64_t n, Value aDesc,
+                                              ArrayRef<Value> aRegisters,
+                                              Value bDesc, bool transposeB) {
+  int64_t numAcc = accumulator.size();
+  std::string asmText;
+  llvm::raw_string_ostream os(asmText);
+  os << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << typeSuffix()
+     << "." << typeSuffix() << " {";
+  for (int64_t i = 0; i < numAcc; ++i)
+    os << (i ? ", " : "") << "$" << i;
+  os << "}, ";
+  int64_t next = 2 * numAcc;
+  SmallVector<Value> operands(accumulator);
+  std::string constraints;
+  for (int64_t i = 0; i < numAcc; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < numAcc; ++i)
+    constraints += std::to_string(i) + ",";
+  if (aRegisters.empty()) {
+    os << "$" << next++ << ", ";
+    operands.push_back(aDesc);
+    constraints += "l,";
+  } else {
+    os << "{";
+    for (size_t i = 0; i < aRegisters.size(); ++i)
+      os << (i ? ", " : "") << "$" << next++;
+    os << "}, ";
+    operands.append(aRegisters.begin(), aRegisters.end());
+    for (size_t i = 0; i < aRegisters.size(); ++i)
+      constraints += "r,";
+  }
+  os << "$" << next++;
+  operands.push_back(bDesc);
+  constraints += "l";
+  // scale-d = 1 (accumulate), scale-a = scale-b = 1, then the transposes:
+  // A from registers takes no transpose flag.
+  os << ", 1, 1, 1";
+  if (aRegisters.empty())
+    os << ", 0";
+  os << ", " << (transposeB ? 1 : 0) << ";";
+
+  SmallVector<Type> fields(numAcc, b.getF32Type());
+  auto structType = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
+  auto inlineAsm = LLVM::InlineAsmOp::create(
+      b, loc, structType, operands, b.getStringAttr(asmText),
+      b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
+      LLVM::TailCallKindAttr(),
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  SmallVector<Value> result;
+  for (int64_t i = 0; i < numAcc; ++i)
+    result.push_back(
+        LLVM::ExtractValueOp::create(b, loc, inlineAsm.getResult(0), i));
+  return result;
+}
+
+/// Two f32 as one 32-bit register of two 16-bit values, `low` in bits 0-15
+/// (the column with the smaller index, as wgmma's A fragment expects).
+Value HopperKernelEmitter::packPair(Value low, Value high) {
+  auto pairType = VectorType::get({2}, b.getF32Type());
+  Value pair = LLVM::UndefOp::create(b, loc, pairType);
+  pair = LLVM::InsertElementOp::create(b, loc, pair, low, i32(0));
+  pair = LLVM::InsertElementOp::create(b, loc, pair, high, i32(1));
+  Value narrow = arith::TruncFOp::create(
+      b, loc, VectorType::get({2}, plan.elementType), pair);
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), narrow);
+}
+
+void HopperKernelEmitter::emitProducer() {
+  // Q: each consumer's 64 rows, all depth boxes, on one barrier.
+  Value qBarrier = qFullBarrier();
+  expectBytes(qBarrier, plan.numConsumers * plan.qTileBytes());
+  for (int64_t consumer = 0; consumer < plan.numConsumers; ++consumer)
+    for (int64_t box = 0; box < plan.qkBoxes; ++box)
+      tmaLoad(qMap,
+              i32(plan.qOffset + consumer * plan.qTileBytes() +
+                  box * kRowsPerConsumer * kSwizzleBytes),
+              i32(box * kBoxColumns), head,
+              add(blockRow, i32(consumer * kRowsPerConsumer)), batch,
+              qBarrier);
+
+  // K and V tiles through the ring; a slot is reused once both consumers
+  // have released it.
+  auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(numTiles),
+                                 toIndex(i32(1)));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value tile = fromIndex(loop.getInductionVar());
+  Value stages = i32(plan.kvStages);
+  Value slot = remu(tile, stages);
+  Value round = divu(tile, stages);
+  auto ifReuse =
+      scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::uge, tile, stages),
+                        /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard reuseGuard(b);
+    b.setInsertionPointToStart(ifReuse.thenBlock());
+    waitBarrier(emptyBarrier(slot),
+                arith::AndIOp::create(b, loc, sub(round, i32(1)), i32(1)));
+  }
+  Value keyRow = mul(add(firstTile, tile), i32(plan.bn));
+  Value kBarrier = kFullBarrier(slot);
+  expectBytes(kBarrier, plan.qkBoxes * plan.kBoxBytes());
+  Value kSlot = add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)));
+  for (int64_t box = 0; box < plan.qkBoxes; ++box)
+    tmaLoad(kMap, add(kSlot, i32(box * plan.kBoxBytes())),
+            i32(box * kBoxColumns), kvHead, keyRow, batch, kBarrier);
+  Value vBarrier = vFullBarrier(slot);
+  expectBytes(vBarrier, plan.ovBoxes * plan.kBoxBytes());
+  Value vSlot = add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
+  for (int64_t box = 0; box < plan.ovBoxes; ++box)
+    tmaLoad(vMap, add(vSlot, i32(box * plan.kBoxBytes())),
+            i32(box * kBoxColumns), kvHead, keyRow, batch, vBarrier);
+}
+
+void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
+  Value lane = remu(threadInGroup, i32(32));
+  Value warp = divu(threadInGroup, i32(32));
+  // Accumulator fragment of wgmma m64nN (f32): register 4j + e holds row
+  // 16 * warp + lane / 4 + 8 * (e / 2), column 8j + 2 * (lane % 4) + e % 2.
+  Value fragmentRow = add(mul(warp, i32(16)), divu(lane, i32(4)));
+  Value fragmentColumn = mul(remu(lane, i32(4)), i32(2));
+  Value tileRow = add(blockRow, mul(consumer, i32(kRowsPerConsumer)));
+  Value rows[2] = {add(tileRow, fragmentRow),
+                   add(tileRow, add(fragmentRow, i32(8)))};
+  Value diagonalShift = sub(seqKV, seqQ);
+  Value qTile = add(i32(plan.qOffset), mul(consumer, i32(plan.qTileBytes())));
+
+  waitBarrier(qFullBarrier(), i32(0));
+
+  int64_t numS = plan.bn / 2, numO = plan.paddedOv / 2;
+  Value negInf = f32(-INFINITY), zero = f32(0.0);
+  SmallVector<Value> init(numO, zero);
+  init.append({negInf, negInf, zero, zero}); // row max, row sum (2 rows)
+  auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(numTiles),
+                                 toIndex(i32(1)), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    ValueRange carried = loop.getRegionIterArgs();
+    SmallVector<Value> out(carried.take_front(numO));
+    Value rowMax[2] = {carried[numO], carried[numO + 1]};
+    Value rowSum[2] = {carried[numO + 2], carried[numO + 3]};
+
+    Value tile = fromIndex(loop.getInductionVar());
+    Value stages = i32(plan.kvStages);
+    Value slot = remu(tile, stages);
+    Value parity = arith::AndIOp::create(b, loc, divu(tile, stages), i32(1));
+    Value firstKey = mul(add(firstTile, tile), i32(plan.bn));
+
+    // S = Q K^T over the depth in k16 steps; four per 64-column box.
+    waitBarrier(kFullBarrier(slot), parity);
+    Value kSlot = add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)));
+    SmallVector<Value> scores(numS, zero);
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (int64_t step = 0; step < plan.qkBoxes * 4; ++step) {
+      int64_t box = step / 4, within = (step % 4) * 32;
+      Value aDesc = kMajorDescriptor(
+          add(qTile, i32(box * kRowsPerConsumer * kSwizzleBytes + within)));
+      Value bDesc =
+          kMajorDescriptor(add(kSlot, i32(box * plan.kBoxBytes() + within)));
+      scores = wgmma(scores, plan.bn, aDesc, {}, bDesc, false);
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+
+    // Mask (keys past Skv, causal / window around the bottom-right
+    // diagonal), scale into the exp2 domain, and take the row maxima.
+    attn::MaskAttr mask = plan.mask;
+    Value tileMax[2] = {negInf, negInf};
+    for (int64_t i = 0; i < numS; ++i) {
+      int64_t half = (i % 4) / 2;
+      Value key = add(firstKey, add(fragmentColumn, i32(8 * (i / 4) + i % 2)));
+      Value visible = cmp(arith::CmpIPredicate::slt, key, seqKV);
+      Value diagonal = add(rows[half], diagonalShift);
+      auto keep = [&](Value condition) {
+        visible = arith::AndIOp::create(b, loc, visible, condition);
+      };
+      if (mask.getKind() == attn::MaskKind::Causal)
+        keep(cmp(arith::CmpIPredicate::sle, key, diagonal));
+      if (mask.getKind() == attn::MaskKind::Window) {
+        if (mask.getRight() >= 0)
+          keep(cmp(arith::CmpIPredicate::sle, key,
+                   add(diagonal, i32(mask.getRight()))));
+        if (mask.getLeft() >= 0)
+          keep(cmp(arith::CmpIPredicate::sge, key,
+                   sub(diagonal, i32(mask.getLeft()))));
+      }
+      scores[i] = select(visible, fmul(scores[i], scaleLog2), negInf);
+      tileMax[half] = fmax(tileMax[half], scores[i]);
+    }
+    Value rescale[2], safeMax[2];
+    for (int half = 0; half < 2; ++half) {
+      Value m = fmax(tileMax[half], shuffleXor(tileMax[half], 1));
+      m = fmax(m, shuffleXor(m, 2));
+      Value newMax = fmax(rowMax[half], m);
+      // A row with no visible key yet keeps max -inf; exp2 against 0 then
+      // gives 0 instead of NaN from (-inf) - (-inf).
+      safeMax[half] = select(
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, newMax,
+                                negInf),
+          zero, newMax);
+      rescale[half] = exp2(fsub(rowMax[half], safeMax[half]));
+      rowMax[half] = newMax;
+      rowSum[half] = fmul(rowSum[half], rescale[half]);
+    }
+    for (int64_t i = 0; i < numS; ++i) {
+      int64_t half = (i % 4) / 2;
+      scores[i] = exp2(fsub(scores[i], safeMax[half]));
+      rowSum[half] = fadd(rowSum[half], scores[i]);
+    }
+    for (int64_t i = 0; i < numO; ++i)
+      out[i] = fmul(out[i], rescale[(i % 4) / 2]);
+
+    // O += P V: P from registers, one k16 step per 16 keys.
+    waitBarrier(vFullBarrier(slot), parity);
+    Value vSlot = add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (int64_t step = 0; step < plan.bn / 16; ++step) {
+      int64_t j = 2 * step; // the two n8 chunks of S this k16 step covers
+      Value a[4] = {packPair(scores[4 * j], scores[4 * j + 1]),
+                    packPair(scores[4 * j + 2], scores[4 * j + 3]),
+                    packPair(scores[4 * j + 4], scores[4 * j + 5]),
+                    packPair(scores[4 * j + 6], scores[4 * j + 7])};
+      Value bDesc =
+          mnMajorDescriptor(add(vSlot, i32(step * 16 * kSwizzleBytes)));
+      out = wgmma(out, plan.paddedOv, Value(), a, bDesc, true);
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(slot),
+                                   Value());
+
+    SmallVector<Value> next(out);
+    next.append({rowMax[0], rowMax[1], rowSum[0], rowSum[1]});
+    scf::YieldOp::create(b, loc, next);
+  }
+
+  // Epilogue: finish the row sums across the 4 lanes of a row, normalise,
+  // store O (two adjacent columns per store) and LSE.
+  ValueRange results = loop.getResults();
+  for (int half = 0; half < 2; ++half) {
+    Value sum = results[numO + 2 + half];
+    sum = fadd(sum, shuffleXor(sum, 1));
+    sum = fadd(sum, shuffleXor(sum, 2));
+    Value seesKeys =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, zero);
+    Value inverse =
+        select(seesKeys, arith::DivFOp::create(b, loc, f32(1.0), sum), zero);
+    Value row = rows[half];
+    Value rowInRange = cmp(arith::CmpIPredicate::slt, row, seqQ);
+    Value rowBase = add(mul(sext(batch), outStride[0]),
+                        add(mul(sext(row), outStride[1]),
+                            mul(sext(head), outStride[2])));
+    for (int64_t j = 0; j < plan.paddedOv / 8; ++j) {
+      Value column = add(fragmentColumn, i32(8 * j));
+      Value inBounds = arith::AndIOp::create(
+          b, loc, rowInRange,
+          cmp(arith::CmpIPredicate::slt, column, i32(plan.ovDepth)));
+      auto ifStore = scf::IfOp::create(b, loc, inBounds, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifStore.thenBlock());
+      Value pair =
+          packPair(fmul(results[4 * j + 2 * half], inverse),
+                   fmul(results[4 * j + 2 * half + 1], inverse));
+      Value address = LLVM::GEPOp::create(
+          b, loc, outPtr.getType(), plan.elementType, outPtr,
+          ValueRange{add(rowBase, sext(column))});
+      LLVM::StoreOp::create(b, loc, pair, address, /*alignment=*/4);
+    }
+    if (plan.hasLse) {
+      Value writer = arith::AndIOp::create(
+          b, loc, rowInRange,
+          cmp(arith::CmpIPredicate::eq, remu(lane, i32(4)), i32(0)));
+      auto ifLse = scf::IfOp::create(b, loc, writer, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifLse.thenBlock());
+      // Natural log: (max + log2(sum)) * ln 2; -inf for a row with no key.
+      Value lse = select(
+          seesKeys,
+          fmul(fadd(results[numO + half], log2(sum)), f32(M_LN2)),
+          f32(-INFINITY));
+      Value index = add(mul(sext(batch), lseStride[0]),
+                        add(mul(sext(head), lseStride[1]), sext(row)));
+      Value address = LLVM::GEPOp::create(b, loc, lsePtr.getType(),
+                                          b.getF32Type(), lsePtr,
+                                          ValueRange{index});
+      LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
+    }
+  }
+}
+
+void HopperKernelEmitter::emit(LLVM::LLVMFuncOp func,
+                               LLVM::GlobalOp smemGlobal) {
+  Block *entry = func.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  unsigned arg = 0;
+  qMap = func.getArgument(arg++);
+  kMap = func.getArgument(arg++);
+  vMap = func.getArgument(arg++);
+  outPtr = func.getArgument(arg++);
+  if (plan.hasLse)
+    lsePtr = func.getArgument(arg++);
+  seqQ = func.getArgument(arg++);
+  seqKV = func.getArgument(arg++);
+  for (int dim = 0; dim < 3; ++dim)
+    outStride.push_back(func.getArgument(arg++));
+  if (plan.hasLse)
+    for (int dim = 0; dim < 2; ++dim)
+      lseStride.push_back(func.getArgument(arg++));
+  scaleLog2 = func.getArgument(arg++);
+
+  smemBase = LLVM::AddressOfOp::create(b, loc, smemGlobal);
+  smemAddress = arith::TruncIOp::create(
+      b, loc, b.getI32Type(),
+      LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), smemBase));
+  auto blockId = [&](gpu::Dimension dim) {
+    return fromIndex(gpu::BlockIdOp::create(b, loc, dim));
+  };
+  blockRow = mul(blockId(gpu::Dimension::x),
+                 i32(plan.numConsumers * kRowsPerConsumer));
+  head = blockId(gpu::Dimension::y);
+  batch = blockId(gpu::Dimension::z);
+  kvHead = divu(head, i32(plan.group));
+
+  // The KV tiles this block's rows can see (bottom-right aligned masks).
+  Value lastRow = sub(mins(add(blockRow, i32(plan.numConsumers *
+                                             kRowsPerConsumer)),
+                           seqQ),
+                      i32(1));
+  Value shift = sub(seqKV, seqQ);
+  Value keyEnd = seqKV, keyBegin = i32(0);
+  attn::MaskAttr mask = plan.mask;
+  if (mask.getKind() == attn::MaskKind::Causal)
+    keyEnd = mins(keyEnd, add(add(lastRow, shift), i32(1)));
+  if (mask.getKind() == attn::MaskKind::Window) {
+    if (mask.getRight() >= 0)
+      keyEnd = mins(keyEnd,
+                    add(add(lastRow, shift), i32(mask.getRight() + 1)));
+    if (mask.getLeft() >= 0)
+      keyBegin = maxs(keyBegin, sub(add(blockRow, shift), i32(mask.getLeft())));
+  }
+  keyEnd = maxs(keyEnd, keyBegin);
+  firstTile = divu(keyBegin, i32(plan.bn));
+  Value endTile = divu(add(keyEnd, i32(plan.bn - 1)), i32(plan.bn));
+  numTiles = maxs(sub(endTile, firstTile), i32(0));
+  // A block with no visible key loads nothing and writes O = 0, LSE = -inf.
+  numTiles = select(cmp(arith::CmpIPredicate::sle, keyEnd, keyBegin), i32(0),
+                    numTiles);
+
+  Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  Value warpgroup = divu(tid, i32(kWarpgroupThreads));
+  Value threadInGroup = remu(tid, i32(kWarpgroupThreads));
+
+  // Barriers: Q full (one arrival with its bytes), K/V full (likewise),
+  // slot empty (every consumer thread arrives after its P V wgmma is done).
+  auto ifInit =
+      scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid, i32(0)),
+                        /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifInit.thenBlock());
+    for (int64_t i = 0; i < 1 + 2 * plan.kvStages; ++i)
+      NVVM::MBarrierInitOp::create(b, loc, barrier(i), i32(1), Value());
+    for (int64_t i = 0; i < plan.kvStages; ++i)
+      NVVM::MBarrierInitOp::create(
+          b, loc, emptyBarrier(i32(i)),
+          i32(plan.numConsumers * kWarpgroupThreads), Value());
+    // Make the initialised barriers visible to the async (TMA) proxy.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  }
+  NVVM::Barrier0Op::create(b, loc);
+
+  auto ifProducer = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::eq, warpgroup, i32(0)),
+      /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifProducer.thenBlock());
+    NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
+                                   NVVM::SetMaxRegisterAction::decrease);
+    auto ifLeader = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, tid, i32(0)), false);
+    b.setInsertionPointToStart(ifLeader.thenBlock());
+    emitProducer();
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifProducer.elseBlock());
+    NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
+                                   NVVM::SetMaxRegisterAction::increase);
+    emitConsumer(sub(warpgroup, i32(1)), threadInGroup);
+  }
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertAttnToHopperKernelPass
+    : public fa4::impl::ConvertAttnToHopperKernelBase<
+          ConvertAttnToHopperKernelPass> {
+  void runOnOperation() override;
+};
+} // namespace
+
+/// The kernel's parameters in ABI order (docs/KernelABI.md), short form.
+static SmallVector<std::string> abiParams(const HopperPlan &plan) {
+  auto box = [](int64_t rows) {
+    return ("1x" + Twine(rows) + "x1x" + Twine(kBoxColumns) + ":" +
+            Twine(kSwizzleBytes))
+        .str();
+  };
+  SmallVector<std::string> params = {"tmap:q:" + box(kRowsPerConsumer),
+                                     "tmap:k:" + box(plan.bn),
+                                     "tmap:v:" + box(plan.bn), "ptr:o"};
+  if (plan.hasLse)
+    params.push_back("ptr:lse");
+  params.append({"i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1",
+                 "i64:o.stride.2"});
+  if (plan.hasLse)
+    params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
+  params.push_back("f32:scale_log2");
+  return params;
+}
+
+void ConvertAttnToHopperKernelPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SmallVector<attn::AttentionOp> ops;
+  module.walk([&](attn::AttentionOp op) { ops.push_back(op); });
+  MLIRContext *context = &getContext();
+  OpBuilder b(context);
+  for (attn::AttentionOp op : ops) {
+    FailureOr<HopperPlan> plan = readPlan(op);
+    if (failed(plan))
+      return signalPassFailure();
+    auto [kernels, name] = createKernelModule(module, op, "fa4_fa3", "sm_90a");
+    Location loc = op.getLoc();
+    b.setInsertionPointToEnd(kernels.getBody());
+    // Dynamic shared memory: an external, unsized array at 1024-byte
+    // alignment (what the 128B swizzle pattern repeats on).
+    auto smemGlobal = LLVM::GlobalOp::create(
+        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0), false,
+        LLVM::Linkage::External, name + "_smem", Attribute(), 1024,
+        /*addrSpace=*/3);
+
+    KernelABI abi;
+    abi.params = abiParams(*plan);
+    auto genericPtr = LLVM::LLVMPointerType::get(context);
+    auto globalPtr = LLVM::LLVMPointerType::get(context, 1);
+    SmallVector<Type> argTypes;
+    for (StringRef param : abi.params) {
+      StringRef kind = param.split(':').first;
+      argTypes.push_back(kind == "tmap"  ? Type(genericPtr)
+                         : kind == "ptr" ? Type(globalPtr)
+                         : kind == "i32" ? Type(b.getI32Type())
+                         : kind == "i64" ? Type(b.getI64Type())
+                                         : Type(b.getF32Type()));
+    }
+    auto func = LLVM::LLVMFuncOp::create(
+        b, loc, name,
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                    argTypes));
+    int64_t threads = (1 + plan->numConsumers) * kWarpgroupThreads;
+    func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                  b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+    // One CTA per SM: ptxas then caps registers at 65536 / threads, the cap
+    // setmaxnreg redistributes between producer and consumers.
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(1));
+    // Tensor maps are 128-byte __grid_constant__ parameters: TMA reads them
+    // through their parameter-space address.
+    for (int i = 0; i < 3; ++i) {
+      func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                      TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(),
+                                                             128)));
+      func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                      b.getI64IntegerAttr(64));
+      func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                      b.getUnitAttr());
+    }
+    HopperKernelEmitter(b, loc, *plan).emit(func, smemGlobal);
+
+    abi.grid = {{("ceil_div:sq:" +
+                  Twine(plan->numConsumers * kRowsPerConsumer))
+                     .str()},
+                {"hq"},
+                {"b"}};
+    abi.block[0] = threads;
+    abi.dynamicSmemBytes = plan->smemUsed;
+    // TMA: 16-byte aligned bases and strides; O's 4-byte stores and LSE's
+    // f32 stores need less.
+    abi.baseAlignment = 16;
+    abi.strideAlignment = 16;
+    setKernelABI(op, kernels, name, abi);
+  }
+}

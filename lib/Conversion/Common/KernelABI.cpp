@@ -1,0 +1,63 @@
+//===- KernelABI.cpp - Kernel modules and the ABI record ------------------===//
+
+#include "fa4/Conversion/KernelABI.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+
+std::pair<gpu::GPUModuleOp, std::string>
+fa4::createKernelModule(ModuleOp module, attn::AttentionOp op,
+                        StringRef prefix, StringRef chip) {
+  MLIRContext *context = module.getContext();
+  OpBuilder b(context);
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  b.getUnitAttr());
+  auto parent = op->getParentOfType<FunctionOpInterface>();
+  std::string base =
+      (prefix + "_" + (parent ? parent.getName() : StringRef("attention")) +
+       "_" + chip)
+          .str();
+  std::string name = base;
+  SymbolTable symbols(module);
+  for (int repeat = 1; symbols.lookup(name + "_module"); ++repeat)
+    name = base + "_" + std::to_string(repeat);
+  // PTX ISA 8.6 is the first with sm_100a; it also covers sm_90a.
+  auto target = NVVM::NVVMTargetAttr::get(context, /*optLevel=*/3,
+                                          "nvptx64-nvidia-cuda", chip, "+ptx86");
+  b.setInsertionPointToEnd(module.getBody());
+  auto kernelModule = gpu::GPUModuleOp::create(b, module.getLoc(),
+                                               name + "_module",
+                                               b.getArrayAttr({target}));
+  return {kernelModule, name};
+}
+
+void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
+                       StringRef kernelName, const KernelABI &abi) {
+  Builder b(op.getContext());
+  SmallVector<Attribute> grid;
+  for (const auto &factors : abi.grid)
+    grid.push_back(b.getStrArrayAttr(llvm::to_vector_of<StringRef>(factors)));
+  op->setAttr(
+      "fa4.abi",
+      b.getDictionaryAttr({
+          b.getNamedAttr("kernel",
+                         SymbolRefAttr::get(kernelModule.getSymNameAttr(),
+                                            {FlatSymbolRefAttr::get(
+                                                op.getContext(), kernelName)})),
+          b.getNamedAttr("params", b.getStrArrayAttr(
+                                       llvm::to_vector_of<StringRef>(abi.params))),
+          b.getNamedAttr("grid", b.getArrayAttr(grid)),
+          b.getNamedAttr("block", b.getDenseI64ArrayAttr(abi.block)),
+          b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(abi.cluster)),
+          b.getNamedAttr("dynamic_smem_bytes",
+                         b.getI64IntegerAttr(abi.dynamicSmemBytes)),
+          b.getNamedAttr("base_alignment",
+                         b.getI64IntegerAttr(abi.baseAlignment)),
+          b.getNamedAttr("stride_alignment",
+                         b.getI64IntegerAttr(abi.strideAlignment)),
+      }));
+}
