@@ -1,11 +1,30 @@
 #!/usr/bin/env bash
-# The main job: install, build, then compile the default attention
-# (examples/attention.mlir) and print what the compiler decided.
+# The main job: install, build, compile the default attention
+# (examples/attention.mlir) for sm_100a and sm_90a, printing the plan and
+# writing PTX, cubin (when ptxas is found) and manifest.json under
+# artifacts/main/; then, when a GPU and its driver are present, run the
+# sm_90a kernel through libfa4rt and check it against the CPU reference.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 build="${FA4_BUILD_DIR:-build}"
+out=artifacts/main
+rm -rf "$out"
 
-echo "== examples/attention.mlir, parsed and verified =="
-"$build/bin/fa4-opt" examples/attention.mlir
+for chip in sm_100a sm_90a; do
+  echo "== fa4-compile examples/attention.mlir --chip=$chip"
+  # Dynamic sizes: the hints say what to plan for (a 4k-token prefill).
+  "$build/bin/fa4-compile" examples/attention.mlir --chip="$chip" \
+    --batch-hint=2 --seq-q-hint=4096 --seq-kv-hint=4096 -o "$out/$chip"
+done
+
+if [ -x "$build/bin/fa4-run" ] && command -v nvidia-smi >/dev/null &&
+   nvidia-smi -L 2>/dev/null | grep -q "GPU 0"; then
+  echo "== fa4-run on the GPU (sm_90a kernel; sm_100a needs a Blackwell GPU)"
+  manifest=$(ls "$out"/sm_90a/*/manifest.json)
+  "$build/bin/fa4-run" "$manifest" --b 2 --sq 1023 --skv 1023 --check
+  "$build/bin/fa4-run" "$manifest" --b 2 --sq 4096 --skv 4096 --bench
+else
+  echo "== no GPU here: compiled only (run scripts/gpu-check.sh on a GPU machine)"
+fi

@@ -21,13 +21,19 @@ MASKS = {"none": "none", "causal": "causal", "win128_0": "window(128, 0)",
          "win17_33": "window(17, 33)"}
 DTYPES = ["bf16", "f16"]
 # Benchmark shapes (bench/compare_sdpa.py): prefill at 16k tokens per batch
-# with Hq * d = 2048, and the 32/8-head decode of the split-K issue.
-BENCH = [("bench_prefill_d128_none", 128, 128, 16, 16, "none", "bf16",
-          [(8, 2048, 2048)]),
-         ("bench_prefill_d128_causal", 128, 128, 16, 16, "causal", "bf16",
-          [(8, 2048, 2048)]),
-         ("bench_decode_d128_gqa", 128, 128, 32, 8, "none", "bf16",
-          [(1, 1, 32768), (64, 1, 8192)])]
+# with Hq * d = 2048 (the sweep of the prefill issue), and the 32/8-head
+# decode of the split-K issue. Each kernel is also built in the VARIANTS
+# below, so one run measures what a lowering option buys.
+BENCH = []
+for d in (64, 128, 256):
+    for mask in ("none", "causal"):
+        shapes = [(16384 // s, s, s) for s in (2048, 8192)]
+        BENCH.append((f"bench_prefill_d{d}_{mask}", d, d, 2048 // d,
+                      2048 // d, mask, "bf16", shapes))
+BENCH.append(("bench_decode_d128_gqa", 128, 128, 32, 8, "none", "bf16",
+              [(1, 1, 32768), (64, 1, 8192)]))
+VARIANTS = {"noppong": ["--ping-pong=false"]}
+VARIANT_BENCH = ["bench_prefill_d128_none", "bench_prefill_d128_causal"]
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
 
@@ -75,13 +81,29 @@ def main():
                     f"--kernel={args.kernel}", "-o", args.out, "--quiet"],
                    check=True, stdout=subprocess.DEVNULL)
     os.unlink(source)
+    for variant, flags in VARIANTS.items():
+        text = "".join(function(f"{name}_{variant}", dqk, dv, hq, hkv,
+                                MASKS.get(mask, mask), dtype)
+                       for name, dqk, dv, hq, hkv, mask, dtype, _ in BENCH
+                       if name in VARIANT_BENCH)
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir",
+                                         delete=False) as f:
+            f.write(text)
+        subprocess.run([args.compiler, f.name, f"--chip={args.chip}",
+                        f"--kernel={args.kernel}", "-o", args.out, "--quiet",
+                        *flags], check=True, stdout=subprocess.DEVNULL)
+        os.unlink(f.name)
 
     bench_rows = []
     for name, *_, shapes in BENCH:
-        directory = artifact_dir(args.out, name, args.chip)
-        bench_rows += [f"{directory}:{b}:{sq}:{skv}" for b, sq, skv in shapes]
-        with open(os.path.join(directory, "cases.txt"), "w") as cases:
-            cases.write("--b 1 --sq 77 --skv 301 --seed 9\n")
+        names = [name] + [f"{name}_{v}" for v in VARIANTS
+                          if name in VARIANT_BENCH]
+        for kernel_name in names:
+            directory = artifact_dir(args.out, kernel_name, args.chip)
+            bench_rows += [f"{directory}:{b}:{sq}:{skv}"
+                           for b, sq, skv in shapes]
+            with open(os.path.join(directory, "cases.txt"), "w") as cases:
+                cases.write("--b 1 --sq 77 --skv 301 --seed 9\n")
     with open(os.path.join(args.out, "bench.txt"), "w") as bench:
         bench.write("\n".join(bench_rows) + "\n")
 

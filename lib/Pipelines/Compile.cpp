@@ -26,7 +26,9 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
   if (kernel == "auto")
     kernel = options.chip == "sm_90a" ? "fa3" : "reference";
   if (kernel == "fa3") {
-    pm.addPass(createConvertAttnToHopperKernel());
+    ConvertAttnToHopperKernelOptions hopperOptions;
+    hopperOptions.pingPong = options.pingPong;
+    pm.addPass(createConvertAttnToHopperKernel(hopperOptions));
   } else {
     ConvertAttnToReferenceKernelOptions kernelOptions;
     kernelOptions.chip = options.chip;

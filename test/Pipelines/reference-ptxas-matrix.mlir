@@ -1,7 +1,7 @@
 // The reference kernel assembles with ptxas for both chips over the
 // configuration matrix of the sm_90a issue, with no spills.
 // REQUIRES: ptxas
-// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=%ptxas -o %t/sm90 --quiet | FileCheck %s --check-prefix=SM90
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --kernel=reference --ptxas=%ptxas -o %t/sm90 --quiet | FileCheck %s --check-prefix=SM90
 // RUN: fa4-compile %s --chip=sm_100a --ptxas=%ptxas -o %t/sm100 --quiet | FileCheck %s --check-prefix=SM100
 
 func.func @d64_64_h6_6(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: tensor<?x?x6x64xbf16>) -> (tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>) {

@@ -36,6 +36,10 @@ static cl::opt<std::string>
     kernel("kernel",
            cl::desc("auto (default), fa3 (TMA + wgmma, sm_90a) or reference"),
            cl::init("auto"));
+static cl::opt<bool> pingPong("ping-pong",
+                              cl::desc("fa3 kernel: FA3 ping-pong between "
+                                       "the consumer warpgroups"),
+                              cl::init(true));
 static cl::opt<int64_t> batchHint("batch-hint",
                                   cl::desc("Expected dynamic batch size"),
                                   cl::init(-1));
@@ -92,6 +96,7 @@ int main(int argc, char **argv) {
   fa4::CompileOptions options;
   options.chip = chip;
   options.kernel = kernel;
+  options.pingPong = pingPong;
   options.batchHint = batchHint;
   options.seqQHint = seqQHint;
   options.seqKVHint = seqKVHint;

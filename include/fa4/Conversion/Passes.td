@@ -40,6 +40,11 @@ def ConvertAttnToHopperKernel
     wgmma taking P from registers. Every mask, GQA/MQA, Dqk != Dv, any Sq and
     Skv, bf16/f16, LSE. Records the kernel ABI in `fa4.abi`.
   }];
+  let options = [
+    Option<"pingPong", "ping-pong", "bool", /*default=*/"true",
+           "Order the two consumers' GEMM turns with named barriers (FA3 "
+           "ping-pong), so one's softmax runs under the other's GEMMs">
+  ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
     "mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",

@@ -28,6 +28,11 @@ struct CompileOptions : public mlir::PassPipelineOptions<CompileOptions> {
                      "reference until the tcgen05 lowering lands), fa3 (TMA + "
                      "wgmma, sm_90a), reference (SIMT, any chip)"),
       llvm::cl::init("auto")};
+  Option<bool> pingPong{
+      *this, "ping-pong",
+      llvm::cl::desc("fa3 kernel: order the consumers' GEMM turns with named "
+                     "barriers (FA3 ping-pong)"),
+      llvm::cl::init(true)};
   Option<int64_t> batchHint{*this, "batch-hint",
                             llvm::cl::desc("Expected dynamic batch size"),
                             llvm::cl::init(-1)};

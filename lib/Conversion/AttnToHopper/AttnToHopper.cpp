@@ -142,8 +142,9 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
 /// Emits the kernel body into an llvm.func.
 class HopperKernelEmitter {
 public:
-  HopperKernelEmitter(OpBuilder &b, Location loc, const HopperPlan &plan)
-      : b(b), loc(loc), plan(plan) {}
+  HopperKernelEmitter(OpBuilder &b, Location loc, const HopperPlan &plan,
+                      bool pingPong)
+      : b(b), loc(loc), plan(plan), pingPong(pingPong && plan.numConsumers == 2) {}
 
   void emit(LLVM::LLVMFuncOp func, LLVM::GlobalOp smemGlobal);
 
@@ -277,12 +278,16 @@ private:
   Value packPair(Value low, Value high);
 
   //===--- parts of the kernel --------------------------------------------===//
+  SmallVector<Value> maskScores(ArrayRef<Value> scores, Value firstKey,
+                                Value tileRow, Value fragmentColumn,
+                                ArrayRef<Value> rows);
   void emitProducer();
   void emitConsumer(Value consumer, Value threadInGroup);
 
   OpBuilder &b;
   Location loc;
   const HopperPlan &plan;
+  bool pingPong;
 
   // Kernel arguments and values every part uses.
   Value qMap, kMap, vMap, outPtr, lsePtr, seqQ, seqKV, scaleLog2;
@@ -361,6 +366,68 @@ Value HopperKernelEmitter::packPair(Value low, Value high) {
   return LLVM::BitcastOp::create(b, loc, b.getI32Type(), narrow);
 }
 
+/// -inf for the keys a row does not see: keys at or past Skv and, bottom-right
+/// aligned, keys past the causal diagonal or outside the window. Only tiles
+/// that reach one of those edges for some row of this consumer take the
+/// masked path.
+SmallVector<Value> HopperKernelEmitter::maskScores(ArrayRef<Value> scores,
+                                                   Value firstKey,
+                                                   Value tileRow,
+                                                   Value fragmentColumn,
+                                                   ArrayRef<Value> rows) {
+  attn::MaskAttr mask = plan.mask;
+  Value shift = sub(seqKV, seqQ);
+  Value lastKey = add(firstKey, i32(plan.bn - 1));
+  Value firstDiagonal = add(tileRow, shift);
+  Value lastDiagonal = add(firstDiagonal, i32(kRowsPerConsumer - 1));
+  Value needsMask = cmp(arith::CmpIPredicate::sge, lastKey, seqKV);
+  auto orNeeds = [&](Value condition) {
+    needsMask = arith::OrIOp::create(b, loc, needsMask, condition);
+  };
+  if (mask.getKind() == attn::MaskKind::Causal)
+    orNeeds(cmp(arith::CmpIPredicate::sgt, lastKey, firstDiagonal));
+  if (mask.getKind() == attn::MaskKind::Window) {
+    if (mask.getRight() >= 0)
+      orNeeds(cmp(arith::CmpIPredicate::sgt, lastKey,
+                  add(firstDiagonal, i32(mask.getRight()))));
+    if (mask.getLeft() >= 0)
+      orNeeds(cmp(arith::CmpIPredicate::slt, firstKey,
+                  sub(lastDiagonal, i32(mask.getLeft()))));
+  }
+
+  SmallVector<Type> types(scores.size(), b.getF32Type());
+  auto ifMask = scf::IfOp::create(b, loc, types, needsMask,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifMask.elseBlock());
+  scf::YieldOp::create(b, loc, scores);
+  b.setInsertionPointToStart(ifMask.thenBlock());
+  Value negInf = f32(-INFINITY);
+  SmallVector<Value> masked;
+  for (auto [i, score] : llvm::enumerate(scores)) {
+    int64_t half = (i % 4) / 2;
+    Value key = add(firstKey, add(fragmentColumn, i32(8 * (i / 4) + i % 2)));
+    Value visible = cmp(arith::CmpIPredicate::slt, key, seqKV);
+    Value diagonal = add(rows[half], shift);
+    auto keep = [&](Value condition) {
+      visible = arith::AndIOp::create(b, loc, visible, condition);
+    };
+    if (mask.getKind() == attn::MaskKind::Causal)
+      keep(cmp(arith::CmpIPredicate::sle, key, diagonal));
+    if (mask.getKind() == attn::MaskKind::Window) {
+      if (mask.getRight() >= 0)
+        keep(cmp(arith::CmpIPredicate::sle, key,
+                 add(diagonal, i32(mask.getRight()))));
+      if (mask.getLeft() >= 0)
+        keep(cmp(arith::CmpIPredicate::sge, key,
+                 sub(diagonal, i32(mask.getLeft()))));
+    }
+    masked.push_back(select(visible, score, negInf));
+  }
+  scf::YieldOp::create(b, loc, masked);
+  return SmallVector<Value>(ifMask.getResults());
+}
+
 void HopperKernelEmitter::emitProducer() {
   // Q: each consumer's 64 rows, all depth boxes, on one barrier.
   Value qBarrier = qFullBarrier();
@@ -418,15 +485,61 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
   Value tileRow = add(blockRow, mul(consumer, i32(kRowsPerConsumer)));
   Value rows[2] = {add(tileRow, fragmentRow),
                    add(tileRow, add(fragmentRow, i32(8)))};
-  Value diagonalShift = sub(seqKV, seqQ);
   Value qTile = add(i32(plan.qOffset), mul(consumer, i32(plan.qTileBytes())));
 
   waitBarrier(qFullBarrier(), i32(0));
 
   int64_t numS = plan.bn / 2, numO = plan.paddedOv / 2;
+  int64_t numSteps = plan.bn / 16, numFragments = 4 * numSteps;
   Value negInf = f32(-INFINITY), zero = f32(0.0);
+  Value stages = i32(plan.kvStages);
+  auto slotOf = [&](Value tile) { return remu(tile, stages); };
+  auto parityOf = [&](Value tile) {
+    return arith::AndIOp::create(b, loc, divu(tile, stages), i32(1));
+  };
+  // O += P V for `tile`: one k16 step per 16 keys, P from registers.
+  auto issuePV = [&](ArrayRef<Value> out, ArrayRef<Value> fragments,
+                     Value tile) {
+    waitBarrier(vFullBarrier(slotOf(tile)), parityOf(tile));
+    Value vSlot = add(i32(plan.vRingOffset),
+                      mul(slotOf(tile), i32(plan.vStageBytes)));
+    SmallVector<Value> descriptors;
+    for (int64_t step = 0; step < numSteps; ++step)
+      descriptors.push_back(
+          mnMajorDescriptor(add(vSlot, i32(step * 16 * kSwizzleBytes))));
+    // O and P reach these wgmmas through branch merges; the fence orders
+    // those register writes before the GEMMs read them.
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    SmallVector<Value> result(out);
+    for (int64_t step = 0; step < numSteps; ++step)
+      result = wgmma(result, plan.paddedOv, Value(),
+                     fragments.slice(4 * step, 4), descriptors[step], true);
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    return result;
+  };
+  auto releaseSlot = [&](Value tile) {
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(slotOf(tile)),
+                                   Value());
+  };
+  // Ping-pong (FA3): named barrier 1 + c orders consumer c's GEMM issue after
+  // the other consumer's, so one warpgroup's softmax runs under the other's
+  // GEMMs. Consumer 1 lets consumer 0 go first.
+  Value ownTurn = add(consumer, i32(1)), otherTurn = sub(i32(2), consumer);
+  Value pairThreads = i32(2 * kWarpgroupThreads);
+  if (pingPong) {
+    auto ifSecond = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(1)), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifSecond.thenBlock());
+    NVVM::BarrierArriveOp::create(b, loc, otherTurn, pairThreads);
+  }
+
+  // Each iteration issues S(t) = Q K^T(t) and, in the same GEMM turn,
+  // O += P(t-1) V(t-1); then the softmax of S(t) makes P(t). P V lags one
+  // tile so that both GEMMs of a turn are in flight together.
   SmallVector<Value> init(numO, zero);
   init.append({negInf, negInf, zero, zero}); // row max, row sum (2 rows)
+  init.append(numFragments, i32(0));        // P(t-1) as A fragments
   auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(numTiles),
                                  toIndex(i32(1)), init);
   {
@@ -436,15 +549,19 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
     SmallVector<Value> out(carried.take_front(numO));
     Value rowMax[2] = {carried[numO], carried[numO + 1]};
     Value rowSum[2] = {carried[numO + 2], carried[numO + 3]};
+    SmallVector<Value> previousP(carried.drop_front(numO + 4));
 
     Value tile = fromIndex(loop.getInductionVar());
-    Value stages = i32(plan.kvStages);
-    Value slot = remu(tile, stages);
-    Value parity = arith::AndIOp::create(b, loc, divu(tile, stages), i32(1));
+    Value slot = slotOf(tile);
     Value firstKey = mul(add(firstTile, tile), i32(plan.bn));
+    Value hasPrevious = cmp(arith::CmpIPredicate::sgt, tile, i32(0));
+    Value previous = sub(tile, i32(1));
 
+    waitBarrier(kFullBarrier(slot), parityOf(tile));
+    if (pingPong)
+      NVVM::BarrierOp::create(b, loc, Type(), ownTurn, pairThreads,
+                              NVVM::BarrierReductionAttr(), Value());
     // S = Q K^T over the depth in k16 steps; four per 64-column box.
-    waitBarrier(kFullBarrier(slot), parity);
     Value kSlot = add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)));
     SmallVector<Value> scores(numS, zero);
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
@@ -457,83 +574,111 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
       scores = wgmma(scores, plan.bn, aDesc, {}, bDesc, false);
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-
-    // Mask (keys past Skv, causal / window around the bottom-right
-    // diagonal), scale into the exp2 domain, and take the row maxima.
-    attn::MaskAttr mask = plan.mask;
-    Value tileMax[2] = {negInf, negInf};
-    for (int64_t i = 0; i < numS; ++i) {
-      int64_t half = (i % 4) / 2;
-      Value key = add(firstKey, add(fragmentColumn, i32(8 * (i / 4) + i % 2)));
-      Value visible = cmp(arith::CmpIPredicate::slt, key, seqKV);
-      Value diagonal = add(rows[half], diagonalShift);
-      auto keep = [&](Value condition) {
-        visible = arith::AndIOp::create(b, loc, visible, condition);
-      };
-      if (mask.getKind() == attn::MaskKind::Causal)
-        keep(cmp(arith::CmpIPredicate::sle, key, diagonal));
-      if (mask.getKind() == attn::MaskKind::Window) {
-        if (mask.getRight() >= 0)
-          keep(cmp(arith::CmpIPredicate::sle, key,
-                   add(diagonal, i32(mask.getRight()))));
-        if (mask.getLeft() >= 0)
-          keep(cmp(arith::CmpIPredicate::sge, key,
-                   sub(diagonal, i32(mask.getLeft()))));
-      }
-      scores[i] = select(visible, fmul(scores[i], scaleLog2), negInf);
-      tileMax[half] = fmax(tileMax[half], scores[i]);
+    SmallVector<Type> outTypes(numO, b.getF32Type());
+    auto ifPV = scf::IfOp::create(b, loc, outTypes, hasPrevious, true);
+    {
+      OpBuilder::InsertionGuard pvGuard(b);
+      b.setInsertionPointToStart(ifPV.thenBlock());
+      scf::YieldOp::create(b, loc, issuePV(out, previousP, previous));
+      b.setInsertionPointToStart(ifPV.elseBlock());
+      scf::YieldOp::create(b, loc, out);
     }
-    Value rescale[2], safeMax[2];
+    out.assign(ifPV.getResults().begin(), ifPV.getResults().end());
+    if (pingPong)
+      NVVM::BarrierArriveOp::create(b, loc, otherTurn, pairThreads);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    {
+      auto ifRelease = scf::IfOp::create(b, loc, hasPrevious, false);
+      OpBuilder::InsertionGuard releaseGuard(b);
+      b.setInsertionPointToStart(ifRelease.thenBlock());
+      releaseSlot(previous);
+    }
+
+    // Mask only the tiles that need it (keys past Skv, or crossing the
+    // causal / window diagonal of this consumer's rows): a warp-uniform
+    // branch, so interior tiles skip the per-element compares.
+    scores = maskScores(scores, firstKey, tileRow, fragmentColumn, rows);
+
+    // Row maxima of the raw scores, then the exp2 domain: scale > 0, so
+    // max(s) * scale = max(s * scale) and p = exp2(s * scale - max) is one
+    // FMA and one MUFU op per element.
+    Value tileMax[2] = {negInf, negInf};
+    for (int64_t i = 0; i < numS; ++i)
+      tileMax[(i % 4) / 2] = fmax(tileMax[(i % 4) / 2], scores[i]);
+    Value rescale[2], negSafeMax[2];
     for (int half = 0; half < 2; ++half) {
       Value m = fmax(tileMax[half], shuffleXor(tileMax[half], 1));
       m = fmax(m, shuffleXor(m, 2));
-      Value newMax = fmax(rowMax[half], m);
+      Value newMax = fmax(rowMax[half], fmul(m, scaleLog2));
       // A row with no visible key yet keeps max -inf; exp2 against 0 then
       // gives 0 instead of NaN from (-inf) - (-inf).
-      safeMax[half] = select(
+      Value safeMax = select(
           arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, newMax,
                                 negInf),
           zero, newMax);
-      rescale[half] = exp2(fsub(rowMax[half], safeMax[half]));
+      negSafeMax[half] = arith::NegFOp::create(b, loc, safeMax);
+      rescale[half] = exp2(fsub(rowMax[half], safeMax));
       rowMax[half] = newMax;
       rowSum[half] = fmul(rowSum[half], rescale[half]);
     }
     for (int64_t i = 0; i < numS; ++i) {
       int64_t half = (i % 4) / 2;
-      scores[i] = exp2(fsub(scores[i], safeMax[half]));
+      scores[i] = exp2(LLVM::FMAOp::create(b, loc, scores[i], scaleLog2,
+                                           negSafeMax[half]));
       rowSum[half] = fadd(rowSum[half], scores[i]);
     }
     for (int64_t i = 0; i < numO; ++i)
       out[i] = fmul(out[i], rescale[(i % 4) / 2]);
 
-    // O += P V: P from registers, one k16 step per 16 keys.
-    waitBarrier(vFullBarrier(slot), parity);
-    Value vSlot = add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
-    NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    for (int64_t step = 0; step < plan.bn / 16; ++step) {
-      int64_t j = 2 * step; // the two n8 chunks of S this k16 step covers
-      Value a[4] = {packPair(scores[4 * j], scores[4 * j + 1]),
-                    packPair(scores[4 * j + 2], scores[4 * j + 3]),
-                    packPair(scores[4 * j + 4], scores[4 * j + 5]),
-                    packPair(scores[4 * j + 6], scores[4 * j + 7])};
-      Value bDesc =
-          mnMajorDescriptor(add(vSlot, i32(step * 16 * kSwizzleBytes)));
-      out = wgmma(out, plan.paddedOv, Value(), a, bDesc, true);
-    }
-    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-    NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(slot),
-                                   Value());
-
+    // P as wgmma A fragments, packed before the next fence: a register
+    // written between two wgmmas makes ptxas serialise them (C7519).
     SmallVector<Value> next(out);
     next.append({rowMax[0], rowMax[1], rowSum[0], rowSum[1]});
+    for (int64_t step = 0; step < numSteps; ++step) {
+      int64_t j = 2 * step; // the two n8 chunks of S this k16 step covers
+      next.append({packPair(scores[4 * j], scores[4 * j + 1]),
+                   packPair(scores[4 * j + 2], scores[4 * j + 3]),
+                   packPair(scores[4 * j + 4], scores[4 * j + 5]),
+                   packPair(scores[4 * j + 6], scores[4 * j + 7])});
+    }
     scf::YieldOp::create(b, loc, next);
+  }
+
+  // The last tile's P V, outside any GEMM turn.
+  ValueRange loopResults = loop.getResults();
+  SmallVector<Value> results(loopResults.take_front(numO));
+  {
+    SmallVector<Type> outTypes(numO, b.getF32Type());
+    auto ifLast = scf::IfOp::create(
+        b, loc, outTypes, cmp(arith::CmpIPredicate::sgt, numTiles, i32(0)),
+        true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLast.thenBlock());
+    Value last = sub(numTiles, i32(1));
+    SmallVector<Value> finalOut =
+        issuePV(results, SmallVector<Value>(loopResults.drop_front(numO + 4)),
+                last);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    releaseSlot(last);
+    scf::YieldOp::create(b, loc, finalOut);
+    b.setInsertionPointToStart(ifLast.elseBlock());
+    scf::YieldOp::create(b, loc, results);
+    results.assign(ifLast.getResults().begin(), ifLast.getResults().end());
+  }
+  results.append(loopResults.begin() + numO, loopResults.begin() + numO + 4);
+  if (pingPong) {
+    // Consumer 0 takes the turn that consumer 1's first arrive granted, so
+    // every named-barrier phase completes before exit.
+    auto ifFirst = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(0)), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFirst.thenBlock());
+    NVVM::BarrierOp::create(b, loc, Type(), ownTurn, pairThreads,
+                            NVVM::BarrierReductionAttr(), Value());
   }
 
   // Epilogue: finish the row sums across the 4 lanes of a row, normalise,
   // store O (two adjacent columns per store) and LSE.
-  ValueRange results = loop.getResults();
   for (int half = 0; half < 2; ++half) {
     Value sum = results[numO + 2 + half];
     sum = fadd(sum, shuffleXor(sum, 1));
@@ -699,6 +844,7 @@ namespace {
 struct ConvertAttnToHopperKernelPass
     : public fa4::impl::ConvertAttnToHopperKernelBase<
           ConvertAttnToHopperKernelPass> {
+  using ConvertAttnToHopperKernelBase::ConvertAttnToHopperKernelBase;
   void runOnOperation() override;
 };
 } // namespace
@@ -779,7 +925,7 @@ void ConvertAttnToHopperKernelPass::runOnOperation() {
       func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                       b.getUnitAttr());
     }
-    HopperKernelEmitter(b, loc, *plan).emit(func, smemGlobal);
+    HopperKernelEmitter(b, loc, *plan, pingPong).emit(func, smemGlobal);
 
     abi.grid = {{("ceil_div:sq:" +
                   Twine(plan->numConsumers * kRowsPerConsumer))

@@ -1,0 +1,29 @@
+// fa4-compile on sm_90a picks the TMA + wgmma kernel (kernel=auto) and
+// serializes it to PTX in a gpu.binary; kernel=reference keeps the SIMT one.
+// RUN: fa4-opt %s --fa4-compile="chip=sm_90a" | FileCheck %s
+// RUN: fa4-opt %s --fa4-compile="chip=sm_90a kernel=reference" | FileCheck %s --check-prefix=REF
+
+// CHECK: attn.attention
+// CHECK-SAME: config = #attn.config<chip = sm_90a
+// CHECK-SAME: fa4.abi = {
+// CHECK-SAME: block = array<i64: 384, 1, 1>
+// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128",
+// CHECK: gpu.binary @fa4_fa3_attention_sm_90a_module
+// CHECK-SAME: assembly = "
+// CHECK-SAME: .target sm_90a
+// CHECK-SAME: .visible .entry fa4_fa3_attention_sm_90a(
+// CHECK-SAME: .maxntid 384, 1, 1
+// CHECK-SAME: setmaxnreg.inc.sync.aligned.u32 \09240;
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// CHECK-SAME: setmaxnreg.dec.sync.aligned.u32 \0924;
+// CHECK-SAME: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CHECK-NOT: gpu.module
+
+// REF: gpu.binary @fa4_ref_attention_sm_90a_module
+// REF-NOT: wgmma
+// REF-NOT: gpu.module
+func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+}

@@ -1,0 +1,83 @@
+// The sm_90a kernel's PTX, as fa4-compile writes it, assembled by ptxas.
+// Each prefix checks one part of the kernel in order; the parts themselves
+// are checked separately because their place in the file is LLVM's block
+// layout, not a decision of the lowering.
+// REQUIRES: ptxas
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=%ptxas -o %t --quiet | FileCheck %s --check-prefix=PTXAS
+// RUN: FileCheck %s --check-prefix=ENTRY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=PRODUCER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=CONSUMER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=SOFTMAX --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+
+// Causal d = 128 bf16 with LSE: BN = 176, two K/V stages.
+func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+}
+
+// PTXAS: kernel fa4_fa3_attention_sm_90a
+// PTXAS: ptx {{.*}}/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// PTXAS: Compiling entry function 'fa4_fa3_attention_sm_90a' for 'sm_90a'
+// PTXAS-NEXT: Function properties for fa4_fa3_attention_sm_90a
+// PTXAS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NEXT: Used 168 registers
+
+// Dynamic shared memory at the 128B swizzle atom's 1024-byte alignment; the
+// three tensor maps as 128-byte, 64-aligned parameters; 384 threads, one CTA
+// per SM; 1 + 3 * 2 mbarriers made visible to TMA before the CTA barrier.
+// ENTRY: .target sm_90a
+// ENTRY: .extern .shared .align 1024 .b8 fa4_fa3_attention_sm_90a_smem[];
+// ENTRY: .visible .entry fa4_fa3_attention_sm_90a(
+// ENTRY-NEXT: .param .align 64 .b8 fa4_fa3_attention_sm_90a_param_0[128],
+// ENTRY-NEXT: .param .align 64 .b8 fa4_fa3_attention_sm_90a_param_1[128],
+// ENTRY-NEXT: .param .align 64 .b8 fa4_fa3_attention_sm_90a_param_2[128],
+// ENTRY-NEXT: .param .u64 .ptr .global .align 1 fa4_fa3_attention_sm_90a_param_3,
+// ENTRY: .param .f32 fa4_fa3_attention_sm_90a_param_12
+// ENTRY-NEXT: )
+// ENTRY-NEXT: .maxntid 384, 1, 1
+// ENTRY-NEXT: .minnctapersm 1
+// ENTRY-COUNT-7: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+{{[0-9]+}}], %r{{[0-9]+}};
+// ENTRY-NOT: mbarrier.init
+// ENTRY: fence.proxy.async.shared::cta;
+// ENTRY: bar.sync 0;
+
+// One thread of the producer warpgroup (24 registers) loads Q with 4 boxes
+// on one barrier, then each tile's K and V, 2 boxes each, 4D tiles with
+// complete_tx, after waiting for the slot to be released.
+// PRODUCER: setmaxnreg.dec.sync.aligned.u32 24;
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_fa3_attention_sm_90a_smem+{{[0-9]+}}], %r{{[0-9]+}};
+// PRODUCER-COUNT-4: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_fa3_attention_sm_90a_smem+{{[0-9]+}}];
+// PRODUCER: mbarrier.try_wait.parity.shared.b64
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64
+// PRODUCER-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64
+// PRODUCER-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+
+// Consumers (240 registers): wait for Q, then per tile wait for K, take the
+// GEMM turn (named barrier of 256 threads), S = Q K^T in 8 k16 steps from
+// shared-memory descriptors, O += P V in 11 k16 steps with P's four A
+// registers and V transposed, hand the turn over, wait, release the slot.
+// CONSUMER: setmaxnreg.inc.sync.aligned.u32 240;
+// CONSUMER: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], 0, 10000000;
+// CONSUMER: bar.arrive %r{{[0-9]+}}, 256;
+// CONSUMER: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], %r{{[0-9]+}}, 10000000;
+// CONSUMER: bar.sync %r{{[0-9]+}}, 256;
+// CONSUMER-NEXT: wgmma.fence.sync.aligned;
+// CONSUMER-COUNT-8: wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16 {{\{}}{{(%r[0-9]+, ){87}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1, 1, 1, 0, 0;
+// CONSUMER-NOT: wgmma.mma_async
+// CONSUMER: wgmma.commit_group.sync.aligned;
+// CONSUMER: mbarrier.try_wait.parity.shared.b64
+// CONSUMER: wgmma.fence.sync.aligned;
+// CONSUMER-COUNT-11: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{\{}}{{(%r[0-9]+, ){63}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
+// CONSUMER-NOT: wgmma.mma_async
+// CONSUMER: wgmma.commit_group.sync.aligned;
+// CONSUMER: bar.arrive %r{{[0-9]+}}, 256;
+// CONSUMER: wgmma.wait_group.sync.aligned 0;
+// CONSUMER: mbarrier.arrive.shared.b64
+
+// The softmax and epilogue: exp2 on the MUFU unit, P and O rounded to bf16
+// pairs, LSE's log2.
+// SOFTMAX-DAG: ex2.approx.f32
+// SOFTMAX-DAG: cvt.rn.bf16x2.f32
+// SOFTMAX-DAG: lg2.approx.f32
+// SOFTMAX-DAG: shfl.sync.bfly.b32
