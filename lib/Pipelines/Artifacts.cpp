@@ -63,8 +63,7 @@ static llvm::json::Value dim(int64_t size, StringRef symbol) {
   return size;
 }
 
-static llvm::json::Value shapeOf(ShapedType type,
-                                 ArrayRef<StringRef> symbols) {
+static llvm::json::Value shapeOf(ShapedType type, ArrayRef<StringRef> symbols) {
   llvm::json::Array shape;
   for (auto [size, symbol] : llvm::zip(type.getShape(), symbols))
     shape.push_back(symbol.empty() ? llvm::json::Value(size)
@@ -89,12 +88,9 @@ static llvm::json::Value paramJson(StringRef param) {
       box.push_back(extent);
     }
     std::string swizzle = parts[2] == "0" ? "none" : (parts[2] + "B").str();
-    return llvm::json::Object{{"kind", "tensor_map"},
-                              {"tensor", parts[0]},
-                              {"box", std::move(box)},
-                              {"swizzle", swizzle},
-                              {"interleave", "none"},
-                              {"l2_promotion", "128B"},
+    return llvm::json::Object{{"kind", "tensor_map"},  {"tensor", parts[0]},
+                              {"box", std::move(box)}, {"swizzle", swizzle},
+                              {"interleave", "none"},  {"l2_promotion", "128B"},
                               {"oob_fill", "zero"}};
   }
   return llvm::json::Object{
@@ -122,12 +118,11 @@ static StringRef dtypeName(Type type) {
   return type.isBF16() ? "bf16" : type.isF16() ? "f16" : "f32";
 }
 
-static llvm::json::Value manifestJson(attn::AttentionOp op,
-                                      DictionaryAttr abi, StringRef kernel,
-                                      StringRef chip, StringRef binaryFile,
+static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
+                                      StringRef kernel, StringRef chip,
+                                      StringRef binaryFile,
                                       StringRef binaryFormat) {
-  ShapedType q = op.getQueryType(), k = op.getKeyType(),
-             v = op.getValueType();
+  ShapedType q = op.getQueryType(), k = op.getKeyType(), v = op.getValueType();
   auto o = cast<ShapedType>(op.getOutput().getType());
   StringRef dtype = dtypeName(q.getElementType());
   attn::MaskAttr mask = op.getMask();
@@ -135,13 +130,21 @@ static llvm::json::Value manifestJson(attn::AttentionOp op,
     return ShapedType::isDynamic(size) ? int64_t(-1) : size;
   };
   llvm::json::Array tensors{
-      llvm::json::Object{{"name", "q"}, {"role", "input"}, {"dtype", dtype},
+      llvm::json::Object{{"name", "q"},
+                         {"role", "input"},
+                         {"dtype", dtype},
                          {"shape", shapeOf(q, {"b", "sq", "", ""})}},
-      llvm::json::Object{{"name", "k"}, {"role", "input"}, {"dtype", dtype},
+      llvm::json::Object{{"name", "k"},
+                         {"role", "input"},
+                         {"dtype", dtype},
                          {"shape", shapeOf(k, {"b", "skv", "", ""})}},
-      llvm::json::Object{{"name", "v"}, {"role", "input"}, {"dtype", dtype},
+      llvm::json::Object{{"name", "v"},
+                         {"role", "input"},
+                         {"dtype", dtype},
                          {"shape", shapeOf(v, {"b", "skv", "", ""})}},
-      llvm::json::Object{{"name", "o"}, {"role", "output"}, {"dtype", dtype},
+      llvm::json::Object{{"name", "o"},
+                         {"role", "output"},
+                         {"dtype", dtype},
                          {"shape", shapeOf(o, {"b", "sq", "", ""})}}};
   if (Value lse = op.getLse())
     tensors.push_back(llvm::json::Object{
@@ -176,11 +179,10 @@ static llvm::json::Value manifestJson(attn::AttentionOp op,
            {"num_kv_heads", op.getNumKVHeads()},
            {"qk_depth", op.getQKDepth()},
            {"ov_depth", op.getOVDepth()},
-           {"mask",
-            llvm::json::Object{
-                {"kind", attn::stringifyMaskKind(mask.getKind())},
-                {"window_left", mask.getLeft()},
-                {"window_right", mask.getRight()}}},
+           {"mask", llvm::json::Object{{"kind", attn::stringifyMaskKind(
+                                                    mask.getKind())},
+                                       {"window_left", mask.getLeft()},
+                                       {"window_right", mask.getRight()}}},
            {"scale", op.getEffectiveScale()},
            {"has_lse", static_cast<bool>(op.getLse())},
            {"batch", staticOrMinusOne(q.getDimSize(0))},
@@ -257,9 +259,8 @@ fa4::writeArtifacts(ModuleOp module, StringRef outputDir, StringRef ptxas) {
     artifacts.manifestPath = path("manifest.json");
     std::string manifest;
     llvm::raw_string_ostream os(manifest);
-    os << llvm::formatv("{0:2}",
-                        manifestJson(op, abi, artifacts.kernel, chip,
-                                     binaryFile, binaryFormat))
+    os << llvm::formatv("{0:2}", manifestJson(op, abi, artifacts.kernel, chip,
+                                              binaryFile, binaryFormat))
        << "\n";
     if (failed(writeFile(op, artifacts.manifestPath, manifest)))
       return WalkResult::interrupt();

@@ -4,8 +4,8 @@
 
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
-#include "fa4/Pipelines/Compile.h"
 #include "fa4/Dialect/Attn/Transforms/Passes.h"
+#include "fa4/Pipelines/Compile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -24,8 +24,7 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional,
-                                      cl::desc("<input .mlir>"),
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
                                       cl::init("-"));
 static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                       cl::value_desc("dir"),
@@ -64,7 +63,8 @@ static std::string findPtxas() {
     return ptxasPath;
   if (auto onPath = llvm::sys::findProgramByName("ptxas"))
     return *onPath;
-  if (auto inCuda = llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"}))
+  if (auto inCuda =
+          llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"}))
     return *inCuda;
   return "";
 }
@@ -74,8 +74,9 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerMLIRContextCLOptions();
   registerAsmPrinterCLOptions();
-  cl::ParseCommandLineOptions(argc, argv, "fa4 compiler: attn.attention to "
-                                          "PTX/cubin and manifest.json\n");
+  cl::ParseCommandLineOptions(argc, argv,
+                              "fa4 compiler: attn.attention to "
+                              "PTX/cubin and manifest.json\n");
   DialectRegistry registry;
   fa4::registerAllDialects(registry);
   MLIRContext context(registry);

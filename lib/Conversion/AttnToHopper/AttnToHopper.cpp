@@ -83,9 +83,9 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
            << "needs #attn.config, #attn.swizzle and #attn.smem; run "
               "attn-plan-pipeline{chip=sm_90a} first";
   if (config.getChip() != attn::Chip::SM90a)
-    return op.emitOpError() << "has a plan for "
-                            << attn::stringifyChip(config.getChip())
-                            << "; this lowering targets sm_90a";
+    return op.emitOpError()
+           << "has a plan for " << attn::stringifyChip(config.getChip())
+           << "; this lowering targets sm_90a";
   HopperPlan plan;
   plan.numConsumers = config.getNumQ();
   plan.bn = config.getBn();
@@ -114,12 +114,12 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
   };
   if (config.getMmaM() != kRowsPerConsumer ||
       config.getBm() != plan.numConsumers * kRowsPerConsumer ||
-      config.getPaddedQkDepth() % kBoxColumns ||
-      plan.paddedOv % kBoxColumns || plan.paddedOv > 256 ||
-      plan.bn % 16 || plan.bn > 256 || config.getUseSharedKv() ||
-      box(swizzle.getQ()) !=
-          std::make_tuple(int64_t(kRowsPerConsumer), int64_t(kBoxColumns),
-                          int64_t(kSwizzleBytes)) ||
+      config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
+      plan.paddedOv > 256 || plan.bn % 16 || plan.bn > 256 ||
+      config.getUseSharedKv() ||
+      box(swizzle.getQ()) != std::make_tuple(int64_t(kRowsPerConsumer),
+                                             int64_t(kBoxColumns),
+                                             int64_t(kSwizzleBytes)) ||
       box(swizzle.getK()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
                                              int64_t(kSwizzleBytes)) ||
       box(swizzle.getV()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
@@ -144,7 +144,8 @@ class HopperKernelEmitter {
 public:
   HopperKernelEmitter(OpBuilder &b, Location loc, const HopperPlan &plan,
                       bool pingPong)
-      : b(b), loc(loc), plan(plan), pingPong(pingPong && plan.numConsumers == 2) {}
+      : b(b), loc(loc), plan(plan),
+        pingPong(pingPong && plan.numConsumers == 2) {}
 
   void emit(LLVM::LLVMFuncOp func, LLVM::GlobalOp smemGlobal);
 
@@ -190,7 +191,9 @@ private:
                                          b.getStringAttr(name), ValueRange{v})
         .getResult(0);
   }
-  Value exp2(Value v) { return callF32Intrinsic("llvm.nvvm.ex2.approx.f32", v); }
+  Value exp2(Value v) {
+    return callF32Intrinsic("llvm.nvvm.ex2.approx.f32", v);
+  }
   Value log2(Value v) { return callF32Intrinsic("llvm.nvvm.lg2.approx.f", v); }
   /// Butterfly shuffle within the 4 lanes that share an accumulator row.
   Value shuffleXor(Value v, int offset) {
@@ -232,9 +235,9 @@ private:
         b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
         smemPtr(dstOffset));
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, loc, dst, tensorMap, ValueRange{depth, head, row, batch},
-        barrierPtr, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
-        false, NVVM::CTAGroupKindAttr(), Value());
+        b, loc, dst, tensorMap, ValueRange{depth, head, row, batch}, barrierPtr,
+        ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false,
+        NVVM::CTAGroupKindAttr(), Value());
   }
 
   //===--- wgmma ----------------------------------------------------------===//
@@ -246,9 +249,9 @@ private:
     Value address = add(smemAddress, byteOffset);
     Value start = arith::ExtUIOp::create(
         b, loc, b.getI64Type(),
-        arith::AndIOp::create(
-            b, loc, arith::ShRUIOp::create(b, loc, address, i32(4)),
-            i32(0x3FFF)));
+        arith::AndIOp::create(b, loc,
+                              arith::ShRUIOp::create(b, loc, address, i32(4)),
+                              i32(0x3FFF)));
     uint64_t fixed = (uint64_t(leadingBytes >> 4) & 0x3FFF) << 16 |
                      (uint64_t(strideBytes >> 4) & 0x3FFF) << 32 |
                      uint64_t(1) << 62;
@@ -272,9 +275,9 @@ private:
   /// D (64 x n, f32) += A x B. With `aRegisters` empty, A is the K-major
   /// descriptor `aDesc`; otherwise the four 32-bit A fragments of a k16 step.
   /// B comes from `bDesc`, transposed (MN-major) when `transposeB`.
-  SmallVector<Value> wgmma(ArrayRef<Value> accumulator, int64_t n,
-                           Value aDesc, ArrayRef<Value> aRegisters,
-                           Value bDesc, bool transposeB);
+  SmallVector<Value> wgmma(ArrayRef<Value> accumulator, int64_t n, Value aDesc,
+                           ArrayRef<Value> aRegisters, Value bDesc,
+                           bool transposeB);
   Value packPair(Value low, Value high);
 
   //===--- parts of the kernel --------------------------------------------===//
@@ -438,8 +441,7 @@ void HopperKernelEmitter::emitProducer() {
               i32(plan.qOffset + consumer * plan.qTileBytes() +
                   box * kRowsPerConsumer * kSwizzleBytes),
               i32(box * kBoxColumns), head,
-              add(blockRow, i32(consumer * kRowsPerConsumer)), batch,
-              qBarrier);
+              add(blockRow, i32(consumer * kRowsPerConsumer)), batch, qBarrier);
 
   // K and V tiles through the ring; a slot is reused once both consumers
   // have released it.
@@ -501,8 +503,8 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
   auto issuePV = [&](ArrayRef<Value> out, ArrayRef<Value> fragments,
                      Value tile) {
     waitBarrier(vFullBarrier(slotOf(tile)), parityOf(tile));
-    Value vSlot = add(i32(plan.vRingOffset),
-                      mul(slotOf(tile), i32(plan.vStageBytes)));
+    Value vSlot =
+        add(i32(plan.vRingOffset), mul(slotOf(tile), i32(plan.vStageBytes)));
     SmallVector<Value> descriptors;
     for (int64_t step = 0; step < numSteps; ++step)
       descriptors.push_back(
@@ -539,7 +541,7 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
   // tile so that both GEMMs of a turn are in flight together.
   SmallVector<Value> init(numO, zero);
   init.append({negInf, negInf, zero, zero}); // row max, row sum (2 rows)
-  init.append(numFragments, i32(0));        // P(t-1) as A fragments
+  init.append(numFragments, i32(0));         // P(t-1) as A fragments
   auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(numTiles),
                                  toIndex(i32(1)), init);
   {
@@ -612,10 +614,10 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
       Value newMax = fmax(rowMax[half], fmul(m, scaleLog2));
       // A row with no visible key yet keeps max -inf; exp2 against 0 then
       // gives 0 instead of NaN from (-inf) - (-inf).
-      Value safeMax = select(
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, newMax,
-                                negInf),
-          zero, newMax);
+      Value safeMax =
+          select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                       newMax, negInf),
+                 zero, newMax);
       negSafeMax[half] = arith::NegFOp::create(b, loc, safeMax);
       rescale[half] = exp2(fsub(rowMax[half], safeMax));
       rowMax[half] = newMax;
@@ -623,8 +625,8 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
     }
     for (int64_t i = 0; i < numS; ++i) {
       int64_t half = (i % 4) / 2;
-      scores[i] = exp2(LLVM::FMAOp::create(b, loc, scores[i], scaleLog2,
-                                           negSafeMax[half]));
+      scores[i] = exp2(
+          LLVM::FMAOp::create(b, loc, scores[i], scaleLog2, negSafeMax[half]));
       rowSum[half] = fadd(rowSum[half], scores[i]);
     }
     for (int64_t i = 0; i < numO; ++i)
@@ -655,9 +657,8 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifLast.thenBlock());
     Value last = sub(numTiles, i32(1));
-    SmallVector<Value> finalOut =
-        issuePV(results, SmallVector<Value>(loopResults.drop_front(numO + 4)),
-                last);
+    SmallVector<Value> finalOut = issuePV(
+        results, SmallVector<Value>(loopResults.drop_front(numO + 4)), last);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     releaseSlot(last);
     scf::YieldOp::create(b, loc, finalOut);
@@ -689,9 +690,9 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
         select(seesKeys, arith::DivFOp::create(b, loc, f32(1.0), sum), zero);
     Value row = rows[half];
     Value rowInRange = cmp(arith::CmpIPredicate::slt, row, seqQ);
-    Value rowBase = add(mul(sext(batch), outStride[0]),
-                        add(mul(sext(row), outStride[1]),
-                            mul(sext(head), outStride[2])));
+    Value rowBase =
+        add(mul(sext(batch), outStride[0]),
+            add(mul(sext(row), outStride[1]), mul(sext(head), outStride[2])));
     for (int64_t j = 0; j < plan.paddedOv / 8; ++j) {
       Value column = add(fragmentColumn, i32(8 * j));
       Value inBounds = arith::AndIOp::create(
@@ -700,12 +701,11 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
       auto ifStore = scf::IfOp::create(b, loc, inBounds, false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifStore.thenBlock());
-      Value pair =
-          packPair(fmul(results[4 * j + 2 * half], inverse),
-                   fmul(results[4 * j + 2 * half + 1], inverse));
-      Value address = LLVM::GEPOp::create(
-          b, loc, outPtr.getType(), plan.elementType, outPtr,
-          ValueRange{add(rowBase, sext(column))});
+      Value pair = packPair(fmul(results[4 * j + 2 * half], inverse),
+                            fmul(results[4 * j + 2 * half + 1], inverse));
+      Value address =
+          LLVM::GEPOp::create(b, loc, outPtr.getType(), plan.elementType,
+                              outPtr, ValueRange{add(rowBase, sext(column))});
       LLVM::StoreOp::create(b, loc, pair, address, /*alignment=*/4);
     }
     if (plan.hasLse) {
@@ -717,14 +717,12 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
       b.setInsertionPointToStart(ifLse.thenBlock());
       // Natural log: (max + log2(sum)) * ln 2; -inf for a row with no key.
       Value lse = select(
-          seesKeys,
-          fmul(fadd(results[numO + half], log2(sum)), f32(M_LN2)),
+          seesKeys, fmul(fadd(results[numO + half], log2(sum)), f32(M_LN2)),
           f32(-INFINITY));
       Value index = add(mul(sext(batch), lseStride[0]),
                         add(mul(sext(head), lseStride[1]), sext(row)));
-      Value address = LLVM::GEPOp::create(b, loc, lsePtr.getType(),
-                                          b.getF32Type(), lsePtr,
-                                          ValueRange{index});
+      Value address = LLVM::GEPOp::create(
+          b, loc, lsePtr.getType(), b.getF32Type(), lsePtr, ValueRange{index});
       LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
     }
   }
@@ -764,10 +762,9 @@ void HopperKernelEmitter::emit(LLVM::LLVMFuncOp func,
   kvHead = divu(head, i32(plan.group));
 
   // The KV tiles this block's rows can see (bottom-right aligned masks).
-  Value lastRow = sub(mins(add(blockRow, i32(plan.numConsumers *
-                                             kRowsPerConsumer)),
-                           seqQ),
-                      i32(1));
+  Value lastRow =
+      sub(mins(add(blockRow, i32(plan.numConsumers * kRowsPerConsumer)), seqQ),
+          i32(1));
   Value shift = sub(seqKV, seqQ);
   Value keyEnd = seqKV, keyBegin = i32(0);
   attn::MaskAttr mask = plan.mask;
@@ -775,8 +772,7 @@ void HopperKernelEmitter::emit(LLVM::LLVMFuncOp func,
     keyEnd = mins(keyEnd, add(add(lastRow, shift), i32(1)));
   if (mask.getKind() == attn::MaskKind::Window) {
     if (mask.getRight() >= 0)
-      keyEnd = mins(keyEnd,
-                    add(add(lastRow, shift), i32(mask.getRight() + 1)));
+      keyEnd = mins(keyEnd, add(add(lastRow, shift), i32(mask.getRight() + 1)));
     if (mask.getLeft() >= 0)
       keyBegin = maxs(keyBegin, sub(add(blockRow, shift), i32(mask.getLeft())));
   }
@@ -803,13 +799,14 @@ void HopperKernelEmitter::emit(LLVM::LLVMFuncOp func,
     for (int64_t i = 0; i < 1 + 2 * plan.kvStages; ++i)
       NVVM::MBarrierInitOp::create(b, loc, barrier(i), i32(1), Value());
     for (int64_t i = 0; i < plan.kvStages; ++i)
-      NVVM::MBarrierInitOp::create(
-          b, loc, emptyBarrier(i32(i)),
-          i32(plan.numConsumers * kWarpgroupThreads), Value());
+      NVVM::MBarrierInitOp::create(b, loc, emptyBarrier(i32(i)),
+                                   i32(plan.numConsumers * kWarpgroupThreads),
+                                   Value());
     // Make the initialised barriers visible to the async (TMA) proxy.
     NVVM::FenceProxyOp::create(
         b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
   }
   NVVM::Barrier0Op::create(b, loc);
 
@@ -917,9 +914,9 @@ void ConvertAttnToHopperKernelPass::runOnOperation() {
     // Tensor maps are 128-byte __grid_constant__ parameters: TMA reads them
     // through their parameter-space address.
     for (int i = 0; i < 3; ++i) {
-      func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
-                      TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(),
-                                                             128)));
+      func.setArgAttr(
+          i, LLVM::LLVMDialect::getByValAttrName(),
+          TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
       func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                       b.getI64IntegerAttr(64));
       func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
@@ -927,11 +924,10 @@ void ConvertAttnToHopperKernelPass::runOnOperation() {
     }
     HopperKernelEmitter(b, loc, *plan, pingPong).emit(func, smemGlobal);
 
-    abi.grid = {{("ceil_div:sq:" +
-                  Twine(plan->numConsumers * kRowsPerConsumer))
-                     .str()},
-                {"hq"},
-                {"b"}};
+    abi.grid = {
+        {("ceil_div:sq:" + Twine(plan->numConsumers * kRowsPerConsumer)).str()},
+        {"hq"},
+        {"b"}};
     abi.block[0] = threads;
     abi.dynamicSmemBytes = plan->smemUsed;
     // TMA: 16-byte aligned bases and strides; O's 4-byte stores and LSE's

@@ -86,7 +86,9 @@ private:
                                          b.getStringAttr(name), ValueRange{v})
         .getResult(0);
   }
-  Value exp2(Value v) { return callF32Intrinsic("llvm.nvvm.ex2.approx.f32", v); }
+  Value exp2(Value v) {
+    return callF32Intrinsic("llvm.nvvm.ex2.approx.f32", v);
+  }
   Value log2(Value v) { return callF32Intrinsic("llvm.nvvm.lg2.approx.f", v); }
   Value load(Value base, Value index, Type elementType) {
     auto ptrType = cast<LLVM::LLVMPointerType>(base.getType());
@@ -122,10 +124,9 @@ private:
   Value columnValid(Value lane, int t, int64_t depth) {
     if ((t + 1) * kWarpSize <= depth)
       return {};
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                 arith::AddIOp::create(b, loc, lane,
-                                                       i64(kWarpSize * t)),
-                                 i64(depth));
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::slt,
+        arith::AddIOp::create(b, loc, lane, i64(kWarpSize * t)), i64(depth));
   }
 
   OpBuilder &b;
@@ -164,7 +165,8 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
   auto toI64FromIndex = [&](Value index) {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
   };
-  Value tid = toI64FromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  Value tid =
+      toI64FromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Value lane = arith::RemUIOp::create(b, loc, tid, i64(kWarpSize));
   Value warp = arith::DivUIOp::create(b, loc, tid, i64(kWarpSize));
   Value row = arith::AddIOp::create(
@@ -174,15 +176,16 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
           toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)),
           i64(kWarpsPerBlock)),
       warp);
-  Value head = toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
+  Value head =
+      toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
   Value batch =
       toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
   Value kvHead = arith::DivUIOp::create(b, loc, head, i64(group));
 
   auto rowBase = [&](ArrayRef<Value> stride, Value seq, Value h) {
     Value base = arith::MulIOp::create(b, loc, batch, stride[0]);
-    base = arith::AddIOp::create(
-        b, loc, base, arith::MulIOp::create(b, loc, seq, stride[1]));
+    base = arith::AddIOp::create(b, loc, base,
+                                 arith::MulIOp::create(b, loc, seq, stride[1]));
     return arith::AddIOp::create(b, loc, base,
                                  arith::MulIOp::create(b, loc, h, stride[2]));
   };
@@ -249,8 +252,7 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
           load(k, columnIndex(kBase, lane, t, qkDepth), inputType));
       partial = LLVM::FMAOp::create(b, loc, queryColumns[t], keyValue, partial);
     }
-    Value score =
-        arith::MulFOp::create(b, loc, warpSum(partial), scaleLog2);
+    Value score = arith::MulFOp::create(b, loc, warpSum(partial), scaleLog2);
     Value newMax = arith::MaximumFOp::create(b, loc, runningMax, score);
     Value rescale = exp2(arith::SubFOp::create(b, loc, runningMax, newMax));
     Value probability = exp2(arith::SubFOp::create(b, loc, score, newMax));
@@ -270,8 +272,8 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
   }
 
   Value finalMax = loop.getResult(0), finalSum = loop.getResult(1);
-  Value seesKeys = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                                         finalSum, zero);
+  Value seesKeys =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, finalSum, zero);
   Value inverseSum = arith::SelectOp::create(
       b, loc, seesKeys, arith::DivFOp::create(b, loc, f32(1.0), finalSum),
       zero);
@@ -345,8 +347,7 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
   MLIRContext *context = &getContext();
   OpBuilder b(context);
   for (attn::AttentionOp op : ops) {
-    auto [kernels, name] =
-        createKernelModule(module, op, "fa4_ref", chipName);
+    auto [kernels, name] = createKernelModule(module, op, "fa4_ref", chipName);
     Location loc = op.getLoc();
     KernelABI abi;
     abi.params = KernelBuilder::abiParams(static_cast<bool>(op.getLse()));
@@ -360,14 +361,15 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
                                          : Type(b.getF32Type()));
     }
     b.setInsertionPointToEnd(kernels.getBody());
-    auto func = gpu::GPUFuncOp::create(b, loc, name,
-                                       b.getFunctionType(argTypes, {}));
+    auto func =
+        gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
     func.setKnownBlockSizeAttr(
         b.getDenseI32ArrayAttr({kWarpSize * kWarpsPerBlock, 1, 1}));
     KernelBuilder(b, loc, op).build(func);
 
-    abi.grid = {{("ceil_div:sq:" + Twine(kWarpsPerBlock)).str()}, {"hq"}, {"b"}};
+    abi.grid = {
+        {("ceil_div:sq:" + Twine(kWarpsPerBlock)).str()}, {"hq"}, {"b"}};
     abi.block[0] = kWarpSize * kWarpsPerBlock;
     // Scalar loads only: element alignment (4 for the f32 LSE).
     abi.baseAlignment = 4;

@@ -10,8 +10,8 @@
 using namespace mlir;
 
 std::pair<gpu::GPUModuleOp, std::string>
-fa4::createKernelModule(ModuleOp module, attn::AttentionOp op,
-                        StringRef prefix, StringRef chip) {
+fa4::createKernelModule(ModuleOp module, attn::AttentionOp op, StringRef prefix,
+                        StringRef chip) {
   MLIRContext *context = module.getContext();
   OpBuilder b(context);
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -26,12 +26,11 @@ fa4::createKernelModule(ModuleOp module, attn::AttentionOp op,
   for (int repeat = 1; symbols.lookup(name + "_module"); ++repeat)
     name = base + "_" + std::to_string(repeat);
   // PTX ISA 8.6 is the first with sm_100a; it also covers sm_90a.
-  auto target = NVVM::NVVMTargetAttr::get(context, /*optLevel=*/3,
-                                          "nvptx64-nvidia-cuda", chip, "+ptx86");
+  auto target = NVVM::NVVMTargetAttr::get(
+      context, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, "+ptx86");
   b.setInsertionPointToEnd(module.getBody());
-  auto kernelModule = gpu::GPUModuleOp::create(b, module.getLoc(),
-                                               name + "_module",
-                                               b.getArrayAttr({target}));
+  auto kernelModule = gpu::GPUModuleOp::create(
+      b, module.getLoc(), name + "_module", b.getArrayAttr({target}));
   return {kernelModule, name};
 }
 
@@ -48,8 +47,9 @@ void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
                          SymbolRefAttr::get(kernelModule.getSymNameAttr(),
                                             {FlatSymbolRefAttr::get(
                                                 op.getContext(), kernelName)})),
-          b.getNamedAttr("params", b.getStrArrayAttr(
-                                       llvm::to_vector_of<StringRef>(abi.params))),
+          b.getNamedAttr(
+              "params",
+              b.getStrArrayAttr(llvm::to_vector_of<StringRef>(abi.params))),
           b.getNamedAttr("grid", b.getArrayAttr(grid)),
           b.getNamedAttr("block", b.getDenseI64ArrayAttr(abi.block)),
           b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(abi.cluster)),

@@ -100,21 +100,20 @@ struct ShapeChecker {
   /// Two sizes agree unless both are static and differ.
   LogicalResult expectSame(StringRef what, StringRef lhsName, int64_t lhs,
                            StringRef rhsName, int64_t rhs) {
-    if (ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) ||
-        lhs == rhs)
+    if (ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) || lhs == rhs)
       return success();
-    return op.emitOpError() << "expects " << what << " of " << lhsName << " ("
-                            << lhs << ") and " << rhsName << " (" << rhs
-                            << ") to be equal";
+    return op.emitOpError()
+           << "expects " << what << " of " << lhsName << " (" << lhs << ") and "
+           << rhsName << " (" << rhs << ") to be equal";
   }
 
   LogicalResult expectRank(StringRef name, ShapedType type, int64_t rank,
                            StringRef layout) {
     if (type.getRank() == rank)
       return success();
-    return op.emitOpError() << "expects " << name << " to have rank " << rank
-                            << " (" << layout << "), but got rank "
-                            << type.getRank();
+    return op.emitOpError()
+           << "expects " << name << " to have rank " << rank << " (" << layout
+           << "), but got rank " << type.getRank();
   }
 
   LogicalResult expectStatic(StringRef name, ShapedType type, unsigned dim,
@@ -128,9 +127,9 @@ struct ShapeChecker {
   LogicalResult expectPositive(StringRef name, ShapedType type) {
     for (auto [dim, size] : llvm::enumerate(type.getShape()))
       if (!ShapedType::isDynamic(size) && size < 1)
-        return op.emitOpError() << "expects every dim of " << name
-                                << " to be >= 1, but dim " << dim << " is "
-                                << size;
+        return op.emitOpError()
+               << "expects every dim of " << name << " to be >= 1, but dim "
+               << dim << " is " << size;
     return success();
   }
 };
@@ -150,8 +149,8 @@ static LogicalResult verifyElementType(AttentionOp op, Type elementType) {
 LogicalResult AttentionOp::verify() {
   Type queryType = getQuery().getType();
   bool isBuffer = hasBufferSemantics();
-  for (auto [name, value] : {std::pair<StringRef, Value>{"key", getKey()},
-                             {"value", getValue()}}) {
+  for (auto [name, value] :
+       {std::pair<StringRef, Value>{"key", getKey()}, {"value", getValue()}}) {
     if (isa<MemRefType>(value.getType()) != isBuffer)
       return emitOpError() << "expects query, key and value to be all tensors "
                               "or all memrefs, but query is "
@@ -176,13 +175,13 @@ LogicalResult AttentionOp::verify() {
              vType = getValueType();
   auto oType = cast<ShapedType>(getOutput().getType());
   ShapeChecker check{*this};
-  for (auto [name, type] :
-       {std::pair<StringRef, ShapedType>{"query", qType},
-        {"key", kType},
-        {"value", vType},
-        {"output", oType}}) {
-    if (failed(check.expectRank(name, type, 4, "BSHD: batch, sequence, heads, "
-                                               "depth")) ||
+  for (auto [name, type] : {std::pair<StringRef, ShapedType>{"query", qType},
+                            {"key", kType},
+                            {"value", vType},
+                            {"output", oType}}) {
+    if (failed(check.expectRank(name, type, 4,
+                                "BSHD: batch, sequence, heads, "
+                                "depth")) ||
         failed(check.expectPositive(name, type)) ||
         failed(check.expectStatic(name, type, 2, "head count")) ||
         failed(check.expectStatic(name, type, 3, "depth")))

@@ -45,9 +45,8 @@ ConfigAttr ConfigAttr::get(MLIRContext *context,
              config.qkDepth, config.paddedQkDepth, config.ovDepth,
              config.paddedOvDepth, config.nopeDepth, config.paddedNopeDepth,
              config.group, config.numQHeads, config.numKVHeads, config.numQ,
-             config.fuseGqa, config.useSharedKv, config.pairCta,
-             config.singleO, config.pageSize, config.isMla,
-             config.numThreads);
+             config.fuseGqa, config.useSharedKv, config.pairCta, config.singleO,
+             config.pageSize, config.isMla, config.numThreads);
 }
 
 fa4::AttnConfig ConfigAttr::toPlan(const fa4::AttnProblem &problem) const {

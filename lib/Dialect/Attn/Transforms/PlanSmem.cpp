@@ -33,8 +33,8 @@ struct PlanSmemPass : public fa4::attn::impl::AttnPlanSmemBase<PlanSmemPass> {
       const fa4::TargetInfo &target = fa4::getTargetInfo(config.chip);
       fa4::TmemPlan tmem;
       if (target.hasTmem) {
-        FailureOr<TmemAttr> tmemAttr = requirePlan(
-            op, op.getTmemAttr(), pass, "tmem", "attn-plan-tmem");
+        FailureOr<TmemAttr> tmemAttr =
+            requirePlan(op, op.getTmemAttr(), pass, "tmem", "attn-plan-tmem");
         if (failed(tmemAttr))
           return WalkResult::interrupt();
         tmem = tmemAttr->toPlan();
@@ -43,8 +43,8 @@ struct PlanSmemPass : public fa4::attn::impl::AttnPlanSmemBase<PlanSmemPass> {
       fa4::SwizzlePlan swizzle = swizzleAttr->toPlan(problem);
       FailureOr<fa4::SmemPlan> plan =
           runPlanner<fa4::SmemPlan>(op, [&](llvm::raw_ostream &whyNot) {
-            return fa4::planSmem(problem, config, splitK, swizzle, tmem,
-                                 target, whyNot);
+            return fa4::planSmem(problem, config, splitK, swizzle, tmem, target,
+                                 whyNot);
           });
       if (failed(plan))
         return WalkResult::interrupt();

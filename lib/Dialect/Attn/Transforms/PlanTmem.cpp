@@ -15,8 +15,9 @@ namespace {
 struct PlanTmemPass : public fa4::attn::impl::AttnPlanTmemBase<PlanTmemPass> {
   void runOnOperation() override {
     WalkResult result = getOperation()->walk([&](AttentionOp op) {
-      FailureOr<ConfigAttr> configAttr = requirePlan(
-          op, op.getConfigAttr(), getArgument(), "config", "attn-select-config");
+      FailureOr<ConfigAttr> configAttr =
+          requirePlan(op, op.getConfigAttr(), getArgument(), "config",
+                      "attn-select-config");
       if (failed(configAttr))
         return WalkResult::interrupt();
       fa4::AttnProblem problem = op.getProblem();

@@ -16,8 +16,9 @@ struct SelectSwizzlePass
     : public fa4::attn::impl::AttnSelectSwizzleBase<SelectSwizzlePass> {
   void runOnOperation() override {
     WalkResult result = getOperation()->walk([&](AttentionOp op) {
-      FailureOr<ConfigAttr> configAttr = requirePlan(
-          op, op.getConfigAttr(), getArgument(), "config", "attn-select-config");
+      FailureOr<ConfigAttr> configAttr =
+          requirePlan(op, op.getConfigAttr(), getArgument(), "config",
+                      "attn-select-config");
       if (failed(configAttr))
         return WalkResult::interrupt();
       fa4::AttnProblem problem = op.getProblem();
