@@ -32,7 +32,7 @@ for d in (64, 128, 256):
                       2048 // d, mask, "bf16", shapes))
 BENCH.append(("bench_decode_d128_gqa", 128, 128, 32, 8, "none", "bf16",
               [(1, 1, 32768), (64, 1, 8192)]))
-VARIANTS = {"noppong": ["--ping-pong=false"]}
+VARIANTS = {"persist": ["--persistent"]}
 VARIANT_BENCH = ["bench_prefill_d128_none", "bench_prefill_d128_causal"]
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]

@@ -97,8 +97,11 @@ static llvm::json::Value paramJson(StringRef param) {
       {"kind", "scalar"}, {"type", kind}, {"value", value}};
 }
 
-/// "ceil_div:sq:4" -> {"ceil_div": ["sq", 4]}; "hq" -> "hq".
+/// "ceil_div:sq:4" -> {"ceil_div": ["sq", 4]}; "hq" -> "hq"; "132" -> 132.
 static llvm::json::Value gridFactorJson(StringRef factor) {
+  int64_t constant = 0;
+  if (!factor.getAsInteger(10, constant))
+    return constant;
   SmallVector<StringRef> parts;
   factor.split(parts, ':');
   if (parts.size() == 3 && parts[0] == "ceil_div") {

@@ -28,6 +28,7 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
   if (kernel == "fa3") {
     ConvertAttnToHopperKernelOptions hopperOptions;
     hopperOptions.pingPong = options.pingPong;
+    hopperOptions.persistent = options.persistent;
     pm.addPass(createConvertAttnToHopperKernel(hopperOptions));
   } else {
     ConvertAttnToReferenceKernelOptions kernelOptions;

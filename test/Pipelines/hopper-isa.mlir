@@ -1,24 +1,39 @@
 // fa4-compile on sm_90a picks the TMA + wgmma kernel (kernel=auto) and
-// serializes it to PTX in a gpu.binary; kernel=reference keeps the SIMT one.
+// serializes it to PTX in a gpu.binary; kernel=reference keeps the SIMT one;
+// persistent=true launches one CTA per SM (132) that loops over work tiles.
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a" | FileCheck %s
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a kernel=reference" | FileCheck %s --check-prefix=REF
+// RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent=true" | FileCheck %s --check-prefix=PERSIST
 
 // CHECK: attn.attention
 // CHECK-SAME: config = #attn.config<chip = sm_90a
 // CHECK-SAME: fa4.abi = {
 // CHECK-SAME: block = array<i64: 384, 1, 1>
-// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128",
+// CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
 // CHECK: gpu.binary @fa4_fa3_attention_sm_90a_module
 // CHECK-SAME: assembly = "
 // CHECK-SAME: .target sm_90a
 // CHECK-SAME: .visible .entry fa4_fa3_attention_sm_90a(
 // CHECK-SAME: .maxntid 384, 1, 1
+// CHECK-NOT: nctaid
 // CHECK-SAME: setmaxnreg.inc.sync.aligned.u32 \09240;
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK-SAME: setmaxnreg.dec.sync.aligned.u32 \0924;
 // CHECK-SAME: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK-NOT: gpu.module
+
+// PERSIST: attn.attention
+// PERSIST-SAME: fa4.abi = {
+// PERSIST-SAME: grid = {{\[}}["132"], ["1"], ["1"]]
+// PERSIST-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
+// PERSIST: gpu.binary @fa4_fa3_attention_sm_90a_module
+// PERSIST-SAME: .visible .entry fa4_fa3_attention_sm_90a(
+// PERSIST-SAME: %nctaid.x;
+// PERSIST-SAME: setmaxnreg.inc.sync.aligned.u32 \09240;
+// PERSIST-SAME: setmaxnreg.dec.sync.aligned.u32 \0924;
+// PERSIST-NOT: gpu.module
 
 // REF: gpu.binary @fa4_ref_attention_sm_90a_module
 // REF-NOT: wgmma

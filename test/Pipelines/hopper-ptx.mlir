@@ -7,7 +7,10 @@
 // RUN: FileCheck %s --check-prefix=ENTRY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=PRODUCER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=CONSUMER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=GRID --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SOFTMAX --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: rm -rf %t.persistent && fa4-compile %s --chip=sm_90a --persistent --ptxas=%ptxas -o %t.persistent --quiet | FileCheck %s --check-prefix=PERSIST-PTXAS
+// RUN: FileCheck %s --check-prefix=PERSIST --input-file=%t.persistent/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 
 // Causal d = 128 bf16 with LSE: BN = 176, two K/V stages.
 func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
@@ -23,8 +26,10 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // PTXAS-NEXT: Used 168 registers
 
 // Dynamic shared memory at the 128B swizzle atom's 1024-byte alignment; the
-// three tensor maps as 128-byte, 64-aligned parameters; 384 threads, one CTA
-// per SM; 1 + 3 * 2 mbarriers made visible to TMA before the CTA barrier.
+// three tensor maps as 128-byte, 64-aligned parameters, then O, LSE and the
+// scalars b, sq, skv; 384 threads, one CTA per SM; 2 + 3 * 2 mbarriers (Q
+// full, Q empty, 2 K full, 2 V full, 2 slot empty) made visible to TMA
+// before the CTA barrier.
 // ENTRY: .target sm_90a
 // ENTRY: .extern .shared .align 1024 .b8 fa4_fa3_attention_sm_90a_smem[];
 // ENTRY: .visible .entry fa4_fa3_attention_sm_90a(
@@ -32,14 +37,37 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // ENTRY-NEXT: .param .align 64 .b8 fa4_fa3_attention_sm_90a_param_1[128],
 // ENTRY-NEXT: .param .align 64 .b8 fa4_fa3_attention_sm_90a_param_2[128],
 // ENTRY-NEXT: .param .u64 .ptr .global .align 1 fa4_fa3_attention_sm_90a_param_3,
-// ENTRY: .param .f32 fa4_fa3_attention_sm_90a_param_12
+// ENTRY-NEXT: .param .u64 .ptr .global .align 1 fa4_fa3_attention_sm_90a_param_4,
+// ENTRY-NEXT: .param .u32 fa4_fa3_attention_sm_90a_param_5,
+// ENTRY-NEXT: .param .u32 fa4_fa3_attention_sm_90a_param_6,
+// ENTRY-NEXT: .param .u32 fa4_fa3_attention_sm_90a_param_7,
+// ENTRY-NEXT: .param .u64 fa4_fa3_attention_sm_90a_param_8,
+// ENTRY: .param .f32 fa4_fa3_attention_sm_90a_param_13
 // ENTRY-NEXT: )
 // ENTRY-NEXT: .maxntid 384, 1, 1
 // ENTRY-NEXT: .minnctapersm 1
-// ENTRY-COUNT-7: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+{{[0-9]+}}], %r{{[0-9]+}};
+// ENTRY: mov.b32 %r[[ONE:[0-9]+]], 1;
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+212992], %r[[ONE]];
+// ENTRY-NEXT: mov.b32 %r[[ALL:[0-9]+]], 256;
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213000], %r[[ALL]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213008], %r[[ONE]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213016], %r[[ONE]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213024], %r[[ONE]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213032], %r[[ONE]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213040], %r[[ALL]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213048], %r[[ALL]];
 // ENTRY-NOT: mbarrier.init
 // ENTRY: fence.proxy.async.shared::cta;
 // ENTRY: bar.sync 0;
+
+// A one-dimensional grid of work tiles, one per CTA: blockIdx.x is read once,
+// and neither blockIdx.y/z nor gridDim.
+// GRID-NOT: %ctaid.y
+// GRID-NOT: %ctaid.z
+// GRID-NOT: %nctaid
+// GRID: mov.u32 %r{{[0-9]+}}, %ctaid.x;
+// GRID-NOT: %ctaid
+// GRID-NOT: %nctaid
 
 // One thread of the producer warpgroup (24 registers) loads Q with 4 boxes
 // on one barrier, then each tile's K and V, 2 boxes each, 4D tiles with
@@ -53,13 +81,14 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // PRODUCER: mbarrier.arrive.expect_tx.shared.b64
 // PRODUCER-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 
-// Consumers (240 registers): wait for Q, then per tile wait for K, take the
-// GEMM turn (named barrier of 256 threads), S = Q K^T in 8 k16 steps from
-// shared-memory descriptors, O += P V in 11 k16 steps with P's four A
-// registers and V transposed, hand the turn over, wait, release the slot.
+// Consumers (240 registers): consumer 1 grants consumer 0 the first GEMM
+// turn, both wait for Q, then per tile wait for K, take the GEMM turn (named
+// barrier of 256 threads), S = Q K^T in 8 k16 steps from shared-memory
+// descriptors, O += P V in 11 k16 steps with P's four A registers and V
+// transposed, hand the turn over, wait, release the slot.
 // CONSUMER: setmaxnreg.inc.sync.aligned.u32 240;
-// CONSUMER: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], 0, 10000000;
 // CONSUMER: bar.arrive %r{{[0-9]+}}, 256;
+// CONSUMER: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], 0, 10000000;
 // CONSUMER: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], %r{{[0-9]+}}, 10000000;
 // CONSUMER: bar.sync %r{{[0-9]+}}, 256;
 // CONSUMER-NEXT: wgmma.fence.sync.aligned;
@@ -74,6 +103,9 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // CONSUMER: bar.arrive %r{{[0-9]+}}, 256;
 // CONSUMER: wgmma.wait_group.sync.aligned 0;
 // CONSUMER: mbarrier.arrive.shared.b64
+// After the last P V, Q empty (barrier 1) is arrived on before the epilogue.
+// CONSUMER: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_fa3_attention_sm_90a_smem+213000];
+// CONSUMER: st.global.b32
 
 // The softmax and epilogue: exp2 on the MUFU unit, P and O rounded to bf16
 // pairs, LSE's log2.
@@ -81,3 +113,20 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // SOFTMAX-DAG: cvt.rn.bf16x2.f32
 // SOFTMAX-DAG: lg2.approx.f32
 // SOFTMAX-DAG: shfl.sync.bfly.b32
+
+// Persistent: the same kernel as one CTA per SM looping over work tiles
+// (blockIdx.x, +gridDim.x) assembles too. It may spill a little in the
+// producer's work loop, so only the register budgets are checked, not the
+// stack frame.
+// PERSIST-PTXAS: Compiling entry function 'fa4_fa3_attention_sm_90a' for 'sm_90a'
+// PERSIST-PTXAS-NEXT: Function properties for fa4_fa3_attention_sm_90a
+// PERSIST-PTXAS-NEXT: {{[0-9]+}} bytes stack frame, {{[0-9]+}} bytes spill stores, {{[0-9]+}} bytes spill loads
+// PERSIST-PTXAS-NEXT: Used 168 registers
+// PERSIST: .visible .entry fa4_fa3_attention_sm_90a(
+// PERSIST-DAG: mov.u32 %r{{[0-9]+}}, %ctaid.x;
+// PERSIST-DAG: mov.u32 %r{{[0-9]+}}, %nctaid.x;
+// PERSIST-DAG: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213000], %r{{[0-9]+}};
+// PERSIST-DAG: setmaxnreg.inc.sync.aligned.u32 240;
+// PERSIST-DAG: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_fa3_attention_sm_90a_smem+213000];
+// PERSIST-DAG: setmaxnreg.dec.sync.aligned.u32 24;
+// PERSIST-DAG: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_fa3_attention_sm_90a_smem+212992], %r{{[0-9]+}};

@@ -39,6 +39,10 @@ static cl::opt<bool> pingPong("ping-pong",
                               cl::desc("fa3 kernel: FA3 ping-pong between "
                                        "the consumer warpgroups"),
                               cl::init(true));
+static cl::opt<bool>
+    persistent("persistent",
+               cl::desc("fa3 kernel: one CTA per SM looping over work tiles"),
+               cl::init(false));
 static cl::opt<int64_t> batchHint("batch-hint",
                                   cl::desc("Expected dynamic batch size"),
                                   cl::init(-1));
@@ -98,6 +102,7 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.kernel = kernel;
   options.pingPong = pingPong;
+  options.persistent = persistent;
   options.batchHint = batchHint;
   options.seqQHint = seqQHint;
   options.seqKVHint = seqKVHint;

@@ -43,7 +43,10 @@ def ConvertAttnToHopperKernel
   let options = [
     Option<"pingPong", "ping-pong", "bool", /*default=*/"true",
            "Order the two consumers' GEMM turns with named barriers (FA3 "
-           "ping-pong), so one's softmax runs under the other's GEMMs">
+           "ping-pong), so one's softmax runs under the other's GEMMs">,
+    Option<"persistent", "persistent", "bool", /*default=*/"false",
+           "One CTA per SM looping over work tiles (causal: heaviest "
+           "first), so the next tile's Q load overlaps this one's epilogue">
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",

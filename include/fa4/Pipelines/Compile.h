@@ -33,6 +33,10 @@ struct CompileOptions : public mlir::PassPipelineOptions<CompileOptions> {
       llvm::cl::desc("fa3 kernel: order the consumers' GEMM turns with named "
                      "barriers (FA3 ping-pong)"),
       llvm::cl::init(true)};
+  Option<bool> persistent{
+      *this, "persistent",
+      llvm::cl::desc("fa3 kernel: one CTA per SM looping over work tiles"),
+      llvm::cl::init(false)};
   Option<int64_t> batchHint{*this, "batch-hint",
                             llvm::cl::desc("Expected dynamic batch size"),
                             llvm::cl::init(-1)};

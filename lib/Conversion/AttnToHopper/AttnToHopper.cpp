@@ -49,15 +49,21 @@ constexpr int kRowsPerConsumer = 64;
 /// One TMA box and one 128B swizzle atom row: 64 16-bit elements.
 constexpr int kBoxColumns = 64;
 constexpr int kSwizzleBytes = 128;
-/// Register budgets after setmaxnreg (multiples of 8 in [24, 256]): the
-/// producer only issues TMA; two consumers at 240 and a producer at 24 fit
-/// the 64K registers of an SM (2 * 128 * 240 + 128 * 24 = 64512).
+/// Register budgets after setmaxnreg (multiples of 8 in [24, 256]). The
+/// pool setmaxnreg redistributes is what the CTA got at launch: ptxas caps a
+/// 384-thread kernel at 168 registers (65536 / 384, rounded down to 8), so
+/// 168 * 384 = 64512. setmaxnreg.inc waits until registers are free: asking
+/// for more than the pool hangs the consumers. Two consumers at 240 and a
+/// producer at 24 use it exactly.
 constexpr int kProducerRegisters = 24;
 constexpr int kConsumerRegisters = 240;
+static_assert(2 * 128 * kConsumerRegisters + 128 * kProducerRegisters <=
+                  168 * 384,
+              "setmaxnreg budgets exceed the registers allocated at launch");
 
 /// Everything the emitter needs, read from the op and its plan attributes.
 struct HopperPlan {
-  int64_t numConsumers, bn, kvStages, qkBoxes, ovBoxes, group;
+  int64_t numConsumers, bn, kvStages, qkBoxes, ovBoxes, group, numQHeads;
   int64_t qkDepth, ovDepth, paddedOv;
   int64_t qOffset, kRingOffset, vRingOffset, barrierOffset, barrierBytes;
   int64_t kStageBytes, vStageBytes, smemUsed;
@@ -69,8 +75,8 @@ struct HopperPlan {
     return qkBoxes * kRowsPerConsumer * kSwizzleBytes;
   }
   int64_t kBoxBytes() const { return bn * kSwizzleBytes; }
-  /// mbarriers: Q full; per slot K full, V full, slot empty.
-  int64_t numBarriers() const { return 1 + 3 * kvStages; }
+  /// mbarriers: Q full, Q empty; per slot K full, V full, slot empty.
+  int64_t numBarriers() const { return 2 + 3 * kvStages; }
 };
 
 /// Reads the plan; fails with a diagnostic for plans this kernel cannot run.
@@ -96,6 +102,7 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
   plan.paddedOv = config.getPaddedOvDepth();
   plan.ovBoxes = plan.paddedOv / kBoxColumns;
   plan.group = config.getGroup();
+  plan.numQHeads = config.getNumQHeads();
   plan.mask = op.getMask();
   plan.hasLse = static_cast<bool>(op.getLse());
   plan.elementType = op.getQueryType().getElementType();
@@ -143,9 +150,9 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
 class HopperKernelEmitter {
 public:
   HopperKernelEmitter(OpBuilder &b, Location loc, const HopperPlan &plan,
-                      bool pingPong)
+                      bool pingPong, bool persistent)
       : b(b), loc(loc), plan(plan),
-        pingPong(pingPong && plan.numConsumers == 2) {}
+        pingPong(pingPong && plan.numConsumers == 2), persistent(persistent) {}
 
   void emit(LLVM::LLVMFuncOp func, LLVM::GlobalOp smemGlobal);
 
@@ -212,12 +219,13 @@ private:
   }
   Value barrier(int64_t index) { return barrier(i32(index)); }
   Value qFullBarrier() { return barrier(0); }
-  Value kFullBarrier(Value slot) { return barrier(add(i32(1), slot)); }
+  Value qEmptyBarrier() { return barrier(1); }
+  Value kFullBarrier(Value slot) { return barrier(add(i32(2), slot)); }
   Value vFullBarrier(Value slot) {
-    return barrier(add(i32(1 + plan.kvStages), slot));
+    return barrier(add(i32(2 + plan.kvStages), slot));
   }
   Value emptyBarrier(Value slot) {
-    return barrier(add(i32(1 + 2 * plan.kvStages), slot));
+    return barrier(add(i32(2 + 2 * plan.kvStages), slot));
   }
   void waitBarrier(Value barrierPtr, Value parity) {
     NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPtr, parity,
@@ -284,6 +292,17 @@ private:
   SmallVector<Value> maskScores(ArrayRef<Value> scores, Value firstKey,
                                 Value tileRow, Value fragmentColumn,
                                 ArrayRef<Value> rows);
+  void decodeWork(Value index);
+  void emitEpilogue(ArrayRef<Value> results, ArrayRef<Value> rows,
+                    Value fragmentColumn, Value lane);
+  /// Where a producer or consumer is in its list of work tiles.
+  struct WorkScope {
+    scf::ForOp loop; // null when not persistent: one work tile per CTA
+    Value workDone;  // work tiles this CTA finished before this one
+    Value kvTiles;   // K/V ring tiles used before this work tile
+  };
+  WorkScope beginWork();
+  void endWork(WorkScope scope);
   void emitProducer();
   void emitConsumer(Value consumer, Value threadInGroup);
 
@@ -291,11 +310,14 @@ private:
   Location loc;
   const HopperPlan &plan;
   bool pingPong;
+  bool persistent;
 
   // Kernel arguments and values every part uses.
   Value qMap, kMap, vMap, outPtr, lsePtr, seqQ, seqKV, scaleLog2;
   SmallVector<Value> outStride, lseStride;
   Value smemBase, smemAddress;
+  Value batchSize, numWork, firstWork, workStride;
+  // The current work tile (decodeWork).
   Value batch, head, kvHead, blockRow, firstTile, numTiles;
 };
 } // namespace
@@ -431,8 +453,46 @@ SmallVector<Value> HopperKernelEmitter::maskScores(ArrayRef<Value> scores,
   return SmallVector<Value>(ifMask.getResults());
 }
 
+/// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
+/// K/V tiles used so far); the K/V ring and the Q buffer continue from one
+/// work tile to the next, so their slots and barrier parities count across
+/// tiles. Otherwise the CTA's one work tile, with both counts 0.
+HopperKernelEmitter::WorkScope HopperKernelEmitter::beginWork() {
+  if (!persistent) {
+    decodeWork(firstWork);
+    return {scf::ForOp(), i32(0), i32(0)};
+  }
+  auto loop =
+      scf::ForOp::create(b, loc, toIndex(firstWork), toIndex(numWork),
+                         toIndex(workStride), ValueRange{i32(0), i32(0)});
+  b.setInsertionPointToStart(loop.getBody());
+  decodeWork(fromIndex(loop.getInductionVar()));
+  return {loop, loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1]};
+}
+
+void HopperKernelEmitter::endWork(WorkScope scope) {
+  if (!scope.loop)
+    return;
+  scf::YieldOp::create(
+      b, loc,
+      ValueRange{add(scope.workDone, i32(1)), add(scope.kvTiles, numTiles)});
+  b.setInsertionPointAfter(scope.loop);
+}
+
 void HopperKernelEmitter::emitProducer() {
-  // Q: each consumer's 64 rows, all depth boxes, on one barrier.
+  WorkScope work = beginWork();
+  Value workDone = work.workDone, tilesLoaded = work.kvTiles;
+
+  // Q: each consumer's 64 rows, all depth boxes, on one barrier, once the
+  // consumers have released the previous work tile's Q.
+  auto ifReuseQ = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::sgt, workDone, i32(0)), false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifReuseQ.thenBlock());
+    waitBarrier(qEmptyBarrier(),
+                arith::AndIOp::create(b, loc, sub(workDone, i32(1)), i32(1)));
+  }
   Value qBarrier = qFullBarrier();
   expectBytes(qBarrier, plan.numConsumers * plan.qTileBytes());
   for (int64_t consumer = 0; consumer < plan.numConsumers; ++consumer)
@@ -447,34 +507,37 @@ void HopperKernelEmitter::emitProducer() {
   // have released it.
   auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(numTiles),
                                  toIndex(i32(1)));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value tile = fromIndex(loop.getInductionVar());
-  Value stages = i32(plan.kvStages);
-  Value slot = remu(tile, stages);
-  Value round = divu(tile, stages);
-  auto ifReuse =
-      scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::uge, tile, stages),
-                        /*withElseRegion=*/false);
   {
-    OpBuilder::InsertionGuard reuseGuard(b);
-    b.setInsertionPointToStart(ifReuse.thenBlock());
-    waitBarrier(emptyBarrier(slot),
-                arith::AndIOp::create(b, loc, sub(round, i32(1)), i32(1)));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value tile = fromIndex(loop.getInductionVar());
+    Value ringTile = add(tilesLoaded, tile);
+    Value stages = i32(plan.kvStages);
+    Value slot = remu(ringTile, stages);
+    Value round = divu(ringTile, stages);
+    auto ifReuse = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::uge, ringTile, stages), false);
+    {
+      OpBuilder::InsertionGuard reuseGuard(b);
+      b.setInsertionPointToStart(ifReuse.thenBlock());
+      waitBarrier(emptyBarrier(slot),
+                  arith::AndIOp::create(b, loc, sub(round, i32(1)), i32(1)));
+    }
+    Value keyRow = mul(add(firstTile, tile), i32(plan.bn));
+    Value kBarrier = kFullBarrier(slot);
+    expectBytes(kBarrier, plan.qkBoxes * plan.kBoxBytes());
+    Value kSlot = add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)));
+    for (int64_t box = 0; box < plan.qkBoxes; ++box)
+      tmaLoad(kMap, add(kSlot, i32(box * plan.kBoxBytes())),
+              i32(box * kBoxColumns), kvHead, keyRow, batch, kBarrier);
+    Value vBarrier = vFullBarrier(slot);
+    expectBytes(vBarrier, plan.ovBoxes * plan.kBoxBytes());
+    Value vSlot = add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
+    for (int64_t box = 0; box < plan.ovBoxes; ++box)
+      tmaLoad(vMap, add(vSlot, i32(box * plan.kBoxBytes())),
+              i32(box * kBoxColumns), kvHead, keyRow, batch, vBarrier);
   }
-  Value keyRow = mul(add(firstTile, tile), i32(plan.bn));
-  Value kBarrier = kFullBarrier(slot);
-  expectBytes(kBarrier, plan.qkBoxes * plan.kBoxBytes());
-  Value kSlot = add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)));
-  for (int64_t box = 0; box < plan.qkBoxes; ++box)
-    tmaLoad(kMap, add(kSlot, i32(box * plan.kBoxBytes())),
-            i32(box * kBoxColumns), kvHead, keyRow, batch, kBarrier);
-  Value vBarrier = vFullBarrier(slot);
-  expectBytes(vBarrier, plan.ovBoxes * plan.kBoxBytes());
-  Value vSlot = add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
-  for (int64_t box = 0; box < plan.ovBoxes; ++box)
-    tmaLoad(vMap, add(vSlot, i32(box * plan.kBoxBytes())),
-            i32(box * kBoxColumns), kvHead, keyRow, batch, vBarrier);
+  endWork(work);
 }
 
 void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
@@ -484,13 +547,7 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
   // 16 * warp + lane / 4 + 8 * (e / 2), column 8j + 2 * (lane % 4) + e % 2.
   Value fragmentRow = add(mul(warp, i32(16)), divu(lane, i32(4)));
   Value fragmentColumn = mul(remu(lane, i32(4)), i32(2));
-  Value tileRow = add(blockRow, mul(consumer, i32(kRowsPerConsumer)));
-  Value rows[2] = {add(tileRow, fragmentRow),
-                   add(tileRow, add(fragmentRow, i32(8)))};
   Value qTile = add(i32(plan.qOffset), mul(consumer, i32(plan.qTileBytes())));
-
-  waitBarrier(qFullBarrier(), i32(0));
-
   int64_t numS = plan.bn / 2, numO = plan.paddedOv / 2;
   int64_t numSteps = plan.bn / 16, numFragments = 4 * numSteps;
   Value negInf = f32(-INFINITY), zero = f32(0.0);
@@ -536,6 +593,13 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
     NVVM::BarrierArriveOp::create(b, loc, otherTurn, pairThreads);
   }
 
+  WorkScope work = beginWork();
+  Value workDone = work.workDone, tilesSeen = work.kvTiles;
+  Value tileRow = add(blockRow, mul(consumer, i32(kRowsPerConsumer)));
+  Value rows[2] = {add(tileRow, fragmentRow),
+                   add(tileRow, add(fragmentRow, i32(8)))};
+  waitBarrier(qFullBarrier(), arith::AndIOp::create(b, loc, workDone, i32(1)));
+
   // Each iteration issues S(t) = Q K^T(t) and, in the same GEMM turn,
   // O += P(t-1) V(t-1); then the softmax of S(t) makes P(t). P V lags one
   // tile so that both GEMMs of a turn are in flight together.
@@ -554,12 +618,13 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
     SmallVector<Value> previousP(carried.drop_front(numO + 4));
 
     Value tile = fromIndex(loop.getInductionVar());
-    Value slot = slotOf(tile);
+    Value ringTile = add(tilesSeen, tile);
+    Value slot = slotOf(ringTile);
     Value firstKey = mul(add(firstTile, tile), i32(plan.bn));
     Value hasPrevious = cmp(arith::CmpIPredicate::sgt, tile, i32(0));
-    Value previous = sub(tile, i32(1));
+    Value previous = sub(ringTile, i32(1));
 
-    waitBarrier(kFullBarrier(slot), parityOf(tile));
+    waitBarrier(kFullBarrier(slot), parityOf(ringTile));
     if (pingPong)
       NVVM::BarrierOp::create(b, loc, Type(), ownTurn, pairThreads,
                               NVVM::BarrierReductionAttr(), Value());
@@ -656,7 +721,7 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
         true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifLast.thenBlock());
-    Value last = sub(numTiles, i32(1));
+    Value last = sub(add(tilesSeen, numTiles), i32(1));
     SmallVector<Value> finalOut = issuePV(
         results, SmallVector<Value>(loopResults.drop_front(numO + 4)), last);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
@@ -667,6 +732,11 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
     results.assign(ifLast.getResults().begin(), ifLast.getResults().end());
   }
   results.append(loopResults.begin() + numO, loopResults.begin() + numO + 4);
+  // Q is dead after the last QK^T: the producer may load the next work
+  // tile's Q while this epilogue runs.
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), qEmptyBarrier(), Value());
+  emitEpilogue(results, rows, fragmentColumn, lane);
+  endWork(work);
   if (pingPong) {
     // Consumer 0 takes the turn that consumer 1's first arrive granted, so
     // every named-barrier phase completes before exit.
@@ -677,9 +747,16 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
     NVVM::BarrierOp::create(b, loc, Type(), ownTurn, pairThreads,
                             NVVM::BarrierReductionAttr(), Value());
   }
+}
 
-  // Epilogue: finish the row sums across the 4 lanes of a row, normalise,
-  // store O (two adjacent columns per store) and LSE.
+/// Finishes the row sums across the 4 lanes of a row, normalises, and stores
+/// O (two adjacent columns per store) and LSE of the current work tile.
+/// `results` holds O's accumulator, then row max and row sum of both rows.
+void HopperKernelEmitter::emitEpilogue(ArrayRef<Value> results,
+                                       ArrayRef<Value> rows,
+                                       Value fragmentColumn, Value lane) {
+  int64_t numO = plan.paddedOv / 2;
+  Value zero = f32(0.0);
   for (int half = 0; half < 2; ++half) {
     Value sum = results[numO + 2 + half];
     sum = fadd(sum, shuffleXor(sum, 1));
@@ -728,37 +805,27 @@ void HopperKernelEmitter::emitConsumer(Value consumer, Value threadInGroup) {
   }
 }
 
-void HopperKernelEmitter::emit(LLVM::LLVMFuncOp func,
-                               LLVM::GlobalOp smemGlobal) {
-  Block *entry = func.addEntryBlock(b);
-  b.setInsertionPointToStart(entry);
-  unsigned arg = 0;
-  qMap = func.getArgument(arg++);
-  kMap = func.getArgument(arg++);
-  vMap = func.getArgument(arg++);
-  outPtr = func.getArgument(arg++);
-  if (plan.hasLse)
-    lsePtr = func.getArgument(arg++);
-  seqQ = func.getArgument(arg++);
-  seqKV = func.getArgument(arg++);
-  for (int dim = 0; dim < 3; ++dim)
-    outStride.push_back(func.getArgument(arg++));
-  if (plan.hasLse)
-    for (int dim = 0; dim < 2; ++dim)
-      lseStride.push_back(func.getArgument(arg++));
-  scaleLog2 = func.getArgument(arg++);
-
-  smemBase = LLVM::AddressOfOp::create(b, loc, smemGlobal);
-  smemAddress = arith::TruncIOp::create(
-      b, loc, b.getI32Type(),
-      LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), smemBase));
-  auto blockId = [&](gpu::Dimension dim) {
-    return fromIndex(gpu::BlockIdOp::create(b, loc, dim));
-  };
-  blockRow = mul(blockId(gpu::Dimension::x),
-                 i32(plan.numConsumers * kRowsPerConsumer));
-  head = blockId(gpu::Dimension::y);
-  batch = blockId(gpu::Dimension::z);
+/// The work tile `index` names: a 128-row block of one (batch, head), and the
+/// KV tiles its rows can see. Causal and window masks go heaviest first (the
+/// last row blocks see the most keys): longest-processing-time order for the
+/// persistent CTAs. Otherwise the row blocks of one head are adjacent, so
+/// CTAs running together share K and V in L2.
+void HopperKernelEmitter::decodeWork(Value index) {
+  Value rowsPerBlock = i32(plan.numConsumers * kRowsPerConsumer);
+  Value numRowBlocks = divu(add(seqQ, sub(rowsPerBlock, i32(1))), rowsPerBlock);
+  Value heads = i32(plan.numQHeads);
+  Value rowBlock, headAndBatch;
+  if (plan.mask.getKind() == attn::MaskKind::None) {
+    rowBlock = remu(index, numRowBlocks);
+    headAndBatch = divu(index, numRowBlocks);
+  } else {
+    Value perRowBlock = mul(heads, batchSize);
+    rowBlock = sub(sub(numRowBlocks, i32(1)), divu(index, perRowBlock));
+    headAndBatch = remu(index, perRowBlock);
+  }
+  blockRow = mul(rowBlock, rowsPerBlock);
+  head = remu(headAndBatch, heads);
+  batch = divu(headAndBatch, heads);
   kvHead = divu(head, i32(plan.group));
 
   // The KV tiles this block's rows can see (bottom-right aligned masks).
@@ -783,6 +850,40 @@ void HopperKernelEmitter::emit(LLVM::LLVMFuncOp func,
   // A block with no visible key loads nothing and writes O = 0, LSE = -inf.
   numTiles = select(cmp(arith::CmpIPredicate::sle, keyEnd, keyBegin), i32(0),
                     numTiles);
+}
+
+void HopperKernelEmitter::emit(LLVM::LLVMFuncOp func,
+                               LLVM::GlobalOp smemGlobal) {
+  Block *entry = func.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  unsigned arg = 0;
+  qMap = func.getArgument(arg++);
+  kMap = func.getArgument(arg++);
+  vMap = func.getArgument(arg++);
+  outPtr = func.getArgument(arg++);
+  if (plan.hasLse)
+    lsePtr = func.getArgument(arg++);
+  batchSize = func.getArgument(arg++);
+  seqQ = func.getArgument(arg++);
+  seqKV = func.getArgument(arg++);
+  for (int dim = 0; dim < 3; ++dim)
+    outStride.push_back(func.getArgument(arg++));
+  if (plan.hasLse)
+    for (int dim = 0; dim < 2; ++dim)
+      lseStride.push_back(func.getArgument(arg++));
+  scaleLog2 = func.getArgument(arg++);
+
+  smemBase = LLVM::AddressOfOp::create(b, loc, smemGlobal);
+  smemAddress = arith::TruncIOp::create(
+      b, loc, b.getI32Type(),
+      LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), smemBase));
+  // CTA i takes work tiles i, i + grid, i + 2 * grid, ... (persistent), or
+  // work tile i alone.
+  Value rowsPerBlock = i32(plan.numConsumers * kRowsPerConsumer);
+  Value numRowBlocks = divu(add(seqQ, sub(rowsPerBlock, i32(1))), rowsPerBlock);
+  numWork = mul(numRowBlocks, mul(i32(plan.numQHeads), batchSize));
+  firstWork = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  workStride = fromIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
 
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Value warpgroup = divu(tid, i32(kWarpgroupThreads));
@@ -796,8 +897,12 @@ void HopperKernelEmitter::emit(LLVM::LLVMFuncOp func,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifInit.thenBlock());
-    for (int64_t i = 0; i < 1 + 2 * plan.kvStages; ++i)
-      NVVM::MBarrierInitOp::create(b, loc, barrier(i), i32(1), Value());
+    NVVM::MBarrierInitOp::create(b, loc, qFullBarrier(), i32(1), Value());
+    NVVM::MBarrierInitOp::create(b, loc, qEmptyBarrier(),
+                                 i32(plan.numConsumers * kWarpgroupThreads),
+                                 Value());
+    for (int64_t i = 0; i < 2 * plan.kvStages; ++i)
+      NVVM::MBarrierInitOp::create(b, loc, barrier(2 + i), i32(1), Value());
     for (int64_t i = 0; i < plan.kvStages; ++i)
       NVVM::MBarrierInitOp::create(b, loc, emptyBarrier(i32(i)),
                                    i32(plan.numConsumers * kWarpgroupThreads),
@@ -858,8 +963,8 @@ static SmallVector<std::string> abiParams(const HopperPlan &plan) {
                                      "tmap:v:" + box(plan.bn), "ptr:o"};
   if (plan.hasLse)
     params.push_back("ptr:lse");
-  params.append({"i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1",
-                 "i64:o.stride.2"});
+  params.append({"i32:b", "i32:sq", "i32:skv", "i64:o.stride.0",
+                 "i64:o.stride.1", "i64:o.stride.2"});
   if (plan.hasLse)
     params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
   params.push_back("f32:scale_log2");
@@ -922,12 +1027,22 @@ void ConvertAttnToHopperKernelPass::runOnOperation() {
       func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                       b.getUnitAttr());
     }
-    HopperKernelEmitter(b, loc, *plan, pingPong).emit(func, smemGlobal);
+    HopperKernelEmitter(b, loc, *plan, pingPong, persistent)
+        .emit(func, smemGlobal);
 
-    abi.grid = {
-        {("ceil_div:sq:" + Twine(plan->numConsumers * kRowsPerConsumer)).str()},
-        {"hq"},
-        {"b"}};
+    // Persistent: one CTA per SM (one fits, by its shared memory), each
+    // looping over work tiles; otherwise one CTA per work tile.
+    if (persistent)
+      abi.grid = {{std::to_string(fa4::getTargetInfo(fa4::Chip::SM90a).numSMs)},
+                  {"1"},
+                  {"1"}};
+    else
+      abi.grid = {
+          {("ceil_div:sq:" + Twine(plan->numConsumers * kRowsPerConsumer))
+               .str(),
+           "hq", "b"},
+          {"1"},
+          {"1"}};
     abi.block[0] = threads;
     abi.dynamicSmemBytes = plan->smemUsed;
     // TMA: 16-byte aligned bases and strides; O's 4-byte stores and LSE's
