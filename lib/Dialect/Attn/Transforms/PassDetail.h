@@ -12,6 +12,18 @@
 
 namespace fa4::attn {
 
+/// Runs `plan` on every attn.attention under `root`, in order, and stops at
+/// the first one that fails (it has emitted its diagnostic).
+inline mlir::LogicalResult
+forEachAttention(mlir::Operation *root,
+                 llvm::function_ref<mlir::LogicalResult(AttentionOp)> plan) {
+  mlir::WalkResult result = root->walk([&](AttentionOp op) {
+    return mlir::failed(plan(op)) ? mlir::WalkResult::interrupt()
+                                  : mlir::WalkResult::advance();
+  });
+  return mlir::failure(result.wasInterrupted());
+}
+
 /// Returns `attr` or reports that `pass` needs the attribute `name`, which
 /// `producer` writes.
 template <typename AttrT>

@@ -17,26 +17,28 @@ struct PlanSplitKPass
   using AttnPlanSplitKBase::AttnPlanSplitKBase;
 
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](AttentionOp op) {
-      FailureOr<ConfigAttr> configAttr =
-          requirePlan(op, op.getConfigAttr(), getArgument(), "config",
-                      "attn-select-config");
-      if (failed(configAttr))
-        return WalkResult::interrupt();
-      fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
-      fa4::AttnConfig config = configAttr->toPlan(problem);
-      FailureOr<fa4::SplitKPlan> plan =
-          runPlanner<fa4::SplitKPlan>(op, [&](llvm::raw_ostream &whyNot) {
-            return fa4::planSplitK(problem, config,
-                                   fa4::getTargetInfo(config.chip), whyNot);
-          });
-      if (failed(plan))
-        return WalkResult::interrupt();
-      op.setSplitkAttr(SplitKAttr::get(op.getContext(), *plan));
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    if (failed(forEachAttention(getOperation(),
+                                [&](AttentionOp op) { return planOne(op); })))
       signalPassFailure();
+  }
+
+  /// Plans one op: reads what earlier passes wrote, writes its attribute.
+  LogicalResult planOne(AttentionOp op) {
+    FailureOr<ConfigAttr> configAttr = requirePlan(
+        op, op.getConfigAttr(), getArgument(), "config", "attn-select-config");
+    if (failed(configAttr))
+      return failure();
+    fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
+    fa4::AttnConfig config = configAttr->toPlan(problem);
+    FailureOr<fa4::SplitKPlan> plan =
+        runPlanner<fa4::SplitKPlan>(op, [&](llvm::raw_ostream &whyNot) {
+          return fa4::planSplitK(problem, config,
+                                 fa4::getTargetInfo(config.chip), whyNot);
+        });
+    if (failed(plan))
+      return failure();
+    op.setSplitkAttr(SplitKAttr::get(op.getContext(), *plan));
+    return success();
   }
 };
 } // namespace

@@ -14,30 +14,33 @@ using namespace fa4::attn;
 namespace {
 struct PlanTmemPass : public fa4::attn::impl::AttnPlanTmemBase<PlanTmemPass> {
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](AttentionOp op) {
-      FailureOr<ConfigAttr> configAttr =
-          requirePlan(op, op.getConfigAttr(), getArgument(), "config",
-                      "attn-select-config");
-      if (failed(configAttr))
-        return WalkResult::interrupt();
-      fa4::AttnProblem problem = op.getProblem();
-      fa4::AttnConfig config = configAttr->toPlan(problem);
-      FailureOr<fa4::TmemPlan> plan =
-          runPlanner<fa4::TmemPlan>(op, [&](llvm::raw_ostream &whyNot) {
-            return fa4::planTmem(problem, config,
-                                 fa4::getTargetInfo(config.chip), whyNot);
-          });
-      if (failed(plan))
-        return WalkResult::interrupt();
-      // A chip without TMEM keeps S and O in registers: nothing to record.
-      if (plan->hasTmem)
-        op.setTmemAttr(TmemAttr::get(op.getContext(), *plan));
-      else
-        op.removeTmemAttr();
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    if (failed(forEachAttention(getOperation(),
+                                [&](AttentionOp op) { return planOne(op); })))
       signalPassFailure();
+  }
+
+  /// Plans one op: reads what earlier passes wrote, writes its attribute.
+  LogicalResult planOne(AttentionOp op) {
+    FailureOr<ConfigAttr> configAttr = requirePlan(
+        op, op.getConfigAttr(), getArgument(), "config", "attn-select-config");
+    if (failed(configAttr))
+      return failure();
+    fa4::AttnProblem problem = op.getProblem();
+    fa4::AttnConfig config = configAttr->toPlan(problem);
+    FailureOr<fa4::TmemPlan> plan =
+        runPlanner<fa4::TmemPlan>(op, [&](llvm::raw_ostream &whyNot) {
+          return fa4::planTmem(problem, config, fa4::getTargetInfo(config.chip),
+                               whyNot);
+        });
+    if (failed(plan))
+      return failure();
+    // A chip without TMEM keeps S and O in registers: nothing to
+    // record.
+    if (plan->hasTmem)
+      op.setTmemAttr(TmemAttr::get(op.getContext(), *plan));
+    else
+      op.removeTmemAttr();
+    return success();
   }
 };
 } // namespace

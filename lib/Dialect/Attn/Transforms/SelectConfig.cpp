@@ -24,19 +24,23 @@ struct SelectConfigPass
       return signalPassFailure();
     }
     const fa4::TargetInfo &target = fa4::getTargetInfo(*chipKind);
-    WalkResult result = getOperation()->walk([&](AttentionOp op) {
-      fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
-      FailureOr<fa4::AttnConfig> config =
-          runPlanner<fa4::AttnConfig>(op, [&](llvm::raw_ostream &whyNot) {
-            return fa4::planConfig(problem, target, whyNot);
-          });
-      if (failed(config))
-        return WalkResult::interrupt();
-      op.setConfigAttr(ConfigAttr::get(op.getContext(), *config));
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    if (failed(forEachAttention(getOperation(), [&](AttentionOp op) {
+          return planOne(op, target);
+        })))
       signalPassFailure();
+  }
+
+  /// Plans one op: reads what earlier passes wrote, writes its attribute.
+  LogicalResult planOne(AttentionOp op, const fa4::TargetInfo &target) {
+    fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
+    FailureOr<fa4::AttnConfig> config =
+        runPlanner<fa4::AttnConfig>(op, [&](llvm::raw_ostream &whyNot) {
+          return fa4::planConfig(problem, target, whyNot);
+        });
+    if (failed(config))
+      return failure();
+    op.setConfigAttr(ConfigAttr::get(op.getContext(), *config));
+    return success();
   }
 };
 } // namespace

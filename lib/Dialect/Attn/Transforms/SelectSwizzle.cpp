@@ -15,26 +15,28 @@ namespace {
 struct SelectSwizzlePass
     : public fa4::attn::impl::AttnSelectSwizzleBase<SelectSwizzlePass> {
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](AttentionOp op) {
-      FailureOr<ConfigAttr> configAttr =
-          requirePlan(op, op.getConfigAttr(), getArgument(), "config",
-                      "attn-select-config");
-      if (failed(configAttr))
-        return WalkResult::interrupt();
-      fa4::AttnProblem problem = op.getProblem();
-      fa4::AttnConfig config = configAttr->toPlan(problem);
-      FailureOr<fa4::SwizzlePlan> plan =
-          runPlanner<fa4::SwizzlePlan>(op, [&](llvm::raw_ostream &whyNot) {
-            return fa4::selectSwizzle(problem, config,
-                                      fa4::getTargetInfo(config.chip), whyNot);
-          });
-      if (failed(plan))
-        return WalkResult::interrupt();
-      op.setSwizzleAttr(SwizzleAttr::get(op.getContext(), *plan));
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    if (failed(forEachAttention(getOperation(),
+                                [&](AttentionOp op) { return planOne(op); })))
       signalPassFailure();
+  }
+
+  /// Plans one op: reads what earlier passes wrote, writes its attribute.
+  LogicalResult planOne(AttentionOp op) {
+    FailureOr<ConfigAttr> configAttr = requirePlan(
+        op, op.getConfigAttr(), getArgument(), "config", "attn-select-config");
+    if (failed(configAttr))
+      return failure();
+    fa4::AttnProblem problem = op.getProblem();
+    fa4::AttnConfig config = configAttr->toPlan(problem);
+    FailureOr<fa4::SwizzlePlan> plan =
+        runPlanner<fa4::SwizzlePlan>(op, [&](llvm::raw_ostream &whyNot) {
+          return fa4::selectSwizzle(problem, config,
+                                    fa4::getTargetInfo(config.chip), whyNot);
+        });
+    if (failed(plan))
+      return failure();
+    op.setSwizzleAttr(SwizzleAttr::get(op.getContext(), *plan));
+    return success();
   }
 };
 } // namespace
