@@ -23,6 +23,7 @@
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
+#include "fa4/Target/NVIDIA/Descriptors.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -250,8 +251,9 @@ private:
 
   //===--- wgmma ----------------------------------------------------------===//
   /// Shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"):
-  /// start address >> 4 in bits 0-13, leading byte offset >> 4 in 16-29,
-  /// stride byte offset >> 4 in 32-45, swizzle in 62-63 (1 = 128B).
+  /// every field but the start address is a compile-time constant built by
+  /// encodeWgmmaDescriptor; the start address (bits 0-13, address >> 4) is
+  /// only known at run time and is OR-ed into its zero field here.
   Value descriptor(Value byteOffset, int64_t leadingBytes,
                    int64_t strideBytes) {
     Value address = add(smemAddress, byteOffset);
@@ -260,9 +262,9 @@ private:
         arith::AndIOp::create(b, loc,
                               arith::ShRUIOp::create(b, loc, address, i32(4)),
                               i32(0x3FFF)));
-    uint64_t fixed = (uint64_t(leadingBytes >> 4) & 0x3FFF) << 16 |
-                     (uint64_t(strideBytes >> 4) & 0x3FFF) << 32 |
-                     uint64_t(1) << 62;
+    uint64_t fixed = encodeWgmmaDescriptor(
+        /*startAddress=*/0, static_cast<uint32_t>(leadingBytes),
+        static_cast<uint32_t>(strideBytes), SmemSwizzle::B128);
     return arith::OrIOp::create(b, loc, start,
                                 i64(static_cast<int64_t>(fixed)));
   }
