@@ -13,7 +13,9 @@
 #include "Launch.h"
 #include "Validate.h"
 
+#include <algorithm>
 #include <cstring>
+#include <numeric>
 
 using namespace fa4::rt;
 
@@ -122,9 +124,36 @@ fa4_status fa4_module_get_info(const fa4_module *module,
     }
     info->dynamic_smem_bytes =
         static_cast<int32_t>(manifest.launch.dynamicSmemBytes);
-    info->base_align_bytes = static_cast<int32_t>(manifest.alignment.baseBytes);
-    info->stride_align_bytes =
-        static_cast<int32_t>(manifest.alignment.strideBytes);
+    // The strictest rules: base alignments are powers of two, so the
+    // largest; a stride rule every tensor's divides.
+    int64_t base = 1, stride = 1;
+    for (const TensorSpec &tensor : manifest.tensors) {
+      base = std::max(base, tensor.alignment.baseBytes);
+      stride = std::lcm(stride, tensor.alignment.strideBytes);
+    }
+    info->base_align_bytes = static_cast<int32_t>(base);
+    info->stride_align_bytes = static_cast<int32_t>(stride);
+  });
+}
+
+fa4_status fa4_module_get_tensor_alignment(const fa4_module *module,
+                                           const char *tensor,
+                                           int32_t *base_bytes,
+                                           int32_t *stride_bytes) {
+  return guarded([&] {
+    requireNonNull(module, "module");
+    requireNonNull(tensor, "tensor");
+    requireNonNull(base_bytes, "base_bytes");
+    requireNonNull(stride_bytes, "stride_bytes");
+    for (const TensorSpec &spec : module->kernel.manifest.tensors) {
+      if (spec.name != tensor)
+        continue;
+      *base_bytes = static_cast<int32_t>(spec.alignment.baseBytes);
+      *stride_bytes = static_cast<int32_t>(spec.alignment.strideBytes);
+      return;
+    }
+    throw Error(FA4_ERROR_INVALID_ARGUMENT,
+                std::string("the kernel has no tensor '") + tensor + "'");
   });
 }
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -85,15 +86,27 @@ public:
     ~Object() noexcept(false) {
       if (std::uncaught_exceptions())
         return;
-      for (const auto &[key, member] : value.object)
-        if (!seen.count(key))
-          reader.fail(field(key.c_str()), "unknown key");
+      for (const auto &[key, member] : value.object) {
+        if (seen.count(key))
+          continue;
+        auto note = unknownNotes.find(key);
+        reader.fail(field(key.c_str()), note == unknownNotes.end()
+                                            ? "unknown key"
+                                            : "unknown key; " + note->second);
+      }
     }
-    const Value &required(const char *key) {
+    /// `note`, if given, follows "missing" in the error: why this version
+    /// of the schema wants the key.
+    const Value &required(const char *key, const std::string &note = "") {
       seen.insert(key);
       if (const Value *member = value.find(key))
         return *member;
-      reader.fail(field(key), "missing");
+      reader.fail(field(key), note.empty() ? "missing" : "missing; " + note);
+    }
+    /// Says why `key` is unknown, should it be present: a key of another
+    /// schema version.
+    void explainUnknown(const char *key, std::string note) {
+      unknownNotes[key] = std::move(note);
     }
     const Value *optional(const char *key) {
       seen.insert(key);
@@ -108,6 +121,7 @@ public:
     const Value &value;
     std::string path;
     std::set<std::string> seen;
+    std::map<std::string, std::string> unknownNotes;
   };
 
   void expectKind(const Value &value, Value::Kind kind,
@@ -209,14 +223,18 @@ private:
                   const std::string &binaryDir);
   void readProblem(const Value &value, Problem &problem);
   void readTensors(const Value &value, Manifest &manifest);
-  void readAlignment(const Value &value, Alignment &alignment);
+  TensorAlignment readTensorAlignment(Object &object, bool global);
+  void readAlignment(const Value &value, Manifest &manifest);
   void readParams(const Value &value, Manifest &manifest);
-  TensorMapParam readTensorMap(Object &param, const Manifest &manifest);
+  TensorMapParam readTensorMap(Object &param, Manifest &manifest);
   ScalarParam readScalar(Object &param, const Manifest &manifest);
   void readLaunch(const Value &value, LaunchSpec &launch);
   GridFactor readGridFactor(const Value &value, const std::string &path);
 
   std::string sourceName;
+  /// Where the tensors' alignment came from, for messages: "alignment"
+  /// (version 1) or "tensors[i].alignment" (version 2).
+  std::vector<std::string> alignmentPaths;
 };
 
 Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
@@ -226,10 +244,14 @@ Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
   // the first field this runtime does not know.
   manifest.abiVersion = static_cast<int>(
       integer(top.required("fa4_abi_version"), "fa4_abi_version", 0, 1 << 30));
-  if (manifest.abiVersion != FA4_ABI_VERSION)
+  if (manifest.abiVersion < FA4_ABI_MIN_VERSION ||
+      manifest.abiVersion > FA4_ABI_VERSION)
     fail("fa4_abi_version",
          "unsupported version " + std::to_string(manifest.abiVersion) +
-             "; this runtime reads version " + std::to_string(FA4_ABI_VERSION));
+             "; this runtime reads versions " +
+             std::to_string(FA4_ABI_MIN_VERSION) +
+             (FA4_ABI_VERSION == FA4_ABI_MIN_VERSION + 1 ? " and " : " to ") +
+             std::to_string(FA4_ABI_VERSION));
   manifest.kernel = string(top.required("kernel"), "kernel");
   if (manifest.kernel.empty())
     fail("kernel", "empty kernel name");
@@ -237,7 +259,7 @@ Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
   readBinary(top, manifest, binaryDir);
   readProblem(top.required("problem"), manifest.problem);
   readTensors(top.required("tensors"), manifest);
-  readAlignment(top.required("alignment"), manifest.alignment);
+  readAlignment(top.required("alignment"), manifest);
   readParams(top.required("params"), manifest);
   readLaunch(top.required("launch"), manifest.launch);
   return manifest;
@@ -334,6 +356,22 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
         dim.extent = integer(shape[d], dimPath, 1, INT64_C(1) << 40);
       tensor.shape.push_back(dim);
     }
+    std::string alignmentPath = object.field("alignment");
+    if (manifest.abiVersion >= 2) {
+      Object alignment(*this,
+                       object.required("alignment",
+                                       "fa4_abi_version 2 gives each tensor "
+                                       "its own {\"base_bytes\", "
+                                       "\"stride_bytes\"}"),
+                       alignmentPath);
+      tensor.alignment = readTensorAlignment(alignment, false);
+    } else {
+      object.explainUnknown("alignment",
+                            "per-tensor alignment needs fa4_abi_version 2; "
+                            "version 1 has only the top-level alignment");
+      alignmentPath = "alignment"; // filled in by readAlignment
+    }
+    alignmentPaths.push_back(alignmentPath);
     manifest.tensors.push_back(std::move(tensor));
   }
   for (TensorSlot slot :
@@ -348,16 +386,45 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
                         : "tensor \"lse\" listed but problem.has_lse is false");
 }
 
-void ManifestReader::readAlignment(const Value &value, Alignment &alignment) {
-  Object object(*this, value, "alignment");
+TensorAlignment ManifestReader::readTensorAlignment(Object &object,
+                                                    bool global) {
+  // Version 1 keeps these keys in the top-level alignment, version 2 in
+  // each tensor's; a missing one says where the other version wants it.
+  std::string note = global ? "fa4_abi_version 1 gives base_bytes and "
+                              "stride_bytes here, for every tensor"
+                            : "";
+  if (!global)
+    object.explainUnknown("unit_stride_last_dim",
+                          "it applies to every tensor: give it in the "
+                          "top-level alignment");
+  TensorAlignment alignment;
+  std::string basePath = object.field("base_bytes");
   alignment.baseBytes =
-      integer(object.required("base_bytes"), "alignment.base_bytes", 1, 4096);
+      integer(object.required("base_bytes", note), basePath, 1, 4096);
   if (alignment.baseBytes & (alignment.baseBytes - 1))
-    fail("alignment.base_bytes", "must be a power of two");
-  alignment.strideBytes = integer(object.required("stride_bytes"),
-                                  "alignment.stride_bytes", 1, 4096);
-  alignment.unitStrideLastDim = boolean(object.required("unit_stride_last_dim"),
-                                        "alignment.unit_stride_last_dim");
+    fail(basePath, "must be a power of two");
+  alignment.strideBytes = integer(object.required("stride_bytes", note),
+                                  object.field("stride_bytes"), 1, 4096);
+  return alignment;
+}
+
+void ManifestReader::readAlignment(const Value &value, Manifest &manifest) {
+  Object object(*this, value, "alignment");
+  if (manifest.abiVersion == 1) {
+    TensorAlignment global = readTensorAlignment(object, true);
+    for (TensorSpec &tensor : manifest.tensors)
+      tensor.alignment = global;
+  } else {
+    std::string note = "fa4_abi_version " +
+                       std::to_string(manifest.abiVersion) +
+                       " gives base_bytes and stride_bytes per tensor, in "
+                       "tensors[i].alignment; only version 1 has them here";
+    object.explainUnknown("base_bytes", note);
+    object.explainUnknown("stride_bytes", note);
+  }
+  manifest.alignment.unitStrideLastDim =
+      boolean(object.required("unit_stride_last_dim"),
+              "alignment.unit_stride_last_dim");
 }
 
 void ManifestReader::readParams(const Value &value, Manifest &manifest) {
@@ -383,12 +450,26 @@ void ManifestReader::readParams(const Value &value, Manifest &manifest) {
 }
 
 TensorMapParam ManifestReader::readTensorMap(Object &param,
-                                             const Manifest &manifest) {
+                                             Manifest &manifest) {
   TensorMapParam map;
   std::string tensorPath = param.field("tensor");
   map.tensor = tensorIndex(
       manifest, string(param.required("tensor"), tensorPath), tensorPath);
-  const TensorSpec &tensor = manifest.tensors[map.tensor];
+  TensorSpec &tensor = manifest.tensors[map.tensor];
+  tensor.readByTensorMap = true;
+  // cuTensorMapEncodeTiled: globalAddress 16-byte aligned, globalStrides
+  // multiples of 16. A weaker rule would pass validation and then fail in
+  // the driver.
+  const TensorAlignment &alignment = tensor.alignment;
+  if (alignment.baseBytes % 16 != 0 || alignment.strideBytes % 16 != 0)
+    fail(tensorPath,
+         "tensor \"" + tensor.name +
+             "\" is read through a tensor map, which needs base_bytes and "
+             "stride_bytes multiples of 16 (cuTensorMapEncodeTiled rule), "
+             "but " +
+             alignmentPaths[map.tensor] + " has base_bytes " +
+             std::to_string(alignment.baseBytes) + ", stride_bytes " +
+             std::to_string(alignment.strideBytes));
   map.swizzleBytes =
       oneOf<uint32_t>(param.required("swizzle"), param.field("swizzle"),
                       {{"none", 0}, {"32B", 32}, {"64B", 64}, {"128B", 128}});

@@ -1,4 +1,4 @@
-//===- Manifest.h - The kernel ABI manifest (version 1) ---------*- C++ -*-===//
+//===- Manifest.h - The kernel ABI manifest (versions 1, 2) -----*- C++ -*-===//
 //
 // The in-memory form of manifest.json, the contract between the fa4 compiler
 // and this runtime. docs/KernelABI.md is the specification; parseManifest
@@ -36,12 +36,22 @@ struct Dim {
   int64_t extent = 0; // when symbol is empty
 };
 
+/// What the kernel's accesses to one tensor require of the user's layout.
+/// Version 2 manifests give it per tensor; version 1's global values are
+/// copied into every tensor.
+struct TensorAlignment {
+  int64_t baseBytes;   // the data pointer, a power of two
+  int64_t strideBytes; // every non-last stride * element size
+};
+
 struct TensorSpec {
   std::string name;
   TensorSlot slot;
   bool isOutput;
   fa4_dtype dtype;
   std::vector<Dim> shape; // outermost first
+  TensorAlignment alignment;
+  bool readByTensorMap = false; // a tensor_map param describes it
 };
 
 enum class OobFill { Zero, NanRequestZeroFma };
@@ -98,9 +108,9 @@ struct Problem {
   int64_t batch, seqQ, seqKV; // -1: dynamic
 };
 
+/// The layout rules shared by every tensor (the per-tensor ones are in
+/// TensorSpec::alignment).
 struct Alignment {
-  int64_t baseBytes;
-  int64_t strideBytes;
   bool unitStrideLastDim;
 };
 

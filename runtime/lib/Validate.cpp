@@ -63,6 +63,13 @@ private:
     throw Error(FA4_ERROR_VALIDATION, "tensor '" + spec.name + "': " + message);
   }
 
+  /// Who imposes the alignment rules, for messages: the driver's TMA unit
+  /// when a tensor map reads the tensor, else the kernel's own loads and
+  /// stores.
+  const char *requiredBy() const {
+    return spec.readByTensorMap ? "TMA requires " : "the kernel requires ";
+  }
+
   std::string dimText(size_t d) const {
     std::string text = "dim " + std::to_string(d);
     if (spec.shape[d].symbol)
@@ -116,12 +123,12 @@ private:
     if (stride < 0)
       fail(dimText(d) + " stride is " + std::to_string(stride) +
            "; strides must be non-negative");
-    int64_t strideAlign = manifest.alignment.strideBytes;
+    int64_t strideAlign = spec.alignment.strideBytes;
     if ((stride * elemBytes) % strideAlign != 0)
       fail(dimText(d) + " stride is " + std::to_string(stride) +
            " elements = " + std::to_string(stride * elemBytes) +
            " bytes, not a multiple of " + std::to_string(strideAlign) +
-           " bytes (TMA requires " + std::to_string(strideAlign) +
+           " bytes (" + requiredBy() + std::to_string(strideAlign) +
            "-byte-aligned strides)");
   }
 
@@ -159,13 +166,13 @@ private:
 
   void checkBase() const {
     auto address = reinterpret_cast<uintptr_t>(tensor.data);
-    int64_t align = manifest.alignment.baseBytes;
+    int64_t align = spec.alignment.baseBytes;
     if (address % align != 0) {
       char text[64];
       std::snprintf(text, sizeof(text), "0x%llx",
                     static_cast<unsigned long long>(address));
       fail(std::string("base address ") + text + " is not " +
-           std::to_string(align) + "-byte aligned (TMA requires " +
+           std::to_string(align) + "-byte aligned (" + requiredBy() +
            std::to_string(align) + "-byte alignment)");
     }
   }

@@ -44,16 +44,63 @@ TEST(CAPITest, ReportsKernelInfo) {
   EXPECT_EQ(info.block[0], 384);
   EXPECT_EQ(info.cluster[2], 1);
   EXPECT_EQ(info.dynamic_smem_bytes, 200000);
+  // The strictest tensor's: q, k, v (16) over o, lse (4).
   EXPECT_EQ(info.base_align_bytes, 16);
   EXPECT_EQ(info.stride_align_bytes, 16);
+}
+
+TEST(CAPITest, ReportsEachTensorsAlignment) {
+  ModulePtr module = loadGood();
+  int32_t base = 0, stride = 0;
+  ASSERT_EQ(fa4_module_get_tensor_alignment(module.get(), "q", &base, &stride),
+            FA4_SUCCESS);
+  EXPECT_EQ(base, 16);
+  EXPECT_EQ(stride, 16);
+  ASSERT_EQ(
+      fa4_module_get_tensor_alignment(module.get(), "lse", &base, &stride),
+      FA4_SUCCESS);
+  EXPECT_EQ(base, 4);
+  EXPECT_EQ(stride, 4);
+  EXPECT_EQ(fa4_module_get_tensor_alignment(module.get(), "x", &base, &stride),
+            FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(fa4_last_error(), "the kernel has no tensor 'x'");
+  EXPECT_EQ(
+      fa4_module_get_tensor_alignment(module.get(), "q", nullptr, &stride),
+      FA4_ERROR_INVALID_ARGUMENT);
+
+  // Version 1: the global rules for every tensor.
+  fa4_module *v1 = nullptr;
+  ASSERT_EQ(fa4_module_load(FA4_TEST_INPUTS_DIR "/manifest-v1.json", &v1),
+            FA4_SUCCESS)
+      << fa4_last_error();
+  ModulePtr owner(v1);
+  ASSERT_EQ(fa4_module_get_tensor_alignment(v1, "lse", &base, &stride),
+            FA4_SUCCESS);
+  EXPECT_EQ(base, 16);
+  EXPECT_EQ(stride, 16);
+
+  // Stride rules that are not powers of two combine to their lcm.
+  fa4_module *odd = nullptr;
+  std::string json = manifestWith(R"(["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4})",
+                                  R"(["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 12})");
+  ASSERT_EQ(fa4_module_load_string(json.c_str(), "", &odd), FA4_SUCCESS)
+      << fa4_last_error();
+  ModulePtr oddOwner(odd);
+  fa4_kernel_info info;
+  ASSERT_EQ(fa4_module_get_info(odd, &info), FA4_SUCCESS);
+  EXPECT_EQ(info.base_align_bytes, 16);
+  EXPECT_EQ(info.stride_align_bytes, 48);
 }
 
 TEST(CAPITest, ReportsManifestErrors) {
   fa4_module *module = reinterpret_cast<fa4_module *>(1);
   EXPECT_EQ(fa4_module_load_string("{\"fa4_abi_version\": 7}", "", &module),
             FA4_ERROR_MANIFEST);
-  EXPECT_STREQ(fa4_last_error(), "manifest: fa4_abi_version: unsupported "
-                                 "version 7; this runtime reads version 1");
+  EXPECT_STREQ(fa4_last_error(),
+               "manifest: fa4_abi_version: unsupported "
+               "version 7; this runtime reads versions 1 and 2");
   EXPECT_EQ(fa4_module_load("/nonexistent.json", &module), FA4_ERROR_MANIFEST);
   EXPECT_EQ(fa4_module_load(nullptr, &module), FA4_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(fa4_last_error(), "manifest_path is NULL");

@@ -25,7 +25,7 @@ std::string errorWith(const std::string &from, const std::string &to) {
 
 TEST(ManifestTest, ReadsTheExample) {
   Manifest manifest = goodManifest();
-  EXPECT_EQ(manifest.abiVersion, 1);
+  EXPECT_EQ(manifest.abiVersion, 2);
   EXPECT_EQ(manifest.kernel, "fa4_attn_fwd_sm90a");
   EXPECT_EQ(manifest.chip, "sm_90a");
   EXPECT_EQ(manifest.binaryPath, "/kernels/fa4_attn_fwd_sm90a.cubin");
@@ -55,8 +55,17 @@ TEST(ManifestTest, ReadsTheExample) {
   EXPECT_EQ(lse.shape[2].symbol, Symbol::SeqQ);
   EXPECT_EQ(manifest.findTensor(TensorSlot::K), &manifest.tensors[1]);
 
-  EXPECT_EQ(manifest.alignment.baseBytes, 16);
   EXPECT_TRUE(manifest.alignment.unitStrideLastDim);
+  for (size_t i = 0; i < 3; ++i) { // q, k, v: read by tensor maps
+    EXPECT_EQ(manifest.tensors[i].alignment.baseBytes, 16);
+    EXPECT_EQ(manifest.tensors[i].alignment.strideBytes, 16);
+    EXPECT_TRUE(manifest.tensors[i].readByTensorMap);
+  }
+  for (size_t i = 3; i < 5; ++i) { // o, lse: written with 4-byte stores
+    EXPECT_EQ(manifest.tensors[i].alignment.baseBytes, 4);
+    EXPECT_EQ(manifest.tensors[i].alignment.strideBytes, 4);
+    EXPECT_FALSE(manifest.tensors[i].readByTensorMap);
+  }
 
   ASSERT_EQ(manifest.params.size(), 11u);
   const auto &map = std::get<TensorMapParam>(manifest.params[0]);
@@ -111,11 +120,39 @@ TEST(ManifestTest, RejectsInvalidJson) {
             "manifest:1:23: expected a string key (invalid JSON)");
 }
 
+TEST(ManifestTest, ReadsVersion1) {
+  // One global alignment, copied into every tensor.
+  Manifest manifest = goodManifestV1();
+  EXPECT_EQ(manifest.abiVersion, 1);
+  EXPECT_TRUE(manifest.alignment.unitStrideLastDim);
+  ASSERT_EQ(manifest.tensors.size(), 5u);
+  for (const TensorSpec &tensor : manifest.tensors) {
+    EXPECT_EQ(tensor.alignment.baseBytes, 16) << tensor.name;
+    EXPECT_EQ(tensor.alignment.strideBytes, 16) << tensor.name;
+  }
+  EXPECT_TRUE(manifest.tensors[0].readByTensorMap);
+  EXPECT_FALSE(manifest.tensors[4].readByTensorMap);
+  // Apart from the alignment, version 1 and 2 read alike.
+  Manifest v2 = goodManifest();
+  EXPECT_EQ(manifest.params.size(), v2.params.size());
+  EXPECT_EQ(manifest.launch.block, v2.launch.block);
+
+  Manifest weaker =
+      parseManifest(manifestV1With(R"("base_bytes": 16, "stride_bytes": 16)",
+                                   R"("base_bytes": 32, "stride_bytes": 48)"),
+                    "");
+  EXPECT_EQ(weaker.tensors[4].alignment.baseBytes, 32);
+  EXPECT_EQ(weaker.tensors[4].alignment.strideBytes, 48);
+}
+
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 1", "\"fa4_abi_version\": 2"),
-            "manifest: fa4_abi_version: unsupported version 2; this runtime "
-            "reads version 1");
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 1,", ""),
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 3"),
+            "manifest: fa4_abi_version: unsupported version 3; this runtime "
+            "reads versions 1 and 2");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
+            "manifest: fa4_abi_version: unsupported version 0; this runtime "
+            "reads versions 1 and 2");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
 }
@@ -198,11 +235,135 @@ TEST(ManifestTest, RejectsBadTensors) {
             "false");
   EXPECT_EQ(
       errorWith(
-          R"({"name": "o", "role": "output", "dtype": "bf16", "shape": ["b", "sq", 32, 128]},)",
+          R"({"name": "o", "role": "output", "dtype": "bf16", "shape": ["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}},)",
           ""),
       "manifest: tensors: missing tensor \"o\"");
   EXPECT_EQ(errorWith("\"num_kv_heads\": 8", "\"num_kv_heads\": 5"),
             "manifest: problem.num_kv_heads: 5 does not divide num_q_heads 32");
+}
+
+/// Each tensor's alignment (version 2) and the global one (version 1).
+TEST(ManifestTest, RejectsBadAlignment) {
+  const std::string lse = R"(["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}})";
+  auto lseWith = [&](const std::string &alignment) {
+    return errorWith(lse, R"(["b", 32, "sq"],
+     "alignment": )" + alignment +
+                              "}");
+  };
+  EXPECT_EQ(errorWith(lse, R"(["b", 32, "sq"]})"),
+            "manifest: tensors[4].alignment: missing; fa4_abi_version 2 gives "
+            "each tensor its own {\"base_bytes\", \"stride_bytes\"}");
+  EXPECT_EQ(lseWith(R"({"stride_bytes": 4})"),
+            "manifest: tensors[4].alignment.base_bytes: missing");
+  EXPECT_EQ(lseWith(R"({"base_bytes": 4})"),
+            "manifest: tensors[4].alignment.stride_bytes: missing");
+  EXPECT_EQ(lseWith(R"({"base_bytes": 12, "stride_bytes": 4})"),
+            "manifest: tensors[4].alignment.base_bytes: must be a power of "
+            "two");
+  EXPECT_EQ(lseWith(R"({"base_bytes": 8192, "stride_bytes": 4})"),
+            "manifest: tensors[4].alignment.base_bytes: 8192 is out of range "
+            "[1, 4096]");
+  EXPECT_EQ(lseWith(R"({"base_bytes": 4, "stride_bytes": 0})"),
+            "manifest: tensors[4].alignment.stride_bytes: 0 is out of range "
+            "[1, 4096]");
+  EXPECT_EQ(lseWith(R"({"base_bytes": 4, "stride_bytes": "4"})"),
+            "manifest: tensors[4].alignment.stride_bytes: expected an "
+            "integer, got string");
+  EXPECT_EQ(lseWith("4"),
+            "manifest: tensors[4].alignment: expected an object, got number");
+  EXPECT_EQ(
+      lseWith(
+          R"({"base_bytes": 4, "stride_bytes": 4, "unit_stride_last_dim": true})"),
+      "manifest: tensors[4].alignment.unit_stride_last_dim: unknown "
+      "key; it applies to every tensor: give it in the top-level "
+      "alignment");
+
+  // Version 2's top level has no base_bytes or stride_bytes.
+  const std::string top = R"("alignment": {"unit_stride_last_dim": true})";
+  EXPECT_EQ(
+      errorWith(
+          top,
+          R"("alignment": {"base_bytes": 16, "stride_bytes": 16, "unit_stride_last_dim": true})"),
+      "manifest: alignment.base_bytes: unknown key; fa4_abi_version 2 gives "
+      "base_bytes and stride_bytes per tensor, in tensors[i].alignment; only "
+      "version 1 has them here");
+  EXPECT_EQ(
+      errorWith(
+          top,
+          R"("alignment": {"unit_stride_last_dim": true, "stride_bytes": 16})"),
+      "manifest: alignment.stride_bytes: unknown key; fa4_abi_version 2 "
+      "gives base_bytes and stride_bytes per tensor, in tensors[i].alignment; "
+      "only version 1 has them here");
+  EXPECT_EQ(errorWith(top, R"("alignment": {})"),
+            "manifest: alignment.unit_stride_last_dim: missing");
+
+  // A version 1 manifest relabelled 2 lacks the per-tensor alignment.
+  EXPECT_EQ(manifestError(manifestV1With("\"fa4_abi_version\": 1",
+                                         "\"fa4_abi_version\": 2")),
+            "manifest: tensors[0].alignment: missing; fa4_abi_version 2 gives "
+            "each tensor its own {\"base_bytes\", \"stride_bytes\"}");
+  // A version 2 manifest relabelled 1 has a key version 1 does not know.
+  EXPECT_EQ(manifestError(manifestWith("\"fa4_abi_version\": 2",
+                                       "\"fa4_abi_version\": 1")),
+            "manifest: tensors[0].alignment: unknown key; per-tensor "
+            "alignment needs fa4_abi_version 2; version 1 has only the "
+            "top-level alignment");
+
+  // Version 1: the global rules.
+  const std::string global =
+      R"("alignment": {"base_bytes": 16, "stride_bytes": 16, "unit_stride_last_dim": true})";
+  EXPECT_EQ(
+      manifestError(manifestV1With(
+          global,
+          R"("alignment": {"stride_bytes": 16, "unit_stride_last_dim": true})")),
+      "manifest: alignment.base_bytes: missing; fa4_abi_version 1 gives "
+      "base_bytes and stride_bytes here, for every tensor");
+  EXPECT_EQ(
+      manifestError(manifestV1With(
+          global,
+          R"("alignment": {"base_bytes": 16, "unit_stride_last_dim": true})")),
+      "manifest: alignment.stride_bytes: missing; fa4_abi_version 1 gives "
+      "base_bytes and stride_bytes here, for every tensor");
+  EXPECT_EQ(
+      manifestError(manifestV1With(
+          global,
+          R"("alignment": {"base_bytes": 24, "stride_bytes": 16, "unit_stride_last_dim": true})")),
+      "manifest: alignment.base_bytes: must be a power of two");
+  EXPECT_EQ(
+      manifestError(manifestV1With(
+          global, R"("alignment": {"base_bytes": 16, "stride_bytes": 16})")),
+      "manifest: alignment.unit_stride_last_dim: missing");
+}
+
+/// cuTensorMapEncodeTiled needs a 16-byte-aligned address and strides.
+TEST(ManifestTest, RejectsTensorMapOnWeaklyAlignedTensor) {
+  const std::string q = R"(["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 16, "stride_bytes": 16})";
+  EXPECT_EQ(errorWith(q, R"(["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 16, "stride_bytes": 8})"),
+            "manifest: params[0].tensor: tensor \"q\" is read through a "
+            "tensor map, which needs base_bytes and stride_bytes multiples of "
+            "16 (cuTensorMapEncodeTiled rule), but tensors[0].alignment has "
+            "base_bytes 16, stride_bytes 8");
+  EXPECT_EQ(errorWith(q, R"(["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 4, "stride_bytes": 16})"),
+            "manifest: params[0].tensor: tensor \"q\" is read through a "
+            "tensor map, which needs base_bytes and stride_bytes multiples of "
+            "16 (cuTensorMapEncodeTiled rule), but tensors[0].alignment has "
+            "base_bytes 4, stride_bytes 16");
+  // Stricter rules are fine.
+  EXPECT_EQ(errorWith(q, R"(["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 128, "stride_bytes": 32})"),
+            "no error");
+  EXPECT_EQ(
+      manifestError(manifestV1With(R"("base_bytes": 16, "stride_bytes": 16)",
+                                   R"("base_bytes": 8, "stride_bytes": 16)")),
+      "manifest: params[0].tensor: tensor \"q\" is read through a "
+      "tensor map, which needs base_bytes and stride_bytes multiples of "
+      "16 (cuTensorMapEncodeTiled rule), but alignment has base_bytes "
+      "8, stride_bytes 16");
 }
 
 TEST(ManifestTest, RejectsBadSwizzle) {
@@ -294,6 +455,8 @@ TEST(ManifestTest, LoadsFromFile) {
   Manifest manifest = loadManifest(FA4_TEST_INPUTS_DIR "/manifest.json");
   EXPECT_EQ(manifest.binaryPath,
             FA4_TEST_INPUTS_DIR "/fa4_attn_fwd_sm90a.cubin");
+  EXPECT_EQ(loadManifest(FA4_TEST_INPUTS_DIR "/manifest-v1.json").abiVersion,
+            1);
   try {
     loadManifest("/nonexistent/manifest.json");
     FAIL() << "expected an error";

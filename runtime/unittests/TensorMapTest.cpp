@@ -70,10 +70,15 @@ TEST(TensorMapTest, MapsEveryEnum) {
 }
 
 TEST(TensorMapTest, MapsF32AndRank3) {
+  // A tensor map needs the 16-byte rules.
   Manifest manifest = parseManifest(
       manifestWith(
-          R"({"kind": "pointer", "tensor": "lse"})",
-          R"({"kind": "tensor_map", "tensor": "lse", "box": [1, 1, 32], "swizzle": "none", "interleave": "none", "l2_promotion": "none", "oob_fill": "zero"})"),
+          {{R"({"kind": "pointer", "tensor": "lse"})",
+            R"({"kind": "tensor_map", "tensor": "lse", "box": [1, 1, 32], "swizzle": "none", "interleave": "none", "l2_promotion": "none", "oob_fill": "zero"})"},
+           {R"(["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4})",
+            R"(["b", 32, "sq"],
+     "alignment": {"base_bytes": 16, "stride_bytes": 16})"}}),
       "");
   fa4_attention_args args = goodArgs(2, 113, 203);
   TensorMapArgs map =

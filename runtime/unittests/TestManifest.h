@@ -14,20 +14,28 @@
 
 namespace fa4::rt::test {
 
-/// inputs/manifest.json: the docs/KernelABI.md example (GQA 32/8, d=128,
-/// causal, with LSE).
-inline std::string goodManifestJson() {
-  std::ifstream file(FA4_TEST_INPUTS_DIR "/manifest.json");
+inline std::string readInput(const char *name) {
+  std::ifstream file(std::string(FA4_TEST_INPUTS_DIR "/") + name);
   std::stringstream text;
   text << file.rdbuf();
   return text.str();
 }
 
-/// The good manifest with each `from` (which must occur once) replaced by
-/// its `to`.
+/// inputs/manifest.json: the docs/KernelABI.md example (GQA 32/8, d=128,
+/// causal, with LSE), ABI version 2: q, k, v read by tensor maps (16-byte
+/// rules), o and lse written with 4-byte stores (4-byte rules).
+inline std::string goodManifestJson() { return readInput("manifest.json"); }
+
+/// inputs/manifest-v1.json: the same kernel as ABI version 1, whose global
+/// 16-byte rules apply to every tensor.
+inline std::string goodManifestV1Json() {
+  return readInput("manifest-v1.json");
+}
+
+/// `json` with each `from` (which must occur once) replaced by its `to`.
 inline std::string
-manifestWith(std::vector<std::pair<std::string, std::string>> edits) {
-  std::string json = goodManifestJson();
+edited(std::string json,
+       const std::vector<std::pair<std::string, std::string>> &edits) {
   for (const auto &[from, to] : edits) {
     size_t pos = json.find(from);
     EXPECT_NE(pos, std::string::npos) << "test bug: '" << from << "' not found";
@@ -39,16 +47,29 @@ manifestWith(std::vector<std::pair<std::string, std::string>> edits) {
   return json;
 }
 
+/// The good manifest, edited.
+inline std::string
+manifestWith(const std::vector<std::pair<std::string, std::string>> &edits) {
+  return edited(goodManifestJson(), edits);
+}
+
 inline std::string manifestWith(const std::string &from,
                                 const std::string &to) {
   return manifestWith({{from, to}});
+}
+
+/// The version 1 manifest, edited.
+inline std::string manifestV1With(const std::string &from,
+                                  const std::string &to) {
+  return edited(goodManifestV1Json(), {{from, to}});
 }
 
 /// The same kernel compiled without LSE.
 inline std::string manifestWithoutLse() {
   return manifestWith({{"\"has_lse\": true", "\"has_lse\": false"},
                        {R"(,
-    {"name": "lse", "role": "output", "dtype": "f32", "shape": ["b", 32, "sq"]})",
+    {"name": "lse", "role": "output", "dtype": "f32", "shape": ["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}})",
                         ""},
                        {R"(
     {"kind": "pointer", "tensor": "lse"},)",
@@ -60,6 +81,10 @@ inline std::string manifestWithoutLse() {
 
 inline Manifest goodManifest() {
   return parseManifest(goodManifestJson(), "/kernels");
+}
+
+inline Manifest goodManifestV1() {
+  return parseManifest(goodManifestV1Json(), "/kernels");
 }
 
 } // namespace fa4::rt::test

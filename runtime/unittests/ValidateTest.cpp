@@ -128,10 +128,80 @@ TEST_F(ValidateTest, RefusesUnalignedStride) {
                        "2002 bytes, not a multiple of 16 bytes (TMA requires "
                        "16-byte-aligned strides)");
   args = goodArgs();
-  args.lse.strides[1] = 113; // contiguous LSE with an odd sq
-  EXPECT_EQ(refusal(), "tensor 'lse': dim 1 stride is 113 elements = 452 "
+  args.k.strides[2] = 130; // 260 bytes: the k rule is 16 even though o's is 4
+  args.k.strides[1] = 8 * 130;
+  args.k.strides[0] = 203 * 8 * 130;
+  EXPECT_EQ(refusal(), "tensor 'k': dim 2 stride is 130 elements = 260 "
                        "bytes, not a multiple of 16 bytes (TMA requires "
                        "16-byte-aligned strides)");
+}
+
+/// Contiguous torch LSE [b, hq, sq] with an odd sq: rows of 113 f32.
+void makeContiguousLse(fa4_tensor &lse) {
+  lse.strides[2] = 1;
+  lse.strides[1] = 113;
+  lse.strides[0] = 32 * 113;
+}
+
+TEST_F(ValidateTest, AcceptsContiguousLseUnder4ByteRule) {
+  // Version 2: lse is written with 4-byte stores, so any f32 stride will do.
+  makeContiguousLse(args.lse);
+  EXPECT_EQ(refusal(), "accepted");
+  args.lse.data = reinterpret_cast<void *>(0x500004);
+  EXPECT_EQ(refusal(), "accepted");
+}
+
+TEST_F(ValidateTest, RefusesContiguousLseUnderVersion1) {
+  // Version 1's global 16-byte rules apply to lse too; no tensor map reads
+  // it, so the kernel (not TMA) is named.
+  manifest = goodManifestV1();
+  EXPECT_EQ(refusal(), "accepted");
+  makeContiguousLse(args.lse);
+  EXPECT_EQ(refusal(), "tensor 'lse': dim 1 stride is 113 elements = 452 "
+                       "bytes, not a multiple of 16 bytes (the kernel "
+                       "requires 16-byte-aligned strides)");
+  args = goodArgs();
+  args.lse.data = reinterpret_cast<void *>(0x500004);
+  EXPECT_EQ(refusal(), "tensor 'lse': base address 0x500004 is not 16-byte "
+                       "aligned (the kernel requires 16-byte alignment)");
+}
+
+TEST_F(ValidateTest, UsesEachTensorsOwnRule) {
+  manifest = parseManifest(manifestWith(R"(["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4})",
+                                        R"(["b", 32, "sq"],
+     "alignment": {"base_bytes": 8, "stride_bytes": 8})"),
+                           "");
+  makeContiguousLse(args.lse);
+  EXPECT_EQ(refusal(), "tensor 'lse': dim 1 stride is 113 elements = 452 "
+                       "bytes, not a multiple of 8 bytes (the kernel requires "
+                       "8-byte-aligned strides)");
+  // o: 4-byte rules (2 x 16-bit stores).
+  manifest = goodManifest();
+  args = goodArgs();
+  args.o.strides[2] = 130; // 260 bytes
+  args.o.strides[1] = 32 * 130;
+  args.o.strides[0] = 113 * 32 * 130;
+  EXPECT_EQ(refusal(), "accepted");
+  args.o.strides[2] = 129; // 258 bytes
+  args.o.strides[1] = 32 * 129;
+  args.o.strides[0] = 113 * 32 * 129;
+  EXPECT_EQ(refusal(), "tensor 'o': dim 2 stride is 129 elements = 258 "
+                       "bytes, not a multiple of 4 bytes (the kernel requires "
+                       "4-byte-aligned strides)");
+  args = goodArgs();
+  args.o.data = reinterpret_cast<void *>(0x400004);
+  EXPECT_EQ(refusal(), "accepted");
+  args.o.data = reinterpret_cast<void *>(0x400002);
+  EXPECT_EQ(refusal(), "tensor 'o': base address 0x400002 is not 4-byte "
+                       "aligned (the kernel requires 4-byte alignment)");
+}
+
+TEST_F(ValidateTest, RefusesQWithA4ByteAlignedBase) {
+  // A base that suits o and lse is still refused for q: a tensor map reads it.
+  args.q.data = reinterpret_cast<void *>(0x100004);
+  EXPECT_EQ(refusal(), "tensor 'q': base address 0x100004 is not 16-byte "
+                       "aligned (TMA requires 16-byte alignment)");
 }
 
 TEST_F(ValidateTest, RefusesOverlappingOutput) {

@@ -152,9 +152,37 @@ struct DeviceTensor {
   }
 };
 
+/// One tensor's alignment rules from the manifest (per tensor since ABI
+/// version 2; a version 1 manifest gives every tensor the same).
+struct TensorRule {
+  int32_t baseBytes = 1, strideBytes = 1;
+};
+
+struct LayoutRules {
+  TensorRule q, k, v, o, lse;
+};
+
+LayoutRules layoutRules(const fa4_module *module, bool hasLse) {
+  LayoutRules rules;
+  auto get = [&](const char *name, TensorRule &rule) {
+    check(fa4_module_get_tensor_alignment(module, name, &rule.baseBytes,
+                                          &rule.strideBytes),
+          "fa4_module_get_tensor_alignment");
+  };
+  get("q", rules.q);
+  get("k", rules.k);
+  get("v", rules.v);
+  get("o", rules.o);
+  if (hasLse)
+    get("lse", rules.lse);
+  return rules;
+}
+
 /// Row-major with every non-last stride padded to `strideAlignBytes`, the
-/// way a caller meets the kernel's TMA stride rule. `slackBytes` more are
-/// allocated for deliberately bad layouts.
+/// way a caller meets the kernel's stride rule for this tensor: the natural
+/// contiguous layout whenever the rule allows it (e.g. an f32 LSE row of an
+/// odd sq under a 4-byte rule), padded only where it must be. `slackBytes`
+/// more are allocated for deliberately bad layouts.
 std::unique_ptr<DeviceTensor> allocateTensor(fa4_dtype dtype,
                                              std::vector<int64_t> shape,
                                              int64_t strideAlignBytes,
@@ -261,23 +289,21 @@ struct DeviceArgs {
   }
 };
 
-DeviceArgs allocateArgs(const AttentionShape &shape,
-                        const fa4_kernel_info &info, bool hasLse,
-                        size_t slackBytes = 0) {
-  int64_t align = info.stride_align_bytes;
+DeviceArgs allocateArgs(const AttentionShape &shape, const LayoutRules &rules,
+                        bool hasLse, size_t slackBytes = 0) {
   DeviceArgs set;
   set.q = allocateTensor(shape.dtype,
                          {shape.batch, shape.seqQ, shape.headsQ, shape.qkDepth},
-                         align, slackBytes);
+                         rules.q.strideBytes, slackBytes);
   set.k = allocateTensor(
       shape.dtype, {shape.batch, shape.seqKV, shape.headsKV, shape.qkDepth},
-      align, slackBytes);
+      rules.k.strideBytes, slackBytes);
   set.v = allocateTensor(
       shape.dtype, {shape.batch, shape.seqKV, shape.headsKV, shape.ovDepth},
-      align, slackBytes);
+      rules.v.strideBytes, slackBytes);
   set.o = allocateTensor(shape.dtype,
                          {shape.batch, shape.seqQ, shape.headsQ, shape.ovDepth},
-                         align, slackBytes);
+                         rules.o.strideBytes, slackBytes);
   set.args.q = set.q->desc;
   set.args.k = set.k->desc;
   set.args.v = set.v->desc;
@@ -285,7 +311,7 @@ DeviceArgs allocateArgs(const AttentionShape &shape,
   if (hasLse) {
     set.lse =
         allocateTensor(FA4_DTYPE_F32, {shape.batch, shape.headsQ, shape.seqQ},
-                       align, slackBytes);
+                       rules.lse.strideBytes, slackBytes);
     set.args.lse = set.lse->desc;
   }
   return set;
@@ -318,15 +344,51 @@ void uploadInputs(const DeviceArgs &set, const HostInputs &inputs) {
 
 /// Makes one tensor of `set` wrong in the way `badCase` names.
 void breakTensor(DeviceArgs &set, const std::string &badCase,
-                 const fa4_kernel_info &info) {
+                 const fa4_kernel_info &info, const LayoutRules &rules) {
   fa4_attention_args &args = set.args;
+  // The alignment cases break the first tensor whose rule can be broken
+  // (each tensor has its own rule since ABI version 2).
+  struct Candidate {
+    const char *name;
+    fa4_tensor *tensor;
+    TensorRule rule;
+  };
+  std::vector<Candidate> candidates = {{"q", &args.q, rules.q},
+                                       {"k", &args.k, rules.k},
+                                       {"v", &args.v, rules.v},
+                                       {"o", &args.o, rules.o}};
+  if (info.has_lse)
+    candidates.push_back({"lse", &args.lse, rules.lse});
   if (badCase == "misaligned") {
-    args.q.data = static_cast<char *>(args.q.data) + 8;
+    // Half the required alignment: a multiple of the element size whenever
+    // the rule is stricter than the element.
+    for (const Candidate &candidate : candidates) {
+      if (candidate.rule.baseBytes < 2)
+        continue;
+      candidate.tensor->data = static_cast<char *>(candidate.tensor->data) +
+                               candidate.rule.baseBytes / 2;
+      return;
+    }
+    throw RunError{"--bad-tensor=misaligned: no tensor of this kernel needs "
+                   "more than 1-byte alignment"};
   } else if (badCase == "stride") {
-    // One extra element per row: 2-byte elements break the 16-byte rule.
-    args.k.strides[2] += 1;
-    args.k.strides[1] = args.k.strides[2] * args.k.shape[2];
-    args.k.strides[0] = args.k.strides[1] * args.k.shape[1];
+    // One extra element per head row of a BSHD tensor, where the element
+    // size is no multiple of the tensor's stride rule (2-byte elements under
+    // a 16-byte rule). k first: it has no tensor map in every kernel.
+    std::swap(candidates[0], candidates[1]);
+    for (const Candidate &candidate : candidates) {
+      fa4_tensor &tensor = *candidate.tensor;
+      if (tensor.rank != 4 ||
+          int64_t(fa4_dtype_size(tensor.dtype)) % candidate.rule.strideBytes ==
+              0)
+        continue;
+      tensor.strides[2] += 1;
+      tensor.strides[1] = tensor.strides[2] * tensor.shape[2];
+      tensor.strides[0] = tensor.strides[1] * tensor.shape[1];
+      return;
+    }
+    throw RunError{"--bad-tensor=stride: every stride of this kernel's "
+                   "tensors may be any whole number of elements"};
   } else if (badCase == "last-stride") {
     args.v.strides[3] = 2;
   } else if (badCase == "overlap") {
@@ -385,8 +447,9 @@ int runBadTensor(const Options &options, const AttentionShape &shape,
                  const fa4_kernel_info &info, fa4_module *module) {
   // Slack so that the broken layouts stay inside the allocation if the
   // runtime were to launch them anyway.
-  DeviceArgs set = allocateArgs(shape, info, info.has_lse, 1 << 20);
-  breakTensor(set, options.badTensor, info);
+  LayoutRules rules = layoutRules(module, info.has_lse);
+  DeviceArgs set = allocateArgs(shape, rules, info.has_lse, 1 << 20);
+  breakTensor(set, options.badTensor, info, rules);
   fa4_status status = fa4_launch(module, &set.args, nullptr);
   if (status == FA4_SUCCESS) {
     fa4_stream_synchronize(nullptr);
@@ -414,12 +477,13 @@ BenchResult runBench(const Options &options, const AttentionShape &shape,
   // Rotate over enough input sets that they cannot all sit in L2, so each
   // launch reads K and V from HBM as it would in a model.
   std::vector<DeviceArgs> sets;
-  sets.push_back(allocateArgs(shape, info, info.has_lse));
+  LayoutRules rules = layoutRules(module, info.has_lse);
+  sets.push_back(allocateArgs(shape, rules, info.has_lse));
   size_t setBytes = sets[0].bytes();
   size_t wanted = std::min<size_t>(
       256, 2 * static_cast<size_t>(device.l2_cache_bytes) / setBytes + 1);
   while (sets.size() < wanted)
-    sets.push_back(allocateArgs(shape, info, info.has_lse));
+    sets.push_back(allocateArgs(shape, rules, info.has_lse));
   for (const DeviceArgs &set : sets)
     uploadInputs(set, inputs);
 
@@ -496,7 +560,8 @@ int run(const Options &options) {
   std::string fields;
   char text[512];
   if (options.check) {
-    DeviceArgs set = allocateArgs(shape, info, info.has_lse);
+    DeviceArgs set =
+        allocateArgs(shape, layoutRules(module, info.has_lse), info.has_lse);
     uploadInputs(set, inputs);
     poison(*set.o);
     if (set.lse)

@@ -23,14 +23,17 @@ extern "C" {
 
 #define FA4_RT_API __attribute__((visibility("default")))
 
-/* The manifest version this runtime reads (manifest key fa4_abi_version). */
-#define FA4_ABI_VERSION 1
+/* The manifest versions this runtime reads (manifest key fa4_abi_version):
+   version 2 gives each tensor its own alignment; version 1, with one
+   alignment for every tensor, is still read. */
+#define FA4_ABI_VERSION 2
+#define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
 
 typedef enum fa4_status {
   FA4_SUCCESS = 0,
   FA4_ERROR_INVALID_ARGUMENT = 1, /* NULL handle or output pointer */
-  FA4_ERROR_MANIFEST = 2,         /* manifest unreadable or not ABI v1 */
+  FA4_ERROR_MANIFEST = 2,         /* manifest unreadable or not ABI v1/v2 */
   FA4_ERROR_VALIDATION = 3,       /* user tensors do not match the kernel */
   FA4_ERROR_DRIVER_NOT_FOUND = 4, /* libcuda.so.1 missing or too old */
   FA4_ERROR_CUDA = 5,             /* a driver call failed (incl. JIT log) */
@@ -81,8 +84,10 @@ typedef struct fa4_kernel_info {
   int64_t batch, seq_q, seq_kv;
   int32_t block[3], cluster[3];
   int32_t dynamic_smem_bytes;
-  int32_t base_align_bytes;   /* every tensor's data must be aligned so */
-  int32_t stride_align_bytes; /* every non-last stride * elemsize too */
+  /* The strictest tensor's rules: a layout that meets them suits every
+     tensor. fa4_module_get_tensor_alignment gives each tensor's own. */
+  int32_t base_align_bytes;   /* data pointer aligned to this */
+  int32_t stride_align_bytes; /* every non-last stride * elemsize a multiple */
 } fa4_kernel_info;
 
 typedef struct fa4_module fa4_module;
@@ -104,6 +109,14 @@ FA4_RT_API fa4_status fa4_module_load_string(const char *manifest_json,
 FA4_RT_API void fa4_module_destroy(fa4_module *module);
 FA4_RT_API fa4_status fa4_module_get_info(const fa4_module *module,
                                           fa4_kernel_info *info);
+/* One tensor's alignment rules ("q", "k", "v", "o" or "lse"): its data
+   pointer must be aligned to *base_bytes, and every stride but the last dim's,
+   times the element size, must be a multiple of *stride_bytes.
+   FA4_ERROR_INVALID_ARGUMENT if the kernel has no such tensor. */
+FA4_RT_API fa4_status fa4_module_get_tensor_alignment(const fa4_module *module,
+                                                      const char *tensor,
+                                                      int32_t *base_bytes,
+                                                      int32_t *stride_bytes);
 
 /* Checks every tensor against the manifest (dtype, shape, strides,
    alignment). Needs no GPU. */
