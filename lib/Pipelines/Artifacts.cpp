@@ -132,29 +132,27 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
   auto staticOrMinusOne = [](int64_t size) {
     return ShapedType::isDynamic(size) ? int64_t(-1) : size;
   };
+  auto alignments = cast<DictionaryAttr>(abi.get("alignment"));
+  auto tensor = [&](StringRef name, StringRef role, StringRef tensorDtype,
+                    llvm::json::Value shape) {
+    auto rule = cast<DenseI64ArrayAttr>(alignments.get(name));
+    return llvm::json::Object{
+        {"name", name},
+        {"role", role},
+        {"dtype", tensorDtype},
+        {"shape", std::move(shape)},
+        {"alignment", llvm::json::Object{{"base_bytes", rule[0]},
+                                         {"stride_bytes", rule[1]}}}};
+  };
   llvm::json::Array tensors{
-      llvm::json::Object{{"name", "q"},
-                         {"role", "input"},
-                         {"dtype", dtype},
-                         {"shape", shapeOf(q, {"b", "sq", "", ""})}},
-      llvm::json::Object{{"name", "k"},
-                         {"role", "input"},
-                         {"dtype", dtype},
-                         {"shape", shapeOf(k, {"b", "skv", "", ""})}},
-      llvm::json::Object{{"name", "v"},
-                         {"role", "input"},
-                         {"dtype", dtype},
-                         {"shape", shapeOf(v, {"b", "skv", "", ""})}},
-      llvm::json::Object{{"name", "o"},
-                         {"role", "output"},
-                         {"dtype", dtype},
-                         {"shape", shapeOf(o, {"b", "sq", "", ""})}}};
+      tensor("q", "input", dtype, shapeOf(q, {"b", "sq", "", ""})),
+      tensor("k", "input", dtype, shapeOf(k, {"b", "skv", "", ""})),
+      tensor("v", "input", dtype, shapeOf(v, {"b", "skv", "", ""})),
+      tensor("o", "output", dtype, shapeOf(o, {"b", "sq", "", ""}))};
   if (Value lse = op.getLse())
-    tensors.push_back(llvm::json::Object{
-        {"name", "lse"},
-        {"role", "output"},
-        {"dtype", "f32"},
-        {"shape", shapeOf(cast<ShapedType>(lse.getType()), {"b", "", "sq"})}});
+    tensors.push_back(
+        tensor("lse", "output", "f32",
+               shapeOf(cast<ShapedType>(lse.getType()), {"b", "", "sq"})));
 
   llvm::json::Array params;
   for (StringRef param :
@@ -170,7 +168,7 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
   }
 
   return llvm::json::Object{
-      {"fa4_abi_version", 1},
+      {"fa4_abi_version", 2},
       {"kernel", kernel},
       {"chip", chip},
       {"binary",
@@ -192,13 +190,7 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
            {"seq_q", staticOrMinusOne(q.getDimSize(1))},
            {"seq_kv", staticOrMinusOne(k.getDimSize(1))}}},
       {"tensors", std::move(tensors)},
-      {"alignment",
-       llvm::json::Object{
-           {"base_bytes",
-            cast<IntegerAttr>(abi.get("base_alignment")).getInt()},
-           {"stride_bytes",
-            cast<IntegerAttr>(abi.get("stride_alignment")).getInt()},
-           {"unit_stride_last_dim", true}}},
+      {"alignment", llvm::json::Object{{"unit_stride_last_dim", true}}},
       {"params", std::move(params)},
       {"launch",
        llvm::json::Object{

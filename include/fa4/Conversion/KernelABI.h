@@ -28,8 +28,13 @@ struct KernelABI {
   int64_t block[3] = {1, 1, 1};
   int64_t cluster[3] = {1, 1, 1};
   int64_t dynamicSmemBytes = 0;
-  int64_t baseAlignment = 16;
-  int64_t strideAlignment = 16;
+  /// Per tensor (q, k, v, o, lse): the base and stride alignment in bytes its
+  /// accesses need: 16 for anything a tensor map reads, else the widest load
+  /// or store the kernel issues on it.
+  struct Alignment {
+    int64_t baseBytes, strideBytes;
+  };
+  llvm::SmallVector<std::pair<std::string, Alignment>> alignment;
 };
 
 /// Creates `gpu.module @<name>_module` for `chip` at the end of `module`

@@ -1047,10 +1047,12 @@ void ConvertAttnToHopperKernelPass::runOnOperation() {
           {"1"}};
     abi.block[0] = threads;
     abi.dynamicSmemBytes = plan->smemUsed;
-    // TMA: 16-byte aligned bases and strides; O's 4-byte stores and LSE's
-    // f32 stores need less.
-    abi.baseAlignment = 16;
-    abi.strideAlignment = 16;
+    // Q, K, V are read by TMA: 16-byte bases and strides. O leaves as pairs
+    // of 16-bit values and LSE as f32: 4 bytes.
+    abi.alignment = {
+        {"q", {16, 16}}, {"k", {16, 16}}, {"v", {16, 16}}, {"o", {4, 4}}};
+    if (plan->hasLse)
+      abi.alignment.push_back({"lse", {4, 4}});
     setKernelABI(op, kernels, name, abi);
   }
 }

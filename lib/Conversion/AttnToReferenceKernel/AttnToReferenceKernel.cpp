@@ -372,8 +372,10 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
         {("ceil_div:sq:" + Twine(kWarpsPerBlock)).str()}, {"hq"}, {"b"}};
     abi.block[0] = kWarpSize * kWarpsPerBlock;
     // Scalar loads only: element alignment (4 for the f32 LSE).
-    abi.baseAlignment = 4;
-    abi.strideAlignment = 2;
+    for (StringRef tensor : kBshdTensors)
+      abi.alignment.push_back({tensor.str(), {2, 2}});
+    if (op.getLse())
+      abi.alignment.push_back({"lse", {4, 4}});
     setKernelABI(op, kernels, name, abi);
   }
 }

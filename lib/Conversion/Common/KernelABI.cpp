@@ -37,6 +37,10 @@ fa4::createKernelModule(ModuleOp module, attn::AttentionOp op, StringRef prefix,
 void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
                        StringRef kernelName, const KernelABI &abi) {
   Builder b(op.getContext());
+  SmallVector<NamedAttribute> alignment;
+  for (const auto &[tensor, rule] : abi.alignment)
+    alignment.push_back(b.getNamedAttr(
+        tensor, b.getDenseI64ArrayAttr({rule.baseBytes, rule.strideBytes})));
   SmallVector<Attribute> grid;
   for (const auto &factors : abi.grid)
     grid.push_back(b.getStrArrayAttr(llvm::to_vector_of<StringRef>(factors)));
@@ -55,9 +59,6 @@ void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
           b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(abi.cluster)),
           b.getNamedAttr("dynamic_smem_bytes",
                          b.getI64IntegerAttr(abi.dynamicSmemBytes)),
-          b.getNamedAttr("base_alignment",
-                         b.getI64IntegerAttr(abi.baseAlignment)),
-          b.getNamedAttr("stride_alignment",
-                         b.getI64IntegerAttr(abi.strideAlignment)),
+          b.getNamedAttr("alignment", b.getDictionaryAttr(alignment)),
       }));
 }
