@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Common/KernelEmitter.h"
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
@@ -148,66 +149,17 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
 }
 
 /// Emits the kernel body into an llvm.func.
-class HopperKernelEmitter {
+class HopperKernelEmitter : KernelEmitter {
 public:
   HopperKernelEmitter(OpBuilder &b, Location loc, const HopperPlan &plan,
                       bool pingPong, bool persistent)
-      : b(b), loc(loc), plan(plan),
+      : KernelEmitter(b, loc), plan(plan),
         pingPong(pingPong && plan.numConsumers == 2), persistent(persistent) {}
 
   void emit(LLVM::LLVMFuncOp func, LLVM::GlobalOp smemGlobal);
 
 private:
-  //===--- scalars --------------------------------------------------------===//
-  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
-  Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
-  Value f32(double v) {
-    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
-                                          APFloat(static_cast<float>(v)));
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value divu(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
-  Value remu(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
-  Value mins(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
-  Value maxs(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  }
-  Value select(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
-  }
-  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value fadd(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value fsub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
-  Value fmax(Value x, Value y) {
-    return arith::MaximumFOp::create(b, loc, x, y);
-  }
-  Value toIndex(Value v) {
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-  }
-  Value fromIndex(Value v) {
-    return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
-  }
-  Value sext(Value v) {
-    return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
-  }
-  // MUFU ex2/lg2 directly (see the reference kernel for why not math.exp2).
-  Value callF32Intrinsic(StringRef name, Value v) {
-    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
-                                         b.getStringAttr(name), ValueRange{v})
-        .getResult(0);
-  }
-  Value exp2(Value v) {
-    return callF32Intrinsic("llvm.nvvm.ex2.approx.f32", v);
-  }
-  Value log2(Value v) { return callF32Intrinsic("llvm.nvvm.lg2.approx.f", v); }
-  /// Butterfly shuffle within the 4 lanes that share an accumulator row.
-  Value shuffleXor(Value v, int offset) {
-    return gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
-        .getShuffleResult();
-  }
+  Value fromIndex(Value v) { return indexTo(b.getI32Type(), v); }
 
   //===--- shared memory, barriers, TMA -----------------------------------===//
   Value smemPtr(Value byteOffset) {
@@ -308,8 +260,6 @@ private:
   void emitProducer();
   void emitConsumer(Value consumer, Value threadInGroup);
 
-  OpBuilder &b;
-  Location loc;
   const HopperPlan &plan;
   bool pingPong;
   bool persistent;

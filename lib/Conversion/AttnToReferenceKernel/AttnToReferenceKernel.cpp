@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Common/KernelEmitter.h"
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
@@ -43,10 +44,10 @@ constexpr int kWarpsPerBlock = 4;
 constexpr StringLiteral kBshdTensors[] = {"q", "k", "v", "o"};
 
 /// Emits the kernel body. Values are f32 unless named otherwise.
-class KernelBuilder {
+class KernelBuilder : KernelEmitter {
 public:
   KernelBuilder(OpBuilder &builder, Location loc, attn::AttentionOp op)
-      : b(builder), loc(loc), op(op) {}
+      : KernelEmitter(builder, loc), op(op) {}
 
   /// The ABI: parameter names in order, as the manifest lists them.
   static SmallVector<std::string> abiParams(bool hasLse) {
@@ -70,26 +71,7 @@ public:
   void build(gpu::GPUFuncOp func);
 
 private:
-  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
-  Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
-  Value f32(double v) {
-    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
-                                          APFloat(static_cast<float>(v)));
-  }
-  Value toI64(Value v) {
-    return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
-  }
-  // MUFU ex2/lg2 directly: convert-gpu-to-nvvm would turn math.exp2 into a
-  // libdevice call, and NVPTX has no libcall for llvm.log2.f32.
-  Value callF32Intrinsic(StringRef name, Value v) {
-    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
-                                         b.getStringAttr(name), ValueRange{v})
-        .getResult(0);
-  }
-  Value exp2(Value v) {
-    return callF32Intrinsic("llvm.nvvm.ex2.approx.f32", v);
-  }
-  Value log2(Value v) { return callF32Intrinsic("llvm.nvvm.lg2.approx.f", v); }
+  Value toI64(Value v) { return sext(v); }
   Value load(Value base, Value index, Type elementType) {
     auto ptrType = cast<LLVM::LLVMPointerType>(base.getType());
     Value ptr = LLVM::GEPOp::create(b, loc, ptrType, elementType, base,
@@ -105,10 +87,7 @@ private:
   /// Sum over the 32 lanes of a warp (butterfly: every lane gets the sum).
   Value warpSum(Value value) {
     for (int offset = kWarpSize / 2; offset >= 1; offset /= 2) {
-      Value other = gpu::ShuffleOp::create(b, loc, value, offset, kWarpSize,
-                                           gpu::ShuffleMode::XOR)
-                        .getShuffleResult();
-      value = arith::AddFOp::create(b, loc, value, other);
+      value = fadd(value, shuffleXor(value, offset));
     }
     return value;
   }
@@ -129,8 +108,6 @@ private:
         arith::AddIOp::create(b, loc, lane, i64(kWarpSize * t)), i64(depth));
   }
 
-  OpBuilder &b;
-  Location loc;
   attn::AttentionOp op;
 };
 } // namespace
@@ -250,14 +227,13 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
       Value keyValue = arith::ExtFOp::create(
           b, loc, b.getF32Type(),
           load(k, columnIndex(kBase, lane, t, qkDepth), inputType));
-      partial = LLVM::FMAOp::create(b, loc, queryColumns[t], keyValue, partial);
+      partial = fma(queryColumns[t], keyValue, partial);
     }
     Value score = arith::MulFOp::create(b, loc, warpSum(partial), scaleLog2);
     Value newMax = arith::MaximumFOp::create(b, loc, runningMax, score);
     Value rescale = exp2(arith::SubFOp::create(b, loc, runningMax, newMax));
     Value probability = exp2(arith::SubFOp::create(b, loc, score, newMax));
-    SmallVector<Value> next = {
-        newMax, LLVM::FMAOp::create(b, loc, runningSum, rescale, probability)};
+    SmallVector<Value> next = {newMax, fma(runningSum, rescale, probability)};
     Value vBase = rowBase(vStride, key, kvHead);
     for (int t = 0; t < ovPerLane; ++t) {
       Value valueColumn = arith::ExtFOp::create(
@@ -265,8 +241,7 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
           load(v, columnIndex(vBase, lane, t, ovDepth), inputType));
       Value scaled = arith::MulFOp::create(
           b, loc, loop.getRegionIterArgs()[2 + t], rescale);
-      next.push_back(
-          LLVM::FMAOp::create(b, loc, probability, valueColumn, scaled));
+      next.push_back(fma(probability, valueColumn, scaled));
     }
     scf::YieldOp::create(b, loc, next);
   }
