@@ -22,10 +22,10 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
   planOptions.seqKVHint = options.seqKVHint;
   attn::buildPlanPipeline(pm, planOptions);
 
-  std::string kernel = options.kernel;
-  if (kernel == "auto")
-    kernel = options.chip == "sm_90a" ? "fa3" : "reference";
-  if (kernel == "fa3") {
+  KernelKind kernel = options.kernel;
+  if (kernel == KernelKind::Auto)
+    kernel = options.chip == "sm_90a" ? KernelKind::FA3 : KernelKind::Reference;
+  if (kernel == KernelKind::FA3) {
     ConvertAttnToHopperKernelOptions hopperOptions;
     hopperOptions.pingPong = options.pingPong;
     hopperOptions.persistent = options.persistent;

@@ -31,10 +31,15 @@ static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                       cl::init("artifacts"));
 static cl::opt<std::string> chip("chip", cl::desc("sm_100a or sm_90a"),
                                  cl::init("sm_100a"));
-static cl::opt<std::string>
-    kernel("kernel",
-           cl::desc("auto (default), fa3 (TMA + wgmma, sm_90a) or reference"),
-           cl::init("auto"));
+static cl::opt<fa4::KernelKind>
+    kernel("kernel", cl::desc("Kernel to lower to"),
+           cl::init(fa4::KernelKind::Auto),
+           cl::values(clEnumValN(fa4::KernelKind::Auto, "auto",
+                                 "fa3 on sm_90a, reference elsewhere"),
+                      clEnumValN(fa4::KernelKind::FA3, "fa3",
+                                 "TMA + wgmma in the FA3 structure (sm_90a)"),
+                      clEnumValN(fa4::KernelKind::Reference, "reference",
+                                 "the SIMT correctness baseline (any chip)")));
 static cl::opt<bool> pingPong("ping-pong",
                               cl::desc("fa3 kernel: FA3 ping-pong between "
                                        "the consumer warpgroups"),

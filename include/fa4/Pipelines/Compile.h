@@ -18,16 +18,24 @@
 
 namespace fa4 {
 
+/// Which lowering builds the kernel.
+enum class KernelKind { Auto, FA3, Reference };
+
 struct CompileOptions : public mlir::PassPipelineOptions<CompileOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("sm_100a (default) or sm_90a"),
                            llvm::cl::init("sm_100a")};
-  Option<std::string> kernel{
+  Option<KernelKind> kernel{
       *this, "kernel",
-      llvm::cl::desc("Kernel to lower to: auto (sm_90a: fa3, sm_100a: "
-                     "reference until the tcgen05 lowering lands), fa3 (TMA + "
-                     "wgmma, sm_90a), reference (SIMT, any chip)"),
-      llvm::cl::init("auto")};
+      llvm::cl::desc("Kernel to lower to (sm_100a uses the reference kernel "
+                     "until the tcgen05 lowering lands)"),
+      llvm::cl::init(KernelKind::Auto),
+      llvm::cl::values(clEnumValN(KernelKind::Auto, "auto",
+                                  "fa3 on sm_90a, reference elsewhere"),
+                       clEnumValN(KernelKind::FA3, "fa3",
+                                  "TMA + wgmma in the FA3 structure (sm_90a)"),
+                       clEnumValN(KernelKind::Reference, "reference",
+                                  "the SIMT correctness baseline (any chip)"))};
   Option<bool> pingPong{
       *this, "ping-pong",
       llvm::cl::desc("fa3 kernel: order the consumers' GEMM turns with named "
