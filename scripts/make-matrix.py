@@ -78,7 +78,7 @@ def main():
         f.write("".join(text for _, text in functions))
         source = f.name
     subprocess.run([args.compiler, source, f"--chip={args.chip}",
-                    f"--kernel=" + args.kernel, "-o", args.out, "--quiet"],
+                    f"--kernel={args.kernel}", "-o", args.out, "--quiet"],
                    check=True, stdout=subprocess.DEVNULL)
     os.unlink(source)
     for variant, flags in VARIANTS.items():
@@ -90,7 +90,7 @@ def main():
                                          delete=False) as f:
             f.write(text)
         subprocess.run([args.compiler, f.name, f"--chip={args.chip}",
-                        f"--kernel=" + args.kernel, "-o", args.out, "--quiet",
+                        f"--kernel={args.kernel}", "-o", args.out, "--quiet",
                         *flags], check=True, stdout=subprocess.DEVNULL)
         os.unlink(f.name)
 
