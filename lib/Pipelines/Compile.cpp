@@ -15,12 +15,7 @@ using namespace mlir;
 
 void fa4::buildCompilePipeline(OpPassManager &pm,
                                const CompileOptions &options) {
-  attn::PlanPipelineOptions planOptions;
-  planOptions.chip = options.chip;
-  planOptions.batchHint = options.batchHint;
-  planOptions.seqQHint = options.seqQHint;
-  planOptions.seqKVHint = options.seqKVHint;
-  attn::buildPlanPipeline(pm, planOptions);
+  attn::buildPlanPipeline(pm, options);
 
   KernelKind kernel = options.kernel;
   if (kernel == KernelKind::Auto)

@@ -114,16 +114,11 @@ int main(int argc, char **argv) {
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
-  fa4::attn::PlanPipelineOptions planOptions;
-  planOptions.chip = chip;
-  planOptions.batchHint = batchHint;
-  planOptions.seqQHint = seqQHint;
-  planOptions.seqKVHint = seqKVHint;
   fa4::buildCompilePipeline(pm, options);
   if (!quiet) {
     // The plan, printed once planning is done and before lowering.
     PassManager explain(&context);
-    fa4::attn::buildPlanPipeline(explain, planOptions);
+    fa4::attn::buildPlanPipeline(explain, options);
     explain.addPass(fa4::attn::createAttnExplain());
     OwningOpRef<ModuleOp> planned = module->clone();
     if (failed(explain.run(*planned)))

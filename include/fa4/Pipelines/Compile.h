@@ -21,10 +21,8 @@ namespace fa4 {
 /// Which lowering builds the kernel.
 enum class KernelKind { Auto, FA3, Reference };
 
-struct CompileOptions : public mlir::PassPipelineOptions<CompileOptions> {
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("sm_100a (default) or sm_90a"),
-                           llvm::cl::init("sm_100a")};
+/// The planning options (chip, size hints) and the lowering's.
+struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
   Option<KernelKind> kernel{
       *this, "kernel",
       llvm::cl::desc("Kernel to lower to (sm_100a uses the reference kernel "
@@ -45,15 +43,6 @@ struct CompileOptions : public mlir::PassPipelineOptions<CompileOptions> {
       *this, "persistent",
       llvm::cl::desc("fa3 kernel: one CTA per SM looping over work tiles"),
       llvm::cl::init(false)};
-  Option<int64_t> batchHint{*this, "batch-hint",
-                            llvm::cl::desc("Expected dynamic batch size"),
-                            llvm::cl::init(-1)};
-  Option<int64_t> seqQHint{*this, "seq-q-hint",
-                           llvm::cl::desc("Expected dynamic query length"),
-                           llvm::cl::init(-1)};
-  Option<int64_t> seqKVHint{*this, "seq-kv-hint",
-                            llvm::cl::desc("Expected dynamic key/value length"),
-                            llvm::cl::init(-1)};
 };
 
 /// Plans every attn.attention, lowers it to a kernel in a gpu.module, and

@@ -7,12 +7,13 @@
 
 using namespace mlir;
 
-void fa4::attn::buildPlanPipeline(OpPassManager &pm,
-                                  const PlanPipelineOptions &options) {
-  pm.addPass(createAttnSelectConfig(AttnSelectConfigOptions{
-      options.chip, options.batchHint, options.seqQHint, options.seqKVHint}));
-  pm.addPass(createAttnPlanSplitK(AttnPlanSplitKOptions{
-      options.batchHint, options.seqQHint, options.seqKVHint}));
+void fa4::attn::buildPlanPipeline(OpPassManager &pm, StringRef chip,
+                                  int64_t batchHint, int64_t seqQHint,
+                                  int64_t seqKVHint) {
+  pm.addPass(createAttnSelectConfig(
+      AttnSelectConfigOptions{chip.str(), batchHint, seqQHint, seqKVHint}));
+  pm.addPass(createAttnPlanSplitK(
+      AttnPlanSplitKOptions{batchHint, seqQHint, seqKVHint}));
   pm.addPass(createAttnPlanTmem());
   pm.addPass(createAttnSelectSwizzle());
   pm.addPass(createAttnPlanSmem());
@@ -24,5 +25,7 @@ void fa4::attn::registerAttnPlanningPasses() {
       "attn-plan-pipeline",
       "Run every attn planning pass in order: config, split-K, TMEM, "
       "swizzle, shared memory",
-      buildPlanPipeline);
+      [](OpPassManager &pm, const PlanPipelineOptions &options) {
+        buildPlanPipeline(pm, options);
+      });
 }

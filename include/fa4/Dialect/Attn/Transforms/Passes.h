@@ -13,27 +13,38 @@ namespace fa4::attn {
 #define GEN_PASS_DECL
 #include "fa4/Dialect/Attn/Transforms/Passes.h.inc"
 
-/// Options of the planning pipeline: the chip and the size hints.
-struct PlanPipelineOptions
-    : public mlir::PassPipelineOptions<PlanPipelineOptions> {
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("sm_100a (default) or sm_90a"),
-                           llvm::cl::init("sm_100a")};
-  Option<int64_t> batchHint{*this, "batch-hint",
-                            llvm::cl::desc("Expected dynamic batch size"),
-                            llvm::cl::init(-1)};
-  Option<int64_t> seqQHint{*this, "seq-q-hint",
-                           llvm::cl::desc("Expected dynamic query length"),
-                           llvm::cl::init(-1)};
-  Option<int64_t> seqKVHint{*this, "seq-kv-hint",
-                            llvm::cl::desc("Expected dynamic key/value length"),
-                            llvm::cl::init(-1)};
+/// The chip and the size hints: the options of every pipeline that plans
+/// (attn-plan-pipeline here, fa4-compile in fa4/Pipelines).
+template <typename Derived>
+struct PlanOptionsBase : public mlir::PassPipelineOptions<Derived> {
+  using PassOptions = mlir::detail::PassOptions;
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("sm_100a (default) or sm_90a"),
+      llvm::cl::init("sm_100a")};
+  PassOptions::Option<int64_t> batchHint{
+      *this, "batch-hint", llvm::cl::desc("Expected dynamic batch size"),
+      llvm::cl::init(-1)};
+  PassOptions::Option<int64_t> seqQHint{
+      *this, "seq-q-hint", llvm::cl::desc("Expected dynamic query length"),
+      llvm::cl::init(-1)};
+  PassOptions::Option<int64_t> seqKVHint{
+      *this, "seq-kv-hint", llvm::cl::desc("Expected dynamic key/value length"),
+      llvm::cl::init(-1)};
 };
+
+struct PlanPipelineOptions : public PlanOptionsBase<PlanPipelineOptions> {};
 
 /// attn-select-config, attn-plan-splitk, attn-plan-tmem,
 /// attn-select-swizzle, attn-plan-smem, in that order.
+void buildPlanPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
+                       int64_t batchHint, int64_t seqQHint, int64_t seqKVHint);
+
+template <typename Derived>
 void buildPlanPipeline(mlir::OpPassManager &pm,
-                       const PlanPipelineOptions &options);
+                       const PlanOptionsBase<Derived> &options) {
+  buildPlanPipeline(pm, options.chip, options.batchHint, options.seqQHint,
+                    options.seqKVHint);
+}
 
 #define GEN_PASS_REGISTRATION
 #include "fa4/Dialect/Attn/Transforms/Passes.h.inc"
