@@ -7,7 +7,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "FA4"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fa4_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
@@ -23,3 +23,16 @@ if config.fa4_ptxas and os.path.exists(config.fa4_ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.fa4_ptxas))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Python tests (test/python): the fa4 package from python/, on the runtime
+# library of this build. llvm_config.use_default_substitutions() already
+# provides %python (lit's own sys.executable).
+config.fa4_runtime_lib = os.path.join(config.fa4_obj_root, "runtime", "libfa4rt.so")
+if os.path.exists(config.fa4_runtime_lib):
+    config.available_features.add("fa4-runtime")
+    config.environment["FA4_RUNTIME_LIB"] = config.fa4_runtime_lib
+config.environment["PYTHONPATH"] = os.pathsep.join(
+    [os.path.join(os.path.dirname(config.test_source_root), "python")]
+    + ([config.environment["PYTHONPATH"]] if config.environment.get("PYTHONPATH") else [])
+)
+config.environment["PYTHONDONTWRITEBYTECODE"] = "1"

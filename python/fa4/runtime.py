@@ -1,0 +1,660 @@
+"""ctypes bindings of libfa4rt (runtime/include/fa4-c/Runtime.h) and the
+Python-level Kernel.
+
+Nothing here needs a GPU, numpy or torch until a kernel is launched: loading a
+manifest and validating tensors only reads the manifest. torch is imported
+lazily, when a torch tensor is passed or an output must be allocated.
+"""
+
+import ctypes
+import ctypes.util
+import math
+import os
+import threading
+from collections import namedtuple
+
+__all__ = [
+    "Fa4Error",
+    "Kernel",
+    "KernelInfo",
+    "TensorSpec",
+    "Alignment",
+    "attention",
+    "library",
+    "library_path",
+]
+
+# --- C API ------------------------------------------------------------------
+
+FA4_ABI_VERSION = 2
+FA4_ABI_MIN_VERSION = 1
+FA4_MAX_RANK = 4
+
+# enum fa4_status
+FA4_SUCCESS = 0
+FA4_ERROR_INVALID_ARGUMENT = 1
+FA4_ERROR_MANIFEST = 2
+FA4_ERROR_VALIDATION = 3
+FA4_ERROR_DRIVER_NOT_FOUND = 4
+FA4_ERROR_CUDA = 5
+FA4_ERROR_IO = 6
+FA4_ERROR_INTERNAL = 7
+
+# enum fa4_dtype
+FA4_DTYPE_BF16 = 0
+FA4_DTYPE_F16 = 1
+FA4_DTYPE_F32 = 2
+
+# enum fa4_mask_kind
+FA4_MASK_NONE = 0
+FA4_MASK_CAUSAL = 1
+FA4_MASK_WINDOW = 2
+
+_DTYPE_NAMES = {FA4_DTYPE_BF16: "bf16", FA4_DTYPE_F16: "f16", FA4_DTYPE_F32: "f32"}
+_DTYPE_SIZES = {FA4_DTYPE_BF16: 2, FA4_DTYPE_F16: 2, FA4_DTYPE_F32: 4}
+_DTYPE_ALIASES = {
+    "bf16": FA4_DTYPE_BF16,
+    "bfloat16": FA4_DTYPE_BF16,
+    "f16": FA4_DTYPE_F16,
+    "fp16": FA4_DTYPE_F16,
+    "float16": FA4_DTYPE_F16,
+    "half": FA4_DTYPE_F16,
+    "f32": FA4_DTYPE_F32,
+    "fp32": FA4_DTYPE_F32,
+    "float32": FA4_DTYPE_F32,
+    "float": FA4_DTYPE_F32,
+}
+_MASK_NAMES = {FA4_MASK_NONE: "none", FA4_MASK_CAUSAL: "causal", FA4_MASK_WINDOW: "window"}
+
+# Enums are C ints (the header's enums have no fixed underlying type; every
+# ABI fa4 targets gives them int).
+_c_enum = ctypes.c_int
+
+
+class fa4_tensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("dtype", _c_enum),
+        ("rank", ctypes.c_int32),
+        ("shape", ctypes.c_int64 * FA4_MAX_RANK),
+        ("strides", ctypes.c_int64 * FA4_MAX_RANK),
+    ]
+
+
+class fa4_attention_args(ctypes.Structure):
+    _fields_ = [
+        ("q", fa4_tensor),
+        ("k", fa4_tensor),
+        ("v", fa4_tensor),
+        ("o", fa4_tensor),
+        ("lse", fa4_tensor),
+    ]
+
+
+class fa4_kernel_info(ctypes.Structure):
+    _fields_ = [
+        ("kernel_name", ctypes.c_char_p),
+        ("chip", ctypes.c_char_p),
+        ("binary_path", ctypes.c_char_p),
+        ("dtype", _c_enum),
+        ("num_q_heads", ctypes.c_int32),
+        ("num_kv_heads", ctypes.c_int32),
+        ("qk_depth", ctypes.c_int32),
+        ("ov_depth", ctypes.c_int32),
+        ("mask", _c_enum),
+        ("window_left", ctypes.c_int32),
+        ("window_right", ctypes.c_int32),
+        ("scale", ctypes.c_double),
+        ("has_lse", ctypes.c_int32),
+        ("batch", ctypes.c_int64),
+        ("seq_q", ctypes.c_int64),
+        ("seq_kv", ctypes.c_int64),
+        ("block", ctypes.c_int32 * 3),
+        ("cluster", ctypes.c_int32 * 3),
+        ("dynamic_smem_bytes", ctypes.c_int32),
+        ("base_align_bytes", ctypes.c_int32),
+        ("stride_align_bytes", ctypes.c_int32),
+    ]
+
+
+class fa4_module(ctypes.Structure):
+    """Opaque."""
+
+
+_module_p = ctypes.POINTER(fa4_module)
+
+
+def _declare(lib):
+    """Declares the prototypes of Runtime.h on the loaded library."""
+    status = _c_enum
+    protos = {
+        "fa4_last_error": (ctypes.c_char_p, []),
+        "fa4_status_name": (ctypes.c_char_p, [_c_enum]),
+        "fa4_dtype_name": (ctypes.c_char_p, [_c_enum]),
+        "fa4_dtype_size": (ctypes.c_size_t, [_c_enum]),
+        "fa4_module_load": (status, [ctypes.c_char_p, ctypes.POINTER(_module_p)]),
+        "fa4_module_load_string": (
+            status,
+            [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_module_p)],
+        ),
+        "fa4_module_destroy": (None, [_module_p]),
+        "fa4_module_get_info": (status, [_module_p, ctypes.POINTER(fa4_kernel_info)]),
+        "fa4_module_get_tensor_alignment": (
+            status,
+            [
+                _module_p,
+                ctypes.c_char_p,
+                ctypes.POINTER(ctypes.c_int32),
+                ctypes.POINTER(ctypes.c_int32),
+            ],
+        ),
+        "fa4_validate": (status, [_module_p, ctypes.POINTER(fa4_attention_args)]),
+        "fa4_launch": (
+            status,
+            [_module_p, ctypes.POINTER(fa4_attention_args), ctypes.c_void_p],
+        ),
+        "fa4_stream_synchronize": (status, [ctypes.c_void_p]),
+    }
+    for name, (restype, argtypes) in protos.items():
+        function = getattr(lib, name)
+        function.restype = restype
+        function.argtypes = argtypes
+    return lib
+
+
+# --- Finding and loading the library ----------------------------------------
+
+_REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_LIB_NAME = "libfa4rt.so"
+
+_lib = None
+_lib_path = None
+_lib_lock = threading.Lock()
+
+
+def _candidates():
+    env = os.environ.get("FA4_RUNTIME_LIB")
+    if env:
+        # An explicit choice: no fallback, so a wrong path is reported.
+        return [env]
+    found = [os.path.join(_REPO_ROOT, "build", "runtime", _LIB_NAME)]
+    found = [path for path in found if os.path.exists(path)]
+    system = ctypes.util.find_library("fa4rt")
+    found.append(system or _LIB_NAME)  # the system loader's search path
+    return found
+
+
+def library():
+    """The loaded libfa4rt (a ctypes.CDLL with the C API declared).
+
+    Looked for in $FA4_RUNTIME_LIB, else the repository's
+    build/runtime/libfa4rt.so, else by the system loader."""
+    global _lib, _lib_path
+    if _lib is not None:
+        return _lib
+    with _lib_lock:
+        if _lib is not None:
+            return _lib
+        errors = []
+        for path in _candidates():
+            try:
+                lib = ctypes.CDLL(path)
+            except OSError as error:
+                errors.append("%s: %s" % (path, error))
+                continue
+            _lib, _lib_path = _declare(lib), path
+            return _lib
+        raise Fa4Error(
+            "libfa4rt not found (set FA4_RUNTIME_LIB to the library's path); tried "
+            + "; ".join(errors)
+        )
+
+
+def library_path():
+    """The path libfa4rt was loaded from (loads it if needed)."""
+    library()
+    return _lib_path
+
+
+# --- Errors -----------------------------------------------------------------
+
+
+class Fa4Error(RuntimeError):
+    """A refusal of libfa4rt (the message is fa4_last_error()) or of this
+    package. `status` is the fa4_status (an int) or None for errors raised in
+    Python; `status_name` is its name, e.g. "FA4_ERROR_VALIDATION"."""
+
+    _NAMES = {
+        FA4_SUCCESS: "FA4_SUCCESS",
+        FA4_ERROR_INVALID_ARGUMENT: "FA4_ERROR_INVALID_ARGUMENT",
+        FA4_ERROR_MANIFEST: "FA4_ERROR_MANIFEST",
+        FA4_ERROR_VALIDATION: "FA4_ERROR_VALIDATION",
+        FA4_ERROR_DRIVER_NOT_FOUND: "FA4_ERROR_DRIVER_NOT_FOUND",
+        FA4_ERROR_CUDA: "FA4_ERROR_CUDA",
+        FA4_ERROR_IO: "FA4_ERROR_IO",
+        FA4_ERROR_INTERNAL: "FA4_ERROR_INTERNAL",
+    }
+
+    def __init__(self, message, status=None):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.status_name = self._NAMES.get(status) if status is not None else None
+
+
+def _check(status):
+    """Raises Fa4Error with the thread's last error when status is a failure.
+    Must be called right after the C call, on the same thread."""
+    if status != FA4_SUCCESS:
+        message = library().fa4_last_error()
+        message = message.decode("utf-8", "replace") if message else ""
+        raise Fa4Error(message or Fa4Error._NAMES.get(status, "fa4 error"), status)
+
+
+# --- Tensors ----------------------------------------------------------------
+
+
+def dtype_code(dtype):
+    """fa4_dtype of a name ("bf16", "float16", ...), an int, a torch dtype or a
+    numpy dtype."""
+    if isinstance(dtype, bool):
+        raise Fa4Error("not a dtype: %r" % (dtype,))
+    if isinstance(dtype, int):
+        if dtype in _DTYPE_NAMES:
+            return dtype
+        raise Fa4Error("unknown fa4_dtype %d" % dtype)
+    name = str(dtype)
+    for prefix in ("torch.", "dtype("):
+        if name.startswith(prefix):
+            name = name[len(prefix):]
+    name = name.strip("')\"").lower()
+    try:
+        return _DTYPE_ALIASES[name]
+    except KeyError:
+        raise Fa4Error(
+            "dtype %s is not supported by fa4 (bf16, f16 or f32)" % (dtype,)
+        ) from None
+
+
+def dtype_name(code):
+    return _DTYPE_NAMES[code]
+
+
+class TensorSpec(object):
+    """A strided view of device memory, described without torch: a data
+    pointer (int), a dtype ("bf16", "f16", "f32", a torch dtype, ...), a shape
+    and strides in elements (row-major contiguous when omitted)."""
+
+    __slots__ = ("data_ptr", "dtype", "shape", "strides")
+
+    def __init__(self, data_ptr, dtype, shape, strides=None):
+        self.data_ptr = int(data_ptr)
+        self.dtype = dtype_code(dtype)
+        self.shape = tuple(int(extent) for extent in shape)
+        if strides is None:
+            strides = contiguous_strides(self.shape)
+        self.strides = tuple(int(stride) for stride in strides)
+        if len(self.strides) != len(self.shape):
+            raise Fa4Error(
+                "TensorSpec: %d strides for %d dims" % (len(self.strides), len(self.shape))
+            )
+
+    def __repr__(self):
+        return "TensorSpec(0x%x, %r, shape=%r, strides=%r)" % (
+            self.data_ptr,
+            _DTYPE_NAMES[self.dtype],
+            self.shape,
+            self.strides,
+        )
+
+
+def contiguous_strides(shape, align_elems=1):
+    """Row-major strides in elements; every stride but the last dim's rounded
+    up to a multiple of align_elems."""
+    strides = [1] * len(shape)
+    for d in range(len(shape) - 2, -1, -1):
+        span = strides[d + 1] * shape[d + 1]
+        strides[d] = -(-span // align_elems) * align_elems
+    return strides
+
+
+def _is_torch_tensor(value):
+    return type(value).__module__.startswith("torch") and hasattr(value, "data_ptr")
+
+
+def _describe(value, name):
+    """(data_ptr, dtype code, shape, strides) of a TensorSpec or a torch tensor
+    (anything with data_ptr(), shape, stride() and dtype)."""
+    if isinstance(value, TensorSpec):
+        return value.data_ptr, value.dtype, value.shape, value.strides
+    if all(hasattr(value, attr) for attr in ("data_ptr", "shape", "stride", "dtype")):
+        return (
+            int(value.data_ptr()),
+            dtype_code(value.dtype),
+            tuple(int(extent) for extent in value.shape),
+            tuple(int(stride) for stride in value.stride()),
+        )
+    raise Fa4Error(
+        "tensor '%s': expected a torch tensor or fa4.TensorSpec, got %s"
+        % (name, type(value).__name__)
+    )
+
+
+def _fill(slot, value, name):
+    if value is None:
+        return  # data NULL: "not given"
+    data, dtype, shape, strides = _describe(value, name)
+    if len(shape) > FA4_MAX_RANK:
+        raise Fa4Error(
+            "tensor '%s': rank is %d but fa4 tensors have at most %d dims"
+            % (name, len(shape), FA4_MAX_RANK),
+            FA4_ERROR_VALIDATION,
+        )
+    if data == 0:
+        raise Fa4Error(
+            "tensor '%s': data pointer is NULL (0)" % name, FA4_ERROR_VALIDATION
+        )
+    slot.data = data
+    slot.dtype = dtype
+    slot.rank = len(shape)
+    for d, (extent, stride) in enumerate(zip(shape, strides)):
+        slot.shape[d] = extent
+        slot.strides[d] = stride
+
+
+def _args(q, k, v, o, lse):
+    args = fa4_attention_args()
+    for name, value in (("q", q), ("k", k), ("v", v), ("o", o), ("lse", lse)):
+        _fill(getattr(args, name), value, name)
+    return args
+
+
+# --- Kernel -----------------------------------------------------------------
+
+Alignment = namedtuple("Alignment", ["base_bytes", "stride_bytes"])
+
+
+class KernelInfo(object):
+    """What the manifest says about the kernel (fa4_kernel_info). Sizes that
+    were dynamic at compile time are -1; window bounds of -1 are unbounded."""
+
+    def __init__(self, raw):
+        def text(value):
+            return value.decode("utf-8", "replace") if value else ""
+
+        self.name = text(raw.kernel_name)
+        self.chip = text(raw.chip)
+        self.binary_path = text(raw.binary_path)
+        self.dtype = _DTYPE_NAMES.get(raw.dtype, str(raw.dtype))
+        self.num_q_heads = raw.num_q_heads
+        self.num_kv_heads = raw.num_kv_heads
+        self.qk_depth = raw.qk_depth
+        self.ov_depth = raw.ov_depth
+        self.mask = _MASK_NAMES.get(raw.mask, str(raw.mask))
+        self.window_left = raw.window_left
+        self.window_right = raw.window_right
+        self.scale = raw.scale
+        self.has_lse = bool(raw.has_lse)
+        self.batch = raw.batch
+        self.seq_q = raw.seq_q
+        self.seq_kv = raw.seq_kv
+        self.block = tuple(raw.block)
+        self.cluster = tuple(raw.cluster)
+        self.smem = raw.dynamic_smem_bytes
+        self.base_align_bytes = raw.base_align_bytes
+        self.stride_align_bytes = raw.stride_align_bytes
+
+    @property
+    def heads(self):
+        """(num_q_heads, num_kv_heads)"""
+        return (self.num_q_heads, self.num_kv_heads)
+
+    @property
+    def depths(self):
+        """(qk_depth, ov_depth)"""
+        return (self.qk_depth, self.ov_depth)
+
+    @property
+    def dynamic_smem_bytes(self):
+        return self.smem
+
+    def as_dict(self):
+        return dict(vars(self))
+
+    def __repr__(self):
+        return "KernelInfo(%s)" % ", ".join(
+            "%s=%r" % item for item in sorted(vars(self).items())
+        )
+
+
+def _find_manifest(path):
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        direct = os.path.join(path, "manifest.json")
+        if os.path.isfile(direct):
+            return direct
+        # fa4-compile -o DIR writes DIR/<kernel>/manifest.json.
+        nested = sorted(
+            os.path.join(path, entry, "manifest.json")
+            for entry in os.listdir(path)
+            if os.path.isfile(os.path.join(path, entry, "manifest.json"))
+        )
+        if len(nested) == 1:
+            return nested[0]
+        if not nested:
+            raise Fa4Error(
+                "%s: no manifest.json in the directory or its subdirectories" % path,
+                FA4_ERROR_IO,
+            )
+        raise Fa4Error(
+            "%s: several kernels (%s); load one of their directories"
+            % (path, ", ".join(os.path.basename(os.path.dirname(m)) for m in nested)),
+            FA4_ERROR_INVALID_ARGUMENT,
+        )
+    return path
+
+
+class Kernel(object):
+    """A kernel compiled by fa4-compile, loaded by libfa4rt."""
+
+    def __init__(self, handle, manifest_path=None):
+        # Use Kernel.load / Kernel.from_string.
+        self._lib = library()
+        self._handle = handle
+        self.manifest_path = manifest_path
+        raw = fa4_kernel_info()
+        _check(self._lib.fa4_module_get_info(handle, ctypes.byref(raw)))
+        self.info = KernelInfo(raw)
+
+    @classmethod
+    def load(cls, path):
+        """Loads DIR/manifest.json, a manifest file, or the one kernel under a
+        fa4-compile output directory (DIR/<kernel>/manifest.json)."""
+        manifest = _find_manifest(path)
+        lib = library()
+        handle = _module_p()
+        _check(lib.fa4_module_load(os.fsencode(manifest), ctypes.byref(handle)))
+        return cls(handle, manifest)
+
+    @classmethod
+    def from_string(cls, manifest_json, binary_dir="."):
+        """Loads a manifest given as text; binary.file is resolved against
+        binary_dir."""
+        lib = library()
+        handle = _module_p()
+        if isinstance(manifest_json, str):
+            manifest_json = manifest_json.encode("utf-8")
+        _check(
+            lib.fa4_module_load_string(
+                manifest_json, os.fsencode(binary_dir), ctypes.byref(handle)
+            )
+        )
+        return cls(handle, None)
+
+    def close(self):
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle:
+            try:
+                self._lib.fa4_module_destroy(handle)
+            except Exception:  # interpreter shutdown
+                pass
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        info = self.info
+        return "<fa4.Kernel %s %s %s hq=%d hkv=%d d=%d/%d mask=%s lse=%s>" % (
+            info.name,
+            info.chip,
+            info.dtype,
+            info.num_q_heads,
+            info.num_kv_heads,
+            info.qk_depth,
+            info.ov_depth,
+            info.mask,
+            info.has_lse,
+        )
+
+    def _live(self):
+        if not self._handle:
+            raise Fa4Error("the kernel was closed", FA4_ERROR_INVALID_ARGUMENT)
+        return self._handle
+
+    def tensor_alignment(self, name):
+        """(base_bytes, stride_bytes) of one tensor: "q", "k", "v", "o" or
+        "lse". Fa4Error when the kernel has no such tensor."""
+        base = ctypes.c_int32()
+        stride = ctypes.c_int32()
+        _check(
+            self._lib.fa4_module_get_tensor_alignment(
+                self._live(), name.encode("utf-8"), ctypes.byref(base), ctypes.byref(stride)
+            )
+        )
+        return Alignment(base.value, stride.value)
+
+    def validate(self, q, k, v, o, lse=None):
+        """Checks the tensors (torch tensors or TensorSpecs) against the
+        manifest: dtype, rank, shape, strides, alignment. Raises Fa4Error with
+        the runtime's message (it names the tensor, dim and rule). Needs no
+        GPU."""
+        args = _args(q, k, v, o, lse)
+        _check(self._lib.fa4_validate(self._live(), ctypes.byref(args)))
+
+    def launch(self, q, k, v, o, lse=None, stream=None):
+        """Validates and launches on `stream` (an int CUstream, an object with
+        .cuda_stream such as torch.cuda.Stream, or None for the legacy default
+        stream). All tensors must be given; nothing is allocated. Asynchronous:
+        the caller keeps the memory alive until the stream has run it."""
+        args = _args(q, k, v, o, lse)
+        _check(self._lib.fa4_launch(self._live(), ctypes.byref(args), _stream_handle(stream)))
+
+    def __call__(self, q, k, v, o=None, lse=None, stream=None):
+        """Attention of torch CUDA tensors q [b, sq, hq, dqk], k and v
+        [b, skv, hkv, d]: allocates o [b, sq, hq, dv] (and lse [b, hq, sq],
+        f32, for kernels with has_lse) when not given, validates, launches on
+        the given stream or torch's current stream, and returns o, or (o, lse)
+        when the kernel has LSE.
+
+        TensorSpecs are accepted when every output is given (the launch is
+        then on `stream`, default the legacy default stream)."""
+        info = self.info
+        torch_inputs = any(_is_torch_tensor(t) for t in (q, k, v))
+        if not torch_inputs:
+            if o is None or (info.has_lse and lse is None):
+                raise Fa4Error(
+                    "without torch tensors, pass every output (o%s): fa4 allocates "
+                    "outputs only with torch" % (" and lse" if info.has_lse else ""),
+                    FA4_ERROR_INVALID_ARGUMENT,
+                )
+            self.launch(q, k, v, o, lse, stream)
+            return (o, lse) if info.has_lse else o
+
+        import torch
+
+        for name, value in (("q", q), ("k", k), ("v", v), ("o", o), ("lse", lse)):
+            if _is_torch_tensor(value) and not value.is_cuda:
+                raise Fa4Error(
+                    "tensor '%s': on %s; fa4 kernels need CUDA tensors" % (name, value.device),
+                    FA4_ERROR_VALIDATION,
+                )
+        device = q.device
+        with torch.cuda.device(device):
+            if o is None:
+                o = self._alloc_o(torch, q, v)
+            if lse is None and info.has_lse:
+                lse = self._alloc_lse(torch, q)
+            if stream is None:
+                stream = torch.cuda.current_stream(device)
+            self.launch(q, k, v, o, lse, stream)
+        return (o, lse) if info.has_lse else o
+
+    # Outputs are row-major, each non-last stride padded as far as the
+    # tensor's own stride rule needs (none for the usual shapes).
+    def _alloc(self, torch, name, shape, dtype, device):
+        _, stride_bytes = self.tensor_alignment(name)
+        elem = _DTYPE_SIZES[dtype_code(dtype)]
+        align_elems = stride_bytes // math.gcd(stride_bytes, elem)
+        strides = contiguous_strides(shape, align_elems)
+        if list(strides) == contiguous_strides(shape):
+            return torch.empty(shape, dtype=dtype, device=device)
+        storage = torch.empty(strides[0] * shape[0], dtype=dtype, device=device)
+        return storage.as_strided(shape, strides)
+
+    def _alloc_o(self, torch, q, v):
+        info = self.info
+        if q.dim() != 4 or v.dim() != 4:
+            bad, tensor = ("q", q) if q.dim() != 4 else ("v", v)
+            raise Fa4Error(
+                "tensor '%s': rank is %d but the kernel expects rank 4 (BSHD)"
+                % (bad, tensor.dim()),
+                FA4_ERROR_VALIDATION,
+            )
+        b, sq, hq = q.shape[0], q.shape[1], q.shape[2]
+        dv = info.ov_depth if info.ov_depth > 0 else v.shape[3]
+        return self._alloc(torch, "o", (b, sq, hq, dv), q.dtype, q.device)
+
+    def _alloc_lse(self, torch, q):
+        if q.dim() != 4:
+            raise Fa4Error(
+                "tensor 'q': rank is %d but the kernel expects rank 4 (BSHD)" % q.dim(),
+                FA4_ERROR_VALIDATION,
+            )
+        b, sq, hq = q.shape[0], q.shape[1], q.shape[2]
+        return self._alloc(torch, "lse", (b, hq, sq), torch.float32, q.device)
+
+
+def _stream_handle(stream):
+    if stream is None:
+        return None
+    if hasattr(stream, "cuda_stream"):  # torch.cuda.Stream / ExternalStream
+        stream = stream.cuda_stream
+    stream = int(stream)
+    return stream or None
+
+
+def synchronize(stream=None):
+    """cuStreamSynchronize through the runtime (no torch needed)."""
+    _check(library().fa4_stream_synchronize(_stream_handle(stream)))
+
+
+_kernel_cache = {}
+_kernel_cache_lock = threading.Lock()
+
+
+def attention(q, k, v, kernel, o=None, lse=None, stream=None):
+    """Runs `kernel` (a Kernel, or a manifest/artifact path, loaded once and
+    cached) on q, k, v; returns o, or (o, lse) for kernels with LSE."""
+    if not isinstance(kernel, Kernel):
+        key = os.path.realpath(_find_manifest(kernel))
+        with _kernel_cache_lock:
+            if key not in _kernel_cache:
+                _kernel_cache[key] = Kernel.load(key)
+            kernel = _kernel_cache[key]
+    return kernel(q, k, v, o=o, lse=lse, stream=stream)
