@@ -7,7 +7,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "FA4"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".py"]
+config.suffixes = [".mlir", ".c", ".py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fa4_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
@@ -22,6 +22,9 @@ tools = ["fa4-opt", "fa4-compile", "FileCheck", "not", "count", "split-file"]
 if config.fa4_ptxas and os.path.exists(config.fa4_ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.fa4_ptxas))
+if os.path.exists(os.path.join(config.fa4_tools_dir, "fa4-capi-test")):
+    config.available_features.add("fa4-capi")
+    tools.append("fa4-capi-test")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Python tests (test/python): the fa4 package from python/, on the runtime
