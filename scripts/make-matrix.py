@@ -25,13 +25,15 @@ DTYPES = ["bf16", "f16"]
 # decode of the split-K issue. Each kernel is also built in the VARIANTS
 # below, so one run measures what a lowering option buys.
 BENCH = []
+PREFILL_SEQ = (512, 1024, 2048, 4096, 8192, 16384)
 for d in (64, 128, 256):
     for mask in ("none", "causal"):
-        shapes = [(16384 // s, s, s) for s in (2048, 8192)]
+        shapes = [(16384 // s, s, s) for s in PREFILL_SEQ]
         BENCH.append((f"bench_prefill_d{d}_{mask}", d, d, 2048 // d,
                       2048 // d, mask, "bf16", shapes))
 BENCH.append(("bench_decode_d128_gqa", 128, 128, 32, 8, "none", "bf16",
-              [(1, 1, 32768), (64, 1, 8192)]))
+              [(1, 1, 8192), (1, 1, 32768), (1, 1, 131072), (8, 1, 8192),
+               (64, 1, 8192)]))
 VARIANTS = {"persist": ["--persistent"]}
 VARIANT_BENCH = ["bench_prefill_d128_none", "bench_prefill_d128_causal"]
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
