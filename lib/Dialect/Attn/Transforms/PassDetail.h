@@ -37,6 +37,18 @@ mlir::FailureOr<AttrT> requirePlan(AttentionOp op, AttrT attr,
   return mlir::failure();
 }
 
+/// The op's #attn.config as the planners' struct for `problem`, or the report
+/// that `pass` needs attn-select-config to have run.
+inline mlir::FailureOr<fa4::AttnConfig>
+requireConfig(AttentionOp op, llvm::StringRef pass,
+              const fa4::AttnProblem &problem) {
+  mlir::FailureOr<ConfigAttr> config =
+      requirePlan(op, op.getConfigAttr(), pass, "config", "attn-select-config");
+  if (mlir::failed(config))
+    return mlir::failure();
+  return config->toPlan(problem);
+}
+
 /// Runs a planner that reports why it failed on a raw_ostream, and turns that
 /// report into an error on `op`.
 template <typename PlanT, typename PlannerT>

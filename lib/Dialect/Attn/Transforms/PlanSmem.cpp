@@ -22,10 +22,12 @@ struct PlanSmemPass : public fa4::attn::impl::AttnPlanSmemBase<PlanSmemPass> {
   /// Plans one op: reads what earlier passes wrote, writes its attribute.
   LogicalResult planOne(AttentionOp op) {
     StringRef pass = getArgument();
-    FailureOr<ConfigAttr> configAttr = requirePlan(
-        op, op.getConfigAttr(), pass, "config", "attn-select-config");
-    if (failed(configAttr))
+    fa4::AttnProblem problem = op.getProblem();
+    FailureOr<fa4::AttnConfig> requiredConfig =
+        requireConfig(op, pass, problem);
+    if (failed(requiredConfig))
       return failure();
+    const fa4::AttnConfig &config = *requiredConfig;
     FailureOr<SplitKAttr> splitKAttr =
         requirePlan(op, op.getSplitkAttr(), pass, "splitk", "attn-plan-splitk");
     if (failed(splitKAttr))
@@ -34,8 +36,6 @@ struct PlanSmemPass : public fa4::attn::impl::AttnPlanSmemBase<PlanSmemPass> {
         op, op.getSwizzleAttr(), pass, "swizzle", "attn-select-swizzle");
     if (failed(swizzleAttr))
       return failure();
-    fa4::AttnProblem problem = op.getProblem();
-    fa4::AttnConfig config = configAttr->toPlan(problem);
     const fa4::TargetInfo &target = fa4::getTargetInfo(config.chip);
     fa4::TmemPlan tmem;
     if (target.hasTmem) {

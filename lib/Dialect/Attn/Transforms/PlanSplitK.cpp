@@ -24,12 +24,12 @@ struct PlanSplitKPass
 
   /// Plans one op: reads what earlier passes wrote, writes its attribute.
   LogicalResult planOne(AttentionOp op) {
-    FailureOr<ConfigAttr> configAttr = requirePlan(
-        op, op.getConfigAttr(), getArgument(), "config", "attn-select-config");
-    if (failed(configAttr))
-      return failure();
     fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
-    fa4::AttnConfig config = configAttr->toPlan(problem);
+    FailureOr<fa4::AttnConfig> requiredConfig =
+        requireConfig(op, getArgument(), problem);
+    if (failed(requiredConfig))
+      return failure();
+    const fa4::AttnConfig &config = *requiredConfig;
     FailureOr<fa4::SplitKPlan> plan =
         runPlanner<fa4::SplitKPlan>(op, [&](llvm::raw_ostream &whyNot) {
           return fa4::planSplitK(problem, config,

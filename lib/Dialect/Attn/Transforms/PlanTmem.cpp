@@ -21,12 +21,12 @@ struct PlanTmemPass : public fa4::attn::impl::AttnPlanTmemBase<PlanTmemPass> {
 
   /// Plans one op: reads what earlier passes wrote, writes its attribute.
   LogicalResult planOne(AttentionOp op) {
-    FailureOr<ConfigAttr> configAttr = requirePlan(
-        op, op.getConfigAttr(), getArgument(), "config", "attn-select-config");
-    if (failed(configAttr))
-      return failure();
     fa4::AttnProblem problem = op.getProblem();
-    fa4::AttnConfig config = configAttr->toPlan(problem);
+    FailureOr<fa4::AttnConfig> requiredConfig =
+        requireConfig(op, getArgument(), problem);
+    if (failed(requiredConfig))
+      return failure();
+    const fa4::AttnConfig &config = *requiredConfig;
     FailureOr<fa4::TmemPlan> plan =
         runPlanner<fa4::TmemPlan>(op, [&](llvm::raw_ostream &whyNot) {
           return fa4::planTmem(problem, config, fa4::getTargetInfo(config.chip),

@@ -22,12 +22,12 @@ struct SelectSwizzlePass
 
   /// Plans one op: reads what earlier passes wrote, writes its attribute.
   LogicalResult planOne(AttentionOp op) {
-    FailureOr<ConfigAttr> configAttr = requirePlan(
-        op, op.getConfigAttr(), getArgument(), "config", "attn-select-config");
-    if (failed(configAttr))
-      return failure();
     fa4::AttnProblem problem = op.getProblem();
-    fa4::AttnConfig config = configAttr->toPlan(problem);
+    FailureOr<fa4::AttnConfig> requiredConfig =
+        requireConfig(op, getArgument(), problem);
+    if (failed(requiredConfig))
+      return failure();
+    const fa4::AttnConfig &config = *requiredConfig;
     FailureOr<fa4::SwizzlePlan> plan =
         runPlanner<fa4::SwizzlePlan>(op, [&](llvm::raw_ostream &whyNot) {
           return fa4::selectSwizzle(problem, config,
