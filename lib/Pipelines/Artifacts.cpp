@@ -129,9 +129,8 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
   auto o = cast<ShapedType>(op.getOutput().getType());
   StringRef dtype = dtypeName(q.getElementType());
   attn::MaskAttr mask = op.getMask();
-  auto staticOrMinusOne = [](int64_t size) {
-    return ShapedType::isDynamic(size) ? int64_t(-1) : size;
-  };
+  // The planners' view: its kDynamic (-1) is the manifest's dynamic size.
+  fa4::AttnProblem sizes = op.getProblem();
   auto alignments = cast<DictionaryAttr>(abi.get("alignment"));
   auto tensor = [&](StringRef name, StringRef role, StringRef tensorDtype,
                     llvm::json::Value shape) {
@@ -186,9 +185,9 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
                                        {"window_right", mask.getRight()}}},
            {"scale", op.getEffectiveScale()},
            {"has_lse", static_cast<bool>(op.getLse())},
-           {"batch", staticOrMinusOne(q.getDimSize(0))},
-           {"seq_q", staticOrMinusOne(q.getDimSize(1))},
-           {"seq_kv", staticOrMinusOne(k.getDimSize(1))}}},
+           {"batch", sizes.batch},
+           {"seq_q", sizes.seqQ},
+           {"seq_kv", sizes.seqKV}}},
       {"tensors", std::move(tensors)},
       {"alignment", llvm::json::Object{{"unit_stride_last_dim", true}}},
       {"params", std::move(params)},
