@@ -71,7 +71,6 @@ public:
   void build(gpu::GPUFuncOp func);
 
 private:
-  Value toI64(Value v) { return sext(v); }
   Value load(Value base, Value index, Type elementType) {
     auto ptrType = cast<LLVM::LLVMPointerType>(base.getType());
     Value ptr = LLVM::GEPOp::create(b, loc, ptrType, elementType, base,
@@ -120,8 +119,8 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
   Value q = entry.getArgument(arg++), k = entry.getArgument(arg++),
         v = entry.getArgument(arg++), o = entry.getArgument(arg++);
   Value lse = hasLse ? entry.getArgument(arg++) : Value();
-  Value seqQ = toI64(entry.getArgument(arg + 1));
-  Value seqKV = toI64(entry.getArgument(arg + 2));
+  Value seqQ = sext(entry.getArgument(arg + 1));
+  Value seqKV = sext(entry.getArgument(arg + 2));
   arg += 3;
   auto strides = [&](unsigned count) {
     SmallVector<Value> s(entry.getArguments().slice(arg, count));
@@ -138,9 +137,8 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
   int qkPerLane = llvm::divideCeil(qkDepth, kWarpSize);
   int ovPerLane = llvm::divideCeil(ovDepth, kWarpSize);
 
-  Type indexType = b.getIndexType();
   auto toI64FromIndex = [&](Value index) {
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+    return indexTo(b.getI64Type(), index);
   };
   Value tid =
       toI64FromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
@@ -211,10 +209,9 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
 
   SmallVector<Value> init = {f32(-INFINITY), zero};
   init.append(ovPerLane, zero);
-  auto loop = scf::ForOp::create(
-      b, loc, arith::IndexCastOp::create(b, loc, indexType, first),
-      arith::IndexCastOp::create(b, loc, indexType, end),
-      arith::ConstantIndexOp::create(b, loc, 1), init);
+  auto loop =
+      scf::ForOp::create(b, loc, toIndex(first), toIndex(end),
+                         arith::ConstantIndexOp::create(b, loc, 1), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());

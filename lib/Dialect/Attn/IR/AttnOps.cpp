@@ -93,10 +93,6 @@ namespace {
 struct ShapeChecker {
   AttentionOp op;
 
-  static std::string dimText(int64_t size) {
-    return ShapedType::isDynamic(size) ? "?" : std::to_string(size);
-  }
-
   /// Two sizes agree unless both are static and differ.
   LogicalResult expectSame(StringRef what, StringRef lhsName, int64_t lhs,
                            StringRef rhsName, int64_t rhs) {
