@@ -7,7 +7,9 @@
 #      manifest.json, the binary and cases.txt (one line of fa4-run
 #      arguments per case; '#' starts a comment),
 #   5. prints a summary table. Exits non-zero if anything failed.
-# Logs go to $OUT: build.log, ctest.log, runs.log, summary.txt.
+# Logs go to $OUT: build.log, ctest.log, runs.log, summary.txt, python.txt,
+# bench.txt. FA4_ARTIFACTS (a glob under artifacts/) picks the artifacts
+# whose cases run; FA4_SKIP_BENCH=1 skips the SDPA comparison.
 set -euo pipefail
 
 OUT=${OUT:-/tmp/fa4-gpu-check}
@@ -67,7 +69,7 @@ else
   echo "nvcc not found: self-test kernels skipped" >&2
 fi
 if [ -d artifacts ]; then
-  for dir in artifacts/*/; do
+  for dir in artifacts/${FA4_ARTIFACTS:-*}/; do
     [ -f "$dir/manifest.json" ] && artifact_dirs+=("${dir%/}")
   done
 fi
@@ -113,7 +115,17 @@ summary="$OUT/summary.txt"
 } >"$summary"
 failures=$((failures + $(awk '$3 != "pass" && $3 != "refused"' "$OUT/rows.txt" | wc -l)))
 
-if [ -f artifacts/bench.txt ] && python3 -c "import torch" 2>/dev/null; then
+if [ -d artifacts ] && python3 -c "import torch" 2>/dev/null; then
+  step "python package on torch tensors"
+  if ! FA4_RUNTIME_LIB="$(find "$BUILD" -name "libfa4rt.so*" -type f | head -1)" python3 test/gpu/python-launch.py artifacts \
+       >"$OUT/python.txt" 2>&1; then
+    failures=$((failures + 1))
+    echo "python launch FAILED (see python.txt)" >&2
+  fi
+  tail -20 "$OUT/python.txt" >&2
+fi
+
+if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "import torch" 2>/dev/null; then
   step "benchmark against torch SDPA"
   # shellcheck disable=SC2046
   if ! python3 bench/compare_sdpa.py --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
