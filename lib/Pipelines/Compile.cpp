@@ -21,10 +21,13 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
   if (kernel == KernelKind::Auto)
     kernel = options.chip == "sm_90a" ? KernelKind::FA3 : KernelKind::Reference;
   if (kernel == KernelKind::FA3) {
-    ConvertAttnToHopperKernelOptions hopperOptions;
-    hopperOptions.pingPong = options.pingPong;
-    hopperOptions.persistent = options.persistent;
-    pm.addPass(createConvertAttnToHopperKernel(hopperOptions));
+    ConvertAttnToFA4Options kernelOptions;
+    kernelOptions.pingPong = options.pingPong;
+    kernelOptions.persistent = options.persistent;
+    pm.addPass(createConvertAttnToFA4(kernelOptions));
+    ConvertFA4ToNVVMOptions nvvmOptions;
+    nvvmOptions.chip = options.chip;
+    pm.addPass(createConvertFA4ToNVVM(nvvmOptions));
   } else {
     ConvertAttnToReferenceKernelOptions kernelOptions;
     kernelOptions.chip = options.chip;

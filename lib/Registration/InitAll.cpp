@@ -5,6 +5,7 @@
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
 #include "fa4/Dialect/Attn/Transforms/Passes.h"
+#include "fa4/Dialect/FA4/IR/FA4.h"
 #include "fa4/Pipelines/Compile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,12 +26,13 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void fa4::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<fa4::attn::AttnDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::gpu::GPUDialect,
-                  mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
-                  mlir::memref::MemRefDialect, mlir::NVVM::NVVMDialect,
-                  mlir::nvgpu::NVGPUDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect, mlir::vector::VectorDialect>();
+  registry.insert<fa4::attn::AttnDialect, fa4::kernel::FA4Dialect,
+                  mlir::arith::ArithDialect, mlir::func::FuncDialect,
+                  mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
+                  mlir::math::MathDialect, mlir::memref::MemRefDialect,
+                  mlir::NVVM::NVVMDialect, mlir::nvgpu::NVGPUDialect,
+                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
+                  mlir::vector::VectorDialect>();
   // ConvertToLLVM interfaces, the NVVM target attribute and the LLVM IR
   // translations that gpu-module-to-binary needs.
   mlir::registerAllExtensions(registry);

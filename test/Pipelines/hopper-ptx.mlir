@@ -31,7 +31,7 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // full, Q empty, 2 K full, 2 V full, 2 slot empty) made visible to TMA
 // before the CTA barrier.
 // ENTRY: .target sm_90a
-// ENTRY: .extern .shared .align 1024 .b8 fa4_fa3_attention_sm_90a_smem[];
+// ENTRY: .extern .shared .align 1024 .b8 fa4_dynamic_smem[];
 // ENTRY: .visible .entry fa4_fa3_attention_sm_90a(
 // ENTRY-NEXT: .param .align 64 .b8 fa4_fa3_attention_sm_90a_param_0[128],
 // ENTRY-NEXT: .param .align 64 .b8 fa4_fa3_attention_sm_90a_param_1[128],
@@ -47,15 +47,15 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // ENTRY-NEXT: .maxntid 384, 1, 1
 // ENTRY-NEXT: .minnctapersm 1
 // ENTRY: mov.b32 %r[[ONE:[0-9]+]], 1;
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+212992], %r[[ONE]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+212992], %r[[ONE]];
 // ENTRY-NEXT: mov.b32 %r[[ALL:[0-9]+]], 256;
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213000], %r[[ALL]];
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213008], %r[[ONE]];
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213016], %r[[ONE]];
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213024], %r[[ONE]];
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213032], %r[[ONE]];
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213040], %r[[ALL]];
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213048], %r[[ALL]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213000], %r[[ALL]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213008], %r[[ONE]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213016], %r[[ONE]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213024], %r[[ONE]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213032], %r[[ONE]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213040], %r[[ALL]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213048], %r[[ALL]];
 // ENTRY-NOT: mbarrier.init
 // ENTRY: fence.proxy.async.shared::cta;
 // ENTRY: bar.sync 0;
@@ -73,8 +73,8 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // on one barrier, then each tile's K and V, 2 boxes each, 4D tiles with
 // complete_tx, after waiting for the slot to be released.
 // PRODUCER: setmaxnreg.dec.sync.aligned.u32 24;
-// PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_fa3_attention_sm_90a_smem+{{[0-9]+}}], %r{{[0-9]+}};
-// PRODUCER-COUNT-4: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_fa3_attention_sm_90a_smem+{{[0-9]+}}];
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+{{[0-9]+}}], %r{{[0-9]+}};
+// PRODUCER-COUNT-4: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+{{[0-9]+}}];
 // PRODUCER: mbarrier.try_wait.parity.shared.b64
 // PRODUCER: mbarrier.arrive.expect_tx.shared.b64
 // PRODUCER-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -91,7 +91,8 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // CONSUMER: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], 0, 10000000;
 // CONSUMER: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], %r{{[0-9]+}}, 10000000;
 // CONSUMER: bar.sync %r{{[0-9]+}}, 256;
-// CONSUMER-NEXT: wgmma.fence.sync.aligned;
+// CONSUMER-NOT: wgmma.mma_async
+// CONSUMER: wgmma.fence.sync.aligned;
 // CONSUMER-COUNT-8: wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16 {{\{}}{{(%r[0-9]+, ){87}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1, 1, 1, 0, 0;
 // CONSUMER-NOT: wgmma.mma_async
 // CONSUMER: wgmma.commit_group.sync.aligned;
@@ -104,7 +105,7 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // CONSUMER: wgmma.wait_group.sync.aligned 0;
 // CONSUMER: mbarrier.arrive.shared.b64
 // After the last P V, Q empty (barrier 1) is arrived on before the epilogue.
-// CONSUMER: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_fa3_attention_sm_90a_smem+213000];
+// CONSUMER: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213000];
 // CONSUMER: st.global.b32
 
 // The softmax and epilogue: exp2 on the MUFU unit, P and O rounded to bf16
@@ -125,8 +126,8 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // PERSIST: .visible .entry fa4_fa3_attention_sm_90a(
 // PERSIST-DAG: mov.u32 %r{{[0-9]+}}, %ctaid.x;
 // PERSIST-DAG: mov.u32 %r{{[0-9]+}}, %nctaid.x;
-// PERSIST-DAG: mbarrier.init.shared.b64 [fa4_fa3_attention_sm_90a_smem+213000], %r{{[0-9]+}};
+// PERSIST-DAG: mbarrier.init.shared.b64 [fa4_dynamic_smem+213000], %r{{[0-9]+}};
 // PERSIST-DAG: setmaxnreg.inc.sync.aligned.u32 240;
-// PERSIST-DAG: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_fa3_attention_sm_90a_smem+213000];
+// PERSIST-DAG: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213000];
 // PERSIST-DAG: setmaxnreg.dec.sync.aligned.u32 24;
-// PERSIST-DAG: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_fa3_attention_sm_90a_smem+212992], %r{{[0-9]+}};
+// PERSIST-DAG: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+212992], %r{{[0-9]+}};

@@ -12,6 +12,10 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+namespace fa4::kernel {
+class FA4Dialect;
+} // namespace fa4::kernel
+
 namespace fa4 {
 
 #define GEN_PASS_DECL

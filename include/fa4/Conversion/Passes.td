@@ -28,17 +28,19 @@ def ConvertAttnToReferenceKernel
   ];
 }
 
-def ConvertAttnToHopperKernel
-    : Pass<"convert-attn-to-hopper-kernel", "mlir::ModuleOp"> {
-  let summary = "Lower planned attn.attention to a TMA + wgmma kernel (sm_90a)";
+def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
+  let summary = "Write each planned attn.attention as a kernel in the fa4 dialect";
   let description = [{
-    The FA3 structure, read from #attn.config, #attn.swizzle and #attn.smem:
-    a producer warpgroup issuing TMA loads of Q and of K/V tiles into a ring
-    of mbarrier-guarded slots (setmaxnreg down), and `num_q` consumer
-    warpgroups (setmaxnreg up), each with a 64-row Q tile, computing
-    S = Q K^T with wgmma, the online softmax in registers, and O += P V with
-    wgmma taking P from registers. Every mask, GQA/MQA, Dqk != Dv, any Sq and
-    Skv, bf16/f16, LSE. Records the kernel ABI in `fa4.abi`.
+    Reads #attn.config, #attn.swizzle and #attn.smem and builds, in its own
+    gpu.module, a `gpu.func` kernel in the fa4 kernel dialect with the FA3
+    structure: `fa4.warp_specialize` into a producer warpgroup (TMA loads of
+    Q and of K/V tiles into a ring of mbarrier-guarded slots, setmaxnreg
+    down) and `num_q` consumer warpgroups (setmaxnreg up), each with a
+    64-row Q tile: `fa4.mma` for S = Q K^T, `fa4.mask` on edge tiles,
+    `fa4.softmax`, and `fa4.mma` with P from the softmax for O += P V, one
+    tile behind; then `fa4.epilogue`. Work decoding, the K/V loop and the
+    ping-pong turns are scf/arith; nothing in the kernel names a target
+    instruction. Records the kernel ABI in `fa4.abi`.
   }];
   let options = [
     Option<"pingPong", "ping-pong", "bool", /*default=*/"true",
@@ -47,6 +49,32 @@ def ConvertAttnToHopperKernel
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "One CTA per SM looping over work tiles (causal: heaviest "
            "first), so the next tile's Q load overlaps this one's epilogue">
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
+    "mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
+    "mlir::scf::SCFDialect", "fa4::kernel::FA4Dialect"
+  ];
+}
+
+def ConvertFA4ToNVVM : Pass<"convert-fa4-to-nvvm", "mlir::ModuleOp"> {
+  let summary = "Lower fa4 kernels to NVVM and LLVM for one chip";
+  let description = [{
+    sm_90a: frags become the wgmma accumulator registers of each thread
+    (64 x N f32: N / 2 floats; 16-bit frags: pairs packed in i32, the A
+    fragment of wgmma's register form), `fa4.mma` a fenced, committed group
+    of `wgmma.mma_async` k16 steps over 128B-swizzled shared-memory
+    descriptors, `fa4.warp_specialize` a warpgroup dispatch with
+    `setmaxnreg`, the mbarrier and TMA ops their NVVM counterparts, and the
+    `gpu.func` an `llvm.func` whose tensor maps are 128-byte
+    `__grid_constant__` parameters. Loop- and branch-carried frags are
+    split with the structural SCF type conversion.
+
+    sm_100a (tcgen05 and TMEM) is not implemented yet: the pass says so.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target chip: sm_90a">
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",

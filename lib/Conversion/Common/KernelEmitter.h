@@ -18,7 +18,7 @@
 namespace fa4 {
 
 class KernelEmitter {
-protected:
+public:
   KernelEmitter(mlir::OpBuilder &b, mlir::Location loc) : b(b), loc(loc) {}
 
   mlir::Value i32(int64_t v) {

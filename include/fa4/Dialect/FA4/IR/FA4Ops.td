@@ -1,0 +1,264 @@
+//===- FA4Ops.td - Ops of the fa4 kernel dialect -----------*- tablegen -*-===//
+
+#ifndef FA4_DIALECT_FA4_IR_FA4OPS_TD
+#define FA4_DIALECT_FA4_IR_FA4OPS_TD
+
+include "fa4/Dialect/FA4/IR/FA4Types.td"
+include "fa4/Dialect/Attn/IR/AttnAttrs.td"
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def FA4_AnyTile : AnyTypeOf<[FA4_Frag, FA4_Rows]>;
+
+//===----------------------------------------------------------------------===//
+// Warp roles
+//===----------------------------------------------------------------------===//
+
+def FA4_WarpSpecializeOp : FA4_Op<"warp_specialize",
+    [RecursiveMemoryEffects, NoTerminator]> {
+  let summary = "Split the CTA into warpgroup roles, each with its registers";
+  let description = [{
+    Role `i` runs region `i` on `warpgroups[i]` consecutive warpgroups (128
+    threads each), in order from warpgroup 0, after moving its threads to
+    `registers[i]` registers each (`setmaxnreg`). Each region's two i32
+    arguments are the warpgroup's index within its role and the thread's
+    index within its warpgroup.
+
+    The budgets redistribute the registers the CTA got at launch: ptxas
+    gives every thread of a `T`-thread CTA at most 65536 / T registers
+    (rounded down to 8), and `setmaxnreg.inc` waits until registers are
+    free, so the verifier refuses budgets whose total exceeds that pool:
+    they would hang.
+
+    ```mlir
+    fa4.warp_specialize warpgroups [1, 2] registers [24, 240] {
+    ^bb0(%index: i32, %thread: i32):   // the producer
+      ...
+    }, {
+    ^bb0(%consumer: i32, %thread: i32):
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$warpgroups,
+                       DenseI64ArrayAttr:$registers);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$roles);
+  let assemblyFormat = [{
+    `warpgroups` $warpgroups `registers` $registers $roles attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Threads of the CTA: 128 per warpgroup of every role.
+    int64_t getNumThreads();
+    /// What ptxas gives each thread at launch: 65536 / threads, down to 8.
+    int64_t getLaunchRegisters();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers and TMA
+//===----------------------------------------------------------------------===//
+
+def FA4_MBarrierGetOp : FA4_Op<"mbarrier.get", [Pure]> {
+  let summary = "The mbarrier at `index` in a shared-memory barrier region";
+  let description = [{
+    Barriers are 8 bytes each, from byte `offset` of the kernel's dynamic
+    shared memory (the `barriers` region of `#attn.smem`).
+  }];
+  let arguments = (ins I32:$index,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
+  let results = (outs FA4_MBarrier:$barrier);
+  let assemblyFormat = "$index `offset` $offset attr-dict";
+}
+
+def FA4_MBarrierInitOp : FA4_Op<"mbarrier.init"> {
+  let summary = "Initialise an mbarrier for `count` arrivals per phase";
+  let arguments = (ins FA4_MBarrier:$barrier,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$count);
+  let assemblyFormat = "$barrier `count` $count attr-dict";
+}
+
+def FA4_FenceMBarrierInitOp : FA4_Op<"fence.mbarrier_init"> {
+  let summary = "Make initialised mbarriers visible to the TMA (async) proxy";
+  let assemblyFormat = "attr-dict";
+}
+
+def FA4_MBarrierArriveOp : FA4_Op<"mbarrier.arrive"> {
+  let summary = "Arrive on an mbarrier";
+  let arguments = (ins FA4_MBarrier:$barrier);
+  let assemblyFormat = "$barrier attr-dict";
+}
+
+def FA4_MBarrierExpectTxOp : FA4_Op<"mbarrier.expect_tx"> {
+  let summary = "Arrive, and expect `bytes` of TMA transactions this phase";
+  let arguments = (ins FA4_MBarrier:$barrier,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$bytes);
+  let assemblyFormat = "$barrier `bytes` $bytes attr-dict";
+}
+
+def FA4_MBarrierWaitOp : FA4_Op<"mbarrier.wait"> {
+  let summary = "Wait until the phase with parity `parity` has completed";
+  let arguments = (ins FA4_MBarrier:$barrier, I32:$parity);
+  let assemblyFormat = "$barrier `parity` $parity attr-dict";
+}
+
+def FA4_TmaLoadOp : FA4_Op<"tma.load"> {
+  let summary = "Load one TMA box into shared memory, completing on a barrier";
+  let description = [{
+    Copies the box of `tensor_map` at `coordinates` (innermost first) to
+    byte `destination` of dynamic shared memory; its bytes count as
+    transactions on `barrier`. Coordinates past the tensor are zero-filled.
+  }];
+  let arguments = (ins FA4_TensorMap:$tensorMap, Variadic<I32>:$coordinates,
+                       I32:$destination, FA4_MBarrier:$barrier);
+  let assemblyFormat = [{
+    $tensorMap `[` $coordinates `]` `to` $destination `,` $barrier attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tiles and MMAs
+//===----------------------------------------------------------------------===//
+
+def FA4_SmemTileOp : FA4_Op<"smem.tile", [Pure]> {
+  let summary = "The tile at byte `offset` of dynamic shared memory";
+  let arguments = (ins I32:$offset);
+  let results = (outs FA4_SmemTile:$tile);
+  let assemblyFormat = "$offset attr-dict `:` type($tile)";
+}
+
+def FA4_SplatOp : FA4_Op<"splat", [Pure]> {
+  let summary = "A frag or rows value with every element `value`";
+  let arguments = (ins F32:$value);
+  let results = (outs FA4_AnyTile:$result);
+  let assemblyFormat = "$value attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def FA4_MmaOp : FA4_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "Issue acc + A x B on a warpgroup's tiles (asynchronous)";
+  let description = [{
+    `A` is M x K: a K-major shared-memory tile (M rows of K) or a 16-bit frag
+    (P from the softmax). `B` is a shared-memory tile, K-major with N rows of
+    K (the product is then A B^T, as in Q K^T) or MN-major with K rows of N
+    (as V in P V). `acc` and the result are M x N f32 frags.
+
+    The MMA is issued, not finished: the result may be read only after an
+    `fa4.mma.wait` that covers it. Each `fa4.mma` is one commit group.
+  }];
+  let arguments = (ins AnyTypeOf<[FA4_SmemTile, FA4_Frag]>:$a,
+                       FA4_SmemTile:$b, FA4_Frag:$acc);
+  let results = (outs FA4_Frag:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getM() { return ::llvm::cast<FragType>(getAcc().getType()).getRows(); }
+    int64_t getN() { return ::llvm::cast<FragType>(getAcc().getType()).getColumns(); }
+    int64_t getK();
+  }];
+}
+
+def FA4_MmaWaitOp : FA4_Op<"mma.wait"> {
+  let summary = "Wait until at most `pending` MMA commit groups are in flight";
+  let arguments = (ins DefaultValuedAttr<
+      ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$pending);
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax and epilogue
+//===----------------------------------------------------------------------===//
+
+def FA4_MaskOp : FA4_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
+  let summary = "-inf for the scores of keys a query row does not see";
+  let description = [{
+    Element (r, c) of `scores` is the score of query row `first_row + r`
+    with key `first_key + c`. It becomes -inf if the key is at or past `skv`,
+    or if `mask` (bottom-right aligned, the diagonal shifted by skv - sq)
+    hides it. The lowering tests once whether the tile reaches an edge and
+    leaves interior tiles untouched.
+  }];
+  let arguments = (ins FA4_Frag:$scores, I32:$firstKey, I32:$firstRow,
+                       I32:$seqQ, I32:$seqKV, Attn_MaskAttr:$mask);
+  let results = (outs FA4_Frag:$result);
+  let assemblyFormat = [{
+    $scores `mask` qualified($mask) `keys` $firstKey `rows` $firstRow
+    `sq` $seqQ `skv` $seqKV attr-dict `:` type($scores)
+  }];
+  let hasVerifier = 1;
+}
+
+def FA4_SoftmaxOp : FA4_Op<"softmax", [Pure,
+    AllTypesMatch<["scores", "probs"]>,
+    AllTypesMatch<["max", "sum", "newMax", "newSum", "correction"]>]> {
+  let summary = "One online-softmax step over a tile of scores";
+  let description = [{
+    With `scale_log2` = scale * log2(e): the new row max is
+    `max(max, rowmax(scores) * scale_log2)`; `probs = exp2(scores *
+    scale_log2 - new_max)`; `correction = exp2(max - new_max)`; the new row
+    sum is `sum * correction + rowsum(probs)`. A row whose max is still -inf
+    subtracts 0 instead, so it yields zeros rather than NaN.
+
+    The running sum may be kept partially reduced (per thread); only
+    `fa4.epilogue` reads it.
+  }];
+  let arguments = (ins FA4_Frag:$scores, FA4_Rows:$max, FA4_Rows:$sum,
+                       F32:$scaleLog2);
+  let results = (outs FA4_Frag:$probs, FA4_Rows:$newMax, FA4_Rows:$newSum,
+                      FA4_Rows:$correction);
+  let assemblyFormat = [{
+    $scores `max` $max `sum` $sum `scale` $scaleLog2 attr-dict `:`
+    type($scores) `,` type($max)
+  }];
+  let hasVerifier = 1;
+}
+
+def FA4_ScaleRowsOp : FA4_Op<"scale_rows", [Pure,
+    AllTypesMatch<["tile", "result"]>]> {
+  let summary = "Multiply each row of a frag by its factor";
+  let arguments = (ins FA4_Frag:$tile, FA4_Rows:$factors);
+  let results = (outs FA4_Frag:$result);
+  let assemblyFormat = "$tile `by` $factors attr-dict `:` type($tile) `,` type($factors)";
+  let hasVerifier = 1;
+}
+
+def FA4_TruncFOp : FA4_Op<"truncf", [Pure]> {
+  let summary = "Round an f32 frag to a 16-bit MMA operand frag";
+  let arguments = (ins FA4_Frag:$tile);
+  let results = (outs FA4_Frag:$result);
+  let assemblyFormat = "$tile attr-dict `:` type($tile) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+def FA4_EpilogueOp : FA4_Op<"epilogue", [AttrSizedOperandSegments,
+    AllTypesMatch<["max", "sum"]>]> {
+  let summary = "Normalise O by its row sums; store O (and LSE) in bounds";
+  let description = [{
+    Row r of the tile is query row `first_row + r` of (`batch`, `head`).
+    Stores `out / sum` for rows below `sq` and the first `depth` columns, at
+    `out + batch * s0 + row * s1 + head * s2 + column` (elements of the
+    output type), and, with `lse`, `ln(sum) + max * ln 2` (max in the exp2
+    domain) at `lse + batch * l0 + head * l1 + row`. A row with sum 0 stores
+    O = 0 and LSE = -inf.
+  }];
+  let arguments = (ins FA4_Frag:$out, FA4_Rows:$max, FA4_Rows:$sum,
+                       LLVM_AnyPointer:$outPtr, I32:$batch, I32:$firstRow,
+                       I32:$head, Variadic<I64>:$outStrides, I32:$seqQ,
+                       Optional<LLVM_AnyPointer>:$lsePtr,
+                       Variadic<I64>:$lseStrides, I64Attr:$depth,
+                       TypeAttr:$elementType);
+  let assemblyFormat = [{
+    $out `,` $max `,` $sum `to` $outPtr `[` $batch `,` $firstRow `,` $head `]`
+    `strides` `[` $outStrides `]` `sq` $seqQ `depth` $depth `of` $elementType
+    (`lse` $lsePtr^ `strides` `[` $lseStrides `]`)?
+    attr-dict `:` type($out) `,` type($max) `,` qualified(type($outPtr))
+    (`,` qualified(type($lsePtr))^)?
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // FA4_DIALECT_FA4_IR_FA4OPS_TD

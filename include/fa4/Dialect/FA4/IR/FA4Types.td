@@ -1,0 +1,71 @@
+//===- FA4Types.td - Types of the fa4 kernel dialect -------*- tablegen -*-===//
+
+#ifndef FA4_DIALECT_FA4_IR_FA4TYPES_TD
+#define FA4_DIALECT_FA4_IR_FA4TYPES_TD
+
+include "fa4/Dialect/FA4/IR/FA4Dialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def FA4_Major : I32EnumAttr<"Major", "the contiguous dimension of an MMA operand", [
+  I32EnumAttrCase<"K", 0, "k_major">,
+  I32EnumAttrCase<"MN", 1, "mn_major">
+]> {
+  let cppNamespace = "::fa4::kernel";
+  let genSpecializedAttr = 0;
+}
+
+class FA4_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<FA4_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def FA4_TensorMap : FA4_Type<"TensorMap", "tensor_map"> {
+  let summary = "A TMA tensor map passed as a kernel parameter";
+  let description = [{
+    A 128-byte CUtensorMap that the runtime encodes from the manifest and
+    passes by value (`__grid_constant__`); TMA reads it in parameter space.
+  }];
+}
+
+def FA4_MBarrier : FA4_Type<"MBarrier", "mbarrier"> {
+  let summary = "An mbarrier in the kernel's shared memory";
+}
+
+def FA4_SmemTile : FA4_Type<"SmemTile", "smem_tile"> {
+  let summary = "A rows x columns tile in shared memory, as TMA wrote it";
+  let description = [{
+    `!fa4.smem_tile<176x128xbf16, k_major>`: 176 rows of 128 elements,
+    stored as 64-element boxes with the 128-byte swizzle (one box per 64
+    columns, `rows * 128` bytes each). An MMA reads it as a K-major operand
+    (rows = M or N, columns = K) or an MN-major one (rows = K, columns = N).
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$columns,
+                        "::mlir::Type":$elementType,
+                        "::fa4::kernel::Major":$major);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def FA4_Frag : FA4_Type<"Frag", "frag"> {
+  let summary = "A tile spread over the threads of one warpgroup";
+  let description = [{
+    `!fa4.frag<64x176xf32>`: an MMA accumulator or operand tile owned by one
+    warpgroup. f32 frags are accumulators; 16-bit frags are the A operand of
+    a later MMA (P of P V). The layout is the target's: wgmma's accumulator
+    registers on sm_90a, TMEM columns on sm_100a.
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$columns,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def FA4_Rows : FA4_Type<"Rows", "rows"> {
+  let summary = "One value per row of a frag (row max, row sum, correction)";
+  let parameters = (ins "int64_t":$rows, "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+#endif // FA4_DIALECT_FA4_IR_FA4TYPES_TD

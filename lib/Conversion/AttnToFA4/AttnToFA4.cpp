@@ -1,0 +1,678 @@
+//===- AttnToFA4.cpp - Planned attn.attention -> fa4 kernel IR ------------===//
+//
+// The FA3 structure, read from the plan attributes and written in the fa4
+// kernel dialect:
+//
+//   role 0 (1 warpgroup)     producer: setmaxnreg down; one thread issues the
+//                            TMA loads of Q (once per work tile) and of each
+//                            K/V tile into a ring of `kv_stages` slots, each
+//                            slot guarded by full barriers (transaction
+//                            bytes) and an empty barrier (consumers).
+//   role 1 (num_q groups)    consumers: setmaxnreg up; each owns a 64-row Q
+//                            tile: S = Q K^T (fa4.mma), the mask on edge
+//                            tiles, the online softmax, and O += P V with P
+//                            taken from the softmax, one tile behind so both
+//                            GEMMs of a turn are in flight together.
+//
+// Which instructions implement a frag, an MMA or a barrier is
+// convert-fa4-to-nvvm's business; this file decides the schedule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Common/KernelEmitter.h"
+#include "fa4/Conversion/KernelABI.h"
+#include "fa4/Conversion/Passes.h"
+#include "fa4/Dialect/Attn/IR/Attn.h"
+#include "fa4/Dialect/FA4/IR/FA4.h"
+#include "fa4/Target/TargetInfo.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cmath>
+
+namespace fa4 {
+#define GEN_PASS_DEF_CONVERTATTNTOFA4
+#include "fa4/Conversion/Passes.h.inc"
+} // namespace fa4
+
+using namespace mlir;
+using namespace fa4;
+using namespace fa4::kernel;
+
+namespace {
+/// wgmma's M: each consumer warpgroup owns a 64-row Q tile.
+constexpr int kRowsPerConsumer = 64;
+/// One TMA box and one 128B swizzle atom row: 64 16-bit elements.
+constexpr int kBoxColumns = 64;
+constexpr int kSwizzleBytes = 128;
+/// Register budgets after setmaxnreg. fa4.warp_specialize's verifier checks
+/// that they fit the pool the CTA launches with (168 * 384 registers for
+/// three warpgroups): two consumers at 240 and a producer at 24 use it
+/// exactly.
+constexpr int kProducerRegisters = 24;
+constexpr int kConsumerRegisters = 240;
+
+/// Everything the emitter needs, read from the op and its plan attributes.
+struct HopperPlan {
+  int64_t numConsumers, bn, kvStages, qkBoxes, ovBoxes, group, numQHeads;
+  int64_t qkDepth, ovDepth, paddedOv;
+  int64_t qOffset, kRingOffset, vRingOffset, barrierOffset, barrierBytes;
+  int64_t kStageBytes, vStageBytes, smemUsed;
+  attn::MaskAttr mask;
+  bool hasLse;
+  Type elementType;
+
+  int64_t qTileBytes() const {
+    return qkBoxes * kRowsPerConsumer * kSwizzleBytes;
+  }
+  int64_t kBoxBytes() const { return bn * kSwizzleBytes; }
+  /// mbarriers: Q full, Q empty; per slot K full, V full, slot empty.
+  int64_t numBarriers() const { return 2 + 3 * kvStages; }
+};
+
+/// Reads the plan; fails with a diagnostic for plans this kernel cannot run.
+FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
+  attn::ConfigAttr config = op.getConfigAttr();
+  attn::SmemAttr smem = op.getSmemAttr();
+  attn::SwizzleAttr swizzle = op.getSwizzleAttr();
+  if (!config || !smem || !swizzle)
+    return op.emitOpError()
+           << "needs #attn.config, #attn.swizzle and #attn.smem; run "
+              "attn-plan-pipeline{chip=sm_90a} first";
+  if (config.getChip() != attn::Chip::SM90a)
+    return op.emitOpError()
+           << "has a plan for " << attn::stringifyChip(config.getChip())
+           << "; this lowering targets sm_90a";
+  HopperPlan plan;
+  plan.numConsumers = config.getNumQ();
+  plan.bn = config.getBn();
+  plan.kvStages = smem.getKvStages();
+  plan.qkDepth = config.getQkDepth();
+  plan.ovDepth = config.getOvDepth();
+  plan.qkBoxes = config.getPaddedQkDepth() / kBoxColumns;
+  plan.paddedOv = config.getPaddedOvDepth();
+  plan.ovBoxes = plan.paddedOv / kBoxColumns;
+  plan.group = config.getGroup();
+  plan.numQHeads = config.getNumQHeads();
+  plan.mask = op.getMask();
+  plan.hasLse = static_cast<bool>(op.getLse());
+  plan.elementType = op.getQueryType().getElementType();
+  plan.kStageBytes = smem.getKStageBytes();
+  plan.vStageBytes = smem.getVStageBytes();
+  plan.smemUsed = smem.getSmemUsed();
+  fa4::SmemPlan regions = smem.toPlan();
+  plan.qOffset = regions.q.offset;
+  plan.kRingOffset = regions.kRing.offset;
+  plan.vRingOffset = regions.vRing.offset;
+  plan.barrierOffset = regions.barriers.offset;
+  plan.barrierBytes = regions.barriers.bytes;
+
+  auto box = [](attn::TmaBoxAttr b) {
+    return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
+  };
+  if (config.getMmaM() != kRowsPerConsumer ||
+      config.getBm() != plan.numConsumers * kRowsPerConsumer ||
+      config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
+      plan.paddedOv > 256 || plan.bn % 16 || plan.bn > 256 ||
+      config.getUseSharedKv() ||
+      box(swizzle.getQ()) != std::make_tuple(int64_t(kRowsPerConsumer),
+                                             int64_t(kBoxColumns),
+                                             int64_t(kSwizzleBytes)) ||
+      box(swizzle.getK()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
+                                             int64_t(kSwizzleBytes)) ||
+      box(swizzle.getV()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
+                                             int64_t(kSwizzleBytes)))
+    return op.emitOpError()
+           << "has an sm_90a plan this kernel does not implement (it needs "
+              "64-row consumer tiles, depths in 64-column 128B-swizzled boxes, "
+              "Dv <= 256, BN a multiple of 16 up to 256 and separate K/V "
+              "rings), got "
+           << config;
+  if (plan.kStageBytes < plan.qkBoxes * plan.kBoxBytes() ||
+      plan.vStageBytes < plan.ovBoxes * plan.kBoxBytes() ||
+      plan.barrierBytes < plan.numBarriers() * 8)
+    return op.emitOpError() << "has a shared-memory plan too small for its "
+                               "K/V slots or its "
+                            << plan.numBarriers() << " mbarriers: " << smem;
+  return plan;
+}
+
+/// Writes the kernel body in the fa4 dialect.
+class FA3KernelBuilder : KernelEmitter {
+public:
+  FA3KernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
+                   bool pingPong, bool persistent)
+      : KernelEmitter(b, loc), plan(plan),
+        pingPong(pingPong && plan.numConsumers == 2), persistent(persistent) {}
+
+  void build(gpu::GPUFuncOp func);
+
+private:
+  Value fromIndex(Value v) { return indexTo(b.getI32Type(), v); }
+
+  //===--- barriers, TMA, tiles -------------------------------------------===//
+  Value barrier(Value index) {
+    return MBarrierGetOp::create(b, loc, MBarrierType::get(b.getContext()),
+                                 index,
+                                 b.getI64IntegerAttr(plan.barrierOffset));
+  }
+  Value barrier(int64_t index) { return barrier(i32(index)); }
+  Value qFullBarrier() { return barrier(0); }
+  Value qEmptyBarrier() { return barrier(1); }
+  Value kFullBarrier(Value slot) { return barrier(add(i32(2), slot)); }
+  Value vFullBarrier(Value slot) {
+    return barrier(add(i32(2 + plan.kvStages), slot));
+  }
+  Value emptyBarrier(Value slot) {
+    return barrier(add(i32(2 + 2 * plan.kvStages), slot));
+  }
+  void waitBarrier(Value barrier, Value parity) {
+    MBarrierWaitOp::create(b, loc, barrier, parity);
+  }
+  void expectBytes(Value barrier, int64_t bytes) {
+    MBarrierExpectTxOp::create(b, loc, barrier, b.getI64IntegerAttr(bytes));
+  }
+  /// One 4D TMA box (coordinates innermost first: depth, head, row, batch).
+  void tmaLoad(Value tensorMap, Value destination, Value depth, Value head,
+               Value row, Value batch, Value barrier) {
+    TmaLoadOp::create(b, loc, tensorMap, ValueRange{depth, head, row, batch},
+                      destination, barrier);
+  }
+  Value smemTile(Value offset, int64_t rows, int64_t columns, Major major) {
+    return SmemTileOp::create(b, loc,
+                              SmemTileType::get(b.getContext(), rows, columns,
+                                                plan.elementType, major),
+                              offset);
+  }
+  FragType accType(int64_t columns) {
+    return FragType::get(b.getContext(), kRowsPerConsumer, columns,
+                         b.getF32Type());
+  }
+  RowsType rowsType() {
+    return RowsType::get(b.getContext(), kRowsPerConsumer, b.getF32Type());
+  }
+  Value splat(Type type, double value) {
+    return SplatOp::create(b, loc, type, f32(value));
+  }
+
+  //===--- parts of the kernel --------------------------------------------===//
+  void decodeWork(Value index);
+  /// Where a producer or consumer is in its list of work tiles.
+  struct WorkScope {
+    scf::ForOp loop; // null when not persistent: one work tile per CTA
+    Value workDone;  // work tiles this CTA finished before this one
+    Value kvTiles;   // K/V ring tiles used before this work tile
+  };
+  WorkScope beginWork();
+  void endWork(WorkScope scope);
+  void buildProducer();
+  void buildConsumer(Value consumer);
+
+  const HopperPlan &plan;
+  bool pingPong;
+  bool persistent;
+
+  // Kernel arguments.
+  Value qMap, kMap, vMap, outPtr, lsePtr, seqQ, seqKV, scaleLog2;
+  SmallVector<Value> outStride, lseStride;
+  Value batchSize, numWork, firstWork, workStride;
+  // The current work tile (decodeWork).
+  Value batch, head, kvHead, blockRow, firstTile, numTiles;
+};
+} // namespace
+
+/// The work tile `index` names: a 128-row block of one (batch, head), and the
+/// KV tiles its rows can see. Causal and window masks go heaviest first (the
+/// last row blocks see the most keys): longest-processing-time order for the
+/// persistent CTAs. Otherwise the row blocks of one head are adjacent, so
+/// CTAs running together share K and V in L2.
+void FA3KernelBuilder::decodeWork(Value index) {
+  Value rowsPerBlock = i32(plan.numConsumers * kRowsPerConsumer);
+  Value numRowBlocks = divu(add(seqQ, sub(rowsPerBlock, i32(1))), rowsPerBlock);
+  Value heads = i32(plan.numQHeads);
+  Value rowBlock, headAndBatch;
+  if (plan.mask.getKind() == attn::MaskKind::None) {
+    rowBlock = remu(index, numRowBlocks);
+    headAndBatch = divu(index, numRowBlocks);
+  } else {
+    Value perRowBlock = mul(heads, batchSize);
+    rowBlock = sub(sub(numRowBlocks, i32(1)), divu(index, perRowBlock));
+    headAndBatch = remu(index, perRowBlock);
+  }
+  blockRow = mul(rowBlock, rowsPerBlock);
+  head = remu(headAndBatch, heads);
+  batch = divu(headAndBatch, heads);
+  kvHead = divu(head, i32(plan.group));
+
+  // The KV tiles this block's rows can see (bottom-right aligned masks).
+  Value lastRow =
+      sub(mins(add(blockRow, i32(plan.numConsumers * kRowsPerConsumer)), seqQ),
+          i32(1));
+  Value shift = sub(seqKV, seqQ);
+  Value keyEnd = seqKV, keyBegin = i32(0);
+  attn::MaskAttr mask = plan.mask;
+  if (mask.getKind() == attn::MaskKind::Causal)
+    keyEnd = mins(keyEnd, add(add(lastRow, shift), i32(1)));
+  if (mask.getKind() == attn::MaskKind::Window) {
+    if (mask.getRight() >= 0)
+      keyEnd = mins(keyEnd, add(add(lastRow, shift), i32(mask.getRight() + 1)));
+    if (mask.getLeft() >= 0)
+      keyBegin = maxs(keyBegin, sub(add(blockRow, shift), i32(mask.getLeft())));
+  }
+  keyEnd = maxs(keyEnd, keyBegin);
+  firstTile = divu(keyBegin, i32(plan.bn));
+  Value endTile = divu(add(keyEnd, i32(plan.bn - 1)), i32(plan.bn));
+  numTiles = maxs(sub(endTile, firstTile), i32(0));
+  // A block with no visible key loads nothing and writes O = 0, LSE = -inf.
+  numTiles = select(cmp(arith::CmpIPredicate::sle, keyEnd, keyBegin), i32(0),
+                    numTiles);
+}
+
+/// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
+/// K/V tiles used so far); the K/V ring and the Q buffer continue from one
+/// work tile to the next, so their slots and barrier parities count across
+/// tiles. Otherwise the CTA's one work tile, with both counts 0.
+FA3KernelBuilder::WorkScope FA3KernelBuilder::beginWork() {
+  if (!persistent) {
+    decodeWork(firstWork);
+    return {scf::ForOp(), i32(0), i32(0)};
+  }
+  auto loop =
+      scf::ForOp::create(b, loc, toIndex(firstWork), toIndex(numWork),
+                         toIndex(workStride), ValueRange{i32(0), i32(0)});
+  b.setInsertionPointToStart(loop.getBody());
+  decodeWork(fromIndex(loop.getInductionVar()));
+  return {loop, loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1]};
+}
+
+void FA3KernelBuilder::endWork(WorkScope scope) {
+  if (!scope.loop)
+    return;
+  scf::YieldOp::create(
+      b, loc,
+      ValueRange{add(scope.workDone, i32(1)), add(scope.kvTiles, numTiles)});
+  b.setInsertionPointAfter(scope.loop);
+}
+
+void FA3KernelBuilder::buildProducer() {
+  WorkScope work = beginWork();
+  Value workDone = work.workDone, tilesLoaded = work.kvTiles;
+
+  // Q: each consumer's 64 rows, all depth boxes, on one barrier, once the
+  // consumers have released the previous work tile's Q.
+  auto ifReuseQ = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::sgt, workDone, i32(0)), false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifReuseQ.thenBlock());
+    waitBarrier(qEmptyBarrier(),
+                arith::AndIOp::create(b, loc, sub(workDone, i32(1)), i32(1)));
+  }
+  Value qBarrier = qFullBarrier();
+  expectBytes(qBarrier, plan.numConsumers * plan.qTileBytes());
+  for (int64_t consumer = 0; consumer < plan.numConsumers; ++consumer)
+    for (int64_t box = 0; box < plan.qkBoxes; ++box)
+      tmaLoad(qMap,
+              i32(plan.qOffset + consumer * plan.qTileBytes() +
+                  box * kRowsPerConsumer * kSwizzleBytes),
+              i32(box * kBoxColumns), head,
+              add(blockRow, i32(consumer * kRowsPerConsumer)), batch, qBarrier);
+
+  // K and V tiles through the ring; a slot is reused once both consumers
+  // have released it.
+  auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(numTiles),
+                                 toIndex(i32(1)));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value tile = fromIndex(loop.getInductionVar());
+    Value ringTile = add(tilesLoaded, tile);
+    Value stages = i32(plan.kvStages);
+    Value slot = remu(ringTile, stages);
+    Value round = divu(ringTile, stages);
+    auto ifReuse = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::uge, ringTile, stages), false);
+    {
+      OpBuilder::InsertionGuard reuseGuard(b);
+      b.setInsertionPointToStart(ifReuse.thenBlock());
+      waitBarrier(emptyBarrier(slot),
+                  arith::AndIOp::create(b, loc, sub(round, i32(1)), i32(1)));
+    }
+    Value keyRow = mul(add(firstTile, tile), i32(plan.bn));
+    Value kBarrier = kFullBarrier(slot);
+    expectBytes(kBarrier, plan.qkBoxes * plan.kBoxBytes());
+    Value kSlot = add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)));
+    for (int64_t box = 0; box < plan.qkBoxes; ++box)
+      tmaLoad(kMap, add(kSlot, i32(box * plan.kBoxBytes())),
+              i32(box * kBoxColumns), kvHead, keyRow, batch, kBarrier);
+    Value vBarrier = vFullBarrier(slot);
+    expectBytes(vBarrier, plan.ovBoxes * plan.kBoxBytes());
+    Value vSlot = add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
+    for (int64_t box = 0; box < plan.ovBoxes; ++box)
+      tmaLoad(vMap, add(vSlot, i32(box * plan.kBoxBytes())),
+              i32(box * kBoxColumns), kvHead, keyRow, batch, vBarrier);
+  }
+  endWork(work);
+}
+
+void FA3KernelBuilder::buildConsumer(Value consumer) {
+  Value qTile =
+      smemTile(add(i32(plan.qOffset), mul(consumer, i32(plan.qTileBytes()))),
+               kRowsPerConsumer, plan.qkBoxes * kBoxColumns, Major::K);
+  FragType scoresType = accType(plan.bn), outType = accType(plan.paddedOv);
+  auto probsType = FragType::get(b.getContext(), kRowsPerConsumer, plan.bn,
+                                 plan.elementType);
+  Value stages = i32(plan.kvStages);
+  auto slotOf = [&](Value tile) { return remu(tile, stages); };
+  auto parityOf = [&](Value tile) {
+    return arith::AndIOp::create(b, loc, divu(tile, stages), i32(1));
+  };
+  // O += P V for `tile`, P from the softmax.
+  auto issuePV = [&](Value out, Value probs, Value tile) -> Value {
+    waitBarrier(vFullBarrier(slotOf(tile)), parityOf(tile));
+    Value vTile = smemTile(
+        add(i32(plan.vRingOffset), mul(slotOf(tile), i32(plan.vStageBytes))),
+        plan.bn, plan.paddedOv, Major::MN);
+    return MmaOp::create(b, loc, outType, probs, vTile, out);
+  };
+  auto releaseSlot = [&](Value tile) {
+    MBarrierArriveOp::create(b, loc, emptyBarrier(slotOf(tile)));
+  };
+  // Ping-pong (FA3): named barrier 1 + c orders consumer c's GEMM issue after
+  // the other consumer's, so one warpgroup's softmax runs under the other's
+  // GEMMs. Consumer 1 lets consumer 0 go first.
+  Value ownTurn = add(consumer, i32(1)), otherTurn = sub(i32(2), consumer);
+  Value pairThreads = i32(2 * kWarpgroupThreads);
+  auto waitTurn = [&] {
+    NVVM::BarrierOp::create(b, loc, Type(), ownTurn, pairThreads,
+                            NVVM::BarrierReductionAttr(), Value());
+  };
+  auto passTurn = [&] {
+    NVVM::BarrierArriveOp::create(b, loc, otherTurn, pairThreads);
+  };
+  if (pingPong) {
+    auto ifSecond = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(1)), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifSecond.thenBlock());
+    passTurn();
+  }
+
+  WorkScope work = beginWork();
+  Value workDone = work.workDone, tilesSeen = work.kvTiles;
+  Value tileRow = add(blockRow, mul(consumer, i32(kRowsPerConsumer)));
+  waitBarrier(qFullBarrier(), arith::AndIOp::create(b, loc, workDone, i32(1)));
+
+  // Each iteration issues S(t) = Q K^T(t) and, in the same GEMM turn,
+  // O += P(t-1) V(t-1); then the softmax of S(t) makes P(t). P V lags one
+  // tile so that both GEMMs of a turn are in flight together.
+  Value noProbs = TruncFOp::create(b, loc, probsType, splat(scoresType, 0.0));
+  auto loop = scf::ForOp::create(
+      b, loc, toIndex(i32(0)), toIndex(numTiles), toIndex(i32(1)),
+      ValueRange{splat(outType, 0.0), splat(rowsType(), -INFINITY),
+                 splat(rowsType(), 0.0), noProbs});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    ValueRange carried = loop.getRegionIterArgs();
+    Value out = carried[0], rowMax = carried[1], rowSum = carried[2],
+          previousP = carried[3];
+    Value tile = fromIndex(loop.getInductionVar());
+    Value ringTile = add(tilesSeen, tile);
+    Value slot = slotOf(ringTile);
+    Value firstKey = mul(add(firstTile, tile), i32(plan.bn));
+    Value hasPrevious = cmp(arith::CmpIPredicate::sgt, tile, i32(0));
+    Value previous = sub(ringTile, i32(1));
+
+    waitBarrier(kFullBarrier(slot), parityOf(ringTile));
+    if (pingPong)
+      waitTurn();
+    Value kTile =
+        smemTile(add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes))),
+                 plan.bn, plan.qkBoxes * kBoxColumns, Major::K);
+    Value scores =
+        MmaOp::create(b, loc, scoresType, qTile, kTile, splat(scoresType, 0.0));
+    auto ifPV = scf::IfOp::create(b, loc, TypeRange{outType}, hasPrevious,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard pvGuard(b);
+      b.setInsertionPointToStart(ifPV.thenBlock());
+      scf::YieldOp::create(b, loc, issuePV(out, previousP, previous));
+      b.setInsertionPointToStart(ifPV.elseBlock());
+      scf::YieldOp::create(b, loc, out);
+    }
+    out = ifPV.getResult(0);
+    if (pingPong)
+      passTurn();
+    MmaWaitOp::create(b, loc);
+    {
+      auto ifRelease = scf::IfOp::create(b, loc, hasPrevious, false);
+      OpBuilder::InsertionGuard releaseGuard(b);
+      b.setInsertionPointToStart(ifRelease.thenBlock());
+      releaseSlot(previous);
+    }
+
+    scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow, seqQ,
+                            seqKV, plan.mask);
+    auto softmax =
+        SoftmaxOp::create(b, loc, scoresType, rowsType(), rowsType(),
+                          rowsType(), scores, rowMax, rowSum, scaleLog2);
+    out = ScaleRowsOp::create(b, loc, outType, out, softmax.getCorrection());
+    // P as an MMA operand, rounded here, before the next turn's MMAs.
+    Value probs = TruncFOp::create(b, loc, probsType, softmax.getProbs());
+    scf::YieldOp::create(b, loc,
+                         ValueRange{out, Value(softmax.getNewMax()),
+                                    Value(softmax.getNewSum()), probs});
+  }
+
+  // The last tile's P V, outside any GEMM turn.
+  Value out = loop.getResult(0);
+  {
+    auto ifLast = scf::IfOp::create(
+        b, loc, TypeRange{outType},
+        cmp(arith::CmpIPredicate::sgt, numTiles, i32(0)), true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLast.thenBlock());
+    Value last = sub(add(tilesSeen, numTiles), i32(1));
+    Value finalOut = issuePV(out, loop.getResult(3), last);
+    MmaWaitOp::create(b, loc);
+    releaseSlot(last);
+    scf::YieldOp::create(b, loc, finalOut);
+    b.setInsertionPointToStart(ifLast.elseBlock());
+    scf::YieldOp::create(b, loc, out);
+    out = ifLast.getResult(0);
+  }
+  // Q is dead after the last QK^T: the producer may load the next work
+  // tile's Q while this epilogue runs.
+  MBarrierArriveOp::create(b, loc, qEmptyBarrier());
+  EpilogueOp::create(b, loc, out, loop.getResult(1), loop.getResult(2), outPtr,
+                     batch, tileRow, head, outStride, seqQ, lsePtr, lseStride,
+                     b.getI64IntegerAttr(plan.ovDepth),
+                     TypeAttr::get(plan.elementType));
+  endWork(work);
+  if (pingPong) {
+    // Consumer 0 takes the turn that consumer 1's first arrive granted, so
+    // every named-barrier phase completes before exit.
+    auto ifFirst = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(0)), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFirst.thenBlock());
+    waitTurn();
+  }
+}
+
+void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
+  b.setInsertionPointToStart(&func.getBody().front());
+  unsigned arg = 0;
+  qMap = func.getArgument(arg++);
+  kMap = func.getArgument(arg++);
+  vMap = func.getArgument(arg++);
+  outPtr = func.getArgument(arg++);
+  if (plan.hasLse)
+    lsePtr = func.getArgument(arg++);
+  batchSize = func.getArgument(arg++);
+  seqQ = func.getArgument(arg++);
+  seqKV = func.getArgument(arg++);
+  for (int dim = 0; dim < 3; ++dim)
+    outStride.push_back(func.getArgument(arg++));
+  if (plan.hasLse)
+    for (int dim = 0; dim < 2; ++dim)
+      lseStride.push_back(func.getArgument(arg++));
+  scaleLog2 = func.getArgument(arg++);
+
+  // CTA i takes work tiles i, i + grid, i + 2 * grid, ... (persistent), or
+  // work tile i alone.
+  Value rowsPerBlock = i32(plan.numConsumers * kRowsPerConsumer);
+  Value numRowBlocks = divu(add(seqQ, sub(rowsPerBlock, i32(1))), rowsPerBlock);
+  numWork = mul(numRowBlocks, mul(i32(plan.numQHeads), batchSize));
+  firstWork = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  workStride = fromIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+  Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+
+  // Barriers: Q full (one arrival with its bytes), Q empty (every consumer
+  // thread), K/V full (one arrival with its bytes), slot empty (every
+  // consumer thread, after its P V is done).
+  auto ifInit =
+      scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid, i32(0)),
+                        /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifInit.thenBlock());
+    int64_t consumerThreads = plan.numConsumers * kWarpgroupThreads;
+    auto init = [&](Value barrier, int64_t count) {
+      MBarrierInitOp::create(b, loc, barrier, b.getI64IntegerAttr(count));
+    };
+    init(qFullBarrier(), 1);
+    init(qEmptyBarrier(), consumerThreads);
+    for (int64_t i = 0; i < 2 * plan.kvStages; ++i)
+      init(barrier(2 + i), 1);
+    for (int64_t i = 0; i < plan.kvStages; ++i)
+      init(emptyBarrier(i32(i)), consumerThreads);
+    FenceMBarrierInitOp::create(b, loc);
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  auto roles = WarpSpecializeOp::create(
+      b, loc, b.getDenseI64ArrayAttr({1, plan.numConsumers}),
+      b.getDenseI64ArrayAttr({kProducerRegisters, kConsumerRegisters}),
+      /*rolesCount=*/2);
+  Type i32Type = b.getI32Type();
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *producer =
+        b.createBlock(&roles.getRoles()[0], {}, {i32Type, i32Type}, {loc, loc});
+    Value thread = producer->getArgument(1);
+    auto ifLeader = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
+    b.setInsertionPointToStart(ifLeader.thenBlock());
+    buildProducer();
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *consumer =
+        b.createBlock(&roles.getRoles()[1], {}, {i32Type, i32Type}, {loc, loc});
+    buildConsumer(consumer->getArgument(0));
+  }
+  gpu::ReturnOp::create(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertAttnToFA4Pass
+    : public fa4::impl::ConvertAttnToFA4Base<ConvertAttnToFA4Pass> {
+  using ConvertAttnToFA4Base::ConvertAttnToFA4Base;
+  void runOnOperation() override;
+};
+} // namespace
+
+/// The kernel's parameters in ABI order (docs/KernelABI.md), short form.
+static SmallVector<std::string> abiParams(const HopperPlan &plan) {
+  auto box = [](int64_t rows) {
+    return ("1x" + Twine(rows) + "x1x" + Twine(kBoxColumns) + ":" +
+            Twine(kSwizzleBytes))
+        .str();
+  };
+  SmallVector<std::string> params = {"tmap:q:" + box(kRowsPerConsumer),
+                                     "tmap:k:" + box(plan.bn),
+                                     "tmap:v:" + box(plan.bn), "ptr:o"};
+  if (plan.hasLse)
+    params.push_back("ptr:lse");
+  params.append({"i32:b", "i32:sq", "i32:skv", "i64:o.stride.0",
+                 "i64:o.stride.1", "i64:o.stride.2"});
+  if (plan.hasLse)
+    params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
+  params.push_back("f32:scale_log2");
+  return params;
+}
+
+void ConvertAttnToFA4Pass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SmallVector<attn::AttentionOp> ops;
+  module.walk([&](attn::AttentionOp op) { ops.push_back(op); });
+  MLIRContext *context = &getContext();
+  OpBuilder b(context);
+  for (attn::AttentionOp op : ops) {
+    FailureOr<HopperPlan> plan = readPlan(op);
+    if (failed(plan))
+      return signalPassFailure();
+    auto [kernels, name] = createKernelModule(module, op, "fa4_fa3", "sm_90a");
+    Location loc = op.getLoc();
+    b.setInsertionPointToEnd(kernels.getBody());
+
+    KernelABI abi;
+    abi.params = abiParams(*plan);
+    auto globalPtr = LLVM::LLVMPointerType::get(context, 1);
+    SmallVector<Type> argTypes;
+    for (StringRef param : abi.params) {
+      StringRef kind = param.split(':').first;
+      argTypes.push_back(kind == "tmap"  ? Type(TensorMapType::get(context))
+                         : kind == "ptr" ? Type(globalPtr)
+                         : kind == "i32" ? Type(b.getI32Type())
+                         : kind == "i64" ? Type(b.getI64Type())
+                                         : Type(b.getF32Type()));
+    }
+    auto func =
+        gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    int64_t threads = (1 + plan->numConsumers) * kWarpgroupThreads;
+    func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                  b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+    // One CTA per SM: ptxas then caps registers at 65536 / threads, the pool
+    // setmaxnreg redistributes between producer and consumers.
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(1));
+    FA3KernelBuilder(b, loc, *plan, pingPong, persistent).build(func);
+
+    // Persistent: one CTA per SM (one fits, by its shared memory), each
+    // looping over work tiles; otherwise one CTA per work tile.
+    if (persistent)
+      abi.grid = {{std::to_string(fa4::getTargetInfo(fa4::Chip::SM90a).numSMs)},
+                  {"1"},
+                  {"1"}};
+    else
+      abi.grid = {
+          {("ceil_div:sq:" + Twine(plan->numConsumers * kRowsPerConsumer))
+               .str(),
+           "hq", "b"},
+          {"1"},
+          {"1"}};
+    abi.block[0] = threads;
+    abi.dynamicSmemBytes = plan->smemUsed;
+    // Q, K, V are read by TMA: 16-byte bases and strides. O leaves as pairs
+    // of 16-bit values and LSE as f32: 4 bytes.
+    abi.alignment = {
+        {"q", {16, 16}}, {"k", {16, 16}}, {"v", {16, 16}}, {"o", {4, 4}}};
+    if (plan->hasLse)
+      abi.alignment.push_back({"lse", {4, 4}});
+    setKernelABI(op, kernels, name, abi);
+  }
+}

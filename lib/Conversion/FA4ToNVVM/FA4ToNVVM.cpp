@@ -1,0 +1,926 @@
+//===- FA4ToNVVM.cpp - fa4 kernel IR -> NVVM/LLVM (sm_90a) ----------------===//
+//
+// On sm_90a a warpgroup's 64 x N f32 frag is the accumulator of
+// `wgmma.mma_async.m64nNk16`: thread t of the warpgroup holds N / 2 floats,
+// register 4j + e at row 16 * (t / 32) + (t % 32) / 4 + 8 * (e / 2) and
+// column 8j + 2 * (t % 4) + e % 2 (PTX ISA, "Matrix fragments for
+// wgmma.mma_async", m64nNk16 D). A 16-bit frag packs consecutive register
+// pairs into N / 4 i32: for a k16 step these are exactly the four A
+// registers of wgmma's register-A form, FlashAttention-3's observation that
+// P needs no shuffle between the two GEMMs. A rows value is the two rows a
+// thread owns.
+//
+// Shared-memory operands use the 128-byte swizzle TMA writes; wgmma reads
+// them through matrix descriptors (PTX ISA 9.7.15.5.1, "Matrix Descriptor
+// Format"), encoded by fa4/Target/NVIDIA/Descriptors.h.
+//
+// MLIR 22's nvvm.wgmma.mma_async takes A only as a descriptor, so both wgmma
+// forms are written as inline PTX; everything else is an upstream NVVM op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Common/KernelEmitter.h"
+#include "fa4/Conversion/Passes.h"
+#include "fa4/Dialect/FA4/IR/FA4.h"
+#include "fa4/Target/NVIDIA/Descriptors.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <cmath>
+
+namespace fa4 {
+#define GEN_PASS_DEF_CONVERTFA4TONVVM
+#include "fa4/Conversion/Passes.h.inc"
+} // namespace fa4
+
+using namespace mlir;
+using namespace fa4;
+using namespace fa4::kernel;
+
+namespace {
+constexpr int kSwizzleBytes = 128;
+constexpr int kBoxColumns = 64;
+/// The kernel module's dynamic shared memory: an external, unsized array at
+/// 1024-byte alignment (what the 128B swizzle pattern repeats on).
+constexpr llvm::StringLiteral kSmemName = "fa4_dynamic_smem";
+
+bool isFA4Type(Type type) { return isa<FA4Dialect>(type.getDialect()); }
+
+/// Scalar helpers plus what every sm_90a pattern needs: shared-memory
+/// addresses and where this thread's registers sit in a frag.
+class Sm90Emitter : public KernelEmitter {
+public:
+  Sm90Emitter(OpBuilder &b, Operation *op)
+      : KernelEmitter(b, op->getLoc()), op(op) {}
+
+  /// Values that depend on nothing but the thread are built once, at the
+  /// top of the kernel (CSE merges the copies each pattern makes): computed
+  /// at each use inside the K/V loop they cost registers ptxas then spills.
+  template <typename Fn> Value atKernelEntry(Fn build) {
+    OpBuilder::InsertionGuard guard(b);
+    Operation *func = op->getParentOfType<LLVM::LLVMFuncOp>();
+    if (!func)
+      func = op->getParentOfType<gpu::GPUFuncOp>();
+    if (func)
+      b.setInsertionPointToStart(&func->getRegion(0).front());
+    return build();
+  }
+
+  Value smemBase() {
+    return atKernelEntry([&] {
+      auto global = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(
+          op, StringAttr::get(op->getContext(), kSmemName));
+      return LLVM::AddressOfOp::create(b, loc, global);
+    });
+  }
+  Value smemPtr(Value byteOffset) {
+    Value base = smemBase();
+    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                               ValueRange{byteOffset});
+  }
+  /// The 32-bit shared-window address of byte `byteOffset`.
+  Value smemAddress(Value byteOffset) {
+    Value base = smemBase();
+    Value address = atKernelEntry([&]() -> Value {
+      b.setInsertionPointAfterValue(base);
+      return arith::TruncIOp::create(
+          b, loc, b.getI32Type(),
+          LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), base));
+    });
+    return add(address, byteOffset);
+  }
+
+  /// This thread's index in its warpgroup, lane and warp.
+  Value threadInGroup() {
+    return atKernelEntry([&] {
+      Value tid = indexTo(b.getI32Type(),
+                          gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+      return remu(tid, i32(kWarpgroupThreads));
+    });
+  }
+  /// Row of register 0 (rows of registers 4j + 2, 4j + 3 are 8 below).
+  Value fragmentRow() {
+    Value thread = threadInGroup();
+    return atKernelEntry([&]() -> Value {
+      b.setInsertionPointAfterValue(thread);
+      return add(mul(divu(thread, i32(32)), i32(16)),
+                 divu(remu(thread, i32(32)), i32(4)));
+    });
+  }
+  /// Column of register 0 within each 8-column chunk.
+  Value fragmentColumn() {
+    Value thread = threadInGroup();
+    return atKernelEntry([&]() -> Value {
+      b.setInsertionPointAfterValue(thread);
+      return mul(remu(thread, i32(4)), i32(2));
+    });
+  }
+  Value lane() {
+    Value thread = threadInGroup();
+    return atKernelEntry([&]() -> Value {
+      b.setInsertionPointAfterValue(thread);
+      return remu(thread, i32(32));
+    });
+  }
+
+  /// Two f32 as one 32-bit register of two 16-bit values, `low` in bits 0-15
+  /// (the column with the smaller index, as wgmma's A fragment expects).
+  Value packPair(Value low, Value high, Type elementType) {
+    auto pairType = VectorType::get({2}, b.getF32Type());
+    Value pair = LLVM::UndefOp::create(b, loc, pairType);
+    pair = LLVM::InsertElementOp::create(b, loc, pair, low, i32(0));
+    pair = LLVM::InsertElementOp::create(b, loc, pair, high, i32(1));
+    Value narrow = arith::TruncFOp::create(
+        b, loc, VectorType::get({2}, elementType), pair);
+    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), narrow);
+  }
+
+  /// Shared-memory matrix descriptor: every field but the start address is
+  /// a compile-time constant built by encodeWgmmaDescriptor; the start
+  /// address (bits 0-13, address >> 4) is OR-ed into its zero field here.
+  Value descriptor(Value address, int64_t leadingBytes, int64_t strideBytes) {
+    Value start = arith::ExtUIOp::create(
+        b, loc, b.getI64Type(),
+        arith::AndIOp::create(b, loc,
+                              arith::ShRUIOp::create(b, loc, address, i32(4)),
+                              i32(0x3FFF)));
+    uint64_t fixed = encodeWgmmaDescriptor(
+        /*startAddress=*/0, static_cast<uint32_t>(leadingBytes),
+        static_cast<uint32_t>(strideBytes), SmemSwizzle::B128);
+    return arith::OrIOp::create(b, loc, start,
+                                i64(static_cast<int64_t>(fixed)));
+  }
+  /// Descriptor of k16 step `step` of a 128B-swizzled tile. K-major: 8-row
+  /// core matrices 1024 bytes apart (SBO), a step is 32 bytes within a
+  /// 64-column box (LBO unused). MN-major: a step is 16 rows (K) down, LBO
+  /// steps to the next 64-column box of N, SBO to the next 8 rows of K.
+  Value stepDescriptor(Value tileAddress, SmemTileType tile, int64_t step) {
+    int64_t boxBytes = tile.getRows() * kSwizzleBytes;
+    if (tile.getMajor() == Major::K) {
+      int64_t box = step / 4, within = (step % 4) * 32;
+      return descriptor(add(tileAddress, i32(box * boxBytes + within)), 16,
+                        8 * kSwizzleBytes);
+    }
+    return descriptor(add(tileAddress, i32(step * 16 * kSwizzleBytes)),
+                      boxBytes, 8 * kSwizzleBytes);
+  }
+
+  /// D (64 x n, f32) += A x B, one k16 step. With `aRegisters` empty, A is
+  /// the K-major descriptor `aDesc`; otherwise its four 32-bit A fragments.
+  /// B comes from `bDesc`, transposed (MN-major) when `transposeB`.
+  SmallVector<Value> wgmma(ArrayRef<Value> accumulator, int64_t n,
+                           Type elementType, Value aDesc,
+                           ArrayRef<Value> aRegisters, Value bDesc,
+                           bool transposeB);
+
+protected:
+  Operation *op;
+};
+
+SmallVector<Value> Sm90Emitter::wgmma(ArrayRef<Value> accumulator, int64_t n,
+                                      Type elementType, Value aDesc,
+                                      ArrayRef<Value> aRegisters, Value bDesc,
+                                      bool transposeB) {
+  std::string type = elementType.isBF16() ? "bf16" : "f16";
+  int64_t numAcc = accumulator.size();
+  std::string asmText;
+  llvm::raw_string_ostream os(asmText);
+  os << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << type << "."
+     << type << " {";
+  for (int64_t i = 0; i < numAcc; ++i)
+    os << (i ? ", " : "") << "$" << i;
+  os << "}, ";
+  int64_t next = 2 * numAcc;
+  SmallVector<Value> operands(accumulator);
+  std::string constraints;
+  for (int64_t i = 0; i < numAcc; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < numAcc; ++i)
+    constraints += std::to_string(i) + ",";
+  if (aRegisters.empty()) {
+    os << "$" << next++ << ", ";
+    operands.push_back(aDesc);
+    constraints += "l,";
+  } else {
+    os << "{";
+    for (size_t i = 0; i < aRegisters.size(); ++i)
+      os << (i ? ", " : "") << "$" << next++;
+    os << "}, ";
+    operands.append(aRegisters.begin(), aRegisters.end());
+    for (size_t i = 0; i < aRegisters.size(); ++i)
+      constraints += "r,";
+  }
+  os << "$" << next++;
+  operands.push_back(bDesc);
+  constraints += "l";
+  // scale-d = 1 (accumulate), scale-a = scale-b = 1, then the transposes:
+  // A from registers takes no transpose flag.
+  os << ", 1, 1, 1";
+  if (aRegisters.empty())
+    os << ", 0";
+  os << ", " << (transposeB ? 1 : 0) << ";";
+
+  SmallVector<Type> fields(numAcc, b.getF32Type());
+  auto structType = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
+  auto inlineAsm = LLVM::InlineAsmOp::create(
+      b, loc, structType, operands, b.getStringAttr(asmText),
+      b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
+      LLVM::TailCallKindAttr(),
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  SmallVector<Value> result;
+  for (int64_t i = 0; i < numAcc; ++i)
+    result.push_back(
+        LLVM::ExtractValueOp::create(b, loc, inlineAsm.getResult(0), i));
+  return result;
+}
+
+/// Row `index % 4 / 2` of the two a thread owns holds register `index`.
+int64_t rowHalf(int64_t index) { return (index % 4) / 2; }
+
+SmallVector<Value> flatten(ValueRange values) {
+  return SmallVector<Value>(values.begin(), values.end());
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel function, roles
+//===----------------------------------------------------------------------===//
+
+/// gpu.func -> llvm.func with the kernel attributes; tensor maps become
+/// 128-byte __grid_constant__ parameters that TMA reads in parameter space.
+struct KernelFuncLowering : OpConversionPattern<gpu::GPUFuncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::GPUFuncOp func, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter &converter = *getTypeConverter();
+    TypeConverter::SignatureConversion signature(func.getNumArguments());
+    for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+      Type converted = converter.convertType(type);
+      if (!converted)
+        return rewriter.notifyMatchFailure(func, "unconvertible argument");
+      signature.addInputs(index, converted);
+    }
+    MLIRContext *context = func.getContext();
+    auto llvmFunc = LLVM::LLVMFuncOp::create(
+        rewriter, func.getLoc(), func.getName(),
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                    signature.getConvertedTypes()));
+    if (func.isKernel())
+      llvmFunc->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                        rewriter.getUnitAttr());
+    for (StringRef name : {NVVM::NVVMDialect::getMaxntidAttrName(),
+                           NVVM::NVVMDialect::getMinctasmAttrName()})
+      if (Attribute value = func->getAttr(name))
+        llvmFunc->setAttr(name, value);
+    for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+      if (!isa<TensorMapType>(type))
+        continue;
+      llvmFunc.setArgAttr(
+          index, LLVM::LLVMDialect::getByValAttrName(),
+          TypeAttr::get(LLVM::LLVMArrayType::get(rewriter.getI8Type(), 128)));
+      llvmFunc.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
+                          rewriter.getI64IntegerAttr(64));
+      llvmFunc.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
+                          rewriter.getUnitAttr());
+    }
+    rewriter.inlineRegionBefore(func.getBody(), llvmFunc.getBody(),
+                                llvmFunc.end());
+    rewriter.applySignatureConversion(&llvmFunc.getBody().front(), signature,
+                                      &converter);
+    rewriter.eraseOp(func);
+    return success();
+  }
+};
+
+struct ReturnLowering : OpConversionPattern<gpu::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::ReturnOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange{});
+    return success();
+  }
+};
+
+/// A chain of warpgroup tests; each role first moves to its register budget
+/// (up or down from what the CTA launched with), then runs its region.
+struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpSpecializeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    Value tid = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+    Value warpgroup =
+        arith::DivUIOp::create(b, loc, tid, e_i32(b, loc, kWarpgroupThreads));
+    Value thread =
+        arith::RemUIOp::create(b, loc, tid, e_i32(b, loc, kWarpgroupThreads));
+    int64_t launch = op.getLaunchRegisters();
+    ArrayRef<int64_t> warpgroups = op.getWarpgroups();
+    ArrayRef<int64_t> registers = op.getRegisters();
+    int64_t first = 0;
+    size_t numRoles = op.getRoles().size();
+    for (size_t role = 0; role < numRoles; ++role) {
+      int64_t end = first + warpgroups[role];
+      Block *body = nullptr;
+      Operation *insertBefore = nullptr;
+      scf::IfOp branch;
+      if (role + 1 < numRoles) {
+        branch = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, warpgroup,
+                                  e_i32(b, loc, end)),
+            /*withElseRegion=*/true);
+        body = branch.thenBlock();
+        insertBefore = body->getTerminator();
+        b.setInsertionPoint(insertBefore);
+      }
+      if (registers[role] != launch)
+        NVVM::SetMaxRegisterOp::create(
+            b, loc, registers[role],
+            registers[role] > launch ? NVVM::SetMaxRegisterAction::increase
+                                     : NVVM::SetMaxRegisterAction::decrease);
+      Value index =
+          arith::SubIOp::create(b, loc, warpgroup, e_i32(b, loc, first));
+      Block &roleBlock = op.getRoles()[role].front();
+      if (insertBefore) {
+        rewriter.inlineBlockBefore(&roleBlock, insertBefore,
+                                   ValueRange{index, thread});
+        b.setInsertionPoint(branch.elseBlock()->getTerminator());
+      } else {
+        rewriter.inlineBlockBefore(&roleBlock, b.getInsertionBlock(),
+                                   b.getInsertionPoint(),
+                                   ValueRange{index, thread});
+      }
+      first = end;
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+  static Value e_i32(OpBuilder &b, Location loc, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// mbarriers, TMA, shared-memory tiles
+//===----------------------------------------------------------------------===//
+
+struct MBarrierGetLowering : OpConversionPattern<MBarrierGetOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierGetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    Value offset = arith::AddIOp::create(
+        rewriter, op.getLoc(),
+        arith::ConstantIntOp::create(rewriter, op.getLoc(), op.getOffset(), 32),
+        arith::MulIOp::create(
+            rewriter, op.getLoc(), adaptor.getIndex(),
+            arith::ConstantIntOp::create(rewriter, op.getLoc(), 8, 32)));
+    rewriter.replaceOp(op, e.smemPtr(offset));
+    return success();
+  }
+};
+
+struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierInitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value count =
+        arith::ConstantIntOp::create(rewriter, op.getLoc(), op.getCount(), 32);
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierInitOp>(op, adaptor.getBarrier(),
+                                                      count, Value());
+    return success();
+  }
+};
+
+struct FenceMBarrierInitLowering : OpConversionPattern<FenceMBarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FenceMBarrierInitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::FenceProxyOp>(
+        op, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(op.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    return success();
+  }
+};
+
+struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
+        op, Type(), adaptor.getBarrier(), Value());
+    return success();
+  }
+};
+
+struct MBarrierExpectTxLowering : OpConversionPattern<MBarrierExpectTxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierExpectTxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value bytes =
+        arith::ConstantIntOp::create(rewriter, op.getLoc(), op.getBytes(), 32);
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveExpectTxOp>(
+        op, Type(), adaptor.getBarrier(), bytes, NVVM::MemScopeKind::CTA, false,
+        Value());
+    return success();
+  }
+};
+
+struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // The suspend-time hint: ten million ns, CUTLASS's choice.
+    Value hint =
+        arith::ConstantIntOp::create(rewriter, op.getLoc(), 0x989680, 32);
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierTryWaitParityOp>(
+        op, adaptor.getBarrier(), adaptor.getParity(), hint);
+    return success();
+  }
+};
+
+struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    Value destination = LLVM::AddrSpaceCastOp::create(
+        rewriter, op.getLoc(), LLVM::LLVMPointerType::get(op.getContext(), 7),
+        e.smemPtr(adaptor.getDestination()));
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(
+        op, destination, adaptor.getTensorMap(), adaptor.getCoordinates(),
+        adaptor.getBarrier(), ValueRange{}, Value(), Value(),
+        NVVM::TMALoadMode::TILE, false, NVVM::CTAGroupKindAttr(), Value());
+    return success();
+  }
+};
+
+struct SmemTileLowering : OpConversionPattern<SmemTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SmemTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    rewriter.replaceOp(op, e.smemAddress(adaptor.getOffset()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Frags
+//===----------------------------------------------------------------------===//
+
+/// Registers per thread of a frag or rows value on sm_90a.
+int64_t numRegisters(Type type) {
+  if (auto rows = dyn_cast<RowsType>(type))
+    return rows.getRows() / 32;
+  auto frag = cast<FragType>(type);
+  int64_t perThread = frag.getRows() * frag.getColumns() / kWarpgroupThreads;
+  return frag.getElementType().isF32() ? perThread : perThread / 2;
+}
+
+struct SplatLowering : OpConversionPattern<SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplatOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    Value value = adaptor.getValue().front();
+    auto frag = dyn_cast<FragType>(op.getType());
+    if (frag && !frag.getElementType().isF32())
+      value = e.packPair(value, value, frag.getElementType());
+    SmallVector<SmallVector<Value>> results = {
+        SmallVector<Value>(numRegisters(op.getType()), value)};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+struct MmaLowering : OpConversionPattern<MmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MmaOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t m = op.getM(), n = op.getN(), k = op.getK();
+    if (m != 64 || n % 8 || n > 256)
+      return op.emitOpError()
+             << "on sm_90a is wgmma m64nNk16: needs M = 64 and N a multiple "
+                "of 8 up to 256, got M = "
+             << m << ", N = " << n;
+    Sm90Emitter e(rewriter, op);
+    auto b = cast<SmemTileType>(op.getB().getType());
+    Value bAddress = adaptor.getB().front();
+    auto aTile = dyn_cast<SmemTileType>(op.getA().getType());
+    SmallVector<Value> acc = flatten(adaptor.getAcc());
+    // With A in registers, B's descriptors are computed before the fence:
+    // a register written between two wgmmas of a group makes ptxas
+    // serialise them (C7519). With both operands in shared memory they are
+    // computed step by step, which keeps fewer 64-bit values live (computing
+    // them all first spills at d = 96).
+    SmallVector<Value> aRegisters, bDescs;
+    if (!aTile) {
+      aRegisters = flatten(adaptor.getA());
+      for (int64_t step = 0; step < k / 16; ++step)
+        bDescs.push_back(e.stepDescriptor(bAddress, b, step));
+    }
+    // The accumulator and A may reach these wgmmas through branch merges;
+    // the fence orders those register writes before the MMAs read them.
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, op.getLoc());
+    for (int64_t step = 0; step < k / 16; ++step) {
+      if (aTile) {
+        Value aDesc = e.stepDescriptor(adaptor.getA().front(), aTile, step);
+        Value bDesc = e.stepDescriptor(bAddress, b, step);
+        acc = e.wgmma(acc, n, b.getElementType(), aDesc, {}, bDesc,
+                      b.getMajor() == Major::MN);
+      } else {
+        acc = e.wgmma(acc, n, b.getElementType(), Value(),
+                      ArrayRef<Value>(aRegisters).slice(4 * step, 4),
+                      bDescs[step], b.getMajor() == Major::MN);
+      }
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, op.getLoc());
+    SmallVector<SmallVector<Value>> results = {acc};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+struct MmaWaitLowering : OpConversionPattern<MmaWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MmaWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::WgmmaWaitGroupSyncOp>(op,
+                                                            op.getPending());
+    return success();
+  }
+};
+
+/// Interior tiles skip the per-element compares: one warp-uniform test of
+/// whether the tile reaches Skv or crosses the mask's diagonals for any of
+/// the warpgroup's 64 rows.
+struct MaskLowering : OpConversionPattern<MaskOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaskOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    using P = arith::CmpIPredicate;
+    attn::MaskAttr mask = op.getMask();
+    auto type = cast<FragType>(op.getType());
+    SmallVector<Value> scores = flatten(adaptor.getScores());
+    Value firstKey = adaptor.getFirstKey().front();
+    Value firstRow = adaptor.getFirstRow().front();
+    Value seqQ = adaptor.getSeqQ().front(), seqKV = adaptor.getSeqKV().front();
+    Value shift = e.sub(seqKV, seqQ);
+    Value lastKey = e.add(firstKey, e.i32(type.getColumns() - 1));
+    Value firstDiagonal = e.add(firstRow, shift);
+    Value lastDiagonal = e.add(firstDiagonal, e.i32(type.getRows() - 1));
+    Value needsMask = e.cmp(P::sge, lastKey, seqKV);
+    auto orNeeds = [&](Value condition) {
+      needsMask = arith::OrIOp::create(b, loc, needsMask, condition);
+    };
+    if (mask.getKind() == attn::MaskKind::Causal)
+      orNeeds(e.cmp(P::sgt, lastKey, firstDiagonal));
+    if (mask.getKind() == attn::MaskKind::Window) {
+      if (mask.getRight() >= 0)
+        orNeeds(e.cmp(P::sgt, lastKey,
+                      e.add(firstDiagonal, e.i32(mask.getRight()))));
+      if (mask.getLeft() >= 0)
+        orNeeds(e.cmp(P::slt, firstKey,
+                      e.sub(lastDiagonal, e.i32(mask.getLeft()))));
+    }
+
+    SmallVector<Type> types(scores.size(), b.getF32Type());
+    auto ifMask = scf::IfOp::create(b, loc, types, needsMask,
+                                    /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifMask.elseBlock());
+      scf::YieldOp::create(b, loc, scores);
+      b.setInsertionPointToStart(ifMask.thenBlock());
+      Value row0 = e.add(firstRow, e.fragmentRow());
+      Value rows[2] = {row0, e.add(row0, e.i32(8))};
+      Value fragmentColumn = e.fragmentColumn();
+      Value negInf = e.f32(-INFINITY);
+      SmallVector<Value> masked;
+      for (auto [i, score] : llvm::enumerate(scores)) {
+        Value key =
+            e.add(firstKey, e.add(fragmentColumn, e.i32(8 * (i / 4) + i % 2)));
+        Value visible = e.cmp(P::slt, key, seqKV);
+        Value diagonal = e.add(rows[rowHalf(i)], shift);
+        auto keep = [&](Value condition) {
+          visible = arith::AndIOp::create(b, loc, visible, condition);
+        };
+        if (mask.getKind() == attn::MaskKind::Causal)
+          keep(e.cmp(P::sle, key, diagonal));
+        if (mask.getKind() == attn::MaskKind::Window) {
+          if (mask.getRight() >= 0)
+            keep(e.cmp(P::sle, key, e.add(diagonal, e.i32(mask.getRight()))));
+          if (mask.getLeft() >= 0)
+            keep(e.cmp(P::sge, key, e.sub(diagonal, e.i32(mask.getLeft()))));
+        }
+        masked.push_back(e.select(visible, score, negInf));
+      }
+      scf::YieldOp::create(b, loc, masked);
+    }
+    SmallVector<SmallVector<Value>> results = {flatten(ifMask.getResults())};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+/// Row maxima of the raw scores across the 4 lanes of a row, then the exp2
+/// domain: scale > 0, so max(s) * scale = max(s * scale), and each
+/// probability is one FMA and one MUFU op. The row sum stays per thread
+/// until the epilogue.
+struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SoftmaxOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    Location loc = op.getLoc();
+    SmallVector<Value> scores = flatten(adaptor.getScores());
+    SmallVector<Value> rowMax = flatten(adaptor.getMax());
+    SmallVector<Value> rowSum = flatten(adaptor.getSum());
+    Value scaleLog2 = adaptor.getScaleLog2().front();
+    Value negInf = e.f32(-INFINITY), zero = e.f32(0.0);
+    Value tileMax[2] = {negInf, negInf};
+    for (auto [i, score] : llvm::enumerate(scores))
+      tileMax[rowHalf(i)] = e.fmax(tileMax[rowHalf(i)], score);
+    SmallVector<Value> correction(2), negSafeMax(2);
+    for (int half = 0; half < 2; ++half) {
+      Value m = e.fmax(tileMax[half], e.shuffleXor(tileMax[half], 1));
+      m = e.fmax(m, e.shuffleXor(m, 2));
+      Value newMax = e.fmax(rowMax[half], e.fmul(m, scaleLog2));
+      // A row with no visible key yet keeps max -inf; exp2 against 0 then
+      // gives 0 instead of NaN from (-inf) - (-inf).
+      Value safeMax = e.select(arith::CmpFOp::create(rewriter, loc,
+                                                     arith::CmpFPredicate::OEQ,
+                                                     newMax, negInf),
+                               zero, newMax);
+      negSafeMax[half] = arith::NegFOp::create(rewriter, loc, safeMax);
+      correction[half] = e.exp2(e.fsub(rowMax[half], safeMax));
+      rowMax[half] = newMax;
+      rowSum[half] = e.fmul(rowSum[half], correction[half]);
+    }
+    for (auto [i, score] : llvm::enumerate(scores)) {
+      score = e.exp2(e.fma(score, scaleLog2, negSafeMax[rowHalf(i)]));
+      rowSum[rowHalf(i)] = e.fadd(rowSum[rowHalf(i)], score);
+    }
+    SmallVector<SmallVector<Value>> results = {scores, rowMax, rowSum,
+                                               correction};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+struct ScaleRowsLowering : OpConversionPattern<ScaleRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScaleRowsOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    SmallVector<Value> tile = flatten(adaptor.getTile());
+    ValueRange factors = adaptor.getFactors();
+    for (auto [i, value] : llvm::enumerate(tile))
+      value = e.fmul(value, factors[rowHalf(i)]);
+    SmallVector<SmallVector<Value>> results = {tile};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+/// Consecutive accumulator registers (2i, 2i + 1) are adjacent columns of
+/// one row: packed, each k16 step's four registers are wgmma's A fragment.
+struct TruncFLowering : OpConversionPattern<TruncFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TruncFOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    Type elementType = cast<FragType>(op.getType()).getElementType();
+    ValueRange tile = adaptor.getTile();
+    SmallVector<Value> packed;
+    for (size_t i = 0; i + 1 < tile.size(); i += 2)
+      packed.push_back(e.packPair(tile[i], tile[i + 1], elementType));
+    SmallVector<SmallVector<Value>> results = {packed};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+/// Finishes the row sums across the 4 lanes of a row, normalises, and stores
+/// O two adjacent columns at a time, and LSE from one lane per row.
+struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(EpilogueOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    using P = arith::CmpIPredicate;
+    ValueRange out = adaptor.getOut(), rowMax = adaptor.getMax(),
+               rowSum = adaptor.getSum();
+    Value outPtr = adaptor.getOutPtr().front();
+    Value batch = adaptor.getBatch().front(), head = adaptor.getHead().front(),
+          firstRow = adaptor.getFirstRow().front(),
+          seqQ = adaptor.getSeqQ().front();
+    SmallVector<Value> outStride, lseStride;
+    for (ValueRange stride : adaptor.getOutStrides())
+      outStride.push_back(stride.front());
+    for (ValueRange stride : adaptor.getLseStrides())
+      lseStride.push_back(stride.front());
+    Value lsePtr = op.getLsePtr() ? adaptor.getLsePtr().front() : Value();
+    Type elementType = op.getElementType();
+    int64_t columns = cast<FragType>(op.getOut().getType()).getColumns();
+    Value zero = e.f32(0.0);
+    Value row0 = e.add(firstRow, e.fragmentRow());
+    Value fragmentColumn = e.fragmentColumn();
+    for (int half = 0; half < 2; ++half) {
+      Value sum = rowSum[half];
+      sum = e.fadd(sum, e.shuffleXor(sum, 1));
+      sum = e.fadd(sum, e.shuffleXor(sum, 2));
+      Value seesKeys =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, zero);
+      Value inverse = e.select(
+          seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), sum), zero);
+      Value row = half ? e.add(row0, e.i32(8)) : row0;
+      Value rowInRange = e.cmp(P::slt, row, seqQ);
+      Value rowBase = e.add(e.mul(e.sext(batch), outStride[0]),
+                            e.add(e.mul(e.sext(row), outStride[1]),
+                                  e.mul(e.sext(head), outStride[2])));
+      for (int64_t j = 0; j < columns / 8; ++j) {
+        Value column = e.add(fragmentColumn, e.i32(8 * j));
+        Value inBounds = arith::AndIOp::create(
+            b, loc, rowInRange, e.cmp(P::slt, column, e.i32(op.getDepth())));
+        auto ifStore = scf::IfOp::create(b, loc, inBounds, false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifStore.thenBlock());
+        Value pair =
+            e.packPair(e.fmul(out[4 * j + 2 * half], inverse),
+                       e.fmul(out[4 * j + 2 * half + 1], inverse), elementType);
+        Value address =
+            LLVM::GEPOp::create(b, loc, outPtr.getType(), elementType, outPtr,
+                                ValueRange{e.add(rowBase, e.sext(column))});
+        LLVM::StoreOp::create(b, loc, pair, address, /*alignment=*/4);
+      }
+      if (lsePtr) {
+        Value writer = arith::AndIOp::create(
+            b, loc, rowInRange,
+            e.cmp(P::eq, e.remu(e.lane(), e.i32(4)), e.i32(0)));
+        auto ifLse = scf::IfOp::create(b, loc, writer, false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifLse.thenBlock());
+        // Natural log: (max + log2(sum)) * ln 2; -inf for a row with no key.
+        Value lse = e.select(
+            seesKeys, e.fmul(e.fadd(rowMax[half], e.log2(sum)), e.f32(M_LN2)),
+            e.f32(-INFINITY));
+        Value index =
+            e.add(e.mul(e.sext(batch), lseStride[0]),
+                  e.add(e.mul(e.sext(head), lseStride[1]), e.sext(row)));
+        Value address =
+            LLVM::GEPOp::create(b, loc, lsePtr.getType(), b.getF32Type(),
+                                lsePtr, ValueRange{index});
+        LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertFA4ToNVVMPass
+    : public fa4::impl::ConvertFA4ToNVVMBase<ConvertFA4ToNVVMPass> {
+  using ConvertFA4ToNVVMBase::ConvertFA4ToNVVMBase;
+  void runOnOperation() override;
+};
+
+/// Whether `op` is or holds fa4 kernel IR.
+bool holdsFA4(Operation *op) {
+  WalkResult found = op->walk([](Operation *nested) {
+    if (isa<FA4Dialect>(nested->getDialect()))
+      return WalkResult::interrupt();
+    if (auto func = dyn_cast<gpu::GPUFuncOp>(nested))
+      if (llvm::any_of(func.getArgumentTypes(), isFA4Type))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+} // namespace
+
+void ConvertFA4ToNVVMPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *context = &getContext();
+  SmallVector<gpu::GPUModuleOp> kernelModules;
+  module.walk([&](gpu::GPUModuleOp kernels) {
+    if (holdsFA4(kernels))
+      kernelModules.push_back(kernels);
+  });
+  if (kernelModules.empty())
+    return;
+  if (chip != "sm_90a") {
+    kernelModules.front().emitError()
+        << "convert-fa4-to-nvvm: chip '" << chip
+        << "' is not supported yet; fa4 kernels lower to sm_90a (wgmma). "
+           "sm_100a (tcgen05, TMEM) is planned but not lowered; compile "
+           "sm_100a with the reference kernel (fa4-compile --kernel=reference)";
+    return signalPassFailure();
+  }
+  OpBuilder b(context);
+  for (gpu::GPUModuleOp kernels : kernelModules) {
+    if (SymbolTable::lookupSymbolIn(kernels, kSmemName))
+      continue;
+    b.setInsertionPointToStart(kernels.getBody());
+    LLVM::GlobalOp::create(b, kernels.getLoc(),
+                           LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External,
+                           kSmemName, Attribute(), /*alignment=*/1024,
+                           /*addrSpace=*/3);
+  }
+
+  TypeConverter converter;
+  converter.addConversion([](Type type) { return type; });
+  converter.addConversion([](TensorMapType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
+  converter.addConversion([](MBarrierType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), 3);
+  });
+  converter.addConversion([](SmemTileType type) -> Type {
+    return IntegerType::get(type.getContext(), 32);
+  });
+  converter.addConversion(
+      [](FragType type,
+         SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
+        if (type.getRows() != 64)
+          return failure();
+        Builder b(type.getContext());
+        Type element = type.getElementType().isF32() ? Type(b.getF32Type())
+                                                     : Type(b.getI32Type());
+        results.append(numRegisters(type), element);
+        return success();
+      });
+  converter.addConversion(
+      [](RowsType type,
+         SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
+        if (type.getRows() != 64)
+          return failure();
+        results.append(numRegisters(type), Float32Type::get(type.getContext()));
+        return success();
+      });
+
+  ConversionTarget target(*context);
+  target.addIllegalDialect<FA4Dialect>();
+  target.addLegalDialect<arith::ArithDialect, LLVM::LLVMDialect,
+                         NVVM::NVVMDialect, gpu::GPUDialect>();
+  target.addDynamicallyLegalOp<gpu::GPUFuncOp>(
+      [](gpu::GPUFuncOp func) { return !holdsFA4(func); });
+  target.addDynamicallyLegalOp<gpu::ReturnOp>(
+      [](gpu::ReturnOp op) { return isa<gpu::GPUFuncOp>(op->getParentOp()); });
+  RewritePatternSet patterns(context);
+  patterns.add<KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
+               MBarrierGetLowering, MBarrierInitLowering,
+               FenceMBarrierInitLowering, MBarrierArriveLowering,
+               MBarrierExpectTxLowering, MBarrierWaitLowering, TmaLoadLowering,
+               SmemTileLowering, SplatLowering, MmaLowering, MmaWaitLowering,
+               MaskLowering, SoftmaxLowering, ScaleRowsLowering, TruncFLowering,
+               EpilogueLowering>(converter, context);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       target);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  for (gpu::GPUModuleOp kernels : kernelModules)
+    if (failed(applyPartialConversion(kernels, target, frozen)))
+      return signalPassFailure();
+}

@@ -1,0 +1,223 @@
+//===- FA4Ops.cpp - Verifiers of the fa4 kernel dialect -------------------===//
+
+#include "fa4/Dialect/FA4/IR/FA4.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace fa4::kernel;
+
+#define GET_OP_CLASSES
+#include "fa4/Dialect/FA4/IR/FA4Ops.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// WarpSpecializeOp
+//===----------------------------------------------------------------------===//
+
+/// A CTA has at most 1024 threads: 8 warpgroups.
+constexpr int64_t kMaxWarpgroups = 8;
+
+int64_t WarpSpecializeOp::getNumThreads() {
+  int64_t warpgroups = 0;
+  for (int64_t count : getWarpgroups())
+    warpgroups += std::clamp<int64_t>(count, 0, kMaxWarpgroups + 1);
+  return warpgroups * kWarpgroupThreads;
+}
+
+int64_t WarpSpecializeOp::getLaunchRegisters() {
+  int64_t threads = getNumThreads();
+  return threads ? std::min<int64_t>(255, 65536 / threads) / 8 * 8 : 0;
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  ArrayRef<int64_t> warpgroups = getWarpgroups(), registers = getRegisters();
+  if (warpgroups.empty() || warpgroups.size() != registers.size() ||
+      warpgroups.size() != getRoles().size())
+    return emitOpError() << "needs one warpgroup count and one register "
+                            "budget per role region, got "
+                         << warpgroups.size() << " counts, " << registers.size()
+                         << " budgets and " << getRoles().size() << " regions";
+  for (auto [index, count] : llvm::enumerate(warpgroups))
+    if (count <= 0)
+      return emitOpError() << "role " << index
+                           << " has no warpgroups: " << count;
+  if (getNumThreads() > kMaxWarpgroups * kWarpgroupThreads)
+    return emitOpError() << "roles need more than " << kMaxWarpgroups
+                         << " warpgroups; a CTA has at most "
+                         << kMaxWarpgroups * kWarpgroupThreads << " threads";
+  int64_t pool = 0;
+  for (auto [index, role] : llvm::enumerate(getRoles())) {
+    if (registers[index] < 24 || registers[index] > 256 || registers[index] % 8)
+      return emitOpError() << "role " << index << " asks for "
+                           << registers[index]
+                           << " registers; setmaxnreg takes a multiple of 8 "
+                              "in [24, 256]";
+    Block &body = role.front();
+    if (body.getNumArguments() != 2 ||
+        !llvm::all_of(body.getArgumentTypes(),
+                      [](Type type) { return type.isInteger(32); }))
+      return emitOpError() << "role " << index
+                           << " must take (warpgroup in role: i32, thread in "
+                              "warpgroup: i32)";
+    pool += warpgroups[index] * kWarpgroupThreads * registers[index];
+  }
+  int64_t available = getLaunchRegisters() * getNumThreads();
+  if (pool > available)
+    return emitOpError() << "register budgets need " << pool
+                         << " registers but a " << getNumThreads()
+                         << "-thread CTA launches with " << available << " ("
+                         << getLaunchRegisters()
+                         << " per thread); setmaxnreg.inc would wait forever";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TmaLoadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmaLoadOp::verify() {
+  size_t rank = getCoordinates().size();
+  if (rank < 1 || rank > 5)
+    return emitOpError() << "takes 1 to 5 coordinates (a tensor map's rank), "
+                            "got "
+                         << rank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SplatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SplatOp::verify() {
+  Type element = isa<FragType>(getType())
+                     ? cast<FragType>(getType()).getElementType()
+                     : cast<RowsType>(getType()).getElementType();
+  if (!element.isF32())
+    return emitOpError() << "splats an f32 into an f32 frag or rows, got "
+                         << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MmaOp
+//===----------------------------------------------------------------------===//
+
+int64_t MmaOp::getK() {
+  if (auto frag = dyn_cast<FragType>(getA().getType()))
+    return frag.getColumns();
+  return cast<SmemTileType>(getA().getType()).getColumns();
+}
+
+LogicalResult MmaOp::verify() {
+  auto acc = cast<FragType>(getAcc().getType());
+  if (!acc.getElementType().isF32())
+    return emitOpError() << "accumulates in f32, got " << acc;
+  if (getResult().getType() != acc)
+    return emitOpError() << "result type " << getResult().getType()
+                         << " differs from the accumulator's " << acc;
+  int64_t m = acc.getRows(), n = acc.getColumns();
+  Type inputType;
+  if (auto frag = dyn_cast<FragType>(getA().getType())) {
+    if (frag.getElementType().isF32())
+      return emitOpError() << "takes A from registers as a 16-bit frag; "
+                              "truncate it first (fa4.truncf), got "
+                           << frag;
+    if (frag.getRows() != m)
+      return emitOpError() << "A has " << frag.getRows()
+                           << " rows, the accumulator " << m;
+    inputType = frag.getElementType();
+  } else {
+    auto tile = cast<SmemTileType>(getA().getType());
+    if (tile.getMajor() != Major::K)
+      return emitOpError() << "takes a shared-memory A only K-major, got "
+                           << tile;
+    if (tile.getRows() != m)
+      return emitOpError() << "A has " << tile.getRows()
+                           << " rows, the accumulator " << m;
+    inputType = tile.getElementType();
+  }
+  auto b = cast<SmemTileType>(getB().getType());
+  int64_t k = getK();
+  int64_t bN = b.getMajor() == Major::K ? b.getRows() : b.getColumns();
+  int64_t bK = b.getMajor() == Major::K ? b.getColumns() : b.getRows();
+  if (bN != n || bK != k)
+    return emitOpError() << "B " << b << " is not K = " << k << " by N = " << n
+                         << " (" << stringifyMajor(b.getMajor()) << ")";
+  if (b.getElementType() != inputType)
+    return emitOpError() << "A holds " << inputType << " but B holds "
+                         << b.getElementType();
+  if (k % 16)
+    return emitOpError() << "K = " << k << " is not a multiple of 16";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Mask, softmax, row scaling, truncation, epilogue
+//===----------------------------------------------------------------------===//
+
+/// `rows` must describe the rows of `tile`, in f32.
+static LogicalResult verifyRowsOf(Operation *op, FragType tile, Type rows,
+                                  StringRef what) {
+  auto rowsType = cast<RowsType>(rows);
+  if (rowsType.getRows() != tile.getRows() ||
+      !rowsType.getElementType().isF32())
+    return op->emitOpError()
+           << what << " " << rowsType << " must be one f32 per row of " << tile;
+  return success();
+}
+
+LogicalResult MaskOp::verify() {
+  auto scores = cast<FragType>(getScores().getType());
+  if (!scores.getElementType().isF32())
+    return emitOpError() << "masks f32 scores, got " << scores;
+  return success();
+}
+
+LogicalResult SoftmaxOp::verify() {
+  auto scores = cast<FragType>(getScores().getType());
+  if (!scores.getElementType().isF32())
+    return emitOpError() << "takes f32 scores, got " << scores;
+  return verifyRowsOf(*this, scores, getMax().getType(), "max");
+}
+
+LogicalResult ScaleRowsOp::verify() {
+  auto tile = cast<FragType>(getTile().getType());
+  if (!tile.getElementType().isF32())
+    return emitOpError() << "scales an f32 frag, got " << tile;
+  return verifyRowsOf(*this, tile, getFactors().getType(), "factors");
+}
+
+LogicalResult TruncFOp::verify() {
+  auto source = cast<FragType>(getTile().getType());
+  auto result = cast<FragType>(getResult().getType());
+  if (!source.getElementType().isF32() || result.getElementType().isF32() ||
+      source.getRows() != result.getRows() ||
+      source.getColumns() != result.getColumns())
+    return emitOpError() << "rounds an f32 frag to a 16-bit frag of the same "
+                            "shape, got "
+                         << source << " to " << result;
+  return success();
+}
+
+LogicalResult EpilogueOp::verify() {
+  auto out = cast<FragType>(getOut().getType());
+  if (!out.getElementType().isF32())
+    return emitOpError() << "stores an f32 accumulator, got " << out;
+  if (failed(verifyRowsOf(*this, out, getMax().getType(), "max")) ||
+      failed(verifyRowsOf(*this, out, getSum().getType(), "sum")))
+    return failure();
+  if (getOutStrides().size() != 3)
+    return emitOpError() << "takes O's batch, row and head strides (3), got "
+                         << getOutStrides().size();
+  if (getLsePtr() ? getLseStrides().size() != 2 : !getLseStrides().empty())
+    return emitOpError() << "takes LSE's batch and head strides (2) exactly "
+                            "when it stores LSE";
+  if (getDepth() <= 0 || static_cast<int64_t>(getDepth()) > out.getColumns())
+    return emitOpError() << "stores " << getDepth() << " of the tile's "
+                         << out.getColumns() << " columns";
+  Type element = getElementType();
+  if (!element.isBF16() && !element.isF16())
+    return emitOpError() << "stores bf16 or f16, got " << element;
+  return success();
+}

@@ -1,0 +1,258 @@
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
+
+// The kernel IR convert-attn-to-fa4 writes from the plan: the ABI record,
+// the gpu.func signature, the mbarriers, the warp roles and their register
+// budgets, the TMA boxes, the shared-memory tiles the MMAs read, the mask and
+// the epilogue. How each fa4 op becomes PTX is test/Conversion/FA4ToNVVM.
+
+// -----
+
+// CHECK-LABEL: func @mha_causal_lse_d128
+// CHECK: attn.attention
+// CHECK-SAME: fa4.abi = {
+// CHECK-SAME: block = array<i64: 384, 1, 1>
+// CHECK-SAME: cluster = array<i64: 1, 1, 1>
+// CHECK-SAME: dynamic_smem_bytes = 213104 : i64
+// CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: kernel = @fa4_fa3_mha_causal_lse_d128_sm_90a_module::@fa4_fa3_mha_causal_lse_d128_sm_90a
+// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "f32:scale_log2"]
+// CHECK-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}, smem_used = 213104
+// CHECK-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>
+// d = 128 causal with LSE: BN = 176, two K/V stages. Barriers: Q full (1
+// arrival: the producer's expect_tx), Q empty (256: every consumer thread),
+// 2 K full and 2 V full (1 each), 2 slot empty (256).
+// CHECK: gpu.module @fa4_fa3_mha_causal_lse_d128_sm_90a_module [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
+// CHECK: gpu.func @fa4_fa3_mha_causal_lse_d128_sm_90a(%[[QMAP:.*]]: !fa4.tensor_map, %[[KMAP:.*]]: !fa4.tensor_map, %[[VMAP:.*]]: !fa4.tensor_map, %[[OPTR:.*]]: !llvm.ptr<1>, %[[LSEPTR:.*]]: !llvm.ptr<1>, %[[B:.*]]: i32, %[[SQ:.*]]: i32, %[[SKV:.*]]: i32, %[[OS0:.*]]: i64, %[[OS1:.*]]: i64, %[[OS2:.*]]: i64, %[[LS0:.*]]: i64, %[[LS1:.*]]: i64, %[[SCALE:.*]]: f32) kernel attributes {nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
+// CHECK: %[[WORK:.*]] = arith.index_cast %block_id_x : index to i32
+// CHECK: scf.if
+// CHECK: fa4.mbarrier.init %{{.*}} count 1
+// CHECK: fa4.mbarrier.init %{{.*}} count 256
+// CHECK-COUNT-4: fa4.mbarrier.init %{{.*}} count 1
+// CHECK-COUNT-2: fa4.mbarrier.init %{{.*}} count 256
+// CHECK-NOT: fa4.mbarrier.init
+// CHECK: fa4.fence.mbarrier_init
+// CHECK: gpu.barrier
+// One producer warpgroup at 24 registers, two consumers at 240.
+// CHECK: fa4.warp_specialize warpgroups [1, 2] registers [24, 240] {
+// CHECK-NEXT: ^bb0(%{{.*}}: i32, %[[PTHREAD:.*]]: i32):
+// CHECK-NEXT: arith.cmpi eq, %[[PTHREAD]], %c0_i32
+// The work tile, heaviest row block first under a mask: row block =
+// ceil_div(Sq, 128) - 1 - work / (6 * B); head = work % (6 * B) % 6;
+// batch = work % (6 * B) / 6.
+// CHECK: %[[HB:.*]] = arith.muli %[[B]], %c6_i32 : i32
+// CHECK-NEXT: %[[PASS:.*]] = arith.divui %[[WORK]], %[[HB]] : i32
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %{{.*}}, %c1_i32 : i32
+// CHECK-NEXT: %[[RB:.*]] = arith.subi %[[LAST]], %[[PASS]] : i32
+// CHECK-NEXT: %[[HBI:.*]] = arith.remui %[[WORK]], %[[HB]] : i32
+// CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[RB]], %c128_i32 : i32
+// CHECK-NEXT: %[[HEAD:.*]] = arith.remui %[[HBI]], %c6_i32 : i32
+// CHECK-NEXT: %[[BATCH:.*]] = arith.divui %[[HBI]], %c6_i32 : i32
+// Causal: the block's last key is min(Skv, last row + Skv - Sq + 1).
+// CHECK: arith.subi %[[SKV]], %[[SQ]] : i32
+// CHECK: arith.minsi %[[SKV]], %{{.*}} : i32
+// Q for both consumers, 2 depth boxes each (32 KiB), on barrier 0.
+// CHECK: %[[QBAR:.*]] = fa4.mbarrier.get %c0_i32 offset 212992
+// CHECK-NEXT: fa4.mbarrier.expect_tx %[[QBAR]] bytes 32768
+// CHECK-NEXT: fa4.tma.load %[[QMAP]][%c0_i32, %[[HEAD]], %[[ROW]], %[[BATCH]]] to %c0_i32, %[[QBAR]]
+// CHECK-NEXT: fa4.tma.load %[[QMAP]][%c64_i32, %[[HEAD]], %[[ROW]], %[[BATCH]]] to %c8192_i32, %[[QBAR]]
+// CHECK-NEXT: %[[ROW1:.*]] = arith.addi %[[ROW]], %c64_i32 : i32
+// CHECK-NEXT: fa4.tma.load %[[QMAP]][%c0_i32, %[[HEAD]], %[[ROW1]], %[[BATCH]]] to %c16384_i32, %[[QBAR]]
+// CHECK-NEXT: fa4.tma.load %[[QMAP]][%c64_i32, %[[HEAD]], %[[ROW1]], %[[BATCH]]] to %c24576_i32, %[[QBAR]]
+// K/V ring: a slot is refilled once its empty barrier (6 + slot) completed
+// the previous round.
+// CHECK: scf.for
+// CHECK: %[[SLOT:.*]] = arith.remui %[[TILE:.*]], %c2_i32 : i32
+// CHECK: arith.cmpi uge, %[[TILE]], %c2_i32 : i32
+// CHECK: arith.addi %[[SLOT]], %c6_i32 : i32
+// CHECK: fa4.mbarrier.wait
+// K full (2 + slot): two 176 x 64 boxes of 22528 B into the K ring (from
+// byte 32768, 45056 B per slot); V full (4 + slot) into the V ring (from
+// byte 122880).
+// CHECK: %[[KEYROW:.*]] = arith.muli %[[TILE]], %c176_i32 : i32
+// CHECK-NEXT: %[[KBI:.*]] = arith.addi %[[SLOT]], %c2_i32 : i32
+// CHECK-NEXT: %[[KBAR:.*]] = fa4.mbarrier.get %[[KBI]] offset 212992
+// CHECK-NEXT: fa4.mbarrier.expect_tx %[[KBAR]] bytes 45056
+// CHECK-NEXT: %[[KSTAGE:.*]] = arith.muli %[[SLOT]], %c45056_i32 : i32
+// CHECK-NEXT: %[[K0:.*]] = arith.addi %[[KSTAGE]], %c32768_i32 : i32
+// CHECK-NEXT: fa4.tma.load %[[KMAP]][%c0_i32, %[[HEAD]], %[[KEYROW]], %[[BATCH]]] to %[[K0]], %[[KBAR]]
+// CHECK-NEXT: %[[K1:.*]] = arith.addi %[[KSTAGE]], %c55296_i32 : i32
+// CHECK-NEXT: fa4.tma.load %[[KMAP]][%c64_i32, %[[HEAD]], %[[KEYROW]], %[[BATCH]]] to %[[K1]], %[[KBAR]]
+// CHECK-NEXT: %[[VBI:.*]] = arith.addi %[[SLOT]], %c4_i32 : i32
+// CHECK-NEXT: %[[VBAR:.*]] = fa4.mbarrier.get %[[VBI]] offset 212992
+// CHECK-NEXT: fa4.mbarrier.expect_tx %[[VBAR]] bytes 45056
+// CHECK-NEXT: %[[V0:.*]] = arith.addi %[[KSTAGE]], %c122880_i32 : i32
+// CHECK-NEXT: fa4.tma.load %[[VMAP]][%c0_i32, %[[HEAD]], %[[KEYROW]], %[[BATCH]]] to %[[V0]], %[[VBAR]]
+// CHECK-NEXT: %[[V1:.*]] = arith.addi %[[KSTAGE]], %c145408_i32 : i32
+// CHECK-NEXT: fa4.tma.load %[[VMAP]][%c64_i32, %[[HEAD]], %[[KEYROW]], %[[BATCH]]] to %[[V1]], %[[VBAR]]
+// CHECK-NOT: fa4.tma.load
+// Consumer c: Q tile at 16384 * c; consumer 1 opens consumer 0's first GEMM
+// turn (named barriers 1 + c of 256 threads: FA3 ping-pong).
+// CHECK: }, {
+// CHECK-NEXT: ^bb0(%[[CONSUMER:.*]]: i32, %{{.*}}: i32):
+// CHECK-NEXT: %[[QOFF:.*]] = arith.muli %[[CONSUMER]], %c16384_i32 : i32
+// CHECK-NEXT: %[[QTILE:.*]] = fa4.smem.tile %[[QOFF]] : <64x128xbf16, k_major>
+// CHECK-NEXT: %[[OWN:.*]] = arith.addi %[[CONSUMER]], %c1_i32 : i32
+// CHECK-NEXT: %[[OTHER:.*]] = arith.subi %c2_i32, %[[CONSUMER]] : i32
+// CHECK-NEXT: %[[SECOND:.*]] = arith.cmpi eq, %[[CONSUMER]], %c1_i32 : i32
+// CHECK-NEXT: scf.if %[[SECOND]] {
+// CHECK-NEXT: nvvm.barrier.arrive id = %[[OTHER]] number_of_threads = %c256_i32
+// Q full, parity (work tiles done & 1) = 0; the loop carries O, row max,
+// row sum and P of the previous tile.
+// CHECK: %[[QFULL:.*]] = fa4.mbarrier.get %c0_i32 offset 212992
+// CHECK-NEXT: fa4.mbarrier.wait %[[QFULL]] parity %c0_i32
+// CHECK-NEXT: %[[ZEROS:.*]] = fa4.splat %[[ZERO:.*]] : !fa4.frag<64x176xf32>
+// CHECK-NEXT: %[[NOP:.*]] = fa4.truncf %[[ZEROS]] : <64x176xf32> to <64x176xbf16>
+// CHECK-NEXT: %[[O0:.*]] = fa4.splat %[[ZERO]] : !fa4.frag<64x128xf32>
+// CHECK-NEXT: %[[M0:.*]] = fa4.splat %{{.*}} : !fa4.rows<64xf32>
+// CHECK-NEXT: %[[L0:.*]] = fa4.splat %[[ZERO]] : !fa4.rows<64xf32>
+// CHECK: %[[LOOP:.*]]:4 = scf.for %{{.*}} iter_args(%[[O:.*]] = %[[O0]], %[[M:.*]] = %[[M0]], %[[L:.*]] = %[[L0]], %[[P:.*]] = %[[NOP]]) -> (!fa4.frag<64x128xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>, !fa4.frag<64x176xbf16>)
+// Per tile: K full, this consumer's turn, S = Q K^T (m64n176, K = 128).
+// CHECK: fa4.mbarrier.wait
+// CHECK-NEXT: nvvm.barrier id = %[[OWN]] number_of_threads = %c256_i32
+// CHECK: %[[KTILE:.*]] = fa4.smem.tile %{{.*}} : <176x128xbf16, k_major>
+// CHECK-NEXT: %[[S:.*]] = fa4.mma %[[QTILE]], %[[KTILE]], %[[ZEROS]] : !fa4.smem_tile<64x128xbf16, k_major>, <176x128xbf16, k_major>, <64x176xf32>
+// In the same turn, O += P V of the previous tile, after V's full barrier.
+// CHECK-NEXT: %[[PV:.*]] = scf.if %[[HASPREV:.*]] -> (!fa4.frag<64x128xf32>) {
+// CHECK: fa4.mbarrier.wait
+// CHECK: %[[VTILE:.*]] = fa4.smem.tile %{{.*}} : <176x128xbf16, mn_major>
+// CHECK-NEXT: %[[OPV:.*]] = fa4.mma %[[P]], %[[VTILE]], %[[O]] : !fa4.frag<64x176xbf16>, <176x128xbf16, mn_major>, <64x128xf32>
+// CHECK-NEXT: scf.yield %[[OPV]]
+// CHECK: nvvm.barrier.arrive id = %[[OTHER]] number_of_threads = %c256_i32
+// CHECK-NEXT: fa4.mma.wait
+// The previous tile's slot is released once its P V is done.
+// CHECK-NEXT: scf.if %[[HASPREV]] {
+// CHECK: fa4.mbarrier.arrive
+// CHECK: %[[MASKED:.*]] = fa4.mask %[[S]] mask #attn.mask<causal> keys %{{.*}} rows %[[TILEROW:[^ ]+]] sq %[[SQ]] skv %[[SKV]] : <64x176xf32>
+// CHECK-NEXT: %[[PROBS:.*]], %[[NEWMAX:.*]], %[[NEWSUM:.*]], %[[CORR:.*]] = fa4.softmax %[[MASKED]] max %[[M]] sum %[[L]] scale %[[SCALE]] : <64x176xf32>, <64xf32>
+// CHECK-NEXT: %[[RESCALED:.*]] = fa4.scale_rows %[[PV]] by %[[CORR]] : <64x128xf32>, <64xf32>
+// CHECK-NEXT: %[[NEXTP:.*]] = fa4.truncf %[[PROBS]] : <64x176xf32> to <64x176xbf16>
+// CHECK-NEXT: scf.yield %[[RESCALED]], %[[NEWMAX]], %[[NEWSUM]], %[[NEXTP]]
+// The last tile's P V after the loop, then Q empty (barrier 1) and the
+// epilogue: O / sum for 128 columns, and LSE.
+// CHECK: scf.if
+// CHECK: fa4.mma %[[LOOP]]#3, %{{.*}}, %[[LOOP]]#0
+// CHECK-NEXT: fa4.mma.wait
+// CHECK: %[[QEMPTY:.*]] = fa4.mbarrier.get %c1_i32 offset 212992
+// CHECK-NEXT: fa4.mbarrier.arrive %[[QEMPTY]]
+// CHECK-NEXT: fa4.epilogue %{{.*}}, %[[LOOP]]#1, %[[LOOP]]#2 to %[[OPTR]][%[[CBATCH:.*]], %[[TILEROW]], %[[CHEAD:.*]]] strides[%[[OS0]], %[[OS1]], %[[OS2]]] sq %[[SQ]] depth 128 of bf16 lse %[[LSEPTR]] strides[%[[LS0]], %[[LS1]]]
+// Consumer 0 takes the turn consumer 1's first arrive granted.
+// CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[CONSUMER]], %c0_i32 : i32
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK-NEXT: nvvm.barrier id = %[[OWN]] number_of_threads = %c256_i32
+// CHECK: gpu.return
+func.func @mha_causal_lse_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @mha_none_f16_d64
+// CHECK: attn.attention
+// CHECK-SAME: fa4.abi = {
+// CHECK-SAME: dynamic_smem_bytes = 196752 : i64
+// CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "f32:scale_log2"]
+// CHECK-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}, smem_used = 196752
+// d = 64, f16, no mask, no LSE: one Q box per consumer, four K/V stages
+// (so 2 + 3 * 4 mbarriers), m64n176 with K = 64, P V m64n64.
+// CHECK: gpu.func @fa4_fa3_mha_none_f16_d64_sm_90a(%{{.*}}: !fa4.tensor_map, %{{.*}}: !fa4.tensor_map, %{{.*}}: !fa4.tensor_map, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f32)
+// CHECK: fa4.mbarrier.init %{{.*}} count 1
+// CHECK: fa4.mbarrier.init %{{.*}} count 256
+// CHECK-COUNT-8: fa4.mbarrier.init %{{.*}} count 1
+// CHECK-COUNT-4: fa4.mbarrier.init %{{.*}} count 256
+// CHECK-NOT: fa4.mbarrier.init
+// Without a mask the row blocks of one head are adjacent (L2 reuse of K/V):
+// row block = work % ceil_div(Sq, 128).
+// CHECK: fa4.warp_specialize warpgroups [1, 2] registers [24, 240]
+// CHECK: arith.remui %{{.*}}, %{{.*}} : i32
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 16384
+// CHECK-COUNT-2: fa4.tma.load
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 22528
+// CHECK-NEXT: arith.muli %{{.*}}, %c22528_i32
+// CHECK-NEXT: arith.addi %{{.*}}, %c16384_i32
+// CHECK-NEXT: fa4.tma.load
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 22528
+// CHECK: fa4.tma.load
+// CHECK-NOT: fa4.tma.load
+// CHECK: fa4.smem.tile %{{.*}} : <64x64xf16, k_major>
+// CHECK: fa4.mma %{{.*}}, %{{.*}}, %{{.*}} : !fa4.smem_tile<64x64xf16, k_major>, <176x64xf16, k_major>, <64x176xf32>
+// CHECK: fa4.mma %{{.*}}, %{{.*}}, %{{.*}} : !fa4.frag<64x176xf16>, <176x64xf16, mn_major>, <64x64xf32>
+// CHECK: fa4.mask %{{.*}} mask #attn.mask<none> {{.*}} : <64x176xf32>
+// CHECK: fa4.epilogue {{.*}} depth 64 of f16 : <64x64xf32>, <64xf32>, !llvm.ptr<1>{{$}}
+func.func @mha_none_f16_d64(%q: tensor<?x?x6x64xf16>, %k: tensor<?x?x6x64xf16>, %v: tensor<?x?x6x64xf16>) -> tensor<?x?x6x64xf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x64xf16>, tensor<?x?x6x64xf16>, tensor<?x?x6x64xf16> -> tensor<?x?x6x64xf16>
+  return %o : tensor<?x?x6x64xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func @gqa_right_window_f16_d96
+// CHECK: attn.attention
+// CHECK-SAME: fa4.abi = {
+// CHECK-SAME: dynamic_smem_bytes = 213104 : i64
+// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "f32:scale_log2"]
+// d = 96 pads to two 64-column boxes (128); the epilogue stores 96 columns.
+// GQA 6/3: the kv head is head / 2. window(-1, 32): only the right edge.
+// CHECK: arith.divui %{{.*}}, %c2_i32 : i32
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 32768
+// CHECK: fa4.smem.tile %{{.*}} : <64x128xf16, k_major>
+// CHECK: fa4.mma {{.*}} : !fa4.smem_tile<64x128xf16, k_major>, <176x128xf16, k_major>, <64x176xf32>
+// CHECK: fa4.mma {{.*}} : !fa4.frag<64x176xf16>, <176x128xf16, mn_major>, <64x128xf32>
+// CHECK: fa4.mask %{{.*}} mask #attn.mask<window(-1, 32)> {{.*}} : <64x176xf32>
+// CHECK: fa4.epilogue {{.*}} depth 96 of f16 : <64x128xf32>, <64xf32>, !llvm.ptr<1>{{$}}
+func.func @gqa_right_window_f16_d96(%q: tensor<?x?x6x96xf16>, %k: tensor<?x?x3x96xf16>, %v: tensor<?x?x3x96xf16>) -> tensor<?x?x6x96xf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<window(-1, 32)>} : tensor<?x?x6x96xf16>, tensor<?x?x3x96xf16>, tensor<?x?x3x96xf16> -> tensor<?x?x6x96xf16>
+  return %o : tensor<?x?x6x96xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func @mqa_window_lse_d192_128
+// CHECK: attn.attention
+// CHECK-SAME: fa4.abi = {
+// CHECK-SAME: dynamic_smem_bytes = 213120 : i64
+// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "f32:scale_log2"]
+// CHECK-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}, k_stage_bytes = 49152, v_stage_bytes = 32768, {{.*}}, smem_used = 213120
+// Dqk = 192 != Dv = 128: three Q/K boxes (48 KiB K stages), two V boxes
+// (32 KiB), BN = 128. MQA: every head reads kv head head / 6.
+// CHECK: arith.divui %{{.*}}, %c6_i32 : i32
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 49152
+// CHECK-COUNT-6: fa4.tma.load
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 49152
+// CHECK-COUNT-3: fa4.tma.load %arg1
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 32768
+// CHECK-COUNT-2: fa4.tma.load %arg2
+// CHECK-NOT: fa4.tma.load
+// CHECK: fa4.smem.tile %{{.*}} : <64x192xbf16, k_major>
+// CHECK: fa4.mma {{.*}} : !fa4.smem_tile<64x192xbf16, k_major>, <128x192xbf16, k_major>, <64x128xf32>
+// CHECK: fa4.mma {{.*}} : !fa4.frag<64x128xbf16>, <128x128xbf16, mn_major>, <64x128xf32>
+// CHECK: fa4.mask %{{.*}} mask #attn.mask<window(17, 33)> {{.*}} : <64x128xf32>
+// CHECK: fa4.epilogue {{.*}} depth 128 of bf16 lse
+func.func @mqa_window_lse_d192_128(%q: tensor<?x?x6x192xbf16>, %k: tensor<?x?x1x192xbf16>, %v: tensor<?x?x1x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<window(17, 33)>} : tensor<?x?x6x192xbf16>, tensor<?x?x1x192xbf16>, tensor<?x?x1x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @gqa_left_window_d256
+// CHECK: attn.attention
+// CHECK-SAME: fa4.abi = {
+// CHECK-SAME: dynamic_smem_bytes = 229552 : i64
+// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x80x1x64:128", "tmap:v:1x80x1x64:128", "ptr:o", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "f32:scale_log2"]
+// CHECK-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}, k_stage_bytes = 40960, v_stage_bytes = 40960, {{.*}}, smem_used = 229552
+// d = 256 on memrefs: BN = 80 keeps S (40 registers) and O (128) in the
+// consumer's 240; 16 QK steps of m64n80 and 5 P V steps of m64n256.
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 65536
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 40960
+// CHECK-COUNT-4: fa4.tma.load %arg1
+// CHECK: fa4.smem.tile %{{.*}} : <64x256xbf16, k_major>
+// CHECK: fa4.mma {{.*}} : !fa4.smem_tile<64x256xbf16, k_major>, <80x256xbf16, k_major>, <64x80xf32>
+// CHECK: fa4.mma {{.*}} : !fa4.frag<64x80xbf16>, <80x256xbf16, mn_major>, <64x256xf32>
+// CHECK: fa4.mask %{{.*}} mask #attn.mask<window(128, 0)> {{.*}} : <64x80xf32>
+// CHECK: fa4.epilogue {{.*}} depth 256 of bf16 : <64x256xf32>, <64xf32>, !llvm.ptr<1>{{$}}
+func.func @gqa_left_window_d256(%q: memref<?x?x6x256xbf16>, %k: memref<?x?x3x256xbf16>, %v: memref<?x?x3x256xbf16>, %o: memref<?x?x6x256xbf16>) {
+  attn.attention %q, %k, %v outs(%o : memref<?x?x6x256xbf16>) {mask = #attn.mask<window(128, 0)>} : memref<?x?x6x256xbf16>, memref<?x?x3x256xbf16>, memref<?x?x3x256xbf16>
+  return
+}

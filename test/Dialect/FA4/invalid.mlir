@@ -1,0 +1,596 @@
+// RUN: fa4-opt %s -split-input-file -verify-diagnostics
+
+// One case per diagnostic of the fa4 kernel dialect: the op verifiers of
+// FA4Ops.cpp, the type parsers and verifiers of FA4Dialect.cpp, and, where
+// an ODS trait or the declarative format catches a mistake first, that
+// diagnostic.
+
+//===----------------------------------------------------------------------===//
+// fa4.warp_specialize
+//===----------------------------------------------------------------------===//
+
+func.func @warp_specialize_budget_count() {
+  // expected-error @+1 {{'fa4.warp_specialize' op needs one warpgroup count and one register budget per role region, got 2 counts, 1 budgets and 2 regions}}
+  fa4.warp_specialize warpgroups [1, 2] registers [240] {
+  ^bb0(%index: i32, %thread: i32):
+  }, {
+  ^bb0(%index: i32, %thread: i32):
+  }
+  return
+}
+
+// -----
+
+func.func @warp_specialize_region_count() {
+  // expected-error @+1 {{got 2 counts, 2 budgets and 1 regions}}
+  fa4.warp_specialize warpgroups [1, 2] registers [24, 240] {
+  ^bb0(%index: i32, %thread: i32):
+  }
+  return
+}
+
+// -----
+
+func.func @warp_specialize_no_roles() {
+  // expected-error @+1 {{needs one warpgroup count and one register budget per role region, got 0 counts, 0 budgets and 0 regions}}
+  fa4.warp_specialize warpgroups [] registers []
+  return
+}
+
+// -----
+
+func.func @warp_specialize_role_without_warpgroups() {
+  // expected-error @+1 {{'fa4.warp_specialize' op role 1 has no warpgroups: 0}}
+  fa4.warp_specialize warpgroups [1, 0] registers [24, 240] {
+  ^bb0(%index: i32, %thread: i32):
+  }, {
+  ^bb0(%index: i32, %thread: i32):
+  }
+  return
+}
+
+// -----
+
+func.func @warp_specialize_registers_not_multiple_of_8() {
+  // expected-error @+1 {{'fa4.warp_specialize' op role 1 asks for 236 registers; setmaxnreg takes a multiple of 8 in [24, 256]}}
+  fa4.warp_specialize warpgroups [1, 2] registers [24, 236] {
+  ^bb0(%index: i32, %thread: i32):
+  }, {
+  ^bb0(%index: i32, %thread: i32):
+  }
+  return
+}
+
+// -----
+
+func.func @warp_specialize_registers_below_24() {
+  // expected-error @+1 {{role 0 asks for 16 registers; setmaxnreg takes a multiple of 8 in [24, 256]}}
+  fa4.warp_specialize warpgroups [1, 2] registers [16, 240] {
+  ^bb0(%index: i32, %thread: i32):
+  }, {
+  ^bb0(%index: i32, %thread: i32):
+  }
+  return
+}
+
+// -----
+
+func.func @warp_specialize_registers_above_256() {
+  // expected-error @+1 {{role 0 asks for 264 registers; setmaxnreg takes a multiple of 8 in [24, 256]}}
+  fa4.warp_specialize warpgroups [1] registers [264] {
+  ^bb0(%index: i32, %thread: i32):
+  }
+  return
+}
+
+// -----
+
+func.func @warp_specialize_one_region_argument() {
+  // expected-error @+1 {{'fa4.warp_specialize' op role 1 must take (warpgroup in role: i32, thread in warpgroup: i32)}}
+  fa4.warp_specialize warpgroups [1, 2] registers [24, 240] {
+  ^bb0(%index: i32, %thread: i32):
+  }, {
+  ^bb0(%thread: i32):
+  }
+  return
+}
+
+// -----
+
+func.func @warp_specialize_i64_region_argument() {
+  // expected-error @+1 {{role 0 must take (warpgroup in role: i32, thread in warpgroup: i32)}}
+  fa4.warp_specialize warpgroups [1, 2] registers [24, 240] {
+  ^bb0(%index: i32, %thread: i64):
+  }, {
+  ^bb0(%index: i32, %thread: i32):
+  }
+  return
+}
+
+// -----
+
+// 384 threads launch with 65536 / 384 = 170, down to 168 registers each:
+// 64512 in all, but 128 * 24 + 256 * 256 = 68608 are asked for.
+func.func @warp_specialize_register_pool() {
+  // expected-error @+1 {{'fa4.warp_specialize' op register budgets need 68608 registers but a 384-thread CTA launches with 64512 (168 per thread); setmaxnreg.inc would wait forever}}
+  fa4.warp_specialize warpgroups [1, 2] registers [24, 256] {
+  ^bb0(%index: i32, %thread: i32):
+  }, {
+  ^bb0(%index: i32, %thread: i32):
+  }
+  return
+}
+
+// -----
+
+// One warpgroup launches with at most 255 registers, 248 after rounding:
+// setmaxnreg.inc to 256 would never get them.
+func.func @warp_specialize_register_pool_one_warpgroup() {
+  // expected-error @+1 {{register budgets need 32768 registers but a 128-thread CTA launches with 31744 (248 per thread)}}
+  fa4.warp_specialize warpgroups [1] registers [256] {
+  ^bb0(%index: i32, %thread: i32):
+  }
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// fa4.tma.load
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @tma_load_no_coordinates(%map: !fa4.tensor_map, %dst: i32, %bar: !fa4.mbarrier) {
+  // expected-error @+1 {{'fa4.tma.load' op takes 1 to 5 coordinates (a tensor map's rank), got 0}}
+  fa4.tma.load %map[] to %dst, %bar
+  return
+}
+
+// -----
+
+func.func @tma_load_six_coordinates(%map: !fa4.tensor_map, %c: i32, %bar: !fa4.mbarrier) {
+  // expected-error @+1 {{'fa4.tma.load' op takes 1 to 5 coordinates (a tensor map's rank), got 6}}
+  fa4.tma.load %map[%c, %c, %c, %c, %c, %c] to %c, %bar
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// fa4.splat
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @splat_bf16_rows(%value: f32) {
+  // expected-error @+1 {{rows hold one f32 per row of a 64- or 128-row frag, got 64x'bf16'}}
+  %rows = fa4.splat %value : !fa4.rows<64xbf16>
+  return
+}
+
+// -----
+
+func.func @splat_bf16_frag(%value: f32) {
+  // expected-error @+1 {{'fa4.splat' op splats an f32 into an f32 frag or rows, got '!fa4.frag<64x176xbf16>'}}
+  %frag = fa4.splat %value : !fa4.frag<64x176xbf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// fa4.mma
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @mma_bf16_accumulator(%q: !fa4.smem_tile<64x128xbf16, k_major>, %k: !fa4.smem_tile<176x128xbf16, k_major>, %acc: !fa4.frag<64x176xbf16>) {
+  // expected-error @+1 {{'fa4.mma' op accumulates in f32, got '!fa4.frag<64x176xbf16>'}}
+  %s = fa4.mma %q, %k, %acc : !fa4.smem_tile<64x128xbf16, k_major>, !fa4.smem_tile<176x128xbf16, k_major>, !fa4.frag<64x176xbf16>
+  return
+}
+
+// -----
+
+// AllTypesMatch<["acc", "result"]> refuses a result type other than the
+// accumulator's before the C++ verifier's own check.
+func.func @mma_result_type(%q: !fa4.smem_tile<64x128xbf16, k_major>, %k: !fa4.smem_tile<176x128xbf16, k_major>, %acc: !fa4.frag<64x176xf32>) {
+  // expected-error @+1 {{'fa4.mma' op failed to verify that all of {acc, result} have same type}}
+  %s = "fa4.mma"(%q, %k, %acc) : (!fa4.smem_tile<64x128xbf16, k_major>, !fa4.smem_tile<176x128xbf16, k_major>, !fa4.frag<64x176xf32>) -> !fa4.frag<128x176xf32>
+  return
+}
+
+// -----
+
+func.func @mma_f32_frag_a(%p: !fa4.frag<64x176xf32>, %v: !fa4.smem_tile<176x128xbf16, mn_major>, %acc: !fa4.frag<64x128xf32>) {
+  // expected-error @+1 {{'fa4.mma' op takes A from registers as a 16-bit frag; truncate it first (fa4.truncf), got '!fa4.frag<64x176xf32>'}}
+  %o = fa4.mma %p, %v, %acc : !fa4.frag<64x176xf32>, !fa4.smem_tile<176x128xbf16, mn_major>, !fa4.frag<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @mma_frag_a_rows(%p: !fa4.frag<128x176xbf16>, %v: !fa4.smem_tile<176x128xbf16, mn_major>, %acc: !fa4.frag<64x128xf32>) {
+  // expected-error @+1 {{'fa4.mma' op A has 128 rows, the accumulator 64}}
+  %o = fa4.mma %p, %v, %acc : !fa4.frag<128x176xbf16>, !fa4.smem_tile<176x128xbf16, mn_major>, !fa4.frag<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @mma_smem_a_rows(%q: !fa4.smem_tile<64x128xbf16, k_major>, %k: !fa4.smem_tile<176x128xbf16, k_major>, %acc: !fa4.frag<128x176xf32>) {
+  // expected-error @+1 {{'fa4.mma' op A has 64 rows, the accumulator 128}}
+  %s = fa4.mma %q, %k, %acc : !fa4.smem_tile<64x128xbf16, k_major>, !fa4.smem_tile<176x128xbf16, k_major>, !fa4.frag<128x176xf32>
+  return
+}
+
+// -----
+
+func.func @mma_mn_major_smem_a(%q: !fa4.smem_tile<64x128xbf16, mn_major>, %k: !fa4.smem_tile<176x128xbf16, k_major>, %acc: !fa4.frag<64x176xf32>) {
+  // expected-error @+1 {{'fa4.mma' op takes a shared-memory A only K-major, got '!fa4.smem_tile<64x128xbf16, mn_major>'}}
+  %s = fa4.mma %q, %k, %acc : !fa4.smem_tile<64x128xbf16, mn_major>, !fa4.smem_tile<176x128xbf16, k_major>, !fa4.frag<64x176xf32>
+  return
+}
+
+// -----
+
+// K-major B has N rows: 128 keys do not cover N = 176.
+func.func @mma_k_major_b_short_of_n(%q: !fa4.smem_tile<64x128xbf16, k_major>, %k: !fa4.smem_tile<128x128xbf16, k_major>, %acc: !fa4.frag<64x176xf32>) {
+  // expected-error @+1 {{'fa4.mma' op B '!fa4.smem_tile<128x128xbf16, k_major>' is not K = 128 by N = 176 (k_major)}}
+  %s = fa4.mma %q, %k, %acc : !fa4.smem_tile<64x128xbf16, k_major>, !fa4.smem_tile<128x128xbf16, k_major>, !fa4.frag<64x176xf32>
+  return
+}
+
+// -----
+
+// K-major B has K columns: 192 is not Q's K = 128.
+func.func @mma_k_major_b_wrong_k(%q: !fa4.smem_tile<64x128xbf16, k_major>, %k: !fa4.smem_tile<176x192xbf16, k_major>, %acc: !fa4.frag<64x176xf32>) {
+  // expected-error @+1 {{is not K = 128 by N = 176 (k_major)}}
+  %s = fa4.mma %q, %k, %acc : !fa4.smem_tile<64x128xbf16, k_major>, !fa4.smem_tile<176x192xbf16, k_major>, !fa4.frag<64x176xf32>
+  return
+}
+
+// -----
+
+// MN-major B has K rows: 160 is not P's K = 176.
+func.func @mma_mn_major_b_wrong_k(%p: !fa4.frag<64x176xbf16>, %v: !fa4.smem_tile<160x128xbf16, mn_major>, %acc: !fa4.frag<64x128xf32>) {
+  // expected-error @+1 {{'fa4.mma' op B '!fa4.smem_tile<160x128xbf16, mn_major>' is not K = 176 by N = 128 (mn_major)}}
+  %o = fa4.mma %p, %v, %acc : !fa4.frag<64x176xbf16>, !fa4.smem_tile<160x128xbf16, mn_major>, !fa4.frag<64x128xf32>
+  return
+}
+
+// -----
+
+// MN-major B has N columns: 128 do not cover N = 192.
+func.func @mma_mn_major_b_short_of_n(%p: !fa4.frag<64x176xbf16>, %v: !fa4.smem_tile<176x128xbf16, mn_major>, %acc: !fa4.frag<64x192xf32>) {
+  // expected-error @+1 {{is not K = 176 by N = 192 (mn_major)}}
+  %o = fa4.mma %p, %v, %acc : !fa4.frag<64x176xbf16>, !fa4.smem_tile<176x128xbf16, mn_major>, !fa4.frag<64x192xf32>
+  return
+}
+
+// -----
+
+func.func @mma_element_types(%p: !fa4.frag<64x176xf16>, %v: !fa4.smem_tile<176x128xbf16, mn_major>, %acc: !fa4.frag<64x128xf32>) {
+  // expected-error @+1 {{'fa4.mma' op A holds 'f16' but B holds 'bf16'}}
+  %o = fa4.mma %p, %v, %acc : !fa4.frag<64x176xf16>, !fa4.smem_tile<176x128xbf16, mn_major>, !fa4.frag<64x128xf32>
+  return
+}
+
+// (MmaOp::verify's "K = ... is not a multiple of 16" cannot be reached: the
+// type verifiers already make K a multiple of 64 (shared-memory A) or of 16
+// (frag A).)
+
+//===----------------------------------------------------------------------===//
+// fa4.softmax, fa4.scale_rows
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @softmax_bf16_scores(%s: !fa4.frag<64x176xbf16>, %m: !fa4.rows<64xf32>, %scale: f32) {
+  // expected-error @+1 {{'fa4.softmax' op takes f32 scores, got '!fa4.frag<64x176xbf16>'}}
+  %p, %m1, %l1, %c = fa4.softmax %s max %m sum %m scale %scale : !fa4.frag<64x176xbf16>, !fa4.rows<64xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_rows_mismatch(%s: !fa4.frag<64x176xf32>, %m: !fa4.rows<128xf32>, %scale: f32) {
+  // expected-error @+1 {{'fa4.softmax' op max '!fa4.rows<128xf32>' must be one f32 per row of '!fa4.frag<64x176xf32>'}}
+  %p, %m1, %l1, %c = fa4.softmax %s max %m sum %m scale %scale : !fa4.frag<64x176xf32>, !fa4.rows<128xf32>
+  return
+}
+
+// -----
+
+// Rows are f32 whatever the frag: the type itself refuses bf16.
+// expected-error @+1 {{rows hold one f32 per row of a 64- or 128-row frag, got 64x'bf16'}}
+func.func @softmax_bf16_rows(%s: !fa4.frag<64x176xf32>, %m: !fa4.rows<64xbf16>, %scale: f32) {
+  return
+}
+
+// -----
+
+// AllTypesMatch: max and sum (and the three row results) share one type.
+func.func @softmax_sum_type(%s: !fa4.frag<64x176xf32>, %m: !fa4.rows<64xf32>, %l: !fa4.rows<128xf32>, %scale: f32) {
+  // expected-error @+1 {{'fa4.softmax' op failed to verify that all of {max, sum, newMax, newSum, correction} have same type}}
+  %p, %m1, %l1, %c = "fa4.softmax"(%s, %m, %l, %scale) : (!fa4.frag<64x176xf32>, !fa4.rows<64xf32>, !fa4.rows<128xf32>, f32) -> (!fa4.frag<64x176xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>)
+  return
+}
+
+// -----
+
+func.func @scale_rows_bf16_tile(%o: !fa4.frag<64x128xbf16>, %c: !fa4.rows<64xf32>) {
+  // expected-error @+1 {{'fa4.scale_rows' op scales an f32 frag, got '!fa4.frag<64x128xbf16>'}}
+  %o1 = fa4.scale_rows %o by %c : !fa4.frag<64x128xbf16>, !fa4.rows<64xf32>
+  return
+}
+
+// -----
+
+func.func @scale_rows_rows_mismatch(%o: !fa4.frag<64x128xf32>, %c: !fa4.rows<128xf32>) {
+  // expected-error @+1 {{'fa4.scale_rows' op factors '!fa4.rows<128xf32>' must be one f32 per row of '!fa4.frag<64x128xf32>'}}
+  %o1 = fa4.scale_rows %o by %c : !fa4.frag<64x128xf32>, !fa4.rows<128xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// fa4.truncf
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @truncf_shape(%s: !fa4.frag<64x176xf32>) {
+  // expected-error @+1 {{'fa4.truncf' op rounds an f32 frag to a 16-bit frag of the same shape, got '!fa4.frag<64x176xf32>' to '!fa4.frag<64x128xbf16>'}}
+  %p = fa4.truncf %s : !fa4.frag<64x176xf32> to !fa4.frag<64x128xbf16>
+  return
+}
+
+// -----
+
+func.func @truncf_rows(%s: !fa4.frag<64x176xf32>) {
+  // expected-error @+1 {{got '!fa4.frag<64x176xf32>' to '!fa4.frag<128x176xbf16>'}}
+  %p = fa4.truncf %s : !fa4.frag<64x176xf32> to !fa4.frag<128x176xbf16>
+  return
+}
+
+// -----
+
+func.func @truncf_to_f32(%s: !fa4.frag<64x176xf32>) {
+  // expected-error @+1 {{rounds an f32 frag to a 16-bit frag of the same shape, got '!fa4.frag<64x176xf32>' to '!fa4.frag<64x176xf32>'}}
+  %p = fa4.truncf %s : !fa4.frag<64x176xf32> to !fa4.frag<64x176xf32>
+  return
+}
+
+// -----
+
+func.func @truncf_from_16_bit(%s: !fa4.frag<64x176xbf16>) {
+  // expected-error @+1 {{rounds an f32 frag to a 16-bit frag of the same shape, got '!fa4.frag<64x176xbf16>' to '!fa4.frag<64x176xf16>'}}
+  %p = fa4.truncf %s : !fa4.frag<64x176xbf16> to !fa4.frag<64x176xf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// fa4.epilogue
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @epilogue_bf16_out(%o: !fa4.frag<64x128xbf16>, %m: !fa4.rows<64xf32>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.epilogue' op stores an f32 accumulator, got '!fa4.frag<64x128xbf16>'}}
+  fa4.epilogue %o, %m, %m to %out[%i, %i, %i] strides [%s, %s, %s] sq %i depth 128 of bf16 : !fa4.frag<64x128xbf16>, !fa4.rows<64xf32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @epilogue_rows_mismatch(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<128xf32>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.epilogue' op max '!fa4.rows<128xf32>' must be one f32 per row of '!fa4.frag<64x128xf32>'}}
+  fa4.epilogue %o, %m, %m to %out[%i, %i, %i] strides [%s, %s, %s] sq %i depth 128 of bf16 : !fa4.frag<64x128xf32>, !fa4.rows<128xf32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+// AllTypesMatch<["max", "sum"]> catches a sum that differs from max before
+// the verifier's own "sum ... must be one f32 per row" check.
+func.func @epilogue_sum_type(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %l: !fa4.rows<128xf32>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.epilogue' op failed to verify that all of {max, sum} have same type}}
+  "fa4.epilogue"(%o, %m, %l, %out, %i, %i, %i, %s, %s, %s, %i) <{depth = 128 : i64, elementType = bf16, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 3, 1, 0, 0>}> : (!fa4.frag<64x128xf32>, !fa4.rows<64xf32>, !fa4.rows<128xf32>, !llvm.ptr<1>, i32, i32, i32, i64, i64, i64, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @epilogue_two_out_strides(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.epilogue' op takes O's batch, row and head strides (3), got 2}}
+  fa4.epilogue %o, %m, %m to %out[%i, %i, %i] strides [%s, %s] sq %i depth 128 of bf16 : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @epilogue_four_out_strides(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{takes O's batch, row and head strides (3), got 4}}
+  fa4.epilogue %o, %m, %m to %out[%i, %i, %i] strides [%s, %s, %s, %s] sq %i depth 128 of bf16 : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @epilogue_one_lse_stride(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %out: !llvm.ptr<1>, %lse: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.epilogue' op takes LSE's batch and head strides (2) exactly when it stores LSE}}
+  fa4.epilogue %o, %m, %m to %out[%i, %i, %i] strides [%s, %s, %s] sq %i depth 128 of bf16 lse %lse strides [%s] : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>, !llvm.ptr<1>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+// The custom form cannot write LSE strides without an LSE pointer; the
+// generic form can, and the verifier refuses it.
+func.func @epilogue_lse_strides_without_lse(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{takes LSE's batch and head strides (2) exactly when it stores LSE}}
+  "fa4.epilogue"(%o, %m, %m, %out, %i, %i, %i, %s, %s, %s, %i, %s, %s) <{depth = 128 : i64, elementType = bf16, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 3, 1, 0, 2>}> : (!fa4.frag<64x128xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>, !llvm.ptr<1>, i32, i32, i32, i64, i64, i64, i32, i64, i64) -> ()
+  return
+}
+
+// -----
+
+func.func @epilogue_depth_zero(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.epilogue' op stores 0 of the tile's 128 columns}}
+  fa4.epilogue %o, %m, %m to %out[%i, %i, %i] strides [%s, %s, %s] sq %i depth 0 of bf16 : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @epilogue_depth_past_tile(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.epilogue' op stores 192 of the tile's 128 columns}}
+  fa4.epilogue %o, %m, %m to %out[%i, %i, %i] strides [%s, %s, %s] sq %i depth 192 of bf16 : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @epilogue_f32_output(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.epilogue' op stores bf16 or f16, got 'f32'}}
+  fa4.epilogue %o, %m, %m to %out[%i, %i, %i] strides [%s, %s, %s] sq %i depth 128 of f32 : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>, !llvm.ptr<1>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{shared-memory tiles hold bf16 or f16, got 'f32'}}
+func.func @smem_tile_f32(%t: !fa4.smem_tile<64x128xf32, k_major>)
+
+// -----
+
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes), got 60x128}}
+func.func @smem_tile_rows(%t: !fa4.smem_tile<60x128xbf16, k_major>)
+
+// -----
+
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes), got 64x96}}
+func.func @smem_tile_columns(%t: !fa4.smem_tile<64x96xbf16, k_major>)
+
+// -----
+
+// expected-error @+1 {{expected 'k_major' or 'mn_major', got 'row_major'}}
+func.func @smem_tile_major(%t: !fa4.smem_tile<64x128xbf16, row_major>)
+
+// -----
+
+// expected-error @+1 {{expected 2 dimensions, got 3}}
+func.func @smem_tile_rank(%t: !fa4.smem_tile<2x64x128xbf16, k_major>)
+
+// -----
+
+// expected-error @+1 {{a frag holds f32 (an accumulator) or bf16/f16 (an MMA operand), got 'i32'}}
+func.func @frag_i32(%f: !fa4.frag<64x128xi32>)
+
+// -----
+
+// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns, got 32x128}}
+func.func @frag_rows(%f: !fa4.frag<32x128xf32>)
+
+// -----
+
+// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns, got 64x40}}
+func.func @frag_columns(%f: !fa4.frag<64x40xf32>)
+
+// -----
+
+// expected-error @+1 {{expected 2 dimensions, got 1}}
+func.func @frag_rank(%f: !fa4.frag<64xf32>)
+
+// -----
+
+// expected-error @+1 {{expected 1 dimension, got 2}}
+func.func @rows_rank(%r: !fa4.rows<64x1xf32>)
+
+// -----
+
+// Tiles have static shapes.
+// expected-error @+1 {{expected static shape}}
+func.func @frag_dynamic(%f: !fa4.frag<?x128xf32>)
+
+// -----
+
+// More than 8 warpgroups: no CTA has 1152 threads.
+func.func @warp_specialize_too_many_threads() {
+  // expected-error @+1 {{'fa4.warp_specialize' op roles need more than 8 warpgroups; a CTA has at most 1024 threads}}
+  fa4.warp_specialize warpgroups [9] registers [24] {
+  ^bb0(%index: i32, %thread: i32):
+  }
+  return
+}
+
+// -----
+
+// Counts that would overflow the thread total are refused the same way.
+func.func @warp_specialize_huge_count() {
+  // expected-error @+1 {{roles need more than 8 warpgroups}}
+  fa4.warp_specialize warpgroups [72057594037927936] registers [24] {
+  ^bb0(%index: i32, %thread: i32):
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{rows hold one f32 per row of a 64- or 128-row frag, got 0x'f32'}}
+func.func @rows_empty(%r: !fa4.rows<0xf32>) {
+  return
+}
+
+// -----
+
+func.func @mask_bf16(%p: !fa4.frag<64x176xbf16>, %i: i32) {
+  // expected-error @+1 {{'fa4.mask' op masks f32 scores, got '!fa4.frag<64x176xbf16>'}}
+  %m = fa4.mask %p mask #attn.mask<causal> keys %i rows %i sq %i skv %i : !fa4.frag<64x176xbf16>
+  return
+}
+
+// -----
+
+func.func @mbarrier_init_zero(%i: i32) {
+  %b = fa4.mbarrier.get %i offset 0
+  // expected-error @+1 {{'fa4.mbarrier.init' op attribute 'count' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  fa4.mbarrier.init %b count 0
+  return
+}
+
+// -----
+
+func.func @mbarrier_expect_negative(%i: i32) {
+  %b = fa4.mbarrier.get %i offset 0
+  // expected-error @+1 {{attribute 'bytes' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  fa4.mbarrier.expect_tx %b bytes -5
+  return
+}
+
+// -----
+
+func.func @mbarrier_negative_offset(%i: i32) {
+  // expected-error @+1 {{attribute 'offset' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  %b = fa4.mbarrier.get %i offset -8
+  return
+}
+
+// -----
+
+func.func @mma_wait_negative() {
+  // expected-error @+1 {{attribute 'pending' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  fa4.mma.wait {pending = -1 : i64}
+  return
+}
+
+// -----
+
+// B must be exactly N wide: a 176-row K tile cannot feed a 64-column
+// accumulator.
+func.func @mma_b_wider_than_n(%qo: i32, %ko: i32, %acc: !fa4.frag<64x64xf32>) {
+  %q = fa4.smem.tile %qo : !fa4.smem_tile<64x128xbf16, k_major>
+  %k = fa4.smem.tile %ko : !fa4.smem_tile<176x128xbf16, k_major>
+  // expected-error @+1 {{is not K = 128 by N = 64 (k_major)}}
+  %s = fa4.mma %q, %k, %acc : !fa4.smem_tile<64x128xbf16, k_major>, !fa4.smem_tile<176x128xbf16, k_major>, !fa4.frag<64x64xf32>
+  return
+}

@@ -1,0 +1,155 @@
+// RUN: fa4-opt %s | fa4-opt | FileCheck %s
+// RUN: fa4-opt %s --mlir-print-op-generic | fa4-opt | FileCheck %s
+
+// Round trip of every op and every type of the fa4 kernel dialect, in the
+// shapes the kernels use (a 64-row Q tile, 176-key K/V tiles, depth 128).
+
+// Every type, as a function argument.
+// CHECK-LABEL: func.func @types
+// CHECK-SAME: %{{.*}}: !fa4.tensor_map
+// CHECK-SAME: %{{.*}}: !fa4.mbarrier
+// CHECK-SAME: %{{.*}}: !fa4.smem_tile<64x128xbf16, k_major>
+// CHECK-SAME: %{{.*}}: !fa4.smem_tile<176x128xf16, mn_major>
+// CHECK-SAME: %{{.*}}: !fa4.frag<128x64xf32>
+// CHECK-SAME: %{{.*}}: !fa4.frag<64x176xbf16>
+// CHECK-SAME: %{{.*}}: !fa4.frag<128x16xf16>
+// CHECK-SAME: %{{.*}}: !fa4.rows<128xf32>
+// CHECK-SAME: -> !fa4.rows<64xf32>
+// CHECK: %[[ZERO:[a-zA-Z0-9_]+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[R:[a-zA-Z0-9_]+]] = fa4.splat %[[ZERO]] : !fa4.rows<64xf32>{{$}}
+// CHECK-NEXT: return %[[R]] : !fa4.rows<64xf32>
+func.func @types(%map: !fa4.tensor_map, %bar: !fa4.mbarrier,
+                 %q: !fa4.smem_tile<64x128xbf16, k_major>,
+                 %v: !fa4.smem_tile<176x128xf16, mn_major>,
+                 %acc: !fa4.frag<128x64xf32>, %p: !fa4.frag<64x176xbf16>,
+                 %p16: !fa4.frag<128x16xf16>, %rows: !fa4.rows<128xf32>)
+    -> !fa4.rows<64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = fa4.splat %zero : !fa4.rows<64xf32>
+  return %r : !fa4.rows<64xf32>
+}
+
+gpu.module @kernels {
+
+// Warp roles, mbarriers and TMA: the producer loads a Q box, the consumers
+// wait on it.
+// CHECK-LABEL: gpu.func @roles_barriers_tma
+// CHECK-SAME: (%[[MAP:[a-zA-Z0-9_]+]]: !fa4.tensor_map) kernel
+// CHECK-DAG: %[[C0:[a-zA-Z0-9_]+]] = arith.constant 0 : i32
+// CHECK-DAG: %[[DST:[a-zA-Z0-9_]+]] = arith.constant 2048 : i32
+// CHECK: fa4.warp_specialize warpgroups [1, 2] registers [24, 240] {
+// CHECK-NEXT: ^bb0(%[[IDX:[a-zA-Z0-9_]+]]: i32, %[[THR:[a-zA-Z0-9_]+]]: i32):
+// CHECK-NEXT: %[[BAR:[a-zA-Z0-9_]+]] = fa4.mbarrier.get %[[IDX]] offset 1024{{$}}
+// CHECK-NEXT: fa4.mbarrier.init %[[BAR]] count 1{{$}}
+// CHECK-NEXT: fa4.fence.mbarrier_init{{$}}
+// CHECK-NEXT: fa4.mbarrier.expect_tx %[[BAR]] bytes 16384{{$}}
+// CHECK-NEXT: fa4.tma.load %[[MAP]][%[[C0]], %[[THR]], %[[C0]], %[[IDX]]] to %[[DST]], %[[BAR]]{{$}}
+// CHECK-NEXT: fa4.mbarrier.arrive %[[BAR]]{{$}}
+// CHECK-NEXT: }, {
+// CHECK-NEXT: ^bb0(%[[CIDX:[a-zA-Z0-9_]+]]: i32, %{{.*}}: i32):
+// CHECK-NEXT: %[[CBAR:[a-zA-Z0-9_]+]] = fa4.mbarrier.get %[[CIDX]] offset 1032{{$}}
+// CHECK-NEXT: fa4.mbarrier.wait %[[CBAR]] parity %[[C0]]{{$}}
+// CHECK-NEXT: }
+// CHECK: gpu.return
+gpu.func @roles_barriers_tma(%map: !fa4.tensor_map) kernel {
+  %c0 = arith.constant 0 : i32
+  %dst = arith.constant 2048 : i32
+  fa4.warp_specialize warpgroups [1, 2] registers [24, 240] {
+  ^bb0(%index: i32, %thread: i32):
+    %bar = fa4.mbarrier.get %index offset 1024
+    fa4.mbarrier.init %bar count 1
+    fa4.fence.mbarrier_init
+    fa4.mbarrier.expect_tx %bar bytes 16384
+    fa4.tma.load %map[%c0, %thread, %c0, %index] to %dst, %bar
+    fa4.mbarrier.arrive %bar
+  }, {
+  ^bb0(%consumer: i32, %thread: i32):
+    %bar = fa4.mbarrier.get %consumer offset 1032
+    fa4.mbarrier.wait %bar parity %c0
+  }
+  gpu.return
+}
+
+// S = Q K^T from shared memory, then O += P V with P in registers.
+// CHECK-LABEL: gpu.func @tiles_and_mmas
+// The declarative formats print types of a known class without their
+// dialect prefix (`<64x128xbf16, k_major>`); mma's A (a tile or a frag) and
+// splat's result (a frag or rows) keep it.
+// CHECK-DAG: %[[QOFF:[a-zA-Z0-9_]+]] = arith.constant 2048 : i32
+// CHECK-DAG: %[[KOFF:[a-zA-Z0-9_]+]] = arith.constant 18432 : i32
+// CHECK-DAG: %[[VOFF:[a-zA-Z0-9_]+]] = arith.constant 63488 : i32
+// CHECK-DAG: %[[ZERO:[a-zA-Z0-9_]+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[Q:[a-zA-Z0-9_]+]] = fa4.smem.tile %[[QOFF]] : <64x128xbf16, k_major>{{$}}
+// CHECK-NEXT: %[[K:[a-zA-Z0-9_]+]] = fa4.smem.tile %[[KOFF]] : <176x128xbf16, k_major>{{$}}
+// CHECK-NEXT: %[[V:[a-zA-Z0-9_]+]] = fa4.smem.tile %[[VOFF]] : <176x128xbf16, mn_major>{{$}}
+// CHECK-NEXT: %[[SACC:[a-zA-Z0-9_]+]] = fa4.splat %[[ZERO]] : !fa4.frag<64x176xf32>{{$}}
+// CHECK-NEXT: %[[OACC:[a-zA-Z0-9_]+]] = fa4.splat %[[ZERO]] : !fa4.frag<64x128xf32>{{$}}
+// CHECK-NEXT: %[[S:[a-zA-Z0-9_]+]] = fa4.mma %[[Q]], %[[K]], %[[SACC]] : !fa4.smem_tile<64x128xbf16, k_major>, <176x128xbf16, k_major>, <64x176xf32>{{$}}
+// CHECK-NEXT: fa4.mma.wait{{$}}
+// CHECK-NEXT: %[[P:[a-zA-Z0-9_]+]] = fa4.truncf %[[S]] : <64x176xf32> to <64x176xbf16>{{$}}
+// CHECK-NEXT: %{{.*}} = fa4.mma %[[P]], %[[V]], %[[OACC]] : !fa4.frag<64x176xbf16>, <176x128xbf16, mn_major>, <64x128xf32>{{$}}
+// CHECK-NEXT: fa4.mma.wait {pending = 1 : i64}{{$}}
+// CHECK: gpu.return
+gpu.func @tiles_and_mmas() kernel {
+  %q_offset = arith.constant 2048 : i32
+  %k_offset = arith.constant 18432 : i32
+  %v_offset = arith.constant 63488 : i32
+  %zero = arith.constant 0.0 : f32
+  %q = fa4.smem.tile %q_offset : !fa4.smem_tile<64x128xbf16, k_major>
+  %k = fa4.smem.tile %k_offset : !fa4.smem_tile<176x128xbf16, k_major>
+  %v = fa4.smem.tile %v_offset : !fa4.smem_tile<176x128xbf16, mn_major>
+  %s_acc = fa4.splat %zero : !fa4.frag<64x176xf32>
+  %o_acc = fa4.splat %zero : !fa4.frag<64x128xf32>
+  %s = fa4.mma %q, %k, %s_acc : !fa4.smem_tile<64x128xbf16, k_major>, !fa4.smem_tile<176x128xbf16, k_major>, !fa4.frag<64x176xf32>
+  fa4.mma.wait
+  %p = fa4.truncf %s : !fa4.frag<64x176xf32> to !fa4.frag<64x176xbf16>
+  %o = fa4.mma %p, %v, %o_acc : !fa4.frag<64x176xbf16>, !fa4.smem_tile<176x128xbf16, mn_major>, !fa4.frag<64x128xf32>
+  fa4.mma.wait {pending = 1 : i64}
+  gpu.return
+}
+
+// One online-softmax step: mask, softmax, rescale O. In the custom form the
+// mask is written without its `#attn.mask` prefix (as printed): a full
+// `#attn.mask<...>` right before `:` would take the type after the colon as
+// its own. The generic form takes the full attribute.
+// CHECK-LABEL: gpu.func @softmax_step
+// CHECK-SAME: (%[[S:[a-zA-Z0-9_]+]]: !fa4.frag<64x176xf32>, %[[O:[a-zA-Z0-9_]+]]: !fa4.frag<64x128xf32>, %[[KEY:[a-zA-Z0-9_]+]]: i32, %[[ROW:[a-zA-Z0-9_]+]]: i32, %[[SQ:[a-zA-Z0-9_]+]]: i32, %[[SKV:[a-zA-Z0-9_]+]]: i32, %[[SCALE:[a-zA-Z0-9_]+]]: f32)
+// CHECK-DAG: %[[NEGINF:[a-zA-Z0-9_]+]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[ZERO:[a-zA-Z0-9_]+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[M0:[a-zA-Z0-9_]+]] = fa4.splat %[[NEGINF]] : !fa4.rows<64xf32>{{$}}
+// CHECK-NEXT: %[[L0:[a-zA-Z0-9_]+]] = fa4.splat %[[ZERO]] : !fa4.rows<64xf32>{{$}}
+// CHECK-NEXT: %[[C:[a-zA-Z0-9_]+]] = fa4.mask %[[S]] mask #attn.mask<causal> keys %[[KEY]] rows %[[ROW]] sq %[[SQ]] skv %[[SKV]] : <64x176xf32>{{$}}
+// CHECK-NEXT: %[[W:[a-zA-Z0-9_]+]] = fa4.mask %[[C]] mask #attn.mask<window(128, 0)> keys %[[KEY]] rows %[[ROW]] sq %[[SQ]] skv %[[SKV]] : <64x176xf32>{{$}}
+// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}}, %[[CORR:[a-zA-Z0-9_]+]] = fa4.softmax %[[W]] max %[[M0]] sum %[[L0]] scale %[[SCALE]] : <64x176xf32>, <64xf32>{{$}}
+// CHECK-NEXT: %{{.*}} = fa4.scale_rows %[[O]] by %[[CORR]] : <64x128xf32>, <64xf32>{{$}}
+// CHECK: gpu.return
+gpu.func @softmax_step(%s: !fa4.frag<64x176xf32>, %o: !fa4.frag<64x128xf32>,
+                       %key: i32, %row: i32, %sq: i32, %skv: i32,
+                       %scale_log2: f32) kernel {
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %m0 = fa4.splat %neg_inf : !fa4.rows<64xf32>
+  %l0 = fa4.splat %zero : !fa4.rows<64xf32>
+  %causal = fa4.mask %s mask #attn.mask<causal> keys %key rows %row sq %sq skv %skv : !fa4.frag<64x176xf32>
+  %window = fa4.mask %causal mask #attn.mask<window(128, 0)> keys %key rows %row sq %sq skv %skv : !fa4.frag<64x176xf32>
+  %p, %m, %l, %corr = fa4.softmax %window max %m0 sum %l0 scale %scale_log2 : !fa4.frag<64x176xf32>, !fa4.rows<64xf32>
+  %o2 = fa4.scale_rows %o by %corr : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>
+  gpu.return
+}
+
+// The epilogue, storing O only and O with LSE.
+// CHECK-LABEL: gpu.func @epilogues
+// CHECK-SAME: (%[[O:[a-zA-Z0-9_]+]]: !fa4.frag<64x128xf32>, %[[M:[a-zA-Z0-9_]+]]: !fa4.rows<64xf32>, %[[L:[a-zA-Z0-9_]+]]: !fa4.rows<64xf32>, %[[OUT:[a-zA-Z0-9_]+]]: !llvm.ptr<1>, %[[LSE:[a-zA-Z0-9_]+]]: !llvm.ptr<1>, %[[B:[a-zA-Z0-9_]+]]: i32, %[[ROW:[a-zA-Z0-9_]+]]: i32, %[[H:[a-zA-Z0-9_]+]]: i32, %[[SQ:[a-zA-Z0-9_]+]]: i32, %[[S0:[a-zA-Z0-9_]+]]: i64, %[[S1:[a-zA-Z0-9_]+]]: i64, %[[S2:[a-zA-Z0-9_]+]]: i64)
+// CHECK: fa4.epilogue %[[O]], %[[M]], %[[L]] to %[[OUT]][%[[B]], %[[ROW]], %[[H]]] strides[%[[S0]], %[[S1]], %[[S2]]] sq %[[SQ]] depth 128 of bf16 : <64x128xf32>, <64xf32>, !llvm.ptr<1>{{$}}
+// CHECK-NEXT: fa4.epilogue %[[O]], %[[M]], %[[L]] to %[[OUT]][%[[B]], %[[ROW]], %[[H]]] strides[%[[S0]], %[[S1]], %[[S2]]] sq %[[SQ]] depth 96 of f16 lse %[[LSE]] strides[%[[S2]], %[[S1]]] : <64x128xf32>, <64xf32>, !llvm.ptr<1>, !llvm.ptr<1>{{$}}
+// CHECK: gpu.return
+gpu.func @epilogues(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>,
+                    %l: !fa4.rows<64xf32>, %out: !llvm.ptr<1>,
+                    %lse: !llvm.ptr<1>, %batch: i32, %row: i32, %head: i32,
+                    %sq: i32, %s0: i64, %s1: i64, %s2: i64) kernel {
+  fa4.epilogue %o, %m, %l to %out[%batch, %row, %head] strides [%s0, %s1, %s2] sq %sq depth 128 of bf16 : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>, !llvm.ptr<1>
+  fa4.epilogue %o, %m, %l to %out[%batch, %row, %head] strides [%s0, %s1, %s2] sq %sq depth 96 of f16 lse %lse strides [%s2, %s1] : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>, !llvm.ptr<1>, !llvm.ptr<1>
+  gpu.return
+}
+
+}
