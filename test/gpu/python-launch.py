@@ -108,10 +108,20 @@ def main():
         print("no matrix artifacts under %s" % root)
         return 1
     ok = True
+
+    def guarded(run, what):
+        """An exception is one failed case, not the end of the run."""
+        try:
+            return run()
+        except Exception as error:  # noqa: BLE001
+            print("FAIL %s: %s: %s" % (what, type(error).__name__, error))
+            return False
+
     for seed, kernel_dir in enumerate(sorted(dirs)):
         for sq, skv in ((113, 203), (1, 1), (239, 1), (1023, 1024)):
-            ok &= check(kernel_dir, sq, skv, seed=seed)
-    ok &= check_refusal(sorted(dirs)[0])
+            ok &= guarded(lambda: check(kernel_dir, sq, skv, seed=seed),
+                          "%s sq=%d skv=%d" % (os.path.basename(kernel_dir), sq, skv))
+    ok &= guarded(lambda: check_refusal(sorted(dirs)[0]), "refusal")
     return 0 if ok else 1
 
 
