@@ -9,7 +9,8 @@
 #   5. prints a summary table. Exits non-zero if anything failed.
 # Logs go to $OUT: build.log, ctest.log, runs.log, summary.txt, python.txt,
 # bench.txt. FA4_ARTIFACTS (a glob under artifacts/) picks the artifacts
-# whose cases run; FA4_SKIP_BENCH=1 skips the SDPA comparison.
+# whose cases run; FA4_SKIP_BENCH=1 skips the SDPA comparison and
+# FA4_BENCH_FILTER (an extended regex) picks the rows of artifacts/bench.txt.
 set -euo pipefail
 
 OUT=${OUT:-/tmp/fa4-gpu-check}
@@ -129,7 +130,7 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
   step "benchmark against torch SDPA"
   # shellcheck disable=SC2046
   if ! python3 bench/compare_sdpa.py --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
-       $(cat artifacts/bench.txt) >"$OUT/bench.txt" 2>"$OUT/bench.err"; then
+       $(grep -E "${FA4_BENCH_FILTER:-.}" artifacts/bench.txt) >"$OUT/bench.txt" 2>"$OUT/bench.err"; then
     failures=$((failures + 1))
     echo "benchmark FAILED (see bench.err)" >&2
   fi

@@ -35,6 +35,31 @@ BENCH.append(("bench_decode_d128_gqa", 128, 128, 32, 8, "none", "bf16",
               [(1, 1, 8192), (1, 1, 32768), (1, 1, 131072), (8, 1, 8192),
                (64, 1, 8192)]))
 VARIANTS = {"persist": ["--persistent"]}
+# Split-K decode (the split-K issue): kernels compiled with size hints, so
+# the planner fuses the q-heads of a kv-head into one tile and splits K/V
+# over a cluster. Each runs every (B, Sq, Skv) below whatever its hints;
+# (name, d, hq, hkv, mask, hints (b, sq, skv)).
+# 8/1 heads are hinted at B = 8: at B = 1 the one work item would want 38
+# partitions, beyond a cluster (the workspace mode, not lowered yet).
+DECODE = []
+for d in (64, 128):
+    for hq, hkv in ((32, 8), (8, 1), (16, 16)):
+        DECODE.append((f"decode_d{d}_h{hq}x{hkv}", d, hq, hkv, "none",
+                       (8 if hkv == 1 else 1, 1, 32768)))
+# 24 work items: 5 partitions, bands of 32 columns, the fifth owns none.
+DECODE.append(("decode_d128_h32x8_p5", 128, 32, 8, "none", (3, 1, 32768)))
+DECODE.append(("decode_d128_h32x8_causal", 128, 32, 8, "causal",
+               (1, 4, 32768)))
+# B = 64: enough work items without a split; GQA still fused.
+DECODE.append(("decode_d128_h32x8_b64", 128, 32, 8, "none", (64, 1, 8192)))
+DECODE_SIZES = ([(b, sq, skv) for b in (1, 4) for sq in (1, 4)
+                 for skv in (1, 17, 1000, 4096, 32768)] +
+                [(1, 1, 131072), (1, 4, 131072)] +
+                [(64, sq, skv) for sq in (1, 4) for skv in (1, 17, 1000, 4096)])
+DECODE_BENCH = {"decode_d128_h32x8": [(1, 1, 8192), (1, 1, 32768),
+                                      (1, 1, 131072), (8, 1, 8192),
+                                      (64, 1, 8192)],
+                "decode_d128_h32x8_b64": [(64, 1, 8192)]}
 VARIANT_BENCH = ["bench_prefill_d128_none", "bench_prefill_d128_causal"]
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
@@ -96,7 +121,27 @@ def main():
                         *flags], check=True, stdout=subprocess.DEVNULL)
         os.unlink(f.name)
 
+    for name, d, hq, hkv, mask, (b, sq, skv) in DECODE:
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir",
+                                         delete=False) as f:
+            f.write(function(name, d, d, hq, hkv, MASKS.get(mask, mask),
+                             "bf16"))
+        subprocess.run([args.compiler, f.name, f"--chip={args.chip}",
+                        f"--kernel={args.kernel}", "-o", args.out, "--quiet",
+                        f"--batch-hint={b}", f"--seq-q-hint={sq}",
+                        f"--seq-kv-hint={skv}"],
+                       check=True, stdout=subprocess.DEVNULL)
+        os.unlink(f.name)
+        directory = artifact_dir(args.out, name, args.chip)
+        with open(os.path.join(directory, "cases.txt"), "w") as cases:
+            for case, (cb, csq, cskv) in enumerate(DECODE_SIZES):
+                cases.write(f"--b {cb} --sq {csq} --skv {cskv} "
+                            f"--seed {7000 + case}\n")
+
     bench_rows = []
+    for name, shapes in DECODE_BENCH.items():
+        directory = artifact_dir(args.out, name, args.chip)
+        bench_rows += [f"{directory}:{b}:{sq}:{skv}" for b, sq, skv in shapes]
     for name, *_, shapes in BENCH:
         names = [name] + [f"{name}_{v}" for v in VARIANTS
                           if name in VARIANT_BENCH]
@@ -117,7 +162,8 @@ def main():
                 seed = index * len(SIZES) + case
                 cases.write(f"--b {batch} --sq {sq} --skv {skv} --seed {seed}\n")
     print(f"{len(functions)} kernels in {args.out}/: {len(functions) - len(BENCH)} "
-          f"x {len(SIZES)} sizes, {len(BENCH)} for benchmarks")
+          f"x {len(SIZES)} sizes, {len(BENCH)} for benchmarks; "
+          f"{len(DECODE)} split-K decode kernels x {len(DECODE_SIZES)} sizes")
 
 
 if __name__ == "__main__":

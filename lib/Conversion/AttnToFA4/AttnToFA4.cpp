@@ -67,6 +67,18 @@ struct HopperPlan {
   attn::MaskAttr mask;
   bool hasLse;
   Type elementType;
+  /// Decode (split-K or GQA-fused): one consumer, a 3D grid of
+  /// (partition, head, batch x row tile), the cluster's partitions combined
+  /// by a reduce-scatter. Otherwise prefill: a 1D list of work tiles.
+  bool decode = false;
+  /// Query rows per tile row: q-heads of one kv-head share a tile (fused
+  /// GQA), tile row r holding head r % rowGroup of query row r / rowGroup.
+  int64_t rowGroup = 1;
+  int64_t partitions = 1, band = 0, stagingOffset = 0, numKVHeads = 0;
+
+  /// Query rows one consumer's 64-row tile covers, and the rows TMA fills.
+  int64_t queryRowsPerTile() const { return kRowsPerConsumer / rowGroup; }
+  int64_t qBoxRows() const { return queryRowsPerTile() * rowGroup; }
 
   int64_t qTileBytes() const {
     return qkBoxes * kRowsPerConsumer * kSwizzleBytes;
@@ -91,6 +103,23 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
            << "; this lowering targets sm_90a";
   HopperPlan plan;
   plan.numConsumers = config.getNumQ();
+  attn::SplitKAttr splitk = op.getSplitkAttr();
+  if (splitk && splitk.getMode() == attn::SplitKMode::Workspace)
+    return op.emitOpError()
+           << "has a workspace split-K plan (" << splitk.getPartitions()
+           << " partitions, beyond one cluster); only the cluster reduce-"
+              "scatter (cluster_dsmem) is lowered";
+  if (splitk && splitk.getMode() == attn::SplitKMode::ClusterDsmem) {
+    plan.partitions = splitk.getPartitions();
+    plan.band = splitk.getBandColumns();
+    fa4::SmemPlan stagingPlan = op.getSmemAttr().toPlan();
+    plan.stagingOffset = stagingPlan.splitKStaging.offset;
+  }
+  plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
+  plan.decode = plan.partitions > 1 || config.getFuseGqa();
+  if (plan.decode)
+    plan.numConsumers = 1;
+  plan.numKVHeads = config.getNumKvHeads();
   plan.bn = config.getBn();
   plan.kvStages = smem.getKvStages();
   plan.qkDepth = config.getQkDepth();
@@ -117,7 +146,7 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
     return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
   };
   if (config.getMmaM() != kRowsPerConsumer ||
-      config.getBm() != plan.numConsumers * kRowsPerConsumer ||
+      config.getBm() != config.getNumQ() * kRowsPerConsumer ||
       config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
       plan.paddedOv > 256 || plan.bn % 16 || plan.bn > 256 ||
       config.getUseSharedKv() ||
@@ -134,6 +163,23 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
               "Dv <= 256, BN a multiple of 16 up to 256 and separate K/V "
               "rings), got "
            << config;
+  if (plan.rowGroup > kRowsPerConsumer)
+    return op.emitOpError() << "fuses " << plan.rowGroup
+                            << " q-heads per kv-head into a 64-row tile; at "
+                               "most 64 fit";
+  if (plan.partitions > 1 &&
+      (plan.band % 2 || plan.band * plan.partitions < plan.ovDepth ||
+       plan.partitions > 16))
+    return op.emitOpError() << "has a cluster split-K plan this kernel does "
+                               "not implement (it needs at most 16 "
+                               "partitions and even bands covering Dv): "
+                            << splitk;
+  if (plan.partitions > 1 &&
+      plan.stagingOffset + kRowsPerConsumer * (plan.paddedOv + 2) * 4 >
+          plan.barrierOffset)
+    return op.emitOpError() << "has a split-K staging region that overlaps "
+                               "its barriers: "
+                            << smem;
   if (plan.kStageBytes < plan.qkBoxes * plan.kBoxBytes() ||
       plan.vStageBytes < plan.ovBoxes * plan.kBoxBytes() ||
       plan.barrierBytes < plan.numBarriers() * 8)
@@ -203,6 +249,8 @@ private:
 
   //===--- parts of the kernel --------------------------------------------===//
   void decodeWork(Value index);
+  void decodeSplitWork();
+  void keyTiles(int64_t queryRows);
   /// Where a producer or consumer is in its list of work tiles.
   struct WorkScope {
     scf::ForOp loop; // null when not persistent: one work tile per CTA
@@ -213,6 +261,7 @@ private:
   void endWork(WorkScope scope);
   void buildProducer();
   void buildConsumer(Value consumer);
+  void buildCombine();
 
   const HopperPlan &plan;
   bool pingPong;
@@ -224,6 +273,8 @@ private:
   Value batchSize, numWork, firstWork, workStride;
   // The current work tile (decodeWork).
   Value batch, head, kvHead, blockRow, firstTile, numTiles;
+  // Decode: this CTA's rank in its cluster, which is its K/V partition.
+  Value partition;
 };
 } // namespace
 
@@ -249,11 +300,45 @@ void FA3KernelBuilder::decodeWork(Value index) {
   head = remu(headAndBatch, heads);
   batch = divu(headAndBatch, heads);
   kvHead = divu(head, i32(plan.group));
+  keyTiles(plan.numConsumers * kRowsPerConsumer);
+}
 
-  // The KV tiles this block's rows can see (bottom-right aligned masks).
-  Value lastRow =
-      sub(mins(add(blockRow, i32(plan.numConsumers * kRowsPerConsumer)), seqQ),
-          i32(1));
+/// Decode: blockIdx = (partition, head, batch x row tile); with fused GQA
+/// the head index is the kv head and the tile's rows hold its q heads. The
+/// visible K/V tiles are dealt out to the cluster's partitions in equal
+/// runs; a partition past the end gets none and publishes the neutral
+/// (O = 0, max = -inf, sum = 0).
+void FA3KernelBuilder::decodeSplitWork() {
+  partition =
+      fromIndex(gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x));
+  Value headIndex =
+      fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
+  Value rowTiles = divu(add(seqQ, i32(plan.queryRowsPerTile() - 1)),
+                        i32(plan.queryRowsPerTile()));
+  Value z = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+  batch = divu(z, rowTiles);
+  blockRow = mul(remu(z, rowTiles), i32(plan.queryRowsPerTile()));
+  if (plan.rowGroup > 1) {
+    kvHead = headIndex;
+    head = mul(kvHead, i32(plan.rowGroup));
+  } else {
+    head = headIndex;
+    kvHead = divu(head, i32(plan.group));
+  }
+  keyTiles(plan.queryRowsPerTile());
+  if (plan.partitions == 1)
+    return;
+  Value perPartition =
+      divu(add(numTiles, i32(plan.partitions - 1)), i32(plan.partitions));
+  Value skipped = mul(partition, perPartition);
+  firstTile = add(firstTile, skipped);
+  numTiles = maxs(mins(perPartition, sub(numTiles, skipped)), i32(0));
+}
+
+/// The K/V tiles the query rows [blockRow, blockRow + queryRows) can see
+/// (bottom-right aligned masks).
+void FA3KernelBuilder::keyTiles(int64_t queryRows) {
+  Value lastRow = sub(mins(add(blockRow, i32(queryRows)), seqQ), i32(1));
   Value shift = sub(seqKV, seqQ);
   Value keyEnd = seqKV, keyBegin = i32(0);
   attn::MaskAttr mask = plan.mask;
@@ -279,6 +364,10 @@ void FA3KernelBuilder::decodeWork(Value index) {
 /// work tile to the next, so their slots and barrier parities count across
 /// tiles. Otherwise the CTA's one work tile, with both counts 0.
 FA3KernelBuilder::WorkScope FA3KernelBuilder::beginWork() {
+  if (plan.decode) {
+    decodeSplitWork();
+    return {scf::ForOp(), i32(0), i32(0)};
+  }
   if (!persistent) {
     decodeWork(firstWork);
     return {scf::ForOp(), i32(0), i32(0)};
@@ -314,15 +403,19 @@ void FA3KernelBuilder::buildProducer() {
     waitBarrier(qEmptyBarrier(),
                 arith::AndIOp::create(b, loc, sub(workDone, i32(1)), i32(1)));
   }
+  // With fused GQA a box is (query rows) x (the group's heads): TMA writes
+  // it head-minor, which is the tile's row order.
   Value qBarrier = qFullBarrier();
-  expectBytes(qBarrier, plan.numConsumers * plan.qTileBytes());
+  expectBytes(qBarrier, plan.numConsumers * plan.qkBoxes * plan.qBoxRows() *
+                            kSwizzleBytes);
   for (int64_t consumer = 0; consumer < plan.numConsumers; ++consumer)
     for (int64_t box = 0; box < plan.qkBoxes; ++box)
       tmaLoad(qMap,
               i32(plan.qOffset + consumer * plan.qTileBytes() +
                   box * kRowsPerConsumer * kSwizzleBytes),
               i32(box * kBoxColumns), head,
-              add(blockRow, i32(consumer * kRowsPerConsumer)), batch, qBarrier);
+              add(blockRow, i32(consumer * plan.queryRowsPerTile())), batch,
+              qBarrier);
 
   // K and V tiles through the ring; a slot is reused once both consumers
   // have released it.
@@ -406,7 +499,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
 
   WorkScope work = beginWork();
   Value workDone = work.workDone, tilesSeen = work.kvTiles;
-  Value tileRow = add(blockRow, mul(consumer, i32(kRowsPerConsumer)));
+  Value tileRow = add(blockRow, mul(consumer, i32(plan.queryRowsPerTile())));
   waitBarrier(qFullBarrier(), arith::AndIOp::create(b, loc, workDone, i32(1)));
 
   // Each iteration issues S(t) = Q K^T(t) and, in the same GEMM turn,
@@ -458,8 +551,9 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       releaseSlot(previous);
     }
 
-    scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow, seqQ,
-                            seqKV, plan.mask);
+    scores =
+        MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow, seqQ,
+                       seqKV, plan.mask, b.getI64IntegerAttr(plan.rowGroup));
     auto softmax =
         SoftmaxOp::create(b, loc, scoresType, rowsType(), rowsType(),
                           rowsType(), scores, rowMax, rowSum, scaleLog2);
@@ -491,10 +585,15 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   // Q is dead after the last QK^T: the producer may load the next work
   // tile's Q while this epilogue runs.
   MBarrierArriveOp::create(b, loc, qEmptyBarrier());
-  EpilogueOp::create(b, loc, out, loop.getResult(1), loop.getResult(2), outPtr,
-                     batch, tileRow, head, outStride, seqQ, lsePtr, lseStride,
-                     b.getI64IntegerAttr(plan.ovDepth),
-                     TypeAttr::get(plan.elementType));
+  if (plan.partitions > 1)
+    SplitKStageOp::create(b, loc, out, loop.getResult(1), loop.getResult(2),
+                          b.getI64IntegerAttr(plan.stagingOffset));
+  else
+    EpilogueOp::create(b, loc, out, loop.getResult(1), loop.getResult(2),
+                       outPtr, batch, tileRow, head, outStride, seqQ, lsePtr,
+                       lseStride, b.getI64IntegerAttr(plan.ovDepth),
+                       TypeAttr::get(plan.elementType),
+                       b.getI64IntegerAttr(plan.rowGroup));
   endWork(work);
   if (pingPong) {
     // Consumer 0 takes the turn that consumer 1's first arrive granted, so
@@ -570,16 +669,46 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
     Value thread = producer->getArgument(1);
     auto ifLeader = scf::IfOp::create(
         b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
-    b.setInsertionPointToStart(ifLeader.thenBlock());
-    buildProducer();
+    {
+      OpBuilder::InsertionGuard leaderGuard(b);
+      b.setInsertionPointToStart(ifLeader.thenBlock());
+      buildProducer();
+    }
+    // Every thread of the cluster meets twice in the combine (publish, then
+    // read); the producer's threads only arrive. They stay in their role:
+    // code after the roles join would be held to the producer's 24
+    // registers.
+    if (plan.partitions > 1) {
+      ClusterSyncOp::create(b, loc);
+      ClusterSyncOp::create(b, loc);
+    }
   }
   {
     OpBuilder::InsertionGuard guard(b);
     Block *consumer =
         b.createBlock(&roles.getRoles()[1], {}, {i32Type, i32Type}, {loc, loc});
     buildConsumer(consumer->getArgument(0));
+    if (plan.partitions > 1)
+      buildCombine();
   }
   gpu::ReturnOp::create(b, loc);
+}
+
+/// The cluster reduce-scatter (the seed's fa4_splitk_reduce_scatter_write),
+/// run by the consumer warpgroup after it staged its partial: every thread
+/// of every CTA meets once all partials are staged, the consumer combines
+/// and stores this CTA's band, and a second meeting keeps each CTA's shared
+/// memory alive until its peers have read it.
+void FA3KernelBuilder::buildCombine() {
+  ClusterSyncOp::create(b, loc);
+  SplitKCombineOp::create(
+      b, loc, partition, outPtr, batch, blockRow, head, outStride, seqQ, lsePtr,
+      lseStride, b.getI64IntegerAttr(plan.stagingOffset),
+      b.getI64IntegerAttr(plan.partitions), b.getI64IntegerAttr(plan.band),
+      b.getI64IntegerAttr(kRowsPerConsumer), b.getI64IntegerAttr(plan.paddedOv),
+      b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.elementType),
+      b.getI64IntegerAttr(plan.rowGroup));
+  ClusterSyncOp::create(b, loc);
 }
 
 //===----------------------------------------------------------------------===//
@@ -601,8 +730,11 @@ static SmallVector<std::string> abiParams(const HopperPlan &plan) {
             Twine(kSwizzleBytes))
         .str();
   };
-  SmallVector<std::string> params = {"tmap:q:" + box(kRowsPerConsumer),
-                                     "tmap:k:" + box(plan.bn),
+  std::string qBox =
+      ("1x" + Twine(plan.queryRowsPerTile()) + "x" + Twine(plan.rowGroup) +
+       "x" + Twine(kBoxColumns) + ":" + Twine(kSwizzleBytes))
+          .str();
+  SmallVector<std::string> params = {"tmap:q:" + qBox, "tmap:k:" + box(plan.bn),
                                      "tmap:v:" + box(plan.bn), "ptr:o"};
   if (plan.hasLse)
     params.push_back("ptr:lse");
@@ -654,7 +786,15 @@ void ConvertAttnToFA4Pass::runOnOperation() {
 
     // Persistent: one CTA per SM (one fits, by its shared memory), each
     // looping over work tiles; otherwise one CTA per work tile.
-    if (persistent)
+    if (plan->decode) {
+      // (partition, head, batch x row tile); a cluster holds the partitions
+      // of one work item.
+      abi.grid = {
+          {std::to_string(plan->partitions)},
+          {plan->rowGroup > 1 ? "hkv" : "hq"},
+          {"b", ("ceil_div:sq:" + Twine(plan->queryRowsPerTile())).str()}};
+      abi.cluster[0] = plan->partitions;
+    } else if (persistent)
       abi.grid = {{std::to_string(fa4::getTargetInfo(fa4::Chip::SM90a).numSMs)},
                   {"1"},
                   {"1"}};

@@ -599,7 +599,9 @@ struct MaskLowering : OpConversionPattern<MaskOp> {
     Value shift = e.sub(seqKV, seqQ);
     Value lastKey = e.add(firstKey, e.i32(type.getColumns() - 1));
     Value firstDiagonal = e.add(firstRow, shift);
-    Value lastDiagonal = e.add(firstDiagonal, e.i32(type.getRows() - 1));
+    int64_t group = op.getGroup();
+    Value lastDiagonal =
+        e.add(firstDiagonal, e.i32(type.getRows() / group - 1));
     Value needsMask = e.cmp(P::sge, lastKey, seqKV);
     auto orNeeds = [&](Value condition) {
       needsMask = arith::OrIOp::create(b, loc, needsMask, condition);
@@ -623,8 +625,11 @@ struct MaskLowering : OpConversionPattern<MaskOp> {
       b.setInsertionPointToStart(ifMask.elseBlock());
       scf::YieldOp::create(b, loc, scores);
       b.setInsertionPointToStart(ifMask.thenBlock());
-      Value row0 = e.add(firstRow, e.fragmentRow());
-      Value rows[2] = {row0, e.add(row0, e.i32(8))};
+      // Query rows of the thread's two tile rows (r / group with fused GQA).
+      Value tileRow0 = e.fragmentRow();
+      Value rows[2] = {
+          e.add(firstRow, e.divu(tileRow0, e.i32(group))),
+          e.add(firstRow, e.divu(e.add(tileRow0, e.i32(8)), e.i32(group)))};
       Value fragmentColumn = e.fragmentColumn();
       Value negInf = e.f32(-INFINITY);
       SmallVector<Value> masked;
@@ -761,7 +766,8 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
     Type elementType = op.getElementType();
     int64_t columns = cast<FragType>(op.getOut().getType()).getColumns();
     Value zero = e.f32(0.0);
-    Value row0 = e.add(firstRow, e.fragmentRow());
+    int64_t group = op.getGroup();
+    int64_t tileRows = cast<FragType>(op.getOut().getType()).getRows();
     Value fragmentColumn = e.fragmentColumn();
     for (int half = 0; half < 2; ++half) {
       Value sum = rowSum[half];
@@ -771,11 +777,18 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
           arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, zero);
       Value inverse = e.select(
           seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), sum), zero);
-      Value row = half ? e.add(row0, e.i32(8)) : row0;
+      // Tile row -> (query row, head): r / group and head + r % group.
+      Value tileRow = e.add(e.fragmentRow(), e.i32(8 * half));
+      Value row = e.add(firstRow, e.divu(tileRow, e.i32(group)));
+      Value rowHead = e.add(head, e.remu(tileRow, e.i32(group)));
       Value rowInRange = e.cmp(P::slt, row, seqQ);
+      if (tileRows % group)
+        rowInRange = arith::AndIOp::create(
+            b, loc, rowInRange,
+            e.cmp(P::slt, tileRow, e.i32(tileRows / group * group)));
       Value rowBase = e.add(e.mul(e.sext(batch), outStride[0]),
                             e.add(e.mul(e.sext(row), outStride[1]),
-                                  e.mul(e.sext(head), outStride[2])));
+                                  e.mul(e.sext(rowHead), outStride[2])));
       for (int64_t j = 0; j < columns / 8; ++j) {
         Value column = e.add(fragmentColumn, e.i32(8 * j));
         Value inBounds = arith::AndIOp::create(
@@ -804,7 +817,224 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
             e.f32(-INFINITY));
         Value index =
             e.add(e.mul(e.sext(batch), lseStride[0]),
-                  e.add(e.mul(e.sext(head), lseStride[1]), e.sext(row)));
+                  e.add(e.mul(e.sext(rowHead), lseStride[1]), e.sext(row)));
+        Value address =
+            LLVM::GEPOp::create(b, loc, lsePtr.getType(), b.getF32Type(),
+                                lsePtr, ValueRange{index});
+        LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Split-K across a cluster
+//===----------------------------------------------------------------------===//
+
+/// The staged partial: O as f32 [rows][columns], then max [rows], sum [rows].
+struct StagingLayout {
+  int64_t offset, rows, columns;
+  int64_t maxOffset() const { return offset + rows * columns * 4; }
+  int64_t sumOffset() const { return maxOffset() + rows * 4; }
+};
+
+struct SplitKStageLowering : OpConversionPattern<SplitKStageOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplitKStageOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    auto type = cast<FragType>(op.getOut().getType());
+    StagingLayout layout{static_cast<int64_t>(op.getOffset()), type.getRows(),
+                         type.getColumns()};
+    ValueRange out = adaptor.getOut(), rowMax = adaptor.getMax(),
+               rowSum = adaptor.getSum();
+    Value fragmentRow = e.fragmentRow(), fragmentColumn = e.fragmentColumn();
+    auto store = [&](Value value, Value byteOffset, int64_t alignment) {
+      LLVM::StoreOp::create(b, loc, value, e.smemPtr(byteOffset), alignment);
+    };
+    auto pairType = VectorType::get({2}, b.getF32Type());
+    for (size_t i = 0; i + 1 < out.size(); i += 2) {
+      // Registers 4j + e: row + 8 * (e / 2), column 8j + 2 * (t % 4) + e % 2.
+      Value row = e.add(fragmentRow, e.i32(8 * rowHalf(i)));
+      Value column = e.add(fragmentColumn, e.i32(8 * (i / 4)));
+      Value pair = LLVM::UndefOp::create(b, loc, pairType);
+      pair = LLVM::InsertElementOp::create(b, loc, pair, out[i], e.i32(0));
+      pair = LLVM::InsertElementOp::create(b, loc, pair, out[i + 1], e.i32(1));
+      Value index = e.add(e.mul(row, e.i32(layout.columns)), column);
+      store(pair, e.add(e.i32(layout.offset), e.mul(index, e.i32(4))), 8);
+    }
+    // The row sums finish across the row's 4 lanes; one lane writes.
+    SmallVector<Value> sums;
+    for (int half = 0; half < 2; ++half) {
+      Value sum = rowSum[half];
+      sum = e.fadd(sum, e.shuffleXor(sum, 1));
+      sums.push_back(e.fadd(sum, e.shuffleXor(sum, 2)));
+    }
+    Value writer =
+        e.cmp(arith::CmpIPredicate::eq, e.remu(e.lane(), e.i32(4)), e.i32(0));
+    auto ifWriter = scf::IfOp::create(b, loc, writer, false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifWriter.thenBlock());
+      for (int half = 0; half < 2; ++half) {
+        Value rowBytes = e.mul(e.add(fragmentRow, e.i32(8 * half)), e.i32(4));
+        store(rowMax[half], e.add(e.i32(layout.maxOffset()), rowBytes), 4);
+        store(sums[half], e.add(e.i32(layout.sumOffset()), rowBytes), 4);
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ClusterSyncLowering : OpConversionPattern<ClusterSyncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ClusterSyncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // barrier.cluster.arrive is a release, barrier.cluster.wait an acquire.
+    NVVM::ClusterArriveOp::create(rewriter, op.getLoc(),
+                                  rewriter.getUnitAttr());
+    rewriter.replaceOpWithNewOp<NVVM::ClusterWaitOp>(op,
+                                                     rewriter.getUnitAttr());
+    return success();
+  }
+};
+
+/// One warpgroup walks the (row, column pair) items of this CTA's band, 128
+/// at a time: the row's (max, sum) of every partition, then the weighted sum
+/// of the partitions' column pairs, all read through DSMEM (mapa +
+/// ld.shared::cluster). The partition count and the band are compile-time,
+/// so the loop over peers unrolls.
+struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplitKCombineOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    using P = arith::CmpIPredicate;
+    StagingLayout layout{static_cast<int64_t>(op.getOffset()),
+                         static_cast<int64_t>(op.getRows()),
+                         static_cast<int64_t>(op.getColumns())};
+    int64_t partitions = op.getPartitions(), band = op.getBand();
+    int64_t group = op.getGroup(), depth = op.getDepth();
+    int64_t pairs = band / 2;
+    Value rank = adaptor.getRank().front();
+    Value outPtr = adaptor.getOutPtr().front();
+    Value batch = adaptor.getBatch().front(), head = adaptor.getHead().front(),
+          firstRow = adaptor.getFirstRow().front(),
+          seqQ = adaptor.getSeqQ().front();
+    SmallVector<Value> outStride, lseStride;
+    for (ValueRange stride : adaptor.getOutStrides())
+      outStride.push_back(stride.front());
+    for (ValueRange stride : adaptor.getLseStrides())
+      lseStride.push_back(stride.front());
+    Value lsePtr = op.getLsePtr() ? adaptor.getLsePtr().front() : Value();
+    Type elementType = op.getElementType();
+    auto clusterPtr = LLVM::LLVMPointerType::get(op.getContext(), 7);
+    // Byte `byteOffset` of partition p's shared memory, in the cluster
+    // window.
+    auto peer = [&](int64_t p, Value byteOffset) -> Value {
+      return NVVM::MapaOp::create(b, loc, clusterPtr, e.smemPtr(byteOffset),
+                                  e.i32(p));
+    };
+    auto loadF32 = [&](Value address) -> Value {
+      return LLVM::LoadOp::create(b, loc, b.getF32Type(), address, 4);
+    };
+
+    Value thread = e.threadInGroup();
+    Value bandStart = e.mul(rank, e.i32(band));
+    int64_t items = layout.rows * pairs;
+    auto loop =
+        scf::ForOp::create(b, loc, e.toIndex(thread), e.toIndex(e.i32(items)),
+                           e.toIndex(e.i32(kWarpgroupThreads)));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value item = e.indexTo(b.getI32Type(), loop.getInductionVar());
+      Value tileRow = e.divu(item, e.i32(pairs));
+      Value pair = e.remu(item, e.i32(pairs));
+      Value column = e.add(bandStart, e.mul(pair, e.i32(2)));
+      Value row = e.add(firstRow, e.divu(tileRow, e.i32(group)));
+      Value rowHead = e.add(head, e.remu(tileRow, e.i32(group)));
+      Value valid = arith::AndIOp::create(
+          b, loc, e.cmp(P::slt, row, seqQ),
+          e.cmp(P::slt, tileRow, e.i32(layout.rows / group * group)));
+      Value inBand = e.cmp(P::slt, column, e.i32(depth));
+      auto ifRow = scf::IfOp::create(b, loc, valid, false);
+      b.setInsertionPointToStart(ifRow.thenBlock());
+      Value rowBytes = e.mul(tileRow, e.i32(4));
+      Value negInf = e.f32(-INFINITY), zero = e.f32(0.0);
+      SmallVector<Value> maxes, sums;
+      Value globalMax = negInf;
+      for (int64_t p = 0; p < partitions; ++p) {
+        maxes.push_back(
+            loadF32(peer(p, e.add(e.i32(layout.maxOffset()), rowBytes))));
+        sums.push_back(
+            loadF32(peer(p, e.add(e.i32(layout.sumOffset()), rowBytes))));
+        globalMax = e.fmax(globalMax, maxes.back());
+      }
+      // A row no partition saw keeps max -inf: subtract 0 instead of -inf
+      // so its weights are 0, not NaN.
+      Value safeMax =
+          e.select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         globalMax, negInf),
+                   zero, globalMax);
+      SmallVector<Value> scales;
+      Value total = zero;
+      for (int64_t p = 0; p < partitions; ++p) {
+        scales.push_back(e.exp2(e.fsub(maxes[p], safeMax)));
+        total = e.fma(sums[p], scales[p], total);
+      }
+      Value seesKeys =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, total, zero);
+      Value inverse = e.select(
+          seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), total), zero);
+      {
+        auto ifStore = scf::IfOp::create(b, loc, inBand, false);
+        OpBuilder::InsertionGuard storeGuard(b);
+        b.setInsertionPointToStart(ifStore.thenBlock());
+        Value element = e.add(e.mul(tileRow, e.i32(layout.columns)), column);
+        Value elementBytes =
+            e.add(e.i32(layout.offset), e.mul(element, e.i32(4)));
+        Value acc[2] = {zero, zero};
+        for (int64_t p = 0; p < partitions; ++p) {
+          Value weight = e.fmul(scales[p], inverse);
+          Value address = peer(p, elementBytes);
+          Value next = LLVM::GEPOp::create(b, loc, clusterPtr, b.getF32Type(),
+                                           address, ValueRange{e.i32(1)});
+          acc[0] = e.fma(loadF32(address), weight, acc[0]);
+          acc[1] = e.fma(loadF32(next), weight, acc[1]);
+        }
+        Value packed = e.packPair(acc[0], acc[1], elementType);
+        Value index = e.add(
+            e.mul(e.sext(batch), outStride[0]),
+            e.add(e.mul(e.sext(row), outStride[1]),
+                  e.add(e.mul(e.sext(rowHead), outStride[2]), e.sext(column))));
+        Value outAddress = LLVM::GEPOp::create(
+            b, loc, outPtr.getType(), elementType, outPtr, ValueRange{index});
+        LLVM::StoreOp::create(b, loc, packed, outAddress, /*alignment=*/4);
+      }
+      if (lsePtr) {
+        // Rank 0 writes LSE, once per row.
+        Value writer = arith::AndIOp::create(
+            b, loc, e.cmp(P::eq, rank, e.i32(0)), e.cmp(P::eq, pair, e.i32(0)));
+        auto ifLse = scf::IfOp::create(b, loc, writer, false);
+        OpBuilder::InsertionGuard lseGuard(b);
+        b.setInsertionPointToStart(ifLse.thenBlock());
+        Value lse = e.select(
+            seesKeys, e.fmul(e.fadd(globalMax, e.log2(total)), e.f32(M_LN2)),
+            negInf);
+        Value index =
+            e.add(e.mul(e.sext(batch), lseStride[0]),
+                  e.add(e.mul(e.sext(rowHead), lseStride[1]), e.sext(row)));
         Value address =
             LLVM::GEPOp::create(b, loc, lsePtr.getType(), b.getF32Type(),
                                 lsePtr, ValueRange{index});
@@ -824,6 +1054,9 @@ struct ConvertFA4ToNVVMPass
     : public fa4::impl::ConvertFA4ToNVVMBase<ConvertFA4ToNVVMPass> {
   using ConvertFA4ToNVVMBase::ConvertFA4ToNVVMBase;
   void runOnOperation() override;
+
+private:
+  LogicalResult checkLowerable(gpu::GPUModuleOp kernels);
 };
 
 /// Whether `op` is or holds fa4 kernel IR.
@@ -839,6 +1072,59 @@ bool holdsFA4(Operation *op) {
   return found.wasInterrupted();
 }
 } // namespace
+
+/// What the patterns assume, checked up front so that the user gets a
+/// reason instead of a failed legalization or invalid IR.
+LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels) {
+  if (ArrayAttr targets = kernels.getTargetsAttr())
+    for (Attribute target : targets)
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target);
+          nvvm && nvvm.getChip() != chip)
+        return kernels.emitError()
+               << "targets " << nvvm.getChip()
+               << " but convert-fa4-to-nvvm lowers for chip=" << chip;
+  if (Operation *symbol = SymbolTable::lookupSymbolIn(kernels, kSmemName);
+      symbol && !isa<LLVM::GlobalOp>(symbol))
+    return symbol->emitError()
+           << "'" << kSmemName
+           << "' is the fa4 kernels' dynamic shared memory; this module "
+              "uses the name for something else";
+  WalkResult result = kernels.walk([&](Operation *op) {
+    if (auto func = dyn_cast<gpu::GPUFuncOp>(op)) {
+      if (!holdsFA4(func))
+        return WalkResult::advance();
+      if (func.getNumWorkgroupAttributions() ||
+          func.getNumPrivateAttributions()) {
+        func.emitError() << "fa4 kernels place shared memory by the plan; "
+                            "workgroup and private attributions are not "
+                            "supported";
+        return WalkResult::interrupt();
+      }
+      for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
+        if (!isFA4Type(type) && !LLVM::isCompatibleType(type)) {
+          func.emitError() << "kernel argument " << index << " has type "
+                           << type
+                           << "; fa4 kernels take fa4 types and LLVM-"
+                              "compatible scalars and pointers";
+          return WalkResult::interrupt();
+        }
+    }
+    for (Type type : op->getResultTypes()) {
+      int64_t rows = 64;
+      if (auto frag = dyn_cast<FragType>(type))
+        rows = frag.getRows();
+      if (auto rowsType = dyn_cast<RowsType>(type))
+        rows = rowsType.getRows();
+      if (rows != 64) {
+        op->emitOpError() << "produces " << type
+                          << "; sm_90a lowers 64-row tiles (wgmma M = 64)";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
 
 void ConvertFA4ToNVVMPass::runOnOperation() {
   ModuleOp module = getOperation();
@@ -858,6 +1144,9 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
            "sm_100a with the reference kernel (fa4-compile --kernel=reference)";
     return signalPassFailure();
   }
+  for (gpu::GPUModuleOp kernels : kernelModules)
+    if (failed(checkLowerable(kernels)))
+      return signalPassFailure();
   OpBuilder b(context);
   for (gpu::GPUModuleOp kernels : kernelModules) {
     if (SymbolTable::lookupSymbolIn(kernels, kSmemName))
@@ -910,13 +1199,15 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
   target.addDynamicallyLegalOp<gpu::ReturnOp>(
       [](gpu::ReturnOp op) { return isa<gpu::GPUFuncOp>(op->getParentOp()); });
   RewritePatternSet patterns(context);
-  patterns.add<KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
-               MBarrierGetLowering, MBarrierInitLowering,
-               FenceMBarrierInitLowering, MBarrierArriveLowering,
-               MBarrierExpectTxLowering, MBarrierWaitLowering, TmaLoadLowering,
-               SmemTileLowering, SplatLowering, MmaLowering, MmaWaitLowering,
-               MaskLowering, SoftmaxLowering, ScaleRowsLowering, TruncFLowering,
-               EpilogueLowering>(converter, context);
+  patterns
+      .add<KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
+           MBarrierGetLowering, MBarrierInitLowering, FenceMBarrierInitLowering,
+           MBarrierArriveLowering, MBarrierExpectTxLowering,
+           MBarrierWaitLowering, TmaLoadLowering, SmemTileLowering,
+           SplatLowering, MmaLowering, MmaWaitLowering, MaskLowering,
+           SoftmaxLowering, ScaleRowsLowering, TruncFLowering, EpilogueLowering,
+           SplitKStageLowering, ClusterSyncLowering, SplitKCombineLowering>(
+          converter, context);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   FrozenRewritePatternSet frozen(std::move(patterns));

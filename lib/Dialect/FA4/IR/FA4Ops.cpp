@@ -216,6 +216,52 @@ LogicalResult EpilogueOp::verify() {
   if (getDepth() <= 0 || static_cast<int64_t>(getDepth()) > out.getColumns())
     return emitOpError() << "stores " << getDepth() << " of the tile's "
                          << out.getColumns() << " columns";
+  if (getDepth() % 2)
+    return emitOpError() << "stores column pairs: depth " << getDepth()
+                         << " must be even";
+  Type element = getElementType();
+  if (!element.isBF16() && !element.isF16())
+    return emitOpError() << "stores bf16 or f16, got " << element;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Split-K
+//===----------------------------------------------------------------------===//
+
+LogicalResult SplitKStageOp::verify() {
+  auto out = cast<FragType>(getOut().getType());
+  if (!out.getElementType().isF32())
+    return emitOpError() << "stages an f32 accumulator, got " << out;
+  if (failed(verifyRowsOf(*this, out, getMax().getType(), "max")) ||
+      failed(verifyRowsOf(*this, out, getSum().getType(), "sum")))
+    return failure();
+  return success();
+}
+
+LogicalResult SplitKCombineOp::verify() {
+  if (getOutStrides().size() != 3)
+    return emitOpError() << "takes O's batch, row and head strides (3), got "
+                         << getOutStrides().size();
+  if (getLsePtr() ? getLseStrides().size() != 2 : !getLseStrides().empty())
+    return emitOpError() << "takes LSE's batch and head strides (2) exactly "
+                            "when it stores LSE";
+  int64_t depth = getDepth(), columns = getColumns();
+  if (depth <= 0 || depth > columns)
+    return emitOpError() << "stores " << depth << " of the staged " << columns
+                         << " columns";
+  if (depth % 2)
+    return emitOpError() << "stores column pairs: depth " << depth
+                         << " must be even";
+  if (getBand() % 2)
+    return emitOpError() << "stores column pairs: the band (" << getBand()
+                         << ") must be even";
+  if (getBand() * getPartitions() < depth)
+    return emitOpError() << getPartitions() << " bands of " << getBand()
+                         << " columns do not cover the depth " << depth;
+  if (getPartitions() > 16)
+    return emitOpError() << "a cluster has at most 16 CTAs, got "
+                         << getPartitions() << " partitions";
   Type element = getElementType();
   if (!element.isBF16() && !element.isF16())
     return emitOpError() << "stores bf16 or f16, got " << element;

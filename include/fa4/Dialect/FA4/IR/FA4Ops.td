@@ -176,14 +176,17 @@ def FA4_MmaWaitOp : FA4_Op<"mma.wait"> {
 def FA4_MaskOp : FA4_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
   let summary = "-inf for the scores of keys a query row does not see";
   let description = [{
-    Element (r, c) of `scores` is the score of query row `first_row + r`
-    with key `first_key + c`. It becomes -inf if the key is at or past `skv`,
+    Element (r, c) of `scores` is the score of query row
+    `first_row + r / group` with key `first_key + c` (`group` > 1 when the
+    q-heads of one kv-head share the tile, row r holding head r % group). It becomes -inf if the key is at or past `skv`,
     or if `mask` (bottom-right aligned, the diagonal shifted by skv - sq)
     hides it. The lowering tests once whether the tile reaches an edge and
     leaves interior tiles untouched.
   }];
   let arguments = (ins FA4_Frag:$scores, I32:$firstKey, I32:$firstRow,
-                       I32:$seqQ, I32:$seqKV, Attn_MaskAttr:$mask);
+                       I32:$seqQ, I32:$seqKV, Attn_MaskAttr:$mask,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>,
+                                         "1">:$group);
   let results = (outs FA4_Frag:$result);
   let assemblyFormat = [{
     $scores `mask` qualified($mask) `keys` $firstKey `rows` $firstRow
@@ -238,8 +241,10 @@ def FA4_EpilogueOp : FA4_Op<"epilogue", [AttrSizedOperandSegments,
     AllTypesMatch<["max", "sum"]>]> {
   let summary = "Normalise O by its row sums; store O (and LSE) in bounds";
   let description = [{
-    Row r of the tile is query row `first_row + r` of (`batch`, `head`).
-    Stores `out / sum` for rows below `sq` and the first `depth` columns, at
+    Row r of the tile is query row `first_row + r / group` of (`batch`,
+    `head + r % group`); with `group` > 1 only the first
+    `(rows / group) * group` rows are stored. Stores `out / sum` for query
+    rows below `sq` and the first `depth` columns, at
     `out + batch * s0 + row * s1 + head * s2 + column` (elements of the
     output type), and, with `lse`, `ln(sum) + max * ln 2` (max in the exp2
     domain) at `lse + batch * l0 + head * l1 + row`. A row with sum 0 stores
@@ -250,13 +255,87 @@ def FA4_EpilogueOp : FA4_Op<"epilogue", [AttrSizedOperandSegments,
                        I32:$head, Variadic<I64>:$outStrides, I32:$seqQ,
                        Optional<LLVM_AnyPointer>:$lsePtr,
                        Variadic<I64>:$lseStrides, I64Attr:$depth,
-                       TypeAttr:$elementType);
+                       TypeAttr:$elementType,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>,
+                                         "1">:$group);
   let assemblyFormat = [{
     $out `,` $max `,` $sum `to` $outPtr `[` $batch `,` $firstRow `,` $head `]`
     `strides` `[` $outStrides `]` `sq` $seqQ `depth` $depth `of` $elementType
     (`lse` $lsePtr^ `strides` `[` $lseStrides `]`)?
     attr-dict `:` type($out) `,` type($max) `,` qualified(type($outPtr))
     (`,` qualified(type($lsePtr))^)?
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Split-K across a cluster
+//===----------------------------------------------------------------------===//
+
+def FA4_SplitKStageOp : FA4_Op<"splitk.stage",
+    [AllTypesMatch<["max", "sum"]>]> {
+  let summary = "Publish this partition's partial O and row (max, sum)";
+  let description = [{
+    Writes the unnormalised partial `out` (f32, rows x columns, row-major),
+    then the row maxima (exp2 domain) and the completed row sums, from byte
+    `offset` of dynamic shared memory, where `fa4.splitk.combine` in every
+    CTA of the cluster reads them after a `fa4.cluster.sync`. A partition
+    that saw no key stages O = 0, max = -inf, sum = 0: the neutral element.
+  }];
+  let arguments = (ins FA4_Frag:$out, FA4_Rows:$max, FA4_Rows:$sum,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
+  let assemblyFormat = [{
+    $out `,` $max `,` $sum `at` $offset attr-dict `:` type($out) `,`
+    type($max)
+  }];
+  let hasVerifier = 1;
+}
+
+def FA4_ClusterSyncOp : FA4_Op<"cluster.sync"> {
+  let summary = "Every thread of every CTA of the cluster meets here";
+  let description = [{
+    A cluster-wide barrier with release/acquire semantics on shared memory:
+    what a CTA wrote before it is visible to its peers' DSMEM reads after
+    it. Every thread of the CTA must reach it.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def FA4_SplitKCombineOp : FA4_Op<"splitk.combine",
+    [AttrSizedOperandSegments]> {
+  let summary = "Reduce-scatter the cluster's partials: store this CTA's band";
+  let description = [{
+    Run by one warpgroup of each of the `partitions` CTAs of a cluster after
+    every CTA staged its partial (`fa4.splitk.stage` at `offset`) and a
+    `fa4.cluster.sync`. The CTA of cluster rank `rank` owns depth columns
+    [rank * band, min((rank + 1) * band, depth)): for each row it reads
+    every partition's (max m_p, sum l_p) through DSMEM, forms
+    M = max m_p, L = sum l_p 2^(m_p - M), and stores
+    O = sum w_p O_p with w_p = 2^(m_p - M) / L for its columns only, reading
+    each peer's slice of its band. Rank 0 also stores LSE = (M + log2 L) ln 2.
+    Rows map to (query row, head) as in `fa4.epilogue`. Partitions beyond
+    the depth own no band and only publish. A row no partition saw stores
+    O = 0 and LSE = -inf.
+  }];
+  let arguments = (ins I32:$rank, LLVM_AnyPointer:$outPtr, I32:$batch,
+                       I32:$firstRow, I32:$head, Variadic<I64>:$outStrides,
+                       I32:$seqQ, Optional<LLVM_AnyPointer>:$lsePtr,
+                       Variadic<I64>:$lseStrides,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$partitions,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$band,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$rows,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$columns,
+                       I64Attr:$depth, TypeAttr:$elementType,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>,
+                                         "1">:$group);
+  let assemblyFormat = [{
+    `rank` $rank `of` $partitions `band` $band `from` $offset `rows` $rows
+    `columns` $columns
+    `to` $outPtr `[` $batch `,` $firstRow `,` $head `]`
+    `strides` `[` $outStrides `]` `sq` $seqQ `depth` $depth `of` $elementType
+    (`lse` $lsePtr^ `strides` `[` $lseStrides `]`)?
+    attr-dict `:` qualified(type($outPtr)) (`,` qualified(type($lsePtr))^)?
   }];
   let hasVerifier = 1;
 }

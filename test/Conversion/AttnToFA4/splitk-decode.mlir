@@ -1,0 +1,88 @@
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a batch-hint=1 seq-q-hint=1 seq-kv-hint=32768" --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a batch-hint=64 seq-q-hint=1 seq-kv-hint=8192" --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s --check-prefix=NOSPLIT
+
+// Decode, 32 q / 8 kv heads, d = 128, B = 1, Skv = 32k: the planner fuses
+// the 4 q-heads of a kv-head into one 64-row tile (16 query rows x 4 heads)
+// and splits the keys over a cluster of 16 partitions, each combining a band
+// of 8 of the 128 output columns. One consumer warpgroup: a 3D grid of
+// (partition, kv head, batch x row tile) with cluster (16, 1, 1); Q boxes
+// of 16 rows x 4 heads.
+// CHECK-LABEL: func @gqa_decode
+// CHECK: cluster = array<i64: 16, 1, 1>
+// CHECK-SAME: grid = {{\[}}["16"], ["hkv"], ["b", "ceil_div:sq:16"]]
+// CHECK-SAME: params = ["tmap:q:1x16x4x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128"
+// CHECK: fa4.warp_specialize warpgroups [1, 1] registers [24, 240]
+// The producer: its partition is its cluster rank; the kv head is
+// blockIdx.y, its q heads start at 4 * kv head; the row tile and the batch
+// come from blockIdx.z.
+// CHECK: %[[RANK:.*]] = arith.index_cast %cluster_block_id_x : index to i32
+// CHECK: %[[KVHEAD:.*]] = arith.index_cast %block_id_y : index to i32
+// CHECK: %[[ROWTILES:.*]] = arith.divui %{{.*}}, %c16_i32 : i32
+// CHECK: %[[Z:.*]] = arith.index_cast %block_id_z : index to i32
+// CHECK-NEXT: %[[BATCH:.*]] = arith.divui %[[Z]], %[[ROWTILES]] : i32
+// CHECK-NEXT: %[[TILE:.*]] = arith.remui %[[Z]], %[[ROWTILES]] : i32
+// CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[TILE]], %c16_i32 : i32
+// CHECK-NEXT: %[[HEAD:.*]] = arith.muli %[[KVHEAD]], %c4_i32 : i32
+// The visible tiles (causal: up to the last row's diagonal) are dealt out
+// in runs of ceil(tiles / 16); a partition past the end gets none.
+// CHECK: %[[TILES:.*]] = arith.select
+// CHECK-NEXT: %[[UP:.*]] = arith.addi %[[TILES]], %c15_i32 : i32
+// CHECK-NEXT: %[[PER:.*]] = arith.divui %[[UP]], %c16_i32 : i32
+// CHECK-NEXT: %[[SKIPPED:.*]] = arith.muli %[[RANK]], %[[PER]] : i32
+// CHECK-NEXT: %[[LEFT:.*]] = arith.subi %[[TILES]], %[[SKIPPED]] : i32
+// CHECK-NEXT: %[[MINE:.*]] = arith.minsi %[[PER]], %[[LEFT]] : i32
+// CHECK-NEXT: %[[MYTILES:.*]] = arith.maxsi %[[MINE]], %c0_i32 : i32
+// Q: two boxes of 16 rows x 4 heads x 128 B.
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 16384
+// CHECK-NEXT: fa4.tma.load %arg0[%c0_i32, %[[HEAD]], %[[ROW]], %[[BATCH]]]
+// CHECK-NEXT: fa4.tma.load %arg0[%c64_i32, %[[HEAD]], %[[ROW]], %[[BATCH]]]
+// K tiles from the partition's first tile, of the kv head.
+// CHECK: %[[KTILE:.*]] = arith.addi %[[SKIPPED]], %{{.*}} : i32
+// CHECK-NEXT: %[[KEYROW:.*]] = arith.muli %[[KTILE]], %c176_i32 : i32
+// CHECK: fa4.tma.load %arg1[%c0_i32, %[[KVHEAD]], %[[KEYROW]], %[[BATCH]]]
+// Every producer thread meets the cluster twice (publish, read).
+// CHECK: fa4.cluster.sync
+// CHECK-NEXT: fa4.cluster.sync
+// CHECK-NEXT: }, {
+// The consumer: rows are (query row, head) pairs, so the mask and the
+// combine take group = 4.
+// CHECK: fa4.mask %{{.*}} mask #attn.mask<causal> keys %{{.*}} rows %{{.*}} sq %arg6 skv %arg7 {group = 4 : i64} : <64x176xf32>
+// The partial is staged at the plan's split-K staging region (byte 0, over
+// Q and the K ring, all consumed by now), then published and combined.
+// CHECK: fa4.splitk.stage %{{.*}}, %{{.*}}#1, %{{.*}}#2 at 0 : <64x128xf32>, <64xf32>
+// CHECK-NEXT: fa4.cluster.sync
+// CHECK-NEXT: fa4.splitk.combine rank %{{.*}} of 16 band 8 from 0 rows 64 columns 128 to %arg3[%{{.*}}] strides[%arg8, %arg9, %arg10] sq %arg6 depth 128 of bf16 lse %arg4 strides[%arg11, %arg12] {group = 4 : i64}
+// CHECK-NEXT: fa4.cluster.sync
+// CHECK-NOT: fa4.epilogue
+
+// B = 64, Skv = 8k: 512 work items fill the GPU without a split. The
+// q-heads stay fused; no cluster, the epilogue stores the 4 heads' rows.
+// NOSPLIT-LABEL: func @gqa_decode
+// NOSPLIT: cluster = array<i64: 1, 1, 1>
+// NOSPLIT-SAME: grid = {{\[}}["1"], ["hkv"], ["b", "ceil_div:sq:16"]]
+// NOSPLIT-NOT: fa4.cluster.sync
+// NOSPLIT: fa4.epilogue {{.*}} depth 128 of bf16 lse {{.*}} {group = 4 : i64}
+// NOSPLIT-NOT: fa4.splitk
+func.func @gqa_decode(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> (tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16> -> tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
+  return %o, %lse : tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
+}
+
+// -----
+
+// 16 / 16 heads: nothing to fuse (one q-head per kv-head). At B = 1 the 16
+// work items split 8 ways; rows are 64 query rows of one q head (grid y =
+// hq), bands of 16 columns of d = 64 ... 8 partitions x 8 = 64.
+// CHECK-LABEL: func @mha_decode
+// CHECK: cluster = array<i64: 8, 1, 1>
+// CHECK-SAME: grid = {{\[}}["8"], ["hq"], ["b", "ceil_div:sq:64"]]
+// CHECK-SAME: params = ["tmap:q:1x64x1x64:128"
+// CHECK: fa4.mask {{.*}} : <64x{{[0-9]+}}xf32>
+// CHECK: fa4.splitk.combine rank %{{.*}} of 8 band 8 from 0 rows 64 columns 64 {{.*}} depth 64 of bf16 :
+// NOSPLIT-LABEL: func @mha_decode
+// NOSPLIT-NOT: fa4.splitk
+// NOSPLIT: fa4.epilogue {{.*}} depth 64 of bf16 : <64x64xf32>, <64xf32>, !llvm.ptr<1>{{$}}
+func.func @mha_decode(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %v: tensor<?x?x16x64xbf16>) -> tensor<?x?x16x64xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16> -> tensor<?x?x16x64xbf16>
+  return %o : tensor<?x?x16x64xbf16>
+}

@@ -1,0 +1,39 @@
+// The split-K decode kernel through the whole pipeline: PTX with the
+// cluster barriers, mapa and ld.shared::cluster of the reduce-scatter, a
+// manifest with cluster dims, and (with ptxas) an sm_90a binary with no
+// spills.
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t --quiet
+// RUN: FileCheck %s --input-file=%t/fa4_fa3_decode_sm_90a/fa4_fa3_decode_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=TMA --input-file=%t/fa4_fa3_decode_sm_90a/fa4_fa3_decode_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa3_decode_sm_90a/manifest.json
+
+// CHECK: .visible .entry fa4_fa3_decode_sm_90a(
+// TMA: cp.async.bulk.tensor.4d.shared::cluster.global
+// CHECK: wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// Publish, combine through DSMEM, and the final meeting.
+// CHECK: barrier.cluster.arrive.aligned;
+// CHECK-NEXT: barrier.cluster.wait.aligned;
+// CHECK: mapa.shared::cluster.u64
+// CHECK: ld.shared::cluster.b32
+// CHECK: barrier.cluster.arrive.aligned;
+// CHECK-NEXT: barrier.cluster.wait.aligned;
+
+// MANIFEST: "block": [
+// MANIFEST-NEXT: 256,
+// MANIFEST: "cluster": [
+// MANIFEST-NEXT: 16,
+// MANIFEST-NEXT: 1,
+// MANIFEST-NEXT: 1
+// MANIFEST: "grid": [
+// MANIFEST-NEXT: [
+// MANIFEST-NEXT: 16
+// MANIFEST-NEXT: ],
+// MANIFEST-NEXT: [
+// MANIFEST-NEXT: "hkv"
+// MANIFEST-NEXT: ],
+
+func.func @decode(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> (tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16> -> tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
+  return %o, %lse : tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
+}
