@@ -594,3 +594,51 @@ func.func @mma_b_wider_than_n(%qo: i32, %ko: i32, %acc: !fa4.frag<64x64xf32>) {
   %s = fa4.mma %q, %k, %acc : !fa4.smem_tile<64x128xbf16, k_major>, !fa4.smem_tile<176x128xbf16, k_major>, !fa4.frag<64x64xf32>
   return
 }
+
+// -----
+
+func.func @combine_odd_band(%r: i32, %out: !llvm.ptr<1>, %s: i64) {
+  // expected-error @+1 {{'fa4.splitk.combine' op stores column pairs: the band (7) must be even}}
+  fa4.splitk.combine rank %r of 16 band 7 from 0 rows 64 columns 128 to %out[%r, %r, %r] strides [%s, %s, %s] sq %r depth 128 of bf16 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @combine_bands_short(%r: i32, %out: !llvm.ptr<1>, %s: i64) {
+  // expected-error @+1 {{'fa4.splitk.combine' op 4 bands of 8 columns do not cover the depth 128}}
+  fa4.splitk.combine rank %r of 4 band 8 from 0 rows 64 columns 128 to %out[%r, %r, %r] strides [%s, %s, %s] sq %r depth 128 of bf16 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @combine_cluster_limit(%r: i32, %out: !llvm.ptr<1>, %s: i64) {
+  // expected-error @+1 {{'fa4.splitk.combine' op a cluster has at most 16 CTAs, got 32 partitions}}
+  fa4.splitk.combine rank %r of 32 band 4 from 0 rows 64 columns 128 to %out[%r, %r, %r] strides [%s, %s, %s] sq %r depth 128 of bf16 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @combine_depth(%r: i32, %out: !llvm.ptr<1>, %s: i64) {
+  // expected-error @+1 {{'fa4.splitk.combine' op stores 192 of the staged 128 columns}}
+  fa4.splitk.combine rank %r of 16 band 12 from 0 rows 64 columns 128 to %out[%r, %r, %r] strides [%s, %s, %s] sq %r depth 192 of bf16 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @combine_lse_strides(%r: i32, %out: !llvm.ptr<1>, %s: i64) {
+  // expected-error @+1 {{'fa4.splitk.combine' op takes LSE's batch and head strides (2) exactly when it stores LSE}}
+  "fa4.splitk.combine"(%r, %out, %r, %r, %r, %s, %s, %s, %r, %s) <{band = 8 : i64, columns = 128 : i64, depth = 128 : i64, elementType = bf16, offset = 0 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 3, 1, 0, 1>, partitions = 16 : i64, rows = 64 : i64}> : (i32, !llvm.ptr<1>, i32, i32, i32, i64, i64, i64, i32, i64) -> ()
+  return
+}
+
+// -----
+
+func.func @stage_bf16(%o: !fa4.frag<64x128xbf16>, %m: !fa4.rows<64xf32>) {
+  // expected-error @+1 {{'fa4.splitk.stage' op stages an f32 accumulator, got '!fa4.frag<64x128xbf16>'}}
+  fa4.splitk.stage %o, %m, %m at 0 : !fa4.frag<64x128xbf16>, !fa4.rows<64xf32>
+  return
+}
