@@ -144,4 +144,8 @@ echo "-- timed:"
 grep -- '--bench' "$OUT/rows.txt" || true
 [ -f "$OUT/bench.txt" ] && { echo "-- benchmark:"; cat "$OUT/bench.txt"; }
 echo "failures: $failures"
+# The device tool returns only a few files from $OUT: pack every log into one
+# archive and keep the two tables loose.
+tar czf "$OUT/logs.tgz" -C "$OUT" --exclude=logs.tgz . 2>/dev/null &&
+  find "$OUT" -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt ! -name bench.txt -delete
 [ "$failures" -eq 0 ]

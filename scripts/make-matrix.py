@@ -77,6 +77,12 @@ def function(name, dqk, dv, hq, hkv, mask, dtype):
             f"  return %o, %lse : {o}, {lse}\n}}\n")
 
 
+def on_device(directory):
+    """Where gpu-check.sh finds an artifact: artifacts/<kernel>, whatever
+    --out was here."""
+    return os.path.join("artifacts", os.path.basename(directory))
+
+
 def artifact_dir(out, function_name, chip):
     """fa4-compile names a kernel <prefix>_<function>_<chip>."""
     [directory] = glob.glob(os.path.join(out, f"fa4_*_{function_name}_{chip}"))
@@ -141,13 +147,14 @@ def main():
     bench_rows = []
     for name, shapes in DECODE_BENCH.items():
         directory = artifact_dir(args.out, name, args.chip)
-        bench_rows += [f"{directory}:{b}:{sq}:{skv}" for b, sq, skv in shapes]
+        bench_rows += [f"{on_device(directory)}:{b}:{sq}:{skv}"
+                       for b, sq, skv in shapes]
     for name, *_, shapes in BENCH:
         names = [name] + [f"{name}_{v}" for v in VARIANTS
                           if name in VARIANT_BENCH]
         for kernel_name in names:
             directory = artifact_dir(args.out, kernel_name, args.chip)
-            bench_rows += [f"{directory}:{b}:{sq}:{skv}"
+            bench_rows += [f"{on_device(directory)}:{b}:{sq}:{skv}"
                            for b, sq, skv in shapes]
             with open(os.path.join(directory, "cases.txt"), "w") as cases:
                 cases.write("--b 1 --sq 77 --skv 301 --seed 9\n")

@@ -150,3 +150,34 @@ LogicalResult RowsType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << rows << "x" << elementType;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// TmemTileType
+//===----------------------------------------------------------------------===//
+
+Type TmemTileType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parseShapedPrefix(parser, shape, elementType, 2) || parser.parseGreater())
+    return {};
+  return parser.getChecked<TmemTileType>(parser.getContext(), shape[0],
+                                         shape[1], elementType);
+}
+
+void TmemTileType::print(AsmPrinter &printer) const {
+  printer << "<" << getRows() << "x" << getColumns() << "x" << getElementType()
+          << ">";
+}
+
+LogicalResult
+TmemTileType::verify(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t rows, int64_t columns, Type elementType) {
+  if (!elementType.isF32() && !isMmaInputType(elementType))
+    return emitError() << "a TMEM tile holds f32 or bf16/f16, got "
+                       << elementType;
+  if (rows != 128 || columns <= 0 || columns % 16 || columns > 512)
+    return emitError() << "a TMEM tile is 128 lanes by a multiple of 16 "
+                          "columns up to 512, got "
+                       << rows << "x" << columns;
+  return success();
+}

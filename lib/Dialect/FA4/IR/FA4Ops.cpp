@@ -267,3 +267,71 @@ LogicalResult SplitKCombineOp::verify() {
     return emitOpError() << "stores bf16 or f16, got " << element;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Tensor memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmemAllocOp::verify() {
+  int64_t columns = getColumns();
+  if (columns < 32 || columns > 512 || !llvm::isPowerOf2_64(columns))
+    return emitOpError() << "allocates a power of two of 32 to 512 columns, "
+                            "got "
+                         << columns;
+  return success();
+}
+
+LogicalResult TmemMmaOp::verify() {
+  auto d = cast<TmemTileType>(getD().getType());
+  if (!d.getElementType().isF32())
+    return emitOpError() << "accumulates into an f32 TMEM tile, got " << d;
+  int64_t n = d.getColumns(), k;
+  Type inputType;
+  if (auto a = dyn_cast<TmemTileType>(getA().getType())) {
+    if (a.getElementType().isF32())
+      return emitOpError() << "takes A from TMEM as 16-bit, got " << a;
+    k = a.getColumns();
+    inputType = a.getElementType();
+  } else {
+    auto tile = cast<SmemTileType>(getA().getType());
+    if (tile.getMajor() != Major::K || tile.getRows() != d.getRows())
+      return emitOpError() << "takes a shared-memory A K-major with "
+                           << d.getRows() << " rows, got " << tile;
+    k = tile.getColumns();
+    inputType = tile.getElementType();
+  }
+  auto b = cast<SmemTileType>(getB().getType());
+  int64_t bN = b.getMajor() == Major::K ? b.getRows() : b.getColumns();
+  int64_t bK = b.getMajor() == Major::K ? b.getColumns() : b.getRows();
+  if (bN != n || bK != k)
+    return emitOpError() << "B " << b << " is not K = " << k << " by N = " << n
+                         << " (" << stringifyMajor(b.getMajor()) << ")";
+  if (b.getElementType() != inputType)
+    return emitOpError() << "A holds " << inputType << " but B holds "
+                         << b.getElementType();
+  if (k % 16 || n % 16 || n > 256)
+    return emitOpError() << "needs K a multiple of 16 and N a multiple of 16 "
+                            "up to 256 (tcgen05 kind::f16, M = 128), got K = "
+                         << k << ", N = " << n;
+  return success();
+}
+
+static LogicalResult verifyTmemMove(Operation *op, FragType frag,
+                                    TmemTileType tile) {
+  if (frag.getRows() != tile.getRows() ||
+      frag.getColumns() != tile.getColumns() ||
+      frag.getElementType() != tile.getElementType())
+    return op->emitOpError() << "moves " << frag << " to or from " << tile
+                             << "; shapes and types must match";
+  return success();
+}
+
+LogicalResult TmemLoadOp::verify() {
+  return verifyTmemMove(*this, cast<FragType>(getResult().getType()),
+                        cast<TmemTileType>(getTile().getType()));
+}
+
+LogicalResult TmemStoreOp::verify() {
+  return verifyTmemMove(*this, cast<FragType>(getValue().getType()),
+                        cast<TmemTileType>(getTile().getType()));
+}

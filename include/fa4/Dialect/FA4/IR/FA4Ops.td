@@ -208,9 +208,18 @@ def FA4_SoftmaxOp : FA4_Op<"softmax", [Pure,
 
     The running sum may be kept partially reduced (per thread); only
     `fa4.epilogue` reads it.
+
+    `rescale_threshold` (FA4's lazy rescale): a row keeps its old max, and
+    correction 1, unless the new max exceeds it by more than the threshold
+    (exp2 domain); probabilities then stay below 2^threshold, far inside f32,
+    and O is rescaled far less often. `poly_exp2_period` = k > 0 computes
+    every k-th exponential with a polynomial on the FMA pipe instead of the
+    MUFU unit, which is the softmax bottleneck on sm_100a.
   }];
   let arguments = (ins FA4_Frag:$scores, FA4_Rows:$max, FA4_Rows:$sum,
-                       F32:$scaleLog2);
+                       F32:$scaleLog2, OptionalAttr<F64Attr>:$rescaleThreshold,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr,
+                                         [IntNonNegative]>, "0">:$polyExp2Period);
   let results = (outs FA4_Frag:$probs, FA4_Rows:$newMax, FA4_Rows:$newSum,
                       FA4_Rows:$correction);
   let assemblyFormat = [{
@@ -338,6 +347,104 @@ def FA4_SplitKCombineOp : FA4_Op<"splitk.combine",
     attr-dict `:` qualified(type($outPtr)) (`,` qualified(type($lsePtr))^)?
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor memory (sm_100a)
+//===----------------------------------------------------------------------===//
+
+def FA4_TmemAllocOp : FA4_Op<"tmem.alloc"> {
+  let summary = "Allocate tensor memory; its address lands in shared memory";
+  let description = [{
+    Run by one whole warp, which must also free it: allocates `columns`
+    32-bit columns (a power of two, 32 to 512) and writes the base address at
+    byte `offset` of dynamic shared memory, then gives up the right to
+    allocate again so a co-resident CTA is not blocked.
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$columns,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
+  let assemblyFormat = "$columns `columns` `to` $offset attr-dict";
+  let hasVerifier = 1;
+}
+
+def FA4_TmemDeallocOp : FA4_Op<"tmem.dealloc"> {
+  let summary = "Free the tensor memory `fa4.tmem.alloc` wrote at `offset`";
+  let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$columns,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
+  let assemblyFormat = "$columns `columns` `at` $offset attr-dict";
+}
+
+def FA4_TmemTileOp : FA4_Op<"tmem.tile", [Pure]> {
+  let summary = "The TMEM tile at `column` of the allocation";
+  let description = [{
+    Reads the allocation's base address from byte `offset` of dynamic shared
+    memory (after the CTA barrier that follows `fa4.tmem.alloc`) and adds
+    `column`.
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$column);
+  let results = (outs FA4_TmemTile:$tile);
+  let assemblyFormat = "`column` $column `of` $offset attr-dict `:` type($tile)";
+}
+
+def FA4_TmemMmaOp : FA4_Op<"tmem.mma"> {
+  let summary = "Issue D (+)= A x B into tensor memory (one thread)";
+  let description = [{
+    D is an f32 TMEM tile (M = 128 rows); A is a K-major shared-memory tile
+    or a 16-bit TMEM tile (P, K = its columns); B a shared-memory tile,
+    K-major with N rows (A B^T) or MN-major with K rows (A B). `accumulate`
+    false overwrites D. Asynchronous: `fa4.tmem.commit` signals an mbarrier
+    when every MMA this thread issued before it is done.
+  }];
+  let arguments = (ins AnyTypeOf<[FA4_SmemTile, FA4_TmemTile]>:$a,
+                       FA4_SmemTile:$b, FA4_TmemTile:$d, I1:$accumulate);
+  let assemblyFormat = [{
+    $a `,` $b `into` $d `accumulate` $accumulate attr-dict `:` type($a) `,`
+    type($b) `,` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+def FA4_TmemCommitOp : FA4_Op<"tmem.commit"> {
+  let summary = "Arrive on `barrier` once this thread's MMAs are done";
+  let arguments = (ins FA4_MBarrier:$barrier);
+  let assemblyFormat = "$barrier attr-dict";
+}
+
+def FA4_TmemLoadOp : FA4_Op<"tmem.load"> {
+  let summary = "A warpgroup reads a TMEM tile into registers";
+  let description = [{
+    Row r of the tile goes to thread r of the warpgroup (warp w reads lanes
+    32w..32w+31). Orders after the thread barrier that published the tile
+    (tcgen05.fence::after_thread_sync) and waits for the load.
+  }];
+  let arguments = (ins FA4_TmemTile:$tile);
+  let results = (outs FA4_Frag:$result);
+  let assemblyFormat = "$tile attr-dict `:` type($tile) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def FA4_TmemStoreOp : FA4_Op<"tmem.store"> {
+  let summary = "A warpgroup writes registers into a TMEM tile";
+  let description = [{
+    The inverse of `fa4.tmem.load`; waits for the stores and orders them
+    before the next thread barrier (tcgen05.fence::before_thread_sync), so an
+    mbarrier arrival after it publishes the tile to the MMA thread.
+  }];
+  let arguments = (ins FA4_Frag:$value, FA4_TmemTile:$tile);
+  let assemblyFormat = "$value `,` $tile attr-dict `:` type($value) `,` type($tile)";
+  let hasVerifier = 1;
+}
+
+def FA4_TmemFenceOp : FA4_Op<"tmem.fence"> {
+  let summary = "Order tensor-memory work against a thread barrier";
+  let description = [{
+    `after` (tcgen05.fence::after_thread_sync): tcgen05 work after it waits
+    for the barrier before it, e.g. the MMA thread after an mbarrier wait.
+    `before`: tcgen05 work before it is done before the next barrier.
+  }];
+  let arguments = (ins BoolAttr:$after);
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // FA4_DIALECT_FA4_IR_FA4OPS_TD

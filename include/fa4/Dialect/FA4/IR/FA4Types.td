@@ -68,4 +68,25 @@ def FA4_Rows : FA4_Type<"Rows", "rows"> {
   let genVerifyDecl = 1;
 }
 
+def FA4_TmemTile : FA4_Type<"TmemTile", "tmem_tile"> {
+  let summary = "A rows x columns tile of tensor memory (sm_100a)";
+  let description = [{
+    `!fa4.tmem_tile<128x128xf32>`: TMEM lanes 0..rows-1 (one per row) and
+    `columns` 32-bit columns of f32; a 16-bit tile packs two elements per
+    column (`<128x128xbf16>` is 64 columns). MMAs write and read it
+    asynchronously; warpgroups move it to and from registers with
+    `fa4.tmem.load` / `fa4.tmem.store`, each warp reaching its 32 lanes.
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$columns,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// 32-bit TMEM columns the tile spans.
+    int64_t getTmemColumns() const {
+      return getElementType().isF32() ? getColumns() : getColumns() / 2;
+    }
+  }];
+}
+
 #endif // FA4_DIALECT_FA4_IR_FA4TYPES_TD
