@@ -556,7 +556,9 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                        seqKV, plan.mask, b.getI64IntegerAttr(plan.rowGroup));
     auto softmax =
         SoftmaxOp::create(b, loc, scoresType, rowsType(), rowsType(),
-                          rowsType(), scores, rowMax, rowSum, scaleLog2);
+                          rowsType(), scores, rowMax, rowSum, scaleLog2,
+                          /*rescaleThreshold=*/FloatAttr(),
+                          /*polyExp2Period=*/0);
     out = ScaleRowsOp::create(b, loc, outType, out, softmax.getCorrection());
     // P as an MMA operand, rounded here, before the next turn's MMAs.
     Value probs = TruncFOp::create(b, loc, probsType, softmax.getProbs());

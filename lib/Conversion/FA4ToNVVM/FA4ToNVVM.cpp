@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../Common/KernelEmitter.h"
+#include "LoweringEmitter.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
 #include "fa4/Target/NVIDIA/Descriptors.h"
@@ -46,65 +46,13 @@ using namespace fa4::kernel;
 
 namespace {
 constexpr int kSwizzleBytes = 128;
-constexpr int kBoxColumns = 64;
-/// The kernel module's dynamic shared memory: an external, unsized array at
-/// 1024-byte alignment (what the 128B swizzle pattern repeats on).
-constexpr llvm::StringLiteral kSmemName = "fa4_dynamic_smem";
 
-bool isFA4Type(Type type) { return isa<FA4Dialect>(type.getDialect()); }
-
-/// Scalar helpers plus what every sm_90a pattern needs: shared-memory
-/// addresses and where this thread's registers sit in a frag.
-class Sm90Emitter : public KernelEmitter {
+/// What the sm_90a patterns add: where this thread's registers sit in a
+/// wgmma frag, and the wgmma descriptors and instruction.
+class Sm90Emitter : public LoweringEmitter {
 public:
-  Sm90Emitter(OpBuilder &b, Operation *op)
-      : KernelEmitter(b, op->getLoc()), op(op) {}
+  using LoweringEmitter::LoweringEmitter;
 
-  /// Values that depend on nothing but the thread are built once, at the
-  /// top of the kernel (CSE merges the copies each pattern makes): computed
-  /// at each use inside the K/V loop they cost registers ptxas then spills.
-  template <typename Fn> Value atKernelEntry(Fn build) {
-    OpBuilder::InsertionGuard guard(b);
-    Operation *func = op->getParentOfType<LLVM::LLVMFuncOp>();
-    if (!func)
-      func = op->getParentOfType<gpu::GPUFuncOp>();
-    if (func)
-      b.setInsertionPointToStart(&func->getRegion(0).front());
-    return build();
-  }
-
-  Value smemBase() {
-    return atKernelEntry([&] {
-      auto global = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(
-          op, StringAttr::get(op->getContext(), kSmemName));
-      return LLVM::AddressOfOp::create(b, loc, global);
-    });
-  }
-  Value smemPtr(Value byteOffset) {
-    Value base = smemBase();
-    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                               ValueRange{byteOffset});
-  }
-  /// The 32-bit shared-window address of byte `byteOffset`.
-  Value smemAddress(Value byteOffset) {
-    Value base = smemBase();
-    Value address = atKernelEntry([&]() -> Value {
-      b.setInsertionPointAfterValue(base);
-      return arith::TruncIOp::create(
-          b, loc, b.getI32Type(),
-          LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), base));
-    });
-    return add(address, byteOffset);
-  }
-
-  /// This thread's index in its warpgroup, lane and warp.
-  Value threadInGroup() {
-    return atKernelEntry([&] {
-      Value tid = indexTo(b.getI32Type(),
-                          gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-      return remu(tid, i32(kWarpgroupThreads));
-    });
-  }
   /// Row of register 0 (rows of registers 4j + 2, 4j + 3 are 8 below).
   Value fragmentRow() {
     Value thread = threadInGroup();
@@ -122,26 +70,6 @@ public:
       return mul(remu(thread, i32(4)), i32(2));
     });
   }
-  Value lane() {
-    Value thread = threadInGroup();
-    return atKernelEntry([&]() -> Value {
-      b.setInsertionPointAfterValue(thread);
-      return remu(thread, i32(32));
-    });
-  }
-
-  /// Two f32 as one 32-bit register of two 16-bit values, `low` in bits 0-15
-  /// (the column with the smaller index, as wgmma's A fragment expects).
-  Value packPair(Value low, Value high, Type elementType) {
-    auto pairType = VectorType::get({2}, b.getF32Type());
-    Value pair = LLVM::UndefOp::create(b, loc, pairType);
-    pair = LLVM::InsertElementOp::create(b, loc, pair, low, i32(0));
-    pair = LLVM::InsertElementOp::create(b, loc, pair, high, i32(1));
-    Value narrow = arith::TruncFOp::create(
-        b, loc, VectorType::get({2}, elementType), pair);
-    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), narrow);
-  }
-
   /// Shared-memory matrix descriptor: every field but the start address is
   /// a compile-time constant built by encodeWgmmaDescriptor; the start
   /// address (bits 0-13, address >> 4) is OR-ed into its zero field here.
@@ -244,10 +172,6 @@ SmallVector<Value> Sm90Emitter::wgmma(ArrayRef<Value> accumulator, int64_t n,
 
 /// Row `index % 4 / 2` of the two a thread owns holds register `index`.
 int64_t rowHalf(int64_t index) { return (index % 4) / 2; }
-
-SmallVector<Value> flatten(ValueRange values) {
-  return SmallVector<Value>(values.begin(), values.end());
-}
 
 //===----------------------------------------------------------------------===//
 // Kernel function, roles

@@ -179,7 +179,7 @@ func.func @mha_causal_lse_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128x
 // CHECK: fa4.mma %{{.*}}, %{{.*}}, %{{.*}} : !fa4.smem_tile<64x64xf16, k_major>, <176x64xf16, k_major>, <64x176xf32>
 // CHECK: fa4.mma %{{.*}}, %{{.*}}, %{{.*}} : !fa4.frag<64x176xf16>, <176x64xf16, mn_major>, <64x64xf32>
 // CHECK: fa4.mask %{{.*}} mask #attn.mask<none> {{.*}} : <64x176xf32>
-// CHECK: fa4.epilogue {{.*}} depth 64 of f16 : <64x64xf32>, <64xf32>, !llvm.ptr<1>{{$}}
+// CHECK: fa4.epilogue {{.*}} depth 64 of f16 : !fa4.frag<64x64xf32>, <64xf32>, !llvm.ptr<1>{{$}}
 func.func @mha_none_f16_d64(%q: tensor<?x?x6x64xf16>, %k: tensor<?x?x6x64xf16>, %v: tensor<?x?x6x64xf16>) -> tensor<?x?x6x64xf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x64xf16>, tensor<?x?x6x64xf16>, tensor<?x?x6x64xf16> -> tensor<?x?x6x64xf16>
   return %o : tensor<?x?x6x64xf16>
@@ -200,7 +200,7 @@ func.func @mha_none_f16_d64(%q: tensor<?x?x6x64xf16>, %k: tensor<?x?x6x64xf16>, 
 // CHECK: fa4.mma {{.*}} : !fa4.smem_tile<64x128xf16, k_major>, <176x128xf16, k_major>, <64x176xf32>
 // CHECK: fa4.mma {{.*}} : !fa4.frag<64x176xf16>, <176x128xf16, mn_major>, <64x128xf32>
 // CHECK: fa4.mask %{{.*}} mask #attn.mask<window(-1, 32)> {{.*}} : <64x176xf32>
-// CHECK: fa4.epilogue {{.*}} depth 96 of f16 : <64x128xf32>, <64xf32>, !llvm.ptr<1>{{$}}
+// CHECK: fa4.epilogue {{.*}} depth 96 of f16 : !fa4.frag<64x128xf32>, <64xf32>, !llvm.ptr<1>{{$}}
 func.func @gqa_right_window_f16_d96(%q: tensor<?x?x6x96xf16>, %k: tensor<?x?x3x96xf16>, %v: tensor<?x?x3x96xf16>) -> tensor<?x?x6x96xf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<window(-1, 32)>} : tensor<?x?x6x96xf16>, tensor<?x?x3x96xf16>, tensor<?x?x3x96xf16> -> tensor<?x?x6x96xf16>
   return %o : tensor<?x?x6x96xf16>
@@ -251,7 +251,7 @@ func.func @mqa_window_lse_d192_128(%q: tensor<?x?x6x192xbf16>, %k: tensor<?x?x1x
 // CHECK: fa4.mma {{.*}} : !fa4.smem_tile<64x256xbf16, k_major>, <80x256xbf16, k_major>, <64x80xf32>
 // CHECK: fa4.mma {{.*}} : !fa4.frag<64x80xbf16>, <80x256xbf16, mn_major>, <64x256xf32>
 // CHECK: fa4.mask %{{.*}} mask #attn.mask<window(128, 0)> {{.*}} : <64x80xf32>
-// CHECK: fa4.epilogue {{.*}} depth 256 of bf16 : <64x256xf32>, <64xf32>, !llvm.ptr<1>{{$}}
+// CHECK: fa4.epilogue {{.*}} depth 256 of bf16 : !fa4.frag<64x256xf32>, <64xf32>, !llvm.ptr<1>{{$}}
 func.func @gqa_left_window_d256(%q: memref<?x?x6x256xbf16>, %k: memref<?x?x3x256xbf16>, %v: memref<?x?x3x256xbf16>, %o: memref<?x?x6x256xbf16>) {
   attn.attention %q, %k, %v outs(%o : memref<?x?x6x256xbf16>) {mask = #attn.mask<window(128, 0)>} : memref<?x?x6x256xbf16>, memref<?x?x3x256xbf16>, memref<?x?x3x256xbf16>
   return

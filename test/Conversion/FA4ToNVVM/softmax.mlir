@@ -1246,7 +1246,7 @@ module attributes {gpu.container_module} {
       %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %a0, %m = %m0, %l = %m0) -> (!fa4.frag<64x16xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>) {
         scf.yield %a, %m, %l : !fa4.frag<64x16xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>
       }
-      fa4.epilogue %r#0, %r#1, %r#2 to %o[%b, %row, %h] strides[%s0, %s1, %s2] sq %sq depth 16 of bf16 lse %lse strides[%l0, %l1] : <64x16xf32>, <64xf32>, !llvm.ptr<1>, !llvm.ptr<1>
+      fa4.epilogue %r#0, %r#1, %r#2 to %o[%b, %row, %h] strides[%s0, %s1, %s2] sq %sq depth 16 of bf16 lse %lse strides[%l0, %l1] : !fa4.frag<64x16xf32>, <64xf32>, !llvm.ptr<1>, !llvm.ptr<1>
       gpu.return
     }
   }
@@ -1418,7 +1418,7 @@ module attributes {gpu.container_module} {
       %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %a0, %m = %m0, %l = %m0) -> (!fa4.frag<64x16xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>) {
         scf.yield %a, %m, %l : !fa4.frag<64x16xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>
       }
-      fa4.epilogue %r#0, %r#1, %r#2 to %o[%b, %row, %h] strides[%s0, %s1, %s2] sq %sq depth 8 of f16 : <64x16xf32>, <64xf32>, !llvm.ptr<1>
+      fa4.epilogue %r#0, %r#1, %r#2 to %o[%b, %row, %h] strides[%s0, %s1, %s2] sq %sq depth 8 of f16 : !fa4.frag<64x16xf32>, <64xf32>, !llvm.ptr<1>
       gpu.return
     }
   }
@@ -1638,7 +1638,7 @@ module attributes {gpu.container_module} {
       %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %a0, %m = %m0, %l = %m0) -> (!fa4.frag<64x16xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>) {
         scf.yield %a, %m, %l : !fa4.frag<64x16xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>
       }
-      fa4.epilogue %r#0, %r#1, %r#2 to %o[%b, %row, %h] strides[%s0, %s1, %s2] sq %sq depth 16 of bf16 lse %lse strides[%l0, %l1] {group = 3 : i64} : <64x16xf32>, <64xf32>, !llvm.ptr<1>, !llvm.ptr<1>
+      fa4.epilogue %r#0, %r#1, %r#2 to %o[%b, %row, %h] strides[%s0, %s1, %s2] sq %sq depth 16 of bf16 lse %lse strides[%l0, %l1] {group = 3 : i64} : !fa4.frag<64x16xf32>, <64xf32>, !llvm.ptr<1>, !llvm.ptr<1>
       gpu.return
     }
   }

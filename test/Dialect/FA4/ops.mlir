@@ -140,8 +140,8 @@ gpu.func @softmax_step(%s: !fa4.frag<64x176xf32>, %o: !fa4.frag<64x128xf32>,
 // The epilogue, storing O only and O with LSE.
 // CHECK-LABEL: gpu.func @epilogues
 // CHECK-SAME: (%[[O:[a-zA-Z0-9_]+]]: !fa4.frag<64x128xf32>, %[[M:[a-zA-Z0-9_]+]]: !fa4.rows<64xf32>, %[[L:[a-zA-Z0-9_]+]]: !fa4.rows<64xf32>, %[[OUT:[a-zA-Z0-9_]+]]: !llvm.ptr<1>, %[[LSE:[a-zA-Z0-9_]+]]: !llvm.ptr<1>, %[[B:[a-zA-Z0-9_]+]]: i32, %[[ROW:[a-zA-Z0-9_]+]]: i32, %[[H:[a-zA-Z0-9_]+]]: i32, %[[SQ:[a-zA-Z0-9_]+]]: i32, %[[S0:[a-zA-Z0-9_]+]]: i64, %[[S1:[a-zA-Z0-9_]+]]: i64, %[[S2:[a-zA-Z0-9_]+]]: i64)
-// CHECK: fa4.epilogue %[[O]], %[[M]], %[[L]] to %[[OUT]][%[[B]], %[[ROW]], %[[H]]] strides[%[[S0]], %[[S1]], %[[S2]]] sq %[[SQ]] depth 128 of bf16 : <64x128xf32>, <64xf32>, !llvm.ptr<1>{{$}}
-// CHECK-NEXT: fa4.epilogue %[[O]], %[[M]], %[[L]] to %[[OUT]][%[[B]], %[[ROW]], %[[H]]] strides[%[[S0]], %[[S1]], %[[S2]]] sq %[[SQ]] depth 96 of f16 lse %[[LSE]] strides[%[[S2]], %[[S1]]] : <64x128xf32>, <64xf32>, !llvm.ptr<1>, !llvm.ptr<1>{{$}}
+// CHECK: fa4.epilogue %[[O]], %[[M]], %[[L]] to %[[OUT]][%[[B]], %[[ROW]], %[[H]]] strides[%[[S0]], %[[S1]], %[[S2]]] sq %[[SQ]] depth 128 of bf16 : !fa4.frag<64x128xf32>, <64xf32>, !llvm.ptr<1>{{$}}
+// CHECK-NEXT: fa4.epilogue %[[O]], %[[M]], %[[L]] to %[[OUT]][%[[B]], %[[ROW]], %[[H]]] strides[%[[S0]], %[[S1]], %[[S2]]] sq %[[SQ]] depth 96 of f16 lse %[[LSE]] strides[%[[S2]], %[[S1]]] : !fa4.frag<64x128xf32>, <64xf32>, !llvm.ptr<1>, !llvm.ptr<1>{{$}}
 // CHECK: gpu.return
 gpu.func @epilogues(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>,
                     %l: !fa4.rows<64xf32>, %out: !llvm.ptr<1>,

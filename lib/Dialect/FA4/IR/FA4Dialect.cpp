@@ -169,9 +169,9 @@ void TmemTileType::print(AsmPrinter &printer) const {
           << ">";
 }
 
-LogicalResult
-TmemTileType::verify(function_ref<InFlightDiagnostic()> emitError,
-                     int64_t rows, int64_t columns, Type elementType) {
+LogicalResult TmemTileType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t rows, int64_t columns,
+                                   Type elementType) {
   if (!elementType.isF32() && !isMmaInputType(elementType))
     return emitError() << "a TMEM tile holds f32 or bf16/f16, got "
                        << elementType;

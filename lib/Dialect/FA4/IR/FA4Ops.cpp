@@ -201,9 +201,15 @@ LogicalResult TruncFOp::verify() {
 }
 
 LogicalResult EpilogueOp::verify() {
-  auto out = cast<FragType>(getOut().getType());
+  FragType out;
+  if (auto tile = dyn_cast<TmemTileType>(getOut().getType()))
+    out = FragType::get(getContext(), tile.getRows(), tile.getColumns(),
+                        tile.getElementType());
+  else
+    out = cast<FragType>(getOut().getType());
   if (!out.getElementType().isF32())
-    return emitOpError() << "stores an f32 accumulator, got " << out;
+    return emitOpError() << "stores an f32 accumulator, got "
+                         << getOut().getType();
   if (failed(verifyRowsOf(*this, out, getMax().getType(), "max")) ||
       failed(verifyRowsOf(*this, out, getSum().getType(), "sum")))
     return failure();
@@ -334,4 +340,14 @@ LogicalResult TmemLoadOp::verify() {
 LogicalResult TmemStoreOp::verify() {
   return verifyTmemMove(*this, cast<FragType>(getValue().getType()),
                         cast<TmemTileType>(getTile().getType()));
+}
+
+LogicalResult TmemScaleRowsOp::verify() {
+  auto tile = cast<TmemTileType>(getTile().getType());
+  auto rows = cast<RowsType>(getFactors().getType());
+  if (!tile.getElementType().isF32() || rows.getRows() != tile.getRows())
+    return emitOpError() << "scales the rows of an f32 TMEM tile by one f32 "
+                            "per row, got "
+                         << tile << " by " << rows;
+  return success();
 }

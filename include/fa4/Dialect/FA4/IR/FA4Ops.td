@@ -257,9 +257,11 @@ def FA4_EpilogueOp : FA4_Op<"epilogue", [AttrSizedOperandSegments,
     `out + batch * s0 + row * s1 + head * s2 + column` (elements of the
     output type), and, with `lse`, `ln(sum) + max * ln 2` (max in the exp2
     domain) at `lse + batch * l0 + head * l1 + row`. A row with sum 0 stores
-    O = 0 and LSE = -inf.
+    O = 0 and LSE = -inf. `out` is a frag in registers or, on sm_100a, the
+    TMEM tile O lives in (read a chunk of columns at a time).
   }];
-  let arguments = (ins FA4_Frag:$out, FA4_Rows:$max, FA4_Rows:$sum,
+  let arguments = (ins AnyTypeOf<[FA4_Frag, FA4_TmemTile]>:$out,
+                       FA4_Rows:$max, FA4_Rows:$sum,
                        LLVM_AnyPointer:$outPtr, I32:$batch, I32:$firstRow,
                        I32:$head, Variadic<I64>:$outStrides, I32:$seqQ,
                        Optional<LLVM_AnyPointer>:$lsePtr,
@@ -445,6 +447,41 @@ def FA4_TmemFenceOp : FA4_Op<"tmem.fence"> {
   }];
   let arguments = (ins BoolAttr:$after);
   let assemblyFormat = "attr-dict";
+}
+
+def FA4_TmemScaleRowsOp : FA4_Op<"tmem.scale_rows"> {
+  let summary = "Multiply each row of a TMEM tile by its factor, in place";
+  let description = [{
+    Run by a warpgroup (thread r owns row r), a chunk of columns at a time,
+    between the MMA that last wrote the tile and the next one; a warp whose
+    32 factors are all 1 skips its rows (the lazy rescale's point).
+  }];
+  let arguments = (ins FA4_TmemTile:$tile, FA4_Rows:$factors);
+  let assemblyFormat = "$tile `by` $factors attr-dict `:` type($tile) `,` type($factors)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Rows through shared memory
+//===----------------------------------------------------------------------===//
+
+def FA4_RowsStoreOp : FA4_Op<"rows.store"> {
+  let summary = "Write one f32 per row at byte `offset + 4 * row`";
+  let description = [{
+    How one role hands per-row values (rescale factors, final max and sum)
+    to another: the writer stores, arrives on an mbarrier; the reader waits
+    and loads with `fa4.rows.load`.
+  }];
+  let arguments = (ins FA4_Rows:$value,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
+  let assemblyFormat = "$value `at` $offset attr-dict `:` type($value)";
+}
+
+def FA4_RowsLoadOp : FA4_Op<"rows.load"> {
+  let summary = "Read one f32 per row from byte `offset + 4 * row`";
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
+  let results = (outs FA4_Rows:$value);
+  let assemblyFormat = "$offset attr-dict `:` type($value)";
 }
 
 #endif // FA4_DIALECT_FA4_IR_FA4OPS_TD
