@@ -20,10 +20,13 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
   KernelKind kernel = options.kernel;
   if (kernel == KernelKind::Auto)
     kernel = options.chip == "sm_90a" ? KernelKind::FA3 : KernelKind::Reference;
-  if (kernel == KernelKind::FA3) {
+  // sm_100a keeps the reference kernel by default until the FA4 kernel has
+  // run on a Blackwell GPU.
+  if (kernel == KernelKind::FA3 || kernel == KernelKind::FA4) {
     ConvertAttnToFA4Options kernelOptions;
     kernelOptions.pingPong = options.pingPong;
     kernelOptions.persistent = options.persistent;
+    kernelOptions.structure = kernel == KernelKind::FA3 ? "fa3" : "fa4";
     pm.addPass(createConvertAttnToFA4(kernelOptions));
     ConvertFA4ToNVVMOptions nvvmOptions;
     nvvmOptions.chip = options.chip;

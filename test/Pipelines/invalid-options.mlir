@@ -12,3 +12,5 @@ func.func @attention(%q: tensor<?x?x8x128xbf16>) -> tensor<?x?x8x128xbf16> {
   %o = attn.attention %q, %q, %q : tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16> -> tensor<?x?x8x128xbf16>
   return %o : tensor<?x?x8x128xbf16>
 }
+// RUN: not fa4-compile %s --chip=sm_90a --kernel=fa4 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=FA4-ON-SM90
+// FA4-ON-SM90: error: 'attn.attention' op has a plan for sm_90a; the FA4 structure targets sm_100a

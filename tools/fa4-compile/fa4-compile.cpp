@@ -38,6 +38,9 @@ static cl::opt<fa4::KernelKind>
                                  "fa3 on sm_90a, reference elsewhere"),
                       clEnumValN(fa4::KernelKind::FA3, "fa3",
                                  "TMA + wgmma in the FA3 structure (sm_90a)"),
+                      clEnumValN(fa4::KernelKind::FA4, "fa4",
+                                 "tcgen05 + TMEM in the FA4 structure "
+                                 "(sm_100a; not yet run on hardware)"),
                       clEnumValN(fa4::KernelKind::Reference, "reference",
                                  "the SIMT correctness baseline (any chip)")));
 static cl::opt<bool> pingPong("ping-pong",

@@ -48,7 +48,10 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "ping-pong), so one's softmax runs under the other's GEMMs">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "One CTA per SM looping over work tiles (causal: heaviest "
-           "first), so the next tile's Q load overlaps this one's epilogue">
+           "first), so the next tile's Q load overlaps this one's epilogue">,
+    Option<"structure", "structure", "std::string", /*default=*/"\"auto\"",
+           "Kernel structure: fa3 (sm_90a plans), fa4 (sm_100a plans), or "
+           "auto (the plan's chip decides)">
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
@@ -70,11 +73,15 @@ def ConvertFA4ToNVVM : Pass<"convert-fa4-to-nvvm", "mlir::ModuleOp"> {
     `__grid_constant__` parameters. Loop- and branch-carried frags are
     split with the structural SCF type conversion.
 
-    sm_100a (tcgen05 and TMEM) is not implemented yet: the pass says so.
+    sm_100a: a 128 x N frag is one row per thread of a warpgroup (the
+    layout of tcgen05.ld/st 32x32b), `fa4.tmem.*` become tcgen05.alloc /
+    mma (kind::f16, cta_group::1) / commit / ld / st / fence, the softmax
+    needs no shuffles, and the epilogue reads O from TMEM 32 columns at a
+    time.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip: sm_90a">
+           "Target chip: sm_90a or sm_100a">
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",

@@ -19,7 +19,7 @@
 namespace fa4 {
 
 /// Which lowering builds the kernel.
-enum class KernelKind { Auto, FA3, Reference };
+enum class KernelKind { Auto, FA3, FA4, Reference };
 
 /// The planning options (chip, size hints) and the lowering's.
 struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
@@ -32,6 +32,9 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                                   "fa3 on sm_90a, reference elsewhere"),
                        clEnumValN(KernelKind::FA3, "fa3",
                                   "TMA + wgmma in the FA3 structure (sm_90a)"),
+                       clEnumValN(KernelKind::FA4, "fa4",
+                                  "tcgen05 + TMEM in the FA4 structure "
+                                  "(sm_100a; not yet run on hardware)"),
                        clEnumValN(KernelKind::Reference, "reference",
                                   "the SIMT correctness baseline (any chip)"))};
   Option<bool> pingPong{

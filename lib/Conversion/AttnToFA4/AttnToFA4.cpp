@@ -20,6 +20,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Common/KernelEmitter.h"
+#include "Kernels.h"
+#include "WorkTiles.h"
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
@@ -250,7 +252,14 @@ private:
   //===--- parts of the kernel --------------------------------------------===//
   void decodeWork(Value index);
   void decodeSplitWork();
-  void keyTiles(int64_t queryRows);
+  void setWork(const WorkTile &work) {
+    batch = work.batch;
+    head = work.head;
+    kvHead = work.kvHead;
+    blockRow = work.blockRow;
+    firstTile = work.firstTile;
+    numTiles = work.numTiles;
+  }
   /// Where a producer or consumer is in its list of work tiles.
   struct WorkScope {
     scf::ForOp loop; // null when not persistent: one work tile per CTA
@@ -284,23 +293,9 @@ private:
 /// persistent CTAs. Otherwise the row blocks of one head are adjacent, so
 /// CTAs running together share K and V in L2.
 void FA3KernelBuilder::decodeWork(Value index) {
-  Value rowsPerBlock = i32(plan.numConsumers * kRowsPerConsumer);
-  Value numRowBlocks = divu(add(seqQ, sub(rowsPerBlock, i32(1))), rowsPerBlock);
-  Value heads = i32(plan.numQHeads);
-  Value rowBlock, headAndBatch;
-  if (plan.mask.getKind() == attn::MaskKind::None) {
-    rowBlock = remu(index, numRowBlocks);
-    headAndBatch = divu(index, numRowBlocks);
-  } else {
-    Value perRowBlock = mul(heads, batchSize);
-    rowBlock = sub(sub(numRowBlocks, i32(1)), divu(index, perRowBlock));
-    headAndBatch = remu(index, perRowBlock);
-  }
-  blockRow = mul(rowBlock, rowsPerBlock);
-  head = remu(headAndBatch, heads);
-  batch = divu(headAndBatch, heads);
-  kvHead = divu(head, i32(plan.group));
-  keyTiles(plan.numConsumers * kRowsPerConsumer);
+  WorkTiles tiles(b, loc, plan.mask, seqQ, seqKV, plan.bn);
+  setWork(tiles.prefill(index, batchSize, plan.numConsumers * kRowsPerConsumer,
+                        plan.numQHeads, plan.group));
 }
 
 /// Decode: blockIdx = (partition, head, batch x row tile); with fused GQA
@@ -325,7 +320,11 @@ void FA3KernelBuilder::decodeSplitWork() {
     head = headIndex;
     kvHead = divu(head, i32(plan.group));
   }
-  keyTiles(plan.queryRowsPerTile());
+  WorkTile work{batch, head, kvHead, blockRow, Value(), Value()};
+  WorkTiles(b, loc, plan.mask, seqQ, seqKV, plan.bn)
+      .keyTiles(work, plan.queryRowsPerTile());
+  firstTile = work.firstTile;
+  numTiles = work.numTiles;
   if (plan.partitions == 1)
     return;
   Value perPartition =
@@ -333,30 +332,6 @@ void FA3KernelBuilder::decodeSplitWork() {
   Value skipped = mul(partition, perPartition);
   firstTile = add(firstTile, skipped);
   numTiles = maxs(mins(perPartition, sub(numTiles, skipped)), i32(0));
-}
-
-/// The K/V tiles the query rows [blockRow, blockRow + queryRows) can see
-/// (bottom-right aligned masks).
-void FA3KernelBuilder::keyTiles(int64_t queryRows) {
-  Value lastRow = sub(mins(add(blockRow, i32(queryRows)), seqQ), i32(1));
-  Value shift = sub(seqKV, seqQ);
-  Value keyEnd = seqKV, keyBegin = i32(0);
-  attn::MaskAttr mask = plan.mask;
-  if (mask.getKind() == attn::MaskKind::Causal)
-    keyEnd = mins(keyEnd, add(add(lastRow, shift), i32(1)));
-  if (mask.getKind() == attn::MaskKind::Window) {
-    if (mask.getRight() >= 0)
-      keyEnd = mins(keyEnd, add(add(lastRow, shift), i32(mask.getRight() + 1)));
-    if (mask.getLeft() >= 0)
-      keyBegin = maxs(keyBegin, sub(add(blockRow, shift), i32(mask.getLeft())));
-  }
-  keyEnd = maxs(keyEnd, keyBegin);
-  firstTile = divu(keyBegin, i32(plan.bn));
-  Value endTile = divu(add(keyEnd, i32(plan.bn - 1)), i32(plan.bn));
-  numTiles = maxs(sub(endTile, firstTile), i32(0));
-  // A block with no visible key loads nothing and writes O = 0, LSE = -inf.
-  numTiles = select(cmp(arith::CmpIPredicate::sle, keyEnd, keyBegin), i32(0),
-                    numTiles);
 }
 
 /// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
@@ -755,6 +730,25 @@ void ConvertAttnToFA4Pass::runOnOperation() {
   MLIRContext *context = &getContext();
   OpBuilder b(context);
   for (attn::AttentionOp op : ops) {
+    attn::ConfigAttr config = op.getConfigAttr();
+    if (structure != "auto" && structure != "fa3" && structure != "fa4") {
+      op.emitOpError() << "convert-attn-to-fa4: unknown structure '"
+                       << structure << "'; expected fa3, fa4 or auto";
+      return signalPassFailure();
+    }
+    if (config && structure == "fa4" &&
+        config.getChip() != attn::Chip::SM100a) {
+      op.emitOpError() << "has a plan for "
+                       << attn::stringifyChip(config.getChip())
+                       << "; the FA4 structure targets sm_100a";
+      return signalPassFailure();
+    }
+    if (config && config.getChip() == attn::Chip::SM100a &&
+        structure != "fa3") {
+      if (failed(buildBlackwellKernel(module, op)))
+        return signalPassFailure();
+      continue;
+    }
     FailureOr<HopperPlan> plan = readPlan(op);
     if (failed(plan))
       return signalPassFailure();

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringEmitter.h"
+#include "Tcgen05.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
 #include "fa4/Target/NVIDIA/Descriptors.h"
@@ -435,8 +436,11 @@ struct SplatLowering : OpConversionPattern<SplatOp> {
     auto frag = dyn_cast<FragType>(op.getType());
     if (frag && !frag.getElementType().isF32())
       value = e.packPair(value, value, frag.getElementType());
+    SmallVector<Type> registers;
+    if (failed(getTypeConverter()->convertType(op.getType(), registers)))
+      return failure();
     SmallVector<SmallVector<Value>> results = {
-        SmallVector<Value>(numRegisters(op.getType()), value)};
+        SmallVector<Value>(registers.size(), value)};
     rewriter.replaceOpWithMultiple(op, std::move(results));
     return success();
   }
@@ -593,37 +597,20 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
   matchAndRewrite(SoftmaxOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Sm90Emitter e(rewriter, op);
-    Location loc = op.getLoc();
-    SmallVector<Value> scores = flatten(adaptor.getScores());
-    SmallVector<Value> rowMax = flatten(adaptor.getMax());
-    SmallVector<Value> rowSum = flatten(adaptor.getSum());
-    Value scaleLog2 = adaptor.getScaleLog2().front();
-    Value negInf = e.f32(-INFINITY), zero = e.f32(0.0);
-    Value tileMax[2] = {negInf, negInf};
-    for (auto [i, score] : llvm::enumerate(scores))
-      tileMax[rowHalf(i)] = e.fmax(tileMax[rowHalf(i)], score);
-    SmallVector<Value> correction(2), negSafeMax(2);
-    for (int half = 0; half < 2; ++half) {
-      Value m = e.fmax(tileMax[half], e.shuffleXor(tileMax[half], 1));
-      m = e.fmax(m, e.shuffleXor(m, 2));
-      Value newMax = e.fmax(rowMax[half], e.fmul(m, scaleLog2));
-      // A row with no visible key yet keeps max -inf; exp2 against 0 then
-      // gives 0 instead of NaN from (-inf) - (-inf).
-      Value safeMax = e.select(arith::CmpFOp::create(rewriter, loc,
-                                                     arith::CmpFPredicate::OEQ,
-                                                     newMax, negInf),
-                               zero, newMax);
-      negSafeMax[half] = arith::NegFOp::create(rewriter, loc, safeMax);
-      correction[half] = e.exp2(e.fsub(rowMax[half], safeMax));
-      rowMax[half] = newMax;
-      rowSum[half] = e.fmul(rowSum[half], correction[half]);
-    }
-    for (auto [i, score] : llvm::enumerate(scores)) {
-      score = e.exp2(e.fma(score, scaleLog2, negSafeMax[rowHalf(i)]));
-      rowSum[rowHalf(i)] = e.fadd(rowSum[rowHalf(i)], score);
-    }
-    SmallVector<SmallVector<Value>> results = {scores, rowMax, rowSum,
-                                               correction};
+    std::optional<double> threshold;
+    if (FloatAttr attr = op.getRescaleThresholdAttr())
+      threshold = attr.getValueAsDouble();
+    // A row's maximum finishes across the 4 lanes that share it.
+    auto quadMax = [&](Value m) {
+      m = e.fmax(m, e.shuffleXor(m, 1));
+      return e.fmax(m, e.shuffleXor(m, 2));
+    };
+    LoweringEmitter::SoftmaxStep step =
+        e.softmaxStep(adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
+                      adaptor.getScaleLog2().front(), threshold,
+                      op.getPolyExp2Period(), rowHalf, quadMax);
+    SmallVector<SmallVector<Value>> results = {step.probs, step.max, step.sum,
+                                               step.correction};
     rewriter.replaceOpWithMultiple(op, std::move(results));
     return success();
   }
@@ -638,7 +625,8 @@ struct ScaleRowsLowering : OpConversionPattern<ScaleRowsOp> {
     SmallVector<Value> tile = flatten(adaptor.getTile());
     ValueRange factors = adaptor.getFactors();
     for (auto [i, value] : llvm::enumerate(tile))
-      value = e.fmul(value, factors[rowHalf(i)]);
+      // sm_90a: two rows per thread; sm_100a: the thread's one row.
+      value = e.fmul(value, factors[factors.size() == 2 ? rowHalf(i) : 0]);
     SmallVector<SmallVector<Value>> results = {tile};
     rewriter.replaceOpWithMultiple(op, std::move(results));
     return success();
@@ -1033,17 +1021,35 @@ LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels) {
           return WalkResult::interrupt();
         }
     }
+    bool sm100 = chip == "sm_100a";
+    int64_t tileRows = sm100 ? 128 : 64;
     for (Type type : op->getResultTypes()) {
-      int64_t rows = 64;
+      int64_t rows = tileRows;
       if (auto frag = dyn_cast<FragType>(type))
         rows = frag.getRows();
       if (auto rowsType = dyn_cast<RowsType>(type))
         rows = rowsType.getRows();
-      if (rows != 64) {
-        op->emitOpError() << "produces " << type
-                          << "; sm_90a lowers 64-row tiles (wgmma M = 64)";
+      if (rows != tileRows) {
+        op->emitOpError() << "produces " << type << "; " << chip << " lowers "
+                          << tileRows << "-row tiles ("
+                          << (sm100 ? "tcgen05 M = 128, a row per thread"
+                                    : "wgmma M = 64")
+                          << ")";
         return WalkResult::interrupt();
       }
+    }
+    bool tmemOp =
+        isa<TmemAllocOp, TmemDeallocOp, TmemTileOp, TmemMmaOp, TmemCommitOp,
+            TmemLoadOp, TmemStoreOp, TmemFenceOp, TmemScaleRowsOp>(op);
+    if (!sm100 && tmemOp) {
+      op->emitOpError() << "uses tensor memory, which sm_90a does not have";
+      return WalkResult::interrupt();
+    }
+    if (sm100 && isa<MmaOp, MmaWaitOp, SplitKStageOp, SplitKCombineOp>(op)) {
+      op->emitOpError() << "is not lowered on sm_100a: accumulators live in "
+                           "TMEM there (fa4.tmem.mma), and the split-K "
+                           "combine is not ported yet";
+      return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
@@ -1060,12 +1066,11 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
   });
   if (kernelModules.empty())
     return;
-  if (chip != "sm_90a") {
+  bool sm100 = chip == "sm_100a";
+  if (chip != "sm_90a" && !sm100) {
     kernelModules.front().emitError()
-        << "convert-fa4-to-nvvm: chip '" << chip
-        << "' is not supported yet; fa4 kernels lower to sm_90a (wgmma). "
-           "sm_100a (tcgen05, TMEM) is planned but not lowered; compile "
-           "sm_100a with the reference kernel (fa4-compile --kernel=reference)";
+        << "convert-fa4-to-nvvm: unknown chip '" << chip
+        << "'; fa4 kernels lower to sm_90a (wgmma) or sm_100a (tcgen05)";
     return signalPassFailure();
   }
   for (gpu::GPUModuleOp kernels : kernelModules)
@@ -1094,25 +1099,28 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
   converter.addConversion([](SmemTileType type) -> Type {
     return IntegerType::get(type.getContext(), 32);
   });
-  converter.addConversion(
-      [](FragType type,
-         SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
-        if (type.getRows() != 64)
-          return failure();
-        Builder b(type.getContext());
-        Type element = type.getElementType().isF32() ? Type(b.getF32Type())
-                                                     : Type(b.getI32Type());
-        results.append(numRegisters(type), element);
-        return success();
-      });
-  converter.addConversion(
-      [](RowsType type,
-         SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
-        if (type.getRows() != 64)
-          return failure();
-        results.append(numRegisters(type), Float32Type::get(type.getContext()));
-        return success();
-      });
+  if (sm100) {
+    populateSm100TypeConversions(converter);
+  } else {
+    converter.addConversion(
+        [](FragType type,
+           SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
+          if (type.getRows() != 64)
+            return failure();
+          Builder b(type.getContext());
+          Type element = type.getElementType().isF32() ? Type(b.getF32Type())
+                                                       : Type(b.getI32Type());
+          results.append(numRegisters(type), element);
+          return success();
+        });
+    converter.addConversion([](RowsType type, SmallVectorImpl<Type> &results)
+                                -> std::optional<LogicalResult> {
+      if (type.getRows() != 64)
+        return failure();
+      results.append(numRegisters(type), Float32Type::get(type.getContext()));
+      return success();
+    });
+  }
 
   ConversionTarget target(*context);
   target.addIllegalDialect<FA4Dialect>();
@@ -1123,15 +1131,20 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
   target.addDynamicallyLegalOp<gpu::ReturnOp>(
       [](gpu::ReturnOp op) { return isa<gpu::GPUFuncOp>(op->getParentOp()); });
   RewritePatternSet patterns(context);
-  patterns
-      .add<KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
-           MBarrierGetLowering, MBarrierInitLowering, FenceMBarrierInitLowering,
-           MBarrierArriveLowering, MBarrierExpectTxLowering,
-           MBarrierWaitLowering, TmaLoadLowering, SmemTileLowering,
-           SplatLowering, MmaLowering, MmaWaitLowering, MaskLowering,
-           SoftmaxLowering, ScaleRowsLowering, TruncFLowering, EpilogueLowering,
-           SplitKStageLowering, ClusterSyncLowering, SplitKCombineLowering>(
-          converter, context);
+  // What both chips share: the kernel, roles, barriers, TMA, and the
+  // layout-free frag ops.
+  patterns.add<KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
+               MBarrierGetLowering, MBarrierInitLowering,
+               FenceMBarrierInitLowering, MBarrierArriveLowering,
+               MBarrierExpectTxLowering, MBarrierWaitLowering, TmaLoadLowering,
+               SmemTileLowering, SplatLowering, ScaleRowsLowering,
+               TruncFLowering, ClusterSyncLowering>(converter, context);
+  if (sm100)
+    populateSm100Patterns(converter, patterns);
+  else
+    patterns.add<MmaLowering, MmaWaitLowering, MaskLowering, SoftmaxLowering,
+                 EpilogueLowering, SplitKStageLowering, SplitKCombineLowering>(
+        converter, context);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   FrozenRewritePatternSet frozen(std::move(patterns));

@@ -18,6 +18,9 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <cmath>
+#include <optional>
+
 namespace fa4 {
 
 /// The kernel module's dynamic shared memory: an external, unsized array at
@@ -103,6 +106,83 @@ public:
     mlir::Value narrow = mlir::arith::TruncFOp::create(
         b, loc, mlir::VectorType::get({2}, elementType), pair);
     return mlir::LLVM::BitcastOp::create(b, loc, b.getI32Type(), narrow);
+  }
+
+  /// 2^x on the FMA pipe (FA4's MUFU relief): 2^floor(x) by adding
+  /// floor(x) to the exponent field, 2^frac(x) by a degree-3 minimax
+  /// polynomial on [0, 1) (relative error < 1e-4, below bf16's 2^-8). x below
+  /// -126 (including the -inf of masked keys) gives 0, as ex2 would round to.
+  mlir::Value exp2Polynomial(mlir::Value x) {
+    // NVVM's floor: convert-gpu-to-nvvm would turn llvm.intr.floor into a
+    // libdevice call.
+    mlir::Value whole = callF32Intrinsic("llvm.nvvm.floor.f", x);
+    mlir::Value fraction = fsub(x, whole);
+    mlir::Value p = fma(fraction, f32(0.0790204), f32(0.2237024));
+    p = fma(fraction, p, f32(0.6965886));
+    p = fma(fraction, p, f32(1.0));
+    mlir::Value exponent = mlir::arith::FPToSIOp::create(
+        b, loc, b.getI32Type(), fmax(whole, f32(-126.0)));
+    mlir::Value bits =
+        mlir::arith::BitcastOp::create(b, loc, b.getI32Type(), p);
+    bits = add(bits, mlir::arith::ShLIOp::create(b, loc, exponent, i32(23)));
+    mlir::Value value =
+        mlir::arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
+    mlir::Value tiny = mlir::arith::CmpFOp::create(
+        b, loc, mlir::arith::CmpFPredicate::OLT, x, f32(-126.0));
+    return select(tiny, f32(0.0), value);
+  }
+
+  /// One online-softmax step for `rows` rows (the rows this thread owns:
+  /// row of register i is `rowOf(i)`), shared by the targets' layouts.
+  /// `reduceMax` finishes a row maximum across the threads that share the
+  /// row. Returns (probs, kept max, running sum, correction) as registers.
+  struct SoftmaxStep {
+    llvm::SmallVector<mlir::Value> probs, max, sum, correction;
+  };
+  template <typename RowOf, typename ReduceMax>
+  SoftmaxStep softmaxStep(mlir::ValueRange scores, mlir::ValueRange rowMax,
+                          mlir::ValueRange rowSum, mlir::Value scaleLog2,
+                          std::optional<double> threshold, int64_t polyPeriod,
+                          RowOf rowOf, ReduceMax reduceMax) {
+    using mlir::arith::CmpFPredicate;
+    size_t rows = rowMax.size();
+    mlir::Value negInf = f32(-INFINITY), zero = f32(0.0);
+    llvm::SmallVector<mlir::Value> tileMax(rows, negInf);
+    for (auto [i, score] : llvm::enumerate(scores))
+      tileMax[rowOf(i)] = fmax(tileMax[rowOf(i)], score);
+    SoftmaxStep step;
+    llvm::SmallVector<mlir::Value> negSafeMax(rows);
+    for (size_t r = 0; r < rows; ++r) {
+      mlir::Value newMax =
+          fmax(rowMax[r], fmul(reduceMax(tileMax[r]), scaleLog2));
+      if (threshold) {
+        // Keep the stale max while the new one is within 2^threshold of it
+        // (a row still at -inf always moves).
+        mlir::Value grew = fsub(newMax, rowMax[r]);
+        mlir::Value keep = mlir::arith::CmpFOp::create(
+            b, loc, CmpFPredicate::OLE, grew, f32(*threshold));
+        newMax = select(keep, rowMax[r], newMax);
+      }
+      // A row with no visible key yet keeps max -inf; exp2 against 0 then
+      // gives 0 instead of NaN from (-inf) - (-inf).
+      mlir::Value safeMax =
+          select(mlir::arith::CmpFOp::create(b, loc, CmpFPredicate::OEQ, newMax,
+                                             negInf),
+                 zero, newMax);
+      negSafeMax[r] = mlir::arith::NegFOp::create(b, loc, safeMax);
+      step.correction.push_back(exp2(fsub(rowMax[r], safeMax)));
+      step.max.push_back(newMax);
+      step.sum.push_back(fmul(rowSum[r], step.correction.back()));
+    }
+    for (auto [i, score] : llvm::enumerate(scores)) {
+      mlir::Value x = fma(score, scaleLog2, negSafeMax[rowOf(i)]);
+      bool onFmaPipe = polyPeriod > 0 &&
+                       static_cast<int64_t>(i) % polyPeriod == polyPeriod - 1;
+      mlir::Value p = onFmaPipe ? exp2Polynomial(x) : exp2(x);
+      step.sum[rowOf(i)] = fadd(step.sum[rowOf(i)], p);
+      step.probs.push_back(p);
+    }
+    return step;
   }
 
 protected:

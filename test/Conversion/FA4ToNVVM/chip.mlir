@@ -1,14 +1,15 @@
 // RUN: fa4-opt %s -split-input-file -verify-diagnostics --convert-fa4-to-nvvm=chip=sm_100a | FileCheck %s --enable-var-scope
+// RUN: not fa4-opt %s -split-input-file --convert-fa4-to-nvvm=chip=sm_80 -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
-// The chip option: only sm_90a is lowered. On any other chip the pass refuses
-// fa4 kernels, on the gpu.module that holds them, and says what to use
-// instead; modules without fa4 are none of its business on any chip.
+// The chip option: sm_90a and sm_100a lower; a module's #nvvm.target must
+// name the same chip; modules without fa4 are none of the pass's business.
 
-// An fa4 kernel under chip=sm_100a: the pass fails with one error on the
-// gpu.module, naming the chip and pointing at the reference kernel.
+// UNKNOWN: unknown chip 'sm_80'; fa4 kernels lower to sm_90a (wgmma) or sm_100a (tcgen05)
+
+// An sm_90a kernel module under chip=sm_100a is refused on the module.
 module attributes {gpu.container_module} {
-  // expected-error @+1 {{convert-fa4-to-nvvm: chip 'sm_100a' is not supported yet; fa4 kernels lower to sm_90a (wgmma). sm_100a (tcgen05, TMEM) is planned but not lowered; compile sm_100a with the reference kernel (fa4-compile --kernel=reference)}}
-  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  // expected-error @+1 {{targets sm_90a but convert-fa4-to-nvvm lowers for chip=sm_100a}}
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @f(%i: i32) kernel {
       %b = fa4.mbarrier.get %i offset 0
       fa4.mbarrier.arrive %b
@@ -19,11 +20,29 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A kernel with an fa4 type only in its signature counts as fa4 too.
+// sm_100a lowers 128-row tiles (a row per thread); a 64-row frag is an
+// sm_90a tile.
 module attributes {gpu.container_module} {
-  // expected-error @+1 {{chip 'sm_100a' is not supported yet}}
   gpu.module @k [#nvvm.target<chip = "sm_100a">] {
-    gpu.func @f(%map: !fa4.tensor_map) kernel {
+    gpu.func @f(%x: f32) kernel {
+      // expected-error @+1 {{'fa4.splat' op produces '!fa4.frag<64x16xf32>'; sm_100a lowers 128-row tiles (tcgen05 M = 128, a row per thread)}}
+      %s = fa4.splat %x : !fa4.frag<64x16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// wgmma-style fa4.mma has no sm_100a lowering: accumulators live in TMEM.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @f(%a: i32, %x: f32) kernel {
+      %q = fa4.smem.tile %a : !fa4.smem_tile<128x64xbf16, k_major>
+      %k = fa4.smem.tile %a : !fa4.smem_tile<16x64xbf16, k_major>
+      %acc = fa4.splat %x : !fa4.frag<128x16xf32>
+      // expected-error @+1 {{'fa4.mma' op is not lowered on sm_100a: accumulators live in TMEM there (fa4.tmem.mma)}}
+      %s = fa4.mma %q, %k, %acc : !fa4.smem_tile<128x64xbf16, k_major>, !fa4.smem_tile<16x64xbf16, k_major>, !fa4.frag<128x16xf32>
       gpu.return
     }
   }

@@ -1,0 +1,573 @@
+//===- BlackwellKernel.cpp - Planned attn.attention -> FA4 kernel IR
+//-------===//
+//
+// The FA4 structure for sm_100a, written in the fa4 kernel dialect. 512
+// threads in four warpgroup roles, each at its own register budget (the
+// 128 x 512 launch pool, exactly):
+//
+//   softmax  (2 warpgroups, 192)  warpgroup i owns Q tile i (128 rows, one
+//                                 row per thread): S_i from TMEM, the mask,
+//                                 the online softmax with FA4's lazy rescale
+//                                 and part of exp2 on the FMA pipe, P_i back
+//                                 into TMEM over S_i.
+//   correction (1 warpgroup, 64)  rescales O_i in TMEM when a row's max
+//                                 moved, then the epilogue from TMEM.
+//   other    (1 warpgroup, 64)    warp 0: TMA loads of Q and the K/V rings;
+//                                 warp 1: one thread issues every tcgen05.mma
+//                                 (S_i = Q_i K^T, O_i += P_i V) and commits
+//                                 them onto mbarriers.
+//
+// Tensor memory is allocated by warp 0 before the roles split and freed by
+// it after they join; S0, S1, O0, O1 and P0, P1 (aliased in S) sit at the
+// planned columns of #attn.tmem.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Common/KernelEmitter.h"
+#include "Kernels.h"
+#include "WorkTiles.h"
+#include "fa4/Conversion/KernelABI.h"
+#include "fa4/Dialect/FA4/IR/FA4.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace fa4;
+using namespace fa4::kernel;
+
+namespace {
+constexpr int64_t kTileRows = 128;
+constexpr int64_t kBoxColumns = 64;
+constexpr int64_t kSwizzleBytes = 128;
+/// The 65536 registers of a 512-thread CTA: FA4 gives softmax 192,
+/// correction 80 and the rest 48; here the correction's TMEM passes and the
+/// MMA issuer need 64 each for ptxas to keep them out of local memory
+/// (measured: 80 / 48 spills 52 bytes at d = 128).
+constexpr int64_t kSoftmaxRegisters = 192;
+constexpr int64_t kCorrectionRegisters = 64;
+constexpr int64_t kOtherRegisters = 64;
+/// Lazy rescale: keep a row's max until it grows by more than 2^8.
+constexpr double kRescaleThreshold = 8.0;
+/// One exponential in this many on the FMA pipe (FA4 emulates a share of
+/// exp2 because MUFU throughput, not the tensor cores, bounds the softmax).
+constexpr int64_t kPolyExp2Period = 4;
+
+struct BlackwellPlan {
+  int64_t numQ, bn, kvStages, qkBoxes, ovBoxes, qkDepth, ovDepth, paddedOv;
+  int64_t group, numQHeads;
+  int64_t qOffset, kRingOffset, vRingOffset, kStageBytes, vStageBytes;
+  int64_t correctionOffset, tmemAddressOffset, barrierOffset, barrierBytes;
+  int64_t smemUsed, tmemAlloc;
+  int64_t sColumn[2], oColumn[2], pColumn[2];
+  attn::MaskAttr mask;
+  bool hasLse;
+  Type elementType;
+
+  int64_t qTileBytes() const { return qkBoxes * kTileRows * kSwizzleBytes; }
+  int64_t kBoxBytes() const { return bn * kSwizzleBytes; }
+  // mbarriers: Q full; K full, V full, K empty, V empty per stage; per Q
+  // tile S full, P ready (softmax + correction), O done, stats ready.
+  int64_t qFull() const { return 0; }
+  int64_t kFull(int64_t) const { return 1; }
+  int64_t numBarriers() const { return 1 + 4 * kvStages + 4 * numQ; }
+};
+
+FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
+  attn::ConfigAttr config = op.getConfigAttr();
+  attn::SmemAttr smem = op.getSmemAttr();
+  attn::SwizzleAttr swizzle = op.getSwizzleAttr();
+  attn::TmemAttr tmem = op.getTmemAttr();
+  if (!config || !smem || !swizzle || !tmem)
+    return op.emitOpError()
+           << "needs #attn.config, #attn.swizzle, #attn.smem and #attn.tmem; "
+              "run attn-plan-pipeline{chip=sm_100a} first";
+  if (config.getPairCta() || config.getFuseGqa() || config.getUseSharedKv() ||
+      config.getIsMla() || config.getNumQ() != 2)
+    return op.emitOpError()
+           << "has an sm_100a plan the FA4 kernel does not lower yet (it "
+              "implements two 128-row Q tiles on one CTA with separate K/V "
+              "rings: no CTA pair, fused GQA, shared K/V ring, MLA or single "
+              "Q tile): "
+           << config;
+  BlackwellPlan plan;
+  plan.numQ = config.getNumQ();
+  plan.bn = config.getBn();
+  plan.kvStages = smem.getKvStages();
+  plan.qkDepth = config.getQkDepth();
+  plan.ovDepth = config.getOvDepth();
+  plan.paddedOv = config.getPaddedOvDepth();
+  plan.qkBoxes = config.getPaddedQkDepth() / kBoxColumns;
+  plan.ovBoxes = plan.paddedOv / kBoxColumns;
+  plan.group = config.getGroup();
+  plan.numQHeads = config.getNumQHeads();
+  plan.mask = op.getMask();
+  plan.hasLse = static_cast<bool>(op.getLse());
+  plan.elementType = op.getQueryType().getElementType();
+  plan.kStageBytes = smem.getKStageBytes();
+  plan.vStageBytes = smem.getVStageBytes();
+  plan.smemUsed = smem.getSmemUsed();
+  SmemPlan regions = smem.toPlan();
+  plan.qOffset = regions.q.offset;
+  plan.kRingOffset = regions.kRing.offset;
+  plan.vRingOffset = regions.vRing.offset;
+  plan.correctionOffset = regions.correction.offset;
+  plan.tmemAddressOffset = regions.tmemAddress.offset;
+  plan.barrierOffset = regions.barriers.offset;
+  plan.barrierBytes = regions.barriers.bytes;
+  plan.tmemAlloc = tmem.getAlloc();
+  plan.sColumn[0] = tmem.getS0();
+  plan.sColumn[1] = tmem.getS1();
+  plan.oColumn[0] = tmem.getO0();
+  plan.oColumn[1] = tmem.getO1();
+  plan.pColumn[0] = tmem.getP0();
+  plan.pColumn[1] = tmem.getP1();
+  auto box = [](attn::TmaBoxAttr b) {
+    return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
+  };
+  auto expected = [](int64_t rows) {
+    return std::make_tuple(rows, kBoxColumns, kSwizzleBytes);
+  };
+  if (box(swizzle.getQ()) != expected(kTileRows) ||
+      box(swizzle.getK()) != expected(plan.bn) ||
+      box(swizzle.getV()) != expected(plan.bn) ||
+      config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
+      plan.bn % 16 || plan.bn > 256 || plan.paddedOv > 256)
+    return op.emitOpError() << "has an sm_100a plan whose boxes or tiles the "
+                               "FA4 kernel does not implement (128-row Q "
+                               "boxes, BN-row K/V boxes of 64 128B-swizzled "
+                               "columns, BN and Dv up to 256): "
+                            << swizzle;
+  // Per Q tile: the rescale factors (later the final max) and the final sums.
+  if (regions.correction.bytes < plan.numQ * 2 * kTileRows * 4 ||
+      plan.barrierBytes < plan.numBarriers() * 8 ||
+      plan.kStageBytes < plan.qkBoxes * plan.kBoxBytes() ||
+      plan.vStageBytes < plan.ovBoxes * plan.kBoxBytes())
+    return op.emitOpError() << "has a shared-memory plan too small for the "
+                               "FA4 kernel's "
+                            << plan.numBarriers()
+                            << " mbarriers, its correction rows or its K/V "
+                               "slots: "
+                            << smem;
+  return plan;
+}
+
+class BlackwellBuilder : KernelEmitter {
+public:
+  BlackwellBuilder(OpBuilder &b, Location loc, const BlackwellPlan &plan)
+      : KernelEmitter(b, loc), plan(plan) {}
+  void build(gpu::GPUFuncOp func);
+
+private:
+  Value fromIndex(Value v) { return indexTo(b.getI32Type(), v); }
+  Value barrier(int64_t index) { return barrier(i32(index)); }
+  Value barrier(Value index) {
+    return MBarrierGetOp::create(b, loc, MBarrierType::get(b.getContext()),
+                                 index,
+                                 b.getI64IntegerAttr(plan.barrierOffset));
+  }
+  int64_t S() const { return plan.kvStages; }
+  Value kFull(Value slot) { return barrier(add(i32(1), slot)); }
+  Value vFull(Value slot) { return barrier(add(i32(1 + S()), slot)); }
+  Value kEmpty(Value slot) { return barrier(add(i32(1 + 2 * S()), slot)); }
+  Value vEmpty(Value slot) { return barrier(add(i32(1 + 3 * S()), slot)); }
+  int64_t tileBarrier(int64_t kind, int64_t tile) const {
+    return 1 + 4 * S() + kind * plan.numQ + tile;
+  }
+  Value sFull(int64_t i) { return barrier(tileBarrier(0, i)); }
+  Value pReady(int64_t i) { return barrier(tileBarrier(1, i)); }
+  Value oDone(int64_t i) { return barrier(tileBarrier(2, i)); }
+  Value statsReady(int64_t i) { return barrier(tileBarrier(3, i)); }
+  void wait(Value barrier, Value parity) {
+    MBarrierWaitOp::create(b, loc, barrier, parity);
+  }
+  Value parityOf(Value phase) {
+    return arith::AndIOp::create(b, loc, phase, i32(1));
+  }
+  Value smemTile(Value offset, int64_t rows, int64_t columns, Major major) {
+    return SmemTileOp::create(b, loc,
+                              SmemTileType::get(b.getContext(), rows, columns,
+                                                plan.elementType, major),
+                              offset);
+  }
+  Value tmemTile(int64_t column, int64_t columns, Type element) {
+    return TmemTileOp::create(
+        b, loc, TmemTileType::get(b.getContext(), kTileRows, columns, element),
+        b.getI64IntegerAttr(plan.tmemAddressOffset),
+        b.getI64IntegerAttr(column));
+  }
+  Value sTile(int64_t i) {
+    return tmemTile(plan.sColumn[i], plan.bn, b.getF32Type());
+  }
+  Value pTile(int64_t i) {
+    return tmemTile(plan.pColumn[i], plan.bn, plan.elementType);
+  }
+  Value oTile(int64_t i) {
+    return tmemTile(plan.oColumn[i], plan.paddedOv, b.getF32Type());
+  }
+  Value qTile(int64_t i) {
+    return smemTile(i32(plan.qOffset + i * plan.qTileBytes()), kTileRows,
+                    plan.qkBoxes * kBoxColumns, Major::K);
+  }
+  Value slotOffset(int64_t ring, int64_t stageBytes, Value slot) {
+    return add(i32(ring), mul(slot, i32(stageBytes)));
+  }
+  RowsType rowsType() {
+    return RowsType::get(b.getContext(), kTileRows, b.getF32Type());
+  }
+  int64_t factorOffset(int64_t i) const {
+    return plan.correctionOffset + i * 2 * kTileRows * 4;
+  }
+  int64_t sumOffset(int64_t i) const { return factorOffset(i) + kTileRows * 4; }
+  /// for (t = 0; t < numTiles; ++t) body(t), t as i32.
+  template <typename Body> void forTiles(Value count, Body body) {
+    auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(count),
+                                   toIndex(i32(1)));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    body(fromIndex(loop.getInductionVar()));
+  }
+  template <typename Body> void ifThen(Value condition, Body body) {
+    auto branch = scf::IfOp::create(b, loc, condition, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    body();
+  }
+
+  void buildLoader();
+  void buildMma();
+  void buildSoftmax(Value tile);
+  void buildCorrection();
+  void issueScores(Value tile);
+
+  const BlackwellPlan &plan;
+  Value qMap, kMap, vMap, outPtr, lsePtr, seqQ, seqKV, scaleLog2, batchSize;
+  SmallVector<Value> outStride, lseStride;
+  WorkTile work;
+};
+} // namespace
+
+void BlackwellBuilder::buildLoader() {
+  Value qBarrier = barrier(plan.qFull());
+  MBarrierExpectTxOp::create(
+      b, loc, qBarrier, b.getI64IntegerAttr(plan.numQ * plan.qTileBytes()));
+  for (int64_t i = 0; i < plan.numQ; ++i)
+    for (int64_t box = 0; box < plan.qkBoxes; ++box)
+      TmaLoadOp::create(b, loc, qMap,
+                        ValueRange{i32(box * kBoxColumns), work.head,
+                                   add(work.blockRow, i32(i * kTileRows)),
+                                   work.batch},
+                        i32(plan.qOffset + i * plan.qTileBytes() +
+                            box * kTileRows * kSwizzleBytes),
+                        qBarrier);
+  forTiles(work.numTiles, [&](Value tile) {
+    Value stages = i32(S());
+    Value slot = remu(tile, stages);
+    Value round = divu(tile, stages);
+    Value keyRow = mul(add(work.firstTile, tile), i32(plan.bn));
+    auto load = [&](Value map, Value empty, Value full, int64_t ring,
+                    int64_t stageBytes, int64_t boxes) {
+      ifThen(cmp(arith::CmpIPredicate::uge, tile, stages),
+             [&] { wait(empty, parityOf(sub(round, i32(1)))); });
+      MBarrierExpectTxOp::create(b, loc, full,
+                                 b.getI64IntegerAttr(boxes * plan.kBoxBytes()));
+      Value base = slotOffset(ring, stageBytes, slot);
+      for (int64_t box = 0; box < boxes; ++box)
+        TmaLoadOp::create(
+            b, loc, map,
+            ValueRange{i32(box * kBoxColumns), work.kvHead, keyRow, work.batch},
+            add(base, i32(box * plan.kBoxBytes())), full);
+    };
+    load(kMap, kEmpty(slot), kFull(slot), plan.kRingOffset, plan.kStageBytes,
+         plan.qkBoxes);
+    load(vMap, vEmpty(slot), vFull(slot), plan.vRingOffset, plan.vStageBytes,
+         plan.ovBoxes);
+  });
+}
+
+/// S_i(tile) = Q_i K(tile)^T for every Q tile, each committed onto S full.
+void BlackwellBuilder::issueScores(Value tile) {
+  Value slot = remu(tile, i32(S()));
+  wait(kFull(slot), parityOf(divu(tile, i32(S()))));
+  TmemFenceOp::create(b, loc, /*after=*/true);
+  Value kTile = smemTile(slotOffset(plan.kRingOffset, plan.kStageBytes, slot),
+                         plan.bn, plan.qkBoxes * kBoxColumns, Major::K);
+  Value overwrite = arith::ConstantIntOp::create(b, loc, 0, 1);
+  for (int64_t i = 0; i < plan.numQ; ++i) {
+    TmemMmaOp::create(b, loc, qTile(i), kTile, sTile(i), overwrite);
+    TmemCommitOp::create(b, loc, sFull(i));
+  }
+  TmemCommitOp::create(b, loc, kEmpty(slot));
+}
+
+/// One thread issues the MMAs in the order FA4 overlaps them: while softmax
+/// 1 works on S_1(t), O_0 += P_0 V(t) and S_0(t + 1) run; S_i(t + 1) may
+/// overwrite P_i(t) because tcgen05.mma of one thread runs in issue order.
+void BlackwellBuilder::buildMma() {
+  wait(barrier(plan.qFull()), i32(0));
+  ifThen(cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0)),
+         [&] { issueScores(i32(0)); });
+  forTiles(work.numTiles, [&](Value tile) {
+    Value slot = remu(tile, i32(S()));
+    wait(vFull(slot), parityOf(divu(tile, i32(S()))));
+    Value vTile = smemTile(slotOffset(plan.vRingOffset, plan.vStageBytes, slot),
+                           plan.bn, plan.paddedOv, Major::MN);
+    Value accumulate = cmp(arith::CmpIPredicate::sgt, tile, i32(0));
+    Value next = add(tile, i32(1));
+    Value hasNext = cmp(arith::CmpIPredicate::slt, next, work.numTiles);
+    for (int64_t i = 0; i < plan.numQ; ++i) {
+      wait(pReady(i), parityOf(tile));
+      TmemFenceOp::create(b, loc, /*after=*/true);
+      TmemMmaOp::create(b, loc, pTile(i), vTile, oTile(i), accumulate);
+      TmemCommitOp::create(b, loc, oDone(i));
+    }
+    TmemCommitOp::create(b, loc, vEmpty(slot));
+    ifThen(hasNext, [&] { issueScores(next); });
+  });
+}
+
+void BlackwellBuilder::buildSoftmax(Value tileIndex) {
+  // Each softmax warpgroup is one Q tile; the two run the same code on
+  // their own columns, so the role branches once on its index.
+  for (int64_t i = 0; i < plan.numQ; ++i) {
+    ifThen(cmp(arith::CmpIPredicate::eq, tileIndex, i32(i)), [&] {
+      auto scoresType =
+          FragType::get(b.getContext(), kTileRows, plan.bn, b.getF32Type());
+      auto probsType =
+          FragType::get(b.getContext(), kTileRows, plan.bn, plan.elementType);
+      Value tileRow = add(work.blockRow, i32(i * kTileRows));
+      auto loop = scf::ForOp::create(
+          b, loc, toIndex(i32(0)), toIndex(work.numTiles), toIndex(i32(1)),
+          ValueRange{SplatOp::create(b, loc, rowsType(), f32(-INFINITY)),
+                     SplatOp::create(b, loc, rowsType(), f32(0.0))});
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        Value tile = fromIndex(loop.getInductionVar());
+        wait(sFull(i), parityOf(tile));
+        Value scores =
+            TmemLoadOp::create(b, loc, scoresType, sTile(i)).getResult();
+        Value firstKey = mul(add(work.firstTile, tile), i32(plan.bn));
+        scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow,
+                                seqQ, seqKV, plan.mask, b.getI64IntegerAttr(1));
+        auto softmax = SoftmaxOp::create(
+            b, loc, scoresType, rowsType(), rowsType(), rowsType(), scores,
+            loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1], scaleLog2,
+            b.getF64FloatAttr(kRescaleThreshold), kPolyExp2Period);
+        // The correction warpgroup rescales O_i by these factors.
+        RowsStoreOp::create(b, loc, softmax.getCorrection(),
+                            b.getI64IntegerAttr(factorOffset(i)));
+        MBarrierArriveOp::create(b, loc, statsReady(i));
+        Value probs = TruncFOp::create(b, loc, probsType, softmax.getProbs());
+        TmemStoreOp::create(b, loc, probs, pTile(i));
+        MBarrierArriveOp::create(b, loc, pReady(i));
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{Value(softmax.getNewMax()), Value(softmax.getNewSum())});
+      }
+      // The final max and sum, for the epilogue.
+      RowsStoreOp::create(b, loc, loop.getResult(0),
+                          b.getI64IntegerAttr(factorOffset(i)));
+      RowsStoreOp::create(b, loc, loop.getResult(1),
+                          b.getI64IntegerAttr(sumOffset(i)));
+      MBarrierArriveOp::create(b, loc, statsReady(i));
+    });
+  }
+}
+
+void BlackwellBuilder::buildCorrection() {
+  forTiles(work.numTiles, [&](Value tile) {
+    for (int64_t i = 0; i < plan.numQ; ++i) {
+      wait(statsReady(i), parityOf(tile));
+      Value factors = RowsLoadOp::create(b, loc, rowsType(),
+                                         b.getI64IntegerAttr(factorOffset(i)));
+      // O_i holds P V of earlier tiles once the previous P V is done.
+      ifThen(cmp(arith::CmpIPredicate::sgt, tile, i32(0)), [&] {
+        wait(oDone(i), parityOf(sub(tile, i32(1))));
+        TmemScaleRowsOp::create(b, loc, oTile(i), factors);
+      });
+      MBarrierArriveOp::create(b, loc, pReady(i));
+    }
+  });
+  for (int64_t i = 0; i < plan.numQ; ++i) {
+    wait(statsReady(i), parityOf(work.numTiles));
+    Value max = RowsLoadOp::create(b, loc, rowsType(),
+                                   b.getI64IntegerAttr(factorOffset(i)));
+    Value sum = RowsLoadOp::create(b, loc, rowsType(),
+                                   b.getI64IntegerAttr(sumOffset(i)));
+    Value hasTiles = cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0));
+    ifThen(hasTiles,
+           [&] { wait(oDone(i), parityOf(sub(work.numTiles, i32(1)))); });
+    // No visible key: O_i was never written; store zeros from TMEM.
+    ifThen(cmp(arith::CmpIPredicate::eq, work.numTiles, i32(0)), [&] {
+      auto zeroType = FragType::get(b.getContext(), kTileRows, plan.paddedOv,
+                                    b.getF32Type());
+      TmemStoreOp::create(b, loc, SplatOp::create(b, loc, zeroType, f32(0.0)),
+                          oTile(i));
+    });
+    EpilogueOp::create(b, loc, oTile(i), max, sum, outPtr, work.batch,
+                       add(work.blockRow, i32(i * kTileRows)), work.head,
+                       outStride, seqQ, lsePtr, lseStride,
+                       b.getI64IntegerAttr(plan.ovDepth),
+                       TypeAttr::get(plan.elementType), b.getI64IntegerAttr(1));
+  }
+}
+
+void BlackwellBuilder::build(gpu::GPUFuncOp func) {
+  b.setInsertionPointToStart(&func.getBody().front());
+  unsigned arg = 0;
+  qMap = func.getArgument(arg++);
+  kMap = func.getArgument(arg++);
+  vMap = func.getArgument(arg++);
+  outPtr = func.getArgument(arg++);
+  if (plan.hasLse)
+    lsePtr = func.getArgument(arg++);
+  batchSize = func.getArgument(arg++);
+  seqQ = func.getArgument(arg++);
+  seqKV = func.getArgument(arg++);
+  for (int dim = 0; dim < 3; ++dim)
+    outStride.push_back(func.getArgument(arg++));
+  if (plan.hasLse)
+    for (int dim = 0; dim < 2; ++dim)
+      lseStride.push_back(func.getArgument(arg++));
+  scaleLog2 = func.getArgument(arg++);
+
+  Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  Value warp = divu(tid, i32(32));
+  // Warp 0 allocates tensor memory (and frees it at the end); thread 0
+  // initialises the mbarriers; then the whole CTA meets.
+  ifThen(cmp(arith::CmpIPredicate::eq, warp, i32(0)), [&] {
+    TmemAllocOp::create(b, loc, b.getI64IntegerAttr(plan.tmemAlloc),
+                        b.getI64IntegerAttr(plan.tmemAddressOffset));
+  });
+  ifThen(cmp(arith::CmpIPredicate::eq, tid, i32(0)), [&] {
+    auto init = [&](int64_t index, int64_t count) {
+      MBarrierInitOp::create(b, loc, barrier(index),
+                             b.getI64IntegerAttr(count));
+    };
+    init(plan.qFull(), 1);
+    for (int64_t s = 0; s < 4 * S(); ++s)
+      init(1 + s, 1);
+    for (int64_t i = 0; i < plan.numQ; ++i) {
+      init(tileBarrier(0, i), 1);                     // S full: a commit
+      init(tileBarrier(1, i), 2 * kWarpgroupThreads); // P ready
+      init(tileBarrier(2, i), 1);                     // O done: a commit
+      init(tileBarrier(3, i), kWarpgroupThreads);     // stats ready
+    }
+    FenceMBarrierInitOp::create(b, loc);
+  });
+  gpu::BarrierOp::create(b, loc);
+
+  auto roles = WarpSpecializeOp::create(
+      b, loc, b.getDenseI64ArrayAttr({plan.numQ, 1, 1}),
+      b.getDenseI64ArrayAttr(
+          {kSoftmaxRegisters, kCorrectionRegisters, kOtherRegisters}),
+      /*rolesCount=*/3);
+  Type i32Type = b.getI32Type();
+  // Each role decodes its work tile itself: values computed before the
+  // roles split stay live across every setmaxnreg, and ptxas then spills
+  // them in the roles with the smallest budgets.
+  auto role = [&](int index) {
+    Block *block = b.createBlock(&roles.getRoles()[index], {},
+                                 {i32Type, i32Type}, {loc, loc});
+    work =
+        WorkTiles(b, loc, plan.mask, seqQ, seqKV, plan.bn)
+            .prefill(
+                fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)),
+                batchSize, plan.numQ * kTileRows, plan.numQHeads, plan.group);
+    return block;
+  };
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *softmax = role(0);
+    buildSoftmax(softmax->getArgument(0));
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    role(1);
+    buildCorrection();
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *other = role(2);
+    Value thread = other->getArgument(1);
+    Value otherWarp = divu(thread, i32(32));
+    Value leader = cmp(arith::CmpIPredicate::eq, remu(thread, i32(32)), i32(0));
+    auto isWarp = [&](int64_t w) {
+      return arith::AndIOp::create(
+          b, loc, leader, cmp(arith::CmpIPredicate::eq, otherWarp, i32(w)));
+    };
+    ifThen(isWarp(0), [&] { buildLoader(); });
+    ifThen(isWarp(1), [&] { buildMma(); });
+  }
+  // Every role is done with tensor memory: warp 0 frees it.
+  gpu::BarrierOp::create(b, loc);
+  ifThen(cmp(arith::CmpIPredicate::eq, warp, i32(0)), [&] {
+    TmemDeallocOp::create(b, loc, b.getI64IntegerAttr(plan.tmemAlloc),
+                          b.getI64IntegerAttr(plan.tmemAddressOffset));
+  });
+  gpu::ReturnOp::create(b, loc);
+}
+
+LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
+  FailureOr<BlackwellPlan> plan = readPlan(op);
+  if (failed(plan))
+    return failure();
+  MLIRContext *context = module.getContext();
+  OpBuilder b(context);
+  auto [kernels, name] = createKernelModule(module, op, "fa4_fa4", "sm_100a");
+  Location loc = op.getLoc();
+  b.setInsertionPointToEnd(kernels.getBody());
+
+  auto box = [](int64_t rows) {
+    return ("1x" + Twine(rows) + "x1x" + Twine(kBoxColumns) + ":" +
+            Twine(kSwizzleBytes))
+        .str();
+  };
+  KernelABI abi;
+  abi.params = {"tmap:q:" + box(kTileRows), "tmap:k:" + box(plan->bn),
+                "tmap:v:" + box(plan->bn), "ptr:o"};
+  if (plan->hasLse)
+    abi.params.push_back("ptr:lse");
+  abi.params.append({"i32:b", "i32:sq", "i32:skv", "i64:o.stride.0",
+                     "i64:o.stride.1", "i64:o.stride.2"});
+  if (plan->hasLse)
+    abi.params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
+  abi.params.push_back("f32:scale_log2");
+  SmallVector<Type> argTypes;
+  for (StringRef param : abi.params) {
+    StringRef kind = param.split(':').first;
+    argTypes.push_back(kind == "tmap" ? Type(TensorMapType::get(context))
+                       : kind == "ptr"
+                           ? Type(LLVM::LLVMPointerType::get(context, 1))
+                       : kind == "i32" ? Type(b.getI32Type())
+                       : kind == "i64" ? Type(b.getI64Type())
+                                       : Type(b.getF32Type()));
+  }
+  auto func =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
+  func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                b.getI32IntegerAttr(1));
+  BlackwellBuilder(b, loc, *plan).build(func);
+
+  abi.grid = {
+      {("ceil_div:sq:" + Twine(plan->numQ * kTileRows)).str(), "hq", "b"},
+      {"1"},
+      {"1"}};
+  abi.block[0] = threads;
+  abi.dynamicSmemBytes = plan->smemUsed;
+  abi.alignment = {
+      {"q", {16, 16}}, {"k", {16, 16}}, {"v", {16, 16}}, {"o", {4, 4}}};
+  if (plan->hasLse)
+    abi.alignment.push_back({"lse", {4, 4}});
+  setKernelABI(op, kernels, name, abi);
+  return success();
+}

@@ -1,0 +1,92 @@
+//===- WorkTiles.h - Which rows and K/V tiles a CTA works on ----*- C++ -*-===//
+//
+// Shared by the sm_90a and sm_100a kernel builders: the prefill work list
+// (a row block of one (batch, head); heaviest first under a mask) and the
+// K/V tiles a block of query rows can see under a bottom-right aligned mask.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_ATTNTOFA4_WORKTILES_H
+#define LIB_CONVERSION_ATTNTOFA4_WORKTILES_H
+
+#include "../Common/KernelEmitter.h"
+#include "fa4/Dialect/Attn/IR/Attn.h"
+
+namespace fa4 {
+
+struct WorkTile {
+  mlir::Value batch, head, kvHead, blockRow;
+  /// The first visible K/V tile and how many follow.
+  mlir::Value firstTile, numTiles;
+};
+
+class WorkTiles : public KernelEmitter {
+public:
+  WorkTiles(mlir::OpBuilder &b, mlir::Location loc, attn::MaskAttr mask,
+            mlir::Value seqQ, mlir::Value seqKV, int64_t bn)
+      : KernelEmitter(b, loc), mask(mask), seqQ(seqQ), seqKV(seqKV), bn(bn) {}
+
+  /// Sets `firstTile`/`numTiles` of `work` to the K/V tiles the query rows
+  /// [blockRow, blockRow + queryRows) can see.
+  void keyTiles(WorkTile &work, int64_t queryRows) {
+    using P = mlir::arith::CmpIPredicate;
+    mlir::Value lastRow =
+        sub(mins(add(work.blockRow, i32(queryRows)), seqQ), i32(1));
+    mlir::Value shift = sub(seqKV, seqQ);
+    mlir::Value keyEnd = seqKV, keyBegin = i32(0);
+    if (mask.getKind() == attn::MaskKind::Causal)
+      keyEnd = mins(keyEnd, add(add(lastRow, shift), i32(1)));
+    if (mask.getKind() == attn::MaskKind::Window) {
+      if (mask.getRight() >= 0)
+        keyEnd =
+            mins(keyEnd, add(add(lastRow, shift), i32(mask.getRight() + 1)));
+      if (mask.getLeft() >= 0)
+        keyBegin =
+            maxs(keyBegin, sub(add(work.blockRow, shift), i32(mask.getLeft())));
+    }
+    keyEnd = maxs(keyEnd, keyBegin);
+    work.firstTile = divu(keyBegin, i32(bn));
+    mlir::Value endTile = divu(add(keyEnd, i32(bn - 1)), i32(bn));
+    work.numTiles = maxs(sub(endTile, work.firstTile), i32(0));
+    // A block with no visible key loads nothing and writes O = 0, LSE = -inf.
+    work.numTiles =
+        select(cmp(P::sle, keyEnd, keyBegin), i32(0), work.numTiles);
+  }
+
+  /// The prefill work tile `index` names: a block of `rowsPerBlock` rows of
+  /// one (batch, head). Causal and window masks go heaviest first (the last
+  /// row blocks see the most keys): longest-processing-time order.
+  /// Otherwise the row blocks of one head are adjacent, so CTAs running
+  /// together share K and V in L2.
+  WorkTile prefill(mlir::Value index, mlir::Value batchSize,
+                   int64_t rowsPerBlock, int64_t numQHeads, int64_t group) {
+    mlir::Value rows = i32(rowsPerBlock);
+    mlir::Value numRowBlocks = divu(add(seqQ, sub(rows, i32(1))), rows);
+    mlir::Value heads = i32(numQHeads);
+    mlir::Value rowBlock, headAndBatch;
+    if (mask.getKind() == attn::MaskKind::None) {
+      rowBlock = remu(index, numRowBlocks);
+      headAndBatch = divu(index, numRowBlocks);
+    } else {
+      mlir::Value perRowBlock = mul(heads, batchSize);
+      rowBlock = sub(sub(numRowBlocks, i32(1)), divu(index, perRowBlock));
+      headAndBatch = remu(index, perRowBlock);
+    }
+    WorkTile work;
+    work.blockRow = mul(rowBlock, rows);
+    work.head = remu(headAndBatch, heads);
+    work.batch = divu(headAndBatch, heads);
+    work.kvHead = divu(work.head, i32(group));
+    keyTiles(work, rowsPerBlock);
+    return work;
+  }
+
+private:
+  attn::MaskAttr mask;
+  mlir::Value seqQ, seqKV;
+  int64_t bn;
+};
+
+} // namespace fa4
+
+#endif // LIB_CONVERSION_ATTNTOFA4_WORKTILES_H

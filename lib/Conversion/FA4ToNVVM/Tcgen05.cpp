@@ -1,0 +1,616 @@
+//===- Tcgen05.cpp - fa4 kernel IR -> tcgen05 + TMEM (sm_100a) ------------===//
+//
+// On sm_100a a 128 x N frag is one row per thread of a warpgroup (thread r
+// holds row r: N f32, or N / 2 packed i32 for 16-bit), the layout
+// tcgen05.ld/st's 32x32b shape moves between registers and tensor memory:
+// warp w of the warpgroup reaches TMEM lanes 32w..32w+31 (PTX ISA, "Tensor
+// Memory" access restrictions), so a warp's address carries lane 32w. A rows
+// value is the thread's own row. Tile MMAs are tcgen05.mma kind::f16 with
+// cta_group::1 (M = 128), issued by one thread, with shared-memory
+// descriptors and the instruction descriptor from
+// fa4/Target/NVIDIA/Descriptors.h, and D (and P as A) in TMEM.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tcgen05.h"
+
+#include "fa4/Target/NVIDIA/Descriptors.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace fa4;
+using namespace fa4::kernel;
+
+namespace {
+constexpr int kSwizzleBytes = 128;
+/// Columns one tcgen05.ld/st moves per thread: 32 keeps the live registers
+/// of a correction or epilogue pass small.
+constexpr int64_t kChunkColumns = 16;
+
+class Sm100Emitter : public LoweringEmitter {
+public:
+  using LoweringEmitter::LoweringEmitter;
+
+  Type tmemPtrType() { return LLVM::LLVMPointerType::get(b.getContext(), 6); }
+  /// This warp's lanes of `tile` plus `column` 32-bit columns: TMEM
+  /// addresses are lane << 16 | column.
+  Value warpAddress(Value tile, int64_t column) {
+    Value base = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), tile);
+    Value laneBase = arith::ShLIOp::create(
+        b, loc, mul(divu(threadInGroup(), i32(32)), i32(32)), i32(16));
+    return LLVM::IntToPtrOp::create(b, loc, tmemPtrType(),
+                                    add(base, add(laneBase, i32(column))));
+  }
+  /// `count` 32-bit columns of this thread's row, from `column`.
+  SmallVector<Value> loadColumns(Value tile, int64_t column, int64_t count) {
+    auto type = VectorType::get({count}, b.getI32Type());
+    Value vector = NVVM::Tcgen05LdOp::create(
+        b, loc, type, /*pack=*/nullptr,
+        NVVM::Tcgen05LdStShapeAttr::get(b.getContext(),
+                                        NVVM::Tcgen05LdStShape::SHAPE_32X32B),
+        warpAddress(tile, column), Value());
+    SmallVector<Value> words;
+    for (int64_t i = 0; i < count; ++i)
+      words.push_back(LLVM::ExtractElementOp::create(b, loc, vector, i32(i)));
+    return words;
+  }
+  void storeColumns(Value tile, int64_t column, ArrayRef<Value> words) {
+    auto type = VectorType::get({int64_t(words.size())}, b.getI32Type());
+    Value vector = LLVM::UndefOp::create(b, loc, type);
+    for (auto [i, word] : llvm::enumerate(words))
+      vector =
+          LLVM::InsertElementOp::create(b, loc, vector, word, i32(int64_t(i)));
+    NVVM::Tcgen05StOp::create(
+        b, loc, /*unpack=*/nullptr,
+        NVVM::Tcgen05LdStShapeAttr::get(b.getContext(),
+                                        NVVM::Tcgen05LdStShape::SHAPE_32X32B),
+        warpAddress(tile, column), vector, Value());
+  }
+  void waitLoads() {
+    NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
+  }
+  void waitStores() {
+    NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::STORE);
+  }
+  void fence(bool after) {
+    NVVM::Tcgen05FenceOp::create(
+        b, loc,
+        after ? NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC
+              : NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  }
+  Value asF32(Value word) {
+    return arith::BitcastOp::create(b, loc, b.getF32Type(), word);
+  }
+  Value asI32(Value value) {
+    return arith::BitcastOp::create(b, loc, b.getI32Type(), value);
+  }
+
+  /// tcgen05 shared-memory descriptor of a 128B-swizzled tile at
+  /// `tileAddress` (PTX ISA "Shared Memory Descriptor"): K-major, SBO is 8
+  /// rows of 128 bytes; MN-major, LBO is the next 64-column box of N.
+  Value tileDescriptor(Value tileAddress, SmemTileType tile) {
+    int64_t leading =
+        tile.getMajor() == Major::K ? 16 : tile.getRows() * kSwizzleBytes;
+    Value start = arith::ExtUIOp::create(
+        b, loc, b.getI64Type(),
+        arith::AndIOp::create(
+            b, loc, arith::ShRUIOp::create(b, loc, tileAddress, i32(4)),
+            i32(0x3FFF)));
+    uint64_t fixed = encodeTcgen05SmemDescriptor(
+        /*startAddress=*/0, static_cast<uint32_t>(leading), 8 * kSwizzleBytes,
+        SmemSwizzle::B128);
+    return arith::OrIOp::create(b, loc, start,
+                                i64(static_cast<int64_t>(fixed)));
+  }
+  /// k16 step `step` of the tile whose descriptor is `base`: K-major, a step
+  /// is 32 bytes within a 64-column box, boxes are rows * 128 bytes apart;
+  /// MN-major, a step is 16 rows. The start address field holds address >> 4
+  /// and shared memory is below 2^18 bytes, so adding offset >> 4 to the
+  /// descriptor moves it without a carry: one 64-bit add per step, which
+  /// ptxas rematerialises instead of keeping every step's descriptor live.
+  Value stepDescriptor(Value base, SmemTileType tile, int64_t step) {
+    int64_t offset =
+        tile.getMajor() == Major::K
+            ? (step / 4) * tile.getRows() * kSwizzleBytes + (step % 4) * 32
+            : step * 16 * kSwizzleBytes;
+    if (offset == 0)
+      return base;
+    return add(base, i64(offset >> 4));
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Tensor memory
+//===----------------------------------------------------------------------===//
+
+struct TmemAllocLowering : OpConversionPattern<TmemAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmemAllocOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    NVVM::Tcgen05AllocOp::create(rewriter, op.getLoc(),
+                                 e.smemPtr(e.i32(op.getOffset())),
+                                 e.i32(op.getColumns()));
+    rewriter.replaceOpWithNewOp<NVVM::Tcgen05RelinquishAllocPermitOp>(op);
+    return success();
+  }
+};
+
+/// The allocation's base address, read back from shared memory.
+static Value tmemBase(Sm100Emitter &e, OpBuilder &b, Location loc,
+                      int64_t offset) {
+  return LLVM::LoadOp::create(b, loc, b.getI32Type(), e.smemPtr(e.i32(offset)),
+                              /*alignment=*/4);
+}
+
+struct TmemDeallocLowering : OpConversionPattern<TmemDeallocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmemDeallocOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    Value base = tmemBase(e, rewriter, op.getLoc(), op.getOffset());
+    rewriter.replaceOpWithNewOp<NVVM::Tcgen05DeallocOp>(
+        op,
+        LLVM::IntToPtrOp::create(rewriter, op.getLoc(), e.tmemPtrType(), base),
+        e.i32(op.getColumns()));
+    return success();
+  }
+};
+
+struct TmemTileLowering : OpConversionPattern<TmemTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmemTileOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    Value base = tmemBase(e, rewriter, op.getLoc(), op.getOffset());
+    rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(
+        op, e.tmemPtrType(), e.add(base, e.i32(op.getColumn())));
+    return success();
+  }
+};
+
+struct TmemMmaLowering : OpConversionPattern<TmemMmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmemMmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    Location loc = op.getLoc();
+    auto d = cast<TmemTileType>(op.getD().getType());
+    auto bTile = cast<SmemTileType>(op.getB().getType());
+    auto aTmem = dyn_cast<TmemTileType>(op.getA().getType());
+    auto aSmem = dyn_cast<SmemTileType>(op.getA().getType());
+    int64_t k = aTmem ? aTmem.getColumns() : aSmem.getColumns();
+    Tcgen05F16Mma mma;
+    mma.aType = mma.bType = bTile.getElementType().isBF16()
+                                ? MmaF16InputType::BF16
+                                : MmaF16InputType::F16;
+    mma.m = static_cast<unsigned>(d.getRows());
+    mma.n = static_cast<unsigned>(d.getColumns());
+    mma.transposeB = bTile.getMajor() == Major::MN;
+    std::string whyNot;
+    llvm::raw_string_ostream os(whyNot);
+    FailureOr<uint32_t> idesc = tryEncodeTcgen05F16InstrDescriptor(mma, os);
+    if (failed(idesc))
+      return op.emitOpError()
+             << "has no tcgen05 kind::f16 encoding: " << whyNot;
+    Value instr = e.i32(static_cast<int64_t>(*idesc));
+    auto kind = NVVM::Tcgen05MMAKindAttr::get(op.getContext(),
+                                              NVVM::Tcgen05MMAKind::F16);
+    auto group =
+        NVVM::CTAGroupKindAttr::get(op.getContext(), NVVM::CTAGroupKind::CTA_1);
+    Value accumulate = adaptor.getAccumulate();
+    Value aBase = aSmem ? e.tileDescriptor(adaptor.getA(), aSmem) : Value();
+    Value bBase = e.tileDescriptor(adaptor.getB(), bTile);
+    for (int64_t step = 0; step < k / 16; ++step) {
+      Value a;
+      if (aTmem) {
+        // 16 16-bit elements of P are 8 TMEM columns.
+        Value base = LLVM::PtrToIntOp::create(
+            rewriter, loc, rewriter.getI32Type(), adaptor.getA());
+        a = LLVM::IntToPtrOp::create(rewriter, loc, e.tmemPtrType(),
+                                     e.add(base, e.i32(8 * step)));
+      } else {
+        a = e.stepDescriptor(aBase, aSmem, step);
+      }
+      Value bDesc = e.stepDescriptor(bBase, bTile, step);
+      // The first step overwrites D unless the op accumulates.
+      Value enable =
+          step == 0
+              ? accumulate
+              : arith::ConstantIntOp::create(rewriter, loc, 1, 1).getResult();
+      NVVM::Tcgen05MMAOp::create(rewriter, loc, kind, group,
+                                 NVVM::Tcgen05MMACollectorOpAttr(), UnitAttr(),
+                                 adaptor.getD(), a, bDesc, instr, enable,
+                                 Value(), Value());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmemCommitLowering : OpConversionPattern<TmemCommitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmemCommitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::Tcgen05CommitOp>(op, adaptor.getBarrier(),
+                                                       Value());
+    return success();
+  }
+};
+
+struct TmemFenceLowering : OpConversionPattern<TmemFenceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmemFenceOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    e.fence(op.getAfter());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tcgen05.fence::after_thread_sync, the row in 32-column chunks, then one
+/// tcgen05.wait::ld before any register is used.
+struct TmemLoadLowering : OpConversionPattern<TmemLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmemLoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    auto tile = cast<TmemTileType>(op.getTile().getType());
+    Value address = adaptor.getTile().front();
+    e.fence(/*after=*/true);
+    SmallVector<Value> words;
+    for (int64_t column = 0; column < tile.getTmemColumns();
+         column += kChunkColumns)
+      words.append(e.loadColumns(
+          address, column,
+          std::min(kChunkColumns, tile.getTmemColumns() - column)));
+    e.waitLoads();
+    if (tile.getElementType().isF32())
+      for (Value &word : words)
+        word = e.asF32(word);
+    SmallVector<SmallVector<Value>> results = {words};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+/// The row in 32-column chunks, tcgen05.wait::st, then
+/// tcgen05.fence::before_thread_sync so the next mbarrier arrival publishes
+/// it to the MMA thread.
+struct TmemStoreLowering : OpConversionPattern<TmemStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmemStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    auto tile = cast<TmemTileType>(op.getTile().getType());
+    Value address = adaptor.getTile().front();
+    SmallVector<Value> words = flatten(adaptor.getValue());
+    if (tile.getElementType().isF32())
+      for (Value &word : words)
+        word = e.asI32(word);
+    for (int64_t column = 0; column < tile.getTmemColumns();
+         column += kChunkColumns) {
+      int64_t count = std::min(kChunkColumns, tile.getTmemColumns() - column);
+      e.storeColumns(address, column,
+                     ArrayRef<Value>(words).slice(column, count));
+    }
+    e.waitStores();
+    e.fence(/*after=*/false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The lazy rescale's payoff: a warp whose 32 rows all keep factor 1 skips
+/// the load-multiply-store of its O rows.
+struct TmemScaleRowsLowering : OpConversionPattern<TmemScaleRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmemScaleRowsOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    auto tile = cast<TmemTileType>(op.getTile().getType());
+    Value address = adaptor.getTile().front();
+    Value factor = adaptor.getFactors().front();
+    Value needs = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
+                                        factor, e.f32(1.0));
+    Value anyInWarp = NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), e.i32(-1),
+                                               needs, NVVM::VoteSyncKind::any);
+    auto ifScale = scf::IfOp::create(b, loc, anyInWarp, false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifScale.thenBlock());
+      e.fence(/*after=*/true);
+      for (int64_t column = 0; column < tile.getColumns();
+           column += kChunkColumns) {
+        int64_t count = std::min(kChunkColumns, tile.getColumns() - column);
+        SmallVector<Value> words = e.loadColumns(address, column, count);
+        e.waitLoads();
+        for (Value &word : words)
+          word = e.asI32(e.fmul(e.asF32(word), factor));
+        e.storeColumns(address, column, words);
+      }
+      e.waitStores();
+      e.fence(/*after=*/false);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Row-per-thread frags
+//===----------------------------------------------------------------------===//
+
+/// Element c of the thread's row is key first_key + c of query row
+/// first_row + thread / group.
+struct MaskLowering : OpConversionPattern<MaskOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaskOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    using P = arith::CmpIPredicate;
+    attn::MaskAttr mask = op.getMask();
+    auto type = cast<FragType>(op.getType());
+    int64_t group = op.getGroup();
+    SmallVector<Value> scores = flatten(adaptor.getScores());
+    Value firstKey = adaptor.getFirstKey().front();
+    Value firstRow = adaptor.getFirstRow().front();
+    Value seqQ = adaptor.getSeqQ().front(), seqKV = adaptor.getSeqKV().front();
+    Value shift = e.sub(seqKV, seqQ);
+    Value lastKey = e.add(firstKey, e.i32(type.getColumns() - 1));
+    Value firstDiagonal = e.add(firstRow, shift);
+    Value lastDiagonal =
+        e.add(firstDiagonal, e.i32(type.getRows() / group - 1));
+    // The warpgroup's tile needs the per-element test if it reaches Skv or
+    // crosses a diagonal for any of its rows (uniform over the warpgroup).
+    Value needsMask = e.cmp(P::sge, lastKey, seqKV);
+    auto orNeeds = [&](Value condition) {
+      needsMask = arith::OrIOp::create(b, loc, needsMask, condition);
+    };
+    if (mask.getKind() == attn::MaskKind::Causal)
+      orNeeds(e.cmp(P::sgt, lastKey, firstDiagonal));
+    if (mask.getKind() == attn::MaskKind::Window) {
+      if (mask.getRight() >= 0)
+        orNeeds(e.cmp(P::sgt, lastKey,
+                      e.add(firstDiagonal, e.i32(mask.getRight()))));
+      if (mask.getLeft() >= 0)
+        orNeeds(e.cmp(P::slt, firstKey,
+                      e.sub(lastDiagonal, e.i32(mask.getLeft()))));
+    }
+    SmallVector<Type> types(scores.size(), b.getF32Type());
+    auto ifMask = scf::IfOp::create(b, loc, types, needsMask, true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifMask.elseBlock());
+      scf::YieldOp::create(b, loc, scores);
+      b.setInsertionPointToStart(ifMask.thenBlock());
+      Value row = e.add(firstRow, e.divu(e.threadInGroup(), e.i32(group)));
+      Value diagonal = e.add(row, shift);
+      Value negInf = e.f32(-INFINITY);
+      SmallVector<Value> masked;
+      for (auto [i, score] : llvm::enumerate(scores)) {
+        Value key = e.add(firstKey, e.i32(int64_t(i)));
+        Value visible = e.cmp(P::slt, key, seqKV);
+        auto keep = [&](Value condition) {
+          visible = arith::AndIOp::create(b, loc, visible, condition);
+        };
+        if (mask.getKind() == attn::MaskKind::Causal)
+          keep(e.cmp(P::sle, key, diagonal));
+        if (mask.getKind() == attn::MaskKind::Window) {
+          if (mask.getRight() >= 0)
+            keep(e.cmp(P::sle, key, e.add(diagonal, e.i32(mask.getRight()))));
+          if (mask.getLeft() >= 0)
+            keep(e.cmp(P::sge, key, e.sub(diagonal, e.i32(mask.getLeft()))));
+        }
+        masked.push_back(e.select(visible, score, negInf));
+      }
+      scf::YieldOp::create(b, loc, masked);
+    }
+    SmallVector<SmallVector<Value>> results = {flatten(ifMask.getResults())};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+/// The whole row is the thread's: its maximum needs no shuffle.
+struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SoftmaxOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    std::optional<double> threshold;
+    if (FloatAttr attr = op.getRescaleThresholdAttr())
+      threshold = attr.getValueAsDouble();
+    LoweringEmitter::SoftmaxStep step = e.softmaxStep(
+        adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
+        adaptor.getScaleLog2().front(), threshold, op.getPolyExp2Period(),
+        [](int64_t) { return 0; }, [](Value m) { return m; });
+    SmallVector<SmallVector<Value>> results = {step.probs, step.max, step.sum,
+                                               step.correction};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+/// Row r of the shared-memory rows region is thread r's value.
+struct RowsStoreLowering : OpConversionPattern<RowsStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RowsStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    Value bytes =
+        e.add(e.i32(op.getOffset()), e.mul(e.threadInGroup(), e.i32(4)));
+    LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue().front(),
+                          e.smemPtr(bytes), /*alignment=*/4);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct RowsLoadLowering : OpConversionPattern<RowsLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RowsLoadOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    Value bytes =
+        e.add(e.i32(op.getOffset()), e.mul(e.threadInGroup(), e.i32(4)));
+    Value value =
+        LLVM::LoadOp::create(rewriter, op.getLoc(), rewriter.getF32Type(),
+                             e.smemPtr(bytes), /*alignment=*/4);
+    SmallVector<SmallVector<Value>> results = {{value}};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+/// The thread's row of O, from registers or from TMEM 32 columns at a time:
+/// O / sum as 16-bit pairs for the first `depth` columns, and LSE.
+struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(EpilogueOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    using P = arith::CmpIPredicate;
+    int64_t group = op.getGroup(), depth = op.getDepth();
+    auto tmem = dyn_cast<TmemTileType>(op.getOut().getType());
+    int64_t rows =
+        tmem ? tmem.getRows() : cast<FragType>(op.getOut().getType()).getRows();
+    Value outPtr = adaptor.getOutPtr().front();
+    Value batch = adaptor.getBatch().front(), head = adaptor.getHead().front(),
+          firstRow = adaptor.getFirstRow().front(),
+          seqQ = adaptor.getSeqQ().front();
+    SmallVector<Value> outStride, lseStride;
+    for (ValueRange stride : adaptor.getOutStrides())
+      outStride.push_back(stride.front());
+    for (ValueRange stride : adaptor.getLseStrides())
+      lseStride.push_back(stride.front());
+    Value lsePtr = op.getLsePtr() ? adaptor.getLsePtr().front() : Value();
+    Type elementType = op.getElementType();
+    Value zero = e.f32(0.0);
+    Value sum = adaptor.getSum().front(), max = adaptor.getMax().front();
+    Value seesKeys =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, zero);
+    Value inverse = e.select(
+        seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), sum), zero);
+    Value tileRow = e.threadInGroup();
+    Value row = e.add(firstRow, e.divu(tileRow, e.i32(group)));
+    Value rowHead = e.add(head, e.remu(tileRow, e.i32(group)));
+    Value inRange = e.cmp(P::slt, row, seqQ);
+    if (rows % group)
+      inRange = arith::AndIOp::create(
+          b, loc, inRange, e.cmp(P::slt, tileRow, e.i32(rows / group * group)));
+    Value rowBase = e.add(e.mul(e.sext(batch), outStride[0]),
+                          e.add(e.mul(e.sext(row), outStride[1]),
+                                e.mul(e.sext(rowHead), outStride[2])));
+    // tcgen05.ld is warp-collective: every lane loads, only rows in range
+    // store.
+    if (tmem)
+      e.fence(/*after=*/true);
+    SmallVector<Value> registers =
+        tmem ? SmallVector<Value>() : flatten(adaptor.getOut());
+    for (int64_t chunk = 0; chunk < depth; chunk += kChunkColumns) {
+      int64_t count = std::min(kChunkColumns, depth - chunk);
+      SmallVector<Value> values;
+      if (tmem) {
+        for (Value word : e.loadColumns(adaptor.getOut().front(), chunk, count))
+          values.push_back(word);
+        e.waitLoads();
+        for (Value &value : values)
+          value = e.asF32(value);
+      } else {
+        values.assign(registers.begin() + chunk,
+                      registers.begin() + chunk + count);
+      }
+      auto ifStore = scf::IfOp::create(b, loc, inRange, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifStore.thenBlock());
+      for (int64_t i = 0; i + 1 < count; i += 2) {
+        Value pair = e.packPair(e.fmul(values[i], inverse),
+                                e.fmul(values[i + 1], inverse), elementType);
+        Value address =
+            LLVM::GEPOp::create(b, loc, outPtr.getType(), elementType, outPtr,
+                                ValueRange{e.add(rowBase, e.i64(chunk + i))});
+        LLVM::StoreOp::create(b, loc, pair, address, /*alignment=*/4);
+      }
+    }
+    if (lsePtr) {
+      auto ifLse = scf::IfOp::create(b, loc, inRange, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifLse.thenBlock());
+      Value lse =
+          e.select(seesKeys, e.fmul(e.fadd(max, e.log2(sum)), e.f32(M_LN2)),
+                   e.f32(-INFINITY));
+      Value index =
+          e.add(e.mul(e.sext(batch), lseStride[0]),
+                e.add(e.mul(e.sext(rowHead), lseStride[1]), e.sext(row)));
+      Value address = LLVM::GEPOp::create(
+          b, loc, lsePtr.getType(), b.getF32Type(), lsePtr, ValueRange{index});
+      LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void fa4::populateSm100TypeConversions(TypeConverter &converter) {
+  converter.addConversion([](TmemTileType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), 6);
+  });
+  converter.addConversion(
+      [](FragType type,
+         SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
+        if (type.getRows() != 128)
+          return failure();
+        Builder b(type.getContext());
+        if (type.getElementType().isF32())
+          results.append(type.getColumns(), b.getF32Type());
+        else
+          results.append(type.getColumns() / 2, b.getI32Type());
+        return success();
+      });
+  converter.addConversion(
+      [](RowsType type,
+         SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
+        if (type.getRows() != 128)
+          return failure();
+        results.push_back(Float32Type::get(type.getContext()));
+        return success();
+      });
+}
+
+void fa4::populateSm100Patterns(TypeConverter &converter,
+                                RewritePatternSet &patterns) {
+  patterns.add<TmemAllocLowering, TmemDeallocLowering, TmemTileLowering,
+               TmemMmaLowering, TmemCommitLowering, TmemFenceLowering,
+               TmemLoadLowering, TmemStoreLowering, TmemScaleRowsLowering,
+               MaskLowering, SoftmaxLowering, RowsStoreLowering,
+               RowsLoadLowering, EpilogueLowering>(converter,
+                                                   patterns.getContext());
+}

@@ -1,0 +1,77 @@
+// RUN: fa4-opt %s --attn-plan-pipeline=chip=sm_100a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
+
+// The FA4 structure on sm_100a, d = 128 causal with LSE: two 128-row Q
+// tiles (BM = 256), BN = 128, TMEM S0 = 0, S1 = 128, O0 = 256, O1 = 384,
+// P0 = 64, P1 = 192 (P over the upper half of S), a 512-column allocation.
+// CHECK-LABEL: func @fa4_d128
+// CHECK: block = array<i64: 512, 1, 1>
+// CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: params = ["tmap:q:1x128x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse"
+// CHECK: gpu.func @fa4_fa4_fa4_d128_sm_100a(
+// CHECK-SAME: nvvm.maxntid = array<i32: 512, 1, 1>
+// Warp 0 allocates the planned 512 columns, its address at the plan's
+// tmemAddress slot; thread 0 initialises 1 + 4 x 2 stages + 4 x 2 mbarriers.
+// CHECK: fa4.tmem.alloc 512 columns to 198656
+// CHECK-COUNT-17: fa4.mbarrier.init
+// CHECK-NOT: fa4.mbarrier.init
+// CHECK: gpu.barrier
+// Roles: 2 softmax warpgroups at 192 registers, correction and the
+// load/MMA warpgroup at 64 (the 65536 of a 512-thread CTA).
+// CHECK: fa4.warp_specialize warpgroups [2, 1, 1] registers [192, 64, 64] {
+// Softmax 0: S0 from TMEM once S full (barrier 9) completes, the mask, the
+// softmax with FA4's lazy rescale (threshold 2^8) and every 4th exp2 on the
+// FMA pipe; the factors go to the correction rows (stats ready, 15); P0
+// into TMEM over S0, then P ready (11).
+// CHECK: scf.for {{.*}} -> (!fa4.rows<128xf32>, !fa4.rows<128xf32>)
+// CHECK: %[[SFULL0:.*]] = fa4.mbarrier.get %c9_i32 offset 198664
+// CHECK-NEXT: fa4.mbarrier.wait %[[SFULL0]]
+// CHECK-NEXT: %[[S0:.*]] = fa4.tmem.tile column 0 of 198656 : <128x128xf32>
+// CHECK-NEXT: %[[SCORES:.*]] = fa4.tmem.load %[[S0]] : <128x128xf32> -> <128x128xf32>
+// CHECK: %[[MASKED:.*]] = fa4.mask %[[SCORES]] mask #attn.mask<causal>
+// CHECK-NEXT: %[[P:.*]], %[[MAX:.*]], %[[SUM:.*]], %[[CORR:.*]] = fa4.softmax %[[MASKED]] {{.*}} {polyExp2Period = 4 : i64, rescaleThreshold = 8.000000e+00 : f64} : <128x128xf32>, <128xf32>
+// CHECK-NEXT: fa4.rows.store %[[CORR]] at 196608 : <128xf32>
+// CHECK: fa4.mbarrier.arrive
+// CHECK-NEXT: %[[P16:.*]] = fa4.truncf %[[P]] : <128x128xf32> to <128x128xbf16>
+// CHECK-NEXT: %[[P0:.*]] = fa4.tmem.tile column 64 of 198656 : <128x128xbf16>
+// CHECK-NEXT: fa4.tmem.store %[[P16]], %[[P0]]
+// CHECK: fa4.mbarrier.arrive
+// CHECK: scf.yield %[[MAX]], %[[SUM]]
+// The final max and sum for the epilogue.
+// CHECK: fa4.rows.store %{{.*}}#0 at 196608
+// CHECK-NEXT: fa4.rows.store %{{.*}}#1 at 197120
+// Softmax 1: S1 at column 128, P1 at 192, its rows at 197632.
+// CHECK: fa4.tmem.tile column 128 of 198656 : <128x128xf32>
+// CHECK: fa4.tmem.tile column 192 of 198656 : <128x128xbf16>
+// CHECK: }, {
+// Correction: per tile and Q tile, the factors; from the second tile on,
+// once the previous P V is done (O done, 13 / 14), O_i rescaled in TMEM;
+// then its share of P ready.
+// CHECK: fa4.rows.load 196608 : <128xf32>
+// CHECK: fa4.mbarrier.get %c13_i32
+// CHECK: fa4.tmem.tile column 256 of 198656 : <128x128xf32>
+// CHECK-NEXT: fa4.tmem.scale_rows
+// CHECK: fa4.tmem.tile column 384 of 198656 : <128x128xf32>
+// CHECK-NEXT: fa4.tmem.scale_rows
+// The epilogue reads O_i from TMEM (zeros when no key was visible).
+// CHECK: fa4.epilogue %{{.*}} depth 128 of bf16 lse
+// CHECK-SAME: : !fa4.tmem_tile<128x128xf32>
+// CHECK: fa4.epilogue
+// CHECK: }, {
+// Warp 0's lane 0 loads (Q once, K and V per tile into 2-stage rings); warp
+// 1's lane 0 issues every MMA: S_i = Q_i K^T overwriting S_i, committed onto
+// S full; O_i (+)= P_i V with P from TMEM, committed onto O done; the K and
+// V slots released by commits.
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 65536
+// CHECK-COUNT-4: fa4.tma.load %arg0
+// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %false : !fa4.smem_tile<128x128xbf16, k_major>, <128x128xbf16, k_major>, <128x128xf32>
+// CHECK: fa4.tmem.commit
+// CHECK: fa4.tmem.fence {after = true}
+// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} : !fa4.tmem_tile<128x128xbf16>, <128x128xbf16, mn_major>, <128x128xf32>
+// CHECK: fa4.tmem.commit
+// After the roles join, warp 0 frees the tensor memory.
+// CHECK: gpu.barrier
+// CHECK: fa4.tmem.dealloc 512 columns at 198656
+func.func @fa4_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+}

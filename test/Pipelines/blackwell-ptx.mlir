@@ -1,0 +1,45 @@
+// The sm_100a FA4 kernel through the whole pipeline, checked on its PTX:
+// the warp-role dispatch with setmaxnreg, tensor memory allocated, used and
+// freed, tcgen05.mma kind::f16 committed onto mbarriers, TMEM loads and
+// stores with their waits and fences, and the exp2 split between MUFU and
+// the FMA pipe.
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=fa4 --ptxas=none -o %t --quiet
+// RUN: FileCheck %s --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=COUNT --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=INSN --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
+
+// CHECK: .target sm_100a
+// CHECK: .visible .entry fa4_fa4_attention_sm_100a(
+// CHECK: .maxntid 512, 1, 1
+// Warp 0 allocates the tensor memory and gives up the allocation permit.
+// CHECK: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [fa4_dynamic_smem+{{[0-9]+}}]
+// CHECK: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+// The roles: softmax up to 192 registers, the others down to 64.
+// CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 192;
+// CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 64;
+// CHECK: tcgen05.dealloc.cta_group::1.sync.aligned.b32
+
+// 16 MMAs of S (2 Q tiles x 8 k16 steps of Dqk = 128) in the prologue and
+// 16 in the loop, 16 of P V (2 x 8 steps of BN = 128): 48 tcgen05.mma; each
+// tile's MMAs committed onto an mbarrier.
+// COUNT-COUNT-48: tcgen05.mma.cta_group::1.kind::f16
+// COUNT-NOT: tcgen05.mma.cta_group::1.kind::f16
+// COUNT: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
+
+// INSN-DAG: tcgen05.ld.sync.aligned.32x32b.x16.b32
+// INSN-DAG: tcgen05.wait::ld.sync.aligned;
+// INSN-DAG: tcgen05.st.sync.aligned.32x32b.x16.b32
+// INSN-DAG: tcgen05.wait::st.sync.aligned;
+// INSN-DAG: tcgen05.fence::before_thread_sync;
+// INSN-DAG: tcgen05.fence::after_thread_sync;
+// INSN-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// INSN-DAG: vote.sync.any.pred
+// Every 4th exponential on the FMA pipe: cvt.rmi (floor) and the exponent
+// add, next to MUFU ex2.
+// INSN-DAG: cvt.rmi.f32.f32
+// INSN-DAG: ex2.approx.f32
+
+func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+}
