@@ -146,6 +146,10 @@ grep -- '--bench' "$OUT/rows.txt" || true
 echo "failures: $failures"
 # The device tool returns only a few files from $OUT: pack every log into one
 # archive and keep the two tables loose.
-tar czf "$OUT/logs.tgz" -C "$OUT" --exclude=logs.tgz . 2>/dev/null &&
-  find "$OUT" -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt ! -name bench.txt -delete
+# (tar exits 1 when the directory it is writing into changes under it.)
+if tar czf "$OUT/logs.tgz" -C "$OUT" --exclude=logs.tgz . 2>/dev/null ||
+   [ -s "$OUT/logs.tgz" ]; then
+  find "$OUT" -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt \
+    ! -name bench.txt -delete
+fi
 [ "$failures" -eq 0 ]
