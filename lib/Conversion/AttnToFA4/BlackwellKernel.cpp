@@ -304,9 +304,11 @@ void BlackwellBuilder::issueScores(Value tile) {
   TmemCommitOp::create(b, loc, kEmpty(slot));
 }
 
-/// One thread issues the MMAs in the order FA4 overlaps them: while softmax
-/// 1 works on S_1(t), O_0 += P_0 V(t) and S_0(t + 1) run; S_i(t + 1) may
-/// overwrite P_i(t) because tcgen05.mma of one thread runs in issue order.
+/// One thread issues every MMA: per tile O_0 += P_0 V and O_1 += P_1 V as
+/// each softmax publishes its P, then both S of the next tile. S_i(t + 1)
+/// may overwrite P_i(t) because the tcgen05.mma of one thread run in issue
+/// order. (FA4 issues S_0(t + 1) right after P_0 V, before waiting for P_1,
+/// for more overlap; this order is the simpler first step.)
 void BlackwellBuilder::buildMma() {
   wait(barrier(plan.qFull()), i32(0));
   ifThen(cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0)),
