@@ -14,9 +14,9 @@
 // Warp 0 allocates the tensor memory and gives up the allocation permit.
 // CHECK: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [fa4_dynamic_smem+{{[0-9]+}}]
 // CHECK: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
-// The roles: softmax up to 192 registers, the others down to 64.
-// CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 192;
-// CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 64;
+// The roles: softmax up to 184 registers, the others down to 72.
+// CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 184;
+// CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 72;
 // CHECK: tcgen05.dealloc.cta_group::1.sync.aligned.b32
 
 // 16 MMAs of S (2 Q tiles x 8 k16 steps of Dqk = 128) in the prologue and

@@ -76,7 +76,7 @@ def ConvertFA4ToNVVM : Pass<"convert-fa4-to-nvvm", "mlir::ModuleOp"> {
     sm_100a: a 128 x N frag is one row per thread of a warpgroup (the
     layout of tcgen05.ld/st 32x32b), `fa4.tmem.*` become tcgen05.alloc /
     mma (kind::f16, cta_group::1) / commit / ld / st / fence, the softmax
-    needs no shuffles, and the epilogue reads O from TMEM 32 columns at a
+    needs no shuffles, and the epilogue reads O from TMEM 16 columns at a
     time.
   }];
   let options = [

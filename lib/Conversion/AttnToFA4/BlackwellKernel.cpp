@@ -5,14 +5,14 @@
 // threads in four warpgroup roles, each at its own register budget (the
 // 128 x 512 launch pool, exactly):
 //
-//   softmax  (2 warpgroups, 192)  warpgroup i owns Q tile i (128 rows, one
+//   softmax  (2 warpgroups, 184)  warpgroup i owns Q tile i (128 rows, one
 //                                 row per thread): S_i from TMEM, the mask,
 //                                 the online softmax with FA4's lazy rescale
 //                                 and part of exp2 on the FMA pipe, P_i back
 //                                 into TMEM over S_i.
-//   correction (1 warpgroup, 64)  rescales O_i in TMEM when a row's max
+//   correction (1 warpgroup, 72)  rescales O_i in TMEM when a row's max
 //                                 moved, then the epilogue from TMEM.
-//   other    (1 warpgroup, 64)    warp 0: TMA loads of Q and the K/V rings;
+//   other    (1 warpgroup, 72)    warp 0: TMA loads of Q and the K/V rings;
 //                                 warp 1: one thread issues every tcgen05.mma
 //                                 (S_i = Q_i K^T, O_i += P_i V) and commits
 //                                 them onto mbarriers.
@@ -46,11 +46,12 @@ constexpr int64_t kBoxColumns = 64;
 constexpr int64_t kSwizzleBytes = 128;
 /// The 65536 registers of a 512-thread CTA: FA4 gives softmax 192,
 /// correction 80 and the rest 48; here the correction's TMEM passes and the
-/// MMA issuer need 64 each for ptxas to keep them out of local memory
-/// (measured: 80 / 48 spills 52 bytes at d = 128).
-constexpr int64_t kSoftmaxRegisters = 192;
-constexpr int64_t kCorrectionRegisters = 64;
-constexpr int64_t kOtherRegisters = 64;
+/// MMA issuer need 72 each for ptxas to keep them out of local memory
+/// (measured over the ptxas matrix: 192 / 80 / 48 spills 52 bytes at
+/// d = 128, 192 / 64 / 64 spills 8 bytes with FA4's MMA order).
+constexpr int64_t kSoftmaxRegisters = 184;
+constexpr int64_t kCorrectionRegisters = 72;
+constexpr int64_t kOtherRegisters = 72;
 /// Lazy rescale: keep a row's max until it grows by more than 2^8.
 constexpr double kRescaleThreshold = 8.0;
 /// One exponential in this many on the FMA pipe (FA4 emulates a share of
@@ -242,7 +243,8 @@ private:
   void buildMma();
   void buildSoftmax(Value tile);
   void buildCorrection();
-  void issueScores(Value tile);
+  void waitForK(Value tile);
+  void issueScore(Value tile, int64_t i);
 
   const BlackwellPlan &plan;
   Value qMap, kMap, vMap, outPtr, lsePtr, seqQ, seqKV, scaleLog2, batchSize;
@@ -289,30 +291,37 @@ void BlackwellBuilder::buildLoader() {
   });
 }
 
-/// S_i(tile) = Q_i K(tile)^T for every Q tile, each committed onto S full.
-void BlackwellBuilder::issueScores(Value tile) {
+/// Waits for K(tile) and orders the MMAs after that wait.
+void BlackwellBuilder::waitForK(Value tile) {
   Value slot = remu(tile, i32(S()));
   wait(kFull(slot), parityOf(divu(tile, i32(S()))));
   TmemFenceOp::create(b, loc, /*after=*/true);
+}
+
+/// S_i(tile) = Q_i K(tile)^T, committed onto S full.
+void BlackwellBuilder::issueScore(Value tile, int64_t i) {
+  Value slot = remu(tile, i32(S()));
   Value kTile = smemTile(slotOffset(plan.kRingOffset, plan.kStageBytes, slot),
                          plan.bn, plan.qkBoxes * kBoxColumns, Major::K);
   Value overwrite = arith::ConstantIntOp::create(b, loc, 0, 1);
-  for (int64_t i = 0; i < plan.numQ; ++i) {
-    TmemMmaOp::create(b, loc, qTile(i), kTile, sTile(i), overwrite);
-    TmemCommitOp::create(b, loc, sFull(i));
-  }
-  TmemCommitOp::create(b, loc, kEmpty(slot));
+  TmemMmaOp::create(b, loc, qTile(i), kTile, sTile(i), overwrite);
+  TmemCommitOp::create(b, loc, sFull(i));
 }
 
-/// One thread issues every MMA: per tile O_0 += P_0 V and O_1 += P_1 V as
-/// each softmax publishes its P, then both S of the next tile. S_i(t + 1)
-/// may overwrite P_i(t) because the tcgen05.mma of one thread run in issue
-/// order. (FA4 issues S_0(t + 1) right after P_0 V, before waiting for P_1,
-/// for more overlap; this order is the simpler first step.)
+/// One thread issues every MMA in FA4's order: O_i += P_i V(t) as softmax
+/// i publishes P_i, and right after it S_i(t + 1), so softmax i starts on
+/// the next tile while the other softmax still works. S_i(t + 1) may
+/// overwrite P_i(t) because the tcgen05.mma of one thread run in issue
+/// order. The K slot is released once both S of its tile are committed, the
+/// V slot once both P V are.
 void BlackwellBuilder::buildMma() {
   wait(barrier(plan.qFull()), i32(0));
-  ifThen(cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0)),
-         [&] { issueScores(i32(0)); });
+  ifThen(cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0)), [&] {
+    waitForK(i32(0));
+    for (int64_t i = 0; i < plan.numQ; ++i)
+      issueScore(i32(0), i);
+    TmemCommitOp::create(b, loc, kEmpty(i32(0)));
+  });
   forTiles(work.numTiles, [&](Value tile) {
     Value slot = remu(tile, i32(S()));
     wait(vFull(slot), parityOf(divu(tile, i32(S()))));
@@ -326,9 +335,15 @@ void BlackwellBuilder::buildMma() {
       TmemFenceOp::create(b, loc, /*after=*/true);
       TmemMmaOp::create(b, loc, pTile(i), vTile, oTile(i), accumulate);
       TmemCommitOp::create(b, loc, oDone(i));
+      ifThen(hasNext, [&] {
+        if (i == 0)
+          waitForK(next);
+        issueScore(next, i);
+      });
     }
     TmemCommitOp::create(b, loc, vEmpty(slot));
-    ifThen(hasNext, [&] { issueScores(next); });
+    ifThen(hasNext,
+           [&] { TmemCommitOp::create(b, loc, kEmpty(remu(next, i32(S())))); });
   });
 }
 

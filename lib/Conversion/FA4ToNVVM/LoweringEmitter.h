@@ -110,8 +110,9 @@ public:
 
   /// 2^x on the FMA pipe (FA4's MUFU relief): 2^floor(x) by adding
   /// floor(x) to the exponent field, 2^frac(x) by a degree-3 minimax
-  /// polynomial on [0, 1) (relative error < 1e-4, below bf16's 2^-8). x below
-  /// -126 (including the -inf of masked keys) gives 0, as ex2 would round to.
+  /// polynomial on [0, 1) (relative error under 3.5e-4, below bf16's 2^-9). x
+  /// below -126 (including the -inf of masked keys) gives 0, as ex2 would round
+  /// to.
   mlir::Value exp2Polynomial(mlir::Value x) {
     // NVVM's floor: convert-gpu-to-nvvm would turn llvm.intr.floor into a
     // libdevice call.

@@ -28,8 +28,9 @@ using namespace fa4::kernel;
 
 namespace {
 constexpr int kSwizzleBytes = 128;
-/// Columns one tcgen05.ld/st moves per thread: 32 keeps the live registers
-/// of a correction or epilogue pass small.
+/// Columns one tcgen05.ld/st moves per thread: 16 keeps the live registers
+/// of a correction or epilogue pass small (32 spilled in the 72-register
+/// roles).
 constexpr int64_t kChunkColumns = 16;
 
 class Sm100Emitter : public LoweringEmitter {
@@ -260,7 +261,7 @@ struct TmemFenceLowering : OpConversionPattern<TmemFenceOp> {
   }
 };
 
-/// tcgen05.fence::after_thread_sync, the row in 32-column chunks, then one
+/// tcgen05.fence::after_thread_sync, the row in 16-column chunks, then one
 /// tcgen05.wait::ld before any register is used.
 struct TmemLoadLowering : OpConversionPattern<TmemLoadOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -287,7 +288,7 @@ struct TmemLoadLowering : OpConversionPattern<TmemLoadOp> {
   }
 };
 
-/// The row in 32-column chunks, tcgen05.wait::st, then
+/// The row in 16-column chunks, tcgen05.wait::st, then
 /// tcgen05.fence::before_thread_sync so the next mbarrier arrival publishes
 /// it to the MMA thread.
 struct TmemStoreLowering : OpConversionPattern<TmemStoreOp> {
@@ -486,7 +487,7 @@ struct RowsLoadLowering : OpConversionPattern<RowsLoadOp> {
   }
 };
 
-/// The thread's row of O, from registers or from TMEM 32 columns at a time:
+/// The thread's row of O, from registers or from TMEM 16 columns at a time:
 /// O / sum as 16-bit pairs for the first `depth` columns, and LSE.
 struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
   using OpConversionPattern::OpConversionPattern;

@@ -15,9 +15,9 @@
 // CHECK-COUNT-17: fa4.mbarrier.init
 // CHECK-NOT: fa4.mbarrier.init
 // CHECK: gpu.barrier
-// Roles: 2 softmax warpgroups at 192 registers, correction and the
-// load/MMA warpgroup at 64 (the 65536 of a 512-thread CTA).
-// CHECK: fa4.warp_specialize warpgroups [2, 1, 1] registers [192, 64, 64] {
+// Roles: 2 softmax warpgroups at 184 registers, correction and the
+// load/MMA warpgroup at 72 (the 65536 of a 512-thread CTA).
+// CHECK: fa4.warp_specialize warpgroups [2, 1, 1] registers [184, 72, 72] {
 // Softmax 0: S0 from TMEM once S full (barrier 9) completes, the mask, the
 // softmax with FA4's lazy rescale (threshold 2^8) and every 4th exp2 on the
 // FMA pipe; the factors go to the correction rows (stats ready, 15); P0
