@@ -167,6 +167,10 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
       4 * busyCtas * clusterLimit >= 3 * int64_t(target.numSMs);
   if (partitions > clusterLimit && clusterKeepsSMsBusy)
     partitions = clusterLimit;
+  // A split that fits a cluster takes no more partitions than the chip's
+  // measured preference (fewer, fuller CTAs beat a larger cluster).
+  if (partitions <= clusterLimit && !config.pairCta)
+    partitions = std::min<int64_t>(partitions, target.splitKClusterSize);
   if (partitions < 2) {
     plan.reason = SplitKReason::ShortKV;
     return plan;
@@ -234,6 +238,10 @@ void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
   if (std::min(wavePartitions, kvPartitions) > clusterLimit &&
       plan.partitions <= clusterLimit)
     os << ", capped at the cluster limit " << clusterLimit;
+  else if (plan.mode == SplitKMode::ClusterDsmem &&
+           std::min(wavePartitions, kvPartitions) > target.splitKClusterSize)
+    os << ", capped at " << target.splitKClusterSize
+       << " (larger clusters measured slower on this chip)";
   os << ": " << plan.partitions << " partitions of " << plan.kvPerPartition
      << " of " << plan.kvSpan << " keys give " << plan.numCtas << " CTAs\n";
   if (plan.mode == SplitKMode::ClusterDsmem) {

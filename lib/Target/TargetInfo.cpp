@@ -26,6 +26,10 @@ static const TargetInfo kSM90a = {
     // non-portable attribute; DESIGN.md measured 16 working on the H200.
     /*portableClusterSize=*/8,
     /*nonPortableClusterSize=*/16,
+    // bench/RESULTS.md, H200, split-K decode at B = 1, 32/8 heads: 8-CTA
+    // clusters 2.39 TB/s against 2.10 for 16 at Skv = 32k (2.83 / 2.59 at
+    // 128k), with half the CTAs.
+    /*splitKClusterSize=*/8,
     /*maxThreadsPerBlock=*/1024,
     // FA3: one producer warpgroup and two consumer warpgroups.
     /*kernelThreads=*/384,
@@ -58,6 +62,8 @@ static const TargetInfo kSM100a = {
     // Programming Guide "Thread Block Clusters": 8 portable, 16 non-portable.
     /*portableClusterSize=*/8,
     /*nonPortableClusterSize=*/16,
+    // Not measured on a B200: the non-portable limit until it is.
+    /*splitKClusterSize=*/16,
     /*maxThreadsPerBlock=*/1024,
     // FA4Config.num_threads = 512: 2 softmax + 1 correction warpgroup, MMA,
     // load and epilogue warps.

@@ -1,5 +1,5 @@
 // The split-K decode kernels assemble for sm_90a with no stack and no
-// spills: 32/8 heads at B = 1 (16 partitions), at B = 3 (5 partitions, one
+// spills: 32/8 heads at B = 1 (8 partitions), at B = 3 (5 partitions, one
 // without a band), and 16/16 heads at d = 64 (8 partitions, no fusion).
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t/b1 --quiet | FileCheck %s --check-prefix=B1 --implicit-check-not=C75

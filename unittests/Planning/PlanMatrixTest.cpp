@@ -101,8 +101,8 @@ void checkSplitK(const SplitKPlan &splitK, const AttnConfig &config,
   EXPECT_LT(splitK.kvPerPartition * (splitK.partitions - 1), splitK.kvSpan);
   // Partitions are as short as one wave allows (floor(#SMs / busy CTAs) of
   // them, before the recount that drops any left empty by BN alignment),
-  // unless the keys ran out first or the cluster cap kept 3/4 of the SMs
-  // busy.
+  // unless the keys ran out first, the cluster cap kept 3/4 of the SMs
+  // busy, or the chip's preferred split-K cluster size capped them.
   int64_t wavePartitions = target.numSMs / busyCtas;
   bool waveFull =
       splitK.kvPerPartition ==
@@ -115,10 +115,12 @@ void checkSplitK(const SplitKPlan &splitK, const AttnConfig &config,
   bool clusterCapped = splitK.mode == SplitKMode::ClusterDsmem &&
                        splitK.partitions == target.nonPortableClusterSize &&
                        4 * splitK.numCtas >= 3 * target.numSMs;
-  EXPECT_TRUE(waveFull || keysRanOut || clusterCapped)
+  bool preferenceCapped = splitK.mode == SplitKMode::ClusterDsmem &&
+                          splitK.partitions == target.splitKClusterSize;
+  EXPECT_TRUE(waveFull || keysRanOut || clusterCapped || preferenceCapped)
       << splitK.numCtas << " CTAs, " << splitK.kvSpan << " keys";
   if (splitK.mode == SplitKMode::ClusterDsmem) {
-    EXPECT_LE(splitK.partitions, target.nonPortableClusterSize);
+    EXPECT_LE(splitK.partitions, target.splitKClusterSize);
     EXPECT_EQ(splitK.clusterSize, splitK.partitions);
     EXPECT_EQ(splitK.bandColumns % 8, 0);
     EXPECT_GE(splitK.bandColumns * splitK.partitionsWithBand, config.ovDepth);

@@ -17,23 +17,24 @@ FullPlan planOrFail(const AttnProblem &problem, Chip chip) {
   return llvm::succeeded(plan) ? *plan : FullPlan();
 }
 
-TEST(SplitKPlanTest, GqaDecodeOnHopperCoversTheSMs) {
-  // B=1, Hq=32, Hkv=8, Sq=1, Skv=32768, d=128: 8 fused work items.
+TEST(SplitKPlanTest, GqaDecodeOnHopperUsesEightCtaClusters) {
+  // B=1, Hq=32, Hkv=8, Sq=1, Skv=32768, d=128: 8 fused work items. One wave
+  // would allow 16 partitions, but on the H200 8-CTA clusters measured
+  // faster (bench/RESULTS.md: 2.39 against 2.10 TB/s): 64 CTAs.
   FullPlan plan =
       planOrFail(makeProblem(1, 1, 32768, 32, 8, 128, 128), Chip::SM90a);
   const SplitKPlan &splitK = plan.splitK;
   EXPECT_TRUE(plan.config.fuseGqa);
   EXPECT_EQ(splitK.numWorkItems, 8);
   EXPECT_EQ(splitK.reason, SplitKReason::Split);
-  EXPECT_GE(splitK.numCtas, 100);
-  EXPECT_EQ(splitK.partitions, 16);
-  EXPECT_EQ(splitK.numCtas, 128);
+  EXPECT_EQ(splitK.partitions, 8);
+  EXPECT_EQ(splitK.numCtas, 64);
   EXPECT_EQ(splitK.mode, SplitKMode::ClusterDsmem);
-  EXPECT_EQ(splitK.clusterSize, 16);
+  EXPECT_EQ(splitK.clusterSize, 8);
   EXPECT_EQ(splitK.kvPerPartition % plan.config.bn, 0);
   EXPECT_GE(splitK.kvPerPartition * splitK.partitions, 32768);
-  EXPECT_EQ(splitK.bandColumns, 8);
-  EXPECT_EQ(splitK.partitionsWithBand, 16);
+  EXPECT_EQ(splitK.bandColumns, 16);
+  EXPECT_EQ(splitK.partitionsWithBand, 8);
 }
 
 TEST(SplitKPlanTest, GqaDecodeOnBlackwell) {
@@ -87,7 +88,7 @@ TEST(SplitKPlanTest, DynamicSizesNeedHints) {
   problem.seqKVHint = 32768;
   FullPlan hinted = planOrFail(problem, Chip::SM90a);
   EXPECT_EQ(hinted.splitK.mode, SplitKMode::ClusterDsmem);
-  EXPECT_EQ(hinted.splitK.partitions, 16);
+  EXPECT_EQ(hinted.splitK.partitions, 8);
 }
 
 TEST(SplitKPlanTest, WindowLimitsTheKeysToSplit) {

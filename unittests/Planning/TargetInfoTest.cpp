@@ -17,6 +17,7 @@ TEST(TargetInfoTest, SM100aFacts) {
   EXPECT_EQ(target.tmemMaxAllocColumns, 512);
   EXPECT_EQ(target.portableClusterSize, 8);
   EXPECT_EQ(target.nonPortableClusterSize, 16);
+  EXPECT_LE(target.splitKClusterSize, target.nonPortableClusterSize);
   EXPECT_EQ(target.kernelThreads, 512);
   EXPECT_EQ(target.mmaK(16), 16);
   EXPECT_EQ(target.mmaK(8), 32);
@@ -30,6 +31,7 @@ TEST(TargetInfoTest, SM90aFacts) {
   EXPECT_EQ(target.tmemColumns, 0);
   EXPECT_EQ(target.portableClusterSize, 8);
   EXPECT_EQ(target.nonPortableClusterSize, 16);
+  EXPECT_LE(target.splitKClusterSize, target.nonPortableClusterSize);
   EXPECT_EQ(target.kernelThreads, 384);
   EXPECT_EQ(target.mmaK(16), 16);
   EXPECT_EQ(target.mmaK(8), 32);

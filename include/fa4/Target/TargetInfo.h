@@ -35,6 +35,10 @@ struct TargetInfo {
   /// the limit reachable with cudaFuncAttributeNonPortableClusterSizeAllowed.
   int portableClusterSize;
   int nonPortableClusterSize;
+  /// The most partitions a split-K cluster gets: a measured preference at or
+  /// below the non-portable limit (a larger cluster needs that many free SMs
+  /// in one GPC, so fewer of them run at once).
+  int splitKClusterSize;
   int maxThreadsPerBlock;
   /// Threads of the fa4 kernel shape on this chip (DESIGN.md, "Kernel shape").
   int kernelThreads;

@@ -3,13 +3,13 @@
 
 // Decode, 32 q / 8 kv heads, d = 128, B = 1, Skv = 32k: the planner fuses
 // the 4 q-heads of a kv-head into one 64-row tile (16 query rows x 4 heads)
-// and splits the keys over a cluster of 16 partitions, each combining a band
-// of 8 of the 128 output columns. One consumer warpgroup: a 3D grid of
-// (partition, kv head, batch x row tile) with cluster (16, 1, 1); Q boxes
+// and splits the keys over a cluster of 8 partitions, each combining a band
+// of 16 of the 128 output columns. One consumer warpgroup: a 3D grid of
+// (partition, kv head, batch x row tile) with cluster (8, 1, 1); Q boxes
 // of 16 rows x 4 heads.
 // CHECK-LABEL: func @gqa_decode
-// CHECK: cluster = array<i64: 16, 1, 1>
-// CHECK-SAME: grid = {{\[}}["16"], ["hkv"], ["b", "ceil_div:sq:16"]]
+// CHECK: cluster = array<i64: 8, 1, 1>
+// CHECK-SAME: grid = {{\[}}["8"], ["hkv"], ["b", "ceil_div:sq:16"]]
 // CHECK-SAME: params = ["tmap:q:1x16x4x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128"
 // CHECK: fa4.warp_specialize warpgroups [1, 1] registers [24, 240]
 // The producer: its partition is its cluster rank; the kv head is
@@ -24,10 +24,10 @@
 // CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[TILE]], %c16_i32 : i32
 // CHECK-NEXT: %[[HEAD:.*]] = arith.muli %[[KVHEAD]], %c4_i32 : i32
 // The visible tiles (causal: up to the last row's diagonal) are dealt out
-// in runs of ceil(tiles / 16); a partition past the end gets none.
+// in runs of ceil(tiles / 8); a partition past the end gets none.
 // CHECK: %[[TILES:.*]] = arith.select
-// CHECK-NEXT: %[[UP:.*]] = arith.addi %[[TILES]], %c15_i32 : i32
-// CHECK-NEXT: %[[PER:.*]] = arith.divui %[[UP]], %c16_i32 : i32
+// CHECK-NEXT: %[[UP:.*]] = arith.addi %[[TILES]], %c7_i32 : i32
+// CHECK-NEXT: %[[PER:.*]] = arith.divui %[[UP]], %c8_i32 : i32
 // CHECK-NEXT: %[[SKIPPED:.*]] = arith.muli %[[RANK]], %[[PER]] : i32
 // CHECK-NEXT: %[[LEFT:.*]] = arith.subi %[[TILES]], %[[SKIPPED]] : i32
 // CHECK-NEXT: %[[MINE:.*]] = arith.minsi %[[PER]], %[[LEFT]] : i32
@@ -51,7 +51,7 @@
 // Q and the K ring, all consumed by now), then published and combined.
 // CHECK: fa4.splitk.stage %{{.*}}, %{{.*}}#1, %{{.*}}#2 at 0 : <64x128xf32>, <64xf32>
 // CHECK-NEXT: fa4.cluster.sync
-// CHECK-NEXT: fa4.splitk.combine rank %{{.*}} of 16 band 8 from 0 rows 64 columns 128 to %arg3[%{{.*}}] strides[%arg8, %arg9, %arg10] sq %arg6 depth 128 of bf16 lse %arg4 strides[%arg11, %arg12] {group = 4 : i64}
+// CHECK-NEXT: fa4.splitk.combine rank %{{.*}} of 8 band 16 from 0 rows 64 columns 128 to %arg3[%{{.*}}] strides[%arg8, %arg9, %arg10] sq %arg6 depth 128 of bf16 lse %arg4 strides[%arg11, %arg12] {group = 4 : i64}
 // CHECK-NEXT: fa4.cluster.sync
 // CHECK-NOT: fa4.epilogue
 
