@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Common/KernelEmitter.h"
+#include "KernelFunc.h"
 #include "Kernels.h"
 #include "WorkTiles.h"
 #include "fa4/Conversion/KernelABI.h"
@@ -277,9 +278,8 @@ private:
   bool persistent;
 
   // Kernel arguments.
-  Value qMap, kMap, vMap, outPtr, lsePtr, seqQ, seqKV, scaleLog2;
-  SmallVector<Value> outStride, lseStride;
-  Value batchSize, numWork, firstWork, workStride;
+  AttentionArgs args;
+  Value numWork, firstWork, workStride;
   // The current work tile (decodeWork).
   Value batch, head, kvHead, blockRow, firstTile, numTiles;
   // Decode: this CTA's rank in its cluster, which is its K/V partition.
@@ -293,9 +293,10 @@ private:
 /// persistent CTAs. Otherwise the row blocks of one head are adjacent, so
 /// CTAs running together share K and V in L2.
 void FA3KernelBuilder::decodeWork(Value index) {
-  WorkTiles tiles(b, loc, plan.mask, seqQ, seqKV, plan.bn);
-  setWork(tiles.prefill(index, batchSize, plan.numConsumers * kRowsPerConsumer,
-                        plan.numQHeads, plan.group));
+  WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
+  setWork(tiles.prefill(index, args.batchSize,
+                        plan.numConsumers * kRowsPerConsumer, plan.numQHeads,
+                        plan.group));
 }
 
 /// Decode: blockIdx = (partition, head, batch x row tile); with fused GQA
@@ -308,7 +309,7 @@ void FA3KernelBuilder::decodeSplitWork() {
       fromIndex(gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x));
   Value headIndex =
       fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
-  Value rowTiles = divu(add(seqQ, i32(plan.queryRowsPerTile() - 1)),
+  Value rowTiles = divu(add(args.seqQ, i32(plan.queryRowsPerTile() - 1)),
                         i32(plan.queryRowsPerTile()));
   Value z = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
   batch = divu(z, rowTiles);
@@ -321,7 +322,7 @@ void FA3KernelBuilder::decodeSplitWork() {
     kvHead = divu(head, i32(plan.group));
   }
   WorkTile work{batch, head, kvHead, blockRow, Value(), Value()};
-  WorkTiles(b, loc, plan.mask, seqQ, seqKV, plan.bn)
+  WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
       .keyTiles(work, plan.queryRowsPerTile());
   firstTile = work.firstTile;
   numTiles = work.numTiles;
@@ -385,7 +386,7 @@ void FA3KernelBuilder::buildProducer() {
                             kSwizzleBytes);
   for (int64_t consumer = 0; consumer < plan.numConsumers; ++consumer)
     for (int64_t box = 0; box < plan.qkBoxes; ++box)
-      tmaLoad(qMap,
+      tmaLoad(args.qMap,
               i32(plan.qOffset + consumer * plan.qTileBytes() +
                   box * kRowsPerConsumer * kSwizzleBytes),
               i32(box * kBoxColumns), head,
@@ -417,13 +418,13 @@ void FA3KernelBuilder::buildProducer() {
     expectBytes(kBarrier, plan.qkBoxes * plan.kBoxBytes());
     Value kSlot = add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)));
     for (int64_t box = 0; box < plan.qkBoxes; ++box)
-      tmaLoad(kMap, add(kSlot, i32(box * plan.kBoxBytes())),
+      tmaLoad(args.kMap, add(kSlot, i32(box * plan.kBoxBytes())),
               i32(box * kBoxColumns), kvHead, keyRow, batch, kBarrier);
     Value vBarrier = vFullBarrier(slot);
     expectBytes(vBarrier, plan.ovBoxes * plan.kBoxBytes());
     Value vSlot = add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
     for (int64_t box = 0; box < plan.ovBoxes; ++box)
-      tmaLoad(vMap, add(vSlot, i32(box * plan.kBoxBytes())),
+      tmaLoad(args.vMap, add(vSlot, i32(box * plan.kBoxBytes())),
               i32(box * kBoxColumns), kvHead, keyRow, batch, vBarrier);
   }
   endWork(work);
@@ -526,12 +527,12 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       releaseSlot(previous);
     }
 
-    scores =
-        MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow, seqQ,
-                       seqKV, plan.mask, b.getI64IntegerAttr(plan.rowGroup));
+    scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow,
+                            args.seqQ, args.seqKV, plan.mask,
+                            b.getI64IntegerAttr(plan.rowGroup));
     auto softmax =
         SoftmaxOp::create(b, loc, scoresType, rowsType(), rowsType(),
-                          rowsType(), scores, rowMax, rowSum, scaleLog2,
+                          rowsType(), scores, rowMax, rowSum, args.scaleLog2,
                           /*rescaleThreshold=*/FloatAttr(),
                           /*polyExp2Period=*/0);
     out = ScaleRowsOp::create(b, loc, outType, out, softmax.getCorrection());
@@ -566,11 +567,11 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     SplitKStageOp::create(b, loc, out, loop.getResult(1), loop.getResult(2),
                           b.getI64IntegerAttr(plan.stagingOffset));
   else
-    EpilogueOp::create(b, loc, out, loop.getResult(1), loop.getResult(2),
-                       outPtr, batch, tileRow, head, outStride, seqQ, lsePtr,
-                       lseStride, b.getI64IntegerAttr(plan.ovDepth),
-                       TypeAttr::get(plan.elementType),
-                       b.getI64IntegerAttr(plan.rowGroup));
+    EpilogueOp::create(
+        b, loc, out, loop.getResult(1), loop.getResult(2), args.outPtr, batch,
+        tileRow, head, args.outStride, args.seqQ, args.lsePtr, args.lseStride,
+        b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.elementType),
+        b.getI64IntegerAttr(plan.rowGroup));
   endWork(work);
   if (pingPong) {
     // Consumer 0 takes the turn that consumer 1's first arrive granted, so
@@ -585,28 +586,14 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
 
 void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&func.getBody().front());
-  unsigned arg = 0;
-  qMap = func.getArgument(arg++);
-  kMap = func.getArgument(arg++);
-  vMap = func.getArgument(arg++);
-  outPtr = func.getArgument(arg++);
-  if (plan.hasLse)
-    lsePtr = func.getArgument(arg++);
-  batchSize = func.getArgument(arg++);
-  seqQ = func.getArgument(arg++);
-  seqKV = func.getArgument(arg++);
-  for (int dim = 0; dim < 3; ++dim)
-    outStride.push_back(func.getArgument(arg++));
-  if (plan.hasLse)
-    for (int dim = 0; dim < 2; ++dim)
-      lseStride.push_back(func.getArgument(arg++));
-  scaleLog2 = func.getArgument(arg++);
+  args = AttentionArgs::read(func, plan.hasLse);
 
   // CTA i takes work tiles i, i + grid, i + 2 * grid, ... (persistent), or
   // work tile i alone.
   Value rowsPerBlock = i32(plan.numConsumers * kRowsPerConsumer);
-  Value numRowBlocks = divu(add(seqQ, sub(rowsPerBlock, i32(1))), rowsPerBlock);
-  numWork = mul(numRowBlocks, mul(i32(plan.numQHeads), batchSize));
+  Value numRowBlocks =
+      divu(add(args.seqQ, sub(rowsPerBlock, i32(1))), rowsPerBlock);
+  numWork = mul(numRowBlocks, mul(i32(plan.numQHeads), args.batchSize));
   firstWork = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
   workStride = fromIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
@@ -679,8 +666,9 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
 void FA3KernelBuilder::buildCombine() {
   ClusterSyncOp::create(b, loc);
   SplitKCombineOp::create(
-      b, loc, partition, outPtr, batch, blockRow, head, outStride, seqQ, lsePtr,
-      lseStride, b.getI64IntegerAttr(plan.stagingOffset),
+      b, loc, partition, args.outPtr, batch, blockRow, head, args.outStride,
+      args.seqQ, args.lsePtr, args.lseStride,
+      b.getI64IntegerAttr(plan.stagingOffset),
       b.getI64IntegerAttr(plan.partitions), b.getI64IntegerAttr(plan.band),
       b.getI64IntegerAttr(kRowsPerConsumer), b.getI64IntegerAttr(plan.paddedOv),
       b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.elementType),
@@ -701,26 +689,10 @@ struct ConvertAttnToFA4Pass
 } // namespace
 
 /// The kernel's parameters in ABI order (docs/KernelABI.md), short form.
+/// With fused GQA a Q box holds the query rows of the group's heads.
 static SmallVector<std::string> abiParams(const HopperPlan &plan) {
-  auto box = [](int64_t rows) {
-    return ("1x" + Twine(rows) + "x1x" + Twine(kBoxColumns) + ":" +
-            Twine(kSwizzleBytes))
-        .str();
-  };
-  std::string qBox =
-      ("1x" + Twine(plan.queryRowsPerTile()) + "x" + Twine(plan.rowGroup) +
-       "x" + Twine(kBoxColumns) + ":" + Twine(kSwizzleBytes))
-          .str();
-  SmallVector<std::string> params = {"tmap:q:" + qBox, "tmap:k:" + box(plan.bn),
-                                     "tmap:v:" + box(plan.bn), "ptr:o"};
-  if (plan.hasLse)
-    params.push_back("ptr:lse");
-  params.append({"i32:b", "i32:sq", "i32:skv", "i64:o.stride.0",
-                 "i64:o.stride.1", "i64:o.stride.2"});
-  if (plan.hasLse)
-    params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
-  params.push_back("f32:scale_log2");
-  return params;
+  return attentionParams(tmaBox(plan.queryRowsPerTile(), plan.rowGroup),
+                         tmaBox(plan.bn), plan.hasLse);
 }
 
 void ConvertAttnToFA4Pass::runOnOperation() {
@@ -758,26 +730,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
 
     KernelABI abi;
     abi.params = abiParams(*plan);
-    auto globalPtr = LLVM::LLVMPointerType::get(context, 1);
-    SmallVector<Type> argTypes;
-    for (StringRef param : abi.params) {
-      StringRef kind = param.split(':').first;
-      argTypes.push_back(kind == "tmap"  ? Type(TensorMapType::get(context))
-                         : kind == "ptr" ? Type(globalPtr)
-                         : kind == "i32" ? Type(b.getI32Type())
-                         : kind == "i64" ? Type(b.getI64Type())
-                                         : Type(b.getF32Type()));
-    }
-    auto func =
-        gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
-    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
     int64_t threads = (1 + plan->numConsumers) * kWarpgroupThreads;
-    func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
-                  b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
-    // One CTA per SM: ptxas then caps registers at 65536 / threads, the pool
-    // setmaxnreg redistributes between producer and consumers.
-    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                  b.getI32IntegerAttr(1));
+    auto func = createKernelFunc(b, loc, name, abi.params, threads);
     FA3KernelBuilder(b, loc, *plan, pingPong, persistent).build(func);
 
     // Persistent: one CTA per SM (one fits, by its shared memory), each
@@ -803,12 +757,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
           {"1"}};
     abi.block[0] = threads;
     abi.dynamicSmemBytes = plan->smemUsed;
-    // Q, K, V are read by TMA: 16-byte bases and strides. O leaves as pairs
-    // of 16-bit values and LSE as f32: 4 bytes.
-    abi.alignment = {
-        {"q", {16, 16}}, {"k", {16, 16}}, {"v", {16, 16}}, {"o", {4, 4}}};
-    if (plan->hasLse)
-      abi.alignment.push_back({"lse", {4, 4}});
+    setAttentionAlignment(abi, plan->hasLse);
     setKernelABI(op, kernels, name, abi);
   }
 }

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Common/KernelEmitter.h"
+#include "KernelFunc.h"
 #include "Kernels.h"
 #include "WorkTiles.h"
 #include "fa4/Conversion/KernelABI.h"
@@ -247,8 +248,7 @@ private:
   void issueScore(Value tile, int64_t i);
 
   const BlackwellPlan &plan;
-  Value qMap, kMap, vMap, outPtr, lsePtr, seqQ, seqKV, scaleLog2, batchSize;
-  SmallVector<Value> outStride, lseStride;
+  AttentionArgs args;
   WorkTile work;
 };
 } // namespace
@@ -259,7 +259,7 @@ void BlackwellBuilder::buildLoader() {
       b, loc, qBarrier, b.getI64IntegerAttr(plan.numQ * plan.qTileBytes()));
   for (int64_t i = 0; i < plan.numQ; ++i)
     for (int64_t box = 0; box < plan.qkBoxes; ++box)
-      TmaLoadOp::create(b, loc, qMap,
+      TmaLoadOp::create(b, loc, args.qMap,
                         ValueRange{i32(box * kBoxColumns), work.head,
                                    add(work.blockRow, i32(i * kTileRows)),
                                    work.batch},
@@ -284,10 +284,10 @@ void BlackwellBuilder::buildLoader() {
             ValueRange{i32(box * kBoxColumns), work.kvHead, keyRow, work.batch},
             add(base, i32(box * plan.kBoxBytes())), full);
     };
-    load(kMap, kEmpty(slot), kFull(slot), plan.kRingOffset, plan.kStageBytes,
-         plan.qkBoxes);
-    load(vMap, vEmpty(slot), vFull(slot), plan.vRingOffset, plan.vStageBytes,
-         plan.ovBoxes);
+    load(args.kMap, kEmpty(slot), kFull(slot), plan.kRingOffset,
+         plan.kStageBytes, plan.qkBoxes);
+    load(args.vMap, vEmpty(slot), vFull(slot), plan.vRingOffset,
+         plan.vStageBytes, plan.ovBoxes);
   });
 }
 
@@ -370,11 +370,13 @@ void BlackwellBuilder::buildSoftmax(Value tileIndex) {
             TmemLoadOp::create(b, loc, scoresType, sTile(i)).getResult();
         Value firstKey = mul(add(work.firstTile, tile), i32(plan.bn));
         scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow,
-                                seqQ, seqKV, plan.mask, b.getI64IntegerAttr(1));
+                                args.seqQ, args.seqKV, plan.mask,
+                                b.getI64IntegerAttr(1));
         auto softmax = SoftmaxOp::create(
             b, loc, scoresType, rowsType(), rowsType(), rowsType(), scores,
-            loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1], scaleLog2,
-            b.getF64FloatAttr(kRescaleThreshold), kPolyExp2Period);
+            loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1],
+            args.scaleLog2, b.getF64FloatAttr(kRescaleThreshold),
+            kPolyExp2Period);
         // The correction warpgroup rescales O_i by these factors.
         RowsStoreOp::create(b, loc, softmax.getCorrection(),
                             b.getI64IntegerAttr(factorOffset(i)));
@@ -426,9 +428,9 @@ void BlackwellBuilder::buildCorrection() {
       TmemStoreOp::create(b, loc, SplatOp::create(b, loc, zeroType, f32(0.0)),
                           oTile(i));
     });
-    EpilogueOp::create(b, loc, oTile(i), max, sum, outPtr, work.batch,
+    EpilogueOp::create(b, loc, oTile(i), max, sum, args.outPtr, work.batch,
                        add(work.blockRow, i32(i * kTileRows)), work.head,
-                       outStride, seqQ, lsePtr, lseStride,
+                       args.outStride, args.seqQ, args.lsePtr, args.lseStride,
                        b.getI64IntegerAttr(plan.ovDepth),
                        TypeAttr::get(plan.elementType), b.getI64IntegerAttr(1));
   }
@@ -436,22 +438,7 @@ void BlackwellBuilder::buildCorrection() {
 
 void BlackwellBuilder::build(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&func.getBody().front());
-  unsigned arg = 0;
-  qMap = func.getArgument(arg++);
-  kMap = func.getArgument(arg++);
-  vMap = func.getArgument(arg++);
-  outPtr = func.getArgument(arg++);
-  if (plan.hasLse)
-    lsePtr = func.getArgument(arg++);
-  batchSize = func.getArgument(arg++);
-  seqQ = func.getArgument(arg++);
-  seqKV = func.getArgument(arg++);
-  for (int dim = 0; dim < 3; ++dim)
-    outStride.push_back(func.getArgument(arg++));
-  if (plan.hasLse)
-    for (int dim = 0; dim < 2; ++dim)
-      lseStride.push_back(func.getArgument(arg++));
-  scaleLog2 = func.getArgument(arg++);
+  args = AttentionArgs::read(func, plan.hasLse);
 
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Value warp = divu(tid, i32(32));
@@ -491,11 +478,11 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func) {
   auto role = [&](int index) {
     Block *block = b.createBlock(&roles.getRoles()[index], {},
                                  {i32Type, i32Type}, {loc, loc});
-    work =
-        WorkTiles(b, loc, plan.mask, seqQ, seqKV, plan.bn)
-            .prefill(
-                fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)),
-                batchSize, plan.numQ * kTileRows, plan.numQHeads, plan.group);
+    work = WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
+               .prefill(
+                   fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)),
+                   args.batchSize, plan.numQ * kTileRows, plan.numQHeads,
+                   plan.group);
     return block;
   };
   {
@@ -540,39 +527,11 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
   Location loc = op.getLoc();
   b.setInsertionPointToEnd(kernels.getBody());
 
-  auto box = [](int64_t rows) {
-    return ("1x" + Twine(rows) + "x1x" + Twine(kBoxColumns) + ":" +
-            Twine(kSwizzleBytes))
-        .str();
-  };
   KernelABI abi;
-  abi.params = {"tmap:q:" + box(kTileRows), "tmap:k:" + box(plan->bn),
-                "tmap:v:" + box(plan->bn), "ptr:o"};
-  if (plan->hasLse)
-    abi.params.push_back("ptr:lse");
-  abi.params.append({"i32:b", "i32:sq", "i32:skv", "i64:o.stride.0",
-                     "i64:o.stride.1", "i64:o.stride.2"});
-  if (plan->hasLse)
-    abi.params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
-  abi.params.push_back("f32:scale_log2");
-  SmallVector<Type> argTypes;
-  for (StringRef param : abi.params) {
-    StringRef kind = param.split(':').first;
-    argTypes.push_back(kind == "tmap" ? Type(TensorMapType::get(context))
-                       : kind == "ptr"
-                           ? Type(LLVM::LLVMPointerType::get(context, 1))
-                       : kind == "i32" ? Type(b.getI32Type())
-                       : kind == "i64" ? Type(b.getI64Type())
-                                       : Type(b.getF32Type()));
-  }
-  auto func =
-      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  abi.params =
+      attentionParams(tmaBox(kTileRows), tmaBox(plan->bn), plan->hasLse);
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
-  func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
-                b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
-  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                b.getI32IntegerAttr(1));
+  auto func = createKernelFunc(b, loc, name, abi.params, threads);
   BlackwellBuilder(b, loc, *plan).build(func);
 
   abi.grid = {
@@ -581,10 +540,7 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
       {"1"}};
   abi.block[0] = threads;
   abi.dynamicSmemBytes = plan->smemUsed;
-  abi.alignment = {
-      {"q", {16, 16}}, {"k", {16, 16}}, {"v", {16, 16}}, {"o", {4, 4}}};
-  if (plan->hasLse)
-    abi.alignment.push_back({"lse", {4, 4}});
+  setAttentionAlignment(abi, plan->hasLse);
   setKernelABI(op, kernels, name, abi);
   return success();
 }

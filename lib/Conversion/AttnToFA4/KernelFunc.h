@@ -1,0 +1,52 @@
+//===- KernelFunc.h - The attention kernel's signature ----------*- C++ -*-===//
+//
+// What the sm_90a and sm_100a kernel builders share about the gpu.func they
+// write: its parameters in ABI order (docs/KernelABI.md), the kernel
+// attributes, the per-tensor alignment, and the arguments by name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_ATTNTOFA4_KERNELFUNC_H
+#define LIB_CONVERSION_ATTNTOFA4_KERNELFUNC_H
+
+#include "fa4/Conversion/KernelABI.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include <string>
+
+namespace fa4 {
+
+/// A 64-column, 128B-swizzled TMA box of `rows` rows and `heads` heads, in
+/// the manifest's short form ("1x<rows>x<heads>x64:128").
+std::string tmaBox(int64_t rows, int64_t heads = 1);
+
+/// The kernel parameters in ABI order: tensor maps of Q, K and V with these
+/// boxes, O (and LSE), B, Sq, Skv, O's strides (and LSE's), scale * log2(e).
+llvm::SmallVector<std::string>
+attentionParams(llvm::StringRef qBox, llvm::StringRef kvBox, bool hasLse);
+
+/// Q, K and V are read by TMA: 16-byte bases and strides. O leaves as pairs
+/// of 16-bit values and LSE as f32: 4 bytes.
+void setAttentionAlignment(KernelABI &abi, bool hasLse);
+
+/// `gpu.func @name` with one argument per parameter of `params` and the
+/// kernel attributes: `threads` threads, one CTA per SM (ptxas then caps
+/// registers at 65536 / threads, the pool setmaxnreg redistributes).
+mlir::gpu::GPUFuncOp createKernelFunc(mlir::OpBuilder &b, mlir::Location loc,
+                                      llvm::StringRef name,
+                                      llvm::ArrayRef<std::string> params,
+                                      int64_t threads);
+
+/// The arguments of a kernel made from attentionParams, by name.
+struct AttentionArgs {
+  mlir::Value qMap, kMap, vMap, outPtr, lsePtr, batchSize, seqQ, seqKV,
+      scaleLog2;
+  llvm::SmallVector<mlir::Value> outStride, lseStride;
+
+  static AttentionArgs read(mlir::gpu::GPUFuncOp func, bool hasLse);
+};
+
+} // namespace fa4
+
+#endif // LIB_CONVERSION_ATTNTOFA4_KERNELFUNC_H
