@@ -506,82 +506,36 @@ struct MmaWaitLowering : OpConversionPattern<MmaWaitOp> {
   }
 };
 
-/// Interior tiles skip the per-element compares: one warp-uniform test of
-/// whether the tile reaches Skv or crosses the mask's diagonals for any of
-/// the warpgroup's 64 rows.
+/// fa4.mask (LoweringEmitter::maskTile) in the wgmma accumulator layout:
+/// each thread holds two rows and, per 8-column chunk, two adjacent keys.
 struct MaskLowering : OpConversionPattern<MaskOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(MaskOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Sm90Emitter e(rewriter, op);
-    OpBuilder &b = rewriter;
-    Location loc = op.getLoc();
-    using P = arith::CmpIPredicate;
-    attn::MaskAttr mask = op.getMask();
-    auto type = cast<FragType>(op.getType());
-    SmallVector<Value> scores = flatten(adaptor.getScores());
     Value firstKey = adaptor.getFirstKey().front();
     Value firstRow = adaptor.getFirstRow().front();
-    Value seqQ = adaptor.getSeqQ().front(), seqKV = adaptor.getSeqKV().front();
-    Value shift = e.sub(seqKV, seqQ);
-    Value lastKey = e.add(firstKey, e.i32(type.getColumns() - 1));
-    Value firstDiagonal = e.add(firstRow, shift);
     int64_t group = op.getGroup();
-    Value lastDiagonal =
-        e.add(firstDiagonal, e.i32(type.getRows() / group - 1));
-    Value needsMask = e.cmp(P::sge, lastKey, seqKV);
-    auto orNeeds = [&](Value condition) {
-      needsMask = arith::OrIOp::create(b, loc, needsMask, condition);
-    };
-    if (mask.getKind() == attn::MaskKind::Causal)
-      orNeeds(e.cmp(P::sgt, lastKey, firstDiagonal));
-    if (mask.getKind() == attn::MaskKind::Window) {
-      if (mask.getRight() >= 0)
-        orNeeds(e.cmp(P::sgt, lastKey,
-                      e.add(firstDiagonal, e.i32(mask.getRight()))));
-      if (mask.getLeft() >= 0)
-        orNeeds(e.cmp(P::slt, firstKey,
-                      e.sub(lastDiagonal, e.i32(mask.getLeft()))));
-    }
-
-    SmallVector<Type> types(scores.size(), b.getF32Type());
-    auto ifMask = scf::IfOp::create(b, loc, types, needsMask,
-                                    /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifMask.elseBlock());
-      scf::YieldOp::create(b, loc, scores);
-      b.setInsertionPointToStart(ifMask.thenBlock());
-      // Query rows of the thread's two tile rows (r / group with fused GQA).
+    // Query rows of the thread's two tile rows (r / group with fused GQA);
+    // register 4j + e is column 8j + fragmentColumn + e % 2.
+    Value rows[2], fragmentColumn;
+    auto prepare = [&](Value) {
       Value tileRow0 = e.fragmentRow();
-      Value rows[2] = {
-          e.add(firstRow, e.divu(tileRow0, e.i32(group))),
-          e.add(firstRow, e.divu(e.add(tileRow0, e.i32(8)), e.i32(group)))};
-      Value fragmentColumn = e.fragmentColumn();
-      Value negInf = e.f32(-INFINITY);
-      SmallVector<Value> masked;
-      for (auto [i, score] : llvm::enumerate(scores)) {
-        Value key =
-            e.add(firstKey, e.add(fragmentColumn, e.i32(8 * (i / 4) + i % 2)));
-        Value visible = e.cmp(P::slt, key, seqKV);
-        Value diagonal = e.add(rows[rowHalf(i)], shift);
-        auto keep = [&](Value condition) {
-          visible = arith::AndIOp::create(b, loc, visible, condition);
-        };
-        if (mask.getKind() == attn::MaskKind::Causal)
-          keep(e.cmp(P::sle, key, diagonal));
-        if (mask.getKind() == attn::MaskKind::Window) {
-          if (mask.getRight() >= 0)
-            keep(e.cmp(P::sle, key, e.add(diagonal, e.i32(mask.getRight()))));
-          if (mask.getLeft() >= 0)
-            keep(e.cmp(P::sge, key, e.sub(diagonal, e.i32(mask.getLeft()))));
-        }
-        masked.push_back(e.select(visible, score, negInf));
-      }
-      scf::YieldOp::create(b, loc, masked);
-    }
-    SmallVector<SmallVector<Value>> results = {flatten(ifMask.getResults())};
+      rows[0] = e.add(firstRow, e.divu(tileRow0, e.i32(group)));
+      rows[1] =
+          e.add(firstRow, e.divu(e.add(tileRow0, e.i32(8)), e.i32(group)));
+      fragmentColumn = e.fragmentColumn();
+    };
+    auto keyOf = [&](int64_t i) {
+      return e.add(firstKey, e.add(fragmentColumn, e.i32(8 * (i / 4) + i % 2)));
+    };
+    auto diagonalOf = [&](int64_t i, Value shift) {
+      return e.add(rows[rowHalf(i)], shift);
+    };
+    SmallVector<SmallVector<Value>> results = {e.maskTile(
+        op, adaptor.getScores(), firstKey, firstRow, adaptor.getSeqQ().front(),
+        adaptor.getSeqKV().front(), prepare, keyOf, diagonalOf)};
     rewriter.replaceOpWithMultiple(op, std::move(results));
     return success();
   }

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -184,6 +185,70 @@ public:
       step.probs.push_back(p);
     }
     return step;
+  }
+
+  /// fa4.mask's semantics, shared by the targets' layouts: a
+  /// warp-uniform test of whether the tile reaches Skv or crosses one of the
+  /// mask's (bottom-right aligned) diagonals for any of its rows; only then
+  /// the per-register compares, so interior tiles skip them. In the masked
+  /// branch `prepare(shift)` runs first, then register i gets key `keyOf(i)`
+  /// and the diagonal of its query row `diagonalOf(i, shift)`.
+  template <typename Prepare, typename KeyOf, typename DiagonalOf>
+  llvm::SmallVector<mlir::Value>
+  maskTile(kernel::MaskOp maskOp, mlir::ValueRange scores, mlir::Value firstKey,
+           mlir::Value firstRow, mlir::Value seqQ, mlir::Value seqKV,
+           Prepare prepare, KeyOf keyOf, DiagonalOf diagonalOf) {
+    using P = mlir::arith::CmpIPredicate;
+    attn::MaskAttr mask = maskOp.getMask();
+    auto type = llvm::cast<kernel::FragType>(maskOp.getType());
+    int64_t group = maskOp.getGroup();
+    mlir::Value shift = sub(seqKV, seqQ);
+    mlir::Value lastKey = add(firstKey, i32(type.getColumns() - 1));
+    mlir::Value firstDiagonal = add(firstRow, shift);
+    mlir::Value lastDiagonal =
+        add(firstDiagonal, i32(type.getRows() / group - 1));
+    mlir::Value needsMask = cmp(P::sge, lastKey, seqKV);
+    auto orNeeds = [&](mlir::Value condition) {
+      needsMask = mlir::arith::OrIOp::create(b, loc, needsMask, condition);
+    };
+    if (mask.getKind() == attn::MaskKind::Causal)
+      orNeeds(cmp(P::sgt, lastKey, firstDiagonal));
+    if (mask.getKind() == attn::MaskKind::Window) {
+      if (mask.getRight() >= 0)
+        orNeeds(cmp(P::sgt, lastKey, add(firstDiagonal, i32(mask.getRight()))));
+      if (mask.getLeft() >= 0)
+        orNeeds(cmp(P::slt, firstKey, sub(lastDiagonal, i32(mask.getLeft()))));
+    }
+
+    llvm::SmallVector<mlir::Type> types(scores.size(), b.getF32Type());
+    auto ifMask = mlir::scf::IfOp::create(b, loc, types, needsMask,
+                                          /*withElseRegion=*/true);
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifMask.elseBlock());
+    mlir::scf::YieldOp::create(b, loc, scores);
+    b.setInsertionPointToStart(ifMask.thenBlock());
+    prepare(shift);
+    mlir::Value negInf = f32(-INFINITY);
+    llvm::SmallVector<mlir::Value> masked;
+    for (auto [i, score] : llvm::enumerate(scores)) {
+      mlir::Value key = keyOf(int64_t(i));
+      mlir::Value visible = cmp(P::slt, key, seqKV);
+      mlir::Value diagonal = diagonalOf(int64_t(i), shift);
+      auto keep = [&](mlir::Value condition) {
+        visible = mlir::arith::AndIOp::create(b, loc, visible, condition);
+      };
+      if (mask.getKind() == attn::MaskKind::Causal)
+        keep(cmp(P::sle, key, diagonal));
+      if (mask.getKind() == attn::MaskKind::Window) {
+        if (mask.getRight() >= 0)
+          keep(cmp(P::sle, key, add(diagonal, i32(mask.getRight()))));
+        if (mask.getLeft() >= 0)
+          keep(cmp(P::sge, key, sub(diagonal, i32(mask.getLeft()))));
+      }
+      masked.push_back(select(visible, score, negInf));
+    }
+    mlir::scf::YieldOp::create(b, loc, masked);
+    return llvm::SmallVector<mlir::Value>(ifMask.getResults());
   }
 
 protected:

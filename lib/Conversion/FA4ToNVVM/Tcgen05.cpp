@@ -367,67 +367,20 @@ struct MaskLowering : OpConversionPattern<MaskOp> {
   matchAndRewrite(MaskOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Sm100Emitter e(rewriter, op);
-    OpBuilder &b = rewriter;
-    Location loc = op.getLoc();
-    using P = arith::CmpIPredicate;
-    attn::MaskAttr mask = op.getMask();
-    auto type = cast<FragType>(op.getType());
-    int64_t group = op.getGroup();
-    SmallVector<Value> scores = flatten(adaptor.getScores());
     Value firstKey = adaptor.getFirstKey().front();
     Value firstRow = adaptor.getFirstRow().front();
-    Value seqQ = adaptor.getSeqQ().front(), seqKV = adaptor.getSeqKV().front();
-    Value shift = e.sub(seqKV, seqQ);
-    Value lastKey = e.add(firstKey, e.i32(type.getColumns() - 1));
-    Value firstDiagonal = e.add(firstRow, shift);
-    Value lastDiagonal =
-        e.add(firstDiagonal, e.i32(type.getRows() / group - 1));
-    // The warpgroup's tile needs the per-element test if it reaches Skv or
-    // crosses a diagonal for any of its rows (uniform over the warpgroup).
-    Value needsMask = e.cmp(P::sge, lastKey, seqKV);
-    auto orNeeds = [&](Value condition) {
-      needsMask = arith::OrIOp::create(b, loc, needsMask, condition);
+    // The thread's one row, and its diagonal, serve every register.
+    Value diagonal;
+    auto prepare = [&](Value shift) {
+      Value row =
+          e.add(firstRow, e.divu(e.threadInGroup(), e.i32(op.getGroup())));
+      diagonal = e.add(row, shift);
     };
-    if (mask.getKind() == attn::MaskKind::Causal)
-      orNeeds(e.cmp(P::sgt, lastKey, firstDiagonal));
-    if (mask.getKind() == attn::MaskKind::Window) {
-      if (mask.getRight() >= 0)
-        orNeeds(e.cmp(P::sgt, lastKey,
-                      e.add(firstDiagonal, e.i32(mask.getRight()))));
-      if (mask.getLeft() >= 0)
-        orNeeds(e.cmp(P::slt, firstKey,
-                      e.sub(lastDiagonal, e.i32(mask.getLeft()))));
-    }
-    SmallVector<Type> types(scores.size(), b.getF32Type());
-    auto ifMask = scf::IfOp::create(b, loc, types, needsMask, true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifMask.elseBlock());
-      scf::YieldOp::create(b, loc, scores);
-      b.setInsertionPointToStart(ifMask.thenBlock());
-      Value row = e.add(firstRow, e.divu(e.threadInGroup(), e.i32(group)));
-      Value diagonal = e.add(row, shift);
-      Value negInf = e.f32(-INFINITY);
-      SmallVector<Value> masked;
-      for (auto [i, score] : llvm::enumerate(scores)) {
-        Value key = e.add(firstKey, e.i32(int64_t(i)));
-        Value visible = e.cmp(P::slt, key, seqKV);
-        auto keep = [&](Value condition) {
-          visible = arith::AndIOp::create(b, loc, visible, condition);
-        };
-        if (mask.getKind() == attn::MaskKind::Causal)
-          keep(e.cmp(P::sle, key, diagonal));
-        if (mask.getKind() == attn::MaskKind::Window) {
-          if (mask.getRight() >= 0)
-            keep(e.cmp(P::sle, key, e.add(diagonal, e.i32(mask.getRight()))));
-          if (mask.getLeft() >= 0)
-            keep(e.cmp(P::sge, key, e.sub(diagonal, e.i32(mask.getLeft()))));
-        }
-        masked.push_back(e.select(visible, score, negInf));
-      }
-      scf::YieldOp::create(b, loc, masked);
-    }
-    SmallVector<SmallVector<Value>> results = {flatten(ifMask.getResults())};
+    auto keyOf = [&](int64_t i) { return e.add(firstKey, e.i32(i)); };
+    auto diagonalOf = [&](int64_t, Value) { return diagonal; };
+    SmallVector<SmallVector<Value>> results = {e.maskTile(
+        op, adaptor.getScores(), firstKey, firstRow, adaptor.getSeqQ().front(),
+        adaptor.getSeqKV().front(), prepare, keyOf, diagonalOf)};
     rewriter.replaceOpWithMultiple(op, std::move(results));
     return success();
   }
