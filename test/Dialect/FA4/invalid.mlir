@@ -642,3 +642,106 @@ func.func @stage_bf16(%o: !fa4.frag<64x128xbf16>, %m: !fa4.rows<64xf32>) {
   fa4.splitk.stage %o, %m, %m at 0 : !fa4.frag<64x128xbf16>, !fa4.rows<64xf32>
   return
 }
+
+// -----
+
+func.func @tmem_alloc_not_power_of_two() {
+  // expected-error @+1 {{'fa4.tmem.alloc' op allocates a power of two of 32 to 512 columns, got 48}}
+  fa4.tmem.alloc 48 columns to 0
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a TMEM tile is 128 lanes by a multiple of 16 columns up to 512, got 64x128}}
+func.func @tmem_tile_lanes(%t: !fa4.tmem_tile<64x128xf32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a TMEM tile holds f32 or bf16/f16, got 'i32'}}
+func.func @tmem_tile_type(%t: !fa4.tmem_tile<128x128xi32>) {
+  return
+}
+
+// -----
+
+func.func @tmem_mma_bf16_d(%q: !fa4.smem_tile<128x128xbf16, k_major>, %k: !fa4.smem_tile<128x128xbf16, k_major>, %d: !fa4.tmem_tile<128x128xbf16>, %acc: i1) {
+  // expected-error @+1 {{'fa4.tmem.mma' op accumulates into an f32 TMEM tile, got '!fa4.tmem_tile<128x128xbf16>'}}
+  fa4.tmem.mma %q, %k into %d accumulate %acc : !fa4.smem_tile<128x128xbf16, k_major>, !fa4.smem_tile<128x128xbf16, k_major>, !fa4.tmem_tile<128x128xbf16>
+  return
+}
+
+// -----
+
+func.func @tmem_mma_f32_a(%p: !fa4.tmem_tile<128x128xf32>, %v: !fa4.smem_tile<128x128xbf16, mn_major>, %d: !fa4.tmem_tile<128x128xf32>, %acc: i1) {
+  // expected-error @+1 {{'fa4.tmem.mma' op takes A from TMEM as 16-bit, got '!fa4.tmem_tile<128x128xf32>'}}
+  fa4.tmem.mma %p, %v into %d accumulate %acc : !fa4.tmem_tile<128x128xf32>, !fa4.smem_tile<128x128xbf16, mn_major>, !fa4.tmem_tile<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @tmem_mma_a_rows(%q: !fa4.smem_tile<64x128xbf16, k_major>, %k: !fa4.smem_tile<128x128xbf16, k_major>, %d: !fa4.tmem_tile<128x128xf32>, %acc: i1) {
+  // expected-error @+1 {{'fa4.tmem.mma' op takes a shared-memory A K-major with 128 rows, got '!fa4.smem_tile<64x128xbf16, k_major>'}}
+  fa4.tmem.mma %q, %k into %d accumulate %acc : !fa4.smem_tile<64x128xbf16, k_major>, !fa4.smem_tile<128x128xbf16, k_major>, !fa4.tmem_tile<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @tmem_mma_b_shape(%q: !fa4.smem_tile<128x128xbf16, k_major>, %k: !fa4.smem_tile<64x128xbf16, k_major>, %d: !fa4.tmem_tile<128x128xf32>, %acc: i1) {
+  // expected-error @+1 {{'fa4.tmem.mma' op B '!fa4.smem_tile<64x128xbf16, k_major>' is not K = 128 by N = 128 (k_major)}}
+  fa4.tmem.mma %q, %k into %d accumulate %acc : !fa4.smem_tile<128x128xbf16, k_major>, !fa4.smem_tile<64x128xbf16, k_major>, !fa4.tmem_tile<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @tmem_mma_types(%q: !fa4.smem_tile<128x128xbf16, k_major>, %k: !fa4.smem_tile<128x128xf16, k_major>, %d: !fa4.tmem_tile<128x128xf32>, %acc: i1) {
+  // expected-error @+1 {{'fa4.tmem.mma' op A holds 'bf16' but B holds 'f16'}}
+  fa4.tmem.mma %q, %k into %d accumulate %acc : !fa4.smem_tile<128x128xbf16, k_major>, !fa4.smem_tile<128x128xf16, k_major>, !fa4.tmem_tile<128x128xf32>
+  return
+}
+
+// -----
+
+// N = 272 is past tcgen05 kind::f16's 256.
+func.func @tmem_mma_n(%q: !fa4.smem_tile<128x128xbf16, k_major>, %k: !fa4.smem_tile<272x128xbf16, k_major>, %d: !fa4.tmem_tile<128x272xf32>, %acc: i1) {
+  // expected-error @+1 {{'fa4.tmem.mma' op needs K a multiple of 16 and N a multiple of 16 up to 256 (tcgen05 kind::f16, M = 128), got K = 128, N = 272}}
+  fa4.tmem.mma %q, %k into %d accumulate %acc : !fa4.smem_tile<128x128xbf16, k_major>, !fa4.smem_tile<272x128xbf16, k_major>, !fa4.tmem_tile<128x272xf32>
+  return
+}
+
+// -----
+
+func.func @tmem_load_shape(%t: !fa4.tmem_tile<128x128xf32>) {
+  // expected-error @+1 {{'fa4.tmem.load' op moves '!fa4.frag<128x64xf32>' to or from '!fa4.tmem_tile<128x128xf32>'; shapes and types must match}}
+  %f = fa4.tmem.load %t : !fa4.tmem_tile<128x128xf32> -> !fa4.frag<128x64xf32>
+  return
+}
+
+// -----
+
+func.func @tmem_store_type(%f: !fa4.frag<128x128xf32>, %t: !fa4.tmem_tile<128x128xbf16>) {
+  // expected-error @+1 {{'fa4.tmem.store' op moves '!fa4.frag<128x128xf32>' to or from '!fa4.tmem_tile<128x128xbf16>'; shapes and types must match}}
+  fa4.tmem.store %f, %t : !fa4.frag<128x128xf32>, !fa4.tmem_tile<128x128xbf16>
+  return
+}
+
+// -----
+
+func.func @tmem_scale_rows(%t: !fa4.tmem_tile<128x128xbf16>, %r: !fa4.rows<128xf32>) {
+  // expected-error @+1 {{'fa4.tmem.scale_rows' op scales the rows of an f32 TMEM tile by one f32 per row, got '!fa4.tmem_tile<128x128xbf16>' by '!fa4.rows<128xf32>'}}
+  fa4.tmem.scale_rows %t by %r : !fa4.tmem_tile<128x128xbf16>, !fa4.rows<128xf32>
+  return
+}
+
+// -----
+
+func.func @epilogue_bf16_tmem(%t: !fa4.tmem_tile<128x128xbf16>, %r: !fa4.rows<128xf32>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.epilogue' op stores an f32 accumulator, got '!fa4.tmem_tile<128x128xbf16>'}}
+  fa4.epilogue %t, %r, %r to %out[%i, %i, %i] strides [%s, %s, %s] sq %i depth 128 of bf16 : !fa4.tmem_tile<128x128xbf16>, <128xf32>, !llvm.ptr<1>
+  return
+}
