@@ -61,6 +61,11 @@ DECODE_BENCH = {"decode_d128_h32x8": [(1, 1, 8192), (1, 1, 32768),
                                       (64, 1, 8192)],
                 "decode_d128_h32x8_b64": [(64, 1, 8192)]}
 VARIANT_BENCH = ["bench_prefill_d128_none", "bench_prefill_d128_causal"]
+# KV tile sizes the decode kernels are also built with (fa4-compile
+# --block-n), so one run compares them with the planner's choice; each runs
+# the decode cases too.
+DECODE_VARIANTS = {f"bn{bn}": [f"--block-n={bn}"] for bn in (176, 128, 96, 64)}
+DECODE_VARIANT_KERNELS = ["decode_d128_h32x8", "decode_d128_h32x8_b64"]
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
 
@@ -96,6 +101,9 @@ def main():
     parser.add_argument("--kernel", default="auto",
                         help="fa4-compile --kernel: auto, fa3 or reference")
     parser.add_argument("--out", default="artifacts")
+    parser.add_argument("--decode-only", action="store_true",
+                        help="only the split-K decode kernels and their "
+                             "benchmark rows")
     args = parser.parse_args()
 
     functions = []
@@ -107,14 +115,18 @@ def main():
     for name, dqk, dv, hq, hkv, mask, dtype, _ in BENCH:
         functions.append((name, function(name, dqk, dv, hq, hkv,
                                          MASKS.get(mask, mask), dtype)))
-    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
-        f.write("".join(text for _, text in functions))
-        source = f.name
-    subprocess.run([args.compiler, source, f"--chip={args.chip}",
-                    f"--kernel={args.kernel}", "-o", args.out, "--quiet"],
-                   check=True, stdout=subprocess.DEVNULL)
-    os.unlink(source)
-    for variant, flags in VARIANTS.items():
+    if args.decode_only:
+        functions = []
+    else:
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir",
+                                         delete=False) as f:
+            f.write("".join(text for _, text in functions))
+            source = f.name
+        subprocess.run([args.compiler, source, f"--chip={args.chip}",
+                        f"--kernel={args.kernel}", "-o", args.out, "--quiet"],
+                       check=True, stdout=subprocess.DEVNULL)
+        os.unlink(source)
+    for variant, flags in ({} if args.decode_only else VARIANTS).items():
         text = "".join(function(f"{name}_{variant}", dqk, dv, hq, hkv,
                                 MASKS.get(mask, mask), dtype)
                        for name, dqk, dv, hq, hkv, mask, dtype, _ in BENCH
@@ -127,7 +139,13 @@ def main():
                         *flags], check=True, stdout=subprocess.DEVNULL)
         os.unlink(f.name)
 
-    for name, d, hq, hkv, mask, (b, sq, skv) in DECODE:
+    decode_builds = [(name, d, hq, hkv, mask, hints, [])
+                     for name, d, hq, hkv, mask, hints in DECODE]
+    decode_builds += [(f"{name}_{variant}", d, hq, hkv, mask, hints, flags)
+                      for name, d, hq, hkv, mask, hints in DECODE
+                      if name in DECODE_VARIANT_KERNELS
+                      for variant, flags in DECODE_VARIANTS.items()]
+    for name, d, hq, hkv, mask, (b, sq, skv), flags in decode_builds:
         with tempfile.NamedTemporaryFile("w", suffix=".mlir",
                                          delete=False) as f:
             f.write(function(name, d, d, hq, hkv, MASKS.get(mask, mask),
@@ -135,7 +153,7 @@ def main():
         subprocess.run([args.compiler, f.name, f"--chip={args.chip}",
                         f"--kernel={args.kernel}", "-o", args.out, "--quiet",
                         f"--batch-hint={b}", f"--seq-q-hint={sq}",
-                        f"--seq-kv-hint={skv}"],
+                        f"--seq-kv-hint={skv}", *flags],
                        check=True, stdout=subprocess.DEVNULL)
         os.unlink(f.name)
         directory = artifact_dir(args.out, name, args.chip)
@@ -146,10 +164,13 @@ def main():
 
     bench_rows = []
     for name, shapes in DECODE_BENCH.items():
-        directory = artifact_dir(args.out, name, args.chip)
-        bench_rows += [f"{on_device(directory)}:{b}:{sq}:{skv}"
-                       for b, sq, skv in shapes]
-    for name, *_, shapes in BENCH:
+        names = [name] + [f"{name}_{v}" for v in DECODE_VARIANTS
+                          if name in DECODE_VARIANT_KERNELS]
+        for kernel_name in names:
+            directory = artifact_dir(args.out, kernel_name, args.chip)
+            bench_rows += [f"{on_device(directory)}:{b}:{sq}:{skv}"
+                           for b, sq, skv in shapes]
+    for name, *_, shapes in ([] if args.decode_only else BENCH):
         names = [name] + [f"{name}_{v}" for v in VARIANTS
                           if name in VARIANT_BENCH]
         for kernel_name in names:
@@ -168,9 +189,11 @@ def main():
                 batch = 1 if sq * skv > 1 << 20 else 2
                 seed = index * len(SIZES) + case
                 cases.write(f"--b {batch} --sq {sq} --skv {skv} --seed {seed}\n")
-    print(f"{len(functions)} kernels in {args.out}/: {len(functions) - len(BENCH)} "
-          f"x {len(SIZES)} sizes, {len(BENCH)} for benchmarks; "
-          f"{len(DECODE)} split-K decode kernels x {len(DECODE_SIZES)} sizes")
+    matrix = max(len(functions) - len(BENCH), 0)
+    print(f"{len(functions)} kernels in {args.out}/: {matrix} "
+          f"x {len(SIZES)} sizes, {len(functions) - matrix} for benchmarks; "
+          f"{len(decode_builds)} split-K decode kernels x {len(DECODE_SIZES)} "
+          f"sizes")
 
 
 if __name__ == "__main__":

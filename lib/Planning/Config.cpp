@@ -165,8 +165,10 @@ static bool chooseFuseGqa(const AttnProblem &problem, int maxRows) {
   return seqQ * group <= maxRows || seqQ <= kFuseGqaMaxSeqQ;
 }
 
-static void chooseSm100Tiles(const AttnProblem &problem,
-                             const TargetInfo &target, AttnConfig &config) {
+/// Sets the tiles and returns the largest BN the chip's resources allow for
+/// them (the bound on a user's block-n).
+static int chooseSm100Tiles(const AttnProblem &problem,
+                            const TargetInfo &target, AttnConfig &config) {
   if (config.isMla) {
     config.mmaM = kMlaTileRows;
     config.mPack = kSm100TileRows / kMlaTileRows;
@@ -174,7 +176,7 @@ static void chooseSm100Tiles(const AttnProblem &problem,
     config.bm = kMlaTileRows;
     config.bn = kMlaBN;
     config.fuseGqa = chooseFuseGqa(problem, config.bm);
-    return;
+    return config.bn;
   }
   int columns = target.tmemColumns;
   int bn2Q = std::min(
@@ -200,10 +202,12 @@ static void chooseSm100Tiles(const AttnProblem &problem,
     config.pairCta = pairTiles >= target.numSMs / 2;
   }
   config.mmaM = kSm100TileRows * config.ctaGroup();
+  return config.bn;
 }
 
-static void chooseSm90Tiles(const AttnProblem &problem,
-                            const TargetInfo &target, AttnConfig &config) {
+/// Sets the tiles and returns the largest BN the chip's resources allow.
+static int chooseSm90Tiles(const AttnProblem &problem,
+                           const TargetInfo &target, AttnConfig &config) {
   config.mmaM = kSm90TileRows;
   config.numQ = kSm90ConsumerWarpgroups;
   config.bm = config.numQ * kSm90TileRows;
@@ -221,6 +225,7 @@ static void chooseSm90Tiles(const AttnProblem &problem,
                    (2 * stageBytesPerKey));
   config.bn =
       roundDownTo(std::min({kSm90MaxBN, registerBN, smemBN}), kMmaNGranule);
+  return config.bn;
 }
 
 int64_t AttnConfig::workItemsPerHead(int64_t seqQ) const {
@@ -261,10 +266,21 @@ llvm::FailureOr<AttnConfig> fa4::planConfig(const AttnProblem &problem,
   config.paddedOvDepth = llvm::alignTo(config.ovDepth, depthGranule);
   config.paddedNopeDepth = llvm::alignTo(config.nopeDepth, depthGranule);
 
-  if (target.chip == Chip::SM100a)
-    chooseSm100Tiles(problem, target, config);
-  else
-    chooseSm90Tiles(problem, target, config);
+  int maxBN = target.chip == Chip::SM100a
+                  ? chooseSm100Tiles(problem, target, config)
+                  : chooseSm90Tiles(problem, target, config);
+  if (problem.blockN != 0) {
+    if (problem.blockN % kMmaNGranule != 0 || problem.blockN < kMmaNGranule ||
+        problem.blockN > maxBN) {
+      whyNot << "expected block-n to be a multiple of " << kMmaNGranule
+             << " from " << kMmaNGranule << " to " << maxBN
+             << " (the largest KV tile this chip's "
+             << (target.chip == Chip::SM100a ? "TMEM" : "registers")
+             << " and shared memory allow here), but got " << problem.blockN;
+      return llvm::failure();
+    }
+    config.bn = int(problem.blockN);
+  }
   config.singleO = config.numQ == 1;
 
   // One box of Q/K spans one swizzle row of depth; one P@V step spans as

@@ -7,11 +7,14 @@
 // swizzle width (1024 bytes for 128B), and to at least 128 bytes (the
 // cp.async.bulk.tensor destination rule).
 //
-// kvStages is the largest slot count up to the cap whose layout fits the
-// carveout: 4 per ring for separate K and V rings, 8 for a shared ring (the
-// same 4 K/V pairs in flight). Past ~4 tiles in flight the TMA latency is
-// already hidden behind the MMAs of the tiles before, and more stages only
-// take memory. One stage that does not fit is an error.
+// kvStages is the largest slot count up to the chip's cap whose layout fits
+// the carveout: TargetInfo::maxKvStagesPerRing for separate K and V rings
+// (6 on sm_90a, 4 on sm_100a), twice that for a shared ring (the same K/V
+// pairs in flight). What hides HBM latency is bytes in flight (Little's law:
+// ~2 us x a CTA's share of the bandwidth), not tiles: a prefill tile of 176
+// keys fills the carveout in 2 stages, while a decode CTA streaming 64-key
+// tiles needs 5-6 of them to keep ~160 KB moving. One stage that does not
+// fit is an error.
 //
 // mbarriers (8 bytes each): one full barrier per Q tile; per ring slot one
 // full barrier per depth box and one empty barrier; on sm_100a four per Q
@@ -30,8 +33,6 @@
 using namespace fa4;
 
 namespace {
-constexpr int kMaxStagesPerRing = 4;
-constexpr int kMaxSharedRingSlots = 2 * kMaxStagesPerRing;
 /// cp.async.bulk.tensor needs a 128-byte aligned shared-memory destination.
 constexpr int64_t kTmaDestinationAlignment = 128;
 constexpr int kSm100BarriersPerQTile = 4;
@@ -76,6 +77,12 @@ private:
   int64_t cursor = 0;
 };
 } // namespace
+
+/// The most ring slots the chip's stage cap gives this configuration.
+static int maxKvSlots(const AttnConfig &config) {
+  int perRing = getTargetInfo(config.chip).maxKvStagesPerRing;
+  return config.useSharedKv ? 2 * perRing : perRing;
+}
 
 /// The layout with `kvStages` ring slots.
 static SmemPlan layout(const AttnConfig &config, const SplitKPlan &splitK,
@@ -163,7 +170,7 @@ fa4::planSmem(const AttnProblem &problem, const AttnConfig &config,
               const SplitKPlan &splitK, const SwizzlePlan &swizzle,
               const TmemPlan &tmem, const TargetInfo &target,
               llvm::raw_ostream &whyNot) {
-  int maxStages = config.useSharedKv ? kMaxSharedRingSlots : kMaxStagesPerRing;
+  int maxStages = maxKvSlots(config);
   // A shared ring needs a K and a V slot to overlap loads with MMAs.
   int minStages = config.useSharedKv ? 2 : 1;
   for (int kvStages = maxStages; kvStages >= minStages; --kvStages) {
@@ -219,7 +226,7 @@ void fa4::explain(const SmemPlan &plan, const AttnConfig &config,
      << (config.useSharedKv ? "slots of one shared K/V ring"
                             : "per K and per V ring")
      << ", as many as fit up to "
-     << (config.useSharedKv ? kMaxSharedRingSlots : kMaxStagesPerRing) << "\n";
+     << maxKvSlots(config) << "\n";
   os << "  qkStages = " << plan.qkStages << ", pvStages = " << plan.pvStages
      << ": K and V tiles land in depth boxes with a barrier each, so the "
         "MMAs start on the first box\n";

@@ -30,6 +30,9 @@ static const TargetInfo kSM90a = {
     // clusters 2.39 TB/s against 2.10 for 16 at Skv = 32k (2.83 / 2.59 at
     // 128k), with half the CTAs.
     /*splitKClusterSize=*/8,
+    // Decode CTAs stream 64-key tiles (32 KB of K+V at d=128): 6 of them
+    // keep ~160 KB in flight per SM (bench/RESULTS.md, split-K decode).
+    /*maxKvStagesPerRing=*/6,
     /*maxThreadsPerBlock=*/1024,
     // FA3: one producer warpgroup and two consumer warpgroups.
     /*kernelThreads=*/384,
@@ -64,6 +67,8 @@ static const TargetInfo kSM100a = {
     /*nonPortableClusterSize=*/16,
     // Not measured on a B200: the non-portable limit until it is.
     /*splitKClusterSize=*/16,
+    // FA4's rings; not measured on a B200.
+    /*maxKvStagesPerRing=*/4,
     /*maxThreadsPerBlock=*/1024,
     // FA4Config.num_threads = 512: 2 softmax + 1 correction warpgroup, MMA,
     // load and epilogue warps.

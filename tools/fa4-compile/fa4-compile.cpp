@@ -60,6 +60,11 @@ static cl::opt<int64_t> seqQHint("seq-q-hint",
 static cl::opt<int64_t> seqKVHint("seq-kv-hint",
                                   cl::desc("Expected dynamic key/value length"),
                                   cl::init(-1));
+static cl::opt<int64_t>
+    blockN("block-n",
+           cl::desc("Keys per KV tile in place of the planner's choice "
+                    "(0: the planner's)"),
+           cl::init(0));
 static cl::opt<std::string>
     ptxasPath("ptxas",
               cl::desc("ptxas to assemble the cubin with (default: PATH, "
@@ -114,6 +119,7 @@ int main(int argc, char **argv) {
   options.batchHint = batchHint;
   options.seqQHint = seqQHint;
   options.seqKVHint = seqKVHint;
+  options.blockN = blockN;
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;

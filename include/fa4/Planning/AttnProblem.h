@@ -59,6 +59,10 @@ struct AttnProblem {
   int64_t batchHint = kDynamic;
   int64_t seqQHint = kDynamic;
   int64_t seqKVHint = kDynamic;
+  /// Keys per KV tile asked for by the user (a tuning override); 0 lets the
+  /// planner choose. It must be one the planner could have chosen: a
+  /// multiple of the MMA N granule within the chip's limits.
+  int64_t blockN = 0;
 
   /// Q heads per KV head.
   int group() const { return numQHeads / numKVHeads; }

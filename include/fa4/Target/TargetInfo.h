@@ -39,6 +39,10 @@ struct TargetInfo {
   /// below the non-portable limit (a larger cluster needs that many free SMs
   /// in one GPC, so fewer of them run at once).
   int splitKClusterSize;
+  /// The most stages a separate K or V ring gets (a shared K/V ring gets
+  /// twice as many slots): what keeps enough bytes in flight for this
+  /// chip's memory latency with small tiles, where shared memory allows.
+  int maxKvStagesPerRing;
   int maxThreadsPerBlock;
   /// Threads of the fa4 kernel shape on this chip (DESIGN.md, "Kernel shape").
   int kernelThreads;

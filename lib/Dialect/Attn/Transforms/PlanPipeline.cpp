@@ -9,9 +9,9 @@ using namespace mlir;
 
 void fa4::attn::buildPlanPipeline(OpPassManager &pm, StringRef chip,
                                   int64_t batchHint, int64_t seqQHint,
-                                  int64_t seqKVHint) {
-  pm.addPass(createAttnSelectConfig(
-      AttnSelectConfigOptions{chip.str(), batchHint, seqQHint, seqKVHint}));
+                                  int64_t seqKVHint, int64_t blockN) {
+  pm.addPass(createAttnSelectConfig(AttnSelectConfigOptions{
+      chip.str(), batchHint, seqQHint, seqKVHint, blockN}));
   pm.addPass(createAttnPlanSplitK(
       AttnPlanSplitKOptions{batchHint, seqQHint, seqKVHint}));
   pm.addPass(createAttnPlanTmem());

@@ -33,6 +33,7 @@ struct SelectConfigPass
   /// Plans one op: reads what earlier passes wrote, writes its attribute.
   LogicalResult planOne(AttentionOp op, const fa4::TargetInfo &target) {
     fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
+    problem.blockN = blockN;
     FailureOr<fa4::AttnConfig> config =
         runPlanner<fa4::AttnConfig>(op, [&](llvm::raw_ostream &whyNot) {
           return fa4::planConfig(problem, target, whyNot);

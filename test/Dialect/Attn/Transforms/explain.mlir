@@ -60,7 +60,7 @@
 // SM90-NEXT:   K: box 176 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM90-NEXT:   V: box 176 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM90-NEXT:   O: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
-// SM90-NEXT: smem: 213104 of 232448 bytes; kvStages = 2 per K and per V ring, as many as fit up to 4
+// SM90-NEXT: smem: 213104 of 232448 bytes; kvStages = 2 per K and per V ring, as many as fit up to 6
 // SM90-NEXT:   qkStages = 2, pvStages = 2: K and V tiles land in depth boxes with a barrier each, so the MMAs start on the first box
 // SM90-NEXT:   q: [0, 32768), align 1024
 // SM90-NEXT:   oStaging: [0, 32768), align 1024

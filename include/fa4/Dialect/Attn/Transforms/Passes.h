@@ -30,6 +30,11 @@ struct PlanOptionsBase : public mlir::PassPipelineOptions<Derived> {
   PassOptions::Option<int64_t> seqKVHint{
       *this, "seq-kv-hint", llvm::cl::desc("Expected dynamic key/value length"),
       llvm::cl::init(-1)};
+  PassOptions::Option<int64_t> blockN{
+      *this, "block-n",
+      llvm::cl::desc("Keys per KV tile in place of the planner's choice "
+                     "(0: the planner's)"),
+      llvm::cl::init(0)};
 };
 
 struct PlanPipelineOptions : public PlanOptionsBase<PlanPipelineOptions> {};
@@ -37,13 +42,14 @@ struct PlanPipelineOptions : public PlanOptionsBase<PlanPipelineOptions> {};
 /// attn-select-config, attn-plan-splitk, attn-plan-tmem,
 /// attn-select-swizzle, attn-plan-smem, in that order.
 void buildPlanPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
-                       int64_t batchHint, int64_t seqQHint, int64_t seqKVHint);
+                       int64_t batchHint, int64_t seqQHint, int64_t seqKVHint,
+                       int64_t blockN = 0);
 
 template <typename Derived>
 void buildPlanPipeline(mlir::OpPassManager &pm,
                        const PlanOptionsBase<Derived> &options) {
   buildPlanPipeline(pm, options.chip, options.batchHint, options.seqQHint,
-                    options.seqKVHint);
+                    options.seqKVHint, options.blockN);
 }
 
 #define GEN_PASS_REGISTRATION

@@ -27,7 +27,11 @@ def AttnSelectConfig : Pass<"attn-select-config"> {
     Option<"seqQHint", "seq-q-hint", "int64_t", /*default=*/"-1",
            "Expected query length when it is dynamic (-1: none)">,
     Option<"seqKVHint", "seq-kv-hint", "int64_t", /*default=*/"-1",
-           "Expected key/value length when it is dynamic (-1: none)">
+           "Expected key/value length when it is dynamic (-1: none)">,
+    Option<"blockN", "block-n", "int64_t", /*default=*/"0",
+           "Keys per KV tile in place of the planner's choice (0: the "
+           "planner's; else a multiple of 16 no larger than what the chip's "
+           "registers, TMEM and shared memory allow)">
   ];
 }
 
