@@ -70,10 +70,16 @@ struct HopperPlan {
   attn::MaskAttr mask;
   bool hasLse;
   Type elementType;
-  /// Decode (split-K or GQA-fused): one consumer, a 3D grid of
-  /// (partition, head, batch x row tile), the cluster's partitions combined
-  /// by a reduce-scatter. Otherwise prefill: a 1D list of work tiles.
+  /// Decode (split-K or GQA-fused): a 3D grid of (partition, head, batch x
+  /// row tile), the cluster's partitions combined by a reduce-scatter.
+  /// Otherwise prefill: a 1D list of work tiles.
   bool decode = false;
+  /// Split-K decode: both consumers work on the same 64-row Q tile, taking
+  /// the partition's K/V tiles in turn (even tiles, odd tiles), and each
+  /// stages its own partial for the combine. A decode tile has a few real
+  /// rows, so one warpgroup's softmax and barrier waits, not the tensor
+  /// cores, bound it; the second hides them (bench/RESULTS.md).
+  bool consumersSplitKeys = false;
   /// Query rows per tile row: q-heads of one kv-head share a tile (fused
   /// GQA), tile row r holding head r % rowGroup of query row r / rowGroup.
   int64_t rowGroup = 1;
@@ -87,6 +93,15 @@ struct HopperPlan {
     return qkBoxes * kRowsPerConsumer * kSwizzleBytes;
   }
   int64_t kBoxBytes() const { return bn * kSwizzleBytes; }
+  /// Bytes of one staged partial: O (f32), then row max and row sum.
+  int64_t stagedPartialBytes() const {
+    return kRowsPerConsumer * (paddedOv + 2) * 4;
+  }
+  /// Partials each CTA stages for the split-K combine.
+  int64_t partialsPerCta() const { return consumersSplitKeys ? 2 : 1; }
+  /// Q tiles the producer loads: one shared tile when the consumers split
+  /// the keys of the same rows.
+  int64_t qTiles() const { return consumersSplitKeys ? 1 : numConsumers; }
   /// mbarriers: Q full, Q empty; per slot K full, V full, slot empty.
   int64_t numBarriers() const { return 2 + 3 * kvStages; }
 };
@@ -120,7 +135,10 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
   }
   plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
   plan.decode = plan.partitions > 1 || config.getFuseGqa();
-  if (plan.decode)
+  // Without a split there is no combine to merge two consumers' partials:
+  // one consumer takes the work item's rows.
+  plan.consumersSplitKeys = plan.partitions > 1 && plan.numConsumers == 2;
+  if (plan.decode && !plan.consumersSplitKeys)
     plan.numConsumers = 1;
   plan.numKVHeads = config.getNumKvHeads();
   plan.bn = config.getBn();
@@ -178,7 +196,7 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
                                "partitions and even bands covering Dv): "
                             << splitk;
   if (plan.partitions > 1 &&
-      plan.stagingOffset + kRowsPerConsumer * (plan.paddedOv + 2) * 4 >
+      plan.stagingOffset + plan.partialsPerCta() * plan.stagedPartialBytes() >
           plan.barrierOffset)
     return op.emitOpError() << "has a split-K staging region that overlaps "
                                "its barriers: "
@@ -198,7 +216,9 @@ public:
   FA3KernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
                    bool pingPong, bool persistent)
       : KernelEmitter(b, loc), plan(plan),
-        pingPong(pingPong && plan.numConsumers == 2), persistent(persistent) {}
+        pingPong(pingPong && plan.numConsumers == 2 &&
+                 !plan.consumersSplitKeys),
+        persistent(persistent) {}
 
   void build(gpu::GPUFuncOp func);
 
@@ -271,7 +291,8 @@ private:
   void endWork(WorkScope scope);
   void buildProducer();
   void buildConsumer(Value consumer);
-  void buildCombine();
+  void stagePartial(Value consumer, Value out, Value rowMax, Value rowSum);
+  void buildCombine(Value consumer);
 
   const HopperPlan &plan;
   bool pingPong;
@@ -382,9 +403,9 @@ void FA3KernelBuilder::buildProducer() {
   // With fused GQA a box is (query rows) x (the group's heads): TMA writes
   // it head-minor, which is the tile's row order.
   Value qBarrier = qFullBarrier();
-  expectBytes(qBarrier, plan.numConsumers * plan.qkBoxes * plan.qBoxRows() *
-                            kSwizzleBytes);
-  for (int64_t consumer = 0; consumer < plan.numConsumers; ++consumer)
+  expectBytes(qBarrier,
+              plan.qTiles() * plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
+  for (int64_t consumer = 0; consumer < plan.qTiles(); ++consumer)
     for (int64_t box = 0; box < plan.qkBoxes; ++box)
       tmaLoad(args.qMap,
               i32(plan.qOffset + consumer * plan.qTileBytes() +
@@ -393,8 +414,8 @@ void FA3KernelBuilder::buildProducer() {
               add(blockRow, i32(consumer * plan.queryRowsPerTile())), batch,
               qBarrier);
 
-  // K and V tiles through the ring; a slot is reused once both consumers
-  // have released it.
+  // K and V tiles through the ring; a slot is reused once the consumers
+  // that read it (both, or the one whose turn it was) have released it.
   auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(numTiles),
                                  toIndex(i32(1)));
   {
@@ -431,8 +452,10 @@ void FA3KernelBuilder::buildProducer() {
 }
 
 void FA3KernelBuilder::buildConsumer(Value consumer) {
+  // With the keys split, both consumers read the one Q tile of their rows.
+  Value qTileIndex = plan.consumersSplitKeys ? i32(0) : consumer;
   Value qTile =
-      smemTile(add(i32(plan.qOffset), mul(consumer, i32(plan.qTileBytes()))),
+      smemTile(add(i32(plan.qOffset), mul(qTileIndex, i32(plan.qTileBytes()))),
                kRowsPerConsumer, plan.qkBoxes * kBoxColumns, Major::K);
   FragType scoresType = accType(plan.bn), outType = accType(plan.paddedOv);
   auto probsType = FragType::get(b.getContext(), kRowsPerConsumer, plan.bn,
@@ -475,7 +498,19 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
 
   WorkScope work = beginWork();
   Value workDone = work.workDone, tilesSeen = work.kvTiles;
-  Value tileRow = add(blockRow, mul(consumer, i32(plan.queryRowsPerTile())));
+  Value tileRow = plan.consumersSplitKeys
+                      ? blockRow
+                      : add(blockRow, mul(consumer, i32(plan.queryRowsPerTile())));
+  // The work item's K/V tiles this consumer takes: all, or every other one
+  // from its index.
+  int64_t tileStride = plan.consumersSplitKeys ? 2 : 1;
+  Value myTiles =
+      plan.consumersSplitKeys
+          ? divu(sub(add(numTiles, i32(1)), consumer), i32(2))
+          : numTiles;
+  auto workTileOf = [&](Value step) -> Value {
+    return plan.consumersSplitKeys ? add(consumer, mul(step, i32(2))) : step;
+  };
   waitBarrier(qFullBarrier(), arith::AndIOp::create(b, loc, workDone, i32(1)));
 
   // Each iteration issues S(t) = Q K^T(t) and, in the same GEMM turn,
@@ -483,7 +518,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   // tile so that both GEMMs of a turn are in flight together.
   Value noProbs = TruncFOp::create(b, loc, probsType, splat(scoresType, 0.0));
   auto loop = scf::ForOp::create(
-      b, loc, toIndex(i32(0)), toIndex(numTiles), toIndex(i32(1)),
+      b, loc, toIndex(i32(0)), toIndex(myTiles), toIndex(i32(1)),
       ValueRange{splat(outType, 0.0), splat(rowsType(), -INFINITY),
                  splat(rowsType(), 0.0), noProbs});
   {
@@ -492,12 +527,13 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     ValueRange carried = loop.getRegionIterArgs();
     Value out = carried[0], rowMax = carried[1], rowSum = carried[2],
           previousP = carried[3];
-    Value tile = fromIndex(loop.getInductionVar());
+    Value step = fromIndex(loop.getInductionVar());
+    Value tile = workTileOf(step);
     Value ringTile = add(tilesSeen, tile);
     Value slot = slotOf(ringTile);
     Value firstKey = mul(add(firstTile, tile), i32(plan.bn));
-    Value hasPrevious = cmp(arith::CmpIPredicate::sgt, tile, i32(0));
-    Value previous = sub(ringTile, i32(1));
+    Value hasPrevious = cmp(arith::CmpIPredicate::sgt, step, i32(0));
+    Value previous = sub(ringTile, i32(tileStride));
 
     waitBarrier(kFullBarrier(slot), parityOf(ringTile));
     if (pingPong)
@@ -548,10 +584,10 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   {
     auto ifLast = scf::IfOp::create(
         b, loc, TypeRange{outType},
-        cmp(arith::CmpIPredicate::sgt, numTiles, i32(0)), true);
+        cmp(arith::CmpIPredicate::sgt, myTiles, i32(0)), true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifLast.thenBlock());
-    Value last = sub(add(tilesSeen, numTiles), i32(1));
+    Value last = add(tilesSeen, workTileOf(sub(myTiles, i32(1))));
     Value finalOut = issuePV(out, loop.getResult(3), last);
     MmaWaitOp::create(b, loc);
     releaseSlot(last);
@@ -564,8 +600,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   // tile's Q while this epilogue runs.
   MBarrierArriveOp::create(b, loc, qEmptyBarrier());
   if (plan.partitions > 1)
-    SplitKStageOp::create(b, loc, out, loop.getResult(1), loop.getResult(2),
-                          b.getI64IntegerAttr(plan.stagingOffset));
+    stagePartial(consumer, out, loop.getResult(1), loop.getResult(2));
   else
     EpilogueOp::create(
         b, loc, out, loop.getResult(1), loop.getResult(2), args.outPtr, batch,
@@ -582,6 +617,26 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     b.setInsertionPointToStart(ifFirst.thenBlock());
     waitTurn();
   }
+}
+
+/// Split-K: the consumer's partial goes to its own staging slot.
+void FA3KernelBuilder::stagePartial(Value consumer, Value out, Value rowMax,
+                                    Value rowSum) {
+  auto stageAt = [&](int64_t slot) {
+    SplitKStageOp::create(
+        b, loc, out, rowMax, rowSum,
+        b.getI64IntegerAttr(plan.stagingOffset +
+                            slot * plan.stagedPartialBytes()));
+  };
+  if (!plan.consumersSplitKeys)
+    return stageAt(0);
+  auto ifFirst = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(0)), true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  stageAt(0);
+  b.setInsertionPointToStart(ifFirst.elseBlock());
+  stageAt(1);
 }
 
 void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
@@ -608,6 +663,9 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifInit.thenBlock());
     int64_t consumerThreads = plan.numConsumers * kWarpgroupThreads;
+    // A K/V tile is read by every consumer, or by the one whose turn it is.
+    int64_t tileReaders =
+        plan.consumersSplitKeys ? kWarpgroupThreads : consumerThreads;
     auto init = [&](Value barrier, int64_t count) {
       MBarrierInitOp::create(b, loc, barrier, b.getI64IntegerAttr(count));
     };
@@ -616,7 +674,7 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
     for (int64_t i = 0; i < 2 * plan.kvStages; ++i)
       init(barrier(2 + i), 1);
     for (int64_t i = 0; i < plan.kvStages; ++i)
-      init(emptyBarrier(i32(i)), consumerThreads);
+      init(emptyBarrier(i32(i)), tileReaders);
     FenceMBarrierInitOp::create(b, loc);
   }
   gpu::BarrierOp::create(b, loc);
@@ -653,18 +711,24 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
         b.createBlock(&roles.getRoles()[1], {}, {i32Type, i32Type}, {loc, loc});
     buildConsumer(consumer->getArgument(0));
     if (plan.partitions > 1)
-      buildCombine();
+      buildCombine(consumer->getArgument(0));
   }
   gpu::ReturnOp::create(b, loc);
 }
 
 /// The cluster reduce-scatter (the seed's fa4_splitk_reduce_scatter_write),
-/// run by the consumer warpgroup after it staged its partial: every thread
-/// of every CTA meets once all partials are staged, the consumer combines
-/// and stores this CTA's band, and a second meeting keeps each CTA's shared
-/// memory alive until its peers have read it.
-void FA3KernelBuilder::buildCombine() {
+/// run by the consumer warpgroups after they staged their partials: every
+/// thread of every CTA meets once all partials are staged, consumer 0
+/// combines and stores this CTA's band, and a second meeting keeps each
+/// CTA's shared memory alive until its peers have read it.
+void FA3KernelBuilder::buildCombine(Value consumer) {
   ClusterSyncOp::create(b, loc);
+  scf::IfOp ifFirst;
+  if (plan.consumersSplitKeys) {
+    ifFirst = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(0)), false);
+    b.setInsertionPointToStart(ifFirst.thenBlock());
+  }
   SplitKCombineOp::create(
       b, loc, partition, args.outPtr, batch, blockRow, head, args.outStride,
       args.seqQ, args.lsePtr, args.lseStride,
@@ -672,7 +736,10 @@ void FA3KernelBuilder::buildCombine() {
       b.getI64IntegerAttr(plan.partitions), b.getI64IntegerAttr(plan.band),
       b.getI64IntegerAttr(kRowsPerConsumer), b.getI64IntegerAttr(plan.paddedOv),
       b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.elementType),
-      b.getI64IntegerAttr(plan.rowGroup));
+      b.getI64IntegerAttr(plan.rowGroup),
+      b.getI64IntegerAttr(plan.partialsPerCta()));
+  if (ifFirst)
+    b.setInsertionPointAfter(ifFirst);
   ClusterSyncOp::create(b, loc);
 }
 

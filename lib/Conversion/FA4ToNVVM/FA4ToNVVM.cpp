@@ -704,6 +704,8 @@ struct StagingLayout {
   int64_t offset, rows, columns;
   int64_t maxOffset() const { return offset + rows * columns * 4; }
   int64_t sumOffset() const { return maxOffset() + rows * 4; }
+  /// One partial's bytes: the next one staged in the same CTA starts here.
+  int64_t bytes() const { return (columns + 2) * rows * 4; }
 };
 
 struct SplitKStageLowering : OpConversionPattern<SplitKStageOp> {
@@ -790,6 +792,7 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
                          static_cast<int64_t>(op.getRows()),
                          static_cast<int64_t>(op.getColumns())};
     int64_t partitions = op.getPartitions(), band = op.getBand();
+    int64_t partials = op.getPartials();
     int64_t group = op.getGroup(), depth = op.getDepth();
     int64_t pairs = band / 2;
     Value rank = adaptor.getRank().front();
@@ -805,11 +808,14 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
     Value lsePtr = op.getLsePtr() ? adaptor.getLsePtr().front() : Value();
     Type elementType = op.getElementType();
     auto clusterPtr = LLVM::LLVMPointerType::get(op.getContext(), 7);
-    // Byte `byteOffset` of partition p's shared memory, in the cluster
-    // window.
-    auto peer = [&](int64_t p, Value byteOffset) -> Value {
-      return NVVM::MapaOp::create(b, loc, clusterPtr, e.smemPtr(byteOffset),
-                                  e.i32(p));
+    // Byte `byteOffset` of staged partial k's shared memory, in the cluster
+    // window: partial k is the (k % partials)-th of partition k / partials.
+    auto peer = [&](int64_t k, Value byteOffset) -> Value {
+      int64_t slot = k % partials;
+      Value local =
+          slot ? e.add(byteOffset, e.i32(slot * layout.bytes())) : byteOffset;
+      return NVVM::MapaOp::create(b, loc, clusterPtr, e.smemPtr(local),
+                                  e.i32(k / partials));
     };
     auto loadF32 = [&](Value address) -> Value {
       return LLVM::LoadOp::create(b, loc, b.getF32Type(), address, 4);
@@ -840,7 +846,7 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
       Value negInf = e.f32(-INFINITY), zero = e.f32(0.0);
       SmallVector<Value> maxes, sums;
       Value globalMax = negInf;
-      for (int64_t p = 0; p < partitions; ++p) {
+      for (int64_t p = 0; p < partitions * partials; ++p) {
         maxes.push_back(
             loadF32(peer(p, e.add(e.i32(layout.maxOffset()), rowBytes))));
         sums.push_back(
@@ -855,7 +861,7 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
                    zero, globalMax);
       SmallVector<Value> scales;
       Value total = zero;
-      for (int64_t p = 0; p < partitions; ++p) {
+      for (int64_t p = 0; p < partitions * partials; ++p) {
         scales.push_back(e.exp2(e.fsub(maxes[p], safeMax)));
         total = e.fma(sums[p], scales[p], total);
       }
@@ -871,7 +877,7 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
         Value elementBytes =
             e.add(e.i32(layout.offset), e.mul(element, e.i32(4)));
         Value acc[2] = {zero, zero};
-        for (int64_t p = 0; p < partitions; ++p) {
+        for (int64_t p = 0; p < partitions * partials; ++p) {
           Value weight = e.fmul(scales[p], inverse);
           Value address = peer(p, elementBytes);
           Value next = LLVM::GEPOp::create(b, loc, clusterPtr, b.getF32Type(),

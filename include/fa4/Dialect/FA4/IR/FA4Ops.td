@@ -326,7 +326,9 @@ def FA4_SplitKCombineOp : FA4_Op<"splitk.combine",
     each peer's slice of its band. Rank 0 also stores LSE = (M + log2 L) ln 2.
     Rows map to (query row, head) as in `fa4.epilogue`. Partitions beyond
     the depth own no band and only publish. A row no partition saw stores
-    O = 0 and LSE = -inf.
+    O = 0 and LSE = -inf. With `partials` > 1 each CTA staged that many
+    partials back to back (its consumer warpgroups split its keys), and
+    every one of them enters the sums.
   }];
   let arguments = (ins I32:$rank, LLVM_AnyPointer:$outPtr, I32:$batch,
                        I32:$firstRow, I32:$head, Variadic<I64>:$outStrides,
@@ -339,7 +341,9 @@ def FA4_SplitKCombineOp : FA4_Op<"splitk.combine",
                        ConfinedAttr<I64Attr, [IntPositive]>:$columns,
                        I64Attr:$depth, TypeAttr:$elementType,
                        DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>,
-                                         "1">:$group);
+                                         "1">:$group,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>,
+                                         "1">:$partials);
   let assemblyFormat = [{
     `rank` $rank `of` $partitions `band` $band `from` $offset `rows` $rows
     `columns` $columns
