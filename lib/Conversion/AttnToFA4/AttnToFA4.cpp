@@ -59,6 +59,8 @@ constexpr int kSwizzleBytes = 128;
 /// three warpgroups): two consumers at 240 and a producer at 24 use it
 /// exactly.
 constexpr int kProducerRegisters = 24;
+/// Named barrier the two consumers meet at before staging split-K partials.
+constexpr int kConsumersDoneBarrier = 3;
 constexpr int kConsumerRegisters = 240;
 
 /// Everything the emitter needs, read from the op and its plan attributes.
@@ -622,6 +624,13 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
 /// Split-K: the consumer's partial goes to its own staging slot.
 void FA3KernelBuilder::stagePartial(Value consumer, Value out, Value rowMax,
                                     Value rowSum) {
+  // The staging slots alias Q and the K/V rings: a consumer done with its
+  // tiles waits for the other to finish reading them (named barrier 3; the
+  // ping-pong turns use 1 and 2).
+  if (plan.consumersSplitKeys)
+    NVVM::BarrierOp::create(b, loc, Type(), i32(kConsumersDoneBarrier),
+                            i32(2 * kWarpgroupThreads),
+                            NVVM::BarrierReductionAttr(), Value());
   auto stageAt = [&](int64_t slot) {
     SplitKStageOp::create(
         b, loc, out, rowMax, rowSum,
