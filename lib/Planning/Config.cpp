@@ -54,6 +54,13 @@ constexpr int kSm90ConsumerWarpgroups = 2;
 /// Two K+V stages at d=128 next to a 32 KB Q tile: 32 + 2 x (44 + 44) KB
 /// <= 227 KB at BN = 176; FA3's largest tile N.
 constexpr int kSm90MaxBN = 176;
+/// Decode tiles (a work item's rows fit one consumer's 64 rows) are bound by
+/// bytes in flight, not MMAs: BN = 96 leaves four K+V stages at d = 128, so
+/// with both consumers each holding one, two still load. Measured on the
+/// H200 at B = 1, Skv = 32k, 32/8 heads (bench/RESULTS.md): one consumer
+/// 176 -> 2.40 TB/s, 128 -> 2.96; both consumers 128 (3 stages) -> 2.26,
+/// 96 -> 3.02, 64 -> 2.96.
+constexpr int kSm90DecodeBN = 96;
 /// Of the consumer's 240 registers, 40 stay for addresses, row max/sum and
 /// loop state; S (f32), P (16-bit) and O (f32) share the rest.
 constexpr int kSm90ReservedRegisters = 40;
@@ -223,9 +230,14 @@ static int chooseSm90Tiles(const AttnProblem &problem,
       (config.paddedQkDepth + config.paddedOvDepth) * bytes;
   int smemBN = int((target.smemCarveoutBytes - qBytes - kSmemReserveBytes) /
                    (2 * stageBytesPerKey));
-  config.bn =
+  int maxBN =
       roundDownTo(std::min({kSm90MaxBN, registerBN, smemBN}), kMmaNGranule);
-  return config.bn;
+  int64_t seqQ = problem.plannedSeqQ();
+  bool decodeTile =
+      seqQ != kDynamic &&
+      seqQ * (config.fuseGqa ? config.group : 1) <= kSm90TileRows;
+  config.bn = decodeTile ? std::min(maxBN, kSm90DecodeBN) : maxBN;
+  return maxBN;
 }
 
 int64_t AttnConfig::workItemsPerHead(int64_t seqQ) const {
@@ -357,12 +369,15 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
     os << "  MMA_M = 64 (wgmma), numQ = 2, BM = 128: two consumer warpgroups "
           "own one 64-row tile each and ping-pong\n";
     os << "  BN = " << config.bn
-       << ": largest multiple of 16 <= 176 with S + P + O ("
+       << ": the largest multiple of 16 <= 176 with S + P + O ("
        << config.bn / 2 + config.bn / 4 + config.paddedOvDepth / 2
        << " registers) within "
        << target.consumerRegisters - kSm90ReservedRegisters
        << " of the consumer's " << target.consumerRegisters
-       << " and two K+V stages next to Q in shared memory\n";
+       << " and two K+V stages next to Q in shared memory; at most "
+       << kSm90DecodeBN
+       << " when a work item's rows fit one 64-row tile (decode: more, "
+          "smaller stages in flight); or block-n\n";
   }
   os << "  BK0 = " << config.bk0 << ", BK1 = " << config.bk1
      << ": one swizzle row of depth per Q/K box, as many keys per P@V step\n";

@@ -59,6 +59,9 @@ constexpr int kSwizzleBytes = 128;
 /// three warpgroups): two consumers at 240 and a producer at 24 use it
 /// exactly.
 constexpr int kProducerRegisters = 24;
+/// K/V stages a split-K decode needs before its two consumers take the
+/// tiles in turn (see readPlan).
+constexpr int64_t kMinStagesToSplitKeys = 4;
 /// Named barrier the two consumers meet at before staging split-K partials.
 constexpr int kConsumersDoneBarrier = 3;
 constexpr int kConsumerRegisters = 240;
@@ -138,8 +141,14 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
   plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
   plan.decode = plan.partitions > 1 || config.getFuseGqa();
   // Without a split there is no combine to merge two consumers' partials:
-  // one consumer takes the work item's rows.
-  plan.consumersSplitKeys = plan.partitions > 1 && plan.numConsumers == 2;
+  // one consumer takes the work item's rows. Each consumer holds its last
+  // tile's slot until that tile's P V is issued after the next QK^T, two
+  // tiles on: with two stages its next tile would wait for the very slot it
+  // holds (a deadlock), and with three only one tile loads while both
+  // consumers hold theirs (2.26 TB/s against 2.96 for one consumer,
+  // bench/RESULTS.md). The split takes four or more.
+  plan.consumersSplitKeys = plan.partitions > 1 && plan.numConsumers == 2 &&
+                            smem.getKvStages() >= kMinStagesToSplitKeys;
   if (plan.decode && !plan.consumersSplitKeys)
     plan.numConsumers = 1;
   plan.numKVHeads = config.getNumKvHeads();

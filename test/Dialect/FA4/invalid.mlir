@@ -621,6 +621,14 @@ func.func @combine_cluster_limit(%r: i32, %out: !llvm.ptr<1>, %s: i64) {
 
 // -----
 
+func.func @combine_no_partials(%r: i32, %out: !llvm.ptr<1>, %s: i64) {
+  // expected-error @+1 {{'fa4.splitk.combine' op attribute 'partials' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  fa4.splitk.combine rank %r of 8 band 16 from 0 rows 64 columns 128 to %out[%r, %r, %r] strides [%s, %s, %s] sq %r depth 128 of bf16 {partials = 0} : !llvm.ptr<1>
+  return
+}
+
+// -----
+
 func.func @combine_depth(%r: i32, %out: !llvm.ptr<1>, %s: i64) {
   // expected-error @+1 {{'fa4.splitk.combine' op stores 192 of the staged 128 columns}}
   fa4.splitk.combine rank %r of 16 band 12 from 0 rows 64 columns 128 to %out[%r, %r, %r] strides [%s, %s, %s] sq %r depth 192 of bf16 : !llvm.ptr<1>

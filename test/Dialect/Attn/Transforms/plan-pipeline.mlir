@@ -157,10 +157,10 @@ func.func @d256_f16_prefill(%q: tensor<1x4096x16x256xf16>, %k: tensor<1x4096x16x
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
 // SM90-LABEL: func @d128_group4_decode_cluster_splitk
-// SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213112,
-// SM90-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 8, {{.*}}kv_per_partition = 4224, kv_span = 32768, {{.*}}ctas = 64,
-// SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
+// SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 96, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
+// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229592,
+// SM90-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 8, {{.*}}kv_per_partition = 4128, kv_span = 32768, {{.*}}ctas = 64,
+// SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 96, columns = 64, swizzle = 128>, v = <rows = 96, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
 // SM90: return
 func.func @d128_group4_decode_cluster_splitk(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %v: tensor<1x32768x8x128xbf16>) -> tensor<1x1x32x128xbf16> {
@@ -180,10 +180,10 @@ func.func @d128_group4_decode_cluster_splitk(%q: tensor<1x1x32x128xbf16>, %k: te
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
 // SM90-LABEL: func @d128_group8_decode_131072
-// SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213112,
-// SM90-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 8, {{.*}}kv_per_partition = 16544, kv_span = 131072, {{.*}}ctas = 64,
-// SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
+// SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 96, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
+// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229592,
+// SM90-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 8, {{.*}}kv_per_partition = 16416, kv_span = 131072, {{.*}}ctas = 64,
+// SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 96, columns = 64, swizzle = 128>, v = <rows = 96, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
 // SM90: return
 func.func @d128_group8_decode_131072(%q: tensor<1x1x64x128xf16>, %k: tensor<1x131072x8x128xf16>, %v: tensor<1x131072x8x128xf16>) -> tensor<1x1x64x128xf16> {
@@ -204,10 +204,10 @@ func.func @d128_group8_decode_131072(%q: tensor<1x1x64x128xf16>, %k: tensor<1x13
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
 // SM90-LABEL: func @d128_group16_sq4_workspace_splitk
-// SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213104,
-// SM90-SAME: splitk = #attn.splitk<mode = workspace, reason = split, partitions = 33, {{.*}}kv_per_partition = 4048, kv_span = 131072, {{.*}}ctas = 132,
-// SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
+// SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 96, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
+// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229584,
+// SM90-SAME: splitk = #attn.splitk<mode = workspace, reason = split, partitions = 33, {{.*}}kv_per_partition = 4032, kv_span = 131072, {{.*}}ctas = 132,
+// SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 96, columns = 64, swizzle = 128>, v = <rows = 96, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
 // SM90: return
 func.func @d128_group16_sq4_workspace_splitk(%q: tensor<1x4x64x128xbf16>, %k: tensor<1x131072x4x128xbf16>, %v: tensor<1x131072x4x128xbf16>) -> tensor<1x4x64x128xbf16> {
@@ -227,10 +227,10 @@ func.func @d128_group16_sq4_workspace_splitk(%q: tensor<1x4x64x128xbf16>, %k: te
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
 // SM90-LABEL: func @skv1_decode_short_kv
-// SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213104,
+// SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 96, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
+// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229584,
 // SM90-SAME: splitk = #attn.splitk<mode = none, reason = short_kv, partitions = 1, {{.*}}kv_per_partition = 1, kv_span = 1, {{.*}}ctas = 8,
-// SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
+// SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 96, columns = 64, swizzle = 128>, v = <rows = 96, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
 // SM90: return
 func.func @skv1_decode_short_kv(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x1x8x128xbf16>, %v: tensor<1x1x8x128xbf16>) -> tensor<1x1x32x128xbf16> {
@@ -311,10 +311,10 @@ func.func @window_sq128_group8(%q: tensor<1x128x8x128xf16>, %k: tensor<1x8192x1x
 // HINT100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // HINT100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
 // HINT90-LABEL: func @dynamic_sizes_follow_hints
-// HINT90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
-// HINT90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213112,
-// HINT90-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 8, {{.*}}kv_per_partition = 4224, kv_span = 32768, {{.*}}ctas = 64,
-// HINT90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
+// HINT90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 96, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
+// HINT90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229592,
+// HINT90-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 8, {{.*}}kv_per_partition = 4128, kv_span = 32768, {{.*}}ctas = 64,
+// HINT90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 96, columns = 64, swizzle = 128>, v = <rows = 96, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // HINT90-NOT: tmem
 // HINT90: return
 func.func @dynamic_sizes_follow_hints(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> tensor<?x?x32x128xbf16> {

@@ -122,7 +122,7 @@ func.func @few_pair_tiles_no_pair_cta(%q: tensor<1x4096x8x128xbf16>, %k: tensor<
 // SM100-LABEL: func @decode_group4_fuses_gqa
 // SM100: config = #attn.config<chip = sm_100a, mma_m = 128, {{.*}}m_pack = 1, bm = 128, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 1, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = true, {{.*}}num_threads = 512>
 // SM90-LABEL: func @decode_group4_fuses_gqa
-// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 176, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
+// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 96, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
 func.func @decode_group4_fuses_gqa(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %v: tensor<1x32768x8x128xbf16>) -> tensor<1x1x32x128xbf16> {
   %o = attn.attention %q, %k, %v
       : tensor<1x1x32x128xbf16>, tensor<1x32768x8x128xbf16>, tensor<1x32768x8x128xbf16>
@@ -136,7 +136,7 @@ func.func @decode_group4_fuses_gqa(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x327
 // SM100-LABEL: func @sq4_group16_fuses_gqa
 // SM100: config = #attn.config<chip = sm_100a, mma_m = 128, {{.*}}m_pack = 1, bm = 128, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 1, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = true, {{.*}}num_threads = 512>
 // SM90-LABEL: func @sq4_group16_fuses_gqa
-// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 176, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
+// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 96, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
 func.func @sq4_group16_fuses_gqa(%q: tensor<1x4x64x128xf16>, %k: tensor<1x8192x4x128xf16>, %v: tensor<1x8192x4x128xf16>) -> tensor<1x4x64x128xf16> {
   %o = attn.attention %q, %k, %v
       : tensor<1x4x64x128xf16>, tensor<1x8192x4x128xf16>, tensor<1x8192x4x128xf16>
@@ -150,7 +150,7 @@ func.func @sq4_group16_fuses_gqa(%q: tensor<1x4x64x128xf16>, %k: tensor<1x8192x4
 // SM100-LABEL: func @sq32_group8_fuses_within_chip_tile
 // SM100: config = #attn.config<chip = sm_100a, mma_m = 128, {{.*}}m_pack = 1, bm = 256, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 512>
 // SM90-LABEL: func @sq32_group8_fuses_within_chip_tile
-// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 176, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
+// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 96, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
 func.func @sq32_group8_fuses_within_chip_tile(%q: tensor<1x32x64x128xbf16>, %k: tensor<1x8192x8x128xbf16>, %v: tensor<1x8192x8x128xbf16>) -> tensor<1x32x64x128xbf16> {
   %o = attn.attention %q, %k, %v
       : tensor<1x32x64x128xbf16>, tensor<1x8192x8x128xbf16>, tensor<1x8192x8x128xbf16>
@@ -184,7 +184,7 @@ func.func @sq128_group4_no_fusion(%q: tensor<1x128x32x128xbf16>, %k: tensor<1x81
 // DECODE100-LABEL: func @dynamic_sizes_group4
 // DECODE100: config = #attn.config<chip = sm_100a, mma_m = 128, {{.*}}m_pack = 1, bm = 128, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 1, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = true, {{.*}}num_threads = 512>
 // DECODE90-LABEL: func @dynamic_sizes_group4
-// DECODE90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 176, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
+// DECODE90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 96, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
 // PREFILL100-LABEL: func @dynamic_sizes_group4
 // PREFILL100: config = #attn.config<chip = sm_100a, mma_m = 256, {{.*}}m_pack = 1, bm = 256, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = true, single_o = false, {{.*}}num_threads = 512>
 func.func @dynamic_sizes_group4(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> tensor<?x?x32x128xbf16> {
