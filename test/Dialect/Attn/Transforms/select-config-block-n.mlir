@@ -3,10 +3,10 @@
 // naming the accepted range otherwise.
 // RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a block-n=64" | FileCheck %s --check-prefix=SM90
 // RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_100a block-n=64" | FileCheck %s --check-prefix=SM100
-// RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a block-n=100" 2>&1 | FileCheck %s --check-prefix=ODD
-// RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a block-n=192" 2>&1 | FileCheck %s --check-prefix=TOOBIG90
-// RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_100a block-n=144" 2>&1 | FileCheck %s --check-prefix=TOOBIG100
-// RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a block-n=-16" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a block-n=100" 2>&1 | FileCheck %s --check-prefix=ODD
+// RUN: not fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a block-n=192" 2>&1 | FileCheck %s --check-prefix=TOOBIG90
+// RUN: not fa4-opt %s -split-input-file --attn-select-config="chip=sm_100a block-n=144" 2>&1 | FileCheck %s --check-prefix=TOOBIG100
+// RUN: not fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a block-n=-16" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
 // d = 128 prefill: the planner would take 176 keys on sm_90a and 128 on
 // sm_100a; the override gives 64 on both and changes nothing else.
