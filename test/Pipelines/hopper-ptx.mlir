@@ -6,6 +6,8 @@
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=%ptxas -o %t --quiet | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=ENTRY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=PRODUCER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=KRING --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=VRING --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=CONSUMER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=GRID --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SOFTMAX --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
@@ -27,9 +29,9 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 
 // Dynamic shared memory at the 128B swizzle atom's 1024-byte alignment; the
 // three tensor maps as 128-byte, 64-aligned parameters, then O, LSE and the
-// scalars b, sq, skv; 384 threads, one CTA per SM; 2 + 3 * 2 mbarriers (Q
-// full, Q empty, 2 K full, 2 V full, 2 slot empty) made visible to TMA
-// before the CTA barrier.
+// scalars b, sq, skv; 384 threads, one CTA per SM; 2 + 4 * 2 mbarriers (Q
+// full, Q empty, 2 K full, 2 V full, 2 K empty, 2 V empty: 212992 + 8 * i)
+// made visible to TMA before the CTA barrier.
 // ENTRY: .target sm_90a
 // ENTRY: .extern .shared .align 1024 .b8 fa4_dynamic_smem[];
 // ENTRY: .visible .entry fa4_fa3_attention_sm_90a(
@@ -56,6 +58,8 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213032], %r[[ONE]];
 // ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213040], %r[[ALL]];
 // ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213048], %r[[ALL]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213056], %r[[ALL]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213064], %r[[ALL]];
 // ENTRY-NOT: mbarrier.init
 // ENTRY: fence.proxy.async.shared::cta;
 // ENTRY: bar.sync 0;
@@ -70,22 +74,39 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // GRID-NOT: %nctaid
 
 // One thread of the producer warpgroup (24 registers) loads Q with 4 boxes
-// on one barrier, then each tile's K and V, 2 boxes each, 4D tiles with
-// complete_tx, after waiting for the slot to be released.
+// on Q full, then K of the first tile, 2 boxes on K full 0 (213008) without
+// waiting (the ring is fresh), 4D tiles with complete_tx.
 // PRODUCER: setmaxnreg.dec.sync.aligned.u32 24;
-// PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+{{[0-9]+}}], %r{{[0-9]+}};
-// PRODUCER-COUNT-4: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+{{[0-9]+}}];
-// PRODUCER: mbarrier.try_wait.parity.shared.b64
-// PRODUCER: mbarrier.arrive.expect_tx.shared.b64
-// PRODUCER-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// PRODUCER: mbarrier.arrive.expect_tx.shared.b64
-// PRODUCER-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+212992], %r{{[0-9]+}};
+// PRODUCER-COUNT-4: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+212992];
+// PRODUCER-NOT: mbarrier.try_wait
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213008], %r{{[0-9]+}};
+// PRODUCER-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+213008];
+
+// The later K and V loads (K(t) and V(t - 1) in the loop, V of the last
+// tile after it) each wait on their own ring's empty barrier first: a K load
+// on K empty (213040 + 8 * slot) and then K full (213008 + 8 * slot), a V
+// load on V empty (213056 + 8 * slot) and then V full (213024 + 8 * slot).
+// Checked one ring per prefix, since LLVM lays the loop's blocks out in its
+// own order.
+// KRING: setmaxnreg.dec.sync.aligned.u32 24;
+// KRING: add.s32 %r[[KEMPTY:[0-9]+]], %r{{[0-9]+}}, 213040;
+// KRING: mbarrier.try_wait.parity.shared.b64 P1, [%r[[KEMPTY]]], %r{{[0-9]+}}, 10000000;
+// KRING: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [%rd[[KFULL:[0-9]+]]+213008], %r{{[0-9]+}};
+// KRING-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd[[KFULL]]+213008];
+// VRING: setmaxnreg.dec.sync.aligned.u32 24;
+// VRING: add.s32 %r[[VEMPTY:[0-9]+]], %r{{[0-9]+}}, 213056;
+// VRING: mbarrier.try_wait.parity.shared.b64 P1, [%r[[VEMPTY]]], %r{{[0-9]+}}, 10000000;
+// VRING: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [%rd[[VFULL:[0-9]+]]+213024], %r{{[0-9]+}};
+// VRING-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd[[VFULL]]+213024];
 
 // Consumers (240 registers): consumer 1 grants consumer 0 the first GEMM
 // turn, both wait for Q, then per tile wait for K, take the GEMM turn (named
 // barrier of 256 threads), S = Q K^T in 8 k16 steps from shared-memory
 // descriptors, O += P V in 11 k16 steps with P's four A registers and V
-// transposed, hand the turn over, wait, release the slot.
+// transposed, hand the turn over, wait, release this tile's K slot (K empty
+// 213040 + 8 * slot) and the previous tile's V slot (V empty 213056 + 8 *
+// slot).
 // CONSUMER: setmaxnreg.inc.sync.aligned.u32 240;
 // CONSUMER: bar.arrive %r{{[0-9]+}}, 256;
 // CONSUMER: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], 0, 10000000;
@@ -103,8 +124,13 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // CONSUMER: wgmma.commit_group.sync.aligned;
 // CONSUMER: bar.arrive %r{{[0-9]+}}, 256;
 // CONSUMER: wgmma.wait_group.sync.aligned 0;
-// CONSUMER: mbarrier.arrive.shared.b64
-// After the last P V, Q empty (barrier 1) is arrived on before the epilogue.
+// CONSUMER-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213040];
+// CONSUMER: add.s64 %rd[[PREVVEMPTY:[0-9]+]], %rd{{[0-9]+}}, 213056;
+// CONSUMER-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd[[PREVVEMPTY]]];
+// After the last P V, its V slot is released, then Q empty (barrier 1)
+// before the epilogue.
+// CONSUMER: wgmma.wait_group.sync.aligned 0;
+// CONSUMER-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213056];
 // CONSUMER: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213000];
 // CONSUMER: st.global.b32
 

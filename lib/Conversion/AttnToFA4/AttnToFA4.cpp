@@ -5,9 +5,10 @@
 //
 //   role 0 (1 warpgroup)     producer: setmaxnreg down; one thread issues the
 //                            TMA loads of Q (once per work tile) and of each
-//                            K/V tile into a ring of `kv_stages` slots, each
-//                            slot guarded by full barriers (transaction
-//                            bytes) and an empty barrier (consumers).
+//                            K and V tile into rings of `kv_stages` slots,
+//                            each slot guarded by a full barrier
+//                            (transaction bytes) and an empty barrier
+//                            (consumers), K one tile ahead of V.
 //   role 1 (num_q groups)    consumers: setmaxnreg up; each owns a 64-row Q
 //                            tile: S = Q K^T (fa4.mma), the mask on edge
 //                            tiles, the online softmax, and O += P V with P
@@ -107,8 +108,8 @@ struct HopperPlan {
   /// Q tiles the producer loads: one shared tile when the consumers split
   /// the keys of the same rows.
   int64_t qTiles() const { return consumersSplitKeys ? 1 : numConsumers; }
-  /// mbarriers: Q full, Q empty; per slot K full, V full, slot empty.
-  int64_t numBarriers() const { return 2 + 3 * kvStages; }
+  /// mbarriers: Q full, Q empty; per slot K full, V full, K empty, V empty.
+  int64_t numBarriers() const { return 2 + 4 * kvStages; }
 };
 
 /// Reads the plan; fails with a diagnostic for plans this kernel cannot run.
@@ -249,8 +250,11 @@ private:
   Value vFullBarrier(Value slot) {
     return barrier(add(i32(2 + plan.kvStages), slot));
   }
-  Value emptyBarrier(Value slot) {
+  Value kEmptyBarrier(Value slot) {
     return barrier(add(i32(2 + 2 * plan.kvStages), slot));
+  }
+  Value vEmptyBarrier(Value slot) {
+    return barrier(add(i32(2 + 3 * plan.kvStages), slot));
   }
   void waitBarrier(Value barrier, Value parity) {
     MBarrierWaitOp::create(b, loc, barrier, parity);
@@ -331,40 +335,11 @@ void FA3KernelBuilder::decodeWork(Value index) {
                         plan.group));
 }
 
-/// Decode: blockIdx = (partition, head, batch x row tile); with fused GQA
-/// the head index is the kv head and the tile's rows hold its q heads. The
-/// visible K/V tiles are dealt out to the cluster's partitions in equal
-/// runs; a partition past the end gets none and publishes the neutral
-/// (O = 0, max = -inf, sum = 0).
+/// Decode: see WorkTiles::decode.
 void FA3KernelBuilder::decodeSplitWork() {
-  partition =
-      fromIndex(gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x));
-  Value headIndex =
-      fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
-  Value rowTiles = divu(add(args.seqQ, i32(plan.queryRowsPerTile() - 1)),
-                        i32(plan.queryRowsPerTile()));
-  Value z = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
-  batch = divu(z, rowTiles);
-  blockRow = mul(remu(z, rowTiles), i32(plan.queryRowsPerTile()));
-  if (plan.rowGroup > 1) {
-    kvHead = headIndex;
-    head = mul(kvHead, i32(plan.rowGroup));
-  } else {
-    head = headIndex;
-    kvHead = divu(head, i32(plan.group));
-  }
-  WorkTile work{batch, head, kvHead, blockRow, Value(), Value()};
-  WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
-      .keyTiles(work, plan.queryRowsPerTile());
-  firstTile = work.firstTile;
-  numTiles = work.numTiles;
-  if (plan.partitions == 1)
-    return;
-  Value perPartition =
-      divu(add(numTiles, i32(plan.partitions - 1)), i32(plan.partitions));
-  Value skipped = mul(partition, perPartition);
-  firstTile = add(firstTile, skipped);
-  numTiles = maxs(mins(perPartition, sub(numTiles, skipped)), i32(0));
+  setWork(WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
+              .decode(plan.partitions, plan.queryRowsPerTile(), plan.rowGroup,
+                      plan.group, partition));
 }
 
 /// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
@@ -425,39 +400,58 @@ void FA3KernelBuilder::buildProducer() {
               add(blockRow, i32(consumer * plan.queryRowsPerTile())), batch,
               qBarrier);
 
-  // K and V tiles through the ring; a slot is reused once the consumers
-  // that read it (both, or the one whose turn it was) have released it.
-  auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(numTiles),
+  // K and V tiles through their rings. A K slot is reused once its readers
+  // (both consumers, or the one whose turn it was) have finished the QK^T,
+  // a V slot once they finished the P V, one tile later. K runs one tile
+  // ahead of V (FA3's order), so the next K load never queues behind a V
+  // slot still held by a pending P V.
+  Value stages = i32(plan.kvStages);
+  auto waitForSlot = [&](Value emptyBarrierOfSlot, Value ringTile) {
+    auto ifReuse = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::uge, ringTile, stages), false);
+    OpBuilder::InsertionGuard reuseGuard(b);
+    b.setInsertionPointToStart(ifReuse.thenBlock());
+    Value round = divu(ringTile, stages);
+    waitBarrier(emptyBarrierOfSlot,
+                arith::AndIOp::create(b, loc, sub(round, i32(1)), i32(1)));
+  };
+  auto loadTile = [&](Value tile, bool isKey) {
+    Value ringTile = add(tilesLoaded, tile);
+    Value slot = remu(ringTile, stages);
+    waitForSlot(isKey ? kEmptyBarrier(slot) : vEmptyBarrier(slot), ringTile);
+    Value keyRow = mul(add(firstTile, tile), i32(plan.bn));
+    Value full = isKey ? kFullBarrier(slot) : vFullBarrier(slot);
+    int64_t boxes = isKey ? plan.qkBoxes : plan.ovBoxes;
+    expectBytes(full, boxes * plan.kBoxBytes());
+    Value slotOffset =
+        isKey ? add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)))
+              : add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
+    for (int64_t box = 0; box < boxes; ++box)
+      tmaLoad(isKey ? args.kMap : args.vMap,
+              add(slotOffset, i32(box * plan.kBoxBytes())),
+              i32(box * kBoxColumns), kvHead, keyRow, batch, full);
+  };
+  Value anyTiles = cmp(arith::CmpIPredicate::sgt, numTiles, i32(0));
+  {
+    auto ifFirst = scf::IfOp::create(b, loc, anyTiles, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFirst.thenBlock());
+    loadTile(i32(0), /*isKey=*/true);
+  }
+  auto loop = scf::ForOp::create(b, loc, toIndex(i32(1)), toIndex(numTiles),
                                  toIndex(i32(1)));
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value tile = fromIndex(loop.getInductionVar());
-    Value ringTile = add(tilesLoaded, tile);
-    Value stages = i32(plan.kvStages);
-    Value slot = remu(ringTile, stages);
-    Value round = divu(ringTile, stages);
-    auto ifReuse = scf::IfOp::create(
-        b, loc, cmp(arith::CmpIPredicate::uge, ringTile, stages), false);
-    {
-      OpBuilder::InsertionGuard reuseGuard(b);
-      b.setInsertionPointToStart(ifReuse.thenBlock());
-      waitBarrier(emptyBarrier(slot),
-                  arith::AndIOp::create(b, loc, sub(round, i32(1)), i32(1)));
-    }
-    Value keyRow = mul(add(firstTile, tile), i32(plan.bn));
-    Value kBarrier = kFullBarrier(slot);
-    expectBytes(kBarrier, plan.qkBoxes * plan.kBoxBytes());
-    Value kSlot = add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)));
-    for (int64_t box = 0; box < plan.qkBoxes; ++box)
-      tmaLoad(args.kMap, add(kSlot, i32(box * plan.kBoxBytes())),
-              i32(box * kBoxColumns), kvHead, keyRow, batch, kBarrier);
-    Value vBarrier = vFullBarrier(slot);
-    expectBytes(vBarrier, plan.ovBoxes * plan.kBoxBytes());
-    Value vSlot = add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
-    for (int64_t box = 0; box < plan.ovBoxes; ++box)
-      tmaLoad(args.vMap, add(vSlot, i32(box * plan.kBoxBytes())),
-              i32(box * kBoxColumns), kvHead, keyRow, batch, vBarrier);
+    loadTile(tile, /*isKey=*/true);
+    loadTile(sub(tile, i32(1)), /*isKey=*/false);
+  }
+  {
+    auto ifLast = scf::IfOp::create(b, loc, anyTiles, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLast.thenBlock());
+    loadTile(sub(numTiles, i32(1)), /*isKey=*/false);
   }
   endWork(work);
 }
@@ -484,8 +478,11 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
         plan.bn, plan.paddedOv, Major::MN);
     return MmaOp::create(b, loc, outType, probs, vTile, out);
   };
-  auto releaseSlot = [&](Value tile) {
-    MBarrierArriveOp::create(b, loc, emptyBarrier(slotOf(tile)));
+  auto releaseK = [&](Value tile) {
+    MBarrierArriveOp::create(b, loc, kEmptyBarrier(slotOf(tile)));
+  };
+  auto releaseV = [&](Value tile) {
+    MBarrierArriveOp::create(b, loc, vEmptyBarrier(slotOf(tile)));
   };
   // Ping-pong (FA3): named barrier 1 + c orders consumer c's GEMM issue after
   // the other consumer's, so one warpgroup's softmax runs under the other's
@@ -567,11 +564,14 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     if (pingPong)
       passTurn();
     MmaWaitOp::create(b, loc);
+    // S is in registers: this tile's K slot can refill now; the previous
+    // tile's V slot once its P V is done, which the wait also covers.
+    releaseK(ringTile);
     {
       auto ifRelease = scf::IfOp::create(b, loc, hasPrevious, false);
       OpBuilder::InsertionGuard releaseGuard(b);
       b.setInsertionPointToStart(ifRelease.thenBlock());
-      releaseSlot(previous);
+      releaseV(previous);
     }
 
     scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow,
@@ -601,7 +601,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     Value last = add(tilesSeen, workTileOf(sub(myTiles, i32(1))));
     Value finalOut = issuePV(out, loop.getResult(3), last);
     MmaWaitOp::create(b, loc);
-    releaseSlot(last);
+    releaseV(last);
     scf::YieldOp::create(b, loc, finalOut);
     b.setInsertionPointToStart(ifLast.elseBlock());
     scf::YieldOp::create(b, loc, out);
@@ -692,7 +692,9 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
     for (int64_t i = 0; i < 2 * plan.kvStages; ++i)
       init(barrier(2 + i), 1);
     for (int64_t i = 0; i < plan.kvStages; ++i)
-      init(emptyBarrier(i32(i)), tileReaders);
+      init(kEmptyBarrier(i32(i)), tileReaders);
+    for (int64_t i = 0; i < plan.kvStages; ++i)
+      init(vEmptyBarrier(i32(i)), tileReaders);
     FenceMBarrierInitOp::create(b, loc);
   }
   gpu::BarrierOp::create(b, loc);

@@ -1,8 +1,9 @@
 //===- WorkTiles.h - Which rows and K/V tiles a CTA works on ----*- C++ -*-===//
 //
 // Shared by the sm_90a and sm_100a kernel builders: the prefill work list
-// (a row block of one (batch, head); heaviest first under a mask) and the
-// K/V tiles a block of query rows can see under a bottom-right aligned mask.
+// (a row block of one (batch, head); heaviest first under a mask), the
+// decode grid (a cluster of partitions per work item), and the K/V tiles a
+// block of query rows can see under a bottom-right aligned mask.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,8 @@
 
 #include "../Common/KernelEmitter.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace fa4 {
 
@@ -78,6 +81,47 @@ public:
     work.batch = divu(headAndBatch, heads);
     work.kvHead = divu(work.head, i32(group));
     keyTiles(work, rowsPerBlock);
+    return work;
+  }
+
+  /// Decode (split-K or fused GQA): blockIdx = (partition, head, batch x
+  /// row tile); with fused GQA (`rowGroup` > 1) the head index is the kv
+  /// head and a tile's rows hold its q heads. The visible K/V tiles are
+  /// dealt out to the cluster's `partitions` in equal runs; a partition past
+  /// the end gets none (and publishes the neutral partial). Returns the work
+  /// tile and sets `partition` to this CTA's rank in its cluster.
+  WorkTile decode(int64_t partitions, int64_t queryRowsPerTile,
+                  int64_t rowGroup, int64_t group, mlir::Value &partition) {
+    partition = indexTo(
+        b.getI32Type(),
+        mlir::gpu::ClusterBlockIdOp::create(b, loc, mlir::gpu::Dimension::x));
+    mlir::Value headIndex = indexTo(
+        b.getI32Type(),
+        mlir::gpu::BlockIdOp::create(b, loc, mlir::gpu::Dimension::y));
+    mlir::Value rowTiles =
+        divu(add(seqQ, i32(queryRowsPerTile - 1)), i32(queryRowsPerTile));
+    mlir::Value z = indexTo(
+        b.getI32Type(),
+        mlir::gpu::BlockIdOp::create(b, loc, mlir::gpu::Dimension::z));
+    WorkTile work;
+    work.batch = divu(z, rowTiles);
+    work.blockRow = mul(remu(z, rowTiles), i32(queryRowsPerTile));
+    if (rowGroup > 1) {
+      work.kvHead = headIndex;
+      work.head = mul(work.kvHead, i32(rowGroup));
+    } else {
+      work.head = headIndex;
+      work.kvHead = divu(work.head, i32(group));
+    }
+    keyTiles(work, queryRowsPerTile);
+    if (partitions == 1)
+      return work;
+    mlir::Value perPartition =
+        divu(add(work.numTiles, i32(partitions - 1)), i32(partitions));
+    mlir::Value skipped = mul(partition, perPartition);
+    work.firstTile = add(work.firstTile, skipped);
+    work.numTiles =
+        maxs(mins(perPartition, sub(work.numTiles, skipped)), i32(0));
     return work;
   }
 

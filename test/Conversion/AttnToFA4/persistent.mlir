@@ -3,11 +3,11 @@
 // Persistent FA3: one CTA per SM (132 on sm_90a) walks the work tiles
 // blockIdx.x, blockIdx.x + gridDim.x, ... of the ceil_div(Sq, 128) * Hq * B
 // list. Producer and consumers each loop over the same work tiles carrying
-// (work tiles done, K/V ring tiles used), so the K/V ring and the Q buffer's
-// barrier parities continue from one work tile to the next. The producer
-// reloads Q once the consumers have released the previous work tile's Q on
-// the Q-empty barrier (1), which they do after their last P V, before the
-// epilogue.
+// (work tiles done, K/V ring tiles used), so the K and V rings (K empty
+// barrier 6 + slot, V empty 8 + slot) and the Q buffer's barrier parities
+// continue from one work tile to the next. The producer reloads Q once the
+// consumers have released the previous work tile's Q on the Q-empty barrier
+// (1), which they do after their last P V, before the epilogue.
 
 // Causal d = 128: the work list has ceil_div(Sq, 128) * 6 * B tiles.
 // CHECK-LABEL: func @causal
@@ -37,25 +37,90 @@
 // CHECK-NEXT: %[[QEMPTY:.*]] = fa4.mbarrier.get %c1_i32 offset 212992
 // CHECK-NEXT: fa4.mbarrier.wait %[[QEMPTY]] parity %[[QPARITY]]
 // CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 32768
-// K/V: the ring continues at ring tile = ring tiles used + t.
-// CHECK: scf.for %[[T:.*]] = %c0 to %{{.*}} step %c1 {
+// K/V: K runs one tile ahead of V; both rings continue at ring tile = ring
+// tiles used + t. K(0) is at ring tile `used`: once the ring has wrapped
+// (used >= 2) it waits on K empty (6 + slot) with parity (used / 2 - 1) & 1.
+// CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[NTILES:.*]], %c0_i32 : i32
+// CHECK-NEXT: scf.if %[[ANY]] {
+// CHECK-NEXT: %[[K0SLOT:.*]] = arith.remui %[[USED]], %c2_i32 : i32
+// CHECK-NEXT: %[[K0EI:.*]] = arith.addi %[[K0SLOT]], %c6_i32 : i32
+// CHECK-NEXT: %[[K0EMPTY:.*]] = fa4.mbarrier.get %[[K0EI]] offset 212992
+// CHECK-NEXT: %[[K0WRAP:.*]] = arith.cmpi uge, %[[USED]], %c2_i32 : i32
+// CHECK-NEXT: scf.if %[[K0WRAP]] {
+// CHECK-NEXT: %[[K0ROUND:.*]] = arith.divui %[[USED]], %c2_i32 : i32
+// CHECK-NEXT: %[[K0PREV:.*]] = arith.subi %[[K0ROUND]], %c1_i32 : i32
+// CHECK-NEXT: %[[K0PARITY:.*]] = arith.andi %[[K0PREV]], %c1_i32 : i32
+// CHECK-NEXT: fa4.mbarrier.wait %[[K0EMPTY]] parity %[[K0PARITY]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K0FI:.*]] = arith.addi %[[K0SLOT]], %c2_i32 : i32
+// CHECK-NEXT: %[[K0FULL:.*]] = fa4.mbarrier.get %[[K0FI]] offset 212992
+// CHECK-NEXT: fa4.mbarrier.expect_tx %[[K0FULL]] bytes 45056
+// CHECK-COUNT-2: fa4.tma.load %arg1[{{.*}}, %c0_i32, {{.*}}] to %{{.*}}, %[[K0FULL]]
+// CHECK-NEXT: }
+// Then for t = 1 .. tiles - 1: K(t) on K empty (6 + slot of used + t), then
+// V(t - 1) on V empty (8 + slot of used + t - 1).
+// CHECK-NEXT: %[[TEND:.*]] = arith.index_cast %[[NTILES]] : i32 to index
+// CHECK-NEXT: scf.for %[[T:.*]] = %c1 to %[[TEND]] step %c1 {
 // CHECK-NEXT: %[[TI:.*]] = arith.index_cast %[[T]] : index to i32
 // CHECK-NEXT: %[[RING:.*]] = arith.addi %[[USED]], %[[TI]] : i32
-// CHECK-NEXT: arith.remui %[[RING]], %c2_i32 : i32
-// One more work tile done; its tiles used the ring.
-// CHECK: %[[NEXTDONE:.*]] = arith.addi %[[DONE]], %c1_i32 : i32
-// CHECK-NEXT: %[[NEXTUSED:.*]] = arith.addi %[[USED]], %{{.*}} : i32
+// CHECK-NEXT: %[[KSLOT:.*]] = arith.remui %[[RING]], %c2_i32 : i32
+// CHECK-NEXT: %[[KEI:.*]] = arith.addi %[[KSLOT]], %c6_i32 : i32
+// CHECK-NEXT: %[[KEMPTY:.*]] = fa4.mbarrier.get %[[KEI]] offset 212992
+// CHECK-NEXT: arith.cmpi uge, %[[RING]], %c2_i32 : i32
+// CHECK: fa4.mbarrier.wait %[[KEMPTY]] parity
+// CHECK: fa4.tma.load %arg1
+// CHECK-NEXT: %[[KBOX1:.*]] = arith.addi
+// CHECK-NEXT: fa4.tma.load %arg1
+// CHECK-NEXT: %[[PT:.*]] = arith.subi %[[TI]], %c1_i32 : i32
+// CHECK-NEXT: %[[VRING:.*]] = arith.addi %[[USED]], %[[PT]] : i32
+// CHECK-NEXT: %[[VSLOT:.*]] = arith.remui %[[VRING]], %c2_i32 : i32
+// CHECK-NEXT: %[[VEI:.*]] = arith.addi %[[VSLOT]], %c8_i32 : i32
+// CHECK-NEXT: %[[VEMPTY:.*]] = fa4.mbarrier.get %[[VEI]] offset 212992
+// CHECK-NEXT: arith.cmpi uge, %[[VRING]], %c2_i32 : i32
+// CHECK: fa4.mbarrier.wait %[[VEMPTY]] parity
+// CHECK: fa4.tma.load %arg2
+// CHECK-NEXT: %[[VBOX1:.*]] = arith.addi
+// CHECK-NEXT: fa4.tma.load %arg2
+// CHECK-NEXT: }
+// V of the last tile at ring tile used + tiles - 1.
+// CHECK-NEXT: scf.if %[[ANY]] {
+// CHECK-NEXT: %[[LT:.*]] = arith.subi %[[NTILES]], %c1_i32 : i32
+// CHECK-NEXT: %[[LRING:.*]] = arith.addi %[[USED]], %[[LT]] : i32
+// CHECK-NEXT: %[[LSLOT:.*]] = arith.remui %[[LRING]], %c2_i32 : i32
+// CHECK-NEXT: arith.addi %[[LSLOT]], %c8_i32 : i32
+// CHECK: fa4.tma.load %arg2
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: fa4.tma.load %arg2
+// CHECK-NEXT: }
+// One more work tile done; its tiles used the rings.
+// CHECK-NEXT: %[[NEXTDONE:.*]] = arith.addi %[[DONE]], %c1_i32 : i32
+// CHECK-NEXT: %[[NEXTUSED:.*]] = arith.addi %[[USED]], %[[NTILES]] : i32
 // CHECK-NEXT: scf.yield %[[NEXTDONE]], %[[NEXTUSED]] : i32, i32
 // Consumers: the same work loop; Q full of this work tile with parity
-// done & 1; K tiles at ring tile used + t; Q released before the epilogue.
+// done & 1; K tiles at ring tile used + t, the K slot released (K empty,
+// 6 + slot) right after the QK^T's wait; the last tile's V slot (V empty,
+// 8 + slot) after its P V; Q released before the epilogue.
 // CHECK: }, {
 // CHECK: scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %[[STRIDE]] iter_args(%[[CDONE:.*]] = %c0_i32, %[[CUSED:.*]] = %c0_i32) -> (i32, i32)
 // CHECK: %[[CQPARITY:.*]] = arith.andi %[[CDONE]], %c1_i32 : i32
 // CHECK-NEXT: %[[CQFULL:.*]] = fa4.mbarrier.get %c0_i32 offset 212992
 // CHECK-NEXT: fa4.mbarrier.wait %[[CQFULL]] parity %[[CQPARITY]]
 // CHECK: scf.for
-// CHECK: arith.addi %[[CUSED]], %{{.*}} : i32
+// CHECK-NEXT: %[[CT:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK-NEXT: %[[CRING:.*]] = arith.addi %[[CUSED]], %[[CT]] : i32
+// CHECK-NEXT: %[[CSLOT:.*]] = arith.remui %[[CRING]], %c2_i32 : i32
 // CHECK: fa4.mma
+// CHECK: fa4.mma.wait
+// CHECK-NEXT: %[[CKEI:.*]] = arith.addi %[[CSLOT]], %c6_i32 : i32
+// CHECK-NEXT: %[[CKEMPTY:.*]] = fa4.mbarrier.get %[[CKEI]] offset 212992
+// CHECK-NEXT: fa4.mbarrier.arrive %[[CKEMPTY]]
+// CHECK: %[[CLT:.*]] = arith.subi %{{.*}}, %c1_i32 : i32
+// CHECK-NEXT: %[[CLRING:.*]] = arith.addi %[[CUSED]], %[[CLT]] : i32
+// CHECK: %[[CLSLOT:.*]] = arith.remui %[[CLRING]], %c2_i32 : i32
+// CHECK: fa4.mma.wait
+// CHECK-NEXT: %[[CVEI:.*]] = arith.addi %[[CLSLOT]], %c8_i32 : i32
+// CHECK-NEXT: %[[CVEMPTY:.*]] = fa4.mbarrier.get %[[CVEI]] offset 212992
+// CHECK-NEXT: fa4.mbarrier.arrive %[[CVEMPTY]]
 // CHECK: %[[CQEMPTY:.*]] = fa4.mbarrier.get %c1_i32 offset 212992
 // CHECK-NEXT: fa4.mbarrier.arrive %[[CQEMPTY]]
 // CHECK-NEXT: fa4.epilogue
