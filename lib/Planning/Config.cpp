@@ -213,8 +213,8 @@ static int chooseSm100Tiles(const AttnProblem &problem,
 }
 
 /// Sets the tiles and returns the largest BN the chip's resources allow.
-static int chooseSm90Tiles(const AttnProblem &problem,
-                           const TargetInfo &target, AttnConfig &config) {
+static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
+                           AttnConfig &config) {
   config.mmaM = kSm90TileRows;
   config.numQ = kSm90ConsumerWarpgroups;
   config.bm = config.numQ * kSm90TileRows;
@@ -233,9 +233,8 @@ static int chooseSm90Tiles(const AttnProblem &problem,
   int maxBN =
       roundDownTo(std::min({kSm90MaxBN, registerBN, smemBN}), kMmaNGranule);
   int64_t seqQ = problem.plannedSeqQ();
-  bool decodeTile =
-      seqQ != kDynamic &&
-      seqQ * (config.fuseGqa ? config.group : 1) <= kSm90TileRows;
+  bool decodeTile = seqQ != kDynamic &&
+                    seqQ * (config.fuseGqa ? config.group : 1) <= kSm90TileRows;
   config.bn = decodeTile ? std::min(maxBN, kSm90DecodeBN) : maxBN;
   return maxBN;
 }

@@ -225,8 +225,7 @@ void fa4::explain(const SmemPlan &plan, const AttnConfig &config,
      << " bytes; kvStages = " << plan.kvStages << " "
      << (config.useSharedKv ? "slots of one shared K/V ring"
                             : "per K and per V ring")
-     << ", as many as fit up to "
-     << maxKvSlots(config) << "\n";
+     << ", as many as fit up to " << maxKvSlots(config) << "\n";
   os << "  qkStages = " << plan.qkStages << ", pvStages = " << plan.pvStages
      << ": K and V tiles land in depth boxes with a barrier each, so the "
         "MMAs start on the first box\n";

@@ -506,16 +506,16 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
 
   WorkScope work = beginWork();
   Value workDone = work.workDone, tilesSeen = work.kvTiles;
-  Value tileRow = plan.consumersSplitKeys
-                      ? blockRow
-                      : add(blockRow, mul(consumer, i32(plan.queryRowsPerTile())));
+  Value tileRow =
+      plan.consumersSplitKeys
+          ? blockRow
+          : add(blockRow, mul(consumer, i32(plan.queryRowsPerTile())));
   // The work item's K/V tiles this consumer takes: all, or every other one
   // from its index.
   int64_t tileStride = plan.consumersSplitKeys ? 2 : 1;
-  Value myTiles =
-      plan.consumersSplitKeys
-          ? divu(sub(add(numTiles, i32(1)), consumer), i32(2))
-          : numTiles;
+  Value myTiles = plan.consumersSplitKeys
+                      ? divu(sub(add(numTiles, i32(1)), consumer), i32(2))
+                      : numTiles;
   auto workTileOf = [&](Value step) -> Value {
     return plan.consumersSplitKeys ? add(consumer, mul(step, i32(2))) : step;
   };

@@ -21,6 +21,12 @@
 // it after they join; S0, S1, O0, O1 and P0, P1 (aliased in S) sit at the
 // planned columns of #attn.tmem.
 //
+// Decode plans (a work item's rows fit one tile) run one softmax warpgroup
+// on one Q tile, with the q-heads of a kv-head fused into its rows, on a 3D
+// grid of (partition, head, batch x row tile). A cluster split ends in the
+// reduce-scatter combine: the correction warpgroup stages O from TMEM and
+// combines its band through DSMEM; every other role meets the cluster.
+//
 //===----------------------------------------------------------------------===//
 
 #include "../Common/KernelEmitter.h"
@@ -69,7 +75,18 @@ struct BlackwellPlan {
   attn::MaskAttr mask;
   bool hasLse;
   Type elementType;
+  /// Decode (split-K or fused GQA): a 3D grid of (partition, head, batch x
+  /// row tile); with fused GQA the `rowGroup` q-heads of a kv-head share a
+  /// tile, row r holding head r % rowGroup of query row r / rowGroup.
+  bool decode = false;
+  int64_t rowGroup = 1;
+  /// Cluster split-K: partitions, the band of output columns each combines,
+  /// and where the partial is staged (over Q and the K/V rings).
+  int64_t partitions = 1, band = 0, stagingOffset = 0;
 
+  int64_t queryRowsPerTile() const { return kTileRows / rowGroup; }
+  /// Rows a Q box fills: whole groups of q-heads.
+  int64_t qBoxRows() const { return queryRowsPerTile() * rowGroup; }
   int64_t qTileBytes() const { return qkBoxes * kTileRows * kSwizzleBytes; }
   int64_t kBoxBytes() const { return bn * kSwizzleBytes; }
   // mbarriers: Q full; K full, V full, K empty, V empty per stage; per Q
@@ -88,15 +105,26 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
     return op.emitOpError()
            << "needs #attn.config, #attn.swizzle, #attn.smem and #attn.tmem; "
               "run attn-plan-pipeline{chip=sm_100a} first";
-  if (config.getPairCta() || config.getFuseGqa() || config.getUseSharedKv() ||
-      config.getIsMla() || config.getNumQ() != 2)
+  if (config.getPairCta() || config.getUseSharedKv() || config.getIsMla())
     return op.emitOpError()
            << "has an sm_100a plan the FA4 kernel does not lower yet (it "
-              "implements two 128-row Q tiles on one CTA with separate K/V "
-              "rings: no CTA pair, fused GQA, shared K/V ring, MLA or single "
-              "Q tile): "
+              "implements one or two 128-row Q tiles on one CTA with separate "
+              "K/V rings: no CTA pair, shared K/V ring or MLA): "
            << config;
+  attn::SplitKAttr splitk = op.getSplitkAttr();
+  if (splitk && splitk.getMode() == attn::SplitKMode::Workspace)
+    return op.emitOpError()
+           << "has a workspace split-K plan (" << splitk.getPartitions()
+           << " partitions, beyond one cluster); only the cluster reduce-"
+              "scatter (cluster_dsmem) is lowered";
   BlackwellPlan plan;
+  if (splitk && splitk.getMode() == attn::SplitKMode::ClusterDsmem) {
+    plan.partitions = splitk.getPartitions();
+    plan.band = splitk.getBandColumns();
+    plan.stagingOffset = smem.toPlan().splitKStaging.offset;
+  }
+  plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
+  plan.decode = plan.partitions > 1 || config.getFuseGqa();
   plan.numQ = config.getNumQ();
   plan.bn = config.getBn();
   plan.kvStages = smem.getKvStages();
@@ -144,6 +172,21 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
                                "boxes, BN-row K/V boxes of 64 128B-swizzled "
                                "columns, BN and Dv up to 256): "
                             << swizzle;
+  if (plan.rowGroup > kTileRows || (plan.decode && plan.numQ != 1))
+    return op.emitOpError() << "has a decode plan the FA4 kernel does not "
+                               "implement (one 128-row Q tile holding at most "
+                               "128 fused q-heads): "
+                            << config;
+  if (plan.partitions > 1 &&
+      (plan.band % 2 || plan.band * plan.partitions < plan.ovDepth ||
+       plan.partitions > 16 ||
+       plan.stagingOffset + kTileRows * (plan.paddedOv + 2) * 4 >
+           regions.correction.offset))
+    return op.emitOpError() << "has a cluster split-K plan the FA4 kernel "
+                               "does not implement (at most 16 partitions, "
+                               "even bands covering Dv, the staged partial "
+                               "below the correction rows): "
+                            << splitk;
   // Per Q tile: the rescale factors (later the final max) and the final sums.
   if (regions.correction.bytes < plan.numQ * 2 * kTileRows * 4 ||
       plan.barrierBytes < plan.numBarriers() * 8 ||
@@ -244,28 +287,37 @@ private:
   void buildMma();
   void buildSoftmax(Value tile);
   void buildCorrection();
+  void buildCombine(Value out, Value max, Value sum);
+  void joinCluster();
   void waitForK(Value tile);
   void issueScore(Value tile, int64_t i);
 
   const BlackwellPlan &plan;
   AttentionArgs args;
   WorkTile work;
+  // Decode: this CTA's rank in its cluster, which is its K/V partition.
+  Value partition;
 };
 } // namespace
 
 void BlackwellBuilder::buildLoader() {
   Value qBarrier = barrier(plan.qFull());
+  // With fused GQA a box is (query rows) x (the group's heads): TMA writes
+  // it head-minor, which is the tile's row order.
   MBarrierExpectTxOp::create(
-      b, loc, qBarrier, b.getI64IntegerAttr(plan.numQ * plan.qTileBytes()));
+      b, loc, qBarrier,
+      b.getI64IntegerAttr(plan.numQ * plan.qkBoxes * plan.qBoxRows() *
+                          kSwizzleBytes));
   for (int64_t i = 0; i < plan.numQ; ++i)
     for (int64_t box = 0; box < plan.qkBoxes; ++box)
-      TmaLoadOp::create(b, loc, args.qMap,
-                        ValueRange{i32(box * kBoxColumns), work.head,
-                                   add(work.blockRow, i32(i * kTileRows)),
-                                   work.batch},
-                        i32(plan.qOffset + i * plan.qTileBytes() +
-                            box * kTileRows * kSwizzleBytes),
-                        qBarrier);
+      TmaLoadOp::create(
+          b, loc, args.qMap,
+          ValueRange{i32(box * kBoxColumns), work.head,
+                     add(work.blockRow, i32(i * plan.queryRowsPerTile())),
+                     work.batch},
+          i32(plan.qOffset + i * plan.qTileBytes() +
+              box * kTileRows * kSwizzleBytes),
+          qBarrier);
   forTiles(work.numTiles, [&](Value tile) {
     Value stages = i32(S());
     Value slot = remu(tile, stages);
@@ -356,7 +408,7 @@ void BlackwellBuilder::buildSoftmax(Value tileIndex) {
           FragType::get(b.getContext(), kTileRows, plan.bn, b.getF32Type());
       auto probsType =
           FragType::get(b.getContext(), kTileRows, plan.bn, plan.elementType);
-      Value tileRow = add(work.blockRow, i32(i * kTileRows));
+      Value tileRow = add(work.blockRow, i32(i * plan.queryRowsPerTile()));
       auto loop = scf::ForOp::create(
           b, loc, toIndex(i32(0)), toIndex(work.numTiles), toIndex(i32(1)),
           ValueRange{SplatOp::create(b, loc, rowsType(), f32(-INFINITY)),
@@ -371,7 +423,7 @@ void BlackwellBuilder::buildSoftmax(Value tileIndex) {
         Value firstKey = mul(add(work.firstTile, tile), i32(plan.bn));
         scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow,
                                 args.seqQ, args.seqKV, plan.mask,
-                                b.getI64IntegerAttr(1));
+                                b.getI64IntegerAttr(plan.rowGroup));
         auto softmax = SoftmaxOp::create(
             b, loc, scoresType, rowsType(), rowsType(), rowsType(), scores,
             loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1],
@@ -428,12 +480,46 @@ void BlackwellBuilder::buildCorrection() {
       TmemStoreOp::create(b, loc, SplatOp::create(b, loc, zeroType, f32(0.0)),
                           oTile(i));
     });
+    if (plan.partitions > 1) {
+      buildCombine(oTile(i), max, sum);
+      continue;
+    }
     EpilogueOp::create(b, loc, oTile(i), max, sum, args.outPtr, work.batch,
-                       add(work.blockRow, i32(i * kTileRows)), work.head,
-                       args.outStride, args.seqQ, args.lsePtr, args.lseStride,
-                       b.getI64IntegerAttr(plan.ovDepth),
-                       TypeAttr::get(plan.elementType), b.getI64IntegerAttr(1));
+                       add(work.blockRow, i32(i * plan.queryRowsPerTile())),
+                       work.head, args.outStride, args.seqQ, args.lsePtr,
+                       args.lseStride, b.getI64IntegerAttr(plan.ovDepth),
+                       TypeAttr::get(plan.elementType),
+                       b.getI64IntegerAttr(plan.rowGroup));
   }
+}
+
+/// The cluster reduce-scatter (the seed's fa4_splitk_reduce_scatter_write)
+/// run by the correction warpgroup: it stages O from TMEM with the row
+/// (max, sum) over Q and the K/V rings (every MMA reading them is done),
+/// meets the cluster, combines and stores this CTA's band of columns from
+/// every partition's staging through DSMEM, and meets the cluster again so
+/// that no CTA's shared memory goes away while a peer reads it. The other
+/// roles only meet the cluster (joinCluster).
+void BlackwellBuilder::buildCombine(Value out, Value max, Value sum) {
+  SplitKStageOp::create(b, loc, out, max, sum,
+                        b.getI64IntegerAttr(plan.stagingOffset));
+  ClusterSyncOp::create(b, loc);
+  SplitKCombineOp::create(
+      b, loc, partition, args.outPtr, work.batch, work.blockRow, work.head,
+      args.outStride, args.seqQ, args.lsePtr, args.lseStride,
+      b.getI64IntegerAttr(plan.stagingOffset),
+      b.getI64IntegerAttr(plan.partitions), b.getI64IntegerAttr(plan.band),
+      b.getI64IntegerAttr(kTileRows), b.getI64IntegerAttr(plan.paddedOv),
+      b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.elementType),
+      b.getI64IntegerAttr(plan.rowGroup), b.getI64IntegerAttr(1));
+  ClusterSyncOp::create(b, loc);
+}
+
+void BlackwellBuilder::joinCluster() {
+  if (plan.partitions == 1)
+    return;
+  ClusterSyncOp::create(b, loc);
+  ClusterSyncOp::create(b, loc);
 }
 
 void BlackwellBuilder::build(gpu::GPUFuncOp func) {
@@ -478,17 +564,20 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func) {
   auto role = [&](int index) {
     Block *block = b.createBlock(&roles.getRoles()[index], {},
                                  {i32Type, i32Type}, {loc, loc});
-    work = WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
-               .prefill(
-                   fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)),
-                   args.batchSize, plan.numQ * kTileRows, plan.numQHeads,
-                   plan.group);
+    WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
+    work = plan.decode ? tiles.decode(plan.partitions, plan.queryRowsPerTile(),
+                                      plan.rowGroup, plan.group, partition)
+                       : tiles.prefill(fromIndex(gpu::BlockIdOp::create(
+                                           b, loc, gpu::Dimension::x)),
+                                       args.batchSize, plan.numQ * kTileRows,
+                                       plan.numQHeads, plan.group);
     return block;
   };
   {
     OpBuilder::InsertionGuard guard(b);
     Block *softmax = role(0);
     buildSoftmax(softmax->getArgument(0));
+    joinCluster();
   }
   {
     OpBuilder::InsertionGuard guard(b);
@@ -507,6 +596,7 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func) {
     };
     ifThen(isWarp(0), [&] { buildLoader(); });
     ifThen(isWarp(1), [&] { buildMma(); });
+    joinCluster();
   }
   // Every role is done with tensor memory: warp 0 frees it.
   gpu::BarrierOp::create(b, loc);
@@ -528,16 +618,26 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
   b.setInsertionPointToEnd(kernels.getBody());
 
   KernelABI abi;
-  abi.params =
-      attentionParams(tmaBox(kTileRows), tmaBox(plan->bn), plan->hasLse);
+  abi.params = attentionParams(tmaBox(plan->queryRowsPerTile(), plan->rowGroup),
+                               tmaBox(plan->bn), plan->hasLse);
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   BlackwellBuilder(b, loc, *plan).build(func);
 
-  abi.grid = {
-      {("ceil_div:sq:" + Twine(plan->numQ * kTileRows)).str(), "hq", "b"},
-      {"1"},
-      {"1"}};
+  if (plan->decode) {
+    // (partition, head, batch x row tile); a cluster holds the partitions
+    // of one work item.
+    abi.grid = {
+        {std::to_string(plan->partitions)},
+        {plan->rowGroup > 1 ? "hkv" : "hq"},
+        {"b", ("ceil_div:sq:" + Twine(plan->queryRowsPerTile())).str()}};
+    abi.cluster[0] = plan->partitions;
+  } else {
+    abi.grid = {
+        {("ceil_div:sq:" + Twine(plan->numQ * kTileRows)).str(), "hq", "b"},
+        {"1"},
+        {"1"}};
+  }
   abi.block[0] = threads;
   abi.dynamicSmemBytes = plan->smemUsed;
   setAttentionAlignment(abi, plan->hasLse);

@@ -92,17 +92,16 @@ public:
   /// tile and sets `partition` to this CTA's rank in its cluster.
   WorkTile decode(int64_t partitions, int64_t queryRowsPerTile,
                   int64_t rowGroup, int64_t group, mlir::Value &partition) {
-    partition = indexTo(
-        b.getI32Type(),
-        mlir::gpu::ClusterBlockIdOp::create(b, loc, mlir::gpu::Dimension::x));
-    mlir::Value headIndex = indexTo(
-        b.getI32Type(),
-        mlir::gpu::BlockIdOp::create(b, loc, mlir::gpu::Dimension::y));
+    partition = indexTo(b.getI32Type(), mlir::gpu::ClusterBlockIdOp::create(
+                                            b, loc, mlir::gpu::Dimension::x));
+    mlir::Value headIndex =
+        indexTo(b.getI32Type(),
+                mlir::gpu::BlockIdOp::create(b, loc, mlir::gpu::Dimension::y));
     mlir::Value rowTiles =
         divu(add(seqQ, i32(queryRowsPerTile - 1)), i32(queryRowsPerTile));
-    mlir::Value z = indexTo(
-        b.getI32Type(),
-        mlir::gpu::BlockIdOp::create(b, loc, mlir::gpu::Dimension::z));
+    mlir::Value z =
+        indexTo(b.getI32Type(),
+                mlir::gpu::BlockIdOp::create(b, loc, mlir::gpu::Dimension::z));
     WorkTile work;
     work.batch = divu(z, rowTiles);
     work.blockRow = mul(remu(z, rowTiles), i32(queryRowsPerTile));

@@ -699,15 +699,6 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
 // Split-K across a cluster
 //===----------------------------------------------------------------------===//
 
-/// The staged partial: O as f32 [rows][columns], then max [rows], sum [rows].
-struct StagingLayout {
-  int64_t offset, rows, columns;
-  int64_t maxOffset() const { return offset + rows * columns * 4; }
-  int64_t sumOffset() const { return maxOffset() + rows * 4; }
-  /// One partial's bytes: the next one staged in the same CTA starts here.
-  int64_t bytes() const { return (columns + 2) * rows * 4; }
-};
-
 struct SplitKStageLowering : OpConversionPattern<SplitKStageOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -784,7 +775,7 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
   LogicalResult
   matchAndRewrite(SplitKCombineOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm90Emitter e(rewriter, op);
+    LoweringEmitter e(rewriter, op);
     OpBuilder &b = rewriter;
     Location loc = op.getLoc();
     using P = arith::CmpIPredicate;
@@ -1005,10 +996,15 @@ LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels) {
       op->emitOpError() << "uses tensor memory, which sm_90a does not have";
       return WalkResult::interrupt();
     }
-    if (sm100 && isa<MmaOp, MmaWaitOp, SplitKStageOp, SplitKCombineOp>(op)) {
+    if (sm100 && isa<MmaOp, MmaWaitOp>(op)) {
       op->emitOpError() << "is not lowered on sm_100a: accumulators live in "
-                           "TMEM there (fa4.tmem.mma), and the split-K "
-                           "combine is not ported yet";
+                           "TMEM there (fa4.tmem.mma)";
+      return WalkResult::interrupt();
+    }
+    if (sm100 && isa<SplitKStageOp>(op) &&
+        !isa<TmemTileType>(cast<SplitKStageOp>(op).getOut().getType())) {
+      op->emitOpError() << "stages a register frag; on sm_100a the partial "
+                           "O is staged from its TMEM tile";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -1098,13 +1094,13 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
                FenceMBarrierInitLowering, MBarrierArriveLowering,
                MBarrierExpectTxLowering, MBarrierWaitLowering, TmaLoadLowering,
                SmemTileLowering, SplatLowering, ScaleRowsLowering,
-               TruncFLowering, ClusterSyncLowering>(converter, context);
+               TruncFLowering, ClusterSyncLowering, SplitKCombineLowering>(
+      converter, context);
   if (sm100)
     populateSm100Patterns(converter, patterns);
   else
     patterns.add<MmaLowering, MmaWaitLowering, MaskLowering, SoftmaxLowering,
-                 EpilogueLowering, SplitKStageLowering, SplitKCombineLowering>(
-        converter, context);
+                 EpilogueLowering, SplitKStageLowering>(converter, context);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   FrozenRewritePatternSet frozen(std::move(patterns));

@@ -36,6 +36,16 @@ inline llvm::SmallVector<mlir::Value> flatten(mlir::ValueRange values) {
   return llvm::SmallVector<mlir::Value>(values.begin(), values.end());
 }
 
+/// A split-K partial staged in shared memory for the cluster combine: O as
+/// f32 [rows][columns], then max [rows], sum [rows].
+struct StagingLayout {
+  int64_t offset, rows, columns;
+  int64_t maxOffset() const { return offset + rows * columns * 4; }
+  int64_t sumOffset() const { return maxOffset() + rows * 4; }
+  /// One partial's bytes: the next one staged in the same CTA starts here.
+  int64_t bytes() const { return (columns + 2) * rows * 4; }
+};
+
 class LoweringEmitter : public KernelEmitter {
 public:
   LoweringEmitter(mlir::OpBuilder &b, mlir::Operation *op)

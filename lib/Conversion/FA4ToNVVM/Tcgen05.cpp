@@ -531,6 +531,50 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
     return success();
   }
 };
+/// Split-K on sm_100a: thread r stages row r of the O tile from TMEM, 16
+/// columns at a time as four 16-byte stores, then its row max and sum (a
+/// softmax thread's row statistics are already complete: no lane reduce).
+struct SplitKStageLowering : OpConversionPattern<SplitKStageOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplitKStageOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    auto tile = cast<TmemTileType>(op.getOut().getType());
+    StagingLayout layout{static_cast<int64_t>(op.getOffset()), tile.getRows(),
+                         tile.getColumns()};
+    Value row = e.threadInGroup();
+    Value rowStart =
+        e.add(e.i32(layout.offset), e.mul(row, e.i32(layout.columns * 4)));
+    auto quadType = VectorType::get({4}, b.getF32Type());
+    e.fence(/*after=*/true);
+    for (int64_t chunk = 0; chunk < layout.columns; chunk += kChunkColumns) {
+      int64_t count = std::min(kChunkColumns, layout.columns - chunk);
+      SmallVector<Value> words =
+          e.loadColumns(adaptor.getOut().front(), chunk, count);
+      e.waitLoads();
+      for (int64_t i = 0; i + 3 < count; i += 4) {
+        Value quad = LLVM::UndefOp::create(b, loc, quadType);
+        for (int64_t j = 0; j < 4; ++j)
+          quad = LLVM::InsertElementOp::create(b, loc, quad,
+                                               e.asF32(words[i + j]), e.i32(j));
+        Value address = e.smemPtr(e.add(rowStart, e.i32((chunk + i) * 4)));
+        LLVM::StoreOp::create(b, loc, quad, address, /*alignment=*/16);
+      }
+    }
+    Value rowBytes = e.mul(row, e.i32(4));
+    LLVM::StoreOp::create(b, loc, adaptor.getMax().front(),
+                          e.smemPtr(e.add(e.i32(layout.maxOffset()), rowBytes)),
+                          /*alignment=*/4);
+    LLVM::StoreOp::create(b, loc, adaptor.getSum().front(),
+                          e.smemPtr(e.add(e.i32(layout.sumOffset()), rowBytes)),
+                          /*alignment=*/4);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void fa4::populateSm100TypeConversions(TypeConverter &converter) {
@@ -565,6 +609,6 @@ void fa4::populateSm100Patterns(TypeConverter &converter,
                TmemMmaLowering, TmemCommitLowering, TmemFenceLowering,
                TmemLoadLowering, TmemStoreLowering, TmemScaleRowsLowering,
                MaskLowering, SoftmaxLowering, RowsStoreLowering,
-               RowsLoadLowering, EpilogueLowering>(converter,
-                                                   patterns.getContext());
+               RowsLoadLowering, EpilogueLowering, SplitKStageLowering>(
+      converter, patterns.getContext());
 }

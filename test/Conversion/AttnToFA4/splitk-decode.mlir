@@ -82,9 +82,9 @@
 // CHECK: nvvm.barrier id = %c3_i32 number_of_threads = %c256_i32
 // CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[CONSUMER]], %c0_i32 : i32
 // CHECK-NEXT: scf.if %[[FIRST]] {
-// CHECK-NEXT: fa4.splitk.stage %{{.*}}, %{{.*}}#1, %{{.*}}#2 at 0 : <64x128xf32>, <64xf32>
+// CHECK-NEXT: fa4.splitk.stage %{{.*}}, %{{.*}}#1, %{{.*}}#2 at 0 : !fa4.frag<64x128xf32>, <64xf32>
 // CHECK-NEXT: } else {
-// CHECK-NEXT: fa4.splitk.stage %{{.*}}, %{{.*}}#1, %{{.*}}#2 at 33280 : <64x128xf32>, <64xf32>
+// CHECK-NEXT: fa4.splitk.stage %{{.*}}, %{{.*}}#1, %{{.*}}#2 at 33280 : !fa4.frag<64x128xf32>, <64xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: fa4.cluster.sync
 // CHECK-NEXT: scf.if %[[FIRST]] {

@@ -50,6 +50,22 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A split-K partial staged from a register frag (the sm_90a form) is
+// refused on sm_100a: O lives in TMEM there and is staged from its tile.
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @f(%x: f32) kernel {
+      %o = fa4.splat %x : !fa4.frag<128x64xf32>
+      %m = fa4.splat %x : !fa4.rows<128xf32>
+      // expected-error @+1 {{'fa4.splitk.stage' op stages a register frag; on sm_100a the partial O is staged from its TMEM tile}}
+      fa4.splitk.stage %o, %m, %m at 0 : !fa4.frag<128x64xf32>, <128xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // Without fa4 ops or types the pass succeeds under chip=sm_100a and changes
 // nothing: the gpu.func stays, and no shared-memory global is added.
 // CHECK-LABEL: gpu.module @k

@@ -753,3 +753,19 @@ func.func @epilogue_bf16_tmem(%t: !fa4.tmem_tile<128x128xbf16>, %r: !fa4.rows<12
   fa4.epilogue %t, %r, %r to %out[%i, %i, %i] strides [%s, %s, %s] sq %i depth 128 of bf16 : !fa4.tmem_tile<128x128xbf16>, <128xf32>, !llvm.ptr<1>
   return
 }
+
+// -----
+
+func.func @stage_bf16_tmem(%t: !fa4.tmem_tile<128x64xbf16>, %r: !fa4.rows<128xf32>) {
+  // expected-error @+1 {{'fa4.splitk.stage' op stages an f32 accumulator, got '!fa4.tmem_tile<128x64xbf16>'}}
+  fa4.splitk.stage %t, %r, %r at 0 : !fa4.tmem_tile<128x64xbf16>, <128xf32>
+  return
+}
+
+// -----
+
+func.func @stage_tmem_rows(%t: !fa4.tmem_tile<128x64xf32>, %r: !fa4.rows<64xf32>) {
+  // expected-error @+1 {{'fa4.splitk.stage' op max '!fa4.rows<64xf32>' must be one f32 per row of '!fa4.frag<128x64xf32>'}}
+  fa4.splitk.stage %t, %r, %r at 0 : !fa4.tmem_tile<128x64xf32>, <64xf32>
+  return
+}

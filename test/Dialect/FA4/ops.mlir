@@ -156,17 +156,20 @@ gpu.func @epilogues(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>,
 
 // The split-K ops: stage the partial, meet the cluster, combine a band.
 // CHECK-LABEL: func @splitk
-// CHECK: fa4.splitk.stage %{{.*}}, %{{.*}}, %{{.*}} at 0 : <64x128xf32>, <64xf32>{{$}}
+// CHECK: fa4.splitk.stage %{{.*}}, %{{.*}}, %{{.*}} at 0 : !fa4.frag<64x128xf32>, <64xf32>{{$}}
 // CHECK-NEXT: fa4.cluster.sync{{$}}
 // CHECK-NEXT: fa4.splitk.combine rank %{{.*}} of 16 band 8 from 0 rows 64 columns 128 to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] strides[%{{.*}}, %{{.*}}, %{{.*}}] sq %{{.*}} depth 128 of bf16 lse %{{.*}} strides[%{{.*}}, %{{.*}}] {group = 4 : i64} : !llvm.ptr<1>, !llvm.ptr<1>{{$}}
 // CHECK-NEXT: fa4.splitk.combine rank %{{.*}} of 5 band 32 from 1024 rows 64 columns 128 to %{{.*}} sq %{{.*}} depth 96 of f16 : !llvm.ptr<1>{{$}}
-// Two partials per CTA (both consumers of a decode CTA staged one).
+// An sm_100a partial, staged from its TMEM tile; a combine of two partials
+// per CTA (both consumers of an sm_90a decode CTA staged one).
+// CHECK-NEXT: fa4.splitk.stage %{{.*}}, %{{.*}}, %{{.*}} at 1024 : !fa4.tmem_tile<128x64xf32>, <128xf32>{{$}}
 // CHECK-NEXT: fa4.splitk.combine rank %{{.*}} of 8 band 16 from 0 rows 64 columns 128 to %{{.*}} sq %{{.*}} depth 128 of bf16 {partials = 2 : i64} : !llvm.ptr<1>{{$}}
-func.func @splitk(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %rank: i32, %out: !llvm.ptr<1>, %lse: !llvm.ptr<1>, %i: i32, %s: i64) {
+func.func @splitk(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %rank: i32, %out: !llvm.ptr<1>, %lse: !llvm.ptr<1>, %i: i32, %s: i64, %t: !fa4.tmem_tile<128x64xf32>, %m128: !fa4.rows<128xf32>) {
   fa4.splitk.stage %o, %m, %m at 0 : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>
   fa4.cluster.sync
   fa4.splitk.combine rank %rank of 16 band 8 from 0 rows 64 columns 128 to %out[%i, %i, %i] strides [%s, %s, %s] sq %i depth 128 of bf16 lse %lse strides [%s, %s] {group = 4} : !llvm.ptr<1>, !llvm.ptr<1>
   fa4.splitk.combine rank %rank of 5 band 32 from 1024 rows 64 columns 128 to %out[%i, %i, %i] strides [%s, %s, %s] sq %i depth 96 of f16 : !llvm.ptr<1>
+  fa4.splitk.stage %t, %m128, %m128 at 1024 : !fa4.tmem_tile<128x64xf32>, !fa4.rows<128xf32>
   fa4.splitk.combine rank %rank of 8 band 16 from 0 rows 64 columns 128 to %out[%i, %i, %i] strides [%s, %s, %s] sq %i depth 128 of bf16 {partials = 2} : !llvm.ptr<1>
   return
 }

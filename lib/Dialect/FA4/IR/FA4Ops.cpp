@@ -200,13 +200,16 @@ LogicalResult TruncFOp::verify() {
   return success();
 }
 
+/// The accumulator shape of an O operand that is a frag or a TMEM tile.
+static FragType accumulatorShape(Type type) {
+  if (auto tile = dyn_cast<TmemTileType>(type))
+    return FragType::get(type.getContext(), tile.getRows(), tile.getColumns(),
+                         tile.getElementType());
+  return cast<FragType>(type);
+}
+
 LogicalResult EpilogueOp::verify() {
-  FragType out;
-  if (auto tile = dyn_cast<TmemTileType>(getOut().getType()))
-    out = FragType::get(getContext(), tile.getRows(), tile.getColumns(),
-                        tile.getElementType());
-  else
-    out = cast<FragType>(getOut().getType());
+  FragType out = accumulatorShape(getOut().getType());
   if (!out.getElementType().isF32())
     return emitOpError() << "stores an f32 accumulator, got "
                          << getOut().getType();
@@ -236,9 +239,10 @@ LogicalResult EpilogueOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult SplitKStageOp::verify() {
-  auto out = cast<FragType>(getOut().getType());
+  FragType out = accumulatorShape(getOut().getType());
   if (!out.getElementType().isF32())
-    return emitOpError() << "stages an f32 accumulator, got " << out;
+    return emitOpError() << "stages an f32 accumulator, got "
+                         << getOut().getType();
   if (failed(verifyRowsOf(*this, out, getMax().getType(), "max")) ||
       failed(verifyRowsOf(*this, out, getSum().getType(), "sum")))
     return failure();

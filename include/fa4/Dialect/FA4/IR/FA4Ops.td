@@ -287,13 +287,15 @@ def FA4_SplitKStageOp : FA4_Op<"splitk.stage",
     [AllTypesMatch<["max", "sum"]>]> {
   let summary = "Publish this partition's partial O and row (max, sum)";
   let description = [{
-    Writes the unnormalised partial `out` (f32, rows x columns, row-major),
-    then the row maxima (exp2 domain) and the completed row sums, from byte
+    Writes the unnormalised partial `out` (f32, rows x columns, row-major;
+    a register frag on sm_90a, the O tile in TMEM on sm_100a), then the row
+    maxima (exp2 domain) and the completed row sums, from byte
     `offset` of dynamic shared memory, where `fa4.splitk.combine` in every
     CTA of the cluster reads them after a `fa4.cluster.sync`. A partition
     that saw no key stages O = 0, max = -inf, sum = 0: the neutral element.
   }];
-  let arguments = (ins FA4_Frag:$out, FA4_Rows:$max, FA4_Rows:$sum,
+  let arguments = (ins AnyTypeOf<[FA4_Frag, FA4_TmemTile]>:$out,
+                       FA4_Rows:$max, FA4_Rows:$sum,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
   let assemblyFormat = [{
     $out `,` $max `,` $sum `at` $offset attr-dict `:` type($out) `,`
