@@ -14,8 +14,8 @@
 // CHECK-DAG: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
 // CHECK-DAG: tcgen05.mma.cta_group::1.kind::f16
 // CHECK-DAG: tcgen05.ld.sync.aligned.32x32b.x16.b32
-// CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 184;
-// CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 72;
+// CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 112;
 // The combine reads every partition's (max, sum) and band slice through
 // DSMEM.
 // CHECK-DAG: mapa.shared::cluster.u64

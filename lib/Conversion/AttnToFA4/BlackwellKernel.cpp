@@ -59,6 +59,12 @@ constexpr int64_t kSwizzleBytes = 128;
 constexpr int64_t kSoftmaxRegisters = 184;
 constexpr int64_t kCorrectionRegisters = 72;
 constexpr int64_t kOtherRegisters = 72;
+/// One Q tile: three warpgroups share the 384 x 168 launch pool (64512),
+/// 232 + 112 + 112 of it. At Dv = 256 the 2Q budgets (184 / 72 / 72) spill
+/// 208 bytes; 200 / 104 / 104 up to this split assemble clean (ptxas 13.0).
+constexpr int64_t kSoftmaxRegisters1Q = 232;
+constexpr int64_t kCorrectionRegisters1Q = 112;
+constexpr int64_t kOtherRegisters1Q = 112;
 /// Lazy rescale: keep a row's max until it grows by more than 2^8.
 constexpr double kRescaleThreshold = 8.0;
 /// One exponential in this many on the FMA pipe (FA4 emulates a share of
@@ -89,11 +95,15 @@ struct BlackwellPlan {
   int64_t qBoxRows() const { return queryRowsPerTile() * rowGroup; }
   int64_t qTileBytes() const { return qkBoxes * kTileRows * kSwizzleBytes; }
   int64_t kBoxBytes() const { return bn * kSwizzleBytes; }
-  // mbarriers: Q full; K full, V full, K empty, V empty per stage; per Q
-  // tile S full, P ready (softmax + correction), O done, stats ready.
+  // mbarriers: Q full; K full, V full, K empty, V empty per stage (a full and
+  // an empty per slot of a shared ring); per Q tile S full, P ready (softmax
+  // + correction), O done, stats ready.
   int64_t qFull() const { return 0; }
-  int64_t kFull(int64_t) const { return 1; }
-  int64_t numBarriers() const { return 1 + 4 * kvStages + 4 * numQ; }
+  /// K and V alternate in one ring of `kvStages` slots (K(t) in ring slot
+  /// 2t, V(t) in 2t + 1), each with one full and one empty barrier.
+  bool sharedKv = false;
+  int64_t ringBarriers() const { return (sharedKv ? 2 : 4) * kvStages; }
+  int64_t numBarriers() const { return 1 + ringBarriers() + 4 * numQ; }
 };
 
 FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
@@ -105,11 +115,11 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
     return op.emitOpError()
            << "needs #attn.config, #attn.swizzle, #attn.smem and #attn.tmem; "
               "run attn-plan-pipeline{chip=sm_100a} first";
-  if (config.getPairCta() || config.getUseSharedKv() || config.getIsMla())
+  if (config.getPairCta() || config.getIsMla())
     return op.emitOpError()
            << "has an sm_100a plan the FA4 kernel does not lower yet (it "
-              "implements one or two 128-row Q tiles on one CTA with separate "
-              "K/V rings: no CTA pair, shared K/V ring or MLA): "
+              "implements one or two 128-row Q tiles on one CTA: no CTA pair "
+              "or MLA): "
            << config;
   attn::SplitKAttr splitk = op.getSplitkAttr();
   if (splitk && splitk.getMode() == attn::SplitKMode::Workspace)
@@ -143,8 +153,10 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
   plan.smemUsed = smem.getSmemUsed();
   SmemPlan regions = smem.toPlan();
   plan.qOffset = regions.q.offset;
+  plan.sharedKv = config.getUseSharedKv();
   plan.kRingOffset = regions.kRing.offset;
-  plan.vRingOffset = regions.vRing.offset;
+  plan.vRingOffset =
+      plan.sharedKv ? regions.kRing.offset : regions.vRing.offset;
   plan.correctionOffset = regions.correction.offset;
   plan.tmemAddressOffset = regions.tmemAddress.offset;
   plan.barrierOffset = regions.barriers.offset;
@@ -216,12 +228,25 @@ private:
                                  b.getI64IntegerAttr(plan.barrierOffset));
   }
   int64_t S() const { return plan.kvStages; }
-  Value kFull(Value slot) { return barrier(add(i32(1), slot)); }
-  Value vFull(Value slot) { return barrier(add(i32(1 + S()), slot)); }
-  Value kEmpty(Value slot) { return barrier(add(i32(1 + 2 * S()), slot)); }
-  Value vEmpty(Value slot) { return barrier(add(i32(1 + 3 * S()), slot)); }
+  /// Where K(tile) or V(tile) sits in its ring: separate rings index both
+  /// by the tile; a shared ring alternates K(t) and V(t) in 2t and 2t + 1.
+  Value ringIndex(Value tile, bool isV) {
+    if (!plan.sharedKv)
+      return tile;
+    Value twice = mul(tile, i32(2));
+    return isV ? add(twice, i32(1)) : twice;
+  }
+  Value slotOf(Value ring) { return remu(ring, i32(S())); }
+  Value fullBarrier(Value ring, bool isV) {
+    int64_t base = plan.sharedKv || !isV ? 1 : 1 + S();
+    return barrier(add(i32(base), slotOf(ring)));
+  }
+  Value emptyBarrier(Value ring, bool isV) {
+    int64_t base = plan.sharedKv ? 1 + S() : (isV ? 1 + 3 * S() : 1 + 2 * S());
+    return barrier(add(i32(base), slotOf(ring)));
+  }
   int64_t tileBarrier(int64_t kind, int64_t tile) const {
-    return 1 + 4 * S() + kind * plan.numQ + tile;
+    return 1 + plan.ringBarriers() + kind * plan.numQ + tile;
   }
   Value sFull(int64_t i) { return barrier(tileBarrier(0, i)); }
   Value pReady(int64_t i) { return barrier(tileBarrier(1, i)); }
@@ -320,39 +345,41 @@ void BlackwellBuilder::buildLoader() {
           qBarrier);
   forTiles(work.numTiles, [&](Value tile) {
     Value stages = i32(S());
-    Value slot = remu(tile, stages);
-    Value round = divu(tile, stages);
     Value keyRow = mul(add(work.firstTile, tile), i32(plan.bn));
-    auto load = [&](Value map, Value empty, Value full, int64_t ring,
-                    int64_t stageBytes, int64_t boxes) {
-      ifThen(cmp(arith::CmpIPredicate::uge, tile, stages),
-             [&] { wait(empty, parityOf(sub(round, i32(1)))); });
+    auto load = [&](bool isV) {
+      Value ring = ringIndex(tile, isV);
+      Value slot = slotOf(ring);
+      ifThen(cmp(arith::CmpIPredicate::uge, ring, stages), [&] {
+        wait(emptyBarrier(ring, isV),
+             parityOf(sub(divu(ring, stages), i32(1))));
+      });
+      Value full = fullBarrier(ring, isV);
+      int64_t boxes = isV ? plan.ovBoxes : plan.qkBoxes;
       MBarrierExpectTxOp::create(b, loc, full,
                                  b.getI64IntegerAttr(boxes * plan.kBoxBytes()));
-      Value base = slotOffset(ring, stageBytes, slot);
+      Value base = isV ? slotOffset(plan.vRingOffset, plan.vStageBytes, slot)
+                       : slotOffset(plan.kRingOffset, plan.kStageBytes, slot);
       for (int64_t box = 0; box < boxes; ++box)
         TmaLoadOp::create(
-            b, loc, map,
+            b, loc, isV ? args.vMap : args.kMap,
             ValueRange{i32(box * kBoxColumns), work.kvHead, keyRow, work.batch},
             add(base, i32(box * plan.kBoxBytes())), full);
     };
-    load(args.kMap, kEmpty(slot), kFull(slot), plan.kRingOffset,
-         plan.kStageBytes, plan.qkBoxes);
-    load(args.vMap, vEmpty(slot), vFull(slot), plan.vRingOffset,
-         plan.vStageBytes, plan.ovBoxes);
+    load(/*isV=*/false);
+    load(/*isV=*/true);
   });
 }
 
 /// Waits for K(tile) and orders the MMAs after that wait.
 void BlackwellBuilder::waitForK(Value tile) {
-  Value slot = remu(tile, i32(S()));
-  wait(kFull(slot), parityOf(divu(tile, i32(S()))));
+  Value ring = ringIndex(tile, /*isV=*/false);
+  wait(fullBarrier(ring, /*isV=*/false), parityOf(divu(ring, i32(S()))));
   TmemFenceOp::create(b, loc, /*after=*/true);
 }
 
 /// S_i(tile) = Q_i K(tile)^T, committed onto S full.
 void BlackwellBuilder::issueScore(Value tile, int64_t i) {
-  Value slot = remu(tile, i32(S()));
+  Value slot = slotOf(ringIndex(tile, /*isV=*/false));
   Value kTile = smemTile(slotOffset(plan.kRingOffset, plan.kStageBytes, slot),
                          plan.bn, plan.qkBoxes * kBoxColumns, Major::K);
   Value overwrite = arith::ConstantIntOp::create(b, loc, 0, 1);
@@ -372,11 +399,12 @@ void BlackwellBuilder::buildMma() {
     waitForK(i32(0));
     for (int64_t i = 0; i < plan.numQ; ++i)
       issueScore(i32(0), i);
-    TmemCommitOp::create(b, loc, kEmpty(i32(0)));
+    TmemCommitOp::create(b, loc, emptyBarrier(ringIndex(i32(0), false), false));
   });
   forTiles(work.numTiles, [&](Value tile) {
-    Value slot = remu(tile, i32(S()));
-    wait(vFull(slot), parityOf(divu(tile, i32(S()))));
+    Value vRing = ringIndex(tile, /*isV=*/true);
+    Value slot = slotOf(vRing);
+    wait(fullBarrier(vRing, /*isV=*/true), parityOf(divu(vRing, i32(S()))));
     Value vTile = smemTile(slotOffset(plan.vRingOffset, plan.vStageBytes, slot),
                            plan.bn, plan.paddedOv, Major::MN);
     Value accumulate = cmp(arith::CmpIPredicate::sgt, tile, i32(0));
@@ -393,9 +421,11 @@ void BlackwellBuilder::buildMma() {
         issueScore(next, i);
       });
     }
-    TmemCommitOp::create(b, loc, vEmpty(slot));
-    ifThen(hasNext,
-           [&] { TmemCommitOp::create(b, loc, kEmpty(remu(next, i32(S())))); });
+    TmemCommitOp::create(b, loc, emptyBarrier(vRing, /*isV=*/true));
+    ifThen(hasNext, [&] {
+      TmemCommitOp::create(b, loc,
+                           emptyBarrier(ringIndex(next, /*isV=*/false), false));
+    });
   });
 }
 
@@ -540,7 +570,7 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func) {
                              b.getI64IntegerAttr(count));
     };
     init(plan.qFull(), 1);
-    for (int64_t s = 0; s < 4 * S(); ++s)
+    for (int64_t s = 0; s < plan.ringBarriers(); ++s)
       init(1 + s, 1);
     for (int64_t i = 0; i < plan.numQ; ++i) {
       init(tileBarrier(0, i), 1);                     // S full: a commit
@@ -555,7 +585,11 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func) {
   auto roles = WarpSpecializeOp::create(
       b, loc, b.getDenseI64ArrayAttr({plan.numQ, 1, 1}),
       b.getDenseI64ArrayAttr(
-          {kSoftmaxRegisters, kCorrectionRegisters, kOtherRegisters}),
+          plan.numQ == 2
+              ? ArrayRef<int64_t>{kSoftmaxRegisters, kCorrectionRegisters,
+                                  kOtherRegisters}
+              : ArrayRef<int64_t>{kSoftmaxRegisters1Q, kCorrectionRegisters1Q,
+                                  kOtherRegisters1Q}),
       /*rolesCount=*/3);
   Type i32Type = b.getI32Type();
   // Each role decodes its work tile itself: values computed before the

@@ -14,7 +14,7 @@
 // CHECK-SAME: grid = {{\[}}["16"], ["hkv"], ["b", "ceil_div:sq:32"]]
 // CHECK-SAME: params = ["tmap:q:1x32x4x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128"
 // CHECK: fa4.tmem.alloc 512 columns
-// CHECK: fa4.warp_specialize warpgroups [1, 1, 1] registers [184, 72, 72] {
+// CHECK: fa4.warp_specialize warpgroups [1, 1, 1] registers [232, 112, 112] {
 // The softmax warpgroup: its partition is its cluster rank; rows are
 // (query row, head) pairs, so the mask takes group = 4. It meets the
 // cluster twice after its loop (publish, read).
