@@ -823,15 +823,10 @@ void ConvertAttnToFA4Pass::runOnOperation() {
 
     // Persistent: one CTA per SM (one fits, by its shared memory), each
     // looping over work tiles; otherwise one CTA per work tile.
-    if (plan->decode) {
-      // (partition, head, batch x row tile); a cluster holds the partitions
-      // of one work item.
-      abi.grid = {
-          {std::to_string(plan->partitions)},
-          {plan->rowGroup > 1 ? "hkv" : "hq"},
-          {"b", ("ceil_div:sq:" + Twine(plan->queryRowsPerTile())).str()}};
-      abi.cluster[0] = plan->partitions;
-    } else if (persistent)
+    if (plan->decode)
+      setDecodeGrid(abi, plan->partitions, plan->rowGroup,
+                    plan->queryRowsPerTile());
+    else if (persistent)
       abi.grid = {{std::to_string(fa4::getTargetInfo(fa4::Chip::SM90a).numSMs)},
                   {"1"},
                   {"1"}};

@@ -659,13 +659,8 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
   BlackwellBuilder(b, loc, *plan).build(func);
 
   if (plan->decode) {
-    // (partition, head, batch x row tile); a cluster holds the partitions
-    // of one work item.
-    abi.grid = {
-        {std::to_string(plan->partitions)},
-        {plan->rowGroup > 1 ? "hkv" : "hq"},
-        {"b", ("ceil_div:sq:" + Twine(plan->queryRowsPerTile())).str()}};
-    abi.cluster[0] = plan->partitions;
+    setDecodeGrid(abi, plan->partitions, plan->rowGroup,
+                  plan->queryRowsPerTile());
   } else {
     abi.grid = {
         {("ceil_div:sq:" + Twine(plan->numQ * kTileRows)).str(), "hq", "b"},

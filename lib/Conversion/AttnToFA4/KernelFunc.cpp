@@ -80,3 +80,11 @@ AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse) {
   args.scaleLog2 = func.getArgument(arg++);
   return args;
 }
+
+void fa4::setDecodeGrid(KernelABI &abi, int64_t partitions, int64_t rowGroup,
+                        int64_t queryRowsPerTile) {
+  abi.grid = {{std::to_string(partitions)},
+              {rowGroup > 1 ? "hkv" : "hq"},
+              {"b", ("ceil_div:sq:" + llvm::Twine(queryRowsPerTile)).str()}};
+  abi.cluster[0] = partitions;
+}

@@ -30,6 +30,12 @@ attentionParams(llvm::StringRef qBox, llvm::StringRef kvBox, bool hasLse);
 /// of 16-bit values and LSE as f32: 4 bytes.
 void setAttentionAlignment(KernelABI &abi, bool hasLse);
 
+/// The decode launch: grid (partition, head, batch x row tile), where the
+/// head is the kv head when `rowGroup` q-heads share a tile, and a cluster
+/// of the `partitions` CTAs of one work item.
+void setDecodeGrid(KernelABI &abi, int64_t partitions, int64_t rowGroup,
+                   int64_t queryRowsPerTile);
+
 /// `gpu.func @name` with one argument per parameter of `params` and the
 /// kernel attributes: `threads` threads, one CTA per SM (ptxas then caps
 /// registers at 65536 / threads, the pool setmaxnreg redistributes).
