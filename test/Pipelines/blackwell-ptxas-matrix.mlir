@@ -4,11 +4,11 @@
 // Q tiles with separate K/V rings: every (Dqk, Dv) up to 128, MHA 6/6, GQA
 // 6/3, MQA 6/1, all four masks, bf16 and f16, with and without LSE): no
 // stack, no spills, 128 registers at launch (setmaxnreg then gives the
-// softmax warpgroups 192), shared memory within the 232448-byte carveout.
-// (256, 256) plans one Q tile with a shared K/V ring, lowered too (below).
-// (192, 128) plans two Q tiles with a shared ring: it lowers, but its
-// load/MMA and correction roles spill at the 184 / 72 / 72 split (456 bytes,
-// bench/RESULTS.md), so it is not in this 0-spill matrix.
+// softmax warpgroups 184, the other roles 72), shared memory within the
+// 232448-byte carveout.
+// (192, 128) and (256, 256) plan a shared K/V ring (and (256, 256) one Q
+// tile): lowered too, below, so every depth pair of the sm_90a matrix is
+// here.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=fa4 --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
 // RUN: cat %t/*/manifest.json | FileCheck %s --check-prefix=SMEM
@@ -59,6 +59,20 @@
 // CHECK-NEXT: Used 128 registers
 // CHECK: Compiling entry function 'fa4_fa4_d128_64_h6_1_causal_f16_lse_sm_100a' for 'sm_100a'
 // CHECK-NEXT: Function properties for fa4_fa4_d128_64_h6_1_causal_f16_lse_sm_100a
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CHECK-NEXT: Used 128 registers
+// (192, 128): two Q tiles and K and V alternating in one ring of two 48 KB
+// slots, at 168 / 72 / 104 (the MMA issuer keeps 36 descriptors live).
+// CHECK: Compiling entry function 'fa4_fa4_d192_128_h6_6_none_bf16_lse_sm_100a' for 'sm_100a'
+// CHECK-NEXT: Function properties for fa4_fa4_d192_128_h6_6_none_bf16_lse_sm_100a
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CHECK-NEXT: Used 128 registers
+// CHECK: Compiling entry function 'fa4_fa4_d192_128_h6_3_causal_f16_sm_100a' for 'sm_100a'
+// CHECK-NEXT: Function properties for fa4_fa4_d192_128_h6_3_causal_f16_sm_100a
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CHECK-NEXT: Used 128 registers
+// CHECK: Compiling entry function 'fa4_fa4_d192_128_h6_1_w128_0_bf16_lse_sm_100a' for 'sm_100a'
+// CHECK-NEXT: Function properties for fa4_fa4_d192_128_h6_1_w128_0_bf16_lse_sm_100a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
 // (256, 256): one Q tile and K and V alternating in one ring of two 64 KB
@@ -139,6 +153,21 @@ func.func @d128_64_h6_3_none_bf16(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x3x1
 func.func @d128_64_h6_1_causal_f16_lse(%q: tensor<?x?x6x128xf16>, %k: tensor<?x?x1x128xf16>, %v: tensor<?x?x1x64xf16>) -> (tensor<?x?x6x64xf16>, tensor<?x6x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xf16>, tensor<?x?x1x128xf16>, tensor<?x?x1x64xf16> -> tensor<?x?x6x64xf16>, tensor<?x6x?xf32>
   return %o, %lse : tensor<?x?x6x64xf16>, tensor<?x6x?xf32>
+}
+
+func.func @d192_128_h6_6_none_bf16_lse(%q: tensor<?x?x6x192xbf16>, %k: tensor<?x?x6x192xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x192xbf16>, tensor<?x?x6x192xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+}
+
+func.func @d192_128_h6_3_causal_f16(%q: tensor<?x?x6x192xf16>, %k: tensor<?x?x3x192xf16>, %v: tensor<?x?x3x128xf16>) -> tensor<?x?x6x128xf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x192xf16>, tensor<?x?x3x192xf16>, tensor<?x?x3x128xf16> -> tensor<?x?x6x128xf16>
+  return %o : tensor<?x?x6x128xf16>
+}
+
+func.func @d192_128_h6_1_w128_0_bf16_lse(%q: tensor<?x?x6x192xbf16>, %k: tensor<?x?x1x192xbf16>, %v: tensor<?x?x1x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<window(128, 0)>} : tensor<?x?x6x192xbf16>, tensor<?x?x1x192xbf16>, tensor<?x?x1x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
 }
 
 func.func @d256_256_h6_6_w17_33_f16_lse(%q: tensor<?x?x6x256xf16>, %k: tensor<?x?x6x256xf16>, %v: tensor<?x?x6x256xf16>) -> (tensor<?x?x6x256xf16>, tensor<?x6x?xf32>) {

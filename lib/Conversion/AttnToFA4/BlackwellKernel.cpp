@@ -59,6 +59,13 @@ constexpr int64_t kSwizzleBytes = 128;
 constexpr int64_t kSoftmaxRegisters = 184;
 constexpr int64_t kCorrectionRegisters = 72;
 constexpr int64_t kOtherRegisters = 72;
+/// Two Q tiles with a shared K/V ring ((192, 128)): with two slots K is
+/// always in slot 0, so its descriptors and both Q tiles' (36 64-bit values
+/// at Dqk = 192) stay live in the MMA issuer across the loop. 184 / 72 / 72
+/// spills 456 bytes; 168 / 72 / 104 is the split of the 512 x 128 pool that
+/// assembles clean (ptxas 13.0; 152 / 104 / 104 and 160 / 72 / 120 spill).
+constexpr int64_t kSoftmaxRegistersSharedKv = 168;
+constexpr int64_t kOtherRegistersSharedKv = 104;
 /// One Q tile: three warpgroups share the 384 x 168 launch pool (64512),
 /// 232 + 112 + 112 of it. At Dv = 256 the 2Q budgets (184 / 72 / 72) spill
 /// 208 bytes; 200 / 104 / 104 up to this split assemble clean (ptxas 13.0).
@@ -211,6 +218,16 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
                                "slots: "
                             << smem;
   return plan;
+}
+
+/// setmaxnreg budgets of the softmax, correction and load/MMA roles.
+SmallVector<int64_t, 3> roleRegisters(const BlackwellPlan &plan) {
+  if (plan.numQ == 1)
+    return {kSoftmaxRegisters1Q, kCorrectionRegisters1Q, kOtherRegisters1Q};
+  if (plan.sharedKv)
+    return {kSoftmaxRegistersSharedKv, kCorrectionRegisters,
+            kOtherRegistersSharedKv};
+  return {kSoftmaxRegisters, kCorrectionRegisters, kOtherRegisters};
 }
 
 class BlackwellBuilder : KernelEmitter {
@@ -584,12 +601,7 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func) {
 
   auto roles = WarpSpecializeOp::create(
       b, loc, b.getDenseI64ArrayAttr({plan.numQ, 1, 1}),
-      b.getDenseI64ArrayAttr(
-          plan.numQ == 2
-              ? ArrayRef<int64_t>{kSoftmaxRegisters, kCorrectionRegisters,
-                                  kOtherRegisters}
-              : ArrayRef<int64_t>{kSoftmaxRegisters1Q, kCorrectionRegisters1Q,
-                                  kOtherRegisters1Q}),
+      b.getDenseI64ArrayAttr(roleRegisters(plan)),
       /*rolesCount=*/3);
   Type i32Type = b.getI32Type();
   // Each role decodes its work tile itself: values computed before the
