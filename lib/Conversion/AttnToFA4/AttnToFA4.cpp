@@ -60,12 +60,13 @@ constexpr int kSwizzleBytes = 128;
 /// three warpgroups): two consumers at 240 and a producer at 24 use it
 /// exactly.
 constexpr int kProducerRegisters = 24;
+constexpr int kConsumerRegisters = 240;
 /// K/V stages a split-K decode needs before its two consumers take the
 /// tiles in turn (see readPlan).
 constexpr int64_t kMinStagesToSplitKeys = 4;
-/// Named barrier the two consumers meet at before staging split-K partials.
+/// Named barrier the two consumers meet at before staging split-K partials
+/// (the ping-pong turns use 1 and 2).
 constexpr int kConsumersDoneBarrier = 3;
-constexpr int kConsumerRegisters = 240;
 
 /// Everything the emitter needs, read from the op and its plan attributes.
 struct HopperPlan {
@@ -634,8 +635,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
 void FA3KernelBuilder::stagePartial(Value consumer, Value out, Value rowMax,
                                     Value rowSum) {
   // The staging slots alias Q and the K/V rings: a consumer done with its
-  // tiles waits for the other to finish reading them (named barrier 3; the
-  // ping-pong turns use 1 and 2).
+  // tiles waits for the other to finish reading them.
   if (plan.consumersSplitKeys)
     NVVM::BarrierOp::create(b, loc, Type(), i32(kConsumersDoneBarrier),
                             i32(2 * kWarpgroupThreads),
