@@ -34,7 +34,7 @@ for d in (64, 128, 256):
 BENCH.append(("bench_decode_d128_gqa", 128, 128, 32, 8, "none", "bf16",
               [(1, 1, 8192), (1, 1, 32768), (1, 1, 131072), (8, 1, 8192),
                (64, 1, 8192)]))
-VARIANTS = {"persist": ["--persistent"]}
+VARIANTS = {"persist": ["--persistent"], "overlap": ["--intra-wg-overlap"]}
 # Split-K decode (the split-K issue): kernels compiled with size hints, so
 # the planner fuses the q-heads of a kv-head into one tile and splits K/V
 # over a cluster. Each runs every (B, Sq, Skv) below whatever its hints;

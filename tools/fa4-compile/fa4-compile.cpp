@@ -51,6 +51,11 @@ static cl::opt<bool>
     persistent("persistent",
                cl::desc("fa3 kernel: one CTA per SM looping over work tiles"),
                cl::init(false));
+static cl::opt<bool> intraWgOverlap(
+    "intra-wg-overlap",
+    cl::desc("fa3 kernel: the softmax of tile t runs while the P V of tile "
+             "t - 1 is in flight (not yet measured)"),
+    cl::init(false));
 static cl::opt<int64_t> batchHint("batch-hint",
                                   cl::desc("Expected dynamic batch size"),
                                   cl::init(-1));
@@ -116,6 +121,7 @@ int main(int argc, char **argv) {
   options.kernel = kernel;
   options.pingPong = pingPong;
   options.persistent = persistent;
+  options.intraWgOverlap = intraWgOverlap;
   options.batchHint = batchHint;
   options.seqQHint = seqQHint;
   options.seqKVHint = seqKVHint;

@@ -42,6 +42,11 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::desc("fa3 kernel: order the consumers' GEMM turns with named "
                      "barriers (FA3 ping-pong)"),
       llvm::cl::init(true)};
+  Option<bool> intraWgOverlap{
+      *this, "intra-wg-overlap",
+      llvm::cl::desc("fa3 kernel: the softmax of tile t runs while the P V "
+                     "of tile t - 1 is in flight (not yet measured)"),
+      llvm::cl::init(false)};
   Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("fa3 kernel: one CTA per SM looping over work tiles"),

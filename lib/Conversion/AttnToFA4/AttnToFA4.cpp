@@ -227,11 +227,11 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
 class FA3KernelBuilder : KernelEmitter {
 public:
   FA3KernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
-                   bool pingPong, bool persistent)
+                   bool pingPong, bool persistent, bool intraWgOverlap)
       : KernelEmitter(b, loc), plan(plan),
         pingPong(pingPong && plan.numConsumers == 2 &&
                  !plan.consumersSplitKeys),
-        persistent(persistent) {}
+        persistent(persistent), intraWgOverlap(intraWgOverlap) {}
 
   void build(gpu::GPUFuncOp func);
 
@@ -313,6 +313,7 @@ private:
   const HopperPlan &plan;
   bool pingPong;
   bool persistent;
+  bool intraWgOverlap;
 
   // Kernel arguments.
   AttentionArgs args;
@@ -524,19 +525,14 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
 
   // Each iteration issues S(t) = Q K^T(t) and, in the same GEMM turn,
   // O += P(t-1) V(t-1); then the softmax of S(t) makes P(t). P V lags one
-  // tile so that both GEMMs of a turn are in flight together.
-  Value noProbs = TruncFOp::create(b, loc, probsType, splat(scoresType, 0.0));
-  auto loop = scf::ForOp::create(
-      b, loc, toIndex(i32(0)), toIndex(myTiles), toIndex(i32(1)),
-      ValueRange{splat(outType, 0.0), splat(rowsType(), -INFINITY),
-                 splat(rowsType(), 0.0), noProbs});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    ValueRange carried = loop.getRegionIterArgs();
+  // tile so that both GEMMs of a turn are in flight together. `pv` says
+  // whether the step issues that P V: always (FA3's intra-warpgroup
+  // overlap, step 0 peeled off), never (that peeled step), or from step 1
+  // on (decided at run time).
+  enum class PV { Always, Never, AfterFirst };
+  auto emitStep = [&](Value step, ValueRange carried, PV pv) {
     Value out = carried[0], rowMax = carried[1], rowSum = carried[2],
           previousP = carried[3];
-    Value step = fromIndex(loop.getInductionVar());
     Value tile = workTileOf(step);
     Value ringTile = add(tilesSeen, tile);
     Value slot = slotOf(ringTile);
@@ -552,23 +548,27 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                  plan.bn, plan.qkBoxes * kBoxColumns, Major::K);
     Value scores =
         MmaOp::create(b, loc, scoresType, qTile, kTile, splat(scoresType, 0.0));
-    auto ifPV = scf::IfOp::create(b, loc, TypeRange{outType}, hasPrevious,
-                                  /*withElseRegion=*/true);
-    {
+    if (pv == PV::Always) {
+      out = issuePV(out, previousP, previous);
+    } else if (pv == PV::AfterFirst) {
+      auto ifPV = scf::IfOp::create(b, loc, TypeRange{outType}, hasPrevious,
+                                    /*withElseRegion=*/true);
       OpBuilder::InsertionGuard pvGuard(b);
       b.setInsertionPointToStart(ifPV.thenBlock());
       scf::YieldOp::create(b, loc, issuePV(out, previousP, previous));
       b.setInsertionPointToStart(ifPV.elseBlock());
       scf::YieldOp::create(b, loc, out);
+      out = ifPV.getResult(0);
     }
-    out = ifPV.getResult(0);
     if (pingPong)
       passTurn();
-    MmaWaitOp::create(b, loc);
+    // With the overlap, wait for S only: groups complete in order, so at
+    // most the P V still runs, under the softmax.
+    MmaWaitOp::create(b, loc, /*pending=*/pv == PV::Always ? 1 : 0);
     // S is in registers: this tile's K slot can refill now; the previous
-    // tile's V slot once its P V is done, which the wait also covers.
+    // tile's V slot once its P V is done.
     releaseK(ringTile);
-    {
+    if (pv == PV::AfterFirst) {
       auto ifRelease = scf::IfOp::create(b, loc, hasPrevious, false);
       OpBuilder::InsertionGuard releaseGuard(b);
       b.setInsertionPointToStart(ifRelease.thenBlock());
@@ -583,12 +583,48 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                           rowsType(), scores, rowMax, rowSum, args.scaleLog2,
                           /*rescaleThreshold=*/FloatAttr(),
                           /*polyExp2Period=*/0);
+    if (pv == PV::Always) {
+      // O is read only once the P V that ran under the softmax is done.
+      MmaWaitOp::create(b, loc);
+      releaseV(previous);
+    }
     out = ScaleRowsOp::create(b, loc, outType, out, softmax.getCorrection());
     // P as an MMA operand, rounded here, before the next turn's MMAs.
     Value probs = TruncFOp::create(b, loc, probsType, softmax.getProbs());
-    scf::YieldOp::create(b, loc,
-                         ValueRange{out, Value(softmax.getNewMax()),
-                                    Value(softmax.getNewSum()), probs});
+    return SmallVector<Value>{out, softmax.getNewMax(), softmax.getNewSum(),
+                              probs};
+  };
+  Value noProbs = TruncFOp::create(b, loc, probsType, splat(scoresType, 0.0));
+  SmallVector<Value> initial = {splat(outType, 0.0),
+                                splat(rowsType(), -INFINITY),
+                                splat(rowsType(), 0.0), noProbs};
+  Value firstLoopStep = i32(0);
+  if (intraWgOverlap) {
+    // Step 0 has no P V to overlap: peeled, so that the loop's P V and
+    // its wait never depend on a run-time branch (ptxas serialises the
+    // wgmma pipeline around the branch's accumulator copies, C7514).
+    auto ifFirst = scf::IfOp::create(
+        b, loc, ValueRange(initial).getTypes(),
+        cmp(arith::CmpIPredicate::sgt, myTiles, i32(0)), true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifFirst.thenBlock());
+      scf::YieldOp::create(b, loc, emitStep(i32(0), initial, PV::Never));
+      b.setInsertionPointToStart(ifFirst.elseBlock());
+      scf::YieldOp::create(b, loc, initial);
+    }
+    initial.assign(ifFirst.getResults().begin(), ifFirst.getResults().end());
+    firstLoopStep = i32(1);
+  }
+  auto loop = scf::ForOp::create(b, loc, toIndex(firstLoopStep),
+                                 toIndex(myTiles), toIndex(i32(1)), initial);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    scf::YieldOp::create(
+        b, loc,
+        emitStep(fromIndex(loop.getInductionVar()), loop.getRegionIterArgs(),
+                 intraWgOverlap ? PV::Always : PV::AfterFirst));
   }
 
   // The last tile's P V, outside any GEMM turn.
@@ -819,7 +855,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     abi.params = abiParams(*plan);
     int64_t threads = (1 + plan->numConsumers) * kWarpgroupThreads;
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
-    FA3KernelBuilder(b, loc, *plan, pingPong, persistent).build(func);
+    FA3KernelBuilder(b, loc, *plan, pingPong, persistent, intraWgOverlap)
+        .build(func);
 
     // Persistent: one CTA per SM (one fits, by its shared memory), each
     // looping over work tiles; otherwise one CTA per work tile.
