@@ -128,18 +128,12 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
            << "; this lowering targets sm_90a";
   HopperPlan plan;
   plan.numConsumers = config.getNumQ();
-  attn::SplitKAttr splitk = op.getSplitkAttr();
-  if (splitk && splitk.getMode() == attn::SplitKMode::Workspace)
-    return op.emitOpError()
-           << "has a workspace split-K plan (" << splitk.getPartitions()
-           << " partitions, beyond one cluster); only the cluster reduce-"
-              "scatter (cluster_dsmem) is lowered";
-  if (splitk && splitk.getMode() == attn::SplitKMode::ClusterDsmem) {
-    plan.partitions = splitk.getPartitions();
-    plan.band = splitk.getBandColumns();
-    fa4::SmemPlan stagingPlan = op.getSmemAttr().toPlan();
-    plan.stagingOffset = stagingPlan.splitKStaging.offset;
-  }
+  FailureOr<ClusterSplit> split = readClusterSplit(op);
+  if (failed(split))
+    return failure();
+  plan.partitions = split->partitions;
+  plan.band = split->band;
+  plan.stagingOffset = split->stagingOffset;
   plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
   plan.decode = plan.partitions > 1 || config.getFuseGqa();
   // Without a split there is no combine to merge two consumers' partials:
@@ -201,13 +195,6 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
     return op.emitOpError() << "fuses " << plan.rowGroup
                             << " q-heads per kv-head into a 64-row tile; at "
                                "most 64 fit";
-  if (plan.partitions > 1 &&
-      (plan.band % 2 || plan.band * plan.partitions < plan.ovDepth ||
-       plan.partitions > 16))
-    return op.emitOpError() << "has a cluster split-K plan this kernel does "
-                               "not implement (it needs at most 16 "
-                               "partitions and even bands covering Dv): "
-                            << splitk;
   if (plan.partitions > 1 &&
       plan.stagingOffset + plan.partialsPerCta() * plan.stagedPartialBytes() >
           plan.barrierOffset)

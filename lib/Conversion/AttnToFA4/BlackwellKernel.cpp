@@ -128,18 +128,13 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
               "implements one or two 128-row Q tiles on one CTA: no CTA pair "
               "or MLA): "
            << config;
-  attn::SplitKAttr splitk = op.getSplitkAttr();
-  if (splitk && splitk.getMode() == attn::SplitKMode::Workspace)
-    return op.emitOpError()
-           << "has a workspace split-K plan (" << splitk.getPartitions()
-           << " partitions, beyond one cluster); only the cluster reduce-"
-              "scatter (cluster_dsmem) is lowered";
+  FailureOr<ClusterSplit> split = readClusterSplit(op);
+  if (failed(split))
+    return failure();
   BlackwellPlan plan;
-  if (splitk && splitk.getMode() == attn::SplitKMode::ClusterDsmem) {
-    plan.partitions = splitk.getPartitions();
-    plan.band = splitk.getBandColumns();
-    plan.stagingOffset = smem.toPlan().splitKStaging.offset;
-  }
+  plan.partitions = split->partitions;
+  plan.band = split->band;
+  plan.stagingOffset = split->stagingOffset;
   plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
   plan.decode = plan.partitions > 1 || config.getFuseGqa();
   plan.numQ = config.getNumQ();
@@ -197,15 +192,11 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
                                "128 fused q-heads): "
                             << config;
   if (plan.partitions > 1 &&
-      (plan.band % 2 || plan.band * plan.partitions < plan.ovDepth ||
-       plan.partitions > 16 ||
-       plan.stagingOffset + kTileRows * (plan.paddedOv + 2) * 4 >
-           regions.correction.offset))
-    return op.emitOpError() << "has a cluster split-K plan the FA4 kernel "
-                               "does not implement (at most 16 partitions, "
-                               "even bands covering Dv, the staged partial "
-                               "below the correction rows): "
-                            << splitk;
+      plan.stagingOffset + kTileRows * (plan.paddedOv + 2) * 4 >
+          regions.correction.offset)
+    return op.emitOpError() << "has a split-K staging region that overlaps "
+                               "its correction rows: "
+                            << smem;
   // Per Q tile: the rescale factors (later the final max) and the final sums.
   if (regions.correction.bytes < plan.numQ * 2 * kTileRows * 4 ||
       plan.barrierBytes < plan.numBarriers() * 8 ||

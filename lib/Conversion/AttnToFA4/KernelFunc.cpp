@@ -29,6 +29,30 @@ SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kvBox,
   return params;
 }
 
+FailureOr<ClusterSplit> fa4::readClusterSplit(attn::AttentionOp op) {
+  ClusterSplit split;
+  attn::SplitKAttr splitk = op.getSplitkAttr();
+  if (!splitk || splitk.getMode() == attn::SplitKMode::None)
+    return split;
+  if (splitk.getMode() == attn::SplitKMode::Workspace)
+    return op.emitOpError()
+           << "has a workspace split-K plan (" << splitk.getPartitions()
+           << " partitions, beyond one cluster); only the cluster reduce-"
+              "scatter (cluster_dsmem) is lowered";
+  split.partitions = splitk.getPartitions();
+  split.band = splitk.getBandColumns();
+  split.stagingOffset = op.getSmemAttr().toPlan().splitKStaging.offset;
+  int64_t ovDepth = op.getConfigAttr().getOvDepth();
+  if (split.partitions > 1 &&
+      (split.band % 2 || split.band * split.partitions < ovDepth ||
+       split.partitions > 16))
+    return op.emitOpError() << "has a cluster split-K plan the kernel does "
+                               "not implement (it needs at most 16 "
+                               "partitions and even bands covering Dv): "
+                            << splitk;
+  return split;
+}
+
 void fa4::setAttentionAlignment(KernelABI &abi, bool hasLse) {
   abi.alignment = {
       {"q", {16, 16}}, {"k", {16, 16}}, {"v", {16, 16}}, {"o", {4, 4}}};

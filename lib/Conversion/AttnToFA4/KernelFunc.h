@@ -10,6 +10,7 @@
 #define LIB_CONVERSION_ATTNTOFA4_KERNELFUNC_H
 
 #include "fa4/Conversion/KernelABI.h"
+#include "fa4/Dialect/Attn/IR/Attn.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -35,6 +36,20 @@ void setAttentionAlignment(KernelABI &abi, bool hasLse);
 /// of the `partitions` CTAs of one work item.
 void setDecodeGrid(KernelABI &abi, int64_t partitions, int64_t rowGroup,
                    int64_t queryRowsPerTile);
+
+/// The cluster split-K of a plan: how many partitions, the band of output
+/// columns each combines, and where its partial is staged in shared memory.
+/// No split is one partition.
+struct ClusterSplit {
+  int64_t partitions = 1, band = 0, stagingOffset = 0;
+};
+
+/// Reads `op`'s #attn.splitk for either kernel builder. Fails with a
+/// diagnostic for a workspace plan (not lowered) and for a cluster plan the
+/// reduce-scatter cannot run (more than 16 partitions, odd bands, or bands
+/// that do not cover Dv). Whether the staged partials fit is the kernel's
+/// check: their layout differs per chip.
+mlir::FailureOr<ClusterSplit> readClusterSplit(attn::AttentionOp op);
 
 /// `gpu.func @name` with one argument per parameter of `params` and the
 /// kernel attributes: `threads` threads, one CTA per SM (ptxas then caps
