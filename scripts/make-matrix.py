@@ -34,7 +34,19 @@ for d in (64, 128, 256):
 BENCH.append(("bench_decode_d128_gqa", 128, 128, 32, 8, "none", "bf16",
               [(1, 1, 8192), (1, 1, 32768), (1, 1, 131072), (8, 1, 8192),
                (64, 1, 8192)]))
-VARIANTS = {"persist": ["--persistent"], "overlap": ["--intra-wg-overlap"]}
+# variant -> (fa4-compile flags, the bench kernels built with them).
+PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
+                 for m in ("none", "causal")]
+D128_BENCH = ["bench_prefill_d128_none", "bench_prefill_d128_causal"]
+VARIANTS = {"persist": (["--persistent"], D128_BENCH),
+            "overlap": (["--intra-wg-overlap"], PREFILL_BENCH),
+            "bn128": (["--block-n=128"], D128_BENCH),
+            "overlap_bn128": (["--intra-wg-overlap", "--block-n=128"],
+                              D128_BENCH),
+            "overlap_persist": (["--intra-wg-overlap", "--persistent"],
+                                ["bench_prefill_d128_none"])}
+# A variant kernel also runs these (Sq, Skv) for correctness, at B = 1.
+VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024)]
 # Split-K decode (the split-K issue): kernels compiled with size hints, so
 # the planner fuses the q-heads of a kv-head into one tile and splits K/V
 # over a cluster. Each runs every (B, Sq, Skv) below whatever its hints;
@@ -61,7 +73,6 @@ DECODE_BENCH = {"decode_d128_h32x8": [(1, 1, 8192), (1, 1, 32768),
                                       (1, 1, 131072), (8, 1, 8192),
                                       (64, 1, 8192)],
                 "decode_d128_h32x8_b64": [(64, 1, 8192)]}
-VARIANT_BENCH = ["bench_prefill_d128_none", "bench_prefill_d128_causal"]
 # KV tile sizes the decode kernels are also built with (fa4-compile
 # --block-n), so one run compares them with the planner's choice; each runs
 # the decode cases too.
@@ -127,11 +138,12 @@ def main():
                         f"--kernel={args.kernel}", "-o", args.out, "--quiet"],
                        check=True, stdout=subprocess.DEVNULL)
         os.unlink(source)
-    for variant, flags in ({} if args.decode_only else VARIANTS).items():
+    for variant, (flags, kernels) in ({} if args.decode_only
+                                      else VARIANTS).items():
         text = "".join(function(f"{name}_{variant}", dqk, dv, hq, hkv,
                                 MASKS.get(mask, mask), dtype)
                        for name, dqk, dv, hq, hkv, mask, dtype, _ in BENCH
-                       if name in VARIANT_BENCH)
+                       if name in kernels)
         with tempfile.NamedTemporaryFile("w", suffix=".mlir",
                                          delete=False) as f:
             f.write(text)
@@ -174,14 +186,19 @@ def main():
             bench_rows += [f"{on_device(directory)}:{b}:{sq}:{skv}"
                            for b, sq, skv in shapes]
     for name, *_, shapes in ([] if args.decode_only else BENCH):
-        names = [name] + [f"{name}_{v}" for v in VARIANTS
-                          if name in VARIANT_BENCH]
+        names = [name] + [f"{name}_{v}" for v, (_, kernels) in VARIANTS.items()
+                          if name in kernels]
         for kernel_name in names:
             directory = artifact_dir(args.out, kernel_name, args.chip)
             bench_rows += [f"{on_device(directory)}:{b}:{sq}:{skv}"
                            for b, sq, skv in shapes]
+            # The planner's kernel is covered by the matrix; a variant
+            # (another lowering) gets a few odd sizes of its own.
+            sizes = VARIANT_SIZES if kernel_name != name else [(77, 301)]
             with open(os.path.join(directory, "cases.txt"), "w") as cases:
-                cases.write("--b 1 --sq 77 --skv 301 --seed 9\n")
+                for case, (sq, skv) in enumerate(sizes):
+                    cases.write(f"--b 1 --sq {sq} --skv {skv} "
+                                f"--seed {9 + case}\n")
     with open(os.path.join(args.out, "bench.txt"), "w") as bench:
         bench.write("\n".join(bench_rows) + "\n")
 
