@@ -75,6 +75,8 @@ static llvm::json::Value shapeOf(ShapedType type, ArrayRef<StringRef> symbols) {
 /// -> a tensor map of k with that box (outermost first) and 128B swizzle.
 static llvm::json::Value paramJson(StringRef param) {
   auto [kind, value] = param.split(':');
+  if (param == "ptr:workspace")
+    return llvm::json::Object{{"kind", "workspace"}};
   if (kind == "ptr")
     return llvm::json::Object{{"kind", "pointer"}, {"tensor", value}};
   if (kind == "tmap") {
@@ -153,21 +155,31 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
         tensor("lse", "output", "f32",
                shapeOf(cast<ShapedType>(lse.getType()), {"b", "", "sq"})));
 
-  llvm::json::Array params;
-  for (StringRef param :
-       cast<ArrayAttr>(abi.get("params")).getAsValueRange<StringAttr>())
-    params.push_back(paramJson(param));
-  llvm::json::Array grid;
-  for (Attribute dimFactors : cast<ArrayAttr>(abi.get("grid"))) {
-    llvm::json::Array factors;
+  auto paramsJson = [](DictionaryAttr stage) {
+    llvm::json::Array params;
+    for (StringRef param :
+         cast<ArrayAttr>(stage.get("params")).getAsValueRange<StringAttr>())
+      params.push_back(paramJson(param));
+    return params;
+  };
+  auto factorsJson = [](Attribute factors) {
+    llvm::json::Array json;
     for (StringRef factor :
-         cast<ArrayAttr>(dimFactors).getAsValueRange<StringAttr>())
-      factors.push_back(gridFactorJson(factor));
-    grid.push_back(std::move(factors));
-  }
+         cast<ArrayAttr>(factors).getAsValueRange<StringAttr>())
+      json.push_back(gridFactorJson(factor));
+    return json;
+  };
+  auto gridJson = [&](DictionaryAttr stage) {
+    llvm::json::Array grid;
+    for (Attribute dimFactors : cast<ArrayAttr>(stage.get("grid")))
+      grid.push_back(factorsJson(dimFactors));
+    return grid;
+  };
+  // Version 3 only where it is needed: a workspace split-K's second kernel.
+  auto combine = abi.getAs<DictionaryAttr>("combine");
 
-  return llvm::json::Object{
-      {"fa4_abi_version", 2},
+  llvm::json::Object manifest{
+      {"fa4_abi_version", combine ? 3 : 2},
       {"kernel", kernel},
       {"chip", chip},
       {"binary",
@@ -190,14 +202,29 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
            {"seq_kv", sizes.seqKV}}},
       {"tensors", std::move(tensors)},
       {"alignment", llvm::json::Object{{"unit_stride_last_dim", true}}},
-      {"params", std::move(params)},
+      {"params", paramsJson(abi)},
       {"launch",
        llvm::json::Object{
-           {"grid", std::move(grid)},
+           {"grid", gridJson(abi)},
            {"block", int3(cast<DenseI64ArrayAttr>(abi.get("block")))},
            {"cluster", int3(cast<DenseI64ArrayAttr>(abi.get("cluster")))},
            {"dynamic_smem_bytes",
             cast<IntegerAttr>(abi.get("dynamic_smem_bytes")).getInt()}}}};
+  if (combine) {
+    manifest["workspace"] =
+        llvm::json::Object{{"bytes", factorsJson(abi.get("workspace_bytes"))}};
+    manifest["combine"] = llvm::json::Object{
+        {"kernel",
+         cast<SymbolRefAttr>(combine.get("kernel")).getLeafReference().str()},
+        {"params", paramsJson(combine)},
+        {"launch",
+         llvm::json::Object{
+             {"grid", gridJson(combine)},
+             {"block", int3(cast<DenseI64ArrayAttr>(combine.get("block")))},
+             {"cluster", llvm::json::Array{int64_t(1), int64_t(1), int64_t(1)}},
+             {"dynamic_smem_bytes", int64_t(0)}}}};
+  }
+  return manifest;
 }
 
 FailureOr<SmallVector<KernelArtifacts>>

@@ -37,6 +37,8 @@ namespace fa4::rt {
   X(cuLaunchKernelEx)                                                          \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
+  X(cuMemAllocAsync)                                                           \
+  X(cuMemFreeAsync)                                                            \
   X(cuMemcpyHtoD)                                                              \
   X(cuMemcpyDtoH)                                                              \
   X(cuMemsetD16)                                                               \

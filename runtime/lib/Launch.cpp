@@ -8,6 +8,7 @@
 #include "Validate.h"
 
 #include <fstream>
+#include <optional>
 
 using namespace fa4::rt;
 
@@ -95,6 +96,13 @@ Kernel::Loaded Kernel::load() {
                     result.function,
                     CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
                 "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)");
+    if (manifest.combine) {
+      std::string combineCall =
+          "cuModuleGetFunction('" + manifest.combine->kernel + "')";
+      checkCuda(api.cuModuleGetFunction(&result.combine, result.module,
+                                        manifest.combine->kernel.c_str()),
+                combineCall.c_str());
+    }
   } catch (...) {
     api.cuModuleUnload(result.module);
     throw;
@@ -102,12 +110,12 @@ Kernel::Loaded Kernel::load() {
   return result;
 }
 
-CUfunction Kernel::functionFor(CUcontext context) {
+const Kernel::Loaded &Kernel::loadedFor(CUcontext context) {
   std::lock_guard<std::mutex> lock(mutex);
   auto it = loaded.find(context);
   if (it == loaded.end())
     it = loaded.emplace(context, load()).first;
-  return it->second.function;
+  return it->second;
 }
 
 namespace {
@@ -118,46 +126,64 @@ struct ArgStorage {
   ScalarValue scalar;
   CUdeviceptr pointer;
 };
-} // namespace
 
-void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
-  // Everything that can refuse the arguments runs before the driver opens.
-  Bindings bindings = validateArgs(manifest, args);
-  std::array<uint32_t, 3> grid = evaluateGrid(manifest.launch, bindings);
-  std::vector<ArgStorage> storage(manifest.params.size());
-  std::vector<TensorMapArgs> tensorMaps(manifest.params.size());
-  for (size_t i = 0; i < manifest.params.size(); ++i) {
-    const Param &param = manifest.params[i];
-    if (const auto *map = std::get_if<TensorMapParam>(&param)) {
-      const TensorSpec &spec = manifest.tensors[map->tensor];
-      tensorMaps[i] =
-          computeTensorMapArgs(*map, spec, tensorInSlot(args, spec.slot));
-    } else if (const auto *pointer = std::get_if<PointerParam>(&param)) {
-      TensorSlot slot = manifest.tensors[pointer->tensor].slot;
-      storage[i].pointer =
-          reinterpret_cast<CUdeviceptr>(tensorInSlot(args, slot).data);
-    } else {
-      storage[i].scalar = evaluateScalar(std::get<ScalarParam>(param), manifest,
-                                         bindings, args);
+/// One kernel's arguments, in the order of `params`, ready for
+/// cuLaunchKernelEx; `workspace` is what a "workspace" parameter gets.
+/// Everything that can refuse the arguments runs in the constructor.
+class KernelArgs {
+public:
+  KernelArgs(const Manifest &manifest, const std::vector<Param> &params,
+             const Bindings &bindings, const fa4_attention_args &args)
+      : manifest(manifest), params(params), storage(params.size()),
+        tensorMaps(params.size()) {
+    for (size_t i = 0; i < params.size(); ++i) {
+      const Param &param = params[i];
+      if (const auto *map = std::get_if<TensorMapParam>(&param)) {
+        const TensorSpec &spec = manifest.tensors[map->tensor];
+        tensorMaps[i] =
+            computeTensorMapArgs(*map, spec, tensorInSlot(args, spec.slot));
+      } else if (const auto *pointer = std::get_if<PointerParam>(&param)) {
+        TensorSlot slot = manifest.tensors[pointer->tensor].slot;
+        storage[i].pointer =
+            reinterpret_cast<CUdeviceptr>(tensorInSlot(args, slot).data);
+      } else if (const auto *scalar = std::get_if<ScalarParam>(&param)) {
+        storage[i].scalar = evaluateScalar(*scalar, manifest, bindings, args);
+      }
     }
   }
 
-  CUfunction function = functionFor(currentContext());
+  /// Encodes the tensor maps (a driver call) and returns the pointers.
+  std::vector<void *> &pointers(CUdeviceptr workspace) {
+    kernelParams.clear();
+    for (size_t i = 0; i < params.size(); ++i) {
+      const Param &param = params[i];
+      if (const auto *map = std::get_if<TensorMapParam>(&param)) {
+        storage[i].tensorMap =
+            encodeTensorMap(tensorMaps[i], manifest.tensors[map->tensor].name);
+        kernelParams.push_back(&storage[i].tensorMap);
+      } else if (std::holds_alternative<PointerParam>(param)) {
+        kernelParams.push_back(&storage[i].pointer);
+      } else if (std::holds_alternative<WorkspaceParam>(param)) {
+        storage[i].pointer = workspace;
+        kernelParams.push_back(&storage[i].pointer);
+      } else {
+        kernelParams.push_back(&storage[i].scalar.i64); // union: any member
+      }
+    }
+    return kernelParams;
+  }
+
+private:
+  const Manifest &manifest;
+  const std::vector<Param> &params;
+  std::vector<ArgStorage> storage;
+  std::vector<TensorMapArgs> tensorMaps;
   std::vector<void *> kernelParams;
-  for (size_t i = 0; i < manifest.params.size(); ++i) {
-    const Param &param = manifest.params[i];
-    if (const auto *map = std::get_if<TensorMapParam>(&param)) {
-      storage[i].tensorMap =
-          encodeTensorMap(tensorMaps[i], manifest.tensors[map->tensor].name);
-      kernelParams.push_back(&storage[i].tensorMap);
-    } else if (std::holds_alternative<PointerParam>(param)) {
-      kernelParams.push_back(&storage[i].pointer);
-    } else {
-      kernelParams.push_back(&storage[i].scalar.i64); // union: any member
-    }
-  }
+};
 
-  const LaunchSpec &launch = manifest.launch;
+void launchOne(CUfunction function, const std::string &name,
+               const LaunchSpec &launch, std::array<uint32_t, 3> grid,
+               std::vector<void *> &kernelParams, CUstream stream) {
   CUlaunchAttribute clusterAttribute = {};
   clusterAttribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
   clusterAttribute.value.clusterDim.x = launch.cluster[0];
@@ -174,8 +200,49 @@ void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   config.hStream = stream;
   config.attrs = &clusterAttribute;
   config.numAttrs = 1;
-  std::string call = "cuLaunchKernelEx('" + manifest.kernel + "')";
+  std::string call = "cuLaunchKernelEx('" + name + "')";
   checkCuda(driver().cuLaunchKernelEx(&config, function, kernelParams.data(),
                                       nullptr),
             call.c_str());
+}
+} // namespace
+
+void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
+  // Everything that can refuse the arguments runs before the driver opens.
+  Bindings bindings = validateArgs(manifest, args);
+  std::array<uint32_t, 3> grid = evaluateGrid(manifest.launch, bindings);
+  KernelArgs kernelArgs(manifest, manifest.params, bindings, args);
+  std::optional<KernelArgs> combineArgs;
+  std::array<uint32_t, 3> combineGrid = {};
+  uint64_t workspaceBytes = evaluateWorkspaceBytes(manifest, bindings);
+  if (manifest.combine) {
+    combineGrid = evaluateGrid(manifest.combine->launch, bindings);
+    combineArgs.emplace(manifest, manifest.combine->params, bindings, args);
+  }
+
+  const Loaded &functions = loadedFor(currentContext());
+  if (!manifest.combine) {
+    launchOne(functions.function, manifest.kernel, manifest.launch, grid,
+              kernelArgs.pointers(0), stream);
+    return;
+  }
+  // The partials live from the first kernel to the end of the second: a
+  // stream-ordered allocation is reused by the driver's pool across
+  // launches, and nothing else on the stream can touch it in between.
+  const DriverApi &api = driver();
+  CUdeviceptr workspace = 0;
+  checkCuda(api.cuMemAllocAsync(&workspace, workspaceBytes, stream),
+            "cuMemAllocAsync(split-K workspace)");
+  try {
+    launchOne(functions.function, manifest.kernel, manifest.launch, grid,
+              kernelArgs.pointers(workspace), stream);
+    launchOne(functions.combine, manifest.combine->kernel,
+              manifest.combine->launch, combineGrid,
+              combineArgs->pointers(workspace), stream);
+  } catch (...) {
+    api.cuMemFreeAsync(workspace, stream);
+    throw;
+  }
+  checkCuda(api.cuMemFreeAsync(workspace, stream),
+            "cuMemFreeAsync(split-K workspace)");
 }

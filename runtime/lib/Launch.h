@@ -27,17 +27,20 @@ public:
 
   const Manifest manifest;
 
-  /// Validates `args`, then launches on `stream` in the current context.
+  /// Validates `args`, then launches on `stream` in the current context: the
+  /// kernel, and for a workspace split-K the combine kernel after it, with a
+  /// workspace allocated and freed in stream order around the two.
   void launch(const fa4_attention_args &args, CUstream stream);
 
 private:
   struct Loaded {
     CUmodule module;
     CUfunction function;
+    CUfunction combine = nullptr; // a workspace split-K's second kernel
   };
 
-  /// The kernel's function in `context`, loaded and configured on first use.
-  CUfunction functionFor(CUcontext context);
+  /// The kernel's functions in `context`, loaded and configured on first use.
+  const Loaded &loadedFor(CUcontext context);
   Loaded load();
   void checkChip() const;
   const std::vector<char> &binaryImage();

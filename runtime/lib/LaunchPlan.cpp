@@ -8,30 +8,50 @@
 
 using namespace fa4::rt;
 
+/// The product of `factors`, or of its prefix that first exceeds `limit`
+/// (each factor is below 2^31, so the product cannot wrap first).
+static uint64_t product(const std::vector<GridFactor> &factors,
+                        const Bindings &bindings, uint64_t limit) {
+  uint64_t size = 1;
+  for (const GridFactor &factor : factors) {
+    uint64_t value = 0;
+    switch (factor.kind) {
+    case GridFactor::Kind::Constant:
+      value = factor.constant;
+      break;
+    case GridFactor::Kind::Symbol:
+      value = bindings[factor.symbol];
+      break;
+    case GridFactor::Kind::CeilDiv:
+      value = (bindings[factor.symbol] + factor.divisor - 1) / factor.divisor;
+      break;
+    }
+    size *= value;
+    if (size > limit)
+      break;
+  }
+  return size;
+}
+
+uint64_t fa4::rt::evaluateWorkspaceBytes(const Manifest &manifest,
+                                         const Bindings &bindings) {
+  if (!manifest.combine)
+    return 0;
+  constexpr uint64_t limit = 1ull << 40;
+  uint64_t bytes = product(manifest.workspaceBytes, bindings, limit);
+  if (bytes > limit)
+    throw Error(FA4_ERROR_VALIDATION,
+                "the split-K workspace for these sizes exceeds 1 TiB");
+  return bytes;
+}
+
 std::array<uint32_t, 3> fa4::rt::evaluateGrid(const LaunchSpec &launch,
                                               const Bindings &bindings) {
   // CUDA grid limits: x < 2^31, y and z <= 65535.
   static const uint64_t maxGrid[3] = {(1ull << 31) - 1, 65535, 65535};
   std::array<uint32_t, 3> grid;
   for (int d = 0; d < 3; ++d) {
-    uint64_t size = 1;
-    for (const GridFactor &factor : launch.grid[d]) {
-      uint64_t value = 0;
-      switch (factor.kind) {
-      case GridFactor::Kind::Constant:
-        value = factor.constant;
-        break;
-      case GridFactor::Kind::Symbol:
-        value = bindings[factor.symbol];
-        break;
-      case GridFactor::Kind::CeilDiv:
-        value = (bindings[factor.symbol] + factor.divisor - 1) / factor.divisor;
-        break;
-      }
-      size *= value;
-      if (size > maxGrid[d])
-        break;
-    }
+    uint64_t size = product(launch.grid[d], bindings, maxGrid[d]);
     std::string dimName = std::string("launch grid ") + "xyz"[d];
     if (size > maxGrid[d])
       throw Error(FA4_ERROR_VALIDATION,

@@ -18,6 +18,11 @@ namespace fa4::rt {
 std::array<uint32_t, 3> evaluateGrid(const LaunchSpec &launch,
                                      const Bindings &bindings);
 
+/// Bytes of the workspace a workspace split-K needs for these sizes (0
+/// without one). Throws Error(FA4_ERROR_VALIDATION) past 1 TiB.
+uint64_t evaluateWorkspaceBytes(const Manifest &manifest,
+                                const Bindings &bindings);
+
 /// A kernel scalar argument, stored as the kernel reads it.
 struct ScalarValue {
   ScalarType type;

@@ -225,10 +225,13 @@ private:
   void readTensors(const Value &value, Manifest &manifest);
   TensorAlignment readTensorAlignment(Object &object, bool global);
   void readAlignment(const Value &value, Manifest &manifest);
-  void readParams(const Value &value, Manifest &manifest);
+  void readParams(const Value &value, const std::string &path,
+                  Manifest &manifest, std::vector<Param> &params);
   TensorMapParam readTensorMap(Object &param, Manifest &manifest);
   ScalarParam readScalar(Object &param, const Manifest &manifest);
-  void readLaunch(const Value &value, LaunchSpec &launch);
+  void readLaunch(const Value &value, const std::string &path,
+                  LaunchSpec &launch);
+  void readCombine(Object &top, Manifest &manifest);
   GridFactor readGridFactor(const Value &value, const std::string &path);
 
   std::string sourceName;
@@ -260,8 +263,9 @@ Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
   readProblem(top.required("problem"), manifest.problem);
   readTensors(top.required("tensors"), manifest);
   readAlignment(top.required("alignment"), manifest);
-  readParams(top.required("params"), manifest);
-  readLaunch(top.required("launch"), manifest.launch);
+  readParams(top.required("params"), "params", manifest, manifest.params);
+  readLaunch(top.required("launch"), "launch", manifest.launch);
+  readCombine(top, manifest);
   return manifest;
 }
 
@@ -427,26 +431,79 @@ void ManifestReader::readAlignment(const Value &value, Manifest &manifest) {
               "alignment.unit_stride_last_dim");
 }
 
-void ManifestReader::readParams(const Value &value, Manifest &manifest) {
-  const auto &entries = array(value, "params", 0, 256);
+void ManifestReader::readParams(const Value &value, const std::string &path,
+                                Manifest &manifest,
+                                std::vector<Param> &params) {
+  const auto &entries = array(value, path, 0, 256);
   for (size_t i = 0; i < entries.size(); ++i) {
-    std::string path = "params[" + std::to_string(i) + "]";
-    Object param(*this, entries[i], path);
+    Object param(*this, entries[i], path + "[" + std::to_string(i) + "]");
     std::string kind = string(param.required("kind"), param.field("kind"));
     if (kind == "tensor_map") {
-      manifest.params.push_back(readTensorMap(param, manifest));
+      params.push_back(readTensorMap(param, manifest));
     } else if (kind == "pointer") {
       std::string tensorPath = param.field("tensor");
-      manifest.params.push_back(PointerParam{tensorIndex(
+      params.push_back(PointerParam{tensorIndex(
           manifest, string(param.required("tensor"), tensorPath), tensorPath)});
     } else if (kind == "scalar") {
-      manifest.params.push_back(readScalar(param, manifest));
+      params.push_back(readScalar(param, manifest));
+    } else if (kind == "workspace" && manifest.abiVersion >= 3) {
+      params.push_back(WorkspaceParam{});
     } else {
-      fail(param.field("kind"), "expected one of \"tensor_map\", \"pointer\", "
-                                "\"scalar\", got \"" +
-                                    kind + "\"");
+      fail(param.field("kind"),
+           std::string("expected one of \"tensor_map\", \"pointer\", "
+                       "\"scalar\"") +
+               (manifest.abiVersion >= 3 ? ", \"workspace\"" : "") +
+               ", got \"" + kind + "\"" +
+               (kind == "workspace" ? " (a version 3 parameter)" : ""));
     }
   }
+}
+
+/// Version 3: a workspace split-K names its workspace size and its combine
+/// kernel together; a "workspace" parameter needs both.
+void ManifestReader::readCombine(Object &top, Manifest &manifest) {
+  if (manifest.abiVersion < 3) {
+    top.explainUnknown("workspace", "a version 3 key");
+    top.explainUnknown("combine", "a version 3 key");
+    return;
+  }
+  const Value *workspace = top.optional("workspace");
+  const Value *combine = top.optional("combine");
+  if (!workspace != !combine)
+    fail(workspace ? "combine" : "workspace",
+         "missing; a workspace split-K gives both \"workspace\" and "
+         "\"combine\"");
+  auto usesWorkspace = [](const std::vector<Param> &params) {
+    for (const Param &param : params)
+      if (std::holds_alternative<WorkspaceParam>(param))
+        return true;
+    return false;
+  };
+  if (!workspace) {
+    if (usesWorkspace(manifest.params))
+      fail("params", "a \"workspace\" parameter needs the top-level "
+                     "\"workspace\" and \"combine\"");
+    return;
+  }
+  Object sizes(*this, *workspace, "workspace");
+  const auto &factors = array(sizes.required("bytes"), "workspace.bytes", 1, 8);
+  for (size_t i = 0; i < factors.size(); ++i)
+    manifest.workspaceBytes.push_back(readGridFactor(
+        factors[i], "workspace.bytes[" + std::to_string(i) + "]"));
+
+  Object stage(*this, *combine, "combine");
+  Manifest::Combine result;
+  result.kernel = string(stage.required("kernel"), "combine.kernel");
+  if (result.kernel.empty() || result.kernel == manifest.kernel)
+    fail("combine.kernel",
+         "expected a kernel other than \"" + manifest.kernel + "\"");
+  readParams(stage.required("params"), "combine.params", manifest,
+             result.params);
+  readLaunch(stage.required("launch"), "combine.launch", result.launch);
+  if (!usesWorkspace(manifest.params) || !usesWorkspace(result.params))
+    fail("combine", "both kernels of a workspace split-K take the "
+                    "\"workspace\" parameter");
+  manifest.combine = std::move(result);
 }
 
 TensorMapParam ManifestReader::readTensorMap(Object &param,
@@ -581,11 +638,12 @@ GridFactor ManifestReader::readGridFactor(const Value &value,
   return factor;
 }
 
-void ManifestReader::readLaunch(const Value &value, LaunchSpec &launch) {
-  Object object(*this, value, "launch");
-  const auto &grid = array(object.required("grid"), "launch.grid", 3, 3);
+void ManifestReader::readLaunch(const Value &value, const std::string &path,
+                                LaunchSpec &launch) {
+  Object object(*this, value, path);
+  const auto &grid = array(object.required("grid"), path + ".grid", 3, 3);
   for (size_t d = 0; d < 3; ++d) {
-    std::string dimPath = "launch.grid[" + std::to_string(d) + "]";
+    std::string dimPath = path + ".grid[" + std::to_string(d) + "]";
     for (const Value &factor : array(grid[d], dimPath, 0, 8))
       launch.grid[d].push_back(readGridFactor(
           factor, dimPath + "[" + std::to_string(launch.grid[d].size()) + "]"));
@@ -599,11 +657,11 @@ void ManifestReader::readLaunch(const Value &value, LaunchSpec &launch) {
   };
   readDims("block", launch.block);
   if (uint64_t(launch.block[0]) * launch.block[1] * launch.block[2] > 1024)
-    fail("launch.block", "more than 1024 threads per block");
+    fail(path + ".block", "more than 1024 threads per block");
   readDims("cluster", launch.cluster);
-  launch.dynamicSmemBytes =
-      static_cast<uint32_t>(integer(object.required("dynamic_smem_bytes"),
-                                    "launch.dynamic_smem_bytes", 0, INT32_MAX));
+  launch.dynamicSmemBytes = static_cast<uint32_t>(
+      integer(object.required("dynamic_smem_bytes"),
+              path + ".dynamic_smem_bytes", 0, INT32_MAX));
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-//===- Manifest.h - The kernel ABI manifest (versions 1, 2) -----*- C++ -*-===//
+//===- Manifest.h - The kernel ABI manifest (versions 1-3) ------*- C++ -*-===//
 //
 // The in-memory form of manifest.json, the contract between the fa4 compiler
 // and this runtime. docs/KernelABI.md is the specification; parseManifest
@@ -81,7 +81,11 @@ struct ScalarParam {
   std::string spelling;          // as written, for messages
 };
 
-using Param = std::variant<TensorMapParam, PointerParam, ScalarParam>;
+/// The workspace the runtime allocates for a workspace split-K (version 3).
+struct WorkspaceParam {};
+
+using Param =
+    std::variant<TensorMapParam, PointerParam, ScalarParam, WorkspaceParam>;
 
 struct GridFactor {
   enum class Kind { Constant, Symbol, CeilDiv };
@@ -127,6 +131,18 @@ struct Manifest {
   Alignment alignment;
   std::vector<Param> params;
   LaunchSpec launch;
+
+  /// Version 3, a workspace split-K: the bytes of the workspace (a product
+  /// of grid factors), allocated per launch on the launch's stream, and the
+  /// kernel of the same binary launched after `kernel` to combine the
+  /// partials it wrote there.
+  struct Combine {
+    std::string kernel;
+    std::vector<Param> params;
+    LaunchSpec launch;
+  };
+  std::vector<GridFactor> workspaceBytes;
+  std::optional<Combine> combine;
 
   const TensorSpec *findTensor(TensorSlot slot) const;
 };

@@ -28,6 +28,25 @@ TEST_F(LaunchPlanTest, EvaluatesTheExampleGrid) {
             (std::array<uint32_t, 3>{2, 32, 2}));
 }
 
+TEST_F(LaunchPlanTest, EvaluatesTheWorkspaceBytes) {
+  EXPECT_EQ(evaluateWorkspaceBytes(manifest, bindings), 0u);
+  Manifest split = parseManifest(workspaceManifestJson(), "");
+  // 1032 bytes per row, b = 2, sq = 113, hq = 32.
+  EXPECT_EQ(evaluateWorkspaceBytes(split, bindings), 1032u * 2 * 113 * 32);
+  EXPECT_EQ(evaluateGrid(split.combine->launch, bindings),
+            (std::array<uint32_t, 3>{113, 2, 8}));
+  split.workspaceBytes[0].constant = INT32_MAX;
+  fa4_attention_args huge = goodArgs(64, 4096, 203);
+  try {
+    evaluateWorkspaceBytes(split, validateArgs(split, huge));
+    ADD_FAILURE() << "no error";
+  } catch (const Error &error) {
+    EXPECT_EQ(error.status, FA4_ERROR_VALIDATION);
+    EXPECT_STREQ(error.what(),
+                 "the split-K workspace for these sizes exceeds 1 TiB");
+  }
+}
+
 TEST_F(LaunchPlanTest, MultipliesFactors) {
   manifest = parseManifest(
       manifestWith(

@@ -146,12 +146,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 3"),
-            "manifest: fa4_abi_version: unsupported version 3; this runtime "
-            "reads versions 1 and 2");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 4"),
+            "manifest: fa4_abi_version: unsupported version 4; this runtime "
+            "reads versions 1 to 3");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 and 2");
+            "reads versions 1 to 3");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -464,6 +464,58 @@ TEST(ManifestTest, LoadsFromFile) {
     EXPECT_STREQ(error.what(),
                  "cannot open manifest '/nonexistent/manifest.json'");
   }
+}
+
+TEST(ManifestTest, ReadsAWorkspaceSplitK) {
+  Manifest manifest = parseManifest(workspaceManifestJson(), "/kernels");
+  EXPECT_EQ(manifest.abiVersion, 3);
+  ASSERT_EQ(manifest.params.size(), 12u);
+  EXPECT_TRUE(std::holds_alternative<WorkspaceParam>(manifest.params[11]));
+  ASSERT_EQ(manifest.workspaceBytes.size(), 4u);
+  EXPECT_EQ(manifest.workspaceBytes[0].kind, GridFactor::Kind::Constant);
+  EXPECT_EQ(manifest.workspaceBytes[0].constant, 1032);
+  EXPECT_EQ(manifest.workspaceBytes[3].symbol, Symbol::HeadsQ);
+  ASSERT_TRUE(manifest.combine);
+  EXPECT_EQ(manifest.combine->kernel, "fa4_attn_fwd_sm90a_combine");
+  ASSERT_EQ(manifest.combine->params.size(), 3u);
+  EXPECT_TRUE(
+      std::holds_alternative<WorkspaceParam>(manifest.combine->params[0]));
+  EXPECT_EQ(std::get<PointerParam>(manifest.combine->params[1]).tensor, 3u);
+  EXPECT_EQ(manifest.combine->launch.block[0], 128u);
+  EXPECT_EQ(manifest.combine->launch.grid[2][0].constant, 8);
+  // A version 2 manifest has neither.
+  EXPECT_FALSE(goodManifest().combine);
+}
+
+TEST(ManifestTest, RejectsABrokenWorkspaceSplitK) {
+  auto workspaceError = [](const std::string &from, const std::string &to) {
+    return manifestError(edited(workspaceManifestJson(), {{from, to}}));
+  };
+  EXPECT_EQ(
+      workspaceError(R"("fa4_abi_version": 3)", R"("fa4_abi_version": 2)"),
+      "manifest: params[11].kind: expected one of \"tensor_map\", "
+      "\"pointer\", \"scalar\", got \"workspace\" (a version 3 "
+      "parameter)");
+  EXPECT_EQ(errorWith(R"("dynamic_smem_bytes": 200000})",
+                      R"("dynamic_smem_bytes": 200000}, "combine": {})"),
+            "manifest: combine: unknown key; a version 3 key");
+  EXPECT_EQ(
+      workspaceError(R"("workspace": {"bytes": [1032, "b", "sq", "hq"]},)", ""),
+      "manifest: workspace: missing; a workspace split-K gives both "
+      "\"workspace\" and \"combine\"");
+  EXPECT_EQ(
+      workspaceError(R"("params": [{"kind": "workspace"}, )", R"("params": [)"),
+      "manifest: combine: both kernels of a workspace split-K take the "
+      "\"workspace\" parameter");
+  EXPECT_EQ(workspaceError(R"("kernel": "fa4_attn_fwd_sm90a_combine")",
+                           R"("kernel": "fa4_attn_fwd_sm90a")"),
+            "manifest: combine.kernel: expected a kernel other than "
+            "\"fa4_attn_fwd_sm90a\"");
+  EXPECT_EQ(workspaceError(R"("block": [128, 1, 1])", R"("block": [128, 1])"),
+            "manifest: combine.launch.block: has 2 entries; expected 3");
+  EXPECT_EQ(workspaceError(R"([1032, "b", "sq", "hq"])", R"([1032, "d"])"),
+            "manifest: workspace.bytes[1]: unknown size symbol \"d\"; expected "
+            "one of \"b\", \"sq\", \"skv\", \"hq\", \"hkv\"");
 }
 
 } // namespace

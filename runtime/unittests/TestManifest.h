@@ -79,6 +79,25 @@ inline std::string manifestWithoutLse() {
                         ""}});
 }
 
+/// The good manifest as a version 3 workspace split-K: a "workspace"
+/// parameter, the workspace size and a combine kernel.
+inline std::string workspaceManifestJson() {
+  return manifestWith({{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 3)"},
+                       {R"({"kind": "scalar", "type": "f32", "value": 0.5}
+  ],)",
+                        R"({"kind": "scalar", "type": "f32", "value": 0.5},
+    {"kind": "workspace"}
+  ],)"},
+                       {R"("dynamic_smem_bytes": 200000})",
+                        R"("dynamic_smem_bytes": 200000},
+  "workspace": {"bytes": [1032, "b", "sq", "hq"]},
+  "combine": {"kernel": "fa4_attn_fwd_sm90a_combine",
+              "params": [{"kind": "workspace"}, {"kind": "pointer", "tensor": "o"},
+                         {"kind": "scalar", "type": "i32", "value": "b"}],
+              "launch": {"grid": [["sq"], ["b"], [8]], "block": [128, 1, 1],
+                         "cluster": [1, 1, 1], "dynamic_smem_bytes": 0}})"}});
+}
+
 inline Manifest goodManifest() {
   return parseManifest(goodManifestJson(), "/kernels");
 }

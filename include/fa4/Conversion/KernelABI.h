@@ -14,6 +14,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <optional>
 #include <string>
 
 namespace fa4 {
@@ -35,6 +36,19 @@ struct KernelABI {
     int64_t baseBytes, strideBytes;
   };
   llvm::SmallVector<std::pair<std::string, Alignment>> alignment;
+
+  /// A workspace split-K: the runtime allocates `workspaceBytes` (a product
+  /// of grid-style factors: constants and size symbols) for the f32
+  /// partials, passes it as "ptr:workspace", and launches `combine` after
+  /// the attention kernel on the same stream. Empty: no second launch.
+  llvm::SmallVector<std::string> workspaceBytes;
+  struct Combine {
+    std::string kernel; // a gpu.func in the attention kernel's module
+    llvm::SmallVector<std::string> params;
+    llvm::SmallVector<llvm::SmallVector<std::string>> grid;
+    int64_t block[3] = {1, 1, 1};
+  };
+  std::optional<Combine> combine;
 };
 
 /// Creates `gpu.module @<name>_module` for `chip` at the end of `module`

@@ -91,6 +91,10 @@ struct HopperPlan {
   /// GQA), tile row r holding head r % rowGroup of query row r / rowGroup.
   int64_t rowGroup = 1;
   int64_t partitions = 1, band = 0, stagingOffset = 0, numKVHeads = 0;
+  /// The partitions write f32 partials to a global workspace that a second
+  /// kernel combines (more partitions than a cluster holds), instead of the
+  /// cluster reduce-scatter.
+  bool workspace = false;
 
   /// Query rows one consumer's 64-row tile covers, and the rows TMA fills.
   int64_t queryRowsPerTile() const { return kRowsPerConsumer / rowGroup; }
@@ -128,10 +132,11 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
            << "; this lowering targets sm_90a";
   HopperPlan plan;
   plan.numConsumers = config.getNumQ();
-  FailureOr<ClusterSplit> split = readClusterSplit(op);
+  FailureOr<SplitPlan> split = readSplit(op);
   if (failed(split))
     return failure();
   plan.partitions = split->partitions;
+  plan.workspace = split->workspace;
   plan.band = split->band;
   plan.stagingOffset = split->stagingOffset;
   plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
@@ -195,7 +200,7 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
     return op.emitOpError() << "fuses " << plan.rowGroup
                             << " q-heads per kv-head into a 64-row tile; at "
                                "most 64 fit";
-  if (plan.partitions > 1 &&
+  if (plan.partitions > 1 && !plan.workspace &&
       plan.stagingOffset + plan.partialsPerCta() * plan.stagedPartialBytes() >
           plan.barrierOffset)
     return op.emitOpError() << "has a split-K staging region that overlaps "
@@ -218,7 +223,17 @@ public:
       : KernelEmitter(b, loc), plan(plan),
         pingPong(pingPong && plan.numConsumers == 2 &&
                  !plan.consumersSplitKeys),
-        persistent(persistent), intraWgOverlap(intraWgOverlap) {}
+        persistent(persistent),
+        intraWgOverlap(intraWgOverlap && allowsIntraWgOverlap(plan)) {}
+
+  /// Where the overlap was measured and assembles clean: prefill under no
+  /// mask or the causal one. A decode CTA's consumers split the keys and
+  /// keep the schedule their numbers were taken with; a window mask's
+  /// compares on top of the previous tile's P spill (292 B at Dv = 128,
+  /// BN = 176; test/Pipelines/hopper-ptxas-matrix.mlir).
+  static bool allowsIntraWgOverlap(const HopperPlan &plan) {
+    return !plan.decode && plan.mask.getKind() != attn::MaskKind::Window;
+  }
 
   void build(gpu::GPUFuncOp func);
 
@@ -295,6 +310,8 @@ private:
   void buildProducer();
   void buildConsumer(Value consumer);
   void stagePartial(Value consumer, Value out, Value rowMax, Value rowSum);
+  void writeWorkspacePartial(Value consumer, Value out, Value rowMax,
+                             Value rowSum, Value tileRow);
   void buildCombine(Value consumer);
 
   const HopperPlan &plan;
@@ -328,7 +345,7 @@ void FA3KernelBuilder::decodeWork(Value index) {
 void FA3KernelBuilder::decodeSplitWork() {
   setWork(WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
               .decode(plan.partitions, plan.queryRowsPerTile(), plan.rowGroup,
-                      plan.group, partition));
+                      plan.group, partition, /*inCluster=*/!plan.workspace));
 }
 
 /// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
@@ -634,7 +651,10 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   // Q is dead after the last QK^T: the producer may load the next work
   // tile's Q while this epilogue runs.
   MBarrierArriveOp::create(b, loc, qEmptyBarrier());
-  if (plan.partitions > 1)
+  if (plan.workspace)
+    writeWorkspacePartial(consumer, out, loop.getResult(1), loop.getResult(2),
+                          tileRow);
+  else if (plan.partitions > 1)
     stagePartial(consumer, out, loop.getResult(1), loop.getResult(2));
   else
     EpilogueOp::create(
@@ -652,6 +672,25 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     b.setInsertionPointToStart(ifFirst.thenBlock());
     waitTurn();
   }
+}
+
+/// Workspace split-K: the consumer's partial, normalised, and its LSE go to
+/// its own slice of the workspace (partial `partition * partials per CTA +
+/// consumer`), written by the epilogue in f32.
+void FA3KernelBuilder::writeWorkspacePartial(Value consumer, Value out,
+                                             Value rowMax, Value rowSum,
+                                             Value tileRow) {
+  Value index = mul(partition, i32(plan.partialsPerCta()));
+  if (plan.consumersSplitKeys)
+    index = add(index, consumer);
+  WorkspacePartial partial = workspacePartial(
+      b, loc, args.workspace, index, plan.partitions * plan.partialsPerCta(),
+      args.batchSize, args.seqQ, plan.numQHeads, plan.ovDepth);
+  EpilogueOp::create(
+      b, loc, out, rowMax, rowSum, partial.outPtr, batch, tileRow, head,
+      partial.outStride, args.seqQ, partial.lsePtr, partial.lseStride,
+      b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(b.getF32Type()),
+      b.getI64IntegerAttr(plan.rowGroup));
 }
 
 /// Split-K: the consumer's partial goes to its own staging slot.
@@ -682,7 +721,7 @@ void FA3KernelBuilder::stagePartial(Value consumer, Value out, Value rowMax,
 
 void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&func.getBody().front());
-  args = AttentionArgs::read(func, plan.hasLse);
+  args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
 
   // CTA i takes work tiles i, i + grid, i + 2 * grid, ... (persistent), or
   // work tile i alone.
@@ -743,7 +782,7 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
     // read); the producer's threads only arrive. They stay in their role:
     // code after the roles join would be held to the producer's 24
     // registers.
-    if (plan.partitions > 1) {
+    if (plan.partitions > 1 && !plan.workspace) {
       ClusterSyncOp::create(b, loc);
       ClusterSyncOp::create(b, loc);
     }
@@ -753,7 +792,7 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
     Block *consumer =
         b.createBlock(&roles.getRoles()[1], {}, {i32Type, i32Type}, {loc, loc});
     buildConsumer(consumer->getArgument(0));
-    if (plan.partitions > 1)
+    if (plan.partitions > 1 && !plan.workspace)
       buildCombine(consumer->getArgument(0));
   }
   gpu::ReturnOp::create(b, loc);
@@ -802,7 +841,7 @@ struct ConvertAttnToFA4Pass
 /// With fused GQA a Q box holds the query rows of the group's heads.
 static SmallVector<std::string> abiParams(const HopperPlan &plan) {
   return attentionParams(tmaBox(plan.queryRowsPerTile(), plan.rowGroup),
-                         tmaBox(plan.bn), plan.hasLse);
+                         tmaBox(plan.bn), plan.hasLse, plan.workspace);
 }
 
 void ConvertAttnToFA4Pass::runOnOperation() {
@@ -849,7 +888,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     // looping over work tiles; otherwise one CTA per work tile.
     if (plan->decode)
       setDecodeGrid(abi, plan->partitions, plan->rowGroup,
-                    plan->queryRowsPerTile());
+                    plan->queryRowsPerTile(), /*cluster=*/!plan->workspace);
     else if (persistent)
       abi.grid = {{std::to_string(fa4::getTargetInfo(fa4::Chip::SM90a).numSMs)},
                   {"1"},
@@ -864,6 +903,12 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     abi.block[0] = threads;
     abi.dynamicSmemBytes = plan->smemUsed;
     setAttentionAlignment(abi, plan->hasLse);
+    if (plan->workspace) {
+      b.setInsertionPointToEnd(kernels.getBody());
+      buildWorkspaceCombine(
+          b, loc, name, abi, plan->partitions * plan->partialsPerCta(),
+          plan->numQHeads, plan->ovDepth, plan->elementType, plan->hasLse);
+    }
     setKernelABI(op, kernels, name, abi);
   }
 }

@@ -128,9 +128,14 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
               "implements one or two 128-row Q tiles on one CTA: no CTA pair "
               "or MLA): "
            << config;
-  FailureOr<ClusterSplit> split = readClusterSplit(op);
+  FailureOr<SplitPlan> split = readSplit(op);
   if (failed(split))
     return failure();
+  if (split->workspace)
+    return op.emitOpError()
+           << "has a workspace split-K plan (" << split->partitions
+           << " partitions, beyond one cluster); the sm_100a kernel lowers "
+              "only the cluster reduce-scatter (cluster_dsmem)";
   BlackwellPlan plan;
   plan.partitions = split->partitions;
   plan.band = split->band;

@@ -2,7 +2,11 @@
 
 #include "KernelFunc.h"
 
+#include "../Common/KernelEmitter.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -15,7 +19,7 @@ std::string fa4::tmaBox(int64_t rows, int64_t heads) {
 }
 
 SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kvBox,
-                                              bool hasLse) {
+                                              bool hasLse, bool workspace) {
   SmallVector<std::string> params = {("tmap:q:" + qBox).str(),
                                      ("tmap:k:" + kvBox).str(),
                                      ("tmap:v:" + kvBox).str(), "ptr:o"};
@@ -26,20 +30,21 @@ SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kvBox,
   if (hasLse)
     params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
   params.push_back("f32:scale_log2");
+  if (workspace)
+    params.push_back("ptr:workspace");
   return params;
 }
 
-FailureOr<ClusterSplit> fa4::readClusterSplit(attn::AttentionOp op) {
-  ClusterSplit split;
+FailureOr<SplitPlan> fa4::readSplit(attn::AttentionOp op) {
+  SplitPlan split;
   attn::SplitKAttr splitk = op.getSplitkAttr();
   if (!splitk || splitk.getMode() == attn::SplitKMode::None)
     return split;
-  if (splitk.getMode() == attn::SplitKMode::Workspace)
-    return op.emitOpError()
-           << "has a workspace split-K plan (" << splitk.getPartitions()
-           << " partitions, beyond one cluster); only the cluster reduce-"
-              "scatter (cluster_dsmem) is lowered";
   split.partitions = splitk.getPartitions();
+  if (splitk.getMode() == attn::SplitKMode::Workspace) {
+    split.workspace = split.partitions > 1;
+    return split;
+  }
   split.band = splitk.getBandColumns();
   split.stagingOffset = op.getSmemAttr().toPlan().splitKStaging.offset;
   int64_t ovDepth = op.getConfigAttr().getOvDepth();
@@ -84,7 +89,8 @@ gpu::GPUFuncOp fa4::createKernelFunc(OpBuilder &b, Location loc, StringRef name,
   return func;
 }
 
-AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse) {
+AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
+                                  bool workspace) {
   AttentionArgs args;
   unsigned arg = 0;
   args.qMap = func.getArgument(arg++);
@@ -102,13 +108,111 @@ AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse) {
     for (int dim = 0; dim < 2; ++dim)
       args.lseStride.push_back(func.getArgument(arg++));
   args.scaleLog2 = func.getArgument(arg++);
+  if (workspace)
+    args.workspace = func.getArgument(arg++);
   return args;
 }
 
 void fa4::setDecodeGrid(KernelABI &abi, int64_t partitions, int64_t rowGroup,
-                        int64_t queryRowsPerTile) {
+                        int64_t queryRowsPerTile, bool cluster) {
   abi.grid = {{std::to_string(partitions)},
               {rowGroup > 1 ? "hkv" : "hq"},
               {"b", ("ceil_div:sq:" + llvm::Twine(queryRowsPerTile)).str()}};
-  abi.cluster[0] = partitions;
+  abi.cluster[0] = cluster ? partitions : 1;
+}
+
+int64_t fa4::workspaceBytesPerRow(int64_t partials, int64_t ovDepth) {
+  return partials * (ovDepth + 1) * 4;
+}
+
+WorkspacePartial fa4::workspacePartial(OpBuilder &b, Location loc,
+                                       Value workspace, Value index,
+                                       int64_t partials, Value batchSize,
+                                       Value seqQ, int64_t numQHeads,
+                                       int64_t ovDepth) {
+  KernelEmitter e(b, loc);
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulIOp::create(b, loc, x, y);
+  };
+  Value seqQ64 = e.sext(seqQ);
+  // B * Sq * H rows per partial: O as [partial][b][sq][h][Dv], then LSE as
+  // [partial][b][h][sq].
+  Value rows = mul(mul(e.sext(batchSize), seqQ64), i64(numQHeads));
+  Value index64 = e.sext(index);
+  Type f32 = b.getF32Type();
+  auto at = [&](Value element) -> Value {
+    return LLVM::GEPOp::create(b, loc, workspace.getType(), f32, workspace,
+                               ValueRange{element});
+  };
+  WorkspacePartial partial;
+  partial.outPtr = at(mul(mul(index64, rows), i64(ovDepth)));
+  partial.outStride = {mul(seqQ64, i64(numQHeads * ovDepth)),
+                       i64(numQHeads * ovDepth), i64(ovDepth)};
+  partial.lsePtr = at(arith::AddIOp::create(
+      b, loc, mul(mul(i64(partials), rows), i64(ovDepth)), mul(index64, rows)));
+  partial.lseStride = {mul(seqQ64, i64(numQHeads)), seqQ64};
+  return partial;
+}
+
+void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
+                                KernelABI &abi, int64_t partials,
+                                int64_t numQHeads, int64_t ovDepth,
+                                Type elementType, bool hasLse) {
+  constexpr int64_t kRowsPerCta = 4;
+  KernelABI::Combine combine;
+  combine.kernel = (name + "_combine").str();
+  combine.params = {"ptr:workspace", "ptr:o"};
+  if (hasLse)
+    combine.params.push_back("ptr:lse");
+  combine.params.append({"i32:b", "i32:sq", "i64:o.stride.0", "i64:o.stride.1",
+                         "i64:o.stride.2"});
+  if (hasLse)
+    combine.params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
+  // blockIdx = (query row, batch, group of four q-heads), warp = its head.
+  combine.grid = {{"sq"},
+                  {"b"},
+                  {std::to_string(llvm::divideCeil(numQHeads, kRowsPerCta))}};
+  combine.block[0] = kRowsPerCta * 32;
+  abi.workspaceBytes = {std::to_string(workspaceBytesPerRow(partials, ovDepth)),
+                        "b", "sq", "hq"};
+
+  gpu::GPUFuncOp func = createKernelFunc(b, loc, combine.kernel, combine.params,
+                                         combine.block[0]);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&func.getBody().front());
+  KernelEmitter e(b, loc);
+  unsigned arg = 0;
+  Value workspace = func.getArgument(arg++), outPtr = func.getArgument(arg++);
+  Value lsePtr = hasLse ? func.getArgument(arg++) : Value();
+  Value batchSize = func.getArgument(arg++), seqQ = func.getArgument(arg++);
+  SmallVector<Value> outStride, lseStride;
+  for (int dim = 0; dim < 3; ++dim)
+    outStride.push_back(func.getArgument(arg++));
+  if (hasLse)
+    for (int dim = 0; dim < 2; ++dim)
+      lseStride.push_back(func.getArgument(arg++));
+  auto blockId = [&](gpu::Dimension dim) {
+    return e.indexTo(b.getI32Type(), gpu::BlockIdOp::create(b, loc, dim));
+  };
+  Value row = blockId(gpu::Dimension::x), batch = blockId(gpu::Dimension::y);
+  Value warp =
+      e.divu(e.indexTo(b.getI32Type(),
+                       gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x)),
+             e.i32(32));
+  Value head =
+      e.add(e.mul(blockId(gpu::Dimension::z), e.i32(kRowsPerCta)), warp);
+  auto ifHead = scf::IfOp::create(
+      b, loc, e.cmp(arith::CmpIPredicate::slt, head, e.i32(numQHeads)), false);
+  b.setInsertionPointToStart(ifHead.thenBlock());
+  kernel::SplitKWorkspaceCombineOp::create(
+      b, loc, workspace, outPtr, batch, row, head, outStride, batchSize, seqQ,
+      lsePtr, lseStride, b.getI64IntegerAttr(partials),
+      b.getI64IntegerAttr(numQHeads), b.getI64IntegerAttr(ovDepth),
+      TypeAttr::get(elementType));
+  b.setInsertionPointAfter(ifHead);
+  gpu::ReturnOp::create(b, loc);
+  abi.combine = std::move(combine);
 }

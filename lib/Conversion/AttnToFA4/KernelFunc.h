@@ -23,33 +23,60 @@ namespace fa4 {
 std::string tmaBox(int64_t rows, int64_t heads = 1);
 
 /// The kernel parameters in ABI order: tensor maps of Q, K and V with these
-/// boxes, O (and LSE), B, Sq, Skv, O's strides (and LSE's), scale * log2(e).
-llvm::SmallVector<std::string>
-attentionParams(llvm::StringRef qBox, llvm::StringRef kvBox, bool hasLse);
+/// boxes, O (and LSE), B, Sq, Skv, O's strides (and LSE's), scale * log2(e),
+/// and, for a workspace split-K, the workspace.
+llvm::SmallVector<std::string> attentionParams(llvm::StringRef qBox,
+                                               llvm::StringRef kvBox,
+                                               bool hasLse,
+                                               bool workspace = false);
 
 /// Q, K and V are read by TMA: 16-byte bases and strides. O leaves as pairs
 /// of 16-bit values and LSE as f32: 4 bytes.
 void setAttentionAlignment(KernelABI &abi, bool hasLse);
 
 /// The decode launch: grid (partition, head, batch x row tile), where the
-/// head is the kv head when `rowGroup` q-heads share a tile, and a cluster
-/// of the `partitions` CTAs of one work item.
+/// head is the kv head when `rowGroup` q-heads share a tile, and, for a
+/// cluster split-K, a cluster of the `partitions` CTAs of one work item.
 void setDecodeGrid(KernelABI &abi, int64_t partitions, int64_t rowGroup,
-                   int64_t queryRowsPerTile);
+                   int64_t queryRowsPerTile, bool cluster = true);
 
-/// The cluster split-K of a plan: how many partitions, the band of output
-/// columns each combines, and where its partial is staged in shared memory.
-/// No split is one partition.
-struct ClusterSplit {
+/// The split-K of a plan: how many partitions, and whether they meet in a
+/// cluster (the band of output columns each combines, where its partial is
+/// staged in shared memory) or write f32 partials to a global workspace for
+/// a combine kernel. No split is one partition.
+struct SplitPlan {
   int64_t partitions = 1, band = 0, stagingOffset = 0;
+  bool workspace = false;
 };
 
 /// Reads `op`'s #attn.splitk for either kernel builder. Fails with a
-/// diagnostic for a workspace plan (not lowered) and for a cluster plan the
-/// reduce-scatter cannot run (more than 16 partitions, odd bands, or bands
-/// that do not cover Dv). Whether the staged partials fit is the kernel's
-/// check: their layout differs per chip.
-mlir::FailureOr<ClusterSplit> readClusterSplit(attn::AttentionOp op);
+/// diagnostic for a cluster plan the reduce-scatter cannot run (more than
+/// 16 partitions, odd bands, or bands that do not cover Dv). Whether the
+/// staged partials fit is the kernel's check: their layout differs per chip.
+mlir::FailureOr<SplitPlan> readSplit(attn::AttentionOp op);
+
+/// Workspace split-K: `partials` f32 partials (O normalised, then its LSE)
+/// per output row, laid out as fa4.splitk.workspace_combine reads them.
+/// Bytes per (batch, query row, q-head), and the element offsets and
+/// strides fa4.epilogue writes partial `index` with.
+int64_t workspaceBytesPerRow(int64_t partials, int64_t ovDepth);
+struct WorkspacePartial {
+  mlir::Value outPtr, lsePtr;
+  llvm::SmallVector<mlir::Value> outStride, lseStride;
+};
+WorkspacePartial workspacePartial(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::Value workspace, mlir::Value index,
+                                  int64_t partials, mlir::Value batchSize,
+                                  mlir::Value seqQ, int64_t numQHeads,
+                                  int64_t ovDepth);
+
+/// Adds `<name>_combine`, the workspace split-K's second kernel, to the
+/// kernel module at `b`'s insertion point: one warp per output row, four
+/// rows (q-heads) per CTA. Records it and the workspace size in `abi`.
+void buildWorkspaceCombine(mlir::OpBuilder &b, mlir::Location loc,
+                           llvm::StringRef name, KernelABI &abi,
+                           int64_t partials, int64_t numQHeads, int64_t ovDepth,
+                           mlir::Type elementType, bool hasLse);
 
 /// `gpu.func @name` with one argument per parameter of `params` and the
 /// kernel attributes: `threads` threads, one CTA per SM (ptxas then caps
@@ -62,10 +89,11 @@ mlir::gpu::GPUFuncOp createKernelFunc(mlir::OpBuilder &b, mlir::Location loc,
 /// The arguments of a kernel made from attentionParams, by name.
 struct AttentionArgs {
   mlir::Value qMap, kMap, vMap, outPtr, lsePtr, batchSize, seqQ, seqKV,
-      scaleLog2;
+      scaleLog2, workspace;
   llvm::SmallVector<mlir::Value> outStride, lseStride;
 
-  static AttentionArgs read(mlir::gpu::GPUFuncOp func, bool hasLse);
+  static AttentionArgs read(mlir::gpu::GPUFuncOp func, bool hasLse,
+                            bool workspace = false);
 };
 
 } // namespace fa4

@@ -89,11 +89,17 @@ public:
   /// head and a tile's rows hold its q heads. The visible K/V tiles are
   /// dealt out to the cluster's `partitions` in equal runs; a partition past
   /// the end gets none (and publishes the neutral partial). Returns the work
-  /// tile and sets `partition` to this CTA's rank in its cluster.
+  /// tile and sets `partition` to this CTA's rank in its cluster, or, for a
+  /// workspace split (no cluster), to blockIdx.x.
   WorkTile decode(int64_t partitions, int64_t queryRowsPerTile,
-                  int64_t rowGroup, int64_t group, mlir::Value &partition) {
-    partition = indexTo(b.getI32Type(), mlir::gpu::ClusterBlockIdOp::create(
-                                            b, loc, mlir::gpu::Dimension::x));
+                  int64_t rowGroup, int64_t group, mlir::Value &partition,
+                  bool inCluster = true) {
+    partition =
+        inCluster
+            ? indexTo(b.getI32Type(), mlir::gpu::ClusterBlockIdOp::create(
+                                          b, loc, mlir::gpu::Dimension::x))
+            : indexTo(b.getI32Type(), mlir::gpu::BlockIdOp::create(
+                                          b, loc, mlir::gpu::Dimension::x));
     mlir::Value headIndex =
         indexTo(b.getI32Type(),
                 mlir::gpu::BlockIdOp::create(b, loc, mlir::gpu::Dimension::y));

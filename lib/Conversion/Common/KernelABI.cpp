@@ -41,24 +41,39 @@ void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
   for (const auto &[tensor, rule] : abi.alignment)
     alignment.push_back(b.getNamedAttr(
         tensor, b.getDenseI64ArrayAttr({rule.baseBytes, rule.strideBytes})));
-  SmallVector<Attribute> grid;
-  for (const auto &factors : abi.grid)
-    grid.push_back(b.getStrArrayAttr(llvm::to_vector_of<StringRef>(factors)));
-  op->setAttr(
-      "fa4.abi",
-      b.getDictionaryAttr({
-          b.getNamedAttr("kernel",
-                         SymbolRefAttr::get(kernelModule.getSymNameAttr(),
-                                            {FlatSymbolRefAttr::get(
-                                                op.getContext(), kernelName)})),
-          b.getNamedAttr(
-              "params",
-              b.getStrArrayAttr(llvm::to_vector_of<StringRef>(abi.params))),
-          b.getNamedAttr("grid", b.getArrayAttr(grid)),
-          b.getNamedAttr("block", b.getDenseI64ArrayAttr(abi.block)),
-          b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(abi.cluster)),
-          b.getNamedAttr("dynamic_smem_bytes",
-                         b.getI64IntegerAttr(abi.dynamicSmemBytes)),
-          b.getNamedAttr("alignment", b.getDictionaryAttr(alignment)),
-      }));
+  auto gridAttr = [&](ArrayRef<SmallVector<std::string>> dims) {
+    SmallVector<Attribute> grid;
+    for (const auto &factors : dims)
+      grid.push_back(b.getStrArrayAttr(llvm::to_vector_of<StringRef>(factors)));
+    return b.getArrayAttr(grid);
+  };
+  auto strings = [&](ArrayRef<std::string> values) {
+    return b.getStrArrayAttr(llvm::to_vector_of<StringRef>(values));
+  };
+  auto kernelRef = [&](StringRef name) {
+    return SymbolRefAttr::get(kernelModule.getSymNameAttr(),
+                              {FlatSymbolRefAttr::get(op.getContext(), name)});
+  };
+  SmallVector<NamedAttribute> entries = {
+      b.getNamedAttr("kernel", kernelRef(kernelName)),
+      b.getNamedAttr("params", strings(abi.params)),
+      b.getNamedAttr("grid", gridAttr(abi.grid)),
+      b.getNamedAttr("block", b.getDenseI64ArrayAttr(abi.block)),
+      b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(abi.cluster)),
+      b.getNamedAttr("dynamic_smem_bytes",
+                     b.getI64IntegerAttr(abi.dynamicSmemBytes)),
+      b.getNamedAttr("alignment", b.getDictionaryAttr(alignment))};
+  if (abi.combine) {
+    entries.push_back(
+        b.getNamedAttr("workspace_bytes", strings(abi.workspaceBytes)));
+    entries.push_back(b.getNamedAttr(
+        "combine",
+        b.getDictionaryAttr(
+            {b.getNamedAttr("kernel", kernelRef(abi.combine->kernel)),
+             b.getNamedAttr("params", strings(abi.combine->params)),
+             b.getNamedAttr("grid", gridAttr(abi.combine->grid)),
+             b.getNamedAttr("block",
+                            b.getDenseI64ArrayAttr(abi.combine->block))})));
+  }
+  op->setAttr("fa4.abi", b.getDictionaryAttr(entries));
 }

@@ -662,13 +662,13 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
         auto ifStore = scf::IfOp::create(b, loc, inBounds, false);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(ifStore.thenBlock());
-        Value pair =
-            e.packPair(e.fmul(out[4 * j + 2 * half], inverse),
-                       e.fmul(out[4 * j + 2 * half + 1], inverse), elementType);
+        auto [pair, alignment] = e.outputPair(
+            e.fmul(out[4 * j + 2 * half], inverse),
+            e.fmul(out[4 * j + 2 * half + 1], inverse), elementType);
         Value address =
             LLVM::GEPOp::create(b, loc, outPtr.getType(), elementType, outPtr,
                                 ValueRange{e.add(rowBase, e.sext(column))});
-        LLVM::StoreOp::create(b, loc, pair, address, /*alignment=*/4);
+        LLVM::StoreOp::create(b, loc, pair, address, alignment);
       }
       if (lsePtr) {
         Value writer = arith::AndIOp::create(
@@ -910,6 +910,162 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Split-K through a global workspace
+//===----------------------------------------------------------------------===//
+
+/// One warp per output row; lane l owns columns l, l + 32, ... so that each
+/// partial's row is read coalesced. The LSEs are read twice (max, then
+/// weights) rather than kept: a row has up to a few hundred partials.
+struct SplitKWorkspaceCombineLowering
+    : OpConversionPattern<SplitKWorkspaceCombineOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplitKWorkspaceCombineOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    using P = arith::CmpIPredicate;
+    auto front = [](ValueRange values) { return values.front(); };
+    Value workspace = front(adaptor.getWorkspace()),
+          outPtr = front(adaptor.getOutPtr()),
+          batch = front(adaptor.getBatch()), row = front(adaptor.getRow()),
+          head = front(adaptor.getHead()),
+          batchSize = front(adaptor.getBatchSize()),
+          seqQ = front(adaptor.getSeqQ());
+    SmallVector<Value> outStride, lseStride;
+    for (ValueRange stride : adaptor.getOutStrides())
+      outStride.push_back(stride.front());
+    for (ValueRange stride : adaptor.getLseStrides())
+      lseStride.push_back(stride.front());
+    Value lsePtr = op.getLsePtr() ? front(adaptor.getLsePtr()) : Value();
+    int64_t partials = op.getPartials(), heads = op.getHeads(),
+            depth = op.getDepth();
+    int64_t columnsPerLane = llvm::divideCeil(depth, 32);
+    Type f32 = b.getF32Type();
+    Value negInf = e.f32(-INFINITY), zero = e.f32(0.0);
+
+    // Element offsets into the workspace (docs of the op): partial s of this
+    // row is row `partialRow + s * partialStride` of depth floats, its LSE
+    // at `lseBase + s * lseStride`.
+    auto i64Const = [&](int64_t v) {
+      return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+    };
+    auto mul64 = [&](Value x, Value y) {
+      return arith::MulIOp::create(b, loc, x, y).getResult();
+    };
+    auto add64 = [&](Value x, Value y) {
+      return arith::AddIOp::create(b, loc, x, y).getResult();
+    };
+    Value rowsPerPartial = mul64(mul64(e.sext(batchSize), e.sext(seqQ)),
+                                 i64Const(heads)); // B * Sq * H
+    Value partialRow =
+        add64(mul64(add64(mul64(e.sext(batch), e.sext(seqQ)), e.sext(row)),
+                    i64Const(heads)),
+              e.sext(head));
+    Value oStride = mul64(rowsPerPartial, i64Const(depth));
+    Value lseBase = add64(
+        mul64(i64Const(partials), oStride),
+        add64(mul64(add64(mul64(e.sext(batch), i64Const(heads)), e.sext(head)),
+                    e.sext(seqQ)),
+              e.sext(row)));
+    auto loadAt = [&](Value element) -> Value {
+      Value address = LLVM::GEPOp::create(b, loc, workspace.getType(), f32,
+                                          workspace, ValueRange{element});
+      return LLVM::LoadOp::create(b, loc, f32, address, 4);
+    };
+    auto loadLse = [&](Value s) {
+      return loadAt(add64(lseBase, mul64(s, rowsPerPartial)));
+    };
+    auto forPartials = [&](ValueRange init, auto body) {
+      auto loop = scf::ForOp::create(b, loc, i64Const(0), i64Const(partials),
+                                     i64Const(1), init);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      scf::YieldOp::create(
+          b, loc, body(loop.getInductionVar(), loop.getRegionIterArgs()));
+      return loop.getResults();
+    };
+
+    Value maxLse = forPartials(ValueRange{negInf}, [&](Value s, ValueRange c) {
+                     return SmallVector<Value>{e.fmax(c[0], loadLse(s))};
+                   }).front();
+    // A row no partial saw keeps M = -inf: subtract 0 instead so that its
+    // weights are 0, not NaN.
+    Value safeMax =
+        e.select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                       maxLse, negInf),
+                 zero, maxLse);
+    Value lane = e.lane();
+    SmallVector<Value> columns, inDepth;
+    for (int64_t k = 0; k < columnsPerLane; ++k) {
+      columns.push_back(e.add(lane, e.i32(32 * k)));
+      inDepth.push_back(e.cmp(P::slt, columns.back(), e.i32(depth)));
+    }
+    SmallVector<Value> init(columnsPerLane + 1, zero);
+    SmallVector<Value> sums = forPartials(init, [&](Value s, ValueRange c) {
+      Value weight =
+          e.exp2(e.fmul(e.fsub(loadLse(s), safeMax), e.f32(M_LOG2E)));
+      SmallVector<Value> next = {e.fadd(c[0], weight)};
+      Value base =
+          mul64(add64(partialRow, mul64(s, rowsPerPartial)), i64Const(depth));
+      for (int64_t k = 0; k < columnsPerLane; ++k) {
+        auto ifIn = scf::IfOp::create(b, loc, TypeRange{f32}, inDepth[k], true);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(ifIn.thenBlock());
+          scf::YieldOp::create(
+              b, loc,
+              ValueRange{e.fma(loadAt(add64(base, e.sext(columns[k]))), weight,
+                               c[k + 1])});
+          b.setInsertionPointToStart(ifIn.elseBlock());
+          scf::YieldOp::create(b, loc, ValueRange{c[k + 1]});
+        }
+        next.push_back(ifIn.getResult(0));
+      }
+      return next;
+    });
+    Value total = sums[0];
+    Value seesKeys =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, total, zero);
+    Value inverse = e.select(
+        seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), total), zero);
+    Type elementType = op.getElementType();
+    Value rowBase = add64(mul64(e.sext(batch), outStride[0]),
+                          add64(mul64(e.sext(row), outStride[1]),
+                                mul64(e.sext(head), outStride[2])));
+    for (int64_t k = 0; k < columnsPerLane; ++k) {
+      auto ifIn = scf::IfOp::create(b, loc, inDepth[k], false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifIn.thenBlock());
+      Value value = arith::TruncFOp::create(b, loc, elementType,
+                                            e.fmul(sums[k + 1], inverse));
+      Value address =
+          LLVM::GEPOp::create(b, loc, outPtr.getType(), elementType, outPtr,
+                              ValueRange{add64(rowBase, e.sext(columns[k]))});
+      LLVM::StoreOp::create(b, loc, value, address, /*alignment=*/2);
+    }
+    if (lsePtr) {
+      auto ifFirst =
+          scf::IfOp::create(b, loc, e.cmp(P::eq, lane, e.i32(0)), false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifFirst.thenBlock());
+      Value lse =
+          e.select(seesKeys,
+                   e.fadd(maxLse, e.fmul(e.log2(total), e.f32(M_LN2))), negInf);
+      Value index =
+          add64(mul64(e.sext(batch), lseStride[0]),
+                add64(mul64(e.sext(head), lseStride[1]), e.sext(row)));
+      Value address = LLVM::GEPOp::create(b, loc, lsePtr.getType(), f32, lsePtr,
+                                          ValueRange{index});
+      LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -1094,8 +1250,8 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
                FenceMBarrierInitLowering, MBarrierArriveLowering,
                MBarrierExpectTxLowering, MBarrierWaitLowering, TmaLoadLowering,
                SmemTileLowering, SplatLowering, ScaleRowsLowering,
-               TruncFLowering, ClusterSyncLowering, SplitKCombineLowering>(
-      converter, context);
+               TruncFLowering, ClusterSyncLowering, SplitKCombineLowering,
+               SplitKWorkspaceCombineLowering>(converter, context);
   if (sm100)
     populateSm100Patterns(converter, patterns);
   else

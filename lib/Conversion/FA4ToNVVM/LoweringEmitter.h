@@ -119,6 +119,20 @@ public:
     return mlir::LLVM::BitcastOp::create(b, loc, b.getI32Type(), narrow);
   }
 
+  /// Two adjacent output columns as one store: 16-bit pairs packed into 32
+  /// bits, or an f32 pair (a split-K workspace partial) as 8 bytes. Returns
+  /// the value and its alignment.
+  std::pair<mlir::Value, unsigned> outputPair(mlir::Value low, mlir::Value high,
+                                              mlir::Type elementType) {
+    if (!elementType.isF32())
+      return {packPair(low, high, elementType), 4};
+    auto pairType = mlir::VectorType::get({2}, b.getF32Type());
+    mlir::Value pair = mlir::LLVM::UndefOp::create(b, loc, pairType);
+    pair = mlir::LLVM::InsertElementOp::create(b, loc, pair, low, i32(0));
+    pair = mlir::LLVM::InsertElementOp::create(b, loc, pair, high, i32(1));
+    return {pair, 8};
+  }
+
   /// 2^x on the FMA pipe (FA4's MUFU relief): 2^floor(x) by adding
   /// floor(x) to the exponent field, 2^frac(x) by a degree-3 minimax
   /// polynomial on [0, 1) (relative error under 3.5e-4, below bf16's 2^-9). x

@@ -505,12 +505,13 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifStore.thenBlock());
       for (int64_t i = 0; i + 1 < count; i += 2) {
-        Value pair = e.packPair(e.fmul(values[i], inverse),
-                                e.fmul(values[i + 1], inverse), elementType);
+        auto [pair, alignment] =
+            e.outputPair(e.fmul(values[i], inverse),
+                         e.fmul(values[i + 1], inverse), elementType);
         Value address =
             LLVM::GEPOp::create(b, loc, outPtr.getType(), elementType, outPtr,
                                 ValueRange{e.add(rowBase, e.i64(chunk + i))});
-        LLVM::StoreOp::create(b, loc, pair, address, /*alignment=*/4);
+        LLVM::StoreOp::create(b, loc, pair, address, alignment);
       }
     }
     if (lsePtr) {

@@ -24,9 +24,11 @@ extern "C" {
 #define FA4_RT_API __attribute__((visibility("default")))
 
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
-   version 2 gives each tensor its own alignment; version 1, with one
-   alignment for every tensor, is still read. */
-#define FA4_ABI_VERSION 2
+   version 3 adds a workspace split-K (a workspace the runtime allocates and
+   a combine kernel it launches after the attention kernel); version 2 gives
+   each tensor its own alignment; version 1, with one alignment for every
+   tensor, is still read. */
+#define FA4_ABI_VERSION 3
 #define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
 

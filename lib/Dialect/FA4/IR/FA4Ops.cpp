@@ -229,8 +229,10 @@ LogicalResult EpilogueOp::verify() {
     return emitOpError() << "stores column pairs: depth " << getDepth()
                          << " must be even";
   Type element = getElementType();
-  if (!element.isBF16() && !element.isF16())
-    return emitOpError() << "stores bf16 or f16, got " << element;
+  if (!element.isBF16() && !element.isF16() && !element.isF32())
+    return emitOpError() << "stores bf16, f16 or f32 (a split-K workspace "
+                            "partial), got "
+                         << element;
   return success();
 }
 
@@ -353,5 +355,18 @@ LogicalResult TmemScaleRowsOp::verify() {
     return emitOpError() << "scales the rows of an f32 TMEM tile by one f32 "
                             "per row, got "
                          << tile << " by " << rows;
+  return success();
+}
+
+LogicalResult SplitKWorkspaceCombineOp::verify() {
+  if (getOutStrides().size() != 3)
+    return emitOpError() << "takes O's batch, row and head strides (3), got "
+                         << getOutStrides().size();
+  if (getLsePtr() ? getLseStrides().size() != 2 : !getLseStrides().empty())
+    return emitOpError() << "takes LSE's batch and head strides (2) exactly "
+                            "when it stores LSE";
+  Type element = getElementType();
+  if (!element.isBF16() && !element.isF16())
+    return emitOpError() << "stores bf16 or f16, got " << element;
   return success();
 }

@@ -258,7 +258,9 @@ def FA4_EpilogueOp : FA4_Op<"epilogue", [AttrSizedOperandSegments,
     output type), and, with `lse`, `ln(sum) + max * ln 2` (max in the exp2
     domain) at `lse + batch * l0 + head * l1 + row`. A row with sum 0 stores
     O = 0 and LSE = -inf. `out` is a frag in registers or, on sm_100a, the
-    TMEM tile O lives in (read a chunk of columns at a time).
+    TMEM tile O lives in (read a chunk of columns at a time). An f32
+    element type writes a split-K workspace partial (see
+    `fa4.splitk.workspace_combine`).
   }];
   let arguments = (ins AnyTypeOf<[FA4_Frag, FA4_TmemTile]>:$out,
                        FA4_Rows:$max, FA4_Rows:$sum,
@@ -353,6 +355,44 @@ def FA4_SplitKCombineOp : FA4_Op<"splitk.combine",
     `strides` `[` $outStrides `]` `sq` $seqQ `depth` $depth `of` $elementType
     (`lse` $lsePtr^ `strides` `[` $lseStrides `]`)?
     attr-dict `:` qualified(type($outPtr)) (`,` qualified(type($lsePtr))^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def FA4_SplitKWorkspaceCombineOp : FA4_Op<"splitk.workspace_combine",
+    [AttrSizedOperandSegments]> {
+  let summary = "Combine one output row's f32 partials from a split-K workspace";
+  let description = [{
+    Run by a whole warp in the combine kernel of a workspace split-K, after
+    the attention kernel wrote `partials` partials of every output row. With
+    B = `batch_size`, Sq = `sq` and H = `heads` q-heads, partial s of row
+    (b, r, h) is its normalised O_s, `depth` f32 from element
+    (((s * B + b) * Sq + r) * H + h) * depth of `workspace`, and its
+    natural-log LSE l_s, the f32 at element
+    partials * B * Sq * H * depth + ((s * B + b) * H + h) * Sq + r: what
+    `fa4.epilogue` of f32 writes with those strides. The warp forms
+    M = max l_s and w_s = e^(l_s - M) / sum_s e^(l_s - M), stores
+    O = sum_s w_s O_s at `out + batch * s0 + row * s1 + head * s2 + column`
+    and, with `lse`, LSE = M + ln sum_s e^(l_s - M) at
+    `lse + batch * l0 + head * l1 + row`. A row no partial saw (every
+    l_s = -inf) stores O = 0 and LSE = -inf.
+  }];
+  let arguments = (ins LLVM_AnyPointer:$workspace, LLVM_AnyPointer:$outPtr,
+                       I32:$batch, I32:$row, I32:$head,
+                       Variadic<I64>:$outStrides, I32:$batchSize, I32:$seqQ,
+                       Optional<LLVM_AnyPointer>:$lsePtr,
+                       Variadic<I64>:$lseStrides,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$partials,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$heads,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$depth,
+                       TypeAttr:$elementType);
+  let assemblyFormat = [{
+    $partials `partials` `from` $workspace `to` $outPtr
+    `[` $batch `,` $row `,` $head `]` `strides` `[` $outStrides `]`
+    `b` $batchSize `sq` $seqQ `heads` $heads `depth` $depth `of` $elementType
+    (`lse` $lsePtr^ `strides` `[` $lseStrides `]`)?
+    attr-dict `:` qualified(type($workspace)) `,` qualified(type($outPtr))
+    (`,` qualified(type($lsePtr))^)?
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,53 @@
+// RUN: fa4-opt %s --attn-plan-pipeline="chip=sm_90a batch-hint=1 seq-q-hint=1 seq-kv-hint=32768" --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
+
+// MQA decode at B = 1 (8 q-heads on one kv-head, d = 128, Skv = 32k): one
+// work item would want 69 partitions, more than a cluster holds, so the
+// planner picks the workspace split-K. 69 CTAs on a 1D partition axis with
+// no cluster; each consumer of a CTA writes its normalised partial and LSE
+// in f32 to its own slice of the workspace (partial 2 * partition +
+// consumer, 138 in all), and a second kernel of the same module combines
+// them: one warp per (batch, query row, q-head).
+// CHECK-LABEL: func @mqa_decode_b1
+// CHECK: cluster = array<i64: 1, 1, 1>
+// CHECK-SAME: combine = {block = array<i64: 128, 1, 1>, grid = {{\[}}["sq"], ["b"], ["2"]], kernel = @[[MODULE:.*]]::@[[KERNEL:.*]]_combine, params = ["ptr:workspace", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1"]}
+// CHECK-SAME: grid = {{\[}}["69"], ["hkv"], ["b", "ceil_div:sq:8"]]
+// CHECK-SAME: "f32:scale_log2", "ptr:workspace"]
+// 138 partials of 128 + 1 floats per (b, sq, hq) row.
+// CHECK-SAME: workspace_bytes = ["71208", "b", "sq", "hq"]
+// CHECK-SAME: splitk = #attn.splitk<mode = workspace, reason = split, partitions = 69, cluster_size = 1
+
+// CHECK: gpu.func @[[KERNEL]](
+// CHECK-SAME: %[[SQ:arg6]]: i32
+// CHECK-SAME: %[[WS:arg14]]: !llvm.ptr<1>)
+// No cluster: no cluster barrier, no staging, no in-kernel combine.
+// CHECK-NOT: fa4.cluster.sync
+// CHECK-NOT: fa4.splitk.stage
+// CHECK: fa4.warp_specialize warpgroups [1, 2] registers [24, 240]
+// The consumer: its partition is blockIdx.x.
+// CHECK: ^bb0(%[[CONSUMER:.*]]: i32, %{{.*}}: i32):
+// CHECK: %[[BX:.*]] = gpu.block_id  x
+// CHECK-NEXT: %[[PARTITION:.*]] = arith.index_cast %[[BX]] : index to i32
+// Partial 2 * partition + consumer: O at partial * (B * Sq * 8) * 128
+// floats, its LSE after all 138 partials' O.
+// CHECK: %[[TWICE:.*]] = arith.muli %[[PARTITION]], %c2_i32 : i32
+// CHECK-NEXT: %[[INDEX:.*]] = arith.addi %[[TWICE]], %[[CONSUMER]] : i32
+// CHECK: %[[ROWS:.*]] = arith.muli %{{.*}}, %c8_i64 : i64
+// CHECK-NEXT: %[[INDEX64:.*]] = arith.extsi %[[INDEX]] : i32 to i64
+// CHECK-NEXT: %[[FIRSTROW:.*]] = arith.muli %[[INDEX64]], %[[ROWS]] : i64
+// CHECK-NEXT: %[[OFFSET:.*]] = arith.muli %[[FIRSTROW]], %c128_i64 : i64
+// CHECK-NEXT: %[[OUT:.*]] = llvm.getelementptr %[[WS]][%[[OFFSET]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: %[[LSE:.*]] = llvm.getelementptr %[[WS]]
+// CHECK: fa4.epilogue %{{.*}}, %{{.*}}, %{{.*}} to %[[OUT]][%{{.*}}, %{{.*}}, %{{.*}}] strides[%{{.*}}, %c1024_i64, %c128_i64] sq %[[SQ]] depth 128 of f32 lse %[[LSE]] strides[%{{.*}}, %{{.*}}] {group = 8 : i64}
+// CHECK-NOT: fa4.splitk.combine
+
+// The combine kernel: blockIdx = (query row, batch, group of 4 heads), a
+// warp per head, heads past 8 skipped.
+// CHECK: gpu.func @[[KERNEL]]_combine(%[[CWS:.*]]: !llvm.ptr<1>, %[[O:.*]]: !llvm.ptr<1>, %[[CLSE:.*]]: !llvm.ptr<1>, %[[B:.*]]: i32, %[[CSQ:.*]]: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) kernel attributes {nvvm.maxntid = array<i32: 128, 1, 1>
+// CHECK: %[[HEAD:.*]] = arith.addi
+// CHECK: %[[LIVE:.*]] = arith.cmpi slt, %[[HEAD]], %c8_i32 : i32
+// CHECK-NEXT: scf.if %[[LIVE]] {
+// CHECK-NEXT: fa4.splitk.workspace_combine 138 partials from %[[CWS]] to %[[O]][%{{.*}}, %{{.*}}, %[[HEAD]]] strides[{{.*}}] b %[[B]] sq %[[CSQ]] heads 8 depth 128 of bf16 lse %[[CLSE]] strides[{{.*}}]
+func.func @mqa_decode_b1(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x1x128xbf16>, %v: tensor<?x?x1x128xbf16>) -> (tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x8x128xbf16>, tensor<?x?x1x128xbf16>, tensor<?x?x1x128xbf16> -> tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>
+  return %o, %lse : tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>
+}

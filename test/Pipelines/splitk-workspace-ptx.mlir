@@ -1,0 +1,61 @@
+// The workspace split-K through the whole pipeline (MQA decode, B = 1,
+// Skv = 32k: 69 partitions, beyond a cluster): one PTX module with two
+// entries, the attention kernel writing f32 partials and the combine
+// kernel, and a version 3 manifest naming the workspace and the combine.
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t --quiet
+// RUN: FileCheck %s --input-file=%t/fa4_fa3_mqa_sm_90a/fa4_fa3_mqa_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa3_mqa_sm_90a/manifest.json
+
+// The attention kernel: no cluster barrier, no DSMEM; its epilogue stores
+// the thread's 64 f32 of O as 32 8-byte pairs and 2 row LSEs.
+// CHECK: .visible .entry fa4_fa3_mqa_sm_90a(
+// CHECK-NOT: barrier.cluster
+// CHECK-NOT: mapa
+// CHECK-COUNT-32: st.global.v2.b32
+// CHECK-NOT: st.global.v2
+// CHECK: .visible .entry fa4_fa3_mqa_sm_90a_combine(
+// The combine: 4 warps; the LSEs read twice (max, then the weights), four
+// columns of each partial per lane, one ex2 per partial, bf16 stores, then
+// lg2 for the LSE.
+// CHECK: .maxntid 128, 1, 1
+// CHECK: ld.global.b32
+// CHECK: ex2.approx.f32
+// CHECK: st.global.b16
+// CHECK: lg2.approx.f32
+// CHECK: st.global.b32
+
+// MANIFEST: "combine": {
+// MANIFEST-NEXT: "kernel": "fa4_fa3_mqa_sm_90a_combine",
+// MANIFEST-NEXT: "launch": {
+// MANIFEST-NEXT: "block": [
+// MANIFEST-NEXT: 128,
+// MANIFEST: "grid": [
+// MANIFEST-NEXT: [
+// MANIFEST-NEXT: "sq"
+// MANIFEST: "params": [
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "kind": "workspace"
+// MANIFEST: "fa4_abi_version": 3,
+// MANIFEST: "launch": {
+// MANIFEST: "cluster": [
+// MANIFEST-NEXT: 1,
+// MANIFEST-NEXT: 1,
+// MANIFEST-NEXT: 1
+// MANIFEST: "grid": [
+// MANIFEST-NEXT: [
+// MANIFEST-NEXT: 69
+// MANIFEST: "kind": "workspace"
+// MANIFEST-NEXT: }
+// MANIFEST-NEXT: ],
+// 138 partials x (128 + 1) floats per (b, sq, hq) row.
+// MANIFEST: "workspace": {
+// MANIFEST-NEXT: "bytes": [
+// MANIFEST-NEXT: 71208,
+// MANIFEST-NEXT: "b",
+// MANIFEST-NEXT: "sq",
+// MANIFEST-NEXT: "hq"
+
+func.func @mqa(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x1x128xbf16>, %v: tensor<?x?x1x128xbf16>) -> (tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x8x128xbf16>, tensor<?x?x1x128xbf16>, tensor<?x?x1x128xbf16> -> tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>
+  return %o, %lse : tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>
+}
