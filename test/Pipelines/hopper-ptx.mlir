@@ -9,6 +9,8 @@
 // RUN: FileCheck %s --check-prefix=KRING --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=VRING --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=CONSUMER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=LOOP --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=VRELEASE --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=GRID --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SOFTMAX --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: rm -rf %t.persistent && fa4-compile %s --chip=sm_90a --persistent --ptxas=%ptxas -o %t.persistent --quiet | FileCheck %s --check-prefix=PERSIST-PTXAS
@@ -100,39 +102,52 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // VRING: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [%rd[[VFULL:[0-9]+]]+213024], %r{{[0-9]+}};
 // VRING-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd[[VFULL]]+213024];
 
-// Consumers (240 registers): consumer 1 grants consumer 0 the first GEMM
-// turn, both wait for Q, then per tile wait for K, take the GEMM turn (named
-// barrier of 256 threads), S = Q K^T in 8 k16 steps from shared-memory
-// descriptors, O += P V in 11 k16 steps with P's four A registers and V
-// transposed, hand the turn over, wait, release this tile's K slot (K empty
-// 213040 + 8 * slot) and the previous tile's V slot (V empty 213056 + 8 *
-// slot).
+// Consumers (240 registers), with FA3's intra-warpgroup overlap (the
+// default for prefill): consumer 1 grants consumer 0 the first GEMM turn,
+// both wait for Q, then step 0, peeled, issues S = Q K^T alone in 8 k16
+// steps from shared-memory descriptors inside a GEMM turn (named barrier of
+// 256 threads), hands the turn over, waits and releases K slot 0 (K empty
+// at 213040).
 // CONSUMER: setmaxnreg.inc.sync.aligned.u32 240;
 // CONSUMER: bar.arrive %r{{[0-9]+}}, 256;
 // CONSUMER: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], 0, 10000000;
-// CONSUMER: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], %r{{[0-9]+}}, 10000000;
+// CONSUMER: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], 0, 10000000;
 // CONSUMER: bar.sync %r{{[0-9]+}}, 256;
 // CONSUMER-NOT: wgmma.mma_async
 // CONSUMER: wgmma.fence.sync.aligned;
 // CONSUMER-COUNT-8: wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16 {{\{}}{{(%r[0-9]+, ){87}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1, 1, 1, 0, 0;
 // CONSUMER-NOT: wgmma.mma_async
 // CONSUMER: wgmma.commit_group.sync.aligned;
-// CONSUMER: mbarrier.try_wait.parity.shared.b64
-// CONSUMER: wgmma.fence.sync.aligned;
-// CONSUMER-COUNT-11: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{\{}}{{(%r[0-9]+, ){63}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
-// CONSUMER-NOT: wgmma.mma_async
-// CONSUMER: wgmma.commit_group.sync.aligned;
 // CONSUMER: bar.arrive %r{{[0-9]+}}, 256;
 // CONSUMER: wgmma.wait_group.sync.aligned 0;
-// CONSUMER-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213040];
-// CONSUMER: add.s64 %rd[[PREVVEMPTY:[0-9]+]], %rd{{[0-9]+}}, 213056;
-// CONSUMER-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd[[PREVVEMPTY]]];
-// After the last P V, its V slot is released, then Q empty (barrier 1)
-// before the epilogue.
-// CONSUMER: wgmma.wait_group.sync.aligned 0;
-// CONSUMER-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213056];
-// CONSUMER: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213000];
-// CONSUMER: st.global.b32
+// CONSUMER-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213040];
+// The loop: per tile wait for K, take the GEMM turn, S(t) = Q K^T(t) and
+// O += P(t-1) V(t-1) in 11 k16 steps with P's four A registers and V
+// transposed, hand the turn over, wait for S only (one group, the P V,
+// still pending) and release this tile's K slot (213040 + 8 * slot); the
+// softmax then runs under the P V.
+// LOOP: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], %r{{[0-9]+}}, 10000000;
+// LOOP-NEXT: @P1 bra
+// LOOP: bar.sync %r{{[0-9]+}}, 256;
+// LOOP: wgmma.fence.sync.aligned;
+// LOOP-COUNT-8: wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16
+// LOOP-NOT: wgmma.mma_async
+// LOOP: wgmma.commit_group.sync.aligned;
+// LOOP: mbarrier.try_wait.parity.shared.b64
+// LOOP: wgmma.fence.sync.aligned;
+// LOOP-COUNT-11: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{\{}}{{(%r[0-9]+, ){63}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
+// LOOP-NOT: wgmma.mma_async
+// LOOP: wgmma.commit_group.sync.aligned;
+// LOOP: bar.arrive %r{{[0-9]+}}, 256;
+// LOOP: wgmma.wait_group.sync.aligned 1;
+// LOOP-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213040];
+// Before O is rescaled, the P V is waited for and its V slot released (V
+// empty 213056 + 8 * slot): in the loop, and after the last P V, which is
+// followed by Q empty (barrier 1) and the epilogue.
+// VRELEASE-COUNT-2: wgmma.wait_group.sync.aligned 0;
+// VRELEASE-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213056];
+// VRELEASE: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213000];
+// VRELEASE: st.global.b32
 
 // The softmax and epilogue: exp2 on the MUFU unit, P and O rounded to bf16
 // pairs, LSE's log2.

@@ -53,9 +53,10 @@ static cl::opt<bool>
                cl::init(false));
 static cl::opt<bool> intraWgOverlap(
     "intra-wg-overlap",
-    cl::desc("fa3 kernel: the softmax of tile t runs while the P V of tile "
-             "t - 1 is in flight (not yet measured)"),
-    cl::init(false));
+    cl::desc("fa3 prefill kernel: the softmax of tile t runs while the P V "
+             "of tile t - 1 is in flight (default on; "
+             "--intra-wg-overlap=false turns it off)"),
+    cl::init(true));
 static cl::opt<int64_t> batchHint("batch-hint",
                                   cl::desc("Expected dynamic batch size"),
                                   cl::init(-1));

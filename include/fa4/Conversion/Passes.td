@@ -47,11 +47,12 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "Order the two consumers' GEMM turns with named barriers (FA3 "
            "ping-pong), so one's softmax runs under the other's GEMMs">,
     Option<"intraWgOverlap", "intra-wg-overlap", "bool",
-           /*default=*/"false",
+           /*default=*/"true",
            "Within a consumer, run the softmax of tile t while the P V of "
            "tile t - 1 is in flight (FA3's intra-warpgroup overlap); wait "
-           "for it only before rescaling O. Not yet measured: off by "
-           "default">,
+           "for it only before rescaling O. Prefill plans without a window "
+           "mask only (+1-3% on the H200, bench/RESULTS.md); decode and "
+           "window kernels keep the plain schedule">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "One CTA per SM looping over work tiles (causal: heaviest "
            "first), so the next tile's Q load overlaps this one's epilogue">,

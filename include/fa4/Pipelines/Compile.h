@@ -44,9 +44,9 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::init(true)};
   Option<bool> intraWgOverlap{
       *this, "intra-wg-overlap",
-      llvm::cl::desc("fa3 kernel: the softmax of tile t runs while the P V "
-                     "of tile t - 1 is in flight (not yet measured)"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("fa3 prefill kernel: the softmax of tile t runs while "
+                     "the P V of tile t - 1 is in flight"),
+      llvm::cl::init(true)};
   Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("fa3 kernel: one CTA per SM looping over work tiles"),

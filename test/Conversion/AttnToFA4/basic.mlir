@@ -1,9 +1,12 @@
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=intra-wg-overlap=0 -canonicalize -cse | FileCheck %s
 
 // The kernel IR convert-attn-to-fa4 writes from the plan: the ABI record,
 // the gpu.func signature, the mbarriers, the warp roles and their register
 // budgets, the TMA boxes, the shared-memory tiles the MMAs read, the mask and
 // the epilogue. How each fa4 op becomes PTX is test/Conversion/FA4ToNVVM.
+// This file pins the plain consumer schedule (intra-wg-overlap=0, what
+// decode and window kernels keep); intra-wg-overlap.mlir has the default
+// prefill one.
 
 // -----
 

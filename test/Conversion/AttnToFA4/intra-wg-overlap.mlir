@@ -1,7 +1,7 @@
-// RUN: fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=intra-wg-overlap=1 -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
 
-// convert-attn-to-fa4{intra-wg-overlap}: FA3's intra-warpgroup overlap in
-// the consumer. Step 0 (no P V yet) is peeled off; in the loop every step
+// convert-attn-to-fa4{intra-wg-overlap}, on by default for prefill plans
+// without a window mask: FA3's intra-warpgroup overlap in the consumer. Step 0 (no P V yet) is peeled off; in the loop every step
 // issues S(t) = Q K^T(t) and O += P(t-1) V(t-1) in one GEMM turn, waits for
 // S only (`pending = 1`: groups complete in order), releases K(t), runs the
 // mask and the softmax of S(t) while the P V is in flight, then waits for
@@ -46,4 +46,29 @@
 func.func @mha(%q: tensor<?x?x16x128xbf16>, %k: tensor<?x?x16x128xbf16>, %v: tensor<?x?x16x128xbf16>) -> tensor<?x?x16x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x16x128xbf16>, tensor<?x?x16x128xbf16>, tensor<?x?x16x128xbf16> -> tensor<?x?x16x128xbf16>
   return %o : tensor<?x?x16x128xbf16>
+}
+
+// -----
+
+// A window mask keeps the plain schedule: its compares on top of the
+// previous tile's P would spill (hopper-ptxas-matrix.mlir). Every MMA wait
+// drains the pipeline; the P V of step t waits behind a run-time branch.
+// CHECK-LABEL: func @window
+// CHECK: fa4.warp_specialize
+// CHECK-NOT: pending = 1
+// CHECK: fa4.epilogue
+func.func @window(%q: tensor<?x?x16x128xbf16>, %k: tensor<?x?x16x128xbf16>, %v: tensor<?x?x16x128xbf16>) -> tensor<?x?x16x128xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<window(128, 0)>} : tensor<?x?x16x128xbf16>, tensor<?x?x16x128xbf16>, tensor<?x?x16x128xbf16> -> tensor<?x?x16x128xbf16>
+  return %o : tensor<?x?x16x128xbf16>
+}
+
+// -----
+
+// The causal prefill takes the overlap: the causal mask is one of the
+// two measured.
+// CHECK-LABEL: func @causal
+// CHECK: fa4.mma.wait {pending = 1 : i64}
+func.func @causal(%q: tensor<?x?x16x64xf16>, %k: tensor<?x?x16x64xf16>, %v: tensor<?x?x16x64xf16>) -> tensor<?x?x16x64xf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x16x64xf16>, tensor<?x?x16x64xf16>, tensor<?x?x16x64xf16> -> tensor<?x?x16x64xf16>
+  return %o : tensor<?x?x16x64xf16>
 }
