@@ -38,21 +38,20 @@ BENCH.append(("bench_decode_d128_gqa", 128, 128, 32, 8, "none", "bf16",
 PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
                  for m in ("none", "causal")]
 D128_BENCH = ["bench_prefill_d128_none", "bench_prefill_d128_causal"]
-VARIANTS = {"persist": (["--persistent"], D128_BENCH),
-            "overlap": (["--intra-wg-overlap"], PREFILL_BENCH),
-            "bn128": (["--block-n=128"], D128_BENCH),
-            "overlap_bn128": (["--intra-wg-overlap", "--block-n=128"],
-                              D128_BENCH),
-            "overlap_persist": (["--intra-wg-overlap", "--persistent"],
-                                ["bench_prefill_d128_none"])}
+# The intra-warpgroup overlap is the default: "no_overlap" keeps the
+# schedule it replaced measurable.
+VARIANTS = {"no_overlap": (["--intra-wg-overlap=false"], PREFILL_BENCH),
+            "persist": (["--persistent"], D128_BENCH)}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1.
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024)]
 # Split-K decode (the split-K issue): kernels compiled with size hints, so
 # the planner fuses the q-heads of a kv-head into one tile and splits K/V
 # over a cluster. Each runs every (B, Sq, Skv) below whatever its hints;
 # (name, d, hq, hkv, mask, hints (b, sq, skv)).
-# 8/1 heads are hinted at B = 8: at B = 1 the one work item would want 38
-# partitions, beyond a cluster (the workspace mode, not lowered yet).
+# 8/1 heads are hinted at B = 8 for the cluster combine; at B = 1 (the _ws
+# kernels below) the one work item wants 69 partitions, beyond a cluster,
+# and the planner picks the workspace split-K (f32 partials and a combine
+# kernel).
 DECODE = []
 for d in (64, 128):
     for hq, hkv in ((32, 8), (8, 1), (16, 16)):
@@ -62,6 +61,8 @@ for d in (64, 128):
 DECODE.append(("decode_d128_h32x8_p5", 128, 32, 8, "none", (3, 1, 32768)))
 DECODE.append(("decode_d128_h32x8_causal", 128, 32, 8, "causal",
                (1, 4, 32768)))
+for d in (64, 128):
+    DECODE.append((f"decode_d{d}_h8x1_ws", d, 8, 1, "none", (1, 1, 32768)))
 # B = 64: enough work items without a split; GQA still fused.
 DECODE.append(("decode_d128_h32x8_b64", 128, 32, 8, "none", (64, 1, 8192)))
 DECODE_SIZES = ([(b, sq, skv) for b in (1, 4) for sq in (1, 4)
@@ -72,7 +73,10 @@ DECODE_VARIANT_SIZES = [(1, 1, 17), (4, 4, 4096), (1, 1, 32768)]
 DECODE_BENCH = {"decode_d128_h32x8": [(1, 1, 8192), (1, 1, 32768),
                                       (1, 1, 131072), (8, 1, 8192),
                                       (64, 1, 8192)],
-                "decode_d128_h32x8_b64": [(64, 1, 8192)]}
+                "decode_d128_h32x8_b64": [(64, 1, 8192)],
+                "decode_d128_h8x1_ws": [(1, 1, 8192), (1, 1, 32768),
+                                        (1, 1, 131072)],
+                "decode_d128_h8x1": [(1, 1, 32768)]}
 # KV tile sizes the decode kernels are also built with (fa4-compile
 # --block-n), so one run compares them with the planner's choice; each runs
 # the decode cases too.
