@@ -54,7 +54,37 @@ def time_ms(fn, iters=30, warmup=5):
     return times[len(times) // 2]
 
 
-def torch_ms(backend, problem, b, sq, skv):
+def time_ms_graph(fn, iters=30, replays=5):
+    """Median per-call time of `iters` calls captured in one CUDA graph: no
+    host launch cost between kernels (fa4-run --graph measures its side the
+    same way). None when the backend cannot be captured."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    try:
+        with torch.cuda.graph(graph):
+            for _ in range(iters):
+                fn()
+    except RuntimeError as error:
+        print(f"  graph capture failed: {str(error).splitlines()[0][:100]}", file=sys.stderr)
+        return None
+    graph.replay()
+    torch.cuda.synchronize()
+    events = [torch.cuda.Event(True) for _ in range(replays + 1)]
+    events[0].record()
+    for event in events[1:]:
+        graph.replay()
+        event.record()
+    torch.cuda.synchronize()
+    times = sorted(events[i].elapsed_time(events[i + 1]) / iters for i in range(replays))
+    return times[len(times) // 2]
+
+
+def torch_ms(backend, problem, b, sq, skv, graph=False):
     dtype = torch.bfloat16 if problem["dtype"] == "bf16" else torch.float16
     hq, hkv = problem["num_q_heads"], problem["num_kv_heads"]
     dqk, dv = problem["qk_depth"], problem["ov_depth"]
@@ -87,15 +117,16 @@ def torch_ms(backend, problem, b, sq, skv):
 
     try:
         with sdpa_kernel([backend]):
-            return time_ms(run)
+            return time_ms_graph(run) if graph else time_ms(run)
     except RuntimeError as error:
         print(f"  torch {backend.name}: {str(error).splitlines()[0][:100]}", file=sys.stderr)
         return None
 
 
-def fa4_ms(fa4_run, artifact, b, sq, skv):
+def fa4_ms(fa4_run, artifact, b, sq, skv, graph=False):
     out = subprocess.run([fa4_run, f"{artifact}/manifest.json", "--b", str(b), "--sq", str(sq),
-                          "--skv", str(skv), "--bench", "--iters", "30"],
+                          "--skv", str(skv), "--bench", "--iters", "30"] +
+                         (["--graph"] if graph else []),
                          capture_output=True, text=True, timeout=600)
     match = re.search(r"ms=([0-9.eE+-]+)", out.stdout)
     if out.returncode != 0 or not match:
@@ -108,6 +139,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--fa4-run", required=True)
     parser.add_argument("--json")
+    parser.add_argument("--graph", action="store_true",
+                        help="time every side in CUDA graphs of 30 calls (kernel "
+                             "time without host launch cost)")
     parser.add_argument("rows", nargs="+", help="ARTIFACT_DIR:B:SQ:SKV")
     args = parser.parse_args()
     rows = []
@@ -132,10 +166,10 @@ def main():
         key = (json.dumps(problem, sort_keys=True), b, sq, skv)
         if key not in torch_times:
             torch_times[key] = [
-                torch_ms(SDPBackend.CUDNN_ATTENTION, problem, b, sq, skv),
-                torch_ms(SDPBackend.FLASH_ATTENTION, problem, b, sq, skv)]
+                torch_ms(SDPBackend.CUDNN_ATTENTION, problem, b, sq, skv, args.graph),
+                torch_ms(SDPBackend.FLASH_ATTENTION, problem, b, sq, skv, args.graph)]
         cudnn_ms, flash_ms = torch_times[key]
-        for name, ms in [("fa4", fa4_ms(args.fa4_run, artifact, b, sq, skv)),
+        for name, ms in [("fa4", fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph)),
                          ("cudnn", cudnn_ms), ("flash", flash_ms)]:
             row[name + "_ms"] = ms
             row[name] = rate(ms) if ms else None

@@ -143,6 +143,16 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
     failures=$((failures + 1))
     echo "benchmark FAILED (see bench.err)" >&2
   fi
+  # FA4_BENCH_GRAPH (an extended regex over the same rows): those rows again,
+  # every side timed in CUDA graphs (kernel time without host launch cost).
+  if [ -n "${FA4_BENCH_GRAPH:-}" ]; then
+    # shellcheck disable=SC2046
+    if ! python3 bench/compare_sdpa.py --graph --fa4-run "$FA4_RUN" --json "$OUT/bench-graph.json" \
+         $(grep -E "${FA4_BENCH_GRAPH}" artifacts/bench.txt) >"$OUT/bench-graph.txt" 2>>"$OUT/bench.err"; then
+      failures=$((failures + 1))
+      echo "graph benchmark FAILED (see bench.err)" >&2
+    fi
+  fi
 fi
 
 step "summary"
@@ -152,6 +162,7 @@ awk '$3 != "pass" && $3 != "refused"' "$OUT/rows.txt" | head -40
 echo "-- timed:"
 grep -- '--bench' "$OUT/rows.txt" || true
 [ -f "$OUT/bench.txt" ] && { echo "-- benchmark:"; cat "$OUT/bench.txt"; }
+[ -f "$OUT/bench-graph.txt" ] && { echo "-- benchmark, CUDA graphs:"; cat "$OUT/bench-graph.txt"; }
 echo "failures: $failures"
 # The device tool returns only a few files from $OUT: pack every log into one
 # archive and keep the two tables loose.
@@ -159,6 +170,6 @@ echo "failures: $failures"
 if tar czf "$OUT/logs.tgz" -C "$OUT" --exclude=logs.tgz . 2>/dev/null ||
    [ -s "$OUT/logs.tgz" ]; then
   find "$OUT" -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt \
-    ! -name bench.txt -delete
+    ! -name bench.txt ! -name bench-graph.txt -delete
 fi
 [ "$failures" -eq 0 ]

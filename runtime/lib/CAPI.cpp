@@ -306,3 +306,61 @@ void fa4_event_destroy(fa4_event *event) {
 }
 
 } // extern "C"
+
+fa4_status fa4_stream_create(void **stream) {
+  return guarded([&] {
+    requireNonNull(stream, "stream");
+    currentContext();
+    CUstream created;
+    checkCuda(driver().cuStreamCreate(&created, CU_STREAM_NON_BLOCKING),
+              "cuStreamCreate");
+    *stream = created;
+  });
+}
+
+void fa4_stream_destroy(void *stream) {
+  if (stream)
+    driver().cuStreamDestroy(static_cast<CUstream>(stream));
+}
+
+fa4_status fa4_graph_capture_begin(void *stream) {
+  return guarded([&] {
+    requireNonNull(stream, "stream (the legacy default stream cannot be "
+                           "captured)");
+    checkCuda(
+        driver().cuStreamBeginCapture(static_cast<CUstream>(stream),
+                                      CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+        "cuStreamBeginCapture");
+  });
+}
+
+// An fa4_graph is the instantiated CUgraphExec; the CUgraph is dropped once
+// instantiated.
+fa4_status fa4_graph_capture_end(void *stream, fa4_graph **graph) {
+  return guarded([&] {
+    requireNonNull(graph, "graph");
+    const DriverApi &api = driver();
+    CUgraph captured = nullptr;
+    checkCuda(api.cuStreamEndCapture(static_cast<CUstream>(stream), &captured),
+              "cuStreamEndCapture");
+    CUgraphExec executable = nullptr;
+    CUresult status = api.cuGraphInstantiateWithFlags(&executable, captured, 0);
+    api.cuGraphDestroy(captured);
+    checkCuda(status, "cuGraphInstantiateWithFlags");
+    *graph = reinterpret_cast<fa4_graph *>(executable);
+  });
+}
+
+fa4_status fa4_graph_launch(fa4_graph *graph, void *stream) {
+  return guarded([&] {
+    requireNonNull(graph, "graph");
+    checkCuda(driver().cuGraphLaunch(reinterpret_cast<CUgraphExec>(graph),
+                                     static_cast<CUstream>(stream)),
+              "cuGraphLaunch");
+  });
+}
+
+void fa4_graph_destroy(fa4_graph *graph) {
+  if (graph)
+    driver().cuGraphExecDestroy(reinterpret_cast<CUgraphExec>(graph));
+}

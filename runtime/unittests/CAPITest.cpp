@@ -157,7 +157,20 @@ TEST(DriverTest, LaunchWithoutDriverFailsCleanly) {
       << fa4_last_error();
   void *pointer = nullptr;
   EXPECT_EQ(fa4_device_alloc(16, &pointer), FA4_ERROR_DRIVER_NOT_FOUND);
+  EXPECT_EQ(fa4_stream_create(&pointer), FA4_ERROR_DRIVER_NOT_FOUND);
   unsetenv("FA4_CUDA_DRIVER_PATH");
+}
+
+TEST(CAPITest, RefusesToCaptureTheDefaultStream) {
+  // The legacy default stream cannot be captured: say so before any driver
+  // call.
+  EXPECT_EQ(fa4_graph_capture_begin(nullptr), FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(fa4_last_error()).find("legacy default stream"),
+            std::string::npos)
+      << fa4_last_error();
+  EXPECT_EQ(fa4_graph_launch(nullptr, nullptr), FA4_ERROR_INVALID_ARGUMENT);
+  fa4_graph_destroy(nullptr);
+  fa4_stream_destroy(nullptr);
 }
 
 } // namespace

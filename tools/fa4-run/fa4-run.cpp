@@ -43,7 +43,7 @@ void check(fa4_status status, const char *what) {
 
 const char *usage =
     "usage: fa4-run MANIFEST [--b N] [--sq N] [--skv N] [--seed N] [--check]\n"
-    "               [--full-check] [--bench] [--iters N] [--json]\n"
+    "               [--full-check] [--bench] [--graph] [--iters N] [--json]\n"
     "               [--bad-tensor=misaligned|stride|last-stride|overlap|"
     "dtype|shape|lse]\n"
     "  --b/--sq/--skv   runtime sizes (default: the manifest's static sizes)\n"
@@ -51,6 +51,9 @@ const char *usage =
     "--bench)\n"
     "  --full-check     check every row, however long the reference takes\n"
     "  --bench          time with CUDA events: median of --iters runs (30)\n"
+    "  --graph          with --bench: time --iters launches captured in one\n"
+    "                   CUDA graph (no host launch cost between kernels),\n"
+    "                   median of 5 replays\n"
     "  --bad-tensor     pass one wrongly laid out tensor; expect a refusal\n";
 
 struct Options {
@@ -58,6 +61,7 @@ struct Options {
   int64_t batch = -1, seqQ = -1, seqKV = -1;
   uint64_t seed = 0;
   bool check = false, fullCheck = false, bench = false, json = false;
+  bool graph = false;
   int iters = 30;
   std::string badTensor;
 };
@@ -106,6 +110,8 @@ Options parseOptions(int argc, char **argv) {
       options.check = options.fullCheck = true;
     else if (arg == "--bench")
       options.bench = true;
+    else if (arg == "--graph")
+      options.graph = true;
     else if (arg == "--json")
       options.json = true;
     else if (arg == "-h" || arg == "--help") {
@@ -469,6 +475,64 @@ struct BenchResult {
   int sets = 1;
 };
 
+/// One event pair around each launch, all queued before the first wait.
+std::vector<float> timeLaunches(const Options &options, fa4_module *module,
+                                std::vector<DeviceArgs> &sets) {
+  std::vector<fa4_event *> events(2 * options.iters);
+  for (fa4_event *&event : events)
+    check(fa4_event_create(&event), "fa4_event_create");
+  for (int i = 0; i < options.iters; ++i) {
+    check(fa4_event_record(events[2 * i], nullptr), "fa4_event_record");
+    check(fa4_launch(module, &sets[i % sets.size()].args, nullptr),
+          "fa4_launch");
+    check(fa4_event_record(events[2 * i + 1], nullptr), "fa4_event_record");
+  }
+  std::vector<float> times(options.iters);
+  for (int i = 0; i < options.iters; ++i)
+    check(fa4_event_elapsed_ms(events[2 * i], events[2 * i + 1], &times[i]),
+          "fa4_event_elapsed_ms");
+  for (fa4_event *event : events)
+    fa4_event_destroy(event);
+  return times;
+}
+
+/// --iters launches captured in one graph; each replay's time over the
+/// launches it holds. Short kernels (decode) run shorter than the host takes
+/// to launch them, so event pairs around single launches would time the
+/// host; a graph replays them back to back, as a serving loop's graph does.
+std::vector<float> timeGraph(const Options &options, fa4_module *module,
+                             std::vector<DeviceArgs> &sets) {
+  void *stream = nullptr;
+  check(fa4_stream_create(&stream), "fa4_stream_create");
+  fa4_graph *graph = nullptr;
+  check(fa4_graph_capture_begin(stream), "fa4_graph_capture_begin");
+  for (int i = 0; i < options.iters; ++i)
+    check(fa4_launch(module, &sets[i % sets.size()].args, stream),
+          "fa4_launch (captured)");
+  check(fa4_graph_capture_end(stream, &graph), "fa4_graph_capture_end");
+  check(fa4_graph_launch(graph, stream), "fa4_graph_launch"); // warm-up
+  constexpr int replays = 5;
+  std::vector<fa4_event *> events(replays + 1);
+  for (fa4_event *&event : events)
+    check(fa4_event_create(&event), "fa4_event_create");
+  check(fa4_event_record(events[0], stream), "fa4_event_record");
+  for (int r = 0; r < replays; ++r) {
+    check(fa4_graph_launch(graph, stream), "fa4_graph_launch");
+    check(fa4_event_record(events[r + 1], stream), "fa4_event_record");
+  }
+  std::vector<float> times(replays);
+  for (int r = 0; r < replays; ++r) {
+    check(fa4_event_elapsed_ms(events[r], events[r + 1], &times[r]),
+          "fa4_event_elapsed_ms");
+    times[r] /= options.iters;
+  }
+  for (fa4_event *event : events)
+    fa4_event_destroy(event);
+  fa4_graph_destroy(graph);
+  fa4_stream_destroy(stream);
+  return times;
+}
+
 BenchResult runBench(const Options &options, const AttentionShape &shape,
                      const fa4_kernel_info &info, fa4_module *module,
                      const HostInputs &inputs) {
@@ -490,21 +554,9 @@ BenchResult runBench(const Options &options, const AttentionShape &shape,
   for (int i = 0; i < 3; ++i) // warm-up: module load, clocks, TLB
     check(fa4_launch(module, &sets[i % sets.size()].args, nullptr),
           "fa4_launch");
-  std::vector<fa4_event *> events(2 * options.iters);
-  for (fa4_event *&event : events)
-    check(fa4_event_create(&event), "fa4_event_create");
-  for (int i = 0; i < options.iters; ++i) {
-    check(fa4_event_record(events[2 * i], nullptr), "fa4_event_record");
-    check(fa4_launch(module, &sets[i % sets.size()].args, nullptr),
-          "fa4_launch");
-    check(fa4_event_record(events[2 * i + 1], nullptr), "fa4_event_record");
-  }
-  std::vector<float> times(options.iters);
-  for (int i = 0; i < options.iters; ++i)
-    check(fa4_event_elapsed_ms(events[2 * i], events[2 * i + 1], &times[i]),
-          "fa4_event_elapsed_ms");
-  for (fa4_event *event : events)
-    fa4_event_destroy(event);
+  std::vector<float> times = options.graph
+                                 ? timeGraph(options, module, sets)
+                                 : timeLaunches(options, module, sets);
   std::nth_element(times.begin(), times.begin() + times.size() / 2,
                    times.end());
 
@@ -587,9 +639,9 @@ int run(const Options &options) {
   if (options.bench) {
     BenchResult result = runBench(options, shape, info, module, inputs);
     std::snprintf(text, sizeof(text),
-                  " ms=%.4f tflops=%.1f kv_tbps=%.3f iters=%d sets=%d",
+                  " ms=%.4f tflops=%.1f kv_tbps=%.3f iters=%d sets=%d%s",
                   result.ms, result.tflops, result.kvTbps, options.iters,
-                  result.sets);
+                  result.sets, options.graph ? " timing=graph" : "");
     fields += text;
   }
   std::snprintf(text, sizeof(text), " b=%lld sq=%lld skv=%lld seed=%llu",

@@ -159,6 +159,19 @@ FA4_RT_API fa4_status fa4_event_elapsed_ms(const fa4_event *start,
                                            const fa4_event *end, float *ms);
 FA4_RT_API void fa4_event_destroy(fa4_event *event);
 
+/* Streams and CUDA graphs, for callers without the CUDA runtime (fa4-run's
+   --graph timing): a non-blocking stream; fa4_graph_capture_begin and _end
+   record the fa4_launch calls made on it in between (a workspace split-K's
+   allocation becomes a graph node) into a graph, replayed whole by
+   fa4_graph_launch without a host launch per kernel. */
+typedef struct fa4_graph fa4_graph;
+FA4_RT_API fa4_status fa4_stream_create(void **stream);
+FA4_RT_API void fa4_stream_destroy(void *stream);
+FA4_RT_API fa4_status fa4_graph_capture_begin(void *stream);
+FA4_RT_API fa4_status fa4_graph_capture_end(void *stream, fa4_graph **graph);
+FA4_RT_API fa4_status fa4_graph_launch(fa4_graph *graph, void *stream);
+FA4_RT_API void fa4_graph_destroy(fa4_graph *graph);
+
 #ifdef __cplusplus
 }
 #endif
