@@ -913,13 +913,9 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
 // Split-K through a global workspace
 //===----------------------------------------------------------------------===//
 
-/// One warp per output row. The LSEs are spread over the lanes (lane l
-/// holds partials l, l + 32, ...): their maximum and the weights' sum are
-/// warp reductions, so the row costs one round of loads, not one per
-/// partial. Then every partial's weight is broadcast from its lane and each
-/// lane accumulates columns l, l + 32, ... of every partial, coalesced; the
-/// partial count is static, so the loop is unrolled and the loads of many
-/// partials are in flight together.
+/// One warp per output row; lane l owns columns l, l + 32, ... so that each
+/// partial's row is read coalesced. The LSEs are read twice (max, then
+/// weights) rather than kept: a row has up to a few hundred partials.
 struct SplitKWorkspaceCombineLowering
     : OpConversionPattern<SplitKWorkspaceCombineOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -946,30 +942,30 @@ struct SplitKWorkspaceCombineLowering
     int64_t partials = op.getPartials(), heads = op.getHeads(),
             depth = op.getDepth();
     int64_t columnsPerLane = llvm::divideCeil(depth, 32);
-    int64_t partialsPerLane = llvm::divideCeil(partials, 32);
     Type f32 = b.getF32Type();
     Value negInf = e.f32(-INFINITY), zero = e.f32(0.0);
 
-    auto i64Const = [&](int64_t v) -> Value {
+    // Element offsets into the workspace (docs of the op): partial s of this
+    // row is row `partialRow + s * partialStride` of depth floats, its LSE
+    // at `lseBase + s * lseStride`.
+    auto i64Const = [&](int64_t v) {
       return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
     };
-    auto mul64 = [&](Value x, Value y) -> Value {
-      return arith::MulIOp::create(b, loc, x, y);
+    auto mul64 = [&](Value x, Value y) {
+      return arith::MulIOp::create(b, loc, x, y).getResult();
     };
-    auto add64 = [&](Value x, Value y) -> Value {
-      return arith::AddIOp::create(b, loc, x, y);
+    auto add64 = [&](Value x, Value y) {
+      return arith::AddIOp::create(b, loc, x, y).getResult();
     };
-    // Element offsets into the workspace (the op's description): partial s
-    // of this row is row `partialRow + s * rowsPerPartial` of depth floats,
-    // its LSE at `lseRow + s * rowsPerPartial`.
     Value rowsPerPartial = mul64(mul64(e.sext(batchSize), e.sext(seqQ)),
                                  i64Const(heads)); // B * Sq * H
     Value partialRow =
         add64(mul64(add64(mul64(e.sext(batch), e.sext(seqQ)), e.sext(row)),
                     i64Const(heads)),
               e.sext(head));
-    Value lseRow = add64(
-        mul64(mul64(i64Const(partials), rowsPerPartial), i64Const(depth)),
+    Value oStride = mul64(rowsPerPartial, i64Const(depth));
+    Value lseBase = add64(
+        mul64(i64Const(partials), oStride),
         add64(mul64(add64(mul64(e.sext(batch), i64Const(heads)), e.sext(head)),
                     e.sext(seqQ)),
               e.sext(row)));
@@ -978,97 +974,58 @@ struct SplitKWorkspaceCombineLowering
                                           workspace, ValueRange{element});
       return LLVM::LoadOp::create(b, loc, f32, address, 4);
     };
-    auto ifElse = [&](Value condition, auto then, Value otherwise) -> Value {
-      auto op = scf::IfOp::create(b, loc, TypeRange{f32}, condition, true);
+    auto loadLse = [&](Value s) {
+      return loadAt(add64(lseBase, mul64(s, rowsPerPartial)));
+    };
+    auto forPartials = [&](ValueRange init, auto body) {
+      auto loop = scf::ForOp::create(b, loc, i64Const(0), i64Const(partials),
+                                     i64Const(1), init);
       OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(op.thenBlock());
-      scf::YieldOp::create(b, loc, ValueRange{then()});
-      b.setInsertionPointToStart(op.elseBlock());
-      scf::YieldOp::create(b, loc, ValueRange{otherwise});
-      return op.getResult(0);
+      b.setInsertionPointToStart(loop.getBody());
+      scf::YieldOp::create(
+          b, loc, body(loop.getInductionVar(), loop.getRegionIterArgs()));
+      return loop.getResults();
     };
 
-    // This lane's LSEs (-inf past the last partial) and the row maximum.
-    Value lane = e.lane();
-    SmallVector<Value> lses;
-    Value maxLse = negInf;
-    for (int64_t k = 0; k < partialsPerLane; ++k) {
-      Value s = e.add(lane, e.i32(32 * k));
-      lses.push_back(ifElse(
-          e.cmp(P::slt, s, e.i32(partials)),
-          [&] {
-            return loadAt(add64(lseRow, mul64(e.sext(s), rowsPerPartial)));
-          },
-          negInf));
-      maxLse = e.fmax(maxLse, lses.back());
-    }
-    for (int offset = 16; offset > 0; offset /= 2)
-      maxLse = e.fmax(maxLse, e.shuffleXor(maxLse, offset));
+    Value maxLse = forPartials(ValueRange{negInf}, [&](Value s, ValueRange c) {
+                     return SmallVector<Value>{e.fmax(c[0], loadLse(s))};
+                   }).front();
     // A row no partial saw keeps M = -inf: subtract 0 instead so that its
     // weights are 0, not NaN.
     Value safeMax =
         e.select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                        maxLse, negInf),
                  zero, maxLse);
-    SmallVector<Value> weights;
-    Value total = zero;
-    for (Value lse : lses) {
-      weights.push_back(e.exp2(e.fmul(e.fsub(lse, safeMax), e.f32(M_LOG2E))));
-      total = e.fadd(total, weights.back());
-    }
-    for (int offset = 16; offset > 0; offset /= 2)
-      total = e.fadd(total, e.shuffleXor(total, offset));
-
-    SmallVector<Value> columns, inDepth, sums(columnsPerLane, zero);
-    for (int64_t c = 0; c < columnsPerLane; ++c) {
-      columns.push_back(e.add(lane, e.i32(32 * c)));
+    Value lane = e.lane();
+    SmallVector<Value> columns, inDepth;
+    for (int64_t k = 0; k < columnsPerLane; ++k) {
+      columns.push_back(e.add(lane, e.i32(32 * k)));
       inDepth.push_back(e.cmp(P::slt, columns.back(), e.i32(depth)));
     }
-    // Partial s's weight sits in register s / 32 of lane s % 32. Each
-    // register's partials go four per loop step (16 loads in flight at
-    // depth 128), the remainder unrolled after the loop.
-    auto accumulate = [&](Value weights, Value sourceLane, Value s,
-                          SmallVector<Value> &acc) {
-      Value weight = gpu::ShuffleOp::create(b, loc, weights, sourceLane,
-                                            e.i32(32), gpu::ShuffleMode::IDX)
-                         .getShuffleResult();
-      Value base = mul64(add64(partialRow, mul64(e.sext(s), rowsPerPartial)),
-                         i64Const(depth));
-      for (int64_t c = 0; c < columnsPerLane; ++c) {
-        Value element = add64(base, e.sext(columns[c]));
-        Value previous = acc[c];
-        // Whole-warp columns need no guard; only a last, partial one.
-        acc[c] =
-            (c + 1) * 32 <= depth
-                ? e.fma(loadAt(element), weight, previous)
-                : ifElse(
-                      inDepth[c],
-                      [&] { return e.fma(loadAt(element), weight, previous); },
-                      previous);
-      }
-    };
-    constexpr int64_t kUnroll = 4;
-    for (int64_t k = 0; k < partialsPerLane; ++k) {
-      int64_t count = std::min<int64_t>(32, partials - 32 * k);
-      int64_t looped = count / kUnroll * kUnroll;
-      auto loop = scf::ForOp::create(b, loc, e.i32(0), e.i32(looped),
-                                     e.i32(kUnroll), sums);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(loop.getBody());
-        SmallVector<Value> acc(loop.getRegionIterArgs());
-        Value first = loop.getInductionVar();
-        for (int64_t u = 0; u < kUnroll; ++u) {
-          Value source = e.add(first, e.i32(u));
-          accumulate(weights[k], source, e.add(source, e.i32(32 * k)), acc);
+    SmallVector<Value> init(columnsPerLane + 1, zero);
+    SmallVector<Value> sums = forPartials(init, [&](Value s, ValueRange c) {
+      Value weight =
+          e.exp2(e.fmul(e.fsub(loadLse(s), safeMax), e.f32(M_LOG2E)));
+      SmallVector<Value> next = {e.fadd(c[0], weight)};
+      Value base =
+          mul64(add64(partialRow, mul64(s, rowsPerPartial)), i64Const(depth));
+      for (int64_t k = 0; k < columnsPerLane; ++k) {
+        auto ifIn = scf::IfOp::create(b, loc, TypeRange{f32}, inDepth[k], true);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(ifIn.thenBlock());
+          scf::YieldOp::create(
+              b, loc,
+              ValueRange{e.fma(loadAt(add64(base, e.sext(columns[k]))), weight,
+                               c[k + 1])});
+          b.setInsertionPointToStart(ifIn.elseBlock());
+          scf::YieldOp::create(b, loc, ValueRange{c[k + 1]});
         }
-        scf::YieldOp::create(b, loc, acc);
+        next.push_back(ifIn.getResult(0));
       }
-      sums.assign(loop.getResults().begin(), loop.getResults().end());
-      for (int64_t j = looped; j < count; ++j)
-        accumulate(weights[k], e.i32(j), e.i32(32 * k + j), sums);
-    }
-
+      return next;
+    });
+    Value total = sums[0];
     Value seesKeys =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, total, zero);
     Value inverse = e.select(
@@ -1077,15 +1034,15 @@ struct SplitKWorkspaceCombineLowering
     Value rowBase = add64(mul64(e.sext(batch), outStride[0]),
                           add64(mul64(e.sext(row), outStride[1]),
                                 mul64(e.sext(head), outStride[2])));
-    for (int64_t c = 0; c < columnsPerLane; ++c) {
-      auto ifIn = scf::IfOp::create(b, loc, inDepth[c], false);
+    for (int64_t k = 0; k < columnsPerLane; ++k) {
+      auto ifIn = scf::IfOp::create(b, loc, inDepth[k], false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifIn.thenBlock());
       Value value = arith::TruncFOp::create(b, loc, elementType,
-                                            e.fmul(sums[c], inverse));
+                                            e.fmul(sums[k + 1], inverse));
       Value address =
           LLVM::GEPOp::create(b, loc, outPtr.getType(), elementType, outPtr,
-                              ValueRange{add64(rowBase, e.sext(columns[c]))});
+                              ValueRange{add64(rowBase, e.sext(columns[k]))});
       LLVM::StoreOp::create(b, loc, value, address, /*alignment=*/2);
     }
     if (lsePtr) {

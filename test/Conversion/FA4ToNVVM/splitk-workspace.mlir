@@ -7,78 +7,52 @@
 // 138 * B * Sq * 8 * 80 + ((s * B + batch) * 8 + head) * Sq + row.
 // CHECK-LABEL: llvm.func @combine(
 // CHECK-SAME: %[[WS:arg0]]: !llvm.ptr<1>, %[[OUT:arg1]]: !llvm.ptr<1>, %[[LSE:arg2]]: !llvm.ptr<1>, %[[B:arg3]]: i32, %[[SQ:arg4]]: i32
-// CHECK-DAG: %[[PARTIALFLOATS:.*]] = arith.constant 88320 : i64
-// CHECK-DAG: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[PARTIALBYTES:.*]] = arith.constant 88320 : i64
 // The lane: thread % 32.
 // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32_i32 : i32
 // CHECK: %[[SQ64:.*]] = arith.extsi %[[SQ]] : i32 to i64
 // CHECK-NEXT: %[[B64:.*]] = arith.extsi %[[B]] : i32 to i64
 // CHECK-NEXT: %[[BSQ:.*]] = arith.muli %[[B64]], %[[SQ64]] : i64
 // CHECK-NEXT: %[[ROWS:.*]] = arith.muli %[[BSQ]], %c8_i64 : i64
-// CHECK: %[[LSEBASE:.*]] = arith.muli %[[BSQ]], %[[PARTIALFLOATS]] : i64
+// CHECK: %[[LSEBASE:.*]] = arith.muli %[[BSQ]], %[[PARTIALBYTES]] : i64
 // CHECK-NEXT: %[[LSEROW:.*]] = arith.addi %[[LSEBASE]], %{{.*}} : i64
-// Lane l holds the LSEs of partials l, l + 32, ..., l + 128 (5 registers),
-// -inf past partial 137.
-// CHECK-NEXT: %[[IN0:.*]] = arith.cmpi slt, %[[LANE]], %c138_i32 : i32
-// CHECK-NEXT: %[[L0:.*]] = scf.if %[[IN0]] -> (f32) {
-// CHECK-NEXT: %[[S0:.*]] = arith.extsi %[[LANE]] : i32 to i64
-// CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[S0]], %[[ROWS]] : i64
+// The maximum LSE over the 138 partials.
+// CHECK: %[[MAX:.*]] = scf.for %[[S:.*]] = %c0_i64 to %c138_i64 step %c1_i64 iter_args(%[[RUNNING:.*]] = %cst{{.*}}) -> (f32)  : i64 {
+// CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[S]], %[[ROWS]] : i64
 // CHECK-NEXT: %[[AT:.*]] = arith.addi %[[LSEROW]], %[[STEP]] : i64
 // CHECK-NEXT: %[[PTR:.*]] = llvm.getelementptr %[[WS]][%[[AT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT: llvm.load %[[PTR]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-// CHECK: } else {
-// CHECK-NEXT: scf.yield %[[NEGINF]] : f32
-// CHECK: arith.maximumf
-// Partial lane + 64 (later also the lane's third column).
-// CHECK-NEXT: %[[COL2:.*]] = arith.addi %[[LANE]], %c64_i32 : i32
-// CHECK-COUNT-3: arith.maximumf
-// The row maximum and, after the weights, their sum: butterflies over the
-// warp.
-// CHECK: gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
-// CHECK-COUNT-4: gpu.shuffle  xor
-// CHECK-NEXT: %[[MAX:.*]] = arith.maximumf
+// CHECK-NEXT: %[[L:.*]] = llvm.load %[[PTR]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK-NEXT: arith.maximumf %[[RUNNING]], %[[L]] : f32
 // An all -inf row subtracts 0 instead.
-// CHECK-NEXT: %[[NOKEY:.*]] = arith.cmpf oeq, %[[MAX]], %[[NEGINF]] : f32
+// CHECK: %[[NOKEY:.*]] = arith.cmpf oeq, %[[MAX]], %[[NEGINF:.*]] : f32
 // CHECK-NEXT: %[[SAFE:.*]] = arith.select %[[NOKEY]], %{{.*}}, %[[MAX]] : f32
-// e^(l_s - M) as 2^((l_s - M) log2 e), for each of the lane's partials.
-// CHECK-NEXT: %[[DIFF:.*]] = arith.subf %[[L0]], %[[SAFE]] : f32
-// CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[DIFF]], %cst{{.*}} : f32
-// CHECK-NEXT: %[[W0:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[SCALED]]) : (f32) -> f32
-// CHECK-COUNT-4: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
-// CHECK-COUNT-5: gpu.shuffle  xor
-// CHECK-NEXT: %[[TOTAL:.*]] = arith.addf
 // Lane columns l, l + 32, l + 64 against the depth of 80.
-// CHECK: %[[INDEPTH2:.*]] = arith.cmpi slt, %[[COL2]], %c80_i32 : i32
-// Partials 0-31: register 0's weights, broadcast from lane s, four
-// partials per step; one fma per column, the third column guarded.
-// CHECK: scf.for %[[J:.*]] = %c0_i32 to %c32_i32 step %c4_i32 iter_args({{.*}}) -> (f32, f32, f32)  : i32 {
-// CHECK-NEXT: %[[WJ:.*]], %{{.*}} = gpu.shuffle  idx %[[W0]], %[[J]], %c32_i32 : f32
-// CHECK: llvm.intr.fma(%{{.*}}, %[[WJ]], %{{.*}}) : (f32, f32, f32) -> f32
-// CHECK: llvm.intr.fma(%{{.*}}, %[[WJ]], %{{.*}}) : (f32, f32, f32) -> f32
-// CHECK: scf.if %[[INDEPTH2]] -> (f32) {
-// CHECK: llvm.intr.fma(%{{.*}}, %[[WJ]], %{{.*}}) : (f32, f32, f32) -> f32
-// CHECK: gpu.shuffle  idx %[[W0]]
-// CHECK-COUNT-2: gpu.shuffle  idx %[[W0]]
-// Registers 1-3 the same; register 4 holds partials 128-137: two loop
-// steps of four, then partials 136 and 137 unrolled.
-// CHECK: scf.for %{{.*}} = %c0_i32 to %c8_i32 step %c4_i32
-// CHECK: gpu.shuffle  idx %{{.*}}, %c8_i32, %c32_i32 : f32
-// CHECK: gpu.shuffle  idx %{{.*}}, %c9_i32, %c32_i32 : f32
-// CHECK-NOT: gpu.shuffle  idx
+// CHECK-DAG: %[[IN0:.*]] = arith.cmpi slt, %[[LANE]], %c80_i32 : i32
+// CHECK-DAG: %[[COL2:.*]] = arith.addi %[[LANE]], %c64_i32 : i32
+// CHECK-DAG: %[[IN2:.*]] = arith.cmpi slt, %[[COL2]], %c80_i32 : i32
+// The weighted sum: e^(l_s - M) as 2^((l_s - M) log2 e), one fma per column.
+// CHECK: %[[SUMS:.*]]:4 = scf.for %{{.*}} = %c0_i64 to %c138_i64 step %c1_i64 iter_args({{.*}}) -> (f32, f32, f32, f32)  : i64 {
+// CHECK: %[[DIFF:.*]] = arith.subf %{{.*}}, %[[SAFE]] : f32
+// CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[DIFF]], %cst{{.*}} : f32
+// CHECK-NEXT: %[[W:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[SCALED]]) : (f32) -> f32
+// CHECK: scf.if %[[IN0]] -> (f32) {
+// CHECK: llvm.intr.fma(%{{.*}}, %[[W]], %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK-COUNT-2: llvm.intr.fma(%{{.*}}, %[[W]], %{{.*}}) : (f32, f32, f32) -> f32
 // 1 / sum, 0 for a row no partial saw; O rounded to bf16, one column at a
 // time.
-// CHECK: %[[SEES:.*]] = arith.cmpf ogt, %[[TOTAL]], %{{.*}} : f32
+// CHECK: %[[SEES:.*]] = arith.cmpf ogt, %[[SUMS]]#0, %{{.*}} : f32
+// CHECK: scf.if %[[IN0]] {
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK: llvm.getelementptr %[[OUT]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
 // CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : bf16, !llvm.ptr<1>
-// CHECK: scf.if %[[INDEPTH2]] {
+// CHECK: scf.if %[[IN2]] {
 // LSE = M + ln(sum), from lane 0.
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0_i32 : i32
 // CHECK-NEXT: scf.if %[[FIRST]] {
-// CHECK-NEXT: %[[LOG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[TOTAL]]) : (f32) -> f32
+// CHECK-NEXT: %[[LOG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[SUMS]]#0) : (f32) -> f32
 // CHECK-NEXT: %[[LN:.*]] = arith.mulf %[[LOG]], %{{.*}} : f32
-// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[MAX]], %[[LN]] : f32
-// CHECK-NEXT: arith.select %[[SEES]], %[[SUM]], %[[NEGINF]] : f32
+// CHECK-NEXT: %[[TOTAL:.*]] = arith.addf %[[MAX]], %[[LN]] : f32
+// CHECK-NEXT: arith.select %[[SEES]], %[[TOTAL]], %[[NEGINF]] : f32
 // CHECK: llvm.getelementptr %[[LSE]]
 gpu.module @m [#nvvm.target<chip = "sm_90a">] {
   gpu.func @combine(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %lse: !llvm.ptr<1>, %b: i32, %sq: i32, %s0: i64, %s1: i64, %s2: i64, %l0: i64, %l1: i64, %batch: i32, %row: i32, %head: i32) kernel {
