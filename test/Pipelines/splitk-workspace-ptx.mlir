@@ -5,6 +5,21 @@
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t --quiet
 // RUN: FileCheck %s --input-file=%t/fa4_fa3_mqa_sm_90a/fa4_fa3_mqa_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa3_mqa_sm_90a/manifest.json
+// RUN: fa4-compile %s --chip=sm_100a --kernel=fa4 --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t/sm100 --quiet
+// RUN: FileCheck %s --check-prefix=SM100 --input-file=%t/sm100/fa4_fa4_mqa_sm_100a/fa4_fa4_mqa_sm_100a.ptx
+
+// sm_100a: the correction warpgroup's thread holds a whole 128-column row
+// of O from TMEM and stores it as 64 8-byte f32 pairs, then the row's LSE;
+// tcgen05, no cluster barrier; the same combine kernel.
+// SM100: .visible .entry fa4_fa4_mqa_sm_100a(
+// SM100-NOT: barrier.cluster
+// SM100: tcgen05.mma
+// SM100: tcgen05.ld
+// SM100-COUNT-64: st.global.b64
+// SM100-NOT: st.global.b64
+// SM100: .visible .entry fa4_fa4_mqa_sm_100a_combine(
+// SM100: ex2.approx.f32
+// SM100: st.global.b16
 
 // The attention kernel: no cluster barrier, no DSMEM; its epilogue stores
 // the thread's 64 f32 of O as 32 8-byte pairs and 2 row LSEs.

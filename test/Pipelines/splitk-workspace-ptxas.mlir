@@ -1,7 +1,22 @@
-// Both kernels of a workspace split-K assemble for sm_90a with no stack and
-// no spills: MQA (8/1 heads) at d = 128 with LSE, and at d = 64 without.
+// Both kernels of a workspace split-K assemble for sm_90a and for sm_100a
+// with no stack and no spills: MQA (8/1 heads) at d = 128 with LSE, and at
+// d = 64 without.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
+// RUN: fa4-compile %s --chip=sm_100a --kernel=fa4 --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t/sm100 --quiet | FileCheck %s --check-prefix=SM100 --implicit-check-not=C75
+
+// SM100: Compiling entry function 'fa4_fa4_mqa_sm_100a_combine' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_fa4_mqa_sm_100a_combine
+// SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SM100: Compiling entry function 'fa4_fa4_mqa_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_fa4_mqa_sm_100a
+// SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SM100: Compiling entry function 'fa4_fa4_mqa_d64_sm_100a_combine' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_fa4_mqa_d64_sm_100a_combine
+// SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// SM100: Compiling entry function 'fa4_fa4_mqa_d64_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_fa4_mqa_d64_sm_100a
+// SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // CHECK: Compiling entry function 'fa4_fa3_mqa_sm_90a_combine' for 'sm_90a'
 // CHECK-NEXT: Function properties for fa4_fa3_mqa_sm_90a_combine

@@ -96,6 +96,9 @@ struct BlackwellPlan {
   /// Cluster split-K: partitions, the band of output columns each combines,
   /// and where the partial is staged (over Q and the K/V rings).
   int64_t partitions = 1, band = 0, stagingOffset = 0;
+  /// Beyond a cluster: f32 partials in a global workspace, combined by a
+  /// second kernel, instead of the cluster reduce-scatter.
+  bool workspace = false;
 
   int64_t queryRowsPerTile() const { return kTileRows / rowGroup; }
   /// Rows a Q box fills: whole groups of q-heads.
@@ -131,13 +134,9 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
   FailureOr<SplitPlan> split = readSplit(op);
   if (failed(split))
     return failure();
-  if (split->workspace)
-    return op.emitOpError()
-           << "has a workspace split-K plan (" << split->partitions
-           << " partitions, beyond one cluster); the sm_100a kernel lowers "
-              "only the cluster reduce-scatter (cluster_dsmem)";
   BlackwellPlan plan;
   plan.partitions = split->partitions;
+  plan.workspace = split->workspace;
   plan.band = split->band;
   plan.stagingOffset = split->stagingOffset;
   plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
@@ -196,7 +195,7 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
                                "implement (one 128-row Q tile holding at most "
                                "128 fused q-heads): "
                             << config;
-  if (plan.partitions > 1 &&
+  if (plan.partitions > 1 && !plan.workspace &&
       plan.stagingOffset + kTileRows * (plan.paddedOv + 2) * 4 >
           regions.correction.offset)
     return op.emitOpError() << "has a split-K staging region that overlaps "
@@ -523,6 +522,18 @@ void BlackwellBuilder::buildCorrection() {
       TmemStoreOp::create(b, loc, SplatOp::create(b, loc, zeroType, f32(0.0)),
                           oTile(i));
     });
+    if (plan.workspace) {
+      // Partial `partition` of every row of the tile, normalised, in f32.
+      WorkspacePartial partial = workspacePartial(
+          b, loc, args.workspace, partition, plan.partitions, args.batchSize,
+          args.seqQ, plan.numQHeads, plan.ovDepth);
+      EpilogueOp::create(
+          b, loc, oTile(i), max, sum, partial.outPtr, work.batch, work.blockRow,
+          work.head, partial.outStride, args.seqQ, partial.lsePtr,
+          partial.lseStride, b.getI64IntegerAttr(plan.ovDepth),
+          TypeAttr::get(b.getF32Type()), b.getI64IntegerAttr(plan.rowGroup));
+      continue;
+    }
     if (plan.partitions > 1) {
       buildCombine(oTile(i), max, sum);
       continue;
@@ -559,7 +570,7 @@ void BlackwellBuilder::buildCombine(Value out, Value max, Value sum) {
 }
 
 void BlackwellBuilder::joinCluster() {
-  if (plan.partitions == 1)
+  if (plan.partitions == 1 || plan.workspace)
     return;
   ClusterSyncOp::create(b, loc);
   ClusterSyncOp::create(b, loc);
@@ -567,7 +578,7 @@ void BlackwellBuilder::joinCluster() {
 
 void BlackwellBuilder::build(gpu::GPUFuncOp func) {
   b.setInsertionPointToStart(&func.getBody().front());
-  args = AttentionArgs::read(func, plan.hasLse);
+  args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
 
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Value warp = divu(tid, i32(32));
@@ -608,7 +619,8 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func) {
                                  {i32Type, i32Type}, {loc, loc});
     WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
     work = plan.decode ? tiles.decode(plan.partitions, plan.queryRowsPerTile(),
-                                      plan.rowGroup, plan.group, partition)
+                                      plan.rowGroup, plan.group, partition,
+                                      /*inCluster=*/!plan.workspace)
                        : tiles.prefill(fromIndex(gpu::BlockIdOp::create(
                                            b, loc, gpu::Dimension::x)),
                                        args.batchSize, plan.numQ * kTileRows,
@@ -661,14 +673,14 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
 
   KernelABI abi;
   abi.params = attentionParams(tmaBox(plan->queryRowsPerTile(), plan->rowGroup),
-                               tmaBox(plan->bn), plan->hasLse);
+                               tmaBox(plan->bn), plan->hasLse, plan->workspace);
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   BlackwellBuilder(b, loc, *plan).build(func);
 
   if (plan->decode) {
     setDecodeGrid(abi, plan->partitions, plan->rowGroup,
-                  plan->queryRowsPerTile());
+                  plan->queryRowsPerTile(), /*cluster=*/!plan->workspace);
   } else {
     abi.grid = {
         {("ceil_div:sq:" + Twine(plan->numQ * kTileRows)).str(), "hq", "b"},
@@ -678,6 +690,11 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
   abi.block[0] = threads;
   abi.dynamicSmemBytes = plan->smemUsed;
   setAttentionAlignment(abi, plan->hasLse);
+  if (plan->workspace) {
+    b.setInsertionPointToEnd(kernels.getBody());
+    buildWorkspaceCombine(b, loc, name, abi, plan->partitions, plan->numQHeads,
+                          plan->ovDepth, plan->elementType, plan->hasLse);
+  }
   setKernelABI(op, kernels, name, abi);
   return success();
 }

@@ -1,4 +1,5 @@
 // RUN: fa4-opt %s --attn-plan-pipeline="chip=sm_90a batch-hint=1 seq-q-hint=1 seq-kv-hint=32768" --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s --attn-plan-pipeline="chip=sm_100a batch-hint=1 seq-q-hint=1 seq-kv-hint=32768" --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s --check-prefix=SM100
 
 // MQA decode at B = 1 (8 q-heads on one kv-head, d = 128, Skv = 32k): one
 // work item would want 69 partitions, more than a cluster holds, so the
@@ -47,6 +48,26 @@
 // CHECK: %[[LIVE:.*]] = arith.cmpi slt, %[[HEAD]], %c8_i32 : i32
 // CHECK-NEXT: scf.if %[[LIVE]] {
 // CHECK-NEXT: fa4.splitk.workspace_combine 138 partials from %[[CWS]] to %[[O]][%{{.*}}, %{{.*}}, %[[HEAD]]] strides[{{.*}}] b %[[B]] sq %[[CSQ]] heads 8 depth 128 of bf16 lse %[[CLSE]] strides[{{.*}}]
+// sm_100a: 64 partitions (148 SMs, 128-key tiles, a 128-row tile of 16
+// query rows x 8 heads), one partial per CTA; the correction warpgroup
+// writes it from TMEM through the same f32 epilogue, and the combine kernel
+// is the same.
+// SM100-LABEL: func @mqa_decode_b1
+// SM100: cluster = array<i64: 1, 1, 1>
+// SM100-SAME: combine = {block = array<i64: 128, 1, 1>, grid = {{\[}}["sq"], ["b"], ["2"]]
+// SM100-SAME: grid = {{\[}}["64"], ["hkv"], ["b", "ceil_div:sq:16"]]
+// SM100-SAME: "f32:scale_log2", "ptr:workspace"]
+// 64 partials of 128 + 1 floats per (b, sq, hq) row.
+// SM100-SAME: workspace_bytes = ["33024", "b", "sq", "hq"]
+// SM100: gpu.func @[[KERNEL:.*]](
+// SM100-SAME: %[[WS:arg14]]: !llvm.ptr<1>)
+// SM100-NOT: fa4.cluster.sync
+// SM100-NOT: fa4.splitk.stage
+// SM100: %[[PART:.*]] = llvm.getelementptr %[[WS]]
+// SM100: fa4.epilogue %{{.*}}, %{{.*}}, %{{.*}} to %[[PART]][{{.*}}] strides[%{{.*}}, %c1024_i64, %c128_i64] sq %{{.*}} depth 128 of f32 lse %{{.*}} strides[%{{.*}}, %{{.*}}] {group = 8 : i64} : !fa4.tmem_tile<128x128xf32>
+// SM100-NOT: fa4.splitk.combine
+// SM100: gpu.func @[[KERNEL]]_combine(
+// SM100: fa4.splitk.workspace_combine 64 partials from %{{.*}} heads 8 depth 128 of bf16 lse
 func.func @mqa_decode_b1(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x1x128xbf16>, %v: tensor<?x?x1x128xbf16>) -> (tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x8x128xbf16>, tensor<?x?x1x128xbf16>, tensor<?x?x1x128xbf16> -> tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>
   return %o, %lse : tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>
