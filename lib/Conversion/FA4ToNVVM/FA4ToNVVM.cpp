@@ -623,12 +623,7 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
     Value batch = adaptor.getBatch().front(), head = adaptor.getHead().front(),
           firstRow = adaptor.getFirstRow().front(),
           seqQ = adaptor.getSeqQ().front();
-    SmallVector<Value> outStride, lseStride;
-    for (ValueRange stride : adaptor.getOutStrides())
-      outStride.push_back(stride.front());
-    for (ValueRange stride : adaptor.getLseStrides())
-      lseStride.push_back(stride.front());
-    Value lsePtr = op.getLsePtr() ? adaptor.getLsePtr().front() : Value();
+    auto [outStride, lsePtr, lseStride] = outputOperands(op, adaptor);
     Type elementType = op.getElementType();
     int64_t columns = cast<FragType>(op.getOut().getType()).getColumns();
     Value zero = e.f32(0.0);
@@ -791,12 +786,7 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
     Value batch = adaptor.getBatch().front(), head = adaptor.getHead().front(),
           firstRow = adaptor.getFirstRow().front(),
           seqQ = adaptor.getSeqQ().front();
-    SmallVector<Value> outStride, lseStride;
-    for (ValueRange stride : adaptor.getOutStrides())
-      outStride.push_back(stride.front());
-    for (ValueRange stride : adaptor.getLseStrides())
-      lseStride.push_back(stride.front());
-    Value lsePtr = op.getLsePtr() ? adaptor.getLsePtr().front() : Value();
+    auto [outStride, lsePtr, lseStride] = outputOperands(op, adaptor);
     Type elementType = op.getElementType();
     auto clusterPtr = LLVM::LLVMPointerType::get(op.getContext(), 7);
     // Byte `byteOffset` of staged partial k's shared memory, in the cluster
@@ -933,12 +923,7 @@ struct SplitKWorkspaceCombineLowering
           head = front(adaptor.getHead()),
           batchSize = front(adaptor.getBatchSize()),
           seqQ = front(adaptor.getSeqQ());
-    SmallVector<Value> outStride, lseStride;
-    for (ValueRange stride : adaptor.getOutStrides())
-      outStride.push_back(stride.front());
-    for (ValueRange stride : adaptor.getLseStrides())
-      lseStride.push_back(stride.front());
-    Value lsePtr = op.getLsePtr() ? front(adaptor.getLsePtr()) : Value();
+    auto [outStride, lsePtr, lseStride] = outputOperands(op, adaptor);
     int64_t partials = op.getPartials(), heads = op.getHeads(),
             depth = op.getDepth();
     int64_t columnsPerLane = llvm::divideCeil(depth, 32);

@@ -46,6 +46,25 @@ struct StagingLayout {
   int64_t bytes() const { return (columns + 2) * rows * 4; }
 };
 
+/// The converted operands of an op that stores O (and LSE) rows: O's
+/// strides, and LSE's pointer (null without LSE) and strides.
+struct OutputOperands {
+  llvm::SmallVector<mlir::Value> outStride;
+  mlir::Value lsePtr;
+  llvm::SmallVector<mlir::Value> lseStride;
+};
+template <typename OpT, typename Adaptor>
+OutputOperands outputOperands(OpT op, Adaptor adaptor) {
+  OutputOperands operands;
+  for (mlir::ValueRange stride : adaptor.getOutStrides())
+    operands.outStride.push_back(stride.front());
+  for (mlir::ValueRange stride : adaptor.getLseStrides())
+    operands.lseStride.push_back(stride.front());
+  if (op.getLsePtr())
+    operands.lsePtr = adaptor.getLsePtr().front();
+  return operands;
+}
+
 class LoweringEmitter : public KernelEmitter {
 public:
   LoweringEmitter(mlir::OpBuilder &b, mlir::Operation *op)

@@ -459,12 +459,7 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
     Value batch = adaptor.getBatch().front(), head = adaptor.getHead().front(),
           firstRow = adaptor.getFirstRow().front(),
           seqQ = adaptor.getSeqQ().front();
-    SmallVector<Value> outStride, lseStride;
-    for (ValueRange stride : adaptor.getOutStrides())
-      outStride.push_back(stride.front());
-    for (ValueRange stride : adaptor.getLseStrides())
-      lseStride.push_back(stride.front());
-    Value lsePtr = op.getLsePtr() ? adaptor.getLsePtr().front() : Value();
+    auto [outStride, lsePtr, lseStride] = outputOperands(op, adaptor);
     Type elementType = op.getElementType();
     Value zero = e.f32(0.0);
     Value sum = adaptor.getSum().front(), max = adaptor.getMax().front();

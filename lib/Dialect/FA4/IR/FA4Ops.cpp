@@ -157,6 +157,20 @@ LogicalResult MmaOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// `rows` must describe the rows of `tile`, in f32.
+/// The ops that store O (and LSE) rows: O's batch, row and head strides,
+/// and LSE's batch and head strides exactly when LSE is stored.
+template <typename OpT> static LogicalResult verifyOutputStrides(OpT op) {
+  if (op.getOutStrides().size() != 3)
+    return op.emitOpError() << "takes O's batch, row and head strides (3), "
+                               "got "
+                            << op.getOutStrides().size();
+  if (op.getLsePtr() ? op.getLseStrides().size() != 2
+                     : !op.getLseStrides().empty())
+    return op.emitOpError() << "takes LSE's batch and head strides (2) "
+                               "exactly when it stores LSE";
+  return success();
+}
+
 static LogicalResult verifyRowsOf(Operation *op, FragType tile, Type rows,
                                   StringRef what) {
   auto rowsType = cast<RowsType>(rows);
@@ -216,12 +230,8 @@ LogicalResult EpilogueOp::verify() {
   if (failed(verifyRowsOf(*this, out, getMax().getType(), "max")) ||
       failed(verifyRowsOf(*this, out, getSum().getType(), "sum")))
     return failure();
-  if (getOutStrides().size() != 3)
-    return emitOpError() << "takes O's batch, row and head strides (3), got "
-                         << getOutStrides().size();
-  if (getLsePtr() ? getLseStrides().size() != 2 : !getLseStrides().empty())
-    return emitOpError() << "takes LSE's batch and head strides (2) exactly "
-                            "when it stores LSE";
+  if (failed(verifyOutputStrides(*this)))
+    return failure();
   if (getDepth() <= 0 || static_cast<int64_t>(getDepth()) > out.getColumns())
     return emitOpError() << "stores " << getDepth() << " of the tile's "
                          << out.getColumns() << " columns";
@@ -252,12 +262,8 @@ LogicalResult SplitKStageOp::verify() {
 }
 
 LogicalResult SplitKCombineOp::verify() {
-  if (getOutStrides().size() != 3)
-    return emitOpError() << "takes O's batch, row and head strides (3), got "
-                         << getOutStrides().size();
-  if (getLsePtr() ? getLseStrides().size() != 2 : !getLseStrides().empty())
-    return emitOpError() << "takes LSE's batch and head strides (2) exactly "
-                            "when it stores LSE";
+  if (failed(verifyOutputStrides(*this)))
+    return failure();
   int64_t depth = getDepth(), columns = getColumns();
   if (depth <= 0 || depth > columns)
     return emitOpError() << "stores " << depth << " of the staged " << columns
@@ -359,12 +365,8 @@ LogicalResult TmemScaleRowsOp::verify() {
 }
 
 LogicalResult SplitKWorkspaceCombineOp::verify() {
-  if (getOutStrides().size() != 3)
-    return emitOpError() << "takes O's batch, row and head strides (3), got "
-                         << getOutStrides().size();
-  if (getLsePtr() ? getLseStrides().size() != 2 : !getLseStrides().empty())
-    return emitOpError() << "takes LSE's batch and head strides (2) exactly "
-                            "when it stores LSE";
+  if (failed(verifyOutputStrides(*this)))
+    return failure();
   Type element = getElementType();
   if (!element.isBF16() && !element.isF16())
     return emitOpError() << "stores bf16 or f16, got " << element;
