@@ -274,7 +274,7 @@ LogicalResult SplitKCombineOp::verify() {
   if (getBand() % 2)
     return emitOpError() << "stores column pairs: the band (" << getBand()
                          << ") must be even";
-  if (getBand() * getPartitions() < depth)
+  if (static_cast<int64_t>(getBand() * getPartitions()) < depth)
     return emitOpError() << getPartitions() << " bands of " << getBand()
                          << " columns do not cover the depth " << depth;
   if (getPartitions() > 16)
