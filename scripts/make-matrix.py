@@ -80,8 +80,15 @@ DECODE_BENCH = {"decode_d128_h32x8": [(1, 1, 8192), (1, 1, 32768),
 # KV tile sizes the decode kernels are also built with (fa4-compile
 # --block-n), so one run compares them with the planner's choice; each runs
 # the decode cases too.
-DECODE_VARIANTS = {f"bn{bn}": [f"--block-n={bn}"] for bn in (176, 128, 96, 64)}
-DECODE_VARIANT_KERNELS = ["decode_d128_h32x8", "decode_d128_h32x8_b64"]
+# variant -> (fa4-compile flags, the decode kernels built with them).
+DECODE_VARIANTS = {f"bn{bn}": ([f"--block-n={bn}"],
+                               ["decode_d128_h32x8", "decode_d128_h32x8_b64"])
+                   for bn in (176, 128, 96, 64)}
+# More CTAs for the B = 1 split: 16 partitions per work item (128 CTAs)
+# through the workspace, or in 16-CTA clusters.
+DECODE_VARIANTS["ws16"] = (["--split-k-partitions=16", "--split-k-workspace"],
+                           ["decode_d128_h32x8"])
+DECODE_VARIANTS["c16"] = (["--split-k-partitions=16"], ["decode_d128_h32x8"])
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
 
@@ -160,8 +167,8 @@ def main():
                      for name, d, hq, hkv, mask, hints in DECODE]
     decode_builds += [(f"{name}_{variant}", d, hq, hkv, mask, hints, flags)
                       for name, d, hq, hkv, mask, hints in DECODE
-                      if name in DECODE_VARIANT_KERNELS
-                      for variant, flags in DECODE_VARIANTS.items()]
+                      for variant, (flags, kernels) in DECODE_VARIANTS.items()
+                      if name in kernels]
     for name, d, hq, hkv, mask, (b, sq, skv), flags in decode_builds:
         with tempfile.NamedTemporaryFile("w", suffix=".mlir",
                                          delete=False) as f:
@@ -183,8 +190,9 @@ def main():
 
     bench_rows = []
     for name, shapes in DECODE_BENCH.items():
-        names = [name] + [f"{name}_{v}" for v in DECODE_VARIANTS
-                          if name in DECODE_VARIANT_KERNELS]
+        names = [name] + [f"{name}_{v}"
+                          for v, (_, kernels) in DECODE_VARIANTS.items()
+                          if name in kernels]
         for kernel_name in names:
             directory = artifact_dir(args.out, kernel_name, args.chip)
             bench_rows += [f"{on_device(directory)}:{b}:{sq}:{skv}"
