@@ -153,36 +153,53 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
   int64_t busyCtas = plan.numWorkItems * config.ctaGroup();
   plan.numCtas = busyCtas;
   plan.kvPerPartition = plan.kvSpan;
-  // One wave: every CTA of every partition gets its own SM.
-  int64_t partitions = int64_t(target.numSMs) / busyCtas;
-  if (partitions < 2) {
-    plan.reason = SplitKReason::EnoughWork;
-    return plan;
-  }
-
-  int64_t minKVPerPartition = int64_t(kSplitKMinTilesPerPartition) * config.bn;
-  partitions = std::min(partitions, plan.kvSpan / minKVPerPartition);
   int64_t clusterLimit = config.pairCta ? 1 : target.nonPortableClusterSize;
-  bool clusterKeepsSMsBusy =
-      4 * busyCtas * clusterLimit >= 3 * int64_t(target.numSMs);
-  if (partitions > clusterLimit && clusterKeepsSMsBusy)
-    partitions = clusterLimit;
-  // A split that fits a cluster takes no more partitions than the chip's
-  // measured preference (fewer, fuller CTAs beat a larger cluster).
-  if (partitions <= clusterLimit && !config.pairCta)
-    partitions = std::min<int64_t>(partitions, target.splitKClusterSize);
-  if (partitions < 2) {
-    plan.reason = SplitKReason::ShortKV;
-    return plan;
+  int64_t partitions = problem.splitKPartitions;
+  if (partitions != 0) {
+    // The user's count (a tuning override): any that leaves every partition
+    // a KV tile.
+    int64_t maxPartitions = llvm::divideCeilSigned(plan.kvSpan, config.bn);
+    if (partitions < 2 || partitions > maxPartitions) {
+      whyNot << "split-k-partitions must be 2 to " << maxPartitions
+             << " (a KV tile of " << config.bn << " keys each, over the "
+             << plan.kvSpan << " keys a work item visits), but got "
+             << partitions;
+      return llvm::failure();
+    }
+  } else {
+    // One wave: every CTA of every partition gets its own SM.
+    partitions = int64_t(target.numSMs) / busyCtas;
+    if (partitions < 2) {
+      plan.reason = SplitKReason::EnoughWork;
+      return plan;
+    }
+    int64_t minKVPerPartition =
+        int64_t(kSplitKMinTilesPerPartition) * config.bn;
+    partitions = std::min(partitions, plan.kvSpan / minKVPerPartition);
+    bool clusterKeepsSMsBusy =
+        4 * busyCtas * clusterLimit >= 3 * int64_t(target.numSMs);
+    if (partitions > clusterLimit && clusterKeepsSMsBusy)
+      partitions = clusterLimit;
+    // A split that fits a cluster takes no more partitions than the chip's
+    // measured preference (fewer, fuller CTAs beat a larger cluster).
+    if (partitions <= clusterLimit && !config.pairCta &&
+        !problem.splitKWorkspace)
+      partitions = std::min<int64_t>(partitions, target.splitKClusterSize);
+    if (partitions < 2) {
+      plan.reason = SplitKReason::ShortKV;
+      return plan;
+    }
   }
   plan.kvPerPartition = int64_t(llvm::alignTo(
       llvm::divideCeilSigned(plan.kvSpan, partitions), config.bn));
   partitions = llvm::divideCeilSigned(plan.kvSpan, plan.kvPerPartition);
 
-  plan.reason = SplitKReason::Split;
+  plan.reason = problem.splitKPartitions != 0 || problem.splitKWorkspace
+                    ? SplitKReason::Override
+                    : SplitKReason::Split;
   plan.partitions = int(partitions);
   plan.numCtas = busyCtas * partitions;
-  if (partitions <= clusterLimit) {
+  if (partitions <= clusterLimit && !problem.splitKWorkspace) {
     plan.mode = SplitKMode::ClusterDsmem;
     plan.clusterSize = plan.partitions;
     plan.bandColumns =
@@ -221,29 +238,37 @@ void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
        << kSplitKMinTilesPerPartition
        << " x BN = " << kSplitKMinTilesPerPartition * config.bn << " keys\n";
     return;
+  case SplitKReason::Override:
+    os << "asked for with split-k-partitions / split-k-workspace (a tuning "
+          "override): "
+       << plan.partitions << " partitions of " << plan.kvPerPartition << " of "
+       << plan.kvSpan << " keys give " << plan.numCtas << " CTAs\n";
+    break;
   case SplitKReason::Split:
     break;
   }
-  int64_t busyCtas = plan.numWorkItems * config.ctaGroup();
-  int64_t wavePartitions = target.numSMs / busyCtas;
-  int64_t kvPartitions =
-      plan.kvSpan / (int64_t(kSplitKMinTilesPerPartition) * config.bn);
   int64_t clusterLimit = config.pairCta ? 1 : target.nonPortableClusterSize;
-  os << plan.numWorkItems << " work item(s) x " << config.ctaGroup()
-     << " CTA(s) leave " << target.numSMs - busyCtas << " of the "
-     << target.numSMs << " SMs idle; P = min(floor(" << target.numSMs << " / "
-     << busyCtas << ") = " << wavePartitions << " for one wave, "
-     << kvPartitions << " for at least " << kSplitKMinTilesPerPartition
-     << " KV tiles each)";
-  if (std::min(wavePartitions, kvPartitions) > clusterLimit &&
-      plan.partitions <= clusterLimit)
-    os << ", capped at the cluster limit " << clusterLimit;
-  else if (plan.mode == SplitKMode::ClusterDsmem &&
-           std::min(wavePartitions, kvPartitions) > target.splitKClusterSize)
-    os << ", capped at " << target.splitKClusterSize
-       << " (larger clusters measured slower on this chip)";
-  os << ": " << plan.partitions << " partitions of " << plan.kvPerPartition
-     << " of " << plan.kvSpan << " keys give " << plan.numCtas << " CTAs\n";
+  if (plan.reason == SplitKReason::Split) {
+    int64_t busyCtas = plan.numWorkItems * config.ctaGroup();
+    int64_t wavePartitions = target.numSMs / busyCtas;
+    int64_t kvPartitions =
+        plan.kvSpan / (int64_t(kSplitKMinTilesPerPartition) * config.bn);
+    os << plan.numWorkItems << " work item(s) x " << config.ctaGroup()
+       << " CTA(s) leave " << target.numSMs - busyCtas << " of the "
+       << target.numSMs << " SMs idle; P = min(floor(" << target.numSMs << " / "
+       << busyCtas << ") = " << wavePartitions << " for one wave, "
+       << kvPartitions << " for at least " << kSplitKMinTilesPerPartition
+       << " KV tiles each)";
+    if (std::min(wavePartitions, kvPartitions) > clusterLimit &&
+        plan.partitions <= clusterLimit)
+      os << ", capped at the cluster limit " << clusterLimit;
+    else if (plan.mode == SplitKMode::ClusterDsmem &&
+             std::min(wavePartitions, kvPartitions) > target.splitKClusterSize)
+      os << ", capped at " << target.splitKClusterSize
+         << " (larger clusters measured slower on this chip)";
+    os << ": " << plan.partitions << " partitions of " << plan.kvPerPartition
+       << " of " << plan.kvSpan << " keys give " << plan.numCtas << " CTAs\n";
+  }
   if (plan.mode == SplitKMode::ClusterDsmem) {
     os << "  cluster of " << plan.clusterSize << " (non-portable limit "
        << target.nonPortableClusterSize
@@ -258,6 +283,8 @@ void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
   } else {
     if (config.pairCta)
       os << "  the cluster already holds the CTA pair";
+    else if (plan.partitions <= clusterLimit)
+      os << "  split-k-workspace asked for the workspace";
     else
       os << "  P exceeds the cluster limit (" << target.nonPortableClusterSize
          << ") and a capped cluster would idle over a quarter of the SMs";

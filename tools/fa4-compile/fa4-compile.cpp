@@ -71,6 +71,16 @@ static cl::opt<int64_t>
            cl::desc("Keys per KV tile in place of the planner's choice "
                     "(0: the planner's)"),
            cl::init(0));
+static cl::opt<int64_t> splitKPartitions(
+    "split-k-partitions",
+    cl::desc("Split-K partitions per work item in place of the planner's "
+             "rule (0: the planner's)"),
+    cl::init(0));
+static cl::opt<bool> splitKWorkspace(
+    "split-k-workspace",
+    cl::desc("Combine split-K partials through the global workspace even "
+             "when they fit a cluster"),
+    cl::init(false));
 static cl::opt<std::string>
     ptxasPath("ptxas",
               cl::desc("ptxas to assemble the cubin with (default: PATH, "
@@ -127,6 +137,8 @@ int main(int argc, char **argv) {
   options.seqQHint = seqQHint;
   options.seqKVHint = seqKVHint;
   options.blockN = blockN;
+  options.splitKPartitions = splitKPartitions;
+  options.splitKWorkspace = splitKWorkspace;
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;

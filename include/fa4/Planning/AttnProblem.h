@@ -63,6 +63,11 @@ struct AttnProblem {
   /// planner choose. It must be one the planner could have chosen: a
   /// multiple of the MMA N granule within the chip's limits.
   int64_t blockN = 0;
+  /// Split-K tuning overrides: how many partitions (0: the planner's rule)
+  /// and whether they combine through the global workspace even when they
+  /// fit a cluster. They apply where the planner has the sizes to split.
+  int64_t splitKPartitions = 0;
+  bool splitKWorkspace = false;
 
   /// Q heads per KV head.
   int group() const { return numQHeads / numKVHeads; }

@@ -40,6 +40,8 @@ enum class SplitKReason {
   UnknownSizes,
   /// Too few keys for two partitions of the minimum length.
   ShortKV,
+  /// The user's split-k-partitions or split-k-workspace (tuning overrides).
+  Override,
 };
 
 llvm::StringRef splitKModeName(SplitKMode mode);

@@ -9,11 +9,14 @@ using namespace mlir;
 
 void fa4::attn::buildPlanPipeline(OpPassManager &pm, StringRef chip,
                                   int64_t batchHint, int64_t seqQHint,
-                                  int64_t seqKVHint, int64_t blockN) {
+                                  int64_t seqKVHint, int64_t blockN,
+                                  int64_t splitKPartitions,
+                                  bool splitKWorkspace) {
   pm.addPass(createAttnSelectConfig(AttnSelectConfigOptions{
       chip.str(), batchHint, seqQHint, seqKVHint, blockN}));
   pm.addPass(createAttnPlanSplitK(
-      AttnPlanSplitKOptions{batchHint, seqQHint, seqKVHint}));
+      AttnPlanSplitKOptions{batchHint, seqQHint, seqKVHint, splitKPartitions,
+                            splitKWorkspace}));
   pm.addPass(createAttnPlanTmem());
   pm.addPass(createAttnSelectSwizzle());
   pm.addPass(createAttnPlanSmem());

@@ -25,6 +25,8 @@ struct PlanSplitKPass
   /// Plans one op: reads what earlier passes wrote, writes its attribute.
   LogicalResult planOne(AttentionOp op) {
     fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
+    problem.splitKPartitions = splitKPartitions;
+    problem.splitKWorkspace = splitKWorkspace;
     FailureOr<fa4::AttnConfig> requiredConfig =
         requireConfig(op, getArgument(), problem);
     if (failed(requiredConfig))

@@ -118,7 +118,8 @@ def Attn_SplitKReason : I32EnumAttr<"SplitKReason", "why split-K splits or not",
   I32EnumAttrCase<"Split", 0, "split">,
   I32EnumAttrCase<"EnoughWork", 1, "enough_work">,
   I32EnumAttrCase<"UnknownSizes", 2, "unknown_sizes">,
-  I32EnumAttrCase<"ShortKV", 3, "short_kv">
+  I32EnumAttrCase<"ShortKV", 3, "short_kv">,
+  I32EnumAttrCase<"Override", 4, "override">
 ]> {
   let cppNamespace = "::fa4::attn";
   let genSpecializedAttr = 0;

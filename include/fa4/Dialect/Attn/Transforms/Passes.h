@@ -35,6 +35,16 @@ struct PlanOptionsBase : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("Keys per KV tile in place of the planner's choice "
                      "(0: the planner's)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> splitKPartitions{
+      *this, "split-k-partitions",
+      llvm::cl::desc("Split-K partitions per work item in place of the "
+                     "planner's rule (0: the planner's)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> splitKWorkspace{
+      *this, "split-k-workspace",
+      llvm::cl::desc("Combine split-K partials through the global "
+                     "workspace even when they fit a cluster"),
+      llvm::cl::init(false)};
 };
 
 struct PlanPipelineOptions : public PlanOptionsBase<PlanPipelineOptions> {};
@@ -43,13 +53,15 @@ struct PlanPipelineOptions : public PlanOptionsBase<PlanPipelineOptions> {};
 /// attn-select-swizzle, attn-plan-smem, in that order.
 void buildPlanPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
                        int64_t batchHint, int64_t seqQHint, int64_t seqKVHint,
-                       int64_t blockN = 0);
+                       int64_t blockN = 0, int64_t splitKPartitions = 0,
+                       bool splitKWorkspace = false);
 
 template <typename Derived>
 void buildPlanPipeline(mlir::OpPassManager &pm,
                        const PlanOptionsBase<Derived> &options) {
   buildPlanPipeline(pm, options.chip, options.batchHint, options.seqQHint,
-                    options.seqKVHint, options.blockN);
+                    options.seqKVHint, options.blockN,
+                    options.splitKPartitions, options.splitKWorkspace);
 }
 
 #define GEN_PASS_REGISTRATION

@@ -50,7 +50,14 @@ def AttnPlanSplitK : Pass<"attn-plan-splitk"> {
     Option<"seqQHint", "seq-q-hint", "int64_t", /*default=*/"-1",
            "Expected query length when it is dynamic (-1: none)">,
     Option<"seqKVHint", "seq-kv-hint", "int64_t", /*default=*/"-1",
-           "Expected key/value length when it is dynamic (-1: none)">
+           "Expected key/value length when it is dynamic (-1: none)">,
+    Option<"splitKPartitions", "split-k-partitions", "int64_t",
+           /*default=*/"0",
+           "Partitions per work item in place of the planner's rule (0: the "
+           "planner's; else 2 or more, each with at least one KV tile)">,
+    Option<"splitKWorkspace", "split-k-workspace", "bool", /*default=*/"false",
+           "Combine through the global workspace even when the partitions "
+           "fit a cluster">
   ];
 }
 
