@@ -141,11 +141,13 @@ static SmemPlan layout(const AttnConfig &config, const SplitKPlan &splitK,
   int numRingSlots = config.useSharedKv ? kvStages : 2 * kvStages;
 
   if (clusterSplit) {
-    int64_t partialO = int64_t(config.bm) * config.paddedOvDepth * kF32Bytes;
-    int64_t maxSum = int64_t(config.bm) * 2 * kF32Bytes;
+    // BM rows: one partial per 128-row tile (sm_100a) or per 64-row
+    // consumer tile, two of them (sm_90a).
     int64_t mainLoopBytes = allocator.size() - plan.q.offset;
-    allocator.placeOrAlias(plan.splitKStaging, plan.q.offset, mainLoopBytes,
-                           partialO + maxSum, kTmaDestinationAlignment);
+    allocator.placeOrAlias(
+        plan.splitKStaging, plan.q.offset, mainLoopBytes,
+        splitKStagedPartialBytes(config.bm, config.paddedOvDepth),
+        kTmaDestinationAlignment);
   }
   if (config.chip == Chip::SM100a)
     allocator.place(plan.correction,

@@ -16,6 +16,14 @@
 
 namespace fa4 {
 
+/// Bytes of one split-K partial staged in shared memory for the cluster
+/// combine: `rows` x `columns` f32 of O, then the rows' max and sum.
+/// The shared-memory planner sizes the staging region with it, the kernel
+/// builders check their partials fit, and the lowering lays them out.
+constexpr int64_t splitKStagedPartialBytes(int64_t rows, int64_t columns) {
+  return rows * (columns + 2) * 4;
+}
+
 struct SmemRegion {
   int64_t offset = 0;
   /// 0 when the region is absent.

@@ -106,7 +106,7 @@ struct HopperPlan {
   int64_t kBoxBytes() const { return bn * kSwizzleBytes; }
   /// Bytes of one staged partial: O (f32), then row max and row sum.
   int64_t stagedPartialBytes() const {
-    return kRowsPerConsumer * (paddedOv + 2) * 4;
+    return splitKStagedPartialBytes(kRowsPerConsumer, paddedOv);
   }
   /// Partials each CTA stages for the split-K combine.
   int64_t partialsPerCta() const { return consumersSplitKeys ? 2 : 1; }

@@ -196,7 +196,7 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
                                "128 fused q-heads): "
                             << config;
   if (plan.partitions > 1 && !plan.workspace &&
-      plan.stagingOffset + kTileRows * (plan.paddedOv + 2) * 4 >
+      plan.stagingOffset + splitKStagedPartialBytes(kTileRows, plan.paddedOv) >
           regions.correction.offset)
     return op.emitOpError() << "has a split-K staging region that overlaps "
                                "its correction rows: "

@@ -12,6 +12,7 @@
 
 #include "../Common/KernelEmitter.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
+#include "fa4/Planning/SmemPlan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -43,7 +44,7 @@ struct StagingLayout {
   int64_t maxOffset() const { return offset + rows * columns * 4; }
   int64_t sumOffset() const { return maxOffset() + rows * 4; }
   /// One partial's bytes: the next one staged in the same CTA starts here.
-  int64_t bytes() const { return (columns + 2) * rows * 4; }
+  int64_t bytes() const { return splitKStagedPartialBytes(rows, columns); }
 };
 
 /// The converted operands of an op that stores O (and LSE) rows: O's
