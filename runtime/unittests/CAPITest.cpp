@@ -161,6 +161,28 @@ TEST(DriverTest, LaunchWithoutDriverFailsCleanly) {
   unsetenv("FA4_CUDA_DRIVER_PATH");
 }
 
+TEST(CAPITest, ValidatesAWorkspaceSplitKWithoutAGpu) {
+  // A version 3 manifest loads and validates like any other; a workspace
+  // whose size overflows is refused before the driver opens.
+  fa4_module *raw = nullptr;
+  ASSERT_EQ(
+      fa4_module_load_string(workspaceManifestJson().c_str(), "/kernels", &raw),
+      FA4_SUCCESS)
+      << fa4_last_error();
+  ModulePtr module(raw);
+  fa4_attention_args args = goodArgs();
+  EXPECT_EQ(fa4_validate(module.get(), &args), FA4_SUCCESS) << fa4_last_error();
+  std::string huge = edited(
+      workspaceManifestJson(),
+      {{"[1032, \"b\", \"sq\", \"hq\"]", "[2147483647, 2147483647, \"sq\"]"}});
+  ASSERT_EQ(fa4_module_load_string(huge.c_str(), "/kernels", &raw), FA4_SUCCESS)
+      << fa4_last_error();
+  ModulePtr hugeModule(raw);
+  EXPECT_EQ(fa4_launch(hugeModule.get(), &args, nullptr), FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(),
+               "the split-K workspace for these sizes exceeds 1 TiB");
+}
+
 TEST(CAPITest, RefusesToCaptureTheDefaultStream) {
   // The legacy default stream cannot be captured: say so before any driver
   // call.
