@@ -320,3 +320,51 @@ TEST(SplitKPlanTest, PartitionsWithoutABand) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(SplitKPlanTest, OverridesTheCountAndTheCombine) {
+  // The GQA decode case of GqaDecodeOnHopperUsesEightCtaClusters, with the
+  // tuning overrides: 16 partitions through the workspace (128 CTAs), 4 in
+  // a cluster, and the rule's own count through the workspace (16: the cap
+  // at 8 holds for clusters only).
+  AttnProblem problem = makeProblem(1, 1, 32768, 32, 8, 128, 128);
+  problem.splitKPartitions = 16;
+  problem.splitKWorkspace = true;
+  FullPlan workspace16 = planOrFail(problem, Chip::SM90a);
+  EXPECT_EQ(workspace16.splitK.reason, SplitKReason::Override);
+  EXPECT_EQ(workspace16.splitK.mode, SplitKMode::Workspace);
+  EXPECT_EQ(workspace16.splitK.partitions, 16);
+  EXPECT_EQ(workspace16.splitK.numCtas, 128);
+  EXPECT_EQ(workspace16.splitK.clusterSize, 1);
+  EXPECT_FALSE(workspace16.smem.splitKStaging.present());
+
+  problem.splitKPartitions = 4;
+  problem.splitKWorkspace = false;
+  FullPlan cluster4 = planOrFail(problem, Chip::SM90a);
+  EXPECT_EQ(cluster4.splitK.mode, SplitKMode::ClusterDsmem);
+  EXPECT_EQ(cluster4.splitK.clusterSize, 4);
+  EXPECT_EQ(cluster4.splitK.bandColumns, 32);
+  EXPECT_TRUE(cluster4.smem.splitKStaging.present());
+
+  problem.splitKPartitions = 0;
+  problem.splitKWorkspace = true;
+  FullPlan ruleWorkspace = planOrFail(problem, Chip::SM90a);
+  EXPECT_EQ(ruleWorkspace.splitK.mode, SplitKMode::Workspace);
+  EXPECT_EQ(ruleWorkspace.splitK.partitions, 16);
+}
+
+TEST(SplitKPlanTest, RefusesAnOverrideWithoutATilePerPartition) {
+  AttnProblem problem = makeProblem(1, 1, 1000, 32, 8, 128, 128);
+  for (int64_t partitions : {int64_t(1), int64_t(12)}) {
+    problem.splitKPartitions = partitions;
+    std::string whyNot;
+    EXPECT_TRUE(llvm::failed(planFor(problem, Chip::SM90a, whyNot)));
+    // 1000 keys in tiles of 96: 11 tiles.
+    EXPECT_NE(whyNot.find("split-k-partitions must be 2 to 11"),
+              std::string::npos)
+        << whyNot;
+  }
+}
+
+} // namespace
