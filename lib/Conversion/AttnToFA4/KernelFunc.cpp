@@ -131,16 +131,10 @@ WorkspacePartial fa4::workspacePartial(OpBuilder &b, Location loc,
                                        Value seqQ, int64_t numQHeads,
                                        int64_t ovDepth) {
   KernelEmitter e(b, loc);
-  auto i64 = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
-  };
-  auto mul = [&](Value x, Value y) -> Value {
-    return arith::MulIOp::create(b, loc, x, y);
-  };
   Value seqQ64 = e.sext(seqQ);
   // B * Sq * H rows per partial: O as [partial][b][sq][h][Dv], then LSE as
   // [partial][b][h][sq].
-  Value rows = mul(mul(e.sext(batchSize), seqQ64), i64(numQHeads));
+  Value rows = e.mul(e.mul(e.sext(batchSize), seqQ64), e.i64(numQHeads));
   Value index64 = e.sext(index);
   Type f32 = b.getF32Type();
   auto at = [&](Value element) -> Value {
@@ -148,12 +142,12 @@ WorkspacePartial fa4::workspacePartial(OpBuilder &b, Location loc,
                                ValueRange{element});
   };
   WorkspacePartial partial;
-  partial.outPtr = at(mul(mul(index64, rows), i64(ovDepth)));
-  partial.outStride = {mul(seqQ64, i64(numQHeads * ovDepth)),
-                       i64(numQHeads * ovDepth), i64(ovDepth)};
-  partial.lsePtr = at(arith::AddIOp::create(
-      b, loc, mul(mul(i64(partials), rows), i64(ovDepth)), mul(index64, rows)));
-  partial.lseStride = {mul(seqQ64, i64(numQHeads)), seqQ64};
+  partial.outPtr = at(e.mul(e.mul(index64, rows), e.i64(ovDepth)));
+  partial.outStride = {e.mul(seqQ64, e.i64(numQHeads * ovDepth)),
+                       e.i64(numQHeads * ovDepth), e.i64(ovDepth)};
+  partial.lsePtr = at(e.add(e.mul(e.mul(e.i64(partials), rows), e.i64(ovDepth)),
+                            e.mul(index64, rows)));
+  partial.lseStride = {e.mul(seqQ64, e.i64(numQHeads)), seqQ64};
   return partial;
 }
 

@@ -933,25 +933,16 @@ struct SplitKWorkspaceCombineLowering
     // Element offsets into the workspace (docs of the op): partial s of this
     // row is row `partialRow + s * partialStride` of depth floats, its LSE
     // at `lseBase + s * lseStride`.
-    auto i64Const = [&](int64_t v) {
-      return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
-    };
-    auto mul64 = [&](Value x, Value y) {
-      return arith::MulIOp::create(b, loc, x, y).getResult();
-    };
-    auto add64 = [&](Value x, Value y) {
-      return arith::AddIOp::create(b, loc, x, y).getResult();
-    };
-    Value rowsPerPartial = mul64(mul64(e.sext(batchSize), e.sext(seqQ)),
-                                 i64Const(heads)); // B * Sq * H
+    Value rowsPerPartial = e.mul(e.mul(e.sext(batchSize), e.sext(seqQ)),
+                                 e.i64(heads)); // B * Sq * H
     Value partialRow =
-        add64(mul64(add64(mul64(e.sext(batch), e.sext(seqQ)), e.sext(row)),
-                    i64Const(heads)),
+        e.add(e.mul(e.add(e.mul(e.sext(batch), e.sext(seqQ)), e.sext(row)),
+                    e.i64(heads)),
               e.sext(head));
-    Value oStride = mul64(rowsPerPartial, i64Const(depth));
-    Value lseBase = add64(
-        mul64(i64Const(partials), oStride),
-        add64(mul64(add64(mul64(e.sext(batch), i64Const(heads)), e.sext(head)),
+    Value oStride = e.mul(rowsPerPartial, e.i64(depth));
+    Value lseBase = e.add(
+        e.mul(e.i64(partials), oStride),
+        e.add(e.mul(e.add(e.mul(e.sext(batch), e.i64(heads)), e.sext(head)),
                     e.sext(seqQ)),
               e.sext(row)));
     auto loadAt = [&](Value element) -> Value {
@@ -960,11 +951,11 @@ struct SplitKWorkspaceCombineLowering
       return LLVM::LoadOp::create(b, loc, f32, address, 4);
     };
     auto loadLse = [&](Value s) {
-      return loadAt(add64(lseBase, mul64(s, rowsPerPartial)));
+      return loadAt(e.add(lseBase, e.mul(s, rowsPerPartial)));
     };
     auto forPartials = [&](ValueRange init, auto body) {
-      auto loop = scf::ForOp::create(b, loc, i64Const(0), i64Const(partials),
-                                     i64Const(1), init);
+      auto loop =
+          scf::ForOp::create(b, loc, e.i64(0), e.i64(partials), e.i64(1), init);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       scf::YieldOp::create(
@@ -993,7 +984,7 @@ struct SplitKWorkspaceCombineLowering
           e.exp2(e.fmul(e.fsub(loadLse(s), safeMax), e.f32(M_LOG2E)));
       SmallVector<Value> next = {e.fadd(c[0], weight)};
       Value base =
-          mul64(add64(partialRow, mul64(s, rowsPerPartial)), i64Const(depth));
+          e.mul(e.add(partialRow, e.mul(s, rowsPerPartial)), e.i64(depth));
       for (int64_t k = 0; k < columnsPerLane; ++k) {
         auto ifIn = scf::IfOp::create(b, loc, TypeRange{f32}, inDepth[k], true);
         {
@@ -1001,7 +992,7 @@ struct SplitKWorkspaceCombineLowering
           b.setInsertionPointToStart(ifIn.thenBlock());
           scf::YieldOp::create(
               b, loc,
-              ValueRange{e.fma(loadAt(add64(base, e.sext(columns[k]))), weight,
+              ValueRange{e.fma(loadAt(e.add(base, e.sext(columns[k]))), weight,
                                c[k + 1])});
           b.setInsertionPointToStart(ifIn.elseBlock());
           scf::YieldOp::create(b, loc, ValueRange{c[k + 1]});
@@ -1016,9 +1007,9 @@ struct SplitKWorkspaceCombineLowering
     Value inverse = e.select(
         seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), total), zero);
     Type elementType = op.getElementType();
-    Value rowBase = add64(mul64(e.sext(batch), outStride[0]),
-                          add64(mul64(e.sext(row), outStride[1]),
-                                mul64(e.sext(head), outStride[2])));
+    Value rowBase = e.add(e.mul(e.sext(batch), outStride[0]),
+                          e.add(e.mul(e.sext(row), outStride[1]),
+                                e.mul(e.sext(head), outStride[2])));
     for (int64_t k = 0; k < columnsPerLane; ++k) {
       auto ifIn = scf::IfOp::create(b, loc, inDepth[k], false);
       OpBuilder::InsertionGuard guard(b);
@@ -1027,7 +1018,7 @@ struct SplitKWorkspaceCombineLowering
                                             e.fmul(sums[k + 1], inverse));
       Value address =
           LLVM::GEPOp::create(b, loc, outPtr.getType(), elementType, outPtr,
-                              ValueRange{add64(rowBase, e.sext(columns[k]))});
+                              ValueRange{e.add(rowBase, e.sext(columns[k]))});
       LLVM::StoreOp::create(b, loc, value, address, /*alignment=*/2);
     }
     if (lsePtr) {
@@ -1039,8 +1030,8 @@ struct SplitKWorkspaceCombineLowering
           e.select(seesKeys,
                    e.fadd(maxLse, e.fmul(e.log2(total), e.f32(M_LN2))), negInf);
       Value index =
-          add64(mul64(e.sext(batch), lseStride[0]),
-                add64(mul64(e.sext(head), lseStride[1]), e.sext(row)));
+          e.add(e.mul(e.sext(batch), lseStride[0]),
+                e.add(e.mul(e.sext(head), lseStride[1]), e.sext(row)));
       Value address = LLVM::GEPOp::create(b, loc, lsePtr.getType(), f32, lsePtr,
                                           ValueRange{index});
       LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
