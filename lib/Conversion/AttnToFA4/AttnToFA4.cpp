@@ -68,8 +68,9 @@ constexpr int64_t kMinStagesToSplitKeys = 4;
 /// (the ping-pong turns use 1 and 2).
 constexpr int kConsumersDoneBarrier = 3;
 
-/// Everything the emitter needs, read from the op and its plan attributes.
-struct HopperPlan {
+/// Everything the emitter needs, read from the op and its plan attributes;
+/// the split-K part as readSplit reads it for both chips.
+struct HopperPlan : SplitPlan {
   int64_t numConsumers, bn, kvStages, qkBoxes, ovBoxes, group, numQHeads;
   int64_t qkDepth, ovDepth, paddedOv;
   int64_t qOffset, kRingOffset, vRingOffset, barrierOffset, barrierBytes;
@@ -90,11 +91,7 @@ struct HopperPlan {
   /// Query rows per tile row: q-heads of one kv-head share a tile (fused
   /// GQA), tile row r holding head r % rowGroup of query row r / rowGroup.
   int64_t rowGroup = 1;
-  int64_t partitions = 1, band = 0, stagingOffset = 0, numKVHeads = 0;
-  /// The partitions write f32 partials to a global workspace that a second
-  /// kernel combines (more partitions than a cluster holds), instead of the
-  /// cluster reduce-scatter.
-  bool workspace = false;
+  int64_t numKVHeads = 0;
 
   /// Query rows one consumer's 64-row tile covers, and the rows TMA fills.
   int64_t queryRowsPerTile() const { return kRowsPerConsumer / rowGroup; }
@@ -135,10 +132,7 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
   FailureOr<SplitPlan> split = readSplit(op);
   if (failed(split))
     return failure();
-  plan.partitions = split->partitions;
-  plan.workspace = split->workspace;
-  plan.band = split->band;
-  plan.stagingOffset = split->stagingOffset;
+  static_cast<SplitPlan &>(plan) = *split;
   plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
   plan.decode = plan.partitions > 1 || config.getFuseGqa();
   // Without a split there is no combine to merge two consumers' partials:
@@ -200,7 +194,7 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
     return op.emitOpError() << "fuses " << plan.rowGroup
                             << " q-heads per kv-head into a 64-row tile; at "
                                "most 64 fit";
-  if (plan.partitions > 1 && !plan.workspace &&
+  if (plan.clusterSplit() &&
       plan.stagingOffset + plan.partialsPerCta() * plan.stagedPartialBytes() >
           plan.barrierOffset)
     return op.emitOpError() << "has a split-K staging region that overlaps "
@@ -654,7 +648,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   if (plan.workspace)
     writeWorkspacePartial(consumer, out, loop.getResult(1), loop.getResult(2),
                           tileRow);
-  else if (plan.partitions > 1)
+  else if (plan.clusterSplit())
     stagePartial(consumer, out, loop.getResult(1), loop.getResult(2));
   else
     EpilogueOp::create(
@@ -782,7 +776,7 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
     // read); the producer's threads only arrive. They stay in their role:
     // code after the roles join would be held to the producer's 24
     // registers.
-    if (plan.partitions > 1 && !plan.workspace) {
+    if (plan.clusterSplit()) {
       ClusterSyncOp::create(b, loc);
       ClusterSyncOp::create(b, loc);
     }
@@ -792,7 +786,7 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
     Block *consumer =
         b.createBlock(&roles.getRoles()[1], {}, {i32Type, i32Type}, {loc, loc});
     buildConsumer(consumer->getArgument(0));
-    if (plan.partitions > 1 && !plan.workspace)
+    if (plan.clusterSplit())
       buildCombine(consumer->getArgument(0));
   }
   gpu::ReturnOp::create(b, loc);

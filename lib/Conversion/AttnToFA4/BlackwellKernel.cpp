@@ -78,7 +78,9 @@ constexpr double kRescaleThreshold = 8.0;
 /// exp2 because MUFU throughput, not the tensor cores, bounds the softmax).
 constexpr int64_t kPolyExp2Period = 4;
 
-struct BlackwellPlan {
+/// The plan the FA4 structure is built from; the split-K part as readSplit
+/// reads it for both chips.
+struct BlackwellPlan : SplitPlan {
   int64_t numQ, bn, kvStages, qkBoxes, ovBoxes, qkDepth, ovDepth, paddedOv;
   int64_t group, numQHeads;
   int64_t qOffset, kRingOffset, vRingOffset, kStageBytes, vStageBytes;
@@ -93,12 +95,6 @@ struct BlackwellPlan {
   /// tile, row r holding head r % rowGroup of query row r / rowGroup.
   bool decode = false;
   int64_t rowGroup = 1;
-  /// Cluster split-K: partitions, the band of output columns each combines,
-  /// and where the partial is staged (over Q and the K/V rings).
-  int64_t partitions = 1, band = 0, stagingOffset = 0;
-  /// Beyond a cluster: f32 partials in a global workspace, combined by a
-  /// second kernel, instead of the cluster reduce-scatter.
-  bool workspace = false;
 
   int64_t queryRowsPerTile() const { return kTileRows / rowGroup; }
   /// Rows a Q box fills: whole groups of q-heads.
@@ -135,10 +131,7 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
   if (failed(split))
     return failure();
   BlackwellPlan plan;
-  plan.partitions = split->partitions;
-  plan.workspace = split->workspace;
-  plan.band = split->band;
-  plan.stagingOffset = split->stagingOffset;
+  static_cast<SplitPlan &>(plan) = *split;
   plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
   plan.decode = plan.partitions > 1 || config.getFuseGqa();
   plan.numQ = config.getNumQ();
@@ -195,7 +188,7 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
                                "implement (one 128-row Q tile holding at most "
                                "128 fused q-heads): "
                             << config;
-  if (plan.partitions > 1 && !plan.workspace &&
+  if (plan.clusterSplit() &&
       plan.stagingOffset + splitKStagedPartialBytes(kTileRows, plan.paddedOv) >
           regions.correction.offset)
     return op.emitOpError() << "has a split-K staging region that overlaps "
@@ -534,7 +527,7 @@ void BlackwellBuilder::buildCorrection() {
           TypeAttr::get(b.getF32Type()), b.getI64IntegerAttr(plan.rowGroup));
       continue;
     }
-    if (plan.partitions > 1) {
+    if (plan.clusterSplit()) {
       buildCombine(oTile(i), max, sum);
       continue;
     }
@@ -570,7 +563,7 @@ void BlackwellBuilder::buildCombine(Value out, Value max, Value sum) {
 }
 
 void BlackwellBuilder::joinCluster() {
-  if (plan.partitions == 1 || plan.workspace)
+  if (!plan.clusterSplit())
     return;
   ClusterSyncOp::create(b, loc);
   ClusterSyncOp::create(b, loc);

@@ -47,6 +47,10 @@ void setDecodeGrid(KernelABI &abi, int64_t partitions, int64_t rowGroup,
 struct SplitPlan {
   int64_t partitions = 1, band = 0, stagingOffset = 0;
   bool workspace = false;
+
+  /// The partitions meet in a cluster: staging, the reduce-scatter and the
+  /// cluster barriers.
+  bool clusterSplit() const { return partitions > 1 && !workspace; }
 };
 
 /// Reads `op`'s #attn.splitk for either kernel builder. Fails with a
