@@ -8,8 +8,8 @@
 
 using namespace fa4::rt;
 
-/// The product of `factors`, or of its prefix that first exceeds `limit`
-/// (each factor is below 2^31, so the product cannot wrap first).
+/// The product of `factors`, or limit + 1 once it would exceed `limit`
+/// (checked before each multiplication, so it never wraps).
 static uint64_t product(const std::vector<GridFactor> &factors,
                         const Bindings &bindings, uint64_t limit) {
   uint64_t size = 1;
@@ -26,9 +26,9 @@ static uint64_t product(const std::vector<GridFactor> &factors,
       value = (bindings[factor.symbol] + factor.divisor - 1) / factor.divisor;
       break;
     }
+    if (value != 0 && size > limit / value)
+      return limit + 1;
     size *= value;
-    if (size > limit)
-      break;
   }
   return size;
 }

@@ -35,16 +35,29 @@ TEST_F(LaunchPlanTest, EvaluatesTheWorkspaceBytes) {
   EXPECT_EQ(evaluateWorkspaceBytes(split, bindings), 1032u * 2 * 113 * 32);
   EXPECT_EQ(evaluateGrid(split.combine->launch, bindings),
             (std::array<uint32_t, 3>{113, 2, 8}));
-  split.workspaceBytes[0].constant = INT32_MAX;
+  auto expectTooLarge = [](const Manifest &manifest, const Bindings &sizes) {
+    try {
+      evaluateWorkspaceBytes(manifest, sizes);
+      ADD_FAILURE() << "no error";
+    } catch (const Error &error) {
+      EXPECT_EQ(error.status, FA4_ERROR_VALIDATION);
+      EXPECT_STREQ(error.what(),
+                   "the split-K workspace for these sizes exceeds 1 TiB");
+    }
+  };
+  Manifest large = split;
+  large.workspaceBytes[0].constant = INT32_MAX;
   fa4_attention_args huge = goodArgs(64, 4096, 203);
-  try {
-    evaluateWorkspaceBytes(split, validateArgs(split, huge));
-    ADD_FAILURE() << "no error";
-  } catch (const Error &error) {
-    EXPECT_EQ(error.status, FA4_ERROR_VALIDATION);
-    EXPECT_STREQ(error.what(),
-                 "the split-K workspace for these sizes exceeds 1 TiB");
-  }
+  expectTooLarge(large, validateArgs(large, huge));
+  // 2^16 x 2^20 = 2^36 is under the limit, and x 2^28 would wrap a 64-bit
+  // product to 0: refused, not wrapped.
+  Manifest wrapping = split;
+  wrapping.workspaceBytes[0].constant = 1 << 16;
+  Bindings sizes = bindings;
+  sizes.bind(Symbol::Batch, int64_t(1) << 20, "test");
+  sizes.bind(Symbol::SeqQ, int64_t(1) << 28, "test");
+  sizes.bind(Symbol::HeadsQ, 1, "test");
+  expectTooLarge(wrapping, sizes);
 }
 
 TEST_F(LaunchPlanTest, MultipliesFactors) {
