@@ -14,9 +14,8 @@ void fa4::attn::buildPlanPipeline(OpPassManager &pm, StringRef chip,
                                   bool splitKWorkspace) {
   pm.addPass(createAttnSelectConfig(AttnSelectConfigOptions{
       chip.str(), batchHint, seqQHint, seqKVHint, blockN}));
-  pm.addPass(createAttnPlanSplitK(
-      AttnPlanSplitKOptions{batchHint, seqQHint, seqKVHint, splitKPartitions,
-                            splitKWorkspace}));
+  pm.addPass(createAttnPlanSplitK(AttnPlanSplitKOptions{
+      batchHint, seqQHint, seqKVHint, splitKPartitions, splitKWorkspace}));
   pm.addPass(createAttnPlanTmem());
   pm.addPass(createAttnSelectSwizzle());
   pm.addPass(createAttnPlanSmem());

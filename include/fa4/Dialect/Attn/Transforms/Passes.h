@@ -60,8 +60,8 @@ template <typename Derived>
 void buildPlanPipeline(mlir::OpPassManager &pm,
                        const PlanOptionsBase<Derived> &options) {
   buildPlanPipeline(pm, options.chip, options.batchHint, options.seqQHint,
-                    options.seqKVHint, options.blockN,
-                    options.splitKPartitions, options.splitKWorkspace);
+                    options.seqKVHint, options.blockN, options.splitKPartitions,
+                    options.splitKWorkspace);
 }
 
 #define GEN_PASS_REGISTRATION
