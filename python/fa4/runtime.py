@@ -114,6 +114,7 @@ class fa4_kernel_info(ctypes.Structure):
         ("dynamic_smem_bytes", ctypes.c_int32),
         ("base_align_bytes", ctypes.c_int32),
         ("stride_align_bytes", ctypes.c_int32),
+        ("programmatic_launch", ctypes.c_int32),
     ]
 
 
@@ -148,6 +149,7 @@ def _declare(lib):
                 ctypes.POINTER(ctypes.c_int32),
             ],
         ),
+        "fa4_module_set_programmatic_launch": (status, [_module_p, ctypes.c_int32]),
         "fa4_validate": (status, [_module_p, ctypes.POINTER(fa4_attention_args)]),
         "fa4_launch": (
             status,
@@ -403,6 +405,7 @@ class KernelInfo(object):
         self.smem = raw.dynamic_smem_bytes
         self.base_align_bytes = raw.base_align_bytes
         self.stride_align_bytes = raw.stride_align_bytes
+        self.programmatic_launch = bool(raw.programmatic_launch)
 
     @property
     def heads(self):
@@ -538,6 +541,17 @@ class Kernel(object):
             )
         )
         return Alignment(base.value, stride.value)
+
+    def set_programmatic_launch(self, enabled):
+        """Programmatic dependent launch (on by default where the manifest
+        allows it): the kernel starts while the grid before it on the stream
+        drains and waits for it in-kernel. False makes later launches plain."""
+        _check(
+            self._lib.fa4_module_set_programmatic_launch(self._live(), 1 if enabled else 0)
+        )
+        raw = fa4_kernel_info()
+        _check(self._lib.fa4_module_get_info(self._live(), ctypes.byref(raw)))
+        self.info = KernelInfo(raw)
 
     def validate(self, q, k, v, o, lse=None):
         """Checks the tensors (torch tensors or TensorSpecs) against the

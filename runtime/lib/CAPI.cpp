@@ -133,6 +133,15 @@ fa4_status fa4_module_get_info(const fa4_module *module,
     }
     info->base_align_bytes = static_cast<int32_t>(base);
     info->stride_align_bytes = static_cast<int32_t>(stride);
+    info->programmatic_launch = module->kernel.usesProgrammaticLaunch();
+  });
+}
+
+fa4_status fa4_module_set_programmatic_launch(fa4_module *module,
+                                              int32_t enabled) {
+  return guarded([&] {
+    requireNonNull(module, "module");
+    module->kernel.setProgrammaticLaunch(enabled != 0);
   });
 }
 

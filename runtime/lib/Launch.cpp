@@ -181,14 +181,20 @@ private:
   std::vector<void *> kernelParams;
 };
 
+/// `programmatic`: launch with programmatic stream serialization, so the
+/// kernel (which waits for prior grids itself) may start while the grid
+/// before it drains.
 void launchOne(CUfunction function, const std::string &name,
                const LaunchSpec &launch, std::array<uint32_t, 3> grid,
-               std::vector<void *> &kernelParams, CUstream stream) {
-  CUlaunchAttribute clusterAttribute = {};
-  clusterAttribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  clusterAttribute.value.clusterDim.x = launch.cluster[0];
-  clusterAttribute.value.clusterDim.y = launch.cluster[1];
-  clusterAttribute.value.clusterDim.z = launch.cluster[2];
+               std::vector<void *> &kernelParams, CUstream stream,
+               bool programmatic) {
+  CUlaunchAttribute attributes[2] = {};
+  attributes[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attributes[0].value.clusterDim.x = launch.cluster[0];
+  attributes[0].value.clusterDim.y = launch.cluster[1];
+  attributes[0].value.clusterDim.z = launch.cluster[2];
+  attributes[1].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attributes[1].value.programmaticStreamSerializationAllowed = 1;
   CUlaunchConfig config = {};
   config.gridDimX = grid[0];
   config.gridDimY = grid[1];
@@ -198,8 +204,8 @@ void launchOne(CUfunction function, const std::string &name,
   config.blockDimZ = launch.block[2];
   config.sharedMemBytes = launch.dynamicSmemBytes;
   config.hStream = stream;
-  config.attrs = &clusterAttribute;
-  config.numAttrs = 1;
+  config.attrs = attributes;
+  config.numAttrs = programmatic && launch.programmaticDependentLaunch ? 2 : 1;
   std::string call = "cuLaunchKernelEx('" + name + "')";
   checkCuda(driver().cuLaunchKernelEx(&config, function, kernelParams.data(),
                                       nullptr),
@@ -221,9 +227,10 @@ void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   }
 
   const Loaded &functions = loadedFor(currentContext());
+  bool programmatic = programmaticLaunch.load();
   if (!manifest.combine) {
     launchOne(functions.function, manifest.kernel, manifest.launch, grid,
-              kernelArgs.pointers(0), stream);
+              kernelArgs.pointers(0), stream, programmatic);
     return;
   }
   // The partials live from the first kernel to the end of the second: a
@@ -235,10 +242,10 @@ void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
             "cuMemAllocAsync(split-K workspace)");
   try {
     launchOne(functions.function, manifest.kernel, manifest.launch, grid,
-              kernelArgs.pointers(workspace), stream);
+              kernelArgs.pointers(workspace), stream, programmatic);
     launchOne(functions.combine, manifest.combine->kernel,
               manifest.combine->launch, combineGrid,
-              combineArgs->pointers(workspace), stream);
+              combineArgs->pointers(workspace), stream, programmatic);
   } catch (...) {
     api.cuMemFreeAsync(workspace, stream);
     throw;

@@ -12,6 +12,7 @@
 #include "Driver.h"
 #include "Manifest.h"
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -32,6 +33,14 @@ public:
   /// workspace allocated and freed in stream order around the two.
   void launch(const fa4_attention_args &args, CUstream stream);
 
+  /// Whether launches are programmatic dependent launches: the manifest
+  /// allows it and setProgrammaticLaunch(false) did not turn it off.
+  bool usesProgrammaticLaunch() const {
+    return manifest.launch.programmaticDependentLaunch &&
+           programmaticLaunch.load();
+  }
+  void setProgrammaticLaunch(bool enabled) { programmaticLaunch = enabled; }
+
 private:
   struct Loaded {
     CUmodule module;
@@ -48,6 +57,7 @@ private:
   std::mutex mutex;
   std::vector<char> image; // the binary file, read once
   std::map<CUcontext, Loaded> loaded;
+  std::atomic<bool> programmaticLaunch{true};
 };
 
 } // namespace fa4::rt

@@ -229,7 +229,7 @@ private:
                   Manifest &manifest, std::vector<Param> &params);
   TensorMapParam readTensorMap(Object &param, Manifest &manifest);
   ScalarParam readScalar(Object &param, const Manifest &manifest);
-  void readLaunch(const Value &value, const std::string &path,
+  void readLaunch(const Value &value, const std::string &path, int abiVersion,
                   LaunchSpec &launch);
   void readCombine(Object &top, Manifest &manifest);
   GridFactor readGridFactor(const Value &value, const std::string &path);
@@ -264,7 +264,8 @@ Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
   readTensors(top.required("tensors"), manifest);
   readAlignment(top.required("alignment"), manifest);
   readParams(top.required("params"), "params", manifest, manifest.params);
-  readLaunch(top.required("launch"), "launch", manifest.launch);
+  readLaunch(top.required("launch"), "launch", manifest.abiVersion,
+             manifest.launch);
   readCombine(top, manifest);
   return manifest;
 }
@@ -499,7 +500,8 @@ void ManifestReader::readCombine(Object &top, Manifest &manifest) {
          "expected a kernel other than \"" + manifest.kernel + "\"");
   readParams(stage.required("params"), "combine.params", manifest,
              result.params);
-  readLaunch(stage.required("launch"), "combine.launch", result.launch);
+  readLaunch(stage.required("launch"), "combine.launch", manifest.abiVersion,
+             result.launch);
   if (!usesWorkspace(manifest.params) || !usesWorkspace(result.params))
     fail("combine", "both kernels of a workspace split-K take the "
                     "\"workspace\" parameter");
@@ -639,7 +641,7 @@ GridFactor ManifestReader::readGridFactor(const Value &value,
 }
 
 void ManifestReader::readLaunch(const Value &value, const std::string &path,
-                                LaunchSpec &launch) {
+                                int abiVersion, LaunchSpec &launch) {
   Object object(*this, value, path);
   const auto &grid = array(object.required("grid"), path + ".grid", 3, 3);
   for (size_t d = 0; d < 3; ++d) {
@@ -662,6 +664,14 @@ void ManifestReader::readLaunch(const Value &value, const std::string &path,
   launch.dynamicSmemBytes = static_cast<uint32_t>(
       integer(object.required("dynamic_smem_bytes"),
               path + ".dynamic_smem_bytes", 0, INT32_MAX));
+  if (abiVersion < 4) {
+    object.explainUnknown("programmatic_dependent_launch", "a version 4 key");
+    return;
+  }
+  if (const Value *programmatic =
+          object.optional("programmatic_dependent_launch"))
+    launch.programmaticDependentLaunch =
+        boolean(*programmatic, path + ".programmatic_dependent_launch");
 }
 
 } // namespace

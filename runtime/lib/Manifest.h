@@ -100,6 +100,10 @@ struct LaunchSpec {
   std::array<uint32_t, 3> block;
   std::array<uint32_t, 3> cluster;
   uint32_t dynamicSmemBytes;
+  /// Version 4: the kernel waits for prior grids itself
+  /// (griddepcontrol.wait), so it may be launched with programmatic stream
+  /// serialization.
+  bool programmaticDependentLaunch = false;
 };
 
 struct Problem {

@@ -49,6 +49,33 @@ TEST(CAPITest, ReportsKernelInfo) {
   EXPECT_EQ(info.stride_align_bytes, 16);
 }
 
+TEST(CAPITest, TogglesTheProgrammaticLaunch) {
+  fa4_module *raw = nullptr;
+  std::string json = manifestWith(
+      {{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 4)"},
+       {R"("dynamic_smem_bytes": 200000})",
+        R"("dynamic_smem_bytes": 200000, "programmatic_dependent_launch": true})"}});
+  ASSERT_EQ(fa4_module_load_string(json.c_str(), "/kernels", &raw), FA4_SUCCESS)
+      << fa4_last_error();
+  ModulePtr module(raw);
+  fa4_kernel_info info;
+  ASSERT_EQ(fa4_module_get_info(module.get(), &info), FA4_SUCCESS);
+  EXPECT_EQ(info.programmatic_launch, 1);
+  ASSERT_EQ(fa4_module_set_programmatic_launch(module.get(), 0), FA4_SUCCESS);
+  ASSERT_EQ(fa4_module_get_info(module.get(), &info), FA4_SUCCESS);
+  EXPECT_EQ(info.programmatic_launch, 0);
+  ASSERT_EQ(fa4_module_set_programmatic_launch(module.get(), 1), FA4_SUCCESS);
+  ASSERT_EQ(fa4_module_get_info(module.get(), &info), FA4_SUCCESS);
+  EXPECT_EQ(info.programmatic_launch, 1);
+  // A manifest that does not allow it stays plain whatever is asked.
+  ModulePtr plain = loadGood();
+  ASSERT_EQ(fa4_module_set_programmatic_launch(plain.get(), 1), FA4_SUCCESS);
+  ASSERT_EQ(fa4_module_get_info(plain.get(), &info), FA4_SUCCESS);
+  EXPECT_EQ(info.programmatic_launch, 0);
+  EXPECT_EQ(fa4_module_set_programmatic_launch(nullptr, 1),
+            FA4_ERROR_INVALID_ARGUMENT);
+}
+
 TEST(CAPITest, ReportsEachTensorsAlignment) {
   ModulePtr module = loadGood();
   int32_t base = 0, stride = 0;
@@ -100,7 +127,7 @@ TEST(CAPITest, ReportsManifestErrors) {
             FA4_ERROR_MANIFEST);
   EXPECT_STREQ(fa4_last_error(),
                "manifest: fa4_abi_version: unsupported "
-               "version 7; this runtime reads versions 1 to 3");
+               "version 7; this runtime reads versions 1 to 4");
   EXPECT_EQ(fa4_module_load("/nonexistent.json", &module), FA4_ERROR_MANIFEST);
   EXPECT_EQ(fa4_module_load(nullptr, &module), FA4_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(fa4_last_error(), "manifest_path is NULL");

@@ -146,12 +146,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 4"),
-            "manifest: fa4_abi_version: unsupported version 4; this runtime "
-            "reads versions 1 to 3");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 5"),
+            "manifest: fa4_abi_version: unsupported version 5; this runtime "
+            "reads versions 1 to 4");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 3");
+            "reads versions 1 to 4");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -516,6 +516,50 @@ TEST(ManifestTest, RejectsABrokenWorkspaceSplitK) {
   EXPECT_EQ(workspaceError(R"([1032, "b", "sq", "hq"])", R"([1032, "d"])"),
             "manifest: workspace.bytes[1]: unknown size symbol \"d\"; expected "
             "one of \"b\", \"sq\", \"skv\", \"hq\", \"hkv\"");
+}
+
+TEST(ManifestTest, ReadsAProgrammaticDependentLaunch) {
+  const std::string launch = R"("dynamic_smem_bytes": 200000})";
+  const std::string programmatic =
+      R"("dynamic_smem_bytes": 200000, "programmatic_dependent_launch": true})";
+  Manifest manifest = parseManifest(
+      manifestWith({{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 4)"},
+                    {launch, programmatic}}),
+      "/kernels");
+  EXPECT_EQ(manifest.abiVersion, 4);
+  EXPECT_TRUE(manifest.launch.programmaticDependentLaunch);
+  // Optional in version 4: without it, plain launches.
+  EXPECT_FALSE(parseManifest(manifestWith(R"("fa4_abi_version": 2)",
+                                          R"("fa4_abi_version": 4)"),
+                             "/kernels")
+                   .launch.programmaticDependentLaunch);
+  EXPECT_FALSE(goodManifest().launch.programmaticDependentLaunch);
+  // The combine kernel's launch has its own.
+  Manifest workspace = parseManifest(
+      edited(workspaceManifestJson(),
+             {{R"("fa4_abi_version": 3)", R"("fa4_abi_version": 4)"},
+              {R"("cluster": [1, 1, 1], "dynamic_smem_bytes": 0})",
+               R"("cluster": [1, 1, 1], "dynamic_smem_bytes": 0,
+                  "programmatic_dependent_launch": true})"}}),
+      "/kernels");
+  EXPECT_FALSE(workspace.launch.programmaticDependentLaunch);
+  EXPECT_TRUE(workspace.combine->launch.programmaticDependentLaunch);
+}
+
+TEST(ManifestTest, RejectsABrokenProgrammaticDependentLaunch) {
+  const std::string launch = R"("dynamic_smem_bytes": 200000})";
+  EXPECT_EQ(
+      errorWith(launch, R"("dynamic_smem_bytes": 200000,
+                           "programmatic_dependent_launch": true})"),
+      "manifest: launch.programmatic_dependent_launch: unknown key; a version "
+      "4 key");
+  EXPECT_EQ(
+      manifestError(
+          manifestWith({{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 4)"},
+                        {launch, R"("dynamic_smem_bytes": 200000,
+                       "programmatic_dependent_launch": 1})"}})),
+      "manifest: launch.programmatic_dependent_launch: expected a boolean, "
+      "got number");
 }
 
 } // namespace

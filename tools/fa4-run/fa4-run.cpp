@@ -43,7 +43,8 @@ void check(fa4_status status, const char *what) {
 
 const char *usage =
     "usage: fa4-run MANIFEST [--b N] [--sq N] [--skv N] [--seed N] [--check]\n"
-    "               [--full-check] [--bench] [--graph] [--iters N] [--json]\n"
+    "               [--full-check] [--bench] [--graph] [--no-pdl] [--iters N]\n"
+    "               [--json]\n"
     "               [--bad-tensor=misaligned|stride|last-stride|overlap|"
     "dtype|shape|lse]\n"
     "  --b/--sq/--skv   runtime sizes (default: the manifest's static sizes)\n"
@@ -54,6 +55,7 @@ const char *usage =
     "  --graph          with --bench: time --iters launches captured in one\n"
     "                   CUDA graph (no host launch cost between kernels),\n"
     "                   median of 5 replays\n"
+    "  --no-pdl         plain launches, not programmatic dependent ones\n"
     "  --bad-tensor     pass one wrongly laid out tensor; expect a refusal\n";
 
 struct Options {
@@ -61,7 +63,7 @@ struct Options {
   int64_t batch = -1, seqQ = -1, seqKV = -1;
   uint64_t seed = 0;
   bool check = false, fullCheck = false, bench = false, json = false;
-  bool graph = false;
+  bool graph = false, programmaticLaunch = true;
   int iters = 30;
   std::string badTensor;
 };
@@ -114,6 +116,8 @@ Options parseOptions(int argc, char **argv) {
       options.graph = true;
     else if (arg == "--json")
       options.json = true;
+    else if (arg == "--no-pdl")
+      options.programmaticLaunch = false;
     else if (arg == "-h" || arg == "--help") {
       std::fputs(usage, stdout);
       std::exit(exitPass);
@@ -577,6 +581,8 @@ BenchResult runBench(const Options &options, const AttentionShape &shape,
 int run(const Options &options) {
   fa4_module *module = nullptr;
   check(fa4_module_load(options.manifest.c_str(), &module), "fa4_module_load");
+  check(fa4_module_set_programmatic_launch(module, options.programmaticLaunch),
+        "fa4_module_set_programmatic_launch");
   std::unique_ptr<fa4_module, void (*)(fa4_module *)> owner(module,
                                                             fa4_module_destroy);
   fa4_kernel_info info;
@@ -639,9 +645,10 @@ int run(const Options &options) {
   if (options.bench) {
     BenchResult result = runBench(options, shape, info, module, inputs);
     std::snprintf(text, sizeof(text),
-                  " ms=%.4f tflops=%.1f kv_tbps=%.3f iters=%d sets=%d%s",
+                  " ms=%.4f tflops=%.1f kv_tbps=%.3f iters=%d sets=%d pdl=%d%s",
                   result.ms, result.tflops, result.kvTbps, options.iters,
-                  result.sets, options.graph ? " timing=graph" : "");
+                  result.sets, info.programmatic_launch,
+                  options.graph ? " timing=graph" : "");
     fields += text;
   }
   std::snprintf(text, sizeof(text), " b=%lld sq=%lld skv=%lld seed=%llu",

@@ -24,11 +24,12 @@ extern "C" {
 #define FA4_RT_API __attribute__((visibility("default")))
 
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
-   version 3 adds a workspace split-K (a workspace the runtime allocates and
-   a combine kernel it launches after the attention kernel); version 2 gives
-   each tensor its own alignment; version 1, with one alignment for every
-   tensor, is still read. */
-#define FA4_ABI_VERSION 3
+   version 4 lets a launch be a programmatic dependent launch (the kernel
+   waits for the grids before it on the stream itself); version 3 adds a
+   workspace split-K (a workspace the runtime allocates and a combine kernel it
+   launches after the attention kernel); version 2 gives each tensor its own
+   alignment; version 1, with one alignment for every tensor, is still read. */
+#define FA4_ABI_VERSION 4
 #define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
 
@@ -90,6 +91,9 @@ typedef struct fa4_kernel_info {
      tensor. fa4_module_get_tensor_alignment gives each tensor's own. */
   int32_t base_align_bytes;   /* data pointer aligned to this */
   int32_t stride_align_bytes; /* every non-last stride * elemsize a multiple */
+  /* 1: the manifest allows a programmatic dependent launch, and launches
+     use it unless fa4_module_set_programmatic_launch turned it off. */
+  int32_t programmatic_launch;
 } fa4_kernel_info;
 
 typedef struct fa4_module fa4_module;
@@ -119,6 +123,16 @@ FA4_RT_API fa4_status fa4_module_get_tensor_alignment(const fa4_module *module,
                                                       const char *tensor,
                                                       int32_t *base_bytes,
                                                       int32_t *stride_bytes);
+
+/* Programmatic dependent launch (CUDA 12 PDL), for kernels whose manifest
+   allows it (version 4, launch.programmatic_dependent_launch): the kernel
+   starts while the grid before it on the stream drains and waits in-kernel
+   (griddepcontrol.wait) before it reads or writes global memory, which
+   hides its launch latency and prologue. On by default; enabled = 0 makes
+   every later launch of this module a plain one (to measure what it buys).
+   Ignored for kernels whose manifest does not allow it. */
+FA4_RT_API fa4_status fa4_module_set_programmatic_launch(fa4_module *module,
+                                                         int32_t enabled);
 
 /* Checks every tensor against the manifest (dtype, shape, strides,
    alignment). Needs no GPU. */
