@@ -175,11 +175,20 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       grid.push_back(factorsJson(dimFactors));
     return grid;
   };
-  // Version 3 only where it is needed: a workspace split-K's second kernel.
+  // The lowest version that holds the kernel: 4 for a programmatic
+  // dependent launch, 3 for a workspace split-K's second kernel.
   auto combine = abi.getAs<DictionaryAttr>("combine");
+  bool programmatic = abi.contains("programmatic_dependent_launch");
+  auto launchJson = [&](llvm::json::Object launch) {
+    if (programmatic)
+      launch["programmatic_dependent_launch"] = true;
+    return launch;
+  };
 
   llvm::json::Object manifest{
-      {"fa4_abi_version", combine ? 3 : 2},
+      {"fa4_abi_version", programmatic ? 4
+                          : combine    ? 3
+                                       : 2},
       {"kernel", kernel},
       {"chip", chip},
       {"binary",
@@ -204,12 +213,12 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       {"alignment", llvm::json::Object{{"unit_stride_last_dim", true}}},
       {"params", paramsJson(abi)},
       {"launch",
-       llvm::json::Object{
+       launchJson(llvm::json::Object{
            {"grid", gridJson(abi)},
            {"block", int3(cast<DenseI64ArrayAttr>(abi.get("block")))},
            {"cluster", int3(cast<DenseI64ArrayAttr>(abi.get("cluster")))},
            {"dynamic_smem_bytes",
-            cast<IntegerAttr>(abi.get("dynamic_smem_bytes")).getInt()}}}};
+            cast<IntegerAttr>(abi.get("dynamic_smem_bytes")).getInt()}})}};
   if (combine) {
     manifest["workspace"] =
         llvm::json::Object{{"bytes", factorsJson(abi.get("workspace_bytes"))}};
@@ -218,11 +227,11 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
          cast<SymbolRefAttr>(combine.get("kernel")).getLeafReference().str()},
         {"params", paramsJson(combine)},
         {"launch",
-         llvm::json::Object{
+         launchJson(llvm::json::Object{
              {"grid", gridJson(combine)},
              {"block", int3(cast<DenseI64ArrayAttr>(combine.get("block")))},
              {"cluster", llvm::json::Array{int64_t(1), int64_t(1), int64_t(1)}},
-             {"dynamic_smem_bytes", int64_t(0)}}}};
+             {"dynamic_smem_bytes", int64_t(0)}})}};
   }
   return manifest;
 }

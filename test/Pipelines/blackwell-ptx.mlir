@@ -14,6 +14,10 @@
 // Warp 0 allocates the tensor memory and gives up the allocation permit.
 // CHECK: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [fa4_dynamic_smem+{{[0-9]+}}]
 // CHECK: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+// Programmatic dependent launch, once the barriers are initialised.
+// CHECK: bar.sync 0;
+// CHECK-NEXT: griddepcontrol.wait;
+// CHECK-NEXT: griddepcontrol.launch_dependents;
 // The roles: softmax up to 184 registers, the others down to 72.
 // CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 184;
 // CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 72;

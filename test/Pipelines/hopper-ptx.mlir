@@ -65,6 +65,12 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // ENTRY-NOT: mbarrier.init
 // ENTRY: fence.proxy.async.shared::cta;
 // ENTRY: bar.sync 0;
+// Programmatic dependent launch: every thread waits for the grids before it
+// on the stream before the roles touch global memory, then lets the next
+// grid be scheduled.
+// ENTRY-NEXT: griddepcontrol.wait;
+// ENTRY-NEXT: griddepcontrol.launch_dependents;
+// ENTRY: setmaxnreg
 
 // A one-dimensional grid of work tiles, one per CTA: blockIdx.x is read once,
 // and neither blockIdx.y/z nor gridDim.
@@ -75,15 +81,16 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // GRID-NOT: %ctaid
 // GRID-NOT: %nctaid
 
-// One thread of the producer warpgroup (24 registers) loads Q with 4 boxes
-// on Q full, then K of the first tile, 2 boxes on K full 0 (213008) without
-// waiting (the ring is fresh), 4D tiles with complete_tx.
+// One thread of the producer warpgroup (24 registers) loads K of the first
+// tile, 2 boxes on K full 0 (213008), then Q with 4 boxes on Q full, without
+// waiting (the ring is fresh), 4D tiles with complete_tx. K goes first so a
+// persistent CTA's next work tile starts loading before its Q slot frees.
 // PRODUCER: setmaxnreg.dec.sync.aligned.u32 24;
-// PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+212992], %r{{[0-9]+}};
-// PRODUCER-COUNT-4: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+212992];
-// PRODUCER-NOT: mbarrier.try_wait
 // PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213008], %r{{[0-9]+}};
 // PRODUCER-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+213008];
+// PRODUCER-NOT: mbarrier.try_wait
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+212992], %r{{[0-9]+}};
+// PRODUCER-COUNT-4: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+212992];
 
 // The later K and V loads (K(t) and V(t - 1) in the loop, V of the last
 // tile after it) each wait on their own ring's empty barrier first: a K load

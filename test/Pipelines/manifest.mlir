@@ -1,6 +1,8 @@
-// The manifest the pipeline writes (docs/KernelABI.md, version 2): the
-// problem, tensors with their alignment rules, parameters in kernel order,
-// and the launch, for both kernels. No ptxas: the binary is the PTX.
+// The manifest the pipeline writes (docs/KernelABI.md): the problem, tensors
+// with their alignment rules, parameters in kernel order, and the launch, for
+// both kernels; version 4 for the fa3 kernel, which waits for prior grids
+// itself and so allows a programmatic dependent launch, version 2 for the
+// reference kernel, which does not. No ptxas: the binary is the PTX.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=none -o %t --quiet
 // RUN: FileCheck %s --check-prefix=FA3 < %t/fa4_fa3_gqa_window_sm_90a/manifest.json
 // RUN: fa4-compile %s --chip=sm_90a --kernel=reference --ptxas=none -o %t/ref --quiet
@@ -12,7 +14,7 @@
 // FA3-NEXT:   "file": "fa4_fa3_gqa_window_sm_90a.ptx",
 // FA3-NEXT:   "format": "ptx"
 // FA3:      "chip": "sm_90a",
-// FA3-NEXT: "fa4_abi_version": 2,
+// FA3-NEXT: "fa4_abi_version": 4,
 // FA3-NEXT: "kernel": "fa4_fa3_gqa_window_sm_90a",
 // FA3:      "block": [
 // FA3-NEXT:   384,
@@ -25,6 +27,7 @@
 // FA3-NEXT:         128
 // FA3:          "hq",
 // FA3-NEXT:     "b"
+// FA3:        "programmatic_dependent_launch": true
 // The tensor maps come first, with the plan's boxes; then O, LSE, sizes,
 // strides and the scale.
 // FA3:      "params": [
@@ -79,10 +82,14 @@
 // FA3-NEXT:     "sq"
 
 // The reference kernel loads elements one at a time: element alignment.
+// REF-NOT:  programmatic_dependent_launch
 // REF:      "fa4_abi_version": 2,
 // REF:      "block": [
 // REF-NEXT:   128,
 // REF:      "dynamic_smem_bytes": 0,
+// REF-NEXT: "grid": [
+// REF-NOT:  programmatic_dependent_launch
+// REF:      "params": [
 // REF:      "kind": "pointer",
 // REF-NEXT:   "tensor": "q"
 // REF:      "tensors": [

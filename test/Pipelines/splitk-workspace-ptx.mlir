@@ -47,10 +47,11 @@
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: [
 // MANIFEST-NEXT: "sq"
+// MANIFEST: "programmatic_dependent_launch": true
 // MANIFEST: "params": [
 // MANIFEST-NEXT: {
 // MANIFEST-NEXT: "kind": "workspace"
-// MANIFEST: "fa4_abi_version": 3,
+// MANIFEST: "fa4_abi_version": 4,
 // MANIFEST: "launch": {
 // MANIFEST: "cluster": [
 // MANIFEST-NEXT: 1,
@@ -59,6 +60,7 @@
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: [
 // MANIFEST-NEXT: 69
+// MANIFEST: "programmatic_dependent_launch": true
 // MANIFEST: "kind": "workspace"
 // MANIFEST-NEXT: }
 // MANIFEST-NEXT: ],

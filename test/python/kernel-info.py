@@ -32,6 +32,13 @@ print("sizes", info.batch, info.seq_q, info.seq_kv)
 print("block", info.block, "cluster", info.cluster, "smem", info.smem)
 # CHECK-NEXT: strictest 16 16
 print("strictest", info.base_align_bytes, info.stride_align_bytes)
+# CHECK-NEXT: programmatic launch True
+print("programmatic launch", info.programmatic_launch)
+kernel.set_programmatic_launch(False)
+# CHECK-NEXT: after set_programmatic_launch(False): False
+print("after set_programmatic_launch(False):", kernel.info.programmatic_launch)
+kernel.set_programmatic_launch(True)
+info = kernel.info
 # CHECK-NEXT: binary fa4_fa3_attention_sm_90a.ptx
 print("binary", os.path.basename(info.binary_path))
 assert abs(info.scale - 128 ** -0.5) < 1e-12
@@ -74,9 +81,9 @@ try:
     fa4.Kernel.load(os.path.join(out, "nowhere", "manifest.json"))
 except fa4.Fa4Error as error:
     print("%s: %s" % (error.status_name, error))
-# CHECK-NEXT: FA4_ERROR_MANIFEST: {{.*}}fa4_abi_version: unsupported version 4; this runtime reads versions 1 to 3
+# CHECK-NEXT: FA4_ERROR_MANIFEST: {{.*}}fa4_abi_version: unsupported version 5; this runtime reads versions 1 to 4
 try:
-    fa4.Kernel.from_string(text.replace('"fa4_abi_version": 2', '"fa4_abi_version": 4'), kernel_dir)
+    fa4.Kernel.from_string(text.replace('"fa4_abi_version": 4', '"fa4_abi_version": 5'), kernel_dir)
 except fa4.Fa4Error as error:
     print("%s: %s" % (error.status_name, error))
 # CHECK-NEXT: FA4_ERROR_IO: {{.*}}empty: no manifest.json in the directory or its subdirectories

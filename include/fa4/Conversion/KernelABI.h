@@ -29,6 +29,11 @@ struct KernelABI {
   int64_t block[3] = {1, 1, 1};
   int64_t cluster[3] = {1, 1, 1};
   int64_t dynamicSmemBytes = 0;
+  /// Programmatic dependent launch: every kernel of the launch (the
+  /// combine too) runs `griddepcontrol.wait` before it touches global
+  /// memory, so the runtime may start it while the grid before it on the
+  /// stream drains (joinPriorGrids).
+  bool programmaticDependentLaunch = false;
   /// Per tensor (q, k, v, o, lse): the base and stride alignment in bytes its
   /// accesses need: 16 for anything a tensor map reads, else the widest load
   /// or store the kernel issues on it.

@@ -229,7 +229,7 @@ public:
     return !plan.decode && plan.mask.getKind() != attn::MaskKind::Window;
   }
 
-  void build(gpu::GPUFuncOp func);
+  void build(gpu::GPUFuncOp func, KernelABI &abi);
 
 private:
   Value fromIndex(Value v) { return indexTo(b.getI32Type(), v); }
@@ -376,30 +376,6 @@ void FA3KernelBuilder::buildProducer() {
   WorkScope work = beginWork();
   Value workDone = work.workDone, tilesLoaded = work.kvTiles;
 
-  // Q: each consumer's 64 rows, all depth boxes, on one barrier, once the
-  // consumers have released the previous work tile's Q.
-  auto ifReuseQ = scf::IfOp::create(
-      b, loc, cmp(arith::CmpIPredicate::sgt, workDone, i32(0)), false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifReuseQ.thenBlock());
-    waitBarrier(qEmptyBarrier(),
-                arith::AndIOp::create(b, loc, sub(workDone, i32(1)), i32(1)));
-  }
-  // With fused GQA a box is (query rows) x (the group's heads): TMA writes
-  // it head-minor, which is the tile's row order.
-  Value qBarrier = qFullBarrier();
-  expectBytes(qBarrier,
-              plan.qTiles() * plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
-  for (int64_t consumer = 0; consumer < plan.qTiles(); ++consumer)
-    for (int64_t box = 0; box < plan.qkBoxes; ++box)
-      tmaLoad(args.qMap,
-              i32(plan.qOffset + consumer * plan.qTileBytes() +
-                  box * kRowsPerConsumer * kSwizzleBytes),
-              i32(box * kBoxColumns), head,
-              add(blockRow, i32(consumer * plan.queryRowsPerTile())), batch,
-              qBarrier);
-
   // K and V tiles through their rings. A K slot is reused once its readers
   // (both consumers, or the one whose turn it was) have finished the QK^T,
   // a V slot once they finished the P V, one tile later. K runs one tile
@@ -438,6 +414,33 @@ void FA3KernelBuilder::buildProducer() {
     b.setInsertionPointToStart(ifFirst.thenBlock());
     loadTile(i32(0), /*isKey=*/true);
   }
+  // Q: each consumer's 64 rows, all depth boxes, on one barrier, once the
+  // consumers have released the previous work tile's Q. The first K tile
+  // goes first: its slot frees while the consumers still read the previous
+  // Q, so a persistent CTA's next tile does not wait for the Q release to
+  // start loading K.
+  auto ifReuseQ = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::sgt, workDone, i32(0)), false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifReuseQ.thenBlock());
+    waitBarrier(qEmptyBarrier(),
+                arith::AndIOp::create(b, loc, sub(workDone, i32(1)), i32(1)));
+  }
+  // With fused GQA a box is (query rows) x (the group's heads): TMA writes
+  // it head-minor, which is the tile's row order.
+  Value qBarrier = qFullBarrier();
+  expectBytes(qBarrier,
+              plan.qTiles() * plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
+  for (int64_t consumer = 0; consumer < plan.qTiles(); ++consumer)
+    for (int64_t box = 0; box < plan.qkBoxes; ++box)
+      tmaLoad(args.qMap,
+              i32(plan.qOffset + consumer * plan.qTileBytes() +
+                  box * kRowsPerConsumer * kSwizzleBytes),
+              i32(box * kBoxColumns), head,
+              add(blockRow, i32(consumer * plan.queryRowsPerTile())), batch,
+              qBarrier);
+
   auto loop = scf::ForOp::create(b, loc, toIndex(i32(1)), toIndex(numTiles),
                                  toIndex(i32(1)));
   {
@@ -625,6 +628,9 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                  intraWgOverlap ? PV::Always : PV::AfterFirst));
   }
 
+  // Q is dead once the loop has waited for its last QK^T: the producer may
+  // load the next work tile's Q under this tile's last P V and epilogue.
+  MBarrierArriveOp::create(b, loc, qEmptyBarrier());
   // The last tile's P V, outside any GEMM turn.
   Value out = loop.getResult(0);
   {
@@ -642,9 +648,6 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     scf::YieldOp::create(b, loc, out);
     out = ifLast.getResult(0);
   }
-  // Q is dead after the last QK^T: the producer may load the next work
-  // tile's Q while this epilogue runs.
-  MBarrierArriveOp::create(b, loc, qEmptyBarrier());
   if (plan.workspace)
     writeWorkspacePartial(consumer, out, loop.getResult(1), loop.getResult(2),
                           tileRow);
@@ -713,7 +716,7 @@ void FA3KernelBuilder::stagePartial(Value consumer, Value out, Value rowMax,
   stageAt(1);
 }
 
-void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
+void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   b.setInsertionPointToStart(&func.getBody().front());
   args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
 
@@ -754,6 +757,7 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func) {
     FenceMBarrierInitOp::create(b, loc);
   }
   gpu::BarrierOp::create(b, loc);
+  joinPriorGrids(b, loc, abi);
 
   auto roles = WarpSpecializeOp::create(
       b, loc, b.getDenseI64ArrayAttr({1, plan.numConsumers}),
@@ -876,7 +880,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     int64_t threads = (1 + plan->numConsumers) * kWarpgroupThreads;
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
     FA3KernelBuilder(b, loc, *plan, pingPong, persistent, intraWgOverlap)
-        .build(func);
+        .build(func, abi);
 
     // Persistent: one CTA per SM (one fits, by its shared memory), each
     // looping over work tiles; otherwise one CTA per work tile.

@@ -222,7 +222,7 @@ class BlackwellBuilder : KernelEmitter {
 public:
   BlackwellBuilder(OpBuilder &b, Location loc, const BlackwellPlan &plan)
       : KernelEmitter(b, loc), plan(plan) {}
-  void build(gpu::GPUFuncOp func);
+  void build(gpu::GPUFuncOp func, KernelABI &abi);
 
 private:
   Value fromIndex(Value v) { return indexTo(b.getI32Type(), v); }
@@ -569,7 +569,7 @@ void BlackwellBuilder::joinCluster() {
   ClusterSyncOp::create(b, loc);
 }
 
-void BlackwellBuilder::build(gpu::GPUFuncOp func) {
+void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   b.setInsertionPointToStart(&func.getBody().front());
   args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
 
@@ -598,6 +598,7 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func) {
     FenceMBarrierInitOp::create(b, loc);
   });
   gpu::BarrierOp::create(b, loc);
+  joinPriorGrids(b, loc, abi);
 
   auto roles = WarpSpecializeOp::create(
       b, loc, b.getDenseI64ArrayAttr({plan.numQ, 1, 1}),
@@ -669,7 +670,7 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
                                tmaBox(plan->bn), plan->hasLse, plan->workspace);
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
-  BlackwellBuilder(b, loc, *plan).build(func);
+  BlackwellBuilder(b, loc, *plan).build(func, abi);
 
   if (plan->decode) {
     setDecodeGrid(abi, plan->partitions, plan->rowGroup,

@@ -89,6 +89,13 @@ gpu::GPUFuncOp fa4::createKernelFunc(OpBuilder &b, Location loc, StringRef name,
   return func;
 }
 
+void fa4::joinPriorGrids(OpBuilder &b, Location loc, KernelABI &abi) {
+  NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+  NVVM::GriddepcontrolOp::create(b, loc,
+                                 NVVM::GridDepActionKind::launch_dependents);
+  abi.programmaticDependentLaunch = true;
+}
+
 AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
                                   bool workspace) {
   AttentionArgs args;
@@ -177,6 +184,8 @@ void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
                                          combine.block[0]);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&func.getBody().front());
+  // The partials are the attention kernel's writes.
+  joinPriorGrids(b, loc, abi);
   KernelEmitter e(b, loc);
   unsigned arg = 0;
   Value workspace = func.getArgument(arg++), outPtr = func.getArgument(arg++);

@@ -90,6 +90,15 @@ mlir::gpu::GPUFuncOp createKernelFunc(mlir::OpBuilder &b, mlir::Location loc,
                                       llvm::ArrayRef<std::string> params,
                                       int64_t threads);
 
+/// Programmatic dependent launch, emitted where every thread of the CTA
+/// passes before its first global access: `griddepcontrol.wait` holds the
+/// CTA until the grids before it on the stream have finished and their
+/// writes are visible (it returns at once for a plain launch), then
+/// `griddepcontrol.launch_dependents` lets the next grid be scheduled onto
+/// SMs as this one's CTAs retire, so its launch and prologue overlap this
+/// grid's tail. Sets KernelABI::programmaticDependentLaunch.
+void joinPriorGrids(mlir::OpBuilder &b, mlir::Location loc, KernelABI &abi);
+
 /// The arguments of a kernel made from attentionParams, by name.
 struct AttentionArgs {
   mlir::Value qMap, kMap, vMap, outPtr, lsePtr, batchSize, seqQ, seqKV,

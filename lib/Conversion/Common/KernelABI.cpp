@@ -63,6 +63,9 @@ void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
       b.getNamedAttr("dynamic_smem_bytes",
                      b.getI64IntegerAttr(abi.dynamicSmemBytes)),
       b.getNamedAttr("alignment", b.getDictionaryAttr(alignment))};
+  if (abi.programmaticDependentLaunch)
+    entries.push_back(
+        b.getNamedAttr("programmatic_dependent_launch", b.getUnitAttr()));
   if (abi.combine) {
     entries.push_back(
         b.getNamedAttr("workspace_bytes", strings(abi.workspaceBytes)));

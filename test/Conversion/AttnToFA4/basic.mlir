@@ -43,6 +43,10 @@
 // CHECK-NOT: fa4.mbarrier.init
 // CHECK: fa4.fence.mbarrier_init
 // CHECK: gpu.barrier
+// Programmatic dependent launch: wait for the grids before this one on the
+// stream before any global access, then let the next one be scheduled.
+// CHECK-NEXT: nvvm.griddepcontrol wait
+// CHECK-NEXT: nvvm.griddepcontrol launch_dependents
 // One producer warpgroup at 24 registers, two consumers at 240.
 // CHECK: fa4.warp_specialize warpgroups [1, 2] registers [24, 240] {
 // CHECK-NEXT: ^bb0(%{{.*}}: i32, %[[PTHREAD:.*]]: i32):
@@ -61,16 +65,8 @@
 // Causal: the block's last key is min(Skv, last row + Skv - Sq + 1).
 // CHECK: arith.subi %[[SKV]], %[[SQ]] : i32
 // CHECK: arith.minsi %[[SKV]], %{{.*}} : i32
-// Q for both consumers, 2 depth boxes each (32 KiB), on barrier 0.
-// CHECK: %[[QBAR:.*]] = fa4.mbarrier.get %c0_i32 offset 212992
-// CHECK-NEXT: fa4.mbarrier.expect_tx %[[QBAR]] bytes 32768
-// CHECK-NEXT: fa4.tma.load %[[QMAP]][%c0_i32, %[[HEAD]], %[[ROW]], %[[BATCH]]] to %c0_i32, %[[QBAR]]
-// CHECK-NEXT: fa4.tma.load %[[QMAP]][%c64_i32, %[[HEAD]], %[[ROW]], %[[BATCH]]] to %c8192_i32, %[[QBAR]]
-// CHECK-NEXT: %[[ROW1:.*]] = arith.addi %[[ROW]], %c64_i32 : i32
-// CHECK-NEXT: fa4.tma.load %[[QMAP]][%c0_i32, %[[HEAD]], %[[ROW1]], %[[BATCH]]] to %c16384_i32, %[[QBAR]]
-// CHECK-NEXT: fa4.tma.load %[[QMAP]][%c64_i32, %[[HEAD]], %[[ROW1]], %[[BATCH]]] to %c24576_i32, %[[QBAR]]
-// K and V rings, K one tile ahead of V. K(0), when the block has a tile,
-// goes to slot 0 of the fresh ring without waiting: K full (barrier 2), two
+// K and V rings, K one tile ahead of V. K(0) first, when the block has a
+// tile, to slot 0 of the fresh ring without waiting: K full (barrier 2), two
 // 176 x 64 boxes of 22528 B from byte 32768.
 // CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[NTILES:.*]], %c0_i32 : i32
 // CHECK-NEXT: scf.if %[[ANY]] {
@@ -79,6 +75,14 @@
 // CHECK-NEXT: fa4.tma.load %[[KMAP]][%c0_i32, %[[HEAD]], %c0_i32, %[[BATCH]]] to %c32768_i32, %[[K0BAR]]
 // CHECK-NEXT: fa4.tma.load %[[KMAP]][%c64_i32, %[[HEAD]], %c0_i32, %[[BATCH]]] to %c55296_i32, %[[K0BAR]]
 // CHECK-NEXT: }
+// Then Q for both consumers, 2 depth boxes each (32 KiB), on barrier 0.
+// CHECK-NEXT: %[[QBAR:.*]] = fa4.mbarrier.get %c0_i32 offset 212992
+// CHECK-NEXT: fa4.mbarrier.expect_tx %[[QBAR]] bytes 32768
+// CHECK-NEXT: fa4.tma.load %[[QMAP]][%c0_i32, %[[HEAD]], %[[ROW]], %[[BATCH]]] to %c0_i32, %[[QBAR]]
+// CHECK-NEXT: fa4.tma.load %[[QMAP]][%c64_i32, %[[HEAD]], %[[ROW]], %[[BATCH]]] to %c8192_i32, %[[QBAR]]
+// CHECK-NEXT: %[[ROW1:.*]] = arith.addi %[[ROW]], %c64_i32 : i32
+// CHECK-NEXT: fa4.tma.load %[[QMAP]][%c0_i32, %[[HEAD]], %[[ROW1]], %[[BATCH]]] to %c16384_i32, %[[QBAR]]
+// CHECK-NEXT: fa4.tma.load %[[QMAP]][%c64_i32, %[[HEAD]], %[[ROW1]], %[[BATCH]]] to %c24576_i32, %[[QBAR]]
 // Then for t = 1 .. tiles - 1: K(t), then V(t - 1). A K slot is refilled
 // once its K empty barrier (6 + slot) completed the previous round: parity
 // (t / 2 - 1) & 1, waited on only from t = 2.
@@ -212,9 +216,12 @@
 // CHECK-NEXT: %[[RESCALED:.*]] = fa4.scale_rows %[[PV]] by %[[CORR]] : <64x128xf32>, <64xf32>
 // CHECK-NEXT: %[[NEXTP:.*]] = fa4.truncf %[[PROBS]] : <64x176xf32> to <64x176xbf16>
 // CHECK-NEXT: scf.yield %[[RESCALED]], %[[NEWMAX]], %[[NEWSUM]], %[[NEXTP]]
-// The last tile's P V after the loop, which releases its V slot (V empty,
-// 8 + slot), then Q empty (barrier 1) and the epilogue: O / sum for 128
-// columns, and LSE.
+// After the loop, whose last step waited for the last QK^T: Q empty
+// (barrier 1), so the next Q can load under this tile's drain; then the
+// last tile's P V, which releases its V slot (V empty, 8 + slot), and the
+// epilogue: O / sum for 128 columns, and LSE.
+// CHECK: %[[QEMPTY:.*]] = fa4.mbarrier.get %c1_i32 offset 212992
+// CHECK-NEXT: fa4.mbarrier.arrive %[[QEMPTY]]
 // CHECK: scf.if
 // CHECK-NEXT: %[[LASTT:.*]] = arith.subi %{{.*}}, %c1_i32 : i32
 // CHECK: %[[LASTSLOT:.*]] = arith.remui %[[LASTT]], %c2_i32 : i32
@@ -223,9 +230,7 @@
 // CHECK-NEXT: %[[LVEI:.*]] = arith.addi %[[LASTSLOT]], %c8_i32 : i32
 // CHECK-NEXT: %[[LVRELEASE:.*]] = fa4.mbarrier.get %[[LVEI]] offset 212992
 // CHECK-NEXT: fa4.mbarrier.arrive %[[LVRELEASE]]
-// CHECK: %[[QEMPTY:.*]] = fa4.mbarrier.get %c1_i32 offset 212992
-// CHECK-NEXT: fa4.mbarrier.arrive %[[QEMPTY]]
-// CHECK-NEXT: fa4.epilogue %{{.*}}, %[[LOOP]]#1, %[[LOOP]]#2 to %[[OPTR]][%[[CBATCH:.*]], %[[TILEROW]], %[[CHEAD:.*]]] strides[%[[OS0]], %[[OS1]], %[[OS2]]] sq %[[SQ]] depth 128 of bf16 lse %[[LSEPTR]] strides[%[[LS0]], %[[LS1]]]
+// CHECK: fa4.epilogue %{{.*}}, %[[LOOP]]#1, %[[LOOP]]#2 to %[[OPTR]][%[[CBATCH:.*]], %[[TILEROW]], %[[CHEAD:.*]]] strides[%[[OS0]], %[[OS1]], %[[OS2]]] sq %[[SQ]] depth 128 of bf16 lse %[[LSEPTR]] strides[%[[LS0]], %[[LS1]]]
 // Consumer 0 takes the turn consumer 1's first arrive granted.
 // CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[CONSUMER]], %c0_i32 : i32
 // CHECK-NEXT: scf.if %[[FIRST]] {
@@ -258,15 +263,15 @@ func.func @mha_causal_lse_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128x
 // row block = work % ceil_div(Sq, 128).
 // CHECK: fa4.warp_specialize warpgroups [1, 2] registers [24, 240]
 // CHECK: arith.remui %{{.*}}, %{{.*}} : i32
-// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 16384
-// CHECK-COUNT-2: fa4.tma.load
-// K(0) into slot 0 (byte 16384) on K full 2; then per t >= 1, K(t) after
-// its K empty wait (10 + slot), V(t - 1) after its V empty wait (14 +
-// slot), on V full 6 + slot into the V ring from byte 106496; then V of the
-// last tile.
+// K(0) into slot 0 (byte 16384) on K full 2, then Q (16 KiB); then per
+// t >= 1, K(t) after its K empty wait (10 + slot), V(t - 1) after its V
+// empty wait (14 + slot), on V full 6 + slot into the V ring from byte
+// 106496; then V of the last tile.
 // CHECK: %[[K0BAR:.*]] = fa4.mbarrier.get %c2_i32 offset 196608
 // CHECK-NEXT: fa4.mbarrier.expect_tx %[[K0BAR]] bytes 22528
 // CHECK-NEXT: fa4.tma.load %{{.*}} to %c16384_i32, %[[K0BAR]]
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 16384
+// CHECK-COUNT-2: fa4.tma.load
 // CHECK: scf.for
 // CHECK: %[[KSLOT:.*]] = arith.remui %{{.*}}, %c4_i32 : i32
 // CHECK-NEXT: arith.addi %[[KSLOT]], %c10_i32 : i32
@@ -335,11 +340,11 @@ func.func @gqa_right_window_f16_d96(%q: tensor<?x?x6x96xf16>, %k: tensor<?x?x3x9
 // Dqk = 192 != Dv = 128: three Q/K boxes (48 KiB K stages), two V boxes
 // (32 KiB), BN = 128. MQA: every head reads kv head head / 6.
 // CHECK: arith.divui %{{.*}}, %c6_i32 : i32
-// Q; K(0); per later tile K(t) then V(t - 1); V of the last tile.
-// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 49152
-// CHECK-COUNT-6: fa4.tma.load %arg0
+// K(0); Q; per later tile K(t) then V(t - 1); V of the last tile.
 // CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 49152
 // CHECK-COUNT-3: fa4.tma.load %arg1
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 49152
+// CHECK-COUNT-6: fa4.tma.load %arg0
 // CHECK: scf.for
 // CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 49152
 // CHECK-COUNT-3: fa4.tma.load %arg1

@@ -15,6 +15,8 @@
 // CHECK-COUNT-17: fa4.mbarrier.init
 // CHECK-NOT: fa4.mbarrier.init
 // CHECK: gpu.barrier
+// CHECK-NEXT: nvvm.griddepcontrol wait
+// CHECK-NEXT: nvvm.griddepcontrol launch_dependents
 // Roles: 2 softmax warpgroups at 184 registers, correction and the
 // load/MMA warpgroup at 72 (the 65536 of a 512-thread CTA).
 // CHECK: fa4.warp_specialize warpgroups [2, 1, 1] registers [184, 72, 72] {

@@ -7,7 +7,9 @@
 // barrier 6 + slot, V empty 8 + slot) and the Q buffer's barrier parities
 // continue from one work tile to the next. The producer reloads Q once the
 // consumers have released the previous work tile's Q on the Q-empty barrier
-// (1), which they do after their last P V, before the epilogue.
+// (1), which they do once their last QK^T is done, so the next Q loads under
+// the last P V and the epilogue; the next work tile's first K goes before
+// that wait.
 
 // Causal d = 128: the work list has ceil_div(Sq, 128) * 6 * B tiles.
 // CHECK-LABEL: func @causal
@@ -28,15 +30,6 @@
 // CHECK-NEXT: %[[PASS:.*]] = arith.divui %[[WORK]], %[[HB]] : i32
 // CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[ROWBLOCKS]], %c1_i32 : i32
 // CHECK-NEXT: arith.subi %[[LAST]], %[[PASS]] : i32
-// After the first work tile, wait for the consumers to release the previous
-// Q: Q empty (barrier 1), parity (done - 1) & 1; then Q full (barrier 0).
-// CHECK: %[[AGAIN:.*]] = arith.cmpi sgt, %[[DONE]], %c0_i32 : i32
-// CHECK-NEXT: scf.if %[[AGAIN]] {
-// CHECK-NEXT: %[[PREV:.*]] = arith.subi %[[DONE]], %c1_i32 : i32
-// CHECK-NEXT: %[[QPARITY:.*]] = arith.andi %[[PREV]], %c1_i32 : i32
-// CHECK-NEXT: %[[QEMPTY:.*]] = fa4.mbarrier.get %c1_i32 offset 212992
-// CHECK-NEXT: fa4.mbarrier.wait %[[QEMPTY]] parity %[[QPARITY]]
-// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 32768
 // K/V: K runs one tile ahead of V; both rings continue at ring tile = ring
 // tiles used + t. K(0) is at ring tile `used`: once the ring has wrapped
 // (used >= 2) it waits on K empty (6 + slot) with parity (used / 2 - 1) & 1.
@@ -57,9 +50,20 @@
 // CHECK-NEXT: fa4.mbarrier.expect_tx %[[K0FULL]] bytes 45056
 // CHECK-COUNT-2: fa4.tma.load %arg1[{{.*}}, %c0_i32, {{.*}}] to %{{.*}}, %[[K0FULL]]
 // CHECK-NEXT: }
+// Then Q: after the first work tile, wait for the consumers to release the
+// previous Q: Q empty (barrier 1), parity (done - 1) & 1; then Q full
+// (barrier 0).
+// CHECK-NEXT: %[[AGAIN:.*]] = arith.cmpi sgt, %[[DONE]], %c0_i32 : i32
+// CHECK-NEXT: scf.if %[[AGAIN]] {
+// CHECK-NEXT: %[[PREV:.*]] = arith.subi %[[DONE]], %c1_i32 : i32
+// CHECK-NEXT: %[[QPARITY:.*]] = arith.andi %[[PREV]], %c1_i32 : i32
+// CHECK-NEXT: %[[QEMPTY:.*]] = fa4.mbarrier.get %c1_i32 offset 212992
+// CHECK-NEXT: fa4.mbarrier.wait %[[QEMPTY]] parity %[[QPARITY]]
+// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 32768
+// CHECK-COUNT-4: fa4.tma.load %arg0
 // Then for t = 1 .. tiles - 1: K(t) on K empty (6 + slot of used + t), then
 // V(t - 1) on V empty (8 + slot of used + t - 1).
-// CHECK-NEXT: %[[TEND:.*]] = arith.index_cast %[[NTILES]] : i32 to index
+// CHECK: %[[TEND:.*]] = arith.index_cast %[[NTILES]] : i32 to index
 // CHECK-NEXT: scf.for %[[T:.*]] = %c1 to %[[TEND]] step %c1 {
 // CHECK-NEXT: %[[TI:.*]] = arith.index_cast %[[T]] : index to i32
 // CHECK-NEXT: %[[RING:.*]] = arith.addi %[[USED]], %[[TI]] : i32
@@ -99,7 +103,8 @@
 // Consumers: the same work loop; Q full of this work tile with parity
 // done & 1; K tiles at ring tile used + t, the K slot released (K empty,
 // 6 + slot) right after the QK^T's wait; the last tile's V slot (V empty,
-// 8 + slot) after its P V; Q released before the epilogue.
+// 8 + slot) after its P V; Q released as soon as the loop has waited for
+// the last QK^T, before that P V and the epilogue.
 // CHECK: }, {
 // CHECK: scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %[[STRIDE]] iter_args(%[[CDONE:.*]] = %c0_i32, %[[CUSED:.*]] = %c0_i32) -> (i32, i32)
 // CHECK: %[[CQPARITY:.*]] = arith.andi %[[CDONE]], %c1_i32 : i32
@@ -114,6 +119,8 @@
 // CHECK-NEXT: %[[CKEI:.*]] = arith.addi %[[CSLOT]], %c6_i32 : i32
 // CHECK-NEXT: %[[CKEMPTY:.*]] = fa4.mbarrier.get %[[CKEI]] offset 212992
 // CHECK-NEXT: fa4.mbarrier.arrive %[[CKEMPTY]]
+// CHECK: %[[CQEMPTY:.*]] = fa4.mbarrier.get %c1_i32 offset 212992
+// CHECK-NEXT: fa4.mbarrier.arrive %[[CQEMPTY]]
 // CHECK: %[[CLT:.*]] = arith.subi %{{.*}}, %c1_i32 : i32
 // CHECK-NEXT: %[[CLRING:.*]] = arith.addi %[[CUSED]], %[[CLT]] : i32
 // CHECK: %[[CLSLOT:.*]] = arith.remui %[[CLRING]], %c2_i32 : i32
@@ -121,9 +128,7 @@
 // CHECK-NEXT: %[[CVEI:.*]] = arith.addi %[[CLSLOT]], %c8_i32 : i32
 // CHECK-NEXT: %[[CVEMPTY:.*]] = fa4.mbarrier.get %[[CVEI]] offset 212992
 // CHECK-NEXT: fa4.mbarrier.arrive %[[CVEMPTY]]
-// CHECK: %[[CQEMPTY:.*]] = fa4.mbarrier.get %c1_i32 offset 212992
-// CHECK-NEXT: fa4.mbarrier.arrive %[[CQEMPTY]]
-// CHECK-NEXT: fa4.epilogue
+// CHECK: fa4.epilogue
 // CHECK: scf.yield %{{.*}}, %{{.*}} : i32, i32
 // Consumer 0's last GEMM turn comes after all work tiles.
 // CHECK-NEXT: }

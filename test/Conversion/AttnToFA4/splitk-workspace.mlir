@@ -44,6 +44,10 @@
 // The combine kernel: blockIdx = (query row, batch, group of 4 heads), a
 // warp per head, heads past 8 skipped.
 // CHECK: gpu.func @[[KERNEL]]_combine(%[[CWS:.*]]: !llvm.ptr<1>, %[[O:.*]]: !llvm.ptr<1>, %[[CLSE:.*]]: !llvm.ptr<1>, %[[B:.*]]: i32, %[[CSQ:.*]]: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) kernel attributes {nvvm.maxntid = array<i32: 128, 1, 1>
+// The partials are the attention kernel's writes: wait for it first.
+// CHECK: nvvm.griddepcontrol wait
+// CHECK-NEXT: nvvm.griddepcontrol launch_dependents
+// CHECK-NEXT: gpu.block_id x
 // CHECK: %[[HEAD:.*]] = arith.addi
 // CHECK: %[[LIVE:.*]] = arith.cmpi slt, %[[HEAD]], %c8_i32 : i32
 // CHECK-NEXT: scf.if %[[LIVE]] {
