@@ -123,10 +123,10 @@ def torch_ms(backend, problem, b, sq, skv, graph=False):
         return None
 
 
-def fa4_ms(fa4_run, artifact, b, sq, skv, graph=False):
+def fa4_ms(fa4_run, artifact, b, sq, skv, graph=False, pdl=True):
     out = subprocess.run([fa4_run, f"{artifact}/manifest.json", "--b", str(b), "--sq", str(sq),
                           "--skv", str(skv), "--bench", "--iters", "30"] +
-                         (["--graph"] if graph else []),
+                         (["--graph"] if graph else []) + ([] if pdl else ["--no-pdl"]),
                          capture_output=True, text=True, timeout=600)
     match = re.search(r"ms=([0-9.eE+-]+)", out.stdout)
     if out.returncode != 0 or not match:
@@ -142,6 +142,9 @@ def main():
     parser.add_argument("--graph", action="store_true",
                         help="time every side in CUDA graphs of 30 calls (kernel "
                              "time without host launch cost)")
+    parser.add_argument("--no-pdl-column", action="store_true",
+                        help="also time fa4 with plain launches (fa4-run --no-pdl) "
+                             "and print what the programmatic dependent launch buys")
     parser.add_argument("rows", nargs="+", help="ARTIFACT_DIR:B:SQ:SKV")
     args = parser.parse_args()
     rows = []
@@ -169,17 +172,23 @@ def main():
                 torch_ms(SDPBackend.CUDNN_ATTENTION, problem, b, sq, skv, args.graph),
                 torch_ms(SDPBackend.FLASH_ATTENTION, problem, b, sq, skv, args.graph)]
         cudnn_ms, flash_ms = torch_times[key]
-        for name, ms in [("fa4", fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph)),
-                         ("cudnn", cudnn_ms), ("flash", flash_ms)]:
+        sides = [("fa4", fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph)),
+                 ("cudnn", cudnn_ms), ("flash", flash_ms)]
+        if args.no_pdl_column:
+            sides.append(("fa4_nopdl",
+                          fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph, pdl=False)))
+        for name, ms in sides:
             row[name + "_ms"] = ms
             row[name] = rate(ms) if ms else None
         rows.append(row)
     fmt = lambda x: f"{x:9.2f}" if x else "      n/a"
-    print(f"{'artifact':52} {'b':>3} {'sq':>6} {'skv':>6} {'unit':>7} {'fa4':>9} {'cudnn':>9} {'flash':>9} {'/cudnn':>7} {'/flash':>7}")
+    extra = f" {'no-pdl':>9} {'pdl/no':>7}" if args.no_pdl_column else ""
+    print(f"{'artifact':52} {'b':>3} {'sq':>6} {'skv':>6} {'unit':>7} {'fa4':>9} {'cudnn':>9} {'flash':>9} {'/cudnn':>7} {'/flash':>7}{extra}")
     for r in rows:
-        ratio = lambda other: f"{r['fa4'] / r[other]:7.3f}" if r["fa4"] and r[other] else "    n/a"
+        ratio = lambda other: f"{r['fa4'] / r[other]:7.3f}" if r["fa4"] and r.get(other) else "    n/a"
+        extra = f" {fmt(r['fa4_nopdl'])} {ratio('fa4_nopdl')}" if args.no_pdl_column else ""
         print(f"{r['artifact'][:52]:52} {r['b']:3} {r['sq']:6} {r['skv']:6} {r['unit']:>7} "
-              f"{fmt(r['fa4'])} {fmt(r['cudnn'])} {fmt(r['flash'])} {ratio('cudnn')} {ratio('flash')}")
+              f"{fmt(r['fa4'])} {fmt(r['cudnn'])} {fmt(r['flash'])} {ratio('cudnn')} {ratio('flash')}{extra}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)

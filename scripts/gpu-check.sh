@@ -10,7 +10,8 @@
 # Logs go to $OUT: build.log, ctest.log, runs.log, summary.txt, python.txt,
 # bench.txt. FA4_ARTIFACTS (a glob under artifacts/) picks the artifacts
 # whose cases run; FA4_SKIP_BENCH=1 skips the SDPA comparison and
-# FA4_BENCH_FILTER (an extended regex) picks the rows of artifacts/bench.txt.
+# FA4_BENCH_FILTER (an extended regex) picks the rows of artifacts/bench.txt;
+# FA4_BENCH_NO_PDL=1 adds fa4 timed with plain launches.
 set -euo pipefail
 
 OUT=${OUT:-/tmp/fa4-gpu-check}
@@ -138,7 +139,11 @@ fi
 if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "import torch" 2>/dev/null; then
   step "benchmark against torch SDPA"
   # shellcheck disable=SC2046
-  if ! python3 bench/compare_sdpa.py --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
+  # FA4_BENCH_NO_PDL=1: also time fa4 with plain launches (what the
+  # programmatic dependent launch buys).
+  pdl_column=()
+  [ "${FA4_BENCH_NO_PDL:-0}" = 1 ] && pdl_column=(--no-pdl-column)
+  if ! python3 bench/compare_sdpa.py "${pdl_column[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
        $(grep -E "${FA4_BENCH_FILTER:-.}" artifacts/bench.txt) >"$OUT/bench.txt" 2>"$OUT/bench.err"; then
     failures=$((failures + 1))
     echo "benchmark FAILED (see bench.err)" >&2
@@ -147,7 +152,7 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
   # every side timed in CUDA graphs (kernel time without host launch cost).
   if [ -n "${FA4_BENCH_GRAPH:-}" ]; then
     # shellcheck disable=SC2046
-    if ! python3 bench/compare_sdpa.py --graph --fa4-run "$FA4_RUN" --json "$OUT/bench-graph.json" \
+    if ! python3 bench/compare_sdpa.py --graph "${pdl_column[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench-graph.json" \
          $(grep -E "${FA4_BENCH_GRAPH}" artifacts/bench.txt) >"$OUT/bench-graph.txt" 2>>"$OUT/bench.err"; then
       failures=$((failures + 1))
       echo "graph benchmark FAILED (see bench.err)" >&2

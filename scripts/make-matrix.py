@@ -37,11 +37,12 @@ BENCH.append(("bench_decode_d128_gqa", 128, 128, 32, 8, "none", "bf16",
 # variant -> (fa4-compile flags, the bench kernels built with them).
 PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
                  for m in ("none", "causal")]
-D128_BENCH = ["bench_prefill_d128_none", "bench_prefill_d128_causal"]
-# The intra-warpgroup overlap is the default: "no_overlap" keeps the
-# schedule it replaced measurable.
-VARIANTS = {"no_overlap": (["--intra-wg-overlap=false"], PREFILL_BENCH),
-            "persist": (["--persistent"], D128_BENCH)}
+PERSIST_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128)
+                 for m in ("none", "causal")]
+# The persistent schedule against the planner's one-CTA-per-work-tile grid.
+# (The intra-warpgroup overlap's "no_overlap" variant was measured in
+# session 4, bench/RESULTS.md; `--intra-wg-overlap=false` still builds it.)
+VARIANTS = {"persist": (["--persistent"], PERSIST_BENCH)}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1.
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024)]
 # Split-K decode (the split-K issue): kernels compiled with size hints, so
@@ -81,14 +82,12 @@ DECODE_BENCH = {"decode_d128_h32x8": [(1, 1, 8192), (1, 1, 32768),
 # --block-n), so one run compares them with the planner's choice; each runs
 # the decode cases too.
 # variant -> (fa4-compile flags, the decode kernels built with them).
-DECODE_VARIANTS = {f"bn{bn}": ([f"--block-n={bn}"],
-                               ["decode_d128_h32x8", "decode_d128_h32x8_b64"])
-                   for bn in (176, 128, 96, 64)}
+# (The block-n variants bn176/128/96/64 and 16-CTA clusters were measured
+# in session 4, bench/RESULTS.md.)
 # More CTAs for the B = 1 split: 16 partitions per work item (128 CTAs)
-# through the workspace, or in 16-CTA clusters.
-DECODE_VARIANTS["ws16"] = (["--split-k-partitions=16", "--split-k-workspace"],
-                           ["decode_d128_h32x8"])
-DECODE_VARIANTS["c16"] = (["--split-k-partitions=16"], ["decode_d128_h32x8"])
+# through the workspace.
+DECODE_VARIANTS = {"ws16": (["--split-k-partitions=16", "--split-k-workspace"],
+                            ["decode_d128_h32x8"])}
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
 
