@@ -149,6 +149,20 @@ def main():
     args = parser.parse_args()
     rows = []
     torch_times = {}
+    fmt = lambda x: f"{x:9.2f}" if x else "      n/a"
+    extra = f" {'no-pdl':>9} {'pdl/no':>7}" if args.no_pdl_column else ""
+    # Each row is printed as soon as it is measured, so a run cut short by
+    # its time limit still reports what it measured.
+    print(f"{'artifact':52} {'b':>3} {'sq':>6} {'skv':>6} {'unit':>7} {'fa4':>9} {'cudnn':>9} {'flash':>9} {'/cudnn':>7} {'/flash':>7}{extra}",
+          flush=True)
+
+    def print_row(r):
+        ratio = lambda other: f"{r['fa4'] / r[other]:7.3f}" if r["fa4"] and r.get(other) else "    n/a"
+        extra = f" {fmt(r['fa4_nopdl'])} {ratio('fa4_nopdl')}" if args.no_pdl_column else ""
+        print(f"{r['artifact'][:52]:52} {r['b']:3} {r['sq']:6} {r['skv']:6} {r['unit']:>7} "
+              f"{fmt(r['fa4'])} {fmt(r['cudnn'])} {fmt(r['flash'])} {ratio('cudnn')} {ratio('flash')}{extra}",
+              flush=True)
+
     for spec in args.rows:
         artifact, b, sq, skv = spec.rsplit(":", 3)
         b, sq, skv = int(b), int(sq), int(skv)
@@ -181,14 +195,7 @@ def main():
             row[name + "_ms"] = ms
             row[name] = rate(ms) if ms else None
         rows.append(row)
-    fmt = lambda x: f"{x:9.2f}" if x else "      n/a"
-    extra = f" {'no-pdl':>9} {'pdl/no':>7}" if args.no_pdl_column else ""
-    print(f"{'artifact':52} {'b':>3} {'sq':>6} {'skv':>6} {'unit':>7} {'fa4':>9} {'cudnn':>9} {'flash':>9} {'/cudnn':>7} {'/flash':>7}{extra}")
-    for r in rows:
-        ratio = lambda other: f"{r['fa4'] / r[other]:7.3f}" if r["fa4"] and r.get(other) else "    n/a"
-        extra = f" {fmt(r['fa4_nopdl'])} {ratio('fa4_nopdl')}" if args.no_pdl_column else ""
-        print(f"{r['artifact'][:52]:52} {r['b']:3} {r['sq']:6} {r['skv']:6} {r['unit']:>7} "
-              f"{fmt(r['fa4'])} {fmt(r['cudnn'])} {fmt(r['flash'])} {ratio('cudnn')} {ratio('flash')}{extra}")
+        print_row(row)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
