@@ -123,10 +123,10 @@ def torch_ms(backend, problem, b, sq, skv, graph=False):
         return None
 
 
-def fa4_ms(fa4_run, artifact, b, sq, skv, graph=False, pdl=True):
+def fa4_ms(fa4_run, artifact, b, sq, skv, graph=False, pdl=False):
     out = subprocess.run([fa4_run, f"{artifact}/manifest.json", "--b", str(b), "--sq", str(sq),
                           "--skv", str(skv), "--bench", "--iters", "30"] +
-                         (["--graph"] if graph else []) + ([] if pdl else ["--no-pdl"]),
+                         (["--graph"] if graph else []) + (["--pdl"] if pdl else []),
                          capture_output=True, text=True, timeout=600)
     match = re.search(r"ms=([0-9.eE+-]+)", out.stdout)
     if out.returncode != 0 or not match:
@@ -142,15 +142,15 @@ def main():
     parser.add_argument("--graph", action="store_true",
                         help="time every side in CUDA graphs of 30 calls (kernel "
                              "time without host launch cost)")
-    parser.add_argument("--no-pdl-column", action="store_true",
-                        help="also time fa4 with plain launches (fa4-run --no-pdl) "
-                             "and print what the programmatic dependent launch buys")
+    parser.add_argument("--pdl-column", action="store_true",
+                        help="also time fa4 with programmatic dependent launches "
+                             "(fa4-run --pdl) and print their ratio to plain ones")
     parser.add_argument("rows", nargs="+", help="ARTIFACT_DIR:B:SQ:SKV")
     args = parser.parse_args()
     rows = []
     torch_times = {}
     fmt = lambda x: f"{x:9.2f}" if x else "      n/a"
-    extra = f" {'no-pdl':>9} {'pdl/no':>7}" if args.no_pdl_column else ""
+    extra = f" {'pdl':>9} {'pdl/fa4':>7}" if args.pdl_column else ""
     # Each row is printed as soon as it is measured, so a run cut short by
     # its time limit still reports what it measured.
     print(f"{'artifact':52} {'b':>3} {'sq':>6} {'skv':>6} {'unit':>7} {'fa4':>9} {'cudnn':>9} {'flash':>9} {'/cudnn':>7} {'/flash':>7}{extra}",
@@ -158,7 +158,8 @@ def main():
 
     def print_row(r):
         ratio = lambda other: f"{r['fa4'] / r[other]:7.3f}" if r["fa4"] and r.get(other) else "    n/a"
-        extra = f" {fmt(r['fa4_nopdl'])} {ratio('fa4_nopdl')}" if args.no_pdl_column else ""
+        pdl_ratio = f"{r['fa4_pdl'] / r['fa4']:7.3f}" if r["fa4"] and r.get("fa4_pdl") else "    n/a"
+        extra = f" {fmt(r.get('fa4_pdl'))} {pdl_ratio}" if args.pdl_column else ""
         print(f"{r['artifact'][:52]:52} {r['b']:3} {r['sq']:6} {r['skv']:6} {r['unit']:>7} "
               f"{fmt(r['fa4'])} {fmt(r['cudnn'])} {fmt(r['flash'])} {ratio('cudnn')} {ratio('flash')}{extra}",
               flush=True)
@@ -188,9 +189,9 @@ def main():
         cudnn_ms, flash_ms = torch_times[key]
         sides = [("fa4", fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph)),
                  ("cudnn", cudnn_ms), ("flash", flash_ms)]
-        if args.no_pdl_column:
-            sides.append(("fa4_nopdl",
-                          fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph, pdl=False)))
+        if args.pdl_column:
+            sides.append(("fa4_pdl",
+                          fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph, pdl=True)))
         for name, ms in sides:
             row[name + "_ms"] = ms
             row[name] = rate(ms) if ms else None

@@ -11,7 +11,7 @@
 # bench.txt. FA4_ARTIFACTS (a glob under artifacts/) picks the artifacts
 # whose cases run; FA4_SKIP_BENCH=1 skips the SDPA comparison and
 # FA4_BENCH_FILTER (an extended regex) picks the rows of artifacts/bench.txt;
-# FA4_BENCH_NO_PDL=1 adds fa4 timed with plain launches.
+# FA4_BENCH_PDL=1 adds fa4 timed with programmatic dependent launches.
 set -euo pipefail
 
 OUT=${OUT:-/tmp/fa4-gpu-check}
@@ -144,10 +144,9 @@ fi
 if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "import torch" 2>/dev/null; then
   step "benchmark against torch SDPA"
   # shellcheck disable=SC2046
-  # FA4_BENCH_NO_PDL=1: also time fa4 with plain launches (what the
-  # programmatic dependent launch buys).
+  # FA4_BENCH_PDL=1: also time fa4 with programmatic dependent launches.
   pdl_column=()
-  [ "${FA4_BENCH_NO_PDL:-0}" = 1 ] && pdl_column=(--no-pdl-column)
+  [ "${FA4_BENCH_PDL:-0}" = 1 ] && pdl_column=(--pdl-column)
   # FA4_BENCH_SECONDS bounds each comparison (0: no bound).
   if ! timeout "${FA4_BENCH_SECONDS:-0}" python3 bench/compare_sdpa.py "${pdl_column[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
        $(grep -E "${FA4_BENCH_FILTER:-.}" artifacts/bench.txt) >"$OUT/bench.txt" 2>"$OUT/bench.err"; then

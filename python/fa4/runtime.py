@@ -543,9 +543,10 @@ class Kernel(object):
         return Alignment(base.value, stride.value)
 
     def set_programmatic_launch(self, enabled):
-        """Programmatic dependent launch (on by default where the manifest
-        allows it): the kernel starts while the grid before it on the stream
-        drains and waits for it in-kernel. False makes later launches plain."""
+        """Programmatic dependent launch (off by default; see
+        fa4_module_set_programmatic_launch in Runtime.h): the kernel may start
+        while the grid before it on the stream drains, and waits for it
+        in-kernel. Ignored where the manifest does not allow it."""
         _check(
             self._lib.fa4_module_set_programmatic_launch(self._live(), 1 if enabled else 0)
         )

@@ -34,7 +34,7 @@ public:
   void launch(const fa4_attention_args &args, CUstream stream);
 
   /// Whether launches are programmatic dependent launches: the manifest
-  /// allows it and setProgrammaticLaunch(false) did not turn it off.
+  /// allows it and setProgrammaticLaunch(true) asked for it.
   bool usesProgrammaticLaunch() const {
     return manifest.launch.programmaticDependentLaunch &&
            programmaticLaunch.load();
@@ -57,7 +57,10 @@ private:
   std::mutex mutex;
   std::vector<char> image; // the binary file, read once
   std::map<CUcontext, Loaded> loaded;
-  std::atomic<bool> programmaticLaunch{true};
+  /// Off by default: measured, it bought nothing on back-to-back fa4
+  /// launches and cost 26-31% on the B = 1 cluster decode in CUDA graphs
+  /// (bench/RESULTS.md, session 5).
+  std::atomic<bool> programmaticLaunch{false};
 };
 
 } // namespace fa4::rt

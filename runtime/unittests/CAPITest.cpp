@@ -60,13 +60,14 @@ TEST(CAPITest, TogglesTheProgrammaticLaunch) {
   ModulePtr module(raw);
   fa4_kernel_info info;
   ASSERT_EQ(fa4_module_get_info(module.get(), &info), FA4_SUCCESS);
-  EXPECT_EQ(info.programmatic_launch, 1);
-  ASSERT_EQ(fa4_module_set_programmatic_launch(module.get(), 0), FA4_SUCCESS);
-  ASSERT_EQ(fa4_module_get_info(module.get(), &info), FA4_SUCCESS);
+  // Off until asked for.
   EXPECT_EQ(info.programmatic_launch, 0);
   ASSERT_EQ(fa4_module_set_programmatic_launch(module.get(), 1), FA4_SUCCESS);
   ASSERT_EQ(fa4_module_get_info(module.get(), &info), FA4_SUCCESS);
   EXPECT_EQ(info.programmatic_launch, 1);
+  ASSERT_EQ(fa4_module_set_programmatic_launch(module.get(), 0), FA4_SUCCESS);
+  ASSERT_EQ(fa4_module_get_info(module.get(), &info), FA4_SUCCESS);
+  EXPECT_EQ(info.programmatic_launch, 0);
   // A manifest that does not allow it stays plain whatever is asked.
   ModulePtr plain = loadGood();
   ASSERT_EQ(fa4_module_set_programmatic_launch(plain.get(), 1), FA4_SUCCESS);

@@ -32,12 +32,14 @@ print("sizes", info.batch, info.seq_q, info.seq_kv)
 print("block", info.block, "cluster", info.cluster, "smem", info.smem)
 # CHECK-NEXT: strictest 16 16
 print("strictest", info.base_align_bytes, info.stride_align_bytes)
-# CHECK-NEXT: programmatic launch True
+# The manifest allows a programmatic dependent launch; launches use it only
+# once asked.
+# CHECK-NEXT: programmatic launch False
 print("programmatic launch", info.programmatic_launch)
-kernel.set_programmatic_launch(False)
-# CHECK-NEXT: after set_programmatic_launch(False): False
-print("after set_programmatic_launch(False):", kernel.info.programmatic_launch)
 kernel.set_programmatic_launch(True)
+# CHECK-NEXT: after set_programmatic_launch(True): True
+print("after set_programmatic_launch(True):", kernel.info.programmatic_launch)
+kernel.set_programmatic_launch(False)
 info = kernel.info
 # CHECK-NEXT: binary fa4_fa3_attention_sm_90a.ptx
 print("binary", os.path.basename(info.binary_path))

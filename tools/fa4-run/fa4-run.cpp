@@ -43,7 +43,7 @@ void check(fa4_status status, const char *what) {
 
 const char *usage =
     "usage: fa4-run MANIFEST [--b N] [--sq N] [--skv N] [--seed N] [--check]\n"
-    "               [--full-check] [--bench] [--graph] [--no-pdl] [--iters N]\n"
+    "               [--full-check] [--bench] [--graph] [--pdl] [--iters N]\n"
     "               [--json]\n"
     "               [--bad-tensor=misaligned|stride|last-stride|overlap|"
     "dtype|shape|lse]\n"
@@ -55,7 +55,8 @@ const char *usage =
     "  --graph          with --bench: time --iters launches captured in one\n"
     "                   CUDA graph (no host launch cost between kernels),\n"
     "                   median of 5 replays\n"
-    "  --no-pdl         plain launches, not programmatic dependent ones\n"
+    "  --pdl            programmatic dependent launches (where the manifest\n"
+    "                   allows them)\n"
     "  --bad-tensor     pass one wrongly laid out tensor; expect a refusal\n";
 
 struct Options {
@@ -63,7 +64,7 @@ struct Options {
   int64_t batch = -1, seqQ = -1, seqKV = -1;
   uint64_t seed = 0;
   bool check = false, fullCheck = false, bench = false, json = false;
-  bool graph = false, programmaticLaunch = true;
+  bool graph = false, programmaticLaunch = false;
   int iters = 30;
   std::string badTensor;
 };
@@ -116,8 +117,8 @@ Options parseOptions(int argc, char **argv) {
       options.graph = true;
     else if (arg == "--json")
       options.json = true;
-    else if (arg == "--no-pdl")
-      options.programmaticLaunch = false;
+    else if (arg == "--pdl")
+      options.programmaticLaunch = true;
     else if (arg == "-h" || arg == "--help") {
       std::fputs(usage, stdout);
       std::exit(exitPass);

@@ -91,8 +91,8 @@ typedef struct fa4_kernel_info {
      tensor. fa4_module_get_tensor_alignment gives each tensor's own. */
   int32_t base_align_bytes;   /* data pointer aligned to this */
   int32_t stride_align_bytes; /* every non-last stride * elemsize a multiple */
-  /* 1: the manifest allows a programmatic dependent launch, and launches
-     use it unless fa4_module_set_programmatic_launch turned it off. */
+  /* 1: launches are programmatic dependent launches (the manifest allows
+     it and fa4_module_set_programmatic_launch turned it on). */
   int32_t programmatic_launch;
 } fa4_kernel_info;
 
@@ -126,11 +126,13 @@ FA4_RT_API fa4_status fa4_module_get_tensor_alignment(const fa4_module *module,
 
 /* Programmatic dependent launch (CUDA 12 PDL), for kernels whose manifest
    allows it (version 4, launch.programmatic_dependent_launch): the kernel
-   starts while the grid before it on the stream drains and waits in-kernel
-   (griddepcontrol.wait) before it reads or writes global memory, which
-   hides its launch latency and prologue. On by default; enabled = 0 makes
-   every later launch of this module a plain one (to measure what it buys).
-   Ignored for kernels whose manifest does not allow it. */
+   may start while the grid before it on the stream drains and waits
+   in-kernel (griddepcontrol.wait) before it reads or writes global memory,
+   so its launch and prologue can overlap that grid's tail. Off by default:
+   on back-to-back fa4 kernels it measured no gain, and on split-K decode
+   in CUDA graphs a loss (bench/RESULTS.md). enabled = 1 turns it on for
+   later launches of this module (for a kernel that follows a long one of
+   another library); ignored where the manifest does not allow it. */
 FA4_RT_API fa4_status fa4_module_set_programmatic_launch(fa4_module *module,
                                                          int32_t enabled);
 
