@@ -39,10 +39,11 @@ PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
                  for m in ("none", "causal")]
 PERSIST_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128)
                  for m in ("none", "causal")]
-# The persistent schedule against the planner's one-CTA-per-work-tile grid.
-# (The intra-warpgroup overlap's "no_overlap" variant was measured in
-# session 4, bench/RESULTS.md; `--intra-wg-overlap=false` still builds it.)
-VARIANTS = {"persist": (["--persistent"], PERSIST_BENCH)}
+# Persistent CTAs up to Skv = 2048 (one CTA per work tile above, from the
+# same binary) against the default one-CTA-per-work-tile grid. (The
+# intra-warpgroup overlap's "no_overlap" variant was measured in session 4,
+# bench/RESULTS.md; `--intra-wg-overlap=false` still builds it.)
+VARIANTS = {"persist2k": (["--persistent-max-seq-kv=2048"], PERSIST_BENCH)}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1.
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024)]
 # Split-K decode (the split-K issue): kernels compiled with size hints, so

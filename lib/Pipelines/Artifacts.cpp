@@ -179,16 +179,20 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
   // dependent launch, 3 for a workspace split-K's second kernel.
   auto combine = abi.getAs<DictionaryAttr>("combine");
   bool programmatic = abi.contains("programmatic_dependent_launch");
+  auto persistent = abi.getAs<DictionaryAttr>("persistent");
   auto launchJson = [&](llvm::json::Object launch) {
     if (programmatic)
       launch["programmatic_dependent_launch"] = true;
     return launch;
   };
+  auto integerOf = [](DictionaryAttr dict, StringRef key) {
+    return cast<IntegerAttr>(dict.get(key)).getInt();
+  };
 
   llvm::json::Object manifest{
-      {"fa4_abi_version", programmatic ? 4
-                          : combine    ? 3
-                                       : 2},
+      {"fa4_abi_version", programmatic || persistent ? 4
+                          : combine                  ? 3
+                                                     : 2},
       {"kernel", kernel},
       {"chip", chip},
       {"binary",
@@ -219,6 +223,12 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
            {"cluster", int3(cast<DenseI64ArrayAttr>(abi.get("cluster")))},
            {"dynamic_smem_bytes",
             cast<IntegerAttr>(abi.get("dynamic_smem_bytes")).getInt()}})}};
+  if (persistent)
+    manifest.getObject("launch")->insert(
+        {"persistent",
+         llvm::json::Object{
+             {"ctas_per_sm", integerOf(persistent, "ctas_per_sm")},
+             {"max_seq_kv", integerOf(persistent, "max_seq_kv")}}});
   if (combine) {
     manifest["workspace"] =
         llvm::json::Object{{"bytes", factorsJson(abi.get("workspace_bytes"))}};

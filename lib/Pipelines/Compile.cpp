@@ -26,6 +26,7 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     ConvertAttnToFA4Options kernelOptions;
     kernelOptions.pingPong = options.pingPong;
     kernelOptions.persistent = options.persistent;
+    kernelOptions.persistentMaxSeqKV = options.persistentMaxSeqKV;
     kernelOptions.intraWgOverlap = options.intraWgOverlap;
     kernelOptions.structure = kernel == KernelKind::FA3 ? "fa3" : "fa4";
     pm.addPass(createConvertAttnToFA4(kernelOptions));

@@ -71,6 +71,15 @@ Kernel::Loaded Kernel::load() {
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *optionValues[] = {errorLog, reinterpret_cast<void *>(sizeof(errorLog))};
   Loaded result;
+  {
+    CUdevice device;
+    int numSMs = 0;
+    checkCuda(api.cuCtxGetDevice(&device), "cuCtxGetDevice");
+    checkCuda(api.cuDeviceGetAttribute(
+                  &numSMs, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
+              "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+    result.numSMs = static_cast<uint32_t>(numSMs);
+  }
   CUresult status = api.cuModuleLoadDataEx(&result.module, binary.data(), 2,
                                            options, optionValues);
   if (status != CUDA_SUCCESS) {
@@ -227,6 +236,7 @@ void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   }
 
   const Loaded &functions = loadedFor(currentContext());
+  grid = persistentGrid(manifest.launch, bindings, grid, functions.numSMs);
   bool programmatic = programmaticLaunch.load();
   if (!manifest.combine) {
     launchOne(functions.function, manifest.kernel, manifest.launch, grid,

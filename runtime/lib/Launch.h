@@ -46,6 +46,7 @@ private:
     CUmodule module;
     CUfunction function;
     CUfunction combine = nullptr; // a workspace split-K's second kernel
+    uint32_t numSMs = 0;          // of the context's device
   };
 
   /// The kernel's functions in `context`, loaded and configured on first use.

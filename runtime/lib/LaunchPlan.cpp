@@ -4,6 +4,7 @@
 
 #include "Error.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace fa4::rt;
@@ -64,6 +65,18 @@ std::array<uint32_t, 3> fa4::rt::evaluateGrid(const LaunchSpec &launch,
                       std::to_string(launch.cluster[d]));
     grid[d] = static_cast<uint32_t>(size);
   }
+  return grid;
+}
+
+std::array<uint32_t, 3> fa4::rt::persistentGrid(const LaunchSpec &launch,
+                                                const Bindings &bindings,
+                                                std::array<uint32_t, 3> grid,
+                                                uint32_t numSMs) {
+  if (!launch.persistent ||
+      bindings[Symbol::SeqKV] > launch.persistent->maxSeqKV)
+    return grid;
+  uint64_t ctas = uint64_t(numSMs) * launch.persistent->ctasPerSM;
+  grid[0] = static_cast<uint32_t>(std::min<uint64_t>(grid[0], ctas));
   return grid;
 }
 

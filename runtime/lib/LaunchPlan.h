@@ -18,6 +18,14 @@ namespace fa4::rt {
 std::array<uint32_t, 3> evaluateGrid(const LaunchSpec &launch,
                                      const Bindings &bindings);
 
+/// The grid to launch on a device of `numSMs` SMs: `grid` (evaluateGrid's),
+/// with x capped at numSMs * ctas_per_sm when the launch is persistent and
+/// skv is at most its max_seq_kv.
+std::array<uint32_t, 3> persistentGrid(const LaunchSpec &launch,
+                                       const Bindings &bindings,
+                                       std::array<uint32_t, 3> grid,
+                                       uint32_t numSMs);
+
 /// Bytes of the workspace a workspace split-K needs for these sizes (0
 /// without one). Throws Error(FA4_ERROR_VALIDATION) past 1 TiB.
 uint64_t evaluateWorkspaceBytes(const Manifest &manifest,

@@ -666,12 +666,34 @@ void ManifestReader::readLaunch(const Value &value, const std::string &path,
               path + ".dynamic_smem_bytes", 0, INT32_MAX));
   if (abiVersion < 4) {
     object.explainUnknown("programmatic_dependent_launch", "a version 4 key");
+    object.explainUnknown("persistent", "a version 4 key");
     return;
   }
   if (const Value *programmatic =
           object.optional("programmatic_dependent_launch"))
     launch.programmaticDependentLaunch =
         boolean(*programmatic, path + ".programmatic_dependent_launch");
+  if (const Value *persistent = object.optional("persistent")) {
+    std::string persistentPath = path + ".persistent";
+    Object rule(*this, *persistent, persistentPath);
+    LaunchSpec::Persistent result;
+    result.ctasPerSM = static_cast<uint32_t>(integer(
+        rule.required("ctas_per_sm"), persistentPath + ".ctas_per_sm", 1, 32));
+    result.maxSeqKV = integer(rule.required("max_seq_kv"),
+                              persistentPath + ".max_seq_kv", 0, INT32_MAX);
+    // The cap applies to grid x alone: the work list must be all there.
+    auto isOne = [](const std::vector<GridFactor> &factors) {
+      for (const GridFactor &factor : factors)
+        if (factor.kind != GridFactor::Kind::Constant || factor.constant != 1)
+          return false;
+      return true;
+    };
+    if (!isOne(launch.grid[1]) || !isOne(launch.grid[2]) ||
+        launch.cluster != std::array<uint32_t, 3>{1, 1, 1})
+      fail(persistentPath, "a persistent launch needs a one-dimensional grid "
+                           "(y and z of 1) and no cluster");
+    launch.persistent = result;
+  }
 }
 
 } // namespace

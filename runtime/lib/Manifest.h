@@ -104,6 +104,16 @@ struct LaunchSpec {
   /// (griddepcontrol.wait), so it may be launched with programmatic stream
   /// serialization.
   bool programmaticDependentLaunch = false;
+  /// Version 4: the kernel walks its one-dimensional grid's work tiles
+  /// blockIdx.x, + gridDim.x, ..., so any grid.x covers the work; when the
+  /// launch's skv is at most `maxSeqKV` the runtime runs it on at most
+  /// `ctasPerSM` CTAs per SM of the device (persistent CTAs), otherwise on
+  /// one CTA per work tile.
+  struct Persistent {
+    uint32_t ctasPerSM;
+    int64_t maxSeqKV;
+  };
+  std::optional<Persistent> persistent;
 };
 
 struct Problem {

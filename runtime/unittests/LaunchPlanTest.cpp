@@ -28,6 +28,25 @@ TEST_F(LaunchPlanTest, EvaluatesTheExampleGrid) {
             (std::array<uint32_t, 3>{2, 32, 2}));
 }
 
+TEST_F(LaunchPlanTest, CapsAPersistentGridUpToItsSequenceLength) {
+  Manifest persistent = parseManifest(persistentManifestJson(), "");
+  // Work tiles: ceil(113 / 64) * 32 * 2 = 128; skv = 203 <= 2048.
+  std::array<uint32_t, 3> grid = evaluateGrid(persistent.launch, bindings);
+  EXPECT_EQ(grid, (std::array<uint32_t, 3>{128, 1, 1}));
+  EXPECT_EQ(persistentGrid(persistent.launch, bindings, grid, 132),
+            (std::array<uint32_t, 3>{128, 1, 1}));
+  EXPECT_EQ(persistentGrid(persistent.launch, bindings, grid, 78),
+            (std::array<uint32_t, 3>{78, 1, 1}));
+  // Past max_seq_kv: one CTA per work tile.
+  Bindings longKeys = validateArgs(persistent, goodArgs(2, 113, 2049));
+  EXPECT_EQ(persistentGrid(persistent.launch, longKeys, grid, 78), grid);
+  Bindings atTheLimit = validateArgs(persistent, goodArgs(2, 113, 2048));
+  EXPECT_EQ(persistentGrid(persistent.launch, atTheLimit, grid, 78)[0], 78u);
+  // Not persistent: never capped.
+  EXPECT_EQ(persistentGrid(manifest.launch, bindings, {2, 32, 2}, 1),
+            (std::array<uint32_t, 3>{2, 32, 2}));
+}
+
 TEST_F(LaunchPlanTest, EvaluatesTheWorkspaceBytes) {
   EXPECT_EQ(evaluateWorkspaceBytes(manifest, bindings), 0u);
   Manifest split = parseManifest(workspaceManifestJson(), "");

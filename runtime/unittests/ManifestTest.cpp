@@ -562,4 +562,33 @@ TEST(ManifestTest, RejectsABrokenProgrammaticDependentLaunch) {
       "got number");
 }
 
+TEST(ManifestTest, ReadsAPersistentLaunch) {
+  Manifest manifest = parseManifest(persistentManifestJson(), "/kernels");
+  ASSERT_TRUE(manifest.launch.persistent);
+  EXPECT_EQ(manifest.launch.persistent->ctasPerSM, 1u);
+  EXPECT_EQ(manifest.launch.persistent->maxSeqKV, 2048);
+  EXPECT_FALSE(goodManifest().launch.persistent);
+}
+
+TEST(ManifestTest, RejectsABrokenPersistentLaunch) {
+  auto persistentError = [](const std::string &from, const std::string &to) {
+    return manifestError(edited(persistentManifestJson(), {{from, to}}));
+  };
+  EXPECT_EQ(
+      persistentError(R"("fa4_abi_version": 4)", R"("fa4_abi_version": 3)"),
+      "manifest: launch.persistent: unknown key; a version 4 key");
+  EXPECT_EQ(persistentError(R"([1], [])", R"(["b"], [])"),
+            "manifest: launch.persistent: a persistent launch needs a "
+            "one-dimensional grid (y and z of 1) and no cluster");
+  EXPECT_EQ(
+      persistentError(R"("cluster": [1, 1, 1])", R"("cluster": [2, 1, 1])"),
+      "manifest: launch.persistent: a persistent launch needs a "
+      "one-dimensional grid (y and z of 1) and no cluster");
+  EXPECT_EQ(persistentError(R"("ctas_per_sm": 1)", R"("ctas_per_sm": 0)"),
+            "manifest: launch.persistent.ctas_per_sm: 0 is out of range [1, "
+            "32]");
+  EXPECT_EQ(persistentError(R"(, "max_seq_kv": 2048)", ""),
+            "manifest: launch.persistent.max_seq_kv: missing");
+}
+
 } // namespace

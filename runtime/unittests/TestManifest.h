@@ -98,6 +98,18 @@ inline std::string workspaceManifestJson() {
                          "cluster": [1, 1, 1], "dynamic_smem_bytes": 0}})"}});
 }
 
+/// The good manifest as a version 4 persistent launch: a one-dimensional
+/// grid of work tiles, capped at one CTA per SM up to skv = 2048.
+inline std::string persistentManifestJson() {
+  return manifestWith(
+      {{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 4)"},
+       {R"("grid": [[{"ceil_div": ["sq", 64]}], ["hq"], ["b"]])",
+        R"("grid": [[{"ceil_div": ["sq", 64]}, "hq", "b"], [1], []])"},
+       {R"("dynamic_smem_bytes": 200000})",
+        R"("dynamic_smem_bytes": 200000,
+    "persistent": {"ctas_per_sm": 1, "max_seq_kv": 2048}})"}});
+}
+
 inline Manifest goodManifest() {
   return parseManifest(goodManifestJson(), "/kernels");
 }

@@ -1,9 +1,11 @@
 // fa4-compile on sm_90a picks the TMA + wgmma kernel (kernel=auto) and
 // serializes it to PTX in a gpu.binary; kernel=reference keeps the SIMT one;
-// persistent=true launches one CTA per SM (132) that loops over work tiles.
+// persistent=true lets the runtime launch one CTA per SM that loops over the
+// work tiles, at every Skv; persistent-max-seq-kv=2048 up to Skv = 2048.
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a" | FileCheck %s
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a kernel=reference" | FileCheck %s --check-prefix=REF
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent=true" | FileCheck %s --check-prefix=PERSIST
+// RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent-max-seq-kv=2048" | FileCheck %s --check-prefix=SHORT
 
 // CHECK: attn.attention
 // CHECK-SAME: config = #attn.config<chip = sm_90a
@@ -11,6 +13,8 @@
 // CHECK-SAME: block = array<i64: 384, 1, 1>
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
 // CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
+// By default one CTA per work tile: no persistent rule, no work-tile loop.
+// CHECK-NOT: persistent =
 // CHECK: gpu.binary @fa4_fa3_attention_sm_90a_module
 // CHECK-SAME: assembly = "
 // CHECK-SAME: .target sm_90a
@@ -26,14 +30,21 @@
 
 // PERSIST: attn.attention
 // PERSIST-SAME: fa4.abi = {
-// PERSIST-SAME: grid = {{\[}}["132"], ["1"], ["1"]]
+// PERSIST-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
 // PERSIST-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
+// PERSIST-SAME: persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2147483647 : i64}
 // PERSIST: gpu.binary @fa4_fa3_attention_sm_90a_module
 // PERSIST-SAME: .visible .entry fa4_fa3_attention_sm_90a(
 // PERSIST-SAME: %nctaid.x;
 // PERSIST-SAME: setmaxnreg.inc.sync.aligned.u32 \09240;
 // PERSIST-SAME: setmaxnreg.dec.sync.aligned.u32 \0924;
 // PERSIST-NOT: gpu.module
+
+// SHORT: fa4.abi = {
+// SHORT-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// SHORT-SAME: persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2048 : i64}
+// SHORT: gpu.binary
+// SHORT-SAME: %nctaid.x;
 
 // REF: gpu.binary @fa4_ref_attention_sm_90a_module
 // REF-NOT: wgmma

@@ -7,6 +7,8 @@
 // RUN: FileCheck %s --check-prefix=FA3 < %t/fa4_fa3_gqa_window_sm_90a/manifest.json
 // RUN: fa4-compile %s --chip=sm_90a --kernel=reference --ptxas=none -o %t/ref --quiet
 // RUN: FileCheck %s --check-prefix=REF < %t/ref/fa4_ref_gqa_window_sm_90a/manifest.json
+// RUN: fa4-compile %s --chip=sm_90a --persistent-max-seq-kv=2048 --ptxas=none -o %t/persistent --quiet
+// RUN: FileCheck %s --check-prefix=PERSIST < %t/persistent/fa4_fa3_gqa_window_sm_90a/manifest.json
 
 // FA3:      "alignment": {
 // FA3-NEXT:   "unit_stride_last_dim": true
@@ -27,6 +29,7 @@
 // FA3-NEXT:         128
 // FA3:          "hq",
 // FA3-NEXT:     "b"
+// FA3-NOT:    "persistent"
 // FA3:        "programmatic_dependent_launch": true
 // The tensor maps come first, with the plan's boxes; then O, LSE, sizes,
 // strides and the scale.
@@ -80,6 +83,18 @@
 // FA3:          "b",
 // FA3-NEXT:     8,
 // FA3-NEXT:     "sq"
+
+// persistent-max-seq-kv: the launch's persistent rule, the grid unchanged.
+// PERSIST:      "fa4_abi_version": 4,
+// PERSIST:      "launch": {
+// PERSIST:        "grid": [
+// PERSIST-NEXT:     [
+// PERSIST-NEXT:       {
+// PERSIST-NEXT:         "ceil_div": [
+// PERSIST:        "persistent": {
+// PERSIST-NEXT:     "ctas_per_sm": 1,
+// PERSIST-NEXT:     "max_seq_kv": 2048
+// PERSIST-NEXT:   },
 
 // The reference kernel loads elements one at a time: element alignment.
 // REF-NOT:  programmatic_dependent_launch

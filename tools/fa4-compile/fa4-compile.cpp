@@ -47,10 +47,16 @@ static cl::opt<bool> pingPong("ping-pong",
                               cl::desc("fa3 kernel: FA3 ping-pong between "
                                        "the consumer warpgroups"),
                               cl::init(true));
-static cl::opt<bool>
-    persistent("persistent",
-               cl::desc("fa3 kernel: one CTA per SM looping over work tiles"),
-               cl::init(false));
+static cl::opt<bool> persistent(
+    "persistent",
+    cl::desc("fa3 prefill kernel: persistent CTAs (one per SM, looping over "
+             "work tiles) at every Skv"),
+    cl::init(false));
+static cl::opt<int64_t> persistentMaxSeqKV(
+    "persistent-max-seq-kv",
+    cl::desc("fa3 prefill kernel: persistent CTAs up to this Skv, one CTA "
+             "per work tile above (0: never; bench/RESULTS.md measures 2048)"),
+    cl::init(0));
 static cl::opt<bool> intraWgOverlap(
     "intra-wg-overlap",
     cl::desc("fa3 prefill kernel: the softmax of tile t runs while the P V "
@@ -132,6 +138,7 @@ int main(int argc, char **argv) {
   options.kernel = kernel;
   options.pingPong = pingPong;
   options.persistent = persistent;
+  options.persistentMaxSeqKV = persistentMaxSeqKV;
   options.intraWgOverlap = intraWgOverlap;
   options.batchHint = batchHint;
   options.seqQHint = seqQHint;

@@ -34,6 +34,13 @@ struct KernelABI {
   /// memory, so the runtime may start it while the grid before it on the
   /// stream drains (joinPriorGrids).
   bool programmaticDependentLaunch = false;
+  /// A persistent launch: the kernel walks a one-dimensional grid's work
+  /// tiles with stride gridDim.x, and the runtime caps grid x at
+  /// `ctasPerSM` CTAs per SM when the launch's Skv is at most `maxSeqKV`.
+  struct Persistent {
+    int64_t ctasPerSM, maxSeqKV;
+  };
+  std::optional<Persistent> persistent;
   /// Per tensor (q, k, v, o, lse): the base and stride alignment in bytes its
   /// accesses need: 16 for anything a tensor map reads, else the widest load
   /// or store the kernel issues on it.

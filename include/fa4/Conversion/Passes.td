@@ -54,8 +54,15 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "mask only (+1-3% on the H200, bench/RESULTS.md); decode and "
            "window kernels keep the plain schedule">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
-           "One CTA per SM looping over work tiles (causal: heaviest "
-           "first), so the next tile's Q load overlaps this one's epilogue">,
+           "Prefill: always run persistent CTAs (one per SM, each looping "
+           "over work tiles; causal: heaviest first)">,
+    Option<"persistentMaxSeqKV", "persistent-max-seq-kv", "int64_t",
+           /*default=*/"0",
+           "Prefill: build the work-tile loop and let the runtime run one "
+           "CTA per SM when the launch's Skv is at most this, one CTA per "
+           "work tile above it (0: never). Measured +10-22% at S = 512 and "
+           "a loss from S = 4096 (bench/RESULTS.md); off by default because "
+           "the loop's state spills on 2 of the 18 ptxas matrix points">,
     Option<"structure", "structure", "std::string", /*default=*/"\"auto\"",
            "Kernel structure: fa3 (sm_90a plans), fa4 (sm_100a plans), or "
            "auto (the plan's chip decides)">

@@ -49,8 +49,14 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::init(true)};
   Option<bool> persistent{
       *this, "persistent",
-      llvm::cl::desc("fa3 kernel: one CTA per SM looping over work tiles"),
+      llvm::cl::desc("fa3 prefill kernel: persistent CTAs (one per SM, "
+                     "looping over work tiles) at every Skv"),
       llvm::cl::init(false)};
+  Option<int64_t> persistentMaxSeqKV{
+      *this, "persistent-max-seq-kv",
+      llvm::cl::desc("fa3 prefill kernel: persistent CTAs up to this Skv, "
+                     "one CTA per work tile above (0: never)"),
+      llvm::cl::init(0)};
 };
 
 /// Plans every attn.attention, lowers it to a kernel in a gpu.module, and

@@ -67,6 +67,8 @@ constexpr int64_t kMinStagesToSplitKeys = 4;
 /// Named barrier the two consumers meet at before staging split-K partials
 /// (the ping-pong turns use 1 and 2).
 constexpr int kConsumersDoneBarrier = 3;
+/// `persistent=true`: persistent at every Skv.
+constexpr int64_t kAlwaysPersistent = INT32_MAX;
 
 /// Everything the emitter needs, read from the op and its plan attributes;
 /// the split-K part as readSplit reads it for both chips.
@@ -355,20 +357,26 @@ FA3KernelBuilder::WorkScope FA3KernelBuilder::beginWork() {
     decodeWork(firstWork);
     return {scf::ForOp(), i32(0), i32(0)};
   }
-  auto loop =
-      scf::ForOp::create(b, loc, toIndex(firstWork), toIndex(numWork),
-                         toIndex(workStride), ValueRange{i32(0), i32(0)});
+  // The loop counts this CTA's work tiles, so the count done is its
+  // induction variable and only the ring position is carried: one value
+  // fewer held across the K/V loop, where the consumers' 240 registers are
+  // all in use.
+  Value myWork =
+      divu(add(sub(numWork, firstWork), sub(workStride, i32(1))), workStride);
+  myWork = select(cmp(arith::CmpIPredicate::sgt, numWork, firstWork), myWork,
+                  i32(0));
+  auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(myWork),
+                                 toIndex(i32(1)), ValueRange{i32(0)});
   b.setInsertionPointToStart(loop.getBody());
-  decodeWork(fromIndex(loop.getInductionVar()));
-  return {loop, loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1]};
+  Value workDone = fromIndex(loop.getInductionVar());
+  decodeWork(add(firstWork, mul(workDone, workStride)));
+  return {loop, workDone, loop.getRegionIterArgs()[0]};
 }
 
 void FA3KernelBuilder::endWork(WorkScope scope) {
   if (!scope.loop)
     return;
-  scf::YieldOp::create(
-      b, loc,
-      ValueRange{add(scope.workDone, i32(1)), add(scope.kvTiles, numTiles)});
+  scf::YieldOp::create(b, loc, ValueRange{add(scope.kvTiles, numTiles)});
   b.setInsertionPointAfter(scope.loop);
 }
 
@@ -832,6 +840,22 @@ struct ConvertAttnToFA4Pass
     : public fa4::impl::ConvertAttnToFA4Base<ConvertAttnToFA4Pass> {
   using ConvertAttnToFA4Base::ConvertAttnToFA4Base;
   void runOnOperation() override;
+
+private:
+  /// The Skv up to which prefill runs on persistent CTAs; 0: never.
+  int64_t persistentUpToSeqKV(attn::AttentionOp op,
+                              const HopperPlan &plan) const {
+    if (plan.decode)
+      return 0;
+    if (persistent)
+      return kAlwaysPersistent;
+    int64_t maxSeqKV = persistentMaxSeqKV;
+    // A static Skv decides now.
+    int64_t seqKV = op.getKeyType().getDimSize(1);
+    if (!ShapedType::isDynamic(seqKV) && seqKV > maxSeqKV)
+      return 0;
+    return maxSeqKV;
+  }
 };
 } // namespace
 
@@ -879,18 +903,19 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     abi.params = abiParams(*plan);
     int64_t threads = (1 + plan->numConsumers) * kWarpgroupThreads;
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
-    FA3KernelBuilder(b, loc, *plan, pingPong, persistent, intraWgOverlap)
+    int64_t maxSeqKV = persistentUpToSeqKV(op, *plan);
+    FA3KernelBuilder(b, loc, *plan, pingPong, /*persistent=*/maxSeqKV > 0,
+                     intraWgOverlap)
         .build(func, abi);
 
-    // Persistent: one CTA per SM (one fits, by its shared memory), each
-    // looping over work tiles; otherwise one CTA per work tile.
+    // Prefill: a one-dimensional grid of work tiles, which a persistent
+    // kernel may run on fewer CTAs (one per SM: one fits, by its shared
+    // memory), each looping over work tiles.
+    if (maxSeqKV > 0)
+      abi.persistent = KernelABI::Persistent{1, maxSeqKV};
     if (plan->decode)
       setDecodeGrid(abi, plan->partitions, plan->rowGroup,
                     plan->queryRowsPerTile(), /*cluster=*/!plan->workspace);
-    else if (persistent)
-      abi.grid = {{std::to_string(fa4::getTargetInfo(fa4::Chip::SM90a).numSMs)},
-                  {"1"},
-                  {"1"}};
     else
       abi.grid = {
           {("ceil_div:sq:" + Twine(plan->numConsumers * kRowsPerConsumer))

@@ -1,9 +1,10 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=persistent=true -canonicalize -cse | FileCheck %s
 
-// Persistent FA3: one CTA per SM (132 on sm_90a) walks the work tiles
-// blockIdx.x, blockIdx.x + gridDim.x, ... of the ceil_div(Sq, 128) * Hq * B
-// list. Producer and consumers each loop over the same work tiles carrying
-// (work tiles done, K/V ring tiles used), so the K and V rings (K empty
+// Persistent FA3: the grid is the ceil_div(Sq, 128) * Hq * B work tiles,
+// which the runtime may launch on one CTA per SM (the manifest's persistent
+// rule); CTA i walks work tiles i, i + gridDim.x, ... Producer and consumers
+// each count the same work tiles, carrying the K/V ring tiles used (the
+// count is the loop's induction variable), so the K and V rings (K empty
 // barrier 6 + slot, V empty 8 + slot) and the Q buffer's barrier parities
 // continue from one work tile to the next. The producer reloads Q once the
 // consumers have released the previous work tile's Q on the Q-empty barrier
@@ -13,20 +14,32 @@
 
 // Causal d = 128: the work list has ceil_div(Sq, 128) * 6 * B tiles.
 // CHECK-LABEL: func @causal
-// CHECK: fa4.abi = {{{.*}}grid = {{\[}}["132"], ["1"], ["1"]]
+// CHECK: fa4.abi = {{{.*}}grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2147483647 : i64}
 // CHECK: gpu.func @fa4_fa3_causal_sm_90a(
 // CHECK: %[[ROWBLOCKS:.*]] = arith.divui %{{.*}}, %c128_i32 : i32
 // CHECK-NEXT: %[[HB:.*]] = arith.muli %{{.*}}, %c6_i32 : i32
 // CHECK-NEXT: %[[NUMWORK:.*]] = arith.muli %[[ROWBLOCKS]], %[[HB]] : i32
 // CHECK-NEXT: %[[FIRST:.*]] = gpu.block_id x
+// CHECK-NEXT: %[[FIRST32:.*]] = arith.index_cast %[[FIRST]] : index to i32
 // CHECK-NEXT: %[[STRIDE:.*]] = gpu.grid_dim x
-// Producer: the work loop, starting with no work tiles done and no ring
-// tiles used; heaviest first: row block = ceil_div(Sq, 128) - 1 - work /
-// (6 * B).
+// CHECK-NEXT: %[[STRIDE32:.*]] = arith.index_cast %[[STRIDE]] : index to i32
+// Producer: this CTA's work tiles, ceil((work tiles - blockIdx.x) /
+// gridDim.x), none when blockIdx.x is past the list; the loop starts with no
+// ring tiles used; work tile = blockIdx.x + done * gridDim.x, heaviest
+// first: row block = ceil_div(Sq, 128) - 1 - work / (6 * B).
 // CHECK: fa4.warp_specialize
-// CHECK: %[[END:.*]] = arith.index_cast %[[NUMWORK]] : i32 to index
-// CHECK-NEXT: %{{.*}}:2 = scf.for %[[W:.*]] = %[[FIRST]] to %[[END]] step %[[STRIDE]] iter_args(%[[DONE:.*]] = %c0_i32, %[[USED:.*]] = %c0_i32) -> (i32, i32)
-// CHECK-NEXT: %[[WORK:.*]] = arith.index_cast %[[W]] : index to i32
+// CHECK: %[[SM1:.*]] = arith.subi %[[STRIDE32]], %c1_i32 : i32
+// CHECK-NEXT: %[[LEFT:.*]] = arith.subi %[[NUMWORK]], %[[FIRST32]] : i32
+// CHECK-NEXT: %[[LEFTUP:.*]] = arith.addi %[[LEFT]], %[[SM1]] : i32
+// CHECK-NEXT: %[[MINE:.*]] = arith.divui %[[LEFTUP]], %[[STRIDE32]] : i32
+// CHECK-NEXT: %[[ANYWORK:.*]] = arith.cmpi sgt, %[[NUMWORK]], %[[FIRST32]] : i32
+// CHECK-NEXT: %[[MYWORK:.*]] = arith.select %[[ANYWORK]], %[[MINE]], %c0_i32 : i32
+// CHECK-NEXT: %[[END:.*]] = arith.index_cast %[[MYWORK]] : i32 to index
+// CHECK-NEXT: %{{.*}} = scf.for %[[W:.*]] = %c0 to %[[END]] step %c1 iter_args(%[[USED:.*]] = %c0_i32) -> (i32)
+// CHECK-NEXT: %[[DONE:.*]] = arith.index_cast %[[W]] : index to i32
+// CHECK-NEXT: %[[SKIP:.*]] = arith.muli %[[DONE]], %[[STRIDE32]] : i32
+// CHECK-NEXT: %[[WORK:.*]] = arith.addi %[[FIRST32]], %[[SKIP]] : i32
 // CHECK-NEXT: %[[PASS:.*]] = arith.divui %[[WORK]], %[[HB]] : i32
 // CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[ROWBLOCKS]], %c1_i32 : i32
 // CHECK-NEXT: arith.subi %[[LAST]], %[[PASS]] : i32
@@ -96,17 +109,17 @@
 // CHECK-NEXT: arith.addi
 // CHECK-NEXT: fa4.tma.load %arg2
 // CHECK-NEXT: }
-// One more work tile done; its tiles used the rings.
-// CHECK-NEXT: %[[NEXTDONE:.*]] = arith.addi %[[DONE]], %c1_i32 : i32
+// The work tile's K/V tiles used the rings.
 // CHECK-NEXT: %[[NEXTUSED:.*]] = arith.addi %[[USED]], %[[NTILES]] : i32
-// CHECK-NEXT: scf.yield %[[NEXTDONE]], %[[NEXTUSED]] : i32, i32
+// CHECK-NEXT: scf.yield %[[NEXTUSED]] : i32
 // Consumers: the same work loop; Q full of this work tile with parity
 // done & 1; K tiles at ring tile used + t, the K slot released (K empty,
 // 6 + slot) right after the QK^T's wait; the last tile's V slot (V empty,
 // 8 + slot) after its P V; Q released as soon as the loop has waited for
 // the last QK^T, before that P V and the epilogue.
 // CHECK: }, {
-// CHECK: scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %[[STRIDE]] iter_args(%[[CDONE:.*]] = %c0_i32, %[[CUSED:.*]] = %c0_i32) -> (i32, i32)
+// CHECK: scf.for %[[CW:.*]] = %c0 to %{{.*}} step %c1 iter_args(%[[CUSED:.*]] = %c0_i32) -> (i32)
+// CHECK-NEXT: %[[CDONE:.*]] = arith.index_cast %[[CW]] : index to i32
 // CHECK: %[[CQPARITY:.*]] = arith.andi %[[CDONE]], %c1_i32 : i32
 // CHECK-NEXT: %[[CQFULL:.*]] = fa4.mbarrier.get %c0_i32 offset 212992
 // CHECK-NEXT: fa4.mbarrier.wait %[[CQFULL]] parity %[[CQPARITY]]
@@ -129,7 +142,7 @@
 // CHECK-NEXT: %[[CVEMPTY:.*]] = fa4.mbarrier.get %[[CVEI]] offset 212992
 // CHECK-NEXT: fa4.mbarrier.arrive %[[CVEMPTY]]
 // CHECK: fa4.epilogue
-// CHECK: scf.yield %{{.*}}, %{{.*}} : i32, i32
+// CHECK: scf.yield %{{.*}} : i32
 // Consumer 0's last GEMM turn comes after all work tiles.
 // CHECK-NEXT: }
 // CHECK-NEXT: arith.cmpi eq, %{{.*}}, %c0_i32 : i32
@@ -150,7 +163,9 @@ func.func @causal(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: te
 // CHECK: %[[ROWBLOCKS:.*]] = arith.divui %{{.*}}, %c128_i32 : i32
 // CHECK: fa4.warp_specialize
 // CHECK: scf.for %[[W:.*]] = %{{.*}} iter_args
-// CHECK-NEXT: %[[WORK:.*]] = arith.index_cast %[[W]] : index to i32
+// CHECK-NEXT: %[[DONE:.*]] = arith.index_cast %[[W]] : index to i32
+// CHECK-NEXT: %[[SKIP:.*]] = arith.muli %[[DONE]], %{{.*}} : i32
+// CHECK-NEXT: %[[WORK:.*]] = arith.addi %{{.*}}, %[[SKIP]] : i32
 // CHECK-NEXT: %[[RB:.*]] = arith.remui %[[WORK]], %[[ROWBLOCKS]] : i32
 // CHECK-NEXT: %[[HB:.*]] = arith.divui %[[WORK]], %[[ROWBLOCKS]] : i32
 // CHECK-NEXT: arith.muli %[[RB]], %c128_i32 : i32

@@ -1,0 +1,42 @@
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=persistent-max-seq-kv=2048 -canonicalize -cse | FileCheck %s
+
+// persistent-max-seq-kv=N builds the prefill kernel with the work-tile loop
+// over the one-dimensional grid of work tiles, and records the rule the
+// runtime applies per launch: at most one CTA per SM when Skv <= N
+// (docs/KernelABI.md, launch.persistent).
+
+// Dynamic Skv: the runtime decides.
+// CHECK-LABEL: func @dynamic
+// CHECK: fa4.abi = {{{.*}}grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2048 : i64}
+// CHECK: gpu.grid_dim x
+// CHECK: fa4.warp_specialize
+// CHECK: scf.for
+func.func @dynamic(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> tensor<?x?x8x128xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16> -> tensor<?x?x8x128xbf16>
+  return %o : tensor<?x?x8x128xbf16>
+}
+
+// -----
+
+// A static Skv at or under the bound: persistent.
+// CHECK-LABEL: func @short_static
+// CHECK: fa4.abi = {{{.*}}persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2048 : i64}
+func.func @short_static(%q: tensor<2x1024x8x64xbf16>, %k: tensor<2x2048x8x64xbf16>, %v: tensor<2x2048x8x64xbf16>) -> tensor<2x1024x8x64xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<2x1024x8x64xbf16>, tensor<2x2048x8x64xbf16>, tensor<2x2048x8x64xbf16> -> tensor<2x1024x8x64xbf16>
+  return %o : tensor<2x1024x8x64xbf16>
+}
+
+// -----
+
+// A static Skv past the bound decides at compile time: one CTA per work
+// tile, no loop, no rule.
+// CHECK-LABEL: func @long_static
+// CHECK-NOT: persistent =
+// CHECK: gpu.func @fa4_fa3_long_static_sm_90a(
+// CHECK-NOT: gpu.grid_dim
+// CHECK: gpu.return
+func.func @long_static(%q: tensor<1x4096x8x128xbf16>, %k: tensor<1x4096x8x128xbf16>, %v: tensor<1x4096x8x128xbf16>) -> tensor<1x4096x8x128xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<1x4096x8x128xbf16>, tensor<1x4096x8x128xbf16>, tensor<1x4096x8x128xbf16> -> tensor<1x4096x8x128xbf16>
+  return %o : tensor<1x4096x8x128xbf16>
+}
