@@ -44,8 +44,10 @@ PERSIST_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128)
 # intra-warpgroup overlap's "no_overlap" variant was measured in session 4,
 # bench/RESULTS.md; `--intra-wg-overlap=false` still builds it.)
 VARIANTS = {"persist2k": (["--persistent-max-seq-kv=2048"], PERSIST_BENCH)}
-# A variant kernel also runs these (Sq, Skv) for correctness, at B = 1.
-VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024)]
+# A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
+# (Skv 2500 and 3001: past persist2k's bound, one CTA per work tile).
+VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),
+                 (300, 2500), (1000, 3001)]
 # Split-K decode (the split-K issue): kernels compiled with size hints, so
 # the planner fuses the q-heads of a kv-head into one tile and splits K/V
 # over a cluster. Each runs every (B, Sq, Skv) below whatever its hints;
