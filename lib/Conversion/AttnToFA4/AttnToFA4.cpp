@@ -879,6 +879,12 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                        << structure << "'; expected fa3, fa4 or auto";
       return signalPassFailure();
     }
+    if (persistentMaxSeqKV < 0 || persistentMaxSeqKV > kAlwaysPersistent) {
+      op.emitOpError() << "convert-attn-to-fa4: persistent-max-seq-kv is "
+                       << int64_t(persistentMaxSeqKV)
+                       << "; expected 0 (never) to " << kAlwaysPersistent;
+      return signalPassFailure();
+    }
     if (config && structure == "fa4" &&
         config.getChip() != attn::Chip::SM100a) {
       op.emitOpError() << "has a plan for "
