@@ -17,9 +17,9 @@
 //                                 (S_i = Q_i K^T, O_i += P_i V) and commits
 //                                 them onto mbarriers.
 //
-// Tensor memory is allocated by warp 0 before the roles split and freed by
-// it after they join; S0, S1, O0, O1 and P0, P1 (aliased in S) sit at the
-// planned columns of #attn.tmem.
+// Tensor memory is allocated by the MMA warp before the roles split and
+// freed by it after they join; S0, S1, O0, O1 and P0, P1 (aliased in S) sit
+// at the planned columns of #attn.tmem.
 //
 // Decode plans (a work item's rows fit one tile) run one softmax warpgroup
 // on one Q tile, with the q-heads of a kv-head fused into its rows, on a 3D
@@ -575,9 +575,15 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
 
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Value warp = divu(tid, i32(32));
-  // Warp 0 allocates tensor memory (and frees it at the end); thread 0
+  // The MMA warp allocates tensor memory (and frees it at the end), as in
+  // FA4: the warp that issues every tcgen05.mma owns the allocation. It does
+  // so before the roles split, so the CTA barrier below publishes the
+  // address to every role. Thread 0
   // initialises the mbarriers; then the whole CTA meets.
-  ifThen(cmp(arith::CmpIPredicate::eq, warp, i32(0)), [&] {
+  // Warps: numQ softmax warpgroups, the correction warpgroup, then the
+  // load warp and the MMA warp.
+  Value mmaWarp = i32((plan.numQ + 1) * kWarpgroupThreads / 32 + 1);
+  ifThen(cmp(arith::CmpIPredicate::eq, warp, mmaWarp), [&] {
     TmemAllocOp::create(b, loc, b.getI64IntegerAttr(plan.tmemAlloc),
                         b.getI64IntegerAttr(plan.tmemAddressOffset));
   });
@@ -646,9 +652,9 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     ifThen(isWarp(1), [&] { buildMma(); });
     joinCluster();
   }
-  // Every role is done with tensor memory: warp 0 frees it.
+  // Every role is done with tensor memory: the MMA warp frees it.
   gpu::BarrierOp::create(b, loc);
-  ifThen(cmp(arith::CmpIPredicate::eq, warp, i32(0)), [&] {
+  ifThen(cmp(arith::CmpIPredicate::eq, warp, mmaWarp), [&] {
     TmemDeallocOp::create(b, loc, b.getI64IntegerAttr(plan.tmemAlloc),
                           b.getI64IntegerAttr(plan.tmemAddressOffset));
   });

@@ -9,9 +9,14 @@
 // CHECK-SAME: params = ["tmap:q:1x128x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse"
 // CHECK: gpu.func @fa4_fa4_fa4_d128_sm_100a(
 // CHECK-SAME: nvvm.maxntid = array<i32: 512, 1, 1>
-// Warp 0 allocates the planned 512 columns, its address at the plan's
-// tmemAddress slot; thread 0 initialises 1 + 4 x 2 stages + 4 x 2 mbarriers.
-// CHECK: fa4.tmem.alloc 512 columns to 198656
+// The MMA warp (warp 13: two softmax warpgroups and the correction
+// warpgroup come first, then the load warp) allocates the planned 512
+// columns, its address at the plan's tmemAddress slot; thread 0 initialises
+// 1 + 4 x 2 stages + 4 x 2 mbarriers.
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32 : i32
+// CHECK: %[[ISMMA:.*]] = arith.cmpi eq, %[[WARP]], %c13_i32 : i32
+// CHECK-NEXT: scf.if %[[ISMMA]] {
+// CHECK-NEXT: fa4.tmem.alloc 512 columns to 198656
 // CHECK-COUNT-17: fa4.mbarrier.init
 // CHECK-NOT: fa4.mbarrier.init
 // CHECK: gpu.barrier
@@ -70,9 +75,10 @@
 // CHECK: fa4.tmem.fence {after = true}
 // CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} : !fa4.tmem_tile<128x128xbf16>, <128x128xbf16, mn_major>, <128x128xf32>
 // CHECK: fa4.tmem.commit
-// After the roles join, warp 0 frees the tensor memory.
+// After the roles join, the MMA warp frees the tensor memory.
 // CHECK: gpu.barrier
-// CHECK: fa4.tmem.dealloc 512 columns at 198656
+// CHECK-NEXT: scf.if %[[ISMMA]] {
+// CHECK-NEXT: fa4.tmem.dealloc 512 columns at 198656
 func.func @fa4_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
   return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
