@@ -41,7 +41,7 @@
 // Every 4th exponential on the FMA pipe: cvt.rmi (floor) and the exponent
 // add, next to MUFU ex2.
 // INSN-DAG: cvt.rmi.f32.f32
-// INSN-DAG: ex2.approx.f32
+// INSN-DAG: ex2.approx.ftz.f32
 
 func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>

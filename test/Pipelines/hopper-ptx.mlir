@@ -156,9 +156,11 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // VRELEASE: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213000];
 // VRELEASE: st.global.b32
 
-// The softmax and epilogue: exp2 on the MUFU unit, P and O rounded to bf16
-// pairs, LSE's log2.
-// SOFTMAX-DAG: ex2.approx.f32
+// The softmax and epilogue: exp2 on the MUFU unit, flushing subnormal
+// results (one MUFU.EX2 each; without .ftz ptxas wraps every ex2 in a
+// subnormal guard), P and O rounded to bf16 pairs, LSE's log2.
+// SOFTMAX-DAG: ex2.approx.ftz.f32
+// SOFTMAX-NOT: ex2.approx.f32
 // SOFTMAX-DAG: cvt.rn.bf16x2.f32
 // SOFTMAX-DAG: lg2.approx.f32
 // SOFTMAX-DAG: shfl.sync.bfly.b32

@@ -216,7 +216,7 @@ public:
                                              negInf),
                  zero, newMax);
       negSafeMax[r] = mlir::arith::NegFOp::create(b, loc, safeMax);
-      step.correction.push_back(exp2(fsub(rowMax[r], safeMax)));
+      step.correction.push_back(exp2FlushSubnormals(fsub(rowMax[r], safeMax)));
       step.max.push_back(newMax);
       step.sum.push_back(fmul(rowSum[r], step.correction.back()));
     }
@@ -224,7 +224,7 @@ public:
       mlir::Value x = fma(score, scaleLog2, negSafeMax[rowOf(i)]);
       bool onFmaPipe = polyPeriod > 0 &&
                        static_cast<int64_t>(i) % polyPeriod == polyPeriod - 1;
-      mlir::Value p = onFmaPipe ? exp2Polynomial(x) : exp2(x);
+      mlir::Value p = onFmaPipe ? exp2Polynomial(x) : exp2FlushSubnormals(x);
       step.sum[rowOf(i)] = fadd(step.sum[rowOf(i)], p);
       step.probs.push_back(p);
     }

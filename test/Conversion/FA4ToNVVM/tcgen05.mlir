@@ -546,7 +546,7 @@ module attributes {gpu.container_module} {
 // CHECK-DAG: %[[NEGINF:[a-z0-9_]+]] = arith.constant 0xFF800000 : f32
 // CHECK-NOT: shuffle
 // CHECK-NOT: shfl
-// CHECK-NOT: "llvm.nvvm.ex2.approx.f32"
+// CHECK-NOT: "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-NOT: "llvm.nvvm.floor.f"
 // CHECK: nvvm.tcgen05.wait <load>
 // CHECK-NEXT: %[[S0:[0-9]+]] = arith.bitcast %{{[0-9]+}} : i32 to f32
@@ -565,10 +565,10 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[S13:[0-9]+]] = arith.bitcast %{{[0-9]+}} : i32 to f32
 // CHECK-NEXT: %[[S14:[0-9]+]] = arith.bitcast %{{[0-9]+}} : i32 to f32
 // CHECK-NEXT: %[[S15:[0-9]+]] = arith.bitcast %{{[0-9]+}} : i32 to f32
-// CHECK-NOT: "llvm.nvvm.ex2.approx.f32"
+// CHECK-NOT: "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-NOT: shuffle
 // CHECK: %[[OLDMAX:[0-9]+]] = llvm.load %{{[0-9]+}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-// CHECK-NOT: "llvm.nvvm.ex2.approx.f32"
+// CHECK-NOT: "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-NOT: shuffle
 // CHECK: %[[OLDSUM:[0-9]+]] = llvm.load %{{[0-9]+}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK-NEXT: %[[M1:[0-9]+]] = arith.maximumf %[[S0]], %[[S1]] : f32
@@ -595,16 +595,16 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[SAFE:[0-9]+]] = arith.select %[[EMPTY]], %[[ZERO]], %[[MAX]] : f32
 // CHECK-NEXT: %[[NEG:[0-9]+]] = arith.negf %[[SAFE]] : f32
 // CHECK-NEXT: %[[CX:[0-9]+]] = arith.subf %[[OLDMAX]], %[[SAFE]] : f32
-// CHECK-NEXT: %[[CORR:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[CX]]) : (f32) -> f32
+// CHECK-NEXT: %[[CORR:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[CX]]) : (f32) -> f32
 // CHECK-NEXT: %[[L0:[0-9]+]] = arith.mulf %[[OLDSUM]], %[[CORR]] : f32
 // CHECK-NEXT: %[[X0:[0-9]+]] = llvm.intr.fma(%[[S0]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E0:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X0]]) : (f32) -> f32
+// CHECK-NEXT: %[[E0:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X0]]) : (f32) -> f32
 // CHECK-NEXT: %[[L1:[0-9]+]] = arith.addf %[[L0]], %[[E0]] : f32
 // CHECK-NEXT: %[[X1:[0-9]+]] = llvm.intr.fma(%[[S1]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E1:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X1]]) : (f32) -> f32
+// CHECK-NEXT: %[[E1:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X1]]) : (f32) -> f32
 // CHECK-NEXT: %[[L2:[0-9]+]] = arith.addf %[[L1]], %[[E1]] : f32
 // CHECK-NEXT: %[[X2:[0-9]+]] = llvm.intr.fma(%[[S2]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E2:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X2]]) : (f32) -> f32
+// CHECK-NEXT: %[[E2:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X2]]) : (f32) -> f32
 // CHECK-NEXT: %[[L3:[0-9]+]] = arith.addf %[[L2]], %[[E2]] : f32
 // CHECK-NEXT: %[[X3:[0-9]+]] = llvm.intr.fma(%[[S3]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[WHOLE3:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.floor.f"(%[[X3]]) : (f32) -> f32
@@ -622,13 +622,13 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[E3:[0-9]+]] = arith.select %[[TINY3]], %[[ZERO]], %[[POW3]] : f32
 // CHECK-NEXT: %[[L4:[0-9]+]] = arith.addf %[[L3]], %[[E3]] : f32
 // CHECK-NEXT: %[[X4:[0-9]+]] = llvm.intr.fma(%[[S4]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E4:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X4]]) : (f32) -> f32
+// CHECK-NEXT: %[[E4:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X4]]) : (f32) -> f32
 // CHECK-NEXT: %[[L5:[0-9]+]] = arith.addf %[[L4]], %[[E4]] : f32
 // CHECK-NEXT: %[[X5:[0-9]+]] = llvm.intr.fma(%[[S5]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E5:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X5]]) : (f32) -> f32
+// CHECK-NEXT: %[[E5:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X5]]) : (f32) -> f32
 // CHECK-NEXT: %[[L6:[0-9]+]] = arith.addf %[[L5]], %[[E5]] : f32
 // CHECK-NEXT: %[[X6:[0-9]+]] = llvm.intr.fma(%[[S6]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E6:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X6]]) : (f32) -> f32
+// CHECK-NEXT: %[[E6:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X6]]) : (f32) -> f32
 // CHECK-NEXT: %[[L7:[0-9]+]] = arith.addf %[[L6]], %[[E6]] : f32
 // CHECK-NEXT: %[[X7:[0-9]+]] = llvm.intr.fma(%[[S7]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[WHOLE7:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.floor.f"(%[[X7]]) : (f32) -> f32
@@ -646,13 +646,13 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[E7:[0-9]+]] = arith.select %[[TINY7]], %[[ZERO]], %[[POW7]] : f32
 // CHECK-NEXT: %[[L8:[0-9]+]] = arith.addf %[[L7]], %[[E7]] : f32
 // CHECK-NEXT: %[[X8:[0-9]+]] = llvm.intr.fma(%[[S8]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E8:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X8]]) : (f32) -> f32
+// CHECK-NEXT: %[[E8:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X8]]) : (f32) -> f32
 // CHECK-NEXT: %[[L9:[0-9]+]] = arith.addf %[[L8]], %[[E8]] : f32
 // CHECK-NEXT: %[[X9:[0-9]+]] = llvm.intr.fma(%[[S9]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E9:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X9]]) : (f32) -> f32
+// CHECK-NEXT: %[[E9:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X9]]) : (f32) -> f32
 // CHECK-NEXT: %[[L10:[0-9]+]] = arith.addf %[[L9]], %[[E9]] : f32
 // CHECK-NEXT: %[[X10:[0-9]+]] = llvm.intr.fma(%[[S10]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E10:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X10]]) : (f32) -> f32
+// CHECK-NEXT: %[[E10:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X10]]) : (f32) -> f32
 // CHECK-NEXT: %[[L11:[0-9]+]] = arith.addf %[[L10]], %[[E10]] : f32
 // CHECK-NEXT: %[[X11:[0-9]+]] = llvm.intr.fma(%[[S11]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[WHOLE11:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.floor.f"(%[[X11]]) : (f32) -> f32
@@ -670,13 +670,13 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[E11:[0-9]+]] = arith.select %[[TINY11]], %[[ZERO]], %[[POW11]] : f32
 // CHECK-NEXT: %[[L12:[0-9]+]] = arith.addf %[[L11]], %[[E11]] : f32
 // CHECK-NEXT: %[[X12:[0-9]+]] = llvm.intr.fma(%[[S12]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E12:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X12]]) : (f32) -> f32
+// CHECK-NEXT: %[[E12:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X12]]) : (f32) -> f32
 // CHECK-NEXT: %[[L13:[0-9]+]] = arith.addf %[[L12]], %[[E12]] : f32
 // CHECK-NEXT: %[[X13:[0-9]+]] = llvm.intr.fma(%[[S13]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E13:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X13]]) : (f32) -> f32
+// CHECK-NEXT: %[[E13:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X13]]) : (f32) -> f32
 // CHECK-NEXT: %[[L14:[0-9]+]] = arith.addf %[[L13]], %[[E13]] : f32
 // CHECK-NEXT: %[[X14:[0-9]+]] = llvm.intr.fma(%[[S14]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E14:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X14]]) : (f32) -> f32
+// CHECK-NEXT: %[[E14:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X14]]) : (f32) -> f32
 // CHECK-NEXT: %[[L15:[0-9]+]] = arith.addf %[[L14]], %[[E14]] : f32
 // CHECK-NEXT: %[[X15:[0-9]+]] = llvm.intr.fma(%[[S15]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[WHOLE15:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.floor.f"(%[[X15]]) : (f32) -> f32
@@ -699,7 +699,7 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: llvm.bitcast %{{[0-9]+}} : vector<2xbf16> to i32
 // CHECK-NEXT: %[[PB:[0-9]+]] = llvm.insertelement %[[E2]], %{{[0-9]+}}[%{{[a-z0-9_]+}} : i32] : vector<2xf32>
 // CHECK-NEXT: %{{[0-9]+}} = llvm.insertelement %[[E3]], %[[PB]][%{{[a-z0-9_]+}} : i32] : vector<2xf32>
-// CHECK-NOT: "llvm.nvvm.ex2.approx.f32"
+// CHECK-NOT: "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-NOT: "llvm.nvvm.floor.f"
 // CHECK: nvvm.tcgen05.st %{{[0-9]+}}, %{{[0-9]+}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<8xi32>
 // CHECK-NEXT: nvvm.tcgen05.wait <store>
