@@ -193,26 +193,9 @@ public:
     using mlir::arith::CmpFPredicate;
     size_t rows = rowMax.size();
     mlir::Value negInf = f32(-INFINITY), zero = f32(0.0);
-    // Each row's maximum as a balanced tree: no exponential can start before
-    // it, and a chain over a row's 44 (sm_90a, BN = 176) or 128 (sm_100a)
-    // registers would be that many dependent max latencies.
-    llvm::SmallVector<llvm::SmallVector<mlir::Value>> rowScores(rows);
-    for (auto [i, score] : llvm::enumerate(scores))
-      rowScores[rowOf(i)].push_back(score);
     llvm::SmallVector<mlir::Value> tileMax(rows, negInf);
-    for (size_t r = 0; r < rows; ++r) {
-      llvm::SmallVector<mlir::Value> level = rowScores[r];
-      while (level.size() > 1) {
-        llvm::SmallVector<mlir::Value> next;
-        for (size_t j = 0; j + 1 < level.size(); j += 2)
-          next.push_back(fmax(level[j], level[j + 1]));
-        if (level.size() % 2)
-          next.push_back(level.back());
-        level = std::move(next);
-      }
-      if (!level.empty())
-        tileMax[r] = level.front();
-    }
+    for (auto [i, score] : llvm::enumerate(scores))
+      tileMax[rowOf(i)] = fmax(tileMax[rowOf(i)], score);
     SoftmaxStep step;
     llvm::SmallVector<mlir::Value> negSafeMax(rows);
     for (size_t r = 0; r < rows; ++r) {

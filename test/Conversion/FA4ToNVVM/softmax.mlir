@@ -892,8 +892,7 @@ module attributes {gpu.container_module} {
 // -----
 
 // One online-softmax step, then the two ops that consume it in the K/V
-// loop. fa4.softmax: each row's maximum over the thread's registers (a
-// balanced tree: (s0, s1), (s4, s5) for row 0), then
+// loop. fa4.softmax: each row's maximum over the thread's registers, then
 // across the 4 lanes that share the row (shuffle xor 1, then xor 2, width
 // 32), scaled by scale_log2 (max(s) * scale = max(s * scale) for
 // scale > 0) and merged with the running max; a max still at -inf is
@@ -910,16 +909,18 @@ module attributes {gpu.container_module} {
 // CHECK: scf.for %{{.+}} iter_args(%[[S0:[a-z0-9]+]] = %[[X]], %[[S1:[a-z0-9]+]] = %[[X]], %[[S2:[a-z0-9]+]] = %[[X]], %[[S3:[a-z0-9]+]] = %[[X]], %[[S4:[a-z0-9]+]] = %[[X]], %[[S5:[a-z0-9]+]] = %[[X]], %[[S6:[a-z0-9]+]] = %[[X]], %[[S7:[a-z0-9]+]] = %[[X]], %[[M0:[a-z0-9]+]] = %[[Y]], %[[M1:[a-z0-9]+]] = %[[Y]], %[[L0:[a-z0-9]+]] = %[[Y]], %[[L1:[a-z0-9]+]] = %[[Y]], %[[O0:[a-z0-9]+]] = %[[X]], %[[O1:[a-z0-9]+]] = %[[X]], %[[O2:[a-z0-9]+]] = %[[X]], %[[O3:[a-z0-9]+]] = %[[X]], %[[O4:[a-z0-9]+]] = %[[X]], %[[O5:[a-z0-9]+]] = %[[X]], %[[O6:[a-z0-9]+]] = %[[X]], %[[O7:[a-z0-9]+]] = %[[X]]) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK-NEXT: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
 // CHECK-NEXT: %[[FZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[TM0:[0-9]+]] = arith.maximumf %[[S0]], %[[S1]] : f32
-// CHECK-NEXT: %[[TM1:[0-9]+]] = arith.maximumf %[[S4]], %[[S5]] : f32
-// CHECK-NEXT: %[[ROW0:[0-9]+]] = arith.maximumf %[[TM0]], %[[TM1]] : f32
-// CHECK-NEXT: %[[TM2:[0-9]+]] = arith.maximumf %[[S2]], %[[S3]] : f32
-// CHECK-NEXT: %[[TM3:[0-9]+]] = arith.maximumf %[[S6]], %[[S7]] : f32
-// CHECK-NEXT: %[[ROW1:[0-9]+]] = arith.maximumf %[[TM2]], %[[TM3]] : f32
+// CHECK-NEXT: %[[TM0:[0-9]+]] = arith.maximumf %[[NEGINF]], %[[S0]] : f32
+// CHECK-NEXT: %[[TM1:[0-9]+]] = arith.maximumf %[[TM0]], %[[S1]] : f32
+// CHECK-NEXT: %[[TM2:[0-9]+]] = arith.maximumf %[[NEGINF]], %[[S2]] : f32
+// CHECK-NEXT: %[[TM3:[0-9]+]] = arith.maximumf %[[TM2]], %[[S3]] : f32
+// CHECK-NEXT: %[[TM4:[0-9]+]] = arith.maximumf %[[TM1]], %[[S4]] : f32
+// CHECK-NEXT: %[[TM5:[0-9]+]] = arith.maximumf %[[TM4]], %[[S5]] : f32
+// CHECK-NEXT: %[[TM6:[0-9]+]] = arith.maximumf %[[TM3]], %[[S6]] : f32
+// CHECK-NEXT: %[[TM7:[0-9]+]] = arith.maximumf %[[TM6]], %[[S7]] : f32
 // CHECK-NEXT: %[[X1C0:.+]] = arith.constant 1 : i32
 // CHECK-NEXT: %[[W1C0:.+]] = arith.constant 32 : i32
-// CHECK-NEXT: %[[SH1_0:[a-zA-Z0-9_]+]], %{{.+}} = gpu.shuffle  xor %[[ROW0]], %[[X1C0]], %[[W1C0]] : f32
-// CHECK-NEXT: %[[MX1_0:[0-9]+]] = arith.maximumf %[[ROW0]], %[[SH1_0]] : f32
+// CHECK-NEXT: %[[SH1_0:[a-zA-Z0-9_]+]], %{{.+}} = gpu.shuffle  xor %[[TM5]], %[[X1C0]], %[[W1C0]] : f32
+// CHECK-NEXT: %[[MX1_0:[0-9]+]] = arith.maximumf %[[TM5]], %[[SH1_0]] : f32
 // CHECK-NEXT: %[[X2C0:.+]] = arith.constant 2 : i32
 // CHECK-NEXT: %[[W2C0:.+]] = arith.constant 32 : i32
 // CHECK-NEXT: %[[SH2_0:[a-zA-Z0-9_]+]], %{{.+}} = gpu.shuffle  xor %[[MX1_0]], %[[X2C0]], %[[W2C0]] : f32
@@ -934,8 +935,8 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[LS0:[0-9]+]] = arith.mulf %[[L0]], %[[CORR0]] : f32
 // CHECK-NEXT: %[[X1C1:.+]] = arith.constant 1 : i32
 // CHECK-NEXT: %[[W1C1:.+]] = arith.constant 32 : i32
-// CHECK-NEXT: %[[SH1_1:[a-zA-Z0-9_]+]], %{{.+}} = gpu.shuffle  xor %[[ROW1]], %[[X1C1]], %[[W1C1]] : f32
-// CHECK-NEXT: %[[MX1_1:[0-9]+]] = arith.maximumf %[[ROW1]], %[[SH1_1]] : f32
+// CHECK-NEXT: %[[SH1_1:[a-zA-Z0-9_]+]], %{{.+}} = gpu.shuffle  xor %[[TM7]], %[[X1C1]], %[[W1C1]] : f32
+// CHECK-NEXT: %[[MX1_1:[0-9]+]] = arith.maximumf %[[TM7]], %[[SH1_1]] : f32
 // CHECK-NEXT: %[[X2C1:.+]] = arith.constant 2 : i32
 // CHECK-NEXT: %[[W2C1:.+]] = arith.constant 32 : i32
 // CHECK-NEXT: %[[SH2_1:[a-zA-Z0-9_]+]], %{{.+}} = gpu.shuffle  xor %[[MX1_1]], %[[X2C1]], %[[W2C1]] : f32
