@@ -62,7 +62,8 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "CTA per SM when the launch's Skv is at most this, one CTA per "
            "work tile above it (0: never). Measured +10-22% at S = 512 and "
            "a loss from S = 4096 (bench/RESULTS.md); off by default because "
-           "the loop's state spills on 2 of the 18 ptxas matrix points">,
+           "the loop's state spills on 7 of the 18 ptxas matrix points (2 of "
+           "the 8 with Dv <= 128 and no window mask)">,
     Option<"structure", "structure", "std::string", /*default=*/"\"auto\"",
            "Kernel structure: fa3 (sm_90a plans), fa4 (sm_100a plans), or "
            "auto (the plan's chip decides)">
