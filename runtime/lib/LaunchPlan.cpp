@@ -72,7 +72,8 @@ std::array<uint32_t, 3> fa4::rt::persistentGrid(const LaunchSpec &launch,
                                                 const Bindings &bindings,
                                                 std::array<uint32_t, 3> grid,
                                                 uint32_t numSMs) {
-  if (!launch.persistent ||
+  // numSMs 0: the device's count is unknown, launch the grid as written.
+  if (!launch.persistent || numSMs == 0 ||
       bindings[Symbol::SeqKV] > launch.persistent->maxSeqKV)
     return grid;
   uint64_t ctas = uint64_t(numSMs) * launch.persistent->ctasPerSM;

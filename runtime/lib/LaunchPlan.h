@@ -20,7 +20,7 @@ std::array<uint32_t, 3> evaluateGrid(const LaunchSpec &launch,
 
 /// The grid to launch on a device of `numSMs` SMs: `grid` (evaluateGrid's),
 /// with x capped at numSMs * ctas_per_sm when the launch is persistent and
-/// skv is at most its max_seq_kv.
+/// skv is at most its max_seq_kv (never capped when numSMs is 0, unknown).
 std::array<uint32_t, 3> persistentGrid(const LaunchSpec &launch,
                                        const Bindings &bindings,
                                        std::array<uint32_t, 3> grid,

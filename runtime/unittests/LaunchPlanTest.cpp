@@ -42,6 +42,8 @@ TEST_F(LaunchPlanTest, CapsAPersistentGridUpToItsSequenceLength) {
   EXPECT_EQ(persistentGrid(persistent.launch, longKeys, grid, 78), grid);
   Bindings atTheLimit = validateArgs(persistent, goodArgs(2, 113, 2048));
   EXPECT_EQ(persistentGrid(persistent.launch, atTheLimit, grid, 78)[0], 78u);
+  // An unknown SM count launches the grid as written.
+  EXPECT_EQ(persistentGrid(persistent.launch, bindings, grid, 0), grid);
   // Not persistent: never capped.
   EXPECT_EQ(persistentGrid(manifest.launch, bindings, {2, 32, 2}, 1),
             (std::array<uint32_t, 3>{2, 32, 2}));
