@@ -176,7 +176,8 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
     return grid;
   };
   // The lowest version that holds the kernel: 4 for a programmatic
-  // dependent launch, 3 for a workspace split-K's second kernel.
+  // dependent launch or a persistent rule, 3 for a workspace split-K's
+  // second kernel.
   auto combine = abi.getAs<DictionaryAttr>("combine");
   bool programmatic = abi.contains("programmatic_dependent_launch");
   auto persistent = abi.getAs<DictionaryAttr>("persistent");

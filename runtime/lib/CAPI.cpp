@@ -188,17 +188,12 @@ fa4_status fa4_device_get_info(fa4_device_info *info) {
   return guarded([&] {
     requireNonNull(info, "info");
     currentContext();
-    const DriverApi &api = driver();
-    CUdevice device;
-    checkCuda(api.cuCtxGetDevice(&device), "cuCtxGetDevice");
+    CUdevice device = currentDevice();
     *info = {};
-    checkCuda(api.cuDeviceGetName(info->name, sizeof(info->name), device),
+    checkCuda(driver().cuDeviceGetName(info->name, sizeof(info->name), device),
               "cuDeviceGetName");
     auto attribute = [&](CUdevice_attribute which) {
-      int value = 0;
-      checkCuda(api.cuDeviceGetAttribute(&value, which, device),
-                "cuDeviceGetAttribute");
-      return value;
+      return deviceAttribute(device, which);
     };
     info->compute_major =
         attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);

@@ -69,6 +69,19 @@ void fa4::rt::checkCuda(CUresult result, const char *call) {
     throw cudaError(driver(), result, call);
 }
 
+CUdevice fa4::rt::currentDevice() {
+  CUdevice device;
+  checkCuda(driver().cuCtxGetDevice(&device), "cuCtxGetDevice");
+  return device;
+}
+
+int fa4::rt::deviceAttribute(CUdevice device, CUdevice_attribute which) {
+  int value = 0;
+  checkCuda(driver().cuDeviceGetAttribute(&value, which, device),
+            "cuDeviceGetAttribute");
+  return value;
+}
+
 CUcontext fa4::rt::currentContext() {
   const DriverApi &api = driver();
   CUcontext context = nullptr;

@@ -79,6 +79,12 @@ void checkCuda(CUresult result, const char *call);
 /// current (the CUDA runtime's choice, so mixed code agrees).
 CUcontext currentContext();
 
+/// The device of the calling thread's current context.
+CUdevice currentDevice();
+
+/// One attribute of `device` (cuDeviceGetAttribute).
+int deviceAttribute(CUdevice device, CUdevice_attribute which);
+
 } // namespace fa4::rt
 
 #endif // FA4_RUNTIME_DRIVER_H

@@ -42,16 +42,11 @@ void Kernel::checkChip() const {
   if (chip.size() < 5 || chip.compare(0, 3, "sm_") != 0 || chip.back() != 'a')
     return;
   int target = std::atoi(chip.c_str() + 3);
-  const DriverApi &api = driver();
-  CUdevice device;
-  int major = 0, minor = 0;
-  checkCuda(api.cuCtxGetDevice(&device), "cuCtxGetDevice");
-  checkCuda(api.cuDeviceGetAttribute(
-                &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
-            "cuDeviceGetAttribute");
-  checkCuda(api.cuDeviceGetAttribute(
-                &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
-            "cuDeviceGetAttribute");
+  CUdevice device = currentDevice();
+  int major =
+      deviceAttribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  int minor =
+      deviceAttribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
   if (major * 10 + minor != target)
     throw Error(FA4_ERROR_CUDA,
                 "kernel '" + manifest.kernel + "' was compiled for " + chip +
@@ -71,15 +66,8 @@ Kernel::Loaded Kernel::load() {
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *optionValues[] = {errorLog, reinterpret_cast<void *>(sizeof(errorLog))};
   Loaded result;
-  {
-    CUdevice device;
-    int numSMs = 0;
-    checkCuda(api.cuCtxGetDevice(&device), "cuCtxGetDevice");
-    checkCuda(api.cuDeviceGetAttribute(
-                  &numSMs, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
-              "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
-    result.numSMs = static_cast<uint32_t>(numSMs);
-  }
+  result.numSMs = static_cast<uint32_t>(deviceAttribute(
+      currentDevice(), CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
   CUresult status = api.cuModuleLoadDataEx(&result.module, binary.data(), 2,
                                            options, optionValues);
   if (status != CUDA_SUCCESS) {
