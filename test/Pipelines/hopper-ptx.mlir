@@ -12,6 +12,7 @@
 // RUN: FileCheck %s --check-prefix=LOOP --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=VRELEASE --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=GRID --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=LAZY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SOFTMAX --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: rm -rf %t.persistent && fa4-compile %s --chip=sm_90a --persistent --ptxas=%ptxas -o %t.persistent --quiet | FileCheck %s --check-prefix=PERSIST-PTXAS
 // RUN: FileCheck %s --check-prefix=PERSIST --input-file=%t.persistent/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
@@ -155,6 +156,18 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // VRELEASE-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213056];
 // VRELEASE: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213000];
 // VRELEASE: st.global.b32
+// The lazy rescale in the loop: after the V release, the two row factors
+// against 1.0, one warp vote, and a branch over O's 64 multiplies (to
+// the loop's next step, where the multiplies also end).
+// LAZY: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213056];
+// LAZY-NEXT: setp.ne.f32 %[[P0:p[0-9]+]], %[[C0:r[0-9]+]], 0f3F800000;
+// LAZY-NEXT: setp.ne.f32 %[[P1:p[0-9]+]], %[[C1:r[0-9]+]], 0f3F800000;
+// LAZY-NEXT: or.pred %[[ANY:p[0-9]+]], %[[P0]], %[[P1]];
+// LAZY-NEXT: vote.sync.any.pred %[[WARP:p[0-9]+]], %[[ANY]], -1;
+// LAZY-NEXT: not.pred %[[SKIP:p[0-9]+]], %[[WARP]];
+// LAZY-NEXT: @%[[SKIP]] bra $[[DONE:L__BB[0-9_]+]];
+// LAZY-COUNT-64: mul.rn.f32 %r{{[0-9]+}}, %r{{[0-9]+}}, %{{r[0-9]+}};
+// LAZY-NEXT: bra.uni $[[DONE]];
 
 // The softmax and epilogue: exp2 on the MUFU unit, flushing subnormal
 // results (one MUFU.EX2 each; without .ftz ptxas wraps every ex2 in a

@@ -24,13 +24,17 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+// --help lists these; the LLVM and MLIR options stay under --help-hidden.
+static cl::OptionCategory fa4Options("fa4-compile options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
-                                      cl::init("-"));
+                                      cl::init("-"), cl::cat(fa4Options));
 static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                       cl::value_desc("dir"),
-                                      cl::init("artifacts"));
+                                      cl::init("artifacts"),
+                                      cl::cat(fa4Options));
 static cl::opt<std::string> chip("chip", cl::desc("sm_100a or sm_90a"),
-                                 cl::init("sm_100a"));
+                                 cl::init("sm_100a"), cl::cat(fa4Options));
 static cl::opt<fa4::KernelKind>
     kernel("kernel", cl::desc("Kernel to lower to"),
            cl::init(fa4::KernelKind::Auto),
@@ -42,58 +46,64 @@ static cl::opt<fa4::KernelKind>
                                  "tcgen05 + TMEM in the FA4 structure "
                                  "(sm_100a; not yet run on hardware)"),
                       clEnumValN(fa4::KernelKind::Reference, "reference",
-                                 "the SIMT correctness baseline (any chip)")));
+                                 "the SIMT correctness baseline (any chip)")),
+           cl::cat(fa4Options));
 static cl::opt<bool> pingPong("ping-pong",
                               cl::desc("fa3 kernel: FA3 ping-pong between "
                                        "the consumer warpgroups"),
-                              cl::init(true));
+                              cl::init(true), cl::cat(fa4Options));
 static cl::opt<bool> persistent(
     "persistent",
     cl::desc("fa3 prefill kernel: persistent CTAs (one per SM, looping over "
              "work tiles) at every Skv"),
-    cl::init(false));
+    cl::init(false), cl::cat(fa4Options));
 static cl::opt<int64_t> persistentMaxSeqKV(
     "persistent-max-seq-kv",
     cl::desc("fa3 prefill kernel: persistent CTAs up to this Skv, one CTA "
              "per work tile above (0: never; bench/RESULTS.md measures 2048)"),
-    cl::init(0));
+    cl::init(0), cl::cat(fa4Options));
+static cl::opt<bool> lazyRescale(
+    "lazy-rescale",
+    cl::desc("fa3 kernel: a row keeps its max until it grows by more than "
+             "2^8, and O is rescaled only when one did (default on)"),
+    cl::init(true), cl::cat(fa4Options));
 static cl::opt<bool> intraWgOverlap(
     "intra-wg-overlap",
     cl::desc("fa3 prefill kernel: the softmax of tile t runs while the P V "
              "of tile t - 1 is in flight (default on; "
              "--intra-wg-overlap=false turns it off)"),
-    cl::init(true));
+    cl::init(true), cl::cat(fa4Options));
 static cl::opt<int64_t> batchHint("batch-hint",
                                   cl::desc("Expected dynamic batch size"),
-                                  cl::init(-1));
+                                  cl::init(-1), cl::cat(fa4Options));
 static cl::opt<int64_t> seqQHint("seq-q-hint",
                                  cl::desc("Expected dynamic query length"),
-                                 cl::init(-1));
+                                 cl::init(-1), cl::cat(fa4Options));
 static cl::opt<int64_t> seqKVHint("seq-kv-hint",
                                   cl::desc("Expected dynamic key/value length"),
-                                  cl::init(-1));
+                                  cl::init(-1), cl::cat(fa4Options));
 static cl::opt<int64_t>
     blockN("block-n",
            cl::desc("Keys per KV tile in place of the planner's choice "
                     "(0: the planner's)"),
-           cl::init(0));
+           cl::init(0), cl::cat(fa4Options));
 static cl::opt<int64_t> splitKPartitions(
     "split-k-partitions",
     cl::desc("Split-K partitions per work item in place of the planner's "
              "rule (0: the planner's)"),
-    cl::init(0));
+    cl::init(0), cl::cat(fa4Options));
 static cl::opt<bool> splitKWorkspace(
     "split-k-workspace",
     cl::desc("Combine split-K partials through the global workspace even "
              "when they fit a cluster"),
-    cl::init(false));
+    cl::init(false), cl::cat(fa4Options));
 static cl::opt<std::string>
     ptxasPath("ptxas",
               cl::desc("ptxas to assemble the cubin with (default: PATH, "
                        "then /usr/local/cuda/bin; 'none' skips the cubin)"),
-              cl::init(""));
+              cl::init(""), cl::cat(fa4Options));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print the plan"),
-                           cl::init(false));
+                           cl::init(false), cl::cat(fa4Options));
 
 static std::string findPtxas() {
   if (ptxasPath == "none")
@@ -113,6 +123,7 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerMLIRContextCLOptions();
   registerAsmPrinterCLOptions();
+  cl::HideUnrelatedOptions(fa4Options);
   cl::ParseCommandLineOptions(argc, argv,
                               "fa4 compiler: attn.attention to "
                               "PTX/cubin and manifest.json\n");
@@ -140,6 +151,7 @@ int main(int argc, char **argv) {
   options.persistent = persistent;
   options.persistentMaxSeqKV = persistentMaxSeqKV;
   options.intraWgOverlap = intraWgOverlap;
+  options.lazyRescale = lazyRescale;
   options.batchHint = batchHint;
   options.seqQHint = seqQHint;
   options.seqKVHint = seqKVHint;

@@ -53,6 +53,10 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "for it only before rescaling O. Prefill plans without a window "
            "mask only (+1-3% on the H200, bench/RESULTS.md); decode and "
            "window kernels keep the plain schedule">,
+    Option<"lazyRescale", "lazy-rescale", "bool", /*default=*/"true",
+           "fa3: FA4's lazy rescale (a row keeps its max until it grows by "
+           "more than 2^8; a warp whose rows all kept theirs skips the "
+           "rescale of O). The sm_100a structure always has it">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "Prefill: always run persistent CTAs (one per SM, each looping "
            "over work tiles; causal: heaviest first)">,

@@ -47,6 +47,11 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::desc("fa3 prefill kernel: the softmax of tile t runs while "
                      "the P V of tile t - 1 is in flight"),
       llvm::cl::init(true)};
+  Option<bool> lazyRescale{
+      *this, "lazy-rescale",
+      llvm::cl::desc("fa3 kernel: a row keeps its max until it grows by more "
+                     "than 2^8, and O is rescaled only when one did"),
+      llvm::cl::init(true)};
   Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("fa3 prefill kernel: persistent CTAs (one per SM, "

@@ -215,12 +215,14 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
 class FA3KernelBuilder : KernelEmitter {
 public:
   FA3KernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
-                   bool pingPong, bool persistent, bool intraWgOverlap)
+                   bool pingPong, bool persistent, bool intraWgOverlap,
+                   bool lazyRescale)
       : KernelEmitter(b, loc), plan(plan),
         pingPong(pingPong && plan.numConsumers == 2 &&
                  !plan.consumersSplitKeys),
         persistent(persistent),
-        intraWgOverlap(intraWgOverlap && allowsIntraWgOverlap(plan)) {}
+        intraWgOverlap(intraWgOverlap && allowsIntraWgOverlap(plan)),
+        lazyRescale(lazyRescale) {}
 
   /// Where the overlap was measured and assembles clean: prefill under no
   /// mask or the causal one. A decode CTA's consumers split the keys and
@@ -314,6 +316,7 @@ private:
   bool pingPong;
   bool persistent;
   bool intraWgOverlap;
+  bool lazyRescale;
 
   // Kernel arguments.
   AttentionArgs args;
@@ -587,17 +590,18 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow,
                             args.seqQ, args.seqKV, plan.mask,
                             b.getI64IntegerAttr(plan.rowGroup));
-    auto softmax =
-        SoftmaxOp::create(b, loc, scoresType, rowsType(), rowsType(),
-                          rowsType(), scores, rowMax, rowSum, args.scaleLog2,
-                          /*rescaleThreshold=*/FloatAttr(),
-                          /*polyExp2Period=*/0);
+    auto softmax = SoftmaxOp::create(
+        b, loc, scoresType, rowsType(), rowsType(), rowsType(), scores, rowMax,
+        rowSum, args.scaleLog2,
+        lazyRescale ? b.getF64FloatAttr(kRescaleThreshold) : FloatAttr(),
+        /*polyExp2Period=*/0);
     if (pv == PV::Always) {
       // O is read only once the P V that ran under the softmax is done.
       MmaWaitOp::create(b, loc);
       releaseV(previous);
     }
-    out = ScaleRowsOp::create(b, loc, outType, out, softmax.getCorrection());
+    out = ScaleRowsOp::create(b, loc, outType, out, softmax.getCorrection(),
+                              lazyRescale);
     // P as an MMA operand, rounded here, before the next turn's MMAs.
     Value probs = TruncFOp::create(b, loc, probsType, softmax.getProbs());
     return SmallVector<Value>{out, softmax.getNewMax(), softmax.getNewSum(),
@@ -911,7 +915,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
     int64_t maxSeqKV = persistentUpToSeqKV(op, *plan);
     FA3KernelBuilder(b, loc, *plan, pingPong, /*persistent=*/maxSeqKV > 0,
-                     intraWgOverlap)
+                     intraWgOverlap, lazyRescale)
         .build(func, abi);
 
     // Prefill: a one-dimensional grid of work tiles, which a persistent

@@ -72,8 +72,6 @@ constexpr int64_t kOtherRegistersSharedKv = 104;
 constexpr int64_t kSoftmaxRegisters1Q = 232;
 constexpr int64_t kCorrectionRegisters1Q = 112;
 constexpr int64_t kOtherRegisters1Q = 112;
-/// Lazy rescale: keep a row's max until it grows by more than 2^8.
-constexpr double kRescaleThreshold = 8.0;
 /// One exponential in this many on the FMA pipe (FA4 emulates a share of
 /// exp2 because MUFU throughput, not the tensor cores, bounds the softmax).
 constexpr int64_t kPolyExp2Period = 4;

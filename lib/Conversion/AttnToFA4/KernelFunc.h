@@ -18,6 +18,10 @@
 
 namespace fa4 {
 
+/// FA4's lazy rescale, for both chips: a row keeps its max (and O its scale)
+/// until the max grows by more than 2^8; probabilities stay below 2^8.
+constexpr double kRescaleThreshold = 8.0;
+
 /// A 64-column, 128B-swizzled TMA box of `rows` rows and `heads` heads, in
 /// the manifest's short form ("1x<rows>x<heads>x64:128").
 std::string tmaBox(int64_t rows, int64_t heads = 1);

@@ -570,18 +570,51 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
   }
 };
 
+/// `lazy`: the multiplies sit under a warp-uniform branch (vote.any of a
+/// factor other than 1), so a warp whose rows all kept their max skips them;
+/// ptxas sees no divergence around the accumulator registers.
 struct ScaleRowsLowering : OpConversionPattern<ScaleRowsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ScaleRowsOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Sm90Emitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
     SmallVector<Value> tile = flatten(adaptor.getTile());
     ValueRange factors = adaptor.getFactors();
-    for (auto [i, value] : llvm::enumerate(tile))
-      // sm_90a: two rows per thread; sm_100a: the thread's one row.
-      value = e.fmul(value, factors[factors.size() == 2 ? rowHalf(i) : 0]);
-    SmallVector<SmallVector<Value>> results = {tile};
+    auto scaled = [&] {
+      SmallVector<Value> result;
+      for (auto [i, value] : llvm::enumerate(tile))
+        // sm_90a: two rows per thread; sm_100a: the thread's one row.
+        result.push_back(
+            e.fmul(value, factors[factors.size() == 2 ? rowHalf(i) : 0]));
+      return result;
+    };
+    if (!op.getLazy()) {
+      SmallVector<SmallVector<Value>> results = {scaled()};
+      rewriter.replaceOpWithMultiple(op, std::move(results));
+      return success();
+    }
+    Value needs;
+    for (Value factor : factors) {
+      Value changed = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
+                                            factor, e.f32(1.0));
+      needs = needs ? arith::OrIOp::create(b, loc, needs, changed) : changed;
+    }
+    Value anyInWarp = NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), e.i32(-1),
+                                               needs, NVVM::VoteSyncKind::any);
+    auto ifScale = scf::IfOp::create(b, loc, ValueRange(tile).getTypes(),
+                                     anyInWarp, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifScale.thenBlock());
+      scf::YieldOp::create(b, loc, scaled());
+      b.setInsertionPointToStart(ifScale.elseBlock());
+      scf::YieldOp::create(b, loc, tile);
+    }
+    SmallVector<SmallVector<Value>> results = {
+        llvm::to_vector_of<Value>(ifScale.getResults())};
     rewriter.replaceOpWithMultiple(op, std::move(results));
     return success();
   }

@@ -38,7 +38,7 @@
 // CHECK: arith.addi %{{.*}}, %c8_i32 : i32
 // CHECK-NEXT: %[[VEMPTY:.*]] = fa4.mbarrier.get
 // CHECK-NEXT: fa4.mbarrier.arrive %[[VEMPTY]]
-// CHECK-NEXT: fa4.scale_rows %[[PV]] by %[[CORR]]
+// CHECK-NEXT: fa4.scale_rows lazy %[[PV]] by %[[CORR]]
 // CHECK: scf.yield
 // The last tile's P V after the loop, then the epilogue.
 // CHECK: fa4.mma %{{.*}}, %{{.*}}, %{{.*}} : !fa4.frag<64x176xbf16>, <176x128xbf16, mn_major>, <64x128xf32>

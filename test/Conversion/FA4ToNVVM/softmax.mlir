@@ -1686,3 +1686,65 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// FA4's lazy rescale on sm_90a registers. fa4.softmax with
+// rescaleThreshold keeps a row's old max while the new one exceeds it by
+// at most 8 (its correction is then exp2(0) = 1); fa4.scale_rows lazy asks
+// whether any of the thread's two factors differs from 1, votes across the
+// warp (vote.sync any, all 32 lanes), and multiplies only under that
+// warp-uniform branch; a warp whose rows all kept their max passes O
+// through.
+// CHECK-LABEL: llvm.func @f(
+// CHECK: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %[[M0:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[M1:[a-z0-9]+]] = %{{[a-z0-9]+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %[[O0:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[O1:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[O2:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[O3:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[O4:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[O5:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[O6:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[O7:[a-z0-9]+]] = %{{[a-z0-9]+}})
+// CHECK: %[[NM0:[0-9]+]] = arith.maximumf %[[M0]], %{{[0-9]+}} : f32
+// CHECK-NEXT: %[[GREW0:[0-9]+]] = arith.subf %[[NM0]], %[[M0]] : f32
+// CHECK-NEXT: %[[T0:.+]] = arith.constant 8.000000e+00 : f32
+// CHECK-NEXT: %[[KEEP0:[0-9]+]] = arith.cmpf ole, %[[GREW0]], %[[T0]] : f32
+// CHECK-NEXT: %[[MAX0:[0-9]+]] = arith.select %[[KEEP0]], %[[M0]], %[[NM0]] : f32
+// CHECK: %[[DM0:[0-9]+]] = arith.subf %[[M0]], %{{[0-9]+}} : f32
+// CHECK-NEXT: %[[CORR0:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[DM0]])
+// CHECK: arith.cmpf ole
+// CHECK: %[[DM1:[0-9]+]] = arith.subf %[[M1]], %{{[0-9]+}} : f32
+// CHECK-NEXT: %[[CORR1:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[DM1]])
+// CHECK: %[[ONE0:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[NE0:[0-9]+]] = arith.cmpf one, %[[CORR0]], %[[ONE0]] : f32
+// CHECK-NEXT: %[[ONE1:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[NE1:[0-9]+]] = arith.cmpf one, %[[CORR1]], %[[ONE1]] : f32
+// CHECK-NEXT: %[[NE:[0-9]+]] = arith.ori %[[NE0]], %[[NE1]] : i1
+// CHECK-NEXT: %[[ALL:.+]] = arith.constant -1 : i32
+// CHECK-NEXT: %[[ANY:[0-9]+]] = nvvm.vote.sync any %[[ALL]], %[[NE]] -> i1
+// CHECK-NEXT: %[[OS:[0-9]+]]:8 = scf.if %[[ANY]] -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-NEXT: %[[OS0:[0-9]+]] = arith.mulf %[[O0]], %[[CORR0]] : f32
+// CHECK-NEXT: %[[OS1:[0-9]+]] = arith.mulf %[[O1]], %[[CORR0]] : f32
+// CHECK-NEXT: %[[OS2:[0-9]+]] = arith.mulf %[[O2]], %[[CORR1]] : f32
+// CHECK-NEXT: %[[OS3:[0-9]+]] = arith.mulf %[[O3]], %[[CORR1]] : f32
+// CHECK-NEXT: %[[OS4:[0-9]+]] = arith.mulf %[[O4]], %[[CORR0]] : f32
+// CHECK-NEXT: %[[OS5:[0-9]+]] = arith.mulf %[[O5]], %[[CORR0]] : f32
+// CHECK-NEXT: %[[OS6:[0-9]+]] = arith.mulf %[[O6]], %[[CORR1]] : f32
+// CHECK-NEXT: %[[OS7:[0-9]+]] = arith.mulf %[[O7]], %[[CORR1]] : f32
+// CHECK-NEXT: scf.yield %[[OS0]], %[[OS1]], %[[OS2]], %[[OS3]], %[[OS4]], %[[OS5]], %[[OS6]], %[[OS7]] :
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[O0]], %[[O1]], %[[O2]], %[[O3]], %[[O4]], %[[O5]], %[[O6]], %[[O7]] :
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield %{{.+}}, %[[MAX0]], %{{.+}}, %[[OS]]#0, %[[OS]]#1, %[[OS]]#2, %[[OS]]#3, %[[OS]]#4, %[[OS]]#5, %[[OS]]#6, %[[OS]]#7 :
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%x: f32, %y: f32, %n32: i32, %scale: f32) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = arith.index_cast %n32 : i32 to index
+      %s0 = fa4.splat %x : !fa4.frag<64x16xf32>
+      %m0 = fa4.splat %y : !fa4.rows<64xf32>
+      %l0 = fa4.splat %y : !fa4.rows<64xf32>
+      %o0 = fa4.splat %x : !fa4.frag<64x16xf32>
+      %r:4 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %s0, %m = %m0, %l = %l0, %o = %o0) -> (!fa4.frag<64x16xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>, !fa4.frag<64x16xf32>) {
+        %p, %nm, %ns, %c = fa4.softmax %s max %m sum %l scale %scale {rescaleThreshold = 8.0 : f64} : <64x16xf32>, <64xf32>
+        %o2 = fa4.scale_rows lazy %o by %c : <64x16xf32>, <64xf32>
+        scf.yield %p, %nm, %ns, %o2 : !fa4.frag<64x16xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>, !fa4.frag<64x16xf32>
+      }
+      gpu.return
+    }
+  }
+}

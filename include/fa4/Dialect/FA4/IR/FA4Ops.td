@@ -232,9 +232,17 @@ def FA4_SoftmaxOp : FA4_Op<"softmax", [Pure,
 def FA4_ScaleRowsOp : FA4_Op<"scale_rows", [Pure,
     AllTypesMatch<["tile", "result"]>]> {
   let summary = "Multiply each row of a frag by its factor";
-  let arguments = (ins FA4_Frag:$tile, FA4_Rows:$factors);
+  let description = [{
+    `lazy` changes no value, only the code: a warp whose factors are all
+    exactly 1 skips the multiplies. It pays off after a softmax with
+    `rescale_threshold`, where a factor other than 1 is rare.
+  }];
+  let arguments = (ins FA4_Frag:$tile, FA4_Rows:$factors, UnitAttr:$lazy);
   let results = (outs FA4_Frag:$result);
-  let assemblyFormat = "$tile `by` $factors attr-dict `:` type($tile) `,` type($factors)";
+  let assemblyFormat = [{
+    (`lazy` $lazy^)? $tile `by` $factors attr-dict `:` type($tile) `,`
+    type($factors)
+  }];
   let hasVerifier = 1;
 }
 
