@@ -37,13 +37,13 @@ BENCH.append(("bench_decode_d128_gqa", 128, 128, 32, 8, "none", "bf16",
 # variant -> (fa4-compile flags, the bench kernels built with them).
 PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
                  for m in ("none", "causal")]
-PERSIST_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128)
-                 for m in ("none", "causal")]
-# Persistent CTAs up to Skv = 2048 (one CTA per work tile above, from the
-# same binary) against the default one-CTA-per-work-tile grid. (The
-# intra-warpgroup overlap's "no_overlap" variant was measured in session 4,
-# bench/RESULTS.md; `--intra-wg-overlap=false` still builds it.)
-VARIANTS = {"persist2k": (["--persistent-max-seq-kv=2048"], PERSIST_BENCH)}
+# "eager": the lazy rescale off (every softmax step moves the row max and
+# rescales O), against the default lazy rescale. (Measured before, in
+# bench/RESULTS.md, and still built by their flags: the intra-warpgroup
+# overlap's "no_overlap", `--intra-wg-overlap=false`, session 4; persistent
+# CTAs up to Skv = 2048, "persist2k", `--persistent-max-seq-kv=2048`,
+# session 5.)
+VARIANTS = {"eager": (["--lazy-rescale=false"], PREFILL_BENCH)}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past persist2k's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),
@@ -89,8 +89,11 @@ DECODE_BENCH = {"decode_d128_h32x8": [(1, 1, 8192), (1, 1, 32768),
 # in session 4, bench/RESULTS.md.)
 # More CTAs for the B = 1 split: 16 partitions per work item (128 CTAs)
 # through the workspace.
+# "eager": the lazy rescale off, as for prefill.
 DECODE_VARIANTS = {"ws16": (["--split-k-partitions=16", "--split-k-workspace"],
-                            ["decode_d128_h32x8"])}
+                            ["decode_d128_h32x8"]),
+                   "eager": (["--lazy-rescale=false"],
+                             ["decode_d128_h32x8", "decode_d128_h32x8_b64"])}
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
 
