@@ -37,13 +37,12 @@ BENCH.append(("bench_decode_d128_gqa", 128, 128, 32, 8, "none", "bf16",
 # variant -> (fa4-compile flags, the bench kernels built with them).
 PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
                  for m in ("none", "causal")]
-# "eager": the lazy rescale off (every softmax step moves the row max and
-# rescales O), against the default lazy rescale. (Measured before, in
-# bench/RESULTS.md, and still built by their flags: the intra-warpgroup
-# overlap's "no_overlap", `--intra-wg-overlap=false`, session 4; persistent
-# CTAs up to Skv = 2048, "persist2k", `--persistent-max-seq-kv=2048`,
-# session 5.)
-VARIANTS = {"eager": (["--lazy-rescale=false"], PREFILL_BENCH)}
+# None this run. Measured before (bench/RESULTS.md) and still built by
+# their flags: the intra-warpgroup overlap's "no_overlap",
+# `--intra-wg-overlap=false` (session 4); persistent CTAs up to Skv = 2048,
+# "persist2k", `--persistent-max-seq-kv=2048` (session 5); the lazy
+# rescale's "eager", `--lazy-rescale=false` (session 6).
+VARIANTS = {}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past persist2k's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),
@@ -89,11 +88,15 @@ DECODE_BENCH = {"decode_d128_h32x8": [(1, 1, 8192), (1, 1, 32768),
 # in session 4, bench/RESULTS.md.)
 # More CTAs for the B = 1 split: 16 partitions per work item (128 CTAs)
 # through the workspace.
-# "eager": the lazy rescale off, as for prefill.
+# "pdec": persistent CTAs for the B = 64 plan (no split), checked on sizes
+# with more work items than SMs, so that CTAs loop.
 DECODE_VARIANTS = {"ws16": (["--split-k-partitions=16", "--split-k-workspace"],
                             ["decode_d128_h32x8"]),
-                   "eager": (["--lazy-rescale=false"],
-                             ["decode_d128_h32x8", "decode_d128_h32x8_b64"])}
+                   "pdec": (["--persistent-decode"],
+                            ["decode_d128_h32x8_b64"])}
+# Sizes a decode variant runs, by variant (default DECODE_VARIANT_SIZES).
+DECODE_VARIANT_CASES = {"pdec": [(64, 1, 8192), (37, 3, 1000), (150, 4, 17),
+                                 (1, 1, 17)]}
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
 
@@ -168,13 +171,14 @@ def main():
                         *flags], check=True, stdout=subprocess.DEVNULL)
         os.unlink(f.name)
 
-    decode_builds = [(name, d, hq, hkv, mask, hints, [])
+    decode_builds = [(name, d, hq, hkv, mask, hints, [], DECODE_SIZES)
                      for name, d, hq, hkv, mask, hints in DECODE]
-    decode_builds += [(f"{name}_{variant}", d, hq, hkv, mask, hints, flags)
+    decode_builds += [(f"{name}_{variant}", d, hq, hkv, mask, hints, flags,
+                       DECODE_VARIANT_CASES.get(variant, DECODE_VARIANT_SIZES))
                       for name, d, hq, hkv, mask, hints in DECODE
                       for variant, (flags, kernels) in DECODE_VARIANTS.items()
                       if name in kernels]
-    for name, d, hq, hkv, mask, (b, sq, skv), flags in decode_builds:
+    for name, d, hq, hkv, mask, (b, sq, skv), flags, sizes in decode_builds:
         with tempfile.NamedTemporaryFile("w", suffix=".mlir",
                                          delete=False) as f:
             f.write(function(name, d, d, hq, hkv, MASKS.get(mask, mask),
@@ -186,8 +190,6 @@ def main():
                        check=True, stdout=subprocess.DEVNULL)
         os.unlink(f.name)
         directory = artifact_dir(args.out, name, args.chip)
-        # A block-n variant runs a few sizes; the planner's kernel all.
-        sizes = DECODE_SIZES if not flags else DECODE_VARIANT_SIZES
         with open(os.path.join(directory, "cases.txt"), "w") as cases:
             for case, (cb, csq, cskv) in enumerate(sizes):
                 cases.write(f"--b {cb} --sq {csq} --skv {cskv} "

@@ -62,10 +62,16 @@ static cl::opt<int64_t> persistentMaxSeqKV(
     cl::desc("fa3 prefill kernel: persistent CTAs up to this Skv, one CTA "
              "per work tile above (0: never; bench/RESULTS.md measures 2048)"),
     cl::init(0), cl::cat(fa4Options));
+static cl::opt<bool> persistentDecode(
+    "persistent-decode",
+    cl::desc("fa3 decode kernel without a split (large batches): persistent "
+             "CTAs, one per SM, looping over work items"),
+    cl::init(false), cl::cat(fa4Options));
 static cl::opt<bool> lazyRescale(
     "lazy-rescale",
-    cl::desc("fa3 kernel: a row keeps its max until it grows by more than "
-             "2^8, and O is rescaled only when one did (default on)"),
+    cl::desc(
+        "fa3 kernel: a row keeps its max until it grows by more than "
+        "2^8, and O is rescaled only when one did (default on; Dv >= 128)"),
     cl::init(true), cl::cat(fa4Options));
 static cl::opt<bool> intraWgOverlap(
     "intra-wg-overlap",
@@ -152,6 +158,7 @@ int main(int argc, char **argv) {
   options.persistentMaxSeqKV = persistentMaxSeqKV;
   options.intraWgOverlap = intraWgOverlap;
   options.lazyRescale = lazyRescale;
+  options.persistentDecode = persistentDecode;
   options.batchHint = batchHint;
   options.seqQHint = seqQHint;
   options.seqKVHint = seqKVHint;

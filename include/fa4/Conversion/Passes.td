@@ -56,7 +56,8 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
     Option<"lazyRescale", "lazy-rescale", "bool", /*default=*/"true",
            "fa3: FA4's lazy rescale (a row keeps its max until it grows by "
            "more than 2^8; a warp whose rows all kept theirs skips the "
-           "rescale of O). The sm_100a structure always has it">,
+           "rescale of O), for Dv >= 128, where it measured +2-8% "
+           "(bench/RESULTS.md). The sm_100a structure always has it">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "Prefill: always run persistent CTAs (one per SM, each looping "
            "over work tiles; causal: heaviest first)">,
@@ -68,6 +69,11 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "a loss from S = 4096 (bench/RESULTS.md); off by default because "
            "the loop's state spills on 7 of the 18 ptxas matrix points (2 of "
            "the 8 with Dv <= 128 and no window mask)">,
+    Option<"persistentDecode", "persistent-decode", "bool",
+           /*default=*/"false",
+           "Decode plans without a split (large batches): persistent CTAs, "
+           "one per SM, each looping over work items, so that the next "
+           "item's Q and first K/V tiles load under this one's last tiles">,
     Option<"structure", "structure", "std::string", /*default=*/"\"auto\"",
            "Kernel structure: fa3 (sm_90a plans), fa4 (sm_100a plans), or "
            "auto (the plan's chip decides)">

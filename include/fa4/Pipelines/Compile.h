@@ -49,8 +49,9 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::init(true)};
   Option<bool> lazyRescale{
       *this, "lazy-rescale",
-      llvm::cl::desc("fa3 kernel: a row keeps its max until it grows by more "
-                     "than 2^8, and O is rescaled only when one did"),
+      llvm::cl::desc(
+          "fa3 kernel: a row keeps its max until it grows by more "
+          "than 2^8, and O is rescaled only when one did (Dv >= 128)"),
       llvm::cl::init(true)};
   Option<bool> persistent{
       *this, "persistent",
@@ -62,6 +63,11 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::desc("fa3 prefill kernel: persistent CTAs up to this Skv, "
                      "one CTA per work tile above (0: never)"),
       llvm::cl::init(0)};
+  Option<bool> persistentDecode{
+      *this, "persistent-decode",
+      llvm::cl::desc("fa3 decode kernel without a split (large batches): "
+                     "persistent CTAs, one per SM, looping over work items"),
+      llvm::cl::init(false)};
 };
 
 /// Plans every attn.attention, lowers it to a kernel in a gpu.module, and

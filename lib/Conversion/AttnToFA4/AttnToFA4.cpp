@@ -61,6 +61,10 @@ constexpr int kSwizzleBytes = 128;
 /// exactly.
 constexpr int kProducerRegisters = 24;
 constexpr int kConsumerRegisters = 240;
+/// With one consumer (decode without a split) the pool (255 * 256) has room
+/// to spare: the producer keeps enough for a persistent work loop's
+/// decoding, which spills 24 bytes at 24 registers (ptxas 13.0).
+constexpr int kSoleConsumerProducerRegisters = 56;
 /// K/V stages a split-K decode needs before its two consumers take the
 /// tiles in turn (see readPlan).
 constexpr int64_t kMinStagesToSplitKeys = 4;
@@ -97,6 +101,11 @@ struct HopperPlan : SplitPlan {
 
   /// Query rows one consumer's 64-row tile covers, and the rows TMA fills.
   int64_t queryRowsPerTile() const { return kRowsPerConsumer / rowGroup; }
+  /// The decode grid's head dimension: kv heads under fused GQA.
+  int64_t decodeHeads() const { return rowGroup > 1 ? numKVHeads : numQHeads; }
+  /// A decode plan without a split can run on persistent CTAs: its work
+  /// items are independent, with no cluster or workspace to share.
+  bool decodeCanPersist() const { return decode && partitions == 1; }
   int64_t qBoxRows() const { return queryRowsPerTile() * rowGroup; }
 
   int64_t qTileBytes() const {
@@ -222,7 +231,7 @@ public:
                  !plan.consumersSplitKeys),
         persistent(persistent),
         intraWgOverlap(intraWgOverlap && allowsIntraWgOverlap(plan)),
-        lazyRescale(lazyRescale) {}
+        lazyRescale(lazyRescale && allowsLazyRescale(plan)) {}
 
   /// Where the overlap was measured and assembles clean: prefill under no
   /// mask or the causal one. A decode CTA's consumers split the keys and
@@ -231,6 +240,15 @@ public:
   /// BN = 176; test/Pipelines/hopper-ptxas-matrix.mlir).
   static bool allowsIntraWgOverlap(const HopperPlan &plan) {
     return !plan.decode && plan.mask.getKind() != attn::MaskKind::Window;
+  }
+
+  /// Where the lazy rescale was measured to pay (bench/RESULTS.md, session
+  /// 6): O of 128 or more columns, whose 64+ multiplies per thread and
+  /// step it skips (+2-5% at Dv = 128, +3-8% at 256). At Dv = 64 its
+  /// 32 multiplies cost less than the branch breaks in ptxas's schedule
+  /// (-1-2%).
+  static bool allowsLazyRescale(const HopperPlan &plan) {
+    return plan.paddedOv >= 128;
   }
 
   void build(gpu::GPUFuncOp func, KernelABI &abi);
@@ -335,6 +353,12 @@ private:
 /// CTAs running together share K and V in L2.
 void FA3KernelBuilder::decodeWork(Value index) {
   WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
+  if (plan.decode) {
+    partition = i32(0);
+    return setWork(tiles.decodeItem(index, plan.decodeHeads(),
+                                    plan.queryRowsPerTile(), plan.rowGroup,
+                                    plan.group));
+  }
   setWork(tiles.prefill(index, args.batchSize,
                         plan.numConsumers * kRowsPerConsumer, plan.numQHeads,
                         plan.group));
@@ -352,7 +376,7 @@ void FA3KernelBuilder::decodeSplitWork() {
 /// work tile to the next, so their slots and barrier parities count across
 /// tiles. Otherwise the CTA's one work tile, with both counts 0.
 FA3KernelBuilder::WorkScope FA3KernelBuilder::beginWork() {
-  if (plan.decode) {
+  if (plan.decode && !persistent) {
     decodeSplitWork();
     return {scf::ForOp(), i32(0), i32(0)};
   }
@@ -738,6 +762,11 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   Value numRowBlocks =
       divu(add(args.seqQ, sub(rowsPerBlock, i32(1))), rowsPerBlock);
   numWork = mul(numRowBlocks, mul(i32(plan.numQHeads), args.batchSize));
+  if (plan.decode) {
+    Value rowTiles = divu(add(args.seqQ, i32(plan.queryRowsPerTile() - 1)),
+                          i32(plan.queryRowsPerTile()));
+    numWork = mul(rowTiles, mul(i32(plan.decodeHeads()), args.batchSize));
+  }
   firstWork = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
   workStride = fromIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
@@ -773,7 +802,10 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
 
   auto roles = WarpSpecializeOp::create(
       b, loc, b.getDenseI64ArrayAttr({1, plan.numConsumers}),
-      b.getDenseI64ArrayAttr({kProducerRegisters, kConsumerRegisters}),
+      b.getDenseI64ArrayAttr({plan.numConsumers == 1
+                                  ? kSoleConsumerProducerRegisters
+                                  : kProducerRegisters,
+                              kConsumerRegisters}),
       /*rolesCount=*/2);
   Type i32Type = b.getI32Type();
   {
@@ -850,7 +882,8 @@ private:
   int64_t persistentUpToSeqKV(attn::AttentionOp op,
                               const HopperPlan &plan) const {
     if (plan.decode)
-      return 0;
+      return persistentDecode && plan.decodeCanPersist() ? kAlwaysPersistent
+                                                         : 0;
     if (persistent)
       return kAlwaysPersistent;
     int64_t maxSeqKV = persistentMaxSeqKV;
@@ -923,7 +956,14 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     // memory), each looping over work tiles.
     if (maxSeqKV > 0)
       abi.persistent = KernelABI::Persistent{1, maxSeqKV};
-    if (plan->decode)
+    if (plan->decode && maxSeqKV > 0)
+      // Persistent decode: the decode grid flattened, heads fastest (the
+      // order of WorkTiles::decodeItem).
+      abi.grid = {{("ceil_div:sq:" + Twine(plan->queryRowsPerTile())).str(),
+                   plan->rowGroup > 1 ? "hkv" : "hq", "b"},
+                  {"1"},
+                  {"1"}};
+    else if (plan->decode)
       setDecodeGrid(abi, plan->partitions, plan->rowGroup,
                     plan->queryRowsPerTile(), /*cluster=*/!plan->workspace);
     else

@@ -103,22 +103,11 @@ public:
     mlir::Value headIndex =
         indexTo(b.getI32Type(),
                 mlir::gpu::BlockIdOp::create(b, loc, mlir::gpu::Dimension::y));
-    mlir::Value rowTiles =
-        divu(add(seqQ, i32(queryRowsPerTile - 1)), i32(queryRowsPerTile));
     mlir::Value z =
         indexTo(b.getI32Type(),
                 mlir::gpu::BlockIdOp::create(b, loc, mlir::gpu::Dimension::z));
-    WorkTile work;
-    work.batch = divu(z, rowTiles);
-    work.blockRow = mul(remu(z, rowTiles), i32(queryRowsPerTile));
-    if (rowGroup > 1) {
-      work.kvHead = headIndex;
-      work.head = mul(work.kvHead, i32(rowGroup));
-    } else {
-      work.head = headIndex;
-      work.kvHead = divu(work.head, i32(group));
-    }
-    keyTiles(work, queryRowsPerTile);
+    WorkTile work =
+        decodeItemOf(headIndex, z, queryRowsPerTile, rowGroup, group);
     if (partitions == 1)
       return work;
     mlir::Value perPartition =
@@ -130,7 +119,38 @@ public:
     return work;
   }
 
+  /// Decode without a split on persistent CTAs: work item `index` of the
+  /// decode grid flattened, heads fastest ((batch x row tile) x heads, with
+  /// `heads` the kv heads under fused GQA).
+  WorkTile decodeItem(mlir::Value index, int64_t heads,
+                      int64_t queryRowsPerTile, int64_t rowGroup,
+                      int64_t group) {
+    return decodeItemOf(remu(index, i32(heads)), divu(index, i32(heads)),
+                        queryRowsPerTile, rowGroup, group);
+  }
+
 private:
+  /// The work item of head index `headIndex` (a kv head under fused GQA)
+  /// and `batchAndRowTile` = batch * row tiles + row tile.
+  WorkTile decodeItemOf(mlir::Value headIndex, mlir::Value batchAndRowTile,
+                        int64_t queryRowsPerTile, int64_t rowGroup,
+                        int64_t group) {
+    mlir::Value rowTiles =
+        divu(add(seqQ, i32(queryRowsPerTile - 1)), i32(queryRowsPerTile));
+    WorkTile work;
+    work.batch = divu(batchAndRowTile, rowTiles);
+    work.blockRow = mul(remu(batchAndRowTile, rowTiles), i32(queryRowsPerTile));
+    if (rowGroup > 1) {
+      work.kvHead = headIndex;
+      work.head = mul(work.kvHead, i32(rowGroup));
+    } else {
+      work.head = headIndex;
+      work.kvHead = divu(work.head, i32(group));
+    }
+    keyTiles(work, queryRowsPerTile);
+    return work;
+  }
+
   attn::MaskAttr mask;
   mlir::Value seqQ, seqKV;
   int64_t bn;

@@ -44,3 +44,20 @@ func.func @decode(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %
   %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<1x1x32x128xbf16>, tensor<1x32768x8x128xbf16>, tensor<1x32768x8x128xbf16> -> tensor<1x1x32x128xbf16>
   return %o : tensor<1x1x32x128xbf16>
 }
+
+// -----
+
+// Dv = 64: O's 32 multiplies per thread cost less than the branch costs
+// the schedule (bench/RESULTS.md), so the default keeps the eager rescale.
+// LAZY-LABEL: func @depth64
+// LAZY-NOT: rescaleThreshold
+// LAZY-NOT: scale_rows lazy
+// LAZY: fa4.scale_rows %{{.*}} by %{{.*}} : <64x64xf32>, <64xf32>
+// LAZY-NOT: rescaleThreshold
+// LAZY-NOT: scale_rows lazy
+// LAZY: fa4.epilogue
+// EAGER-LABEL: func @depth64
+func.func @depth64(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %v: tensor<?x?x16x64xbf16>) -> tensor<?x?x16x64xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16> -> tensor<?x?x16x64xbf16>
+  return %o : tensor<?x?x16x64xbf16>
+}

@@ -24,8 +24,8 @@
 // come from blockIdx.z.
 // CHECK: %[[RANK:.*]] = arith.index_cast %cluster_block_id_x : index to i32
 // CHECK: %[[KVHEAD:.*]] = arith.index_cast %block_id_y : index to i32
-// CHECK: %[[ROWTILES:.*]] = arith.divui %{{.*}}, %c16_i32 : i32
 // CHECK: %[[Z:.*]] = arith.index_cast %block_id_z : index to i32
+// CHECK: %[[ROWTILES:.*]] = arith.divui %{{.*}}, %c16_i32 : i32
 // CHECK-NEXT: %[[BATCH:.*]] = arith.divui %[[Z]], %[[ROWTILES]] : i32
 // CHECK-NEXT: %[[TILE:.*]] = arith.remui %[[Z]], %[[ROWTILES]] : i32
 // CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[TILE]], %c16_i32 : i32
