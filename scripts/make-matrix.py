@@ -88,15 +88,12 @@ DECODE_BENCH = {"decode_d128_h32x8": [(1, 1, 8192), (1, 1, 32768),
 # in session 4, bench/RESULTS.md.)
 # More CTAs for the B = 1 split: 16 partitions per work item (128 CTAs)
 # through the workspace.
-# "pdec": persistent CTAs for the B = 64 plan (no split), checked on sizes
-# with more work items than SMs, so that CTAs loop.
+# (Persistent decode, now the B = 64 plan's default, was the "pdec"
+# variant of session 6; `--persistent-decode=false` builds the old grid.)
 DECODE_VARIANTS = {"ws16": (["--split-k-partitions=16", "--split-k-workspace"],
-                            ["decode_d128_h32x8"]),
-                   "pdec": (["--persistent-decode"],
-                            ["decode_d128_h32x8_b64"])}
+                            ["decode_d128_h32x8"])}
 # Sizes a decode variant runs, by variant (default DECODE_VARIANT_SIZES).
-DECODE_VARIANT_CASES = {"pdec": [(64, 1, 8192), (37, 3, 1000), (150, 4, 17),
-                                 (1, 1, 17)]}
+DECODE_VARIANT_CASES = {}
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
 

@@ -65,8 +65,8 @@ static cl::opt<int64_t> persistentMaxSeqKV(
 static cl::opt<bool> persistentDecode(
     "persistent-decode",
     cl::desc("fa3 decode kernel without a split (large batches): persistent "
-             "CTAs, one per SM, looping over work items"),
-    cl::init(false), cl::cat(fa4Options));
+             "CTAs, one per SM, looping over work items (default on)"),
+    cl::init(true), cl::cat(fa4Options));
 static cl::opt<bool> lazyRescale(
     "lazy-rescale",
     cl::desc(

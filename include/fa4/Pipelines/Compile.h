@@ -67,7 +67,7 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       *this, "persistent-decode",
       llvm::cl::desc("fa3 decode kernel without a split (large batches): "
                      "persistent CTAs, one per SM, looping over work items"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
 };
 
 /// Plans every attn.attention, lowers it to a kernel in a gpu.module, and

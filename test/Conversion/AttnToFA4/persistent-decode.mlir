@@ -1,6 +1,7 @@
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a batch-hint=64 seq-q-hint=1 seq-kv-hint=8192" --convert-attn-to-fa4=persistent-decode=1 -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a batch-hint=64 seq-q-hint=1 seq-kv-hint=8192" --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a batch-hint=64 seq-q-hint=1 seq-kv-hint=8192" --convert-attn-to-fa4=persistent-decode=0 -canonicalize -cse | FileCheck %s --check-prefix=OFF
 
-// persistent-decode: a decode plan without a split (here B = 64: 512 work
+// persistent-decode (default on): a decode plan without a split (here B = 64: 512 work
 // items already fill the 132 SMs) runs on persistent CTAs. The grid is the
 // decode grid flattened, (Sq / 16 row tiles) x kv heads x B, with the rule
 // "at most one CTA per SM" at every Skv; CTA i takes work items i, i +
@@ -24,6 +25,13 @@
 // CHECK-NEXT: %[[TILE:.*]] = arith.remui %[[Z]], %[[ROWTILES]] : i32
 // CHECK: fa4.tma.load
 // CHECK: fa4.epilogue
+// persistent-decode=0: one CTA per work item, (1, kv heads, B x row tiles).
+// OFF-LABEL: func @decode
+// OFF-NOT: persistent =
+// OFF: grid = {{\[}}["1"], ["hkv"], ["b", "ceil_div:sq:16"]]
+// OFF-NOT: persistent =
+// OFF-NOT: gpu.grid_dim
+// OFF: fa4.epilogue
 func.func @decode(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> (tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16> -> tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
   return %o, %lse : tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
@@ -35,6 +43,7 @@ func.func @decode(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: t
 // its partitions meet in a cluster or write one workspace, which a work
 // loop would not keep apart.
 // CHECK-LABEL: func @split
+// OFF-LABEL: func @split
 // CHECK-NOT: persistent =
 // CHECK: cluster = array<i64: 8, 1, 1>
 // CHECK-NOT: persistent =

@@ -94,10 +94,11 @@
 // CHECK-NOT: fa4.epilogue
 
 // B = 64, Skv = 8k: 512 work items fill the GPU without a split. The
-// q-heads stay fused; no cluster, the epilogue stores the 4 heads' rows.
+// q-heads stay fused; no cluster, the epilogue stores the 4 heads' rows;
+// persistent CTAs take the work items (persistent-decode.mlir).
 // NOSPLIT-LABEL: func @gqa_decode
 // NOSPLIT: cluster = array<i64: 1, 1, 1>
-// NOSPLIT-SAME: grid = {{\[}}["1"], ["hkv"], ["b", "ceil_div:sq:16"]]
+// NOSPLIT-SAME: grid = {{\[}}["ceil_div:sq:16", "hkv", "b"], ["1"], ["1"]]
 // NOSPLIT-NOT: fa4.cluster.sync
 // NOSPLIT: fa4.epilogue {{.*}} depth 128 of bf16 lse {{.*}} {group = 4 : i64}
 // NOSPLIT-NOT: fa4.splitk
