@@ -33,76 +33,12 @@ static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                       cl::value_desc("dir"),
                                       cl::init("artifacts"),
                                       cl::cat(fa4Options));
-static cl::opt<std::string> chip("chip", cl::desc("sm_100a or sm_90a"),
-                                 cl::init("sm_100a"), cl::cat(fa4Options));
-static cl::opt<fa4::KernelKind>
-    kernel("kernel", cl::desc("Kernel to lower to"),
-           cl::init(fa4::KernelKind::Auto),
-           cl::values(clEnumValN(fa4::KernelKind::Auto, "auto",
-                                 "fa3 on sm_90a, reference elsewhere"),
-                      clEnumValN(fa4::KernelKind::FA3, "fa3",
-                                 "TMA + wgmma in the FA3 structure (sm_90a)"),
-                      clEnumValN(fa4::KernelKind::FA4, "fa4",
-                                 "tcgen05 + TMEM in the FA4 structure "
-                                 "(sm_100a; not yet run on hardware)"),
-                      clEnumValN(fa4::KernelKind::Reference, "reference",
-                                 "the SIMT correctness baseline (any chip)")),
-           cl::cat(fa4Options));
-static cl::opt<bool> pingPong("ping-pong",
-                              cl::desc("fa3 kernel: FA3 ping-pong between "
-                                       "the consumer warpgroups"),
-                              cl::init(true), cl::cat(fa4Options));
-static cl::opt<bool> persistent(
-    "persistent",
-    cl::desc("fa3 prefill kernel: persistent CTAs (one per SM, looping over "
-             "work tiles) at every Skv"),
-    cl::init(false), cl::cat(fa4Options));
-static cl::opt<int64_t> persistentMaxSeqKV(
-    "persistent-max-seq-kv",
-    cl::desc("fa3 prefill kernel: persistent CTAs up to this Skv, one CTA "
-             "per work tile above (0: never; bench/RESULTS.md measures 2048)"),
-    cl::init(0), cl::cat(fa4Options));
-static cl::opt<bool> persistentDecode(
-    "persistent-decode",
-    cl::desc("fa3 decode kernel without a split (large batches): persistent "
-             "CTAs, one per SM, looping over work items (default on)"),
-    cl::init(true), cl::cat(fa4Options));
-static cl::opt<bool> lazyRescale(
-    "lazy-rescale",
-    cl::desc(
-        "fa3 kernel: a row keeps its max until it grows by more than "
-        "2^8, and O is rescaled only when one did (default on; Dv >= 128)"),
-    cl::init(true), cl::cat(fa4Options));
-static cl::opt<bool> intraWgOverlap(
-    "intra-wg-overlap",
-    cl::desc("fa3 prefill kernel: the softmax of tile t runs while the P V "
-             "of tile t - 1 is in flight (default on; "
-             "--intra-wg-overlap=false turns it off)"),
-    cl::init(true), cl::cat(fa4Options));
-static cl::opt<int64_t> batchHint("batch-hint",
-                                  cl::desc("Expected dynamic batch size"),
-                                  cl::init(-1), cl::cat(fa4Options));
-static cl::opt<int64_t> seqQHint("seq-q-hint",
-                                 cl::desc("Expected dynamic query length"),
-                                 cl::init(-1), cl::cat(fa4Options));
-static cl::opt<int64_t> seqKVHint("seq-kv-hint",
-                                  cl::desc("Expected dynamic key/value length"),
-                                  cl::init(-1), cl::cat(fa4Options));
-static cl::opt<int64_t>
-    blockN("block-n",
-           cl::desc("Keys per KV tile in place of the planner's choice "
-                    "(0: the planner's)"),
-           cl::init(0), cl::cat(fa4Options));
-static cl::opt<int64_t> splitKPartitions(
-    "split-k-partitions",
-    cl::desc("Split-K partitions per work item in place of the planner's "
-             "rule (0: the planner's)"),
-    cl::init(0), cl::cat(fa4Options));
-static cl::opt<bool> splitKWorkspace(
-    "split-k-workspace",
-    cl::desc("Combine split-K partials through the global workspace even "
-             "when they fit a cluster"),
-    cl::init(false), cl::cat(fa4Options));
+// Every other --name[=value] is an option of the fa4-compile pipeline
+// (fa4::CompileOptions: chip, kernel, size hints, lowering switches), parsed
+// by the pipeline's own option parser so that the tool and
+// `fa4-opt --fa4-compile="..."` accept the same options.
+static cl::list<std::string> pipelineArgs(cl::Sink);
+
 static cl::opt<std::string>
     ptxasPath("ptxas",
               cl::desc("ptxas to assemble the cubin with (default: PATH, "
@@ -130,9 +66,32 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerAsmPrinterCLOptions();
   cl::HideUnrelatedOptions(fa4Options);
+  // --help shows the pipeline options with their defaults; their
+  // descriptions are under `fa4-opt --help`, pass pipeline fa4-compile.
+  std::string pipelineHelp;
+  {
+    llvm::raw_string_ostream os(pipelineHelp);
+    os << "\nPipeline options, as --name=value (shown with their defaults; "
+          "described by `fa4-opt --help` under --fa4-compile):\n  ";
+    fa4::CompileOptions().print(os);
+    os << "\n";
+  }
+  cl::extrahelp pipelineOptionsHelp(pipelineHelp);
   cl::ParseCommandLineOptions(argc, argv,
                               "fa4 compiler: attn.attention to "
                               "PTX/cubin and manifest.json\n");
+  fa4::CompileOptions options;
+  {
+    std::string flags;
+    for (StringRef arg : pipelineArgs)
+      flags += (" " + arg.ltrim('-')).str();
+    std::string error;
+    llvm::raw_string_ostream errorStream(error);
+    if (failed(options.parseFromString(flags, errorStream))) {
+      llvm::errs() << "fa4-compile: " << error << "\n";
+      return 1;
+    }
+  }
   DialectRegistry registry;
   fa4::registerAllDialects(registry);
   MLIRContext context(registry);
@@ -150,21 +109,6 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  fa4::CompileOptions options;
-  options.chip = chip;
-  options.kernel = kernel;
-  options.pingPong = pingPong;
-  options.persistent = persistent;
-  options.persistentMaxSeqKV = persistentMaxSeqKV;
-  options.intraWgOverlap = intraWgOverlap;
-  options.lazyRescale = lazyRescale;
-  options.persistentDecode = persistentDecode;
-  options.batchHint = batchHint;
-  options.seqQHint = seqQHint;
-  options.seqKVHint = seqKVHint;
-  options.blockN = blockN;
-  options.splitKPartitions = splitKPartitions;
-  options.splitKWorkspace = splitKWorkspace;
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
