@@ -175,9 +175,9 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       grid.push_back(factorsJson(dimFactors));
     return grid;
   };
-  // The lowest version that holds the kernel: 4 for a programmatic
-  // dependent launch or a persistent rule, 3 for a workspace split-K's
-  // second kernel.
+  // The lowest version that holds the kernel: 5 for a persistent twin
+  // kernel, 4 for a programmatic dependent launch or a persistent rule, 3
+  // for a workspace split-K's second kernel.
   auto combine = abi.getAs<DictionaryAttr>("combine");
   bool programmatic = abi.contains("programmatic_dependent_launch");
   auto persistent = abi.getAs<DictionaryAttr>("persistent");
@@ -189,11 +189,14 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
   auto integerOf = [](DictionaryAttr dict, StringRef key) {
     return cast<IntegerAttr>(dict.get(key)).getInt();
   };
+  auto twin =
+      persistent ? persistent.getAs<SymbolRefAttr>("kernel") : SymbolRefAttr();
 
   llvm::json::Object manifest{
-      {"fa4_abi_version", programmatic || persistent ? 4
-                          : combine                  ? 3
-                                                     : 2},
+      {"fa4_abi_version", twin                         ? 5
+                          : programmatic || persistent ? 4
+                          : combine                    ? 3
+                                                       : 2},
       {"kernel", kernel},
       {"chip", chip},
       {"binary",
@@ -224,12 +227,14 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
            {"cluster", int3(cast<DenseI64ArrayAttr>(abi.get("cluster")))},
            {"dynamic_smem_bytes",
             cast<IntegerAttr>(abi.get("dynamic_smem_bytes")).getInt()}})}};
-  if (persistent)
-    manifest.getObject("launch")->insert(
-        {"persistent",
-         llvm::json::Object{
-             {"ctas_per_sm", integerOf(persistent, "ctas_per_sm")},
-             {"max_seq_kv", integerOf(persistent, "max_seq_kv")}}});
+  if (persistent) {
+    llvm::json::Object rule{
+        {"ctas_per_sm", integerOf(persistent, "ctas_per_sm")},
+        {"max_seq_kv", integerOf(persistent, "max_seq_kv")}};
+    if (twin)
+      rule["kernel"] = twin.getLeafReference().str();
+    manifest.getObject("launch")->insert({"persistent", std::move(rule)});
+  }
   if (combine) {
     manifest["workspace"] =
         llvm::json::Object{{"bytes", factorsJson(abi.get("workspace_bytes"))}};

@@ -86,6 +86,19 @@ Kernel::Loaded Kernel::load() {
                   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                   static_cast<int>(manifest.launch.dynamicSmemBytes)),
               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+    if (manifest.launch.persistent &&
+        !manifest.launch.persistent->kernel.empty()) {
+      const std::string &twin = manifest.launch.persistent->kernel;
+      std::string twinCall = "cuModuleGetFunction('" + twin + "')";
+      checkCuda(api.cuModuleGetFunction(&result.persistentTwin, result.module,
+                                        twin.c_str()),
+                twinCall.c_str());
+      checkCuda(api.cuFuncSetAttribute(
+                    result.persistentTwin,
+                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    static_cast<int>(manifest.launch.dynamicSmemBytes)),
+                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+    }
     // Clusters of more than 8 CTAs are "non-portable" and must be opted in.
     const auto &cluster = manifest.launch.cluster;
     if (cluster[0] * cluster[1] * cluster[2] > 8)
@@ -224,11 +237,20 @@ void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   }
 
   const Loaded &functions = loadedFor(currentContext());
-  grid = persistentGrid(manifest.launch, bindings, grid, functions.numSMs);
+  // Persistent CTAs when the rule applies: this kernel, or its looped twin.
+  CUfunction function = functions.function;
+  const std::string *name = &manifest.kernel;
+  if (persistentApplies(manifest.launch, bindings, functions.numSMs)) {
+    grid = persistentGrid(manifest.launch, bindings, grid, functions.numSMs);
+    if (functions.persistentTwin) {
+      function = functions.persistentTwin;
+      name = &manifest.launch.persistent->kernel;
+    }
+  }
   bool programmatic = programmaticLaunch.load();
   if (!manifest.combine) {
-    launchOne(functions.function, manifest.kernel, manifest.launch, grid,
-              kernelArgs.pointers(0), stream, programmatic);
+    launchOne(function, *name, manifest.launch, grid, kernelArgs.pointers(0),
+              stream, programmatic);
     return;
   }
   // The partials live from the first kernel to the end of the second: a
@@ -239,7 +261,7 @@ void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   checkCuda(api.cuMemAllocAsync(&workspace, workspaceBytes, stream),
             "cuMemAllocAsync(split-K workspace)");
   try {
-    launchOne(functions.function, manifest.kernel, manifest.launch, grid,
+    launchOne(function, *name, manifest.launch, grid,
               kernelArgs.pointers(workspace), stream, programmatic);
     launchOne(functions.combine, manifest.combine->kernel,
               manifest.combine->launch, combineGrid,

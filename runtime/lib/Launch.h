@@ -45,8 +45,9 @@ private:
   struct Loaded {
     CUmodule module;
     CUfunction function;
-    CUfunction combine = nullptr; // a workspace split-K's second kernel
-    uint32_t numSMs = 0;          // of the context's device
+    CUfunction combine = nullptr;        // a workspace split-K's second kernel
+    CUfunction persistentTwin = nullptr; // launched when persistence applies
+    uint32_t numSMs = 0;                 // of the context's device
   };
 
   /// The kernel's functions in `context`, loaded and configured on first use.

@@ -68,13 +68,18 @@ std::array<uint32_t, 3> fa4::rt::evaluateGrid(const LaunchSpec &launch,
   return grid;
 }
 
+bool fa4::rt::persistentApplies(const LaunchSpec &launch,
+                                const Bindings &bindings, uint32_t numSMs) {
+  // numSMs 0: the device's count is unknown, launch the grid as written.
+  return launch.persistent && numSMs != 0 &&
+         bindings[Symbol::SeqKV] <= launch.persistent->maxSeqKV;
+}
+
 std::array<uint32_t, 3> fa4::rt::persistentGrid(const LaunchSpec &launch,
                                                 const Bindings &bindings,
                                                 std::array<uint32_t, 3> grid,
                                                 uint32_t numSMs) {
-  // numSMs 0: the device's count is unknown, launch the grid as written.
-  if (!launch.persistent || numSMs == 0 ||
-      bindings[Symbol::SeqKV] > launch.persistent->maxSeqKV)
+  if (!persistentApplies(launch, bindings, numSMs))
     return grid;
   uint64_t ctas = uint64_t(numSMs) * launch.persistent->ctasPerSM;
   grid[0] = static_cast<uint32_t>(std::min<uint64_t>(grid[0], ctas));

@@ -18,6 +18,11 @@ namespace fa4::rt {
 std::array<uint32_t, 3> evaluateGrid(const LaunchSpec &launch,
                                      const Bindings &bindings);
 
+/// Whether the launch runs on persistent CTAs: a persistent rule, skv at most
+/// its max_seq_kv, and a known SM count (`numSMs` > 0).
+bool persistentApplies(const LaunchSpec &launch, const Bindings &bindings,
+                       uint32_t numSMs);
+
 /// The grid to launch on a device of `numSMs` SMs: `grid` (evaluateGrid's),
 /// with x capped at numSMs * ctas_per_sm when the launch is persistent and
 /// skv is at most its max_seq_kv (never capped when numSMs is 0, unknown).

@@ -681,6 +681,13 @@ void ManifestReader::readLaunch(const Value &value, const std::string &path,
         rule.required("ctas_per_sm"), persistentPath + ".ctas_per_sm", 1, 32));
     result.maxSeqKV = integer(rule.required("max_seq_kv"),
                               persistentPath + ".max_seq_kv", 0, INT32_MAX);
+    if (abiVersion < 5) {
+      rule.explainUnknown("kernel", "a version 5 key");
+    } else if (const Value *twin = rule.optional("kernel")) {
+      result.kernel = string(*twin, persistentPath + ".kernel");
+      if (result.kernel.empty())
+        fail(persistentPath + ".kernel", "empty kernel name");
+    }
     // The cap applies to grid x alone: the work list must be all there.
     auto isOne = [](const std::vector<GridFactor> &factors) {
       for (const GridFactor &factor : factors)

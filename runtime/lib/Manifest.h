@@ -109,9 +109,14 @@ struct LaunchSpec {
   /// launch's skv is at most `maxSeqKV` the runtime runs it on at most
   /// `ctasPerSM` CTAs per SM of the device (persistent CTAs), otherwise on
   /// one CTA per work tile.
+  /// Version 5: `kernel`, a twin of the kernel in the same binary that
+  /// walks the work tiles; when the rule applies it is launched instead (the
+  /// kernel itself then runs one work tile per CTA). Empty: the kernel
+  /// walks the work tiles itself.
   struct Persistent {
     uint32_t ctasPerSM;
     int64_t maxSeqKV;
+    std::string kernel;
   };
   std::optional<Persistent> persistent;
 };

@@ -44,6 +44,11 @@ TEST_F(LaunchPlanTest, CapsAPersistentGridUpToItsSequenceLength) {
   EXPECT_EQ(persistentGrid(persistent.launch, atTheLimit, grid, 78)[0], 78u);
   // An unknown SM count launches the grid as written.
   EXPECT_EQ(persistentGrid(persistent.launch, bindings, grid, 0), grid);
+  // Whether the rule applies, which also picks a twin kernel.
+  EXPECT_TRUE(persistentApplies(persistent.launch, atTheLimit, 78));
+  EXPECT_FALSE(persistentApplies(persistent.launch, longKeys, 78));
+  EXPECT_FALSE(persistentApplies(persistent.launch, bindings, 0));
+  EXPECT_FALSE(persistentApplies(manifest.launch, bindings, 132));
   // Not persistent: never capped.
   EXPECT_EQ(persistentGrid(manifest.launch, bindings, {2, 32, 2}, 1),
             (std::array<uint32_t, 3>{2, 32, 2}));

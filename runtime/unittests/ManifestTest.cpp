@@ -146,12 +146,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 5"),
-            "manifest: fa4_abi_version: unsupported version 5; this runtime "
-            "reads versions 1 to 4");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 6"),
+            "manifest: fa4_abi_version: unsupported version 6; this runtime "
+            "reads versions 1 to 5");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 4");
+            "reads versions 1 to 5");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -589,6 +589,31 @@ TEST(ManifestTest, RejectsABrokenPersistentLaunch) {
             "32]");
   EXPECT_EQ(persistentError(R"(, "max_seq_kv": 2048)", ""),
             "manifest: launch.persistent.max_seq_kv: missing");
+}
+
+TEST(ManifestTest, ReadsAPersistentTwin) {
+  Manifest manifest = parseManifest(persistentTwinManifestJson(), "/kernels");
+  ASSERT_TRUE(manifest.launch.persistent);
+  EXPECT_EQ(manifest.launch.persistent->kernel, "attention_persistent");
+  EXPECT_EQ(manifest.launch.persistent->maxSeqKV, 2048);
+  // Version 4: the kernel loops itself.
+  EXPECT_EQ(parseManifest(persistentManifestJson(), "/kernels")
+                .launch.persistent->kernel,
+            "");
+}
+
+TEST(ManifestTest, RejectsABrokenPersistentTwin) {
+  auto twinError = [](const std::string &from, const std::string &to) {
+    return manifestError(edited(persistentTwinManifestJson(), {{from, to}}));
+  };
+  EXPECT_EQ(twinError(R"("fa4_abi_version": 5)", R"("fa4_abi_version": 4)"),
+            "manifest: launch.persistent.kernel: unknown key; a version 5 "
+            "key");
+  EXPECT_EQ(twinError(R"("attention_persistent")", R"("")"),
+            "manifest: launch.persistent.kernel: empty kernel name");
+  EXPECT_EQ(twinError(R"("attention_persistent")", "7"),
+            "manifest: launch.persistent.kernel: expected a string, got "
+            "number");
 }
 
 } // namespace

@@ -1,7 +1,9 @@
 // fa4-compile on sm_90a picks the TMA + wgmma kernel (kernel=auto) and
 // serializes it to PTX in a gpu.binary; kernel=reference keeps the SIMT one;
 // persistent=true lets the runtime launch one CTA per SM that loops over the
-// work tiles, at every Skv; persistent-max-seq-kv=2048 up to Skv = 2048.
+// work tiles, at every Skv; persistent-max-seq-kv=2048 up to Skv = 2048,
+// where it launches the looped twin kernel of the same module (the kernel
+// itself, without the loop, serves longer Skv).
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a" | FileCheck %s
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a kernel=reference" | FileCheck %s --check-prefix=REF
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent=true" | FileCheck %s --check-prefix=PERSIST
@@ -42,8 +44,10 @@
 
 // SHORT: fa4.abi = {
 // SHORT-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
-// SHORT-SAME: persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2048 : i64}
+// SHORT-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_attention_sm_90a_module::@fa4_fa3_attention_sm_90a_persistent, max_seq_kv = 2048 : i64}
 // SHORT: gpu.binary
+// SHORT-SAME: .visible .entry fa4_fa3_attention_sm_90a(
+// SHORT-SAME: .visible .entry fa4_fa3_attention_sm_90a_persistent(
 // SHORT-SAME: %nctaid.x;
 
 // REF: gpu.binary @fa4_ref_attention_sm_90a_module

@@ -84,8 +84,9 @@
 // FA3-NEXT:     8,
 // FA3-NEXT:     "sq"
 
-// persistent-max-seq-kv: the launch's persistent rule, the grid unchanged.
-// PERSIST:      "fa4_abi_version": 4,
+// persistent-max-seq-kv: the launch's persistent rule (version 5: with the
+// looped twin kernel it launches), the grid unchanged.
+// PERSIST:      "fa4_abi_version": 5,
 // PERSIST:      "launch": {
 // PERSIST:        "grid": [
 // PERSIST-NEXT:     [
@@ -93,6 +94,7 @@
 // PERSIST-NEXT:         "ceil_div": [
 // PERSIST:        "persistent": {
 // PERSIST-NEXT:     "ctas_per_sm": 1,
+// PERSIST-NEXT:     "kernel": "fa4_fa3_gqa_window_sm_90a_persistent",
 // PERSIST-NEXT:     "max_seq_kv": 2048
 // PERSIST-NEXT:   },
 

@@ -83,9 +83,9 @@ try:
     fa4.Kernel.load(os.path.join(out, "nowhere", "manifest.json"))
 except fa4.Fa4Error as error:
     print("%s: %s" % (error.status_name, error))
-# CHECK-NEXT: FA4_ERROR_MANIFEST: {{.*}}fa4_abi_version: unsupported version 5; this runtime reads versions 1 to 4
+# CHECK-NEXT: FA4_ERROR_MANIFEST: {{.*}}fa4_abi_version: unsupported version 6; this runtime reads versions 1 to 5
 try:
-    fa4.Kernel.from_string(text.replace('"fa4_abi_version": 4', '"fa4_abi_version": 5'), kernel_dir)
+    fa4.Kernel.from_string(text.replace('"fa4_abi_version": 4', '"fa4_abi_version": 6'), kernel_dir)
 except fa4.Fa4Error as error:
     print("%s: %s" % (error.status_name, error))
 # CHECK-NEXT: FA4_ERROR_IO: {{.*}}empty: no manifest.json in the directory or its subdirectories

@@ -34,11 +34,15 @@ struct KernelABI {
   /// memory, so the runtime may start it while the grid before it on the
   /// stream drains (joinPriorGrids).
   bool programmaticDependentLaunch = false;
-  /// A persistent launch: the kernel walks a one-dimensional grid's work
-  /// tiles with stride gridDim.x, and the runtime caps grid x at
-  /// `ctasPerSM` CTAs per SM when the launch's Skv is at most `maxSeqKV`.
+  /// A persistent launch: when the launch's Skv is at most `maxSeqKV`, the
+  /// runtime caps grid x at `ctasPerSM` CTAs per SM and launches
+  /// `twinKernel`, which walks the one-dimensional grid's work tiles with
+  /// stride gridDim.x; above it, this kernel on one CTA per work tile. An
+  /// empty `twinKernel`: this kernel walks the work tiles itself, whatever
+  /// the grid.
   struct Persistent {
     int64_t ctasPerSM, maxSeqKV;
+    std::string twinKernel = ""; // a gpu.func in this kernel's module
   };
   std::optional<Persistent> persistent;
   /// Per tensor (q, k, v, o, lse): the base and stride alignment in bytes its

@@ -887,11 +887,11 @@ private:
     if (persistent)
       return kAlwaysPersistent;
     int64_t maxSeqKV = persistentMaxSeqKV;
-    // A static Skv decides now.
+    // A static Skv decides now: one kernel, looped or not.
     int64_t seqKV = op.getKeyType().getDimSize(1);
-    if (!ShapedType::isDynamic(seqKV) && seqKV > maxSeqKV)
-      return 0;
-    return maxSeqKV;
+    if (maxSeqKV == 0 || ShapedType::isDynamic(seqKV))
+      return maxSeqKV;
+    return seqKV > maxSeqKV ? 0 : kAlwaysPersistent;
   }
 };
 } // namespace
@@ -945,17 +945,33 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     KernelABI abi;
     abi.params = abiParams(*plan);
     int64_t threads = (1 + plan->numConsumers) * kWarpgroupThreads;
-    auto func = createKernelFunc(b, loc, name, abi.params, threads);
     int64_t maxSeqKV = persistentUpToSeqKV(op, *plan);
-    FA3KernelBuilder(b, loc, *plan, pingPong, /*persistent=*/maxSeqKV > 0,
-                     intraWgOverlap, lazyRescale)
+    // Persistent up to a bound: the work loop costs its kernel 3-5% where
+    // each CTA gets one work tile (bench/RESULTS.md, session 5), so the
+    // looped twin runs only up to the bound and this kernel, without the
+    // loop, above it. Persistent at every Skv: one kernel, looped.
+    bool twin = maxSeqKV > 0 && maxSeqKV != kAlwaysPersistent;
+    auto func = createKernelFunc(b, loc, name, abi.params, threads);
+    FA3KernelBuilder(b, loc, *plan, pingPong,
+                     /*persistent=*/maxSeqKV > 0 && !twin, intraWgOverlap,
+                     lazyRescale)
         .build(func, abi);
+    std::string twinName;
+    if (twin) {
+      twinName = name + "_persistent";
+      KernelABI twinAbi = abi;
+      b.setInsertionPointToEnd(kernels.getBody());
+      auto twinFunc = createKernelFunc(b, loc, twinName, abi.params, threads);
+      FA3KernelBuilder(b, loc, *plan, pingPong, /*persistent=*/true,
+                       intraWgOverlap, lazyRescale)
+          .build(twinFunc, twinAbi);
+    }
 
     // Prefill: a one-dimensional grid of work tiles, which a persistent
     // kernel may run on fewer CTAs (one per SM: one fits, by its shared
     // memory), each looping over work tiles.
     if (maxSeqKV > 0)
-      abi.persistent = KernelABI::Persistent{1, maxSeqKV};
+      abi.persistent = KernelABI::Persistent{1, maxSeqKV, twinName};
     if (plan->decode && maxSeqKV > 0)
       // Persistent decode: the decode grid flattened, heads fastest (the
       // order of WorkTiles::decodeItem).

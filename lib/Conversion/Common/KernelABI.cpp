@@ -66,14 +66,17 @@ void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
   if (abi.programmaticDependentLaunch)
     entries.push_back(
         b.getNamedAttr("programmatic_dependent_launch", b.getUnitAttr()));
-  if (abi.persistent)
-    entries.push_back(b.getNamedAttr(
-        "persistent",
-        b.getDictionaryAttr(
-            {b.getNamedAttr("ctas_per_sm",
-                            b.getI64IntegerAttr(abi.persistent->ctasPerSM)),
-             b.getNamedAttr("max_seq_kv",
-                            b.getI64IntegerAttr(abi.persistent->maxSeqKV))})));
+  if (abi.persistent) {
+    SmallVector<NamedAttribute> rule = {
+        b.getNamedAttr("ctas_per_sm",
+                       b.getI64IntegerAttr(abi.persistent->ctasPerSM)),
+        b.getNamedAttr("max_seq_kv",
+                       b.getI64IntegerAttr(abi.persistent->maxSeqKV))};
+    if (!abi.persistent->twinKernel.empty())
+      rule.push_back(
+          b.getNamedAttr("kernel", kernelRef(abi.persistent->twinKernel)));
+    entries.push_back(b.getNamedAttr("persistent", b.getDictionaryAttr(rule)));
+  }
   if (abi.combine) {
     entries.push_back(
         b.getNamedAttr("workspace_bytes", strings(abi.workspaceBytes)));

@@ -29,7 +29,7 @@ extern "C" {
    workspace split-K (a workspace the runtime allocates and a combine kernel it
    launches after the attention kernel); version 2 gives each tensor its own
    alignment; version 1, with one alignment for every tensor, is still read. */
-#define FA4_ABI_VERSION 4
+#define FA4_ABI_VERSION 5
 #define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
 

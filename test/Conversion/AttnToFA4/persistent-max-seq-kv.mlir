@@ -1,14 +1,21 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=persistent-max-seq-kv=2048 -canonicalize -cse | FileCheck %s
 
-// persistent-max-seq-kv=N builds the prefill kernel with the work-tile loop
-// over the one-dimensional grid of work tiles, and records the rule the
-// runtime applies per launch: at most one CTA per SM when Skv <= N
-// (docs/KernelABI.md, launch.persistent).
+// persistent-max-seq-kv=N builds two kernels over the one-dimensional grid
+// of work tiles: the prefill kernel, one work tile per CTA, and its twin
+// `<kernel>_persistent` with the work-tile loop; it records the rule the
+// runtime applies per launch: the twin on at most one CTA per SM when
+// Skv <= N, the kernel on the whole grid above (docs/KernelABI.md,
+// launch.persistent). Each regime runs code built for it: the loop costs a
+// kernel 3-5% where every CTA gets one work tile.
 
 // Dynamic Skv: the runtime decides.
 // CHECK-LABEL: func @dynamic
 // CHECK: fa4.abi = {{{.*}}grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2048 : i64}
+// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_dynamic_sm_90a_module::@fa4_fa3_dynamic_sm_90a_persistent, max_seq_kv = 2048 : i64}
+// CHECK: gpu.func @fa4_fa3_dynamic_sm_90a(
+// CHECK-NOT: gpu.grid_dim
+// CHECK: gpu.return
+// CHECK: gpu.func @fa4_fa3_dynamic_sm_90a_persistent(
 // CHECK: gpu.grid_dim x
 // CHECK: fa4.warp_specialize
 // CHECK: scf.for
@@ -19,9 +26,13 @@ func.func @dynamic(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: t
 
 // -----
 
-// A static Skv at or under the bound: persistent.
+// A static Skv at or under the bound: one kernel, looped (no twin).
 // CHECK-LABEL: func @short_static
-// CHECK: fa4.abi = {{{.*}}persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2048 : i64}
+// CHECK: fa4.abi = {{{.*}}persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2147483647 : i64}
+// CHECK: gpu.func @fa4_fa3_short_static_sm_90a(
+// CHECK: gpu.grid_dim x
+// CHECK: gpu.return
+// CHECK-NOT: gpu.func
 func.func @short_static(%q: tensor<2x1024x8x64xbf16>, %k: tensor<2x2048x8x64xbf16>, %v: tensor<2x2048x8x64xbf16>) -> tensor<2x1024x8x64xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<2x1024x8x64xbf16>, tensor<2x2048x8x64xbf16>, tensor<2x2048x8x64xbf16> -> tensor<2x1024x8x64xbf16>
   return %o : tensor<2x1024x8x64xbf16>
@@ -36,6 +47,7 @@ func.func @short_static(%q: tensor<2x1024x8x64xbf16>, %k: tensor<2x2048x8x64xbf1
 // CHECK: gpu.func @fa4_fa3_long_static_sm_90a(
 // CHECK-NOT: gpu.grid_dim
 // CHECK: gpu.return
+// CHECK-NOT: gpu.func
 func.func @long_static(%q: tensor<1x4096x8x128xbf16>, %k: tensor<1x4096x8x128xbf16>, %v: tensor<1x4096x8x128xbf16>) -> tensor<1x4096x8x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<1x4096x8x128xbf16>, tensor<1x4096x8x128xbf16>, tensor<1x4096x8x128xbf16> -> tensor<1x4096x8x128xbf16>
   return %o : tensor<1x4096x8x128xbf16>
