@@ -133,6 +133,11 @@ def main():
     parser.add_argument("--kernel", default="auto",
                         help="fa4-compile --kernel: auto, fa3 or reference")
     parser.add_argument("--out", default="artifacts")
+    parser.add_argument("--matrix-flag", action="append", default=[],
+                        help="an fa4-compile flag for the matrix and bench "
+                             "kernels (repeatable), e.g. "
+                             "--matrix-flag=--persistent-max-seq-kv=2048 "
+                             "to check an option over the whole matrix")
     parser.add_argument("--decode-only", action="store_true",
                         help="only the split-K decode kernels and their "
                              "benchmark rows")
@@ -155,7 +160,8 @@ def main():
             f.write("".join(text for _, text in functions))
             source = f.name
         subprocess.run([args.compiler, source, f"--chip={args.chip}",
-                        f"--kernel={args.kernel}", "-o", args.out, "--quiet"],
+                        f"--kernel={args.kernel}", "-o", args.out, "--quiet",
+                        *args.matrix_flag],
                        check=True, stdout=subprocess.DEVNULL)
         os.unlink(source)
     for variant, (flags, kernels) in ({} if args.decode_only

@@ -63,12 +63,12 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "over work tiles; causal: heaviest first)">,
     Option<"persistentMaxSeqKV", "persistent-max-seq-kv", "int64_t",
            /*default=*/"0",
-           "Prefill: build the work-tile loop and let the runtime run one "
-           "CTA per SM when the launch's Skv is at most this, one CTA per "
-           "work tile above it (0: never). Measured +10-22% at S = 512 and "
-           "a loss from S = 4096 (bench/RESULTS.md); off by default because "
-           "the loop's state spills on 7 of the 18 ptxas matrix points (2 of "
-           "the 8 with Dv <= 128 and no window mask)">,
+           "Prefill: next to the kernel, a twin with the work-tile loop that "
+           "the runtime runs on one CTA per SM when the launch's Skv is at "
+           "most this; above it the kernel runs one CTA per work tile (0: "
+           "never; a static Skv builds one kernel). Measured at 2048: "
+           "+14-27% at S = 512 and unchanged above the bound for Dv <= 128, "
+           "a loss at Dv = 256, whose twin spills (bench/RESULTS.md)">,
     Option<"persistentDecode", "persistent-decode", "bool",
            /*default=*/"true",
            "Decode plans without a split (large batches): persistent CTAs, "

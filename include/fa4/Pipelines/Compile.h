@@ -60,8 +60,9 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::init(false)};
   Option<int64_t> persistentMaxSeqKV{
       *this, "persistent-max-seq-kv",
-      llvm::cl::desc("fa3 prefill kernel: persistent CTAs up to this Skv, "
-                     "one CTA per work tile above (0: never)"),
+      llvm::cl::desc("fa3 prefill kernel: persistent CTAs (a looped twin "
+                     "kernel) up to this Skv, one CTA per work tile above "
+                     "(0: never)"),
       llvm::cl::init(0)};
   Option<bool> persistentDecode{
       *this, "persistent-decode",
