@@ -112,14 +112,10 @@ inline std::string persistentManifestJson() {
 
 /// Version 5: the rule names the looped twin launched when it applies.
 inline std::string persistentTwinManifestJson() {
-  return manifestWith(
-      {{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 5)"},
-       {R"("grid": [[{"ceil_div": ["sq", 64]}], ["hq"], ["b"]])",
-        R"("grid": [[{"ceil_div": ["sq", 64]}, "hq", "b"], [1], []])"},
-       {R"("dynamic_smem_bytes": 200000})",
-        R"("dynamic_smem_bytes": 200000,
-    "persistent": {"ctas_per_sm": 1, "max_seq_kv": 2048,
-                   "kernel": "attention_persistent"}})"}});
+  return edited(persistentManifestJson(),
+                {{R"("fa4_abi_version": 4)", R"("fa4_abi_version": 5)"},
+                 {R"("max_seq_kv": 2048)", R"("max_seq_kv": 2048,
+                   "kernel": "attention_persistent")"}});
 }
 
 inline Manifest goodManifest() {
