@@ -8,6 +8,15 @@
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a kernel=reference" | FileCheck %s --check-prefix=REF
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent=true" | FileCheck %s --check-prefix=PERSIST
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent-max-seq-kv=2048" | FileCheck %s --check-prefix=SHORT
+// RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent-max-seq-kv=0" | FileCheck %s --check-prefix=PLAIN
+
+// persistent-max-seq-kv=0: one kernel, one CTA per work tile, no loop.
+// PLAIN: attn.attention
+// PLAIN-NOT: persistent =
+// PLAIN: gpu.binary @fa4_fa3_attention_sm_90a_module
+// PLAIN-SAME: .visible .entry fa4_fa3_attention_sm_90a(
+// PLAIN-NOT: nctaid
+// PLAIN-NOT: .entry
 
 // CHECK: attn.attention
 // CHECK-SAME: config = #attn.config<chip = sm_90a
@@ -15,14 +24,14 @@
 // CHECK-SAME: block = array<i64: 384, 1, 1>
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
 // CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
-// By default one CTA per work tile: no persistent rule, no work-tile loop.
-// CHECK-NOT: persistent =
+// By default (Dv <= 128, no window mask) the kernel takes one CTA per work
+// tile, and its looped twin serves Skv <= 2048: the SHORT checks below.
+// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_attention_sm_90a_module::@fa4_fa3_attention_sm_90a_persistent, max_seq_kv = 2048 : i64}
 // CHECK: gpu.binary @fa4_fa3_attention_sm_90a_module
 // CHECK-SAME: assembly = "
 // CHECK-SAME: .target sm_90a
 // CHECK-SAME: .visible .entry fa4_fa3_attention_sm_90a(
 // CHECK-SAME: .maxntid 384, 1, 1
-// CHECK-NOT: nctaid
 // CHECK-SAME: setmaxnreg.inc.sync.aligned.u32 \09240;
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16

@@ -1,9 +1,11 @@
 // The sm_90a kernel's PTX, as fa4-compile writes it, assembled by ptxas.
 // Each prefix checks one part of the kernel in order; the parts themselves
 // are checked separately because their place in the file is LLVM's block
-// layout, not a decision of the lowering.
+// layout, not a decision of the lowering. The plain kernel alone
+// (persistent-max-seq-kv=0): the default module also holds its looped twin
+// (hopper-isa.mlir), whose loop the PERSIST runs below check.
 // REQUIRES: ptxas
-// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=%ptxas -o %t --quiet | FileCheck %s --check-prefix=PTXAS
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --persistent-max-seq-kv=0 --ptxas=%ptxas -o %t --quiet | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=ENTRY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=PRODUCER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=KRING --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx

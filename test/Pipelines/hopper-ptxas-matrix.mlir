@@ -6,8 +6,15 @@
 // registers of 384 threads at one CTA per SM (setmaxnreg then moves them
 // from the producer to the consumers). ptxas must not have had to fence or
 // serialise the wgmma pipeline itself (its C75xx advisories, e.g. C7519).
+// Where Dv <= 128 without a window mask the module also holds the kernel's
+// looped twin (persistent-max-seq-kv's default, 2048), which runs only up to
+// Skv = 2048: the TWIN checks hold it to the same registers and no C75xx
+// advisory, and record its spills (the work loop's state at the consumers'
+// 240-register cap: 80 B for d = 96 causal, 4 B for MQA d = 128).
 // REQUIRES: ptxas
-// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=%ptxas -o %t --quiet > %t.log
+// RUN: FileCheck %s --implicit-check-not=C75 < %t.log
+// RUN: FileCheck %s --check-prefix=TWIN < %t.log
 
 func.func @d64_64_h6_6_none_bf16_lse(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: tensor<?x?x6x64xbf16>) -> (tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16> -> tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>
@@ -171,3 +178,38 @@ func.func @d256_256_h6_1_w17_33_f16_lse(%q: tensor<?x?x6x256xf16>, %k: tensor<?x
 // CHECK-NEXT: Function properties for fa4_fa3_d256_256_h6_1_w17_33_f16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
+
+// The twins, in the order of the functions above.
+// TWIN: Compiling entry function 'fa4_fa3_d64_64_h6_6_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_fa3_d64_64_h6_6_none_bf16_lse_sm_90a_persistent
+// TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: Used 168 registers
+// TWIN: Compiling entry function 'fa4_fa3_d64_64_h6_3_causal_f16_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_fa3_d64_64_h6_3_causal_f16_sm_90a_persistent
+// TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: Used 168 registers
+// TWIN: Compiling entry function 'fa4_fa3_d96_96_h6_6_causal_f16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_fa3_d96_96_h6_6_causal_f16_lse_sm_90a_persistent
+// TWIN-NEXT: 72 bytes stack frame, 80 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: Used 168 registers
+// TWIN: Compiling entry function 'fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a_persistent
+// TWIN-NEXT: 8 bytes stack frame, 4 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: Used 168 registers
+// TWIN: Compiling entry function 'fa4_fa3_d128_64_h6_3_none_bf16_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_fa3_d128_64_h6_3_none_bf16_sm_90a_persistent
+// TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: Used 168 registers
+// TWIN: Compiling entry function 'fa4_fa3_d128_64_h6_1_causal_f16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_fa3_d128_64_h6_1_causal_f16_lse_sm_90a_persistent
+// TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: Used 168 registers
+// TWIN: Compiling entry function 'fa4_fa3_d192_128_h6_6_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_fa3_d192_128_h6_6_none_bf16_lse_sm_90a_persistent
+// TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: Used 168 registers
+// TWIN: Compiling entry function 'fa4_fa3_d192_128_h6_3_causal_f16_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_fa3_d192_128_h6_3_causal_f16_sm_90a_persistent
+// TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: Used 168 registers
+// TWIN-NOT: _persistent'

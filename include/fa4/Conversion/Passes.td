@@ -62,13 +62,14 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "Prefill: always run persistent CTAs (one per SM, each looping "
            "over work tiles; causal: heaviest first)">,
     Option<"persistentMaxSeqKV", "persistent-max-seq-kv", "int64_t",
-           /*default=*/"0",
+           /*default=*/"-1",
            "Prefill: next to the kernel, a twin with the work-tile loop that "
            "the runtime runs on one CTA per SM when the launch's Skv is at "
            "most this; above it the kernel runs one CTA per work tile (0: "
-           "never; a static Skv builds one kernel). Measured at 2048: "
-           "+14-27% at S = 512 and unchanged above the bound for Dv <= 128, "
-           "a loss at Dv = 256, whose twin spills (bench/RESULTS.md)">,
+           "never; a static Skv builds one kernel; -1: 2048 for Dv <= 128 "
+           "without a window mask, else never). Measured at 2048: +14-27% "
+           "at S = 512 and unchanged above the bound for Dv <= 128, a loss "
+           "at Dv = 256, whose twin spills (bench/RESULTS.md)">,
     Option<"persistentDecode", "persistent-decode", "bool",
            /*default=*/"true",
            "Decode plans without a split (large batches): persistent CTAs, "

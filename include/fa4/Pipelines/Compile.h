@@ -62,8 +62,9 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       *this, "persistent-max-seq-kv",
       llvm::cl::desc("fa3 prefill kernel: persistent CTAs (a looped twin "
                      "kernel) up to this Skv, one CTA per work tile above "
-                     "(0: never)"),
-      llvm::cl::init(0)};
+                     "(0: never; -1: 2048 for Dv <= 128 without a window "
+                     "mask)"),
+      llvm::cl::init(-1)};
   Option<bool> persistentDecode{
       *this, "persistent-decode",
       llvm::cl::desc("fa3 decode kernel without a split (large batches): "

@@ -73,6 +73,12 @@ constexpr int64_t kMinStagesToSplitKeys = 4;
 constexpr int kConsumersDoneBarrier = 3;
 /// `persistent=true`: persistent at every Skv.
 constexpr int64_t kAlwaysPersistent = INT32_MAX;
+/// persistent-max-seq-kv's default, -1: the rule below. The looped twin
+/// measured +14-27% at S = 512 and 0-4% at 2048 for Dv <= 128, with the
+/// plain kernel unchanged above the bound; at Dv = 256 its spills made it
+/// slower (bench/RESULTS.md, session 6). Window masks were not measured.
+constexpr int64_t kPlannersPersistentBound = -1;
+constexpr int64_t kDefaultPersistentMaxSeqKV = 2048;
 
 /// Everything the emitter needs, read from the op and its plan attributes;
 /// the split-K part as readSplit reads it for both chips.
@@ -887,6 +893,11 @@ private:
     if (persistent)
       return kAlwaysPersistent;
     int64_t maxSeqKV = persistentMaxSeqKV;
+    if (maxSeqKV == kPlannersPersistentBound)
+      maxSeqKV =
+          plan.paddedOv <= 128 && plan.mask.getKind() != attn::MaskKind::Window
+              ? kDefaultPersistentMaxSeqKV
+              : 0;
     // A static Skv decides now: one kernel, looped or not.
     int64_t seqKV = op.getKeyType().getDimSize(1);
     if (maxSeqKV == 0 || ShapedType::isDynamic(seqKV))
@@ -916,10 +927,13 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                        << structure << "'; expected fa3, fa4 or auto";
       return signalPassFailure();
     }
-    if (persistentMaxSeqKV < 0 || persistentMaxSeqKV > kAlwaysPersistent) {
+    if (persistentMaxSeqKV < kPlannersPersistentBound ||
+        persistentMaxSeqKV > kAlwaysPersistent) {
       op.emitOpError() << "convert-attn-to-fa4: persistent-max-seq-kv is "
                        << int64_t(persistentMaxSeqKV)
-                       << "; expected 0 (never) to " << kAlwaysPersistent;
+                       << "; expected -1 (the planner's rule), 0 (never) or "
+                          "a bound up to "
+                       << kAlwaysPersistent;
       return signalPassFailure();
     }
     if (config && structure == "fa4" &&

@@ -1,4 +1,5 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=persistent-max-seq-kv=2048 -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s --check-prefix=DEFAULT
 
 // persistent-max-seq-kv=N builds two kernels over the one-dimensional grid
 // of work tiles: the prefill kernel, one work tile per CTA, and its twin
@@ -51,4 +52,34 @@ func.func @short_static(%q: tensor<2x1024x8x64xbf16>, %k: tensor<2x2048x8x64xbf1
 func.func @long_static(%q: tensor<1x4096x8x128xbf16>, %k: tensor<1x4096x8x128xbf16>, %v: tensor<1x4096x8x128xbf16>) -> tensor<1x4096x8x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<1x4096x8x128xbf16>, tensor<1x4096x8x128xbf16>, tensor<1x4096x8x128xbf16> -> tensor<1x4096x8x128xbf16>
   return %o : tensor<1x4096x8x128xbf16>
+}
+
+// -----
+
+// The default (-1, the planner's rule): a twin up to Skv = 2048 where
+// Dv <= 128 and the mask is not a window (measured, bench/RESULTS.md);
+// Dv = 256, whose twin spills and measured slower, and window masks,
+// unmeasured, keep one kernel.
+// DEFAULT-LABEL: func @dynamic
+// DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_fa3_dynamic_sm_90a_persistent, max_seq_kv = 2048 : i64}
+// CHECK-LABEL: func @depth256
+// DEFAULT-LABEL: func @depth256
+// DEFAULT-NOT: persistent =
+// DEFAULT: gpu.func @fa4_fa3_depth256_sm_90a(
+// DEFAULT-NOT: gpu.func
+// CHECK-LABEL: func @window
+// DEFAULT-LABEL: func @window
+// DEFAULT-NOT: persistent =
+// DEFAULT: gpu.func @fa4_fa3_window_sm_90a(
+// DEFAULT-NOT: gpu.func
+func.func @depth256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %v: tensor<?x?x8x256xbf16>) -> tensor<?x?x8x256xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16> -> tensor<?x?x8x256xbf16>
+  return %o : tensor<?x?x8x256xbf16>
+}
+
+// -----
+
+func.func @window(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> tensor<?x?x8x128xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<window(128, 0)>} : tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16> -> tensor<?x?x8x128xbf16>
+  return %o : tensor<?x?x8x128xbf16>
 }
