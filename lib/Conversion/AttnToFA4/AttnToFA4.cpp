@@ -73,7 +73,9 @@ constexpr int64_t kMinStagesToSplitKeys = 4;
 constexpr int kConsumersDoneBarrier = 3;
 /// `persistent=true`: persistent at every Skv.
 constexpr int64_t kAlwaysPersistent = INT32_MAX;
-/// persistent-max-seq-kv's default, -1: the rule below. The looped twin
+/// persistent-max-seq-kv's default, -1: the planner's rule
+/// (persistentUpToSeqKV), 2048 where Dv <= 128 without a window mask, else
+/// no persistence. The looped twin
 /// measured +14-27% at S = 512 and 0-4% at 2048 for Dv <= 128, with the
 /// plain kernel unchanged above the bound; at Dv = 256 its spills made it
 /// slower (bench/RESULTS.md, session 6). Window masks were not measured.
@@ -356,7 +358,8 @@ private:
 /// KV tiles its rows can see. Causal and window masks go heaviest first (the
 /// last row blocks see the most keys): longest-processing-time order for the
 /// persistent CTAs. Otherwise the row blocks of one head are adjacent, so
-/// CTAs running together share K and V in L2.
+/// CTAs running together share K and V in L2. A decode kernel on persistent
+/// CTAs: work item `index` of its flattened grid (WorkTiles::decodeItem).
 void FA3KernelBuilder::decodeWork(Value index) {
   WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
   if (plan.decode) {
