@@ -76,28 +76,28 @@ Kernel::Loaded Kernel::load() {
       call += " with log:\n" + std::string(errorLog) + "\n";
     checkCuda(status, call.c_str());
   }
-  try {
-    std::string call = "cuModuleGetFunction('" + manifest.kernel + "')";
-    checkCuda(api.cuModuleGetFunction(&result.function, result.module,
-                                      manifest.kernel.c_str()),
+  auto function = [&](const std::string &name) {
+    CUfunction found;
+    std::string call = "cuModuleGetFunction('" + name + "')";
+    checkCuda(api.cuModuleGetFunction(&found, result.module, name.c_str()),
               call.c_str());
+    return found;
+  };
+  // The attention kernel and its persistent twin take the launch's shared
+  // memory, past the default 48 KB.
+  auto allowDynamicSmem = [&](CUfunction attention) {
     checkCuda(api.cuFuncSetAttribute(
-                  result.function,
-                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                  attention, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                   static_cast<int>(manifest.launch.dynamicSmemBytes)),
               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+  };
+  try {
+    result.function = function(manifest.kernel);
+    allowDynamicSmem(result.function);
     if (manifest.launch.persistent &&
         !manifest.launch.persistent->kernel.empty()) {
-      const std::string &twin = manifest.launch.persistent->kernel;
-      std::string twinCall = "cuModuleGetFunction('" + twin + "')";
-      checkCuda(api.cuModuleGetFunction(&result.persistentTwin, result.module,
-                                        twin.c_str()),
-                twinCall.c_str());
-      checkCuda(api.cuFuncSetAttribute(
-                    result.persistentTwin,
-                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    static_cast<int>(manifest.launch.dynamicSmemBytes)),
-                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+      result.persistentTwin = function(manifest.launch.persistent->kernel);
+      allowDynamicSmem(result.persistentTwin);
     }
     // Clusters of more than 8 CTAs are "non-portable" and must be opted in.
     const auto &cluster = manifest.launch.cluster;
@@ -106,13 +106,8 @@ Kernel::Loaded Kernel::load() {
                     result.function,
                     CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
                 "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)");
-    if (manifest.combine) {
-      std::string combineCall =
-          "cuModuleGetFunction('" + manifest.combine->kernel + "')";
-      checkCuda(api.cuModuleGetFunction(&result.combine, result.module,
-                                        manifest.combine->kernel.c_str()),
-                combineCall.c_str());
-    }
+    if (manifest.combine)
+      result.combine = function(manifest.combine->kernel);
   } catch (...) {
     api.cuModuleUnload(result.module);
     throw;

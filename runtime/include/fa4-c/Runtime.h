@@ -24,8 +24,10 @@ extern "C" {
 #define FA4_RT_API __attribute__((visibility("default")))
 
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
-   version 4 lets a launch be a programmatic dependent launch (the kernel
-   waits for the grids before it on the stream itself); version 3 adds a
+   version 5 lets a persistent launch name a looped twin kernel it runs
+   instead; version 4 adds persistent launches and lets a launch be a
+   programmatic dependent launch (the kernel waits for the grids before it
+   on the stream itself); version 3 adds a
    workspace split-K (a workspace the runtime allocates and a combine kernel it
    launches after the attention kernel); version 2 gives each tensor its own
    alignment; version 1, with one alignment for every tensor, is still read. */
