@@ -114,6 +114,15 @@ struct HopperPlan : SplitPlan {
   /// A decode plan without a split can run on persistent CTAs: its work
   /// items are independent, with no cluster or workspace to share.
   bool decodeCanPersist() const { return decode && partitions == 1; }
+  /// The one-dimensional work list (prefill, persistent decode): work items
+  /// of this many query rows, per head of `workHeadsSymbol` and batch.
+  int64_t rowsPerWorkItem() const {
+    return decode ? queryRowsPerTile() : numConsumers * kRowsPerConsumer;
+  }
+  int64_t workHeads() const { return decode ? decodeHeads() : numQHeads; }
+  const char *workHeadsSymbol() const {
+    return decode && rowGroup > 1 ? "hkv" : "hq";
+  }
   int64_t qBoxRows() const { return queryRowsPerTile() * rowGroup; }
 
   int64_t qTileBytes() const {
@@ -767,15 +776,9 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
 
   // CTA i takes work tiles i, i + grid, i + 2 * grid, ... (persistent), or
   // work tile i alone.
-  Value rowsPerBlock = i32(plan.numConsumers * kRowsPerConsumer);
-  Value numRowBlocks =
-      divu(add(args.seqQ, sub(rowsPerBlock, i32(1))), rowsPerBlock);
-  numWork = mul(numRowBlocks, mul(i32(plan.numQHeads), args.batchSize));
-  if (plan.decode) {
-    Value rowTiles = divu(add(args.seqQ, i32(plan.queryRowsPerTile() - 1)),
-                          i32(plan.queryRowsPerTile()));
-    numWork = mul(rowTiles, mul(i32(plan.decodeHeads()), args.batchSize));
-  }
+  Value rowsPerItem = i32(plan.rowsPerWorkItem());
+  Value rowItems = divu(add(args.seqQ, sub(rowsPerItem, i32(1))), rowsPerItem);
+  numWork = mul(rowItems, mul(i32(plan.workHeads()), args.batchSize));
   firstWork = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
   workStride = fromIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
@@ -989,23 +992,16 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     // memory), each looping over work tiles.
     if (maxSeqKV > 0)
       abi.persistent = KernelABI::Persistent{1, maxSeqKV, twinName};
-    if (plan->decode && maxSeqKV > 0)
-      // Persistent decode: the decode grid flattened, heads fastest (the
-      // order of WorkTiles::decodeItem).
-      abi.grid = {{("ceil_div:sq:" + Twine(plan->queryRowsPerTile())).str(),
-                   plan->rowGroup > 1 ? "hkv" : "hq", "b"},
-                  {"1"},
-                  {"1"}};
-    else if (plan->decode)
+    // Persistent decode flattens the decode grid (heads fastest, the order
+    // of WorkTiles::decodeItem) into the prefill kernel's kind of work list.
+    if (plan->decode && maxSeqKV == 0)
       setDecodeGrid(abi, plan->partitions, plan->rowGroup,
                     plan->queryRowsPerTile(), /*cluster=*/!plan->workspace);
     else
-      abi.grid = {
-          {("ceil_div:sq:" + Twine(plan->numConsumers * kRowsPerConsumer))
-               .str(),
-           "hq", "b"},
-          {"1"},
-          {"1"}};
+      abi.grid = {{("ceil_div:sq:" + Twine(plan->rowsPerWorkItem())).str(),
+                   plan->workHeadsSymbol(), "b"},
+                  {"1"},
+                  {"1"}};
     abi.block[0] = threads;
     abi.dynamicSmemBytes = plan->smemUsed;
     setAttentionAlignment(abi, plan->hasLse);
