@@ -98,8 +98,6 @@ DECODE_BENCH = {"decode_d128_h32x8": [(1, 1, 8192), (1, 1, 32768),
 # variant of session 6; `--persistent-decode=false` builds the old grid.)
 DECODE_VARIANTS = {"ws16": (["--split-k-partitions=16", "--split-k-workspace"],
                             ["decode_d128_h32x8"])}
-# Sizes a decode variant runs, by variant (default DECODE_VARIANT_SIZES).
-DECODE_VARIANT_CASES = {}
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
 
@@ -183,7 +181,7 @@ def main():
     decode_builds = [(name, d, hq, hkv, mask, hints, [], DECODE_SIZES)
                      for name, d, hq, hkv, mask, hints in DECODE]
     decode_builds += [(f"{name}_{variant}", d, hq, hkv, mask, hints, flags,
-                       DECODE_VARIANT_CASES.get(variant, DECODE_VARIANT_SIZES))
+                       DECODE_VARIANT_SIZES)
                       for name, d, hq, hkv, mask, hints in DECODE
                       for variant, (flags, kernels) in DECODE_VARIANTS.items()
                       if name in kernels]
