@@ -70,6 +70,10 @@ constexpr int64_t kSmemReserveBytes = 2048;
 /// Pair-CTA MMAs halve each CTA's K/V traffic; worth the pair's coupling only
 /// for long prefill with enough pair tiles to occupy every SM pair.
 constexpr int64_t kPairCtaMinSeqQ = 4096;
+/// Under pairCta each CTA holds half of V's depth columns, MN-major; the
+/// sm_100a kernel builds its MMA descriptors for 128-byte swizzle rows, so a
+/// V half must be whole 128-byte rows (Dv = 128 and 256 in 16 bits, not 64).
+constexpr int64_t kPairCtaVHalfRowBytes = 128;
 /// Decode-like queries fuse GQA heads whatever the group size.
 constexpr int64_t kFuseGqaMaxSeqQ = 8;
 /// Tensor-core N granule: tcgen05 M=128 and wgmma take N in steps of 16.
@@ -202,8 +206,11 @@ static int chooseSm100Tiles(const AttnProblem &problem,
                              roundDownTo((columns - config.paddedOvDepth) / 2,
                                          kMmaNGranule));
   int64_t batch = problem.plannedBatch();
+  int64_t vHalfRowBytes =
+      config.paddedOvDepth / 2 * elementBytes(config.elementType);
   if (config.numQ == 2 && !config.fuseGqa && seqQ != kDynamic &&
-      seqQ >= kPairCtaMinSeqQ && batch != kDynamic) {
+      seqQ >= kPairCtaMinSeqQ && batch != kDynamic &&
+      vHalfRowBytes % kPairCtaVHalfRowBytes == 0) {
     int64_t pairTiles = batch * config.numQHeads *
                         llvm::divideCeilSigned(seqQ, 2 * int64_t(config.bm));
     config.pairCta = pairTiles >= target.numSMs / 2;
@@ -361,7 +368,10 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
       os << "  MMA_M = " << config.mmaM << ", pairCta = "
          << (config.pairCta ? "true: long prefill with enough pair tiles for "
                               "every SM pair; each CTA loads half of K and V"
-                            : "false")
+                            : "false: it needs two Q tiles, a static Sq >= "
+                              "4096 and batch, enough pair tiles for every "
+                              "SM pair, no fused GQA, and a V half of whole "
+                              "128-byte rows")
          << "\n";
     }
   } else {

@@ -917,7 +917,8 @@ private:
 /// With fused GQA a Q box holds the query rows of the group's heads.
 static SmallVector<std::string> abiParams(const HopperPlan &plan) {
   return attentionParams(tmaBox(plan.queryRowsPerTile(), plan.rowGroup),
-                         tmaBox(plan.bn), plan.hasLse, plan.workspace);
+                         tmaBox(plan.bn), tmaBox(plan.bn), plan.hasLse,
+                         plan.workspace);
 }
 
 void ConvertAttnToFA4Pass::runOnOperation() {

@@ -21,6 +21,15 @@
 // freed by it after they join; S0, S1, O0, O1 and P0, P1 (aliased in S) sit
 // at the planned columns of #attn.tmem.
 //
+// A pair_cta plan runs the same roles on a cluster of two CTAs (FA4's
+// 2-CTA mode): each CTA holds its own two Q tiles and half of every K/V
+// tile (half the keys of K, half the depth columns of V), and the even
+// CTA's MMA thread issues each MMA once for both, cta_group::2 over M = 256
+// (Q tile i of both CTAs), so each CTA loads half the K/V bytes per row it
+// computes. Both CTAs' TMA loads count on the even CTA's full barriers; its
+// commits arrive in both CTAs (multicast); the softmax and correction warps
+// of both hand P over on the even CTA's barriers (remote arrivals).
+//
 // Decode plans (a work item's rows fit one tile) run one softmax warpgroup
 // on one Q tile, with the q-heads of a kv-head fused into its rows, on a 3D
 // grid of (partition, head, batch x row tile). A cluster split ends in the
@@ -59,19 +68,24 @@ constexpr int64_t kSwizzleBytes = 128;
 constexpr int64_t kSoftmaxRegisters = 184;
 constexpr int64_t kCorrectionRegisters = 72;
 constexpr int64_t kOtherRegisters = 72;
-/// Two Q tiles with a shared K/V ring ((192, 128)): with two slots K is
-/// always in slot 0, so its descriptors and both Q tiles' (36 64-bit values
-/// at Dqk = 192) stay live in the MMA issuer across the loop. 184 / 72 / 72
-/// spills 456 bytes; 168 / 72 / 104 is the split of the 512 x 128 pool that
-/// assembles clean (ptxas 13.0; 152 / 104 / 104 and 160 / 72 / 120 spill).
-constexpr int64_t kSoftmaxRegistersSharedKv = 168;
-constexpr int64_t kOtherRegistersSharedKv = 104;
+/// Two Q tiles of Dqk = 192 (three depth boxes): the MMA issuer keeps both
+/// Q tiles' descriptors (36 64-bit values) live across the loop, and with a
+/// shared K/V ring of two slots K's as well. 184 / 72 / 72 spills 456 bytes
+/// with the shared ring and 32 bytes under pair_cta (separate rings);
+/// 168 / 72 / 104 is the split of the 512 x 128 pool that assembles clean
+/// for both (ptxas 13.0; 152 / 104 / 104 and 160 / 72 / 120 spill).
+constexpr int64_t kSoftmaxRegistersDeepQk = 168;
+constexpr int64_t kOtherRegistersDeepQk = 104;
 /// One Q tile: three warpgroups share the 384 x 168 launch pool (64512),
 /// 232 + 112 + 112 of it. At Dv = 256 the 2Q budgets (184 / 72 / 72) spill
 /// 208 bytes; 200 / 104 / 104 up to this split assemble clean (ptxas 13.0).
 constexpr int64_t kSoftmaxRegisters1Q = 232;
 constexpr int64_t kCorrectionRegisters1Q = 112;
 constexpr int64_t kOtherRegisters1Q = 112;
+/// The CTA pair of a pair_cta plan: its even CTA (rank 0 of the two-CTA
+/// cluster) issues the MMAs and holds the barriers they wait on.
+constexpr int64_t kPairCtas = 2;
+constexpr int64_t kPairLeaderRank = 0;
 /// One exponential in this many on the FMA pipe (FA4 emulates a share of
 /// exp2 because MUFU throughput, not the tensor cores, bounds the softmax).
 constexpr int64_t kPolyExp2Period = 4;
@@ -93,12 +107,23 @@ struct BlackwellPlan : SplitPlan {
   /// tile, row r holding head r % rowGroup of query row r / rowGroup.
   bool decode = false;
   int64_t rowGroup = 1;
+  /// pair_cta: a cluster of two CTAs shares each MMA (cta_group::2).
+  bool pair = false;
+
+  int64_t ctaGroup() const { return pair ? kPairCtas : 1; }
+  /// This CTA's share of a K tile (keys) and of a V tile (depth columns).
+  int64_t kRowsPerCta() const { return bn / ctaGroup(); }
+  int64_t vColumnsPerCta() const { return paddedOv / ctaGroup(); }
+  int64_t vBoxes() const { return vColumnsPerCta() / kBoxColumns; }
+  /// Query rows of one work item: both CTAs' tiles under pair_cta.
+  int64_t rowsPerWorkItem() const { return ctaGroup() * numQ * kTileRows; }
 
   int64_t queryRowsPerTile() const { return kTileRows / rowGroup; }
   /// Rows a Q box fills: whole groups of q-heads.
   int64_t qBoxRows() const { return queryRowsPerTile() * rowGroup; }
   int64_t qTileBytes() const { return qkBoxes * kTileRows * kSwizzleBytes; }
-  int64_t kBoxBytes() const { return bn * kSwizzleBytes; }
+  int64_t kBoxBytes() const { return kRowsPerCta() * kSwizzleBytes; }
+  int64_t vBoxBytes() const { return bn * kSwizzleBytes; }
   // mbarriers: Q full; K full, V full, K empty, V empty per stage (a full and
   // an empty per slot of a shared ring); per Q tile S full, P ready (softmax
   // + correction), O done, stats ready.
@@ -119,11 +144,10 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
     return op.emitOpError()
            << "needs #attn.config, #attn.swizzle, #attn.smem and #attn.tmem; "
               "run attn-plan-pipeline{chip=sm_100a} first";
-  if (config.getPairCta() || config.getIsMla())
+  if (config.getIsMla())
     return op.emitOpError()
-           << "has an sm_100a plan the FA4 kernel does not lower yet (it "
-              "implements one or two 128-row Q tiles on one CTA: no CTA pair "
-              "or MLA): "
+           << "has an sm_100a MLA plan, which the FA4 kernel does not lower "
+              "yet (it implements 128-row Q tiles, one CTA or a CTA pair): "
            << config;
   FailureOr<SplitPlan> split = readSplit(op);
   if (failed(split))
@@ -132,6 +156,7 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
   static_cast<SplitPlan &>(plan) = *split;
   plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
   plan.decode = plan.partitions > 1 || config.getFuseGqa();
+  plan.pair = config.getPairCta();
   plan.numQ = config.getNumQ();
   plan.bn = config.getBn();
   plan.kvStages = smem.getKvStages();
@@ -172,15 +197,23 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
     return std::make_tuple(rows, kBoxColumns, kSwizzleBytes);
   };
   if (box(swizzle.getQ()) != expected(kTileRows) ||
-      box(swizzle.getK()) != expected(plan.bn) ||
+      box(swizzle.getK()) != expected(plan.kRowsPerCta()) ||
       box(swizzle.getV()) != expected(plan.bn) ||
+      plan.vColumnsPerCta() % kBoxColumns ||
       config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
       plan.bn % 16 || plan.bn > 256 || plan.paddedOv > 256)
     return op.emitOpError() << "has an sm_100a plan whose boxes or tiles the "
                                "FA4 kernel does not implement (128-row Q "
                                "boxes, BN-row K/V boxes of 64 128B-swizzled "
-                               "columns, BN and Dv up to 256): "
+                               "columns, BN and Dv up to 256; under pair_cta "
+                               "BN / 2-row K boxes and a V half of whole "
+                               "64-column boxes): "
                             << swizzle;
+  if (plan.pair && (plan.decode || plan.numQ != 2))
+    return op.emitOpError() << "has a pair_cta plan the FA4 kernel does not "
+                               "implement (a CTA pair of two 128-row Q tiles "
+                               "each, prefill without a split): "
+                            << config;
   if (plan.rowGroup > kTileRows || (plan.decode && plan.numQ != 1))
     return op.emitOpError() << "has a decode plan the FA4 kernel does not "
                                "implement (one 128-row Q tile holding at most "
@@ -196,7 +229,7 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
   if (regions.correction.bytes < plan.numQ * 2 * kTileRows * 4 ||
       plan.barrierBytes < plan.numBarriers() * 8 ||
       plan.kStageBytes < plan.qkBoxes * plan.kBoxBytes() ||
-      plan.vStageBytes < plan.ovBoxes * plan.kBoxBytes())
+      plan.vStageBytes < plan.vBoxes() * plan.vBoxBytes())
     return op.emitOpError() << "has a shared-memory plan too small for the "
                                "FA4 kernel's "
                             << plan.numBarriers()
@@ -210,9 +243,9 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
 SmallVector<int64_t, 3> roleRegisters(const BlackwellPlan &plan) {
   if (plan.numQ == 1)
     return {kSoftmaxRegisters1Q, kCorrectionRegisters1Q, kOtherRegisters1Q};
-  if (plan.sharedKv)
-    return {kSoftmaxRegistersSharedKv, kCorrectionRegisters,
-            kOtherRegistersSharedKv};
+  if (plan.qkBoxes > 2)
+    return {kSoftmaxRegistersDeepQk, kCorrectionRegisters,
+            kOtherRegistersDeepQk};
   return {kSoftmaxRegisters, kCorrectionRegisters, kOtherRegisters};
 }
 
@@ -311,6 +344,17 @@ private:
     body();
   }
 
+  Value isPairLeader() {
+    return cmp(arith::CmpIPredicate::eq, ctaRank, i32(kPairLeaderRank));
+  }
+  void commit(Value barrier) {
+    TmemCommitOp::create(b, loc, barrier, plan.pair);
+  }
+  void handOver(Value barrier);
+  void expectLoads(Value barrier, int64_t bytes);
+  void load(Value map, ValueRange coordinates, Value destination,
+            Value barrier);
+  void drainRings();
   void buildLoader();
   void buildMma();
   void buildSoftmax(Value tile);
@@ -325,31 +369,59 @@ private:
   WorkTile work;
   // Decode: this CTA's rank in its cluster, which is its K/V partition.
   Value partition;
+  // pair_cta: this CTA's rank in its pair (0 issues the MMAs).
+  Value ctaRank;
+  // The thread's index within its role's warpgroups.
+  Value roleThread;
 };
 } // namespace
+
+/// Arrives on `barrier` expecting `bytes` of this CTA's loads. Under
+/// pair_cta the even CTA's barrier counts both CTAs' loads: it arrives once
+/// for the pair, expecting twice the bytes, and the odd CTA does not arrive.
+void BlackwellBuilder::expectLoads(Value barrier, int64_t bytes) {
+  if (!plan.pair) {
+    MBarrierExpectTxOp::create(b, loc, barrier, b.getI64IntegerAttr(bytes));
+    return;
+  }
+  ifThen(isPairLeader(), [&] {
+    MBarrierExpectTxOp::create(b, loc, barrier,
+                               b.getI64IntegerAttr(kPairCtas * bytes));
+  });
+}
+
+/// A TMA load whose bytes count on `barrier`, the pair leader's under
+/// pair_cta.
+void BlackwellBuilder::load(Value map, ValueRange coordinates,
+                            Value destination, Value barrier) {
+  TmaLoadOp::create(b, loc, map, coordinates, destination, barrier,
+                    plan.pair ? i32(kPairLeaderRank) : Value());
+}
 
 void BlackwellBuilder::buildLoader() {
   Value qBarrier = barrier(plan.qFull());
   // With fused GQA a box is (query rows) x (the group's heads): TMA writes
   // it head-minor, which is the tile's row order.
-  MBarrierExpectTxOp::create(
-      b, loc, qBarrier,
-      b.getI64IntegerAttr(plan.numQ * plan.qkBoxes * plan.qBoxRows() *
-                          kSwizzleBytes));
+  expectLoads(qBarrier,
+              plan.numQ * plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
   for (int64_t i = 0; i < plan.numQ; ++i)
     for (int64_t box = 0; box < plan.qkBoxes; ++box)
-      TmaLoadOp::create(
-          b, loc, args.qMap,
-          ValueRange{i32(box * kBoxColumns), work.head,
-                     add(work.blockRow, i32(i * plan.queryRowsPerTile())),
-                     work.batch},
-          i32(plan.qOffset + i * plan.qTileBytes() +
-              box * kTileRows * kSwizzleBytes),
-          qBarrier);
+      load(args.qMap,
+           ValueRange{i32(box * kBoxColumns), work.head,
+                      add(work.blockRow, i32(i * plan.queryRowsPerTile())),
+                      work.batch},
+           i32(plan.qOffset + i * plan.qTileBytes() +
+               box * kTileRows * kSwizzleBytes),
+           qBarrier);
+  // Under pair_cta this CTA loads keys [BN/2 rank, BN/2 (rank + 1)) of each
+  // K tile and depth columns [Dv/2 rank, Dv/2 (rank + 1)) of each V tile.
+  Value kRowOffset = plan.pair ? mul(ctaRank, i32(plan.kRowsPerCta())) : i32(0);
+  Value vColumnOffset =
+      plan.pair ? mul(ctaRank, i32(plan.vColumnsPerCta())) : i32(0);
   forTiles(work.numTiles, [&](Value tile) {
     Value stages = i32(S());
     Value keyRow = mul(add(work.firstTile, tile), i32(plan.bn));
-    auto load = [&](bool isV) {
+    auto loadTile = [&](bool isV) {
       Value ring = ringIndex(tile, isV);
       Value slot = slotOf(ring);
       ifThen(cmp(arith::CmpIPredicate::uge, ring, stages), [&] {
@@ -357,19 +429,66 @@ void BlackwellBuilder::buildLoader() {
              parityOf(sub(divu(ring, stages), i32(1))));
       });
       Value full = fullBarrier(ring, isV);
-      int64_t boxes = isV ? plan.ovBoxes : plan.qkBoxes;
-      MBarrierExpectTxOp::create(b, loc, full,
-                                 b.getI64IntegerAttr(boxes * plan.kBoxBytes()));
+      int64_t boxes = isV ? plan.vBoxes() : plan.qkBoxes;
+      int64_t boxBytes = isV ? plan.vBoxBytes() : plan.kBoxBytes();
+      expectLoads(full, boxes * boxBytes);
       Value base = isV ? slotOffset(plan.vRingOffset, plan.vStageBytes, slot)
                        : slotOffset(plan.kRingOffset, plan.kStageBytes, slot);
-      for (int64_t box = 0; box < boxes; ++box)
-        TmaLoadOp::create(
-            b, loc, isV ? args.vMap : args.kMap,
-            ValueRange{i32(box * kBoxColumns), work.kvHead, keyRow, work.batch},
-            add(base, i32(box * plan.kBoxBytes())), full);
+      for (int64_t box = 0; box < boxes; ++box) {
+        Value column = i32(box * kBoxColumns);
+        Value row = keyRow;
+        if (isV)
+          column = add(column, vColumnOffset);
+        else
+          row = add(row, kRowOffset);
+        load(isV ? args.vMap : args.kMap,
+             ValueRange{column, work.kvHead, row, work.batch},
+             add(base, i32(box * boxBytes)), full);
+      }
     };
-    load(/*isV=*/false);
-    load(/*isV=*/true);
+    loadTile(/*isV=*/false);
+    loadTile(/*isV=*/true);
+  });
+  if (plan.pair)
+    drainRings();
+}
+
+/// The producer tail of a cluster pipeline: waits until the MMAs have
+/// released the last use of every ring slot. The leader's commits arrive on
+/// this CTA's empty barriers asynchronously; a CTA that exited (or a peer
+/// that freed its shared memory) before they land would take arrivals on
+/// memory it no longer owns.
+void BlackwellBuilder::drainRings() {
+  int64_t rings = plan.sharedKv ? 1 : 2;
+  Value uses = plan.sharedKv ? mul(work.numTiles, i32(2)) : work.numTiles;
+  Value first = maxs(sub(uses, i32(S())), i32(0));
+  for (int64_t r = 0; r < rings; ++r) {
+    bool isV = r == 1;
+    auto loop = scf::ForOp::create(b, loc, toIndex(first), toIndex(uses),
+                                   toIndex(i32(1)));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value ring = fromIndex(loop.getInductionVar());
+    wait(emptyBarrier(ring, isV), parityOf(divu(ring, i32(S()))));
+  }
+}
+
+/// A warpgroup tells the MMA thread that its P_i (softmax) or rescaled O_i
+/// (correction) is in tensor memory. Alone, every thread arrives (the
+/// arrival orders its own tcgen05.st). Under pair_cta the barrier is the
+/// pair leader's: each warp meets (bar.warp.sync orders its lanes' fenced
+/// stores before lane 0) and lane 0 arrives remotely, one arrival per warp
+/// instead of 128 remote ones per warpgroup.
+void BlackwellBuilder::handOver(Value barrier) {
+  if (!plan.pair) {
+    MBarrierArriveOp::create(b, loc, barrier);
+    return;
+  }
+  TmemFenceOp::create(b, loc, /*after=*/false);
+  NVVM::SyncWarpOp::create(b, loc, i32(-1));
+  Value lane = remu(roleThread, i32(32));
+  ifThen(cmp(arith::CmpIPredicate::eq, lane, i32(0)), [&] {
+    MBarrierArriveOp::create(b, loc, barrier, i32(kPairLeaderRank));
   });
 }
 
@@ -383,11 +502,12 @@ void BlackwellBuilder::waitForK(Value tile) {
 /// S_i(tile) = Q_i K(tile)^T, committed onto S full.
 void BlackwellBuilder::issueScore(Value tile, int64_t i) {
   Value slot = slotOf(ringIndex(tile, /*isV=*/false));
-  Value kTile = smemTile(slotOffset(plan.kRingOffset, plan.kStageBytes, slot),
-                         plan.bn, plan.qkBoxes * kBoxColumns, Major::K);
+  Value kTile =
+      smemTile(slotOffset(plan.kRingOffset, plan.kStageBytes, slot),
+               plan.kRowsPerCta(), plan.qkBoxes * kBoxColumns, Major::K);
   Value overwrite = arith::ConstantIntOp::create(b, loc, 0, 1);
-  TmemMmaOp::create(b, loc, qTile(i), kTile, sTile(i), overwrite);
-  TmemCommitOp::create(b, loc, sFull(i));
+  TmemMmaOp::create(b, loc, qTile(i), kTile, sTile(i), overwrite, plan.pair);
+  commit(sFull(i));
 }
 
 /// One thread issues every MMA in FA4's order: O_i += P_i V(t) as softmax
@@ -402,32 +522,35 @@ void BlackwellBuilder::buildMma() {
     waitForK(i32(0));
     for (int64_t i = 0; i < plan.numQ; ++i)
       issueScore(i32(0), i);
-    TmemCommitOp::create(b, loc, emptyBarrier(ringIndex(i32(0), false), false));
+    commit(emptyBarrier(ringIndex(i32(0), false), false));
   });
   forTiles(work.numTiles, [&](Value tile) {
     Value vRing = ringIndex(tile, /*isV=*/true);
     Value slot = slotOf(vRing);
     wait(fullBarrier(vRing, /*isV=*/true), parityOf(divu(vRing, i32(S()))));
     Value vTile = smemTile(slotOffset(plan.vRingOffset, plan.vStageBytes, slot),
-                           plan.bn, plan.paddedOv, Major::MN);
+                           plan.bn, plan.vColumnsPerCta(), Major::MN);
     Value accumulate = cmp(arith::CmpIPredicate::sgt, tile, i32(0));
     Value next = add(tile, i32(1));
     Value hasNext = cmp(arith::CmpIPredicate::slt, next, work.numTiles);
     for (int64_t i = 0; i < plan.numQ; ++i) {
-      wait(pReady(i), parityOf(tile));
+      // Under pair_cta both CTAs' warps arrive here, released at cluster
+      // scope; the wait acquires at cluster scope to see their P and O.
+      MBarrierWaitOp::create(b, loc, pReady(i), parityOf(tile),
+                             /*cluster=*/plan.pair);
       TmemFenceOp::create(b, loc, /*after=*/true);
-      TmemMmaOp::create(b, loc, pTile(i), vTile, oTile(i), accumulate);
-      TmemCommitOp::create(b, loc, oDone(i));
+      TmemMmaOp::create(b, loc, pTile(i), vTile, oTile(i), accumulate,
+                        plan.pair);
+      commit(oDone(i));
       ifThen(hasNext, [&] {
         if (i == 0)
           waitForK(next);
         issueScore(next, i);
       });
     }
-    TmemCommitOp::create(b, loc, emptyBarrier(vRing, /*isV=*/true));
+    commit(emptyBarrier(vRing, /*isV=*/true));
     ifThen(hasNext, [&] {
-      TmemCommitOp::create(b, loc,
-                           emptyBarrier(ringIndex(next, /*isV=*/false), false));
+      commit(emptyBarrier(ringIndex(next, /*isV=*/false), false));
     });
   });
 }
@@ -468,7 +591,7 @@ void BlackwellBuilder::buildSoftmax(Value tileIndex) {
         MBarrierArriveOp::create(b, loc, statsReady(i));
         Value probs = TruncFOp::create(b, loc, probsType, softmax.getProbs());
         TmemStoreOp::create(b, loc, probs, pTile(i));
-        MBarrierArriveOp::create(b, loc, pReady(i));
+        handOver(pReady(i));
         scf::YieldOp::create(
             b, loc,
             ValueRange{Value(softmax.getNewMax()), Value(softmax.getNewSum())});
@@ -494,7 +617,7 @@ void BlackwellBuilder::buildCorrection() {
         wait(oDone(i), parityOf(sub(tile, i32(1))));
         TmemScaleRowsOp::create(b, loc, oTile(i), factors);
       });
-      MBarrierArriveOp::create(b, loc, pReady(i));
+      handOver(pReady(i));
     }
   });
   for (int64_t i = 0; i < plan.numQ; ++i) {
@@ -582,8 +705,8 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   // load warp and the MMA warp.
   Value mmaWarp = i32((plan.numQ + 1) * kWarpgroupThreads / 32 + 1);
   ifThen(cmp(arith::CmpIPredicate::eq, warp, mmaWarp), [&] {
-    TmemAllocOp::create(b, loc, b.getI64IntegerAttr(plan.tmemAlloc),
-                        b.getI64IntegerAttr(plan.tmemAddressOffset));
+    TmemAllocOp::create(b, loc, plan.tmemAlloc, plan.tmemAddressOffset,
+                        plan.pair);
   });
   ifThen(cmp(arith::CmpIPredicate::eq, tid, i32(0)), [&] {
     auto init = [&](int64_t index, int64_t count) {
@@ -593,15 +716,24 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     init(plan.qFull(), 1);
     for (int64_t s = 0; s < plan.ringBarriers(); ++s)
       init(1 + s, 1);
+    // P ready: the softmax and the correction warpgroup of the tile, every
+    // thread alone, one lane per warp of both CTAs under pair_cta.
+    int64_t pReadyArrivals = plan.pair ? kPairCtas * 2 * kWarpgroupThreads / 32
+                                       : 2 * kWarpgroupThreads;
     for (int64_t i = 0; i < plan.numQ; ++i) {
-      init(tileBarrier(0, i), 1);                     // S full: a commit
-      init(tileBarrier(1, i), 2 * kWarpgroupThreads); // P ready
-      init(tileBarrier(2, i), 1);                     // O done: a commit
-      init(tileBarrier(3, i), kWarpgroupThreads);     // stats ready
+      init(tileBarrier(0, i), 1);                 // S full: a commit
+      init(tileBarrier(1, i), pReadyArrivals);    // P ready
+      init(tileBarrier(2, i), 1);                 // O done: a commit
+      init(tileBarrier(3, i), kWarpgroupThreads); // stats ready
     }
     FenceMBarrierInitOp::create(b, loc);
   });
-  gpu::BarrierOp::create(b, loc);
+  // Under pair_cta the peer's loads, commits and arrivals reach this CTA's
+  // barriers: the whole cluster meets once they are initialised.
+  if (plan.pair)
+    ClusterSyncOp::create(b, loc);
+  else
+    gpu::BarrierOp::create(b, loc);
   joinPriorGrids(b, loc, abi);
 
   auto roles = WarpSpecializeOp::create(
@@ -615,14 +747,30 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   auto role = [&](int index) {
     Block *block = b.createBlock(&roles.getRoles()[index], {},
                                  {i32Type, i32Type}, {loc, loc});
+    roleThread = block->getArgument(1);
     WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
-    work = plan.decode ? tiles.decode(plan.partitions, plan.queryRowsPerTile(),
-                                      plan.rowGroup, plan.group, partition,
-                                      /*inCluster=*/!plan.workspace)
-                       : tiles.prefill(fromIndex(gpu::BlockIdOp::create(
-                                           b, loc, gpu::Dimension::x)),
-                                       args.batchSize, plan.numQ * kTileRows,
-                                       plan.numQHeads, plan.group);
+    if (plan.decode) {
+      work = tiles.decode(plan.partitions, plan.queryRowsPerTile(),
+                          plan.rowGroup, plan.group, partition,
+                          /*inCluster=*/!plan.workspace);
+      return block;
+    }
+    Value blockId =
+        fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+    if (!plan.pair) {
+      work = tiles.prefill(blockId, args.batchSize, plan.rowsPerWorkItem(),
+                           plan.numQHeads, plan.group);
+      return block;
+    }
+    // A pair's work item is 512 rows, both CTAs see the K/V tiles of all of
+    // them (the MMAs are shared), and CTA `rank` holds rows [256 rank,
+    // 256 (rank + 1)) of it.
+    ctaRank =
+        fromIndex(gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x));
+    work = tiles.prefill(divu(blockId, i32(kPairCtas)), args.batchSize,
+                         plan.rowsPerWorkItem(), plan.numQHeads, plan.group);
+    work.blockRow =
+        add(work.blockRow, mul(ctaRank, i32(plan.numQ * kTileRows)));
     return block;
   };
   {
@@ -647,14 +795,24 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
           b, loc, leader, cmp(arith::CmpIPredicate::eq, otherWarp, i32(w)));
     };
     ifThen(isWarp(0), [&] { buildLoader(); });
-    ifThen(isWarp(1), [&] { buildMma(); });
+    // Under pair_cta only the even CTA issues MMAs (for both).
+    Value issues = isWarp(1);
+    if (plan.pair)
+      issues = arith::AndIOp::create(b, loc, issues, isPairLeader());
+    ifThen(issues, [&] { buildMma(); });
     joinCluster();
   }
-  // Every role is done with tensor memory: the MMA warp frees it.
-  gpu::BarrierOp::create(b, loc);
+  // Every role is done with tensor memory: the MMA warp frees it. Under
+  // pair_cta the pair meets first: each CTA's tensor memory and shared
+  // memory served the other's MMAs, and the two MMA warps free the pair's
+  // allocation together.
+  if (plan.pair)
+    ClusterSyncOp::create(b, loc);
+  else
+    gpu::BarrierOp::create(b, loc);
   ifThen(cmp(arith::CmpIPredicate::eq, warp, mmaWarp), [&] {
-    TmemDeallocOp::create(b, loc, b.getI64IntegerAttr(plan.tmemAlloc),
-                          b.getI64IntegerAttr(plan.tmemAddressOffset));
+    TmemDeallocOp::create(b, loc, plan.tmemAlloc, plan.tmemAddressOffset,
+                          plan.pair);
   });
   gpu::ReturnOp::create(b, loc);
 }
@@ -671,7 +829,8 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
 
   KernelABI abi;
   abi.params = attentionParams(tmaBox(plan->queryRowsPerTile(), plan->rowGroup),
-                               tmaBox(plan->bn), plan->hasLse, plan->workspace);
+                               tmaBox(plan->kRowsPerCta()), tmaBox(plan->bn),
+                               plan->hasLse, plan->workspace);
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   BlackwellBuilder(b, loc, *plan).build(func, abi);
@@ -680,10 +839,14 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
     setDecodeGrid(abi, plan->partitions, plan->rowGroup,
                   plan->queryRowsPerTile(), /*cluster=*/!plan->workspace);
   } else {
-    abi.grid = {
-        {("ceil_div:sq:" + Twine(plan->numQ * kTileRows)).str(), "hq", "b"},
-        {"1"},
-        {"1"}};
+    // Under pair_cta, two CTAs (one cluster) per work item of 512 rows.
+    SmallVector<std::string> x;
+    if (plan->pair)
+      x.push_back(std::to_string(kPairCtas));
+    x.append(
+        {("ceil_div:sq:" + Twine(plan->rowsPerWorkItem())).str(), "hq", "b"});
+    abi.grid = {x, {"1"}, {"1"}};
+    abi.cluster[0] = plan->ctaGroup();
   }
   abi.block[0] = threads;
   abi.dynamicSmemBytes = plan->smemUsed;

@@ -18,11 +18,12 @@ std::string fa4::tmaBox(int64_t rows, int64_t heads) {
   return ("1x" + Twine(rows) + "x" + Twine(heads) + "x64:128").str();
 }
 
-SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kvBox,
-                                              bool hasLse, bool workspace) {
+SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kBox,
+                                              StringRef vBox, bool hasLse,
+                                              bool workspace) {
   SmallVector<std::string> params = {("tmap:q:" + qBox).str(),
-                                     ("tmap:k:" + kvBox).str(),
-                                     ("tmap:v:" + kvBox).str(), "ptr:o"};
+                                     ("tmap:k:" + kBox).str(),
+                                     ("tmap:v:" + vBox).str(), "ptr:o"};
   if (hasLse)
     params.push_back("ptr:lse");
   params.append({"i32:b", "i32:sq", "i32:skv", "i64:o.stride.0",

@@ -28,11 +28,11 @@ std::string tmaBox(int64_t rows, int64_t heads = 1);
 
 /// The kernel parameters in ABI order: tensor maps of Q, K and V with these
 /// boxes, O (and LSE), B, Sq, Skv, O's strides (and LSE's), scale * log2(e),
-/// and, for a workspace split-K, the workspace.
-llvm::SmallVector<std::string> attentionParams(llvm::StringRef qBox,
-                                               llvm::StringRef kvBox,
-                                               bool hasLse,
-                                               bool workspace = false);
+/// and, for a workspace split-K, the workspace. K's box differs from V's
+/// under pair_cta (half the keys of a tile).
+llvm::SmallVector<std::string>
+attentionParams(llvm::StringRef qBox, llvm::StringRef kBox,
+                llvm::StringRef vBox, bool hasLse, bool workspace = false);
 
 /// Q, K and V are read by TMA: 16-byte bases and strides. O leaves as pairs
 /// of 16-bit values and LSE as f32: 4 bytes.

@@ -351,8 +351,20 @@ struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
   LogicalResult
   matchAndRewrite(MBarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!adaptor.getCta()) {
+      rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
+          op, Type(), adaptor.getBarrier(), Value());
+      return success();
+    }
+    // A peer's barrier: mapa to its shared::cluster address, released at
+    // cluster scope so that the peer's acquire (a cluster-scope wait) sees
+    // everything this thread did before.
+    Value remote = NVVM::MapaOp::create(
+        rewriter, op.getLoc(), LLVM::LLVMPointerType::get(op.getContext(), 7),
+        adaptor.getBarrier(), adaptor.getCta());
     rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
-        op, Type(), adaptor.getBarrier(), Value());
+        op, Type(), remote, Value(), NVVM::MemScopeKind::CLUSTER,
+        /*relaxed=*/false);
     return success();
   }
 };
@@ -377,10 +389,26 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
   matchAndRewrite(MBarrierWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     // The suspend-time hint: ten million ns, CUTLASS's choice.
-    Value hint =
-        arith::ConstantIntOp::create(rewriter, op.getLoc(), 0x989680, 32);
-    rewriter.replaceOpWithNewOp<NVVM::MBarrierTryWaitParityOp>(
-        op, adaptor.getBarrier(), adaptor.getParity(), hint);
+    Location loc = op.getLoc();
+    Value hint = arith::ConstantIntOp::create(rewriter, loc, 0x989680, 32);
+    if (!op.getCluster()) {
+      rewriter.replaceOpWithNewOp<NVVM::MBarrierTryWaitParityOp>(
+          op, adaptor.getBarrier(), adaptor.getParity(), hint);
+      return success();
+    }
+    // try_wait.parity.acquire.cluster until the phase completes.
+    auto loop = scf::WhileOp::create(rewriter, loc, TypeRange{}, ValueRange{});
+    rewriter.createBlock(&loop.getBefore());
+    Value done = NVVM::MBarrierTryWaitOp::create(
+        rewriter, loc, rewriter.getI1Type(), adaptor.getBarrier(),
+        adaptor.getParity(), hint, NVVM::MemScopeKind::CLUSTER,
+        /*relaxed=*/false);
+    Value pending = arith::XOrIOp::create(
+        rewriter, loc, done, arith::ConstantIntOp::create(rewriter, loc, 1, 1));
+    scf::ConditionOp::create(rewriter, loc, pending, ValueRange{});
+    rewriter.createBlock(&loop.getAfter());
+    scf::YieldOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -394,10 +422,27 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
     Value destination = LLVM::AddrSpaceCastOp::create(
         rewriter, op.getLoc(), LLVM::LLVMPointerType::get(op.getContext(), 7),
         e.smemPtr(adaptor.getDestination()));
+    Value barrier = adaptor.getBarrier();
+    NVVM::CTAGroupKindAttr group;
+    if (Value cta = adaptor.getBarrierCta()) {
+      // cta_group::2 lets the mbarrier live in the peer CTA of the pair; the
+      // operand is its shared::cluster address (mapa), passed as the
+      // shared pointer the intrinsic is typed with (the bits unchanged).
+      Location loc = op.getLoc();
+      Value remote = NVVM::MapaOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(op.getContext(), 7),
+          barrier, cta);
+      barrier = LLVM::IntToPtrOp::create(
+          rewriter, loc, barrier.getType(),
+          LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), remote)
+              .getResult());
+      group = NVVM::CTAGroupKindAttr::get(op.getContext(),
+                                          NVVM::CTAGroupKind::CTA_2);
+    }
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(
         op, destination, adaptor.getTensorMap(), adaptor.getCoordinates(),
-        adaptor.getBarrier(), ValueRange{}, Value(), Value(),
-        NVVM::TMALoadMode::TILE, false, NVVM::CTAGroupKindAttr(), Value());
+        barrier, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false,
+        group, Value());
     return success();
   }
 };
@@ -1101,6 +1146,46 @@ bool holdsFA4(Operation *op) {
 }
 } // namespace
 
+/// The tcgen05 instructions of one kernel must all name the same cta_group
+/// (PTX ISA, tcgen05 "Matrix shape": a kernel mixing cta_group::1 and
+/// cta_group::2 is undefined; LLVM's NVPTX backend rejects it too).
+static LogicalResult checkOneCtaGroup(gpu::GPUModuleOp kernels) {
+  for (auto func : kernels.getOps<gpu::GPUFuncOp>()) {
+    Operation *first = nullptr;
+    bool firstPair = false;
+    WalkResult result = func.walk([&](Operation *op) {
+      std::optional<bool> pair;
+      if (auto alloc = dyn_cast<TmemAllocOp>(op))
+        pair = alloc.getPair();
+      else if (auto dealloc = dyn_cast<TmemDeallocOp>(op))
+        pair = dealloc.getPair();
+      else if (auto mma = dyn_cast<TmemMmaOp>(op))
+        pair = mma.getPair();
+      else if (auto commit = dyn_cast<TmemCommitOp>(op))
+        pair = commit.getPair();
+      if (!pair)
+        return WalkResult::advance();
+      if (!first) {
+        first = op;
+        firstPair = *pair;
+        return WalkResult::advance();
+      }
+      if (*pair == firstPair)
+        return WalkResult::advance();
+      InFlightDiagnostic diag =
+          op->emitOpError()
+          << "is cta_group::" << (*pair ? 2 : 1)
+          << " but the kernel's tcgen05 instructions are cta_group::"
+          << (firstPair ? 2 : 1) << "; one kernel uses one cta_group";
+      diag.attachNote(first->getLoc()) << "first tcgen05 instruction here";
+      return WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
 /// What the patterns assume, checked up front so that the user gets a
 /// reason instead of a failed legalization or invalid IR.
 LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels) {
@@ -1174,7 +1259,9 @@ LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels) {
     }
     return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  return checkOneCtaGroup(kernels);
 }
 
 void ConvertFA4ToNVVMPass::runOnOperation() {

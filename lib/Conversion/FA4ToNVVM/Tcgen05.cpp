@@ -129,16 +129,23 @@ public:
 // Tensor memory
 //===----------------------------------------------------------------------===//
 
+/// cta_group::2 for `pair` ops, else cta_group::1.
+static NVVM::CTAGroupKind ctaGroup(bool pair) {
+  return pair ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1;
+}
+
 struct TmemAllocLowering : OpConversionPattern<TmemAllocOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(TmemAllocOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Sm100Emitter e(rewriter, op);
+    NVVM::CTAGroupKind group = ctaGroup(op.getPair());
     NVVM::Tcgen05AllocOp::create(rewriter, op.getLoc(),
                                  e.smemPtr(e.i32(op.getOffset())),
-                                 e.i32(op.getColumns()));
-    rewriter.replaceOpWithNewOp<NVVM::Tcgen05RelinquishAllocPermitOp>(op);
+                                 e.i32(op.getColumns()), group);
+    rewriter.replaceOpWithNewOp<NVVM::Tcgen05RelinquishAllocPermitOp>(op,
+                                                                      group);
     return success();
   }
 };
@@ -160,7 +167,7 @@ struct TmemDeallocLowering : OpConversionPattern<TmemDeallocOp> {
     rewriter.replaceOpWithNewOp<NVVM::Tcgen05DeallocOp>(
         op,
         LLVM::IntToPtrOp::create(rewriter, op.getLoc(), e.tmemPtrType(), base),
-        e.i32(op.getColumns()));
+        e.i32(op.getColumns()), ctaGroup(op.getPair()));
     return success();
   }
 };
@@ -194,7 +201,9 @@ struct TmemMmaLowering : OpConversionPattern<TmemMmaOp> {
     mma.aType = mma.bType = bTile.getElementType().isBF16()
                                 ? MmaF16InputType::BF16
                                 : MmaF16InputType::F16;
-    mma.m = static_cast<unsigned>(d.getRows());
+    // Under `pair`, M spans both CTAs' 128 rows.
+    mma.ctaGroup = op.getPair() ? 2 : 1;
+    mma.m = static_cast<unsigned>(d.getRows() * mma.ctaGroup);
     mma.n = static_cast<unsigned>(d.getColumns());
     mma.transposeB = bTile.getMajor() == Major::MN;
     std::string whyNot;
@@ -207,7 +216,7 @@ struct TmemMmaLowering : OpConversionPattern<TmemMmaOp> {
     auto kind = NVVM::Tcgen05MMAKindAttr::get(op.getContext(),
                                               NVVM::Tcgen05MMAKind::F16);
     auto group =
-        NVVM::CTAGroupKindAttr::get(op.getContext(), NVVM::CTAGroupKind::CTA_1);
+        NVVM::CTAGroupKindAttr::get(op.getContext(), ctaGroup(op.getPair()));
     Value accumulate = adaptor.getAccumulate();
     Value aBase = aSmem ? e.tileDescriptor(adaptor.getA(), aSmem) : Value();
     Value bBase = e.tileDescriptor(adaptor.getB(), bTile);
@@ -243,8 +252,17 @@ struct TmemCommitLowering : OpConversionPattern<TmemCommitOp> {
   LogicalResult
   matchAndRewrite(TmemCommitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::Tcgen05CommitOp>(op, adaptor.getBarrier(),
-                                                       Value());
+    if (!op.getPair()) {
+      rewriter.replaceOpWithNewOp<NVVM::Tcgen05CommitOp>(
+          op, adaptor.getBarrier(), Value());
+      return success();
+    }
+    // Both CTAs of the pair (the whole cluster): ranks 0 and 1.
+    Value bothCtas =
+        LLVM::ConstantOp::create(rewriter, op.getLoc(), rewriter.getI16Type(),
+                                 rewriter.getI16IntegerAttr(0b11));
+    rewriter.replaceOpWithNewOp<NVVM::Tcgen05CommitOp>(
+        op, adaptor.getBarrier(), bothCtas, NVVM::CTAGroupKind::CTA_2);
     return success();
   }
 };

@@ -707,6 +707,16 @@ func.func @tmem_tile_type(%t: !fa4.tmem_tile<128x128xi32>) {
 
 // -----
 
+// Under `pair` each CTA holds half of B's N: a whole 128-key K tile is the
+// single-CTA shape.
+func.func @tmem_mma_pair_whole_b(%q: !fa4.smem_tile<128x128xbf16, k_major>, %k: !fa4.smem_tile<128x128xbf16, k_major>, %d: !fa4.tmem_tile<128x128xf32>, %acc: i1) {
+  // expected-error @+1 {{'fa4.tmem.mma' op B '!fa4.smem_tile<128x128xbf16, k_major>' is not K = 128 by N = 64 (half of the pair's N) (k_major)}}
+  fa4.tmem.mma %q, %k into %d accumulate %acc pair : !fa4.smem_tile<128x128xbf16, k_major>, !fa4.smem_tile<128x128xbf16, k_major>, !fa4.tmem_tile<128x128xf32>
+  return
+}
+
+// -----
+
 func.func @tmem_mma_bf16_d(%q: !fa4.smem_tile<128x128xbf16, k_major>, %k: !fa4.smem_tile<128x128xbf16, k_major>, %d: !fa4.tmem_tile<128x128xbf16>, %acc: i1) {
   // expected-error @+1 {{'fa4.tmem.mma' op accumulates into an f32 TMEM tile, got '!fa4.tmem_tile<128x128xbf16>'}}
   fa4.tmem.mma %q, %k into %d accumulate %acc : !fa4.smem_tile<128x128xbf16, k_major>, !fa4.smem_tile<128x128xbf16, k_major>, !fa4.tmem_tile<128x128xbf16>

@@ -191,3 +191,27 @@ func.func @splitk_workspace(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %w
   fa4.splitk.workspace_combine 3 partials from %ws to %out[%i, %i, %i] strides [%s, %s, %s] b %i sq %i heads 16 depth 64 of f16 : !llvm.ptr<1>, !llvm.ptr<1>
   return
 }
+
+// The CTA-pair forms (pair_cta on sm_100a): a TMA load counted on a peer's
+// barrier, remote arrival and cluster-scope wait, and the cta_group::2
+// tensor-memory instructions.
+// CHECK-LABEL: func @pair
+// CHECK: fa4.tmem.alloc 512 columns to 1024 pair{{$}}
+// CHECK-NEXT: %[[BAR:.*]] = fa4.mbarrier.get
+// CHECK-NEXT: fa4.tma.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] to %{{.*}}, %[[BAR]] in_cta %[[RANK:.*]]{{$}}
+// CHECK-NEXT: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} pair : !fa4.smem_tile<128x64xbf16, k_major>, <64x64xbf16, k_major>, <128x128xf32>{{$}}
+// CHECK-NEXT: fa4.tmem.commit %[[BAR]] pair{{$}}
+// CHECK-NEXT: fa4.mbarrier.arrive %[[BAR]] in_cta %[[RANK]]{{$}}
+// CHECK-NEXT: fa4.mbarrier.wait %[[BAR]] parity %{{.*}} cluster{{$}}
+// CHECK-NEXT: fa4.tmem.dealloc 512 columns at 1024 pair{{$}}
+func.func @pair(%map: !fa4.tensor_map, %i: i32, %rank: i32, %q: !fa4.smem_tile<128x64xbf16, k_major>, %k: !fa4.smem_tile<64x64xbf16, k_major>, %s: !fa4.tmem_tile<128x128xf32>, %acc: i1) {
+  fa4.tmem.alloc 512 columns to 1024 pair
+  %bar = fa4.mbarrier.get %i offset 2048
+  fa4.tma.load %map[%i, %i, %i, %i] to %i, %bar in_cta %rank
+  fa4.tmem.mma %q, %k into %s accumulate %acc pair : !fa4.smem_tile<128x64xbf16, k_major>, !fa4.smem_tile<64x64xbf16, k_major>, !fa4.tmem_tile<128x128xf32>
+  fa4.tmem.commit %bar pair
+  fa4.mbarrier.arrive %bar in_cta %rank
+  fa4.mbarrier.wait %bar parity %i cluster
+  fa4.tmem.dealloc 512 columns at 1024 pair
+  return
+}

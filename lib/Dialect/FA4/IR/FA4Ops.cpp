@@ -321,16 +321,28 @@ LogicalResult TmemMmaOp::verify() {
   auto b = cast<SmemTileType>(getB().getType());
   int64_t bN = b.getMajor() == Major::K ? b.getRows() : b.getColumns();
   int64_t bK = b.getMajor() == Major::K ? b.getColumns() : b.getRows();
-  if (bN != n || bK != k)
-    return emitOpError() << "B " << b << " is not K = " << k << " by N = " << n
-                         << " (" << stringifyMajor(b.getMajor()) << ")";
+  // Under `pair` each CTA holds half of B's N.
+  int64_t ctaN = getPair() ? n / 2 : n;
+  if (bN != ctaN || bK != k)
+    return emitOpError() << "B " << b << " is not K = " << k
+                         << " by N = " << ctaN
+                         << (getPair() ? " (half of the pair's N)" : "") << " ("
+                         << stringifyMajor(b.getMajor()) << ")";
   if (b.getElementType() != inputType)
     return emitOpError() << "A holds " << inputType << " but B holds "
                          << b.getElementType();
+  // PTX ISA, "Various combinations of .kind and shapes", kind::f16 dense:
+  // N in steps of 16 up to 256 for M = 128 (cta_group::1) and M = 256
+  // (cta_group::2).
   if (k % 16 || n % 16 || n > 256)
     return emitOpError() << "needs K a multiple of 16 and N a multiple of 16 "
-                            "up to 256 (tcgen05 kind::f16, M = 128), got K = "
-                         << k << ", N = " << n;
+                            "up to 256 (tcgen05 kind::f16, M = "
+                         << (getPair() ? 256 : 128) << "), got K = " << k
+                         << ", N = " << n;
+  if (getPair() && d.getRows() != 128)
+    return emitOpError() << "spans M = 256 across the CTA pair, 128 rows in "
+                            "each CTA's tensor memory, got "
+                         << d;
   return success();
 }
 

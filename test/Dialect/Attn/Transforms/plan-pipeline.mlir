@@ -9,12 +9,14 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_100a batch-hint=1 seq-q-hint=1 seq-kv-hint=32768" | FileCheck %s --check-prefix=HINT100
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a batch-hint=1 seq-q-hint=1 seq-kv-hint=32768" | FileCheck %s --check-prefix=HINT90
 
-// Depth 64, MHA, bf16, no mask, Sq = Skv = 4096.
+// Depth 64, MHA, bf16, no mask, Sq = Skv = 4096. No CTA pair: a V half
+// would be 32 columns (64 bytes), not the whole 128-byte swizzle rows the
+// sm_100a kernel's MN-major descriptors are built for.
 // SM100-LABEL: func @d64_mha_prefill
-// SM100: config = #attn.config<{{.*}}mma_m = 256, {{.*}}bm = 256, bn = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = true, single_o = false,
-// SM100-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 100568,
+// SM100: config = #attn.config<{{.*}}mma_m = 128, {{.*}}bm = 256, bn = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,
+// SM100-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 166104,
 // SM100-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 4096, kv_span = 4096, {{.*}}ctas = 256,
-// SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 64, columns = 64, swizzle = 128>, v = <rows = 128, columns = 32, swizzle = 64>, o = <rows = 128, columns = 64, swizzle = 128>>
+// SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 320, {{.*}}used = 384, alloc = 512>
 // SM90-LABEL: func @d64_mha_prefill
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,

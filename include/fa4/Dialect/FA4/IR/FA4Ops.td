@@ -85,9 +85,19 @@ def FA4_FenceMBarrierInitOp : FA4_Op<"fence.mbarrier_init"> {
 }
 
 def FA4_MBarrierArriveOp : FA4_Op<"mbarrier.arrive"> {
-  let summary = "Arrive on an mbarrier";
-  let arguments = (ins FA4_MBarrier:$barrier);
-  let assemblyFormat = "$barrier attr-dict";
+  let summary = "Arrive on an mbarrier, this CTA's or a cluster peer's";
+  let description = [{
+    Without `in_cta`, a release at CTA scope on this CTA's barrier. With
+    `in_cta %rank`, a release at cluster scope on the barrier at the same
+    offset in CTA `rank` of the cluster (mapa, shared::cluster): how the
+    softmax and correction warps of a CTA pair hand P to the pair leader's
+    MMA thread.
+  }];
+  let arguments = (ins FA4_MBarrier:$barrier, Optional<I32>:$cta);
+  let assemblyFormat = "$barrier (`in_cta` $cta^)? attr-dict";
+  let builders = [OpBuilder<(ins "mlir::Value":$barrier), [{
+    build($_builder, $_state, barrier, mlir::Value());
+  }]>];
 }
 
 def FA4_MBarrierExpectTxOp : FA4_Op<"mbarrier.expect_tx"> {
@@ -99,22 +109,39 @@ def FA4_MBarrierExpectTxOp : FA4_Op<"mbarrier.expect_tx"> {
 
 def FA4_MBarrierWaitOp : FA4_Op<"mbarrier.wait"> {
   let summary = "Wait until the phase with parity `parity` has completed";
-  let arguments = (ins FA4_MBarrier:$barrier, I32:$parity);
-  let assemblyFormat = "$barrier `parity` $parity attr-dict";
+  let description = [{
+    An acquire at CTA scope, or with `cluster` at cluster scope: the scope a
+    wait needs to synchronise with arrivals released by another CTA of the
+    cluster (`fa4.mbarrier.arrive ... in_cta`).
+  }];
+  let arguments = (ins FA4_MBarrier:$barrier, I32:$parity, UnitAttr:$cluster);
+  let assemblyFormat = "$barrier `parity` $parity (`cluster` $cluster^)? attr-dict";
 }
 
-def FA4_TmaLoadOp : FA4_Op<"tma.load"> {
+def FA4_TmaLoadOp : FA4_Op<"tma.load", [AttrSizedOperandSegments]> {
   let summary = "Load one TMA box into shared memory, completing on a barrier";
   let description = [{
     Copies the box of `tensor_map` at `coordinates` (innermost first) to
     byte `destination` of dynamic shared memory; its bytes count as
     transactions on `barrier`. Coordinates past the tensor are zero-filled.
+    With `in_cta %rank` (a CTA pair, cta_group::2), the bytes count on the
+    barrier at the same offset in CTA `rank` of the pair: both CTAs load
+    their halves of an operand into their own shared memory and the pair
+    leader's barrier counts them all.
   }];
   let arguments = (ins FA4_TensorMap:$tensorMap, Variadic<I32>:$coordinates,
-                       I32:$destination, FA4_MBarrier:$barrier);
+                       I32:$destination, FA4_MBarrier:$barrier,
+                       Optional<I32>:$barrierCta);
   let assemblyFormat = [{
-    $tensorMap `[` $coordinates `]` `to` $destination `,` $barrier attr-dict
+    $tensorMap `[` $coordinates `]` `to` $destination `,` $barrier
+    (`in_cta` $barrierCta^)? attr-dict
   }];
+  let builders = [OpBuilder<(ins "mlir::Value":$tensorMap,
+      "mlir::ValueRange":$coordinates, "mlir::Value":$destination,
+      "mlir::Value":$barrier), [{
+    build($_builder, $_state, tensorMap, coordinates, destination, barrier,
+          mlir::Value());
+  }]>];
   let hasVerifier = 1;
 }
 
@@ -415,19 +442,24 @@ def FA4_TmemAllocOp : FA4_Op<"tmem.alloc"> {
     Run by one whole warp, which must also free it: allocates `columns`
     32-bit columns (a power of two, 32 to 512) and writes the base address at
     byte `offset` of dynamic shared memory, then gives up the right to
-    allocate again so a co-resident CTA is not blocked.
+    allocate again so a co-resident CTA is not blocked. With `pair`
+    (cta_group::2), the warps of the same index in both CTAs of a pair
+    allocate together, at the same `offset`; every tcgen05 instruction of
+    the kernel must then be `pair` too.
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$columns,
-                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
-  let assemblyFormat = "$columns `columns` `to` $offset attr-dict";
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
+                       UnitAttr:$pair);
+  let assemblyFormat = "$columns `columns` `to` $offset (`pair` $pair^)? attr-dict";
   let hasVerifier = 1;
 }
 
 def FA4_TmemDeallocOp : FA4_Op<"tmem.dealloc"> {
   let summary = "Free the tensor memory `fa4.tmem.alloc` wrote at `offset`";
   let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$columns,
-                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
-  let assemblyFormat = "$columns `columns` `at` $offset attr-dict";
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
+                       UnitAttr:$pair);
+  let assemblyFormat = "$columns `columns` `at` $offset (`pair` $pair^)? attr-dict";
 }
 
 def FA4_TmemTileOp : FA4_Op<"tmem.tile", [Pure]> {
@@ -451,20 +483,33 @@ def FA4_TmemMmaOp : FA4_Op<"tmem.mma"> {
     K-major with N rows (A B^T) or MN-major with K rows (A B). `accumulate`
     false overwrites D. Asynchronous: `fa4.tmem.commit` signals an mbarrier
     when every MMA this thread issued before it is done.
+
+    `pair` (cta_group::2, issued by one thread of the pair's even CTA): one
+    MMA over M = 256 rows, the 128 rows of A and D at the same addresses in
+    each CTA of the pair, and B split along N: each CTA holds N / 2 of it
+    (half the keys of K, half the depth columns of V). The types are each
+    CTA's share: D's columns are the whole N, B's N extent is half of it.
   }];
   let arguments = (ins AnyTypeOf<[FA4_SmemTile, FA4_TmemTile]>:$a,
-                       FA4_SmemTile:$b, FA4_TmemTile:$d, I1:$accumulate);
+                       FA4_SmemTile:$b, FA4_TmemTile:$d, I1:$accumulate,
+                       UnitAttr:$pair);
   let assemblyFormat = [{
-    $a `,` $b `into` $d `accumulate` $accumulate attr-dict `:` type($a) `,`
-    type($b) `,` type($d)
+    $a `,` $b `into` $d `accumulate` $accumulate (`pair` $pair^)? attr-dict
+    `:` type($a) `,` type($b) `,` type($d)
   }];
   let hasVerifier = 1;
 }
 
 def FA4_TmemCommitOp : FA4_Op<"tmem.commit"> {
   let summary = "Arrive on `barrier` once this thread's MMAs are done";
-  let arguments = (ins FA4_MBarrier:$barrier);
-  let assemblyFormat = "$barrier attr-dict";
+  let description = [{
+    With `pair` (cta_group::2, in a cluster that is one CTA pair), the
+    arrival goes to the barrier at the same offset in both CTAs
+    (multicast mask 0b11): each CTA learns that the pair's MMAs reading its
+    shared memory or writing its tensor memory are done.
+  }];
+  let arguments = (ins FA4_MBarrier:$barrier, UnitAttr:$pair);
+  let assemblyFormat = "$barrier (`pair` $pair^)? attr-dict";
 }
 
 def FA4_TmemLoadOp : FA4_Op<"tmem.load"> {
