@@ -35,7 +35,9 @@ using namespace fa4;
 namespace {
 /// cp.async.bulk.tensor needs a 128-byte aligned shared-memory destination.
 constexpr int64_t kTmaDestinationAlignment = 128;
-constexpr int kSm100BarriersPerQTile = 4;
+/// Per sm_100a Q tile: S full, P ready, O done, statistics ready, and O
+/// staged (for the epilogue warp's TMA store).
+constexpr int kSm100BarriersPerQTile = 5;
 constexpr int64_t kF32Bytes = 4;
 /// Softmax writes one rescale factor per row per KV tile, double-buffered.
 constexpr int64_t kCorrectionBuffers = 2;

@@ -7,6 +7,23 @@
 // RUN: FileCheck %s --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=COUNT --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=INSN --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=EPI --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=STAGE --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
+
+// EPI, the TMA-store epilogue: the correction warpgroup stages O / sum as
+// 16-byte swizzled chunks in shared memory and fences the async proxy; the
+// epilogue warp stores each Q tile's two 64-column boxes (16 KB apart; the
+// second tile 32 KB on) by TMA, one bulk group each, and waits until they
+// have read shared memory before the CTA may exit.
+// STAGE: st.shared.v4.b32 [%rd{{[0-9]+}}+49152]
+// STAGE: fence.proxy.async.shared::cta;
+// EPI: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem];
+// EPI-NEXT: cp.async.bulk.commit_group;
+// EPI: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+16384];
+// EPI: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+32768];
+// EPI: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+49152];
+// EPI-NEXT: cp.async.bulk.commit_group;
+// EPI-NEXT: cp.async.bulk.wait_group.read 0;
 
 // CHECK: .target sm_100a
 // CHECK: .visible .entry fa4_fa4_attention_sm_100a(

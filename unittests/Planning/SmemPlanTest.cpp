@@ -27,8 +27,9 @@ TEST(SmemPlanTest, Blackwell128Layout) {
   EXPECT_EQ(smem.vRing.offset, 65536 + 2 * 32768);
   EXPECT_EQ(smem.qkStages, 2);
   EXPECT_EQ(smem.pvStages, 2);
-  // Q 2 + K/V full 2 x (2 + 2) + empty 4 + 4 per Q tile x 2.
-  EXPECT_EQ(smem.numBarriers, 2 + 8 + 4 + 8);
+  // Q 2 + K/V full 2 x (2 + 2) + empty 4 + 5 per Q tile x 2 (S full, P
+  // ready, O done, statistics ready, O staged).
+  EXPECT_EQ(smem.numBarriers, 2 + 8 + 4 + 10);
   EXPECT_TRUE(smem.tmemAddress.present());
   EXPECT_TRUE(smem.correction.present());
   EXPECT_LE(smem.smemUsed, 233472 - 1024);

@@ -15,7 +15,10 @@
 //   other    (1 warpgroup, 72)    warp 0: TMA loads of Q and the K/V rings;
 //                                 warp 1: one thread issues every tcgen05.mma
 //                                 (S_i = Q_i K^T, O_i += P_i V) and commits
-//                                 them onto mbarriers.
+//                                 them onto mbarriers; warp 2, the epilogue
+//                                 warp: TMA stores of O, which the correction
+//                                 warpgroup normalised into shared memory
+//                                 (over Q, dead by then).
 //
 // Tensor memory is allocated by the MMA warp before the roles split and
 // freed by it after they join; S0, S1, O0, O1 and P0, P1 (aliased in S) sit
@@ -109,6 +112,10 @@ struct BlackwellPlan : SplitPlan {
   int64_t rowGroup = 1;
   /// pair_cta: a cluster of two CTAs shares each MMA (cta_group::2).
   bool pair = false;
+  /// Prefill: O leaves through shared memory (the plan's oStaging region)
+  /// and the epilogue warp's TMA stores; decode writes it from TMEM.
+  bool storeOByTma = false;
+  int64_t oStagingOffset = 0;
 
   int64_t ctaGroup() const { return pair ? kPairCtas : 1; }
   /// This CTA's share of a K tile (keys) and of a V tile (depth columns).
@@ -132,7 +139,11 @@ struct BlackwellPlan : SplitPlan {
   /// 2t, V(t) in 2t + 1), each with one full and one empty barrier.
   bool sharedKv = false;
   int64_t ringBarriers() const { return (sharedKv ? 2 : 4) * kvStages; }
-  int64_t numBarriers() const { return 1 + ringBarriers() + 4 * numQ; }
+  /// Under storeOByTma, one more per Q tile: O staged.
+  int64_t numBarriers() const {
+    return 1 + ringBarriers() + (storeOByTma ? 5 : 4) * numQ;
+  }
+  int64_t oStagedTileBytes() const { return kTileRows * paddedOv * 2; }
 };
 
 FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
@@ -180,6 +191,8 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
   plan.vRingOffset =
       plan.sharedKv ? regions.kRing.offset : regions.vRing.offset;
   plan.correctionOffset = regions.correction.offset;
+  plan.storeOByTma = !plan.decode;
+  plan.oStagingOffset = regions.oStaging.offset;
   plan.tmemAddressOffset = regions.tmemAddress.offset;
   plan.barrierOffset = regions.barriers.offset;
   plan.barrierBytes = regions.barriers.bytes;
@@ -209,6 +222,15 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
                                "BN / 2-row K boxes and a V half of whole "
                                "64-column boxes): "
                             << swizzle;
+  if (plan.storeOByTma &&
+      (box(swizzle.getO()) != expected(kTileRows) ||
+       regions.oStaging.bytes < plan.numQ * plan.oStagedTileBytes()))
+    return op.emitOpError()
+           << "has an O staging plan the FA4 kernel's TMA "
+              "store does not implement (128-row boxes of "
+              "64 128B-swizzled columns, "
+           << plan.numQ * plan.oStagedTileBytes()
+           << " bytes of staging): " << swizzle << ", " << smem;
   if (plan.pair && (plan.decode || plan.numQ != 2))
     return op.emitOpError() << "has a pair_cta plan the FA4 kernel does not "
                                "implement (a CTA pair of two 128-row Q tiles "
@@ -288,6 +310,13 @@ private:
   Value pReady(int64_t i) { return barrier(tileBarrier(1, i)); }
   Value oDone(int64_t i) { return barrier(tileBarrier(2, i)); }
   Value statsReady(int64_t i) { return barrier(tileBarrier(3, i)); }
+  Value oStaged(int64_t i) { return barrier(tileBarrier(4, i)); }
+  int64_t oStagingOffset(int64_t i) const {
+    return plan.oStagingOffset + i * plan.oStagedTileBytes();
+  }
+  Value tileRow(int64_t i) {
+    return add(work.blockRow, i32(i * plan.queryRowsPerTile()));
+  }
   void wait(Value barrier, Value parity) {
     MBarrierWaitOp::create(b, loc, barrier, parity);
   }
@@ -357,6 +386,7 @@ private:
   void drainRings();
   void buildLoader();
   void buildMma();
+  void buildEpilogue();
   void buildSoftmax(Value tile);
   void buildCorrection();
   void buildCombine(Value out, Value max, Value sum);
@@ -652,6 +682,16 @@ void BlackwellBuilder::buildCorrection() {
       buildCombine(oTile(i), max, sum);
       continue;
     }
+    if (plan.storeOByTma) {
+      // O / sum into shared memory for the epilogue warp; LSE directly.
+      EpilogueStageOp::create(b, loc, oTile(i), sum, oStagingOffset(i),
+                              plan.elementType);
+      if (plan.hasLse)
+        LseStoreOp::create(b, loc, max, sum, args.lsePtr, work.batch,
+                           tileRow(i), work.head, args.lseStride, args.seqQ);
+      MBarrierArriveOp::create(b, loc, oStaged(i));
+      continue;
+    }
     EpilogueOp::create(b, loc, oTile(i), max, sum, args.outPtr, work.batch,
                        add(work.blockRow, i32(i * plan.queryRowsPerTile())),
                        work.head, args.outStride, args.seqQ, args.lsePtr,
@@ -659,6 +699,22 @@ void BlackwellBuilder::buildCorrection() {
                        TypeAttr::get(plan.elementType),
                        b.getI64IntegerAttr(plan.rowGroup));
   }
+}
+
+/// The epilogue warp: each Q tile's O, once the correction warpgroup staged
+/// it, leaves in 64-column TMA boxes (rows past Sq and columns past Dv are
+/// clipped by the TMA); the warp waits for the stores to read shared memory
+/// before the CTA may exit.
+void BlackwellBuilder::buildEpilogue() {
+  for (int64_t i = 0; i < plan.numQ; ++i) {
+    wait(oStaged(i), i32(0));
+    for (int64_t box = 0; box < plan.ovBoxes; ++box)
+      TmaStoreOp::create(
+          b, loc, args.oMap,
+          ValueRange{i32(box * kBoxColumns), work.head, tileRow(i), work.batch},
+          i32(oStagingOffset(i) + box * kTileRows * kSwizzleBytes));
+  }
+  TmaStoreWaitOp::create(b, loc);
 }
 
 /// The cluster reduce-scatter (the seed's fa4_splitk_reduce_scatter_write)
@@ -725,6 +781,8 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
       init(tileBarrier(1, i), pReadyArrivals);    // P ready
       init(tileBarrier(2, i), 1);                 // O done: a commit
       init(tileBarrier(3, i), kWarpgroupThreads); // stats ready
+      if (plan.storeOByTma)
+        init(tileBarrier(4, i), kWarpgroupThreads); // O staged
     }
     FenceMBarrierInitOp::create(b, loc);
   });
@@ -800,6 +858,8 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     if (plan.pair)
       issues = arith::AndIOp::create(b, loc, issues, isPairLeader());
     ifThen(issues, [&] { buildMma(); });
+    if (plan.storeOByTma)
+      ifThen(isWarp(2), [&] { buildEpilogue(); });
     joinCluster();
   }
   // Every role is done with tensor memory: the MMA warp frees it. Under
@@ -830,7 +890,8 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
   KernelABI abi;
   abi.params = attentionParams(tmaBox(plan->queryRowsPerTile(), plan->rowGroup),
                                tmaBox(plan->kRowsPerCta()), tmaBox(plan->bn),
-                               plan->hasLse, plan->workspace);
+                               plan->hasLse, plan->workspace,
+                               plan->storeOByTma ? tmaBox(kTileRows) : "");
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   BlackwellBuilder(b, loc, *plan).build(func, abi);
@@ -850,7 +911,7 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
   }
   abi.block[0] = threads;
   abi.dynamicSmemBytes = plan->smemUsed;
-  setAttentionAlignment(abi, plan->hasLse);
+  setAttentionAlignment(abi, plan->hasLse, plan->storeOByTma);
   if (plan->workspace) {
     b.setInsertionPointToEnd(kernels.getBody());
     buildWorkspaceCombine(b, loc, name, abi, plan->partitions, plan->numQHeads,

@@ -20,10 +20,11 @@ std::string fa4::tmaBox(int64_t rows, int64_t heads) {
 
 SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kBox,
                                               StringRef vBox, bool hasLse,
-                                              bool workspace) {
-  SmallVector<std::string> params = {("tmap:q:" + qBox).str(),
-                                     ("tmap:k:" + kBox).str(),
-                                     ("tmap:v:" + vBox).str(), "ptr:o"};
+                                              bool workspace, StringRef oBox) {
+  SmallVector<std::string> params = {
+      ("tmap:q:" + qBox).str(), ("tmap:k:" + kBox).str(),
+      ("tmap:v:" + vBox).str(),
+      oBox.empty() ? std::string("ptr:o") : ("tmap:o:" + oBox).str()};
   if (hasLse)
     params.push_back("ptr:lse");
   params.append({"i32:b", "i32:sq", "i32:skv", "i64:o.stride.0",
@@ -59,9 +60,11 @@ FailureOr<SplitPlan> fa4::readSplit(attn::AttentionOp op) {
   return split;
 }
 
-void fa4::setAttentionAlignment(KernelABI &abi, bool hasLse) {
-  abi.alignment = {
-      {"q", {16, 16}}, {"k", {16, 16}}, {"v", {16, 16}}, {"o", {4, 4}}};
+void fa4::setAttentionAlignment(KernelABI &abi, bool hasLse,
+                                bool oByTensorMap) {
+  KernelABI::Alignment o =
+      oByTensorMap ? KernelABI::Alignment{16, 16} : KernelABI::Alignment{4, 4};
+  abi.alignment = {{"q", {16, 16}}, {"k", {16, 16}}, {"v", {16, 16}}, {"o", o}};
   if (hasLse)
     abi.alignment.push_back({"lse", {4, 4}});
 }
@@ -104,7 +107,8 @@ AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
   args.qMap = func.getArgument(arg++);
   args.kMap = func.getArgument(arg++);
   args.vMap = func.getArgument(arg++);
-  args.outPtr = func.getArgument(arg++);
+  Value out = func.getArgument(arg++);
+  (isa<kernel::TensorMapType>(out.getType()) ? args.oMap : args.outPtr) = out;
   if (hasLse)
     args.lsePtr = func.getArgument(arg++);
   args.batchSize = func.getArgument(arg++);

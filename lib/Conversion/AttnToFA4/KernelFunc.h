@@ -29,14 +29,18 @@ std::string tmaBox(int64_t rows, int64_t heads = 1);
 /// The kernel parameters in ABI order: tensor maps of Q, K and V with these
 /// boxes, O (and LSE), B, Sq, Skv, O's strides (and LSE's), scale * log2(e),
 /// and, for a workspace split-K, the workspace. K's box differs from V's
-/// under pair_cta (half the keys of a tile).
+/// under pair_cta (half the keys of a tile). With `oBox`, O is a tensor map
+/// with that box (written by TMA stores) instead of a pointer.
 llvm::SmallVector<std::string>
 attentionParams(llvm::StringRef qBox, llvm::StringRef kBox,
-                llvm::StringRef vBox, bool hasLse, bool workspace = false);
+                llvm::StringRef vBox, bool hasLse, bool workspace = false,
+                llvm::StringRef oBox = "");
 
 /// Q, K and V are read by TMA: 16-byte bases and strides. O leaves as pairs
-/// of 16-bit values and LSE as f32: 4 bytes.
-void setAttentionAlignment(KernelABI &abi, bool hasLse);
+/// of 16-bit values (4 bytes), or by TMA stores (16 bytes, `oByTensorMap`),
+/// and LSE as f32: 4 bytes.
+void setAttentionAlignment(KernelABI &abi, bool hasLse,
+                           bool oByTensorMap = false);
 
 /// The decode launch: grid (partition, head, batch x row tile), where the
 /// head is the kv head when `rowGroup` q-heads share a tile, and, for a
@@ -105,7 +109,8 @@ void joinPriorGrids(mlir::OpBuilder &b, mlir::Location loc, KernelABI &abi);
 
 /// The arguments of a kernel made from attentionParams, by name.
 struct AttentionArgs {
-  mlir::Value qMap, kMap, vMap, outPtr, lsePtr, batchSize, seqQ, seqKV,
+  /// O is `outPtr`, or `oMap` when the kernel stores it by TMA.
+  mlir::Value qMap, kMap, vMap, oMap, outPtr, lsePtr, batchSize, seqQ, seqKV,
       scaleLog2, workspace;
   llvm::SmallVector<mlir::Value> outStride, lseStride;
 

@@ -447,6 +447,34 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
   }
 };
 
+/// cp.async.bulk.tensor global <- shared::cta, then commit_group: each
+/// store is its own bulk async-group, waited for by fa4.tma.store.wait.
+struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        rewriter, op.getLoc(), adaptor.getTensorMap(),
+        e.smemPtr(adaptor.getSource()), adaptor.getCoordinates(), Value(),
+        NVVM::TMAStoreMode::TILE, Value());
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkCommitGroupOp>(op);
+    return success();
+  }
+};
+
+struct TmaStoreWaitLowering : OpConversionPattern<TmaStoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkWaitGroupOp>(
+        op, rewriter.getI32IntegerAttr(0), rewriter.getUnitAttr());
+    return success();
+  }
+};
+
 struct SmemTileLowering : OpConversionPattern<SmemTileOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -1239,11 +1267,16 @@ LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels) {
         return WalkResult::interrupt();
       }
     }
-    bool tmemOp =
-        isa<TmemAllocOp, TmemDeallocOp, TmemTileOp, TmemMmaOp, TmemCommitOp,
-            TmemLoadOp, TmemStoreOp, TmemFenceOp, TmemScaleRowsOp>(op);
+    bool tmemOp = isa<TmemAllocOp, TmemDeallocOp, TmemTileOp, TmemMmaOp,
+                      TmemCommitOp, TmemLoadOp, TmemStoreOp, TmemFenceOp,
+                      TmemScaleRowsOp, EpilogueStageOp>(op);
     if (!sm100 && tmemOp) {
       op->emitOpError() << "uses tensor memory, which sm_90a does not have";
+      return WalkResult::interrupt();
+    }
+    if (!sm100 && isa<LseStoreOp>(op)) {
+      op->emitOpError() << "is lowered on sm_100a only (a row per thread); "
+                           "sm_90a stores LSE with fa4.epilogue";
       return WalkResult::interrupt();
     }
     if (sm100 && isa<MmaOp, MmaWaitOp>(op)) {
@@ -1341,13 +1374,14 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
   RewritePatternSet patterns(context);
   // What both chips share: the kernel, roles, barriers, TMA, and the
   // layout-free frag ops.
-  patterns.add<KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
-               MBarrierGetLowering, MBarrierInitLowering,
-               FenceMBarrierInitLowering, MBarrierArriveLowering,
-               MBarrierExpectTxLowering, MBarrierWaitLowering, TmaLoadLowering,
-               SmemTileLowering, SplatLowering, ScaleRowsLowering,
-               TruncFLowering, ClusterSyncLowering, SplitKCombineLowering,
-               SplitKWorkspaceCombineLowering>(converter, context);
+  patterns.add<
+      KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
+      MBarrierGetLowering, MBarrierInitLowering, FenceMBarrierInitLowering,
+      MBarrierArriveLowering, MBarrierExpectTxLowering, MBarrierWaitLowering,
+      TmaLoadLowering, TmaStoreLowering, TmaStoreWaitLowering, SmemTileLowering,
+      SplatLowering, ScaleRowsLowering, TruncFLowering, ClusterSyncLowering,
+      SplitKCombineLowering, SplitKWorkspaceCombineLowering>(converter,
+                                                             context);
   if (sm100)
     populateSm100Patterns(converter, patterns);
   else

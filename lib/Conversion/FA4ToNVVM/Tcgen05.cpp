@@ -458,6 +458,27 @@ struct RowsLoadLowering : OpConversionPattern<RowsLoadOp> {
   }
 };
 
+/// LSE = ln(sum) + max ln 2 (max in the exp2 domain), -inf where the row
+/// saw no key, at lse + batch * l0 + head * l1 + row when `inRange`.
+static void storeLse(Sm100Emitter &e, Value max, Value sum, Value lsePtr,
+                     ArrayRef<Value> lseStride, Value batch, Value row,
+                     Value head, Value inRange) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto ifLse = scf::IfOp::create(b, loc, inRange, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifLse.thenBlock());
+  Value seesKeys =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, e.f32(0.0));
+  Value lse = e.select(seesKeys, e.fmul(e.fadd(max, e.log2(sum)), e.f32(M_LN2)),
+                       e.f32(-INFINITY));
+  Value index = e.add(e.mul(e.sext(batch), lseStride[0]),
+                      e.add(e.mul(e.sext(head), lseStride[1]), e.sext(row)));
+  Value address = LLVM::GEPOp::create(b, loc, lsePtr.getType(), b.getF32Type(),
+                                      lsePtr, ValueRange{index});
+  LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
+}
+
 /// The thread's row of O, from registers or from TMEM 16 columns at a time:
 /// O / sum as 16-bit pairs for the first `depth` columns, and LSE.
 struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
@@ -527,20 +548,89 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
         LLVM::StoreOp::create(b, loc, pair, address, alignment);
       }
     }
-    if (lsePtr) {
-      auto ifLse = scf::IfOp::create(b, loc, inRange, false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifLse.thenBlock());
-      Value lse =
-          e.select(seesKeys, e.fmul(e.fadd(max, e.log2(sum)), e.f32(M_LN2)),
-                   e.f32(-INFINITY));
-      Value index =
-          e.add(e.mul(e.sext(batch), lseStride[0]),
-                e.add(e.mul(e.sext(rowHead), lseStride[1]), e.sext(row)));
-      Value address = LLVM::GEPOp::create(
-          b, loc, lsePtr.getType(), b.getF32Type(), lsePtr, ValueRange{index});
-      LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
+    if (lsePtr)
+      storeLse(e, max, sum, lsePtr, lseStride, batch, row, rowHead, inRange);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The thread's row of O / sum into a shared-memory staging tile for a TMA
+/// store: 16 columns at a time from TMEM, rounded to 16-bit pairs, two
+/// 16-byte chunks per 16 columns at their 128B-swizzled place (chunk c of
+/// row r at c ^ (r % 8) within the row's 128 bytes of its 64-column box).
+/// Eight consecutive rows write eight different chunk positions: no bank
+/// conflict within a quarter-warp.
+struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(EpilogueStageOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    auto tile = cast<TmemTileType>(op.getOut().getType());
+    Type elementType = op.getElementType();
+    constexpr int64_t kBoxColumns = 64, kRowBytes = 128, kChunkBytes = 16;
+    Value sum = adaptor.getSum().front();
+    Value seesKeys = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                           sum, e.f32(0.0));
+    Value inverse = e.select(
+        seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), sum), e.f32(0.0));
+    Value row = e.threadInGroup();
+    Value rowStart = e.add(e.i32(op.getOffset()), e.mul(row, e.i32(kRowBytes)));
+    Value swizzle = e.remu(row, e.i32(8));
+    auto quadType = VectorType::get({4}, b.getI32Type());
+    e.fence(/*after=*/true);
+    for (int64_t chunk = 0; chunk < tile.getColumns(); chunk += kChunkColumns) {
+      SmallVector<Value> words =
+          e.loadColumns(adaptor.getOut().front(), chunk, kChunkColumns);
+      e.waitLoads();
+      // Eight 16-bit columns per 16-byte chunk.
+      for (int64_t part = 0; part < kChunkColumns; part += 8) {
+        int64_t column = chunk + part;
+        Value quad = LLVM::UndefOp::create(b, loc, quadType);
+        for (int64_t j = 0; j < 4; ++j) {
+          Value low = e.fmul(e.asF32(words[part + 2 * j]), inverse);
+          Value high = e.fmul(e.asF32(words[part + 2 * j + 1]), inverse);
+          quad = LLVM::InsertElementOp::create(
+              b, loc, quad, e.packPair(low, high, elementType), e.i32(j));
+        }
+        int64_t box = column / kBoxColumns;
+        int64_t chunkInRow = (column % kBoxColumns) / 8;
+        Value place =
+            e.mul(arith::XOrIOp::create(b, loc, e.i32(chunkInRow), swizzle),
+                  e.i32(kChunkBytes));
+        Value address = e.smemPtr(e.add(
+            e.add(rowStart, e.i32(box * tile.getRows() * kRowBytes)), place));
+        LLVM::StoreOp::create(b, loc, quad, address, /*alignment=*/16);
+      }
     }
+    // The TMA store reads through the async proxy.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(op.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LseStoreLowering : OpConversionPattern<LseStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LseStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm100Emitter e(rewriter, op);
+    Value row = e.add(adaptor.getFirstRow().front(), e.threadInGroup());
+    Value inRange =
+        e.cmp(arith::CmpIPredicate::slt, row, adaptor.getSeqQ().front());
+    SmallVector<Value> lseStride;
+    for (ValueRange stride : adaptor.getLseStrides())
+      lseStride.push_back(stride.front());
+    storeLse(e, adaptor.getMax().front(), adaptor.getSum().front(),
+             adaptor.getLsePtr().front(), lseStride, adaptor.getBatch().front(),
+             row, adaptor.getHead().front(), inRange);
     rewriter.eraseOp(op);
     return success();
   }
@@ -623,6 +713,7 @@ void fa4::populateSm100Patterns(TypeConverter &converter,
                TmemMmaLowering, TmemCommitLowering, TmemFenceLowering,
                TmemLoadLowering, TmemStoreLowering, TmemScaleRowsLowering,
                MaskLowering, SoftmaxLowering, RowsStoreLowering,
-               RowsLoadLowering, EpilogueLowering, SplitKStageLowering>(
-      converter, patterns.getContext());
+               RowsLoadLowering, EpilogueLowering, EpilogueStageLowering,
+               LseStoreLowering, SplitKStageLowering>(converter,
+                                                      patterns.getContext());
 }

@@ -11,12 +11,15 @@
 // CHECK: block = array<i64: 384, 1, 1>
 // mbarriers: Q full; 2 full and 2 empty ring barriers (one arrival: the
 // TMA's expect_tx, or the MMA thread's tcgen05.commit); S full, P ready
-// (softmax + correction), O done, stats ready of the one Q tile.
+// (softmax + correction), O done, stats ready and O staged (for the
+// epilogue warp) of the one Q tile.
 // CHECK-COUNT-6: fa4.mbarrier.init %{{.*}} count 1
 // CHECK-NEXT: fa4.mbarrier.get %c6_i32
 // CHECK-NEXT: fa4.mbarrier.init %{{.*}} count 256
 // CHECK: fa4.mbarrier.init %{{.*}} count 1
 // CHECK: fa4.mbarrier.init %{{.*}} count 128
+// CHECK-NEXT: fa4.mbarrier.get %c9_i32
+// CHECK-NEXT: fa4.mbarrier.init %{{.*}} count 128
 // CHECK-NEXT: fa4.fence.mbarrier_init
 // CHECK: fa4.warp_specialize warpgroups [1, 1, 1] registers [232, 112, 112] {
 // The loader: K(t) at ring index 2t, waiting for the slot's empty barrier

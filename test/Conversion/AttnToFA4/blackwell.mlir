@@ -6,18 +6,21 @@
 // CHECK-LABEL: func @fa4_d128
 // CHECK: block = array<i64: 512, 1, 1>
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "hq", "b"], ["1"], ["1"]]
-// CHECK-SAME: params = ["tmap:q:1x128x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse"
+// O leaves by TMA (its tensor map, 128-row boxes of 64 columns); LSE by
+// pointer.
+// CHECK-SAME: params = ["tmap:q:1x128x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "tmap:o:1x128x1x64:128", "ptr:lse"
 // CHECK: gpu.func @fa4_fa4_fa4_d128_sm_100a(
 // CHECK-SAME: nvvm.maxntid = array<i32: 512, 1, 1>
 // The MMA warp (warp 13: two softmax warpgroups and the correction
 // warpgroup come first, then the load warp) allocates the planned 512
 // columns, its address at the plan's tmemAddress slot; thread 0 initialises
-// 1 + 4 x 2 stages + 4 x 2 mbarriers.
+// 1 + 4 x 2 stages + 5 x 2 mbarriers (per Q tile: S full, P ready, O done,
+// stats ready, O staged).
 // CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32 : i32
 // CHECK: %[[ISMMA:.*]] = arith.cmpi eq, %[[WARP]], %c13_i32 : i32
 // CHECK-NEXT: scf.if %[[ISMMA]] {
 // CHECK-NEXT: fa4.tmem.alloc 512 columns to 198656
-// CHECK-COUNT-17: fa4.mbarrier.init
+// CHECK-COUNT-19: fa4.mbarrier.init
 // CHECK-NOT: fa4.mbarrier.init
 // CHECK: gpu.barrier
 // CHECK-NEXT: nvvm.griddepcontrol wait
@@ -59,10 +62,18 @@
 // CHECK-NEXT: fa4.tmem.scale_rows
 // CHECK: fa4.tmem.tile column 384 of 198656 : <128x128xf32>
 // CHECK-NEXT: fa4.tmem.scale_rows
-// The epilogue reads O_i from TMEM (zeros when no key was visible).
-// CHECK: fa4.epilogue %{{.*}} depth 128 of bf16 lse
-// CHECK-SAME: : !fa4.tmem_tile<128x128xf32>
-// CHECK: fa4.epilogue
+// The epilogue: O_i / sum from TMEM (zeros when no key was visible) into
+// shared memory over Q (dead once O_i's last P V is done), 32 KB per Q
+// tile; LSE straight to memory; then O staged (17 / 18).
+// CHECK: fa4.tmem.store %{{.*}}, %{{.*}} : <128x128xf32>, <128x128xf32>
+// CHECK: %[[O0:.*]] = fa4.tmem.tile column 256 of 198656 : <128x128xf32>
+// CHECK-NEXT: fa4.epilogue.stage %[[O0]], %{{.*}} to 0 of bf16 : <128x128xf32>, <128xf32>
+// CHECK-NEXT: fa4.lse.store
+// CHECK-NEXT: %[[STAGED0:.*]] = fa4.mbarrier.get %c17_i32
+// CHECK-NEXT: fa4.mbarrier.arrive %[[STAGED0]]
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 32768 of bf16
+// CHECK: fa4.mbarrier.get %c18_i32
+// CHECK-NOT: fa4.epilogue {{.*}}
 // CHECK: }, {
 // Warp 0's lane 0 loads (Q once, K and V per tile into 2-stage rings); warp
 // 1's lane 0 issues every MMA: S_i = Q_i K^T overwriting S_i, committed onto
@@ -75,6 +86,17 @@
 // CHECK: fa4.tmem.fence {after = true}
 // CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} : !fa4.tmem_tile<128x128xbf16>, <128x128xbf16, mn_major>, <128x128xf32>
 // CHECK: fa4.tmem.commit
+// Warp 2's lane 0, the epilogue warp: once O_i is staged, two TMA stores
+// of 64 columns each (16 KB apart) at the tile's first row, then it waits
+// until the stores have read shared memory.
+// CHECK: %[[OSTAGED0:.*]] = fa4.mbarrier.get %c17_i32
+// CHECK-NEXT: fa4.mbarrier.wait %[[OSTAGED0]] parity %c0_i32
+// CHECK-NEXT: fa4.tma.store %arg3[%c0_i32, %[[HEAD:.*]], %[[ROW0:.*]], %[[BATCH:.*]]] from %c0_i32
+// CHECK-NEXT: fa4.tma.store %arg3[%c64_i32, %[[HEAD]], %[[ROW0]], %[[BATCH]]] from %c16384_i32
+// CHECK: fa4.mbarrier.get %c18_i32
+// CHECK: fa4.tma.store %arg3[%c0_i32, %[[HEAD]], %[[ROW1:.*]], %[[BATCH]]] from %c32768_i32
+// CHECK-NEXT: fa4.tma.store %arg3[%c64_i32, %[[HEAD]], %[[ROW1]], %[[BATCH]]] from %c49152_i32
+// CHECK-NEXT: fa4.tma.store.wait
 // After the roles join, the MMA warp frees the tensor memory.
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.if %[[ISMMA]] {

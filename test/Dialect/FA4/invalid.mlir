@@ -811,3 +811,51 @@ func.func @stage_tmem_rows(%t: !fa4.tmem_tile<128x64xf32>, %r: !fa4.rows<64xf32>
   fa4.splitk.stage %t, %r, %r at 0 : !fa4.tmem_tile<128x64xf32>, <64xf32>
   return
 }
+
+// -----
+
+func.func @epilogue_stage_f32(%o: !fa4.tmem_tile<128x128xf32>, %m: !fa4.rows<128xf32>) {
+  // expected-error @+1 {{'fa4.epilogue.stage' op stages bf16 or f16 (64-column boxes of 128-byte rows), got 'f32'}}
+  fa4.epilogue.stage %o, %m to 0 of f32 : !fa4.tmem_tile<128x128xf32>, !fa4.rows<128xf32>
+  return
+}
+
+// -----
+
+func.func @epilogue_stage_part_box(%o: !fa4.tmem_tile<128x96xf32>, %m: !fa4.rows<128xf32>) {
+  // expected-error @+1 {{'fa4.epilogue.stage' op stages whole 64-column boxes, got 96 columns}}
+  fa4.epilogue.stage %o, %m to 0 of bf16 : !fa4.tmem_tile<128x96xf32>, !fa4.rows<128xf32>
+  return
+}
+
+// -----
+
+func.func @epilogue_stage_misaligned(%o: !fa4.tmem_tile<128x128xf32>, %m: !fa4.rows<128xf32>) {
+  // expected-error @+1 {{'fa4.epilogue.stage' op stages at a 1024-byte aligned offset (the 128B swizzle's atom), got 512}}
+  fa4.epilogue.stage %o, %m to 512 of bf16 : !fa4.tmem_tile<128x128xf32>, !fa4.rows<128xf32>
+  return
+}
+
+// -----
+
+func.func @epilogue_stage_rows(%o: !fa4.tmem_tile<128x128xf32>, %m: !fa4.rows<64xf32>) {
+  // expected-error @+1 {{'fa4.epilogue.stage' op sum '!fa4.rows<64xf32>' must be one f32 per row of '!fa4.frag<128x128xf32>'}}
+  fa4.epilogue.stage %o, %m to 0 of bf16 : !fa4.tmem_tile<128x128xf32>, !fa4.rows<64xf32>
+  return
+}
+
+// -----
+
+func.func @lse_store_strides(%m: !fa4.rows<128xf32>, %lse: !llvm.ptr<1>, %i: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.lse.store' op takes LSE's batch and head strides (2), got 3}}
+  fa4.lse.store %m, %m to %lse[%i, %i, %i] strides [%s, %s, %s] sq %i : !fa4.rows<128xf32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @tma_store_rank(%map: !fa4.tensor_map, %i: i32) {
+  // expected-error @+1 {{'fa4.tma.store' op takes 1 to 5 coordinates (a tensor map's rank), got 6}}
+  fa4.tma.store %map[%i, %i, %i, %i, %i, %i] from %i
+  return
+}

@@ -215,3 +215,18 @@ func.func @pair(%map: !fa4.tensor_map, %i: i32, %rank: i32, %q: !fa4.smem_tile<1
   fa4.tmem.dealloc 512 columns at 1024 pair
   return
 }
+
+// The sm_100a TMA-store epilogue: O / sum staged in shared memory, LSE on
+// its own, the epilogue warp's TMA stores and their wait.
+// CHECK-LABEL: func @tma_store_epilogue
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 32768 of bf16 : <128x128xf32>, <128xf32>{{$}}
+// CHECK-NEXT: fa4.lse.store %{{.*}}, %{{.*}} to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] strides[%{{.*}}, %{{.*}}] sq %{{.*}} : <128xf32>, !llvm.ptr<1>{{$}}
+// CHECK-NEXT: fa4.tma.store %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] from %{{.*}}{{$}}
+// CHECK-NEXT: fa4.tma.store.wait{{$}}
+func.func @tma_store_epilogue(%o: !fa4.tmem_tile<128x128xf32>, %m: !fa4.rows<128xf32>, %lse: !llvm.ptr<1>, %map: !fa4.tensor_map, %i: i32, %s: i64) {
+  fa4.epilogue.stage %o, %m to 32768 of bf16 : !fa4.tmem_tile<128x128xf32>, !fa4.rows<128xf32>
+  fa4.lse.store %m, %m to %lse[%i, %i, %i] strides [%s, %s] sq %i : !fa4.rows<128xf32>, !llvm.ptr<1>
+  fa4.tma.store %map[%i, %i, %i, %i] from %i
+  fa4.tma.store.wait
+  return
+}

@@ -246,6 +246,46 @@ LogicalResult EpilogueOp::verify() {
   return success();
 }
 
+LogicalResult EpilogueStageOp::verify() {
+  auto out = cast<TmemTileType>(getOut().getType());
+  if (!out.getElementType().isF32())
+    return emitOpError() << "stages an f32 accumulator, got " << out;
+  FragType shape = accumulatorShape(out);
+  if (failed(verifyRowsOf(*this, shape, getSum().getType(), "sum")))
+    return failure();
+  Type element = getElementType();
+  if (!element.isBF16() && !element.isF16())
+    return emitOpError() << "stages bf16 or f16 (64-column boxes of 128-byte "
+                            "rows), got "
+                         << element;
+  if (out.getColumns() % 64)
+    return emitOpError() << "stages whole 64-column boxes, got "
+                         << out.getColumns() << " columns";
+  if (getOffset() % 1024)
+    return emitOpError() << "stages at a 1024-byte aligned offset (the "
+                            "128B swizzle's atom), got "
+                         << getOffset();
+  return success();
+}
+
+LogicalResult LseStoreOp::verify() {
+  if (getLseStrides().size() != 2)
+    return emitOpError() << "takes LSE's batch and head strides (2), got "
+                         << getLseStrides().size();
+  if (!cast<RowsType>(getMax().getType()).getElementType().isF32())
+    return emitOpError() << "takes f32 rows, got " << getMax().getType();
+  return success();
+}
+
+LogicalResult TmaStoreOp::verify() {
+  size_t rank = getCoordinates().size();
+  if (rank < 1 || rank > 5)
+    return emitOpError() << "takes 1 to 5 coordinates (a tensor map's rank), "
+                            "got "
+                         << rank;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Split-K
 //===----------------------------------------------------------------------===//

@@ -14,7 +14,7 @@
 // sm_100a kernel's MN-major descriptors are built for.
 // SM100-LABEL: func @d64_mha_prefill
 // SM100: config = #attn.config<{{.*}}mma_m = 128, {{.*}}bm = 256, bn = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM100-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 166104,
+// SM100-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 166120,
 // SM100-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 4096, kv_span = 4096, {{.*}}ctas = 256,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 320, {{.*}}used = 384, alloc = 512>
@@ -37,7 +37,7 @@ func.func @d64_mha_prefill(%q: tensor<1x4096x16x64xbf16>, %k: tensor<1x4096x16x6
 // Depth 96 (padded to 128), f16, causal.
 // SM100-LABEL: func @d96_f16_causal_prefill
 // SM100: config = #attn.config<{{.*}}mma_m = 256, {{.*}}bm = 256, bn = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = true, single_o = false,
-// SM100-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 198904,
+// SM100-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 198920,
 // SM100-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 4096, kv_span = 4096, {{.*}}ctas = 256,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 64, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 384, {{.*}}used = 512, alloc = 512>
@@ -60,7 +60,7 @@ func.func @d96_f16_causal_prefill(%q: tensor<1x4096x16x96xf16>, %k: tensor<1x409
 // Depth 128, group 4, causal, batch 2: Llama-3-8B prefill.
 // SM100-LABEL: func @d128_group4_causal_prefill
 // SM100: config = #attn.config<{{.*}}mma_m = 256, {{.*}}bm = 256, bn = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = true, single_o = false,
-// SM100-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 198904,
+// SM100-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 198920,
 // SM100-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 4096, kv_span = 4096, {{.*}}ctas = 1024,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 64, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 384, {{.*}}used = 512, alloc = 512>
@@ -83,7 +83,7 @@ func.func @d128_group4_causal_prefill(%q: tensor<2x4096x32x128xbf16>, %k: tensor
 // Dqk 128 / Dv 64, Sq 128: 16 work items leave SMs idle, split over the keys.
 // SM100-LABEL: func @d128_64_sq128_splits
 // SM100: config = #attn.config<{{.*}}mma_m = 128, {{.*}}bm = 128, bn = 128, {{.*}}num_q = 1, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = true,
-// SM100-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 230616,
+// SM100-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 230624,
 // SM100-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 8, {{.*}}kv_per_partition = 512, kv_span = 4096, {{.*}}ctas = 128,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 320, alloc = 512>
@@ -106,7 +106,7 @@ func.func @d128_64_sq128_splits(%q: tensor<1x128x16x128xbf16>, %k: tensor<1x4096
 // Dqk 192 / Dv 128.
 // SM100-LABEL: func @d192_128_prefill
 // SM100: config = #attn.config<{{.*}}mma_m = 256, {{.*}}bm = 256, bn = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = true, single_o = false,
-// SM100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 223464,
+// SM100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 223480,
 // SM100-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 4096, kv_span = 4096, {{.*}}ctas = 256,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 64, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 384, {{.*}}used = 512, alloc = 512>
@@ -129,7 +129,7 @@ func.func @d192_128_prefill(%q: tensor<1x4096x16x192xbf16>, %k: tensor<1x4096x16
 // Depth 256, f16.
 // SM100-LABEL: func @d256_f16_prefill
 // SM100: config = #attn.config<{{.*}}mma_m = 128, {{.*}}bm = 128, bn = 128, {{.*}}num_q = 1, fuse_gqa = false, use_shared_kv = true, pair_cta = false, single_o = true,
-// SM100-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 197760,
+// SM100-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 197768,
 // SM100-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 4096, kv_span = 4096, {{.*}}ctas = 512,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 512, alloc = 512>
@@ -154,7 +154,7 @@ func.func @d256_f16_prefill(%q: tensor<1x4096x16x256xf16>, %k: tensor<1x4096x16x
 // cluster of 8 for 64 CTAs (8-CTA clusters measured faster on the H200).
 // SM100-LABEL: func @d128_group4_decode_cluster_splitk
 // SM100: config = #attn.config<{{.*}}mma_m = 128, {{.*}}bm = 128, bn = 128, {{.*}}num_q = 1, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = true,
-// SM100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 230600,
+// SM100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 230608,
 // SM100-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 16, {{.*}}kv_per_partition = 2048, kv_span = 32768, {{.*}}ctas = 128,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
@@ -177,7 +177,7 @@ func.func @d128_group4_decode_cluster_splitk(%q: tensor<1x1x32x128xbf16>, %k: te
 // Group 8 decode, f16, Skv 131072: 8 fused work items, 16 partitions.
 // SM100-LABEL: func @d128_group8_decode_131072
 // SM100: config = #attn.config<{{.*}}mma_m = 128, {{.*}}bm = 128, bn = 128, {{.*}}num_q = 1, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = true,
-// SM100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 230600,
+// SM100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 230608,
 // SM100-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 16, {{.*}}kv_per_partition = 8192, kv_span = 131072, {{.*}}ctas = 128,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
@@ -201,7 +201,7 @@ func.func @d128_group8_decode_131072(%q: tensor<1x1x64x128xf16>, %k: tensor<1x13
 // into one CTA per SM.
 // SM100-LABEL: func @d128_group16_sq4_workspace_splitk
 // SM100: config = #attn.config<{{.*}}mma_m = 128, {{.*}}bm = 128, bn = 128, {{.*}}num_q = 1, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = true,
-// SM100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 230592,
+// SM100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 230600,
 // SM100-SAME: splitk = #attn.splitk<mode = workspace, reason = split, partitions = 37, {{.*}}kv_per_partition = 3584, kv_span = 131072, {{.*}}ctas = 148,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
@@ -224,7 +224,7 @@ func.func @d128_group16_sq4_workspace_splitk(%q: tensor<1x4x64x128xbf16>, %k: te
 // Skv 1: nothing to split.
 // SM100-LABEL: func @skv1_decode_short_kv
 // SM100: config = #attn.config<{{.*}}mma_m = 128, {{.*}}bm = 128, bn = 128, {{.*}}num_q = 1, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = true,
-// SM100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 230592,
+// SM100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 230600,
 // SM100-SAME: splitk = #attn.splitk<mode = none, reason = short_kv, partitions = 1, {{.*}}kv_per_partition = 1, kv_span = 1, {{.*}}ctas = 8,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
@@ -247,7 +247,7 @@ func.func @skv1_decode_short_kv(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x1x8x12
 // Window prefill, group 8: enough work; the window bounds the keys visited.
 // SM100-LABEL: func @window_group8_prefill
 // SM100: config = #attn.config<{{.*}}mma_m = 256, {{.*}}bm = 256, bn = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = true, single_o = false,
-// SM100-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 198904,
+// SM100-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 198920,
 // SM100-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 1536, kv_span = 1536, {{.*}}ctas = 256,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 64, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 384, {{.*}}used = 512, alloc = 512>
@@ -271,7 +271,7 @@ func.func @window_group8_prefill(%q: tensor<1x4096x16x128xbf16>, %k: tensor<1x13
 // leaves too few keys for two partitions of 4 tiles.
 // SM100-LABEL: func @window_sq128_group8
 // SM100: config = #attn.config<{{.*}}mma_m = 128, {{.*}}bm = 128, bn = 128, {{.*}}num_q = 1, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = true,
-// SM100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 230600,
+// SM100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 230608,
 // SM100-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 2, {{.*}}kv_per_partition = 640, kv_span = 1152, {{.*}}ctas = 16,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
@@ -295,7 +295,7 @@ func.func @window_sq128_group8(%q: tensor<1x128x8x128xf16>, %k: tensor<1x8192x1x
 // the same plan as the static decode above.
 // SM100-LABEL: func @dynamic_sizes_follow_hints
 // SM100: config = #attn.config<{{.*}}mma_m = 128, {{.*}}bm = 256, bn = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM100-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 198840,
+// SM100-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 198856,
 // SM100-SAME: splitk = #attn.splitk<mode = none, reason = unknown_sizes, partitions = 1, {{.*}}kv_per_partition = 0, kv_span = 0, {{.*}}ctas = 0,
 // SM100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 384, {{.*}}used = 512, alloc = 512>
@@ -308,7 +308,7 @@ func.func @window_sq128_group8(%q: tensor<1x128x8x128xf16>, %k: tensor<1x8192x1x
 // SM90: return
 // HINT100-LABEL: func @dynamic_sizes_follow_hints
 // HINT100: config = #attn.config<{{.*}}mma_m = 128, {{.*}}bm = 128, bn = 128, {{.*}}num_q = 1, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = true,
-// HINT100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 230600,
+// HINT100-SAME: smem = #attn.smem<kv_stages = 3, {{.*}}smem_used = 230608,
 // HINT100-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 16, {{.*}}kv_per_partition = 2048, kv_span = 32768, {{.*}}ctas = 128,
 // HINT100-SAME: swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>
 // HINT100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>

@@ -316,6 +316,73 @@ def FA4_EpilogueOp : FA4_Op<"epilogue", [AttrSizedOperandSegments,
   let hasVerifier = 1;
 }
 
+def FA4_EpilogueStageOp : FA4_Op<"epilogue.stage"> {
+  let summary = "Normalise O by its row sums into shared memory for a TMA store";
+  let description = [{
+    Run by a warpgroup on sm_100a (thread r owns row r of the TMEM tile):
+    writes `out / sum` as `elementType` into shared memory from byte
+    `offset`, in boxes of 64 columns (128-byte rows, 128B-swizzled: 16-byte
+    chunk c of row r at chunk c ^ (r % 8)), box b at `offset + b * rows *
+    128`: the layout a TMA store of a {rows, 64} box with 128B swizzle
+    reads. A row with sum 0 stores zeros. Ends with
+    fence.proxy.async.shared::cta, so that a barrier after it hands the
+    tile to the TMA (async) proxy.
+  }];
+  let arguments = (ins FA4_TmemTile:$out, FA4_Rows:$sum,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
+                       TypeAttr:$elementType);
+  let assemblyFormat = [{
+    $out `,` $sum `to` $offset `of` $elementType attr-dict `:` type($out) `,`
+    type($sum)
+  }];
+  let hasVerifier = 1;
+}
+
+def FA4_LseStoreOp : FA4_Op<"lse.store", [
+    AllTypesMatch<["max", "sum"]>]> {
+  let summary = "Store each row's log-sum-exp, for rows below `sq`";
+  let description = [{
+    `fa4.epilogue`'s LSE without its O: row r of the tile is query row
+    `first_row + r` of (`batch`, `head`); stores `ln(sum) + max * ln 2` (max
+    in the exp2 domain), or -inf for a row with sum 0, at `lse + batch * l0
+    + head * l1 + row`.
+  }];
+  let arguments = (ins FA4_Rows:$max, FA4_Rows:$sum, LLVM_AnyPointer:$lsePtr,
+                       I32:$batch, I32:$firstRow, I32:$head,
+                       Variadic<I64>:$lseStrides, I32:$seqQ);
+  let assemblyFormat = [{
+    $max `,` $sum `to` $lsePtr `[` $batch `,` $firstRow `,` $head `]`
+    `strides` `[` $lseStrides `]` `sq` $seqQ attr-dict `:` type($max) `,`
+    qualified(type($lsePtr))
+  }];
+  let hasVerifier = 1;
+}
+
+def FA4_TmaStoreOp : FA4_Op<"tma.store"> {
+  let summary = "Store one TMA box from shared memory (bulk async group)";
+  let description = [{
+    Copies the box at byte `source` of dynamic shared memory to
+    `tensor_map` at `coordinates` (innermost first) and commits it as a
+    bulk async-group. Parts of the box past the tensor are not written.
+    The shared memory must not change until `fa4.tma.store.wait`.
+  }];
+  let arguments = (ins FA4_TensorMap:$tensorMap, Variadic<I32>:$coordinates,
+                       I32:$source);
+  let assemblyFormat = [{
+    $tensorMap `[` $coordinates `]` `from` $source attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def FA4_TmaStoreWaitOp : FA4_Op<"tma.store.wait"> {
+  let summary = "Wait until this thread's TMA stores have read shared memory";
+  let description = [{
+    cp.async.bulk.wait_group.read 0: the shared memory of every store this
+    thread committed may be reused, and the CTA may exit.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Split-K across a cluster
 //===----------------------------------------------------------------------===//
