@@ -44,7 +44,12 @@ PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
 # intra-warpgroup overlap's "no_overlap", `--intra-wg-overlap=false`
 # (session 4); the lazy rescale's "eager", `--lazy-rescale=false`
 # (session 6).
-VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH)}
+# "plain_directo": plain, with O written from registers
+# (`--tma-store-o=false`) instead of staged in shared memory and stored by
+# TMA, the default of a kernel without a work loop since session 7.
+VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
+            "plain_directo": (["--persistent-max-seq-kv=0",
+                               "--tma-store-o=false"], PREFILL_BENCH)}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),

@@ -16,6 +16,7 @@
 // RUN: FileCheck %s --check-prefix=GRID --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=LAZY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SOFTMAX --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=EPI --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: rm -rf %t.persistent && fa4-compile %s --chip=sm_90a --persistent --ptxas=%ptxas -o %t.persistent --quiet | FileCheck %s --check-prefix=PERSIST-PTXAS
 // RUN: FileCheck %s --check-prefix=PERSIST --input-file=%t.persistent/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 
@@ -34,7 +35,7 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 
 // Dynamic shared memory at the 128B swizzle atom's 1024-byte alignment; the
 // three tensor maps as 128-byte, 64-aligned parameters, then O, LSE and the
-// scalars b, sq, skv; 384 threads, one CTA per SM; 2 + 4 * 2 mbarriers (Q
+// scalars b, sq, skv, and last O's tensor map (the TMA store); 384 threads, one CTA per SM; 2 + 4 * 2 mbarriers (Q
 // full, Q empty, 2 K full, 2 V full, 2 K empty, 2 V empty: 212992 + 8 * i)
 // made visible to TMA before the CTA barrier.
 // ENTRY: .target sm_90a
@@ -49,7 +50,8 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // ENTRY-NEXT: .param .u32 fa4_fa3_attention_sm_90a_param_6,
 // ENTRY-NEXT: .param .u32 fa4_fa3_attention_sm_90a_param_7,
 // ENTRY-NEXT: .param .u64 fa4_fa3_attention_sm_90a_param_8,
-// ENTRY: .param .f32 fa4_fa3_attention_sm_90a_param_13
+// ENTRY: .param .f32 fa4_fa3_attention_sm_90a_param_13,
+// ENTRY-NEXT: .param .align 64 .b8 fa4_fa3_attention_sm_90a_param_14[128]
 // ENTRY-NEXT: )
 // ENTRY-NEXT: .maxntid 384, 1, 1
 // ENTRY-NEXT: .minnctapersm 1
@@ -158,6 +160,21 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // VRELEASE-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213056];
 // VRELEASE: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213000];
 // VRELEASE: st.global.b32
+// The epilogue of the plain kernel: each consumer stages O / sum over its
+// Q tile as 4-byte pairs (128B-swizzled), fences the async proxy, meets its
+// warpgroup at named barrier 4 + consumer (128 threads), and its first
+// thread stores the two 64-column boxes (8 KB apart) from O's tensor map
+// (parameter 14), then waits for their reads.
+// EPI: st.shared.b32
+// EPI: fence.proxy.async.shared::cta;
+// EPI: add.s32 %r[[EPIBAR:[0-9]+]], %r{{[0-9]+}}, 3;
+// EPI-NEXT: bar.sync %r[[EPIBAR]], 128;
+// EPI: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%rd[[OMAP:[0-9]+]], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd[[STAGE:[0-9]+]]];
+// EPI-NEXT: cp.async.bulk.commit_group;
+// EPI: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%rd[[OMAP]], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd[[STAGE]]+8192];
+// EPI-NEXT: cp.async.bulk.commit_group;
+// EPI-NEXT: cp.async.bulk.wait_group.read 0;
+
 // The lazy rescale in the loop: after the V release, the two row factors
 // against 1.0, one warp vote, and a branch over O's 64 multiplies (to
 // the loop's next step, where the multiplies also end).

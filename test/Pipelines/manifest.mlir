@@ -64,7 +64,9 @@
 // FA3-NEXT:   "ov_depth": 128,
 // FA3-NEXT:   "qk_depth": 128,
 // FA3-NEXT:   "scale": 0.088388347648
-// Q, K, V are read by TMA (16 bytes); O and LSE are stored 4 bytes at a time.
+// Q, K, V are read by TMA, and O stored by TMA (16 bytes: the window kernel
+// has no looped twin, so its one kernel is the plain one); LSE is stored 4
+// bytes at a time.
 // FA3:      "tensors": [
 // FA3:          "base_bytes": 16,
 // FA3-NEXT:     "stride_bytes": 16
@@ -73,8 +75,8 @@
 // FA3:        "name": "k",
 // FA3:          "base_bytes": 16,
 // FA3:        "name": "v",
-// FA3:          "base_bytes": 4,
-// FA3-NEXT:     "stride_bytes": 4
+// FA3:          "base_bytes": 16,
+// FA3-NEXT:     "stride_bytes": 16
 // FA3:        "name": "o",
 // FA3-NEXT:   "role": "output",
 // FA3:          "base_bytes": 4,

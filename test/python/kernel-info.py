@@ -47,11 +47,12 @@ print("binary", os.path.basename(info.binary_path))
 assert abs(info.scale - 128 ** -0.5) < 1e-12
 assert info.binary_path.startswith(kernel_dir)
 
-# TMA reads Q, K, V (16 bytes); O and LSE are stored 4 bytes at a time.
+# TMA reads Q, K, V and (the plain prefill kernel) stores O: 16 bytes; LSE
+# is stored 4 bytes at a time.
 # CHECK-NEXT: q Alignment(base_bytes=16, stride_bytes=16)
 # CHECK-NEXT: k Alignment(base_bytes=16, stride_bytes=16)
 # CHECK-NEXT: v Alignment(base_bytes=16, stride_bytes=16)
-# CHECK-NEXT: o Alignment(base_bytes=4, stride_bytes=4)
+# CHECK-NEXT: o Alignment(base_bytes=16, stride_bytes=16)
 # CHECK-NEXT: lse Alignment(base_bytes=4, stride_bytes=4)
 for name in ("q", "k", "v", "o", "lse"):
     print(name, kernel.tensor_alignment(name))

@@ -42,11 +42,12 @@ print("contiguous strides", good()["q"].strides)
 
 # CHECK-NEXT: misaligned q: FA4_ERROR_VALIDATION: tensor 'q': base address 0x100008 is not 16-byte aligned (TMA requires 16-byte alignment)
 refused("misaligned q", q=TensorSpec(0x100008, "bf16", (B, SQ, HQ, D)))
-# O only needs 4 bytes: 0x400004 passes, 0x400002 does not.
-# CHECK-NEXT: o at +4: accepted
-refused("o at +4", o=TensorSpec(0x400004, "bf16", (B, SQ, HQ, D)))
-# CHECK-NEXT: misaligned o: FA4_ERROR_VALIDATION: tensor 'o': base address 0x400002 is not 4-byte aligned (the kernel requires 4-byte alignment)
-refused("misaligned o", o=TensorSpec(0x400002, "bf16", (B, SQ, HQ, D)))
+# The plain prefill kernel stores O by TMA: 0x400010 passes, 0x400004 does
+# not.
+# CHECK-NEXT: o at +16: accepted
+refused("o at +16", o=TensorSpec(0x400010, "bf16", (B, SQ, HQ, D)))
+# CHECK-NEXT: misaligned o: FA4_ERROR_VALIDATION: tensor 'o': base address 0x400004 is not 16-byte aligned (TMA requires 16-byte alignment)
+refused("misaligned o", o=TensorSpec(0x400004, "bf16", (B, SQ, HQ, D)))
 
 # CHECK-NEXT: wrong dtype: FA4_ERROR_VALIDATION: tensor 'q': dtype is f16 but the kernel expects bf16
 refused("wrong dtype", q=TensorSpec(0x100000, "float16", (B, SQ, HQ, D)))

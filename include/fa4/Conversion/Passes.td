@@ -58,6 +58,11 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "more than 2^8; a warp whose rows all kept theirs skips the "
            "rescale of O), for Dv >= 128, where it measured +2-8% "
            "(bench/RESULTS.md). The sm_100a structure always has it">,
+    Option<"tmaStoreO", "tma-store-o", "bool", /*default=*/"true",
+           "fa3 prefill kernel without a work loop: O leaves through "
+           "shared memory (over Q) and TMA stores, one warpgroup's tile at "
+           "a time, instead of from registers. The sm_100a structure "
+           "always stores prefill O by TMA (its epilogue warp)">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "Prefill: always run persistent CTAs (one per SM, each looping "
            "over work tiles; causal: heaviest first)">,

@@ -53,6 +53,11 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
           "fa3 kernel: a row keeps its max until it grows by more "
           "than 2^8, and O is rescaled only when one did (Dv >= 128)"),
       llvm::cl::init(true)};
+  Option<bool> tmaStoreO{
+      *this, "tma-store-o",
+      llvm::cl::desc("fa3 prefill kernel without a work loop: O leaves "
+                     "through shared memory and TMA stores"),
+      llvm::cl::init(true)};
   Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("fa3 prefill kernel: persistent CTAs (one per SM, "

@@ -71,6 +71,9 @@ constexpr int64_t kMinStagesToSplitKeys = 4;
 /// Named barrier the two consumers meet at before staging split-K partials
 /// (the ping-pong turns use 1 and 2).
 constexpr int kConsumersDoneBarrier = 3;
+/// Named barriers 4 + c: consumer c's warpgroup meets before its TMA store
+/// of O.
+constexpr int kEpilogueBarrierBase = 4;
 /// `persistent=true`: persistent at every Skv.
 constexpr int64_t kAlwaysPersistent = INT32_MAX;
 /// persistent-max-seq-kv's default, -1: the planner's rule
@@ -106,6 +109,13 @@ struct HopperPlan : SplitPlan {
   /// GQA), tile row r holding head r % rowGroup of query row r / rowGroup.
   int64_t rowGroup = 1;
   int64_t numKVHeads = 0;
+  /// Prefill O may leave through shared memory and TMA stores: each
+  /// consumer stages its 64 x Dv tile at `oStagingOffset + c x
+  /// oStagedTileBytes()`, which is its own Q tile (dead after its last
+  /// QK^T) or a region of its own.
+  bool canStoreOByTma = false;
+  int64_t oStagingOffset = 0;
+  int64_t oStagedTileBytes() const { return kRowsPerConsumer * paddedOv * 2; }
 
   /// Query rows one consumer's 64-row tile covers, and the rows TMA fills.
   int64_t queryRowsPerTile() const { return kRowsPerConsumer / rowGroup; }
@@ -200,6 +210,21 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
   auto box = [](attn::TmaBoxAttr b) {
     return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
   };
+  // Staged over Q, consumer c's O tile must lie in its own Q tile: the
+  // other consumer may still be reading its own.
+  plan.oStagingOffset = regions.oStaging.offset;
+  bool stagedOverQ =
+      regions.oStaging.offset < regions.q.offset + regions.q.bytes &&
+      regions.q.offset < regions.oStaging.offset + regions.oStaging.bytes;
+  plan.canStoreOByTma =
+      !plan.decode && !plan.workspace && !plan.clusterSplit() &&
+      regions.oStaging.bytes >=
+          config.getNumQ() * kRowsPerConsumer * plan.paddedOv * 2 &&
+      (!stagedOverQ || (regions.oStaging.offset == regions.q.offset &&
+                        plan.paddedOv <= config.getPaddedQkDepth())) &&
+      box(swizzle.getO()) == std::make_tuple(int64_t(kRowsPerConsumer),
+                                             int64_t(kBoxColumns),
+                                             int64_t(kSwizzleBytes));
   if (config.getMmaM() != kRowsPerConsumer ||
       config.getBm() != config.getNumQ() * kRowsPerConsumer ||
       config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
@@ -242,13 +267,22 @@ class FA3KernelBuilder : KernelEmitter {
 public:
   FA3KernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
                    bool pingPong, bool persistent, bool intraWgOverlap,
-                   bool lazyRescale)
+                   bool lazyRescale, bool tmaStoreO)
       : KernelEmitter(b, loc), plan(plan),
         pingPong(pingPong && plan.numConsumers == 2 &&
                  !plan.consumersSplitKeys),
         persistent(persistent),
         intraWgOverlap(intraWgOverlap && allowsIntraWgOverlap(plan)),
-        lazyRescale(lazyRescale && allowsLazyRescale(plan)) {}
+        lazyRescale(lazyRescale && allowsLazyRescale(plan)),
+        storeOByTma(storesOByTma(plan, persistent, tmaStoreO)) {}
+
+  /// O through shared memory and TMA stores, in the kernel without a work
+  /// loop: a persistent kernel's Q region already holds the next work
+  /// tile's Q by its epilogue, so it writes O from registers.
+  static bool storesOByTma(const HopperPlan &plan, bool persistent,
+                           bool tmaStoreO) {
+    return tmaStoreO && plan.canStoreOByTma && !persistent;
+  }
 
   /// Where the overlap was measured and assembles clean: prefill under no
   /// mask or the causal one. A decode CTA's consumers split the keys and
@@ -343,6 +377,8 @@ private:
   void buildProducer();
   void buildConsumer(Value consumer);
   void stagePartial(Value consumer, Value out, Value rowMax, Value rowSum);
+  void storeO(Value consumer, Value out, Value rowMax, Value rowSum,
+              Value batch, Value head, Value tileRow);
   void writeWorkspacePartial(Value consumer, Value out, Value rowMax,
                              Value rowSum, Value tileRow);
   void buildCombine(Value consumer);
@@ -352,6 +388,7 @@ private:
   bool persistent;
   bool intraWgOverlap;
   bool lazyRescale;
+  bool storeOByTma;
 
   // Kernel arguments.
   AttentionArgs args;
@@ -707,6 +744,9 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                           tileRow);
   else if (plan.clusterSplit())
     stagePartial(consumer, out, loop.getResult(1), loop.getResult(2));
+  else if (storeOByTma)
+    storeO(consumer, out, loop.getResult(1), loop.getResult(2), batch, head,
+           tileRow);
   else
     EpilogueOp::create(
         b, loc, out, loop.getResult(1), loop.getResult(2), args.outPtr, batch,
@@ -723,6 +763,48 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     b.setInsertionPointToStart(ifFirst.thenBlock());
     waitTurn();
   }
+}
+
+/// O through shared memory: the consumer stages its normalised tile over its
+/// own Q tile (128B-swizzled 64-column boxes), writes LSE directly, meets
+/// its warpgroup (the staging is fenced for the async proxy), and one thread
+/// stores the boxes by TMA, waiting for them to read shared memory before
+/// the CTA may exit. Rows past Sq and columns past Dv are clipped by TMA.
+void FA3KernelBuilder::storeO(Value consumer, Value out, Value rowMax,
+                              Value rowSum, Value batch, Value head,
+                              Value tileRow) {
+  Value staging = add(i32(plan.oStagingOffset),
+                      mul(consumer, i32(plan.oStagedTileBytes())));
+  // The op takes a constant offset: one per consumer.
+  for (int64_t c = 0; c < plan.numConsumers; ++c) {
+    auto ifConsumer = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(c)), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifConsumer.thenBlock());
+    EpilogueStageOp::create(b, loc, out, rowSum,
+                            plan.oStagingOffset + c * plan.oStagedTileBytes(),
+                            plan.elementType);
+  }
+  if (plan.hasLse)
+    LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
+                       head, args.lseStride, args.seqQ);
+  NVVM::BarrierOp::create(
+      b, loc, Type(), add(i32(kEpilogueBarrierBase), consumer),
+      i32(kWarpgroupThreads), NVVM::BarrierReductionAttr(), Value());
+  Value thread =
+      remu(indexTo(b.getI32Type(),
+                   gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x)),
+           i32(kWarpgroupThreads));
+  auto ifFirst = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  for (int64_t box = 0; box < plan.ovBoxes; ++box)
+    TmaStoreOp::create(
+        b, loc, args.oMap,
+        ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
+        add(staging, i32(box * kRowsPerConsumer * kSwizzleBytes)));
+  TmaStoreWaitOp::create(b, loc);
 }
 
 /// Workspace split-K: the consumer's partial, normalised, and its LSE go to
@@ -914,11 +996,14 @@ private:
 } // namespace
 
 /// The kernel's parameters in ABI order (docs/KernelABI.md), short form.
-/// With fused GQA a Q box holds the query rows of the group's heads.
-static SmallVector<std::string> abiParams(const HopperPlan &plan) {
+/// With fused GQA a Q box holds the query rows of the group's heads; a
+/// kernel that stores O by TMA takes O's tensor map last.
+static SmallVector<std::string> abiParams(const HopperPlan &plan,
+                                          bool storeOByTma) {
   return attentionParams(tmaBox(plan.queryRowsPerTile(), plan.rowGroup),
                          tmaBox(plan.bn), tmaBox(plan.bn), plan.hasLse,
-                         plan.workspace);
+                         plan.workspace,
+                         storeOByTma ? tmaBox(kRowsPerConsumer) : "");
 }
 
 void ConvertAttnToFA4Pass::runOnOperation() {
@@ -964,9 +1049,11 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     b.setInsertionPointToEnd(kernels.getBody());
 
     KernelABI abi;
-    abi.params = abiParams(*plan);
     int64_t threads = (1 + plan->numConsumers) * kWarpgroupThreads;
     int64_t maxSeqKV = persistentUpToSeqKV(op, *plan);
+    bool storeOByTma = FA3KernelBuilder::storesOByTma(
+        *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent, tmaStoreO);
+    abi.params = abiParams(*plan, storeOByTma);
     // Persistent up to a bound: the work loop costs its kernel 3-5% where
     // each CTA gets one work tile (bench/RESULTS.md, session 5), so the
     // looped twin runs only up to the bound and this kernel, without the
@@ -975,7 +1062,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
     FA3KernelBuilder(b, loc, *plan, pingPong,
                      /*persistent=*/maxSeqKV > 0 && !twin, intraWgOverlap,
-                     lazyRescale)
+                     lazyRescale, tmaStoreO)
         .build(func, abi);
     std::string twinName;
     if (twin) {
@@ -984,7 +1071,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
       b.setInsertionPointToEnd(kernels.getBody());
       auto twinFunc = createKernelFunc(b, loc, twinName, abi.params, threads);
       FA3KernelBuilder(b, loc, *plan, pingPong, /*persistent=*/true,
-                       intraWgOverlap, lazyRescale)
+                       intraWgOverlap, lazyRescale, tmaStoreO)
           .build(twinFunc, twinAbi);
     }
 
@@ -1005,7 +1092,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                   {"1"}};
     abi.block[0] = threads;
     abi.dynamicSmemBytes = plan->smemUsed;
-    setAttentionAlignment(abi, plan->hasLse);
+    setAttentionAlignment(abi, plan->hasLse, storeOByTma);
     if (plan->workspace) {
       b.setInsertionPointToEnd(kernels.getBody());
       buildWorkspaceCombine(

@@ -21,10 +21,9 @@ std::string fa4::tmaBox(int64_t rows, int64_t heads) {
 SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kBox,
                                               StringRef vBox, bool hasLse,
                                               bool workspace, StringRef oBox) {
-  SmallVector<std::string> params = {
-      ("tmap:q:" + qBox).str(), ("tmap:k:" + kBox).str(),
-      ("tmap:v:" + vBox).str(),
-      oBox.empty() ? std::string("ptr:o") : ("tmap:o:" + oBox).str()};
+  SmallVector<std::string> params = {("tmap:q:" + qBox).str(),
+                                     ("tmap:k:" + kBox).str(),
+                                     ("tmap:v:" + vBox).str(), "ptr:o"};
   if (hasLse)
     params.push_back("ptr:lse");
   params.append({"i32:b", "i32:sq", "i32:skv", "i64:o.stride.0",
@@ -34,6 +33,8 @@ SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kBox,
   params.push_back("f32:scale_log2");
   if (workspace)
     params.push_back("ptr:workspace");
+  if (!oBox.empty())
+    params.push_back(("tmap:o:" + oBox).str());
   return params;
 }
 
@@ -107,8 +108,7 @@ AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
   args.qMap = func.getArgument(arg++);
   args.kMap = func.getArgument(arg++);
   args.vMap = func.getArgument(arg++);
-  Value out = func.getArgument(arg++);
-  (isa<kernel::TensorMapType>(out.getType()) ? args.oMap : args.outPtr) = out;
+  args.outPtr = func.getArgument(arg++);
   if (hasLse)
     args.lsePtr = func.getArgument(arg++);
   args.batchSize = func.getArgument(arg++);
@@ -122,6 +122,8 @@ AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
   args.scaleLog2 = func.getArgument(arg++);
   if (workspace)
     args.workspace = func.getArgument(arg++);
+  if (arg < func.getNumArguments())
+    args.oMap = func.getArgument(arg++);
   return args;
 }
 

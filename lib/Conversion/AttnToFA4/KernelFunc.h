@@ -29,8 +29,10 @@ std::string tmaBox(int64_t rows, int64_t heads = 1);
 /// The kernel parameters in ABI order: tensor maps of Q, K and V with these
 /// boxes, O (and LSE), B, Sq, Skv, O's strides (and LSE's), scale * log2(e),
 /// and, for a workspace split-K, the workspace. K's box differs from V's
-/// under pair_cta (half the keys of a tile). With `oBox`, O is a tensor map
-/// with that box (written by TMA stores) instead of a pointer.
+/// under pair_cta (half the keys of a tile). With `oBox`, a tensor map of O
+/// with that box comes last, for the kernels that store O by TMA (O's
+/// pointer stays: a module's kernels share one parameter list, and a
+/// looped twin or a decode kernel writes through it).
 llvm::SmallVector<std::string>
 attentionParams(llvm::StringRef qBox, llvm::StringRef kBox,
                 llvm::StringRef vBox, bool hasLse, bool workspace = false,
@@ -109,7 +111,8 @@ void joinPriorGrids(mlir::OpBuilder &b, mlir::Location loc, KernelABI &abi);
 
 /// The arguments of a kernel made from attentionParams, by name.
 struct AttentionArgs {
-  /// O is `outPtr`, or `oMap` when the kernel stores it by TMA.
+  /// O's pointer, and its tensor map (`oMap`) when the kernel stores it by
+  /// TMA.
   mlir::Value qMap, kMap, vMap, oMap, outPtr, lsePtr, batchSize, seqQ, seqKV,
       scaleLog2, workspace;
   llvm::SmallVector<mlir::Value> outStride, lseStride;

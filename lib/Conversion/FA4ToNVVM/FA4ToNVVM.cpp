@@ -714,6 +714,117 @@ struct TruncFLowering : OpConversionPattern<TruncFOp> {
 
 /// Finishes the row sums across the 4 lanes of a row, normalises, and stores
 /// O two adjacent columns at a time, and LSE from one lane per row.
+/// A row's sum over its quad: each of the four threads sharing a row of a
+/// wgmma fragment holds the sum of its own columns.
+static Value quadSum(Sm90Emitter &e, Value sum) {
+  sum = e.fadd(sum, e.shuffleXor(sum, 1));
+  return e.fadd(sum, e.shuffleXor(sum, 2));
+}
+
+/// LSE = ln(sum) + max ln 2 (max in the exp2 domain), -inf where the row
+/// saw no key (sum is the row's whole sum), written by the quad's first
+/// thread when `rowInRange`.
+static void storeLse(Sm90Emitter &e, Value max, Value sum, Value seesKeys,
+                     Value lsePtr, ArrayRef<Value> lseStride, Value batch,
+                     Value row, Value head, Value rowInRange) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Value writer = arith::AndIOp::create(
+      b, loc, rowInRange,
+      e.cmp(arith::CmpIPredicate::eq, e.remu(e.lane(), e.i32(4)), e.i32(0)));
+  auto ifLse = scf::IfOp::create(b, loc, writer, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifLse.thenBlock());
+  // Natural log: (max + log2(sum)) * ln 2; -inf for a row with no key.
+  Value lse = e.select(seesKeys, e.fmul(e.fadd(max, e.log2(sum)), e.f32(M_LN2)),
+                       e.f32(-INFINITY));
+  Value index = e.add(e.mul(e.sext(batch), lseStride[0]),
+                      e.add(e.mul(e.sext(head), lseStride[1]), e.sext(row)));
+  Value address = LLVM::GEPOp::create(b, loc, lsePtr.getType(), b.getF32Type(),
+                                      lsePtr, ValueRange{index});
+  LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
+}
+
+/// sm_90a's fa4.epilogue.stage: a wgmma fragment's two rows per thread,
+/// each n8 block of a row one 16-byte chunk of the 128B-swizzled box row
+/// (the quad's four threads write its 4-byte pairs). Chunk j of row r lands
+/// at (j ^ (r % 8)) * 16: the eight rows of a warp's store hit eight
+/// different chunks, all 32 banks.
+struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(EpilogueStageOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    auto frag = cast<FragType>(op.getOut().getType());
+    ValueRange out = adaptor.getOut(), rowSum = adaptor.getSum();
+    constexpr int64_t kBoxColumns = 64, kRowBytes = 128, kChunkBytes = 16;
+    Value zero = e.f32(0.0);
+    Value quadByte = e.mul(e.remu(e.lane(), e.i32(4)), e.i32(4));
+    for (int half = 0; half < 2; ++half) {
+      Value sum = quadSum(e, rowSum[half]);
+      Value seesKeys =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, zero);
+      Value inverse = e.select(
+          seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), sum), zero);
+      Value row = e.add(e.fragmentRow(), e.i32(8 * half));
+      Value rowStart = e.add(
+          e.add(e.i32(op.getOffset()), e.mul(row, e.i32(kRowBytes))), quadByte);
+      Value swizzle = e.remu(row, e.i32(8));
+      for (int64_t j = 0; j < frag.getColumns() / 8; ++j) {
+        Value pair = e.packPair(e.fmul(out[4 * j + 2 * half], inverse),
+                                e.fmul(out[4 * j + 2 * half + 1], inverse),
+                                op.getElementType());
+        int64_t box = j * 8 / kBoxColumns;
+        int64_t chunk = j % (kBoxColumns / 8);
+        Value place =
+            e.mul(arith::XOrIOp::create(b, loc, e.i32(chunk), swizzle),
+                  e.i32(kChunkBytes));
+        Value address = e.add(
+            e.add(rowStart, e.i32(box * frag.getRows() * kRowBytes)), place);
+        LLVM::StoreOp::create(b, loc, pair, e.smemPtr(address),
+                              /*alignment=*/4);
+      }
+    }
+    // The TMA store reads through the async proxy.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(op.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LseStoreLowering : OpConversionPattern<LseStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LseStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Sm90Emitter e(rewriter, op);
+    SmallVector<Value> lseStride;
+    for (ValueRange stride : adaptor.getLseStrides())
+      lseStride.push_back(stride.front());
+    for (int half = 0; half < 2; ++half) {
+      Value row = e.add(adaptor.getFirstRow().front(),
+                        e.add(e.fragmentRow(), e.i32(8 * half)));
+      Value rowInRange =
+          e.cmp(arith::CmpIPredicate::slt, row, adaptor.getSeqQ().front());
+      Value sum = quadSum(e, adaptor.getSum()[half]);
+      Value seesKeys = arith::CmpFOp::create(
+          rewriter, op.getLoc(), arith::CmpFPredicate::OGT, sum, e.f32(0.0));
+      storeLse(e, adaptor.getMax()[half], sum, seesKeys,
+               adaptor.getLsePtr().front(), lseStride,
+               adaptor.getBatch().front(), row, adaptor.getHead().front(),
+               rowInRange);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -737,9 +848,7 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
     int64_t tileRows = cast<FragType>(op.getOut().getType()).getRows();
     Value fragmentColumn = e.fragmentColumn();
     for (int half = 0; half < 2; ++half) {
-      Value sum = rowSum[half];
-      sum = e.fadd(sum, e.shuffleXor(sum, 1));
-      sum = e.fadd(sum, e.shuffleXor(sum, 2));
+      Value sum = quadSum(e, rowSum[half]);
       Value seesKeys =
           arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, zero);
       Value inverse = e.select(
@@ -771,25 +880,9 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
                                 ValueRange{e.add(rowBase, e.sext(column))});
         LLVM::StoreOp::create(b, loc, pair, address, alignment);
       }
-      if (lsePtr) {
-        Value writer = arith::AndIOp::create(
-            b, loc, rowInRange,
-            e.cmp(P::eq, e.remu(e.lane(), e.i32(4)), e.i32(0)));
-        auto ifLse = scf::IfOp::create(b, loc, writer, false);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(ifLse.thenBlock());
-        // Natural log: (max + log2(sum)) * ln 2; -inf for a row with no key.
-        Value lse = e.select(
-            seesKeys, e.fmul(e.fadd(rowMax[half], e.log2(sum)), e.f32(M_LN2)),
-            e.f32(-INFINITY));
-        Value index =
-            e.add(e.mul(e.sext(batch), lseStride[0]),
-                  e.add(e.mul(e.sext(rowHead), lseStride[1]), e.sext(row)));
-        Value address =
-            LLVM::GEPOp::create(b, loc, lsePtr.getType(), b.getF32Type(),
-                                lsePtr, ValueRange{index});
-        LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
-      }
+      if (lsePtr)
+        storeLse(e, rowMax[half], sum, seesKeys, lsePtr, lseStride, batch, row,
+                 rowHead, rowInRange);
     }
     rewriter.eraseOp(op);
     return success();
@@ -1267,16 +1360,20 @@ LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels) {
         return WalkResult::interrupt();
       }
     }
-    bool tmemOp = isa<TmemAllocOp, TmemDeallocOp, TmemTileOp, TmemMmaOp,
-                      TmemCommitOp, TmemLoadOp, TmemStoreOp, TmemFenceOp,
-                      TmemScaleRowsOp, EpilogueStageOp>(op);
+    bool stagesFromTmem =
+        isa<EpilogueStageOp>(op) &&
+        isa<TmemTileType>(cast<EpilogueStageOp>(op).getOut().getType());
+    bool tmemOp =
+        stagesFromTmem ||
+        isa<TmemAllocOp, TmemDeallocOp, TmemTileOp, TmemMmaOp, TmemCommitOp,
+            TmemLoadOp, TmemStoreOp, TmemFenceOp, TmemScaleRowsOp>(op);
     if (!sm100 && tmemOp) {
       op->emitOpError() << "uses tensor memory, which sm_90a does not have";
       return WalkResult::interrupt();
     }
-    if (!sm100 && isa<LseStoreOp>(op)) {
-      op->emitOpError() << "is lowered on sm_100a only (a row per thread); "
-                           "sm_90a stores LSE with fa4.epilogue";
+    if (sm100 && isa<EpilogueStageOp>(op) && !stagesFromTmem) {
+      op->emitOpError() << "stages a register frag; on sm_100a O is staged "
+                           "from its TMEM tile";
       return WalkResult::interrupt();
     }
     if (sm100 && isa<MmaOp, MmaWaitOp>(op)) {
@@ -1386,7 +1483,8 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
     populateSm100Patterns(converter, patterns);
   else
     patterns.add<MmaLowering, MmaWaitLowering, MaskLowering, SoftmaxLowering,
-                 EpilogueLowering, SplitKStageLowering>(converter, context);
+                 EpilogueLowering, EpilogueStageLowering, LseStoreLowering,
+                 SplitKStageLowering>(converter, context);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   FrozenRewritePatternSet frozen(std::move(patterns));

@@ -460,16 +460,14 @@ struct RowsLoadLowering : OpConversionPattern<RowsLoadOp> {
 
 /// LSE = ln(sum) + max ln 2 (max in the exp2 domain), -inf where the row
 /// saw no key, at lse + batch * l0 + head * l1 + row when `inRange`.
-static void storeLse(Sm100Emitter &e, Value max, Value sum, Value lsePtr,
-                     ArrayRef<Value> lseStride, Value batch, Value row,
-                     Value head, Value inRange) {
+static void storeLse(Sm100Emitter &e, Value max, Value sum, Value seesKeys,
+                     Value lsePtr, ArrayRef<Value> lseStride, Value batch,
+                     Value row, Value head, Value inRange) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   auto ifLse = scf::IfOp::create(b, loc, inRange, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifLse.thenBlock());
-  Value seesKeys =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, e.f32(0.0));
   Value lse = e.select(seesKeys, e.fmul(e.fadd(max, e.log2(sum)), e.f32(M_LN2)),
                        e.f32(-INFINITY));
   Value index = e.add(e.mul(e.sext(batch), lseStride[0]),
@@ -549,7 +547,8 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
       }
     }
     if (lsePtr)
-      storeLse(e, max, sum, lsePtr, lseStride, batch, row, rowHead, inRange);
+      storeLse(e, max, sum, seesKeys, lsePtr, lseStride, batch, row, rowHead,
+               inRange);
     rewriter.eraseOp(op);
     return success();
   }
@@ -628,7 +627,10 @@ struct LseStoreLowering : OpConversionPattern<LseStoreOp> {
     SmallVector<Value> lseStride;
     for (ValueRange stride : adaptor.getLseStrides())
       lseStride.push_back(stride.front());
-    storeLse(e, adaptor.getMax().front(), adaptor.getSum().front(),
+    Value sum = adaptor.getSum().front();
+    Value seesKeys = arith::CmpFOp::create(
+        rewriter, op.getLoc(), arith::CmpFPredicate::OGT, sum, e.f32(0.0));
+    storeLse(e, adaptor.getMax().front(), sum, seesKeys,
              adaptor.getLsePtr().front(), lseStride, adaptor.getBatch().front(),
              row, adaptor.getHead().front(), inRange);
     rewriter.eraseOp(op);

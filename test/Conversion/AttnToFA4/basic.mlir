@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=intra-wg-overlap=0 -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4="intra-wg-overlap=0 tma-store-o=0" -canonicalize -cse | FileCheck %s
 
 // The kernel IR convert-attn-to-fa4 writes from the plan: the ABI record,
 // the gpu.func signature, the mbarriers, the warp roles and their register
@@ -6,7 +6,9 @@
 // the epilogue. How each fa4 op becomes PTX is test/Conversion/FA4ToNVVM.
 // This file pins the plain consumer schedule (intra-wg-overlap=0, what
 // decode and window kernels keep); intra-wg-overlap.mlir has the default
-// prefill one.
+// prefill one. It also pins the epilogue from registers (tma-store-o=0, what
+// persistent kernels and decode keep); tma-store-o.mlir has the plain
+// prefill kernel's store of O through shared memory.
 
 // -----
 

@@ -81,10 +81,10 @@ func.func @gqa_decode(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %
 // Without a split the plan is a one-tile prefill kernel: O is staged in
 // shared memory and stored by the epilogue warp's TMA (one 64-column box).
 // NOSPLIT-LABEL: func @mha_decode
-// NOSPLIT: params = ["tmap:q:1x128x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "tmap:o:1x128x1x64:128",
+// NOSPLIT: params = ["tmap:q:1x128x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", {{.*}}, "f32:scale_log2", "tmap:o:1x128x1x64:128"]
 // NOSPLIT-NOT: fa4.splitk
-// NOSPLIT: fa4.epilogue.stage %{{.*}}, %{{.*}} to 0 of bf16 : <128x64xf32>, <128xf32>{{$}}
-// NOSPLIT: fa4.tma.store %arg3[%c0_i32, {{.*}}] from %c0_i32
+// NOSPLIT: fa4.epilogue.stage %{{.*}}, %{{.*}} to 0 of bf16 : !fa4.tmem_tile<128x64xf32>, <128xf32>{{$}}
+// NOSPLIT: fa4.tma.store %arg11[%c0_i32, {{.*}}] from %c0_i32
 // NOSPLIT-NEXT: fa4.tma.store.wait
 func.func @mha_decode(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %v: tensor<?x?x16x64xbf16>) -> tensor<?x?x16x64xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16> -> tensor<?x?x16x64xbf16>

@@ -6,9 +6,9 @@
 // CHECK-LABEL: func @fa4_d128
 // CHECK: block = array<i64: 512, 1, 1>
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "hq", "b"], ["1"], ["1"]]
-// O leaves by TMA (its tensor map, 128-row boxes of 64 columns); LSE by
-// pointer.
-// CHECK-SAME: params = ["tmap:q:1x128x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "tmap:o:1x128x1x64:128", "ptr:lse"
+// O leaves by TMA: its tensor map (128-row boxes of 64 columns) comes
+// last; LSE by pointer.
+// CHECK-SAME: params = ["tmap:q:1x128x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", {{.*}}, "f32:scale_log2", "tmap:o:1x128x1x64:128"]
 // CHECK: gpu.func @fa4_fa4_fa4_d128_sm_100a(
 // CHECK-SAME: nvvm.maxntid = array<i32: 512, 1, 1>
 // The MMA warp (warp 13: two softmax warpgroups and the correction
@@ -67,7 +67,7 @@
 // tile; LSE straight to memory; then O staged (17 / 18).
 // CHECK: fa4.tmem.store %{{.*}}, %{{.*}} : <128x128xf32>, <128x128xf32>
 // CHECK: %[[O0:.*]] = fa4.tmem.tile column 256 of 198656 : <128x128xf32>
-// CHECK-NEXT: fa4.epilogue.stage %[[O0]], %{{.*}} to 0 of bf16 : <128x128xf32>, <128xf32>
+// CHECK-NEXT: fa4.epilogue.stage %[[O0]], %{{.*}} to 0 of bf16 : !fa4.tmem_tile<128x128xf32>, <128xf32>
 // CHECK-NEXT: fa4.lse.store
 // CHECK-NEXT: %[[STAGED0:.*]] = fa4.mbarrier.get %c17_i32
 // CHECK-NEXT: fa4.mbarrier.arrive %[[STAGED0]]
@@ -91,11 +91,11 @@
 // until the stores have read shared memory.
 // CHECK: %[[OSTAGED0:.*]] = fa4.mbarrier.get %c17_i32
 // CHECK-NEXT: fa4.mbarrier.wait %[[OSTAGED0]] parity %c0_i32
-// CHECK-NEXT: fa4.tma.store %arg3[%c0_i32, %[[HEAD:.*]], %[[ROW0:.*]], %[[BATCH:.*]]] from %c0_i32
-// CHECK-NEXT: fa4.tma.store %arg3[%c64_i32, %[[HEAD]], %[[ROW0]], %[[BATCH]]] from %c16384_i32
+// CHECK-NEXT: fa4.tma.store %arg14[%c0_i32, %[[HEAD:.*]], %[[ROW0:.*]], %[[BATCH:.*]]] from %c0_i32
+// CHECK-NEXT: fa4.tma.store %arg14[%c64_i32, %[[HEAD]], %[[ROW0]], %[[BATCH]]] from %c16384_i32
 // CHECK: fa4.mbarrier.get %c18_i32
-// CHECK: fa4.tma.store %arg3[%c0_i32, %[[HEAD]], %[[ROW1:.*]], %[[BATCH]]] from %c32768_i32
-// CHECK-NEXT: fa4.tma.store %arg3[%c64_i32, %[[HEAD]], %[[ROW1]], %[[BATCH]]] from %c49152_i32
+// CHECK: fa4.tma.store %arg14[%c0_i32, %[[HEAD]], %[[ROW1:.*]], %[[BATCH]]] from %c32768_i32
+// CHECK-NEXT: fa4.tma.store %arg14[%c64_i32, %[[HEAD]], %[[ROW1]], %[[BATCH]]] from %c49152_i32
 // CHECK-NEXT: fa4.tma.store.wait
 // After the roles join, the MMA warp frees the tensor memory.
 // CHECK: gpu.barrier

@@ -27,19 +27,29 @@
 // CHECK-NEXT: fa4.mma.wait
 // CHECK-NOT: nvvm.barrier
 // CHECK: scf.yield
+// The epilogue's barrier is the consumer's own warpgroup (128 threads,
+// before its TMA store of O), not a turn.
 // CHECK: %[[IS_FIRST:.*]] = arith.cmpi eq, %[[CONSUMER]], %c0_i32 : i32
-// CHECK-NEXT: scf.if %[[IS_FIRST]] {
+// CHECK: fa4.epilogue.stage
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// CHECK: fa4.tma.store.wait
+// CHECK: scf.if %[[IS_FIRST]] {
 // CHECK-NEXT: nvvm.barrier id = %[[OWN]] number_of_threads = %c256_i32
 // CHECK-NEXT: }
 // CHECK-NOT: nvvm.barrier
 // CHECK: gpu.return
 
 // Without ping-pong the consumers never wait on each other: the only CTA
-// barrier is the one after mbarrier initialisation.
+// barrier is the one after mbarrier initialisation, and the only named
+// barrier the one each consumer's own warpgroup (128 threads) meets at
+// before its TMA store of O.
 // NOPP-LABEL: gpu.func @fa4_fa3_turns_sm_90a(
 // NOPP: gpu.barrier
 // NOPP-NOT: nvvm.barrier
 // NOPP: fa4.mma
+// NOPP-NOT: nvvm.barrier
+// NOPP: fa4.epilogue.stage
+// NOPP: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
 // NOPP-NOT: nvvm.barrier
 // NOPP: gpu.return
 func.func @turns(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {

@@ -26,25 +26,13 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// The TMA-store epilogue's staging reads O from TMEM; LSE alone is written
-// a row per thread: both sm_100a's.
+// The TMA-store epilogue's staging from a TMEM tile is sm_100a's (sm_90a
+// stages its O frag from registers).
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
     gpu.func @f(%o: !fa4.tmem_tile<128x128xf32>, %sum: !fa4.rows<128xf32>) kernel {
       // expected-error @+1 {{'fa4.epilogue.stage' op uses tensor memory, which sm_90a does not have}}
       fa4.epilogue.stage %o, %sum to 0 of bf16 : !fa4.tmem_tile<128x128xf32>, !fa4.rows<128xf32>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
-    gpu.func @f(%m: !fa4.rows<64xf32>, %lse: !llvm.ptr<1>, %i: i32, %s: i64) kernel {
-      // expected-error @+1 {{'fa4.lse.store' op is lowered on sm_100a only (a row per thread); sm_90a stores LSE with fa4.epilogue}}
-      fa4.lse.store %m, %m to %lse[%i, %i, %i] strides [%s, %s] sq %i : !fa4.rows<64xf32>, !llvm.ptr<1>
       gpu.return
     }
   }

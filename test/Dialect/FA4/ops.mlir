@@ -219,7 +219,7 @@ func.func @pair(%map: !fa4.tensor_map, %i: i32, %rank: i32, %q: !fa4.smem_tile<1
 // The sm_100a TMA-store epilogue: O / sum staged in shared memory, LSE on
 // its own, the epilogue warp's TMA stores and their wait.
 // CHECK-LABEL: func @tma_store_epilogue
-// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 32768 of bf16 : <128x128xf32>, <128xf32>{{$}}
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 32768 of bf16 : !fa4.tmem_tile<128x128xf32>, <128xf32>{{$}}
 // CHECK-NEXT: fa4.lse.store %{{.*}}, %{{.*}} to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] strides[%{{.*}}, %{{.*}}] sq %{{.*}} : <128xf32>, !llvm.ptr<1>{{$}}
 // CHECK-NEXT: fa4.tma.store %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] from %{{.*}}{{$}}
 // CHECK-NEXT: fa4.tma.store.wait{{$}}

@@ -247,10 +247,10 @@ LogicalResult EpilogueOp::verify() {
 }
 
 LogicalResult EpilogueStageOp::verify() {
-  auto out = cast<TmemTileType>(getOut().getType());
-  if (!out.getElementType().isF32())
-    return emitOpError() << "stages an f32 accumulator, got " << out;
-  FragType shape = accumulatorShape(out);
+  FragType shape = accumulatorShape(getOut().getType());
+  if (!shape.getElementType().isF32())
+    return emitOpError() << "stages an f32 accumulator, got "
+                         << getOut().getType();
   if (failed(verifyRowsOf(*this, shape, getSum().getType(), "sum")))
     return failure();
   Type element = getElementType();
@@ -258,9 +258,9 @@ LogicalResult EpilogueStageOp::verify() {
     return emitOpError() << "stages bf16 or f16 (64-column boxes of 128-byte "
                             "rows), got "
                          << element;
-  if (out.getColumns() % 64)
+  if (shape.getColumns() % 64)
     return emitOpError() << "stages whole 64-column boxes, got "
-                         << out.getColumns() << " columns";
+                         << shape.getColumns() << " columns";
   if (getOffset() % 1024)
     return emitOpError() << "stages at a 1024-byte aligned offset (the "
                             "128B swizzle's atom), got "

@@ -319,8 +319,10 @@ def FA4_EpilogueOp : FA4_Op<"epilogue", [AttrSizedOperandSegments,
 def FA4_EpilogueStageOp : FA4_Op<"epilogue.stage"> {
   let summary = "Normalise O by its row sums into shared memory for a TMA store";
   let description = [{
-    Run by a warpgroup on sm_100a (thread r owns row r of the TMEM tile):
-    writes `out / sum` as `elementType` into shared memory from byte
+    Run by a warpgroup: `out` is the TMEM tile O lives in on sm_100a
+    (thread r owns row r), or the O frag in registers on sm_90a (a wgmma
+    fragment; `sum` holds each thread's part of its rows' sums). Writes
+    `out / sum` as `elementType` into shared memory from byte
     `offset`, in boxes of 64 columns (128-byte rows, 128B-swizzled: 16-byte
     chunk c of row r at chunk c ^ (r % 8)), box b at `offset + b * rows *
     128`: the layout a TMA store of a {rows, 64} box with 128B swizzle
@@ -328,7 +330,8 @@ def FA4_EpilogueStageOp : FA4_Op<"epilogue.stage"> {
     fence.proxy.async.shared::cta, so that a barrier after it hands the
     tile to the TMA (async) proxy.
   }];
-  let arguments = (ins FA4_TmemTile:$out, FA4_Rows:$sum,
+  let arguments = (ins AnyTypeOf<[FA4_Frag, FA4_TmemTile]>:$out,
+                       FA4_Rows:$sum,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
                        TypeAttr:$elementType);
   let assemblyFormat = [{

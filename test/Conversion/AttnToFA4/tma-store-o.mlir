@@ -1,0 +1,75 @@
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=tma-store-o=0 -canonicalize -cse | FileCheck %s --check-prefix=OFF
+
+// The plain sm_90a prefill kernel stores O through shared memory and TMA
+// (tma-store-o, default on; measured +2-14% at S <= 2048 and +0-4% above
+// for Dv >= 128, bench/RESULTS.md session 7). O's tensor map is the last
+// parameter (64-row boxes of 64 columns, 128B swizzle) and O needs 16-byte
+// alignment; its pointer stays, for the looped twin in the same module.
+// CHECK-LABEL: func @plain
+// CHECK: alignment = {k = array<i64: 16, 16>, lse = array<i64: 4, 4>, o = array<i64: 16, 16>,
+// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", {{.*}}, "ptr:o", "ptr:lse", {{.*}}, "f32:scale_log2", "tmap:o:1x64x1x64:128"]
+// CHECK: gpu.func @fa4_fa3_plain_sm_90a({{.*}}%[[OMAP:arg14]]: !fa4.tensor_map)
+// Consumer c stages its 64 x 128 tile over its own Q tile (plan: oStaging
+// aliases q at 0; 16 KB per consumer), writes LSE directly, meets its own
+// warpgroup at named barrier 4 + c (128 threads), and its first thread
+// stores two 64-column boxes (8 KB apart) at (column, head, tile row,
+// batch), then waits for their reads.
+// CHECK: fa4.epilogue.stage %[[O:.*]], %[[SUM:.*]] to 0 of bf16 : !fa4.frag<64x128xf32>, <64xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.if %{{.*}} {
+// CHECK-NEXT: fa4.epilogue.stage %[[O]], %[[SUM]] to 16384 of bf16 : !fa4.frag<64x128xf32>, <64xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: fa4.lse.store %{{.*}}, %[[SUM]] to %arg4[%[[B:.*]], %[[ROW:.*]], %[[H:.*]]] strides[%arg11, %arg12] sq %arg6
+// CHECK-NEXT: %[[BAR:.*]] = arith.addi %{{.*}}, %c4_i32 : i32
+// CHECK-NEXT: nvvm.barrier id = %[[BAR]] number_of_threads = %c128_i32
+// CHECK: scf.if
+// CHECK-NEXT: fa4.tma.store %[[OMAP]][%c0_i32, %[[H]], %[[ROW]], %[[B]]] from %[[STAGE:.*]]
+// CHECK-NEXT: %[[STAGE1:.*]] = arith.addi %[[STAGE]], %c8192_i32 : i32
+// CHECK-NEXT: fa4.tma.store %[[OMAP]][%c64_i32, %[[H]], %[[ROW]], %[[B]]] from %[[STAGE1]]
+// CHECK-NEXT: fa4.tma.store.wait
+// CHECK-NOT: fa4.epilogue {{.*}}
+// The looped twin's Q region already holds the next work tile's Q by its
+// epilogue: it writes O from registers.
+// CHECK: gpu.func @fa4_fa3_plain_sm_90a_persistent(
+// CHECK-NOT: fa4.tma.store
+// CHECK: fa4.epilogue %{{.*}} to %arg3[
+// CHECK-NOT: fa4.tma.store
+// CHECK: gpu.return
+// OFF-LABEL: func @plain
+// OFF: alignment = {k = array<i64: 16, 16>, lse = array<i64: 4, 4>, o = array<i64: 4, 4>,
+// OFF-SAME: "f32:scale_log2"]
+// OFF-NOT: fa4.tma.store
+// OFF-NOT: fa4.epilogue.stage
+func.func @plain(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
+}
+
+// -----
+
+// Dv > Dqk: a consumer's O tile (64 x 128) does not fit in its Q tile
+// (64 x 64); the planner gives O a region of its own after Q (from 16384),
+// so both consumers stage there at any time.
+// CHECK-LABEL: func @wide_v
+// CHECK: oStaging = array<i64: 16384, 32768, 1024>
+// CHECK-SAME: q = array<i64: 0, 16384, 1024>
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 16384 of bf16
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 32768 of bf16
+// CHECK: fa4.tma.store
+func.func @wide_v(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<window(128, 0)>} : tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
+  return %o : tensor<?x?x6x128xbf16>
+}
+
+// -----
+
+// Decode (fused GQA rows, here a cluster split-K) keeps its own epilogue.
+// CHECK-LABEL: func @decode
+// CHECK-NOT: fa4.tma.store
+// CHECK: fa4.splitk.combine
+// CHECK-NOT: fa4.tma.store
+func.func @decode(%q: tensor<4x1x32x128xbf16>, %k: tensor<4x8192x8x128xbf16>, %v: tensor<4x8192x8x128xbf16>) -> tensor<4x1x32x128xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<4x1x32x128xbf16>, tensor<4x8192x8x128xbf16>, tensor<4x8192x8x128xbf16> -> tensor<4x1x32x128xbf16>
+  return %o : tensor<4x1x32x128xbf16>
+}
