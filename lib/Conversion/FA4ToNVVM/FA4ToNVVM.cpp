@@ -721,28 +721,11 @@ static Value quadSum(Sm90Emitter &e, Value sum) {
   return e.fadd(sum, e.shuffleXor(sum, 2));
 }
 
-/// LSE = ln(sum) + max ln 2 (max in the exp2 domain), -inf where the row
-/// saw no key (sum is the row's whole sum), written by the quad's first
-/// thread when `rowInRange`.
-static void storeLse(Sm90Emitter &e, Value max, Value sum, Value seesKeys,
-                     Value lsePtr, ArrayRef<Value> lseStride, Value batch,
-                     Value row, Value head, Value rowInRange) {
-  OpBuilder &b = e.b;
-  Location loc = e.loc;
-  Value writer = arith::AndIOp::create(
-      b, loc, rowInRange,
+/// The quad's first thread writes a row's LSE: each of the four holds it.
+static Value quadWriter(Sm90Emitter &e, Value rowInRange) {
+  return arith::AndIOp::create(
+      e.b, e.loc, rowInRange,
       e.cmp(arith::CmpIPredicate::eq, e.remu(e.lane(), e.i32(4)), e.i32(0)));
-  auto ifLse = scf::IfOp::create(b, loc, writer, false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifLse.thenBlock());
-  // Natural log: (max + log2(sum)) * ln 2; -inf for a row with no key.
-  Value lse = e.select(seesKeys, e.fmul(e.fadd(max, e.log2(sum)), e.f32(M_LN2)),
-                       e.f32(-INFINITY));
-  Value index = e.add(e.mul(e.sext(batch), lseStride[0]),
-                      e.add(e.mul(e.sext(head), lseStride[1]), e.sext(row)));
-  Value address = LLVM::GEPOp::create(b, loc, lsePtr.getType(), b.getF32Type(),
-                                      lsePtr, ValueRange{index});
-  LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
 }
 
 /// sm_90a's fa4.epilogue.stage: a wgmma fragment's two rows per thread,
@@ -764,11 +747,7 @@ struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
     Value zero = e.f32(0.0);
     Value quadByte = e.mul(e.remu(e.lane(), e.i32(4)), e.i32(4));
     for (int half = 0; half < 2; ++half) {
-      Value sum = quadSum(e, rowSum[half]);
-      Value seesKeys =
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, zero);
-      Value inverse = e.select(
-          seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), sum), zero);
+      Value inverse = e.rowInverse(quadSum(e, rowSum[half]), zero).second;
       Value row = e.add(e.fragmentRow(), e.i32(8 * half));
       Value rowStart = e.add(
           e.add(e.i32(op.getOffset()), e.mul(row, e.i32(kRowBytes))), quadByte);
@@ -789,10 +768,7 @@ struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
       }
     }
     // The TMA store reads through the async proxy.
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(op.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+    e.fenceAsyncProxy();
     rewriter.eraseOp(op);
     return success();
   }
@@ -813,12 +789,10 @@ struct LseStoreLowering : OpConversionPattern<LseStoreOp> {
       Value rowInRange =
           e.cmp(arith::CmpIPredicate::slt, row, adaptor.getSeqQ().front());
       Value sum = quadSum(e, adaptor.getSum()[half]);
-      Value seesKeys = arith::CmpFOp::create(
-          rewriter, op.getLoc(), arith::CmpFPredicate::OGT, sum, e.f32(0.0));
-      storeLse(e, adaptor.getMax()[half], sum, seesKeys,
-               adaptor.getLsePtr().front(), lseStride,
-               adaptor.getBatch().front(), row, adaptor.getHead().front(),
-               rowInRange);
+      e.storeLse(
+          adaptor.getMax()[half], sum, e.rowInverse(sum, e.f32(0.0)).first,
+          adaptor.getLsePtr().front(), lseStride, adaptor.getBatch().front(),
+          row, adaptor.getHead().front(), quadWriter(e, rowInRange));
     }
     rewriter.eraseOp(op);
     return success();
@@ -849,10 +823,7 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
     Value fragmentColumn = e.fragmentColumn();
     for (int half = 0; half < 2; ++half) {
       Value sum = quadSum(e, rowSum[half]);
-      Value seesKeys =
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, zero);
-      Value inverse = e.select(
-          seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), sum), zero);
+      auto [seesKeys, inverse] = e.rowInverse(sum, zero);
       // Tile row -> (query row, head): r / group and head + r % group.
       Value tileRow = e.add(e.fragmentRow(), e.i32(8 * half));
       Value row = e.add(firstRow, e.divu(tileRow, e.i32(group)));
@@ -881,8 +852,8 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
         LLVM::StoreOp::create(b, loc, pair, address, alignment);
       }
       if (lsePtr)
-        storeLse(e, rowMax[half], sum, seesKeys, lsePtr, lseStride, batch, row,
-                 rowHead, rowInRange);
+        e.storeLse(rowMax[half], sum, seesKeys, lsePtr, lseStride, batch, row,
+                   rowHead, quadWriter(e, rowInRange));
     }
     rewriter.eraseOp(op);
     return success();

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -124,6 +125,47 @@ public:
       b.setInsertionPointAfterValue(thread);
       return remu(thread, i32(32));
     });
+  }
+
+  /// Orders this thread's shared-memory writes before the async proxy's
+  /// (TMA) reads that a barrier after it hands them to.
+  void fenceAsyncProxy() {
+    mlir::NVVM::FenceProxyOp::create(
+        b, loc, mlir::NVVM::ProxyKind::async_shared,
+        mlir::NVVM::SharedSpaceAttr::get(b.getContext(),
+                                         mlir::NVVM::SharedSpace::shared_cta));
+  }
+
+  /// Whether a row saw a key (its sum is positive), and 1 / sum where it
+  /// did, 0 where it did not (O = 0 then). `zero` is an f32 0, made once by
+  /// the caller.
+  std::pair<mlir::Value, mlir::Value> rowInverse(mlir::Value sum,
+                                                 mlir::Value zero) {
+    mlir::Value seesKeys = mlir::arith::CmpFOp::create(
+        b, loc, mlir::arith::CmpFPredicate::OGT, sum, zero);
+    mlir::Value inverse = select(
+        seesKeys, mlir::arith::DivFOp::create(b, loc, f32(1.0), sum), zero);
+    return {seesKeys, inverse};
+  }
+
+  /// Where `writer`: a row's LSE = ln(sum) + max ln 2 (max in the exp2
+  /// domain), -inf where it saw no key, at lse + batch * l0 + head * l1 +
+  /// row.
+  void storeLse(mlir::Value max, mlir::Value sum, mlir::Value seesKeys,
+                mlir::Value lsePtr, llvm::ArrayRef<mlir::Value> lseStride,
+                mlir::Value batch, mlir::Value row, mlir::Value head,
+                mlir::Value writer) {
+    auto ifLse = mlir::scf::IfOp::create(b, loc, writer, false);
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLse.thenBlock());
+    mlir::Value lse = select(seesKeys, fmul(fadd(max, log2(sum)), f32(M_LN2)),
+                             f32(-INFINITY));
+    mlir::Value index = add(mul(sext(batch), lseStride[0]),
+                            add(mul(sext(head), lseStride[1]), sext(row)));
+    mlir::Value address =
+        mlir::LLVM::GEPOp::create(b, loc, lsePtr.getType(), b.getF32Type(),
+                                  lsePtr, mlir::ValueRange{index});
+    mlir::LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
   }
 
   /// Two f32 as one 32-bit register of two 16-bit values, `low` in bits 0-15

@@ -458,25 +458,6 @@ struct RowsLoadLowering : OpConversionPattern<RowsLoadOp> {
   }
 };
 
-/// LSE = ln(sum) + max ln 2 (max in the exp2 domain), -inf where the row
-/// saw no key, at lse + batch * l0 + head * l1 + row when `inRange`.
-static void storeLse(Sm100Emitter &e, Value max, Value sum, Value seesKeys,
-                     Value lsePtr, ArrayRef<Value> lseStride, Value batch,
-                     Value row, Value head, Value inRange) {
-  OpBuilder &b = e.b;
-  Location loc = e.loc;
-  auto ifLse = scf::IfOp::create(b, loc, inRange, false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifLse.thenBlock());
-  Value lse = e.select(seesKeys, e.fmul(e.fadd(max, e.log2(sum)), e.f32(M_LN2)),
-                       e.f32(-INFINITY));
-  Value index = e.add(e.mul(e.sext(batch), lseStride[0]),
-                      e.add(e.mul(e.sext(head), lseStride[1]), e.sext(row)));
-  Value address = LLVM::GEPOp::create(b, loc, lsePtr.getType(), b.getF32Type(),
-                                      lsePtr, ValueRange{index});
-  LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
-}
-
 /// The thread's row of O, from registers or from TMEM 16 columns at a time:
 /// O / sum as 16-bit pairs for the first `depth` columns, and LSE.
 struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
@@ -498,12 +479,8 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
           seqQ = adaptor.getSeqQ().front();
     auto [outStride, lsePtr, lseStride] = outputOperands(op, adaptor);
     Type elementType = op.getElementType();
-    Value zero = e.f32(0.0);
     Value sum = adaptor.getSum().front(), max = adaptor.getMax().front();
-    Value seesKeys =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, zero);
-    Value inverse = e.select(
-        seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), sum), zero);
+    auto [seesKeys, inverse] = e.rowInverse(sum, e.f32(0.0));
     Value tileRow = e.threadInGroup();
     Value row = e.add(firstRow, e.divu(tileRow, e.i32(group)));
     Value rowHead = e.add(head, e.remu(tileRow, e.i32(group)));
@@ -547,8 +524,8 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
       }
     }
     if (lsePtr)
-      storeLse(e, max, sum, seesKeys, lsePtr, lseStride, batch, row, rowHead,
-               inRange);
+      e.storeLse(max, sum, seesKeys, lsePtr, lseStride, batch, row, rowHead,
+                 inRange);
     rewriter.eraseOp(op);
     return success();
   }
@@ -572,10 +549,7 @@ struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
     Type elementType = op.getElementType();
     constexpr int64_t kBoxColumns = 64, kRowBytes = 128, kChunkBytes = 16;
     Value sum = adaptor.getSum().front();
-    Value seesKeys = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                                           sum, e.f32(0.0));
-    Value inverse = e.select(
-        seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), sum), e.f32(0.0));
+    Value inverse = e.rowInverse(sum, e.f32(0.0)).second;
     Value row = e.threadInGroup();
     Value rowStart = e.add(e.i32(op.getOffset()), e.mul(row, e.i32(kRowBytes)));
     Value swizzle = e.remu(row, e.i32(8));
@@ -606,10 +580,7 @@ struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
       }
     }
     // The TMA store reads through the async proxy.
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(op.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+    e.fenceAsyncProxy();
     rewriter.eraseOp(op);
     return success();
   }
@@ -628,11 +599,10 @@ struct LseStoreLowering : OpConversionPattern<LseStoreOp> {
     for (ValueRange stride : adaptor.getLseStrides())
       lseStride.push_back(stride.front());
     Value sum = adaptor.getSum().front();
-    Value seesKeys = arith::CmpFOp::create(
-        rewriter, op.getLoc(), arith::CmpFPredicate::OGT, sum, e.f32(0.0));
-    storeLse(e, adaptor.getMax().front(), sum, seesKeys,
-             adaptor.getLsePtr().front(), lseStride, adaptor.getBatch().front(),
-             row, adaptor.getHead().front(), inRange);
+    e.storeLse(adaptor.getMax().front(), sum,
+               e.rowInverse(sum, e.f32(0.0)).first, adaptor.getLsePtr().front(),
+               lseStride, adaptor.getBatch().front(), row,
+               adaptor.getHead().front(), inRange);
     rewriter.eraseOp(op);
     return success();
   }

@@ -76,13 +76,18 @@ LogicalResult WarpSpecializeOp::verify() {
 // TmaLoadOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult TmaLoadOp::verify() {
-  size_t rank = getCoordinates().size();
+/// A TMA box's coordinates, one per dim of its tensor map (rank 1 to 5).
+static LogicalResult verifyTmaCoordinates(Operation *op,
+                                          ValueRange coordinates) {
+  size_t rank = coordinates.size();
   if (rank < 1 || rank > 5)
-    return emitOpError() << "takes 1 to 5 coordinates (a tensor map's rank), "
-                            "got "
-                         << rank;
+    return op->emitOpError()
+           << "takes 1 to 5 coordinates (a tensor map's rank), got " << rank;
   return success();
+}
+
+LogicalResult TmaLoadOp::verify() {
+  return verifyTmaCoordinates(*this, getCoordinates());
 }
 
 //===----------------------------------------------------------------------===//
@@ -278,12 +283,7 @@ LogicalResult LseStoreOp::verify() {
 }
 
 LogicalResult TmaStoreOp::verify() {
-  size_t rank = getCoordinates().size();
-  if (rank < 1 || rank > 5)
-    return emitOpError() << "takes 1 to 5 coordinates (a tensor map's rank), "
-                            "got "
-                         << rank;
-  return success();
+  return verifyTmaCoordinates(*this, getCoordinates());
 }
 
 //===----------------------------------------------------------------------===//
