@@ -77,11 +77,15 @@ constexpr int kEpilogueBarrierBase = 4;
 /// `persistent=true`: persistent at every Skv.
 constexpr int64_t kAlwaysPersistent = INT32_MAX;
 /// persistent-max-seq-kv's default, -1: the planner's rule
-/// (persistentUpToSeqKV), 2048 where Dv <= 128 without a window mask, else
-/// no persistence. The looped twin
-/// measured +14-27% at S = 512 and 0-4% at 2048 for Dv <= 128, with the
-/// plain kernel unchanged above the bound; at Dv = 256 its spills made it
-/// slower (bench/RESULTS.md, session 6). Window masks were not measured.
+/// (persistentUpToSeqKV), 2048 where Dv <= 128 without a window mask, and
+/// not for a causal mask at Dv > 64 when the plain kernel stores O by TMA;
+/// else no persistence. The looped twin measured +14-27% at S = 512 and
+/// 0-4% at 2048 for Dv <= 128, with the plain kernel unchanged above the
+/// bound; at Dv = 256 its spills made it slower (bench/RESULTS.md, session
+/// 6). Window masks were not measured. Against the plain kernel with the
+/// TMA-store epilogue (session 7, call 5), causal at Dv = 128 lost 2-5% at
+/// every S <= 2048, while Dv = 64 causal and non-causal gained 6-22% at
+/// S <= 1024.
 constexpr int64_t kPlannersPersistentBound = -1;
 constexpr int64_t kDefaultPersistentMaxSeqKV = 2048;
 
@@ -981,11 +985,16 @@ private:
     if (persistent)
       return kAlwaysPersistent;
     int64_t maxSeqKV = persistentMaxSeqKV;
-    if (maxSeqKV == kPlannersPersistentBound)
-      maxSeqKV =
-          plan.paddedOv <= 128 && plan.mask.getKind() != attn::MaskKind::Window
-              ? kDefaultPersistentMaxSeqKV
-              : 0;
+    if (maxSeqKV == kPlannersPersistentBound) {
+      bool causalPlainWins = tmaStoreO && plan.canStoreOByTma &&
+                             plan.mask.getKind() == attn::MaskKind::Causal &&
+                             plan.paddedOv > 64;
+      maxSeqKV = plan.paddedOv <= 128 &&
+                         plan.mask.getKind() != attn::MaskKind::Window &&
+                         !causalPlainWins
+                     ? kDefaultPersistentMaxSeqKV
+                     : 0;
+    }
     // A static Skv decides now: one kernel, looped or not.
     int64_t seqKV = op.getKeyType().getDimSize(1);
     if (maxSeqKV == 0 || ShapedType::isDynamic(seqKV))
