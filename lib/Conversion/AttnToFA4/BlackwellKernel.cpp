@@ -314,6 +314,7 @@ private:
   int64_t oStagingOffset(int64_t i) const {
     return plan.oStagingOffset + i * plan.oStagedTileBytes();
   }
+  /// The first query row of Q tile i of this CTA's work tile.
   Value tileRow(int64_t i) {
     return add(work.blockRow, i32(i * plan.queryRowsPerTile()));
   }
@@ -436,13 +437,12 @@ void BlackwellBuilder::buildLoader() {
               plan.numQ * plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
   for (int64_t i = 0; i < plan.numQ; ++i)
     for (int64_t box = 0; box < plan.qkBoxes; ++box)
-      load(args.qMap,
-           ValueRange{i32(box * kBoxColumns), work.head,
-                      add(work.blockRow, i32(i * plan.queryRowsPerTile())),
-                      work.batch},
-           i32(plan.qOffset + i * plan.qTileBytes() +
-               box * kTileRows * kSwizzleBytes),
-           qBarrier);
+      load(
+          args.qMap,
+          ValueRange{i32(box * kBoxColumns), work.head, tileRow(i), work.batch},
+          i32(plan.qOffset + i * plan.qTileBytes() +
+              box * kTileRows * kSwizzleBytes),
+          qBarrier);
   // Under pair_cta this CTA loads keys [BN/2 rank, BN/2 (rank + 1)) of each
   // K tile and depth columns [Dv/2 rank, Dv/2 (rank + 1)) of each V tile.
   Value kRowOffset = plan.pair ? mul(ctaRank, i32(plan.kRowsPerCta())) : i32(0);
@@ -594,7 +594,7 @@ void BlackwellBuilder::buildSoftmax(Value tileIndex) {
           FragType::get(b.getContext(), kTileRows, plan.bn, b.getF32Type());
       auto probsType =
           FragType::get(b.getContext(), kTileRows, plan.bn, plan.elementType);
-      Value tileRow = add(work.blockRow, i32(i * plan.queryRowsPerTile()));
+      Value firstRow = tileRow(i);
       auto loop = scf::ForOp::create(
           b, loc, toIndex(i32(0)), toIndex(work.numTiles), toIndex(i32(1)),
           ValueRange{SplatOp::create(b, loc, rowsType(), f32(-INFINITY)),
@@ -607,7 +607,7 @@ void BlackwellBuilder::buildSoftmax(Value tileIndex) {
         Value scores =
             TmemLoadOp::create(b, loc, scoresType, sTile(i)).getResult();
         Value firstKey = mul(add(work.firstTile, tile), i32(plan.bn));
-        scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow,
+        scores = MaskOp::create(b, loc, scoresType, scores, firstKey, firstRow,
                                 args.seqQ, args.seqKV, plan.mask,
                                 b.getI64IntegerAttr(plan.rowGroup));
         auto softmax = SoftmaxOp::create(
@@ -692,12 +692,11 @@ void BlackwellBuilder::buildCorrection() {
       MBarrierArriveOp::create(b, loc, oStaged(i));
       continue;
     }
-    EpilogueOp::create(b, loc, oTile(i), max, sum, args.outPtr, work.batch,
-                       add(work.blockRow, i32(i * plan.queryRowsPerTile())),
-                       work.head, args.outStride, args.seqQ, args.lsePtr,
-                       args.lseStride, b.getI64IntegerAttr(plan.ovDepth),
-                       TypeAttr::get(plan.elementType),
-                       b.getI64IntegerAttr(plan.rowGroup));
+    EpilogueOp::create(
+        b, loc, oTile(i), max, sum, args.outPtr, work.batch, tileRow(i),
+        work.head, args.outStride, args.seqQ, args.lsePtr, args.lseStride,
+        b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.elementType),
+        b.getI64IntegerAttr(plan.rowGroup));
   }
 }
 
