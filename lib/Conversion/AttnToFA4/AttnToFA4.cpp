@@ -986,9 +986,10 @@ private:
       return kAlwaysPersistent;
     int64_t maxSeqKV = persistentMaxSeqKV;
     if (maxSeqKV == kPlannersPersistentBound) {
-      bool causalPlainWins = tmaStoreO && plan.canStoreOByTma &&
-                             plan.mask.getKind() == attn::MaskKind::Causal &&
-                             plan.paddedOv > 64;
+      bool causalPlainWins =
+          FA3KernelBuilder::storesOByTma(plan, /*persistent=*/false,
+                                         tmaStoreO) &&
+          plan.mask.getKind() == attn::MaskKind::Causal && plan.paddedOv > 64;
       maxSeqKV = plan.paddedOv <= 128 &&
                          plan.mask.getKind() != attn::MaskKind::Window &&
                          !causalPlainWins
