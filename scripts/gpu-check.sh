@@ -8,8 +8,8 @@
 #      arguments per case; '#' starts a comment),
 #   5. prints a summary table. Exits non-zero if anything failed.
 # Logs go to $OUT: build.log, ctest.log, runs.log, summary.txt, python.txt,
-# bench.txt. FA4_ARTIFACTS (a glob under artifacts/) picks the artifacts
-# whose cases run; FA4_SKIP_BENCH=1 skips the SDPA comparison and
+# bench.txt. FA4_ARTIFACTS (globs under artifacts/, separated by spaces)
+# picks the artifacts whose cases run; FA4_SKIP_BENCH=1 skips the SDPA comparison and
 # FA4_BENCH_FILTER (an extended regex) picks the rows of artifacts/bench.txt;
 # FA4_BENCH_PDL=1 adds fa4 timed with programmatic dependent launches.
 set -euo pipefail
@@ -71,8 +71,11 @@ else
   echo "nvcc not found: self-test kernels skipped" >&2
 fi
 if [ -d artifacts ]; then
-  for dir in artifacts/${FA4_ARTIFACTS:-*}/; do
-    [ -f "$dir/manifest.json" ] && artifact_dirs+=("${dir%/}")
+  read -ra patterns <<<"${FA4_ARTIFACTS:-*}"
+  for pattern in "${patterns[@]}"; do
+    for dir in artifacts/$pattern/; do
+      [ -f "$dir/manifest.json" ] && artifact_dirs+=("${dir%/}")
+    done
   done
 fi
 [ ${#artifact_dirs[@]} -gt 0 ] || echo "no artifacts to run" >&2

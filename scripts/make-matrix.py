@@ -10,6 +10,7 @@ causal and two windows; bf16 and f16; all with LSE.
 import argparse
 import glob
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -47,9 +48,19 @@ PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
 # "plain_directo": plain, with O written from registers
 # (`--tma-store-o=false`) instead of staged in shared memory and stored by
 # TMA, the default of a kernel without a work loop since session 7.
+# (session 7's "plain_directo", `--tma-store-o=false`, measured the TMA
+# store of O.)
+# "nofuse": the looped twin without the fused work-tile hand-over
+# (`--fuse-work-tiles=false`: each work tile drains before the next
+# starts), for the kernels with a twin.
+# "twin16k": the looped twin at every Skv of the sweep
+# (`--persistent-max-seq-kv=16384`), to find where it stops paying.
+TWIN_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
+              "bench_prefill_d128_none"]
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
-            "plain_directo": (["--persistent-max-seq-kv=0",
-                               "--tma-store-o=false"], PREFILL_BENCH)}
+            "nofuse": (["--fuse-work-tiles=false"], TWIN_BENCH),
+            "twin16k": (["--persistent-max-seq-kv=16384"],
+                        TWIN_BENCH + ["bench_prefill_d128_causal"])}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),
@@ -105,6 +116,13 @@ DECODE_VARIANTS = {"ws16": (["--split-k-partitions=16", "--split-k-workspace"],
                             ["decode_d128_h32x8"])}
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
+# A matrix kernel with a looped twin also runs these (B, Sq, Skv) on three
+# persistent CTAs (fa4-run --persistent-ctas 3), so that each CTA loops over
+# dozens of work tiles: the fused hand-over from one work tile to the next,
+# and, under a causal mask with Sq > Skv, work tiles that see no key next to
+# ones that do.
+LOOP_SIZES = [(2, 1023, 1024), (3, 799, 203), (2, 239, 1)]
+LOOP_CTAS = 3
 
 
 def function(name, dqk, dv, hq, hkv, mask, dtype):
@@ -242,6 +260,13 @@ def main():
                 batch = 1 if sq * skv > 1 << 20 else 2
                 seed = index * len(SIZES) + case
                 cases.write(f"--b {batch} --sq {sq} --skv {skv} --seed {seed}\n")
+            with open(os.path.join(directory, "manifest.json")) as manifest:
+                persistent = json.load(manifest)["launch"].get("persistent", {})
+            if persistent.get("kernel"):
+                for case, (b, sq, skv) in enumerate(LOOP_SIZES):
+                    cases.write(f"--b {b} --sq {sq} --skv {skv} "
+                                f"--seed {50000 + index * 10 + case} "
+                                f"--persistent-ctas {LOOP_CTAS}\n")
     matrix = max(len(functions) - len(BENCH), 0)
     print(f"{len(functions)} kernels in {args.out}/: {matrix} "
           f"x {len(SIZES)} sizes, {len(functions) - matrix} for benchmarks; "

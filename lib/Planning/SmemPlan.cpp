@@ -17,10 +17,13 @@
 // fit is an error.
 //
 // mbarriers (8 bytes each): one full barrier per Q tile; per ring slot one
-// full barrier per depth box and one empty barrier; on sm_100a four per Q
-// tile for the MMA/softmax/correction hand-offs (S ready, P ready, O ready,
-// O rescaled); one cluster publish barrier for split-K through DSMEM. The
-// sm_90a consumers hand off through named barriers, which take no memory.
+// full barrier per depth box and one empty barrier; on sm_100a five per Q
+// tile for the MMA/softmax/correction/epilogue hand-offs (S ready, P ready,
+// O ready, O rescaled, O staged); on sm_90a one empty barrier per Q tile
+// (a persistent CTA reloads a consumer's Q as soon as that consumer is
+// done with it); one cluster publish barrier for split-K through DSMEM.
+// The sm_90a consumers hand off through named barriers, which take no
+// memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -160,7 +163,8 @@ static SmemPlan layout(const AttnConfig &config, const SplitKPlan &splitK,
 
   plan.numBarriers =
       config.numQ + numFullBarriers + numRingSlots +
-      (config.chip == Chip::SM100a ? kSm100BarriersPerQTile * config.numQ : 0) +
+      (config.chip == Chip::SM100a ? kSm100BarriersPerQTile * config.numQ
+                                    : config.numQ) +
       (clusterSplit ? 1 : 0);
   int64_t mbarrierBytes = getTargetInfo(config.chip).mbarrierBytes;
   allocator.place(plan.barriers, plan.numBarriers * mbarrierBytes,

@@ -150,6 +150,7 @@ def _declare(lib):
             ],
         ),
         "fa4_module_set_programmatic_launch": (status, [_module_p, ctypes.c_int32]),
+        "fa4_module_set_persistent_ctas": (status, [_module_p, ctypes.c_int32]),
         "fa4_validate": (status, [_module_p, ctypes.POINTER(fa4_attention_args)]),
         "fa4_launch": (
             status,
@@ -541,6 +542,11 @@ class Kernel(object):
             )
         )
         return Alignment(base.value, stride.value)
+
+    def set_persistent_ctas(self, max_ctas):
+        """At most max_ctas CTAs for a persistent launch (0: one per SM; see
+        fa4_module_set_persistent_ctas in Runtime.h)."""
+        _check(self._lib.fa4_module_set_persistent_ctas(self._live(), int(max_ctas)))
 
     def set_programmatic_launch(self, enabled):
         """Programmatic dependent launch (off by default; see

@@ -145,6 +145,18 @@ fa4_status fa4_module_set_programmatic_launch(fa4_module *module,
   });
 }
 
+fa4_status fa4_module_set_persistent_ctas(fa4_module *module,
+                                          int32_t max_ctas) {
+  return guarded([&] {
+    requireNonNull(module, "module");
+    if (max_ctas < 0)
+      throw Error(FA4_ERROR_INVALID_ARGUMENT,
+                  "max_ctas is " + std::to_string(max_ctas) +
+                      "; expected 0 (one CTA per SM) or a positive cap");
+    module->kernel.setPersistentCtaLimit(static_cast<uint32_t>(max_ctas));
+  });
+}
+
 fa4_status fa4_module_get_tensor_alignment(const fa4_module *module,
                                            const char *tensor,
                                            int32_t *base_bytes,

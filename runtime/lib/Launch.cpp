@@ -236,7 +236,8 @@ void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   CUfunction function = functions.function;
   const std::string *name = &manifest.kernel;
   if (persistentApplies(manifest.launch, bindings, functions.numSMs)) {
-    grid = persistentGrid(manifest.launch, bindings, grid, functions.numSMs);
+    grid = persistentGrid(manifest.launch, bindings, grid, functions.numSMs,
+                          persistentCtaLimit.load());
     if (functions.persistentTwin) {
       function = functions.persistentTwin;
       name = &manifest.launch.persistent->kernel;

@@ -41,6 +41,11 @@ public:
   }
   void setProgrammaticLaunch(bool enabled) { programmaticLaunch = enabled; }
 
+  /// At most this many CTAs for a persistent launch (0: one per SM, times
+  /// the manifest's ctas_per_sm): to leave SMs to concurrent work, or to
+  /// make every CTA loop over many work tiles in a test.
+  void setPersistentCtaLimit(uint32_t ctas) { persistentCtaLimit = ctas; }
+
 private:
   struct Loaded {
     CUmodule module;
@@ -63,6 +68,7 @@ private:
   /// launches and cost 26-31% on the B = 1 cluster decode in CUDA graphs
   /// (bench/RESULTS.md, session 5).
   std::atomic<bool> programmaticLaunch{false};
+  std::atomic<uint32_t> persistentCtaLimit{0};
 };
 
 } // namespace fa4::rt

@@ -78,10 +78,13 @@ bool fa4::rt::persistentApplies(const LaunchSpec &launch,
 std::array<uint32_t, 3> fa4::rt::persistentGrid(const LaunchSpec &launch,
                                                 const Bindings &bindings,
                                                 std::array<uint32_t, 3> grid,
-                                                uint32_t numSMs) {
+                                                uint32_t numSMs,
+                                                uint32_t maxCtas) {
   if (!persistentApplies(launch, bindings, numSMs))
     return grid;
   uint64_t ctas = uint64_t(numSMs) * launch.persistent->ctasPerSM;
+  if (maxCtas != 0)
+    ctas = std::min<uint64_t>(ctas, maxCtas);
   grid[0] = static_cast<uint32_t>(std::min<uint64_t>(grid[0], ctas));
   return grid;
 }

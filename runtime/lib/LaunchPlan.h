@@ -25,11 +25,12 @@ bool persistentApplies(const LaunchSpec &launch, const Bindings &bindings,
 
 /// The grid to launch on a device of `numSMs` SMs: `grid` (evaluateGrid's),
 /// with x capped at numSMs * ctas_per_sm when the launch is persistent and
-/// skv is at most its max_seq_kv (never capped when numSMs is 0, unknown).
+/// skv is at most its max_seq_kv (never capped when numSMs is 0, unknown),
+/// and then at `maxCtas` when that is not 0.
 std::array<uint32_t, 3> persistentGrid(const LaunchSpec &launch,
                                        const Bindings &bindings,
                                        std::array<uint32_t, 3> grid,
-                                       uint32_t numSMs);
+                                       uint32_t numSMs, uint32_t maxCtas = 0);
 
 /// Bytes of the workspace a workspace split-K needs for these sizes (0
 /// without one). Throws Error(FA4_ERROR_VALIDATION) past 1 TiB.

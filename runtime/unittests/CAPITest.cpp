@@ -77,6 +77,18 @@ TEST(CAPITest, TogglesTheProgrammaticLaunch) {
             FA4_ERROR_INVALID_ARGUMENT);
 }
 
+TEST(CAPITest, CapsThePersistentGrid) {
+  ModulePtr module = loadGood();
+  EXPECT_EQ(fa4_module_set_persistent_ctas(module.get(), 5), FA4_SUCCESS);
+  EXPECT_EQ(fa4_module_set_persistent_ctas(module.get(), 0), FA4_SUCCESS);
+  EXPECT_EQ(fa4_module_set_persistent_ctas(module.get(), -1),
+            FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(fa4_last_error(),
+               "max_ctas is -1; expected 0 (one CTA per SM) or a positive cap");
+  EXPECT_EQ(fa4_module_set_persistent_ctas(nullptr, 5),
+            FA4_ERROR_INVALID_ARGUMENT);
+}
+
 TEST(CAPITest, ReportsEachTensorsAlignment) {
   ModulePtr module = loadGood();
   int32_t base = 0, stride = 0;

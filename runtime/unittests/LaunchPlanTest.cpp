@@ -42,6 +42,12 @@ TEST_F(LaunchPlanTest, CapsAPersistentGridUpToItsSequenceLength) {
   EXPECT_EQ(persistentGrid(persistent.launch, longKeys, grid, 78), grid);
   Bindings atTheLimit = validateArgs(persistent, goodArgs(2, 113, 2048));
   EXPECT_EQ(persistentGrid(persistent.launch, atTheLimit, grid, 78)[0], 78u);
+  // A cap below the SM count (fa4_module_set_persistent_ctas) wins; one
+  // above it does not.
+  EXPECT_EQ(persistentGrid(persistent.launch, bindings, grid, 78, 5)[0], 5u);
+  EXPECT_EQ(persistentGrid(persistent.launch, bindings, grid, 78, 100)[0],
+            78u);
+  EXPECT_EQ(persistentGrid(persistent.launch, longKeys, grid, 78, 5), grid);
   // An unknown SM count launches the grid as written.
   EXPECT_EQ(persistentGrid(persistent.launch, bindings, grid, 0), grid);
   // Whether the rule applies, which also picks a twin kernel.

@@ -19,6 +19,7 @@
 // RUN: FileCheck %s --check-prefix=EPI --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: rm -rf %t.persistent && fa4-compile %s --chip=sm_90a --persistent --ptxas=%ptxas -o %t.persistent --quiet | FileCheck %s --check-prefix=PERSIST-PTXAS
 // RUN: FileCheck %s --check-prefix=PERSIST --input-file=%t.persistent/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=FUSED --input-file=%t.persistent/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 
 // Causal d = 128 bf16 with LSE: BN = 176, two K/V stages.
 func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
@@ -35,9 +36,11 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 
 // Dynamic shared memory at the 128B swizzle atom's 1024-byte alignment; the
 // three tensor maps as 128-byte, 64-aligned parameters, then O, LSE and the
-// scalars b, sq, skv, and last O's tensor map (the TMA store); 384 threads, one CTA per SM; 2 + 4 * 2 mbarriers (Q
-// full, Q empty, 2 K full, 2 V full, 2 K empty, 2 V empty: 212992 + 8 * i)
-// made visible to TMA before the CTA barrier.
+// scalars b, sq, skv, and last O's tensor map (the TMA store); 384 threads,
+// one CTA per SM; 2 * 2 + 4 * 2 mbarriers (per Q tile Q full, then per Q
+// tile Q empty of its 128 readers, 2 K full, 2 V full, 2 K empty, 2 V empty
+// of all 256 consumer threads: 212992 + 8 * i) made visible to TMA before
+// the CTA barrier.
 // ENTRY: .target sm_90a
 // ENTRY: .extern .shared .align 1024 .b8 fa4_dynamic_smem[];
 // ENTRY: .visible .entry fa4_fa3_attention_sm_90a(
@@ -57,16 +60,19 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // ENTRY-NEXT: .minnctapersm 1
 // ENTRY: mov.b32 %r[[ONE:[0-9]+]], 1;
 // ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+212992], %r[[ONE]];
-// ENTRY-NEXT: mov.b32 %r[[ALL:[0-9]+]], 256;
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213000], %r[[ALL]];
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213008], %r[[ONE]];
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213016], %r[[ONE]];
+// ENTRY-NEXT: mov.b32 %r[[WG:[0-9]+]], 128;
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213008], %r[[WG]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213000], %r[[ONE]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213016], %r[[WG]];
 // ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213024], %r[[ONE]];
 // ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213032], %r[[ONE]];
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213040], %r[[ALL]];
-// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213048], %r[[ALL]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213040], %r[[ONE]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213048], %r[[ONE]];
+// ENTRY-NEXT: mov.b32 %r[[ALL:[0-9]+]], 256;
 // ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213056], %r[[ALL]];
 // ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213064], %r[[ALL]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213072], %r[[ALL]];
+// ENTRY-NEXT: mbarrier.init.shared.b64 [fa4_dynamic_smem+213080], %r[[ALL]];
 // ENTRY-NOT: mbarrier.init
 // ENTRY: fence.proxy.async.shared::cta;
 // ENTRY: bar.sync 0;
@@ -87,39 +93,43 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // GRID-NOT: %nctaid
 
 // One thread of the producer warpgroup (24 registers) loads K of the first
-// tile, 2 boxes on K full 0 (213008), then Q with 4 boxes on Q full, without
-// waiting (the ring is fresh), 4D tiles with complete_tx. K goes first so a
-// persistent CTA's next work tile starts loading before its Q slot frees.
+// tile, 2 boxes on K full 0 (213024), then each consumer's Q tile with 2
+// boxes on its own Q full, without waiting (the ring is fresh), 4D tiles
+// with complete_tx. K goes first so a persistent CTA's next work tile
+// starts loading before its Q slots free.
 // PRODUCER: setmaxnreg.dec.sync.aligned.u32 24;
-// PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213008], %r{{[0-9]+}};
-// PRODUCER-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+213008];
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213024], %r{{[0-9]+}};
+// PRODUCER-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+213024];
 // PRODUCER-NOT: mbarrier.try_wait
 // PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+212992], %r{{[0-9]+}};
-// PRODUCER-COUNT-4: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+212992];
+// PRODUCER-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+212992];
+// PRODUCER-NOT: mbarrier.try_wait
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213000], %r{{[0-9]+}};
+// PRODUCER-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [fa4_dynamic_smem+213000];
 
 // The later K and V loads (K(t) and V(t - 1) in the loop, V of the last
 // tile after it) each wait on their own ring's empty barrier first: a K load
-// on K empty (213040 + 8 * slot) and then K full (213008 + 8 * slot), a V
-// load on V empty (213056 + 8 * slot) and then V full (213024 + 8 * slot).
+// on K empty (213056 + 8 * slot) and then K full (213024 + 8 * slot), a V
+// load on V empty (213072 + 8 * slot) and then V full (213040 + 8 * slot).
 // Checked one ring per prefix, since LLVM lays the loop's blocks out in its
 // own order.
 // KRING: setmaxnreg.dec.sync.aligned.u32 24;
-// KRING: add.s32 %r[[KEMPTY:[0-9]+]], %r{{[0-9]+}}, 213040;
+// KRING: add.s32 %r[[KEMPTY:[0-9]+]], %r{{[0-9]+}}, 213056;
 // KRING: mbarrier.try_wait.parity.shared.b64 P1, [%r[[KEMPTY]]], %r{{[0-9]+}}, 10000000;
-// KRING: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [%rd[[KFULL:[0-9]+]]+213008], %r{{[0-9]+}};
-// KRING-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd[[KFULL]]+213008];
+// KRING: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [%rd[[KFULL:[0-9]+]]+213024], %r{{[0-9]+}};
+// KRING-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd[[KFULL]]+213024];
 // VRING: setmaxnreg.dec.sync.aligned.u32 24;
-// VRING: add.s32 %r[[VEMPTY:[0-9]+]], %r{{[0-9]+}}, 213056;
+// VRING: add.s32 %r[[VEMPTY:[0-9]+]], %r{{[0-9]+}}, 213072;
 // VRING: mbarrier.try_wait.parity.shared.b64 P1, [%r[[VEMPTY]]], %r{{[0-9]+}}, 10000000;
-// VRING: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [%rd[[VFULL:[0-9]+]]+213024], %r{{[0-9]+}};
-// VRING-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd[[VFULL]]+213024];
+// VRING: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [%rd[[VFULL:[0-9]+]]+213040], %r{{[0-9]+}};
+// VRING-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd[[VFULL]]+213040];
 
 // Consumers (240 registers), with FA3's intra-warpgroup overlap (the
 // default for prefill): consumer 1 grants consumer 0 the first GEMM turn,
 // both wait for Q, then step 0, peeled, issues S = Q K^T alone in 8 k16
 // steps from shared-memory descriptors inside a GEMM turn (named barrier of
 // 256 threads), hands the turn over, waits and releases K slot 0 (K empty
-// at 213040).
+// at 213056).
 // CONSUMER: setmaxnreg.inc.sync.aligned.u32 240;
 // CONSUMER: bar.arrive %r{{[0-9]+}}, 256;
 // CONSUMER: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], 0, 10000000;
@@ -132,11 +142,11 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // CONSUMER: wgmma.commit_group.sync.aligned;
 // CONSUMER: bar.arrive %r{{[0-9]+}}, 256;
 // CONSUMER: wgmma.wait_group.sync.aligned 0;
-// CONSUMER-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213040];
+// CONSUMER-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213056];
 // The loop: per tile wait for K, take the GEMM turn, S(t) = Q K^T(t) and
 // O += P(t-1) V(t-1) in 11 k16 steps with P's four A registers and V
 // transposed, hand the turn over, wait for S only (one group, the P V,
-// still pending) and release this tile's K slot (213040 + 8 * slot); the
+// still pending) and release this tile's K slot (213056 + 8 * slot); the
 // softmax then runs under the P V.
 // LOOP: mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], %r{{[0-9]+}}, 10000000;
 // LOOP-NEXT: @P1 bra
@@ -152,13 +162,14 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // LOOP: wgmma.commit_group.sync.aligned;
 // LOOP: bar.arrive %r{{[0-9]+}}, 256;
 // LOOP: wgmma.wait_group.sync.aligned 1;
-// LOOP-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213040];
+// LOOP-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213056];
 // Before O is rescaled, the P V is waited for and its V slot released (V
-// empty 213056 + 8 * slot): in the loop, and after the last P V, which is
-// followed by Q empty (barrier 1) and the epilogue.
+// empty 213072 + 8 * slot): in the loop, and after the last P V, which is
+// followed by the consumer's Q empty (213008 + 8 * consumer, which LLVM
+// folds to 213000 + 8 * (consumer + 1)) and the epilogue.
 // VRELEASE-COUNT-2: wgmma.wait_group.sync.aligned 0;
-// VRELEASE-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213056];
-// VRELEASE: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213000];
+// VRELEASE-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213072];
+// VRELEASE: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213000];
 // VRELEASE: st.global.b32
 // The epilogue of the plain kernel: each consumer stages O / sum over its
 // Q tile as 4-byte pairs (128B-swizzled), fences the async proxy, meets its
@@ -178,7 +189,7 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // The lazy rescale in the loop: after the V release, the two row factors
 // against 1.0, one warp vote, and a branch over O's 64 multiplies (to
 // the loop's next step, where the multiplies also end).
-// LAZY: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213056];
+// LAZY: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213072];
 // LAZY-NEXT: setp.ne.f32 %[[P0:p[0-9]+]], %[[C0:r[0-9]+]], 0f3F800000;
 // LAZY-NEXT: setp.ne.f32 %[[P1:p[0-9]+]], %[[C1:r[0-9]+]], 0f3F800000;
 // LAZY-NEXT: or.pred %[[ANY:p[0-9]+]], %[[P0]], %[[P1]];
@@ -208,8 +219,34 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // PERSIST: .visible .entry fa4_fa3_attention_sm_90a(
 // PERSIST-DAG: mov.u32 %r{{[0-9]+}}, %ctaid.x;
 // PERSIST-DAG: mov.u32 %r{{[0-9]+}}, %nctaid.x;
-// PERSIST-DAG: mbarrier.init.shared.b64 [fa4_dynamic_smem+213000], %r{{[0-9]+}};
+// PERSIST-DAG: mbarrier.init.shared.b64 [fa4_dynamic_smem+213008], %r{{[0-9]+}};
 // PERSIST-DAG: setmaxnreg.inc.sync.aligned.u32 240;
-// PERSIST-DAG: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+213000];
 // PERSIST-DAG: setmaxnreg.dec.sync.aligned.u32 24;
 // PERSIST-DAG: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+212992], %r{{[0-9]+}};
+// The fused work-tile transition (fuse-work-tiles): after the K/V loop
+// each consumer releases its Q tile; then, in one GEMM turn, the last P V
+// of this work tile (11 k16 steps), the wait for the next tile's Q, and
+// that tile's first Q K^T (8 k16 steps); the P V is waited for alone (one
+// group pending), its V slot released, O written from registers while the
+// Q K^T runs, and only then the Q K^T waited for and its K slot released.
+// FUSED: .visible .entry fa4_fa3_attention_sm_90a(
+// FUSED: setmaxnreg.inc.sync.aligned.u32 240;
+// FUSED: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}];
+// FUSED: bar.sync %r{{[0-9]+}}, 256;
+// FUSED: wgmma.fence.sync.aligned;
+// FUSED-COUNT-11: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// FUSED-NEXT: // end inline asm
+// FUSED-NEXT: wgmma.commit_group.sync.aligned;
+// FUSED: mbarrier.try_wait.parity.shared.b64
+// FUSED-NOT: wgmma.wait_group
+// FUSED-COUNT-8: wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16
+// FUSED-NEXT: // end inline asm
+// FUSED-NEXT: wgmma.commit_group.sync.aligned;
+// FUSED: bar.arrive %r{{[0-9]+}}, 256;
+// FUSED: wgmma.wait_group.sync.aligned 1;
+// FUSED-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213072];
+// FUSED-NOT: wgmma.wait_group
+// FUSED-COUNT-32: st.global.b32
+// FUSED-NOT: mbarrier.try_wait
+// FUSED: wgmma.wait_group.sync.aligned 0;
+// FUSED-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213056];

@@ -20,7 +20,7 @@
 // FA3-NEXT: "kernel": "fa4_fa3_gqa_window_sm_90a",
 // FA3:      "block": [
 // FA3-NEXT:   384,
-// FA3:      "dynamic_smem_bytes": 213104,
+// FA3:      "dynamic_smem_bytes": 213120,
 // FA3-NEXT: "grid": [
 // FA3-NEXT:   [
 // FA3-NEXT:     {

@@ -29,7 +29,7 @@ print("mask", info.mask, "window", info.window_left, info.window_right,
       "scale %.6f" % info.scale, "has_lse", info.has_lse)
 # CHECK-NEXT: sizes -1 -1 -1
 print("sizes", info.batch, info.seq_q, info.seq_kv)
-# CHECK-NEXT: block (384, 1, 1) cluster (1, 1, 1) smem 213104
+# CHECK-NEXT: block (384, 1, 1) cluster (1, 1, 1) smem 213120
 print("block", info.block, "cluster", info.cluster, "smem", info.smem)
 # CHECK-NEXT: strictest 16 16
 print("strictest", info.base_align_bytes, info.stride_align_bytes)
@@ -41,6 +41,14 @@ kernel.set_programmatic_launch(True)
 # CHECK-NEXT: after set_programmatic_launch(True): True
 print("after set_programmatic_launch(True):", kernel.info.programmatic_launch)
 kernel.set_programmatic_launch(False)
+# A cap on the persistent grid; a negative one is refused by name.
+kernel.set_persistent_ctas(5)
+kernel.set_persistent_ctas(0)
+try:
+    kernel.set_persistent_ctas(-1)
+except fa4.Fa4Error as error:
+    # CHECK-NEXT: refused: max_ctas is -1; expected 0 (one CTA per SM) or a positive cap
+    print("refused:", error)
 info = kernel.info
 # CHECK-NEXT: binary fa4_fa3_attention_sm_90a.ptx
 print("binary", os.path.basename(info.binary_path))

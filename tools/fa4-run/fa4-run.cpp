@@ -44,7 +44,7 @@ void check(fa4_status status, const char *what) {
 const char *usage =
     "usage: fa4-run MANIFEST [--b N] [--sq N] [--skv N] [--seed N] [--check]\n"
     "               [--full-check] [--bench] [--graph] [--pdl] [--iters N]\n"
-    "               [--json]\n"
+    "               [--json] [--persistent-ctas N]\n"
     "               [--bad-tensor=misaligned|stride|last-stride|overlap|"
     "dtype|shape|lse]\n"
     "  --b/--sq/--skv   runtime sizes (default: the manifest's static sizes)\n"
@@ -57,6 +57,8 @@ const char *usage =
     "                   median of 5 replays\n"
     "  --pdl            programmatic dependent launches (where the manifest\n"
     "                   allows them)\n"
+    "  --persistent-ctas at most N CTAs for a persistent launch (so each\n"
+    "                   loops over more work tiles)\n"
     "  --bad-tensor     pass one wrongly laid out tensor; expect a refusal\n";
 
 struct Options {
@@ -66,6 +68,7 @@ struct Options {
   bool check = false, fullCheck = false, bench = false, json = false;
   bool graph = false, programmaticLaunch = false;
   int iters = 30;
+  int64_t persistentCtas = 0;
   std::string badTensor;
 };
 
@@ -119,6 +122,8 @@ Options parseOptions(int argc, char **argv) {
       options.json = true;
     else if (arg == "--pdl")
       options.programmaticLaunch = true;
+    else if (arg == "--persistent-ctas")
+      options.persistentCtas = integer(1);
     else if (arg == "-h" || arg == "--help") {
       std::fputs(usage, stdout);
       std::exit(exitPass);
@@ -584,6 +589,10 @@ int run(const Options &options) {
   check(fa4_module_load(options.manifest.c_str(), &module), "fa4_module_load");
   check(fa4_module_set_programmatic_launch(module, options.programmaticLaunch),
         "fa4_module_set_programmatic_launch");
+  check(fa4_module_set_persistent_ctas(
+            module, static_cast<int32_t>(std::min<int64_t>(
+                        options.persistentCtas, INT32_MAX))),
+        "fa4_module_set_persistent_ctas");
   std::unique_ptr<fa4_module, void (*)(fa4_module *)> owner(module,
                                                             fa4_module_destroy);
   fa4_kernel_info info;

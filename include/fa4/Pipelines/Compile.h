@@ -58,6 +58,12 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::desc("fa3 prefill kernel without a work loop: O leaves "
                      "through shared memory and TMA stores"),
       llvm::cl::init(true)};
+  Option<bool> fuseWorkTiles{
+      *this, "fuse-work-tiles",
+      llvm::cl::desc("fa3 prefill kernel with a work loop: the next work "
+                     "tile's first Q K^T is issued with this tile's last "
+                     "P V, and O is written while it runs"),
+      llvm::cl::init(true)};
   Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("fa3 prefill kernel: persistent CTAs (one per SM, "

@@ -152,8 +152,9 @@ struct HopperPlan : SplitPlan {
   /// Q tiles the producer loads: one shared tile when the consumers split
   /// the keys of the same rows.
   int64_t qTiles() const { return consumersSplitKeys ? 1 : numConsumers; }
-  /// mbarriers: Q full, Q empty; per slot K full, V full, K empty, V empty.
-  int64_t numBarriers() const { return 2 + 4 * kvStages; }
+  /// mbarriers: per Q tile Q full, then per Q tile Q empty; per slot K
+  /// full, V full, K empty, V empty.
+  int64_t numBarriers() const { return 2 * qTiles() + 4 * kvStages; }
 };
 
 /// Reads the plan; fails with a diagnostic for plans this kernel cannot run.
@@ -271,14 +272,18 @@ class FA3KernelBuilder : KernelEmitter {
 public:
   FA3KernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
                    bool pingPong, bool persistent, bool intraWgOverlap,
-                   bool lazyRescale, bool tmaStoreO)
+                   bool lazyRescale, bool tmaStoreO, bool fuseWorkTiles)
       : KernelEmitter(b, loc), plan(plan),
         pingPong(pingPong && plan.numConsumers == 2 &&
                  !plan.consumersSplitKeys),
         persistent(persistent),
         intraWgOverlap(intraWgOverlap && allowsIntraWgOverlap(plan)),
         lazyRescale(lazyRescale && allowsLazyRescale(plan)),
-        storeOByTma(storesOByTma(plan, persistent, tmaStoreO)) {}
+        storeOByTma(storesOByTma(plan, persistent, tmaStoreO)),
+        fusedWorkTiles(fuseWorkTiles && persistent && !plan.decode &&
+                       this->intraWgOverlap && !plan.consumersSplitKeys &&
+                       !plan.workspace && !plan.clusterSplit() &&
+                       !storeOByTma) {}
 
   /// O through shared memory and TMA stores, in the kernel without a work
   /// loop: a persistent kernel's Q region already holds the next work
@@ -318,18 +323,23 @@ private:
                                  b.getI64IntegerAttr(plan.barrierOffset));
   }
   Value barrier(int64_t index) { return barrier(i32(index)); }
-  Value qFullBarrier() { return barrier(0); }
-  Value qEmptyBarrier() { return barrier(1); }
-  Value kFullBarrier(Value slot) { return barrier(add(i32(2), slot)); }
+  /// Each Q tile has its own pair, so that a consumer's next Q loads as soon
+  /// as that consumer, not both, is done with its last QK^T.
+  Value qFullBarrier(Value qTile) { return barrier(qTile); }
+  Value qEmptyBarrier(Value qTile) {
+    return barrier(add(i32(plan.qTiles()), qTile));
+  }
+  Value kFullBarrier(Value slot) { return barrier(add(i32(kvBarrierBase()), slot)); }
   Value vFullBarrier(Value slot) {
-    return barrier(add(i32(2 + plan.kvStages), slot));
+    return barrier(add(i32(kvBarrierBase() + plan.kvStages), slot));
   }
   Value kEmptyBarrier(Value slot) {
-    return barrier(add(i32(2 + 2 * plan.kvStages), slot));
+    return barrier(add(i32(kvBarrierBase() + 2 * plan.kvStages), slot));
   }
   Value vEmptyBarrier(Value slot) {
-    return barrier(add(i32(2 + 3 * plan.kvStages), slot));
+    return barrier(add(i32(kvBarrierBase() + 3 * plan.kvStages), slot));
   }
+  int64_t kvBarrierBase() const { return 2 * plan.qTiles(); }
   void waitBarrier(Value barrier, Value parity) {
     MBarrierWaitOp::create(b, loc, barrier, parity);
   }
@@ -376,6 +386,7 @@ private:
     Value workDone;  // work tiles this CTA finished before this one
     Value kvTiles;   // K/V ring tiles used before this work tile
   };
+  Value workTileCount();
   WorkScope beginWork();
   void endWork(WorkScope scope);
   void buildProducer();
@@ -393,6 +404,9 @@ private:
   bool intraWgOverlap;
   bool lazyRescale;
   bool storeOByTma;
+  /// Persistent prefill: a work tile's tail is fused with the next one's
+  /// head (buildConsumer).
+  bool fusedWorkTiles;
 
   // Kernel arguments.
   AttentionArgs args;
@@ -430,6 +444,15 @@ void FA3KernelBuilder::decodeSplitWork() {
                       plan.group, partition, /*inCluster=*/!plan.workspace));
 }
 
+/// How many work tiles this persistent CTA takes: firstWork, firstWork +
+/// workStride, ... below numWork.
+Value FA3KernelBuilder::workTileCount() {
+  Value myWork =
+      divu(add(sub(numWork, firstWork), sub(workStride, i32(1))), workStride);
+  return select(cmp(arith::CmpIPredicate::sgt, numWork, firstWork), myWork,
+                i32(0));
+}
+
 /// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
 /// K/V tiles used so far); the K/V ring and the Q buffer continue from one
 /// work tile to the next, so their slots and barrier parities count across
@@ -447,10 +470,7 @@ FA3KernelBuilder::WorkScope FA3KernelBuilder::beginWork() {
   // induction variable and only the ring position is carried: one value
   // fewer held across the K/V loop, where the consumers' 240 registers are
   // all in use.
-  Value myWork =
-      divu(add(sub(numWork, firstWork), sub(workStride, i32(1))), workStride);
-  myWork = select(cmp(arith::CmpIPredicate::sgt, numWork, firstWork), myWork,
-                  i32(0));
+  Value myWork = workTileCount();
   auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(myWork),
                                  toIndex(i32(1)), ValueRange{i32(0)});
   b.setInsertionPointToStart(loop.getBody());
@@ -508,32 +528,32 @@ void FA3KernelBuilder::buildProducer() {
     b.setInsertionPointToStart(ifFirst.thenBlock());
     loadTile(i32(0), /*isKey=*/true);
   }
-  // Q: each consumer's 64 rows, all depth boxes, on one barrier, once the
-  // consumers have released the previous work tile's Q. The first K tile
-  // goes first: its slot frees while the consumers still read the previous
-  // Q, so a persistent CTA's next tile does not wait for the Q release to
-  // start loading K.
-  auto ifReuseQ = scf::IfOp::create(
-      b, loc, cmp(arith::CmpIPredicate::sgt, workDone, i32(0)), false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifReuseQ.thenBlock());
-    waitBarrier(qEmptyBarrier(),
-                arith::AndIOp::create(b, loc, sub(workDone, i32(1)), i32(1)));
-  }
-  // With fused GQA a box is (query rows) x (the group's heads): TMA writes
-  // it head-minor, which is the tile's row order.
-  Value qBarrier = qFullBarrier();
-  expectBytes(qBarrier,
-              plan.qTiles() * plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
-  for (int64_t consumer = 0; consumer < plan.qTiles(); ++consumer)
+  // Q: each consumer's 64 rows, all depth boxes, on that tile's barrier,
+  // once its readers have released the previous work tile's Q. The first K
+  // tile goes first: its slot frees while the consumers still read the
+  // previous Q, so a persistent CTA's next tile does not wait for the Q
+  // release to start loading K.
+  for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
+    auto ifReuseQ = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::sgt, workDone, i32(0)), false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifReuseQ.thenBlock());
+      waitBarrier(qEmptyBarrier(i32(qTile)),
+                  arith::AndIOp::create(b, loc, sub(workDone, i32(1)), i32(1)));
+    }
+    // With fused GQA a box is (query rows) x (the group's heads): TMA writes
+    // it head-minor, which is the tile's row order.
+    Value qBarrier = qFullBarrier(i32(qTile));
+    expectBytes(qBarrier, plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
     for (int64_t box = 0; box < plan.qkBoxes; ++box)
       tmaLoad(args.qMap,
-              i32(plan.qOffset + consumer * plan.qTileBytes() +
+              i32(plan.qOffset + qTile * plan.qTileBytes() +
                   box * kRowsPerConsumer * kSwizzleBytes),
               i32(box * kBoxColumns), head,
-              add(blockRow, i32(consumer * plan.queryRowsPerTile())), batch,
+              add(blockRow, i32(qTile * plan.queryRowsPerTile())), batch,
               qBarrier);
+  }
 
   auto loop = scf::ForOp::create(b, loc, toIndex(i32(1)), toIndex(numTiles),
                                  toIndex(i32(1)));
@@ -601,22 +621,31 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     passTurn();
   }
 
-  WorkScope work = beginWork();
-  Value workDone = work.workDone, tilesSeen = work.kvTiles;
-  Value tileRow =
-      plan.consumersSplitKeys
-          ? blockRow
-          : add(blockRow, mul(consumer, i32(plan.queryRowsPerTile())));
+  // The work tile a step belongs to: the ring position of its first K/V
+  // tile, its first visible K/V tile, and this consumer's first row.
+  struct StepWork {
+    Value ringBase, firstTile, tileRow;
+  };
+  auto tileRowOf = [&](Value blockRow) -> Value {
+    return plan.consumersSplitKeys
+               ? blockRow
+               : add(blockRow, mul(consumer, i32(plan.queryRowsPerTile())));
+  };
   // The work item's K/V tiles this consumer takes: all, or every other one
   // from its index.
   int64_t tileStride = plan.consumersSplitKeys ? 2 : 1;
-  Value myTiles = plan.consumersSplitKeys
-                      ? divu(sub(add(numTiles, i32(1)), consumer), i32(2))
-                      : numTiles;
+  auto myTilesOf = [&](Value numTiles) -> Value {
+    return plan.consumersSplitKeys
+               ? divu(sub(add(numTiles, i32(1)), consumer), i32(2))
+               : numTiles;
+  };
   auto workTileOf = [&](Value step) -> Value {
     return plan.consumersSplitKeys ? add(consumer, mul(step, i32(2))) : step;
   };
-  waitBarrier(qFullBarrier(), arith::AndIOp::create(b, loc, workDone, i32(1)));
+  auto waitQ = [&](Value workDone) {
+    waitBarrier(qFullBarrier(qTileIndex),
+                arith::AndIOp::create(b, loc, workDone, i32(1)));
+  };
 
   // Each iteration issues S(t) = Q K^T(t) and, in the same GEMM turn,
   // O += P(t-1) V(t-1); then the softmax of S(t) makes P(t). P V lags one
@@ -625,13 +654,14 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   // overlap, step 0 peeled off), never (that peeled step), or from step 1
   // on (decided at run time).
   enum class PV { Always, Never, AfterFirst };
-  auto emitStep = [&](Value step, ValueRange carried, PV pv) {
+  auto emitStep = [&](Value step, ValueRange carried, PV pv,
+                      const StepWork &work) {
     Value out = carried[0], rowMax = carried[1], rowSum = carried[2],
           previousP = carried[3];
     Value tile = workTileOf(step);
-    Value ringTile = add(tilesSeen, tile);
+    Value ringTile = add(work.ringBase, tile);
     Value slot = slotOf(ringTile);
-    Value firstKey = mul(add(firstTile, tile), i32(plan.bn));
+    Value firstKey = mul(add(work.firstTile, tile), i32(plan.bn));
     Value hasPrevious = cmp(arith::CmpIPredicate::sgt, step, i32(0));
     Value previous = sub(ringTile, i32(tileStride));
 
@@ -670,7 +700,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       releaseV(previous);
     }
 
-    scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow,
+    scores = MaskOp::create(b, loc, scoresType, scores, firstKey, work.tileRow,
                             args.seqQ, args.seqKV, plan.mask,
                             b.getI64IntegerAttr(plan.rowGroup));
     auto softmax = SoftmaxOp::create(
@@ -690,74 +720,201 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     return SmallVector<Value>{out, softmax.getNewMax(), softmax.getNewSum(),
                               probs};
   };
-  Value noProbs = TruncFOp::create(b, loc, probsType, splat(scoresType, 0.0));
-  SmallVector<Value> initial = {splat(outType, 0.0),
-                                splat(rowsType(), -INFINITY),
-                                splat(rowsType(), 0.0), noProbs};
-  Value firstLoopStep = i32(0);
-  if (intraWgOverlap) {
-    // Step 0 has no P V to overlap: peeled, so that the loop's P V and
-    // its wait never depend on a run-time branch (ptxas serialises the
-    // wgmma pipeline around the branch's accumulator copies, C7514).
+  // Step 0 of a work tile with any tiles; `initial` otherwise. With the
+  // overlap step 0 has no P V to overlap and is peeled off the loop, so
+  // that the loop's P V and its wait never depend on a run-time branch
+  // (ptxas serialises the wgmma pipeline around the branch's accumulator
+  // copies, C7514).
+  auto emitFirstStep = [&](Value myTiles, ValueRange initial,
+                           const StepWork &work) -> SmallVector<Value> {
     auto ifFirst = scf::IfOp::create(
-        b, loc, ValueRange(initial).getTypes(),
+        b, loc, initial.getTypes(),
         cmp(arith::CmpIPredicate::sgt, myTiles, i32(0)), true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifFirst.thenBlock());
-      scf::YieldOp::create(b, loc, emitStep(i32(0), initial, PV::Never));
-      b.setInsertionPointToStart(ifFirst.elseBlock());
-      scf::YieldOp::create(b, loc, initial);
-    }
-    initial.assign(ifFirst.getResults().begin(), ifFirst.getResults().end());
-    firstLoopStep = i32(1);
-  }
-  auto loop = scf::ForOp::create(b, loc, toIndex(firstLoopStep),
-                                 toIndex(myTiles), toIndex(i32(1)), initial);
-  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFirst.thenBlock());
+    scf::YieldOp::create(b, loc, emitStep(i32(0), initial, PV::Never, work));
+    b.setInsertionPointToStart(ifFirst.elseBlock());
+    scf::YieldOp::create(b, loc, initial);
+    return SmallVector<Value>(ifFirst.getResults());
+  };
+  auto emitSteps = [&](Value firstStep, Value myTiles, ValueRange initial,
+                       const StepWork &work) -> scf::ForOp {
+    auto loop = scf::ForOp::create(b, loc, toIndex(firstStep),
+                                   toIndex(myTiles), toIndex(i32(1)), initial);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     scf::YieldOp::create(
         b, loc,
         emitStep(fromIndex(loop.getInductionVar()), loop.getRegionIterArgs(),
-                 intraWgOverlap ? PV::Always : PV::AfterFirst));
-  }
-
-  // Q is dead once the loop has waited for its last QK^T: the producer may
-  // load the next work tile's Q under this tile's last P V and epilogue.
-  MBarrierArriveOp::create(b, loc, qEmptyBarrier());
-  // The last tile's P V, outside any GEMM turn.
-  Value out = loop.getResult(0);
-  {
+                 intraWgOverlap ? PV::Always : PV::AfterFirst, work));
+    return loop;
+  };
+  // The work tile's last P V, outside any GEMM turn.
+  auto emitLastPV = [&](Value out, Value probs, Value myTiles,
+                        const StepWork &work) -> Value {
     auto ifLast = scf::IfOp::create(
         b, loc, TypeRange{outType},
         cmp(arith::CmpIPredicate::sgt, myTiles, i32(0)), true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifLast.thenBlock());
-    Value last = add(tilesSeen, workTileOf(sub(myTiles, i32(1))));
-    Value finalOut = issuePV(out, loop.getResult(3), last);
+    Value last = add(work.ringBase, workTileOf(sub(myTiles, i32(1))));
+    Value finalOut = issuePV(out, probs, last);
     MmaWaitOp::create(b, loc);
     releaseV(last);
     scf::YieldOp::create(b, loc, finalOut);
     b.setInsertionPointToStart(ifLast.elseBlock());
     scf::YieldOp::create(b, loc, out);
-    out = ifLast.getResult(0);
+    return ifLast.getResult(0);
+  };
+  auto writeO = [&](Value out, Value rowMax, Value rowSum, Value batch,
+                    Value head, Value tileRow) {
+    if (plan.workspace)
+      writeWorkspacePartial(consumer, out, rowMax, rowSum, tileRow);
+    else if (plan.clusterSplit())
+      stagePartial(consumer, out, rowMax, rowSum);
+    else if (storeOByTma)
+      storeO(consumer, out, rowMax, rowSum, batch, head, tileRow);
+    else
+      EpilogueOp::create(
+          b, loc, out, rowMax, rowSum, args.outPtr, batch, tileRow, head,
+          args.outStride, args.seqQ, args.lsePtr, args.lseStride,
+          b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.elementType),
+          b.getI64IntegerAttr(plan.rowGroup));
+  };
+  // O = 0, row max = -inf, row sum = 0, P = 0.
+  auto initialState = [&] {
+    Value noProbs = TruncFOp::create(b, loc, probsType, splat(scoresType, 0.0));
+    return SmallVector<Value>{splat(outType, 0.0), splat(rowsType(), -INFINITY),
+                              splat(rowsType(), 0.0), noProbs};
+  };
+
+  if (fusedWorkTiles) {
+    // Persistent prefill, each work tile running into the next: the last
+    // GEMM turn of a work tile issues its last P V and then the next tile's
+    // first Q K^T, and the consumer writes this tile's O while that Q K^T
+    // runs, then starts the next tile's softmax. The tensor cores get the
+    // next tile's work before this one's epilogue instead of after it.
+    // Carried from tile to tile: the softmax state, the ring position of
+    // the tile's first K/V tile, and whether its step 0 already ran (in the
+    // previous tile's last turn). Where this tile or the next has no keys,
+    // or at the last work tile, the tile drains as the unfused kernel does.
+    SmallVector<Value> initial = initialState();
+    Value myWork = workTileCount();
+    SmallVector<Value> carried = initial;
+    carried.push_back(i32(0));
+    carried.push_back(arith::ConstantOp::create(b, loc, b.getBoolAttr(false)));
+    auto workLoop =
+        scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(myWork),
+                           toIndex(i32(1)), carried);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(workLoop.getBody());
+    Value workDone = fromIndex(workLoop.getInductionVar());
+    ValueRange state = workLoop.getRegionIterArgs();
+    ValueRange softmaxState = state.take_front(initial.size());
+    Value started = state[initial.size() + 1];
+    decodeWork(add(firstWork, mul(workDone, workStride)));
+    StepWork current{state[initial.size()], firstTile, tileRowOf(blockRow)};
+    Value myTiles = numTiles, currentBatch = batch, currentHead = head;
+    Value always = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    auto ifUnstarted = scf::IfOp::create(
+        b, loc, softmaxState.getTypes(),
+        arith::XOrIOp::create(b, loc, started, always),
+        /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard startGuard(b);
+      b.setInsertionPointToStart(ifUnstarted.thenBlock());
+      waitQ(workDone);
+      scf::YieldOp::create(b, loc, emitFirstStep(myTiles, initial, current));
+      b.setInsertionPointToStart(ifUnstarted.elseBlock());
+      scf::YieldOp::create(b, loc, softmaxState);
+    }
+    scf::ForOp steps =
+        emitSteps(i32(1), myTiles, ifUnstarted.getResults(), current);
+    MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
+
+    Value nextDone = add(workDone, i32(1));
+    decodeWork(add(firstWork, mul(nextDone, workStride)));
+    StepWork next{add(current.ringBase, myTiles), firstTile,
+                  tileRowOf(blockRow)};
+    Value hasNext = cmp(arith::CmpIPredicate::slt, nextDone, myWork);
+    Value hereKeys = cmp(arith::CmpIPredicate::sgt, myTiles, i32(0));
+    Value nextKeys = cmp(arith::CmpIPredicate::sgt, numTiles, i32(0));
+    Value fuse = arith::AndIOp::create(
+        b, loc, hasNext, arith::AndIOp::create(b, loc, hereKeys, nextKeys));
+    auto ifFuse = scf::IfOp::create(b, loc, softmaxState.getTypes(), fuse,
+                                    /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard fuseGuard(b);
+      b.setInsertionPointToStart(ifFuse.thenBlock());
+      Value out = steps.getResult(0), probs = steps.getResult(3);
+      Value last = add(current.ringBase, sub(myTiles, i32(1)));
+      Value ringTile = next.ringBase, slot = slotOf(ringTile);
+      waitBarrier(kFullBarrier(slot), parityOf(ringTile));
+      if (pingPong)
+        waitTurn();
+      out = issuePV(out, probs, last);
+      waitQ(nextDone);
+      Value kTile = smemTile(
+          add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes))),
+          plan.bn, plan.qkBoxes * kBoxColumns, Major::K);
+      Value scores = MmaOp::create(b, loc, scoresType, qTile, kTile,
+                                   splat(scoresType, 0.0));
+      if (pingPong)
+        passTurn();
+      // Groups complete in order: the P V first, then O leaves while the
+      // next tile's Q K^T runs.
+      MmaWaitOp::create(b, loc, /*pending=*/1);
+      releaseV(last);
+      writeO(out, steps.getResult(1), steps.getResult(2), currentBatch,
+             currentHead, current.tileRow);
+      MmaWaitOp::create(b, loc);
+      releaseK(ringTile);
+      scores = MaskOp::create(b, loc, scoresType, scores,
+                              mul(next.firstTile, i32(plan.bn)), next.tileRow,
+                              args.seqQ, args.seqKV, plan.mask,
+                              b.getI64IntegerAttr(plan.rowGroup));
+      auto softmax = SoftmaxOp::create(
+          b, loc, scoresType, rowsType(), rowsType(), rowsType(), scores,
+          initial[1], initial[2], args.scaleLog2,
+          lazyRescale ? b.getF64FloatAttr(kRescaleThreshold) : FloatAttr(),
+          /*polyExp2Period=*/0);
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{initial[0], softmax.getNewMax(), softmax.getNewSum(),
+                     TruncFOp::create(b, loc, probsType, softmax.getProbs())});
+
+      b.setInsertionPointToStart(ifFuse.elseBlock());
+      out = emitLastPV(steps.getResult(0), steps.getResult(3), myTiles,
+                       current);
+      writeO(out, steps.getResult(1), steps.getResult(2), currentBatch,
+             currentHead, current.tileRow);
+      scf::YieldOp::create(b, loc, initial);
+    }
+    SmallVector<Value> yielded(ifFuse.getResults());
+    yielded.push_back(next.ringBase);
+    yielded.push_back(fuse);
+    scf::YieldOp::create(b, loc, yielded);
+  } else {
+    WorkScope work = beginWork();
+    StepWork current{work.kvTiles, firstTile, tileRowOf(blockRow)};
+    Value myTiles = myTilesOf(numTiles);
+    waitQ(work.workDone);
+    SmallVector<Value> initial = initialState();
+    Value firstLoopStep = i32(0);
+    if (intraWgOverlap) {
+      initial = emitFirstStep(myTiles, initial, current);
+      firstLoopStep = i32(1);
+    }
+    scf::ForOp loop = emitSteps(firstLoopStep, myTiles, initial, current);
+    // Q is dead once the loop has waited for its last QK^T: the producer may
+    // load the next work tile's Q under this tile's last P V and epilogue.
+    MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
+    Value out = emitLastPV(loop.getResult(0), loop.getResult(3), myTiles,
+                           current);
+    writeO(out, loop.getResult(1), loop.getResult(2), batch, head,
+           current.tileRow);
+    endWork(work);
   }
-  if (plan.workspace)
-    writeWorkspacePartial(consumer, out, loop.getResult(1), loop.getResult(2),
-                          tileRow);
-  else if (plan.clusterSplit())
-    stagePartial(consumer, out, loop.getResult(1), loop.getResult(2));
-  else if (storeOByTma)
-    storeO(consumer, out, loop.getResult(1), loop.getResult(2), batch, head,
-           tileRow);
-  else
-    EpilogueOp::create(
-        b, loc, out, loop.getResult(1), loop.getResult(2), args.outPtr, batch,
-        tileRow, head, args.outStride, args.seqQ, args.lsePtr, args.lseStride,
-        b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.elementType),
-        b.getI64IntegerAttr(plan.rowGroup));
-  endWork(work);
   if (pingPong) {
     // Consumer 0 takes the turn that consumer 1's first arrive granted, so
     // every named-barrier phase completes before exit.
@@ -869,8 +1026,8 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   workStride = fromIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
 
-  // Barriers: Q full (one arrival with its bytes), Q empty (every consumer
-  // thread), K/V full (one arrival with its bytes), slot empty (every
+  // Barriers: per Q tile Q full (one arrival with its bytes) and Q empty
+  // (every thread that reads the tile), K/V full (one arrival with its bytes), slot empty (every
   // consumer thread, after its P V is done).
   auto ifInit =
       scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid, i32(0)),
@@ -885,10 +1042,12 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     auto init = [&](Value barrier, int64_t count) {
       MBarrierInitOp::create(b, loc, barrier, b.getI64IntegerAttr(count));
     };
-    init(qFullBarrier(), 1);
-    init(qEmptyBarrier(), consumerThreads);
+    for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
+      init(qFullBarrier(i32(qTile)), 1);
+      init(qEmptyBarrier(i32(qTile)), consumerThreads / plan.qTiles());
+    }
     for (int64_t i = 0; i < 2 * plan.kvStages; ++i)
-      init(barrier(2 + i), 1);
+      init(barrier(kvBarrierBase() + i), 1);
     for (int64_t i = 0; i < plan.kvStages; ++i)
       init(kEmptyBarrier(i32(i)), tileReaders);
     for (int64_t i = 0; i < plan.kvStages; ++i)
@@ -1072,7 +1231,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
     FA3KernelBuilder(b, loc, *plan, pingPong,
                      /*persistent=*/maxSeqKV > 0 && !twin, intraWgOverlap,
-                     lazyRescale, tmaStoreO)
+                     lazyRescale, tmaStoreO, fuseWorkTiles)
         .build(func, abi);
     std::string twinName;
     if (twin) {
@@ -1081,7 +1240,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
       b.setInsertionPointToEnd(kernels.getBody());
       auto twinFunc = createKernelFunc(b, loc, twinName, abi.params, threads);
       FA3KernelBuilder(b, loc, *plan, pingPong, /*persistent=*/true,
-                       intraWgOverlap, lazyRescale, tmaStoreO)
+                       intraWgOverlap, lazyRescale, tmaStoreO, fuseWorkTiles)
           .build(twinFunc, twinAbi);
     }
 

@@ -138,6 +138,14 @@ FA4_RT_API fa4_status fa4_module_get_tensor_alignment(const fa4_module *module,
 FA4_RT_API fa4_status fa4_module_set_programmatic_launch(fa4_module *module,
                                                          int32_t enabled);
 
+/* Persistent kernels (manifest launch.persistent: a prefill kernel's looped
+   twin, persistent decode) run one CTA per SM, each looping over work
+   tiles. max_ctas > 0 caps that grid for later launches of this module: to
+   leave SMs to work on other streams, or to make every CTA loop over many
+   work tiles (tests). 0 restores one per SM; negative is an error. */
+FA4_RT_API fa4_status fa4_module_set_persistent_ctas(fa4_module *module,
+                                                     int32_t max_ctas);
+
 /* Checks every tensor against the manifest (dtype, shape, strides,
    alignment). Needs no GPU. */
 FA4_RT_API fa4_status fa4_validate(const fa4_module *module,

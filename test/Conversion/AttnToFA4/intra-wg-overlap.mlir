@@ -27,15 +27,15 @@
 // CHECK: %[[PV:.*]] = fa4.mma %[[P]], %{{.*}}, %[[OUT]] : !fa4.frag<64x176xbf16>, <176x128xbf16, mn_major>, <64x128xf32>
 // CHECK-NEXT: nvvm.barrier.arrive
 // CHECK-NEXT: fa4.mma.wait {pending = 1 : i64}
-// The K slot of this tile (K empty: 6 + slot).
-// CHECK: arith.addi %{{.*}}, %c6_i32 : i32
+// The K slot of this tile (K empty: 8 + slot).
+// CHECK: arith.addi %{{.*}}, %c8_i32 : i32
 // CHECK-NEXT: %[[KEMPTY:.*]] = fa4.mbarrier.get
 // CHECK-NEXT: fa4.mbarrier.arrive %[[KEMPTY]]
 // CHECK-NEXT: %[[MASKED:.*]] = fa4.mask %[[S]]
 // CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}}, %[[CORR:.*]] = fa4.softmax %[[MASKED]]
 // CHECK-NEXT: fa4.mma.wait{{$}}
-// The previous tile's V slot (V empty: 8 + slot), then O.
-// CHECK: arith.addi %{{.*}}, %c8_i32 : i32
+// The previous tile's V slot (V empty: 10 + slot), then O.
+// CHECK: arith.addi %{{.*}}, %c10_i32 : i32
 // CHECK-NEXT: %[[VEMPTY:.*]] = fa4.mbarrier.get
 // CHECK-NEXT: fa4.mbarrier.arrive %[[VEMPTY]]
 // CHECK-NEXT: fa4.scale_rows lazy %[[PV]] by %[[CORR]]

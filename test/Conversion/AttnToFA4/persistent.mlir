@@ -1,16 +1,18 @@
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=persistent=true -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4="persistent=true fuse-work-tiles=false" -canonicalize -cse | FileCheck %s
 
 // Persistent FA3: the grid is the ceil_div(Sq, 128) * Hq * B work tiles,
 // which the runtime may launch on one CTA per SM (the manifest's persistent
 // rule); CTA i walks work tiles i, i + gridDim.x, ... Producer and consumers
 // each count the same work tiles, carrying the K/V ring tiles used (the
 // count is the loop's induction variable), so the K and V rings (K empty
-// barrier 6 + slot, V empty 8 + slot) and the Q buffer's barrier parities
-// continue from one work tile to the next. The producer reloads Q once the
-// consumers have released the previous work tile's Q on the Q-empty barrier
-// (1), which they do once their last QK^T is done, so the next Q loads under
-// the last P V and the epilogue; the next work tile's first K goes before
-// that wait.
+// barrier 8 + slot, V empty 10 + slot) and the Q tiles' barrier parities
+// continue from one work tile to the next. The producer reloads a
+// consumer's Q tile once that consumer has released the previous work
+// tile's on its Q-empty barrier (2 + consumer), which it does once its last
+// QK^T is done, so the next Q loads under the last P V and the epilogue;
+// the next work tile's first K goes before that wait. Without
+// fuse-work-tiles (persistent-fused.mlir has the default), each work tile
+// drains before the next starts.
 
 // Causal d = 128: the work list has ceil_div(Sq, 128) * 6 * B tiles.
 // CHECK-LABEL: func @causal
@@ -45,11 +47,11 @@
 // CHECK-NEXT: arith.subi %[[LAST]], %[[PASS]] : i32
 // K/V: K runs one tile ahead of V; both rings continue at ring tile = ring
 // tiles used + t. K(0) is at ring tile `used`: once the ring has wrapped
-// (used >= 2) it waits on K empty (6 + slot) with parity (used / 2 - 1) & 1.
+// (used >= 2) it waits on K empty (8 + slot) with parity (used / 2 - 1) & 1.
 // CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[NTILES:.*]], %c0_i32 : i32
 // CHECK-NEXT: scf.if %[[ANY]] {
 // CHECK-NEXT: %[[K0SLOT:.*]] = arith.remui %[[USED]], %c2_i32 : i32
-// CHECK-NEXT: %[[K0EI:.*]] = arith.addi %[[K0SLOT]], %c6_i32 : i32
+// CHECK-NEXT: %[[K0EI:.*]] = arith.addi %[[K0SLOT]], %c8_i32 : i32
 // CHECK-NEXT: %[[K0EMPTY:.*]] = fa4.mbarrier.get %[[K0EI]] offset 212992
 // CHECK-NEXT: %[[K0WRAP:.*]] = arith.cmpi uge, %[[USED]], %c2_i32 : i32
 // CHECK-NEXT: scf.if %[[K0WRAP]] {
@@ -58,30 +60,39 @@
 // CHECK-NEXT: %[[K0PARITY:.*]] = arith.andi %[[K0PREV]], %c1_i32 : i32
 // CHECK-NEXT: fa4.mbarrier.wait %[[K0EMPTY]] parity %[[K0PARITY]]
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[K0FI:.*]] = arith.addi %[[K0SLOT]], %c2_i32 : i32
+// CHECK-NEXT: %[[K0FI:.*]] = arith.addi %[[K0SLOT]], %c4_i32 : i32
 // CHECK-NEXT: %[[K0FULL:.*]] = fa4.mbarrier.get %[[K0FI]] offset 212992
 // CHECK-NEXT: fa4.mbarrier.expect_tx %[[K0FULL]] bytes 45056
 // CHECK-COUNT-2: fa4.tma.load %arg1[{{.*}}, %c0_i32, {{.*}}] to %{{.*}}, %[[K0FULL]]
 // CHECK-NEXT: }
-// Then Q: after the first work tile, wait for the consumers to release the
-// previous Q: Q empty (barrier 1), parity (done - 1) & 1; then Q full
-// (barrier 0).
+// Then each consumer's Q tile: after the first work tile, wait for that
+// consumer to release the previous one: Q empty (barrier 2 + tile), parity
+// (done - 1) & 1; then its two boxes on Q full (barrier tile).
 // CHECK-NEXT: %[[AGAIN:.*]] = arith.cmpi sgt, %[[DONE]], %c0_i32 : i32
 // CHECK-NEXT: scf.if %[[AGAIN]] {
 // CHECK-NEXT: %[[PREV:.*]] = arith.subi %[[DONE]], %c1_i32 : i32
 // CHECK-NEXT: %[[QPARITY:.*]] = arith.andi %[[PREV]], %c1_i32 : i32
-// CHECK-NEXT: %[[QEMPTY:.*]] = fa4.mbarrier.get %c1_i32 offset 212992
+// CHECK-NEXT: %[[QEMPTY:.*]] = fa4.mbarrier.get %c2_i32 offset 212992
 // CHECK-NEXT: fa4.mbarrier.wait %[[QEMPTY]] parity %[[QPARITY]]
-// CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 32768
-// CHECK-COUNT-4: fa4.tma.load %arg0
-// Then for t = 1 .. tiles - 1: K(t) on K empty (6 + slot of used + t), then
-// V(t - 1) on V empty (8 + slot of used + t - 1).
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[QFULL0:.*]] = fa4.mbarrier.get %c0_i32 offset 212992
+// CHECK-NEXT: fa4.mbarrier.expect_tx %[[QFULL0]] bytes 16384
+// CHECK-COUNT-2: fa4.tma.load %arg0{{.*}}, %[[QFULL0]]
+// CHECK: scf.if %[[AGAIN]] {
+// CHECK: %[[QEMPTY1:.*]] = fa4.mbarrier.get %c3_i32 offset 212992
+// CHECK-NEXT: fa4.mbarrier.wait %[[QEMPTY1]] parity %[[QPARITY]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[QFULL1:.*]] = fa4.mbarrier.get %c1_i32 offset 212992
+// CHECK-NEXT: fa4.mbarrier.expect_tx %[[QFULL1]] bytes 16384
+// CHECK-COUNT-2: fa4.tma.load %arg0{{.*}}, %[[QFULL1]]
+// Then for t = 1 .. tiles - 1: K(t) on K empty (8 + slot of used + t), then
+// V(t - 1) on V empty (10 + slot of used + t - 1).
 // CHECK: %[[TEND:.*]] = arith.index_cast %[[NTILES]] : i32 to index
 // CHECK-NEXT: scf.for %[[T:.*]] = %c1 to %[[TEND]] step %c1 {
 // CHECK-NEXT: %[[TI:.*]] = arith.index_cast %[[T]] : index to i32
 // CHECK-NEXT: %[[RING:.*]] = arith.addi %[[USED]], %[[TI]] : i32
 // CHECK-NEXT: %[[KSLOT:.*]] = arith.remui %[[RING]], %c2_i32 : i32
-// CHECK-NEXT: %[[KEI:.*]] = arith.addi %[[KSLOT]], %c6_i32 : i32
+// CHECK-NEXT: %[[KEI:.*]] = arith.addi %[[KSLOT]], %c8_i32 : i32
 // CHECK-NEXT: %[[KEMPTY:.*]] = fa4.mbarrier.get %[[KEI]] offset 212992
 // CHECK-NEXT: arith.cmpi uge, %[[RING]], %c2_i32 : i32
 // CHECK: fa4.mbarrier.wait %[[KEMPTY]] parity
@@ -91,7 +102,7 @@
 // CHECK-NEXT: %[[PT:.*]] = arith.subi %[[TI]], %c1_i32 : i32
 // CHECK-NEXT: %[[VRING:.*]] = arith.addi %[[USED]], %[[PT]] : i32
 // CHECK-NEXT: %[[VSLOT:.*]] = arith.remui %[[VRING]], %c2_i32 : i32
-// CHECK-NEXT: %[[VEI:.*]] = arith.addi %[[VSLOT]], %c8_i32 : i32
+// CHECK-NEXT: %[[VEI:.*]] = arith.addi %[[VSLOT]], %c10_i32 : i32
 // CHECK-NEXT: %[[VEMPTY:.*]] = fa4.mbarrier.get %[[VEI]] offset 212992
 // CHECK-NEXT: arith.cmpi uge, %[[VRING]], %c2_i32 : i32
 // CHECK: fa4.mbarrier.wait %[[VEMPTY]] parity
@@ -104,7 +115,7 @@
 // CHECK-NEXT: %[[LT:.*]] = arith.subi %[[NTILES]], %c1_i32 : i32
 // CHECK-NEXT: %[[LRING:.*]] = arith.addi %[[USED]], %[[LT]] : i32
 // CHECK-NEXT: %[[LSLOT:.*]] = arith.remui %[[LRING]], %c2_i32 : i32
-// CHECK-NEXT: arith.addi %[[LSLOT]], %c8_i32 : i32
+// CHECK-NEXT: arith.addi %[[LSLOT]], %c10_i32 : i32
 // CHECK: fa4.tma.load %arg2
 // CHECK-NEXT: arith.addi
 // CHECK-NEXT: fa4.tma.load %arg2
@@ -112,16 +123,18 @@
 // The work tile's K/V tiles used the rings.
 // CHECK-NEXT: %[[NEXTUSED:.*]] = arith.addi %[[USED]], %[[NTILES]] : i32
 // CHECK-NEXT: scf.yield %[[NEXTUSED]] : i32
-// Consumers: the same work loop; Q full of this work tile with parity
-// done & 1; K tiles at ring tile used + t, the K slot released (K empty,
-// 6 + slot) right after the QK^T's wait; the last tile's V slot (V empty,
-// 8 + slot) after its P V; Q released as soon as the loop has waited for
-// the last QK^T, before that P V and the epilogue.
+// Consumers: the same work loop; its own Q tile's Q full (barrier
+// consumer) with parity done & 1; K tiles at ring tile used + t, the K slot
+// released (K empty, 8 + slot) right after the QK^T's wait; the last
+// tile's V slot (V empty, 10 + slot) after its P V; its Q tile released
+// (Q empty, 2 + consumer) as soon as the loop has waited for the last
+// QK^T, before that P V and the epilogue.
 // CHECK: }, {
+// CHECK-NEXT: ^bb0(%[[CONSUMER:.*]]: i32, %{{.*}}: i32):
 // CHECK: scf.for %[[CW:.*]] = %c0 to %{{.*}} step %c1 iter_args(%[[CUSED:.*]] = %c0_i32) -> (i32)
 // CHECK-NEXT: %[[CDONE:.*]] = arith.index_cast %[[CW]] : index to i32
 // CHECK: %[[CQPARITY:.*]] = arith.andi %[[CDONE]], %c1_i32 : i32
-// CHECK-NEXT: %[[CQFULL:.*]] = fa4.mbarrier.get %c0_i32 offset 212992
+// CHECK-NEXT: %[[CQFULL:.*]] = fa4.mbarrier.get %[[CONSUMER]] offset 212992
 // CHECK-NEXT: fa4.mbarrier.wait %[[CQFULL]] parity %[[CQPARITY]]
 // CHECK: scf.for
 // CHECK-NEXT: %[[CT:.*]] = arith.index_cast %{{.*}} : index to i32
@@ -129,16 +142,17 @@
 // CHECK-NEXT: %[[CSLOT:.*]] = arith.remui %[[CRING]], %c2_i32 : i32
 // CHECK: fa4.mma
 // CHECK: fa4.mma.wait
-// CHECK-NEXT: %[[CKEI:.*]] = arith.addi %[[CSLOT]], %c6_i32 : i32
+// CHECK-NEXT: %[[CKEI:.*]] = arith.addi %[[CSLOT]], %c8_i32 : i32
 // CHECK-NEXT: %[[CKEMPTY:.*]] = fa4.mbarrier.get %[[CKEI]] offset 212992
 // CHECK-NEXT: fa4.mbarrier.arrive %[[CKEMPTY]]
-// CHECK: %[[CQEMPTY:.*]] = fa4.mbarrier.get %c1_i32 offset 212992
+// CHECK: %[[CQEI:.*]] = arith.addi %[[CONSUMER]], %c2_i32 : i32
+// CHECK-NEXT: %[[CQEMPTY:.*]] = fa4.mbarrier.get %[[CQEI]] offset 212992
 // CHECK-NEXT: fa4.mbarrier.arrive %[[CQEMPTY]]
 // CHECK: %[[CLT:.*]] = arith.subi %{{.*}}, %c1_i32 : i32
 // CHECK-NEXT: %[[CLRING:.*]] = arith.addi %[[CUSED]], %[[CLT]] : i32
 // CHECK: %[[CLSLOT:.*]] = arith.remui %[[CLRING]], %c2_i32 : i32
 // CHECK: fa4.mma.wait
-// CHECK-NEXT: %[[CVEI:.*]] = arith.addi %[[CLSLOT]], %c8_i32 : i32
+// CHECK-NEXT: %[[CVEI:.*]] = arith.addi %[[CLSLOT]], %c10_i32 : i32
 // CHECK-NEXT: %[[CVEMPTY:.*]] = fa4.mbarrier.get %[[CVEI]] offset 212992
 // CHECK-NEXT: fa4.mbarrier.arrive %[[CVEMPTY]]
 // CHECK: fa4.epilogue

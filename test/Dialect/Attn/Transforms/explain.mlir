@@ -60,14 +60,14 @@
 // SM90-NEXT:   K: box 176 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM90-NEXT:   V: box 176 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM90-NEXT:   O: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
-// SM90-NEXT: smem: 213104 of 232448 bytes; kvStages = 2 per K and per V ring, as many as fit up to 6
+// SM90-NEXT: smem: 213120 of 232448 bytes; kvStages = 2 per K and per V ring, as many as fit up to 6
 // SM90-NEXT:   qkStages = 2, pvStages = 2: K and V tiles land in depth boxes with a barrier each, so the MMAs start on the first box
 // SM90-NEXT:   q: [0, 32768), align 1024
 // SM90-NEXT:   oStaging: [0, 32768), align 1024
 // SM90-NEXT:   kRing: [32768, 122880), align 1024
 // SM90-NEXT:   vRing: [122880, 212992), align 1024
-// SM90-NEXT:   barriers: [212992, 213104), align 8
-// SM90-NEXT:   14 mbarriers
+// SM90-NEXT:   barriers: [212992, 213120), align 8
+// SM90-NEXT:   16 mbarriers
 
 // NO-PLAN: attn.attention at loc({{.*}}explain.mlir":{{[0-9]+}}:8)
 // NO-PLAN-NEXT: problem: f16, Hq 16 / Hkv 2 (group 8), Dqk 64, Dv 64, mask #attn.mask<window(128, 0)>, scale 1.250000e-01 (default 1/sqrt(Dqk))

@@ -20,7 +20,7 @@
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 320, {{.*}}used = 384, alloc = 512>
 // SM90-LABEL: func @d64_mha_prefill
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 196752,
+// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 196768,
 // SM90-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 4096, kv_span = 4096, {{.*}}ctas = 512,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -43,7 +43,7 @@ func.func @d64_mha_prefill(%q: tensor<1x4096x16x64xbf16>, %k: tensor<1x4096x16x6
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 384, {{.*}}used = 512, alloc = 512>
 // SM90-LABEL: func @d96_f16_causal_prefill
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213104,
+// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213120,
 // SM90-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 4096, kv_span = 4096, {{.*}}ctas = 512,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -66,7 +66,7 @@ func.func @d96_f16_causal_prefill(%q: tensor<1x4096x16x96xf16>, %k: tensor<1x409
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 384, {{.*}}used = 512, alloc = 512>
 // SM90-LABEL: func @d128_group4_causal_prefill
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213104,
+// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213120,
 // SM90-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 4096, kv_span = 4096, {{.*}}ctas = 2048,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -89,7 +89,7 @@ func.func @d128_group4_causal_prefill(%q: tensor<2x4096x32x128xbf16>, %k: tensor
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 320, alloc = 512>
 // SM90-LABEL: func @d128_64_sq128_splits
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 168040,
+// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 168056,
 // SM90-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 5, {{.*}}kv_per_partition = 880, kv_span = 4096, {{.*}}ctas = 80,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -112,7 +112,7 @@ func.func @d128_64_sq128_splits(%q: tensor<1x128x16x128xbf16>, %k: tensor<1x4096
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 384, {{.*}}used = 512, alloc = 512>
 // SM90-LABEL: func @d192_128_prefill
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213120,
+// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213136,
 // SM90-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 4096, kv_span = 4096, {{.*}}ctas = 512,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -135,7 +135,7 @@ func.func @d192_128_prefill(%q: tensor<1x4096x16x192xbf16>, %k: tensor<1x4096x16
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 512, alloc = 512>
 // SM90-LABEL: func @d256_f16_prefill
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 80, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 229552,
+// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 229568,
 // SM90-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 4096, kv_span = 4096, {{.*}}ctas = 512,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 80, columns = 64, swizzle = 128>, v = <rows = 80, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -160,7 +160,7 @@ func.func @d256_f16_prefill(%q: tensor<1x4096x16x256xf16>, %k: tensor<1x4096x16x
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
 // SM90-LABEL: func @d128_group4_decode_cluster_splitk
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 96, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229592,
+// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229608,
 // SM90-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 8, {{.*}}kv_per_partition = 4128, kv_span = 32768, {{.*}}ctas = 64,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 96, columns = 64, swizzle = 128>, v = <rows = 96, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -183,7 +183,7 @@ func.func @d128_group4_decode_cluster_splitk(%q: tensor<1x1x32x128xbf16>, %k: te
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
 // SM90-LABEL: func @d128_group8_decode_131072
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 96, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229592,
+// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229608,
 // SM90-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 8, {{.*}}kv_per_partition = 16416, kv_span = 131072, {{.*}}ctas = 64,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 96, columns = 64, swizzle = 128>, v = <rows = 96, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -207,7 +207,7 @@ func.func @d128_group8_decode_131072(%q: tensor<1x1x64x128xf16>, %k: tensor<1x13
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
 // SM90-LABEL: func @d128_group16_sq4_workspace_splitk
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 96, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229584,
+// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229600,
 // SM90-SAME: splitk = #attn.splitk<mode = workspace, reason = split, partitions = 33, {{.*}}kv_per_partition = 4032, kv_span = 131072, {{.*}}ctas = 132,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 96, columns = 64, swizzle = 128>, v = <rows = 96, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -230,7 +230,7 @@ func.func @d128_group16_sq4_workspace_splitk(%q: tensor<1x4x64x128xbf16>, %k: te
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
 // SM90-LABEL: func @skv1_decode_short_kv
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 96, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229584,
+// SM90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229600,
 // SM90-SAME: splitk = #attn.splitk<mode = none, reason = short_kv, partitions = 1, {{.*}}kv_per_partition = 1, kv_span = 1, {{.*}}ctas = 8,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 96, columns = 64, swizzle = 128>, v = <rows = 96, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -253,7 +253,7 @@ func.func @skv1_decode_short_kv(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x1x8x12
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 384, {{.*}}used = 512, alloc = 512>
 // SM90-LABEL: func @window_group8_prefill
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213104,
+// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213120,
 // SM90-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 1152, kv_span = 1152, {{.*}}ctas = 512,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -277,7 +277,7 @@ func.func @window_group8_prefill(%q: tensor<1x4096x16x128xbf16>, %k: tensor<1x13
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
 // SM90-LABEL: func @window_sq128_group8
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213104,
+// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213120,
 // SM90-SAME: splitk = #attn.splitk<mode = none, reason = short_kv, partitions = 1, {{.*}}kv_per_partition = 1152, kv_span = 1152, {{.*}}ctas = 8,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -301,7 +301,7 @@ func.func @window_sq128_group8(%q: tensor<1x128x8x128xf16>, %k: tensor<1x8192x1x
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 384, {{.*}}used = 512, alloc = 512>
 // SM90-LABEL: func @dynamic_sizes_follow_hints
 // SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false,
-// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213104,
+// SM90-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}smem_used = 213120,
 // SM90-SAME: splitk = #attn.splitk<mode = none, reason = unknown_sizes, partitions = 1, {{.*}}kv_per_partition = 0, kv_span = 0, {{.*}}ctas = 0,
 // SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
@@ -314,7 +314,7 @@ func.func @window_sq128_group8(%q: tensor<1x128x8x128xf16>, %k: tensor<1x8192x1x
 // HINT100-SAME: tmem = #attn.tmem<{{.*}}o1 = -1, {{.*}}used = 384, alloc = 512>
 // HINT90-LABEL: func @dynamic_sizes_follow_hints
 // HINT90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 128, bn = 96, {{.*}}num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false,
-// HINT90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229592,
+// HINT90-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}smem_used = 229608,
 // HINT90-SAME: splitk = #attn.splitk<mode = cluster_dsmem, reason = split, partitions = 8, {{.*}}kv_per_partition = 4128, kv_span = 32768, {{.*}}ctas = 64,
 // HINT90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 96, columns = 64, swizzle = 128>, v = <rows = 96, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // HINT90-NOT: tmem
