@@ -32,8 +32,8 @@
 // Loader: this CTA's halves into its own shared memory, counted on the
 // leader's barriers.
 // CHECK: setmaxnreg.dec.sync.aligned.u32 72;
-// CHECK: mapa.shared::cluster.u64 [[QFULL:%rd[0-9]+]], %rd{{[0-9]+}}, 0;
-// CHECK: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [[[QFULL]]];
+// CHECK: mapa.shared::cluster.u64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 0;
+// CHECK: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd{{[0-9]+}}];
 // MMA (the leader): M = 256 across the pair, committed to both CTAs; P
 // acquired at cluster scope before O += P V.
 // CHECK: tcgen05.mma.cta_group::2.kind::f16

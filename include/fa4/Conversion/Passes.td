@@ -63,11 +63,14 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "shared memory (over Q) and TMA stores, one warpgroup's tile at "
            "a time, instead of from registers. The sm_100a structure "
            "always stores prefill O by TMA (its epilogue warp)">,
-    Option<"fuseWorkTiles", "fuse-work-tiles", "bool", /*default=*/"true",
+    Option<"fuseWorkTiles", "fuse-work-tiles", "bool", /*default=*/"false",
            "fa3 prefill kernel with a work loop: a consumer issues the next "
            "work tile's first Q K^T in the same GEMM turn as this tile's "
            "last P V, and writes this tile's O while it runs, instead of "
-           "draining before the next tile starts">,
+           "draining before the next tile starts. Measured 0-4% slower on "
+           "the H200 (bench/RESULTS.md, session 8): the ping-pong hides one "
+           "turn's worth of softmax per turn, and the fused turn leaves the "
+           "epilogue and the next softmax in one gap">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "Prefill: always run persistent CTAs (one per SM, each looping "
            "over work tiles; causal: heaviest first)">,

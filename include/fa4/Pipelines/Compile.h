@@ -62,8 +62,9 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       *this, "fuse-work-tiles",
       llvm::cl::desc("fa3 prefill kernel with a work loop: the next work "
                      "tile's first Q K^T is issued with this tile's last "
-                     "P V, and O is written while it runs"),
-      llvm::cl::init(true)};
+                     "P V, and O is written while it runs (measured slower; "
+                     "off)"),
+      llvm::cl::init(false)};
   Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("fa3 prefill kernel: persistent CTAs (one per SM, "

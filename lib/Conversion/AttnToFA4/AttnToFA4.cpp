@@ -798,6 +798,11 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     // the tile's first K/V tile, and whether its step 0 already ran (in the
     // previous tile's last turn). Where this tile or the next has no keys,
     // or at the last work tile, the tile drains as the unfused kernel does.
+    // Off by default: 0-4% slower on the H200 (bench/RESULTS.md, session
+    // 8). The ping-pong hides one turn's worth of the other consumer's
+    // softmax per GEMM turn; merging two turns leaves this tile's epilogue
+    // and the next tile's first softmax in one gap, longer than the other
+    // consumer's turn.
     SmallVector<Value> initial = initialState();
     Value myWork = workTileCount();
     SmallVector<Value> carried = initial;

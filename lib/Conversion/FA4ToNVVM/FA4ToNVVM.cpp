@@ -248,8 +248,8 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
     Value tid = arith::IndexCastOp::create(
         b, loc, b.getI32Type(),
         gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-    Value warpgroup =
-        arith::DivUIOp::create(b, loc, tid, e_i32(b, loc, kWarpgroupThreads));
+    Value warpgroup = e.broadcastFromLane0(
+        arith::DivUIOp::create(b, loc, tid, e_i32(b, loc, kWarpgroupThreads)));
     Value thread =
         arith::RemUIOp::create(b, loc, tid, e_i32(b, loc, kWarpgroupThreads));
     int64_t launch = op.getLaunchRegisters();

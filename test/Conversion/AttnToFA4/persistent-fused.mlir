@@ -1,7 +1,8 @@
-// RUN: fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=persistent=true -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4="persistent=true fuse-work-tiles=true" -canonicalize -cse | FileCheck %s
 
-// Persistent FA3 with fuse-work-tiles (the default): each consumer's work
-// tile runs into the next. The work loop carries the softmax state (row
+// Persistent FA3 with fuse-work-tiles (off by default: measured 0-4%
+// slower, bench/RESULTS.md session 8): each consumer's work tile runs into
+// the next. The work loop carries the softmax state (row
 // max, row sum, P of the last step; O is zero at every tile's start, so
 // canonicalisation drops it), the ring position of the tile's first K/V
 // tile, and whether the tile's step 0 already ran in the previous tile's

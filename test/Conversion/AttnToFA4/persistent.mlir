@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4="persistent=true fuse-work-tiles=false" -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=persistent=true -canonicalize -cse | FileCheck %s
 
 // Persistent FA3: the grid is the ceil_div(Sq, 128) * Hq * B work tiles,
 // which the runtime may launch on one CTA per SM (the manifest's persistent
@@ -10,9 +10,9 @@
 // consumer's Q tile once that consumer has released the previous work
 // tile's on its Q-empty barrier (2 + consumer), which it does once its last
 // QK^T is done, so the next Q loads under the last P V and the epilogue;
-// the next work tile's first K goes before that wait. Without
-// fuse-work-tiles (persistent-fused.mlir has the default), each work tile
-// drains before the next starts.
+// the next work tile's first K goes before that wait. Each work tile
+// drains before the next starts (persistent-fused.mlir has the
+// fuse-work-tiles schedule).
 
 // Causal d = 128: the work list has ceil_div(Sq, 128) * 6 * B tiles.
 // CHECK-LABEL: func @causal

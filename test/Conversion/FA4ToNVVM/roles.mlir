@@ -1,9 +1,12 @@
 // RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm | FileCheck %s --enable-var-scope
 
-// fa4.warp_specialize: a chain of warpgroup tests on thread_id.x / 128, each
-// role first moving its threads to its register budget with setmaxnreg (down
-// or up from what the CTA launched with), then running its inlined region on
-// (warpgroup - first warpgroup of the role, thread_id.x % 128).
+// fa4.warp_specialize: a chain of warpgroup tests on thread_id.x / 128
+// (broadcast from lane 0 with gpu.shuffle idx, so that ptxas can prove it
+// warp-uniform: the role branches do not diverge, and what the roles derive
+// from it lives in uniform registers), each role first moving its threads
+// to its register budget with setmaxnreg (down or up from what the CTA
+// launched with), then running its inlined region on (warpgroup - first
+// warpgroup of the role, thread_id.x % 128).
 
 // The FA3 split: one producer warpgroup at 24 registers, two consumer
 // warpgroups at 240. 384 threads launch with min(255, 65536 / 384) rounded
@@ -17,7 +20,10 @@
 // CHECK-NEXT: %[[TIDX:.+]] = gpu.thread_id x
 // CHECK-NEXT: %[[TID:.+]] = arith.index_cast %[[TIDX]] : index to i32
 // CHECK-NEXT: %[[C128:.+]] = arith.constant 128 : i32
-// CHECK-NEXT: %[[WG:.+]] = arith.divui %[[TID]], %[[C128]] : i32
+// CHECK-NEXT: %[[WGT:.+]] = arith.divui %[[TID]], %[[C128]] : i32
+// CHECK-NEXT: %[[LANE0:.+]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[WIDTH:.+]] = arith.constant 32 : i32
+// CHECK-NEXT: %[[WG:.+]], %{{.+}} = gpu.shuffle idx %[[WGT]], %[[LANE0]], %[[WIDTH]] : i32
 // CHECK-NEXT: %[[C128B:.+]] = arith.constant 128 : i32
 // CHECK-NEXT: %[[THR:.+]] = arith.remui %[[TID]], %[[C128B]] : i32
 // CHECK-NEXT: %[[C1:.+]] = arith.constant 1 : i32
@@ -62,7 +68,7 @@ module attributes {gpu.container_module} {
 // index is warpgroup - 3. Budgets [24, 168, 232] on 4 warpgroups (512
 // threads, launch budget 128): decrease, increase, increase.
 // CHECK-LABEL: llvm.func @f(
-// CHECK: %[[WG:.+]] = arith.divui %{{.+}}, %{{.+}} : i32
+// CHECK: %[[WG:.+]], %{{.+}} = gpu.shuffle idx
 // CHECK: %[[THR:.+]] = arith.remui %{{.+}}, %{{.+}} : i32
 // CHECK-NEXT: %[[C2:.+]] = arith.constant 2 : i32
 // CHECK-NEXT: %[[LT2:.+]] = arith.cmpi ult, %[[WG]], %[[C2]] : i32
@@ -142,7 +148,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: %[[P:[^:]+]]: !llvm.ptr<1>)
 // CHECK-NOT: scf.if
 // CHECK-NOT: nvvm.setmaxregister
-// CHECK: %[[WG:.+]] = arith.divui
+// CHECK: %[[WG:.+]], %{{.+}} = gpu.shuffle idx
 // CHECK: %[[THR:.+]] = arith.remui
 // CHECK-NEXT: %[[C0:.+]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[I:.+]] = arith.subi %[[WG]], %[[C0]] : i32
