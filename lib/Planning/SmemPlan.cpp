@@ -164,7 +164,7 @@ static SmemPlan layout(const AttnConfig &config, const SplitKPlan &splitK,
   plan.numBarriers =
       config.numQ + numFullBarriers + numRingSlots +
       (config.chip == Chip::SM100a ? kSm100BarriersPerQTile * config.numQ
-                                    : config.numQ) +
+                                   : config.numQ) +
       (clusterSplit ? 1 : 0);
   int64_t mbarrierBytes = getTargetInfo(config.chip).mbarrierBytes;
   allocator.place(plan.barriers, plan.numBarriers * mbarrierBytes,

@@ -45,8 +45,7 @@ TEST_F(LaunchPlanTest, CapsAPersistentGridUpToItsSequenceLength) {
   // A cap below the SM count (fa4_module_set_persistent_ctas) wins; one
   // above it does not.
   EXPECT_EQ(persistentGrid(persistent.launch, bindings, grid, 78, 5)[0], 5u);
-  EXPECT_EQ(persistentGrid(persistent.launch, bindings, grid, 78, 100)[0],
-            78u);
+  EXPECT_EQ(persistentGrid(persistent.launch, bindings, grid, 78, 100)[0], 78u);
   EXPECT_EQ(persistentGrid(persistent.launch, longKeys, grid, 78, 5), grid);
   // An unknown SM count launches the grid as written.
   EXPECT_EQ(persistentGrid(persistent.launch, bindings, grid, 0), grid);

@@ -590,8 +590,8 @@ int run(const Options &options) {
   check(fa4_module_set_programmatic_launch(module, options.programmaticLaunch),
         "fa4_module_set_programmatic_launch");
   check(fa4_module_set_persistent_ctas(
-            module, static_cast<int32_t>(std::min<int64_t>(
-                        options.persistentCtas, INT32_MAX))),
+            module, static_cast<int32_t>(
+                        std::min<int64_t>(options.persistentCtas, INT32_MAX))),
         "fa4_module_set_persistent_ctas");
   std::unique_ptr<fa4_module, void (*)(fa4_module *)> owner(module,
                                                             fa4_module_destroy);

@@ -329,7 +329,9 @@ private:
   Value qEmptyBarrier(Value qTile) {
     return barrier(add(i32(plan.qTiles()), qTile));
   }
-  Value kFullBarrier(Value slot) { return barrier(add(i32(kvBarrierBase()), slot)); }
+  Value kFullBarrier(Value slot) {
+    return barrier(add(i32(kvBarrierBase()), slot));
+  }
   Value vFullBarrier(Value slot) {
     return barrier(add(i32(kvBarrierBase() + plan.kvStages), slot));
   }
@@ -739,8 +741,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   };
   auto emitSteps = [&](Value firstStep, Value myTiles, ValueRange initial,
                        const StepWork &work) -> scf::ForOp {
-    auto loop = scf::ForOp::create(b, loc, toIndex(firstStep),
-                                   toIndex(myTiles), toIndex(i32(1)), initial);
+    auto loop = scf::ForOp::create(b, loc, toIndex(firstStep), toIndex(myTiles),
+                                   toIndex(i32(1)), initial);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     scf::YieldOp::create(
@@ -775,11 +777,11 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     else if (storeOByTma)
       storeO(consumer, out, rowMax, rowSum, batch, head, tileRow);
     else
-      EpilogueOp::create(
-          b, loc, out, rowMax, rowSum, args.outPtr, batch, tileRow, head,
-          args.outStride, args.seqQ, args.lsePtr, args.lseStride,
-          b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.elementType),
-          b.getI64IntegerAttr(plan.rowGroup));
+      EpilogueOp::create(b, loc, out, rowMax, rowSum, args.outPtr, batch,
+                         tileRow, head, args.outStride, args.seqQ, args.lsePtr,
+                         args.lseStride, b.getI64IntegerAttr(plan.ovDepth),
+                         TypeAttr::get(plan.elementType),
+                         b.getI64IntegerAttr(plan.rowGroup));
   };
   // O = 0, row max = -inf, row sum = 0, P = 0.
   auto initialState = [&] {
@@ -808,9 +810,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     SmallVector<Value> carried = initial;
     carried.push_back(i32(0));
     carried.push_back(arith::ConstantOp::create(b, loc, b.getBoolAttr(false)));
-    auto workLoop =
-        scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(myWork),
-                           toIndex(i32(1)), carried);
+    auto workLoop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(myWork),
+                                       toIndex(i32(1)), carried);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(workLoop.getBody());
     Value workDone = fromIndex(workLoop.getInductionVar());
@@ -821,10 +822,10 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     StepWork current{state[initial.size()], firstTile, tileRowOf(blockRow)};
     Value myTiles = numTiles, currentBatch = batch, currentHead = head;
     Value always = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-    auto ifUnstarted = scf::IfOp::create(
-        b, loc, softmaxState.getTypes(),
-        arith::XOrIOp::create(b, loc, started, always),
-        /*withElseRegion=*/true);
+    auto ifUnstarted =
+        scf::IfOp::create(b, loc, softmaxState.getTypes(),
+                          arith::XOrIOp::create(b, loc, started, always),
+                          /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard startGuard(b);
       b.setInsertionPointToStart(ifUnstarted.thenBlock());
@@ -859,9 +860,9 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
         waitTurn();
       out = issuePV(out, probs, last);
       waitQ(nextDone);
-      Value kTile = smemTile(
-          add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes))),
-          plan.bn, plan.qkBoxes * kBoxColumns, Major::K);
+      Value kTile =
+          smemTile(add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes))),
+                   plan.bn, plan.qkBoxes * kBoxColumns, Major::K);
       Value scores = MmaOp::create(b, loc, scoresType, qTile, kTile,
                                    splat(scoresType, 0.0));
       if (pingPong)
@@ -889,8 +890,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                      TruncFOp::create(b, loc, probsType, softmax.getProbs())});
 
       b.setInsertionPointToStart(ifFuse.elseBlock());
-      out = emitLastPV(steps.getResult(0), steps.getResult(3), myTiles,
-                       current);
+      out =
+          emitLastPV(steps.getResult(0), steps.getResult(3), myTiles, current);
       writeO(out, steps.getResult(1), steps.getResult(2), currentBatch,
              currentHead, current.tileRow);
       scf::YieldOp::create(b, loc, initial);
@@ -914,8 +915,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     // Q is dead once the loop has waited for its last QK^T: the producer may
     // load the next work tile's Q under this tile's last P V and epilogue.
     MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
-    Value out = emitLastPV(loop.getResult(0), loop.getResult(3), myTiles,
-                           current);
+    Value out =
+        emitLastPV(loop.getResult(0), loop.getResult(3), myTiles, current);
     writeO(out, loop.getResult(1), loop.getResult(2), batch, head,
            current.tileRow);
     endWork(work);
@@ -1032,8 +1033,8 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
 
   // Barriers: per Q tile Q full (one arrival with its bytes) and Q empty
-  // (every thread that reads the tile), K/V full (one arrival with its bytes), slot empty (every
-  // consumer thread, after its P V is done).
+  // (every thread that reads the tile), K/V full (one arrival with its bytes),
+  // slot empty (every consumer thread, after its P V is done).
   auto ifInit =
       scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid, i32(0)),
                         /*withElseRegion=*/false);
