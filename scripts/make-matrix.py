@@ -45,22 +45,16 @@ PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
 # intra-warpgroup overlap's "no_overlap", `--intra-wg-overlap=false`
 # (session 4); the lazy rescale's "eager", `--lazy-rescale=false`
 # (session 6).
-# "plain_directo": plain, with O written from registers
-# (`--tma-store-o=false`) instead of staged in shared memory and stored by
-# TMA, the default of a kernel without a work loop since session 7.
-# (session 7's "plain_directo", `--tma-store-o=false`, measured the TMA
-# store of O.)
-# "nofuse": the looped twin without the fused work-tile hand-over
-# (`--fuse-work-tiles=false`: each work tile drains before the next
-# starts), for the kernels with a twin.
-# "twin16k": the looped twin at every Skv of the sweep
-# (`--persistent-max-seq-kv=16384`), to find where it stops paying.
+# (Session 7's "plain_directo", plain with `--tma-store-o=false`, measured
+# the TMA store of O.)
+# "fused": the looped twin with the fused work-tile hand-over
+# (`--fuse-work-tiles`), measured 0-4% slower than the default in session
+# 8, for the kernels with a twin. (Session 8's "twin16k",
+# `--persistent-max-seq-kv=16384`, measured the twin at every S.)
 TWIN_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
               "bench_prefill_d128_none"]
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
-            "nofuse": (["--fuse-work-tiles=false"], TWIN_BENCH),
-            "twin16k": (["--persistent-max-seq-kv=16384"],
-                        TWIN_BENCH + ["bench_prefill_d128_causal"])}
+            "fused": (["--fuse-work-tiles"], TWIN_BENCH)}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),
