@@ -1229,9 +1229,10 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     bool storeOByTma = FA3KernelBuilder::storesOByTma(
         *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent, tmaStoreO);
     abi.params = abiParams(*plan, storeOByTma);
-    // Persistent up to a bound: the work loop costs its kernel 3-5% where
-    // each CTA gets one work tile (bench/RESULTS.md, session 5), so the
-    // looped twin runs only up to the bound and this kernel, without the
+    // Persistent up to a bound: above 2048 keys the looped twin measured
+    // -1 to +2% against this kernel at Dv <= 128 without a mask, but 3-7%
+    // slower under a causal mask and at S = 16k (bench/RESULTS.md, session
+    // 8), so it runs only up to the bound and this kernel, without the
     // loop, above it. Persistent at every Skv: one kernel, looped.
     bool twin = maxSeqKV > 0 && maxSeqKV != kAlwaysPersistent;
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
