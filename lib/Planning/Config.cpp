@@ -243,6 +243,12 @@ static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
   bool decodeTile = seqQ != kDynamic &&
                     seqQ * (config.fuseGqa ? config.group : 1) <= kSm90TileRows;
   config.bn = decodeTile ? std::min(maxBN, kSm90DecodeBN) : maxBN;
+  // Under a causal mask a 128-row block's keys end on a 128-key boundary:
+  // at BN = 128 only its diagonal tile is masked, at 176 its last tile
+  // carries up to 175 masked keys (bench/RESULTS.md, session 8).
+  if (problem.mask == MaskKind::Causal && problem.causalBlockN > 0 &&
+      !decodeTile)
+    config.bn = std::min<int>(config.bn, int(problem.causalBlockN));
   return maxBN;
 }
 
@@ -298,6 +304,12 @@ llvm::FailureOr<AttnConfig> fa4::planConfig(const AttnProblem &problem,
       return llvm::failure();
     }
     config.bn = int(problem.blockN);
+  }
+  if (problem.causalBlockN < 0 || problem.causalBlockN % kMmaNGranule != 0) {
+    whyNot << "expected causal-block-n to be 0 (no cap) or a positive "
+              "multiple of "
+           << kMmaNGranule << ", but got " << problem.causalBlockN;
+    return llvm::failure();
   }
   config.singleO = config.numQ == 1;
 
@@ -386,7 +398,8 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
        << " and two K+V stages next to Q in shared memory; at most "
        << kSm90DecodeBN
        << " when a work item's rows fit one 64-row tile (decode: more, "
-          "smaller stages in flight); or block-n\n";
+          "smaller stages in flight); at most causal-block-n under a causal "
+          "mask; or block-n\n";
   }
   os << "  BK0 = " << config.bk0 << ", BK1 = " << config.bk1
      << ": one swizzle row of depth per Q/K box, as many keys per P@V step\n";

@@ -105,6 +105,34 @@ TEST(ConfigTest, SM90aBlockNByHeadDepth) {
   }
 }
 
+TEST(ConfigTest, SM90aCausalBlockNCapsCausalTilesOnly) {
+  std::string whyNot;
+  for (int depth : {64, 128}) {
+    AttnProblem causal = makeProblem(4, 4096, 4096, 16, 16, depth, depth);
+    causal.mask = MaskKind::Causal;
+    auto uncapped = plan(causal, Chip::SM90a, whyNot);
+    ASSERT_TRUE(llvm::succeeded(uncapped)) << whyNot;
+    EXPECT_EQ(uncapped->bn, 176) << "depth " << depth;
+    causal.causalBlockN = 128;
+    auto capped = plan(causal, Chip::SM90a, whyNot);
+    ASSERT_TRUE(llvm::succeeded(capped)) << whyNot;
+    EXPECT_EQ(capped->bn, 128) << "depth " << depth;
+    // Without a causal mask the cap does not apply.
+    AttnProblem none = makeProblem(4, 4096, 4096, 16, 16, depth, depth);
+    none.causalBlockN = 128;
+    auto plain = plan(none, Chip::SM90a, whyNot);
+    ASSERT_TRUE(llvm::succeeded(plain)) << whyNot;
+    EXPECT_EQ(plain->bn, 176) << "depth " << depth;
+  }
+  // A cap above the chip's choice changes nothing (d = 256: BN = 80).
+  AttnProblem deep = makeProblem(4, 4096, 4096, 8, 8, 256, 256);
+  deep.mask = MaskKind::Causal;
+  deep.causalBlockN = 128;
+  auto deepConfig = plan(deep, Chip::SM90a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(deepConfig)) << whyNot;
+  EXPECT_EQ(deepConfig->bn, 80);
+}
+
 TEST(ConfigTest, FuseGqaForDecode) {
   std::string whyNot;
   for (Chip chip : {Chip::SM90a, Chip::SM100a}) {
@@ -220,6 +248,8 @@ TEST(ConfigTest, RejectsWithDiagnostics) {
   AttnProblem badSize = makeProblem(1, 0, 128, 8, 8, 128, 128);
   AttnProblem badHint = makeProblem(kDynamic, 128, 128, 8, 8, 128, 128);
   badHint.batchHint = 0;
+  AttnProblem badCausalBlockN = makeProblem(1, 128, 128, 8, 8, 128, 128);
+  badCausalBlockN.causalBlockN = 100;
   const RejectCase cases[] = {
       {"head ratio", makeProblem(1, 128, 128, 12, 8, 128, 128), Chip::SM100a,
        "expected the q-head count to be a multiple of the kv-head count, but "
@@ -251,6 +281,9 @@ TEST(ConfigTest, RejectsWithDiagnostics) {
        "expected seqQ to be at least 1 or dynamic, but got 0"},
       {"zero batch hint", badHint, Chip::SM100a,
        "expected batch hint to be -1 (none) or >= 1, but got 0"},
+      {"causal block-n", badCausalBlockN, Chip::SM90a,
+       "expected causal-block-n to be 0 (no cap) or a positive multiple of "
+       "16, but got 100"},
   };
   for (const RejectCase &reject : cases) {
     std::string whyNot;

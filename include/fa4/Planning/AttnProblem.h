@@ -63,6 +63,9 @@ struct AttnProblem {
   /// planner choose. It must be one the planner could have chosen: a
   /// multiple of the MMA N granule within the chip's limits.
   int64_t blockN = 0;
+  /// sm_90a under a causal mask: at most this many keys per KV tile when
+  /// the planner would choose more (0: no cap).
+  int64_t causalBlockN = 0;
   /// Split-K tuning overrides: how many partitions (0: the planner's rule)
   /// and whether they combine through the global workspace even when they
   /// fit a cluster. They apply where the planner has the sizes to split.

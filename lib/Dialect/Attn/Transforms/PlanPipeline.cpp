@@ -11,9 +11,9 @@ void fa4::attn::buildPlanPipeline(OpPassManager &pm, StringRef chip,
                                   int64_t batchHint, int64_t seqQHint,
                                   int64_t seqKVHint, int64_t blockN,
                                   int64_t splitKPartitions,
-                                  bool splitKWorkspace) {
+                                  bool splitKWorkspace, int64_t causalBlockN) {
   pm.addPass(createAttnSelectConfig(AttnSelectConfigOptions{
-      chip.str(), batchHint, seqQHint, seqKVHint, blockN}));
+      chip.str(), batchHint, seqQHint, seqKVHint, blockN, causalBlockN}));
   pm.addPass(createAttnPlanSplitK(AttnPlanSplitKOptions{
       batchHint, seqQHint, seqKVHint, splitKPartitions, splitKWorkspace}));
   pm.addPass(createAttnPlanTmem());

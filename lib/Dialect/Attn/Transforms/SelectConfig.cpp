@@ -34,6 +34,7 @@ struct SelectConfigPass
   LogicalResult planOne(AttentionOp op, const fa4::TargetInfo &target) {
     fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
     problem.blockN = blockN;
+    problem.causalBlockN = causalBlockN;
     FailureOr<fa4::AttnConfig> config =
         runPlanner<fa4::AttnConfig>(op, [&](llvm::raw_ostream &whyNot) {
           return fa4::planConfig(problem, target, whyNot);

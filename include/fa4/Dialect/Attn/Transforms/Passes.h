@@ -35,6 +35,11 @@ struct PlanOptionsBase : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("Keys per KV tile in place of the planner's choice "
                      "(0: the planner's)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> causalBlockN{
+      *this, "causal-block-n",
+      llvm::cl::desc("sm_90a, causal mask: at most this many keys per KV "
+                     "tile (0: no cap; 128 measured faster)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> splitKPartitions{
       *this, "split-k-partitions",
       llvm::cl::desc("Split-K partitions per work item in place of the "
@@ -54,14 +59,14 @@ struct PlanPipelineOptions : public PlanOptionsBase<PlanPipelineOptions> {};
 void buildPlanPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
                        int64_t batchHint, int64_t seqQHint, int64_t seqKVHint,
                        int64_t blockN = 0, int64_t splitKPartitions = 0,
-                       bool splitKWorkspace = false);
+                       bool splitKWorkspace = false, int64_t causalBlockN = 0);
 
 template <typename Derived>
 void buildPlanPipeline(mlir::OpPassManager &pm,
                        const PlanOptionsBase<Derived> &options) {
   buildPlanPipeline(pm, options.chip, options.batchHint, options.seqQHint,
                     options.seqKVHint, options.blockN, options.splitKPartitions,
-                    options.splitKWorkspace);
+                    options.splitKWorkspace, options.causalBlockN);
 }
 
 #define GEN_PASS_REGISTRATION

@@ -1,0 +1,42 @@
+// attn-select-config's causal-block-n (off by default; bench/RESULTS.md,
+// session 8): on sm_90a, a causal mask caps the planner's KV tile at the
+// given keys, so that tiles line up with the 128-row blocks. Other masks,
+// sm_100a (BN <= 128 already) and plans already narrower keep their tile;
+// a cap that is not a multiple of 16 is refused by name.
+// RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a causal-block-n=128" | FileCheck %s --check-prefix=CAP
+// RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a" | FileCheck %s --check-prefix=DEFAULT
+// RUN: not fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a causal-block-n=100" 2>&1 | FileCheck %s --check-prefix=ODD
+
+// CAP-LABEL: func @causal_d128
+// CAP: bn = 128,
+// DEFAULT-LABEL: func @causal_d128
+// DEFAULT: bn = 176,
+// ODD: error: 'attn.attention' op expected causal-block-n to be 0 (no cap) or a positive multiple of 16, but got 100
+func.func @causal_d128(%q: tensor<2x1024x16x128xbf16>, %k: tensor<2x1024x16x128xbf16>, %v: tensor<2x1024x16x128xbf16>) -> tensor<2x1024x16x128xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>}
+      : tensor<2x1024x16x128xbf16>, tensor<2x1024x16x128xbf16>, tensor<2x1024x16x128xbf16>
+      -> tensor<2x1024x16x128xbf16>
+  return %o : tensor<2x1024x16x128xbf16>
+}
+
+// -----
+
+// CAP-LABEL: func @no_mask_d128
+// CAP: bn = 176,
+func.func @no_mask_d128(%q: tensor<2x1024x16x128xbf16>, %k: tensor<2x1024x16x128xbf16>, %v: tensor<2x1024x16x128xbf16>) -> tensor<2x1024x16x128xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<2x1024x16x128xbf16>, tensor<2x1024x16x128xbf16>, tensor<2x1024x16x128xbf16>
+      -> tensor<2x1024x16x128xbf16>
+  return %o : tensor<2x1024x16x128xbf16>
+}
+
+// -----
+
+// CAP-LABEL: func @causal_d256
+// CAP: bn = 80,
+func.func @causal_d256(%q: tensor<2x1024x8x256xbf16>, %k: tensor<2x1024x8x256xbf16>, %v: tensor<2x1024x8x256xbf16>) -> tensor<2x1024x8x256xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>}
+      : tensor<2x1024x8x256xbf16>, tensor<2x1024x8x256xbf16>, tensor<2x1024x8x256xbf16>
+      -> tensor<2x1024x8x256xbf16>
+  return %o : tensor<2x1024x8x256xbf16>
+}
