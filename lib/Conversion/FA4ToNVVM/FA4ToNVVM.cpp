@@ -743,7 +743,7 @@ struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
     Location loc = op.getLoc();
     auto frag = cast<FragType>(op.getOut().getType());
     ValueRange out = adaptor.getOut(), rowSum = adaptor.getSum();
-    constexpr int64_t kBoxColumns = 64, kRowBytes = 128, kChunkBytes = 16;
+    constexpr int64_t kRowBytes = 128;
     Value zero = e.f32(0.0);
     Value quadByte = e.mul(e.remu(e.lane(), e.i32(4)), e.i32(4));
     for (int half = 0; half < 2; ++half) {
@@ -756,13 +756,8 @@ struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
         Value pair = e.packPair(e.fmul(out[4 * j + 2 * half], inverse),
                                 e.fmul(out[4 * j + 2 * half + 1], inverse),
                                 op.getElementType());
-        int64_t box = j * 8 / kBoxColumns;
-        int64_t chunk = j % (kBoxColumns / 8);
-        Value place =
-            e.mul(arith::XOrIOp::create(b, loc, e.i32(chunk), swizzle),
-                  e.i32(kChunkBytes));
-        Value address = e.add(
-            e.add(rowStart, e.i32(box * frag.getRows() * kRowBytes)), place);
+        Value address =
+            e.stagedChunkOffset(rowStart, swizzle, 8 * j, frag.getRows());
         LLVM::StoreOp::create(b, loc, pair, e.smemPtr(address),
                               /*alignment=*/4);
       }

@@ -129,6 +129,22 @@ public:
 
   /// Orders this thread's shared-memory writes before the async proxy's
   /// (TMA) reads that a barrier after it hands them to.
+  /// Byte offset in a TMA staging tile of O (fa4.epilogue.stage) of the
+  /// 16-byte chunk holding 16-bit column `column` of a row: 64-column boxes
+  /// of `boxRows` 128-byte rows, chunk c of row r at (c ^ (r % 8)) * 16 within
+  /// its row (128B swizzle). `rowStart` is the row's byte offset in the first
+  /// box and `swizzle` its r % 8.
+  mlir::Value stagedChunkOffset(mlir::Value rowStart, mlir::Value swizzle,
+                                int64_t column, int64_t boxRows) {
+    constexpr int64_t kBoxColumns = 64, kRowBytes = 128, kChunkBytes = 16;
+    int64_t box = column / kBoxColumns;
+    int64_t chunk = (column % kBoxColumns) / 8;
+    mlir::Value place =
+        mul(mlir::arith::XOrIOp::create(b, loc, i32(chunk), swizzle),
+            i32(kChunkBytes));
+    return add(add(rowStart, i32(box * boxRows * kRowBytes)), place);
+  }
+
   void fenceAsyncProxy() {
     mlir::NVVM::FenceProxyOp::create(
         b, loc, mlir::NVVM::ProxyKind::async_shared,

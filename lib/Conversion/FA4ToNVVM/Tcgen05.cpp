@@ -547,7 +547,7 @@ struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
     Location loc = op.getLoc();
     auto tile = cast<TmemTileType>(op.getOut().getType());
     Type elementType = op.getElementType();
-    constexpr int64_t kBoxColumns = 64, kRowBytes = 128, kChunkBytes = 16;
+    constexpr int64_t kRowBytes = 128;
     Value sum = adaptor.getSum().front();
     Value inverse = e.rowInverse(sum, e.f32(0.0)).second;
     Value row = e.threadInGroup();
@@ -569,13 +569,8 @@ struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
           quad = LLVM::InsertElementOp::create(
               b, loc, quad, e.packPair(low, high, elementType), e.i32(j));
         }
-        int64_t box = column / kBoxColumns;
-        int64_t chunkInRow = (column % kBoxColumns) / 8;
-        Value place =
-            e.mul(arith::XOrIOp::create(b, loc, e.i32(chunkInRow), swizzle),
-                  e.i32(kChunkBytes));
-        Value address = e.smemPtr(e.add(
-            e.add(rowStart, e.i32(box * tile.getRows() * kRowBytes)), place));
+        Value address = e.smemPtr(
+            e.stagedChunkOffset(rowStart, swizzle, column, tile.getRows()));
         LLVM::StoreOp::create(b, loc, quad, address, /*alignment=*/16);
       }
     }
