@@ -597,6 +597,12 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
         plan.bn, plan.paddedOv, Major::MN);
     return MmaOp::create(b, loc, outType, probs, vTile, out);
   };
+  // The K tile in ring slot `slot`, the B of S = Q K^T.
+  auto kTileIn = [&](Value slot) {
+    return smemTile(
+        add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes))), plan.bn,
+        plan.qkBoxes * kBoxColumns, Major::K);
+  };
   auto releaseK = [&](Value tile) {
     MBarrierArriveOp::create(b, loc, kEmptyBarrier(slotOf(tile)));
   };
@@ -656,6 +662,19 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   // overlap, step 0 peeled off), never (that peeled step), or from step 1
   // on (decided at run time).
   enum class PV { Always, Never, AfterFirst };
+  // The mask on S (keys from `firstKey`, rows from `tileRow`) and the online
+  // softmax continuing from (rowMax, rowSum).
+  auto maskedSoftmax = [&](Value scores, Value firstKey, Value tileRow,
+                           Value rowMax, Value rowSum) {
+    scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow,
+                            args.seqQ, args.seqKV, plan.mask,
+                            b.getI64IntegerAttr(plan.rowGroup));
+    return SoftmaxOp::create(b, loc, scoresType, rowsType(), rowsType(),
+                             rowsType(), scores, rowMax, rowSum, args.scaleLog2,
+                             lazyRescale ? b.getF64FloatAttr(kRescaleThreshold)
+                                         : FloatAttr(),
+                             /*polyExp2Period=*/0);
+  };
   auto emitStep = [&](Value step, ValueRange carried, PV pv,
                       const StepWork &work) {
     Value out = carried[0], rowMax = carried[1], rowSum = carried[2],
@@ -670,11 +689,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     waitBarrier(kFullBarrier(slot), parityOf(ringTile));
     if (pingPong)
       waitTurn();
-    Value kTile =
-        smemTile(add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes))),
-                 plan.bn, plan.qkBoxes * kBoxColumns, Major::K);
-    Value scores =
-        MmaOp::create(b, loc, scoresType, qTile, kTile, splat(scoresType, 0.0));
+    Value scores = MmaOp::create(b, loc, scoresType, qTile, kTileIn(slot),
+                                 splat(scoresType, 0.0));
     if (pv == PV::Always) {
       out = issuePV(out, previousP, previous);
     } else if (pv == PV::AfterFirst) {
@@ -702,14 +718,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       releaseV(previous);
     }
 
-    scores = MaskOp::create(b, loc, scoresType, scores, firstKey, work.tileRow,
-                            args.seqQ, args.seqKV, plan.mask,
-                            b.getI64IntegerAttr(plan.rowGroup));
-    auto softmax = SoftmaxOp::create(
-        b, loc, scoresType, rowsType(), rowsType(), rowsType(), scores, rowMax,
-        rowSum, args.scaleLog2,
-        lazyRescale ? b.getF64FloatAttr(kRescaleThreshold) : FloatAttr(),
-        /*polyExp2Period=*/0);
+    auto softmax =
+        maskedSoftmax(scores, firstKey, work.tileRow, rowMax, rowSum);
     if (pv == PV::Always) {
       // O is read only once the P V that ran under the softmax is done.
       MmaWaitOp::create(b, loc);
@@ -821,21 +831,18 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     decodeWork(add(firstWork, mul(workDone, workStride)));
     StepWork current{state[initial.size()], firstTile, tileRowOf(blockRow)};
     Value myTiles = numTiles, currentBatch = batch, currentHead = head;
-    Value always = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-    auto ifUnstarted =
-        scf::IfOp::create(b, loc, softmaxState.getTypes(),
-                          arith::XOrIOp::create(b, loc, started, always),
-                          /*withElseRegion=*/true);
+    auto ifStarted = scf::IfOp::create(b, loc, softmaxState.getTypes(), started,
+                                       /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard startGuard(b);
-      b.setInsertionPointToStart(ifUnstarted.thenBlock());
+      b.setInsertionPointToStart(ifStarted.thenBlock());
+      scf::YieldOp::create(b, loc, softmaxState);
+      b.setInsertionPointToStart(ifStarted.elseBlock());
       waitQ(workDone);
       scf::YieldOp::create(b, loc, emitFirstStep(myTiles, initial, current));
-      b.setInsertionPointToStart(ifUnstarted.elseBlock());
-      scf::YieldOp::create(b, loc, softmaxState);
     }
     scf::ForOp steps =
-        emitSteps(i32(1), myTiles, ifUnstarted.getResults(), current);
+        emitSteps(i32(1), myTiles, ifStarted.getResults(), current);
     MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
 
     Value nextDone = add(workDone, i32(1));
@@ -860,10 +867,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
         waitTurn();
       out = issuePV(out, probs, last);
       waitQ(nextDone);
-      Value kTile =
-          smemTile(add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes))),
-                   plan.bn, plan.qkBoxes * kBoxColumns, Major::K);
-      Value scores = MmaOp::create(b, loc, scoresType, qTile, kTile,
+      Value scores = MmaOp::create(b, loc, scoresType, qTile, kTileIn(slot),
                                    splat(scoresType, 0.0));
       if (pingPong)
         passTurn();
@@ -875,15 +879,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
              currentHead, current.tileRow);
       MmaWaitOp::create(b, loc);
       releaseK(ringTile);
-      scores = MaskOp::create(b, loc, scoresType, scores,
-                              mul(next.firstTile, i32(plan.bn)), next.tileRow,
-                              args.seqQ, args.seqKV, plan.mask,
-                              b.getI64IntegerAttr(plan.rowGroup));
-      auto softmax = SoftmaxOp::create(
-          b, loc, scoresType, rowsType(), rowsType(), rowsType(), scores,
-          initial[1], initial[2], args.scaleLog2,
-          lazyRescale ? b.getF64FloatAttr(kRescaleThreshold) : FloatAttr(),
-          /*polyExp2Period=*/0);
+      auto softmax = maskedSoftmax(scores, mul(next.firstTile, i32(plan.bn)),
+                                   next.tileRow, initial[1], initial[2]);
       scf::YieldOp::create(
           b, loc,
           ValueRange{initial[0], softmax.getNewMax(), softmax.getNewSum(),
