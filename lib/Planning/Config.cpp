@@ -389,17 +389,19 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
   } else {
     os << "  MMA_M = 64 (wgmma), numQ = 2, BM = 128: two consumer warpgroups "
           "own one 64-row tile each and ping-pong\n";
-    os << "  BN = " << config.bn
-       << ": the largest multiple of 16 <= 176 with S + P + O ("
+    os << "  BN = " << config.bn << " (S + P + O: "
        << config.bn / 2 + config.bn / 4 + config.paddedOvDepth / 2
-       << " registers) within "
+       << " registers of "
        << target.consumerRegisters - kSm90ReservedRegisters
        << " of the consumer's " << target.consumerRegisters
-       << " and two K+V stages next to Q in shared memory; at most "
+       << "): the largest multiple of 16 <= 176 whose S + P + O fits and "
+          "two K+V stages next to Q in shared memory; at most "
        << kSm90DecodeBN
        << " when a work item's rows fit one 64-row tile (decode: more, "
-          "smaller stages in flight); at most causal-block-n under a causal "
-          "mask; or block-n\n";
+          "smaller stages in flight); at most causal-block-n (default "
+       << kDefaultCausalBlockN
+       << ") under a causal mask, so tiles end on the 128-row blocks' "
+          "diagonals; or block-n\n";
   }
   os << "  BK0 = " << config.bk0 << ", BK1 = " << config.bk1
      << ": one swizzle row of depth per Q/K box, as many keys per P@V step\n";

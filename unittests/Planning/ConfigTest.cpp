@@ -108,18 +108,20 @@ TEST(ConfigTest, SM90aBlockNByHeadDepth) {
 TEST(ConfigTest, SM90aCausalBlockNCapsCausalTilesOnly) {
   std::string whyNot;
   for (int depth : {64, 128}) {
+    // By default a causal mask caps BN at 128.
     AttnProblem causal = makeProblem(4, 4096, 4096, 16, 16, depth, depth);
     causal.mask = MaskKind::Causal;
-    auto uncapped = plan(causal, Chip::SM90a, whyNot);
-    ASSERT_TRUE(llvm::succeeded(uncapped)) << whyNot;
-    EXPECT_EQ(uncapped->bn, 176) << "depth " << depth;
-    causal.causalBlockN = 128;
+    EXPECT_EQ(causal.causalBlockN, kDefaultCausalBlockN);
     auto capped = plan(causal, Chip::SM90a, whyNot);
     ASSERT_TRUE(llvm::succeeded(capped)) << whyNot;
     EXPECT_EQ(capped->bn, 128) << "depth " << depth;
+    // 0 lifts the cap: the register and shared-memory bound, 176.
+    causal.causalBlockN = 0;
+    auto uncapped = plan(causal, Chip::SM90a, whyNot);
+    ASSERT_TRUE(llvm::succeeded(uncapped)) << whyNot;
+    EXPECT_EQ(uncapped->bn, 176) << "depth " << depth;
     // Without a causal mask the cap does not apply.
     AttnProblem none = makeProblem(4, 4096, 4096, 16, 16, depth, depth);
-    none.causalBlockN = 128;
     auto plain = plan(none, Chip::SM90a, whyNot);
     ASSERT_TRUE(llvm::succeeded(plain)) << whyNot;
     EXPECT_EQ(plain->bn, 176) << "depth " << depth;
@@ -127,10 +129,19 @@ TEST(ConfigTest, SM90aCausalBlockNCapsCausalTilesOnly) {
   // A cap above the chip's choice changes nothing (d = 256: BN = 80).
   AttnProblem deep = makeProblem(4, 4096, 4096, 8, 8, 256, 256);
   deep.mask = MaskKind::Causal;
-  deep.causalBlockN = 128;
   auto deepConfig = plan(deep, Chip::SM90a, whyNot);
   ASSERT_TRUE(llvm::succeeded(deepConfig)) << whyNot;
   EXPECT_EQ(deepConfig->bn, 80);
+  // Nor does it apply on sm_100a, whose tiles are planned for TMEM.
+  AttnProblem blackwell = makeProblem(4, 4096, 4096, 16, 16, 128, 128);
+  blackwell.mask = MaskKind::Causal;
+  AttnProblem blackwellNoCap = blackwell;
+  blackwellNoCap.causalBlockN = 0;
+  auto withCap = plan(blackwell, Chip::SM100a, whyNot);
+  auto withoutCap = plan(blackwellNoCap, Chip::SM100a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(withCap) && llvm::succeeded(withoutCap))
+      << whyNot;
+  EXPECT_EQ(withCap->bn, withoutCap->bn);
 }
 
 TEST(ConfigTest, FuseGqaForDecode) {

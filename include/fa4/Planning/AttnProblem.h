@@ -19,6 +19,11 @@ namespace fa4 {
 /// A size known only at run time (batch, sequence lengths).
 constexpr int64_t kDynamic = -1;
 
+/// sm_90a's default cap on keys per KV tile under a causal mask: a 128-row
+/// block's causal range ends on a 128-key boundary, so no key past its
+/// diagonal tile is multiplied (bench/RESULTS.md, session 8, call 7).
+constexpr int64_t kDefaultCausalBlockN = 128;
+
 enum class ElementType { BF16, F16, F8E4M3FN };
 
 unsigned elementBits(ElementType type);
@@ -65,7 +70,7 @@ struct AttnProblem {
   int64_t blockN = 0;
   /// sm_90a under a causal mask: at most this many keys per KV tile when
   /// the planner would choose more (0: no cap).
-  int64_t causalBlockN = 0;
+  int64_t causalBlockN = kDefaultCausalBlockN;
   /// Split-K tuning overrides: how many partitions (0: the planner's rule)
   /// and whether they combine through the global workspace even when they
   /// fit a cluster. They apply where the planner has the sizes to split.

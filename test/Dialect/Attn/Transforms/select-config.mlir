@@ -13,11 +13,12 @@
 // Llama-3-8B-style GQA prefill. sm_100a: two 128-row Q tiles (BM 256), BN 128
 // fills TMEM (2x128 S + 2x128 O = 512), and 2 x 32 x 8 = 512 pair tiles >= 74
 // SM pairs gives pair_cta (MMA_M 256). sm_90a: FA3 shape, BM 128 of two wgmma
-// M=64 tiles, BN 176 (S+P+O = 88+44+64 = 196 of 200 registers).
+// M=64 tiles, BN 176 by registers (S+P+O = 88+44+64 = 196 of 200), capped
+// at 128 under this causal mask (select-config-causal-block-n.mlir).
 // SM100-LABEL: func @prefill_d128_gqa_pair_cta
 // SM100: config = #attn.config<chip = sm_100a, mma_m = 256, {{.*}}m_pack = 1, bm = 256, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = true, single_o = false, {{.*}}num_threads = 512>
 // SM90-LABEL: func @prefill_d128_gqa_pair_cta
-// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 176, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
+// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
 // DECODE100-LABEL: func @prefill_d128_gqa_pair_cta
 // DECODE100: config = #attn.config<chip = sm_100a, mma_m = 256, {{.*}}m_pack = 1, bm = 256, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = true, single_o = false, {{.*}}num_threads = 512>
 func.func @prefill_d128_gqa_pair_cta(%q: tensor<2x4096x32x128xbf16>, %k: tensor<2x4096x8x128xbf16>, %v: tensor<2x4096x8x128xbf16>) -> tensor<2x4096x32x128xbf16> {
@@ -48,7 +49,7 @@ func.func @prefill_d64_mha(%q: tensor<1x4096x16x64xbf16>, %k: tensor<1x4096x16x6
 // SM100-LABEL: func @prefill_d96_f16_pads_depth_to_128
 // SM100: config = #attn.config<chip = sm_100a, mma_m = 256, {{.*}}m_pack = 1, bm = 256, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = true, single_o = false, {{.*}}num_threads = 512>
 // SM90-LABEL: func @prefill_d96_f16_pads_depth_to_128
-// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 176, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
+// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
 func.func @prefill_d96_f16_pads_depth_to_128(%q: tensor<1x4096x16x96xf16>, %k: tensor<1x4096x16x96xf16>, %v: tensor<1x4096x16x96xf16>) -> tensor<1x4096x16x96xf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>}
       : tensor<1x4096x16x96xf16>, tensor<1x4096x16x96xf16>, tensor<1x4096x16x96xf16>
@@ -181,7 +182,7 @@ func.func @sq128_group4_no_fusion(%q: tensor<1x128x32x128xbf16>, %k: tensor<1x81
 // SM100-LABEL: func @dynamic_sizes_group4
 // SM100: config = #attn.config<chip = sm_100a, mma_m = 128, {{.*}}m_pack = 1, bm = 256, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 512>
 // SM90-LABEL: func @dynamic_sizes_group4
-// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 176, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
+// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 128, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 384>
 // DECODE100-LABEL: func @dynamic_sizes_group4
 // DECODE100: config = #attn.config<chip = sm_100a, mma_m = 128, {{.*}}m_pack = 1, bm = 128, bn = 128, {{.*}}padded_qk_depth = 128, {{.*}}padded_ov_depth = 128, {{.*}}num_q = 1, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = true, {{.*}}num_threads = 512>
 // DECODE90-LABEL: func @dynamic_sizes_group4

@@ -4,6 +4,7 @@
 #define FA4_DIALECT_ATTN_TRANSFORMS_PASSES_H
 
 #include "fa4/Dialect/Attn/IR/Attn.h"
+#include "fa4/Planning/AttnProblem.h"
 #include "mlir/Pass/Pass.h"
 
 #include <string>
@@ -38,8 +39,8 @@ struct PlanOptionsBase : public mlir::PassPipelineOptions<Derived> {
   PassOptions::Option<int64_t> causalBlockN{
       *this, "causal-block-n",
       llvm::cl::desc("sm_90a, causal mask: at most this many keys per KV "
-                     "tile (0: no cap; 128 measured faster)"),
-      llvm::cl::init(0)};
+                     "tile (0: no cap; default 128, measured faster)"),
+      llvm::cl::init(kDefaultCausalBlockN)};
   PassOptions::Option<int64_t> splitKPartitions{
       *this, "split-k-partitions",
       llvm::cl::desc("Split-K partitions per work item in place of the "
@@ -59,7 +60,8 @@ struct PlanPipelineOptions : public PlanOptionsBase<PlanPipelineOptions> {};
 void buildPlanPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
                        int64_t batchHint, int64_t seqQHint, int64_t seqKVHint,
                        int64_t blockN = 0, int64_t splitKPartitions = 0,
-                       bool splitKWorkspace = false, int64_t causalBlockN = 0);
+                       bool splitKWorkspace = false,
+                       int64_t causalBlockN = kDefaultCausalBlockN);
 
 template <typename Derived>
 void buildPlanPipeline(mlir::OpPassManager &pm,

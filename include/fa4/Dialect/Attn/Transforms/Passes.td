@@ -32,12 +32,13 @@ def AttnSelectConfig : Pass<"attn-select-config"> {
            "Keys per KV tile in place of the planner's choice (0: the "
            "planner's; else a multiple of 16 no larger than what the chip's "
            "registers, TMEM and shared memory allow)">,
-    Option<"causalBlockN", "causal-block-n", "int64_t", /*default=*/"0",
+    Option<"causalBlockN", "causal-block-n", "int64_t",
+           /*default=*/"::fa4::kDefaultCausalBlockN",
            "sm_90a, causal mask: at most this many keys per KV tile (0: no "
-           "cap). 128 lines the tiles up with the 128-row blocks, so no key "
-           "past a block's diagonal tile is multiplied: +8-21% at S <= 2048 "
-           "for d = 64 and 128, even at 8192 (bench/RESULTS.md, session 8); "
-           "not yet the default, pending a run of the whole matrix">
+           "cap; default 128, which lines the tiles up with the 128-row "
+           "blocks, so no key past a block's diagonal tile is multiplied: "
+           "+8-21% at S <= 2048 for d = 64 and 128 (bench/RESULTS.md, "
+           "session 8))">
   ];
 }
 
