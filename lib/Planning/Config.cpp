@@ -245,9 +245,13 @@ static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
   config.bn = decodeTile ? std::min(maxBN, kSm90DecodeBN) : maxBN;
   // Under a causal mask a 128-row block's keys end on a 128-key boundary:
   // at BN = 128 only its diagonal tile is masked, at 176 its last tile
-  // carries up to 175 masked keys (bench/RESULTS.md, session 8).
+  // carries up to 175 masked keys. That pays +3-20% up to 4096 keys; past
+  // 8192 the narrower tile's per-tile cost outweighs the waste (-3% at 16k
+  // for d = 64), so a longer known sequence keeps the wider tile
+  // (bench/RESULTS.md, session 9, call 1).
+  int64_t seqKV = problem.plannedSeqKV();
   if (problem.mask == MaskKind::Causal && problem.causalBlockN > 0 &&
-      !decodeTile)
+      !decodeTile && (seqKV == kDynamic || seqKV <= kCausalBlockNMaxSeqKV))
     config.bn = std::min<int>(config.bn, int(problem.causalBlockN));
   return maxBN;
 }
@@ -399,8 +403,9 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
        << kSm90DecodeBN
        << " when a work item's rows fit one 64-row tile (decode: more, "
           "smaller stages in flight); at most causal-block-n (default "
-       << kDefaultCausalBlockN
-       << ") under a causal mask, so tiles end on the 128-row blocks' "
+       << kDefaultCausalBlockN << ") under a causal mask up to "
+       << kCausalBlockNMaxSeqKV
+       << " keys (or an unknown Skv), so tiles end on the 128-row blocks' "
           "diagonals; or block-n\n";
   }
   os << "  BK0 = " << config.bk0 << ", BK1 = " << config.bk1

@@ -23,7 +23,7 @@
 // CHECK-SAME: fa4.abi = {
 // CHECK-SAME: block = array<i64: 384, 1, 1>
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
-// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
+// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
 // By default (Dv <= 128, no window mask) the kernel takes one CTA per work
 // tile, and its looped twin serves Skv <= 2048 (the SHORT checks below);
 // but this one is causal at Dv = 128, where the plain kernel with its TMA
@@ -36,8 +36,9 @@
 // CHECK-SAME: .visible .entry fa4_fa3_attention_sm_90a(
 // CHECK-SAME: .maxntid 384, 1, 1
 // CHECK-SAME: setmaxnreg.inc.sync.aligned.u32 \09240;
-// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16
+// Causal, so 128 keys per tile: S = Q K^T and O += P V are both m64n128.
 // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// CHECK-NOT: m64n176k16
 // CHECK-SAME: setmaxnreg.dec.sync.aligned.u32 \0924;
 // CHECK-SAME: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK-NOT: _persistent(
@@ -46,7 +47,7 @@
 // PERSIST: attn.attention
 // PERSIST-SAME: fa4.abi = {
 // PERSIST-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
-// PERSIST-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
+// PERSIST-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
 // PERSIST-SAME: persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2147483647 : i64}
 // PERSIST: gpu.binary @fa4_fa3_attention_sm_90a_module
 // PERSIST-SAME: .visible .entry fa4_fa3_attention_sm_90a(

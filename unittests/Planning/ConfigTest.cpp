@@ -120,6 +120,22 @@ TEST(ConfigTest, SM90aCausalBlockNCapsCausalTilesOnly) {
     auto uncapped = plan(causal, Chip::SM90a, whyNot);
     ASSERT_TRUE(llvm::succeeded(uncapped)) << whyNot;
     EXPECT_EQ(uncapped->bn, 176) << "depth " << depth;
+    // Nor past kCausalBlockNMaxSeqKV keys, where the wider tile is faster;
+    // an unknown Skv takes the cap.
+    AttnProblem longCausal =
+        makeProblem(1, 16384, 16384, 16, 16, depth, depth);
+    longCausal.mask = MaskKind::Causal;
+    auto longConfig = plan(longCausal, Chip::SM90a, whyNot);
+    ASSERT_TRUE(llvm::succeeded(longConfig)) << whyNot;
+    EXPECT_EQ(longConfig->bn, 176) << "depth " << depth;
+    longCausal.seqKV = kDynamic;
+    auto dynamicConfig = plan(longCausal, Chip::SM90a, whyNot);
+    ASSERT_TRUE(llvm::succeeded(dynamicConfig)) << whyNot;
+    EXPECT_EQ(dynamicConfig->bn, 128) << "depth " << depth;
+    longCausal.seqKVHint = 16384;
+    auto hintedConfig = plan(longCausal, Chip::SM90a, whyNot);
+    ASSERT_TRUE(llvm::succeeded(hintedConfig)) << whyNot;
+    EXPECT_EQ(hintedConfig->bn, 176) << "depth " << depth;
     // Without a causal mask the cap does not apply.
     AttnProblem none = makeProblem(4, 4096, 4096, 16, 16, depth, depth);
     auto plain = plan(none, Chip::SM90a, whyNot);

@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4="intra-wg-overlap=0 tma-store-o=0" -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a causal-block-n=0" --convert-attn-to-fa4="intra-wg-overlap=0 tma-store-o=0" -canonicalize -cse | FileCheck %s
 
 // The kernel IR convert-attn-to-fa4 writes from the plan: the ABI record,
 // the gpu.func signature, the mbarriers, the warp roles and their register
@@ -8,7 +8,10 @@
 // decode and window kernels keep); intra-wg-overlap.mlir has the default
 // prefill one. It also pins the epilogue from registers (tma-store-o=0, what
 // persistent kernels and decode keep); tma-store-o.mlir has the plain
-// prefill kernel's store of O through shared memory.
+// prefill kernel's store of O through shared memory. causal-block-n=0 keeps
+// the 176-key, two-stage plan of a non-causal or long causal kernel for
+// the causal one below; persistent.mlir pins the default causal plan (128
+// keys, three stages).
 
 // -----
 

@@ -20,7 +20,7 @@
 // The turn starts once K is in shared memory...
 // CHECK: fa4.mbarrier.wait
 // CHECK-NEXT: nvvm.barrier id = %[[OWN]] number_of_threads = %c256_i32
-// CHECK: fa4.mma {{.*}}<64x176xf32>{{$}}
+// CHECK: fa4.mma {{.*}}<64x128xf32>{{$}}
 // CHECK: fa4.mma {{.*}}<64x128xf32>{{$}}
 // ...and ends, handing over, once both GEMMs are issued, before the wait.
 // CHECK: nvvm.barrier.arrive id = %[[OTHER]] number_of_threads = %c256_i32

@@ -49,7 +49,7 @@
 // SM90-NEXT:   depths: qk 128 -> 128, ov 128 -> 128, nope 128 -> 128 (padded to whole 64-element swizzle rows, multiples of MMA_K 16)
 // SM90-NEXT:   heads: 32 q / 8 kv, group 4; fuseGqa = false
 // SM90-NEXT:   MMA_M = 64 (wgmma), numQ = 2, BM = 128: two consumer warpgroups own one 64-row tile each and ping-pong
-// SM90-NEXT:   BN = 128 (S + P + O: 160 registers of 200 of the consumer's 240): the largest multiple of 16 <= 176 whose S + P + O fits and two K+V stages next to Q in shared memory; at most 96 when a work item's rows fit one 64-row tile (decode: more, smaller stages in flight); at most causal-block-n (default 128) under a causal mask, so tiles end on the 128-row blocks' diagonals; or block-n
+// SM90-NEXT:   BN = 128 (S + P + O: 160 registers of 200 of the consumer's 240): the largest multiple of 16 <= 176 whose S + P + O fits and two K+V stages next to Q in shared memory; at most 96 when a work item's rows fit one 64-row tile (decode: more, smaller stages in flight); at most causal-block-n (default 128) under a causal mask up to 8192 keys (or an unknown Skv), so tiles end on the 128-row blocks' diagonals; or block-n
 // SM90-NEXT:   BK0 = 64, BK1 = 64: one swizzle row of depth per Q/K box, as many keys per P@V step
 // SM90-NEXT:   useSharedKv = false: separate K and V rings
 // SM90-NEXT:   pageSize = 0 (contiguous K/V)
@@ -57,17 +57,17 @@
 // SM90-NEXT: tmem: none; sm_90a keeps S and O in registers
 // SM90-NEXT: swizzle: P stays in registers, never in shared memory
 // SM90-NEXT:   Q: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
-// SM90-NEXT:   K: box 176 x 64 (128-byte rows), 128B swizzle: the span equals the row
-// SM90-NEXT:   V: box 176 x 64 (128-byte rows), 128B swizzle: the span equals the row
+// SM90-NEXT:   K: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
+// SM90-NEXT:   V: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM90-NEXT:   O: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
-// SM90-NEXT: smem: 213120 of 232448 bytes; kvStages = 2 per K and per V ring, as many as fit up to 6
+// SM90-NEXT: smem: 229552 of 232448 bytes; kvStages = 3 per K and per V ring, as many as fit up to 6
 // SM90-NEXT:   qkStages = 2, pvStages = 2: K and V tiles land in depth boxes with a barrier each, so the MMAs start on the first box
 // SM90-NEXT:   q: [0, 32768), align 1024
 // SM90-NEXT:   oStaging: [0, 32768), align 1024
-// SM90-NEXT:   kRing: [32768, 122880), align 1024
-// SM90-NEXT:   vRing: [122880, 212992), align 1024
-// SM90-NEXT:   barriers: [212992, 213120), align 8
-// SM90-NEXT:   16 mbarriers
+// SM90-NEXT:   kRing: [32768, 131072), align 1024
+// SM90-NEXT:   vRing: [131072, 229376), align 1024
+// SM90-NEXT:   barriers: [229376, 229552), align 8
+// SM90-NEXT:   22 mbarriers
 
 // NO-PLAN: attn.attention at loc({{.*}}explain.mlir":{{[0-9]+}}:8)
 // NO-PLAN-NEXT: problem: f16, Hq 16 / Hkv 2 (group 8), Dqk 64, Dv 64, mask #attn.mask<window(128, 0)>, scale 1.250000e-01 (default 1/sqrt(Dqk))

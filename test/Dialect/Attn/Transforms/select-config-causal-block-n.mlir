@@ -1,9 +1,9 @@
 // attn-select-config's causal-block-n (128 by default; bench/RESULTS.md,
 // session 8, call 7): on sm_90a, a causal mask caps the planner's KV tile
 // at the given keys, so that tiles line up with the 128-row blocks. 0 lifts
-// the cap. Other masks, sm_100a (BN <= 128 already) and plans already
-// narrower keep their tile; a cap that is not a multiple of 16 is refused
-// by name.
+// the cap; past 8192 known keys it does not apply. Other masks, sm_100a
+// (BN <= 128 already) and plans already narrower keep their tile; a cap
+// that is not a multiple of 16 is refused by name.
 // RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a" | FileCheck %s --check-prefix=CAP
 // RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a causal-block-n=0" | FileCheck %s --check-prefix=NOCAP
 // RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a causal-block-n=96" | FileCheck %s --check-prefix=CAP96
@@ -45,4 +45,16 @@ func.func @causal_d256(%q: tensor<2x1024x8x256xbf16>, %k: tensor<2x1024x8x256xbf
       : tensor<2x1024x8x256xbf16>, tensor<2x1024x8x256xbf16>, tensor<2x1024x8x256xbf16>
       -> tensor<2x1024x8x256xbf16>
   return %o : tensor<2x1024x8x256xbf16>
+}
+
+// -----
+
+// Past 8192 keys the cap does not apply: the wider tile is faster there.
+// CAP-LABEL: func @causal_d128_long
+// CAP: bn = 176,
+func.func @causal_d128_long(%q: tensor<1x16384x16x128xbf16>, %k: tensor<1x16384x16x128xbf16>, %v: tensor<1x16384x16x128xbf16>) -> tensor<1x16384x16x128xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>}
+      : tensor<1x16384x16x128xbf16>, tensor<1x16384x16x128xbf16>, tensor<1x16384x16x128xbf16>
+      -> tensor<1x16384x16x128xbf16>
+  return %o : tensor<1x16384x16x128xbf16>
 }
