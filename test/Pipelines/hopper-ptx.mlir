@@ -16,6 +16,7 @@
 // RUN: FileCheck %s --check-prefix=CONSUMER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=LOOP --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=VRELEASE --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=DRAIN --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=GRID --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=LAZY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SOFTMAX --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
@@ -175,6 +176,24 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // VRELEASE-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213072];
 // VRELEASE: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+{{[0-9]+}}];
 // VRELEASE: st.global.b32
+// The last P V, by the count of MMA_K steps whose keys the consumer's rows
+// see: a jump table over 0 .. 10 steps (0 issues nothing), more takes the
+// full 11-step product; every case leaves O in the same registers and
+// waits for its MMA, and they meet at the V slot's release.
+// DRAIN: setp.gt.u32 %p[[MORE:[0-9]+]], %r[[STEPS:[0-9]+]], 10;
+// DRAIN-NEXT: @%p[[MORE]] bra $L__BB0_[[FULL:[0-9]+]];
+// DRAIN-NEXT: $L_brx_0: .branchtargets
+// DRAIN-NEXT: $L__BB0_[[NONE:[0-9]+]],
+// DRAIN-COUNT-9: $L__BB0_{{[0-9]+}},
+// DRAIN-NEXT: $L__BB0_{{[0-9]+}};
+// DRAIN-NEXT: brx.idx %r[[STEPS]], $L_brx_0;
+// DRAIN: $L__BB0_[[FULL]]:
+// DRAIN: wgmma.fence.sync.aligned;
+// DRAIN-COUNT-11: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// DRAIN-NOT: wgmma.mma_async
+// DRAIN: wgmma.wait_group.sync.aligned 0;
+// DRAIN-NEXT: $L__BB0_[[NONE]]:
+// DRAIN-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213072];
 // The epilogue of the plain kernel: each consumer stages O / sum over its
 // Q tile as 4-byte pairs (128B-swizzled), fences the async proxy, meets its
 // warpgroup at named barrier 4 + consumer (128 threads), and its first

@@ -71,6 +71,10 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "the H200 (bench/RESULTS.md, session 8): the ping-pong hides one "
            "turn's worth of softmax per turn, and the fused turn leaves the "
            "epilogue and the next softmax in one gap">,
+    Option<"narrowLastPV", "narrow-last-pv", "bool", /*default=*/"true",
+           "fa3: a work tile's last P V issues only the MMA_K steps that "
+           "hold keys the consumer's rows see (Skv not a multiple of BN, a "
+           "causal diagonal mid-tile); P is 0 past them">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "Prefill: always run persistent CTAs (one per SM, each looping "
            "over work tiles; causal: heaviest first)">,

@@ -65,6 +65,11 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "P V, and O is written while it runs (measured slower; "
                      "off)"),
       llvm::cl::init(false)};
+  Option<bool> narrowLastPV{
+      *this, "narrow-last-pv",
+      llvm::cl::desc("fa3 kernel: a work tile's last P V issues only the "
+                     "MMA_K steps with keys the consumer's rows see"),
+      llvm::cl::init(true)};
   Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("fa3 prefill kernel: persistent CTAs (one per SM, "

@@ -68,6 +68,8 @@ constexpr int kSoleConsumerProducerRegisters = 56;
 /// K/V stages a split-K decode needs before its two consumers take the
 /// tiles in turn (see readPlan).
 constexpr int64_t kMinStagesToSplitKeys = 4;
+/// K of one wgmma (16-bit inputs): the granule of the last P V's narrowing.
+constexpr int64_t kMmaK = 16;
 /// Named barrier the two consumers meet at before staging split-K partials
 /// (the ping-pong turns use 1 and 2).
 constexpr int kConsumersDoneBarrier = 3;
@@ -267,23 +269,29 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
   return plan;
 }
 
+/// The schedule choices of convert-attn-to-fa4's options (Passes.td); the
+/// builder keeps those the plan allows.
+struct FA3Schedule {
+  bool pingPong, intraWgOverlap, lazyRescale, tmaStoreO, fuseWorkTiles,
+      narrowLastPV;
+};
+
 /// Writes the kernel body in the fa4 dialect.
 class FA3KernelBuilder : KernelEmitter {
 public:
   FA3KernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
-                   bool pingPong, bool persistent, bool intraWgOverlap,
-                   bool lazyRescale, bool tmaStoreO, bool fuseWorkTiles)
+                   const FA3Schedule &schedule, bool persistent)
       : KernelEmitter(b, loc), plan(plan),
-        pingPong(pingPong && plan.numConsumers == 2 &&
+        pingPong(schedule.pingPong && plan.numConsumers == 2 &&
                  !plan.consumersSplitKeys),
         persistent(persistent),
-        intraWgOverlap(intraWgOverlap && allowsIntraWgOverlap(plan)),
-        lazyRescale(lazyRescale && allowsLazyRescale(plan)),
-        storeOByTma(storesOByTma(plan, persistent, tmaStoreO)),
-        fusedWorkTiles(fuseWorkTiles && persistent && !plan.decode &&
+        intraWgOverlap(schedule.intraWgOverlap && allowsIntraWgOverlap(plan)),
+        lazyRescale(schedule.lazyRescale && allowsLazyRescale(plan)),
+        storeOByTma(storesOByTma(plan, persistent, schedule.tmaStoreO)),
+        fusedWorkTiles(schedule.fuseWorkTiles && persistent && !plan.decode &&
                        this->intraWgOverlap && !plan.consumersSplitKeys &&
-                       !plan.workspace && !plan.clusterSplit() &&
-                       !storeOByTma) {}
+                       !plan.workspace && !plan.clusterSplit() && !storeOByTma),
+        narrowLastPV(schedule.narrowLastPV) {}
 
   /// O through shared memory and TMA stores, in the kernel without a work
   /// loop: a persistent kernel's Q region already holds the next work
@@ -409,6 +417,8 @@ private:
   /// Persistent prefill: a work tile's tail is fused with the next one's
   /// head (buildConsumer).
   bool fusedWorkTiles;
+  /// The last P V issues only the MMA_K steps with visible keys.
+  bool narrowLastPV;
 
   // Kernel arguments.
   AttentionArgs args;
@@ -761,7 +771,11 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                  intraWgOverlap ? PV::Always : PV::AfterFirst, work));
     return loop;
   };
-  // The work tile's last P V, outside any GEMM turn.
+  // The work tile's last P V, outside any GEMM turn. Its tile may end past
+  // the last key this consumer's rows see (Skv not a multiple of BN, or a
+  // causal diagonal mid-tile): P is 0 there, so only the MMA_K steps up to
+  // that key are issued, one variant per step count (each waits for its
+  // MMA, so no accumulator is in flight across the switch's merge).
   auto emitLastPV = [&](Value out, Value probs, Value myTiles,
                         const StepWork &work) -> Value {
     auto ifLast = scf::IfOp::create(
@@ -769,11 +783,42 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
         cmp(arith::CmpIPredicate::sgt, myTiles, i32(0)), true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifLast.thenBlock());
-    Value last = add(work.ringBase, workTileOf(sub(myTiles, i32(1))));
-    Value finalOut = issuePV(out, probs, last);
-    MmaWaitOp::create(b, loc);
+    Value lastStep = workTileOf(sub(myTiles, i32(1)));
+    Value last = add(work.ringBase, lastStep);
+    Value lastKey = mul(add(work.firstTile, lastStep), i32(plan.bn));
+    Value keyEnd = WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
+                       .keyEnd(work.tileRow, plan.queryRowsPerTile());
+    int64_t fullSteps = plan.bn / kMmaK;
+    Value steps = divu(add(maxs(sub(keyEnd, lastKey), i32(0)), i32(kMmaK - 1)),
+                       i32(kMmaK));
+    waitBarrier(vFullBarrier(slotOf(last)), parityOf(last));
+    Value vTile = smemTile(
+        add(i32(plan.vRingOffset), mul(slotOf(last), i32(plan.vStageBytes))),
+        plan.bn, plan.paddedOv, Major::MN);
+    SmallVector<int64_t> narrower;
+    if (narrowLastPV)
+      narrower = llvm::to_vector(llvm::seq<int64_t>(0, fullSteps));
+    auto bySteps = scf::IndexSwitchOp::create(
+        b, loc, TypeRange{outType}, toIndex(steps), narrower, narrower.size());
+    auto emitCase = [&](Region &region, int64_t caseSteps) {
+      b.setInsertionPointToStart(&region.emplaceBlock());
+      Value caseOut = out;
+      if (caseSteps > 0) {
+        auto mma = MmaOp::create(b, loc, outType, probs, vTile, out);
+        if (caseSteps < fullSteps)
+          mma.setKExtentAttr(b.getI64IntegerAttr(caseSteps * kMmaK));
+        caseOut = mma;
+        MmaWaitOp::create(b, loc);
+      }
+      scf::YieldOp::create(b, loc, caseOut);
+    };
+    for (auto [region, caseSteps] :
+         llvm::zip(bySteps.getCaseRegions(), narrower))
+      emitCase(region, caseSteps);
+    emitCase(bySteps.getDefaultRegion(), fullSteps);
+    b.setInsertionPointAfter(bySteps);
     releaseV(last);
-    scf::YieldOp::create(b, loc, finalOut);
+    scf::YieldOp::create(b, loc, bySteps.getResult(0));
     b.setInsertionPointToStart(ifLast.elseBlock());
     scf::YieldOp::create(b, loc, out);
     return ifLast.getResult(0);
@@ -1233,9 +1278,10 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     // loop, above it. Persistent at every Skv: one kernel, looped.
     bool twin = maxSeqKV > 0 && maxSeqKV != kAlwaysPersistent;
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
-    FA3KernelBuilder(b, loc, *plan, pingPong,
-                     /*persistent=*/maxSeqKV > 0 && !twin, intraWgOverlap,
-                     lazyRescale, tmaStoreO, fuseWorkTiles)
+    FA3Schedule schedule{pingPong,  intraWgOverlap, lazyRescale,
+                         tmaStoreO, fuseWorkTiles,  narrowLastPV};
+    FA3KernelBuilder(b, loc, *plan, schedule,
+                     /*persistent=*/maxSeqKV > 0 && !twin)
         .build(func, abi);
     std::string twinName;
     if (twin) {
@@ -1243,8 +1289,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
       KernelABI twinAbi = abi;
       b.setInsertionPointToEnd(kernels.getBody());
       auto twinFunc = createKernelFunc(b, loc, twinName, abi.params, threads);
-      FA3KernelBuilder(b, loc, *plan, pingPong, /*persistent=*/true,
-                       intraWgOverlap, lazyRescale, tmaStoreO, fuseWorkTiles)
+      FA3KernelBuilder(b, loc, *plan, schedule, /*persistent=*/true)
           .build(twinFunc, twinAbi);
     }
 

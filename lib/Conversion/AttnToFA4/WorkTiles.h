@@ -29,24 +29,29 @@ public:
             mlir::Value seqQ, mlir::Value seqKV, int64_t bn)
       : KernelEmitter(b, loc), mask(mask), seqQ(seqQ), seqKV(seqKV), bn(bn) {}
 
+  /// One past the last key any of the query rows [firstRow, firstRow +
+  /// queryRows) can see (may be below the first visible key).
+  mlir::Value keyEnd(mlir::Value firstRow, int64_t queryRows) {
+    mlir::Value lastRow =
+        sub(mins(add(firstRow, i32(queryRows)), seqQ), i32(1));
+    mlir::Value shift = sub(seqKV, seqQ);
+    mlir::Value end = seqKV;
+    if (mask.getKind() == attn::MaskKind::Causal)
+      end = mins(end, add(add(lastRow, shift), i32(1)));
+    if (mask.getKind() == attn::MaskKind::Window && mask.getRight() >= 0)
+      end = mins(end, add(add(lastRow, shift), i32(mask.getRight() + 1)));
+    return end;
+  }
+
   /// Sets `firstTile`/`numTiles` of `work` to the K/V tiles the query rows
   /// [blockRow, blockRow + queryRows) can see.
   void keyTiles(WorkTile &work, int64_t queryRows) {
     using P = mlir::arith::CmpIPredicate;
-    mlir::Value lastRow =
-        sub(mins(add(work.blockRow, i32(queryRows)), seqQ), i32(1));
-    mlir::Value shift = sub(seqKV, seqQ);
-    mlir::Value keyEnd = seqKV, keyBegin = i32(0);
-    if (mask.getKind() == attn::MaskKind::Causal)
-      keyEnd = mins(keyEnd, add(add(lastRow, shift), i32(1)));
-    if (mask.getKind() == attn::MaskKind::Window) {
-      if (mask.getRight() >= 0)
-        keyEnd =
-            mins(keyEnd, add(add(lastRow, shift), i32(mask.getRight() + 1)));
-      if (mask.getLeft() >= 0)
-        keyBegin =
-            maxs(keyBegin, sub(add(work.blockRow, shift), i32(mask.getLeft())));
-    }
+    mlir::Value keyEnd = this->keyEnd(work.blockRow, queryRows);
+    mlir::Value keyBegin = i32(0);
+    if (mask.getKind() == attn::MaskKind::Window && mask.getLeft() >= 0)
+      keyBegin = maxs(keyBegin, sub(add(work.blockRow, sub(seqKV, seqQ)),
+                                    i32(mask.getLeft())));
     keyEnd = maxs(keyEnd, keyBegin);
     work.firstTile = divu(keyBegin, i32(bn));
     mlir::Value endTile = divu(add(keyEnd, i32(bn - 1)), i32(bn));

@@ -524,7 +524,8 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
   LogicalResult
   matchAndRewrite(MmaOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    int64_t m = op.getM(), n = op.getN(), k = op.getK();
+    int64_t m = op.getM(), n = op.getN(),
+            k = op.getKExtent().value_or(op.getK());
     if (m != 64 || n % 8 || n > 256)
       return op.emitOpError()
              << "on sm_90a is wgmma m64nNk16: needs M = 64 and N a multiple "

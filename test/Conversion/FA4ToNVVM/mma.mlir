@@ -317,6 +317,30 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// k_extent: only the first k_extent / 16 steps are issued (P is zero past
+// them), from the same registers and descriptors as the full product's.
+// STEPS-LABEL: llvm.func @narrow(
+// STEPS: nvvm.wgmma.fence.aligned
+// STEPS-COUNT-7: "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// STEPS-NOT: wgmma.mma_async
+// STEPS: nvvm.wgmma.commit.group.sync.aligned
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @narrow(%vo: i32) kernel {
+      %zero = arith.constant 0.0 : f32
+      %s = fa4.splat %zero : !fa4.frag<64x176xf32>
+      %p = fa4.truncf %s : <64x176xf32> to <64x176xbf16>
+      %v = fa4.smem.tile %vo : <176x128xbf16, mn_major>
+      %acc = fa4.splat %zero : !fa4.frag<64x128xf32>
+      %o = fa4.mma %p, %v, %acc {k_extent = 112 : i64} : !fa4.frag<64x176xbf16>, <176x128xbf16, mn_major>, <64x128xf32>
+      fa4.mma.wait
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // Which registers each step reads: the 16-bit A frag (here f16, carried
 // through a loop so that its 8 packed i32 are distinct values) feeds step s
 // its registers 4s .. 4s + 3, in order. The element type names the

@@ -197,6 +197,30 @@ func.func @mma_result_type(%q: !fa4.smem_tile<64x128xbf16, k_major>, %k: !fa4.sm
 
 // -----
 
+func.func @mma_k_extent_not_whole_steps(%p: !fa4.frag<64x176xbf16>, %v: !fa4.smem_tile<176x128xbf16, mn_major>, %acc: !fa4.frag<64x128xf32>) {
+  // expected-error @+1 {{'fa4.mma' op k_extent 100 is not a multiple of 16 up to K = 176}}
+  %o = fa4.mma %p, %v, %acc {k_extent = 100 : i64} : !fa4.frag<64x176xbf16>, !fa4.smem_tile<176x128xbf16, mn_major>, !fa4.frag<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @mma_k_extent_past_k(%p: !fa4.frag<64x176xbf16>, %v: !fa4.smem_tile<176x128xbf16, mn_major>, %acc: !fa4.frag<64x128xf32>) {
+  // expected-error @+1 {{'fa4.mma' op k_extent 192 is not a multiple of 16 up to K = 176}}
+  %o = fa4.mma %p, %v, %acc {k_extent = 192 : i64} : !fa4.frag<64x176xbf16>, !fa4.smem_tile<176x128xbf16, mn_major>, !fa4.frag<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @mma_k_extent_zero(%p: !fa4.frag<64x176xbf16>, %v: !fa4.smem_tile<176x128xbf16, mn_major>, %acc: !fa4.frag<64x128xf32>) {
+  // expected-error @+1 {{'fa4.mma' op attribute 'k_extent' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %o = fa4.mma %p, %v, %acc {k_extent = 0 : i64} : !fa4.frag<64x176xbf16>, !fa4.smem_tile<176x128xbf16, mn_major>, !fa4.frag<64x128xf32>
+  return
+}
+
+// -----
+
 func.func @mma_f32_frag_a(%p: !fa4.frag<64x176xf32>, %v: !fa4.smem_tile<176x128xbf16, mn_major>, %acc: !fa4.frag<64x128xf32>) {
   // expected-error @+1 {{'fa4.mma' op takes A from registers as a 16-bit frag; truncate it first (fa4.truncf), got '!fa4.frag<64x176xf32>'}}
   %o = fa4.mma %p, %v, %acc : !fa4.frag<64x176xf32>, !fa4.smem_tile<176x128xbf16, mn_major>, !fa4.frag<64x128xf32>

@@ -89,6 +89,8 @@ gpu.func @roles_barriers_tma(%map: !fa4.tensor_map) kernel {
 // CHECK-NEXT: %[[P:[a-zA-Z0-9_]+]] = fa4.truncf %[[S]] : <64x176xf32> to <64x176xbf16>{{$}}
 // CHECK-NEXT: %{{.*}} = fa4.mma %[[P]], %[[V]], %[[OACC]] : !fa4.frag<64x176xbf16>, <176x128xbf16, mn_major>, <64x128xf32>{{$}}
 // CHECK-NEXT: fa4.mma.wait {pending = 1 : i64}{{$}}
+// A P V over the first 112 keys only (the last tile's visible ones).
+// CHECK-NEXT: %{{.*}} = fa4.mma %[[P]], %[[V]], %[[OACC]] {k_extent = 112 : i64} : !fa4.frag<64x176xbf16>, <176x128xbf16, mn_major>, <64x128xf32>{{$}}
 // CHECK: gpu.return
 gpu.func @tiles_and_mmas() kernel {
   %q_offset = arith.constant 2048 : i32
@@ -105,6 +107,7 @@ gpu.func @tiles_and_mmas() kernel {
   %p = fa4.truncf %s : !fa4.frag<64x176xf32> to !fa4.frag<64x176xbf16>
   %o = fa4.mma %p, %v, %o_acc : !fa4.frag<64x176xbf16>, !fa4.smem_tile<176x128xbf16, mn_major>, !fa4.frag<64x128xf32>
   fa4.mma.wait {pending = 1 : i64}
+  %o_narrow = fa4.mma %p, %v, %o_acc {k_extent = 112 : i64} : !fa4.frag<64x176xbf16>, !fa4.smem_tile<176x128xbf16, mn_major>, !fa4.frag<64x128xf32>
   gpu.return
 }
 

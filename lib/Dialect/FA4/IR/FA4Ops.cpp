@@ -154,6 +154,10 @@ LogicalResult MmaOp::verify() {
                          << b.getElementType();
   if (k % 16)
     return emitOpError() << "K = " << k << " is not a multiple of 16";
+  if (std::optional<uint64_t> extent = getKExtent();
+      extent && (*extent % 16 || int64_t(*extent) > k))
+    return emitOpError() << "k_extent " << *extent
+                         << " is not a multiple of 16 up to K = " << k;
   return success();
 }
 

@@ -174,10 +174,22 @@ def FA4_MmaOp : FA4_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
 
     The MMA is issued, not finished: the result may be read only after an
     `fa4.mma.wait` that covers it. Each `fa4.mma` is one commit group.
+
+    `k_extent` (a multiple of 16 up to K) says that only the first
+    `k_extent` of K enter the product: A's later columns are zero (P of keys
+    no row sees), so their MMA_K steps are not issued.
   }];
   let arguments = (ins AnyTypeOf<[FA4_SmemTile, FA4_Frag]>:$a,
-                       FA4_SmemTile:$b, FA4_Frag:$acc);
+                       FA4_SmemTile:$b, FA4_Frag:$acc,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$k_extent);
   let results = (outs FA4_Frag:$result);
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$a,
+                   "::mlir::Value":$b, "::mlir::Value":$acc), [{
+      build($_builder, $_state, result, a, b, acc,
+            /*k_extent=*/::mlir::IntegerAttr());
+    }]>
+  ];
   let assemblyFormat = [{
     $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
   }];
