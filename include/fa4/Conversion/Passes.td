@@ -75,6 +75,11 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "fa3: a work tile's last P V issues only the MMA_K steps that "
            "hold keys the consumer's rows see (Skv not a multiple of BN, a "
            "causal diagonal mid-tile); P is 0 past them">,
+    Option<"trace", "trace", "bool", /*default=*/"false",
+           "fa3 prefill kernel with an LSE output, for profiling only: each "
+           "consumer writes its work tiles' phase times (globaltimer) and "
+           "its SM over its first LSE rows instead of their LSE "
+           "(bench/trace_phases.py reads them)">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "Prefill: always run persistent CTAs (one per SM, each looping "
            "over work tiles; causal: heaviest first)">,

@@ -70,6 +70,11 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::desc("fa3 kernel: a work tile's last P V issues only the "
                      "MMA_K steps with keys the consumer's rows see"),
       llvm::cl::init(true)};
+  Option<bool> trace{
+      *this, "trace",
+      llvm::cl::desc("fa3 prefill kernel with LSE, profiling only: phase "
+                     "times over the LSE rows (bench/trace_phases.py)"),
+      llvm::cl::init(false)};
   Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("fa3 prefill kernel: persistent CTAs (one per SM, "

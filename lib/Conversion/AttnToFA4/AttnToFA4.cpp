@@ -273,7 +273,7 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
 /// builder keeps those the plan allows.
 struct FA3Schedule {
   bool pingPong, intraWgOverlap, lazyRescale, tmaStoreO, fuseWorkTiles,
-      narrowLastPV;
+      narrowLastPV, trace;
 };
 
 /// Writes the kernel body in the fa4 dialect.
@@ -291,7 +291,9 @@ public:
         fusedWorkTiles(schedule.fuseWorkTiles && persistent && !plan.decode &&
                        this->intraWgOverlap && !plan.consumersSplitKeys &&
                        !plan.workspace && !plan.clusterSplit() && !storeOByTma),
-        narrowLastPV(schedule.narrowLastPV) {}
+        narrowLastPV(schedule.narrowLastPV),
+        trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
+              !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
 
   /// O through shared memory and TMA stores, in the kernel without a work
   /// loop: a persistent kernel's Q region already holds the next work
@@ -407,6 +409,8 @@ private:
   void writeWorkspacePartial(Value consumer, Value out, Value rowMax,
                              Value rowSum, Value tileRow);
   void buildCombine(Value consumer);
+  Value traceStamp();
+  void writeTrace(Value consumer, ArrayRef<Value> stamps, Value tileRow);
 
   const HopperPlan &plan;
   bool pingPong;
@@ -419,6 +423,9 @@ private:
   bool fusedWorkTiles;
   /// The last P V issues only the MMA_K steps with visible keys.
   bool narrowLastPV;
+  /// Prefill: each consumer writes its phase times over its LSE rows
+  /// (writeTrace).
+  bool trace;
 
   // Kernel arguments.
   AttentionArgs args;
@@ -943,24 +950,42 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     yielded.push_back(fuse);
     scf::YieldOp::create(b, loc, yielded);
   } else {
+    Value roleStart = trace ? traceStamp() : Value();
     WorkScope work = beginWork();
     StepWork current{work.kvTiles, firstTile, tileRowOf(blockRow)};
     Value myTiles = myTilesOf(numTiles);
+    // The trace's phases (writeTrace): work tile start, Q in, step 0 done,
+    // loop done, last P V done, O written.
+    SmallVector<Value> stamps;
+    auto stamp = [&] {
+      if (trace)
+        stamps.push_back(traceStamp());
+    };
+    stamp();
     waitQ(work.workDone);
+    stamp();
     SmallVector<Value> initial = initialState();
     Value firstLoopStep = i32(0);
     if (intraWgOverlap) {
       initial = emitFirstStep(myTiles, initial, current);
       firstLoopStep = i32(1);
     }
+    stamp();
     scf::ForOp loop = emitSteps(firstLoopStep, myTiles, initial, current);
+    stamp();
     // Q is dead once the loop has waited for its last QK^T: the producer may
     // load the next work tile's Q under this tile's last P V and epilogue.
     MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
     Value out =
         emitLastPV(loop.getResult(0), loop.getResult(3), myTiles, current);
+    stamp();
     writeO(out, loop.getResult(1), loop.getResult(2), batch, head,
            current.tileRow);
+    stamp();
+    if (trace) {
+      stamps.push_back(roleStart);
+      writeTrace(consumer, stamps, current.tileRow);
+    }
     endWork(work);
   }
   if (pingPong) {
@@ -971,6 +996,53 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifFirst.thenBlock());
     waitTurn();
+  }
+}
+
+/// The `trace` option's clock: globaltimer (ns), its low 32 bits.
+Value FA3KernelBuilder::traceStamp() {
+  return arith::TruncIOp::create(
+      b, loc, b.getI32Type(),
+      NVVM::GlobalTimerOp::create(b, loc, b.getI64Type()));
+}
+
+/// The `trace` option: once the consumer's warpgroup has written its O and
+/// LSE, its first thread writes the work tile's phase times, then the
+/// role's start time and its SM (bench/trace_phases.py reads them), as
+/// 32-bit integers over the LSE of the consumer's first rows. Rows past Sq
+/// are skipped.
+void FA3KernelBuilder::writeTrace(Value consumer, ArrayRef<Value> stamps,
+                                  Value tileRow) {
+  NVVM::BarrierOp::create(
+      b, loc, Type(), add(i32(kEpilogueBarrierBase), consumer),
+      i32(kWarpgroupThreads), NVVM::BarrierReductionAttr(), Value());
+  Value thread =
+      remu(indexTo(b.getI32Type(),
+                   gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x)),
+           i32(kWarpgroupThreads));
+  auto ifFirst = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  SmallVector<Value> words(stamps);
+  words.push_back(NVVM::SmIdOp::create(b, loc, b.getI32Type()));
+  auto i64 = [&](Value v) {
+    return arith::ExtUIOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  Value rowBase = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, i64(batch), args.lseStride[0]),
+      arith::MulIOp::create(b, loc, i64(head), args.lseStride[1]));
+  for (auto [index, word] : llvm::enumerate(words)) {
+    Value row = add(tileRow, i32(index));
+    auto ifRow = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::slt, row, args.seqQ), false);
+    OpBuilder::InsertionGuard rowGuard(b);
+    b.setInsertionPointToStart(ifRow.thenBlock());
+    Value element = arith::AddIOp::create(b, loc, rowBase, i64(row));
+    Value address =
+        LLVM::GEPOp::create(b, loc, args.lsePtr.getType(), b.getI32Type(),
+                            args.lsePtr, ValueRange{element});
+    LLVM::StoreOp::create(b, loc, word, address);
   }
 }
 
@@ -1245,6 +1317,11 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                        << kAlwaysPersistent;
       return signalPassFailure();
     }
+    if (trace && !op.getLse()) {
+      op.emitOpError() << "convert-attn-to-fa4: trace writes its phase "
+                          "times over the LSE output, and this op has none";
+      return signalPassFailure();
+    }
     if (config && structure == "fa4" &&
         config.getChip() != attn::Chip::SM100a) {
       op.emitOpError() << "has a plan for "
@@ -1278,8 +1355,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     // loop, above it. Persistent at every Skv: one kernel, looped.
     bool twin = maxSeqKV > 0 && maxSeqKV != kAlwaysPersistent;
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
-    FA3Schedule schedule{pingPong,  intraWgOverlap, lazyRescale,
-                         tmaStoreO, fuseWorkTiles,  narrowLastPV};
+    FA3Schedule schedule{pingPong,      intraWgOverlap, lazyRescale, tmaStoreO,
+                         fuseWorkTiles, narrowLastPV,   trace};
     FA3KernelBuilder(b, loc, *plan, schedule,
                      /*persistent=*/maxSeqKV > 0 && !twin)
         .build(func, abi);

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Where an sm_90a prefill kernel's time goes, from its own clock.
+
+A kernel compiled with `fa4-compile --trace` (fa3 prefill, with LSE) writes,
+for every work tile and consumer warpgroup, the globaltimer (ns, low 32
+bits) at six points over the LSE of the consumer's first rows: the work
+tile's start, Q in shared memory, step 0 done, the K/V loop done, the last
+P V done, O written; then the consumer role's start and the SM. This script
+launches such a kernel on fresh random inputs (a warm-up, then the traced
+launch), reads those words back and prints, in microseconds, the mean of
+each phase per work tile and the gaps between work tiles on one SM.
+
+    python3 bench/trace_phases.py KERNEL_DIR --b 8 --s 2048 [--s 4096 ...]
+
+Needs torch with CUDA and libfa4rt (FA4_RUNTIME_LIB or python/fa4's search).
+"""
+import argparse
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
+import fa4  # noqa: E402
+
+PHASES = ["q_wait", "step0", "loop", "last_pv", "epilogue"]
+WORDS = 8  # six stamps, the role's start, the SM
+
+
+def block_n(kernel_dir):
+    """BN: the key rows of the K tensor map's box in the manifest."""
+    with open(os.path.join(kernel_dir, "manifest.json")) as f:
+        params = json.load(f)["params"]
+    for param in params:
+        if param.get("kind") == "tensor_map" and param.get("tensor") == "k":
+            return int(param["box"][1])
+    raise SystemExit("no K tensor map in %s" % kernel_dir)
+
+
+def trace(kernel, b, s, seed):
+    info = kernel.info
+    dtype = torch.bfloat16 if info.dtype == "bf16" else torch.float16
+    hq, hkv = info.heads
+    dqk, dv = info.depths
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    q = torch.randn(b, s, hq, dqk, device="cuda", dtype=dtype, generator=gen)
+    k = torch.randn(b, s, hkv, dqk, device="cuda", dtype=dtype, generator=gen)
+    v = torch.randn(b, s, hkv, dv, device="cuda", dtype=dtype, generator=gen)
+    o = torch.empty(b, s, hq, dv, device="cuda", dtype=dtype)
+    lse = torch.empty(b, hq, s, device="cuda", dtype=torch.float32)
+    for _ in range(3):
+        kernel(q, k, v, o, lse)
+    torch.cuda.synchronize()
+    lse.fill_(float("nan"))
+    kernel(q, k, v, o, lse)
+    torch.cuda.synchronize()
+    words = lse.view(torch.int32).to(torch.int64) & 0xFFFFFFFF
+    # [b, hq, row blocks of 128, consumer, 64 rows] -> the first WORDS rows.
+    blocks = s // 128
+    words = words[:, :, : blocks * 128].reshape(b, hq, blocks, 2, 64)
+    return words[..., :WORDS].reshape(-1, 2, WORDS).cpu()
+
+
+def summarize(words, tiles):
+    stamps, role, sm = words[..., :6], words[..., 6], words[..., 7]
+
+    # Low 32 bits of ns wrap every 4.3 s: offsets from one stamp, signed.
+    def offset(x):
+        return (x - role[0, 0] + (1 << 31)) % (1 << 32) - (1 << 31)
+
+    stamps, role = offset(stamps), offset(role)
+    phases = (stamps[..., 1:] - stamps[..., :-1]).double() / 1000.0
+    span = (stamps[..., 5].max() - role.min()).item() / 1000.0
+    rows = ["kernel span %.1f us; %d work tiles x 2 consumers; %d K/V tiles "
+            "each" % (span, words.shape[0], tiles)]
+    for consumer in range(2):
+        mean = phases[:, consumer].mean(0)
+        total = (stamps[:, consumer, 5] - stamps[:, consumer, 0]).double()
+        row = "consumer %d: work tile %.2f us =" % (consumer,
+                                                   total.mean() / 1000.0)
+        row += ", ".join(" %s %.2f" % (name, mean[i].item())
+                         for i, name in enumerate(PHASES))
+        if tiles > 1:
+            row += " (%.3f per K/V step)" % (mean[2].item() / (tiles - 1))
+        rows.append(row)
+    # Gaps between one consumer's work tiles on an SM: O written to the
+    # next tile's start (a persistent CTA's loop, or a CTA's exit and the
+    # next one's launch and setup, which starts at its role's start).
+    gaps, setups = [], []
+    for consumer in range(2):
+        order = {}
+        for index in range(words.shape[0]):
+            order.setdefault(int(sm[index, consumer]), []).append(index)
+        for indices in order.values():
+            indices.sort(key=lambda i: int(stamps[i, consumer, 0]))
+            for prev, nxt in zip(indices, indices[1:]):
+                gaps.append(int(stamps[nxt, consumer, 0]) -
+                            int(stamps[prev, consumer, 5]))
+        setups += (stamps[:, consumer, 0] - role[:, consumer]).tolist()
+    gaps = torch.tensor(gaps, dtype=torch.float64) / 1000.0
+    setups = torch.tensor(setups, dtype=torch.float64) / 1000.0
+    if len(gaps):
+        rows.append("between work tiles on an SM: mean %.2f us, median %.2f"
+                    % (gaps.mean(), gaps.median()))
+    rows.append("role start to work tile start: mean %.2f us, median %.2f" %
+                (setups.mean(), setups.median()))
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("kernel_dir")
+    parser.add_argument("--b", type=int, action="append", required=True)
+    parser.add_argument("--s", type=int, action="append", required=True)
+    args = parser.parse_args()
+    if len(args.b) != len(args.s):
+        raise SystemExit("give one --b per --s")
+    kernel = fa4.Kernel.load(args.kernel_dir)
+    bn = block_n(args.kernel_dir)
+    print("# %s (BN = %d)" % (os.path.basename(args.kernel_dir.rstrip("/")),
+                              bn))
+    for seed, (b, s) in enumerate(zip(args.b, args.s)):
+        if s % 128:
+            raise SystemExit("S must be a multiple of 128, got %d" % s)
+        tiles = -(-s // bn)
+        print("b = %d, S = %d:" % (b, s))
+        for row in summarize(trace(kernel, b, s, seed), tiles):
+            print("  " + row)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
