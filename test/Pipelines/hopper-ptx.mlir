@@ -16,7 +16,8 @@
 // RUN: FileCheck %s --check-prefix=CONSUMER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=LOOP --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=VRELEASE --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=DRAIN --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: rm -rf %t.narrow && fa4-compile %s --chip=sm_90a --causal-block-n=0 --persistent-max-seq-kv=0 --narrow-last-pv --ptxas=%ptxas -o %t.narrow --quiet | FileCheck %s --check-prefix=PTXAS
+// RUN: FileCheck %s --check-prefix=DRAIN --input-file=%t.narrow/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=GRID --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=LAZY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SOFTMAX --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
@@ -176,8 +177,9 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // VRELEASE-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213072];
 // VRELEASE: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+{{[0-9]+}}];
 // VRELEASE: st.global.b32
-// The last P V, by the count of MMA_K steps whose keys the consumer's rows
-// see: a jump table over 0 .. 10 steps (0 issues nothing), more takes the
+// With --narrow-last-pv (off by default), the last P V by the count of
+// MMA_K steps whose keys the consumer's rows see: a jump table over
+// 0 .. 10 steps (0 issues nothing), more takes the
 // full 11-step product; every case leaves O in the same registers and
 // waits for its MMA, and they meet at the V slot's release.
 // DRAIN: setp.gt.u32 %p[[MORE:[0-9]+]], %r[[STEPS:[0-9]+]], 10;

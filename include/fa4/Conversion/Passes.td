@@ -71,10 +71,15 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "the H200 (bench/RESULTS.md, session 8): the ping-pong hides one "
            "turn's worth of softmax per turn, and the fused turn leaves the "
            "epilogue and the next softmax in one gap">,
-    Option<"narrowLastPV", "narrow-last-pv", "bool", /*default=*/"true",
+    Option<"narrowLastPV", "narrow-last-pv", "bool", /*default=*/"false",
            "fa3: a work tile's last P V issues only the MMA_K steps that "
            "hold keys the consumer's rows see (Skv not a multiple of BN, a "
-           "causal diagonal mid-tile); P is 0 past them">,
+           "causal diagonal mid-tile; P is 0 past them), one variant per "
+           "step count behind a jump table. Off: measured -0.6 to +0.7% up "
+           "to 4096 keys and -3 to -10% at 8192-16384 on the H200 "
+           "(bench/RESULTS.md, session 9): the last P V is 0.3-0.5 us of a "
+           "26-96 us work tile, and only the second consumer's is on the "
+           "critical path">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "fa3 prefill kernel with an LSE output, for profiling only: each "
            "consumer writes its work tiles' phase times (globaltimer) and "

@@ -68,8 +68,9 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
   Option<bool> narrowLastPV{
       *this, "narrow-last-pv",
       llvm::cl::desc("fa3 kernel: a work tile's last P V issues only the "
-                     "MMA_K steps with keys the consumer's rows see"),
-      llvm::cl::init(true)};
+                     "MMA_K steps with keys the consumer's rows see "
+                     "(measured no faster; off)"),
+      llvm::cl::init(false)};
   Option<bool> trace{
       *this, "trace",
       llvm::cl::desc("fa3 prefill kernel with LSE, profiling only: phase "

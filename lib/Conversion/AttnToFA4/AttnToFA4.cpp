@@ -778,20 +778,14 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                  intraWgOverlap ? PV::Always : PV::AfterFirst, work));
     return loop;
   };
-  // The work tile's last P V, outside any GEMM turn. Its tile may end past
-  // the last key this consumer's rows see (Skv not a multiple of BN, or a
-  // causal diagonal mid-tile): P is 0 there, so only the MMA_K steps up to
-  // that key are issued, one variant per step count (each waits for its
-  // MMA, so no accumulator is in flight across the switch's merge).
-  auto emitLastPV = [&](Value out, Value probs, Value myTiles,
-                        const StepWork &work) -> Value {
-    auto ifLast = scf::IfOp::create(
-        b, loc, TypeRange{outType},
-        cmp(arith::CmpIPredicate::sgt, myTiles, i32(0)), true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifLast.thenBlock());
-    Value lastStep = workTileOf(sub(myTiles, i32(1)));
-    Value last = add(work.ringBase, lastStep);
+  // The work tile's last P V, outside any GEMM turn. With narrowLastPV, its
+  // tile may end past the last key this consumer's rows see (Skv not a
+  // multiple of BN, or a causal diagonal mid-tile): P is 0 there, so only
+  // the MMA_K steps up to that key are issued, one variant per step count
+  // (each waits for its MMA, so no accumulator is in flight across the
+  // switch's merge). Off by default: measured no faster (RESULTS.md).
+  auto emitNarrowedPV = [&](Value out, Value probs, Value last, Value lastStep,
+                            const StepWork &work) -> Value {
     Value lastKey = mul(add(work.firstTile, lastStep), i32(plan.bn));
     Value keyEnd = WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
                        .keyEnd(work.tileRow, plan.queryRowsPerTile());
@@ -802,9 +796,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     Value vTile = smemTile(
         add(i32(plan.vRingOffset), mul(slotOf(last), i32(plan.vStageBytes))),
         plan.bn, plan.paddedOv, Major::MN);
-    SmallVector<int64_t> narrower;
-    if (narrowLastPV)
-      narrower = llvm::to_vector(llvm::seq<int64_t>(0, fullSteps));
+    SmallVector<int64_t> narrower =
+        llvm::to_vector(llvm::seq<int64_t>(0, fullSteps));
     auto bySteps = scf::IndexSwitchOp::create(
         b, loc, TypeRange{outType}, toIndex(steps), narrower, narrower.size());
     auto emitCase = [&](Region &region, int64_t caseSteps) {
@@ -824,8 +817,26 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       emitCase(region, caseSteps);
     emitCase(bySteps.getDefaultRegion(), fullSteps);
     b.setInsertionPointAfter(bySteps);
+    return bySteps.getResult(0);
+  };
+  auto emitLastPV = [&](Value out, Value probs, Value myTiles,
+                        const StepWork &work) -> Value {
+    auto ifLast = scf::IfOp::create(
+        b, loc, TypeRange{outType},
+        cmp(arith::CmpIPredicate::sgt, myTiles, i32(0)), true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLast.thenBlock());
+    Value lastStep = workTileOf(sub(myTiles, i32(1)));
+    Value last = add(work.ringBase, lastStep);
+    Value finalOut;
+    if (narrowLastPV) {
+      finalOut = emitNarrowedPV(out, probs, last, lastStep, work);
+    } else {
+      finalOut = issuePV(out, probs, last);
+      MmaWaitOp::create(b, loc);
+    }
     releaseV(last);
-    scf::YieldOp::create(b, loc, bySteps.getResult(0));
+    scf::YieldOp::create(b, loc, finalOut);
     b.setInsertionPointToStart(ifLast.elseBlock());
     scf::YieldOp::create(b, loc, out);
     return ifLast.getResult(0);

@@ -234,38 +234,14 @@
 // consumer's Q empty (barrier 2 + consumer), so its next Q can load under
 // this tile's drain; then the last tile's P V, which releases its V slot
 // (V empty, 10 + slot), and the epilogue: O / sum for 128 columns, and LSE.
-// The last P V issues only the MMA_K steps that hold keys this consumer's
-// rows see (P is 0 past them): ceil((keyEnd - the tile's first key) / 16)
-// steps, keyEnd = min(Skv, last row + Skv - Sq + 1) under the causal mask;
-// one variant per step count, each waiting for its own MMA.
 // CHECK: %[[QEI:.*]] = arith.addi %[[CONSUMER]], %c2_i32 : i32
 // CHECK-NEXT: %[[QEMPTY:.*]] = fa4.mbarrier.get %[[QEI]] offset 212992
 // CHECK-NEXT: fa4.mbarrier.arrive %[[QEMPTY]]
 // CHECK: scf.if
 // CHECK-NEXT: %[[LASTT:.*]] = arith.subi %{{.*}}, %c1_i32 : i32
-// CHECK-NEXT: %[[LASTKEY:.*]] = arith.muli %[[LASTT]], %c176_i32 : i32
-// CHECK: %[[KEYEND:.*]] = arith.minsi %[[SKV]], %{{.*}} : i32
-// CHECK-NEXT: %[[SEEN:.*]] = arith.subi %[[KEYEND]], %[[LASTKEY]] : i32
-// CHECK-NEXT: %[[SEENPOS:.*]] = arith.maxsi %[[SEEN]], %c0_i32 : i32
-// CHECK-NEXT: %[[ROUNDUP:.*]] = arith.addi %[[SEENPOS]], %c15_i32 : i32
-// CHECK-NEXT: %[[STEPS:.*]] = arith.divui %[[ROUNDUP]], %c16_i32 : i32
 // CHECK: %[[LASTSLOT:.*]] = arith.remui %[[LASTT]], %c2_i32 : i32
-// CHECK: %[[STEPSIDX:.*]] = arith.index_cast %[[STEPS]] : i32 to index
-// CHECK-NEXT: scf.index_switch %[[STEPSIDX]] -> !fa4.frag<64x128xf32>
-// CHECK-NEXT: case 0 {
-// CHECK-NEXT: scf.yield %[[LOOP]]#0
-// CHECK-NEXT: }
-// CHECK-NEXT: case 1 {
-// CHECK-NEXT: fa4.mma %[[LOOP]]#3, %{{.*}}, %[[LOOP]]#0 {k_extent = 16 : i64}
+// CHECK: fa4.mma %[[LOOP]]#3, %{{.*}}, %[[LOOP]]#0
 // CHECK-NEXT: fa4.mma.wait
-// CHECK: case 10 {
-// CHECK-NEXT: fa4.mma %[[LOOP]]#3, %{{.*}}, %[[LOOP]]#0 {k_extent = 160 : i64}
-// CHECK-NEXT: fa4.mma.wait
-// CHECK: default {
-// CHECK-NEXT: fa4.mma %[[LOOP]]#3, %{{.*}}, %[[LOOP]]#0 :
-// CHECK-NEXT: fa4.mma.wait
-// CHECK-NEXT: scf.yield
-// CHECK-NEXT: }
 // CHECK-NEXT: %[[LVEI:.*]] = arith.addi %[[LASTSLOT]], %c10_i32 : i32
 // CHECK-NEXT: %[[LVRELEASE:.*]] = fa4.mbarrier.get %[[LVEI]] offset 212992
 // CHECK-NEXT: fa4.mbarrier.arrive %[[LVRELEASE]]

@@ -151,13 +151,7 @@
 // CHECK: %[[CLT:.*]] = arith.subi %{{.*}}, %c1_i32 : i32
 // CHECK-NEXT: %[[CLRING:.*]] = arith.addi %[[CUSED]], %[[CLT]] : i32
 // CHECK: %[[CLSLOT:.*]] = arith.remui %[[CLRING]], %c3_i32 : i32
-// The last P V by the count of MMA_K steps with visible keys (basic.mlir).
-// CHECK: scf.index_switch
-// CHECK: default {
-// CHECK-NEXT: fa4.mma
-// CHECK-NEXT: fa4.mma.wait
-// CHECK-NEXT: scf.yield
-// CHECK-NEXT: }
+// CHECK: fa4.mma.wait
 // CHECK-NEXT: %[[CVEI:.*]] = arith.addi %[[CLSLOT]], %c13_i32 : i32
 // CHECK-NEXT: %[[CVEMPTY:.*]] = fa4.mbarrier.get %[[CVEI]] offset 229376
 // CHECK-NEXT: fa4.mbarrier.arrive %[[CVEMPTY]]

@@ -16,7 +16,7 @@
 // CHECK: %[[STEP0:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
 // CHECK: scf.for
 // CHECK: %[[LOOP:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
-// CHECK: scf.index_switch
+// CHECK: fa4.mma.wait
 // CHECK: %[[LASTPV:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
 // CHECK: fa4.epilogue.stage
 // CHECK: %[[OUT:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
