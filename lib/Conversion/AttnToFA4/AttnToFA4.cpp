@@ -409,6 +409,7 @@ private:
   void writeWorkspacePartial(Value consumer, Value out, Value rowMax,
                              Value rowSum, Value tileRow);
   void buildCombine(Value consumer);
+  scf::IfOp meetThenFirstThread(Value consumer);
   Value traceStamp();
   void writeTrace(Value consumer, ArrayRef<Value> stamps, Value tileRow);
 
@@ -1010,6 +1011,21 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   }
 }
 
+/// The consumer's warpgroup meets (named barrier 4 + consumer), then a
+/// branch for its first thread: the one that issues what the warpgroup
+/// staged or stamped.
+scf::IfOp FA3KernelBuilder::meetThenFirstThread(Value consumer) {
+  NVVM::BarrierOp::create(
+      b, loc, Type(), add(i32(kEpilogueBarrierBase), consumer),
+      i32(kWarpgroupThreads), NVVM::BarrierReductionAttr(), Value());
+  Value thread =
+      remu(indexTo(b.getI32Type(),
+                   gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x)),
+           i32(kWarpgroupThreads));
+  return scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
+}
+
 /// The `trace` option's clock: globaltimer (ns), its low 32 bits.
 Value FA3KernelBuilder::traceStamp() {
   return arith::TruncIOp::create(
@@ -1024,15 +1040,7 @@ Value FA3KernelBuilder::traceStamp() {
 /// are skipped.
 void FA3KernelBuilder::writeTrace(Value consumer, ArrayRef<Value> stamps,
                                   Value tileRow) {
-  NVVM::BarrierOp::create(
-      b, loc, Type(), add(i32(kEpilogueBarrierBase), consumer),
-      i32(kWarpgroupThreads), NVVM::BarrierReductionAttr(), Value());
-  Value thread =
-      remu(indexTo(b.getI32Type(),
-                   gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x)),
-           i32(kWarpgroupThreads));
-  auto ifFirst = scf::IfOp::create(
-      b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
+  auto ifFirst = meetThenFirstThread(consumer);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifFirst.thenBlock());
   SmallVector<Value> words(stamps);
@@ -1080,15 +1088,7 @@ void FA3KernelBuilder::storeO(Value consumer, Value out, Value rowMax,
   if (plan.hasLse)
     LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
                        head, args.lseStride, args.seqQ);
-  NVVM::BarrierOp::create(
-      b, loc, Type(), add(i32(kEpilogueBarrierBase), consumer),
-      i32(kWarpgroupThreads), NVVM::BarrierReductionAttr(), Value());
-  Value thread =
-      remu(indexTo(b.getI32Type(),
-                   gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x)),
-           i32(kWarpgroupThreads));
-  auto ifFirst = scf::IfOp::create(
-      b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
+  auto ifFirst = meetThenFirstThread(consumer);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifFirst.thenBlock());
   for (int64_t box = 0; box < plan.ovBoxes; ++box)
