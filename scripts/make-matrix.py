@@ -61,7 +61,11 @@ CAUSAL_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128)]
 # (`--narrow-last-pv`), measured no faster in session 9 (off by default).
 NARROW_BENCH = ["bench_prefill_d64_none", "bench_prefill_d128_none",
                 "bench_prefill_d128_causal"]
+# "regepi": O from registers in the looped twin too (`--tma-store-o=false`;
+# the plain kernel then too), against the twin's box-by-box TMA store of O
+# (session 9).
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
+            "regepi": (["--tma-store-o=false"], TWIN_BENCH),
             "fused": (["--fuse-work-tiles"], TWIN_BENCH),
             "nocap": (["--causal-block-n=0"], CAUSAL_BENCH),
             "narrowpv": (["--narrow-last-pv"], NARROW_BENCH)}

@@ -55,6 +55,8 @@ constexpr int kRowsPerConsumer = 64;
 /// One TMA box and one 128B swizzle atom row: 64 16-bit elements.
 constexpr int kBoxColumns = 64;
 constexpr int kSwizzleBytes = 128;
+/// The 128B swizzle's atom (8 rows of 128 bytes): staged boxes start on it.
+constexpr int64_t kSwizzleAtomBytes = 1024;
 /// Register budgets after setmaxnreg. fa4.warp_specialize's verifier checks
 /// that they fit the pool the CTA launches with (168 * 384 registers for
 /// three warpgroups): two consumers at 240 and a producer at 24 use it
@@ -121,6 +123,19 @@ struct HopperPlan : SplitPlan {
   /// QK^T) or a region of its own.
   bool canStoreOByTma = false;
   int64_t oStagingOffset = 0;
+  /// A persistent kernel's Q region holds the next work tile's Q by its
+  /// epilogue, so its O leaves one 64-column box at a time through a region
+  /// past the plan's, one box per consumer, where shared memory has room
+  /// (-1: none; it writes O from registers).
+  int64_t loopStagingOffset = -1;
+  int64_t loopStagingBytes() const {
+    return numConsumers * kRowsPerConsumer * kSwizzleBytes;
+  }
+  /// The dynamic shared memory a launch needs.
+  int64_t dynamicSmemBytes() const {
+    return loopStagingOffset < 0 ? smemUsed
+                                 : loopStagingOffset + loopStagingBytes();
+  }
   int64_t oStagedTileBytes() const { return kRowsPerConsumer * paddedOv * 2; }
 
   /// Query rows one consumer's 64-row tile covers, and the rows TMA fills.
@@ -232,6 +247,11 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
       box(swizzle.getO()) == std::make_tuple(int64_t(kRowsPerConsumer),
                                              int64_t(kBoxColumns),
                                              int64_t(kSwizzleBytes));
+  int64_t loopStaging = llvm::alignTo(plan.smemUsed, kSwizzleAtomBytes);
+  if (plan.canStoreOByTma &&
+      loopStaging + config.getNumQ() * kRowsPerConsumer * kSwizzleBytes <=
+          getTargetInfo(Chip::SM90a).smemCarveoutBytes)
+    plan.loopStagingOffset = loopStaging;
   if (config.getMmaM() != kRowsPerConsumer ||
       config.getBm() != config.getNumQ() * kRowsPerConsumer ||
       config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
@@ -291,6 +311,8 @@ public:
         fusedWorkTiles(schedule.fuseWorkTiles && persistent && !plan.decode &&
                        this->intraWgOverlap && !plan.consumersSplitKeys &&
                        !plan.workspace && !plan.clusterSplit() && !storeOByTma),
+        storeOByBoxes(persistent && !storeOByTma && !fusedWorkTiles &&
+                      schedule.tmaStoreO && plan.loopStagingOffset >= 0),
         narrowLastPV(schedule.narrowLastPV),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
@@ -410,6 +432,9 @@ private:
                              Value rowSum, Value tileRow);
   void buildCombine(Value consumer);
   scf::IfOp meetThenFirstThread(Value consumer);
+  scf::IfOp firstThreadOf();
+  void storeOByBox(Value consumer, Value out, Value rowMax, Value rowSum,
+                   Value batch, Value head, Value tileRow);
   Value traceStamp();
   void writeTrace(Value consumer, ArrayRef<Value> stamps, Value tileRow);
 
@@ -422,6 +447,9 @@ private:
   /// Persistent prefill: a work tile's tail is fused with the next one's
   /// head (buildConsumer).
   bool fusedWorkTiles;
+  /// A looped kernel's O leaves by TMA one box at a time through its own
+  /// staging region (storeOByBoxes).
+  bool storeOByBoxes;
   /// The last P V issues only the MMA_K steps with visible keys.
   bool narrowLastPV;
   /// Prefill: each consumer writes its phase times over its LSE rows
@@ -850,6 +878,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       stagePartial(consumer, out, rowMax, rowSum);
     else if (storeOByTma)
       storeO(consumer, out, rowMax, rowSum, batch, head, tileRow);
+    else if (storeOByBoxes)
+      storeOByBox(consumer, out, rowMax, rowSum, batch, head, tileRow);
     else
       EpilogueOp::create(b, loc, out, rowMax, rowSum, args.outPtr, batch,
                          tileRow, head, args.outStride, args.seqQ, args.lsePtr,
@@ -999,6 +1029,14 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       writeTrace(consumer, stamps, current.tileRow);
     }
     endWork(work);
+    // The last box's store must have read shared memory before the CTA
+    // exits.
+    if (storeOByBoxes) {
+      auto ifFirst = firstThreadOf();
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifFirst.thenBlock());
+      TmaStoreWaitOp::create(b, loc);
+    }
   }
   if (pingPong) {
     // Consumer 0 takes the turn that consumer 1's first arrive granted, so
@@ -1018,6 +1056,11 @@ scf::IfOp FA3KernelBuilder::meetThenFirstThread(Value consumer) {
   NVVM::BarrierOp::create(
       b, loc, Type(), add(i32(kEpilogueBarrierBase), consumer),
       i32(kWarpgroupThreads), NVVM::BarrierReductionAttr(), Value());
+  return firstThreadOf();
+}
+
+/// A branch for the first thread of the caller's warpgroup.
+scf::IfOp FA3KernelBuilder::firstThreadOf() {
   Value thread =
       remu(indexTo(b.getI32Type(),
                    gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x)),
@@ -1097,6 +1140,52 @@ void FA3KernelBuilder::storeO(Value consumer, Value out, Value rowMax,
         ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
         add(staging, i32(box * kRowsPerConsumer * kSwizzleBytes)));
   TmaStoreWaitOp::create(b, loc);
+}
+
+/// O of a looped kernel, whose Q region holds the next work tile's Q: one
+/// 64-column box at a time through the consumer's own box of shared memory
+/// past the plan (`loopStagingOffset`). Before staging a box, the thread
+/// that stores waits for its last store to have read the box (the previous
+/// box, or the previous work tile's last one), and the warpgroup meets; the
+/// last box is left in flight, waited for by the next work tile's first box
+/// or by the CTA's exit (buildConsumer).
+void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
+                                   Value rowSum, Value batch, Value head,
+                                   Value tileRow) {
+  int64_t boxBytes = kRowsPerConsumer * kSwizzleBytes;
+  if (plan.hasLse)
+    LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
+                       head, args.lseStride, args.seqQ);
+  Value staging =
+      add(i32(plan.loopStagingOffset), mul(consumer, i32(boxBytes)));
+  for (int64_t box = 0; box < plan.ovBoxes; ++box) {
+    {
+      auto ifFirst = firstThreadOf();
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifFirst.thenBlock());
+      TmaStoreWaitOp::create(b, loc);
+    }
+    NVVM::BarrierOp::create(
+        b, loc, Type(), add(i32(kEpilogueBarrierBase), consumer),
+        i32(kWarpgroupThreads), NVVM::BarrierReductionAttr(), Value());
+    // The op takes a constant offset: one per consumer.
+    for (int64_t c = 0; c < plan.numConsumers; ++c) {
+      auto ifConsumer = scf::IfOp::create(
+          b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(c)), false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifConsumer.thenBlock());
+      EpilogueStageOp::create(
+          b, loc, out, rowSum,
+          b.getI64IntegerAttr(plan.loopStagingOffset + c * boxBytes),
+          TypeAttr::get(plan.elementType), b.getI64IntegerAttr(box));
+    }
+    auto ifFirst = meetThenFirstThread(consumer);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFirst.thenBlock());
+    TmaStoreOp::create(b, loc, args.oMap,
+                       ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
+                       staging);
+  }
 }
 
 /// Workspace split-K: the consumer's partial, normalised, and its LSE go to
@@ -1356,8 +1445,14 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     KernelABI abi;
     int64_t threads = (1 + plan->numConsumers) * kWarpgroupThreads;
     int64_t maxSeqKV = persistentUpToSeqKV(op, *plan);
-    bool storeOByTma = FA3KernelBuilder::storesOByTma(
-        *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent, tmaStoreO);
+    // The looped kernel's box-by-box store of O (storeOByBoxes) takes its
+    // own shared memory: only where a looped kernel is built.
+    if (maxSeqKV == 0 || !tmaStoreO || fuseWorkTiles)
+      plan->loopStagingOffset = -1;
+    bool storeOByTma =
+        FA3KernelBuilder::storesOByTma(
+            *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent, tmaStoreO) ||
+        plan->loopStagingOffset >= 0;
     abi.params = abiParams(*plan, storeOByTma);
     // Persistent up to a bound: above 2048 keys the looped twin measured
     // -1 to +2% against this kernel at Dv <= 128 without a mask, but 3-7%
@@ -1397,7 +1492,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                   {"1"},
                   {"1"}};
     abi.block[0] = threads;
-    abi.dynamicSmemBytes = plan->smemUsed;
+    abi.dynamicSmemBytes = plan->dynamicSmemBytes();
     setAttentionAlignment(abi, plan->hasLse, storeOByTma);
     if (plan->workspace) {
       b.setInsertionPointToEnd(kernels.getBody());

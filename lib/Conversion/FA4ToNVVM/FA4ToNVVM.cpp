@@ -753,12 +753,18 @@ struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
       Value rowStart = e.add(
           e.add(e.i32(op.getOffset()), e.mul(row, e.i32(kRowBytes))), quadByte);
       Value swizzle = e.remu(row, e.i32(8));
-      for (int64_t j = 0; j < frag.getColumns() / 8; ++j) {
+      // One box (columns [64 box, 64 box + 64) at the offset) or all.
+      int64_t firstChunk = 0, endChunk = frag.getColumns() / 8;
+      if (std::optional<uint64_t> box = op.getBox()) {
+        firstChunk = int64_t(*box) * 8;
+        endChunk = firstChunk + 8;
+      }
+      for (int64_t j = firstChunk; j < endChunk; ++j) {
         Value pair = e.packPair(e.fmul(out[4 * j + 2 * half], inverse),
                                 e.fmul(out[4 * j + 2 * half + 1], inverse),
                                 op.getElementType());
-        Value address =
-            e.stagedChunkOffset(rowStart, swizzle, 8 * j, frag.getRows());
+        Value address = e.stagedChunkOffset(
+            rowStart, swizzle, 8 * (j - firstChunk), frag.getRows());
         LLVM::StoreOp::create(b, loc, pair, e.smemPtr(address),
                               /*alignment=*/4);
       }

@@ -120,7 +120,8 @@ func.func @gqa_decode(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %
 // CHECK: fa4.splitk.combine rank %{{.*}} of 8 band 8 from 0 rows 64 columns 64 {{.*}} depth 64 of bf16 {partials = 2 : i64} :
 // NOSPLIT-LABEL: func @mha_decode
 // NOSPLIT-NOT: fa4.splitk
-// NOSPLIT: fa4.epilogue {{.*}} depth 64 of bf16 : !fa4.frag<64x64xf32>, <64xf32>, !llvm.ptr<1>{{$}}
+// NOSPLIT: fa4.epilogue.stage {{.*}} of bf16 : !fa4.frag<64x64xf32>, <64xf32>
+// NOSPLIT: fa4.tma.store
 func.func @mha_decode(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %v: tensor<?x?x16x64xbf16>) -> tensor<?x?x16x64xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16> -> tensor<?x?x16x64xbf16>
   return %o : tensor<?x?x16x64xbf16>

@@ -8,6 +8,7 @@
 // alignment; its pointer stays, for the looped twin in the same module.
 // CHECK-LABEL: func @plain
 // CHECK: alignment = {k = array<i64: 16, 16>, lse = array<i64: 4, 4>, o = array<i64: 16, 16>,
+// CHECK-SAME: dynamic_smem_bytes = 230400
 // CHECK-SAME: params = ["tmap:q:1x64x1x64:128", {{.*}}, "ptr:o", "ptr:lse", {{.*}}, "f32:scale_log2", "tmap:o:1x64x1x64:128"]
 // CHECK: gpu.func @fa4_fa3_plain_sm_90a({{.*}}%[[OMAP:arg14]]: !fa4.tensor_map)
 // Consumer c stages its 64 x 128 tile over its own Q tile (plan: oStaging
@@ -30,12 +31,34 @@
 // CHECK-NEXT: fa4.tma.store.wait
 // CHECK-NOT: fa4.epilogue {{.*}}
 // The looped twin's Q region already holds the next work tile's Q by its
-// epilogue: it writes O from registers. (A causal mask at this Dv gets no
-// twin: the plain kernel measured faster; hopper-isa.mlir.)
+// epilogue: its O leaves one 64-column box at a time through a region past
+// the plan's (213120 bytes, rounded up to the swizzle atom: 214016, 8 KB
+// per consumer; the launch's shared memory grows to 230400). Per box the
+// storing thread waits for its last store to have read the box, the
+// warpgroup meets, stages the box, meets again, and the first thread
+// stores it; the CTA waits for the last one before it exits. (A causal
+// mask at this Dv gets no twin: the plain kernel measured faster;
+// hopper-isa.mlir.)
 // CHECK: gpu.func @fa4_fa3_plain_sm_90a_persistent(
-// CHECK-NOT: fa4.tma.store
-// CHECK: fa4.epilogue %{{.*}} to %arg3[
-// CHECK-NOT: fa4.tma.store
+// CHECK-NOT: fa4.epilogue {{.*}} to %arg3[
+// CHECK: fa4.lse.store
+// CHECK: scf.if
+// CHECK-NEXT: fa4.tma.store.wait
+// CHECK: %[[TBAR:.*]] = arith.addi %{{.*}}, %c4_i32 : i32
+// CHECK-NEXT: nvvm.barrier id = %[[TBAR]] number_of_threads = %c128_i32
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 214016 of bf16 {box = 0 : i64}
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 222208 of bf16 {box = 0 : i64}
+// CHECK: nvvm.barrier id = %[[TBAR]] number_of_threads = %c128_i32
+// CHECK: fa4.tma.store %arg14[%c0_i32, %{{.*}}] from %[[TSTAGE:.*]]
+// CHECK: fa4.tma.store.wait
+// CHECK: nvvm.barrier id = %[[TBAR]] number_of_threads = %c128_i32
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 214016 of bf16 {box = 1 : i64}
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 222208 of bf16 {box = 1 : i64}
+// CHECK: nvvm.barrier id = %[[TBAR]] number_of_threads = %c128_i32
+// CHECK: fa4.tma.store %arg14[%c64_i32, %{{.*}}] from %[[TSTAGE]]
+// CHECK-NOT: fa4.tma.store.wait
+// CHECK: scf.yield
+// CHECK: fa4.tma.store.wait
 // CHECK: gpu.return
 // OFF-LABEL: func @plain
 // OFF: alignment = {k = array<i64: 16, 16>, lse = array<i64: 4, 4>, o = array<i64: 4, 4>,

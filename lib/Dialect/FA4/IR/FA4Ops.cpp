@@ -274,6 +274,13 @@ LogicalResult EpilogueStageOp::verify() {
     return emitOpError() << "stages at a 1024-byte aligned offset (the "
                             "128B swizzle's atom), got "
                          << getOffset();
+  if (std::optional<uint64_t> box = getBox()) {
+    if (!isa<FragType>(getOut().getType()))
+      return emitOpError() << "stages one box only from a register frag";
+    if (int64_t(*box) >= shape.getColumns() / 64)
+      return emitOpError() << "box " << *box << " is past the tile's "
+                           << shape.getColumns() / 64 << " 64-column boxes";
+  }
   return success();
 }
 

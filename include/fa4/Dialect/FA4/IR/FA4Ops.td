@@ -341,15 +341,26 @@ def FA4_EpilogueStageOp : FA4_Op<"epilogue.stage"> {
     reads. A row with sum 0 stores zeros. Ends with
     fence.proxy.async.shared::cta, so that a barrier after it hands the
     tile to the TMA (async) proxy.
+
+    With `box` (sm_90a), only that 64-column box is staged, at `offset`:
+    a tile can leave through one box of shared memory at a time.
   }];
   let arguments = (ins AnyTypeOf<[FA4_Frag, FA4_TmemTile]>:$out,
                        FA4_Rows:$sum,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
-                       TypeAttr:$elementType);
+                       TypeAttr:$elementType,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$box);
   let assemblyFormat = [{
     $out `,` $sum `to` $offset `of` $elementType attr-dict `:` type($out) `,`
     type($sum)
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$out, "::mlir::Value":$sum,
+                   "int64_t":$offset, "::mlir::Type":$elementType), [{
+      build($_builder, $_state, out, sum, offset, elementType,
+            /*box=*/::mlir::IntegerAttr());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
