@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s --convert-fa4-to-nvvm=chip=sm_90a -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm=chip=sm_90a -canonicalize -cse | FileCheck %s
 
 // fa4.epilogue.stage of a wgmma fragment (sm_90a): thread t of the
 // warpgroup holds rows r = 16 (t / 32) + (t % 32) / 4 and r + 8, columns
@@ -39,6 +39,34 @@ module attributes {gpu.container_module} {
       %o = fa4.splat %x : !fa4.frag<64x64xf32>
       %sum = fa4.splat %x : !fa4.rows<64xf32>
       fa4.epilogue.stage %o, %sum to 8192 of bf16 : !fa4.frag<64x64xf32>, !fa4.rows<64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// With `box`, one 64-column box of a wider frag: box 1 of a 64 x 128 tile
+// stages its columns 64-127 (registers 32-63) at the offset as if they were
+// columns 0-63 (chunk j - 8 at ((j - 8) ^ (r % 8)) * 16): 8 stores per row.
+// CHECK-LABEL: llvm.func @stage_box(
+// CHECK: %[[BROWOFF:.*]] = arith.muli %{{.*}}, %c128_i32 : i32
+// CHECK-NEXT: %[[BROWBASE:.*]] = arith.addi %[[BROWOFF]], %c16384_i32 : i32
+// CHECK-NEXT: %[[BBASE:.*]] = arith.addi %[[BROWBASE]], %{{.*}} : i32
+// CHECK-NEXT: %[[BSWZ:.*]] = arith.remui %{{.*}}, %c8_i32 : i32
+// CHECK: %[[BC0:.*]] = arith.muli %[[BSWZ]], %c16_i32 : i32
+// CHECK-NEXT: arith.addi %[[BBASE]], %[[BC0]] : i32
+// CHECK-COUNT-8: llvm.store
+// CHECK: arith.addi %{{.*}}, %c8_i32 : i32
+// CHECK-COUNT-8: llvm.store
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NOT: llvm.store
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @stage_box(%x: f32) kernel {
+      %o = fa4.splat %x : !fa4.frag<64x128xf32>
+      %sum = fa4.splat %x : !fa4.rows<64xf32>
+      fa4.epilogue.stage %o, %sum to 16384 of bf16 {box = 1 : i64} : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>
       gpu.return
     }
   }

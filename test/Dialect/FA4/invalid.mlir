@@ -854,6 +854,22 @@ func.func @epilogue_stage_part_box(%o: !fa4.tmem_tile<128x96xf32>, %m: !fa4.rows
 
 // -----
 
+func.func @epilogue_stage_box_past_tile(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>) {
+  // expected-error @+1 {{'fa4.epilogue.stage' op box 2 is past the tile's 2 64-column boxes}}
+  fa4.epilogue.stage %o, %m to 0 of bf16 {box = 2 : i64} : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>
+  return
+}
+
+// -----
+
+func.func @epilogue_stage_box_from_tmem(%o: !fa4.tmem_tile<128x128xf32>, %m: !fa4.rows<128xf32>) {
+  // expected-error @+1 {{'fa4.epilogue.stage' op stages one box only from a register frag}}
+  fa4.epilogue.stage %o, %m to 0 of bf16 {box = 0 : i64} : !fa4.tmem_tile<128x128xf32>, !fa4.rows<128xf32>
+  return
+}
+
+// -----
+
 func.func @epilogue_stage_misaligned(%o: !fa4.tmem_tile<128x128xf32>, %m: !fa4.rows<128xf32>) {
   // expected-error @+1 {{'fa4.epilogue.stage' op stages at a 1024-byte aligned offset (the 128B swizzle's atom), got 512}}
   fa4.epilogue.stage %o, %m to 512 of bf16 : !fa4.tmem_tile<128x128xf32>, !fa4.rows<128xf32>
