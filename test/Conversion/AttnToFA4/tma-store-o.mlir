@@ -1,5 +1,6 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=tma-store-o=0 -canonicalize -cse | FileCheck %s --check-prefix=OFF
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=persistent-max-seq-kv=0 -canonicalize -cse | FileCheck %s --check-prefix=PLAINONLY
 
 // The plain sm_90a prefill kernel stores O through shared memory and TMA
 // (tma-store-o, default on; measured +2-14% at S <= 2048 and +0-4% above
@@ -60,8 +61,14 @@
 // CHECK: scf.yield
 // CHECK: fa4.tma.store.wait
 // CHECK: gpu.return
+// Without a looped kernel the launch keeps the plan's shared memory.
+// PLAINONLY-LABEL: func @plain
+// PLAINONLY: dynamic_smem_bytes = 213120
+// PLAINONLY-NOT: _persistent
+// PLAINONLY: gpu.return
 // OFF-LABEL: func @plain
 // OFF: alignment = {k = array<i64: 16, 16>, lse = array<i64: 4, 4>, o = array<i64: 4, 4>,
+// OFF-SAME: dynamic_smem_bytes = 213120
 // OFF-SAME: "f32:scale_log2"]
 // OFF-NOT: fa4.tma.store
 // OFF-NOT: fa4.epilogue.stage
