@@ -395,8 +395,7 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
           "own one 64-row tile each and ping-pong\n";
     os << "  BN = " << config.bn << " (S + P + O: "
        << config.bn / 2 + config.bn / 4 + config.paddedOvDepth / 2
-       << " registers of "
-       << target.consumerRegisters - kSm90ReservedRegisters
+       << " registers of " << target.consumerRegisters - kSm90ReservedRegisters
        << " of the consumer's " << target.consumerRegisters
        << "): the largest multiple of 16 <= 176 whose S + P + O fits and "
           "two K+V stages next to Q in shared memory; at most "

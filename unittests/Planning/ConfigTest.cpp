@@ -122,8 +122,7 @@ TEST(ConfigTest, SM90aCausalBlockNCapsCausalTilesOnly) {
     EXPECT_EQ(uncapped->bn, 176) << "depth " << depth;
     // Nor past kCausalBlockNMaxSeqKV keys, where the wider tile is faster;
     // an unknown Skv takes the cap.
-    AttnProblem longCausal =
-        makeProblem(1, 16384, 16384, 16, 16, depth, depth);
+    AttnProblem longCausal = makeProblem(1, 16384, 16384, 16, 16, depth, depth);
     longCausal.mask = MaskKind::Causal;
     auto longConfig = plan(longCausal, Chip::SM90a, whyNot);
     ASSERT_TRUE(llvm::succeeded(longConfig)) << whyNot;
