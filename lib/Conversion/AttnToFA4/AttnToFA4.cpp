@@ -57,6 +57,8 @@ constexpr int kBoxColumns = 64;
 constexpr int kSwizzleBytes = 128;
 /// The 128B swizzle's atom (8 rows of 128 bytes): staged boxes start on it.
 constexpr int64_t kSwizzleAtomBytes = 1024;
+/// One consumer's box of a Q or O tile: 64 rows of 64 16-bit columns.
+constexpr int64_t kConsumerBoxBytes = kRowsPerConsumer * kSwizzleBytes;
 /// Register budgets after setmaxnreg. fa4.warp_specialize's verifier checks
 /// that they fit the pool the CTA launches with (168 * 384 registers for
 /// three warpgroups): two consumers at 240 and a producer at 24 use it
@@ -126,11 +128,10 @@ struct HopperPlan : SplitPlan {
   /// A persistent kernel's Q region holds the next work tile's Q by its
   /// epilogue, so its O leaves one 64-column box at a time through a region
   /// past the plan's, one box per consumer, where shared memory has room
-  /// (-1: none; it writes O from registers).
+  /// and the module builds a looped kernel that drains each work tile with
+  /// tma-store-o (-1: none; it writes O from registers).
   int64_t loopStagingOffset = -1;
-  int64_t loopStagingBytes() const {
-    return numConsumers * kRowsPerConsumer * kSwizzleBytes;
-  }
+  int64_t loopStagingBytes() const { return numConsumers * kConsumerBoxBytes; }
   /// The dynamic shared memory a launch needs.
   int64_t dynamicSmemBytes() const {
     return loopStagingOffset < 0 ? smemUsed
@@ -156,9 +157,7 @@ struct HopperPlan : SplitPlan {
   }
   int64_t qBoxRows() const { return queryRowsPerTile() * rowGroup; }
 
-  int64_t qTileBytes() const {
-    return qkBoxes * kRowsPerConsumer * kSwizzleBytes;
-  }
+  int64_t qTileBytes() const { return qkBoxes * kConsumerBoxBytes; }
   int64_t kBoxBytes() const { return bn * kSwizzleBytes; }
   /// Bytes of one staged partial: O (f32), then row max and row sum.
   int64_t stagedPartialBytes() const {
@@ -248,9 +247,8 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
                                              int64_t(kBoxColumns),
                                              int64_t(kSwizzleBytes));
   int64_t loopStaging = llvm::alignTo(plan.smemUsed, kSwizzleAtomBytes);
-  if (plan.canStoreOByTma &&
-      loopStaging + config.getNumQ() * kRowsPerConsumer * kSwizzleBytes <=
-          getTargetInfo(Chip::SM90a).smemCarveoutBytes)
+  if (plan.canStoreOByTma && loopStaging + plan.loopStagingBytes() <=
+                                 getTargetInfo(Chip::SM90a).smemCarveoutBytes)
     plan.loopStagingOffset = loopStaging;
   if (config.getMmaM() != kRowsPerConsumer ||
       config.getBm() != config.getNumQ() * kRowsPerConsumer ||
@@ -311,8 +309,7 @@ public:
         fusedWorkTiles(schedule.fuseWorkTiles && persistent && !plan.decode &&
                        this->intraWgOverlap && !plan.consumersSplitKeys &&
                        !plan.workspace && !plan.clusterSplit() && !storeOByTma),
-        storeOByBoxes(persistent && !storeOByTma && !fusedWorkTiles &&
-                      schedule.tmaStoreO && plan.loopStagingOffset >= 0),
+        storeOByBoxes(persistent && plan.loopStagingOffset >= 0),
         narrowLastPV(schedule.narrowLastPV),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
@@ -432,6 +429,9 @@ private:
                              Value rowSum, Value tileRow);
   void buildCombine(Value consumer);
   scf::IfOp meetThenFirstThread(Value consumer);
+  void meetWarpgroup(Value consumer);
+  void stageByConsumer(Value consumer, Value out, Value rowSum, int64_t base,
+                       int64_t stride, std::optional<int64_t> box);
   scf::IfOp firstThreadOf();
   void storeOByBox(Value consumer, Value out, Value rowMax, Value rowSum,
                    Value batch, Value head, Value tileRow);
@@ -597,7 +597,7 @@ void FA3KernelBuilder::buildProducer() {
     for (int64_t box = 0; box < plan.qkBoxes; ++box)
       tmaLoad(args.qMap,
               i32(plan.qOffset + qTile * plan.qTileBytes() +
-                  box * kRowsPerConsumer * kSwizzleBytes),
+                  box * kConsumerBoxBytes),
               i32(box * kBoxColumns), head,
               add(blockRow, i32(qTile * plan.queryRowsPerTile())), batch,
               qBarrier);
@@ -636,12 +636,15 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     return arith::AndIOp::create(b, loc, divu(tile, stages), i32(1));
   };
   // O += P V for `tile`, P from the softmax.
-  auto issuePV = [&](Value out, Value probs, Value tile) -> Value {
+  // The V tile of `tile`, once it has landed: the B of O += P V.
+  auto waitVTile = [&](Value tile) {
     waitBarrier(vFullBarrier(slotOf(tile)), parityOf(tile));
-    Value vTile = smemTile(
+    return smemTile(
         add(i32(plan.vRingOffset), mul(slotOf(tile), i32(plan.vStageBytes))),
         plan.bn, plan.paddedOv, Major::MN);
-    return MmaOp::create(b, loc, outType, probs, vTile, out);
+  };
+  auto issuePV = [&](Value out, Value probs, Value tile) -> Value {
+    return MmaOp::create(b, loc, outType, probs, waitVTile(tile), out);
   };
   // The K tile in ring slot `slot`, the B of S = Q K^T.
   auto kTileIn = [&](Value slot) {
@@ -821,10 +824,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     int64_t fullSteps = plan.bn / kMmaK;
     Value steps = divu(add(maxs(sub(keyEnd, lastKey), i32(0)), i32(kMmaK - 1)),
                        i32(kMmaK));
-    waitBarrier(vFullBarrier(slotOf(last)), parityOf(last));
-    Value vTile = smemTile(
-        add(i32(plan.vRingOffset), mul(slotOf(last), i32(plan.vStageBytes))),
-        plan.bn, plan.paddedOv, Major::MN);
+    Value vTile = waitVTile(last);
     SmallVector<int64_t> narrower =
         llvm::to_vector(llvm::seq<int64_t>(0, fullSteps));
     auto bySteps = scf::IndexSwitchOp::create(
@@ -1053,10 +1053,32 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
 /// branch for its first thread: the one that issues what the warpgroup
 /// staged or stamped.
 scf::IfOp FA3KernelBuilder::meetThenFirstThread(Value consumer) {
+  meetWarpgroup(consumer);
+  return firstThreadOf();
+}
+
+/// The consumer's warpgroup meets at named barrier 4 + consumer.
+void FA3KernelBuilder::meetWarpgroup(Value consumer) {
   NVVM::BarrierOp::create(
       b, loc, Type(), add(i32(kEpilogueBarrierBase), consumer),
       i32(kWarpgroupThreads), NVVM::BarrierReductionAttr(), Value());
-  return firstThreadOf();
+}
+
+/// Consumer c stages O / sum at `base + c * stride` (the op takes a constant
+/// offset: one branch per consumer): the whole tile, or only `box`.
+void FA3KernelBuilder::stageByConsumer(Value consumer, Value out, Value rowSum,
+                                       int64_t base, int64_t stride,
+                                       std::optional<int64_t> box) {
+  for (int64_t c = 0; c < plan.numConsumers; ++c) {
+    auto ifConsumer = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(c)), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifConsumer.thenBlock());
+    EpilogueStageOp::create(b, loc, out, rowSum,
+                            b.getI64IntegerAttr(base + c * stride),
+                            TypeAttr::get(plan.elementType),
+                            box ? b.getI64IntegerAttr(*box) : IntegerAttr());
+  }
 }
 
 /// A branch for the first thread of the caller's warpgroup.
@@ -1118,16 +1140,8 @@ void FA3KernelBuilder::storeO(Value consumer, Value out, Value rowMax,
                               Value tileRow) {
   Value staging = add(i32(plan.oStagingOffset),
                       mul(consumer, i32(plan.oStagedTileBytes())));
-  // The op takes a constant offset: one per consumer.
-  for (int64_t c = 0; c < plan.numConsumers; ++c) {
-    auto ifConsumer = scf::IfOp::create(
-        b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(c)), false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifConsumer.thenBlock());
-    EpilogueStageOp::create(b, loc, out, rowSum,
-                            plan.oStagingOffset + c * plan.oStagedTileBytes(),
-                            plan.elementType);
-  }
+  stageByConsumer(consumer, out, rowSum, plan.oStagingOffset,
+                  plan.oStagedTileBytes(), /*box=*/std::nullopt);
   if (plan.hasLse)
     LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
                        head, args.lseStride, args.seqQ);
@@ -1135,10 +1149,9 @@ void FA3KernelBuilder::storeO(Value consumer, Value out, Value rowMax,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifFirst.thenBlock());
   for (int64_t box = 0; box < plan.ovBoxes; ++box)
-    TmaStoreOp::create(
-        b, loc, args.oMap,
-        ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
-        add(staging, i32(box * kRowsPerConsumer * kSwizzleBytes)));
+    TmaStoreOp::create(b, loc, args.oMap,
+                       ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
+                       add(staging, i32(box * kConsumerBoxBytes)));
   TmaStoreWaitOp::create(b, loc);
 }
 
@@ -1152,12 +1165,11 @@ void FA3KernelBuilder::storeO(Value consumer, Value out, Value rowMax,
 void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
                                    Value rowSum, Value batch, Value head,
                                    Value tileRow) {
-  int64_t boxBytes = kRowsPerConsumer * kSwizzleBytes;
   if (plan.hasLse)
     LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
                        head, args.lseStride, args.seqQ);
   Value staging =
-      add(i32(plan.loopStagingOffset), mul(consumer, i32(boxBytes)));
+      add(i32(plan.loopStagingOffset), mul(consumer, i32(kConsumerBoxBytes)));
   for (int64_t box = 0; box < plan.ovBoxes; ++box) {
     {
       auto ifFirst = firstThreadOf();
@@ -1165,20 +1177,9 @@ void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
       b.setInsertionPointToStart(ifFirst.thenBlock());
       TmaStoreWaitOp::create(b, loc);
     }
-    NVVM::BarrierOp::create(
-        b, loc, Type(), add(i32(kEpilogueBarrierBase), consumer),
-        i32(kWarpgroupThreads), NVVM::BarrierReductionAttr(), Value());
-    // The op takes a constant offset: one per consumer.
-    for (int64_t c = 0; c < plan.numConsumers; ++c) {
-      auto ifConsumer = scf::IfOp::create(
-          b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(c)), false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifConsumer.thenBlock());
-      EpilogueStageOp::create(
-          b, loc, out, rowSum,
-          b.getI64IntegerAttr(plan.loopStagingOffset + c * boxBytes),
-          TypeAttr::get(plan.elementType), b.getI64IntegerAttr(box));
-    }
+    meetWarpgroup(consumer);
+    stageByConsumer(consumer, out, rowSum, plan.loopStagingOffset,
+                    kConsumerBoxBytes, box);
     auto ifFirst = meetThenFirstThread(consumer);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifFirst.thenBlock());

@@ -127,8 +127,6 @@ public:
     });
   }
 
-  /// Orders this thread's shared-memory writes before the async proxy's
-  /// (TMA) reads that a barrier after it hands them to.
   /// Byte offset in a TMA staging tile of O (fa4.epilogue.stage) of the
   /// 16-byte chunk holding 16-bit column `column` of a row: 64-column boxes
   /// of `boxRows` 128-byte rows, chunk c of row r at (c ^ (r % 8)) * 16 within
@@ -145,6 +143,8 @@ public:
     return add(add(rowStart, i32(box * boxRows * kRowBytes)), place);
   }
 
+  /// Orders this thread's shared-memory writes before the async proxy's
+  /// (TMA) reads that a barrier after it hands them to.
   void fenceAsyncProxy() {
     mlir::NVVM::FenceProxyOp::create(
         b, loc, mlir::NVVM::ProxyKind::async_shared,
