@@ -107,46 +107,38 @@ TEST(ConfigTest, SM90aBlockNByHeadDepth) {
 
 TEST(ConfigTest, SM90aCausalBlockNCapsCausalTilesOnly) {
   std::string whyNot;
+  // The sm_90a plan's BN (-1 and a failure when there is no plan).
+  auto sm90BN = [&](const AttnProblem &problem) {
+    auto config = plan(problem, Chip::SM90a, whyNot);
+    EXPECT_TRUE(llvm::succeeded(config)) << whyNot;
+    return llvm::succeeded(config) ? config->bn : -1;
+  };
   for (int depth : {64, 128}) {
     // By default a causal mask caps BN at 128.
     AttnProblem causal = makeProblem(4, 4096, 4096, 16, 16, depth, depth);
     causal.mask = MaskKind::Causal;
     EXPECT_EQ(causal.causalBlockN, kDefaultCausalBlockN);
-    auto capped = plan(causal, Chip::SM90a, whyNot);
-    ASSERT_TRUE(llvm::succeeded(capped)) << whyNot;
-    EXPECT_EQ(capped->bn, 128) << "depth " << depth;
+    EXPECT_EQ(sm90BN(causal), 128) << "depth " << depth;
     // 0 lifts the cap: the register and shared-memory bound, 176.
     causal.causalBlockN = 0;
-    auto uncapped = plan(causal, Chip::SM90a, whyNot);
-    ASSERT_TRUE(llvm::succeeded(uncapped)) << whyNot;
-    EXPECT_EQ(uncapped->bn, 176) << "depth " << depth;
+    EXPECT_EQ(sm90BN(causal), 176) << "depth " << depth;
     // Nor past kCausalBlockNMaxSeqKV keys, where the wider tile is faster;
     // an unknown Skv takes the cap.
     AttnProblem longCausal = makeProblem(1, 16384, 16384, 16, 16, depth, depth);
     longCausal.mask = MaskKind::Causal;
-    auto longConfig = plan(longCausal, Chip::SM90a, whyNot);
-    ASSERT_TRUE(llvm::succeeded(longConfig)) << whyNot;
-    EXPECT_EQ(longConfig->bn, 176) << "depth " << depth;
+    EXPECT_EQ(sm90BN(longCausal), 176) << "depth " << depth;
     longCausal.seqKV = kDynamic;
-    auto dynamicConfig = plan(longCausal, Chip::SM90a, whyNot);
-    ASSERT_TRUE(llvm::succeeded(dynamicConfig)) << whyNot;
-    EXPECT_EQ(dynamicConfig->bn, 128) << "depth " << depth;
+    EXPECT_EQ(sm90BN(longCausal), 128) << "depth " << depth;
     longCausal.seqKVHint = 16384;
-    auto hintedConfig = plan(longCausal, Chip::SM90a, whyNot);
-    ASSERT_TRUE(llvm::succeeded(hintedConfig)) << whyNot;
-    EXPECT_EQ(hintedConfig->bn, 176) << "depth " << depth;
+    EXPECT_EQ(sm90BN(longCausal), 176) << "depth " << depth;
     // Without a causal mask the cap does not apply.
-    AttnProblem none = makeProblem(4, 4096, 4096, 16, 16, depth, depth);
-    auto plain = plan(none, Chip::SM90a, whyNot);
-    ASSERT_TRUE(llvm::succeeded(plain)) << whyNot;
-    EXPECT_EQ(plain->bn, 176) << "depth " << depth;
+    EXPECT_EQ(sm90BN(makeProblem(4, 4096, 4096, 16, 16, depth, depth)), 176)
+        << "depth " << depth;
   }
   // A cap above the chip's choice changes nothing (d = 256: BN = 80).
   AttnProblem deep = makeProblem(4, 4096, 4096, 8, 8, 256, 256);
   deep.mask = MaskKind::Causal;
-  auto deepConfig = plan(deep, Chip::SM90a, whyNot);
-  ASSERT_TRUE(llvm::succeeded(deepConfig)) << whyNot;
-  EXPECT_EQ(deepConfig->bn, 80);
+  EXPECT_EQ(sm90BN(deep), 80);
   // Nor does it apply on sm_100a, whose tiles are planned for TMEM.
   AttnProblem blackwell = makeProblem(4, 4096, 4096, 16, 16, 128, 128);
   blackwell.mask = MaskKind::Causal;
