@@ -181,6 +181,15 @@ fa4::planSmem(const AttnProblem &problem, const AttnConfig &config,
   int maxStages = maxKvSlots(config);
   // A shared ring needs a K and a V slot to overlap loads with MMAs.
   int minStages = config.useSharedKv ? 2 : 1;
+  if (problem.maxKvStages < 0 ||
+      (problem.maxKvStages > 0 && problem.maxKvStages < minStages)) {
+    whyNot << "expected max-kv-stages to be 0 (as many as fit) or at least "
+           << minStages << " (the fewest ring slots this kernel streams "
+           << "through), but got " << problem.maxKvStages;
+    return llvm::failure();
+  }
+  if (problem.maxKvStages > 0)
+    maxStages = std::min<int>(maxStages, int(problem.maxKvStages));
   for (int kvStages = maxStages; kvStages >= minStages; --kvStages) {
     SmemPlan plan = layout(config, splitK, swizzle, tmem, kvStages);
     if (plan.smemUsed <= target.smemCarveoutBytes)

@@ -74,6 +74,9 @@ struct AttnProblem {
   /// sm_90a under a causal mask: at most this many keys per KV tile when
   /// the planner would choose more (0: no cap).
   int64_t causalBlockN = kDefaultCausalBlockN;
+  /// At most this many K/V ring slots (0: as many as fit, up to the chip's
+  /// cap): frees shared memory for what a lowering stages past the plan.
+  int64_t maxKvStages = 0;
   /// Split-K tuning overrides: how many partitions (0: the planner's rule)
   /// and whether they combine through the global workspace even when they
   /// fit a cluster. They apply where the planner has the sizes to split.

@@ -13,6 +13,8 @@ using namespace fa4::attn;
 
 namespace {
 struct PlanSmemPass : public fa4::attn::impl::AttnPlanSmemBase<PlanSmemPass> {
+  using AttnPlanSmemBase::AttnPlanSmemBase;
+
   void runOnOperation() override {
     if (failed(forEachAttention(getOperation(),
                                 [&](AttentionOp op) { return planOne(op); })))
@@ -23,6 +25,7 @@ struct PlanSmemPass : public fa4::attn::impl::AttnPlanSmemBase<PlanSmemPass> {
   LogicalResult planOne(AttentionOp op) {
     StringRef pass = getArgument();
     fa4::AttnProblem problem = op.getProblem();
+    problem.maxKvStages = maxKvStages;
     FailureOr<fa4::AttnConfig> requiredConfig =
         requireConfig(op, pass, problem);
     if (failed(requiredConfig))

@@ -51,6 +51,10 @@ struct PlanOptionsBase : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("Combine split-K partials through the global "
                      "workspace even when they fit a cluster"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> maxKvStages{
+      *this, "max-kv-stages",
+      llvm::cl::desc("At most this many K/V ring slots (0: as many as fit)"),
+      llvm::cl::init(0)};
 };
 
 struct PlanPipelineOptions : public PlanOptionsBase<PlanPipelineOptions> {};
@@ -61,14 +65,16 @@ void buildPlanPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
                        int64_t batchHint, int64_t seqQHint, int64_t seqKVHint,
                        int64_t blockN = 0, int64_t splitKPartitions = 0,
                        bool splitKWorkspace = false,
-                       int64_t causalBlockN = kDefaultCausalBlockN);
+                       int64_t causalBlockN = kDefaultCausalBlockN,
+                       int64_t maxKvStages = 0);
 
 template <typename Derived>
 void buildPlanPipeline(mlir::OpPassManager &pm,
                        const PlanOptionsBase<Derived> &options) {
   buildPlanPipeline(pm, options.chip, options.batchHint, options.seqQHint,
                     options.seqKVHint, options.blockN, options.splitKPartitions,
-                    options.splitKWorkspace, options.causalBlockN);
+                    options.splitKWorkspace, options.causalBlockN,
+                    options.maxKvStages);
 }
 
 #define GEN_PASS_REGISTRATION

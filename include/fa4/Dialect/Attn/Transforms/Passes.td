@@ -94,6 +94,12 @@ def AttnPlanSmem : Pass<"attn-plan-smem"> {
     Needs #attn.config, #attn.splitk, #attn.swizzle and, on sm_100a,
     #attn.tmem.
   }];
+  let options = [
+    Option<"maxKvStages", "max-kv-stages", "int64_t", /*default=*/"0",
+           "At most this many K/V ring slots (0: as many as fit, up to the "
+           "chip's cap; else at least the kernel's minimum: 1 per ring, 2 "
+           "in a shared K/V ring)">
+  ];
 }
 
 def AttnExplain : Pass<"attn-explain"> {
