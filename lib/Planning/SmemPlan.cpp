@@ -190,10 +190,29 @@ fa4::planSmem(const AttnProblem &problem, const AttnConfig &config,
   }
   if (problem.maxKvStages > 0)
     maxStages = std::min<int>(maxStages, int(problem.maxKvStages));
+  auto fits = [&](const SmemPlan &plan, int64_t pastPlanBytes) {
+    int64_t end =
+        pastPlanBytes == 0
+            ? plan.smemUsed
+            : llvm::alignTo(plan.smemUsed, kLoopedTwinStagingAlignment) +
+                  pastPlanBytes;
+    return end <= target.smemCarveoutBytes;
+  };
+  int64_t twinStaging = plansLoopedTwin(problem, config, splitK)
+                            ? loopedTwinStagingBytes(config)
+                            : 0;
   for (int kvStages = maxStages; kvStages >= minStages; --kvStages) {
     SmemPlan plan = layout(config, splitK, swizzle, tmem, kvStages);
-    if (plan.smemUsed <= target.smemCarveoutBytes)
-      return plan;
+    if (!fits(plan, 0))
+      continue;
+    // The most slots that fit; with a looped twin, the most (at least two)
+    // that leave room for its O staging, else these.
+    for (int fewer = kvStages; twinStaging > 0 && fewer >= 2; --fewer) {
+      SmemPlan withRoom = layout(config, splitK, swizzle, tmem, fewer);
+      if (fits(withRoom, twinStaging))
+        return withRoom;
+    }
+    return plan;
   }
   SmemPlan smallest = layout(config, splitK, swizzle, tmem, minStages);
   whyNot << "shared-memory plan needs " << smallest.smemUsed << " bytes with "
@@ -205,6 +224,17 @@ fa4::planSmem(const AttnProblem &problem, const AttnConfig &config,
          << ") but " << chipName(target.chip) << " allows "
          << target.smemCarveoutBytes;
   return llvm::failure();
+}
+
+bool fa4::plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
+                          const SplitKPlan &splitK) {
+  // As the lowering: a dynamic Skv, whatever its hint, gets the twin for
+  // the short runs and the plain kernel for the long ones.
+  int64_t seqKV = problem.seqKV;
+  return config.chip == Chip::SM90a && splitK.partitions <= 1 &&
+         !config.fuseGqa && config.paddedOvDepth <= 128 &&
+         problem.mask != MaskKind::Window &&
+         (seqKV == kDynamic || seqKV <= kLoopedTwinMaxSeqKV);
 }
 
 /// Every region of a plan with its name, in the order explain() prints them.
@@ -242,7 +272,13 @@ void fa4::explain(const SmemPlan &plan, const AttnConfig &config,
      << " bytes; kvStages = " << plan.kvStages << " "
      << (config.useSharedKv ? "slots of one shared K/V ring"
                             : "per K and per V ring")
-     << ", as many as fit up to " << maxKvSlots(config) << "\n";
+     << ", as many as fit up to " << maxKvSlots(config);
+  if (config.chip == Chip::SM90a)
+    os << ", fewer (down to 2) where a prefill kernel's looped twin stages O "
+          "past the plan (Dv <= 128, a "
+          "dynamic Skv or one up to "
+       << kLoopedTwinMaxSeqKV << ")";
+  os << ", or max-kv-stages\n";
   os << "  qkStages = " << plan.qkStages << ", pvStages = " << plan.pvStages
      << ": K and V tiles land in depth boxes with a barrier each, so the "
         "MMAs start on the first box\n";

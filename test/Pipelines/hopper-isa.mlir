@@ -22,14 +22,16 @@
 // CHECK-SAME: config = #attn.config<chip = sm_90a
 // CHECK-SAME: fa4.abi = {
 // CHECK-SAME: block = array<i64: 384, 1, 1>
+// The plan (163968 bytes, two K/V stages) and, past it, the twin's staging.
+// CHECK-SAME: dynamic_smem_bytes = 181248 : i64
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
 // CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
 // By default (Dv <= 128, no window mask) the kernel takes one CTA per work
-// tile, and its looped twin serves Skv <= 2048 (the SHORT checks below);
-// but this one is causal at Dv = 128, where the plain kernel with its TMA
-// store of O measured faster at every Skv: one kernel, O's tensor map last.
+// tile, and its looped twin serves Skv <= 2048 (as the SHORT checks below).
+// This one is causal at Dv = 128: its plan keeps two K/V stages so that the
+// twin stores O by TMA too (O's tensor map last), box by box past the plan.
 // CHECK-SAME: "f32:scale_log2", "tmap:o:1x64x1x64:128"]
-// CHECK-NOT: persistent =
+// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_attention_sm_90a_module::@fa4_fa3_attention_sm_90a_persistent, max_seq_kv = 2048 : i64}
 // CHECK: gpu.binary @fa4_fa3_attention_sm_90a_module
 // CHECK-SAME: assembly = "
 // CHECK-SAME: .target sm_90a
@@ -41,7 +43,7 @@
 // CHECK-NOT: m64n176k16
 // CHECK-SAME: setmaxnreg.dec.sync.aligned.u32 \0924;
 // CHECK-SAME: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// CHECK-NOT: _persistent(
+// CHECK-SAME: .visible .entry fa4_fa3_attention_sm_90a_persistent(
 // CHECK-NOT: gpu.module
 
 // PERSIST: attn.attention

@@ -9,12 +9,13 @@
 // session 8), and the 168 registers of 384 threads at one CTA per SM
 // (setmaxnreg then moves them from the producer to the consumers). ptxas must not have had to fence or
 // serialise the wgmma pipeline itself (its C75xx advisories, e.g. C7519).
-// Where Dv <= 128 without a window mask (and, since the plain kernel stores
-// O by TMA, not causal at Dv > 64) the module also holds the kernel's
-// looped twin (persistent-max-seq-kv's default, 2048), which runs only up to
-// Skv = 2048: the TWIN checks hold it to the same registers and no C75xx
-// advisory, and record their spills: none since the warpgroup index is
-// broadcast from lane 0 (the MQA d = 128 twin spilled 4 B before).
+// Where Dv <= 128 without a window mask the module also holds the kernel's
+// looped twin (persistent-max-seq-kv's default, 2048; under a causal mask
+// at Dv > 64 because its plan keeps room to stage O past it), which runs
+// only up to Skv = 2048: the TWIN checks hold it to the same registers and
+// no C75xx advisory, and record their spills: none since the warpgroup
+// index is broadcast from lane 0 (the MQA d = 128 twin spilled 4 B before),
+// but for 8 B in the (192, 128) causal twin.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=%ptxas -o %t --quiet > %t.log
 // RUN: FileCheck %s --implicit-check-not=C75 < %t.log
@@ -192,6 +193,10 @@ func.func @d256_256_h6_1_w17_33_f16_lse(%q: tensor<?x?x6x256xf16>, %k: tensor<?x
 // TWIN-NEXT: Function properties for fa4_fa3_d64_64_h6_3_causal_f16_sm_90a_persistent
 // TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
+// TWIN: Compiling entry function 'fa4_fa3_d96_96_h6_6_causal_f16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_fa3_d96_96_h6_6_causal_f16_lse_sm_90a_persistent
+// TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: Used 168 registers
 // TWIN: Compiling entry function 'fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
 // TWIN-NEXT: Function properties for fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a_persistent
 // TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
@@ -207,5 +212,9 @@ func.func @d256_256_h6_1_w17_33_f16_lse(%q: tensor<?x?x6x256xf16>, %k: tensor<?x
 // TWIN: Compiling entry function 'fa4_fa3_d192_128_h6_6_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
 // TWIN-NEXT: Function properties for fa4_fa3_d192_128_h6_6_none_bf16_lse_sm_90a_persistent
 // TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: Used 168 registers
+// TWIN: Compiling entry function 'fa4_fa3_d192_128_h6_3_causal_f16_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_fa3_d192_128_h6_3_causal_f16_sm_90a_persistent
+// TWIN-NEXT: 8 bytes stack frame, 8 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
 // TWIN-NOT: _persistent'

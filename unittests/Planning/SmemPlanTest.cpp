@@ -2,6 +2,7 @@
 
 #include "PlanningTestUtils.h"
 
+#include "llvm/Support/MathExtras.h"
 #include "gtest/gtest.h"
 
 using namespace fa4;
@@ -44,6 +45,59 @@ TEST(SmemPlanTest, HopperKeepsTwoStagesAtEveryDepth) {
     EXPECT_GE(full->smem.kvStages, 2) << "depth " << depth;
     EXPECT_FALSE(full->smem.correction.present());
     EXPECT_FALSE(full->smem.tmemAddress.present());
+  }
+}
+
+/// Which sm_90a plans get a looped twin, and so room for its O staging.
+TEST(SmemPlanTest, LoopedTwinRule) {
+  auto twin = [](AttnProblem problem, Chip chip = Chip::SM90a) {
+    std::string whyNot;
+    auto full = planFor(problem, chip, whyNot);
+    EXPECT_TRUE(llvm::succeeded(full)) << whyNot;
+    return llvm::succeeded(full) &&
+           plansLoopedTwin(problem, full->config, full->splitK);
+  };
+  AttnProblem causal = makeProblem(8, 2048, 2048, 16, 16, 128, 128);
+  causal.mask = MaskKind::Causal;
+  EXPECT_TRUE(twin(causal));
+  AttnProblem dynamic = causal;
+  dynamic.seqQ = dynamic.seqKV = kDynamic;
+  dynamic.seqKVHint = 16384; // A hint does not count.
+  EXPECT_TRUE(twin(dynamic));
+  AttnProblem long_ = causal;
+  long_.seqQ = long_.seqKV = kLoopedTwinMaxSeqKV + 1;
+  EXPECT_FALSE(twin(long_));
+  AttnProblem window = causal;
+  window.mask = MaskKind::Window;
+  window.windowLeft = 128;
+  window.windowRight = 0;
+  EXPECT_FALSE(twin(window));
+  EXPECT_FALSE(twin(makeProblem(8, 2048, 2048, 8, 8, 256, 256)));
+  EXPECT_FALSE(twin(causal, Chip::SM100a));
+  // Decode: the split-K plan's partitions, no twin.
+  EXPECT_FALSE(twin(makeProblem(1, 1, 32768, 32, 8, 128, 128)));
+}
+
+/// A twin's plan gives up K/V stages, down to two, for its O staging past
+/// the plan; without a twin the plan keeps every stage that fits.
+TEST(SmemPlanTest, LoopedTwinStagingFitsPastThePlan) {
+  const int64_t carveout = getTargetInfo(Chip::SM90a).smemCarveoutBytes;
+  for (int64_t seqKV : {int64_t(1024), int64_t(4096)}) {
+    AttnProblem problem = makeProblem(8, seqKV, seqKV, 16, 16, 128, 128);
+    problem.mask = MaskKind::Causal;
+    std::string whyNot;
+    auto full = planFor(problem, Chip::SM90a, whyNot);
+    ASSERT_TRUE(llvm::succeeded(full)) << whyNot;
+    int64_t pastPlan =
+        llvm::alignTo(full->smem.smemUsed, kLoopedTwinStagingAlignment) +
+        loopedTwinStagingBytes(full->config);
+    if (seqKV <= kLoopedTwinMaxSeqKV) {
+      EXPECT_EQ(full->smem.kvStages, 2);
+      EXPECT_LE(pastPlan, carveout);
+    } else {
+      EXPECT_EQ(full->smem.kvStages, 3);
+      EXPECT_GT(pastPlan, carveout);
+    }
   }
 }
 

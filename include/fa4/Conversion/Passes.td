@@ -94,8 +94,9 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "the runtime runs on one CTA per SM when the launch's Skv is at "
            "most this; above it the kernel runs one CTA per work tile (0: "
            "never; a static Skv builds one kernel; -1: 2048 for Dv <= 128 "
-           "without a window mask and, with tma-store-o, not causal at "
-           "Dv > 64, else never). Measured at 2048: +14-27% "
+           "without a window mask and, under a causal mask at Dv > 64, only "
+           "where the twin stores O by TMA too (the plan left room), else "
+           "never). Measured at 2048: +14-27% "
            "at S = 512 and unchanged above the bound for Dv <= 128, a loss "
            "at Dv = 256, whose twin spills (bench/RESULTS.md)">,
     Option<"persistentDecode", "persistent-decode", "bool",

@@ -86,7 +86,8 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::desc("fa3 prefill kernel: persistent CTAs (a looped twin "
                      "kernel) up to this Skv, one CTA per work tile above "
                      "(0: never; -1: 2048 for Dv <= 128 without a window "
-                     "mask and, with tma-store-o, not causal at Dv > 64)"),
+                     "mask and, under a causal mask at Dv > 64, only where "
+                     "the twin stores O by TMA too)"),
       llvm::cl::init(-1)};
   Option<bool> persistentDecode{
       *this, "persistent-decode",

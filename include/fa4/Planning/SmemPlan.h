@@ -80,6 +80,30 @@ struct SmemPlan {
   int64_t smemUsed = 0;
 };
 
+/// sm_90a prefill runs on persistent CTAs, a looped twin of its kernel, up
+/// to this many keys by the planner's rule (bench/RESULTS.md, sessions 6-10).
+constexpr int64_t kLoopedTwinMaxSeqKV = 2048;
+
+/// Whether the planner's rule builds a looped twin for this plan: sm_90a
+/// prefill (no split-K, no fused GQA) with Dv <= 128 and no window mask,
+/// whose Skv is dynamic (a hint does not count: the twin serves the short
+/// runs) or at most kLoopedTwinMaxSeqKV.
+bool plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
+                     const SplitKPlan &splitK);
+
+/// The looped twin stores O one 64-column box at a time, staged past the
+/// plan (at the 128B swizzle's 1024-byte repeat): one 64-row box of
+/// 128-byte rows per Q tile.
+constexpr int64_t kLoopedTwinStagingAlignment = 1024;
+constexpr int64_t loopedTwinStagingBytes(const AttnConfig &config) {
+  return int64_t(config.bm) * 128;
+}
+
+/// kvStages is the most slots up to the chip's cap that fit the carveout,
+/// except that a plan with a looped twin (plansLoopedTwin) gives up slots,
+/// down to two, until the twin's O staging fits past it: the twin's TMA
+/// store of O measured +6-11% at S <= 2048 against a third K/V stage
+/// (bench/RESULTS.md, session 10).
 llvm::FailureOr<SmemPlan>
 planSmem(const AttnProblem &problem, const AttnConfig &config,
          const SplitKPlan &splitK, const SwizzlePlan &swizzle,

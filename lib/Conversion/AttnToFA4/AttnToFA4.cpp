@@ -83,17 +83,17 @@ constexpr int kEpilogueBarrierBase = 4;
 /// `persistent=true`: persistent at every Skv.
 constexpr int64_t kAlwaysPersistent = INT32_MAX;
 /// persistent-max-seq-kv's default, -1: the planner's rule
-/// (persistentUpToSeqKV), 2048 where Dv <= 128 without a window mask, and
-/// not for a causal mask at Dv > 64 when the plain kernel stores O by TMA;
+/// (persistentUpToSeqKV), kLoopedTwinMaxSeqKV (2048) where Dv <= 128
+/// without a window mask, and under a causal mask at Dv > 64 only when the
+/// twin stores O by TMA too (the smem plan left room: plansLoopedTwin);
 /// else no persistence. The looped twin measured +14-27% at S = 512 and
 /// 0-4% at 2048 for Dv <= 128, with the plain kernel unchanged above the
 /// bound; at Dv = 256 its spills made it slower (bench/RESULTS.md, session
-/// 6). Window masks were not measured. Against the plain kernel with the
-/// TMA-store epilogue (session 7, call 5), causal at Dv = 128 lost 2-5% at
-/// every S <= 2048, while Dv = 64 causal and non-causal gained 6-22% at
-/// S <= 1024.
+/// 6). Window masks were not measured. With O from registers, causal at
+/// Dv = 128 lost 2-5% to the plain kernel's TMA store at every S <= 2048
+/// (session 7, call 5); with the box-by-box TMA store it gained 6-11%
+/// (session 10, call 1).
 constexpr int64_t kPlannersPersistentBound = -1;
-constexpr int64_t kDefaultPersistentMaxSeqKV = 2048;
 
 /// Everything the emitter needs, read from the op and its plan attributes;
 /// the split-K part as readSplit reads it for both chips.
@@ -246,7 +246,8 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
       box(swizzle.getO()) == std::make_tuple(int64_t(kRowsPerConsumer),
                                              int64_t(kBoxColumns),
                                              int64_t(kSwizzleBytes));
-  int64_t loopStaging = llvm::alignTo(plan.smemUsed, kSwizzleAtomBytes);
+  int64_t loopStaging =
+      llvm::alignTo(plan.smemUsed, kLoopedTwinStagingAlignment);
   if (plan.canStoreOByTma && loopStaging + plan.loopStagingBytes() <=
                                  getTargetInfo(Chip::SM90a).smemCarveoutBytes)
     plan.loopStagingOffset = loopStaging;
@@ -1366,14 +1367,17 @@ private:
       return kAlwaysPersistent;
     int64_t maxSeqKV = persistentMaxSeqKV;
     if (maxSeqKV == kPlannersPersistentBound) {
+      // Under a causal mask at Dv > 64, a twin that writes O from
+      // registers loses to the plain kernel's TMA store (session 7).
       bool causalPlainWins =
           FA3KernelBuilder::storesOByTma(plan, /*persistent=*/false,
                                          tmaStoreO) &&
+          plan.loopStagingOffset < 0 &&
           plan.mask.getKind() == attn::MaskKind::Causal && plan.paddedOv > 64;
       maxSeqKV = plan.paddedOv <= 128 &&
                          plan.mask.getKind() != attn::MaskKind::Window &&
                          !causalPlainWins
-                     ? kDefaultPersistentMaxSeqKV
+                     ? kLoopedTwinMaxSeqKV
                      : 0;
     }
     // A static Skv decides now: one kernel, looped or not.

@@ -28,7 +28,7 @@
 // CHECK-NEXT: scf.yield %[[ZERO_O]], %[[MAX]], %[[SUM]], %[[P]]
 // CHECK-NEXT: } else {
 // CHECK-NEXT: %[[QPARITY:.*]] = arith.andi %[[DONE]], %c1_i32 : i32
-// CHECK-NEXT: %[[QFULL:.*]] = fa4.mbarrier.get %[[C]] offset 229376
+// CHECK-NEXT: %[[QFULL:.*]] = fa4.mbarrier.get %[[C]] offset 163840
 // CHECK-NEXT: fa4.mbarrier.wait %[[QFULL]] parity %[[QPARITY]]
 // CHECK: fa4.mma %
 // CHECK-NOT: fa4.mma %
@@ -40,7 +40,7 @@
 // CHECK-NEXT: }
 // The consumer's Q tile is free (Q empty, 2 + consumer).
 // CHECK-NEXT: %[[QEI:.*]] = arith.addi %[[C]], %c2_i32 : i32
-// CHECK-NEXT: %[[QEMPTY:.*]] = fa4.mbarrier.get %[[QEI]] offset 229376
+// CHECK-NEXT: %[[QEMPTY:.*]] = fa4.mbarrier.get %[[QEI]] offset 163840
 // CHECK-NEXT: fa4.mbarrier.arrive %[[QEMPTY]]
 // The next work tile (done + 1): fused when it exists and both it and this
 // tile see keys.
@@ -56,13 +56,13 @@
 // One GEMM turn: wait for the next tile's first K (K full, 4 + slot) and
 // the turn, this tile's last P V (after V full, 6 + slot), then the next
 // tile's Q (Q full, parity (done + 1) & 1) and its first Q K^T.
-// CHECK: %[[KFULL:.*]] = fa4.mbarrier.get %{{.*}} offset 229376
+// CHECK: %[[KFULL:.*]] = fa4.mbarrier.get %{{.*}} offset 163840
 // CHECK-NEXT: fa4.mbarrier.wait %[[KFULL]] parity
 // CHECK-NEXT: nvvm.barrier id
 // CHECK: fa4.mbarrier.wait
 // CHECK: %[[OUT:.*]] = fa4.mma %[[STEPS]]#3, %{{.*}}, %[[STEPS]]#0 : !fa4.frag<64x128xbf16>, <128x128xbf16, mn_major>, <64x128xf32>
 // CHECK-NEXT: %[[NQPARITY:.*]] = arith.andi %[[NEXT]], %c1_i32 : i32
-// CHECK-NEXT: %[[NQFULL:.*]] = fa4.mbarrier.get %[[C]] offset 229376
+// CHECK-NEXT: %[[NQFULL:.*]] = fa4.mbarrier.get %[[C]] offset 163840
 // CHECK-NEXT: fa4.mbarrier.wait %[[NQFULL]] parity %[[NQPARITY]]
 // CHECK: %[[S:.*]] = fa4.mma %{{.*}}, %{{.*}}, %{{.*}} : !fa4.smem_tile<64x128xbf16, k_major>, <128x128xbf16, k_major>, <64x128xf32>
 // CHECK-NEXT: nvvm.barrier.arrive id
@@ -71,13 +71,13 @@
 // (K empty, 8 + slot) freed, masked from the next tile's first key and row,
 // and the softmax starts from -inf / 0.
 // CHECK-NEXT: fa4.mma.wait {pending = 1 : i64}
-// CHECK-NEXT: %[[VEI:.*]] = arith.addi %{{.*}}, %c13_i32 : i32
-// CHECK-NEXT: %[[VEMPTY:.*]] = fa4.mbarrier.get %[[VEI]] offset 229376
+// CHECK-NEXT: %[[VEI:.*]] = arith.addi %{{.*}}, %c10_i32 : i32
+// CHECK-NEXT: %[[VEMPTY:.*]] = fa4.mbarrier.get %[[VEI]] offset 163840
 // CHECK-NEXT: fa4.mbarrier.arrive %[[VEMPTY]]
 // CHECK-NEXT: fa4.epilogue %[[OUT]], %[[STEPS]]#1, %[[STEPS]]#2 to %{{.*}}{{\[}}%{{.*}}, %[[ROW]], %{{.*}}]
 // CHECK-NEXT: fa4.mma.wait
-// CHECK-NEXT: %[[KEI:.*]] = arith.addi %{{.*}}, %c10_i32 : i32
-// CHECK-NEXT: %[[KEMPTY:.*]] = fa4.mbarrier.get %[[KEI]] offset 229376
+// CHECK-NEXT: %[[KEI:.*]] = arith.addi %{{.*}}, %c8_i32 : i32
+// CHECK-NEXT: %[[KEMPTY:.*]] = fa4.mbarrier.get %[[KEI]] offset 163840
 // CHECK-NEXT: fa4.mbarrier.arrive %[[KEMPTY]]
 // CHECK-NEXT: %[[MASKED:.*]] = fa4.mask %[[S]] mask #attn.mask<causal> keys %{{.*}} rows %[[NEXTROW]] sq
 // CHECK-NEXT: %{{.*}}, %[[NMAX:.*]], %[[NSUM:.*]], %{{.*}} = fa4.softmax %[[MASKED]] max %[[NO_MAX]] sum %[[NO_SUM]]

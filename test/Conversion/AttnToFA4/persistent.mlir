@@ -50,18 +50,18 @@
 // (used >= 2) it waits on K empty (8 + slot) with parity (used / 2 - 1) & 1.
 // CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[NTILES:.*]], %c0_i32 : i32
 // CHECK-NEXT: scf.if %[[ANY]] {
-// CHECK-NEXT: %[[K0SLOT:.*]] = arith.remui %[[USED]], %c3_i32 : i32
-// CHECK-NEXT: %[[K0EI:.*]] = arith.addi %[[K0SLOT]], %c10_i32 : i32
-// CHECK-NEXT: %[[K0EMPTY:.*]] = fa4.mbarrier.get %[[K0EI]] offset 229376
-// CHECK-NEXT: %[[K0WRAP:.*]] = arith.cmpi uge, %[[USED]], %c3_i32 : i32
+// CHECK-NEXT: %[[K0SLOT:.*]] = arith.remui %[[USED]], %c2_i32 : i32
+// CHECK-NEXT: %[[K0EI:.*]] = arith.addi %[[K0SLOT]], %c8_i32 : i32
+// CHECK-NEXT: %[[K0EMPTY:.*]] = fa4.mbarrier.get %[[K0EI]] offset 163840
+// CHECK-NEXT: %[[K0WRAP:.*]] = arith.cmpi uge, %[[USED]], %c2_i32 : i32
 // CHECK-NEXT: scf.if %[[K0WRAP]] {
-// CHECK-NEXT: %[[K0ROUND:.*]] = arith.divui %[[USED]], %c3_i32 : i32
+// CHECK-NEXT: %[[K0ROUND:.*]] = arith.divui %[[USED]], %c2_i32 : i32
 // CHECK-NEXT: %[[K0PREV:.*]] = arith.subi %[[K0ROUND]], %c1_i32 : i32
 // CHECK-NEXT: %[[K0PARITY:.*]] = arith.andi %[[K0PREV]], %c1_i32 : i32
 // CHECK-NEXT: fa4.mbarrier.wait %[[K0EMPTY]] parity %[[K0PARITY]]
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[K0FI:.*]] = arith.addi %[[K0SLOT]], %c4_i32 : i32
-// CHECK-NEXT: %[[K0FULL:.*]] = fa4.mbarrier.get %[[K0FI]] offset 229376
+// CHECK-NEXT: %[[K0FULL:.*]] = fa4.mbarrier.get %[[K0FI]] offset 163840
 // CHECK-NEXT: fa4.mbarrier.expect_tx %[[K0FULL]] bytes 32768
 // CHECK-COUNT-2: fa4.tma.load %arg1[{{.*}}, %c0_i32, {{.*}}] to %{{.*}}, %[[K0FULL]]
 // CHECK-NEXT: }
@@ -72,17 +72,17 @@
 // CHECK-NEXT: scf.if %[[AGAIN]] {
 // CHECK-NEXT: %[[PREV:.*]] = arith.subi %[[DONE]], %c1_i32 : i32
 // CHECK-NEXT: %[[QPARITY:.*]] = arith.andi %[[PREV]], %c1_i32 : i32
-// CHECK-NEXT: %[[QEMPTY:.*]] = fa4.mbarrier.get %c2_i32 offset 229376
+// CHECK-NEXT: %[[QEMPTY:.*]] = fa4.mbarrier.get %c2_i32 offset 163840
 // CHECK-NEXT: fa4.mbarrier.wait %[[QEMPTY]] parity %[[QPARITY]]
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[QFULL0:.*]] = fa4.mbarrier.get %c0_i32 offset 229376
+// CHECK-NEXT: %[[QFULL0:.*]] = fa4.mbarrier.get %c0_i32 offset 163840
 // CHECK-NEXT: fa4.mbarrier.expect_tx %[[QFULL0]] bytes 16384
 // CHECK-COUNT-2: fa4.tma.load %arg0{{.*}}, %[[QFULL0]]
 // CHECK: scf.if %[[AGAIN]] {
-// CHECK: %[[QEMPTY1:.*]] = fa4.mbarrier.get %c3_i32 offset 229376
+// CHECK: %[[QEMPTY1:.*]] = fa4.mbarrier.get %c3_i32 offset 163840
 // CHECK-NEXT: fa4.mbarrier.wait %[[QEMPTY1]] parity %[[QPARITY]]
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[QFULL1:.*]] = fa4.mbarrier.get %c1_i32 offset 229376
+// CHECK-NEXT: %[[QFULL1:.*]] = fa4.mbarrier.get %c1_i32 offset 163840
 // CHECK-NEXT: fa4.mbarrier.expect_tx %[[QFULL1]] bytes 16384
 // CHECK-COUNT-2: fa4.tma.load %arg0{{.*}}, %[[QFULL1]]
 // Then for t = 1 .. tiles - 1: K(t) on K empty (8 + slot of used + t), then
@@ -91,20 +91,20 @@
 // CHECK-NEXT: scf.for %[[T:.*]] = %c1 to %[[TEND]] step %c1 {
 // CHECK-NEXT: %[[TI:.*]] = arith.index_cast %[[T]] : index to i32
 // CHECK-NEXT: %[[RING:.*]] = arith.addi %[[USED]], %[[TI]] : i32
-// CHECK-NEXT: %[[KSLOT:.*]] = arith.remui %[[RING]], %c3_i32 : i32
-// CHECK-NEXT: %[[KEI:.*]] = arith.addi %[[KSLOT]], %c10_i32 : i32
-// CHECK-NEXT: %[[KEMPTY:.*]] = fa4.mbarrier.get %[[KEI]] offset 229376
-// CHECK-NEXT: arith.cmpi uge, %[[RING]], %c3_i32 : i32
+// CHECK-NEXT: %[[KSLOT:.*]] = arith.remui %[[RING]], %c2_i32 : i32
+// CHECK-NEXT: %[[KEI:.*]] = arith.addi %[[KSLOT]], %c8_i32 : i32
+// CHECK-NEXT: %[[KEMPTY:.*]] = fa4.mbarrier.get %[[KEI]] offset 163840
+// CHECK-NEXT: arith.cmpi uge, %[[RING]], %c2_i32 : i32
 // CHECK: fa4.mbarrier.wait %[[KEMPTY]] parity
 // CHECK: fa4.tma.load %arg1
 // CHECK-NEXT: %[[KBOX1:.*]] = arith.addi
 // CHECK-NEXT: fa4.tma.load %arg1
 // CHECK-NEXT: %[[PT:.*]] = arith.subi %[[TI]], %c1_i32 : i32
 // CHECK-NEXT: %[[VRING:.*]] = arith.addi %[[USED]], %[[PT]] : i32
-// CHECK-NEXT: %[[VSLOT:.*]] = arith.remui %[[VRING]], %c3_i32 : i32
-// CHECK-NEXT: %[[VEI:.*]] = arith.addi %[[VSLOT]], %c13_i32 : i32
-// CHECK-NEXT: %[[VEMPTY:.*]] = fa4.mbarrier.get %[[VEI]] offset 229376
-// CHECK-NEXT: arith.cmpi uge, %[[VRING]], %c3_i32 : i32
+// CHECK-NEXT: %[[VSLOT:.*]] = arith.remui %[[VRING]], %c2_i32 : i32
+// CHECK-NEXT: %[[VEI:.*]] = arith.addi %[[VSLOT]], %c10_i32 : i32
+// CHECK-NEXT: %[[VEMPTY:.*]] = fa4.mbarrier.get %[[VEI]] offset 163840
+// CHECK-NEXT: arith.cmpi uge, %[[VRING]], %c2_i32 : i32
 // CHECK: fa4.mbarrier.wait %[[VEMPTY]] parity
 // CHECK: fa4.tma.load %arg2
 // CHECK-NEXT: %[[VBOX1:.*]] = arith.addi
@@ -114,8 +114,8 @@
 // CHECK-NEXT: scf.if %[[ANY]] {
 // CHECK-NEXT: %[[LT:.*]] = arith.subi %[[NTILES]], %c1_i32 : i32
 // CHECK-NEXT: %[[LRING:.*]] = arith.addi %[[USED]], %[[LT]] : i32
-// CHECK-NEXT: %[[LSLOT:.*]] = arith.remui %[[LRING]], %c3_i32 : i32
-// CHECK-NEXT: arith.addi %[[LSLOT]], %c13_i32 : i32
+// CHECK-NEXT: %[[LSLOT:.*]] = arith.remui %[[LRING]], %c2_i32 : i32
+// CHECK-NEXT: arith.addi %[[LSLOT]], %c10_i32 : i32
 // CHECK: fa4.tma.load %arg2
 // CHECK-NEXT: arith.addi
 // CHECK-NEXT: fa4.tma.load %arg2
@@ -134,31 +134,38 @@
 // CHECK: scf.for %[[CW:.*]] = %c0 to %{{.*}} step %c1 iter_args(%[[CUSED:.*]] = %c0_i32) -> (i32)
 // CHECK-NEXT: %[[CDONE:.*]] = arith.index_cast %[[CW]] : index to i32
 // CHECK: %[[CQPARITY:.*]] = arith.andi %[[CDONE]], %c1_i32 : i32
-// CHECK-NEXT: %[[CQFULL:.*]] = fa4.mbarrier.get %[[CONSUMER]] offset 229376
+// CHECK-NEXT: %[[CQFULL:.*]] = fa4.mbarrier.get %[[CONSUMER]] offset 163840
 // CHECK-NEXT: fa4.mbarrier.wait %[[CQFULL]] parity %[[CQPARITY]]
 // CHECK: scf.for
 // CHECK-NEXT: %[[CT:.*]] = arith.index_cast %{{.*}} : index to i32
 // CHECK-NEXT: %[[CRING:.*]] = arith.addi %[[CUSED]], %[[CT]] : i32
-// CHECK-NEXT: %[[CSLOT:.*]] = arith.remui %[[CRING]], %c3_i32 : i32
+// CHECK-NEXT: %[[CSLOT:.*]] = arith.remui %[[CRING]], %c2_i32 : i32
 // CHECK: fa4.mma
 // CHECK: fa4.mma.wait
-// CHECK-NEXT: %[[CKEI:.*]] = arith.addi %[[CSLOT]], %c10_i32 : i32
-// CHECK-NEXT: %[[CKEMPTY:.*]] = fa4.mbarrier.get %[[CKEI]] offset 229376
+// CHECK-NEXT: %[[CKEI:.*]] = arith.addi %[[CSLOT]], %c8_i32 : i32
+// CHECK-NEXT: %[[CKEMPTY:.*]] = fa4.mbarrier.get %[[CKEI]] offset 163840
 // CHECK-NEXT: fa4.mbarrier.arrive %[[CKEMPTY]]
 // CHECK: %[[CQEI:.*]] = arith.addi %[[CONSUMER]], %c2_i32 : i32
-// CHECK-NEXT: %[[CQEMPTY:.*]] = fa4.mbarrier.get %[[CQEI]] offset 229376
+// CHECK-NEXT: %[[CQEMPTY:.*]] = fa4.mbarrier.get %[[CQEI]] offset 163840
 // CHECK-NEXT: fa4.mbarrier.arrive %[[CQEMPTY]]
 // CHECK: %[[CLT:.*]] = arith.subi %{{.*}}, %c1_i32 : i32
 // CHECK-NEXT: %[[CLRING:.*]] = arith.addi %[[CUSED]], %[[CLT]] : i32
-// CHECK: %[[CLSLOT:.*]] = arith.remui %[[CLRING]], %c3_i32 : i32
+// CHECK: %[[CLSLOT:.*]] = arith.remui %[[CLRING]], %c2_i32 : i32
 // CHECK: fa4.mma.wait
-// CHECK-NEXT: %[[CVEI:.*]] = arith.addi %[[CLSLOT]], %c13_i32 : i32
-// CHECK-NEXT: %[[CVEMPTY:.*]] = fa4.mbarrier.get %[[CVEI]] offset 229376
+// CHECK-NEXT: %[[CVEI:.*]] = arith.addi %[[CLSLOT]], %c10_i32 : i32
+// CHECK-NEXT: %[[CVEMPTY:.*]] = fa4.mbarrier.get %[[CVEI]] offset 163840
 // CHECK-NEXT: fa4.mbarrier.arrive %[[CVEMPTY]]
-// CHECK: fa4.epilogue
+// O leaves box by box past the plan (tma-store-o.mlir has the details).
+// CHECK: fa4.epilogue.stage {{.*}} to 164864 of bf16 {box = 0 : i64}
 // CHECK: scf.yield %{{.*}} : i32
-// Consumer 0's last GEMM turn comes after all work tiles.
 // CHECK-NEXT: }
+// The last box's store is still in flight: its thread waits before exit.
+// CHECK-NEXT: arith.remui
+// CHECK-NEXT: arith.cmpi eq
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: fa4.tma.store.wait
+// CHECK-NEXT: }
+// Consumer 0's last GEMM turn comes after all work tiles.
 // CHECK-NEXT: arith.cmpi eq, %{{.*}}, %c0_i32 : i32
 // CHECK-NEXT: scf.if
 // CHECK-NEXT: nvvm.barrier id

@@ -32,7 +32,7 @@
 // SM100-NEXT:   K: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM100-NEXT:   V: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM100-NEXT:   O: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
-// SM100-NEXT: smem: 198920 of 232448 bytes; kvStages = 4 per K and per V ring, as many as fit up to 4
+// SM100-NEXT: smem: 198920 of 232448 bytes; kvStages = 4 per K and per V ring, as many as fit up to 4, or max-kv-stages
 // SM100-NEXT:   qkStages = 2, pvStages = 1: K and V tiles land in depth boxes with a barrier each, so the MMAs start on the first box
 // SM100-NEXT:   q: [0, 65536), align 1024
 // SM100-NEXT:   oStaging: [0, 65536), align 1024
@@ -60,14 +60,14 @@
 // SM90-NEXT:   K: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM90-NEXT:   V: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM90-NEXT:   O: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
-// SM90-NEXT: smem: 229552 of 232448 bytes; kvStages = 3 per K and per V ring, as many as fit up to 6
+// SM90-NEXT: smem: 163968 of 232448 bytes; kvStages = 2 per K and per V ring, as many as fit up to 6, fewer (down to 2) where a prefill kernel's looped twin stages O past the plan (Dv <= 128, a dynamic Skv or one up to 2048), or max-kv-stages
 // SM90-NEXT:   qkStages = 2, pvStages = 2: K and V tiles land in depth boxes with a barrier each, so the MMAs start on the first box
 // SM90-NEXT:   q: [0, 32768), align 1024
 // SM90-NEXT:   oStaging: [0, 32768), align 1024
-// SM90-NEXT:   kRing: [32768, 131072), align 1024
-// SM90-NEXT:   vRing: [131072, 229376), align 1024
-// SM90-NEXT:   barriers: [229376, 229552), align 8
-// SM90-NEXT:   22 mbarriers
+// SM90-NEXT:   kRing: [32768, 98304), align 1024
+// SM90-NEXT:   vRing: [98304, 163840), align 1024
+// SM90-NEXT:   barriers: [163840, 163968), align 8
+// SM90-NEXT:   16 mbarriers
 
 // NO-PLAN: attn.attention at loc({{.*}}explain.mlir":{{[0-9]+}}:8)
 // NO-PLAN-NEXT: problem: f16, Hq 16 / Hkv 2 (group 8), Dqk 64, Dv 64, mask #attn.mask<window(128, 0)>, scale 1.250000e-01 (default 1/sqrt(Dqk))
