@@ -64,22 +64,12 @@ NARROW_BENCH = ["bench_prefill_d64_none", "bench_prefill_d128_none",
 # "regepi": O from registers in the looped twin too (`--tma-store-o=false`;
 # the plain kernel then too), against the twin's box-by-box TMA store of O
 # (session 9).
-# "twin2": the looped twin under a causal mask at Dv = 128, which the
-# planner's rule leaves out (its plan's 3 K/V stages leave no room to stage
-# O box by box): 2 stages (`--max-kv-stages=2`) and the twin up to 2048
-# keys; "plain2" the plain kernel with 2 stages, "twin2all" the twin at
-# every S (session 10).
-CAUSAL128_BENCH = ["bench_prefill_d128_causal"]
-# "cap64": d = 256 under a causal mask with 64-key tiles (`--causal-block-n=64`)
-# against the planner's 80, which end off the 128-row blocks' diagonals.
-CAUSAL256_BENCH = ["bench_prefill_d256_causal"]
+# (Session 10's "twin2", "plain2" and "twin2all" measured the causal twin
+# at Dv = 128 with 2 K/V stages, now the default, against the plain kernel
+# with 3 and 2 stages and the twin at every S; its "cap64",
+# `--causal-block-n=64` on d = 256 causal, +4% at S <= 1024 and -3/-4%
+# above 2048.)
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
-            "twin2": (["--max-kv-stages=2", "--persistent-max-seq-kv=2048"],
-                      CAUSAL128_BENCH),
-            "plain2": (["--max-kv-stages=2"], CAUSAL128_BENCH),
-            "cap64": (["--causal-block-n=64"], CAUSAL256_BENCH),
-            "twin2all": (["--max-kv-stages=2",
-                          "--persistent-max-seq-kv=16384"], CAUSAL128_BENCH),
             "regepi": (["--tma-store-o=false"], TWIN_BENCH),
             "fused": (["--fuse-work-tiles"], TWIN_BENCH),
             "nocap": (["--causal-block-n=0"], CAUSAL_BENCH),
