@@ -69,7 +69,13 @@ NARROW_BENCH = ["bench_prefill_d64_none", "bench_prefill_d128_none",
 # with 3 and 2 stages and the twin at every S; its "cap64",
 # `--causal-block-n=64` on d = 256 causal, +4% at S <= 1024 and -3/-4%
 # above 2048.)
+# "poly4" / "poly8": one exp2 in 4 / 8 on the FMA pipe
+# (`--poly-exp2-period`, FA4's relief of the MUFU pipe; session 10).
+POLY_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
+              "bench_prefill_d128_none", "bench_prefill_d128_causal"]
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
+            "poly4": (["--poly-exp2-period=4"], POLY_BENCH),
+            "poly8": (["--poly-exp2-period=8"], POLY_BENCH[0::2]),
             "regepi": (["--tma-store-o=false"], TWIN_BENCH),
             "fused": (["--fuse-work-tiles"], TWIN_BENCH),
             "nocap": (["--causal-block-n=0"], CAUSAL_BENCH),

@@ -32,6 +32,7 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     kernelOptions.tmaStoreO = options.tmaStoreO;
     kernelOptions.fuseWorkTiles = options.fuseWorkTiles;
     kernelOptions.narrowLastPV = options.narrowLastPV;
+    kernelOptions.polyExp2Period = options.polyExp2Period;
     kernelOptions.trace = options.trace;
     kernelOptions.persistentDecode = options.persistentDecode;
     kernelOptions.structure = kernel == KernelKind::FA3 ? "fa3" : "fa4";

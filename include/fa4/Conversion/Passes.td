@@ -71,6 +71,10 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "the H200 (bench/RESULTS.md, session 8): the ping-pong hides one "
            "turn's worth of softmax per turn, and the fused turn leaves the "
            "epilogue and the next softmax in one gap">,
+    Option<"polyExp2Period", "poly-exp2-period", "int64_t", /*default=*/"0",
+           "fa3: one exp2 of the softmax in this many on the FMA pipe (a "
+           "degree-3 polynomial, FA4's relief of the MUFU pipe, which "
+           "bounds the softmax at small depths); 0: every exp2 on MUFU">,
     Option<"narrowLastPV", "narrow-last-pv", "bool", /*default=*/"false",
            "fa3: a work tile's last P V issues only the MMA_K steps that "
            "hold keys the consumer's rows see (Skv not a multiple of BN, a "

@@ -71,6 +71,11 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "MMA_K steps with keys the consumer's rows see "
                      "(measured no faster; off)"),
       llvm::cl::init(false)};
+  Option<int64_t> polyExp2Period{
+      *this, "poly-exp2-period",
+      llvm::cl::desc("fa3 kernel: one exp2 of the softmax in this many on "
+                     "the FMA pipe (0: every exp2 on MUFU)"),
+      llvm::cl::init(0)};
   Option<bool> trace{
       *this, "trace",
       llvm::cl::desc("fa3 prefill kernel with LSE, profiling only: phase "

@@ -293,6 +293,8 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
 struct FA3Schedule {
   bool pingPong, intraWgOverlap, lazyRescale, tmaStoreO, fuseWorkTiles,
       narrowLastPV, trace;
+  /// One exp2 in this many on the FMA pipe (0: none).
+  int64_t polyExp2Period;
 };
 
 /// Writes the kernel body in the fa4 dialect.
@@ -312,6 +314,7 @@ public:
                        !plan.workspace && !plan.clusterSplit() && !storeOByTma),
         storeOByBoxes(persistent && plan.loopStagingOffset >= 0),
         narrowLastPV(schedule.narrowLastPV),
+        polyExp2Period(schedule.polyExp2Period),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
 
@@ -453,6 +456,8 @@ private:
   bool storeOByBoxes;
   /// The last P V issues only the MMA_K steps with visible keys.
   bool narrowLastPV;
+  /// One exp2 of the softmax in this many on the FMA pipe (0: none).
+  int64_t polyExp2Period;
   /// Prefill: each consumer writes its phase times over its LSE rows
   /// (writeTrace).
   bool trace;
@@ -723,7 +728,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                              rowsType(), scores, rowMax, rowSum, args.scaleLog2,
                              lazyRescale ? b.getF64FloatAttr(kRescaleThreshold)
                                          : FloatAttr(),
-                             /*polyExp2Period=*/0);
+                             polyExp2Period);
   };
   auto emitStep = [&](Value step, ValueRange carried, PV pv,
                       const StepWork &work) {
@@ -1422,6 +1427,13 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                        << kAlwaysPersistent;
       return signalPassFailure();
     }
+    if (polyExp2Period < 0) {
+      op.emitOpError() << "convert-attn-to-fa4: poly-exp2-period is "
+                       << int64_t(polyExp2Period)
+                       << "; expected 0 (every exp2 on MUFU) or a period "
+                          ">= 1";
+      return signalPassFailure();
+    }
     if (trace && !op.getLse()) {
       op.emitOpError() << "convert-attn-to-fa4: trace writes its phase "
                           "times over the LSE output, and this op has none";
@@ -1467,7 +1479,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     bool twin = maxSeqKV > 0 && maxSeqKV != kAlwaysPersistent;
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
     FA3Schedule schedule{pingPong,      intraWgOverlap, lazyRescale, tmaStoreO,
-                         fuseWorkTiles, narrowLastPV,   trace};
+                         fuseWorkTiles, narrowLastPV,   trace,
+                         polyExp2Period};
     FA3KernelBuilder(b, loc, *plan, schedule,
                      /*persistent=*/maxSeqKV > 0 && !twin)
         .build(func, abi);
