@@ -73,8 +73,11 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "epilogue and the next softmax in one gap">,
     Option<"polyExp2Period", "poly-exp2-period", "int64_t", /*default=*/"0",
            "fa3: one exp2 of the softmax in this many on the FMA pipe (a "
-           "degree-3 polynomial, FA4's relief of the MUFU pipe, which "
-           "bounds the softmax at small depths); 0: every exp2 on MUFU">,
+           "degree-3 polynomial, FA4's relief of the MUFU pipe); 0, the "
+           "default: every exp2 on MUFU. Measured 3-15% slower on the "
+           "H200 at d = 64 and 128 (bench/RESULTS.md, session 10): there "
+           "the consumer's softmax latency, not MUFU throughput, bounds "
+           "it">,
     Option<"narrowLastPV", "narrow-last-pv", "bool", /*default=*/"false",
            "fa3: a work tile's last P V issues only the MMA_K steps that "
            "hold keys the consumer's rows see (Skv not a multiple of BN, a "

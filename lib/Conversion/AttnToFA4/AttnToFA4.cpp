@@ -1478,9 +1478,9 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     // loop, above it. Persistent at every Skv: one kernel, looped.
     bool twin = maxSeqKV > 0 && maxSeqKV != kAlwaysPersistent;
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
-    FA3Schedule schedule{pingPong,      intraWgOverlap, lazyRescale, tmaStoreO,
-                         fuseWorkTiles, narrowLastPV,   trace,
-                         polyExp2Period};
+    FA3Schedule schedule{pingPong,  intraWgOverlap, lazyRescale,
+                         tmaStoreO, fuseWorkTiles,  narrowLastPV,
+                         trace,     polyExp2Period};
     FA3KernelBuilder(b, loc, *plan, schedule,
                      /*persistent=*/maxSeqKV > 0 && !twin)
         .build(func, abi);
