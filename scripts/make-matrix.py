@@ -52,7 +52,7 @@ PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
 # 8, for the kernels with a twin. (Session 8's "twin16k",
 # `--persistent-max-seq-kv=16384`, measured the twin at every S.)
 TWIN_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
-              "bench_prefill_d128_none"]
+              "bench_prefill_d128_none", "bench_prefill_d128_causal"]
 # "nocap": no cap on BN under a causal mask (`--causal-block-n=0`: 176 at
 # d = 64 and 128), against the default cap of 128 (session 8, call 7:
 # +8-21% at S <= 2048; session 9 made it the default).
