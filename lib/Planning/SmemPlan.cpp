@@ -46,6 +46,10 @@ constexpr int64_t kF32Bytes = 4;
 constexpr int64_t kCorrectionBuffers = 2;
 /// tcgen05.alloc writes a 32-bit TMEM address to shared memory.
 constexpr int64_t kTmemAddressBytes = 4;
+/// A looped twin's plan keeps at least this many K/V slots when it makes
+/// room for its O staging: one tile loading while the consumers read the
+/// other (FA3 runs d = 128 with two).
+constexpr int kMinStagesWithTwinStaging = 2;
 
 int64_t tmaAlignment(const OperandTile &tile) {
   return std::max(kTmaDestinationAlignment,
@@ -207,7 +211,8 @@ fa4::planSmem(const AttnProblem &problem, const AttnConfig &config,
       continue;
     // The most slots that fit; with a looped twin, the most (at least two)
     // that leave room for its O staging, else these.
-    for (int fewer = kvStages; twinStaging > 0 && fewer >= 2; --fewer) {
+    for (int fewer = kvStages;
+         twinStaging > 0 && fewer >= kMinStagesWithTwinStaging; --fewer) {
       SmemPlan withRoom = layout(config, splitK, swizzle, tmem, fewer);
       if (fits(withRoom, twinStaging))
         return withRoom;
