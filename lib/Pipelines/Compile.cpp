@@ -39,6 +39,7 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     pm.addPass(createConvertAttnToFA4(kernelOptions));
     ConvertFA4ToNVVMOptions nvvmOptions;
     nvvmOptions.chip = options.chip;
+    nvvmOptions.foldKeyBound = options.foldKeyBound;
     pm.addPass(createConvertFA4ToNVVM(nvvmOptions));
   } else {
     ConvertAttnToReferenceKernelOptions kernelOptions;

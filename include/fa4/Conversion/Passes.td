@@ -144,7 +144,11 @@ def ConvertFA4ToNVVM : Pass<"convert-fa4-to-nvvm", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip: sm_90a or sm_100a">
+           "Target chip: sm_90a or sm_100a">,
+    Option<"foldKeyBound", "fold-key-bound", "bool", /*default=*/"false",
+           "sm_90a fa4.mask: test key <= min(upper diagonal, Skv - 1), one "
+           "compare per register of a masked tile instead of two (causal "
+           "and right-bounded windows; off until measured)">
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",

@@ -77,6 +77,12 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "the FMA pipe (0: every exp2 on MUFU; measured "
                      "slower on the H200)"),
       llvm::cl::init(0)};
+  Option<bool> foldKeyBound{
+      *this, "fold-key-bound",
+      llvm::cl::desc("fa3 kernel: a masked tile tests key <= min(upper "
+                     "diagonal, Skv - 1), one compare per score (off until "
+                     "measured)"),
+      llvm::cl::init(false)};
   Option<bool> trace{
       *this, "trace",
       llvm::cl::desc("fa3 prefill kernel with LSE, profiling only: phase "

@@ -583,7 +583,12 @@ struct MmaWaitLowering : OpConversionPattern<MmaWaitOp> {
 /// fa4.mask (LoweringEmitter::maskTile) in the wgmma accumulator layout:
 /// each thread holds two rows and, per 8-column chunk, two adjacent keys.
 struct MaskLowering : OpConversionPattern<MaskOp> {
-  using OpConversionPattern::OpConversionPattern;
+  MaskLowering(const TypeConverter &converter, MLIRContext *context,
+               bool foldKeyBound)
+      : OpConversionPattern(converter, context), foldKeyBound(foldKeyBound) {}
+  /// convert-fa4-to-nvvm's fold-key-bound.
+  bool foldKeyBound;
+
   LogicalResult
   matchAndRewrite(MaskOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -609,7 +614,7 @@ struct MaskLowering : OpConversionPattern<MaskOp> {
     };
     SmallVector<SmallVector<Value>> results = {e.maskTile(
         op, adaptor.getScores(), firstKey, firstRow, adaptor.getSeqQ().front(),
-        adaptor.getSeqKV().front(), prepare, keyOf, diagonalOf)};
+        adaptor.getSeqKV().front(), prepare, keyOf, diagonalOf, foldKeyBound)};
     rewriter.replaceOpWithMultiple(op, std::move(results));
     return success();
   }
@@ -1454,10 +1459,12 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
                                                              context);
   if (sm100)
     populateSm100Patterns(converter, patterns);
-  else
-    patterns.add<MmaLowering, MmaWaitLowering, MaskLowering, SoftmaxLowering,
+  else {
+    patterns.add<MmaLowering, MmaWaitLowering, SoftmaxLowering,
                  EpilogueLowering, EpilogueStageLowering, LseStoreLowering,
                  SplitKStageLowering>(converter, context);
+    patterns.add<MaskLowering>(converter, context, foldKeyBound);
+  }
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   FrozenRewritePatternSet frozen(std::move(patterns));

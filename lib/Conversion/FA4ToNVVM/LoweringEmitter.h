@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <optional>
+#include <optional>
 
 namespace fa4 {
 
@@ -294,12 +295,16 @@ public:
   /// mask's (bottom-right aligned) diagonals for any of its rows; only then
   /// the per-register compares, so interior tiles skip them. In the masked
   /// branch `prepare(shift)` runs first, then register i gets key `keyOf(i)`
-  /// and the diagonal of its query row `diagonalOf(i, shift)`.
+  /// and the diagonal of its query row `diagonalOf(i, shift)`. With
+  /// `foldKeyBound`, a mask with an upper diagonal (causal, a window's right
+  /// side) tests key <= min(that bound, Skv - 1): one compare per register
+  /// instead of two, the min shared by the registers of a row.
   template <typename Prepare, typename KeyOf, typename DiagonalOf>
   llvm::SmallVector<mlir::Value>
   maskTile(kernel::MaskOp maskOp, mlir::ValueRange scores, mlir::Value firstKey,
            mlir::Value firstRow, mlir::Value seqQ, mlir::Value seqKV,
-           Prepare prepare, KeyOf keyOf, DiagonalOf diagonalOf) {
+           Prepare prepare, KeyOf keyOf, DiagonalOf diagonalOf,
+           bool foldKeyBound = false) {
     using P = mlir::arith::CmpIPredicate;
     attn::MaskAttr mask = maskOp.getMask();
     auto type = llvm::cast<kernel::FragType>(maskOp.getType());
@@ -331,22 +336,37 @@ public:
     b.setInsertionPointToStart(ifMask.thenBlock());
     prepare(shift);
     mlir::Value negInf = f32(-INFINITY);
+    // The last visible key of a row by its upper diagonal, if the mask has
+    // one (causal: the diagonal; a window: its right side).
+    std::optional<int64_t> upperOffset;
+    if (mask.getKind() == attn::MaskKind::Causal)
+      upperOffset = 0;
+    if (mask.getKind() == attn::MaskKind::Window && mask.getRight() >= 0)
+      upperOffset = mask.getRight();
+    bool fold = foldKeyBound && upperOffset;
+    mlir::Value lastKeyOfSeq = fold ? sub(seqKV, i32(1)) : mlir::Value();
     llvm::SmallVector<mlir::Value> masked;
     for (auto [i, score] : llvm::enumerate(scores)) {
       mlir::Value key = keyOf(int64_t(i));
-      mlir::Value visible = cmp(P::slt, key, seqKV);
-      mlir::Value diagonal = diagonalOf(int64_t(i), shift);
+      mlir::Value visible;
       auto keep = [&](mlir::Value condition) {
-        visible = mlir::arith::AndIOp::create(b, loc, visible, condition);
+        visible = visible ? mlir::arith::AndIOp::create(b, loc, visible,
+                                                        condition)
+                          : condition;
       };
-      if (mask.getKind() == attn::MaskKind::Causal)
-        keep(cmp(P::sle, key, diagonal));
-      if (mask.getKind() == attn::MaskKind::Window) {
-        if (mask.getRight() >= 0)
-          keep(cmp(P::sle, key, add(diagonal, i32(mask.getRight()))));
-        if (mask.getLeft() >= 0)
-          keep(cmp(P::sge, key, sub(diagonal, i32(mask.getLeft()))));
+      if (!fold)
+        keep(cmp(P::slt, key, seqKV));
+      mlir::Value diagonal = diagonalOf(int64_t(i), shift);
+      if (upperOffset) {
+        mlir::Value upper = mask.getKind() == attn::MaskKind::Causal
+                                ? diagonal
+                                : add(diagonal, i32(*upperOffset));
+        if (fold)
+          upper = mlir::arith::MinSIOp::create(b, loc, upper, lastKeyOfSeq);
+        keep(cmp(P::sle, key, upper));
       }
+      if (mask.getKind() == attn::MaskKind::Window && mask.getLeft() >= 0)
+        keep(cmp(P::sge, key, sub(diagonal, i32(mask.getLeft()))));
       masked.push_back(select(visible, score, negInf));
     }
     mlir::scf::YieldOp::create(b, loc, masked);
