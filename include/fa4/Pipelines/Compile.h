@@ -80,8 +80,8 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
   Option<bool> foldKeyBound{
       *this, "fold-key-bound",
       llvm::cl::desc("fa3 kernel: a masked tile tests key <= min(upper "
-                     "diagonal, Skv - 1), one compare per score (off until "
-                     "measured)"),
+                     "diagonal, Skv - 1), one compare per score (measured "
+                     "faster; off until the matrix has run with it)"),
       llvm::cl::init(false)};
   Option<bool> trace{
       *this, "trace",
