@@ -1460,9 +1460,10 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
   if (sm100)
     populateSm100Patterns(converter, patterns);
   else {
-    patterns.add<MmaLowering, MmaWaitLowering, SoftmaxLowering,
-                 EpilogueLowering, EpilogueStageLowering, LseStoreLowering,
-                 SplitKStageLowering>(converter, context);
+    patterns
+        .add<MmaLowering, MmaWaitLowering, SoftmaxLowering, EpilogueLowering,
+             EpilogueStageLowering, LseStoreLowering, SplitKStageLowering>(
+            converter, context);
     patterns.add<MaskLowering>(converter, context, foldKeyBound);
   }
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -23,7 +23,6 @@
 
 #include <cmath>
 #include <optional>
-#include <optional>
 
 namespace fa4 {
 
@@ -350,9 +349,9 @@ public:
       mlir::Value key = keyOf(int64_t(i));
       mlir::Value visible;
       auto keep = [&](mlir::Value condition) {
-        visible = visible ? mlir::arith::AndIOp::create(b, loc, visible,
-                                                        condition)
-                          : condition;
+        visible = visible
+                      ? mlir::arith::AndIOp::create(b, loc, visible, condition)
+                      : condition;
       };
       if (!fold)
         keep(cmp(P::slt, key, seqKV));
