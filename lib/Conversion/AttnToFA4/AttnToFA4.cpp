@@ -1379,11 +1379,15 @@ private:
                                          tmaStoreO) &&
           plan.loopStagingOffset < 0 &&
           plan.mask.getKind() == attn::MaskKind::Causal && plan.paddedOv > 64;
-      maxSeqKV = plan.paddedOv <= 128 &&
-                         plan.mask.getKind() != attn::MaskKind::Window &&
-                         !causalPlainWins
-                     ? kLoopedTwinMaxSeqKV
-                     : 0;
+      // The planner's rule, which also gave the plan room for the twin's
+      // staging (attn-plan-smem).
+      AttnProblem problem = op.getProblem();
+      SplitKPlan splitK; // No #attn.splitk: no split.
+      if (attn::SplitKAttr attr = op.getSplitkAttr())
+        splitK = attr.toPlan();
+      bool twin =
+          plansLoopedTwin(problem, op.getConfigAttr().toPlan(problem), splitK);
+      maxSeqKV = twin && !causalPlainWins ? kLoopedTwinMaxSeqKV : 0;
     }
     // A static Skv decides now: one kernel, looped or not.
     int64_t seqKV = op.getKeyType().getDimSize(1);
