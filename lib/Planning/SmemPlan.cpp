@@ -194,27 +194,17 @@ fa4::planSmem(const AttnProblem &problem, const AttnConfig &config,
   }
   if (problem.maxKvStages > 0)
     maxStages = std::min<int>(maxStages, int(problem.maxKvStages));
-  auto fits = [&](const SmemPlan &plan, int64_t pastPlanBytes) {
-    int64_t end =
-        pastPlanBytes == 0
-            ? plan.smemUsed
-            : llvm::alignTo(plan.smemUsed, kLoopedTwinStagingAlignment) +
-                  pastPlanBytes;
-    return end <= target.smemCarveoutBytes;
-  };
-  int64_t twinStaging = plansLoopedTwin(problem, config, splitK)
-                            ? loopedTwinStagingBytes(config)
-                            : 0;
+  bool twin = plansLoopedTwin(problem, config, splitK);
   for (int kvStages = maxStages; kvStages >= minStages; --kvStages) {
     SmemPlan plan = layout(config, splitK, swizzle, tmem, kvStages);
-    if (!fits(plan, 0))
+    if (plan.smemUsed > target.smemCarveoutBytes)
       continue;
     // The most slots that fit; with a looped twin, the most (at least two)
     // that leave room for its O staging, else these.
-    for (int fewer = kvStages;
-         twinStaging > 0 && fewer >= kMinStagesWithTwinStaging; --fewer) {
+    for (int fewer = kvStages; twin && fewer >= kMinStagesWithTwinStaging;
+         --fewer) {
       SmemPlan withRoom = layout(config, splitK, swizzle, tmem, fewer);
-      if (fits(withRoom, twinStaging))
+      if (loopedTwinStagingOffset(withRoom.smemUsed, config.bm, target))
         return withRoom;
     }
     return plan;
@@ -229,6 +219,16 @@ fa4::planSmem(const AttnProblem &problem, const AttnConfig &config,
          << ") but " << chipName(target.chip) << " allows "
          << target.smemCarveoutBytes;
   return llvm::failure();
+}
+
+std::optional<int64_t> fa4::loopedTwinStagingOffset(int64_t smemUsed,
+                                                    int64_t bm,
+                                                    const TargetInfo &target) {
+  constexpr int64_t kSwizzle128BAtomBytes = 1024;
+  int64_t offset = llvm::alignTo(smemUsed, kSwizzle128BAtomBytes);
+  if (offset + loopedTwinStagingBytes(bm) > target.smemCarveoutBytes)
+    return std::nullopt;
+  return offset;
 }
 
 bool fa4::plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,

@@ -2,7 +2,6 @@
 
 #include "PlanningTestUtils.h"
 
-#include "llvm/Support/MathExtras.h"
 #include "gtest/gtest.h"
 
 using namespace fa4;
@@ -81,22 +80,22 @@ TEST(SmemPlanTest, LoopedTwinRule) {
 /// A twin's plan gives up K/V stages, down to two, for its O staging past
 /// the plan; without a twin the plan keeps every stage that fits.
 TEST(SmemPlanTest, LoopedTwinStagingFitsPastThePlan) {
-  const int64_t carveout = getTargetInfo(Chip::SM90a).smemCarveoutBytes;
   for (int64_t seqKV : {int64_t(1024), int64_t(4096)}) {
     AttnProblem problem = makeProblem(8, seqKV, seqKV, 16, 16, 128, 128);
     problem.mask = MaskKind::Causal;
     std::string whyNot;
     auto full = planFor(problem, Chip::SM90a, whyNot);
     ASSERT_TRUE(llvm::succeeded(full)) << whyNot;
-    int64_t pastPlan =
-        llvm::alignTo(full->smem.smemUsed, kLoopedTwinStagingAlignment) +
-        loopedTwinStagingBytes(full->config);
+    std::optional<int64_t> staging = loopedTwinStagingOffset(
+        full->smem.smemUsed, full->config.bm, getTargetInfo(Chip::SM90a));
     if (seqKV <= kLoopedTwinMaxSeqKV) {
       EXPECT_EQ(full->smem.kvStages, 2);
-      EXPECT_LE(pastPlan, carveout);
+      ASSERT_TRUE(staging.has_value());
+      // Past the plan, at the swizzle repeat: 163968 -> 164864.
+      EXPECT_EQ(*staging, 164864);
     } else {
       EXPECT_EQ(full->smem.kvStages, 3);
-      EXPECT_GT(pastPlan, carveout);
+      EXPECT_FALSE(staging.has_value());
     }
   }
 }

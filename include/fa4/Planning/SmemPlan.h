@@ -14,6 +14,8 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 namespace fa4 {
 
 /// Bytes of one split-K partial staged in shared memory for the cluster
@@ -92,12 +94,14 @@ bool plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
                      const SplitKPlan &splitK);
 
 /// The looped twin stores O one 64-column box at a time, staged past the
-/// plan (at the 128B swizzle's 1024-byte repeat): one 64-row box of
-/// 128-byte rows per Q tile.
-constexpr int64_t kLoopedTwinStagingAlignment = 1024;
-constexpr int64_t loopedTwinStagingBytes(const AttnConfig &config) {
-  return int64_t(config.bm) * 128;
-}
+/// plan: one 64-row box of 128-byte rows per Q tile, `bm` rows in all.
+constexpr int64_t loopedTwinStagingBytes(int64_t bm) { return bm * 128; }
+
+/// Where that staging starts past a plan of `smemUsed` bytes (at the 128B
+/// swizzle's 1024-byte repeat), or none when it does not fit the carveout.
+/// The planner makes room by this rule; the lowering places the staging.
+std::optional<int64_t> loopedTwinStagingOffset(int64_t smemUsed, int64_t bm,
+                                               const TargetInfo &target);
 
 /// kvStages is the most slots up to the chip's cap that fit the carveout,
 /// except that a plan with a looped twin (plansLoopedTwin) gives up slots,

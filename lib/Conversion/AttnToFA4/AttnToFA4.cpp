@@ -55,8 +55,6 @@ constexpr int kRowsPerConsumer = 64;
 /// One TMA box and one 128B swizzle atom row: 64 16-bit elements.
 constexpr int kBoxColumns = 64;
 constexpr int kSwizzleBytes = 128;
-/// The 128B swizzle's atom (8 rows of 128 bytes): staged boxes start on it.
-constexpr int64_t kSwizzleAtomBytes = 1024;
 /// One consumer's box of a Q or O tile: 64 rows of 64 16-bit columns.
 constexpr int64_t kConsumerBoxBytes = kRowsPerConsumer * kSwizzleBytes;
 /// Register budgets after setmaxnreg. fa4.warp_specialize's verifier checks
@@ -131,7 +129,9 @@ struct HopperPlan : SplitPlan {
   /// and the module builds a looped kernel that drains each work tile with
   /// tma-store-o (-1: none; it writes O from registers).
   int64_t loopStagingOffset = -1;
-  int64_t loopStagingBytes() const { return numConsumers * kConsumerBoxBytes; }
+  int64_t loopStagingBytes() const {
+    return loopedTwinStagingBytes(numConsumers * kRowsPerConsumer);
+  }
   /// The dynamic shared memory a launch needs.
   int64_t dynamicSmemBytes() const {
     return loopStagingOffset < 0 ? smemUsed
@@ -246,11 +246,10 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
       box(swizzle.getO()) == std::make_tuple(int64_t(kRowsPerConsumer),
                                              int64_t(kBoxColumns),
                                              int64_t(kSwizzleBytes));
-  int64_t loopStaging =
-      llvm::alignTo(plan.smemUsed, kLoopedTwinStagingAlignment);
-  if (plan.canStoreOByTma && loopStaging + plan.loopStagingBytes() <=
-                                 getTargetInfo(Chip::SM90a).smemCarveoutBytes)
-    plan.loopStagingOffset = loopStaging;
+  std::optional<int64_t> loopStaging = loopedTwinStagingOffset(
+      plan.smemUsed, config.getBm(), getTargetInfo(Chip::SM90a));
+  if (plan.canStoreOByTma && loopStaging)
+    plan.loopStagingOffset = *loopStaging;
   if (config.getMmaM() != kRowsPerConsumer ||
       config.getBm() != config.getNumQ() * kRowsPerConsumer ||
       config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||

@@ -357,6 +357,8 @@ public:
         keep(cmp(P::slt, key, seqKV));
       mlir::Value diagonal = diagonalOf(int64_t(i), shift);
       if (upperOffset) {
+        // A window adds its right width even when it is 0, as it always
+        // did; the causal diagonal is the bound itself.
         mlir::Value upper = mask.getKind() == attn::MaskKind::Causal
                                 ? diagonal
                                 : add(diagonal, i32(*upperOffset));
