@@ -73,16 +73,23 @@ NARROW_BENCH = ["bench_prefill_d64_none", "bench_prefill_d128_none",
 # (`--poly-exp2-period`, FA4's relief of the MUFU pipe; session 10).
 POLY_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
               "bench_prefill_d128_none", "bench_prefill_d128_causal"]
-# "fold": one compare per score in masked tiles (`--fold-key-bound`;
-# session 10: d = 64 causal +1.4-5.9%, d = 128 causal +0.1-0.9%).
+# "nofold": two compares per score in masked tiles (`--fold-key-bound=0`),
+# against the default's one (session 10's "fold": d = 64 causal
+# +1.4-5.9%, d = 128 causal +0.1-0.9%; the default since session 11).
+# "twinreg": d = 256 with a looped twin up to 1024 keys, O from registers
+# (`--persistent-max-seq-kv=1024 --tma-store-o=false`; the plain kernel
+# then too): at BN = 80 the plan leaves no room to stage O (session 11).
+TWINREG_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
-            "fold": (["--fold-key-bound"], CAUSAL_BENCH),
+            "nofold": (["--fold-key-bound=0"], CAUSAL_BENCH),
             "poly4": (["--poly-exp2-period=4"], POLY_BENCH),
             "poly8": (["--poly-exp2-period=8"], POLY_BENCH[0::2]),
             "regepi": (["--tma-store-o=false"], TWIN_BENCH),
             "fused": (["--fuse-work-tiles"], TWIN_BENCH),
             "nocap": (["--causal-block-n=0"], CAUSAL_BENCH),
-            "narrowpv": (["--narrow-last-pv"], NARROW_BENCH)}
+            "narrowpv": (["--narrow-last-pv"], NARROW_BENCH),
+            "twinreg": (["--persistent-max-seq-kv=1024", "--tma-store-o=false"],
+                        TWINREG_BENCH)}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),

@@ -2,13 +2,13 @@
 // the sm_90a issue's configuration matrix: every (Dqk, Dv) with every head
 // layout (6/6 MHA, 6/3 GQA, 6/1 MQA), each (Dqk, Dv) in both bf16 and f16 and
 // under three of the four masks (none, causal, window(128, 0),
-// window(17, 33)), with and without LSE. No stack, no spills (but for one
-// register in four window kernels at Dv = 96 and 128, since the roles'
-// warpgroup index is broadcast from lane 0: ptxas keeps more in uniform
-// registers, which the default kernels gain 2-12% from; bench/RESULTS.md,
-// session 8), and the 168 registers of 384 threads at one CTA per SM
-// (setmaxnreg then moves them from the producer to the consumers). ptxas must not have had to fence or
-// serialise the wgmma pipeline itself (its C75xx advisories, e.g. C7519).
+// window(17, 33)), with and without LSE. No stack, no spills (the four
+// window kernels at Dv = 96 and 128 spilled one register from session 8's
+// lane-0 broadcast of the warpgroup index until fold-key-bound's one compare
+// per score became the default), and the 168 registers of 384 threads at
+// one CTA per SM (setmaxnreg then moves them from the producer to the
+// consumers). ptxas must not have had to fence or serialise the wgmma
+// pipeline itself (its C75xx advisories, e.g. C7519).
 // Where Dv <= 128 without a window mask the module also holds the kernel's
 // looped twin (persistent-max-seq-kv's default, 2048; under a causal mask
 // at Dv > 64 because its plan keeps room to stage O past it), which runs
@@ -116,22 +116,22 @@ func.func @d256_256_h6_1_w17_33_f16_lse(%q: tensor<?x?x6x256xf16>, %k: tensor<?x
 // CHECK: kernel fa4_fa3_d96_96_h6_3_w128_0_bf16_sm_90a
 // CHECK: Compiling entry function 'fa4_fa3_d96_96_h6_3_w128_0_bf16_sm_90a' for 'sm_90a'
 // CHECK-NEXT: Function properties for fa4_fa3_d96_96_h6_3_w128_0_bf16_sm_90a
-// CHECK-NEXT: 8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
 // CHECK: kernel fa4_fa3_d96_96_h6_1_w17_33_f16_lse_sm_90a
 // CHECK: Compiling entry function 'fa4_fa3_d96_96_h6_1_w17_33_f16_lse_sm_90a' for 'sm_90a'
 // CHECK-NEXT: Function properties for fa4_fa3_d96_96_h6_1_w17_33_f16_lse_sm_90a
-// CHECK-NEXT: 8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
 // CHECK: kernel fa4_fa3_d128_128_h6_6_w128_0_bf16_lse_sm_90a
 // CHECK: Compiling entry function 'fa4_fa3_d128_128_h6_6_w128_0_bf16_lse_sm_90a' for 'sm_90a'
 // CHECK-NEXT: Function properties for fa4_fa3_d128_128_h6_6_w128_0_bf16_lse_sm_90a
-// CHECK-NEXT: 8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
 // CHECK: kernel fa4_fa3_d128_128_h6_3_w17_33_f16_sm_90a
 // CHECK: Compiling entry function 'fa4_fa3_d128_128_h6_3_w17_33_f16_sm_90a' for 'sm_90a'
 // CHECK-NEXT: Function properties for fa4_fa3_d128_128_h6_3_w17_33_f16_sm_90a
-// CHECK-NEXT: 8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
 // CHECK: kernel fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a
 // CHECK: Compiling entry function 'fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a' for 'sm_90a'

@@ -81,8 +81,8 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       *this, "fold-key-bound",
       llvm::cl::desc("fa3 kernel: a masked tile tests key <= min(upper "
                      "diagonal, Skv - 1), one compare per score (measured "
-                     "faster; off until the matrix has run with it)"),
-      llvm::cl::init(false)};
+                     "faster; 0 keeps both compares)"),
+      llvm::cl::init(true)};
   Option<bool> trace{
       *this, "trace",
       llvm::cl::desc("fa3 prefill kernel with LSE, profiling only: phase "

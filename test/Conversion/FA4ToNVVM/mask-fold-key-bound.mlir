@@ -1,7 +1,7 @@
-// RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm=fold-key-bound=1 | FileCheck %s --enable-var-scope
+// RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm | FileCheck %s --enable-var-scope
 
-// convert-fa4-to-nvvm's fold-key-bound (off by default; softmax.mlir has
-// the default lowering): in a masked tile, a mask with an upper diagonal
+// convert-fa4-to-nvvm's fold-key-bound (the default; softmax.mlir has the
+// two-compare lowering, fold-key-bound=0): in a masked tile, a mask with an upper diagonal
 // tests key <= min(upper, skv - 1) instead of key < skv and key <= upper:
 // one compare per register, the min of a row shared by its registers
 // (CSE'd downstream). Where there is no upper diagonal (a window open on

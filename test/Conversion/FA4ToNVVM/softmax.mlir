@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm | FileCheck %s --enable-var-scope
+// RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm=fold-key-bound=0 | FileCheck %s --enable-var-scope
 
 // The softmax side of the kernel on sm_90a registers. Thread t of a
 // warpgroup holds, of a 64 x N f32 frag, register 4j + e at row
@@ -8,7 +8,9 @@
 // thread-only values are computed once at the kernel entry, outside the
 // K/V loop. The frags in these cases are loop-carried (scf.for iter_args),
 // so each register is a distinct block argument and the checks can tell
-// which register goes where.
+// which register goes where. The masks here are lowered with two compares
+// per score (fold-key-bound=0); mask-fold-key-bound.mlir checks the default,
+// which folds the Skv bound into the upper diagonal.
 
 // fa4.mask, causal, on a 64 x 16 tile: one warp-uniform test of whether the
 // tile reaches Skv (last key >= skv) or crosses the diagonal for any of its
