@@ -59,7 +59,28 @@ def trace(kernel, b, s, seed):
     # [b, hq, row blocks of 128, consumer, 64 rows] -> the first WORDS rows.
     blocks = s // 128
     words = words[:, :, : blocks * 128].reshape(b, hq, blocks, 2, 64)
-    return words[..., :WORDS].reshape(-1, 2, WORDS).cpu()
+    # [work tiles, consumer, word]; work tile (batch, head, row block) has
+    # row block index % blocks.
+    return words[..., :WORDS].reshape(-1, 2, WORDS).cpu(), blocks
+
+
+def by_row_block(words, blocks, bn):
+    """Under a causal mask (Sq = Skv) row block i sees ceil(128 (i + 1) /
+    BN) K/V tiles: the phases of each row block, consumer 1 (the one whose
+    last GEMM turn ends the tile)."""
+    stamps = words[..., :6].to(torch.int64)
+    phases = ((stamps[..., 1:] - stamps[..., :-1] + (1 << 31)) % (1 << 32)
+              - (1 << 31)).double() / 1000.0
+    block = torch.arange(words.shape[0]) % blocks
+    rows = []
+    for i in range(blocks):
+        mean = phases[block == i, 1].mean(0)
+        tiles = -(-128 * (i + 1) // bn)
+        rows.append("row block %d (%d K/V tiles): %.2f us =" %
+                    (i, tiles, mean.sum().item()) +
+                    ",".join(" %s %.2f" % (name, mean[j].item())
+                             for j, name in enumerate(PHASES)))
+    return rows
 
 
 def summarize(words, tiles):
@@ -113,6 +134,9 @@ def main():
     parser.add_argument("kernel_dir")
     parser.add_argument("--b", type=int, action="append", required=True)
     parser.add_argument("--s", type=int, action="append", required=True)
+    parser.add_argument("--by-row-block", action="store_true",
+                        help="also the phases of each row block (causal: "
+                             "row block i sees i + 1 diagonals' tiles)")
     args = parser.parse_args()
     if len(args.b) != len(args.s):
         raise SystemExit("give one --b per --s")
@@ -125,8 +149,12 @@ def main():
             raise SystemExit("S must be a multiple of 128, got %d" % s)
         tiles = -(-s // bn)
         print("b = %d, S = %d:" % (b, s))
-        for row in summarize(trace(kernel, b, s, seed), tiles):
+        words, blocks = trace(kernel, b, s, seed)
+        for row in summarize(words, tiles):
             print("  " + row)
+        if args.by_row_block:
+            for row in by_row_block(words, blocks, bn):
+                print("  " + row)
     return 0
 
 

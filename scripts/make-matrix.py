@@ -80,6 +80,8 @@ POLY_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
 # (`--persistent-max-seq-kv=1024 --tma-store-o=false`; the plain kernel
 # then too): at BN = 80 the plan leaves no room to stage O (session 11).
 TWINREG_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
+# "bn128": d = 128 non-causal with the causal kernels' 128-key tiles
+# (`--block-n=128`), to tell the narrower tile's cost from the mask's.
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nofold": (["--fold-key-bound=0"], CAUSAL_BENCH),
             "poly4": (["--poly-exp2-period=4"], POLY_BENCH),
@@ -89,7 +91,8 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nocap": (["--causal-block-n=0"], CAUSAL_BENCH),
             "narrowpv": (["--narrow-last-pv"], NARROW_BENCH),
             "twinreg": (["--persistent-max-seq-kv=1024", "--tma-store-o=false"],
-                        TWINREG_BENCH)}
+                        TWINREG_BENCH),
+            "bn128": (["--block-n=128"], ["bench_prefill_d128_none"])}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),
