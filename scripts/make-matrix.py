@@ -82,6 +82,12 @@ POLY_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
 TWINREG_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
 # "bn128": d = 128 non-causal with the causal kernels' 128-key tiles
 # (`--block-n=128`), to tell the narrower tile's cost from the mask's.
+# "flat": under a mask, heaviest work tiles first over every (batch, head)
+# pair (`--l2-section-bytes=0`), against the default's L2 sections of
+# pairs (32 MiB of K and V; session 11). "section1m": 1 MiB sections, so
+# that the variant's own sizes (1-32 q heads, up to 3001 keys) run many
+# sections and a narrower last one: a correctness check of the order.
+SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nofold": (["--fold-key-bound=0"], CAUSAL_BENCH),
             "poly4": (["--poly-exp2-period=4"], POLY_BENCH),
@@ -92,7 +98,9 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "narrowpv": (["--narrow-last-pv"], NARROW_BENCH),
             "twinreg": (["--persistent-max-seq-kv=1024", "--tma-store-o=false"],
                         TWINREG_BENCH),
-            "bn128": (["--block-n=128"], ["bench_prefill_d128_none"])}
+            "bn128": (["--block-n=128"], ["bench_prefill_d128_none"]),
+            "flat": (["--l2-section-bytes=0"], SECTION_BENCH),
+            "section1m": (["--l2-section-bytes=1048576"], SECTION_BENCH)}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),

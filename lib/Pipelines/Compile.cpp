@@ -33,6 +33,7 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     kernelOptions.fuseWorkTiles = options.fuseWorkTiles;
     kernelOptions.narrowLastPV = options.narrowLastPV;
     kernelOptions.polyExp2Period = options.polyExp2Period;
+    kernelOptions.l2SectionBytes = options.l2SectionBytes;
     kernelOptions.trace = options.trace;
     kernelOptions.persistentDecode = options.persistentDecode;
     kernelOptions.structure = kernel == KernelKind::FA3 ? "fa3" : "fa4";

@@ -15,7 +15,8 @@
 // only up to Skv = 2048: the TWIN checks hold it to the same registers and
 // no C75xx advisory, and record their spills: none since the warpgroup
 // index is broadcast from lane 0 (the MQA d = 128 twin spilled 4 B before),
-// but for 8 B in the (192, 128) causal twin.
+// but for 16 B in the (192, 128) causal twin (8 B before its work tiles
+// went in L2 sections, l2-section-bytes).
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=%ptxas -o %t --quiet > %t.log
 // RUN: FileCheck %s --implicit-check-not=C75 < %t.log
@@ -215,6 +216,6 @@ func.func @d256_256_h6_1_w17_33_f16_lse(%q: tensor<?x?x6x256xf16>, %k: tensor<?x
 // TWIN-NEXT: Used 168 registers
 // TWIN: Compiling entry function 'fa4_fa3_d192_128_h6_3_causal_f16_sm_90a_persistent' for 'sm_90a'
 // TWIN-NEXT: Function properties for fa4_fa3_d192_128_h6_3_causal_f16_sm_90a_persistent
-// TWIN-NEXT: 8 bytes stack frame, 8 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: 16 bytes stack frame, 16 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
 // TWIN-NOT: _persistent'

@@ -77,6 +77,12 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "the FMA pipe (0: every exp2 on MUFU; measured "
                      "slower on the H200)"),
       llvm::cl::init(0)};
+  Option<int64_t> l2SectionBytes{
+      *this, "l2-section-bytes",
+      llvm::cl::desc("fa3 kernel under a causal or window mask: heaviest "
+                     "work tiles first within sections of heads whose K "
+                     "and V fit this L2 budget (0: over every head)"),
+      llvm::cl::init(33554432)};
   Option<bool> foldKeyBound{
       *this, "fold-key-bound",
       llvm::cl::desc("fa3 kernel: a masked tile tests key <= min(upper "

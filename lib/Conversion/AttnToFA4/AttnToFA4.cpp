@@ -39,6 +39,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cmath>
+#include <limits>
 
 namespace fa4 {
 #define GEN_PASS_DEF_CONVERTATTNTOFA4
@@ -294,6 +295,8 @@ struct FA3Schedule {
       narrowLastPV, trace;
   /// One exp2 in this many on the FMA pipe (0: none).
   int64_t polyExp2Period;
+  /// Masked prefill: the L2 budget of a section of work tiles (0: none).
+  int64_t l2SectionBytes;
 };
 
 /// Writes the kernel body in the fa4 dialect.
@@ -314,6 +317,7 @@ public:
         storeOByBoxes(persistent && plan.loopStagingOffset >= 0),
         narrowLastPV(schedule.narrowLastPV),
         polyExp2Period(schedule.polyExp2Period),
+        l2SectionBytes(schedule.l2SectionBytes),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
 
@@ -457,6 +461,9 @@ private:
   bool narrowLastPV;
   /// One exp2 of the softmax in this many on the FMA pipe (0: none).
   int64_t polyExp2Period;
+  /// Masked prefill: work tiles in sections whose K and V take at most
+  /// this many bytes (WorkTiles::prefill; 0: one section).
+  int64_t l2SectionBytes;
   /// Prefill: each consumer writes its phase times over its LSE rows
   /// (writeTrace).
   bool trace;
@@ -485,9 +492,15 @@ void FA3KernelBuilder::decodeWork(Value index) {
                                     plan.queryRowsPerTile(), plan.rowGroup,
                                     plan.group));
   }
+  // A section of q heads: the keys its kv heads' K and V may hold in the
+  // L2 budget, times the q heads that share a kv head.
+  int64_t kvBytesPerKey = (plan.kStageBytes + plan.vStageBytes) / plan.bn;
+  int64_t sectionKeyHeads =
+      std::min<int64_t>(l2SectionBytes / kvBytesPerKey * plan.group,
+                        std::numeric_limits<int32_t>::max());
   setWork(tiles.prefill(index, args.batchSize,
                         plan.numConsumers * kRowsPerConsumer, plan.numQHeads,
-                        plan.group));
+                        plan.group, sectionKeyHeads));
 }
 
 /// Decode: see WorkTiles::decode.
@@ -1437,6 +1450,13 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                           ">= 1";
       return signalPassFailure();
     }
+    if (l2SectionBytes < 0) {
+      op.emitOpError() << "convert-attn-to-fa4: l2-section-bytes is "
+                       << int64_t(l2SectionBytes)
+                       << "; expected 0 (heaviest first over every head) or "
+                          "an L2 budget in bytes";
+      return signalPassFailure();
+    }
     if (trace && !op.getLse()) {
       op.emitOpError() << "convert-attn-to-fa4: trace writes its phase "
                           "times over the LSE output, and this op has none";
@@ -1483,7 +1503,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
     FA3Schedule schedule{pingPong,  intraWgOverlap, lazyRescale,
                          tmaStoreO, fuseWorkTiles,  narrowLastPV,
-                         trace,     polyExp2Period};
+                         trace,     polyExp2Period, l2SectionBytes};
     FA3KernelBuilder(b, loc, *plan, schedule,
                      /*persistent=*/maxSeqKV > 0 && !twin)
         .build(func, abi);

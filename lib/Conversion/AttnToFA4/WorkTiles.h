@@ -62,12 +62,17 @@ public:
   }
 
   /// The prefill work tile `index` names: a block of `rowsPerBlock` rows of
-  /// one (batch, head). Causal and window masks go heaviest first (the last
-  /// row blocks see the most keys): longest-processing-time order.
-  /// Otherwise the row blocks of one head are adjacent, so CTAs running
-  /// together share K and V in L2.
+  /// one (batch, head). Without a mask the row blocks of one head are
+  /// adjacent, so CTAs running together share K and V in L2. Causal and
+  /// window masks go heaviest first (the last row blocks see the most
+  /// keys): longest-processing-time order. Over all (batch, head) pairs at
+  /// once that order has every CTA of a wave on another head, streaming K
+  /// and V from HBM; with `sectionKeyHeads` (> 0) the (batch, head) pairs
+  /// go in sections of max(1, sectionKeyHeads / Skv) q heads, whose K and V
+  /// fit the L2 budget it was computed from, heaviest first within each.
   WorkTile prefill(mlir::Value index, mlir::Value batchSize,
-                   int64_t rowsPerBlock, int64_t numQHeads, int64_t group) {
+                   int64_t rowsPerBlock, int64_t numQHeads, int64_t group,
+                   int64_t sectionKeyHeads = 0) {
     mlir::Value rows = i32(rowsPerBlock);
     mlir::Value numRowBlocks = divu(add(seqQ, sub(rows, i32(1))), rows);
     mlir::Value heads = i32(numQHeads);
@@ -75,6 +80,17 @@ public:
     if (mask.getKind() == attn::MaskKind::None) {
       rowBlock = remu(index, numRowBlocks);
       headAndBatch = divu(index, numRowBlocks);
+    } else if (sectionKeyHeads > 0) {
+      mlir::Value pairs = mul(heads, batchSize);
+      mlir::Value sectionPairs = mins(
+          maxs(divu(i32(sectionKeyHeads), maxs(seqKV, i32(1))), i32(1)), pairs);
+      mlir::Value section = divu(index, mul(sectionPairs, numRowBlocks));
+      mlir::Value firstPair = mul(section, sectionPairs);
+      mlir::Value within = sub(index, mul(firstPair, numRowBlocks));
+      // The last section may hold fewer pairs.
+      mlir::Value width = mins(sectionPairs, sub(pairs, firstPair));
+      rowBlock = sub(sub(numRowBlocks, i32(1)), divu(within, width));
+      headAndBatch = add(firstPair, remu(within, width));
     } else {
       mlir::Value perRowBlock = mul(heads, batchSize);
       rowBlock = sub(sub(numRowBlocks, i32(1)), divu(index, perRowBlock));

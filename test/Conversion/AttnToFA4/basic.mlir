@@ -63,14 +63,31 @@
 // CHECK: fa4.warp_specialize warpgroups [1, 2] registers [24, 240] {
 // CHECK-NEXT: ^bb0(%{{.*}}: i32, %[[PTHREAD:.*]]: i32):
 // CHECK-NEXT: arith.cmpi eq, %[[PTHREAD]], %c0_i32
-// The work tile, heaviest row block first under a mask: row block =
-// ceil_div(Sq, 128) - 1 - work / (6 * B); head = work % (6 * B) % 6;
-// batch = work % (6 * B) / 6.
-// CHECK: %[[HB:.*]] = arith.muli %[[B]], %c6_i32 : i32
-// CHECK-NEXT: %[[PASS:.*]] = arith.divui %[[WORK]], %[[HB]] : i32
-// CHECK-NEXT: %[[LAST:.*]] = arith.subi %{{.*}}, %c1_i32 : i32
+// The work tile under a mask: heaviest row block first within L2 sections
+// of G (batch, head) pairs, G = min(max(65536 / max(Skv, 1), 1), 6 B) (32
+// MiB of K and V at 512 bytes a key, work-order.mlir); with R =
+// ceil_div(Sq, 128) row blocks, section = work / (G R), within = work -
+// section G R, width = min(G, 6 B - section G) (the last section may be
+// narrower); row block = R - 1 - within / width, pair = section G +
+// within % width; head = pair % 6, batch = pair / 6.
+// CHECK: %[[R:.*]] = arith.divui %{{.*}}, %c128_i32 : i32
+// CHECK-NEXT: %[[HB:.*]] = arith.muli %[[B]], %c6_i32 : i32
+// CHECK-NEXT: %[[SKV1:.*]] = arith.maxsi %[[SKV]], %c1_i32 : i32
+// CHECK-NEXT: %[[FIT:.*]] = arith.divui %c65536_i32, %[[SKV1]] : i32
+// CHECK-NEXT: %[[FIT1:.*]] = arith.maxsi %[[FIT]], %c1_i32 : i32
+// CHECK-NEXT: %[[G:.*]] = arith.minsi %[[FIT1]], %[[HB]] : i32
+// CHECK-NEXT: %[[GR:.*]] = arith.muli %[[G]], %[[R]] : i32
+// CHECK-NEXT: %[[SEC:.*]] = arith.divui %[[WORK]], %[[GR]] : i32
+// CHECK-NEXT: %[[FIRST:.*]] = arith.muli %[[SEC]], %[[G]] : i32
+// CHECK-NEXT: %[[FR:.*]] = arith.muli %[[FIRST]], %[[R]] : i32
+// CHECK-NEXT: %[[WITHIN:.*]] = arith.subi %[[WORK]], %[[FR]] : i32
+// CHECK-NEXT: %[[LEFT:.*]] = arith.subi %[[HB]], %[[FIRST]] : i32
+// CHECK-NEXT: %[[WIDTH:.*]] = arith.minsi %[[G]], %[[LEFT]] : i32
+// CHECK-NEXT: %[[PASS:.*]] = arith.divui %[[WITHIN]], %[[WIDTH]] : i32
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[R]], %c1_i32 : i32
 // CHECK-NEXT: %[[RB:.*]] = arith.subi %[[LAST]], %[[PASS]] : i32
-// CHECK-NEXT: %[[HBI:.*]] = arith.remui %[[WORK]], %[[HB]] : i32
+// CHECK-NEXT: %[[INSEC:.*]] = arith.remui %[[WITHIN]], %[[WIDTH]] : i32
+// CHECK-NEXT: %[[HBI:.*]] = arith.addi %[[FIRST]], %[[INSEC]] : i32
 // CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[RB]], %c128_i32 : i32
 // CHECK-NEXT: %[[HEAD:.*]] = arith.remui %[[HBI]], %c6_i32 : i32
 // CHECK-NEXT: %[[BATCH:.*]] = arith.divui %[[HBI]], %c6_i32 : i32

@@ -29,7 +29,9 @@
 // Producer: this CTA's work tiles, ceil((work tiles - blockIdx.x) /
 // gridDim.x), none when blockIdx.x is past the list; the loop starts with no
 // ring tiles used; work tile = blockIdx.x + done * gridDim.x, heaviest
-// first: row block = ceil_div(Sq, 128) - 1 - work / (6 * B).
+// first within its L2 section of (batch, head) pairs (basic.mlir,
+// work-order.mlir): row block = ceil_div(Sq, 128) - 1 - (work's place in
+// its section) / (the section's pairs).
 // CHECK: fa4.warp_specialize
 // CHECK: %[[SM1:.*]] = arith.subi %[[STRIDE32]], %c1_i32 : i32
 // CHECK-NEXT: %[[LEFT:.*]] = arith.subi %[[NUMWORK]], %[[FIRST32]] : i32
@@ -42,7 +44,8 @@
 // CHECK-NEXT: %[[DONE:.*]] = arith.index_cast %[[W]] : index to i32
 // CHECK-NEXT: %[[SKIP:.*]] = arith.muli %[[DONE]], %[[STRIDE32]] : i32
 // CHECK-NEXT: %[[WORK:.*]] = arith.addi %[[FIRST32]], %[[SKIP]] : i32
-// CHECK-NEXT: %[[PASS:.*]] = arith.divui %[[WORK]], %[[HB]] : i32
+// CHECK: %[[SECTION:.*]] = arith.divui %[[WORK]], %{{.*}} : i32
+// CHECK: %[[PASS:.*]] = arith.divui %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[ROWBLOCKS]], %c1_i32 : i32
 // CHECK-NEXT: arith.subi %[[LAST]], %[[PASS]] : i32
 // K/V: K runs one tile ahead of V; both rings continue at ring tile = ring
