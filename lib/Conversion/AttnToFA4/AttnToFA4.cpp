@@ -481,9 +481,10 @@ private:
 /// The work tile `index` names: a 128-row block of one (batch, head), and the
 /// KV tiles its rows can see. Causal and window masks go heaviest first (the
 /// last row blocks see the most keys): longest-processing-time order for the
-/// persistent CTAs. Otherwise the row blocks of one head are adjacent, so
-/// CTAs running together share K and V in L2. A decode kernel on persistent
-/// CTAs: work item `index` of its flattened grid (WorkTiles::decodeItem).
+/// persistent CTAs, within L2 sections of heads (l2-section-bytes).
+/// Otherwise the row blocks of one head are adjacent, so CTAs running
+/// together share K and V in L2. A decode kernel on persistent CTAs: work
+/// item `index` of its flattened grid (WorkTiles::decodeItem).
 void FA3KernelBuilder::decodeWork(Value index) {
   WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
   if (plan.decode) {
