@@ -79,7 +79,7 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::init(0)};
   Option<int64_t> l2SectionBytes{
       *this, "l2-section-bytes",
-      llvm::cl::desc("fa3 kernel under a causal or window mask: heaviest "
+      llvm::cl::desc("prefill under a causal or window mask: heaviest "
                      "work tiles first within sections of heads whose K "
                      "and V fit this L2 budget (0: over every head)"),
       llvm::cl::init(33554432)};

@@ -39,7 +39,6 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cmath>
-#include <limits>
 
 namespace fa4 {
 #define GEN_PASS_DEF_CONVERTATTNTOFA4
@@ -493,15 +492,11 @@ void FA3KernelBuilder::decodeWork(Value index) {
                                     plan.queryRowsPerTile(), plan.rowGroup,
                                     plan.group));
   }
-  // A section of q heads: the keys its kv heads' K and V may hold in the
-  // L2 budget, times the q heads that share a kv head.
   int64_t kvBytesPerKey = (plan.kStageBytes + plan.vStageBytes) / plan.bn;
-  int64_t sectionKeyHeads =
-      std::min<int64_t>(l2SectionBytes / kvBytesPerKey * plan.group,
-                        std::numeric_limits<int32_t>::max());
-  setWork(tiles.prefill(index, args.batchSize,
-                        plan.numConsumers * kRowsPerConsumer, plan.numQHeads,
-                        plan.group, sectionKeyHeads));
+  setWork(tiles.prefill(
+      index, args.batchSize, plan.numConsumers * kRowsPerConsumer,
+      plan.numQHeads, plan.group,
+      WorkTiles::sectionKeyHeads(l2SectionBytes, kvBytesPerKey, plan.group)));
 }
 
 /// Decode: see WorkTiles::decode.
@@ -1472,7 +1467,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     }
     if (config && config.getChip() == attn::Chip::SM100a &&
         structure != "fa3") {
-      if (failed(buildBlackwellKernel(module, op)))
+      if (failed(buildBlackwellKernel(module, op, l2SectionBytes)))
         return signalPassFailure();
       continue;
     }

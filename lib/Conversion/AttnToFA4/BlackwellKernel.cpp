@@ -273,8 +273,9 @@ SmallVector<int64_t, 3> roleRegisters(const BlackwellPlan &plan) {
 
 class BlackwellBuilder : KernelEmitter {
 public:
-  BlackwellBuilder(OpBuilder &b, Location loc, const BlackwellPlan &plan)
-      : KernelEmitter(b, loc), plan(plan) {}
+  BlackwellBuilder(OpBuilder &b, Location loc, const BlackwellPlan &plan,
+                   int64_t l2SectionBytes)
+      : KernelEmitter(b, loc), plan(plan), l2SectionBytes(l2SectionBytes) {}
   void build(gpu::GPUFuncOp func, KernelABI &abi);
 
 private:
@@ -396,6 +397,9 @@ private:
   void issueScore(Value tile, int64_t i);
 
   const BlackwellPlan &plan;
+  /// Masked prefill: work tiles in sections whose K and V take at most this
+  /// many bytes (WorkTiles::prefill; 0: one section).
+  int64_t l2SectionBytes;
   AttentionArgs args;
   WorkTile work;
   // Decode: this CTA's rank in its cluster, which is its K/V partition.
@@ -814,9 +818,13 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     }
     Value blockId =
         fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+    // A work item's K and V: its boxes' 128-byte rows per key.
+    int64_t sectionKeyHeads = WorkTiles::sectionKeyHeads(
+        l2SectionBytes, (plan.qkBoxes + plan.ovBoxes) * kSwizzleBytes,
+        plan.group);
     if (!plan.pair) {
       work = tiles.prefill(blockId, args.batchSize, plan.rowsPerWorkItem(),
-                           plan.numQHeads, plan.group);
+                           plan.numQHeads, plan.group, sectionKeyHeads);
       return block;
     }
     // A pair's work item is 512 rows, both CTAs see the K/V tiles of all of
@@ -825,7 +833,8 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     ctaRank =
         fromIndex(gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x));
     work = tiles.prefill(divu(blockId, i32(kPairCtas)), args.batchSize,
-                         plan.rowsPerWorkItem(), plan.numQHeads, plan.group);
+                         plan.rowsPerWorkItem(), plan.numQHeads, plan.group,
+                         sectionKeyHeads);
     work.blockRow =
         add(work.blockRow, mul(ctaRank, i32(plan.numQ * kTileRows)));
     return block;
@@ -876,7 +885,8 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   gpu::ReturnOp::create(b, loc);
 }
 
-LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
+LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
+                                        int64_t l2SectionBytes) {
   FailureOr<BlackwellPlan> plan = readPlan(op);
   if (failed(plan))
     return failure();
@@ -893,7 +903,7 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op) {
                                plan->storeOByTma ? tmaBox(kTileRows) : "");
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
-  BlackwellBuilder(b, loc, *plan).build(func, abi);
+  BlackwellBuilder(b, loc, *plan, l2SectionBytes).build(func, abi);
 
   if (plan->decode) {
     setDecodeGrid(abi, plan->partitions, plan->rowGroup,

@@ -15,6 +15,9 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace fa4 {
 
 struct WorkTile {
@@ -59,6 +62,15 @@ public:
     // A block with no visible key loads nothing and writes O = 0, LSE = -inf.
     work.numTiles =
         select(cmp(P::sle, keyEnd, keyBegin), i32(0), work.numTiles);
+  }
+
+  /// prefill's `sectionKeyHeads` for an L2 budget of `l2SectionBytes` (0:
+  /// none): the keys of K and V (`kvBytesPerKey` each) that fit it, times
+  /// the q heads that share a kv head.
+  static int64_t sectionKeyHeads(int64_t l2SectionBytes, int64_t kvBytesPerKey,
+                                 int64_t group) {
+    return std::min<int64_t>(l2SectionBytes / kvBytesPerKey * group,
+                             std::numeric_limits<int32_t>::max());
   }
 
   /// The prefill work tile `index` names: a block of `rowsPerBlock` rows of

@@ -1,6 +1,7 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=l2-section-bytes=0 -canonicalize -cse | FileCheck %s --check-prefix=FLAT
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=l2-section-bytes=1048576 -canonicalize -cse | FileCheck %s --check-prefix=SMALL
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_100a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s --check-prefix=SM100
 
 // The order of the prefill work tiles under a mask (WorkTiles::prefill).
 // Heaviest row block first over every (batch, head) pair puts each CTA of a
@@ -31,6 +32,10 @@
 // FLAT: fa4.tma.load
 // SMALL-LABEL: gpu.func @fa4_fa3_gqa_causal_sm_90a(
 // SMALL: arith.divui %c16384_i32,
+// The sm_100a kernel orders its work items the same way (not yet measured
+// there): its K and V boxes hold the same 256 bytes a key.
+// SM100-LABEL: gpu.func @fa4_fa4_gqa_causal_sm_100a(
+// SM100: arith.divui %c524288_i32, %{{.*}} : i32
 func.func @gqa_causal(%q: tensor<?x?x8x64xbf16>, %k: tensor<?x?x2x64xbf16>, %v: tensor<?x?x2x64xbf16>) -> tensor<?x?x8x64xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x8x64xbf16>, tensor<?x?x2x64xbf16>, tensor<?x?x2x64xbf16> -> tensor<?x?x8x64xbf16>
   return %o : tensor<?x?x8x64xbf16>
@@ -45,6 +50,8 @@ func.func @gqa_causal(%q: tensor<?x?x8x64xbf16>, %k: tensor<?x?x2x64xbf16>, %v: 
 // CHECK: arith.divui %c65536_i32, %{{.*}} : i32
 // FLAT-LABEL: gpu.func @fa4_fa3_window_sm_90a(
 // FLAT-NOT: %c65536_i32
+// SM100-LABEL: gpu.func @fa4_fa4_window_sm_100a(
+// SM100: arith.divui %c65536_i32, %{{.*}} : i32
 func.func @window(%q: tensor<?x?x4x128xbf16>, %k: tensor<?x?x4x128xbf16>, %v: tensor<?x?x4x128xbf16>) -> tensor<?x?x4x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<window(128, 0)>} : tensor<?x?x4x128xbf16>, tensor<?x?x4x128xbf16>, tensor<?x?x4x128xbf16> -> tensor<?x?x4x128xbf16>
   return %o : tensor<?x?x4x128xbf16>
@@ -61,6 +68,9 @@ func.func @window(%q: tensor<?x?x4x128xbf16>, %k: tensor<?x?x4x128xbf16>, %v: te
 // CHECK-NEXT: %[[PAIR:.*]] = arith.divui %{{.*}}, %[[R]] : i32
 // CHECK-NOT: arith.divui %c65536_i32
 // CHECK: gpu.return
+// SM100-LABEL: gpu.func @fa4_fa4_none_sm_100a(
+// SM100-NOT: arith.divui %c65536_i32
+// SM100: gpu.return
 func.func @none(%q: tensor<?x?x4x128xbf16>, %k: tensor<?x?x4x128xbf16>, %v: tensor<?x?x4x128xbf16>) -> tensor<?x?x4x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x4x128xbf16>, tensor<?x?x4x128xbf16>, tensor<?x?x4x128xbf16> -> tensor<?x?x4x128xbf16>
   return %o : tensor<?x?x4x128xbf16>
