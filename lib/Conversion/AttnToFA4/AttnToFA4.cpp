@@ -496,7 +496,7 @@ void FA3KernelBuilder::decodeWork(Value index) {
   setWork(tiles.prefill(
       index, args.batchSize, plan.numConsumers * kRowsPerConsumer,
       plan.numQHeads, plan.group,
-      WorkTiles::sectionKeyHeads(l2SectionBytes, kvBytesPerKey, plan.group)));
+      fa4::sectionKeyHeads(l2SectionBytes, kvBytesPerKey, plan.group)));
 }
 
 /// Decode: see WorkTiles::decode.

@@ -819,7 +819,7 @@ void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     Value blockId =
         fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
     // A work item's K and V: its boxes' 128-byte rows per key.
-    int64_t sectionKeyHeads = WorkTiles::sectionKeyHeads(
+    int64_t sectionKeyHeads = fa4::sectionKeyHeads(
         l2SectionBytes, (plan.qkBoxes + plan.ovBoxes) * kSwizzleBytes,
         plan.group);
     if (!plan.pair) {

@@ -11,12 +11,10 @@
 #define LIB_CONVERSION_ATTNTOFA4_WORKTILES_H
 
 #include "../Common/KernelEmitter.h"
+#include "fa4/Conversion/WorkOrder.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-
-#include <algorithm>
-#include <limits>
 
 namespace fa4 {
 
@@ -64,50 +62,20 @@ public:
         select(cmp(P::sle, keyEnd, keyBegin), i32(0), work.numTiles);
   }
 
-  /// prefill's `sectionKeyHeads` for an L2 budget of `l2SectionBytes` (0:
-  /// none): the keys of K and V (`kvBytesPerKey` each) that fit it, times
-  /// the q heads that share a kv head.
-  static int64_t sectionKeyHeads(int64_t l2SectionBytes, int64_t kvBytesPerKey,
-                                 int64_t group) {
-    return std::min<int64_t>(l2SectionBytes / kvBytesPerKey * group,
-                             std::numeric_limits<int32_t>::max());
-  }
-
   /// The prefill work tile `index` names: a block of `rowsPerBlock` rows of
-  /// one (batch, head). Without a mask the row blocks of one head are
-  /// adjacent, so CTAs running together share K and V in L2. Causal and
-  /// window masks go heaviest first (the last row blocks see the most
-  /// keys): longest-processing-time order. Over all (batch, head) pairs at
-  /// once that order has every CTA of a wave on another head, streaming K
-  /// and V from HBM; with `sectionKeyHeads` (> 0) the (batch, head) pairs
-  /// go in sections of max(1, sectionKeyHeads / Skv) q heads, whose K and V
-  /// fit the L2 budget it was computed from, heaviest first within each.
+  /// one (batch, head), in prefillSlot's order (WorkOrder.h): heaviest first
+  /// under a mask, within L2 sections of `sectionKeyHeads` (0: none).
   WorkTile prefill(mlir::Value index, mlir::Value batchSize,
                    int64_t rowsPerBlock, int64_t numQHeads, int64_t group,
                    int64_t sectionKeyHeads = 0) {
     mlir::Value rows = i32(rowsPerBlock);
     mlir::Value numRowBlocks = divu(add(seqQ, sub(rows, i32(1))), rows);
     mlir::Value heads = i32(numQHeads);
-    mlir::Value rowBlock, headAndBatch;
-    if (mask.getKind() == attn::MaskKind::None) {
-      rowBlock = remu(index, numRowBlocks);
-      headAndBatch = divu(index, numRowBlocks);
-    } else if (sectionKeyHeads > 0) {
-      mlir::Value pairs = mul(heads, batchSize);
-      mlir::Value sectionPairs = mins(
-          maxs(divu(i32(sectionKeyHeads), maxs(seqKV, i32(1))), i32(1)), pairs);
-      mlir::Value section = divu(index, mul(sectionPairs, numRowBlocks));
-      mlir::Value firstPair = mul(section, sectionPairs);
-      mlir::Value within = sub(index, mul(firstPair, numRowBlocks));
-      // The last section may hold fewer pairs.
-      mlir::Value width = mins(sectionPairs, sub(pairs, firstPair));
-      rowBlock = sub(sub(numRowBlocks, i32(1)), divu(within, width));
-      headAndBatch = add(firstPair, remu(within, width));
-    } else {
-      mlir::Value perRowBlock = mul(heads, batchSize);
-      rowBlock = sub(sub(numRowBlocks, i32(1)), divu(index, perRowBlock));
-      headAndBatch = remu(index, perRowBlock);
-    }
+    PrefillSlot<mlir::Value> slot =
+        prefillSlot(*this, index, numRowBlocks, heads, batchSize, seqKV,
+                    /*heaviestFirst=*/mask.getKind() != attn::MaskKind::None,
+                    sectionKeyHeads);
+    mlir::Value rowBlock = slot.rowBlock, headAndBatch = slot.pair;
     WorkTile work;
     work.blockRow = mul(rowBlock, rows);
     work.head = remu(headAndBatch, heads);

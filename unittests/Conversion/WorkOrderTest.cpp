@@ -1,0 +1,125 @@
+//===- WorkOrderTest.cpp - prefillSlot is a permutation ---------*- C++ -*-===//
+//
+// The prefill work order (WorkOrder.h) on host integers, with the kernel's
+// i32 semantics: every index names one (row block, pair) and every one is
+// named, heaviest first within each section, and a section's pairs fit it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa4/Conversion/WorkOrder.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdint>
+#include <set>
+#include <utility>
+#include <vector>
+
+using namespace fa4;
+
+namespace {
+
+/// The emitters' vocabulary on 32-bit integers (arith's divui, remui, minsi,
+/// maxsi on i32).
+struct HostArith {
+  int64_t i32(int64_t v) { return int32_t(v); }
+  int64_t add(int64_t x, int64_t y) { return int32_t(x + y); }
+  int64_t sub(int64_t x, int64_t y) { return int32_t(x - y); }
+  int64_t mul(int64_t x, int64_t y) { return int32_t(x * y); }
+  int64_t divu(int64_t x, int64_t y) { return uint32_t(x) / uint32_t(y); }
+  int64_t remu(int64_t x, int64_t y) { return uint32_t(x) % uint32_t(y); }
+  int64_t mins(int64_t x, int64_t y) { return std::min(x, y); }
+  int64_t maxs(int64_t x, int64_t y) { return std::max(x, y); }
+};
+
+struct Shape {
+  int64_t rowBlocks, heads, batch, seqKV, sectionKeyHeads;
+};
+
+std::vector<PrefillSlot<int64_t>> order(const Shape &s, bool heaviestFirst) {
+  HostArith a;
+  std::vector<PrefillSlot<int64_t>> slots;
+  for (int64_t index = 0; index < s.rowBlocks * s.heads * s.batch; ++index)
+    slots.push_back(prefillSlot(a, index, s.rowBlocks, s.heads, s.batch,
+                                s.seqKV, heaviestFirst, s.sectionKeyHeads));
+  return slots;
+}
+
+std::vector<Shape> shapes() {
+  std::vector<Shape> all;
+  for (int64_t rowBlocks : {1, 2, 3, 4, 7, 16, 33})
+    for (int64_t heads : {1, 6, 16})
+      for (int64_t batch : {1, 3, 8})
+        for (int64_t seqKV : {0, 1, 203, 1024, 4096})
+          for (int64_t budget : {0, 1, 5000, 65536, 1 << 20})
+            all.push_back({rowBlocks, heads, batch, seqKV, budget});
+  return all;
+}
+
+TEST(WorkOrderTest, EveryOrderIsAPermutation) {
+  for (const Shape &s : shapes())
+    for (bool heaviestFirst : {false, true}) {
+      std::set<std::pair<int64_t, int64_t>> seen;
+      for (const PrefillSlot<int64_t> &slot : order(s, heaviestFirst)) {
+        ASSERT_GE(slot.rowBlock, 0);
+        ASSERT_LT(slot.rowBlock, s.rowBlocks);
+        ASSERT_GE(slot.pair, 0);
+        ASSERT_LT(slot.pair, s.heads * s.batch);
+        ASSERT_TRUE(seen.insert({slot.rowBlock, slot.pair}).second)
+            << "row block " << slot.rowBlock << ", pair " << slot.pair
+            << " named twice";
+      }
+      EXPECT_EQ(int64_t(seen.size()), s.rowBlocks * s.heads * s.batch);
+    }
+}
+
+TEST(WorkOrderTest, UnmaskedKeepsAPairsRowBlocksAdjacent) {
+  Shape s{5, 6, 2, 1024, 65536};
+  std::vector<PrefillSlot<int64_t>> slots = order(s, false);
+  for (size_t i = 0; i < slots.size(); ++i) {
+    EXPECT_EQ(slots[i].pair, int64_t(i) / 5);
+    EXPECT_EQ(slots[i].rowBlock, int64_t(i) % 5);
+  }
+}
+
+// 64 pairs at Skv = 1024 under a budget of 20 * 1024 key-heads: sections of
+// 20, 20, 20 and 4 pairs, each walking its row blocks from the last.
+TEST(WorkOrderTest, SectionsGoHeaviestFirstOverTheirOwnPairs) {
+  Shape s{4, 16, 4, 1024, 20 * 1024};
+  std::vector<PrefillSlot<int64_t>> slots = order(s, true);
+  const int64_t widths[] = {20, 20, 20, 4};
+  size_t index = 0;
+  int64_t firstPair = 0;
+  for (int64_t width : widths) {
+    for (int64_t rowBlock = 3; rowBlock >= 0; --rowBlock)
+      for (int64_t k = 0; k < width; ++k, ++index) {
+        EXPECT_EQ(slots[index].rowBlock, rowBlock) << "index " << index;
+        EXPECT_EQ(slots[index].pair, firstPair + k) << "index " << index;
+      }
+    firstPair += width;
+  }
+  EXPECT_EQ(index, slots.size());
+}
+
+// Without a budget (or one wider than every pair) the order is the flat
+// longest-processing-time order: one pass over every pair per row block.
+TEST(WorkOrderTest, NoSectionIsOnePassPerRowBlock) {
+  for (int64_t budget : {int64_t(0), int64_t(1) << 30}) {
+    Shape s{3, 6, 2, 100, budget};
+    std::vector<PrefillSlot<int64_t>> slots = order(s, true);
+    for (size_t i = 0; i < slots.size(); ++i) {
+      EXPECT_EQ(slots[i].rowBlock, 2 - int64_t(i) / 12);
+      EXPECT_EQ(slots[i].pair, int64_t(i) % 12);
+    }
+  }
+}
+
+TEST(WorkOrderTest, SectionKeyHeadsCountsTheGroupAndSaturates) {
+  // d = 64: 256 bytes of K and V a key; 4 q heads per kv head.
+  EXPECT_EQ(sectionKeyHeads(32 << 20, 256, 4), 524288);
+  EXPECT_EQ(sectionKeyHeads(0, 256, 4), 0);
+  EXPECT_EQ(sectionKeyHeads(int64_t(1) << 40, 256, 1),
+            std::numeric_limits<int32_t>::max());
+}
+
+} // namespace
