@@ -34,6 +34,7 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     kernelOptions.narrowLastPV = options.narrowLastPV;
     kernelOptions.polyExp2Period = options.polyExp2Period;
     kernelOptions.l2SectionBytes = options.l2SectionBytes;
+    kernelOptions.pairRowBlocks = options.pairRowBlocks;
     kernelOptions.trace = options.trace;
     kernelOptions.persistentDecode = options.persistentDecode;
     kernelOptions.structure = kernel == KernelKind::FA3 ? "fa3" : "fa4";

@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <utility>
@@ -30,6 +31,8 @@ struct HostArith {
   int64_t remu(int64_t x, int64_t y) { return uint32_t(x) % uint32_t(y); }
   int64_t mins(int64_t x, int64_t y) { return std::min(x, y); }
   int64_t maxs(int64_t x, int64_t y) { return std::max(x, y); }
+  int64_t ltu(int64_t x, int64_t y) { return uint32_t(x) < uint32_t(y); }
+  int64_t select(int64_t c, int64_t x, int64_t y) { return c ? x : y; }
 };
 
 struct Shape {
@@ -112,6 +115,62 @@ TEST(WorkOrderTest, NoSectionIsOnePassPerRowBlock) {
       EXPECT_EQ(slots[i].pair, int64_t(i) % 12);
     }
   }
+}
+
+std::vector<PrefillSlot<int64_t>> paired(const Shape &s, int64_t stride) {
+  HostArith a;
+  std::vector<PrefillSlot<int64_t>> slots;
+  for (int64_t index = 0; index < s.rowBlocks * s.heads * s.batch; ++index)
+    slots.push_back(
+        pairedSlot(a, index, s.rowBlocks, s.heads, s.batch, stride));
+  return slots;
+}
+
+TEST(WorkOrderTest, PairedOrderIsAPermutation) {
+  for (const Shape &s : shapes()) {
+    if (s.sectionKeyHeads || s.seqKV)
+      continue; // pairedSlot reads neither
+    for (int64_t stride : {1, 3, 7, 132, 1000}) {
+      std::set<std::pair<int64_t, int64_t>> seen;
+      for (const PrefillSlot<int64_t> &slot : paired(s, stride)) {
+        ASSERT_GE(slot.rowBlock, 0);
+        ASSERT_LT(slot.rowBlock, s.rowBlocks);
+        ASSERT_GE(slot.pair, 0);
+        ASSERT_LT(slot.pair, s.heads * s.batch);
+        ASSERT_TRUE(seen.insert({slot.rowBlock, slot.pair}).second)
+            << "row blocks " << s.rowBlocks << ", stride " << stride
+            << ": row block " << slot.rowBlock << ", pair " << slot.pair
+            << " named twice";
+      }
+      EXPECT_EQ(int64_t(seen.size()), s.rowBlocks * s.heads * s.batch);
+    }
+  }
+}
+
+// Under the static stride each CTA's causal work, the sum of its row
+// blocks' diagonals (row block + 1), differs from another's by at most one
+// item (R + 1); heaviest first within L2 sections spreads it more than
+// twice as far (the d = 128 sweep's S = 2048: 128 pairs, 16 row blocks,
+// 32-pair sections).
+TEST(WorkOrderTest, PairedOrderEvensTheStrideOut) {
+  const int64_t stride = 132, rowBlocks = 16, pairs = 128;
+  Shape s{rowBlocks, 16, pairs / 16, 2048, 65536};
+  auto spread = [&](const std::vector<PrefillSlot<int64_t>> &slots) {
+    std::vector<int64_t> work(stride, 0);
+    for (size_t i = 0; i < slots.size(); ++i)
+      work[i % stride] += slots[i].rowBlock + 1;
+    return *std::max_element(work.begin(), work.end()) -
+           *std::min_element(work.begin(), work.end());
+  };
+  int64_t pairedSpread = spread(paired(s, stride));
+  EXPECT_LE(pairedSpread, rowBlocks + 1);
+  EXPECT_GT(spread(order(s, true)), 2 * pairedSpread) << pairedSpread;
+  // A round of the paired order holds about stride / (R / 2) pairs.
+  std::vector<PrefillSlot<int64_t>> slots = paired(s, stride);
+  std::set<int64_t> firstRound;
+  for (int64_t i = 0; i < stride; ++i)
+    firstRound.insert(slots[i].pair);
+  EXPECT_LE(int64_t(firstRound.size()), stride / (rowBlocks / 2) + 1);
 }
 
 TEST(WorkOrderTest, SectionKeyHeadsCountsTheGroupAndSaturates) {

@@ -72,6 +72,51 @@ PrefillSlot<V> prefillSlot(Arith &a, V index, V numRowBlocks, V heads,
   return slot;
 }
 
+/// Causal work tiles for CTAs that take work tiles `index`, `index +
+/// stride`, ... (the looped twin's static stride): row blocks R - 1 - k and
+/// k of a pair see R + 1 diagonals' keys together, so each such item goes
+/// to one CTA, its heavy half in round 2m of `stride` work tiles and its
+/// light half in round 2m + 1 at the same place. Every CTA then gets the
+/// same work whatever the stride, which heaviest first within L2 sections
+/// does not give it (bench/model_work_order.py), and the items go pair by
+/// pair, so a round holds about stride / (R / 2) pairs. The last, partial
+/// item round puts its heavy halves before its light ones; an odd R's
+/// middle row blocks come last. `Arith` also provides ltu (unsigned <) and
+/// select on `V`.
+template <typename Arith, typename V>
+PrefillSlot<V> pairedSlot(Arith &a, V index, V numRowBlocks, V heads,
+                          V batchSize, V stride) {
+  V pairs = a.mul(heads, batchSize);
+  V half = a.divu(numRowBlocks, a.i32(2));
+  V items = a.mul(pairs, half);
+  V fullRounds = a.divu(items, stride);
+  V fullItems = a.mul(fullRounds, stride);
+  V fullTiles = a.mul(fullItems, a.i32(2));
+  // A full item round: heavy halves in even rounds, light ones in odd.
+  V round = a.divu(index, stride);
+  V fullItem =
+      a.add(a.mul(a.divu(round, a.i32(2)), stride), a.remu(index, stride));
+  V fullHeavy = a.ltu(a.remu(round, a.i32(2)), a.i32(1));
+  // The last one: its `rest` heavy halves, then its light ones.
+  V rest = a.sub(items, fullItems);
+  V tail = a.sub(index, fullTiles);
+  V tailHeavy = a.ltu(tail, rest);
+  V tailItem = a.add(fullItems, a.select(tailHeavy, tail, a.sub(tail, rest)));
+  V inFull = a.ltu(index, fullTiles);
+  V item = a.select(inFull, fullItem, tailItem);
+  V heavy = a.select(inFull, fullHeavy, tailHeavy);
+  V halfOrOne = a.maxs(half, a.i32(1));
+  V k = a.remu(item, halfOrOne);
+  V pairedRowBlock =
+      a.select(heavy, a.sub(a.sub(numRowBlocks, a.i32(1)), k), k);
+  V middle = a.sub(index, a.mul(items, a.i32(2)));
+  V isItem = a.ltu(index, a.mul(items, a.i32(2)));
+  PrefillSlot<V> slot;
+  slot.rowBlock = a.select(isItem, pairedRowBlock, half);
+  slot.pair = a.select(isItem, a.divu(item, halfOrOne), middle);
+  return slot;
+}
+
 } // namespace fa4
 
 #endif // FA4_CONVERSION_WORKORDER_H

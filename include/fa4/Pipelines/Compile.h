@@ -83,6 +83,12 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "work tiles first within sections of heads whose K "
                      "and V fit this L2 budget (0: over every head)"),
       llvm::cl::init(33554432)};
+  Option<bool> pairRowBlocks{
+      *this, "pair-row-blocks",
+      llvm::cl::desc("fa3 looped twin under a causal mask: row blocks "
+                     "R - 1 - k and k of a head to one CTA, for an even "
+                     "static stride (not yet measured; off)"),
+      llvm::cl::init(false)};
   Option<bool> foldKeyBound{
       *this, "fold-key-bound",
       llvm::cl::desc("fa3 kernel: a masked tile tests key <= min(upper "

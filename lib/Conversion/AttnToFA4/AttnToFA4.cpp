@@ -296,6 +296,8 @@ struct FA3Schedule {
   int64_t polyExp2Period;
   /// Masked prefill: the L2 budget of a section of work tiles (0: none).
   int64_t l2SectionBytes;
+  /// Causal looped twin: pairedSlot's work order.
+  bool pairRowBlocks;
 };
 
 /// Writes the kernel body in the fa4 dialect.
@@ -317,6 +319,7 @@ public:
         narrowLastPV(schedule.narrowLastPV),
         polyExp2Period(schedule.polyExp2Period),
         l2SectionBytes(schedule.l2SectionBytes),
+        pairRowBlocks(schedule.pairRowBlocks && persistent),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
 
@@ -463,6 +466,9 @@ private:
   /// Masked prefill: work tiles in sections whose K and V take at most
   /// this many bytes (WorkTiles::prefill; 0: one section).
   int64_t l2SectionBytes;
+  /// Persistent, causal: row blocks R - 1 - k and k of a pair go to one CTA
+  /// in consecutive strides (pairedSlot).
+  bool pairRowBlocks;
   /// Prefill: each consumer writes its phase times over its LSE rows
   /// (writeTrace).
   bool trace;
@@ -496,7 +502,8 @@ void FA3KernelBuilder::decodeWork(Value index) {
   setWork(tiles.prefill(
       index, args.batchSize, plan.numConsumers * kRowsPerConsumer,
       plan.numQHeads, plan.group,
-      fa4::sectionKeyHeads(l2SectionBytes, kvBytesPerKey, plan.group)));
+      fa4::sectionKeyHeads(l2SectionBytes, kvBytesPerKey, plan.group),
+      pairRowBlocks ? workStride : Value()));
 }
 
 /// Decode: see WorkTiles::decode.
@@ -1497,9 +1504,10 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     // loop, above it. Persistent at every Skv: one kernel, looped.
     bool twin = maxSeqKV > 0 && maxSeqKV != kAlwaysPersistent;
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
-    FA3Schedule schedule{pingPong,  intraWgOverlap, lazyRescale,
-                         tmaStoreO, fuseWorkTiles,  narrowLastPV,
-                         trace,     polyExp2Period, l2SectionBytes};
+    FA3Schedule schedule{pingPong,     intraWgOverlap, lazyRescale,
+                         tmaStoreO,    fuseWorkTiles,  narrowLastPV,
+                         trace,        polyExp2Period, l2SectionBytes,
+                         pairRowBlocks};
     FA3KernelBuilder(b, loc, *plan, schedule,
                      /*persistent=*/maxSeqKV > 0 && !twin)
         .build(func, abi);

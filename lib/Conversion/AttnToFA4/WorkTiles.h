@@ -64,17 +64,24 @@ public:
 
   /// The prefill work tile `index` names: a block of `rowsPerBlock` rows of
   /// one (batch, head), in prefillSlot's order (WorkOrder.h): heaviest first
-  /// under a mask, within L2 sections of `sectionKeyHeads` (0: none).
+  /// under a mask, within L2 sections of `sectionKeyHeads` (0: none). Under
+  /// a causal mask with `pairStride` (the CTAs' static stride), pairedSlot's
+  /// order instead.
   WorkTile prefill(mlir::Value index, mlir::Value batchSize,
                    int64_t rowsPerBlock, int64_t numQHeads, int64_t group,
-                   int64_t sectionKeyHeads = 0) {
+                   int64_t sectionKeyHeads = 0,
+                   mlir::Value pairStride = mlir::Value()) {
     mlir::Value rows = i32(rowsPerBlock);
     mlir::Value numRowBlocks = divu(add(seqQ, sub(rows, i32(1))), rows);
     mlir::Value heads = i32(numQHeads);
     PrefillSlot<mlir::Value> slot =
-        prefillSlot(*this, index, numRowBlocks, heads, batchSize, seqKV,
-                    /*heaviestFirst=*/mask.getKind() != attn::MaskKind::None,
-                    sectionKeyHeads);
+        pairStride && mask.getKind() == attn::MaskKind::Causal
+            ? pairedSlot(*this, index, numRowBlocks, heads, batchSize,
+                         pairStride)
+            : prefillSlot(*this, index, numRowBlocks, heads, batchSize, seqKV,
+                          /*heaviestFirst=*/mask.getKind() !=
+                              attn::MaskKind::None,
+                          sectionKeyHeads);
     mlir::Value rowBlock = slot.rowBlock, headAndBatch = slot.pair;
     WorkTile work;
     work.blockRow = mul(rowBlock, rows);

@@ -55,6 +55,9 @@ public:
   mlir::Value cmp(mlir::arith::CmpIPredicate p, mlir::Value x, mlir::Value y) {
     return mlir::arith::CmpIOp::create(b, loc, p, x, y);
   }
+  mlir::Value ltu(mlir::Value x, mlir::Value y) {
+    return cmp(mlir::arith::CmpIPredicate::ult, x, y);
+  }
   mlir::Value select(mlir::Value c, mlir::Value x, mlir::Value y) {
     return mlir::arith::SelectOp::create(b, loc, c, x, y);
   }
