@@ -8,7 +8,8 @@ row block first within L2 sections of (batch, head) pairs, `l2-section-bytes`),
 and the tiles go to 132 SMs either by the looped twin's static stride (CTA
 c takes work tiles c, c + 132, ...) or, for the plain kernel, to whichever
 SM frees first. It prints the balance, total work over 132 x the busiest
-SM's, for each budget; L2 is not modelled, only the balance.
+SM's, for each budget and, for the twin, `pair-row-blocks`' order; L2 is
+not modelled, only the balance.
 
     python3 bench/model_work_order.py [--fixed-us 3.0 --step-us 1.5]
 """
@@ -29,6 +30,29 @@ def work_order(pairs, row_blocks, section_pairs):
         within = index - first * row_blocks
         width = min(width_max, pairs - first)
         yield row_blocks - 1 - within // width, first + within % width
+
+
+def paired_order(pairs, row_blocks, stride=SMS):
+    """(row block, pair) of each work tile index, as WorkOrder.h's
+    pairedSlot (`pair-row-blocks`): row blocks R - 1 - k and k of a pair in
+    consecutive strides, an odd R's middle row blocks last."""
+    half = row_blocks // 2
+    items = pairs * half
+    full_items = items // stride * stride
+    for index in range(pairs * row_blocks):
+        if index >= 2 * items:
+            yield half, index - 2 * items
+            continue
+        if index < 2 * full_items:
+            item = index // stride // 2 * stride + index % stride
+            heavy = index // stride % 2 == 0
+        else:
+            tail = index - 2 * full_items
+            heavy = tail < items - full_items
+            item = full_items + (tail if heavy else
+                                 tail - (items - full_items))
+        k = item % half
+        yield (row_blocks - 1 - k if heavy else k), item // half
 
 
 def static_stride(weights):
@@ -75,6 +99,12 @@ def main():
             balance = sum(weights) / (SMS * schedule(weights))
             cells.append("%s %.3f" % ("%d MiB" % mib if mib else "flat",
                                       balance))
+        if not args.plain:
+            weights = [args.fixed_us + args.step_us *
+                       math.ceil(128 * (row_block + 1) / args.bn)
+                       for row_block, _ in paired_order(pairs, row_blocks)]
+            cells.append("paired %.3f" %
+                         (sum(weights) / (SMS * schedule(weights))))
         print("S = %5d (%4d pairs): %s" % (seq, pairs, ", ".join(cells)))
 
 
