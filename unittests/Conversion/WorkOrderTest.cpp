@@ -59,21 +59,32 @@ std::vector<Shape> shapes() {
   return all;
 }
 
+/// Whether `slots` names every (row block, pair) of `s` exactly once.
+testing::AssertionResult
+isPermutation(const Shape &s, const std::vector<PrefillSlot<int64_t>> &slots) {
+  std::set<std::pair<int64_t, int64_t>> seen;
+  for (const PrefillSlot<int64_t> &slot : slots) {
+    if (slot.rowBlock < 0 || slot.rowBlock >= s.rowBlocks || slot.pair < 0 ||
+        slot.pair >= s.heads * s.batch)
+      return testing::AssertionFailure()
+             << "row block " << slot.rowBlock << ", pair " << slot.pair
+             << " is out of range";
+    if (!seen.insert({slot.rowBlock, slot.pair}).second)
+      return testing::AssertionFailure()
+             << "row block " << slot.rowBlock << ", pair " << slot.pair
+             << " named twice";
+  }
+  if (int64_t(seen.size()) != s.rowBlocks * s.heads * s.batch)
+    return testing::AssertionFailure() << seen.size() << " slots named";
+  return testing::AssertionSuccess();
+}
+
 TEST(WorkOrderTest, EveryOrderIsAPermutation) {
   for (const Shape &s : shapes())
-    for (bool heaviestFirst : {false, true}) {
-      std::set<std::pair<int64_t, int64_t>> seen;
-      for (const PrefillSlot<int64_t> &slot : order(s, heaviestFirst)) {
-        ASSERT_GE(slot.rowBlock, 0);
-        ASSERT_LT(slot.rowBlock, s.rowBlocks);
-        ASSERT_GE(slot.pair, 0);
-        ASSERT_LT(slot.pair, s.heads * s.batch);
-        ASSERT_TRUE(seen.insert({slot.rowBlock, slot.pair}).second)
-            << "row block " << slot.rowBlock << ", pair " << slot.pair
-            << " named twice";
-      }
-      EXPECT_EQ(int64_t(seen.size()), s.rowBlocks * s.heads * s.batch);
-    }
+    for (bool heaviestFirst : {false, true})
+      ASSERT_TRUE(isPermutation(s, order(s, heaviestFirst)))
+          << s.rowBlocks << " row blocks, " << s.heads * s.batch
+          << " pairs, Skv " << s.seqKV << ", budget " << s.sectionKeyHeads;
 }
 
 TEST(WorkOrderTest, UnmaskedKeepsAPairsRowBlocksAdjacent) {
@@ -130,20 +141,10 @@ TEST(WorkOrderTest, PairedOrderIsAPermutation) {
   for (const Shape &s : shapes()) {
     if (s.sectionKeyHeads || s.seqKV)
       continue; // pairedSlot reads neither
-    for (int64_t stride : {1, 3, 7, 132, 1000}) {
-      std::set<std::pair<int64_t, int64_t>> seen;
-      for (const PrefillSlot<int64_t> &slot : paired(s, stride)) {
-        ASSERT_GE(slot.rowBlock, 0);
-        ASSERT_LT(slot.rowBlock, s.rowBlocks);
-        ASSERT_GE(slot.pair, 0);
-        ASSERT_LT(slot.pair, s.heads * s.batch);
-        ASSERT_TRUE(seen.insert({slot.rowBlock, slot.pair}).second)
-            << "row blocks " << s.rowBlocks << ", stride " << stride
-            << ": row block " << slot.rowBlock << ", pair " << slot.pair
-            << " named twice";
-      }
-      EXPECT_EQ(int64_t(seen.size()), s.rowBlocks * s.heads * s.batch);
-    }
+    for (int64_t stride : {1, 3, 7, 132, 1000})
+      ASSERT_TRUE(isPermutation(s, paired(s, stride)))
+          << s.rowBlocks << " row blocks, " << s.heads * s.batch
+          << " pairs, stride " << stride;
   }
 }
 
