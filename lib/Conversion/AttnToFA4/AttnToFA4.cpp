@@ -498,7 +498,8 @@ void FA3KernelBuilder::decodeWork(Value index) {
                                     plan.queryRowsPerTile(), plan.rowGroup,
                                     plan.group));
   }
-  int64_t kvBytesPerKey = (plan.kStageBytes + plan.vStageBytes) / plan.bn;
+  // A work tile's K and V: its boxes' 128-byte rows per key (as sm_100a's).
+  int64_t kvBytesPerKey = (plan.qkBoxes + plan.ovBoxes) * kSwizzleBytes;
   setWork(tiles.prefill(
       index, args.batchSize, plan.numConsumers * kRowsPerConsumer,
       plan.numQHeads, plan.group,
