@@ -69,6 +69,15 @@ def first_free(weights):
     return max(free)
 
 
+def balance(order, args, schedule):
+    """Total work over SMS x the busiest SM's, for the (row block, pair) of
+    each work tile index in `order`."""
+    weights = [args.fixed_us + args.step_us *
+               math.ceil(128 * (row_block + 1) / args.bn)
+               for row_block, _ in order]
+    return sum(weights) / (SMS * schedule(weights))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--d", type=int, default=128)
@@ -92,19 +101,13 @@ def main():
         for mib in (0, 8, 16, 32):
             section = (pairs if mib == 0 else
                        max(1, (mib << 20) // kv_bytes_per_key // seq))
-            weights = [args.fixed_us + args.step_us *
-                       math.ceil(128 * (row_block + 1) / args.bn)
-                       for row_block, _ in
-                       work_order(pairs, row_blocks, section)]
-            balance = sum(weights) / (SMS * schedule(weights))
-            cells.append("%s %.3f" % ("%d MiB" % mib if mib else "flat",
-                                      balance))
+            cells.append("%s %.3f" % (
+                "%d MiB" % mib if mib else "flat",
+                balance(work_order(pairs, row_blocks, section), args,
+                        schedule)))
         if not args.plain:
-            weights = [args.fixed_us + args.step_us *
-                       math.ceil(128 * (row_block + 1) / args.bn)
-                       for row_block, _ in paired_order(pairs, row_blocks)]
-            cells.append("paired %.3f" %
-                         (sum(weights) / (SMS * schedule(weights))))
+            cells.append("paired %.3f" % balance(
+                paired_order(pairs, row_blocks), args, schedule))
         print("S = %5d (%4d pairs): %s" % (seq, pairs, ", ".join(cells)))
 
 

@@ -64,13 +64,20 @@ def trace(kernel, b, s, seed):
     return words[..., :WORDS].reshape(-1, 2, WORDS).cpu(), blocks
 
 
+def phase_us(words):
+    """[work tile, consumer, phase]: each phase's time in us. The low 32
+    bits of the ns clock wrap every 4.3 s, so the differences are taken
+    signed, modulo 2^32."""
+    stamps = words[..., :6].to(torch.int64)
+    return ((stamps[..., 1:] - stamps[..., :-1] + (1 << 31)) % (1 << 32)
+            - (1 << 31)).double() / 1000.0
+
+
 def by_row_block(words, blocks, bn):
     """Under a causal mask (Sq = Skv) row block i sees ceil(128 (i + 1) /
     BN) K/V tiles: the phases of each row block, consumer 1 (the one whose
     last GEMM turn ends the tile)."""
-    stamps = words[..., :6].to(torch.int64)
-    phases = ((stamps[..., 1:] - stamps[..., :-1] + (1 << 31)) % (1 << 32)
-              - (1 << 31)).double() / 1000.0
+    phases = phase_us(words)
     block = torch.arange(words.shape[0]) % blocks
     rows = []
     for i in range(blocks):
@@ -91,7 +98,7 @@ def summarize(words, tiles):
         return (x - role[0, 0] + (1 << 31)) % (1 << 32) - (1 << 31)
 
     stamps, role = offset(stamps), offset(role)
-    phases = (stamps[..., 1:] - stamps[..., :-1]).double() / 1000.0
+    phases = phase_us(words)
     span = (stamps[..., 5].max() - role.min()).item() / 1000.0
     rows = ["kernel span %.1f us; %d work tiles x 2 consumers; %d K/V tiles "
             "each" % (span, words.shape[0], tiles)]
