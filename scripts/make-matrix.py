@@ -88,8 +88,10 @@ TWINREG_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
 # that the variant's own sizes (1-32 q heads, up to 3001 keys) run many
 # sections and a narrower last one: a correctness check of the order.
 # "sec8m" / "sec16m": 8 and 16 MiB sections, more CTAs of a wave on each
-# head. "paired": the causal twin takes row blocks R - 1 - k and k of a
-# head in consecutive strides (`--pair-row-blocks`; not yet measured).
+# head. "sections": the causal twin in the L2 sections too
+# (`--pair-row-blocks=0`), against the default, which takes row blocks
+# R - 1 - k and k of a head in consecutive strides (session 12: +11-13% at
+# d = 128, S <= 2048).
 SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nofold": (["--fold-key-bound=0"], CAUSAL_BENCH),
@@ -106,7 +108,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "section1m": (["--l2-section-bytes=1048576"], SECTION_BENCH),
             "sec8m": (["--l2-section-bytes=8388608"], SECTION_BENCH),
             "sec16m": (["--l2-section-bytes=16777216"], SECTION_BENCH),
-            "paired": (["--pair-row-blocks"], CAUSAL_BENCH)}
+            "sections": (["--pair-row-blocks=0"], CAUSAL_BENCH)}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),

@@ -81,14 +81,14 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "pairs, where every CTA of a wave streams another head from HBM. "
            "Measured on sm_90a: +7-13% at d = 128 and +20-37% at d = 256 "
            "causal for S <= 2048 (bench/RESULTS.md, session 11)">,
-    Option<"pairRowBlocks", "pair-row-blocks", "bool", /*default=*/"false",
+    Option<"pairRowBlocks", "pair-row-blocks", "bool", /*default=*/"true",
            "fa3 looped twin under a causal mask: row blocks R - 1 - k and k "
            "of a (batch, head) pair go to one CTA in consecutive strides "
            "(WorkOrder.h, pairedSlot), so every CTA gets the same work under "
            "its static stride and a wave holds fewer heads than the L2 "
-           "sections give (bench/model_work_order.py: balance 0.97 against "
-           "0.88-0.90 at d = 128, S = 1024-4096). Not yet measured on the "
-           "H200; off">,
+           "sections give. Measured on the H200 against the sections: "
+           "+11-13% at d = 128 and +0-4% at d = 64 causal for S <= 2048 "
+           "(bench/RESULTS.md, session 12); 0: the L2 sections">,
     Option<"polyExp2Period", "poly-exp2-period", "int64_t", /*default=*/"0",
            "fa3: one exp2 of the softmax in this many on the FMA pipe (a "
            "degree-3 polynomial, FA4's relief of the MUFU pipe); 0, the "

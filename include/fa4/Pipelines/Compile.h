@@ -87,8 +87,8 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       *this, "pair-row-blocks",
       llvm::cl::desc("fa3 looped twin under a causal mask: row blocks "
                      "R - 1 - k and k of a head to one CTA, for an even "
-                     "static stride (not yet measured; off)"),
-      llvm::cl::init(false)};
+                     "static stride (0: the L2 sections)"),
+      llvm::cl::init(true)};
   Option<bool> foldKeyBound{
       *this, "fold-key-bound",
       llvm::cl::desc("fa3 kernel: a masked tile tests key <= min(upper "

@@ -28,10 +28,10 @@
 // CHECK-NEXT: %[[STRIDE32:.*]] = arith.index_cast %[[STRIDE]] : index to i32
 // Producer: this CTA's work tiles, ceil((work tiles - blockIdx.x) /
 // gridDim.x), none when blockIdx.x is past the list; the loop starts with no
-// ring tiles used; work tile = blockIdx.x + done * gridDim.x, heaviest
-// first within its L2 section of (batch, head) pairs (basic.mlir,
-// work-order.mlir): row block = ceil_div(Sq, 128) - 1 - (work's place in
-// its section) / (the section's pairs).
+// ring tiles used; work tile = blockIdx.x + done * gridDim.x. Under a causal
+// mask the looped CTAs take row blocks R - 1 - k and k of a pair in rounds
+// 2m and 2m + 1 of gridDim.x work tiles (pairedSlot, work-order.mlir): the
+// heavy one, R - 1 - k, in even rounds.
 // CHECK: fa4.warp_specialize
 // CHECK: %[[SM1:.*]] = arith.subi %[[STRIDE32]], %c1_i32 : i32
 // CHECK-NEXT: %[[LEFT:.*]] = arith.subi %[[NUMWORK]], %[[FIRST32]] : i32
@@ -44,10 +44,14 @@
 // CHECK-NEXT: %[[DONE:.*]] = arith.index_cast %[[W]] : index to i32
 // CHECK-NEXT: %[[SKIP:.*]] = arith.muli %[[DONE]], %[[STRIDE32]] : i32
 // CHECK-NEXT: %[[WORK:.*]] = arith.addi %[[FIRST32]], %[[SKIP]] : i32
-// CHECK: %[[SECTION:.*]] = arith.divui %[[WORK]], %{{.*}} : i32
-// CHECK: %[[PASS:.*]] = arith.divui %{{.*}}, %{{.*}} : i32
+// CHECK: %[[ROUND:.*]] = arith.divui %[[WORK]], %[[STRIDE32]] : i32
+// CHECK: %[[PARITY:.*]] = arith.remui %[[ROUND]], %c2_i32 : i32
+// CHECK-NEXT: %[[EVEN:.*]] = arith.cmpi ult, %[[PARITY]], %c1_i32 : i32
+// CHECK: %[[HEAVY:.*]] = arith.select %{{.*}}, %[[EVEN]], %{{.*}} : i1
+// CHECK: %[[K:.*]] = arith.remui %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[ROWBLOCKS]], %c1_i32 : i32
-// CHECK-NEXT: arith.subi %[[LAST]], %[[PASS]] : i32
+// CHECK-NEXT: %[[HEAVYBLOCK:.*]] = arith.subi %[[LAST]], %[[K]] : i32
+// CHECK-NEXT: arith.select %[[HEAVY]], %[[HEAVYBLOCK]], %[[K]] : i32
 // K/V: K runs one tile ahead of V; both rings continue at ring tile = ring
 // tiles used + t. K(0) is at ring tile `used`: once the ring has wrapped
 // (used >= 2) it waits on K empty (8 + slot) with parity (used / 2 - 1) & 1.

@@ -2,7 +2,8 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=l2-section-bytes=0 -canonicalize -cse | FileCheck %s --check-prefix=FLAT
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=l2-section-bytes=1048576 -canonicalize -cse | FileCheck %s --check-prefix=SMALL
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_100a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s --check-prefix=SM100
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=pair-row-blocks=1 -canonicalize -cse | FileCheck %s --check-prefix=PAIRED
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s --check-prefix=PAIRED
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=pair-row-blocks=0 -canonicalize -cse | FileCheck %s --check-prefix=UNPAIRED
 
 // The order of the prefill work tiles under a mask (WorkTiles::prefill).
 // Heaviest row block first over every (batch, head) pair puts each CTA of a
@@ -37,10 +38,11 @@
 // there): its K and V boxes hold the same 256 bytes a key.
 // SM100-LABEL: gpu.func @fa4_fa4_gqa_causal_sm_100a(
 // SM100: arith.divui %c524288_i32, %{{.*}} : i32
-// pair-row-blocks: the looped twin (its static stride is gridDim.x) takes
-// row blocks R - 1 - k and k of a pair in consecutive strides (pairedSlot,
-// which FA4ConversionTests checks is a permutation); the plain kernel keeps
-// the sections.
+// pair-row-blocks (the default): the looped twin (its static stride is
+// gridDim.x) takes row blocks R - 1 - k and k of a pair in consecutive
+// strides (pairedSlot, which FA4ConversionTests checks is a permutation);
+// the plain kernel keeps the sections. With pair-row-blocks=0 the twin
+// takes the sections too.
 // PAIRED-LABEL: gpu.func @fa4_fa3_gqa_causal_sm_90a(
 // PAIRED: fa4.warp_specialize
 // PAIRED: arith.divui %c524288_i32, %{{.*}} : i32
@@ -57,6 +59,11 @@
 // PAIRED: %[[ROUND:.*]] = arith.divui %[[WORK]], %[[STRIDE]] : i32
 // PAIRED-NOT: %c524288_i32
 // PAIRED: gpu.return
+// UNPAIRED-LABEL: gpu.func @fa4_fa3_gqa_causal_sm_90a_persistent(
+// UNPAIRED: fa4.warp_specialize
+// UNPAIRED-NOT: arith.divui %{{.*}}, %c2_i32 : i32
+// UNPAIRED: arith.divui %c524288_i32, %{{.*}} : i32
+// UNPAIRED: gpu.return
 func.func @gqa_causal(%q: tensor<?x?x8x64xbf16>, %k: tensor<?x?x2x64xbf16>, %v: tensor<?x?x2x64xbf16>) -> tensor<?x?x8x64xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x8x64xbf16>, tensor<?x?x2x64xbf16>, tensor<?x?x2x64xbf16> -> tensor<?x?x8x64xbf16>
   return %o : tensor<?x?x8x64xbf16>
