@@ -18,11 +18,14 @@
 // consumer owns one 64-row Q tile (wgmma M = 64), BM = 128, and keeps S, P
 // and O in registers. BN is the largest multiple of 16 that (a) fits the
 // accumulators in the register budget, (b) lets two K+V stages sit next to
-// Q in shared memory, (c) is at most 176.
+// Q in shared memory, (c) is at most 176. With consumer-warpgroups=3 a
+// prefill tile takes three consumers (BM = 192, 512 threads, FA3's tile at
+// d = 64): each keeps 160 registers, so BN is smaller.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fa4/Planning/Config.h"
+#include "fa4/Planning/SmemPlan.h"
 #include "fa4/Planning/SwizzlePlan.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -51,6 +54,14 @@ constexpr int kMlaBN = 64;
 /// wgmma M is 64 per warpgroup.
 constexpr int kSm90TileRows = 64;
 constexpr int kSm90ConsumerWarpgroups = 2;
+/// Three consumers (FA3's d = 64 tile): a fourth warpgroup's threads, and
+/// setmaxnreg's 160 registers a consumer (160 x 384 + 32 x 128 = 64K).
+constexpr int kSm90ThreeConsumerThreads = 512;
+constexpr int kSm90ThreeConsumerRegisters = 160;
+/// Dv = 128 leaves them BN = 64 (O takes 64 of the 120 for S, P and O).
+constexpr int kMaxThreeConsumerOvDepth = 128;
+/// The planner's own choice of three consumers: depths up to 64 (measured).
+constexpr int kThreeConsumerMaxDepth = 64;
 /// Two K+V stages at d=128 next to a 32 KB Q tile: 32 + 2 x (44 + 44) KB
 /// <= 227 KB at BN = 176; FA3's largest tile N.
 constexpr int kSm90MaxBN = 176;
@@ -121,6 +132,22 @@ static llvm::LogicalResult validate(const AttnProblem &problem,
     whyNot << "expected head depths of at most " << kMaxHeadDepth
            << " (or MLA 576/512), but got qkDepth " << problem.qkDepth
            << " and ovDepth " << problem.ovDepth;
+    return llvm::failure();
+  }
+  if (problem.consumerWarpgroups != 0 &&
+      (target.chip != Chip::SM90a ||
+       (problem.consumerWarpgroups != 2 && problem.consumerWarpgroups != 3))) {
+    whyNot << "expected consumer-warpgroups to be 0 (the planner's), or 2 or "
+              "3 on sm_90a, but got "
+           << problem.consumerWarpgroups << " on " << chip;
+    return llvm::failure();
+  }
+  if (problem.consumerWarpgroups == 3 &&
+      problem.ovDepth > kMaxThreeConsumerOvDepth) {
+    whyNot << "three consumer warpgroups keep " << kSm90ThreeConsumerRegisters
+           << " registers a thread, too few for a 64 x " << problem.ovDepth
+           << " f32 O next to S and P; expected ovDepth <= "
+           << kMaxThreeConsumerOvDepth << " with consumer-warpgroups=3";
     return llvm::failure();
   }
   if (isMla && target.chip == Chip::SM90a) {
@@ -219,6 +246,22 @@ static int chooseSm100Tiles(const AttnProblem &problem,
   return config.bn;
 }
 
+/// Three consumers at d = 64 measured +7-13% over two from Skv = 4096 to
+/// 16k, but -8 to -23% at 512-1024 (a 192-row tile wastes 11% of 512 rows,
+/// and the looped twin, which runs those, spills at 160 registers) and
+/// -2 to +5% at 2048 (bench/RESULTS.md, session 12). So the planner takes
+/// three only where it knows (a static size or a hint) that both lengths
+/// pass the twin's bound, without a window mask (not measured).
+static bool prefersThreeConsumers(const AttnProblem &problem,
+                                  const AttnConfig &config) {
+  int64_t seqQ = problem.plannedSeqQ(), seqKV = problem.plannedSeqKV();
+  return config.paddedQkDepth <= kThreeConsumerMaxDepth &&
+         config.paddedOvDepth <= kThreeConsumerMaxDepth &&
+         problem.mask != MaskKind::Window && seqKV != kDynamic &&
+         seqKV > kLoopedTwinMaxSeqKV &&
+         (seqQ == kDynamic || seqQ > kLoopedTwinMaxSeqKV);
+}
+
 /// Sets the tiles and returns the largest BN the chip's resources allow.
 static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
                            AttnConfig &config) {
@@ -226,9 +269,24 @@ static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
   config.numQ = kSm90ConsumerWarpgroups;
   config.bm = config.numQ * kSm90TileRows;
   config.fuseGqa = chooseFuseGqa(problem, config.bm);
+  int64_t seqQ = problem.plannedSeqQ();
+  bool decodeTile = seqQ != kDynamic &&
+                    seqQ * (config.fuseGqa ? config.group : 1) <= kSm90TileRows;
+  // A third consumer only for prefill tiles: a fused GQA or decode tile
+  // keeps its rows in one or two consumers.
+  int consumerRegisters = target.consumerRegisters;
+  int64_t consumers = problem.consumerWarpgroups;
+  if (consumers == 0)
+    consumers = prefersThreeConsumers(problem, config) ? 3 : 2;
+  if (consumers == 3 && !config.fuseGqa && !decodeTile) {
+    config.numQ = 3;
+    config.bm = config.numQ * kSm90TileRows;
+    config.numThreads = kSm90ThreeConsumerThreads;
+    consumerRegisters = kSm90ThreeConsumerRegisters;
+  }
   // Per consumer thread, a 64 x BN f32 S is BN/2 registers, P in 16 bits
   // BN/4, and a 64 x Dv f32 O is Dv/2.
-  int accumulatorRegisters = target.consumerRegisters - kSm90ReservedRegisters;
+  int accumulatorRegisters = consumerRegisters - kSm90ReservedRegisters;
   int registerBN = (accumulatorRegisters - config.paddedOvDepth / 2) * 4 / 3;
   // Two stages of a K tile (BN x Dqk) and a V tile (BN x Dv) next to Q.
   int64_t bytes = elementBytes(config.elementType);
@@ -239,9 +297,6 @@ static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
                    (2 * stageBytesPerKey));
   int maxBN =
       roundDownTo(std::min({kSm90MaxBN, registerBN, smemBN}), kMmaNGranule);
-  int64_t seqQ = problem.plannedSeqQ();
-  bool decodeTile = seqQ != kDynamic &&
-                    seqQ * (config.fuseGqa ? config.group : 1) <= kSm90TileRows;
   config.bn = decodeTile ? std::min(maxBN, kSm90DecodeBN) : maxBN;
   // Under a causal mask a 128-row block's keys end on a 128-key boundary:
   // at BN = 128 only its diagonal tile is masked, at 176 its last tile
@@ -391,12 +446,19 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
          << "\n";
     }
   } else {
-    os << "  MMA_M = 64 (wgmma), numQ = 2, BM = 128: two consumer warpgroups "
-          "own one 64-row tile each and ping-pong\n";
+    bool threeConsumers = config.numQ == 3;
+    int consumerRegisters =
+        threeConsumers ? kSm90ThreeConsumerRegisters : target.consumerRegisters;
+    os << "  MMA_M = 64 (wgmma), numQ = " << config.numQ
+       << ", BM = " << config.bm << ": "
+       << (threeConsumers ? "three consumer warpgroups (consumer-warpgroups="
+                            "3, 512 threads)"
+                          : "two consumer warpgroups")
+       << " own one 64-row tile each and ping-pong\n";
     os << "  BN = " << config.bn << " (S + P + O: "
        << config.bn / 2 + config.bn / 4 + config.paddedOvDepth / 2
-       << " registers of " << target.consumerRegisters - kSm90ReservedRegisters
-       << " of the consumer's " << target.consumerRegisters
+       << " registers of " << consumerRegisters - kSm90ReservedRegisters
+       << " of the consumer's " << consumerRegisters
        << "): the largest multiple of 16 <= 176 whose S + P + O fits and "
           "two K+V stages next to Q in shared memory; at most "
        << kSm90DecodeBN

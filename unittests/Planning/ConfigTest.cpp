@@ -88,12 +88,20 @@ TEST(ConfigTest, SM100aMla) {
   EXPECT_TRUE(config->fuseGqa);
 }
 
+/// The problem with the sm_90a plan held to two consumer warpgroups (at
+/// d = 64 and sizes past 2048 the planner would take three).
+static AttnProblem withTwoConsumers(AttnProblem problem) {
+  problem.consumerWarpgroups = 2;
+  return problem;
+}
+
 TEST(ConfigTest, SM90aBlockNByHeadDepth) {
   std::string whyNot;
   for (auto [depth, expectedBN] :
        {std::pair<int, int>{64, 176}, {128, 176}, {256, 80}}) {
-    auto config = plan(makeProblem(4, 4096, 4096, 16, 16, depth, depth),
-                       Chip::SM90a, whyNot);
+    auto config =
+        plan(withTwoConsumers(makeProblem(4, 4096, 4096, 16, 16, depth, depth)),
+             Chip::SM90a, whyNot);
     ASSERT_TRUE(llvm::succeeded(config)) << whyNot;
     EXPECT_EQ(config->bn, expectedBN) << "depth " << depth;
     EXPECT_EQ(config->bm, 128);
@@ -115,7 +123,8 @@ TEST(ConfigTest, SM90aCausalBlockNCapsCausalTilesOnly) {
   };
   for (int depth : {64, 128}) {
     // By default a causal mask caps BN at 128.
-    AttnProblem causal = makeProblem(4, 4096, 4096, 16, 16, depth, depth);
+    AttnProblem causal =
+        withTwoConsumers(makeProblem(4, 4096, 4096, 16, 16, depth, depth));
     causal.mask = MaskKind::Causal;
     EXPECT_EQ(causal.causalBlockN, kDefaultCausalBlockN);
     EXPECT_EQ(sm90BN(causal), 128) << "depth " << depth;
@@ -124,7 +133,8 @@ TEST(ConfigTest, SM90aCausalBlockNCapsCausalTilesOnly) {
     EXPECT_EQ(sm90BN(causal), 176) << "depth " << depth;
     // Nor past kCausalBlockNMaxSeqKV keys, where the wider tile is faster;
     // an unknown Skv takes the cap.
-    AttnProblem longCausal = makeProblem(1, 16384, 16384, 16, 16, depth, depth);
+    AttnProblem longCausal =
+        withTwoConsumers(makeProblem(1, 16384, 16384, 16, 16, depth, depth));
     longCausal.mask = MaskKind::Causal;
     EXPECT_EQ(sm90BN(longCausal), 176) << "depth " << depth;
     longCausal.seqKV = kDynamic;
@@ -132,7 +142,9 @@ TEST(ConfigTest, SM90aCausalBlockNCapsCausalTilesOnly) {
     longCausal.seqKVHint = 16384;
     EXPECT_EQ(sm90BN(longCausal), 176) << "depth " << depth;
     // Without a causal mask the cap does not apply.
-    EXPECT_EQ(sm90BN(makeProblem(4, 4096, 4096, 16, 16, depth, depth)), 176)
+    EXPECT_EQ(sm90BN(withTwoConsumers(
+                  makeProblem(4, 4096, 4096, 16, 16, depth, depth))),
+              176)
         << "depth " << depth;
   }
   // A cap above the chip's choice changes nothing (d = 256: BN = 80).
@@ -149,6 +161,78 @@ TEST(ConfigTest, SM90aCausalBlockNCapsCausalTilesOnly) {
   ASSERT_TRUE(llvm::succeeded(withCap) && llvm::succeeded(withoutCap))
       << whyNot;
   EXPECT_EQ(withCap->bn, withoutCap->bn);
+}
+
+TEST(ConfigTest, SM90aThreeConsumersPastTheTwinsBound) {
+  std::string whyNot;
+  auto sm90 = [&](const AttnProblem &problem) {
+    auto config = plan(problem, Chip::SM90a, whyNot);
+    EXPECT_TRUE(llvm::succeeded(config)) << whyNot;
+    return config;
+  };
+  // d = 64 with Sq and Skv known past 2048: three consumers, a 192-row
+  // tile, 512 threads, BN from 160 registers a consumer (S + P + O <= 120).
+  AttnProblem longPrefill = makeProblem(2, 8192, 8192, 32, 32, 64, 64);
+  auto three = sm90(longPrefill);
+  ASSERT_TRUE(llvm::succeeded(three));
+  EXPECT_EQ(three->numQ, 3);
+  EXPECT_EQ(three->bm, 192);
+  EXPECT_EQ(three->numThreads, 512);
+  EXPECT_EQ(three->bn, 112);
+  EXPECT_LE(three->bn / 2 + three->bn / 4 + three->paddedOvDepth / 2, 120);
+  // A hint counts as knowing; causal too.
+  AttnProblem hinted =
+      makeProblem(kDynamic, kDynamic, kDynamic, 32, 32, 64, 64);
+  hinted.seqKVHint = 4096;
+  hinted.mask = MaskKind::Causal;
+  EXPECT_EQ(sm90(hinted)->numQ, 3);
+  // Two where the twin runs or the length is unknown, at 2048 keys, for a
+  // short Sq, under a window mask, and at d = 128.
+  hinted.seqKVHint = kDynamic;
+  EXPECT_EQ(sm90(hinted)->numQ, 2);
+  EXPECT_EQ(sm90(makeProblem(8, 2048, 2048, 32, 32, 64, 64))->numQ, 2);
+  EXPECT_EQ(sm90(makeProblem(8, 1024, 8192, 32, 32, 64, 64))->numQ, 2);
+  AttnProblem window = longPrefill;
+  window.mask = MaskKind::Window;
+  window.windowLeft = 128;
+  window.windowRight = 0;
+  EXPECT_EQ(sm90(window)->numQ, 2);
+  EXPECT_EQ(sm90(makeProblem(2, 8192, 8192, 16, 16, 128, 128))->numQ, 2);
+  // Asked for: three at d = 128 (BN = 64), two at d = 64.
+  AttnProblem ask = makeProblem(2, 8192, 8192, 16, 16, 128, 128);
+  ask.consumerWarpgroups = 3;
+  auto asked = sm90(ask);
+  ASSERT_TRUE(llvm::succeeded(asked));
+  EXPECT_EQ(asked->numQ, 3);
+  EXPECT_EQ(asked->bn, 64);
+  EXPECT_EQ(sm90(withTwoConsumers(longPrefill))->numQ, 2);
+  // Decode tiles keep their consumers even when three are asked for.
+  AttnProblem decode = makeProblem(1, 1, 32768, 32, 32, 64, 64);
+  decode.consumerWarpgroups = 3;
+  EXPECT_NE(sm90(decode)->numQ, 3);
+}
+
+TEST(ConfigTest, ThreeConsumersRejectedWhereNotPlanned) {
+  std::string whyNot;
+  // Dv = 256 leaves no KV tile in 160 registers.
+  AttnProblem deep = makeProblem(2, 8192, 8192, 8, 8, 256, 256);
+  deep.consumerWarpgroups = 3;
+  EXPECT_TRUE(llvm::failed(plan(deep, Chip::SM90a, whyNot)));
+  EXPECT_NE(whyNot.find("expected ovDepth <= 128 with consumer-warpgroups=3"),
+            std::string::npos)
+      << whyNot;
+  // Only 2 or 3, and only on sm_90a.
+  for (auto [chip, count] : {std::pair<Chip, int64_t>{Chip::SM90a, 4},
+                             {Chip::SM90a, 1},
+                             {Chip::SM100a, 3}}) {
+    whyNot.clear();
+    AttnProblem problem = makeProblem(2, 8192, 8192, 16, 16, 64, 64);
+    problem.consumerWarpgroups = count;
+    EXPECT_TRUE(llvm::failed(plan(problem, chip, whyNot)));
+    EXPECT_NE(whyNot.find("expected consumer-warpgroups to be 0"),
+              std::string::npos)
+        << whyNot;
+  }
 }
 
 TEST(ConfigTest, FuseGqaForDecode) {

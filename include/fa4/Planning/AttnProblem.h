@@ -74,6 +74,9 @@ struct AttnProblem {
   /// sm_90a under a causal mask: at most this many keys per KV tile when
   /// the planner would choose more (0: no cap).
   int64_t causalBlockN = kDefaultCausalBlockN;
+  /// sm_90a prefill: consumer warpgroups of 64 rows each, 2 (BM = 128) or 3
+  /// (BM = 192, FA3's tile at d = 64); 0 lets the planner choose.
+  int64_t consumerWarpgroups = 0;
   /// At most this many K/V ring slots (0: as many as fit, up to the chip's
   /// cap): frees shared memory for what a lowering stages past the plan.
   int64_t maxKvStages = 0;

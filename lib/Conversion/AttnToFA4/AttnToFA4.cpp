@@ -63,6 +63,10 @@ constexpr int64_t kConsumerBoxBytes = kRowsPerConsumer * kSwizzleBytes;
 /// exactly.
 constexpr int kProducerRegisters = 24;
 constexpr int kConsumerRegisters = 240;
+/// Three consumers (consumer-warpgroups=3) share 128 * 512: FA3's 160 a
+/// consumer and 32 for the producer use it exactly.
+constexpr int kThreeConsumerProducerRegisters = 32;
+constexpr int kThreeConsumerRegisters = 160;
 /// With one consumer (decode without a split) the pool (255 * 256) has room
 /// to spare: the producer keeps enough for a persistent work loop's
 /// decoding, which spills 24 bytes at 24 registers (ptxas 13.0).
@@ -73,7 +77,8 @@ constexpr int64_t kMinStagesToSplitKeys = 4;
 /// K of one wgmma (16-bit inputs): the granule of the last P V's narrowing.
 constexpr int64_t kMmaK = 16;
 /// Named barrier the two consumers meet at before staging split-K partials
-/// (the ping-pong turns use 1 and 2).
+/// (the ping-pong turns use 1 to the number of consumers; a split takes
+/// two).
 constexpr int kConsumersDoneBarrier = 3;
 /// Named barriers 4 + c: consumer c's warpgroup meets before its TMA store
 /// of O.
@@ -306,7 +311,7 @@ public:
   FA3KernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
                    const FA3Schedule &schedule, bool persistent)
       : KernelEmitter(b, loc), plan(plan),
-        pingPong(schedule.pingPong && plan.numConsumers == 2 &&
+        pingPong(schedule.pingPong && plan.numConsumers >= 2 &&
                  !plan.consumersSplitKeys),
         persistent(persistent),
         intraWgOverlap(schedule.intraWgOverlap && allowsIntraWgOverlap(plan)),
@@ -681,22 +686,29 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     MBarrierArriveOp::create(b, loc, vEmptyBarrier(slotOf(tile)));
   };
   // Ping-pong (FA3): named barrier 1 + c orders consumer c's GEMM issue after
-  // the other consumer's, so one warpgroup's softmax runs under the other's
-  // GEMMs. Consumer 1 lets consumer 0 go first.
-  Value ownTurn = add(consumer, i32(1)), otherTurn = sub(i32(2), consumer);
+  // the previous consumer's (c - 1, cyclically), so one warpgroup's softmax
+  // runs under the others' GEMMs. The last consumer lets consumer 0 go
+  // first.
+  int64_t numConsumers = plan.numConsumers;
+  Value ownTurn = add(consumer, i32(1));
+  Value nextTurn =
+      numConsumers == 2
+          ? sub(i32(2), consumer)
+          : add(remu(add(consumer, i32(1)), i32(numConsumers)), i32(1));
   Value pairThreads = i32(2 * kWarpgroupThreads);
   auto waitTurn = [&] {
     NVVM::BarrierOp::create(b, loc, Type(), ownTurn, pairThreads,
                             NVVM::BarrierReductionAttr(), Value());
   };
   auto passTurn = [&] {
-    NVVM::BarrierArriveOp::create(b, loc, otherTurn, pairThreads);
+    NVVM::BarrierArriveOp::create(b, loc, nextTurn, pairThreads);
   };
   if (pingPong) {
-    auto ifSecond = scf::IfOp::create(
-        b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(1)), false);
+    auto ifLast = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(numConsumers - 1)),
+        false);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifSecond.thenBlock());
+    b.setInsertionPointToStart(ifLast.thenBlock());
     passTurn();
   }
 
@@ -1302,10 +1314,12 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
 
   auto roles = WarpSpecializeOp::create(
       b, loc, b.getDenseI64ArrayAttr({1, plan.numConsumers}),
-      b.getDenseI64ArrayAttr({plan.numConsumers == 1
-                                  ? kSoleConsumerProducerRegisters
-                                  : kProducerRegisters,
-                              kConsumerRegisters}),
+      b.getDenseI64ArrayAttr(
+          {plan.numConsumers == 1   ? kSoleConsumerProducerRegisters
+           : plan.numConsumers == 3 ? kThreeConsumerProducerRegisters
+                                    : kProducerRegisters,
+           plan.numConsumers == 3 ? kThreeConsumerRegisters
+                                  : kConsumerRegisters}),
       /*rolesCount=*/2);
   Type i32Type = b.getI32Type();
   {

@@ -35,6 +35,7 @@ struct SelectConfigPass
     fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
     problem.blockN = blockN;
     problem.causalBlockN = causalBlockN;
+    problem.consumerWarpgroups = consumerWarpgroups;
     FailureOr<fa4::AttnConfig> config =
         runPlanner<fa4::AttnConfig>(op, [&](llvm::raw_ostream &whyNot) {
           return fa4::planConfig(problem, target, whyNot);

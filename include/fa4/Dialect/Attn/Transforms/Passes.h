@@ -41,6 +41,13 @@ struct PlanOptionsBase : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("sm_90a, causal mask: at most this many keys per KV "
                      "tile (0: no cap; default 128, measured faster)"),
       llvm::cl::init(kDefaultCausalBlockN)};
+  PassOptions::Option<int64_t> consumerWarpgroups{
+      *this, "consumer-warpgroups",
+      llvm::cl::desc("sm_90a prefill: consumer warpgroups of 64 rows, 2 "
+                     "(BM = 128) or 3 (BM = 192, Dv <= 128); 0: the "
+                     "planner's (three at d <= 64 with Sq and Skv known "
+                     "past 2048)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> splitKPartitions{
       *this, "split-k-partitions",
       llvm::cl::desc("Split-K partitions per work item in place of the "
@@ -66,7 +73,7 @@ void buildPlanPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
                        int64_t blockN = 0, int64_t splitKPartitions = 0,
                        bool splitKWorkspace = false,
                        int64_t causalBlockN = kDefaultCausalBlockN,
-                       int64_t maxKvStages = 0);
+                       int64_t maxKvStages = 0, int64_t consumerWarpgroups = 0);
 
 template <typename Derived>
 void buildPlanPipeline(mlir::OpPassManager &pm,
@@ -74,7 +81,7 @@ void buildPlanPipeline(mlir::OpPassManager &pm,
   buildPlanPipeline(pm, options.chip, options.batchHint, options.seqQHint,
                     options.seqKVHint, options.blockN, options.splitKPartitions,
                     options.splitKWorkspace, options.causalBlockN,
-                    options.maxKvStages);
+                    options.maxKvStages, options.consumerWarpgroups);
 }
 
 #define GEN_PASS_REGISTRATION

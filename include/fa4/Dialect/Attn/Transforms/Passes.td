@@ -38,7 +38,16 @@ def AttnSelectConfig : Pass<"attn-select-config"> {
            "cap; default 128, which lines the tiles up with the 128-row "
            "blocks, so no key past a block's diagonal tile is multiplied: "
            "+8-21% at S <= 2048 for d = 64 and 128 (bench/RESULTS.md, "
-           "session 8))">
+           "session 8))">,
+    Option<"consumerWarpgroups", "consumer-warpgroups", "int64_t",
+           /*default=*/"0",
+           "sm_90a prefill: consumer warpgroups of 64 rows each, 2 (BM = "
+           "128, 384 threads) or 3 (BM = 192, 512 threads at 160 registers "
+           "a consumer, FA3's tile at d = 64; Dv <= 128); fused GQA and "
+           "decode tiles keep two. 0: the planner's: three at depths up to "
+           "64 without a window mask where a static size or a hint puts Sq "
+           "and Skv past 2048 (+7-13% from 4096 keys, -8 to -23% at 512-1024 "
+           "on the H200, bench/RESULTS.md, session 12), else two">
   ];
 }
 

@@ -1,0 +1,89 @@
+// attn-select-config's consumer-warpgroups on sm_90a: 2 (BM = 128, 384
+// threads) or 3 (BM = 192, 512 threads, 160 registers a consumer); 0, the
+// default, takes three at depths up to 64 where Sq and Skv are known (static
+// or hinted) past the looped twin's 2048 keys, else two.
+
+// RUN: fa4-opt %s -split-input-file --attn-select-config=chip=sm_90a | FileCheck %s --check-prefix=RULE
+// RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a consumer-warpgroups=3" | FileCheck %s --check-prefix=THREE
+// RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a consumer-warpgroups=2" | FileCheck %s --check-prefix=TWO
+// RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a seq-q-hint=8192 seq-kv-hint=8192" | FileCheck %s --check-prefix=HINTED
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a consumer-warpgroups=3" --attn-explain 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+
+// Out of range, or on sm_100a: refused by name, with what is accepted.
+// RUN: not fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a consumer-warpgroups=4" 2>&1 | FileCheck %s --check-prefix=FOUR
+// RUN: not fa4-opt %s -split-input-file --attn-select-config="chip=sm_100a consumer-warpgroups=3" 2>&1 | FileCheck %s --check-prefix=SM100
+// FOUR: error: 'attn.attention' op expected consumer-warpgroups to be 0 (the planner's), or 2 or 3 on sm_90a, but got 4 on sm_90a
+// SM100: error: 'attn.attention' op expected consumer-warpgroups to be 0 (the planner's), or 2 or 3 on sm_90a, but got 3 on sm_100a
+
+// RULE-LABEL: func @d64_long
+// RULE: bm = 192, bn = 112, {{.*}}num_q = 3, {{.*}}num_threads = 512>
+// TWO-LABEL: func @d64_long
+// TWO: bm = 128, bn = 176, {{.*}}num_q = 2, {{.*}}num_threads = 384>
+// EXPLAIN: MMA_M = 64 (wgmma), numQ = 3, BM = 192: three consumer warpgroups (consumer-warpgroups=3, 512 threads) own one 64-row tile each and ping-pong
+// EXPLAIN-NEXT: BN = 112 (S + P + O: 116 registers of 120 of the consumer's 160)
+func.func @d64_long(%q: tensor<2x8192x16x64xbf16>, %k: tensor<2x8192x16x64xbf16>, %v: tensor<2x8192x16x64xbf16>) -> tensor<2x8192x16x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<2x8192x16x64xbf16>, tensor<2x8192x16x64xbf16>, tensor<2x8192x16x64xbf16>
+      -> tensor<2x8192x16x64xbf16>
+  return %o : tensor<2x8192x16x64xbf16>
+}
+
+// -----
+
+// Dynamic sizes: two without hints (the looped twin serves Skv <= 2048 and
+// spills at 160 registers); three with hints past 2048 or when asked.
+// RULE-LABEL: func @d64_dynamic
+// RULE: bm = 128, bn = 128, {{.*}}num_q = 2,
+// HINTED-LABEL: func @d64_dynamic
+// HINTED: bm = 192, bn = 112, {{.*}}num_q = 3,
+// THREE-LABEL: func @d64_dynamic
+// THREE: bm = 192, bn = 112, {{.*}}num_q = 3,
+func.func @d64_dynamic(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %v: tensor<?x?x16x64xbf16>) -> tensor<?x?x16x64xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>}
+      : tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>
+      -> tensor<?x?x16x64xbf16>
+  return %o : tensor<?x?x16x64xbf16>
+}
+
+// -----
+
+// d = 128 keeps two by default; asked for three, BN = 64 (O takes 64 of the
+// 120 registers for S, P and O).
+// RULE-LABEL: func @d128_long
+// RULE: bm = 128, bn = 176, {{.*}}num_q = 2,
+// THREE-LABEL: func @d128_long
+// THREE: bm = 192, bn = 64, {{.*}}num_q = 3, {{.*}}num_threads = 512>
+func.func @d128_long(%q: tensor<2x8192x16x128xbf16>, %k: tensor<2x8192x16x128xbf16>, %v: tensor<2x8192x16x128xbf16>) -> tensor<2x8192x16x128xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<2x8192x16x128xbf16>, tensor<2x8192x16x128xbf16>, tensor<2x8192x16x128xbf16>
+      -> tensor<2x8192x16x128xbf16>
+  return %o : tensor<2x8192x16x128xbf16>
+}
+
+// -----
+
+// A window mask keeps two (three were not measured under it); so does a
+// decode tile, even when three are asked for.
+// RULE-LABEL: func @d64_window
+// RULE: num_q = 2,
+// HINTED-LABEL: func @d64_window
+// HINTED: num_q = 2,
+func.func @d64_window(%q: tensor<2x8192x16x64xbf16>, %k: tensor<2x8192x16x64xbf16>, %v: tensor<2x8192x16x64xbf16>) -> tensor<2x8192x16x64xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<window(256, 0)>}
+      : tensor<2x8192x16x64xbf16>, tensor<2x8192x16x64xbf16>, tensor<2x8192x16x64xbf16>
+      -> tensor<2x8192x16x64xbf16>
+  return %o : tensor<2x8192x16x64xbf16>
+}
+
+// -----
+
+// THREE-LABEL: func @d64_decode
+// THREE-NOT: num_q = 3
+// THREE: return
+func.func @d64_decode(%q: tensor<1x1x16x64xbf16>, %k: tensor<1x32768x16x64xbf16>, %v: tensor<1x32768x16x64xbf16>) -> tensor<1x1x16x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x1x16x64xbf16>, tensor<1x32768x16x64xbf16>, tensor<1x32768x16x64xbf16>
+      -> tensor<1x1x16x64xbf16>
+  return %o : tensor<1x1x16x64xbf16>
+}
+
