@@ -93,13 +93,14 @@ TWINREG_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
 # R - 1 - k and k of a head in consecutive strides (session 12: +11-13% at
 # d = 128, S <= 2048).
 SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
-# "c3": three consumer warpgroups on a 192-row tile (`--consumer-warpgroups=3`,
-# FA3's tile at d = 64: one consumer's softmax under two others' GEMMs), at
-# the planner's BN (112 at d = 64: 160 registers a consumer) and at 96 and 80
-# ("c3bn96", "c3bn80": the looped twin spills at 112 and 96); d = 128 too,
-# at BN = 64, for correctness at Dv = 128. "hint8k": the default planner
-# with size hints past 2048 (`--seq-q-hint=8192 --seq-kv-hint=8192`), where
-# it takes three consumers itself (session 12).
+# "c3": three consumer warpgroups on a 192-row tile for the kernel and its
+# looped twin alike (`--consumer-warpgroups=3`, FA3's tile at d = 64: one
+# consumer's softmax under two others' GEMMs); d = 128 too, at BN = 64, for
+# correctness at Dv = 128. "two": two consumers for both
+# (`--consumer-warpgroups=2`), against the default, which gives the d = 64
+# kernel three and its twin (Skv <= 2048) its own plan of two (session 12;
+# its "c3bn96" / "c3bn80", three at BN = 96 / 80, and "hint8k", size hints
+# of 8192, were measured then).
 C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nofold": (["--fold-key-bound=0"], CAUSAL_BENCH),
@@ -119,9 +120,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "sections": (["--pair-row-blocks=0"], CAUSAL_BENCH),
             "c3": (["--consumer-warpgroups=3"],
                    C3_BENCH + ["bench_prefill_d128_none"]),
-            "c3bn96": (["--consumer-warpgroups=3", "--block-n=96"], C3_BENCH),
-            "c3bn80": (["--consumer-warpgroups=3", "--block-n=80"], C3_BENCH),
-            "hint8k": (["--seq-q-hint=8192", "--seq-kv-hint=8192"], C3_BENCH)}
+            "two": (["--consumer-warpgroups=2"], C3_BENCH)}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),

@@ -175,9 +175,10 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       grid.push_back(factorsJson(dimFactors));
     return grid;
   };
-  // The lowest version that holds the kernel: 5 for a persistent twin
-  // kernel, 4 for a programmatic dependent launch or a persistent rule, 3
-  // for a workspace split-K's second kernel.
+  // The lowest version that holds the kernel: 6 for a persistent twin with
+  // its own launch, 5 for a persistent twin kernel, 4 for a programmatic
+  // dependent launch or a persistent rule, 3 for a workspace split-K's second
+  // kernel.
   auto combine = abi.getAs<DictionaryAttr>("combine");
   bool programmatic = abi.contains("programmatic_dependent_launch");
   auto persistent = abi.getAs<DictionaryAttr>("persistent");
@@ -191,9 +192,12 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
   };
   auto twin =
       persistent ? persistent.getAs<SymbolRefAttr>("kernel") : SymbolRefAttr();
+  auto twinLaunch = persistent ? persistent.getAs<DictionaryAttr>("launch")
+                               : DictionaryAttr();
 
   llvm::json::Object manifest{
-      {"fa4_abi_version", twin                         ? 5
+      {"fa4_abi_version", twinLaunch                   ? 6
+                          : twin                       ? 5
                           : programmatic || persistent ? 4
                           : combine                    ? 3
                                                        : 2},
@@ -235,6 +239,16 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       rule["kernel"] = twin.getLeafReference().str();
     manifest.getObject("launch")->insert({"persistent", std::move(rule)});
   }
+  if (twinLaunch)
+    manifest["twin"] = llvm::json::Object{
+        {"params", paramsJson(twinLaunch)},
+        {"launch",
+         llvm::json::Object{
+             {"grid", gridJson(twinLaunch)},
+             {"block", int3(cast<DenseI64ArrayAttr>(twinLaunch.get("block")))},
+             {"cluster", llvm::json::Array{int64_t(1), int64_t(1), int64_t(1)}},
+             {"dynamic_smem_bytes",
+              integerOf(twinLaunch, "dynamic_smem_bytes")}}}};
   if (combine) {
     manifest["workspace"] =
         llvm::json::Object{{"bytes", factorsJson(abi.get("workspace_bytes"))}};

@@ -247,18 +247,20 @@ static int chooseSm100Tiles(const AttnProblem &problem,
 }
 
 /// Three consumers at d = 64 measured +7-13% over two from Skv = 4096 to
-/// 16k, but -8 to -23% at 512-1024 (a 192-row tile wastes 11% of 512 rows,
+/// 16k, but -8 to -24% at 512-1024 (a 192-row tile wastes 11% of 512 rows,
 /// and the looped twin, which runs those, spills at 160 registers) and
 /// -2 to +5% at 2048 (bench/RESULTS.md, session 12). So the planner takes
-/// three only where it knows (a static size or a hint) that both lengths
-/// pass the twin's bound, without a window mask (not measured).
+/// three, without a window mask (not measured), where the kernel runs only
+/// past the twin's 2048 keys: a static Skv past it, or a dynamic one (the
+/// twin, with its own plan of two, takes Skv <= 2048:
+/// twinKeepsTwoConsumers); and Sq past it or unknown.
 static bool prefersThreeConsumers(const AttnProblem &problem,
                                   const AttnConfig &config) {
-  int64_t seqQ = problem.plannedSeqQ(), seqKV = problem.plannedSeqKV();
+  int64_t seqQ = problem.plannedSeqQ();
   return config.paddedQkDepth <= kThreeConsumerMaxDepth &&
          config.paddedOvDepth <= kThreeConsumerMaxDepth &&
-         problem.mask != MaskKind::Window && seqKV != kDynamic &&
-         seqKV > kLoopedTwinMaxSeqKV &&
+         problem.mask != MaskKind::Window &&
+         (problem.seqKV == kDynamic || problem.seqKV > kLoopedTwinMaxSeqKV) &&
          (seqQ == kDynamic || seqQ > kLoopedTwinMaxSeqKV);
 }
 
@@ -316,6 +318,12 @@ int64_t AttnConfig::workItemsPerHead(int64_t seqQ) const {
   if (tilesHeads())
     return llvm::divideCeilSigned(int64_t(group) * seqQ, rowsPerWorkItem);
   return llvm::divideCeilSigned(seqQ, int64_t(bmEff()) * ctaGroup());
+}
+
+bool fa4::twinKeepsTwoConsumers(const AttnProblem &problem,
+                                const AttnConfig &config) {
+  return config.chip == Chip::SM90a && config.numQ == 3 &&
+         problem.consumerWarpgroups == 0 && problem.seqKV == kDynamic;
 }
 
 llvm::FailureOr<AttnConfig> fa4::planConfig(const AttnProblem &problem,

@@ -85,19 +85,20 @@ Kernel::Loaded Kernel::load() {
   };
   // The attention kernel and its persistent twin take the launch's shared
   // memory, past the default 48 KB.
-  auto allowDynamicSmem = [&](CUfunction attention) {
+  auto allowDynamicSmem = [&](CUfunction attention, const LaunchSpec &launch) {
     checkCuda(api.cuFuncSetAttribute(
                   attention, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                  static_cast<int>(manifest.launch.dynamicSmemBytes)),
+                  static_cast<int>(launch.dynamicSmemBytes)),
               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
   };
   try {
     result.function = function(manifest.kernel);
-    allowDynamicSmem(result.function);
+    allowDynamicSmem(result.function, manifest.launch);
     if (manifest.launch.persistent &&
         !manifest.launch.persistent->kernel.empty()) {
       result.persistentTwin = function(manifest.launch.persistent->kernel);
-      allowDynamicSmem(result.persistentTwin);
+      allowDynamicSmem(result.persistentTwin,
+                       manifest.twin ? manifest.twin->launch : manifest.launch);
     }
     // Clusters of more than 8 CTAs are "non-portable" and must be opted in.
     const auto &cluster = manifest.launch.cluster;
@@ -223,6 +224,13 @@ void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   Bindings bindings = validateArgs(manifest, args);
   std::array<uint32_t, 3> grid = evaluateGrid(manifest.launch, bindings);
   KernelArgs kernelArgs(manifest, manifest.params, bindings, args);
+  // Version 6: the twin's own arguments and work tiles, refused here too.
+  std::array<uint32_t, 3> twinGrid = {};
+  std::optional<KernelArgs> twinArgs;
+  if (manifest.twin) {
+    twinGrid = evaluateGrid(manifest.twin->launch, bindings);
+    twinArgs.emplace(manifest, manifest.twin->params, bindings, args);
+  }
   std::optional<KernelArgs> combineArgs;
   std::array<uint32_t, 3> combineGrid = {};
   uint64_t workspaceBytes = evaluateWorkspaceBytes(manifest, bindings);
@@ -232,21 +240,29 @@ void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   }
 
   const Loaded &functions = loadedFor(currentContext());
-  // Persistent CTAs when the rule applies: this kernel, or its looped twin.
+  // Persistent CTAs when the rule applies: this kernel, or its looped twin
+  // (with its own launch and arguments where the manifest gives them).
   CUfunction function = functions.function;
   const std::string *name = &manifest.kernel;
+  const LaunchSpec *launch = &manifest.launch;
+  KernelArgs *chosenArgs = &kernelArgs;
   if (persistentApplies(manifest.launch, bindings, functions.numSMs)) {
-    grid = persistentGrid(manifest.launch, bindings, grid, functions.numSMs,
-                          persistentCtaLimit.load());
     if (functions.persistentTwin) {
       function = functions.persistentTwin;
       name = &manifest.launch.persistent->kernel;
+      if (twinArgs) {
+        launch = &manifest.twin->launch;
+        grid = twinGrid;
+        chosenArgs = &*twinArgs;
+      }
     }
+    grid = persistentGrid(*launch, bindings, grid, functions.numSMs,
+                          persistentCtaLimit.load());
   }
   bool programmatic = programmaticLaunch.load();
   if (!manifest.combine) {
-    launchOne(function, *name, manifest.launch, grid, kernelArgs.pointers(0),
-              stream, programmatic);
+    launchOne(function, *name, *launch, grid, chosenArgs->pointers(0), stream,
+              programmatic);
     return;
   }
   // The partials live from the first kernel to the end of the second: a
@@ -257,8 +273,8 @@ void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   checkCuda(api.cuMemAllocAsync(&workspace, workspaceBytes, stream),
             "cuMemAllocAsync(split-K workspace)");
   try {
-    launchOne(function, *name, manifest.launch, grid,
-              kernelArgs.pointers(workspace), stream, programmatic);
+    launchOne(function, *name, *launch, grid, chosenArgs->pointers(workspace),
+              stream, programmatic);
     launchOne(functions.combine, manifest.combine->kernel,
               manifest.combine->launch, combineGrid,
               combineArgs->pointers(workspace), stream, programmatic);

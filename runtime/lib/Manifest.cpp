@@ -232,6 +232,7 @@ private:
   void readLaunch(const Value &value, const std::string &path, int abiVersion,
                   LaunchSpec &launch);
   void readCombine(Object &top, Manifest &manifest);
+  void readTwin(Object &top, Manifest &manifest);
   GridFactor readGridFactor(const Value &value, const std::string &path);
 
   std::string sourceName;
@@ -267,6 +268,7 @@ Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
   readLaunch(top.required("launch"), "launch", manifest.abiVersion,
              manifest.launch);
   readCombine(top, manifest);
+  readTwin(top, manifest);
   return manifest;
 }
 
@@ -506,6 +508,45 @@ void ManifestReader::readCombine(Object &top, Manifest &manifest) {
     fail("combine", "both kernels of a workspace split-K take the "
                     "\"workspace\" parameter");
   manifest.combine = std::move(result);
+}
+
+/// Version 6: the persistent twin named by launch.persistent.kernel with
+/// its own parameters and launch; its grid is one-dimensional, as the
+/// rule's.
+void ManifestReader::readTwin(Object &top, Manifest &manifest) {
+  if (manifest.abiVersion < 6) {
+    top.explainUnknown("twin", "a version 6 key");
+    return;
+  }
+  const Value *twin = top.optional("twin");
+  if (!twin)
+    return;
+  const std::optional<LaunchSpec::Persistent> &rule =
+      manifest.launch.persistent;
+  if (!rule || rule->kernel.empty())
+    fail("twin", "needs a persistent twin kernel (launch.persistent.kernel)");
+  Object stage(*this, *twin, "twin");
+  Manifest::Twin result;
+  readParams(stage.required("params"), "twin.params", manifest, result.params);
+  readLaunch(stage.required("launch"), "twin.launch", manifest.abiVersion,
+             result.launch);
+  if (result.launch.persistent)
+    fail("twin.launch.persistent",
+         "the twin runs under the kernel's rule; expected none of its own");
+  auto isOne = [](const std::vector<GridFactor> &factors) {
+    for (const GridFactor &factor : factors)
+      if (factor.kind != GridFactor::Kind::Constant || factor.constant != 1)
+        return false;
+    return true;
+  };
+  if (!isOne(result.launch.grid[1]) || !isOne(result.launch.grid[2]) ||
+      result.launch.cluster != std::array<uint32_t, 3>{1, 1, 1})
+    fail("twin.launch", "a persistent twin needs a one-dimensional grid (y "
+                        "and z of 1) and no cluster");
+  result.launch.programmaticDependentLaunch =
+      manifest.launch.programmaticDependentLaunch;
+  result.launch.persistent = rule;
+  manifest.twin = std::move(result);
 }
 
 TensorMapParam ManifestReader::readTensorMap(Object &param,

@@ -163,6 +163,16 @@ struct Manifest {
   std::vector<GridFactor> workspaceBytes;
   std::optional<Combine> combine;
 
+  /// Version 6: the persistent twin's own parameters and launch (grid,
+  /// block, shared memory), where its plan differs from the kernel's: a
+  /// different tile changes the tensor-map boxes, the threads and the work
+  /// tiles. Absent: the twin launches as the kernel does.
+  struct Twin {
+    std::vector<Param> params;
+    LaunchSpec launch;
+  };
+  std::optional<Twin> twin;
+
   const TensorSpec *findTensor(TensorSlot slot) const;
 };
 

@@ -140,7 +140,7 @@ TEST(CAPITest, ReportsManifestErrors) {
             FA4_ERROR_MANIFEST);
   EXPECT_STREQ(fa4_last_error(),
                "manifest: fa4_abi_version: unsupported "
-               "version 7; this runtime reads versions 1 to 5");
+               "version 7; this runtime reads versions 1 to 6");
   EXPECT_EQ(fa4_module_load("/nonexistent.json", &module), FA4_ERROR_MANIFEST);
   EXPECT_EQ(fa4_module_load(nullptr, &module), FA4_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(fa4_last_error(), "manifest_path is NULL");

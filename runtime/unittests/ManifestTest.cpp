@@ -146,12 +146,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 6"),
-            "manifest: fa4_abi_version: unsupported version 6; this runtime "
-            "reads versions 1 to 5");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 7"),
+            "manifest: fa4_abi_version: unsupported version 7; this runtime "
+            "reads versions 1 to 6");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 5");
+            "reads versions 1 to 6");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -614,6 +614,39 @@ TEST(ManifestTest, RejectsABrokenPersistentTwin) {
   EXPECT_EQ(twinError(R"("attention_persistent")", "7"),
             "manifest: launch.persistent.kernel: expected a string, got "
             "number");
+}
+
+TEST(ManifestTest, ReadsATwinsOwnLaunch) {
+  Manifest manifest =
+      parseManifest(persistentTwinOwnLaunchManifestJson(), "/kernels");
+  ASSERT_TRUE(manifest.twin);
+  // Its own K box (112 keys against the kernel's), block and work tiles.
+  ASSERT_EQ(manifest.twin->params.size(), manifest.params.size());
+  EXPECT_EQ(manifest.twin->launch.block[0], 384u);
+  EXPECT_EQ(manifest.twin->launch.dynamicSmemBytes, 150000u);
+  ASSERT_EQ(manifest.twin->launch.grid[0].size(), 3u);
+  EXPECT_EQ(manifest.twin->launch.grid[0][0].divisor, 128);
+  EXPECT_EQ(manifest.launch.grid[0][0].divisor, 64);
+  // It runs under the kernel's rule.
+  ASSERT_TRUE(manifest.twin->launch.persistent);
+  EXPECT_EQ(manifest.twin->launch.persistent->maxSeqKV, 2048);
+  // Version 5: no twin of its own.
+  EXPECT_FALSE(parseManifest(persistentTwinManifestJson(), "/kernels").twin);
+}
+
+TEST(ManifestTest, RejectsABrokenTwinLaunch) {
+  auto twinError = [](const std::string &from, const std::string &to) {
+    return manifestError(
+        edited(persistentTwinOwnLaunchManifestJson(), {{from, to}}));
+  };
+  EXPECT_EQ(twinError(R"("fa4_abi_version": 6)", R"("fa4_abi_version": 5)"),
+            "manifest: twin: unknown key; a version 6 key");
+  EXPECT_EQ(twinError(R"("kernel": "attention_persistent")", R"("unused": 0)"),
+            "manifest: launch.persistent.unused: unknown key");
+  EXPECT_EQ(twinError(R"({"ceil_div": ["sq", 128]}, "hq", "b"], [1])",
+                      R"({"ceil_div": ["sq", 128]}, "hq"], ["b"])"),
+            "manifest: twin.launch: a persistent twin needs a "
+            "one-dimensional grid (y and z of 1) and no cluster");
 }
 
 } // namespace

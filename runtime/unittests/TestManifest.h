@@ -118,6 +118,24 @@ inline std::string persistentTwinManifestJson() {
                    "kernel": "attention_persistent")"}});
 }
 
+/// Version 6: the twin with its own tile (a 112-key K/V box, 384 threads,
+/// 128-row work tiles against the kernel's 64) and shared memory.
+inline std::string persistentTwinOwnLaunchManifestJson() {
+  std::string json =
+      edited(persistentTwinManifestJson(),
+             {{R"("fa4_abi_version": 5)", R"("fa4_abi_version": 6)"}});
+  size_t begin = json.find("\"params\": [");
+  size_t end = json.find("\n  ],", begin);
+  std::string params = edited(json.substr(begin, end + 4 - begin),
+                              {{R"("tensor": "k", "box": [1, 128, 1, 64])",
+                                R"("tensor": "k", "box": [1, 112, 1, 64])"}});
+  std::string twin = "\n  \"twin\": {" + params + R"(,
+    "launch": {"grid": [[{"ceil_div": ["sq", 128]}, "hq", "b"], [1], [1]],
+               "block": [384, 1, 1], "cluster": [1, 1, 1],
+               "dynamic_smem_bytes": 150000}},)";
+  return edited(json, {{"\n  \"launch\":", twin + "\n  \"launch\":"}});
+}
+
 inline Manifest goodManifest() {
   return parseManifest(goodManifestJson(), "/kernels");
 }

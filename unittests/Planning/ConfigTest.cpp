@@ -180,17 +180,25 @@ TEST(ConfigTest, SM90aThreeConsumersPastTheTwinsBound) {
   EXPECT_EQ(three->numThreads, 512);
   EXPECT_EQ(three->bn, 112);
   EXPECT_LE(three->bn / 2 + three->bn / 4 + three->paddedOvDepth / 2, 120);
-  // A hint counts as knowing; causal too.
-  AttnProblem hinted =
+  EXPECT_FALSE(twinKeepsTwoConsumers(longPrefill, *three));
+  // A dynamic Skv: the kernel runs past the twin's bound only, so three,
+  // and the twin keeps two in its own plan; causal too.
+  AttnProblem dynamic =
       makeProblem(kDynamic, kDynamic, kDynamic, 32, 32, 64, 64);
-  hinted.seqKVHint = 4096;
-  hinted.mask = MaskKind::Causal;
-  EXPECT_EQ(sm90(hinted)->numQ, 3);
-  // Two where the twin runs or the length is unknown, at 2048 keys, for a
-  // short Sq, under a window mask, and at d = 128.
-  hinted.seqKVHint = kDynamic;
-  EXPECT_EQ(sm90(hinted)->numQ, 2);
+  dynamic.mask = MaskKind::Causal;
+  auto dynamicConfig = sm90(dynamic);
+  ASSERT_TRUE(llvm::succeeded(dynamicConfig));
+  EXPECT_EQ(dynamicConfig->numQ, 3);
+  EXPECT_TRUE(twinKeepsTwoConsumers(dynamic, *dynamicConfig));
+  // Two where the twin runs (a static Skv of 2048), for a short Sq (static
+  // or hinted), under a window mask, and at d = 128; asked for three, the
+  // twin shares the plan.
   EXPECT_EQ(sm90(makeProblem(8, 2048, 2048, 32, 32, 64, 64))->numQ, 2);
+  dynamic.seqQHint = 1024;
+  EXPECT_EQ(sm90(dynamic)->numQ, 2);
+  dynamic.seqQHint = kDynamic;
+  dynamic.consumerWarpgroups = 3;
+  EXPECT_FALSE(twinKeepsTwoConsumers(dynamic, *sm90(dynamic)));
   EXPECT_EQ(sm90(makeProblem(8, 1024, 8192, 32, 32, 64, 64))->numQ, 2);
   AttnProblem window = longPrefill;
   window.mask = MaskKind::Window;

@@ -43,6 +43,16 @@ struct KernelABI {
   struct Persistent {
     int64_t ctasPerSM, maxSeqKV;
     std::string twinKernel = ""; // a gpu.func in this kernel's module
+    /// The twin's own launch where its plan differs from this kernel's
+    /// (another tile: tensor-map boxes, threads, work tiles, shared
+    /// memory); manifest version 6's "twin". Absent: this kernel's.
+    struct OwnLaunch {
+      llvm::SmallVector<std::string> params;
+      llvm::SmallVector<llvm::SmallVector<std::string>> grid;
+      int64_t block[3] = {1, 1, 1};
+      int64_t dynamicSmemBytes = 0;
+    };
+    std::optional<OwnLaunch> twinLaunch;
   };
   std::optional<Persistent> persistent;
   /// Per tensor (q, k, v, o, lse): the base and stride alignment in bytes its

@@ -95,6 +95,12 @@ llvm::FailureOr<AttnConfig> planConfig(const AttnProblem &problem,
                                        const TargetInfo &target,
                                        llvm::raw_ostream &whyNot);
 
+/// Whether the sm_90a looped twin gets its own plan with two consumer
+/// warpgroups next to `config`'s three: the planner chose three for a
+/// dynamic Skv, and the twin serves Skv <= 2048, where two win.
+bool twinKeepsTwoConsumers(const AttnProblem &problem,
+                           const AttnConfig &config);
+
 /// Prints every field of `config` with the rule that chose it.
 void explain(const AttnConfig &config, llvm::raw_ostream &os);
 

@@ -178,11 +178,11 @@ struct HopperPlan : SplitPlan {
   int64_t numBarriers() const { return 2 * qTiles() + 4 * kvStages; }
 };
 
-/// Reads the plan; fails with a diagnostic for plans this kernel cannot run.
-FailureOr<HopperPlan> readPlan(attn::AttentionOp op) {
-  attn::ConfigAttr config = op.getConfigAttr();
-  attn::SmemAttr smem = op.getSmemAttr();
-  attn::SwizzleAttr swizzle = op.getSwizzleAttr();
+/// Reads a plan, the kernel's or its looped twin's (twin_config,
+/// twin_smem, twin_swizzle); fails with a diagnostic for plans this kernel
+/// cannot run.
+FailureOr<HopperPlan> readPlan(attn::AttentionOp op, attn::ConfigAttr config,
+                               attn::SmemAttr smem, attn::SwizzleAttr swizzle) {
   if (!config || !smem || !swizzle)
     return op.emitOpError()
            << "needs #attn.config, #attn.swizzle and #attn.smem; run "
@@ -1393,8 +1393,9 @@ struct ConvertAttnToFA4Pass
 
 private:
   /// The Skv up to which prefill runs on persistent CTAs; 0: never.
-  int64_t persistentUpToSeqKV(attn::AttentionOp op,
-                              const HopperPlan &plan) const {
+  /// `twinPlan`: the looped twin's, its own or the kernel's.
+  int64_t persistentUpToSeqKV(attn::AttentionOp op, const HopperPlan &plan,
+                              const HopperPlan &twinPlan) const {
     if (plan.decode)
       return persistentDecode && plan.decodeCanPersist() ? kAlwaysPersistent
                                                          : 0;
@@ -1407,7 +1408,7 @@ private:
       bool causalPlainWins =
           FA3KernelBuilder::storesOByTma(plan, /*persistent=*/false,
                                          tmaStoreO) &&
-          plan.loopStagingOffset < 0 &&
+          twinPlan.loopStagingOffset < 0 &&
           plan.mask.getKind() == attn::MaskKind::Causal && plan.paddedOv > 64;
       // The planner's rule, which also gave the plan room for the twin's
       // staging (attn-plan-smem).
@@ -1493,31 +1494,50 @@ void ConvertAttnToFA4Pass::runOnOperation() {
         return signalPassFailure();
       continue;
     }
-    FailureOr<HopperPlan> plan = readPlan(op);
+    FailureOr<HopperPlan> plan =
+        readPlan(op, op.getConfigAttr(), op.getSmemAttr(), op.getSwizzleAttr());
     if (failed(plan))
       return signalPassFailure();
+    // The looped twin's own plan (attn-select-config's twin_config), else
+    // the kernel's.
+    std::optional<HopperPlan> ownTwinPlan;
+    if (attn::ConfigAttr twinConfig = op.getTwinConfigAttr()) {
+      if (!op.getTwinSmemAttr() || !op.getTwinSwizzleAttr()) {
+        op.emitOpError() << "has a twin_config without twin_smem and "
+                            "twin_swizzle; run attn-plan-pipeline{chip=sm_90a}";
+        return signalPassFailure();
+      }
+      FailureOr<HopperPlan> twinPlan = readPlan(
+          op, twinConfig, op.getTwinSmemAttr(), op.getTwinSwizzleAttr());
+      if (failed(twinPlan))
+        return signalPassFailure();
+      ownTwinPlan = *twinPlan;
+    }
     auto [kernels, name] = createKernelModule(module, op, "fa4_fa3", "sm_90a");
     Location loc = op.getLoc();
     b.setInsertionPointToEnd(kernels.getBody());
 
     KernelABI abi;
-    int64_t threads = (1 + plan->numConsumers) * kWarpgroupThreads;
-    int64_t maxSeqKV = persistentUpToSeqKV(op, *plan);
-    // The looped kernel's box-by-box store of O (storeOByBoxes) takes its
-    // own shared memory: only where a looped kernel is built.
-    if (maxSeqKV == 0 || !tmaStoreO || fuseWorkTiles)
-      plan->loopStagingOffset = -1;
-    bool storeOByTma =
-        FA3KernelBuilder::storesOByTma(
-            *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent, tmaStoreO) ||
-        plan->loopStagingOffset >= 0;
-    abi.params = abiParams(*plan, storeOByTma);
+    HopperPlan &twinPlan = ownTwinPlan ? *ownTwinPlan : *plan;
+    int64_t maxSeqKV = persistentUpToSeqKV(op, *plan, twinPlan);
     // Persistent up to a bound: above 2048 keys the looped twin measured
     // -1 to +2% against this kernel at Dv <= 128 without a mask, but 3-7%
     // slower under a causal mask and at S = 16k (bench/RESULTS.md, session
     // 8), so it runs only up to the bound and this kernel, without the
     // loop, above it. Persistent at every Skv: one kernel, looped.
     bool twin = maxSeqKV > 0 && maxSeqKV != kAlwaysPersistent;
+    // The looped kernel's box-by-box store of O (storeOByBoxes) takes its
+    // own shared memory: only where a looped kernel is built from the plan.
+    if (maxSeqKV == 0 || !tmaStoreO || fuseWorkTiles || (twin && ownTwinPlan))
+      plan->loopStagingOffset = -1;
+    if (ownTwinPlan && (!twin || !tmaStoreO || fuseWorkTiles))
+      ownTwinPlan->loopStagingOffset = -1;
+    bool storeOByTma =
+        FA3KernelBuilder::storesOByTma(
+            *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent, tmaStoreO) ||
+        plan->loopStagingOffset >= 0;
+    abi.params = abiParams(*plan, storeOByTma);
+    int64_t threads = (1 + plan->numConsumers) * kWarpgroupThreads;
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
     FA3Schedule schedule{pingPong,     intraWgOverlap, lazyRescale,
                          tmaStoreO,    fuseWorkTiles,  narrowLastPV,
@@ -1527,12 +1547,28 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                      /*persistent=*/maxSeqKV > 0 && !twin)
         .build(func, abi);
     std::string twinName;
+    std::optional<KernelABI::Persistent::OwnLaunch> twinLaunch;
+    bool twinStoresOByTma = false;
     if (twin) {
       twinName = name + "_persistent";
       KernelABI twinAbi = abi;
+      twinStoresOByTma = twinPlan.loopStagingOffset >= 0;
+      if (ownTwinPlan) {
+        twinLaunch.emplace();
+        twinLaunch->params = abiParams(twinPlan, twinStoresOByTma);
+        twinLaunch->grid = {
+            {("ceil_div:sq:" + Twine(twinPlan.rowsPerWorkItem())).str(),
+             twinPlan.workHeadsSymbol(), "b"},
+            {"1"},
+            {"1"}};
+        twinLaunch->block[0] = (1 + twinPlan.numConsumers) * kWarpgroupThreads;
+        twinLaunch->dynamicSmemBytes = twinPlan.dynamicSmemBytes();
+      }
       b.setInsertionPointToEnd(kernels.getBody());
-      auto twinFunc = createKernelFunc(b, loc, twinName, abi.params, threads);
-      FA3KernelBuilder(b, loc, *plan, schedule, /*persistent=*/true)
+      auto twinFunc = createKernelFunc(
+          b, loc, twinName, twinLaunch ? twinLaunch->params : abi.params,
+          twinLaunch ? twinLaunch->block[0] : threads);
+      FA3KernelBuilder(b, loc, twinPlan, schedule, /*persistent=*/true)
           .build(twinFunc, twinAbi);
     }
 
@@ -1540,7 +1576,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     // kernel may run on fewer CTAs (one per SM: one fits, by its shared
     // memory), each looping over work tiles.
     if (maxSeqKV > 0)
-      abi.persistent = KernelABI::Persistent{1, maxSeqKV, twinName};
+      abi.persistent = KernelABI::Persistent{1, maxSeqKV, twinName, twinLaunch};
     // Persistent decode flattens the decode grid (heads fastest, the order
     // of WorkTiles::decodeItem) into the prefill kernel's kind of work list.
     if (plan->decode && maxSeqKV == 0)
@@ -1553,7 +1589,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                   {"1"}};
     abi.block[0] = threads;
     abi.dynamicSmemBytes = plan->dynamicSmemBytes();
-    setAttentionAlignment(abi, plan->hasLse, storeOByTma);
+    setAttentionAlignment(abi, plan->hasLse, storeOByTma || twinStoresOByTma);
     if (plan->workspace) {
       b.setInsertionPointToEnd(kernels.getBody());
       buildWorkspaceCombine(

@@ -75,6 +75,15 @@ void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
     if (!abi.persistent->twinKernel.empty())
       rule.push_back(
           b.getNamedAttr("kernel", kernelRef(abi.persistent->twinKernel)));
+    if (const auto &own = abi.persistent->twinLaunch)
+      rule.push_back(b.getNamedAttr(
+          "launch",
+          b.getDictionaryAttr(
+              {b.getNamedAttr("params", strings(own->params)),
+               b.getNamedAttr("grid", gridAttr(own->grid)),
+               b.getNamedAttr("block", b.getDenseI64ArrayAttr(own->block)),
+               b.getNamedAttr("dynamic_smem_bytes",
+                              b.getI64IntegerAttr(own->dynamicSmemBytes))})));
     entries.push_back(b.getNamedAttr("persistent", b.getDictionaryAttr(rule)));
   }
   if (abi.combine) {

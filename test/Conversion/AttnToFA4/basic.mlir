@@ -1,4 +1,6 @@
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a causal-block-n=0" --convert-attn-to-fa4="intra-wg-overlap=0 tma-store-o=0" -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a causal-block-n=0 consumer-warpgroups=2" --convert-attn-to-fa4="intra-wg-overlap=0 tma-store-o=0" -canonicalize -cse | FileCheck %s
+// (consumer-warpgroups=2 holds every depth to two consumers; three-consumers.mlir
+// and twin-plan.mlir check the d = 64 default of three.)
 
 // The kernel IR convert-attn-to-fa4 writes from the plan: the ABI record,
 // the gpu.func signature, the mbarriers, the warp roles and their register

@@ -1,4 +1,6 @@
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=persistent=true -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a consumer-warpgroups=2" --convert-attn-to-fa4=persistent=true -canonicalize -cse | FileCheck %s
+// (consumer-warpgroups=2 holds every depth to two consumers; three-consumers.mlir
+// and twin-plan.mlir check the d = 64 default of three.)
 
 // Persistent FA3: the grid is the ceil_div(Sq, 128) * Hq * B work tiles,
 // which the runtime may launch on one CTA per SM (the manifest's persistent

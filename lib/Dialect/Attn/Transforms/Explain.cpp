@@ -39,6 +39,16 @@ static void explainOp(AttentionOp op, llvm::raw_ostream &os) {
     fa4::explain(swizzle.toPlan(problem), config, os);
   if (SmemAttr smem = op.getSmemAttr())
     fa4::explain(smem.toPlan(), config, os);
+  ConfigAttr twinConfigAttr = op.getTwinConfigAttr();
+  if (!twinConfigAttr)
+    return;
+  os << "looped twin (Skv up to the persistent bound): its own plan\n";
+  fa4::AttnConfig twinConfig = twinConfigAttr.toPlan(problem);
+  fa4::explain(twinConfig, os);
+  if (SwizzleAttr swizzle = op.getTwinSwizzleAttr())
+    fa4::explain(swizzle.toPlan(problem), twinConfig, os);
+  if (SmemAttr smem = op.getTwinSmemAttr())
+    fa4::explain(smem.toPlan(), twinConfig, os);
 }
 
 namespace {

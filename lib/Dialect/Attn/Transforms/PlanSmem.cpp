@@ -58,6 +58,26 @@ struct PlanSmemPass : public fa4::attn::impl::AttnPlanSmemBase<PlanSmemPass> {
     if (failed(plan))
       return failure();
     op.setSmemAttr(SmemAttr::get(op.getContext(), *plan));
+    // The looped twin's own layout, if it has its own tile.
+    op.removeTwinSmemAttr();
+    ConfigAttr twinConfigAttr = op.getTwinConfigAttr();
+    if (!twinConfigAttr)
+      return success();
+    FailureOr<SwizzleAttr> twinSwizzleAttr =
+        requirePlan(op, op.getTwinSwizzleAttr(), pass, "twin_swizzle",
+                    "attn-select-swizzle");
+    if (failed(twinSwizzleAttr))
+      return failure();
+    fa4::AttnConfig twinConfig = twinConfigAttr.toPlan(problem);
+    fa4::SwizzlePlan twinSwizzle = twinSwizzleAttr->toPlan(problem);
+    FailureOr<fa4::SmemPlan> twinPlan =
+        runPlanner<fa4::SmemPlan>(op, [&](llvm::raw_ostream &whyNot) {
+          return fa4::planSmem(problem, twinConfig, splitK, twinSwizzle, tmem,
+                               target, whyNot);
+        });
+    if (failed(twinPlan))
+      return failure();
+    op.setTwinSmemAttr(SmemAttr::get(op.getContext(), *twinPlan));
     return success();
   }
 };

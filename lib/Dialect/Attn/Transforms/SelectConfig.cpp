@@ -43,6 +43,20 @@ struct SelectConfigPass
     if (failed(config))
       return failure();
     op.setConfigAttr(ConfigAttr::get(op.getContext(), *config));
+    // The looped twin's own plan, where the planner gives the kernel three
+    // consumers for a dynamic Skv: the twin runs Skv <= 2048, where two win.
+    op.removeTwinConfigAttr();
+    if (!fa4::twinKeepsTwoConsumers(problem, *config))
+      return success();
+    fa4::AttnProblem twinProblem = problem;
+    twinProblem.consumerWarpgroups = 2;
+    FailureOr<fa4::AttnConfig> twinConfig =
+        runPlanner<fa4::AttnConfig>(op, [&](llvm::raw_ostream &whyNot) {
+          return fa4::planConfig(twinProblem, target, whyNot);
+        });
+    if (failed(twinConfig))
+      return failure();
+    op.setTwinConfigAttr(ConfigAttr::get(op.getContext(), *twinConfig));
     return success();
   }
 };

@@ -36,6 +36,20 @@ struct SelectSwizzlePass
     if (failed(plan))
       return failure();
     op.setSwizzleAttr(SwizzleAttr::get(op.getContext(), *plan));
+    // The looped twin's own tile, if it has one.
+    op.removeTwinSwizzleAttr();
+    ConfigAttr twinConfigAttr = op.getTwinConfigAttr();
+    if (!twinConfigAttr)
+      return success();
+    fa4::AttnConfig twinConfig = twinConfigAttr.toPlan(problem);
+    FailureOr<fa4::SwizzlePlan> twinPlan =
+        runPlanner<fa4::SwizzlePlan>(op, [&](llvm::raw_ostream &whyNot) {
+          return fa4::selectSwizzle(
+              problem, twinConfig, fa4::getTargetInfo(twinConfig.chip), whyNot);
+        });
+    if (failed(twinPlan))
+      return failure();
+    op.setTwinSwizzleAttr(SwizzleAttr::get(op.getContext(), *twinPlan));
     return success();
   }
 };

@@ -1,13 +1,16 @@
 // attn-select-config's consumer-warpgroups on sm_90a: 2 (BM = 128, 384
 // threads) or 3 (BM = 192, 512 threads, 160 registers a consumer); 0, the
-// default, takes three at depths up to 64 where Sq and Skv are known (static
-// or hinted) past the looped twin's 2048 keys, else two.
+// default, takes three at depths up to 64 without a window mask where the
+// kernel runs only past the looped twin's 2048 keys (a static Skv past it,
+// or a dynamic one, whose twin then gets its own plan of two) and Sq is
+// past 2048 or unknown; else two.
 
 // RUN: fa4-opt %s -split-input-file --attn-select-config=chip=sm_90a | FileCheck %s --check-prefix=RULE
 // RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a consumer-warpgroups=3" | FileCheck %s --check-prefix=THREE
 // RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a consumer-warpgroups=2" | FileCheck %s --check-prefix=TWO
 // RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a seq-q-hint=8192 seq-kv-hint=8192" | FileCheck %s --check-prefix=HINTED
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a consumer-warpgroups=3" --attn-explain 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --attn-explain 2>&1 | FileCheck %s --check-prefix=TWINPLAN
 
 // Out of range, or on sm_100a: refused by name, with what is accepted.
 // RUN: not fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a consumer-warpgroups=4" 2>&1 | FileCheck %s --check-prefix=FOUR
@@ -30,14 +33,28 @@ func.func @d64_long(%q: tensor<2x8192x16x64xbf16>, %k: tensor<2x8192x16x64xbf16>
 
 // -----
 
-// Dynamic sizes: two without hints (the looped twin serves Skv <= 2048 and
-// spills at 160 registers); three with hints past 2048 or when asked.
+// A dynamic Skv: the kernel runs only past the looped twin's 2048 keys, so
+// it takes three; the twin gets its own plan of two (twin_config; at 160
+// registers it would spill, and 192-row tiles lose at short lengths). Asked
+// for three or two, both kernels share the one plan.
 // RULE-LABEL: func @d64_dynamic
-// RULE: bm = 128, bn = 128, {{.*}}num_q = 2,
+// RULE: config = #attn.config<{{.*}}bm = 192, bn = 112, {{.*}}num_q = 3,
+// RULE-SAME: twin_config = #attn.config<{{.*}}bm = 128, bn = 128, {{.*}}num_q = 2, {{.*}}num_threads = 384>
 // HINTED-LABEL: func @d64_dynamic
-// HINTED: bm = 192, bn = 112, {{.*}}num_q = 3,
+// HINTED: config = #attn.config<{{.*}}bm = 192, bn = 112, {{.*}}num_q = 3,
+// HINTED-SAME: twin_config = #attn.config<{{.*}}num_q = 2,
 // THREE-LABEL: func @d64_dynamic
 // THREE: bm = 192, bn = 112, {{.*}}num_q = 3,
+// THREE-NOT: twin_config
+// TWO-LABEL: func @d64_dynamic
+// TWO: bm = 128, bn = 128, {{.*}}num_q = 2,
+// TWO-NOT: twin_config
+// attn-explain prints the twin's plan after the kernel's.
+// TWINPLAN: numQ = 3, BM = 192
+// TWINPLAN: looped twin (Skv up to the persistent bound): its own plan
+// TWINPLAN-NEXT: config: sm_90a, bf16 in, bf16 out, 384 threads
+// TWINPLAN: MMA_M = 64 (wgmma), numQ = 2, BM = 128
+// TWINPLAN: smem: {{[0-9]+}} of 232448 bytes
 func.func @d64_dynamic(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %v: tensor<?x?x16x64xbf16>) -> tensor<?x?x16x64xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>}
       : tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>

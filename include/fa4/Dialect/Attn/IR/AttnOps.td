@@ -52,7 +52,14 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     OptionalAttr<Attn_SplitKAttr>:$splitk,
     OptionalAttr<Attn_TmemAttr>:$tmem,
     OptionalAttr<Attn_SwizzleAttr>:$swizzle,
-    OptionalAttr<Attn_SmemAttr>:$smem
+    OptionalAttr<Attn_SmemAttr>:$smem,
+    // The looped twin's own plan where it differs from the kernel's
+    // (attn-select-config decides; the swizzle and shared-memory passes
+    // follow): on sm_90a the twin that serves Skv <= 2048 keeps two
+    // consumers when the kernel takes three.
+    OptionalAttr<Attn_ConfigAttr>:$twin_config,
+    OptionalAttr<Attn_SwizzleAttr>:$twin_swizzle,
+    OptionalAttr<Attn_SmemAttr>:$twin_smem
   );
   let results = (outs Variadic<AnyRankedTensor>:$results);
 

@@ -45,8 +45,8 @@ struct PlanOptionsBase : public mlir::PassPipelineOptions<Derived> {
       *this, "consumer-warpgroups",
       llvm::cl::desc("sm_90a prefill: consumer warpgroups of 64 rows, 2 "
                      "(BM = 128) or 3 (BM = 192, Dv <= 128); 0: the "
-                     "planner's (three at d <= 64 with Sq and Skv known "
-                     "past 2048)"),
+                     "planner's (three at d <= 64 where the kernel runs "
+                     "past 2048 keys, its looped twin keeping two)"),
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> splitKPartitions{
       *this, "split-k-partitions",

@@ -45,9 +45,11 @@ def AttnSelectConfig : Pass<"attn-select-config"> {
            "128, 384 threads) or 3 (BM = 192, 512 threads at 160 registers "
            "a consumer, FA3's tile at d = 64; Dv <= 128); fused GQA and "
            "decode tiles keep two. 0: the planner's: three at depths up to "
-           "64 without a window mask where a static size or a hint puts Sq "
-           "and Skv past 2048 (+7-13% from 4096 keys, -8 to -23% at 512-1024 "
-           "on the H200, bench/RESULTS.md, session 12), else two">
+           "64 without a window mask where the kernel runs only past the "
+           "looped twin's 2048 keys (a static Skv past it, or a dynamic one, "
+           "whose twin then gets its own plan of two, twin_config) and Sq is "
+           "past 2048 or unknown (+7-13% from 4096 keys on the H200, "
+           "bench/RESULTS.md, session 12), else two">
   ];
 }
 

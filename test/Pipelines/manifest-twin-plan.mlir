@@ -1,0 +1,50 @@
+// A looped twin with its own plan: at d = 64 for a dynamic Skv the planner
+// gives the kernel, which runs Skv > 2048, three consumer warpgroups, and
+// its twin, which runs Skv <= 2048, two (twin_config). The manifest
+// (version 6) gives the twin its own parameters (a 176-key K/V box against
+// the kernel's 112), threads, 128-row work tiles and shared memory.
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=none -o %t --quiet
+// RUN: FileCheck %s < %t/fa4_fa3_d64_sm_90a/manifest.json
+// RUN: fa4-compile %s --chip=sm_90a --ptxas=none --consumer-warpgroups=2 -o %t/two --quiet
+// RUN: FileCheck %s --check-prefix=TWO < %t/two/fa4_fa3_d64_sm_90a/manifest.json
+
+// CHECK:      "fa4_abi_version": 6,
+// CHECK:      "launch": {
+// CHECK-NEXT:   "block": [
+// CHECK-NEXT:     512,
+// CHECK:        "dynamic_smem_bytes": {{[0-9]+}},
+// CHECK-NEXT:   "grid": [
+// CHECK-NEXT:     [
+// CHECK-NEXT:       {
+// CHECK-NEXT:         "ceil_div": [
+// CHECK-NEXT:           "sq",
+// CHECK-NEXT:           192
+// CHECK:        "persistent": {
+// CHECK-NEXT:     "ctas_per_sm": 1,
+// CHECK-NEXT:     "kernel": "fa4_fa3_d64_sm_90a_persistent",
+// CHECK-NEXT:     "max_seq_kv": 2048
+// CHECK:      "params": [
+// CHECK:              112,
+// CHECK:          "tensor": "k"
+// CHECK:      "twin": {
+// CHECK-NEXT:   "launch": {
+// CHECK-NEXT:     "block": [
+// CHECK-NEXT:       384,
+// CHECK:          "dynamic_smem_bytes": {{[0-9]+}},
+// CHECK-NEXT:     "grid": [
+// CHECK-NEXT:       [
+// CHECK-NEXT:         {
+// CHECK-NEXT:           "ceil_div": [
+// CHECK-NEXT:             "sq",
+// CHECK-NEXT:             128
+// CHECK:        "params": [
+// CHECK:                176,
+// CHECK:            "tensor": "k"
+
+// Held to two consumers, the twin shares the kernel's plan (version 5).
+// TWO:      "fa4_abi_version": 5,
+// TWO-NOT:  "twin"
+func.func @d64(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %v: tensor<?x?x16x64xbf16>) -> tensor<?x?x16x64xbf16> {
+  %o = attn.attention %q, %k, %v : tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16> -> tensor<?x?x16x64xbf16>
+  return %o : tensor<?x?x16x64xbf16>
+}
