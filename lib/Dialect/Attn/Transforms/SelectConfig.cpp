@@ -36,10 +36,12 @@ struct SelectConfigPass
     problem.blockN = blockN;
     problem.causalBlockN = causalBlockN;
     problem.consumerWarpgroups = consumerWarpgroups;
-    FailureOr<fa4::AttnConfig> config =
-        runPlanner<fa4::AttnConfig>(op, [&](llvm::raw_ostream &whyNot) {
-          return fa4::planConfig(problem, target, whyNot);
-        });
+    auto plan = [&](const fa4::AttnProblem &planned) {
+      return runPlanner<fa4::AttnConfig>(op, [&](llvm::raw_ostream &whyNot) {
+        return fa4::planConfig(planned, target, whyNot);
+      });
+    };
+    FailureOr<fa4::AttnConfig> config = plan(problem);
     if (failed(config))
       return failure();
     op.setConfigAttr(ConfigAttr::get(op.getContext(), *config));
@@ -50,10 +52,7 @@ struct SelectConfigPass
       return success();
     fa4::AttnProblem twinProblem = problem;
     twinProblem.consumerWarpgroups = 2;
-    FailureOr<fa4::AttnConfig> twinConfig =
-        runPlanner<fa4::AttnConfig>(op, [&](llvm::raw_ostream &whyNot) {
-          return fa4::planConfig(twinProblem, target, whyNot);
-        });
+    FailureOr<fa4::AttnConfig> twinConfig = plan(twinProblem);
     if (failed(twinConfig))
       return failure();
     op.setTwinConfigAttr(ConfigAttr::get(op.getContext(), *twinConfig));
