@@ -82,6 +82,9 @@ POLY_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
 TWINREG_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
 # "bn128": d = 128 non-causal with the causal kernels' 128-key tiles
 # (`--block-n=128`), to tell the narrower tile's cost from the mask's.
+# "twin176": d = 128 non-causal with the looped twin at the kernel's 176-key
+# tiles (`--block-n=176`: one plan for both), against the default, whose
+# twin has its own plan at 128 (session 12).
 # "flat": under a mask, heaviest work tiles first over every (batch, head)
 # pair (`--l2-section-bytes=0`), against the default's L2 sections of
 # pairs (32 MiB of K and V; session 11). "section1m": 1 MiB sections, so
@@ -120,7 +123,8 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "sections": (["--pair-row-blocks=0"], CAUSAL_BENCH),
             "c3": (["--consumer-warpgroups=3"],
                    C3_BENCH + ["bench_prefill_d128_none"]),
-            "two": (["--consumer-warpgroups=2"], C3_BENCH)}
+            "two": (["--consumer-warpgroups=2"], C3_BENCH),
+            "twin176": (["--block-n=176"], ["bench_prefill_d128_none"])}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),

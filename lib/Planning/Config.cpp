@@ -62,6 +62,11 @@ constexpr int kSm90ThreeConsumerRegisters = 160;
 constexpr int kMaxThreeConsumerOvDepth = 128;
 /// The planner's own choice of three consumers: depths up to 64 (measured).
 constexpr int kThreeConsumerMaxDepth = 64;
+/// d = 128 without a mask: the looped twin (Skv <= 2048) at 128-key tiles
+/// measured +0.8-2.9% over the kernel's 176 (bench/RESULTS.md, session 11,
+/// call 3: `bn128`); the kernel keeps 176 past 2048 keys.
+constexpr int kNarrowTwinDepth = 128;
+constexpr int kNarrowTwinBN = 128;
 /// Two K+V stages at d=128 next to a 32 KB Q tile: 32 + 2 x (44 + 44) KB
 /// <= 227 KB at BN = 176; FA3's largest tile N.
 constexpr int kSm90MaxBN = 176;
@@ -320,10 +325,27 @@ int64_t AttnConfig::workItemsPerHead(int64_t seqQ) const {
   return llvm::divideCeilSigned(seqQ, int64_t(bmEff()) * ctaGroup());
 }
 
-bool fa4::twinKeepsTwoConsumers(const AttnProblem &problem,
-                                const AttnConfig &config) {
-  return config.chip == Chip::SM90a && config.numQ == 3 &&
-         problem.consumerWarpgroups == 0 && problem.seqKV == kDynamic;
+std::optional<AttnProblem> fa4::twinProblem(const AttnProblem &problem,
+                                            const AttnConfig &config) {
+  // A dynamic Skv gets the twin for Skv <= 2048 next to the kernel; the
+  // twin needs no plan of its own elsewhere.
+  if (config.chip != Chip::SM90a || problem.seqKV != kDynamic || config.fuseGqa)
+    return std::nullopt;
+  AttnProblem twin = problem;
+  bool ownPlan = false;
+  if (config.numQ == 3 && problem.consumerWarpgroups == 0) {
+    twin.consumerWarpgroups = 2;
+    ownPlan = true;
+  }
+  if (problem.mask == MaskKind::None && problem.blockN == 0 &&
+      problem.qkDepth == kNarrowTwinDepth &&
+      problem.ovDepth == kNarrowTwinDepth && config.bn > kNarrowTwinBN) {
+    twin.blockN = kNarrowTwinBN;
+    ownPlan = true;
+  }
+  if (!ownPlan)
+    return std::nullopt;
+  return twin;
 }
 
 llvm::FailureOr<AttnConfig> fa4::planConfig(const AttnProblem &problem,

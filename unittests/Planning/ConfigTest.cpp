@@ -180,7 +180,7 @@ TEST(ConfigTest, SM90aThreeConsumersPastTheTwinsBound) {
   EXPECT_EQ(three->numThreads, 512);
   EXPECT_EQ(three->bn, 112);
   EXPECT_LE(three->bn / 2 + three->bn / 4 + three->paddedOvDepth / 2, 120);
-  EXPECT_FALSE(twinKeepsTwoConsumers(longPrefill, *three));
+  EXPECT_FALSE(twinProblem(longPrefill, *three));
   // A dynamic Skv: the kernel runs past the twin's bound only, so three,
   // and the twin keeps two in its own plan; causal too.
   AttnProblem dynamic =
@@ -189,7 +189,11 @@ TEST(ConfigTest, SM90aThreeConsumersPastTheTwinsBound) {
   auto dynamicConfig = sm90(dynamic);
   ASSERT_TRUE(llvm::succeeded(dynamicConfig));
   EXPECT_EQ(dynamicConfig->numQ, 3);
-  EXPECT_TRUE(twinKeepsTwoConsumers(dynamic, *dynamicConfig));
+  std::optional<AttnProblem> twin = twinProblem(dynamic, *dynamicConfig);
+  ASSERT_TRUE(twin);
+  EXPECT_EQ(twin->consumerWarpgroups, 2);
+  EXPECT_EQ(twin->blockN, 0);
+  EXPECT_EQ(sm90(*twin)->numQ, 2);
   // Two where the twin runs (a static Skv of 2048), for a short Sq (static
   // or hinted), under a window mask, and at d = 128; asked for three, the
   // twin shares the plan.
@@ -198,7 +202,7 @@ TEST(ConfigTest, SM90aThreeConsumersPastTheTwinsBound) {
   EXPECT_EQ(sm90(dynamic)->numQ, 2);
   dynamic.seqQHint = kDynamic;
   dynamic.consumerWarpgroups = 3;
-  EXPECT_FALSE(twinKeepsTwoConsumers(dynamic, *sm90(dynamic)));
+  EXPECT_FALSE(twinProblem(dynamic, *sm90(dynamic)));
   EXPECT_EQ(sm90(makeProblem(8, 1024, 8192, 32, 32, 64, 64))->numQ, 2);
   AttnProblem window = longPrefill;
   window.mask = MaskKind::Window;
@@ -218,6 +222,38 @@ TEST(ConfigTest, SM90aThreeConsumersPastTheTwinsBound) {
   AttnProblem decode = makeProblem(1, 1, 32768, 32, 32, 64, 64);
   decode.consumerWarpgroups = 3;
   EXPECT_NE(sm90(decode)->numQ, 3);
+}
+
+TEST(ConfigTest, SM90aNarrowTwinAtD128WithoutAMask) {
+  std::string whyNot;
+  // d = 128 without a mask, dynamic Skv: the kernel keeps BN = 176, its
+  // twin (Skv <= 2048) takes 128-key tiles.
+  AttnProblem none =
+      makeProblem(kDynamic, kDynamic, kDynamic, 16, 16, 128, 128);
+  auto config = plan(none, Chip::SM90a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(config)) << whyNot;
+  EXPECT_EQ(config->bn, 176);
+  std::optional<AttnProblem> twin = twinProblem(none, *config);
+  ASSERT_TRUE(twin);
+  EXPECT_EQ(twin->blockN, 128);
+  auto twinConfig = plan(*twin, Chip::SM90a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(twinConfig)) << whyNot;
+  EXPECT_EQ(twinConfig->bn, 128);
+  EXPECT_EQ(twinConfig->numQ, 2);
+  // Not under a mask (causal tiles are 128 already), not for a static Skv
+  // (one kernel), not at other depths, nor when block-n is asked for.
+  AttnProblem causal = none;
+  causal.mask = MaskKind::Causal;
+  EXPECT_FALSE(twinProblem(causal, *plan(causal, Chip::SM90a, whyNot)));
+  AttnProblem fixed = makeProblem(4, 1024, 1024, 16, 16, 128, 128);
+  EXPECT_FALSE(twinProblem(fixed, *plan(fixed, Chip::SM90a, whyNot)));
+  AttnProblem deep = makeProblem(kDynamic, kDynamic, kDynamic, 8, 8, 256, 256);
+  EXPECT_FALSE(twinProblem(deep, *plan(deep, Chip::SM90a, whyNot)));
+  AttnProblem asked = none;
+  asked.blockN = 176;
+  EXPECT_FALSE(twinProblem(asked, *plan(asked, Chip::SM90a, whyNot)));
+  // sm_100a has no looped twin.
+  EXPECT_FALSE(twinProblem(none, *plan(none, Chip::SM100a, whyNot)));
 }
 
 TEST(ConfigTest, ThreeConsumersRejectedWhereNotPlanned) {

@@ -16,6 +16,8 @@
 #include "llvm/Support/LogicalResult.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 namespace fa4 {
 
 struct AttnConfig {
@@ -95,11 +97,12 @@ llvm::FailureOr<AttnConfig> planConfig(const AttnProblem &problem,
                                        const TargetInfo &target,
                                        llvm::raw_ostream &whyNot);
 
-/// Whether the sm_90a looped twin gets its own plan with two consumer
-/// warpgroups next to `config`'s three: the planner chose three for a
-/// dynamic Skv, and the twin serves Skv <= 2048, where two win.
-bool twinKeepsTwoConsumers(const AttnProblem &problem,
-                           const AttnConfig &config);
+/// The problem the sm_90a looped twin (Skv <= 2048, next to the kernel for
+/// a dynamic Skv) is planned from where its plan differs from `config`'s:
+/// two consumer warpgroups where the planner gave the kernel three, and
+/// 128-key tiles at d = 128 without a mask. None: the twin shares the plan.
+std::optional<AttnProblem> twinProblem(const AttnProblem &problem,
+                                       const AttnConfig &config);
 
 /// Prints every field of `config` with the rule that chose it.
 void explain(const AttnConfig &config, llvm::raw_ostream &os);

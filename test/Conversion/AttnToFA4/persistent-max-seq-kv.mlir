@@ -11,8 +11,12 @@
 
 // Dynamic Skv: the runtime decides.
 // CHECK-LABEL: func @dynamic
-// CHECK: fa4.abi = {{{.*}}grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_dynamic_sm_90a_module::@fa4_fa3_dynamic_sm_90a_persistent, max_seq_kv = 2048 : i64}
+// CHECK: fa4.abi = {{{.*}}dynamic_smem_bytes = 213120 : i64, grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// At d = 128 without a mask the twin has its own plan (128-key tiles) and
+// so its own launch: its parameters' K/V boxes, block, grid and shared
+// memory.
+// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_dynamic_sm_90a_module::@fa4_fa3_dynamic_sm_90a_persistent,
+// CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, dynamic_smem_bytes = 181248 : i64, grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]], params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", {{.*}}]}, max_seq_kv = 2048 : i64}
 // CHECK: gpu.func @fa4_fa3_dynamic_sm_90a(
 // CHECK-NOT: gpu.grid_dim
 // CHECK: gpu.return
@@ -61,7 +65,7 @@ func.func @long_static(%q: tensor<1x4096x8x128xbf16>, %k: tensor<1x4096x8x128xbf
 // Dv = 256, whose twin spills and measured slower, and window masks,
 // unmeasured, keep one kernel.
 // DEFAULT-LABEL: func @dynamic
-// DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_fa3_dynamic_sm_90a_persistent, max_seq_kv = 2048 : i64}
+// DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_fa3_dynamic_sm_90a_persistent, launch = {{{.*}}}, max_seq_kv = 2048 : i64}
 // CHECK-LABEL: func @depth256
 // DEFAULT-LABEL: func @depth256
 // DEFAULT-NOT: persistent =

@@ -45,14 +45,13 @@ struct SelectConfigPass
     if (failed(config))
       return failure();
     op.setConfigAttr(ConfigAttr::get(op.getContext(), *config));
-    // The looped twin's own plan, where the planner gives the kernel three
-    // consumers for a dynamic Skv: the twin runs Skv <= 2048, where two win.
+    // The looped twin's own plan, where it differs (fa4::twinProblem).
     op.removeTwinConfigAttr();
-    if (!fa4::twinKeepsTwoConsumers(problem, *config))
+    std::optional<fa4::AttnProblem> twinProblem =
+        fa4::twinProblem(problem, *config);
+    if (!twinProblem)
       return success();
-    fa4::AttnProblem twinProblem = problem;
-    twinProblem.consumerWarpgroups = 2;
-    FailureOr<fa4::AttnConfig> twinConfig = plan(twinProblem);
+    FailureOr<fa4::AttnConfig> twinConfig = plan(*twinProblem);
     if (failed(twinConfig))
       return failure();
     op.setTwinConfigAttr(ConfigAttr::get(op.getContext(), *twinConfig));

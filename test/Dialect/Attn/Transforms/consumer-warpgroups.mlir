@@ -79,6 +79,22 @@ func.func @d128_long(%q: tensor<2x8192x16x128xbf16>, %k: tensor<2x8192x16x128xbf
 
 // -----
 
+// d = 128 without a mask, dynamic Skv: two consumers, and the twin its own
+// 128-key tiles (the kernel keeps 176 past 2048 keys).
+// RULE-LABEL: func @d128_dynamic
+// RULE: config = #attn.config<{{[^>]*}}bm = 128, bn = 176, {{[^>]*}}num_q = 2,
+// RULE-SAME: twin_config = #attn.config<{{[^>]*}}bm = 128, bn = 128, {{[^>]*}}num_q = 2,
+// TWO-LABEL: func @d128_dynamic
+// TWO: twin_config = #attn.config<{{[^>]*}}bn = 128,
+func.func @d128_dynamic(%q: tensor<?x?x16x128xbf16>, %k: tensor<?x?x16x128xbf16>, %v: tensor<?x?x16x128xbf16>) -> tensor<?x?x16x128xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<?x?x16x128xbf16>, tensor<?x?x16x128xbf16>, tensor<?x?x16x128xbf16>
+      -> tensor<?x?x16x128xbf16>
+  return %o : tensor<?x?x16x128xbf16>
+}
+
+// -----
+
 // A window mask keeps two (three were not measured under it); so does a
 // decode tile, even when three are asked for.
 // RULE-LABEL: func @d64_window
