@@ -67,6 +67,9 @@ constexpr int kThreeConsumerMaxDepth = 64;
 /// call 3: `bn128`); the kernel keeps 176 past 2048 keys.
 constexpr int kNarrowTwinDepth = 128;
 constexpr int kNarrowTwinBN = 128;
+/// d = 256: a looped twin at 64-key tiles (kDeepTwinMaxBN), next to the
+/// kernel's 80.
+constexpr int kDeepTwinDepth = 256;
 /// Two K+V stages at d=128 next to a 32 KB Q tile: 32 + 2 x (44 + 44) KB
 /// <= 227 KB at BN = 176; FA3's largest tile N.
 constexpr int kSm90MaxBN = 176;
@@ -341,6 +344,12 @@ std::optional<AttnProblem> fa4::twinProblem(const AttnProblem &problem,
       problem.qkDepth == kNarrowTwinDepth &&
       problem.ovDepth == kNarrowTwinDepth && config.bn > kNarrowTwinBN) {
     twin.blockN = kNarrowTwinBN;
+    ownPlan = true;
+  }
+  if (problem.mask != MaskKind::Window && problem.blockN == 0 &&
+      problem.qkDepth == kDeepTwinDepth && problem.ovDepth == kDeepTwinDepth &&
+      config.bn > kDeepTwinMaxBN) {
+    twin.blockN = kDeepTwinMaxBN;
     ownPlan = true;
   }
   if (!ownPlan)

@@ -236,8 +236,11 @@ bool fa4::plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
   // As the lowering: a dynamic Skv, whatever its hint, gets the twin for
   // the short runs and the plain kernel for the long ones.
   int64_t seqKV = problem.seqKV;
+  // Past Dv = 128 only at tiles narrow enough (its own plan,
+  // fa4::twinProblem) to leave the twin registers and room to stage O.
   return config.chip == Chip::SM90a && splitK.partitions <= 1 &&
-         !config.fuseGqa && config.paddedOvDepth <= 128 &&
+         !config.fuseGqa &&
+         (config.paddedOvDepth <= 128 || config.bn <= kDeepTwinMaxBN) &&
          problem.mask != MaskKind::Window &&
          (seqKV == kDynamic || seqKV <= kLoopedTwinMaxSeqKV);
 }

@@ -12,8 +12,8 @@
 // each consumer 160, while their looped twins keep two). ptxas must not
 // have had to fence or serialise the wgmma pipeline itself (its C75xx
 // advisories, e.g. C7519).
-// Where Dv <= 128 without a window mask the module also holds the kernel's
-// looped twin (persistent-max-seq-kv's default, 2048; under a causal mask
+// Where Dv <= 128 (or Dv = 256, its own plan) without a window mask the
+// module also holds the kernel's looped twin (persistent-max-seq-kv's default, 2048; under a causal mask
 // at Dv > 64 because its plan keeps room to stage O past it), which runs
 // only up to Skv = 2048: the TWIN checks hold it to the same registers and
 // no C75xx advisory, and record their spills: none since the warpgroup
@@ -221,5 +221,11 @@ func.func @d256_256_h6_1_w17_33_f16_lse(%q: tensor<?x?x6x256xf16>, %k: tensor<?x
 // TWIN: Compiling entry function 'fa4_fa3_d192_128_h6_3_causal_f16_sm_90a_persistent' for 'sm_90a'
 // TWIN-NEXT: Function properties for fa4_fa3_d192_128_h6_3_causal_f16_sm_90a_persistent
 // TWIN-NEXT: 24 bytes stack frame, 24 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: Used 168 registers
+// The d = 256 twin (its own plan at 64-key tiles, up to 512 keys) spills
+// its work loop's state next to a 64 x 256 O.
+// TWIN: Compiling entry function 'fa4_fa3_d256_256_h6_6_causal_f16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_fa3_d256_256_h6_6_causal_f16_lse_sm_90a_persistent
+// TWIN-NEXT: 64 bytes stack frame, 84 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
 // TWIN-NOT: _persistent'

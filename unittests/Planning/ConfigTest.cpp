@@ -224,7 +224,7 @@ TEST(ConfigTest, SM90aThreeConsumersPastTheTwinsBound) {
   EXPECT_NE(sm90(decode)->numQ, 3);
 }
 
-TEST(ConfigTest, SM90aNarrowTwinAtD128WithoutAMask) {
+TEST(ConfigTest, SM90aTwinsOwnTiles) {
   std::string whyNot;
   // d = 128 without a mask, dynamic Skv: the kernel keeps BN = 176, its
   // twin (Skv <= 2048) takes 128-key tiles.
@@ -241,14 +241,30 @@ TEST(ConfigTest, SM90aNarrowTwinAtD128WithoutAMask) {
   EXPECT_EQ(twinConfig->bn, 128);
   EXPECT_EQ(twinConfig->numQ, 2);
   // Not under a mask (causal tiles are 128 already), not for a static Skv
-  // (one kernel), not at other depths, nor when block-n is asked for.
+  // (one kernel), nor when block-n is asked for; d = 256 has its own rule.
   AttnProblem causal = none;
   causal.mask = MaskKind::Causal;
   EXPECT_FALSE(twinProblem(causal, *plan(causal, Chip::SM90a, whyNot)));
   AttnProblem fixed = makeProblem(4, 1024, 1024, 16, 16, 128, 128);
   EXPECT_FALSE(twinProblem(fixed, *plan(fixed, Chip::SM90a, whyNot)));
   AttnProblem deep = makeProblem(kDynamic, kDynamic, kDynamic, 8, 8, 256, 256);
-  EXPECT_FALSE(twinProblem(deep, *plan(deep, Chip::SM90a, whyNot)));
+  // d = 256: the twin at 64-key tiles, the kernel's 80 leaving it no room
+  // to stage O (plansLoopedTwin); not under a window mask.
+  auto deepConfig = plan(deep, Chip::SM90a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(deepConfig)) << whyNot;
+  EXPECT_EQ(deepConfig->bn, 80);
+  EXPECT_FALSE(plansLoopedTwin(deep, *deepConfig, SplitKPlan()));
+  std::optional<AttnProblem> deepTwin = twinProblem(deep, *deepConfig);
+  ASSERT_TRUE(deepTwin);
+  EXPECT_EQ(deepTwin->blockN, 64);
+  auto deepTwinConfig = plan(*deepTwin, Chip::SM90a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(deepTwinConfig)) << whyNot;
+  EXPECT_TRUE(plansLoopedTwin(*deepTwin, *deepTwinConfig, SplitKPlan()));
+  AttnProblem deepWindow = deep;
+  deepWindow.mask = MaskKind::Window;
+  deepWindow.windowLeft = 128;
+  deepWindow.windowRight = 0;
+  EXPECT_FALSE(twinProblem(deepWindow, *plan(deepWindow, Chip::SM90a, whyNot)));
   AttnProblem asked = none;
   asked.blockN = 176;
   EXPECT_FALSE(twinProblem(asked, *plan(asked, Chip::SM90a, whyNot)));

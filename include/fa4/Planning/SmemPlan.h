@@ -85,6 +85,14 @@ struct SmemPlan {
 /// sm_90a prefill runs on persistent CTAs, a looped twin of its kernel, up
 /// to this many keys by the planner's rule (bench/RESULTS.md, sessions 6-10).
 constexpr int64_t kLoopedTwinMaxSeqKV = 2048;
+/// A looped twin past Dv = 128 (d = 256) needs tiles of at most this many
+/// keys: its O (Dv / 2 registers a thread) and its O staging past the plan
+/// leave no room at the plain kernel's 80. It runs up to
+/// kDeepTwinMaxSeqKV keys: against the plain kernel it measured +3% / +9%
+/// (none / causal) at 512 keys, 0 to -5% at 1024 and -5 to -8% at 2048,
+/// where it spills (bench/RESULTS.md, session 12, call 9).
+constexpr int64_t kDeepTwinMaxBN = 64;
+constexpr int64_t kDeepTwinMaxSeqKV = 512;
 
 /// Whether the planner's rule builds a looped twin for this plan: sm_90a
 /// prefill (no split-K, no fused GQA) with Dv <= 128 and no window mask,

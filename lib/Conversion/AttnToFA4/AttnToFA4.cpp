@@ -95,8 +95,13 @@ constexpr int64_t kAlwaysPersistent = INT32_MAX;
 /// 6). Window masks were not measured. With O from registers, causal at
 /// Dv = 128 lost 2-5% to the plain kernel's TMA store at every S <= 2048
 /// (session 7, call 5); with the box-by-box TMA store it gained 6-11%
-/// (session 10, call 1).
+/// (session 10, call 1). At Dv = 256 a twin with its own plan (64-key
+/// tiles, room to stage O) runs up to kDeepTwinMaxSeqKV (512) keys
+/// (session 12, call 9).
 constexpr int64_t kPlannersPersistentBound = -1;
+/// Past this Dv the planner's twin (its own plan at 64-key tiles) runs only
+/// up to kDeepTwinMaxSeqKV keys.
+constexpr int64_t kMaxShallowTwinDepth = 128;
 
 /// Everything the emitter needs, read from the op and its plan attributes;
 /// the split-K part as readSplit reads it for both chips.
@@ -1416,9 +1421,13 @@ private:
       SplitKPlan splitK; // No #attn.splitk: no split.
       if (attn::SplitKAttr attr = op.getSplitkAttr())
         splitK = attr.toPlan();
-      bool twin =
-          plansLoopedTwin(problem, op.getConfigAttr().toPlan(problem), splitK);
-      maxSeqKV = twin && !causalPlainWins ? kLoopedTwinMaxSeqKV : 0;
+      attn::ConfigAttr twinConfig =
+          op.getTwinConfigAttr() ? op.getTwinConfigAttr() : op.getConfigAttr();
+      bool twin = plansLoopedTwin(problem, twinConfig.toPlan(problem), splitK);
+      int64_t twinBound = twinPlan.paddedOv > kMaxShallowTwinDepth
+                              ? kDeepTwinMaxSeqKV
+                              : kLoopedTwinMaxSeqKV;
+      maxSeqKV = twin && !causalPlainWins ? twinBound : 0;
     }
     // A static Skv decides now: one kernel, looped or not.
     int64_t seqKV = op.getKeyType().getDimSize(1);
