@@ -222,13 +222,12 @@ void launchOne(CUfunction function, const std::string &name,
 void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   // Everything that can refuse the arguments runs before the driver opens.
   Bindings bindings = validateArgs(manifest, args);
-  std::array<uint32_t, 3> grid = evaluateGrid(manifest.launch, bindings);
+  evaluateGrid(manifest.launch, bindings);
   KernelArgs kernelArgs(manifest, manifest.params, bindings, args);
   // Version 6: the twin's own arguments and work tiles, refused here too.
-  std::array<uint32_t, 3> twinGrid = {};
   std::optional<KernelArgs> twinArgs;
   if (manifest.twin) {
-    twinGrid = evaluateGrid(manifest.twin->launch, bindings);
+    evaluateGrid(manifest.twin->launch, bindings);
     twinArgs.emplace(manifest, manifest.twin->params, bindings, args);
   }
   std::optional<KernelArgs> combineArgs;
@@ -242,23 +241,16 @@ void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   const Loaded &functions = loadedFor(currentContext());
   // Persistent CTAs when the rule applies: this kernel, or its looped twin
   // (with its own launch and arguments where the manifest gives them).
-  CUfunction function = functions.function;
-  const std::string *name = &manifest.kernel;
-  const LaunchSpec *launch = &manifest.launch;
-  KernelArgs *chosenArgs = &kernelArgs;
-  if (persistentApplies(manifest.launch, bindings, functions.numSMs)) {
-    if (functions.persistentTwin) {
-      function = functions.persistentTwin;
-      name = &manifest.launch.persistent->kernel;
-      if (twinArgs) {
-        launch = &manifest.twin->launch;
-        grid = twinGrid;
-        chosenArgs = &*twinArgs;
-      }
-    }
-    grid = persistentGrid(*launch, bindings, grid, functions.numSMs,
-                          persistentCtaLimit.load());
-  }
+  LaunchChoice choice =
+      chooseLaunch(manifest, bindings, functions.persistentTwin != nullptr,
+                   functions.numSMs, persistentCtaLimit.load());
+  CUfunction function =
+      choice.twin ? functions.persistentTwin : functions.function;
+  const std::string *name =
+      choice.twin ? &manifest.launch.persistent->kernel : &manifest.kernel;
+  const LaunchSpec *launch = choice.launch;
+  KernelArgs *chosenArgs = choice.twinOwnLaunch ? &*twinArgs : &kernelArgs;
+  std::array<uint32_t, 3> grid = choice.grid;
   bool programmatic = programmaticLaunch.load();
   if (!manifest.combine) {
     launchOne(function, *name, *launch, grid, chosenArgs->pointers(0), stream,

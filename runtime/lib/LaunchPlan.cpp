@@ -89,6 +89,28 @@ std::array<uint32_t, 3> fa4::rt::persistentGrid(const LaunchSpec &launch,
   return grid;
 }
 
+LaunchChoice fa4::rt::chooseLaunch(const Manifest &manifest,
+                                   const Bindings &bindings, bool hasTwin,
+                                   uint32_t numSMs, uint32_t maxCtas) {
+  LaunchChoice choice;
+  choice.launch = &manifest.launch;
+  choice.params = &manifest.params;
+  if (!persistentApplies(manifest.launch, bindings, numSMs)) {
+    choice.grid = evaluateGrid(manifest.launch, bindings);
+    return choice;
+  }
+  choice.twin = hasTwin;
+  if (hasTwin && manifest.twin) {
+    choice.twinOwnLaunch = true;
+    choice.launch = &manifest.twin->launch;
+    choice.params = &manifest.twin->params;
+  }
+  choice.grid =
+      persistentGrid(*choice.launch, bindings,
+                     evaluateGrid(*choice.launch, bindings), numSMs, maxCtas);
+  return choice;
+}
+
 ScalarValue fa4::rt::evaluateScalar(const ScalarParam &param,
                                     const Manifest &manifest,
                                     const Bindings &bindings,

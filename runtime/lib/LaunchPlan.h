@@ -32,6 +32,21 @@ std::array<uint32_t, 3> persistentGrid(const LaunchSpec &launch,
                                        std::array<uint32_t, 3> grid,
                                        uint32_t numSMs, uint32_t maxCtas = 0);
 
+/// What a launch runs: the kernel on its grid, or, when the persistent rule
+/// applies, on the capped grid: the kernel itself, or its twin where the
+/// module has one (`hasTwin`), with the twin's own launch and parameters
+/// where the manifest gives them (version 6's `twin`).
+struct LaunchChoice {
+  bool twin = false;
+  /// The manifest's `twin`: its launch and parameters, not the kernel's.
+  bool twinOwnLaunch = false;
+  const LaunchSpec *launch = nullptr;
+  const std::vector<Param> *params = nullptr;
+  std::array<uint32_t, 3> grid = {};
+};
+LaunchChoice chooseLaunch(const Manifest &manifest, const Bindings &bindings,
+                          bool hasTwin, uint32_t numSMs, uint32_t maxCtas = 0);
+
 /// Bytes of the workspace a workspace split-K needs for these sizes (0
 /// without one). Throws Error(FA4_ERROR_VALIDATION) past 1 TiB.
 uint64_t evaluateWorkspaceBytes(const Manifest &manifest,
