@@ -254,14 +254,20 @@ static int chooseSm100Tiles(const AttnProblem &problem,
   return config.bn;
 }
 
+/// setmaxnreg's registers of one sm_90a consumer warpgroup next to
+/// `numQ - 1` others.
+static int sm90ConsumerRegisters(int numQ, const TargetInfo &target) {
+  return numQ == 3 ? kSm90ThreeConsumerRegisters : target.consumerRegisters;
+}
+
 /// Three consumers at d = 64 measured +7-13% over two from Skv = 4096 to
 /// 16k, but -8 to -24% at 512-1024 (a 192-row tile wastes 11% of 512 rows,
 /// and the looped twin, which runs those, spills at 160 registers) and
 /// -2 to +5% at 2048 (bench/RESULTS.md, session 12). So the planner takes
 /// three, without a window mask (not measured), where the kernel runs only
 /// past the twin's 2048 keys: a static Skv past it, or a dynamic one (the
-/// twin, with its own plan of two, takes Skv <= 2048:
-/// twinKeepsTwoConsumers); and Sq past it or unknown.
+/// twin, with its own plan of two, takes Skv <= 2048: fa4::twinProblem);
+/// and Sq past it or unknown.
 static bool prefersThreeConsumers(const AttnProblem &problem,
                                   const AttnConfig &config) {
   int64_t seqQ = problem.plannedSeqQ();
@@ -284,7 +290,6 @@ static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
                     seqQ * (config.fuseGqa ? config.group : 1) <= kSm90TileRows;
   // A third consumer only for prefill tiles: a fused GQA or decode tile
   // keeps its rows in one or two consumers.
-  int consumerRegisters = target.consumerRegisters;
   int64_t consumers = problem.consumerWarpgroups;
   if (consumers == 0)
     consumers = prefersThreeConsumers(problem, config) ? 3 : 2;
@@ -292,11 +297,11 @@ static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
     config.numQ = 3;
     config.bm = config.numQ * kSm90TileRows;
     config.numThreads = kSm90ThreeConsumerThreads;
-    consumerRegisters = kSm90ThreeConsumerRegisters;
   }
   // Per consumer thread, a 64 x BN f32 S is BN/2 registers, P in 16 bits
   // BN/4, and a 64 x Dv f32 O is Dv/2.
-  int accumulatorRegisters = consumerRegisters - kSm90ReservedRegisters;
+  int accumulatorRegisters =
+      sm90ConsumerRegisters(config.numQ, target) - kSm90ReservedRegisters;
   int registerBN = (accumulatorRegisters - config.paddedOvDepth / 2) * 4 / 3;
   // Two stages of a K tile (BN x Dqk) and a V tile (BN x Dv) next to Q.
   int64_t bytes = elementBytes(config.elementType);
@@ -486,8 +491,7 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
     }
   } else {
     bool threeConsumers = config.numQ == 3;
-    int consumerRegisters =
-        threeConsumers ? kSm90ThreeConsumerRegisters : target.consumerRegisters;
+    int consumerRegisters = sm90ConsumerRegisters(config.numQ, target);
     os << "  MMA_M = 64 (wgmma), numQ = " << config.numQ
        << ", BM = " << config.bm << ": "
        << (threeConsumers ? "three consumer warpgroups (consumer-warpgroups="

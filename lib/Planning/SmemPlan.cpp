@@ -240,9 +240,16 @@ bool fa4::plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
   // fa4::twinProblem) to leave the twin registers and room to stage O.
   return config.chip == Chip::SM90a && splitK.partitions <= 1 &&
          !config.fuseGqa &&
-         (config.paddedOvDepth <= 128 || config.bn <= kDeepTwinMaxBN) &&
+         (config.paddedOvDepth <= kShallowTwinMaxOvDepth ||
+          config.bn <= kDeepTwinMaxBN) &&
          problem.mask != MaskKind::Window &&
          (seqKV == kDynamic || seqKV <= kLoopedTwinMaxSeqKV);
+}
+
+int64_t fa4::loopedTwinMaxSeqKV(const AttnConfig &twinConfig) {
+  return twinConfig.paddedOvDepth > kShallowTwinMaxOvDepth
+             ? kDeepTwinMaxSeqKV
+             : kLoopedTwinMaxSeqKV;
 }
 
 /// Every region of a plan with its name, in the order explain() prints them.

@@ -93,13 +93,21 @@ constexpr int64_t kLoopedTwinMaxSeqKV = 2048;
 /// where it spills (bench/RESULTS.md, session 12, call 9).
 constexpr int64_t kDeepTwinMaxBN = 64;
 constexpr int64_t kDeepTwinMaxSeqKV = 512;
+/// Past this (padded) Dv a looped twin is deep: kDeepTwinMaxBN and
+/// kDeepTwinMaxSeqKV apply.
+constexpr int64_t kShallowTwinMaxOvDepth = 128;
 
 /// Whether the planner's rule builds a looped twin for this plan: sm_90a
-/// prefill (no split-K, no fused GQA) with Dv <= 128 and no window mask,
-/// whose Skv is dynamic (a hint does not count: the twin serves the short
-/// runs) or at most kLoopedTwinMaxSeqKV.
+/// prefill (no split-K, no fused GQA) with Dv <= 128 (past it at BN <=
+/// kDeepTwinMaxBN) and no window mask, whose Skv is dynamic (a hint does
+/// not count: the twin serves the short runs) or at most
+/// kLoopedTwinMaxSeqKV.
 bool plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
                      const SplitKPlan &splitK);
+
+/// The Skv up to which the looped twin planned as `twinConfig` runs:
+/// kLoopedTwinMaxSeqKV, or kDeepTwinMaxSeqKV past kShallowTwinMaxOvDepth.
+int64_t loopedTwinMaxSeqKV(const AttnConfig &twinConfig);
 
 /// The looped twin stores O one 64-column box at a time, staged past the
 /// plan: one 64-row box of 128-byte rows per Q tile, `bm` rows in all.

@@ -99,9 +99,6 @@ constexpr int64_t kAlwaysPersistent = INT32_MAX;
 /// tiles, room to stage O) runs up to kDeepTwinMaxSeqKV (512) keys
 /// (session 12, call 9).
 constexpr int64_t kPlannersPersistentBound = -1;
-/// Past this Dv the planner's twin (its own plan at 64-key tiles) runs only
-/// up to kDeepTwinMaxSeqKV keys.
-constexpr int64_t kMaxShallowTwinDepth = 128;
 
 /// Everything the emitter needs, read from the op and its plan attributes;
 /// the split-K part as readSplit reads it for both chips.
@@ -165,6 +162,15 @@ struct HopperPlan : SplitPlan {
   const char *workHeadsSymbol() const {
     return decode && rowGroup > 1 ? "hkv" : "hq";
   }
+  /// The one-dimensional grid of that work list (the manifest's spelling).
+  SmallVector<SmallVector<std::string>> workListGrid() const {
+    return {{("ceil_div:sq:" + Twine(rowsPerWorkItem())).str(),
+             workHeadsSymbol(), "b"},
+            {"1"},
+            {"1"}};
+  }
+  /// Threads of a CTA: the producer warpgroup and the consumers.
+  int64_t threads() const { return (1 + numConsumers) * kWarpgroupThreads; }
   int64_t qBoxRows() const { return queryRowsPerTile() * rowGroup; }
 
   int64_t qTileBytes() const { return qkBoxes * kConsumerBoxBytes; }
@@ -1421,13 +1427,11 @@ private:
       SplitKPlan splitK; // No #attn.splitk: no split.
       if (attn::SplitKAttr attr = op.getSplitkAttr())
         splitK = attr.toPlan();
-      attn::ConfigAttr twinConfig =
+      attn::ConfigAttr twinConfigAttr =
           op.getTwinConfigAttr() ? op.getTwinConfigAttr() : op.getConfigAttr();
-      bool twin = plansLoopedTwin(problem, twinConfig.toPlan(problem), splitK);
-      int64_t twinBound = twinPlan.paddedOv > kMaxShallowTwinDepth
-                              ? kDeepTwinMaxSeqKV
-                              : kLoopedTwinMaxSeqKV;
-      maxSeqKV = twin && !causalPlainWins ? twinBound : 0;
+      AttnConfig twinConfig = twinConfigAttr.toPlan(problem);
+      bool twin = plansLoopedTwin(problem, twinConfig, splitK);
+      maxSeqKV = twin && !causalPlainWins ? loopedTwinMaxSeqKV(twinConfig) : 0;
     }
     // A static Skv decides now: one kernel, looped or not.
     int64_t seqKV = op.getKeyType().getDimSize(1);
@@ -1546,7 +1550,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
             *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent, tmaStoreO) ||
         plan->loopStagingOffset >= 0;
     abi.params = abiParams(*plan, storeOByTma);
-    int64_t threads = (1 + plan->numConsumers) * kWarpgroupThreads;
+    int64_t threads = plan->threads();
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
     FA3Schedule schedule{pingPong,     intraWgOverlap, lazyRescale,
                          tmaStoreO,    fuseWorkTiles,  narrowLastPV,
@@ -1565,12 +1569,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
       if (ownTwinPlan) {
         twinLaunch.emplace();
         twinLaunch->params = abiParams(twinPlan, twinStoresOByTma);
-        twinLaunch->grid = {
-            {("ceil_div:sq:" + Twine(twinPlan.rowsPerWorkItem())).str(),
-             twinPlan.workHeadsSymbol(), "b"},
-            {"1"},
-            {"1"}};
-        twinLaunch->block[0] = (1 + twinPlan.numConsumers) * kWarpgroupThreads;
+        twinLaunch->grid = twinPlan.workListGrid();
+        twinLaunch->block[0] = twinPlan.threads();
         twinLaunch->dynamicSmemBytes = twinPlan.dynamicSmemBytes();
       }
       b.setInsertionPointToEnd(kernels.getBody());
@@ -1592,10 +1592,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
       setDecodeGrid(abi, plan->partitions, plan->rowGroup,
                     plan->queryRowsPerTile(), /*cluster=*/!plan->workspace);
     else
-      abi.grid = {{("ceil_div:sq:" + Twine(plan->rowsPerWorkItem())).str(),
-                   plan->workHeadsSymbol(), "b"},
-                  {"1"},
-                  {"1"}};
+      abi.grid = plan->workListGrid();
     abi.block[0] = threads;
     abi.dynamicSmemBytes = plan->dynamicSmemBytes();
     setAttentionAlignment(abi, plan->hasLse, storeOByTma || twinStoresOByTma);
