@@ -49,15 +49,16 @@ struct PlanSmemPass : public fa4::attn::impl::AttnPlanSmemBase<PlanSmemPass> {
       tmem = tmemAttr->toPlan();
     }
     fa4::SplitKPlan splitK = splitKAttr->toPlan();
-    fa4::SwizzlePlan swizzle = swizzleAttr->toPlan(problem);
-    FailureOr<fa4::SmemPlan> plan =
-        runPlanner<fa4::SmemPlan>(op, [&](llvm::raw_ostream &whyNot) {
-          return fa4::planSmem(problem, config, splitK, swizzle, tmem, target,
-                               whyNot);
-        });
-    if (failed(plan))
+    auto plan = [&](const fa4::AttnConfig &planned, SwizzleAttr swizzle) {
+      return runPlanner<fa4::SmemPlan>(op, [&](llvm::raw_ostream &whyNot) {
+        return fa4::planSmem(problem, planned, splitK, swizzle.toPlan(problem),
+                             tmem, target, whyNot);
+      });
+    };
+    FailureOr<fa4::SmemPlan> smem = plan(config, *swizzleAttr);
+    if (failed(smem))
       return failure();
-    op.setSmemAttr(SmemAttr::get(op.getContext(), *plan));
+    op.setSmemAttr(SmemAttr::get(op.getContext(), *smem));
     // The looped twin's own layout, if it has its own tile.
     op.removeTwinSmemAttr();
     ConfigAttr twinConfigAttr = op.getTwinConfigAttr();
@@ -68,13 +69,8 @@ struct PlanSmemPass : public fa4::attn::impl::AttnPlanSmemBase<PlanSmemPass> {
                     "attn-select-swizzle");
     if (failed(twinSwizzleAttr))
       return failure();
-    fa4::AttnConfig twinConfig = twinConfigAttr.toPlan(problem);
-    fa4::SwizzlePlan twinSwizzle = twinSwizzleAttr->toPlan(problem);
     FailureOr<fa4::SmemPlan> twinPlan =
-        runPlanner<fa4::SmemPlan>(op, [&](llvm::raw_ostream &whyNot) {
-          return fa4::planSmem(problem, twinConfig, splitK, twinSwizzle, tmem,
-                               target, whyNot);
-        });
+        plan(twinConfigAttr.toPlan(problem), *twinSwizzleAttr);
     if (failed(twinPlan))
       return failure();
     op.setTwinSmemAttr(SmemAttr::get(op.getContext(), *twinPlan));

@@ -27,12 +27,13 @@ struct SelectSwizzlePass
         requireConfig(op, getArgument(), problem);
     if (failed(requiredConfig))
       return failure();
-    const fa4::AttnConfig &config = *requiredConfig;
-    FailureOr<fa4::SwizzlePlan> plan =
-        runPlanner<fa4::SwizzlePlan>(op, [&](llvm::raw_ostream &whyNot) {
-          return fa4::selectSwizzle(problem, config,
-                                    fa4::getTargetInfo(config.chip), whyNot);
-        });
+    auto select = [&](const fa4::AttnConfig &planned) {
+      return runPlanner<fa4::SwizzlePlan>(op, [&](llvm::raw_ostream &whyNot) {
+        return fa4::selectSwizzle(problem, planned,
+                                  fa4::getTargetInfo(planned.chip), whyNot);
+      });
+    };
+    FailureOr<fa4::SwizzlePlan> plan = select(*requiredConfig);
     if (failed(plan))
       return failure();
     op.setSwizzleAttr(SwizzleAttr::get(op.getContext(), *plan));
@@ -41,12 +42,8 @@ struct SelectSwizzlePass
     ConfigAttr twinConfigAttr = op.getTwinConfigAttr();
     if (!twinConfigAttr)
       return success();
-    fa4::AttnConfig twinConfig = twinConfigAttr.toPlan(problem);
     FailureOr<fa4::SwizzlePlan> twinPlan =
-        runPlanner<fa4::SwizzlePlan>(op, [&](llvm::raw_ostream &whyNot) {
-          return fa4::selectSwizzle(
-              problem, twinConfig, fa4::getTargetInfo(twinConfig.chip), whyNot);
-        });
+        select(twinConfigAttr.toPlan(problem));
     if (failed(twinPlan))
       return failure();
     op.setTwinSwizzleAttr(SwizzleAttr::get(op.getContext(), *twinPlan));
