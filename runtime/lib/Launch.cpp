@@ -222,14 +222,12 @@ void launchOne(CUfunction function, const std::string &name,
 void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   // Everything that can refuse the arguments runs before the driver opens.
   Bindings bindings = validateArgs(manifest, args);
-  evaluateGrid(manifest.launch, bindings);
+  LaunchGrids grids = evaluateGrids(manifest, bindings);
   KernelArgs kernelArgs(manifest, manifest.params, bindings, args);
-  // Version 6: the twin's own arguments and work tiles, refused here too.
+  // Version 6: the twin's own arguments, refused here too.
   std::optional<KernelArgs> twinArgs;
-  if (manifest.twin) {
-    evaluateGrid(manifest.twin->launch, bindings);
+  if (manifest.twin)
     twinArgs.emplace(manifest, manifest.twin->params, bindings, args);
-  }
   std::optional<KernelArgs> combineArgs;
   std::array<uint32_t, 3> combineGrid = {};
   uint64_t workspaceBytes = evaluateWorkspaceBytes(manifest, bindings);
@@ -241,9 +239,9 @@ void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   const Loaded &functions = loadedFor(currentContext());
   // Persistent CTAs when the rule applies: this kernel, or its looped twin
   // (with its own launch and arguments where the manifest gives them).
-  LaunchChoice choice =
-      chooseLaunch(manifest, bindings, functions.persistentTwin != nullptr,
-                   functions.numSMs, persistentCtaLimit.load());
+  LaunchChoice choice = chooseLaunch(
+      manifest, bindings, grids, functions.persistentTwin != nullptr,
+      functions.numSMs, persistentCtaLimit.load());
   CUfunction function =
       choice.twin ? functions.persistentTwin : functions.function;
   const std::string *name =

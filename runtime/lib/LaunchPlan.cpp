@@ -89,25 +89,34 @@ std::array<uint32_t, 3> fa4::rt::persistentGrid(const LaunchSpec &launch,
   return grid;
 }
 
+LaunchGrids fa4::rt::evaluateGrids(const Manifest &manifest,
+                                   const Bindings &bindings) {
+  LaunchGrids grids;
+  grids.kernel = evaluateGrid(manifest.launch, bindings);
+  if (manifest.twin)
+    grids.twin = evaluateGrid(manifest.twin->launch, bindings);
+  return grids;
+}
+
 LaunchChoice fa4::rt::chooseLaunch(const Manifest &manifest,
-                                   const Bindings &bindings, bool hasTwin,
+                                   const Bindings &bindings,
+                                   const LaunchGrids &grids, bool hasTwin,
                                    uint32_t numSMs, uint32_t maxCtas) {
   LaunchChoice choice;
   choice.launch = &manifest.launch;
   choice.params = &manifest.params;
-  if (!persistentApplies(manifest.launch, bindings, numSMs)) {
-    choice.grid = evaluateGrid(manifest.launch, bindings);
+  choice.grid = grids.kernel;
+  if (!persistentApplies(manifest.launch, bindings, numSMs))
     return choice;
-  }
   choice.twin = hasTwin;
   if (hasTwin && manifest.twin) {
     choice.twinOwnLaunch = true;
     choice.launch = &manifest.twin->launch;
     choice.params = &manifest.twin->params;
+    choice.grid = *grids.twin;
   }
   choice.grid =
-      persistentGrid(*choice.launch, bindings,
-                     evaluateGrid(*choice.launch, bindings), numSMs, maxCtas);
+      persistentGrid(*choice.launch, bindings, choice.grid, numSMs, maxCtas);
   return choice;
 }
 

@@ -11,6 +11,8 @@
 #include "Manifest.h"
 #include "Validate.h"
 
+#include <optional>
+
 namespace fa4::rt {
 
 /// Grid size in blocks. Throws Error(FA4_ERROR_VALIDATION) past the CUDA
@@ -32,10 +34,19 @@ std::array<uint32_t, 3> persistentGrid(const LaunchSpec &launch,
                                        std::array<uint32_t, 3> grid,
                                        uint32_t numSMs, uint32_t maxCtas = 0);
 
+/// The grids a launch may run on before the persistent cap: the kernel's
+/// and, with version 6's `twin`, the twin's. Throws as evaluateGrid.
+struct LaunchGrids {
+  std::array<uint32_t, 3> kernel = {};
+  std::optional<std::array<uint32_t, 3>> twin;
+};
+LaunchGrids evaluateGrids(const Manifest &manifest, const Bindings &bindings);
+
 /// What a launch runs: the kernel on its grid, or, when the persistent rule
 /// applies, on the capped grid: the kernel itself, or its twin where the
 /// module has one (`hasTwin`), with the twin's own launch and parameters
-/// where the manifest gives them (version 6's `twin`).
+/// where the manifest gives them (version 6's `twin`). `grids` are
+/// evaluateGrids' for these sizes.
 struct LaunchChoice {
   bool twin = false;
   /// The manifest's `twin`: its launch and parameters, not the kernel's.
@@ -45,7 +56,8 @@ struct LaunchChoice {
   std::array<uint32_t, 3> grid = {};
 };
 LaunchChoice chooseLaunch(const Manifest &manifest, const Bindings &bindings,
-                          bool hasTwin, uint32_t numSMs, uint32_t maxCtas = 0);
+                          const LaunchGrids &grids, bool hasTwin,
+                          uint32_t numSMs, uint32_t maxCtas = 0);
 
 /// Bytes of the workspace a workspace split-K needs for these sizes (0
 /// without one). Throws Error(FA4_ERROR_VALIDATION) past 1 TiB.

@@ -62,6 +62,19 @@ const TensorSpec *Manifest::findTensor(TensorSlot slot) const {
 
 namespace {
 
+/// A persistent launch's grid: x alone, so that capping it keeps the whole
+/// work list (y and z of 1), and no cluster.
+bool isOneDimensional(const LaunchSpec &launch) {
+  auto isOne = [](const std::vector<GridFactor> &factors) {
+    for (const GridFactor &factor : factors)
+      if (factor.kind != GridFactor::Kind::Constant || factor.constant != 1)
+        return false;
+    return true;
+  };
+  return isOne(launch.grid[1]) && isOne(launch.grid[2]) &&
+         launch.cluster == std::array<uint32_t, 3>{1, 1, 1};
+}
+
 /// Reads one manifest; every error names the field by its JSON path.
 class ManifestReader {
 public:
@@ -533,14 +546,7 @@ void ManifestReader::readTwin(Object &top, Manifest &manifest) {
   if (result.launch.persistent)
     fail("twin.launch.persistent",
          "the twin runs under the kernel's rule; expected none of its own");
-  auto isOne = [](const std::vector<GridFactor> &factors) {
-    for (const GridFactor &factor : factors)
-      if (factor.kind != GridFactor::Kind::Constant || factor.constant != 1)
-        return false;
-    return true;
-  };
-  if (!isOne(result.launch.grid[1]) || !isOne(result.launch.grid[2]) ||
-      result.launch.cluster != std::array<uint32_t, 3>{1, 1, 1})
+  if (!isOneDimensional(result.launch))
     fail("twin.launch", "a persistent twin needs a one-dimensional grid (y "
                         "and z of 1) and no cluster");
   result.launch.programmaticDependentLaunch =
@@ -729,15 +735,7 @@ void ManifestReader::readLaunch(const Value &value, const std::string &path,
       if (result.kernel.empty())
         fail(persistentPath + ".kernel", "empty kernel name");
     }
-    // The cap applies to grid x alone: the work list must be all there.
-    auto isOne = [](const std::vector<GridFactor> &factors) {
-      for (const GridFactor &factor : factors)
-        if (factor.kind != GridFactor::Kind::Constant || factor.constant != 1)
-          return false;
-      return true;
-    };
-    if (!isOne(launch.grid[1]) || !isOne(launch.grid[2]) ||
-        launch.cluster != std::array<uint32_t, 3>{1, 1, 1})
+    if (!isOneDimensional(launch))
       fail(persistentPath, "a persistent launch needs a one-dimensional grid "
                            "(y and z of 1) and no cluster");
     launch.persistent = result;

@@ -61,23 +61,27 @@ TEST_F(LaunchPlanTest, CapsAPersistentGridUpToItsSequenceLength) {
 
 TEST_F(LaunchPlanTest, ChoosesTheTwinAndItsOwnLaunch) {
   Manifest twin = parseManifest(persistentTwinOwnLaunchManifestJson(), "");
+  LaunchGrids grids = evaluateGrids(twin, bindings);
+  ASSERT_TRUE(grids.twin);
   // skv = 203 <= 2048: the twin on its own launch: 384 threads, its own
   // params, its 128-row work tiles ceil(113 / 128) * 32 * 2 = 64, capped
   // at the SMs.
-  LaunchChoice choice = chooseLaunch(twin, bindings, /*hasTwin=*/true, 132);
+  LaunchChoice choice =
+      chooseLaunch(twin, bindings, grids, /*hasTwin=*/true, 132);
   EXPECT_TRUE(choice.twin);
   EXPECT_TRUE(choice.twinOwnLaunch);
   EXPECT_EQ(choice.launch, &twin.twin->launch);
   EXPECT_EQ(choice.params, &twin.twin->params);
   EXPECT_EQ(choice.launch->block[0], 384u);
   EXPECT_EQ(choice.grid, (std::array<uint32_t, 3>{64, 1, 1}));
-  EXPECT_EQ(chooseLaunch(twin, bindings, true, 48).grid,
+  EXPECT_EQ(chooseLaunch(twin, bindings, grids, true, 48).grid,
             (std::array<uint32_t, 3>{48, 1, 1}));
-  EXPECT_EQ(chooseLaunch(twin, bindings, true, 132, 5).grid,
+  EXPECT_EQ(chooseLaunch(twin, bindings, grids, true, 132, 5).grid,
             (std::array<uint32_t, 3>{5, 1, 1}));
   // Past max_seq_kv: the kernel on its own grid (ceil(113 / 64) * 32 * 2).
   Bindings longKeys = validateArgs(twin, goodArgs(2, 113, 2049));
-  LaunchChoice kernel = chooseLaunch(twin, longKeys, true, 132);
+  LaunchChoice kernel =
+      chooseLaunch(twin, longKeys, evaluateGrids(twin, longKeys), true, 132);
   EXPECT_FALSE(kernel.twin);
   EXPECT_FALSE(kernel.twinOwnLaunch);
   EXPECT_EQ(kernel.launch, &twin.launch);
@@ -85,14 +89,17 @@ TEST_F(LaunchPlanTest, ChoosesTheTwinAndItsOwnLaunch) {
   EXPECT_EQ(kernel.grid, (std::array<uint32_t, 3>{128, 1, 1}));
   // An unknown SM count, or a module without the twin function: the
   // kernel; the latter on the capped grid, walking the work tiles itself.
-  EXPECT_FALSE(chooseLaunch(twin, bindings, true, 0).twin);
-  LaunchChoice noTwin = chooseLaunch(twin, bindings, false, 78);
+  EXPECT_FALSE(chooseLaunch(twin, bindings, grids, true, 0).twin);
+  LaunchChoice noTwin = chooseLaunch(twin, bindings, grids, false, 78);
   EXPECT_FALSE(noTwin.twin);
   EXPECT_EQ(noTwin.launch, &twin.launch);
   EXPECT_EQ(noTwin.grid, (std::array<uint32_t, 3>{78, 1, 1}));
   // Version 5: the twin shares the kernel's launch and parameters.
   Manifest shared = parseManifest(persistentTwinManifestJson(), "");
-  LaunchChoice sharedTwin = chooseLaunch(shared, bindings, true, 78);
+  LaunchGrids sharedGrids = evaluateGrids(shared, bindings);
+  EXPECT_FALSE(sharedGrids.twin);
+  LaunchChoice sharedTwin =
+      chooseLaunch(shared, bindings, sharedGrids, true, 78);
   EXPECT_TRUE(sharedTwin.twin);
   EXPECT_FALSE(sharedTwin.twinOwnLaunch);
   EXPECT_EQ(sharedTwin.launch, &shared.launch);
