@@ -239,16 +239,21 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       rule["kernel"] = twin.getLeafReference().str();
     manifest.getObject("launch")->insert({"persistent", std::move(rule)});
   }
+  // A second kernel's launch (the twin's, the combine's): no cluster.
+  auto clusterlessLaunchJson = [&](DictionaryAttr stage,
+                                   int64_t dynamicSmemBytes) {
+    return llvm::json::Object{
+        {"grid", gridJson(stage)},
+        {"block", int3(cast<DenseI64ArrayAttr>(stage.get("block")))},
+        {"cluster", llvm::json::Array{int64_t(1), int64_t(1), int64_t(1)}},
+        {"dynamic_smem_bytes", dynamicSmemBytes}};
+  };
   if (twinLaunch)
     manifest["twin"] = llvm::json::Object{
         {"params", paramsJson(twinLaunch)},
         {"launch",
-         llvm::json::Object{
-             {"grid", gridJson(twinLaunch)},
-             {"block", int3(cast<DenseI64ArrayAttr>(twinLaunch.get("block")))},
-             {"cluster", llvm::json::Array{int64_t(1), int64_t(1), int64_t(1)}},
-             {"dynamic_smem_bytes",
-              integerOf(twinLaunch, "dynamic_smem_bytes")}}}};
+         clusterlessLaunchJson(twinLaunch,
+                               integerOf(twinLaunch, "dynamic_smem_bytes"))}};
   if (combine) {
     manifest["workspace"] =
         llvm::json::Object{{"bytes", factorsJson(abi.get("workspace_bytes"))}};
@@ -256,12 +261,7 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
         {"kernel",
          cast<SymbolRefAttr>(combine.get("kernel")).getLeafReference().str()},
         {"params", paramsJson(combine)},
-        {"launch",
-         launchJson(llvm::json::Object{
-             {"grid", gridJson(combine)},
-             {"block", int3(cast<DenseI64ArrayAttr>(combine.get("block")))},
-             {"cluster", llvm::json::Array{int64_t(1), int64_t(1), int64_t(1)}},
-             {"dynamic_smem_bytes", int64_t(0)}})}};
+        {"launch", launchJson(clusterlessLaunchJson(combine, 0))}};
   }
   return manifest;
 }
