@@ -239,7 +239,8 @@ public:
   /// One online-softmax step for `rows` rows (the rows this thread owns:
   /// row of register i is `rowOf(i)`), shared by the targets' layouts.
   /// `reduceMax` finishes a row maximum across the threads that share the
-  /// row. Returns (probs, kept max, running sum, correction) as registers.
+  /// row. Returns (probs, kept max, running sum, correction) as registers;
+  /// without `sumProbs` the running sum is only rescaled (an MMA sums P).
   struct SoftmaxStep {
     llvm::SmallVector<mlir::Value> probs, max, sum, correction;
   };
@@ -247,7 +248,8 @@ public:
   SoftmaxStep softmaxStep(mlir::ValueRange scores, mlir::ValueRange rowMax,
                           mlir::ValueRange rowSum, mlir::Value scaleLog2,
                           std::optional<double> threshold, int64_t polyPeriod,
-                          RowOf rowOf, ReduceMax reduceMax) {
+                          RowOf rowOf, ReduceMax reduceMax,
+                          bool sumProbs = true) {
     using mlir::arith::CmpFPredicate;
     size_t rows = rowMax.size();
     mlir::Value negInf = f32(-INFINITY), zero = f32(0.0);
@@ -283,7 +285,8 @@ public:
       bool onFmaPipe = polyPeriod > 0 &&
                        static_cast<int64_t>(i) % polyPeriod == polyPeriod - 1;
       mlir::Value p = onFmaPipe ? exp2Polynomial(x) : exp2FlushSubnormals(x);
-      step.sum[rowOf(i)] = fadd(step.sum[rowOf(i)], p);
+      if (sumProbs)
+        step.sum[rowOf(i)] = fadd(step.sum[rowOf(i)], p);
       step.probs.push_back(p);
     }
     return step;
