@@ -1009,12 +1009,10 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   // O = 0, row max = -inf, row sum = 0 (or its accumulator), P = 0.
   auto initialState = [&] {
     Value noProbs = TruncFOp::create(b, loc, probsType, splat(scoresType, 0.0));
-    SmallVector<Value> state{splat(outType, 0.0),
-                             splat(rowsType(), -INFINITY)};
-    state.push_back(rowSumByMma ? splat(sumsType, 0.0)
-                                : splat(rowsType(), 0.0));
-    state.push_back(noProbs);
-    return state;
+    Value noSum = rowSumByMma ? Value(splat(sumsType, 0.0))
+                              : Value(splat(rowsType(), 0.0));
+    return SmallVector<Value>{splat(outType, 0.0), splat(rowsType(), -INFINITY),
+                              noSum, noProbs};
   };
 
   if (fusedWorkTiles) {

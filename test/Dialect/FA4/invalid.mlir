@@ -562,9 +562,9 @@ func.func @frag_operand_columns(%f: !fa4.frag<64x40xbf16>)
 
 gpu.module @kernels {
 gpu.func @fill_sum_operand_mn_major(%offset: i32) kernel {
-  %t = fa4.smem.tile %offset : !fa4.smem_tile<176x64xbf16, mn_major>
-  // expected-error @+1 {{writes a K-major B operand (N rows of K), got '!fa4.smem_tile<176x64xbf16, mn_major>'}}
-  fa4.smem.fill_sum_operand %t : !fa4.smem_tile<176x64xbf16, mn_major>
+  %t = fa4.smem.tile %offset : !fa4.smem_tile<176x8xbf16, mn_major>
+  // expected-error @+1 {{writes a K-major B operand (N rows of K), got '!fa4.smem_tile<176x8xbf16, mn_major>'}}
+  fa4.smem.fill_sum_operand %t : !fa4.smem_tile<176x8xbf16, mn_major>
   gpu.return
 }
 }

@@ -150,12 +150,12 @@ gpu.func @softmax_step(%s: !fa4.frag<64x176xf32>, %o: !fa4.frag<64x128xf32>,
 // softmax leaving the probabilities out of its sum, and the row sums read
 // back.
 // CHECK-LABEL: gpu.func @row_sum_by_mma
-// CHECK: %[[UNIT:[a-zA-Z0-9_]+]] = fa4.smem.tile %{{.*}} : <8x176xbf16, k_major>{{$}}
-// CHECK-NEXT: fa4.smem.fill_sum_operand %[[UNIT]] : <8x176xbf16, k_major>{{$}}
+// CHECK: %[[UNIT:[a-zA-Z0-9_]+]] = fa4.smem.tile %{{.*}} : !fa4.smem_tile<8x176xbf16, k_major>{{$}}
+// CHECK-NEXT: fa4.smem.fill_sum_operand %[[UNIT]] : !fa4.smem_tile<8x176xbf16, k_major>{{$}}
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %[[CORR:[a-zA-Z0-9_]+]] = fa4.softmax %{{.*}} max %{{.*}} sum %{{.*}} scale %{{.*}} {sumByMma} : <64x176xf32>, <64xf32>{{$}}
-// CHECK: %[[SUMS:[a-zA-Z0-9_]+]] = fa4.mma %{{.*}}, %[[UNIT]], %{{.*}} : !fa4.frag<64x176xbf16>, <8x176xbf16, k_major>, <64x8xf32>{{$}}
+// CHECK: %[[SUMS:[a-zA-Z0-9_]+]] = fa4.mma %{{.*}}, %[[UNIT]], %{{.*}} : !fa4.frag<64x176xbf16>, !fa4.smem_tile<8x176xbf16, k_major>, !fa4.frag<64x8xf32>{{$}}
 // CHECK-NEXT: %[[SCALED:[a-zA-Z0-9_]+]] = fa4.scale_rows %[[SUMS]] by %[[CORR]] : <64x8xf32>, <64xf32>{{$}}
-// CHECK-NEXT: %{{.*}} = fa4.row_sum %[[SCALED]] : <64x8xf32> -> <64xf32>{{$}}
+// CHECK-NEXT: %{{.*}} = fa4.row_sum %[[SCALED]] : !fa4.frag<64x8xf32> -> !fa4.rows<64xf32>{{$}}
 gpu.func @row_sum_by_mma(%s: !fa4.frag<64x176xf32>, %offset: i32,
                          %scale_log2: f32) kernel {
   %neg_inf = arith.constant 0xFF800000 : f32
