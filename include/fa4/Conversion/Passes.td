@@ -96,11 +96,6 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "H200 at d = 64 and 128 (bench/RESULTS.md, session 10): there "
            "the consumer's softmax latency, not MUFU throughput, bounds "
            "it">,
-    Option<"mmaRowSum", "mma-row-sum", "bool", /*default=*/"false",
-           "fa3: the softmax's row sums come from the tensor cores (P times "
-           "a unit column, an m64n8 wgmma after each P V) instead of one "
-           "add per score, where shared memory has room for the unit "
-           "column's 1-4 KB">,
     Option<"narrowLastPV", "narrow-last-pv", "bool", /*default=*/"false",
            "fa3: a work tile's last P V issues only the MMA_K steps that "
            "hold keys the consumer's rows see (Skv not a multiple of BN, a "

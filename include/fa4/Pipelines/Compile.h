@@ -77,12 +77,6 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "the FMA pipe (0: every exp2 on MUFU; measured "
                      "slower on the H200)"),
       llvm::cl::init(0)};
-  Option<bool> mmaRowSum{
-      *this, "mma-row-sum",
-      llvm::cl::desc("fa3 kernel: the softmax's row sums from the tensor "
-                     "cores (P times a unit column) instead of one add per "
-                     "score"),
-      llvm::cl::init(false)};
   Option<int64_t> l2SectionBytes{
       *this, "l2-section-bytes",
       llvm::cl::desc("prefill under a causal or window mask: heaviest "

@@ -55,10 +55,6 @@ constexpr int kRowsPerConsumer = 64;
 /// One TMA box and one 128B swizzle atom row: 64 16-bit elements.
 constexpr int kBoxColumns = 64;
 constexpr int kSwizzleBytes = 128;
-/// A 128B-swizzled tile starts on its atom: 8 rows of 128 bytes.
-constexpr int64_t kSwizzleAtomBytes = 8 * kSwizzleBytes;
-/// The row-sum MMA's N (wgmma m64n8): only column 0 of its B is ones.
-constexpr int64_t kSumOperandRows = 8;
 /// One consumer's box of a Q or O tile: 64 rows of 64 16-bit columns.
 constexpr int64_t kConsumerBoxBytes = kRowsPerConsumer * kSwizzleBytes;
 /// Register budgets after setmaxnreg. fa4.warp_specialize's verifier checks
@@ -143,26 +139,10 @@ struct HopperPlan : SplitPlan {
   int64_t loopStagingBytes() const {
     return loopedTwinStagingBytes(numConsumers * kRowsPerConsumer);
   }
-  /// The row sums on the tensor cores (mma-row-sum): the unit-column B of
-  /// P's row-sum MMA (fa4.smem.fill_sum_operand), past everything else
-  /// (-1: none; the softmax adds each probability).
-  int64_t sumOperandOffset = -1;
-  int64_t sumOperandBytes() const {
-    return kSumOperandRows * kSwizzleBytes * llvm::divideCeil(bn, kBoxColumns);
-  }
   /// The dynamic shared memory a launch needs.
   int64_t dynamicSmemBytes() const {
-    if (sumOperandOffset >= 0)
-      return sumOperandOffset + sumOperandBytes();
     return loopStagingOffset < 0 ? smemUsed
                                  : loopStagingOffset + loopStagingBytes();
-  }
-  /// Places the unit column past the launch's shared memory where the
-  /// target has room for it.
-  void placeSumOperand(const TargetInfo &target) {
-    int64_t offset = llvm::alignTo(dynamicSmemBytes(), kSwizzleAtomBytes);
-    if (offset + sumOperandBytes() <= target.smemCarveoutBytes)
-      sumOperandOffset = offset;
   }
   int64_t oStagedTileBytes() const { return kRowsPerConsumer * paddedOv * 2; }
 
@@ -334,9 +314,6 @@ struct FA3Schedule {
   int64_t l2SectionBytes;
   /// Causal looped twin: pairedSlot's work order.
   bool pairRowBlocks;
-  /// The row sums from the tensor cores where the plan placed the unit
-  /// column (HopperPlan::sumOperandOffset).
-  bool mmaRowSum;
 };
 
 /// Writes the kernel body in the fa4 dialect.
@@ -359,8 +336,6 @@ public:
         polyExp2Period(schedule.polyExp2Period),
         l2SectionBytes(schedule.l2SectionBytes),
         pairRowBlocks(schedule.pairRowBlocks && persistent),
-        rowSumByMma(schedule.mmaRowSum && plan.sumOperandOffset >= 0 &&
-                    !fusedWorkTiles),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
 
@@ -510,9 +485,6 @@ private:
   /// Persistent, causal: row blocks R - 1 - k and k of a pair go to one CTA
   /// in consecutive strides (pairedSlot).
   bool pairRowBlocks;
-  /// P's row sums by an m64n8 MMA with the unit column after each P V,
-  /// carried as a 64 x 8 accumulator in place of the softmax's row sum.
-  bool rowSumByMma;
   /// Prefill: each consumer writes its phase times over its LSE rows
   /// (writeTrace).
   bool trace;
@@ -709,28 +681,9 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
         add(i32(plan.vRingOffset), mul(slotOf(tile), i32(plan.vStageBytes))),
         plan.bn, plan.paddedOv, Major::MN);
   };
-  // With the row sums on the tensor cores, a second accumulator: P times
-  // the unit column, issued after each P V (its own commit group).
-  FragType sumsType = accType(kSumOperandRows);
-  Value sumOperand =
-      rowSumByMma ? smemTile(i32(plan.sumOperandOffset), kSumOperandRows,
-                             plan.bn, Major::K)
-                  : Value();
-  // The P V state: O, and with rowSumByMma the sums accumulator.
-  SmallVector<Type> pvTypes{outType};
-  if (rowSumByMma)
-    pvTypes.push_back(sumsType);
-  auto issuePV = [&](ValueRange pvState, Value probs,
-                     Value tile) -> SmallVector<Value> {
-    SmallVector<Value> next{
-        MmaOp::create(b, loc, outType, probs, waitVTile(tile), pvState[0])};
-    if (rowSumByMma)
-      next.push_back(
-          MmaOp::create(b, loc, sumsType, probs, sumOperand, pvState[1]));
-    return next;
+  auto issuePV = [&](Value out, Value probs, Value tile) -> Value {
+    return MmaOp::create(b, loc, outType, probs, waitVTile(tile), out);
   };
-  // The commit groups a P V issues.
-  int64_t pvGroups = rowSumByMma ? 2 : 1;
   // The K tile in ring slot `slot`, the B of S = Q K^T.
   auto kTileIn = [&](Value slot) {
     return smemTile(
@@ -810,27 +763,16 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow,
                             args.seqQ, args.seqKV, plan.mask,
                             b.getI64IntegerAttr(plan.rowGroup));
-    // By MMA, the running sum is the sums accumulator: the softmax only
-    // rescales a zero it does not carry.
-    return SoftmaxOp::create(
-        b, loc, scoresType, rowsType(), rowsType(), rowsType(), scores, rowMax,
-        rowSumByMma ? splat(rowsType(), 0.0) : rowSum, args.scaleLog2,
-        lazyRescale ? b.getF64FloatAttr(kRescaleThreshold) : FloatAttr(),
-        polyExp2Period, rowSumByMma);
-  };
-  // The row sums the O writers read: the softmax's, or the accumulator's.
-  auto rowSumsOf = [&](Value rowSum) -> Value {
-    return rowSumByMma ? RowSumOp::create(b, loc, rowsType(), rowSum).getResult()
-                       : rowSum;
+    return SoftmaxOp::create(b, loc, scoresType, rowsType(), rowsType(),
+                             rowsType(), scores, rowMax, rowSum, args.scaleLog2,
+                             lazyRescale ? b.getF64FloatAttr(kRescaleThreshold)
+                                         : FloatAttr(),
+                             polyExp2Period);
   };
   auto emitStep = [&](Value step, ValueRange carried, PV pv,
                       const StepWork &work) {
-    // carried[2] is the row sum: the softmax's, or the sums accumulator.
     Value out = carried[0], rowMax = carried[1], rowSum = carried[2],
           previousP = carried[3];
-    SmallVector<Value> pvState{out};
-    if (rowSumByMma)
-      pvState.push_back(rowSum);
     Value tile = workTileOf(step);
     Value ringTile = add(work.ringBase, tile);
     Value slot = slotOf(ringTile);
@@ -844,22 +786,22 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     Value scores = MmaOp::create(b, loc, scoresType, qTile, kTileIn(slot),
                                  splat(scoresType, 0.0));
     if (pv == PV::Always) {
-      pvState = issuePV(pvState, previousP, previous);
+      out = issuePV(out, previousP, previous);
     } else if (pv == PV::AfterFirst) {
-      auto ifPV = scf::IfOp::create(b, loc, pvTypes, hasPrevious,
+      auto ifPV = scf::IfOp::create(b, loc, TypeRange{outType}, hasPrevious,
                                     /*withElseRegion=*/true);
       OpBuilder::InsertionGuard pvGuard(b);
       b.setInsertionPointToStart(ifPV.thenBlock());
-      scf::YieldOp::create(b, loc, issuePV(pvState, previousP, previous));
+      scf::YieldOp::create(b, loc, issuePV(out, previousP, previous));
       b.setInsertionPointToStart(ifPV.elseBlock());
-      scf::YieldOp::create(b, loc, pvState);
-      pvState = SmallVector<Value>(ifPV.getResults());
+      scf::YieldOp::create(b, loc, out);
+      out = ifPV.getResult(0);
     }
     if (pingPong)
       passTurn();
     // With the overlap, wait for S only: groups complete in order, so at
-    // most the P V (and the row sums' MMA) still runs, under the softmax.
-    MmaWaitOp::create(b, loc, /*pending=*/pv == PV::Always ? pvGroups : 0);
+    // most the P V still runs, under the softmax.
+    MmaWaitOp::create(b, loc, /*pending=*/pv == PV::Always ? 1 : 0);
     // S is in registers: this tile's K slot can refill now; the previous
     // tile's V slot once its P V is done.
     releaseK(ringTile);
@@ -877,15 +819,12 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       MmaWaitOp::create(b, loc);
       releaseV(previous);
     }
-    out = ScaleRowsOp::create(b, loc, outType, pvState[0],
-                              softmax.getCorrection(), lazyRescale);
-    rowSum = softmax.getNewSum();
-    if (rowSumByMma)
-      rowSum = ScaleRowsOp::create(b, loc, sumsType, pvState[1],
-                                   softmax.getCorrection(), lazyRescale);
+    out = ScaleRowsOp::create(b, loc, outType, out, softmax.getCorrection(),
+                              lazyRescale);
     // P as an MMA operand, rounded here, before the next turn's MMAs.
     Value probs = TruncFOp::create(b, loc, probsType, softmax.getProbs());
-    return SmallVector<Value>{out, softmax.getNewMax(), rowSum, probs};
+    return SmallVector<Value>{out, softmax.getNewMax(), softmax.getNewSum(),
+                              probs};
   };
   // Step 0 of a work tile with any tiles; `initial` otherwise. With the
   // overlap step 0 has no P V to overlap and is peeled off the loop, so
@@ -922,9 +861,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   // the MMA_K steps up to that key are issued, one variant per step count
   // (each waits for its MMA, so no accumulator is in flight across the
   // switch's merge). Off by default: measured no faster (RESULTS.md).
-  auto emitNarrowedPV = [&](ValueRange pvState, Value probs, Value last,
-                            Value lastStep,
-                            const StepWork &work) -> SmallVector<Value> {
+  auto emitNarrowedPV = [&](Value out, Value probs, Value last, Value lastStep,
+                            const StepWork &work) -> Value {
     Value lastKey = mul(add(work.firstTile, lastStep), i32(plan.bn));
     Value keyEnd = WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
                        .keyEnd(work.tileRow, plan.queryRowsPerTile());
@@ -934,60 +872,48 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     Value vTile = waitVTile(last);
     SmallVector<int64_t> narrower =
         llvm::to_vector(llvm::seq<int64_t>(0, fullSteps));
-    auto bySteps = scf::IndexSwitchOp::create(b, loc, pvTypes, toIndex(steps),
-                                              narrower, narrower.size());
+    auto bySteps = scf::IndexSwitchOp::create(
+        b, loc, TypeRange{outType}, toIndex(steps), narrower, narrower.size());
     auto emitCase = [&](Region &region, int64_t caseSteps) {
       b.setInsertionPointToStart(&region.emplaceBlock());
-      SmallVector<Value> caseState(pvState);
+      Value caseOut = out;
       if (caseSteps > 0) {
-        Value operands[] = {vTile, sumOperand};
-        for (auto [i, type] : llvm::enumerate(pvTypes)) {
-          auto mma = MmaOp::create(b, loc, type, probs, operands[i],
-                                   caseState[i]);
-          if (caseSteps < fullSteps)
-            mma.setKExtentAttr(b.getI64IntegerAttr(caseSteps * kMmaK));
-          caseState[i] = mma;
-        }
+        auto mma = MmaOp::create(b, loc, outType, probs, vTile, out);
+        if (caseSteps < fullSteps)
+          mma.setKExtentAttr(b.getI64IntegerAttr(caseSteps * kMmaK));
+        caseOut = mma;
         MmaWaitOp::create(b, loc);
       }
-      scf::YieldOp::create(b, loc, caseState);
+      scf::YieldOp::create(b, loc, caseOut);
     };
     for (auto [region, caseSteps] :
          llvm::zip(bySteps.getCaseRegions(), narrower))
       emitCase(region, caseSteps);
     emitCase(bySteps.getDefaultRegion(), fullSteps);
     b.setInsertionPointAfter(bySteps);
-    return SmallVector<Value>(bySteps.getResults());
+    return bySteps.getResult(0);
   };
-  // O and the row sums (the softmax's or the accumulator's) after the
-  // last P V.
-  auto emitLastPV = [&](Value out, Value rowSum, Value probs, Value myTiles,
-                        const StepWork &work) -> std::pair<Value, Value> {
-    SmallVector<Value> pvState{out};
-    if (rowSumByMma)
-      pvState.push_back(rowSum);
+  auto emitLastPV = [&](Value out, Value probs, Value myTiles,
+                        const StepWork &work) -> Value {
     auto ifLast = scf::IfOp::create(
-        b, loc, pvTypes, cmp(arith::CmpIPredicate::sgt, myTiles, i32(0)),
-        true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifLast.thenBlock());
-      Value lastStep = workTileOf(sub(myTiles, i32(1)));
-      Value last = add(work.ringBase, lastStep);
-      SmallVector<Value> finalState;
-      if (narrowLastPV) {
-        finalState = emitNarrowedPV(pvState, probs, last, lastStep, work);
-      } else {
-        finalState = issuePV(pvState, probs, last);
-        MmaWaitOp::create(b, loc);
-      }
-      releaseV(last);
-      scf::YieldOp::create(b, loc, finalState);
-      b.setInsertionPointToStart(ifLast.elseBlock());
-      scf::YieldOp::create(b, loc, pvState);
+        b, loc, TypeRange{outType},
+        cmp(arith::CmpIPredicate::sgt, myTiles, i32(0)), true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLast.thenBlock());
+    Value lastStep = workTileOf(sub(myTiles, i32(1)));
+    Value last = add(work.ringBase, lastStep);
+    Value finalOut;
+    if (narrowLastPV) {
+      finalOut = emitNarrowedPV(out, probs, last, lastStep, work);
+    } else {
+      finalOut = issuePV(out, probs, last);
+      MmaWaitOp::create(b, loc);
     }
-    return {ifLast.getResult(0),
-            rowSumsOf(rowSumByMma ? ifLast.getResult(1) : rowSum)};
+    releaseV(last);
+    scf::YieldOp::create(b, loc, finalOut);
+    b.setInsertionPointToStart(ifLast.elseBlock());
+    scf::YieldOp::create(b, loc, out);
+    return ifLast.getResult(0);
   };
   auto writeO = [&](Value out, Value rowMax, Value rowSum, Value batch,
                     Value head, Value tileRow) {
@@ -1006,13 +932,11 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                          TypeAttr::get(plan.elementType),
                          b.getI64IntegerAttr(plan.rowGroup));
   };
-  // O = 0, row max = -inf, row sum = 0 (or its accumulator), P = 0.
+  // O = 0, row max = -inf, row sum = 0, P = 0.
   auto initialState = [&] {
     Value noProbs = TruncFOp::create(b, loc, probsType, splat(scoresType, 0.0));
-    Value noSum = rowSumByMma ? Value(splat(sumsType, 0.0))
-                              : Value(splat(rowsType(), 0.0));
     return SmallVector<Value>{splat(outType, 0.0), splat(rowsType(), -INFINITY),
-                              noSum, noProbs};
+                              splat(rowsType(), 0.0), noProbs};
   };
 
   if (fusedWorkTiles) {
@@ -1080,7 +1004,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       waitBarrier(kFullBarrier(slot), parityOf(ringTile));
       if (pingPong)
         waitTurn();
-      out = issuePV(ValueRange{out}, probs, last).front();
+      out = issuePV(out, probs, last);
       waitQ(nextDone);
       Value scores = MmaOp::create(b, loc, scoresType, qTile, kTileIn(slot),
                                    splat(scoresType, 0.0));
@@ -1102,11 +1026,10 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                      TruncFOp::create(b, loc, probsType, softmax.getProbs())});
 
       b.setInsertionPointToStart(ifFuse.elseBlock());
-      auto [lastOut, rowSum] =
-          emitLastPV(steps.getResult(0), steps.getResult(2),
-                     steps.getResult(3), myTiles, current);
-      writeO(lastOut, steps.getResult(1), rowSum, currentBatch, currentHead,
-             current.tileRow);
+      out =
+          emitLastPV(steps.getResult(0), steps.getResult(3), myTiles, current);
+      writeO(out, steps.getResult(1), steps.getResult(2), currentBatch,
+             currentHead, current.tileRow);
       scf::YieldOp::create(b, loc, initial);
     }
     SmallVector<Value> yielded(ifFuse.getResults());
@@ -1140,10 +1063,11 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     // Q is dead once the loop has waited for its last QK^T: the producer may
     // load the next work tile's Q under this tile's last P V and epilogue.
     MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
-    auto [out, rowSum] = emitLastPV(loop.getResult(0), loop.getResult(2),
-                                    loop.getResult(3), myTiles, current);
+    Value out =
+        emitLastPV(loop.getResult(0), loop.getResult(3), myTiles, current);
     stamp();
-    writeO(out, loop.getResult(1), rowSum, batch, head, current.tileRow);
+    writeO(out, loop.getResult(1), loop.getResult(2), batch, head,
+           current.tileRow);
     stamp();
     if (trace) {
       stamps.push_back(roleStart);
@@ -1367,14 +1291,6 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   firstWork = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
   workStride = fromIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-
-  // The row-sum MMA's unit column, written by every thread before the CTA
-  // barrier that also publishes the mbarriers.
-  if (rowSumByMma)
-    SmemFillSumOperandOp::create(
-        b, loc,
-        smemTile(i32(plan.sumOperandOffset), kSumOperandRows, plan.bn,
-                 Major::K));
 
   // Barriers: per Q tile Q full (one arrival with its bytes) and Q empty
   // (every thread that reads the tile), K/V full (one arrival with its bytes),
@@ -1629,14 +1545,6 @@ void ConvertAttnToFA4Pass::runOnOperation() {
       plan->loopStagingOffset = -1;
     if (ownTwinPlan && (!twin || !tmaStoreO || fuseWorkTiles))
       ownTwinPlan->loopStagingOffset = -1;
-    // The row sums' unit column goes past everything else each kernel's
-    // launch takes.
-    if (mmaRowSum) {
-      const TargetInfo &target = getTargetInfo(Chip::SM90a);
-      plan->placeSumOperand(target);
-      if (ownTwinPlan)
-        ownTwinPlan->placeSumOperand(target);
-    }
     bool storeOByTma =
         FA3KernelBuilder::storesOByTma(
             *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent, tmaStoreO) ||
@@ -1647,7 +1555,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     FA3Schedule schedule{pingPong,     intraWgOverlap, lazyRescale,
                          tmaStoreO,    fuseWorkTiles,  narrowLastPV,
                          trace,        polyExp2Period, l2SectionBytes,
-                         pairRowBlocks, mmaRowSum};
+                         pairRowBlocks};
     FA3KernelBuilder(b, loc, *plan, schedule,
                      /*persistent=*/maxSeqKV > 0 && !twin)
         .build(func, abi);

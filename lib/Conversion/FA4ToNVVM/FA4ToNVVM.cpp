@@ -641,88 +641,10 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
     LoweringEmitter::SoftmaxStep step =
         e.softmaxStep(adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
                       adaptor.getScaleLog2().front(), threshold,
-                      op.getPolyExp2Period(), rowHalf, quadMax,
-                      /*sumProbs=*/!op.getSumByMma());
+                      op.getPolyExp2Period(), rowHalf, quadMax);
     SmallVector<SmallVector<Value>> results = {step.probs, step.max, step.sum,
                                                step.correction};
     rewriter.replaceOpWithMultiple(op, std::move(results));
-    return success();
-  }
-};
-
-/// Each thread's partial row sums: its registers of each of its two rows.
-struct RowSumLowering : OpConversionPattern<RowSumOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(RowSumOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Sm90Emitter e(rewriter, op);
-    SmallVector<Value> sums(2);
-    for (auto [i, value] : llvm::enumerate(adaptor.getTile())) {
-      Value &sum = sums[rowHalf(i)];
-      sum = sum ? e.fadd(sum, value) : value;
-    }
-    SmallVector<SmallVector<Value>> results = {sums};
-    rewriter.replaceOpWithMultiple(op, std::move(results));
-    return success();
-  }
-};
-
-/// Every thread stores 16-byte chunks (chunk c at byte 16 c, from its thread
-/// index by the block's size): a box row r of a K-major tile holds 128
-/// bytes, permuted only among themselves by the swizzle, so row 0 of each
-/// box is ones whatever the swizzle. Then the fence that lets wgmma's async
-/// proxy see the writes after the CTA barrier.
-struct SmemFillSumOperandLowering
-    : OpConversionPattern<SmemFillSumOperandOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(SmemFillSumOperandOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Sm90Emitter e(rewriter, op);
-    OpBuilder &b = rewriter;
-    Location loc = op.getLoc();
-    auto tile = cast<SmemTileType>(op.getTile().getType());
-    constexpr int64_t kChunkBytes = 16, kRowBytes = 128, kBoxColumns = 64;
-    int64_t boxBytes = tile.getRows() * kRowBytes;
-    int64_t boxes = llvm::divideCeil(tile.getColumns(), kBoxColumns);
-    int64_t chunks = boxes * boxBytes / kChunkBytes;
-    // Two 16-bit ones per 32-bit word.
-    int64_t one = tile.getElementType().isBF16() ? 0x3F80 : 0x3C00;
-    Value ones = e.i32(static_cast<int32_t>((one << 16) | one));
-    auto chunkType = VectorType::get({4}, b.getI32Type());
-    Value onesChunk = LLVM::UndefOp::create(b, loc, chunkType);
-    Value zerosChunk = LLVM::UndefOp::create(b, loc, chunkType);
-    for (int64_t w = 0; w < 4; ++w) {
-      onesChunk =
-          LLVM::InsertElementOp::create(b, loc, onesChunk, ones, e.i32(w));
-      zerosChunk =
-          LLVM::InsertElementOp::create(b, loc, zerosChunk, e.i32(0), e.i32(w));
-    }
-    Value thread = e.indexTo(b.getI32Type(),
-                           gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-    Value threads = e.indexTo(b.getI32Type(),
-                            gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
-    auto loop = scf::ForOp::create(b, loc, thread, e.i32(chunks), threads);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value chunk = loop.getInductionVar();
-      Value byte = e.mul(chunk, e.i32(kChunkBytes));
-      Value inRowZero = e.cmp(arith::CmpIPredicate::ult,
-                              e.remu(byte, e.i32(boxBytes)), e.i32(kRowBytes));
-      Value value = arith::SelectOp::create(b, loc, inRowZero, onesChunk,
-                                            zerosChunk);
-      Value address = arith::ExtUIOp::create(
-          b, loc, b.getI64Type(), e.add(adaptor.getTile(), byte));
-      Value pointer = LLVM::IntToPtrOp::create(
-          b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), address);
-      LLVM::StoreOp::create(b, loc, value, pointer, kChunkBytes);
-    }
-    rewriter.replaceOpWithNewOp<NVVM::FenceProxyOp>(
-        op, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(op.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
     return success();
   }
 };
@@ -1539,8 +1461,7 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
     populateSm100Patterns(converter, patterns);
   else {
     patterns
-        .add<MmaLowering, MmaWaitLowering, SoftmaxLowering, RowSumLowering,
-             SmemFillSumOperandLowering, EpilogueLowering,
+        .add<MmaLowering, MmaWaitLowering, SoftmaxLowering, EpilogueLowering,
              EpilogueStageLowering, LseStoreLowering, SplitKStageLowering>(
             converter, context);
     patterns.add<MaskLowering>(converter, context, foldKeyBound);

@@ -239,8 +239,7 @@ public:
   /// One online-softmax step for `rows` rows (the rows this thread owns:
   /// row of register i is `rowOf(i)`), shared by the targets' layouts.
   /// `reduceMax` finishes a row maximum across the threads that share the
-  /// row. Returns (probs, kept max, running sum, correction) as registers;
-  /// without `sumProbs` the running sum is only rescaled (an MMA sums P).
+  /// row. Returns (probs, kept max, running sum, correction) as registers.
   struct SoftmaxStep {
     llvm::SmallVector<mlir::Value> probs, max, sum, correction;
   };
@@ -248,8 +247,7 @@ public:
   SoftmaxStep softmaxStep(mlir::ValueRange scores, mlir::ValueRange rowMax,
                           mlir::ValueRange rowSum, mlir::Value scaleLog2,
                           std::optional<double> threshold, int64_t polyPeriod,
-                          RowOf rowOf, ReduceMax reduceMax,
-                          bool sumProbs = true) {
+                          RowOf rowOf, ReduceMax reduceMax) {
     using mlir::arith::CmpFPredicate;
     size_t rows = rowMax.size();
     mlir::Value negInf = f32(-INFINITY), zero = f32(0.0);
@@ -285,8 +283,7 @@ public:
       bool onFmaPipe = polyPeriod > 0 &&
                        static_cast<int64_t>(i) % polyPeriod == polyPeriod - 1;
       mlir::Value p = onFmaPipe ? exp2Polynomial(x) : exp2FlushSubnormals(x);
-      if (sumProbs)
-        step.sum[rowOf(i)] = fadd(step.sum[rowOf(i)], p);
+      step.sum[rowOf(i)] = fadd(step.sum[rowOf(i)], p);
       step.probs.push_back(p);
     }
     return step;

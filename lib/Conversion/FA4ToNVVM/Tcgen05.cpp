@@ -410,9 +410,6 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
   LogicalResult
   matchAndRewrite(SoftmaxOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getSumByMma())
-      return op.emitOpError() << "sums P by an MMA only on sm_90a; the "
-                                 "sm_100a softmax adds each probability";
     Sm100Emitter e(rewriter, op);
     std::optional<double> threshold;
     if (FloatAttr attr = op.getRescaleThresholdAttr())

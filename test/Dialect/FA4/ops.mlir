@@ -145,34 +145,6 @@ gpu.func @softmax_step(%s: !fa4.frag<64x176xf32>, %o: !fa4.frag<64x128xf32>,
   gpu.return
 }
 
-// Row sums on the tensor cores: the unit-column B (K = BN = 176, its last
-// 64-column box partly read), P times it into an n8 accumulator, the
-// softmax leaving the probabilities out of its sum, and the row sums read
-// back.
-// CHECK-LABEL: gpu.func @row_sum_by_mma
-// CHECK: %[[UNIT:[a-zA-Z0-9_]+]] = fa4.smem.tile %{{.*}} : !fa4.smem_tile<8x176xbf16, k_major>{{$}}
-// CHECK-NEXT: fa4.smem.fill_sum_operand %[[UNIT]] : !fa4.smem_tile<8x176xbf16, k_major>{{$}}
-// CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %[[CORR:[a-zA-Z0-9_]+]] = fa4.softmax %{{.*}} max %{{.*}} sum %{{.*}} scale %{{.*}} {sumByMma} : <64x176xf32>, <64xf32>{{$}}
-// CHECK: %[[SUMS:[a-zA-Z0-9_]+]] = fa4.mma %{{.*}}, %[[UNIT]], %{{.*}} : !fa4.frag<64x176xbf16>, !fa4.smem_tile<8x176xbf16, k_major>, !fa4.frag<64x8xf32>{{$}}
-// CHECK-NEXT: %[[SCALED:[a-zA-Z0-9_]+]] = fa4.scale_rows %[[SUMS]] by %[[CORR]] : <64x8xf32>, <64xf32>{{$}}
-// CHECK-NEXT: %{{.*}} = fa4.row_sum %[[SCALED]] : !fa4.frag<64x8xf32> -> !fa4.rows<64xf32>{{$}}
-gpu.func @row_sum_by_mma(%s: !fa4.frag<64x176xf32>, %offset: i32,
-                         %scale_log2: f32) kernel {
-  %neg_inf = arith.constant 0xFF800000 : f32
-  %zero = arith.constant 0.0 : f32
-  %unit = fa4.smem.tile %offset : !fa4.smem_tile<8x176xbf16, k_major>
-  fa4.smem.fill_sum_operand %unit : !fa4.smem_tile<8x176xbf16, k_major>
-  %m0 = fa4.splat %neg_inf : !fa4.rows<64xf32>
-  %l0 = fa4.splat %zero : !fa4.rows<64xf32>
-  %acc = fa4.splat %zero : !fa4.frag<64x8xf32>
-  %p, %m, %l, %corr = fa4.softmax %s max %m0 sum %l0 scale %scale_log2 {sumByMma} : !fa4.frag<64x176xf32>, !fa4.rows<64xf32>
-  %p16 = fa4.truncf %p : !fa4.frag<64x176xf32> to !fa4.frag<64x176xbf16>
-  %sums = fa4.mma %p16, %unit, %acc : !fa4.frag<64x176xbf16>, !fa4.smem_tile<8x176xbf16, k_major>, !fa4.frag<64x8xf32>
-  %scaled = fa4.scale_rows %sums by %corr : !fa4.frag<64x8xf32>, !fa4.rows<64xf32>
-  %rows = fa4.row_sum %scaled : !fa4.frag<64x8xf32> -> !fa4.rows<64xf32>
-  gpu.return
-}
-
 // The epilogue, storing O only and O with LSE.
 // CHECK-LABEL: gpu.func @epilogues
 // CHECK-SAME: (%[[O:[a-zA-Z0-9_]+]]: !fa4.frag<64x128xf32>, %[[M:[a-zA-Z0-9_]+]]: !fa4.rows<64xf32>, %[[L:[a-zA-Z0-9_]+]]: !fa4.rows<64xf32>, %[[OUT:[a-zA-Z0-9_]+]]: !llvm.ptr<1>, %[[LSE:[a-zA-Z0-9_]+]]: !llvm.ptr<1>, %[[B:[a-zA-Z0-9_]+]]: i32, %[[ROW:[a-zA-Z0-9_]+]]: i32, %[[H:[a-zA-Z0-9_]+]]: i32, %[[SQ:[a-zA-Z0-9_]+]]: i32, %[[S0:[a-zA-Z0-9_]+]]: i64, %[[S1:[a-zA-Z0-9_]+]]: i64, %[[S2:[a-zA-Z0-9_]+]]: i64)

@@ -85,12 +85,10 @@ LogicalResult SmemTileType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!isMmaInputType(elementType))
     return emitError() << "shared-memory tiles hold bf16 or f16, got "
                        << elementType;
-  // Columns fill 64-column boxes; a K-major B read by a P of BN keys
-  // (fa4.smem.fill_sum_operand's) leaves its last box partly unread.
-  if (rows <= 0 || rows % 8 || columns <= 0 || columns % 16)
+  if (rows <= 0 || rows % 8 || columns <= 0 || columns % 64)
     return emitError() << "a shared-memory tile has a positive multiple of 8 "
-                          "rows and of 16 columns (in 128-byte swizzled "
-                          "boxes of 64), got "
+                          "rows and of 64 columns (128-byte swizzled boxes), "
+                          "got "
                        << rows << "x" << columns;
   return success();
 }
@@ -120,13 +118,10 @@ LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a frag holds f32 (an accumulator) or bf16/f16 (an "
                           "MMA operand), got "
                        << elementType;
-  // An accumulator's N steps by 8 (wgmma m64n8); an MMA operand's K by 16.
-  int64_t columnStep = elementType.isF32() ? 8 : 16;
-  if ((rows != 64 && rows != 128) || columns <= 0 || columns % columnStep)
+  if ((rows != 64 && rows != 128) || columns <= 0 || columns % 16)
     return emitError() << "a frag is 64 or 128 rows (one warpgroup's MMA "
-                          "tile) by a positive multiple of "
-                       << columnStep << " columns (" << elementType
-                       << "), got " << rows << "x" << columns;
+                          "tile) by a positive multiple of 16 columns, got "
+                       << rows << "x" << columns;
   return success();
 }
 

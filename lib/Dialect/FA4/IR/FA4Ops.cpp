@@ -204,21 +204,6 @@ LogicalResult SoftmaxOp::verify() {
   return verifyRowsOf(*this, scores, getMax().getType(), "max");
 }
 
-LogicalResult RowSumOp::verify() {
-  auto tile = cast<FragType>(getTile().getType());
-  if (!tile.getElementType().isF32())
-    return emitOpError() << "sums the rows of an f32 frag, got " << tile;
-  return verifyRowsOf(*this, tile, getResult().getType(), "result");
-}
-
-LogicalResult SmemFillSumOperandOp::verify() {
-  auto tile = cast<SmemTileType>(getTile().getType());
-  if (tile.getMajor() != Major::K)
-    return emitOpError() << "writes a K-major B operand (N rows of K), got "
-                         << tile;
-  return success();
-}
-
 LogicalResult ScaleRowsOp::verify() {
   auto tile = cast<FragType>(getTile().getType());
   if (!tile.getElementType().isF32())

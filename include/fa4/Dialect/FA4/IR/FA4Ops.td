@@ -156,36 +156,6 @@ def FA4_SmemTileOp : FA4_Op<"smem.tile", [Pure]> {
   let assemblyFormat = "$offset attr-dict `:` type($tile)";
 }
 
-def FA4_SmemFillSumOperandOp : FA4_Op<"smem.fill_sum_operand"> {
-  let summary = "Write the B operand that makes an MMA sum A's rows";
-  let description = [{
-    Writes `tile`, a K-major B of N rows of K: row 0 ones, every other row
-    zero, so that column 0 of A x tile^T is the sum of each row of A (and
-    the other columns are 0). P V's row sums then come from the tensor
-    cores instead of one add per score.
-
-    Every thread of the CTA takes part (each writes 16-byte chunks), and
-    each fences its writes to the async proxy; a CTA barrier must follow
-    before an MMA reads the tile.
-  }];
-  let arguments = (ins FA4_SmemTile:$tile);
-  let assemblyFormat = "$tile attr-dict `:` type($tile)";
-  let hasVerifier = 1;
-}
-
-def FA4_RowSumOp : FA4_Op<"row_sum", [Pure]> {
-  let summary = "The sum of each row of an f32 frag";
-  let description = [{
-    Kept partially reduced, as `fa4.softmax`'s running sum: each thread
-    holds the sum of its own columns of the row, and the readers of a row
-    sum (`fa4.epilogue` and the O writers) finish it across the threads.
-  }];
-  let arguments = (ins FA4_Frag:$tile);
-  let results = (outs FA4_Rows:$result);
-  let assemblyFormat = "$tile attr-dict `:` type($tile) `->` type($result)";
-  let hasVerifier = 1;
-}
-
 def FA4_SplatOp : FA4_Op<"splat", [Pure]> {
   let summary = "A frag or rows value with every element `value`";
   let arguments = (ins F32:$value);
@@ -284,16 +254,11 @@ def FA4_SoftmaxOp : FA4_Op<"softmax", [Pure,
     and O is rescaled far less often. `poly_exp2_period` = k > 0 computes
     every k-th exponential with a polynomial on the FMA pipe instead of the
     MUFU unit, which is the softmax bottleneck on sm_100a.
-
-    `sum_by_mma`: the tile's probabilities are not added here (`new_sum` is
-    `sum * correction`); an MMA of P with `fa4.smem.fill_sum_operand`'s
-    tile sums them, into an accumulator rescaled with O.
   }];
   let arguments = (ins FA4_Frag:$scores, FA4_Rows:$max, FA4_Rows:$sum,
                        F32:$scaleLog2, OptionalAttr<F64Attr>:$rescaleThreshold,
                        DefaultValuedAttr<ConfinedAttr<I64Attr,
-                                         [IntNonNegative]>, "0">:$polyExp2Period,
-                       UnitAttr:$sumByMma);
+                                         [IntNonNegative]>, "0">:$polyExp2Period);
   let results = (outs FA4_Frag:$probs, FA4_Rows:$newMax, FA4_Rows:$newSum,
                       FA4_Rows:$correction);
   let assemblyFormat = [{
