@@ -105,11 +105,6 @@ SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 # its "c3bn96" / "c3bn80", three at BN = 96 / 80, and "hint8k", size hints
 # of 8192, were measured then).
 C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
-# "slots1": the looped twin stages one 64-column box of O at a time
-# (`--loop-staging-slots=1`), each box waiting for the previous box's TMA
-# store to have read it, against the default, which stages every box of O
-# where shared memory has room (session 13).
-STAGING_BENCH = ["bench_prefill_d128_none", "bench_prefill_d128_causal"]
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nofold": (["--fold-key-bound=0"], CAUSAL_BENCH),
             "poly4": (["--poly-exp2-period=4"], POLY_BENCH),
@@ -129,8 +124,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "c3": (["--consumer-warpgroups=3"],
                    C3_BENCH + ["bench_prefill_d128_none"]),
             "two": (["--consumer-warpgroups=2"], C3_BENCH),
-            "twin176": (["--block-n=176"], ["bench_prefill_d128_none"]),
-            "slots1": (["--loop-staging-slots=1"], STAGING_BENCH)}
+            "twin176": (["--block-n=176"], ["bench_prefill_d128_none"])}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),

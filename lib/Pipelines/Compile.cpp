@@ -33,7 +33,6 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     kernelOptions.fuseWorkTiles = options.fuseWorkTiles;
     kernelOptions.narrowLastPV = options.narrowLastPV;
     kernelOptions.polyExp2Period = options.polyExp2Period;
-    kernelOptions.loopStagingSlots = options.loopStagingSlots;
     kernelOptions.l2SectionBytes = options.l2SectionBytes;
     kernelOptions.pairRowBlocks = options.pairRowBlocks;
     kernelOptions.trace = options.trace;

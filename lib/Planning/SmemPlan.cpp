@@ -223,11 +223,10 @@ fa4::planSmem(const AttnProblem &problem, const AttnConfig &config,
 
 std::optional<int64_t> fa4::loopedTwinStagingOffset(int64_t smemUsed,
                                                     int64_t bm,
-                                                    const TargetInfo &target,
-                                                    int64_t slots) {
+                                                    const TargetInfo &target) {
   constexpr int64_t kSwizzle128BAtomBytes = 1024;
   int64_t offset = llvm::alignTo(smemUsed, kSwizzle128BAtomBytes);
-  if (offset + loopedTwinStagingBytes(bm, slots) > target.smemCarveoutBytes)
+  if (offset + loopedTwinStagingBytes(bm) > target.smemCarveoutBytes)
     return std::nullopt;
   return offset;
 }

@@ -96,12 +96,6 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "H200 at d = 64 and 128 (bench/RESULTS.md, session 10): there "
            "the consumer's softmax latency, not MUFU throughput, bounds "
            "it">,
-    Option<"loopStagingSlots", "loop-staging-slots", "int64_t",
-           /*default=*/"0",
-           "fa3 looped kernel: at most this many 64-column boxes of O staged "
-           "at once for its TMA stores (0: one per box of O where shared "
-           "memory has room; 1: each box waits for the previous box's store "
-           "to have read the staging)">,
     Option<"narrowLastPV", "narrow-last-pv", "bool", /*default=*/"false",
            "fa3: a work tile's last P V issues only the MMA_K steps that "
            "hold keys the consumer's rows see (Skv not a multiple of BN, a "

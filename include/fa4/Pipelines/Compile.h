@@ -77,12 +77,6 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "the FMA pipe (0: every exp2 on MUFU; measured "
                      "slower on the H200)"),
       llvm::cl::init(0)};
-  Option<int64_t> loopStagingSlots{
-      *this, "loop-staging-slots",
-      llvm::cl::desc("fa3 looped kernel: at most this many boxes of O "
-                     "staged at once for its TMA stores (0: one per box "
-                     "where shared memory has room)"),
-      llvm::cl::init(0)};
   Option<int64_t> l2SectionBytes{
       *this, "l2-section-bytes",
       llvm::cl::desc("prefill under a causal or window mask: heaviest "

@@ -110,20 +110,14 @@ bool plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
 int64_t loopedTwinMaxSeqKV(const AttnConfig &twinConfig);
 
 /// The looped twin stores O one 64-column box at a time, staged past the
-/// plan: per slot one 64-row box of 128-byte rows per Q tile, `bm` rows in
-/// all. With several slots a box need not wait for the previous box's
-/// store to have read its staging.
-constexpr int64_t loopedTwinStagingBytes(int64_t bm, int64_t slots = 1) {
-  return bm * 128 * slots;
-}
+/// plan: one 64-row box of 128-byte rows per Q tile, `bm` rows in all.
+constexpr int64_t loopedTwinStagingBytes(int64_t bm) { return bm * 128; }
 
-/// Where that staging (of `slots` slots) starts past a plan of `smemUsed`
-/// bytes (at the 128B swizzle's 1024-byte repeat), or none when it does not
-/// fit the carveout. The planner makes room for one slot by this rule; the
-/// lowering places the staging, with as many slots as fit.
+/// Where that staging starts past a plan of `smemUsed` bytes (at the 128B
+/// swizzle's 1024-byte repeat), or none when it does not fit the carveout.
+/// The planner makes room by this rule; the lowering places the staging.
 std::optional<int64_t> loopedTwinStagingOffset(int64_t smemUsed, int64_t bm,
-                                               const TargetInfo &target,
-                                               int64_t slots = 1);
+                                               const TargetInfo &target);
 
 /// kvStages is the most slots up to the chip's cap that fit the carveout,
 /// except that a plan with a looped twin (plansLoopedTwin) gives up slots,

@@ -132,15 +132,12 @@ struct HopperPlan : SplitPlan {
   int64_t oStagingOffset = 0;
   /// A persistent kernel's Q region holds the next work tile's Q by its
   /// epilogue, so its O leaves one 64-column box at a time through a region
-  /// past the plan's, one box per consumer in each of `loopStagingSlots`
-  /// slots, where shared memory has room and the module builds a looped
-  /// kernel that drains each work tile with tma-store-o (-1: none; it
-  /// writes O from registers).
+  /// past the plan's, one box per consumer, where shared memory has room
+  /// and the module builds a looped kernel that drains each work tile with
+  /// tma-store-o (-1: none; it writes O from registers).
   int64_t loopStagingOffset = -1;
-  int64_t loopStagingSlots = 1;
   int64_t loopStagingBytes() const {
-    return loopedTwinStagingBytes(numConsumers * kRowsPerConsumer,
-                                  loopStagingSlots);
+    return loopedTwinStagingBytes(numConsumers * kRowsPerConsumer);
   }
   /// The dynamic shared memory a launch needs.
   int64_t dynamicSmemBytes() const {
@@ -269,15 +266,6 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op, attn::ConfigAttr config,
       plan.smemUsed, config.getBm(), getTargetInfo(Chip::SM90a));
   if (plan.canStoreOByTma && loopStaging)
     plan.loopStagingOffset = *loopStaging;
-  // A slot per box of O where they fit, so that no box waits for the
-  // previous box's store to have read its staging; only for two consumers
-  // at Dv <= 128: with four boxes (Dv = 256) or three consumers' 160
-  // registers, stores in flight made ptxas spill (the d = 256 twin 12 ->
-  // 204 B, the three-consumer d = 128 one 48 -> 240 B).
-  if (plan.numConsumers == 2 && plan.paddedOv <= kShallowTwinMaxOvDepth &&
-      loopedTwinStagingOffset(plan.smemUsed, config.getBm(),
-                              getTargetInfo(Chip::SM90a), plan.ovBoxes))
-    plan.loopStagingSlots = plan.ovBoxes;
   if (config.getMmaM() != kRowsPerConsumer ||
       config.getBm() != config.getNumQ() * kRowsPerConsumer ||
       config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
@@ -1213,40 +1201,36 @@ void FA3KernelBuilder::storeO(Value consumer, Value out, Value rowMax,
 }
 
 /// O of a looped kernel, whose Q region holds the next work tile's Q: one
-/// 64-column box at a time through the consumer's own boxes of shared
-/// memory past the plan (`loopStagingOffset`), box j in slot j % slots.
-/// Before staging a box, the thread that stores waits until at most slots
-/// - 1 of its stores have not read their staging (so the one that last used
-/// this slot has), and the warpgroup meets; the last boxes are left in
-/// flight, waited for by the next work tile's boxes or by the CTA's exit
-/// (buildConsumer).
+/// 64-column box at a time through the consumer's own box of shared memory
+/// past the plan (`loopStagingOffset`). Before staging a box, the thread
+/// that stores waits for its last store to have read the box (the previous
+/// box, or the previous work tile's last one), and the warpgroup meets; the
+/// last box is left in flight, waited for by the next work tile's first box
+/// or by the CTA's exit (buildConsumer).
 void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
                                    Value rowSum, Value batch, Value head,
                                    Value tileRow) {
   if (plan.hasLse)
     LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
                        head, args.lseStride, args.seqQ);
-  int64_t slots = plan.loopStagingSlots;
+  Value staging =
+      add(i32(plan.loopStagingOffset), mul(consumer, i32(kConsumerBoxBytes)));
   for (int64_t box = 0; box < plan.ovBoxes; ++box) {
-    int64_t slotOffset = plan.loopStagingOffset + (box % slots) *
-                                                      plan.numConsumers *
-                                                      kConsumerBoxBytes;
     {
       auto ifFirst = firstThreadOf();
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifFirst.thenBlock());
-      TmaStoreWaitOp::create(b, loc, /*pending=*/slots - 1);
+      TmaStoreWaitOp::create(b, loc);
     }
     meetWarpgroup(consumer);
-    stageByConsumer(consumer, out, rowSum, slotOffset, kConsumerBoxBytes,
-                    box);
+    stageByConsumer(consumer, out, rowSum, plan.loopStagingOffset,
+                    kConsumerBoxBytes, box);
     auto ifFirst = meetThenFirstThread(consumer);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifFirst.thenBlock());
-    TmaStoreOp::create(
-        b, loc, args.oMap,
-        ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
-        add(i32(slotOffset), mul(consumer, i32(kConsumerBoxBytes))));
+    TmaStoreOp::create(b, loc, args.oMap,
+                       ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
+                       staging);
   }
 }
 
@@ -1491,13 +1475,6 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                        << kAlwaysPersistent;
       return signalPassFailure();
     }
-    if (loopStagingSlots < 0) {
-      op.emitOpError() << "convert-attn-to-fa4: loop-staging-slots is "
-                       << int64_t(loopStagingSlots)
-                       << "; expected 0 (a slot per box of O where shared "
-                          "memory has room) or a limit >= 1";
-      return signalPassFailure();
-    }
     if (polyExp2Period < 0) {
       op.emitOpError() << "convert-attn-to-fa4: poly-exp2-period is "
                        << int64_t(polyExp2Period)
@@ -1568,13 +1545,6 @@ void ConvertAttnToFA4Pass::runOnOperation() {
       plan->loopStagingOffset = -1;
     if (ownTwinPlan && (!twin || !tmaStoreO || fuseWorkTiles))
       ownTwinPlan->loopStagingOffset = -1;
-    if (loopStagingSlots > 0) {
-      plan->loopStagingSlots =
-          std::min<int64_t>(plan->loopStagingSlots, loopStagingSlots);
-      if (ownTwinPlan)
-        ownTwinPlan->loopStagingSlots =
-            std::min<int64_t>(ownTwinPlan->loopStagingSlots, loopStagingSlots);
-    }
     bool storeOByTma =
         FA3KernelBuilder::storesOByTma(
             *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent, tmaStoreO) ||

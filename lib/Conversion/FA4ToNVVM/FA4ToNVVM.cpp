@@ -470,8 +470,7 @@ struct TmaStoreWaitLowering : OpConversionPattern<TmaStoreWaitOp> {
   matchAndRewrite(TmaStoreWaitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkWaitGroupOp>(
-        op, rewriter.getI32IntegerAttr(op.getPending()),
-        rewriter.getUnitAttr());
+        op, rewriter.getI32IntegerAttr(0), rewriter.getUnitAttr());
     return success();
   }
 };

@@ -1,8 +1,6 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=tma-store-o=0 -canonicalize -cse | FileCheck %s --check-prefix=OFF
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=persistent-max-seq-kv=0 -canonicalize -cse | FileCheck %s --check-prefix=PLAINONLY
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=loop-staging-slots=1 -canonicalize -cse | FileCheck %s --check-prefix=ONESLOT
-// RUN: not fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=loop-staging-slots=-1 2>&1 | FileCheck %s --check-prefix=BADSLOTS
 
 // The plain sm_90a prefill kernel stores O through shared memory and TMA
 // (tma-store-o, default on; measured +2-14% at S <= 2048 and +0-4% above
@@ -38,48 +36,34 @@
 // The looped twin's Q region already holds the next work tile's Q by its
 // epilogue: its O leaves one 64-column box at a time through a region past
 // its own plan's (163968 bytes at its 128-key tiles, rounded up to the
-// swizzle atom: 164864), one slot per box of O where they fit: here both,
-// 16 KB each (8 KB per consumer), so its launch's shared memory is 197632.
-// Per box the storing thread waits until at most one of its stores (one
-// slot's) has not read its staging, the warpgroup meets, stages the box in
-// its slot, meets again, and the first thread stores it; the CTA waits for
-// the last ones before it exits. (A causal mask at this Dv gets no twin:
-// the plain kernel measured faster; hopper-isa.mlir.)
+// swizzle atom: 164864, 8 KB per consumer; its launch's shared memory is
+// 181248). Per box the
+// storing thread waits for its last store to have read the box, the
+// warpgroup meets, stages the box, meets again, and the first thread
+// stores it; the CTA waits for the last one before it exits. (A causal
+// mask at this Dv gets no twin: the plain kernel measured faster;
+// hopper-isa.mlir.)
 // CHECK: gpu.func @fa4_fa3_plain_sm_90a_persistent(
 // CHECK-NOT: fa4.epilogue {{.*}} to %arg3[
 // CHECK: fa4.lse.store
 // CHECK: scf.if
-// CHECK-NEXT: fa4.tma.store.wait {pending = 1 : i64}
+// CHECK-NEXT: fa4.tma.store.wait
 // CHECK: %[[TBAR:.*]] = arith.addi %{{.*}}, %c4_i32 : i32
 // CHECK-NEXT: nvvm.barrier id = %[[TBAR]] number_of_threads = %c128_i32
 // CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 164864 of bf16 {box = 0 : i64}
 // CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 173056 of bf16 {box = 0 : i64}
 // CHECK: nvvm.barrier id = %[[TBAR]] number_of_threads = %c128_i32
-// CHECK: %[[TSTAGE:.*]] = arith.addi %{{.*}}, %c164864_i32 : i32
-// CHECK: fa4.tma.store %arg14[%c0_i32, %{{.*}}] from %[[TSTAGE]]
-// CHECK: fa4.tma.store.wait {pending = 1 : i64}
+// CHECK: fa4.tma.store %arg14[%c0_i32, %{{.*}}] from %[[TSTAGE:.*]]
+// CHECK: fa4.tma.store.wait
 // CHECK: nvvm.barrier id = %[[TBAR]] number_of_threads = %c128_i32
-// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 181248 of bf16 {box = 1 : i64}
-// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 189440 of bf16 {box = 1 : i64}
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 164864 of bf16 {box = 1 : i64}
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 173056 of bf16 {box = 1 : i64}
 // CHECK: nvvm.barrier id = %[[TBAR]] number_of_threads = %c128_i32
-// CHECK: %[[TSTAGE1:.*]] = arith.addi %{{.*}}, %c181248_i32 : i32
-// CHECK: fa4.tma.store %arg14[%c64_i32, %{{.*}}] from %[[TSTAGE1]]
+// CHECK: fa4.tma.store %arg14[%c64_i32, %{{.*}}] from %[[TSTAGE]]
 // CHECK-NOT: fa4.tma.store.wait
 // CHECK: scf.yield
-// CHECK: fa4.tma.store.wait{{$}}
+// CHECK: fa4.tma.store.wait
 // CHECK: gpu.return
-// With one slot (loop-staging-slots=1) each box waits for the previous
-// box's store to have read the slot, and the launch takes 181248 bytes.
-// ONESLOT-LABEL: func @plain
-// ONESLOT: gpu.func @fa4_fa3_plain_sm_90a_persistent(
-// ONESLOT: fa4.tma.store.wait{{$}}
-// ONESLOT: fa4.epilogue.stage %{{.*}}, %{{.*}} to 164864 of bf16 {box = 0 : i64}
-// ONESLOT: fa4.tma.store %arg14[%c0_i32, %{{.*}}] from %[[OSTAGE:.*]]
-// ONESLOT: fa4.tma.store.wait{{$}}
-// ONESLOT: fa4.epilogue.stage %{{.*}}, %{{.*}} to 164864 of bf16 {box = 1 : i64}
-// ONESLOT: fa4.tma.store %arg14[%c64_i32, %{{.*}}] from %[[OSTAGE]]
-// ONESLOT: gpu.return
-// BADSLOTS: convert-attn-to-fa4: loop-staging-slots is -1; expected 0 (a slot per box of O where shared memory has room) or a limit >= 1
 // Without a looped kernel the launch keeps the plan's shared memory.
 // PLAINONLY-LABEL: func @plain
 // PLAINONLY: dynamic_smem_bytes = 213120
@@ -129,19 +113,15 @@ func.func @decode(%q: tensor<4x1x32x128xbf16>, %k: tensor<4x8192x8x128xbf16>, %v
 // The planner's twin rule at Dv = 128 under a causal mask: the plan keeps
 // two K/V stages, not the three that fit, so that the looped twin stores O
 // box by box past the plan as well (+6-11% at S <= 2048 against the plain
-// kernel, session 10 call 1): both kernels, launched with 163968 + 32 KB,
-// a slot for each of O's two boxes (with one slot, 16 KB; twin-rule.mlir:
-// a plan without room for one keeps the plain kernel alone). Storing O
-// from registers (tma-store-o=0), the twin is built all the same.
+// kernel, session 10 call 1): both kernels, launched with 163968 + 16 KB
+// (twin-rule.mlir: a plan without that room keeps the plain kernel alone).
+// Storing O from registers (tma-store-o=0), the twin is built all the same.
 // CHECK-LABEL: func @causal_d128
-// CHECK: dynamic_smem_bytes = 197632
+// CHECK: dynamic_smem_bytes = 181248
 // CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_causal_d128_sm_90a_module::@fa4_fa3_causal_d128_sm_90a_persistent, max_seq_kv = 2048 : i64}
 // CHECK: gpu.func @fa4_fa3_causal_d128_sm_90a(
 // CHECK: gpu.func @fa4_fa3_causal_d128_sm_90a_persistent(
 // CHECK: fa4.epilogue.stage {{.*}} to 164864 of bf16 {box = 0 : i64}
-// CHECK: fa4.epilogue.stage {{.*}} to 181248 of bf16 {box = 1 : i64}
-// ONESLOT-LABEL: func @causal_d128
-// ONESLOT: dynamic_smem_bytes = 181248
 // OFF-LABEL: func @causal_d128
 // OFF: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_causal_d128_sm_90a_module::@fa4_fa3_causal_d128_sm_90a_persistent, max_seq_kv = 2048 : i64}
 // OFF: gpu.func @fa4_fa3_causal_d128_sm_90a_persistent(

@@ -403,12 +403,9 @@ def FA4_TmaStoreOp : FA4_Op<"tma.store"> {
 def FA4_TmaStoreWaitOp : FA4_Op<"tma.store.wait"> {
   let summary = "Wait until this thread's TMA stores have read shared memory";
   let description = [{
-    cp.async.bulk.wait_group.read `pending`: the shared memory of every
-    store this thread committed, but the newest `pending`, may be reused;
-    with 0 (the default) the CTA may exit.
+    cp.async.bulk.wait_group.read 0: the shared memory of every store this
+    thread committed may be reused, and the CTA may exit.
   }];
-  let arguments = (ins DefaultValuedAttr<
-      ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$pending);
   let assemblyFormat = "attr-dict";
 }
 
