@@ -518,8 +518,7 @@ module attributes {gpu.container_module} {
 
 // fa4.softmax on a 128 x 16 f32 frag with rescale_threshold 8 and
 // poly_exp2_period 4. The row is the thread's own, so its maximum is a
-// tree of 15 maximumf (8 neighbouring pairs, then 4, 2, 1) with no
-// shuffle. The new max (in the exp2 domain,
+// chain of 15 maximumf with no shuffle. The new max (in the exp2 domain,
 // max(old, rowmax * scale)) replaces the old one only if it grew by more
 // than 8: cmpf ole (grew, 8.0) selects the old max. A max still at -inf
 // subtracts 0 instead (no NaN). The correction is exp2(old - max) on the
@@ -572,21 +571,21 @@ module attributes {gpu.container_module} {
 // CHECK-NOT: "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-NOT: shuffle
 // CHECK: %[[OLDSUM:[0-9]+]] = llvm.load %{{[0-9]+}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-// CHECK-NEXT: %[[P0:[0-9]+]] = arith.maximumf %[[S0]], %[[S1]] : f32
-// CHECK-NEXT: %[[P1:[0-9]+]] = arith.maximumf %[[S2]], %[[S3]] : f32
-// CHECK-NEXT: %[[P2:[0-9]+]] = arith.maximumf %[[S4]], %[[S5]] : f32
-// CHECK-NEXT: %[[P3:[0-9]+]] = arith.maximumf %[[S6]], %[[S7]] : f32
-// CHECK-NEXT: %[[P4:[0-9]+]] = arith.maximumf %[[S8]], %[[S9]] : f32
-// CHECK-NEXT: %[[P5:[0-9]+]] = arith.maximumf %[[S10]], %[[S11]] : f32
-// CHECK-NEXT: %[[P6:[0-9]+]] = arith.maximumf %[[S12]], %[[S13]] : f32
-// CHECK-NEXT: %[[P7:[0-9]+]] = arith.maximumf %[[S14]], %[[S15]] : f32
-// CHECK-NEXT: %[[Q0:[0-9]+]] = arith.maximumf %[[P0]], %[[P1]] : f32
-// CHECK-NEXT: %[[Q1:[0-9]+]] = arith.maximumf %[[P2]], %[[P3]] : f32
-// CHECK-NEXT: %[[Q2:[0-9]+]] = arith.maximumf %[[P4]], %[[P5]] : f32
-// CHECK-NEXT: %[[Q3:[0-9]+]] = arith.maximumf %[[P6]], %[[P7]] : f32
-// CHECK-NEXT: %[[R0:[0-9]+]] = arith.maximumf %[[Q0]], %[[Q1]] : f32
-// CHECK-NEXT: %[[R1:[0-9]+]] = arith.maximumf %[[Q2]], %[[Q3]] : f32
-// CHECK-NEXT: %[[TILEMAX:[0-9]+]] = arith.maximumf %[[R0]], %[[R1]] : f32
+// CHECK-NEXT: %[[M1:[0-9]+]] = arith.maximumf %[[S0]], %[[S1]] : f32
+// CHECK-NEXT: %[[M2:[0-9]+]] = arith.maximumf %[[M1]], %[[S2]] : f32
+// CHECK-NEXT: %[[M3:[0-9]+]] = arith.maximumf %[[M2]], %[[S3]] : f32
+// CHECK-NEXT: %[[M4:[0-9]+]] = arith.maximumf %[[M3]], %[[S4]] : f32
+// CHECK-NEXT: %[[M5:[0-9]+]] = arith.maximumf %[[M4]], %[[S5]] : f32
+// CHECK-NEXT: %[[M6:[0-9]+]] = arith.maximumf %[[M5]], %[[S6]] : f32
+// CHECK-NEXT: %[[M7:[0-9]+]] = arith.maximumf %[[M6]], %[[S7]] : f32
+// CHECK-NEXT: %[[M8:[0-9]+]] = arith.maximumf %[[M7]], %[[S8]] : f32
+// CHECK-NEXT: %[[M9:[0-9]+]] = arith.maximumf %[[M8]], %[[S9]] : f32
+// CHECK-NEXT: %[[M10:[0-9]+]] = arith.maximumf %[[M9]], %[[S10]] : f32
+// CHECK-NEXT: %[[M11:[0-9]+]] = arith.maximumf %[[M10]], %[[S11]] : f32
+// CHECK-NEXT: %[[M12:[0-9]+]] = arith.maximumf %[[M11]], %[[S12]] : f32
+// CHECK-NEXT: %[[M13:[0-9]+]] = arith.maximumf %[[M12]], %[[S13]] : f32
+// CHECK-NEXT: %[[M14:[0-9]+]] = arith.maximumf %[[M13]], %[[S14]] : f32
+// CHECK-NEXT: %[[TILEMAX:[0-9]+]] = arith.maximumf %[[M14]], %[[S15]] : f32
 // CHECK-NEXT: %[[SCALED:[0-9]+]] = arith.mulf %[[TILEMAX]], %[[SCALE]] : f32
 // CHECK-NEXT: %[[NEWMAX:[0-9]+]] = arith.maximumf %[[OLDMAX]], %[[SCALED]] : f32
 // CHECK-NEXT: %[[GREW:[0-9]+]] = arith.subf %[[NEWMAX]], %[[OLDMAX]] : f32
