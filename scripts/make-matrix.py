@@ -105,9 +105,6 @@ SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 # its "c3bn96" / "c3bn80", three at BN = 96 / 80, and "hint8k", size hints
 # of 8192, were measured then).
 C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
-# "chain": each thread's share of a row maximum as one dependent chain of
-# maxima through its registers (`--tree-row-max=0`, the lowering before
-# session 13), against the default tree of maxima.
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nofold": (["--fold-key-bound=0"], CAUSAL_BENCH),
             "poly4": (["--poly-exp2-period=4"], POLY_BENCH),
@@ -127,8 +124,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "c3": (["--consumer-warpgroups=3"],
                    C3_BENCH + ["bench_prefill_d128_none"]),
             "two": (["--consumer-warpgroups=2"], C3_BENCH),
-            "twin176": (["--block-n=176"], ["bench_prefill_d128_none"]),
-            "chain": (["--tree-row-max=0"], PREFILL_BENCH)}
+            "twin176": (["--block-n=176"], ["bench_prefill_d128_none"])}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),

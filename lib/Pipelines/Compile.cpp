@@ -42,7 +42,6 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     ConvertFA4ToNVVMOptions nvvmOptions;
     nvvmOptions.chip = options.chip;
     nvvmOptions.foldKeyBound = options.foldKeyBound;
-    nvvmOptions.treeRowMax = options.treeRowMax;
     pm.addPass(createConvertFA4ToNVVM(nvvmOptions));
   } else {
     ConvertAttnToReferenceKernelOptions kernelOptions;

@@ -168,12 +168,7 @@ def ConvertFA4ToNVVM : Pass<"convert-fa4-to-nvvm", "mlir::ModuleOp"> {
            "compare per register of a masked tile instead of two (causal "
            "and right-bounded windows). Measured +1.4-5.9% at d = 64 causal "
            "and +0.1-0.9% at d = 128 (bench/RESULTS.md, session 10); 0 "
-           "keeps both compares">,
-    Option<"treeRowMax", "tree-row-max", "bool", /*default=*/"true",
-           "fa4.softmax: a thread's share of each row maximum as a tree of "
-           "maxima (depth log2 of the row's registers) instead of one "
-           "dependent chain through them (44 at BN = 176 on sm_90a), which "
-           "ptxas keeps in order; the maximum is the same. 0: the chain">
+           "keeps both compares">
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",

@@ -95,11 +95,6 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "diagonal, Skv - 1), one compare per score (measured "
                      "faster; 0 keeps both compares)"),
       llvm::cl::init(true)};
-  Option<bool> treeRowMax{
-      *this, "tree-row-max",
-      llvm::cl::desc("the softmax's row maxima as trees of maxima instead "
-                     "of dependent chains (0: the chains)"),
-      llvm::cl::init(true)};
   Option<bool> trace{
       *this, "trace",
       llvm::cl::desc("fa3 prefill kernel with LSE, profiling only: phase "

@@ -625,12 +625,7 @@ struct MaskLowering : OpConversionPattern<MaskOp> {
 /// probability is one FMA and one MUFU op. The row sum stays per thread
 /// until the epilogue.
 struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
-  SoftmaxLowering(const TypeConverter &converter, MLIRContext *context,
-                  bool treeRowMax)
-      : OpConversionPattern(converter, context), treeRowMax(treeRowMax) {}
-  /// convert-fa4-to-nvvm's tree-row-max.
-  bool treeRowMax;
-
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(SoftmaxOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -646,7 +641,7 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
     LoweringEmitter::SoftmaxStep step =
         e.softmaxStep(adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
                       adaptor.getScaleLog2().front(), threshold,
-                      op.getPolyExp2Period(), rowHalf, quadMax, treeRowMax);
+                      op.getPolyExp2Period(), rowHalf, quadMax);
     SmallVector<SmallVector<Value>> results = {step.probs, step.max, step.sum,
                                                step.correction};
     rewriter.replaceOpWithMultiple(op, std::move(results));
@@ -1463,14 +1458,13 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
       SplitKCombineLowering, SplitKWorkspaceCombineLowering>(converter,
                                                              context);
   if (sm100)
-    populateSm100Patterns(converter, patterns, treeRowMax);
+    populateSm100Patterns(converter, patterns);
   else {
     patterns
-        .add<MmaLowering, MmaWaitLowering, EpilogueLowering,
+        .add<MmaLowering, MmaWaitLowering, SoftmaxLowering, EpilogueLowering,
              EpilogueStageLowering, LseStoreLowering, SplitKStageLowering>(
             converter, context);
     patterns.add<MaskLowering>(converter, context, foldKeyBound);
-    patterns.add<SoftmaxLowering>(converter, context, treeRowMax);
   }
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);

@@ -239,11 +239,7 @@ public:
   /// One online-softmax step for `rows` rows (the rows this thread owns:
   /// row of register i is `rowOf(i)`), shared by the targets' layouts.
   /// `reduceMax` finishes a row maximum across the threads that share the
-  /// row. With `treeMax` the thread's part of a row maximum is a tree of
-  /// maxima (each level pairs neighbours), else one chain through the
-  /// registers: ptxas keeps a chain in order, so its latency (one FMNMX
-  /// after another, 44 at BN = 176) stands before the row's first exp2.
-  /// Returns (probs, kept max, running sum, correction) as registers.
+  /// row. Returns (probs, kept max, running sum, correction) as registers.
   struct SoftmaxStep {
     llvm::SmallVector<mlir::Value> probs, max, sum, correction;
   };
@@ -251,33 +247,13 @@ public:
   SoftmaxStep softmaxStep(mlir::ValueRange scores, mlir::ValueRange rowMax,
                           mlir::ValueRange rowSum, mlir::Value scaleLog2,
                           std::optional<double> threshold, int64_t polyPeriod,
-                          RowOf rowOf, ReduceMax reduceMax,
-                          bool treeMax = true) {
+                          RowOf rowOf, ReduceMax reduceMax) {
     using mlir::arith::CmpFPredicate;
     size_t rows = rowMax.size();
     mlir::Value negInf = f32(-INFINITY), zero = f32(0.0);
     llvm::SmallVector<mlir::Value> tileMax(rows, negInf);
-    if (treeMax) {
-      llvm::SmallVector<llvm::SmallVector<mlir::Value>> level(rows);
-      for (auto [i, score] : llvm::enumerate(scores))
-        level[rowOf(i)].push_back(score);
-      for (size_t r = 0; r < rows; ++r) {
-        llvm::SmallVector<mlir::Value> &values = level[r];
-        while (values.size() > 1) {
-          llvm::SmallVector<mlir::Value> next;
-          for (size_t j = 0; j + 1 < values.size(); j += 2)
-            next.push_back(fmax(values[j], values[j + 1]));
-          if (values.size() % 2)
-            next.push_back(values.back());
-          values = std::move(next);
-        }
-        if (!values.empty())
-          tileMax[r] = values.front();
-      }
-    } else {
-      for (auto [i, score] : llvm::enumerate(scores))
-        tileMax[rowOf(i)] = fmax(tileMax[rowOf(i)], score);
-    }
+    for (auto [i, score] : llvm::enumerate(scores))
+      tileMax[rowOf(i)] = fmax(tileMax[rowOf(i)], score);
     SoftmaxStep step;
     llvm::SmallVector<mlir::Value> negSafeMax(rows);
     for (size_t r = 0; r < rows; ++r) {

@@ -406,12 +406,7 @@ struct MaskLowering : OpConversionPattern<MaskOp> {
 
 /// The whole row is the thread's: its maximum needs no shuffle.
 struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
-  SoftmaxLowering(const TypeConverter &converter, MLIRContext *context,
-                  bool treeRowMax)
-      : OpConversionPattern(converter, context), treeRowMax(treeRowMax) {}
-  /// convert-fa4-to-nvvm's tree-row-max.
-  bool treeRowMax;
-
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(SoftmaxOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -422,7 +417,7 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
     LoweringEmitter::SoftmaxStep step = e.softmaxStep(
         adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
         adaptor.getScaleLog2().front(), threshold, op.getPolyExp2Period(),
-        [](int64_t) { return 0; }, [](Value m) { return m; }, treeRowMax);
+        [](int64_t) { return 0; }, [](Value m) { return m; });
     SmallVector<SmallVector<Value>> results = {step.probs, step.max, step.sum,
                                                step.correction};
     rewriter.replaceOpWithMultiple(op, std::move(results));
@@ -680,12 +675,12 @@ void fa4::populateSm100TypeConversions(TypeConverter &converter) {
 }
 
 void fa4::populateSm100Patterns(TypeConverter &converter,
-                                RewritePatternSet &patterns, bool treeRowMax) {
+                                RewritePatternSet &patterns) {
   patterns.add<TmemAllocLowering, TmemDeallocLowering, TmemTileLowering,
                TmemMmaLowering, TmemCommitLowering, TmemFenceLowering,
                TmemLoadLowering, TmemStoreLowering, TmemScaleRowsLowering,
-               MaskLowering, RowsStoreLowering, RowsLoadLowering,
-               EpilogueLowering, EpilogueStageLowering, LseStoreLowering,
-               SplitKStageLowering>(converter, patterns.getContext());
-  patterns.add<SoftmaxLowering>(converter, patterns.getContext(), treeRowMax);
+               MaskLowering, SoftmaxLowering, RowsStoreLowering,
+               RowsLoadLowering, EpilogueLowering, EpilogueStageLowering,
+               LseStoreLowering, SplitKStageLowering>(converter,
+                                                      patterns.getContext());
 }

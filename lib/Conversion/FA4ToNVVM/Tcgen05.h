@@ -9,9 +9,8 @@ namespace fa4 {
 /// Row-per-thread frags (128 rows), rows values and TMEM tiles.
 void populateSm100TypeConversions(mlir::TypeConverter &converter);
 /// tcgen05 and TMEM, and the row-per-thread softmax, mask and epilogue.
-/// `treeRowMax`: convert-fa4-to-nvvm's tree-row-max.
 void populateSm100Patterns(mlir::TypeConverter &converter,
-                           mlir::RewritePatternSet &patterns, bool treeRowMax);
+                           mlir::RewritePatternSet &patterns);
 } // namespace fa4
 
 #endif // LIB_CONVERSION_FA4TONVVM_TCGEN05_H

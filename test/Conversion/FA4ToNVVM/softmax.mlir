@@ -1,5 +1,4 @@
 // RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm=fold-key-bound=0 | FileCheck %s --enable-var-scope
-// RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm="fold-key-bound=0 tree-row-max=0" | FileCheck %s --check-prefix=CHAIN
 
 // The softmax side of the kernel on sm_90a registers. Thread t of a
 // warpgroup holds, of a 64 x N f32 frag, register 4j + e at row
@@ -895,9 +894,7 @@ module attributes {gpu.container_module} {
 // -----
 
 // One online-softmax step, then the two ops that consume it in the K/V
-// loop. fa4.softmax: each row's maximum over the thread's registers, as a
-// tree (max of neighbouring pairs, then of those: no chain through every
-// register, whose latency ptxas would keep; tree-row-max=0 below), then
+// loop. fa4.softmax: each row's maximum over the thread's registers, then
 // across the 4 lanes that share the row (shuffle xor 1, then xor 2, width
 // 32), scaled by scale_log2 (max(s) * scale = max(s * scale) for
 // scale > 0) and merged with the running max; a max still at -inf is
@@ -909,30 +906,19 @@ module attributes {gpu.container_module} {
 // fa4.truncf packs probability registers (2i, 2i + 1) into one i32 of two
 // bf16, 2i in the low half: wgmma's register-A fragment. fa4.splat copies
 // its value into every register (the loop's initial values).
-// With tree-row-max=0, each row's maximum is one chain from -inf through
-// its registers in order (row 0: 0, 1, 4, 5; row 1: 2, 3, 6, 7).
-// CHAIN: scf.for %{{.+}} iter_args(%[[S0:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[S1:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[S2:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[S3:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[S4:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[S5:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[S6:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[S7:[a-z0-9]+]] = %{{[a-z0-9]+}}, %{{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
-// CHAIN-NEXT: %[[CNEGINF:.+]] = arith.constant 0xFF800000 : f32
-// CHAIN-NEXT: %{{.+}} = arith.constant 0.000000e+00 : f32
-// CHAIN-NEXT: %[[C0:[0-9]+]] = arith.maximumf %[[CNEGINF]], %[[S0]] : f32
-// CHAIN-NEXT: %[[C1:[0-9]+]] = arith.maximumf %[[C0]], %[[S1]] : f32
-// CHAIN-NEXT: %[[C2:[0-9]+]] = arith.maximumf %[[CNEGINF]], %[[S2]] : f32
-// CHAIN-NEXT: %[[C3:[0-9]+]] = arith.maximumf %[[C2]], %[[S3]] : f32
-// CHAIN-NEXT: %[[C4:[0-9]+]] = arith.maximumf %[[C1]], %[[S4]] : f32
-// CHAIN-NEXT: %{{[0-9]+}} = arith.maximumf %[[C4]], %[[S5]] : f32
-// CHAIN-NEXT: %[[C6:[0-9]+]] = arith.maximumf %[[C3]], %[[S6]] : f32
-// CHAIN-NEXT: %{{[0-9]+}} = arith.maximumf %[[C6]], %[[S7]] : f32
 // CHECK-LABEL: llvm.func @f(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: f32, %[[Y:[a-z0-9]+]]: f32, %{{[a-z0-9]+}}: i32, %[[SCALE:[a-z0-9]+]]: f32)
 // CHECK: scf.for %{{.+}} iter_args(%[[S0:[a-z0-9]+]] = %[[X]], %[[S1:[a-z0-9]+]] = %[[X]], %[[S2:[a-z0-9]+]] = %[[X]], %[[S3:[a-z0-9]+]] = %[[X]], %[[S4:[a-z0-9]+]] = %[[X]], %[[S5:[a-z0-9]+]] = %[[X]], %[[S6:[a-z0-9]+]] = %[[X]], %[[S7:[a-z0-9]+]] = %[[X]], %[[M0:[a-z0-9]+]] = %[[Y]], %[[M1:[a-z0-9]+]] = %[[Y]], %[[L0:[a-z0-9]+]] = %[[Y]], %[[L1:[a-z0-9]+]] = %[[Y]], %[[O0:[a-z0-9]+]] = %[[X]], %[[O1:[a-z0-9]+]] = %[[X]], %[[O2:[a-z0-9]+]] = %[[X]], %[[O3:[a-z0-9]+]] = %[[X]], %[[O4:[a-z0-9]+]] = %[[X]], %[[O5:[a-z0-9]+]] = %[[X]], %[[O6:[a-z0-9]+]] = %[[X]], %[[O7:[a-z0-9]+]] = %[[X]]) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK-NEXT: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
 // CHECK-NEXT: %[[FZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[TM0:[0-9]+]] = arith.maximumf %[[S0]], %[[S1]] : f32
-// CHECK-NEXT: %[[TM1:[0-9]+]] = arith.maximumf %[[S4]], %[[S5]] : f32
-// CHECK-NEXT: %[[TM5:[0-9]+]] = arith.maximumf %[[TM0]], %[[TM1]] : f32
-// CHECK-NEXT: %[[TM2:[0-9]+]] = arith.maximumf %[[S2]], %[[S3]] : f32
-// CHECK-NEXT: %[[TM3:[0-9]+]] = arith.maximumf %[[S6]], %[[S7]] : f32
-// CHECK-NEXT: %[[TM7:[0-9]+]] = arith.maximumf %[[TM2]], %[[TM3]] : f32
+// CHECK-NEXT: %[[TM0:[0-9]+]] = arith.maximumf %[[NEGINF]], %[[S0]] : f32
+// CHECK-NEXT: %[[TM1:[0-9]+]] = arith.maximumf %[[TM0]], %[[S1]] : f32
+// CHECK-NEXT: %[[TM2:[0-9]+]] = arith.maximumf %[[NEGINF]], %[[S2]] : f32
+// CHECK-NEXT: %[[TM3:[0-9]+]] = arith.maximumf %[[TM2]], %[[S3]] : f32
+// CHECK-NEXT: %[[TM4:[0-9]+]] = arith.maximumf %[[TM1]], %[[S4]] : f32
+// CHECK-NEXT: %[[TM5:[0-9]+]] = arith.maximumf %[[TM4]], %[[S5]] : f32
+// CHECK-NEXT: %[[TM6:[0-9]+]] = arith.maximumf %[[TM3]], %[[S6]] : f32
+// CHECK-NEXT: %[[TM7:[0-9]+]] = arith.maximumf %[[TM6]], %[[S7]] : f32
 // CHECK-NEXT: %[[X1C0:.+]] = arith.constant 1 : i32
 // CHECK-NEXT: %[[W1C0:.+]] = arith.constant 32 : i32
 // CHECK-NEXT: %[[SH1_0:[a-zA-Z0-9_]+]], %{{.+}} = gpu.shuffle  xor %[[TM5]], %[[X1C0]], %[[W1C0]] : f32
