@@ -105,6 +105,9 @@ SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 # its "c3bn96" / "c3bn80", three at BN = 96 / 80, and "hint8k", size hints
 # of 8192, were measured then).
 C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
+# "pp0": no ping-pong (`--ping-pong=0`): the consumers issue their GEMMs
+# without taking turns, against the default, whose named barriers order
+# them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nofold": (["--fold-key-bound=0"], CAUSAL_BENCH),
             "poly4": (["--poly-exp2-period=4"], POLY_BENCH),
@@ -124,7 +127,8 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "c3": (["--consumer-warpgroups=3"],
                    C3_BENCH + ["bench_prefill_d128_none"]),
             "two": (["--consumer-warpgroups=2"], C3_BENCH),
-            "twin176": (["--block-n=176"], ["bench_prefill_d128_none"])}
+            "twin176": (["--block-n=176"], ["bench_prefill_d128_none"]),
+            "pp0": (["--ping-pong=0"], C3_BENCH + ["bench_prefill_d128_none"])}
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),
