@@ -54,10 +54,9 @@ constexpr int kMlaBN = 64;
 /// wgmma M is 64 per warpgroup.
 constexpr int kSm90TileRows = 64;
 constexpr int kSm90ConsumerWarpgroups = 2;
-/// Three consumers (FA3's d = 64 tile): a fourth warpgroup's threads, and
-/// setmaxnreg's 160 registers a consumer (160 x 384 + 32 x 128 = 64K).
+/// Three consumers (FA3's d = 64 tile): a fourth warpgroup's threads, at
+/// setmaxnreg's 160 registers a consumer (fa4::sm90WarpgroupRegisters).
 constexpr int kSm90ThreeConsumerThreads = 512;
-constexpr int kSm90ThreeConsumerRegisters = 160;
 /// Dv = 128 leaves them BN = 64 (O takes 64 of the 120 for S, P and O).
 constexpr int kMaxThreeConsumerOvDepth = 128;
 /// The planner's own choice of three consumers: depths up to 64 (measured).
@@ -152,7 +151,8 @@ static llvm::LogicalResult validate(const AttnProblem &problem,
   }
   if (problem.consumerWarpgroups == 3 &&
       problem.ovDepth > kMaxThreeConsumerOvDepth) {
-    whyNot << "three consumer warpgroups keep " << kSm90ThreeConsumerRegisters
+    whyNot << "three consumer warpgroups keep "
+           << sm90WarpgroupRegisters(3).consumer
            << " registers a thread, too few for a 64 x " << problem.ovDepth
            << " f32 O next to S and P; expected ovDepth <= "
            << kMaxThreeConsumerOvDepth << " with consumer-warpgroups=3";
@@ -256,8 +256,8 @@ static int chooseSm100Tiles(const AttnProblem &problem,
 
 /// setmaxnreg's registers of one sm_90a consumer warpgroup next to
 /// `numQ - 1` others.
-static int sm90ConsumerRegisters(int numQ, const TargetInfo &target) {
-  return numQ == 3 ? kSm90ThreeConsumerRegisters : target.consumerRegisters;
+static int sm90ConsumerRegisters(int numQ) {
+  return sm90WarpgroupRegisters(numQ).consumer;
 }
 
 /// Three consumers at d = 64 measured +7-13% over two from Skv = 4096 to
@@ -301,7 +301,7 @@ static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
   // Per consumer thread, a 64 x BN f32 S is BN/2 registers, P in 16 bits
   // BN/4, and a 64 x Dv f32 O is Dv/2.
   int accumulatorRegisters =
-      sm90ConsumerRegisters(config.numQ, target) - kSm90ReservedRegisters;
+      sm90ConsumerRegisters(config.numQ) - kSm90ReservedRegisters;
   int registerBN = (accumulatorRegisters - config.paddedOvDepth / 2) * 4 / 3;
   // Two stages of a K tile (BN x Dqk) and a V tile (BN x Dv) next to Q.
   int64_t bytes = elementBytes(config.elementType);
@@ -491,7 +491,7 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
     }
   } else {
     bool threeConsumers = config.numQ == 3;
-    int consumerRegisters = sm90ConsumerRegisters(config.numQ, target);
+    int consumerRegisters = sm90ConsumerRegisters(config.numQ);
     os << "  MMA_M = 64 (wgmma), numQ = " << config.numQ
        << ", BM = " << config.bm << ": "
        << (threeConsumers ? "three consumer warpgroups (consumer-warpgroups="

@@ -36,9 +36,6 @@ static const TargetInfo kSM90a = {
     /*maxThreadsPerBlock=*/1024,
     // FA3: one producer warpgroup and two consumer warpgroups.
     /*kernelThreads=*/384,
-    // FA3's setmaxnreg split with two consumer warpgroups: 240 registers for
-    // consumers, 24 for the producer (240*256 + 24*128 <= 64K registers).
-    /*consumerRegisters=*/240,
     /*mbarrierBytes=*/8,
     // cuTensorMapEncodeTiled: boxDim[i] <= 256, boxDim[0] * elementSize a
     // multiple of 16 bytes.
@@ -73,11 +70,27 @@ static const TargetInfo kSM100a = {
     // FA4Config.num_threads = 512: 2 softmax + 1 correction warpgroup, MMA,
     // load and epilogue warps.
     /*kernelThreads=*/512,
-    /*consumerRegisters=*/0,
     /*mbarrierBytes=*/8,
     /*maxTmaBoxRows=*/256,
     /*tmaRowGranuleBytes=*/16,
 };
+
+WarpgroupRegisters fa4::sm90WarpgroupRegisters(int numConsumers) {
+  // fa4.warp_specialize's verifier checks that a split fits the pool.
+  switch (numConsumers) {
+  case 1:
+    // 255 x 256 has room to spare: the producer keeps enough for a
+    // persistent work loop's decoding, which spills 24 bytes at 24
+    // registers (ptxas 13.0).
+    return {56, 240};
+  case 3:
+    // FA3's d = 64 tile: 160 x 384 + 32 x 128 = 128 x 512, exactly.
+    return {32, 160};
+  default:
+    // FA3's split: 240 x 256 + 24 x 128 = 168 x 384, exactly.
+    return {24, 240};
+  }
+}
 
 const TargetInfo &fa4::getTargetInfo(Chip chip) {
   switch (chip) {

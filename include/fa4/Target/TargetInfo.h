@@ -46,9 +46,6 @@ struct TargetInfo {
   int maxThreadsPerBlock;
   /// Threads of the fa4 kernel shape on this chip (DESIGN.md, "Kernel shape").
   int kernelThreads;
-  /// Registers a consumer warpgroup thread may hold after setmaxnreg
-  /// (sm_90a); 0 where the accumulators live in TMEM instead.
-  int consumerRegisters;
   /// Bytes of one mbarrier object (a 64-bit word).
   int mbarrierBytes;
   /// Largest TMA box extent per dimension (cuTensorMapEncodeTiled).
@@ -63,6 +60,15 @@ struct TargetInfo {
 };
 
 const TargetInfo &getTargetInfo(Chip chip);
+
+/// setmaxnreg's split, per thread, of the registers an sm_90a CTA of one
+/// producer and `numConsumers` consumer warpgroups launches with at one CTA
+/// per SM: the planner sizes tiles by the consumer's share, and the kernel
+/// asks for both.
+struct WarpgroupRegisters {
+  int producer, consumer;
+};
+WarpgroupRegisters sm90WarpgroupRegisters(int numConsumers);
 std::optional<Chip> parseChip(llvm::StringRef name);
 llvm::StringRef chipName(Chip chip);
 

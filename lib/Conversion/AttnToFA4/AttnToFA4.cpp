@@ -57,20 +57,6 @@ constexpr int kBoxColumns = 64;
 constexpr int kSwizzleBytes = 128;
 /// One consumer's box of a Q or O tile: 64 rows of 64 16-bit columns.
 constexpr int64_t kConsumerBoxBytes = kRowsPerConsumer * kSwizzleBytes;
-/// Register budgets after setmaxnreg. fa4.warp_specialize's verifier checks
-/// that they fit the pool the CTA launches with (168 * 384 registers for
-/// three warpgroups): two consumers at 240 and a producer at 24 use it
-/// exactly.
-constexpr int kProducerRegisters = 24;
-constexpr int kConsumerRegisters = 240;
-/// Three consumers (consumer-warpgroups=3) share 128 * 512: FA3's 160 a
-/// consumer and 32 for the producer use it exactly.
-constexpr int kThreeConsumerProducerRegisters = 32;
-constexpr int kThreeConsumerRegisters = 160;
-/// With one consumer (decode without a split) the pool (255 * 256) has room
-/// to spare: the producer keeps enough for a persistent work loop's
-/// decoding, which spills 24 bytes at 24 registers (ptxas 13.0).
-constexpr int kSoleConsumerProducerRegisters = 56;
 /// K/V stages a split-K decode needs before its two consumers take the
 /// tiles in turn (see readPlan).
 constexpr int64_t kMinStagesToSplitKeys = 4;
@@ -1323,14 +1309,10 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   gpu::BarrierOp::create(b, loc);
   joinPriorGrids(b, loc, abi);
 
+  WarpgroupRegisters registers = sm90WarpgroupRegisters(plan.numConsumers);
   auto roles = WarpSpecializeOp::create(
       b, loc, b.getDenseI64ArrayAttr({1, plan.numConsumers}),
-      b.getDenseI64ArrayAttr(
-          {plan.numConsumers == 1   ? kSoleConsumerProducerRegisters
-           : plan.numConsumers == 3 ? kThreeConsumerProducerRegisters
-                                    : kProducerRegisters,
-           plan.numConsumers == 3 ? kThreeConsumerRegisters
-                                  : kConsumerRegisters}),
+      b.getDenseI64ArrayAttr({registers.producer, registers.consumer}),
       /*rolesCount=*/2);
   Type i32Type = b.getI32Type();
   {
