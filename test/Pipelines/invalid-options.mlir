@@ -20,3 +20,6 @@ func.func @attention(%q: tensor<?x?x8x128xbf16>) -> tensor<?x?x8x128xbf16> {
 }
 // RUN: not fa4-compile %s --chip=sm_90a --kernel=fa4 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=FA4-ON-SM90
 // FA4-ON-SM90: error: 'attn.attention' op has a plan for sm_90a; the FA4 structure targets sm_100a
+// The pass on its own takes any structure string; it refuses the unknown.
+// RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=structure=fa5 2>&1 | FileCheck %s --check-prefix=STRUCTURE
+// STRUCTURE: error: 'attn.attention' op convert-attn-to-fa4: unknown structure 'fa5'; expected fa3, fa4 or auto

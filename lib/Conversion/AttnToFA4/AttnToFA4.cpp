@@ -1385,6 +1385,9 @@ struct ConvertAttnToFA4Pass
   void runOnOperation() override;
 
 private:
+  /// Refuses, on `op`, option values out of range or that `op` cannot take.
+  LogicalResult checkOptions(attn::AttentionOp op) const;
+
   /// The Skv up to which prefill runs on persistent CTAs; 0: never.
   /// `twinPlan`: the looped twin's, its own or the kernel's.
   int64_t persistentUpToSeqKV(attn::AttentionOp op, const HopperPlan &plan,
@@ -1435,6 +1438,38 @@ static SmallVector<std::string> abiParams(const HopperPlan &plan,
                          storeOByTma ? tmaBox(kRowsPerConsumer) : "");
 }
 
+LogicalResult ConvertAttnToFA4Pass::checkOptions(attn::AttentionOp op) const {
+  auto refuse = [&](StringRef option, int64_t value, StringRef expected) {
+    return op.emitOpError() << "convert-attn-to-fa4: " << option << " is "
+                            << value << "; expected " << expected;
+  };
+  if (structure != "auto" && structure != "fa3" && structure != "fa4")
+    return op.emitOpError() << "convert-attn-to-fa4: unknown structure '"
+                            << structure << "'; expected fa3, fa4 or auto";
+  if (persistentMaxSeqKV < kPlannersPersistentBound ||
+      persistentMaxSeqKV > kAlwaysPersistent)
+    return refuse("persistent-max-seq-kv", persistentMaxSeqKV,
+                  "-1 (the planner's rule), 0 (never) or a bound up to " +
+                      std::to_string(kAlwaysPersistent));
+  if (polyExp2Period < 0)
+    return refuse("poly-exp2-period", polyExp2Period,
+                  "0 (every exp2 on MUFU) or a period >= 1");
+  if (l2SectionBytes < 0)
+    return refuse("l2-section-bytes", l2SectionBytes,
+                  "0 (heaviest first over every head) or an L2 budget in "
+                  "bytes");
+  if (trace && !op.getLse())
+    return op.emitOpError() << "convert-attn-to-fa4: trace writes its phase "
+                               "times over the LSE output, and this op has "
+                               "none";
+  attn::ConfigAttr config = op.getConfigAttr();
+  if (config && structure == "fa4" && config.getChip() != attn::Chip::SM100a)
+    return op.emitOpError()
+           << "has a plan for " << attn::stringifyChip(config.getChip())
+           << "; the FA4 structure targets sm_100a";
+  return success();
+}
+
 void ConvertAttnToFA4Pass::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<attn::AttentionOp> ops;
@@ -1443,46 +1478,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
   OpBuilder b(context);
   for (attn::AttentionOp op : ops) {
     attn::ConfigAttr config = op.getConfigAttr();
-    if (structure != "auto" && structure != "fa3" && structure != "fa4") {
-      op.emitOpError() << "convert-attn-to-fa4: unknown structure '"
-                       << structure << "'; expected fa3, fa4 or auto";
+    if (failed(checkOptions(op)))
       return signalPassFailure();
-    }
-    if (persistentMaxSeqKV < kPlannersPersistentBound ||
-        persistentMaxSeqKV > kAlwaysPersistent) {
-      op.emitOpError() << "convert-attn-to-fa4: persistent-max-seq-kv is "
-                       << int64_t(persistentMaxSeqKV)
-                       << "; expected -1 (the planner's rule), 0 (never) or "
-                          "a bound up to "
-                       << kAlwaysPersistent;
-      return signalPassFailure();
-    }
-    if (polyExp2Period < 0) {
-      op.emitOpError() << "convert-attn-to-fa4: poly-exp2-period is "
-                       << int64_t(polyExp2Period)
-                       << "; expected 0 (every exp2 on MUFU) or a period "
-                          ">= 1";
-      return signalPassFailure();
-    }
-    if (l2SectionBytes < 0) {
-      op.emitOpError() << "convert-attn-to-fa4: l2-section-bytes is "
-                       << int64_t(l2SectionBytes)
-                       << "; expected 0 (heaviest first over every head) or "
-                          "an L2 budget in bytes";
-      return signalPassFailure();
-    }
-    if (trace && !op.getLse()) {
-      op.emitOpError() << "convert-attn-to-fa4: trace writes its phase "
-                          "times over the LSE output, and this op has none";
-      return signalPassFailure();
-    }
-    if (config && structure == "fa4" &&
-        config.getChip() != attn::Chip::SM100a) {
-      op.emitOpError() << "has a plan for "
-                       << attn::stringifyChip(config.getChip())
-                       << "; the FA4 structure targets sm_100a";
-      return signalPassFailure();
-    }
     if (config && config.getChip() == attn::Chip::SM100a &&
         structure != "fa3") {
       if (failed(buildBlackwellKernel(module, op, l2SectionBytes)))
