@@ -4,6 +4,8 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+
 using namespace fa4;
 
 TEST(TargetInfoTest, SM100aFacts) {
@@ -35,6 +37,31 @@ TEST(TargetInfoTest, SM90aFacts) {
   EXPECT_EQ(target.kernelThreads, 384);
   EXPECT_EQ(target.mmaK(16), 16);
   EXPECT_EQ(target.mmaK(8), 32);
+}
+
+// setmaxnreg's split for one producer and 1-3 consumer warpgroups: each
+// budget a multiple of 8 in [24, 256], and the CTA's registers within what
+// it launches with at one CTA per SM (65536 / threads, rounded down to 8,
+// at most 255), exactly where two or three consumers take it all (FA3's
+// 240 / 24 and 160 / 32).
+TEST(TargetInfoTest, SM90aWarpgroupRegistersFitTheLaunch) {
+  for (int consumers = 1; consumers <= 3; ++consumers) {
+    SCOPED_TRACE(consumers);
+    WarpgroupRegisters split = sm90WarpgroupRegisters(consumers);
+    int threads = (1 + consumers) * 128;
+    int launch = std::min(255, 65536 / threads) / 8 * 8;
+    for (int budget : {split.producer, split.consumer}) {
+      EXPECT_EQ(budget % 8, 0);
+      EXPECT_GE(budget, 24);
+      EXPECT_LE(budget, 256);
+    }
+    int used = 128 * (split.producer + consumers * split.consumer);
+    EXPECT_LE(used, threads * launch);
+    if (consumers > 1)
+      EXPECT_EQ(used, threads * launch);
+  }
+  EXPECT_EQ(sm90WarpgroupRegisters(2).consumer, 240);
+  EXPECT_EQ(sm90WarpgroupRegisters(3).consumer, 160);
 }
 
 TEST(TargetInfoTest, ChipNamesRoundTrip) {
