@@ -12,6 +12,9 @@
 # picks the artifacts whose cases run; FA4_SKIP_BENCH=1 skips the SDPA comparison and
 # FA4_BENCH_FILTER (an extended regex) picks the rows of artifacts/bench.txt;
 # FA4_BENCH_PDL=1 adds fa4 timed with programmatic dependent launches.
+# FA4_TRACE ("KERNEL:B:S ...", KERNEL an artifact built with --trace, e.g.
+# make-matrix.py's <bench>_trace) runs bench/trace_phases.py --by-row-block
+# on each at batch B and S = Sq = Skv, after the benchmark (trace.txt).
 set -euo pipefail
 
 OUT=${OUT:-/tmp/fa4-gpu-check}
@@ -168,6 +171,21 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
   fi
 fi
 
+if [ -n "${FA4_TRACE:-}" ] && python3 -c "import torch" 2>/dev/null; then
+  step "phase traces"
+  read -ra traces <<<"$FA4_TRACE"
+  for entry in "${traces[@]}"; do
+    IFS=: read -r kernel batch seq <<<"$entry"
+    dir=$(compgen -G "artifacts/fa4_*_${kernel}_sm_*" | head -1 || true)
+    if [ -z "$dir" ] || ! FA4_RUNTIME_LIB="$(find "$BUILD" -name "libfa4rt.so*" -type f | head -1)" \
+         python3 bench/trace_phases.py "$dir" --b "$batch" --s "$seq" --by-row-block \
+         >>"$OUT/trace.txt" 2>&1; then
+      failures=$((failures + 1))
+      echo "trace of $entry FAILED (see trace.txt)" >&2
+    fi
+  done
+fi
+
 step "summary"
 echo "$correctness"
 echo "-- not passed:"
@@ -176,6 +194,7 @@ echo "-- timed:"
 grep -- '--bench' "$OUT/rows.txt" || true
 [ -f "$OUT/bench.txt" ] && { echo "-- benchmark:"; cat "$OUT/bench.txt"; }
 [ -f "$OUT/bench-graph.txt" ] && { echo "-- benchmark, CUDA graphs:"; cat "$OUT/bench-graph.txt"; }
+[ -f "$OUT/trace.txt" ] && { echo "-- phase traces:"; cat "$OUT/trace.txt"; }
 echo "failures: $failures"
 # The device tool returns only a few files from $OUT: pack every log into one
 # archive and keep the two tables loose.
@@ -183,6 +202,6 @@ echo "failures: $failures"
 if tar czf "$OUT/logs.tgz" -C "$OUT" --exclude=logs.tgz . 2>/dev/null ||
    [ -s "$OUT/logs.tgz" ]; then
   find "$OUT" -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt \
-    ! -name bench.txt ! -name bench-graph.txt -delete
+    ! -name bench.txt ! -name bench-graph.txt ! -name trace.txt -delete
 fi
 [ "$failures" -eq 0 ]

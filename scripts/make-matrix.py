@@ -129,6 +129,11 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "two": (["--consumer-warpgroups=2"], C3_BENCH),
             "twin176": (["--block-n=176"], ["bench_prefill_d128_none"]),
             "pp0": (["--ping-pong=0"], C3_BENCH + ["bench_prefill_d128_none"])}
+# Kernels built with `--trace` (phase times over their LSE, for
+# bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
+# cases (their LSE is the trace) and no benchmark rows.
+TRACE_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
+               "bench_prefill_d128_none"]
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),
@@ -267,6 +272,19 @@ def main():
         subprocess.run([args.compiler, f.name, f"--chip={args.chip}",
                         f"--kernel={args.kernel}", "-o", args.out, "--quiet",
                         *flags], check=True, stdout=subprocess.DEVNULL)
+        os.unlink(f.name)
+
+    if not args.decode_only:
+        text = "".join(function(f"{name}_trace", dqk, dv, hq, hkv,
+                                MASKS.get(mask, mask), dtype)
+                       for name, dqk, dv, hq, hkv, mask, dtype, _ in BENCH
+                       if name in TRACE_BENCH)
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir",
+                                         delete=False) as f:
+            f.write(text)
+        subprocess.run([args.compiler, f.name, f"--chip={args.chip}",
+                        f"--kernel={args.kernel}", "-o", args.out, "--quiet",
+                        "--trace"], check=True, stdout=subprocess.DEVNULL)
         os.unlink(f.name)
 
     decode_builds = [(name, d, hq, hkv, mask, hints, [], DECODE_SIZES)
