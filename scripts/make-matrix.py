@@ -260,9 +260,10 @@ def main():
                         *args.matrix_flag],
                        check=True, stdout=subprocess.DEVNULL)
         os.unlink(source)
-    for variant, (flags, kernels) in ({} if args.decode_only
-                                      else VARIANTS).items():
-        text = "".join(function(f"{name}_{variant}", dqk, dv, hq, hkv,
+    def build_bench(suffix, flags, kernels):
+        """Compiles the bench kernels named in `kernels` as <name>_<suffix>
+        with the extra fa4-compile `flags`."""
+        text = "".join(function(f"{name}_{suffix}", dqk, dv, hq, hkv,
                                 MASKS.get(mask, mask), dtype)
                        for name, dqk, dv, hq, hkv, mask, dtype, _ in BENCH
                        if name in kernels)
@@ -275,17 +276,9 @@ def main():
         os.unlink(f.name)
 
     if not args.decode_only:
-        text = "".join(function(f"{name}_trace", dqk, dv, hq, hkv,
-                                MASKS.get(mask, mask), dtype)
-                       for name, dqk, dv, hq, hkv, mask, dtype, _ in BENCH
-                       if name in TRACE_BENCH)
-        with tempfile.NamedTemporaryFile("w", suffix=".mlir",
-                                         delete=False) as f:
-            f.write(text)
-        subprocess.run([args.compiler, f.name, f"--chip={args.chip}",
-                        f"--kernel={args.kernel}", "-o", args.out, "--quiet",
-                        "--trace"], check=True, stdout=subprocess.DEVNULL)
-        os.unlink(f.name)
+        for variant, (flags, kernels) in VARIANTS.items():
+            build_bench(variant, flags, kernels)
+        build_bench("trace", ["--trace"], TRACE_BENCH)
 
     decode_builds = [(name, d, hq, hkv, mask, hints, [], DECODE_SIZES)
                      for name, d, hq, hkv, mask, hints in DECODE]

@@ -254,12 +254,6 @@ static int chooseSm100Tiles(const AttnProblem &problem,
   return config.bn;
 }
 
-/// setmaxnreg's registers of one sm_90a consumer warpgroup next to
-/// `numQ - 1` others.
-static int sm90ConsumerRegisters(int numQ) {
-  return sm90WarpgroupRegisters(numQ).consumer;
-}
-
 /// Three consumers at d = 64 measured +7-13% over two from Skv = 4096 to
 /// 16k, but -8 to -24% at 512-1024 (a 192-row tile wastes 11% of 512 rows,
 /// and the looped twin, which runs those, spills at 160 registers) and
@@ -301,7 +295,7 @@ static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
   // Per consumer thread, a 64 x BN f32 S is BN/2 registers, P in 16 bits
   // BN/4, and a 64 x Dv f32 O is Dv/2.
   int accumulatorRegisters =
-      sm90ConsumerRegisters(config.numQ) - kSm90ReservedRegisters;
+      sm90WarpgroupRegisters(config.numQ).consumer - kSm90ReservedRegisters;
   int registerBN = (accumulatorRegisters - config.paddedOvDepth / 2) * 4 / 3;
   // Two stages of a K tile (BN x Dqk) and a V tile (BN x Dv) next to Q.
   int64_t bytes = elementBytes(config.elementType);
@@ -491,7 +485,7 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
     }
   } else {
     bool threeConsumers = config.numQ == 3;
-    int consumerRegisters = sm90ConsumerRegisters(config.numQ);
+    int consumerRegisters = sm90WarpgroupRegisters(config.numQ).consumer;
     os << "  MMA_M = 64 (wgmma), numQ = " << config.numQ
        << ", BM = " << config.bm << ": "
        << (threeConsumers ? "three consumer warpgroups (consumer-warpgroups="
