@@ -105,6 +105,10 @@ SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 # its "c3bn96" / "c3bn80", three at BN = 96 / 80, and "hint8k", size hints
 # of 8192, were measured then).
 C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
+# "t1024": the d = 64 looped twin (two consumers) only up to 1024 keys, so
+# that the three-consumer kernel runs at 2048 (`--persistent-max-seq-kv=1024`;
+# session 12's `c3` and `hint8k` ran three consumers there 5% faster
+# without a mask, in the spilling three-consumer twin).
 # "pp0": no ping-pong (`--ping-pong=0`): the consumers issue their GEMMs
 # without taking turns, against the default, whose named barriers order
 # them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
@@ -128,6 +132,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
                    C3_BENCH + ["bench_prefill_d128_none"]),
             "two": (["--consumer-warpgroups=2"], C3_BENCH),
             "twin176": (["--block-n=176"], ["bench_prefill_d128_none"]),
+            "t1024": (["--persistent-max-seq-kv=1024"], C3_BENCH),
             "pp0": (["--ping-pong=0"], C3_BENCH + ["bench_prefill_d128_none"])}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
