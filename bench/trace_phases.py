@@ -28,13 +28,20 @@ PHASES = ["q_wait", "step0", "loop", "last_pv", "epilogue"]
 WORDS = 8  # six stamps, the role's start, the SM
 
 
-def block_n(kernel_dir):
-    """BN: the key rows of the K tensor map's box in the manifest."""
+def launched_plan(kernel_dir, skv):
+    """(BN, threads) of the kernel that runs at this Skv: the looped twin's
+    (manifest "twin") up to the persistent bound, else the kernel's. BN is
+    the key rows of the K tensor map's box."""
     with open(os.path.join(kernel_dir, "manifest.json")) as f:
-        params = json.load(f)["params"]
+        manifest = json.load(f)
+    launch, params = manifest["launch"], manifest["params"]
+    persistent = launch.get("persistent")
+    if ("twin" in manifest and persistent
+            and skv <= persistent.get("max_seq_kv", -1)):
+        launch, params = manifest["twin"]["launch"], manifest["twin"]["params"]
     for param in params:
         if param.get("kind") == "tensor_map" and param.get("tensor") == "k":
-            return int(param["box"][1])
+            return int(param["box"][1]), int(launch["block"][0])
     raise SystemExit("no K tensor map in %s" % kernel_dir)
 
 
@@ -148,14 +155,18 @@ def main():
     if len(args.b) != len(args.s):
         raise SystemExit("give one --b per --s")
     kernel = fa4.Kernel.load(args.kernel_dir)
-    bn = block_n(args.kernel_dir)
-    print("# %s (BN = %d)" % (os.path.basename(args.kernel_dir.rstrip("/")),
-                              bn))
+    print("# %s" % os.path.basename(args.kernel_dir.rstrip("/")))
     for seed, (b, s) in enumerate(zip(args.b, args.s)):
         if s % 128:
             raise SystemExit("S must be a multiple of 128, got %d" % s)
+        bn, threads = launched_plan(args.kernel_dir, s)
+        # The stamps are read as two consumers of 64 rows per 128-row block.
+        if threads != 384:
+            raise SystemExit("S = %d runs a %d-thread kernel; the trace reads "
+                             "two consumer warpgroups (384 threads) only"
+                             % (s, threads))
         tiles = -(-s // bn)
-        print("b = %d, S = %d:" % (b, s))
+        print("b = %d, S = %d (BN = %d):" % (b, s, bn))
         words, blocks = trace(kernel, b, s, seed)
         for row in summarize(words, tiles):
             print("  " + row)

@@ -15,6 +15,8 @@
 # FA4_TRACE ("KERNEL:B:S ...", KERNEL an artifact built with --trace, e.g.
 # make-matrix.py's <bench>_trace) runs bench/trace_phases.py --by-row-block
 # on each at batch B and S = Sq = Skv, after the benchmark (trace.txt).
+# FA4_NCU (the same form, any artifact) profiles one launch of each with
+# Nsight Compute where the machine has it (ncu.txt).
 set -euo pipefail
 
 OUT=${OUT:-/tmp/fa4-gpu-check}
@@ -186,6 +188,32 @@ if [ -n "${FA4_TRACE:-}" ] && python3 -c "import torch" 2>/dev/null; then
   done
 fi
 
+# FA4_NCU ("KERNEL:B:S ...", any artifact): Nsight Compute's pipe
+# utilisation, issue and stall counters for one launch of each at batch B
+# and S = Sq = Skv (ncu.txt, in the summary), where the machine has ncu and
+# lets it read the counters.
+if [ -n "${FA4_NCU:-}" ]; then
+  step "nsight compute"
+  ncu=$(command -v ncu || compgen -G "/usr/local/cuda*/bin/ncu" | head -1 || true)
+  if [ -z "$ncu" ]; then
+    echo "no ncu on this machine" >>"$OUT/ncu.txt"
+  else
+    read -ra profiles <<<"$FA4_NCU"
+    for entry in "${profiles[@]}"; do
+      IFS=: read -r kernel batch seq <<<"$entry"
+      dir=$(compgen -G "artifacts/fa4_*_${kernel}_sm_*" | head -1 || true)
+      echo "### $entry ($dir)" >>"$OUT/ncu.txt"
+      [ -n "$dir" ] || continue
+      timeout 120 "$ncu" -k regex:fa4_ --launch-skip 2 --launch-count 1 \
+        --section SpeedOfLight --section SchedulerStats \
+        --section WarpStateStats --section MemoryWorkloadAnalysis \
+        --metrics 'regex:^sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active$,regex:^sm__inst_executed_pipe_[a-z_]*\.avg\.pct_of_peak_sustained_active$,regex:^smsp__average_warps_issue_stalled_[a-z_]*_per_issue_active\.ratio$' \
+        "$FA4_RUN" "$dir/manifest.json" --b "$batch" --sq "$seq" --skv "$seq" \
+        --bench --iters 3 >>"$OUT/ncu.txt" 2>&1 || echo "ncu exit $?" >>"$OUT/ncu.txt"
+    done
+  fi
+fi
+
 step "summary"
 echo "$correctness"
 echo "-- not passed:"
@@ -195,6 +223,7 @@ grep -- '--bench' "$OUT/rows.txt" || true
 [ -f "$OUT/bench.txt" ] && { echo "-- benchmark:"; cat "$OUT/bench.txt"; }
 [ -f "$OUT/bench-graph.txt" ] && { echo "-- benchmark, CUDA graphs:"; cat "$OUT/bench-graph.txt"; }
 [ -f "$OUT/trace.txt" ] && { echo "-- phase traces:"; cat "$OUT/trace.txt"; }
+[ -f "$OUT/ncu.txt" ] && { echo "-- nsight compute:"; grep -vE '^ *(-{5,}|=+PROF=)' "$OUT/ncu.txt"; }
 echo "failures: $failures"
 # The device tool returns only a few files from $OUT: pack every log into one
 # archive and keep the two tables loose.
@@ -202,6 +231,6 @@ echo "failures: $failures"
 if tar czf "$OUT/logs.tgz" -C "$OUT" --exclude=logs.tgz . 2>/dev/null ||
    [ -s "$OUT/logs.tgz" ]; then
   find "$OUT" -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt \
-    ! -name bench.txt ! -name bench-graph.txt ! -name trace.txt -delete
+    ! -name bench.txt ! -name bench-graph.txt ! -name trace.txt ! -name ncu.txt -delete
 fi
 [ "$failures" -eq 0 ]

@@ -109,6 +109,11 @@ C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
 # that the three-consumer kernel runs at 2048 (`--persistent-max-seq-kv=1024`;
 # session 12's `c3` and `hint8k` ran three consumers there 5% faster
 # without a mask, in the spilling three-consumer twin).
+# "c3p" / "c3p96": three consumers in persistent CTAs at every Skv
+# (`--consumer-warpgroups=3 --persistent`, BN = 112 / 96; ptxas spills 64 /
+# 16 B), against the default's three-consumer kernel, one CTA per work
+# tile, whose new CTAs wait for their Q (session 9's trace: 2.2-2.4 us a
+# CTA at d = 128).
 # "pp0": no ping-pong (`--ping-pong=0`): the consumers issue their GEMMs
 # without taking turns, against the default, whose named barriers order
 # them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
@@ -133,6 +138,9 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "two": (["--consumer-warpgroups=2"], C3_BENCH),
             "twin176": (["--block-n=176"], ["bench_prefill_d128_none"]),
             "t1024": (["--persistent-max-seq-kv=1024"], C3_BENCH),
+            "c3p": (["--consumer-warpgroups=3", "--persistent"], C3_BENCH),
+            "c3p96": (["--consumer-warpgroups=3", "--persistent",
+                       "--block-n=96"], C3_BENCH),
             "pp0": (["--ping-pong=0"], C3_BENCH + ["bench_prefill_d128_none"])}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
