@@ -429,6 +429,7 @@ private:
     Value kvTiles;   // K/V ring tiles used before this work tile
   };
   Value workTileCount();
+  bool idleConsumersSkip() const;
   WorkScope beginWork();
   void endWork(WorkScope scope);
   void buildProducer();
@@ -523,6 +524,19 @@ Value FA3KernelBuilder::workTileCount() {
       divu(add(sub(numWork, firstWork), sub(workStride, i32(1))), workStride);
   return select(cmp(arith::CmpIPredicate::sgt, numWork, firstWork), myWork,
                 i32(0));
+}
+
+/// Whether a consumer with no rows in the work tile skips its GEMMs: for a
+/// prefill tile whose consumers each own their rows and write O
+/// themselves (not split keys, a cluster or a workspace, whose combine
+/// expects every consumer's partial), one work tile per CTA, without a
+/// window mask. (The branch costs registers: ptxas spilled 28-32 B in the
+/// d = 128 causal and d = 256 looped twins, across their work loop, and
+/// 4 B in the window-masked kernels at d = 96 and 128.)
+bool FA3KernelBuilder::idleConsumersSkip() const {
+  return !plan.decode && !plan.consumersSplitKeys && !plan.clusterSplit() &&
+         !plan.workspace && !persistent && plan.numConsumers > 1 &&
+         plan.mask.getKind() != attn::MaskKind::Window;
 }
 
 /// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
@@ -1027,6 +1041,35 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     WorkScope work = beginWork();
     StepWork current{work.kvTiles, firstTile, tileRowOf(blockRow)};
     Value myTiles = myTilesOf(numTiles);
+    // A consumer whose rows all lie past Sq (the last row block of a head
+    // where BM does not divide Sq: 64 or 128 of a 192-row tile at
+    // Sq = 4096 or 8192) only keeps the barriers' counts: it takes its
+    // turns and releases each K/V tile and its Q without a GEMM, so the
+    // others have the tensor cores to themselves.
+    scf::IfOp ifIdle;
+    if (idleConsumersSkip()) {
+      ifIdle = scf::IfOp::create(
+          b, loc, cmp(arith::CmpIPredicate::sge, current.tileRow, args.seqQ),
+          /*withElseRegion=*/true);
+      b.setInsertionPointToStart(ifIdle.thenBlock());
+      waitQ(work.workDone);
+      auto steps = scf::ForOp::create(b, loc, toIndex(i32(0)),
+                                      toIndex(myTiles), toIndex(i32(1)));
+      b.setInsertionPointToStart(steps.getBody());
+      Value ringTile =
+          add(current.ringBase, fromIndex(steps.getInductionVar()));
+      waitBarrier(kFullBarrier(slotOf(ringTile)), parityOf(ringTile));
+      if (pingPong) {
+        waitTurn();
+        passTurn();
+      }
+      releaseK(ringTile);
+      waitBarrier(vFullBarrier(slotOf(ringTile)), parityOf(ringTile));
+      releaseV(ringTile);
+      b.setInsertionPointAfter(steps);
+      MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
+      b.setInsertionPointToStart(ifIdle.elseBlock());
+    }
     // The trace's phases (writeTrace): work tile start, Q in, step 0 done,
     // loop done, last P V done, O written.
     SmallVector<Value> stamps;
@@ -1059,6 +1102,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       stamps.push_back(roleStart);
       writeTrace(consumer, stamps, current.tileRow);
     }
+    if (ifIdle)
+      b.setInsertionPointAfter(ifIdle);
     endWork(work);
     // The last box's store must have read shared memory before the CTA
     // exits.

@@ -199,9 +199,41 @@
 // CHECK-NEXT: %[[SECOND:.*]] = arith.cmpi eq, %[[CONSUMER]], %c1_i32 : i32
 // CHECK-NEXT: scf.if %[[SECOND]] {
 // CHECK-NEXT: nvvm.barrier.arrive id = %[[OTHER]] number_of_threads = %c256_i32
+// A consumer whose 64 rows start at or past Sq (its first row: the row
+// block's plus 64 * consumer) issues no GEMM: per K/V tile it waits for K
+// (barrier 4 + slot), takes and passes its turn, releases K (8 + slot),
+// waits for V (6 + slot) and releases it (10 + slot); then it releases its
+// Q (2 + consumer). The barriers' counts stay those of two consumers.
+// CHECK: %[[CROWS:.*]] = arith.muli %[[CONSUMER]], %c64_i32 : i32
+// CHECK-NEXT: %[[CROW:.*]] = arith.addi %{{.*}}, %[[CROWS]] : i32
+// CHECK-NEXT: %[[IDLE:.*]] = arith.cmpi sge, %[[CROW]], %arg6 : i32
+// CHECK-NEXT: scf.if %[[IDLE]] {
+// CHECK-NEXT: %[[IQFULL:.*]] = fa4.mbarrier.get %[[CONSUMER]] offset 212992
+// CHECK-NEXT: fa4.mbarrier.wait %[[IQFULL]] parity %c0_i32
+// CHECK: scf.for
+// CHECK-NOT: fa4.mma
+// CHECK: %[[IKSLOT:.*]] = arith.addi %[[ISLOT:.*]], %c4_i32 : i32
+// CHECK-NEXT: %[[IKFULL:.*]] = fa4.mbarrier.get %[[IKSLOT]] offset 212992
+// CHECK-NEXT: fa4.mbarrier.wait %[[IKFULL]]
+// CHECK-NEXT: nvvm.barrier id = %[[OWN]] number_of_threads = %c256_i32
+// CHECK-NEXT: nvvm.barrier.arrive id = %[[OTHER]] number_of_threads = %c256_i32
+// CHECK-NEXT: arith.addi %[[ISLOT]], %c8_i32 : i32
+// CHECK-NEXT: fa4.mbarrier.get
+// CHECK-NEXT: fa4.mbarrier.arrive
+// CHECK-NEXT: arith.addi %[[ISLOT]], %c6_i32 : i32
+// CHECK-NEXT: fa4.mbarrier.get
+// CHECK-NEXT: fa4.mbarrier.wait
+// CHECK-NEXT: arith.addi %[[ISLOT]], %c10_i32 : i32
+// CHECK-NEXT: fa4.mbarrier.get
+// CHECK-NEXT: fa4.mbarrier.arrive
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[IQSLOT:.*]] = arith.addi %[[CONSUMER]], %c2_i32 : i32
+// CHECK-NEXT: %[[IQEMPTY:.*]] = fa4.mbarrier.get %[[IQSLOT]] offset 212992
+// CHECK-NEXT: fa4.mbarrier.arrive %[[IQEMPTY]]
+// CHECK-NEXT: } else {
 // The consumer's own Q full (barrier `consumer`), parity (work tiles done &
 // 1) = 0; the loop carries O, row max, row sum and P of the previous tile.
-// CHECK: %[[QFULL:.*]] = fa4.mbarrier.get %[[CONSUMER]] offset 212992
+// CHECK-NEXT: %[[QFULL:.*]] = fa4.mbarrier.get %[[CONSUMER]] offset 212992
 // CHECK-NEXT: fa4.mbarrier.wait %[[QFULL]] parity %c0_i32
 // CHECK-NEXT: %[[ZEROS:.*]] = fa4.splat %[[ZERO:.*]] : !fa4.frag<64x176xf32>
 // CHECK-NEXT: %[[NOP:.*]] = fa4.truncf %[[ZEROS]] : <64x176xf32> to <64x176xbf16>
@@ -266,6 +298,7 @@
 // CHECK-NEXT: fa4.mbarrier.arrive %[[LVRELEASE]]
 // CHECK: fa4.epilogue %{{.*}}, %[[LOOP]]#1, %[[LOOP]]#2 to %[[OPTR]][%[[CBATCH:.*]], %[[TILEROW]], %[[CHEAD:.*]]] strides[%[[OS0]], %[[OS1]], %[[OS2]]] sq %[[SQ]] depth 128 of bf16 lse %[[LSEPTR]] strides[%[[LS0]], %[[LS1]]]
 // Consumer 0 takes the turn consumer 1's first arrive granted.
+// CHECK-NEXT: }
 // CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[CONSUMER]], %c0_i32 : i32
 // CHECK-NEXT: scf.if %[[FIRST]] {
 // CHECK-NEXT: nvvm.barrier id = %[[OWN]] number_of_threads = %c256_i32

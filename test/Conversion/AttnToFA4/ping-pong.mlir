@@ -29,11 +29,11 @@
 // CHECK: scf.yield
 // The epilogue's barrier is the consumer's own warpgroup (128 threads,
 // before its TMA store of O), not a turn.
-// CHECK: %[[IS_FIRST:.*]] = arith.cmpi eq, %[[CONSUMER]], %c0_i32 : i32
 // CHECK: fa4.epilogue.stage
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
 // CHECK: fa4.tma.store.wait
-// CHECK: scf.if %[[IS_FIRST]] {
+// CHECK: %[[IS_FIRST:.*]] = arith.cmpi eq, %[[CONSUMER]], %c0_i32 : i32
+// CHECK-NEXT: scf.if %[[IS_FIRST]] {
 // CHECK-NEXT: nvvm.barrier id = %[[OWN]] number_of_threads = %c256_i32
 // CHECK-NEXT: }
 // CHECK-NOT: nvvm.barrier

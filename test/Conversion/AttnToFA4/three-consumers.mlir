@@ -23,6 +23,16 @@
 // CHECK-NEXT: %[[LAST:.*]] = arith.cmpi eq, %[[CONSUMER]], %c2_i32 : i32
 // CHECK-NEXT: scf.if %[[LAST]] {
 // CHECK-NEXT: nvvm.barrier.arrive id = %[[NEXT]] number_of_threads = %c256_i32
+// A consumer with no rows (the last row block of a head where 192 does not
+// divide Sq: a third or two thirds of it) takes and passes its turns
+// without a GEMM, so the others' GEMMs run back to back.
+// CHECK: %[[IDLE:.*]] = arith.cmpi sge, %{{.*}}, %arg5 : i32
+// CHECK-NEXT: scf.if %[[IDLE]] {
+// CHECK: scf.for
+// CHECK: nvvm.barrier id = %[[OWN]] number_of_threads = %c256_i32
+// CHECK-NEXT: nvvm.barrier.arrive id = %[[NEXT]] number_of_threads = %c256_i32
+// CHECK-NOT: fa4.mma
+// CHECK: } else {
 // CHECK: nvvm.barrier id = %[[OWN]] number_of_threads = %c256_i32
 // CHECK-NEXT: fa4.smem.tile
 // CHECK-NEXT: fa4.mma
