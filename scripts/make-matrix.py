@@ -109,6 +109,11 @@ C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
 # that the three-consumer kernel runs at 2048 (`--persistent-max-seq-kv=1024`;
 # session 12's `c3` and `hint8k` ran three consumers there 5% faster
 # without a mask, in the spilling three-consumer twin).
+# "t16k": d = 128 with the looped twin (its own plan, 128-key tiles) at
+# every bench S (`--persistent-max-seq-kv=16384`), against the default's
+# plain kernel (176-key tiles) past 2048 keys, whose new CTAs wait for
+# their Q (session 9's trace: 2.2-2.4 us a CTA; session 8's "twin16k"
+# measured the twin of then).
 # "c3p" / "c3p96": three consumers in persistent CTAs at every Skv
 # (`--consumer-warpgroups=3 --persistent`, BN = 112 / 96; ptxas spills 64 /
 # 16 B), against the default's three-consumer kernel, one CTA per work
@@ -138,6 +143,8 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "two": (["--consumer-warpgroups=2"], C3_BENCH),
             "twin176": (["--block-n=176"], ["bench_prefill_d128_none"]),
             "t1024": (["--persistent-max-seq-kv=1024"], C3_BENCH),
+            "t16k": (["--persistent-max-seq-kv=16384"],
+                      ["bench_prefill_d128_none", "bench_prefill_d128_causal"]),
             "c3p": (["--consumer-warpgroups=3", "--persistent"], C3_BENCH),
             "c3p96": (["--consumer-warpgroups=3", "--persistent",
                        "--block-n=96"], C3_BENCH),

@@ -243,13 +243,15 @@ bool fa4::plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
          (config.paddedOvDepth <= kShallowTwinMaxOvDepth ||
           config.bn <= kDeepTwinMaxBN) &&
          problem.mask != MaskKind::Window &&
-         (seqKV == kDynamic || seqKV <= kLoopedTwinMaxSeqKV);
+         (seqKV == kDynamic || seqKV <= loopedTwinMaxSeqKV(config));
 }
 
 int64_t fa4::loopedTwinMaxSeqKV(const AttnConfig &twinConfig) {
-  return twinConfig.paddedOvDepth > kShallowTwinMaxOvDepth
-             ? kDeepTwinMaxSeqKV
-             : kLoopedTwinMaxSeqKV;
+  if (twinConfig.paddedOvDepth > kShallowTwinMaxOvDepth)
+    return kDeepTwinMaxSeqKV;
+  if (twinConfig.paddedOvDepth > kNarrowTwinMaxOvDepth)
+    return kMidDepthTwinMaxSeqKV;
+  return kLoopedTwinMaxSeqKV;
 }
 
 /// Every region of a plan with its name, in the order explain() prints them.
@@ -292,7 +294,7 @@ void fa4::explain(const SmemPlan &plan, const AttnConfig &config,
     os << ", fewer (down to 2) where a prefill kernel's looped twin stages O "
           "past the plan (Dv <= 128, a "
           "dynamic Skv or one up to "
-       << kLoopedTwinMaxSeqKV << ")";
+       << loopedTwinMaxSeqKV(config) << ")";
   os << ", or max-kv-stages\n";
   os << "  qkStages = " << plan.qkStages << ", pvStages = " << plan.pvStages
      << ": K and V tiles land in depth boxes with a barrier each, so the "

@@ -27,11 +27,12 @@
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
 // CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
 // By default (Dv <= 128, no window mask) the kernel takes one CTA per work
-// tile, and its looped twin serves Skv <= 2048 (as the SHORT checks below).
+// tile, and its looped twin serves Skv <= 4096 at Dv = 128 (2048 at
+// Dv <= 64; the SHORT checks below take 2048).
 // This one is causal at Dv = 128: its plan keeps two K/V stages so that the
 // twin stores O by TMA too (O's tensor map last), box by box past the plan.
 // CHECK-SAME: "f32:scale_log2", "tmap:o:1x64x1x64:128"]
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_attention_sm_90a_module::@fa4_fa3_attention_sm_90a_persistent, max_seq_kv = 2048 : i64}
+// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_attention_sm_90a_module::@fa4_fa3_attention_sm_90a_persistent, max_seq_kv = 4096 : i64}
 // CHECK: gpu.binary @fa4_fa3_attention_sm_90a_module
 // CHECK-SAME: assembly = "
 // CHECK-SAME: .target sm_90a

@@ -63,9 +63,17 @@ TEST(SmemPlanTest, LoopedTwinRule) {
   dynamic.seqQ = dynamic.seqKV = kDynamic;
   dynamic.seqKVHint = 16384; // A hint does not count.
   EXPECT_TRUE(twin(dynamic));
+  // The bound is the twin's depth's: 4096 keys at Dv = 128, 2048 at 64.
   AttnProblem long_ = causal;
-  long_.seqQ = long_.seqKV = kLoopedTwinMaxSeqKV + 1;
+  long_.seqQ = long_.seqKV = kMidDepthTwinMaxSeqKV;
+  EXPECT_TRUE(twin(long_));
+  long_.seqQ = long_.seqKV = kMidDepthTwinMaxSeqKV + 1;
   EXPECT_FALSE(twin(long_));
+  AttnProblem shallow = makeProblem(8, kLoopedTwinMaxSeqKV, kLoopedTwinMaxSeqKV,
+                                    16, 16, 64, 64);
+  EXPECT_TRUE(twin(shallow));
+  shallow.seqQ = shallow.seqKV = kLoopedTwinMaxSeqKV + 1;
+  EXPECT_FALSE(twin(shallow));
   AttnProblem window = causal;
   window.mask = MaskKind::Window;
   window.windowLeft = 128;
@@ -80,7 +88,7 @@ TEST(SmemPlanTest, LoopedTwinRule) {
 /// A twin's plan gives up K/V stages, down to two, for its O staging past
 /// the plan; without a twin the plan keeps every stage that fits.
 TEST(SmemPlanTest, LoopedTwinStagingFitsPastThePlan) {
-  for (int64_t seqKV : {int64_t(1024), int64_t(4096)}) {
+  for (int64_t seqKV : {int64_t(1024), int64_t(8192)}) {
     AttnProblem problem = makeProblem(8, seqKV, seqKV, 16, 16, 128, 128);
     problem.mask = MaskKind::Causal;
     std::string whyNot;
@@ -88,7 +96,7 @@ TEST(SmemPlanTest, LoopedTwinStagingFitsPastThePlan) {
     ASSERT_TRUE(llvm::succeeded(full)) << whyNot;
     std::optional<int64_t> staging = loopedTwinStagingOffset(
         full->smem.smemUsed, full->config.bm, getTargetInfo(Chip::SM90a));
-    if (seqKV <= kLoopedTwinMaxSeqKV) {
+    if (seqKV <= kMidDepthTwinMaxSeqKV) {
       EXPECT_EQ(full->smem.kvStages, 2);
       ASSERT_TRUE(staging.has_value());
       // Past the plan, at the swizzle repeat: 163968 -> 164864.

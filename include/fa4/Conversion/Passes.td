@@ -118,12 +118,13 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "Prefill: next to the kernel, a twin with the work-tile loop that "
            "the runtime runs on one CTA per SM when the launch's Skv is at "
            "most this; above it the kernel runs one CTA per work tile (0: "
-           "never; a static Skv builds one kernel; -1: 2048 for Dv <= 128 "
-           "without a window mask and, under a causal mask at Dv > 64, only "
+           "never; a static Skv builds one kernel; -1: without a window "
+           "mask 2048 for Dv <= 64, 4096 for Dv <= 128 and 512 for Dv = 256 "
+           "(at 64-key tiles), and under a causal mask at Dv > 64 only "
            "where the twin stores O by TMA too (the plan left room), else "
            "never). Measured at 2048: +14-27% "
-           "at S = 512 and unchanged above the bound for Dv <= 128, a loss "
-           "at Dv = 256, whose twin spills (bench/RESULTS.md)">,
+           "at S = 512 and unchanged above the bound for Dv <= 128; at "
+           "d = 128 +2-5% at 4096 (bench/RESULTS.md, session 14)">,
     Option<"persistentDecode", "persistent-decode", "bool",
            /*default=*/"true",
            "Decode plans without a split (large batches): persistent CTAs, "

@@ -109,8 +109,9 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       *this, "persistent-max-seq-kv",
       llvm::cl::desc("fa3 prefill kernel: persistent CTAs (a looped twin "
                      "kernel) up to this Skv, one CTA per work tile above "
-                     "(0: never; -1: 2048 for Dv <= 128 without a window "
-                     "mask and, under a causal mask at Dv > 64, only where "
+                     "(0: never; -1: without a window mask 2048 for Dv <= "
+                     "64, 4096 for Dv <= 128, 512 for Dv = 256 at 64-key "
+                     "tiles and, under a causal mask at Dv > 64, only where "
                      "the twin stores O by TMA too)"),
       llvm::cl::init(-1)};
   Option<bool> persistentDecode{

@@ -96,17 +96,26 @@ constexpr int64_t kDeepTwinMaxSeqKV = 512;
 /// Past this (padded) Dv a looped twin is deep: kDeepTwinMaxBN and
 /// kDeepTwinMaxSeqKV apply.
 constexpr int64_t kShallowTwinMaxOvDepth = 128;
+/// Past this (padded) Dv, up to kShallowTwinMaxOvDepth, the looped twin
+/// runs up to kMidDepthTwinMaxSeqKV keys: at d = 128 and 4096 keys it
+/// measured +2.2% (non-causal) and +4.6% (causal) over the plain kernel,
+/// whose every new CTA waits for its Q, and -1.4% / +2.2% at 8192
+/// (bench/RESULTS.md, session 14, call 6). At Dv <= 64 the plain kernel
+/// has three consumers past 2048 keys, which the twin's two do not match.
+constexpr int64_t kNarrowTwinMaxOvDepth = 64;
+constexpr int64_t kMidDepthTwinMaxSeqKV = 4096;
 
 /// Whether the planner's rule builds a looped twin for this plan: sm_90a
 /// prefill (no split-K, no fused GQA) with Dv <= 128 (past it at BN <=
 /// kDeepTwinMaxBN) and no window mask, whose Skv is dynamic (a hint does
-/// not count: the twin serves the short runs) or at most
-/// kLoopedTwinMaxSeqKV.
+/// not count: the twin serves the short runs) or at most the twin's bound
+/// (loopedTwinMaxSeqKV).
 bool plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
                      const SplitKPlan &splitK);
 
 /// The Skv up to which the looped twin planned as `twinConfig` runs:
-/// kLoopedTwinMaxSeqKV, or kDeepTwinMaxSeqKV past kShallowTwinMaxOvDepth.
+/// kLoopedTwinMaxSeqKV up to kNarrowTwinMaxOvDepth, kMidDepthTwinMaxSeqKV
+/// up to kShallowTwinMaxOvDepth, kDeepTwinMaxSeqKV past it.
 int64_t loopedTwinMaxSeqKV(const AttnConfig &twinConfig);
 
 /// The looped twin stores O one 64-column box at a time, staged past the

@@ -72,8 +72,8 @@ constexpr int kEpilogueBarrierBase = 4;
 /// `persistent=true`: persistent at every Skv.
 constexpr int64_t kAlwaysPersistent = INT32_MAX;
 /// persistent-max-seq-kv's default, -1: the planner's rule
-/// (persistentUpToSeqKV), kLoopedTwinMaxSeqKV (2048) where Dv <= 128
-/// without a window mask, and under a causal mask at Dv > 64 only when the
+/// (persistentUpToSeqKV), loopedTwinMaxSeqKV (2048 at Dv <= 64, 4096 at
+/// Dv <= 128, 512 past it) without a window mask, and under a causal mask at Dv > 64 only when the
 /// twin stores O by TMA too (the smem plan left room: plansLoopedTwin);
 /// else no persistence. The looped twin measured +14-27% at S = 512 and
 /// 0-4% at 2048 for Dv <= 128, with the plain kernel unchanged above the
@@ -1557,11 +1557,11 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     KernelABI abi;
     HopperPlan &twinPlan = ownTwinPlan ? *ownTwinPlan : *plan;
     int64_t maxSeqKV = persistentUpToSeqKV(op, *plan, twinPlan);
-    // Persistent up to a bound: above 2048 keys the looped twin measured
-    // -1 to +2% against this kernel at Dv <= 128 without a mask, but 3-7%
-    // slower under a causal mask and at S = 16k (bench/RESULTS.md, session
-    // 8), so it runs only up to the bound and this kernel, without the
-    // loop, above it. Persistent at every Skv: one kernel, looped.
+    // Persistent up to a bound: at 8192 keys and past them the looped twin
+    // measured -2 to +2% against this kernel at d = 128 (bench/RESULTS.md,
+    // sessions 8 and 14), so it runs only up to the bound and this kernel,
+    // without the loop, above it. Persistent at every Skv: one kernel,
+    // looped.
     bool twin = maxSeqKV > 0 && maxSeqKV != kAlwaysPersistent;
     // The looped kernel's box-by-box store of O (storeOByBoxes) takes its
     // own shared memory: only where a looped kernel is built from the plan.

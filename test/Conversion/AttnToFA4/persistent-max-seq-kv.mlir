@@ -61,12 +61,13 @@ func.func @long_static(%q: tensor<1x4096x8x128xbf16>, %k: tensor<1x4096x8x128xbf
 // -----
 
 // The default (-1, the planner's rule): a twin up to Skv = 2048 where
-// Dv <= 128 and the mask is not a window (measured, bench/RESULTS.md); at
+// Dv <= 64 and 4096 where Dv <= 128, and the mask is not a window
+// (measured, bench/RESULTS.md); at
 // Dv = 256 a twin with its own plan (64-key tiles, 384 threads, room to
 // stage O) up to Skv = 512, where it measured faster (session 12, call
 // 9); window masks, unmeasured, keep one kernel.
 // DEFAULT-LABEL: func @dynamic
-// DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_fa3_dynamic_sm_90a_persistent, launch = {{{.*}}}, max_seq_kv = 2048 : i64}
+// DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_fa3_dynamic_sm_90a_persistent, launch = {{{.*}}}, max_seq_kv = 4096 : i64}
 // CHECK-LABEL: func @depth256
 // DEFAULT-LABEL: func @depth256
 // DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_fa3_depth256_sm_90a_persistent, launch = {block = array<i64: 384, 1, 1>, {{.*}}params = ["tmap:q:1x64x1x64:128", "tmap:k:1x64x1x64:128", "tmap:v:1x64x1x64:128", {{.*}}]}, max_seq_kv = 512 : i64}

@@ -60,7 +60,7 @@
 // SM90-NEXT:   K: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM90-NEXT:   V: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM90-NEXT:   O: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
-// SM90-NEXT: smem: 163968 of 232448 bytes; kvStages = 2 per K and per V ring, as many as fit up to 6, fewer (down to 2) where a prefill kernel's looped twin stages O past the plan (Dv <= 128, a dynamic Skv or one up to 2048), or max-kv-stages
+// SM90-NEXT: smem: 163968 of 232448 bytes; kvStages = 2 per K and per V ring, as many as fit up to 6, fewer (down to 2) where a prefill kernel's looped twin stages O past the plan (Dv <= 128, a dynamic Skv or one up to 4096), or max-kv-stages
 // SM90-NEXT:   qkStages = 2, pvStages = 2: K and V tiles land in depth boxes with a barrier each, so the MMAs start on the first box
 // SM90-NEXT:   q: [0, 32768), align 1024
 // SM90-NEXT:   oStaging: [0, 32768), align 1024

@@ -1,6 +1,7 @@
 // attn-plan-smem's K/V stage count on sm_90a: as many slots as fit, except
 // that a prefill plan with a looped twin (Dv <= 128, no window mask, Skv
-// dynamic or <= 2048) gives up slots, down to two, until the twin's O
+// dynamic or within the twin's bound: 2048 at Dv <= 64, 4096 at Dv <= 128)
+// gives up slots, down to two, until the twin's O
 // staging (2 x 8 KB, 1024-aligned) fits past the plan. max-kv-stages caps
 // the ring: 0, the default, and a cap above what fits leave the planner's
 // count (which masks and sizes get a twin: SmemPlanTest); a cap below the kernel's fewest slots or a negative one is refused
@@ -11,18 +12,18 @@
 // RUN: not fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a max-kv-stages=-1" 2>&1 | FileCheck %s --check-prefix=NEG
 // RUN: not fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_100a max-kv-stages=1" 2>&1 | FileCheck %s --check-prefix=SHARED
 
-// d = 128 under a causal mask (BN = 128) at 4096 keys, no twin: Q (32 KB)
+// d = 128 under a causal mask (BN = 128) at 8192 keys, no twin: Q (32 KB)
 // and three 64 KB K+V stages fill 229552 of 232448 bytes; two leave 68 KB.
 // FIT-LABEL: func @causal_d128_long
 // FIT: smem = #attn.smem<kv_stages = 3, {{.*}} smem_used = 229552,
 // TWO-LABEL: func @causal_d128_long
 // TWO: smem = #attn.smem<kv_stages = 2, {{.*}} smem_used = 163968,
 // NEG: error: 'attn.attention' op expected max-kv-stages to be 0 (as many as fit) or at least 1 (the fewest ring slots this kernel streams through), but got -1
-func.func @causal_d128_long(%q: tensor<2x4096x16x128xbf16>, %k: tensor<2x4096x16x128xbf16>, %v: tensor<2x4096x16x128xbf16>) -> tensor<2x4096x16x128xbf16> {
+func.func @causal_d128_long(%q: tensor<2x8192x16x128xbf16>, %k: tensor<2x8192x16x128xbf16>, %v: tensor<2x8192x16x128xbf16>) -> tensor<2x8192x16x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>}
-      : tensor<2x4096x16x128xbf16>, tensor<2x4096x16x128xbf16>, tensor<2x4096x16x128xbf16>
-      -> tensor<2x4096x16x128xbf16>
-  return %o : tensor<2x4096x16x128xbf16>
+      : tensor<2x8192x16x128xbf16>, tensor<2x8192x16x128xbf16>, tensor<2x8192x16x128xbf16>
+      -> tensor<2x8192x16x128xbf16>
+  return %o : tensor<2x8192x16x128xbf16>
 }
 
 // -----
