@@ -69,8 +69,8 @@ TEST(SmemPlanTest, LoopedTwinRule) {
   EXPECT_TRUE(twin(long_));
   long_.seqQ = long_.seqKV = kMidDepthTwinMaxSeqKV + 1;
   EXPECT_FALSE(twin(long_));
-  AttnProblem shallow = makeProblem(8, kLoopedTwinMaxSeqKV, kLoopedTwinMaxSeqKV,
-                                    16, 16, 64, 64);
+  AttnProblem shallow =
+      makeProblem(8, kLoopedTwinMaxSeqKV, kLoopedTwinMaxSeqKV, 16, 16, 64, 64);
   EXPECT_TRUE(twin(shallow));
   shallow.seqQ = shallow.seqKV = kLoopedTwinMaxSeqKV + 1;
   EXPECT_FALSE(twin(shallow));

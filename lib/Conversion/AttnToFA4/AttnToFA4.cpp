@@ -73,12 +73,13 @@ constexpr int kEpilogueBarrierBase = 4;
 constexpr int64_t kAlwaysPersistent = INT32_MAX;
 /// persistent-max-seq-kv's default, -1: the planner's rule
 /// (persistentUpToSeqKV), loopedTwinMaxSeqKV (2048 at Dv <= 64, 4096 at
-/// Dv <= 128, 512 past it) without a window mask, and under a causal mask at Dv > 64 only when the
-/// twin stores O by TMA too (the smem plan left room: plansLoopedTwin);
-/// else no persistence. The looped twin measured +14-27% at S = 512 and
-/// 0-4% at 2048 for Dv <= 128, with the plain kernel unchanged above the
-/// bound; at Dv = 256 its spills made it slower (bench/RESULTS.md, session
-/// 6). Window masks were not measured. With O from registers, causal at
+/// Dv <= 128, 512 past it) without a window mask, and under a causal mask
+/// at Dv > 64 only when the twin stores O by TMA too (the smem plan left
+/// room: plansLoopedTwin); else no persistence. The looped twin measured
+/// +14-27% at S = 512 and 0-4% at 2048 for Dv <= 128, with the plain
+/// kernel unchanged above the bound, and at d = 128 +3-5% at 4096
+/// (session 14); at Dv = 256 its spills made it slower (bench/RESULTS.md,
+/// session 6). Window masks were not measured. With O from registers, causal at
 /// Dv = 128 lost 2-5% to the plain kernel's TMA store at every S <= 2048
 /// (session 7, call 5); with the box-by-box TMA store it gained 6-11%
 /// (session 10, call 1). At Dv = 256 a twin with its own plan (64-key
@@ -1053,8 +1054,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
           /*withElseRegion=*/true);
       b.setInsertionPointToStart(ifIdle.thenBlock());
       waitQ(work.workDone);
-      auto steps = scf::ForOp::create(b, loc, toIndex(i32(0)),
-                                      toIndex(myTiles), toIndex(i32(1)));
+      auto steps = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(myTiles),
+                                      toIndex(i32(1)));
       b.setInsertionPointToStart(steps.getBody());
       Value ringTile =
           add(current.ringBase, fromIndex(steps.getInductionVar()));
