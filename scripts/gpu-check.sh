@@ -40,6 +40,15 @@ if ! { cmake -S runtime -B "$BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release
   die "runtime build failed (see build.log)"
 fi
 FA4_RUN="$BUILD/fa4-run/fa4-run"
+# The runtime library the Python launches load (test/gpu/, bench/).
+runtime_lib="$(find "$BUILD" -name "libfa4rt.so*" -type f | head -1)"
+
+# FA4_TRACE / FA4_NCU entries, "KERNEL:B:S": sets kernel, batch, seq and
+# dir, the artifact directory (empty where none matches).
+parse_entry() {
+  IFS=: read -r kernel batch seq <<<"$1"
+  dir=$(compgen -G "artifacts/fa4_*_${kernel}_sm_*" | head -1 || true)
+}
 
 step "unit tests"
 if ! ctest --test-dir "$BUILD" --output-on-failure >"$OUT/ctest.log" 2>&1; then
@@ -141,7 +150,7 @@ if [ -d artifacts ] && ! compgen -G "artifacts/*_d[0-9]*x[0-9]*_h*" >/dev/null; 
   echo "python package check skipped: no matrix kernels under artifacts/" >&2
 elif [ -d artifacts ] && python3 -c "import torch" 2>/dev/null; then
   step "python package on torch tensors"
-  if ! FA4_RUNTIME_LIB="$(find "$BUILD" -name "libfa4rt.so*" -type f | head -1)" python3 test/gpu/python-launch.py artifacts \
+  if ! FA4_RUNTIME_LIB="$runtime_lib" python3 test/gpu/python-launch.py artifacts \
        >"$OUT/python.txt" 2>&1; then
     failures=$((failures + 1))
     echo "python launch FAILED (see python.txt)" >&2
@@ -177,9 +186,9 @@ if [ -n "${FA4_TRACE:-}" ] && python3 -c "import torch" 2>/dev/null; then
   step "phase traces"
   read -ra traces <<<"$FA4_TRACE"
   for entry in "${traces[@]}"; do
-    IFS=: read -r kernel batch seq <<<"$entry"
-    dir=$(compgen -G "artifacts/fa4_*_${kernel}_sm_*" | head -1 || true)
-    if [ -z "$dir" ] || ! FA4_RUNTIME_LIB="$(find "$BUILD" -name "libfa4rt.so*" -type f | head -1)" \
+    parse_entry "$entry"
+    if [ -z "$dir" ] ||
+       ! FA4_RUNTIME_LIB="$runtime_lib" \
          python3 bench/trace_phases.py "$dir" --b "$batch" --s "$seq" --by-row-block \
          >>"$OUT/trace.txt" 2>&1; then
       failures=$((failures + 1))
@@ -200,8 +209,7 @@ if [ -n "${FA4_NCU:-}" ]; then
   else
     read -ra profiles <<<"$FA4_NCU"
     for entry in "${profiles[@]}"; do
-      IFS=: read -r kernel batch seq <<<"$entry"
-      dir=$(compgen -G "artifacts/fa4_*_${kernel}_sm_*" | head -1 || true)
+      parse_entry "$entry"
       echo "### $entry ($dir)" >>"$OUT/ncu.txt"
       [ -n "$dir" ] || continue
       timeout 120 "$ncu" -k regex:fa4_ --launch-skip 2 --launch-count 1 \

@@ -59,8 +59,6 @@ constexpr int kSm90ConsumerWarpgroups = 2;
 constexpr int kSm90ThreeConsumerThreads = 512;
 /// Dv = 128 leaves them BN = 64 (O takes 64 of the 120 for S, P and O).
 constexpr int kMaxThreeConsumerOvDepth = 128;
-/// The planner's own choice of three consumers: depths up to 64 (measured).
-constexpr int kThreeConsumerMaxDepth = 64;
 /// d = 128 without a mask: the looped twin (Skv <= 2048) at 128-key tiles
 /// measured +0.8-2.9% over the kernel's 176 (bench/RESULTS.md, session 11,
 /// call 3: `bn128`); the kernel keeps 176 past 2048 keys.

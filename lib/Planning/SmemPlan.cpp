@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa4/Planning/SmemPlan.h"
+#include "fa4/Planning/Config.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -249,7 +250,7 @@ bool fa4::plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
 int64_t fa4::loopedTwinMaxSeqKV(const AttnConfig &twinConfig) {
   if (twinConfig.paddedOvDepth > kShallowTwinMaxOvDepth)
     return kDeepTwinMaxSeqKV;
-  if (twinConfig.paddedOvDepth > kNarrowTwinMaxOvDepth)
+  if (twinConfig.paddedOvDepth > kThreeConsumerMaxDepth)
     return kMidDepthTwinMaxSeqKV;
   return kLoopedTwinMaxSeqKV;
 }

@@ -97,10 +97,17 @@ llvm::FailureOr<AttnConfig> planConfig(const AttnProblem &problem,
                                        const TargetInfo &target,
                                        llvm::raw_ostream &whyNot);
 
-/// The problem the sm_90a looped twin (Skv <= 2048, next to the kernel for
-/// a dynamic Skv) is planned from where its plan differs from `config`'s:
-/// two consumer warpgroups where the planner gave the kernel three, and
-/// 128-key tiles at d = 128 without a mask. None: the twin shares the plan.
+/// The planner's own choice of three sm_90a consumer warpgroups: depths up
+/// to this (measured; prefersThreeConsumers). Past the looped twin's bound
+/// such a kernel runs, which is why that bound stays at 2048 keys there
+/// (fa4::loopedTwinMaxSeqKV).
+constexpr int64_t kThreeConsumerMaxDepth = 64;
+
+/// The problem the sm_90a looped twin (up to fa4::loopedTwinMaxSeqKV keys,
+/// next to the kernel for a dynamic Skv) is planned from where its plan differs
+/// from `config`'s: two consumer warpgroups where the planner gave the kernel
+/// three, and 128-key tiles at d = 128 without a mask. None: the twin shares
+/// the plan.
 std::optional<AttnProblem> twinProblem(const AttnProblem &problem,
                                        const AttnConfig &config);
 

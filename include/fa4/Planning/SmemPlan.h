@@ -96,13 +96,12 @@ constexpr int64_t kDeepTwinMaxSeqKV = 512;
 /// Past this (padded) Dv a looped twin is deep: kDeepTwinMaxBN and
 /// kDeepTwinMaxSeqKV apply.
 constexpr int64_t kShallowTwinMaxOvDepth = 128;
-/// Past this (padded) Dv, up to kShallowTwinMaxOvDepth, the looped twin
-/// runs up to kMidDepthTwinMaxSeqKV keys: at d = 128 and 4096 keys it
+/// Past kThreeConsumerMaxDepth (Config.h), up to kShallowTwinMaxOvDepth,
+/// the looped twin runs up to this many keys: at d = 128 and 4096 keys it
 /// measured +2.2% (non-causal) and +4.6% (causal) over the plain kernel,
 /// whose every new CTA waits for its Q, and -1.4% / +2.2% at 8192
 /// (bench/RESULTS.md, session 14, call 6). At Dv <= 64 the plain kernel
 /// has three consumers past 2048 keys, which the twin's two do not match.
-constexpr int64_t kNarrowTwinMaxOvDepth = 64;
 constexpr int64_t kMidDepthTwinMaxSeqKV = 4096;
 
 /// Whether the planner's rule builds a looped twin for this plan: sm_90a
@@ -114,7 +113,7 @@ bool plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
                      const SplitKPlan &splitK);
 
 /// The Skv up to which the looped twin planned as `twinConfig` runs:
-/// kLoopedTwinMaxSeqKV up to kNarrowTwinMaxOvDepth, kMidDepthTwinMaxSeqKV
+/// kLoopedTwinMaxSeqKV up to kThreeConsumerMaxDepth, kMidDepthTwinMaxSeqKV
 /// up to kShallowTwinMaxOvDepth, kDeepTwinMaxSeqKV past it.
 int64_t loopedTwinMaxSeqKV(const AttnConfig &twinConfig);
 
