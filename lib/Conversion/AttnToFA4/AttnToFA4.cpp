@@ -431,6 +431,7 @@ private:
   };
   Value workTileCount();
   bool idleConsumersSkip() const;
+  bool trimsTrailingTiles() const;
   WorkScope beginWork();
   void endWork(WorkScope scope);
   void buildProducer();
@@ -538,6 +539,21 @@ bool FA3KernelBuilder::idleConsumersSkip() const {
   return !plan.decode && !plan.consumersSplitKeys && !plan.clusterSplit() &&
          !plan.workspace && !persistent && plan.numConsumers > 1 &&
          plan.mask.getKind() != attn::MaskKind::Window;
+}
+
+/// Whether each consumer stops its GEMMs at the last K/V tile its own rows
+/// see, where a mask's right bound (causal, or a window's) can end them
+/// before the work tile's last rows do. Prefill tiles whose consumers own
+/// their rows, outside the fused hand-over (which carries step 0 across
+/// work tiles).
+bool FA3KernelBuilder::trimsTrailingTiles() const {
+  bool rightBound =
+      plan.mask.getKind() == attn::MaskKind::Causal ||
+      (plan.mask.getKind() == attn::MaskKind::Window &&
+       plan.mask.getRight() >= 0);
+  return rightBound && !plan.decode && !plan.consumersSplitKeys &&
+         !plan.clusterSplit() && !plan.workspace && !fusedWorkTiles &&
+         plan.numConsumers > 1;
 }
 
 /// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
@@ -748,6 +764,25 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   auto waitQ = [&](Value workDone) {
     waitBarrier(qFullBarrier(qTileIndex),
                 arith::AndIOp::create(b, loc, workDone, i32(1)));
+  };
+  // Turns without GEMMs for the work tile's K/V tiles [from, to) (ring
+  // positions from `ringBase`): wait for each K and V tile, take and pass
+  // the turn, release both, so that the producer's and the other
+  // consumers' barrier counts stand.
+  auto keepTurns = [&](Value ringBase, Value from, Value to) {
+    auto steps = scf::ForOp::create(b, loc, toIndex(from), toIndex(to),
+                                    toIndex(i32(1)));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(steps.getBody());
+    Value ringTile = add(ringBase, fromIndex(steps.getInductionVar()));
+    waitBarrier(kFullBarrier(slotOf(ringTile)), parityOf(ringTile));
+    if (pingPong) {
+      waitTurn();
+      passTurn();
+    }
+    releaseK(ringTile);
+    waitBarrier(vFullBarrier(slotOf(ringTile)), parityOf(ringTile));
+    releaseV(ringTile);
   };
 
   // Each iteration issues S(t) = Q K^T(t) and, in the same GEMM turn,
@@ -1042,6 +1077,18 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     WorkScope work = beginWork();
     StepWork current{work.kvTiles, firstTile, tileRowOf(blockRow)};
     Value myTiles = myTilesOf(numTiles);
+    // Where the mask ends keys at the diagonal, this consumer's rows may end
+    // a K/V tile (or more) before the work tile's last rows do: at BN = 64
+    // the first 64 rows of a 128-row causal block see one tile fewer. It
+    // runs GEMMs only on its own tiles and keeps its turns for the rest.
+    Value ownTiles = myTiles;
+    if (trimsTrailingTiles()) {
+      Value keyEnd =
+          WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
+              .keyEnd(current.tileRow, plan.queryRowsPerTile());
+      Value endTile = divu(add(keyEnd, i32(plan.bn - 1)), i32(plan.bn));
+      ownTiles = mins(myTiles, maxs(sub(endTile, firstTile), i32(0)));
+    }
     // A consumer whose rows all lie past Sq (the last row block of a head
     // where BM does not divide Sq: 64 or 128 of a 192-row tile at
     // Sq = 4096 or 8192) only keeps the barriers' counts: it takes its
@@ -1054,20 +1101,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
           /*withElseRegion=*/true);
       b.setInsertionPointToStart(ifIdle.thenBlock());
       waitQ(work.workDone);
-      auto steps = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(myTiles),
-                                      toIndex(i32(1)));
-      b.setInsertionPointToStart(steps.getBody());
-      Value ringTile =
-          add(current.ringBase, fromIndex(steps.getInductionVar()));
-      waitBarrier(kFullBarrier(slotOf(ringTile)), parityOf(ringTile));
-      if (pingPong) {
-        waitTurn();
-        passTurn();
-      }
-      releaseK(ringTile);
-      waitBarrier(vFullBarrier(slotOf(ringTile)), parityOf(ringTile));
-      releaseV(ringTile);
-      b.setInsertionPointAfter(steps);
+      keepTurns(current.ringBase, i32(0), myTiles);
       MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
       b.setInsertionPointToStart(ifIdle.elseBlock());
     }
@@ -1084,17 +1118,23 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     SmallVector<Value> initial = initialState();
     Value firstLoopStep = i32(0);
     if (intraWgOverlap) {
-      initial = emitFirstStep(myTiles, initial, current);
+      initial = emitFirstStep(ownTiles, initial, current);
       firstLoopStep = i32(1);
     }
     stamp();
-    scf::ForOp loop = emitSteps(firstLoopStep, myTiles, initial, current);
+    scf::ForOp loop = emitSteps(firstLoopStep, ownTiles, initial, current);
     stamp();
     // Q is dead once the loop has waited for its last QK^T: the producer may
     // load the next work tile's Q under this tile's last P V and epilogue.
     MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
     Value out =
-        emitLastPV(loop.getResult(0), loop.getResult(3), myTiles, current);
+        emitLastPV(loop.getResult(0), loop.getResult(3), ownTiles, current);
+    // After the last P V, which releases this consumer's last V slot: with
+    // two stages the producer refills it only then, and a trailing turn may
+    // wait for that tile. Before the epilogue, so the other consumers' turns
+    // do not wait for it.
+    if (trimsTrailingTiles())
+      keepTurns(current.ringBase, ownTiles, myTiles);
     stamp();
     writeO(out, loop.getResult(1), loop.getResult(2), batch, head,
            current.tileRow);
