@@ -53,6 +53,10 @@ PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
 # `--persistent-max-seq-kv=16384`, measured the twin at every S.)
 TWIN_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
               "bench_prefill_d128_none", "bench_prefill_d128_causal"]
+# The d = 256 bench kernels also in "fused" (their twin, up to 512 keys,
+# spills less fused: 20 / 0 B against 76 / 12 B causal / none), and in
+# "fused1k": the fused twin up to 1024 keys.
+D256_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
 # "nocap": no cap on BN under a causal mask (`--causal-block-n=0`: 176 at
 # d = 64 and 128), against the default cap of 128 (session 8, call 7:
 # +8-21% at S <= 2048; session 9 made it the default).
@@ -127,7 +131,9 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "poly4": (["--poly-exp2-period=4"], POLY_BENCH),
             "poly8": (["--poly-exp2-period=8"], POLY_BENCH[0::2]),
             "regepi": (["--tma-store-o=false"], TWIN_BENCH),
-            "fused": (["--fuse-work-tiles"], TWIN_BENCH),
+            "fused": (["--fuse-work-tiles"], TWIN_BENCH + D256_BENCH),
+            "fused1k": (["--fuse-work-tiles", "--persistent-max-seq-kv=1024"],
+                        D256_BENCH),
             "nocap": (["--causal-block-n=0"], CAUSAL_BENCH),
             "narrowpv": (["--narrow-last-pv"], NARROW_BENCH),
             "twinreg": (["--persistent-max-seq-kv=1024", "--tma-store-o=false"],

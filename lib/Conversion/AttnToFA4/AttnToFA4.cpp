@@ -544,15 +544,17 @@ bool FA3KernelBuilder::idleConsumersSkip() const {
 /// Whether each consumer stops its GEMMs at the last K/V tile its own rows
 /// see, where a mask's right bound (causal, or a window's) can end them
 /// before the work tile's last rows do. Prefill tiles whose consumers own
-/// their rows, outside the fused hand-over (which carries step 0 across
-/// work tiles).
+/// their rows, one work tile per CTA: in the looped twins the trailing
+/// turns cost more than the GEMMs they save (d = 256 causal at 512 keys,
+/// 10% fewer GEMM steps: -2.7%, bench/RESULTS.md session 15), and the
+/// d = 64 and 128 twins' 128-key tiles give both consumers the same tiles.
 bool FA3KernelBuilder::trimsTrailingTiles() const {
   bool rightBound =
       plan.mask.getKind() == attn::MaskKind::Causal ||
       (plan.mask.getKind() == attn::MaskKind::Window &&
        plan.mask.getRight() >= 0);
-  return rightBound && !plan.decode && !plan.consumersSplitKeys &&
-         !plan.clusterSplit() && !plan.workspace && !fusedWorkTiles &&
+  return rightBound && !persistent && !plan.decode &&
+         !plan.consumersSplitKeys && !plan.clusterSplit() && !plan.workspace &&
          plan.numConsumers > 1;
 }
 
@@ -1077,18 +1079,6 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     WorkScope work = beginWork();
     StepWork current{work.kvTiles, firstTile, tileRowOf(blockRow)};
     Value myTiles = myTilesOf(numTiles);
-    // Where the mask ends keys at the diagonal, this consumer's rows may end
-    // a K/V tile (or more) before the work tile's last rows do: at BN = 64
-    // the first 64 rows of a 128-row causal block see one tile fewer. It
-    // runs GEMMs only on its own tiles and keeps its turns for the rest.
-    Value ownTiles = myTiles;
-    if (trimsTrailingTiles()) {
-      Value keyEnd =
-          WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
-              .keyEnd(current.tileRow, plan.queryRowsPerTile());
-      Value endTile = divu(add(keyEnd, i32(plan.bn - 1)), i32(plan.bn));
-      ownTiles = mins(myTiles, maxs(sub(endTile, firstTile), i32(0)));
-    }
     // A consumer whose rows all lie past Sq (the last row block of a head
     // where BM does not divide Sq: 64 or 128 of a 192-row tile at
     // Sq = 4096 or 8192) only keeps the barriers' counts: it takes its
@@ -1115,6 +1105,20 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     stamp();
     waitQ(work.workDone);
     stamp();
+    // Where the mask ends keys at a diagonal, this consumer's rows may end
+    // a K/V tile (or more) before the work tile's last rows do: at BN = 80
+    // the first 64 rows of most 128-row causal blocks see one tile fewer.
+    // It runs GEMMs only on its own tiles and keeps its turns for the rest.
+    Value ownTiles = myTiles;
+    if (trimsTrailingTiles()) {
+      Value keyEnd =
+          WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
+              .keyEnd(current.tileRow, plan.queryRowsPerTile());
+      // keyEnd < 0 where Sq > Skv leaves these rows no key.
+      Value endTile = divu(add(maxs(keyEnd, i32(0)), i32(plan.bn - 1)),
+                           i32(plan.bn));
+      ownTiles = mins(myTiles, maxs(sub(endTile, firstTile), i32(0)));
+    }
     SmallVector<Value> initial = initialState();
     Value firstLoopStep = i32(0);
     if (intraWgOverlap) {
