@@ -10,11 +10,21 @@
 // V slot's release.
 // CHECK-LABEL: gpu.func @fa4_fa3_causal_sm_90a(
 // CHECK-SAME: %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: i32, %[[SQ:[a-z0-9]+]]: i32, %[[SKV:[a-z0-9]+]]: i32,
+// keyEnd is the one the consumer's own tile count (own-tiles.mlir) took
+// after its Q wait (past the idle consumer's branch).
+// CHECK: } else {
+// CHECK-NEXT: %[[QFULL:.*]] = fa4.mbarrier.get %arg{{[0-9]+}} offset 212992
+// CHECK-NEXT: fa4.mbarrier.wait %[[QFULL]] parity %c0_i32
+// CHECK-NEXT: arith.addi %{{.*}}, %c64_i32 : i32
+// CHECK-NEXT: arith.minsi
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: %[[KEYEND:.*]] = arith.minsi %[[SKV]], %{{.*}} : i32
 // CHECK: %[[LOOP:.*]]:4 = scf.for
 // CHECK: scf.if
 // CHECK-NEXT: %[[LASTT:.*]] = arith.subi %{{.*}}, %c1_i32 : i32
 // CHECK-NEXT: %[[LASTKEY:.*]] = arith.muli %[[LASTT]], %c176_i32 : i32
-// CHECK: %[[KEYEND:.*]] = arith.minsi %[[SKV]], %{{.*}} : i32
 // CHECK-NEXT: %[[SEEN:.*]] = arith.subi %[[KEYEND]], %[[LASTKEY]] : i32
 // CHECK-NEXT: %[[SEENPOS:.*]] = arith.maxsi %[[SEEN]], %c0_i32 : i32
 // CHECK-NEXT: %[[ROUNDUP:.*]] = arith.addi %[[SEENPOS]], %c15_i32 : i32

@@ -99,15 +99,21 @@ func.func @none_d256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %v:
 // A window's right bound ends keys at a diagonal too (here 32 keys past
 // it): the consumer's keyEnd is min(Skv, last own row + Skv - Sq + 33).
 // CHECK-LABEL: gpu.func @fa4_fa3_right_window_d256_sm_90a(
-// CHECK: } else {
-// CHECK-NEXT: fa4.mbarrier.get
-// CHECK-NEXT: fa4.mbarrier.wait
-// CHECK-NEXT: arith.addi %{{.*}}, %c64_i32 : i32
-// CHECK-NEXT: arith.minsi
-// CHECK-NEXT: arith.subi
-// CHECK-NEXT: arith.addi
-// CHECK-NEXT: %[[DIAG:.*]] = arith.addi %{{.*}}, %c33_i32 : i32
-// CHECK-NEXT: arith.minsi %{{.*}}, %[[DIAG]] : i32
+// CHECK-SAME: %{{[a-z0-9]+}}: i32, %[[SQ:[a-z0-9]+]]: i32, %[[SKV:[a-z0-9]+]]: i32,
+// The consumer's Q full is barrier `consumer` (a block argument).
+// CHECK: %[[QFULL:.*]] = fa4.mbarrier.get %arg{{[0-9]+}} offset 229376
+// CHECK-NEXT: fa4.mbarrier.wait %[[QFULL]] parity %c0_i32
+// CHECK-NEXT: %[[ROWEND:.*]] = arith.addi %{{.*}}, %c64_i32 : i32
+// CHECK-NEXT: %[[CLAMPED:.*]] = arith.minsi %[[ROWEND]], %[[SQ]] : i32
+// CHECK-NEXT: %[[LASTROW:.*]] = arith.subi %[[CLAMPED]], %c1_i32 : i32
+// CHECK-NEXT: %[[SHIFTED:.*]] = arith.addi %[[LASTROW]], %{{.*}} : i32
+// CHECK-NEXT: %[[DIAG:.*]] = arith.addi %[[SHIFTED]], %c33_i32 : i32
+// CHECK-NEXT: arith.minsi %[[SKV]], %[[DIAG]] : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1 {
+// CHECK-NOT: fa4.mma
+// CHECK: nvvm.barrier id
+// CHECK-NEXT: nvvm.barrier.arrive id
+// CHECK: fa4.epilogue.stage
 func.func @right_window_d256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %v: tensor<?x?x8x256xbf16>) -> tensor<?x?x8x256xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<window(-1, 32)>} : tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16> -> tensor<?x?x8x256xbf16>
   return %o : tensor<?x?x8x256xbf16>
