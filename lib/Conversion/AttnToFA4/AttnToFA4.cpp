@@ -544,14 +544,16 @@ bool FA3KernelBuilder::idleConsumersSkip() const {
 /// Whether each consumer stops its GEMMs at the last K/V tile its own rows
 /// see, where a mask's right bound (causal, or a window's) can end them
 /// before the work tile's last rows do. Prefill tiles whose consumers own
-/// their rows, outside the fused hand-over (which carries step 0 across
-/// work tiles).
+/// their rows, one work tile per CTA: in the looped twins the trailing
+/// turns cost more than the GEMMs they save (d = 256 causal at 512 keys,
+/// 10% fewer GEMM steps: -2.7%, bench/RESULTS.md session 15), and the
+/// d = 64 and 128 twins' 128-key tiles give both consumers the same tiles.
 bool FA3KernelBuilder::trimsTrailingTiles() const {
   bool rightBound =
       plan.mask.getKind() == attn::MaskKind::Causal ||
       (plan.mask.getKind() == attn::MaskKind::Window &&
        plan.mask.getRight() >= 0);
-  return rightBound && !fusedWorkTiles && !plan.decode &&
+  return rightBound && !persistent && !plan.decode &&
          !plan.consumersSplitKeys && !plan.clusterSplit() && !plan.workspace &&
          plan.numConsumers > 1;
 }
@@ -766,29 +768,23 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                 arith::AndIOp::create(b, loc, workDone, i32(1)));
   };
   // Turns without GEMMs for the work tile's K/V tiles [from, to) (ring
-  // positions from `ringBase`), so that the producer's and the other
-  // consumers' barrier counts stand: for each tile, with `keys`, wait for K,
-  // take and pass the turn, release K; with `values`, wait for V and
-  // release it.
-  auto keepTurns = [&](Value ringBase, Value from, Value to, bool keys = true,
-                       bool values = true) {
+  // positions from `ringBase`): wait for each K and V tile, take and pass
+  // the turn, release both, so that the producer's and the other
+  // consumers' barrier counts stand.
+  auto keepTurns = [&](Value ringBase, Value from, Value to) {
     auto steps = scf::ForOp::create(b, loc, toIndex(from), toIndex(to),
                                     toIndex(i32(1)));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(steps.getBody());
     Value ringTile = add(ringBase, fromIndex(steps.getInductionVar()));
-    if (keys) {
-      waitBarrier(kFullBarrier(slotOf(ringTile)), parityOf(ringTile));
-      if (pingPong) {
-        waitTurn();
-        passTurn();
-      }
-      releaseK(ringTile);
+    waitBarrier(kFullBarrier(slotOf(ringTile)), parityOf(ringTile));
+    if (pingPong) {
+      waitTurn();
+      passTurn();
     }
-    if (values) {
-      waitBarrier(vFullBarrier(slotOf(ringTile)), parityOf(ringTile));
-      releaseV(ringTile);
-    }
+    releaseK(ringTile);
+    waitBarrier(vFullBarrier(slotOf(ringTile)), parityOf(ringTile));
+    releaseV(ringTile);
   };
 
   // Each iteration issues S(t) = Q K^T(t) and, in the same GEMM turn,
@@ -1135,23 +1131,14 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     // Q is dead once the loop has waited for its last QK^T: the producer may
     // load the next work tile's Q under this tile's last P V and epilogue.
     MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
-    // The turns of the tiles past this consumer's own go before its last
-    // P V, so that the other consumers' turns do not wait for it; their V
-    // tiles after it. Only kvStages - 1 of them: K tile own + kvStages
-    // lands only after V tile own - 1 is released, by the last P V.
-    Value early;
-    if (trimsTrailingTiles()) {
-      early = mins(myTiles, add(ownTiles, i32(plan.kvStages - 1)));
-      keepTurns(current.ringBase, ownTiles, early, /*keys=*/true,
-                /*values=*/false);
-    }
     Value out =
         emitLastPV(loop.getResult(0), loop.getResult(3), ownTiles, current);
-    if (trimsTrailingTiles()) {
-      keepTurns(current.ringBase, ownTiles, early, /*keys=*/false,
-                /*values=*/true);
-      keepTurns(current.ringBase, early, myTiles);
-    }
+    // After the last P V, which releases this consumer's last V slot: with
+    // two stages the producer refills it only then, and a trailing turn may
+    // wait for that tile. Before the epilogue, so the other consumers' turns
+    // do not wait for it.
+    if (trimsTrailingTiles())
+      keepTurns(current.ringBase, ownTiles, myTiles);
     stamp();
     writeO(out, loop.getResult(1), loop.getResult(2), batch, head,
            current.tileRow);
