@@ -544,15 +544,15 @@ bool FA3KernelBuilder::idleConsumersSkip() const {
 /// Whether each consumer stops its GEMMs at the last K/V tile its own rows
 /// see, where a mask's right bound (causal, or a window's) can end them
 /// before the work tile's last rows do. Prefill tiles whose consumers own
-/// their rows, one work tile per CTA: in the looped twins the trailing
-/// turns cost more than the GEMMs they save (d = 256 causal at 512 keys,
-/// 10% fewer GEMM steps: -2.7%, bench/RESULTS.md session 15), and the
-/// d = 64 and 128 twins' 128-key tiles give both consumers the same tiles.
+/// their rows, one work tile per CTA. Not in the looped twins: there the
+/// trailing loops cost 2.4-3.8% where no count changes (d = 64 and 128,
+/// whose 128-key tiles give both consumers the same count) and more than
+/// the GEMMs they save at d = 256 (-2.6%, with 10% fewer GEMM steps at 512
+/// keys), before or after the last P V (bench/RESULTS.md, session 15).
 bool FA3KernelBuilder::trimsTrailingTiles() const {
-  bool rightBound =
-      plan.mask.getKind() == attn::MaskKind::Causal ||
-      (plan.mask.getKind() == attn::MaskKind::Window &&
-       plan.mask.getRight() >= 0);
+  bool rightBound = plan.mask.getKind() == attn::MaskKind::Causal ||
+                    (plan.mask.getKind() == attn::MaskKind::Window &&
+                     plan.mask.getRight() >= 0);
   return rightBound && !persistent && !plan.decode &&
          !plan.consumersSplitKeys && !plan.clusterSplit() && !plan.workspace &&
          plan.numConsumers > 1;
@@ -772,8 +772,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   // the turn, release both, so that the producer's and the other
   // consumers' barrier counts stand.
   auto keepTurns = [&](Value ringBase, Value from, Value to) {
-    auto steps = scf::ForOp::create(b, loc, toIndex(from), toIndex(to),
-                                    toIndex(i32(1)));
+    auto steps =
+        scf::ForOp::create(b, loc, toIndex(from), toIndex(to), toIndex(i32(1)));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(steps.getBody());
     Value ringTile = add(ringBase, fromIndex(steps.getInductionVar()));
@@ -1115,8 +1115,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
           WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
               .keyEnd(current.tileRow, plan.queryRowsPerTile());
       // keyEnd < 0 where Sq > Skv leaves these rows no key.
-      Value endTile = divu(add(maxs(keyEnd, i32(0)), i32(plan.bn - 1)),
-                           i32(plan.bn));
+      Value endTile =
+          divu(add(maxs(keyEnd, i32(0)), i32(plan.bn - 1)), i32(plan.bn));
       ownTiles = mins(myTiles, maxs(sub(endTile, firstTile), i32(0)));
     }
     SmallVector<Value> initial = initialState();
