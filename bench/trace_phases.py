@@ -5,7 +5,10 @@ A kernel compiled with `fa4-compile --trace` (fa3 prefill, with LSE) writes,
 for every work tile and consumer warpgroup, the globaltimer (ns, low 32
 bits) at six points over the LSE of the consumer's first rows: the work
 tile's start, Q in shared memory, step 0 done, the K/V loop done, the last
-P V done, O written; then the consumer role's start and the SM. This script
+P V done, O written; then the consumer role's start and the SM; then, in
+the looped twin (O stored box by box), its epilogue's stamps: after the
+LSE, and per 64-column box of O after the wait for its slot, after
+staging, after the store's issue. This script
 launches such a kernel on fresh random inputs (a warm-up, then the traced
 launch), reads those words back and prints, in microseconds, the mean of
 each phase per work tile and the gaps between work tiles on one SM.
@@ -26,26 +29,28 @@ import fa4  # noqa: E402
 
 PHASES = ["q_wait", "step0", "loop", "last_pv", "epilogue"]
 WORDS = 8  # six stamps, the role's start, the SM
+BOX_PHASES = ["wait", "stage", "issue"]  # per box of O, the twin's epilogue
 
 
 def launched_plan(kernel_dir, skv):
-    """(BN, threads) of the kernel that runs at this Skv: the looped twin's
-    (manifest "twin") up to the persistent bound, else the kernel's. BN is
-    the key rows of the K tensor map's box."""
+    """(BN, threads, twin) of the kernel that runs at this Skv: the looped
+    twin's (manifest "twin") up to the persistent bound, else the kernel's.
+    BN is the key rows of the K tensor map's box."""
     with open(os.path.join(kernel_dir, "manifest.json")) as f:
         manifest = json.load(f)
     launch, params = manifest["launch"], manifest["params"]
     persistent = launch.get("persistent")
-    if ("twin" in manifest and persistent
-            and skv <= persistent.get("max_seq_kv", -1)):
+    twin = bool("twin" in manifest and persistent
+                and skv <= persistent.get("max_seq_kv", -1))
+    if twin:
         launch, params = manifest["twin"]["launch"], manifest["twin"]["params"]
     for param in params:
         if param.get("kind") == "tensor_map" and param.get("tensor") == "k":
-            return int(param["box"][1]), int(launch["block"][0])
+            return int(param["box"][1]), int(launch["block"][0]), twin
     raise SystemExit("no K tensor map in %s" % kernel_dir)
 
 
-def trace(kernel, b, s, seed):
+def trace(kernel, b, s, seed, words_per_tile=WORDS):
     info = kernel.info
     dtype = torch.bfloat16 if info.dtype == "bf16" else torch.float16
     hq, hkv = info.heads
@@ -68,7 +73,8 @@ def trace(kernel, b, s, seed):
     words = words[:, :, : blocks * 128].reshape(b, hq, blocks, 2, 64)
     # [work tiles, consumer, word]; work tile (batch, head, row block) has
     # row block index % blocks.
-    return words[..., :WORDS].reshape(-1, 2, WORDS).cpu(), blocks
+    return (words[..., :words_per_tile].reshape(-1, 2, words_per_tile).cpu(),
+            blocks)
 
 
 def phase_us(words):
@@ -94,6 +100,23 @@ def by_row_block(words, blocks, bn):
                     (i, tiles, mean.sum().item()) +
                     ",".join(" %s %.2f" % (name, mean[j].item())
                              for j, name in enumerate(PHASES)))
+    return rows
+
+
+def epilogue(words, boxes):
+    """The looped twin's epilogue, per consumer: the mean time from the last
+    P V to the LSE stored, then per box of O its wait, staging and issue,
+    in us."""
+    stamps = torch.cat([words[..., 4:5], words[..., WORDS:]], -1)
+    steps = ((stamps[..., 1:] - stamps[..., :-1] + (1 << 31)) % (1 << 32)
+             - (1 << 31)).double() / 1000.0
+    names = ["lse"] + ["box%d %s" % (box, phase) for box in range(boxes)
+                       for phase in BOX_PHASES]
+    rows = []
+    for consumer in range(2):
+        mean = steps[:, consumer].mean(0)
+        rows.append("consumer %d epilogue: %s" % (consumer, ", ".join(
+            "%s %.3f" % (name, mean[i].item()) for i, name in enumerate(names))))
     return rows
 
 
@@ -159,7 +182,7 @@ def main():
     for seed, (b, s) in enumerate(zip(args.b, args.s)):
         if s % 128:
             raise SystemExit("S must be a multiple of 128, got %d" % s)
-        bn, threads = launched_plan(args.kernel_dir, s)
+        bn, threads, twin = launched_plan(args.kernel_dir, s)
         # The stamps are read as two consumers of 64 rows per 128-row block.
         if threads != 384:
             raise SystemExit("S = %d runs a %d-thread kernel; the trace reads "
@@ -167,9 +190,16 @@ def main():
                              % (s, threads))
         tiles = -(-s // bn)
         print("b = %d, S = %d (BN = %d):" % (b, s, bn))
-        words, blocks = trace(kernel, b, s, seed)
+        # The looped twin stores O box by box (64 columns) and stamps each.
+        boxes = -(-kernel.info.depths[1] // 64) if twin else 0
+        words, blocks = trace(kernel, b, s, seed,
+                              WORDS + (1 + len(BOX_PHASES) * boxes
+                                       if boxes else 0))
         for row in summarize(words, tiles):
             print("  " + row)
+        if boxes:
+            for row in epilogue(words, boxes):
+                print("  " + row)
         if args.by_row_block:
             for row in by_row_block(words, blocks, bn):
                 print("  " + row)

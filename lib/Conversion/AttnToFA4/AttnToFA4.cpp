@@ -450,6 +450,7 @@ private:
   void storeOByBox(Value consumer, Value out, Value rowMax, Value rowSum,
                    Value batch, Value head, Value tileRow);
   Value traceStamp();
+  void epilogueStamp();
   void writeTrace(Value consumer, ArrayRef<Value> stamps, Value tileRow);
 
   const HopperPlan &plan;
@@ -477,6 +478,9 @@ private:
   /// Prefill: each consumer writes its phase times over its LSE rows
   /// (writeTrace).
   bool trace;
+  /// With `trace`, the looped twin's epilogue stamps of the current work
+  /// tile (storeOByBox), written after the phase stamps.
+  SmallVector<Value> epilogueStamps;
 
   // Kernel arguments.
   AttentionArgs args;
@@ -1212,6 +1216,15 @@ scf::IfOp FA3KernelBuilder::firstThreadOf() {
       b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
 }
 
+/// With `trace`, a stamp of the looped twin's epilogue (writeTrace writes
+/// them after the phase stamps): after the LSE, and per box of O after
+/// the wait for its slot and the meeting, after staging, and after the
+/// meeting and the store's issue.
+void FA3KernelBuilder::epilogueStamp() {
+  if (trace)
+    epilogueStamps.push_back(traceStamp());
+}
+
 /// The `trace` option's clock: globaltimer (ns), its low 32 bits.
 Value FA3KernelBuilder::traceStamp() {
   return arith::TruncIOp::create(
@@ -1221,9 +1234,9 @@ Value FA3KernelBuilder::traceStamp() {
 
 /// The `trace` option: once the consumer's warpgroup has written its O and
 /// LSE, its first thread writes the work tile's phase times, then the
-/// role's start time and its SM (bench/trace_phases.py reads them), as
-/// 32-bit integers over the LSE of the consumer's first rows. Rows past Sq
-/// are skipped.
+/// role's start time and its SM, then the looped twin's epilogue stamps
+/// (bench/trace_phases.py reads them), as 32-bit integers over the LSE of
+/// the consumer's first rows. Rows past Sq are skipped.
 void FA3KernelBuilder::writeTrace(Value consumer, ArrayRef<Value> stamps,
                                   Value tileRow) {
   auto ifFirst = meetThenFirstThread(consumer);
@@ -1231,6 +1244,8 @@ void FA3KernelBuilder::writeTrace(Value consumer, ArrayRef<Value> stamps,
   b.setInsertionPointToStart(ifFirst.thenBlock());
   SmallVector<Value> words(stamps);
   words.push_back(NVVM::SmIdOp::create(b, loc, b.getI32Type()));
+  words.append(epilogueStamps);
+  epilogueStamps.clear();
   auto i64 = [&](Value v) {
     return arith::ExtUIOp::create(b, loc, b.getI64Type(), v).getResult();
   };
@@ -1289,6 +1304,7 @@ void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
   if (plan.hasLse)
     LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
                        head, args.lseStride, args.seqQ);
+  epilogueStamp();
   Value staging =
       add(i32(plan.loopStagingOffset), mul(consumer, i32(kConsumerBoxBytes)));
   for (int64_t box = 0; box < plan.ovBoxes; ++box) {
@@ -1299,14 +1315,21 @@ void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
       TmaStoreWaitOp::create(b, loc);
     }
     meetWarpgroup(consumer);
+    epilogueStamp();
     stageByConsumer(consumer, out, rowSum, plan.loopStagingOffset,
                     kConsumerBoxBytes, box);
+    epilogueStamp();
     auto ifFirst = meetThenFirstThread(consumer);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifFirst.thenBlock());
-    TmaStoreOp::create(b, loc, args.oMap,
-                       ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
-                       staging);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifFirst.thenBlock());
+      TmaStoreOp::create(
+          b, loc, args.oMap,
+          ValueRange{i32(box * kBoxColumns), head, tileRow, batch}, staging);
+    }
+    // The first thread's stamp follows its store's issue; the others' only
+    // the meeting.
+    epilogueStamp();
   }
 }
 

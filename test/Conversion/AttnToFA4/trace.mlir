@@ -26,6 +26,31 @@
 // CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
 // CHECK-NOT: llvm.store
 // CHECK: gpu.return
+// The looped twin (O box by box) adds its epilogue's stamps after the SM:
+// after the LSE, and per 64-column box after the wait for the slot and the
+// meeting, after staging, and after the meeting and the store's issue;
+// 8 + 1 + 2 x 3 = 15 words.
+// CHECK-LABEL: gpu.func @fa4_fa3_traced_sm_90a_persistent(
+// CHECK: fa4.lse.store
+// CHECK-NEXT: %[[LSE:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: fa4.tma.store.wait
+// CHECK: nvvm.barrier id
+// CHECK-NEXT: %[[WAIT0:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: fa4.epilogue.stage {{.*}} {box = 0 : i64}
+// CHECK: %[[STAGED0:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: fa4.tma.store %{{.*}}[%c0_i32,
+// CHECK: %[[ISSUED0:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: fa4.tma.store.wait
+// CHECK: %[[WAIT1:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: fa4.epilogue.stage {{.*}} {box = 1 : i64}
+// CHECK: %[[STAGED1:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: fa4.tma.store %{{.*}}[%c64_i32,
+// CHECK: %[[ISSUED1:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: %[[OUT2:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: nvvm.read.ptx.sreg.smid
+// CHECK-COUNT-15: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// CHECK-NOT: llvm.store
+// CHECK: gpu.return
 func.func @traced(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
   return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
