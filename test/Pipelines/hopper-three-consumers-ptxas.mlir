@@ -16,7 +16,7 @@
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
 // CHECK: Function properties for fa4_fa3_d64_causal_sm_90a_persistent
-// CHECK-NEXT: 104 bytes stack frame, 100 bytes spill stores
+// CHECK-NEXT: 120 bytes stack frame, 116 bytes spill stores
 // CHECK: Compiling entry function 'fa4_fa3_d64_causal_sm_90a' for 'sm_90a'
 // CHECK-NEXT: Function properties for fa4_fa3_d64_causal_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

@@ -448,7 +448,7 @@ private:
                        int64_t stride, std::optional<int64_t> box);
   scf::IfOp firstThreadOf();
   void storeOByBox(Value consumer, Value out, Value rowMax, Value rowSum,
-                   Value batch, Value head, Value tileRow, bool storeLse);
+                   Value batch, Value head, Value tileRow);
   Value traceStamp();
   void epilogueStamp();
   void writeTrace(Value consumer, ArrayRef<Value> stamps, Value tileRow);
@@ -935,11 +935,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     b.setInsertionPointAfter(bySteps);
     return bySteps.getResult(0);
   };
-  // `underPV` (if any) emits work that needs no O while the P V runs, on
-  // both branches.
   auto emitLastPV = [&](Value out, Value probs, Value myTiles,
-                        const StepWork &work,
-                        llvm::function_ref<void()> underPV = {}) -> Value {
+                        const StepWork &work) -> Value {
     auto ifLast = scf::IfOp::create(
         b, loc, TypeRange{outType},
         cmp(arith::CmpIPredicate::sgt, myTiles, i32(0)), true);
@@ -949,25 +946,19 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     Value last = add(work.ringBase, lastStep);
     Value finalOut;
     if (narrowLastPV) {
-      if (underPV)
-        underPV();
       finalOut = emitNarrowedPV(out, probs, last, lastStep, work);
     } else {
       finalOut = issuePV(out, probs, last);
-      if (underPV)
-        underPV();
       MmaWaitOp::create(b, loc);
     }
     releaseV(last);
     scf::YieldOp::create(b, loc, finalOut);
     b.setInsertionPointToStart(ifLast.elseBlock());
-    if (underPV)
-      underPV();
     scf::YieldOp::create(b, loc, out);
     return ifLast.getResult(0);
   };
   auto writeO = [&](Value out, Value rowMax, Value rowSum, Value batch,
-                    Value head, Value tileRow, bool lseStored = false) {
+                    Value head, Value tileRow) {
     if (plan.workspace)
       writeWorkspacePartial(consumer, out, rowMax, rowSum, tileRow);
     else if (plan.clusterSplit())
@@ -975,8 +966,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     else if (storeOByTma)
       storeO(consumer, out, rowMax, rowSum, batch, head, tileRow);
     else if (storeOByBoxes)
-      storeOByBox(consumer, out, rowMax, rowSum, batch, head, tileRow,
-                  !lseStored);
+      storeOByBox(consumer, out, rowMax, rowSum, batch, head, tileRow);
     else
       EpilogueOp::create(b, loc, out, rowMax, rowSum, args.outPtr, batch,
                          tileRow, head, args.outStride, args.seqQ, args.lsePtr,
@@ -1145,20 +1135,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     // Q is dead once the loop has waited for its last QK^T: the producer may
     // load the next work tile's Q under this tile's last P V and epilogue.
     MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
-    // The looped twin's LSE (final once the loop is: the last P V changes
-    // only O) is stored while its last P V runs, not in its epilogue: the
-    // epilogue's 0.2 us of shuffles, lg2 and stores leave the consumer's
-    // chain (bench/RESULTS.md, session 15).
-    bool lseUnderLastPV = storeOByBoxes && plan.hasLse;
-    auto storeLse = [&] {
-      LseStoreOp::create(b, loc, loop.getResult(1), loop.getResult(2),
-                         args.lsePtr, batch, current.tileRow, head,
-                         args.lseStride, args.seqQ);
-    };
     Value out =
-        emitLastPV(loop.getResult(0), loop.getResult(3), ownTiles, current,
-                   lseUnderLastPV ? llvm::function_ref<void()>(storeLse)
-                                  : llvm::function_ref<void()>());
+        emitLastPV(loop.getResult(0), loop.getResult(3), ownTiles, current);
     // After the last P V, which releases this consumer's last V slot: with
     // two stages the producer refills it only then, and a trailing turn may
     // wait for that tile. Before the epilogue, so the other consumers' turns
@@ -1167,7 +1145,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       keepTurns(current.ringBase, ownTiles, myTiles);
     stamp();
     writeO(out, loop.getResult(1), loop.getResult(2), batch, head,
-           current.tileRow, lseUnderLastPV);
+           current.tileRow);
     stamp();
     if (trace) {
       stamps.push_back(roleStart);
@@ -1319,12 +1297,11 @@ void FA3KernelBuilder::storeO(Value consumer, Value out, Value rowMax,
 /// that stores waits for its last store to have read the box (the previous
 /// box, or the previous work tile's last one), and the warpgroup meets; the
 /// last box is left in flight, waited for by the next work tile's first box
-/// or by the CTA's exit (buildConsumer). With `storeLse`, the LSE first
-/// (the unfused kernel stores it under the last P V instead).
+/// or by the CTA's exit (buildConsumer).
 void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
                                    Value rowSum, Value batch, Value head,
-                                   Value tileRow, bool storeLse) {
-  if (storeLse && plan.hasLse)
+                                   Value tileRow) {
+  if (plan.hasLse)
     LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
                        head, args.lseStride, args.seqQ);
   epilogueStamp();

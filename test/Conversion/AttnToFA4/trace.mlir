@@ -27,22 +27,12 @@
 // CHECK-NOT: llvm.store
 // CHECK: gpu.return
 // The looped twin (O box by box) adds its epilogue's stamps after the SM:
-// at the epilogue's start (its LSE is stored under the last P V, between
-// the MMA and its wait, and where the tile has no keys), and per 64-column
-// box after the wait for the slot and the meeting, after staging, and
-// after the meeting and the store's issue; 8 + 1 + 2 x 3 = 15 words.
+// after the LSE, and per 64-column box after the wait for the slot and the
+// meeting, after staging, and after the meeting and the store's issue;
+// 8 + 1 + 2 x 3 = 15 words.
 // CHECK-LABEL: gpu.func @fa4_fa3_traced_sm_90a_persistent(
-// CHECK: fa4.mma %{{.*}}#3, %{{.*}}, %{{.*}}#0 : !fa4.frag<64x128xbf16>
-// CHECK-NEXT: fa4.lse.store
-// CHECK-NEXT: fa4.mma.wait
-// CHECK: } else {
-// CHECK-NEXT: fa4.lse.store
-// CHECK-NEXT: scf.yield
-// CHECK-NEXT: }
-// CHECK-NEXT: %[[LASTPV2:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
-// CHECK-NEXT: arith.trunci %[[LASTPV2]]
+// CHECK: fa4.lse.store
 // CHECK-NEXT: %[[LSE:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
-// CHECK-NOT: fa4.lse.store
 // CHECK: fa4.tma.store.wait
 // CHECK: nvvm.barrier id
 // CHECK-NEXT: %[[WAIT0:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
