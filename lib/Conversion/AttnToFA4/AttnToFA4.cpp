@@ -430,6 +430,7 @@ private:
     Value kvTiles;   // K/V ring tiles used before this work tile
   };
   Value workTileCount();
+  bool consumersOwnRowsOfOneTile() const;
   bool idleConsumersSkip() const;
   bool trimsTrailingTiles() const;
   WorkScope beginWork();
@@ -532,23 +533,27 @@ Value FA3KernelBuilder::workTileCount() {
                 i32(0));
 }
 
-/// Whether a consumer with no rows in the work tile skips its GEMMs: for a
-/// prefill tile whose consumers each own their rows and write O
-/// themselves (not split keys, a cluster or a workspace, whose combine
-/// expects every consumer's partial), one work tile per CTA, without a
-/// window mask. (The branch costs registers: ptxas spilled 28-32 B in the
-/// d = 128 causal and d = 256 looped twins, across their work loop, and
-/// 4 B in the window-masked kernels at d = 96 and 128.)
-bool FA3KernelBuilder::idleConsumersSkip() const {
+/// Whether this is a prefill kernel of one work tile per CTA whose several
+/// consumers each own their rows and write O themselves (not split keys, a
+/// cluster or a workspace, whose combine expects every consumer's
+/// partial): where a consumer may take its turns without GEMMs.
+bool FA3KernelBuilder::consumersOwnRowsOfOneTile() const {
   return !plan.decode && !plan.consumersSplitKeys && !plan.clusterSplit() &&
-         !plan.workspace && !persistent && plan.numConsumers > 1 &&
+         !plan.workspace && !persistent && plan.numConsumers > 1;
+}
+
+/// Whether a consumer with no rows in the work tile skips its GEMMs:
+/// without a window mask. (The branch costs registers: ptxas spilled
+/// 28-32 B in the d = 128 causal and d = 256 looped twins, across their
+/// work loop, and 4 B in the window-masked kernels at d = 96 and 128.)
+bool FA3KernelBuilder::idleConsumersSkip() const {
+  return consumersOwnRowsOfOneTile() &&
          plan.mask.getKind() != attn::MaskKind::Window;
 }
 
 /// Whether each consumer stops its GEMMs at the last K/V tile its own rows
 /// see, where a mask's right bound (causal, or a window's) can end them
-/// before the work tile's last rows do. Prefill tiles whose consumers own
-/// their rows, one work tile per CTA. Not in the looped twins: there the
+/// before the work tile's last rows do. Not in the looped twins: there the
 /// trailing loops cost 2.4-3.8% where no count changes (d = 64 and 128,
 /// whose 128-key tiles give both consumers the same count) and more than
 /// the GEMMs they save at d = 256 (-2.6%, with 10% fewer GEMM steps at 512
@@ -557,9 +562,7 @@ bool FA3KernelBuilder::trimsTrailingTiles() const {
   bool rightBound = plan.mask.getKind() == attn::MaskKind::Causal ||
                     (plan.mask.getKind() == attn::MaskKind::Window &&
                      plan.mask.getRight() >= 0);
-  return rightBound && !persistent && !plan.decode &&
-         !plan.consumersSplitKeys && !plan.clusterSplit() && !plan.workspace &&
-         plan.numConsumers > 1;
+  return rightBound && consumersOwnRowsOfOneTile();
 }
 
 /// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
@@ -1113,16 +1116,12 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     // a K/V tile (or more) before the work tile's last rows do: at BN = 80
     // the first 64 rows of most 128-row causal blocks see one tile fewer.
     // It runs GEMMs only on its own tiles and keeps its turns for the rest.
-    Value ownTiles = myTiles;
-    if (trimsTrailingTiles()) {
-      Value keyEnd =
-          WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
-              .keyEnd(current.tileRow, plan.queryRowsPerTile());
-      // keyEnd < 0 where Sq > Skv leaves these rows no key.
-      Value endTile =
-          divu(add(maxs(keyEnd, i32(0)), i32(plan.bn - 1)), i32(plan.bn));
-      ownTiles = mins(myTiles, maxs(sub(endTile, firstTile), i32(0)));
-    }
+    Value ownTiles =
+        trimsTrailingTiles()
+            ? WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
+                  .tilesUpToKeyEnd(firstTile, myTiles, current.tileRow,
+                                   plan.queryRowsPerTile())
+            : myTiles;
     SmallVector<Value> initial = initialState();
     Value firstLoopStep = i32(0);
     if (intraWgOverlap) {

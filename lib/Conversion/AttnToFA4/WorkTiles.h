@@ -55,11 +55,20 @@ public:
                                     i32(mask.getLeft())));
     keyEnd = maxs(keyEnd, keyBegin);
     work.firstTile = divu(keyBegin, i32(bn));
-    mlir::Value endTile = divu(add(keyEnd, i32(bn - 1)), i32(bn));
-    work.numTiles = maxs(sub(endTile, work.firstTile), i32(0));
+    work.numTiles = maxs(sub(tilesBelow(keyEnd), work.firstTile), i32(0));
     // A block with no visible key loads nothing and writes O = 0, LSE = -inf.
     work.numTiles =
         select(cmp(P::sle, keyEnd, keyBegin), i32(0), work.numTiles);
+  }
+
+  /// Of a work tile's `numTiles` K/V tiles from `firstTile`, how many the
+  /// query rows [firstRow, firstRow + queryRows) see up to their last key:
+  /// fewer where the mask's right bound ends these rows' keys before the
+  /// work tile's last rows' (none where Sq > Skv leaves them no key).
+  mlir::Value tilesUpToKeyEnd(mlir::Value firstTile, mlir::Value numTiles,
+                              mlir::Value firstRow, int64_t queryRows) {
+    mlir::Value endTile = tilesBelow(maxs(keyEnd(firstRow, queryRows), i32(0)));
+    return mins(numTiles, maxs(sub(endTile, firstTile), i32(0)));
   }
 
   /// The prefill work tile `index` names: a block of `rowsPerBlock` rows of
@@ -138,6 +147,11 @@ public:
   }
 
 private:
+  /// The K/V tiles needed to cover keys [0, keyEnd), keyEnd >= 0.
+  mlir::Value tilesBelow(mlir::Value keyEnd) {
+    return divu(add(keyEnd, i32(bn - 1)), i32(bn));
+  }
+
   /// The work item of head index `headIndex` (a kv head under fused GQA)
   /// and `batchAndRowTile` = batch * row tiles + row tile.
   WorkTile decodeItemOf(mlir::Value headIndex, mlir::Value batchAndRowTile,
