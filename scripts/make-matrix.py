@@ -54,8 +54,9 @@ PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
 TWIN_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
               "bench_prefill_d128_none", "bench_prefill_d128_causal"]
 # The d = 256 bench kernels also in "fused" (their twin, up to 512 keys,
-# spills less fused: 20 / 0 B against 76 / 12 B causal / none), and in
-# "fused1k": the fused twin up to 1024 keys.
+# spills less fused: 20 / 0 B against 76 / 12 B causal / none; measured
+# 10-17% slower at 512 keys in session 15, whose "fused1k", the fused twin
+# up to 1024 keys, lost 9-14% at 1024).
 D256_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
 # "nocap": no cap on BN under a causal mask (`--causal-block-n=0`: 176 at
 # d = 64 and 128), against the default cap of 128 (session 8, call 7:
@@ -132,8 +133,6 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "poly8": (["--poly-exp2-period=8"], POLY_BENCH[0::2]),
             "regepi": (["--tma-store-o=false"], TWIN_BENCH),
             "fused": (["--fuse-work-tiles"], TWIN_BENCH + D256_BENCH),
-            "fused1k": (["--fuse-work-tiles", "--persistent-max-seq-kv=1024"],
-                        D256_BENCH),
             "nocap": (["--causal-block-n=0"], CAUSAL_BENCH),
             "narrowpv": (["--narrow-last-pv"], NARROW_BENCH),
             "twinreg": (["--persistent-max-seq-kv=1024", "--tma-store-o=false"],
