@@ -6,8 +6,10 @@ for every work tile and consumer warpgroup, the globaltimer (ns, low 32
 bits) at six points over the LSE of the consumer's first rows: the work
 tile's start, Q in shared memory, step 0 done, the K/V loop done, the last
 P V done, O written; then the consumer role's start and the SM; then, in
-the looped twin (O stored box by box), its epilogue's stamps: after the
-LSE, and per 64-column box of O after the wait for its slot, after
+the number of epilogue stamps that follow, and in the looped twin its
+epilogue's stamps: after the LSE, then with two Q buffers (O staged over
+the tile's Q) after staging and after the stores' issue, or with one
+box of staging per 64-column box of O after the wait for its slot, after
 staging, after the store's issue. This script
 launches such a kernel on fresh random inputs (a warm-up, then the traced
 launch), reads those words back and prints, in microseconds, the mean of
@@ -28,8 +30,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
 import fa4  # noqa: E402
 
 PHASES = ["q_wait", "step0", "loop", "last_pv", "epilogue"]
-WORDS = 8  # six stamps, the role's start, the SM
+WORDS = 9  # six stamps, the role's start, the SM, the epilogue's count
+MAX_WORDS = 64  # every row of a consumer's tile: any epilogue fits
 BOX_PHASES = ["wait", "stage", "issue"]  # per box of O, the twin's epilogue
+OVER_Q_PHASES = ["stage", "issue"]  # O staged over Q, the twin's epilogue
 
 
 def launched_plan(kernel_dir, skv):
@@ -103,15 +107,23 @@ def by_row_block(words, blocks, bn):
     return rows
 
 
-def epilogue(words, boxes):
+def epilogue(words):
     """The looped twin's epilogue, per consumer: the mean time from the last
-    P V to the LSE stored, then per box of O its wait, staging and issue,
-    in us."""
-    stamps = torch.cat([words[..., 4:5], words[..., WORDS:]], -1)
+    P V to the LSE stored, then the staging and issue of O (staged over Q),
+    or per box of O its wait, staging and issue, in us."""
+    count = int(words[0, 0, WORDS - 1])
+    if count == 1 + len(OVER_Q_PHASES):
+        names = ["lse"] + OVER_Q_PHASES
+    elif count > 1 and (count - 1) % len(BOX_PHASES) == 0:
+        names = ["lse"] + ["box%d %s" % (box, phase)
+                           for box in range((count - 1) // len(BOX_PHASES))
+                           for phase in BOX_PHASES]
+    else:
+        return ["epilogue: %d stamps, a layout this script does not know"
+                % count] if count else []
+    stamps = torch.cat([words[..., 4:5], words[..., WORDS:WORDS + count]], -1)
     steps = ((stamps[..., 1:] - stamps[..., :-1] + (1 << 31)) % (1 << 32)
              - (1 << 31)).double() / 1000.0
-    names = ["lse"] + ["box%d %s" % (box, phase) for box in range(boxes)
-                       for phase in BOX_PHASES]
     rows = []
     for consumer in range(2):
         mean = steps[:, consumer].mean(0)
@@ -190,15 +202,13 @@ def main():
                              % (s, threads))
         tiles = -(-s // bn)
         print("b = %d, S = %d (BN = %d):" % (b, s, bn))
-        # The looped twin stores O box by box (64 columns) and stamps each.
-        boxes = -(-kernel.info.depths[1] // 64) if twin else 0
-        words, blocks = trace(kernel, b, s, seed,
-                              WORDS + (1 + len(BOX_PHASES) * boxes
-                                       if boxes else 0))
+        # Every row a consumer's tile has; its epilogue's count says how
+        # many it wrote.
+        words, blocks = trace(kernel, b, s, seed, MAX_WORDS)
         for row in summarize(words, tiles):
             print("  " + row)
-        if boxes:
-            for row in epilogue(words, boxes):
+        if twin:
+            for row in epilogue(words):
                 print("  " + row)
         if args.by_row_block:
             for row in by_row_block(words, blocks, bn):

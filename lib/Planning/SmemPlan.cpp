@@ -201,7 +201,8 @@ fa4::planSmem(const AttnProblem &problem, const AttnConfig &config,
     if (plan.smemUsed > target.smemCarveoutBytes)
       continue;
     // The most slots that fit; with a looped twin, the most (at least two)
-    // that leave room for its O staging, else these.
+    // that leave room for its O staging (a box per consumer; the lowering
+    // takes a second Q buffer instead where that fits too), else these.
     for (int fewer = kvStages; twin && fewer >= kMinStagesWithTwinStaging;
          --fewer) {
       SmemPlan withRoom = layout(config, splitK, swizzle, tmem, fewer);

@@ -22,8 +22,9 @@
 // CHECK-SAME: config = #attn.config<chip = sm_90a
 // CHECK-SAME: fa4.abi = {
 // CHECK-SAME: block = array<i64: 384, 1, 1>
-// The plan (163968 bytes, two K/V stages) and, past it, the twin's staging.
-// CHECK-SAME: dynamic_smem_bytes = 181248 : i64
+// The plan (163968 bytes, two K/V stages) and, past it, the twin's second
+// Q buffer (32 KB from 164864) and its four barriers.
+// CHECK-SAME: dynamic_smem_bytes = 197664 : i64
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
 // CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
 // By default (Dv <= 128, no window mask) the kernel takes one CTA per work

@@ -57,6 +57,9 @@ constexpr int kBoxColumns = 64;
 constexpr int kSwizzleBytes = 128;
 /// One consumer's box of a Q or O tile: 64 rows of 64 16-bit columns.
 constexpr int64_t kConsumerBoxBytes = kRowsPerConsumer * kSwizzleBytes;
+/// The 128B swizzle repeats every 8 rows: a swizzled tile starts on it.
+constexpr int64_t kSwizzle128BAtomBytes = 8 * kSwizzleBytes;
+constexpr int64_t kMBarrierBytes = 8;
 /// K/V stages a split-K decode needs before its two consumers take the
 /// tiles in turn (see readPlan).
 constexpr int64_t kMinStagesToSplitKeys = 4;
@@ -117,14 +120,27 @@ struct HopperPlan : SplitPlan {
   /// QK^T) or a region of its own.
   bool canStoreOByTma = false;
   int64_t oStagingOffset = 0;
-  /// A persistent kernel's Q region holds the next work tile's Q by its
-  /// epilogue, so its O leaves one 64-column box at a time through a region
-  /// past the plan's, one box per consumer, where shared memory has room
-  /// and the module builds a looped kernel that drains each work tile with
-  /// tma-store-o (-1: none; it writes O from registers).
+  /// A looped (persistent) prefill kernel's region past the plan's, where
+  /// shared memory has room and the module builds a looped kernel that
+  /// drains each work tile with tma-store-o (-1: none; it writes O from
+  /// registers). Either a second Q buffer with its Q full and Q empty
+  /// barriers (`loopDoubleQ`): work tile w reads buffer w % 2, the producer
+  /// loads the next tile's Q while this one runs, and each consumer stages
+  /// O over its own Q tile once its last Q K^T is done. Or, where that
+  /// does not fit, one 64-column box of O per consumer, through which O
+  /// leaves a box at a time (the single Q buffer holds the next tile's Q
+  /// by the epilogue).
   int64_t loopStagingOffset = -1;
+  bool loopDoubleQ = false;
   int64_t loopStagingBytes() const {
-    return loopedTwinStagingBytes(numConsumers * kRowsPerConsumer);
+    return loopDoubleQ
+               ? loopQBarrierOffset() - loopStagingOffset +
+                     2 * qTiles() * kMBarrierBytes
+               : loopedTwinStagingBytes(numConsumers * kRowsPerConsumer);
+  }
+  /// The second Q buffer's barriers: Q full per Q tile, then Q empty.
+  int64_t loopQBarrierOffset() const {
+    return loopStagingOffset + qTiles() * qTileBytes();
   }
   /// The dynamic shared memory a launch needs.
   int64_t dynamicSmemBytes() const {
@@ -249,8 +265,20 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op, attn::ConfigAttr config,
       box(swizzle.getO()) == std::make_tuple(int64_t(kRowsPerConsumer),
                                              int64_t(kBoxColumns),
                                              int64_t(kSwizzleBytes));
-  std::optional<int64_t> loopStaging = loopedTwinStagingOffset(
-      plan.smemUsed, config.getBm(), getTargetInfo(Chip::SM90a));
+  // The looped kernel's region past the plan: a second Q buffer where O
+  // fits in a Q tile and shared memory has room, else one box of O per
+  // consumer (HopperPlan::loopStagingOffset).
+  const TargetInfo &hopper = getTargetInfo(Chip::SM90a);
+  int64_t pastPlan = llvm::alignTo(plan.smemUsed, kSwizzle128BAtomBytes);
+  plan.loopDoubleQ =
+      plan.canStoreOByTma && !plan.decode && !plan.consumersSplitKeys &&
+      plan.rowGroup == 1 && plan.paddedOv <= config.getPaddedQkDepth() &&
+      pastPlan + plan.qTiles() * (plan.qTileBytes() + 2 * kMBarrierBytes) <=
+          hopper.smemCarveoutBytes;
+  std::optional<int64_t> loopStaging =
+      plan.loopDoubleQ
+          ? std::optional<int64_t>(pastPlan)
+          : loopedTwinStagingOffset(plan.smemUsed, config.getBm(), hopper);
   if (plan.canStoreOByTma && loopStaging)
     plan.loopStagingOffset = *loopStaging;
   if (config.getMmaM() != kRowsPerConsumer ||
@@ -318,7 +346,9 @@ public:
         fusedWorkTiles(schedule.fuseWorkTiles && persistent && !plan.decode &&
                        this->intraWgOverlap && !plan.consumersSplitKeys &&
                        !plan.workspace && !plan.clusterSplit() && !storeOByTma),
-        storeOByBoxes(persistent && plan.loopStagingOffset >= 0),
+        storeOByBoxes(persistent && plan.loopStagingOffset >= 0 &&
+                      !plan.loopDoubleQ),
+        doubleQ(persistent && plan.loopStagingOffset >= 0 && plan.loopDoubleQ),
         narrowLastPV(schedule.narrowLastPV),
         polyExp2Period(schedule.polyExp2Period),
         l2SectionBytes(schedule.l2SectionBytes),
@@ -365,10 +395,43 @@ private:
   }
   Value barrier(int64_t index) { return barrier(i32(index)); }
   /// Each Q tile has its own pair, so that a consumer's next Q loads as soon
-  /// as that consumer, not both, is done with its last QK^T.
-  Value qFullBarrier(Value qTile) { return barrier(qTile); }
-  Value qEmptyBarrier(Value qTile) {
-    return barrier(add(i32(plan.qTiles()), qTile));
+  /// as that consumer, not both, is done with its last QK^T. With doubleQ,
+  /// `buffer` (0 or 1) picks the pair of the plan's Q region or of the
+  /// second buffer's, which follows that buffer past the plan.
+  Value qFullBarrier(Value qTile, Value buffer = {}) {
+    return barrier(qBarrierIndex(qTile, buffer));
+  }
+  Value qEmptyBarrier(Value qTile, Value buffer = {}) {
+    return barrier(add(qBarrierIndex(qTile, buffer), i32(plan.qTiles())));
+  }
+  Value qBarrierIndex(Value qTile, Value buffer) {
+    if (!buffer)
+      return qTile;
+    int64_t secondPair =
+        (plan.loopQBarrierOffset() - plan.barrierOffset) / kMBarrierBytes;
+    return add(qTile, mul(buffer, i32(secondPair)));
+  }
+  /// With doubleQ, the Q buffer of this CTA's work tile `workDone`, and the
+  /// phase of that buffer's barriers it waits for: buffer w % 2 serves work
+  /// tiles w, w + 2, ...
+  Value qBufferOf(Value workDone) {
+    return arith::AndIOp::create(b, loc, workDone, i32(1));
+  }
+  Value qUseParity(Value workDone) {
+    return arith::AndIOp::create(b, loc, divu(workDone, i32(2)), i32(1));
+  }
+  /// Where Q tile `qTileIndex` starts in `buffer` (none: the plan's region).
+  Value qTileOffset(Value qTileIndex, Value buffer) {
+    Value offset =
+        add(i32(plan.qOffset), mul(qTileIndex, i32(plan.qTileBytes())));
+    if (buffer)
+      offset =
+          add(offset, mul(buffer, i32(plan.loopStagingOffset - plan.qOffset)));
+    return offset;
+  }
+  Value qTileIn(Value qTileIndex, Value buffer) {
+    return smemTile(qTileOffset(qTileIndex, buffer), kRowsPerConsumer,
+                    plan.qkBoxes * kBoxColumns, Major::K);
   }
   Value kFullBarrier(Value slot) {
     return barrier(add(i32(kvBarrierBase()), slot));
@@ -448,8 +511,11 @@ private:
   void stageByConsumer(Value consumer, Value out, Value rowSum, int64_t base,
                        int64_t stride, std::optional<int64_t> box);
   scf::IfOp firstThreadOf();
+  Value isFirstThread();
   void storeOByBox(Value consumer, Value out, Value rowMax, Value rowSum,
                    Value batch, Value head, Value tileRow);
+  void storeOOverQ(Value consumer, Value out, Value rowMax, Value rowSum,
+                   Value batch, Value head, Value tileRow, Value buffer);
   Value traceStamp();
   void epilogueStamp();
   void writeTrace(Value consumer, ArrayRef<Value> stamps, Value tileRow);
@@ -466,6 +532,10 @@ private:
   /// A looped kernel's O leaves by TMA one box at a time through its own
   /// staging region (storeOByBoxes).
   bool storeOByBoxes;
+  /// A looped kernel with two Q buffers: work tile w reads buffer w % 2, the
+  /// producer loads the next tile's Q during this one, and O is staged over
+  /// the consumer's Q tile for its TMA store (storeOOverQ).
+  bool doubleQ;
   /// The last P V issues only the MMA_K steps with visible keys.
   bool narrowLastPV;
   /// One exp2 of the softmax in this many on the FMA pipe (0: none).
@@ -640,31 +710,49 @@ void FA3KernelBuilder::buildProducer() {
     b.setInsertionPointToStart(ifFirst.thenBlock());
     loadTile(i32(0), /*isKey=*/true);
   }
-  // Q: each consumer's 64 rows, all depth boxes, on that tile's barrier,
-  // once its readers have released the previous work tile's Q. The first K
-  // tile goes first: its slot frees while the consumers still read the
-  // previous Q, so a persistent CTA's next tile does not wait for the Q
-  // release to start loading K.
-  for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
-    auto ifReuseQ = scf::IfOp::create(
-        b, loc, cmp(arith::CmpIPredicate::sgt, workDone, i32(0)), false);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifReuseQ.thenBlock());
-      waitBarrier(qEmptyBarrier(i32(qTile)),
-                  arith::AndIOp::create(b, loc, sub(workDone, i32(1)), i32(1)));
+  // Q of this CTA's work tile `index` (the current work tile's
+  // coordinates): each consumer's 64 rows, all depth boxes, on that tile's
+  // barrier, once its readers have released the buffer's previous work
+  // tile (the one before, or with doubleQ two before).
+  auto loadQ = [&](Value index) {
+    Value buffer = doubleQ ? qBufferOf(index) : Value();
+    int64_t buffers = doubleQ ? 2 : 1;
+    for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
+      auto ifReuseQ = scf::IfOp::create(
+          b, loc, cmp(arith::CmpIPredicate::sgt, index, i32(buffers - 1)),
+          false);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifReuseQ.thenBlock());
+        Value previous = sub(index, i32(buffers));
+        waitBarrier(qEmptyBarrier(i32(qTile), buffer),
+                    doubleQ ? qUseParity(previous)
+                            : arith::AndIOp::create(b, loc, previous, i32(1)));
+      }
+      // With fused GQA a box is (query rows) x (the group's heads): TMA
+      // writes it head-minor, which is the tile's row order.
+      Value qBarrier = qFullBarrier(i32(qTile), buffer);
+      expectBytes(qBarrier, plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
+      Value tileOffset = qTileOffset(i32(qTile), buffer);
+      for (int64_t box = 0; box < plan.qkBoxes; ++box)
+        tmaLoad(args.qMap, add(tileOffset, i32(box * kConsumerBoxBytes)),
+                i32(box * kBoxColumns), head,
+                add(blockRow, i32(qTile * plan.queryRowsPerTile())), batch,
+                qBarrier);
     }
-    // With fused GQA a box is (query rows) x (the group's heads): TMA writes
-    // it head-minor, which is the tile's row order.
-    Value qBarrier = qFullBarrier(i32(qTile));
-    expectBytes(qBarrier, plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
-    for (int64_t box = 0; box < plan.qkBoxes; ++box)
-      tmaLoad(args.qMap,
-              i32(plan.qOffset + qTile * plan.qTileBytes() +
-                  box * kConsumerBoxBytes),
-              i32(box * kBoxColumns), head,
-              add(blockRow, i32(qTile * plan.queryRowsPerTile())), batch,
-              qBarrier);
+  };
+  // The first K tile goes before Q: its slot frees while the consumers still
+  // read the previous Q, so a persistent CTA's next tile does not wait for
+  // the Q release to start loading K. With doubleQ only the CTA's first Q
+  // loads here; each later one loads under the work tile before it (below).
+  if (doubleQ) {
+    auto ifFirstWork = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, workDone, i32(0)), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFirstWork.thenBlock());
+    loadQ(i32(0));
+  } else {
+    loadQ(workDone);
   }
 
   auto loop = scf::ForOp::create(b, loc, toIndex(i32(1)), toIndex(numTiles),
@@ -682,15 +770,29 @@ void FA3KernelBuilder::buildProducer() {
     b.setInsertionPointToStart(ifLast.thenBlock());
     loadTile(sub(numTiles, i32(1)), /*isKey=*/false);
   }
+  // With doubleQ the next work tile's Q, once this tile's K and V are
+  // issued: its buffer was released two work tiles back, so it lands during
+  // this tile instead of after its last Q K^T.
+  if (doubleQ) {
+    Value next = add(workDone, i32(1));
+    auto ifNext = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::slt, next, workTileCount()), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifNext.thenBlock());
+    WorkTile current{batch, head, kvHead, blockRow, firstTile, numTiles};
+    decodeWork(add(firstWork, mul(next, workStride)));
+    loadQ(next);
+    setWork(current);
+  }
   endWork(work);
 }
 
 void FA3KernelBuilder::buildConsumer(Value consumer) {
   // With the keys split, both consumers read the one Q tile of their rows.
   Value qTileIndex = plan.consumersSplitKeys ? i32(0) : consumer;
-  Value qTile =
-      smemTile(add(i32(plan.qOffset), mul(qTileIndex, i32(plan.qTileBytes()))),
-               kRowsPerConsumer, plan.qkBoxes * kBoxColumns, Major::K);
+  // With doubleQ, each work tile's buffer (set per work tile below).
+  Value qBuffer;
+  Value qTile = qTileIn(qTileIndex, qBuffer);
   FragType scoresType = accType(plan.bn), outType = accType(plan.paddedOv);
   auto probsType = FragType::get(b.getContext(), kRowsPerConsumer, plan.bn,
                                  plan.elementType);
@@ -771,8 +873,12 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     return plan.consumersSplitKeys ? add(consumer, mul(step, i32(2))) : step;
   };
   auto waitQ = [&](Value workDone) {
-    waitBarrier(qFullBarrier(qTileIndex),
-                arith::AndIOp::create(b, loc, workDone, i32(1)));
+    if (doubleQ)
+      waitBarrier(qFullBarrier(qTileIndex, qBufferOf(workDone)),
+                  qUseParity(workDone));
+    else
+      waitBarrier(qFullBarrier(qTileIndex),
+                  arith::AndIOp::create(b, loc, workDone, i32(1)));
   };
   // Turns without GEMMs for the work tile's K/V tiles [from, to) (ring
   // positions from `ringBase`): wait for each K and V tile, take and pass
@@ -970,6 +1076,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       storeO(consumer, out, rowMax, rowSum, batch, head, tileRow);
     else if (storeOByBoxes)
       storeOByBox(consumer, out, rowMax, rowSum, batch, head, tileRow);
+    else if (doubleQ)
+      storeOOverQ(consumer, out, rowMax, rowSum, batch, head, tileRow, qBuffer);
     else
       EpilogueOp::create(b, loc, out, rowMax, rowSum, args.outPtr, batch,
                          tileRow, head, args.outStride, args.seqQ, args.lsePtr,
@@ -1084,6 +1192,10 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   } else {
     Value roleStart = trace ? traceStamp() : Value();
     WorkScope work = beginWork();
+    if (doubleQ) {
+      qBuffer = qBufferOf(work.workDone);
+      qTile = qTileIn(qTileIndex, qBuffer);
+    }
     StepWork current{work.kvTiles, firstTile, tileRowOf(blockRow)};
     Value myTiles = myTilesOf(numTiles);
     // A consumer whose rows all lie past Sq (the last row block of a head
@@ -1128,12 +1240,31 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       initial = emitFirstStep(ownTiles, initial, current);
       firstLoopStep = i32(1);
     }
+    // With doubleQ the previous work tile's O left through its Q buffer:
+    // once its store has read it (long done by the end of this step 0),
+    // the storing thread releases that buffer for the tile after this one.
+    if (doubleQ) {
+      auto ifReleases = scf::IfOp::create(
+          b, loc,
+          arith::AndIOp::create(
+              b, loc, cmp(arith::CmpIPredicate::sgt, work.workDone, i32(0)),
+              isFirstThread()),
+          false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifReleases.thenBlock());
+      TmaStoreWaitOp::create(b, loc);
+      MBarrierArriveOp::create(
+          b, loc,
+          qEmptyBarrier(qTileIndex, qBufferOf(sub(work.workDone, i32(1)))));
+    }
     stamp();
     scf::ForOp loop = emitSteps(firstLoopStep, ownTiles, initial, current);
     stamp();
     // Q is dead once the loop has waited for its last QK^T: the producer may
     // load the next work tile's Q under this tile's last P V and epilogue.
-    MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
+    // (With doubleQ it is already loading; this tile's O is staged here.)
+    if (!doubleQ)
+      MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
     Value out =
         emitLastPV(loop.getResult(0), loop.getResult(3), ownTiles, current);
     // After the last P V, which releases this consumer's last V slot: with
@@ -1155,7 +1286,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     endWork(work);
     // The last box's store must have read shared memory before the CTA
     // exits.
-    if (storeOByBoxes) {
+    if (storeOByBoxes || doubleQ) {
       auto ifFirst = firstThreadOf();
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifFirst.thenBlock());
@@ -1200,25 +1331,30 @@ void FA3KernelBuilder::stageByConsumer(Value consumer, Value out, Value rowSum,
     b.setInsertionPointToStart(ifConsumer.thenBlock());
     EpilogueStageOp::create(b, loc, out, rowSum,
                             b.getI64IntegerAttr(base + c * stride),
-                            TypeAttr::get(plan.elementType),
+                            /*base=*/Value(), TypeAttr::get(plan.elementType),
                             box ? b.getI64IntegerAttr(*box) : IntegerAttr());
   }
 }
 
 /// A branch for the first thread of the caller's warpgroup.
 scf::IfOp FA3KernelBuilder::firstThreadOf() {
+  return scf::IfOp::create(b, loc, isFirstThread(), false);
+}
+
+/// Whether this is the first thread of its warpgroup.
+Value FA3KernelBuilder::isFirstThread() {
   Value thread =
       remu(indexTo(b.getI32Type(),
                    gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x)),
            i32(kWarpgroupThreads));
-  return scf::IfOp::create(
-      b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
+  return cmp(arith::CmpIPredicate::eq, thread, i32(0));
 }
 
 /// With `trace`, a stamp of the looped twin's epilogue (writeTrace writes
-/// them after the phase stamps): after the LSE, and per box of O after
-/// the wait for its slot and the meeting, after staging, and after the
-/// meeting and the store's issue.
+/// them after the phase stamps): after the LSE, then with two Q buffers
+/// after staging O and after the meeting and the stores' issue; with a
+/// box of staging, per box of O after the wait for its slot and the
+/// meeting, after staging, and after the meeting and the store's issue.
 void FA3KernelBuilder::epilogueStamp() {
   if (trace)
     epilogueStamps.push_back(traceStamp());
@@ -1233,9 +1369,10 @@ Value FA3KernelBuilder::traceStamp() {
 
 /// The `trace` option: once the consumer's warpgroup has written its O and
 /// LSE, its first thread writes the work tile's phase times, then the
-/// role's start time and its SM, then the looped twin's epilogue stamps
-/// (bench/trace_phases.py reads them), as 32-bit integers over the LSE of
-/// the consumer's first rows. Rows past Sq are skipped.
+/// role's start time, its SM and the number of epilogue stamps, then the
+/// looped twin's epilogue stamps (bench/trace_phases.py reads them), as
+/// 32-bit integers over the LSE of the consumer's first rows. Rows past Sq
+/// are skipped.
 void FA3KernelBuilder::writeTrace(Value consumer, ArrayRef<Value> stamps,
                                   Value tileRow) {
   auto ifFirst = meetThenFirstThread(consumer);
@@ -1243,6 +1380,8 @@ void FA3KernelBuilder::writeTrace(Value consumer, ArrayRef<Value> stamps,
   b.setInsertionPointToStart(ifFirst.thenBlock());
   SmallVector<Value> words(stamps);
   words.push_back(NVVM::SmIdOp::create(b, loc, b.getI32Type()));
+  // How many epilogue stamps follow: the reader tells the layouts apart.
+  words.push_back(i32(epilogueStamps.size()));
   words.append(epilogueStamps);
   epilogueStamps.clear();
   auto i64 = [&](Value v) {
@@ -1332,6 +1471,37 @@ void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
   }
 }
 
+/// O of a looped kernel with two Q buffers: the consumer stages its tile
+/// over its own Q tile of this work tile, dead after its last Q K^T (the
+/// producer loads the next tile's Q into the other buffer), meets its
+/// warpgroup, and its first thread stores every box by TMA. The store is
+/// left in flight: that thread waits for it to have read the tile, then
+/// releases the buffer, after the next work tile's step 0 or before the
+/// CTA exits (buildConsumer). The LSE goes first, as in storeOByBox.
+void FA3KernelBuilder::storeOOverQ(Value consumer, Value out, Value rowMax,
+                                   Value rowSum, Value batch, Value head,
+                                   Value tileRow, Value buffer) {
+  if (plan.hasLse)
+    LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
+                       head, args.lseStride, args.seqQ);
+  epilogueStamp();
+  Value staging = qTileOffset(consumer, buffer);
+  EpilogueStageOp::create(b, loc, out, rowSum, b.getI64IntegerAttr(0), staging,
+                          TypeAttr::get(plan.elementType), IntegerAttr());
+  epilogueStamp();
+  auto ifFirst = meetThenFirstThread(consumer);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFirst.thenBlock());
+    for (int64_t box = 0; box < plan.ovBoxes; ++box)
+      TmaStoreOp::create(
+          b, loc, args.oMap,
+          ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
+          add(staging, i32(box * kConsumerBoxBytes)));
+  }
+  epilogueStamp();
+}
+
 /// Workspace split-K: the consumer's partial, normalised, and its LSE go to
 /// its own slice of the workspace (partial `partition * partials per CTA +
 /// consumer`), written by the epilogue in f32.
@@ -1406,9 +1576,15 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     auto init = [&](Value barrier, int64_t count) {
       MBarrierInitOp::create(b, loc, barrier, b.getI64IntegerAttr(count));
     };
-    for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
-      init(qFullBarrier(i32(qTile)), 1);
-      init(qEmptyBarrier(i32(qTile)), consumerThreads / plan.qTiles());
+    // With doubleQ a Q tile is released by its consumer's storing thread,
+    // once the TMA store of the O staged over it has read it.
+    int64_t qReleases = doubleQ ? 1 : consumerThreads / plan.qTiles();
+    for (int64_t buffer = 0; buffer < (doubleQ ? 2 : 1); ++buffer) {
+      Value bufferIndex = doubleQ ? i32(buffer) : Value();
+      for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
+        init(qFullBarrier(i32(qTile), bufferIndex), 1);
+        init(qEmptyBarrier(i32(qTile), bufferIndex), qReleases);
+      }
     }
     for (int64_t i = 0; i < 2 * plan.kvStages; ++i)
       init(barrier(kvBarrierBase() + i), 1);

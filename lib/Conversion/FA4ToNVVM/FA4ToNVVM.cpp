@@ -752,11 +752,14 @@ struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
     constexpr int64_t kRowBytes = 128;
     Value zero = e.f32(0.0);
     Value quadByte = e.mul(e.remu(e.lane(), e.i32(4)), e.i32(4));
+    Value tileStart = e.i32(op.getOffset());
+    if (!adaptor.getBase().empty())
+      tileStart = e.add(tileStart, adaptor.getBase().front());
     for (int half = 0; half < 2; ++half) {
       Value inverse = e.rowInverse(quadSum(e, rowSum[half]), zero).second;
       Value row = e.add(e.fragmentRow(), e.i32(8 * half));
-      Value rowStart = e.add(
-          e.add(e.i32(op.getOffset()), e.mul(row, e.i32(kRowBytes))), quadByte);
+      Value rowStart =
+          e.add(e.add(tileStart, e.mul(row, e.i32(kRowBytes))), quadByte);
       Value swizzle = e.remu(row, e.i32(8));
       // One box (columns [64 box, 64 box + 64) at the offset) or all.
       int64_t firstChunk = 0, endChunk = frag.getColumns() / 8;

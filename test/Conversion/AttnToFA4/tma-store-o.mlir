@@ -33,33 +33,25 @@
 // CHECK-NEXT: fa4.tma.store %[[OMAP]][%c64_i32, %[[H]], %[[ROW]], %[[B]]] from %[[STAGE1]]
 // CHECK-NEXT: fa4.tma.store.wait
 // CHECK-NOT: fa4.epilogue {{.*}}
-// The looped twin's Q region already holds the next work tile's Q by its
-// epilogue: its O leaves one 64-column box at a time through a region past
-// its own plan's (163968 bytes at its 128-key tiles, rounded up to the
-// swizzle atom: 164864, 8 KB per consumer; its launch's shared memory is
-// 181248). Per box the
-// storing thread waits for its last store to have read the box, the
-// warpgroup meets, stages the box, meets again, and the first thread
-// stores it; the CTA waits for the last one before it exits. (A causal
-// mask at this Dv gets no twin: the plain kernel measured faster;
-// hopper-isa.mlir.)
+// The looped twin has two Q buffers (double-q.mlir has the protocol): its
+// plan's (163968 bytes at its 128-key tiles) and a second past it, from
+// the swizzle atom at 164864 (32 KB, then four barriers: its launch's
+// shared memory is 197664). Each consumer stages all of O over its own Q
+// tile of the work tile's buffer (a run-time base), meets its warpgroup,
+// and its first thread issues both boxes' stores without waiting for them;
+// the CTA waits for the last ones before it exits. (A causal mask at this
+// Dv gets no twin: the plain kernel measured faster; hopper-isa.mlir.)
 // CHECK: gpu.func @fa4_fa3_plain_sm_90a_persistent(
 // CHECK-NOT: fa4.epilogue {{.*}} to %arg3[
 // CHECK: fa4.lse.store
-// CHECK: scf.if
-// CHECK-NEXT: fa4.tma.store.wait
-// CHECK: %[[TBAR:.*]] = arith.addi %{{.*}}, %c4_i32 : i32
+// CHECK-NEXT: fa4.epilogue.stage %{{.*}}, %{{.*}} to 0 plus %[[TSTAGE:.*]] of bf16 : !fa4.frag<64x128xf32>, <64xf32>
+// CHECK-NEXT: %[[TBAR:.*]] = arith.addi %{{.*}}, %c4_i32 : i32
 // CHECK-NEXT: nvvm.barrier id = %[[TBAR]] number_of_threads = %c128_i32
-// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 164864 of bf16 {box = 0 : i64}
-// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 173056 of bf16 {box = 0 : i64}
-// CHECK: nvvm.barrier id = %[[TBAR]] number_of_threads = %c128_i32
-// CHECK: fa4.tma.store %arg14[%c0_i32, %{{.*}}] from %[[TSTAGE:.*]]
-// CHECK: fa4.tma.store.wait
-// CHECK: nvvm.barrier id = %[[TBAR]] number_of_threads = %c128_i32
-// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 164864 of bf16 {box = 1 : i64}
-// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 173056 of bf16 {box = 1 : i64}
-// CHECK: nvvm.barrier id = %[[TBAR]] number_of_threads = %c128_i32
-// CHECK: fa4.tma.store %arg14[%c64_i32, %{{.*}}] from %[[TSTAGE]]
+// CHECK: scf.if
+// CHECK-NEXT: fa4.tma.store %arg14[%c0_i32, %{{.*}}] from %[[TSTAGE]]
+// CHECK-NEXT: %[[TSTAGE1:.*]] = arith.addi %[[TSTAGE]], %c8192_i32 : i32
+// CHECK-NEXT: fa4.tma.store %arg14[%c64_i32, %{{.*}}] from %[[TSTAGE1]]
+// CHECK-NEXT: }
 // CHECK-NOT: fa4.tma.store.wait
 // CHECK: scf.yield
 // CHECK: fa4.tma.store.wait
@@ -112,20 +104,63 @@ func.func @decode(%q: tensor<4x1x32x128xbf16>, %k: tensor<4x8192x8x128xbf16>, %v
 
 // The planner's twin rule at Dv = 128 under a causal mask: the plan keeps
 // two K/V stages, not the three that fit, so that the looped twin stores O
-// box by box past the plan as well (+6-11% at S <= 2048 against the plain
-// kernel, session 10 call 1): both kernels, launched with 163968 + 16 KB
-// (twin-rule.mlir: a plan without that room keeps the plain kernel alone).
-// Storing O from registers (tma-store-o=0), the twin is built all the same.
+// by TMA as well (+6-11% at S <= 2048 against the plain kernel, session 10
+// call 1), here over a second Q buffer past the plan: both kernels,
+// launched with 163968 bytes, then 32 KB from the swizzle atom at 164864
+// and four barriers (twin-rule.mlir: a plan without room for a box of
+// staging keeps the plain kernel alone). Storing O from registers
+// (tma-store-o=0), the twin is built all the same.
 // CHECK-LABEL: func @causal_d128
-// CHECK: dynamic_smem_bytes = 181248
+// CHECK: dynamic_smem_bytes = 197664
 // CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_causal_d128_sm_90a_module::@fa4_fa3_causal_d128_sm_90a_persistent, max_seq_kv = 4096 : i64}
 // CHECK: gpu.func @fa4_fa3_causal_d128_sm_90a(
 // CHECK: gpu.func @fa4_fa3_causal_d128_sm_90a_persistent(
-// CHECK: fa4.epilogue.stage {{.*}} to 164864 of bf16 {box = 0 : i64}
+// CHECK: fa4.epilogue.stage {{.*}} to 0 plus %{{.*}} of bf16 :
 // OFF-LABEL: func @causal_d128
 // OFF: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_causal_d128_sm_90a_module::@fa4_fa3_causal_d128_sm_90a_persistent, max_seq_kv = 4096 : i64}
 // OFF: gpu.func @fa4_fa3_causal_d128_sm_90a_persistent(
 func.func @causal_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
   return %o : tensor<?x?x6x128xbf16>
+}
+
+// -----
+
+// Where two Q buffers do not fit (d = 256: the twin's own plan at 64-key
+// tiles takes 196800 bytes and a Q buffer is 64 KB), the twin's O leaves
+// one 64-column box at a time through a region past its plan (from the
+// swizzle atom at 197632, 8 KB per consumer; its launch's shared memory is
+// 214016), because its single Q region holds the next work tile's Q by
+// its epilogue. Per box the storing thread waits for its last store to
+// have read the box, the warpgroup meets, stages the box, meets again, and
+// the first thread stores it; the CTA waits for the last one before it
+// exits.
+// CHECK-LABEL: func @deep
+// CHECK: launch = {block = array<i64: 384, 1, 1>, dynamic_smem_bytes = 214016
+// CHECK: gpu.func @fa4_fa3_deep_sm_90a_persistent(
+// CHECK-NOT: fa4.epilogue {{.*}} to %arg3[
+// CHECK: fa4.lse.store
+// CHECK: scf.if
+// CHECK-NEXT: fa4.tma.store.wait
+// CHECK: %[[DBAR:.*]] = arith.addi %{{.*}}, %c4_i32 : i32
+// CHECK-NEXT: nvvm.barrier id = %[[DBAR]] number_of_threads = %c128_i32
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 197632 of bf16 {box = 0 : i64}
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 205824 of bf16 {box = 0 : i64}
+// CHECK: nvvm.barrier id = %[[DBAR]] number_of_threads = %c128_i32
+// CHECK: fa4.tma.store %arg14[%c0_i32, %{{.*}}] from %[[DSTAGE:.*]]
+// CHECK: fa4.tma.store.wait
+// CHECK: nvvm.barrier id = %[[DBAR]] number_of_threads = %c128_i32
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 197632 of bf16 {box = 1 : i64}
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 205824 of bf16 {box = 1 : i64}
+// CHECK: nvvm.barrier id = %[[DBAR]] number_of_threads = %c128_i32
+// CHECK: fa4.tma.store %arg14[%c64_i32, %{{.*}}] from %[[DSTAGE]]
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 197632 of bf16 {box = 3 : i64}
+// CHECK: fa4.tma.store %arg14[%c192_i32, %{{.*}}] from %[[DSTAGE]]
+// CHECK-NOT: fa4.tma.store.wait
+// CHECK: scf.yield
+// CHECK: fa4.tma.store.wait
+// CHECK: gpu.return
+func.func @deep(%q: tensor<?x?x6x256xbf16>, %k: tensor<?x?x6x256xbf16>, %v: tensor<?x?x6x256xbf16>) -> (tensor<?x?x6x256xbf16>, tensor<?x6x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x256xbf16>, tensor<?x?x6x256xbf16>, tensor<?x?x6x256xbf16> -> tensor<?x?x6x256xbf16>, tensor<?x6x?xf32>
+  return %o, %lse : tensor<?x?x6x256xbf16>, tensor<?x6x?xf32>
 }

@@ -4,8 +4,9 @@
 // globaltimer at six points of a work tile (start, Q in, step 0 done, loop
 // done, last P V done, O written) and once at its role's start, then meets
 // its warpgroup (named barrier 4 + consumer) and its first thread writes
-// the seven stamps and its SM as 32-bit words over its first eight LSE
-// rows, each row only below Sq.
+// the seven stamps, its SM and the number of epilogue stamps after them
+// (none here) as 32-bit words over its first nine LSE rows, each row only
+// below Sq.
 // CHECK-LABEL: gpu.func @fa4_fa3_traced_sm_90a(
 // CHECK: fa4.warp_specialize
 // CHECK: }, {
@@ -23,32 +24,29 @@
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
 // CHECK: scf.if
 // CHECK: %[[SM:.*]] = nvvm.read.ptx.sreg.smid : i32
-// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// CHECK-COUNT-7: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: llvm.store %c0_i32, %{{.*}} : i32, !llvm.ptr<1>
 // CHECK-NOT: llvm.store
 // CHECK: gpu.return
-// The looped twin (O box by box) adds its epilogue's stamps after the SM:
-// after the LSE, and per 64-column box after the wait for the slot and the
-// meeting, after staging, and after the meeting and the store's issue;
-// 8 + 1 + 2 x 3 = 15 words.
+// The looped twin (O staged over its Q tile, two Q buffers) adds its
+// epilogue's stamps after the count (3): after the LSE, after staging,
+// and after the meeting and the stores' issue; 9 + 3 = 12 words.
 // CHECK-LABEL: gpu.func @fa4_fa3_traced_sm_90a_persistent(
 // CHECK: fa4.lse.store
 // CHECK-NEXT: %[[LSE:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
-// CHECK: fa4.tma.store.wait
+// CHECK-NEXT: arith.trunci
+// CHECK-NEXT: fa4.epilogue.stage
+// CHECK-NEXT: %[[STAGED:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
 // CHECK: nvvm.barrier id
-// CHECK-NEXT: %[[WAIT0:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
-// CHECK: fa4.epilogue.stage {{.*}} {box = 0 : i64}
-// CHECK: %[[STAGED0:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
 // CHECK: fa4.tma.store %{{.*}}[%c0_i32,
-// CHECK: %[[ISSUED0:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
-// CHECK: fa4.tma.store.wait
-// CHECK: %[[WAIT1:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
-// CHECK: fa4.epilogue.stage {{.*}} {box = 1 : i64}
-// CHECK: %[[STAGED1:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
 // CHECK: fa4.tma.store %{{.*}}[%c64_i32,
-// CHECK: %[[ISSUED1:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
-// CHECK: %[[OUT2:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: %[[ISSUED:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
 // CHECK: nvvm.read.ptx.sreg.smid
-// CHECK-COUNT-15: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: llvm.store %c3_i32, %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
 // CHECK-NOT: llvm.store
 // CHECK: gpu.return
 func.func @traced(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {

@@ -71,3 +71,30 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// With a run-time `base` (the looped kernel's Q buffer of the work tile),
+// every row starts at offset + base: the constant offset, then the base,
+// then the row's 128 bytes.
+// CHECK-LABEL: llvm.func @stage_base(
+// CHECK: %[[TILE:.*]] = arith.addi %{{.*}}, %c4096_i32 : i32
+// CHECK: %[[ROWOFF:.*]] = arith.muli %{{.*}}, %c128_i32 : i32
+// CHECK-NEXT: %[[ROWBASE:.*]] = arith.addi %[[TILE]], %[[ROWOFF]] : i32
+// CHECK-NEXT: arith.addi %[[ROWBASE]], %{{.*}} : i32
+// CHECK-COUNT-8: llvm.store
+// CHECK: %[[ROW8:.*]] = arith.addi %{{.*}}, %c8_i32 : i32
+// CHECK-NEXT: %[[ROWOFF8:.*]] = arith.muli %[[ROW8]], %c128_i32 : i32
+// CHECK-NEXT: arith.addi %[[TILE]], %[[ROWOFF8]] : i32
+// CHECK-COUNT-8: llvm.store
+// CHECK-NEXT: nvvm.fence.proxy
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @stage_base(%x: f32, %base: i32) kernel {
+      %o = fa4.splat %x : !fa4.frag<64x64xf32>
+      %sum = fa4.splat %x : !fa4.rows<64xf32>
+      fa4.epilogue.stage %o, %sum to 4096 plus %base of bf16 : !fa4.frag<64x64xf32>, !fa4.rows<64xf32>
+      gpu.return
+    }
+  }
+}

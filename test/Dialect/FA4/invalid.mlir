@@ -870,6 +870,14 @@ func.func @epilogue_stage_box_from_tmem(%o: !fa4.tmem_tile<128x128xf32>, %m: !fa
 
 // -----
 
+func.func @epilogue_stage_base_from_tmem(%o: !fa4.tmem_tile<128x128xf32>, %m: !fa4.rows<128xf32>, %base: i32) {
+  // expected-error @+1 {{'fa4.epilogue.stage' op takes a run-time base only with a register frag (sm_90a); a TMEM tile stages at its constant offset}}
+  fa4.epilogue.stage %o, %m to 0 plus %base of bf16 : !fa4.tmem_tile<128x128xf32>, !fa4.rows<128xf32>
+  return
+}
+
+// -----
+
 func.func @epilogue_stage_misaligned(%o: !fa4.tmem_tile<128x128xf32>, %m: !fa4.rows<128xf32>) {
   // expected-error @+1 {{'fa4.epilogue.stage' op stages at a 1024-byte aligned offset (the 128B swizzle's atom), got 512}}
   fa4.epilogue.stage %o, %m to 512 of bf16 : !fa4.tmem_tile<128x128xf32>, !fa4.rows<128xf32>

@@ -227,11 +227,13 @@ func.func @pair(%map: !fa4.tensor_map, %i: i32, %rank: i32, %q: !fa4.smem_tile<1
 // CHECK-NEXT: fa4.tma.store %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] from %{{.*}}{{$}}
 // CHECK-NEXT: fa4.tma.store.wait{{$}}
 // CHECK-NEXT: fa4.epilogue.stage %{{.*}}, %{{.*}} to 8192 of bf16 {box = 1 : i64} : !fa4.frag<64x128xf32>, <64xf32>{{$}}
+// CHECK-NEXT: fa4.epilogue.stage %{{.*}}, %{{.*}} to 0 plus %{{.*}} of bf16 : !fa4.frag<64x128xf32>, <64xf32>{{$}}
 func.func @tma_store_epilogue(%o: !fa4.tmem_tile<128x128xf32>, %m: !fa4.rows<128xf32>, %lse: !llvm.ptr<1>, %map: !fa4.tensor_map, %i: i32, %s: i64, %frag: !fa4.frag<64x128xf32>, %sum: !fa4.rows<64xf32>) {
   fa4.epilogue.stage %o, %m to 32768 of bf16 : !fa4.tmem_tile<128x128xf32>, !fa4.rows<128xf32>
   fa4.lse.store %m, %m to %lse[%i, %i, %i] strides [%s, %s] sq %i : !fa4.rows<128xf32>, !llvm.ptr<1>
   fa4.tma.store %map[%i, %i, %i, %i] from %i
   fa4.tma.store.wait
   fa4.epilogue.stage %frag, %sum to 8192 of bf16 {box = 1 : i64} : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>
+  fa4.epilogue.stage %frag, %sum to 0 plus %i of bf16 : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>
   return
 }

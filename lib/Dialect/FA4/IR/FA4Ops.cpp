@@ -274,6 +274,10 @@ LogicalResult EpilogueStageOp::verify() {
     return emitOpError() << "stages at a 1024-byte aligned offset (the "
                             "128B swizzle's atom), got "
                          << getOffset();
+  if (getBase() && !isa<FragType>(getOut().getType()))
+    return emitOpError() << "takes a run-time base only with a register frag "
+                            "(sm_90a); a TMEM tile stages at its constant "
+                            "offset";
   if (std::optional<uint64_t> box = getBox()) {
     if (!isa<FragType>(getOut().getType()))
       return emitOpError() << "stages one box only from a register frag";

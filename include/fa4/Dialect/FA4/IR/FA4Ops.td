@@ -344,21 +344,26 @@ def FA4_EpilogueStageOp : FA4_Op<"epilogue.stage"> {
 
     With `box` (sm_90a), only that 64-column box is staged, at `offset`:
     a tile can leave through one box of shared memory at a time.
+
+    With `base` (sm_90a), the tile starts at `offset + base` bytes: a
+    run-time choice of region, such as the looped kernel's Q buffer of the
+    current work tile. `base` must keep the 1024-byte alignment.
   }];
   let arguments = (ins AnyTypeOf<[FA4_Frag, FA4_TmemTile]>:$out,
                        FA4_Rows:$sum,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
+                       Optional<I32>:$base,
                        TypeAttr:$elementType,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$box);
   let assemblyFormat = [{
-    $out `,` $sum `to` $offset `of` $elementType attr-dict `:` type($out) `,`
-    type($sum)
+    $out `,` $sum `to` $offset (`plus` $base^)? `of` $elementType attr-dict
+    `:` type($out) `,` type($sum)
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Value":$out, "::mlir::Value":$sum,
                    "int64_t":$offset, "::mlir::Type":$elementType), [{
-      build($_builder, $_state, out, sum, offset, elementType,
-            /*box=*/::mlir::IntegerAttr());
+      build($_builder, $_state, out, sum, offset, /*base=*/::mlir::Value(),
+            elementType, /*box=*/::mlir::IntegerAttr());
     }]>
   ];
   let hasVerifier = 1;
