@@ -124,10 +124,9 @@ struct HopperPlan : SplitPlan {
   /// shared memory has room and the module builds a looped kernel that
   /// drains each work tile with tma-store-o (-1: none; it writes O from
   /// registers). Either a second Q buffer with its Q full and Q empty
-  /// barriers (`loopDoubleQ`): work tile w reads buffer w % 2, so that
-  /// each consumer can stage O over its own Q tile once its last Q K^T is
-  /// done while the producer loads the next tile's Q into the other
-  /// buffer. Or, where that
+  /// barriers (`loopDoubleQ`): work tile w reads buffer w % 2, the producer
+  /// loads the next tile's Q while this one runs, and each consumer stages
+  /// O over its own Q tile once its last Q K^T is done. Or, where that
   /// does not fit, one 64-column box of O per consumer, through which O
   /// leaves a box at a time (the single Q buffer holds the next tile's Q
   /// by the epilogue).
@@ -533,9 +532,9 @@ private:
   /// A looped kernel's O leaves by TMA one box at a time through its own
   /// staging region (storeOByBoxes).
   bool storeOByBoxes;
-  /// A looped kernel with two Q buffers: work tile w reads buffer w % 2, and
-  /// O is staged over the consumer's Q tile for its TMA store while the
-  /// next tile's Q loads into the other (storeOOverQ).
+  /// A looped kernel with two Q buffers: work tile w reads buffer w % 2, the
+  /// producer loads the next tile's Q during this one, and O is staged over
+  /// the consumer's Q tile for its TMA store (storeOOverQ).
   bool doubleQ;
   /// The last P V issues only the MMA_K steps with visible keys.
   bool narrowLastPV;
@@ -711,11 +710,10 @@ void FA3KernelBuilder::buildProducer() {
     b.setInsertionPointToStart(ifFirst.thenBlock());
     loadTile(i32(0), /*isKey=*/true);
   }
-  // Q of this CTA's work tile `index`: each consumer's 64 rows, all depth
-  // boxes, on that tile's barrier, once its readers have released the
-  // buffer's previous work tile (the one before, or with doubleQ two
-  // before, released as the previous tile's loop ends: the same time as
-  // one buffer's).
+  // Q of this CTA's work tile `index` (the current work tile's
+  // coordinates): each consumer's 64 rows, all depth boxes, on that tile's
+  // barrier, once its readers have released the buffer's previous work
+  // tile (the one before, or with doubleQ two before).
   auto loadQ = [&](Value index) {
     Value buffer = doubleQ ? qBufferOf(index) : Value();
     int64_t buffers = doubleQ ? 2 : 1;
@@ -745,8 +743,17 @@ void FA3KernelBuilder::buildProducer() {
   };
   // The first K tile goes before Q: its slot frees while the consumers still
   // read the previous Q, so a persistent CTA's next tile does not wait for
-  // the Q release to start loading K.
-  loadQ(workDone);
+  // the Q release to start loading K. With doubleQ only the CTA's first Q
+  // loads here; each later one loads under the work tile before it (below).
+  if (doubleQ) {
+    auto ifFirstWork = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, workDone, i32(0)), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFirstWork.thenBlock());
+    loadQ(i32(0));
+  } else {
+    loadQ(workDone);
+  }
 
   auto loop = scf::ForOp::create(b, loc, toIndex(i32(1)), toIndex(numTiles),
                                  toIndex(i32(1)));
@@ -762,6 +769,20 @@ void FA3KernelBuilder::buildProducer() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifLast.thenBlock());
     loadTile(sub(numTiles, i32(1)), /*isKey=*/false);
+  }
+  // With doubleQ the next work tile's Q, once this tile's K and V are
+  // issued: its buffer was released two work tiles back, so it lands during
+  // this tile instead of after its last Q K^T.
+  if (doubleQ) {
+    Value next = add(workDone, i32(1));
+    auto ifNext = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::slt, next, workTileCount()), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifNext.thenBlock());
+    WorkTile current{batch, head, kvHead, blockRow, firstTile, numTiles};
+    decodeWork(add(firstWork, mul(next, workStride)));
+    loadQ(next);
+    setWork(current);
   }
   endWork(work);
 }
@@ -1219,15 +1240,10 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       initial = emitFirstStep(ownTiles, initial, current);
       firstLoopStep = i32(1);
     }
-    stamp();
-    scf::ForOp loop = emitSteps(firstLoopStep, ownTiles, initial, current);
-    stamp();
+    // With doubleQ the previous work tile's O left through its Q buffer:
+    // once its store has read it (long done by the end of this step 0),
+    // the storing thread releases that buffer for the tile after this one.
     if (doubleQ) {
-      // The previous work tile's O left through its Q buffer: once that
-      // store has read it, the storing thread releases the buffer for the
-      // producer's next Q. Here, a work tile after the store's issue, the
-      // wait is over at once; after step 0 the store still read for
-      // 0.2 us, which the warpgroup's next GEMM waited for (session 16).
       auto ifReleases = scf::IfOp::create(
           b, loc,
           arith::AndIOp::create(
@@ -1240,12 +1256,15 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       MBarrierArriveOp::create(
           b, loc,
           qEmptyBarrier(qTileIndex, qBufferOf(sub(work.workDone, i32(1)))));
-    } else {
-      // Q is dead once the loop has waited for its last QK^T: the producer
-      // may load the next work tile's Q under this tile's last P V and
-      // epilogue.
-      MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
     }
+    stamp();
+    scf::ForOp loop = emitSteps(firstLoopStep, ownTiles, initial, current);
+    stamp();
+    // Q is dead once the loop has waited for its last QK^T: the producer may
+    // load the next work tile's Q under this tile's last P V and epilogue.
+    // (With doubleQ it is already loading; this tile's O is staged here.)
+    if (!doubleQ)
+      MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
     Value out =
         emitLastPV(loop.getResult(0), loop.getResult(3), ownTiles, current);
     // After the last P V, which releases this consumer's last V slot: with
@@ -1457,7 +1476,7 @@ void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
 /// producer loads the next tile's Q into the other buffer), meets its
 /// warpgroup, and its first thread stores every box by TMA. The store is
 /// left in flight: that thread waits for it to have read the tile, then
-/// releases the buffer, after the next work tile's K/V loop or before the
+/// releases the buffer, after the next work tile's step 0 or before the
 /// CTA exits (buildConsumer). The LSE goes first, as in storeOByBox.
 void FA3KernelBuilder::storeOOverQ(Value consumer, Value out, Value rowMax,
                                    Value rowSum, Value batch, Value head,
