@@ -60,6 +60,13 @@ constexpr int64_t kConsumerBoxBytes = kRowsPerConsumer * kSwizzleBytes;
 /// The 128B swizzle repeats every 8 rows: a swizzled tile starts on it.
 constexpr int64_t kSwizzle128BAtomBytes = 8 * kSwizzleBytes;
 constexpr int64_t kMBarrierBytes = 8;
+/// A looped twin stages O over a second Q buffer only where O has two or
+/// more 64-column boxes, each of which waited for the previous box's store
+/// to read the one slot (+1.8-6.5% at Dv = 128). With one box (Dv = 64)
+/// that slot's wait is for the previous tile's store, long done, and the
+/// Q buffer's release after the next step 0 cost 1-2.7% at 512-2048 keys
+/// (bench/RESULTS.md, session 16).
+constexpr int64_t kMinBoxesToStageOverQ = 2;
 /// K/V stages a split-K decode needs before its two consumers take the
 /// tiles in turn (see readPlan).
 constexpr int64_t kMinStagesToSplitKeys = 4;
@@ -272,7 +279,8 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op, attn::ConfigAttr config,
   int64_t pastPlan = llvm::alignTo(plan.smemUsed, kSwizzle128BAtomBytes);
   plan.loopDoubleQ =
       plan.canStoreOByTma && !plan.decode && !plan.consumersSplitKeys &&
-      plan.rowGroup == 1 && plan.paddedOv <= config.getPaddedQkDepth() &&
+      plan.rowGroup == 1 && plan.ovBoxes >= kMinBoxesToStageOverQ &&
+      plan.paddedOv <= config.getPaddedQkDepth() &&
       pastPlan + plan.qTiles() * (plan.qTileBytes() + 2 * kMBarrierBytes) <=
           hopper.smemCarveoutBytes;
   std::optional<int64_t> loopStaging =

@@ -145,3 +145,21 @@ func.func @deep(%q: tensor<?x?x2x256xbf16>, %k: tensor<?x?x2x256xbf16>, %v: tens
   %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x2x256xbf16>, tensor<?x?x2x256xbf16>, tensor<?x?x2x256xbf16> -> tensor<?x?x2x256xbf16>
   return %o : tensor<?x?x2x256xbf16>
 }
+
+// -----
+
+// With one 64-column box of O (Dv = 64) the looped kernel keeps one Q
+// buffer and its slot past the plan (213216 bytes, the slot from the atom
+// at 214016, 8 KB per consumer): the slot's only wait is for the previous
+// work tile's store, long done, while a Q buffer released after the next
+// step 0 cost 1-2.7% at d = 64 (kMinBoxesToStageOverQ).
+// CHECK-LABEL: func @shallow
+// CHECK: dynamic_smem_bytes = 230400
+// CHECK-NOT: plus
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 214016 of bf16 {box = 0 : i64}
+// CHECK: fa4.epilogue.stage %{{.*}}, %{{.*}} to 222208 of bf16 {box = 0 : i64}
+// CHECK: gpu.return
+func.func @shallow(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: tensor<?x?x6x64xbf16>) -> tensor<?x?x6x64xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16> -> tensor<?x?x6x64xbf16>
+  return %o : tensor<?x?x6x64xbf16>
+}
