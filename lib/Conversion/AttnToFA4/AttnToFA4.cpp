@@ -1249,8 +1249,11 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       firstLoopStep = i32(1);
     }
     // With doubleQ the previous work tile's O left through its Q buffer:
-    // once its store has read it (long done by the end of this step 0),
-    // the storing thread releases that buffer for the tile after this one.
+    // once its store has read it, the storing thread releases that buffer
+    // for the next tile's Q, which the producer loads during this one. The
+    // store may still be reading here (0.2 us at d = 128, which the early
+    // Q pays back); released after the K/V loop, or between two loops
+    // split after its first step, the buffer cost 2.4-9% (session 16).
     if (doubleQ) {
       auto ifReleases = scf::IfOp::create(
           b, loc,
