@@ -223,12 +223,11 @@ fa4::planSmem(const AttnProblem &problem, const AttnConfig &config,
   return llvm::failure();
 }
 
-std::optional<int64_t> fa4::loopedTwinStagingOffset(int64_t smemUsed,
-                                                    int64_t bm,
-                                                    const TargetInfo &target) {
+std::optional<int64_t> fa4::pastPlanOffset(int64_t smemUsed, int64_t bytes,
+                                           const TargetInfo &target) {
   constexpr int64_t kSwizzle128BAtomBytes = 1024;
   int64_t offset = llvm::alignTo(smemUsed, kSwizzle128BAtomBytes);
-  if (offset + loopedTwinStagingBytes(bm) > target.smemCarveoutBytes)
+  if (offset + bytes > target.smemCarveoutBytes)
     return std::nullopt;
   return offset;
 }

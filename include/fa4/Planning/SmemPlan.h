@@ -121,11 +121,19 @@ int64_t loopedTwinMaxSeqKV(const AttnConfig &twinConfig);
 /// plan: one 64-row box of 128-byte rows per Q tile, `bm` rows in all.
 constexpr int64_t loopedTwinStagingBytes(int64_t bm) { return bm * 128; }
 
-/// Where that staging starts past a plan of `smemUsed` bytes (at the 128B
-/// swizzle's 1024-byte repeat), or none when it does not fit the carveout.
-/// The planner makes room by this rule; the lowering places the staging.
-std::optional<int64_t> loopedTwinStagingOffset(int64_t smemUsed, int64_t bm,
-                                               const TargetInfo &target);
+/// Where a region of `bytes` starts past a plan of `smemUsed` bytes (at the
+/// 128B swizzle's 1024-byte repeat), or none when it does not fit the
+/// carveout: the looped twin's O staging or its second Q buffer.
+std::optional<int64_t> pastPlanOffset(int64_t smemUsed, int64_t bytes,
+                                      const TargetInfo &target);
+
+/// Where the twin's O staging starts past a plan (pastPlanOffset). The
+/// planner makes room by this rule; the lowering places the staging.
+inline std::optional<int64_t>
+loopedTwinStagingOffset(int64_t smemUsed, int64_t bm,
+                        const TargetInfo &target) {
+  return pastPlanOffset(smemUsed, loopedTwinStagingBytes(bm), target);
+}
 
 /// kvStages is the most slots up to the chip's cap that fit the carveout,
 /// except that a plan with a looped twin (plansLoopedTwin) gives up slots,

@@ -57,8 +57,6 @@ constexpr int kBoxColumns = 64;
 constexpr int kSwizzleBytes = 128;
 /// One consumer's box of a Q or O tile: 64 rows of 64 16-bit columns.
 constexpr int64_t kConsumerBoxBytes = kRowsPerConsumer * kSwizzleBytes;
-/// The 128B swizzle repeats every 8 rows: a swizzled tile starts on it.
-constexpr int64_t kSwizzle128BAtomBytes = 8 * kSwizzleBytes;
 constexpr int64_t kMBarrierBytes = 8;
 /// A looped twin stages O over a second Q buffer only where O has two or
 /// more 64-column boxes, each of which waited for the previous box's store
@@ -141,9 +139,12 @@ struct HopperPlan : SplitPlan {
   bool loopDoubleQ = false;
   int64_t loopStagingBytes() const {
     return loopDoubleQ
-               ? loopQBarrierOffset() - loopStagingOffset +
-                     2 * qTiles() * kMBarrierBytes
+               ? secondQBufferBytes()
                : loopedTwinStagingBytes(numConsumers * kRowsPerConsumer);
+  }
+  /// The second Q buffer and its Q full and Q empty barrier per Q tile.
+  int64_t secondQBufferBytes() const {
+    return qTiles() * (qTileBytes() + 2 * kMBarrierBytes);
   }
   /// The second Q buffer's barriers: Q full per Q tile, then Q empty.
   int64_t loopQBarrierOffset() const {
@@ -276,16 +277,15 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op, attn::ConfigAttr config,
   // fits in a Q tile and shared memory has room, else one box of O per
   // consumer (HopperPlan::loopStagingOffset).
   const TargetInfo &hopper = getTargetInfo(Chip::SM90a);
-  int64_t pastPlan = llvm::alignTo(plan.smemUsed, kSwizzle128BAtomBytes);
+  std::optional<int64_t> secondQ =
+      pastPlanOffset(plan.smemUsed, plan.secondQBufferBytes(), hopper);
   plan.loopDoubleQ =
       plan.canStoreOByTma && !plan.decode && !plan.consumersSplitKeys &&
       plan.rowGroup == 1 && plan.ovBoxes >= kMinBoxesToStageOverQ &&
-      plan.paddedOv <= config.getPaddedQkDepth() &&
-      pastPlan + plan.qTiles() * (plan.qTileBytes() + 2 * kMBarrierBytes) <=
-          hopper.smemCarveoutBytes;
+      plan.paddedOv <= config.getPaddedQkDepth() && secondQ.has_value();
   std::optional<int64_t> loopStaging =
       plan.loopDoubleQ
-          ? std::optional<int64_t>(pastPlan)
+          ? secondQ
           : loopedTwinStagingOffset(plan.smemUsed, config.getBm(), hopper);
   if (plan.canStoreOByTma && loopStaging)
     plan.loopStagingOffset = *loopStaging;
@@ -524,6 +524,9 @@ private:
                    Value batch, Value head, Value tileRow);
   void storeOOverQ(Value consumer, Value out, Value rowMax, Value rowSum,
                    Value batch, Value head, Value tileRow, Value buffer);
+  void storeLse(Value rowMax, Value rowSum, Value batch, Value head,
+                Value tileRow);
+  void storeOBoxes(Value staging, Value batch, Value head, Value tileRow);
   Value traceStamp();
   void epilogueStamp();
   void writeTrace(Value consumer, ArrayRef<Value> stamps, Value tileRow);
@@ -1427,17 +1430,30 @@ void FA3KernelBuilder::storeO(Value consumer, Value out, Value rowMax,
                       mul(consumer, i32(plan.oStagedTileBytes())));
   stageByConsumer(consumer, out, rowSum, plan.oStagingOffset,
                   plan.oStagedTileBytes(), /*box=*/std::nullopt);
-  if (plan.hasLse)
-    LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
-                       head, args.lseStride, args.seqQ);
+  storeLse(rowMax, rowSum, batch, head, tileRow);
   auto ifFirst = meetThenFirstThread(consumer);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifFirst.thenBlock());
+  storeOBoxes(staging, batch, head, tileRow);
+  TmaStoreWaitOp::create(b, loc);
+}
+
+/// The LSE of the consumer's rows, where the op has one.
+void FA3KernelBuilder::storeLse(Value rowMax, Value rowSum, Value batch,
+                                Value head, Value tileRow) {
+  if (plan.hasLse)
+    LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
+                       head, args.lseStride, args.seqQ);
+}
+
+/// TMA stores of every 64-column box of a consumer's O tile staged at
+/// `staging` (boxes kConsumerBoxBytes apart), by the calling thread.
+void FA3KernelBuilder::storeOBoxes(Value staging, Value batch, Value head,
+                                   Value tileRow) {
   for (int64_t box = 0; box < plan.ovBoxes; ++box)
     TmaStoreOp::create(b, loc, args.oMap,
                        ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
                        add(staging, i32(box * kConsumerBoxBytes)));
-  TmaStoreWaitOp::create(b, loc);
 }
 
 /// O of a looped kernel, whose Q region holds the next work tile's Q: one
@@ -1450,9 +1466,7 @@ void FA3KernelBuilder::storeO(Value consumer, Value out, Value rowMax,
 void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
                                    Value rowSum, Value batch, Value head,
                                    Value tileRow) {
-  if (plan.hasLse)
-    LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
-                       head, args.lseStride, args.seqQ);
+  storeLse(rowMax, rowSum, batch, head, tileRow);
   epilogueStamp();
   Value staging =
       add(i32(plan.loopStagingOffset), mul(consumer, i32(kConsumerBoxBytes)));
@@ -1492,9 +1506,7 @@ void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
 void FA3KernelBuilder::storeOOverQ(Value consumer, Value out, Value rowMax,
                                    Value rowSum, Value batch, Value head,
                                    Value tileRow, Value buffer) {
-  if (plan.hasLse)
-    LseStoreOp::create(b, loc, rowMax, rowSum, args.lsePtr, batch, tileRow,
-                       head, args.lseStride, args.seqQ);
+  storeLse(rowMax, rowSum, batch, head, tileRow);
   epilogueStamp();
   Value staging = qTileOffset(consumer, buffer);
   EpilogueStageOp::create(b, loc, out, rowSum, b.getI64IntegerAttr(0), staging,
@@ -1504,11 +1516,7 @@ void FA3KernelBuilder::storeOOverQ(Value consumer, Value out, Value rowMax,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifFirst.thenBlock());
-    for (int64_t box = 0; box < plan.ovBoxes; ++box)
-      TmaStoreOp::create(
-          b, loc, args.oMap,
-          ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
-          add(staging, i32(box * kConsumerBoxBytes)));
+    storeOBoxes(staging, batch, head, tileRow);
   }
   epilogueStamp();
 }
