@@ -5,11 +5,11 @@ A kernel compiled with `fa4-compile --trace` (fa3 prefill, with LSE) writes,
 for every work tile and consumer warpgroup, the globaltimer (ns, low 32
 bits) at six points over the LSE of the consumer's first rows: the work
 tile's start, Q in shared memory, step 0 done, the K/V loop done, the last
-P V done, O written; then the consumer role's start and the SM; then, in
-the number of epilogue stamps that follow, and in the looped twin its
+P V done, O written; then the consumer role's start, the SM and the
+number of epilogue stamps that follow; then, in the looped twin, its
 epilogue's stamps: after the LSE, then with two Q buffers (O staged over
-the tile's Q) after staging and after the stores' issue, or with one
-box of staging per 64-column box of O after the wait for its slot, after
+the tile's Q) after staging and after the stores' issue, or with one box
+of staging per 64-column box of O after the wait for its slot, after
 staging, after the store's issue. This script
 launches such a kernel on fresh random inputs (a warm-up, then the traced
 launch), reads those words back and prints, in microseconds, the mean of
@@ -54,7 +54,7 @@ def launched_plan(kernel_dir, skv):
     raise SystemExit("no K tensor map in %s" % kernel_dir)
 
 
-def trace(kernel, b, s, seed, words_per_tile=WORDS):
+def trace(kernel, b, s, seed):
     info = kernel.info
     dtype = torch.bfloat16 if info.dtype == "bf16" else torch.float16
     hq, hkv = info.heads
@@ -72,13 +72,13 @@ def trace(kernel, b, s, seed, words_per_tile=WORDS):
     kernel(q, k, v, o, lse)
     torch.cuda.synchronize()
     words = lse.view(torch.int32).to(torch.int64) & 0xFFFFFFFF
-    # [b, hq, row blocks of 128, consumer, 64 rows] -> the first WORDS rows.
+    # [b, hq, row blocks of 128, consumer, 64 rows]: every row a consumer's
+    # tile has (the epilogue's count says how many of them it wrote).
     blocks = s // 128
-    words = words[:, :, : blocks * 128].reshape(b, hq, blocks, 2, 64)
+    words = words[:, :, : blocks * 128].reshape(b, hq, blocks, 2, MAX_WORDS)
     # [work tiles, consumer, word]; work tile (batch, head, row block) has
     # row block index % blocks.
-    return (words[..., :words_per_tile].reshape(-1, 2, words_per_tile).cpu(),
-            blocks)
+    return words.reshape(-1, 2, MAX_WORDS).cpu(), blocks
 
 
 def phase_us(words):
@@ -202,9 +202,7 @@ def main():
                              % (s, threads))
         tiles = -(-s // bn)
         print("b = %d, S = %d (BN = %d):" % (b, s, bn))
-        # Every row a consumer's tile has; its epilogue's count says how
-        # many it wrote.
-        words, blocks = trace(kernel, b, s, seed, MAX_WORDS)
+        words, blocks = trace(kernel, b, s, seed)
         for row in summarize(words, tiles):
             print("  " + row)
         if twin:
