@@ -16,7 +16,11 @@
 # make-matrix.py's <bench>_trace) runs bench/trace_phases.py --by-row-block
 # on each at batch B and S = Sq = Skv, after the benchmark (trace.txt).
 # FA4_NCU (the same form, any artifact) profiles one launch of each with
-# Nsight Compute where the machine has it (ncu.txt).
+# Nsight Compute where the machine has it (ncu.txt); FA4_NCU_FLAGS adds ncu
+# flags (e.g. "--clock-control none": the board's own clocks, not base).
+# FA4_CLOCK_PROBE (the same form) times each at 3 to 300 back-to-back
+# launches while sampling the SM clock and power (bench/clock_probe.py,
+# clocks.txt).
 set -euo pipefail
 
 OUT=${OUT:-/tmp/fa4-gpu-check}
@@ -212,7 +216,8 @@ if [ -n "${FA4_NCU:-}" ]; then
       parse_entry "$entry"
       echo "### $entry ($dir)" >>"$OUT/ncu.txt"
       [ -n "$dir" ] || continue
-      timeout 120 "$ncu" -k regex:fa4_ --launch-skip 2 --launch-count 1 \
+      # shellcheck disable=SC2086 # FA4_NCU_FLAGS is a list of flags.
+      timeout 120 "$ncu" ${FA4_NCU_FLAGS:-} -k regex:fa4_ --launch-skip 2 --launch-count 1 \
         --section SpeedOfLight --section SchedulerStats \
         --section WarpStateStats --section MemoryWorkloadAnalysis \
         --metrics 'regex:^sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active$,regex:^sm__inst_executed_pipe_[a-z_]*\.avg\.pct_of_peak_sustained_active$,regex:^smsp__average_warps_issue_stalled_[a-z_]*_per_issue_active\.ratio$' \
@@ -220,6 +225,18 @@ if [ -n "${FA4_NCU:-}" ]; then
         --bench --iters 3 >>"$OUT/ncu.txt" 2>&1 || echo "ncu exit $?" >>"$OUT/ncu.txt"
     done
   fi
+fi
+
+if [ -n "${FA4_CLOCK_PROBE:-}" ] && command -v nvidia-smi >/dev/null; then
+  step "clock probe"
+  read -ra probes <<<"$FA4_CLOCK_PROBE"
+  rows=()
+  for entry in "${probes[@]}"; do
+    parse_entry "$entry"
+    [ -n "$dir" ] && rows+=("$dir:$batch:$seq")
+  done
+  python3 bench/clock_probe.py --fa4-run "$FA4_RUN" "${rows[@]}" >"$OUT/clocks.txt" 2>&1 ||
+    echo "clock probe FAILED (see clocks.txt)" >&2
 fi
 
 step "summary"
@@ -231,6 +248,7 @@ grep -- '--bench' "$OUT/rows.txt" || true
 [ -f "$OUT/bench.txt" ] && { echo "-- benchmark:"; cat "$OUT/bench.txt"; }
 [ -f "$OUT/bench-graph.txt" ] && { echo "-- benchmark, CUDA graphs:"; cat "$OUT/bench-graph.txt"; }
 [ -f "$OUT/trace.txt" ] && { echo "-- phase traces:"; cat "$OUT/trace.txt"; }
+[ -f "$OUT/clocks.txt" ] && { echo "-- clock probe:"; cat "$OUT/clocks.txt"; }
 [ -f "$OUT/ncu.txt" ] && { echo "-- nsight compute:"; grep -vE '^ *(-{5,}|=+PROF=)' "$OUT/ncu.txt"; }
 echo "failures: $failures"
 # The device tool returns only a few files from $OUT: pack every log into one
@@ -239,6 +257,7 @@ echo "failures: $failures"
 if tar czf "$OUT/logs.tgz" -C "$OUT" --exclude=logs.tgz . 2>/dev/null ||
    [ -s "$OUT/logs.tgz" ]; then
   find "$OUT" -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt \
-    ! -name bench.txt ! -name bench-graph.txt ! -name trace.txt ! -name ncu.txt -delete
+    ! -name bench.txt ! -name bench-graph.txt ! -name trace.txt ! -name ncu.txt \
+    ! -name clocks.txt -delete
 fi
 [ "$failures" -eq 0 ]

@@ -158,7 +158,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
 # cases (their LSE is the trace) and no benchmark rows.
 TRACE_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
-               "bench_prefill_d128_none"]
+               "bench_prefill_d128_none", "bench_prefill_d256_causal"]
 # A variant kernel also runs these (Sq, Skv) for correctness, at B = 1
 # (Skv 2500 and 3001: past the twin's bound, one CTA per work tile).
 VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),
