@@ -7,6 +7,13 @@ L2); torch by CUDA events around the same shapes in bf16/f16, BSHD inputs
 transposed to the BHSD views SDPA takes (a view, no copy). Prints TFLOP/s
 (visible (i, j) pairs only, like fa4-run) or K+V TB/s for decode, and the
 ratios, as a table; writes the rows as JSON to --json.
+
+--warmup-ms N launches each side for N ms before its timed calls. An H200
+keeps its boost clock for the first ~100 ms of full load and then its power
+limit pulls the SM clock down by 10-30% (bench/clock_probe.py): without a
+warm-up, 30 calls of a short problem run at boost and those of a long one
+straddle the drop, so the side that follows an idle gap looks faster. With
+it every side is timed at the board's sustained clock.
 """
 import argparse
 import json
@@ -14,6 +21,7 @@ import math
 import re
 import subprocess
 import sys
+import time
 
 import torch
 from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -36,14 +44,27 @@ def visible_pairs(sq, skv, mask, left, right):
     return total
 
 
-def time_ms(fn, iters=30, warmup=5):
+def warm_up(fn, warmup_ms):
+    """Calls `fn` for `warmup_ms` of wall time, as fa4-run --warmup-ms does:
+    synchronising every 8 calls, so the clock reads GPU time."""
+    end = time.monotonic() + warmup_ms / 1e3
+    calls = 0
+    while time.monotonic() < end:
+        fn()
+        calls += 1
+        if calls % 8 == 0:
+            torch.cuda.synchronize()
+    torch.cuda.synchronize()
+
+
+def time_ms(fn, iters=30, warmup=5, warmup_ms=0):
     """Median per-call time, measured as fa4-run measures its kernel: every
     call and its events queued back to back, one synchronisation at the end,
     so the GPU never idles on the host between calls (a per-call sync would
     add the host's launch latency to torch's times)."""
     for _ in range(warmup):
         fn()
-    torch.cuda.synchronize()
+    warm_up(fn, warmup_ms)
     events = [(torch.cuda.Event(True), torch.cuda.Event(True)) for _ in range(iters)]
     for start, end in events:
         start.record()
@@ -54,7 +75,7 @@ def time_ms(fn, iters=30, warmup=5):
     return times[len(times) // 2]
 
 
-def time_ms_graph(fn, iters=30, replays=5):
+def time_ms_graph(fn, iters=30, replays=5, warmup_ms=0):
     """Median per-call time of `iters` calls captured in one CUDA graph: no
     host launch cost between kernels (fa4-run --graph measures its side the
     same way). None when the backend cannot be captured."""
@@ -73,7 +94,7 @@ def time_ms_graph(fn, iters=30, replays=5):
         print(f"  graph capture failed: {str(error).splitlines()[0][:100]}", file=sys.stderr)
         return None
     graph.replay()
-    torch.cuda.synchronize()
+    warm_up(graph.replay, warmup_ms)
     events = [torch.cuda.Event(True) for _ in range(replays + 1)]
     events[0].record()
     for event in events[1:]:
@@ -84,7 +105,7 @@ def time_ms_graph(fn, iters=30, replays=5):
     return times[len(times) // 2]
 
 
-def torch_ms(backend, problem, b, sq, skv, graph=False):
+def torch_ms(backend, problem, b, sq, skv, graph=False, warmup_ms=0):
     dtype = torch.bfloat16 if problem["dtype"] == "bf16" else torch.float16
     hq, hkv = problem["num_q_heads"], problem["num_kv_heads"]
     dqk, dv = problem["qk_depth"], problem["ov_depth"]
@@ -117,15 +138,17 @@ def torch_ms(backend, problem, b, sq, skv, graph=False):
 
     try:
         with sdpa_kernel([backend]):
-            return time_ms_graph(run) if graph else time_ms(run)
+            return (time_ms_graph(run, warmup_ms=warmup_ms) if graph
+                    else time_ms(run, warmup_ms=warmup_ms))
     except RuntimeError as error:
         print(f"  torch {backend.name}: {str(error).splitlines()[0][:100]}", file=sys.stderr)
         return None
 
 
-def fa4_ms(fa4_run, artifact, b, sq, skv, graph=False, pdl=False):
+def fa4_ms(fa4_run, artifact, b, sq, skv, graph=False, pdl=False, warmup_ms=0):
     out = subprocess.run([fa4_run, f"{artifact}/manifest.json", "--b", str(b), "--sq", str(sq),
-                          "--skv", str(skv), "--bench", "--iters", "30"] +
+                          "--skv", str(skv), "--bench", "--iters", "30",
+                          "--warmup-ms", str(warmup_ms)] +
                          (["--graph"] if graph else []) + (["--pdl"] if pdl else []),
                          capture_output=True, text=True, timeout=600)
     match = re.search(r"ms=([0-9.eE+-]+)", out.stdout)
@@ -145,6 +168,9 @@ def main():
     parser.add_argument("--pdl-column", action="store_true",
                         help="also time fa4 with programmatic dependent launches "
                              "(fa4-run --pdl) and print their ratio to plain ones")
+    parser.add_argument("--warmup-ms", type=int, default=0,
+                        help="launch each side for this long before timing it "
+                             "(the board's sustained clock; 0: boost, as before)")
     parser.add_argument("rows", nargs="+", help="ARTIFACT_DIR:B:SQ:SKV")
     args = parser.parse_args()
     rows = []
@@ -184,14 +210,18 @@ def main():
         key = (json.dumps(problem, sort_keys=True), b, sq, skv)
         if key not in torch_times:
             torch_times[key] = [
-                torch_ms(SDPBackend.CUDNN_ATTENTION, problem, b, sq, skv, args.graph),
-                torch_ms(SDPBackend.FLASH_ATTENTION, problem, b, sq, skv, args.graph)]
+                torch_ms(SDPBackend.CUDNN_ATTENTION, problem, b, sq, skv, args.graph,
+                         args.warmup_ms),
+                torch_ms(SDPBackend.FLASH_ATTENTION, problem, b, sq, skv, args.graph,
+                         args.warmup_ms)]
         cudnn_ms, flash_ms = torch_times[key]
-        sides = [("fa4", fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph)),
+        sides = [("fa4", fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph,
+                                warmup_ms=args.warmup_ms)),
                  ("cudnn", cudnn_ms), ("flash", flash_ms)]
         if args.pdl_column:
             sides.append(("fa4_pdl",
-                          fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph, pdl=True)))
+                          fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph, pdl=True,
+                                 warmup_ms=args.warmup_ms)))
         for name, ms in sides:
             row[name + "_ms"] = ms
             row[name] = rate(ms) if ms else None

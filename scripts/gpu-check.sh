@@ -169,7 +169,11 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
   pdl_column=()
   [ "${FA4_BENCH_PDL:-0}" = 1 ] && pdl_column=(--pdl-column)
   # FA4_BENCH_SECONDS bounds each comparison (0: no bound).
-  if ! timeout "${FA4_BENCH_SECONDS:-0}" python3 bench/compare_sdpa.py "${pdl_column[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
+  # FA4_BENCH_WARMUP_MS: each side runs this long before it is timed, so
+  # every side is timed at the board's sustained clock (compare_sdpa.py);
+  # 0 times from boost, as every run before session 17 did.
+  warmup=(--warmup-ms "${FA4_BENCH_WARMUP_MS:-1000}")
+  if ! timeout "${FA4_BENCH_SECONDS:-0}" python3 bench/compare_sdpa.py "${pdl_column[@]}" "${warmup[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
        $(grep -E "${FA4_BENCH_FILTER:-.}" artifacts/bench.txt) >"$OUT/bench.txt" 2>"$OUT/bench.err"; then
     failures=$((failures + 1))
     echo "benchmark FAILED (see bench.err)" >&2
@@ -178,7 +182,7 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
   # every side timed in CUDA graphs (kernel time without host launch cost).
   if [ -n "${FA4_BENCH_GRAPH:-}" ]; then
     # shellcheck disable=SC2046
-    if ! timeout "${FA4_BENCH_SECONDS:-0}" python3 bench/compare_sdpa.py --graph "${pdl_column[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench-graph.json" \
+    if ! timeout "${FA4_BENCH_SECONDS:-0}" python3 bench/compare_sdpa.py --graph "${pdl_column[@]}" "${warmup[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench-graph.json" \
          $(grep -E "${FA4_BENCH_GRAPH}" artifacts/bench.txt) >"$OUT/bench-graph.txt" 2>>"$OUT/bench.err"; then
       failures=$((failures + 1))
       echo "graph benchmark FAILED (see bench.err)" >&2
@@ -235,7 +239,7 @@ if [ -n "${FA4_CLOCK_PROBE:-}" ] && command -v nvidia-smi >/dev/null; then
     parse_entry "$entry"
     [ -n "$dir" ] && rows+=("$dir:$batch:$seq")
   done
-  python3 bench/clock_probe.py --fa4-run "$FA4_RUN" "${rows[@]}" >"$OUT/clocks.txt" 2>&1 ||
+  python3 bench/clock_probe.py --fa4-run "$FA4_RUN" --warmup-ms 0,1000 --iters 10,30,300 "${rows[@]}" >"$OUT/clocks.txt" 2>&1 ||
     echo "clock probe FAILED (see clocks.txt)" >&2
 fi
 
