@@ -14,10 +14,19 @@ limit pulls the SM clock down by 10-30% (bench/clock_probe.py): without a
 warm-up, 30 calls of a short problem run at boost and those of a long one
 straddle the drop, so the side that follows an idle gap looks faster. With
 it every side is timed at the board's sustained clock.
+
+--interleave N times prefill rows in this process instead (fa4 through the
+Python package on the same input tensors as torch): after the warm-up the
+three sides take turns, N rounds of (fa4, cuDNN, flash), each turn a short
+warm-up and 30 timed calls, and each side reports the median of its
+rounds. A side timed minutes apart from another reads the board at
+another temperature (the sustained clock drifts 4-5% over a call), so
+interleaving is what makes a ratio at the sustained clock mean something.
 """
 import argparse
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -145,6 +154,86 @@ def torch_ms(backend, problem, b, sq, skv, graph=False, warmup_ms=0):
         return None
 
 
+def input_sets(problem, b, sq, skv):
+    """Random q, k, v in BSHD storage, enough sets that they cannot all sit
+    in L2 (as torch_ms and fa4-run rotate them)."""
+    dtype = torch.bfloat16 if problem["dtype"] == "bf16" else torch.float16
+    hq, hkv = problem["num_q_heads"], problem["num_kv_heads"]
+    dqk, dv = problem["qk_depth"], problem["ov_depth"]
+    count = max(1, min(8, math.ceil(3 * 60e6 / (2 * b * (sq * hq * dqk + skv * hkv * (dqk + dv))))))
+    return [(torch.randn(b, sq, hq, dqk, device="cuda", dtype=dtype),
+             torch.randn(b, skv, hkv, dqk, device="cuda", dtype=dtype),
+             torch.randn(b, skv, hkv, dv, device="cuda", dtype=dtype))
+            for _ in range(count)]
+
+
+def interleaved_ms(artifact, problem, b, sq, skv, rounds, warmup_ms):
+    """{side: median ms over `rounds` turns} for fa4, cudnn and flash timed in
+    turn on the same inputs after `warmup_ms` of all three in turn (None for
+    a side that cannot run the problem)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    import fa4  # noqa: E402 (needs FA4_RUNTIME_LIB or python/fa4's search)
+
+    kernel = fa4.Kernel.load(artifact)
+    info = kernel.info
+    sets = input_sets(problem, b, sq, skv)
+    hq, dv = problem["num_q_heads"], problem["ov_depth"]
+    outputs = [(torch.empty(b, sq, hq, dv, device="cuda", dtype=q.dtype),
+                torch.empty(b, hq, sq, device="cuda", dtype=torch.float32)
+                if info.has_lse else None) for q, _, _ in sets]
+    mask = problem["mask"]["kind"]
+    attn_mask, is_causal = None, False
+    if mask == "causal" and sq == skv:
+        is_causal = True
+    elif mask == "causal":  # SDPA's is_causal is top-left aligned; ours is bottom-right.
+        i = torch.arange(sq, device="cuda")[:, None]
+        j = torch.arange(skv, device="cuda")[None, :]
+        attn_mask = j <= i + skv - sq
+    counter = [0]
+
+    def next_set():
+        counter[0] += 1
+        return counter[0] % len(sets)
+
+    def fa4_call():
+        index = next_set()
+        q, k, v = sets[index]
+        o, lse = outputs[index]
+        kernel.launch(q, k, v, o, lse, stream=torch.cuda.current_stream())
+
+    def sdpa_call(backend):
+        def call():
+            q, k, v = sets[next_set()]
+            with sdpa_kernel([backend]):
+                torch.nn.functional.scaled_dot_product_attention(
+                    q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                    attn_mask=attn_mask, is_causal=is_causal, scale=problem["scale"],
+                    enable_gqa=problem["num_q_heads"] != problem["num_kv_heads"])
+        return call
+
+    sides = {"fa4": fa4_call}
+    if mask != "window":
+        sides["cudnn"] = sdpa_call(SDPBackend.CUDNN_ATTENTION)
+        sides["flash"] = sdpa_call(SDPBackend.FLASH_ATTENTION)
+    for name in list(sides):
+        try:
+            sides[name]()
+            torch.cuda.synchronize()
+        except RuntimeError as error:
+            print(f"  {name}: {str(error).splitlines()[0][:100]}", file=sys.stderr)
+            del sides[name]
+    end = time.monotonic() + warmup_ms / 1e3
+    while time.monotonic() < end:
+        for fn in sides.values():
+            warm_up(fn, 50)
+    turns = {name: [] for name in sides}
+    for _ in range(rounds):
+        for name, fn in sides.items():
+            turns[name].append(time_ms(fn, warmup_ms=100))
+    kernel.close()
+    return {name: sorted(times)[len(times) // 2] for name, times in turns.items()}
+
+
 def fa4_ms(fa4_run, artifact, b, sq, skv, graph=False, pdl=False, warmup_ms=0):
     out = subprocess.run([fa4_run, f"{artifact}/manifest.json", "--b", str(b), "--sq", str(sq),
                           "--skv", str(skv), "--bench", "--iters", "30",
@@ -171,6 +260,10 @@ def main():
     parser.add_argument("--warmup-ms", type=int, default=0,
                         help="launch each side for this long before timing it "
                              "(the board's sustained clock; 0: boost, as before)")
+    parser.add_argument("--interleave", type=int, default=0, metavar="ROUNDS",
+                        help="time prefill rows in this process, the three sides in "
+                             "turn for ROUNDS rounds after --warmup-ms (0: fa4-run, "
+                             "then torch's times shared by a problem's variants)")
     parser.add_argument("rows", nargs="+", help="ARTIFACT_DIR:B:SQ:SKV")
     args = parser.parse_args()
     rows = []
@@ -205,6 +298,17 @@ def main():
         rate = (lambda ms: kv_bytes / ms / 1e9) if decode else (lambda ms: flops / ms / 1e9)
         row = {"artifact": artifact.rstrip("/").split("/")[-1], "b": b, "sq": sq, "skv": skv,
                "unit": unit}
+        if args.interleave and not decode and not args.graph:
+            times = interleaved_ms(artifact, problem, b, sq, skv, args.interleave,
+                                   args.warmup_ms)
+            for name in ("fa4", "cudnn", "flash"):
+                ms = times.get(name)
+                row[name + "_ms"] = ms
+                row[name] = rate(ms) if ms else None
+            row["protocol"] = f"interleaved x{args.interleave}, warm-up {args.warmup_ms} ms"
+            rows.append(row)
+            print_row(row)
+            continue
         # Variants of one problem share torch's times, so their ratios
         # compare the variants, not run-to-run noise in torch.
         key = (json.dumps(problem, sort_keys=True), b, sq, skv)

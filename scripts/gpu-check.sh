@@ -173,7 +173,10 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
   # every side is timed at the board's sustained clock (compare_sdpa.py);
   # 0 times from boost, as every run before session 17 did.
   warmup=(--warmup-ms "${FA4_BENCH_WARMUP_MS:-1000}")
-  if ! timeout "${FA4_BENCH_SECONDS:-0}" python3 bench/compare_sdpa.py "${pdl_column[@]}" "${warmup[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
+  # FA4_BENCH_INTERLEAVE: prefill rows timed in one process, fa4, cuDNN and
+  # flash in turn for this many rounds (0: fa4-run, torch apart).
+  interleave=(--interleave "${FA4_BENCH_INTERLEAVE:-3}")
+  if ! FA4_RUNTIME_LIB="$runtime_lib" timeout "${FA4_BENCH_SECONDS:-0}" python3 bench/compare_sdpa.py "${pdl_column[@]}" "${warmup[@]}" "${interleave[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
        $(grep -E "${FA4_BENCH_FILTER:-.}" artifacts/bench.txt) >"$OUT/bench.txt" 2>"$OUT/bench.err"; then
     failures=$((failures + 1))
     echo "benchmark FAILED (see bench.err)" >&2
