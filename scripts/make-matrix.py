@@ -106,14 +106,17 @@ SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 # consumer's softmax under two others' GEMMs); d = 128 too, at BN = 64, for
 # correctness at Dv = 128. "two": two consumers for both
 # (`--consumer-warpgroups=2`), against the default, which gives the d = 64
-# kernel three and its twin (Skv <= 2048) its own plan of two (session 12;
+# kernel three and its twin (Skv <= 1024 without a mask, 2048 under a causal
+# one) its own plan of two (session 12;
 # its "c3bn96" / "c3bn80", three at BN = 96 / 80, and "hint8k", size hints
 # of 8192, were measured then).
 C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
 # "t1024": the d = 64 looped twin (two consumers) only up to 1024 keys, so
 # that the three-consumer kernel runs at 2048 (`--persistent-max-seq-kv=1024`;
-# session 12's `c3` and `hint8k` ran three consumers there 5% faster
-# without a mask, in the spilling three-consumer twin).
+# the default without a mask since session 17, which measured it +2.4-3%
+# there at the sustained clock; under a causal mask it lost 4-9%).
+# "t2048": the twin up to 2048 keys, the default without a mask until
+# session 17.
 # "t16k": d = 128 with the looped twin (its own plan, 128-key tiles) at
 # every bench S (`--persistent-max-seq-kv=16384`), against the default's
 # plain kernel (176-key tiles) past 2048 keys, whose new CTAs wait for
@@ -148,6 +151,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "two": (["--consumer-warpgroups=2"], C3_BENCH),
             "twin176": (["--block-n=176"], ["bench_prefill_d128_none"]),
             "t1024": (["--persistent-max-seq-kv=1024"], C3_BENCH),
+            "t2048": (["--persistent-max-seq-kv=2048"], C3_BENCH[:1]),
             "t16k": (["--persistent-max-seq-kv=16384"],
                       ["bench_prefill_d128_none", "bench_prefill_d128_causal"]),
             "c3p": (["--consumer-warpgroups=3", "--persistent"], C3_BENCH),

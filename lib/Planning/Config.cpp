@@ -255,19 +255,25 @@ static int chooseSm100Tiles(const AttnProblem &problem,
 /// Three consumers at d = 64 measured +7-13% over two from Skv = 4096 to
 /// 16k, but -8 to -24% at 512-1024 (a 192-row tile wastes 11% of 512 rows,
 /// and the looped twin, which runs those, spills at 160 registers) and
-/// -2 to +5% at 2048 (bench/RESULTS.md, session 12). So the planner takes
-/// three, without a window mask (not measured), where the kernel runs only
-/// past the twin's 2048 keys: a static Skv past it, or a dynamic one (the
-/// twin, with its own plan of two, takes Skv <= 2048: fa4::twinProblem);
-/// and Sq past it or unknown.
+/// -2 to +5% at 2048 (bench/RESULTS.md, session 12); against the twin at
+/// 2048 keys without a mask +1.2% from boost and +2.4-3% at the sustained
+/// clock (sessions 14 and 17). So the planner takes three, without a window
+/// mask (not measured), where the kernel runs only past the twin's bound
+/// (1024 keys without a mask, 2048 under a causal one;
+/// fa4::loopedTwinMaxSeqKV): a static Skv past it, or a dynamic one (the
+/// twin, with its own plan of two, takes the rest: fa4::twinProblem); and
+/// Sq past it or unknown.
 static bool prefersThreeConsumers(const AttnProblem &problem,
                                   const AttnConfig &config) {
   int64_t seqQ = problem.plannedSeqQ();
+  int64_t twinBound = problem.mask == MaskKind::None
+                          ? kUnmaskedShallowTwinMaxSeqKV
+                          : kLoopedTwinMaxSeqKV;
   return config.paddedQkDepth <= kThreeConsumerMaxDepth &&
          config.paddedOvDepth <= kThreeConsumerMaxDepth &&
          problem.mask != MaskKind::Window &&
-         (problem.seqKV == kDynamic || problem.seqKV > kLoopedTwinMaxSeqKV) &&
-         (seqQ == kDynamic || seqQ > kLoopedTwinMaxSeqKV);
+         (problem.seqKV == kDynamic || problem.seqKV > twinBound) &&
+         (seqQ == kDynamic || seqQ > twinBound);
 }
 
 /// Sets the tiles and returns the largest BN the chip's resources allow.

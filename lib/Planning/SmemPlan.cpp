@@ -244,15 +244,17 @@ bool fa4::plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
          (config.paddedOvDepth <= kShallowTwinMaxOvDepth ||
           config.bn <= kDeepTwinMaxBN) &&
          problem.mask != MaskKind::Window &&
-         (seqKV == kDynamic || seqKV <= loopedTwinMaxSeqKV(config));
+         (seqKV == kDynamic ||
+          seqKV <= loopedTwinMaxSeqKV(config, problem.mask));
 }
 
-int64_t fa4::loopedTwinMaxSeqKV(const AttnConfig &twinConfig) {
+int64_t fa4::loopedTwinMaxSeqKV(const AttnConfig &twinConfig, MaskKind mask) {
   if (twinConfig.paddedOvDepth > kShallowTwinMaxOvDepth)
     return kDeepTwinMaxSeqKV;
   if (twinConfig.paddedOvDepth > kThreeConsumerMaxDepth)
     return kMidDepthTwinMaxSeqKV;
-  return kLoopedTwinMaxSeqKV;
+  return mask == MaskKind::None ? kUnmaskedShallowTwinMaxSeqKV
+                                : kLoopedTwinMaxSeqKV;
 }
 
 /// Every region of a plan with its name, in the order explain() prints them.
@@ -291,11 +293,17 @@ void fa4::explain(const SmemPlan &plan, const AttnConfig &config,
      << (config.useSharedKv ? "slots of one shared K/V ring"
                             : "per K and per V ring")
      << ", as many as fit up to " << maxKvSlots(config);
-  if (config.chip == Chip::SM90a)
+  if (config.chip == Chip::SM90a) {
+    int64_t masked = loopedTwinMaxSeqKV(config, MaskKind::Causal);
+    int64_t unmasked = loopedTwinMaxSeqKV(config, MaskKind::None);
     os << ", fewer (down to 2) where a prefill kernel's looped twin stages O "
           "past the plan (Dv <= 128, a "
           "dynamic Skv or one up to "
-       << loopedTwinMaxSeqKV(config) << ")";
+       << masked;
+    if (unmasked != masked)
+      os << ", " << unmasked << " without a mask";
+    os << ")";
+  }
   os << ", or max-kv-stages\n";
   os << "  qkStages = " << plan.qkStages << ", pvStages = " << plan.pvStages
      << ": K and V tiles land in depth boxes with a barrier each, so the "

@@ -1,10 +1,12 @@
 // A looped twin with its own plan: at d = 64 for a dynamic Skv the planner
-// gives the kernel, which runs Skv > 2048, three consumer warpgroups, and
-// its twin, which runs Skv <= 2048, two (twin_config). The manifest
+// gives the kernel, which runs Skv > 1024 (2048 under a causal mask), three
+// consumer warpgroups, and its twin, which runs the shorter ones, two
+// (twin_config). The manifest
 // (version 6) gives the twin its own parameters (a 176-key K/V box against
 // the kernel's 112), threads, 128-row work tiles and shared memory.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=none -o %t --quiet
 // RUN: FileCheck %s < %t/fa4_fa3_d64_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=CAUSAL < %t/fa4_fa3_d64_causal_sm_90a/manifest.json
 // RUN: fa4-compile %s --chip=sm_90a --ptxas=none --consumer-warpgroups=2 -o %t/two --quiet
 // RUN: FileCheck %s --check-prefix=TWO < %t/two/fa4_fa3_d64_sm_90a/manifest.json
 
@@ -22,7 +24,7 @@
 // CHECK:        "persistent": {
 // CHECK-NEXT:     "ctas_per_sm": 1,
 // CHECK-NEXT:     "kernel": "fa4_fa3_d64_sm_90a_persistent",
-// CHECK-NEXT:     "max_seq_kv": 2048
+// CHECK-NEXT:     "max_seq_kv": 1024
 // CHECK:      "params": [
 // CHECK:              112,
 // CHECK:          "tensor": "k"
@@ -46,5 +48,14 @@
 // TWO-NOT:  "twin"
 func.func @d64(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %v: tensor<?x?x16x64xbf16>) -> tensor<?x?x16x64xbf16> {
   %o = attn.attention %q, %k, %v : tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16> -> tensor<?x?x16x64xbf16>
+  return %o : tensor<?x?x16x64xbf16>
+}
+
+// CAUSAL:      "persistent": {
+// CAUSAL-NEXT:     "ctas_per_sm": 1,
+// CAUSAL-NEXT:     "kernel": "fa4_fa3_d64_causal_sm_90a_persistent",
+// CAUSAL-NEXT:     "max_seq_kv": 2048
+func.func @d64_causal(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %v: tensor<?x?x16x64xbf16>) -> tensor<?x?x16x64xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16> -> tensor<?x?x16x64xbf16>
   return %o : tensor<?x?x16x64xbf16>
 }

@@ -194,10 +194,15 @@ TEST(ConfigTest, SM90aThreeConsumersPastTheTwinsBound) {
   EXPECT_EQ(twin->consumerWarpgroups, 2);
   EXPECT_EQ(twin->blockN, 0);
   EXPECT_EQ(sm90(*twin)->numQ, 2);
-  // Two where the twin runs (a static Skv of 2048), for a short Sq (static
-  // or hinted), under a window mask, and at d = 128; asked for three, the
-  // twin shares the plan.
-  EXPECT_EQ(sm90(makeProblem(8, 2048, 2048, 32, 32, 64, 64))->numQ, 2);
+  // Two where the twin runs (a static Skv of 2048 under a causal mask, of
+  // 1024 without one), for a short Sq (static or hinted), under a window
+  // mask, and at d = 128; asked for three, the twin shares the plan.
+  AttnProblem causal2k = makeProblem(8, 2048, 2048, 32, 32, 64, 64);
+  causal2k.mask = MaskKind::Causal;
+  EXPECT_EQ(sm90(causal2k)->numQ, 2);
+  EXPECT_EQ(sm90(makeProblem(8, 1024, 1024, 32, 32, 64, 64))->numQ, 2);
+  // Without a mask 2048 keys are past the twin: three.
+  EXPECT_EQ(sm90(makeProblem(8, 2048, 2048, 32, 32, 64, 64))->numQ, 3);
   dynamic.seqQHint = 1024;
   EXPECT_EQ(sm90(dynamic)->numQ, 2);
   dynamic.seqQHint = kDynamic;

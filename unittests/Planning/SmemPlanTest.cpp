@@ -63,7 +63,8 @@ TEST(SmemPlanTest, LoopedTwinRule) {
   dynamic.seqQ = dynamic.seqKV = kDynamic;
   dynamic.seqKVHint = 16384; // A hint does not count.
   EXPECT_TRUE(twin(dynamic));
-  // The bound is the twin's depth's: 4096 keys at Dv = 128, 2048 at 64.
+  // The bound is the twin's depth's: 4096 keys at Dv = 128; at 64 2048
+  // under a causal mask and 1024 without one.
   AttnProblem long_ = causal;
   long_.seqQ = long_.seqKV = kMidDepthTwinMaxSeqKV;
   EXPECT_TRUE(twin(long_));
@@ -71,9 +72,16 @@ TEST(SmemPlanTest, LoopedTwinRule) {
   EXPECT_FALSE(twin(long_));
   AttnProblem shallow =
       makeProblem(8, kLoopedTwinMaxSeqKV, kLoopedTwinMaxSeqKV, 16, 16, 64, 64);
+  shallow.mask = MaskKind::Causal;
   EXPECT_TRUE(twin(shallow));
   shallow.seqQ = shallow.seqKV = kLoopedTwinMaxSeqKV + 1;
   EXPECT_FALSE(twin(shallow));
+  AttnProblem unmasked =
+      makeProblem(8, kUnmaskedShallowTwinMaxSeqKV, kUnmaskedShallowTwinMaxSeqKV,
+                  16, 16, 64, 64);
+  EXPECT_TRUE(twin(unmasked));
+  unmasked.seqQ = unmasked.seqKV = kUnmaskedShallowTwinMaxSeqKV + 1;
+  EXPECT_FALSE(twin(unmasked));
   AttnProblem window = causal;
   window.mask = MaskKind::Window;
   window.windowLeft = 128;

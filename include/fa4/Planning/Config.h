@@ -99,8 +99,8 @@ llvm::FailureOr<AttnConfig> planConfig(const AttnProblem &problem,
 
 /// The planner's own choice of three sm_90a consumer warpgroups: depths up
 /// to this (measured; prefersThreeConsumers). Past the looped twin's bound
-/// such a kernel runs, which is why that bound stays at 2048 keys there
-/// (fa4::loopedTwinMaxSeqKV).
+/// such a kernel runs, which is why that bound stays at 1024 / 2048 keys
+/// there (fa4::loopedTwinMaxSeqKV).
 constexpr int64_t kThreeConsumerMaxDepth = 64;
 
 /// The problem the sm_90a looped twin (up to fa4::loopedTwinMaxSeqKV keys,

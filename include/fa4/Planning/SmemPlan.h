@@ -85,6 +85,12 @@ struct SmemPlan {
 /// sm_90a prefill runs on persistent CTAs, a looped twin of its kernel, up
 /// to this many keys by the planner's rule (bench/RESULTS.md, sessions 6-10).
 constexpr int64_t kLoopedTwinMaxSeqKV = 2048;
+/// Without a mask at Dv <= kThreeConsumerMaxDepth the twin (two consumers)
+/// runs only up to this many keys: at 2048 the plain kernel's three
+/// consumers measured +1.2% from boost (session 14, call 1) and +2.4% /
+/// +3.0% at the sustained clock (session 17, calls 3-4), where under a
+/// causal mask they lose 4-9%.
+constexpr int64_t kUnmaskedShallowTwinMaxSeqKV = 1024;
 /// A looped twin past Dv = 128 (d = 256) needs tiles of at most this many
 /// keys: its O (Dv / 2 registers a thread) and its O staging past the plan
 /// leave no room at the plain kernel's 80. It runs up to
@@ -112,10 +118,11 @@ constexpr int64_t kMidDepthTwinMaxSeqKV = 4096;
 bool plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
                      const SplitKPlan &splitK);
 
-/// The Skv up to which the looped twin planned as `twinConfig` runs:
-/// kLoopedTwinMaxSeqKV up to kThreeConsumerMaxDepth, kMidDepthTwinMaxSeqKV
-/// up to kShallowTwinMaxOvDepth, kDeepTwinMaxSeqKV past it.
-int64_t loopedTwinMaxSeqKV(const AttnConfig &twinConfig);
+/// The Skv up to which the looped twin planned as `twinConfig` runs under
+/// `mask`: up to kThreeConsumerMaxDepth kLoopedTwinMaxSeqKV, or
+/// kUnmaskedShallowTwinMaxSeqKV without a mask; kMidDepthTwinMaxSeqKV up
+/// to kShallowTwinMaxOvDepth, kDeepTwinMaxSeqKV past it.
+int64_t loopedTwinMaxSeqKV(const AttnConfig &twinConfig, MaskKind mask);
 
 /// The looped twin stores O one 64-column box at a time, staged past the
 /// plan: one 64-row box of 128-byte rows per Q tile, `bm` rows in all.

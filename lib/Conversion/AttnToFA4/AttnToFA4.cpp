@@ -80,8 +80,9 @@ constexpr int kEpilogueBarrierBase = 4;
 /// `persistent=true`: persistent at every Skv.
 constexpr int64_t kAlwaysPersistent = INT32_MAX;
 /// persistent-max-seq-kv's default, -1: the planner's rule
-/// (persistentUpToSeqKV), loopedTwinMaxSeqKV (2048 at Dv <= 64, 4096 at
-/// Dv <= 128, 512 past it) without a window mask, and under a causal mask
+/// (persistentUpToSeqKV), loopedTwinMaxSeqKV (at Dv <= 64 1024 without a
+/// mask and 2048 under a causal one, 4096 at Dv <= 128, 512 past it)
+/// without a window mask, and under a causal mask
 /// at Dv > 64 only when the twin stores O by TMA too (the smem plan left
 /// room: plansLoopedTwin); else no persistence. The looped twin measured
 /// +14-27% at S = 512 and 0-4% at 2048 for Dv <= 128, with the plain
@@ -1723,7 +1724,9 @@ private:
           op.getTwinConfigAttr() ? op.getTwinConfigAttr() : op.getConfigAttr();
       AttnConfig twinConfig = twinConfigAttr.toPlan(problem);
       bool twin = plansLoopedTwin(problem, twinConfig, splitK);
-      maxSeqKV = twin && !causalPlainWins ? loopedTwinMaxSeqKV(twinConfig) : 0;
+      maxSeqKV = twin && !causalPlainWins
+                     ? loopedTwinMaxSeqKV(twinConfig, problem.mask)
+                     : 0;
     }
     // A static Skv decides now: one kernel, looped or not.
     int64_t seqKV = op.getKeyType().getDimSize(1);

@@ -47,10 +47,35 @@ func.func @prefill_d64_mha(%q: tensor<1x4096x16x64xbf16>, %k: tensor<1x4096x16x6
 
 // -----
 
+// Without a mask the looped twin (two consumers) stops at 1024 keys, so a
+// static 2048 takes the plain kernel's three; under a causal mask the twin
+// runs to 2048 keys, and 2048 keeps two.
 // SM90-LABEL: func @prefill_d64_mha_2k
-// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, {{.*}}num_threads = 384>
+// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}bm = 192, bn = 112, {{.*}}num_q = 3, {{.*}}num_threads = 512>
 func.func @prefill_d64_mha_2k(%q: tensor<1x2048x16x64xbf16>, %k: tensor<1x2048x16x64xbf16>, %v: tensor<1x2048x16x64xbf16>) -> tensor<1x2048x16x64xbf16> {
   %o = attn.attention %q, %k, %v
+      : tensor<1x2048x16x64xbf16>, tensor<1x2048x16x64xbf16>, tensor<1x2048x16x64xbf16>
+      -> tensor<1x2048x16x64xbf16>
+  return %o : tensor<1x2048x16x64xbf16>
+}
+
+// -----
+
+// SM90-LABEL: func @prefill_d64_mha_1k
+// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}bm = 128, bn = 176, {{.*}}num_q = 2, {{.*}}num_threads = 384>
+func.func @prefill_d64_mha_1k(%q: tensor<1x1024x16x64xbf16>, %k: tensor<1x1024x16x64xbf16>, %v: tensor<1x1024x16x64xbf16>) -> tensor<1x1024x16x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x1024x16x64xbf16>, tensor<1x1024x16x64xbf16>, tensor<1x1024x16x64xbf16>
+      -> tensor<1x1024x16x64xbf16>
+  return %o : tensor<1x1024x16x64xbf16>
+}
+
+// -----
+
+// SM90-LABEL: func @prefill_d64_mha_2k_causal
+// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}bm = 128, {{.*}}num_q = 2, {{.*}}num_threads = 384>
+func.func @prefill_d64_mha_2k_causal(%q: tensor<1x2048x16x64xbf16>, %k: tensor<1x2048x16x64xbf16>, %v: tensor<1x2048x16x64xbf16>) -> tensor<1x2048x16x64xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>}
       : tensor<1x2048x16x64xbf16>, tensor<1x2048x16x64xbf16>, tensor<1x2048x16x64xbf16>
       -> tensor<1x2048x16x64xbf16>
   return %o : tensor<1x2048x16x64xbf16>
