@@ -375,6 +375,12 @@ def main():
                     cases.write(f"--b {b} --sq {sq} --skv {skv} "
                                 f"--seed {50000 + index * 10 + case} "
                                 f"--persistent-ctas {LOOP_CTAS}\n")
+                # Either side of the twin's bound: the last Skv the twin
+                # runs and the first the plain kernel does.
+                bound = persistent["max_seq_kv"]
+                for case, skv in enumerate((bound, bound + 1)):
+                    cases.write(f"--b 1 --sq 300 --skv {skv} "
+                                f"--seed {60000 + index * 10 + case}\n")
     matrix = max(len(functions) - len(BENCH), 0)
     print(f"{len(functions)} kernels in {args.out}/: {matrix} "
           f"x {len(SIZES)} sizes, {len(functions) - matrix} for benchmarks; "
