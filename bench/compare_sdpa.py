@@ -114,44 +114,16 @@ def time_ms_graph(fn, iters=30, replays=5, warmup_ms=0):
     return times[len(times) // 2]
 
 
-def torch_ms(backend, problem, b, sq, skv, graph=False, warmup_ms=0):
-    dtype = torch.bfloat16 if problem["dtype"] == "bf16" else torch.float16
-    hq, hkv = problem["num_q_heads"], problem["num_kv_heads"]
-    dqk, dv = problem["qk_depth"], problem["ov_depth"]
-    mask = problem["mask"]["kind"]
-    # Several input sets so that repeated runs do not measure L2.
-    sets = max(1, min(8, math.ceil(3 * 60e6 / (2 * b * (sq * hq * dqk + skv * hkv * (dqk + dv))))))
-    inputs = [(torch.randn(b, sq, hq, dqk, device="cuda", dtype=dtype).transpose(1, 2),
-               torch.randn(b, skv, hkv, dqk, device="cuda", dtype=dtype).transpose(1, 2),
-               torch.randn(b, skv, hkv, dv, device="cuda", dtype=dtype).transpose(1, 2))
-              for _ in range(sets)]
-    attn_mask = None
-    is_causal = False
-    if mask == "causal":
-        if sq == skv:
-            is_causal = True
-        else:  # SDPA's is_causal is top-left aligned; ours is bottom-right.
-            i = torch.arange(sq, device="cuda")[:, None]
-            j = torch.arange(skv, device="cuda")[None, :]
-            attn_mask = j <= i + skv - sq
-    elif mask == "window":
-        return None
-    counter = [0]
-
-    def run():
-        q, k, v = inputs[counter[0] % sets]
-        counter[0] += 1
-        torch.nn.functional.scaled_dot_product_attention(
-            q, k, v, attn_mask=attn_mask, is_causal=is_causal,
-            scale=problem["scale"], enable_gqa=hq != hkv)
-
-    try:
-        with sdpa_kernel([backend]):
-            return (time_ms_graph(run, warmup_ms=warmup_ms) if graph
-                    else time_ms(run, warmup_ms=warmup_ms))
-    except RuntimeError as error:
-        print(f"  torch {backend.name}: {str(error).splitlines()[0][:100]}", file=sys.stderr)
-        return None
+def sdpa_mask(mask, sq, skv):
+    """(attn_mask, is_causal) for SDPA: its is_causal is top-left aligned,
+    ours bottom-right, so Sq != Skv takes an explicit mask."""
+    if mask != "causal":
+        return None, False
+    if sq == skv:
+        return None, True
+    i = torch.arange(sq, device="cuda")[:, None]
+    j = torch.arange(skv, device="cuda")[None, :]
+    return j <= i + skv - sq, False
 
 
 def input_sets(problem, b, sq, skv):
@@ -165,6 +137,33 @@ def input_sets(problem, b, sq, skv):
              torch.randn(b, skv, hkv, dqk, device="cuda", dtype=dtype),
              torch.randn(b, skv, hkv, dv, device="cuda", dtype=dtype))
             for _ in range(count)]
+
+
+def torch_ms(backend, problem, b, sq, skv, graph=False, warmup_ms=0):
+    hq, hkv = problem["num_q_heads"], problem["num_kv_heads"]
+    mask = problem["mask"]["kind"]
+    if mask == "window":
+        return None
+    # SDPA takes BHSD: views of the BSHD storage, no copy.
+    inputs = [tuple(t.transpose(1, 2) for t in qkv)
+              for qkv in input_sets(problem, b, sq, skv)]
+    attn_mask, is_causal = sdpa_mask(mask, sq, skv)
+    counter = [0]
+
+    def run():
+        q, k, v = inputs[counter[0] % len(inputs)]
+        counter[0] += 1
+        torch.nn.functional.scaled_dot_product_attention(
+            q, k, v, attn_mask=attn_mask, is_causal=is_causal,
+            scale=problem["scale"], enable_gqa=hq != hkv)
+
+    try:
+        with sdpa_kernel([backend]):
+            return (time_ms_graph(run, warmup_ms=warmup_ms) if graph
+                    else time_ms(run, warmup_ms=warmup_ms))
+    except RuntimeError as error:
+        print(f"  torch {backend.name}: {str(error).splitlines()[0][:100]}", file=sys.stderr)
+        return None
 
 
 def interleaved_ms(artifact, problem, b, sq, skv, rounds, warmup_ms):
@@ -182,13 +181,7 @@ def interleaved_ms(artifact, problem, b, sq, skv, rounds, warmup_ms):
                 torch.empty(b, hq, sq, device="cuda", dtype=torch.float32)
                 if info.has_lse else None) for q, _, _ in sets]
     mask = problem["mask"]["kind"]
-    attn_mask, is_causal = None, False
-    if mask == "causal" and sq == skv:
-        is_causal = True
-    elif mask == "causal":  # SDPA's is_causal is top-left aligned; ours is bottom-right.
-        i = torch.arange(sq, device="cuda")[:, None]
-        j = torch.arange(skv, device="cuda")[None, :]
-        attn_mask = j <= i + skv - sq
+    attn_mask, is_causal = sdpa_mask(mask, sq, skv)
     counter = [0]
 
     def next_set():
