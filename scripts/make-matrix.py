@@ -111,6 +111,9 @@ SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 # its "c3bn96" / "c3bn80", three at BN = 96 / 80, and "hint8k", size hints
 # of 8192, were measured then).
 C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
+# "l2hint" (`--l2-eviction-hints`): K and V loads evict last, Q loads and O
+# stores evict first (session 17, not yet measured: d = 256 causal at 512
+# keys moved 19% more DRAM bytes than Q, K, V and O once each).
 # "t1024": the d = 64 looped twin (two consumers) only up to 1024 keys, so
 # that the three-consumer kernel runs at 2048 (`--persistent-max-seq-kv=1024`;
 # the default without a mask since session 17, which measured it +2.4-3%
@@ -157,7 +160,8 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "c3p": (["--consumer-warpgroups=3", "--persistent"], C3_BENCH),
             "c3p96": (["--consumer-warpgroups=3", "--persistent",
                        "--block-n=96"], C3_BENCH),
-            "pp0": (["--ping-pong=0"], C3_BENCH + ["bench_prefill_d128_none"])}
+            "pp0": (["--ping-pong=0"], C3_BENCH + ["bench_prefill_d128_none"]),
+            "l2hint": (["--l2-eviction-hints"], PREFILL_BENCH)}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
 # cases (their LSE is the trace) and no benchmark rows.

@@ -105,6 +105,14 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "(bench/RESULTS.md, session 9): the last P V is 0.3-0.5 us of a "
            "26-96 us work tile, and only the second consumer's is on the "
            "critical path">,
+    Option<"l2EvictionHints", "l2-eviction-hints", "bool",
+           /*default=*/"false",
+           "fa3 prefill: TMA copies carry an L2 eviction priority, evict_last "
+           "for K and V (every row block of a head reads them) and "
+           "evict_first for Q and O (touched once), so that K and V outlive "
+           "a round of work tiles in L2. Off until measured: at d = 256 "
+           "causal, 512 keys, the kernel moves 19% more DRAM bytes than Q, "
+           "K, V and O (Nsight Compute, bench/RESULTS.md, session 17)">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "fa3 prefill kernel with an LSE output, for profiling only: each "
            "consumer writes its work tiles' phase times (globaltimer) and "

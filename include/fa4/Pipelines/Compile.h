@@ -71,6 +71,11 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "MMA_K steps with keys the consumer's rows see "
                      "(measured no faster; off)"),
       llvm::cl::init(false)};
+  Option<bool> l2EvictionHints{
+      *this, "l2-eviction-hints",
+      llvm::cl::desc("fa3 prefill: TMA loads of K and V evict last, of Q "
+                     "and the O stores evict first (not yet measured; off)"),
+      llvm::cl::init(false)};
   Option<int64_t> polyExp2Period{
       *this, "poly-exp2-period",
       llvm::cl::desc("fa3 kernel: one exp2 of the softmax in this many on "

@@ -338,6 +338,8 @@ struct FA3Schedule {
   int64_t l2SectionBytes;
   /// Causal looped twin: pairedSlot's work order.
   bool pairRowBlocks;
+  /// Prefill TMA copies with L2 eviction priorities (l2EvictionFor).
+  bool l2EvictionHints;
 };
 
 /// Writes the kernel body in the fa4 dialect.
@@ -362,6 +364,7 @@ public:
         polyExp2Period(schedule.polyExp2Period),
         l2SectionBytes(schedule.l2SectionBytes),
         pairRowBlocks(schedule.pairRowBlocks && persistent),
+        l2EvictionHints(schedule.l2EvictionHints && !plan.decode),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
 
@@ -461,11 +464,21 @@ private:
   void expectBytes(Value barrier, int64_t bytes) {
     MBarrierExpectTxOp::create(b, loc, barrier, b.getI64IntegerAttr(bytes));
   }
+  /// The L2 eviction priority of a copy of an operand that every row block
+  /// of a head reads again (K, V: `reused`) or that is touched once (Q, O);
+  /// none without l2EvictionHints.
+  L2EvictionAttr l2EvictionFor(bool reused) {
+    if (!l2EvictionHints)
+      return nullptr;
+    return L2EvictionAttr::get(b.getContext(),
+                               reused ? L2Eviction::Last : L2Eviction::First);
+  }
   /// One 4D TMA box (coordinates innermost first: depth, head, row, batch).
   void tmaLoad(Value tensorMap, Value destination, Value depth, Value head,
-               Value row, Value batch, Value barrier) {
+               Value row, Value batch, Value barrier, bool reused) {
     TmaLoadOp::create(b, loc, tensorMap, ValueRange{depth, head, row, batch},
-                      destination, barrier);
+                      destination, barrier, /*barrierCta=*/Value(),
+                      l2EvictionFor(reused));
   }
   Value smemTile(Value offset, int64_t rows, int64_t columns, Major major) {
     return SmemTileOp::create(b, loc,
@@ -558,6 +571,8 @@ private:
   /// Persistent, causal: row blocks R - 1 - k and k of a pair go to one CTA
   /// in consecutive strides (pairedSlot).
   bool pairRowBlocks;
+  /// Prefill: K and V loads evict last, Q loads and O stores evict first.
+  bool l2EvictionHints;
   /// Prefill: each consumer writes its phase times over its LSE rows
   /// (writeTrace).
   bool trace;
@@ -713,7 +728,8 @@ void FA3KernelBuilder::buildProducer() {
     for (int64_t box = 0; box < boxes; ++box)
       tmaLoad(isKey ? args.kMap : args.vMap,
               add(slotOffset, i32(box * plan.kBoxBytes())),
-              i32(box * kBoxColumns), kvHead, keyRow, batch, full);
+              i32(box * kBoxColumns), kvHead, keyRow, batch, full,
+              /*reused=*/true);
   };
   Value anyTiles = cmp(arith::CmpIPredicate::sgt, numTiles, i32(0));
   {
@@ -750,7 +766,7 @@ void FA3KernelBuilder::buildProducer() {
         tmaLoad(args.qMap, add(tileOffset, i32(box * kConsumerBoxBytes)),
                 i32(box * kBoxColumns), head,
                 add(blockRow, i32(qTile * plan.queryRowsPerTile())), batch,
-                qBarrier);
+                qBarrier, /*reused=*/false);
     }
   };
   // The first K tile goes before Q: its slot frees while the consumers still
@@ -1454,7 +1470,8 @@ void FA3KernelBuilder::storeOBoxes(Value staging, Value batch, Value head,
   for (int64_t box = 0; box < plan.ovBoxes; ++box)
     TmaStoreOp::create(b, loc, args.oMap,
                        ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
-                       add(staging, i32(box * kConsumerBoxBytes)));
+                       add(staging, i32(box * kConsumerBoxBytes)),
+                       l2EvictionFor(/*reused=*/false));
 }
 
 /// O of a looped kernel, whose Q region holds the next work tile's Q: one
@@ -1489,7 +1506,8 @@ void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
       b.setInsertionPointToStart(ifFirst.thenBlock());
       TmaStoreOp::create(
           b, loc, args.oMap,
-          ValueRange{i32(box * kBoxColumns), head, tileRow, batch}, staging);
+          ValueRange{i32(box * kBoxColumns), head, tileRow, batch}, staging,
+          l2EvictionFor(/*reused=*/false));
     }
     // The first thread's stamp follows its store's issue; the others' only
     // the meeting.
@@ -1841,10 +1859,10 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     abi.params = abiParams(*plan, storeOByTma);
     int64_t threads = plan->threads();
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
-    FA3Schedule schedule{pingPong,     intraWgOverlap, lazyRescale,
-                         tmaStoreO,    fuseWorkTiles,  narrowLastPV,
-                         trace,        polyExp2Period, l2SectionBytes,
-                         pairRowBlocks};
+    FA3Schedule schedule{pingPong,      intraWgOverlap, lazyRescale,
+                         tmaStoreO,     fuseWorkTiles,  narrowLastPV,
+                         trace,         polyExp2Period, l2SectionBytes,
+                         pairRowBlocks, l2EvictionHints};
     FA3KernelBuilder(b, loc, *plan, schedule,
                      /*persistent=*/maxSeqKV > 0 && !twin)
         .build(func, abi);

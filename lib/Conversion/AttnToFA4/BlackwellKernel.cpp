@@ -430,7 +430,8 @@ void BlackwellBuilder::expectLoads(Value barrier, int64_t bytes) {
 void BlackwellBuilder::load(Value map, ValueRange coordinates,
                             Value destination, Value barrier) {
   TmaLoadOp::create(b, loc, map, coordinates, destination, barrier,
-                    plan.pair ? i32(kPairLeaderRank) : Value());
+                    plan.pair ? i32(kPairLeaderRank) : Value(),
+                    /*l2Eviction=*/nullptr);
 }
 
 void BlackwellBuilder::buildLoader() {
@@ -715,7 +716,8 @@ void BlackwellBuilder::buildEpilogue() {
       TmaStoreOp::create(
           b, loc, args.oMap,
           ValueRange{i32(box * kBoxColumns), work.head, tileRow(i), work.batch},
-          i32(oStagingOffset(i) + box * kTileRows * kSwizzleBytes));
+          i32(oStagingOffset(i) + box * kTileRows * kSwizzleBytes),
+          /*l2Eviction=*/nullptr);
   }
   TmaStoreWaitOp::create(b, loc);
 }

@@ -413,6 +413,22 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
   }
 };
 
+/// The `.L2::cache_hint` operand of a TMA copy with an eviction priority:
+/// the 64-bit policy `createpolicy.fractional.L2::evict_{first,last}.b64`
+/// makes for a fraction of 1.0 (CUTLASS's CacheHintSm90 holds the same
+/// values); no operand without one.
+static Value l2CachePolicy(OpBuilder &b, Location loc,
+                           std::optional<L2Eviction> eviction) {
+  if (!eviction)
+    return Value();
+  constexpr uint64_t kEvictFirstPolicy = 0x12F0000000000000ull;
+  constexpr uint64_t kEvictLastPolicy = 0x14F0000000000000ull;
+  uint64_t policy =
+      *eviction == L2Eviction::Last ? kEvictLastPolicy : kEvictFirstPolicy;
+  return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                  b.getI64IntegerAttr(policy));
+}
+
 struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -441,8 +457,9 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
     }
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(
         op, destination, adaptor.getTensorMap(), adaptor.getCoordinates(),
-        barrier, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false,
-        group, Value());
+        barrier, ValueRange{}, Value(),
+        l2CachePolicy(rewriter, op.getLoc(), op.getL2Eviction()),
+        NVVM::TMALoadMode::TILE, false, group, Value());
     return success();
   }
 };
@@ -457,7 +474,8 @@ struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
     Sm90Emitter e(rewriter, op);
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
         rewriter, op.getLoc(), adaptor.getTensorMap(),
-        e.smemPtr(adaptor.getSource()), adaptor.getCoordinates(), Value(),
+        e.smemPtr(adaptor.getSource()), adaptor.getCoordinates(),
+        l2CachePolicy(rewriter, op.getLoc(), op.getL2Eviction()),
         NVVM::TMAStoreMode::TILE, Value());
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkCommitGroupOp>(op);
     return success();

@@ -120,3 +120,27 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// An L2 eviction priority becomes the copy's 64-bit cache policy operand
+// (`.L2::cache_hint`): createpolicy.fractional's evict_last / evict_first
+// at a fraction of 1.0; no operand without one.
+// CHECK-LABEL: llvm.func @hinted(
+// CHECK: %[[LAST:.+]] = llvm.mlir.constant(1508705875169116160 : i64) : i64
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %{{.+}}, %{{.+}}, box[%{{.+}}] l2_cache_hint = %[[LAST]] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %{{.+}}, %{{.+}}, box[%{{.+}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: %[[FIRST:.+]] = llvm.mlir.constant(1364590687093260288 : i64) : i64
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.+}}, %{{.+}}, box[%{{.+}}] l2_cache_hint = %[[FIRST]] : !llvm.ptr, <3>
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @hinted(%map: !fa4.tensor_map, %x: i32, %dst: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %b = fa4.mbarrier.get %c0 offset 212992
+      fa4.tma.load %map[%x] to %dst, %b l2 evict_last
+      fa4.tma.load %map[%x] to %dst, %b
+      fa4.tma.store %map[%x] from %dst l2 evict_first
+      gpu.return
+    }
+  }
+}

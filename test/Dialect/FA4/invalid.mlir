@@ -153,6 +153,14 @@ func.func @tma_load_six_coordinates(%map: !fa4.tensor_map, %c: i32, %bar: !fa4.m
   return
 }
 
+// -----
+
+func.func @tma_load_unknown_eviction(%map: !fa4.tensor_map, %c: i32, %bar: !fa4.mbarrier) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'l2Eviction' [evict_first, evict_last]}}
+  fa4.tma.load %map[%c] to %c, %bar l2 evict_normal
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // fa4.splat
 //===----------------------------------------------------------------------===//

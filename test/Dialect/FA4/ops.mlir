@@ -237,3 +237,16 @@ func.func @tma_store_epilogue(%o: !fa4.tmem_tile<128x128xf32>, %m: !fa4.rows<128
   fa4.epilogue.stage %frag, %sum to 0 plus %i of bf16 : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>
   return
 }
+
+// L2 eviction priorities on TMA copies (l2-eviction-hints): evict_last for
+// what is read again, evict_first for what is touched once.
+// CHECK-LABEL: func @tma_l2_eviction
+// CHECK-NEXT: fa4.tma.load %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}, %{{.*}} l2 evict_last{{$}}
+// CHECK-NEXT: fa4.tma.load %{{.*}}[%{{.*}}] to %{{.*}}, %{{.*}} in_cta %{{.*}} l2 evict_first{{$}}
+// CHECK-NEXT: fa4.tma.store %{{.*}}[%{{.*}}, %{{.*}}] from %{{.*}} l2 evict_first{{$}}
+func.func @tma_l2_eviction(%map: !fa4.tensor_map, %i: i32, %bar: !fa4.mbarrier) {
+  fa4.tma.load %map[%i, %i] to %i, %bar l2 evict_last
+  fa4.tma.load %map[%i] to %i, %bar in_cta %i l2 evict_first
+  fa4.tma.store %map[%i, %i] from %i l2 evict_first
+  return
+}

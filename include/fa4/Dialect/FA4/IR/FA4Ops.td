@@ -127,20 +127,22 @@ def FA4_TmaLoadOp : FA4_Op<"tma.load", [AttrSizedOperandSegments]> {
     With `in_cta %rank` (a CTA pair, cta_group::2), the bytes count on the
     barrier at the same offset in CTA `rank` of the pair: both CTAs load
     their halves of an operand into their own shared memory and the pair
-    leader's barrier counts them all.
+    leader's barrier counts them all. With `l2 evict_first` or `l2
+    evict_last` the copy's lines take that L2 eviction priority.
   }];
   let arguments = (ins FA4_TensorMap:$tensorMap, Variadic<I32>:$coordinates,
                        I32:$destination, FA4_MBarrier:$barrier,
-                       Optional<I32>:$barrierCta);
+                       Optional<I32>:$barrierCta,
+                       OptionalAttr<FA4_L2Eviction>:$l2Eviction);
   let assemblyFormat = [{
     $tensorMap `[` $coordinates `]` `to` $destination `,` $barrier
-    (`in_cta` $barrierCta^)? attr-dict
+    (`in_cta` $barrierCta^)? (`l2` $l2Eviction^)? attr-dict
   }];
   let builders = [OpBuilder<(ins "mlir::Value":$tensorMap,
       "mlir::ValueRange":$coordinates, "mlir::Value":$destination,
       "mlir::Value":$barrier), [{
     build($_builder, $_state, tensorMap, coordinates, destination, barrier,
-          mlir::Value());
+          mlir::Value(), nullptr);
   }]>];
   let hasVerifier = 1;
 }
@@ -395,12 +397,15 @@ def FA4_TmaStoreOp : FA4_Op<"tma.store"> {
     Copies the box at byte `source` of dynamic shared memory to
     `tensor_map` at `coordinates` (innermost first) and commits it as a
     bulk async-group. Parts of the box past the tensor are not written.
-    The shared memory must not change until `fa4.tma.store.wait`.
+    The shared memory must not change until `fa4.tma.store.wait`. With
+    `l2 evict_first` or `l2 evict_last` the written lines take that L2
+    eviction priority.
   }];
   let arguments = (ins FA4_TensorMap:$tensorMap, Variadic<I32>:$coordinates,
-                       I32:$source);
+                       I32:$source, OptionalAttr<FA4_L2Eviction>:$l2Eviction);
   let assemblyFormat = [{
-    $tensorMap `[` $coordinates `]` `from` $source attr-dict
+    $tensorMap `[` $coordinates `]` `from` $source (`l2` $l2Eviction^)?
+    attr-dict
   }];
   let hasVerifier = 1;
 }

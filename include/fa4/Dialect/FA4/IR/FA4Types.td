@@ -15,6 +15,17 @@ def FA4_Major : I32EnumAttr<"Major", "the contiguous dimension of an MMA operand
   let genSpecializedAttr = 0;
 }
 
+// The L2 eviction priority a TMA copy asks for (its `.L2::cache_hint`
+// operand): what a kernel reads again (K and V, read by every row block
+// of a head) can outlive what it touches once (Q, O).
+def FA4_L2Eviction : I32EnumAttr<"L2Eviction",
+    "the L2 eviction priority of a TMA copy", [
+  I32EnumAttrCase<"First", 0, "evict_first">,
+  I32EnumAttrCase<"Last", 1, "evict_last">
+]> {
+  let cppNamespace = "::fa4::kernel";
+}
+
 class FA4_Type<string name, string typeMnemonic, list<Trait> traits = []>
     : TypeDef<FA4_Dialect, name, traits> {
   let mnemonic = typeMnemonic;
