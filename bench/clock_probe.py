@@ -19,46 +19,9 @@ no longer depend on the count.
 import argparse
 import re
 import subprocess
-import threading
 import time
 
-
-
-def query():
-    """The fields to sample; older drivers name the reasons "throttle"."""
-    for reasons in ("clocks_event_reasons.active", "clocks_throttle_reasons.active"):
-        fields = f"clocks.sm,power.draw,{reasons}"
-        if subprocess.run(["nvidia-smi", f"--query-gpu={fields}", "--format=csv"],
-                          capture_output=True).returncode == 0:
-            return fields
-    return "clocks.sm,power.draw"
-
-
-class Sampler(threading.Thread):
-    """nvidia-smi samples (time, MHz, W, reasons bitmask) until stopped."""
-
-    def __init__(self):
-        super().__init__(daemon=True)
-        self.samples = []
-        self.process = subprocess.Popen(
-            ["nvidia-smi", f"--query-gpu={query()}", "--format=csv,noheader,nounits",
-             "-lms", "20"], stdout=subprocess.PIPE, text=True)
-
-    def run(self):
-        for line in self.process.stdout:
-            fields = [f.strip() for f in line.split(",")]
-            try:
-                reasons = int(fields[2], 16) if len(fields) > 2 else 0
-                self.samples.append((time.monotonic(), float(fields[0]), float(fields[1]),
-                                     reasons))
-            except (ValueError, IndexError):
-                continue
-
-    def stop(self):
-        self.process.terminate()
-
-    def between(self, start, end):
-        return [s for s in self.samples if start <= s[0] <= end]
+from gpu_clocks import ClockSampler
 
 
 def main():
@@ -70,7 +33,7 @@ def main():
                         help="comma-separated fa4-run --warmup-ms values")
     parser.add_argument("rows", nargs="+", help="ARTIFACT_DIR:B:S")
     args = parser.parse_args()
-    sampler = Sampler()
+    sampler = ClockSampler()
     sampler.start()
     time.sleep(0.5)
     print(f"{'artifact':48} {'b':>3} {'s':>6} {'warm':>5} {'iters':>5} {'ms':>8} {'TFLOP/s':>8} "

@@ -22,6 +22,10 @@ warm-up and 30 timed calls, and each side reports the median of its
 rounds. A side timed minutes apart from another reads the board at
 another temperature (the sustained clock drifts 4-5% over a call), so
 interleaving is what makes a ratio at the sustained clock mean something.
+With --clocks (interleaved rows) nvidia-smi samples the board meanwhile and
+each row also reports every side's median SM clock and mean power over its
+turns: at the power limit the side with the lower clock spends more energy
+per second.
 """
 import argparse
 import json
@@ -167,9 +171,10 @@ def torch_ms(backend, problem, b, sq, skv, graph=False, warmup_ms=0):
 
 
 def interleaved_ms(artifact, problem, b, sq, skv, rounds, warmup_ms):
-    """{side: median ms over `rounds` turns} for fa4, cudnn and flash timed in
-    turn on the same inputs after `warmup_ms` of all three in turn (None for
-    a side that cannot run the problem)."""
+    """({side: median ms over `rounds` turns}, {side: [(start, end) of each
+    turn]}) for fa4, cudnn and flash timed in turn on the same inputs after
+    `warmup_ms` of all three in turn (a side that cannot run the problem is
+    left out)."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
     import fa4  # noqa: E402 (needs FA4_RUNTIME_LIB or python/fa4's search)
 
@@ -220,11 +225,15 @@ def interleaved_ms(artifact, problem, b, sq, skv, rounds, warmup_ms):
         for fn in sides.values():
             warm_up(fn, 50)
     turns = {name: [] for name in sides}
+    windows = {name: [] for name in sides}
     for _ in range(rounds):
         for name, fn in sides.items():
+            start = time.monotonic()
             turns[name].append(time_ms(fn, warmup_ms=100))
+            windows[name].append((start, time.monotonic()))
     kernel.close()
-    return {name: sorted(times)[len(times) // 2] for name, times in turns.items()}
+    return ({name: sorted(times)[len(times) // 2] for name, times in turns.items()},
+            windows)
 
 
 def fa4_ms(fa4_run, artifact, b, sq, skv, graph=False, pdl=False, warmup_ms=0):
@@ -257,12 +266,21 @@ def main():
                         help="time prefill rows in this process, the three sides in "
                              "turn for ROUNDS rounds after --warmup-ms (0: fa4-run, "
                              "then torch's times shared by a problem's variants)")
+    parser.add_argument("--clocks", action="store_true",
+                        help="with --interleave: sample nvidia-smi and report each "
+                             "side's median SM clock and mean power over its turns")
     parser.add_argument("rows", nargs="+", help="ARTIFACT_DIR:B:SQ:SKV")
     args = parser.parse_args()
     rows = []
     torch_times = {}
     fmt = lambda x: f"{x:9.2f}" if x else "      n/a"
     extra = f" {'pdl':>9} {'pdl/fa4':>7}" if args.pdl_column else ""
+    sampler = None
+    if args.clocks and args.interleave and not args.graph:
+        from gpu_clocks import ClockSampler
+        sampler = ClockSampler()
+        sampler.start()
+        extra += f" {'MHz fa4/cudnn/flash':>20} {'W fa4/cudnn/flash':>18}"
     # Each row is printed as soon as it is measured, so a run cut short by
     # its time limit still reports what it measured.
     print(f"{'artifact':52} {'b':>3} {'sq':>6} {'skv':>6} {'unit':>7} {'fa4':>9} {'cudnn':>9} {'flash':>9} {'/cudnn':>7} {'/flash':>7}{extra}",
@@ -272,6 +290,11 @@ def main():
         ratio = lambda other: f"{r['fa4'] / r[other]:7.3f}" if r["fa4"] and r.get(other) else "    n/a"
         pdl_ratio = f"{r['fa4_pdl'] / r['fa4']:7.3f}" if r["fa4"] and r.get("fa4_pdl") else "    n/a"
         extra = f" {fmt(r.get('fa4_pdl'))} {pdl_ratio}" if args.pdl_column else ""
+        if sampler:
+            sides = ("fa4", "cudnn", "flash")
+            mhz = "/".join(f"{r[s + '_mhz']:.0f}" if r.get(s + "_mhz") else "-" for s in sides)
+            watts = "/".join(f"{r[s + '_w']:.0f}" if r.get(s + "_w") else "-" for s in sides)
+            extra += f" {mhz:>20} {watts:>18}"
         print(f"{r['artifact'][:52]:52} {r['b']:3} {r['sq']:6} {r['skv']:6} {r['unit']:>7} "
               f"{fmt(r['fa4'])} {fmt(r['cudnn'])} {fmt(r['flash'])} {ratio('cudnn')} {ratio('flash')}{extra}",
               flush=True)
@@ -292,12 +315,15 @@ def main():
         row = {"artifact": artifact.rstrip("/").split("/")[-1], "b": b, "sq": sq, "skv": skv,
                "unit": unit}
         if args.interleave and not decode and not args.graph:
-            times = interleaved_ms(artifact, problem, b, sq, skv, args.interleave,
-                                   args.warmup_ms)
+            times, windows = interleaved_ms(artifact, problem, b, sq, skv,
+                                            args.interleave, args.warmup_ms)
             for name in ("fa4", "cudnn", "flash"):
                 ms = times.get(name)
                 row[name + "_ms"] = ms
                 row[name] = rate(ms) if ms else None
+                seen = sampler.summary(windows[name]) if sampler and name in windows else None
+                if seen:
+                    row[name + "_mhz"], row[name + "_w"] = seen
             row["protocol"] = f"interleaved x{args.interleave}, warm-up {args.warmup_ms} ms"
             rows.append(row)
             print_row(row)
@@ -324,6 +350,8 @@ def main():
             row[name] = rate(ms) if ms else None
         rows.append(row)
         print_row(row)
+    if sampler:
+        sampler.stop()
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)

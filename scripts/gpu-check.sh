@@ -176,6 +176,11 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
   # FA4_BENCH_INTERLEAVE: prefill rows timed in one process, fa4, cuDNN and
   # flash in turn for this many rounds (0: fa4-run, torch apart).
   interleave=(--interleave "${FA4_BENCH_INTERLEAVE:-3}")
+  # Each interleaved row also reports every side's SM clock and power
+  # (nvidia-smi sampled meanwhile; FA4_BENCH_CLOCKS=0 turns it off).
+  if [ "${FA4_BENCH_CLOCKS:-1}" = 1 ] && command -v nvidia-smi >/dev/null; then
+    interleave+=(--clocks)
+  fi
   if ! FA4_RUNTIME_LIB="$runtime_lib" timeout "${FA4_BENCH_SECONDS:-0}" python3 bench/compare_sdpa.py "${pdl_column[@]}" "${warmup[@]}" "${interleave[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
        $(grep -E "${FA4_BENCH_FILTER:-.}" artifacts/bench.txt) >"$OUT/bench.txt" 2>"$OUT/bench.err"; then
     failures=$((failures + 1))
