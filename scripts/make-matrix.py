@@ -111,6 +111,11 @@ SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 # its "c3bn96" / "c3bn80", three at BN = 96 / 80, and "hint8k", size hints
 # of 8192, were measured then).
 C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
+# "owntiles" (`--twin-own-tiles`): the causal looped twins stop each
+# consumer's GEMMs at its own last K/V tile, as the plain kernel does (lost
+# 2.7% at d = 256, 512 keys from boost in session 15; at the power limit
+# the GEMM steps it skips are energy, not yet measured).
+CAUSAL_TWIN_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 # "l2hint" (`--l2-eviction-hints`): K and V loads evict last, Q loads and O
 # stores evict first (session 17, not yet measured: d = 256 causal at 512
 # keys moved 19% more DRAM bytes than Q, K, V and O once each).
@@ -161,7 +166,8 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "c3p96": (["--consumer-warpgroups=3", "--persistent",
                        "--block-n=96"], C3_BENCH),
             "pp0": (["--ping-pong=0"], C3_BENCH + ["bench_prefill_d128_none"]),
-            "l2hint": (["--l2-eviction-hints"], PREFILL_BENCH)}
+            "l2hint": (["--l2-eviction-hints"], PREFILL_BENCH),
+            "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH)}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
 # cases (their LSE is the trace) and no benchmark rows.

@@ -33,6 +33,7 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     kernelOptions.fuseWorkTiles = options.fuseWorkTiles;
     kernelOptions.narrowLastPV = options.narrowLastPV;
     kernelOptions.l2EvictionHints = options.l2EvictionHints;
+    kernelOptions.twinOwnTiles = options.twinOwnTiles;
     kernelOptions.polyExp2Period = options.polyExp2Period;
     kernelOptions.l2SectionBytes = options.l2SectionBytes;
     kernelOptions.pairRowBlocks = options.pairRowBlocks;

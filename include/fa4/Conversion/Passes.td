@@ -105,6 +105,14 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "(bench/RESULTS.md, session 9): the last P V is 0.3-0.5 us of a "
            "26-96 us work tile, and only the second consumer's is on the "
            "critical path">,
+    Option<"twinOwnTiles", "twin-own-tiles", "bool", /*default=*/"false",
+           "fa3 looped twin under a causal mask (or a window's right "
+           "bound): each consumer runs its GEMMs only to the last K/V tile "
+           "its own rows see and keeps its turns for the rest, as the plain "
+           "kernel does. Off: from boost it cost 2.4-3.8% where no count "
+           "changes and -2.6% at d = 256, 512 keys, with 10% fewer GEMM "
+           "steps (bench/RESULTS.md, session 15); at the power limit the "
+           "steps it skips are energy, which is not yet measured">,
     Option<"l2EvictionHints", "l2-eviction-hints", "bool",
            /*default=*/"false",
            "fa3 prefill: TMA copies carry an L2 eviction priority, evict_last "

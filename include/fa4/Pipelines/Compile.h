@@ -71,6 +71,12 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "MMA_K steps with keys the consumer's rows see "
                      "(measured no faster; off)"),
       llvm::cl::init(false)};
+  Option<bool> twinOwnTiles{
+      *this, "twin-own-tiles",
+      llvm::cl::desc("fa3 looped twin, causal: each consumer's GEMMs stop at "
+                     "its own last K/V tile (measured slower from boost in "
+                     "session 15; off)"),
+      llvm::cl::init(false)};
   Option<bool> l2EvictionHints{
       *this, "l2-eviction-hints",
       llvm::cl::desc("fa3 prefill: TMA loads of K and V evict last, of Q "

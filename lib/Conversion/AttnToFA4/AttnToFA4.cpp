@@ -340,6 +340,9 @@ struct FA3Schedule {
   bool pairRowBlocks;
   /// Prefill TMA copies with L2 eviction priorities (l2EvictionFor).
   bool l2EvictionHints;
+  /// The looped twin's consumers stop at their own tiles too
+  /// (trimsTrailingTiles).
+  bool twinOwnTiles;
 };
 
 /// Writes the kernel body in the fa4 dialect.
@@ -365,6 +368,7 @@ public:
         l2SectionBytes(schedule.l2SectionBytes),
         pairRowBlocks(schedule.pairRowBlocks && persistent),
         l2EvictionHints(schedule.l2EvictionHints && !plan.decode),
+        twinOwnTiles(schedule.twinOwnTiles),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
 
@@ -573,6 +577,8 @@ private:
   bool pairRowBlocks;
   /// Prefill: K and V loads evict last, Q loads and O stores evict first.
   bool l2EvictionHints;
+  /// trimsTrailingTiles in the looped twin too.
+  bool twinOwnTiles;
   /// Prefill: each consumer writes its phase times over its LSE rows
   /// (writeTrace).
   bool trace;
@@ -654,12 +660,17 @@ bool FA3KernelBuilder::idleConsumersSkip() const {
 /// trailing loops cost 2.4-3.8% where no count changes (d = 64 and 128,
 /// whose 128-key tiles give both consumers the same count) and more than
 /// the GEMMs they save at d = 256 (-2.6%, with 10% fewer GEMM steps at 512
-/// keys), before or after the last P V (bench/RESULTS.md, session 15).
+/// keys), before or after the last P V (bench/RESULTS.md, session 15);
+/// `twin-own-tiles` builds them there too, for the power-limited clock,
+/// where the GEMM steps they skip are energy.
 bool FA3KernelBuilder::trimsTrailingTiles() const {
   bool rightBound = plan.mask.getKind() == attn::MaskKind::Causal ||
                     (plan.mask.getKind() == attn::MaskKind::Window &&
                      plan.mask.getRight() >= 0);
-  return rightBound && consumersOwnRowsOfOneTile();
+  bool loopedTwin = persistent && twinOwnTiles && !plan.decode &&
+                    !plan.consumersSplitKeys && !plan.clusterSplit() &&
+                    !plan.workspace && plan.numConsumers > 1;
+  return rightBound && (consumersOwnRowsOfOneTile() || loopedTwin);
 }
 
 /// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
@@ -1859,10 +1870,10 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     abi.params = abiParams(*plan, storeOByTma);
     int64_t threads = plan->threads();
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
-    FA3Schedule schedule{pingPong,      intraWgOverlap, lazyRescale,
-                         tmaStoreO,     fuseWorkTiles,  narrowLastPV,
-                         trace,         polyExp2Period, l2SectionBytes,
-                         pairRowBlocks, l2EvictionHints};
+    FA3Schedule schedule{pingPong,      intraWgOverlap,  lazyRescale,
+                         tmaStoreO,     fuseWorkTiles,   narrowLastPV,
+                         trace,         polyExp2Period,  l2SectionBytes,
+                         pairRowBlocks, l2EvictionHints, twinOwnTiles};
     FA3KernelBuilder(b, loc, *plan, schedule,
                      /*persistent=*/maxSeqKV > 0 && !twin)
         .build(func, abi);
