@@ -519,6 +519,7 @@ private:
     Value kvTiles;   // K/V ring tiles used before this work tile
   };
   Value workTileCount();
+  bool consumersOwnRows() const;
   bool consumersOwnRowsOfOneTile() const;
   bool idleConsumersSkip() const;
   bool trimsTrailingTiles() const;
@@ -636,13 +637,18 @@ Value FA3KernelBuilder::workTileCount() {
                 i32(0));
 }
 
-/// Whether this is a prefill kernel of one work tile per CTA whose several
-/// consumers each own their rows and write O themselves (not split keys, a
-/// cluster or a workspace, whose combine expects every consumer's
-/// partial): where a consumer may take its turns without GEMMs.
-bool FA3KernelBuilder::consumersOwnRowsOfOneTile() const {
+/// Whether this is a prefill kernel whose several consumers each own their
+/// rows and write O themselves (not split keys, a cluster or a workspace,
+/// whose combine expects every consumer's partial): where a consumer may
+/// take its turns without GEMMs.
+bool FA3KernelBuilder::consumersOwnRows() const {
   return !plan.decode && !plan.consumersSplitKeys && !plan.clusterSplit() &&
-         !plan.workspace && !persistent && plan.numConsumers > 1;
+         !plan.workspace && plan.numConsumers > 1;
+}
+
+/// consumersOwnRows with one work tile per CTA.
+bool FA3KernelBuilder::consumersOwnRowsOfOneTile() const {
+  return consumersOwnRows() && !persistent;
 }
 
 /// Whether a consumer with no rows in the work tile skips its GEMMs:
@@ -667,10 +673,7 @@ bool FA3KernelBuilder::trimsTrailingTiles() const {
   bool rightBound = plan.mask.getKind() == attn::MaskKind::Causal ||
                     (plan.mask.getKind() == attn::MaskKind::Window &&
                      plan.mask.getRight() >= 0);
-  bool loopedTwin = persistent && twinOwnTiles && !plan.decode &&
-                    !plan.consumersSplitKeys && !plan.clusterSplit() &&
-                    !plan.workspace && plan.numConsumers > 1;
-  return rightBound && (consumersOwnRowsOfOneTile() || loopedTwin);
+  return rightBound && consumersOwnRows() && (!persistent || twinOwnTiles);
 }
 
 /// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
