@@ -427,15 +427,20 @@ private:
         (plan.loopQBarrierOffset() - plan.barrierOffset) / kMBarrierBytes;
     return add(qTile, mul(buffer, i32(secondPair)));
   }
-  /// With doubleQ, the Q buffer of this CTA's work tile `workDone`, and the
-  /// phase of that buffer's barriers it waits for: buffer w % 2 serves work
-  /// tiles w, w + 2, ...
+  /// The Q buffer of this CTA's work tile `workDone` (none: the plan's one
+  /// region), and the phase of that buffer's barriers the tile uses: with
+  /// doubleQ buffer w % 2 serves work tiles w, w + 2, ..., else the one
+  /// region serves every tile.
   Value qBufferOf(Value workDone) {
+    if (!doubleQ)
+      return Value();
     return arith::AndIOp::create(b, loc, workDone, i32(1));
   }
-  Value qUseParity(Value workDone) {
-    return arith::AndIOp::create(b, loc, divu(workDone, i32(2)), i32(1));
+  Value qPhaseOf(Value workDone) {
+    Value use = doubleQ ? divu(workDone, i32(qBuffers())) : workDone;
+    return arith::AndIOp::create(b, loc, use, i32(1));
   }
+  int64_t qBuffers() const { return doubleQ ? 2 : 1; }
   /// Where Q tile `qTileIndex` starts in `buffer` (none: the plan's region).
   Value qTileOffset(Value qTileIndex, Value buffer) {
     Value offset =
@@ -546,6 +551,8 @@ private:
   void storeLse(Value rowMax, Value rowSum, Value batch, Value head,
                 Value tileRow);
   void storeOBoxes(Value staging, Value batch, Value head, Value tileRow);
+  void storeOBox(int64_t box, Value source, Value batch, Value head,
+                 Value tileRow);
   Value traceStamp();
   void epilogueStamp();
   void writeTrace(Value consumer, ArrayRef<Value> stamps, Value tileRow);
@@ -757,19 +764,16 @@ void FA3KernelBuilder::buildProducer() {
   // barrier, once its readers have released the buffer's previous work
   // tile (the one before, or with doubleQ two before).
   auto loadQ = [&](Value index) {
-    Value buffer = doubleQ ? qBufferOf(index) : Value();
-    int64_t buffers = doubleQ ? 2 : 1;
+    Value buffer = qBufferOf(index);
     for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
       auto ifReuseQ = scf::IfOp::create(
-          b, loc, cmp(arith::CmpIPredicate::sgt, index, i32(buffers - 1)),
+          b, loc, cmp(arith::CmpIPredicate::sgt, index, i32(qBuffers() - 1)),
           false);
       {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(ifReuseQ.thenBlock());
-        Value previous = sub(index, i32(buffers));
-        waitBarrier(qEmptyBarrier(i32(qTile), buffer),
-                    doubleQ ? qUseParity(previous)
-                            : arith::AndIOp::create(b, loc, previous, i32(1)));
+        Value previous = sub(index, i32(qBuffers()));
+        waitBarrier(qEmptyBarrier(i32(qTile), buffer), qPhaseOf(previous));
       }
       // With fused GQA a box is (query rows) x (the group's heads): TMA
       // writes it head-minor, which is the tile's row order.
@@ -915,12 +919,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     return plan.consumersSplitKeys ? add(consumer, mul(step, i32(2))) : step;
   };
   auto waitQ = [&](Value workDone) {
-    if (doubleQ)
-      waitBarrier(qFullBarrier(qTileIndex, qBufferOf(workDone)),
-                  qUseParity(workDone));
-    else
-      waitBarrier(qFullBarrier(qTileIndex),
-                  arith::AndIOp::create(b, loc, workDone, i32(1)));
+    waitBarrier(qFullBarrier(qTileIndex, qBufferOf(workDone)),
+                qPhaseOf(workDone));
   };
   // Turns without GEMMs for the work tile's K/V tiles [from, to) (ring
   // positions from `ringBase`): wait for each K and V tile, take and pass
@@ -1482,10 +1482,17 @@ void FA3KernelBuilder::storeLse(Value rowMax, Value rowSum, Value batch,
 void FA3KernelBuilder::storeOBoxes(Value staging, Value batch, Value head,
                                    Value tileRow) {
   for (int64_t box = 0; box < plan.ovBoxes; ++box)
-    TmaStoreOp::create(b, loc, args.oMap,
-                       ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
-                       add(staging, i32(box * kConsumerBoxBytes)),
-                       l2EvictionFor(/*reused=*/false));
+    storeOBox(box, add(staging, i32(box * kConsumerBoxBytes)), batch, head,
+              tileRow);
+}
+
+/// The TMA store of 64-column box `box` of a consumer's O tile, staged at
+/// `source`.
+void FA3KernelBuilder::storeOBox(int64_t box, Value source, Value batch,
+                                 Value head, Value tileRow) {
+  TmaStoreOp::create(b, loc, args.oMap,
+                     ValueRange{i32(box * kBoxColumns), head, tileRow, batch},
+                     source, l2EvictionFor(/*reused=*/false));
 }
 
 /// O of a looped kernel, whose Q region holds the next work tile's Q: one
@@ -1518,10 +1525,7 @@ void FA3KernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifFirst.thenBlock());
-      TmaStoreOp::create(
-          b, loc, args.oMap,
-          ValueRange{i32(box * kBoxColumns), head, tileRow, batch}, staging,
-          l2EvictionFor(/*reused=*/false));
+      storeOBox(box, staging, batch, head, tileRow);
     }
     // The first thread's stamp follows its store's issue; the others' only
     // the meeting.
@@ -1631,7 +1635,7 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     // With doubleQ a Q tile is released by its consumer's storing thread,
     // once the TMA store of the O staged over it has read it.
     int64_t qReleases = doubleQ ? 1 : consumerThreads / plan.qTiles();
-    for (int64_t buffer = 0; buffer < (doubleQ ? 2 : 1); ++buffer) {
+    for (int64_t buffer = 0; buffer < qBuffers(); ++buffer) {
       Value bufferIndex = doubleQ ? i32(buffer) : Value();
       for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
         init(qFullBarrier(i32(qTile), bufferIndex), 1);
