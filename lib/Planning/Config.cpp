@@ -266,9 +266,7 @@ static int chooseSm100Tiles(const AttnProblem &problem,
 static bool prefersThreeConsumers(const AttnProblem &problem,
                                   const AttnConfig &config) {
   int64_t seqQ = problem.plannedSeqQ();
-  int64_t twinBound = problem.mask == MaskKind::None
-                          ? kUnmaskedShallowTwinMaxSeqKV
-                          : kLoopedTwinMaxSeqKV;
+  int64_t twinBound = shallowTwinMaxSeqKV(problem.mask);
   return config.paddedQkDepth <= kThreeConsumerMaxDepth &&
          config.paddedOvDepth <= kThreeConsumerMaxDepth &&
          problem.mask != MaskKind::Window &&

@@ -253,6 +253,10 @@ int64_t fa4::loopedTwinMaxSeqKV(const AttnConfig &twinConfig, MaskKind mask) {
     return kDeepTwinMaxSeqKV;
   if (twinConfig.paddedOvDepth > kThreeConsumerMaxDepth)
     return kMidDepthTwinMaxSeqKV;
+  return shallowTwinMaxSeqKV(mask);
+}
+
+int64_t fa4::shallowTwinMaxSeqKV(MaskKind mask) {
   return mask == MaskKind::None ? kUnmaskedShallowTwinMaxSeqKV
                                 : kLoopedTwinMaxSeqKV;
 }

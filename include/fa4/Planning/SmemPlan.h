@@ -124,6 +124,10 @@ bool plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
 /// to kShallowTwinMaxOvDepth, kDeepTwinMaxSeqKV past it.
 int64_t loopedTwinMaxSeqKV(const AttnConfig &twinConfig, MaskKind mask);
 
+/// The shallow twin's bound (Dv <= kThreeConsumerMaxDepth) under `mask`:
+/// kUnmaskedShallowTwinMaxSeqKV without a mask, else kLoopedTwinMaxSeqKV.
+int64_t shallowTwinMaxSeqKV(MaskKind mask);
+
 /// The looped twin stores O one 64-column box at a time, staged past the
 /// plan: one 64-row box of 128-byte rows per Q tile, `bm` rows in all.
 constexpr int64_t loopedTwinStagingBytes(int64_t bm) { return bm * 128; }
