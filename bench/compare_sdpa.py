@@ -143,23 +143,31 @@ def input_sets(problem, b, sq, skv):
             for _ in range(count)]
 
 
+def bhsd(qkv):
+    """The BHSD views SDPA takes of BSHD q, k, v (no copy)."""
+    return tuple(t.transpose(1, 2) for t in qkv)
+
+
+def sdpa(qkv, problem, attn_mask, is_causal):
+    """One SDPA call on BHSD q, k, v with the problem's scale and GQA."""
+    q, k, v = qkv
+    torch.nn.functional.scaled_dot_product_attention(
+        q, k, v, attn_mask=attn_mask, is_causal=is_causal, scale=problem["scale"],
+        enable_gqa=problem["num_q_heads"] != problem["num_kv_heads"])
+
+
 def torch_ms(backend, problem, b, sq, skv, graph=False, warmup_ms=0):
-    hq, hkv = problem["num_q_heads"], problem["num_kv_heads"]
     mask = problem["mask"]["kind"]
     if mask == "window":
         return None
-    # SDPA takes BHSD: views of the BSHD storage, no copy.
-    inputs = [tuple(t.transpose(1, 2) for t in qkv)
-              for qkv in input_sets(problem, b, sq, skv)]
+    inputs = [bhsd(qkv) for qkv in input_sets(problem, b, sq, skv)]
     attn_mask, is_causal = sdpa_mask(mask, sq, skv)
     counter = [0]
 
     def run():
-        q, k, v = inputs[counter[0] % len(inputs)]
+        qkv = inputs[counter[0] % len(inputs)]
         counter[0] += 1
-        torch.nn.functional.scaled_dot_product_attention(
-            q, k, v, attn_mask=attn_mask, is_causal=is_causal,
-            scale=problem["scale"], enable_gqa=hq != hkv)
+        sdpa(qkv, problem, attn_mask, is_causal)
 
     try:
         with sdpa_kernel([backend]):
@@ -181,6 +189,7 @@ def interleaved_ms(artifact, problem, b, sq, skv, rounds, warmup_ms):
     kernel = fa4.Kernel.load(artifact)
     info = kernel.info
     sets = input_sets(problem, b, sq, skv)
+    views = [bhsd(qkv) for qkv in sets]
     hq, dv = problem["num_q_heads"], problem["ov_depth"]
     outputs = [(torch.empty(b, sq, hq, dv, device="cuda", dtype=q.dtype),
                 torch.empty(b, hq, sq, device="cuda", dtype=torch.float32)
@@ -201,12 +210,8 @@ def interleaved_ms(artifact, problem, b, sq, skv, rounds, warmup_ms):
 
     def sdpa_call(backend):
         def call():
-            q, k, v = sets[next_set()]
             with sdpa_kernel([backend]):
-                torch.nn.functional.scaled_dot_product_attention(
-                    q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
-                    attn_mask=attn_mask, is_causal=is_causal, scale=problem["scale"],
-                    enable_gqa=problem["num_q_heads"] != problem["num_kv_heads"])
+                sdpa(views[next_set()], problem, attn_mask, is_causal)
         return call
 
     sides = {"fa4": fa4_call}

@@ -18,9 +18,9 @@
 # FA4_NCU (the same form, any artifact) profiles one launch of each with
 # Nsight Compute where the machine has it (ncu.txt); FA4_NCU_FLAGS adds ncu
 # flags (e.g. "--clock-control none": the board's own clocks, not base).
-# FA4_CLOCK_PROBE (the same form) times each at 3 to 300 back-to-back
-# launches while sampling the SM clock and power (bench/clock_probe.py,
-# clocks.txt).
+# FA4_CLOCK_PROBE (the same form) times each at 10, 30 and 300 back-to-back
+# launches, from a cool board and after a second of launches, while
+# sampling the SM clock and power (bench/clock_probe.py, clocks.txt).
 set -euo pipefail
 
 OUT=${OUT:-/tmp/fa4-gpu-check}
