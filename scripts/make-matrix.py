@@ -74,8 +74,10 @@ NARROW_BENCH = ["bench_prefill_d64_none", "bench_prefill_d128_none",
 # with 3 and 2 stages and the twin at every S; its "cap64",
 # `--causal-block-n=64` on d = 256 causal, +4% at S <= 1024 and -3/-4%
 # above 2048.)
-# "poly4" / "poly8": one exp2 in 4 / 8 on the FMA pipe
-# (`--poly-exp2-period`, FA4's relief of the MUFU pipe; session 10).
+# "poly4" / "poly6" / "poly8": one exp2 in 4 / 6 / 8 on the FMA and ALU
+# pipes (`--poly-exp2-period`, FA4's relief of the MUFU pipe; session 10's
+# polynomial rounded with cvt.rmi and cvt.rzi, XU-pipe instructions like
+# MUFU's, and lost 3-17%; session 18's rounds by adding 1.5 * 2^23).
 POLY_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
               "bench_prefill_d128_none", "bench_prefill_d128_causal"]
 # "nofold": two compares per score in masked tiles (`--fold-key-bound=0`),
@@ -113,12 +115,13 @@ SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
 # "owntiles" (`--twin-own-tiles`): the causal looped twins stop each
 # consumer's GEMMs at its own last K/V tile, as the plain kernel does (lost
-# 2.7% at d = 256, 512 keys from boost in session 15; at the power limit
-# the GEMM steps it skips are energy, not yet measured).
-CAUSAL_TWIN_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
+# 2.7% at d = 256, 512 keys from boost in session 15, and 3.6% at the
+# sustained clock in session 18: only the d = 256 kernel now).
+CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # "l2hint" (`--l2-eviction-hints`): K and V loads evict last, Q loads and O
-# stores evict first (session 17, not yet measured: d = 256 causal at 512
-# keys moved 19% more DRAM bytes than Q, K, V and O once each).
+# stores evict first (d = 256 causal at 512 keys moved 19% more DRAM bytes
+# than Q, K, V and O once each; session 18: 7.5% fewer bytes read there,
+# no faster, and 1-6% slower on the other rows, so only that kernel now).
 # "t1024": the d = 64 looped twin (two consumers) only up to 1024 keys, so
 # that the three-consumer kernel runs at 2048 (`--persistent-max-seq-kv=1024`;
 # the default without a mask since session 17, which measured it +2.4-3%
@@ -141,7 +144,8 @@ CAUSAL_TWIN_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nofold": (["--fold-key-bound=0"], CAUSAL_BENCH),
             "poly4": (["--poly-exp2-period=4"], POLY_BENCH),
-            "poly8": (["--poly-exp2-period=8"], POLY_BENCH[0::2]),
+            "poly6": (["--poly-exp2-period=6"], C3_BENCH),
+            "poly8": (["--poly-exp2-period=8"], POLY_BENCH),
             "regepi": (["--tma-store-o=false"], TWIN_BENCH),
             "fused": (["--fuse-work-tiles"], TWIN_BENCH + D256_BENCH),
             "nocap": (["--causal-block-n=0"], CAUSAL_BENCH),
@@ -166,7 +170,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "c3p96": (["--consumer-warpgroups=3", "--persistent",
                        "--block-n=96"], C3_BENCH),
             "pp0": (["--ping-pong=0"], C3_BENCH + ["bench_prefill_d128_none"]),
-            "l2hint": (["--l2-eviction-hints"], PREFILL_BENCH),
+            "l2hint": (["--l2-eviction-hints"], D256_BENCH[1:]),
             "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH)}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no

@@ -6,7 +6,7 @@
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=fa4 --ptxas=none -o %t --quiet
 // RUN: FileCheck %s --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=COUNT --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
-// RUN: FileCheck %s --check-prefix=INSN --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=INSN --implicit-check-not=cvt.rmi --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=EPI --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=STAGE --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
 
@@ -55,9 +55,11 @@
 // INSN-DAG: tcgen05.fence::after_thread_sync;
 // INSN-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // INSN-DAG: vote.sync.any.pred
-// Every 4th exponential on the FMA pipe: cvt.rmi (floor) and the exponent
-// add, next to MUFU ex2.
-// INSN-DAG: cvt.rmi.f32.f32
+// Every 4th exponential on the FMA and ALU pipes: rounded by adding
+// 1.5 * 2^23 (no cvt.rmi, which would take an XU slot as MUFU's ex2 does),
+// the rounded sum shifted into the exponent field, next to MUFU ex2.
+// INSN-DAG: add.rn.f32 [[SHIFTED:%r[0-9]+]], {{%r[0-9]+}}, 0f4B400000;
+// INSN-DAG: shl.b32 {{%r[0-9]+}}, [[SHIFTED]], 23;
 // INSN-DAG: ex2.approx.ftz.f32
 
 func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {

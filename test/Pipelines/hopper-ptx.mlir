@@ -24,7 +24,7 @@
 // RUN: FileCheck %s --check-prefix=EPI --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=MUFU-ONLY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: rm -rf %t.poly && fa4-compile %s --chip=sm_90a --causal-block-n=0 --persistent-max-seq-kv=0 --poly-exp2-period=4 --ptxas=%ptxas -o %t.poly --quiet | FileCheck %s --check-prefix=PTXAS
-// RUN: FileCheck %s --check-prefix=POLY --input-file=%t.poly/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=POLY --implicit-check-not=cvt.rmi --implicit-check-not=cvt.rzi --input-file=%t.poly/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: rm -rf %t.persistent && fa4-compile %s --chip=sm_90a --causal-block-n=0 --persistent --ptxas=%ptxas -o %t.persistent --quiet | FileCheck %s --check-prefix=PERSIST-PTXAS
 // RUN: FileCheck %s --check-prefix=PERSIST --input-file=%t.persistent/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: rm -rf %t.fused && fa4-compile %s --chip=sm_90a --causal-block-n=0 --persistent --fuse-work-tiles -o %t.fused --quiet
@@ -232,13 +232,18 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // subnormal guard), P and O rounded to bf16 pairs, LSE's log2.
 // SOFTMAX-DAG: ex2.approx.ftz.f32
 // By default every exp2 is MUFU's; with poly-exp2-period=4 one in four is
-// a polynomial on the FMA pipe: floor (cvt.rmi), three FMAs, the exponent
-// shifted into place, next to MUFU's ex2 for the rest (and the same
-// registers, no spills: the PTXAS checks).
-// MUFU-ONLY-NOT: cvt.rmi.f32.f32
-// POLY-DAG: cvt.rmi.f32.f32
-// POLY-DAG: fma.rn.f32 {{.*}}0f3DA1D573
-// POLY-DAG: shl.b32 {{.*}}, 23;
+// a polynomial on the FMA and ALU pipes: x clamped to -127, rounded by
+// adding and subtracting 1.5 * 2^23 (0f4B400000; round-to-nearest adds, so
+// ptxas may not fold them), three FMAs, the rounded sum shifted into the
+// exponent field, next to MUFU's ex2 for the rest (and the same registers,
+// no spills: the PTXAS checks). No conversion (cvt.rmi / cvt.rzi, XU-pipe
+// instructions like MUFU's) anywhere: the implicit checks.
+// MUFU-ONLY-NOT: 0f4B400000
+// POLY-DAG: max.NaN.f32 {{.*}}0fC2FE0000;
+// POLY-DAG: add.rn.f32 [[SHIFTED:%r[0-9]+]], {{%r[0-9]+}}, 0f4B400000;
+// POLY-DAG: add.rn.f32 {{%r[0-9]+}}, [[SHIFTED]], 0fCB400000;
+// POLY-DAG: fma.rn.f32 {{.*}}0f3D61512E, 0f3E780627;
+// POLY-DAG: shl.b32 {{%r[0-9]+}}, [[SHIFTED]], 23;
 // POLY-DAG: ex2.approx.ftz.f32
 // SOFTMAX-NOT: ex2.approx.f32
 // SOFTMAX-DAG: cvt.rn.bf16x2.f32

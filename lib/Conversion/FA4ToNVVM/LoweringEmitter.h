@@ -211,29 +211,32 @@ public:
     return {pair, 8};
   }
 
-  /// 2^x on the FMA pipe (FA4's MUFU relief): 2^floor(x) by adding
-  /// floor(x) to the exponent field, 2^frac(x) by a degree-3 minimax
-  /// polynomial on [0, 1) (relative error under 3.5e-4, below bf16's 2^-9). x
-  /// below -126 (including the -inf of masked keys) gives 0, as ex2 would round
-  /// to.
+  /// 2^x on the FMA and ALU pipes (FA4's MUFU relief), with no conversion
+  /// instruction: F2I and FRND issue to the XU pipe that MUFU's ex2 uses,
+  /// so a floor and an fptosi would take two XU slots to free one. x is
+  /// clamped to -127 and rounded to the nearest integer j by adding
+  /// 1.5 * 2^23 (j lands in the sum's low mantissa bits); 2^(x - j) is a
+  /// degree-3 minimax polynomial on [-1/2, 1/2] with p(0) = 1 (relative
+  /// error 1.0e-4, below bf16's 2^-9); 2^j adds the sum's bits shifted left
+  /// by 23 (j << 23: the high bits fall off) to p's exponent field. x <= -127,
+  /// the -inf of masked keys included, gives exactly +0 (j = -127, p = 1).
   mlir::Value exp2Polynomial(mlir::Value x) {
-    // NVVM's floor: convert-gpu-to-nvvm would turn llvm.intr.floor into a
-    // libdevice call.
-    mlir::Value whole = callF32Intrinsic("llvm.nvvm.floor.f", x);
-    mlir::Value fraction = fsub(x, whole);
-    mlir::Value p = fma(fraction, f32(0.0790204), f32(0.2237024));
-    p = fma(fraction, p, f32(0.6965886));
+    constexpr double kRoundingShift = 12582912.0; // 1.5 * 2^23
+    mlir::Value clamped = fmax(x, f32(-127.0));
+    mlir::Value shifted = fadd(clamped, f32(kRoundingShift));
+    mlir::Value whole = fsub(shifted, f32(kRoundingShift));
+    mlir::Value fraction = fsub(clamped, whole);
+    mlir::Value p = fma(fraction, f32(0.05500906), f32(0.24221097));
+    p = fma(fraction, p, f32(0.6932829));
     p = fma(fraction, p, f32(1.0));
-    mlir::Value exponent = mlir::arith::FPToSIOp::create(
-        b, loc, b.getI32Type(), fmax(whole, f32(-126.0)));
-    mlir::Value bits =
-        mlir::arith::BitcastOp::create(b, loc, b.getI32Type(), p);
-    bits = add(bits, mlir::arith::ShLIOp::create(b, loc, exponent, i32(23)));
-    mlir::Value value =
-        mlir::arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
-    mlir::Value tiny = mlir::arith::CmpFOp::create(
-        b, loc, mlir::arith::CmpFPredicate::OLT, x, f32(-126.0));
-    return select(tiny, f32(0.0), value);
+    auto bitsOf = [&](mlir::Value v) {
+      return mlir::arith::BitcastOp::create(b, loc, b.getI32Type(), v)
+          .getResult();
+    };
+    mlir::Value exponent =
+        mlir::arith::ShLIOp::create(b, loc, bitsOf(shifted), i32(23));
+    return mlir::arith::BitcastOp::create(b, loc, b.getF32Type(),
+                                          add(bitsOf(p), exponent));
   }
 
   /// One online-softmax step for `rows` rows (the rows this thread owns:

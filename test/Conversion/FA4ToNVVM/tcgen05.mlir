@@ -524,30 +524,34 @@ module attributes {gpu.container_module} {
 // subtracts 0 instead (no NaN). The correction is exp2(old - max) on the
 // MUFU (1 ex2.approx) and the sum starts as sum * correction. Each score is
 // fma(s, scale, -max); every 4th (columns 3, 7, 11, 15) is 2^x on the FMA
-// pipe: 2^floor(x) added to the exponent field (floor << 23) times the
-// degree-3 polynomial 1 + f (0.6965886 + f (0.2237024 + f 0.0790204)) on
-// the fraction f, and 0 below -126. Exactly 12 + 1 = 13 ex2.approx and 4
-// floor calls, in the order ex2 (correction), then 4 x (3 ex2, 1 floor):
-// the whole step is checked line by line (CHECK-NEXT) from the scores to
-// the sum, with CHECK-NOTs for ex2 and floor before and after it.
+// and ALU pipes, with no conversion (floor or fptosi would use MUFU's XU
+// pipe): x clamped to -127, rounded to the integer j by adding and
+// subtracting 1.5 * 2^23 (0x4B400000), the degree-3 polynomial
+// 1 + f (0.6932829 + f (0.2422110 + f 0.0550091)) on the fraction f = x - j,
+// and the sum's bits shifted left 23 (j << 23) added to the polynomial's
+// bits. Exactly 12 + 1 = 13 ex2.approx and no floor or fptosi, in the order
+// ex2 (correction), then 4 x (3 ex2, 1 polynomial): the whole step is
+// checked line by line (CHECK-NEXT) from the scores to the sum, with
+// CHECK-NOTs for ex2 and fptosi before and after it.
 // The probabilities go to TMEM as bf16 pairs in column order (the
 // polynomial's result is column 3's), and max, sum and correction to
 // shared memory.
 // CHECK-LABEL: llvm.func @softmax(
 // CHECK-SAME: %[[SCALE:[a-z0-9]+]]: f32)
 // CHECK-DAG: %[[C23:[a-z0-9_]+]] = arith.constant 23 : i32
-// CHECK-DAG: %[[MIN:[a-z0-9_]+]] = arith.constant -1.260000e+02 : f32
+// CHECK-DAG: %[[MIN:[a-z0-9_]+]] = arith.constant -1.270000e+02 : f32
+// CHECK-DAG: %[[ROUNDING:[a-z0-9_]+]] = arith.constant 0x4B400000 : f32
 // CHECK-DAG: %[[ONE:[a-z0-9_]+]] = arith.constant 1.000000e+00 : f32
-// CHECK-DAG: %[[K1:[a-z0-9_]+]] = arith.constant 0.696588575 : f32
-// CHECK-DAG: %[[K2:[a-z0-9_]+]] = arith.constant 0.223702401 : f32
-// CHECK-DAG: %[[K3:[a-z0-9_]+]] = arith.constant 7.902040e-02 : f32
+// CHECK-DAG: %[[K1:[a-z0-9_]+]] = arith.constant 0.693282902 : f32
+// CHECK-DAG: %[[K2:[a-z0-9_]+]] = arith.constant 0.242210969 : f32
+// CHECK-DAG: %[[K3:[a-z0-9_]+]] = arith.constant 0.0550090596 : f32
 // CHECK-DAG: %[[THRESHOLD:[a-z0-9_]+]] = arith.constant 8.000000e+00 : f32
 // CHECK-DAG: %[[ZERO:[a-z0-9_]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[NEGINF:[a-z0-9_]+]] = arith.constant 0xFF800000 : f32
 // CHECK-NOT: shuffle
 // CHECK-NOT: shfl
 // CHECK-NOT: "llvm.nvvm.ex2.approx.ftz.f32"
-// CHECK-NOT: "llvm.nvvm.floor.f"
+// CHECK-NOT: arith.fptosi
 // CHECK: nvvm.tcgen05.wait <load>
 // CHECK-NEXT: %[[S0:[0-9]+]] = arith.bitcast %{{[0-9]+}} : i32 to f32
 // CHECK-NEXT: %[[S1:[0-9]+]] = arith.bitcast %{{[0-9]+}} : i32 to f32
@@ -607,19 +611,18 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[E2:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X2]]) : (f32) -> f32
 // CHECK-NEXT: %[[L3:[0-9]+]] = arith.addf %[[L2]], %[[E2]] : f32
 // CHECK-NEXT: %[[X3:[0-9]+]] = llvm.intr.fma(%[[S3]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[WHOLE3:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.floor.f"(%[[X3]]) : (f32) -> f32
-// CHECK-NEXT: %[[FRAC3:[0-9]+]] = arith.subf %[[X3]], %[[WHOLE3]] : f32
+// CHECK-NEXT: %[[CLAMPED3:[0-9]+]] = arith.maximumf %[[X3]], %[[MIN]] : f32
+// CHECK-NEXT: %[[SHIFTED3:[0-9]+]] = arith.addf %[[CLAMPED3]], %[[ROUNDING]] : f32
+// CHECK-NEXT: %[[WHOLE3:[0-9]+]] = arith.subf %[[SHIFTED3]], %[[ROUNDING]] : f32
+// CHECK-NEXT: %[[FRAC3:[0-9]+]] = arith.subf %[[CLAMPED3]], %[[WHOLE3]] : f32
 // CHECK-NEXT: %[[QA3:[0-9]+]] = llvm.intr.fma(%[[FRAC3]], %[[K3]], %[[K2]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[QB3:[0-9]+]] = llvm.intr.fma(%[[FRAC3]], %[[QA3]], %[[K1]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[QC3:[0-9]+]] = llvm.intr.fma(%[[FRAC3]], %[[QB3]], %[[ONE]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[CLAMPED3:[0-9]+]] = arith.maximumf %[[WHOLE3]], %[[MIN]] : f32
-// CHECK-NEXT: %[[EXPONENT3:[0-9]+]] = arith.fptosi %[[CLAMPED3]] : f32 to i32
+// CHECK-NEXT: %[[SUMBITS3:[0-9]+]] = arith.bitcast %[[SHIFTED3]] : f32 to i32
+// CHECK-NEXT: %[[EXPONENT3:[0-9]+]] = arith.shli %[[SUMBITS3]], %[[C23]] : i32
 // CHECK-NEXT: %[[MANTISSA3:[0-9]+]] = arith.bitcast %[[QC3]] : f32 to i32
-// CHECK-NEXT: %[[SHIFTED3:[0-9]+]] = arith.shli %[[EXPONENT3]], %[[C23]] : i32
-// CHECK-NEXT: %[[BITS3:[0-9]+]] = arith.addi %[[MANTISSA3]], %[[SHIFTED3]] : i32
-// CHECK-NEXT: %[[POW3:[0-9]+]] = arith.bitcast %[[BITS3]] : i32 to f32
-// CHECK-NEXT: %[[TINY3:[0-9]+]] = arith.cmpf olt, %[[X3]], %[[MIN]] : f32
-// CHECK-NEXT: %[[E3:[0-9]+]] = arith.select %[[TINY3]], %[[ZERO]], %[[POW3]] : f32
+// CHECK-NEXT: %[[BITS3:[0-9]+]] = arith.addi %[[MANTISSA3]], %[[EXPONENT3]] : i32
+// CHECK-NEXT: %[[E3:[0-9]+]] = arith.bitcast %[[BITS3]] : i32 to f32
 // CHECK-NEXT: %[[L4:[0-9]+]] = arith.addf %[[L3]], %[[E3]] : f32
 // CHECK-NEXT: %[[X4:[0-9]+]] = llvm.intr.fma(%[[S4]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[E4:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X4]]) : (f32) -> f32
@@ -631,19 +634,18 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[E6:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X6]]) : (f32) -> f32
 // CHECK-NEXT: %[[L7:[0-9]+]] = arith.addf %[[L6]], %[[E6]] : f32
 // CHECK-NEXT: %[[X7:[0-9]+]] = llvm.intr.fma(%[[S7]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[WHOLE7:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.floor.f"(%[[X7]]) : (f32) -> f32
-// CHECK-NEXT: %[[FRAC7:[0-9]+]] = arith.subf %[[X7]], %[[WHOLE7]] : f32
+// CHECK-NEXT: %[[CLAMPED7:[0-9]+]] = arith.maximumf %[[X7]], %[[MIN]] : f32
+// CHECK-NEXT: %[[SHIFTED7:[0-9]+]] = arith.addf %[[CLAMPED7]], %[[ROUNDING]] : f32
+// CHECK-NEXT: %[[WHOLE7:[0-9]+]] = arith.subf %[[SHIFTED7]], %[[ROUNDING]] : f32
+// CHECK-NEXT: %[[FRAC7:[0-9]+]] = arith.subf %[[CLAMPED7]], %[[WHOLE7]] : f32
 // CHECK-NEXT: %[[QA7:[0-9]+]] = llvm.intr.fma(%[[FRAC7]], %[[K3]], %[[K2]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[QB7:[0-9]+]] = llvm.intr.fma(%[[FRAC7]], %[[QA7]], %[[K1]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[QC7:[0-9]+]] = llvm.intr.fma(%[[FRAC7]], %[[QB7]], %[[ONE]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[CLAMPED7:[0-9]+]] = arith.maximumf %[[WHOLE7]], %[[MIN]] : f32
-// CHECK-NEXT: %[[EXPONENT7:[0-9]+]] = arith.fptosi %[[CLAMPED7]] : f32 to i32
+// CHECK-NEXT: %[[SUMBITS7:[0-9]+]] = arith.bitcast %[[SHIFTED7]] : f32 to i32
+// CHECK-NEXT: %[[EXPONENT7:[0-9]+]] = arith.shli %[[SUMBITS7]], %[[C23]] : i32
 // CHECK-NEXT: %[[MANTISSA7:[0-9]+]] = arith.bitcast %[[QC7]] : f32 to i32
-// CHECK-NEXT: %[[SHIFTED7:[0-9]+]] = arith.shli %[[EXPONENT7]], %[[C23]] : i32
-// CHECK-NEXT: %[[BITS7:[0-9]+]] = arith.addi %[[MANTISSA7]], %[[SHIFTED7]] : i32
-// CHECK-NEXT: %[[POW7:[0-9]+]] = arith.bitcast %[[BITS7]] : i32 to f32
-// CHECK-NEXT: %[[TINY7:[0-9]+]] = arith.cmpf olt, %[[X7]], %[[MIN]] : f32
-// CHECK-NEXT: %[[E7:[0-9]+]] = arith.select %[[TINY7]], %[[ZERO]], %[[POW7]] : f32
+// CHECK-NEXT: %[[BITS7:[0-9]+]] = arith.addi %[[MANTISSA7]], %[[EXPONENT7]] : i32
+// CHECK-NEXT: %[[E7:[0-9]+]] = arith.bitcast %[[BITS7]] : i32 to f32
 // CHECK-NEXT: %[[L8:[0-9]+]] = arith.addf %[[L7]], %[[E7]] : f32
 // CHECK-NEXT: %[[X8:[0-9]+]] = llvm.intr.fma(%[[S8]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[E8:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X8]]) : (f32) -> f32
@@ -655,19 +657,18 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[E10:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X10]]) : (f32) -> f32
 // CHECK-NEXT: %[[L11:[0-9]+]] = arith.addf %[[L10]], %[[E10]] : f32
 // CHECK-NEXT: %[[X11:[0-9]+]] = llvm.intr.fma(%[[S11]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[WHOLE11:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.floor.f"(%[[X11]]) : (f32) -> f32
-// CHECK-NEXT: %[[FRAC11:[0-9]+]] = arith.subf %[[X11]], %[[WHOLE11]] : f32
+// CHECK-NEXT: %[[CLAMPED11:[0-9]+]] = arith.maximumf %[[X11]], %[[MIN]] : f32
+// CHECK-NEXT: %[[SHIFTED11:[0-9]+]] = arith.addf %[[CLAMPED11]], %[[ROUNDING]] : f32
+// CHECK-NEXT: %[[WHOLE11:[0-9]+]] = arith.subf %[[SHIFTED11]], %[[ROUNDING]] : f32
+// CHECK-NEXT: %[[FRAC11:[0-9]+]] = arith.subf %[[CLAMPED11]], %[[WHOLE11]] : f32
 // CHECK-NEXT: %[[QA11:[0-9]+]] = llvm.intr.fma(%[[FRAC11]], %[[K3]], %[[K2]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[QB11:[0-9]+]] = llvm.intr.fma(%[[FRAC11]], %[[QA11]], %[[K1]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[QC11:[0-9]+]] = llvm.intr.fma(%[[FRAC11]], %[[QB11]], %[[ONE]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[CLAMPED11:[0-9]+]] = arith.maximumf %[[WHOLE11]], %[[MIN]] : f32
-// CHECK-NEXT: %[[EXPONENT11:[0-9]+]] = arith.fptosi %[[CLAMPED11]] : f32 to i32
+// CHECK-NEXT: %[[SUMBITS11:[0-9]+]] = arith.bitcast %[[SHIFTED11]] : f32 to i32
+// CHECK-NEXT: %[[EXPONENT11:[0-9]+]] = arith.shli %[[SUMBITS11]], %[[C23]] : i32
 // CHECK-NEXT: %[[MANTISSA11:[0-9]+]] = arith.bitcast %[[QC11]] : f32 to i32
-// CHECK-NEXT: %[[SHIFTED11:[0-9]+]] = arith.shli %[[EXPONENT11]], %[[C23]] : i32
-// CHECK-NEXT: %[[BITS11:[0-9]+]] = arith.addi %[[MANTISSA11]], %[[SHIFTED11]] : i32
-// CHECK-NEXT: %[[POW11:[0-9]+]] = arith.bitcast %[[BITS11]] : i32 to f32
-// CHECK-NEXT: %[[TINY11:[0-9]+]] = arith.cmpf olt, %[[X11]], %[[MIN]] : f32
-// CHECK-NEXT: %[[E11:[0-9]+]] = arith.select %[[TINY11]], %[[ZERO]], %[[POW11]] : f32
+// CHECK-NEXT: %[[BITS11:[0-9]+]] = arith.addi %[[MANTISSA11]], %[[EXPONENT11]] : i32
+// CHECK-NEXT: %[[E11:[0-9]+]] = arith.bitcast %[[BITS11]] : i32 to f32
 // CHECK-NEXT: %[[L12:[0-9]+]] = arith.addf %[[L11]], %[[E11]] : f32
 // CHECK-NEXT: %[[X12:[0-9]+]] = llvm.intr.fma(%[[S12]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[E12:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X12]]) : (f32) -> f32
@@ -679,19 +680,18 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[E14:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X14]]) : (f32) -> f32
 // CHECK-NEXT: %[[L15:[0-9]+]] = arith.addf %[[L14]], %[[E14]] : f32
 // CHECK-NEXT: %[[X15:[0-9]+]] = llvm.intr.fma(%[[S15]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[WHOLE15:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.floor.f"(%[[X15]]) : (f32) -> f32
-// CHECK-NEXT: %[[FRAC15:[0-9]+]] = arith.subf %[[X15]], %[[WHOLE15]] : f32
+// CHECK-NEXT: %[[CLAMPED15:[0-9]+]] = arith.maximumf %[[X15]], %[[MIN]] : f32
+// CHECK-NEXT: %[[SHIFTED15:[0-9]+]] = arith.addf %[[CLAMPED15]], %[[ROUNDING]] : f32
+// CHECK-NEXT: %[[WHOLE15:[0-9]+]] = arith.subf %[[SHIFTED15]], %[[ROUNDING]] : f32
+// CHECK-NEXT: %[[FRAC15:[0-9]+]] = arith.subf %[[CLAMPED15]], %[[WHOLE15]] : f32
 // CHECK-NEXT: %[[QA15:[0-9]+]] = llvm.intr.fma(%[[FRAC15]], %[[K3]], %[[K2]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[QB15:[0-9]+]] = llvm.intr.fma(%[[FRAC15]], %[[QA15]], %[[K1]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT: %[[QC15:[0-9]+]] = llvm.intr.fma(%[[FRAC15]], %[[QB15]], %[[ONE]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[CLAMPED15:[0-9]+]] = arith.maximumf %[[WHOLE15]], %[[MIN]] : f32
-// CHECK-NEXT: %[[EXPONENT15:[0-9]+]] = arith.fptosi %[[CLAMPED15]] : f32 to i32
+// CHECK-NEXT: %[[SUMBITS15:[0-9]+]] = arith.bitcast %[[SHIFTED15]] : f32 to i32
+// CHECK-NEXT: %[[EXPONENT15:[0-9]+]] = arith.shli %[[SUMBITS15]], %[[C23]] : i32
 // CHECK-NEXT: %[[MANTISSA15:[0-9]+]] = arith.bitcast %[[QC15]] : f32 to i32
-// CHECK-NEXT: %[[SHIFTED15:[0-9]+]] = arith.shli %[[EXPONENT15]], %[[C23]] : i32
-// CHECK-NEXT: %[[BITS15:[0-9]+]] = arith.addi %[[MANTISSA15]], %[[SHIFTED15]] : i32
-// CHECK-NEXT: %[[POW15:[0-9]+]] = arith.bitcast %[[BITS15]] : i32 to f32
-// CHECK-NEXT: %[[TINY15:[0-9]+]] = arith.cmpf olt, %[[X15]], %[[MIN]] : f32
-// CHECK-NEXT: %[[E15:[0-9]+]] = arith.select %[[TINY15]], %[[ZERO]], %[[POW15]] : f32
+// CHECK-NEXT: %[[BITS15:[0-9]+]] = arith.addi %[[MANTISSA15]], %[[EXPONENT15]] : i32
+// CHECK-NEXT: %[[E15:[0-9]+]] = arith.bitcast %[[BITS15]] : i32 to f32
 // CHECK-NEXT: %[[SUM:[0-9]+]] = arith.addf %[[L15]], %[[E15]] : f32
 // CHECK-NEXT: %[[PA:[0-9]+]] = llvm.insertelement %[[E0]], %{{[0-9]+}}[%{{[a-z0-9_]+}} : i32] : vector<2xf32>
 // CHECK-NEXT: %{{[0-9]+}} = llvm.insertelement %[[E1]], %[[PA]][%{{[a-z0-9_]+}} : i32] : vector<2xf32>
@@ -700,7 +700,7 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[PB:[0-9]+]] = llvm.insertelement %[[E2]], %{{[0-9]+}}[%{{[a-z0-9_]+}} : i32] : vector<2xf32>
 // CHECK-NEXT: %{{[0-9]+}} = llvm.insertelement %[[E3]], %[[PB]][%{{[a-z0-9_]+}} : i32] : vector<2xf32>
 // CHECK-NOT: "llvm.nvvm.ex2.approx.ftz.f32"
-// CHECK-NOT: "llvm.nvvm.floor.f"
+// CHECK-NOT: arith.fptosi
 // CHECK: nvvm.tcgen05.st %{{[0-9]+}}, %{{[0-9]+}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<8xi32>
 // CHECK-NEXT: nvvm.tcgen05.wait <store>
 // CHECK-NEXT: nvvm.tcgen05.fence <before>
