@@ -96,6 +96,12 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "H200 at d = 64 and 128 (bench/RESULTS.md, session 10): there "
            "the consumer's softmax latency, not MUFU throughput, bounds "
            "it">,
+    Option<"softmaxReductionChains", "softmax-reduction-chains", "int64_t",
+           /*default=*/"4",
+           "fa3: each softmax row's max and sum reduced in this many "
+           "interleaved chains (fa4.softmax reduction_chains), so a row's "
+           "max does not wait on one chain of FMNMX latencies before its "
+           "exponentials; 1: one chain, the default until session 18">,
     Option<"narrowLastPV", "narrow-last-pv", "bool", /*default=*/"false",
            "fa3: a work tile's last P V issues only the MMA_K steps that "
            "hold keys the consumer's rows see (Skv not a multiple of BN, a "

@@ -88,6 +88,11 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "the FMA pipe (0: every exp2 on MUFU; measured "
                      "slower on the H200)"),
       llvm::cl::init(0)};
+  Option<int64_t> softmaxReductionChains{
+      *this, "softmax-reduction-chains",
+      llvm::cl::desc("fa3 kernel: each softmax row's max and sum reduced in "
+                     "this many interleaved chains (1: one chain)"),
+      llvm::cl::init(4)};
   Option<int64_t> l2SectionBytes{
       *this, "l2-section-bytes",
       llvm::cl::desc("prefill under a causal or window mask: heaviest "

@@ -334,6 +334,8 @@ struct FA3Schedule {
       narrowLastPV, trace;
   /// One exp2 in this many on the FMA pipe (0: none).
   int64_t polyExp2Period;
+  /// A softmax row's max and sum in this many chains.
+  int64_t softmaxReductionChains;
   /// Masked prefill: the L2 budget of a section of work tiles (0: none).
   int64_t l2SectionBytes;
   /// Causal looped twin: pairedSlot's work order.
@@ -365,6 +367,7 @@ public:
         doubleQ(persistent && plan.loopStagingOffset >= 0 && plan.loopDoubleQ),
         narrowLastPV(schedule.narrowLastPV),
         polyExp2Period(schedule.polyExp2Period),
+        softmaxReductionChains(schedule.softmaxReductionChains),
         l2SectionBytes(schedule.l2SectionBytes),
         pairRowBlocks(schedule.pairRowBlocks && persistent),
         l2EvictionHints(schedule.l2EvictionHints && !plan.decode),
@@ -577,6 +580,8 @@ private:
   bool narrowLastPV;
   /// One exp2 of the softmax in this many on the FMA pipe (0: none).
   int64_t polyExp2Period;
+  /// A softmax row's max and sum reduced in this many chains.
+  int64_t softmaxReductionChains;
   /// Masked prefill: work tiles in sections whose K and V take at most
   /// this many bytes (WorkTiles::prefill; 0: one section).
   int64_t l2SectionBytes;
@@ -960,7 +965,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                              rowsType(), scores, rowMax, rowSum, args.scaleLog2,
                              lazyRescale ? b.getF64FloatAttr(kRescaleThreshold)
                                          : FloatAttr(),
-                             polyExp2Period);
+                             polyExp2Period, softmaxReductionChains);
   };
   auto emitStep = [&](Value step, ValueRange carried, PV pv,
                       const StepWork &work) {
@@ -1800,6 +1805,9 @@ LogicalResult ConvertAttnToFA4Pass::checkOptions(attn::AttentionOp op) const {
   if (polyExp2Period < 0)
     return refuse("poly-exp2-period", polyExp2Period,
                   "0 (every exp2 on MUFU) or a period >= 1");
+  if (softmaxReductionChains < 1)
+    return refuse("softmax-reduction-chains", softmaxReductionChains,
+                  "1 (one chain) or more");
   if (l2SectionBytes < 0)
     return refuse("l2-section-bytes", l2SectionBytes,
                   "0 (heaviest first over every head) or an L2 budget in "
@@ -1879,7 +1887,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
     FA3Schedule schedule{pingPong,      intraWgOverlap,  lazyRescale,
                          tmaStoreO,     fuseWorkTiles,   narrowLastPV,
-                         trace,         polyExp2Period,  l2SectionBytes,
+                         trace,         polyExp2Period,  softmaxReductionChains,
+                         l2SectionBytes,
                          pairRowBlocks, l2EvictionHints, twinOwnTiles};
     FA3KernelBuilder(b, loc, *plan, schedule,
                      /*persistent=*/maxSeqKV > 0 && !twin)

@@ -659,7 +659,8 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
     LoweringEmitter::SoftmaxStep step =
         e.softmaxStep(adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
                       adaptor.getScaleLog2().front(), threshold,
-                      op.getPolyExp2Period(), rowHalf, quadMax);
+                      op.getPolyExp2Period(), op.getReductionChains(), rowHalf,
+                      quadMax);
     SmallVector<SmallVector<Value>> results = {step.probs, step.max, step.sum,
                                                step.correction};
     rewriter.replaceOpWithMultiple(op, std::move(results));

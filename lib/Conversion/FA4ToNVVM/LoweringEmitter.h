@@ -242,7 +242,9 @@ public:
   /// One online-softmax step for `rows` rows (the rows this thread owns:
   /// row of register i is `rowOf(i)`), shared by the targets' layouts.
   /// `reduceMax` finishes a row maximum across the threads that share the
-  /// row. Returns (probs, kept max, running sum, correction) as registers.
+  /// row; each row's max and sum are reduced in `chains` chains
+  /// (reduceInChains). Returns (probs, kept max, running sum, correction)
+  /// as registers.
   struct SoftmaxStep {
     llvm::SmallVector<mlir::Value> probs, max, sum, correction;
   };
@@ -250,13 +252,19 @@ public:
   SoftmaxStep softmaxStep(mlir::ValueRange scores, mlir::ValueRange rowMax,
                           mlir::ValueRange rowSum, mlir::Value scaleLog2,
                           std::optional<double> threshold, int64_t polyPeriod,
-                          RowOf rowOf, ReduceMax reduceMax) {
+                          int64_t chains, RowOf rowOf, ReduceMax reduceMax) {
     using mlir::arith::CmpFPredicate;
     size_t rows = rowMax.size();
     mlir::Value negInf = f32(-INFINITY), zero = f32(0.0);
-    llvm::SmallVector<mlir::Value> tileMax(rows, negInf);
+    auto maxOf = [&](mlir::Value x, mlir::Value y) { return fmax(x, y); };
+    llvm::SmallVector<ChainedFold> rowMaxFolds(rows, ChainedFold(chains));
+    for (ChainedFold &fold : rowMaxFolds)
+      fold.add(negInf, maxOf);
     for (auto [i, score] : llvm::enumerate(scores))
-      tileMax[rowOf(i)] = fmax(tileMax[rowOf(i)], score);
+      rowMaxFolds[rowOf(i)].add(score, maxOf);
+    llvm::SmallVector<mlir::Value> tileMax;
+    for (ChainedFold &fold : rowMaxFolds)
+      tileMax.push_back(fold.result(maxOf));
     SoftmaxStep step;
     llvm::SmallVector<mlir::Value> negSafeMax(rows);
     for (size_t r = 0; r < rows; ++r) {
@@ -281,16 +289,59 @@ public:
       step.max.push_back(newMax);
       step.sum.push_back(fmul(rowSum[r], step.correction.back()));
     }
+    // Each row's sum starts from its corrected running sum.
+    auto sumOf = [&](mlir::Value x, mlir::Value y) { return fadd(x, y); };
+    llvm::SmallVector<ChainedFold> rowSumFolds(rows, ChainedFold(chains));
+    for (auto [fold, sum] : llvm::zip_equal(rowSumFolds, step.sum))
+      fold.add(sum, sumOf);
     for (auto [i, score] : llvm::enumerate(scores)) {
       mlir::Value x = fma(score, scaleLog2, negSafeMax[rowOf(i)]);
       bool onFmaPipe = polyPeriod > 0 &&
                        static_cast<int64_t>(i) % polyPeriod == polyPeriod - 1;
       mlir::Value p = onFmaPipe ? exp2Polynomial(x) : exp2FlushSubnormals(x);
-      step.sum[rowOf(i)] = fadd(step.sum[rowOf(i)], p);
+      rowSumFolds[rowOf(i)].add(p, sumOf);
       step.probs.push_back(p);
     }
+    for (auto [fold, sum] : llvm::zip_equal(rowSumFolds, step.sum))
+      sum = fold.result(sumOf);
     return step;
   }
+
+  /// A fold of values in `chains` interleaved chains (values k, k + chains,
+  /// k + 2 chains, ... in order of `add`), then the chains folded pairwise:
+  /// the same n - 1 operations as one chain, but a dependent path of about
+  /// n / chains + log2(chains) latencies instead of n. A row's maximum gates
+  /// its exponentials, and neither LLVM nor ptxas reassociates max or add.
+  /// One chain is the plain left fold.
+  class ChainedFold {
+  public:
+    explicit ChainedFold(int64_t chains) : chains(chains) {
+      assert(chains >= 1 && "a fold needs a chain");
+    }
+    template <typename Combine> void add(mlir::Value value, Combine combine) {
+      if (partial.size() < static_cast<size_t>(chains))
+        partial.push_back(value);
+      else
+        partial[count % chains] = combine(partial[count % chains], value);
+      ++count;
+    }
+    template <typename Combine> mlir::Value result(Combine combine) {
+      assert(!partial.empty() && "nothing folded");
+      for (size_t width = partial.size(); width > 1; width = (width + 1) / 2) {
+        for (size_t i = 0; i < width / 2; ++i)
+          partial[i] = combine(partial[2 * i], partial[2 * i + 1]);
+        if (width % 2)
+          partial[width / 2] = partial[width - 1];
+      }
+      partial.resize(1);
+      return partial.front();
+    }
+
+  private:
+    int64_t chains;
+    size_t count = 0;
+    llvm::SmallVector<mlir::Value> partial;
+  };
 
   /// fa4.mask's semantics, shared by the targets' layouts: a
   /// warp-uniform test of whether the tile reaches Skv or crosses one of the

@@ -417,7 +417,8 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
     LoweringEmitter::SoftmaxStep step = e.softmaxStep(
         adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
         adaptor.getScaleLog2().front(), threshold, op.getPolyExp2Period(),
-        [](int64_t) { return 0; }, [](Value m) { return m; });
+        op.getReductionChains(), [](int64_t) { return 0; },
+        [](Value m) { return m; });
     SmallVector<SmallVector<Value>> results = {step.probs, step.max, step.sum,
                                                step.correction};
     rewriter.replaceOpWithMultiple(op, std::move(results));

@@ -1750,3 +1750,49 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// reduction_chains = 4: each row's max and sum fold in four interleaved
+// chains, then pairwise. Row 0 of a 64 x 32 frag is registers 0, 1, 4, 5,
+// 8, 9, 12, 13; its max folds -inf and them as chains (-inf, 5, 13), (0, 8),
+// (1, 9), (4, 12), then (chain 0, chain 1) and (chain 2, chain 3): a
+// dependent path of 4 maximumf, not 8, before the lanes' shuffles. Its sum
+// folds the corrected running sum and the 8 probabilities the same way.
+// CHECK-LABEL: llvm.func @f(
+// CHECK: scf.for %{{.+}} iter_args(%[[S0:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[S1:[a-z0-9]+]] = %{{[a-z0-9]+}}, %{{[a-z0-9]+}} = %{{[a-z0-9]+}}, %{{[a-z0-9]+}} = %{{[a-z0-9]+}}, %[[S4:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[S5:[a-z0-9]+]] = %{{[a-z0-9]+}}, %{{[a-z0-9]+}} = %{{[a-z0-9]+}}, %{{[a-z0-9]+}} = %{{[a-z0-9]+}}, %[[S8:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[S9:[a-z0-9]+]] = %{{[a-z0-9]+}}, %{{[a-z0-9]+}} = %{{[a-z0-9]+}}, %{{[a-z0-9]+}} = %{{[a-z0-9]+}}, %[[S12:[a-z0-9]+]] = %{{[a-z0-9]+}}, %[[S13:[a-z0-9]+]] = %{{[a-z0-9]+}}, %{{.+}}
+// CHECK-NEXT: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[C0A:[0-9]+]] = arith.maximumf %[[NEGINF]], %[[S5]] : f32
+// CHECK: %[[C1:[0-9]+]] = arith.maximumf %[[S0]], %[[S8]] : f32
+// CHECK-NEXT: %[[C2:[0-9]+]] = arith.maximumf %[[S1]], %[[S9]] : f32
+// CHECK: %[[C3:[0-9]+]] = arith.maximumf %[[S4]], %[[S12]] : f32
+// CHECK-NEXT: %[[C0:[0-9]+]] = arith.maximumf %[[C0A]], %[[S13]] : f32
+// CHECK: %[[F01:[0-9]+]] = arith.maximumf %[[C0]], %[[C1]] : f32
+// CHECK-NEXT: %[[F23:[0-9]+]] = arith.maximumf %[[C2]], %[[C3]] : f32
+// CHECK-NEXT: %[[ROWMAX:[0-9]+]] = arith.maximumf %[[F01]], %[[F23]] : f32
+// CHECK: gpu.shuffle xor %[[ROWMAX]]
+// The sum of row 0: chains (sum, p5, p13), (p0, p8), (p1, p9), (p4, p12).
+// CHECK: %[[SUM:[0-9]+]] = arith.mulf %{{.+}}, %[[CORR:[0-9]+]] : f32
+// CHECK: %[[Q0A:[0-9]+]] = arith.addf %[[SUM]], %{{[0-9]+}} : f32
+// CHECK: %[[Q0:[0-9]+]] = arith.addf %[[Q0A]], %{{[0-9]+}} : f32
+// CHECK: %[[G01:[0-9]+]] = arith.addf %[[Q0]], %{{[0-9]+}} : f32
+// CHECK-NEXT: %[[G23:[0-9]+]] = arith.addf %{{[0-9]+}}, %{{[0-9]+}} : f32
+// CHECK-NEXT: %[[ROWSUM:[0-9]+]] = arith.addf %[[G01]], %[[G23]] : f32
+// CHECK: scf.yield {{.*}}%[[ROWSUM]]
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%x: f32, %y: f32, %n32: i32, %scale: f32) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = arith.index_cast %n32 : i32 to index
+      %s0 = fa4.splat %x : !fa4.frag<64x32xf32>
+      %m0 = fa4.splat %y : !fa4.rows<64xf32>
+      %l0 = fa4.splat %y : !fa4.rows<64xf32>
+      %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %s0, %m = %m0, %l = %l0) -> (!fa4.frag<64x32xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>) {
+        %p, %nm, %ns, %c = fa4.softmax %s max %m sum %l scale %scale {reductionChains = 4 : i64} : <64x32xf32>, <64xf32>
+        scf.yield %p, %nm, %ns : !fa4.frag<64x32xf32>, !fa4.rows<64xf32>, !fa4.rows<64xf32>
+      }
+      gpu.return
+    }
+  }
+}

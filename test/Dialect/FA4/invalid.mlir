@@ -346,6 +346,15 @@ func.func @softmax_sum_type(%s: !fa4.frag<64x176xf32>, %m: !fa4.rows<64xf32>, %l
 
 // -----
 
+// A fold needs at least one chain.
+func.func @softmax_no_chains(%s: !fa4.frag<64x176xf32>, %m: !fa4.rows<64xf32>, %scale: f32) {
+  // expected-error @+1 {{'fa4.softmax' op attribute 'reductionChains' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %p, %m1, %l1, %c = fa4.softmax %s max %m sum %m scale %scale {reductionChains = 0 : i64} : !fa4.frag<64x176xf32>, !fa4.rows<64xf32>
+  return
+}
+
+// -----
+
 func.func @scale_rows_bf16_tile(%o: !fa4.frag<64x128xbf16>, %c: !fa4.rows<64xf32>) {
   // expected-error @+1 {{'fa4.scale_rows' op scales an f32 frag, got '!fa4.frag<64x128xbf16>'}}
   %o1 = fa4.scale_rows %o by %c : !fa4.frag<64x128xbf16>, !fa4.rows<64xf32>

@@ -128,6 +128,9 @@ gpu.func @tiles_and_mmas() kernel {
 // The lazy rescale: a threshold on the softmax, `lazy` on the rescale.
 // CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}}, %[[LCORR:[a-zA-Z0-9_]+]] = fa4.softmax %[[W]] max %[[M0]] sum %[[L0]] scale %[[SCALE]] {rescaleThreshold = 8.000000e+00 : f64} : <64x176xf32>, <64xf32>{{$}}
 // CHECK-NEXT: %{{.*}} = fa4.scale_rows lazy %[[O]] by %[[LCORR]] : <64x128xf32>, <64xf32>{{$}}
+// Row max and sum in four chains; one chain, the default, prints nothing.
+// CHECK-NEXT: fa4.softmax %[[W]] max %[[M0]] sum %[[L0]] scale %[[SCALE]] {reductionChains = 4 : i64} : <64x176xf32>, <64xf32>{{$}}
+// CHECK-NEXT: fa4.softmax %[[W]] max %[[M0]] sum %[[L0]] scale %[[SCALE]] : <64x176xf32>, <64xf32>{{$}}
 // CHECK: gpu.return
 gpu.func @softmax_step(%s: !fa4.frag<64x176xf32>, %o: !fa4.frag<64x128xf32>,
                        %key: i32, %row: i32, %sq: i32, %skv: i32,
@@ -142,6 +145,8 @@ gpu.func @softmax_step(%s: !fa4.frag<64x176xf32>, %o: !fa4.frag<64x128xf32>,
   %o2 = fa4.scale_rows %o by %corr : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>
   %lp, %lm, %ll, %lcorr = fa4.softmax %window max %m0 sum %l0 scale %scale_log2 {rescaleThreshold = 8.0 : f64} : !fa4.frag<64x176xf32>, !fa4.rows<64xf32>
   %o3 = fa4.scale_rows lazy %o by %lcorr : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>
+  %cp:4 = fa4.softmax %window max %m0 sum %l0 scale %scale_log2 {reductionChains = 4 : i64} : !fa4.frag<64x176xf32>, !fa4.rows<64xf32>
+  %dp:4 = fa4.softmax %window max %m0 sum %l0 scale %scale_log2 {reductionChains = 1 : i64} : !fa4.frag<64x176xf32>, !fa4.rows<64xf32>
   gpu.return
 }
 

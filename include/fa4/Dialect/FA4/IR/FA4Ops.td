@@ -256,11 +256,18 @@ def FA4_SoftmaxOp : FA4_Op<"softmax", [Pure,
     and O is rescaled far less often. `poly_exp2_period` = k > 0 computes
     every k-th exponential with a polynomial on the FMA pipe instead of the
     MUFU unit, which is the softmax bottleneck on sm_100a.
+
+    `reduction_chains` = c reduces each row's max and sum in c interleaved
+    chains, folded pairwise at the end: the same operations, a dependent
+    path of about n / c + log2(c) instead of n (the f32 sum is rounded in
+    another order).
   }];
   let arguments = (ins FA4_Frag:$scores, FA4_Rows:$max, FA4_Rows:$sum,
                        F32:$scaleLog2, OptionalAttr<F64Attr>:$rescaleThreshold,
                        DefaultValuedAttr<ConfinedAttr<I64Attr,
-                                         [IntNonNegative]>, "0">:$polyExp2Period);
+                                         [IntNonNegative]>, "0">:$polyExp2Period,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr,
+                                         [IntPositive]>, "1">:$reductionChains);
   let results = (outs FA4_Frag:$probs, FA4_Rows:$newMax, FA4_Rows:$newSum,
                       FA4_Rows:$correction);
   let assemblyFormat = [{
