@@ -93,9 +93,10 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "fa3: one exp2 of the softmax in this many on the FMA pipe (a "
            "degree-3 polynomial, FA4's relief of the MUFU pipe); 0, the "
            "default: every exp2 on MUFU. Measured 3-15% slower on the "
-           "H200 at d = 64 and 128 (bench/RESULTS.md, session 10): there "
-           "the consumer's softmax latency, not MUFU throughput, bounds "
-           "it">,
+           "H200 at d = 64 and 128 (bench/RESULTS.md, session 10), and "
+           "1-9% slower without XU conversions (session 18, MUFU then 56% "
+           "busy): there the consumer's softmax latency and issue slots, "
+           "not MUFU throughput, bound it">,
     Option<"softmaxReductionChains", "softmax-reduction-chains", "int64_t",
            /*default=*/"4",
            "fa3: each softmax row's max and sum reduced in this many "
