@@ -122,10 +122,10 @@ CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # stores evict first (d = 256 causal at 512 keys moved 19% more DRAM bytes
 # than Q, K, V and O once each; session 18: 7.5% fewer bytes read there,
 # no faster, and 1-6% slower on the other rows, so only that kernel now).
-# "chains1": each softmax row's max and sum in one chain
-# (`--softmax-reduction-chains=1`), the default until session 18, against
-# the default's four (a row's max no longer waits on one chain of FMNMX
-# latencies before its exponentials).
+# "chains4": each softmax row's max and sum in four interleaved chains
+# (`--softmax-reduction-chains=4`), against the default's one chain of
+# FMNMX / FADD latencies (session 18: -4.5 to +3%, within the rounds'
+# spread at most rows).
 # "t1024": the d = 64 looped twin (two consumers) only up to 1024 keys, so
 # that the three-consumer kernel runs at 2048 (`--persistent-max-seq-kv=1024`;
 # the default without a mask since session 17, which measured it +2.4-3%
@@ -174,7 +174,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "c3p96": (["--consumer-warpgroups=3", "--persistent",
                        "--block-n=96"], C3_BENCH),
             "pp0": (["--ping-pong=0"], C3_BENCH + ["bench_prefill_d128_none"]),
-            "chains1": (["--softmax-reduction-chains=1"], PREFILL_BENCH),
+            "chains4": (["--softmax-reduction-chains=4"], PREFILL_BENCH),
             "l2hint": (["--l2-eviction-hints"], D256_BENCH[1:]),
             "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH)}
 # Kernels built with `--trace` (phase times over their LSE, for

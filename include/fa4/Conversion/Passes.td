@@ -98,11 +98,13 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "busy): there the consumer's softmax latency and issue slots, "
            "not MUFU throughput, bound it">,
     Option<"softmaxReductionChains", "softmax-reduction-chains", "int64_t",
-           /*default=*/"4",
+           /*default=*/"1",
            "fa3: each softmax row's max and sum reduced in this many "
            "interleaved chains (fa4.softmax reduction_chains), so a row's "
            "max does not wait on one chain of FMNMX latencies before its "
-           "exponentials; 1: one chain, the default until session 18">,
+           "exponentials. 1, the default: one chain; four measured -4.5 "
+           "to +3% on the H200 (bench/RESULTS.md, session 18): the "
+           "ping-pong hides the chain">,
     Option<"narrowLastPV", "narrow-last-pv", "bool", /*default=*/"false",
            "fa3: a work tile's last P V issues only the MMA_K steps that "
            "hold keys the consumer's rows see (Skv not a multiple of BN, a "

@@ -278,7 +278,7 @@
 // CHECK-NEXT: fa4.mbarrier.arrive %[[VRELEASE]]
 // CHECK-NEXT: }
 // CHECK: %[[MASKED:.*]] = fa4.mask %[[S]] mask #attn.mask<causal> keys %{{.*}} rows %[[TILEROW:[^ ]+]] sq %[[SQ]] skv %[[SKV]] : <64x176xf32>
-// CHECK-NEXT: %[[PROBS:.*]], %[[NEWMAX:.*]], %[[NEWSUM:.*]], %[[CORR:.*]] = fa4.softmax %[[MASKED]] max %[[M]] sum %[[L]] scale %[[SCALE]] {reductionChains = 4 : i64, rescaleThreshold = 8.000000e+00 : f64} : <64x176xf32>, <64xf32>
+// CHECK-NEXT: %[[PROBS:.*]], %[[NEWMAX:.*]], %[[NEWSUM:.*]], %[[CORR:.*]] = fa4.softmax %[[MASKED]] max %[[M]] sum %[[L]] scale %[[SCALE]] {rescaleThreshold = 8.000000e+00 : f64} : <64x176xf32>, <64xf32>
 // CHECK-NEXT: %[[RESCALED:.*]] = fa4.scale_rows lazy %[[PV]] by %[[CORR]] : <64x128xf32>, <64xf32>
 // CHECK-NEXT: %[[NEXTP:.*]] = fa4.truncf %[[PROBS]] : <64x176xf32> to <64x176xbf16>
 // CHECK-NEXT: scf.yield %[[RESCALED]], %[[NEWMAX]], %[[NEWSUM]], %[[NEXTP]]

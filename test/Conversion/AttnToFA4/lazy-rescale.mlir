@@ -9,7 +9,7 @@
 // lazy-rescale=0 the softmax moves its max every time and O is always
 // rescaled.
 // LAZY-LABEL: func @prefill
-// LAZY-COUNT-2: fa4.softmax {{.*}} {reductionChains = 4 : i64, rescaleThreshold = 8.000000e+00 : f64} : <64x176xf32>, <64xf32>
+// LAZY-COUNT-2: fa4.softmax {{.*}} {rescaleThreshold = 8.000000e+00 : f64} : <64x176xf32>, <64xf32>
 // LAZY-NOT: fa4.softmax
 // LAZY: fa4.scale_rows lazy %{{.*}} by %{{.*}} : <64x128xf32>, <64xf32>
 // LAZY-NOT: fa4.scale_rows
@@ -31,7 +31,7 @@ func.func @prefill(%q: tensor<?x?x16x128xbf16>, %k: tensor<?x?x16x128xbf16>, %v:
 // The split-K decode: its partials' (max, sum) pairs stay consistent with
 // their O, so the combine needs nothing new.
 // LAZY-LABEL: func @decode
-// LAZY: fa4.softmax {{.*}} {reductionChains = 4 : i64, rescaleThreshold = 8.000000e+00 : f64}
+// LAZY: fa4.softmax {{.*}} {rescaleThreshold = 8.000000e+00 : f64}
 // LAZY: fa4.scale_rows lazy
 // EAGER-LABEL: func @decode
 // EAGER-NOT: rescaleThreshold
