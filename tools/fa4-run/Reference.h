@@ -51,7 +51,8 @@ struct CheckResult {
 
 /// Checks `data.o` / `data.lse` against the reference. When the reference
 /// would take more than `workBudget` multiply-adds, a deterministic sample
-/// of rows (b, h, i) is checked; NaNs are looked for everywhere.
+/// of rows (b, h, i) is checked, always with the first and last row of
+/// every 64-row block and the last row; NaNs are looked for everywhere.
 CheckResult checkAttention(const AttentionShape &shape,
                            const AttentionData &data, double workBudget,
                            uint64_t seed);

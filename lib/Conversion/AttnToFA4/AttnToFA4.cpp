@@ -1885,11 +1885,11 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     abi.params = abiParams(*plan, storeOByTma);
     int64_t threads = plan->threads();
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
-    FA3Schedule schedule{pingPong,      intraWgOverlap,  lazyRescale,
-                         tmaStoreO,     fuseWorkTiles,   narrowLastPV,
-                         trace,         polyExp2Period,  softmaxReductionChains,
-                         l2SectionBytes,
-                         pairRowBlocks, l2EvictionHints, twinOwnTiles};
+    FA3Schedule schedule{pingPong,       intraWgOverlap, lazyRescale,
+                         tmaStoreO,      fuseWorkTiles,  narrowLastPV,
+                         trace,          polyExp2Period, softmaxReductionChains,
+                         l2SectionBytes, pairRowBlocks,  l2EvictionHints,
+                         twinOwnTiles};
     FA3KernelBuilder(b, loc, *plan, schedule,
                      /*persistent=*/maxSeqKV > 0 && !twin)
         .build(func, abi);

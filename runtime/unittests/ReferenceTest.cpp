@@ -1,0 +1,85 @@
+//===- ReferenceTest.cpp - fa4-run's CPU reference and its row sample -----===//
+
+#include "Reference.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace fa4::run;
+
+namespace {
+
+/// One key per (batch, head): every query's P is exactly 1, so O is that
+/// key's V row and LSE its score; values are small integers, exact in bf16.
+class ReferenceTest : public ::testing::Test {
+protected:
+  AttentionShape shape{/*batch=*/1,
+                       /*seqQ=*/130,
+                       /*seqKV=*/1,
+                       /*headsQ=*/2,
+                       /*headsKV=*/1,
+                       /*qkDepth=*/8,
+                       /*ovDepth=*/8,
+                       FA4_MASK_NONE,
+                       -1,
+                       -1,
+                       /*scale=*/0.25,
+                       FA4_DTYPE_BF16};
+  AttentionData data;
+
+  void SetUp() override {
+    int64_t rows = shape.batch * shape.seqQ * shape.headsQ;
+    for (int64_t i = 0; i < rows * shape.qkDepth; ++i)
+      data.q.push_back(float(i % 5) - 2);
+    for (int64_t d = 0; d < shape.qkDepth; ++d)
+      data.k.push_back(float(d % 3));
+    for (int64_t d = 0; d < shape.ovDepth; ++d)
+      data.v.push_back(float(d) - 3);
+    for (int64_t row = 0; row < rows; ++row)
+      data.o.insert(data.o.end(), data.v.begin(), data.v.end());
+  }
+
+  /// Adds 1 to O's first column at (head, query).
+  void corrupt(int64_t head, int64_t query) {
+    data.o[(query * shape.headsQ + head) * shape.ovDepth] += 1;
+  }
+};
+
+TEST_F(ReferenceTest, ExactOutputPassesEveryRow) {
+  CheckResult result = checkAttention(shape, data, INFINITY, /*seed=*/1);
+  EXPECT_TRUE(result.passed);
+  EXPECT_EQ(result.checkedRows, 260);
+  EXPECT_EQ(result.maxError, 0);
+}
+
+// A budget of one multiply-add samples no random row worth mentioning, but
+// every 64-row block's first and last rows and the last row: queries 0, 63,
+// 64, 127, 128 and 129 of both heads.
+TEST_F(ReferenceTest, SampleAlwaysChecksEdgeRows) {
+  corrupt(/*head=*/1, /*query=*/127);
+  CheckResult result = checkAttention(shape, data, 1, /*seed=*/1);
+  EXPECT_FALSE(result.passed);
+  EXPECT_GE(result.checkedRows, 12);
+  EXPECT_LT(result.checkedRows, 260);
+  EXPECT_EQ(result.maxError, 1);
+}
+
+TEST_F(ReferenceTest, LastRowIsAnEdgeRow) {
+  corrupt(/*head=*/0, /*query=*/129);
+  EXPECT_FALSE(checkAttention(shape, data, 1, /*seed=*/1).passed);
+}
+
+TEST_F(ReferenceTest, FullCheckFindsAnInteriorRow) {
+  corrupt(/*head=*/0, /*query=*/30);
+  EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+}
+
+TEST_F(ReferenceTest, UnwrittenOutputFailsWhateverTheSample) {
+  data.o[(30 * shape.headsQ) * shape.ovDepth + 3] = NAN;
+  CheckResult result = checkAttention(shape, data, 1, /*seed=*/1);
+  EXPECT_FALSE(result.passed);
+  EXPECT_EQ(result.unwritten, 1);
+}
+
+} // namespace
