@@ -74,12 +74,11 @@ NARROW_BENCH = ["bench_prefill_d64_none", "bench_prefill_d128_none",
 # with 3 and 2 stages and the twin at every S; its "cap64",
 # `--causal-block-n=64` on d = 256 causal, +4% at S <= 1024 and -3/-4%
 # above 2048.)
-# "poly4" / "poly6" / "poly8": one exp2 in 4 / 6 / 8 on the FMA and ALU
-# pipes (`--poly-exp2-period`, FA4's relief of the MUFU pipe; session 10's
-# polynomial rounded with cvt.rmi and cvt.rzi, XU-pipe instructions like
-# MUFU's, and lost 3-17%; session 18's rounds by adding 1.5 * 2^23).
-POLY_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
-              "bench_prefill_d128_none", "bench_prefill_d128_causal"]
+# "poly4": one exp2 in 4 on the FMA and ALU pipes (`--poly-exp2-period`,
+# FA4's relief of the MUFU pipe; session 10's polynomial rounded with
+# cvt.rmi and cvt.rzi, XU-pipe instructions like MUFU's, and lost 3-17%;
+# session 18's rounds by adding 1.5 * 2^23 and still lost 1-9% at periods
+# 4, 6 and 8 on d = 64 and 128: MUFU was 56% busy).
 # "nofold": two compares per score in masked tiles (`--fold-key-bound=0`),
 # against the default's one (session 10's "fold": d = 64 causal
 # +1.4-5.9%, d = 128 causal +0.1-0.9%; the default since session 11).
@@ -147,9 +146,7 @@ CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nofold": (["--fold-key-bound=0"], CAUSAL_BENCH),
-            "poly4": (["--poly-exp2-period=4"], POLY_BENCH),
-            "poly6": (["--poly-exp2-period=6"], C3_BENCH),
-            "poly8": (["--poly-exp2-period=8"], POLY_BENCH),
+            "poly4": (["--poly-exp2-period=4"], C3_BENCH),
             "regepi": (["--tma-store-o=false"], TWIN_BENCH),
             "fused": (["--fuse-work-tiles"], TWIN_BENCH + D256_BENCH),
             "nocap": (["--causal-block-n=0"], CAUSAL_BENCH),
