@@ -99,8 +99,10 @@ fi
 [ ${#artifact_dirs[@]} -gt 0 ] || echo "no artifacts to run" >&2
 
 step "fa4-run cases"
-# Every case is one fa4-run process; they run $FA4_JOBS at a time (the CPU
-# reference is the slow part). scripts/run-case.sh prints one summary row.
+# Every artifact's cases run in one fa4-run process (--cases), $FA4_JOBS
+# artifacts at a time; scripts/run-cases.sh prints a summary row per case.
+# jobs.txt lists the cases, one per line (the count, and the smoke run's
+# cases, one process each through scripts/run-case.sh).
 jobs="$OUT/jobs.txt"
 : >"$jobs"
 for dir in "${artifact_dirs[@]}"; do
@@ -128,9 +130,9 @@ done <"$OUT/smoke.txt"
 # would run past its limit still returns its summary; cases it cut off are
 # counted as not run (and fail the check).
 set +e
-tr '\n' '\0' <"$jobs" |
+cut -f1 "$jobs" | uniq | tr '\n' '\0' |
   timeout "${FA4_MATRIX_SECONDS:-0}" \
-    xargs -0 -P "${FA4_JOBS:-12}" -I{} bash scripts/run-case.sh "{}" >"$OUT/rows.txt"
+    xargs -0 -P "${FA4_JOBS:-12}" -I{} bash scripts/run-cases.sh "{}" >"$OUT/rows.txt"
 set -e
 not_run=$(( $(wc -l <"$jobs") - $(wc -l <"$OUT/rows.txt") ))
 cat "$OUT"/runs/*.log >"$OUT/runs.log" 2>/dev/null || true

@@ -21,7 +21,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,7 +56,7 @@ const char *usage =
     "  --check          compare with the CPU reference (default without "
     "--bench)\n"
     "  --full-check     check every row, however long the reference takes\n"
-    "  --check-work     the reference's budget in multiply-adds (3e10): past\n"
+    "  --check-work     the reference's budget in multiply-adds (4e9): past\n"
     "                   it, a sample of rows (every tile's edge rows and a\n"
     "                   seeded random share) is checked\n"
     "  --bench          time with CUDA events: median of --iters runs (30)\n"
@@ -68,14 +70,19 @@ const char *usage =
     "                   allows them)\n"
     "  --persistent-ctas at most N CTAs for a persistent launch (so each\n"
     "                   loops over more work tiles)\n"
-    "  --bad-tensor     pass one wrongly laid out tensor; expect a refusal\n";
+    "  --bad-tensor     pass one wrongly laid out tensor; expect a refusal\n"
+    "  --cases FILE     run every line of FILE (the other options, one case\n"
+    "                   a line, '#' starts a comment) in this process, with\n"
+    "                   one CUDA context: CASE <line>, its RESULT, then\n"
+    "                   EXIT <its exit code>; exits with the worst code\n";
 
 struct Options {
   std::string manifest;
   int64_t batch = -1, seqQ = -1, seqKV = -1;
   uint64_t seed = 0;
   bool check = false, fullCheck = false, bench = false, json = false;
-  double checkWork = 3e10;
+  double checkWork = 4e9;
+  std::string casesFile;
   bool graph = false, programmaticLaunch = false;
   int iters = 30;
   int64_t warmupMs = 0;
@@ -146,6 +153,8 @@ Options parseOptions(int argc, char **argv) {
       options.programmaticLaunch = true;
     else if (arg == "--persistent-ctas")
       options.persistentCtas = integer(1);
+    else if (arg == "--cases")
+      options.casesFile = next();
     else if (arg == "-h" || arg == "--help") {
       std::fputs(usage, stdout);
       std::exit(exitPass);
@@ -711,19 +720,75 @@ int run(const Options &options) {
   return passed ? exitPass : exitNumericFailure;
 }
 
+/// One case: its RESULT line, and its exit code.
+int runReporting(const Options &options) {
+  try {
+    return run(options);
+  } catch (const RunError &error) {
+    std::fprintf(stderr, "fa4-run: %s\n", error.message.c_str());
+    std::printf("RESULT error message=\"%s\"\n",
+                jsonEscape(error.message).c_str());
+    return exitError;
+  }
+}
+
+/// --cases: every line of the file parsed as fa4-run's options after the
+/// manifest, run in turn in this process. A case that fails, or cannot run,
+/// does not stop the others; the exit code is the worst case's.
+int runCases(const Options &base) {
+  std::ifstream file(base.casesFile);
+  if (!file)
+    throw RunError{"cannot open cases file '" + base.casesFile + "'"};
+  int worst = exitPass;
+  for (std::string line; std::getline(file, line);) {
+    line = line.substr(0, line.find('#'));
+    std::istringstream words(line);
+    std::vector<std::string> args = {"fa4-run", base.manifest};
+    for (std::string word; words >> word;)
+      args.push_back(word);
+    if (args.size() == 2)
+      continue;
+    std::vector<char *> argv;
+    for (std::string &arg : args)
+      argv.push_back(arg.data());
+    std::string shown = line.substr(line.find_first_not_of(" \t"));
+    shown = shown.substr(0, shown.find_last_not_of(" \t\r") + 1);
+    std::printf("CASE %s\n", shown.c_str());
+    int code;
+    try {
+      code = runReporting(
+          parseOptions(static_cast<int>(argv.size()), argv.data()));
+    } catch (const RunError &error) { // the line's own options
+      std::printf("RESULT error message=\"%s\"\n",
+                  jsonEscape(error.message).c_str());
+      code = exitError;
+    }
+    std::printf("EXIT %d\n", code);
+    std::fflush(stdout);
+    worst = std::max(worst, code);
+  }
+  return worst;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
+  Options options;
   try {
-    return run(parseOptions(argc, argv));
+    options = parseOptions(argc, argv);
   } catch (const RunError &error) {
     std::fprintf(stderr, "fa4-run: %s\n", error.message.c_str());
-    if (error.message.rfind("option", 0) == 0 ||
-        error.message.rfind("unknown argument", 0) == 0 ||
-        error.message == "no manifest given")
-      std::fputs(usage, stderr);
+    std::fputs(usage, stderr);
     std::printf("RESULT error message=\"%s\"\n",
                 jsonEscape(error.message).c_str());
+    return exitError;
+  }
+  if (options.casesFile.empty())
+    return runReporting(options);
+  try {
+    return runCases(options);
+  } catch (const RunError &error) {
+    std::fprintf(stderr, "fa4-run: %s\n", error.message.c_str());
     return exitError;
   }
 }
