@@ -241,6 +241,28 @@ if [ -n "${FA4_NCU:-}" ]; then
   fi
 fi
 
+# FA4_NCU_SDPA ("KERNEL:B:S ...", as FA4_NCU): the same counters for torch
+# SDPA's cuDNN and flash kernels on that artifact's problem
+# (bench/ncu_sdpa.py), into ncu.txt after fa4's.
+if [ -n "${FA4_NCU_SDPA:-}" ] && python3 -c "import torch" 2>/dev/null; then
+  step "nsight compute, torch SDPA"
+  ncu=$(command -v ncu || compgen -G "/usr/local/cuda*/bin/ncu" | head -1 || true)
+  read -ra profiles <<<"$FA4_NCU_SDPA"
+  for entry in "${profiles[@]}"; do
+    parse_entry "$entry"
+    for backend in cudnn flash; do
+      echo "### $entry, torch SDPA $backend ($dir)" >>"$OUT/ncu.txt"
+      [ -n "$ncu" ] && [ -n "$dir" ] || continue
+      # shellcheck disable=SC2086 # FA4_NCU_FLAGS is a list of flags.
+      timeout 180 "$ncu" ${FA4_NCU_FLAGS:-} -k 'regex:sdpa|fmha|flash' \
+        --launch-skip 3 --launch-count 1 --section SpeedOfLight \
+        --metrics 'dram__bytes_read.sum,regex:^sm__pipe_tensor_op_hmma_cycles_active\.avg\.pct_of_peak_sustained_active$,regex:^sm__inst_executed_pipe_(xu|fma|alu)\.avg\.pct_of_peak_sustained_active$' \
+        python3 bench/ncu_sdpa.py "$dir" "$batch" "$seq" "$backend" \
+        >>"$OUT/ncu.txt" 2>&1 || echo "ncu exit $?" >>"$OUT/ncu.txt"
+    done
+  done
+fi
+
 if [ -n "${FA4_CLOCK_PROBE:-}" ] && command -v nvidia-smi >/dev/null; then
   step "clock probe"
   read -ra probes <<<"$FA4_CLOCK_PROBE"
