@@ -242,9 +242,9 @@ public:
   /// One online-softmax step for `rows` rows (the rows this thread owns:
   /// row of register i is `rowOf(i)`), shared by the targets' layouts.
   /// `reduceMax` finishes a row maximum across the threads that share the
-  /// row; each row's max and sum are reduced in `chains` chains
-  /// (reduceInChains). Returns (probs, kept max, running sum, correction)
-  /// as registers.
+  /// row; each row's max and sum are folded in `chains` chains
+  /// (ChainedFold). Returns (probs, kept max, running sum, correction) as
+  /// registers.
   struct SoftmaxStep {
     llvm::SmallVector<mlir::Value> probs, max, sum, correction;
   };
@@ -257,14 +257,15 @@ public:
     size_t rows = rowMax.size();
     mlir::Value negInf = f32(-INFINITY), zero = f32(0.0);
     auto maxOf = [&](mlir::Value x, mlir::Value y) { return fmax(x, y); };
-    llvm::SmallVector<ChainedFold> rowMaxFolds(rows, ChainedFold(chains));
+    llvm::SmallVector<ChainedFold> rowMaxFolds(rows,
+                                               ChainedFold(chains, maxOf));
     for (ChainedFold &fold : rowMaxFolds)
-      fold.add(negInf, maxOf);
+      fold.add(negInf);
     for (auto [i, score] : llvm::enumerate(scores))
-      rowMaxFolds[rowOf(i)].add(score, maxOf);
+      rowMaxFolds[rowOf(i)].add(score);
     llvm::SmallVector<mlir::Value> tileMax;
     for (ChainedFold &fold : rowMaxFolds)
-      tileMax.push_back(fold.result(maxOf));
+      tileMax.push_back(fold.result());
     SoftmaxStep step;
     llvm::SmallVector<mlir::Value> negSafeMax(rows);
     for (size_t r = 0; r < rows; ++r) {
@@ -291,19 +292,20 @@ public:
     }
     // Each row's sum starts from its corrected running sum.
     auto sumOf = [&](mlir::Value x, mlir::Value y) { return fadd(x, y); };
-    llvm::SmallVector<ChainedFold> rowSumFolds(rows, ChainedFold(chains));
+    llvm::SmallVector<ChainedFold> rowSumFolds(rows,
+                                               ChainedFold(chains, sumOf));
     for (auto [fold, sum] : llvm::zip_equal(rowSumFolds, step.sum))
-      fold.add(sum, sumOf);
+      fold.add(sum);
     for (auto [i, score] : llvm::enumerate(scores)) {
       mlir::Value x = fma(score, scaleLog2, negSafeMax[rowOf(i)]);
       bool onFmaPipe = polyPeriod > 0 &&
                        static_cast<int64_t>(i) % polyPeriod == polyPeriod - 1;
       mlir::Value p = onFmaPipe ? exp2Polynomial(x) : exp2FlushSubnormals(x);
-      rowSumFolds[rowOf(i)].add(p, sumOf);
+      rowSumFolds[rowOf(i)].add(p);
       step.probs.push_back(p);
     }
     for (auto [fold, sum] : llvm::zip_equal(rowSumFolds, step.sum))
-      sum = fold.result(sumOf);
+      sum = fold.result();
     return step;
   }
 
@@ -315,17 +317,19 @@ public:
   /// One chain is the plain left fold.
   class ChainedFold {
   public:
-    explicit ChainedFold(int64_t chains) : chains(chains) {
+    using Combine = llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)>;
+    ChainedFold(int64_t chains, Combine combine)
+        : chains(chains), combine(combine) {
       assert(chains >= 1 && "a fold needs a chain");
     }
-    template <typename Combine> void add(mlir::Value value, Combine combine) {
+    void add(mlir::Value value) {
       if (partial.size() < static_cast<size_t>(chains))
         partial.push_back(value);
       else
         partial[count % chains] = combine(partial[count % chains], value);
       ++count;
     }
-    template <typename Combine> mlir::Value result(Combine combine) {
+    mlir::Value result() {
       assert(!partial.empty() && "nothing folded");
       for (size_t width = partial.size(); width > 1; width = (width + 1) / 2) {
         for (size_t i = 0; i < width / 2; ++i)
@@ -339,6 +343,7 @@ public:
 
   private:
     int64_t chains;
+    Combine combine;
     size_t count = 0;
     llvm::SmallVector<mlir::Value> partial;
   };
