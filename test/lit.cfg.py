@@ -7,7 +7,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "FA4"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".c", ".py"]
+config.suffixes = [".mlir", ".c", ".py", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fa4_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "gpu"]
