@@ -102,7 +102,7 @@ step "fa4-run cases"
 # Every artifact's cases run in one fa4-run process (--cases), $FA4_JOBS
 # artifacts at a time; scripts/run-cases.sh prints a summary row per case.
 # jobs.txt lists the cases, one per line (the count, and the smoke run's
-# cases, one process each through scripts/run-case.sh).
+# cases, each run alone).
 jobs="$OUT/jobs.txt"
 : >"$jobs"
 for dir in "${artifact_dirs[@]}"; do
@@ -118,8 +118,9 @@ export FA4_RUN OUT
 # Smoke first: a kernel that hangs or fails on the first cases would only
 # burn the lease on the rest of the matrix.
 grep '^artifacts/' "$jobs" | head -n "${FA4_SMOKE_CASES:-0}" >"$OUT/smoke.txt" || true
-while IFS= read -r job; do
-  row=$(FA4_CASE_TIMEOUT=30 bash scripts/run-case.sh "$job")
+while IFS=$'\t' read -r dir line; do
+  printf '%s\n' "$line" >"$OUT/smoke-case.txt"
+  row=$(FA4_ARTIFACT_TIMEOUT=30 bash scripts/run-cases.sh "$dir" "$OUT/smoke-case.txt")
   echo "smoke: $row"
   if ! awk '$3 == "pass" || $3 == "refused" {ok=1} END {exit !ok}' <<<"$row"; then
     cat "$OUT"/runs/*.log | tail -40
