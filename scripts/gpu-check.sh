@@ -10,7 +10,9 @@
 # Logs go to $OUT: build.log, ctest.log, runs.log, summary.txt, python.txt,
 # bench.txt. FA4_ARTIFACTS (globs under artifacts/, separated by spaces)
 # picks the artifacts whose cases run; FA4_SKIP_BENCH=1 skips the SDPA comparison and
-# FA4_BENCH_FILTER (an extended regex) picks the rows of artifacts/bench.txt;
+# FA4_BENCH_FILTER (an extended regex) picks the rows of artifacts/bench.txt
+# (by default the default kernels' rows: the 36-row prefill sweep and the
+# decode table; '.' adds every variant's);
 # FA4_BENCH_PDL=1 adds fa4 timed with programmatic dependent launches.
 # FA4_TRACE ("KERNEL:B:S ...", KERNEL an artifact built with --trace, e.g.
 # make-matrix.py's <bench>_trace) runs bench/trace_phases.py --by-row-block
@@ -167,6 +169,9 @@ fi
 
 if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "import torch" 2>/dev/null; then
   step "benchmark against torch SDPA"
+  # The default kernels: with the whole matrix this fits one device call.
+  default_rows='_bench_prefill_d[0-9]+_(none|causal)_sm_90a:|_bench_decode_'
+
   # shellcheck disable=SC2046
   # FA4_BENCH_PDL=1: also time fa4 with programmatic dependent launches.
   pdl_column=()
@@ -185,7 +190,7 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
     interleave+=(--clocks)
   fi
   if ! FA4_RUNTIME_LIB="$runtime_lib" timeout "${FA4_BENCH_SECONDS:-0}" python3 bench/compare_sdpa.py "${pdl_column[@]}" "${warmup[@]}" "${interleave[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
-       $(grep -E "${FA4_BENCH_FILTER:-.}" artifacts/bench.txt) >"$OUT/bench.txt" 2>"$OUT/bench.err"; then
+       $(grep -E "${FA4_BENCH_FILTER:-$default_rows}" artifacts/bench.txt) >"$OUT/bench.txt" 2>"$OUT/bench.err"; then
     failures=$((failures + 1))
     echo "benchmark FAILED (see bench.err)" >&2
   fi
