@@ -221,13 +221,16 @@ if [ -n "${FA4_TRACE:-}" ] && python3 -c "import torch" 2>/dev/null; then
   done
 fi
 
+# Nsight Compute, for FA4_NCU and FA4_NCU_SDPA (empty where the machine
+# has none).
+ncu=$(command -v ncu || compgen -G "/usr/local/cuda*/bin/ncu" | head -1 || true)
+
 # FA4_NCU ("KERNEL:B:S ...", any artifact): Nsight Compute's pipe
 # utilisation, DRAM bytes, L2 hit rate, issue and stall counters for one launch of each at batch B
 # and S = Sq = Skv (ncu.txt, in the summary), where the machine has ncu and
 # lets it read the counters.
 if [ -n "${FA4_NCU:-}" ]; then
   step "nsight compute"
-  ncu=$(command -v ncu || compgen -G "/usr/local/cuda*/bin/ncu" | head -1 || true)
   if [ -z "$ncu" ]; then
     echo "no ncu on this machine" >>"$OUT/ncu.txt"
   else
@@ -252,7 +255,6 @@ fi
 # (bench/ncu_sdpa.py), into ncu.txt after fa4's.
 if [ -n "${FA4_NCU_SDPA:-}" ] && python3 -c "import torch" 2>/dev/null; then
   step "nsight compute, torch SDPA"
-  ncu=$(command -v ncu || compgen -G "/usr/local/cuda*/bin/ncu" | head -1 || true)
   read -ra profiles <<<"$FA4_NCU_SDPA"
   for entry in "${profiles[@]}"; do
     parse_entry "$entry"

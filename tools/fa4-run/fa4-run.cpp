@@ -720,14 +720,19 @@ int run(const Options &options) {
   return passed ? exitPass : exitNumericFailure;
 }
 
+/// The RESULT line of a run that stopped on `error`.
+void printErrorResult(const RunError &error) {
+  std::printf("RESULT error message=\"%s\"\n",
+              jsonEscape(error.message).c_str());
+}
+
 /// One case: its RESULT line, and its exit code.
 int runReporting(const Options &options) {
   try {
     return run(options);
   } catch (const RunError &error) {
     std::fprintf(stderr, "fa4-run: %s\n", error.message.c_str());
-    std::printf("RESULT error message=\"%s\"\n",
-                jsonEscape(error.message).c_str());
+    printErrorResult(error);
     return exitError;
   }
 }
@@ -759,8 +764,7 @@ int runCases(const Options &base) {
       code = runReporting(
           parseOptions(static_cast<int>(argv.size()), argv.data()));
     } catch (const RunError &error) { // the line's own options
-      std::printf("RESULT error message=\"%s\"\n",
-                  jsonEscape(error.message).c_str());
+      printErrorResult(error);
       code = exitError;
     }
     std::printf("EXIT %d\n", code);
@@ -779,8 +783,7 @@ int main(int argc, char **argv) {
   } catch (const RunError &error) {
     std::fprintf(stderr, "fa4-run: %s\n", error.message.c_str());
     std::fputs(usage, stderr);
-    std::printf("RESULT error message=\"%s\"\n",
-                jsonEscape(error.message).c_str());
+    printErrorResult(error);
     return exitError;
   }
   if (options.casesFile.empty())

@@ -120,16 +120,17 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "its own rows see and keeps its turns for the rest, as the plain "
            "kernel does. Off: from boost it cost 2.4-3.8% where no count "
            "changes and -2.6% at d = 256, 512 keys, with 10% fewer GEMM "
-           "steps (bench/RESULTS.md, session 15); at the power limit the "
-           "steps it skips are energy, which is not yet measured">,
+           "steps (bench/RESULTS.md, session 15); at the sustained clock "
+           "-3.6% there and -1.7 to -3.8% at d = 64 and 128 (session 18)">,
     Option<"l2EvictionHints", "l2-eviction-hints", "bool",
            /*default=*/"false",
            "fa3 prefill: TMA copies carry an L2 eviction priority, evict_last "
            "for K and V (every row block of a head reads them) and "
            "evict_first for Q and O (touched once), so that K and V outlive "
-           "a round of work tiles in L2. Off until measured: at d = 256 "
-           "causal, 512 keys, the kernel moves 19% more DRAM bytes than Q, "
-           "K, V and O (Nsight Compute, bench/RESULTS.md, session 17)">,
+           "a round of work tiles in L2. Off: at d = 256 causal, 512 keys, "
+           "where the kernel moves 19% more DRAM bytes than Q, K, V and O, "
+           "it read 7.5% fewer and ran no faster, and other rows lost 0-6% "
+           "(Nsight Compute and timings, bench/RESULTS.md, sessions 17-18)">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "fa3 prefill kernel with an LSE output, for profiling only: each "
            "consumer writes its work tiles' phase times (globaltimer) and "

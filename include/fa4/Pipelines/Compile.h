@@ -74,13 +74,14 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
   Option<bool> twinOwnTiles{
       *this, "twin-own-tiles",
       llvm::cl::desc("fa3 looped twin, causal: each consumer's GEMMs stop at "
-                     "its own last K/V tile (measured slower from boost in "
-                     "session 15; off)"),
+                     "its own last K/V tile (measured slower from boost and "
+                     "at the sustained clock; off)"),
       llvm::cl::init(false)};
   Option<bool> l2EvictionHints{
       *this, "l2-eviction-hints",
       llvm::cl::desc("fa3 prefill: TMA loads of K and V evict last, of Q "
-                     "and the O stores evict first (not yet measured; off)"),
+                     "and the O stores evict first (measured no faster; "
+                     "off)"),
       llvm::cl::init(false)};
   Option<int64_t> polyExp2Period{
       *this, "poly-exp2-period",
