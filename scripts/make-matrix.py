@@ -125,9 +125,6 @@ CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # (`--softmax-reduction-chains=4`), against the default's one chain of
 # FMNMX / FADD latencies (session 18: -4.5 to +3%, within the rounds'
 # spread at most rows).
-# "tcsum": the softmax's row sums on the tensor cores
-# (`--tensor-core-row-sum`): each P V also issues P against a constant
-# 8-row ones operand, so the softmax drops its FADD per score (session 19).
 # "t1024": the d = 64 looped twin (two consumers) only up to 1024 keys, so
 # that the three-consumer kernel runs at 2048 (`--persistent-max-seq-kv=1024`;
 # the default without a mask since session 17, which measured it +2.4-3%
@@ -175,7 +172,6 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
                        "--block-n=96"], C3_BENCH),
             "pp0": (["--ping-pong=0"], C3_BENCH + ["bench_prefill_d128_none"]),
             "chains4": (["--softmax-reduction-chains=4"], PREFILL_BENCH),
-            "tcsum": (["--tensor-core-row-sum"], PREFILL_BENCH),
             "l2hint": (["--l2-eviction-hints"], D256_BENCH[1:]),
             "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH)}
 # Kernels built with `--trace` (phase times over their LSE, for

@@ -36,7 +36,6 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     kernelOptions.twinOwnTiles = options.twinOwnTiles;
     kernelOptions.polyExp2Period = options.polyExp2Period;
     kernelOptions.softmaxReductionChains = options.softmaxReductionChains;
-    kernelOptions.tensorCoreRowSum = options.tensorCoreRowSum;
     kernelOptions.l2SectionBytes = options.l2SectionBytes;
     kernelOptions.pairRowBlocks = options.pairRowBlocks;
     kernelOptions.trace = options.trace;

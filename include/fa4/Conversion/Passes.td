@@ -105,14 +105,6 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "exponentials. 1, the default: one chain; four measured -4.5 "
            "to +3% on the H200 (bench/RESULTS.md, session 18): the "
            "ping-pong hides the chain">,
-    Option<"tensorCoreRowSum", "tensor-core-row-sum", "bool",
-           /*default=*/"false",
-           "fa3: the softmax's row sums on the tensor cores: each P V also "
-           "issues P against a constant 8-row B whose row 0 is ones "
-           "(fa4.smem.row_sum_operand, placed past the plan where shared "
-           "memory has room), accumulating the sums in an 8-column frag "
-           "rescaled as O is, so the softmax drops its FADD per score. "
-           "Kernels without room keep the FADDs">,
     Option<"narrowLastPV", "narrow-last-pv", "bool", /*default=*/"false",
            "fa3: a work tile's last P V issues only the MMA_K steps that "
            "hold keys the consumer's rows see (Skv not a multiple of BN, a "

@@ -95,12 +95,6 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "this many interleaved chains (1, the default: one "
                      "chain; four measured no faster on the H200)"),
       llvm::cl::init(1)};
-  Option<bool> tensorCoreRowSum{
-      *this, "tensor-core-row-sum",
-      llvm::cl::desc("fa3 kernel: the softmax's row sums by an MMA of P "
-                     "against a ones operand beside each P V, instead of "
-                     "an FADD per score"),
-      llvm::cl::init(false)};
   Option<int64_t> l2SectionBytes{
       *this, "l2-section-bytes",
       llvm::cl::desc("prefill under a causal or window mask: heaviest "

@@ -58,8 +58,6 @@ constexpr int kSwizzleBytes = 128;
 /// One consumer's box of a Q or O tile: 64 rows of 64 16-bit columns.
 constexpr int64_t kConsumerBoxBytes = kRowsPerConsumer * kSwizzleBytes;
 constexpr int64_t kMBarrierBytes = 8;
-/// The row-sum operand is wgmma's narrowest B: N = 8 rows.
-constexpr int64_t kRowSumOperandRows = 8;
 /// A looped twin stages O over a second Q buffer only where O has two or
 /// more 64-column boxes, each of which waited for the previous box's store
 /// to read the one slot (+1.8-6.5% at Dv = 128). With one box (Dv = 64)
@@ -140,17 +138,6 @@ struct HopperPlan : SplitPlan {
   /// by the epilogue).
   int64_t loopStagingOffset = -1;
   bool loopDoubleQ = false;
-  /// Where tensor-core-row-sum's constant B (fa4.smem.row_sum_operand)
-  /// lies, past everything else (-1: none; the softmax sums the rows).
-  int64_t rowSumOperandOffset = -1;
-  /// That B: 8 rows of BN keys, in whole 64-column boxes of 1 KB.
-  int64_t rowSumOperandColumns() const {
-    return llvm::alignTo(bn, kBoxColumns);
-  }
-  int64_t rowSumOperandBytes() const {
-    return rowSumOperandColumns() / kBoxColumns * kRowSumOperandRows *
-           kSwizzleBytes;
-  }
   int64_t loopStagingBytes() const {
     return loopDoubleQ
                ? secondQBufferBytes()
@@ -166,12 +153,6 @@ struct HopperPlan : SplitPlan {
   }
   /// The dynamic shared memory a launch needs.
   int64_t dynamicSmemBytes() const {
-    if (rowSumOperandOffset >= 0)
-      return rowSumOperandOffset + rowSumOperandBytes();
-    return regionsBytes();
-  }
-  /// The plan's regions and the looped kernel's O staging.
-  int64_t regionsBytes() const {
     return loopStagingOffset < 0 ? smemUsed
                                  : loopStagingOffset + loopStagingBytes();
   }
@@ -364,9 +345,6 @@ struct FA3Schedule {
   /// The looped twin's consumers stop at their own tiles too
   /// (trimsTrailingTiles).
   bool twinOwnTiles;
-  /// The row sums by MMA where the plan placed their operand
-  /// (HopperPlan::rowSumOperandOffset).
-  bool tensorCoreRowSum;
 };
 
 /// Writes the kernel body in the fa4 dialect.
@@ -394,8 +372,6 @@ public:
         pairRowBlocks(schedule.pairRowBlocks && persistent),
         l2EvictionHints(schedule.l2EvictionHints && !plan.decode),
         twinOwnTiles(schedule.twinOwnTiles),
-        rowSumOnTensorCores(schedule.tensorCoreRowSum &&
-                            plan.rowSumOperandOffset >= 0),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
 
@@ -516,11 +492,6 @@ private:
                       destination, barrier, /*barrierCta=*/Value(),
                       l2EvictionFor(reused));
   }
-  /// The constant B of the row sums by MMA (rowSumOnTensorCores).
-  Value rowSumOperand() {
-    return smemTile(i32(plan.rowSumOperandOffset), kRowSumOperandRows,
-                    plan.rowSumOperandColumns(), Major::K);
-  }
   Value smemTile(Value offset, int64_t rows, int64_t columns, Major major) {
     return SmemTileOp::create(b, loc,
                               SmemTileType::get(b.getContext(), rows, columns,
@@ -621,10 +592,6 @@ private:
   bool l2EvictionHints;
   /// trimsTrailingTiles in the looped twin too.
   bool twinOwnTiles;
-  /// The running row sum is an 8-column accumulator L beside O: each P V
-  /// also issues P against the row-sum operand (column 0 of L gains P's row
-  /// sums), L is rescaled as O is, and the softmax's FADDs go dead.
-  bool rowSumOnTensorCores;
   /// Prefill: each consumer writes its phase times over its LSE rows
   /// (writeTrace).
   bool trace;
@@ -893,47 +860,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
         add(i32(plan.vRingOffset), mul(slotOf(tile), i32(plan.vStageBytes))),
         plan.bn, plan.paddedOv, Major::MN);
   };
-  // The running row sum: the softmax's (an FADD per score), or with
-  // rowSumOnTensorCores the accumulator L (column 0, see fa4.row_sum) that
-  // each P V's second MMA adds P's row sums to. Its MMA is a commit group
-  // of its own, right after the P V's.
-  FragType sumAccType = accType(kRowSumOperandRows);
-  Type sumType = rowSumOnTensorCores ? Type(sumAccType) : Type(rowsType());
-  int64_t pvGroups = rowSumOnTensorCores ? 2 : 1;
-  // O += P V (V the B tile `vTile`) and, with rowSumOnTensorCores, L += P x
-  // the row-sum operand; `kExtent` narrows both.
-  auto accumulatePV = [&](Value out, Value sum, Value probs, Value vTile,
-                          IntegerAttr kExtent = {}) -> std::pair<Value, Value> {
-    auto pv = MmaOp::create(b, loc, outType, probs, vTile, out);
-    pv.setKExtentAttr(kExtent);
-    if (!rowSumOnTensorCores)
-      return {pv, sum};
-    auto rowSums =
-        MmaOp::create(b, loc, sumAccType, probs, rowSumOperand(), sum);
-    rowSums.setKExtentAttr(kExtent);
-    return {pv, rowSums};
-  };
-  auto issuePV = [&](Value out, Value sum, Value probs,
-                     Value tile) -> std::pair<Value, Value> {
-    return accumulatePV(out, sum, probs, waitVTile(tile));
-  };
-  // The softmax's running sum in and out: with L, the softmax starts each
-  // tile from 0 and its sum goes dead; L is rescaled by the correction as O
-  // is (lazily there: four multiplies cost less than a vote).
-  auto softmaxSumIn = [&](Value sum) -> Value {
-    return rowSumOnTensorCores ? splat(rowsType(), 0.0) : sum;
-  };
-  auto sumAfter = [&](Value sum, SoftmaxOp softmax) -> Value {
-    if (!rowSumOnTensorCores)
-      return softmax.getNewSum();
-    return ScaleRowsOp::create(b, loc, sumAccType, sum, softmax.getCorrection(),
-                               /*lazy=*/false);
-  };
-  // The row sums the epilogue reads.
-  auto finalSum = [&](Value sum) -> Value {
-    if (!rowSumOnTensorCores)
-      return sum;
-    return RowSumOp::create(b, loc, rowsType(), sum);
+  auto issuePV = [&](Value out, Value probs, Value tile) -> Value {
+    return MmaOp::create(b, loc, outType, probs, waitVTile(tile), out);
   };
   // The K tile in ring slot `slot`, the B of S = Q K^T.
   auto kTileIn = [&](Value slot) {
@@ -1056,25 +984,22 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     Value scores = MmaOp::create(b, loc, scoresType, qTile, kTileIn(slot),
                                  splat(scoresType, 0.0));
     if (pv == PV::Always) {
-      std::tie(out, rowSum) = issuePV(out, rowSum, previousP, previous);
+      out = issuePV(out, previousP, previous);
     } else if (pv == PV::AfterFirst) {
-      auto ifPV =
-          scf::IfOp::create(b, loc, TypeRange{outType, sumType}, hasPrevious,
-                            /*withElseRegion=*/true);
+      auto ifPV = scf::IfOp::create(b, loc, TypeRange{outType}, hasPrevious,
+                                    /*withElseRegion=*/true);
       OpBuilder::InsertionGuard pvGuard(b);
       b.setInsertionPointToStart(ifPV.thenBlock());
-      auto [pvOut, pvSum] = issuePV(out, rowSum, previousP, previous);
-      scf::YieldOp::create(b, loc, ValueRange{pvOut, pvSum});
+      scf::YieldOp::create(b, loc, issuePV(out, previousP, previous));
       b.setInsertionPointToStart(ifPV.elseBlock());
-      scf::YieldOp::create(b, loc, ValueRange{out, rowSum});
+      scf::YieldOp::create(b, loc, out);
       out = ifPV.getResult(0);
-      rowSum = ifPV.getResult(1);
     }
     if (pingPong)
       passTurn();
     // With the overlap, wait for S only: groups complete in order, so at
-    // most the P V (and L's MMA) still run, under the softmax.
-    MmaWaitOp::create(b, loc, /*pending=*/pv == PV::Always ? pvGroups : 0);
+    // most the P V still runs, under the softmax.
+    MmaWaitOp::create(b, loc, /*pending=*/pv == PV::Always ? 1 : 0);
     // S is in registers: this tile's K slot can refill now; the previous
     // tile's V slot once its P V is done.
     releaseK(ringTile);
@@ -1085,8 +1010,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
       releaseV(previous);
     }
 
-    auto softmax = maskedSoftmax(scores, firstKey, work.tileRow, rowMax,
-                                 softmaxSumIn(rowSum));
+    auto softmax =
+        maskedSoftmax(scores, firstKey, work.tileRow, rowMax, rowSum);
     if (pv == PV::Always) {
       // O is read only once the P V that ran under the softmax is done.
       MmaWaitOp::create(b, loc);
@@ -1096,8 +1021,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
                               lazyRescale);
     // P as an MMA operand, rounded here, before the next turn's MMAs.
     Value probs = TruncFOp::create(b, loc, probsType, softmax.getProbs());
-    return SmallVector<Value>{out, softmax.getNewMax(),
-                              sumAfter(rowSum, softmax), probs};
+    return SmallVector<Value>{out, softmax.getNewMax(), softmax.getNewSum(),
+                              probs};
   };
   // Step 0 of a work tile with any tiles; `initial` otherwise. With the
   // overlap step 0 has no P V to overlap and is peeled off the loop, so
@@ -1134,9 +1059,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   // the MMA_K steps up to that key are issued, one variant per step count
   // (each waits for its MMA, so no accumulator is in flight across the
   // switch's merge). Off by default: measured no faster (RESULTS.md).
-  auto emitNarrowedPV = [&](Value out, Value sum, Value probs, Value last,
-                            Value lastStep,
-                            const StepWork &work) -> std::pair<Value, Value> {
+  auto emitNarrowedPV = [&](Value out, Value probs, Value last, Value lastStep,
+                            const StepWork &work) -> Value {
     Value lastKey = mul(add(work.firstTile, lastStep), i32(plan.bn));
     Value keyEnd = WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
                        .keyEnd(work.tileRow, plan.queryRowsPerTile());
@@ -1146,50 +1070,48 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     Value vTile = waitVTile(last);
     SmallVector<int64_t> narrower =
         llvm::to_vector(llvm::seq<int64_t>(0, fullSteps));
-    auto bySteps =
-        scf::IndexSwitchOp::create(b, loc, TypeRange{outType, sumType},
-                                   toIndex(steps), narrower, narrower.size());
+    auto bySteps = scf::IndexSwitchOp::create(
+        b, loc, TypeRange{outType}, toIndex(steps), narrower, narrower.size());
     auto emitCase = [&](Region &region, int64_t caseSteps) {
       b.setInsertionPointToStart(&region.emplaceBlock());
-      Value caseOut = out, caseSum = sum;
+      Value caseOut = out;
       if (caseSteps > 0) {
-        IntegerAttr kExtent;
+        auto mma = MmaOp::create(b, loc, outType, probs, vTile, out);
         if (caseSteps < fullSteps)
-          kExtent = b.getI64IntegerAttr(caseSteps * kMmaK);
-        std::tie(caseOut, caseSum) =
-            accumulatePV(out, sum, probs, vTile, kExtent);
+          mma.setKExtentAttr(b.getI64IntegerAttr(caseSteps * kMmaK));
+        caseOut = mma;
         MmaWaitOp::create(b, loc);
       }
-      scf::YieldOp::create(b, loc, ValueRange{caseOut, caseSum});
+      scf::YieldOp::create(b, loc, caseOut);
     };
     for (auto [region, caseSteps] :
          llvm::zip(bySteps.getCaseRegions(), narrower))
       emitCase(region, caseSteps);
     emitCase(bySteps.getDefaultRegion(), fullSteps);
     b.setInsertionPointAfter(bySteps);
-    return {bySteps.getResult(0), bySteps.getResult(1)};
+    return bySteps.getResult(0);
   };
-  // O and the row sums after the work tile's last P V.
-  auto emitLastPV = [&](Value out, Value sum, Value probs, Value myTiles,
-                        const StepWork &work) -> std::pair<Value, Value> {
+  auto emitLastPV = [&](Value out, Value probs, Value myTiles,
+                        const StepWork &work) -> Value {
     auto ifLast = scf::IfOp::create(
-        b, loc, TypeRange{outType, sumType},
+        b, loc, TypeRange{outType},
         cmp(arith::CmpIPredicate::sgt, myTiles, i32(0)), true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifLast.thenBlock());
     Value lastStep = workTileOf(sub(myTiles, i32(1)));
     Value last = add(work.ringBase, lastStep);
-    auto [lastOut, lastSum] =
-        narrowLastPV ? emitNarrowedPV(out, sum, probs, last, lastStep, work)
-                     : issuePV(out, sum, probs, last);
-    if (!narrowLastPV)
+    Value finalOut;
+    if (narrowLastPV) {
+      finalOut = emitNarrowedPV(out, probs, last, lastStep, work);
+    } else {
+      finalOut = issuePV(out, probs, last);
       MmaWaitOp::create(b, loc);
+    }
     releaseV(last);
-    scf::YieldOp::create(b, loc, ValueRange{lastOut, lastSum});
+    scf::YieldOp::create(b, loc, finalOut);
     b.setInsertionPointToStart(ifLast.elseBlock());
-    scf::YieldOp::create(b, loc, ValueRange{out, sum});
-    b.setInsertionPointAfter(ifLast);
-    return {ifLast.getResult(0), finalSum(ifLast.getResult(1))};
+    scf::YieldOp::create(b, loc, out);
+    return ifLast.getResult(0);
   };
   auto writeO = [&](Value out, Value rowMax, Value rowSum, Value batch,
                     Value head, Value tileRow) {
@@ -1214,7 +1136,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
   auto initialState = [&] {
     Value noProbs = TruncFOp::create(b, loc, probsType, splat(scoresType, 0.0));
     return SmallVector<Value>{splat(outType, 0.0), splat(rowsType(), -INFINITY),
-                              splat(sumType, 0.0), noProbs};
+                              splat(rowsType(), 0.0), noProbs};
   };
 
   if (fusedWorkTiles) {
@@ -1276,42 +1198,38 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     {
       OpBuilder::InsertionGuard fuseGuard(b);
       b.setInsertionPointToStart(ifFuse.thenBlock());
-      Value out = steps.getResult(0), sum = steps.getResult(2),
-            probs = steps.getResult(3);
+      Value out = steps.getResult(0), probs = steps.getResult(3);
       Value last = add(current.ringBase, sub(myTiles, i32(1)));
       Value ringTile = next.ringBase, slot = slotOf(ringTile);
       waitBarrier(kFullBarrier(slot), parityOf(ringTile));
       if (pingPong)
         waitTurn();
-      std::tie(out, sum) = issuePV(out, sum, probs, last);
+      out = issuePV(out, probs, last);
       waitQ(nextDone);
       Value scores = MmaOp::create(b, loc, scoresType, qTile, kTileIn(slot),
                                    splat(scoresType, 0.0));
       if (pingPong)
         passTurn();
-      // Groups complete in order: the P V (and L's MMA) first, then O
-      // leaves while the next tile's Q K^T runs.
+      // Groups complete in order: the P V first, then O leaves while the
+      // next tile's Q K^T runs.
       MmaWaitOp::create(b, loc, /*pending=*/1);
       releaseV(last);
-      writeO(out, steps.getResult(1), finalSum(sum), currentBatch, currentHead,
-             current.tileRow);
+      writeO(out, steps.getResult(1), steps.getResult(2), currentBatch,
+             currentHead, current.tileRow);
       MmaWaitOp::create(b, loc);
       releaseK(ringTile);
-      auto softmax =
-          maskedSoftmax(scores, mul(next.firstTile, i32(plan.bn)), next.tileRow,
-                        initial[1], softmaxSumIn(initial[2]));
+      auto softmax = maskedSoftmax(scores, mul(next.firstTile, i32(plan.bn)),
+                                   next.tileRow, initial[1], initial[2]);
       scf::YieldOp::create(
           b, loc,
-          ValueRange{initial[0], softmax.getNewMax(),
-                     sumAfter(initial[2], softmax),
+          ValueRange{initial[0], softmax.getNewMax(), softmax.getNewSum(),
                      TruncFOp::create(b, loc, probsType, softmax.getProbs())});
 
       b.setInsertionPointToStart(ifFuse.elseBlock());
-      auto [lastOut, lastSum] =
-          emitLastPV(steps.getResult(0), steps.getResult(2), steps.getResult(3),
-                     myTiles, current);
-      writeO(lastOut, steps.getResult(1), lastSum, currentBatch, currentHead,
-             current.tileRow);
+      out =
+          emitLastPV(steps.getResult(0), steps.getResult(3), myTiles, current);
+      writeO(out, steps.getResult(1), steps.getResult(2), currentBatch,
+             currentHead, current.tileRow);
       scf::YieldOp::create(b, loc, initial);
     }
     SmallVector<Value> yielded(ifFuse.getResults());
@@ -1397,8 +1315,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     // (With doubleQ it is already loading; this tile's O is staged here.)
     if (!doubleQ)
       MBarrierArriveOp::create(b, loc, qEmptyBarrier(qTileIndex));
-    auto [out, rowSum] = emitLastPV(loop.getResult(0), loop.getResult(2),
-                                    loop.getResult(3), ownTiles, current);
+    Value out =
+        emitLastPV(loop.getResult(0), loop.getResult(3), ownTiles, current);
     // After the last P V, which releases this consumer's last V slot: with
     // two stages the producer refills it only then, and a trailing turn may
     // wait for that tile. Before the epilogue, so the other consumers' turns
@@ -1406,7 +1324,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     if (trimsTrailingTiles())
       keepTurns(current.ringBase, ownTiles, myTiles);
     stamp();
-    writeO(out, loop.getResult(1), rowSum, batch, head, current.tileRow);
+    writeO(out, loop.getResult(1), loop.getResult(2), batch, head,
+           current.tileRow);
     stamp();
     if (trace) {
       stamps.push_back(roleStart);
@@ -1736,8 +1655,6 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
       init(vEmptyBarrier(i32(i)), tileReaders);
     FenceMBarrierInitOp::create(b, loc);
   }
-  if (rowSumOnTensorCores)
-    RowSumOperandOp::create(b, loc, rowSumOperand());
   gpu::BarrierOp::create(b, loc);
   joinPriorGrids(b, loc, abi);
 
@@ -1861,15 +1778,6 @@ private:
 };
 } // namespace
 
-/// tensor-core-row-sum's operand past the plan's regions, where the carveout
-/// has room (HopperPlan::rowSumOperandOffset).
-static void placeRowSumOperand(HopperPlan &plan) {
-  std::optional<int64_t> offset =
-      pastPlanOffset(plan.regionsBytes(), plan.rowSumOperandBytes(),
-                     getTargetInfo(Chip::SM90a));
-  plan.rowSumOperandOffset = offset.value_or(-1);
-}
-
 /// The kernel's parameters in ABI order (docs/KernelABI.md), short form.
 /// With fused GQA a Q box holds the query rows of the group's heads; a
 /// kernel that stores O by TMA takes O's tensor map last.
@@ -1970,11 +1878,6 @@ void ConvertAttnToFA4Pass::runOnOperation() {
       plan->loopStagingOffset = -1;
     if (ownTwinPlan && (!twin || !tmaStoreO || fuseWorkTiles))
       ownTwinPlan->loopStagingOffset = -1;
-    if (tensorCoreRowSum) {
-      placeRowSumOperand(*plan);
-      if (ownTwinPlan)
-        placeRowSumOperand(*ownTwinPlan);
-    }
     bool storeOByTma =
         FA3KernelBuilder::storesOByTma(
             *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent, tmaStoreO) ||
@@ -1982,12 +1885,11 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     abi.params = abiParams(*plan, storeOByTma);
     int64_t threads = plan->threads();
     auto func = createKernelFunc(b, loc, name, abi.params, threads);
-    FA3Schedule schedule{
-        pingPong,       intraWgOverlap,  lazyRescale,
-        tmaStoreO,      fuseWorkTiles,   narrowLastPV,
-        trace,          polyExp2Period,  softmaxReductionChains,
-        l2SectionBytes, pairRowBlocks,   l2EvictionHints,
-        twinOwnTiles,   tensorCoreRowSum};
+    FA3Schedule schedule{pingPong,       intraWgOverlap, lazyRescale,
+                         tmaStoreO,      fuseWorkTiles,  narrowLastPV,
+                         trace,          polyExp2Period, softmaxReductionChains,
+                         l2SectionBytes, pairRowBlocks,  l2EvictionHints,
+                         twinOwnTiles};
     FA3KernelBuilder(b, loc, *plan, schedule,
                      /*persistent=*/maxSeqKV > 0 && !twin)
         .build(func, abi);

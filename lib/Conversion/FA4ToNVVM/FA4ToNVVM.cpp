@@ -504,57 +504,6 @@ struct SmemTileLowering : OpConversionPattern<SmemTileOp> {
   }
 };
 
-/// Every thread stores 16-byte chunks, thread t chunks t, t + threads, ...:
-/// chunk c of a 1024-byte box is ones where it lies in row 0 (c % 64 < 8),
-/// zeros elsewhere.
-struct RowSumOperandLowering : OpConversionPattern<RowSumOperandOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(RowSumOperandOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    LoweringEmitter e(rewriter, op);
-    OpBuilder &b = rewriter;
-    Location loc = op.getLoc();
-    auto tile = cast<SmemTileType>(op.getTile().getType());
-    constexpr int64_t kChunkBytes = 16, kRowChunks = 8;
-    int64_t boxes = llvm::divideCeil(tile.getColumns(), int64_t(64));
-    int64_t chunks = boxes * tile.getRows() * kRowChunks;
-    int64_t boxChunks = tile.getRows() * kRowChunks;
-    auto chunkType = VectorType::get({4}, b.getI32Type());
-    auto splatChunk = [&](uint32_t word) -> Value {
-      return LLVM::ConstantOp::create(
-          b, loc, chunkType,
-          DenseElementsAttr::get(chunkType, b.getI32IntegerAttr(word)));
-    };
-    uint32_t onePair =
-        tile.getElementType().isBF16() ? 0x3F803F80u : 0x3C003C00u;
-    Value ones = splatChunk(onePair), zeros = splatChunk(0);
-    Value thread = e.indexTo(
-        b.getI32Type(), gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-    Value threads = e.indexTo(
-        b.getI32Type(), gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
-    auto loop = scf::ForOp::create(b, loc, thread, e.i32(chunks), threads);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value chunk = loop.getInductionVar();
-      Value inRowZero =
-          e.ltu(e.remu(chunk, e.i32(boxChunks)), e.i32(kRowChunks));
-      Value address =
-          e.add(adaptor.getTile(), e.mul(chunk, e.i32(kChunkBytes)));
-      Value wideAddress =
-          arith::ExtUIOp::create(b, loc, b.getI64Type(), address);
-      Value pointer = LLVM::IntToPtrOp::create(
-          b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), wideAddress);
-      LLVM::StoreOp::create(b, loc, e.select(inRowZero, ones, zeros), pointer,
-                            kChunkBytes);
-    }
-    e.fenceAsyncProxy();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 //===----------------------------------------------------------------------===//
 // Frags
 //===----------------------------------------------------------------------===//
@@ -707,10 +656,11 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
       m = e.fmax(m, e.shuffleXor(m, 1));
       return e.fmax(m, e.shuffleXor(m, 2));
     };
-    LoweringEmitter::SoftmaxStep step = e.softmaxStep(
-        adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
-        adaptor.getScaleLog2().front(), threshold, op.getPolyExp2Period(),
-        op.getReductionChains(), rowHalf, quadMax);
+    LoweringEmitter::SoftmaxStep step =
+        e.softmaxStep(adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
+                      adaptor.getScaleLog2().front(), threshold,
+                      op.getPolyExp2Period(), op.getReductionChains(), rowHalf,
+                      quadMax);
     SmallVector<SmallVector<Value>> results = {step.probs, step.max, step.sum,
                                                step.correction};
     rewriter.replaceOpWithMultiple(op, std::move(results));
@@ -763,25 +713,6 @@ struct ScaleRowsLowering : OpConversionPattern<ScaleRowsOp> {
     }
     SmallVector<SmallVector<Value>> results = {
         llvm::to_vector_of<Value>(ifScale.getResults())};
-    rewriter.replaceOpWithMultiple(op, std::move(results));
-    return success();
-  }
-};
-
-/// A thread's part of each of its two rows: the sum of its registers in
-/// that row (rowHalf), as the softmax keeps its running sum.
-struct RowSumLowering : OpConversionPattern<RowSumOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(RowSumOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Sm90Emitter e(rewriter, op);
-    SmallVector<Value> sums(2);
-    for (auto [i, value] : llvm::enumerate(adaptor.getTile())) {
-      Value &sum = sums[rowHalf(i)];
-      sum = sum ? e.fadd(sum, value) : value;
-    }
-    SmallVector<SmallVector<Value>> results = {sums};
     rewriter.replaceOpWithMultiple(op, std::move(results));
     return success();
   }
@@ -1445,7 +1376,7 @@ LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels) {
                            "from its TMEM tile";
       return WalkResult::interrupt();
     }
-    if (sm100 && isa<MmaOp, MmaWaitOp, RowSumOp>(op)) {
+    if (sm100 && isa<MmaOp, MmaWaitOp>(op)) {
       op->emitOpError() << "is not lowered on sm_100a: accumulators live in "
                            "TMEM there (fa4.tmem.mma)";
       return WalkResult::interrupt();
@@ -1540,21 +1471,21 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
   RewritePatternSet patterns(context);
   // What both chips share: the kernel, roles, barriers, TMA, and the
   // layout-free frag ops.
-  patterns.add<KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
-               MBarrierGetLowering, MBarrierInitLowering,
-               FenceMBarrierInitLowering, MBarrierArriveLowering,
-               MBarrierExpectTxLowering, MBarrierWaitLowering, TmaLoadLowering,
-               TmaStoreLowering, TmaStoreWaitLowering, SmemTileLowering,
-               SplatLowering, ScaleRowsLowering, TruncFLowering,
-               ClusterSyncLowering, SplitKCombineLowering,
-               SplitKWorkspaceCombineLowering, RowSumOperandLowering>(converter,
-                                                                      context);
+  patterns.add<
+      KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
+      MBarrierGetLowering, MBarrierInitLowering, FenceMBarrierInitLowering,
+      MBarrierArriveLowering, MBarrierExpectTxLowering, MBarrierWaitLowering,
+      TmaLoadLowering, TmaStoreLowering, TmaStoreWaitLowering, SmemTileLowering,
+      SplatLowering, ScaleRowsLowering, TruncFLowering, ClusterSyncLowering,
+      SplitKCombineLowering, SplitKWorkspaceCombineLowering>(converter,
+                                                             context);
   if (sm100)
     populateSm100Patterns(converter, patterns);
   else {
-    patterns.add<MmaLowering, MmaWaitLowering, SoftmaxLowering,
-                 EpilogueLowering, EpilogueStageLowering, LseStoreLowering,
-                 SplitKStageLowering, RowSumLowering>(converter, context);
+    patterns
+        .add<MmaLowering, MmaWaitLowering, SoftmaxLowering, EpilogueLowering,
+             EpilogueStageLowering, LseStoreLowering, SplitKStageLowering>(
+            converter, context);
     patterns.add<MaskLowering>(converter, context, foldKeyBound);
   }
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -205,56 +205,6 @@ func.func @mma_result_type(%q: !fa4.smem_tile<64x128xbf16, k_major>, %k: !fa4.sm
 
 // -----
 
-// A K-major B may run past K only to the end of K's last 64-column box.
-func.func @mma_k_major_b_past_last_box(%p: !fa4.frag<64x176xbf16>, %ones: !fa4.smem_tile<8x256xbf16, k_major>, %acc: !fa4.frag<64x8xf32>) {
-  // expected-error @+1 {{'fa4.mma' op B '!fa4.smem_tile<8x256xbf16, k_major>' is not K = 176 by N = 8 (k_major)}}
-  %l = fa4.mma %p, %ones, %acc : !fa4.frag<64x176xbf16>, !fa4.smem_tile<8x256xbf16, k_major>, !fa4.frag<64x8xf32>
-  return
-}
-
-// -----
-
-// An MN-major B holds K in rows: it must have exactly K.
-func.func @mma_mn_major_b_past_k(%p: !fa4.frag<64x176xbf16>, %v: !fa4.smem_tile<192x64xbf16, mn_major>, %acc: !fa4.frag<64x64xf32>) {
-  // expected-error @+1 {{'fa4.mma' op B '!fa4.smem_tile<192x64xbf16, mn_major>' is not K = 176 by N = 64 (mn_major)}}
-  %o = fa4.mma %p, %v, %acc : !fa4.frag<64x176xbf16>, !fa4.smem_tile<192x64xbf16, mn_major>, !fa4.frag<64x64xf32>
-  return
-}
-
-// -----
-
-func.func @row_sum_operand_rows(%ones: !fa4.smem_tile<16x192xbf16, k_major>) {
-  // expected-error @+1 {{'fa4.smem.row_sum_operand' op writes a K-major B of 8 rows (N = 8), got '!fa4.smem_tile<16x192xbf16, k_major>'}}
-  fa4.smem.row_sum_operand %ones : !fa4.smem_tile<16x192xbf16, k_major>
-  return
-}
-
-// -----
-
-func.func @row_sum_operand_mn_major(%ones: !fa4.smem_tile<8x192xbf16, mn_major>) {
-  // expected-error @+1 {{'fa4.smem.row_sum_operand' op writes a K-major B of 8 rows (N = 8), got '!fa4.smem_tile<8x192xbf16, mn_major>'}}
-  fa4.smem.row_sum_operand %ones : !fa4.smem_tile<8x192xbf16, mn_major>
-  return
-}
-
-// -----
-
-func.func @row_sum_bf16(%l: !fa4.frag<64x16xbf16>) {
-  // expected-error @+1 {{'fa4.row_sum' op sums the rows of an f32 frag, got '!fa4.frag<64x16xbf16>'}}
-  %sums = fa4.row_sum %l : !fa4.frag<64x16xbf16> to !fa4.rows<64xf32>
-  return
-}
-
-// -----
-
-func.func @row_sum_rows(%l: !fa4.frag<64x8xf32>) {
-  // expected-error @+1 {{'fa4.row_sum' op result '!fa4.rows<128xf32>' must be one f32 per row of '!fa4.frag<64x8xf32>'}}
-  %sums = fa4.row_sum %l : !fa4.frag<64x8xf32> to !fa4.rows<128xf32>
-  return
-}
-
-// -----
-
 func.func @mma_k_extent_not_whole_steps(%p: !fa4.frag<64x176xbf16>, %v: !fa4.smem_tile<176x128xbf16, mn_major>, %acc: !fa4.frag<64x128xf32>) {
   // expected-error @+1 {{'fa4.mma' op k_extent 100 is not a multiple of 16 up to K = 176}}
   %o = fa4.mma %p, %v, %acc {k_extent = 100 : i64} : !fa4.frag<64x176xbf16>, !fa4.smem_tile<176x128xbf16, mn_major>, !fa4.frag<64x128xf32>
@@ -611,20 +561,13 @@ func.func @frag_i32(%f: !fa4.frag<64x128xi32>)
 
 // -----
 
-// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 8 columns (an f32 accumulator's N), got 32x128}}
+// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns, got 32x128}}
 func.func @frag_rows(%f: !fa4.frag<32x128xf32>)
 
 // -----
 
-// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 8 columns (an f32 accumulator's N), got 64x36}}
-func.func @frag_columns(%f: !fa4.frag<64x36xf32>)
-
-// -----
-
-// An MMA operand's columns are K: whole k16 steps (an accumulator of 40
-// columns is an N of 40).
-// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns (a 16-bit operand's K), got 64x40}}
-func.func @frag_operand_columns(%f: !fa4.frag<64x40xbf16>)
+// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns, got 64x40}}
+func.func @frag_columns(%f: !fa4.frag<64x40xf32>)
 
 // -----
 

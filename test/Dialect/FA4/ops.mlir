@@ -111,26 +111,6 @@ gpu.func @tiles_and_mmas() kernel {
   gpu.return
 }
 
-// The row sums of P by MMA (tensor-core-row-sum): the constant B of 8 rows,
-// K-major, in whole 64-column boxes (192 columns for K = 176), and the sums
-// read out of the 8-column accumulator.
-// CHECK-LABEL: gpu.func @row_sums_by_mma
-// CHECK-SAME: (%[[P:[a-zA-Z0-9_]+]]: !fa4.frag<64x176xbf16>, %[[ACC:[a-zA-Z0-9_]+]]: !fa4.frag<64x8xf32>)
-// CHECK: %[[B:[a-zA-Z0-9_]+]] = fa4.smem.tile %{{.*}} : <8x192xbf16, k_major>{{$}}
-// CHECK-NEXT: fa4.smem.row_sum_operand %[[B]] : <8x192xbf16, k_major>{{$}}
-// CHECK-NEXT: %[[L:[a-zA-Z0-9_]+]] = fa4.mma %[[P]], %[[B]], %[[ACC]] : !fa4.frag<64x176xbf16>, <8x192xbf16, k_major>, <64x8xf32>{{$}}
-// CHECK-NEXT: fa4.mma.wait{{$}}
-// CHECK-NEXT: %{{.*}} = fa4.row_sum %[[L]] : <64x8xf32> to <64xf32>{{$}}
-gpu.func @row_sums_by_mma(%p: !fa4.frag<64x176xbf16>, %acc: !fa4.frag<64x8xf32>) kernel {
-  %offset = arith.constant 197632 : i32
-  %ones = fa4.smem.tile %offset : !fa4.smem_tile<8x192xbf16, k_major>
-  fa4.smem.row_sum_operand %ones : !fa4.smem_tile<8x192xbf16, k_major>
-  %l = fa4.mma %p, %ones, %acc : !fa4.frag<64x176xbf16>, !fa4.smem_tile<8x192xbf16, k_major>, !fa4.frag<64x8xf32>
-  fa4.mma.wait
-  %sums = fa4.row_sum %l : !fa4.frag<64x8xf32> to !fa4.rows<64xf32>
-  gpu.return
-}
-
 // One online-softmax step: mask, softmax, rescale O. In the custom form the
 // mask is written without its `#attn.mask` prefix (as printed): a full
 // `#attn.mask<...>` right before `:` would take the type after the colon as

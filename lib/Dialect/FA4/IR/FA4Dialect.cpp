@@ -118,16 +118,10 @@ LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a frag holds f32 (an accumulator) or bf16/f16 (an "
                           "MMA operand), got "
                        << elementType;
-  // An accumulator's columns are an MMA's N (a multiple of 8); an operand's
-  // are A's K, whole k16 steps.
-  int64_t columnStep = elementType.isF32() ? 8 : 16;
-  if ((rows != 64 && rows != 128) || columns <= 0 || columns % columnStep)
+  if ((rows != 64 && rows != 128) || columns <= 0 || columns % 16)
     return emitError() << "a frag is 64 or 128 rows (one warpgroup's MMA "
-                          "tile) by a positive multiple of "
-                       << columnStep << " columns ("
-                       << (elementType.isF32() ? "an f32 accumulator's N"
-                                               : "a 16-bit operand's K")
-                       << "), got " << rows << "x" << columns;
+                          "tile) by a positive multiple of 16 columns, got "
+                       << rows << "x" << columns;
   return success();
 }
 

@@ -146,11 +146,7 @@ LogicalResult MmaOp::verify() {
   int64_t k = getK();
   int64_t bN = b.getMajor() == Major::K ? b.getRows() : b.getColumns();
   int64_t bK = b.getMajor() == Major::K ? b.getColumns() : b.getRows();
-  // A K-major B holds K in whole 64-column boxes: it may run past K to the
-  // end of the last box, whose extra columns are not read.
-  bool kFits = bK == k || (b.getMajor() == Major::K && bK > k &&
-                           bK == int64_t(llvm::alignTo(k, 64)));
-  if (bN != n || !kFits)
+  if (bN != n || bK != k)
     return emitOpError() << "B " << b << " is not K = " << k << " by N = " << n
                          << " (" << stringifyMajor(b.getMajor()) << ")";
   if (b.getElementType() != inputType)
@@ -213,21 +209,6 @@ LogicalResult ScaleRowsOp::verify() {
   if (!tile.getElementType().isF32())
     return emitOpError() << "scales an f32 frag, got " << tile;
   return verifyRowsOf(*this, tile, getFactors().getType(), "factors");
-}
-
-LogicalResult RowSumOperandOp::verify() {
-  auto tile = cast<SmemTileType>(getTile().getType());
-  if (tile.getRows() != 8 || tile.getMajor() != Major::K)
-    return emitOpError() << "writes a K-major B of 8 rows (N = 8), got "
-                         << tile;
-  return success();
-}
-
-LogicalResult RowSumOp::verify() {
-  auto tile = cast<FragType>(getTile().getType());
-  if (!tile.getElementType().isF32())
-    return emitOpError() << "sums the rows of an f32 frag, got " << tile;
-  return verifyRowsOf(*this, tile, getResult().getType(), "result");
 }
 
 LogicalResult TruncFOp::verify() {

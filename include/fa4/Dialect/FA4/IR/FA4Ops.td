@@ -203,41 +203,6 @@ def FA4_MmaOp : FA4_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
   }];
 }
 
-def FA4_RowSumOperandOp : FA4_Op<"smem.row_sum_operand"> {
-  let summary = "Write the B that makes an MMA sum the rows of A";
-  let description = [{
-    Writes `tile`, a K-major B of 8 rows: row 0 all ones, rows 1-7 zeros.
-    `fa4.mma` of an M x K A against it accumulates each row's sum of A in
-    column 0 of an M x 8 frag (the other columns stay 0), so the tensor
-    cores, not the FADDs of the softmax, sum the rows of P (`fa4.row_sum`
-    reads them). Row 0 holds the same value in every 16-byte chunk, so the
-    128B swizzle, which only moves a row's chunks within that row, leaves
-    the tile the same in either layout.
-
-    Every thread of the CTA runs it, each writing its share of 16-byte
-    chunks, then fence.proxy.async.shared::cta: a CTA barrier after it
-    hands the tile to the MMAs (the async proxy).
-  }];
-  let arguments = (ins FA4_SmemTile:$tile);
-  let assemblyFormat = "$tile attr-dict `:` type($tile)";
-  let hasVerifier = 1;
-}
-
-def FA4_RowSumOp : FA4_Op<"row_sum", [Pure]> {
-  let summary = "Each row's sum over the columns of an f32 frag";
-  let description = [{
-    The sum of each row of `tile`, kept partially reduced as the softmax's
-    running sum is (each thread sums its own columns; `fa4.epilogue` and
-    the other readers of a sum finish it across the threads of a row). It
-    turns the accumulator of MMAs against `fa4.smem.row_sum_operand` into
-    the softmax's row sums.
-  }];
-  let arguments = (ins FA4_Frag:$tile);
-  let results = (outs FA4_Rows:$result);
-  let assemblyFormat = "$tile attr-dict `:` type($tile) `to` type($result)";
-  let hasVerifier = 1;
-}
-
 def FA4_MmaWaitOp : FA4_Op<"mma.wait"> {
   let summary = "Wait until at most `pending` MMA commit groups are in flight";
   let arguments = (ins DefaultValuedAttr<
