@@ -11,8 +11,10 @@
 # bench.txt. FA4_ARTIFACTS (globs under artifacts/, separated by spaces)
 # picks the artifacts whose cases run; FA4_SKIP_BENCH=1 skips the SDPA comparison and
 # FA4_BENCH_FILTER (an extended regex) picks the rows of artifacts/bench.txt
-# (by default the default kernels' rows: the 36-row prefill sweep and the
-# decode table; '.' adds every variant's);
+# (by default the default kernels' rows: the 36-row prefill sweep, the
+# split-K decode kernels' table (compiled with size hints) and the decode
+# shapes on the bench kernel compiled without them; '.' adds every
+# variant's);
 # FA4_BENCH_PDL=1 adds fa4 timed with programmatic dependent launches.
 # FA4_TRACE ("KERNEL:B:S ...", KERNEL an artifact built with --trace, e.g.
 # make-matrix.py's <bench>_trace) runs bench/trace_phases.py --by-row-block
@@ -170,7 +172,11 @@ fi
 if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "import torch" 2>/dev/null; then
   step "benchmark against torch SDPA"
   # The default kernels: with the whole matrix this fits one device call.
+  # Decode: the split-K kernels make-matrix builds with size hints (their
+  # DECODE_BENCH rows, no variants), and the same shapes on the unhinted
+  # bench kernel, which cannot plan a split for a dynamic Skv.
   default_rows='_bench_prefill_d[0-9]+_(none|causal)_sm_90a:|_bench_decode_'
+  default_rows+='|_fa3_decode_d128_(h32x8|h32x8_b64|h8x1|h8x1_ws)_sm_90a:'
 
   # shellcheck disable=SC2046
   # FA4_BENCH_PDL=1: also time fa4 with programmatic dependent launches.
