@@ -14,18 +14,20 @@ namespace {
 /// key's V row and LSE its score; values are small integers, exact in bf16.
 class ReferenceTest : public ::testing::Test {
 protected:
-  AttentionShape shape{/*batch=*/1,
-                       /*seqQ=*/130,
-                       /*seqKV=*/1,
-                       /*headsQ=*/2,
-                       /*headsKV=*/1,
-                       /*qkDepth=*/8,
-                       /*ovDepth=*/8,
-                       FA4_MASK_NONE,
-                       -1,
-                       -1,
-                       /*scale=*/0.25,
-                       FA4_DTYPE_BF16};
+  AttentionShape shape{
+      /*batch=*/1,
+      /*seqQ=*/130,
+      /*seqKV=*/1,
+      /*headsQ=*/2,
+      /*headsKV=*/1,
+      /*qkDepth=*/8,
+      /*ovDepth=*/8,
+      /*mask=*/FA4_MASK_NONE,
+      /*windowLeft=*/-1,
+      /*windowRight=*/-1,
+      /*scale=*/0.25,
+      /*dtype=*/FA4_DTYPE_BF16,
+  };
   AttentionData data;
 
   void SetUp() override {

@@ -656,11 +656,10 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
       m = e.fmax(m, e.shuffleXor(m, 1));
       return e.fmax(m, e.shuffleXor(m, 2));
     };
-    LoweringEmitter::SoftmaxStep step =
-        e.softmaxStep(adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
-                      adaptor.getScaleLog2().front(), threshold,
-                      op.getPolyExp2Period(), op.getReductionChains(), rowHalf,
-                      quadMax);
+    LoweringEmitter::SoftmaxStep step = e.softmaxStep(
+        adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
+        adaptor.getScaleLog2().front(), threshold, op.getPolyExp2Period(),
+        op.getReductionChains(), rowHalf, quadMax);
     SmallVector<SmallVector<Value>> results = {step.probs, step.max, step.sum,
                                                step.correction};
     rewriter.replaceOpWithMultiple(op, std::move(results));
