@@ -175,11 +175,12 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       grid.push_back(factorsJson(dimFactors));
     return grid;
   };
-  // The lowest version that holds the kernel: 6 for a persistent twin with
-  // its own launch, 5 for a persistent twin kernel, 4 for a programmatic
-  // dependent launch or a persistent rule, 3 for a workspace split-K's second
-  // kernel.
+  // The lowest version that holds the kernel: 7 for a split-K picked at
+  // launch, 6 for a persistent twin with its own launch, 5 for a persistent
+  // twin kernel, 4 for a programmatic dependent launch or a persistent rule,
+  // 3 for a workspace split-K's second kernel.
   auto combine = abi.getAs<DictionaryAttr>("combine");
+  auto splitAtLaunch = abi.getAs<DictionaryAttr>("split_at_launch");
   bool programmatic = abi.contains("programmatic_dependent_launch");
   auto persistent = abi.getAs<DictionaryAttr>("persistent");
   auto launchJson = [&](llvm::json::Object launch) {
@@ -196,7 +197,8 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
                                : DictionaryAttr();
 
   llvm::json::Object manifest{
-      {"fa4_abi_version", twinLaunch                   ? 6
+      {"fa4_abi_version", splitAtLaunch                ? 7
+                          : twinLaunch                 ? 6
                           : twin                       ? 5
                           : programmatic || persistent ? 4
                           : combine                    ? 3
@@ -255,8 +257,15 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
          clusterlessLaunchJson(twinLaunch,
                                integerOf(twinLaunch, "dynamic_smem_bytes"))}};
   if (combine) {
-    manifest["workspace"] =
-        llvm::json::Object{{"bytes", factorsJson(abi.get("workspace_bytes"))}};
+    llvm::json::Object workspace{
+        {"bytes", factorsJson(abi.get("workspace_bytes"))}};
+    if (splitAtLaunch)
+      workspace["split_at_launch"] = llvm::json::Object{
+          {"max_partitions", integerOf(splitAtLaunch, "max_partitions")},
+          {"min_keys_per_partition",
+           integerOf(splitAtLaunch, "min_keys_per_partition")},
+          {"key_tile", integerOf(splitAtLaunch, "key_tile")}};
+    manifest["workspace"] = std::move(workspace);
     manifest["combine"] = llvm::json::Object{
         {"kernel",
          cast<SymbolRefAttr>(combine.get("kernel")).getLeafReference().str()},

@@ -5,8 +5,14 @@
 //        work items, each taking ctaGroup CTAs; M tiles per head are
 //        ceil(seqQ / (BM_eff x ctaGroup)), or ceil(group x seqQ / BM) when
 //        a fused group outnumbers the tile rows (AttnConfig::tilesHeads).
-//   No split when a size is dynamic with no hint (the launch cannot know W
-//   or the key count).
+//   When batch or seqKV is dynamic with no hint, but seqQ is known and gives
+//   one work item per head (a decode), the split is left to the launch: a
+//   workspace split with reason at_launch, at most #SMs partitions, whose
+//   count the runtime picks by the rule below from the launch's sizes
+//   (W from the grid, the span = seqKV). Under a window bounded on the left
+//   the span is not seqKV, and under pairCta a work item is two CTAs: no
+//   split there, nor when seqQ is unknown (a prefill would lose its
+//   persistent schedule).
 //   P  = floor(#SMs / (W x ctaGroup)): the most partitions that still run in
 //        one wave (CTAs <= #SMs); ceil would start a second, partial wave
 //        that only lengthens the kernel. No split when that is below 2.
@@ -144,6 +150,20 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
   int64_t seqKV = problem.plannedSeqKV();
   if (batch == kDynamic || seqQ == kDynamic || seqKV == kDynamic) {
     plan.reason = SplitKReason::UnknownSizes;
+    bool spanIsSeqKV =
+        problem.mask != MaskKind::Window || problem.windowLeft < 0;
+    bool decode = seqQ != kDynamic && config.workItemsPerHead(seqQ) == 1;
+    int64_t minKVPerPartition =
+        int64_t(kSplitKMinTilesPerPartition) * config.bn;
+    bool keysAllowTwo = seqKV == kDynamic || seqKV >= 2 * minKVPerPartition;
+    if (decode && spanIsSeqKV && keysAllowTwo && !config.pairCta &&
+        problem.splitKPartitions == 0) {
+      plan.mode = SplitKMode::Workspace;
+      plan.reason = SplitKReason::AtLaunch;
+      plan.partitions = int(target.numSMs);
+      plan.kvPerPartition = minKVPerPartition;
+      plan.kvSpan = seqKV == kDynamic ? 0 : seqKV;
+    }
     return plan;
   }
 
@@ -222,6 +242,17 @@ void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
   case SplitKReason::UnknownSizes:
     os << "batch, seqQ or seqKV is dynamic with no hint, so the work per "
           "launch is unknown; one CTA per work item\n";
+    return;
+  case SplitKReason::AtLaunch:
+    os << "batch or seqKV is dynamic with no hint, and each head is one work "
+          "item (a decode): the runtime picks P per launch, min(floor(#SMs / "
+          "W), floor(seqKV / "
+       << plan.kvPerPartition << "), " << plan.partitions
+       << ") for W work items, with at least " << kSplitKMinTilesPerPartition
+       << " KV tiles of " << config.bn
+       << " keys per partition (P = 1 when the work items fill the SMs)\n"
+       << "  f32 partials and LSE go to a workspace, a combine kernel "
+          "reduces them\n";
     return;
   case SplitKReason::EnoughWork:
     os << plan.numWorkItems << " work item(s) x " << config.ctaGroup();

@@ -222,6 +222,11 @@ void launchOne(CUfunction function, const std::string &name,
 void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   // Everything that can refuse the arguments runs before the driver opens.
   Bindings bindings = validateArgs(manifest, args);
+  // Version 7: the split-K partitions this launch's sizes want on this device.
+  if (manifest.splitAtLaunch)
+    bindSplits(manifest, bindings,
+               static_cast<uint32_t>(deviceAttribute(
+                   currentDevice(), CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)));
   LaunchGrids grids = evaluateGrids(manifest, bindings);
   KernelArgs kernelArgs(manifest, manifest.params, bindings, args);
   // Version 6: the twin's own arguments, refused here too.

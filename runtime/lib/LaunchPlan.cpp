@@ -68,6 +68,30 @@ std::array<uint32_t, 3> fa4::rt::evaluateGrid(const LaunchSpec &launch,
   return grid;
 }
 
+void fa4::rt::bindSplits(const Manifest &manifest, Bindings &bindings,
+                         uint32_t numSMs) {
+  if (!manifest.splitAtLaunch)
+    return;
+  const Manifest::SplitAtLaunch &rule = *manifest.splitAtLaunch;
+  // The work items: the attention grid without its partitions (x).
+  bindings.bind(Symbol::Splits, 1, "the split-K rule");
+  std::array<uint32_t, 3> grid = evaluateGrid(manifest.launch, bindings);
+  int64_t workItems = int64_t(grid[1]) * grid[2];
+  int64_t keys = bindings[Symbol::SeqKV];
+  int64_t partitions = workItems > 0 ? int64_t(numSMs) / workItems : 1;
+  partitions = std::min(
+      {partitions, keys / rule.minKeysPerPartition, rule.maxPartitions});
+  partitions = std::max<int64_t>(partitions, 1);
+  // No partition of the kernel's ceil(tiles / P) tiles is left empty.
+  int64_t tiles = (keys + rule.keyTile - 1) / rule.keyTile;
+  if (tiles > 0) {
+    int64_t tilesPerPartition = (tiles + partitions - 1) / partitions;
+    partitions = (tiles + tilesPerPartition - 1) / tilesPerPartition;
+  }
+  bindings.bind(Symbol::Splits, partitions,
+                "the split-K rule for these sizes picked");
+}
+
 bool fa4::rt::persistentApplies(const LaunchSpec &launch,
                                 const Bindings &bindings, uint32_t numSMs) {
   // numSMs 0: the device's count is unknown, launch the grid as written.

@@ -15,6 +15,12 @@
 
 namespace fa4::rt {
 
+/// Version 7: binds "splits", the partition count of a split-K picked at
+/// launch (Manifest::splitAtLaunch), for these sizes on a device of
+/// `numSMs` SMs (0: unknown, one partition). Does nothing without the rule.
+/// Throws as evaluateGrid.
+void bindSplits(const Manifest &manifest, Bindings &bindings, uint32_t numSMs);
+
 /// Grid size in blocks. Throws Error(FA4_ERROR_VALIDATION) past the CUDA
 /// grid limits or when a dim is not a multiple of the cluster dim.
 std::array<uint32_t, 3> evaluateGrid(const LaunchSpec &launch,

@@ -16,7 +16,7 @@ namespace json = fa4::json;
 using json::Value;
 
 const char *fa4::rt::symbolName(Symbol symbol) {
-  static const char *names[] = {"b", "sq", "skv", "hq", "hkv"};
+  static const char *names[] = {"b", "sq", "skv", "hq", "hkv", "splits"};
   return names[static_cast<int>(symbol)];
 }
 
@@ -205,13 +205,22 @@ public:
     return std::nullopt;
   }
 
-  Symbol symbol(const Value &value, const std::string &path) {
+  /// A size symbol; a tensor's size (`tensorSize`) is never "splits".
+  Symbol symbol(const Value &value, const std::string &path,
+                bool tensorSize = false) {
     const std::string &name = string(value, path);
-    if (std::optional<Symbol> result = symbolNamed(name))
+    std::optional<Symbol> result = symbolNamed(name);
+    if (result && !(tensorSize && *result == Symbol::Splits))
       return *result;
-    fail(path, "unknown size symbol \"" + name +
-                   "\"; expected one of \"b\", \"sq\", \"skv\", \"hq\", "
-                   "\"hkv\"");
+    std::string accepted =
+        std::string("expected one of \"b\", \"sq\", \"skv\", \"hq\", "
+                    "\"hkv\"") +
+        (tensorSize ? "" : ", \"splits\"");
+    if (result)
+      fail(path, "\"splits\" is the split-K partition count the runtime "
+                 "picks, not a tensor size; " +
+                     accepted);
+    fail(path, "unknown size symbol \"" + name + "\"; " + accepted);
   }
 
   size_t tensorIndex(const Manifest &manifest, const std::string &name,
@@ -247,6 +256,7 @@ private:
   void readCombine(Object &top, Manifest &manifest);
   void readTwin(Object &top, Manifest &manifest);
   GridFactor readGridFactor(const Value &value, const std::string &path);
+  void checkSplitsBound(const Manifest &manifest);
 
   std::string sourceName;
   /// Where the tensors' alignment came from, for messages: "alignment"
@@ -282,7 +292,48 @@ Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
              manifest.launch);
   readCombine(top, manifest);
   readTwin(top, manifest);
+  checkSplitsBound(manifest);
   return manifest;
+}
+
+/// "splits" has a value only where workspace.split_at_launch gives the rule
+/// that picks it.
+void ManifestReader::checkSplitsBound(const Manifest &manifest) {
+  if (manifest.splitAtLaunch)
+    return;
+  auto inFactors = [](const std::vector<GridFactor> &factors) {
+    for (const GridFactor &factor : factors)
+      if (factor.kind != GridFactor::Kind::Constant &&
+          factor.symbol == Symbol::Splits)
+        return true;
+    return false;
+  };
+  auto inLaunch = [&](const LaunchSpec &launch) {
+    for (const auto &factors : launch.grid)
+      if (inFactors(factors))
+        return true;
+    return false;
+  };
+  auto inParams = [](const std::vector<Param> &params) {
+    for (const Param &param : params)
+      if (const auto *scalar = std::get_if<ScalarParam>(&param))
+        if (scalar->source == ScalarParam::Source::Symbol &&
+            scalar->symbol == Symbol::Splits)
+          return true;
+    return false;
+  };
+  bool used = inLaunch(manifest.launch) || inParams(manifest.params) ||
+              inFactors(manifest.workspaceBytes);
+  if (manifest.combine)
+    used = used || inLaunch(manifest.combine->launch) ||
+           inParams(manifest.combine->params);
+  if (manifest.twin)
+    used = used || inLaunch(manifest.twin->launch) ||
+           inParams(manifest.twin->params);
+  if (used)
+    fail("workspace", "the size symbol \"splits\" is used but has no rule: "
+                      "a split-K picked at launch gives "
+                      "workspace.split_at_launch (version 7)");
 }
 
 void ManifestReader::readBinary(Object &top, Manifest &manifest,
@@ -371,7 +422,7 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
       std::string dimPath = shapePath + "[" + std::to_string(d) + "]";
       Dim dim;
       if (shape[d].kind == Value::Kind::String)
-        dim.symbol = symbol(shape[d], dimPath);
+        dim.symbol = symbol(shape[d], dimPath, /*tensorSize=*/true);
       else
         dim.extent = integer(shape[d], dimPath, 1, INT64_C(1) << 40);
       tensor.shape.push_back(dim);
@@ -506,6 +557,19 @@ void ManifestReader::readCombine(Object &top, Manifest &manifest) {
   for (size_t i = 0; i < factors.size(); ++i)
     manifest.workspaceBytes.push_back(readGridFactor(
         factors[i], "workspace.bytes[" + std::to_string(i) + "]"));
+  if (manifest.abiVersion < 7) {
+    sizes.explainUnknown("split_at_launch", "a version 7 key");
+  } else if (const Value *split = sizes.optional("split_at_launch")) {
+    std::string path = "workspace.split_at_launch";
+    Object rule(*this, *split, path);
+    auto positive = [&](const char *key, int64_t max) {
+      return integer(rule.required(key), rule.field(key), 1, max);
+    };
+    manifest.splitAtLaunch =
+        Manifest::SplitAtLaunch{positive("max_partitions", 65535),
+                                positive("min_keys_per_partition", INT32_MAX),
+                                positive("key_tile", 1024)};
+  }
 
   Object stage(*this, *combine, "combine");
   Manifest::Combine result;
@@ -656,9 +720,10 @@ ScalarParam ManifestReader::readScalar(Object &param,
                           std::to_string(rank - 1));
     scalar.dim = std::stoi(dimText);
   } else {
-    fail(valuePath, "unknown scalar value \"" + text +
-                        "\"; expected a size symbol (b, sq, skv, hq, hkv), "
-                        "<tensor>.stride.<dim>, scale, scale_log2 or a number");
+    fail(valuePath,
+         "unknown scalar value \"" + text +
+             "\"; expected a size symbol (b, sq, skv, hq, hkv, splits), "
+             "<tensor>.stride.<dim>, scale, scale_log2 or a number");
   }
   return scalar;
 }

@@ -21,9 +21,11 @@
 
 namespace fa4::rt {
 
-/// Runtime sizes a manifest may refer to: b, sq, skv, hq, hkv.
-enum class Symbol { Batch, SeqQ, SeqKV, HeadsQ, HeadsKV };
-constexpr int numSymbols = 5;
+/// Runtime sizes a manifest may refer to: b, sq, skv, hq, hkv, and
+/// (version 7, grids, scalars and the workspace only) splits, the split-K
+/// partition count the runtime picks at launch (Manifest::splitAtLaunch).
+enum class Symbol { Batch, SeqQ, SeqKV, HeadsQ, HeadsKV, Splits };
+constexpr int numSymbols = 6;
 const char *symbolName(Symbol symbol);
 
 /// The attn.attention operand a manifest tensor stands for.
@@ -162,6 +164,16 @@ struct Manifest {
   };
   std::vector<GridFactor> workspaceBytes;
   std::optional<Combine> combine;
+
+  /// Version 7, workspace.split_at_launch: the workspace split-K's partition
+  /// count is the runtime's, bound to "splits" per launch (bindSplits):
+  /// min(#SMs / W, skv / minKeysPerPartition, maxPartitions), at least 1,
+  /// for W the attention grid's y x z, then recounted so that no partition
+  /// of ceil(ceil(skv / keyTile) / P) key tiles is empty.
+  struct SplitAtLaunch {
+    int64_t maxPartitions, minKeysPerPartition, keyTile;
+  };
+  std::optional<SplitAtLaunch> splitAtLaunch;
 
   /// Version 6: the persistent twin's own parameters and launch (grid,
   /// block, shared memory), where its plan differs from the kernel's: a

@@ -226,3 +226,40 @@ TEST_F(LaunchPlanTest, RefusesI32Overflow) {
 }
 
 } // namespace
+
+TEST_F(LaunchPlanTest, PicksTheSplitAtLaunch) {
+  Manifest split = parseManifest(splitAtLaunchManifestJson(), "");
+  // Partitions, grid and workspace for (b, sq, skv) on `numSMs` SMs; the
+  // grid's work items are 8 kv-heads x b x ceil(sq / 16).
+  auto picked = [&](int64_t b, int64_t sq, int64_t skv, uint32_t numSMs) {
+    Bindings sizes = validateArgs(split, goodArgs(b, sq, skv));
+    bindSplits(split, sizes, numSMs);
+    EXPECT_EQ(evaluateGrid(split.launch, sizes)[0], sizes[Symbol::Splits]);
+    EXPECT_EQ(evaluateWorkspaceBytes(split, sizes),
+              uint64_t(516) * sizes[Symbol::Splits] * b * sq * 32);
+    return sizes[Symbol::Splits];
+  };
+  // 8 work items on 132 SMs: 16 partitions (one wave), 342 tiles of 96
+  // keys, 22 each.
+  EXPECT_EQ(picked(1, 1, 32768, 132), 16);
+  // The keys cap it: 1000 keys make two partitions of at least 384.
+  EXPECT_EQ(picked(1, 1, 1000, 132), 2);
+  // Too few keys, too many work items (64 x 8 > 132), or an unknown SM
+  // count: one partition.
+  EXPECT_EQ(picked(1, 1, 300, 132), 1);
+  EXPECT_EQ(picked(64, 1, 8192, 132), 1);
+  EXPECT_EQ(picked(1, 1, 32768, 0), 1);
+  // 48 SMs give 6 partitions of 25 tiles: ceil(25 / 6) = 5 tiles each
+  // leave the sixth empty, so 5.
+  EXPECT_EQ(picked(1, 1, 25 * 96, 48), 5);
+  // The rule's cap.
+  Manifest capped = split;
+  capped.splitAtLaunch->maxPartitions = 3;
+  Bindings sizes = validateArgs(capped, goodArgs(1, 1, 32768));
+  bindSplits(capped, sizes, 132);
+  EXPECT_EQ(sizes[Symbol::Splits], 3);
+  // No rule: nothing bound.
+  Bindings plain = bindings;
+  bindSplits(manifest, plain, 132);
+  EXPECT_FALSE(plain.isBound(Symbol::Splits));
+}

@@ -146,12 +146,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 7"),
-            "manifest: fa4_abi_version: unsupported version 7; this runtime "
-            "reads versions 1 to 6");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 8"),
+            "manifest: fa4_abi_version: unsupported version 8; this runtime "
+            "reads versions 1 to 7");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 6");
+            "reads versions 1 to 7");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -414,7 +414,7 @@ TEST(ManifestTest, RejectsBadScalars) {
             "manifest: params[7].value: no tensor named \"x\" in tensors");
   EXPECT_EQ(errorWith(R"("value": "scale_log2")", R"("value": "scale_ln")"),
             "manifest: params[9].value: unknown scalar value \"scale_ln\"; "
-            "expected a size symbol (b, sq, skv, hq, hkv), "
+            "expected a size symbol (b, sq, skv, hq, hkv, splits), "
             "<tensor>.stride.<dim>, scale, scale_log2 or a number");
   EXPECT_EQ(errorWith(R"("type": "i32", "value": "sq")",
                       R"("type": "i32", "value": 1.5)"),
@@ -437,7 +437,8 @@ TEST(ManifestTest, RejectsBadGrid) {
       "manifest: launch.grid[0][0].ceil_div: missing");
   EXPECT_EQ(errorWith(grid, R"("grid": [["sq"], ["heads"], ["b"]])"),
             "manifest: launch.grid[1][0]: unknown size symbol \"heads\"; "
-            "expected one of \"b\", \"sq\", \"skv\", \"hq\", \"hkv\"");
+            "expected one of \"b\", \"sq\", \"skv\", \"hq\", \"hkv\", "
+            "\"splits\"");
   EXPECT_EQ(errorWith(grid, R"("grid": [["sq"], [true], ["b"]])"),
             "manifest: launch.grid[1][0]: expected an integer, a size symbol "
             "or {\"ceil_div\": [symbol, integer]}, got boolean");
@@ -515,7 +516,54 @@ TEST(ManifestTest, RejectsABrokenWorkspaceSplitK) {
             "manifest: combine.launch.block: has 2 entries; expected 3");
   EXPECT_EQ(workspaceError(R"([1032, "b", "sq", "hq"])", R"([1032, "d"])"),
             "manifest: workspace.bytes[1]: unknown size symbol \"d\"; expected "
-            "one of \"b\", \"sq\", \"skv\", \"hq\", \"hkv\"");
+            "one of \"b\", \"sq\", \"skv\", \"hq\", \"hkv\", \"splits\"");
+}
+
+TEST(ManifestTest, ReadsASplitPickedAtLaunch) {
+  Manifest manifest = parseManifest(splitAtLaunchManifestJson(), "/kernels");
+  EXPECT_EQ(manifest.abiVersion, 7);
+  ASSERT_TRUE(manifest.splitAtLaunch);
+  EXPECT_EQ(manifest.splitAtLaunch->maxPartitions, 132);
+  EXPECT_EQ(manifest.splitAtLaunch->minKeysPerPartition, 384);
+  EXPECT_EQ(manifest.splitAtLaunch->keyTile, 96);
+  EXPECT_EQ(manifest.launch.grid[0][0].symbol, Symbol::Splits);
+  EXPECT_EQ(manifest.workspaceBytes[1].symbol, Symbol::Splits);
+  const auto *count = std::get_if<ScalarParam>(&manifest.combine->params[3]);
+  ASSERT_NE(count, nullptr);
+  EXPECT_EQ(count->symbol, Symbol::Splits);
+  // A version 3 split-K has no rule.
+  EXPECT_FALSE(parseManifest(workspaceManifestJson(), "").splitAtLaunch);
+}
+
+TEST(ManifestTest, RejectsABrokenSplitAtLaunch) {
+  auto splitError = [](const std::string &from, const std::string &to) {
+    return manifestError(edited(splitAtLaunchManifestJson(), {{from, to}}));
+  };
+  EXPECT_EQ(
+      splitError(R"("fa4_abi_version": 7)", R"("fa4_abi_version": 6)"),
+      "manifest: workspace.split_at_launch: unknown key; a version 7 key");
+  // "splits" needs the rule that picks it.
+  EXPECT_EQ(splitError(R"(,
+                "split_at_launch": {"max_partitions": 132,
+                                    "min_keys_per_partition": 384,
+                                    "key_tile": 96})",
+                       ""),
+            "manifest: workspace: the size symbol \"splits\" is used but has "
+            "no rule: a split-K picked at launch gives "
+            "workspace.split_at_launch (version 7)");
+  EXPECT_EQ(splitError(R"("max_partitions": 132)", R"("max_partitions": 0)"),
+            "manifest: workspace.split_at_launch.max_partitions: 0 is out of "
+            "range [1, 65535]");
+  EXPECT_EQ(splitError(R"("key_tile": 96)", R"("key_tile": "bn")"),
+            "manifest: workspace.split_at_launch.key_tile: expected an "
+            "integer, got string");
+  // A tensor's size is never the partition count.
+  EXPECT_EQ(
+      errorWith(R"("shape": ["b", 32, "sq"])",
+                R"("shape": ["b", 32, "splits"])"),
+      "manifest: tensors[4].shape[2]: \"splits\" is the split-K partition "
+      "count the runtime picks, not a tensor size; expected one of \"b\", "
+      "\"sq\", \"skv\", \"hq\", \"hkv\"");
 }
 
 TEST(ManifestTest, ReadsAProgrammaticDependentLaunch) {

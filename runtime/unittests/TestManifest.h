@@ -98,6 +98,26 @@ inline std::string workspaceManifestJson() {
                          "cluster": [1, 1, 1], "dynamic_smem_bytes": 0}})"}});
 }
 
+/// Version 7: a workspace split-K whose partition count ("splits") the
+/// runtime picks per launch: grid (splits, hkv, b x ceil(sq / 16)), the
+/// workspace per partition, the count passed to the combine, and the rule
+/// (at most 132 partitions of at least 384 keys, 96-key tiles).
+inline std::string splitAtLaunchManifestJson() {
+  return edited(
+      workspaceManifestJson(),
+      {{R"("fa4_abi_version": 3)", R"("fa4_abi_version": 7)"},
+       {R"("grid": [[{"ceil_div": ["sq", 64]}], ["hq"], ["b"]])",
+        R"("grid": [["splits"], ["hkv"], ["b", {"ceil_div": ["sq", 16]}]])"},
+       {R"("workspace": {"bytes": [1032, "b", "sq", "hq"]},)",
+        R"("workspace": {"bytes": [516, "splits", "b", "sq", "hq"],
+                "split_at_launch": {"max_partitions": 132,
+                                    "min_keys_per_partition": 384,
+                                    "key_tile": 96}},)"},
+       {R"({"kind": "scalar", "type": "i32", "value": "b"}],)",
+        R"({"kind": "scalar", "type": "i32", "value": "b"},
+                         {"kind": "scalar", "type": "i32", "value": "splits"}],)"}});
+}
+
 /// The good manifest as a version 4 persistent launch: a one-dimensional
 /// grid of work tiles, capped at one CTA per SM up to skv = 2048.
 inline std::string persistentManifestJson() {

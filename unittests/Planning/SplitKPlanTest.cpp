@@ -76,7 +76,8 @@ TEST(SplitKPlanTest, ShortKVDoesNotSplit) {
 }
 
 TEST(SplitKPlanTest, DynamicSizesNeedHints) {
-  AttnProblem problem = makeProblem(1, 1, kDynamic, 32, 8, 128, 128);
+  // seqQ unknown too: a work item count per head the launch alone knows.
+  AttnProblem problem = makeProblem(1, kDynamic, kDynamic, 32, 8, 128, 128);
   FullPlan noHint = planOrFail(problem, Chip::SM90a);
   EXPECT_EQ(noHint.splitK.mode, SplitKMode::None);
   EXPECT_EQ(noHint.splitK.reason, SplitKReason::UnknownSizes);
@@ -85,10 +86,34 @@ TEST(SplitKPlanTest, DynamicSizesNeedHints) {
   explain(noHint.splitK, noHint.config, os);
   EXPECT_NE(text.find("dynamic with no hint"), std::string::npos) << text;
 
+  problem.seqQHint = 1;
   problem.seqKVHint = 32768;
   FullPlan hinted = planOrFail(problem, Chip::SM90a);
   EXPECT_EQ(hinted.splitK.mode, SplitKMode::ClusterDsmem);
   EXPECT_EQ(hinted.splitK.partitions, 8);
+}
+
+TEST(SplitKPlanTest, DynamicDecodeSplitsAtLaunch) {
+  // Sq = 1 known, Skv dynamic: one work item per kv-head, and the launch
+  // picks the partitions, at most one per SM, of at least 4 KV tiles.
+  AttnProblem problem = makeProblem(1, 1, kDynamic, 32, 8, 128, 128);
+  FullPlan plan = planOrFail(problem, Chip::SM90a);
+  EXPECT_EQ(plan.splitK.mode, SplitKMode::Workspace);
+  EXPECT_EQ(plan.splitK.reason, SplitKReason::AtLaunch);
+  EXPECT_EQ(plan.splitK.partitions, 132);
+  EXPECT_EQ(plan.splitK.kvPerPartition, 4 * plan.config.bn);
+  EXPECT_FALSE(plan.smem.splitKStaging.present());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  explain(plan.splitK, plan.config, os);
+  EXPECT_NE(text.find("the runtime picks P per launch"), std::string::npos)
+      << text;
+  // A window bounded on the left sees fewer keys than Skv: no split.
+  problem.mask = MaskKind::Window;
+  problem.windowLeft = 4096;
+  problem.windowRight = 0;
+  EXPECT_EQ(planOrFail(problem, Chip::SM90a).splitK.reason,
+            SplitKReason::UnknownSizes);
 }
 
 TEST(SplitKPlanTest, WindowLimitsTheKeysToSplit) {
@@ -145,7 +170,7 @@ TEST(SplitKPlanTest, HintsAreValidatedByPlanSplitKItself) {
   AttnProblem hinted = makeProblem(kDynamic, 1, 32768, 32, 8, 128, 128);
   auto noHint = splitKAlone(hinted, configProblem, Chip::SM100a, whyNot);
   ASSERT_TRUE(llvm::succeeded(noHint)) << whyNot;
-  EXPECT_EQ(noHint->reason, SplitKReason::UnknownSizes);
+  EXPECT_EQ(noHint->reason, SplitKReason::AtLaunch);
   hinted.batchHint = 1;
   auto withHint = splitKAlone(hinted, configProblem, Chip::SM100a, whyNot);
   ASSERT_TRUE(llvm::succeeded(withHint)) << whyNot;

@@ -75,7 +75,19 @@ struct KernelABI {
     int64_t block[3] = {1, 1, 1};
   };
   std::optional<Combine> combine;
+  /// A workspace split-K whose partition count the runtime picks per launch
+  /// and binds to the size symbol "splits" (kSplitsSymbol): P = min(#SMs /
+  /// W, seqKV / minKeysPerPartition, maxPartitions), at least 1, for W the
+  /// grid's y x z work items, then recounted so that no partition of
+  /// alignTo(ceil(seqKV / P), keyTile) keys is empty.
+  struct SplitAtLaunch {
+    int64_t maxPartitions, minKeysPerPartition, keyTile;
+  };
+  std::optional<SplitAtLaunch> splitAtLaunch;
 };
+
+/// The size symbol a split picked at launch binds (KernelABI::SplitAtLaunch).
+constexpr const char *kSplitsSymbol = "splits";
 
 /// Creates `gpu.module @<name>_module` for `chip` at the end of `module`
 /// (named after the function holding `op`, made unique), marks `module` as a

@@ -42,6 +42,10 @@ enum class SplitKReason {
   ShortKV,
   /// The user's split-k-partitions or split-k-workspace (tuning overrides).
   Override,
+  /// A decode (one work item per head) whose batch or seqKV is dynamic with
+  /// no hint: a workspace split whose partition count the runtime picks per
+  /// launch by this planner's rule, at most `partitions`.
+  AtLaunch,
 };
 
 llvm::StringRef splitKModeName(SplitKMode mode);
@@ -50,13 +54,15 @@ struct SplitKPlan {
   SplitKMode mode = SplitKMode::None;
   SplitKReason reason = SplitKReason::EnoughWork;
   /// Partitions per work item (FA4Config.splitk_partitions); 1 = no split.
+  /// AtLaunch: the most the runtime may pick.
   int partitions = 1;
   /// CTAs per cluster: the partitions in ClusterDsmem mode, the CTA pair
   /// under pairCta, else 1.
   int clusterSize = 1;
   /// Keys per partition, a multiple of BN, for the planned seqKV; with a
   /// dynamic seqKV the kernel derives it the same way at run time:
-  /// alignTo(ceilDiv(seqKV, partitions), BN).
+  /// alignTo(ceilDiv(seqKV, partitions), BN). AtLaunch: the fewest keys the
+  /// runtime gives a partition (kSplitKMinTilesPerPartition x BN).
   int64_t kvPerPartition = 0;
   /// Keys a work item actually visits, the most over the work items (seqKV,
   /// or less under a window mask bounded on the left).

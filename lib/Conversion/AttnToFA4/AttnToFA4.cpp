@@ -1572,9 +1572,10 @@ void FA3KernelBuilder::writeWorkspacePartial(Value consumer, Value out,
   Value index = mul(partition, i32(plan.partialsPerCta()));
   if (plan.consumersSplitKeys)
     index = add(index, consumer);
-  WorkspacePartial partial = workspacePartial(
-      b, loc, args.workspace, index, plan.partitions * plan.partialsPerCta(),
-      args.batchSize, args.seqQ, plan.numQHeads, plan.ovDepth);
+  Value partials = mul(workspacePartitions(b, loc), i32(plan.partialsPerCta()));
+  WorkspacePartial partial =
+      workspacePartial(b, loc, args.workspace, index, partials, args.batchSize,
+                       args.seqQ, plan.numQHeads, plan.ovDepth);
   EpilogueOp::create(
       b, loc, out, rowMax, rowSum, partial.outPtr, batch, tileRow, head,
       partial.outStride, args.seqQ, partial.lsePtr, partial.lseStride,
@@ -1923,8 +1924,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     // Persistent decode flattens the decode grid (heads fastest, the order
     // of WorkTiles::decodeItem) into the prefill kernel's kind of work list.
     if (plan->decode && maxSeqKV == 0)
-      setDecodeGrid(abi, plan->partitions, plan->rowGroup,
-                    plan->queryRowsPerTile(), /*cluster=*/!plan->workspace);
+      setDecodeGrid(abi, *plan, plan->rowGroup, plan->queryRowsPerTile());
     else
       abi.grid = plan->workListGrid();
     abi.block[0] = threads;
@@ -1932,9 +1932,9 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     setAttentionAlignment(abi, plan->hasLse, storeOByTma || twinStoresOByTma);
     if (plan->workspace) {
       b.setInsertionPointToEnd(kernels.getBody());
-      buildWorkspaceCombine(
-          b, loc, name, abi, plan->partitions * plan->partialsPerCta(),
-          plan->numQHeads, plan->ovDepth, plan->elementType, plan->hasLse);
+      buildWorkspaceCombine(b, loc, name, abi, *plan, plan->partialsPerCta(),
+                            plan->numQHeads, plan->ovDepth, plan->elementType,
+                            plan->hasLse);
     }
     setKernelABI(op, kernels, name, abi);
   }

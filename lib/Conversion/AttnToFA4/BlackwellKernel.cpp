@@ -674,8 +674,8 @@ void BlackwellBuilder::buildCorrection() {
     if (plan.workspace) {
       // Partial `partition` of every row of the tile, normalised, in f32.
       WorkspacePartial partial = workspacePartial(
-          b, loc, args.workspace, partition, plan.partitions, args.batchSize,
-          args.seqQ, plan.numQHeads, plan.ovDepth);
+          b, loc, args.workspace, partition, workspacePartitions(b, loc),
+          args.batchSize, args.seqQ, plan.numQHeads, plan.ovDepth);
       EpilogueOp::create(
           b, loc, oTile(i), max, sum, partial.outPtr, work.batch, work.blockRow,
           work.head, partial.outStride, args.seqQ, partial.lsePtr,
@@ -908,8 +908,7 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
   BlackwellBuilder(b, loc, *plan, l2SectionBytes).build(func, abi);
 
   if (plan->decode) {
-    setDecodeGrid(abi, plan->partitions, plan->rowGroup,
-                  plan->queryRowsPerTile(), /*cluster=*/!plan->workspace);
+    setDecodeGrid(abi, *plan, plan->rowGroup, plan->queryRowsPerTile());
   } else {
     // Under pair_cta, two CTAs (one cluster) per work item of 512 rows.
     SmallVector<std::string> x;
@@ -925,8 +924,9 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
   setAttentionAlignment(abi, plan->hasLse, plan->storeOByTma);
   if (plan->workspace) {
     b.setInsertionPointToEnd(kernels.getBody());
-    buildWorkspaceCombine(b, loc, name, abi, plan->partitions, plan->numQHeads,
-                          plan->ovDepth, plan->elementType, plan->hasLse);
+    buildWorkspaceCombine(b, loc, name, abi, *plan, /*partialsPerPartition=*/1,
+                          plan->numQHeads, plan->ovDepth, plan->elementType,
+                          plan->hasLse);
   }
   setKernelABI(op, kernels, name, abi);
   return success();

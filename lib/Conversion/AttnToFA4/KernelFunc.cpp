@@ -46,6 +46,14 @@ FailureOr<SplitPlan> fa4::readSplit(attn::AttentionOp op) {
   split.partitions = splitk.getPartitions();
   if (splitk.getMode() == attn::SplitKMode::Workspace) {
     split.workspace = split.partitions > 1;
+    split.atLaunch = splitk.getReason() == attn::SplitKReason::AtLaunch;
+    split.minKeysPerPartition = splitk.getKvPerPartition();
+    split.keyTile = op.getConfigAttr().getBn();
+    if (split.atLaunch && (!split.workspace || split.minKeysPerPartition < 1))
+      return op.emitOpError()
+             << "has a split-K picked at launch with fewer than two "
+                "partitions or no minimum keys per partition: "
+             << splitk;
     return split;
   }
   split.band = splitk.getBandColumns();
@@ -127,12 +135,19 @@ AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
   return args;
 }
 
-void fa4::setDecodeGrid(KernelABI &abi, int64_t partitions, int64_t rowGroup,
-                        int64_t queryRowsPerTile, bool cluster) {
-  abi.grid = {{std::to_string(partitions)},
+void fa4::setDecodeGrid(KernelABI &abi, const SplitPlan &split,
+                        int64_t rowGroup, int64_t queryRowsPerTile) {
+  abi.grid = {{split.atLaunch ? std::string(kSplitsSymbol)
+                              : std::to_string(split.partitions)},
               {rowGroup > 1 ? "hkv" : "hq"},
               {"b", ("ceil_div:sq:" + llvm::Twine(queryRowsPerTile)).str()}};
-  abi.cluster[0] = cluster ? partitions : 1;
+  abi.cluster[0] = split.clusterSplit() ? split.partitions : 1;
+}
+
+Value fa4::workspacePartitions(OpBuilder &b, Location loc) {
+  return arith::IndexCastOp::create(
+      b, loc, b.getI32Type(),
+      gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
 }
 
 int64_t fa4::workspaceBytesPerRow(int64_t partials, int64_t ovDepth) {
@@ -141,7 +156,7 @@ int64_t fa4::workspaceBytesPerRow(int64_t partials, int64_t ovDepth) {
 
 WorkspacePartial fa4::workspacePartial(OpBuilder &b, Location loc,
                                        Value workspace, Value index,
-                                       int64_t partials, Value batchSize,
+                                       Value partials, Value batchSize,
                                        Value seqQ, int64_t numQHeads,
                                        int64_t ovDepth) {
   KernelEmitter e(b, loc);
@@ -159,16 +174,18 @@ WorkspacePartial fa4::workspacePartial(OpBuilder &b, Location loc,
   partial.outPtr = at(e.mul(e.mul(index64, rows), e.i64(ovDepth)));
   partial.outStride = {e.mul(seqQ64, e.i64(numQHeads * ovDepth)),
                        e.i64(numQHeads * ovDepth), e.i64(ovDepth)};
-  partial.lsePtr = at(e.add(e.mul(e.mul(e.i64(partials), rows), e.i64(ovDepth)),
-                            e.mul(index64, rows)));
+  partial.lsePtr =
+      at(e.add(e.mul(e.mul(e.sext(partials), rows), e.i64(ovDepth)),
+               e.mul(index64, rows)));
   partial.lseStride = {e.mul(seqQ64, e.i64(numQHeads)), seqQ64};
   return partial;
 }
 
 void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
-                                KernelABI &abi, int64_t partials,
-                                int64_t numQHeads, int64_t ovDepth,
-                                Type elementType, bool hasLse) {
+                                KernelABI &abi, const SplitPlan &split,
+                                int64_t partialsPerPartition, int64_t numQHeads,
+                                int64_t ovDepth, Type elementType,
+                                bool hasLse) {
   constexpr int64_t kRowsPerCta = 4;
   KernelABI::Combine combine;
   combine.kernel = (name + "_combine").str();
@@ -179,13 +196,25 @@ void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
                          "i64:o.stride.2"});
   if (hasLse)
     combine.params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
+  if (split.atLaunch)
+    combine.params.push_back(("i32:" + Twine(kSplitsSymbol)).str());
   // blockIdx = (query row, batch, group of four q-heads), warp = its head.
   combine.grid = {{"sq"},
                   {"b"},
                   {std::to_string(llvm::divideCeil(numQHeads, kRowsPerCta))}};
   combine.block[0] = kRowsPerCta * 32;
-  abi.workspaceBytes = {std::to_string(workspaceBytesPerRow(partials, ovDepth)),
-                        "b", "sq", "hq"};
+  if (split.atLaunch) {
+    abi.workspaceBytes = {
+        std::to_string(workspaceBytesPerRow(partialsPerPartition, ovDepth)),
+        kSplitsSymbol, "b", "sq", "hq"};
+    abi.splitAtLaunch = KernelABI::SplitAtLaunch{
+        split.partitions, split.minKeysPerPartition, split.keyTile};
+  } else {
+    abi.workspaceBytes = {
+        std::to_string(workspaceBytesPerRow(
+            split.partitions * partialsPerPartition, ovDepth)),
+        "b", "sq", "hq"};
+  }
 
   gpu::GPUFuncOp func = createKernelFunc(b, loc, combine.kernel, combine.params,
                                          combine.block[0]);
@@ -204,6 +233,10 @@ void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
   if (hasLse)
     for (int dim = 0; dim < 2; ++dim)
       lseStride.push_back(func.getArgument(arg++));
+  Value partials =
+      split.atLaunch
+          ? e.mul(func.getArgument(arg++), e.i32(partialsPerPartition))
+          : e.i32(split.partitions * partialsPerPartition);
   auto blockId = [&](gpu::Dimension dim) {
     return e.indexTo(b.getI32Type(), gpu::BlockIdOp::create(b, loc, dim));
   };
@@ -219,9 +252,8 @@ void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
   b.setInsertionPointToStart(ifHead.thenBlock());
   kernel::SplitKWorkspaceCombineOp::create(
       b, loc, workspace, outPtr, batch, row, head, outStride, batchSize, seqQ,
-      lsePtr, lseStride, b.getI64IntegerAttr(partials),
-      b.getI64IntegerAttr(numQHeads), b.getI64IntegerAttr(ovDepth),
-      TypeAttr::get(elementType));
+      lsePtr, lseStride, partials, b.getI64IntegerAttr(numQHeads),
+      b.getI64IntegerAttr(ovDepth), TypeAttr::get(elementType));
   b.setInsertionPointAfter(ifHead);
   gpu::ReturnOp::create(b, loc);
   abi.combine = std::move(combine);

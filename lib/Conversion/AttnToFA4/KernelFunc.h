@@ -44,12 +44,6 @@ attentionParams(llvm::StringRef qBox, llvm::StringRef kBox,
 void setAttentionAlignment(KernelABI &abi, bool hasLse,
                            bool oByTensorMap = false);
 
-/// The decode launch: grid (partition, head, batch x row tile), where the
-/// head is the kv head when `rowGroup` q-heads share a tile, and, for a
-/// cluster split-K, a cluster of the `partitions` CTAs of one work item.
-void setDecodeGrid(KernelABI &abi, int64_t partitions, int64_t rowGroup,
-                   int64_t queryRowsPerTile, bool cluster = true);
-
 /// The split-K of a plan: how many partitions, and whether they meet in a
 /// cluster (the band of output columns each combines, where its partial is
 /// staged in shared memory) or write f32 partials to a global workspace for
@@ -57,11 +51,28 @@ void setDecodeGrid(KernelABI &abi, int64_t partitions, int64_t rowGroup,
 struct SplitPlan {
   int64_t partitions = 1, band = 0, stagingOffset = 0;
   bool workspace = false;
+  /// A workspace split whose partition count the runtime picks per launch
+  /// (#attn.splitk reason at_launch): at most `partitions`, each of at least
+  /// `minKeysPerPartition` keys in tiles of `keyTile`. The kernels read the
+  /// count from gridDim.x.
+  bool atLaunch = false;
+  int64_t minKeysPerPartition = 0, keyTile = 0;
 
   /// The partitions meet in a cluster: staging, the reduce-scatter and the
   /// cluster barriers.
   bool clusterSplit() const { return partitions > 1 && !workspace; }
 };
+
+/// The decode launch: grid (partition, head, batch x row tile), where the
+/// head is the kv head when `rowGroup` q-heads share a tile; for a cluster
+/// split-K, a cluster of the partitions of one work item; for a split
+/// picked at launch, the runtime's "splits" partitions.
+void setDecodeGrid(KernelABI &abi, const SplitPlan &split, int64_t rowGroup,
+                   int64_t queryRowsPerTile);
+
+/// A workspace split's partition count in the kernel: gridDim.x, which the
+/// launch sets to the planned count or, at_launch, to the runtime's.
+mlir::Value workspacePartitions(mlir::OpBuilder &b, mlir::Location loc);
 
 /// Reads `op`'s #attn.splitk for either kernel builder. Fails with a
 /// diagnostic for a cluster plan the reduce-scatter cannot run (more than
@@ -72,7 +83,7 @@ mlir::FailureOr<SplitPlan> readSplit(attn::AttentionOp op);
 /// Workspace split-K: `partials` f32 partials (O normalised, then its LSE)
 /// per output row, laid out as fa4.splitk.workspace_combine reads them.
 /// Bytes per (batch, query row, q-head), and the element offsets and
-/// strides fa4.epilogue writes partial `index` with.
+/// strides fa4.epilogue writes partial `index` with (of `partials`, an i32).
 int64_t workspaceBytesPerRow(int64_t partials, int64_t ovDepth);
 struct WorkspacePartial {
   mlir::Value outPtr, lsePtr;
@@ -80,16 +91,19 @@ struct WorkspacePartial {
 };
 WorkspacePartial workspacePartial(mlir::OpBuilder &b, mlir::Location loc,
                                   mlir::Value workspace, mlir::Value index,
-                                  int64_t partials, mlir::Value batchSize,
+                                  mlir::Value partials, mlir::Value batchSize,
                                   mlir::Value seqQ, int64_t numQHeads,
                                   int64_t ovDepth);
 
 /// Adds `<name>_combine`, the workspace split-K's second kernel, to the
 /// kernel module at `b`'s insertion point: one warp per output row, four
-/// rows (q-heads) per CTA. Records it and the workspace size in `abi`.
+/// rows (q-heads) per CTA, over `partialsPerPartition` partials of each of
+/// `split`'s partitions. Records it, the workspace size and, for a split
+/// picked at launch, the runtime's rule in `abi`.
 void buildWorkspaceCombine(mlir::OpBuilder &b, mlir::Location loc,
                            llvm::StringRef name, KernelABI &abi,
-                           int64_t partials, int64_t numQHeads, int64_t ovDepth,
+                           const SplitPlan &split, int64_t partialsPerPartition,
+                           int64_t numQHeads, int64_t ovDepth,
                            mlir::Type elementType, bool hasLse);
 
 /// `gpu.func @name` with one argument per parameter of `params` and the

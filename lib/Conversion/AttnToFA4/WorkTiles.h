@@ -107,7 +107,8 @@ public:
   /// dealt out to the cluster's `partitions` in equal runs; a partition past
   /// the end gets none (and publishes the neutral partial). Returns the work
   /// tile and sets `partition` to this CTA's rank in its cluster, or, for a
-  /// workspace split (no cluster), to blockIdx.x.
+  /// workspace split (no cluster), to blockIdx.x of gridDim.x partitions
+  /// (the planned count or the launch's).
   WorkTile decode(int64_t partitions, int64_t queryRowsPerTile,
                   int64_t rowGroup, int64_t group, mlir::Value &partition,
                   bool inCluster = true) {
@@ -125,10 +126,15 @@ public:
                 mlir::gpu::BlockIdOp::create(b, loc, mlir::gpu::Dimension::z));
     WorkTile work =
         decodeItemOf(headIndex, z, queryRowsPerTile, rowGroup, group);
-    if (partitions == 1)
+    if (inCluster && partitions == 1)
       return work;
+    mlir::Value count =
+        inCluster
+            ? i32(partitions)
+            : indexTo(b.getI32Type(), mlir::gpu::GridDimOp::create(
+                                          b, loc, mlir::gpu::Dimension::x));
     mlir::Value perPartition =
-        divu(add(work.numTiles, i32(partitions - 1)), i32(partitions));
+        divu(add(work.numTiles, sub(count, i32(1))), count);
     mlir::Value skipped = mul(partition, perPartition);
     work.firstTile = add(work.firstTile, skipped);
     work.numTiles =

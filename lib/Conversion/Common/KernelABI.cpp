@@ -98,5 +98,14 @@ void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
              b.getNamedAttr("block",
                             b.getDenseI64ArrayAttr(abi.combine->block))})));
   }
+  if (const auto &rule = abi.splitAtLaunch)
+    entries.push_back(b.getNamedAttr(
+        "split_at_launch",
+        b.getDictionaryAttr(
+            {b.getNamedAttr("max_partitions",
+                            b.getI64IntegerAttr(rule->maxPartitions)),
+             b.getNamedAttr("min_keys_per_partition",
+                            b.getI64IntegerAttr(rule->minKeysPerPartition)),
+             b.getNamedAttr("key_tile", b.getI64IntegerAttr(rule->keyTile))})));
   op->setAttr("fa4.abi", b.getDictionaryAttr(entries));
 }

@@ -1120,10 +1120,10 @@ struct SplitKWorkspaceCombineLowering
           batch = front(adaptor.getBatch()), row = front(adaptor.getRow()),
           head = front(adaptor.getHead()),
           batchSize = front(adaptor.getBatchSize()),
-          seqQ = front(adaptor.getSeqQ());
+          seqQ = front(adaptor.getSeqQ()),
+          partials = e.sext(front(adaptor.getPartials()));
     auto [outStride, lsePtr, lseStride] = outputOperands(op, adaptor);
-    int64_t partials = op.getPartials(), heads = op.getHeads(),
-            depth = op.getDepth();
+    int64_t heads = op.getHeads(), depth = op.getDepth();
     int64_t columnsPerLane = llvm::divideCeil(depth, 32);
     Type f32 = b.getF32Type();
     Value negInf = e.f32(-INFINITY), zero = e.f32(0.0);
@@ -1139,7 +1139,7 @@ struct SplitKWorkspaceCombineLowering
               e.sext(head));
     Value oStride = e.mul(rowsPerPartial, e.i64(depth));
     Value lseBase = e.add(
-        e.mul(e.i64(partials), oStride),
+        e.mul(partials, oStride),
         e.add(e.mul(e.add(e.mul(e.sext(batch), e.i64(heads)), e.sext(head)),
                     e.sext(seqQ)),
               e.sext(row)));
@@ -1153,7 +1153,7 @@ struct SplitKWorkspaceCombineLowering
     };
     auto forPartials = [&](ValueRange init, auto body) {
       auto loop =
-          scf::ForOp::create(b, loc, e.i64(0), e.i64(partials), e.i64(1), init);
+          scf::ForOp::create(b, loc, e.i64(0), partials, e.i64(1), init);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       scf::YieldOp::create(

@@ -51,7 +51,7 @@
 // CHECK: %[[HEAD:.*]] = arith.addi
 // CHECK: %[[LIVE:.*]] = arith.cmpi slt, %[[HEAD]], %c8_i32 : i32
 // CHECK-NEXT: scf.if %[[LIVE]] {
-// CHECK-NEXT: fa4.splitk.workspace_combine 138 partials from %[[CWS]] to %[[O]][%{{.*}}, %{{.*}}, %[[HEAD]]] strides[{{.*}}] b %[[B]] sq %[[CSQ]] heads 8 depth 128 of bf16 lse %[[CLSE]] strides[{{.*}}]
+// CHECK-NEXT: fa4.splitk.workspace_combine %c138_i32 partials from %[[CWS]] to %[[O]][%{{.*}}, %{{.*}}, %[[HEAD]]] strides[{{.*}}] b %[[B]] sq %[[CSQ]] heads 8 depth 128 of bf16 lse %[[CLSE]] strides[{{.*}}]
 // sm_100a: 64 partitions (148 SMs, 128-key tiles, a 128-row tile of 16
 // query rows x 8 heads), one partial per CTA; the correction warpgroup
 // writes it from TMEM through the same f32 epilogue, and the combine kernel
@@ -71,7 +71,7 @@
 // SM100: fa4.epilogue %{{.*}}, %{{.*}}, %{{.*}} to %[[PART]][{{.*}}] strides[%{{.*}}, %c1024_i64, %c128_i64] sq %{{.*}} depth 128 of f32 lse %{{.*}} strides[%{{.*}}, %{{.*}}] {group = 8 : i64} : !fa4.tmem_tile<128x128xf32>
 // SM100-NOT: fa4.splitk.combine
 // SM100: gpu.func @[[KERNEL]]_combine(
-// SM100: fa4.splitk.workspace_combine 64 partials from %{{.*}} heads 8 depth 128 of bf16 lse
+// SM100: fa4.splitk.workspace_combine %c64_i32 partials from %{{.*}} heads 8 depth 128 of bf16 lse
 func.func @mqa_decode_b1(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x1x128xbf16>, %v: tensor<?x?x1x128xbf16>) -> (tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x8x128xbf16>, tensor<?x?x1x128xbf16>, tensor<?x?x1x128xbf16> -> tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>
   return %o, %lse : tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>

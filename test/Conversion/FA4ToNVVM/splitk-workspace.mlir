@@ -56,7 +56,26 @@
 // CHECK: llvm.getelementptr %[[LSE]]
 gpu.module @m [#nvvm.target<chip = "sm_90a">] {
   gpu.func @combine(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %lse: !llvm.ptr<1>, %b: i32, %sq: i32, %s0: i64, %s1: i64, %s2: i64, %l0: i64, %l1: i64, %batch: i32, %row: i32, %head: i32) kernel {
-    fa4.splitk.workspace_combine 138 partials from %ws to %out[%batch, %row, %head] strides [%s0, %s1, %s2] b %b sq %sq heads 8 depth 80 of bf16 lse %lse strides [%l0, %l1] : !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>
+    %partials = arith.constant 138 : i32
+    fa4.splitk.workspace_combine %partials partials from %ws to %out[%batch, %row, %head] strides [%s0, %s1, %s2] b %b sq %sq heads 8 depth 80 of bf16 lse %lse strides [%l0, %l1] : !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>
+    gpu.return
+  }
+}
+
+// A count known only at launch (a split-K picked by the runtime): the loops
+// run to the count's sign extension, and the LSEs start past that many
+// partials of O.
+// CHECK-LABEL: llvm.func @combine_at_launch(
+// CHECK-SAME: %[[WS:arg0]]: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[B:arg2]]: i32, %[[SQ:arg3]]: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %[[N:arg7]]: i32
+// CHECK: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK: %[[BSQ:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
+// CHECK: %[[OSTRIDE:.*]] = arith.muli %[[BSQ]], %c256_i64 : i64
+// CHECK: arith.muli %[[N64]], %[[OSTRIDE]] : i64
+// CHECK: scf.for %{{.*}} = %c0_i64 to %[[N64]] step %c1_i64 iter_args(%{{.*}}) -> (f32)  : i64 {
+// CHECK: scf.for %{{.*}} = %c0_i64 to %[[N64]] step %c1_i64 iter_args(%{{.*}}) -> (f32, f32, f32)  : i64 {
+gpu.module @launch [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @combine_at_launch(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %b: i32, %sq: i32, %s0: i64, %s1: i64, %s2: i64, %partials: i32, %batch: i32, %row: i32, %head: i32) kernel {
+    fa4.splitk.workspace_combine %partials partials from %ws to %out[%batch, %row, %head] strides [%s0, %s1, %s2] b %b sq %sq heads 4 depth 64 of f16 : !llvm.ptr<1>, !llvm.ptr<1>
     gpu.return
   }
 }

@@ -259,6 +259,106 @@ func.func @dynamic_sizes_need_hints(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x
 
 // -----
 
+// A decode with Sq known (1) but batch and Skv dynamic: each head is one
+// work item, so the split is left to the launch: a workspace split of at
+// most 132 partitions (the SMs) of at least 4 x BN 96 = 384 keys, which the
+// runtime picks from the launch's sizes. With hints the plan splits at
+// compile time as above.
+// CHECK-LABEL: func @decode_split_at_launch
+// CHECK: splitk = #attn.splitk<mode = workspace, reason = at_launch, partitions = 132, cluster_size = 1, kv_per_partition = 384, kv_span = 0, work_items = 0, ctas = 0, band_columns = 0, partitions_with_band = 0>
+// HINT-LABEL: func @decode_split_at_launch
+// HINT: splitk = #attn.splitk<mode = cluster_dsmem, reason = split
+#config = #attn.config<chip = sm_90a, mma_m = 64, mma_k = 16, m_pack = 1, bm = 128,
+    bn = 96, bk0 = 64, bk1 = 64, qk_depth = 128, padded_qk_depth = 128,
+    ov_depth = 128, padded_ov_depth = 128, nope_depth = 128,
+    padded_nope_depth = 128, group = 4, num_q_heads = 32, num_kv_heads = 8,
+    num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false,
+    single_o = false, page_size = 0, is_mla = false, num_threads = 384>
+func.func @decode_split_at_launch(%q: tensor<?x1x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> tensor<?x1x32x128xbf16> {
+  %o = attn.attention %q, %k, %v {config = #config, mask = #attn.mask<causal>}
+      : tensor<?x1x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
+      -> tensor<?x1x32x128xbf16>
+  return %o : tensor<?x1x32x128xbf16>
+}
+
+// -----
+
+// Skv static but short: 700 keys make no two partitions of 384, so the
+// dynamic batch alone leaves no split to pick at launch.
+// CHECK-LABEL: func @decode_at_launch_short_keys
+// CHECK: splitk = #attn.splitk<mode = none, reason = unknown_sizes, partitions = 1
+#config = #attn.config<chip = sm_90a, mma_m = 64, mma_k = 16, m_pack = 1, bm = 128,
+    bn = 96, bk0 = 64, bk1 = 64, qk_depth = 128, padded_qk_depth = 128,
+    ov_depth = 128, padded_ov_depth = 128, nope_depth = 128,
+    padded_nope_depth = 128, group = 4, num_q_heads = 32, num_kv_heads = 8,
+    num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false,
+    single_o = false, page_size = 0, is_mla = false, num_threads = 384>
+func.func @decode_at_launch_short_keys(%q: tensor<?x1x32x128xbf16>, %k: tensor<?x700x8x128xbf16>, %v: tensor<?x700x8x128xbf16>) -> tensor<?x1x32x128xbf16> {
+  %o = attn.attention %q, %k, %v {config = #config}
+      : tensor<?x1x32x128xbf16>, tensor<?x700x8x128xbf16>, tensor<?x700x8x128xbf16>
+      -> tensor<?x1x32x128xbf16>
+  return %o : tensor<?x1x32x128xbf16>
+}
+
+// -----
+
+// Skv static and long with a dynamic batch: at launch, with the keys' span
+// recorded.
+// CHECK-LABEL: func @decode_at_launch_dynamic_batch
+// CHECK: splitk = #attn.splitk<mode = workspace, reason = at_launch, partitions = 132, cluster_size = 1, kv_per_partition = 384, kv_span = 8192,
+#config = #attn.config<chip = sm_90a, mma_m = 64, mma_k = 16, m_pack = 1, bm = 128,
+    bn = 96, bk0 = 64, bk1 = 64, qk_depth = 128, padded_qk_depth = 128,
+    ov_depth = 128, padded_ov_depth = 128, nope_depth = 128,
+    padded_nope_depth = 128, group = 4, num_q_heads = 32, num_kv_heads = 8,
+    num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false,
+    single_o = false, page_size = 0, is_mla = false, num_threads = 384>
+func.func @decode_at_launch_dynamic_batch(%q: tensor<?x1x32x128xbf16>, %k: tensor<?x8192x8x128xbf16>, %v: tensor<?x8192x8x128xbf16>) -> tensor<?x1x32x128xbf16> {
+  %o = attn.attention %q, %k, %v {config = #config}
+      : tensor<?x1x32x128xbf16>, tensor<?x8192x8x128xbf16>, tensor<?x8192x8x128xbf16>
+      -> tensor<?x1x32x128xbf16>
+  return %o : tensor<?x1x32x128xbf16>
+}
+
+// -----
+
+// A window bounded on the left: a work item sees fewer keys than Skv, which
+// the launch rule does not model; no split.
+// CHECK-LABEL: func @decode_at_launch_not_under_left_window
+// CHECK: splitk = #attn.splitk<mode = none, reason = unknown_sizes, partitions = 1
+#config = #attn.config<chip = sm_90a, mma_m = 64, mma_k = 16, m_pack = 1, bm = 128,
+    bn = 96, bk0 = 64, bk1 = 64, qk_depth = 128, padded_qk_depth = 128,
+    ov_depth = 128, padded_ov_depth = 128, nope_depth = 128,
+    padded_nope_depth = 128, group = 4, num_q_heads = 32, num_kv_heads = 8,
+    num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false,
+    single_o = false, page_size = 0, is_mla = false, num_threads = 384>
+func.func @decode_at_launch_not_under_left_window(%q: tensor<?x1x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> tensor<?x1x32x128xbf16> {
+  %o = attn.attention %q, %k, %v {config = #config, mask = #attn.mask<window(4096, 0)>}
+      : tensor<?x1x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
+      -> tensor<?x1x32x128xbf16>
+  return %o : tensor<?x1x32x128xbf16>
+}
+
+// -----
+
+// Sq = 1024 static with a dynamic batch: eight 128-row work items per head,
+// a prefill; no split (it keeps its persistent schedule).
+// CHECK-LABEL: func @prefill_no_split_at_launch
+// CHECK: splitk = #attn.splitk<mode = none, reason = unknown_sizes, partitions = 1
+#config = #attn.config<chip = sm_90a, mma_m = 64, mma_k = 16, m_pack = 1, bm = 128,
+    bn = 96, bk0 = 64, bk1 = 64, qk_depth = 128, padded_qk_depth = 128,
+    ov_depth = 128, padded_ov_depth = 128, nope_depth = 128,
+    padded_nope_depth = 128, group = 4, num_q_heads = 32, num_kv_heads = 8,
+    num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false,
+    single_o = false, page_size = 0, is_mla = false, num_threads = 384>
+func.func @prefill_no_split_at_launch(%q: tensor<?x1024x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> tensor<?x1024x32x128xbf16> {
+  %o = attn.attention %q, %k, %v {config = #config}
+      : tensor<?x1024x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
+      -> tensor<?x1024x32x128xbf16>
+  return %o : tensor<?x1024x32x128xbf16>
+}
+
+// -----
+
 func.func @missing_config_is_an_error(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %v: tensor<1x32768x8x128xbf16>) -> tensor<1x1x32x128xbf16> {
   // expected-error @+1 {{'attn.attention' op attn-plan-splitk needs #attn.config; run attn-select-config first}}
   %o = attn.attention %q, %k, %v

@@ -119,7 +119,8 @@ def Attn_SplitKReason : I32EnumAttr<"SplitKReason", "why split-K splits or not",
   I32EnumAttrCase<"EnoughWork", 1, "enough_work">,
   I32EnumAttrCase<"UnknownSizes", 2, "unknown_sizes">,
   I32EnumAttrCase<"ShortKV", 3, "short_kv">,
-  I32EnumAttrCase<"Override", 4, "override">
+  I32EnumAttrCase<"Override", 4, "override">,
+  I32EnumAttrCase<"AtLaunch", 5, "at_launch">
 ]> {
   let cppNamespace = "::fa4::attn";
   let genSpecializedAttr = 0;
@@ -131,7 +132,11 @@ def Attn_SplitKAttr : Attn_Attr<"SplitK", "splitk"> {
     Written by `attn-plan-splitk`: `partitions` CTAs share one work item,
     each over `kv_per_partition` keys; `cluster_dsmem` combines them with the
     cluster reduce-scatter (each owning `band_columns` depth columns),
-    `workspace` through f32 partials and a combine kernel.
+    `workspace` through f32 partials and a combine kernel. With reason
+    `at_launch` (a decode whose batch or key count is unknown at compile
+    time) the runtime picks the count per launch, at most `partitions`, so
+    that each partition streams at least `kv_per_partition` keys; the
+    kernel reads it from gridDim.x.
   }];
   let parameters = (ins
     EnumParameter<Attn_SplitKMode>:$mode,

@@ -509,7 +509,8 @@ def FA4_SplitKWorkspaceCombineOp : FA4_Op<"splitk.workspace_combine",
   let summary = "Combine one output row's f32 partials from a split-K workspace";
   let description = [{
     Run by a whole warp in the combine kernel of a workspace split-K, after
-    the attention kernel wrote `partials` partials of every output row. With
+    the attention kernel wrote `partials` partials of every output row (a
+    value: a split picked at launch knows its count only then; at least 1). With
     B = `batch_size`, Sq = `sq` and H = `heads` q-heads, partial s of row
     (b, r, h) is its normalised O_s, `depth` f32 from element
     (((s * B + b) * Sq + r) * H + h) * depth of `workspace`, and its
@@ -526,8 +527,7 @@ def FA4_SplitKWorkspaceCombineOp : FA4_Op<"splitk.workspace_combine",
                        I32:$batch, I32:$row, I32:$head,
                        Variadic<I64>:$outStrides, I32:$batchSize, I32:$seqQ,
                        Optional<LLVM_AnyPointer>:$lsePtr,
-                       Variadic<I64>:$lseStrides,
-                       ConfinedAttr<I64Attr, [IntPositive]>:$partials,
+                       Variadic<I64>:$lseStrides, I32:$partials,
                        ConfinedAttr<I64Attr, [IntPositive]>:$heads,
                        ConfinedAttr<I64Attr, [IntPositive]>:$depth,
                        TypeAttr:$elementType);
