@@ -12,9 +12,9 @@
 # picks the artifacts whose cases run; FA4_SKIP_BENCH=1 skips the SDPA comparison and
 # FA4_BENCH_FILTER (an extended regex) picks the rows of artifacts/bench.txt
 # (by default the default kernels' rows: the 36-row prefill sweep, the
-# split-K decode kernels' table (compiled with size hints) and the decode
-# shapes on the bench kernel compiled without them; '.' adds every
-# variant's);
+# split-K decode kernels' table (compiled with size hints, and with Sq
+# alone, split at launch) and the decode shapes on the bench kernel
+# compiled with no sizes at all; '.' adds every variant's);
 # FA4_BENCH_PDL=1 adds fa4 timed with programmatic dependent launches.
 # FA4_TRACE ("KERNEL:B:S ...", KERNEL an artifact built with --trace, e.g.
 # make-matrix.py's <bench>_trace) runs bench/trace_phases.py --by-row-block
@@ -177,6 +177,7 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
   # bench kernel, which cannot plan a split for a dynamic Skv.
   default_rows='_bench_prefill_d[0-9]+_(none|causal)_sm_90a:|_bench_decode_'
   default_rows+='|_fa3_decode_d128_(h32x8|h32x8_b64|h8x1|h8x1_ws)_sm_90a:'
+  default_rows+='|_fa3_decode_d128_(h32x8|h8x1)_launch_sm_90a:'
 
   # shellcheck disable=SC2046
   # FA4_BENCH_PDL=1: also time fa4 with programmatic dependent launches.

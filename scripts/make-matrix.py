@@ -232,6 +232,28 @@ DECODE_BENCH = {"decode_d128_h32x8": [(1, 1, 8192), (1, 1, 32768),
 # variant of session 6; `--persistent-decode=false` builds the old grid.)
 DECODE_VARIANTS = {"ws16": (["--split-k-partitions=16", "--split-k-workspace"],
                             ["decode_d128_h32x8"])}
+# Decode compiled without size hints but with a static Sq (as a serving
+# compiler emits it: batch and Skv change per step): the planner leaves the
+# split-K to the launch (reason at_launch, manifest version 7), and the
+# runtime picks the partitions per launch; (name, d, hq, hkv, mask, sq).
+LAUNCH_DECODE = [("decode_d128_h32x8_launch", 128, 32, 8, "none", 1),
+                 ("decode_d128_h8x1_launch", 128, 8, 1, "none", 1),
+                 ("decode_d64_h16x16_launch", 64, 16, 16, "none", 1),
+                 ("decode_d128_h32x8_sq4_causal_launch", 128, 32, 8, "causal",
+                  4)]
+# Each runs these (B, Skv) at its Sq: one partition (too few keys, or work
+# items that fill the SMs), a few, and many, with odd key counts.
+LAUNCH_DECODE_SIZES = [(b, skv) for b in (1, 3) for skv in
+                       (1, 17, 385, 1000, 4097, 32768)] + \
+    [(1, 131072), (64, 1000), (64, 8193), (20, 30001)]
+LAUNCH_DECODE_BENCH = {"decode_d128_h32x8_launch": [(1, 1, 8192),
+                                                    (1, 1, 32768),
+                                                    (1, 1, 131072),
+                                                    (8, 1, 8192),
+                                                    (64, 1, 8192)],
+                       "decode_d128_h8x1_launch": [(1, 1, 8192),
+                                                   (1, 1, 32768),
+                                                   (1, 1, 131072)]}
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
 # A matrix kernel with a looped twin also runs these (B, Sq, Skv) on three
@@ -243,12 +265,13 @@ LOOP_SIZES = [(2, 1023, 1024), (3, 799, 203), (2, 239, 1)]
 LOOP_CTAS = 3
 
 
-def function(name, dqk, dv, hq, hkv, mask, dtype):
-    q = f"tensor<?x?x{hq}x{dqk}x{dtype}>"
+def function(name, dqk, dv, hq, hkv, mask, dtype, sq="?"):
+    """An attn.attention function; `sq` a static query length, or "?"."""
+    q = f"tensor<?x{sq}x{hq}x{dqk}x{dtype}>"
     k = f"tensor<?x?x{hkv}x{dqk}x{dtype}>"
     v = f"tensor<?x?x{hkv}x{dv}x{dtype}>"
-    o = f"tensor<?x?x{hq}x{dv}x{dtype}>"
-    lse = f"tensor<?x{hq}x?xf32>"
+    o = f"tensor<?x{sq}x{hq}x{dv}x{dtype}>"
+    lse = f"tensor<?x{hq}x{sq}xf32>"
     return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {v}) -> ({o}, {lse}) {{\n"
             f"  %o, %lse = attn.attention %q, %k, %v {{mask = #attn.mask<{mask}>}}"
             f" : {q}, {k}, {v} -> {o}, {lse}\n"
@@ -349,7 +372,26 @@ def main():
                 cases.write(f"--b {cb} --sq {csq} --skv {cskv} "
                             f"--seed {7000 + case}\n")
 
+    for name, d, hq, hkv, mask, sq in LAUNCH_DECODE:
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir",
+                                         delete=False) as f:
+            f.write(function(name, d, d, hq, hkv, MASKS.get(mask, mask),
+                             "bf16", sq))
+        subprocess.run([args.compiler, f.name, f"--chip={args.chip}",
+                        f"--kernel={args.kernel}", "-o", args.out, "--quiet"],
+                       check=True, stdout=subprocess.DEVNULL)
+        os.unlink(f.name)
+        directory = artifact_dir(args.out, name, args.chip)
+        with open(os.path.join(directory, "cases.txt"), "w") as cases:
+            for case, (cb, cskv) in enumerate(LAUNCH_DECODE_SIZES):
+                cases.write(f"--b {cb} --sq {sq} --skv {cskv} "
+                            f"--seed {8000 + case}\n")
+
     bench_rows = []
+    for name, shapes in LAUNCH_DECODE_BENCH.items():
+        directory = artifact_dir(args.out, name, args.chip)
+        bench_rows += [f"{on_device(directory)}:{b}:{sq}:{skv}"
+                       for b, sq, skv in shapes]
     for name, shapes in DECODE_BENCH.items():
         names = [name] + [f"{name}_{v}"
                           for v, (_, kernels) in DECODE_VARIANTS.items()
@@ -401,7 +443,8 @@ def main():
     print(f"{len(functions)} kernels in {args.out}/: {matrix} "
           f"x {len(SIZES)} sizes, {len(functions) - matrix} for benchmarks; "
           f"{len(decode_builds)} split-K decode kernels x {len(DECODE_SIZES)} "
-          f"sizes")
+          f"sizes; {len(LAUNCH_DECODE)} decode kernels split at launch x "
+          f"{len(LAUNCH_DECODE_SIZES)} sizes")
 
 
 if __name__ == "__main__":
