@@ -1102,11 +1102,15 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
 //===----------------------------------------------------------------------===//
 
 /// One warp per output row; lane l owns columns l, l + 32, ... so that each
-/// partial's row is read coalesced. The LSEs are read twice (max, then
-/// weights) rather than kept: a row has up to a few hundred partials.
+/// partial's row is read coalesced. The max and the sum of the weights are
+/// lane-parallel (lane l takes partials l, l + 32, ..., then a butterfly),
+/// and the weighted sum of O walks the partials kCombineUnroll at a time
+/// with no branch between their loads, so that a row's few hundred partials
+/// cost a few hundred loads in flight, not as many round trips.
 struct SplitKWorkspaceCombineLowering
     : OpConversionPattern<SplitKWorkspaceCombineOp> {
   using OpConversionPattern::OpConversionPattern;
+  static constexpr int64_t kCombineUnroll = 8;
   LogicalResult
   matchAndRewrite(SplitKWorkspaceCombineOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -1151,55 +1155,73 @@ struct SplitKWorkspaceCombineLowering
     auto loadLse = [&](Value s) {
       return loadAt(e.add(lseBase, e.mul(s, rowsPerPartial)));
     };
-    auto forPartials = [&](ValueRange init, auto body) {
-      auto loop =
-          scf::ForOp::create(b, loc, e.i64(0), partials, e.i64(1), init);
+    // for (s = from; s < partials; s += step) carried = body(s, carried).
+    auto forPartials = [&](Value from, int64_t step, ValueRange init,
+                           auto body) {
+      auto loop = scf::ForOp::create(b, loc, from, partials, e.i64(step), init);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       scf::YieldOp::create(
           b, loc, body(loop.getInductionVar(), loop.getRegionIterArgs()));
       return loop.getResults();
     };
+    auto warpReduce = [&](Value value, auto combine) {
+      for (int offset = 16; offset >= 1; offset /= 2)
+        value = combine(value, e.shuffleXor(value, offset));
+      return value;
+    };
+    Value lane = e.lane();
+    Value lane64 = e.sext(lane);
 
-    Value maxLse = forPartials(ValueRange{negInf}, [&](Value s, ValueRange c) {
-                     return SmallVector<Value>{e.fmax(c[0], loadLse(s))};
-                   }).front();
+    Value maxLse =
+        forPartials(lane64, 32, ValueRange{negInf}, [&](Value s, ValueRange c) {
+          return SmallVector<Value>{e.fmax(c[0], loadLse(s))};
+        }).front();
+    maxLse = warpReduce(maxLse, [&](Value x, Value y) { return e.fmax(x, y); });
     // A row no partial saw keeps M = -inf: subtract 0 instead so that its
     // weights are 0, not NaN.
     Value safeMax =
         e.select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                        maxLse, negInf),
                  zero, maxLse);
-    Value lane = e.lane();
-    SmallVector<Value> columns, inDepth;
+    auto weightOf = [&](Value lse) {
+      return e.exp2(e.fmul(e.fsub(lse, safeMax), e.f32(M_LOG2E)));
+    };
+    Value total =
+        forPartials(lane64, 32, ValueRange{zero}, [&](Value s, ValueRange c) {
+          return SmallVector<Value>{e.fadd(c[0], weightOf(loadLse(s)))};
+        }).front();
+    total = warpReduce(total, [&](Value x, Value y) { return e.fadd(x, y); });
+
+    // Lane columns l, l + 32, ...; a lane past the depth reads the last
+    // column (and stores nothing), so the loads need no branch.
+    SmallVector<Value> columns, loadColumns, inDepth;
     for (int64_t k = 0; k < columnsPerLane; ++k) {
       columns.push_back(e.add(lane, e.i32(32 * k)));
       inDepth.push_back(e.cmp(P::slt, columns.back(), e.i32(depth)));
+      loadColumns.push_back(32 * (k + 1) > depth
+                                ? e.mins(columns.back(), e.i32(depth - 1))
+                                : columns.back());
     }
-    SmallVector<Value> init(columnsPerLane + 1, zero);
-    SmallVector<Value> sums = forPartials(init, [&](Value s, ValueRange c) {
-      Value weight =
-          e.exp2(e.fmul(e.fsub(loadLse(s), safeMax), e.f32(M_LOG2E)));
-      SmallVector<Value> next = {e.fadd(c[0], weight)};
-      Value base =
-          e.mul(e.add(partialRow, e.mul(s, rowsPerPartial)), e.i64(depth));
-      for (int64_t k = 0; k < columnsPerLane; ++k) {
-        auto ifIn = scf::IfOp::create(b, loc, TypeRange{f32}, inDepth[k], true);
-        {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(ifIn.thenBlock());
-          scf::YieldOp::create(
-              b, loc,
-              ValueRange{e.fma(loadAt(e.add(base, e.sext(columns[k]))), weight,
-                               c[k + 1])});
-          b.setInsertionPointToStart(ifIn.elseBlock());
-          scf::YieldOp::create(b, loc, ValueRange{c[k + 1]});
-        }
-        next.push_back(ifIn.getResult(0));
-      }
-      return next;
-    });
-    Value total = sums[0];
+    Value lastPartial = e.sub(partials, e.i64(1));
+    SmallVector<Value> init(columnsPerLane, zero);
+    SmallVector<Value> sums = forPartials(
+        e.i64(0), kCombineUnroll, init, [&](Value first, ValueRange c) {
+          SmallVector<Value> acc(c.begin(), c.end());
+          for (int64_t j = 0; j < kCombineUnroll; ++j) {
+            Value s = e.add(first, e.i64(j));
+            Value real = e.cmp(P::slt, s, partials);
+            // Past the last partial: read the last one with weight 0.
+            Value at = e.select(real, s, lastPartial);
+            Value weight = e.select(real, weightOf(loadLse(at)), zero);
+            Value base = e.mul(e.add(partialRow, e.mul(at, rowsPerPartial)),
+                               e.i64(depth));
+            for (int64_t k = 0; k < columnsPerLane; ++k)
+              acc[k] = e.fma(loadAt(e.add(base, e.sext(loadColumns[k]))),
+                             weight, acc[k]);
+          }
+          return acc;
+        });
     Value seesKeys =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, total, zero);
     Value inverse = e.select(
@@ -1213,7 +1235,7 @@ struct SplitKWorkspaceCombineLowering
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifIn.thenBlock());
       Value value = arith::TruncFOp::create(b, loc, elementType,
-                                            e.fmul(sums[k + 1], inverse));
+                                            e.fmul(sums[k], inverse));
       Value address =
           LLVM::GEPOp::create(b, loc, outPtr.getType(), elementType, outPtr,
                               ValueRange{e.add(rowBase, e.sext(columns[k]))});

@@ -16,31 +16,47 @@
 // CHECK-NEXT: %[[ROWS:.*]] = arith.muli %[[BSQ]], %c8_i64 : i64
 // CHECK: %[[LSEBASE:.*]] = arith.muli %[[BSQ]], %[[PARTIALBYTES]] : i64
 // CHECK-NEXT: %[[LSEROW:.*]] = arith.addi %[[LSEBASE]], %{{.*}} : i64
-// The maximum LSE over the 138 partials.
-// CHECK: %[[MAX:.*]] = scf.for %[[S:.*]] = %c0_i64 to %c138_i64 step %c1_i64 iter_args(%[[RUNNING:.*]] = %cst{{.*}}) -> (f32)  : i64 {
+// The maximum LSE over the 138 partials: lane l takes partials l, l + 32,
+// ..., then a butterfly over the warp.
+// CHECK: %[[LANE64:.*]] = arith.extsi %[[LANE]] : i32 to i64
+// CHECK-NEXT: %[[LANEMAX:.*]] = scf.for %[[S:.*]] = %[[LANE64]] to %c138_i64 step %c32_i64 iter_args(%[[RUNNING:.*]] = %cst{{.*}}) -> (f32)  : i64 {
 // CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[S]], %[[ROWS]] : i64
 // CHECK-NEXT: %[[AT:.*]] = arith.addi %[[LSEROW]], %[[STEP]] : i64
 // CHECK-NEXT: %[[PTR:.*]] = llvm.getelementptr %[[WS]][%[[AT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT: %[[L:.*]] = llvm.load %[[PTR]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 // CHECK-NEXT: arith.maximumf %[[RUNNING]], %[[L]] : f32
+// CHECK: gpu.shuffle  xor %[[LANEMAX]], %c16_i32, %c32_i32 : f32
+// CHECK-COUNT-4: gpu.shuffle  xor
+// CHECK-NEXT: %[[MAX:.*]] = arith.maximumf
 // An all -inf row subtracts 0 instead.
-// CHECK: %[[NOKEY:.*]] = arith.cmpf oeq, %[[MAX]], %[[NEGINF:.*]] : f32
+// CHECK-NEXT: %[[NOKEY:.*]] = arith.cmpf oeq, %[[MAX]], %[[NEGINF:.*]] : f32
 // CHECK-NEXT: %[[SAFE:.*]] = arith.select %[[NOKEY]], %{{.*}}, %[[MAX]] : f32
-// Lane columns l, l + 32, l + 64 against the depth of 80.
-// CHECK-DAG: %[[IN0:.*]] = arith.cmpi slt, %[[LANE]], %c80_i32 : i32
-// CHECK-DAG: %[[COL2:.*]] = arith.addi %[[LANE]], %c64_i32 : i32
-// CHECK-DAG: %[[IN2:.*]] = arith.cmpi slt, %[[COL2]], %c80_i32 : i32
-// The weighted sum: e^(l_s - M) as 2^((l_s - M) log2 e), one fma per column.
-// CHECK: %[[SUMS:.*]]:4 = scf.for %{{.*}} = %c0_i64 to %c138_i64 step %c1_i64 iter_args({{.*}}) -> (f32, f32, f32, f32)  : i64 {
-// CHECK: %[[DIFF:.*]] = arith.subf %{{.*}}, %[[SAFE]] : f32
-// CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[DIFF]], %cst{{.*}} : f32
-// CHECK-NEXT: %[[W:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[SCALED]]) : (f32) -> f32
-// CHECK: scf.if %[[IN0]] -> (f32) {
-// CHECK: llvm.intr.fma(%{{.*}}, %[[W]], %{{.*}}) : (f32, f32, f32) -> f32
-// CHECK-COUNT-2: llvm.intr.fma(%{{.*}}, %[[W]], %{{.*}}) : (f32, f32, f32) -> f32
+// The weights' sum, e^(l_s - M) as 2^((l_s - M) log2 e), lane-parallel too.
+// CHECK: scf.for %{{.*}} = %[[LANE64]] to %c138_i64 step %c32_i64
+// CHECK: arith.subf %{{.*}}, %[[SAFE]] : f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK-NEXT: %[[TOTAL:.*]] = arith.addf
+// Lane columns l, l + 32, l + 64 against the depth of 80; the third reads
+// column min(l + 64, 79) and stores only below 80.
+// CHECK: %[[IN0:.*]] = arith.cmpi slt, %[[LANE]], %c80_i32 : i32
+// CHECK: %[[COL2:.*]] = arith.addi %[[LANE]], %c64_i32 : i32
+// CHECK-NEXT: %[[IN2:.*]] = arith.cmpi slt, %[[COL2]], %c80_i32 : i32
+// CHECK-NEXT: %[[READ2:.*]] = arith.minsi %[[COL2]], %c79_i32 : i32
+// O, eight partials per step with no branch: past the last partial, the
+// last one with weight 0; one fma per column.
+// CHECK: %[[SUMS:.*]]:3 = scf.for %[[FIRST:.*]] = %c0_i64 to %c138_i64 step %c8_i64 iter_args({{.*}}) -> (f32, f32, f32)  : i64 {
+// CHECK-NOT: scf.if
+// CHECK: %[[LAST:.*]] = arith.addi %[[FIRST]], %c7_i64 : i64
+// CHECK-NEXT: %[[REAL:.*]] = arith.cmpi slt, %[[LAST]], %c138_i64 : i64
+// CHECK-NEXT: %[[AT7:.*]] = arith.select %[[REAL]], %[[LAST]], %c137_i64 : i64
+// CHECK: %[[W:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK-NEXT: %[[W7:.*]] = arith.select %[[REAL]], %[[W]], %{{.*}} : f32
+// CHECK-COUNT-3: llvm.intr.fma(%{{.*}}, %[[W7]], %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK-NEXT: scf.yield
 // 1 / sum, 0 for a row no partial saw; O rounded to bf16, one column at a
 // time.
-// CHECK: %[[SEES:.*]] = arith.cmpf ogt, %[[SUMS]]#0, %{{.*}} : f32
+// CHECK: %[[SEES:.*]] = arith.cmpf ogt, %[[TOTAL]], %{{.*}} : f32
 // CHECK: scf.if %[[IN0]] {
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK: llvm.getelementptr %[[OUT]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
@@ -49,7 +65,7 @@
 // LSE = M + ln(sum), from lane 0.
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0_i32 : i32
 // CHECK-NEXT: scf.if %[[FIRST]] {
-// CHECK-NEXT: %[[LOG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[SUMS]]#0) : (f32) -> f32
+// CHECK-NEXT: %[[LOG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[TOTAL]]) : (f32) -> f32
 // CHECK-NEXT: %[[LN:.*]] = arith.mulf %[[LOG]], %{{.*}} : f32
 // CHECK-NEXT: %[[TOTAL:.*]] = arith.addf %[[MAX]], %[[LN]] : f32
 // CHECK-NEXT: arith.select %[[SEES]], %[[TOTAL]], %[[NEGINF]] : f32
@@ -71,8 +87,10 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 // CHECK: %[[BSQ:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
 // CHECK: %[[OSTRIDE:.*]] = arith.muli %[[BSQ]], %c256_i64 : i64
 // CHECK: arith.muli %[[N64]], %[[OSTRIDE]] : i64
-// CHECK: scf.for %{{.*}} = %c0_i64 to %[[N64]] step %c1_i64 iter_args(%{{.*}}) -> (f32)  : i64 {
-// CHECK: scf.for %{{.*}} = %c0_i64 to %[[N64]] step %c1_i64 iter_args(%{{.*}}) -> (f32, f32, f32)  : i64 {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N64]] step %c32_i64 iter_args(%{{.*}}) -> (f32)  : i64 {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N64]] step %c32_i64 iter_args(%{{.*}}) -> (f32)  : i64 {
+// CHECK: %[[LASTS:.*]] = arith.subi %[[N64]], %c1_i64 : i64
+// CHECK: scf.for %{{.*}} = %c0_i64 to %[[N64]] step %c8_i64 iter_args(%{{.*}}) -> (f32, f32)  : i64 {
 gpu.module @launch [#nvvm.target<chip = "sm_90a">] {
   gpu.func @combine_at_launch(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %b: i32, %sq: i32, %s0: i64, %s1: i64, %s2: i64, %partials: i32, %batch: i32, %row: i32, %head: i32) kernel {
     fa4.splitk.workspace_combine %partials partials from %ws to %out[%batch, %row, %head] strides [%s0, %s1, %s2] b %b sq %sq heads 4 depth 64 of f16 : !llvm.ptr<1>, !llvm.ptr<1>
