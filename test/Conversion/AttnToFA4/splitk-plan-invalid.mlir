@@ -62,3 +62,15 @@ module {
   }
 }
 
+// -----
+
+// sm_90a: a split picked at launch needs the least keys a partition takes
+// (the runtime's rule divides by it).
+module {
+  func.func @dec(%arg0: tensor<?x?x32x128xbf16>, %arg1: tensor<?x?x8x128xbf16>, %arg2: tensor<?x?x8x128xbf16>) -> (tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>) {
+    // expected-error @+1 {{has a split-K picked at launch with fewer than two partitions or no minimum keys per partition: #attn.splitk<mode = workspace, reason = at_launch, partitions = 132, cluster_size = 1, kv_per_partition = 0}}
+    %0:2 = attn.attention %arg0, %arg1, %arg2 {config = #attn.config<chip = sm_90a, mma_m = 64, mma_k = 16, m_pack = 1, bm = 128, bn = 96, bk0 = 64, bk1 = 64, qk_depth = 128, padded_qk_depth = 128, ov_depth = 128, padded_ov_depth = 128, nope_depth = 128, padded_nope_depth = 128, group = 4, num_q_heads = 32, num_kv_heads = 8, num_q = 2, fuse_gqa = true, use_shared_kv = false, pair_cta = false, single_o = false, page_size = 0, is_mla = false, num_threads = 384>, smem = #attn.smem<kv_stages = 4, qk_stages = 2, pv_stages = 2, k_stage_bytes = 24576, v_stage_bytes = 24576, rope_buffers = 0, barriers = 27, smem_used = 229592, regions = {barriers = array<i64: 229376, 216, 8>, kRing = array<i64: 32768, 98304, 1024>, q = array<i64: 0, 32768, 1024>, splitKStaging = array<i64: 0, 66560, 128>, vRing = array<i64: 131072, 98304, 1024>}>, splitk = #attn.splitk<mode = workspace, reason = at_launch, partitions = 132, cluster_size = 1, kv_per_partition = 0, kv_span = 0, work_items = 0, ctas = 0, band_columns = 0, partitions_with_band = 0>, swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 96, columns = 64, swizzle = 128>, v = <rows = 96, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>} : tensor<?x?x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16> -> tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
+    return %0#0, %0#1 : tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
+  }
+}
+
