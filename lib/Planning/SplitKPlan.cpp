@@ -148,13 +148,12 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
   int64_t batch = problem.plannedBatch();
   int64_t seqQ = problem.plannedSeqQ();
   int64_t seqKV = problem.plannedSeqKV();
+  int64_t minKVPerPartition = int64_t(kSplitKMinTilesPerPartition) * config.bn;
   if (batch == kDynamic || seqQ == kDynamic || seqKV == kDynamic) {
     plan.reason = SplitKReason::UnknownSizes;
     bool spanIsSeqKV =
         problem.mask != MaskKind::Window || problem.windowLeft < 0;
     bool decode = seqQ != kDynamic && config.workItemsPerHead(seqQ) == 1;
-    int64_t minKVPerPartition =
-        int64_t(kSplitKMinTilesPerPartition) * config.bn;
     bool keysAllowTwo = seqKV == kDynamic || seqKV >= 2 * minKVPerPartition;
     if (decode && spanIsSeqKV && keysAllowTwo && !config.pairCta &&
         problem.splitKPartitions == 0) {
@@ -193,8 +192,6 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
       plan.reason = SplitKReason::EnoughWork;
       return plan;
     }
-    int64_t minKVPerPartition =
-        int64_t(kSplitKMinTilesPerPartition) * config.bn;
     partitions = std::min(partitions, plan.kvSpan / minKVPerPartition);
     bool clusterKeepsSMsBusy =
         4 * busyCtas * clusterLimit >= 3 * int64_t(target.numSMs);

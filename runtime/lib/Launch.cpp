@@ -220,13 +220,13 @@ void launchOne(CUfunction function, const std::string &name,
 } // namespace
 
 void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
-  // Everything that can refuse the arguments runs before the driver opens.
+  // Everything that can refuse the arguments runs before the driver opens,
+  // but for a split picked at launch (version 7): its partitions, which the
+  // grids and arguments below depend on, need the device's SM count, which
+  // the loaded module keeps.
   Bindings bindings = validateArgs(manifest, args);
-  // Version 7: the split-K partitions this launch's sizes want on this device.
   if (manifest.splitAtLaunch)
-    bindSplits(manifest, bindings,
-               static_cast<uint32_t>(deviceAttribute(
-                   currentDevice(), CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)));
+    bindSplits(manifest, bindings, loadedFor(currentContext()).numSMs);
   LaunchGrids grids = evaluateGrids(manifest, bindings);
   KernelArgs kernelArgs(manifest, manifest.params, bindings, args);
   // Version 6: the twin's own arguments, refused here too.

@@ -11,6 +11,7 @@
 #define LIB_CONVERSION_ATTNTOFA4_WORKTILES_H
 
 #include "../Common/KernelEmitter.h"
+#include "KernelFunc.h"
 #include "fa4/Conversion/WorkOrder.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
 
@@ -129,10 +130,7 @@ public:
     if (inCluster && partitions == 1)
       return work;
     mlir::Value count =
-        inCluster
-            ? i32(partitions)
-            : indexTo(b.getI32Type(), mlir::gpu::GridDimOp::create(
-                                          b, loc, mlir::gpu::Dimension::x));
+        inCluster ? i32(partitions) : workspacePartitions(b, loc);
     mlir::Value perPartition =
         divu(add(work.numTiles, sub(count, i32(1))), count);
     mlir::Value skipped = mul(partition, perPartition);

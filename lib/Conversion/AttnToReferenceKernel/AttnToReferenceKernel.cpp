@@ -83,13 +83,6 @@ private:
                                     ValueRange{index});
     LLVM::StoreOp::create(b, loc, value, ptr);
   }
-  /// Sum over the 32 lanes of a warp (butterfly: every lane gets the sum).
-  Value warpSum(Value value) {
-    for (int offset = kWarpSize / 2; offset >= 1; offset /= 2) {
-      value = fadd(value, shuffleXor(value, offset));
-    }
-    return value;
-  }
   /// Offset of element (batch, row, head) + column `lane + 32 t` of a BSHD
   /// tensor; columns past `depth` are clamped (their value is masked later).
   Value columnIndex(Value rowBase, Value lane, int t, int64_t depth) {

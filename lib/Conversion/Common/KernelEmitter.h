@@ -116,6 +116,18 @@ public:
                                         mlir::gpu::ShuffleMode::XOR)
         .getShuffleResult();
   }
+  /// `v` summed, or its max, over the 32 lanes of a warp (butterfly: every
+  /// lane gets the result).
+  mlir::Value warpSum(mlir::Value v) {
+    for (int offset = 16; offset >= 1; offset /= 2)
+      v = fadd(v, shuffleXor(v, offset));
+    return v;
+  }
+  mlir::Value warpMax(mlir::Value v) {
+    for (int offset = 16; offset >= 1; offset /= 2)
+      v = fmax(v, shuffleXor(v, offset));
+    return v;
+  }
 
   /// Lane 0's `v`, in every lane. For a value that is warp-uniform already
   /// (the warpgroup index tid / 128), this tells ptxas so, as CUTLASS's

@@ -1165,11 +1165,6 @@ struct SplitKWorkspaceCombineLowering
           b, loc, body(loop.getInductionVar(), loop.getRegionIterArgs()));
       return loop.getResults();
     };
-    auto warpReduce = [&](Value value, auto combine) {
-      for (int offset = 16; offset >= 1; offset /= 2)
-        value = combine(value, e.shuffleXor(value, offset));
-      return value;
-    };
     Value lane = e.lane();
     Value lane64 = e.sext(lane);
 
@@ -1177,7 +1172,7 @@ struct SplitKWorkspaceCombineLowering
         forPartials(lane64, 32, ValueRange{negInf}, [&](Value s, ValueRange c) {
           return SmallVector<Value>{e.fmax(c[0], loadLse(s))};
         }).front();
-    maxLse = warpReduce(maxLse, [&](Value x, Value y) { return e.fmax(x, y); });
+    maxLse = e.warpMax(maxLse);
     // A row no partial saw keeps M = -inf: subtract 0 instead so that its
     // weights are 0, not NaN.
     Value safeMax =
@@ -1191,7 +1186,7 @@ struct SplitKWorkspaceCombineLowering
         forPartials(lane64, 32, ValueRange{zero}, [&](Value s, ValueRange c) {
           return SmallVector<Value>{e.fadd(c[0], weightOf(loadLse(s)))};
         }).front();
-    total = warpReduce(total, [&](Value x, Value y) { return e.fadd(x, y); });
+    total = e.warpSum(total);
 
     // Lane columns l, l + 32, ...; a lane past the depth reads the last
     // column (and stores nothing), so the loads need no branch.
