@@ -186,7 +186,10 @@ void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
                                 int64_t partialsPerPartition, int64_t numQHeads,
                                 int64_t ovDepth, Type elementType,
                                 bool hasLse) {
-  constexpr int64_t kRowsPerCta = 4;
+  // A warp per 32 columns of a row (fa4.splitk.workspace_combine), and
+  // rows to a CTA of up to four warps.
+  int64_t warpsPerRow = llvm::divideCeil(ovDepth, 32);
+  int64_t rowsPerCta = std::max<int64_t>(1, 4 / warpsPerRow);
   KernelABI::Combine combine;
   combine.kernel = (name + "_combine").str();
   combine.params = {"ptr:workspace", "ptr:o"};
@@ -198,11 +201,11 @@ void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
     combine.params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
   if (split.atLaunch)
     combine.params.push_back(("i32:" + Twine(kSplitsSymbol)).str());
-  // blockIdx = (query row, batch, group of four q-heads), warp = its head.
-  combine.grid = {{"sq"},
-                  {"b"},
-                  {std::to_string(llvm::divideCeil(numQHeads, kRowsPerCta))}};
-  combine.block[0] = kRowsPerCta * 32;
+  // blockIdx = (query row, batch, group of q-heads); warp w takes head
+  // w / warpsPerRow of the group and its columns 32 (w % warpsPerRow) on.
+  combine.grid = {
+      {"sq"}, {"b"}, {std::to_string(llvm::divideCeil(numQHeads, rowsPerCta))}};
+  combine.block[0] = rowsPerCta * warpsPerRow * 32;
   if (split.atLaunch) {
     abi.workspaceBytes = {
         std::to_string(workspaceBytesPerRow(partialsPerPartition, ovDepth)),
@@ -245,14 +248,15 @@ void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
       e.divu(e.indexTo(b.getI32Type(),
                        gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x)),
              e.i32(32));
-  Value head =
-      e.add(e.mul(blockId(gpu::Dimension::z), e.i32(kRowsPerCta)), warp);
+  Value head = e.add(e.mul(blockId(gpu::Dimension::z), e.i32(rowsPerCta)),
+                     e.divu(warp, e.i32(warpsPerRow)));
+  Value column = e.mul(e.remu(warp, e.i32(warpsPerRow)), e.i32(32));
   auto ifHead = scf::IfOp::create(
       b, loc, e.cmp(arith::CmpIPredicate::slt, head, e.i32(numQHeads)), false);
   b.setInsertionPointToStart(ifHead.thenBlock());
   kernel::SplitKWorkspaceCombineOp::create(
-      b, loc, workspace, outPtr, batch, row, head, outStride, batchSize, seqQ,
-      lsePtr, lseStride, partials, b.getI64IntegerAttr(numQHeads),
+      b, loc, workspace, outPtr, batch, row, head, column, outStride, batchSize,
+      seqQ, lsePtr, lseStride, partials, b.getI64IntegerAttr(numQHeads),
       b.getI64IntegerAttr(ovDepth), TypeAttr::get(elementType));
   b.setInsertionPointAfter(ifHead);
   gpu::ReturnOp::create(b, loc);

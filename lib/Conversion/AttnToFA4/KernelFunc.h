@@ -96,10 +96,11 @@ WorkspacePartial workspacePartial(mlir::OpBuilder &b, mlir::Location loc,
                                   int64_t ovDepth);
 
 /// Adds `<name>_combine`, the workspace split-K's second kernel, to the
-/// kernel module at `b`'s insertion point: one warp per output row, four
-/// rows (q-heads) per CTA, over `partialsPerPartition` partials of each of
-/// `split`'s partitions. Records it, the workspace size and, for a split
-/// picked at launch, the runtime's rule in `abi`.
+/// kernel module at `b`'s insertion point: a warp per 32 columns of an
+/// output row, rows (q-heads) to a CTA of up to four warps, over
+/// `partialsPerPartition` partials of each of `split`'s partitions. Records it,
+/// the workspace size and, for a split picked at launch, the runtime's rule in
+/// `abi`.
 void buildWorkspaceCombine(mlir::OpBuilder &b, mlir::Location loc,
                            llvm::StringRef name, KernelABI &abi,
                            const SplitPlan &split, int64_t partialsPerPartition,

@@ -129,16 +129,17 @@ public:
     return v;
   }
 
+  /// Lane `lane`'s `v`, in every lane.
+  mlir::Value laneValue(mlir::Value v, int lane) {
+    return mlir::gpu::ShuffleOp::create(b, loc, v, lane, /*width=*/32,
+                                        mlir::gpu::ShuffleMode::IDX)
+        .getShuffleResult();
+  }
   /// Lane 0's `v`, in every lane. For a value that is warp-uniform already
   /// (the warpgroup index tid / 128), this tells ptxas so, as CUTLASS's
   /// canonical_warp_group_idx does: what is derived from it can live in
   /// uniform registers, and branches on it do not diverge.
-  mlir::Value broadcastFromLane0(mlir::Value v) {
-    return mlir::gpu::ShuffleOp::create(b, loc, v, /*offset=*/0,
-                                        /*width=*/32,
-                                        mlir::gpu::ShuffleMode::IDX)
-        .getShuffleResult();
-  }
+  mlir::Value broadcastFromLane0(mlir::Value v) { return laneValue(v, 0); }
 
   mlir::OpBuilder &b;
   mlir::Location loc;

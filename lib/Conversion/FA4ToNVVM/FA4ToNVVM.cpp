@@ -1101,16 +1101,19 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
 // Split-K through a global workspace
 //===----------------------------------------------------------------------===//
 
-/// One warp per output row; lane l owns columns l, l + 32, ... so that each
-/// partial's row is read coalesced. The max and the sum of the weights are
-/// lane-parallel (lane l takes partials l, l + 32, ..., then a butterfly),
-/// and the weighted sum of O walks the partials kCombineUnroll at a time
-/// with no branch between their loads, so that a row's few hundred partials
-/// cost a few hundred loads in flight, not as many round trips.
+/// One warp per 32 columns of an output row; lane l owns column `column +
+/// l`, so each partial's band is one coalesced 128-byte read. The max is
+/// lane-parallel (lane l takes partials l, l + 32, ..., kMaxUnroll loads in
+/// flight, then a butterfly). O and the weights' sum then walk the partials
+/// a warp's width at a time: lane l computes the weight of partial
+/// first + l, and each lane reads the 32 partials' values of its column
+/// with no branch between the loads, taking their weights by shuffle. A
+/// row's P partials cost about P / 128 + P / 32 round trips to memory.
 struct SplitKWorkspaceCombineLowering
     : OpConversionPattern<SplitKWorkspaceCombineOp> {
   using OpConversionPattern::OpConversionPattern;
-  static constexpr int64_t kCombineUnroll = 8;
+  static constexpr int64_t kMaxUnroll = 4;
+  static constexpr int64_t kAccumulators = 4;
   LogicalResult
   matchAndRewrite(SplitKWorkspaceCombineOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -1123,12 +1126,12 @@ struct SplitKWorkspaceCombineLowering
           outPtr = front(adaptor.getOutPtr()),
           batch = front(adaptor.getBatch()), row = front(adaptor.getRow()),
           head = front(adaptor.getHead()),
+          firstColumn = front(adaptor.getColumn()),
           batchSize = front(adaptor.getBatchSize()),
           seqQ = front(adaptor.getSeqQ()),
           partials = e.sext(front(adaptor.getPartials()));
     auto [outStride, lsePtr, lseStride] = outputOperands(op, adaptor);
     int64_t heads = op.getHeads(), depth = op.getDepth();
-    int64_t columnsPerLane = llvm::divideCeil(depth, 32);
     Type f32 = b.getF32Type();
     Value negInf = e.f32(-INFINITY), zero = e.f32(0.0);
 
@@ -1147,11 +1150,15 @@ struct SplitKWorkspaceCombineLowering
         e.add(e.mul(e.add(e.mul(e.sext(batch), e.i64(heads)), e.sext(head)),
                     e.sext(seqQ)),
               e.sext(row)));
-    auto loadAt = [&](Value element) -> Value {
-      Value address = LLVM::GEPOp::create(b, loc, workspace.getType(), f32,
-                                          workspace, ValueRange{element});
-      return LLVM::LoadOp::create(b, loc, f32, address, 4);
+    auto elementAddress = [&](Value base, Value element) -> Value {
+      return LLVM::GEPOp::create(b, loc, workspace.getType(), f32, base,
+                                 ValueRange{element});
     };
+    auto loadFrom = [&](Value base, Value element) -> Value {
+      return LLVM::LoadOp::create(b, loc, f32, elementAddress(base, element),
+                                  4);
+    };
+    auto loadAt = [&](Value element) { return loadFrom(workspace, element); };
     auto loadLse = [&](Value s) {
       return loadAt(e.add(lseBase, e.mul(s, rowsPerPartial)));
     };
@@ -1167,11 +1174,24 @@ struct SplitKWorkspaceCombineLowering
     };
     Value lane = e.lane();
     Value lane64 = e.sext(lane);
+    Value lastPartial = e.sub(partials, e.i64(1));
+    // Past the last partial, read the last one: the max is idempotent, and
+    // the weighted sums give it weight 0.
+    auto clampToLast = [&](Value s) {
+      return e.select(e.cmp(P::slt, s, partials), s, lastPartial);
+    };
 
     Value maxLse =
-        forPartials(lane64, 32, ValueRange{negInf}, [&](Value s, ValueRange c) {
-          return SmallVector<Value>{e.fmax(c[0], loadLse(s))};
-        }).front();
+        forPartials(lane64, 32 * kMaxUnroll, ValueRange{negInf},
+                    [&](Value first, ValueRange c) {
+                      Value running = c[0];
+                      for (int64_t j = 0; j < kMaxUnroll; ++j)
+                        running = e.fmax(
+                            running,
+                            loadLse(clampToLast(e.add(first, e.i64(32 * j)))));
+                      return SmallVector<Value>{running};
+                    })
+            .front();
     maxLse = e.warpMax(maxLse);
     // A row no partial saw keeps M = -inf: subtract 0 instead so that its
     // weights are 0, not NaN.
@@ -1179,44 +1199,39 @@ struct SplitKWorkspaceCombineLowering
         e.select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                        maxLse, negInf),
                  zero, maxLse);
-    auto weightOf = [&](Value lse) {
-      return e.exp2(e.fmul(e.fsub(lse, safeMax), e.f32(M_LOG2E)));
-    };
-    Value total =
-        forPartials(lane64, 32, ValueRange{zero}, [&](Value s, ValueRange c) {
-          return SmallVector<Value>{e.fadd(c[0], weightOf(loadLse(s)))};
-        }).front();
-    total = e.warpSum(total);
 
-    // Lane columns l, l + 32, ...; a lane past the depth reads the last
-    // column (and stores nothing), so the loads need no branch.
-    SmallVector<Value> columns, loadColumns, inDepth;
-    for (int64_t k = 0; k < columnsPerLane; ++k) {
-      columns.push_back(e.add(lane, e.i32(32 * k)));
-      inDepth.push_back(e.cmp(P::slt, columns.back(), e.i32(depth)));
-      loadColumns.push_back(32 * (k + 1) > depth
-                                ? e.mins(columns.back(), e.i32(depth - 1))
-                                : columns.back());
-    }
-    Value lastPartial = e.sub(partials, e.i64(1));
-    SmallVector<Value> init(columnsPerLane, zero);
-    SmallVector<Value> sums = forPartials(
-        e.i64(0), kCombineUnroll, init, [&](Value first, ValueRange c) {
+    // The lane's column; a lane past the depth reads the last column (and
+    // stores nothing), so the loads need no branch.
+    Value column = e.add(firstColumn, lane);
+    Value inDepth = e.cmp(P::slt, column, e.i32(depth));
+    Value loadColumn = e.sext(e.mins(column, e.i32(depth - 1)));
+    // The lane's column of partial 0; partial s is s * oStride floats on.
+    Value columnOfPartial0 = elementAddress(
+        workspace, e.add(e.mul(partialRow, e.i64(depth)), loadColumn));
+    SmallVector<Value> init(kAccumulators + 1, zero);
+    SmallVector<Value> sums =
+        forPartials(e.i64(0), 32, init, [&](Value first, ValueRange c) {
           SmallVector<Value> acc(c.begin(), c.end());
-          for (int64_t j = 0; j < kCombineUnroll; ++j) {
-            Value s = e.add(first, e.i64(j));
-            Value real = e.cmp(P::slt, s, partials);
-            // Past the last partial: read the last one with weight 0.
-            Value at = e.select(real, s, lastPartial);
-            Value weight = e.select(real, weightOf(loadLse(at)), zero);
-            Value base = e.mul(e.add(partialRow, e.mul(at, rowsPerPartial)),
-                               e.i64(depth));
-            for (int64_t k = 0; k < columnsPerLane; ++k)
-              acc[k] = e.fma(loadAt(e.add(base, e.sext(loadColumns[k]))),
-                             weight, acc[k]);
+          Value mine = e.add(first, lane64);
+          Value real = e.cmp(P::slt, mine, partials);
+          Value weight = e.select(
+              real,
+              e.exp2(e.fmul(e.fsub(loadLse(clampToLast(mine)), safeMax),
+                            e.f32(M_LOG2E))),
+              zero);
+          acc[kAccumulators] = e.fadd(acc[kAccumulators], weight);
+          for (int64_t j = 0; j < 32; ++j) {
+            Value s = clampToLast(e.add(first, e.i64(j)));
+            Value &sum = acc[j % kAccumulators];
+            sum = e.fma(loadFrom(columnOfPartial0, e.mul(s, oStride)),
+                        e.laneValue(weight, j), sum);
           }
           return acc;
         });
+    Value weighted = sums[0];
+    for (int64_t k = 1; k < kAccumulators; ++k)
+      weighted = e.fadd(weighted, sums[k]);
+    Value total = e.warpSum(sums[kAccumulators]);
     Value seesKeys =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, total, zero);
     Value inverse = e.select(
@@ -1225,20 +1240,20 @@ struct SplitKWorkspaceCombineLowering
     Value rowBase = e.add(e.mul(e.sext(batch), outStride[0]),
                           e.add(e.mul(e.sext(row), outStride[1]),
                                 e.mul(e.sext(head), outStride[2])));
-    for (int64_t k = 0; k < columnsPerLane; ++k) {
-      auto ifIn = scf::IfOp::create(b, loc, inDepth[k], false);
+    {
+      auto ifIn = scf::IfOp::create(b, loc, inDepth, false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifIn.thenBlock());
       Value value = arith::TruncFOp::create(b, loc, elementType,
-                                            e.fmul(sums[k], inverse));
+                                            e.fmul(weighted, inverse));
       Value address =
           LLVM::GEPOp::create(b, loc, outPtr.getType(), elementType, outPtr,
-                              ValueRange{e.add(rowBase, e.sext(columns[k]))});
+                              ValueRange{e.add(rowBase, e.sext(column))});
       LLVM::StoreOp::create(b, loc, value, address, /*alignment=*/2);
     }
     if (lsePtr) {
       auto ifFirst =
-          scf::IfOp::create(b, loc, e.cmp(P::eq, lane, e.i32(0)), false);
+          scf::IfOp::create(b, loc, e.cmp(P::eq, column, e.i32(0)), false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifFirst.thenBlock());
       Value lse =

@@ -9,7 +9,7 @@
 // of 128 + 1 floats per (b, sq, hq) row, and the combine kernel takes the
 // count as its last parameter.
 // CHECK-LABEL: func @gqa_decode
-// CHECK: combine = {block = array<i64: 128, 1, 1>, grid = {{\[}}["sq"], ["b"], ["8"]], kernel = @{{.*}}::@[[KERNEL:.*]]_combine, params = ["ptr:workspace", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "i32:splits"]}
+// CHECK: combine = {block = array<i64: 128, 1, 1>, grid = {{\[}}["sq"], ["b"], ["32"]], kernel = @{{.*}}::@[[KERNEL:.*]]_combine, params = ["ptr:workspace", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "i32:splits"]}
 // CHECK-SAME: grid = {{\[}}["splits"], ["hkv"], ["b", "ceil_div:sq:16"]]
 // CHECK-SAME: split_at_launch = {key_tile = 96 : i64, max_partitions = 132 : i64, min_keys_per_partition = 384 : i64}
 // CHECK-SAME: workspace_bytes = ["1032", "splits", "b", "sq", "hq"]

@@ -10,7 +10,7 @@
 // them: one warp per (batch, query row, q-head).
 // CHECK-LABEL: func @mqa_decode_b1
 // CHECK: cluster = array<i64: 1, 1, 1>
-// CHECK-SAME: combine = {block = array<i64: 128, 1, 1>, grid = {{\[}}["sq"], ["b"], ["2"]], kernel = @[[MODULE:.*]]::@[[KERNEL:.*]]_combine, params = ["ptr:workspace", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1"]}
+// CHECK-SAME: combine = {block = array<i64: 128, 1, 1>, grid = {{\[}}["sq"], ["b"], ["8"]], kernel = @[[MODULE:.*]]::@[[KERNEL:.*]]_combine, params = ["ptr:workspace", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1"]}
 // CHECK-SAME: grid = {{\[}}["69"], ["hkv"], ["b", "ceil_div:sq:8"]]
 // CHECK-SAME: "f32:scale_log2", "ptr:workspace"]
 // 138 partials of 128 + 1 floats per (b, sq, hq) row.
@@ -41,24 +41,28 @@
 // CHECK: fa4.epilogue %{{.*}}, %{{.*}}, %{{.*}} to %[[OUT]][%{{.*}}, %{{.*}}, %{{.*}}] strides[%{{.*}}, %c1024_i64, %c128_i64] sq %[[SQ]] depth 128 of f32 lse %[[LSE]] strides[%{{.*}}, %{{.*}}] {group = 8 : i64}
 // CHECK-NOT: fa4.splitk.combine
 
-// The combine kernel: blockIdx = (query row, batch, group of 4 heads), a
-// warp per head, heads past 8 skipped.
+// The combine kernel: blockIdx = (query row, batch, head), a warp per 32
+// of the head's 128 columns.
 // CHECK: gpu.func @[[KERNEL]]_combine(%[[CWS:.*]]: !llvm.ptr<1>, %[[O:.*]]: !llvm.ptr<1>, %[[CLSE:.*]]: !llvm.ptr<1>, %[[B:.*]]: i32, %[[CSQ:.*]]: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) kernel attributes {nvvm.maxntid = array<i32: 128, 1, 1>
 // The partials are the attention kernel's writes: wait for it first.
 // CHECK: nvvm.griddepcontrol wait
 // CHECK-NEXT: nvvm.griddepcontrol launch_dependents
 // CHECK-NEXT: gpu.block_id x
-// CHECK: %[[HEAD:.*]] = arith.addi
-// CHECK: %[[LIVE:.*]] = arith.cmpi slt, %[[HEAD]], %c8_i32 : i32
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32 : i32
+// CHECK: %[[BAND:.*]] = arith.divui %[[WARP]], %c4_i32 : i32
+// CHECK: %[[HEAD:.*]] = arith.addi %{{.*}}, %[[BAND]] : i32
+// CHECK-NEXT: %[[WARPINROW:.*]] = arith.remui %[[WARP]], %c4_i32 : i32
+// CHECK-NEXT: %[[COLUMN:.*]] = arith.muli %[[WARPINROW]], %c32_i32 : i32
+// CHECK-NEXT: %[[LIVE:.*]] = arith.cmpi slt, %[[HEAD]], %c8_i32 : i32
 // CHECK-NEXT: scf.if %[[LIVE]] {
-// CHECK-NEXT: fa4.splitk.workspace_combine %c138_i32 partials from %[[CWS]] to %[[O]][%{{.*}}, %{{.*}}, %[[HEAD]]] strides[{{.*}}] b %[[B]] sq %[[CSQ]] heads 8 depth 128 of bf16 lse %[[CLSE]] strides[{{.*}}]
+// CHECK-NEXT: fa4.splitk.workspace_combine %c138_i32 partials from %[[CWS]] to %[[O]][%{{.*}}, %{{.*}}, %[[HEAD]]] column %[[COLUMN]] strides[{{.*}}] b %[[B]] sq %[[CSQ]] heads 8 depth 128 of bf16 lse %[[CLSE]] strides[{{.*}}]
 // sm_100a: 64 partitions (148 SMs, 128-key tiles, a 128-row tile of 16
 // query rows x 8 heads), one partial per CTA; the correction warpgroup
 // writes it from TMEM through the same f32 epilogue, and the combine kernel
 // is the same.
 // SM100-LABEL: func @mqa_decode_b1
 // SM100: cluster = array<i64: 1, 1, 1>
-// SM100-SAME: combine = {block = array<i64: 128, 1, 1>, grid = {{\[}}["sq"], ["b"], ["2"]]
+// SM100-SAME: combine = {block = array<i64: 128, 1, 1>, grid = {{\[}}["sq"], ["b"], ["8"]]
 // SM100-SAME: grid = {{\[}}["64"], ["hkv"], ["b", "ceil_div:sq:16"]]
 // SM100-SAME: "f32:scale_log2", "ptr:workspace"]
 // 64 partials of 128 + 1 floats per (b, sq, hq) row.

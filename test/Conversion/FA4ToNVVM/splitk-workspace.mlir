@@ -1,12 +1,13 @@
 // RUN: fa4-opt %s --convert-fa4-to-nvvm -canonicalize -cse | FileCheck %s
 
-// The workspace combine of 138 partials for 8 q-heads, depth 80 (so the
-// third column of a lane, 64 + lane, is past the depth for lanes >= 16).
+// The workspace combine of 138 partials for 8 q-heads, depth 80, by the
+// warp of columns %column + lane (the third warp of a row, column 64, has
+// lanes 16 and on past the depth).
 // With B = %b and Sq = %sq, partial s of row (batch, row, head) holds O at
 // float ((s * B + batch) * Sq + row) * 8 + head) * 80 and its LSE at
 // 138 * B * Sq * 8 * 80 + ((s * B + batch) * 8 + head) * Sq + row.
 // CHECK-LABEL: llvm.func @combine(
-// CHECK-SAME: %[[WS:arg0]]: !llvm.ptr<1>, %[[OUT:arg1]]: !llvm.ptr<1>, %[[LSE:arg2]]: !llvm.ptr<1>, %[[B:arg3]]: i32, %[[SQ:arg4]]: i32
+// CHECK-SAME: %[[WS:arg0]]: !llvm.ptr<1>, %[[OUT:arg1]]: !llvm.ptr<1>, %[[LSE:arg2]]: !llvm.ptr<1>, %[[B:arg3]]: i32, %[[SQ:arg4]]: i32, {{.*}}, %[[COLUMN:arg13]]: i32)
 // CHECK-DAG: %[[PARTIALBYTES:.*]] = arith.constant 88320 : i64
 // The lane: thread % 32.
 // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32_i32 : i32
@@ -17,43 +18,52 @@
 // CHECK: %[[LSEBASE:.*]] = arith.muli %[[BSQ]], %[[PARTIALBYTES]] : i64
 // CHECK-NEXT: %[[LSEROW:.*]] = arith.addi %[[LSEBASE]], %{{.*}} : i64
 // The maximum LSE over the 138 partials: lane l takes partials l, l + 32,
-// ..., then a butterfly over the warp.
+// l + 64, l + 96 in one step (past the last, the last again: the max is
+// idempotent), then a butterfly over the warp.
 // CHECK: %[[LANE64:.*]] = arith.extsi %[[LANE]] : i32 to i64
-// CHECK-NEXT: %[[LANEMAX:.*]] = scf.for %[[S:.*]] = %[[LANE64]] to %c138_i64 step %c32_i64 iter_args(%[[RUNNING:.*]] = %cst{{.*}}) -> (f32)  : i64 {
-// CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[S]], %[[ROWS]] : i64
+// CHECK-NEXT: %[[LANEMAX:.*]] = scf.for %[[S:.*]] = %[[LANE64]] to %c138_i64 step %c128_i64 iter_args(%[[RUNNING:.*]] = %cst{{.*}}) -> (f32)  : i64 {
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[S]], %c138_i64 : i64
+// CHECK-NEXT: %[[CLAMPED:.*]] = arith.select %[[IN]], %[[S]], %c137_i64 : i64
+// CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[CLAMPED]], %[[ROWS]] : i64
 // CHECK-NEXT: %[[AT:.*]] = arith.addi %[[LSEROW]], %[[STEP]] : i64
 // CHECK-NEXT: %[[PTR:.*]] = llvm.getelementptr %[[WS]][%[[AT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT: %[[L:.*]] = llvm.load %[[PTR]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 // CHECK-NEXT: arith.maximumf %[[RUNNING]], %[[L]] : f32
+// CHECK-COUNT-3: arith.maximumf
+// CHECK-NEXT: scf.yield
 // CHECK: gpu.shuffle  xor %[[LANEMAX]], %c16_i32, %c32_i32 : f32
 // CHECK-COUNT-4: gpu.shuffle  xor
 // CHECK-NEXT: %[[MAX:.*]] = arith.maximumf
 // An all -inf row subtracts 0 instead.
 // CHECK-NEXT: %[[NOKEY:.*]] = arith.cmpf oeq, %[[MAX]], %[[NEGINF:.*]] : f32
 // CHECK-NEXT: %[[SAFE:.*]] = arith.select %[[NOKEY]], %{{.*}}, %[[MAX]] : f32
-// The weights' sum, e^(l_s - M) as 2^((l_s - M) log2 e), lane-parallel too.
-// CHECK: scf.for %{{.*}} = %[[LANE64]] to %c138_i64 step %c32_i64
-// CHECK: arith.subf %{{.*}}, %[[SAFE]] : f32
-// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
-// CHECK-COUNT-5: gpu.shuffle  xor
-// CHECK-NEXT: %[[TOTAL:.*]] = arith.addf
-// Lane columns l, l + 32, l + 64 against the depth of 80; the third reads
-// column min(l + 64, 79) and stores only below 80.
-// CHECK: %[[IN0:.*]] = arith.cmpi slt, %[[LANE]], %c80_i32 : i32
-// CHECK: %[[COL2:.*]] = arith.addi %[[LANE]], %c64_i32 : i32
-// CHECK-NEXT: %[[IN2:.*]] = arith.cmpi slt, %[[COL2]], %c80_i32 : i32
-// CHECK-NEXT: %[[READ2:.*]] = arith.minsi %[[COL2]], %c79_i32 : i32
-// O, eight partials per step with no branch: past the last partial, the
-// last one with weight 0; one fma per column.
-// CHECK: %[[SUMS:.*]]:3 = scf.for %[[FIRST:.*]] = %c0_i64 to %c138_i64 step %c8_i64 iter_args({{.*}}) -> (f32, f32, f32)  : i64 {
+// The lane's column, column + lane, against the depth of 80: a lane past
+// it reads column 79 and stores nothing.
+// CHECK-NEXT: %[[COL:.*]] = arith.addi %[[COLUMN]], %[[LANE]] : i32
+// CHECK-NEXT: %[[IN0:.*]] = arith.cmpi slt, %[[COL]], %c80_i32 : i32
+// CHECK-NEXT: %[[READ:.*]] = arith.minsi %[[COL]], %c79_i32 : i32
+// O and the weights' sum, 32 partials per step with no branch: lane l's
+// weight e^(l_s - M) = 2^((l_s - M) log2 e) of partial s = first + l (0 past
+// the last), and each lane's column of the 32 partials weighted by
+// shuffle, into four accumulators.
+// CHECK: %[[SUMS:.*]]:5 = scf.for %[[FIRST:.*]] = %c0_i64 to %c138_i64 step %c32_i64 iter_args({{.*}}) -> (f32, f32, f32, f32, f32)  : i64 {
 // CHECK-NOT: scf.if
-// CHECK: %[[LAST:.*]] = arith.addi %[[FIRST]], %c7_i64 : i64
-// CHECK-NEXT: %[[REAL:.*]] = arith.cmpi slt, %[[LAST]], %c138_i64 : i64
-// CHECK-NEXT: %[[AT7:.*]] = arith.select %[[REAL]], %[[LAST]], %c137_i64 : i64
-// CHECK: %[[W:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
-// CHECK-NEXT: %[[W7:.*]] = arith.select %[[REAL]], %[[W]], %{{.*}} : f32
-// CHECK-COUNT-3: llvm.intr.fma(%{{.*}}, %[[W7]], %{{.*}}) : (f32, f32, f32) -> f32
-// CHECK-NEXT: scf.yield
+// CHECK-NEXT: %[[MINE:.*]] = arith.addi %[[FIRST]], %[[LANE64]] : i64
+// CHECK-NEXT: %[[REAL:.*]] = arith.cmpi slt, %[[MINE]], %c138_i64 : i64
+// CHECK: arith.subf %{{.*}}, %[[SAFE]] : f32
+// CHECK: %[[E:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK-NEXT: %[[W:.*]] = arith.select %[[REAL]], %[[E]], %{{.*}} : f32
+// CHECK-NEXT: %[[TOTALSTEP:.*]] = arith.addf %{{.*}}, %[[W]] : f32
+// CHECK-COUNT-31: gpu.shuffle  idx %[[W]]
+// CHECK: %[[W31:.*]], %{{.*}} = gpu.shuffle  idx %[[W]], %c31_i32, %c32_i32 : f32
+// CHECK-NOT: gpu.shuffle
+// CHECK: %[[O31:.*]] = llvm.load
+// CHECK-NEXT: %[[ACC3:.*]] = llvm.intr.fma(%[[O31]], %[[W31]], %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK-NEXT: scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %[[ACC3]], %[[TOTALSTEP]]
+// CHECK-COUNT-3: arith.addf
+// CHECK: gpu.shuffle  xor %[[SUMS]]#4, %c16_i32
+// CHECK-COUNT-4: gpu.shuffle  xor
+// CHECK-NEXT: %[[TOTAL:.*]] = arith.addf
 // 1 / sum, 0 for a row no partial saw; O rounded to bf16, one column at a
 // time.
 // CHECK: %[[SEES:.*]] = arith.cmpf ogt, %[[TOTAL]], %{{.*}} : f32
@@ -61,9 +71,8 @@
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK: llvm.getelementptr %[[OUT]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
 // CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : bf16, !llvm.ptr<1>
-// CHECK: scf.if %[[IN2]] {
-// LSE = M + ln(sum), from lane 0.
-// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0_i32 : i32
+// LSE = M + ln(sum), from the lane of column 0.
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[COL]], %c0_i32 : i32
 // CHECK-NEXT: scf.if %[[FIRST]] {
 // CHECK-NEXT: %[[LOG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[TOTAL]]) : (f32) -> f32
 // CHECK-NEXT: %[[LN:.*]] = arith.mulf %[[LOG]], %{{.*}} : f32
@@ -71,9 +80,9 @@
 // CHECK-NEXT: arith.select %[[SEES]], %[[TOTAL]], %[[NEGINF]] : f32
 // CHECK: llvm.getelementptr %[[LSE]]
 gpu.module @m [#nvvm.target<chip = "sm_90a">] {
-  gpu.func @combine(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %lse: !llvm.ptr<1>, %b: i32, %sq: i32, %s0: i64, %s1: i64, %s2: i64, %l0: i64, %l1: i64, %batch: i32, %row: i32, %head: i32) kernel {
+  gpu.func @combine(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %lse: !llvm.ptr<1>, %b: i32, %sq: i32, %s0: i64, %s1: i64, %s2: i64, %l0: i64, %l1: i64, %batch: i32, %row: i32, %head: i32, %column: i32) kernel {
     %partials = arith.constant 138 : i32
-    fa4.splitk.workspace_combine %partials partials from %ws to %out[%batch, %row, %head] strides [%s0, %s1, %s2] b %b sq %sq heads 8 depth 80 of bf16 lse %lse strides [%l0, %l1] : !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>
+    fa4.splitk.workspace_combine %partials partials from %ws to %out[%batch, %row, %head] column %column strides [%s0, %s1, %s2] b %b sq %sq heads 8 depth 80 of bf16 lse %lse strides [%l0, %l1] : !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>
     gpu.return
   }
 }
@@ -87,13 +96,13 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 // CHECK: %[[BSQ:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
 // CHECK: %[[OSTRIDE:.*]] = arith.muli %[[BSQ]], %c256_i64 : i64
 // CHECK: arith.muli %[[N64]], %[[OSTRIDE]] : i64
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N64]] step %c32_i64 iter_args(%{{.*}}) -> (f32)  : i64 {
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N64]] step %c32_i64 iter_args(%{{.*}}) -> (f32)  : i64 {
 // CHECK: %[[LASTS:.*]] = arith.subi %[[N64]], %c1_i64 : i64
-// CHECK: scf.for %{{.*}} = %c0_i64 to %[[N64]] step %c8_i64 iter_args(%{{.*}}) -> (f32, f32)  : i64 {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N64]] step %c128_i64 iter_args(%{{.*}}) -> (f32)  : i64 {
+// CHECK: arith.select %{{.*}}, %{{.*}}, %[[LASTS]] : i64
+// CHECK: scf.for %{{.*}} = %c0_i64 to %[[N64]] step %c32_i64 iter_args(%{{.*}}) -> (f32, f32, f32, f32, f32)  : i64 {
 gpu.module @launch [#nvvm.target<chip = "sm_90a">] {
-  gpu.func @combine_at_launch(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %b: i32, %sq: i32, %s0: i64, %s1: i64, %s2: i64, %partials: i32, %batch: i32, %row: i32, %head: i32) kernel {
-    fa4.splitk.workspace_combine %partials partials from %ws to %out[%batch, %row, %head] strides [%s0, %s1, %s2] b %b sq %sq heads 4 depth 64 of f16 : !llvm.ptr<1>, !llvm.ptr<1>
+  gpu.func @combine_at_launch(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %b: i32, %sq: i32, %s0: i64, %s1: i64, %s2: i64, %partials: i32, %batch: i32, %row: i32, %head: i32, %column: i32) kernel {
+    fa4.splitk.workspace_combine %partials partials from %ws to %out[%batch, %row, %head] column %column strides [%s0, %s1, %s2] b %b sq %sq heads 4 depth 64 of f16 : !llvm.ptr<1>, !llvm.ptr<1>
     gpu.return
   }
 }

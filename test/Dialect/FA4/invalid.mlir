@@ -497,7 +497,7 @@ func.func @epilogue_integer_output(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf
 
 func.func @workspace_combine_two_strides(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
   // expected-error @+1 {{'fa4.splitk.workspace_combine' op takes O's batch, row and head strides (3), got 2}}
-  fa4.splitk.workspace_combine %i partials from %ws to %out[%i, %i, %i] strides [%s, %s] b %i sq %i heads 8 depth 128 of bf16 : !llvm.ptr<1>, !llvm.ptr<1>
+  fa4.splitk.workspace_combine %i partials from %ws to %out[%i, %i, %i] column %i strides [%s, %s] b %i sq %i heads 8 depth 128 of bf16 : !llvm.ptr<1>, !llvm.ptr<1>
   return
 }
 
@@ -505,7 +505,7 @@ func.func @workspace_combine_two_strides(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, 
 
 func.func @workspace_combine_lse_strides_without_lse(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
   // expected-error @+1 {{'fa4.splitk.workspace_combine' op takes LSE's batch and head strides (2) exactly when it stores LSE}}
-  fa4.splitk.workspace_combine %i partials from %ws to %out[%i, %i, %i] strides [%s, %s, %s] b %i sq %i heads 8 depth 128 of bf16 lse %out strides [%s] : !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>
+  fa4.splitk.workspace_combine %i partials from %ws to %out[%i, %i, %i] column %i strides [%s, %s, %s] b %i sq %i heads 8 depth 128 of bf16 lse %out strides [%s] : !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>
   return
 }
 
@@ -513,7 +513,7 @@ func.func @workspace_combine_lse_strides_without_lse(%ws: !llvm.ptr<1>, %out: !l
 
 func.func @workspace_combine_f32_output(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %i: i32, %s: i64) {
   // expected-error @+1 {{'fa4.splitk.workspace_combine' op stores bf16 or f16, got 'f32'}}
-  fa4.splitk.workspace_combine %i partials from %ws to %out[%i, %i, %i] strides [%s, %s, %s] b %i sq %i heads 8 depth 128 of f32 : !llvm.ptr<1>, !llvm.ptr<1>
+  fa4.splitk.workspace_combine %i partials from %ws to %out[%i, %i, %i] column %i strides [%s, %s, %s] b %i sq %i heads 8 depth 128 of f32 : !llvm.ptr<1>, !llvm.ptr<1>
   return
 }
 

@@ -191,12 +191,12 @@ func.func @splitk(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %rank: i32, 
 // combine kernel's per-row reduction, with and without LSE.
 // CHECK-LABEL: func @splitk_workspace
 // CHECK: fa4.epilogue %{{.*}}, %{{.*}}, %{{.*}} to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] strides[%{{.*}}, %{{.*}}, %{{.*}}] sq %{{.*}} depth 128 of f32 lse %{{.*}} strides[%{{.*}}, %{{.*}}] {group = 8 : i64} : !fa4.frag<64x128xf32>, <64xf32>, !llvm.ptr<1>, !llvm.ptr<1>{{$}}
-// CHECK-NEXT: fa4.splitk.workspace_combine %{{.*}} partials from %{{.*}} to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] strides[%{{.*}}, %{{.*}}, %{{.*}}] b %{{.*}} sq %{{.*}} heads 8 depth 128 of bf16 lse %{{.*}} strides[%{{.*}}, %{{.*}}] : !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>{{$}}
-// CHECK-NEXT: fa4.splitk.workspace_combine %{{.*}} partials from %{{.*}} to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] strides[%{{.*}}, %{{.*}}, %{{.*}}] b %{{.*}} sq %{{.*}} heads 16 depth 64 of f16 : !llvm.ptr<1>, !llvm.ptr<1>{{$}}
+// CHECK-NEXT: fa4.splitk.workspace_combine %{{.*}} partials from %{{.*}} to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] column %{{.*}} strides[%{{.*}}, %{{.*}}, %{{.*}}] b %{{.*}} sq %{{.*}} heads 8 depth 128 of bf16 lse %{{.*}} strides[%{{.*}}, %{{.*}}] : !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>{{$}}
+// CHECK-NEXT: fa4.splitk.workspace_combine %{{.*}} partials from %{{.*}} to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] column %{{.*}} strides[%{{.*}}, %{{.*}}, %{{.*}}] b %{{.*}} sq %{{.*}} heads 16 depth 64 of f16 : !llvm.ptr<1>, !llvm.ptr<1>{{$}}
 func.func @splitk_workspace(%o: !fa4.frag<64x128xf32>, %m: !fa4.rows<64xf32>, %ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %lse: !llvm.ptr<1>, %i: i32, %s: i64) {
   fa4.epilogue %o, %m, %m to %ws[%i, %i, %i] strides [%s, %s, %s] sq %i depth 128 of f32 lse %ws strides [%s, %s] {group = 8} : !fa4.frag<64x128xf32>, !fa4.rows<64xf32>, !llvm.ptr<1>, !llvm.ptr<1>
-  fa4.splitk.workspace_combine %i partials from %ws to %out[%i, %i, %i] strides [%s, %s, %s] b %i sq %i heads 8 depth 128 of bf16 lse %lse strides [%s, %s] : !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>
-  fa4.splitk.workspace_combine %i partials from %ws to %out[%i, %i, %i] strides [%s, %s, %s] b %i sq %i heads 16 depth 64 of f16 : !llvm.ptr<1>, !llvm.ptr<1>
+  fa4.splitk.workspace_combine %i partials from %ws to %out[%i, %i, %i] column %i strides [%s, %s, %s] b %i sq %i heads 8 depth 128 of bf16 lse %lse strides [%s, %s] : !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>
+  fa4.splitk.workspace_combine %i partials from %ws to %out[%i, %i, %i] column %i strides [%s, %s, %s] b %i sq %i heads 16 depth 64 of f16 : !llvm.ptr<1>, !llvm.ptr<1>
   return
 }
 

@@ -506,25 +506,27 @@ def FA4_SplitKCombineOp : FA4_Op<"splitk.combine",
 
 def FA4_SplitKWorkspaceCombineOp : FA4_Op<"splitk.workspace_combine",
     [AttrSizedOperandSegments]> {
-  let summary = "Combine one output row's f32 partials from a split-K workspace";
+  let summary = "Combine one band of an output row's f32 partials from a split-K workspace";
   let description = [{
     Run by a whole warp in the combine kernel of a workspace split-K, after
     the attention kernel wrote `partials` partials of every output row (a
-    value: a split picked at launch knows its count only then; at least 1). With
-    B = `batch_size`, Sq = `sq` and H = `heads` q-heads, partial s of row
-    (b, r, h) is its normalised O_s, `depth` f32 from element
-    (((s * B + b) * Sq + r) * H + h) * depth of `workspace`, and its
-    natural-log LSE l_s, the f32 at element
-    partials * B * Sq * H * depth + ((s * B + b) * H + h) * Sq + r: what
-    `fa4.epilogue` of f32 writes with those strides. The warp forms
-    M = max l_s and w_s = e^(l_s - M) / sum_s e^(l_s - M), stores
-    O = sum_s w_s O_s at `out + batch * s0 + row * s1 + head * s2 + column`
-    and, with `lse`, LSE = M + ln sum_s e^(l_s - M) at
-    `lse + batch * l0 + head * l1 + row`. A row no partial saw (every
-    l_s = -inf) stores O = 0 and LSE = -inf.
+    value: a split picked at launch knows its count only then; at least 1).
+    Lane l combines column `column + l` of the row (`column` a multiple of
+    32; a lane past the depth stores nothing), so a row of depth D takes
+    ceil(D / 32) warps, which need not meet. With B = `batch_size`, Sq =
+    `sq` and H = `heads` q-heads, partial s of row (b, r, h) is its
+    normalised O_s, `depth` f32 from element (((s * B + b) * Sq + r) * H +
+    h) * depth of `workspace`, and its natural-log LSE l_s, the f32 at
+    element partials * B * Sq * H * depth + ((s * B + b) * H + h) * Sq + r:
+    what `fa4.epilogue` of f32 writes with those strides. The warp forms
+    M = max l_s and w_s = e^(l_s - M) / sum_s e^(l_s - M), stores its
+    columns of O = sum_s w_s O_s at `out + batch * s0 + row * s1 + head *
+    s2 + column` and, with `lse`, the warp of column 0 stores
+    LSE = M + ln sum_s e^(l_s - M) at `lse + batch * l0 + head * l1 + row`.
+    A row no partial saw (every l_s = -inf) stores O = 0 and LSE = -inf.
   }];
   let arguments = (ins LLVM_AnyPointer:$workspace, LLVM_AnyPointer:$outPtr,
-                       I32:$batch, I32:$row, I32:$head,
+                       I32:$batch, I32:$row, I32:$head, I32:$column,
                        Variadic<I64>:$outStrides, I32:$batchSize, I32:$seqQ,
                        Optional<LLVM_AnyPointer>:$lsePtr,
                        Variadic<I64>:$lseStrides, I32:$partials,
@@ -533,7 +535,8 @@ def FA4_SplitKWorkspaceCombineOp : FA4_Op<"splitk.workspace_combine",
                        TypeAttr:$elementType);
   let assemblyFormat = [{
     $partials `partials` `from` $workspace `to` $outPtr
-    `[` $batch `,` $row `,` $head `]` `strides` `[` $outStrides `]`
+    `[` $batch `,` $row `,` $head `]` `column` $column
+    `strides` `[` $outStrides `]`
     `b` $batchSize `sq` $seqQ `heads` $heads `depth` $depth `of` $elementType
     (`lse` $lsePtr^ `strides` `[` $lseStrides `]`)?
     attr-dict `:` qualified(type($workspace)) `,` qualified(type($outPtr))
