@@ -12,7 +12,6 @@ import glob
 import itertools
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -255,12 +254,6 @@ LAUNCH_DECODE_BENCH = {"decode_d128_h32x8_launch": [(1, 1, 8192),
                        "decode_d128_h8x1_launch": [(1, 1, 8192),
                                                    (1, 1, 32768),
                                                    (1, 1, 131072)]}
-# The runtime's split rule with more keys per partition than the planner's
-# minimum (4 key tiles): copies of the LAUNCH_DECODE_BENCH kernels whose
-# manifest asks for `factor` x min_keys_per_partition. The kernels are the
-# same; only the partition count the runtime picks changes (fewer, longer
-# partitions where the keys, not the SMs, bound it).
-LAUNCH_RULE_VARIANTS = {"min8": 2, "min16": 4}
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
 # A matrix kernel with a looped twin also runs these (B, Sq, Skv) on three
@@ -399,20 +392,6 @@ def main():
         directory = artifact_dir(args.out, name, args.chip)
         bench_rows += [f"{on_device(directory)}:{b}:{sq}:{skv}"
                        for b, sq, skv in shapes]
-        for variant, factor in LAUNCH_RULE_VARIANTS.items():
-            copy = directory.replace(f"_{args.chip}",
-                                     f"_{variant}_{args.chip}")
-            shutil.rmtree(copy, ignore_errors=True)
-            shutil.copytree(directory, copy)
-            manifest_path = os.path.join(copy, "manifest.json")
-            with open(manifest_path) as f:
-                manifest = json.load(f)
-            manifest["workspace"]["split_at_launch"][
-                "min_keys_per_partition"] *= factor
-            with open(manifest_path, "w") as f:
-                json.dump(manifest, f, indent=2)
-            bench_rows += [f"{on_device(copy)}:{b}:{sq}:{skv}"
-                           for b, sq, skv in shapes]
     for name, shapes in DECODE_BENCH.items():
         names = [name] + [f"{name}_{v}"
                           for v, (_, kernels) in DECODE_VARIANTS.items()

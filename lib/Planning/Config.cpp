@@ -77,9 +77,13 @@ constexpr int kSm90MaxBN = 176;
 /// 176 -> 2.40 TB/s, 128 -> 2.96; both consumers 128 (3 stages) -> 2.26,
 /// 96 -> 3.02, 64 -> 2.96.
 constexpr int kSm90DecodeBN = 96;
-/// Of the consumer's 240 registers, 40 stay for addresses, row max/sum and
-/// loop state; S (f32), P (16-bit) and O (f32) share the rest.
-constexpr int kSm90ReservedRegisters = 40;
+/// Of a consumer's registers (240 of two, 160 of three), 32 stay for
+/// addresses, row max/sum and loop state; S (f32), P (16-bit) and O (f32)
+/// share the rest. It binds only three consumers at d = 64: BN = 128 there
+/// (112 with 40 reserved) assembles without spills and measured +0.3 to
+/// +2.7% at 4096-16384 keys but for one row (-0.9%, d = 64 causal 8192;
+/// bench/RESULTS.md, session 21).
+constexpr int kSm90ReservedRegisters = 32;
 /// Shared memory set aside for barriers, correction scales and alignment
 /// when sizing tiles; the shared-memory plan does the exact accounting.
 constexpr int64_t kSmemReserveBytes = 2048;

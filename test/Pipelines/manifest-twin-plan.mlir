@@ -3,7 +3,7 @@
 // consumer warpgroups, and its twin, which runs the shorter ones, two
 // (twin_config). The manifest
 // (version 6) gives the twin its own parameters (a 176-key K/V box against
-// the kernel's 112), threads, 128-row work tiles and shared memory.
+// the kernel's 128), threads, 128-row work tiles and shared memory.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=none -o %t --quiet
 // RUN: FileCheck %s < %t/fa4_fa3_d64_sm_90a/manifest.json
 // RUN: FileCheck %s --check-prefix=CAUSAL < %t/fa4_fa3_d64_causal_sm_90a/manifest.json
@@ -26,7 +26,7 @@
 // CHECK-NEXT:     "kernel": "fa4_fa3_d64_sm_90a_persistent",
 // CHECK-NEXT:     "max_seq_kv": 1024
 // CHECK:      "params": [
-// CHECK:              112,
+// CHECK:              128,
 // CHECK:          "tensor": "k"
 // CHECK:      "twin": {
 // CHECK-NEXT:   "launch": {

@@ -171,15 +171,15 @@ TEST(ConfigTest, SM90aThreeConsumersPastTheTwinsBound) {
     return config;
   };
   // d = 64 with Sq and Skv known past 2048: three consumers, a 192-row
-  // tile, 512 threads, BN from 160 registers a consumer (S + P + O <= 120).
+  // tile, 512 threads, BN from 160 registers a consumer (S + P + O <= 128).
   AttnProblem longPrefill = makeProblem(2, 8192, 8192, 32, 32, 64, 64);
   auto three = sm90(longPrefill);
   ASSERT_TRUE(llvm::succeeded(three));
   EXPECT_EQ(three->numQ, 3);
   EXPECT_EQ(three->bm, 192);
   EXPECT_EQ(three->numThreads, 512);
-  EXPECT_EQ(three->bn, 112);
-  EXPECT_LE(three->bn / 2 + three->bn / 4 + three->paddedOvDepth / 2, 120);
+  EXPECT_EQ(three->bn, 128);
+  EXPECT_LE(three->bn / 2 + three->bn / 4 + three->paddedOvDepth / 2, 128);
   EXPECT_FALSE(twinProblem(longPrefill, *three));
   // A dynamic Skv: the kernel runs past the twin's bound only, so three,
   // and the twin keeps two in its own plan; causal too.
@@ -215,13 +215,13 @@ TEST(ConfigTest, SM90aThreeConsumersPastTheTwinsBound) {
   window.windowRight = 0;
   EXPECT_EQ(sm90(window)->numQ, 2);
   EXPECT_EQ(sm90(makeProblem(2, 8192, 8192, 16, 16, 128, 128))->numQ, 2);
-  // Asked for: three at d = 128 (BN = 64), two at d = 64.
+  // Asked for: three at d = 128 (BN = 80), two at d = 64.
   AttnProblem ask = makeProblem(2, 8192, 8192, 16, 16, 128, 128);
   ask.consumerWarpgroups = 3;
   auto asked = sm90(ask);
   ASSERT_TRUE(llvm::succeeded(asked));
   EXPECT_EQ(asked->numQ, 3);
-  EXPECT_EQ(asked->bn, 64);
+  EXPECT_EQ(asked->bn, 80);
   EXPECT_EQ(sm90(withTwoConsumers(longPrefill))->numQ, 2);
   // Decode tiles keep their consumers even when three are asked for.
   AttnProblem decode = makeProblem(1, 1, 32768, 32, 32, 64, 64);

@@ -19,11 +19,11 @@
 // SM100: error: 'attn.attention' op expected consumer-warpgroups to be 0 (the planner's), or 2 or 3 on sm_90a, but got 3 on sm_100a
 
 // RULE-LABEL: func @d64_long
-// RULE: bm = 192, bn = 112, {{.*}}num_q = 3, {{.*}}num_threads = 512>
+// RULE: bm = 192, bn = 128, {{.*}}num_q = 3, {{.*}}num_threads = 512>
 // TWO-LABEL: func @d64_long
 // TWO: bm = 128, bn = 176, {{.*}}num_q = 2, {{.*}}num_threads = 384>
 // EXPLAIN: MMA_M = 64 (wgmma), numQ = 3, BM = 192: three consumer warpgroups (consumer-warpgroups=3, 512 threads) own one 64-row tile each and ping-pong
-// EXPLAIN-NEXT: BN = 112 (S + P + O: 116 registers of 120 of the consumer's 160)
+// EXPLAIN-NEXT: BN = 128 (S + P + O: 128 registers of 128 of the consumer's 160)
 func.func @d64_long(%q: tensor<2x8192x16x64xbf16>, %k: tensor<2x8192x16x64xbf16>, %v: tensor<2x8192x16x64xbf16>) -> tensor<2x8192x16x64xbf16> {
   %o = attn.attention %q, %k, %v
       : tensor<2x8192x16x64xbf16>, tensor<2x8192x16x64xbf16>, tensor<2x8192x16x64xbf16>
@@ -38,13 +38,13 @@ func.func @d64_long(%q: tensor<2x8192x16x64xbf16>, %k: tensor<2x8192x16x64xbf16>
 // registers it would spill, and 192-row tiles lose at short lengths). Asked
 // for three or two, both kernels share the one plan.
 // RULE-LABEL: func @d64_dynamic
-// RULE: config = #attn.config<{{.*}}bm = 192, bn = 112, {{.*}}num_q = 3,
+// RULE: config = #attn.config<{{.*}}bm = 192, bn = 128, {{.*}}num_q = 3,
 // RULE-SAME: twin_config = #attn.config<{{.*}}bm = 128, bn = 128, {{.*}}num_q = 2, {{.*}}num_threads = 384>
 // HINTED-LABEL: func @d64_dynamic
-// HINTED: config = #attn.config<{{.*}}bm = 192, bn = 112, {{.*}}num_q = 3,
+// HINTED: config = #attn.config<{{.*}}bm = 192, bn = 128, {{.*}}num_q = 3,
 // HINTED-SAME: twin_config = #attn.config<{{.*}}num_q = 2,
 // THREE-LABEL: func @d64_dynamic
-// THREE: bm = 192, bn = 112, {{.*}}num_q = 3,
+// THREE: bm = 192, bn = 128, {{.*}}num_q = 3,
 // THREE-NOT: twin_config
 // TWO-LABEL: func @d64_dynamic
 // TWO: bm = 128, bn = 128, {{.*}}num_q = 2,
@@ -64,12 +64,12 @@ func.func @d64_dynamic(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %
 
 // -----
 
-// d = 128 keeps two by default; asked for three, BN = 64 (O takes 64 of the
-// 120 registers for S, P and O).
+// d = 128 keeps two by default; asked for three, BN = 80 (O takes 64 of the
+// 128 registers for S, P and O).
 // RULE-LABEL: func @d128_long
 // RULE: bm = 128, bn = 176, {{.*}}num_q = 2,
 // THREE-LABEL: func @d128_long
-// THREE: bm = 192, bn = 64, {{.*}}num_q = 3, {{.*}}num_threads = 512>
+// THREE: bm = 192, bn = 80, {{.*}}num_q = 3, {{.*}}num_threads = 512>
 func.func @d128_long(%q: tensor<2x8192x16x128xbf16>, %k: tensor<2x8192x16x128xbf16>, %v: tensor<2x8192x16x128xbf16>) -> tensor<2x8192x16x128xbf16> {
   %o = attn.attention %q, %k, %v
       : tensor<2x8192x16x128xbf16>, tensor<2x8192x16x128xbf16>, tensor<2x8192x16x128xbf16>

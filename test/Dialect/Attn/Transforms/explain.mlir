@@ -49,7 +49,7 @@
 // SM90-NEXT:   depths: qk 128 -> 128, ov 128 -> 128, nope 128 -> 128 (padded to whole 64-element swizzle rows, multiples of MMA_K 16)
 // SM90-NEXT:   heads: 32 q / 8 kv, group 4; fuseGqa = false
 // SM90-NEXT:   MMA_M = 64 (wgmma), numQ = 2, BM = 128: two consumer warpgroups own one 64-row tile each and ping-pong
-// SM90-NEXT:   BN = 128 (S + P + O: 160 registers of 200 of the consumer's 240): the largest multiple of 16 <= 176 whose S + P + O fits and two K+V stages next to Q in shared memory; at most 96 when a work item's rows fit one 64-row tile (decode: more, smaller stages in flight); at most causal-block-n (default 128) under a causal mask up to 8192 keys (or an unknown Skv), so tiles end on the 128-row blocks' diagonals; or block-n
+// SM90-NEXT:   BN = 128 (S + P + O: 160 registers of 208 of the consumer's 240): the largest multiple of 16 <= 176 whose S + P + O fits and two K+V stages next to Q in shared memory; at most 96 when a work item's rows fit one 64-row tile (decode: more, smaller stages in flight); at most causal-block-n (default 128) under a causal mask up to 8192 keys (or an unknown Skv), so tiles end on the 128-row blocks' diagonals; or block-n
 // SM90-NEXT:   BK0 = 64, BK1 = 64: one swizzle row of depth per Q/K box, as many keys per P@V step
 // SM90-NEXT:   useSharedKv = false: separate K and V rings
 // SM90-NEXT:   pageSize = 0 (contiguous K/V)

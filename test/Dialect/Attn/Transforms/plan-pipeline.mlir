@@ -20,12 +20,12 @@
 // SM100-SAME: tmem = #attn.tmem<{{.*}}o1 = 320, {{.*}}used = 384, alloc = 512>
 // sm_90a at d = 64 with Sq and Skv past the looped twin's 2048: three
 // consumer warpgroups on 192-row tiles (ceil(4096 / 192) x 16 = 352 CTAs),
-// BN = 112 from 160 registers a consumer, six 14 KB stages.
+// BN = 128 from 160 registers a consumer, six 2 x 16 KB stages.
 // SM90-LABEL: func @d64_mha_prefill
-// SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 192, bn = 112, {{.*}}num_q = 3, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 512>
-// SM90-SAME: smem = #attn.smem<kv_stages = 6, {{.*}}smem_used = 196848,
+// SM90: config = #attn.config<{{.*}}mma_m = 64, {{.*}}bm = 192, bn = 128, {{.*}}num_q = 3, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 512>
+// SM90-SAME: smem = #attn.smem<kv_stages = 6, {{.*}}smem_used = 221424,
 // SM90-SAME: splitk = #attn.splitk<mode = none, reason = enough_work, partitions = 1, {{.*}}kv_per_partition = 4096, kv_span = 4096, {{.*}}ctas = 352,
-// SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 112, columns = 64, swizzle = 128>, v = <rows = 112, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
+// SM90-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 // SM90-NOT: tmem
 // SM90: return
 func.func @d64_mha_prefill(%q: tensor<1x4096x16x64xbf16>, %k: tensor<1x4096x16x64xbf16>, %v: tensor<1x4096x16x64xbf16>) -> tensor<1x4096x16x64xbf16> {

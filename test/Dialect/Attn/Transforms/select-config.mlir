@@ -32,12 +32,12 @@ func.func @prefill_d128_gqa_pair_cta(%q: tensor<2x4096x32x128xbf16>, %k: tensor<
 
 // Depth 64: same tiles, but no CTA pair (a V half would be 32 columns, not
 // a whole 128-byte swizzle row). sm_90a, with Sq and Skv past 2048, takes
-// three consumer warpgroups (BM = 192, 512 threads) and BN = 112 from their
+// three consumer warpgroups (BM = 192, 512 threads) and BN = 128 from their
 // 160 registers; at 2048 keys it keeps two and BN at its 176 cap.
 // SM100-LABEL: func @prefill_d64_mha
 // SM100: config = #attn.config<chip = sm_100a, mma_m = 128, {{.*}}m_pack = 1, bm = 256, bn = 128, {{.*}}padded_qk_depth = 64, {{.*}}padded_ov_depth = 64, {{.*}}num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 512>
 // SM90-LABEL: func @prefill_d64_mha
-// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 192, bn = 112, {{.*}}padded_qk_depth = 64, {{.*}}padded_ov_depth = 64, {{.*}}num_q = 3, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 512>
+// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}m_pack = 1, bm = 192, bn = 128, {{.*}}padded_qk_depth = 64, {{.*}}padded_ov_depth = 64, {{.*}}num_q = 3, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, {{.*}}num_threads = 512>
 func.func @prefill_d64_mha(%q: tensor<1x4096x16x64xbf16>, %k: tensor<1x4096x16x64xbf16>, %v: tensor<1x4096x16x64xbf16>) -> tensor<1x4096x16x64xbf16> {
   %o = attn.attention %q, %k, %v
       : tensor<1x4096x16x64xbf16>, tensor<1x4096x16x64xbf16>, tensor<1x4096x16x64xbf16>
@@ -51,7 +51,7 @@ func.func @prefill_d64_mha(%q: tensor<1x4096x16x64xbf16>, %k: tensor<1x4096x16x6
 // static 2048 takes the plain kernel's three; under a causal mask the twin
 // runs to 2048 keys, and 2048 keeps two.
 // SM90-LABEL: func @prefill_d64_mha_2k
-// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}bm = 192, bn = 112, {{.*}}num_q = 3, {{.*}}num_threads = 512>
+// SM90: config = #attn.config<chip = sm_90a, mma_m = 64, {{.*}}bm = 192, bn = 128, {{.*}}num_q = 3, {{.*}}num_threads = 512>
 func.func @prefill_d64_mha_2k(%q: tensor<1x2048x16x64xbf16>, %k: tensor<1x2048x16x64xbf16>, %v: tensor<1x2048x16x64xbf16>) -> tensor<1x2048x16x64xbf16> {
   %o = attn.attention %q, %k, %v
       : tensor<1x2048x16x64xbf16>, tensor<1x2048x16x64xbf16>, tensor<1x2048x16x64xbf16>
