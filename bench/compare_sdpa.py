@@ -261,6 +261,11 @@ def main():
     parser.add_argument("--graph", action="store_true",
                         help="time every side in CUDA graphs of 30 calls (kernel "
                              "time without host launch cost)")
+    parser.add_argument("--graph-decode", action="store_true",
+                        help="time the decode rows (Sq <= 16) in CUDA graphs: a "
+                             "decode kernel runs about as long as torch's host "
+                             "dispatch, which a per-call stream timing includes "
+                             "(bench/RESULTS.md, session 21)")
     parser.add_argument("--pdl-column", action="store_true",
                         help="also time fa4 with programmatic dependent launches "
                              "(fa4-run --pdl) and print their ratio to plain ones")
@@ -317,9 +322,12 @@ def main():
         decode = sq <= 16
         unit = "TB/s" if decode else "TFLOP/s"
         rate = (lambda ms: kv_bytes / ms / 1e9) if decode else (lambda ms: flops / ms / 1e9)
+        graph = args.graph or (decode and args.graph_decode)
+        if graph and not args.graph:
+            unit += "(g)"  # this row alone timed in CUDA graphs
         row = {"artifact": artifact.rstrip("/").split("/")[-1], "b": b, "sq": sq, "skv": skv,
                "unit": unit}
-        if args.interleave and not decode and not args.graph:
+        if args.interleave and not decode and not graph:
             times, windows = interleaved_ms(artifact, problem, b, sq, skv,
                                             args.interleave, args.warmup_ms)
             for name in ("fa4", "cudnn", "flash"):
@@ -335,21 +343,23 @@ def main():
             continue
         # Variants of one problem share torch's times, so their ratios
         # compare the variants, not run-to-run noise in torch.
-        key = (json.dumps(problem, sort_keys=True), b, sq, skv)
+        key = (json.dumps(problem, sort_keys=True), b, sq, skv, graph)
         if key not in torch_times:
             torch_times[key] = [
-                torch_ms(SDPBackend.CUDNN_ATTENTION, problem, b, sq, skv, args.graph,
+                torch_ms(SDPBackend.CUDNN_ATTENTION, problem, b, sq, skv, graph,
                          args.warmup_ms),
-                torch_ms(SDPBackend.FLASH_ATTENTION, problem, b, sq, skv, args.graph,
+                torch_ms(SDPBackend.FLASH_ATTENTION, problem, b, sq, skv, graph,
                          args.warmup_ms)]
         cudnn_ms, flash_ms = torch_times[key]
-        sides = [("fa4", fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph,
+        sides = [("fa4", fa4_ms(args.fa4_run, artifact, b, sq, skv, graph,
                                 warmup_ms=args.warmup_ms)),
                  ("cudnn", cudnn_ms), ("flash", flash_ms)]
         if args.pdl_column:
             sides.append(("fa4_pdl",
-                          fa4_ms(args.fa4_run, artifact, b, sq, skv, args.graph, pdl=True,
+                          fa4_ms(args.fa4_run, artifact, b, sq, skv, graph, pdl=True,
                                  warmup_ms=args.warmup_ms)))
+        if graph and not args.graph:
+            row["protocol"] = "CUDA graph"
         for name, ms in sides:
             row[name + "_ms"] = ms
             row[name] = rate(ms) if ms else None

@@ -15,7 +15,8 @@
 # split-K decode kernels' table (compiled with size hints, and with Sq
 # alone, split at launch) and the decode shapes on the bench kernel
 # compiled with no sizes at all; '.' adds every variant's);
-# FA4_BENCH_PDL=1 adds fa4 timed with programmatic dependent launches.
+# FA4_BENCH_PDL=1 adds fa4 timed with programmatic dependent launches;
+# decode rows are timed in CUDA graphs unless FA4_BENCH_GRAPH_DECODE=0.
 # FA4_TRACE ("KERNEL:B:S ...", KERNEL an artifact built with --trace, e.g.
 # make-matrix.py's <bench>_trace) runs bench/trace_phases.py --by-row-block
 # on each at batch B and S = Sq = Skv, after the benchmark (trace.txt).
@@ -180,6 +181,11 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
   default_rows+='|_fa3_decode_d128_(h32x8|h8x1)_launch_sm_90a:'
 
   # shellcheck disable=SC2046
+  # Decode rows in CUDA graphs (FA4_BENCH_GRAPH_DECODE=0: per-call stream
+  # timing): a B = 1 decode kernel runs about as long as torch's host
+  # dispatch, which the stream timing adds to torch's side.
+  graph_decode=()
+  [ "${FA4_BENCH_GRAPH_DECODE:-1}" = 1 ] && graph_decode=(--graph-decode)
   # FA4_BENCH_PDL=1: also time fa4 with programmatic dependent launches.
   pdl_column=()
   [ "${FA4_BENCH_PDL:-0}" = 1 ] && pdl_column=(--pdl-column)
@@ -196,7 +202,7 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
   if [ "${FA4_BENCH_CLOCKS:-1}" = 1 ] && command -v nvidia-smi >/dev/null; then
     interleave+=(--clocks)
   fi
-  if ! FA4_RUNTIME_LIB="$runtime_lib" timeout "${FA4_BENCH_SECONDS:-0}" python3 bench/compare_sdpa.py "${pdl_column[@]}" "${warmup[@]}" "${interleave[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
+  if ! FA4_RUNTIME_LIB="$runtime_lib" timeout "${FA4_BENCH_SECONDS:-0}" python3 bench/compare_sdpa.py "${graph_decode[@]}" "${pdl_column[@]}" "${warmup[@]}" "${interleave[@]}" --fa4-run "$FA4_RUN" --json "$OUT/bench.json" \
        $(grep -E "${FA4_BENCH_FILTER:-$default_rows}" artifacts/bench.txt) >"$OUT/bench.txt" 2>"$OUT/bench.err"; then
     failures=$((failures + 1))
     echo "benchmark FAILED (see bench.err)" >&2
