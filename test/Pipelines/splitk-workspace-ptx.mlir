@@ -30,16 +30,22 @@
 // CHECK-NOT: st.global.v2
 // CHECK: .visible .entry fa4_fa3_mqa_sm_90a_combine(
 // The combine: 4 warps, one per 32 columns of a row. The LSEs four a lane
-// per step for the max (a butterfly), then 32 partials per step: a lane's
-// weight (one ex2), and each lane's column of the 32 partials weighted by
-// shuffle; the weights' sum by butterfly, a bf16 store, lg2 for the LSE.
+// per step for the max (a butterfly); then O, 32 partials per block: a
+// lane's weight (one ex2), and each lane's column of the 32 partials
+// weighted by shuffle. Two blocks a step for the first 128 of the 138
+// partials, then one clamped block; the weights' sum by butterfly, a bf16
+// store, lg2 for the LSE.
 // CHECK: .maxntid 128, 1, 1
 // CHECK-COUNT-4: ld.global.b32
 // CHECK-COUNT-5: shfl.sync.bfly.b32
-// CHECK: ld.global.b32
+// CHECK: ex2.approx.f32
+// CHECK-COUNT-32: shfl.sync.idx.b32
+// CHECK: ex2.approx.f32
+// CHECK-COUNT-32: shfl.sync.idx.b32
 // CHECK: ex2.approx.f32
 // CHECK-COUNT-32: shfl.sync.idx.b32
 // CHECK-NOT: shfl.sync.idx.b32
+// CHECK-NOT: ex2.approx.f32
 // CHECK-COUNT-5: shfl.sync.bfly.b32
 // CHECK: st.global.b16
 // CHECK: lg2.approx.f32

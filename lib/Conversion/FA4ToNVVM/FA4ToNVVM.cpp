@@ -1105,15 +1105,18 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
 /// l`, so each partial's band is one coalesced 128-byte read. The max is
 /// lane-parallel (lane l takes partials l, l + 32, ..., kMaxUnroll loads in
 /// flight, then a butterfly). O and the weights' sum then walk the partials
-/// a warp's width at a time: lane l computes the weight of partial
+/// in blocks of a warp's width: lane l computes the weight of partial
 /// first + l, and each lane reads the 32 partials' values of its column
-/// with no branch between the loads, taking their weights by shuffle. A
-/// row's P partials cost about P / 128 + P / 32 round trips to memory.
+/// with no branch between the loads, taking their weights by shuffle;
+/// kFullBlocks blocks a step while that many remain, then one clamped
+/// block a step. A row's P partials cost about P / 128 + P / 64 + 1 round
+/// trips to memory.
 struct SplitKWorkspaceCombineLowering
     : OpConversionPattern<SplitKWorkspaceCombineOp> {
   using OpConversionPattern::OpConversionPattern;
   static constexpr int64_t kMaxUnroll = 4;
   static constexpr int64_t kAccumulators = 4;
+  static constexpr int64_t kFullBlocks = 2;
   LogicalResult
   matchAndRewrite(SplitKWorkspaceCombineOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -1163,14 +1166,19 @@ struct SplitKWorkspaceCombineLowering
       return loadAt(e.add(lseBase, e.mul(s, rowsPerPartial)));
     };
     // for (s = from; s < partials; s += step) carried = body(s, carried).
-    auto forPartials = [&](Value from, int64_t step, ValueRange init,
-                           auto body) {
-      auto loop = scf::ForOp::create(b, loc, from, partials, e.i64(step), init);
+    // for (s = from; s < to; s += step) carried = body(s, carried).
+    auto forPartialsTo = [&](Value from, Value to, int64_t step,
+                             ValueRange init, auto body) {
+      auto loop = scf::ForOp::create(b, loc, from, to, e.i64(step), init);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       scf::YieldOp::create(
           b, loc, body(loop.getInductionVar(), loop.getRegionIterArgs()));
       return loop.getResults();
+    };
+    auto forPartials = [&](Value from, int64_t step, ValueRange init,
+                           auto body) {
+      return forPartialsTo(from, partials, step, init, body);
     };
     Value lane = e.lane();
     Value lane64 = e.sext(lane);
@@ -1208,25 +1216,46 @@ struct SplitKWorkspaceCombineLowering
     // The lane's column of partial 0; partial s is s * oStride floats on.
     Value columnOfPartial0 = elementAddress(
         workspace, e.add(e.mul(partialRow, e.i64(depth)), loadColumn));
+    // Partials first + 32 k + [0, 32) into `acc` for k < blocks (acc's last
+    // entry the weights' sum); `clamp`: past the last partial, weight 0.
+    auto accumulate = [&](Value first, int64_t blocks, bool clamp,
+                          SmallVector<Value> acc) {
+      for (int64_t k = 0; k < blocks; ++k) {
+        Value blockFirst = e.add(first, e.i64(32 * k));
+        Value mine = e.add(blockFirst, lane64);
+        Value weight = e.exp2(
+            e.fmul(e.fsub(loadLse(clamp ? clampToLast(mine) : mine), safeMax),
+                   e.f32(M_LOG2E)));
+        if (clamp)
+          weight = e.select(e.cmp(P::slt, mine, partials), weight, zero);
+        acc[kAccumulators] = e.fadd(acc[kAccumulators], weight);
+        for (int64_t j = 0; j < 32; ++j) {
+          Value s = e.add(blockFirst, e.i64(j));
+          if (clamp)
+            s = clampToLast(s);
+          Value &sum = acc[j % kAccumulators];
+          sum = e.fma(loadFrom(columnOfPartial0, e.mul(s, oStride)),
+                      e.laneValue(weight, j), sum);
+        }
+      }
+      return acc;
+    };
+    // kFullBlocks x 32 partials a step while that many remain (no clamps,
+    // and ptxas keeps a step's loads in flight together: a loop of single
+    // blocks paid a round trip per 32), then 32 a step, clamped.
+    Value fullEnd = e.mul(e.divu(partials, e.i64(32 * kFullBlocks)),
+                          e.i64(32 * kFullBlocks));
     SmallVector<Value> init(kAccumulators + 1, zero);
-    SmallVector<Value> sums =
-        forPartials(e.i64(0), 32, init, [&](Value first, ValueRange c) {
-          SmallVector<Value> acc(c.begin(), c.end());
-          Value mine = e.add(first, lane64);
-          Value real = e.cmp(P::slt, mine, partials);
-          Value weight = e.select(
-              real,
-              e.exp2(e.fmul(e.fsub(loadLse(clampToLast(mine)), safeMax),
-                            e.f32(M_LOG2E))),
-              zero);
-          acc[kAccumulators] = e.fadd(acc[kAccumulators], weight);
-          for (int64_t j = 0; j < 32; ++j) {
-            Value s = clampToLast(e.add(first, e.i64(j)));
-            Value &sum = acc[j % kAccumulators];
-            sum = e.fma(loadFrom(columnOfPartial0, e.mul(s, oStride)),
-                        e.laneValue(weight, j), sum);
-          }
-          return acc;
+    SmallVector<Value> full = forPartialsTo(
+        e.i64(0), fullEnd, 32 * kFullBlocks, init,
+        [&](Value first, ValueRange c) {
+          return accumulate(first, kFullBlocks, /*clamp=*/false,
+                            SmallVector<Value>(c.begin(), c.end()));
+        });
+    SmallVector<Value> sums = forPartialsTo(
+        fullEnd, partials, 32, full, [&](Value first, ValueRange c) {
+          return accumulate(first, 1, /*clamp=*/true,
+                            SmallVector<Value>(c.begin(), c.end()));
         });
     Value weighted = sums[0];
     for (int64_t k = 1; k < kAccumulators; ++k)

@@ -42,26 +42,37 @@
 // CHECK-NEXT: %[[COL:.*]] = arith.addi %[[COLUMN]], %[[LANE]] : i32
 // CHECK-NEXT: %[[IN0:.*]] = arith.cmpi slt, %[[COL]], %c80_i32 : i32
 // CHECK-NEXT: %[[READ:.*]] = arith.minsi %[[COL]], %c79_i32 : i32
-// O and the weights' sum, 32 partials per step with no branch: lane l's
-// weight e^(l_s - M) = 2^((l_s - M) log2 e) of partial s = first + l (0 past
-// the last), and each lane's column of the 32 partials weighted by
-// shuffle, into four accumulators.
-// CHECK: %[[SUMS:.*]]:5 = scf.for %[[FIRST:.*]] = %c0_i64 to %c138_i64 step %c32_i64 iter_args({{.*}}) -> (f32, f32, f32, f32, f32)  : i64 {
-// CHECK-NOT: scf.if
+// O and the weights' sum: lane l's weight e^(l_s - M) = 2^((l_s - M)
+// log2 e) of partial s = first + l, and each lane's column of 32 partials
+// weighted by shuffle, into four accumulators. 64 partials a step while 64
+// remain, with no clamp and no branch (partials 0-127 here)...
+// CHECK: %[[FULL:.*]]:5 = scf.for %[[FIRST:.*]] = %c0_i64 to %c128_i64 step %c64_i64 iter_args({{.*}}) -> (f32, f32, f32, f32, f32)  : i64 {
 // CHECK-NEXT: %[[MINE:.*]] = arith.addi %[[FIRST]], %[[LANE64]] : i64
-// CHECK-NEXT: %[[REAL:.*]] = arith.cmpi slt, %[[MINE]], %c138_i64 : i64
+// CHECK-NOT: arith.select
+// CHECK-NOT: scf.if
 // CHECK: arith.subf %{{.*}}, %[[SAFE]] : f32
+// CHECK: %[[E0:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK-COUNT-32: gpu.shuffle  idx %[[E0]]
+// CHECK-NOT: arith.select
+// CHECK: %[[E1:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK-COUNT-31: gpu.shuffle  idx %[[E1]]
+// CHECK: %[[W63:.*]], %{{.*}} = gpu.shuffle  idx %[[E1]], %c31_i32, %c32_i32 : f32
+// CHECK-NOT: gpu.shuffle
+// CHECK: %[[O63:.*]] = llvm.load
+// CHECK-NEXT: %[[ACC3:.*]] = llvm.intr.fma(%[[O63]], %[[W63]], %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK-NEXT: scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %[[ACC3]], %{{.*}}
+// ...then 32 a step, clamped: past the last partial, the last one with
+// weight 0 (here one step, partials 128-137, which canonicalize unrolls).
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[TAILMINE:.*]] = arith.addi %[[LANE64]], %c128_i64 : i64
+// CHECK-NEXT: %[[REAL:.*]] = arith.cmpi slt, %[[TAILMINE]], %c138_i64 : i64
 // CHECK: %[[E:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
 // CHECK-NEXT: %[[W:.*]] = arith.select %[[REAL]], %[[E]], %{{.*}} : f32
-// CHECK-NEXT: %[[TOTALSTEP:.*]] = arith.addf %{{.*}}, %[[W]] : f32
-// CHECK-COUNT-31: gpu.shuffle  idx %[[W]]
-// CHECK: %[[W31:.*]], %{{.*}} = gpu.shuffle  idx %[[W]], %c31_i32, %c32_i32 : f32
-// CHECK-NOT: gpu.shuffle
-// CHECK: %[[O31:.*]] = llvm.load
-// CHECK-NEXT: %[[ACC3:.*]] = llvm.intr.fma(%[[O31]], %[[W31]], %{{.*}}) : (f32, f32, f32) -> f32
-// CHECK-NEXT: scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %[[ACC3]], %[[TOTALSTEP]]
+// CHECK-NEXT: %[[TOTALSTEP:.*]] = arith.addf %[[FULL]]#4, %[[W]] : f32
+// CHECK-COUNT-32: gpu.shuffle  idx %[[W]]
+// CHECK-NOT: gpu.shuffle  idx
 // CHECK-COUNT-3: arith.addf
-// CHECK: gpu.shuffle  xor %[[SUMS]]#4, %c16_i32
+// CHECK: gpu.shuffle  xor %[[TOTALSTEP]], %c16_i32
 // CHECK-COUNT-4: gpu.shuffle  xor
 // CHECK-NEXT: %[[TOTAL:.*]] = arith.addf
 // 1 / sum, 0 for a row no partial saw; O rounded to bf16, one column at a
@@ -99,7 +110,12 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 // CHECK: %[[LASTS:.*]] = arith.subi %[[N64]], %c1_i64 : i64
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[N64]] step %c128_i64 iter_args(%{{.*}}) -> (f32)  : i64 {
 // CHECK: arith.select %{{.*}}, %{{.*}}, %[[LASTS]] : i64
-// CHECK: scf.for %{{.*}} = %c0_i64 to %[[N64]] step %c32_i64 iter_args(%{{.*}}) -> (f32, f32, f32, f32, f32)  : i64 {
+// The full steps end at 64 * (N / 64); the clamped steps take the rest.
+// CHECK: %[[STEPS:.*]] = arith.divui %[[N64]], %c64_i64 : i64
+// CHECK-NEXT: %[[FULLEND:.*]] = arith.muli %[[STEPS]], %c64_i64 : i64
+// CHECK-NEXT: %[[FULL:.*]]:5 = scf.for %{{.*}} = %c0_i64 to %[[FULLEND]] step %c64_i64 iter_args(%{{.*}}) -> (f32, f32, f32, f32, f32)  : i64 {
+// CHECK: scf.for %{{.*}} = %[[FULLEND]] to %[[N64]] step %c32_i64 iter_args(%{{.*}} = %[[FULL]]#0, %{{.*}} = %[[FULL]]#1, %{{.*}} = %[[FULL]]#2, %{{.*}} = %[[FULL]]#3, %{{.*}} = %[[FULL]]#4) -> (f32, f32, f32, f32, f32)  : i64 {
+// CHECK: arith.select %{{.*}}, %{{.*}}, %[[LASTS]] : i64
 gpu.module @launch [#nvvm.target<chip = "sm_90a">] {
   gpu.func @combine_at_launch(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %b: i32, %sq: i32, %s0: i64, %s1: i64, %s2: i64, %partials: i32, %batch: i32, %row: i32, %head: i32, %column: i32) kernel {
     fa4.splitk.workspace_combine %partials partials from %ws to %out[%batch, %row, %head] column %column strides [%s0, %s1, %s2] b %b sq %sq heads 4 depth 64 of f16 : !llvm.ptr<1>, !llvm.ptr<1>
