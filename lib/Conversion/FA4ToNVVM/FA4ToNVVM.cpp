@@ -1165,7 +1165,6 @@ struct SplitKWorkspaceCombineLowering
     auto loadLse = [&](Value s) {
       return loadAt(e.add(lseBase, e.mul(s, rowsPerPartial)));
     };
-    // for (s = from; s < partials; s += step) carried = body(s, carried).
     // for (s = from; s < to; s += step) carried = body(s, carried).
     auto forPartialsTo = [&](Value from, Value to, int64_t step,
                              ValueRange init, auto body) {
@@ -1176,6 +1175,7 @@ struct SplitKWorkspaceCombineLowering
           b, loc, body(loop.getInductionVar(), loop.getRegionIterArgs()));
       return loop.getResults();
     };
+    // The same, to the last partial.
     auto forPartials = [&](Value from, int64_t step, ValueRange init,
                            auto body) {
       return forPartialsTo(from, partials, step, init, body);
