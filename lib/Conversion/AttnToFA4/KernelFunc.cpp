@@ -199,25 +199,24 @@ void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
                          "i64:o.stride.2"});
   if (hasLse)
     combine.params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
-  if (split.atLaunch)
-    combine.params.push_back(("i32:" + Twine(kSplitsSymbol)).str());
   // blockIdx = (query row, batch, group of q-heads); warp w takes head
   // w / warpsPerRow of the group and its columns 32 (w % warpsPerRow) on.
   combine.grid = {
       {"sq"}, {"b"}, {std::to_string(llvm::divideCeil(numQHeads, rowsPerCta))}};
   combine.block[0] = rowsPerCta * warpsPerRow * 32;
+  // The workspace per (b, sq, hq) row: its planned partitions' partials, or
+  // one partition's times the launch's "splits", which the combine also
+  // takes as its last parameter.
+  int64_t plannedPartitions = split.atLaunch ? 1 : split.partitions;
+  abi.workspaceBytes = {std::to_string(
+      workspaceBytesPerRow(plannedPartitions * partialsPerPartition, ovDepth))};
   if (split.atLaunch) {
-    abi.workspaceBytes = {
-        std::to_string(workspaceBytesPerRow(partialsPerPartition, ovDepth)),
-        kSplitsSymbol, "b", "sq", "hq"};
+    abi.workspaceBytes.push_back(kSplitsSymbol);
+    combine.params.push_back(("i32:" + Twine(kSplitsSymbol)).str());
     abi.splitAtLaunch = KernelABI::SplitAtLaunch{
         split.partitions, split.minKeysPerPartition, split.keyTile};
-  } else {
-    abi.workspaceBytes = {
-        std::to_string(workspaceBytesPerRow(
-            split.partitions * partialsPerPartition, ovDepth)),
-        "b", "sq", "hq"};
   }
+  abi.workspaceBytes.append({"b", "sq", "hq"});
 
   gpu::GPUFuncOp func = createKernelFunc(b, loc, combine.kernel, combine.params,
                                          combine.block[0]);
