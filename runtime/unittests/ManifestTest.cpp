@@ -23,6 +23,12 @@ std::string errorWith(const std::string &from, const std::string &to) {
   return manifestError(manifestWith(from, to));
 }
 
+/// The error after replacing `from` by `to` in `json`.
+std::string errorIn(const std::string &json, const std::string &from,
+                    const std::string &to) {
+  return manifestError(edited(json, {{from, to}}));
+}
+
 TEST(ManifestTest, ReadsTheExample) {
   Manifest manifest = goodManifest();
   EXPECT_EQ(manifest.abiVersion, 2);
@@ -490,7 +496,7 @@ TEST(ManifestTest, ReadsAWorkspaceSplitK) {
 
 TEST(ManifestTest, RejectsABrokenWorkspaceSplitK) {
   auto workspaceError = [](const std::string &from, const std::string &to) {
-    return manifestError(edited(workspaceManifestJson(), {{from, to}}));
+    return errorIn(workspaceManifestJson(), from, to);
   };
   EXPECT_EQ(
       workspaceError(R"("fa4_abi_version": 3)", R"("fa4_abi_version": 2)"),
@@ -537,7 +543,7 @@ TEST(ManifestTest, ReadsASplitPickedAtLaunch) {
 
 TEST(ManifestTest, RejectsABrokenSplitAtLaunch) {
   auto splitError = [](const std::string &from, const std::string &to) {
-    return manifestError(edited(splitAtLaunchManifestJson(), {{from, to}}));
+    return errorIn(splitAtLaunchManifestJson(), from, to);
   };
   EXPECT_EQ(
       splitError(R"("fa4_abi_version": 7)", R"("fa4_abi_version": 6)"),
@@ -620,7 +626,7 @@ TEST(ManifestTest, ReadsAPersistentLaunch) {
 
 TEST(ManifestTest, RejectsABrokenPersistentLaunch) {
   auto persistentError = [](const std::string &from, const std::string &to) {
-    return manifestError(edited(persistentManifestJson(), {{from, to}}));
+    return errorIn(persistentManifestJson(), from, to);
   };
   EXPECT_EQ(
       persistentError(R"("fa4_abi_version": 4)", R"("fa4_abi_version": 3)"),
@@ -652,7 +658,7 @@ TEST(ManifestTest, ReadsAPersistentTwin) {
 
 TEST(ManifestTest, RejectsABrokenPersistentTwin) {
   auto twinError = [](const std::string &from, const std::string &to) {
-    return manifestError(edited(persistentTwinManifestJson(), {{from, to}}));
+    return errorIn(persistentTwinManifestJson(), from, to);
   };
   EXPECT_EQ(twinError(R"("fa4_abi_version": 5)", R"("fa4_abi_version": 4)"),
             "manifest: launch.persistent.kernel: unknown key; a version 5 "
@@ -684,8 +690,7 @@ TEST(ManifestTest, ReadsATwinsOwnLaunch) {
 
 TEST(ManifestTest, RejectsABrokenTwinLaunch) {
   auto twinError = [](const std::string &from, const std::string &to) {
-    return manifestError(
-        edited(persistentTwinOwnLaunchManifestJson(), {{from, to}}));
+    return errorIn(persistentTwinOwnLaunchManifestJson(), from, to);
   };
   EXPECT_EQ(twinError(R"("fa4_abi_version": 6)", R"("fa4_abi_version": 5)"),
             "manifest: twin: unknown key; a version 6 key");
