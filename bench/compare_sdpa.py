@@ -323,10 +323,11 @@ def main():
         unit = "TB/s" if decode else "TFLOP/s"
         rate = (lambda ms: kv_bytes / ms / 1e9) if decode else (lambda ms: flops / ms / 1e9)
         graph = args.graph or (decode and args.graph_decode)
-        if graph and not args.graph:
-            unit += "(g)"  # this row alone timed in CUDA graphs
         row = {"artifact": artifact.rstrip("/").split("/")[-1], "b": b, "sq": sq, "skv": skv,
                "unit": unit}
+        if graph and not args.graph:  # this row alone timed in CUDA graphs
+            row["unit"] += "(g)"
+            row["protocol"] = "CUDA graph"
         if args.interleave and not decode and not graph:
             times, windows = interleaved_ms(artifact, problem, b, sq, skv,
                                             args.interleave, args.warmup_ms)
@@ -358,8 +359,6 @@ def main():
             sides.append(("fa4_pdl",
                           fa4_ms(args.fa4_run, artifact, b, sq, skv, graph, pdl=True,
                                  warmup_ms=args.warmup_ms)))
-        if graph and not args.graph:
-            row["protocol"] = "CUDA graph"
         for name, ms in sides:
             row[name + "_ms"] = ms
             row[name] = rate(ms) if ms else None
