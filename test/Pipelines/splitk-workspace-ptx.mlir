@@ -29,20 +29,27 @@
 // CHECK-COUNT-32: st.global.v2.b32
 // CHECK-NOT: st.global.v2
 // CHECK: .visible .entry fa4_fa3_mqa_sm_90a_combine(
-// The combine: 4 warps, one per 32 columns of a row. The LSEs four a lane
-// per step for the max (a butterfly); then O, 32 partials per block: a
-// lane's weight (one ex2), and each lane's column of the 32 partials
-// weighted by shuffle. Two blocks a step for the first 128 of the 138
-// partials, then one clamped block; the weights' sum by butterfly, a bf16
-// store, lg2 for the LSE.
+// The combine: 4 warps, one per 32 columns of a row, one pass over the
+// 138 partials. A step of 64: all 66 loads (two LSEs a lane, the lane's
+// column of 64 partials) before any use, the step's max by butterfly, the
+// rescale's ex2 and the first block's weight, each block's 32 weights by
+// shuffle. Two such steps for partials 0-127, then one clamped block for
+// the last 10 (11 loads); the weights' sum by butterfly, a bf16 store, lg2
+// for the LSE.
 // CHECK: .maxntid 128, 1, 1
-// CHECK-COUNT-4: ld.global.b32
+// CHECK-COUNT-66: ld.global.b32
+// CHECK-NOT: shfl.sync
 // CHECK-COUNT-5: shfl.sync.bfly.b32
-// CHECK: ex2.approx.f32
+// CHECK-NOT: ld.global
+// CHECK-COUNT-2: ex2.approx.f32
 // CHECK-COUNT-32: shfl.sync.idx.b32
 // CHECK: ex2.approx.f32
 // CHECK-COUNT-32: shfl.sync.idx.b32
-// CHECK: ex2.approx.f32
+// CHECK-NOT: shfl.sync.idx.b32
+// CHECK-COUNT-11: ld.global.b32
+// CHECK-NOT: ld.global
+// CHECK-COUNT-5: shfl.sync.bfly.b32
+// CHECK-COUNT-2: ex2.approx.f32
 // CHECK-COUNT-32: shfl.sync.idx.b32
 // CHECK-NOT: shfl.sync.idx.b32
 // CHECK-NOT: ex2.approx.f32

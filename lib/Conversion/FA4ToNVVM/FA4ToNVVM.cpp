@@ -1102,21 +1102,24 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
 //===----------------------------------------------------------------------===//
 
 /// One warp per 32 columns of an output row; lane l owns column `column +
-/// l`, so each partial's band is one coalesced 128-byte read. The max is
-/// lane-parallel (lane l takes partials l, l + 32, ..., kMaxUnroll loads in
-/// flight, then a butterfly). O and the weights' sum then walk the partials
-/// in blocks of a warp's width: lane l computes the weight of partial
-/// first + l, and each lane reads the 32 partials' values of its column
-/// with no branch between the loads, taking their weights by shuffle;
-/// kFullBlocks blocks a step while that many remain, then one clamped
-/// block a step. A row's P partials cost about P / 128 + P / 64 + 1 round
-/// trips to memory.
+/// l`, so each partial's band is one coalesced 128-byte read. One pass over
+/// the partials, kBlocksPerStep blocks of a warp's width a step: lane l
+/// loads the LSE of partial first + l of each block, and each lane its
+/// column of every partial of the step, all before any use, so a step is
+/// one round trip to memory. The step's max (a butterfly) raises the
+/// running max, which rescales the accumulators as the attention kernel
+/// rescales O; lane l computes the weight of its partial and each lane
+/// takes the weights by shuffle. Steps run unclamped while a whole step
+/// remains, then one clamped step takes the rest (past the last partial,
+/// the last one's memory with LSE -inf, so weight 0). A row's P partials
+/// cost ceil(P / 64) round trips; a separate pass for the max first had
+/// cost another ceil(P / 128), and single blocks a step P / 32.
 struct SplitKWorkspaceCombineLowering
     : OpConversionPattern<SplitKWorkspaceCombineOp> {
   using OpConversionPattern::OpConversionPattern;
-  static constexpr int64_t kMaxUnroll = 4;
   static constexpr int64_t kAccumulators = 4;
-  static constexpr int64_t kFullBlocks = 2;
+  static constexpr int64_t kBlocksPerStep = 2;
+  static constexpr int64_t kMaxBlocksPerStep = 3;
   LogicalResult
   matchAndRewrite(SplitKWorkspaceCombineOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -1175,38 +1178,13 @@ struct SplitKWorkspaceCombineLowering
           b, loc, body(loop.getInductionVar(), loop.getRegionIterArgs()));
       return loop.getResults();
     };
-    // The same, to the last partial.
-    auto forPartials = [&](Value from, int64_t step, ValueRange init,
-                           auto body) {
-      return forPartialsTo(from, partials, step, init, body);
-    };
     Value lane = e.lane();
     Value lane64 = e.sext(lane);
     Value lastPartial = e.sub(partials, e.i64(1));
-    // Past the last partial, read the last one: the max is idempotent, and
-    // the weighted sums give it weight 0.
+    // Past the last partial, read the last one (its LSE replaced by -inf).
     auto clampToLast = [&](Value s) {
       return e.select(e.cmp(P::slt, s, partials), s, lastPartial);
     };
-
-    Value maxLse =
-        forPartials(lane64, 32 * kMaxUnroll, ValueRange{negInf},
-                    [&](Value first, ValueRange c) {
-                      Value running = c[0];
-                      for (int64_t j = 0; j < kMaxUnroll; ++j)
-                        running = e.fmax(
-                            running,
-                            loadLse(clampToLast(e.add(first, e.i64(32 * j)))));
-                      return SmallVector<Value>{running};
-                    })
-            .front();
-    maxLse = e.warpMax(maxLse);
-    // A row no partial saw keeps M = -inf: subtract 0 instead so that its
-    // weights are 0, not NaN.
-    Value safeMax =
-        e.select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                       maxLse, negInf),
-                 zero, maxLse);
 
     // The lane's column; a lane past the depth reads the last column (and
     // stores nothing), so the loads need no branch.
@@ -1216,51 +1194,103 @@ struct SplitKWorkspaceCombineLowering
     // The lane's column of partial 0; partial s is s * oStride floats on.
     Value columnOfPartial0 = elementAddress(
         workspace, e.add(e.mul(partialRow, e.i64(depth)), loadColumn));
-    // Partials first + 32 k + [0, 32) into `acc` for k < blocks (acc's last
-    // entry the weights' sum); `clamp`: past the last partial, weight 0.
-    auto accumulate = [&](Value first, int64_t blocks, bool clamp,
-                          SmallVector<Value> acc) {
+    auto isNegInf = [&](Value x) -> Value {
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                                   negInf);
+    };
+    // The carried state: the running max (warp-uniform), kAccumulators
+    // partial sums of the lane's column, and the lane's weights' sum.
+    enum { kMax = 0, kFirstAccumulator = 1, kWeightSum = 1 + kAccumulators };
+    // Partials first + 32 k + [0, 32) for k < blocks; `clamp`: past the
+    // last partial, the last one's memory with LSE -inf.
+    auto step = [&](Value first, int64_t blocks, bool clamp,
+                    SmallVector<Value> state) {
+      SmallVector<Value> lse, values;
       for (int64_t k = 0; k < blocks; ++k) {
-        Value blockFirst = e.add(first, e.i64(32 * k));
-        Value mine = e.add(blockFirst, lane64);
-        Value weight = e.exp2(
-            e.fmul(e.fsub(loadLse(clamp ? clampToLast(mine) : mine), safeMax),
-                   e.f32(M_LOG2E)));
+        Value mine = e.add(e.add(first, e.i64(32 * k)), lane64);
+        Value l = loadLse(clamp ? clampToLast(mine) : mine);
         if (clamp)
-          weight = e.select(e.cmp(P::slt, mine, partials), weight, zero);
-        acc[kAccumulators] = e.fadd(acc[kAccumulators], weight);
+          l = e.select(e.cmp(P::slt, mine, partials), l, negInf);
+        lse.push_back(l);
         for (int64_t j = 0; j < 32; ++j) {
-          Value s = e.add(blockFirst, e.i64(j));
+          Value s = e.add(first, e.i64(32 * k + j));
           if (clamp)
             s = clampToLast(s);
-          Value &sum = acc[j % kAccumulators];
-          sum = e.fma(loadFrom(columnOfPartial0, e.mul(s, oStride)),
-                      e.laneValue(weight, j), sum);
+          values.push_back(loadFrom(columnOfPartial0, e.mul(s, oStride)));
         }
       }
-      return acc;
+      Value stepMax;
+      for (Value l : lse)
+        stepMax = stepMax ? e.fmax(stepMax, l) : l;
+      Value runningMax = state[kMax];
+      Value newMax = e.fmax(runningMax, e.warpMax(stepMax));
+      // Subtract 0 while no partial saw a key, so that the weights are 0,
+      // not NaN; nothing is summed yet then, so any scale will do.
+      Value safeMax = e.select(isNegInf(newMax), zero, newMax);
+      Value scale =
+          e.select(isNegInf(runningMax), e.f32(1.0),
+                   e.exp2(e.fmul(e.fsub(runningMax, newMax), e.f32(M_LOG2E))));
+      state[kMax] = newMax;
+      for (int64_t i = kFirstAccumulator; i <= kWeightSum; ++i)
+        state[i] = e.fmul(state[i], scale);
+      for (int64_t k = 0; k < blocks; ++k) {
+        Value weight = e.exp2(e.fmul(e.fsub(lse[k], safeMax), e.f32(M_LOG2E)));
+        state[kWeightSum] = e.fadd(state[kWeightSum], weight);
+        for (int64_t j = 0; j < 32; ++j) {
+          Value &sum = state[kFirstAccumulator + j % kAccumulators];
+          sum = e.fma(values[32 * k + j], e.laneValue(weight, j), sum);
+        }
+      }
+      return state;
     };
-    // kFullBlocks x 32 partials a step while that many remain (no clamps,
-    // and ptxas keeps a step's loads in flight together: a loop of single
-    // blocks paid a round trip per 32), then 32 a step, clamped.
-    Value fullEnd = e.mul(e.divu(partials, e.i64(32 * kFullBlocks)),
-                          e.i64(32 * kFullBlocks));
-    SmallVector<Value> init(kAccumulators + 1, zero);
-    SmallVector<Value> full = forPartialsTo(
-        e.i64(0), fullEnd, 32 * kFullBlocks, init,
-        [&](Value first, ValueRange c) {
-          return accumulate(first, kFullBlocks, /*clamp=*/false,
-                            SmallVector<Value>(c.begin(), c.end()));
-        });
-    SmallVector<Value> sums = forPartialsTo(
-        fullEnd, partials, 32, full, [&](Value first, ValueRange c) {
-          return accumulate(first, 1, /*clamp=*/true,
-                            SmallVector<Value>(c.begin(), c.end()));
-        });
-    Value weighted = sums[0];
+    auto stepFrom = [&](int64_t blocks, bool clamp) {
+      return [&, blocks, clamp](Value first, ValueRange c) {
+        return step(first, blocks, clamp, SmallVector<Value>(c));
+      };
+    };
+    SmallVector<Value> init(kWeightSum + 1, zero);
+    init[kMax] = negInf;
+    // kBlocksPerStep blocks a step, or all of a count known here in one
+    // step where it is at most kMaxBlocksPerStep blocks (a hinted split's
+    // partials, every load in flight at once). Larger steps spilled: ptxas
+    // hoists the next step's loads above this step's uses.
+    int64_t blocksPerStep = kBlocksPerStep;
+    if (std::optional<int64_t> known = getConstantIntValue(op.getPartials()))
+      if (*known <= 32 * kMaxBlocksPerStep)
+        blocksPerStep = std::max<int64_t>(1, llvm::divideCeil(*known, 32));
+    // Whole steps while that many partials remain: no clamps, and ptxas
+    // keeps a step's loads in flight together.
+    int64_t stepPartials = 32 * blocksPerStep;
+    Value fullEnd =
+        e.mul(e.divu(partials, e.i64(stepPartials)), e.i64(stepPartials));
+    SmallVector<Value> full =
+        forPartialsTo(e.i64(0), fullEnd, stepPartials, init,
+                      stepFrom(blocksPerStep, /*clamp=*/false));
+    // The rest, fewer than a step, in one clamped step of as many blocks as
+    // it needs: tail(n) takes n blocks where more than (n - 1) x 32
+    // partials remain, else tail(n - 1).
+    std::function<SmallVector<Value>(int64_t)> tail =
+        [&](int64_t blocks) -> SmallVector<Value> {
+      if (blocks == 0)
+        return full;
+      Value remaining = e.sub(partials, fullEnd);
+      auto ifTail =
+          scf::IfOp::create(b, loc, ValueRange(full).getTypes(),
+                            e.cmp(P::sgt, remaining, e.i64(32 * (blocks - 1))),
+                            /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifTail.thenBlock());
+      scf::YieldOp::create(b, loc, step(fullEnd, blocks, /*clamp=*/true, full));
+      b.setInsertionPointToStart(ifTail.elseBlock());
+      scf::YieldOp::create(b, loc, tail(blocks - 1));
+      return SmallVector<Value>(ifTail.getResults());
+    };
+    SmallVector<Value> sums = tail(blocksPerStep);
+    Value maxLse = sums[kMax];
+    Value weighted = sums[kFirstAccumulator];
     for (int64_t k = 1; k < kAccumulators; ++k)
-      weighted = e.fadd(weighted, sums[k]);
-    Value total = e.warpSum(sums[kAccumulators]);
+      weighted = e.fadd(weighted, sums[kFirstAccumulator + k]);
+    Value total = e.warpSum(sums[kWeightSum]);
     Value seesKeys =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, total, zero);
     Value inverse = e.select(

@@ -17,59 +17,85 @@
 // CHECK-NEXT: %[[ROWS:.*]] = arith.muli %[[BSQ]], %c8_i64 : i64
 // CHECK: %[[LSEBASE:.*]] = arith.muli %[[BSQ]], %[[PARTIALBYTES]] : i64
 // CHECK-NEXT: %[[LSEROW:.*]] = arith.addi %[[LSEBASE]], %{{.*}} : i64
-// The maximum LSE over the 138 partials: lane l takes partials l, l + 32,
-// l + 64, l + 96 in one step (past the last, the last again: the max is
-// idempotent), then a butterfly over the warp.
-// CHECK: %[[LANE64:.*]] = arith.extsi %[[LANE]] : i32 to i64
-// CHECK-NEXT: %[[LANEMAX:.*]] = scf.for %[[S:.*]] = %[[LANE64]] to %c138_i64 step %c128_i64 iter_args(%[[RUNNING:.*]] = %cst{{.*}}) -> (f32)  : i64 {
-// CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[S]], %c138_i64 : i64
-// CHECK-NEXT: %[[CLAMPED:.*]] = arith.select %[[IN]], %[[S]], %c137_i64 : i64
-// CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[CLAMPED]], %[[ROWS]] : i64
-// CHECK-NEXT: %[[AT:.*]] = arith.addi %[[LSEROW]], %[[STEP]] : i64
-// CHECK-NEXT: %[[PTR:.*]] = llvm.getelementptr %[[WS]][%[[AT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT: %[[L:.*]] = llvm.load %[[PTR]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-// CHECK-NEXT: arith.maximumf %[[RUNNING]], %[[L]] : f32
-// CHECK-COUNT-3: arith.maximumf
-// CHECK-NEXT: scf.yield
-// CHECK: gpu.shuffle  xor %[[LANEMAX]], %c16_i32, %c32_i32 : f32
-// CHECK-COUNT-4: gpu.shuffle  xor
-// CHECK-NEXT: %[[MAX:.*]] = arith.maximumf
-// An all -inf row subtracts 0 instead.
-// CHECK-NEXT: %[[NOKEY:.*]] = arith.cmpf oeq, %[[MAX]], %[[NEGINF:.*]] : f32
-// CHECK-NEXT: %[[SAFE:.*]] = arith.select %[[NOKEY]], %{{.*}}, %[[MAX]] : f32
 // The lane's column, column + lane, against the depth of 80: a lane past
 // it reads column 79 and stores nothing.
+// CHECK: %[[LANE64:.*]] = arith.extsi %[[LANE]] : i32 to i64
 // CHECK-NEXT: %[[COL:.*]] = arith.addi %[[COLUMN]], %[[LANE]] : i32
 // CHECK-NEXT: %[[IN0:.*]] = arith.cmpi slt, %[[COL]], %c80_i32 : i32
 // CHECK-NEXT: %[[READ:.*]] = arith.minsi %[[COL]], %c79_i32 : i32
-// O and the weights' sum: lane l's weight e^(l_s - M) = 2^((l_s - M)
-// log2 e) of partial s = first + l, and each lane's column of 32 partials
-// weighted by shuffle, into four accumulators. 64 partials a step while 64
-// remain, with no clamp and no branch (partials 0-127 here)...
-// CHECK: %[[FULL:.*]]:5 = scf.for %[[FIRST:.*]] = %c0_i64 to %c128_i64 step %c64_i64 iter_args({{.*}}) -> (f32, f32, f32, f32, f32)  : i64 {
+// One pass, 64 partials a step while 64 remain (partials 0-127 here), with
+// no clamp and no branch; carried: the running max (from -inf), four
+// accumulators of the lane's column and the lane's weights' sum.
+// CHECK: %[[FULL:.*]]:6 = scf.for %[[FIRST:.*]] = %c0_i64 to %c128_i64 step %c64_i64 iter_args(%[[RUNNING:.*]] = %[[NEGINF:cst[_0-9]*]], %[[A0:.*]] = %[[ZERO:cst[_0-9]*]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %[[WSUM:.*]] = %[[ZERO]]) -> (f32, f32, f32, f32, f32, f32)  : i64 {
+// Every load of the step before any use: lane l's LSE of partial
+// first + l, then its column of partials first ... first + 31, then the
+// second block the same way.
 // CHECK-NEXT: %[[MINE:.*]] = arith.addi %[[FIRST]], %[[LANE64]] : i64
+// CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[MINE]], %[[ROWS]] : i64
+// CHECK-NEXT: %[[AT:.*]] = arith.addi %[[LSEROW]], %[[STEP]] : i64
+// CHECK-NEXT: %[[PTR:.*]] = llvm.getelementptr %[[WS]][%[[AT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT: %[[L0:.*]] = llvm.load %[[PTR]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 // CHECK-NOT: arith.select
 // CHECK-NOT: scf.if
-// CHECK: arith.subf %{{.*}}, %[[SAFE]] : f32
-// CHECK: %[[E0:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
-// CHECK-COUNT-32: gpu.shuffle  idx %[[E0]]
-// CHECK-NOT: arith.select
-// CHECK: %[[E1:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
-// CHECK-COUNT-31: gpu.shuffle  idx %[[E1]]
-// CHECK: %[[W63:.*]], %{{.*}} = gpu.shuffle  idx %[[E1]], %c31_i32, %c32_i32 : f32
+// CHECK-NOT: arith.maximumf
+// CHECK-COUNT-33: llvm.load
+// CHECK-NOT: arith.maximumf
+// CHECK-COUNT-32: llvm.load
+// The step's max: the two blocks' LSEs, a butterfly, then the running max.
+// CHECK-NEXT: %[[M2:.*]] = arith.maximumf %[[L0]], %{{.*}} : f32
+// CHECK-NEXT: gpu.shuffle  xor %[[M2]], %c16_i32, %c32_i32 : f32
+// CHECK-COUNT-4: gpu.shuffle  xor
+// CHECK-NEXT: %[[STEPMAX:.*]] = arith.maximumf
+// CHECK-NEXT: %[[NEWMAX:.*]] = arith.maximumf %[[RUNNING]], %[[STEPMAX]] : f32
+// While every LSE so far is -inf the weights subtract 0, and the sums
+// (all 0) keep scale 1; otherwise they scale by e^(old - new).
+// CHECK-NEXT: %[[NOKEY:.*]] = arith.cmpf oeq, %[[NEWMAX]], %[[NEGINF]] : f32
+// CHECK-NEXT: %[[SAFE:.*]] = arith.select %[[NOKEY]], %[[ZERO]], %[[NEWMAX]] : f32
+// CHECK-NEXT: %[[DROP:.*]] = arith.subf %[[RUNNING]], %[[NEWMAX]] : f32
+// CHECK-NEXT: %[[DROP2:.*]] = arith.mulf %[[DROP]], %[[LOG2E:.*]] : f32
+// CHECK-NEXT: %[[E:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[DROP2]]) : (f32) -> f32
+// CHECK-NEXT: %[[WASNONE:.*]] = arith.cmpf oeq, %[[RUNNING]], %[[NEGINF]] : f32
+// CHECK-NEXT: %[[SCALE:.*]] = arith.select %[[WASNONE]], %{{.*}}, %[[E]] : f32
+// CHECK-NEXT: %[[A0S:.*]] = arith.mulf %[[A0]], %[[SCALE]] : f32
+// CHECK-COUNT-3: arith.mulf %{{.*}}, %[[SCALE]] : f32
+// CHECK-NEXT: %[[WSUMS:.*]] = arith.mulf %[[WSUM]], %[[SCALE]] : f32
+// Lane l's weight e^(l_s - M) = 2^((l_s - M) log2 e) of partial
+// first + l, and each lane's column of 32 partials weighted by shuffle,
+// into four accumulators.
+// CHECK-NEXT: %[[D0:.*]] = arith.subf %[[L0]], %[[SAFE]] : f32
+// CHECK-NEXT: %[[D0L:.*]] = arith.mulf %[[D0]], %[[LOG2E]] : f32
+// CHECK-NEXT: %[[W0:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[D0L]]) : (f32) -> f32
+// CHECK-NEXT: arith.addf %[[WSUMS]], %[[W0]] : f32
+// CHECK-NEXT: %[[S0:.*]], %{{.*}} = gpu.shuffle  idx %[[W0]], %c0_i32, %c32_i32 : f32
+// CHECK-NEXT: llvm.intr.fma(%{{.*}}, %[[S0]], %[[A0S]]) : (f32, f32, f32) -> f32
+// CHECK-COUNT-31: gpu.shuffle  idx %[[W0]]
+// CHECK: %[[W1:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK-COUNT-31: gpu.shuffle  idx %[[W1]]
+// CHECK: %[[W63:.*]], %{{.*}} = gpu.shuffle  idx %[[W1]], %c31_i32, %c32_i32 : f32
 // CHECK-NOT: gpu.shuffle
-// CHECK: %[[O63:.*]] = llvm.load
-// CHECK-NEXT: %[[ACC3:.*]] = llvm.intr.fma(%[[O63]], %[[W63]], %{{.*}}) : (f32, f32, f32) -> f32
-// CHECK-NEXT: scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %[[ACC3]], %{{.*}}
-// ...then 32 a step, clamped: past the last partial, the last one with
-// weight 0 (here one step, partials 128-137, which canonicalize unrolls).
+// CHECK-NEXT: %[[ACC3:.*]] = llvm.intr.fma(%{{.*}}, %[[W63]], %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK-NEXT: scf.yield %[[NEWMAX]], %{{.*}}, %{{.*}}, %{{.*}}, %[[ACC3]], %{{.*}}
 // CHECK-NEXT: }
+// ...then one clamped step of the rest (partials 128-137: one block, the
+// branches folded here): lane l reads partial 128 + l, or 137 with LSE
+// -inf past it (weight 0); every lane's column of partials 128-137 and
+// 137 again.
 // CHECK-NEXT: %[[TAILMINE:.*]] = arith.addi %[[LANE64]], %c128_i64 : i64
 // CHECK-NEXT: %[[REAL:.*]] = arith.cmpi slt, %[[TAILMINE]], %c138_i64 : i64
-// CHECK: %[[E:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
-// CHECK-NEXT: %[[W:.*]] = arith.select %[[REAL]], %[[E]], %{{.*}} : f32
-// CHECK-NEXT: %[[TOTALSTEP:.*]] = arith.addf %[[FULL]]#4, %[[W]] : f32
-// CHECK-COUNT-32: gpu.shuffle  idx %[[W]]
+// CHECK-NEXT: %[[CLAMPED:.*]] = arith.select %[[REAL]], %[[TAILMINE]], %c137_i64 : i64
+// CHECK: %[[TAILL:.*]] = llvm.load
+// CHECK-NEXT: %[[TAILLSE:.*]] = arith.select %[[REAL]], %[[TAILL]], %[[NEGINF]] : f32
+// CHECK-COUNT-10: llvm.load
+// CHECK-NOT: llvm.load
+// CHECK: gpu.shuffle  xor %[[TAILLSE]], %c16_i32, %c32_i32 : f32
+// CHECK-COUNT-4: gpu.shuffle  xor
+// CHECK-NEXT: %[[TAILSTEPMAX:.*]] = arith.maximumf
+// CHECK-NEXT: %[[MAX:.*]] = arith.maximumf %[[FULL]]#0, %[[TAILSTEPMAX]] : f32
+// The rescale's ex2, then the weight's.
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK: %[[TAILW:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK-NEXT: %[[TOTALSTEP:.*]] = arith.addf %{{.*}}, %[[TAILW]] : f32
+// CHECK-COUNT-32: gpu.shuffle  idx %[[TAILW]]
 // CHECK-NOT: gpu.shuffle  idx
 // CHECK-COUNT-3: arith.addf
 // CHECK: gpu.shuffle  xor %[[TOTALSTEP]], %c16_i32
@@ -108,16 +134,62 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 // CHECK: %[[OSTRIDE:.*]] = arith.muli %[[BSQ]], %c256_i64 : i64
 // CHECK: arith.muli %[[N64]], %[[OSTRIDE]] : i64
 // CHECK: %[[LASTS:.*]] = arith.subi %[[N64]], %c1_i64 : i64
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N64]] step %c128_i64 iter_args(%{{.*}}) -> (f32)  : i64 {
-// CHECK: arith.select %{{.*}}, %{{.*}}, %[[LASTS]] : i64
-// The full steps end at 64 * (N / 64); the clamped steps take the rest.
+// The whole steps end at 64 * (N / 64)...
 // CHECK: %[[STEPS:.*]] = arith.divui %[[N64]], %c64_i64 : i64
 // CHECK-NEXT: %[[FULLEND:.*]] = arith.muli %[[STEPS]], %c64_i64 : i64
-// CHECK-NEXT: %[[FULL:.*]]:5 = scf.for %{{.*}} = %c0_i64 to %[[FULLEND]] step %c64_i64 iter_args(%{{.*}}) -> (f32, f32, f32, f32, f32)  : i64 {
-// CHECK: scf.for %{{.*}} = %[[FULLEND]] to %[[N64]] step %c32_i64 iter_args(%{{.*}} = %[[FULL]]#0, %{{.*}} = %[[FULL]]#1, %{{.*}} = %[[FULL]]#2, %{{.*}} = %[[FULL]]#3, %{{.*}} = %[[FULL]]#4) -> (f32, f32, f32, f32, f32)  : i64 {
+// CHECK-NEXT: %[[FULL:.*]]:6 = scf.for %{{.*}} = %c0_i64 to %[[FULLEND]] step %c64_i64 iter_args(%{{.*}}) -> (f32, f32, f32, f32, f32, f32)  : i64 {
+// CHECK-NOT: arith.select %{{.*}}, %{{.*}}, %[[LASTS]] : i64
+// CHECK: scf.yield
+// ...then one clamped step takes the rest: two blocks where more than 32
+// remain, else one where any remain (no LSE output here, so no max is
+// carried out).
+// CHECK: %[[REST:.*]] = arith.subi %[[N64]], %[[FULLEND]] : i64
+// CHECK-NEXT: %[[TWO:.*]] = arith.cmpi sgt, %[[REST]], %c32_i64 : i64
+// CHECK-NEXT: %[[TAIL:.*]]:5 = scf.if %[[TWO]] -> (f32, f32, f32, f32, f32) {
+// CHECK-COUNT-2: arith.select %{{.*}}, %{{.*}}, %[[LASTS]] : i64
+// CHECK: } else {
+// CHECK-NEXT: %[[ONE:.*]] = arith.cmpi sgt, %[[REST]], %c0_i64 : i64
+// CHECK-NEXT: scf.if %[[ONE]] -> (f32, f32, f32, f32, f32) {
 // CHECK: arith.select %{{.*}}, %{{.*}}, %[[LASTS]] : i64
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[FULL]]#1, %[[FULL]]#2, %[[FULL]]#3, %[[FULL]]#4, %[[FULL]]#5
 gpu.module @launch [#nvvm.target<chip = "sm_90a">] {
   gpu.func @combine_at_launch(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %b: i32, %sq: i32, %s0: i64, %s1: i64, %s2: i64, %partials: i32, %batch: i32, %row: i32, %head: i32, %column: i32) kernel {
+    fa4.splitk.workspace_combine %partials partials from %ws to %out[%batch, %row, %head] column %column strides [%s0, %s1, %s2] b %b sq %sq heads 4 depth 64 of f16 : !llvm.ptr<1>, !llvm.ptr<1>
+    gpu.return
+  }
+}
+
+// A count known here and at most three blocks (40 partials: two) takes one
+// clamped step with no loop: lane l's LSEs of partials l and 32 + l (-inf
+// past 39), every lane's column of partials 0-39, all loaded before the
+// step's max.
+// CHECK-LABEL: llvm.func @combine_one_step(
+// CHECK-NOT: scf.for
+// CHECK-NOT: scf.if
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32_i32 : i32
+// CHECK: %[[LANE64:.*]] = arith.extsi %[[LANE]] : i32 to i64
+// CHECK-NOT: arith.maximumf
+// CHECK: %[[L0:.*]] = llvm.load
+// CHECK-NEXT: %[[LSE0:.*]] = arith.select %{{.*}}, %[[L0]], %[[NEGINF:.*]] : f32
+// CHECK-COUNT-32: llvm.load
+// CHECK-NOT: arith.maximumf
+// CHECK: %[[SECOND:.*]] = arith.addi %[[LANE64]], %c32_i64 : i64
+// CHECK-NEXT: %[[REAL:.*]] = arith.cmpi slt, %[[SECOND]], %c40_i64 : i64
+// CHECK-NEXT: arith.select %[[REAL]], %[[SECOND]], %c39_i64 : i64
+// CHECK-NOT: arith.maximumf
+// CHECK: %[[L1:.*]] = llvm.load
+// CHECK-NEXT: %[[LSE1:.*]] = arith.select %[[REAL]], %[[L1]], %[[NEGINF]] : f32
+// CHECK-COUNT-8: llvm.load
+// CHECK-NOT: llvm.load
+// CHECK: arith.maximumf %[[LSE0]], %[[LSE1]] : f32
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK-COUNT-64: gpu.shuffle  idx
+// CHECK-NOT: gpu.shuffle  idx
+// CHECK-NOT: scf.for
+gpu.module @known [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @combine_one_step(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %b: i32, %sq: i32, %s0: i64, %s1: i64, %s2: i64, %batch: i32, %row: i32, %head: i32, %column: i32) kernel {
+    %partials = arith.constant 40 : i32
     fa4.splitk.workspace_combine %partials partials from %ws to %out[%batch, %row, %head] column %column strides [%s0, %s1, %s2] b %b sq %sq heads 4 depth 64 of f16 : !llvm.ptr<1>, !llvm.ptr<1>
     gpu.return
   }
