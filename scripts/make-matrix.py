@@ -12,6 +12,7 @@ import glob
 import itertools
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -254,6 +255,13 @@ LAUNCH_DECODE_BENCH = {"decode_d128_h32x8_launch": [(1, 1, 8192),
                        "decode_d128_h8x1_launch": [(1, 1, 8192),
                                                    (1, 1, 32768),
                                                    (1, 1, 131072)]}
+# The runtime's split rule with fewer keys per partition than the planner's
+# minimum (4 key tiles): copies of the LAUNCH_DECODE_BENCH kernels whose
+# manifest asks for at least `tiles` key tiles a partition. The kernels are
+# the same; only the partition count the runtime picks changes (more,
+# shorter partitions where the keys, not the SMs, bound it). Session 21
+# measured 8 and 16 tiles (slower); these measure the other side.
+LAUNCH_RULE_VARIANTS = {"min1": 1, "min2": 2}
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
 # A matrix kernel with a looped twin also runs these (B, Sq, Skv) on three
@@ -392,6 +400,20 @@ def main():
         directory = artifact_dir(args.out, name, args.chip)
         bench_rows += [f"{on_device(directory)}:{b}:{sq}:{skv}"
                        for b, sq, skv in shapes]
+        for variant, tiles in LAUNCH_RULE_VARIANTS.items():
+            copy = directory.replace(f"_{args.chip}",
+                                     f"_{variant}_{args.chip}")
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(directory, copy)
+            manifest_path = os.path.join(copy, "manifest.json")
+            with open(manifest_path) as f:
+                manifest = json.load(f)
+            rule = manifest["workspace"]["split_at_launch"]
+            rule["min_keys_per_partition"] = tiles * rule["key_tile"]
+            with open(manifest_path, "w") as f:
+                json.dump(manifest, f, indent=2)
+            bench_rows += [f"{on_device(copy)}:{b}:{sq}:{skv}"
+                           for b, sq, skv in shapes]
     for name, shapes in DECODE_BENCH.items():
         names = [name] + [f"{name}_{v}"
                           for v, (_, kernels) in DECODE_VARIANTS.items()
