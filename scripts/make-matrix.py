@@ -260,7 +260,8 @@ LAUNCH_DECODE_BENCH = {"decode_d128_h32x8_launch": [(1, 1, 8192),
 # manifest asks for at least `tiles` key tiles a partition. The kernels are
 # the same; only the partition count the runtime picks changes (more,
 # shorter partitions where the keys, not the SMs, bound it). Session 21
-# measured 8 and 16 tiles (slower); these measure the other side.
+# measured 8 and 16 tiles (slower); session 22 these (faster at 8/1 heads,
+# 8k keys, slower at 32k). Built with --rule-copies.
 LAUNCH_RULE_VARIANTS = {"min1": 1, "min2": 2}
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
@@ -310,6 +311,9 @@ def main():
                              "kernels (repeatable), e.g. "
                              "--matrix-flag=--persistent-max-seq-kv=2048 "
                              "to check an option over the whole matrix")
+    parser.add_argument("--rule-copies", action="store_true",
+                        help="also write the LAUNCH_RULE_VARIANTS copies of "
+                             "the launch-split decode kernels")
     parser.add_argument("--decode-only", action="store_true",
                         help="only the split-K decode kernels and their "
                              "benchmark rows")
@@ -400,7 +404,8 @@ def main():
         directory = artifact_dir(args.out, name, args.chip)
         bench_rows += [f"{on_device(directory)}:{b}:{sq}:{skv}"
                        for b, sq, skv in shapes]
-        for variant, tiles in LAUNCH_RULE_VARIANTS.items():
+        for variant, tiles in (LAUNCH_RULE_VARIANTS.items()
+                               if args.rule_copies else []):
             copy = directory.replace(f"_{args.chip}",
                                      f"_{variant}_{args.chip}")
             shutil.rmtree(copy, ignore_errors=True)
