@@ -161,8 +161,11 @@ WorkspacePartial fa4::workspacePartial(OpBuilder &b, Location loc,
                                        int64_t ovDepth) {
   KernelEmitter e(b, loc);
   Value seqQ64 = e.sext(seqQ);
-  // B * Sq * H rows per partial: O as [partial][b][sq][h][Dv], then LSE as
-  // [partial][b][h][sq].
+  Value partials64 = e.sext(partials);
+  // A row's partials side by side, so that the combine reads them at
+  // constant offsets from one address and its LSEs in one line: O as
+  // [b][sq][h][partial][Dv], then LSE as [b][h][partial][sq] (the epilogue
+  // stores LSE with a unit sq stride).
   Value rows = e.mul(e.mul(e.sext(batchSize), seqQ64), e.i64(numQHeads));
   Value index64 = e.sext(index);
   Type f32 = b.getF32Type();
@@ -171,13 +174,14 @@ WorkspacePartial fa4::workspacePartial(OpBuilder &b, Location loc,
                                ValueRange{element});
   };
   WorkspacePartial partial;
-  partial.outPtr = at(e.mul(e.mul(index64, rows), e.i64(ovDepth)));
-  partial.outStride = {e.mul(seqQ64, e.i64(numQHeads * ovDepth)),
-                       e.i64(numQHeads * ovDepth), e.i64(ovDepth)};
-  partial.lsePtr =
-      at(e.add(e.mul(e.mul(e.sext(partials), rows), e.i64(ovDepth)),
-               e.mul(index64, rows)));
-  partial.lseStride = {e.mul(seqQ64, e.i64(numQHeads)), seqQ64};
+  Value headStride = e.mul(partials64, e.i64(ovDepth));
+  Value rowStride = e.mul(headStride, e.i64(numQHeads));
+  partial.outPtr = at(e.mul(index64, e.i64(ovDepth)));
+  partial.outStride = {e.mul(rowStride, seqQ64), rowStride, headStride};
+  Value lseHeadStride = e.mul(partials64, seqQ64);
+  partial.lsePtr = at(e.add(e.mul(e.mul(partials64, rows), e.i64(ovDepth)),
+                            e.mul(index64, seqQ64)));
+  partial.lseStride = {e.mul(lseHeadStride, e.i64(numQHeads)), lseHeadStride};
   return partial;
 }
 

@@ -1141,21 +1141,23 @@ struct SplitKWorkspaceCombineLowering
     Type f32 = b.getF32Type();
     Value negInf = e.f32(-INFINITY), zero = e.f32(0.0);
 
-    // Element offsets into the workspace (docs of the op): partial s of this
-    // row is row `partialRow + s * partialStride` of depth floats, its LSE
-    // at `lseBase + s * lseStride`.
-    Value rowsPerPartial = e.mul(e.mul(e.sext(batchSize), e.sext(seqQ)),
-                                 e.i64(heads)); // B * Sq * H
-    Value partialRow =
-        e.add(e.mul(e.add(e.mul(e.sext(batch), e.sext(seqQ)), e.sext(row)),
-                    e.i64(heads)),
-              e.sext(head));
-    Value oStride = e.mul(rowsPerPartial, e.i64(depth));
-    Value lseBase = e.add(
-        e.mul(partials, oStride),
-        e.add(e.mul(e.add(e.mul(e.sext(batch), e.i64(heads)), e.sext(head)),
-                    e.sext(seqQ)),
-              e.sext(row)));
+    // Element offsets into the workspace (docs of the op): partial s of
+    // this row is `depth` floats at `oRow + s * depth`, its LSE at
+    // `lseRow + s * Sq`.
+    Value seqQ64 = e.sext(seqQ);
+    Value rows = e.mul(e.mul(e.sext(batchSize), seqQ64),
+                       e.i64(heads)); // B * Sq * H
+    Value rowIndex = e.add(
+        e.mul(e.add(e.mul(e.sext(batch), seqQ64), e.sext(row)), e.i64(heads)),
+        e.sext(head));
+    Value oRow = e.mul(e.mul(rowIndex, partials), e.i64(depth));
+    Value lseRow = e.add(
+        e.mul(e.mul(partials, rows), e.i64(depth)),
+        e.add(
+            e.mul(e.mul(e.add(e.mul(e.sext(batch), e.i64(heads)), e.sext(head)),
+                        partials),
+                  seqQ64),
+            e.sext(row)));
     auto elementAddress = [&](Value base, Value element) -> Value {
       return LLVM::GEPOp::create(b, loc, workspace.getType(), f32, base,
                                  ValueRange{element});
@@ -1166,7 +1168,7 @@ struct SplitKWorkspaceCombineLowering
     };
     auto loadAt = [&](Value element) { return loadFrom(workspace, element); };
     auto loadLse = [&](Value s) {
-      return loadAt(e.add(lseBase, e.mul(s, rowsPerPartial)));
+      return loadAt(e.add(lseRow, e.mul(s, seqQ64)));
     };
     // for (s = from; s < to; s += step) carried = body(s, carried).
     auto forPartialsTo = [&](Value from, Value to, int64_t step,
@@ -1191,9 +1193,8 @@ struct SplitKWorkspaceCombineLowering
     Value column = e.add(firstColumn, lane);
     Value inDepth = e.cmp(P::slt, column, e.i32(depth));
     Value loadColumn = e.sext(e.mins(column, e.i32(depth - 1)));
-    // The lane's column of partial 0; partial s is s * oStride floats on.
-    Value columnOfPartial0 = elementAddress(
-        workspace, e.add(e.mul(partialRow, e.i64(depth)), loadColumn));
+    // The lane's column of partial 0; partial s is s * depth floats on.
+    Value columnOfPartial0 = elementAddress(workspace, e.add(oRow, loadColumn));
     auto isNegInf = [&](Value x) -> Value {
       return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
                                    negInf);
@@ -1206,6 +1207,10 @@ struct SplitKWorkspaceCombineLowering
     auto step = [&](Value first, int64_t blocks, bool clamp,
                     SmallVector<Value> state) {
       SmallVector<Value> lse, values;
+      // An unclamped step's partials lie at constant offsets from its first.
+      Value columnOfFirst =
+          clamp ? Value()
+                : elementAddress(columnOfPartial0, e.mul(first, e.i64(depth)));
       for (int64_t k = 0; k < blocks; ++k) {
         Value mine = e.add(e.add(first, e.i64(32 * k)), lane64);
         Value l = loadLse(clamp ? clampToLast(mine) : mine);
@@ -1213,10 +1218,13 @@ struct SplitKWorkspaceCombineLowering
           l = e.select(e.cmp(P::slt, mine, partials), l, negInf);
         lse.push_back(l);
         for (int64_t j = 0; j < 32; ++j) {
-          Value s = e.add(first, e.i64(32 * k + j));
-          if (clamp)
-            s = clampToLast(s);
-          values.push_back(loadFrom(columnOfPartial0, e.mul(s, oStride)));
+          if (!clamp) {
+            values.push_back(
+                loadFrom(columnOfFirst, e.i64((32 * k + j) * depth)));
+            continue;
+          }
+          Value s = clampToLast(e.add(first, e.i64(32 * k + j)));
+          values.push_back(loadFrom(columnOfPartial0, e.mul(s, e.i64(depth))));
         }
       }
       Value stepMax;

@@ -28,17 +28,31 @@
 // CHECK: ^bb0(%[[CONSUMER:.*]]: i32, %{{.*}}: i32):
 // CHECK: %[[BX:.*]] = gpu.block_id  x
 // CHECK-NEXT: %[[PARTITION:.*]] = arith.index_cast %[[BX]] : index to i32
-// Partial 2 * partition + consumer: O at partial * (B * Sq * 8) * 128
-// floats, its LSE after all 138 partials' O.
+// Partial 2 * partition + consumer of P = 2 * gridDim.x, a row's partials
+// side by side: O at partial * 128 floats with strides (Sq * 8 * P * 128,
+// 8 * P * 128, P * 128) over (b, sq, head); its LSE after all partials' O,
+// at P * (B * Sq * 8) * 128 + partial * Sq with strides (8 * P * Sq,
+// P * Sq) over (b, head).
 // CHECK: %[[TWICE:.*]] = arith.muli %[[PARTITION]], %c2_i32 : i32
 // CHECK-NEXT: %[[INDEX:.*]] = arith.addi %[[TWICE]], %[[CONSUMER]] : i32
+// CHECK-NEXT: %[[P:.*]] = arith.muli %{{.*}}, %c2_i32 : i32
+// CHECK-NEXT: %[[SQ64:.*]] = arith.extsi %[[SQ]] : i32 to i64
+// CHECK-NEXT: %[[P64:.*]] = arith.extsi %[[P]] : i32 to i64
 // CHECK: %[[ROWS:.*]] = arith.muli %{{.*}}, %c8_i64 : i64
 // CHECK-NEXT: %[[INDEX64:.*]] = arith.extsi %[[INDEX]] : i32 to i64
-// CHECK-NEXT: %[[FIRSTROW:.*]] = arith.muli %[[INDEX64]], %[[ROWS]] : i64
-// CHECK-NEXT: %[[OFFSET:.*]] = arith.muli %[[FIRSTROW]], %c128_i64 : i64
+// CHECK-NEXT: %[[HSTRIDE:.*]] = arith.muli %[[P64]], %c128_i64 : i64
+// CHECK-NEXT: %[[RSTRIDE:.*]] = arith.muli %[[P64]], %c1024_i64 : i64
+// CHECK-NEXT: %[[OFFSET:.*]] = arith.muli %[[INDEX64]], %c128_i64 : i64
 // CHECK-NEXT: %[[OUT:.*]] = llvm.getelementptr %[[WS]][%[[OFFSET]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK: %[[LSE:.*]] = llvm.getelementptr %[[WS]]
-// CHECK: fa4.epilogue %{{.*}}, %{{.*}}, %{{.*}} to %[[OUT]][%{{.*}}, %{{.*}}, %{{.*}}] strides[%{{.*}}, %c1024_i64, %c128_i64] sq %[[SQ]] depth 128 of f32 lse %[[LSE]] strides[%{{.*}}, %{{.*}}] {group = 8 : i64}
+// CHECK-NEXT: %[[BSTRIDE:.*]] = arith.muli %[[RSTRIDE]], %[[SQ64]] : i64
+// CHECK-NEXT: %[[LHSTRIDE:.*]] = arith.muli %[[P64]], %[[SQ64]] : i64
+// CHECK-NEXT: %[[LSEAT:.*]] = arith.muli %[[INDEX64]], %[[SQ64]] : i64
+// CHECK-NEXT: %[[ALLROWS:.*]] = arith.muli %[[P64]], %[[ROWS]] : i64
+// CHECK-NEXT: %[[ALLO:.*]] = arith.muli %[[ALLROWS]], %c128_i64 : i64
+// CHECK-NEXT: %[[LSEOFFSET:.*]] = arith.addi %[[ALLO]], %[[LSEAT]] : i64
+// CHECK-NEXT: %[[LSE:.*]] = llvm.getelementptr %[[WS]][%[[LSEOFFSET]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-NEXT: %[[LBSTRIDE:.*]] = arith.muli %[[LHSTRIDE]], %c8_i64 : i64
+// CHECK-NEXT: fa4.epilogue %{{.*}}, %{{.*}}, %{{.*}} to %[[OUT]][%{{.*}}, %{{.*}}, %{{.*}}] strides[%[[BSTRIDE]], %[[RSTRIDE]], %[[HSTRIDE]]] sq %[[SQ]] depth 128 of f32 lse %[[LSE]] strides[%[[LBSTRIDE]], %[[LHSTRIDE]]] {group = 8 : i64}
 // CHECK-NOT: fa4.splitk.combine
 
 // The combine kernel: blockIdx = (query row, batch, head), a warp per 32
@@ -71,8 +85,12 @@
 // SM100-SAME: %[[WS:arg14]]: !llvm.ptr<1>)
 // SM100-NOT: fa4.cluster.sync
 // SM100-NOT: fa4.splitk.stage
+// The same side-by-side layout, one partial a CTA (P = gridDim.x): head
+// stride P * 128, row stride 8 * P * 128.
+// SM100: %[[HSTRIDE:.*]] = arith.muli %[[P64:.*]], %c128_i64 : i64
+// SM100-NEXT: %[[RSTRIDE:.*]] = arith.muli %[[P64]], %c1024_i64 : i64
 // SM100: %[[PART:.*]] = llvm.getelementptr %[[WS]]
-// SM100: fa4.epilogue %{{.*}}, %{{.*}}, %{{.*}} to %[[PART]][{{.*}}] strides[%{{.*}}, %c1024_i64, %c128_i64] sq %{{.*}} depth 128 of f32 lse %{{.*}} strides[%{{.*}}, %{{.*}}] {group = 8 : i64} : !fa4.tmem_tile<128x128xf32>
+// SM100: fa4.epilogue %{{.*}}, %{{.*}}, %{{.*}} to %[[PART]][{{.*}}] strides[%{{.*}}, %[[RSTRIDE]], %[[HSTRIDE]]] sq %{{.*}} depth 128 of f32 lse %{{.*}} strides[%{{.*}}, %{{.*}}] {group = 8 : i64} : !fa4.tmem_tile<128x128xf32>
 // SM100-NOT: fa4.splitk.combine
 // SM100: gpu.func @[[KERNEL]]_combine(
 // SM100: fa4.splitk.workspace_combine %c64_i32 partials from %{{.*}} heads 8 depth 128 of bf16 lse

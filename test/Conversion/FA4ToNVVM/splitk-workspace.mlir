@@ -3,26 +3,41 @@
 // The workspace combine of 138 partials for 8 q-heads, depth 80, by the
 // warp of columns %column + lane (the third warp of a row, column 64, has
 // lanes 16 and on past the depth).
-// With B = %b and Sq = %sq, partial s of row (batch, row, head) holds O at
-// float ((s * B + batch) * Sq + row) * 8 + head) * 80 and its LSE at
-// 138 * B * Sq * 8 * 80 + ((s * B + batch) * 8 + head) * Sq + row.
+// With B = %b and Sq = %sq, a row's partials lie side by side: partial s
+// of row (batch, row, head) holds O at float
+// (((batch * Sq + row) * 8 + head) * 138 + s) * 80 and its LSE at
+// 138 * B * Sq * 8 * 80 + ((batch * 8 + head) * 138 + s) * Sq + row.
 // CHECK-LABEL: llvm.func @combine(
-// CHECK-SAME: %[[WS:arg0]]: !llvm.ptr<1>, %[[OUT:arg1]]: !llvm.ptr<1>, %[[LSE:arg2]]: !llvm.ptr<1>, %[[B:arg3]]: i32, %[[SQ:arg4]]: i32, {{.*}}, %[[COLUMN:arg13]]: i32)
-// CHECK-DAG: %[[PARTIALBYTES:.*]] = arith.constant 88320 : i64
+// CHECK-SAME: %[[WS:arg0]]: !llvm.ptr<1>, %[[OUT:arg1]]: !llvm.ptr<1>, %[[LSE:arg2]]: !llvm.ptr<1>, %[[B:arg3]]: i32, %[[SQ:arg4]]: i32, {{.*}}, %[[BATCH:arg10]]: i32, %[[ROW:arg11]]: i32, %[[HEAD:arg12]]: i32, %[[COLUMN:arg13]]: i32)
 // The lane: thread % 32.
 // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32_i32 : i32
 // CHECK: %[[SQ64:.*]] = arith.extsi %[[SQ]] : i32 to i64
 // CHECK-NEXT: %[[B64:.*]] = arith.extsi %[[B]] : i32 to i64
 // CHECK-NEXT: %[[BSQ:.*]] = arith.muli %[[B64]], %[[SQ64]] : i64
-// CHECK-NEXT: %[[ROWS:.*]] = arith.muli %[[BSQ]], %c8_i64 : i64
-// CHECK: %[[LSEBASE:.*]] = arith.muli %[[BSQ]], %[[PARTIALBYTES]] : i64
-// CHECK-NEXT: %[[LSEROW:.*]] = arith.addi %[[LSEBASE]], %{{.*}} : i64
+// CHECK-NEXT: %[[HEAD64:.*]] = arith.extsi %[[HEAD]] : i32 to i64
+// CHECK-NEXT: %[[ROW64:.*]] = arith.extsi %[[ROW]] : i32 to i64
+// CHECK-NEXT: %[[BATCH64:.*]] = arith.extsi %[[BATCH]] : i32 to i64
+// The row's O: row index * 138 * 80 floats.
+// CHECK: %[[ROWINDEX:.*]] = arith.addi %{{.*}}, %[[HEAD64]] : i64
+// CHECK-NEXT: %[[OROW:.*]] = arith.muli %[[ROWINDEX]], %c11040_i64 : i64
+// Its LSEs: past all O (138 * B * Sq * 8 * 80), then (batch * 8 + head) *
+// 138 * Sq + row.
+// CHECK-NEXT: %[[BH:.*]] = arith.muli %[[BATCH64]], %c8_i64 : i64
+// CHECK-NEXT: %[[BH2:.*]] = arith.addi %[[BH]], %[[HEAD64]] : i64
+// CHECK-NEXT: %[[BHP:.*]] = arith.muli %[[BH2]], %c138_i64 : i64
+// CHECK-NEXT: %[[BHPS:.*]] = arith.muli %[[BHP]], %[[SQ64]] : i64
+// CHECK-NEXT: %[[INROW:.*]] = arith.addi %[[BHPS]], %[[ROW64]] : i64
+// CHECK-NEXT: %[[ALLO:.*]] = arith.muli %[[BSQ]], %c88320_i64 : i64
+// CHECK-NEXT: %[[LSEROW:.*]] = arith.addi %[[ALLO]], %[[INROW]] : i64
 // The lane's column, column + lane, against the depth of 80: a lane past
 // it reads column 79 and stores nothing.
 // CHECK: %[[LANE64:.*]] = arith.extsi %[[LANE]] : i32 to i64
 // CHECK-NEXT: %[[COL:.*]] = arith.addi %[[COLUMN]], %[[LANE]] : i32
 // CHECK-NEXT: %[[IN0:.*]] = arith.cmpi slt, %[[COL]], %c80_i32 : i32
 // CHECK-NEXT: %[[READ:.*]] = arith.minsi %[[COL]], %c79_i32 : i32
+// CHECK-NEXT: %[[READ64:.*]] = arith.extsi %[[READ]] : i32 to i64
+// CHECK-NEXT: %[[AT0:.*]] = arith.addi %[[OROW]], %[[READ64]] : i64
+// CHECK-NEXT: %[[COLUMN0:.*]] = llvm.getelementptr %[[WS]][%[[AT0]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // One pass, 64 partials a step while 64 remain (partials 0-127 here), with
 // no clamp and no branch; carried: the running max (from -inf), four
 // accumulators of the lane's column and the lane's weights' sum.
@@ -30,15 +45,22 @@
 // Every load of the step before any use: lane l's LSE of partial
 // first + l, then its column of partials first ... first + 31, then the
 // second block the same way.
+// The step's partials at constant offsets (80 floats apart) from its
+// first; lane l's LSE at (first + l) * Sq from the row's.
+// CHECK-NEXT: %[[FIRSTAT:.*]] = arith.muli %[[FIRST]], %c80_i64 : i64
+// CHECK-NEXT: %[[STEPBASE:.*]] = llvm.getelementptr %[[COLUMN0]][%[[FIRSTAT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT: %[[MINE:.*]] = arith.addi %[[FIRST]], %[[LANE64]] : i64
-// CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[MINE]], %[[ROWS]] : i64
+// CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[MINE]], %[[SQ64]] : i64
 // CHECK-NEXT: %[[AT:.*]] = arith.addi %[[LSEROW]], %[[STEP]] : i64
 // CHECK-NEXT: %[[PTR:.*]] = llvm.getelementptr %[[WS]][%[[AT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT: %[[L0:.*]] = llvm.load %[[PTR]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK-NEXT: llvm.load %[[STEPBASE]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK-NEXT: %[[P1:.*]] = llvm.getelementptr %[[STEPBASE]][80] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+// CHECK-NEXT: llvm.load %[[P1]]
 // CHECK-NOT: arith.select
 // CHECK-NOT: scf.if
 // CHECK-NOT: arith.maximumf
-// CHECK-COUNT-33: llvm.load
+// CHECK-COUNT-31: llvm.load
 // CHECK-NOT: arith.maximumf
 // CHECK-COUNT-32: llvm.load
 // The step's max: the two blocks' LSEs, a butterfly, then the running max.
@@ -125,14 +147,17 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 }
 
 // A count known only at launch (a split-K picked by the runtime): the loops
-// run to the count's sign extension, and the LSEs start past that many
-// partials of O.
+// run to the count's sign extension, a row's O is N partials of 64 floats,
+// and the LSEs start past N partials of every row's O.
 // CHECK-LABEL: llvm.func @combine_at_launch(
 // CHECK-SAME: %[[WS:arg0]]: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[B:arg2]]: i32, %[[SQ:arg3]]: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %[[N:arg7]]: i32
 // CHECK: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
 // CHECK: %[[BSQ:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
-// CHECK: %[[OSTRIDE:.*]] = arith.muli %[[BSQ]], %c256_i64 : i64
-// CHECK: arith.muli %[[N64]], %[[OSTRIDE]] : i64
+// CHECK-NEXT: %[[ROWS:.*]] = arith.muli %[[BSQ]], %c4_i64 : i64
+// CHECK: %[[ROWP:.*]] = arith.muli %{{.*}}, %[[N64]] : i64
+// CHECK-NEXT: arith.muli %[[ROWP]], %c64_i64 : i64
+// CHECK: %[[ALLROWS:.*]] = arith.muli %[[N64]], %[[ROWS]] : i64
+// CHECK-NEXT: arith.muli %[[ALLROWS]], %c64_i64 : i64
 // CHECK: %[[LASTS:.*]] = arith.subi %[[N64]], %c1_i64 : i64
 // The whole steps end at 64 * (N / 64)...
 // CHECK: %[[STEPS:.*]] = arith.divui %[[N64]], %c64_i64 : i64

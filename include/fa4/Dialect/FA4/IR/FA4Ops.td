@@ -514,11 +514,12 @@ def FA4_SplitKWorkspaceCombineOp : FA4_Op<"splitk.workspace_combine",
     Lane l combines column `column + l` of the row (`column` a multiple of
     32; a lane past the depth stores nothing), so a row of depth D takes
     ceil(D / 32) warps, which need not meet. With B = `batch_size`, Sq =
-    `sq` and H = `heads` q-heads, partial s of row (b, r, h) is its
-    normalised O_s, `depth` f32 from element (((s * B + b) * Sq + r) * H +
-    h) * depth of `workspace`, and its natural-log LSE l_s, the f32 at
-    element partials * B * Sq * H * depth + ((s * B + b) * H + h) * Sq + r:
-    what `fa4.epilogue` of f32 writes with those strides. The warp forms
+    `sq`, H = `heads` q-heads and P = `partials`, a row's partials lie side
+    by side: partial s of row (b, r, h) is its normalised O_s, `depth` f32
+    from element (((b * Sq + r) * H + h) * P + s) * depth of `workspace`,
+    and its natural-log LSE l_s, the f32 at element P * B * Sq * H * depth +
+    ((b * H + h) * P + s) * Sq + r: what `fa4.epilogue` of f32 writes with
+    those strides. The warp forms
     M = max l_s and w_s = e^(l_s - M) / sum_s e^(l_s - M), stores its
     columns of O = sum_s w_s O_s at `out + batch * s0 + row * s1 + head *
     s2 + column` and, with `lse`, the warp of column 0 stores
