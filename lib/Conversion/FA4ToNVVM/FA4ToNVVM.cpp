@@ -1104,22 +1104,26 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
 /// One warp per 32 columns of an output row; lane l owns column `column +
 /// l`, so each partial's band is one coalesced 128-byte read. One pass over
 /// the partials, kBlocksPerStep blocks of a warp's width a step: lane l
-/// loads the LSE of partial first + l of each block, and each lane its
-/// column of every partial of the step, all before any use, so a step is
-/// one round trip to memory. The step's max (a butterfly) raises the
-/// running max, which rescales the accumulators as the attention kernel
-/// rescales O; lane l computes the weight of its partial and each lane
-/// takes the weights by shuffle. Steps run unclamped while a whole step
-/// remains, then one clamped step takes the rest (past the last partial,
+/// loads the LSE of partial first + l of each block (a row's partials lie
+/// side by side, so at Sq = 1 that is one line), and each lane its column
+/// of every partial of the step, at constant offsets from one address, all
+/// before any use, so a step is one round trip to memory. The step's max (a
+/// butterfly) raises the running max, which rescales the accumulators as the
+/// attention kernel rescales O; lane l computes the weight of its partial and
+/// each lane takes the weights by shuffle. Steps run unclamped while a whole
+/// step remains, then one clamped step takes the rest (past the last partial,
 /// the last one's memory with LSE -inf, so weight 0). A row's P partials
-/// cost ceil(P / 64) round trips; a separate pass for the max first had
-/// cost another ceil(P / 128), and single blocks a step P / 32.
+/// cost ceil(P / 96) round trips; a separate pass for the max first had
+/// cost another ceil(P / 128), and single blocks a step P / 32. Four
+/// blocks a step took 255 registers and spilled with a known count (ptxas
+/// hoists the next step's loads above this step's uses); three take 168,
+/// as two do.
 struct SplitKWorkspaceCombineLowering
     : OpConversionPattern<SplitKWorkspaceCombineOp> {
   using OpConversionPattern::OpConversionPattern;
   static constexpr int64_t kAccumulators = 4;
-  static constexpr int64_t kBlocksPerStep = 2;
-  static constexpr int64_t kMaxBlocksPerStep = 3;
+  static constexpr int64_t kBlocksPerStep = 3;
+  static constexpr int64_t kKnownCountBlocksPerStep = 2;
   LogicalResult
   matchAndRewrite(SplitKWorkspaceCombineOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -1258,14 +1262,17 @@ struct SplitKWorkspaceCombineLowering
     };
     SmallVector<Value> init(kWeightSum + 1, zero);
     init[kMax] = negInf;
-    // kBlocksPerStep blocks a step, or all of a count known here in one
-    // step where it is at most kMaxBlocksPerStep blocks (a hinted split's
-    // partials, every load in flight at once). Larger steps spilled: ptxas
-    // hoists the next step's loads above this step's uses.
+    // kBlocksPerStep blocks a step, or as many as a smaller count known
+    // here needs (a hinted split's partials in one step). A larger known
+    // count takes kKnownCountBlocksPerStep: ptxas hoisted the last, clamped
+    // step's loads above the whole steps' (138 partials as 96 and 42
+    // spilled 52 bytes).
     int64_t blocksPerStep = kBlocksPerStep;
-    if (std::optional<int64_t> known = getConstantIntValue(op.getPartials()))
-      if (*known <= 32 * kMaxBlocksPerStep)
-        blocksPerStep = std::max<int64_t>(1, llvm::divideCeil(*known, 32));
+    if (std::optional<int64_t> known = getConstantIntValue(op.getPartials())) {
+      int64_t blocks = std::max<int64_t>(1, llvm::divideCeil(*known, 32));
+      blocksPerStep =
+          blocks <= kBlocksPerStep ? blocks : kKnownCountBlocksPerStep;
+    }
     // Whole steps while that many partials remain: no clamps, and ptxas
     // keeps a step's loads in flight together.
     int64_t stepPartials = 32 * blocksPerStep;

@@ -38,8 +38,8 @@
 // CHECK-NEXT: %[[READ64:.*]] = arith.extsi %[[READ]] : i32 to i64
 // CHECK-NEXT: %[[AT0:.*]] = arith.addi %[[OROW]], %[[READ64]] : i64
 // CHECK-NEXT: %[[COLUMN0:.*]] = llvm.getelementptr %[[WS]][%[[AT0]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// One pass, 64 partials a step while 64 remain (partials 0-127 here), with
-// no clamp and no branch; carried: the running max (from -inf), four
+// One pass; a known count past three blocks (138) takes 64 partials a step
+// while 64 remain (partials 0-127 here), with no clamp and no branch; carried: the running max (from -inf), four
 // accumulators of the lane's column and the lane's weights' sum.
 // CHECK: %[[FULL:.*]]:6 = scf.for %[[FIRST:.*]] = %c0_i64 to %c128_i64 step %c64_i64 iter_args(%[[RUNNING:.*]] = %[[NEGINF:cst[_0-9]*]], %[[A0:.*]] = %[[ZERO:cst[_0-9]*]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %[[WSUM:.*]] = %[[ZERO]]) -> (f32, f32, f32, f32, f32, f32)  : i64 {
 // Every load of the step before any use: lane l's LSE of partial
@@ -159,18 +159,22 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 // CHECK: %[[ALLROWS:.*]] = arith.muli %[[N64]], %[[ROWS]] : i64
 // CHECK-NEXT: arith.muli %[[ALLROWS]], %c64_i64 : i64
 // CHECK: %[[LASTS:.*]] = arith.subi %[[N64]], %c1_i64 : i64
-// The whole steps end at 64 * (N / 64)...
-// CHECK: %[[STEPS:.*]] = arith.divui %[[N64]], %c64_i64 : i64
-// CHECK-NEXT: %[[FULLEND:.*]] = arith.muli %[[STEPS]], %c64_i64 : i64
-// CHECK-NEXT: %[[FULL:.*]]:6 = scf.for %{{.*}} = %c0_i64 to %[[FULLEND]] step %c64_i64 iter_args(%{{.*}}) -> (f32, f32, f32, f32, f32, f32)  : i64 {
+// The whole steps, three blocks each, end at 96 * (N / 96)...
+// CHECK: %[[STEPS:.*]] = arith.divui %[[N64]], %c96_i64 : i64
+// CHECK-NEXT: %[[FULLEND:.*]] = arith.muli %[[STEPS]], %c96_i64 : i64
+// CHECK-NEXT: %[[FULL:.*]]:6 = scf.for %{{.*}} = %c0_i64 to %[[FULLEND]] step %c96_i64 iter_args(%{{.*}}) -> (f32, f32, f32, f32, f32, f32)  : i64 {
 // CHECK-NOT: arith.select %{{.*}}, %{{.*}}, %[[LASTS]] : i64
 // CHECK: scf.yield
-// ...then one clamped step takes the rest: two blocks where more than 32
-// remain, else one where any remain (no LSE output here, so no max is
-// carried out).
+// ...then one clamped step takes the rest: three blocks where more than
+// 64 remain, else two where more than 32, else one where any remain (no
+// LSE output here, so no max is carried out).
 // CHECK: %[[REST:.*]] = arith.subi %[[N64]], %[[FULLEND]] : i64
+// CHECK-NEXT: %[[THREE:.*]] = arith.cmpi sgt, %[[REST]], %c64_i64 : i64
+// CHECK-NEXT: %[[TAIL:.*]]:5 = scf.if %[[THREE]] -> (f32, f32, f32, f32, f32) {
+// CHECK-COUNT-3: arith.select %{{.*}}, %{{.*}}, %[[LASTS]] : i64
+// CHECK: } else {
 // CHECK-NEXT: %[[TWO:.*]] = arith.cmpi sgt, %[[REST]], %c32_i64 : i64
-// CHECK-NEXT: %[[TAIL:.*]]:5 = scf.if %[[TWO]] -> (f32, f32, f32, f32, f32) {
+// CHECK-NEXT: scf.if %[[TWO]] -> (f32, f32, f32, f32, f32) {
 // CHECK-COUNT-2: arith.select %{{.*}}, %{{.*}}, %[[LASTS]] : i64
 // CHECK: } else {
 // CHECK-NEXT: %[[ONE:.*]] = arith.cmpi sgt, %[[REST]], %c0_i64 : i64
