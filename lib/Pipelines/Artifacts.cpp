@@ -8,6 +8,7 @@
 
 #include "fa4/Pipelines/Compile.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -203,10 +204,12 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
                           : programmatic || persistent ? 4
                           : combine                    ? 3
                                                        : 2},
-      {"kernel", kernel},
-      {"chip", chip},
-      {"binary",
-       llvm::json::Object{{"file", binaryFile}, {"format", binaryFormat}}},
+      // Copies: a json::Value keeps a StringRef's pointer, and the manifest
+      // outlives the strings a decode variant's was built from.
+      {"kernel", kernel.str()},
+      {"chip", chip.str()},
+      {"binary", llvm::json::Object{{"file", binaryFile.str()},
+                                    {"format", binaryFormat.str()}}},
       {"problem",
        llvm::json::Object{
            {"dtype", dtype},
@@ -275,65 +278,132 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
   return manifest;
 }
 
+namespace {
+/// One op's kernel files, written into `dir`: its PTX, the cubin where
+/// ptxas is given, and the manifest's JSON (returned, not written).
+struct KernelFiles {
+  KernelArtifacts artifacts;
+  llvm::json::Value manifest = nullptr;
+};
+} // namespace
+
+static FailureOr<KernelFiles> writeKernelFiles(ModuleOp module,
+                                               attn::AttentionOp op,
+                                               StringRef dir, StringRef ptxas) {
+  auto abi = op->getAttrOfType<DictionaryAttr>("fa4.abi");
+  if (!abi)
+    return op.emitError() << "has no kernel ABI (fa4.abi); run the "
+                             "fa4-compile pipeline first";
+  auto kernelRef = cast<SymbolRefAttr>(abi.get("kernel"));
+  auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
+      module, kernelRef.getRootReference());
+  if (!binary || binary.getObjects().empty())
+    return op.emitError() << "kernel module " << kernelRef.getRootReference()
+                          << " was not serialized (no gpu.binary)";
+  auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+  auto target = cast<NVVM::NVVMTargetAttr>(object.getTarget());
+  StringRef chip = target.getChip();
+
+  KernelFiles files;
+  KernelArtifacts &artifacts = files.artifacts;
+  artifacts.kernel = kernelRef.getLeafReference().str();
+  if (std::error_code error = llvm::sys::fs::create_directories(dir))
+    return op.emitError() << "cannot create " << dir << ": " << error.message();
+  auto path = [&](StringRef file) {
+    SmallString<128> p(dir);
+    llvm::sys::path::append(p, file);
+    return std::string(p);
+  };
+  artifacts.ptxPath = path(artifacts.kernel + ".ptx");
+  if (failed(writeFile(op, artifacts.ptxPath, object.getObject().getValue())))
+    return failure();
+  std::string binaryFile = artifacts.kernel + ".ptx";
+  std::string binaryFormat = "ptx";
+  if (!ptxas.empty()) {
+    artifacts.cubinPath = path(artifacts.kernel + ".cubin");
+    FailureOr<std::string> report =
+        assemble(op, ptxas, chip, artifacts.ptxPath, artifacts.cubinPath);
+    if (failed(report))
+      return failure();
+    artifacts.ptxasReport = *report;
+    binaryFile = artifacts.kernel + ".cubin";
+    binaryFormat = "cubin";
+  }
+  artifacts.manifestPath = path("manifest.json");
+  files.manifest =
+      manifestJson(op, abi, artifacts.kernel, chip, binaryFile, binaryFormat);
+  return files;
+}
+
+/// The most query rows one work item of a decode variant takes: the
+/// divisor of sq in its grid (one work item per head or GQA group up to
+/// there), else 1.
+static int64_t decodeMaxSeqQ(attn::AttentionOp variant) {
+  auto abi = variant->getAttrOfType<DictionaryAttr>("fa4.abi");
+  for (Attribute dim : cast<ArrayAttr>(abi.get("grid")))
+    for (StringRef factor :
+         llvm::map_range(cast<ArrayAttr>(dim), [](Attribute a) {
+           return cast<StringAttr>(a).getValue();
+         })) {
+      int64_t rows;
+      if (factor.consume_front("ceil_div:sq:") &&
+          !factor.getAsInteger(10, rows))
+        return rows;
+    }
+  return 1;
+}
+
 FailureOr<SmallVector<KernelArtifacts>>
 fa4::writeArtifacts(ModuleOp module, StringRef outputDir, StringRef ptxas) {
   SmallVector<KernelArtifacts> written;
   WalkResult result = module.walk([&](attn::AttentionOp op) {
+    // A decode variant is written with the op it is a variant of.
+    if (op->hasAttr(attn::kDecodeVariantOfAttrName))
+      return WalkResult::advance();
     auto abi = op->getAttrOfType<DictionaryAttr>("fa4.abi");
     if (!abi) {
       op.emitError() << "has no kernel ABI (fa4.abi); run the fa4-compile "
                         "pipeline first";
       return WalkResult::interrupt();
     }
-    auto kernelRef = cast<SymbolRefAttr>(abi.get("kernel"));
-    auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
-        module, kernelRef.getRootReference());
-    if (!binary || binary.getObjects().empty()) {
-      op.emitError() << "kernel module " << kernelRef.getRootReference()
-                     << " was not serialized (no gpu.binary)";
-      return WalkResult::interrupt();
-    }
-    auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
-    auto target = cast<NVVM::NVVMTargetAttr>(object.getTarget());
-    StringRef chip = target.getChip();
-
-    KernelArtifacts artifacts;
-    artifacts.kernel = kernelRef.getLeafReference().str();
     SmallString<128> dir(outputDir);
-    llvm::sys::path::append(dir, artifacts.kernel);
-    if (std::error_code error = llvm::sys::fs::create_directories(dir)) {
-      op.emitError() << "cannot create " << dir << ": " << error.message();
+    llvm::sys::path::append(
+        dir,
+        cast<SymbolRefAttr>(abi.get("kernel")).getLeafReference().getValue());
+    FailureOr<KernelFiles> files = writeKernelFiles(module, op, dir, ptxas);
+    if (failed(files))
       return WalkResult::interrupt();
-    }
-    auto path = [&](StringRef file) {
-      SmallString<128> p(dir);
-      llvm::sys::path::append(p, file);
-      return std::string(p);
-    };
-    artifacts.ptxPath = path(artifacts.kernel + ".ptx");
-    if (failed(writeFile(op, artifacts.ptxPath, object.getObject().getValue())))
-      return WalkResult::interrupt();
-    std::string binaryFile = artifacts.kernel + ".ptx";
-    std::string binaryFormat = "ptx";
-    if (!ptxas.empty()) {
-      artifacts.cubinPath = path(artifacts.kernel + ".cubin");
-      FailureOr<std::string> report =
-          assemble(op, ptxas, chip, artifacts.ptxPath, artifacts.cubinPath);
-      if (failed(report))
+    llvm::json::Object &manifest = *files->manifest.getAsObject();
+    // Version 8: the decode variant's files beside the kernel's, its
+    // manifest under "decode".
+    if (auto variantRef = op->getAttrOfType<FlatSymbolRefAttr>(
+            attn::kDecodeVariantAttrName)) {
+      auto variantFunc = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          module, variantRef);
+      attn::AttentionOp variant;
+      if (variantFunc)
+        variantFunc.walk([&](attn::AttentionOp found) { variant = found; });
+      if (!variant) {
+        op.emitError() << "its decode variant " << variantRef
+                       << " holds no attn.attention";
         return WalkResult::interrupt();
-      artifacts.ptxasReport = *report;
-      binaryFile = artifacts.kernel + ".cubin";
-      binaryFormat = "cubin";
+      }
+      FailureOr<KernelFiles> variantFiles =
+          writeKernelFiles(module, variant, dir, ptxas);
+      if (failed(variantFiles))
+        return WalkResult::interrupt();
+      manifest["fa4_abi_version"] = 8;
+      manifest["decode"] =
+          llvm::json::Object{{"max_seq_q", decodeMaxSeqQ(variant)},
+                             {"manifest", std::move(variantFiles->manifest)}};
+      files->artifacts.ptxasReport += variantFiles->artifacts.ptxasReport;
     }
-    artifacts.manifestPath = path("manifest.json");
-    std::string manifest;
-    llvm::raw_string_ostream os(manifest);
-    os << llvm::formatv("{0:2}", manifestJson(op, abi, artifacts.kernel, chip,
-                                              binaryFile, binaryFormat))
-       << "\n";
-    if (failed(writeFile(op, artifacts.manifestPath, manifest)))
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::formatv("{0:2}", files->manifest) << "\n";
+    if (failed(writeFile(op, files->artifacts.manifestPath, text)))
       return WalkResult::interrupt();
-    written.push_back(std::move(artifacts));
+    written.push_back(std::move(files->artifacts));
     return WalkResult::advance();
   });
   if (result.wasInterrupted())

@@ -13,13 +13,27 @@
 
 using namespace mlir;
 
+static fa4::KernelKind resolvedKernel(const fa4::CompileOptions &options) {
+  using fa4::KernelKind;
+  if (options.kernel != KernelKind::Auto)
+    return options.kernel;
+  return options.chip == "sm_90a" ? KernelKind::FA3 : KernelKind::Reference;
+}
+
+void fa4::buildCompilePlanning(OpPassManager &pm,
+                               const CompileOptions &options) {
+  // The reference kernel has one plan for every shape.
+  if (options.decodeVariants && options.seqQHint < 0 &&
+      resolvedKernel(options) != KernelKind::Reference)
+    pm.addPass(attn::createAttnDecodeVariants());
+  attn::buildPlanPipeline(pm, options);
+}
+
 void fa4::buildCompilePipeline(OpPassManager &pm,
                                const CompileOptions &options) {
-  attn::buildPlanPipeline(pm, options);
+  buildCompilePlanning(pm, options);
+  KernelKind kernel = resolvedKernel(options);
 
-  KernelKind kernel = options.kernel;
-  if (kernel == KernelKind::Auto)
-    kernel = options.chip == "sm_90a" ? KernelKind::FA3 : KernelKind::Reference;
   // sm_100a keeps the reference kernel by default until the FA4 kernel has
   // run on a Blackwell GPU.
   if (kernel == KernelKind::FA3 || kernel == KernelKind::FA4) {

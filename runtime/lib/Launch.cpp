@@ -219,12 +219,21 @@ void launchOne(CUfunction function, const std::string &name,
 }
 } // namespace
 
+Kernel::Kernel(Manifest manifestIn) : manifest(std::move(manifestIn)) {
+  if (manifest.decode)
+    decodeVariant = std::make_unique<Kernel>(*manifest.decode->manifest);
+}
+
 void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
   // Everything that can refuse the arguments runs before the driver opens,
   // but for a split picked at launch (version 7): its partitions, which the
   // grids and arguments below depend on, need the device's SM count, which
   // the loaded module keeps.
   Bindings bindings = validateArgs(manifest, args);
+  if (runsDecodeVariant(bindings[Symbol::SeqQ])) {
+    decodeVariant->launch(args, stream);
+    return;
+  }
   if (manifest.splitAtLaunch)
     bindSplits(manifest, bindings, loadedFor(currentContext()).numSMs);
   LaunchGrids grids = evaluateGrids(manifest, bindings);

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -21,7 +22,7 @@ namespace fa4::rt {
 
 class Kernel {
 public:
-  explicit Kernel(Manifest manifest) : manifest(std::move(manifest)) {}
+  explicit Kernel(Manifest manifest);
   ~Kernel();
   Kernel(const Kernel &) = delete;
   Kernel &operator=(const Kernel &) = delete;
@@ -39,12 +40,26 @@ public:
     return manifest.launch.programmaticDependentLaunch &&
            programmaticLaunch.load();
   }
-  void setProgrammaticLaunch(bool enabled) { programmaticLaunch = enabled; }
+  void setProgrammaticLaunch(bool enabled) {
+    programmaticLaunch = enabled;
+    if (decodeVariant)
+      decodeVariant->setProgrammaticLaunch(enabled);
+  }
 
   /// At most this many CTAs for a persistent launch (0: one per SM, times
   /// the manifest's ctas_per_sm): to leave SMs to concurrent work, or to
   /// make every CTA loop over many work tiles in a test.
-  void setPersistentCtaLimit(uint32_t ctas) { persistentCtaLimit = ctas; }
+  void setPersistentCtaLimit(uint32_t ctas) {
+    persistentCtaLimit = ctas;
+    if (decodeVariant)
+      decodeVariant->setPersistentCtaLimit(ctas);
+  }
+
+  /// The kernel a launch with `seqQ` query rows runs: the decode variant
+  /// (version 8) when sq is at most its max_seq_q, else this one.
+  bool runsDecodeVariant(int64_t seqQ) const {
+    return decodeVariant && seqQ <= manifest.decode->maxSeqQ;
+  }
 
 private:
   struct Loaded {
@@ -61,6 +76,8 @@ private:
   void checkChip() const;
   const std::vector<char> &binaryImage();
 
+  /// Version 8: the same attention planned for decode, from its own binary.
+  std::unique_ptr<Kernel> decodeVariant;
   std::mutex mutex;
   std::vector<char> image; // the binary file, read once
   std::map<CUcontext, Loaded> loaded;

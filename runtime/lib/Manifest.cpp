@@ -255,6 +255,8 @@ private:
                   LaunchSpec &launch);
   void readCombine(Object &top, Manifest &manifest);
   void readTwin(Object &top, Manifest &manifest);
+  void readDecode(Object &top, Manifest &manifest,
+                  const std::string &binaryDir);
   GridFactor readGridFactor(const Value &value, const std::string &path);
   void checkSplitsBound(const Manifest &manifest);
 
@@ -293,6 +295,7 @@ Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
   readCombine(top, manifest);
   readTwin(top, manifest);
   checkSplitsBound(manifest);
+  readDecode(top, manifest, binaryDir);
   return manifest;
 }
 
@@ -617,6 +620,43 @@ void ManifestReader::readTwin(Object &top, Manifest &manifest) {
       manifest.launch.programmaticDependentLaunch;
   result.launch.persistent = rule;
   manifest.twin = std::move(result);
+}
+
+void ManifestReader::readDecode(Object &top, Manifest &manifest,
+                                const std::string &binaryDir) {
+  if (manifest.abiVersion < 8) {
+    top.explainUnknown("decode", "a version 8 key");
+    return;
+  }
+  const Value *decode = top.optional("decode");
+  if (!decode)
+    return;
+  Object entry(*this, *decode, "decode");
+  Manifest::Decode result;
+  result.maxSeqQ =
+      integer(entry.required("max_seq_q"), "decode.max_seq_q", 1, 1 << 30);
+  // The variant is a whole manifest of its own, read by the same rules;
+  // its messages name it.
+  Manifest variant = ManifestReader(sourceName + " (decode.manifest)")
+                         .read(entry.required("manifest"), binaryDir);
+  if (variant.decode)
+    fail("decode.manifest.decode", "a decode variant has no variant itself");
+  const Problem &mine = manifest.problem, &its = variant.problem;
+  if (its.dtype != mine.dtype || its.numQHeads != mine.numQHeads ||
+      its.numKVHeads != mine.numKVHeads || its.qkDepth != mine.qkDepth ||
+      its.ovDepth != mine.ovDepth || its.mask != mine.mask ||
+      its.windowLeft != mine.windowLeft ||
+      its.windowRight != mine.windowRight || its.hasLse != mine.hasLse ||
+      its.scale != mine.scale)
+    fail("decode.manifest.problem",
+         "the decode variant computes another attention than the kernel "
+         "(dtype, heads, depths, mask, scale and LSE must match)");
+  if (variant.chip != manifest.chip)
+    fail("decode.manifest.chip", "expected the kernel's chip '" +
+                                     manifest.chip + "', got '" +
+                                     variant.chip + "'");
+  result.manifest = std::make_shared<const Manifest>(std::move(variant));
+  manifest.decode = std::move(result);
 }
 
 TensorMapParam ManifestReader::readTensorMap(Object &param,

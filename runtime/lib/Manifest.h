@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -184,6 +185,15 @@ struct Manifest {
     LaunchSpec launch;
   };
   std::optional<Twin> twin;
+
+  /// Version 8: a kernel of the same op planned for decode (one query row),
+  /// whose files lie beside this one's; launched instead of this kernel
+  /// when the launch's sq is at most `maxSeqQ`.
+  struct Decode {
+    int64_t maxSeqQ;
+    std::shared_ptr<const Manifest> manifest;
+  };
+  std::optional<Decode> decode;
 
   const TensorSpec *findTensor(TensorSlot slot) const;
 };

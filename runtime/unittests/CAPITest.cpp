@@ -136,11 +136,11 @@ TEST(CAPITest, ReportsEachTensorsAlignment) {
 
 TEST(CAPITest, ReportsManifestErrors) {
   fa4_module *module = reinterpret_cast<fa4_module *>(1);
-  EXPECT_EQ(fa4_module_load_string("{\"fa4_abi_version\": 8}", "", &module),
+  EXPECT_EQ(fa4_module_load_string("{\"fa4_abi_version\": 9}", "", &module),
             FA4_ERROR_MANIFEST);
   EXPECT_STREQ(fa4_last_error(),
                "manifest: fa4_abi_version: unsupported "
-               "version 8; this runtime reads versions 1 to 7");
+               "version 9; this runtime reads versions 1 to 8");
   EXPECT_EQ(fa4_module_load("/nonexistent.json", &module), FA4_ERROR_MANIFEST);
   EXPECT_EQ(fa4_module_load(nullptr, &module), FA4_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(fa4_last_error(), "manifest_path is NULL");

@@ -2,6 +2,7 @@
 
 #include "LaunchPlan.h"
 #include "Error.h"
+#include "Launch.h"
 #include "TestArgs.h"
 #include "TestManifest.h"
 
@@ -223,6 +224,16 @@ TEST_F(LaunchPlanTest, RefusesI32Overflow) {
     EXPECT_STREQ(error.what(), "scalar k.stride.0 = 8589934592 does not fit "
                                "the kernel's i32 parameter");
   }
+}
+
+TEST(KernelTest, RunsTheDecodeVariantUpToItsQueryRows) {
+  // No driver needed: a Kernel loads its binaries on first launch.
+  Kernel withVariant(parseManifest(decodeVariantManifestJson(), "/kernels"));
+  EXPECT_TRUE(withVariant.runsDecodeVariant(1));
+  EXPECT_TRUE(withVariant.runsDecodeVariant(16));
+  EXPECT_FALSE(withVariant.runsDecodeVariant(17));
+  Kernel plain(goodManifest());
+  EXPECT_FALSE(plain.runsDecodeVariant(1));
 }
 
 } // namespace

@@ -152,12 +152,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 8"),
-            "manifest: fa4_abi_version: unsupported version 8; this runtime "
-            "reads versions 1 to 7");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 9"),
+            "manifest: fa4_abi_version: unsupported version 9; this runtime "
+            "reads versions 1 to 8");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 7");
+            "reads versions 1 to 8");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -570,6 +570,45 @@ TEST(ManifestTest, RejectsABrokenSplitAtLaunch) {
       "manifest: tensors[4].shape[2]: \"splits\" is the split-K partition "
       "count the runtime picks, not a tensor size; expected one of \"b\", "
       "\"sq\", \"skv\", \"hq\", \"hkv\"");
+}
+
+TEST(ManifestTest, ReadsADecodeVariant) {
+  Manifest manifest = parseManifest(decodeVariantManifestJson(), "/kernels");
+  EXPECT_EQ(manifest.abiVersion, 8);
+  ASSERT_TRUE(manifest.decode);
+  EXPECT_EQ(manifest.decode->maxSeqQ, 16);
+  const Manifest &variant = *manifest.decode->manifest;
+  EXPECT_EQ(variant.kernel, "fa4_attn_fwd_decode_sm90a");
+  // Its binary lies beside the kernel's.
+  EXPECT_EQ(variant.binaryPath, "/kernels/fa4_attn_fwd_decode_sm90a.cubin");
+  EXPECT_TRUE(variant.splitAtLaunch);
+  EXPECT_FALSE(manifest.splitAtLaunch);
+  EXPECT_FALSE(variant.decode);
+  // Before version 8 there is none.
+  EXPECT_FALSE(parseManifest(splitAtLaunchManifestJson(), "").decode);
+}
+
+TEST(ManifestTest, RejectsABrokenDecodeVariant) {
+  auto error = [](const std::string &from, const std::string &to) {
+    return errorIn(decodeVariantManifestJson(), from, to);
+  };
+  EXPECT_EQ(manifestError(edited(decodeVariantManifestJson(),
+                                 {{R"("fa4_abi_version": 8)",
+                                   R"("fa4_abi_version": 7)"}})),
+            "manifest: decode: unknown key; a version 8 key");
+  EXPECT_EQ(error(R"("max_seq_q": 16)", R"("max_seq_q": 0)"),
+            "manifest: decode.max_seq_q: 0 is out of range [1, 1073741824]");
+  EXPECT_EQ(error(R"("max_seq_q": 16, )", ""),
+            "manifest: decode.max_seq_q: missing");
+  // The variant's own fields are read by the same rules, named as its.
+  EXPECT_EQ(error(R"("kernel": "fa4_attn_fwd_decode_sm90a")",
+                  R"("kernel": "")"),
+            "manifest (decode.manifest): kernel: empty kernel name");
+  EXPECT_EQ(manifestError(decodeVariantManifestJson(
+                {{R"("num_q_heads": 32)", R"("num_q_heads": 16)"}})),
+            "manifest: decode.manifest.problem: the decode variant computes "
+            "another attention than the kernel (dtype, heads, depths, mask, "
+            "scale and LSE must match)");
 }
 
 TEST(ManifestTest, ReadsAProgrammaticDependentLaunch) {

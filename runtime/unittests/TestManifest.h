@@ -118,6 +118,25 @@ inline std::string splitAtLaunchManifestJson() {
                          {"kind": "scalar", "type": "i32", "value": "splits"}],)"}});
 }
 
+/// Version 8: the good manifest with a decode variant, the split picked at
+/// launch as its own kernel and binary beside it, for up to 16 query rows;
+/// `variantEdits` edit the variant's manifest alone.
+inline std::string decodeVariantManifestJson(
+    std::vector<std::pair<std::string, std::string>> variantEdits = {}) {
+  variantEdits.insert(variantEdits.begin(),
+                      {{R"("kernel": "fa4_attn_fwd_sm90a")",
+                        R"("kernel": "fa4_attn_fwd_decode_sm90a")"},
+                       {R"("file": "fa4_attn_fwd_sm90a.cubin")",
+                        R"("file": "fa4_attn_fwd_decode_sm90a.cubin")"}});
+  std::string variant = edited(splitAtLaunchManifestJson(), variantEdits);
+  std::string json =
+      manifestWith(R"("fa4_abi_version": 2)", R"("fa4_abi_version": 8)");
+  size_t last = json.rfind('}');
+  return json.substr(0, last) +
+         ",\n  \"decode\": {\"max_seq_q\": 16, \"manifest\": " + variant +
+         "}\n}\n";
+}
+
 /// The good manifest as a version 4 persistent launch: a one-dimensional
 /// grid of work tiles, capped at one CTA per SM up to skv = 2048.
 inline std::string persistentManifestJson() {

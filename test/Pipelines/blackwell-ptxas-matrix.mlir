@@ -90,10 +90,10 @@
 // CHECK-NEXT: Function properties for fa4_fa4_d256_256_h6_1_causal_f16_lse_sm_100a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// Every plan's dynamic shared memory is under 230000 bytes (the largest is
-// 215248), within the 232448-byte carveout.
+// Every plan's dynamic shared memory is within the 232448-byte carveout
+// (the largest, 230600, a decode variant's: four K/V stages of 128 keys).
 // SMEM: "dynamic_smem_bytes":
-// SMEM-NOT: "dynamic_smem_bytes": {{2[3-9][0-9][0-9][0-9][0-9]|[0-9][0-9][0-9][0-9][0-9][0-9][0-9]}}
+// SMEM-NOT: "dynamic_smem_bytes": {{2324[5-9][0-9]|232[5-9][0-9][0-9]|23[3-9][0-9][0-9][0-9]|2[4-9][0-9][0-9][0-9][0-9]|[0-9][0-9][0-9][0-9][0-9][0-9][0-9]}}
 
 func.func @d64_64_h6_6_none_bf16_lse(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: tensor<?x?x6x64xbf16>) -> (tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16> -> tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>

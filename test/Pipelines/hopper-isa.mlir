@@ -8,7 +8,7 @@
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a kernel=reference" | FileCheck %s --check-prefix=REF
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent=true" | FileCheck %s --check-prefix=PERSIST
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent-max-seq-kv=2048" | FileCheck %s --check-prefix=SHORT
-// RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent-max-seq-kv=0" | FileCheck %s --check-prefix=PLAIN
+// RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent-max-seq-kv=0 decode-variants=false" | FileCheck %s --check-prefix=PLAIN
 
 // persistent-max-seq-kv=0: one kernel, one CTA per work tile, no loop.
 // PLAIN: attn.attention

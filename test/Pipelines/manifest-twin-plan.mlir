@@ -4,10 +4,10 @@
 // (twin_config). The manifest
 // (version 6) gives the twin its own parameters (a 176-key K/V box against
 // the kernel's 128), threads, 128-row work tiles and shared memory.
-// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=none -o %t --quiet
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=none --decode-variants=false -o %t --quiet
 // RUN: FileCheck %s < %t/fa4_fa3_d64_sm_90a/manifest.json
 // RUN: FileCheck %s --check-prefix=CAUSAL < %t/fa4_fa3_d64_causal_sm_90a/manifest.json
-// RUN: fa4-compile %s --chip=sm_90a --ptxas=none --consumer-warpgroups=2 -o %t/two --quiet
+// RUN: fa4-compile %s --chip=sm_90a --ptxas=none --decode-variants=false --consumer-warpgroups=2 -o %t/two --quiet
 // RUN: FileCheck %s --check-prefix=TWO < %t/two/fa4_fa3_d64_sm_90a/manifest.json
 
 // CHECK:      "fa4_abi_version": 6,

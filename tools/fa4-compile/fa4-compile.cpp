@@ -116,7 +116,7 @@ int main(int argc, char **argv) {
   if (!quiet) {
     // The plan, printed once planning is done and before lowering.
     PassManager explain(&context);
-    fa4::attn::buildPlanPipeline(explain, options);
+    fa4::buildCompilePlanning(explain, options);
     explain.addPass(fa4::attn::createAttnExplain());
     OwningOpRef<ModuleOp> planned = module->clone();
     if (failed(explain.run(*planned)))

@@ -137,7 +137,19 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::desc("fa3 decode kernel without a split (large batches): "
                      "persistent CTAs, one per SM, looping over work items"),
       llvm::cl::init(true)};
+  Option<bool> decodeVariants{
+      *this, "decode-variants",
+      llvm::cl::desc("fa3/fa4 kernels of unknown, unhinted query length: "
+                     "also compile a variant planned for one query row "
+                     "(attn-decode-variants), which the runtime launches "
+                     "at decode shapes"),
+      llvm::cl::init(true)};
 };
+
+/// The compile pipeline's planning: decode variants (attn-decode-variants,
+/// where `decode-variants` asks for them) and the attn planning passes.
+void buildCompilePlanning(mlir::OpPassManager &pm,
+                          const CompileOptions &options);
 
 /// Plans every attn.attention, lowers it to a kernel in a gpu.module, and
 /// serializes that module to PTX (a gpu.binary, format=isa: no CUDA needed).

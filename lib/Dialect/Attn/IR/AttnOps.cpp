@@ -67,6 +67,8 @@ fa4::AttnProblem AttentionOp::getProblem(int64_t batchHint, int64_t seqQHint,
   problem.hasLse = static_cast<bool>(getLse());
   problem.batchHint = batchHint;
   problem.seqQHint = seqQHint;
+  if (auto hint = (*this)->getAttrOfType<IntegerAttr>(kSeqQHintAttrName))
+    problem.seqQHint = hint.getInt();
   problem.seqKVHint = seqKVHint;
   return problem;
 }

@@ -14,7 +14,11 @@ using namespace fa4::attn;
 
 static void explainOp(AttentionOp op, llvm::raw_ostream &os) {
   fa4::AttnProblem problem = op.getProblem();
-  os << "attn.attention at " << op.getLoc() << "\n";
+  os << "attn.attention at " << op.getLoc();
+  if (auto of = op->getAttrOfType<FlatSymbolRefAttr>(kDecodeVariantOfAttrName))
+    os << ", the decode variant of " << of << " (planned for "
+       << op.getProblem().seqQHint << " query row; launched at decode shapes)";
+  os << "\n";
   os << "problem: " << fa4::elementTypeName(problem.elementType) << ", Hq "
      << problem.numQHeads << " / Hkv " << problem.numKVHeads << " (group "
      << problem.group() << "), Dqk " << problem.qkDepth << ", Dv "

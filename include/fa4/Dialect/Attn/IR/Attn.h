@@ -22,4 +22,16 @@
 #define GET_OP_CLASSES
 #include "fa4/Dialect/Attn/IR/AttnOps.h.inc"
 
+namespace fa4::attn {
+/// On attn.attention: a query length planned for in place of the pipeline's
+/// seq-q-hint (an i64; attn-decode-variants sets 1 on a decode variant).
+inline constexpr llvm::StringLiteral kSeqQHintAttrName = "attn.seq_q_hint";
+/// On attn.attention: the function holding this op's decode variant.
+inline constexpr llvm::StringLiteral kDecodeVariantAttrName =
+    "attn.decode_variant";
+/// On a decode variant's attn.attention: the function it is a variant of.
+inline constexpr llvm::StringLiteral kDecodeVariantOfAttrName =
+    "attn.decode_variant_of";
+} // namespace fa4::attn
+
 #endif // FA4_DIALECT_ATTN_IR_ATTN_H
