@@ -311,6 +311,8 @@ def main():
                              "kernels (repeatable), e.g. "
                              "--matrix-flag=--persistent-max-seq-kv=2048 "
                              "to check an option over the whole matrix")
+    parser.add_argument("--keep-ptx", action="store_true",
+                        help="keep each kernel's PTX beside its cubin")
     parser.add_argument("--rule-copies", action="store_true",
                         help="also write the LAUNCH_RULE_VARIANTS copies of "
                              "the launch-split decode kernels")
@@ -331,15 +333,23 @@ def main():
     if args.decode_only:
         functions = []
     else:
-        with tempfile.NamedTemporaryFile("w", suffix=".mlir",
-                                         delete=False) as f:
-            f.write("".join(text for _, text in functions))
-            source = f.name
-        subprocess.run([args.compiler, source, f"--chip={args.chip}",
-                        f"--kernel={args.kernel}", "-o", args.out, "--quiet",
-                        *args.matrix_flag],
-                       check=True, stdout=subprocess.DEVNULL)
-        os.unlink(source)
+        # The prefill bench kernels never run at decode shapes: no decode
+        # variants for them (the matrix kernels' run at sq = 1 and 3).
+        prefill_bench = {name for name, *_ in BENCH if "prefill" in name}
+        for texts, flags in (
+                ([text for name, text in functions
+                  if name not in prefill_bench], []),
+                ([text for name, text in functions if name in prefill_bench],
+                 ["--decode-variants=false"])):
+            with tempfile.NamedTemporaryFile("w", suffix=".mlir",
+                                             delete=False) as f:
+                f.write("".join(texts))
+                source = f.name
+            subprocess.run([args.compiler, source, f"--chip={args.chip}",
+                            f"--kernel={args.kernel}", "-o", args.out,
+                            "--quiet", *args.matrix_flag, *flags],
+                           check=True, stdout=subprocess.DEVNULL)
+            os.unlink(source)
     def build_bench(suffix, flags, kernels):
         """Compiles the bench kernels named in `kernels` as <name>_<suffix>
         with the extra fa4-compile `flags`."""
@@ -352,7 +362,8 @@ def main():
             f.write(text)
         subprocess.run([args.compiler, f.name, f"--chip={args.chip}",
                         f"--kernel={args.kernel}", "-o", args.out, "--quiet",
-                        *flags], check=True, stdout=subprocess.DEVNULL)
+                        "--decode-variants=false", *flags],
+                       check=True, stdout=subprocess.DEVNULL)
         os.unlink(f.name)
 
     if not args.decode_only:
@@ -466,6 +477,12 @@ def main():
                 for case, skv in enumerate((bound, bound + 1)):
                     cases.write(f"--b 1 --sq 300 --skv {skv} "
                                 f"--seed {60000 + index * 10 + case}\n")
+    # The device takes the cubins; without --keep-ptx the PTX beside a
+    # cubin goes (it halves what a device call carries).
+    if not args.keep_ptx:
+        for ptx in glob.glob(os.path.join(args.out, "*", "*.ptx")):
+            if os.path.exists(ptx[:-len(".ptx")] + ".cubin"):
+                os.unlink(ptx)
     matrix = max(len(functions) - len(BENCH), 0)
     print(f"{len(functions)} kernels in {args.out}/: {matrix} "
           f"x {len(SIZES)} sizes, {len(functions) - matrix} for benchmarks; "
