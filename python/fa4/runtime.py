@@ -115,6 +115,8 @@ class fa4_kernel_info(ctypes.Structure):
         ("base_align_bytes", ctypes.c_int32),
         ("stride_align_bytes", ctypes.c_int32),
         ("programmatic_launch", ctypes.c_int32),
+        ("decode_kernel_name", ctypes.c_char_p),
+        ("decode_max_seq_q", ctypes.c_int64),
     ]
 
 
@@ -407,6 +409,10 @@ class KernelInfo(object):
         self.base_align_bytes = raw.base_align_bytes
         self.stride_align_bytes = raw.stride_align_bytes
         self.programmatic_launch = bool(raw.programmatic_launch)
+        # The kernel launched instead when sq <= decode_max_seq_q ("" and 0:
+        # none).
+        self.decode_kernel_name = text(raw.decode_kernel_name)
+        self.decode_max_seq_q = raw.decode_max_seq_q
 
     @property
     def heads(self):

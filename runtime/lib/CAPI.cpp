@@ -134,6 +134,10 @@ fa4_status fa4_module_get_info(const fa4_module *module,
     info->base_align_bytes = static_cast<int32_t>(base);
     info->stride_align_bytes = static_cast<int32_t>(stride);
     info->programmatic_launch = module->kernel.usesProgrammaticLaunch();
+    if (manifest.decode) {
+      info->decode_kernel_name = manifest.decode->manifest->kernel.c_str();
+      info->decode_max_seq_q = manifest.decode->maxSeqQ;
+    }
   });
 }
 

@@ -47,6 +47,21 @@ TEST(CAPITest, ReportsKernelInfo) {
   // The strictest tensor's: q, k, v (16) over o, lse (4).
   EXPECT_EQ(info.base_align_bytes, 16);
   EXPECT_EQ(info.stride_align_bytes, 16);
+  EXPECT_EQ(info.decode_kernel_name, nullptr);
+  EXPECT_EQ(info.decode_max_seq_q, 0);
+}
+
+TEST(CAPITest, DescribesTheDecodeVariant) {
+  fa4_module *raw = nullptr;
+  std::string json = decodeVariantManifestJson();
+  ASSERT_EQ(fa4_module_load_string(json.c_str(), "/kernels", &raw), FA4_SUCCESS)
+      << fa4_last_error();
+  ModulePtr module(raw);
+  fa4_kernel_info info;
+  ASSERT_EQ(fa4_module_get_info(module.get(), &info), FA4_SUCCESS);
+  EXPECT_STREQ(info.kernel_name, "fa4_attn_fwd_sm90a");
+  EXPECT_STREQ(info.decode_kernel_name, "fa4_attn_fwd_decode_sm90a");
+  EXPECT_EQ(info.decode_max_seq_q, 16);
 }
 
 TEST(CAPITest, TogglesTheProgrammaticLaunch) {

@@ -33,6 +33,10 @@ print("sizes", info.batch, info.seq_q, info.seq_kv)
 print("block", info.block, "cluster", info.cluster, "smem", info.smem)
 # CHECK-NEXT: strictest 16 16
 print("strictest", info.base_align_bytes, info.stride_align_bytes)
+# Compiled with no sizes: a decode variant for up to 16 query rows (4
+# fused q-heads a kv-head: 64 / 4).
+# CHECK-NEXT: decode fa4_fa3_attention_decode_sm_90a 16
+print("decode", info.decode_kernel_name, info.decode_max_seq_q)
 # The manifest allows a programmatic dependent launch; launches use it only
 # once asked.
 # CHECK-NEXT: programmatic launch False

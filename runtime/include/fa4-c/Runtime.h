@@ -102,6 +102,10 @@ typedef struct fa4_kernel_info {
   /* 1: launches are programmatic dependent launches (the manifest allows
      it and fa4_module_set_programmatic_launch turned it on). */
   int32_t programmatic_launch;
+  /* Version 8: the kernel launched instead when sq <= decode_max_seq_q (the
+     same attention planned for decode); NULL and 0 when there is none. */
+  const char *decode_kernel_name;
+  int64_t decode_max_seq_q;
 } fa4_kernel_info;
 
 typedef struct fa4_module fa4_module;
