@@ -653,8 +653,8 @@ void ManifestReader::readDecode(Object &top, Manifest &manifest,
          "(dtype, heads, depths, mask, scale and LSE must match)");
   if (variant.chip != manifest.chip)
     fail("decode.manifest.chip", "expected the kernel's chip '" +
-                                     manifest.chip + "', got '" +
-                                     variant.chip + "'");
+                                     manifest.chip + "', got '" + variant.chip +
+                                     "'");
   result.manifest = std::make_shared<const Manifest>(std::move(variant));
   manifest.decode = std::move(result);
 }

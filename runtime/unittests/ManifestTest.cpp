@@ -592,18 +592,18 @@ TEST(ManifestTest, RejectsABrokenDecodeVariant) {
   auto error = [](const std::string &from, const std::string &to) {
     return errorIn(decodeVariantManifestJson(), from, to);
   };
-  EXPECT_EQ(manifestError(edited(decodeVariantManifestJson(),
-                                 {{R"("fa4_abi_version": 8)",
-                                   R"("fa4_abi_version": 7)"}})),
+  EXPECT_EQ(manifestError(edited(
+                decodeVariantManifestJson(),
+                {{R"("fa4_abi_version": 8)", R"("fa4_abi_version": 7)"}})),
             "manifest: decode: unknown key; a version 8 key");
   EXPECT_EQ(error(R"("max_seq_q": 16)", R"("max_seq_q": 0)"),
             "manifest: decode.max_seq_q: 0 is out of range [1, 1073741824]");
   EXPECT_EQ(error(R"("max_seq_q": 16, )", ""),
             "manifest: decode.max_seq_q: missing");
   // The variant's own fields are read by the same rules, named as its.
-  EXPECT_EQ(error(R"("kernel": "fa4_attn_fwd_decode_sm90a")",
-                  R"("kernel": "")"),
-            "manifest (decode.manifest): kernel: empty kernel name");
+  EXPECT_EQ(
+      error(R"("kernel": "fa4_attn_fwd_decode_sm90a")", R"("kernel": "")"),
+      "manifest (decode.manifest): kernel: empty kernel name");
   EXPECT_EQ(manifestError(decodeVariantManifestJson(
                 {{R"("num_q_heads": 32)", R"("num_q_heads": 16)"}})),
             "manifest: decode.manifest.problem: the decode variant computes "

@@ -26,17 +26,18 @@ extern "C" {
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
    version 8 adds a decode variant (decode: a kernel of the same attention
    planned for one query row, whose manifest is nested there and which the
-   runtime launches when sq is at most decode.max_seq_q); version 7 lets a workspace split-K leave its partition count to the
-   runtime, which picks it per launch from the sizes and the device's SMs
-   (workspace.split_at_launch, the size symbol "splits"); version 6 gives a
-   persistent twin its own parameters and launch (its own tile: tensor-map
-   boxes, block, grid and shared memory); version 5 lets a persistent launch
-   name a looped twin kernel it runs instead; version 4 adds persistent launches
-   and lets a launch be a programmatic dependent launch (the kernel waits for
-   the grids before it on the stream itself); version 3 adds a workspace split-K
-   (a workspace the runtime allocates and a combine kernel it launches after the
-   attention kernel); version 2 gives each tensor its own alignment; version 1,
-   with one alignment for every tensor, is still read. */
+   runtime launches when sq is at most decode.max_seq_q); version 7 lets a
+   workspace split-K leave its partition count to the runtime, which picks it
+   per launch from the sizes and the device's SMs (workspace.split_at_launch,
+   the size symbol "splits"); version 6 gives a persistent twin its own
+   parameters and launch (its own tile: tensor-map boxes, block, grid and shared
+   memory); version 5 lets a persistent launch name a looped twin kernel it runs
+   instead; version 4 adds persistent launches and lets a launch be a
+   programmatic dependent launch (the kernel waits for the grids before it on
+   the stream itself); version 3 adds a workspace split-K (a workspace the
+   runtime allocates and a combine kernel it launches after the attention
+   kernel); version 2 gives each tensor its own alignment; version 1, with one
+   alignment for every tensor, is still read. */
 #define FA4_ABI_VERSION 8
 #define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
