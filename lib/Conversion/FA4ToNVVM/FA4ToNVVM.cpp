@@ -1114,10 +1114,9 @@ struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
 /// step remains, then one clamped step takes the rest (past the last partial,
 /// the last one's memory with LSE -inf, so weight 0). A row's P partials
 /// cost ceil(P / 96) round trips; a separate pass for the max first had
-/// cost another ceil(P / 128), and single blocks a step P / 32. Four
-/// blocks a step took 255 registers and spilled with a known count (ptxas
-/// hoists the next step's loads above this step's uses); three take 168,
-/// as two do.
+/// cost another ceil(P / 128), and single blocks a step P / 32. Three
+/// blocks a step take 168 registers at launch, as two do; four took 255,
+/// and spilled for a known count of 128.
 struct SplitKWorkspaceCombineLowering
     : OpConversionPattern<SplitKWorkspaceCombineOp> {
   using OpConversionPattern::OpConversionPattern;
