@@ -11,6 +11,11 @@
 // RUN: FileCheck %s --check-prefix=NONE < %t/hinted/fa4_fa3_gqa_sm_90a/manifest.json
 // RUN: fa4-compile %s --chip=sm_90a --ptxas=none --decode-variants=false -o %t/off --quiet
 // RUN: FileCheck %s --check-prefix=NONE < %t/off/fa4_fa3_gqa_sm_90a/manifest.json
+// With a batch hint of 64 the variant is the unsplit persistent decode
+// kernel (one wave of work items already), its grid flattened; the rows
+// of a work item stay 16.
+// RUN: fa4-compile %s --chip=sm_90a --ptxas=none --batch-hint=64 --seq-kv-hint=8192 -o %t/b64 --quiet
+// RUN: FileCheck %s --check-prefix=B64 < %t/b64/fa4_fa3_gqa_sm_90a/manifest.json
 // The reference kernel has one plan for every shape.
 // RUN: fa4-compile %s --chip=sm_90a --kernel=reference --ptxas=none -o %t/ref --quiet
 // RUN: FileCheck %s --check-prefix=NONE < %t/ref/fa4_ref_gqa_sm_90a/manifest.json
@@ -44,6 +49,19 @@
 // FILES: fa4_fa3_gqa_decode_sm_90a.ptx
 // FILES-NEXT: fa4_fa3_gqa_sm_90a.ptx
 // FILES-NEXT: manifest.json
+
+// B64: "decode": {
+// B64: "kernel": "fa4_fa3_gqa_decode_sm_90a",
+// B64-NEXT: "launch": {
+// B64: "grid": [
+// B64-NEXT: [
+// B64-NEXT: {
+// B64-NEXT: "ceil_div": [
+// B64-NEXT: "sq",
+// B64-NEXT: 16
+// B64: "persistent": {
+// B64-NOT: "workspace"
+// B64: "max_seq_q": 16
 
 // NONE-NOT: "decode"
 // NONE-NOT: "fa4_abi_version": 8
