@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace fa4::attn {
@@ -18,18 +19,6 @@ using namespace mlir;
 using namespace fa4::attn;
 
 namespace {
-/// The one attn.attention of `func`, if it has exactly one.
-AttentionOp soleAttention(func::FuncOp func) {
-  AttentionOp sole;
-  WalkResult result = func.walk([&](AttentionOp op) {
-    if (sole)
-      return WalkResult::interrupt();
-    sole = op;
-    return WalkResult::advance();
-  });
-  return result.wasInterrupted() ? AttentionOp() : sole;
-}
-
 /// Whether a decode plan can differ from `op`'s: its query length is
 /// dynamic and unhinted, and the keys a row sees span all of Skv.
 bool wantsDecodeVariant(AttentionOp op) {
@@ -49,19 +38,34 @@ struct DecodeVariantsPass
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
     OpBuilder b(module.getContext());
     for (func::FuncOp func : funcs) {
-      AttentionOp op = soleAttention(func);
-      if (!op || !wantsDecodeVariant(op))
-        continue;
+      SmallVector<AttentionOp> ops;
+      func.walk([&](AttentionOp op) {
+        if (wantsDecodeVariant(op))
+          ops.push_back(op);
+      });
+      // Each op's variant in a function of its own, right after `func`
+      // (in the ops' order): the op's operands in, its results out.
       b.setInsertionPointAfter(func);
-      auto variant = cast<func::FuncOp>(b.clone(*func));
-      variant.setName((func.getName() + "_decode").str());
-      symbols.insert(variant); // renames it on a clash
-      AttentionOp variantOp = soleAttention(variant);
-      variantOp->setAttr(kSeqQHintAttrName, b.getI64IntegerAttr(1));
-      variantOp->setAttr(kDecodeVariantOfAttrName,
-                         FlatSymbolRefAttr::get(func.getNameAttr()));
-      op->setAttr(kDecodeVariantAttrName,
-                  FlatSymbolRefAttr::get(variant.getNameAttr()));
+      for (AttentionOp op : ops) {
+        auto type = FunctionType::get(b.getContext(), op->getOperandTypes(),
+                                      op->getResultTypes());
+        auto variant = func::FuncOp::create(
+            b, op.getLoc(), (func.getName() + "_decode").str(), type);
+        variant.setPrivate();
+        symbols.insert(variant, b.getInsertionPoint()); // renames on a clash
+        b.setInsertionPointAfter(variant);
+        Block *entry = variant.addEntryBlock();
+        OpBuilder body = OpBuilder::atBlockEnd(entry);
+        IRMapping operands;
+        operands.map(op->getOperands(), entry->getArguments());
+        Operation *clone = body.clone(*op, operands);
+        func::ReturnOp::create(body, op.getLoc(), clone->getResults());
+        clone->setAttr(kSeqQHintAttrName, body.getI64IntegerAttr(1));
+        clone->setAttr(kDecodeVariantOfAttrName,
+                       FlatSymbolRefAttr::get(func.getNameAttr()));
+        op->setAttr(kDecodeVariantAttrName,
+                    FlatSymbolRefAttr::get(variant.getNameAttr()));
+      }
     }
   }
 };

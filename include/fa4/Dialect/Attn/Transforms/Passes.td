@@ -119,12 +119,13 @@ def AttnDecodeVariants : Pass<"attn-decode-variants", "::mlir::ModuleOp"> {
     A kernel whose query length is dynamic and unhinted is planned for
     prefill: 128-row tiles of one head, no split of the keys. Run at
     decode shapes (a few query rows) it streams K and V once per q-head
-    on a handful of CTAs. For each such attn.attention, alone in its
-    function, this pass clones the function as `<name>_decode` with the
-    op's `attn.seq_q_hint` set to 1, so the planners give the clone a
-    decode plan (fused GQA heads, and a split-K whose partition count the
-    runtime picks when batch and Skv are dynamic), and links the two:
-    `attn.decode_variant = @<name>_decode` on the original op,
+    on a handful of CTAs. For each such attn.attention this pass adds a
+    private function `<name>_decode` (`<name>` its function's; renamed on a
+    clash) that holds a clone of the op, its operands the arguments and its
+    results returned, with `attn.seq_q_hint` set to 1, so the planners give
+    the clone a decode plan (fused GQA heads, and a split-K whose partition
+    count the runtime picks when batch and Skv are dynamic). The two are
+    linked: `attn.decode_variant = @<name>_decode` on the original op,
     `attn.decode_variant_of = @<name>` on the clone. The artifact writer
     puts both kernels beside each other and the variant's manifest under
     the original's `decode`; the runtime launches the variant when the
