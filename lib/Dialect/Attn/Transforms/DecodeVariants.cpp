@@ -52,7 +52,7 @@ struct DecodeVariantsPass
         auto variant = func::FuncOp::create(
             b, op.getLoc(), (func.getName() + "_decode").str(), type);
         variant.setPrivate();
-        symbols.insert(variant, b.getInsertionPoint()); // renames on a clash
+        symbols.insert(variant); // already in place: renames on a clash
         b.setInsertionPointAfter(variant);
         Block *entry = variant.addEntryBlock();
         OpBuilder body = OpBuilder::atBlockEnd(entry);
