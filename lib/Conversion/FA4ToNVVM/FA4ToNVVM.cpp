@@ -1254,11 +1254,6 @@ struct SplitKWorkspaceCombineLowering
       }
       return state;
     };
-    auto stepFrom = [&](int64_t blocks, bool clamp) {
-      return [&, blocks, clamp](Value first, ValueRange c) {
-        return step(first, blocks, clamp, SmallVector<Value>(c));
-      };
-    };
     SmallVector<Value> init(kWeightSum + 1, zero);
     init[kMax] = negInf;
     // kBlocksPerStep blocks a step, or as many as a smaller count known
@@ -1277,17 +1272,19 @@ struct SplitKWorkspaceCombineLowering
     int64_t stepPartials = 32 * blocksPerStep;
     Value fullEnd =
         e.mul(e.divu(partials, e.i64(stepPartials)), e.i64(stepPartials));
-    SmallVector<Value> full =
-        forPartialsTo(e.i64(0), fullEnd, stepPartials, init,
-                      stepFrom(blocksPerStep, /*clamp=*/false));
+    SmallVector<Value> full = forPartialsTo(
+        e.i64(0), fullEnd, stepPartials, init, [&](Value first, ValueRange c) {
+          return step(first, blocksPerStep, /*clamp=*/false,
+                      SmallVector<Value>(c));
+        });
     // The rest, fewer than a step, in one clamped step of as many blocks as
     // it needs: tail(n) takes n blocks where more than (n - 1) x 32
     // partials remain, else tail(n - 1).
+    Value remaining = e.sub(partials, fullEnd);
     std::function<SmallVector<Value>(int64_t)> tail =
         [&](int64_t blocks) -> SmallVector<Value> {
       if (blocks == 0)
         return full;
-      Value remaining = e.sub(partials, fullEnd);
       auto ifTail =
           scf::IfOp::create(b, loc, ValueRange(full).getTypes(),
                             e.cmp(P::sgt, remaining, e.i64(32 * (blocks - 1))),
