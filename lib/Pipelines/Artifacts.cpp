@@ -279,8 +279,9 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
 }
 
 namespace {
-/// One op's kernel files, written into `dir`: its PTX, the cubin where
-/// ptxas is given, and the manifest's JSON (returned, not written).
+/// One op's kernel files: its PTX, the cubin where ptxas is given, and the
+/// manifest's JSON (returned, not written), in `dir`, or where that is
+/// empty in `outputDir`/<the op's kernel>.
 struct KernelFiles {
   KernelArtifacts artifacts;
   llvm::json::Value manifest = nullptr;
@@ -289,6 +290,7 @@ struct KernelFiles {
 
 static FailureOr<KernelFiles> writeKernelFiles(ModuleOp module,
                                                attn::AttentionOp op,
+                                               StringRef outputDir,
                                                StringRef dir, StringRef ptxas) {
   auto abi = op->getAttrOfType<DictionaryAttr>("fa4.abi");
   if (!abi)
@@ -307,10 +309,14 @@ static FailureOr<KernelFiles> writeKernelFiles(ModuleOp module,
   KernelFiles files;
   KernelArtifacts &artifacts = files.artifacts;
   artifacts.kernel = kernelRef.getLeafReference().str();
-  if (std::error_code error = llvm::sys::fs::create_directories(dir))
-    return op.emitError() << "cannot create " << dir << ": " << error.message();
+  SmallString<128> kernelDir(dir);
+  if (dir.empty())
+    llvm::sys::path::append(kernelDir, outputDir, artifacts.kernel);
+  if (std::error_code error = llvm::sys::fs::create_directories(kernelDir))
+    return op.emitError() << "cannot create " << kernelDir << ": "
+                          << error.message();
   auto path = [&](StringRef file) {
-    SmallString<128> p(dir);
+    SmallString<128> p(kernelDir);
     llvm::sys::path::append(p, file);
     return std::string(p);
   };
@@ -360,17 +366,8 @@ fa4::writeArtifacts(ModuleOp module, StringRef outputDir, StringRef ptxas) {
     // A decode variant is written with the op it is a variant of.
     if (op->hasAttr(attn::kDecodeVariantOfAttrName))
       return WalkResult::advance();
-    auto abi = op->getAttrOfType<DictionaryAttr>("fa4.abi");
-    if (!abi) {
-      op.emitError() << "has no kernel ABI (fa4.abi); run the fa4-compile "
-                        "pipeline first";
-      return WalkResult::interrupt();
-    }
-    SmallString<128> dir(outputDir);
-    llvm::sys::path::append(
-        dir,
-        cast<SymbolRefAttr>(abi.get("kernel")).getLeafReference().getValue());
-    FailureOr<KernelFiles> files = writeKernelFiles(module, op, dir, ptxas);
+    FailureOr<KernelFiles> files =
+        writeKernelFiles(module, op, outputDir, /*dir=*/"", ptxas);
     if (failed(files))
       return WalkResult::interrupt();
     llvm::json::Object &manifest = *files->manifest.getAsObject();
@@ -388,8 +385,9 @@ fa4::writeArtifacts(ModuleOp module, StringRef outputDir, StringRef ptxas) {
                        << " holds no attn.attention";
         return WalkResult::interrupt();
       }
-      FailureOr<KernelFiles> variantFiles =
-          writeKernelFiles(module, variant, dir, ptxas);
+      FailureOr<KernelFiles> variantFiles = writeKernelFiles(
+          module, variant, outputDir,
+          llvm::sys::path::parent_path(files->artifacts.manifestPath), ptxas);
       if (failed(variantFiles))
         return WalkResult::interrupt();
       manifest["fa4_abi_version"] = 8;
