@@ -187,7 +187,9 @@ fa4_status fa4_validate(const fa4_module *module,
   return guarded([&] {
     requireNonNull(module, "module");
     requireNonNull(args, "args");
-    validateArgs(module->kernel.manifest, *args);
+    // By the rules of the kernel a launch would run (version 8: the decode
+    // variant at decode shapes).
+    validateArgs(module->kernel.kernelFor(*args).manifest, *args);
   });
 }
 

@@ -219,21 +219,40 @@ void launchOne(CUfunction function, const std::string &name,
 }
 } // namespace
 
+const Kernel &Kernel::kernelFor(const fa4_attention_args &args) const {
+  if (!decodeVariant)
+    return *this;
+  // The query length where the manifest puts sq in q's shape; where q's
+  // rank is not the manifest's, this kernel's validation says what is
+  // wrong.
+  const TensorSpec *q = manifest.findTensor(TensorSlot::Q);
+  const fa4_tensor &tensor = tensorInSlot(args, TensorSlot::Q);
+  if (!q || tensor.rank != static_cast<int32_t>(q->shape.size()))
+    return *this;
+  for (size_t d = 0; d < q->shape.size(); ++d)
+    if (q->shape[d].symbol == Symbol::SeqQ &&
+        runsDecodeVariant(tensor.shape[d]))
+      return *decodeVariant;
+  return *this;
+}
+
 Kernel::Kernel(Manifest manifestIn) : manifest(std::move(manifestIn)) {
   if (manifest.decode)
     decodeVariant = std::make_unique<Kernel>(*manifest.decode->manifest);
 }
 
 void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
+  // Version 8: the decode variant runs, and checks the arguments by its
+  // own manifest's rules (its alignment may differ from this kernel's).
+  if (&kernelFor(args) != this) {
+    decodeVariant->launch(args, stream);
+    return;
+  }
   // Everything that can refuse the arguments runs before the driver opens,
   // but for a split picked at launch (version 7): its partitions, which the
   // grids and arguments below depend on, need the device's SM count, which
   // the loaded module keeps.
   Bindings bindings = validateArgs(manifest, args);
-  if (runsDecodeVariant(bindings[Symbol::SeqQ])) {
-    decodeVariant->launch(args, stream);
-    return;
-  }
   if (manifest.splitAtLaunch)
     bindSplits(manifest, bindings, loadedFor(currentContext()).numSMs);
   LaunchGrids grids = evaluateGrids(manifest, bindings);

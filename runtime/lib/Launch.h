@@ -55,11 +55,15 @@ public:
       decodeVariant->setPersistentCtaLimit(ctas);
   }
 
-  /// The kernel a launch with `seqQ` query rows runs: the decode variant
-  /// (version 8) when sq is at most its max_seq_q, else this one.
+  /// Whether a launch with `seqQ` query rows runs the decode variant
+  /// (version 8): sq at most its max_seq_q.
   bool runsDecodeVariant(int64_t seqQ) const {
     return decodeVariant && seqQ <= manifest.decode->maxSeqQ;
   }
+  /// The kernel that launches `args`: the decode variant where the query
+  /// length its q gives calls for it, else this one. Its manifest is the
+  /// one the arguments must meet.
+  const Kernel &kernelFor(const fa4_attention_args &args) const;
 
 private:
   struct Loaded {

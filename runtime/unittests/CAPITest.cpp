@@ -175,6 +175,33 @@ TEST(CAPITest, ValidatesWithoutAGpu) {
   EXPECT_EQ(fa4_validate(module.get(), nullptr), FA4_ERROR_INVALID_ARGUMENT);
 }
 
+TEST(CAPITest, ValidatesByTheKernelThatRuns) {
+  // A decode variant whose O wants 16-byte alignment where the kernel's
+  // takes 4: at decode shapes its rule applies, at prefill shapes the
+  // kernel's, in fa4_validate and in fa4_launch alike.
+  fa4_module *raw = nullptr;
+  std::string json = decodeVariantManifestJson(
+      {{R"("name": "o", "role": "output", "dtype": "bf16", "shape": ["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}})",
+        R"("name": "o", "role": "output", "dtype": "bf16", "shape": ["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 16, "stride_bytes": 4}})"}});
+  ASSERT_EQ(fa4_module_load_string(json.c_str(), "/kernels", &raw), FA4_SUCCESS)
+      << fa4_last_error();
+  ModulePtr module(raw);
+  fa4_attention_args prefill = goodArgs(2, 113, 203);
+  prefill.o.data = reinterpret_cast<void *>(0x400004);
+  EXPECT_EQ(fa4_validate(module.get(), &prefill), FA4_SUCCESS)
+      << fa4_last_error();
+  fa4_attention_args decode = goodArgs(2, 16, 203);
+  decode.o.data = reinterpret_cast<void *>(0x400004);
+  EXPECT_EQ(fa4_validate(module.get(), &decode), FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(),
+               "tensor 'o': base address 0x400004 is not 16-byte aligned "
+               "(the kernel requires 16-byte alignment)");
+  // fa4_launch refuses it the same way, before it opens the driver.
+  EXPECT_EQ(fa4_launch(module.get(), &decode, nullptr), FA4_ERROR_VALIDATION);
+}
+
 TEST(CAPITest, NamesStatusesAndDtypes) {
   EXPECT_STREQ(fa4_status_name(FA4_ERROR_DRIVER_NOT_FOUND),
                "FA4_ERROR_DRIVER_NOT_FOUND");
