@@ -253,16 +253,22 @@ LAUNCH_DECODE_BENCH = {"decode_d128_h32x8_launch": [(1, 1, 8192),
                                                     (8, 1, 8192),
                                                     (64, 1, 8192)],
                        "decode_d128_h8x1_launch": [(1, 1, 8192),
+                                                   (1, 1, 16384),
                                                    (1, 1, 32768),
+                                                   (1, 1, 65536),
                                                    (1, 1, 131072)]}
-# The runtime's split rule with fewer keys per partition than the planner's
-# minimum (4 key tiles): copies of the LAUNCH_DECODE_BENCH kernels whose
-# manifest asks for at least `tiles` key tiles a partition. The kernels are
-# the same; only the partition count the runtime picks changes (more,
-# shorter partitions where the keys, not the SMs, bound it). Session 21
-# measured 8 and 16 tiles (slower); session 22 these (faster at 8/1 heads,
-# 8k keys, slower at 32k). Built with --rule-copies.
-LAUNCH_RULE_VARIANTS = {"min1": 1, "min2": 2}
+# The runtime's split rule with other bounds than the planner's (at least 4
+# key tiles a partition, at most #SMs partitions): copies of the
+# LAUNCH_DECODE_BENCH kernels whose manifest asks for at least `tiles` key
+# tiles a partition and, where given, at most `cap` partitions. The kernels
+# are the same; only the partition count the runtime picks changes. Session
+# 21 measured 8 and 16 tiles (slower); session 22 one and two (faster at 8/1
+# heads and 8k keys, slower at 32k, where 114 partitions took more combine
+# steps); session 23 one tile under caps of 48 and 96 partitions, the
+# partitions whose two partials each the combine merges in one and two steps.
+# Built with --rule-copies.
+LAUNCH_RULE_VARIANTS = {"min1": (1, None), "min1_cap48": (1, 48),
+                        "min1_cap96": (1, 96)}
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
 # A matrix kernel with a looped twin also runs these (B, Sq, Skv) on three
@@ -415,8 +421,8 @@ def main():
         directory = artifact_dir(args.out, name, args.chip)
         bench_rows += [f"{on_device(directory)}:{b}:{sq}:{skv}"
                        for b, sq, skv in shapes]
-        for variant, tiles in (LAUNCH_RULE_VARIANTS.items()
-                               if args.rule_copies else []):
+        for variant, (tiles, cap) in (LAUNCH_RULE_VARIANTS.items()
+                                      if args.rule_copies else []):
             copy = directory.replace(f"_{args.chip}",
                                      f"_{variant}_{args.chip}")
             shutil.rmtree(copy, ignore_errors=True)
@@ -426,6 +432,8 @@ def main():
                 manifest = json.load(f)
             rule = manifest["workspace"]["split_at_launch"]
             rule["min_keys_per_partition"] = tiles * rule["key_tile"]
+            if cap is not None:
+                rule["max_partitions"] = min(rule["max_partitions"], cap)
             with open(manifest_path, "w") as f:
                 json.dump(manifest, f, indent=2)
             bench_rows += [f"{on_device(copy)}:{b}:{sq}:{skv}"
