@@ -258,15 +258,17 @@ LAUNCH_DECODE_BENCH = {"decode_d128_h32x8_launch": [(1, 1, 8192),
                                                    (1, 1, 65536),
                                                    (1, 1, 131072)]}
 # The runtime's split rule with other bounds than the planner's (at least 4
-# key tiles a partition, at most #SMs partitions): copies of the
+# key tiles a partition, or 48 partitions of one tile where those are fewer;
+# at most #SMs partitions): copies of the
 # LAUNCH_DECODE_BENCH kernels whose manifest asks for at least `tiles` key
 # tiles a partition and, where given, at most `cap` partitions. The kernels
 # are the same; only the partition count the runtime picks changes. Session
 # 21 measured 8 and 16 tiles (slower); session 22 one and two (faster at 8/1
 # heads and 8k keys, slower at 32k, where 114 partitions took more combine
 # steps); session 23 one tile under caps of 48 and 96 partitions, the
-# partitions whose two partials each the combine merges in one and two steps.
-# Built with --rule-copies.
+# partitions whose two partials each the combine merges in one and two steps
+# (no faster than the planner's rule anywhere; its floor of 48 came from
+# them). Built with --rule-copies.
 LAUNCH_RULE_VARIANTS = {"min1": (1, None), "min1_cap48": (1, 48),
                         "min1_cap96": (1, 96)}
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),

@@ -176,10 +176,11 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       grid.push_back(factorsJson(dimFactors));
     return grid;
   };
-  // The lowest version that holds the kernel: 7 for a split-K picked at
-  // launch, 6 for a persistent twin with its own launch, 5 for a persistent
-  // twin kernel, 4 for a programmatic dependent launch or a persistent rule,
-  // 3 for a workspace split-K's second kernel.
+  // The lowest version that holds the kernel: 9 for a split-K picked at
+  // launch (7 before its minimum partition count), 6 for a persistent twin
+  // with its own launch, 5 for a persistent twin kernel, 4 for a
+  // programmatic dependent launch or a persistent rule, 3 for a workspace
+  // split-K's second kernel.
   auto combine = abi.getAs<DictionaryAttr>("combine");
   auto splitAtLaunch = abi.getAs<DictionaryAttr>("split_at_launch");
   bool programmatic = abi.contains("programmatic_dependent_launch");
@@ -198,7 +199,7 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
                                : DictionaryAttr();
 
   llvm::json::Object manifest{
-      {"fa4_abi_version", splitAtLaunch                ? 7
+      {"fa4_abi_version", splitAtLaunch                ? 9
                           : twinLaunch                 ? 6
                           : twin                       ? 5
                           : programmatic || persistent ? 4
@@ -267,7 +268,8 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
           {"max_partitions", integerOf(splitAtLaunch, "max_partitions")},
           {"min_keys_per_partition",
            integerOf(splitAtLaunch, "min_keys_per_partition")},
-          {"key_tile", integerOf(splitAtLaunch, "key_tile")}};
+          {"key_tile", integerOf(splitAtLaunch, "key_tile")},
+          {"min_partitions", integerOf(splitAtLaunch, "min_partitions")}};
     manifest["workspace"] = std::move(workspace);
     manifest["combine"] = llvm::json::Object{
         {"kernel",
@@ -390,7 +392,11 @@ fa4::writeArtifacts(ModuleOp module, StringRef outputDir, StringRef ptxas) {
           llvm::sys::path::parent_path(files->artifacts.manifestPath), ptxas);
       if (failed(variantFiles))
         return WalkResult::interrupt();
-      manifest["fa4_abi_version"] = 8;
+      // At least 8, and what the variant's own manifest needs.
+      manifest["fa4_abi_version"] = std::max(
+          {*manifest.getInteger("fa4_abi_version"),
+           *variantFiles->manifest.getAsObject()->getInteger("fa4_abi_version"),
+           int64_t(8)});
       manifest["decode"] =
           llvm::json::Object{{"max_seq_q", decodeMaxSeqQ(variant)},
                              {"manifest", std::move(variantFiles->manifest)}};

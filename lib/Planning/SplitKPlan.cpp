@@ -9,7 +9,9 @@
 //   one work item per head (a decode), the split is left to the launch: a
 //   workspace split with reason at_launch, at most #SMs partitions, whose
 //   count the runtime picks by the rule below from the launch's sizes
-//   (W from the grid, the span = seqKV). Under a window bounded on the left
+//   (W from the grid, the span = seqKV), except that where the minimum of
+//   4 KV tiles leaves fewer than kSplitKAtLaunchMinPartitions partitions it
+//   takes up to that many of one tile each. Under a window bounded on the left
 //   the span is not seqKV, and under pairCta a work item is two CTAs: no
 //   split there, nor when seqQ is unknown (a prefill would lose its
 //   persistent schedule).
@@ -243,11 +245,15 @@ void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
   case SplitKReason::AtLaunch:
     os << "batch or seqKV is dynamic with no hint, and each head is one work "
           "item (a decode): the runtime picks P per launch, min(floor(#SMs / "
-          "W), floor(seqKV / "
-       << plan.kvPerPartition << "), " << plan.partitions
-       << ") for W work items, with at least " << kSplitKMinTilesPerPartition
+          "W), "
+       << plan.partitions << ", max(floor(seqKV / " << plan.kvPerPartition
+       << "), min(floor(seqKV / " << config.bn << "), "
+       << std::min(kSplitKAtLaunchMinPartitions, plan.partitions)
+       << "))) for W work items: at least " << kSplitKMinTilesPerPartition
        << " KV tiles of " << config.bn
-       << " keys per partition (P = 1 when the work items fill the SMs)\n"
+       << " keys per partition, or one where that leaves fewer than "
+       << std::min(kSplitKAtLaunchMinPartitions, plan.partitions)
+       << " partitions (P = 1 when the work items fill the SMs)\n"
        << "  f32 partials and LSE go to a workspace, a combine kernel "
           "reduces them\n";
     return;

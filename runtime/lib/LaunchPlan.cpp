@@ -79,8 +79,11 @@ void fa4::rt::bindSplits(const Manifest &manifest, Bindings &bindings,
   int64_t workItems = int64_t(grid[1]) * grid[2];
   int64_t keys = bindings[Symbol::SeqKV];
   int64_t partitions = workItems > 0 ? int64_t(numSMs) / workItems : 1;
-  partitions = std::min(
-      {partitions, keys / rule.minKeysPerPartition, rule.maxPartitions});
+  // Partitions of at least the minimum keys, or of one key tile where those
+  // are fewer than the rule's minimum count.
+  int64_t byKeys = std::max(keys / rule.minKeysPerPartition,
+                            std::min(keys / rule.keyTile, rule.minPartitions));
+  partitions = std::min({partitions, byKeys, rule.maxPartitions});
   partitions = std::max<int64_t>(partitions, 1);
   // No partition of the kernel's ceil(tiles / P) tiles is left empty.
   int64_t tiles = (keys + rule.keyTile - 1) / rule.keyTile;

@@ -568,10 +568,17 @@ void ManifestReader::readCombine(Object &top, Manifest &manifest) {
     auto positive = [&](const char *key, int64_t max) {
       return integer(rule.required(key), rule.field(key), 1, max);
     };
-    manifest.splitAtLaunch =
-        Manifest::SplitAtLaunch{positive("max_partitions", 65535),
-                                positive("min_keys_per_partition", INT32_MAX),
-                                positive("key_tile", 1024)};
+    Manifest::SplitAtLaunch result{
+        positive("max_partitions", 65535),
+        positive("min_keys_per_partition", INT32_MAX),
+        positive("key_tile", 1024)};
+    if (manifest.abiVersion < 9)
+      rule.explainUnknown("min_partitions", "a version 9 key");
+    else
+      result.minPartitions =
+          integer(rule.required("min_partitions"), rule.field("min_partitions"),
+                  1, result.maxPartitions);
+    manifest.splitAtLaunch = result;
   }
 
   Object stage(*this, *combine, "combine");

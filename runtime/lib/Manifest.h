@@ -168,11 +168,14 @@ struct Manifest {
 
   /// Version 7, workspace.split_at_launch: the workspace split-K's partition
   /// count is the runtime's, bound to "splits" per launch (bindSplits):
-  /// min(#SMs / W, skv / minKeysPerPartition, maxPartitions), at least 1,
-  /// for W the attention grid's y x z, then recounted so that no partition
-  /// of ceil(ceil(skv / keyTile) / P) key tiles is empty.
+  /// min(#SMs / W, maxPartitions, max(skv / minKeysPerPartition,
+  /// min(skv / keyTile, minPartitions))), at least 1, for W the attention
+  /// grid's y x z, then recounted so that no partition of
+  /// ceil(ceil(skv / keyTile) / P) key tiles is empty. minPartitions is
+  /// version 9's (1 before: the minimum keys alone bound the count).
   struct SplitAtLaunch {
     int64_t maxPartitions, minKeysPerPartition, keyTile;
+    int64_t minPartitions = 1;
   };
   std::optional<SplitAtLaunch> splitAtLaunch;
 

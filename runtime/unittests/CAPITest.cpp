@@ -151,11 +151,11 @@ TEST(CAPITest, ReportsEachTensorsAlignment) {
 
 TEST(CAPITest, ReportsManifestErrors) {
   fa4_module *module = reinterpret_cast<fa4_module *>(1);
-  EXPECT_EQ(fa4_module_load_string("{\"fa4_abi_version\": 9}", "", &module),
+  EXPECT_EQ(fa4_module_load_string("{\"fa4_abi_version\": 10}", "", &module),
             FA4_ERROR_MANIFEST);
   EXPECT_STREQ(fa4_last_error(),
                "manifest: fa4_abi_version: unsupported "
-               "version 9; this runtime reads versions 1 to 8");
+               "version 10; this runtime reads versions 1 to 9");
   EXPECT_EQ(fa4_module_load("/nonexistent.json", &module), FA4_ERROR_MANIFEST);
   EXPECT_EQ(fa4_module_load(nullptr, &module), FA4_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(fa4_last_error(), "manifest_path is NULL");

@@ -242,13 +242,17 @@ TEST_F(LaunchPlanTest, PicksTheSplitAtLaunch) {
   Manifest split = parseManifest(splitAtLaunchManifestJson(), "");
   // Partitions, grid and workspace for (b, sq, skv) on `numSMs` SMs; the
   // grid's work items are 8 kv-heads x b x ceil(sq / 16).
-  auto picked = [&](int64_t b, int64_t sq, int64_t skv, uint32_t numSMs) {
-    Bindings sizes = validateArgs(split, goodArgs(b, sq, skv));
-    bindSplits(split, sizes, numSMs);
-    EXPECT_EQ(evaluateGrid(split.launch, sizes)[0], sizes[Symbol::Splits]);
-    EXPECT_EQ(evaluateWorkspaceBytes(split, sizes),
+  auto pickedBy = [&](const Manifest &rule, int64_t b, int64_t sq, int64_t skv,
+                      uint32_t numSMs) {
+    Bindings sizes = validateArgs(rule, goodArgs(b, sq, skv));
+    bindSplits(rule, sizes, numSMs);
+    EXPECT_EQ(evaluateGrid(rule.launch, sizes)[0], sizes[Symbol::Splits]);
+    EXPECT_EQ(evaluateWorkspaceBytes(rule, sizes),
               uint64_t(516) * sizes[Symbol::Splits] * b * sq * 32);
     return sizes[Symbol::Splits];
+  };
+  auto picked = [&](int64_t b, int64_t sq, int64_t skv, uint32_t numSMs) {
+    return pickedBy(split, b, sq, skv, numSMs);
   };
   // 8 work items on 132 SMs: 16 partitions (one wave), 342 tiles of 96
   // keys, 22 each.
@@ -263,6 +267,19 @@ TEST_F(LaunchPlanTest, PicksTheSplitAtLaunch) {
   // 48 SMs give 6 partitions of 25 tiles: ceil(25 / 6) = 5 tiles each
   // leave the sixth empty, so 5.
   EXPECT_EQ(picked(1, 1, 25 * 96, 48), 5);
+  // Version 9's minimum count: partitions of one 96-key tile where those of
+  // 384 keys are fewer. 1000 keys: 10 tiles' worth (11 tiles, two each: 6
+  // partitions) instead of 2; 300 keys: 3 (4 tiles, two each: 2) instead of
+  // 1; from 32768 keys the 384-key partitions outnumber it (16, one wave).
+  Manifest floored = parseManifest(splitAtLaunchV9ManifestJson(), "");
+  ASSERT_EQ(floored.splitAtLaunch->minPartitions, 12);
+  EXPECT_EQ(pickedBy(floored, 1, 1, 1000, 132), 6);
+  EXPECT_EQ(pickedBy(floored, 1, 1, 300, 132), 2);
+  EXPECT_EQ(pickedBy(floored, 1, 1, 32768, 132), 16);
+  // The SMs still bound it: 4 SMs for 8 work items, one partition.
+  EXPECT_EQ(pickedBy(floored, 1, 1, 1000, 4), 1);
+  // Fewer keys than a tile: one partition.
+  EXPECT_EQ(pickedBy(floored, 1, 1, 95, 132), 1);
   // The rule's cap.
   Manifest capped = split;
   capped.splitAtLaunch->maxPartitions = 3;

@@ -152,12 +152,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 9"),
-            "manifest: fa4_abi_version: unsupported version 9; this runtime "
-            "reads versions 1 to 8");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 10"),
+            "manifest: fa4_abi_version: unsupported version 10; this runtime "
+            "reads versions 1 to 9");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 8");
+            "reads versions 1 to 9");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -532,6 +532,11 @@ TEST(ManifestTest, ReadsASplitPickedAtLaunch) {
   EXPECT_EQ(manifest.splitAtLaunch->maxPartitions, 132);
   EXPECT_EQ(manifest.splitAtLaunch->minKeysPerPartition, 384);
   EXPECT_EQ(manifest.splitAtLaunch->keyTile, 96);
+  // Before version 9 the minimum keys alone bound the count.
+  EXPECT_EQ(manifest.splitAtLaunch->minPartitions, 1);
+  EXPECT_EQ(parseManifest(splitAtLaunchV9ManifestJson(), "")
+                .splitAtLaunch->minPartitions,
+            12);
   EXPECT_EQ(manifest.launch.grid[0][0].symbol, Symbol::Splits);
   EXPECT_EQ(manifest.workspaceBytes[1].symbol, Symbol::Splits);
   const auto *count = std::get_if<ScalarParam>(&manifest.combine->params[3]);
@@ -563,6 +568,18 @@ TEST(ManifestTest, RejectsABrokenSplitAtLaunch) {
   EXPECT_EQ(splitError(R"("key_tile": 96)", R"("key_tile": "bn")"),
             "manifest: workspace.split_at_launch.key_tile: expected an "
             "integer, got string");
+  EXPECT_EQ(splitError(R"("key_tile": 96)",
+                       R"("key_tile": 96, "min_partitions": 12)"),
+            "manifest: workspace.split_at_launch.min_partitions: unknown key; "
+            "a version 9 key");
+  auto v9Error = [](const std::string &from, const std::string &to) {
+    return errorIn(splitAtLaunchV9ManifestJson(), from, to);
+  };
+  EXPECT_EQ(v9Error(R"(, "min_partitions": 12)", ""),
+            "manifest: workspace.split_at_launch.min_partitions: missing");
+  EXPECT_EQ(v9Error(R"("min_partitions": 12)", R"("min_partitions": 133)"),
+            "manifest: workspace.split_at_launch.min_partitions: 133 is out "
+            "of range [1, 132]");
   // A tensor's size is never the partition count.
   EXPECT_EQ(
       errorWith(R"("shape": ["b", 32, "sq"])",

@@ -118,6 +118,15 @@ inline std::string splitAtLaunchManifestJson() {
                          {"kind": "scalar", "type": "i32", "value": "splits"}],)"}});
 }
 
+/// Version 9: the split picked at launch with a minimum count: at least 12
+/// partitions where the keys give each a 96-key tile.
+inline std::string splitAtLaunchV9ManifestJson() {
+  return edited(
+      splitAtLaunchManifestJson(),
+      {{R"("fa4_abi_version": 7)", R"("fa4_abi_version": 9)"},
+       {R"("key_tile": 96})", R"("key_tile": 96, "min_partitions": 12})"}});
+}
+
 /// Version 8: the good manifest with a decode variant, the split picked at
 /// launch as its own kernel and binary beside it, for up to 16 query rows;
 /// `variantEdits` edit the variant's manifest alone.

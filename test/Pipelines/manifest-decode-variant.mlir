@@ -29,7 +29,7 @@
 // CHECK: "binary": {
 // CHECK-NEXT: "file": "fa4_fa3_gqa_decode_sm_90a.ptx",
 // CHECK: "kernel": "fa4_fa3_gqa_decode_sm_90a_combine",
-// CHECK: "fa4_abi_version": 7,
+// CHECK: "fa4_abi_version": 9,
 // CHECK-NEXT: "kernel": "fa4_fa3_gqa_decode_sm_90a",
 // CHECK-NEXT: "launch": {
 // CHECK: "grid": [
@@ -38,7 +38,7 @@
 // CHECK: "split_at_launch": {
 // CHECK: "max_seq_q": 16
 // CHECK-NEXT: },
-// CHECK-NEXT: "fa4_abi_version": 8,
+// CHECK-NEXT: "fa4_abi_version": 9,
 // CHECK-NEXT: "kernel": "fa4_fa3_gqa_sm_90a",
 // The kernel's own plan has no split.
 // CHECK-NOT: "split_at_launch"

@@ -1,5 +1,5 @@
 // A decode compiled without size hints (Sq = 1, batch and Skv dynamic): the
-// split-K is left to the launch. The manifest is version 7: the grid's x,
+// split-K is left to the launch. The manifest is version 9: the grid's x,
 // the workspace and the combine's last parameter are the size symbol
 // "splits", and workspace.split_at_launch records the rule the runtime
 // picks it by (docs/KernelABI.md). The attention kernel reads the count
@@ -9,7 +9,7 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa3_gqa_sm_90a/manifest.json
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/fa4_fa3_gqa_sm_90a/fa4_fa3_gqa_sm_90a.ptx
 
-// PLAN: split-K: workspace, P = 132: batch or seqKV is dynamic with no hint, and each head is one work item (a decode): the runtime picks P per launch, min(floor(#SMs / W), floor(seqKV / 384), 132)
+// PLAN: split-K: workspace, P = 132: batch or seqKV is dynamic with no hint, and each head is one work item (a decode): the runtime picks P per launch, min(floor(#SMs / W), 132, max(floor(seqKV / 384), min(floor(seqKV / 96), 48))) for W work items: at least 4 KV tiles of 96 keys per partition, or one where that leaves fewer than 48 partitions
 // PLAN: Compiling entry function 'fa4_fa3_gqa_sm_90a_combine' for 'sm_90a'
 // PLAN-NEXT: Function properties for fa4_fa3_gqa_sm_90a_combine
 // PLAN-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -25,7 +25,7 @@
 // MANIFEST-NEXT: "kind": "scalar",
 // MANIFEST-NEXT: "type": "i32",
 // MANIFEST-NEXT: "value": "splits"
-// MANIFEST: "fa4_abi_version": 7,
+// MANIFEST: "fa4_abi_version": 9,
 // MANIFEST: "launch": {
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: [
@@ -42,7 +42,8 @@
 // MANIFEST-NEXT: "split_at_launch": {
 // MANIFEST-NEXT: "key_tile": 96,
 // MANIFEST-NEXT: "max_partitions": 132,
-// MANIFEST-NEXT: "min_keys_per_partition": 384
+// MANIFEST-NEXT: "min_keys_per_partition": 384,
+// MANIFEST-NEXT: "min_partitions": 48
 // MANIFEST-NEXT: }
 
 // PTX: .visible .entry fa4_fa3_gqa_sm_90a(

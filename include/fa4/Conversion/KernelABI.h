@@ -77,11 +77,12 @@ struct KernelABI {
   std::optional<Combine> combine;
   /// A workspace split-K whose partition count the runtime picks per launch
   /// and binds to the size symbol "splits" (kSplitsSymbol): P = min(#SMs /
-  /// W, seqKV / minKeysPerPartition, maxPartitions), at least 1, for W the
-  /// grid's y x z work items, then recounted so that no partition of
-  /// alignTo(ceil(seqKV / P), keyTile) keys is empty.
+  /// W, maxPartitions, max(seqKV / minKeysPerPartition, min(seqKV / keyTile,
+  /// minPartitions))), at least 1, for W the grid's y x z work items, then
+  /// recounted so that no partition of alignTo(ceil(seqKV / P), keyTile) keys
+  /// is empty. minPartitions is manifest version 9's.
   struct SplitAtLaunch {
-    int64_t maxPartitions, minKeysPerPartition, keyTile;
+    int64_t maxPartitions, minKeysPerPartition, keyTile, minPartitions;
   };
   std::optional<SplitAtLaunch> splitAtLaunch;
 };

@@ -62,7 +62,8 @@ struct SplitKPlan {
   /// Keys per partition, a multiple of BN, for the planned seqKV; with a
   /// dynamic seqKV the kernel derives it the same way at run time:
   /// alignTo(ceilDiv(seqKV, partitions), BN). AtLaunch: the fewest keys the
-  /// runtime gives a partition (kSplitKMinTilesPerPartition x BN).
+  /// runtime gives a partition (kSplitKMinTilesPerPartition x BN) unless
+  /// that leaves fewer than kSplitKAtLaunchMinPartitions.
   int64_t kvPerPartition = 0;
   /// Keys a work item actually visits, the most over the work items (seqKV,
   /// or less under a window mask bounded on the left).
@@ -83,6 +84,16 @@ struct SplitKPlan {
 /// Minimum KV tiles per partition: each partition pays a Q load, a pipeline
 /// fill and a share of the combine, so it should stream at least this many.
 constexpr int kSplitKMinTilesPerPartition = 4;
+
+/// A split picked at launch takes at least this many partitions where the
+/// keys give each a whole KV tile, whatever kSplitKMinTilesPerPartition
+/// says: with few keys the minimum leaves too few CTAs to draw the HBM's
+/// rate (18 partitions at 8/1 heads and 8k keys). 48 is what the workspace
+/// combine merges in one step (96 partials of two-consumer CTAs); measured
+/// +21% / +11% at 8k / 16k keys, while caps at 48 or 96 partitions lost 2-7%
+/// from 32k keys, where the minimum already gives more (bench/RESULTS.md,
+/// session 23).
+constexpr int kSplitKAtLaunchMinPartitions = 48;
 
 llvm::FailureOr<SplitKPlan> planSplitK(const AttnProblem &problem,
                                        const AttnConfig &config,

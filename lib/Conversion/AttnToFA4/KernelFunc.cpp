@@ -218,7 +218,8 @@ void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
     abi.workspaceBytes.push_back(kSplitsSymbol);
     combine.params.push_back(("i32:" + Twine(kSplitsSymbol)).str());
     abi.splitAtLaunch = KernelABI::SplitAtLaunch{
-        split.partitions, split.minKeysPerPartition, split.keyTile};
+        split.partitions, split.minKeysPerPartition, split.keyTile,
+        std::min<int64_t>(kSplitKAtLaunchMinPartitions, split.partitions)};
   }
   abi.workspaceBytes.append({"b", "sq", "hq"});
 

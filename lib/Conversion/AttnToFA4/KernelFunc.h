@@ -53,8 +53,9 @@ struct SplitPlan {
   bool workspace = false;
   /// A workspace split whose partition count the runtime picks per launch
   /// (#attn.splitk reason at_launch): at most `partitions`, each of at least
-  /// `minKeysPerPartition` keys in tiles of `keyTile`. The kernels read the
-  /// count from gridDim.x.
+  /// `minKeysPerPartition` keys in tiles of `keyTile` unless that leaves
+  /// fewer than kSplitKAtLaunchMinPartitions. The kernels read the count
+  /// from gridDim.x.
   bool atLaunch = false;
   int64_t minKeysPerPartition = 0, keyTile = 0;
 

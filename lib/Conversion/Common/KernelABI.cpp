@@ -106,6 +106,8 @@ void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
                             b.getI64IntegerAttr(rule->maxPartitions)),
              b.getNamedAttr("min_keys_per_partition",
                             b.getI64IntegerAttr(rule->minKeysPerPartition)),
-             b.getNamedAttr("key_tile", b.getI64IntegerAttr(rule->keyTile))})));
+             b.getNamedAttr("key_tile", b.getI64IntegerAttr(rule->keyTile)),
+             b.getNamedAttr("min_partitions",
+                            b.getI64IntegerAttr(rule->minPartitions))})));
   op->setAttr("fa4.abi", b.getDictionaryAttr(entries));
 }

@@ -24,7 +24,10 @@ extern "C" {
 #define FA4_RT_API __attribute__((visibility("default")))
 
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
-   version 8 adds a decode variant (decode: a kernel of the same attention
+   version 9 gives a split picked at launch a minimum partition count
+   (workspace.split_at_launch.min_partitions: that many partitions of one key
+   tile each where the minimum keys per partition would leave fewer); version
+   8 adds a decode variant (decode: a kernel of the same attention
    planned for one query row, whose manifest is nested there and which the
    runtime launches when sq is at most decode.max_seq_q); version 7 lets a
    workspace split-K leave its partition count to the runtime, which picks it
@@ -38,7 +41,7 @@ extern "C" {
    runtime allocates and a combine kernel it launches after the attention
    kernel); version 2 gives each tensor its own alignment; version 1, with one
    alignment for every tensor, is still read. */
-#define FA4_ABI_VERSION 8
+#define FA4_ABI_VERSION 9
 #define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
 

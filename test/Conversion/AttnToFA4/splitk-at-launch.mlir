@@ -11,7 +11,7 @@
 // CHECK-LABEL: func @gqa_decode
 // CHECK: combine = {block = array<i64: 128, 1, 1>, grid = {{\[}}["sq"], ["b"], ["32"]], kernel = @{{.*}}::@[[KERNEL:.*]]_combine, params = ["ptr:workspace", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "i32:splits"]}
 // CHECK-SAME: grid = {{\[}}["splits"], ["hkv"], ["b", "ceil_div:sq:16"]]
-// CHECK-SAME: split_at_launch = {key_tile = 96 : i64, max_partitions = 132 : i64, min_keys_per_partition = 384 : i64}
+// CHECK-SAME: split_at_launch = {key_tile = 96 : i64, max_partitions = 132 : i64, min_keys_per_partition = 384 : i64, min_partitions = 48 : i64}
 // CHECK-SAME: workspace_bytes = ["1032", "splits", "b", "sq", "hq"]
 // CHECK-SAME: splitk = #attn.splitk<mode = workspace, reason = at_launch, partitions = 132, cluster_size = 1, kv_per_partition = 384
 
@@ -47,7 +47,7 @@
 // per CTA (516 bytes per row and partition), the count passed as it is.
 // SM100-LABEL: func @gqa_decode
 // SM100: grid = {{\[}}["splits"], ["hkv"], ["b", "ceil_div:sq:32"]]
-// SM100-SAME: split_at_launch = {key_tile = 128 : i64, max_partitions = 148 : i64, min_keys_per_partition = 512 : i64}
+// SM100-SAME: split_at_launch = {key_tile = 128 : i64, max_partitions = 148 : i64, min_keys_per_partition = 512 : i64, min_partitions = 48 : i64}
 // SM100-SAME: workspace_bytes = ["516", "splits", "b", "sq", "hq"]
 // SM100: gpu.grid_dim  x
 // SM100: gpu.func @{{.*}}_combine(
