@@ -3,6 +3,7 @@
 #include "KernelFunc.h"
 
 #include "../Common/KernelEmitter.h"
+#include "../Common/SplitKWorkspace.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -160,28 +161,19 @@ WorkspacePartial fa4::workspacePartial(OpBuilder &b, Location loc,
                                        Value seqQ, int64_t numQHeads,
                                        int64_t ovDepth) {
   KernelEmitter e(b, loc);
-  Value seqQ64 = e.sext(seqQ);
-  Value partials64 = e.sext(partials);
-  // A row's partials side by side, so that the combine reads them at
-  // constant offsets from one address and its LSEs in one line: O as
-  // [b][sq][h][partial][Dv], then LSE as [b][h][partial][sq] (the epilogue
-  // stores LSE with a unit sq stride).
-  Value rows = e.mul(e.mul(e.sext(batchSize), seqQ64), e.i64(numQHeads));
-  Value index64 = e.sext(index);
-  Type f32 = b.getF32Type();
+  SplitKWorkspaceLayout layout(e, partials, batchSize, seqQ, numQHeads,
+                               ovDepth);
   auto at = [&](Value element) -> Value {
-    return LLVM::GEPOp::create(b, loc, workspace.getType(), f32, workspace,
-                               ValueRange{element});
+    return LLVM::GEPOp::create(b, loc, workspace.getType(), b.getF32Type(),
+                               workspace, ValueRange{element});
   };
+  Value index64 = e.sext(index);
   WorkspacePartial partial;
-  Value headStride = e.mul(partials64, e.i64(ovDepth));
-  Value rowStride = e.mul(headStride, e.i64(numQHeads));
-  partial.outPtr = at(e.mul(index64, e.i64(ovDepth)));
-  partial.outStride = {e.mul(rowStride, seqQ64), rowStride, headStride};
-  Value lseHeadStride = e.mul(partials64, seqQ64);
-  partial.lsePtr = at(e.add(e.mul(e.mul(partials64, rows), e.i64(ovDepth)),
-                            e.mul(index64, seqQ64)));
-  partial.lseStride = {e.mul(lseHeadStride, e.i64(numQHeads)), lseHeadStride};
+  partial.outPtr = at(layout.oOfPartial(index64));
+  partial.outStride = {layout.oBatchStride, layout.oRowStride,
+                       layout.oHeadStride};
+  partial.lsePtr = at(layout.lseOfPartial(index64));
+  partial.lseStride = {layout.lseBatchStride, layout.lseHeadStride};
   return partial;
 }
 

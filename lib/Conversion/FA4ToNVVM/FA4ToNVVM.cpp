@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Common/SplitKWorkspace.h"
 #include "LoweringEmitter.h"
 #include "Tcgen05.h"
 #include "fa4/Conversion/Passes.h"
@@ -1147,20 +1148,10 @@ struct SplitKWorkspaceCombineLowering
     // Element offsets into the workspace (docs of the op): partial s of
     // this row is `depth` floats at `oRow + s * depth`, its LSE at
     // `lseRow + s * Sq`.
-    Value seqQ64 = e.sext(seqQ);
-    Value rows = e.mul(e.mul(e.sext(batchSize), seqQ64),
-                       e.i64(heads)); // B * Sq * H
-    Value rowIndex = e.add(
-        e.mul(e.add(e.mul(e.sext(batch), seqQ64), e.sext(row)), e.i64(heads)),
-        e.sext(head));
-    Value oRow = e.mul(e.mul(rowIndex, partials), e.i64(depth));
-    Value lseRow = e.add(
-        e.mul(e.mul(partials, rows), e.i64(depth)),
-        e.add(
-            e.mul(e.mul(e.add(e.mul(e.sext(batch), e.i64(heads)), e.sext(head)),
-                        partials),
-                  seqQ64),
-            e.sext(row)));
+    SplitKWorkspaceLayout layout(e, front(adaptor.getPartials()), batchSize,
+                                 seqQ, heads, depth);
+    Value oRow = layout.oOfRow(batch, row, head);
+    Value lseRow = layout.lseOfRow(batch, row, head);
     auto elementAddress = [&](Value base, Value element) -> Value {
       return LLVM::GEPOp::create(b, loc, workspace.getType(), f32, base,
                                  ValueRange{element});
@@ -1171,7 +1162,7 @@ struct SplitKWorkspaceCombineLowering
     };
     auto loadAt = [&](Value element) { return loadFrom(workspace, element); };
     auto loadLse = [&](Value s) {
-      return loadAt(e.add(lseRow, e.mul(s, seqQ64)));
+      return loadAt(e.add(lseRow, e.mul(s, layout.lsePartialStride())));
     };
     // for (s = from; s < to; s += step) carried = body(s, carried).
     auto forPartialsTo = [&](Value from, Value to, int64_t step,

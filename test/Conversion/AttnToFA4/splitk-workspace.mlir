@@ -36,22 +36,21 @@
 // CHECK: %[[TWICE:.*]] = arith.muli %[[PARTITION]], %c2_i32 : i32
 // CHECK-NEXT: %[[INDEX:.*]] = arith.addi %[[TWICE]], %[[CONSUMER]] : i32
 // CHECK-NEXT: %[[P:.*]] = arith.muli %{{.*}}, %c2_i32 : i32
-// CHECK-NEXT: %[[SQ64:.*]] = arith.extsi %[[SQ]] : i32 to i64
 // CHECK-NEXT: %[[P64:.*]] = arith.extsi %[[P]] : i32 to i64
-// CHECK: %[[ROWS:.*]] = arith.muli %{{.*}}, %c8_i64 : i64
-// CHECK-NEXT: %[[INDEX64:.*]] = arith.extsi %[[INDEX]] : i32 to i64
+// CHECK-NEXT: %[[SQ64:.*]] = arith.extsi %[[SQ]] : i32 to i64
 // CHECK-NEXT: %[[HSTRIDE:.*]] = arith.muli %[[P64]], %c128_i64 : i64
 // CHECK-NEXT: %[[RSTRIDE:.*]] = arith.muli %[[P64]], %c1024_i64 : i64
-// CHECK-NEXT: %[[OFFSET:.*]] = arith.muli %[[INDEX64]], %c128_i64 : i64
-// CHECK-NEXT: %[[OUT:.*]] = llvm.getelementptr %[[WS]][%[[OFFSET]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT: %[[BSTRIDE:.*]] = arith.muli %[[RSTRIDE]], %[[SQ64]] : i64
 // CHECK-NEXT: %[[LHSTRIDE:.*]] = arith.muli %[[P64]], %[[SQ64]] : i64
+// CHECK-NEXT: %[[LBSTRIDE:.*]] = arith.muli %[[LHSTRIDE]], %c8_i64 : i64
+// CHECK-NEXT: %[[B64:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK-NEXT: %[[ALLO:.*]] = arith.muli %[[BSTRIDE]], %[[B64]] : i64
+// CHECK-NEXT: %[[INDEX64:.*]] = arith.extsi %[[INDEX]] : i32 to i64
+// CHECK-NEXT: %[[OFFSET:.*]] = arith.muli %[[INDEX64]], %c128_i64 : i64
+// CHECK-NEXT: %[[OUT:.*]] = llvm.getelementptr %[[WS]][%[[OFFSET]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT: %[[LSEAT:.*]] = arith.muli %[[INDEX64]], %[[SQ64]] : i64
-// CHECK-NEXT: %[[ALLROWS:.*]] = arith.muli %[[P64]], %[[ROWS]] : i64
-// CHECK-NEXT: %[[ALLO:.*]] = arith.muli %[[ALLROWS]], %c128_i64 : i64
 // CHECK-NEXT: %[[LSEOFFSET:.*]] = arith.addi %[[ALLO]], %[[LSEAT]] : i64
 // CHECK-NEXT: %[[LSE:.*]] = llvm.getelementptr %[[WS]][%[[LSEOFFSET]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT: %[[LBSTRIDE:.*]] = arith.muli %[[LHSTRIDE]], %c8_i64 : i64
 // CHECK-NEXT: fa4.epilogue %{{.*}}, %{{.*}}, %{{.*}} to %[[OUT]][%{{.*}}, %{{.*}}, %{{.*}}] strides[%[[BSTRIDE]], %[[RSTRIDE]], %[[HSTRIDE]]] sq %[[SQ]] depth 128 of f32 lse %[[LSE]] strides[%[[LBSTRIDE]], %[[LHSTRIDE]]] {group = 8 : i64}
 // CHECK-NOT: fa4.splitk.combine
 

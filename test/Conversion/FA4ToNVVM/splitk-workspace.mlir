@@ -11,24 +11,30 @@
 // CHECK-SAME: %[[WS:arg0]]: !llvm.ptr<1>, %[[OUT:arg1]]: !llvm.ptr<1>, %[[LSE:arg2]]: !llvm.ptr<1>, %[[B:arg3]]: i32, %[[SQ:arg4]]: i32, {{.*}}, %[[BATCH:arg10]]: i32, %[[ROW:arg11]]: i32, %[[HEAD:arg12]]: i32, %[[COLUMN:arg13]]: i32)
 // The lane: thread % 32.
 // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32_i32 : i32
-// CHECK: %[[SQ64:.*]] = arith.extsi %[[SQ]] : i32 to i64
+// CHECK-NEXT: %[[SQ64:.*]] = arith.extsi %[[SQ]] : i32 to i64
+// The strides (SplitKWorkspaceLayout): O's by batch 138 * 80 * 8 * Sq, by
+// row 138 * 80 * 8, by head 138 * 80; the LSEs' by head 138 * Sq, by batch
+// 8 * 138 * Sq; the LSEs start past every row's O.
+// CHECK-NEXT: %[[OBATCH:.*]] = arith.muli %[[SQ64]], %c88320_i64 : i64
+// CHECK-NEXT: %[[LHEAD:.*]] = arith.muli %[[SQ64]], %c138_i64 : i64
+// CHECK-NEXT: %[[LBATCH:.*]] = arith.muli %[[SQ64]], %c1104_i64 : i64
 // CHECK-NEXT: %[[B64:.*]] = arith.extsi %[[B]] : i32 to i64
-// CHECK-NEXT: %[[BSQ:.*]] = arith.muli %[[B64]], %[[SQ64]] : i64
+// CHECK-NEXT: %[[ALLO:.*]] = arith.muli %[[OBATCH]], %[[B64]] : i64
+// The row's O: batch, row and head by their strides.
 // CHECK-NEXT: %[[HEAD64:.*]] = arith.extsi %[[HEAD]] : i32 to i64
+// CHECK-NEXT: %[[OHEAD:.*]] = arith.muli %[[HEAD64]], %c11040_i64 : i64
 // CHECK-NEXT: %[[ROW64:.*]] = arith.extsi %[[ROW]] : i32 to i64
+// CHECK-NEXT: %[[OROWAT:.*]] = arith.muli %[[ROW64]], %c88320_i64 : i64
 // CHECK-NEXT: %[[BATCH64:.*]] = arith.extsi %[[BATCH]] : i32 to i64
-// The row's O: row index * 138 * 80 floats.
-// CHECK: %[[ROWINDEX:.*]] = arith.addi %{{.*}}, %[[HEAD64]] : i64
-// CHECK-NEXT: %[[OROW:.*]] = arith.muli %[[ROWINDEX]], %c11040_i64 : i64
-// Its LSEs: past all O (138 * B * Sq * 8 * 80), then (batch * 8 + head) *
-// 138 * Sq + row.
-// CHECK-NEXT: %[[BH:.*]] = arith.muli %[[BATCH64]], %c8_i64 : i64
-// CHECK-NEXT: %[[BH2:.*]] = arith.addi %[[BH]], %[[HEAD64]] : i64
-// CHECK-NEXT: %[[BHP:.*]] = arith.muli %[[BH2]], %c138_i64 : i64
-// CHECK-NEXT: %[[BHPS:.*]] = arith.muli %[[BHP]], %[[SQ64]] : i64
-// CHECK-NEXT: %[[INROW:.*]] = arith.addi %[[BHPS]], %[[ROW64]] : i64
-// CHECK-NEXT: %[[ALLO:.*]] = arith.muli %[[BSQ]], %c88320_i64 : i64
-// CHECK-NEXT: %[[LSEROW:.*]] = arith.addi %[[ALLO]], %[[INROW]] : i64
+// CHECK-NEXT: %[[OBATCHAT:.*]] = arith.muli %[[BATCH64]], %[[OBATCH]] : i64
+// CHECK-NEXT: %[[OBR:.*]] = arith.addi %[[OBATCHAT]], %[[OROWAT]] : i64
+// CHECK-NEXT: %[[OROW:.*]] = arith.addi %[[OBR]], %[[OHEAD]] : i64
+// Its LSEs: past all O, then batch and head by their strides, plus the row.
+// CHECK-NEXT: %[[LHEADAT:.*]] = arith.muli %[[HEAD64]], %[[LHEAD]] : i64
+// CHECK-NEXT: %[[INROW:.*]] = arith.addi %[[LHEADAT]], %[[ROW64]] : i64
+// CHECK-NEXT: %[[LBATCHAT:.*]] = arith.muli %[[BATCH64]], %[[LBATCH]] : i64
+// CHECK-NEXT: %[[LB:.*]] = arith.addi %[[ALLO]], %[[LBATCHAT]] : i64
+// CHECK-NEXT: %[[LSEROW:.*]] = arith.addi %[[LB]], %[[INROW]] : i64
 // The lane's column, column + lane, against the depth of 80: a lane past
 // it reads column 79 and stores nothing.
 // CHECK: %[[LANE64:.*]] = arith.extsi %[[LANE]] : i32 to i64
@@ -152,12 +158,14 @@ gpu.module @m [#nvvm.target<chip = "sm_90a">] {
 // CHECK-LABEL: llvm.func @combine_at_launch(
 // CHECK-SAME: %[[WS:arg0]]: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[B:arg2]]: i32, %[[SQ:arg3]]: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %[[N:arg7]]: i32
 // CHECK: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
-// CHECK: %[[BSQ:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
-// CHECK-NEXT: %[[ROWS:.*]] = arith.muli %[[BSQ]], %c4_i64 : i64
-// CHECK: %[[ROWP:.*]] = arith.muli %{{.*}}, %[[N64]] : i64
-// CHECK-NEXT: arith.muli %[[ROWP]], %c64_i64 : i64
-// CHECK: %[[ALLROWS:.*]] = arith.muli %[[N64]], %[[ROWS]] : i64
-// CHECK-NEXT: arith.muli %[[ALLROWS]], %c64_i64 : i64
+// CHECK-NEXT: %[[SQ64:.*]] = arith.extsi %[[SQ]] : i32 to i64
+// CHECK-NEXT: %[[OHEAD:.*]] = arith.muli %[[N64]], %c64_i64 : i64
+// CHECK-NEXT: %[[OROW:.*]] = arith.muli %[[N64]], %c256_i64 : i64
+// CHECK-NEXT: %[[OBATCH:.*]] = arith.muli %[[OROW]], %[[SQ64]] : i64
+// CHECK-NEXT: %[[LHEAD:.*]] = arith.muli %[[N64]], %[[SQ64]] : i64
+// CHECK-NEXT: arith.muli %[[LHEAD]], %c4_i64 : i64
+// CHECK-NEXT: %[[B64:.*]] = arith.extsi %[[B]] : i32 to i64
+// CHECK-NEXT: arith.muli %[[OBATCH]], %[[B64]] : i64
 // CHECK: %[[LASTS:.*]] = arith.subi %[[N64]], %c1_i64 : i64
 // The whole steps, three blocks each, end at 96 * (N / 96)...
 // CHECK: %[[STEPS:.*]] = arith.divui %[[N64]], %c96_i64 : i64
