@@ -22,6 +22,9 @@ warm-up and 30 timed calls, and each side reports the median of its
 rounds. A side timed minutes apart from another reads the board at
 another temperature (the sustained clock drifts 4-5% over a call), so
 interleaving is what makes a ratio at the sustained clock mean something.
+Each interleaved row also gives the ratio to cuDNN round by round (each
+round's fa4 and cuDNN turns seconds apart): its median and range, and
+every turn's time in the JSON.
 With --clocks (interleaved rows) nvidia-smi samples the board meanwhile and
 each row also reports every side's median SM clock and mean power over its
 turns: at the power limit the side with the lower clock spends more energy
@@ -180,7 +183,8 @@ def torch_ms(backend, problem, b, sq, skv, graph=False, warmup_ms=0):
 
 def interleaved_ms(artifact, problem, b, sq, skv, rounds, warmup_ms):
     """({side: median ms over `rounds` turns}, {side: [(start, end) of each
-    turn]}) for fa4, cudnn and flash timed in turn on the same inputs after
+    turn]}, {side: [ms of each turn]}) for fa4, cudnn and flash timed in turn
+    on the same inputs after
     `warmup_ms` of all three in turn (a side that cannot run the problem is
     left out)."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
@@ -238,7 +242,7 @@ def interleaved_ms(artifact, problem, b, sq, skv, rounds, warmup_ms):
             windows[name].append((start, time.monotonic()))
     kernel.close()
     return ({name: sorted(times)[len(times) // 2] for name, times in turns.items()},
-            windows)
+            windows, turns)
 
 
 def fa4_ms(fa4_run, artifact, b, sq, skv, graph=False, pdl=False, warmup_ms=0):
@@ -291,6 +295,8 @@ def main():
         sampler = ClockSampler()
         sampler.start()
         extra += f" {'MHz fa4/cudnn/flash':>20} {'W fa4/cudnn/flash':>18}"
+    if args.interleave:
+        extra += f" {'/cudnn paired (range)':>21}"
     # Each row is printed as soon as it is measured, so a run cut short by
     # its time limit still reports what it measured.
     print(f"{'artifact':52} {'b':>3} {'sq':>6} {'skv':>6} {'unit':>7} {'fa4':>9} {'cudnn':>9} {'flash':>9} {'/cudnn':>7} {'/flash':>7}{extra}",
@@ -305,6 +311,11 @@ def main():
             mhz = "/".join(f"{r[s + '_mhz']:.0f}" if r.get(s + "_mhz") else "-" for s in sides)
             watts = "/".join(f"{r[s + '_w']:.0f}" if r.get(s + "_w") else "-" for s in sides)
             extra += f" {mhz:>20} {watts:>18}"
+        if args.interleave:
+            paired = r.get("cudnn_paired")
+            span = (f"{paired['median']:.3f} ({paired['min']:.3f}-{paired['max']:.3f})"
+                    if paired else "-")
+            extra += f" {span:>21}"
         print(f"{r['artifact'][:52]:52} {r['b']:3} {r['sq']:6} {r['skv']:6} {r['unit']:>7} "
               f"{fmt(r['fa4'])} {fmt(r['cudnn'])} {fmt(r['flash'])} {ratio('cudnn')} {ratio('flash')}{extra}",
               flush=True)
@@ -329,8 +340,8 @@ def main():
             row["unit"] += "(g)"
             row["protocol"] = "CUDA graph"
         if args.interleave and not decode and not graph:
-            times, windows = interleaved_ms(artifact, problem, b, sq, skv,
-                                            args.interleave, args.warmup_ms)
+            times, windows, turns = interleaved_ms(artifact, problem, b, sq, skv,
+                                                   args.interleave, args.warmup_ms)
             for name in ("fa4", "cudnn", "flash"):
                 ms = times.get(name)
                 row[name + "_ms"] = ms
@@ -338,6 +349,15 @@ def main():
                 seen = sampler.summary(windows[name]) if sampler and name in windows else None
                 if seen:
                     row[name + "_mhz"], row[name + "_w"] = seen
+            for name, times in turns.items():
+                row[name + "_rounds_ms"] = times
+            # The ratio to cuDNN round by round: each pair of turns ran
+            # seconds apart, so the board's drift over the row cancels, and
+            # the pairs' range says how far one row's median can be trusted.
+            if "cudnn" in turns:
+                paired = sorted(c / f for f, c in zip(turns["fa4"], turns["cudnn"]))
+                row["cudnn_paired"] = {"median": paired[len(paired) // 2],
+                                       "min": paired[0], "max": paired[-1]}
             row["protocol"] = f"interleaved x{args.interleave}, warm-up {args.warmup_ms} ms"
             rows.append(row)
             print_row(row)
