@@ -1,0 +1,454 @@
+//===- HopperKernel.h - The sm_90a kernel builder --------------*- C++ -*-===//
+//
+// The FA3 structure, read from the plan attributes and written in the fa4
+// kernel dialect:
+//
+//   role 0 (1 warpgroup)     producer: setmaxnreg down; one thread issues the
+//                            TMA loads of Q (once per work tile) and of each
+//                            K and V tile into rings of `kv_stages` slots,
+//                            each slot guarded by a full barrier
+//                            (transaction bytes) and an empty barrier
+//                            (consumers), K one tile ahead of V.
+//   role 1 (num_q groups)    consumers: setmaxnreg up; each owns a 64-row Q
+//                            tile: S = Q K^T (fa4.mma), the mask on edge
+//                            tiles, the online softmax, and O += P V with P
+//                            taken from the softmax, one tile behind so both
+//                            GEMMs of a turn are in flight together.
+//
+// Which instructions implement a frag, an MMA or a barrier is
+// convert-fa4-to-nvvm's business; this builder decides the schedule. It is
+// split by role: the plan (HopperPlan.cpp); the producer, the work loop and
+// the kernel (HopperKernel.cpp); the consumers and their epilogues
+// (HopperConsumer.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_ATTNTOFA4_HOPPERKERNEL_H
+#define LIB_CONVERSION_ATTNTOFA4_HOPPERKERNEL_H
+
+#include "../Common/KernelEmitter.h"
+#include "KernelFunc.h"
+#include "Kernels.h"
+#include "WorkTiles.h"
+#include "fa4/Conversion/KernelABI.h"
+#include "fa4/Dialect/Attn/IR/Attn.h"
+#include "fa4/Dialect/FA4/IR/FA4.h"
+#include "fa4/Target/TargetInfo.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cmath>
+
+namespace fa4::hopper {
+// This builder's vocabulary, in its own namespace only.
+using namespace mlir;
+using namespace fa4::kernel;
+
+/// wgmma's M: each consumer warpgroup owns a 64-row Q tile.
+constexpr int kRowsPerConsumer = 64;
+/// One TMA box and one 128B swizzle atom row: 64 16-bit elements.
+constexpr int kBoxColumns = 64;
+constexpr int kSwizzleBytes = 128;
+/// One consumer's box of a Q or O tile: 64 rows of 64 16-bit columns.
+constexpr int64_t kConsumerBoxBytes = kRowsPerConsumer * kSwizzleBytes;
+constexpr int64_t kMBarrierBytes = 8;
+/// A looped twin stages O over a second Q buffer only where O has two or
+/// more 64-column boxes, each of which waited for the previous box's store
+/// to read the one slot (+1.8-6.5% at Dv = 128). With one box (Dv = 64)
+/// that slot's wait is for the previous tile's store, long done, and the
+/// Q buffer's release after the next step 0 cost 1-2.7% at 512-2048 keys
+/// (bench/RESULTS.md, session 16).
+constexpr int64_t kMinBoxesToStageOverQ = 2;
+/// K/V stages a split-K decode needs before its two consumers take the
+/// tiles in turn (see readPlan).
+constexpr int64_t kMinStagesToSplitKeys = 4;
+/// K of one wgmma (16-bit inputs): the granule of the last P V's narrowing.
+constexpr int64_t kMmaK = 16;
+/// Named barrier the two consumers meet at before staging split-K partials
+/// (the ping-pong turns use 1 to the number of consumers; a split takes
+/// two).
+constexpr int kConsumersDoneBarrier = 3;
+/// Named barriers 4 + c: consumer c's warpgroup meets before its TMA store
+/// of O.
+constexpr int kEpilogueBarrierBase = 4;
+
+/// Everything the emitter needs, read from the op and its plan attributes;
+/// the split-K part as readSplit reads it for both chips.
+struct HopperPlan : SplitPlan {
+  int64_t numConsumers, bn, kvStages, qkBoxes, ovBoxes, group, numQHeads;
+  int64_t qkDepth, ovDepth, paddedOv;
+  int64_t qOffset, kRingOffset, vRingOffset, barrierOffset, barrierBytes;
+  int64_t kStageBytes, vStageBytes, smemUsed;
+  attn::MaskAttr mask;
+  bool hasLse;
+  Type elementType;
+  /// Decode (split-K or GQA-fused): a 3D grid of (partition, head, batch x
+  /// row tile), the cluster's partitions combined by a reduce-scatter.
+  /// Otherwise prefill: a 1D list of work tiles.
+  bool decode = false;
+  /// Split-K decode: both consumers work on the same 64-row Q tile, taking
+  /// the partition's K/V tiles in turn (even tiles, odd tiles), and each
+  /// stages its own partial for the combine. A decode tile has a few real
+  /// rows, so one warpgroup's softmax and barrier waits, not the tensor
+  /// cores, bound it; the second hides them (bench/RESULTS.md).
+  bool consumersSplitKeys = false;
+  /// Query rows per tile row: q-heads of one kv-head share a tile (fused
+  /// GQA), tile row r holding head r % rowGroup of query row r / rowGroup.
+  int64_t rowGroup = 1;
+  int64_t numKVHeads = 0;
+  /// Prefill O may leave through shared memory and TMA stores: each
+  /// consumer stages its 64 x Dv tile at `oStagingOffset + c x
+  /// oStagedTileBytes()`, which is its own Q tile (dead after its last
+  /// QK^T) or a region of its own.
+  bool canStoreOByTma = false;
+  int64_t oStagingOffset = 0;
+  /// A looped (persistent) prefill kernel's region past the plan's, where
+  /// shared memory has room and the module builds a looped kernel that
+  /// drains each work tile with tma-store-o (-1: none; it writes O from
+  /// registers). Either a second Q buffer with its Q full and Q empty
+  /// barriers (`loopDoubleQ`): work tile w reads buffer w % 2, the producer
+  /// loads the next tile's Q while this one runs, and each consumer stages
+  /// O over its own Q tile once its last Q K^T is done. Or, where that
+  /// does not fit, one 64-column box of O per consumer, through which O
+  /// leaves a box at a time (the single Q buffer holds the next tile's Q
+  /// by the epilogue).
+  int64_t loopStagingOffset = -1;
+  bool loopDoubleQ = false;
+  int64_t loopStagingBytes() const {
+    return loopDoubleQ
+               ? secondQBufferBytes()
+               : loopedTwinStagingBytes(numConsumers * kRowsPerConsumer);
+  }
+  /// The second Q buffer and its Q full and Q empty barrier per Q tile.
+  int64_t secondQBufferBytes() const {
+    return qTiles() * (qTileBytes() + 2 * kMBarrierBytes);
+  }
+  /// The second Q buffer's barriers: Q full per Q tile, then Q empty.
+  int64_t loopQBarrierOffset() const {
+    return loopStagingOffset + qTiles() * qTileBytes();
+  }
+  /// The dynamic shared memory a launch needs.
+  int64_t dynamicSmemBytes() const {
+    return loopStagingOffset < 0 ? smemUsed
+                                 : loopStagingOffset + loopStagingBytes();
+  }
+  int64_t oStagedTileBytes() const { return kRowsPerConsumer * paddedOv * 2; }
+
+  /// Query rows one consumer's 64-row tile covers, and the rows TMA fills.
+  int64_t queryRowsPerTile() const { return kRowsPerConsumer / rowGroup; }
+  /// The decode grid's head dimension: kv heads under fused GQA.
+  int64_t decodeHeads() const { return rowGroup > 1 ? numKVHeads : numQHeads; }
+  /// A decode plan without a split can run on persistent CTAs: its work
+  /// items are independent, with no cluster or workspace to share.
+  bool decodeCanPersist() const { return decode && partitions == 1; }
+  /// The one-dimensional work list (prefill, persistent decode): work items
+  /// of this many query rows, per head of `workHeadsSymbol` and batch.
+  int64_t rowsPerWorkItem() const {
+    return decode ? queryRowsPerTile() : numConsumers * kRowsPerConsumer;
+  }
+  int64_t workHeads() const { return decode ? decodeHeads() : numQHeads; }
+  const char *workHeadsSymbol() const {
+    return decode && rowGroup > 1 ? "hkv" : "hq";
+  }
+  /// The one-dimensional grid of that work list (the manifest's spelling).
+  SmallVector<SmallVector<std::string>> workListGrid() const {
+    return {{("ceil_div:sq:" + Twine(rowsPerWorkItem())).str(),
+             workHeadsSymbol(), "b"},
+            {"1"},
+            {"1"}};
+  }
+  /// Threads of a CTA: the producer warpgroup and the consumers.
+  int64_t threads() const { return (1 + numConsumers) * kWarpgroupThreads; }
+  int64_t qBoxRows() const { return queryRowsPerTile() * rowGroup; }
+
+  int64_t qTileBytes() const { return qkBoxes * kConsumerBoxBytes; }
+  int64_t kBoxBytes() const { return bn * kSwizzleBytes; }
+  /// Bytes of one staged partial: O (f32), then row max and row sum.
+  int64_t stagedPartialBytes() const {
+    return splitKStagedPartialBytes(kRowsPerConsumer, paddedOv);
+  }
+  /// Partials each CTA stages for the split-K combine.
+  int64_t partialsPerCta() const { return consumersSplitKeys ? 2 : 1; }
+  /// Q tiles the producer loads: one shared tile when the consumers split
+  /// the keys of the same rows.
+  int64_t qTiles() const { return consumersSplitKeys ? 1 : numConsumers; }
+  /// mbarriers: per Q tile Q full, then per Q tile Q empty; per slot K
+  /// full, V full, K empty, V empty.
+  int64_t numBarriers() const { return 2 * qTiles() + 4 * kvStages; }
+};
+
+/// Reads a plan, the kernel's or its looped twin's (twin_config,
+/// twin_smem, twin_swizzle); fails with a diagnostic for plans this kernel
+/// cannot run.
+FailureOr<HopperPlan> readPlan(attn::AttentionOp op, attn::ConfigAttr config,
+                               attn::SmemAttr smem, attn::SwizzleAttr swizzle);
+
+/// Writes the kernel body in the fa4 dialect.
+class FA3KernelBuilder : KernelEmitter {
+public:
+  FA3KernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
+                   const FA3Schedule &schedule, bool persistent)
+      : KernelEmitter(b, loc), plan(plan),
+        pingPong(schedule.pingPong && plan.numConsumers >= 2 &&
+                 !plan.consumersSplitKeys),
+        persistent(persistent),
+        intraWgOverlap(schedule.intraWgOverlap && allowsIntraWgOverlap(plan)),
+        lazyRescale(schedule.lazyRescale && allowsLazyRescale(plan)),
+        storeOByTma(storesOByTma(plan, persistent, schedule.tmaStoreO)),
+        fusedWorkTiles(schedule.fuseWorkTiles && persistent && !plan.decode &&
+                       this->intraWgOverlap && !plan.consumersSplitKeys &&
+                       !plan.workspace && !plan.clusterSplit() && !storeOByTma),
+        storeOByBoxes(persistent && plan.loopStagingOffset >= 0 &&
+                      !plan.loopDoubleQ),
+        doubleQ(persistent && plan.loopStagingOffset >= 0 && plan.loopDoubleQ),
+        narrowLastPV(schedule.narrowLastPV),
+        polyExp2Period(schedule.polyExp2Period),
+        softmaxReductionChains(schedule.softmaxReductionChains),
+        l2SectionBytes(schedule.l2SectionBytes),
+        pairRowBlocks(schedule.pairRowBlocks && persistent),
+        l2EvictionHints(schedule.l2EvictionHints && !plan.decode),
+        twinOwnTiles(schedule.twinOwnTiles),
+        trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
+              !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
+
+  /// O through shared memory and TMA stores, in the kernel without a work
+  /// loop: a persistent kernel's Q region already holds the next work
+  /// tile's Q by its epilogue, so it writes O from registers.
+  static bool storesOByTma(const HopperPlan &plan, bool persistent,
+                           bool tmaStoreO) {
+    return tmaStoreO && plan.canStoreOByTma && !persistent;
+  }
+
+  /// Where the overlap was measured and assembles clean: prefill under no
+  /// mask or the causal one. A decode CTA's consumers split the keys and
+  /// keep the schedule their numbers were taken with; a window mask's
+  /// compares on top of the previous tile's P spill (292 B at Dv = 128,
+  /// BN = 176; test/Pipelines/hopper-ptxas-matrix.mlir).
+  static bool allowsIntraWgOverlap(const HopperPlan &plan) {
+    return !plan.decode && plan.mask.getKind() != attn::MaskKind::Window;
+  }
+
+  /// Where the lazy rescale was measured to pay (bench/RESULTS.md, session
+  /// 6): O of 128 or more columns, whose 64+ multiplies per thread and
+  /// step it skips (+2-5% at Dv = 128, +3-8% at 256). At Dv = 64 its
+  /// 32 multiplies cost less than the branch breaks in ptxas's schedule
+  /// (-1-2%).
+  static bool allowsLazyRescale(const HopperPlan &plan) {
+    return plan.paddedOv >= 128;
+  }
+
+  void build(gpu::GPUFuncOp func, KernelABI &abi);
+
+private:
+  Value fromIndex(Value v) { return indexTo(b.getI32Type(), v); }
+
+  //===--- barriers, TMA, tiles -------------------------------------------===//
+  Value barrier(Value index) {
+    return MBarrierGetOp::create(b, loc, MBarrierType::get(b.getContext()),
+                                 index,
+                                 b.getI64IntegerAttr(plan.barrierOffset));
+  }
+  Value barrier(int64_t index) { return barrier(i32(index)); }
+  /// Each Q tile has its own pair, so that a consumer's next Q loads as soon
+  /// as that consumer, not both, is done with its last QK^T. With doubleQ,
+  /// `buffer` (0 or 1) picks the pair of the plan's Q region or of the
+  /// second buffer's, which follows that buffer past the plan.
+  Value qFullBarrier(Value qTile, Value buffer = {}) {
+    return barrier(qBarrierIndex(qTile, buffer));
+  }
+  Value qEmptyBarrier(Value qTile, Value buffer = {}) {
+    return barrier(add(qBarrierIndex(qTile, buffer), i32(plan.qTiles())));
+  }
+  Value qBarrierIndex(Value qTile, Value buffer) {
+    if (!buffer)
+      return qTile;
+    int64_t secondPair =
+        (plan.loopQBarrierOffset() - plan.barrierOffset) / kMBarrierBytes;
+    return add(qTile, mul(buffer, i32(secondPair)));
+  }
+  /// The Q buffer of this CTA's work tile `workDone` (none: the plan's one
+  /// region), and the phase of that buffer's barriers the tile uses: with
+  /// doubleQ buffer w % 2 serves work tiles w, w + 2, ..., else the one
+  /// region serves every tile.
+  Value qBufferOf(Value workDone) {
+    if (!doubleQ)
+      return Value();
+    return arith::AndIOp::create(b, loc, workDone, i32(1));
+  }
+  Value qPhaseOf(Value workDone) {
+    Value use = doubleQ ? divu(workDone, i32(qBuffers())) : workDone;
+    return arith::AndIOp::create(b, loc, use, i32(1));
+  }
+  int64_t qBuffers() const { return doubleQ ? 2 : 1; }
+  /// Where Q tile `qTileIndex` starts in `buffer` (none: the plan's region).
+  Value qTileOffset(Value qTileIndex, Value buffer) {
+    Value offset =
+        add(i32(plan.qOffset), mul(qTileIndex, i32(plan.qTileBytes())));
+    if (buffer)
+      offset =
+          add(offset, mul(buffer, i32(plan.loopStagingOffset - plan.qOffset)));
+    return offset;
+  }
+  Value qTileIn(Value qTileIndex, Value buffer) {
+    return smemTile(qTileOffset(qTileIndex, buffer), kRowsPerConsumer,
+                    plan.qkBoxes * kBoxColumns, Major::K);
+  }
+  Value kFullBarrier(Value slot) {
+    return barrier(add(i32(kvBarrierBase()), slot));
+  }
+  Value vFullBarrier(Value slot) {
+    return barrier(add(i32(kvBarrierBase() + plan.kvStages), slot));
+  }
+  Value kEmptyBarrier(Value slot) {
+    return barrier(add(i32(kvBarrierBase() + 2 * plan.kvStages), slot));
+  }
+  Value vEmptyBarrier(Value slot) {
+    return barrier(add(i32(kvBarrierBase() + 3 * plan.kvStages), slot));
+  }
+  int64_t kvBarrierBase() const { return 2 * plan.qTiles(); }
+  void waitBarrier(Value barrier, Value parity) {
+    MBarrierWaitOp::create(b, loc, barrier, parity);
+  }
+  void expectBytes(Value barrier, int64_t bytes) {
+    MBarrierExpectTxOp::create(b, loc, barrier, b.getI64IntegerAttr(bytes));
+  }
+  /// The L2 eviction priority of a copy of an operand that every row block
+  /// of a head reads again (K, V: `reused`) or that is touched once (Q, O);
+  /// none without l2EvictionHints.
+  L2EvictionAttr l2EvictionFor(bool reused) {
+    if (!l2EvictionHints)
+      return nullptr;
+    return L2EvictionAttr::get(b.getContext(),
+                               reused ? L2Eviction::Last : L2Eviction::First);
+  }
+  /// One 4D TMA box (coordinates innermost first: depth, head, row, batch).
+  void tmaLoad(Value tensorMap, Value destination, Value depth, Value head,
+               Value row, Value batch, Value barrier, bool reused) {
+    TmaLoadOp::create(b, loc, tensorMap, ValueRange{depth, head, row, batch},
+                      destination, barrier, /*barrierCta=*/Value(),
+                      l2EvictionFor(reused));
+  }
+  Value smemTile(Value offset, int64_t rows, int64_t columns, Major major) {
+    return SmemTileOp::create(b, loc,
+                              SmemTileType::get(b.getContext(), rows, columns,
+                                                plan.elementType, major),
+                              offset);
+  }
+  FragType accType(int64_t columns) {
+    return FragType::get(b.getContext(), kRowsPerConsumer, columns,
+                         b.getF32Type());
+  }
+  RowsType rowsType() {
+    return RowsType::get(b.getContext(), kRowsPerConsumer, b.getF32Type());
+  }
+  Value splat(Type type, double value) {
+    return SplatOp::create(b, loc, type, f32(value));
+  }
+
+  //===--- parts of the kernel --------------------------------------------===//
+  void decodeWork(Value index);
+  void decodeSplitWork();
+  void setWork(const WorkTile &work) {
+    batch = work.batch;
+    head = work.head;
+    kvHead = work.kvHead;
+    blockRow = work.blockRow;
+    firstTile = work.firstTile;
+    numTiles = work.numTiles;
+  }
+  /// Where a producer or consumer is in its list of work tiles.
+  struct WorkScope {
+    scf::ForOp loop; // null when not persistent: one work tile per CTA
+    Value workDone;  // work tiles this CTA finished before this one
+    Value kvTiles;   // K/V ring tiles used before this work tile
+  };
+  Value workTileCount();
+  bool consumersOwnRows() const;
+  bool consumersOwnRowsOfOneTile() const;
+  bool idleConsumersSkip() const;
+  bool trimsTrailingTiles() const;
+  WorkScope beginWork();
+  void endWork(WorkScope scope);
+  void buildProducer();
+  void buildConsumer(Value consumer);
+  void stagePartial(Value consumer, Value out, Value rowMax, Value rowSum);
+  void storeO(Value consumer, Value out, Value rowMax, Value rowSum,
+              Value batch, Value head, Value tileRow);
+  void writeWorkspacePartial(Value consumer, Value out, Value rowMax,
+                             Value rowSum, Value tileRow);
+  void buildCombine(Value consumer);
+  scf::IfOp meetThenFirstThread(Value consumer);
+  void meetWarpgroup(Value consumer);
+  void stageByConsumer(Value consumer, Value out, Value rowSum, int64_t base,
+                       int64_t stride, std::optional<int64_t> box);
+  scf::IfOp firstThreadOf();
+  Value isFirstThread();
+  void storeOByBox(Value consumer, Value out, Value rowMax, Value rowSum,
+                   Value batch, Value head, Value tileRow);
+  void storeOOverQ(Value consumer, Value out, Value rowMax, Value rowSum,
+                   Value batch, Value head, Value tileRow, Value buffer);
+  void storeLse(Value rowMax, Value rowSum, Value batch, Value head,
+                Value tileRow);
+  void storeOBoxes(Value staging, Value batch, Value head, Value tileRow);
+  void storeOBox(int64_t box, Value source, Value batch, Value head,
+                 Value tileRow);
+  Value traceStamp();
+  void epilogueStamp();
+  void writeTrace(Value consumer, ArrayRef<Value> stamps, Value tileRow);
+
+  const HopperPlan &plan;
+  bool pingPong;
+  bool persistent;
+  bool intraWgOverlap;
+  bool lazyRescale;
+  bool storeOByTma;
+  /// Persistent prefill: a work tile's tail is fused with the next one's
+  /// head (buildConsumer).
+  bool fusedWorkTiles;
+  /// A looped kernel's O leaves by TMA one box at a time through its own
+  /// staging region (storeOByBoxes).
+  bool storeOByBoxes;
+  /// A looped kernel with two Q buffers: work tile w reads buffer w % 2, the
+  /// producer loads the next tile's Q during this one, and O is staged over
+  /// the consumer's Q tile for its TMA store (storeOOverQ).
+  bool doubleQ;
+  /// The last P V issues only the MMA_K steps with visible keys.
+  bool narrowLastPV;
+  /// One exp2 of the softmax in this many on the FMA pipe (0: none).
+  int64_t polyExp2Period;
+  /// A softmax row's max and sum reduced in this many chains.
+  int64_t softmaxReductionChains;
+  /// Masked prefill: work tiles in sections whose K and V take at most
+  /// this many bytes (WorkTiles::prefill; 0: one section).
+  int64_t l2SectionBytes;
+  /// Persistent, causal: row blocks R - 1 - k and k of a pair go to one CTA
+  /// in consecutive strides (pairedSlot).
+  bool pairRowBlocks;
+  /// Prefill: K and V loads evict last, Q loads and O stores evict first.
+  bool l2EvictionHints;
+  /// trimsTrailingTiles in the looped twin too.
+  bool twinOwnTiles;
+  /// Prefill: each consumer writes its phase times over its LSE rows
+  /// (writeTrace).
+  bool trace;
+  /// With `trace`, the looped twin's epilogue stamps of the current work
+  /// tile (storeOByBox), written after the phase stamps.
+  SmallVector<Value> epilogueStamps;
+
+  // Kernel arguments.
+  AttentionArgs args;
+  Value numWork, firstWork, workStride;
+  // The current work tile (decodeWork).
+  Value batch, head, kvHead, blockRow, firstTile, numTiles;
+  // Decode: this CTA's rank in its cluster, which is its K/V partition.
+  Value partition;
+};
+} // namespace fa4::hopper
+
+#endif // LIB_CONVERSION_ATTNTOFA4_HOPPERKERNEL_H

@@ -1,0 +1,139 @@
+//===- HopperPlan.cpp - The sm_90a kernel's plan, read from the op
+//----------===//
+//
+// The tile, the shared-memory regions, the swizzle and the split-K of an
+// attn.attention as the sm_90a kernel builder needs them (HopperKernel.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HopperKernel.h"
+
+using namespace mlir;
+using namespace fa4;
+using namespace fa4::kernel;
+using namespace fa4::hopper;
+
+FailureOr<HopperPlan> fa4::hopper::readPlan(attn::AttentionOp op,
+                                            attn::ConfigAttr config,
+                                            attn::SmemAttr smem,
+                                            attn::SwizzleAttr swizzle) {
+  if (!config || !smem || !swizzle)
+    return op.emitOpError()
+           << "needs #attn.config, #attn.swizzle and #attn.smem; run "
+              "attn-plan-pipeline{chip=sm_90a} first";
+  if (config.getChip() != attn::Chip::SM90a)
+    return op.emitOpError()
+           << "has a plan for " << attn::stringifyChip(config.getChip())
+           << "; this lowering targets sm_90a";
+  HopperPlan plan;
+  plan.numConsumers = config.getNumQ();
+  FailureOr<SplitPlan> split = readSplit(op);
+  if (failed(split))
+    return failure();
+  static_cast<SplitPlan &>(plan) = *split;
+  plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
+  plan.decode = plan.partitions > 1 || config.getFuseGqa();
+  // Without a split there is no combine to merge two consumers' partials:
+  // one consumer takes the work item's rows. Each consumer holds its last
+  // tile's slot until that tile's P V is issued after the next QK^T, two
+  // tiles on: with two stages its next tile would wait for the very slot it
+  // holds (a deadlock), and with three only one tile loads while both
+  // consumers hold theirs (2.26 TB/s against 2.96 for one consumer,
+  // bench/RESULTS.md). The split takes four or more.
+  plan.consumersSplitKeys = plan.partitions > 1 && plan.numConsumers == 2 &&
+                            smem.getKvStages() >= kMinStagesToSplitKeys;
+  if (plan.decode && !plan.consumersSplitKeys)
+    plan.numConsumers = 1;
+  plan.numKVHeads = config.getNumKvHeads();
+  plan.bn = config.getBn();
+  plan.kvStages = smem.getKvStages();
+  plan.qkDepth = config.getQkDepth();
+  plan.ovDepth = config.getOvDepth();
+  plan.qkBoxes = config.getPaddedQkDepth() / kBoxColumns;
+  plan.paddedOv = config.getPaddedOvDepth();
+  plan.ovBoxes = plan.paddedOv / kBoxColumns;
+  plan.group = config.getGroup();
+  plan.numQHeads = config.getNumQHeads();
+  plan.mask = op.getMask();
+  plan.hasLse = static_cast<bool>(op.getLse());
+  plan.elementType = op.getQueryType().getElementType();
+  plan.kStageBytes = smem.getKStageBytes();
+  plan.vStageBytes = smem.getVStageBytes();
+  plan.smemUsed = smem.getSmemUsed();
+  fa4::SmemPlan regions = smem.toPlan();
+  plan.qOffset = regions.q.offset;
+  plan.kRingOffset = regions.kRing.offset;
+  plan.vRingOffset = regions.vRing.offset;
+  plan.barrierOffset = regions.barriers.offset;
+  plan.barrierBytes = regions.barriers.bytes;
+
+  auto box = [](attn::TmaBoxAttr b) {
+    return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
+  };
+  // Staged over Q, consumer c's O tile must lie in its own Q tile: the
+  // other consumer may still be reading its own.
+  plan.oStagingOffset = regions.oStaging.offset;
+  bool stagedOverQ =
+      regions.oStaging.offset < regions.q.offset + regions.q.bytes &&
+      regions.q.offset < regions.oStaging.offset + regions.oStaging.bytes;
+  plan.canStoreOByTma =
+      !plan.decode && !plan.workspace && !plan.clusterSplit() &&
+      regions.oStaging.bytes >=
+          config.getNumQ() * kRowsPerConsumer * plan.paddedOv * 2 &&
+      (!stagedOverQ || (regions.oStaging.offset == regions.q.offset &&
+                        plan.paddedOv <= config.getPaddedQkDepth())) &&
+      box(swizzle.getO()) == std::make_tuple(int64_t(kRowsPerConsumer),
+                                             int64_t(kBoxColumns),
+                                             int64_t(kSwizzleBytes));
+  // The looped kernel's region past the plan: a second Q buffer where O
+  // fits in a Q tile and shared memory has room, else one box of O per
+  // consumer (HopperPlan::loopStagingOffset).
+  const TargetInfo &hopper = getTargetInfo(Chip::SM90a);
+  std::optional<int64_t> secondQ =
+      pastPlanOffset(plan.smemUsed, plan.secondQBufferBytes(), hopper);
+  plan.loopDoubleQ =
+      plan.canStoreOByTma && !plan.decode && !plan.consumersSplitKeys &&
+      plan.rowGroup == 1 && plan.ovBoxes >= kMinBoxesToStageOverQ &&
+      plan.paddedOv <= config.getPaddedQkDepth() && secondQ.has_value();
+  std::optional<int64_t> loopStaging =
+      plan.loopDoubleQ
+          ? secondQ
+          : loopedTwinStagingOffset(plan.smemUsed, config.getBm(), hopper);
+  if (plan.canStoreOByTma && loopStaging)
+    plan.loopStagingOffset = *loopStaging;
+  if (config.getMmaM() != kRowsPerConsumer ||
+      config.getBm() != config.getNumQ() * kRowsPerConsumer ||
+      config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
+      plan.paddedOv > 256 || plan.bn % 16 || plan.bn > 256 ||
+      config.getUseSharedKv() ||
+      box(swizzle.getQ()) != std::make_tuple(int64_t(kRowsPerConsumer),
+                                             int64_t(kBoxColumns),
+                                             int64_t(kSwizzleBytes)) ||
+      box(swizzle.getK()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
+                                             int64_t(kSwizzleBytes)) ||
+      box(swizzle.getV()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
+                                             int64_t(kSwizzleBytes)))
+    return op.emitOpError()
+           << "has an sm_90a plan this kernel does not implement (it needs "
+              "64-row consumer tiles, depths in 64-column 128B-swizzled boxes, "
+              "Dv <= 256, BN a multiple of 16 up to 256 and separate K/V "
+              "rings), got "
+           << config;
+  if (plan.rowGroup > kRowsPerConsumer)
+    return op.emitOpError() << "fuses " << plan.rowGroup
+                            << " q-heads per kv-head into a 64-row tile; at "
+                               "most 64 fit";
+  if (plan.clusterSplit() &&
+      plan.stagingOffset + plan.partialsPerCta() * plan.stagedPartialBytes() >
+          plan.barrierOffset)
+    return op.emitOpError() << "has a split-K staging region that overlaps "
+                               "its barriers: "
+                            << smem;
+  if (plan.kStageBytes < plan.qkBoxes * plan.kBoxBytes() ||
+      plan.vStageBytes < plan.ovBoxes * plan.kBoxBytes() ||
+      plan.barrierBytes < plan.numBarriers() * 8)
+    return op.emitOpError() << "has a shared-memory plan too small for its "
+                               "K/V slots or its "
+                            << plan.numBarriers() << " mbarriers: " << smem;
+  return plan;
+}
