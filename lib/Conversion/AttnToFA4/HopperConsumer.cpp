@@ -137,11 +137,11 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     scores = MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow,
                             args.seqQ, args.seqKV, plan.mask,
                             b.getI64IntegerAttr(plan.rowGroup));
-    return SoftmaxOp::create(b, loc, scoresType, rowsType(), rowsType(),
-                             rowsType(), scores, rowMax, rowSum, args.scaleLog2,
-                             lazyRescale ? b.getF64FloatAttr(kRescaleThreshold)
-                                         : FloatAttr(),
-                             polyExp2Period, softmaxReductionChains);
+    return SoftmaxOp::create(
+        b, loc, scoresType, rowsType(), rowsType(), rowsType(), scores, rowMax,
+        rowSum, args.scaleLog2,
+        lazyRescale ? b.getF64FloatAttr(kRescaleThreshold) : FloatAttr(),
+        schedule.polyExp2Period, schedule.softmaxReductionChains);
   };
   auto emitStep = [&](Value step, ValueRange carried, PV pv,
                       const StepWork &work) {
@@ -277,7 +277,7 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
     Value lastStep = workTileOf(sub(myTiles, i32(1)));
     Value last = add(work.ringBase, lastStep);
     Value finalOut;
-    if (narrowLastPV) {
+    if (schedule.narrowLastPV) {
       finalOut = emitNarrowedPV(out, probs, last, lastStep, work);
     } else {
       finalOut = issuePV(out, probs, last);

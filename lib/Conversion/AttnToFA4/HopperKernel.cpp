@@ -34,7 +34,7 @@ void FA3KernelBuilder::decodeWork(Value index) {
   setWork(tiles.prefill(
       index, args.batchSize, plan.numConsumers * kRowsPerConsumer,
       plan.numQHeads, plan.group,
-      fa4::sectionKeyHeads(l2SectionBytes, kvBytesPerKey, plan.group),
+      fa4::sectionKeyHeads(schedule.l2SectionBytes, kvBytesPerKey, plan.group),
       pairRowBlocks ? workStride : Value()));
 }
 
@@ -90,7 +90,8 @@ bool FA3KernelBuilder::trimsTrailingTiles() const {
   bool rightBound = plan.mask.getKind() == attn::MaskKind::Causal ||
                     (plan.mask.getKind() == attn::MaskKind::Window &&
                      plan.mask.getRight() >= 0);
-  return rightBound && consumersOwnRows() && (!persistent || twinOwnTiles);
+  return rightBound && consumersOwnRows() &&
+         (!persistent || schedule.twinOwnTiles);
 }
 
 /// Persistent: a loop over this CTA's work tiles carrying (work tiles done,

@@ -194,7 +194,7 @@ class FA3KernelBuilder : KernelEmitter {
 public:
   FA3KernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
                    const FA3Schedule &schedule, bool persistent)
-      : KernelEmitter(b, loc), plan(plan),
+      : KernelEmitter(b, loc), plan(plan), schedule(schedule),
         pingPong(schedule.pingPong && plan.numConsumers >= 2 &&
                  !plan.consumersSplitKeys),
         persistent(persistent),
@@ -207,13 +207,8 @@ public:
         storeOByBoxes(persistent && plan.loopStagingOffset >= 0 &&
                       !plan.loopDoubleQ),
         doubleQ(persistent && plan.loopStagingOffset >= 0 && plan.loopDoubleQ),
-        narrowLastPV(schedule.narrowLastPV),
-        polyExp2Period(schedule.polyExp2Period),
-        softmaxReductionChains(schedule.softmaxReductionChains),
-        l2SectionBytes(schedule.l2SectionBytes),
         pairRowBlocks(schedule.pairRowBlocks && persistent),
         l2EvictionHints(schedule.l2EvictionHints && !plan.decode),
-        twinOwnTiles(schedule.twinOwnTiles),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
 
@@ -403,6 +398,10 @@ private:
   void writeTrace(Value consumer, ArrayRef<Value> stamps, Value tileRow);
 
   const HopperPlan &plan;
+  /// The options as asked; the choices below are what the plan allows of
+  /// them. narrowLastPV, polyExp2Period, softmaxReductionChains,
+  /// l2SectionBytes and twinOwnTiles apply as asked.
+  const FA3Schedule schedule;
   bool pingPong;
   bool persistent;
   bool intraWgOverlap;
@@ -418,22 +417,11 @@ private:
   /// producer loads the next tile's Q during this one, and O is staged over
   /// the consumer's Q tile for its TMA store (storeOOverQ).
   bool doubleQ;
-  /// The last P V issues only the MMA_K steps with visible keys.
-  bool narrowLastPV;
-  /// One exp2 of the softmax in this many on the FMA pipe (0: none).
-  int64_t polyExp2Period;
-  /// A softmax row's max and sum reduced in this many chains.
-  int64_t softmaxReductionChains;
-  /// Masked prefill: work tiles in sections whose K and V take at most
-  /// this many bytes (WorkTiles::prefill; 0: one section).
-  int64_t l2SectionBytes;
   /// Persistent, causal: row blocks R - 1 - k and k of a pair go to one CTA
   /// in consecutive strides (pairedSlot).
   bool pairRowBlocks;
   /// Prefill: K and V loads evict last, Q loads and O stores evict first.
   bool l2EvictionHints;
-  /// trimsTrailingTiles in the looped twin too.
-  bool twinOwnTiles;
   /// Prefill: each consumer writes its phase times over its LSE rows
   /// (writeTrace).
   bool trace;
