@@ -93,23 +93,13 @@ constexpr int64_t kPairLeaderRank = 0;
 /// exp2 because MUFU throughput, not the tensor cores, bounds the softmax).
 constexpr int64_t kPolyExp2Period = 4;
 
-/// The plan the FA4 structure is built from; the split-K part as readSplit
-/// reads it for both chips.
-struct BlackwellPlan : SplitPlan {
-  int64_t numQ, bn, kvStages, qkBoxes, ovBoxes, qkDepth, ovDepth, paddedOv;
-  int64_t group, numQHeads;
-  int64_t qOffset, kRingOffset, vRingOffset, kStageBytes, vStageBytes;
-  int64_t correctionOffset, tmemAddressOffset, barrierOffset, barrierBytes;
-  int64_t smemUsed, tmemAlloc;
+/// The plan the FA4 structure is built from; the part both chips share as
+/// readKernelPlan reads it.
+struct BlackwellPlan : KernelPlan {
+  int64_t numQ;
+  int64_t correctionOffset, tmemAddressOffset;
+  int64_t tmemAlloc;
   int64_t sColumn[2], oColumn[2], pColumn[2];
-  attn::MaskAttr mask;
-  bool hasLse;
-  Type elementType;
-  /// Decode (split-K or fused GQA): a 3D grid of (partition, head, batch x
-  /// row tile); with fused GQA the `rowGroup` q-heads of a kv-head share a
-  /// tile, row r holding head r % rowGroup of query row r / rowGroup.
-  bool decode = false;
-  int64_t rowGroup = 1;
   /// pair_cta: a cluster of two CTAs shares each MMA (cta_group::2).
   bool pair = false;
   /// Prefill: O leaves through shared memory (the plan's oStaging region)
@@ -160,42 +150,22 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
            << "has an sm_100a MLA plan, which the FA4 kernel does not lower "
               "yet (it implements 128-row Q tiles, one CTA or a CTA pair): "
            << config;
-  FailureOr<SplitPlan> split = readSplit(op);
-  if (failed(split))
+  FailureOr<KernelPlan> common = readKernelPlan(op, config, smem);
+  if (failed(common))
     return failure();
   BlackwellPlan plan;
-  static_cast<SplitPlan &>(plan) = *split;
-  plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
-  plan.decode = plan.partitions > 1 || config.getFuseGqa();
+  static_cast<KernelPlan &>(plan) = *common;
   plan.pair = config.getPairCta();
   plan.numQ = config.getNumQ();
-  plan.bn = config.getBn();
-  plan.kvStages = smem.getKvStages();
-  plan.qkDepth = config.getQkDepth();
-  plan.ovDepth = config.getOvDepth();
-  plan.paddedOv = config.getPaddedOvDepth();
-  plan.qkBoxes = config.getPaddedQkDepth() / kBoxColumns;
-  plan.ovBoxes = plan.paddedOv / kBoxColumns;
-  plan.group = config.getGroup();
-  plan.numQHeads = config.getNumQHeads();
-  plan.mask = op.getMask();
-  plan.hasLse = static_cast<bool>(op.getLse());
-  plan.elementType = op.getQueryType().getElementType();
-  plan.kStageBytes = smem.getKStageBytes();
-  plan.vStageBytes = smem.getVStageBytes();
-  plan.smemUsed = smem.getSmemUsed();
   SmemPlan regions = smem.toPlan();
-  plan.qOffset = regions.q.offset;
   plan.sharedKv = config.getUseSharedKv();
-  plan.kRingOffset = regions.kRing.offset;
-  plan.vRingOffset =
-      plan.sharedKv ? regions.kRing.offset : regions.vRing.offset;
+  // A shared ring holds K and V tiles in turn.
+  if (plan.sharedKv)
+    plan.vRingOffset = regions.kRing.offset;
   plan.correctionOffset = regions.correction.offset;
   plan.storeOByTma = !plan.decode;
   plan.oStagingOffset = regions.oStaging.offset;
   plan.tmemAddressOffset = regions.tmemAddress.offset;
-  plan.barrierOffset = regions.barriers.offset;
-  plan.barrierBytes = regions.barriers.bytes;
   plan.tmemAlloc = tmem.getAlloc();
   plan.sColumn[0] = tmem.getS0();
   plan.sColumn[1] = tmem.getS1();

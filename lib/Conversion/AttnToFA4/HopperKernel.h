@@ -79,29 +79,15 @@ constexpr int kConsumersDoneBarrier = 3;
 constexpr int kEpilogueBarrierBase = 4;
 
 /// Everything the emitter needs, read from the op and its plan attributes;
-/// the split-K part as readSplit reads it for both chips.
-struct HopperPlan : SplitPlan {
-  int64_t numConsumers, bn, kvStages, qkBoxes, ovBoxes, group, numQHeads;
-  int64_t qkDepth, ovDepth, paddedOv;
-  int64_t qOffset, kRingOffset, vRingOffset, barrierOffset, barrierBytes;
-  int64_t kStageBytes, vStageBytes, smemUsed;
-  attn::MaskAttr mask;
-  bool hasLse;
-  Type elementType;
-  /// Decode (split-K or GQA-fused): a 3D grid of (partition, head, batch x
-  /// row tile), the cluster's partitions combined by a reduce-scatter.
-  /// Otherwise prefill: a 1D list of work tiles.
-  bool decode = false;
+/// the part both chips share as readKernelPlan reads it.
+struct HopperPlan : KernelPlan {
+  int64_t numConsumers;
   /// Split-K decode: both consumers work on the same 64-row Q tile, taking
   /// the partition's K/V tiles in turn (even tiles, odd tiles), and each
   /// stages its own partial for the combine. A decode tile has a few real
   /// rows, so one warpgroup's softmax and barrier waits, not the tensor
   /// cores, bound it; the second hides them (bench/RESULTS.md).
   bool consumersSplitKeys = false;
-  /// Query rows per tile row: q-heads of one kv-head share a tile (fused
-  /// GQA), tile row r holding head r % rowGroup of query row r / rowGroup.
-  int64_t rowGroup = 1;
-  int64_t numKVHeads = 0;
   /// Prefill O may leave through shared memory and TMA stores: each
   /// consumer stages its 64 x Dv tile at `oStagingOffset + c x
   /// oStagedTileBytes()`, which is its own Q tile (dead after its last

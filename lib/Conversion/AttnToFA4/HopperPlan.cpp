@@ -25,14 +25,12 @@ FailureOr<HopperPlan> fa4::hopper::readPlan(attn::AttentionOp op,
     return op.emitOpError()
            << "has a plan for " << attn::stringifyChip(config.getChip())
            << "; this lowering targets sm_90a";
-  HopperPlan plan;
-  plan.numConsumers = config.getNumQ();
-  FailureOr<SplitPlan> split = readSplit(op);
-  if (failed(split))
+  FailureOr<KernelPlan> common = readKernelPlan(op, config, smem);
+  if (failed(common))
     return failure();
-  static_cast<SplitPlan &>(plan) = *split;
-  plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
-  plan.decode = plan.partitions > 1 || config.getFuseGqa();
+  HopperPlan plan;
+  static_cast<KernelPlan &>(plan) = *common;
+  plan.numConsumers = config.getNumQ();
   // Without a split there is no combine to merge two consumers' partials:
   // one consumer takes the work item's rows. Each consumer holds its last
   // tile's slot until that tile's P V is issued after the next QK^T, two
@@ -44,28 +42,7 @@ FailureOr<HopperPlan> fa4::hopper::readPlan(attn::AttentionOp op,
                             smem.getKvStages() >= kMinStagesToSplitKeys;
   if (plan.decode && !plan.consumersSplitKeys)
     plan.numConsumers = 1;
-  plan.numKVHeads = config.getNumKvHeads();
-  plan.bn = config.getBn();
-  plan.kvStages = smem.getKvStages();
-  plan.qkDepth = config.getQkDepth();
-  plan.ovDepth = config.getOvDepth();
-  plan.qkBoxes = config.getPaddedQkDepth() / kBoxColumns;
-  plan.paddedOv = config.getPaddedOvDepth();
-  plan.ovBoxes = plan.paddedOv / kBoxColumns;
-  plan.group = config.getGroup();
-  plan.numQHeads = config.getNumQHeads();
-  plan.mask = op.getMask();
-  plan.hasLse = static_cast<bool>(op.getLse());
-  plan.elementType = op.getQueryType().getElementType();
-  plan.kStageBytes = smem.getKStageBytes();
-  plan.vStageBytes = smem.getVStageBytes();
-  plan.smemUsed = smem.getSmemUsed();
   fa4::SmemPlan regions = smem.toPlan();
-  plan.qOffset = regions.q.offset;
-  plan.kRingOffset = regions.kRing.offset;
-  plan.vRingOffset = regions.vRing.offset;
-  plan.barrierOffset = regions.barriers.offset;
-  plan.barrierBytes = regions.barriers.bytes;
 
   auto box = [](attn::TmaBoxAttr b) {
     return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());

@@ -39,6 +39,43 @@ SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kBox,
   return params;
 }
 
+FailureOr<KernelPlan> fa4::readKernelPlan(attn::AttentionOp op,
+                                          attn::ConfigAttr config,
+                                          attn::SmemAttr smem) {
+  // One TMA box, one 128-byte swizzle row: 64 16-bit columns.
+  constexpr int64_t kBoxColumns = 64;
+  FailureOr<SplitPlan> split = readSplit(op);
+  if (failed(split))
+    return failure();
+  KernelPlan plan;
+  static_cast<SplitPlan &>(plan) = *split;
+  plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
+  plan.decode = plan.partitions > 1 || config.getFuseGqa();
+  plan.bn = config.getBn();
+  plan.kvStages = smem.getKvStages();
+  plan.qkDepth = config.getQkDepth();
+  plan.ovDepth = config.getOvDepth();
+  plan.paddedOv = config.getPaddedOvDepth();
+  plan.qkBoxes = config.getPaddedQkDepth() / kBoxColumns;
+  plan.ovBoxes = plan.paddedOv / kBoxColumns;
+  plan.group = config.getGroup();
+  plan.numQHeads = config.getNumQHeads();
+  plan.numKVHeads = config.getNumKvHeads();
+  plan.mask = op.getMask();
+  plan.hasLse = static_cast<bool>(op.getLse());
+  plan.elementType = op.getQueryType().getElementType();
+  plan.kStageBytes = smem.getKStageBytes();
+  plan.vStageBytes = smem.getVStageBytes();
+  plan.smemUsed = smem.getSmemUsed();
+  SmemPlan regions = smem.toPlan();
+  plan.qOffset = regions.q.offset;
+  plan.kRingOffset = regions.kRing.offset;
+  plan.vRingOffset = regions.vRing.offset;
+  plan.barrierOffset = regions.barriers.offset;
+  plan.barrierBytes = regions.barriers.bytes;
+  return plan;
+}
+
 FailureOr<SplitPlan> fa4::readSplit(attn::AttentionOp op) {
   SplitPlan split;
   attn::SplitKAttr splitk = op.getSplitkAttr();

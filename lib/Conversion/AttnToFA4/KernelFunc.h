@@ -81,6 +81,35 @@ mlir::Value workspacePartitions(mlir::OpBuilder &b, mlir::Location loc);
 /// staged partials fit is the kernel's check: their layout differs per chip.
 mlir::FailureOr<SplitPlan> readSplit(attn::AttentionOp op);
 
+/// What both chips' kernels read of a plan alike: its split (readSplit), the
+/// tile and depths, the shared-memory regions both have, the mask and the
+/// types. Each chip's plan derives from it and reads the rest itself.
+struct KernelPlan : SplitPlan {
+  int64_t bn = 0, kvStages = 0, qkDepth = 0, ovDepth = 0, paddedOv = 0;
+  /// 64-column TMA boxes of Q and K (padded Dqk) and of V (padded Dv).
+  int64_t qkBoxes = 0, ovBoxes = 0;
+  int64_t group = 1, numQHeads = 0, numKVHeads = 0;
+  int64_t qOffset = 0, kRingOffset = 0, vRingOffset = 0, barrierOffset = 0,
+          barrierBytes = 0;
+  int64_t kStageBytes = 0, vStageBytes = 0, smemUsed = 0;
+  attn::MaskAttr mask;
+  bool hasLse = false;
+  mlir::Type elementType;
+  /// Decode (split-K or fused GQA): a 3D grid of (partition, head, batch x
+  /// row tile). Otherwise prefill: a 1D list of work tiles.
+  bool decode = false;
+  /// Query rows per tile row: under fused GQA the `rowGroup` q-heads of a
+  /// kv-head share a tile, tile row r holding head r % rowGroup of query row
+  /// r / rowGroup.
+  int64_t rowGroup = 1;
+};
+
+/// Reads the KernelPlan part of `op`'s plan from `config` and `smem` (the
+/// kernel's or a looped twin's); fails as readSplit does.
+mlir::FailureOr<KernelPlan> readKernelPlan(attn::AttentionOp op,
+                                           attn::ConfigAttr config,
+                                           attn::SmemAttr smem);
+
 /// Workspace split-K: `partials` f32 partials (O normalised, then its LSE)
 /// per output row, laid out as fa4.splitk.workspace_combine reads them.
 /// Bytes per (batch, query row, q-head), and the element offsets and
