@@ -26,6 +26,9 @@
 # FA4_CLOCK_PROBE (the same form) times each at 10, 30 and 300 back-to-back
 # launches, from a cool board and after a second of launches, while
 # sampling the SM clock and power (bench/clock_probe.py, clocks.txt).
+# FA4_ROUND_SPREAD (the same form) times rounds of 30 launches of each,
+# back to back and interleaved with cuDNN's, every call's spread and the
+# clock per round (bench/round_spread.py, rounds.txt).
 set -euo pipefail
 
 OUT=${OUT:-/tmp/fa4-gpu-check}
@@ -296,6 +299,18 @@ if [ -n "${FA4_CLOCK_PROBE:-}" ] && command -v nvidia-smi >/dev/null; then
     echo "clock probe FAILED (see clocks.txt)" >&2
 fi
 
+if [ -n "${FA4_ROUND_SPREAD:-}" ] && python3 -c "import torch" 2>/dev/null; then
+  step "round spread"
+  read -ra probes <<<"$FA4_ROUND_SPREAD"
+  rows=()
+  for entry in "${probes[@]}"; do
+    parse_entry "$entry"
+    [ -n "$dir" ] && rows+=("$dir:$batch:$seq")
+  done
+  FA4_RUNTIME_LIB="$runtime_lib" python3 bench/round_spread.py "${rows[@]}" >"$OUT/rounds.txt" 2>&1 ||
+    echo "round spread FAILED (see rounds.txt)" >&2
+fi
+
 step "summary"
 echo "$correctness"
 echo "-- not passed:"
@@ -306,6 +321,7 @@ grep -- '--bench' "$OUT/rows.txt" || true
 [ -f "$OUT/bench-graph.txt" ] && { echo "-- benchmark, CUDA graphs:"; cat "$OUT/bench-graph.txt"; }
 [ -f "$OUT/trace.txt" ] && { echo "-- phase traces:"; cat "$OUT/trace.txt"; }
 [ -f "$OUT/clocks.txt" ] && { echo "-- clock probe:"; cat "$OUT/clocks.txt"; }
+[ -f "$OUT/rounds.txt" ] && { echo "-- round spread:"; cat "$OUT/rounds.txt"; }
 [ -f "$OUT/ncu.txt" ] && { echo "-- nsight compute:"; grep -vE '^ *(-{5,}|=+PROF=)' "$OUT/ncu.txt"; }
 echo "failures: $failures"
 # The device tool returns only a few files from $OUT: pack every log into one
@@ -315,6 +331,6 @@ if tar czf "$OUT/logs.tgz" -C "$OUT" --exclude=logs.tgz . 2>/dev/null ||
    [ -s "$OUT/logs.tgz" ]; then
   find "$OUT" -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt \
     ! -name bench.txt ! -name bench-graph.txt ! -name trace.txt ! -name ncu.txt \
-    ! -name clocks.txt -delete
+    ! -name clocks.txt ! -name rounds.txt -delete
 fi
 [ "$failures" -eq 0 ]

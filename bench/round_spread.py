@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Where does one side's round-to-round spread come from?
+
+compare_sdpa.py --interleave times fa4, cuDNN and flash in turn, a round
+each, and reports each side's median round. Session 23 found fa4's rounds
+spread over 11% at d = 128, 2048 keys, where cuDNN's spread over 3%. This
+probe times the same kind of round (30 calls queued back to back after a
+warm-up, each call between CUDA events) for each artifact given, in two
+schedules on the same inputs:
+
+  alone        the artifact's rounds back to back, nothing in between;
+  interleaved  each of its rounds followed by a cuDNN round, as in
+               compare_sdpa.py.
+
+and prints, per schedule and round, the median call and the fastest and
+slowest of its 30 calls, with the board's median SM clock over the round
+(nvidia-smi every 20 ms). Rounds uniformly slow (every call slower, the
+clock lower) point at the board; rounds with a few slow calls at the
+launches; a spread only when interleaved at the turns between kernels.
+
+  round_spread.py [--rounds N] ARTIFACT_DIR:B:S [...]
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import torch
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+from compare_sdpa import bhsd, input_sets, sdpa, sdpa_mask, warm_up
+from gpu_clocks import ClockSampler
+
+
+def timed_calls(fn, iters=30, warmup_ms=100):
+    """Every call's ms, queued back to back after `warmup_ms` of calls."""
+    warm_up(fn, warmup_ms)
+    events = [(torch.cuda.Event(True), torch.cuda.Event(True)) for _ in range(iters)]
+    for start, end in events:
+        start.record()
+        fn()
+        end.record()
+    torch.cuda.synchronize()
+    return sorted(start.elapsed_time(end) for start, end in events)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("rows", nargs="+", help="ARTIFACT_DIR:B:S")
+    args = parser.parse_args()
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    import fa4  # noqa: E402 (needs FA4_RUNTIME_LIB or python/fa4's search)
+
+    sampler = ClockSampler()
+    sampler.start()
+    time.sleep(0.5)
+    print(f"{'artifact':48} {'b':>3} {'s':>6} {'schedule':>11} {'round':>5} "
+          f"{'median':>7} {'min':>7} {'max':>7} {'MHz':>5}")
+    for spec in args.rows:
+        artifact, b, s = spec.rsplit(":", 2)
+        b, s = int(b), int(s)
+        kernel = fa4.Kernel.load(artifact)
+        with open(os.path.join(artifact, "manifest.json")) as f:
+            problem = json.load(f)["problem"]
+        sets = input_sets(problem, b, s, s)
+        q, k, v = sets[0]
+        hq, dv = problem["num_q_heads"], problem["ov_depth"]
+        o = torch.empty(b, s, hq, dv, device="cuda", dtype=q.dtype)
+        lse = torch.empty(b, hq, s, device="cuda", dtype=torch.float32)
+        stream = torch.cuda.current_stream()
+
+        def fa4_call():
+            kernel.launch(q, k, v, o, lse, stream=stream)
+
+        attn_mask, is_causal = sdpa_mask(problem["mask"]["kind"], s, s)
+        views = bhsd((q, k, v))
+
+        def cudnn_call():
+            with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+                sdpa(views, problem, attn_mask, is_causal)
+
+        warm_up(fa4_call, 1000)
+        name = os.path.basename(artifact.rstrip("/"))[:48]
+        for schedule in ("alone", "interleaved"):
+            for r in range(args.rounds):
+                start = time.monotonic()
+                times = timed_calls(fa4_call)
+                window = (start, time.monotonic())
+                if schedule == "interleaved":
+                    timed_calls(cudnn_call)
+                seen = sampler.summary([window])
+                mhz = f"{seen[0]:5.0f}" if seen else "    -"
+                print(f"{name:48} {b:3} {s:6} {schedule:>11} {r:5} "
+                      f"{times[len(times) // 2]:7.3f} {times[0]:7.3f} {times[-1]:7.3f} {mhz}",
+                      flush=True)
+        kernel.close()
+    sampler.stop()
+
+
+if __name__ == "__main__":
+    main()
