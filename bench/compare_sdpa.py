@@ -73,8 +73,8 @@ def warm_up(fn, warmup_ms):
     torch.cuda.synchronize()
 
 
-def time_ms(fn, iters=30, warmup=5, warmup_ms=0):
-    """Median per-call time, measured as fa4-run measures its kernel: every
+def call_times(fn, iters=30, warmup=5, warmup_ms=0):
+    """Every call's ms, sorted, measured as fa4-run measures its kernel: every
     call and its events queued back to back, one synchronisation at the end,
     so the GPU never idles on the host between calls (a per-call sync would
     add the host's launch latency to torch's times)."""
@@ -87,7 +87,12 @@ def time_ms(fn, iters=30, warmup=5, warmup_ms=0):
         fn()
         end.record()
     torch.cuda.synchronize()
-    times = sorted(start.elapsed_time(end) for start, end in events)
+    return sorted(start.elapsed_time(end) for start, end in events)
+
+
+def time_ms(fn, iters=30, warmup=5, warmup_ms=0):
+    """Median per-call time (call_times)."""
+    times = call_times(fn, iters, warmup, warmup_ms)
     return times[len(times) // 2]
 
 

@@ -29,20 +29,14 @@ import time
 import torch
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from compare_sdpa import bhsd, input_sets, sdpa, sdpa_mask, warm_up
+from compare_sdpa import bhsd, call_times, input_sets, sdpa, sdpa_mask, warm_up
 from gpu_clocks import ClockSampler
 
 
-def timed_calls(fn, iters=30, warmup_ms=100):
-    """Every call's ms, queued back to back after `warmup_ms` of calls."""
-    warm_up(fn, warmup_ms)
-    events = [(torch.cuda.Event(True), torch.cuda.Event(True)) for _ in range(iters)]
-    for start, end in events:
-        start.record()
-        fn()
-        end.record()
-    torch.cuda.synchronize()
-    return sorted(start.elapsed_time(end) for start, end in events)
+def timed_calls(fn):
+    """A round as compare_sdpa.py's interleaved turns time one: every call's
+    ms, 30 calls queued back to back after 100 ms of calls."""
+    return call_times(fn, warmup=0, warmup_ms=100)
 
 
 def main():
