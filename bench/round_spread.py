@@ -34,8 +34,8 @@ from gpu_clocks import ClockSampler
 
 
 def timed_calls(fn):
-    """A round as compare_sdpa.py's interleaved turns time one: every call's
-    ms, 30 calls queued back to back after 100 ms of calls."""
+    """A round much as compare_sdpa.py's interleaved turns time one: every
+    call's ms, 30 calls queued back to back after 100 ms of calls."""
     return call_times(fn, warmup=0, warmup_ms=100)
 
 
