@@ -259,6 +259,11 @@ def _check(status):
 # --- Tensors ----------------------------------------------------------------
 
 
+# dtype objects already named (a torch dtype, a name): every launch names
+# its tensors' dtypes, and parsing the name each time cost microseconds.
+_DTYPE_CODES_SEEN = {}
+
+
 def dtype_code(dtype):
     """fa4_dtype of a name ("bf16", "float16", ...), an int, a torch dtype or a
     numpy dtype."""
@@ -268,6 +273,19 @@ def dtype_code(dtype):
         if dtype in _DTYPE_NAMES:
             return dtype
         raise Fa4Error("unknown fa4_dtype %d" % dtype)
+    try:
+        return _DTYPE_CODES_SEEN[dtype]
+    except (KeyError, TypeError):  # not seen yet, or not hashable
+        pass
+    code = _dtype_code_by_name(dtype)
+    try:
+        _DTYPE_CODES_SEEN[dtype] = code
+    except TypeError:
+        pass
+    return code
+
+
+def _dtype_code_by_name(dtype):
     name = str(dtype)
     for prefix in ("torch.", "dtype("):
         if name.startswith(prefix):
@@ -332,16 +350,21 @@ def _describe(value, name):
     (anything with data_ptr(), shape, stride() and dtype)."""
     if isinstance(value, TensorSpec):
         return value.data_ptr, value.dtype, value.shape, value.strides
-    if all(hasattr(value, attr) for attr in ("data_ptr", "shape", "stride", "dtype")):
-        return (
-            int(value.data_ptr()),
-            dtype_code(value.dtype),
-            tuple(int(extent) for extent in value.shape),
-            tuple(int(stride) for stride in value.stride()),
-        )
-    raise Fa4Error(
-        "tensor '%s': expected a torch tensor or fa4.TensorSpec, got %s"
-        % (name, type(value).__name__)
+    # Every launch describes five tensors: attribute access and map(int)
+    # rather than hasattr checks and generators (the Python side was most of
+    # a decode launch's host cost, bench/RESULTS.md, session 23).
+    try:
+        data_ptr, shape, stride, dtype = value.data_ptr, value.shape, value.stride, value.dtype
+    except AttributeError:
+        raise Fa4Error(
+            "tensor '%s': expected a torch tensor or fa4.TensorSpec, got %s"
+            % (name, type(value).__name__)
+        ) from None
+    return (
+        int(data_ptr()),
+        dtype_code(dtype),
+        tuple(map(int, shape)),
+        tuple(map(int, stride())),
     )
 
 
@@ -359,12 +382,12 @@ def _fill(slot, value, name):
         raise Fa4Error(
             "tensor '%s': data pointer is NULL (0)" % name, FA4_ERROR_VALIDATION
         )
+    rank = len(shape)
     slot.data = data
     slot.dtype = dtype
-    slot.rank = len(shape)
-    for d, (extent, stride) in enumerate(zip(shape, strides)):
-        slot.shape[d] = extent
-        slot.strides[d] = stride
+    slot.rank = rank
+    slot.shape[:rank] = shape
+    slot.strides[:rank] = strides
 
 
 def _args(q, k, v, o, lse):

@@ -8,7 +8,7 @@
 import sys
 
 import fa4
-from fa4 import TensorSpec
+from fa4 import TensorSpec, runtime
 
 kernel = fa4.Kernel.load(sys.argv[1])
 B, SQ, SKV, HQ, HKV, D = 2, 113, 203, 32, 8, 128
@@ -98,6 +98,18 @@ try:
     TensorSpec(0x100000, "int8", (1,))
 except fa4.Fa4Error as error:
     print("int8:", error)
+
+# A dtype named once is remembered (each launch names five); the same name
+# gives the same code, and one that cannot be remembered (unhashable) is
+# still parsed, and refused here.
+# CHECK-NEXT: dtype codes: bf16 bf16 f32
+print("dtype codes:", *(runtime.dtype_name(runtime.dtype_code(d))
+                        for d in ("torch.bfloat16", "torch.bfloat16", "torch.float32")))
+# CHECK-NEXT: unhashable: dtype ['bf16'] is not supported by fa4 (bf16, f16 or f32)
+try:
+    runtime.dtype_code(["bf16"])
+except fa4.Fa4Error as error:
+    print("unhashable:", error)
 
 
 # Anything shaped like a torch tensor (data_ptr(), shape, stride(), dtype)
