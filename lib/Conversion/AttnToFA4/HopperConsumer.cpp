@@ -1,5 +1,4 @@
-//===- HopperConsumer.cpp - The sm_90a kernel's consumer warpgroups
-//---------===//
+//===- HopperConsumer.cpp - The sm_90a kernel's consumers -----------------===//
 //
 // The consumers of the FA3 structure (HopperKernel.h): each Q tile's
 // GEMMs, mask and online softmax in ping-pong, and the epilogues that

@@ -1,5 +1,4 @@
-//===- HopperPlan.cpp - The sm_90a kernel's plan, read from the op
-//----------===//
+//===- HopperPlan.cpp - The sm_90a kernel's plan, from the op -------------===//
 //
 // The tile, the shared-memory regions, the swizzle and the split-K of an
 // attn.attention as the sm_90a kernel builder needs them (HopperKernel.h).
