@@ -1,5 +1,4 @@
-//===- KernelEmitter.h - Scalar helpers shared by kernel emitters -*- C++
-//-*-===//
+//===- KernelEmitter.h - Scalar helpers of the kernel emitters --*- C++ -*-===//
 //
 // The small vocabulary every attn.attention kernel emitter writes with:
 // constants, integer and float arithmetic, index casts, the MUFU exp2/log2,

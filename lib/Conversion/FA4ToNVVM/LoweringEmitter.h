@@ -1,5 +1,4 @@
-//===- LoweringEmitter.h - What every fa4 op lowering builds with -*- C++
-//-*-===//
+//===- LoweringEmitter.h - What every fa4 op lowering uses ------*- C++ -*-===//
 //
 // Shared by the sm_90a (wgmma) and sm_100a (tcgen05) patterns of
 // convert-fa4-to-nvvm: the kernel's dynamic shared memory, the thread's place
