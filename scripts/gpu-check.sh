@@ -29,6 +29,9 @@
 # FA4_ROUND_SPREAD (the same form) times rounds of 30 launches of each,
 # back to back and interleaved with cuDNN's, every call's spread and the
 # clock per round (bench/round_spread.py, rounds.txt).
+# FA4_LAUNCH_COST ("KERNEL:B:SQ:SKV ...") times the host's cost of one
+# launch of each through the Python package, beside torch SDPA's
+# (bench/launch_cost.py, launch.txt).
 set -euo pipefail
 
 OUT=${OUT:-/tmp/fa4-gpu-check}
@@ -311,6 +314,19 @@ if [ -n "${FA4_ROUND_SPREAD:-}" ] && python3 -c "import torch" 2>/dev/null; then
     echo "round spread FAILED (see rounds.txt)" >&2
 fi
 
+if [ -n "${FA4_LAUNCH_COST:-}" ] && python3 -c "import torch" 2>/dev/null; then
+  step "launch cost"
+  read -ra entries <<<"$FA4_LAUNCH_COST"
+  rows=()
+  for entry in "${entries[@]}"; do
+    IFS=: read -r kernel batch sq skv <<<"$entry"
+    dir=$(compgen -G "artifacts/fa4_*_${kernel}_sm_*" | head -1 || true)
+    [ -n "$dir" ] && rows+=("$dir:$batch:$sq:$skv")
+  done
+  FA4_RUNTIME_LIB="$runtime_lib" python3 bench/launch_cost.py "${rows[@]}" >"$OUT/launch.txt" 2>&1 ||
+    echo "launch cost FAILED (see launch.txt)" >&2
+fi
+
 step "summary"
 echo "$correctness"
 echo "-- not passed:"
@@ -322,6 +338,7 @@ grep -- '--bench' "$OUT/rows.txt" || true
 [ -f "$OUT/trace.txt" ] && { echo "-- phase traces:"; cat "$OUT/trace.txt"; }
 [ -f "$OUT/clocks.txt" ] && { echo "-- clock probe:"; cat "$OUT/clocks.txt"; }
 [ -f "$OUT/rounds.txt" ] && { echo "-- round spread:"; cat "$OUT/rounds.txt"; }
+[ -f "$OUT/launch.txt" ] && { echo "-- launch cost:"; cat "$OUT/launch.txt"; }
 [ -f "$OUT/ncu.txt" ] && { echo "-- nsight compute:"; grep -vE '^ *(-{5,}|=+PROF=)' "$OUT/ncu.txt"; }
 echo "failures: $failures"
 # The device tool returns only a few files from $OUT: pack every log into one
@@ -331,6 +348,6 @@ if tar czf "$OUT/logs.tgz" -C "$OUT" --exclude=logs.tgz . 2>/dev/null ||
    [ -s "$OUT/logs.tgz" ]; then
   find "$OUT" -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt \
     ! -name bench.txt ! -name bench-graph.txt ! -name trace.txt ! -name ncu.txt \
-    ! -name clocks.txt ! -name rounds.txt -delete
+    ! -name clocks.txt ! -name rounds.txt ! -name launch.txt -delete
 fi
 [ "$failures" -eq 0 ]
