@@ -1204,7 +1204,7 @@ struct SplitKWorkspaceCombineLowering
       // An unclamped step's partials lie at constant offsets from its first.
       Value columnOfFirst =
           clamp ? Value()
-                : elementAddress(columnOfPartial0, e.mul(first, e.i64(depth)));
+                : elementAddress(columnOfPartial0, layout.oOfPartial(first));
       for (int64_t k = 0; k < blocks; ++k) {
         Value mine = e.add(e.add(first, e.i64(32 * k)), lane64);
         Value l = loadLse(clamp ? clampToLast(mine) : mine);
@@ -1218,7 +1218,7 @@ struct SplitKWorkspaceCombineLowering
             continue;
           }
           Value s = clampToLast(e.add(first, e.i64(32 * k + j)));
-          values.push_back(loadFrom(columnOfPartial0, e.mul(s, e.i64(depth))));
+          values.push_back(loadFrom(columnOfPartial0, layout.oOfPartial(s)));
         }
       }
       Value stepMax;
