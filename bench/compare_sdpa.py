@@ -151,6 +151,40 @@ def input_sets(problem, b, sq, skv):
             for _ in range(count)]
 
 
+def import_fa4():
+    """The fa4 package of this checkout (it finds libfa4rt by
+    FA4_RUNTIME_LIB or its own search)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    import fa4
+    return fa4
+
+
+def load_problem(artifact):
+    """The problem an artifact's manifest describes."""
+    with open(os.path.join(artifact, "manifest.json")) as f:
+        return json.load(f)["problem"]
+
+
+def fa4_outputs(problem, b, sq, dtype):
+    """fa4's o, and its lse where the kernel has one (else None)."""
+    hq, dv = problem["num_q_heads"], problem["ov_depth"]
+    o = torch.empty(b, sq, hq, dv, device="cuda", dtype=dtype)
+    lse = (torch.empty(b, hq, sq, device="cuda", dtype=torch.float32)
+           if problem["has_lse"] else None)
+    return o, lse
+
+
+def sdpa_call(backend, problem, qkv, sq, skv):
+    """One SDPA call with `backend` on BSHD q, k, v, as a function."""
+    attn_mask, is_causal = sdpa_mask(problem["mask"]["kind"], sq, skv)
+    views = bhsd(qkv)
+
+    def call():
+        with sdpa_kernel([backend]):
+            sdpa(views, problem, attn_mask, is_causal)
+    return call
+
+
 def bhsd(qkv):
     """The BHSD views SDPA takes of BSHD q, k, v (no copy)."""
     return tuple(t.transpose(1, 2) for t in qkv)
@@ -192,17 +226,10 @@ def interleaved_ms(artifact, problem, b, sq, skv, rounds, warmup_ms):
     on the same inputs after
     `warmup_ms` of all three in turn (a side that cannot run the problem is
     left out)."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-    import fa4  # noqa: E402 (needs FA4_RUNTIME_LIB or python/fa4's search)
-
-    kernel = fa4.Kernel.load(artifact)
-    info = kernel.info
+    kernel = import_fa4().Kernel.load(artifact)
     sets = input_sets(problem, b, sq, skv)
     views = [bhsd(qkv) for qkv in sets]
-    hq, dv = problem["num_q_heads"], problem["ov_depth"]
-    outputs = [(torch.empty(b, sq, hq, dv, device="cuda", dtype=q.dtype),
-                torch.empty(b, hq, sq, device="cuda", dtype=torch.float32)
-                if info.has_lse else None) for q, _, _ in sets]
+    outputs = [fa4_outputs(problem, b, sq, q.dtype) for q, _, _ in sets]
     mask = problem["mask"]["kind"]
     attn_mask, is_causal = sdpa_mask(mask, sq, skv)
     counter = [0]
@@ -217,7 +244,7 @@ def interleaved_ms(artifact, problem, b, sq, skv, rounds, warmup_ms):
         o, lse = outputs[index]
         kernel.launch(q, k, v, o, lse, stream=torch.cuda.current_stream())
 
-    def sdpa_call(backend):
+    def rotating_sdpa_call(backend):
         def call():
             with sdpa_kernel([backend]):
                 sdpa(views[next_set()], problem, attn_mask, is_causal)
@@ -225,8 +252,8 @@ def interleaved_ms(artifact, problem, b, sq, skv, rounds, warmup_ms):
 
     sides = {"fa4": fa4_call}
     if mask != "window":
-        sides["cudnn"] = sdpa_call(SDPBackend.CUDNN_ATTENTION)
-        sides["flash"] = sdpa_call(SDPBackend.FLASH_ATTENTION)
+        sides["cudnn"] = rotating_sdpa_call(SDPBackend.CUDNN_ATTENTION)
+        sides["flash"] = rotating_sdpa_call(SDPBackend.FLASH_ATTENTION)
     for name in list(sides):
         try:
             sides[name]()
@@ -328,8 +355,7 @@ def main():
     for spec in args.rows:
         artifact, b, sq, skv = spec.rsplit(":", 3)
         b, sq, skv = int(b), int(sq), int(skv)
-        with open(f"{artifact}/manifest.json") as f:
-            problem = json.load(f)["problem"]
+        problem = load_problem(artifact)
         m = problem["mask"]
         pairs = visible_pairs(sq, skv, m["kind"], m["window_left"], m["window_right"])
         hq, hkv = problem["num_q_heads"], problem["num_kv_heads"]

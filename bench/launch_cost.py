@@ -16,15 +16,13 @@ given this times, on the host, N launches queued without synchronising
 """
 import argparse
 import ctypes
-import json
 import os
-import sys
 import time
 
 import torch
-from torch.nn.attention import SDPBackend, sdpa_kernel
+from torch.nn.attention import SDPBackend
 
-from compare_sdpa import bhsd, input_sets, sdpa, sdpa_mask
+from compare_sdpa import fa4_outputs, import_fa4, input_sets, load_problem, sdpa_call
 
 
 def per_call_us(fn, launches):
@@ -47,9 +45,8 @@ def main():
     parser.add_argument("--launches", type=int, default=2000)
     parser.add_argument("rows", nargs="+", help="ARTIFACT_DIR:B:SQ:SKV")
     args = parser.parse_args()
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-    import fa4  # noqa: E402 (needs FA4_RUNTIME_LIB or python/fa4's search)
-    from fa4 import runtime  # noqa: E402
+    fa4 = import_fa4()
+    runtime = fa4.runtime
 
     print(f"{'artifact':48} {'b':>3} {'sq':>6} {'skv':>6} {'args us':>8} {'c us':>6} "
           f"{'launch us':>9} {'sdpa us':>8}")
@@ -57,20 +54,11 @@ def main():
         artifact, b, sq, skv = spec.rsplit(":", 3)
         b, sq, skv = int(b), int(sq), int(skv)
         kernel = fa4.Kernel.load(artifact)
-        with open(os.path.join(artifact, "manifest.json")) as f:
-            problem = json.load(f)["problem"]
+        problem = load_problem(artifact)
         q, k, v = input_sets(problem, b, sq, skv)[0]
-        hq, dv = problem["num_q_heads"], problem["ov_depth"]
-        o = torch.empty(b, sq, hq, dv, device="cuda", dtype=q.dtype)
-        lse = (torch.empty(b, hq, sq, device="cuda", dtype=torch.float32)
-               if problem["has_lse"] else None)
+        o, lse = fa4_outputs(problem, b, sq, q.dtype)
         stream = torch.cuda.current_stream()
-        attn_mask, is_causal = sdpa_mask(problem["mask"]["kind"], sq, skv)
-        views = bhsd((q, k, v))
-
-        def cudnn_call():
-            with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
-                sdpa(views, problem, attn_mask, is_causal)
+        cudnn_call = sdpa_call(SDPBackend.CUDNN_ATTENTION, problem, (q, k, v), sq, skv)
 
         args_us = per_call_us(lambda: runtime._args(q, k, v, o, lse), args.launches)
         built = runtime._args(q, k, v, o, lse)

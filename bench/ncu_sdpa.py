@@ -9,22 +9,19 @@ scale, dtype from manifest.json) at batch B and Sq = Skv = S, five times, so
 that the profiler's counters for cuDNN's or FA2's kernel sit beside those of
 fa4-run on the same row (gpu-check's FA4_NCU_SDPA).
 """
-import json
-import os
 import sys
 
 import torch
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from compare_sdpa import bhsd, input_sets, sdpa, sdpa_mask
+from compare_sdpa import bhsd, input_sets, load_problem, sdpa, sdpa_mask
 
 
 def main():
     if len(sys.argv) != 5 or sys.argv[4] not in ("cudnn", "flash"):
         sys.exit(__doc__)
     artifact, b, s, backend = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-    with open(os.path.join(artifact, "manifest.json")) as f:
-        problem = json.load(f)["problem"]
+    problem = load_problem(artifact)
     qkv = bhsd(input_sets(problem, b, s, s)[0])
     attn_mask, is_causal = sdpa_mask(problem["mask"]["kind"], s, s)
     which = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION}

@@ -21,15 +21,14 @@ launches; a spread only when interleaved at the turns between kernels.
   round_spread.py [--rounds N] ARTIFACT_DIR:B:S [...]
 """
 import argparse
-import json
 import os
-import sys
 import time
 
 import torch
-from torch.nn.attention import SDPBackend, sdpa_kernel
+from torch.nn.attention import SDPBackend
 
-from compare_sdpa import bhsd, call_times, input_sets, sdpa, sdpa_mask, warm_up
+from compare_sdpa import (call_times, fa4_outputs, import_fa4, input_sets, load_problem,
+                          sdpa_call, warm_up)
 from gpu_clocks import ClockSampler
 
 
@@ -45,8 +44,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("rows", nargs="+", help="ARTIFACT_DIR:B:S")
     args = parser.parse_args()
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-    import fa4  # noqa: E402 (needs FA4_RUNTIME_LIB or python/fa4's search)
+    fa4 = import_fa4()
 
     sampler = ClockSampler()
     sampler.start()
@@ -57,24 +55,15 @@ def main():
         artifact, b, s = spec.rsplit(":", 2)
         b, s = int(b), int(s)
         kernel = fa4.Kernel.load(artifact)
-        with open(os.path.join(artifact, "manifest.json")) as f:
-            problem = json.load(f)["problem"]
-        sets = input_sets(problem, b, s, s)
-        q, k, v = sets[0]
-        hq, dv = problem["num_q_heads"], problem["ov_depth"]
-        o = torch.empty(b, s, hq, dv, device="cuda", dtype=q.dtype)
-        lse = torch.empty(b, hq, s, device="cuda", dtype=torch.float32)
+        problem = load_problem(artifact)
+        q, k, v = input_sets(problem, b, s, s)[0]
+        o, lse = fa4_outputs(problem, b, s, q.dtype)
         stream = torch.cuda.current_stream()
 
         def fa4_call():
             kernel.launch(q, k, v, o, lse, stream=stream)
 
-        attn_mask, is_causal = sdpa_mask(problem["mask"]["kind"], s, s)
-        views = bhsd((q, k, v))
-
-        def cudnn_call():
-            with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
-                sdpa(views, problem, attn_mask, is_causal)
+        cudnn_call = sdpa_call(SDPBackend.CUDNN_ATTENTION, problem, (q, k, v), s, s)
 
         warm_up(fa4_call, 1000)
         name = os.path.basename(artifact.rstrip("/"))[:48]

@@ -65,6 +65,19 @@ parse_entry() {
   dir=$(compgen -G "artifacts/fa4_*_${kernel}_sm_*" | head -1 || true)
 }
 
+# rows: "DIR:B:S" for each "KERNEL:B:S" entry of $1 whose artifact exists
+# (FA4_CLOCK_PROBE, FA4_ROUND_SPREAD).
+artifact_rows() {
+  local entries entry
+  read -ra entries <<<"$1"
+  rows=()
+  for entry in "${entries[@]}"; do
+    parse_entry "$entry"
+    [ -n "$dir" ] && rows+=("$dir:$batch:$seq")
+  done
+  return 0
+}
+
 step "unit tests"
 if ! ctest --test-dir "$BUILD" --output-on-failure >"$OUT/ctest.log" 2>&1; then
   failures=$((failures + 1))
@@ -292,24 +305,14 @@ fi
 
 if [ -n "${FA4_CLOCK_PROBE:-}" ] && command -v nvidia-smi >/dev/null; then
   step "clock probe"
-  read -ra probes <<<"$FA4_CLOCK_PROBE"
-  rows=()
-  for entry in "${probes[@]}"; do
-    parse_entry "$entry"
-    [ -n "$dir" ] && rows+=("$dir:$batch:$seq")
-  done
+  artifact_rows "$FA4_CLOCK_PROBE"
   python3 bench/clock_probe.py --fa4-run "$FA4_RUN" --warmup-ms 0,1000 --iters 10,30,300 "${rows[@]}" >"$OUT/clocks.txt" 2>&1 ||
     echo "clock probe FAILED (see clocks.txt)" >&2
 fi
 
 if [ -n "${FA4_ROUND_SPREAD:-}" ] && python3 -c "import torch" 2>/dev/null; then
   step "round spread"
-  read -ra probes <<<"$FA4_ROUND_SPREAD"
-  rows=()
-  for entry in "${probes[@]}"; do
-    parse_entry "$entry"
-    [ -n "$dir" ] && rows+=("$dir:$batch:$seq")
-  done
+  artifact_rows "$FA4_ROUND_SPREAD"
   FA4_RUNTIME_LIB="$runtime_lib" python3 bench/round_spread.py "${rows[@]}" >"$OUT/rounds.txt" 2>&1 ||
     echo "round spread FAILED (see rounds.txt)" >&2
 fi
