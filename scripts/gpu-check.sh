@@ -258,7 +258,7 @@ fi
 ncu=$(command -v ncu || compgen -G "/usr/local/cuda*/bin/ncu" | head -1 || true)
 
 # FA4_NCU ("KERNEL:B:S ...", any artifact): Nsight Compute's pipe
-# utilisation, DRAM bytes, L2 hit rate, issue and stall counters for one launch of each at batch B
+# utilisation, DRAM bytes, L2 bytes, throughput and hit rate, issue and stall counters for one launch of each at batch B
 # and S = Sq = Skv (ncu.txt, in the summary), where the machine has ncu and
 # lets it read the counters.
 if [ -n "${FA4_NCU:-}" ]; then
@@ -275,7 +275,7 @@ if [ -n "${FA4_NCU:-}" ]; then
       timeout 120 "$ncu" ${FA4_NCU_FLAGS:-} -k regex:fa4_ --launch-skip 2 --launch-count 1 \
         --section SpeedOfLight --section SchedulerStats \
         --section WarpStateStats --section MemoryWorkloadAnalysis \
-        --metrics 'dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,regex:^sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active$,regex:^sm__inst_executed_pipe_[a-z_]*\.avg\.pct_of_peak_sustained_active$,regex:^smsp__average_warps_issue_stalled_[a-z_]*_per_issue_active\.ratio$' \
+        --metrics 'dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,lts__t_bytes.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,regex:^sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active$,regex:^sm__inst_executed_pipe_[a-z_]*\.avg\.pct_of_peak_sustained_active$,regex:^smsp__average_warps_issue_stalled_[a-z_]*_per_issue_active\.ratio$' \
         "$FA4_RUN" "$dir/manifest.json" --b "$batch" --sq "$seq" --skv "$seq" \
         --bench --iters 3 >>"$OUT/ncu.txt" 2>&1 || echo "ncu exit $?" >>"$OUT/ncu.txt"
     done
@@ -296,7 +296,7 @@ if [ -n "${FA4_NCU_SDPA:-}" ] && python3 -c "import torch" 2>/dev/null; then
       # shellcheck disable=SC2086 # FA4_NCU_FLAGS is a list of flags.
       timeout 180 "$ncu" ${FA4_NCU_FLAGS:-} -k 'regex:sdpa|fmha|flash' \
         --launch-skip 3 --launch-count 1 --section SpeedOfLight \
-        --metrics 'dram__bytes_read.sum,regex:^sm__pipe_tensor_op_hmma_cycles_active\.avg\.pct_of_peak_sustained_active$,regex:^sm__inst_executed_pipe_(xu|fma|alu)\.avg\.pct_of_peak_sustained_active$' \
+        --metrics 'dram__bytes_read.sum,lts__t_bytes.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,regex:^sm__pipe_tensor_op_hmma_cycles_active\.avg\.pct_of_peak_sustained_active$,regex:^sm__inst_executed_pipe_(xu|fma|alu)\.avg\.pct_of_peak_sustained_active$' \
         python3 bench/ncu_sdpa.py "$dir" "$batch" "$seq" "$backend" \
         >>"$OUT/ncu.txt" 2>&1 || echo "ncu exit $?" >>"$OUT/ncu.txt"
     done
