@@ -176,8 +176,10 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       grid.push_back(factorsJson(dimFactors));
     return grid;
   };
-  // The lowest version that holds the kernel: 9 for a split-K picked at
-  // launch (7 before its minimum partition count), 6 for a persistent twin
+  // The lowest version that holds the kernel: 10 for a kernel launched in
+  // clusters beside a persistent twin (whose own launch has none), 9 for a
+  // split-K picked at launch (7 before its minimum partition count), 6 for
+  // a persistent twin
   // with its own launch, 5 for a persistent twin kernel, 4 for a
   // programmatic dependent launch or a persistent rule, 3 for a workspace
   // split-K's second kernel.
@@ -197,9 +199,14 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       persistent ? persistent.getAs<SymbolRefAttr>("kernel") : SymbolRefAttr();
   auto twinLaunch = persistent ? persistent.getAs<DictionaryAttr>("launch")
                                : DictionaryAttr();
+  auto cluster = abi.getAs<DenseI64ArrayAttr>("cluster");
+  bool clusterBesideTwin =
+      twin && cluster &&
+      llvm::any_of(cluster.asArrayRef(), [](int64_t dim) { return dim != 1; });
 
   llvm::json::Object manifest{
-      {"fa4_abi_version", splitAtLaunch                ? 9
+      {"fa4_abi_version", clusterBesideTwin            ? 10
+                          : splitAtLaunch              ? 9
                           : twinLaunch                 ? 6
                           : twin                       ? 5
                           : programmatic || persistent ? 4

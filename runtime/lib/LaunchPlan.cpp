@@ -135,6 +135,10 @@ LaunchChoice fa4::rt::chooseLaunch(const Manifest &manifest,
   choice.grid = grids.kernel;
   if (!persistentApplies(manifest.launch, bindings, numSMs))
     return choice;
+  // A kernel launched in clusters (version 10) takes one work item a pair
+  // and does not loop: without its twin it runs on its whole grid.
+  if (!hasTwin && manifest.launch.cluster != std::array<uint32_t, 3>{1, 1, 1})
+    return choice;
   choice.twin = hasTwin;
   if (hasTwin && manifest.twin) {
     choice.twinOwnLaunch = true;

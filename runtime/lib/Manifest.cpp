@@ -606,8 +606,14 @@ void ManifestReader::readTwin(Object &top, Manifest &manifest) {
     return;
   }
   const Value *twin = top.optional("twin");
-  if (!twin)
+  bool clustered = manifest.launch.cluster != std::array<uint32_t, 3>{1, 1, 1};
+  if (!twin) {
+    if (clustered && manifest.launch.persistent)
+      fail("launch.cluster",
+           "a kernel launched in clusters runs its persistent twin on the "
+           "twin's own launch (key \"twin\"), and this manifest has none");
     return;
+  }
   const std::optional<LaunchSpec::Persistent> &rule =
       manifest.launch.persistent;
   if (!rule || rule->kernel.empty())
@@ -847,9 +853,19 @@ void ManifestReader::readLaunch(const Value &value, const std::string &path,
       if (result.kernel.empty())
         fail(persistentPath + ".kernel", "empty kernel name");
     }
-    if (!isOneDimensional(launch))
-      fail(persistentPath, "a persistent launch needs a one-dimensional grid "
-                           "(y and z of 1) and no cluster");
+    // From version 10 a launch whose rule runs a twin may have a cluster:
+    // the twin runs on a launch of its own (checked in readTwin).
+    bool clusterBesideTwin = abiVersion >= 10 && !result.kernel.empty();
+    LaunchSpec gridOnly = launch;
+    if (clusterBesideTwin)
+      gridOnly.cluster = {1, 1, 1};
+    if (!isOneDimensional(gridOnly))
+      fail(persistentPath,
+           clusterBesideTwin
+               ? "a persistent launch needs a one-dimensional grid (y and z "
+                 "of 1)"
+               : "a persistent launch needs a one-dimensional grid (y and z "
+                 "of 1) and no cluster");
     launch.persistent = result;
   }
 }

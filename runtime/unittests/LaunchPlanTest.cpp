@@ -60,6 +60,29 @@ TEST_F(LaunchPlanTest, CapsAPersistentGridUpToItsSequenceLength) {
             (std::array<uint32_t, 3>{2, 32, 2}));
 }
 
+TEST_F(LaunchPlanTest, ChoosesTheTwinBesideAClusteredKernel) {
+  Manifest manifest = parseManifest(clusteredTwinManifestJson(), "");
+  LaunchGrids grids = evaluateGrids(manifest, bindings);
+  // skv = 203: the twin on its own launch, no cluster, capped at the SMs.
+  LaunchChoice twin = chooseLaunch(manifest, bindings, grids, true, 48);
+  EXPECT_TRUE(twin.twinOwnLaunch);
+  EXPECT_EQ(twin.launch->cluster[0], 1u);
+  EXPECT_EQ(twin.grid, (std::array<uint32_t, 3>{48, 1, 1}));
+  // Past max_seq_kv: the kernel in pairs, ceil(113 / 128) * 2 * 32 * 2.
+  Bindings longKeys = validateArgs(manifest, goodArgs(2, 113, 2049));
+  LaunchChoice kernel = chooseLaunch(
+      manifest, longKeys, evaluateGrids(manifest, longKeys), true, 132);
+  EXPECT_FALSE(kernel.twin);
+  EXPECT_EQ(kernel.launch->cluster[0], 2u);
+  EXPECT_EQ(kernel.grid, (std::array<uint32_t, 3>{128, 1, 1}));
+  // Without the twin function the clustered kernel, which does not loop,
+  // keeps its whole grid.
+  LaunchChoice noTwin = chooseLaunch(manifest, bindings, grids, false, 48);
+  EXPECT_FALSE(noTwin.twin);
+  EXPECT_EQ(noTwin.launch, &manifest.launch);
+  EXPECT_EQ(noTwin.grid, (std::array<uint32_t, 3>{128, 1, 1}));
+}
+
 TEST_F(LaunchPlanTest, ChoosesTheTwinAndItsOwnLaunch) {
   Manifest twin = parseManifest(persistentTwinOwnLaunchManifestJson(), "");
   LaunchGrids grids = evaluateGrids(twin, bindings);

@@ -152,12 +152,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 10"),
-            "manifest: fa4_abi_version: unsupported version 10; this runtime "
-            "reads versions 1 to 9");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 11"),
+            "manifest: fa4_abi_version: unsupported version 11; this runtime "
+            "reads versions 1 to 10");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 9");
+            "reads versions 1 to 10");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -756,6 +756,49 @@ TEST(ManifestTest, RejectsABrokenTwinLaunch) {
                       R"({"ceil_div": ["sq", 128]}, "hq"], ["b"])"),
             "manifest: twin.launch: a persistent twin needs a "
             "one-dimensional grid (y and z of 1) and no cluster");
+}
+
+TEST(ManifestTest, ReadsAClusteredKernelBesideItsTwin) {
+  Manifest manifest = parseManifest(clusteredTwinManifestJson(), "/kernels");
+  EXPECT_EQ(manifest.abiVersion, 10);
+  EXPECT_EQ(manifest.launch.cluster[0], 2u);
+  ASSERT_EQ(manifest.launch.grid[0].size(), 4u);
+  EXPECT_EQ(manifest.launch.grid[0][1].constant, 2);
+  ASSERT_TRUE(manifest.launch.persistent);
+  ASSERT_TRUE(manifest.twin);
+  EXPECT_EQ(manifest.twin->launch.cluster[0], 1u);
+}
+
+TEST(ManifestTest, RejectsABrokenClusteredKernelBesideItsTwin) {
+  auto clusteredError = [](const std::string &from, const std::string &to) {
+    return errorIn(clusteredTwinManifestJson(), from, to);
+  };
+  // Before version 10 a persistent rule's launch has no cluster.
+  EXPECT_EQ(
+      clusteredError(R"("fa4_abi_version": 10)", R"("fa4_abi_version": 9)"),
+      "manifest: launch.persistent: a persistent launch needs a "
+      "one-dimensional grid (y and z of 1) and no cluster");
+  // A kernel that loops itself (no twin) never runs in clusters.
+  EXPECT_EQ(clusteredError(R"(,
+                   "kernel": "attention_persistent")",
+                           ""),
+            "manifest: launch.persistent: a persistent launch needs a "
+            "one-dimensional grid (y and z of 1) and no cluster");
+  // The twin may not inherit the cluster: it needs a launch of its own.
+  std::string json = clusteredTwinManifestJson();
+  size_t twin = json.find("\n  \"twin\": {");
+  size_t launch = json.find("\n  \"launch\":", twin);
+  ASSERT_NE(twin, std::string::npos);
+  ASSERT_NE(launch, std::string::npos);
+  EXPECT_EQ(manifestError(json.erase(twin, launch - twin)),
+            "manifest: launch.cluster: a kernel launched in clusters runs its "
+            "persistent twin on the twin's own launch (key \"twin\"), and "
+            "this manifest has none");
+  // Its grid stays one-dimensional.
+  EXPECT_EQ(
+      clusteredError(R"(2, "hq", "b"], [1], [])", R"(2, "hq"], ["b"], [])"),
+      "manifest: launch.persistent: a persistent launch needs a "
+      "one-dimensional grid (y and z of 1)");
 }
 
 } // namespace

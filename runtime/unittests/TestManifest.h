@@ -184,6 +184,17 @@ inline std::string persistentTwinOwnLaunchManifestJson() {
   return edited(json, {{"\n  \"launch\":", twin + "\n  \"launch\":"}});
 }
 
+/// Version 10: the kernel launched in clusters of two (kv-multicast: two
+/// row blocks a pair, `2` a grid factor), its twin on its own launch
+/// without one.
+inline std::string clusteredTwinManifestJson() {
+  return edited(
+      persistentTwinOwnLaunchManifestJson(),
+      {{R"("fa4_abi_version": 6)", R"("fa4_abi_version": 10)"},
+       {R"("grid": [[{"ceil_div": ["sq", 64]}, "hq", "b"], [1], []], "block": [384, 1, 1], "cluster": [1, 1, 1])",
+        R"("grid": [[{"ceil_div": ["sq", 128]}, 2, "hq", "b"], [1], []], "block": [384, 1, 1], "cluster": [2, 1, 1])"}});
+}
+
 inline Manifest goodManifest() {
   return parseManifest(goodManifestJson(), "/kernels");
 }

@@ -131,6 +131,14 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "where the kernel moves 19% more DRAM bytes than Q, K, V and O, "
            "it read 7.5% fewer and ran no faster, and other rows lost 0-6% "
            "(Nsight Compute and timings, bench/RESULTS.md, sessions 17-18)">,
+    Option<"kvMulticast", "kv-multicast", "bool", /*default=*/"false",
+           "fa3 prefill without a mask at Dv >= 128, in the kernel with one "
+           "work tile per CTA: clusters of two CTAs on adjacent row blocks "
+           "of a head, each loading every other 64-column box of every K and "
+           "V tile into both (TMA multicast), so that each tile leaves L2 "
+           "once per pair (FA3's cluster of two at d >= 128); a slot is "
+           "refilled once both CTAs released it. The looped twin keeps its "
+           "own launch without the cluster">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "fa3 prefill kernel with an LSE output, for profiling only: each "
            "consumer writes its work tiles' phase times (globaltimer) and "

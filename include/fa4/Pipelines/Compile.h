@@ -83,6 +83,11 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "and the O stores evict first (measured no faster; "
                      "off)"),
       llvm::cl::init(false)};
+  Option<bool> kvMulticast{
+      *this, "kv-multicast",
+      llvm::cl::desc("fa3 prefill without a mask at Dv >= 128: pairs of CTAs "
+                     "(clusters of two) multicast each K/V tile, half each"),
+      llvm::cl::init(false)};
   Option<int64_t> polyExp2Period{
       *this, "poly-exp2-period",
       llvm::cl::desc("fa3 kernel: one exp2 of the softmax in this many on "

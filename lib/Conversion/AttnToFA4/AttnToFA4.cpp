@@ -94,7 +94,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                 FA3Schedule{pingPong, intraWgOverlap, lazyRescale, tmaStoreO,
                             fuseWorkTiles, narrowLastPV, trace, polyExp2Period,
                             softmaxReductionChains, l2SectionBytes,
-                            pairRowBlocks, l2EvictionHints, twinOwnTiles},
+                            pairRowBlocks, l2EvictionHints, twinOwnTiles,
+                            kvMulticast},
                 persistent, persistentMaxSeqKV, persistentDecode})))
       return signalPassFailure();
   }

@@ -401,7 +401,7 @@ void BlackwellBuilder::load(Value map, ValueRange coordinates,
                             Value destination, Value barrier) {
   TmaLoadOp::create(b, loc, map, coordinates, destination, barrier,
                     plan.pair ? i32(kPairLeaderRank) : Value(),
-                    /*l2Eviction=*/nullptr);
+                    /*multicast=*/nullptr, /*l2Eviction=*/nullptr);
 }
 
 void BlackwellBuilder::buildLoader() {
@@ -493,7 +493,8 @@ void BlackwellBuilder::handOver(Value barrier) {
   NVVM::SyncWarpOp::create(b, loc, i32(-1));
   Value lane = remu(roleThread, i32(32));
   ifThen(cmp(arith::CmpIPredicate::eq, lane, i32(0)), [&] {
-    MBarrierArriveOp::create(b, loc, barrier, i32(kPairLeaderRank));
+    MBarrierArriveOp::create(b, loc, barrier, i32(kPairLeaderRank),
+                             /*count=*/IntegerAttr());
   });
 }
 

@@ -44,12 +44,8 @@ void FA3KernelBuilder::buildConsumer(Value consumer) {
         add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes))), plan.bn,
         plan.qkBoxes * kBoxColumns, Major::K);
   };
-  auto releaseK = [&](Value tile) {
-    MBarrierArriveOp::create(b, loc, kEmptyBarrier(slotOf(tile)));
-  };
-  auto releaseV = [&](Value tile) {
-    MBarrierArriveOp::create(b, loc, vEmptyBarrier(slotOf(tile)));
-  };
+  auto releaseK = [&](Value tile) { releaseSlot(kEmptyBarrier(slotOf(tile))); };
+  auto releaseV = [&](Value tile) { releaseSlot(vEmptyBarrier(slotOf(tile))); };
   // Ping-pong (FA3): named barrier 1 + c orders consumer c's GEMM issue after
   // the previous consumer's (c - 1, cyclically), so one warpgroup's softmax
   // runs under the others' GEMMs. The last consumer lets consumer 0 go

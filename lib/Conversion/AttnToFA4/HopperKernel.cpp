@@ -31,11 +31,18 @@ void FA3KernelBuilder::decodeWork(Value index) {
   }
   // A work tile's K and V: its boxes' 128-byte rows per key (as sm_100a's).
   int64_t kvBytesPerKey = (plan.qkBoxes + plan.ovBoxes) * kSwizzleBytes;
-  setWork(tiles.prefill(
-      index, args.batchSize, plan.numConsumers * kRowsPerConsumer,
-      plan.numQHeads, plan.group,
+  int64_t blockRows = plan.numConsumers * kRowsPerConsumer;
+  // With kvMulticast `index` names a pair of row blocks, and this CTA takes
+  // the one of its rank; without a mask both see every K/V tile.
+  int64_t ctasPerItem = kvMulticast ? kKvMulticastCtas : 1;
+  WorkTile work = tiles.prefill(
+      index, args.batchSize, ctasPerItem * blockRows, plan.numQHeads,
+      plan.group,
       fa4::sectionKeyHeads(schedule.l2SectionBytes, kvBytesPerKey, plan.group),
-      pairRowBlocks ? workStride : Value()));
+      pairRowBlocks ? workStride : Value());
+  if (kvMulticast)
+    work.blockRow = add(work.blockRow, mul(pairRank, i32(blockRows)));
+  setWork(work);
 }
 
 /// Decode: see WorkTiles::decode.
@@ -127,6 +134,19 @@ void FA3KernelBuilder::endWork(WorkScope scope) {
   b.setInsertionPointAfter(scope.loop);
 }
 
+void FA3KernelBuilder::releaseSlot(Value emptyBarrier) {
+  MBarrierArriveOp::create(b, loc, emptyBarrier);
+  if (!kvMulticast)
+    return;
+  auto ifLeadLane =
+      scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, lane, i32(0)),
+                        /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifLeadLane.thenBlock());
+  Value peer = arith::XOrIOp::create(b, loc, pairRank, i32(1));
+  MBarrierArriveOp::create(b, loc, emptyBarrier, peer, b.getI64IntegerAttr(32));
+}
+
 void FA3KernelBuilder::buildProducer() {
   WorkScope work = beginWork();
   Value workDone = work.workDone, tilesLoaded = work.kvTiles;
@@ -153,15 +173,31 @@ void FA3KernelBuilder::buildProducer() {
     Value keyRow = mul(add(firstTile, tile), i32(plan.bn));
     Value full = isKey ? kFullBarrier(slot) : vFullBarrier(slot);
     int64_t boxes = isKey ? plan.qkBoxes : plan.ovBoxes;
+    // The whole tile's bytes, with kvMulticast half of them the peer's.
     expectBytes(full, boxes * plan.kBoxBytes());
     Value slotOffset =
         isKey ? add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)))
               : add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
-    for (int64_t box = 0; box < boxes; ++box)
-      tmaLoad(isKey ? args.kMap : args.vMap,
-              add(slotOffset, i32(box * plan.kBoxBytes())),
-              i32(box * kBoxColumns), kvHead, keyRow, batch, full,
-              /*reused=*/true);
+    for (int64_t box = 0; box < boxes; ++box) {
+      auto load = [&](int64_t multicastMask) {
+        tmaLoad(isKey ? args.kMap : args.vMap,
+                add(slotOffset, i32(box * plan.kBoxBytes())),
+                i32(box * kBoxColumns), kvHead, keyRow, batch, full,
+                /*reused=*/true, multicastMask);
+      };
+      if (!kvMulticast) {
+        load(0);
+        continue;
+      }
+      // Box b comes from rank b % 2 into both CTAs of the pair.
+      auto ifMine = scf::IfOp::create(
+          b, loc,
+          cmp(arith::CmpIPredicate::eq, pairRank, i32(box % kKvMulticastCtas)),
+          false);
+      OpBuilder::InsertionGuard mineGuard(b);
+      b.setInsertionPointToStart(ifMine.thenBlock());
+      load((1 << kKvMulticastCtas) - 1);
+    }
   };
   Value anyTiles = cmp(arith::CmpIPredicate::sgt, numTiles, i32(0));
   {
@@ -249,12 +285,20 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
 
   // CTA i takes work tiles i, i + grid, i + 2 * grid, ... (persistent), or
-  // work tile i alone.
-  Value rowsPerItem = i32(plan.rowsPerWorkItem());
+  // work tile i alone; with kvMulticast the pair (cluster) i / 2 takes work
+  // item i / 2, two row blocks.
+  int64_t ctasPerItem = kvMulticast ? kKvMulticastCtas : 1;
+  Value rowsPerItem = i32(ctasPerItem * plan.rowsPerWorkItem());
   Value rowItems = divu(add(args.seqQ, sub(rowsPerItem, i32(1))), rowsPerItem);
   numWork = mul(rowItems, mul(i32(plan.workHeads()), args.batchSize));
-  firstWork = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-  workStride = fromIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+  firstWork = divu(fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)),
+                   i32(ctasPerItem));
+  workStride =
+      divu(fromIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x)),
+           i32(ctasPerItem));
+  if (kvMulticast)
+    pairRank =
+        fromIndex(gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x));
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
 
   // Barriers: per Q tile Q full (one arrival with its bytes) and Q empty
@@ -270,6 +314,11 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     // A K/V tile is read by every consumer, or by the one whose turn it is.
     int64_t tileReaders =
         plan.consumersSplitKeys ? kWarpgroupThreads : consumerThreads;
+    // With kvMulticast a slot is refilled for both CTAs: it is empty once
+    // the peer's consumers released it too (releaseSlot: the same count,
+    // a warp's at once).
+    int64_t slotReleases =
+        kvMulticast ? kKvMulticastCtas * tileReaders : tileReaders;
     auto init = [&](Value barrier, int64_t count) {
       MBarrierInitOp::create(b, loc, barrier, b.getI64IntegerAttr(count));
     };
@@ -286,12 +335,17 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     for (int64_t i = 0; i < 2 * plan.kvStages; ++i)
       init(barrier(kvBarrierBase() + i), 1);
     for (int64_t i = 0; i < plan.kvStages; ++i)
-      init(kEmptyBarrier(i32(i)), tileReaders);
+      init(kEmptyBarrier(i32(i)), slotReleases);
     for (int64_t i = 0; i < plan.kvStages; ++i)
-      init(vEmptyBarrier(i32(i)), tileReaders);
-    FenceMBarrierInitOp::create(b, loc);
+      init(vEmptyBarrier(i32(i)), slotReleases);
+    FenceMBarrierInitOp::create(b, loc, /*cluster=*/kvMulticast);
   }
-  gpu::BarrierOp::create(b, loc);
+  // With kvMulticast the peer's loads and releases reach this CTA's
+  // barriers: the pair meets once both have initialised theirs.
+  if (kvMulticast)
+    ClusterSyncOp::create(b, loc);
+  else
+    gpu::BarrierOp::create(b, loc);
   joinPriorGrids(b, loc, abi);
 
   WarpgroupRegisters registers = sm90WarpgroupRegisters(plan.numConsumers);
@@ -320,14 +374,22 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
       ClusterSyncOp::create(b, loc);
       ClusterSyncOp::create(b, loc);
     }
+    // kvMulticast: neither CTA of a pair exits while the other may still
+    // release a slot on its barriers.
+    if (kvMulticast)
+      ClusterSyncOp::create(b, loc);
   }
   {
     OpBuilder::InsertionGuard guard(b);
     Block *consumer =
         b.createBlock(&roles.getRoles()[1], {}, {i32Type, i32Type}, {loc, loc});
+    if (kvMulticast)
+      lane = remu(consumer->getArgument(1), i32(32));
     buildConsumer(consumer->getArgument(0));
     if (plan.clusterSplit())
       buildCombine(consumer->getArgument(0));
+    if (kvMulticast)
+      ClusterSyncOp::create(b, loc);
   }
   gpu::ReturnOp::create(b, loc);
 }
@@ -464,6 +526,10 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
                      plan->loopStagingOffset >= 0;
   abi.params = abiParams(*plan, storeOByTma);
   int64_t threads = plan->threads();
+  // A pair of CTAs shares K/V tiles only in a kernel without a work loop;
+  // its looped twin, if any, gets a launch of its own without the cluster.
+  bool kvMulticast = schedule.kvMulticast && (maxSeqKV == 0 || twin) &&
+                     FA3KernelBuilder::multicastsKV(*plan);
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   FA3KernelBuilder(b, loc, *plan, schedule,
                    /*persistent=*/maxSeqKV > 0 && !twin)
@@ -475,7 +541,7 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
     twinName = name + "_persistent";
     KernelABI twinAbi = abi;
     twinStoresOByTma = twinPlan.loopStagingOffset >= 0;
-    if (ownTwinPlan) {
+    if (ownTwinPlan || kvMulticast) {
       twinLaunch.emplace();
       twinLaunch->params = abiParams(twinPlan, twinStoresOByTma);
       twinLaunch->grid = twinPlan.workListGrid();
@@ -499,8 +565,12 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
   // of WorkTiles::decodeItem) into the prefill kernel's kind of work list.
   if (plan->decode && maxSeqKV == 0)
     setDecodeGrid(abi, *plan, plan->rowGroup, plan->queryRowsPerTile());
+  else if (kvMulticast)
+    abi.grid = FA3KernelBuilder::kvMulticastGrid(*plan);
   else
     abi.grid = plan->workListGrid();
+  if (kvMulticast)
+    abi.cluster[0] = kKvMulticastCtas;
   abi.block[0] = threads;
   abi.dynamicSmemBytes = plan->dynamicSmemBytes();
   setAttentionAlignment(abi, plan->hasLse, storeOByTma || twinStoresOByTma);

@@ -77,6 +77,10 @@ constexpr int kConsumersDoneBarrier = 3;
 /// Named barriers 4 + c: consumer c's warpgroup meets before its TMA store
 /// of O.
 constexpr int kEpilogueBarrierBase = 4;
+/// kv-multicast: the CTAs of a cluster that read the same K/V tiles (two
+/// adjacent row blocks of one head), each loading every other box of a tile
+/// for both.
+constexpr int64_t kKvMulticastCtas = 2;
 
 /// Everything the emitter needs, read from the op and its plan attributes;
 /// the part both chips share as readKernelPlan reads it.
@@ -195,6 +199,7 @@ public:
         doubleQ(persistent && plan.loopStagingOffset >= 0 && plan.loopDoubleQ),
         pairRowBlocks(schedule.pairRowBlocks && persistent),
         l2EvictionHints(schedule.l2EvictionHints && !plan.decode),
+        kvMulticast(schedule.kvMulticast && !persistent && multicastsKV(plan)),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
 
@@ -222,6 +227,32 @@ public:
   /// (-1-2%).
   static bool allowsLazyRescale(const HopperPlan &plan) {
     return plan.paddedOv >= 128;
+  }
+
+  /// Where a pair of CTAs may share its K/V tiles (kv-multicast): prefill
+  /// with no mask, so that two adjacent row blocks of a head see the same
+  /// tiles, and at Dv >= 128 (FA3's rule for its cluster of two), with two
+  /// or more boxes to split between the pair. Built for the kernel with one
+  /// work tile per CTA; a persistent one would need the pair's work lists
+  /// to match.
+  static bool multicastsKV(const HopperPlan &plan) {
+    return !plan.decode && !plan.workspace && !plan.clusterSplit() &&
+           !plan.consumersSplitKeys &&
+           plan.mask.getKind() == attn::MaskKind::None &&
+           plan.paddedOv >= 128 && plan.qkBoxes >= kKvMulticastCtas &&
+           plan.ovBoxes >= kKvMulticastCtas;
+  }
+
+  /// The kv-multicast kernel's grid: two CTAs (a cluster) per pair of row
+  /// blocks of a (batch, head); a head's last pair may have its second
+  /// block past Sq, which loads and writes nothing of its own.
+  static SmallVector<SmallVector<std::string>>
+  kvMulticastGrid(const HopperPlan &plan) {
+    int64_t pairRows = kKvMulticastCtas * plan.rowsPerWorkItem();
+    return {{("ceil_div:sq:" + Twine(pairRows)).str(),
+             std::to_string(kKvMulticastCtas), plan.workHeadsSymbol(), "b"},
+            {"1"},
+            {"1"}};
   }
 
   void build(gpu::GPUFuncOp func, KernelABI &abi);
@@ -309,12 +340,20 @@ private:
                                reused ? L2Eviction::Last : L2Eviction::First);
   }
   /// One 4D TMA box (coordinates innermost first: depth, head, row, batch).
+  /// `multicastMask`: the cluster ranks the box lands in (0: this CTA).
   void tmaLoad(Value tensorMap, Value destination, Value depth, Value head,
-               Value row, Value batch, Value barrier, bool reused) {
+               Value row, Value batch, Value barrier, bool reused,
+               int64_t multicastMask = 0) {
     TmaLoadOp::create(b, loc, tensorMap, ValueRange{depth, head, row, batch},
                       destination, barrier, /*barrierCta=*/Value(),
+                      multicastMask ? b.getI64IntegerAttr(multicastMask)
+                                    : IntegerAttr(),
                       l2EvictionFor(reused));
   }
+  /// A consumer thread's release of a K/V slot: its own arrival and, with
+  /// kvMulticast, its warp's on the peer's barrier of the slot (lane 0 for
+  /// the warp's 32 threads), whose producer refills this CTA's slot too.
+  void releaseSlot(Value emptyBarrier);
   Value smemTile(Value offset, int64_t rows, int64_t columns, Major major) {
     return SmemTileOp::create(b, loc,
                               SmemTileType::get(b.getContext(), rows, columns,
@@ -408,6 +447,10 @@ private:
   bool pairRowBlocks;
   /// Prefill: K and V loads evict last, Q loads and O stores evict first.
   bool l2EvictionHints;
+  /// Prefill, one work tile per CTA: a cluster of two CTAs on adjacent row
+  /// blocks of a head, each loading every other box of every K/V tile for
+  /// both (multicastsKV).
+  bool kvMulticast;
   /// Prefill: each consumer writes its phase times over its LSE rows
   /// (writeTrace).
   bool trace;
@@ -422,6 +465,8 @@ private:
   Value batch, head, kvHead, blockRow, firstTile, numTiles;
   // Decode: this CTA's rank in its cluster, which is its K/V partition.
   Value partition;
+  // kvMulticast: this CTA's rank in its pair, and a consumer thread's lane.
+  Value pairRank, lane;
 };
 } // namespace fa4::hopper
 

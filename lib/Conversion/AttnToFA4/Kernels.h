@@ -47,6 +47,9 @@ struct FA3Schedule {
   /// The looped twin's consumers stop at their own tiles too
   /// (trimsTrailingTiles).
   bool twinOwnTiles;
+  /// Prefill without a mask at Dv >= 128: a pair of CTAs multicasts each
+  /// K/V tile (FA3KernelBuilder::multicastsKV).
+  bool kvMulticast;
 };
 
 /// What convert-attn-to-fa4's options say of an sm_90a kernel: its schedule

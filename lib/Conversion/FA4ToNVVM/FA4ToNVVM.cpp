@@ -339,6 +339,10 @@ struct FenceMBarrierInitLowering : OpConversionPattern<FenceMBarrierInitOp> {
   LogicalResult
   matchAndRewrite(FenceMBarrierInitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // fence.mbarrier_init.release.cluster: the peers' multicasts and remote
+    // arrivals may follow the cluster barrier after it (CUTLASS's order).
+    if (op.getCluster())
+      NVVM::FenceMbarrierInitOp::create(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<NVVM::FenceProxyOp>(
         op, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(op.getContext(),
@@ -352,9 +356,13 @@ struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
   LogicalResult
   matchAndRewrite(MBarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Value count;
+    if (std::optional<int64_t> arrivals = op.getCount())
+      count =
+          arith::ConstantIntOp::create(rewriter, op.getLoc(), *arrivals, 32);
     if (!adaptor.getCta()) {
       rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
-          op, Type(), adaptor.getBarrier(), Value());
+          op, Type(), adaptor.getBarrier(), count);
       return success();
     }
     // A peer's barrier: mapa to its shared::cluster address, released at
@@ -364,7 +372,7 @@ struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
         rewriter, op.getLoc(), LLVM::LLVMPointerType::get(op.getContext(), 7),
         adaptor.getBarrier(), adaptor.getCta());
     rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
-        op, Type(), remote, Value(), NVVM::MemScopeKind::CLUSTER,
+        op, Type(), remote, count, NVVM::MemScopeKind::CLUSTER,
         /*relaxed=*/false);
     return success();
   }
@@ -456,9 +464,15 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
       group = NVVM::CTAGroupKindAttr::get(op.getContext(),
                                           NVVM::CTAGroupKind::CTA_2);
     }
+    // multicast::cluster: the box and its bytes go to the same offsets in
+    // every CTA of the mask.
+    Value multicastMask;
+    if (std::optional<int64_t> mask = op.getMulticast())
+      multicastMask = arith::ConstantIntOp::create(
+          rewriter, op.getLoc(), rewriter.getI16Type(), *mask);
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(
         op, destination, adaptor.getTensorMap(), adaptor.getCoordinates(),
-        barrier, ValueRange{}, Value(),
+        barrier, ValueRange{}, multicastMask,
         l2CachePolicy(rewriter, op.getLoc(), op.getL2Eviction()),
         NVVM::TMALoadMode::TILE, false, group, Value());
     return success();

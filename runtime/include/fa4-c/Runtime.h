@@ -24,24 +24,25 @@ extern "C" {
 #define FA4_RT_API __attribute__((visibility("default")))
 
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
-   version 9 gives a split picked at launch a minimum partition count
-   (workspace.split_at_launch.min_partitions: that many partitions of one key
-   tile each where the minimum keys per partition would leave fewer); version
-   8 adds a decode variant (decode: a kernel of the same attention
-   planned for one query row, whose manifest is nested there and which the
-   runtime launches when sq is at most decode.max_seq_q); version 7 lets a
-   workspace split-K leave its partition count to the runtime, which picks it
-   per launch from the sizes and the device's SMs (workspace.split_at_launch,
-   the size symbol "splits"); version 6 gives a persistent twin its own
-   parameters and launch (its own tile: tensor-map boxes, block, grid and shared
-   memory); version 5 lets a persistent launch name a looped twin kernel it runs
-   instead; version 4 adds persistent launches and lets a launch be a
-   programmatic dependent launch (the kernel waits for the grids before it on
-   the stream itself); version 3 adds a workspace split-K (a workspace the
-   runtime allocates and a combine kernel it launches after the attention
-   kernel); version 2 gives each tensor its own alignment; version 1, with one
-   alignment for every tensor, is still read. */
-#define FA4_ABI_VERSION 9
+   version 10 lets a kernel with a persistent twin launch in clusters (the
+   twin, on its own launch, without one); version 9 gives a split picked at
+   launch a minimum partition count (workspace.split_at_launch.min_partitions:
+   that many partitions of one key tile each where the minimum keys per
+   partition would leave fewer); version 8 adds a decode variant (decode: a
+   kernel of the same attention planned for one query row, whose manifest is
+   nested there and which the runtime launches when sq is at most
+   decode.max_seq_q); version 7 lets a workspace split-K leave its partition
+   count to the runtime, which picks it per launch from the sizes and the
+   device's SMs (workspace.split_at_launch, the size symbol "splits"); version 6
+   gives a persistent twin its own parameters and launch (its own tile:
+   tensor-map boxes, block, grid and shared memory); version 5 lets a persistent
+   launch name a looped twin kernel it runs instead; version 4 adds persistent
+   launches and lets a launch be a programmatic dependent launch (the kernel
+   waits for the grids before it on the stream itself); version 3 adds a
+   workspace split-K (a workspace the runtime allocates and a combine kernel it
+   launches after the attention kernel); version 2 gives each tensor its own
+   alignment; version 1, with one alignment for every tensor, is still read. */
+#define FA4_ABI_VERSION 10
 #define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
 

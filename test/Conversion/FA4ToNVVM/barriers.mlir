@@ -144,3 +144,36 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// kv-multicast's pieces. `multicast 3` is the copy's 16-bit cta mask
+// (.multicast::cluster: the box and its bytes land at the same offsets in
+// CTAs 0 and 1); `count 32` arrives 32 times at once on the peer's barrier
+// (mapa, cluster scope); `cluster` adds fence.mbarrier_init.release.cluster
+// before the async-proxy fence.
+// CHECK-LABEL: llvm.func @pair(
+// CHECK-SAME: %{{[^:]+}}: !llvm.ptr {{{.*}}}, %[[X:[^:]+]]: i32, %[[DST:[^:]+]]: i32, %[[PEER:[^:]+]]: i32)
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: %[[MASK:.+]] = arith.constant 3 : i16
+// CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.+}}, %{{.+}}, %[[BAR:.+]], box[%[[X]]] multicast_mask = %[[MASK]] : !llvm.ptr<7>, !llvm.ptr
+// CHECK-NEXT: %[[N:.+]] = arith.constant 32 : i32
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[BAR]], %[[N]] : !llvm.ptr<3>{{$}}
+// CHECK-NEXT: %[[M:.+]] = arith.constant 32 : i32
+// CHECK-NEXT: %[[REMOTE:.+]] = nvvm.mapa %[[BAR]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]], %[[M]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>{{$}}
+// CHECK-NEXT: llvm.return
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @pair(%map: !fa4.tensor_map, %x: i32, %dst: i32, %peer: i32) kernel {
+      %c0 = arith.constant 0 : i32
+      %b = fa4.mbarrier.get %c0 offset 212992
+      fa4.fence.mbarrier_init cluster
+      fa4.tma.load %map[%x] to %dst, %b multicast 3
+      fa4.mbarrier.arrive %b count 32
+      fa4.mbarrier.arrive %b in_cta %peer count 32
+      gpu.return
+    }
+  }
+}

@@ -161,6 +161,38 @@ func.func @tma_load_unknown_eviction(%map: !fa4.tensor_map, %c: i32, %bar: !fa4.
   return
 }
 
+// -----
+
+func.func @tma_load_empty_multicast(%map: !fa4.tensor_map, %c: i32, %bar: !fa4.mbarrier) {
+  // expected-error @+1 {{'fa4.tma.load' op multicasts to a mask of cluster ranks in [1, 0xFFFF], got 0}}
+  fa4.tma.load %map[%c] to %c, %bar multicast 0
+  return
+}
+
+// -----
+
+func.func @tma_load_multicast_past_cluster(%map: !fa4.tensor_map, %c: i32, %bar: !fa4.mbarrier) {
+  // expected-error @+1 {{'fa4.tma.load' op multicasts to a mask of cluster ranks in [1, 0xFFFF], got 65536}}
+  fa4.tma.load %map[%c] to %c, %bar multicast 65536
+  return
+}
+
+// -----
+
+func.func @tma_load_multicast_and_peer_barrier(%map: !fa4.tensor_map, %c: i32, %bar: !fa4.mbarrier) {
+  // expected-error @+1 {{'fa4.tma.load' op multicasts or counts its bytes on a peer's barrier (in_cta), not both}}
+  fa4.tma.load %map[%c] to %c, %bar in_cta %c multicast 3
+  return
+}
+
+// -----
+
+func.func @mbarrier_arrive_zero_count(%bar: !fa4.mbarrier) {
+  // expected-error @+1 {{'fa4.mbarrier.arrive' op attribute 'count' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  fa4.mbarrier.arrive %bar count 0
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // fa4.splat
 //===----------------------------------------------------------------------===//

@@ -255,3 +255,18 @@ func.func @tma_l2_eviction(%map: !fa4.tensor_map, %i: i32, %bar: !fa4.mbarrier) 
   fa4.tma.store %map[%i, %i] from %i l2 evict_first
   return
 }
+
+// kv-multicast's forms: a TMA load into both CTAs of a pair, a warp's 32
+// arrivals at once on a peer's barrier, and the cluster-wide init fence.
+// CHECK-LABEL: func @pair_multicast
+// CHECK-NEXT: fa4.fence.mbarrier_init cluster{{$}}
+// CHECK-NEXT: fa4.tma.load %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}, %{{.*}} multicast 3 l2 evict_last{{$}}
+// CHECK-NEXT: fa4.mbarrier.arrive %{{.*}} in_cta %{{.*}} count 32{{$}}
+// CHECK-NEXT: fa4.mbarrier.arrive %{{.*}} count 32{{$}}
+func.func @pair_multicast(%map: !fa4.tensor_map, %i: i32, %bar: !fa4.mbarrier) {
+  fa4.fence.mbarrier_init cluster
+  fa4.tma.load %map[%i, %i] to %i, %bar multicast 3 l2 evict_last
+  fa4.mbarrier.arrive %bar in_cta %i count 32
+  fa4.mbarrier.arrive %bar count 32
+  return
+}

@@ -87,7 +87,19 @@ static LogicalResult verifyTmaCoordinates(Operation *op,
 }
 
 LogicalResult TmaLoadOp::verify() {
-  return verifyTmaCoordinates(*this, getCoordinates());
+  if (failed(verifyTmaCoordinates(*this, getCoordinates())))
+    return failure();
+  if (std::optional<int64_t> mask = getMulticast()) {
+    // A cluster has at most 16 CTAs, one bit each.
+    if (*mask < 1 || *mask > 0xFFFF)
+      return emitOpError() << "multicasts to a mask of cluster ranks in [1, "
+                              "0xFFFF], got "
+                           << *mask;
+    if (getBarrierCta())
+      return emitOpError() << "multicasts or counts its bytes on a peer's "
+                              "barrier (in_cta), not both";
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

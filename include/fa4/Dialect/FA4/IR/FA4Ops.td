@@ -81,7 +81,13 @@ def FA4_MBarrierInitOp : FA4_Op<"mbarrier.init"> {
 
 def FA4_FenceMBarrierInitOp : FA4_Op<"fence.mbarrier_init"> {
   let summary = "Make initialised mbarriers visible to the TMA (async) proxy";
-  let assemblyFormat = "attr-dict";
+  let description = [{
+    With `cluster`, also released to the cluster's other CTAs, whose TMA
+    multicasts and remote arrivals land on these barriers once a cluster
+    barrier has ordered them after it.
+  }];
+  let arguments = (ins UnitAttr:$cluster);
+  let assemblyFormat = "(`cluster` $cluster^)? attr-dict";
 }
 
 def FA4_MBarrierArriveOp : FA4_Op<"mbarrier.arrive"> {
@@ -91,12 +97,15 @@ def FA4_MBarrierArriveOp : FA4_Op<"mbarrier.arrive"> {
     `in_cta %rank`, a release at cluster scope on the barrier at the same
     offset in CTA `rank` of the cluster (mapa, shared::cluster): how the
     softmax and correction warps of a CTA pair hand P to the pair leader's
-    MMA thread.
+    MMA thread, and how a consumer warp releases a K/V slot that its peer's
+    TMA multicast fills. `count N` arrives N times at once (one thread of a
+    warp for all of it).
   }];
-  let arguments = (ins FA4_MBarrier:$barrier, Optional<I32>:$cta);
-  let assemblyFormat = "$barrier (`in_cta` $cta^)? attr-dict";
+  let arguments = (ins FA4_MBarrier:$barrier, Optional<I32>:$cta,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$count);
+  let assemblyFormat = "$barrier (`in_cta` $cta^)? (`count` $count^)? attr-dict";
   let builders = [OpBuilder<(ins "mlir::Value":$barrier), [{
-    build($_builder, $_state, barrier, mlir::Value());
+    build($_builder, $_state, barrier, mlir::Value(), nullptr);
   }]>];
 }
 
@@ -127,22 +136,28 @@ def FA4_TmaLoadOp : FA4_Op<"tma.load", [AttrSizedOperandSegments]> {
     With `in_cta %rank` (a CTA pair, cta_group::2), the bytes count on the
     barrier at the same offset in CTA `rank` of the pair: both CTAs load
     their halves of an operand into their own shared memory and the pair
-    leader's barrier counts them all. With `l2 evict_first` or `l2
-    evict_last` the copy's lines take that L2 eviction priority.
+    leader's barrier counts them all. With `multicast M` the box lands at
+    `destination` in every CTA of the cluster whose rank is a bit of M, and
+    its bytes count on the barrier at the same offset in each: two CTAs
+    that read the same K/V tiles each load half of every tile for both.
+    With `l2 evict_first` or `l2 evict_last` the copy's lines take that L2
+    eviction priority.
   }];
   let arguments = (ins FA4_TensorMap:$tensorMap, Variadic<I32>:$coordinates,
                        I32:$destination, FA4_MBarrier:$barrier,
                        Optional<I32>:$barrierCta,
+                       OptionalAttr<I64Attr>:$multicast,
                        OptionalAttr<FA4_L2Eviction>:$l2Eviction);
   let assemblyFormat = [{
     $tensorMap `[` $coordinates `]` `to` $destination `,` $barrier
-    (`in_cta` $barrierCta^)? (`l2` $l2Eviction^)? attr-dict
+    (`in_cta` $barrierCta^)? (`multicast` $multicast^)? (`l2` $l2Eviction^)?
+    attr-dict
   }];
   let builders = [OpBuilder<(ins "mlir::Value":$tensorMap,
       "mlir::ValueRange":$coordinates, "mlir::Value":$destination,
       "mlir::Value":$barrier), [{
     build($_builder, $_state, tensorMap, coordinates, destination, barrier,
-          mlir::Value(), nullptr);
+          mlir::Value(), nullptr, nullptr);
   }]>];
   let hasVerifier = 1;
 }

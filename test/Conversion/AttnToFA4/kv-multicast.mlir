@@ -1,0 +1,103 @@
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast=true -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 | FileCheck %s --check-prefix=OFF
+
+// kv-multicast at d = 128 without a mask: the kernel with one work tile per
+// CTA runs in clusters of two on adjacent row blocks of a head (work item
+// blockIdx / 2, two 128-row blocks, the CTA's by its rank). Each CTA loads
+// box `rank` of every K and V tile into both (multicast 3) and expects the
+// whole tile's bytes; a slot is empty once both CTAs' 256 consumer threads
+// released it (512: every thread here, and lane 0 of each peer warp for its
+// 32). The pair meets after its barriers are initialised and before either
+// exits.
+// The op's ABI: two CTAs per work item of two row blocks, in clusters of
+// two; the twin's launch is its own.
+// CHECK: attn.attention
+// CHECK-SAME: cluster = array<i64: 2, 1, 1>
+// CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: persistent = {
+// CHECK-SAME: launch = {
+// CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// CHECK-LABEL: gpu.func @fa4_fa3_prefill_sm_90a(
+// CHECK-SAME: %[[Q:[a-z0-9]+]]: !fa4.tensor_map, %[[K:[a-z0-9]+]]: !fa4.tensor_map, %[[V:[a-z0-9]+]]: !fa4.tensor_map
+// CHECK: %[[BLOCK:.*]] = gpu.block_id x
+// CHECK: %[[BLOCKI:.*]] = arith.index_cast %[[BLOCK]]
+// CHECK: %[[ITEM:.*]] = arith.divui %[[BLOCKI]], %c2_i32
+// CHECK: %[[RANKX:.*]] = gpu.cluster_block_id x
+// CHECK: %[[RANK:.*]] = arith.index_cast %[[RANKX]]
+// CHECK-COUNT-4: fa4.mbarrier.init %{{.*}} count 512
+// CHECK: fa4.fence.mbarrier_init cluster
+// CHECK-NEXT: }
+// CHECK-NEXT: fa4.cluster.sync
+// CHECK: fa4.warp_specialize
+// The first K tile: 45056 bytes (176 keys x 2 boxes of 128 B) expected,
+// box 0 from rank 0 and box 1 from rank 1.
+// CHECK: fa4.mbarrier.expect_tx %[[FULL:.*]] bytes 45056
+// CHECK-NEXT: %[[R0:.*]] = arith.cmpi eq, %[[RANK]], %c0_i32
+// CHECK-NEXT: scf.if %[[R0]] {
+// CHECK-NEXT: fa4.tma.load %[[K]][%c0_i32, {{.*}}] to %{{.*}}, %[[FULL]] multicast 3{{$}}
+// CHECK: %[[R1:.*]] = arith.cmpi eq, %[[RANK]], %c1_i32
+// CHECK-NEXT: scf.if %[[R1]] {
+// CHECK-NEXT: fa4.tma.load %[[K]][%c64_i32, {{.*}}] to %{{.*}}, %[[FULL]] multicast 3{{$}}
+// Q is this CTA's own.
+// CHECK: fa4.tma.load %[[Q]][{{.*}}] to %{{.*}}, %{{[0-9]+}}{{$}}
+// CHECK: fa4.tma.load %[[V]][%c0_i32, {{.*}} multicast 3{{$}}
+// CHECK: fa4.cluster.sync
+// A consumer's release: its own arrival, then lane 0 for its warp on the
+// peer's barrier.
+// CHECK: fa4.mbarrier.arrive %[[EMPTY:[0-9]+]]{{$}}
+// CHECK-NEXT: %[[LEAD:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32
+// CHECK-NEXT: scf.if %[[LEAD]] {
+// CHECK-NEXT: %[[PEER:.*]] = arith.xori %[[RANK]], %c1_i32
+// CHECK-NEXT: fa4.mbarrier.arrive %[[EMPTY]] in_cta %[[PEER]] count 32
+// CHECK: fa4.cluster.sync
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.return
+// The looped twin (up to 4096 keys) keeps one CTA per work list entry and
+// its own launch without the cluster.
+// CHECK-LABEL: gpu.func @fa4_fa3_prefill_sm_90a_persistent(
+// CHECK-NOT: multicast
+// CHECK-NOT: in_cta
+// CHECK-NOT: fa4.cluster.sync
+// CHECK: gpu.return
+// OFF-LABEL: gpu.func @fa4_fa3_prefill_sm_90a(
+// OFF-NOT: multicast
+// OFF-NOT: fa4.cluster.sync
+// OFF: cluster = array<i64: 1, 1, 1>
+func.func @prefill(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
+  %o = attn.attention %q, %k, %v : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
+  return %o : tensor<?x?x6x128xbf16>
+}
+
+// -----
+
+// Under a causal mask two adjacent row blocks see different K/V tiles: no
+// pair. At Dv = 64 (one box a tile, FA3's rule) none either.
+// CHECK: attn.attention
+// CHECK-SAME: cluster = array<i64: 1, 1, 1>
+// CHECK: attn.attention
+// CHECK-SAME: cluster = array<i64: 1, 1, 1>
+// CHECK-LABEL: gpu.func @fa4_fa3_causal_sm_90a(
+// CHECK-NOT: multicast
+// CHECK-NOT: fa4.cluster.sync
+// CHECK-LABEL: gpu.func @fa4_fa3_shallow_sm_90a(
+// CHECK-NOT: multicast
+// CHECK-NOT: fa4.cluster.sync
+func.func @causal(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
+  return %o : tensor<?x?x6x128xbf16>
+}
+func.func @shallow(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: tensor<?x?x6x64xbf16>) -> tensor<?x?x6x64xbf16> {
+  %o = attn.attention %q, %k, %v : tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16> -> tensor<?x?x6x64xbf16>
+  return %o : tensor<?x?x6x64xbf16>
+}
+
+// -----
+
+// Persistent at every Skv: no kernel with one work tile per CTA, no pair.
+// CHECK-LABEL: gpu.func @fa4_fa3_decode_sm_90a(
+// CHECK-NOT: multicast
+// CHECK: gpu.return
+func.func @decode(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %v: tensor<1x32768x8x128xbf16>) -> tensor<1x1x32x128xbf16> {
+  %o = attn.attention %q, %k, %v : tensor<1x1x32x128xbf16>, tensor<1x32768x8x128xbf16>, tensor<1x32768x8x128xbf16> -> tensor<1x1x32x128xbf16>
+  return %o : tensor<1x1x32x128xbf16>
+}
