@@ -148,6 +148,10 @@ CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # half the K/V reads from L2 (session 24). Only the kernel without a work
 # loop pairs: d = 128 past 4096 keys, d = 256 past 512.
 MULTICAST_BENCH = ["bench_prefill_d128_none", "bench_prefill_d256_none"]
+# "mc112" / "bn112": the same at 112-key tiles, where three K/V stages fit
+# (two at the default 176 and at 128), with and without the pairs: whether
+# a pair's slots, each refilled once both CTAs released it, want a deeper
+# ring (session 24).
 # "pp0": no ping-pong (`--ping-pong=0`): the consumers issue their GEMMs
 # without taking turns, against the default, whose named barriers order
 # them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
@@ -181,7 +185,10 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "chains4": (["--softmax-reduction-chains=4"], PREFILL_BENCH),
             "l2hint": (["--l2-eviction-hints"], D256_BENCH[1:]),
             "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH),
-            "mc": (["--kv-multicast"], MULTICAST_BENCH)}
+            "mc": (["--kv-multicast"], MULTICAST_BENCH),
+            "mc112": (["--kv-multicast", "--block-n=112"],
+                      MULTICAST_BENCH[:1]),
+            "bn112": (["--block-n=112"], MULTICAST_BENCH[:1])}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
 # cases (their LSE is the trace) and no benchmark rows.
@@ -199,9 +206,9 @@ VARIANT_BATCHED_SIZES = [(3, 1023, 1024), (5, 777, 2047)]
 # looped twin's bound: "mc"'s pairs with an odd row block count (the last
 # pair's second block past Sq), one block, one row, and a pair over two
 # heads' work items.
-VARIANT_EXTRA_SIZES = {"mc": [(1, 300, 4097), (2, 129, 4500), (3, 77, 5001),
-                              (1, 1, 8193), (1, 1023, 4100),
-                              (2, 256, 4352)]}
+MULTICAST_SIZES = [(1, 300, 4097), (2, 129, 4500), (3, 77, 5001),
+                   (1, 1, 8193), (1, 1023, 4100), (2, 256, 4352)]
+VARIANT_EXTRA_SIZES = {"mc": MULTICAST_SIZES, "mc112": MULTICAST_SIZES}
 # Split-K decode (the split-K issue): kernels compiled with size hints, so
 # the planner fuses the q-heads of a kv-head into one tile and splits K/V
 # over a cluster. Each runs every (B, Sq, Skv) below whatever its hints;
