@@ -3,8 +3,9 @@
 // kernel beside its looped twin, whose own launch has no cluster); each CTA
 // of a pair loads every other 64-column box of each K and V tile into both
 // (multicast mask 3: d = 128's two boxes a tile, d = 256's four), and
-// releases its slots on the peer's barriers (mapa, a cluster-scope arrive of
-// 32 per warp); the kernels still assemble without spills.
+// releases its slots on the peer's barriers (mapa, an arrive of 32 per warp
+// at CTA scope, CUTLASS's form); the kernels still assemble without
+// spills.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --kv-multicast --decode-variants=false --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/fa4_fa3_p128_sm_90a/fa4_fa3_p128_sm_90a.ptx
@@ -25,7 +26,7 @@
 // PTX-NEXT: barrier.cluster.wait.aligned;
 // PTX-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{{.*}}], [{{.*}}], [{{.*}}], %rs{{[0-9]+}};
 // PTX-DAG: mapa.shared::cluster.u64
-// PTX-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%rd{{[0-9]+}}], %r{{[0-9]+}};
+// PTX-DAG: mbarrier.arrive.shared::cluster.b64 _, [%rd{{[0-9]+}}], %r{{[0-9]+}};
 // PTX: barrier.cluster.arrive.aligned;
 // PTX-NEXT: barrier.cluster.wait.aligned;
 // The looped twin loads for itself alone.

@@ -494,7 +494,7 @@ void BlackwellBuilder::handOver(Value barrier) {
   Value lane = remu(roleThread, i32(32));
   ifThen(cmp(arith::CmpIPredicate::eq, lane, i32(0)), [&] {
     MBarrierArriveOp::create(b, loc, barrier, i32(kPairLeaderRank),
-                             /*count=*/IntegerAttr());
+                             /*count=*/IntegerAttr(), /*ctaScope=*/false);
   });
 }
 

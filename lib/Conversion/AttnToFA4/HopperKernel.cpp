@@ -144,7 +144,10 @@ void FA3KernelBuilder::releaseSlot(Value emptyBarrier) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifLeadLane.thenBlock());
   Value peer = arith::XOrIOp::create(b, loc, pairRank, i32(1));
-  MBarrierArriveOp::create(b, loc, emptyBarrier, peer, b.getI64IntegerAttr(32));
+  // At CTA scope (CUTLASS's): the slot's reads are complete, nothing
+  // needs ordering for the peer's producer.
+  MBarrierArriveOp::create(b, loc, emptyBarrier, peer, b.getI64IntegerAttr(32),
+                           /*ctaScope=*/true);
 }
 
 void FA3KernelBuilder::buildProducer() {

@@ -372,7 +372,9 @@ struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
         rewriter, op.getLoc(), LLVM::LLVMPointerType::get(op.getContext(), 7),
         adaptor.getBarrier(), adaptor.getCta());
     rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
-        op, Type(), remote, count, NVVM::MemScopeKind::CLUSTER,
+        op, Type(), remote, count,
+        op.getCtaScope() ? NVVM::MemScopeKind::CTA
+                         : NVVM::MemScopeKind::CLUSTER,
         /*relaxed=*/false);
     return success();
   }

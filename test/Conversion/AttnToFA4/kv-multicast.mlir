@@ -48,7 +48,7 @@
 // CHECK-NEXT: %[[LEAD:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32
 // CHECK-NEXT: scf.if %[[LEAD]] {
 // CHECK-NEXT: %[[PEER:.*]] = arith.xori %[[RANK]], %c1_i32
-// CHECK-NEXT: fa4.mbarrier.arrive %[[EMPTY]] in_cta %[[PEER]] count 32
+// CHECK-NEXT: fa4.mbarrier.arrive %[[EMPTY]] in_cta %[[PEER]] count 32 cta_scope{{$}}
 // CHECK: fa4.cluster.sync
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.return

@@ -150,8 +150,9 @@ module attributes {gpu.container_module} {
 // kv-multicast's pieces. `multicast 3` is the copy's 16-bit cta mask
 // (.multicast::cluster: the box and its bytes land at the same offsets in
 // CTAs 0 and 1); `count 32` arrives 32 times at once on the peer's barrier
-// (mapa, cluster scope); `cluster` adds fence.mbarrier_init.release.cluster
-// before the async-proxy fence.
+// (mapa, cluster scope; with cta_scope a release at CTA scope, CUTLASS's
+// slot release); `cluster` adds fence.mbarrier_init.release.cluster before
+// the async-proxy fence.
 // CHECK-LABEL: llvm.func @pair(
 // CHECK-SAME: %{{[^:]+}}: !llvm.ptr {{{.*}}}, %[[X:[^:]+]]: i32, %[[DST:[^:]+]]: i32, %[[PEER:[^:]+]]: i32)
 // CHECK: nvvm.fence.mbarrier.init
@@ -163,6 +164,9 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[M:.+]] = arith.constant 32 : i32
 // CHECK-NEXT: %[[REMOTE:.+]] = nvvm.mapa %[[BAR]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]], %[[M]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>{{$}}
+// CHECK-NEXT: %[[L:.+]] = arith.constant 32 : i32
+// CHECK-NEXT: %[[NEAR:.+]] = nvvm.mapa %[[BAR]], %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[NEAR]], %[[L]] : !llvm.ptr<7>{{$}}
 // CHECK-NEXT: llvm.return
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_90a">] {
@@ -173,6 +177,7 @@ module attributes {gpu.container_module} {
       fa4.tma.load %map[%x] to %dst, %b multicast 3
       fa4.mbarrier.arrive %b count 32
       fa4.mbarrier.arrive %b in_cta %peer count 32
+      fa4.mbarrier.arrive %b in_cta %peer count 32 cta_scope
       gpu.return
     }
   }

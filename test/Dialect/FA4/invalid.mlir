@@ -187,6 +187,14 @@ func.func @tma_load_multicast_and_peer_barrier(%map: !fa4.tensor_map, %c: i32, %
 
 // -----
 
+func.func @mbarrier_arrive_cta_scope_on_own_barrier(%bar: !fa4.mbarrier) {
+  // expected-error @+1 {{'fa4.mbarrier.arrive' op takes cta_scope only on a peer's barrier (in_cta); on its own a release is at CTA scope}}
+  fa4.mbarrier.arrive %bar cta_scope
+  return
+}
+
+// -----
+
 func.func @mbarrier_arrive_zero_count(%bar: !fa4.mbarrier) {
   // expected-error @+1 {{'fa4.mbarrier.arrive' op attribute 'count' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
   fa4.mbarrier.arrive %bar count 0

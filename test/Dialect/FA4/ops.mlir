@@ -261,12 +261,12 @@ func.func @tma_l2_eviction(%map: !fa4.tensor_map, %i: i32, %bar: !fa4.mbarrier) 
 // CHECK-LABEL: func @pair_multicast
 // CHECK-NEXT: fa4.fence.mbarrier_init cluster{{$}}
 // CHECK-NEXT: fa4.tma.load %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}, %{{.*}} multicast 3 l2 evict_last{{$}}
-// CHECK-NEXT: fa4.mbarrier.arrive %{{.*}} in_cta %{{.*}} count 32{{$}}
+// CHECK-NEXT: fa4.mbarrier.arrive %{{.*}} in_cta %{{.*}} count 32 cta_scope{{$}}
 // CHECK-NEXT: fa4.mbarrier.arrive %{{.*}} count 32{{$}}
 func.func @pair_multicast(%map: !fa4.tensor_map, %i: i32, %bar: !fa4.mbarrier) {
   fa4.fence.mbarrier_init cluster
   fa4.tma.load %map[%i, %i] to %i, %bar multicast 3 l2 evict_last
-  fa4.mbarrier.arrive %bar in_cta %i count 32
+  fa4.mbarrier.arrive %bar in_cta %i count 32 cta_scope
   fa4.mbarrier.arrive %bar count 32
   return
 }

@@ -86,6 +86,13 @@ static LogicalResult verifyTmaCoordinates(Operation *op,
   return success();
 }
 
+LogicalResult MBarrierArriveOp::verify() {
+  if (getCtaScope() && !getCta())
+    return emitOpError() << "takes cta_scope only on a peer's barrier "
+                            "(in_cta); on its own a release is at CTA scope";
+  return success();
+}
+
 LogicalResult TmaLoadOp::verify() {
   if (failed(verifyTmaCoordinates(*this, getCoordinates())))
     return failure();

@@ -99,14 +99,22 @@ def FA4_MBarrierArriveOp : FA4_Op<"mbarrier.arrive"> {
     softmax and correction warps of a CTA pair hand P to the pair leader's
     MMA thread, and how a consumer warp releases a K/V slot that its peer's
     TMA multicast fills. `count N` arrives N times at once (one thread of a
-    warp for all of it).
+    warp for all of it). With `cta_scope` the peer's barrier gets a release
+    at CTA scope (CUTLASS's ClusterBarrier::arrive): it orders nothing for
+    the peer, which is all a slot release needs once the reads it ends were
+    waited for (the tensor cores' wgmma.wait_group).
   }];
   let arguments = (ins FA4_MBarrier:$barrier, Optional<I32>:$cta,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$count);
-  let assemblyFormat = "$barrier (`in_cta` $cta^)? (`count` $count^)? attr-dict";
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$count,
+                       UnitAttr:$ctaScope);
+  let assemblyFormat = [{
+    $barrier (`in_cta` $cta^)? (`count` $count^)? (`cta_scope` $ctaScope^)?
+    attr-dict
+  }];
   let builders = [OpBuilder<(ins "mlir::Value":$barrier), [{
-    build($_builder, $_state, barrier, mlir::Value(), nullptr);
+    build($_builder, $_state, barrier, mlir::Value(), nullptr, false);
   }]>];
+  let hasVerifier = 1;
 }
 
 def FA4_MBarrierExpectTxOp : FA4_Op<"mbarrier.expect_tx"> {
