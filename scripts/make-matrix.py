@@ -142,16 +142,16 @@ CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # 16 B), against the default's three-consumer kernel, one CTA per work
 # tile, whose new CTAs wait for their Q (session 9's trace: 2.2-2.4 us a
 # CTA at d = 128).
-# "mc": pairs of CTAs (clusters of two) on adjacent row blocks of a head,
-# each loading every other box of every K/V tile into both by TMA
-# multicast (`--kv-multicast`, FA3's cluster at d >= 128 without a mask):
-# half the K/V reads from L2 (session 24). Only the kernel without a work
-# loop pairs: d = 128 past 4096 keys, d = 256 past 512.
+# "nomc": one CTA per work tile (`--kv-multicast=false`), against the
+# default's pairs of CTAs (clusters of two) on adjacent row blocks of a
+# head, each loading every other box of every K/V tile into both by TMA
+# multicast (FA3's cluster at d >= 128 without a mask; a third fewer L2
+# reads, +1.1% on average over 11 paired readings, session 24). Only the
+# kernel without a work loop pairs: d = 128 past 4096 keys, d = 256 past
+# 512. (Session 24's "mc112" and "bn112", the pairs at 112-key tiles with
+# three K/V stages and the tiles alone, measured -14 to -16% between them
+# while the peer's slot release was at cluster scope.)
 MULTICAST_BENCH = ["bench_prefill_d128_none", "bench_prefill_d256_none"]
-# "mc112" / "bn112": the same at 112-key tiles, where three K/V stages fit
-# (two at the default 176 and at 128), with and without the pairs: whether
-# a pair's slots, each refilled once both CTAs released it, want a deeper
-# ring (session 24).
 # "pp0": no ping-pong (`--ping-pong=0`): the consumers issue their GEMMs
 # without taking turns, against the default, whose named barriers order
 # them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
@@ -185,10 +185,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "chains4": (["--softmax-reduction-chains=4"], PREFILL_BENCH),
             "l2hint": (["--l2-eviction-hints"], D256_BENCH[1:]),
             "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH),
-            "mc": (["--kv-multicast"], MULTICAST_BENCH),
-            "mc112": (["--kv-multicast", "--block-n=112"],
-                      MULTICAST_BENCH[:1]),
-            "bn112": (["--block-n=112"], MULTICAST_BENCH[:1])}
+            "nomc": (["--kv-multicast=false"], MULTICAST_BENCH)}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
 # cases (their LSE is the trace) and no benchmark rows.
@@ -202,13 +199,13 @@ VARIANT_SIZES = [(1, 1), (77, 301), (113, 203), (799, 3), (1023, 1024),
 # that persistent CTAs loop (Skv <= 2048: the twin); the default bench
 # kernels run them too.
 VARIANT_BATCHED_SIZES = [(3, 1023, 1024), (5, 777, 2047)]
-# A variant's own (B, Sq, Skv) on top, where its lowering runs only past the
-# looped twin's bound: "mc"'s pairs with an odd row block count (the last
-# pair's second block past Sq), one block, one row, and a pair over two
-# heads' work items.
+# A bench kernel's own (B, Sq, Skv) on top, where its lowering runs only
+# past the looped twin's bound: the pairs of CTAs with an odd row block
+# count (the last pair's second block past Sq), one block, one row, and
+# pairs over several heads' work items.
 MULTICAST_SIZES = [(1, 300, 4097), (2, 129, 4500), (3, 77, 5001),
                    (1, 1, 8193), (1, 1023, 4100), (2, 256, 4352)]
-VARIANT_EXTRA_SIZES = {"mc": MULTICAST_SIZES, "mc112": MULTICAST_SIZES}
+EXTRA_SIZES = {name: MULTICAST_SIZES for name in MULTICAST_BENCH}
 # Split-K decode (the split-K issue): kernels compiled with size hints, so
 # the planner fuses the q-heads of a kv-head into one tile and splits K/V
 # over a cluster. Each runs every (B, Sq, Skv) below whatever its hints;
@@ -481,7 +478,7 @@ def main():
             sizes = ([(1, sq, skv) for sq, skv in VARIANT_SIZES]
                      if kernel_name != name else [(1, 77, 301)])
             sizes += VARIANT_BATCHED_SIZES
-            sizes += VARIANT_EXTRA_SIZES.get(kernel_name[len(name) + 1:], [])
+            sizes += EXTRA_SIZES.get(name, [])
             with open(os.path.join(directory, "cases.txt"), "w") as cases:
                 for case, (b, sq, skv) in enumerate(sizes):
                     cases.write(f"--b {b} --sq {sq} --skv {skv} "

@@ -1,4 +1,4 @@
-// fa4-compile --kv-multicast: the sm_90a prefill kernels without a mask at
+// fa4-compile (--kv-multicast, the default): the sm_90a prefill kernels without a mask at
 // d = 128 and 256 run in clusters of two (manifest version 10: a clustered
 // kernel beside its looped twin, whose own launch has no cluster); each CTA
 // of a pair loads every other 64-column box of each K and V tile into both

@@ -131,14 +131,17 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "where the kernel moves 19% more DRAM bytes than Q, K, V and O, "
            "it read 7.5% fewer and ran no faster, and other rows lost 0-6% "
            "(Nsight Compute and timings, bench/RESULTS.md, sessions 17-18)">,
-    Option<"kvMulticast", "kv-multicast", "bool", /*default=*/"false",
+    Option<"kvMulticast", "kv-multicast", "bool", /*default=*/"true",
            "fa3 prefill without a mask at Dv >= 128, in the kernel with one "
            "work tile per CTA: clusters of two CTAs on adjacent row blocks "
            "of a head, each loading every other 64-column box of every K and "
            "V tile into both (TMA multicast), so that each tile leaves L2 "
            "once per pair (FA3's cluster of two at d >= 128); a slot is "
            "refilled once both CTAs released it. The looped twin keeps its "
-           "own launch without the cluster">,
+           "own launch without the cluster. Measured +1.1% on average (-1.5 "
+           "to +3.5% a row, 9 of 11 paired readings up) with a third fewer "
+           "L2 reads at d = 128 and 256 (bench/RESULTS.md, session 24); "
+           "with the peer's slot released at cluster scope it had lost 27%">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "fa3 prefill kernel with an LSE output, for profiling only: each "
            "consumer writes its work tiles' phase times (globaltimer) and "

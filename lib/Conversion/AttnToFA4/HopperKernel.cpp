@@ -143,10 +143,10 @@ void FA3KernelBuilder::releaseSlot(Value emptyBarrier) {
                         /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifLeadLane.thenBlock());
-  Value peer = arith::XOrIOp::create(b, loc, pairRank, i32(1));
   // At CTA scope (CUTLASS's): the slot's reads are complete, nothing
   // needs ordering for the peer's producer.
-  MBarrierArriveOp::create(b, loc, emptyBarrier, peer, b.getI64IntegerAttr(32),
+  MBarrierArriveOp::create(b, loc, emptyBarrier, peerRank,
+                           b.getI64IntegerAttr(32),
                            /*ctaScope=*/true);
 }
 
@@ -294,14 +294,15 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   Value rowsPerItem = i32(ctasPerItem * plan.rowsPerWorkItem());
   Value rowItems = divu(add(args.seqQ, sub(rowsPerItem, i32(1))), rowsPerItem);
   numWork = mul(rowItems, mul(i32(plan.workHeads()), args.batchSize));
-  firstWork = divu(fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)),
-                   i32(ctasPerItem));
-  workStride =
-      divu(fromIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x)),
-           i32(ctasPerItem));
-  if (kvMulticast)
+  firstWork = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  workStride = fromIndex(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+  if (kvMulticast) {
+    firstWork = divu(firstWork, i32(ctasPerItem));
+    workStride = divu(workStride, i32(ctasPerItem));
     pairRank =
         fromIndex(gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x));
+    peerRank = arith::XOrIOp::create(b, loc, pairRank, i32(1));
+  }
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
 
   // Barriers: per Q tile Q full (one arrival with its bytes) and Q empty

@@ -465,8 +465,9 @@ private:
   Value batch, head, kvHead, blockRow, firstTile, numTiles;
   // Decode: this CTA's rank in its cluster, which is its K/V partition.
   Value partition;
-  // kvMulticast: this CTA's rank in its pair, and a consumer thread's lane.
-  Value pairRank, lane;
+  // kvMulticast: this CTA's rank in its pair, the other's, and a consumer
+  // thread's lane.
+  Value pairRank, peerRank, lane;
 };
 } // namespace fa4::hopper
 

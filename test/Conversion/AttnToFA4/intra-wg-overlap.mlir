@@ -30,14 +30,23 @@
 // The K slot of this tile (K empty: 8 + slot).
 // CHECK: arith.addi %{{.*}}, %c8_i32 : i32
 // CHECK-NEXT: %[[KEMPTY:.*]] = fa4.mbarrier.get
-// CHECK-NEXT: fa4.mbarrier.arrive %[[KEMPTY]]
+// CHECK-NEXT: fa4.mbarrier.arrive %[[KEMPTY]]{{$}}
+// At d = 128 without a mask the kernel's CTAs go in pairs (kv-multicast):
+// lane 0 of each warp releases the peer's slot too.
+// CHECK-NEXT: %[[LEAD:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32 : i32
+// CHECK-NEXT: scf.if %[[LEAD]] {
+// CHECK-NEXT: fa4.mbarrier.arrive %[[KEMPTY]] in_cta %{{.*}} count 32 cta_scope
+// CHECK-NEXT: }
 // CHECK-NEXT: %[[MASKED:.*]] = fa4.mask %[[S]]
 // CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}}, %[[CORR:.*]] = fa4.softmax %[[MASKED]]
 // CHECK-NEXT: fa4.mma.wait{{$}}
 // The previous tile's V slot (V empty: 10 + slot), then O.
 // CHECK: arith.addi %{{.*}}, %c10_i32 : i32
 // CHECK-NEXT: %[[VEMPTY:.*]] = fa4.mbarrier.get
-// CHECK-NEXT: fa4.mbarrier.arrive %[[VEMPTY]]
+// CHECK-NEXT: fa4.mbarrier.arrive %[[VEMPTY]]{{$}}
+// CHECK-NEXT: scf.if %[[LEAD]] {
+// CHECK-NEXT: fa4.mbarrier.arrive %[[VEMPTY]] in_cta %{{.*}} count 32 cta_scope
+// CHECK-NEXT: }
 // CHECK-NEXT: fa4.scale_rows lazy %[[PV]] by %[[CORR]]
 // CHECK: scf.yield
 // The last tile's P V after the loop, then the epilogue.

@@ -1,7 +1,7 @@
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast=true -canonicalize -cse | FileCheck %s
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 | FileCheck %s --check-prefix=OFF
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast=false | FileCheck %s --check-prefix=OFF
 
-// kv-multicast at d = 128 without a mask: the kernel with one work tile per
+// kv-multicast (on by default) at d = 128 without a mask: the kernel with one work tile per
 // CTA runs in clusters of two on adjacent row blocks of a head (work item
 // blockIdx / 2, two 128-row blocks, the CTA's by its rank). Each CTA loads
 // box `rank` of every K and V tile into both (multicast 3) and expects the
@@ -24,6 +24,7 @@
 // CHECK: %[[ITEM:.*]] = arith.divui %[[BLOCKI]], %c2_i32
 // CHECK: %[[RANKX:.*]] = gpu.cluster_block_id x
 // CHECK: %[[RANK:.*]] = arith.index_cast %[[RANKX]]
+// CHECK: %[[PEER:.*]] = arith.xori %[[RANK]], %c1_i32
 // CHECK-COUNT-4: fa4.mbarrier.init %{{.*}} count 512
 // CHECK: fa4.fence.mbarrier_init cluster
 // CHECK-NEXT: }
@@ -47,7 +48,6 @@
 // CHECK: fa4.mbarrier.arrive %[[EMPTY:[0-9]+]]{{$}}
 // CHECK-NEXT: %[[LEAD:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32
 // CHECK-NEXT: scf.if %[[LEAD]] {
-// CHECK-NEXT: %[[PEER:.*]] = arith.xori %[[RANK]], %c1_i32
 // CHECK-NEXT: fa4.mbarrier.arrive %[[EMPTY]] in_cta %[[PEER]] count 32 cta_scope{{$}}
 // CHECK: fa4.cluster.sync
 // CHECK-NEXT: }
@@ -59,10 +59,14 @@
 // CHECK-NOT: in_cta
 // CHECK-NOT: fa4.cluster.sync
 // CHECK: gpu.return
+// With kv-multicast=false: one CTA a work tile, no cluster.
+// OFF: attn.attention
+// OFF-SAME: cluster = array<i64: 1, 1, 1>
+// OFF-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"]
 // OFF-LABEL: gpu.func @fa4_fa3_prefill_sm_90a(
 // OFF-NOT: multicast
 // OFF-NOT: fa4.cluster.sync
-// OFF: cluster = array<i64: 1, 1, 1>
+// OFF: gpu.return
 func.func @prefill(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
   %o = attn.attention %q, %k, %v : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
   return %o : tensor<?x?x6x128xbf16>

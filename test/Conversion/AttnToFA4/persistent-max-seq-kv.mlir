@@ -11,7 +11,8 @@
 
 // Dynamic Skv: the runtime decides.
 // CHECK-LABEL: func @dynamic
-// CHECK: fa4.abi = {{{.*}}dynamic_smem_bytes = 213120 : i64, grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// The kernel runs in pairs of CTAs (kv-multicast), two row blocks a pair.
+// CHECK: fa4.abi = {{{.*}}cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = 213120 : i64, grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
 // At d = 128 without a mask the twin has its own plan (128-key tiles) and
 // so its own launch: its parameters' K/V boxes, block, grid and shared
 // memory.

@@ -88,10 +88,12 @@ func.func @window(%q: tensor<?x?x4x128xbf16>, %k: tensor<?x?x4x128xbf16>, %v: te
 // -----
 
 // Without a mask every row block is as heavy: the row blocks of one head
-// stay adjacent (row block = work % R, pair = work / R), no sections.
+// stay adjacent (row block = work % R, pair = work / R), no sections. (At
+// d = 128 the kernel's CTAs go in pairs, kv-multicast: its work items are
+// 256-row pairs of blocks.)
 // CHECK-LABEL: gpu.func @fa4_fa3_none_sm_90a(
 // CHECK: fa4.warp_specialize
-// CHECK: %[[R:.*]] = arith.divui %{{.*}}, %c128_i32 : i32
+// CHECK: %[[R:.*]] = arith.divui %{{.*}}, %c256_i32 : i32
 // CHECK-NEXT: %[[RB:.*]] = arith.remui %{{.*}}, %[[R]] : i32
 // CHECK-NEXT: %[[PAIR:.*]] = arith.divui %{{.*}}, %[[R]] : i32
 // CHECK-NOT: arith.divui %c65536_i32
