@@ -233,8 +233,10 @@ public:
   /// with no mask, so that two adjacent row blocks of a head see the same
   /// tiles, and at Dv >= 128 (FA3's rule for its cluster of two), with two
   /// or more boxes to split between the pair. Built for the kernel with one
-  /// work tile per CTA; a persistent one would need the pair's work lists
-  /// to match.
+  /// work tile per CTA: in the looped twins (the pair walking one work list,
+  /// blockIdx / 2 by gridDim / 2) the pair's lane, ranks and remote
+  /// releases spilled 40 B at d = 128 and 44 B at d = 256 past their 240
+  /// registers (session 24), so they stay one CTA per SM.
   static bool multicastsKV(const HopperPlan &plan) {
     return !plan.decode && !plan.workspace && !plan.clusterSplit() &&
            !plan.consumersSplitKeys &&
