@@ -146,7 +146,7 @@ CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # default's pairs of CTAs (clusters of two) on adjacent row blocks of a
 # head, each loading every other box of every K/V tile into both by TMA
 # multicast (FA3's cluster at d >= 128 without a mask; a third fewer L2
-# reads, +1.1% on average over 11 paired readings, session 24). Only the
+# reads, +0.95% on average over 18 paired readings, session 24). Only the
 # kernel without a work loop pairs: d = 128 past 4096 keys, d = 256 past
 # 512. (Session 24's "mc112" and "bn112", the pairs at 112-key tiles with
 # three K/V stages and the tiles alone, measured -14 to -16% between them

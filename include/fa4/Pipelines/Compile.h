@@ -87,7 +87,7 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       *this, "kv-multicast",
       llvm::cl::desc("fa3 prefill without a mask at Dv >= 128: pairs of CTAs "
                      "(clusters of two) multicast each K/V tile, half each "
-                     "(on: +1.1% on average, a third fewer L2 reads)"),
+                     "(on: +1% on average, a third fewer L2 reads)"),
       llvm::cl::init(true)};
   Option<int64_t> polyExp2Period{
       *this, "poly-exp2-period",
