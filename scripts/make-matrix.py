@@ -152,6 +152,8 @@ CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # three K/V stages and the tiles alone, measured -14 to -16% between them
 # while the peer's slot release was at cluster scope.)
 MULTICAST_BENCH = ["bench_prefill_d128_none", "bench_prefill_d256_none"]
+# "mctwin": the d = 128 looped twin in pairs too (`--kv-multicast-twin`:
+# its producer spills 28 B; session 24).
 # "pp0": no ping-pong (`--ping-pong=0`): the consumers issue their GEMMs
 # without taking turns, against the default, whose named barriers order
 # them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
@@ -185,7 +187,8 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "chains4": (["--softmax-reduction-chains=4"], PREFILL_BENCH),
             "l2hint": (["--l2-eviction-hints"], D256_BENCH[1:]),
             "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH),
-            "nomc": (["--kv-multicast=false"], MULTICAST_BENCH)}
+            "nomc": (["--kv-multicast=false"], MULTICAST_BENCH),
+            "mctwin": (["--kv-multicast-twin"], MULTICAST_BENCH[:1])}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
 # cases (their LSE is the trace) and no benchmark rows.
@@ -483,6 +486,13 @@ def main():
                 for case, (b, sq, skv) in enumerate(sizes):
                     cases.write(f"--b {b} --sq {sq} --skv {skv} "
                                 f"--seed {9 + case}\n")
+                # A looped kernel in pairs: its cap of three CTAs keeps one
+                # whole pair, which walks every work item.
+                if kernel_name.endswith("_mctwin"):
+                    for case, (b, sq, skv) in enumerate(LOOP_SIZES):
+                        cases.write(f"--b {b} --sq {sq} --skv {skv} "
+                                    f"--seed {70000 + case} "
+                                    f"--persistent-ctas {LOOP_CTAS}\n")
     with open(os.path.join(args.out, "bench.txt"), "w") as bench:
         bench.write("\n".join(bench_rows) + "\n")
 

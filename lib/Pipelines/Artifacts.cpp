@@ -176,8 +176,8 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       grid.push_back(factorsJson(dimFactors));
     return grid;
   };
-  // The lowest version that holds the kernel: 10 for a kernel launched in
-  // clusters beside a persistent twin (whose own launch has none), 9 for a
+  // The lowest version that holds the kernel: 10 for a persistent rule's
+  // kernels launched in clusters (pairs of CTAs, kv-multicast), 9 for a
   // split-K picked at launch (7 before its minimum partition count), 6 for
   // a persistent twin
   // with its own launch, 5 for a persistent twin kernel, 4 for a
@@ -199,13 +199,17 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       persistent ? persistent.getAs<SymbolRefAttr>("kernel") : SymbolRefAttr();
   auto twinLaunch = persistent ? persistent.getAs<DictionaryAttr>("launch")
                                : DictionaryAttr();
-  auto cluster = abi.getAs<DenseI64ArrayAttr>("cluster");
-  bool clusterBesideTwin =
-      twin && cluster &&
-      llvm::any_of(cluster.asArrayRef(), [](int64_t dim) { return dim != 1; });
+  auto clustered = [](DictionaryAttr launch) {
+    auto cluster = launch ? launch.getAs<DenseI64ArrayAttr>("cluster")
+                          : DenseI64ArrayAttr();
+    return cluster && llvm::any_of(cluster.asArrayRef(),
+                                   [](int64_t dim) { return dim != 1; });
+  };
+  bool persistentInClusters =
+      persistent && (clustered(abi) || clustered(twinLaunch));
 
   llvm::json::Object manifest{
-      {"fa4_abi_version", clusterBesideTwin            ? 10
+      {"fa4_abi_version", persistentInClusters         ? 10
                           : splitAtLaunch              ? 9
                           : twinLaunch                 ? 6
                           : twin                       ? 5
@@ -252,7 +256,8 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       rule["kernel"] = twin.getLeafReference().str();
     manifest.getObject("launch")->insert({"persistent", std::move(rule)});
   }
-  // A second kernel's launch (the twin's, the combine's): no cluster.
+  // A second kernel's launch (the twin's, the combine's): no cluster unless
+  // the twin's says so.
   auto clusterlessLaunchJson = [&](DictionaryAttr stage,
                                    int64_t dynamicSmemBytes) {
     return llvm::json::Object{
@@ -261,12 +266,14 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
         {"cluster", llvm::json::Array{int64_t(1), int64_t(1), int64_t(1)}},
         {"dynamic_smem_bytes", dynamicSmemBytes}};
   };
-  if (twinLaunch)
-    manifest["twin"] = llvm::json::Object{
-        {"params", paramsJson(twinLaunch)},
-        {"launch",
-         clusterlessLaunchJson(twinLaunch,
-                               integerOf(twinLaunch, "dynamic_smem_bytes"))}};
+  if (twinLaunch) {
+    llvm::json::Object launch = clusterlessLaunchJson(
+        twinLaunch, integerOf(twinLaunch, "dynamic_smem_bytes"));
+    if (auto cluster = twinLaunch.getAs<DenseI64ArrayAttr>("cluster"))
+      launch["cluster"] = int3(cluster);
+    manifest["twin"] = llvm::json::Object{{"params", paramsJson(twinLaunch)},
+                                          {"launch", std::move(launch)}};
+  }
   if (combine) {
     llvm::json::Object workspace{
         {"bytes", factorsJson(abi.get("workspace_bytes"))}};

@@ -49,6 +49,7 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     kernelOptions.l2EvictionHints = options.l2EvictionHints;
     kernelOptions.twinOwnTiles = options.twinOwnTiles;
     kernelOptions.kvMulticast = options.kvMulticast;
+    kernelOptions.kvMulticastTwin = options.kvMulticastTwin;
     kernelOptions.polyExp2Period = options.polyExp2Period;
     kernelOptions.softmaxReductionChains = options.softmaxReductionChains;
     kernelOptions.l2SectionBytes = options.l2SectionBytes;

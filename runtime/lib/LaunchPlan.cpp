@@ -112,6 +112,9 @@ std::array<uint32_t, 3> fa4::rt::persistentGrid(const LaunchSpec &launch,
   uint64_t ctas = uint64_t(numSMs) * launch.persistent->ctasPerSM;
   if (maxCtas != 0)
     ctas = std::min<uint64_t>(ctas, maxCtas);
+  // Whole clusters (version 10's pairs of CTAs), at least one.
+  uint64_t clusterX = launch.cluster[0];
+  ctas = std::max<uint64_t>(clusterX, ctas / clusterX * clusterX);
   grid[0] = static_cast<uint32_t>(std::min<uint64_t>(grid[0], ctas));
   return grid;
 }
@@ -135,9 +138,11 @@ LaunchChoice fa4::rt::chooseLaunch(const Manifest &manifest,
   choice.grid = grids.kernel;
   if (!persistentApplies(manifest.launch, bindings, numSMs))
     return choice;
-  // A kernel launched in clusters (version 10) takes one work item a pair
-  // and does not loop: without its twin it runs on its whole grid.
-  if (!hasTwin && manifest.launch.cluster != std::array<uint32_t, 3>{1, 1, 1})
+  // A kernel launched in clusters beside a twin (version 10) takes one work
+  // item a pair and does not loop: without the twin it runs on its whole
+  // grid.
+  if (!hasTwin && !manifest.launch.persistent->kernel.empty() &&
+      manifest.launch.cluster != std::array<uint32_t, 3>{1, 1, 1})
     return choice;
   choice.twin = hasTwin;
   if (hasTwin && manifest.twin) {

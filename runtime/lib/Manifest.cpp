@@ -63,16 +63,26 @@ const TensorSpec *Manifest::findTensor(TensorSlot slot) const {
 namespace {
 
 /// A persistent launch's grid: x alone, so that capping it keeps the whole
-/// work list (y and z of 1), and no cluster.
-bool isOneDimensional(const LaunchSpec &launch) {
+/// work list (y and z of 1), and no cluster; from version 10 clusters along
+/// x (pairs of CTAs), whose cap keeps whole clusters.
+bool isOneDimensional(const LaunchSpec &launch, int abiVersion) {
   auto isOne = [](const std::vector<GridFactor> &factors) {
     for (const GridFactor &factor : factors)
       if (factor.kind != GridFactor::Kind::Constant || factor.constant != 1)
         return false;
     return true;
   };
+  uint32_t clusterX = abiVersion >= 10 ? launch.cluster[0] : 1;
   return isOne(launch.grid[1]) && isOne(launch.grid[2]) &&
-         launch.cluster == std::array<uint32_t, 3>{1, 1, 1};
+         launch.cluster == std::array<uint32_t, 3>{clusterX, 1, 1};
+}
+
+/// What isOneDimensional asks, for its error messages.
+std::string oneDimensionalRule(int abiVersion) {
+  return abiVersion >= 10 ? "a one-dimensional grid (y and z of 1) and "
+                            "clusters along x at most"
+                          : "a one-dimensional grid (y and z of 1) and no "
+                            "cluster";
 }
 
 /// Reads one manifest; every error names the field by its JSON path.
@@ -608,7 +618,10 @@ void ManifestReader::readTwin(Object &top, Manifest &manifest) {
   const Value *twin = top.optional("twin");
   bool clustered = manifest.launch.cluster != std::array<uint32_t, 3>{1, 1, 1};
   if (!twin) {
-    if (clustered && manifest.launch.persistent)
+    // A kernel that loops itself may run in clusters; one beside a twin
+    // does not loop, and the twin may not inherit its cluster.
+    if (clustered && manifest.launch.persistent &&
+        !manifest.launch.persistent->kernel.empty())
       fail("launch.cluster",
            "a kernel launched in clusters runs its persistent twin on the "
            "twin's own launch (key \"twin\"), and this manifest has none");
@@ -626,9 +639,9 @@ void ManifestReader::readTwin(Object &top, Manifest &manifest) {
   if (result.launch.persistent)
     fail("twin.launch.persistent",
          "the twin runs under the kernel's rule; expected none of its own");
-  if (!isOneDimensional(result.launch))
-    fail("twin.launch", "a persistent twin needs a one-dimensional grid (y "
-                        "and z of 1) and no cluster");
+  if (!isOneDimensional(result.launch, manifest.abiVersion))
+    fail("twin.launch",
+         "a persistent twin needs " + oneDimensionalRule(manifest.abiVersion));
   result.launch.programmaticDependentLaunch =
       manifest.launch.programmaticDependentLaunch;
   result.launch.persistent = rule;
@@ -853,19 +866,9 @@ void ManifestReader::readLaunch(const Value &value, const std::string &path,
       if (result.kernel.empty())
         fail(persistentPath + ".kernel", "empty kernel name");
     }
-    // From version 10 a launch whose rule runs a twin may have a cluster:
-    // the twin runs on a launch of its own (checked in readTwin).
-    bool clusterBesideTwin = abiVersion >= 10 && !result.kernel.empty();
-    LaunchSpec gridOnly = launch;
-    if (clusterBesideTwin)
-      gridOnly.cluster = {1, 1, 1};
-    if (!isOneDimensional(gridOnly))
+    if (!isOneDimensional(launch, abiVersion))
       fail(persistentPath,
-           clusterBesideTwin
-               ? "a persistent launch needs a one-dimensional grid (y and z "
-                 "of 1)"
-               : "a persistent launch needs a one-dimensional grid (y and z "
-                 "of 1) and no cluster");
+           "a persistent launch needs " + oneDimensionalRule(abiVersion));
     launch.persistent = result;
   }
 }

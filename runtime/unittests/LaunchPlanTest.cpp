@@ -75,6 +75,19 @@ TEST_F(LaunchPlanTest, ChoosesTheTwinBesideAClusteredKernel) {
   EXPECT_FALSE(kernel.twin);
   EXPECT_EQ(kernel.launch->cluster[0], 2u);
   EXPECT_EQ(kernel.grid, (std::array<uint32_t, 3>{128, 1, 1}));
+  // A twin in pairs: its cap keeps whole clusters (48 -> 48, 47 -> 46, 3
+  // and 1 -> 2); its grid ceil(113 / 256) * 2 * 32 * 2 = 128.
+  Manifest paired = parseManifest(pairedTwinManifestJson(), "");
+  LaunchGrids pairedGrids = evaluateGrids(paired, bindings);
+  EXPECT_EQ(*pairedGrids.twin, (std::array<uint32_t, 3>{128, 1, 1}));
+  EXPECT_EQ(chooseLaunch(paired, bindings, pairedGrids, true, 48).grid,
+            (std::array<uint32_t, 3>{48, 1, 1}));
+  EXPECT_EQ(chooseLaunch(paired, bindings, pairedGrids, true, 47).grid,
+            (std::array<uint32_t, 3>{46, 1, 1}));
+  EXPECT_EQ(chooseLaunch(paired, bindings, pairedGrids, true, 132, 3).grid,
+            (std::array<uint32_t, 3>{2, 1, 1}));
+  EXPECT_EQ(chooseLaunch(paired, bindings, pairedGrids, true, 132, 1).grid,
+            (std::array<uint32_t, 3>{2, 1, 1}));
   // Without the twin function the clustered kernel, which does not loop,
   // keeps its whole grid.
   LaunchChoice noTwin = chooseLaunch(manifest, bindings, grids, false, 48);

@@ -778,12 +778,11 @@ TEST(ManifestTest, RejectsABrokenClusteredKernelBesideItsTwin) {
       clusteredError(R"("fa4_abi_version": 10)", R"("fa4_abi_version": 9)"),
       "manifest: launch.persistent: a persistent launch needs a "
       "one-dimensional grid (y and z of 1) and no cluster");
-  // A kernel that loops itself (no twin) never runs in clusters.
-  EXPECT_EQ(clusteredError(R"(,
-                   "kernel": "attention_persistent")",
-                           ""),
-            "manifest: launch.persistent: a persistent launch needs a "
-            "one-dimensional grid (y and z of 1) and no cluster");
+  // Clusters along x only.
+  EXPECT_EQ(
+      clusteredError(R"("cluster": [2, 1, 1])", R"("cluster": [2, 2, 1])"),
+      "manifest: launch.persistent: a persistent launch needs a "
+      "one-dimensional grid (y and z of 1) and clusters along x at most");
   // The twin may not inherit the cluster: it needs a launch of its own.
   std::string json = clusteredTwinManifestJson();
   size_t twin = json.find("\n  \"twin\": {");
@@ -798,7 +797,33 @@ TEST(ManifestTest, RejectsABrokenClusteredKernelBesideItsTwin) {
   EXPECT_EQ(
       clusteredError(R"(2, "hq", "b"], [1], [])", R"(2, "hq"], ["b"], [])"),
       "manifest: launch.persistent: a persistent launch needs a "
-      "one-dimensional grid (y and z of 1)");
+      "one-dimensional grid (y and z of 1) and clusters along x at most");
+  // The twin's own launch may run in pairs too, along x only.
+  EXPECT_EQ(clusteredError(R"("cluster": [1, 1, 1],
+               "dynamic_smem_bytes": 150000)",
+                           R"("cluster": [1, 2, 1],
+               "dynamic_smem_bytes": 150000)"),
+            "manifest: twin.launch: a persistent twin needs a "
+            "one-dimensional grid (y and z of 1) and clusters along x at "
+            "most");
+}
+
+TEST(ManifestTest, ReadsLoopedKernelsInPairs) {
+  // No twin: the kernel loops itself, in clusters of two.
+  Manifest looped = parseManifest(
+      edited(persistentManifestJson(),
+             {{R"("fa4_abi_version": 4)", R"("fa4_abi_version": 10)"},
+              {R"("cluster": [1, 1, 1])", R"("cluster": [2, 1, 1])"}}),
+      "/kernels");
+  EXPECT_EQ(looped.launch.cluster[0], 2u);
+  ASSERT_TRUE(looped.launch.persistent);
+  EXPECT_EQ(looped.launch.persistent->kernel, "");
+  // A twin in pairs on its own launch.
+  Manifest pairedTwin = parseManifest(pairedTwinManifestJson(), "/kernels");
+  ASSERT_TRUE(pairedTwin.twin);
+  EXPECT_EQ(pairedTwin.twin->launch.cluster[0], 2u);
+  ASSERT_EQ(pairedTwin.twin->launch.grid[0].size(), 4u);
+  EXPECT_EQ(pairedTwin.twin->launch.grid[0][1].constant, 2);
 }
 
 } // namespace

@@ -195,6 +195,16 @@ inline std::string clusteredTwinManifestJson() {
         R"("grid": [[{"ceil_div": ["sq", 128]}, 2, "hq", "b"], [1], []], "block": [384, 1, 1], "cluster": [2, 1, 1])"}});
 }
 
+/// Version 10: the twin in pairs of CTAs too, on its own launch.
+inline std::string pairedTwinManifestJson() {
+  return edited(
+      clusteredTwinManifestJson(),
+      {{R"("grid": [[{"ceil_div": ["sq", 128]}, "hq", "b"], [1], [1]],
+               "block": [384, 1, 1], "cluster": [1, 1, 1],)",
+        R"("grid": [[{"ceil_div": ["sq", 256]}, 2, "hq", "b"], [1], [1]],
+               "block": [384, 1, 1], "cluster": [2, 1, 1],)"}});
+}
+
 inline Manifest goodManifest() {
   return parseManifest(goodManifestJson(), "/kernels");
 }

@@ -50,6 +50,8 @@ struct KernelABI {
       llvm::SmallVector<std::string> params;
       llvm::SmallVector<llvm::SmallVector<std::string>> grid;
       int64_t block[3] = {1, 1, 1};
+      /// Version 10: a looped twin in pairs of CTAs (kv-multicast-twin).
+      int64_t cluster[3] = {1, 1, 1};
       int64_t dynamicSmemBytes = 0;
     };
     std::optional<OwnLaunch> twinLaunch;

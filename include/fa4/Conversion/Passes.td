@@ -142,6 +142,12 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "to +3.5% a row, 15 of 18 paired readings up) with a third fewer "
            "L2 reads at d = 128 and 256 (bench/RESULTS.md, session 24); "
            "with the peer's slot released at cluster scope it had lost 27%">,
+    Option<"kvMulticastTwin", "kv-multicast-twin", "bool",
+           /*default=*/"false",
+           "with kv-multicast, the looped twin in pairs of CTAs too (its own "
+           "launch in clusters of two, the pair walking one work list, the "
+           "persistent cap in whole clusters). Off: unmeasured; its 24-"
+           "register producer spills 28 B at d = 128 (session 24)">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "fa3 prefill kernel with an LSE output, for profiling only: each "
            "consumer writes its work tiles' phase times (globaltimer) and "

@@ -89,6 +89,11 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "(clusters of two) multicast each K/V tile, half each "
                      "(on: +1% on average, a third fewer L2 reads)"),
       llvm::cl::init(true)};
+  Option<bool> kvMulticastTwin{
+      *this, "kv-multicast-twin",
+      llvm::cl::desc("with kv-multicast, the looped twin in pairs of CTAs "
+                     "too (unmeasured; off)"),
+      llvm::cl::init(false)};
   Option<int64_t> polyExp2Period{
       *this, "poly-exp2-period",
       llvm::cl::desc("fa3 kernel: one exp2 of the softmax in this many on "

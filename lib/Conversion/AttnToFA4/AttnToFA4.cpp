@@ -95,7 +95,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                             fuseWorkTiles, narrowLastPV, trace, polyExp2Period,
                             softmaxReductionChains, l2SectionBytes,
                             pairRowBlocks, l2EvictionHints, twinOwnTiles,
-                            kvMulticast},
+                            kvMulticast, kvMulticastTwin},
                 persistent, persistentMaxSeqKV, persistentDecode})))
       return signalPassFailure();
   }

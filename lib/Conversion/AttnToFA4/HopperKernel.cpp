@@ -138,9 +138,13 @@ void FA3KernelBuilder::releaseSlot(Value emptyBarrier) {
   MBarrierArriveOp::create(b, loc, emptyBarrier);
   if (!kvMulticast)
     return;
-  auto ifLeadLane =
-      scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, lane, i32(0)),
-                        /*withElseRegion=*/false);
+  // Lane 0, or in a looped kernel an elected lane (elect.sync: no lane
+  // index held across the work loop, 12 B fewer spills).
+  Value lead =
+      persistent
+          ? Value(NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value()))
+          : cmp(arith::CmpIPredicate::eq, lane, i32(0));
+  auto ifLeadLane = scf::IfOp::create(b, loc, lead, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifLeadLane.thenBlock());
   // At CTA scope (CUTLASS's): the slot's reads are complete, nothing
@@ -387,7 +391,7 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     OpBuilder::InsertionGuard guard(b);
     Block *consumer =
         b.createBlock(&roles.getRoles()[1], {}, {i32Type, i32Type}, {loc, loc});
-    if (kvMulticast)
+    if (kvMulticast && !persistent)
       lane = remu(consumer->getArgument(1), i32(32));
     buildConsumer(consumer->getArgument(0));
     if (plan.clusterSplit())
@@ -530,10 +534,13 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
                      plan->loopStagingOffset >= 0;
   abi.params = abiParams(*plan, storeOByTma);
   int64_t threads = plan->threads();
-  // A pair of CTAs shares K/V tiles only in a kernel without a work loop;
-  // its looped twin, if any, gets a launch of its own without the cluster.
-  bool kvMulticast = schedule.kvMulticast && (maxSeqKV == 0 || twin) &&
-                     FA3KernelBuilder::multicastsKV(*plan);
+  // Pairs of CTAs sharing K/V tiles (kv-multicast), in the kernel and,
+  // with kv-multicast-twin, in its looped twin; the twin then gets a launch
+  // of its own either way.
+  bool kvMulticast = FA3KernelBuilder::pairsCTAs(
+      *plan, schedule, /*persistent=*/maxSeqKV > 0 && !twin);
+  bool twinPairs =
+      twin && FA3KernelBuilder::pairsCTAs(twinPlan, schedule, true);
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   FA3KernelBuilder(b, loc, *plan, schedule,
                    /*persistent=*/maxSeqKV > 0 && !twin)
@@ -545,10 +552,13 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
     twinName = name + "_persistent";
     KernelABI twinAbi = abi;
     twinStoresOByTma = twinPlan.loopStagingOffset >= 0;
-    if (ownTwinPlan || kvMulticast) {
+    if (ownTwinPlan || kvMulticast || twinPairs) {
       twinLaunch.emplace();
       twinLaunch->params = abiParams(twinPlan, twinStoresOByTma);
-      twinLaunch->grid = twinPlan.workListGrid();
+      twinLaunch->grid = twinPairs ? FA3KernelBuilder::kvMulticastGrid(twinPlan)
+                                   : twinPlan.workListGrid();
+      if (twinPairs)
+        twinLaunch->cluster[0] = kKvMulticastCtas;
       twinLaunch->block[0] = twinPlan.threads();
       twinLaunch->dynamicSmemBytes = twinPlan.dynamicSmemBytes();
     }

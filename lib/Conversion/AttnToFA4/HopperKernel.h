@@ -199,7 +199,7 @@ public:
         doubleQ(persistent && plan.loopStagingOffset >= 0 && plan.loopDoubleQ),
         pairRowBlocks(schedule.pairRowBlocks && persistent),
         l2EvictionHints(schedule.l2EvictionHints && !plan.decode),
-        kvMulticast(schedule.kvMulticast && !persistent && multicastsKV(plan)),
+        kvMulticast(pairsCTAs(plan, schedule, persistent)),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
 
@@ -232,17 +232,26 @@ public:
   /// Where a pair of CTAs may share its K/V tiles (kv-multicast): prefill
   /// with no mask, so that two adjacent row blocks of a head see the same
   /// tiles, and at Dv >= 128 (FA3's rule for its cluster of two), with two
-  /// or more boxes to split between the pair. Built for the kernel with one
-  /// work tile per CTA: in the looped twins (the pair walking one work list,
-  /// blockIdx / 2 by gridDim / 2) the pair's lane, ranks and remote
-  /// releases spilled 40 B at d = 128 and 44 B at d = 256 past their 240
-  /// registers (session 24), so they stay one CTA per SM.
+  /// or more boxes to split between the pair. A looped kernel's pair walks
+  /// one work list (work item blockIdx / 2, stride gridDim / 2), so both
+  /// take the same tiles in the same order.
   static bool multicastsKV(const HopperPlan &plan) {
     return !plan.decode && !plan.workspace && !plan.clusterSplit() &&
            !plan.consumersSplitKeys &&
            plan.mask.getKind() == attn::MaskKind::None &&
            plan.paddedOv >= 128 && plan.qkBoxes >= kKvMulticastCtas &&
            plan.ovBoxes >= kKvMulticastCtas;
+  }
+
+  /// Whether a kernel of `plan` runs in pairs: kv-multicast where the plan
+  /// allows it, and not with the fused work-tile hand-over (never measured
+  /// with it). A looped kernel only with kv-multicast-twin: in the looped
+  /// twins the pairs spill 28 B at d = 128 (all in the 24-register
+  /// producer) and 32 B at d = 256 (some in the consumers; session 24).
+  static bool pairsCTAs(const HopperPlan &plan, const FA3Schedule &schedule,
+                        bool persistent) {
+    return schedule.kvMulticast && !schedule.fuseWorkTiles &&
+           (!persistent || schedule.kvMulticastTwin) && multicastsKV(plan);
   }
 
   /// The kv-multicast kernel's grid: two CTAs (a cluster) per pair of row
@@ -449,9 +458,8 @@ private:
   bool pairRowBlocks;
   /// Prefill: K and V loads evict last, Q loads and O stores evict first.
   bool l2EvictionHints;
-  /// Prefill, one work tile per CTA: a cluster of two CTAs on adjacent row
-  /// blocks of a head, each loading every other box of every K/V tile for
-  /// both (multicastsKV).
+  /// Prefill: a cluster of two CTAs on adjacent row blocks of a head, each
+  /// loading every other box of every K/V tile for both (pairsCTAs).
   bool kvMulticast;
   /// Prefill: each consumer writes its phase times over its LSE rows
   /// (writeTrace).

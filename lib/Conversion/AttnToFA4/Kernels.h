@@ -48,8 +48,9 @@ struct FA3Schedule {
   /// (trimsTrailingTiles).
   bool twinOwnTiles;
   /// Prefill without a mask at Dv >= 128: a pair of CTAs multicasts each
-  /// K/V tile (FA3KernelBuilder::multicastsKV).
-  bool kvMulticast;
+  /// K/V tile (FA3KernelBuilder::pairsCTAs), in the looped twin too with
+  /// kvMulticastTwin.
+  bool kvMulticast, kvMulticastTwin;
 };
 
 /// What convert-attn-to-fa4's options say of an sm_90a kernel: its schedule

@@ -82,6 +82,7 @@ void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
               {b.getNamedAttr("params", strings(own->params)),
                b.getNamedAttr("grid", gridAttr(own->grid)),
                b.getNamedAttr("block", b.getDenseI64ArrayAttr(own->block)),
+               b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(own->cluster)),
                b.getNamedAttr("dynamic_smem_bytes",
                               b.getI64IntegerAttr(own->dynamicSmemBytes))})));
     entries.push_back(b.getNamedAttr("persistent", b.getDictionaryAttr(rule)));

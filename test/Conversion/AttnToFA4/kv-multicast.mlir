@@ -1,5 +1,6 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast=false | FileCheck %s --check-prefix=OFF
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-twin=true -canonicalize -cse | FileCheck %s --check-prefix=TWIN
 
 // kv-multicast (on by default) at d = 128 without a mask: the kernel with one work tile per
 // CTA runs in clusters of two on adjacent row blocks of a head (work item
@@ -104,4 +105,30 @@ func.func @shallow(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: ten
 func.func @decode(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %v: tensor<1x32768x8x128xbf16>) -> tensor<1x1x32x128xbf16> {
   %o = attn.attention %q, %k, %v : tensor<1x1x32x128xbf16>, tensor<1x32768x8x128xbf16>, tensor<1x32768x8x128xbf16> -> tensor<1x1x32x128xbf16>
   return %o : tensor<1x1x32x128xbf16>
+}
+
+// -----
+
+// With kv-multicast-twin the looped twin runs in pairs too: the pair
+// (blockIdx / 2) walks one work list with stride gridDim / 2, its slots
+// count both CTAs' releases (an elected lane's on the peer's, no lane index
+// held across the work loop), and its own launch has the cluster.
+// TWIN: attn.attention
+// TWIN-SAME: persistent = {
+// TWIN-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = {{[0-9]+}} : i64, grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
+// TWIN-LABEL: gpu.func @fa4_fa3_twin_sm_90a_persistent(
+// TWIN: %[[BLOCK:.*]] = arith.index_cast %block_id_x
+// TWIN: %[[GRID:.*]] = arith.index_cast %grid_dim_x
+// TWIN-NEXT: %{{.*}} = arith.divui %[[BLOCK]], %c2_i32
+// TWIN-NEXT: %{{.*}} = arith.divui %[[GRID]], %c2_i32
+// TWIN: fa4.mbarrier.init %{{.*}} count 512
+// TWIN: fa4.cluster.sync
+// TWIN: fa4.tma.load {{.*}} multicast 3
+// TWIN: %[[LEAD:.*]] = nvvm.elect.sync -> i1
+// TWIN-NEXT: scf.if %[[LEAD]] {
+// TWIN-NEXT: fa4.mbarrier.arrive %{{.*}} in_cta %{{.*}} count 32 cta_scope
+// Without the option the twin keeps one CTA per work item (first case).
+func.func @twin(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
+  %o = attn.attention %q, %k, %v : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
+  return %o : tensor<?x?x6x128xbf16>
 }
