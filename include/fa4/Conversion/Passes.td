@@ -146,8 +146,10 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            /*default=*/"false",
            "with kv-multicast, the looped twin in pairs of CTAs too (its own "
            "launch in clusters of two, the pair walking one work list, the "
-           "persistent cap in whole clusters). Off: unmeasured; its 24-"
-           "register producer spills 28 B at d = 128 (session 24)">,
+           "persistent cap in whole clusters). Off: its 24-register "
+           "producer spills 28 B at d = 128, and at 512-4096 keys it read "
+           "+2.1% against cuDNN paired round by round but -0.2% in raw "
+           "TFLOP/s over two readings (bench/RESULTS.md, session 24)">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "fa3 prefill kernel with an LSE output, for profiling only: each "
            "consumer writes its work tiles' phase times (globaltimer) and "

@@ -92,7 +92,7 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
   Option<bool> kvMulticastTwin{
       *this, "kv-multicast-twin",
       llvm::cl::desc("with kv-multicast, the looped twin in pairs of CTAs "
-                     "too (unmeasured; off)"),
+                     "too (measured no faster in raw TFLOP/s; off)"),
       llvm::cl::init(false)};
   Option<int64_t> polyExp2Period{
       *this, "poly-exp2-period",

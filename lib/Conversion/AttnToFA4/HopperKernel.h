@@ -247,7 +247,8 @@ public:
   /// allows it, and not with the fused work-tile hand-over (never measured
   /// with it). A looped kernel only with kv-multicast-twin: in the looped
   /// twins the pairs spill 28 B at d = 128 (all in the 24-register
-  /// producer) and 32 B at d = 256 (some in the consumers; session 24).
+  /// producer) and 32 B at d = 256 (some in the consumers), and the d = 128
+  /// twin measured no faster in raw TFLOP/s (session 24).
   static bool pairsCTAs(const HopperPlan &plan, const FA3Schedule &schedule,
                         bool persistent) {
     return schedule.kvMulticast && !schedule.fuseWorkTiles &&
