@@ -33,6 +33,9 @@
 # FA4_ROUND_SPREAD (the same form) times rounds of 30 launches of each,
 # back to back and interleaved with cuDNN's, every call's spread and the
 # clock per round (bench/round_spread.py, rounds.txt).
+# FA4_AB ("KERNEL_A,KERNEL_B:B:S ...") times two kernels of the same
+# problem against each other, alternating rounds in one process, the ratio
+# of B's round time to A's per adjacent pair (bench/ab_rounds.py, ab.txt).
 # FA4_LAUNCH_COST ("KERNEL:B:SQ:SKV ...") times the host's cost of one
 # launch of each through the Python package, beside torch SDPA's
 # (bench/launch_cost.py, launch.txt).
@@ -322,6 +325,23 @@ if [ -n "${FA4_ROUND_SPREAD:-}" ] && python3 -c "import torch" 2>/dev/null; then
     echo "round spread FAILED (see rounds.txt)" >&2
 fi
 
+if [ -n "${FA4_AB:-}" ] && python3 -c "import torch" 2>/dev/null; then
+  step "A against B"
+  read -ra entries <<<"$FA4_AB"
+  for entry in "${entries[@]}"; do
+    IFS=: read -r pair batch seq <<<"$entry"
+    IFS=, read -r kernel_a kernel_b <<<"$pair"
+    dir_a=$(compgen -G "artifacts/fa4_*_${kernel_a}_sm_*" | head -1 || true)
+    dir_b=$(compgen -G "artifacts/fa4_*_${kernel_b}_sm_*" | head -1 || true)
+    if [ -z "$dir_a" ] || [ -z "$dir_b" ]; then
+      echo "### $entry: no artifact for $kernel_a or $kernel_b" >>"$OUT/ab.txt"
+      continue
+    fi
+    FA4_RUNTIME_LIB="$runtime_lib" python3 bench/ab_rounds.py "$dir_a" "$dir_b" \
+      "$batch:$seq" >>"$OUT/ab.txt" 2>&1 || echo "A against B FAILED (see ab.txt)" >&2
+  done
+fi
+
 if [ -n "${FA4_LAUNCH_COST:-}" ] && python3 -c "import torch" 2>/dev/null; then
   step "launch cost"
   read -ra entries <<<"$FA4_LAUNCH_COST"
@@ -346,6 +366,7 @@ grep -- '--bench' "$OUT/rows.txt" || true
 [ -f "$OUT/trace.txt" ] && { echo "-- phase traces:"; cat "$OUT/trace.txt"; }
 [ -f "$OUT/clocks.txt" ] && { echo "-- clock probe:"; cat "$OUT/clocks.txt"; }
 [ -f "$OUT/rounds.txt" ] && { echo "-- round spread:"; cat "$OUT/rounds.txt"; }
+[ -f "$OUT/ab.txt" ] && { echo "-- A against B:"; cat "$OUT/ab.txt"; }
 [ -f "$OUT/launch.txt" ] && { echo "-- launch cost:"; cat "$OUT/launch.txt"; }
 [ -f "$OUT/ncu.txt" ] && { echo "-- nsight compute:"; grep -vE '^ *(-{5,}|=+PROF=)' "$OUT/ncu.txt"; }
 echo "failures: $failures"
@@ -356,6 +377,6 @@ if tar czf "$OUT/logs.tgz" -C "$OUT" --exclude=logs.tgz . 2>/dev/null ||
    [ -s "$OUT/logs.tgz" ]; then
   find "$OUT" -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt \
     ! -name bench.txt ! -name bench-graph.txt ! -name trace.txt ! -name ncu.txt \
-    ! -name clocks.txt ! -name rounds.txt ! -name launch.txt -delete
+    ! -name clocks.txt ! -name rounds.txt ! -name ab.txt ! -name launch.txt -delete
 fi
 [ "$failures" -eq 0 ]

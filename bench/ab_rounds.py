@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Two fa4 kernels against each other, round by round, in one process.
+
+compare_sdpa.py times each artifact in a process of its own and compares it
+with cuDNN in the same process; two fa4 variants are then compared through
+their ratios to cuDNN, which moved 1-5% between the two processes in
+session 24 (the twin pairs read +2.1% that way and -0.2% in raw TFLOP/s).
+This times kernel A and kernel B on the same inputs in alternating rounds
+(A, B, B, A, ... so that neither always follows the other), each round 30
+calls queued back to back after 100 ms of calls, and reports per row each
+kernel's median round, the ratio of B's round time to A's for each
+adjacent pair of rounds (below 1: B faster), their median and range, and
+the board's median SM clock during each kernel's rounds (nvidia-smi every
+20 ms).
+
+  ab_rounds.py [--rounds N] ARTIFACT_A ARTIFACT_B B:S [B:S ...]
+"""
+import argparse
+import os
+import statistics
+import time
+
+import torch
+
+from compare_sdpa import call_times, fa4_outputs, import_fa4, input_sets, load_problem, warm_up
+from gpu_clocks import ClockSampler
+
+
+def median_round(fn):
+    """The median call of a round of 30, as round_spread.py times one."""
+    times = call_times(fn, warmup=0, warmup_ms=100)
+    return times[len(times) // 2]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=8,
+                        help="rounds of each kernel per row (an even count)")
+    parser.add_argument("artifact_a")
+    parser.add_argument("artifact_b")
+    parser.add_argument("rows", nargs="+", help="B:S (Sq = Skv = S)")
+    args = parser.parse_args()
+    if args.rounds < 2 or args.rounds % 2:
+        parser.error("--rounds takes an even count of at least 2")
+    fa4 = import_fa4()
+    kernels = [fa4.Kernel.load(a) for a in (args.artifact_a, args.artifact_b)]
+    problems = [load_problem(a) for a in (args.artifact_a, args.artifact_b)]
+    if problems[0] != problems[1]:
+        parser.error("the two artifacts compute different problems")
+    names = [os.path.basename(a.rstrip("/")) for a in (args.artifact_a, args.artifact_b)]
+    print(f"A = {names[0]}\nB = {names[1]}")
+    print(f"{'b':>3} {'s':>6} {'A ms':>8} {'B ms':>8} {'B/A time':>10} "
+          f"{'(range)':>15} {'MHz A/B':>10}")
+
+    sampler = ClockSampler()
+    sampler.start()
+    time.sleep(0.5)
+    for row in args.rows:
+        b, s = (int(x) for x in row.split(":"))
+        q, k, v = input_sets(problems[0], b, s, s)[0]
+        o, lse = fa4_outputs(problems[0], b, s, q.dtype)
+        stream = torch.cuda.current_stream()
+        calls = [lambda kernel=kernel: kernel.launch(q, k, v, o, lse, stream=stream)
+                 for kernel in kernels]
+        for call in calls:
+            warm_up(call, 500)
+        rounds = ([], [])
+        windows = ([], [])
+        # A B, then B A, and so on: each kernel follows the other as often.
+        for which in [0, 1, 1, 0] * (args.rounds // 2):
+            start = time.monotonic()
+            rounds[which].append(median_round(calls[which]))
+            windows[which].append((start, time.monotonic()))
+        ratios = sorted(bt / at for at, bt in zip(*rounds))
+        clocks = [sampler.summary(w) for w in windows]
+        mhz = "/".join(f"{c[0]:.0f}" if c else "-" for c in clocks)
+        print(f"{b:3} {s:6} {statistics.median(rounds[0]):8.3f} "
+              f"{statistics.median(rounds[1]):8.3f} {statistics.median(ratios):10.3f} "
+              f"({ratios[0]:.3f}-{ratios[-1]:.3f}) {mhz:>10}", flush=True)
+    sampler.stop()
+    for kernel in kernels:
+        kernel.close()
+
+
+if __name__ == "__main__":
+    main()
