@@ -179,10 +179,9 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
   // The lowest version that holds the kernel: 10 for a persistent rule's
   // kernels launched in clusters (pairs of CTAs, kv-multicast), 9 for a
   // split-K picked at launch (7 before its minimum partition count), 6 for
-  // a persistent twin
-  // with its own launch, 5 for a persistent twin kernel, 4 for a
-  // programmatic dependent launch or a persistent rule, 3 for a workspace
-  // split-K's second kernel.
+  // a persistent twin with its own launch, 5 for a persistent twin kernel,
+  // 4 for a programmatic dependent launch or a persistent rule, 3 for a
+  // workspace split-K's second kernel.
   auto combine = abi.getAs<DictionaryAttr>("combine");
   auto splitAtLaunch = abi.getAs<DictionaryAttr>("split_at_launch");
   bool programmatic = abi.contains("programmatic_dependent_launch");
@@ -256,24 +255,24 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
       rule["kernel"] = twin.getLeafReference().str();
     manifest.getObject("launch")->insert({"persistent", std::move(rule)});
   }
-  // A second kernel's launch (the twin's, the combine's): no cluster unless
-  // the twin's says so.
-  auto clusterlessLaunchJson = [&](DictionaryAttr stage,
-                                   int64_t dynamicSmemBytes) {
+  // A second kernel's launch (the twin's, the combine's): its cluster where
+  // it has one (a twin in pairs), else none.
+  auto secondLaunchJson = [&](DictionaryAttr stage, int64_t dynamicSmemBytes) {
+    auto cluster = stage.getAs<DenseI64ArrayAttr>("cluster");
     return llvm::json::Object{
         {"grid", gridJson(stage)},
         {"block", int3(cast<DenseI64ArrayAttr>(stage.get("block")))},
-        {"cluster", llvm::json::Array{int64_t(1), int64_t(1), int64_t(1)}},
+        {"cluster",
+         cluster ? int3(cluster)
+                 : llvm::json::Array{int64_t(1), int64_t(1), int64_t(1)}},
         {"dynamic_smem_bytes", dynamicSmemBytes}};
   };
-  if (twinLaunch) {
-    llvm::json::Object launch = clusterlessLaunchJson(
-        twinLaunch, integerOf(twinLaunch, "dynamic_smem_bytes"));
-    if (auto cluster = twinLaunch.getAs<DenseI64ArrayAttr>("cluster"))
-      launch["cluster"] = int3(cluster);
-    manifest["twin"] = llvm::json::Object{{"params", paramsJson(twinLaunch)},
-                                          {"launch", std::move(launch)}};
-  }
+  if (twinLaunch)
+    manifest["twin"] = llvm::json::Object{
+        {"params", paramsJson(twinLaunch)},
+        {"launch",
+         secondLaunchJson(twinLaunch,
+                          integerOf(twinLaunch, "dynamic_smem_bytes"))}};
   if (combine) {
     llvm::json::Object workspace{
         {"bytes", factorsJson(abi.get("workspace_bytes"))}};
@@ -289,7 +288,7 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
         {"kernel",
          cast<SymbolRefAttr>(combine.get("kernel")).getLeafReference().str()},
         {"params", paramsJson(combine)},
-        {"launch", launchJson(clusterlessLaunchJson(combine, 0))}};
+        {"launch", launchJson(secondLaunchJson(combine, 0))}};
   }
   return manifest;
 }

@@ -142,7 +142,7 @@ LaunchChoice fa4::rt::chooseLaunch(const Manifest &manifest,
   // item a pair and does not loop: without the twin it runs on its whole
   // grid.
   if (!hasTwin && !manifest.launch.persistent->kernel.empty() &&
-      manifest.launch.cluster != std::array<uint32_t, 3>{1, 1, 1})
+      manifest.launch.inClusters())
     return choice;
   choice.twin = hasTwin;
   if (hasTwin && manifest.twin) {

@@ -616,11 +616,10 @@ void ManifestReader::readTwin(Object &top, Manifest &manifest) {
     return;
   }
   const Value *twin = top.optional("twin");
-  bool clustered = manifest.launch.cluster != std::array<uint32_t, 3>{1, 1, 1};
   if (!twin) {
     // A kernel that loops itself may run in clusters; one beside a twin
     // does not loop, and the twin may not inherit its cluster.
-    if (clustered && manifest.launch.persistent &&
+    if (manifest.launch.inClusters() && manifest.launch.persistent &&
         !manifest.launch.persistent->kernel.empty())
       fail("launch.cluster",
            "a kernel launched in clusters runs its persistent twin on the "

@@ -103,6 +103,9 @@ struct LaunchSpec {
   std::array<uint32_t, 3> block;
   std::array<uint32_t, 3> cluster;
   uint32_t dynamicSmemBytes;
+  bool inClusters() const {
+    return cluster != std::array<uint32_t, 3>{1, 1, 1};
+  }
   /// Version 4: the kernel waits for prior grids itself
   /// (griddepcontrol.wait), so it may be launched with programmatic stream
   /// serialization.

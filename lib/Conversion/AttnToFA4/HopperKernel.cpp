@@ -34,10 +34,9 @@ void FA3KernelBuilder::decodeWork(Value index) {
   int64_t blockRows = plan.numConsumers * kRowsPerConsumer;
   // With kvMulticast `index` names a pair of row blocks, and this CTA takes
   // the one of its rank; without a mask both see every K/V tile.
-  int64_t ctasPerItem = kvMulticast ? kKvMulticastCtas : 1;
   WorkTile work = tiles.prefill(
-      index, args.batchSize, ctasPerItem * blockRows, plan.numQHeads,
-      plan.group,
+      index, args.batchSize, ctasPerWorkItem(kvMulticast) * blockRows,
+      plan.numQHeads, plan.group,
       fa4::sectionKeyHeads(schedule.l2SectionBytes, kvBytesPerKey, plan.group),
       pairRowBlocks ? workStride : Value());
   if (kvMulticast)
@@ -294,7 +293,7 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   // CTA i takes work tiles i, i + grid, i + 2 * grid, ... (persistent), or
   // work tile i alone; with kvMulticast the pair (cluster) i / 2 takes work
   // item i / 2, two row blocks.
-  int64_t ctasPerItem = kvMulticast ? kKvMulticastCtas : 1;
+  int64_t ctasPerItem = ctasPerWorkItem(kvMulticast);
   Value rowsPerItem = i32(ctasPerItem * plan.rowsPerWorkItem());
   Value rowItems = divu(add(args.seqQ, sub(rowsPerItem, i32(1))), rowsPerItem);
   numWork = mul(rowItems, mul(i32(plan.workHeads()), args.batchSize));
@@ -537,13 +536,12 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
   // Pairs of CTAs sharing K/V tiles (kv-multicast), in the kernel and,
   // with kv-multicast-twin, in its looped twin; the twin then gets a launch
   // of its own either way.
-  bool kvMulticast = FA3KernelBuilder::pairsCTAs(
-      *plan, schedule, /*persistent=*/maxSeqKV > 0 && !twin);
+  bool kernelLoops = maxSeqKV > 0 && !twin;
+  bool kvMulticast = FA3KernelBuilder::pairsCTAs(*plan, schedule, kernelLoops);
   bool twinPairs =
       twin && FA3KernelBuilder::pairsCTAs(twinPlan, schedule, true);
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
-  FA3KernelBuilder(b, loc, *plan, schedule,
-                   /*persistent=*/maxSeqKV > 0 && !twin)
+  FA3KernelBuilder(b, loc, *plan, schedule, /*persistent=*/kernelLoops)
       .build(func, abi);
   std::string twinName;
   std::optional<KernelABI::Persistent::OwnLaunch> twinLaunch;
@@ -555,10 +553,8 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
     if (ownTwinPlan || kvMulticast || twinPairs) {
       twinLaunch.emplace();
       twinLaunch->params = abiParams(twinPlan, twinStoresOByTma);
-      twinLaunch->grid = twinPairs ? FA3KernelBuilder::kvMulticastGrid(twinPlan)
-                                   : twinPlan.workListGrid();
-      if (twinPairs)
-        twinLaunch->cluster[0] = kKvMulticastCtas;
+      twinLaunch->cluster[0] = FA3KernelBuilder::ctasPerWorkItem(twinPairs);
+      twinLaunch->grid = twinPlan.workListGrid(twinLaunch->cluster[0]);
       twinLaunch->block[0] = twinPlan.threads();
       twinLaunch->dynamicSmemBytes = twinPlan.dynamicSmemBytes();
     }
@@ -579,10 +575,9 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
   // of WorkTiles::decodeItem) into the prefill kernel's kind of work list.
   if (plan->decode && maxSeqKV == 0)
     setDecodeGrid(abi, *plan, plan->rowGroup, plan->queryRowsPerTile());
-  else if (kvMulticast)
-    abi.grid = FA3KernelBuilder::kvMulticastGrid(*plan);
   else
-    abi.grid = plan->workListGrid();
+    abi.grid =
+        plan->workListGrid(FA3KernelBuilder::ctasPerWorkItem(kvMulticast));
   if (kvMulticast)
     abi.cluster[0] = kKvMulticastCtas;
   abi.block[0] = threads;

@@ -146,12 +146,17 @@ struct HopperPlan : KernelPlan {
   const char *workHeadsSymbol() const {
     return decode && rowGroup > 1 ? "hkv" : "hq";
   }
-  /// The one-dimensional grid of that work list (the manifest's spelling).
-  SmallVector<SmallVector<std::string>> workListGrid() const {
-    return {{("ceil_div:sq:" + Twine(rowsPerWorkItem())).str(),
-             workHeadsSymbol(), "b"},
-            {"1"},
-            {"1"}};
+  /// The one-dimensional grid of that work list (the manifest's spelling);
+  /// with `ctasPerItem` CTAs (a cluster, kv-multicast's pair) on items of as
+  /// many row blocks, a head's last item possibly reaching past Sq.
+  SmallVector<SmallVector<std::string>>
+  workListGrid(int64_t ctasPerItem = 1) const {
+    SmallVector<std::string> x = {
+        ("ceil_div:sq:" + Twine(ctasPerItem * rowsPerWorkItem())).str()};
+    if (ctasPerItem > 1)
+      x.push_back(std::to_string(ctasPerItem));
+    x.append({workHeadsSymbol(), "b"});
+    return {x, {"1"}, {"1"}};
   }
   /// Threads of a CTA: the producer warpgroup and the consumers.
   int64_t threads() const { return (1 + numConsumers) * kWarpgroupThreads; }
@@ -255,16 +260,9 @@ public:
            (!persistent || schedule.kvMulticastTwin) && multicastsKV(plan);
   }
 
-  /// The kv-multicast kernel's grid: two CTAs (a cluster) per pair of row
-  /// blocks of a (batch, head); a head's last pair may have its second
-  /// block past Sq, which loads and writes nothing of its own.
-  static SmallVector<SmallVector<std::string>>
-  kvMulticastGrid(const HopperPlan &plan) {
-    int64_t pairRows = kKvMulticastCtas * plan.rowsPerWorkItem();
-    return {{("ceil_div:sq:" + Twine(pairRows)).str(),
-             std::to_string(kKvMulticastCtas), plan.workHeadsSymbol(), "b"},
-            {"1"},
-            {"1"}};
+  /// CTAs per work item: two (a cluster) where the kernel runs in pairs.
+  static int64_t ctasPerWorkItem(bool pairs) {
+    return pairs ? kKvMulticastCtas : 1;
   }
 
   void build(gpu::GPUFuncOp func, KernelABI &abi);
@@ -363,8 +361,9 @@ private:
                       l2EvictionFor(reused));
   }
   /// A consumer thread's release of a K/V slot: its own arrival and, with
-  /// kvMulticast, its warp's on the peer's barrier of the slot (lane 0 for
-  /// the warp's 32 threads), whose producer refills this CTA's slot too.
+  /// kvMulticast, its warp's on the peer's barrier of the slot (one lane for
+  /// the warp's 32 threads: lane 0, or an elected lane in a looped kernel),
+  /// whose producer refills this CTA's slot too.
   void releaseSlot(Value emptyBarrier);
   Value smemTile(Value offset, int64_t rows, int64_t columns, Major major) {
     return SmemTileOp::create(b, loc,
