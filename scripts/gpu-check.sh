@@ -35,7 +35,8 @@
 # clock per round (bench/round_spread.py, rounds.txt).
 # FA4_AB ("KERNEL_A,KERNEL_B:B:S ...") times two kernels of the same
 # problem against each other, alternating rounds in one process, the ratio
-# of B's round time to A's per adjacent pair (bench/ab_rounds.py, ab.txt).
+# of B's round time to A's per adjacent pair (bench/ab_rounds.py, ab.txt);
+# FA4_AB_ROUNDS (even, default 8) rounds of each.
 # FA4_LAUNCH_COST ("KERNEL:B:SQ:SKV ...") times the host's cost of one
 # launch of each through the Python package, beside torch SDPA's
 # (bench/launch_cost.py, launch.txt).
@@ -337,8 +338,8 @@ if [ -n "${FA4_AB:-}" ] && python3 -c "import torch" 2>/dev/null; then
       echo "### $entry: no artifact for $kernel_a or $kernel_b" >>"$OUT/ab.txt"
       continue
     fi
-    FA4_RUNTIME_LIB="$runtime_lib" python3 bench/ab_rounds.py "$dir_a" "$dir_b" \
-      "$batch:$seq" >>"$OUT/ab.txt" 2>&1 || echo "A against B FAILED (see ab.txt)" >&2
+    FA4_RUNTIME_LIB="$runtime_lib" python3 bench/ab_rounds.py \
+      --rounds "${FA4_AB_ROUNDS:-8}" "$dir_a" "$dir_b" "$batch:$seq" >>"$OUT/ab.txt" 2>&1 || echo "A against B FAILED (see ab.txt)" >&2
   done
 fi
 

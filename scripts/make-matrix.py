@@ -152,8 +152,9 @@ CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # three K/V stages and the tiles alone, measured -14 to -16% between them
 # while the peer's slot release was at cluster scope.)
 MULTICAST_BENCH = ["bench_prefill_d128_none", "bench_prefill_d256_none"]
-# "mctwin": the d = 128 looped twin in pairs too (`--kv-multicast-twin`:
-# its producer spills 28 B; session 24).
+# "mctwin": the looped twins in pairs too (`--kv-multicast-twin`: the
+# d = 128 twin's producer spills 28 B, the d = 256 twin's consumers some of
+# its 32 B; session 24).
 # "pp0": no ping-pong (`--ping-pong=0`): the consumers issue their GEMMs
 # without taking turns, against the default, whose named barriers order
 # them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
@@ -188,7 +189,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "l2hint": (["--l2-eviction-hints"], D256_BENCH[1:]),
             "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH),
             "nomc": (["--kv-multicast=false"], MULTICAST_BENCH),
-            "mctwin": (["--kv-multicast-twin"], MULTICAST_BENCH[:1])}
+            "mctwin": (["--kv-multicast-twin"], MULTICAST_BENCH)}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
 # cases (their LSE is the trace) and no benchmark rows.
