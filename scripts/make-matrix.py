@@ -152,9 +152,9 @@ CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # three K/V stages and the tiles alone, measured -14 to -16% between them
 # while the peer's slot release was at cluster scope.)
 MULTICAST_BENCH = ["bench_prefill_d128_none", "bench_prefill_d256_none"]
-# "mctwin": the looped twins in pairs too (`--kv-multicast-twin`: the
-# d = 128 twin's producer spills 28 B, the d = 256 twin's consumers some of
-# its 32 B; session 24).
+# "nomctwin": the looped twins with one CTA per work item
+# (`--kv-multicast-twin=false`; the pairs, default since session 25, were
+# 1.6% faster at d = 128 and 5-6% at d = 256, 512 keys).
 # "pp0": no ping-pong (`--ping-pong=0`): the consumers issue their GEMMs
 # without taking turns, against the default, whose named barriers order
 # them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
@@ -189,7 +189,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "l2hint": (["--l2-eviction-hints"], D256_BENCH[1:]),
             "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH),
             "nomc": (["--kv-multicast=false"], MULTICAST_BENCH),
-            "mctwin": (["--kv-multicast-twin"], MULTICAST_BENCH)}
+            "nomctwin": (["--kv-multicast-twin=false"], MULTICAST_BENCH)}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
 # cases (their LSE is the trace) and no benchmark rows.
@@ -299,7 +299,8 @@ SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
 # persistent CTAs (fa4-run --persistent-ctas 3), so that each CTA loops over
 # dozens of work tiles: the fused hand-over from one work tile to the next,
 # and, under a causal mask with Sq > Skv, work tiles that see no key next to
-# ones that do.
+# ones that do. A twin in pairs (kv-multicast-twin) gets two: the runtime
+# keeps whole clusters, and one pair walks every work item.
 LOOP_SIZES = [(2, 1023, 1024), (3, 799, 203), (2, 239, 1)]
 LOOP_CTAS = 3
 
@@ -487,13 +488,6 @@ def main():
                 for case, (b, sq, skv) in enumerate(sizes):
                     cases.write(f"--b {b} --sq {sq} --skv {skv} "
                                 f"--seed {9 + case}\n")
-                # A looped kernel in pairs: its cap of three CTAs keeps one
-                # whole pair, which walks every work item.
-                if kernel_name.endswith("_mctwin"):
-                    for case, (b, sq, skv) in enumerate(LOOP_SIZES):
-                        cases.write(f"--b {b} --sq {sq} --skv {skv} "
-                                    f"--seed {70000 + case} "
-                                    f"--persistent-ctas {LOOP_CTAS}\n")
     with open(os.path.join(args.out, "bench.txt"), "w") as bench:
         bench.write("\n".join(bench_rows) + "\n")
 

@@ -143,13 +143,14 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "L2 reads at d = 128 and 256 (bench/RESULTS.md, session 24); "
            "with the peer's slot released at cluster scope it had lost 27%">,
     Option<"kvMulticastTwin", "kv-multicast-twin", "bool",
-           /*default=*/"false",
-           "with kv-multicast, the looped twin in pairs of CTAs too (its own "
-           "launch in clusters of two, the pair walking one work list, the "
-           "persistent cap in whole clusters). Off: its 24-register "
-           "producer spills 28 B at d = 128, and at 512-4096 keys it read "
-           "+2.1% against cuDNN paired round by round but -0.2% in raw "
-           "TFLOP/s over two readings (bench/RESULTS.md, session 24)">,
+           /*default=*/"true",
+           "with kv-multicast, the looped twins in pairs of CTAs too (their "
+           "own launch in clusters of two, the pair walking one work list, "
+           "the persistent cap in whole clusters). Timed against one CTA "
+           "per work item in alternating rounds of one process: 1.6% faster "
+           "at d = 128, 512-4096 keys, and 5-6% at d = 256, 512 keys, "
+           "though the pairs spill (28 B in the d = 128 producer, 40 B at "
+           "d = 256, some in the consumers; bench/RESULTS.md, session 25)">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "fa3 prefill kernel with an LSE output, for profiling only: each "
            "consumer writes its work tiles' phase times (globaltimer) and "

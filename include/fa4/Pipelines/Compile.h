@@ -91,9 +91,10 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::init(true)};
   Option<bool> kvMulticastTwin{
       *this, "kv-multicast-twin",
-      llvm::cl::desc("with kv-multicast, the looped twin in pairs of CTAs "
-                     "too (measured no faster in raw TFLOP/s; off)"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("with kv-multicast, the looped twins in pairs of CTAs "
+                     "too (on: 1.6% faster at d = 128, 5-6% at d = 256 "
+                     "and 512 keys)"),
+      llvm::cl::init(true)};
   Option<int64_t> polyExp2Period{
       *this, "poly-exp2-period",
       llvm::cl::desc("fa3 kernel: one exp2 of the softmax in this many on "

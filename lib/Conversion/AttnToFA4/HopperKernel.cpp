@@ -534,8 +534,8 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
   abi.params = abiParams(*plan, storeOByTma);
   int64_t threads = plan->threads();
   // Pairs of CTAs sharing K/V tiles (kv-multicast), in the kernel and,
-  // with kv-multicast-twin, in its looped twin; the twin then gets a launch
-  // of its own either way.
+  // with kv-multicast-twin (on), in its looped twin; the twin then gets a
+  // launch of its own either way.
   bool kernelLoops = maxSeqKV > 0 && !twin;
   bool kvMulticast = FA3KernelBuilder::pairsCTAs(*plan, schedule, kernelLoops);
   bool twinPairs =

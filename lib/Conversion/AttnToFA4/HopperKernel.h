@@ -250,10 +250,10 @@ public:
 
   /// Whether a kernel of `plan` runs in pairs: kv-multicast where the plan
   /// allows it, and not with the fused work-tile hand-over (never measured
-  /// with it). A looped kernel only with kv-multicast-twin: in the looped
-  /// twins the pairs spill 28 B at d = 128 (all in the 24-register
-  /// producer) and 32 B at d = 256 (some in the consumers), and the d = 128
-  /// twin measured no faster in raw TFLOP/s (session 24).
+  /// with it). A looped kernel also needs kv-multicast-twin (on): its pairs
+  /// spill, 28 B at d = 128 (all in the 24-register producer) and 40 B at
+  /// d = 256 (some in the consumers), and still ran 1.6% and 5-6% faster
+  /// than one CTA per work item (session 25).
   static bool pairsCTAs(const HopperPlan &plan, const FA3Schedule &schedule,
                         bool persistent) {
     return schedule.kvMulticast && !schedule.fuseWorkTiles &&

@@ -1,6 +1,6 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast=false | FileCheck %s --check-prefix=OFF
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-twin=true -canonicalize -cse | FileCheck %s --check-prefix=TWIN
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-twin=false | FileCheck %s --check-prefix=NOTWIN
 
 // kv-multicast (on by default) at d = 128 without a mask: the kernel with one work tile per
 // CTA runs in clusters of two on adjacent row blocks of a head (work item
@@ -9,15 +9,15 @@
 // whole tile's bytes; a slot is empty once both CTAs' 256 consumer threads
 // released it (512: every thread here, and lane 0 of each peer warp for its
 // 32). The pair meets after its barriers are initialised and before either
-// exits.
+// exits. The looped twin (kv-multicast-twin, on) runs in pairs too.
 // The op's ABI: two CTAs per work item of two row blocks, in clusters of
-// two; the twin's launch is its own.
+// two; the twin's launch is its own, in clusters of two as well.
 // CHECK: attn.attention
 // CHECK-SAME: cluster = array<i64: 2, 1, 1>
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
 // CHECK-SAME: persistent = {
-// CHECK-SAME: launch = {
-// CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>
+// CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
 // CHECK-LABEL: gpu.func @fa4_fa3_prefill_sm_90a(
 // CHECK-SAME: %[[Q:[a-z0-9]+]]: !fa4.tensor_map, %[[K:[a-z0-9]+]]: !fa4.tensor_map, %[[V:[a-z0-9]+]]: !fa4.tensor_map
 // CHECK: %[[BLOCK:.*]] = gpu.block_id x
@@ -53,13 +53,25 @@
 // CHECK: fa4.cluster.sync
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.return
-// The looped twin (up to 4096 keys) keeps one CTA per work list entry and
-// its own launch without the cluster.
+// The looped twin (up to 4096 keys) in pairs (the fourth case shows how).
 // CHECK-LABEL: gpu.func @fa4_fa3_prefill_sm_90a_persistent(
-// CHECK-NOT: multicast
-// CHECK-NOT: in_cta
-// CHECK-NOT: fa4.cluster.sync
+// CHECK: fa4.cluster.sync
+// CHECK: multicast 3
 // CHECK: gpu.return
+// With kv-multicast-twin=false the kernel pairs and the twin keeps one CTA
+// per work list entry, its own launch without the cluster.
+// NOTWIN: attn.attention
+// NOTWIN-SAME: cluster = array<i64: 2, 1, 1>
+// NOTWIN-SAME: persistent = {
+// NOTWIN-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 1, 1, 1>
+// NOTWIN-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// NOTWIN-LABEL: gpu.func @fa4_fa3_prefill_sm_90a(
+// NOTWIN: multicast 3
+// NOTWIN-LABEL: gpu.func @fa4_fa3_prefill_sm_90a_persistent(
+// NOTWIN-NOT: multicast
+// NOTWIN-NOT: in_cta
+// NOTWIN-NOT: fa4.cluster.sync
+// NOTWIN: gpu.return
 // With kv-multicast=false: one CTA a work tile, no cluster.
 // OFF: attn.attention
 // OFF-SAME: cluster = array<i64: 1, 1, 1>
@@ -109,25 +121,24 @@ func.func @decode(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %
 
 // -----
 
-// With kv-multicast-twin the looped twin runs in pairs too: the pair
+// The looped twin in pairs (kv-multicast-twin, on): the pair
 // (blockIdx / 2) walks one work list with stride gridDim / 2, its slots
 // count both CTAs' releases (an elected lane's on the peer's, no lane index
 // held across the work loop), and its own launch has the cluster.
-// TWIN: attn.attention
-// TWIN-SAME: persistent = {
-// TWIN-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = {{[0-9]+}} : i64, grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
-// TWIN-LABEL: gpu.func @fa4_fa3_twin_sm_90a_persistent(
-// TWIN: %[[BLOCK:.*]] = arith.index_cast %block_id_x
-// TWIN: %[[GRID:.*]] = arith.index_cast %grid_dim_x
-// TWIN-NEXT: %{{.*}} = arith.divui %[[BLOCK]], %c2_i32
-// TWIN-NEXT: %{{.*}} = arith.divui %[[GRID]], %c2_i32
-// TWIN: fa4.mbarrier.init %{{.*}} count 512
-// TWIN: fa4.cluster.sync
-// TWIN: fa4.tma.load {{.*}} multicast 3
-// TWIN: %[[LEAD:.*]] = nvvm.elect.sync -> i1
-// TWIN-NEXT: scf.if %[[LEAD]] {
-// TWIN-NEXT: fa4.mbarrier.arrive %{{.*}} in_cta %{{.*}} count 32 cta_scope
-// Without the option the twin keeps one CTA per work item (first case).
+// CHECK: attn.attention
+// CHECK-SAME: persistent = {
+// CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = {{[0-9]+}} : i64, grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
+// CHECK-LABEL: gpu.func @fa4_fa3_twin_sm_90a_persistent(
+// CHECK: %[[BLOCK:.*]] = arith.index_cast %block_id_x
+// CHECK: %[[GRID:.*]] = arith.index_cast %grid_dim_x
+// CHECK-NEXT: %{{.*}} = arith.divui %[[BLOCK]], %c2_i32
+// CHECK-NEXT: %{{.*}} = arith.divui %[[GRID]], %c2_i32
+// CHECK: fa4.mbarrier.init %{{.*}} count 512
+// CHECK: fa4.cluster.sync
+// CHECK: fa4.tma.load {{.*}} multicast 3
+// CHECK: %[[LEAD:.*]] = nvvm.elect.sync -> i1
+// CHECK-NEXT: scf.if %[[LEAD]] {
+// CHECK-NEXT: fa4.mbarrier.arrive %{{.*}} in_cta %{{.*}} count 32 cta_scope
 func.func @twin(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
   %o = attn.attention %q, %k, %v : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
   return %o : tensor<?x?x6x128xbf16>

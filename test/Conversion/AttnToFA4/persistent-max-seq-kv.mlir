@@ -14,10 +14,10 @@
 // The kernel runs in pairs of CTAs (kv-multicast), two row blocks a pair.
 // CHECK: fa4.abi = {{{.*}}cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = 213120 : i64, grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
 // At d = 128 without a mask the twin has its own plan (128-key tiles) and
-// so its own launch: its parameters' K/V boxes, block, grid and shared
-// memory.
+// so its own launch: its parameters' K/V boxes, block, grid (in pairs
+// too, kv-multicast-twin) and shared memory.
 // CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_dynamic_sm_90a_module::@fa4_fa3_dynamic_sm_90a_persistent,
-// CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 1, 1, 1>, dynamic_smem_bytes = 197664 : i64, grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]], params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", {{.*}}]}, max_seq_kv = 2048 : i64}
+// CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = 197664 : i64, grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]], params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", {{.*}}]}, max_seq_kv = 2048 : i64}
 // CHECK: gpu.func @fa4_fa3_dynamic_sm_90a(
 // CHECK-NOT: gpu.grid_dim
 // CHECK: gpu.return

@@ -136,7 +136,7 @@ func.func @causal_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %
 // the first thread stores it; the CTA waits for the last one before it
 // exits.
 // CHECK-LABEL: func @deep
-// CHECK: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 1, 1, 1>, dynamic_smem_bytes = 214016
+// CHECK: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = 214016
 // CHECK: gpu.func @fa4_fa3_deep_sm_90a_persistent(
 // CHECK-NOT: fa4.epilogue {{.*}} to %arg3[
 // CHECK: fa4.lse.store
