@@ -155,6 +155,9 @@ MULTICAST_BENCH = ["bench_prefill_d128_none", "bench_prefill_d256_none"]
 # "nomctwin": the looped twins with one CTA per work item
 # (`--kv-multicast-twin=false`; the pairs, default since session 25, were
 # 1.6% faster at d = 128 and 5-6% at d = 256, 512 keys).
+# "r24": the looped twins at Dv <= 128 with FA3's setmaxnreg split, 24
+# registers a producer and 240 a consumer (`--loop-producer-registers=24`),
+# against the default 32 / 232, which spills less in the producer.
 # "pp0": no ping-pong (`--ping-pong=0`): the consumers issue their GEMMs
 # without taking turns, against the default, whose named barriers order
 # them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
@@ -189,7 +192,8 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "l2hint": (["--l2-eviction-hints"], D256_BENCH[1:]),
             "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH),
             "nomc": (["--kv-multicast=false"], MULTICAST_BENCH),
-            "nomctwin": (["--kv-multicast-twin=false"], MULTICAST_BENCH)}
+            "nomctwin": (["--kv-multicast-twin=false"], MULTICAST_BENCH),
+            "r24": (["--loop-producer-registers=24"], TWIN_BENCH)}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
 # cases (their LSE is the trace) and no benchmark rows.

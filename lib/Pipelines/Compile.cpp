@@ -48,6 +48,7 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     kernelOptions.narrowLastPV = options.narrowLastPV;
     kernelOptions.l2EvictionHints = options.l2EvictionHints;
     kernelOptions.twinOwnTiles = options.twinOwnTiles;
+    kernelOptions.loopProducerRegisters = options.loopProducerRegisters;
     kernelOptions.kvMulticast = options.kvMulticast;
     kernelOptions.kvMulticastTwin = options.kvMulticastTwin;
     kernelOptions.polyExp2Period = options.polyExp2Period;

@@ -7,6 +7,7 @@
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a" | FileCheck %s
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a kernel=reference" | FileCheck %s --check-prefix=REF
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent=true" | FileCheck %s --check-prefix=PERSIST
+// RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent=true loop-producer-registers=24" | FileCheck %s --check-prefix=FA3SPLIT
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent-max-seq-kv=2048" | FileCheck %s --check-prefix=SHORT
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a persistent-max-seq-kv=0 decode-variants=false" | FileCheck %s --check-prefix=PLAIN
 
@@ -56,9 +57,15 @@
 // PERSIST: gpu.binary @fa4_fa3_attention_sm_90a_module
 // PERSIST-SAME: .visible .entry fa4_fa3_attention_sm_90a(
 // PERSIST-SAME: %nctaid.x;
-// PERSIST-SAME: setmaxnreg.inc.sync.aligned.u32 \09240;
-// PERSIST-SAME: setmaxnreg.dec.sync.aligned.u32 \0924;
+// A looped kernel at Dv <= 128 gives its producer 32 registers
+// (loop-producer-registers) and its consumers the rest of the pool, 232;
+// 24 keeps FA3's split.
+// PERSIST-SAME: setmaxnreg.inc.sync.aligned.u32 \09232;
+// PERSIST-SAME: setmaxnreg.dec.sync.aligned.u32 \0932;
 // PERSIST-NOT: gpu.module
+// FA3SPLIT: .visible .entry fa4_fa3_attention_sm_90a(
+// FA3SPLIT-SAME: setmaxnreg.inc.sync.aligned.u32 \09240;
+// FA3SPLIT-SAME: setmaxnreg.dec.sync.aligned.u32 \0924;
 
 // SHORT: fa4.abi = {
 // SHORT-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]

@@ -262,8 +262,8 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // PERSIST-DAG: mov.u32 %r{{[0-9]+}}, %ctaid.x;
 // PERSIST-DAG: mov.u32 %r{{[0-9]+}}, %nctaid.x;
 // PERSIST-DAG: mbarrier.init.shared.b64 [fa4_dynamic_smem+213008], %r{{[0-9]+}};
-// PERSIST-DAG: setmaxnreg.inc.sync.aligned.u32 240;
-// PERSIST-DAG: setmaxnreg.dec.sync.aligned.u32 24;
+// PERSIST-DAG: setmaxnreg.inc.sync.aligned.u32 232;
+// PERSIST-DAG: setmaxnreg.dec.sync.aligned.u32 32;
 // PERSIST-DAG: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+212992], %r{{[0-9]+}};
 // The fused work-tile transition (--fuse-work-tiles, off by default):
 // after the K/V loop each consumer releases its Q tile; then, in one GEMM
@@ -273,7 +273,7 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // from registers while the Q K^T runs, and only then the Q K^T waited for
 // and its K slot released.
 // FUSED: .visible .entry fa4_fa3_attention_sm_90a(
-// FUSED: setmaxnreg.inc.sync.aligned.u32 240;
+// FUSED: setmaxnreg.inc.sync.aligned.u32 232;
 // FUSED: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}];
 // FUSED: bar.sync %r{{[0-9]+}}, 256;
 // FUSED: wgmma.fence.sync.aligned;

@@ -206,11 +206,12 @@ func.func @d256_256_h6_1_w17_33_f16_lse(%q: tensor<?x?x6x256xf16>, %k: tensor<?x
 // TWIN-NEXT: Used 168 registers
 // The twins without a mask at a padded Dv of 128 run in pairs
 // (kv-multicast-twin): the pair's work list and the peer's barriers spill
-// a few words, at d = 128 in the 24-register producer (session 24), and
-// still ran 1.6% faster than one CTA per work item (session 25).
+// a few words in the producer, 8 B with its 32 registers
+// (loop-producer-registers; 24 B at FA3's 24), and still ran 1.6% faster
+// than one CTA per work item (session 25).
 // TWIN: Compiling entry function 'fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
 // TWIN-NEXT: Function properties for fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a_persistent
-// TWIN-NEXT: 16 bytes stack frame, 24 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: 8 bytes stack frame, 8 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
 // TWIN: Compiling entry function 'fa4_fa3_d128_64_h6_3_none_bf16_sm_90a_persistent' for 'sm_90a'
 // TWIN-NEXT: Function properties for fa4_fa3_d128_64_h6_3_none_bf16_sm_90a_persistent
@@ -218,15 +219,15 @@ func.func @d256_256_h6_1_w17_33_f16_lse(%q: tensor<?x?x6x256xf16>, %k: tensor<?x
 // TWIN-NEXT: Used 168 registers
 // TWIN: Compiling entry function 'fa4_fa3_d128_64_h6_1_causal_f16_lse_sm_90a_persistent' for 'sm_90a'
 // TWIN-NEXT: Function properties for fa4_fa3_d128_64_h6_1_causal_f16_lse_sm_90a_persistent
-// TWIN-NEXT: 16 bytes stack frame, 16 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
 // TWIN: Compiling entry function 'fa4_fa3_d192_128_h6_6_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
 // TWIN-NEXT: Function properties for fa4_fa3_d192_128_h6_6_none_bf16_lse_sm_90a_persistent
-// TWIN-NEXT: 24 bytes stack frame, 24 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: 8 bytes stack frame, 4 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
 // TWIN: Compiling entry function 'fa4_fa3_d192_128_h6_3_causal_f16_sm_90a_persistent' for 'sm_90a'
 // TWIN-NEXT: Function properties for fa4_fa3_d192_128_h6_3_causal_f16_sm_90a_persistent
-// TWIN-NEXT: 24 bytes stack frame, 24 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: 8 bytes stack frame, 4 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
 // The d = 256 twin (its own plan at 64-key tiles, up to 512 keys) spills
 // its work loop's state next to a 64 x 256 O.

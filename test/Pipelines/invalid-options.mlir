@@ -7,6 +7,8 @@
 // RUN: not fa4-compile %s --chip=sm_90a --poly-exp2-period=-1 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=POLY
 // RUN: not fa4-compile %s --chip=sm_90a --l2-section-bytes=-1 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=SECTION
 // RUN: not fa4-compile %s --chip=sm_90a --softmax-reduction-chains=0 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=CHAINS
+// RUN: not fa4-compile %s --chip=sm_90a --loop-producer-registers=28 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=PRODUCER
+// RUN: not fa4-compile %s --chip=sm_90a --loop-producer-registers=72 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=PRODUCER72
 
 // KIND: for the --kernel option: Cannot find option named 'fast'!
 // CHIP: error: unknown chip 'sm_80'; expected sm_100a or sm_90a
@@ -14,6 +16,8 @@
 // PERSIST: error: 'attn.attention' op convert-attn-to-fa4: persistent-max-seq-kv is -2; expected -1 (the planner's rule), 0 (never) or a bound up to 2147483647
 // SECTION: error: 'attn.attention' op convert-attn-to-fa4: l2-section-bytes is -1; expected 0 (heaviest first over every head) or an L2 budget in bytes
 // POLY: error: 'attn.attention' op convert-attn-to-fa4: poly-exp2-period is -1; expected 0 (every exp2 on MUFU) or a period >= 1
+// PRODUCER: error: 'attn.attention' op convert-attn-to-fa4: loop-producer-registers is 28; expected a multiple of 8 from 24 (FA3's split) to 64
+// PRODUCER72: error: 'attn.attention' op convert-attn-to-fa4: loop-producer-registers is 72; expected a multiple of 8 from 24 (FA3's split) to 64
 // CHAINS: error: 'attn.attention' op convert-attn-to-fa4: softmax-reduction-chains is 0; expected 1 (one chain) or more
 
 func.func @attention(%q: tensor<?x?x8x128xbf16>) -> tensor<?x?x8x128xbf16> {

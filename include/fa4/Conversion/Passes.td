@@ -114,6 +114,16 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "(bench/RESULTS.md, session 9): the last P V is 0.3-0.5 us of a "
            "26-96 us work tile, and only the second consumer's is on the "
            "critical path">,
+    Option<"loopProducerRegisters", "loop-producer-registers", "int64_t",
+           /*default=*/"32",
+           "fa3 looped prefill kernel with two consumer warpgroups at a "
+           "padded Dv up to 128: setmaxnreg's budget for the producer, "
+           "whose work list (and a pair's peer) spilled at FA3's 24 (28 B "
+           "in the d = 128 twin in pairs); the consumers keep the rest of "
+           "the pool (232 at 32). 32 measured 0.5-1.8% faster than 24 in "
+           "the twins at d = 64 and 128, and the d = 256 twin, whose "
+           "consumers need their 240, keeps FA3's split (bench/RESULTS.md, "
+           "session 25). A multiple of 8 from 24 (FA3's split) to 64">,
     Option<"twinOwnTiles", "twin-own-tiles", "bool", /*default=*/"false",
            "fa3 looped twin under a causal mask (or a window's right "
            "bound): each consumer runs its GEMMs only to the last K/V tile "

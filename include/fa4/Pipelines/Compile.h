@@ -71,6 +71,12 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "MMA_K steps with keys the consumer's rows see "
                      "(measured no faster; off)"),
       llvm::cl::init(false)};
+  Option<int64_t> loopProducerRegisters{
+      *this, "loop-producer-registers",
+      llvm::cl::desc("fa3 looped prefill kernel at Dv <= 128: the "
+                     "producer's setmaxnreg budget (24: FA3's split; 32, "
+                     "the default, measured 0.5-1.8% faster)"),
+      llvm::cl::init(32)};
   Option<bool> twinOwnTiles{
       *this, "twin-own-tiles",
       llvm::cl::desc("fa3 looped twin, causal: each consumer's GEMMs stop at "

@@ -58,6 +58,10 @@ LogicalResult ConvertAttnToFA4Pass::checkOptions(attn::AttentionOp op) const {
   if (softmaxReductionChains < 1)
     return refuse("softmax-reduction-chains", softmaxReductionChains,
                   "1 (one chain) or more");
+  if (loopProducerRegisters < 24 || loopProducerRegisters > 64 ||
+      loopProducerRegisters % 8)
+    return refuse("loop-producer-registers", loopProducerRegisters,
+                  "a multiple of 8 from 24 (FA3's split) to 64");
   if (l2SectionBytes < 0)
     return refuse("l2-section-bytes", l2SectionBytes,
                   "0 (heaviest first over every head) or an L2 budget in "
@@ -95,7 +99,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                             fuseWorkTiles, narrowLastPV, trace, polyExp2Period,
                             softmaxReductionChains, l2SectionBytes,
                             pairRowBlocks, l2EvictionHints, twinOwnTiles,
-                            kvMulticast, kvMulticastTwin},
+                            kvMulticast, kvMulticastTwin,
+                            loopProducerRegisters},
                 persistent, persistentMaxSeqKV, persistentDecode})))
       return signalPassFailure();
   }

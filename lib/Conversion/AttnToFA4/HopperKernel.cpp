@@ -100,6 +100,22 @@ bool FA3KernelBuilder::trimsTrailingTiles() const {
          (!persistent || schedule.twinOwnTiles);
 }
 
+WarpgroupRegisters
+FA3KernelBuilder::warpgroupRegisters(const HopperPlan &plan,
+                                     const FA3Schedule &schedule,
+                                     bool persistent) {
+  WarpgroupRegisters registers = sm90WarpgroupRegisters(plan.numConsumers);
+  if (!persistent || plan.decode || plan.numConsumers != 2 ||
+      plan.paddedOv > 128)
+    return registers;
+  // The pool the launch gave the CTA, shared out again in setmaxnreg's
+  // multiples of 8.
+  int64_t pool = registers.producer + plan.numConsumers * registers.consumer;
+  int64_t producer = schedule.loopProducerRegisters;
+  int64_t consumer = (pool - producer) / plan.numConsumers / 8 * 8;
+  return {static_cast<int>(producer), static_cast<int>(consumer)};
+}
+
 /// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
 /// K/V tiles used so far); the K/V ring and the Q buffer continue from one
 /// work tile to the next, so their slots and barrier parities count across
@@ -355,7 +371,8 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     gpu::BarrierOp::create(b, loc);
   joinPriorGrids(b, loc, abi);
 
-  WarpgroupRegisters registers = sm90WarpgroupRegisters(plan.numConsumers);
+  WarpgroupRegisters registers =
+      warpgroupRegisters(plan, schedule, persistent);
   auto roles = WarpSpecializeOp::create(
       b, loc, b.getDenseI64ArrayAttr({1, plan.numConsumers}),
       b.getDenseI64ArrayAttr({registers.producer, registers.consumer}),

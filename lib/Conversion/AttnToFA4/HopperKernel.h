@@ -260,6 +260,18 @@ public:
            (!persistent || schedule.kvMulticastTwin) && multicastsKV(plan);
   }
 
+  /// setmaxnreg's split between the producer and the consumers. FA3's
+  /// split holds a two-consumer kernel's producer at 24 registers; a
+  /// looped prefill kernel's producer also keeps its work list (and a
+  /// pair's peer) and spilled there (28 B in the d = 128 twin in pairs).
+  /// At a padded Dv up to 128 the consumers have registers to spare: the
+  /// producer gets loop-producer-registers (32: 0.5-1.8% faster, session
+  /// 25) and the consumers the rest of the pool. At d = 256 the consumers
+  /// need their 240 (the twin spilled more and ran 1.2% slower at 232).
+  static WarpgroupRegisters warpgroupRegisters(const HopperPlan &plan,
+                                               const FA3Schedule &schedule,
+                                               bool persistent);
+
   /// CTAs per work item: two (a cluster) where the kernel runs in pairs.
   static int64_t ctasPerWorkItem(bool pairs) {
     return pairs ? kKvMulticastCtas : 1;

@@ -51,6 +51,9 @@ struct FA3Schedule {
   /// K/V tile (FA3KernelBuilder::pairsCTAs), in the looped twin too with
   /// kvMulticastTwin.
   bool kvMulticast, kvMulticastTwin;
+  /// setmaxnreg's producer budget in a looped prefill kernel at a padded
+  /// Dv up to 128 (FA3KernelBuilder::warpgroupRegisters).
+  int64_t loopProducerRegisters;
 };
 
 /// What convert-attn-to-fa4's options say of an sm_90a kernel: its schedule
