@@ -100,10 +100,8 @@ bool FA3KernelBuilder::trimsTrailingTiles() const {
          (!persistent || schedule.twinOwnTiles);
 }
 
-WarpgroupRegisters
-FA3KernelBuilder::warpgroupRegisters(const HopperPlan &plan,
-                                     const FA3Schedule &schedule,
-                                     bool persistent) {
+WarpgroupRegisters FA3KernelBuilder::warpgroupRegisters(
+    const HopperPlan &plan, const FA3Schedule &schedule, bool persistent) {
   WarpgroupRegisters registers = sm90WarpgroupRegisters(plan.numConsumers);
   if (!persistent || plan.decode || plan.numConsumers != 2 ||
       plan.paddedOv > 128)
@@ -371,8 +369,7 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     gpu::BarrierOp::create(b, loc);
   joinPriorGrids(b, loc, abi);
 
-  WarpgroupRegisters registers =
-      warpgroupRegisters(plan, schedule, persistent);
+  WarpgroupRegisters registers = warpgroupRegisters(plan, schedule, persistent);
   auto roles = WarpSpecializeOp::create(
       b, loc, b.getDenseI64ArrayAttr({1, plan.numConsumers}),
       b.getDenseI64ArrayAttr({registers.producer, registers.consumer}),
