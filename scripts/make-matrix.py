@@ -152,6 +152,12 @@ CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # three K/V stages and the tiles alone, measured -14 to -16% between them
 # while the peer's slot release was at cluster scope.)
 MULTICAST_BENCH = ["bench_prefill_d128_none", "bench_prefill_d256_none"]
+# "mccausal": the causal kernels without a loop in pairs too
+# (`--kv-multicast-causal`, off: not yet measured). Its kernels also run
+# the pairs' sizes past the twins' bounds (d = 128: 4096 keys, d = 256:
+# 512), and Sq > Skv, where the first rows see no key and a pair's first
+# block can see none while its second sees some.
+MCCAUSAL_BENCH = ["bench_prefill_d128_causal", "bench_prefill_d256_causal"]
 # "nomctwin": the looped twins with one CTA per work item
 # (`--kv-multicast-twin=false`; the pairs, default since session 25, were
 # 1.6% faster at d = 128 and 5-6% at d = 256, 512 keys).
@@ -193,7 +199,8 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH),
             "nomc": (["--kv-multicast=false"], MULTICAST_BENCH),
             "nomctwin": (["--kv-multicast-twin=false"], MULTICAST_BENCH),
-            "r24": (["--loop-producer-registers=24"], TWIN_BENCH)}
+            "r24": (["--loop-producer-registers=24"], TWIN_BENCH),
+            "mccausal": (["--kv-multicast-causal"], MCCAUSAL_BENCH)}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
 # cases (their LSE is the trace) and no benchmark rows.
@@ -214,6 +221,9 @@ VARIANT_BATCHED_SIZES = [(3, 1023, 1024), (5, 777, 2047)]
 MULTICAST_SIZES = [(1, 300, 4097), (2, 129, 4500), (3, 77, 5001),
                    (1, 1, 8193), (1, 1023, 4100), (2, 256, 4352)]
 EXTRA_SIZES = {name: MULTICAST_SIZES for name in MULTICAST_BENCH}
+# The causal ones (mccausal) add Sq > Skv past the bounds.
+EXTRA_SIZES.update({name: MULTICAST_SIZES + [(1, 4200, 4097), (2, 700, 600)]
+                    for name in MCCAUSAL_BENCH})
 # Split-K decode (the split-K issue): kernels compiled with size hints, so
 # the planner fuses the q-heads of a kv-head into one tile and splits K/V
 # over a cluster. Each runs every (B, Sq, Skv) below whatever its hints;

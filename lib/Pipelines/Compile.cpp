@@ -51,6 +51,7 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     kernelOptions.loopProducerRegisters = options.loopProducerRegisters;
     kernelOptions.kvMulticast = options.kvMulticast;
     kernelOptions.kvMulticastTwin = options.kvMulticastTwin;
+    kernelOptions.kvMulticastCausal = options.kvMulticastCausal;
     kernelOptions.polyExp2Period = options.polyExp2Period;
     kernelOptions.softmaxReductionChains = options.softmaxReductionChains;
     kernelOptions.l2SectionBytes = options.l2SectionBytes;

@@ -19,6 +19,8 @@
 // RUN: rm -rf %t.one && fa4-compile %s --chip=sm_90a --kv-multicast-twin=false --decode-variants=false --ptxas=%ptxas -o %t.one --quiet | FileCheck %s --check-prefix=ONE --implicit-check-not=C75
 // RUN: FileCheck %s --check-prefix=ONEPTX --input-file=%t.one/fa4_fa3_p128_sm_90a/fa4_fa3_p128_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=ONEMANIFEST --input-file=%t.one/fa4_fa3_p128_sm_90a/manifest.json
+// RUN: rm -rf %t.causal && fa4-compile %s --chip=sm_90a --kv-multicast-causal --decode-variants=false --ptxas=%ptxas -o %t.causal --quiet | FileCheck %s --check-prefix=CAUSAL --implicit-check-not=C75
+// RUN: FileCheck %s --check-prefix=CAUSALPTX --input-file=%t.causal/fa4_fa3_c128_sm_90a/fa4_fa3_c128_sm_90a.ptx
 
 // CHECK: Compiling entry function 'fa4_fa3_p128_sm_90a_persistent' for 'sm_90a'
 // CHECK-NEXT: Function properties for fa4_fa3_p128_sm_90a_persistent
@@ -43,6 +45,21 @@
 // ONE-NEXT: 16 bytes stack frame, 16 bytes spill stores, 32 bytes spill loads
 // ONE: Function properties for fa4_fa3_p256_sm_90a
 // ONE-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// With --kv-multicast-causal (off by default) the causal kernels without
+// a work loop pair too and still assemble without spills; their looped
+// twins stay alone.
+// CAUSAL: Function properties for fa4_fa3_c128_sm_90a_persistent
+// CAUSAL-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CAUSAL: Function properties for fa4_fa3_c128_sm_90a{{$}}
+// CAUSAL-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CAUSAL: Function properties for fa4_fa3_c256_sm_90a{{$}}
+// CAUSAL-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CAUSALPTX-LABEL: .entry fa4_fa3_c128_sm_90a(
+// CAUSALPTX: fence.mbarrier_init.release.cluster;
+// CAUSALPTX-COUNT-12: multicast::cluster
+// CAUSALPTX-LABEL: .entry fa4_fa3_c128_sm_90a_persistent(
+// CAUSALPTX-NOT: multicast::cluster
 
 // PTX-LABEL: .entry fa4_fa3_p128_sm_90a(
 // PTX: fence.mbarrier_init.release.cluster;
@@ -101,5 +118,13 @@ func.func @p128(%q: tensor<?x?x16x128xbf16>, %k: tensor<?x?x16x128xbf16>, %v: te
 }
 func.func @p256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %v: tensor<?x?x8x256xbf16>) -> tensor<?x?x8x256xbf16> {
   %o = attn.attention %q, %k, %v : tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16> -> tensor<?x?x8x256xbf16>
+  return %o : tensor<?x?x8x256xbf16>
+}
+func.func @c128(%q: tensor<?x?x16x128xbf16>, %k: tensor<?x?x16x128xbf16>, %v: tensor<?x?x16x128xbf16>) -> tensor<?x?x16x128xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x16x128xbf16>, tensor<?x?x16x128xbf16>, tensor<?x?x16x128xbf16> -> tensor<?x?x16x128xbf16>
+  return %o : tensor<?x?x16x128xbf16>
+}
+func.func @c256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %v: tensor<?x?x8x256xbf16>) -> tensor<?x?x8x256xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16> -> tensor<?x?x8x256xbf16>
   return %o : tensor<?x?x8x256xbf16>
 }

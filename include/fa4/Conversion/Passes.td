@@ -161,6 +161,14 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "at d = 128, 512-4096 keys, and 5-6% at d = 256, 512 keys, "
            "though the pairs spill (28 B in the d = 128 producer, 40 B at "
            "d = 256, some in the consumers; bench/RESULTS.md, session 25)">,
+    Option<"kvMulticastCausal", "kv-multicast-causal", "bool",
+           /*default=*/"false",
+           "with kv-multicast, under a causal mask too: the kernel without "
+           "a work loop (and a looped twin with twin-own-tiles) runs in "
+           "pairs on adjacent row blocks, loading the K/V tiles of the "
+           "pair's last row; each consumer runs its GEMMs to its own "
+           "diagonal and keeps its turns and releases for the pair's rest. "
+           "Off until measured on the H200">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "fa3 prefill kernel with an LSE output, for profiling only: each "
            "consumer writes its work tiles' phase times (globaltimer) and "

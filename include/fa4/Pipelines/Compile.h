@@ -101,6 +101,12 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "too (on: 1.6% faster at d = 128, 5-6% at d = 256 "
                      "and 512 keys)"),
       llvm::cl::init(true)};
+  Option<bool> kvMulticastCausal{
+      *this, "kv-multicast-causal",
+      llvm::cl::desc("with kv-multicast, the causal kernel without a work "
+                     "loop in pairs too, each consumer stopping at its own "
+                     "diagonal (not yet measured; off)"),
+      llvm::cl::init(false)};
   Option<int64_t> polyExp2Period{
       *this, "poly-exp2-period",
       llvm::cl::desc("fa3 kernel: one exp2 of the softmax in this many on "

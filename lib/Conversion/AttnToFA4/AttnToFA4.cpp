@@ -99,7 +99,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                             fuseWorkTiles, narrowLastPV, trace, polyExp2Period,
                             softmaxReductionChains, l2SectionBytes,
                             pairRowBlocks, l2EvictionHints, twinOwnTiles,
-                            kvMulticast, kvMulticastTwin,
+                            kvMulticast, kvMulticastTwin, kvMulticastCausal,
                             loopProducerRegisters},
                 persistent, persistentMaxSeqKV, persistentDecode})))
       return signalPassFailure();

@@ -235,17 +235,35 @@ public:
   }
 
   /// Where a pair of CTAs may share its K/V tiles (kv-multicast): prefill
-  /// with no mask, so that two adjacent row blocks of a head see the same
-  /// tiles, and at Dv >= 128 (FA3's rule for its cluster of two), with two
-  /// or more boxes to split between the pair. A looped kernel's pair walks
-  /// one work list (work item blockIdx / 2, stride gridDim / 2), so both
-  /// take the same tiles in the same order.
+  /// at Dv >= 128 (FA3's rule for its cluster of two), with two or more
+  /// boxes to split between the pair. A looped kernel's pair walks one work
+  /// list (work item blockIdx / 2, stride gridDim / 2), so both take the
+  /// same tiles in the same order.
   static bool multicastsKV(const HopperPlan &plan) {
     return !plan.decode && !plan.workspace && !plan.clusterSplit() &&
-           !plan.consumersSplitKeys &&
-           plan.mask.getKind() == attn::MaskKind::None &&
-           plan.paddedOv >= 128 && plan.qkBoxes >= kKvMulticastCtas &&
-           plan.ovBoxes >= kKvMulticastCtas;
+           !plan.consumersSplitKeys && plan.paddedOv >= 128 &&
+           plan.qkBoxes >= kKvMulticastCtas && plan.ovBoxes >= kKvMulticastCtas;
+  }
+
+  /// Whether the two row blocks of a pair can share every K/V tile the
+  /// pair loads. Without a mask they see the same tiles. Under a causal
+  /// mask (kv-multicast-causal) the pair loads the tiles of its last row,
+  /// the union, and each consumer runs its GEMMs to its own diagonal and
+  /// only keeps its turns and releases after it (trimsTrailingTiles): so
+  /// only where the consumers trim, the kernel without a work loop or a
+  /// twin with twin-own-tiles. A window's left bound would start the two
+  /// blocks at different tiles: no pair.
+  static bool pairSharesTiles(const HopperPlan &plan,
+                              const FA3Schedule &schedule, bool persistent) {
+    switch (plan.mask.getKind()) {
+    case attn::MaskKind::None:
+      return true;
+    case attn::MaskKind::Causal:
+      return schedule.kvMulticastCausal &&
+             (!persistent || schedule.twinOwnTiles);
+    default:
+      return false;
+    }
   }
 
   /// Whether a kernel of `plan` runs in pairs: kv-multicast where the plan
@@ -257,7 +275,8 @@ public:
   static bool pairsCTAs(const HopperPlan &plan, const FA3Schedule &schedule,
                         bool persistent) {
     return schedule.kvMulticast && !schedule.fuseWorkTiles &&
-           (!persistent || schedule.kvMulticastTwin) && multicastsKV(plan);
+           (!persistent || schedule.kvMulticastTwin) && multicastsKV(plan) &&
+           pairSharesTiles(plan, schedule, persistent);
   }
 
   /// setmaxnreg's split between the producer and the consumers. FA3's

@@ -1,6 +1,7 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast=false | FileCheck %s --check-prefix=OFF
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-twin=false | FileCheck %s --check-prefix=NOTWIN
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-causal=true | FileCheck %s --check-prefix=CAUSAL
 
 // kv-multicast (on by default) at d = 128 without a mask: the kernel with one work tile per
 // CTA runs in clusters of two on adjacent row blocks of a head (work item
@@ -89,6 +90,31 @@ func.func @prefill(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: t
 
 // Under a causal mask two adjacent row blocks see different K/V tiles: no
 // pair. At Dv = 64 (one box a tile, FA3's rule) none either.
+// With kv-multicast-causal the causal kernel without a work loop pairs:
+// the pair loads the tiles its last row sees (WorkTiles::prefill over 256
+// rows), and each consumer runs its GEMMs to its own diagonal, then keeps
+// its turns and releases (the peer's slot too) for the pair's rest. The
+// looped twin, whose consumers do not trim, stays alone; so does Dv = 64.
+// CAUSAL-LABEL: func.func @causal(
+// CAUSAL: attn.attention
+// CAUSAL-SAME: cluster = array<i64: 2, 1, 1>
+// CAUSAL-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
+// CAUSAL-SAME: persistent = {
+// CAUSAL-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 1, 1, 1>
+// CAUSAL-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// CAUSAL-LABEL: func.func @shallow(
+// CAUSAL: attn.attention
+// CAUSAL-SAME: cluster = array<i64: 1, 1, 1>
+// CAUSAL-LABEL: gpu.func @fa4_fa3_causal_sm_90a(
+// CAUSAL: fa4.cluster.sync
+// CAUSAL: fa4.tma.load {{.*}} multicast 3
+// CAUSAL: fa4.mbarrier.arrive %{{.*}} in_cta %{{.*}} count 32 cta_scope
+// CAUSAL-LABEL: gpu.func @fa4_fa3_causal_sm_90a_persistent(
+// CAUSAL-NOT: multicast
+// CAUSAL-NOT: fa4.cluster.sync
+// CAUSAL-LABEL: gpu.func @fa4_fa3_shallow_sm_90a(
+// CAUSAL-NOT: multicast
+// CAUSAL-LABEL: gpu.func @fa4_fa3_shallow_sm_90a_persistent(
 // CHECK: attn.attention
 // CHECK-SAME: cluster = array<i64: 1, 1, 1>
 // CHECK: attn.attention
