@@ -158,6 +158,11 @@ MULTICAST_BENCH = ["bench_prefill_d128_none", "bench_prefill_d256_none"]
 # 512), and Sq > Skv, where the first rows see no key and a pair's first
 # block can see none while its second sees some.
 MCCAUSAL_BENCH = ["bench_prefill_d128_causal", "bench_prefill_d256_causal"]
+# "mccausaltwin": the causal looped twins in pairs as well, which needs
+# their consumers to stop at their own diagonals (`--twin-own-tiles`, off:
+# -1.7 to -3.8% alone, session 18); ptxas: 20 B of spills at d = 128, 140
+# B at d = 256. Its kernels also run the loop cases on one pair
+# (LOOP_SIZES, --persistent-ctas 3: the runtime keeps whole clusters).
 # "nomctwin": the looped twins with one CTA per work item
 # (`--kv-multicast-twin=false`; the pairs, default since session 25, were
 # 1.6% faster at d = 128 and 5-6% at d = 256, 512 keys).
@@ -200,7 +205,12 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nomc": (["--kv-multicast=false"], MULTICAST_BENCH),
             "nomctwin": (["--kv-multicast-twin=false"], MULTICAST_BENCH),
             "r24": (["--loop-producer-registers=24"], TWIN_BENCH),
-            "mccausal": (["--kv-multicast-causal"], MCCAUSAL_BENCH)}
+            "mccausal": (["--kv-multicast-causal"], MCCAUSAL_BENCH),
+            "mccausaltwin": (["--kv-multicast-causal", "--twin-own-tiles"],
+                             MCCAUSAL_BENCH)}
+# Variants whose looped twins run in pairs of their own making: their
+# kernels also take LOOP_SIZES on LOOP_CTAS persistent CTAs.
+LOOP_VARIANTS = {"mccausaltwin"}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
 # cases (their LSE is the trace) and no benchmark rows.
@@ -502,6 +512,11 @@ def main():
                 for case, (b, sq, skv) in enumerate(sizes):
                     cases.write(f"--b {b} --sq {sq} --skv {skv} "
                                 f"--seed {9 + case}\n")
+                if any(kernel_name.endswith(f"_{v}") for v in LOOP_VARIANTS):
+                    for case, (b, sq, skv) in enumerate(LOOP_SIZES):
+                        cases.write(f"--b {b} --sq {sq} --skv {skv} "
+                                    f"--seed {70000 + case} "
+                                    f"--persistent-ctas {LOOP_CTAS}\n")
     with open(os.path.join(args.out, "bench.txt"), "w") as bench:
         bench.write("\n".join(bench_rows) + "\n")
 

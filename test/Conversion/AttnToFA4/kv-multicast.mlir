@@ -2,6 +2,7 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast=false | FileCheck %s --check-prefix=OFF
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-twin=false | FileCheck %s --check-prefix=NOTWIN
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-causal=true | FileCheck %s --check-prefix=CAUSAL
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a "--convert-attn-to-fa4=kv-multicast-causal=true twin-own-tiles=true" | FileCheck %s --check-prefix=CAUSALTWIN
 
 // kv-multicast (on by default) at d = 128 without a mask: the kernel with one work tile per
 // CTA runs in clusters of two on adjacent row blocks of a head (work item
@@ -115,6 +116,17 @@ func.func @prefill(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: t
 // CAUSAL-LABEL: gpu.func @fa4_fa3_shallow_sm_90a(
 // CAUSAL-NOT: multicast
 // CAUSAL-LABEL: gpu.func @fa4_fa3_shallow_sm_90a_persistent(
+// With twin-own-tiles the causal twin's consumers stop at their own
+// diagonals too, and it pairs as well, on its own launch.
+// CAUSALTWIN-LABEL: func.func @causal(
+// CAUSALTWIN: attn.attention
+// CAUSALTWIN-SAME: cluster = array<i64: 2, 1, 1>
+// CAUSALTWIN-SAME: persistent = {
+// CAUSALTWIN-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>
+// CAUSALTWIN-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
+// CAUSALTWIN-LABEL: gpu.func @fa4_fa3_causal_sm_90a_persistent(
+// CAUSALTWIN: fa4.tma.load {{.*}} multicast 3
+// CAUSALTWIN-LABEL: gpu.func @fa4_fa3_shallow_sm_90a(
 // CHECK: attn.attention
 // CHECK-SAME: cluster = array<i64: 1, 1, 1>
 // CHECK: attn.attention
