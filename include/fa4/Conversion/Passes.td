@@ -120,8 +120,9 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "padded Dv up to 128: setmaxnreg's budget for the producer, "
            "whose work list (and a pair's peer) spilled at FA3's 24 (28 B "
            "in the d = 128 twin in pairs); the consumers keep the rest of "
-           "the pool (232 at 32). 32 measured 0.5-1.8% faster than 24 in "
-           "the twins at d = 64 and 128, and the d = 256 twin, whose "
+           "the pool (232 at 32). 32 measured 0.7% faster than 24 on average "
+           "(12 readings, -1.8 to +0.1%) in the twins at d = 64 and 128; "
+           "the d = 256 twin, whose "
            "consumers need their 240, keeps FA3's split (bench/RESULTS.md, "
            "session 25). A multiple of 8 from 24 (FA3's split) to 64">,
     Option<"twinOwnTiles", "twin-own-tiles", "bool", /*default=*/"false",

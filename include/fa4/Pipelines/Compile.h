@@ -75,7 +75,7 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       *this, "loop-producer-registers",
       llvm::cl::desc("fa3 looped prefill kernel at Dv <= 128: the "
                      "producer's setmaxnreg budget (24: FA3's split; 32, "
-                     "the default, measured 0.5-1.8% faster)"),
+                     "the default, measured 0.7% faster)"),
       llvm::cl::init(32)};
   Option<bool> twinOwnTiles{
       *this, "twin-own-tiles",

@@ -269,9 +269,9 @@ public:
   /// Whether a kernel of `plan` runs in pairs: kv-multicast where the plan
   /// allows it, and not with the fused work-tile hand-over (never measured
   /// with it). A looped kernel also needs kv-multicast-twin (on): its pairs
-  /// spill, 28 B at d = 128 (all in the 24-register producer) and 40 B at
-  /// d = 256 (some in the consumers), and still ran 1.6% and 5-6% faster
-  /// than one CTA per work item (session 25).
+  /// spill, 8 B at d = 128 in the producer (28 B at FA3's 24 registers) and
+  /// 40 B at d = 256 (some in the consumers), and still ran 1.6% and 5-6%
+  /// faster than one CTA per work item (session 25).
   static bool pairsCTAs(const HopperPlan &plan, const FA3Schedule &schedule,
                         bool persistent) {
     return schedule.kvMulticast && !schedule.fuseWorkTiles &&
@@ -284,8 +284,8 @@ public:
   /// looped prefill kernel's producer also keeps its work list (and a
   /// pair's peer) and spilled there (28 B in the d = 128 twin in pairs).
   /// At a padded Dv up to 128 the consumers have registers to spare: the
-  /// producer gets loop-producer-registers (32: 0.5-1.8% faster, session
-  /// 25) and the consumers the rest of the pool. At d = 256 the consumers
+  /// producer gets loop-producer-registers (32: 0.7% faster on average,
+  /// session 25) and the consumers the rest of the pool. At d = 256 the consumers
   /// need their 240 (the twin spilled more and ran 1.2% slower at 232).
   static WarpgroupRegisters warpgroupRegisters(const HopperPlan &plan,
                                                const FA3Schedule &schedule,
