@@ -169,6 +169,10 @@ MCCAUSAL_BENCH = ["bench_prefill_d128_causal", "bench_prefill_d256_causal"]
 # "r24": the looped twins at Dv <= 128 with FA3's setmaxnreg split, 24
 # registers a producer and 240 a consumer (`--loop-producer-registers=24`),
 # against the default 32 / 232, which spills less in the producer.
+# "r40": 40 / 232, the same consumers (the pool's 504 a thread of a
+# warpgroup over two consumers rounds 236 down to 232 at 32), and no
+# producer spill left in the d = 64 and 128 twins (8 B at 32); not yet
+# timed.
 # "pp0": no ping-pong (`--ping-pong=0`): the consumers issue their GEMMs
 # without taking turns, against the default, whose named barriers order
 # them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
@@ -205,6 +209,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nomc": (["--kv-multicast=false"], MULTICAST_BENCH),
             "nomctwin": (["--kv-multicast-twin=false"], MULTICAST_BENCH),
             "r24": (["--loop-producer-registers=24"], TWIN_BENCH),
+            "r40": (["--loop-producer-registers=40"], TWIN_BENCH),
             "mccausal": (["--kv-multicast-causal"], MCCAUSAL_BENCH),
             "mccausaltwin": (["--kv-multicast-causal", "--twin-own-tiles"],
                              MCCAUSAL_BENCH)}
