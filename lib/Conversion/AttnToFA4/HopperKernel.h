@@ -285,8 +285,9 @@ public:
   /// pair's peer) and spilled there (28 B in the d = 128 twin in pairs).
   /// At a padded Dv up to 128 the consumers have registers to spare: the
   /// producer gets loop-producer-registers (32: 0.7% faster on average,
-  /// session 25) and the consumers the rest of the pool. At d = 256 the consumers
-  /// need their 240 (the twin spilled more and ran 1.2% slower at 232).
+  /// session 25) and the consumers the rest of the pool. At d = 256 the
+  /// consumers need their 240 (the twin spilled more and ran 1.2% slower at
+  /// 232).
   static WarpgroupRegisters warpgroupRegisters(const HopperPlan &plan,
                                                const FA3Schedule &schedule,
                                                bool persistent);

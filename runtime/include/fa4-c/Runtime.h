@@ -24,8 +24,9 @@ extern "C" {
 #define FA4_RT_API __attribute__((visibility("default")))
 
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
-   version 10 lets a kernel with a persistent twin launch in clusters (the
-   twin, on its own launch, without one); version 9 gives a split picked at
+   version 10 lets a persistent launch run in clusters along x, the kernel's
+   or its twin's (a clustered kernel beside a twin needs the twin's own
+   launch, whose cap keeps whole clusters); version 9 gives a split picked at
    launch a minimum partition count (workspace.split_at_launch.min_partitions:
    that many partitions of one key tile each where the minimum keys per
    partition would leave fewer); version 8 adds a decode variant (decode: a
