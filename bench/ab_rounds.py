@@ -22,13 +22,14 @@ import time
 
 import torch
 
-from compare_sdpa import call_times, fa4_outputs, import_fa4, input_sets, load_problem, warm_up
+from compare_sdpa import fa4_outputs, import_fa4, input_sets, load_problem, warm_up
 from gpu_clocks import ClockSampler
+from round_spread import timed_calls
 
 
 def median_round(fn):
-    """The median call of a round of 30, as round_spread.py times one."""
-    times = call_times(fn, warmup=0, warmup_ms=100)
+    """The median call of a round of 30, timed as round_spread.py times one."""
+    times = timed_calls(fn)
     return times[len(times) // 2]
 
 

@@ -66,11 +66,16 @@ FA4_RUN="$BUILD/fa4-run/fa4-run"
 # The runtime library the Python launches load (test/gpu/, bench/).
 runtime_lib="$(find "$BUILD" -name "libfa4rt.so*" -type f | head -1)"
 
+# The artifact directory of kernel $1 (empty where none matches).
+artifact_dir() {
+  compgen -G "artifacts/fa4_*_${1}_sm_*" | head -1 || true
+}
+
 # FA4_TRACE / FA4_NCU entries, "KERNEL:B:S": sets kernel, batch, seq and
 # dir, the artifact directory (empty where none matches).
 parse_entry() {
   IFS=: read -r kernel batch seq <<<"$1"
-  dir=$(compgen -G "artifacts/fa4_*_${kernel}_sm_*" | head -1 || true)
+  dir=$(artifact_dir "$kernel")
 }
 
 # rows: "DIR:B:S" for each "KERNEL:B:S" entry of $1 whose artifact exists
@@ -332,8 +337,8 @@ if [ -n "${FA4_AB:-}" ] && python3 -c "import torch" 2>/dev/null; then
   for entry in "${entries[@]}"; do
     IFS=: read -r pair batch seq <<<"$entry"
     IFS=, read -r kernel_a kernel_b <<<"$pair"
-    dir_a=$(compgen -G "artifacts/fa4_*_${kernel_a}_sm_*" | head -1 || true)
-    dir_b=$(compgen -G "artifacts/fa4_*_${kernel_b}_sm_*" | head -1 || true)
+    dir_a=$(artifact_dir "$kernel_a")
+    dir_b=$(artifact_dir "$kernel_b")
     if [ -z "$dir_a" ] || [ -z "$dir_b" ]; then
       echo "### $entry: no artifact for $kernel_a or $kernel_b" >>"$OUT/ab.txt"
       continue
@@ -349,7 +354,7 @@ if [ -n "${FA4_LAUNCH_COST:-}" ] && python3 -c "import torch" 2>/dev/null; then
   rows=()
   for entry in "${entries[@]}"; do
     IFS=: read -r kernel batch sq skv <<<"$entry"
-    dir=$(compgen -G "artifacts/fa4_*_${kernel}_sm_*" | head -1 || true)
+    dir=$(artifact_dir "$kernel")
     [ -n "$dir" ] && rows+=("$dir:$batch:$sq:$skv")
   done
   FA4_RUNTIME_LIB="$runtime_lib" python3 bench/launch_cost.py "${rows[@]}" >"$OUT/launch.txt" 2>&1 ||
