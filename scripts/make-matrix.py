@@ -152,27 +152,31 @@ CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # three K/V stages and the tiles alone, measured -14 to -16% between them
 # while the peer's slot release was at cluster scope.)
 MULTICAST_BENCH = ["bench_prefill_d128_none", "bench_prefill_d256_none"]
-# "mccausal": the causal kernels without a loop in pairs too
-# (`--kv-multicast-causal`, off: not yet measured). Its kernels also run
-# the pairs' sizes past the twins' bounds (d = 128: 4096 keys, d = 256:
-# 512), and Sq > Skv, where the first rows see no key and a pair's first
-# block can see none while its second sees some.
+# "mccausal": every causal kernel without a loop in pairs
+# (`--kv-multicast-causal-min-seq-kv=0`), the d = 256 one too, which the
+# default keeps alone: it serves launches from 513 keys, and ran 2.0-3.8%
+# slower in pairs at 1024 (session 26). Its kernels also run the pairs'
+# sizes past the twins' bounds (d = 128: 4096 keys, d = 256: 512), and
+# Sq > Skv, where the first rows see no key and a pair's first block can
+# see none while its second sees some; so do the default causal kernels.
+# "nomccausal": the causal kernels alone (`--kv-multicast-causal=false`),
+# against the default's d = 128 pairs (2.3-3.2% faster from 8192 keys).
 MCCAUSAL_BENCH = ["bench_prefill_d128_causal", "bench_prefill_d256_causal"]
 # "mccausaltwin": the causal looped twins in pairs as well, which needs
 # their consumers to stop at their own diagonals (`--twin-own-tiles`, off:
-# -1.7 to -3.8% alone, session 18); ptxas: 20 B of spills at d = 128, 140
-# B at d = 256. Its kernels also run the loop cases on one pair
-# (LOOP_SIZES, --persistent-ctas 3: the runtime keeps whole clusters).
+# -1.7 to -3.8% alone, session 18); 1.4-5.3% slower than the default at
+# 512-2048 keys (session 26). Its kernels also run the loop cases on one
+# pair (LOOP_SIZES, --persistent-ctas 3: the runtime keeps whole clusters).
 # "nomctwin": the looped twins with one CTA per work item
 # (`--kv-multicast-twin=false`; the pairs, default since session 25, were
 # 1.6% faster at d = 128 and 5-6% at d = 256, 512 keys).
 # "r24": the looped twins at Dv <= 128 with FA3's setmaxnreg split, 24
 # registers a producer and 240 a consumer (`--loop-producer-registers=24`),
-# against the default 32 / 232, which spills less in the producer.
-# "r40": 40 / 232, the same consumers (the pool's 504 a thread of a
-# warpgroup over two consumers rounds 236 down to 232 at 32), and no
-# producer spill left in the d = 64 and 128 twins (8 B at 32); not yet
-# timed.
+# against the default 40 / 232, whose producer does not spill.
+# "r32": 32 / 232, the same consumers (the pool's 504 a thread of a
+# warpgroup over two consumers rounds 236 down to 232 at 32), 8 B of
+# producer spills in the d = 128 twin in pairs; the default until session
+# 26, where 40 ran 0.2-1.1% faster.
 # "pp0": no ping-pong (`--ping-pong=0`): the consumers issue their GEMMs
 # without taking turns, against the default, whose named barriers order
 # them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
@@ -209,10 +213,12 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nomc": (["--kv-multicast=false"], MULTICAST_BENCH),
             "nomctwin": (["--kv-multicast-twin=false"], MULTICAST_BENCH),
             "r24": (["--loop-producer-registers=24"], TWIN_BENCH),
-            "r40": (["--loop-producer-registers=40"], TWIN_BENCH),
-            "mccausal": (["--kv-multicast-causal"], MCCAUSAL_BENCH),
-            "mccausaltwin": (["--kv-multicast-causal", "--twin-own-tiles"],
-                             MCCAUSAL_BENCH)}
+            "r32": (["--loop-producer-registers=32"], TWIN_BENCH),
+            "mccausal": (["--kv-multicast-causal-min-seq-kv=0"],
+                         MCCAUSAL_BENCH),
+            "nomccausal": (["--kv-multicast-causal=false"], MCCAUSAL_BENCH),
+            "mccausaltwin": (["--kv-multicast-causal-min-seq-kv=0",
+                              "--twin-own-tiles"], MCCAUSAL_BENCH)}
 # Variants whose looped twins run in pairs of their own making: their
 # kernels also take LOOP_SIZES on LOOP_CTAS persistent CTAs.
 LOOP_VARIANTS = {"mccausaltwin"}
@@ -236,7 +242,7 @@ VARIANT_BATCHED_SIZES = [(3, 1023, 1024), (5, 777, 2047)]
 MULTICAST_SIZES = [(1, 300, 4097), (2, 129, 4500), (3, 77, 5001),
                    (1, 1, 8193), (1, 1023, 4100), (2, 256, 4352)]
 EXTRA_SIZES = {name: MULTICAST_SIZES for name in MULTICAST_BENCH}
-# The causal ones (mccausal) add Sq > Skv past the bounds.
+# The causal ones add Sq > Skv past the bounds.
 EXTRA_SIZES.update({name: MULTICAST_SIZES + [(1, 4200, 4097), (2, 700, 600)]
                     for name in MCCAUSAL_BENCH})
 # Split-K decode (the split-K issue): kernels compiled with size hints, so
@@ -322,8 +328,11 @@ LAUNCH_DECODE_BENCH = {"decode_d128_h32x8_launch": [(1, 1, 8192),
 # them). Built with --rule-copies.
 LAUNCH_RULE_VARIANTS = {"min1": (1, None), "min1_cap48": (1, 48),
                         "min1_cap96": (1, 96)}
+# (333, 4500): past the d <= 128 twins' 4096 keys, the kernel without a
+# loop, in pairs (kv-multicast, kv-multicast-causal), over an odd count of
+# row blocks.
 SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
-         (799, 3), (1023, 1024), (1024, 1023), (4096, 4096)]
+         (799, 3), (1023, 1024), (1024, 1023), (4096, 4096), (333, 4500)]
 # A matrix kernel with a looped twin also runs these (B, Sq, Skv) on three
 # persistent CTAs (fa4-run --persistent-ctas 3), so that each CTA loops over
 # dozens of work tiles: the fused hand-over from one work tile to the next,

@@ -52,6 +52,7 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     kernelOptions.kvMulticast = options.kvMulticast;
     kernelOptions.kvMulticastTwin = options.kvMulticastTwin;
     kernelOptions.kvMulticastCausal = options.kvMulticastCausal;
+    kernelOptions.kvMulticastCausalMinSeqKV = options.kvMulticastCausalMinSeqKV;
     kernelOptions.polyExp2Period = options.polyExp2Period;
     kernelOptions.softmaxReductionChains = options.softmaxReductionChains;
     kernelOptions.l2SectionBytes = options.l2SectionBytes;

@@ -26,15 +26,17 @@
 // The plan (163968 bytes, two K/V stages) and, past it, the twin's second
 // Q buffer (32 KB from 164864) and its four barriers.
 // CHECK-SAME: dynamic_smem_bytes = 197664 : i64
-// CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
 // CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
-// By default (Dv <= 128, no window mask) the kernel takes one CTA per work
-// tile, and its looped twin serves Skv <= 4096 at Dv = 128 (2048 at
-// Dv <= 64; the SHORT checks below take 2048).
+// By default (Dv <= 128, no window mask) the kernel takes one work tile a
+// CTA, here in pairs of CTAs (kv-multicast-causal: it serves only past its
+// twin's bound, from 4097 keys), and its looped twin serves Skv <= 4096 at
+// Dv = 128 (2048 at Dv <= 64; the SHORT checks below take 2048), on its own
+// launch.
 // This one is causal at Dv = 128: its plan keeps two K/V stages so that the
 // twin stores O by TMA too (O's tensor map last), box by box past the plan.
 // CHECK-SAME: "f32:scale_log2", "tmap:o:1x64x1x64:128"]
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_attention_sm_90a_module::@fa4_fa3_attention_sm_90a_persistent, max_seq_kv = 4096 : i64}
+// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_attention_sm_90a_module::@fa4_fa3_attention_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 4096 : i64}
 // CHECK: gpu.binary @fa4_fa3_attention_sm_90a_module
 // CHECK-SAME: assembly = "
 // CHECK-SAME: .target sm_90a
@@ -57,19 +59,19 @@
 // PERSIST: gpu.binary @fa4_fa3_attention_sm_90a_module
 // PERSIST-SAME: .visible .entry fa4_fa3_attention_sm_90a(
 // PERSIST-SAME: %nctaid.x;
-// A looped kernel at Dv <= 128 gives its producer 32 registers
+// A looped kernel at Dv <= 128 gives its producer 40 registers
 // (loop-producer-registers) and its consumers the rest of the pool, 232;
 // 24 keeps FA3's split.
 // PERSIST-SAME: setmaxnreg.inc.sync.aligned.u32 \09232;
-// PERSIST-SAME: setmaxnreg.dec.sync.aligned.u32 \0932;
+// PERSIST-SAME: setmaxnreg.dec.sync.aligned.u32 \0940;
 // PERSIST-NOT: gpu.module
 // FA3SPLIT: .visible .entry fa4_fa3_attention_sm_90a(
 // FA3SPLIT-SAME: setmaxnreg.inc.sync.aligned.u32 \09240;
 // FA3SPLIT-SAME: setmaxnreg.dec.sync.aligned.u32 \0924;
 
 // SHORT: fa4.abi = {
-// SHORT-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
-// SHORT-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_attention_sm_90a_module::@fa4_fa3_attention_sm_90a_persistent, max_seq_kv = 2048 : i64}
+// SHORT-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
+// SHORT-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_attention_sm_90a_module::@fa4_fa3_attention_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 2048 : i64}
 // SHORT: gpu.binary
 // SHORT-SAME: .visible .entry fa4_fa3_attention_sm_90a(
 // SHORT-SAME: .visible .entry fa4_fa3_attention_sm_90a_persistent(

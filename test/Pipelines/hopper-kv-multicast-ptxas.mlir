@@ -6,10 +6,13 @@
 // (multicast mask 3: d = 128's two boxes a tile, d = 256's four), and
 // releases its slots on the peer's barriers (mapa, an arrive of 32 per warp
 // at CTA scope, CUTLASS's form); the kernels still assemble without
-// spills, the looped twins in pairs with a few words (the pair's work list
-// beside the producer's state: 8 B at d = 128, whose producer gets 32
-// registers, 28 B at 24; 32 B at d = 256, which keeps FA3's 24; 1.6% and
-// 5-6% faster than one CTA per work item all the same, session 25).
+// spills, the d = 128 twin in pairs too (its producer gets 40 registers;
+// 8 B at 32, 28 B at 24), the d = 256 one with a few words (the pair's
+// work list beside the producer's state: 32 B, at FA3's 24; 5-6% faster
+// than one CTA per work item all the same, session 25). The causal kernel
+// beside the d = 128 twin, which serves launches past 4096 keys, pairs as
+// well (kv-multicast-causal); the d = 256 one, from 513 keys, stays alone
+// under kv-multicast-causal-min-seq-kv (2048).
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --kv-multicast --decode-variants=false --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/fa4_fa3_p128_sm_90a/fa4_fa3_p128_sm_90a.ptx
@@ -19,12 +22,14 @@
 // RUN: rm -rf %t.one && fa4-compile %s --chip=sm_90a --kv-multicast-twin=false --decode-variants=false --ptxas=%ptxas -o %t.one --quiet | FileCheck %s --check-prefix=ONE --implicit-check-not=C75
 // RUN: FileCheck %s --check-prefix=ONEPTX --input-file=%t.one/fa4_fa3_p128_sm_90a/fa4_fa3_p128_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=ONEMANIFEST --input-file=%t.one/fa4_fa3_p128_sm_90a/manifest.json
-// RUN: rm -rf %t.causal && fa4-compile %s --chip=sm_90a --kv-multicast-causal --decode-variants=false --ptxas=%ptxas -o %t.causal --quiet | FileCheck %s --check-prefix=CAUSAL --implicit-check-not=C75
-// RUN: FileCheck %s --check-prefix=CAUSALPTX --input-file=%t.causal/fa4_fa3_c128_sm_90a/fa4_fa3_c128_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=CAUSALPTX --input-file=%t/fa4_fa3_c128_sm_90a/fa4_fa3_c128_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=ALONE256 --input-file=%t/fa4_fa3_c256_sm_90a/fa4_fa3_c256_sm_90a.ptx
+// RUN: rm -rf %t.causal && fa4-compile %s --chip=sm_90a --kv-multicast-causal-min-seq-kv=0 --decode-variants=false --ptxas=%ptxas -o %t.causal --quiet | FileCheck %s --check-prefix=CAUSAL --implicit-check-not=C75
+// RUN: FileCheck %s --check-prefix=CAUSAL256PTX --input-file=%t.causal/fa4_fa3_c256_sm_90a/fa4_fa3_c256_sm_90a.ptx
 
 // CHECK: Compiling entry function 'fa4_fa3_p128_sm_90a_persistent' for 'sm_90a'
 // CHECK-NEXT: Function properties for fa4_fa3_p128_sm_90a_persistent
-// CHECK-NEXT: 8 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK: Compiling entry function 'fa4_fa3_p128_sm_90a' for 'sm_90a'
 // CHECK-NEXT: Function properties for fa4_fa3_p128_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -33,6 +38,12 @@
 // CHECK-NEXT: 24 bytes stack frame, 32 bytes spill stores, 40 bytes spill loads
 // CHECK: Compiling entry function 'fa4_fa3_p256_sm_90a' for 'sm_90a'
 // CHECK-NEXT: Function properties for fa4_fa3_p256_sm_90a
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CHECK: Function properties for fa4_fa3_c128_sm_90a_persistent
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CHECK: Function properties for fa4_fa3_c128_sm_90a{{$}}
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CHECK: Function properties for fa4_fa3_c256_sm_90a{{$}}
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // With --kv-multicast-twin=false the twins load for themselves alone: the
 // d = 128 one spills nothing, the d = 256 one 16 B (its work loop's state
@@ -46,20 +57,24 @@
 // ONE: Function properties for fa4_fa3_p256_sm_90a
 // ONE-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// With --kv-multicast-causal (off by default) the causal kernels without
-// a work loop pair too and still assemble without spills; their looped
-// twins stay alone.
-// CAUSAL: Function properties for fa4_fa3_c128_sm_90a_persistent
-// CAUSAL-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CAUSAL: Function properties for fa4_fa3_c128_sm_90a{{$}}
-// CAUSAL-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CAUSAL: Function properties for fa4_fa3_c256_sm_90a{{$}}
-// CAUSAL-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// The causal kernel at d = 128 in pairs; its looped twin stays alone.
 // CAUSALPTX-LABEL: .entry fa4_fa3_c128_sm_90a(
 // CAUSALPTX: fence.mbarrier_init.release.cluster;
 // CAUSALPTX-COUNT-12: multicast::cluster
 // CAUSALPTX-LABEL: .entry fa4_fa3_c128_sm_90a_persistent(
 // CAUSALPTX-NOT: multicast::cluster
+// ALONE256-LABEL: .entry fa4_fa3_c256_sm_90a(
+// ALONE256-NOT: multicast::cluster
+// ALONE256-NOT: barrier.cluster
+// With --kv-multicast-causal-min-seq-kv=0 the d = 256 causal kernel pairs
+// too (four boxes a tile) and still assembles without spills.
+// CAUSAL: Function properties for fa4_fa3_c256_sm_90a{{$}}
+// CAUSAL-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CAUSAL256PTX-LABEL: .entry fa4_fa3_c256_sm_90a(
+// CAUSAL256PTX: fence.mbarrier_init.release.cluster;
+// CAUSAL256PTX-COUNT-24: multicast::cluster
+// CAUSAL256PTX-LABEL: .entry fa4_fa3_c256_sm_90a_persistent(
+// CAUSAL256PTX-NOT: multicast::cluster
 
 // PTX-LABEL: .entry fa4_fa3_p128_sm_90a(
 // PTX: fence.mbarrier_init.release.cluster;

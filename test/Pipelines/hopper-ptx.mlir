@@ -263,7 +263,7 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // PERSIST-DAG: mov.u32 %r{{[0-9]+}}, %nctaid.x;
 // PERSIST-DAG: mbarrier.init.shared.b64 [fa4_dynamic_smem+213008], %r{{[0-9]+}};
 // PERSIST-DAG: setmaxnreg.inc.sync.aligned.u32 232;
-// PERSIST-DAG: setmaxnreg.dec.sync.aligned.u32 32;
+// PERSIST-DAG: setmaxnreg.dec.sync.aligned.u32 40;
 // PERSIST-DAG: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+212992], %r{{[0-9]+}};
 // The fused work-tile transition (--fuse-work-tiles, off by default):
 // after the K/V loop each consumer releases its Q tile; then, in one GEMM

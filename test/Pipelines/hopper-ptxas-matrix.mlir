@@ -16,13 +16,10 @@
 // module also holds the kernel's looped twin (persistent-max-seq-kv's default, 2048; under a causal mask
 // at Dv > 64 because its plan keeps room to stage O past it), which runs
 // only up to Skv = 2048: the TWIN checks hold it to the same registers and
-// no C75xx advisory, and record their spills: none since the warpgroup
-// index is broadcast from lane 0 (the MQA d = 128 twin spilled 4 B before),
-// but for the causal twins' paired work order (pair-row-blocks): 24 B in
-// the (192, 128) one (8 B before its work tiles went in L2 sections, 16 B
-// with them), whose two Q buffers do not fit, so that O leaves box by box,
-// and 16 B in the (128, 64) one with LSE (none before), whose one box of O
-// leaves through a slot too (kMinBoxesToStageOverQ).
+// no C75xx advisory, and record their spills: none at a Dv up to 128 (the
+// producer's 40 registers hold a looped kernel's work list, and a pair's
+// peer), 4 B in the (192, 128) twins and 84 B in the d = 256 one, whose
+// consumers fill their 240 registers.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=%ptxas -o %t --quiet > %t.log
 // RUN: FileCheck %s --implicit-check-not=C75 < %t.log
@@ -205,13 +202,12 @@ func.func @d256_256_h6_1_w17_33_f16_lse(%q: tensor<?x?x6x256xf16>, %k: tensor<?x
 // TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
 // The twins without a mask at a padded Dv of 128 run in pairs
-// (kv-multicast-twin): the pair's work list and the peer's barriers spill
-// a few words in the producer, 8 B with its 32 registers
-// (loop-producer-registers; 24 B at FA3's 24), and still ran 1.6% faster
-// than one CTA per work item (session 25).
+// (kv-multicast-twin): the pair's work list and the peer's barriers fit
+// the producer's 40 registers (loop-producer-registers; 8 B of spills at
+// 32, 24 B at FA3's 24).
 // TWIN: Compiling entry function 'fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
 // TWIN-NEXT: Function properties for fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a_persistent
-// TWIN-NEXT: 8 bytes stack frame, 8 bytes spill stores, {{[0-9]+}} bytes spill loads
+// TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // TWIN-NEXT: Used 168 registers
 // TWIN: Compiling entry function 'fa4_fa3_d128_64_h6_3_none_bf16_sm_90a_persistent' for 'sm_90a'
 // TWIN-NEXT: Function properties for fa4_fa3_d128_64_h6_3_none_bf16_sm_90a_persistent

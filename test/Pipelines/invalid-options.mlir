@@ -9,6 +9,7 @@
 // RUN: not fa4-compile %s --chip=sm_90a --softmax-reduction-chains=0 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=CHAINS
 // RUN: not fa4-compile %s --chip=sm_90a --loop-producer-registers=28 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=PRODUCER
 // RUN: not fa4-compile %s --chip=sm_90a --loop-producer-registers=72 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=PRODUCER72
+// RUN: not fa4-compile %s --chip=sm_90a --kv-multicast-causal-min-seq-kv=-1 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=CAUSALPAIRS
 
 // KIND: for the --kernel option: Cannot find option named 'fast'!
 // CHIP: error: unknown chip 'sm_80'; expected sm_100a or sm_90a
@@ -18,6 +19,7 @@
 // POLY: error: 'attn.attention' op convert-attn-to-fa4: poly-exp2-period is -1; expected 0 (every exp2 on MUFU) or a period >= 1
 // PRODUCER: error: 'attn.attention' op convert-attn-to-fa4: loop-producer-registers is 28; expected a multiple of 8 from 24 (FA3's split) to 64
 // PRODUCER72: error: 'attn.attention' op convert-attn-to-fa4: loop-producer-registers is 72; expected a multiple of 8 from 24 (FA3's split) to 64
+// CAUSALPAIRS: error: 'attn.attention' op convert-attn-to-fa4: kv-multicast-causal-min-seq-kv is -1; expected 0 (every causal kernel) or a key count
 // CHAINS: error: 'attn.attention' op convert-attn-to-fa4: softmax-reduction-chains is 0; expected 1 (one chain) or more
 
 func.func @attention(%q: tensor<?x?x8x128xbf16>) -> tensor<?x?x8x128xbf16> {

@@ -29,7 +29,7 @@ print("mask", info.mask, "window", info.window_left, info.window_right,
       "scale %.6f" % info.scale, "has_lse", info.has_lse)
 # CHECK-NEXT: sizes -1 -1 -1
 print("sizes", info.batch, info.seq_q, info.seq_kv)
-# CHECK-NEXT: block (384, 1, 1) cluster (1, 1, 1) smem 197664
+# CHECK-NEXT: block (384, 1, 1) cluster (2, 1, 1) smem 197664
 print("block", info.block, "cluster", info.cluster, "smem", info.smem)
 # CHECK-NEXT: strictest 16 16
 print("strictest", info.base_align_bytes, info.stride_align_bytes)

@@ -115,16 +115,18 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "26-96 us work tile, and only the second consumer's is on the "
            "critical path">,
     Option<"loopProducerRegisters", "loop-producer-registers", "int64_t",
-           /*default=*/"32",
+           /*default=*/"40",
            "fa3 looped prefill kernel with two consumer warpgroups at a "
            "padded Dv up to 128: setmaxnreg's budget for the producer, "
            "whose work list (and a pair's peer) spilled at FA3's 24 (28 B "
-           "in the d = 128 twin in pairs); the consumers keep the rest of "
-           "the pool (232 at 32). 32 measured 0.7% faster than 24 on average "
-           "(12 readings, -1.8 to +0.1%) in the twins at d = 64 and 128; "
-           "the d = 256 twin, whose "
-           "consumers need their 240, keeps FA3's split (bench/RESULTS.md, "
-           "session 25). A multiple of 8 from 24 (FA3's split) to 64">,
+           "in the d = 128 twin in pairs, 8 B at 32, none at 40); the "
+           "consumers keep the rest of the pool, rounded down to a multiple "
+           "of 8 (232 at 32 and 40). 32 measured 0.7% faster than 24 on "
+           "average (12 readings, -1.8 to +0.1%) in the twins at d = 64 and "
+           "128 (session 25), 40 another 0.2-1.1% on four rows (session 26; "
+           "bench/RESULTS.md); the d = 256 twin, whose consumers need their "
+           "240, keeps FA3's split. A multiple of 8 from 24 (FA3's split) "
+           "to 64">,
     Option<"twinOwnTiles", "twin-own-tiles", "bool", /*default=*/"false",
            "fa3 looped twin under a causal mask (or a window's right "
            "bound): each consumer runs its GEMMs only to the last K/V tile "
@@ -163,13 +165,26 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "though the pairs spill (28 B in the d = 128 producer, 40 B at "
            "d = 256, some in the consumers; bench/RESULTS.md, session 25)">,
     Option<"kvMulticastCausal", "kv-multicast-causal", "bool",
-           /*default=*/"false",
-           "with kv-multicast, under a causal mask too: the kernel without "
-           "a work loop (and a looped twin with twin-own-tiles) runs in "
-           "pairs on adjacent row blocks, loading the K/V tiles of the "
-           "pair's last row; each consumer runs its GEMMs to its own "
-           "diagonal and keeps its turns and releases for the pair's rest. "
-           "Off until measured on the H200">,
+           /*default=*/"true",
+           "with kv-multicast, under a causal mask too, in a kernel that "
+           "only runs at kv-multicast-causal-min-seq-kv keys or more: the "
+           "kernel without a work loop (and a looped twin with "
+           "twin-own-tiles) runs in pairs on adjacent row blocks, loading "
+           "the K/V tiles of the pair's last row; each consumer runs its "
+           "GEMMs to its own diagonal and keeps its turns and releases for "
+           "the pair's rest. Timed against one CTA per work tile in "
+           "alternating rounds: 2.3-3.4% faster from 8192 keys at d = 128 "
+           "and 256 and from 4096 at d = 256, even at 2048-4096 and 2.0-3.8% "
+           "slower at d = 256 1024 keys, where the shorter block idles for "
+           "the union's last tiles; the looped twins in pairs 1.4-5.3% slower "
+           "at 512-2048 keys (bench/RESULTS.md, session 26)">,
+    Option<"kvMulticastCausalMinSeqKV", "kv-multicast-causal-min-seq-kv",
+           "int64_t", /*default=*/"2048",
+           "kv-multicast-causal pairs a kernel only where every launch it "
+           "serves has at least this many keys: a static Skv, or the kernel "
+           "without a work loop above its looped twin's bound (d = 128: "
+           "from 2049 keys; d = 256, whose twin stops at 512, stays alone). "
+           "0: every causal kernel that can pair">,
     Option<"trace", "trace", "bool", /*default=*/"false",
            "fa3 prefill kernel with an LSE output, for profiling only: each "
            "consumer writes its work tiles' phase times (globaltimer) and "

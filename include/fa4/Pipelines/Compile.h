@@ -74,9 +74,9 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
   Option<int64_t> loopProducerRegisters{
       *this, "loop-producer-registers",
       llvm::cl::desc("fa3 looped prefill kernel at Dv <= 128: the "
-                     "producer's setmaxnreg budget (24: FA3's split; 32, "
-                     "the default, measured 0.7% faster)"),
-      llvm::cl::init(32)};
+                     "producer's setmaxnreg budget (24: FA3's split; 32: 0.7% "
+                     "faster; 40, the default: another 0.2-1.1%)"),
+      llvm::cl::init(40)};
   Option<bool> twinOwnTiles{
       *this, "twin-own-tiles",
       llvm::cl::desc("fa3 looped twin, causal: each consumer's GEMMs stop at "
@@ -105,8 +105,16 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       *this, "kv-multicast-causal",
       llvm::cl::desc("with kv-multicast, the causal kernel without a work "
                      "loop in pairs too, each consumer stopping at its own "
-                     "diagonal (not yet measured; off)"),
-      llvm::cl::init(false)};
+                     "diagonal, where it only runs at "
+                     "kv-multicast-causal-min-seq-kv keys or more (on: "
+                     "2.3-3.4% faster from 8192 keys)"),
+      llvm::cl::init(true)};
+  Option<int64_t> kvMulticastCausalMinSeqKV{
+      *this, "kv-multicast-causal-min-seq-kv",
+      llvm::cl::desc("kv-multicast-causal pairs a kernel whose every launch "
+                     "has at least this many keys (a static Skv, or above "
+                     "the looped twin's bound; 0: every causal kernel)"),
+      llvm::cl::init(2048)};
   Option<int64_t> polyExp2Period{
       *this, "poly-exp2-period",
       llvm::cl::desc("fa3 kernel: one exp2 of the softmax in this many on "

@@ -62,6 +62,9 @@ LogicalResult ConvertAttnToFA4Pass::checkOptions(attn::AttentionOp op) const {
       loopProducerRegisters % 8)
     return refuse("loop-producer-registers", loopProducerRegisters,
                   "a multiple of 8 from 24 (FA3's split) to 64");
+  if (kvMulticastCausalMinSeqKV < 0)
+    return refuse("kv-multicast-causal-min-seq-kv", kvMulticastCausalMinSeqKV,
+                  "0 (every causal kernel) or a key count");
   if (l2SectionBytes < 0)
     return refuse("l2-section-bytes", l2SectionBytes,
                   "0 (heaviest first over every head) or an L2 budget in "
@@ -100,7 +103,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
                             softmaxReductionChains, l2SectionBytes,
                             pairRowBlocks, l2EvictionHints, twinOwnTiles,
                             kvMulticast, kvMulticastTwin, kvMulticastCausal,
-                            loopProducerRegisters},
+                            kvMulticastCausalMinSeqKV, loopProducerRegisters},
                 persistent, persistentMaxSeqKV, persistentDecode})))
       return signalPassFailure();
   }

@@ -549,13 +549,20 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
   int64_t threads = plan->threads();
   // Pairs of CTAs sharing K/V tiles (kv-multicast), in the kernel and,
   // with kv-multicast-twin (on), in its looped twin; the twin then gets a
-  // launch of its own either way.
+  // launch of its own either way. Causal pairs want long rows: the fewest
+  // keys a launch of each can have, a static Skv, else past the twin's
+  // bound for the kernel beside a twin, else one.
   bool kernelLoops = maxSeqKV > 0 && !twin;
-  bool kvMulticast = FA3KernelBuilder::pairsCTAs(*plan, schedule, kernelLoops);
-  bool twinPairs =
-      twin && FA3KernelBuilder::pairsCTAs(twinPlan, schedule, true);
+  int64_t kernelShortestSeqKV = op.getKeyType().getDimSize(1);
+  if (ShapedType::isDynamic(kernelShortestSeqKV))
+    kernelShortestSeqKV = twin ? maxSeqKV + 1 : 1;
+  bool kvMulticast = FA3KernelBuilder::pairsCTAs(*plan, schedule, kernelLoops,
+                                                 kernelShortestSeqKV);
+  bool twinPairs = twin && FA3KernelBuilder::pairsCTAs(twinPlan, schedule, true,
+                                                       /*shortestSeqKV=*/1);
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
-  FA3KernelBuilder(b, loc, *plan, schedule, /*persistent=*/kernelLoops)
+  FA3KernelBuilder(b, loc, *plan, schedule, /*persistent=*/kernelLoops,
+                   kernelShortestSeqKV)
       .build(func, abi);
   std::string twinName;
   std::optional<KernelABI::Persistent::OwnLaunch> twinLaunch;
@@ -576,7 +583,8 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
     auto twinFunc = createKernelFunc(
         b, loc, twinName, twinLaunch ? twinLaunch->params : abi.params,
         twinLaunch ? twinLaunch->block[0] : threads);
-    FA3KernelBuilder(b, loc, twinPlan, schedule, /*persistent=*/true)
+    FA3KernelBuilder(b, loc, twinPlan, schedule, /*persistent=*/true,
+                     /*shortestSeqKV=*/1)
         .build(twinFunc, twinAbi);
   }
 

@@ -187,8 +187,11 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op, attn::ConfigAttr config,
 /// Writes the kernel body in the fa4 dialect.
 class FA3KernelBuilder : KernelEmitter {
 public:
+  /// `shortestSeqKV`: the fewest keys of any launch the kernel serves (1
+  /// where any Skv may come).
   FA3KernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
-                   const FA3Schedule &schedule, bool persistent)
+                   const FA3Schedule &schedule, bool persistent,
+                   int64_t shortestSeqKV)
       : KernelEmitter(b, loc), plan(plan), schedule(schedule),
         pingPong(schedule.pingPong && plan.numConsumers >= 2 &&
                  !plan.consumersSplitKeys),
@@ -204,7 +207,7 @@ public:
         doubleQ(persistent && plan.loopStagingOffset >= 0 && plan.loopDoubleQ),
         pairRowBlocks(schedule.pairRowBlocks && persistent),
         l2EvictionHints(schedule.l2EvictionHints && !plan.decode),
-        kvMulticast(pairsCTAs(plan, schedule, persistent)),
+        kvMulticast(pairsCTAs(plan, schedule, persistent, shortestSeqKV)),
         trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
               !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
 
@@ -251,15 +254,21 @@ public:
   /// the union, and each consumer runs its GEMMs to its own diagonal and
   /// only keeps its turns and releases after it (trimsTrailingTiles): so
   /// only where the consumers trim, the kernel without a work loop or a
-  /// twin with twin-own-tiles. A window's left bound would start the two
+  /// twin with twin-own-tiles. The shorter block's CTA idles for the
+  /// union's last tiles, which only long rows amortize: the kernel pairs
+  /// where every launch has kv-multicast-causal-min-seq-kv keys (2.0-3.8%
+  /// slower at d = 256, 1024 keys; even at 2048-4096; 2.3-3.4% faster
+  /// from 8192, session 26). A window's left bound would start the two
   /// blocks at different tiles: no pair.
   static bool pairSharesTiles(const HopperPlan &plan,
-                              const FA3Schedule &schedule, bool persistent) {
+                              const FA3Schedule &schedule, bool persistent,
+                              int64_t shortestSeqKV) {
     switch (plan.mask.getKind()) {
     case attn::MaskKind::None:
       return true;
     case attn::MaskKind::Causal:
       return schedule.kvMulticastCausal &&
+             shortestSeqKV >= schedule.kvMulticastCausalMinSeqKV &&
              (!persistent || schedule.twinOwnTiles);
     default:
       return false;
@@ -269,14 +278,14 @@ public:
   /// Whether a kernel of `plan` runs in pairs: kv-multicast where the plan
   /// allows it, and not with the fused work-tile hand-over (never measured
   /// with it). A looped kernel also needs kv-multicast-twin (on): its pairs
-  /// spill, 8 B at d = 128 in the producer (28 B at FA3's 24 registers) and
-  /// 40 B at d = 256 (some in the consumers), and still ran 1.6% and 5-6%
-  /// faster than one CTA per work item (session 25).
+  /// spill 40 B at d = 256 (some in the consumers; at d = 128 28 B in the
+  /// producer at FA3's 24 registers, none at 40), and still ran 1.6% and
+  /// 5-6% faster than one CTA per work item (session 25).
   static bool pairsCTAs(const HopperPlan &plan, const FA3Schedule &schedule,
-                        bool persistent) {
+                        bool persistent, int64_t shortestSeqKV) {
     return schedule.kvMulticast && !schedule.fuseWorkTiles &&
            (!persistent || schedule.kvMulticastTwin) && multicastsKV(plan) &&
-           pairSharesTiles(plan, schedule, persistent);
+           pairSharesTiles(plan, schedule, persistent, shortestSeqKV);
   }
 
   /// setmaxnreg's split between the producer and the consumers. FA3's
@@ -284,8 +293,9 @@ public:
   /// looped prefill kernel's producer also keeps its work list (and a
   /// pair's peer) and spilled there (28 B in the d = 128 twin in pairs).
   /// At a padded Dv up to 128 the consumers have registers to spare: the
-  /// producer gets loop-producer-registers (32: 0.7% faster on average,
-  /// session 25) and the consumers the rest of the pool. At d = 256 the
+  /// producer gets loop-producer-registers (40: no spill; 32 ran 0.7%
+  /// faster than 24 on average, session 25, and 40 another 0.2-1.1%,
+  /// session 26) and the consumers the rest of the pool. At d = 256 the
   /// consumers need their 240 (the twin spilled more and ran 1.2% slower at
   /// 232).
   static WarpgroupRegisters warpgroupRegisters(const HopperPlan &plan,

@@ -49,8 +49,10 @@ struct FA3Schedule {
   bool twinOwnTiles;
   /// Prefill without a mask at Dv >= 128: a pair of CTAs multicasts each
   /// K/V tile (FA3KernelBuilder::pairsCTAs), in the looped twin too with
-  /// kvMulticastTwin, and under a causal mask with kvMulticastCausal.
+  /// kvMulticastTwin, and under a causal mask with kvMulticastCausal in a
+  /// kernel whose launches all have kvMulticastCausalMinSeqKV keys or more.
   bool kvMulticast, kvMulticastTwin, kvMulticastCausal;
+  int64_t kvMulticastCausalMinSeqKV;
   /// setmaxnreg's producer budget in a looped prefill kernel at a padded
   /// Dv up to 128 (FA3KernelBuilder::warpgroupRegisters).
   int64_t loopProducerRegisters;

@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a causal-block-n=0 consumer-warpgroups=2" --convert-attn-to-fa4="intra-wg-overlap=0 tma-store-o=0" -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a causal-block-n=0 consumer-warpgroups=2" --convert-attn-to-fa4="intra-wg-overlap=0 tma-store-o=0 kv-multicast-causal=0" -canonicalize -cse | FileCheck %s
 // (consumer-warpgroups=2 holds every depth to two consumers; three-consumers.mlir
 // and twin-plan.mlir check the d = 64 default of three.)
 
@@ -13,7 +13,8 @@
 // prefill kernel's store of O through shared memory. causal-block-n=0 keeps
 // the 176-key, two-stage plan of a non-causal or long causal kernel for
 // the causal one below; persistent.mlir pins the default causal plan (128
-// keys, three stages).
+// keys, three stages). kv-multicast-causal=0 keeps the causal kernel on
+// one CTA per work tile (kv-multicast.mlir has its pairs).
 
 // -----
 

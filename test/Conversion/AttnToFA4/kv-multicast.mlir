@@ -1,8 +1,10 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast=false | FileCheck %s --check-prefix=OFF
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-twin=false | FileCheck %s --check-prefix=NOTWIN
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-causal=true | FileCheck %s --check-prefix=CAUSAL
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a "--convert-attn-to-fa4=kv-multicast-causal=true twin-own-tiles=true" | FileCheck %s --check-prefix=CAUSALTWIN
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-causal=false | FileCheck %s --check-prefix=NOCAUSAL
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-causal-min-seq-kv=0 | FileCheck %s --check-prefix=CAUSAL
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-causal-min-seq-kv=8192 | FileCheck %s --check-prefix=MIN8K
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a "--convert-attn-to-fa4=kv-multicast-causal-min-seq-kv=0 twin-own-tiles=true" | FileCheck %s --check-prefix=CAUSALTWIN
 
 // kv-multicast (on by default) at d = 128 without a mask: the kernel with one work tile per
 // CTA runs in clusters of two on adjacent row blocks of a head (work item
@@ -89,34 +91,54 @@ func.func @prefill(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: t
 
 // -----
 
-// Under a causal mask two adjacent row blocks see different K/V tiles: no
-// pair. At Dv = 64 (one box a tile, FA3's rule) none either.
-// With kv-multicast-causal the causal kernel without a work loop pairs:
-// the pair loads the tiles its last row sees (WorkTiles::prefill over 256
-// rows), and each consumer runs its GEMMs to its own diagonal, then keeps
-// its turns and releases (the peer's slot too) for the pair's rest. The
-// looped twin, whose consumers do not trim, stays alone; so does Dv = 64.
+// Under a causal mask (kv-multicast-causal, on) the kernel without a work
+// loop pairs where every launch it serves has at least
+// kv-multicast-causal-min-seq-kv (2048) keys: the pair loads the tiles its
+// last row sees (WorkTiles::prefill over 256 rows), and each consumer runs
+// its GEMMs to its own diagonal, then keeps its turns and releases (the
+// peer's slot too) for the pair's rest. Here the kernel runs above its
+// looped twin's 4096 keys: it pairs. The looped twin, whose consumers do
+// not trim, stays alone; so does Dv = 64 (one box a tile, FA3's rule).
+// CHECK-LABEL: func.func @causal(
+// CHECK: attn.attention
+// CHECK-SAME: cluster = array<i64: 2, 1, 1>
+// CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: persistent = {
+// CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 1, 1, 1>
+// CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// CHECK-LABEL: func.func @shallow(
+// CHECK: attn.attention
+// CHECK-SAME: cluster = array<i64: 1, 1, 1>
+// CHECK-LABEL: gpu.func @fa4_fa3_causal_sm_90a(
+// CHECK: fa4.cluster.sync
+// CHECK: fa4.tma.load {{.*}} multicast 3
+// CHECK: fa4.mbarrier.arrive %{{.*}} in_cta %{{.*}} count 32 cta_scope
+// CHECK-LABEL: gpu.func @fa4_fa3_causal_sm_90a_persistent(
+// CHECK-NOT: multicast
+// CHECK-NOT: fa4.cluster.sync
+// CHECK-LABEL: gpu.func @fa4_fa3_shallow_sm_90a(
+// CHECK-NOT: multicast
+// CHECK-LABEL: gpu.func @fa4_fa3_shallow_sm_90a_persistent(
+// kv-multicast-causal=false, or a bound past the kernel's 4097 keys: one
+// CTA per work tile.
+// NOCAUSAL-LABEL: func.func @causal(
+// NOCAUSAL: attn.attention
+// NOCAUSAL-SAME: cluster = array<i64: 1, 1, 1>
+// NOCAUSAL-LABEL: gpu.func @fa4_fa3_causal_sm_90a(
+// NOCAUSAL-NOT: multicast
+// NOCAUSAL-NOT: fa4.cluster.sync
+// NOCAUSAL-LABEL: gpu.func @fa4_fa3_causal_sm_90a_persistent(
+// MIN8K-LABEL: func.func @causal(
+// MIN8K: attn.attention
+// MIN8K-SAME: cluster = array<i64: 1, 1, 1>
+// MIN8K-LABEL: gpu.func @fa4_fa3_causal_sm_90a(
+// MIN8K-NOT: multicast
+// MIN8K-LABEL: gpu.func @fa4_fa3_causal_sm_90a_persistent(
 // CAUSAL-LABEL: func.func @causal(
 // CAUSAL: attn.attention
 // CAUSAL-SAME: cluster = array<i64: 2, 1, 1>
-// CAUSAL-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
-// CAUSAL-SAME: persistent = {
-// CAUSAL-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 1, 1, 1>
-// CAUSAL-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
-// CAUSAL-LABEL: func.func @shallow(
-// CAUSAL: attn.attention
-// CAUSAL-SAME: cluster = array<i64: 1, 1, 1>
-// CAUSAL-LABEL: gpu.func @fa4_fa3_causal_sm_90a(
-// CAUSAL: fa4.cluster.sync
-// CAUSAL: fa4.tma.load {{.*}} multicast 3
-// CAUSAL: fa4.mbarrier.arrive %{{.*}} in_cta %{{.*}} count 32 cta_scope
-// CAUSAL-LABEL: gpu.func @fa4_fa3_causal_sm_90a_persistent(
-// CAUSAL-NOT: multicast
-// CAUSAL-NOT: fa4.cluster.sync
-// CAUSAL-LABEL: gpu.func @fa4_fa3_shallow_sm_90a(
-// CAUSAL-NOT: multicast
-// CAUSAL-LABEL: gpu.func @fa4_fa3_shallow_sm_90a_persistent(
-// With twin-own-tiles the causal twin's consumers stop at their own
+// With twin-own-tiles (and a bound of 0, which the twin's shortest launch
+// of one key needs) the causal twin's consumers stop at their own
 // diagonals too, and it pairs as well, on its own launch.
 // CAUSALTWIN-LABEL: func.func @causal(
 // CAUSALTWIN: attn.attention
@@ -127,16 +149,6 @@ func.func @prefill(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: t
 // CAUSALTWIN-LABEL: gpu.func @fa4_fa3_causal_sm_90a_persistent(
 // CAUSALTWIN: fa4.tma.load {{.*}} multicast 3
 // CAUSALTWIN-LABEL: gpu.func @fa4_fa3_shallow_sm_90a(
-// CHECK: attn.attention
-// CHECK-SAME: cluster = array<i64: 1, 1, 1>
-// CHECK: attn.attention
-// CHECK-SAME: cluster = array<i64: 1, 1, 1>
-// CHECK-LABEL: gpu.func @fa4_fa3_causal_sm_90a(
-// CHECK-NOT: multicast
-// CHECK-NOT: fa4.cluster.sync
-// CHECK-LABEL: gpu.func @fa4_fa3_shallow_sm_90a(
-// CHECK-NOT: multicast
-// CHECK-NOT: fa4.cluster.sync
 func.func @causal(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
   return %o : tensor<?x?x6x128xbf16>
@@ -144,6 +156,59 @@ func.func @causal(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: te
 func.func @shallow(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: tensor<?x?x6x64xbf16>) -> tensor<?x?x6x64xbf16> {
   %o = attn.attention %q, %k, %v : tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16> -> tensor<?x?x6x64xbf16>
   return %o : tensor<?x?x6x64xbf16>
+}
+
+// -----
+
+// At d = 256 the looped twin stops at 512 keys, so the causal kernel beside
+// it serves launches from 513: under the bound, one CTA per work tile (it
+// ran 2.0-3.8% slower in pairs at 1024 keys, session 26). A bound of 0
+// pairs it.
+// CHECK-LABEL: func.func @causal_d256(
+// CHECK: attn.attention
+// CHECK-SAME: cluster = array<i64: 1, 1, 1>
+// CHECK-SAME: max_seq_kv = 512
+// CHECK-LABEL: gpu.func @fa4_fa3_causal_d256_sm_90a(
+// CHECK-NOT: multicast
+// CHECK-LABEL: gpu.func @fa4_fa3_causal_d256_sm_90a_persistent(
+// CAUSAL-LABEL: func.func @causal_d256(
+// CAUSAL: attn.attention
+// CAUSAL-SAME: cluster = array<i64: 2, 1, 1>
+// CAUSAL-LABEL: gpu.func @fa4_fa3_causal_d256_sm_90a(
+// CAUSAL: multicast 3
+// CAUSAL-LABEL: gpu.func @fa4_fa3_causal_d256_sm_90a_persistent(
+func.func @causal_d256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %v: tensor<?x?x8x256xbf16>) -> tensor<?x?x8x256xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16> -> tensor<?x?x8x256xbf16>
+  return %o : tensor<?x?x8x256xbf16>
+}
+
+// -----
+
+// A static Skv decides alone: past the twin's 512 keys one kernel without
+// a loop, in pairs at 4096 keys, alone at 1024 (under the bound).
+// CHECK-LABEL: func.func @causal_d256_4096(
+// CHECK: attn.attention
+// CHECK-SAME: cluster = array<i64: 2, 1, 1>
+// CHECK-NOT: persistent =
+// CHECK-LABEL: func.func @causal_d256_1024(
+// CHECK: attn.attention
+// CHECK-SAME: cluster = array<i64: 1, 1, 1>
+// CHECK-NOT: persistent =
+// CHECK-LABEL: gpu.func @fa4_fa3_causal_d256_4096_sm_90a(
+// CHECK: multicast 3
+// CHECK-LABEL: gpu.func @fa4_fa3_causal_d256_1024_sm_90a(
+// CHECK-NOT: multicast
+// CHECK: gpu.return
+// MIN8K-LABEL: func.func @causal_d256_4096(
+// MIN8K: attn.attention
+// MIN8K-SAME: cluster = array<i64: 1, 1, 1>
+func.func @causal_d256_4096(%q: tensor<2x4096x8x256xbf16>, %k: tensor<2x4096x8x256xbf16>, %v: tensor<2x4096x8x256xbf16>) -> tensor<2x4096x8x256xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<2x4096x8x256xbf16>, tensor<2x4096x8x256xbf16>, tensor<2x4096x8x256xbf16> -> tensor<2x4096x8x256xbf16>
+  return %o : tensor<2x4096x8x256xbf16>
+}
+func.func @causal_d256_1024(%q: tensor<2x1024x8x256xbf16>, %k: tensor<2x1024x8x256xbf16>, %v: tensor<2x1024x8x256xbf16>) -> tensor<2x1024x8x256xbf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<2x1024x8x256xbf16>, tensor<2x1024x8x256xbf16>, tensor<2x1024x8x256xbf16> -> tensor<2x1024x8x256xbf16>
+  return %o : tensor<2x1024x8x256xbf16>
 }
 
 // -----

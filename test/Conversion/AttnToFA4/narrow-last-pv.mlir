@@ -1,5 +1,5 @@
-// RUN: fa4-opt %s --attn-plan-pipeline="chip=sm_90a causal-block-n=0" --convert-attn-to-fa4=narrow-last-pv=true -canonicalize -cse | FileCheck %s
-// RUN: fa4-opt %s --attn-plan-pipeline="chip=sm_90a causal-block-n=0" --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s --check-prefix=OFF
+// RUN: fa4-opt %s --attn-plan-pipeline="chip=sm_90a causal-block-n=0" --convert-attn-to-fa4="narrow-last-pv=true kv-multicast-causal=0" -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s --attn-plan-pipeline="chip=sm_90a causal-block-n=0" --convert-attn-to-fa4=kv-multicast-causal=0 -canonicalize -cse | FileCheck %s --check-prefix=OFF
 
 // narrow-last-pv (off by default: measured no faster, bench/RESULTS.md,
 // session 9): a work tile's last P V issues only the MMA_K steps that hold
@@ -7,7 +7,8 @@
 // tile's first key) / 16) steps, keyEnd = min(Skv, last row + Skv - Sq + 1)
 // under the causal mask; one variant per step count (0 issues nothing,
 // 11 or more the whole product), each waiting for its own MMA before the
-// V slot's release.
+// V slot's release. kv-multicast-causal=0: the kernel on one CTA per work
+// tile, whose consumer schedule these lines pin.
 // CHECK-LABEL: gpu.func @fa4_fa3_causal_sm_90a(
 // CHECK-SAME: %{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: i32, %[[SQ:[a-z0-9]+]]: i32, %[[SKV:[a-z0-9]+]]: i32,
 // keyEnd is the one the consumer's own tile count (own-tiles.mlir) took

@@ -112,12 +112,12 @@ func.func @decode(%q: tensor<4x1x32x128xbf16>, %k: tensor<4x8192x8x128xbf16>, %v
 // (tma-store-o=0), the twin is built all the same.
 // CHECK-LABEL: func @causal_d128
 // CHECK: dynamic_smem_bytes = 197664
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_causal_d128_sm_90a_module::@fa4_fa3_causal_d128_sm_90a_persistent, max_seq_kv = 4096 : i64}
+// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_causal_d128_sm_90a_module::@fa4_fa3_causal_d128_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 4096 : i64}
 // CHECK: gpu.func @fa4_fa3_causal_d128_sm_90a(
 // CHECK: gpu.func @fa4_fa3_causal_d128_sm_90a_persistent(
 // CHECK: fa4.epilogue.stage {{.*}} to 0 plus %{{.*}} of bf16 :
 // OFF-LABEL: func @causal_d128
-// OFF: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_causal_d128_sm_90a_module::@fa4_fa3_causal_d128_sm_90a_persistent, max_seq_kv = 4096 : i64}
+// OFF: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_causal_d128_sm_90a_module::@fa4_fa3_causal_d128_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 4096 : i64}
 // OFF: gpu.func @fa4_fa3_causal_d128_sm_90a_persistent(
 func.func @causal_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
