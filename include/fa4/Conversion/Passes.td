@@ -150,8 +150,9 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "of a head, each loading every other 64-column box of every K and "
            "V tile into both (TMA multicast), so that each tile leaves L2 "
            "once per pair (FA3's cluster of two at d >= 128); a slot is "
-           "refilled once both CTAs released it. The looped twin keeps its "
-           "own launch without the cluster. Measured +0.95% on average (-1.9 "
+           "refilled once both CTAs released it. The looped twin pairs with "
+           "kv-multicast-twin, a causal kernel with kv-multicast-causal. "
+           "Measured +0.95% on average (-1.9 "
            "to +3.5% a row, 15 of 18 paired readings up) with a third fewer "
            "L2 reads at d = 128 and 256 (bench/RESULTS.md, session 24); "
            "with the peer's slot released at cluster scope it had lost 27%">,
