@@ -84,4 +84,31 @@ TEST_F(ReferenceTest, UnwrittenOutputFailsWhateverTheSample) {
   EXPECT_EQ(result.unwritten, 1);
 }
 
+// O_lowp takes the scores in the dtype, as torch does: Q K^T = 259 rounds
+// to 260 in bf16 beside a key at 256, so at scale 1/4 the low-precision
+// softmax sees a gap of 1.0 where the exact one sees 0.75. With V = 1 for
+// the first key and 0 for the second, O_ref = sigmoid(0.75) = 0.67918 and
+// O_lowp = bf16(sigmoid(1.0)) = 0.73047: the rule allows twice their gap.
+TEST(ReferenceScoresTest, LowPrecisionScoresAreRounded) {
+  AttentionShape shape{/*batch=*/1,       /*seqQ=*/1,
+                       /*seqKV=*/2,       /*headsQ=*/1,
+                       /*headsKV=*/1,     /*qkDepth=*/8,
+                       /*ovDepth=*/8,     /*mask=*/FA4_MASK_NONE,
+                       /*windowLeft=*/-1, /*windowRight=*/-1,
+                       /*scale=*/0.25,    /*dtype=*/FA4_DTYPE_BF16};
+  AttentionData data;
+  data.q = {16, 16, 1, 1, 1, 0, 0, 0};
+  data.k = {8, 8, 1, 1, 1, 0, 0, 0, /*second key*/ 8, 8, 0, 0, 0, 0, 0, 0};
+  data.v = {1, 0, 0, 0, 0, 0, 0, 0, /*second key*/ 0, 0, 0, 0, 0, 0, 0, 0};
+  double exact = 1 / (1 + std::exp(-0.75));
+  data.o = {0.6796875f, 0, 0, 0, 0, 0, 0, 0}; // bf16(exact)
+  CheckResult result = checkAttention(shape, data, INFINITY, /*seed=*/1);
+  EXPECT_NEAR(result.refError, 0.73046875 - exact, 1e-9);
+  EXPECT_NEAR(result.maxError, 0.6796875 - exact, 1e-9);
+  EXPECT_TRUE(result.passed);
+  // An O past twice that gap fails.
+  data.o[0] = float(exact + 2.1 * (0.73046875 - exact));
+  EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+}
+
 } // namespace

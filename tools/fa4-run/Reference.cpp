@@ -92,8 +92,8 @@ struct RowErrors {
 /// Reference row (b, h, i) compared with the device's, folded into `errors`.
 void checkRow(const AttentionShape &shape, const AttentionData &data,
               int64_t row, std::vector<double> &scores,
-              std::vector<double> &outRef, std::vector<double> &outLowp,
-              RowErrors &errors) {
+              std::vector<double> &scoresLowp, std::vector<double> &outRef,
+              std::vector<double> &outLowp, RowErrors &errors) {
   int64_t query = row % shape.seqQ;
   int64_t head = (row / shape.seqQ) % shape.headsQ;
   int64_t batch = row / (shape.seqQ * shape.headsQ);
@@ -112,17 +112,26 @@ void checkRow(const AttentionShape &shape, const AttentionData &data,
   std::fill(outLowp.begin(), outLowp.end(), 0.0);
   double lseRef = -std::numeric_limits<double>::infinity();
   if (range.first <= range.last) {
+    // The low-precision scores as torch computes them in the dtype:
+    // (Q K^T) rounded, times the scale, rounded.
     double rowMax = -std::numeric_limits<double>::infinity();
+    double rowMaxLowp = rowMax;
     for (int64_t j = range.first; j <= range.last; ++j) {
-      scores[j] = shape.scale * dot(q, &data.k[kvIndex(j, dqk)], dqk);
+      double product = dot(q, &data.k[kvIndex(j, dqk)], dqk);
+      scores[j] = shape.scale * product;
+      scoresLowp[j] =
+          roundTo(shape.dtype, roundTo(shape.dtype, product) * shape.scale);
       rowMax = std::max(rowMax, scores[j]);
+      rowMaxLowp = std::max(rowMaxLowp, scoresLowp[j]);
     }
-    double rowSum = 0;
-    for (int64_t j = range.first; j <= range.last; ++j)
+    double rowSum = 0, rowSumLowp = 0;
+    for (int64_t j = range.first; j <= range.last; ++j) {
       rowSum += scores[j] = std::exp(scores[j] - rowMax);
+      rowSumLowp += scoresLowp[j] = std::exp(scoresLowp[j] - rowMaxLowp);
+    }
     for (int64_t j = range.first; j <= range.last; ++j) {
       double p = scores[j] / rowSum;
-      double pLowp = roundTo(shape.dtype, p);
+      double pLowp = roundTo(shape.dtype, scoresLowp[j] / rowSumLowp);
       const float *v = &data.v[kvIndex(j, dv)];
       for (int64_t d = 0; d < dv; ++d) {
         outRef[d] += p * v[d];
@@ -175,13 +184,13 @@ CheckResult fa4::run::checkAttention(const AttentionShape &shape,
   std::mutex mutex;
   RowErrors total;
   parallelFor(result.totalRows, [&](int64_t begin, int64_t end) {
-    std::vector<double> scores(shape.seqKV), outRef(shape.ovDepth),
-        outLowp(shape.ovDepth);
+    std::vector<double> scores(shape.seqKV), scoresLowp(shape.seqKV),
+        outRef(shape.ovDepth), outLowp(shape.ovDepth);
     RowErrors errors;
     for (int64_t row = begin; row < end; ++row)
       if (sampleEvery == 1 || isEdgeRow(shape, row) ||
           mix(seed ^ uint64_t(row)) % sampleEvery == 0)
-        checkRow(shape, data, row, scores, outRef, outLowp, errors);
+        checkRow(shape, data, row, scores, scoresLowp, outRef, outLowp, errors);
     std::lock_guard<std::mutex> lock(mutex);
     total.merge(errors);
   });

@@ -3,7 +3,9 @@
 // The attn.attention contract computed on the CPU (BSHD, GQA, Dqk != Dv,
 // bottom-right aligned causal / window masks) and FlashAttention's pass rule:
 // max|O - O_ref| <= 2 * max|O_lowp - O_ref| + 1e-5, with O_ref in f64 and
-// O_lowp the same math with P and O rounded to the input dtype.
+// O_lowp the same math in the input dtype, as FlashAttention's and torch's
+// reference in that dtype take it: Q K^T and its scaled scores, P and O
+// rounded to the dtype, the softmax itself in f64.
 //
 //===----------------------------------------------------------------------===//
 
