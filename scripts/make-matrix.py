@@ -88,9 +88,11 @@ NARROW_BENCH = ["bench_prefill_d64_none", "bench_prefill_d128_none",
 # then too): at BN = 80 the plan leaves no room to stage O (session 11).
 TWINREG_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
 # "bn128": d = 128 non-causal with the causal kernels' 128-key tiles
-# (`--block-n=128`), to tell the narrower tile's cost from the mask's; and
-# d = 64 non-causal, whose looped twin (up to 1024 keys) then runs 128-key
-# tiles with six K/V stages instead of 176 with four (session 27).
+# (`--block-n=128`), to tell the narrower tile's cost from the mask's.
+# "two176": d = 64 non-causal with two consumers at 176-key tiles for the
+# kernel and its looped twin alike (`--consumer-warpgroups=2
+# --block-n=176`): the twin of sessions 12-26, byte for byte, against the
+# default twin's own 128-key tiles with six K/V stages (session 27).
 # "bn96": the d = 128 non-causal twin at 96-key tiles, which leaves room for
 # three K/V stages beside its two Q buffers (two at 128; session 27).
 # "twin176": d = 128 non-causal with the looped twin at the kernel's 176-key
@@ -193,8 +195,9 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "narrowpv": (["--narrow-last-pv"], NARROW_BENCH),
             "twinreg": (["--persistent-max-seq-kv=1024", "--tma-store-o=false"],
                         TWINREG_BENCH),
-            "bn128": (["--block-n=128"], ["bench_prefill_d128_none",
-                                          "bench_prefill_d64_none"]),
+            "bn128": (["--block-n=128"], ["bench_prefill_d128_none"]),
+            "two176": (["--consumer-warpgroups=2", "--block-n=176"],
+                       ["bench_prefill_d64_none"]),
             "bn96": (["--block-n=96"], ["bench_prefill_d128_none"]),
             "flat": (["--l2-section-bytes=0"], SECTION_BENCH),
             "section1m": (["--l2-section-bytes=1048576"], SECTION_BENCH),

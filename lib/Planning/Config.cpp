@@ -28,6 +28,7 @@
 #include "fa4/Planning/SmemPlan.h"
 #include "fa4/Planning/SwizzlePlan.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -59,10 +60,14 @@ constexpr int kSm90ConsumerWarpgroups = 2;
 constexpr int kSm90ThreeConsumerThreads = 512;
 /// Dv = 128 leaves them BN = 64 (O takes 64 of the 120 for S, P and O).
 constexpr int kMaxThreeConsumerOvDepth = 128;
-/// d = 128 without a mask: the looped twin (Skv <= 2048) at 128-key tiles
-/// measured +0.8-2.9% over the kernel's 176 (bench/RESULTS.md, session 11,
-/// call 3: `bn128`); the kernel keeps 176 past 2048 keys.
-constexpr int kNarrowTwinDepth = 128;
+/// d = 128 and d = 64 without a mask: the looped twin at 128-key tiles
+/// measured +0.8-2.9% over the kernel's 176 at d = 128 (bench/RESULTS.md,
+/// session 11, call 3: `bn128`; the kernel keeps 176 past the twin's
+/// bound), and at d = 64, where the kernel past the bound has three
+/// consumers at 128 anyway, 1.7% / 0.9% faster at 512 / 1024 keys than the
+/// two-consumer twin's 176 (session 27): four whole tiles at 512 keys instead
+/// of three, the last masked, and six K/V stages instead of four.
+constexpr int kNarrowTwinDepths[] = {64, 128};
 constexpr int kNarrowTwinBN = 128;
 /// d = 256: a looped twin at 64-key tiles (kDeepTwinMaxBN), next to the
 /// kernel's 80.
@@ -346,8 +351,10 @@ std::optional<AttnProblem> fa4::twinProblem(const AttnProblem &problem,
     ownPlan = true;
   }
   if (problem.mask == MaskKind::None && problem.blockN == 0 &&
-      problem.qkDepth == kNarrowTwinDepth &&
-      problem.ovDepth == kNarrowTwinDepth && config.bn > kNarrowTwinBN) {
+      problem.qkDepth == problem.ovDepth &&
+      llvm::is_contained(kNarrowTwinDepths, problem.qkDepth) &&
+      // A twin of two where the kernel has three (d = 64) would take 176.
+      (ownPlan || config.bn > kNarrowTwinBN)) {
     twin.blockN = kNarrowTwinBN;
     ownPlan = true;
   }

@@ -194,6 +194,16 @@ TEST(ConfigTest, SM90aThreeConsumersPastTheTwinsBound) {
   EXPECT_EQ(twin->consumerWarpgroups, 2);
   EXPECT_EQ(twin->blockN, 0);
   EXPECT_EQ(sm90(*twin)->numQ, 2);
+  // Without a mask the twin of two also takes 128-key tiles, not the 176
+  // its registers allow (session 27).
+  AttnProblem dynamicNone = dynamic;
+  dynamicNone.mask = MaskKind::None;
+  std::optional<AttnProblem> twinNone =
+      twinProblem(dynamicNone, *sm90(dynamicNone));
+  ASSERT_TRUE(twinNone);
+  EXPECT_EQ(twinNone->consumerWarpgroups, 2);
+  EXPECT_EQ(twinNone->blockN, 128);
+  EXPECT_EQ(sm90(*twinNone)->bn, 128);
   // Two where the twin runs (a static Skv of 2048 under a causal mask, of
   // 1024 without one), for a short Sq (static or hinted), under a window
   // mask, and at d = 128; asked for three, the twin shares the plan.

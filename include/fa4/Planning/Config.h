@@ -106,8 +106,8 @@ constexpr int64_t kThreeConsumerMaxDepth = 64;
 /// The problem the sm_90a looped twin (up to fa4::loopedTwinMaxSeqKV keys,
 /// next to the kernel for a dynamic Skv) is planned from where its plan differs
 /// from `config`'s: two consumer warpgroups where the planner gave the kernel
-/// three, and 128-key tiles at d = 128 without a mask. None: the twin shares
-/// the plan.
+/// three, and 128-key tiles at d = 64 and 128 without a mask. None: the twin
+/// shares the plan.
 std::optional<AttnProblem> twinProblem(const AttnProblem &problem,
                                        const AttnConfig &config);
 

@@ -64,6 +64,26 @@ func.func @d64_dynamic(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %
 
 // -----
 
+// Without a mask the d = 64 twin takes 128-key tiles, as the d = 128 one
+// does, not the 176 two consumers would allow (session 27); asked for two,
+// the kernel keeps 176 and the twin still its own 128.
+// RULE-LABEL: func @d64_dynamic_none
+// RULE: config = #attn.config<{{[^>]*}}bm = 192, bn = 128, {{[^>]*}}num_q = 3,
+// RULE-SAME: twin_config = #attn.config<{{[^>]*}}bm = 128, bn = 128, {{[^>]*}}num_q = 2, {{[^>]*}}num_threads = 384>
+// TWO-LABEL: func @d64_dynamic_none
+// TWO: config = #attn.config<{{[^>]*}}bm = 128, bn = 176, {{[^>]*}}num_q = 2,
+// TWO-SAME: twin_config = #attn.config<{{[^>]*}}bn = 128,
+// THREE-LABEL: func @d64_dynamic_none
+// THREE-NOT: twin_config
+func.func @d64_dynamic_none(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %v: tensor<?x?x16x64xbf16>) -> tensor<?x?x16x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>
+      -> tensor<?x?x16x64xbf16>
+  return %o : tensor<?x?x16x64xbf16>
+}
+
+// -----
+
 // d = 128 keeps two by default; asked for three, BN = 80 (O takes 64 of the
 // 128 registers for S, P and O).
 // RULE-LABEL: func @d128_long
