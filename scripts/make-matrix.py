@@ -137,7 +137,9 @@ CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
 # the default without a mask since session 17, which measured it +2.4-3%
 # there at the sustained clock; under a causal mask it lost 4-9%).
 # "t2048": the twin up to 2048 keys, the default without a mask until
-# session 17.
+# session 17 (6.1% behind the three consumers at 2048 in session 27, with
+# the twin's 128-key tiles). "t512": the twin only up to 512 keys, the
+# three consumers from 513 (a tie at 1024 in session 27).
 # "t16k": d = 128 with the looped twin (its own plan, 128-key tiles) at
 # every bench S (`--persistent-max-seq-kv=16384`), against the default's
 # plain kernel (176-key tiles) past 2048 keys, whose new CTAs wait for
@@ -210,6 +212,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "twin176": (["--block-n=176"], ["bench_prefill_d128_none"]),
             "t1024": (["--persistent-max-seq-kv=1024"], C3_BENCH),
             "t2048": (["--persistent-max-seq-kv=2048"], C3_BENCH[:1]),
+            "t512": (["--persistent-max-seq-kv=512"], C3_BENCH[:1]),
             "t16k": (["--persistent-max-seq-kv=16384"],
                       ["bench_prefill_d128_none", "bench_prefill_d128_causal"]),
             "c3p": (["--consumer-warpgroups=3", "--persistent"], C3_BENCH),
