@@ -94,7 +94,12 @@ TWINREG_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
 # --block-n=176`): the twin of sessions 12-26, byte for byte, against the
 # default twin's own 128-key tiles with six K/V stages (session 27).
 # "bn96": the d = 128 non-causal twin at 96-key tiles, which leaves room for
-# three K/V stages beside its two Q buffers (two at 128; session 27).
+# three K/V stages beside its two Q buffers (two at 128; session 27: 6-10%
+# slower). "bn160": both kernels at 160-key tiles, the widest whose twin
+# still fits its second Q buffer (13 steps at 2048 keys instead of 16, 1.6%
+# of the keys past Skv). "tb2048": the d = 128 non-causal twin only up to
+# 2048 keys (`--persistent-max-seq-kv=2048`), the plain kernel in pairs at
+# 2049-4096 (session 14, before the pairs: the twin +2.2% at 4096).
 # "twin176": d = 128 non-causal with the looped twin at the kernel's 176-key
 # tiles (`--block-n=176`: one plan for both), against the default, whose
 # twin has its own plan at 128 (session 12).
@@ -201,6 +206,9 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "two176": (["--consumer-warpgroups=2", "--block-n=176"],
                        ["bench_prefill_d64_none"]),
             "bn96": (["--block-n=96"], ["bench_prefill_d128_none"]),
+            "bn160": (["--block-n=160"], ["bench_prefill_d128_none"]),
+            "tb2048": (["--persistent-max-seq-kv=2048"],
+                       ["bench_prefill_d128_none"]),
             "flat": (["--l2-section-bytes=0"], SECTION_BENCH),
             "section1m": (["--l2-section-bytes=1048576"], SECTION_BENCH),
             "sec8m": (["--l2-section-bytes=8388608"], SECTION_BENCH),
