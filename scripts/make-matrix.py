@@ -124,6 +124,12 @@ SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 # its "c3bn96" / "c3bn80", three at BN = 96 / 80, and "hint8k", size hints
 # of 8192, were measured then).
 C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
+# "tw1024": the d = 256 causal looped twin (64-key tiles) up to 1024 keys
+# (`--persistent-max-seq-kv=1024`) instead of 512, where the plain kernel
+# runs 80-key tiles, not aligned with the 128-row blocks' diagonals;
+# "cap64": the plain kernel at 64-key tiles too (`--causal-block-n=64`;
+# session 10's cap64, before the twin: +4% at S <= 1024, -3 to -4% from
+# 2048). Both session 27.
 # "owntiles" (`--twin-own-tiles`): the causal looped twins stop each
 # consumer's GEMMs at its own last K/V tile, as the plain kernel does (lost
 # 2.7% at d = 256, 512 keys from boost in session 15, and 3.6% at the
@@ -230,6 +236,8 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "chains4": (["--softmax-reduction-chains=4"], PREFILL_BENCH),
             "l2hint": (["--l2-eviction-hints"], D256_BENCH[1:]),
             "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH),
+            "tw1024": (["--persistent-max-seq-kv=1024"], CAUSAL_TWIN_BENCH),
+            "cap64": (["--causal-block-n=64"], CAUSAL_TWIN_BENCH),
             "nomc": (["--kv-multicast=false"], MULTICAST_BENCH),
             "nomctwin": (["--kv-multicast-twin=false"], MULTICAST_BENCH),
             "r24": (["--loop-producer-registers=24"], TWIN_BENCH),
