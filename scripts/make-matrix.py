@@ -97,9 +97,10 @@ TWINREG_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
 # three K/V stages beside its two Q buffers (two at 128; session 27: 6-10%
 # slower). "bn160": both kernels at 160-key tiles, the widest whose twin
 # still fits its second Q buffer (13 steps at 2048 keys instead of 16, 1.6%
-# of the keys past Skv). "tb2048": the d = 128 non-causal twin only up to
-# 2048 keys (`--persistent-max-seq-kv=2048`), the plain kernel in pairs at
-# 2049-4096 (session 14, before the pairs: the twin +2.2% at 4096).
+# of the keys past Skv; session 27: a tie at 2048 and 4096). "tb2048": the
+# d = 128 non-causal twin only up to 2048 keys
+# (`--persistent-max-seq-kv=2048`), the plain kernel in pairs at 2049-4096
+# (session 27: 3.5% slower at 4096; session 14, before the pairs, 2.2%).
 # "twin176": d = 128 non-causal with the looped twin at the kernel's 176-key
 # tiles (`--block-n=176`: one plan for both), against the default, whose
 # twin has its own plan at 128 (session 12).
@@ -129,7 +130,8 @@ C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
 # runs 80-key tiles, not aligned with the 128-row blocks' diagonals;
 # "cap64": the plain kernel at 64-key tiles too (`--causal-block-n=64`;
 # session 10's cap64, before the twin: +4% at S <= 1024, -3 to -4% from
-# 2048). Both session 27.
+# 2048). Session 27: `tw1024` a tie at 1024; `cap64` 2% faster at 1024, a
+# tie at 2048, 1.6-3.3% slower from 4096.
 # "owntiles" (`--twin-own-tiles`): the causal looped twins stop each
 # consumer's GEMMs at its own last K/V tile, as the plain kernel does (lost
 # 2.7% at d = 256, 512 keys from boost in session 15, and 3.6% at the
