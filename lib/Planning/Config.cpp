@@ -64,9 +64,10 @@ constexpr int kMaxThreeConsumerOvDepth = 128;
 /// measured +0.8-2.9% over the kernel's 176 at d = 128 (bench/RESULTS.md,
 /// session 11, call 3: `bn128`; the kernel keeps 176 past the twin's
 /// bound), and at d = 64, where the kernel past the bound has three
-/// consumers at 128 anyway, 1.7% / 0.9% faster at 512 / 1024 keys than the
-/// two-consumer twin's 176 (session 27): four whole tiles at 512 keys instead
-/// of three, the last masked, and six K/V stages instead of four.
+/// consumers at 128 anyway, about 2% faster at 512 keys and under 1% at 1024
+/// than the two-consumer twin's 176 (session 27, calls 2 and 3, against a
+/// null A/B of 0.7%): four whole tiles at 512 keys instead of three, the
+/// last masked, and six K/V stages instead of four.
 constexpr int kNarrowTwinDepths[] = {64, 128};
 constexpr int kNarrowTwinBN = 128;
 /// d = 256: a looped twin at 64-key tiles (kDeepTwinMaxBN), next to the
