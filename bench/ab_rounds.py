@@ -3,8 +3,9 @@
 
 compare_sdpa.py times each artifact in a process of its own and compares it
 with cuDNN in the same process; two fa4 variants are then compared through
-their ratios to cuDNN, which moved 1-5% between the two processes in
-session 24 (the twin pairs read +2.1% that way and -0.2% in raw TFLOP/s).
+their ratios to cuDNN, which moved 1-5% between the two processes
+(measured 2026-12-01: the twin pairs read +2.1% that way and -0.2% in raw
+TFLOP/s; D-9, D-42).
 This times kernel A and kernel B on the same inputs in alternating rounds
 (A, B, B, A, ... so that neither always follows the other), each round 30
 calls queued back to back after 100 ms of calls, and reports per row each

@@ -301,7 +301,7 @@ def main():
                         help="time the decode rows (Sq <= 16) in CUDA graphs: a "
                              "decode kernel runs about as long as torch's host "
                              "dispatch, which a per-call stream timing includes "
-                             "(bench/RESULTS.md, session 21)")
+                             "(D-42)")
     parser.add_argument("--pdl-column", action="store_true",
                         help="also time fa4 with programmatic dependent launches "
                              "(fa4-run --pdl) and print their ratio to plain ones")

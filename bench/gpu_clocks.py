@@ -1,10 +1,10 @@
 """The board's SM clock and power, sampled by nvidia-smi while kernels run.
 
-An H200 under full load settles where it draws 700 W, 1365-1800 MHz
-(bench/RESULTS.md, session 17), so what a kernel sustains depends on the
-clock its energy per unit of work allows. `ClockSampler` records nvidia-smi
-samples every 20 ms in a thread; `between(start, end)` returns those of a
-time window (time.monotonic()), `summary` their median clock and mean power.
+An H200 under full load settles where it draws 700 W, 1365-1800 MHz (D-42),
+so what a kernel sustains depends on the clock its energy per unit of work
+allows. `ClockSampler` records nvidia-smi samples every 20 ms in a thread;
+`between(start, end)` returns those of a time window (time.monotonic()),
+`summary` their median clock and mean power.
 """
 import statistics
 import subprocess

@@ -2,11 +2,11 @@
 """Where does one side's round-to-round spread come from?
 
 compare_sdpa.py --interleave times fa4, cuDNN and flash in turn, a round
-each, and reports each side's median round. Session 23 found fa4's rounds
-spread over 11% at d = 128, 2048 keys, where cuDNN's spread over 3%. This
-probe times the same kind of round (30 calls queued back to back after a
-warm-up, each call between CUDA events) for each artifact given, in two
-schedules on the same inputs:
+each, and reports each side's median round. fa4's rounds spread over 11%
+at d = 128, 2048 keys, where cuDNN's spread over 3% (measured 2026-12-01,
+D-42). This probe times the same kind of round (30 calls queued back to back
+after a warm-up, each call between CUDA events) for each artifact given, in
+two schedules on the same inputs:
 
   alone        the artifact's rounds back to back, nothing in between;
   interleaved  each of its rounds followed by a cuDNN round, as in

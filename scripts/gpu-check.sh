@@ -11,9 +11,9 @@
 # bench.txt. FA4_ARTIFACTS (globs under artifacts/, separated by spaces)
 # picks the artifacts whose cases run (a glob that matches none, e.g.
 # "none", runs no case); FA4_SKIP_BENCH=1 skips the SDPA comparison. The
-# whole run (every case, then the default rows) took 596 s in session 24,
-# against a device call's 600: run it as two calls, FA4_SKIP_BENCH=1 and
-# then FA4_ARTIFACTS=none.
+# whole run (every case, then the default rows) took 596 s (measured
+# 2026-12-01), against a device call's 600: run it as two calls,
+# FA4_SKIP_BENCH=1 and then FA4_ARTIFACTS=none.
 # FA4_BENCH_FILTER (an extended regex) picks the rows of artifacts/bench.txt
 # (by default the default kernels' rows: the 36-row prefill sweep, the
 # split-K decode kernels' table (compiled with size hints, and with Sq
@@ -223,7 +223,7 @@ if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "
   # FA4_BENCH_SECONDS bounds each comparison (0: no bound).
   # FA4_BENCH_WARMUP_MS: each side runs this long before it is timed, so
   # every side is timed at the board's sustained clock (compare_sdpa.py);
-  # 0 times from boost, as every run before session 17 did.
+  # 0 times from boost, as every run before 2026-11-30 (7de18b4) did (D-42).
   warmup=(--warmup-ms "${FA4_BENCH_WARMUP_MS:-1000}")
   # FA4_BENCH_INTERLEAVE: prefill rows timed in one process, fa4, cuDNN and
   # flash in turn for this many rounds (0: fa4-run, torch apart).

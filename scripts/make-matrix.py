@@ -36,84 +36,56 @@ for d in (64, 128, 256):
 BENCH.append(("bench_decode_d128_gqa", 128, 128, 32, 8, "none", "bf16",
               [(1, 1, 8192), (1, 1, 32768), (1, 1, 131072), (8, 1, 8192),
                (64, 1, 8192)]))
-# variant -> (fa4-compile flags, the bench kernels built with them).
+# variant -> (fa4-compile flags, the bench kernels built with them). Each
+# variant's note names the docs/Decisions.md entry that holds its numbers.
 PREFILL_BENCH = [f"bench_prefill_d{d}_{m}" for d in (64, 128, 256)
                  for m in ("none", "causal")]
 # "plain": no looped twin (`--persistent-max-seq-kv=0`), one CTA per work
-# tile at every Skv, against the default (the twin up to Skv = 2048 where
-# Dv <= 128 without a window mask; session 6 measured it as "persist2k").
-# Measured before (bench/RESULTS.md) and still built by their flags: the
-# intra-warpgroup overlap's "no_overlap", `--intra-wg-overlap=false`
-# (session 4); the lazy rescale's "eager", `--lazy-rescale=false`
-# (session 6).
-# (Session 7's "plain_directo", plain with `--tma-store-o=false`, measured
-# the TMA store of O.)
-# "fused": the looped twin with the fused work-tile hand-over
-# (`--fuse-work-tiles`), measured 0-4% slower than the default in session
-# 8, for the kernels with a twin. (Session 8's "twin16k",
-# `--persistent-max-seq-kv=16384`, measured the twin at every S.)
+# tile at every Skv, against the default's twin (D-12, D-27). Not built
+# here, but still built by their flags: "no_overlap",
+# `--intra-wg-overlap=false` (D-2); "eager", `--lazy-rescale=false` (D-3);
+# "plain_directo", the plain kernel with `--tma-store-o=false` (D-4).
 TWIN_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal",
               "bench_prefill_d128_none", "bench_prefill_d128_causal"]
-# The d = 256 bench kernels also in "fused" (their twin, up to 512 keys,
-# spills less fused: 20 / 0 B against 76 / 12 B causal / none; measured
-# 10-17% slower at 512 keys in session 15, whose "fused1k", the fused twin
-# up to 1024 keys, lost 9-14% at 1024).
-D256_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
 # "nocap": no cap on BN under a causal mask (`--causal-block-n=0`: 176 at
-# d = 64 and 128), against the default cap of 128 (session 8, call 7:
-# +8-21% at S <= 2048; session 9 made it the default).
+# d = 64 and 128), against the default cap of 128 (+8-21% at S <= 2048;
+# D-15, D-28).
 CAUSAL_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128)]
-# "narrowpv": the last P V narrowed to the MMA_K steps with visible keys
-# (`--narrow-last-pv`), measured no faster in session 9 (off by default).
-NARROW_BENCH = ["bench_prefill_d64_none", "bench_prefill_d128_none",
-                "bench_prefill_d128_causal"]
 # "regepi": O from registers in the looped twin too (`--tma-store-o=false`;
-# the plain kernel then too), against the twin's box-by-box TMA store of O
-# (session 9).
-# (Session 10's "twin2", "plain2" and "twin2all" measured the causal twin
-# at Dv = 128 with 2 K/V stages, now the default, against the plain kernel
-# with 3 and 2 stages and the twin at every S; its "cap64",
-# `--causal-block-n=64` on d = 256 causal, +4% at S <= 1024 and -3/-4%
-# above 2048.)
-# "poly4": one exp2 in 4 on the FMA and ALU pipes (`--poly-exp2-period`,
-# FA4's relief of the MUFU pipe; session 10's polynomial rounded with
-# cvt.rmi and cvt.rzi, XU-pipe instructions like MUFU's, and lost 3-17%;
-# session 18's rounds by adding 1.5 * 2^23 and still lost 1-9% at periods
-# 4, 6 and 8 on d = 64 and 128: MUFU was 56% busy).
+# the plain kernel then too), against the twin's box-by-box TMA store of O,
+# for which the planner gives up K/V stages down to two (D-4).
 # "nofold": two compares per score in masked tiles (`--fold-key-bound=0`),
-# against the default's one (session 10's "fold": d = 64 causal
-# +1.4-5.9%, d = 128 causal +0.1-0.9%; the default since session 11).
+# against the default's one (d = 64 causal +1.4-5.9%, d = 128 causal
+# +0.1-0.9%; D-14).
 # "twinreg": d = 256 with a looped twin up to 1024 keys, O from registers
 # (`--persistent-max-seq-kv=1024 --tma-store-o=false`; the plain kernel
-# then too): at BN = 80 the plan leaves no room to stage O (session 11).
+# then too): at BN = 80 the plan leaves no room to stage O (D-12, D-19).
 TWINREG_BENCH = ["bench_prefill_d256_none", "bench_prefill_d256_causal"]
 # "bn128": d = 128 non-causal with the causal kernels' 128-key tiles
-# (`--block-n=128`), to tell the narrower tile's cost from the mask's.
+# (`--block-n=128`), to tell the narrower tile's cost from the mask's (D-17).
 # "two176": d = 64 non-causal with two consumers at 176-key tiles for the
 # kernel and its looped twin alike (`--consumer-warpgroups=2
-# --block-n=176`): the twin of sessions 12-26, byte for byte, against the
-# default twin's own 128-key tiles with six K/V stages (session 27).
+# --block-n=176`): the old twin byte for byte, against the default twin's
+# own 128-key tiles with six K/V stages (D-17).
 # "bn96": the d = 128 non-causal twin at 96-key tiles, which leaves room for
-# three K/V stages beside its two Q buffers (two at 128; session 27: 6-10%
-# slower). "bn160": both kernels at 160-key tiles, the widest whose twin
-# still fits its second Q buffer (13 steps at 2048 keys instead of 16, 1.6%
-# of the keys past Skv; session 27: a tie at 2048 and 4096). "tb2048": the
-# d = 128 non-causal twin only up to 2048 keys
-# (`--persistent-max-seq-kv=2048`), the plain kernel in pairs at 2049-4096
-# (session 27: 3.5% slower at 4096; session 14, before the pairs, 2.2%).
-# "twin176": d = 128 non-causal with the looped twin at the kernel's 176-key
-# tiles (`--block-n=176`: one plan for both), against the default, whose
-# twin has its own plan at 128 (session 12).
+# three K/V stages beside its two Q buffers (two at 128): 6-10% slower.
+# "bn160": both kernels at 160-key tiles, the widest whose twin still fits
+# its second Q buffer (13 steps at 2048 keys instead of 16, 1.6% of the
+# keys past Skv): a tie. "twin176": the d = 128 non-causal twin at the
+# kernel's 176-key tiles (`--block-n=176`: one plan for both), against its
+# own plan at 128 (D-26 for the three).
+# "tb2048": the d = 128 non-causal twin only up to 2048 keys
+# (`--persistent-max-seq-kv=2048`), the plain kernel in pairs at 2049-4096:
+# 3.5% slower at 4096 (D-27).
 # "flat": under a mask, heaviest work tiles first over every (batch, head)
-# pair (`--l2-section-bytes=0`), against the default's L2 sections of
-# pairs (32 MiB of K and V; session 11). "section1m": 1 MiB sections, so
-# that the variant's own sizes (1-32 q heads, up to 3001 keys) run many
-# sections and a narrower last one: a correctness check of the order.
-# "sec8m" / "sec16m": 8 and 16 MiB sections, more CTAs of a wave on each
-# head. "sections": the causal twin in the L2 sections too
-# (`--pair-row-blocks=0`), against the default, which takes row blocks
-# R - 1 - k and k of a head in consecutive strides (session 12: +11-13% at
-# d = 128, S <= 2048).
+# pair (`--l2-section-bytes=0`), against the default's L2 sections of pairs
+# (32 MiB of K and V; D-5). "section1m": 1 MiB sections, so that the
+# variant's own sizes (1-32 q heads, up to 3001 keys) run many sections and
+# a narrower last one: a correctness check of the order. "sec8m" /
+# "sec16m": 8 and 16 MiB sections, more CTAs of a wave on each head (D-30).
+# "sections": the causal twin in the L2 sections too (`--pair-row-blocks=0`),
+# against the default, which takes row blocks R - 1 - k and k of a head in
+# consecutive strides (+10-13% at d = 128, S <= 2048; D-6).
 SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 # "c3": three consumer warpgroups on a 192-row tile for the kernel and its
 # looped twin alike (`--consumer-warpgroups=3`, FA3's tile at d = 64: one
@@ -121,93 +93,65 @@ SECTION_BENCH = [f"bench_prefill_d{d}_causal" for d in (64, 128, 256)]
 # correctness at Dv = 128. "two": two consumers for both
 # (`--consumer-warpgroups=2`), against the default, which gives the d = 64
 # kernel three and its twin (Skv <= 1024 without a mask, 2048 under a causal
-# one) its own plan of two (session 12;
-# its "c3bn96" / "c3bn80", three at BN = 96 / 80, and "hint8k", size hints
-# of 8192, were measured then).
+# one) its own plan of two (D-16, D-29).
 C3_BENCH = ["bench_prefill_d64_none", "bench_prefill_d64_causal"]
 # "tw1024": the d = 256 causal looped twin (64-key tiles) up to 1024 keys
 # (`--persistent-max-seq-kv=1024`) instead of 512, where the plain kernel
-# runs 80-key tiles, not aligned with the 128-row blocks' diagonals;
-# "cap64": the plain kernel at 64-key tiles too (`--causal-block-n=64`;
-# session 10's cap64, before the twin: +4% at S <= 1024, -3 to -4% from
-# 2048). Session 27: `tw1024` a tie at 1024; `cap64` 2% faster at 1024, a
-# tie at 2048, 1.6-3.3% slower from 4096.
-# "owntiles" (`--twin-own-tiles`): the causal looped twins stop each
-# consumer's GEMMs at its own last K/V tile, as the plain kernel does (lost
-# 2.7% at d = 256, 512 keys from boost in session 15, and 3.6% at the
-# sustained clock in session 18: only the d = 256 kernel now).
+# runs 80-key tiles, not aligned with the 128-row blocks' diagonals: a tie
+# at 1024 (D-27). "cap64": the plain kernel at 64-key tiles too
+# (`--causal-block-n=64`): 2% faster at 1024, a tie at 2048, 1.6-3.3%
+# slower from 4096 (D-28).
 CAUSAL_TWIN_BENCH = ["bench_prefill_d256_causal"]
-# "l2hint" (`--l2-eviction-hints`): K and V loads evict last, Q loads and O
-# stores evict first (d = 256 causal at 512 keys moved 19% more DRAM bytes
-# than Q, K, V and O once each; session 18: 7.5% fewer bytes read there,
-# no faster, and 1-6% slower on the other rows, so only that kernel now).
-# "chains4": each softmax row's max and sum in four interleaved chains
-# (`--softmax-reduction-chains=4`), against the default's one chain of
-# FMNMX / FADD latencies (session 18: -4.5 to +3%, within the rounds'
-# spread at most rows).
 # "t1024": the d = 64 looped twin (two consumers) only up to 1024 keys, so
-# that the three-consumer kernel runs at 2048 (`--persistent-max-seq-kv=1024`;
-# the default without a mask since session 17, which measured it +2.4-3%
-# there at the sustained clock; under a causal mask it lost 4-9%).
-# "t2048": the twin up to 2048 keys, the default without a mask until
-# session 17 (6.1% behind the three consumers at 2048 in session 27, with
-# the twin's 128-key tiles). "t512": the twin only up to 512 keys, the
-# three consumers from 513 (a tie at 1024 in session 27).
+# that the three-consumer kernel runs at 2048 (`--persistent-max-seq-kv=1024`:
+# the default without a mask, +2.4-3% there; under a causal mask it loses
+# 4-9%; D-12). "t2048": the twin up to 2048 keys: 6.1% behind the three
+# consumers at 2048. "t512": the twin only up to 512 keys, the three
+# consumers from 513: a tie at 1024 (D-27 for both).
 # "t16k": d = 128 with the looped twin (its own plan, 128-key tiles) at
 # every bench S (`--persistent-max-seq-kv=16384`), against the default's
-# plain kernel (176-key tiles) past 2048 keys, whose new CTAs wait for
-# their Q (session 9's trace: 2.2-2.4 us a CTA; session 8's "twin16k"
-# measured the twin of then).
+# plain kernel (176-key tiles) past the twin's bound, whose new CTAs wait
+# for their Q (2.2-2.4 us a CTA in a trace measured 2026-11-30; D-27).
 # "c3p" / "c3p96": three consumers in persistent CTAs at every Skv
 # (`--consumer-warpgroups=3 --persistent`, BN = 112 / 96; ptxas spills 64 /
 # 16 B), against the default's three-consumer kernel, one CTA per work
-# tile, whose new CTAs wait for their Q (session 9's trace: 2.2-2.4 us a
-# CTA at d = 128).
+# tile, whose new CTAs wait for their Q (D-29).
 # "nomc": one CTA per work tile (`--kv-multicast=false`), against the
 # default's pairs of CTAs (clusters of two) on adjacent row blocks of a
 # head, each loading every other box of every K/V tile into both by TMA
 # multicast (FA3's cluster at d >= 128 without a mask; a third fewer L2
-# reads, +0.95% on average over 18 paired readings, session 24). Only the
-# kernel without a work loop pairs: d = 128 past 4096 keys, d = 256 past
-# 512. (Session 24's "mc112" and "bn112", the pairs at 112-key tiles with
-# three K/V stages and the tiles alone, measured -14 to -16% between them
-# while the peer's slot release was at cluster scope.)
+# reads, +0.95% on average; D-8). The kernel without a work loop pairs past
+# the twin's bound (d = 128: 4096 keys, d = 256: 512), the twins below it
+# (D-9).
 MULTICAST_BENCH = ["bench_prefill_d128_none", "bench_prefill_d256_none"]
 # "mccausal": every causal kernel without a loop in pairs
 # (`--kv-multicast-causal-min-seq-kv=0`), the d = 256 one too, which the
 # default keeps alone: it serves launches from 513 keys, and ran 2.0-3.8%
-# slower in pairs at 1024 (session 26). Its kernels also run the pairs'
-# sizes past the twins' bounds (d = 128: 4096 keys, d = 256: 512), and
-# Sq > Skv, where the first rows see no key and a pair's first block can
-# see none while its second sees some; so do the default causal kernels.
+# slower in pairs at 1024 (D-11). Its kernels also run the pairs' sizes
+# past the twins' bounds (d = 128: 4096 keys, d = 256: 512), and Sq > Skv,
+# where the first rows see no key and a pair's first block can see none
+# while its second sees some; so do the default causal kernels.
 # "nomccausal": the causal kernels alone (`--kv-multicast-causal=false`),
-# against the default's d = 128 pairs (2.3-3.2% faster from 8192 keys).
+# against the default's d = 128 pairs (2.3-3.2% faster from 8192 keys;
+# D-10).
 MCCAUSAL_BENCH = ["bench_prefill_d128_causal", "bench_prefill_d256_causal"]
-# "mccausaltwin": the causal looped twins in pairs as well, which needs
-# their consumers to stop at their own diagonals (`--twin-own-tiles`, off:
-# -1.7 to -3.8% alone, session 18); 1.4-5.3% slower than the default at
-# 512-2048 keys (session 26). Its kernels also run the loop cases on one
-# pair (LOOP_SIZES, --persistent-ctas 3: the runtime keeps whole clusters).
 # "nomctwin": the looped twins with one CTA per work item
-# (`--kv-multicast-twin=false`; the pairs, default since session 25, were
-# 1.6% faster at d = 128 and 5-6% at d = 256, 512 keys).
+# (`--kv-multicast-twin=false`), against the default's pairs (1.6% faster at
+# d = 128 and 5-6% at d = 256, 512 keys; D-9).
 # "r24": the looped twins at Dv <= 128 with FA3's setmaxnreg split, 24
 # registers a producer and 240 a consumer (`--loop-producer-registers=24`),
 # against the default 40 / 232, whose producer does not spill.
 # "r32": 32 / 232, the same consumers (the pool's 504 a thread of a
 # warpgroup over two consumers rounds 236 down to 232 at 32), 8 B of
-# producer spills in the d = 128 twin in pairs; the default until session
-# 26, where 40 ran 0.2-1.1% faster.
+# producer spills in the d = 128 twin in pairs; 40 runs 0.2-1.1% faster
+# (D-7).
 # "pp0": no ping-pong (`--ping-pong=0`): the consumers issue their GEMMs
 # without taking turns, against the default, whose named barriers order
-# them (last measured at d = 128 in session 2: +2-3.5%; never at d = 64).
+# them (D-1: without them d = 64 runs 2-12% slower).
 VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "nofold": (["--fold-key-bound=0"], CAUSAL_BENCH),
-            "poly4": (["--poly-exp2-period=4"], C3_BENCH),
             "regepi": (["--tma-store-o=false"], TWIN_BENCH),
-            "fused": (["--fuse-work-tiles"], TWIN_BENCH + D256_BENCH),
             "nocap": (["--causal-block-n=0"], CAUSAL_BENCH),
-            "narrowpv": (["--narrow-last-pv"], NARROW_BENCH),
             "twinreg": (["--persistent-max-seq-kv=1024", "--tma-store-o=false"],
                         TWINREG_BENCH),
             "bn128": (["--block-n=128"], ["bench_prefill_d128_none"]),
@@ -235,9 +179,6 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "c3p96": (["--consumer-warpgroups=3", "--persistent",
                        "--block-n=96"], C3_BENCH),
             "pp0": (["--ping-pong=0"], C3_BENCH + ["bench_prefill_d128_none"]),
-            "chains4": (["--softmax-reduction-chains=4"], PREFILL_BENCH),
-            "l2hint": (["--l2-eviction-hints"], D256_BENCH[1:]),
-            "owntiles": (["--twin-own-tiles"], CAUSAL_TWIN_BENCH),
             "tw1024": (["--persistent-max-seq-kv=1024"], CAUSAL_TWIN_BENCH),
             "cap64": (["--causal-block-n=64"], CAUSAL_TWIN_BENCH),
             "nomc": (["--kv-multicast=false"], MULTICAST_BENCH),
@@ -246,12 +187,7 @@ VARIANTS = {"plain": (["--persistent-max-seq-kv=0"], PREFILL_BENCH),
             "r32": (["--loop-producer-registers=32"], TWIN_BENCH),
             "mccausal": (["--kv-multicast-causal-min-seq-kv=0"],
                          MCCAUSAL_BENCH),
-            "nomccausal": (["--kv-multicast-causal=false"], MCCAUSAL_BENCH),
-            "mccausaltwin": (["--kv-multicast-causal-min-seq-kv=0",
-                              "--twin-own-tiles"], MCCAUSAL_BENCH)}
-# Variants whose looped twins run in pairs of their own making: their
-# kernels also take LOOP_SIZES on LOOP_CTAS persistent CTAs.
-LOOP_VARIANTS = {"mccausaltwin"}
+            "nomccausal": (["--kv-multicast-causal=false"], MCCAUSAL_BENCH)}
 # Kernels built with `--trace` (phase times over their LSE, for
 # bench/trace_phases.py; gpu-check.sh's FA4_TRACE) as <bench>_trace: no
 # cases (their LSE is the trace) and no benchmark rows.
@@ -312,12 +248,11 @@ DECODE_BENCH = {"decode_d128_h32x8": [(1, 1, 8192), (1, 1, 32768),
 # --block-n), so one run compares them with the planner's choice; each runs
 # the decode cases too.
 # variant -> (fa4-compile flags, the decode kernels built with them).
-# (The block-n variants bn176/128/96/64 and 16-CTA clusters were measured
-# in session 4, bench/RESULTS.md.)
+# (The block-n variants bn176/128/96/64 and 16-CTA clusters: D-31, D-32.)
 # More CTAs for the B = 1 split: 16 partitions per work item (128 CTAs)
 # through the workspace.
 # (Persistent decode, now the B = 64 plan's default, was the "pdec"
-# variant of session 6; `--persistent-decode=false` builds the old grid.)
+# variant, D-13; `--persistent-decode=false` builds the old grid.)
 DECODE_VARIANTS = {"ws16": (["--split-k-partitions=16", "--split-k-workspace"],
                             ["decode_d128_h32x8"])}
 # Decode compiled without size hints but with a static Sq (as a serving
@@ -349,13 +284,13 @@ LAUNCH_DECODE_BENCH = {"decode_d128_h32x8_launch": [(1, 1, 8192),
 # at most #SMs partitions): copies of the
 # LAUNCH_DECODE_BENCH kernels whose manifest asks for at least `tiles` key
 # tiles a partition and, where given, at most `cap` partitions. The kernels
-# are the same; only the partition count the runtime picks changes. Session
-# 21 measured 8 and 16 tiles (slower); session 22 one and two (faster at 8/1
-# heads and 8k keys, slower at 32k, where 114 partitions took more combine
-# steps); session 23 one tile under caps of 48 and 96 partitions, the
-# partitions whose two partials each the combine merges in one and two steps
-# (no faster than the planner's rule anywhere; its floor of 48 came from
-# them). Built with --rule-copies.
+# are the same; only the partition count the runtime picks changes: 8 and
+# 16 tiles were slower; one and two faster at 8/1 heads and 8k keys, slower
+# at 32k, where 114 partitions took more combine steps; one tile under caps
+# of 48 and 96 partitions (the partitions whose two partials each the
+# combine merges in one and two steps) no faster than the planner's rule
+# anywhere, whose floor of 48 came from them (D-18). Built with
+# --rule-copies.
 LAUNCH_RULE_VARIANTS = {"min1": (1, None), "min1_cap48": (1, 48),
                         "min1_cap96": (1, 96)}
 # (333, 4500): past the d <= 128 twins' 4096 keys, the kernel without a
@@ -365,7 +300,7 @@ SIZES = [(1, 1), (3, 3), (64, 128), (113, 203), (128, 217), (239, 1),
          (799, 3), (1023, 1024), (1024, 1023), (4096, 4096), (333, 4500)]
 # A matrix kernel with a looped twin also runs these (B, Sq, Skv) on three
 # persistent CTAs (fa4-run --persistent-ctas 3), so that each CTA loops over
-# dozens of work tiles: the fused hand-over from one work tile to the next,
+# dozens of work tiles: the hand-over from one work tile to the next,
 # and, under a causal mask with Sq > Skv, work tiles that see no key next to
 # ones that do. A twin in pairs (kv-multicast-twin) gets two: the runtime
 # keeps whole clusters, and one pair walks every work item.
@@ -403,7 +338,7 @@ def main():
     parser.add_argument("--compiler", default="build/bin/fa4-compile")
     parser.add_argument("--chip", default="sm_90a")
     parser.add_argument("--kernel", default="auto",
-                        help="fa4-compile --kernel: auto, fa3 or reference")
+                        help="fa4-compile --kernel: auto, hopper, blackwell or reference")
     parser.add_argument("--out", default="artifacts")
     parser.add_argument("--matrix-flag", action="append", default=[],
                         help="an fa4-compile flag for the matrix and bench "
@@ -556,11 +491,6 @@ def main():
                 for case, (b, sq, skv) in enumerate(sizes):
                     cases.write(f"--b {b} --sq {sq} --skv {skv} "
                                 f"--seed {9 + case}\n")
-                if any(kernel_name.endswith(f"_{v}") for v in LOOP_VARIANTS):
-                    for case, (b, sq, skv) in enumerate(LOOP_SIZES):
-                        cases.write(f"--b {b} --sq {sq} --skv {skv} "
-                                    f"--seed {70000 + case} "
-                                    f"--persistent-ctas {LOOP_CTAS}\n")
     with open(os.path.join(args.out, "bench.txt"), "w") as bench:
         bench.write("\n".join(bench_rows) + "\n")
 

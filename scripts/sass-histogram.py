@@ -8,8 +8,8 @@ prints each opcode's count (the first field of the instruction, predicates
 and modifiers dropped: FMNMX.NAN counts as FMNMX); with more, one column per
 kernel, the first kernel's order, so a variant's extra FFMA, MUFU or F2I show
 at a glance. Counts are static (instructions in the binary, both branches of
-every if), not executed. Session 18 found this way that the polynomial exp2
-spent XU-pipe FRND and F2I to save MUFU ops.
+every if), not executed. This is how the polynomial exp2 was found to
+spend XU-pipe FRND and F2I to save MUFU ops (D-24).
 
 nvdisasm comes from PATH, from /usr/local/cuda/bin, or from PyPI's
 nvidia-cuda-nvdisasm, installed on first use into ~/.cache/fa4/nvdisasm

@@ -124,16 +124,82 @@ static StringRef dtypeName(Type type) {
   return type.isBF16() ? "bf16" : type.isF16() ? "f16" : "f32";
 }
 
-static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
-                                      StringRef kernel, StringRef chip,
-                                      StringRef binaryFile,
-                                      StringRef binaryFormat) {
+namespace {
+/// The manifest of one kernel (docs/KernelABI.md), from its op and the ABI
+/// record the lowering left on it (`fa4.abi`), one section per method.
+class ManifestBuilder {
+public:
+  ManifestBuilder(attn::AttentionOp op, DictionaryAttr abi)
+      : op(op), abi(abi), combine(abi.getAs<DictionaryAttr>("combine")),
+        splitAtLaunch(abi.getAs<DictionaryAttr>("split_at_launch")),
+        persistent(abi.getAs<DictionaryAttr>("persistent")),
+        programmatic(abi.contains("programmatic_dependent_launch")) {
+    if (persistent) {
+      twin = persistent.getAs<SymbolRefAttr>("kernel");
+      twinLaunch = persistent.getAs<DictionaryAttr>("launch");
+    }
+  }
+
+  llvm::json::Value build(StringRef kernel, StringRef chip,
+                          StringRef binaryFile, StringRef binaryFormat);
+
+private:
+  llvm::json::Array tensorsJson();
+  llvm::json::Object problemJson();
+  int64_t abiVersion();
+  llvm::json::Object launchJson();
+  llvm::json::Object secondLaunchJson(DictionaryAttr stage,
+                                      int64_t dynamicSmemBytes);
+  void addSecondKernels(llvm::json::Object &manifest);
+
+  static llvm::json::Array paramsJson(DictionaryAttr stage) {
+    llvm::json::Array params;
+    for (StringRef param :
+         cast<ArrayAttr>(stage.get("params")).getAsValueRange<StringAttr>())
+      params.push_back(paramJson(param));
+    return params;
+  }
+  static llvm::json::Array factorsJson(Attribute factors) {
+    llvm::json::Array json;
+    for (StringRef factor :
+         cast<ArrayAttr>(factors).getAsValueRange<StringAttr>())
+      json.push_back(gridFactorJson(factor));
+    return json;
+  }
+  static llvm::json::Array gridJson(DictionaryAttr stage) {
+    llvm::json::Array grid;
+    for (Attribute dimFactors : cast<ArrayAttr>(stage.get("grid")))
+      grid.push_back(factorsJson(dimFactors));
+    return grid;
+  }
+  static int64_t integerOf(DictionaryAttr dict, StringRef key) {
+    return cast<IntegerAttr>(dict.get(key)).getInt();
+  }
+  static bool clustered(DictionaryAttr launch) {
+    auto cluster = launch ? launch.getAs<DenseI64ArrayAttr>("cluster")
+                          : DenseI64ArrayAttr();
+    return cluster && llvm::any_of(cluster.asArrayRef(),
+                                   [](int64_t dim) { return dim != 1; });
+  }
+  /// A launch object, marked for programmatic dependent launch where the
+  /// kernel asks for it.
+  llvm::json::Object withProgrammatic(llvm::json::Object launch) {
+    if (programmatic)
+      launch["programmatic_dependent_launch"] = true;
+    return launch;
+  }
+
+  attn::AttentionOp op;
+  DictionaryAttr abi, combine, splitAtLaunch, persistent, twinLaunch;
+  SymbolRefAttr twin;
+  bool programmatic;
+};
+} // namespace
+
+llvm::json::Array ManifestBuilder::tensorsJson() {
   ShapedType q = op.getQueryType(), k = op.getKeyType(), v = op.getValueType();
   auto o = cast<ShapedType>(op.getOutput().getType());
   StringRef dtype = dtypeName(q.getElementType());
-  attn::MaskAttr mask = op.getMask();
-  // The planners' view: its kDynamic (-1) is the manifest's dynamic size.
-  fa4::AttnProblem sizes = op.getProblem();
   auto alignments = cast<DictionaryAttr>(abi.get("alignment"));
   auto tensor = [&](StringRef name, StringRef role, StringRef tensorDtype,
                     llvm::json::Value shape) {
@@ -155,142 +221,132 @@ static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
     tensors.push_back(
         tensor("lse", "output", "f32",
                shapeOf(cast<ShapedType>(lse.getType()), {"b", "", "sq"})));
+  return tensors;
+}
 
-  auto paramsJson = [](DictionaryAttr stage) {
-    llvm::json::Array params;
-    for (StringRef param :
-         cast<ArrayAttr>(stage.get("params")).getAsValueRange<StringAttr>())
-      params.push_back(paramJson(param));
-    return params;
-  };
-  auto factorsJson = [](Attribute factors) {
-    llvm::json::Array json;
-    for (StringRef factor :
-         cast<ArrayAttr>(factors).getAsValueRange<StringAttr>())
-      json.push_back(gridFactorJson(factor));
-    return json;
-  };
-  auto gridJson = [&](DictionaryAttr stage) {
-    llvm::json::Array grid;
-    for (Attribute dimFactors : cast<ArrayAttr>(stage.get("grid")))
-      grid.push_back(factorsJson(dimFactors));
-    return grid;
-  };
-  // The lowest version that holds the kernel: 10 for a persistent rule's
-  // kernels launched in clusters (pairs of CTAs, kv-multicast), 9 for a
-  // split-K picked at launch (7 before its minimum partition count), 6 for
-  // a persistent twin with its own launch, 5 for a persistent twin kernel,
-  // 4 for a programmatic dependent launch or a persistent rule, 3 for a
-  // workspace split-K's second kernel.
-  auto combine = abi.getAs<DictionaryAttr>("combine");
-  auto splitAtLaunch = abi.getAs<DictionaryAttr>("split_at_launch");
-  bool programmatic = abi.contains("programmatic_dependent_launch");
-  auto persistent = abi.getAs<DictionaryAttr>("persistent");
-  auto launchJson = [&](llvm::json::Object launch) {
-    if (programmatic)
-      launch["programmatic_dependent_launch"] = true;
-    return launch;
-  };
-  auto integerOf = [](DictionaryAttr dict, StringRef key) {
-    return cast<IntegerAttr>(dict.get(key)).getInt();
-  };
-  auto twin =
-      persistent ? persistent.getAs<SymbolRefAttr>("kernel") : SymbolRefAttr();
-  auto twinLaunch = persistent ? persistent.getAs<DictionaryAttr>("launch")
-                               : DictionaryAttr();
-  auto clustered = [](DictionaryAttr launch) {
-    auto cluster = launch ? launch.getAs<DenseI64ArrayAttr>("cluster")
-                          : DenseI64ArrayAttr();
-    return cluster && llvm::any_of(cluster.asArrayRef(),
-                                   [](int64_t dim) { return dim != 1; });
-  };
+llvm::json::Object ManifestBuilder::problemJson() {
+  attn::MaskAttr mask = op.getMask();
+  // The planners' view: its kDynamic (-1) is the manifest's dynamic size.
+  fa4::AttnProblem sizes = op.getProblem();
+  return llvm::json::Object{
+      {"dtype", dtypeName(op.getQueryType().getElementType())},
+      {"num_q_heads", op.getNumQueryHeads()},
+      {"num_kv_heads", op.getNumKVHeads()},
+      {"qk_depth", op.getQKDepth()},
+      {"ov_depth", op.getOVDepth()},
+      {"mask",
+       llvm::json::Object{{"kind", attn::stringifyMaskKind(mask.getKind())},
+                          {"window_left", mask.getLeft()},
+                          {"window_right", mask.getRight()}}},
+      {"scale", op.getEffectiveScale()},
+      {"has_lse", static_cast<bool>(op.getLse())},
+      {"batch", sizes.batch},
+      {"seq_q", sizes.seqQ},
+      {"seq_kv", sizes.seqKV}};
+}
+
+/// The lowest version that holds the kernel: 10 for a persistent rule's
+/// kernels launched in clusters (pairs of CTAs, kv-multicast), 9 for a
+/// split-K picked at launch (7 before its minimum partition count), 6 for a
+/// persistent twin with its own launch, 5 for a persistent twin kernel, 4
+/// for a programmatic dependent launch or a persistent rule, 3 for a
+/// workspace split-K's second kernel.
+int64_t ManifestBuilder::abiVersion() {
   bool persistentInClusters =
       persistent && (clustered(abi) || clustered(twinLaunch));
+  return persistentInClusters         ? 10
+         : splitAtLaunch              ? 9
+         : twinLaunch                 ? 6
+         : twin                       ? 5
+         : programmatic || persistent ? 4
+         : combine                    ? 3
+                                      : 2;
+}
 
-  llvm::json::Object manifest{
-      {"fa4_abi_version", persistentInClusters         ? 10
-                          : splitAtLaunch              ? 9
-                          : twinLaunch                 ? 6
-                          : twin                       ? 5
-                          : programmatic || persistent ? 4
-                          : combine                    ? 3
-                                                       : 2},
-      // Copies: a json::Value keeps a StringRef's pointer, and the manifest
-      // outlives the strings a decode variant's was built from.
-      {"kernel", kernel.str()},
-      {"chip", chip.str()},
-      {"binary", llvm::json::Object{{"file", binaryFile.str()},
-                                    {"format", binaryFormat.str()}}},
-      {"problem",
-       llvm::json::Object{
-           {"dtype", dtype},
-           {"num_q_heads", op.getNumQueryHeads()},
-           {"num_kv_heads", op.getNumKVHeads()},
-           {"qk_depth", op.getQKDepth()},
-           {"ov_depth", op.getOVDepth()},
-           {"mask", llvm::json::Object{{"kind", attn::stringifyMaskKind(
-                                                    mask.getKind())},
-                                       {"window_left", mask.getLeft()},
-                                       {"window_right", mask.getRight()}}},
-           {"scale", op.getEffectiveScale()},
-           {"has_lse", static_cast<bool>(op.getLse())},
-           {"batch", sizes.batch},
-           {"seq_q", sizes.seqQ},
-           {"seq_kv", sizes.seqKV}}},
-      {"tensors", std::move(tensors)},
-      {"alignment", llvm::json::Object{{"unit_stride_last_dim", true}}},
-      {"params", paramsJson(abi)},
-      {"launch",
-       launchJson(llvm::json::Object{
-           {"grid", gridJson(abi)},
-           {"block", int3(cast<DenseI64ArrayAttr>(abi.get("block")))},
-           {"cluster", int3(cast<DenseI64ArrayAttr>(abi.get("cluster")))},
-           {"dynamic_smem_bytes",
-            cast<IntegerAttr>(abi.get("dynamic_smem_bytes")).getInt()}})}};
+llvm::json::Object ManifestBuilder::launchJson() {
+  llvm::json::Object launch = withProgrammatic(llvm::json::Object{
+      {"grid", gridJson(abi)},
+      {"block", int3(cast<DenseI64ArrayAttr>(abi.get("block")))},
+      {"cluster", int3(cast<DenseI64ArrayAttr>(abi.get("cluster")))},
+      {"dynamic_smem_bytes",
+       cast<IntegerAttr>(abi.get("dynamic_smem_bytes")).getInt()}});
   if (persistent) {
     llvm::json::Object rule{
         {"ctas_per_sm", integerOf(persistent, "ctas_per_sm")},
         {"max_seq_kv", integerOf(persistent, "max_seq_kv")}};
     if (twin)
       rule["kernel"] = twin.getLeafReference().str();
-    manifest.getObject("launch")->insert({"persistent", std::move(rule)});
+    launch.insert({"persistent", std::move(rule)});
   }
-  // A second kernel's launch (the twin's, the combine's): its cluster where
-  // it has one (a twin in pairs), else none.
-  auto secondLaunchJson = [&](DictionaryAttr stage, int64_t dynamicSmemBytes) {
-    auto cluster = stage.getAs<DenseI64ArrayAttr>("cluster");
-    return llvm::json::Object{
-        {"grid", gridJson(stage)},
-        {"block", int3(cast<DenseI64ArrayAttr>(stage.get("block")))},
-        {"cluster",
-         cluster ? int3(cluster)
-                 : llvm::json::Array{int64_t(1), int64_t(1), int64_t(1)}},
-        {"dynamic_smem_bytes", dynamicSmemBytes}};
-  };
+  return launch;
+}
+
+/// A second kernel's launch (the twin's, the combine's): its cluster where
+/// it has one (a twin in pairs), else none.
+llvm::json::Object ManifestBuilder::secondLaunchJson(DictionaryAttr stage,
+                                                     int64_t dynamicSmemBytes) {
+  auto cluster = stage.getAs<DenseI64ArrayAttr>("cluster");
+  return llvm::json::Object{
+      {"grid", gridJson(stage)},
+      {"block", int3(cast<DenseI64ArrayAttr>(stage.get("block")))},
+      {"cluster", cluster
+                      ? int3(cluster)
+                      : llvm::json::Array{int64_t(1), int64_t(1), int64_t(1)}},
+      {"dynamic_smem_bytes", dynamicSmemBytes}};
+}
+
+/// The looped twin's own launch, and a workspace split-K's combine kernel.
+void ManifestBuilder::addSecondKernels(llvm::json::Object &manifest) {
   if (twinLaunch)
     manifest["twin"] = llvm::json::Object{
         {"params", paramsJson(twinLaunch)},
         {"launch",
          secondLaunchJson(twinLaunch,
                           integerOf(twinLaunch, "dynamic_smem_bytes"))}};
-  if (combine) {
-    llvm::json::Object workspace{
-        {"bytes", factorsJson(abi.get("workspace_bytes"))}};
-    if (splitAtLaunch)
-      workspace["split_at_launch"] = llvm::json::Object{
-          {"max_partitions", integerOf(splitAtLaunch, "max_partitions")},
-          {"min_keys_per_partition",
-           integerOf(splitAtLaunch, "min_keys_per_partition")},
-          {"key_tile", integerOf(splitAtLaunch, "key_tile")},
-          {"min_partitions", integerOf(splitAtLaunch, "min_partitions")}};
-    manifest["workspace"] = std::move(workspace);
-    manifest["combine"] = llvm::json::Object{
-        {"kernel",
-         cast<SymbolRefAttr>(combine.get("kernel")).getLeafReference().str()},
-        {"params", paramsJson(combine)},
-        {"launch", launchJson(secondLaunchJson(combine, 0))}};
-  }
+  if (!combine)
+    return;
+  llvm::json::Object workspace{
+      {"bytes", factorsJson(abi.get("workspace_bytes"))}};
+  if (splitAtLaunch)
+    workspace["split_at_launch"] = llvm::json::Object{
+        {"max_partitions", integerOf(splitAtLaunch, "max_partitions")},
+        {"min_keys_per_partition",
+         integerOf(splitAtLaunch, "min_keys_per_partition")},
+        {"key_tile", integerOf(splitAtLaunch, "key_tile")},
+        {"min_partitions", integerOf(splitAtLaunch, "min_partitions")}};
+  manifest["workspace"] = std::move(workspace);
+  manifest["combine"] = llvm::json::Object{
+      {"kernel",
+       cast<SymbolRefAttr>(combine.get("kernel")).getLeafReference().str()},
+      {"params", paramsJson(combine)},
+      {"launch", withProgrammatic(secondLaunchJson(combine, 0))}};
+}
+
+llvm::json::Value ManifestBuilder::build(StringRef kernel, StringRef chip,
+                                         StringRef binaryFile,
+                                         StringRef binaryFormat) {
+  llvm::json::Object manifest{
+      {"fa4_abi_version", abiVersion()},
+      // Copies: a json::Value keeps a StringRef's pointer, and the manifest
+      // outlives the strings a decode variant's was built from.
+      {"kernel", kernel.str()},
+      {"chip", chip.str()},
+      {"binary", llvm::json::Object{{"file", binaryFile.str()},
+                                    {"format", binaryFormat.str()}}},
+      {"problem", problemJson()},
+      {"tensors", tensorsJson()},
+      {"alignment", llvm::json::Object{{"unit_stride_last_dim", true}}},
+      {"params", paramsJson(abi)},
+      {"launch", launchJson()}};
+  addSecondKernels(manifest);
   return manifest;
+}
+
+static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
+                                      StringRef kernel, StringRef chip,
+                                      StringRef binaryFile,
+                                      StringRef binaryFormat) {
+  return ManifestBuilder(op, abi).build(kernel, chip, binaryFile, binaryFormat);
 }
 
 namespace {

@@ -11,13 +11,15 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <tuple>
+
 using namespace mlir;
 
 static fa4::KernelKind resolvedKernel(const fa4::CompileOptions &options) {
   using fa4::KernelKind;
   if (options.kernel != KernelKind::Auto)
     return options.kernel;
-  return options.chip == "sm_90a" ? KernelKind::FA3 : KernelKind::Reference;
+  return options.chip == "sm_90a" ? KernelKind::Hopper : KernelKind::Reference;
 }
 
 void fa4::buildCompilePlanning(OpPassManager &pm,
@@ -34,36 +36,20 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
   buildCompilePlanning(pm, options);
   KernelKind kernel = resolvedKernel(options);
 
-  // sm_100a keeps the reference kernel by default until the FA4 kernel has
-  // run on a Blackwell GPU.
-  if (kernel == KernelKind::FA3 || kernel == KernelKind::FA4) {
+  // sm_100a keeps the reference kernel by default until the Blackwell
+  // kernel has run on a Blackwell GPU.
+  if (kernel == KernelKind::Hopper || kernel == KernelKind::Blackwell) {
     ConvertAttnToFA4Options kernelOptions;
-    kernelOptions.pingPong = options.pingPong;
-    kernelOptions.persistent = options.persistent;
-    kernelOptions.persistentMaxSeqKV = options.persistentMaxSeqKV;
-    kernelOptions.intraWgOverlap = options.intraWgOverlap;
-    kernelOptions.lazyRescale = options.lazyRescale;
-    kernelOptions.tmaStoreO = options.tmaStoreO;
-    kernelOptions.fuseWorkTiles = options.fuseWorkTiles;
-    kernelOptions.narrowLastPV = options.narrowLastPV;
-    kernelOptions.l2EvictionHints = options.l2EvictionHints;
-    kernelOptions.twinOwnTiles = options.twinOwnTiles;
-    kernelOptions.loopProducerRegisters = options.loopProducerRegisters;
-    kernelOptions.kvMulticast = options.kvMulticast;
-    kernelOptions.kvMulticastTwin = options.kvMulticastTwin;
-    kernelOptions.kvMulticastCausal = options.kvMulticastCausal;
-    kernelOptions.kvMulticastCausalMinSeqKV = options.kvMulticastCausalMinSeqKV;
-    kernelOptions.polyExp2Period = options.polyExp2Period;
-    kernelOptions.softmaxReductionChains = options.softmaxReductionChains;
-    kernelOptions.l2SectionBytes = options.l2SectionBytes;
-    kernelOptions.pairRowBlocks = options.pairRowBlocks;
-    kernelOptions.trace = options.trace;
-    kernelOptions.persistentDecode = options.persistentDecode;
-    kernelOptions.structure = kernel == KernelKind::FA3 ? "fa3" : "fa4";
-    pm.addPass(createConvertAttnToFA4(kernelOptions));
     ConvertFA4ToNVVMOptions nvvmOptions;
+    auto lowering = std::tie(kernelOptions, nvvmOptions);
+#define FA4_PASS_OPTION(PASS, TYPE, NAME, ARGUMENT, DEFAULT, DESCRIPTION)      \
+  std::get<PASS##Options &>(lowering).NAME = options.NAME;
+#include "fa4/Conversion/PassOptions.inc"
+#undef FA4_PASS_OPTION
+    kernelOptions.structure =
+        kernel == KernelKind::Hopper ? "hopper" : "blackwell";
+    pm.addPass(createConvertAttnToFA4(kernelOptions));
     nvvmOptions.chip = options.chip;
-    nvvmOptions.foldKeyBound = options.foldKeyBound;
     pm.addPass(createConvertFA4ToNVVM(nvvmOptions));
   } else {
     ConvertAttnToReferenceKernelOptions kernelOptions;

@@ -25,8 +25,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa4/Planning/Config.h"
-#include "fa4/Planning/SmemPlan.h"
-#include "fa4/Planning/SwizzlePlan.h"
+#include "fa4/Planning/LoopedTwin.h"
+#include "fa4/Target/HardwareConstants.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -43,31 +43,27 @@ constexpr int kMlaNopeDepth = 512;
 /// Head depths above this are only planned for MLA.
 constexpr int kMaxHeadDepth = 256;
 /// Rows of one tcgen05 cta_group::1 accumulator tile (TMEM lanes).
-constexpr int kSm100TileRows = 128;
+constexpr int kBlackwellTileRows = 128;
 /// A softmax thread of FA4 owns one S row and loads it whole: BN f32
 /// registers, so BN = 128 is the largest that leaves room for the rest.
-constexpr int kSm100MaxBN = 128;
+constexpr int kBlackwellMaxBN = 128;
 /// 2Q is worth it only while the KV tile keeps at least this many keys.
-constexpr int kSm100MinBNFor2Q = 64;
+constexpr int kBlackwellMinBNFor2Q = 64;
 /// MLA tile: M = 64 rows packed two per lane; BN chosen from shared memory.
 constexpr int kMlaTileRows = 64;
 constexpr int kMlaBN = 64;
 /// wgmma M is 64 per warpgroup.
-constexpr int kSm90TileRows = 64;
-constexpr int kSm90ConsumerWarpgroups = 2;
+constexpr int kHopperTileRows = 64;
+constexpr int kHopperConsumerWarpgroups = 2;
 /// Three consumers (FA3's d = 64 tile): a fourth warpgroup's threads, at
-/// setmaxnreg's 160 registers a consumer (fa4::sm90WarpgroupRegisters).
-constexpr int kSm90ThreeConsumerThreads = 512;
+/// setmaxnreg's 160 registers a consumer (fa4::hopperWarpgroupRegisters).
+constexpr int kHopperThreeConsumerThreads = 512;
 /// Dv = 128 leaves them BN = 64 (O takes 64 of the 120 for S, P and O).
 constexpr int kMaxThreeConsumerOvDepth = 128;
-/// d = 128 and d = 64 without a mask: the looped twin at 128-key tiles
-/// measured +0.8-2.9% over the kernel's 176 at d = 128 (bench/RESULTS.md,
-/// session 11, call 3: `bn128`; the kernel keeps 176 past the twin's
-/// bound), and at d = 64, where the kernel past the bound has three
-/// consumers at 128 anyway, about 2% faster at 512 keys and under 1% at 1024
-/// than the two-consumer twin's 176 (session 27, calls 2 and 3, against a
-/// null A/B of 0.7%): four whole tiles at 512 keys instead of three, the
-/// last masked, and six K/V stages instead of four.
+/// d = 128 and d = 64 without a mask: the looped twin at 128-key tiles, not
+/// the kernel's 176 (which it keeps past the twin's bound): four whole tiles
+/// at 512 keys instead of three, the last masked, and six K/V stages
+/// instead of four at d = 64 (D-17).
 constexpr int kNarrowTwinDepths[] = {64, 128};
 constexpr int kNarrowTwinBN = 128;
 /// d = 256: a looped twin at 64-key tiles (kDeepTwinMaxBN), next to the
@@ -75,21 +71,21 @@ constexpr int kNarrowTwinBN = 128;
 constexpr int kDeepTwinDepth = 256;
 /// Two K+V stages at d=128 next to a 32 KB Q tile: 32 + 2 x (44 + 44) KB
 /// <= 227 KB at BN = 176; FA3's largest tile N.
-constexpr int kSm90MaxBN = 176;
+constexpr int kHopperMaxBN = 176;
 /// Decode tiles (a work item's rows fit one consumer's 64 rows) are bound by
 /// bytes in flight, not MMAs: BN = 96 leaves four K+V stages at d = 128, so
 /// with both consumers each holding one, two still load. Measured on the
-/// H200 at B = 1, Skv = 32k, 32/8 heads (bench/RESULTS.md): one consumer
-/// 176 -> 2.40 TB/s, 128 -> 2.96; both consumers 128 (3 stages) -> 2.26,
-/// 96 -> 3.02, 64 -> 2.96.
-constexpr int kSm90DecodeBN = 96;
+/// H200 at B = 1, Skv = 32k, 32/8 heads: one consumer 176 -> 2.40 TB/s,
+/// 128 -> 2.96; both consumers 128 (3 stages) -> 2.26, 96 -> 3.02, 64 ->
+/// 2.96 (D-32).
+constexpr int kHopperDecodeBN = 96;
 /// Of a consumer's registers (240 of two, 160 of three), 32 stay for
 /// addresses, row max/sum and loop state; S (f32), P (16-bit) and O (f32)
 /// share the rest. It binds only three consumers at d = 64: BN = 128 there
 /// (112 with 40 reserved) assembles without spills and measured +0.3 to
 /// +2.7% at 4096-16384 keys but for one row (-0.9%, d = 64 causal 8192;
-/// bench/RESULTS.md, session 21).
-constexpr int kSm90ReservedRegisters = 32;
+/// D-16).
+constexpr int kHopperReservedRegisters = 32;
 /// Shared memory set aside for barriers, correction scales and alignment
 /// when sizing tiles; the shared-memory plan does the exact accounting.
 constexpr int64_t kSmemReserveBytes = 2048;
@@ -160,7 +156,7 @@ static llvm::LogicalResult validate(const AttnProblem &problem,
   if (problem.consumerWarpgroups == 3 &&
       problem.ovDepth > kMaxThreeConsumerOvDepth) {
     whyNot << "three consumer warpgroups keep "
-           << sm90WarpgroupRegisters(3).consumer
+           << hopperWarpgroupRegisters(3).consumer
            << " registers a thread, too few for a 64 x " << problem.ovDepth
            << " f32 O next to S and P; expected ovDepth <= "
            << kMaxThreeConsumerOvDepth << " with consumer-warpgroups=3";
@@ -221,11 +217,11 @@ static bool chooseFuseGqa(const AttnProblem &problem, int maxRows) {
 
 /// Sets the tiles and returns the largest BN the chip's resources allow for
 /// them (the bound on a user's block-n).
-static int chooseSm100Tiles(const AttnProblem &problem,
-                            const TargetInfo &target, AttnConfig &config) {
+static int chooseBlackwellTiles(const AttnProblem &problem,
+                                const TargetInfo &target, AttnConfig &config) {
   if (config.isMla) {
     config.mmaM = kMlaTileRows;
-    config.mPack = kSm100TileRows / kMlaTileRows;
+    config.mPack = kBlackwellTileRows / kMlaTileRows;
     config.numQ = 1;
     config.bm = kMlaTileRows;
     config.bn = kMlaBN;
@@ -234,18 +230,18 @@ static int chooseSm100Tiles(const AttnProblem &problem,
   }
   int columns = target.tmemColumns;
   int bn2Q = std::min(
-      kSm100MaxBN,
+      kBlackwellMaxBN,
       roundDownTo((columns - 2 * config.paddedOvDepth) / 2, kMmaNGranule));
-  config.fuseGqa = chooseFuseGqa(problem, 2 * kSm100TileRows);
+  config.fuseGqa = chooseFuseGqa(problem, 2 * kBlackwellTileRows);
   int64_t seqQ = problem.plannedSeqQ();
   int64_t rows =
       seqQ == kDynamic ? kDynamic : seqQ * (config.fuseGqa ? config.group : 1);
-  bool oneTileHoldsAllRows = rows != kDynamic && rows <= kSm100TileRows;
-  config.numQ = (bn2Q >= kSm100MinBNFor2Q && !oneTileHoldsAllRows) ? 2 : 1;
-  config.bm = config.numQ * kSm100TileRows;
+  bool oneTileHoldsAllRows = rows != kDynamic && rows <= kBlackwellTileRows;
+  config.numQ = (bn2Q >= kBlackwellMinBNFor2Q && !oneTileHoldsAllRows) ? 2 : 1;
+  config.bm = config.numQ * kBlackwellTileRows;
   config.bn = config.numQ == 2
                   ? bn2Q
-                  : std::min(kSm100MaxBN,
+                  : std::min(kBlackwellMaxBN,
                              roundDownTo((columns - config.paddedOvDepth) / 2,
                                          kMmaNGranule));
   int64_t batch = problem.plannedBatch();
@@ -258,17 +254,16 @@ static int chooseSm100Tiles(const AttnProblem &problem,
                         llvm::divideCeilSigned(seqQ, 2 * int64_t(config.bm));
     config.pairCta = pairTiles >= target.numSMs / 2;
   }
-  config.mmaM = kSm100TileRows * config.ctaGroup();
+  config.mmaM = kBlackwellTileRows * config.ctaGroup();
   return config.bn;
 }
 
 /// Three consumers at d = 64 measured +7-13% over two from Skv = 4096 to
 /// 16k, but -8 to -24% at 512-1024 (a 192-row tile wastes 11% of 512 rows,
 /// and the looped twin, which runs those, spills at 160 registers) and
-/// -2 to +5% at 2048 (bench/RESULTS.md, session 12); against the twin at
-/// 2048 keys without a mask +1.2% from boost and +2.4-3% at the sustained
-/// clock (sessions 14 and 17). So the planner takes three, without a window
-/// mask (not measured), where the kernel runs only past the twin's bound
+/// -2 to +5% at 2048; against the twin at 2048 keys without a mask +2.4-3%
+/// at the sustained clock (D-16, D-12). So the planner takes three, without a
+/// window mask (not measured), where the kernel runs only past the twin's bound
 /// (1024 keys without a mask, 2048 under a causal one;
 /// fa4::loopedTwinMaxSeqKV): a static Skv past it, or a dynamic one (the
 /// twin, with its own plan of two, takes the rest: fa4::twinProblem); and
@@ -285,15 +280,16 @@ static bool prefersThreeConsumers(const AttnProblem &problem,
 }
 
 /// Sets the tiles and returns the largest BN the chip's resources allow.
-static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
-                           AttnConfig &config) {
-  config.mmaM = kSm90TileRows;
-  config.numQ = kSm90ConsumerWarpgroups;
-  config.bm = config.numQ * kSm90TileRows;
+static int chooseHopperTiles(const AttnProblem &problem,
+                             const TargetInfo &target, AttnConfig &config) {
+  config.mmaM = kHopperTileRows;
+  config.numQ = kHopperConsumerWarpgroups;
+  config.bm = config.numQ * kHopperTileRows;
   config.fuseGqa = chooseFuseGqa(problem, config.bm);
   int64_t seqQ = problem.plannedSeqQ();
-  bool decodeTile = seqQ != kDynamic &&
-                    seqQ * (config.fuseGqa ? config.group : 1) <= kSm90TileRows;
+  bool decodeTile =
+      seqQ != kDynamic &&
+      seqQ * (config.fuseGqa ? config.group : 1) <= kHopperTileRows;
   // A third consumer only for prefill tiles: a fused GQA or decode tile
   // keeps its rows in one or two consumers.
   int64_t consumers = problem.consumerWarpgroups;
@@ -301,13 +297,13 @@ static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
     consumers = prefersThreeConsumers(problem, config) ? 3 : 2;
   if (consumers == 3 && !config.fuseGqa && !decodeTile) {
     config.numQ = 3;
-    config.bm = config.numQ * kSm90TileRows;
-    config.numThreads = kSm90ThreeConsumerThreads;
+    config.bm = config.numQ * kHopperTileRows;
+    config.numThreads = kHopperThreeConsumerThreads;
   }
   // Per consumer thread, a 64 x BN f32 S is BN/2 registers, P in 16 bits
   // BN/4, and a 64 x Dv f32 O is Dv/2.
   int accumulatorRegisters =
-      sm90WarpgroupRegisters(config.numQ).consumer - kSm90ReservedRegisters;
+      hopperWarpgroupRegisters(config.numQ).consumer - kHopperReservedRegisters;
   int registerBN = (accumulatorRegisters - config.paddedOvDepth / 2) * 4 / 3;
   // Two stages of a K tile (BN x Dqk) and a V tile (BN x Dv) next to Q.
   int64_t bytes = elementBytes(config.elementType);
@@ -317,14 +313,13 @@ static int chooseSm90Tiles(const AttnProblem &problem, const TargetInfo &target,
   int smemBN = int((target.smemCarveoutBytes - qBytes - kSmemReserveBytes) /
                    (2 * stageBytesPerKey));
   int maxBN =
-      roundDownTo(std::min({kSm90MaxBN, registerBN, smemBN}), kMmaNGranule);
-  config.bn = decodeTile ? std::min(maxBN, kSm90DecodeBN) : maxBN;
+      roundDownTo(std::min({kHopperMaxBN, registerBN, smemBN}), kMmaNGranule);
+  config.bn = decodeTile ? std::min(maxBN, kHopperDecodeBN) : maxBN;
   // Under a causal mask a 128-row block's keys end on a 128-key boundary:
   // at BN = 128 only its diagonal tile is masked, at 176 its last tile
   // carries up to 175 masked keys. That pays +3-20% up to 4096 keys; past
   // 8192 the narrower tile's per-tile cost outweighs the waste (-3% at 16k
-  // for d = 64), so a longer known sequence keeps the wider tile
-  // (bench/RESULTS.md, session 9, call 1).
+  // for d = 64), so a longer known sequence keeps the wider tile (D-15).
   int64_t seqKV = problem.plannedSeqKV();
   if (problem.mask == MaskKind::Causal && problem.causalBlockN > 0 &&
       !decodeTile && (seqKV == kDynamic || seqKV <= kCausalBlockNMaxSeqKV))
@@ -402,8 +397,8 @@ llvm::FailureOr<AttnConfig> fa4::planConfig(const AttnProblem &problem,
   config.paddedNopeDepth = llvm::alignTo(config.nopeDepth, depthGranule);
 
   int maxBN = target.chip == Chip::SM100a
-                  ? chooseSm100Tiles(problem, target, config)
-                  : chooseSm90Tiles(problem, target, config);
+                  ? chooseBlackwellTiles(problem, target, config)
+                  : chooseHopperTiles(problem, target, config);
   if (problem.blockN != 0) {
     if (problem.blockN % kMmaNGranule != 0 || problem.blockN < kMmaNGranule ||
         problem.blockN > maxBN) {
@@ -499,7 +494,7 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
     }
   } else {
     bool threeConsumers = config.numQ == 3;
-    int consumerRegisters = sm90WarpgroupRegisters(config.numQ).consumer;
+    int consumerRegisters = hopperWarpgroupRegisters(config.numQ).consumer;
     os << "  MMA_M = 64 (wgmma), numQ = " << config.numQ
        << ", BM = " << config.bm << ": "
        << (threeConsumers ? "three consumer warpgroups (consumer-warpgroups="
@@ -508,11 +503,11 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
        << " own one 64-row tile each and ping-pong\n";
     os << "  BN = " << config.bn << " (S + P + O: "
        << config.bn / 2 + config.bn / 4 + config.paddedOvDepth / 2
-       << " registers of " << consumerRegisters - kSm90ReservedRegisters
+       << " registers of " << consumerRegisters - kHopperReservedRegisters
        << " of the consumer's " << consumerRegisters
        << "): the largest multiple of 16 <= 176 whose S + P + O fits and "
           "two K+V stages next to Q in shared memory; at most "
-       << kSm90DecodeBN
+       << kHopperDecodeBN
        << " when a work item's rows fit one 64-row tile (decode: more, "
           "smaller stages in flight); at most causal-block-n (default "
        << kDefaultCausalBlockN << ") under a causal mask up to "

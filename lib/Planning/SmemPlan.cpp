@@ -41,7 +41,7 @@ namespace {
 constexpr int64_t kTmaDestinationAlignment = 128;
 /// Per sm_100a Q tile: S full, P ready, O done, statistics ready, and O
 /// staged (for the epilogue warp's TMA store).
-constexpr int kSm100BarriersPerQTile = 5;
+constexpr int kBlackwellBarriersPerQTile = 5;
 constexpr int64_t kF32Bytes = 4;
 /// Softmax writes one rescale factor per row per KV tile, double-buffered.
 constexpr int64_t kCorrectionBuffers = 2;
@@ -168,7 +168,7 @@ static SmemPlan layout(const AttnConfig &config, const SplitKPlan &splitK,
 
   plan.numBarriers =
       config.numQ + numFullBarriers + numRingSlots +
-      (config.chip == Chip::SM100a ? kSm100BarriersPerQTile * config.numQ
+      (config.chip == Chip::SM100a ? kBlackwellBarriersPerQTile * config.numQ
                                    : config.numQ) +
       (clusterSplit ? 1 : 0);
   int64_t mbarrierBytes = getTargetInfo(config.chip).mbarrierBytes;
@@ -230,35 +230,6 @@ std::optional<int64_t> fa4::pastPlanOffset(int64_t smemUsed, int64_t bytes,
   if (offset + bytes > target.smemCarveoutBytes)
     return std::nullopt;
   return offset;
-}
-
-bool fa4::plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
-                          const SplitKPlan &splitK) {
-  // As the lowering: a dynamic Skv, whatever its hint, gets the twin for
-  // the short runs and the plain kernel for the long ones.
-  int64_t seqKV = problem.seqKV;
-  // Past Dv = 128 only at tiles narrow enough (its own plan,
-  // fa4::twinProblem) to leave the twin registers and room to stage O.
-  return config.chip == Chip::SM90a && splitK.partitions <= 1 &&
-         !config.fuseGqa &&
-         (config.paddedOvDepth <= kShallowTwinMaxOvDepth ||
-          config.bn <= kDeepTwinMaxBN) &&
-         problem.mask != MaskKind::Window &&
-         (seqKV == kDynamic ||
-          seqKV <= loopedTwinMaxSeqKV(config, problem.mask));
-}
-
-int64_t fa4::loopedTwinMaxSeqKV(const AttnConfig &twinConfig, MaskKind mask) {
-  if (twinConfig.paddedOvDepth > kShallowTwinMaxOvDepth)
-    return kDeepTwinMaxSeqKV;
-  if (twinConfig.paddedOvDepth > kThreeConsumerMaxDepth)
-    return kMidDepthTwinMaxSeqKV;
-  return shallowTwinMaxSeqKV(mask);
-}
-
-int64_t fa4::shallowTwinMaxSeqKV(MaskKind mask) {
-  return mask == MaskKind::None ? kUnmaskedShallowTwinMaxSeqKV
-                                : kLoopedTwinMaxSeqKV;
 }
 
 /// Every region of a plan with its name, in the order explain() prints them.

@@ -24,7 +24,7 @@
 //        No split when that is below 2.
 //   Keys per partition = alignTo(ceil(span / P), BN); P is then recounted so
 //   no partition of the planned size is empty.
-//   ClusterDsmem when P <= 16, the non-portable cluster limit (DESIGN.md
+//   ClusterDsmem when P <= 16, the non-portable cluster limit (docs/Design.md
 //   measured clusters of 16 on the H200), or when capping P at 16 still
 //   keeps 3/4 of the SMs busy: a cluster combine costs no second launch and
 //   no HBM round trip for the partials. Otherwise Workspace with the full P.

@@ -16,13 +16,8 @@
 using namespace fa4;
 
 /// TMA SWIZZLE_128B / 64B / 32B.
-static constexpr int kWidestSwizzleBytes = 128;
 static constexpr int kWidestSwizzleBytes8Bit = 64;
 static constexpr int kNarrowestSwizzleBytes = 32;
-
-int fa4::maxSwizzleBytes(int elementBytes) {
-  return elementBytes == 1 ? kWidestSwizzleBytes8Bit : kWidestSwizzleBytes;
-}
 
 llvm::FailureOr<int> fa4::selectSwizzleBytes(int boxRows, int rowBytes,
                                              int elementBytes) {

@@ -1,8 +1,8 @@
 //===- TmemPlan.cpp - Tensor-memory column map (sm_100a) ------------------===//
 //
-// FA4's map (DESIGN.md): S0 = 0, S1 = S0 + S, O0 = S1 + S, O1 = O0 + O, where
-// an f32 accumulator of N columns takes N / mPack TMEM columns (32-bit cells,
-// one row per lane, two rows per lane when 64-row tiles are packed). The
+// FA4's map (docs/Design.md): S0 = 0, S1 = S0 + S, O0 = S1 + S, O1 = O0 + O,
+// where an f32 accumulator of N columns takes N / mPack TMEM columns (32-bit
+// cells, one row per lane, two rows per lane when 64-row tiles are packed). The
 // softmax warpgroup reads its whole S row into registers and writes P back
 // over the upper part of the same columns, P0 = S0 + S - P: P packs
 // 32 / bits(P) elements per column, so a 16-bit P takes the upper half of S.

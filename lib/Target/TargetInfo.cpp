@@ -23,15 +23,15 @@ static const TargetInfo kSM90a = {
     /*tmemMinAllocColumns=*/0,
     /*tmemMaxAllocColumns=*/0,
     // Programming Guide "Thread Block Clusters": 8 portable, 16 with the
-    // non-portable attribute; DESIGN.md measured 16 working on the H200.
+    // non-portable attribute; docs/Design.md records 16 working on the H200.
     /*portableClusterSize=*/8,
     /*nonPortableClusterSize=*/16,
-    // bench/RESULTS.md, H200, split-K decode at B = 1, 32/8 heads: 8-CTA
+    // D-31, H200, split-K decode at B = 1, 32/8 heads: 8-CTA
     // clusters 2.39 TB/s against 2.10 for 16 at Skv = 32k (2.83 / 2.59 at
     // 128k), with half the CTAs.
     /*splitKClusterSize=*/8,
     // Decode CTAs stream 64-key tiles (32 KB of K+V at d=128): 6 of them
-    // keep ~160 KB in flight per SM (bench/RESULTS.md, split-K decode).
+    // keep ~160 KB in flight per SM (D-32).
     /*maxKvStagesPerRing=*/6,
     /*maxThreadsPerBlock=*/1024,
     // FA3: one producer warpgroup and two consumer warpgroups.
@@ -75,7 +75,7 @@ static const TargetInfo kSM100a = {
     /*tmaRowGranuleBytes=*/16,
 };
 
-WarpgroupRegisters fa4::sm90WarpgroupRegisters(int numConsumers) {
+WarpgroupRegisters fa4::hopperWarpgroupRegisters(int numConsumers) {
   // fa4.warp_specialize's verifier checks that a split fits the pool.
   switch (numConsumers) {
   case 1:

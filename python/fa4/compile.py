@@ -45,7 +45,7 @@ def compile(  # noqa: A001 (the package's verb)
 
     out_dir: where the artifacts go (fa4-compile -o; a new temporary directory
     when None); each function gets out_dir/<kernel name>/. kernel: "auto",
-    "fa3" or "reference". ptxas: a ptxas path, or "none" to write PTX only
+    "hopper", "blackwell" or "reference". ptxas: a ptxas path, or "none" to write PTX only
     (the runtime JITs it); None lets fa4-compile look for one. name: which
     kernel to return when the module has several functions (the kernel name,
     e.g. "fa4_fa3_attention_sm_90a", or a suffix-free prefix of it)."""

@@ -352,7 +352,7 @@ def _describe(value, name):
         return value.data_ptr, value.dtype, value.shape, value.strides
     # Every launch describes five tensors: attribute access and map(int)
     # rather than hasattr checks and generators (the Python side was most of
-    # a decode launch's host cost, bench/RESULTS.md, session 23).
+    # a decode launch's host cost, D-46).
     try:
         data_ptr, shape, stride, dtype = value.data_ptr, value.shape, value.stride, value.dtype
     except AttributeError:

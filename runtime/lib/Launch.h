@@ -87,7 +87,7 @@ private:
   std::map<CUcontext, Loaded> loaded;
   /// Off by default: measured, it bought nothing on back-to-back fa4
   /// launches and cost 26-31% on the B = 1 cluster decode in CUDA graphs
-  /// (bench/RESULTS.md, session 5).
+  /// (D-35).
   std::atomic<bool> programmaticLaunch{false};
   std::atomic<uint32_t> persistentCtaLimit{0};
 };

@@ -6,7 +6,7 @@
 // handed over by one lane per warp, released at cluster scope and acquired
 // at cluster scope by the leader's MMA thread; the cluster meets after the
 // barriers are initialised and again before the allocation is freed.
-// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=fa4 --ptxas=none -o %t --quiet
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=blackwell --ptxas=none -o %t --quiet
 // RUN: FileCheck %s --input-file=%t/fa4_fa4_pair_sm_100a/fa4_fa4_pair_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=NOT1 --input-file=%t/fa4_fa4_pair_sm_100a/fa4_fa4_pair_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa4_pair_sm_100a/manifest.json

@@ -9,7 +9,7 @@
 // D = 64 (a V half would be 32 columns) and (256, 256) (one Q tile) are
 // not paired; blackwell-ptxas-matrix.mlir covers them.
 // REQUIRES: ptxas
-// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=fa4 --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=blackwell --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
 // RUN: cat %t/*/manifest.json | FileCheck %s --check-prefix=LAUNCH
 
 // CHECK: Compiling entry function 'fa4_fa4_d128_128_h16_16_none_bf16_lse_sm_100a' for 'sm_100a'

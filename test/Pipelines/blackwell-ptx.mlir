@@ -3,7 +3,7 @@
 // freed, tcgen05.mma kind::f16 committed onto mbarriers, TMEM loads and
 // stores with their waits and fences, and the exp2 split between MUFU and
 // the FMA pipe.
-// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=fa4 --ptxas=none -o %t --quiet
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=blackwell --ptxas=none -o %t --quiet
 // RUN: FileCheck %s --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=COUNT --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=INSN --implicit-check-not=cvt.rmi --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx

@@ -10,7 +10,7 @@
 // tile): lowered too, below, so every depth pair of the sm_90a matrix is
 // here.
 // REQUIRES: ptxas
-// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=fa4 --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=blackwell --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
 // RUN: cat %t/*/manifest.json | FileCheck %s --check-prefix=SMEM
 
 // CHECK: Compiling entry function 'fa4_fa4_d64_64_h6_6_none_bf16_lse_sm_100a' for 'sm_100a'

@@ -5,7 +5,7 @@
 // and ptxas for sm_100a with no stack and no spills (also at B = 3, where
 // 24 work items get 6 partitions, and for 16/16 heads at d = 64, where 9
 // partitions leave one without a band).
-// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=fa4 --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t --quiet
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=blackwell --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t --quiet
 // RUN: FileCheck %s --input-file=%t/fa4_fa4_decode_sm_100a/fa4_fa4_decode_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=CLUSTER --input-file=%t/fa4_fa4_decode_sm_100a/fa4_fa4_decode_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa4_decode_sm_100a/manifest.json

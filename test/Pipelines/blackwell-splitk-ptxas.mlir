@@ -3,8 +3,8 @@
 // partitions), 16/16 heads at d = 64 (9 partitions: the ninth owns no
 // band), and causal f16 with Sq = 4.
 // REQUIRES: ptxas
-// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=fa4 --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t/b1 --quiet | FileCheck %s --check-prefix=B1 --implicit-check-not=C75
-// RUN: fa4-compile %s --chip=sm_100a --kernel=fa4 --batch-hint=3 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t/b3 --quiet | FileCheck %s --check-prefix=B3 --implicit-check-not=C75
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=blackwell --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t/b1 --quiet | FileCheck %s --check-prefix=B1 --implicit-check-not=C75
+// RUN: fa4-compile %s --chip=sm_100a --kernel=blackwell --batch-hint=3 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t/b3 --quiet | FileCheck %s --check-prefix=B3 --implicit-check-not=C75
 // RUN: cat %t/b1/*/manifest.json | FileCheck %s --check-prefix=CLUSTER1
 // RUN: cat %t/b3/*/manifest.json | FileCheck %s --check-prefix=CLUSTER3
 

@@ -9,7 +9,7 @@
 // spills, the d = 128 twin in pairs too (its producer gets 40 registers;
 // 8 B at 32, 28 B at 24), the d = 256 one with a few words (the pair's
 // work list beside the producer's state: 32 B, at FA3's 24; 5-6% faster
-// than one CTA per work item all the same, session 25). The causal kernel
+// than one CTA per work item all the same, D-9). The causal kernel
 // beside the d = 128 twin, which serves launches past 4096 keys, pairs as
 // well (kv-multicast-causal); the d = 256 one, from 513 keys, stays alone
 // under kv-multicast-causal-min-seq-kv (2048).

@@ -16,19 +16,13 @@
 // RUN: FileCheck %s --check-prefix=CONSUMER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=LOOP --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=VRELEASE --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: rm -rf %t.narrow && fa4-compile %s --chip=sm_90a --causal-block-n=0 --persistent-max-seq-kv=0 --narrow-last-pv --ptxas=%ptxas -o %t.narrow --quiet | FileCheck %s --check-prefix=PTXAS
-// RUN: FileCheck %s --check-prefix=DRAIN --input-file=%t.narrow/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=GRID --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=LAZY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SOFTMAX --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=EPI --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=MUFU-ONLY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: rm -rf %t.poly && fa4-compile %s --chip=sm_90a --causal-block-n=0 --persistent-max-seq-kv=0 --poly-exp2-period=4 --ptxas=%ptxas -o %t.poly --quiet | FileCheck %s --check-prefix=PTXAS
-// RUN: FileCheck %s --check-prefix=POLY --implicit-check-not=cvt.rmi --implicit-check-not=cvt.rzi --input-file=%t.poly/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 // RUN: rm -rf %t.persistent && fa4-compile %s --chip=sm_90a --causal-block-n=0 --persistent --ptxas=%ptxas -o %t.persistent --quiet | FileCheck %s --check-prefix=PERSIST-PTXAS
 // RUN: FileCheck %s --check-prefix=PERSIST --input-file=%t.persistent/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: rm -rf %t.fused && fa4-compile %s --chip=sm_90a --causal-block-n=0 --persistent --fuse-work-tiles -o %t.fused --quiet
-// RUN: FileCheck %s --check-prefix=FUSED --input-file=%t.fused/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
 
 // Causal d = 128 bf16 with LSE: BN = 176, two K/V stages.
 func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
@@ -180,25 +174,6 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // VRELEASE-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213072];
 // VRELEASE: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+{{[0-9]+}}];
 // VRELEASE: st.global.b32
-// With --narrow-last-pv (off by default), the last P V by the count of
-// MMA_K steps whose keys the consumer's rows see: a jump table over
-// 0 .. 10 steps (0 issues nothing), more takes the
-// full 11-step product; every case leaves O in the same registers and
-// waits for its MMA, and they meet at the V slot's release.
-// DRAIN: setp.gt.u32 %p[[MORE:[0-9]+]], %r[[STEPS:[0-9]+]], 10;
-// DRAIN-NEXT: @%p[[MORE]] bra $L__BB0_[[FULL:[0-9]+]];
-// DRAIN-NEXT: $L_brx_0: .branchtargets
-// DRAIN-NEXT: $L__BB0_[[NONE:[0-9]+]],
-// DRAIN-COUNT-9: $L__BB0_{{[0-9]+}},
-// DRAIN-NEXT: $L__BB0_{{[0-9]+}};
-// DRAIN-NEXT: brx.idx %r[[STEPS]], $L_brx_0;
-// DRAIN: $L__BB0_[[FULL]]:
-// DRAIN: wgmma.fence.sync.aligned;
-// DRAIN-COUNT-11: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// DRAIN-NOT: wgmma.mma_async
-// DRAIN: wgmma.wait_group.sync.aligned 0;
-// DRAIN-NEXT: $L__BB0_[[NONE]]:
-// DRAIN-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213072];
 // The epilogue of the plain kernel: each consumer stages O / sum over its
 // Q tile as 4-byte pairs (128B-swizzled), fences the async proxy, meets its
 // warpgroup at named barrier 4 + consumer (128 threads), and its first
@@ -231,20 +206,8 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // results (one MUFU.EX2 each; without .ftz ptxas wraps every ex2 in a
 // subnormal guard), P and O rounded to bf16 pairs, LSE's log2.
 // SOFTMAX-DAG: ex2.approx.ftz.f32
-// By default every exp2 is MUFU's; with poly-exp2-period=4 one in four is
-// a polynomial on the FMA and ALU pipes: x clamped to -127, rounded by
-// adding and subtracting 1.5 * 2^23 (0f4B400000; round-to-nearest adds, so
-// ptxas may not fold them), three FMAs, the rounded sum shifted into the
-// exponent field, next to MUFU's ex2 for the rest (and the same registers,
-// no spills: the PTXAS checks). No conversion (cvt.rmi / cvt.rzi, XU-pipe
-// instructions like MUFU's) anywhere: the implicit checks.
+// Every exp2 is MUFU's: no polynomial's rounding constant (1.5 * 2^23).
 // MUFU-ONLY-NOT: 0f4B400000
-// POLY-DAG: max.NaN.f32 {{.*}}0fC2FE0000;
-// POLY-DAG: add.rn.f32 [[SHIFTED:%r[0-9]+]], {{%r[0-9]+}}, 0f4B400000;
-// POLY-DAG: add.rn.f32 {{%r[0-9]+}}, [[SHIFTED]], 0fCB400000;
-// POLY-DAG: fma.rn.f32 {{.*}}0f3D61512E, 0f3E780627;
-// POLY-DAG: shl.b32 {{%r[0-9]+}}, [[SHIFTED]], 23;
-// POLY-DAG: ex2.approx.ftz.f32
 // SOFTMAX-NOT: ex2.approx.f32
 // SOFTMAX-DAG: cvt.rn.bf16x2.f32
 // SOFTMAX-DAG: lg2.approx.f32
@@ -265,31 +228,3 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // PERSIST-DAG: setmaxnreg.inc.sync.aligned.u32 232;
 // PERSIST-DAG: setmaxnreg.dec.sync.aligned.u32 40;
 // PERSIST-DAG: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+212992], %r{{[0-9]+}};
-// The fused work-tile transition (--fuse-work-tiles, off by default):
-// after the K/V loop each consumer releases its Q tile; then, in one GEMM
-// turn, the last P V of this work tile (11 k16 steps), the wait for the
-// next tile's Q, and that tile's first Q K^T (8 k16 steps); the P V is
-// waited for alone (one group pending), its V slot released, O written
-// from registers while the Q K^T runs, and only then the Q K^T waited for
-// and its K slot released.
-// FUSED: .visible .entry fa4_fa3_attention_sm_90a(
-// FUSED: setmaxnreg.inc.sync.aligned.u32 232;
-// FUSED: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}];
-// FUSED: bar.sync %r{{[0-9]+}}, 256;
-// FUSED: wgmma.fence.sync.aligned;
-// FUSED-COUNT-11: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// FUSED-NEXT: // end inline asm
-// FUSED-NEXT: wgmma.commit_group.sync.aligned;
-// FUSED: mbarrier.try_wait.parity.shared.b64
-// FUSED-NOT: wgmma.wait_group
-// FUSED-COUNT-8: wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16
-// FUSED-NEXT: // end inline asm
-// FUSED-NEXT: wgmma.commit_group.sync.aligned;
-// FUSED: bar.arrive %r{{[0-9]+}}, 256;
-// FUSED: wgmma.wait_group.sync.aligned 1;
-// FUSED-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213072];
-// FUSED-NOT: wgmma.wait_group
-// FUSED-COUNT-32: st.global.b32
-// FUSED-NOT: mbarrier.try_wait
-// FUSED: wgmma.wait_group.sync.aligned 0;
-// FUSED-NEXT: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}+213056];

@@ -3,9 +3,9 @@
 // layout (6/6 MHA, 6/3 GQA, 6/1 MQA), each (Dqk, Dv) in both bf16 and f16 and
 // under three of the four masks (none, causal, window(128, 0),
 // window(17, 33)), with and without LSE. No stack, no spills (the four
-// window kernels at Dv = 96 and 128 spilled one register from session 8's
-// lane-0 broadcast of the warpgroup index until fold-key-bound's one compare
-// per score became the default), and the 168 registers of 384 threads at
+// window kernels at Dv = 96 and 128 spilled one register from the lane-0
+// broadcast of the warpgroup index, D-40, until fold-key-bound's one compare
+// per score became the default, D-14), and the 168 registers of 384 threads at
 // one CTA per SM (setmaxnreg then moves them from the producer to the
 // consumers; the d = 64 kernels without a window mask take three
 // consumers, 128 registers of 512 threads at launch, setmaxnreg giving

@@ -2,32 +2,31 @@
 // RUN: not fa4-compile %s --kernel=fast -o %t 2>&1 | FileCheck %s --check-prefix=KIND
 // RUN: not fa4-opt %s --fa4-compile="kernel=fast" 2>&1 | FileCheck %s --check-prefix=KIND
 // RUN: not fa4-compile %s --chip=sm_80 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: not fa4-compile %s --chip=sm_100a --kernel=fa3 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=FA3-ON-SM100
+// RUN: not fa4-compile %s --chip=sm_100a --kernel=hopper -o %t --quiet 2>&1 | FileCheck %s --check-prefix=HOPPER-ON-SM100
 // RUN: not fa4-compile %s --chip=sm_90a --persistent-max-seq-kv=-2 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=PERSIST
-// RUN: not fa4-compile %s --chip=sm_90a --poly-exp2-period=-1 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=POLY
+// Retired options (docs/Decisions.md) are unknown, not silently ignored.
+// RUN: not fa4-compile %s --chip=sm_90a --fuse-work-tiles -o %t --quiet 2>&1 | FileCheck %s --check-prefix=RETIRED
 // RUN: not fa4-compile %s --chip=sm_90a --l2-section-bytes=-1 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=SECTION
-// RUN: not fa4-compile %s --chip=sm_90a --softmax-reduction-chains=0 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=CHAINS
 // RUN: not fa4-compile %s --chip=sm_90a --loop-producer-registers=28 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=PRODUCER
 // RUN: not fa4-compile %s --chip=sm_90a --loop-producer-registers=72 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=PRODUCER72
 // RUN: not fa4-compile %s --chip=sm_90a --kv-multicast-causal-min-seq-kv=-1 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=CAUSALPAIRS
 
 // KIND: for the --kernel option: Cannot find option named 'fast'!
 // CHIP: error: unknown chip 'sm_80'; expected sm_100a or sm_90a
-// FA3-ON-SM100: error: 'attn.attention' op has a plan for sm_100a; this lowering targets sm_90a
+// HOPPER-ON-SM100: error: 'attn.attention' op has a plan for sm_100a; this lowering targets sm_90a
 // PERSIST: error: 'attn.attention' op convert-attn-to-fa4: persistent-max-seq-kv is -2; expected -1 (the planner's rule), 0 (never) or a bound up to 2147483647
 // SECTION: error: 'attn.attention' op convert-attn-to-fa4: l2-section-bytes is -1; expected 0 (heaviest first over every head) or an L2 budget in bytes
-// POLY: error: 'attn.attention' op convert-attn-to-fa4: poly-exp2-period is -1; expected 0 (every exp2 on MUFU) or a period >= 1
+// RETIRED: fuse-work-tiles
 // PRODUCER: error: 'attn.attention' op convert-attn-to-fa4: loop-producer-registers is 28; expected a multiple of 8 from 24 (FA3's split) to 64
 // PRODUCER72: error: 'attn.attention' op convert-attn-to-fa4: loop-producer-registers is 72; expected a multiple of 8 from 24 (FA3's split) to 64
 // CAUSALPAIRS: error: 'attn.attention' op convert-attn-to-fa4: kv-multicast-causal-min-seq-kv is -1; expected 0 (every causal kernel) or a key count
-// CHAINS: error: 'attn.attention' op convert-attn-to-fa4: softmax-reduction-chains is 0; expected 1 (one chain) or more
 
 func.func @attention(%q: tensor<?x?x8x128xbf16>) -> tensor<?x?x8x128xbf16> {
   %o = attn.attention %q, %q, %q : tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16> -> tensor<?x?x8x128xbf16>
   return %o : tensor<?x?x8x128xbf16>
 }
-// RUN: not fa4-compile %s --chip=sm_90a --kernel=fa4 -o %t --quiet 2>&1 | FileCheck %s --check-prefix=FA4-ON-SM90
-// FA4-ON-SM90: error: 'attn.attention' op has a plan for sm_90a; the FA4 structure targets sm_100a
+// RUN: not fa4-compile %s --chip=sm_90a --kernel=blackwell -o %t --quiet 2>&1 | FileCheck %s --check-prefix=BLACKWELL-ON-SM90
+// BLACKWELL-ON-SM90: error: 'attn.attention' op has a plan for sm_90a; the Blackwell kernel targets sm_100a
 // The pass on its own takes any structure string; it refuses the unknown.
 // RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=structure=fa5 2>&1 | FileCheck %s --check-prefix=STRUCTURE
-// STRUCTURE: error: 'attn.attention' op convert-attn-to-fa4: unknown structure 'fa5'; expected fa3, fa4 or auto
+// STRUCTURE: error: 'attn.attention' op convert-attn-to-fa4: unknown structure 'fa5'; expected hopper, blackwell or auto

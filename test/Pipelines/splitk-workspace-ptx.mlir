@@ -5,7 +5,7 @@
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t --quiet
 // RUN: FileCheck %s --input-file=%t/fa4_fa3_mqa_sm_90a/fa4_fa3_mqa_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa3_mqa_sm_90a/manifest.json
-// RUN: fa4-compile %s --chip=sm_100a --kernel=fa4 --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t/sm100 --quiet
+// RUN: fa4-compile %s --chip=sm_100a --kernel=blackwell --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t/sm100 --quiet
 // RUN: FileCheck %s --check-prefix=SM100 --input-file=%t/sm100/fa4_fa4_mqa_sm_100a/fa4_fa4_mqa_sm_100a.ptx
 
 // sm_100a: the correction warpgroup's thread holds a whole 128-column row

@@ -3,7 +3,7 @@
 // d = 64 without.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
-// RUN: fa4-compile %s --chip=sm_100a --kernel=fa4 --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t/sm100 --quiet | FileCheck %s --check-prefix=SM100 --implicit-check-not=C75
+// RUN: fa4-compile %s --chip=sm_100a --kernel=blackwell --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t/sm100 --quiet | FileCheck %s --check-prefix=SM100 --implicit-check-not=C75
 
 // SM100: Compiling entry function 'fa4_fa4_mqa_sm_100a_combine' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_fa4_mqa_sm_100a_combine

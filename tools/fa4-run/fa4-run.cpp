@@ -597,8 +597,8 @@ BenchResult runBench(const Options &options, const AttentionShape &shape,
           "fa4_launch");
   // An H200 holds its boost clock for the first ~100 ms of full load, then
   // its power limit pulls the SM clock down by 10-30% (bench/clock_probe.py,
-  // session 17): a median over launches that straddle the two measures
-  // neither. --warmup-ms runs the timed launches in the sustained state.
+  // D-42): a median over launches that straddle the two measures neither.
+  // --warmup-ms runs the timed launches in the sustained state.
   using Clock = std::chrono::steady_clock;
   Clock::time_point warmupEnd =
       Clock::now() + std::chrono::milliseconds(options.warmupMs);

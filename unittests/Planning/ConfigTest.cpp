@@ -195,7 +195,7 @@ TEST(ConfigTest, SM90aThreeConsumersPastTheTwinsBound) {
   EXPECT_EQ(twin->blockN, 0);
   EXPECT_EQ(sm90(*twin)->numQ, 2);
   // Without a mask the twin of two also takes 128-key tiles, not the 176
-  // its registers allow (session 27).
+  // its registers allow (D-17).
   AttnProblem dynamicNone = dynamic;
   dynamicNone.mask = MaskKind::None;
   std::optional<AttnProblem> twinNone =

@@ -47,7 +47,7 @@ TEST(TargetInfoTest, SM90aFacts) {
 TEST(TargetInfoTest, SM90aWarpgroupRegistersFitTheLaunch) {
   for (int consumers = 1; consumers <= 3; ++consumers) {
     SCOPED_TRACE(consumers);
-    WarpgroupRegisters split = sm90WarpgroupRegisters(consumers);
+    WarpgroupRegisters split = hopperWarpgroupRegisters(consumers);
     int threads = (1 + consumers) * 128;
     int launch = std::min(255, 65536 / threads) / 8 * 8;
     for (int budget : {split.producer, split.consumer}) {
@@ -60,8 +60,8 @@ TEST(TargetInfoTest, SM90aWarpgroupRegistersFitTheLaunch) {
     if (consumers > 1)
       EXPECT_EQ(used, threads * launch);
   }
-  EXPECT_EQ(sm90WarpgroupRegisters(2).consumer, 240);
-  EXPECT_EQ(sm90WarpgroupRegisters(3).consumer, 160);
+  EXPECT_EQ(hopperWarpgroupRegisters(2).consumer, 240);
+  EXPECT_EQ(hopperWarpgroupRegisters(3).consumer, 160);
 }
 
 TEST(TargetInfoTest, ChipNamesRoundTrip) {

@@ -21,7 +21,7 @@ constexpr int64_t kDynamic = -1;
 
 /// sm_90a's default cap on keys per KV tile under a causal mask: a 128-row
 /// block's causal range ends on a 128-key boundary, so no key past its
-/// diagonal tile is multiplied (bench/RESULTS.md, session 8, call 7).
+/// diagonal tile is multiplied (D-15).
 constexpr int64_t kDefaultCausalBlockN = 128;
 /// The cap applies up to this Skv (or when Skv is unknown); past it the
 /// masked keys are under 2% of the work and the wider tile is faster.
@@ -37,7 +37,7 @@ enum class MaskKind { None, Causal, Window };
 
 llvm::StringRef maskKindName(MaskKind mask);
 
-/// Shapes follow DESIGN.md (BSHD): Q [batch, seqQ, numQHeads, qkDepth],
+/// Shapes follow docs/Design.md (BSHD): Q [batch, seqQ, numQHeads, qkDepth],
 /// K [batch, seqKV, numKVHeads, qkDepth], V [batch, seqKV, numKVHeads,
 /// ovDepth], O [batch, seqQ, numQHeads, ovDepth], LSE [batch, numQHeads, seqQ].
 struct AttnProblem {

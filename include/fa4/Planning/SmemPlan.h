@@ -8,6 +8,7 @@
 #ifndef FA4_PLANNING_SMEMPLAN_H
 #define FA4_PLANNING_SMEMPLAN_H
 
+#include "fa4/Planning/LoopedTwin.h"
 #include "fa4/Planning/SplitKPlan.h"
 #include "fa4/Planning/SwizzlePlan.h"
 #include "fa4/Planning/TmemPlan.h"
@@ -82,52 +83,6 @@ struct SmemPlan {
   int64_t smemUsed = 0;
 };
 
-/// sm_90a prefill runs on persistent CTAs, a looped twin of its kernel, up
-/// to this many keys by the planner's rule (bench/RESULTS.md, sessions 6-10).
-constexpr int64_t kLoopedTwinMaxSeqKV = 2048;
-/// Without a mask at Dv <= kThreeConsumerMaxDepth the twin (two consumers)
-/// runs only up to this many keys: at 2048 the plain kernel's three
-/// consumers measured +1.2% from boost (session 14, call 1) and +2.4% /
-/// +3.0% at the sustained clock (session 17, calls 3-4), where under a
-/// causal mask they lose 4-9%.
-constexpr int64_t kUnmaskedShallowTwinMaxSeqKV = 1024;
-/// A looped twin past Dv = 128 (d = 256) needs tiles of at most this many
-/// keys: its O (Dv / 2 registers a thread) and its O staging past the plan
-/// leave no room at the plain kernel's 80. It runs up to
-/// kDeepTwinMaxSeqKV keys: against the plain kernel it measured +3% / +9%
-/// (none / causal) at 512 keys, 0 to -5% at 1024 and -5 to -8% at 2048,
-/// where it spills (bench/RESULTS.md, session 12, call 9).
-constexpr int64_t kDeepTwinMaxBN = 64;
-constexpr int64_t kDeepTwinMaxSeqKV = 512;
-/// Past this (padded) Dv a looped twin is deep: kDeepTwinMaxBN and
-/// kDeepTwinMaxSeqKV apply.
-constexpr int64_t kShallowTwinMaxOvDepth = 128;
-/// Past kThreeConsumerMaxDepth (Config.h), up to kShallowTwinMaxOvDepth,
-/// the looped twin runs up to this many keys: at d = 128 and 4096 keys it
-/// measured +2.2% (non-causal) and +4.6% (causal) over the plain kernel,
-/// whose every new CTA waits for its Q, and -1.4% / +2.2% at 8192
-/// (bench/RESULTS.md, session 14, call 6). At Dv <= 64 the plain kernel
-/// has three consumers past 2048 keys, which the twin's two do not match.
-constexpr int64_t kMidDepthTwinMaxSeqKV = 4096;
-
-/// Whether the planner's rule builds a looped twin for this plan: sm_90a
-/// prefill (no split-K, no fused GQA) with Dv <= 128 (past it at BN <=
-/// kDeepTwinMaxBN) and no window mask, whose Skv is dynamic (a hint does
-/// not count: the twin serves the short runs) or at most the twin's bound
-/// (loopedTwinMaxSeqKV).
-bool plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
-                     const SplitKPlan &splitK);
-
-/// The Skv up to which the looped twin planned as `twinConfig` runs under
-/// `mask`: up to kThreeConsumerMaxDepth kLoopedTwinMaxSeqKV, or
-/// kUnmaskedShallowTwinMaxSeqKV without a mask; kMidDepthTwinMaxSeqKV up
-/// to kShallowTwinMaxOvDepth, kDeepTwinMaxSeqKV past it.
-int64_t loopedTwinMaxSeqKV(const AttnConfig &twinConfig, MaskKind mask);
-
-/// The shallow twin's bound (Dv <= kThreeConsumerMaxDepth) under `mask`:
-/// kUnmaskedShallowTwinMaxSeqKV without a mask, else kLoopedTwinMaxSeqKV.
-int64_t shallowTwinMaxSeqKV(MaskKind mask);
-
 /// The looped twin stores O one 64-column box at a time, staged past the
 /// plan: one 64-row box of 128-byte rows per Q tile, `bm` rows in all.
 constexpr int64_t loopedTwinStagingBytes(int64_t bm) { return bm * 128; }
@@ -150,7 +105,7 @@ loopedTwinStagingOffset(int64_t smemUsed, int64_t bm,
 /// except that a plan with a looped twin (plansLoopedTwin) gives up slots,
 /// down to two, until the twin's O staging fits past it: the twin's TMA
 /// store of O measured +6-11% at S <= 2048 against a third K/V stage
-/// (bench/RESULTS.md, session 10).
+/// (D-4).
 llvm::FailureOr<SmemPlan>
 planSmem(const AttnProblem &problem, const AttnConfig &config,
          const SplitKPlan &splitK, const SwizzlePlan &swizzle,

@@ -91,8 +91,7 @@ constexpr int kSplitKMinTilesPerPartition = 4;
 /// rate (18 partitions at 8/1 heads and 8k keys). 48 is what the workspace
 /// combine merges in one step (96 partials of two-consumer CTAs); measured
 /// +21% / +11% at 8k / 16k keys, while caps at 48 or 96 partitions lost 2-7%
-/// from 32k keys, where the minimum already gives more (bench/RESULTS.md,
-/// session 23).
+/// from 32k keys, where the minimum already gives more (D-18).
 constexpr int kSplitKAtLaunchMinPartitions = 48;
 
 llvm::FailureOr<SplitKPlan> planSplitK(const AttnProblem &problem,

@@ -9,6 +9,7 @@
 #define FA4_PLANNING_SWIZZLEPLAN_H
 
 #include "fa4/Planning/Config.h"
+#include "fa4/Target/HardwareConstants.h"
 
 namespace fa4 {
 
@@ -35,10 +36,6 @@ struct SwizzlePlan {
 /// A swizzle atom is 8 rows of the swizzle width (PTX ISA, "Shared memory
 /// layout and swizzling"); its pattern repeats every atom.
 constexpr int kSwizzleAtomRows = 8;
-
-/// The widest swizzle for an element size: 128B, or 64B for 8-bit types
-/// (FA4Config re-forces 64B for them). Boxes are at most this wide.
-int maxSwizzleBytes(int elementBytes);
 
 /// The rule for one box. cuTensorMapEncodeTiled (CUDA 13.0 cuda.h): "When
 /// interleave is CU_TENSOR_MAP_INTERLEAVE_NONE and swizzle is not

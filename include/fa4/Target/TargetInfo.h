@@ -44,7 +44,8 @@ struct TargetInfo {
   /// chip's memory latency with small tiles, where shared memory allows.
   int maxKvStagesPerRing;
   int maxThreadsPerBlock;
-  /// Threads of the fa4 kernel shape on this chip (DESIGN.md, "Kernel shape").
+  /// Threads of the fa4 kernel shape on this chip (docs/Design.md, "Kernel
+  /// shape").
   int kernelThreads;
   /// Bytes of one mbarrier object (a 64-bit word).
   int mbarrierBytes;
@@ -68,7 +69,7 @@ const TargetInfo &getTargetInfo(Chip chip);
 struct WarpgroupRegisters {
   int producer, consumer;
 };
-WarpgroupRegisters sm90WarpgroupRegisters(int numConsumers);
+WarpgroupRegisters hopperWarpgroupRegisters(int numConsumers);
 std::optional<Chip> parseChip(llvm::StringRef name);
 llvm::StringRef chipName(Chip chip);
 

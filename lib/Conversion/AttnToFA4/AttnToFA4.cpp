@@ -36,6 +36,20 @@ struct ConvertAttnToFA4Pass
 private:
   /// Refuses, on `op`, option values out of range or that `op` cannot take.
   LogicalResult checkOptions(attn::AttentionOp op) const;
+  /// The pass's options as the struct the kernel builders take.
+  ConvertAttnToFA4Options options() const {
+    ConvertAttnToFA4Options values;
+#define FA4_PASS_OPTION(PASS, TYPE, NAME, ARGUMENT, DEFAULT, DESCRIPTION)      \
+  FA4_COPY_##PASS(NAME)
+#define FA4_COPY_ConvertAttnToFA4(NAME) values.NAME = NAME;
+#define FA4_COPY_ConvertFA4ToNVVM(NAME)
+#include "fa4/Conversion/PassOptions.inc"
+#undef FA4_COPY_ConvertFA4ToNVVM
+#undef FA4_COPY_ConvertAttnToFA4
+#undef FA4_PASS_OPTION
+    values.structure = structure;
+    return values;
+  }
 };
 } // namespace
 
@@ -44,20 +58,15 @@ LogicalResult ConvertAttnToFA4Pass::checkOptions(attn::AttentionOp op) const {
     return op.emitOpError() << "convert-attn-to-fa4: " << option << " is "
                             << value << "; expected " << expected;
   };
-  if (structure != "auto" && structure != "fa3" && structure != "fa4")
-    return op.emitOpError() << "convert-attn-to-fa4: unknown structure '"
-                            << structure << "'; expected fa3, fa4 or auto";
+  if (structure != "auto" && structure != "hopper" && structure != "blackwell")
+    return op.emitOpError()
+           << "convert-attn-to-fa4: unknown structure '" << structure
+           << "'; expected hopper, blackwell or auto";
   if (persistentMaxSeqKV < kPlannersPersistentBound ||
       persistentMaxSeqKV > kAlwaysPersistent)
     return refuse("persistent-max-seq-kv", persistentMaxSeqKV,
                   "-1 (the planner's rule), 0 (never) or a bound up to " +
                       std::to_string(kAlwaysPersistent));
-  if (polyExp2Period < 0)
-    return refuse("poly-exp2-period", polyExp2Period,
-                  "0 (every exp2 on MUFU) or a period >= 1");
-  if (softmaxReductionChains < 1)
-    return refuse("softmax-reduction-chains", softmaxReductionChains,
-                  "1 (one chain) or more");
   if (loopProducerRegisters < 24 || loopProducerRegisters > 64 ||
       loopProducerRegisters % 8)
     return refuse("loop-producer-registers", loopProducerRegisters,
@@ -74,10 +83,11 @@ LogicalResult ConvertAttnToFA4Pass::checkOptions(attn::AttentionOp op) const {
                                "times over the LSE output, and this op has "
                                "none";
   attn::ConfigAttr config = op.getConfigAttr();
-  if (config && structure == "fa4" && config.getChip() != attn::Chip::SM100a)
+  if (config && structure == "blackwell" &&
+      config.getChip() != attn::Chip::SM100a)
     return op.emitOpError()
            << "has a plan for " << attn::stringifyChip(config.getChip())
-           << "; the FA4 structure targets sm_100a";
+           << "; the Blackwell kernel targets sm_100a";
   return success();
 }
 
@@ -90,21 +100,12 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     if (failed(checkOptions(op)))
       return signalPassFailure();
     if (config && config.getChip() == attn::Chip::SM100a &&
-        structure != "fa3") {
+        structure != "hopper") {
       if (failed(buildBlackwellKernel(module, op, l2SectionBytes)))
         return signalPassFailure();
       continue;
     }
-    if (failed(buildHopperKernel(
-            module, op,
-            HopperKernelOptions{
-                FA3Schedule{pingPong, intraWgOverlap, lazyRescale, tmaStoreO,
-                            fuseWorkTiles, narrowLastPV, trace, polyExp2Period,
-                            softmaxReductionChains, l2SectionBytes,
-                            pairRowBlocks, l2EvictionHints, twinOwnTiles,
-                            kvMulticast, kvMulticastTwin, kvMulticastCausal,
-                            kvMulticastCausalMinSeqKV, loopProducerRegisters},
-                persistent, persistentMaxSeqKV, persistentDecode})))
+    if (failed(buildHopperKernel(module, op, options())))
       return signalPassFailure();
   }
 }

@@ -47,6 +47,7 @@
 #include "WorkTiles.h"
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
+#include "fa4/Target/HardwareConstants.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -61,8 +62,6 @@ using namespace fa4::kernel;
 
 namespace {
 constexpr int64_t kTileRows = 128;
-constexpr int64_t kBoxColumns = 64;
-constexpr int64_t kSwizzleBytes = 128;
 /// The 65536 registers of a 512-thread CTA: FA4 gives softmax 192,
 /// correction 80 and the rest 48; here the correction's TMEM passes and the
 /// MMA issuer need 72 each for ptxas to keep them out of local memory
@@ -241,10 +240,10 @@ SmallVector<int64_t, 3> roleRegisters(const BlackwellPlan &plan) {
   return {kSoftmaxRegisters, kCorrectionRegisters, kOtherRegisters};
 }
 
-class BlackwellBuilder : KernelEmitter {
+class BlackwellKernelBuilder : KernelEmitter {
 public:
-  BlackwellBuilder(OpBuilder &b, Location loc, const BlackwellPlan &plan,
-                   int64_t l2SectionBytes)
+  BlackwellKernelBuilder(OpBuilder &b, Location loc, const BlackwellPlan &plan,
+                         int64_t l2SectionBytes)
       : KernelEmitter(b, loc), plan(plan), l2SectionBytes(l2SectionBytes) {}
   void build(gpu::GPUFuncOp func, KernelABI &abi);
 
@@ -384,7 +383,7 @@ private:
 /// Arrives on `barrier` expecting `bytes` of this CTA's loads. Under
 /// pair_cta the even CTA's barrier counts both CTAs' loads: it arrives once
 /// for the pair, expecting twice the bytes, and the odd CTA does not arrive.
-void BlackwellBuilder::expectLoads(Value barrier, int64_t bytes) {
+void BlackwellKernelBuilder::expectLoads(Value barrier, int64_t bytes) {
   if (!plan.pair) {
     MBarrierExpectTxOp::create(b, loc, barrier, b.getI64IntegerAttr(bytes));
     return;
@@ -397,14 +396,14 @@ void BlackwellBuilder::expectLoads(Value barrier, int64_t bytes) {
 
 /// A TMA load whose bytes count on `barrier`, the pair leader's under
 /// pair_cta.
-void BlackwellBuilder::load(Value map, ValueRange coordinates,
-                            Value destination, Value barrier) {
+void BlackwellKernelBuilder::load(Value map, ValueRange coordinates,
+                                  Value destination, Value barrier) {
   TmaLoadOp::create(b, loc, map, coordinates, destination, barrier,
                     plan.pair ? i32(kPairLeaderRank) : Value(),
                     /*multicast=*/nullptr, /*l2Eviction=*/nullptr);
 }
 
-void BlackwellBuilder::buildLoader() {
+void BlackwellKernelBuilder::buildLoader() {
   Value qBarrier = barrier(plan.qFull());
   // With fused GQA a box is (query rows) x (the group's heads): TMA writes
   // it head-minor, which is the tile's row order.
@@ -463,7 +462,7 @@ void BlackwellBuilder::buildLoader() {
 /// this CTA's empty barriers asynchronously; a CTA that exited (or a peer
 /// that freed its shared memory) before they land would take arrivals on
 /// memory it no longer owns.
-void BlackwellBuilder::drainRings() {
+void BlackwellKernelBuilder::drainRings() {
   int64_t rings = plan.sharedKv ? 1 : 2;
   Value uses = plan.sharedKv ? mul(work.numTiles, i32(2)) : work.numTiles;
   Value first = maxs(sub(uses, i32(S())), i32(0));
@@ -484,7 +483,7 @@ void BlackwellBuilder::drainRings() {
 /// pair leader's: each warp meets (bar.warp.sync orders its lanes' fenced
 /// stores before lane 0) and lane 0 arrives remotely, one arrival per warp
 /// instead of 128 remote ones per warpgroup.
-void BlackwellBuilder::handOver(Value barrier) {
+void BlackwellKernelBuilder::handOver(Value barrier) {
   if (!plan.pair) {
     MBarrierArriveOp::create(b, loc, barrier);
     return;
@@ -499,14 +498,14 @@ void BlackwellBuilder::handOver(Value barrier) {
 }
 
 /// Waits for K(tile) and orders the MMAs after that wait.
-void BlackwellBuilder::waitForK(Value tile) {
+void BlackwellKernelBuilder::waitForK(Value tile) {
   Value ring = ringIndex(tile, /*isV=*/false);
   wait(fullBarrier(ring, /*isV=*/false), parityOf(divu(ring, i32(S()))));
   TmemFenceOp::create(b, loc, /*after=*/true);
 }
 
 /// S_i(tile) = Q_i K(tile)^T, committed onto S full.
-void BlackwellBuilder::issueScore(Value tile, int64_t i) {
+void BlackwellKernelBuilder::issueScore(Value tile, int64_t i) {
   Value slot = slotOf(ringIndex(tile, /*isV=*/false));
   Value kTile =
       smemTile(slotOffset(plan.kRingOffset, plan.kStageBytes, slot),
@@ -522,7 +521,7 @@ void BlackwellBuilder::issueScore(Value tile, int64_t i) {
 /// overwrite P_i(t) because the tcgen05.mma of one thread run in issue
 /// order. The K slot is released once both S of its tile are committed, the
 /// V slot once both P V are.
-void BlackwellBuilder::buildMma() {
+void BlackwellKernelBuilder::buildMma() {
   wait(barrier(plan.qFull()), i32(0));
   ifThen(cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0)), [&] {
     waitForK(i32(0));
@@ -561,7 +560,7 @@ void BlackwellBuilder::buildMma() {
   });
 }
 
-void BlackwellBuilder::buildSoftmax(Value tileIndex) {
+void BlackwellKernelBuilder::buildSoftmax(Value tileIndex) {
   // Each softmax warpgroup is one Q tile; the two run the same code on
   // their own columns, so the role branches once on its index.
   for (int64_t i = 0; i < plan.numQ; ++i) {
@@ -612,7 +611,7 @@ void BlackwellBuilder::buildSoftmax(Value tileIndex) {
   }
 }
 
-void BlackwellBuilder::buildCorrection() {
+void BlackwellKernelBuilder::buildCorrection() {
   forTiles(work.numTiles, [&](Value tile) {
     for (int64_t i = 0; i < plan.numQ; ++i) {
       wait(statsReady(i), parityOf(tile));
@@ -680,7 +679,7 @@ void BlackwellBuilder::buildCorrection() {
 /// it, leaves in 64-column TMA boxes (rows past Sq and columns past Dv are
 /// clipped by the TMA); the warp waits for the stores to read shared memory
 /// before the CTA may exit.
-void BlackwellBuilder::buildEpilogue() {
+void BlackwellKernelBuilder::buildEpilogue() {
   for (int64_t i = 0; i < plan.numQ; ++i) {
     wait(oStaged(i), i32(0));
     for (int64_t box = 0; box < plan.ovBoxes; ++box)
@@ -700,7 +699,7 @@ void BlackwellBuilder::buildEpilogue() {
 /// every partition's staging through DSMEM, and meets the cluster again so
 /// that no CTA's shared memory goes away while a peer reads it. The other
 /// roles only meet the cluster (joinCluster).
-void BlackwellBuilder::buildCombine(Value out, Value max, Value sum) {
+void BlackwellKernelBuilder::buildCombine(Value out, Value max, Value sum) {
   SplitKStageOp::create(b, loc, out, max, sum,
                         b.getI64IntegerAttr(plan.stagingOffset));
   ClusterSyncOp::create(b, loc);
@@ -715,14 +714,14 @@ void BlackwellBuilder::buildCombine(Value out, Value max, Value sum) {
   ClusterSyncOp::create(b, loc);
 }
 
-void BlackwellBuilder::joinCluster() {
+void BlackwellKernelBuilder::joinCluster() {
   if (!plan.clusterSplit())
     return;
   ClusterSyncOp::create(b, loc);
   ClusterSyncOp::create(b, loc);
 }
 
-void BlackwellBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
+void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   b.setInsertionPointToStart(&func.getBody().front());
   args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
 
@@ -876,7 +875,7 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
                                plan->storeOByTma ? tmaBox(kTileRows) : "");
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
-  BlackwellBuilder(b, loc, *plan, l2SectionBytes).build(func, abi);
+  BlackwellKernelBuilder(b, loc, *plan, l2SectionBytes).build(func, abi);
 
   if (plan->decode) {
     setDecodeGrid(abi, *plan, plan->rowGroup, plan->queryRowsPerTile());

@@ -21,7 +21,7 @@ using namespace fa4::hopper;
 /// Otherwise the row blocks of one head are adjacent, so CTAs running
 /// together share K and V in L2. A decode kernel on persistent CTAs: work
 /// item `index` of its flattened grid (WorkTiles::decodeItem).
-void FA3KernelBuilder::decodeWork(Value index) {
+void HopperKernelBuilder::decodeWork(Value index) {
   WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
   if (plan.decode) {
     partition = i32(0);
@@ -45,7 +45,7 @@ void FA3KernelBuilder::decodeWork(Value index) {
 }
 
 /// Decode: see WorkTiles::decode.
-void FA3KernelBuilder::decodeSplitWork() {
+void HopperKernelBuilder::decodeSplitWork() {
   setWork(WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
               .decode(plan.partitions, plan.queryRowsPerTile(), plan.rowGroup,
                       plan.group, partition, /*inCluster=*/!plan.workspace));
@@ -53,7 +53,7 @@ void FA3KernelBuilder::decodeSplitWork() {
 
 /// How many work tiles this persistent CTA takes: firstWork, firstWork +
 /// workStride, ... below numWork.
-Value FA3KernelBuilder::workTileCount() {
+Value HopperKernelBuilder::workTileCount() {
   Value myWork =
       divu(add(sub(numWork, firstWork), sub(workStride, i32(1))), workStride);
   return select(cmp(arith::CmpIPredicate::sgt, numWork, firstWork), myWork,
@@ -64,13 +64,13 @@ Value FA3KernelBuilder::workTileCount() {
 /// rows and write O themselves (not split keys, a cluster or a workspace,
 /// whose combine expects every consumer's partial): where a consumer may
 /// take its turns without GEMMs.
-bool FA3KernelBuilder::consumersOwnRows() const {
+bool HopperKernelBuilder::consumersOwnRows() const {
   return !plan.decode && !plan.consumersSplitKeys && !plan.clusterSplit() &&
          !plan.workspace && plan.numConsumers > 1;
 }
 
 /// consumersOwnRows with one work tile per CTA.
-bool FA3KernelBuilder::consumersOwnRowsOfOneTile() const {
+bool HopperKernelBuilder::consumersOwnRowsOfOneTile() const {
   return consumersOwnRows() && !persistent;
 }
 
@@ -78,7 +78,7 @@ bool FA3KernelBuilder::consumersOwnRowsOfOneTile() const {
 /// without a window mask. (The branch costs registers: ptxas spilled
 /// 28-32 B in the d = 128 causal and d = 256 looped twins, across their
 /// work loop, and 4 B in the window-masked kernels at d = 96 and 128.)
-bool FA3KernelBuilder::idleConsumersSkip() const {
+bool HopperKernelBuilder::idleConsumersSkip() const {
   return consumersOwnRowsOfOneTile() &&
          plan.mask.getKind() != attn::MaskKind::Window;
 }
@@ -89,20 +89,19 @@ bool FA3KernelBuilder::idleConsumersSkip() const {
 /// trailing loops cost 2.4-3.8% where no count changes (d = 64 and 128,
 /// whose 128-key tiles give both consumers the same count) and more than
 /// the GEMMs they save at d = 256 (-2.6%, with 10% fewer GEMM steps at 512
-/// keys), before or after the last P V (bench/RESULTS.md, session 15);
-/// `twin-own-tiles` builds them there too, for the power-limited clock,
-/// where the GEMM steps they skip are energy.
-bool FA3KernelBuilder::trimsTrailingTiles() const {
+/// keys), before or after the last P V (D-45, D-22).
+bool HopperKernelBuilder::trimsTrailingTiles() const {
   bool rightBound = plan.mask.getKind() == attn::MaskKind::Causal ||
                     (plan.mask.getKind() == attn::MaskKind::Window &&
                      plan.mask.getRight() >= 0);
-  return rightBound && consumersOwnRows() &&
-         (!persistent || schedule.twinOwnTiles);
+  return rightBound && consumersOwnRows() && !persistent;
 }
 
-WarpgroupRegisters FA3KernelBuilder::warpgroupRegisters(
-    const HopperPlan &plan, const FA3Schedule &schedule, bool persistent) {
-  WarpgroupRegisters registers = sm90WarpgroupRegisters(plan.numConsumers);
+WarpgroupRegisters
+HopperKernelBuilder::warpgroupRegisters(const HopperPlan &plan,
+                                        const ConvertAttnToFA4Options &schedule,
+                                        bool persistent) {
+  WarpgroupRegisters registers = hopperWarpgroupRegisters(plan.numConsumers);
   if (!persistent || plan.decode || plan.numConsumers != 2 ||
       plan.paddedOv > 128)
     return registers;
@@ -118,7 +117,7 @@ WarpgroupRegisters FA3KernelBuilder::warpgroupRegisters(
 /// K/V tiles used so far); the K/V ring and the Q buffer continue from one
 /// work tile to the next, so their slots and barrier parities count across
 /// tiles. Otherwise the CTA's one work tile, with both counts 0.
-FA3KernelBuilder::WorkScope FA3KernelBuilder::beginWork() {
+HopperKernelBuilder::WorkScope HopperKernelBuilder::beginWork() {
   if (plan.decode && !persistent) {
     decodeSplitWork();
     return {scf::ForOp(), i32(0), i32(0)};
@@ -140,14 +139,14 @@ FA3KernelBuilder::WorkScope FA3KernelBuilder::beginWork() {
   return {loop, workDone, loop.getRegionIterArgs()[0]};
 }
 
-void FA3KernelBuilder::endWork(WorkScope scope) {
+void HopperKernelBuilder::endWork(WorkScope scope) {
   if (!scope.loop)
     return;
   scf::YieldOp::create(b, loc, ValueRange{add(scope.kvTiles, numTiles)});
   b.setInsertionPointAfter(scope.loop);
 }
 
-void FA3KernelBuilder::releaseSlot(Value emptyBarrier) {
+void HopperKernelBuilder::releaseSlot(Value emptyBarrier) {
   MBarrierArriveOp::create(b, loc, emptyBarrier);
   if (!kvMulticast)
     return;
@@ -167,7 +166,7 @@ void FA3KernelBuilder::releaseSlot(Value emptyBarrier) {
                            /*ctaScope=*/true);
 }
 
-void FA3KernelBuilder::buildProducer() {
+void HopperKernelBuilder::buildProducer() {
   WorkScope work = beginWork();
   Value workDone = work.workDone, tilesLoaded = work.kvTiles;
 
@@ -203,7 +202,7 @@ void FA3KernelBuilder::buildProducer() {
         tmaLoad(isKey ? args.kMap : args.vMap,
                 add(slotOffset, i32(box * plan.kBoxBytes())),
                 i32(box * kBoxColumns), kvHead, keyRow, batch, full,
-                /*reused=*/true, multicastMask);
+                multicastMask);
       };
       if (!kvMulticast) {
         load(0);
@@ -251,7 +250,7 @@ void FA3KernelBuilder::buildProducer() {
         tmaLoad(args.qMap, add(tileOffset, i32(box * kConsumerBoxBytes)),
                 i32(box * kBoxColumns), head,
                 add(blockRow, i32(qTile * plan.queryRowsPerTile())), batch,
-                qBarrier, /*reused=*/false);
+                qBarrier);
     }
   };
   // The first K tile goes before Q: its slot frees while the consumers still
@@ -300,7 +299,7 @@ void FA3KernelBuilder::buildProducer() {
   endWork(work);
 }
 
-void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
+void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   b.setInsertionPointToStart(&func.getBody().front());
   args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
 
@@ -420,7 +419,7 @@ void FA3KernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
 /// thread of every CTA meets once all partials are staged, consumer 0
 /// combines and stores this CTA's band, and a second meeting keeps each
 /// CTA's shared memory alive until its peers have read it.
-void FA3KernelBuilder::buildCombine(Value consumer) {
+void HopperKernelBuilder::buildCombine(Value consumer) {
   ClusterSyncOp::create(b, loc);
   scf::IfOp ifFirst;
   if (plan.consumersSplitKeys) {
@@ -450,7 +449,7 @@ void FA3KernelBuilder::buildCombine(Value consumer) {
 /// `twinPlan`: the looped twin's, its own or the kernel's.
 static int64_t persistentUpToSeqKV(attn::AttentionOp op, const HopperPlan &plan,
                                    const HopperPlan &twinPlan,
-                                   const HopperKernelOptions &options) {
+                                   const ConvertAttnToFA4Options &options) {
   if (plan.decode)
     return options.persistentDecode && plan.decodeCanPersist()
                ? kAlwaysPersistent
@@ -460,10 +459,10 @@ static int64_t persistentUpToSeqKV(attn::AttentionOp op, const HopperPlan &plan,
   int64_t maxSeqKV = options.persistentMaxSeqKV;
   if (maxSeqKV == kPlannersPersistentBound) {
     // Under a causal mask at Dv > 64, a twin that writes O from
-    // registers loses to the plain kernel's TMA store (session 7).
+    // registers loses to the plain kernel's TMA store (D-4).
     bool causalPlainWins =
-        FA3KernelBuilder::storesOByTma(plan, /*persistent=*/false,
-                                       options.schedule.tmaStoreO) &&
+        HopperKernelBuilder::storesOByTma(plan, /*persistent=*/false,
+                                          options.tmaStoreO) &&
         twinPlan.loopStagingOffset < 0 &&
         plan.mask.getKind() == attn::MaskKind::Causal && plan.paddedOv > 64;
     // The planner's rule, which also gave the plan room for the twin's
@@ -499,8 +498,8 @@ static SmallVector<std::string> abiParams(const HopperPlan &plan,
 }
 
 LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
-                                     const HopperKernelOptions &options) {
-  const FA3Schedule &schedule = options.schedule;
+                                     const ConvertAttnToFA4Options &options) {
+  const ConvertAttnToFA4Options &schedule = options;
   OpBuilder b(module.getContext());
   FailureOr<HopperPlan> plan =
       readPlan(op, op.getConfigAttr(), op.getSmemAttr(), op.getSwizzleAttr());
@@ -529,19 +528,18 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
   HopperPlan &twinPlan = ownTwinPlan ? *ownTwinPlan : *plan;
   int64_t maxSeqKV = persistentUpToSeqKV(op, *plan, twinPlan, options);
   // Persistent up to a bound: at 8192 keys and past them the looped twin
-  // measured -2 to +2% against this kernel at d = 128 (bench/RESULTS.md,
-  // sessions 8 and 14), so it runs only up to the bound and this kernel,
+  // measured -2 to +2% against this kernel at d = 128 (D-12), so it runs
+  // only up to the bound and this kernel,
   // without the loop, above it. Persistent at every Skv: one kernel,
   // looped.
   bool twin = maxSeqKV > 0 && maxSeqKV != kAlwaysPersistent;
   // The looped kernel's box-by-box store of O (storeOByBoxes) takes its
   // own shared memory: only where a looped kernel is built from the plan.
-  if (maxSeqKV == 0 || !schedule.tmaStoreO || schedule.fuseWorkTiles ||
-      (twin && ownTwinPlan))
+  if (maxSeqKV == 0 || !schedule.tmaStoreO || (twin && ownTwinPlan))
     plan->loopStagingOffset = -1;
-  if (ownTwinPlan && (!twin || !schedule.tmaStoreO || schedule.fuseWorkTiles))
+  if (ownTwinPlan && (!twin || !schedule.tmaStoreO))
     ownTwinPlan->loopStagingOffset = -1;
-  bool storeOByTma = FA3KernelBuilder::storesOByTma(
+  bool storeOByTma = HopperKernelBuilder::storesOByTma(
                          *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent,
                          schedule.tmaStoreO) ||
                      plan->loopStagingOffset >= 0;
@@ -556,13 +554,14 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
   int64_t kernelShortestSeqKV = op.getKeyType().getDimSize(1);
   if (ShapedType::isDynamic(kernelShortestSeqKV))
     kernelShortestSeqKV = twin ? maxSeqKV + 1 : 1;
-  bool kvMulticast = FA3KernelBuilder::pairsCTAs(*plan, schedule, kernelLoops,
-                                                 kernelShortestSeqKV);
-  bool twinPairs = twin && FA3KernelBuilder::pairsCTAs(twinPlan, schedule, true,
-                                                       /*shortestSeqKV=*/1);
+  bool kvMulticast = HopperKernelBuilder::pairsCTAs(
+      *plan, schedule, kernelLoops, kernelShortestSeqKV);
+  bool twinPairs =
+      twin && HopperKernelBuilder::pairsCTAs(twinPlan, schedule, true,
+                                             /*shortestSeqKV=*/1);
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
-  FA3KernelBuilder(b, loc, *plan, schedule, /*persistent=*/kernelLoops,
-                   kernelShortestSeqKV)
+  HopperKernelBuilder(b, loc, *plan, schedule, /*persistent=*/kernelLoops,
+                      kernelShortestSeqKV)
       .build(func, abi);
   std::string twinName;
   std::optional<KernelABI::Persistent::OwnLaunch> twinLaunch;
@@ -574,7 +573,7 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
     if (ownTwinPlan || kvMulticast || twinPairs) {
       twinLaunch.emplace();
       twinLaunch->params = abiParams(twinPlan, twinStoresOByTma);
-      twinLaunch->cluster[0] = FA3KernelBuilder::ctasPerWorkItem(twinPairs);
+      twinLaunch->cluster[0] = HopperKernelBuilder::ctasPerWorkItem(twinPairs);
       twinLaunch->grid = twinPlan.workListGrid(twinLaunch->cluster[0]);
       twinLaunch->block[0] = twinPlan.threads();
       twinLaunch->dynamicSmemBytes = twinPlan.dynamicSmemBytes();
@@ -583,8 +582,8 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
     auto twinFunc = createKernelFunc(
         b, loc, twinName, twinLaunch ? twinLaunch->params : abi.params,
         twinLaunch ? twinLaunch->block[0] : threads);
-    FA3KernelBuilder(b, loc, twinPlan, schedule, /*persistent=*/true,
-                     /*shortestSeqKV=*/1)
+    HopperKernelBuilder(b, loc, twinPlan, schedule, /*persistent=*/true,
+                        /*shortestSeqKV=*/1)
         .build(twinFunc, twinAbi);
   }
 
@@ -599,7 +598,7 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
     setDecodeGrid(abi, *plan, plan->rowGroup, plan->queryRowsPerTile());
   else
     abi.grid =
-        plan->workListGrid(FA3KernelBuilder::ctasPerWorkItem(kvMulticast));
+        plan->workListGrid(HopperKernelBuilder::ctasPerWorkItem(kvMulticast));
   if (kvMulticast)
     abi.cluster[0] = kKvMulticastCtas;
   abi.block[0] = threads;

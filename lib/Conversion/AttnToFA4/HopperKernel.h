@@ -33,6 +33,7 @@
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
+#include "fa4/Target/HardwareConstants.h"
 #include "fa4/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -52,24 +53,18 @@ using namespace fa4::kernel;
 
 /// wgmma's M: each consumer warpgroup owns a 64-row Q tile.
 constexpr int kRowsPerConsumer = 64;
-/// One TMA box and one 128B swizzle atom row: 64 16-bit elements.
-constexpr int kBoxColumns = 64;
-constexpr int kSwizzleBytes = 128;
 /// One consumer's box of a Q or O tile: 64 rows of 64 16-bit columns.
 constexpr int64_t kConsumerBoxBytes = kRowsPerConsumer * kSwizzleBytes;
-constexpr int64_t kMBarrierBytes = 8;
 /// A looped twin stages O over a second Q buffer only where O has two or
 /// more 64-column boxes, each of which waited for the previous box's store
 /// to read the one slot (+1.8-6.5% at Dv = 128). With one box (Dv = 64)
 /// that slot's wait is for the previous tile's store, long done, and the
 /// Q buffer's release after the next step 0 cost 1-2.7% at 512-2048 keys
-/// (bench/RESULTS.md, session 16).
+/// (D-37).
 constexpr int64_t kMinBoxesToStageOverQ = 2;
 /// K/V stages a split-K decode needs before its two consumers take the
 /// tiles in turn (see readPlan).
 constexpr int64_t kMinStagesToSplitKeys = 4;
-/// K of one wgmma (16-bit inputs): the granule of the last P V's narrowing.
-constexpr int64_t kMmaK = 16;
 /// Named barrier the two consumers meet at before staging split-K partials
 /// (the ping-pong turns use 1 to the number of consumers; a split takes
 /// two).
@@ -90,7 +85,7 @@ struct HopperPlan : KernelPlan {
   /// the partition's K/V tiles in turn (even tiles, odd tiles), and each
   /// stages its own partial for the combine. A decode tile has a few real
   /// rows, so one warpgroup's softmax and barrier waits, not the tensor
-  /// cores, bound it; the second hides them (bench/RESULTS.md).
+  /// cores, bound it; the second hides them (D-32).
   bool consumersSplitKeys = false;
   /// Prefill O may leave through shared memory and TMA stores: each
   /// consumer stages its 64 x Dv tile at `oStagingOffset + c x
@@ -185,13 +180,13 @@ FailureOr<HopperPlan> readPlan(attn::AttentionOp op, attn::ConfigAttr config,
                                attn::SmemAttr smem, attn::SwizzleAttr swizzle);
 
 /// Writes the kernel body in the fa4 dialect.
-class FA3KernelBuilder : KernelEmitter {
+class HopperKernelBuilder : KernelEmitter {
 public:
   /// `shortestSeqKV`: the fewest keys of any launch the kernel serves (1
   /// where any Skv may come).
-  FA3KernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
-                   const FA3Schedule &schedule, bool persistent,
-                   int64_t shortestSeqKV)
+  HopperKernelBuilder(OpBuilder &b, Location loc, const HopperPlan &plan,
+                      const ConvertAttnToFA4Options &schedule, bool persistent,
+                      int64_t shortestSeqKV)
       : KernelEmitter(b, loc), plan(plan), schedule(schedule),
         pingPong(schedule.pingPong && plan.numConsumers >= 2 &&
                  !plan.consumersSplitKeys),
@@ -199,17 +194,13 @@ public:
         intraWgOverlap(schedule.intraWgOverlap && allowsIntraWgOverlap(plan)),
         lazyRescale(schedule.lazyRescale && allowsLazyRescale(plan)),
         storeOByTma(storesOByTma(plan, persistent, schedule.tmaStoreO)),
-        fusedWorkTiles(schedule.fuseWorkTiles && persistent && !plan.decode &&
-                       this->intraWgOverlap && !plan.consumersSplitKeys &&
-                       !plan.workspace && !plan.clusterSplit() && !storeOByTma),
         storeOByBoxes(persistent && plan.loopStagingOffset >= 0 &&
                       !plan.loopDoubleQ),
         doubleQ(persistent && plan.loopStagingOffset >= 0 && plan.loopDoubleQ),
         pairRowBlocks(schedule.pairRowBlocks && persistent),
-        l2EvictionHints(schedule.l2EvictionHints && !plan.decode),
         kvMulticast(pairsCTAs(plan, schedule, persistent, shortestSeqKV)),
-        trace(schedule.trace && plan.hasLse && !fusedWorkTiles &&
-              !plan.decode && !plan.workspace && !plan.clusterSplit()) {}
+        trace(schedule.trace && plan.hasLse && !plan.decode &&
+              !plan.workspace && !plan.clusterSplit()) {}
 
   /// O through shared memory and TMA stores, in the kernel without a work
   /// loop: a persistent kernel's Q region already holds the next work
@@ -228,10 +219,10 @@ public:
     return !plan.decode && plan.mask.getKind() != attn::MaskKind::Window;
   }
 
-  /// Where the lazy rescale was measured to pay (bench/RESULTS.md, session
-  /// 6): O of 128 or more columns, whose 64+ multiplies per thread and
-  /// step it skips (+2-5% at Dv = 128, +3-8% at 256). At Dv = 64 its
-  /// 32 multiplies cost less than the branch breaks in ptxas's schedule
+  /// Where the lazy rescale was measured to pay (D-3): O of 128 or more
+  /// columns, whose 64+ multiplies per thread and step it skips (+2-5% at Dv =
+  /// 128, +3-8% at 256). At Dv = 64 its 32 multiplies cost less than the branch
+  /// breaks in ptxas's schedule
   /// (-1-2%).
   static bool allowsLazyRescale(const HopperPlan &plan) {
     return plan.paddedOv >= 128;
@@ -253,38 +244,35 @@ public:
   /// mask (kv-multicast-causal) the pair loads the tiles of its last row,
   /// the union, and each consumer runs its GEMMs to its own diagonal and
   /// only keeps its turns and releases after it (trimsTrailingTiles): so
-  /// only where the consumers trim, the kernel without a work loop or a
-  /// twin with twin-own-tiles. The shorter block's CTA idles for the
-  /// union's last tiles, which only long rows amortize: the kernel pairs
-  /// where every launch has kv-multicast-causal-min-seq-kv keys (2.0-3.8%
-  /// slower at d = 256, 1024 keys; even at 2048-4096; 2.3-3.4% faster
-  /// from 8192, session 26). A window's left bound would start the two
-  /// blocks at different tiles: no pair.
+  /// only where the consumers trim, the kernel without a work loop (D-22).
+  /// The shorter block's CTA idles for the union's last tiles, which only
+  /// long rows amortize: the kernel pairs where every launch has
+  /// kv-multicast-causal-min-seq-kv keys (D-10, D-11). A window's left bound
+  /// would start the two blocks at different tiles: no pair.
   static bool pairSharesTiles(const HopperPlan &plan,
-                              const FA3Schedule &schedule, bool persistent,
-                              int64_t shortestSeqKV) {
+                              const ConvertAttnToFA4Options &schedule,
+                              bool persistent, int64_t shortestSeqKV) {
     switch (plan.mask.getKind()) {
     case attn::MaskKind::None:
       return true;
     case attn::MaskKind::Causal:
       return schedule.kvMulticastCausal &&
-             shortestSeqKV >= schedule.kvMulticastCausalMinSeqKV &&
-             (!persistent || schedule.twinOwnTiles);
+             shortestSeqKV >= schedule.kvMulticastCausalMinSeqKV && !persistent;
     default:
       return false;
     }
   }
 
   /// Whether a kernel of `plan` runs in pairs: kv-multicast where the plan
-  /// allows it, and not with the fused work-tile hand-over (never measured
-  /// with it). A looped kernel also needs kv-multicast-twin (on): its pairs
-  /// spill 40 B at d = 256 (some in the consumers; at d = 128 28 B in the
-  /// producer at FA3's 24 registers, none at 40), and still ran 1.6% and
-  /// 5-6% faster than one CTA per work item (session 25).
-  static bool pairsCTAs(const HopperPlan &plan, const FA3Schedule &schedule,
+  /// allows it. A looped kernel also needs kv-multicast-twin (on): its
+  /// pairs spill 40 B at d = 256 (some in the consumers; at d = 128 28 B in
+  /// the producer at FA3's 24 registers, none at 40), and still ran 1.6%
+  /// and 5-6% faster than one CTA per work item (D-9).
+  static bool pairsCTAs(const HopperPlan &plan,
+                        const ConvertAttnToFA4Options &schedule,
                         bool persistent, int64_t shortestSeqKV) {
-    return schedule.kvMulticast && !schedule.fuseWorkTiles &&
-           (!persistent || schedule.kvMulticastTwin) && multicastsKV(plan) &&
+    return schedule.kvMulticast && (!persistent || schedule.kvMulticastTwin) &&
+           multicastsKV(plan) &&
            pairSharesTiles(plan, schedule, persistent, shortestSeqKV);
   }
 
@@ -293,14 +281,13 @@ public:
   /// looped prefill kernel's producer also keeps its work list (and a
   /// pair's peer) and spilled there (28 B in the d = 128 twin in pairs).
   /// At a padded Dv up to 128 the consumers have registers to spare: the
-  /// producer gets loop-producer-registers (40: no spill; 32 ran 0.7%
-  /// faster than 24 on average, session 25, and 40 another 0.2-1.1%,
-  /// session 26) and the consumers the rest of the pool. At d = 256 the
+  /// producer gets loop-producer-registers (40: no spill; D-7) and the
+  /// consumers the rest of the pool. At d = 256 the
   /// consumers need their 240 (the twin spilled more and ran 1.2% slower at
   /// 232).
-  static WarpgroupRegisters warpgroupRegisters(const HopperPlan &plan,
-                                               const FA3Schedule &schedule,
-                                               bool persistent);
+  static WarpgroupRegisters
+  warpgroupRegisters(const HopperPlan &plan,
+                     const ConvertAttnToFA4Options &schedule, bool persistent);
 
   /// CTAs per work item: two (a cluster) where the kernel runs in pairs.
   static int64_t ctasPerWorkItem(bool pairs) {
@@ -382,25 +369,16 @@ private:
   void expectBytes(Value barrier, int64_t bytes) {
     MBarrierExpectTxOp::create(b, loc, barrier, b.getI64IntegerAttr(bytes));
   }
-  /// The L2 eviction priority of a copy of an operand that every row block
-  /// of a head reads again (K, V: `reused`) or that is touched once (Q, O);
-  /// none without l2EvictionHints.
-  L2EvictionAttr l2EvictionFor(bool reused) {
-    if (!l2EvictionHints)
-      return nullptr;
-    return L2EvictionAttr::get(b.getContext(),
-                               reused ? L2Eviction::Last : L2Eviction::First);
-  }
   /// One 4D TMA box (coordinates innermost first: depth, head, row, batch).
   /// `multicastMask`: the cluster ranks the box lands in (0: this CTA).
   void tmaLoad(Value tensorMap, Value destination, Value depth, Value head,
-               Value row, Value batch, Value barrier, bool reused,
+               Value row, Value batch, Value barrier,
                int64_t multicastMask = 0) {
     TmaLoadOp::create(b, loc, tensorMap, ValueRange{depth, head, row, batch},
                       destination, barrier, /*barrierCta=*/Value(),
                       multicastMask ? b.getI64IntegerAttr(multicastMask)
                                     : IntegerAttr(),
-                      l2EvictionFor(reused));
+                      /*l2Eviction=*/nullptr);
   }
   /// A consumer thread's release of a K/V slot: its own arrival and, with
   /// kvMulticast, its warp's on the peer's barrier of the slot (one lane for
@@ -449,7 +427,54 @@ private:
   WorkScope beginWork();
   void endWork(WorkScope scope);
   void buildProducer();
+
+  //===--- a consumer (HopperConsumer.cpp) --------------------------------===//
+  /// What buildConsumer fixes for the consumer it builds: its Q tile, the
+  /// types of its frags, the ring's stage count and its ping-pong turns.
+  struct ConsumerState {
+    Value consumer, qTileIndex, qBuffer, qTile, stages;
+    FragType scoresType, outType, probsType;
+    /// Named barriers: this consumer's turn, the next one's, and the
+    /// threads that meet at each (two warpgroups).
+    Value ownTurn, nextTurn, pairThreads;
+  };
+  /// The work tile a step belongs to: the ring position of its first K/V
+  /// tile, its first visible K/V tile, and this consumer's first row.
+  struct StepWork {
+    Value ringBase, firstTile, tileRow;
+  };
+  /// Whether a step issues the previous tile's P V (emitStep).
+  enum class StepPV { Always, Never, AfterFirst };
   void buildConsumer(Value consumer);
+  void buildConsumerWork();
+  scf::IfOp skipIfIdle(const StepWork &work, Value workDone, Value myTiles);
+  void releasePreviousQBuffer(Value workDone);
+  Value slotOf(Value tile);
+  Value parityOf(Value tile);
+  Value waitVTile(Value tile);
+  Value issuePV(Value out, Value probs, Value tile);
+  Value kTileIn(Value slot);
+  void releaseK(Value tile);
+  void releaseV(Value tile);
+  void waitTurn();
+  void passTurn();
+  Value tileRowOf(Value blockRow);
+  Value myTilesOf(Value numTiles);
+  Value workTileOf(Value step);
+  void waitQ(Value workDone);
+  void keepTurns(Value ringBase, Value from, Value to);
+  SoftmaxOp maskedSoftmax(Value scores, Value firstKey, Value tileRow,
+                          Value rowMax, Value rowSum);
+  SmallVector<Value> emitStep(Value step, ValueRange carried, StepPV pv,
+                              const StepWork &work);
+  SmallVector<Value> emitFirstStep(Value myTiles, ValueRange initial,
+                                   const StepWork &work);
+  scf::ForOp emitSteps(Value firstStep, Value myTiles, ValueRange initial,
+                       const StepWork &work);
+  Value emitLastPV(Value out, Value probs, Value myTiles, const StepWork &work);
+  void writeO(Value out, Value rowMax, Value rowSum, Value batch, Value head,
+              Value tileRow);
+  SmallVector<Value> initialState();
   void stagePartial(Value consumer, Value out, Value rowMax, Value rowSum);
   void storeO(Value consumer, Value out, Value rowMax, Value rowSum,
               Value batch, Value head, Value tileRow);
@@ -477,17 +502,13 @@ private:
 
   const HopperPlan &plan;
   /// The options as asked; the choices below are what the plan allows of
-  /// them. narrowLastPV, polyExp2Period, softmaxReductionChains,
-  /// l2SectionBytes and twinOwnTiles apply as asked.
-  const FA3Schedule schedule;
+  /// them. l2SectionBytes applies as asked.
+  const ConvertAttnToFA4Options schedule;
   bool pingPong;
   bool persistent;
   bool intraWgOverlap;
   bool lazyRescale;
   bool storeOByTma;
-  /// Persistent prefill: a work tile's tail is fused with the next one's
-  /// head (buildConsumer).
-  bool fusedWorkTiles;
   /// A looped kernel's O leaves by TMA one box at a time through its own
   /// staging region (storeOByBoxes).
   bool storeOByBoxes;
@@ -498,8 +519,6 @@ private:
   /// Persistent, causal: row blocks R - 1 - k and k of a pair go to one CTA
   /// in consecutive strides (pairedSlot).
   bool pairRowBlocks;
-  /// Prefill: K and V loads evict last, Q loads and O stores evict first.
-  bool l2EvictionHints;
   /// Prefill: a cluster of two CTAs on adjacent row blocks of a head, each
   /// loading every other box of every K/V tile for both (pairsCTAs).
   bool kvMulticast;
@@ -509,6 +528,8 @@ private:
   /// With `trace`, the looped twin's epilogue stamps of the current work
   /// tile (storeOByBox), written after the phase stamps.
   SmallVector<Value> epilogueStamps;
+  /// The consumer being built (buildConsumer).
+  ConsumerState consumerState;
 
   // Kernel arguments.
   AttentionArgs args;

@@ -36,7 +36,7 @@ FailureOr<HopperPlan> fa4::hopper::readPlan(attn::AttentionOp op,
   // tiles on: with two stages its next tile would wait for the very slot it
   // holds (a deadlock), and with three only one tile loads while both
   // consumers hold theirs (2.26 TB/s against 2.96 for one consumer,
-  // bench/RESULTS.md). The split takes four or more.
+  // D-32). The split takes four or more.
   plan.consumersSplitKeys = plan.partitions > 1 && plan.numConsumers == 2 &&
                             smem.getKvStages() >= kMinStagesToSplitKeys;
   if (plan.decode && !plan.consumersSplitKeys)

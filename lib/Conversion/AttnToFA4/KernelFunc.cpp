@@ -5,6 +5,7 @@
 #include "../Common/KernelEmitter.h"
 #include "../Common/SplitKWorkspace.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
+#include "fa4/Target/HardwareConstants.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -42,8 +43,6 @@ SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kBox,
 FailureOr<KernelPlan> fa4::readKernelPlan(attn::AttentionOp op,
                                           attn::ConfigAttr config,
                                           attn::SmemAttr smem) {
-  // One TMA box, one 128-byte swizzle row: 64 16-bit columns.
-  constexpr int64_t kBoxColumns = 64;
   FailureOr<SplitPlan> split = readSplit(op);
   if (failed(split))
     return failure();

@@ -71,6 +71,27 @@ public:
   void build(gpu::GPUFuncOp func);
 
 private:
+  /// The kernel's parameters (params() order).
+  struct Args {
+    Value q, k, v, o, lse, seqQ, seqKV, scaleLog2;
+    SmallVector<Value> qStride, kStride, vStride, oStride, lseStride;
+  };
+  /// This warp's query row and heads, this lane's place in the warp.
+  struct RowPosition {
+    Value lane, row, head, batch, kvHead;
+  };
+  Args readArgs(Block &entry);
+  RowPosition rowPosition();
+  Value rowBase(ArrayRef<Value> stride, Value seq, Value head);
+  SmallVector<Value> loadQueryRow(const Args &args, const RowPosition &at);
+  std::pair<Value, Value> visibleKeys(const Args &args, Value row);
+  scf::ForOp scanKeys(const Args &args, const RowPosition &at,
+                      ArrayRef<Value> queryColumns);
+  void storeOutput(const Args &args, const RowPosition &at, scf::ForOp loop);
+  void storeLse(const Args &args, const RowPosition &at, Value finalMax,
+                Value finalSum, Value seesKeys);
+  Value toI64FromIndex(Value index) { return indexTo(b.getI64Type(), index); }
+
   Value load(Value base, Value index, Type elementType) {
     auto ptrType = cast<LLVM::LLVMPointerType>(base.getType());
     Value ptr = LLVM::GEPOp::create(b, loc, ptrType, elementType, base,
@@ -101,88 +122,98 @@ private:
   }
 
   attn::AttentionOp op;
+  /// The row's batch (rowBase's first term), set by build; f32 0, set
+  /// where the row's work starts.
+  Value batch, zero;
+  Type inputType;
+  int64_t qkDepth, ovDepth;
+  int qkPerLane, ovPerLane;
 };
 } // namespace
 
-void KernelBuilder::build(gpu::GPUFuncOp func) {
+KernelBuilder::Args KernelBuilder::readArgs(Block &entry) {
   bool hasLse = static_cast<bool>(op.getLse());
-  Block &entry = func.getBody().front();
-  b.setInsertionPointToStart(&entry);
+  Args args;
   unsigned arg = 0;
-  Value q = entry.getArgument(arg++), k = entry.getArgument(arg++),
-        v = entry.getArgument(arg++), o = entry.getArgument(arg++);
-  Value lse = hasLse ? entry.getArgument(arg++) : Value();
-  Value seqQ = sext(entry.getArgument(arg + 1));
-  Value seqKV = sext(entry.getArgument(arg + 2));
+  args.q = entry.getArgument(arg++);
+  args.k = entry.getArgument(arg++);
+  args.v = entry.getArgument(arg++);
+  args.o = entry.getArgument(arg++);
+  args.lse = hasLse ? entry.getArgument(arg++) : Value();
+  args.seqQ = sext(entry.getArgument(arg + 1));
+  args.seqKV = sext(entry.getArgument(arg + 2));
   arg += 3;
   auto strides = [&](unsigned count) {
     SmallVector<Value> s(entry.getArguments().slice(arg, count));
     arg += count;
     return s;
   };
-  SmallVector<Value> qStride = strides(3), kStride = strides(3),
-                     vStride = strides(3), oStride = strides(3);
-  SmallVector<Value> lseStride = hasLse ? strides(2) : SmallVector<Value>();
-  Value scaleLog2 = entry.getArgument(arg);
+  args.qStride = strides(3);
+  args.kStride = strides(3);
+  args.vStride = strides(3);
+  args.oStride = strides(3);
+  args.lseStride = hasLse ? strides(2) : SmallVector<Value>();
+  args.scaleLog2 = entry.getArgument(arg);
+  return args;
+}
 
-  int64_t qkDepth = op.getQKDepth(), ovDepth = op.getOVDepth();
+/// A warp per (batch, query head, query row): blockIdx.x * kWarpsPerBlock +
+/// warp is the row, blockIdx.y the head, blockIdx.z the batch.
+KernelBuilder::RowPosition KernelBuilder::rowPosition() {
   int64_t group = op.getNumQueryHeads() / op.getNumKVHeads();
-  int qkPerLane = llvm::divideCeil(qkDepth, kWarpSize);
-  int ovPerLane = llvm::divideCeil(ovDepth, kWarpSize);
-
-  auto toI64FromIndex = [&](Value index) {
-    return indexTo(b.getI64Type(), index);
-  };
+  RowPosition at;
   Value tid =
       toI64FromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  Value lane = arith::RemUIOp::create(b, loc, tid, i64(kWarpSize));
+  at.lane = arith::RemUIOp::create(b, loc, tid, i64(kWarpSize));
   Value warp = arith::DivUIOp::create(b, loc, tid, i64(kWarpSize));
-  Value row = arith::AddIOp::create(
+  at.row = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(
           b, loc,
           toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)),
           i64(kWarpsPerBlock)),
       warp);
-  Value head =
-      toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
-  Value batch =
-      toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
-  Value kvHead = arith::DivUIOp::create(b, loc, head, i64(group));
+  at.head = toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
+  at.batch = toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+  at.kvHead = arith::DivUIOp::create(b, loc, at.head, i64(group));
+  return at;
+}
 
-  auto rowBase = [&](ArrayRef<Value> stride, Value seq, Value h) {
-    Value base = arith::MulIOp::create(b, loc, batch, stride[0]);
-    base = arith::AddIOp::create(b, loc, base,
-                                 arith::MulIOp::create(b, loc, seq, stride[1]));
-    return arith::AddIOp::create(b, loc, base,
-                                 arith::MulIOp::create(b, loc, h, stride[2]));
-  };
+/// Element offset of (batch, seq, head) in a BSHD tensor of `stride`.
+Value KernelBuilder::rowBase(ArrayRef<Value> stride, Value seq, Value head) {
+  Value base = arith::MulIOp::create(b, loc, batch, stride[0]);
+  base = arith::AddIOp::create(b, loc, base,
+                               arith::MulIOp::create(b, loc, seq, stride[1]));
+  return arith::AddIOp::create(b, loc, base,
+                               arith::MulIOp::create(b, loc, head, stride[2]));
+}
 
-  // Warps past the last query row have nothing to do (no barrier follows).
-  Value rowInRange =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ);
-  auto ifRow = scf::IfOp::create(b, loc, rowInRange, /*withElse=*/false);
-  b.setInsertionPointToStart(ifRow.thenBlock());
-
-  Type inputType = op.getQueryType().getElementType();
-  Value zero = f32(0.0);
-  Value qBase = rowBase(qStride, row, head);
+/// This lane's columns of the query row, in f32 (0 past Dqk).
+SmallVector<Value> KernelBuilder::loadQueryRow(const Args &args,
+                                               const RowPosition &at) {
+  zero = f32(0.0);
+  Value qBase = rowBase(args.qStride, at.row, at.head);
   SmallVector<Value> queryColumns;
   for (int t = 0; t < qkPerLane; ++t) {
     Value value = arith::ExtFOp::create(
         b, loc, b.getF32Type(),
-        load(q, columnIndex(qBase, lane, t, qkDepth), inputType));
-    if (Value valid = columnValid(lane, t, qkDepth))
+        load(args.q, columnIndex(qBase, at.lane, t, qkDepth), inputType));
+    if (Value valid = columnValid(at.lane, t, qkDepth))
       value = arith::SelectOp::create(b, loc, valid, value, zero);
     queryColumns.push_back(value);
   }
+  return queryColumns;
+}
 
-  // Keys this row sees (bottom-right aligned): [first, last], diagonal at
-  // row + Skv - Sq.
+/// Keys this row sees (bottom-right aligned): [first, end), the diagonal at
+/// row + Skv - Sq. An empty range (end <= first) runs no iteration: O = 0,
+/// LSE = -inf.
+std::pair<Value, Value> KernelBuilder::visibleKeys(const Args &args,
+                                                   Value row) {
   Value diagonal = arith::SubIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, row, seqKV), seqQ);
+      b, loc, arith::AddIOp::create(b, loc, row, args.seqKV), args.seqQ);
   Value first = i64(0);
-  Value last = arith::SubIOp::create(b, loc, seqKV, i64(1));
+  Value last = arith::SubIOp::create(b, loc, args.seqKV, i64(1));
   attn::MaskAttr mask = op.getMask();
   if (mask.getKind() == attn::MaskKind::Causal)
     last = arith::MinSIOp::create(b, loc, last, diagonal);
@@ -197,84 +228,119 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
           arith::SubIOp::create(b, loc, diagonal, i64(mask.getLeft())));
   }
   Value end = arith::AddIOp::create(b, loc, last, i64(1));
-  // An empty range (end <= first) runs no iteration: O = 0, LSE = -inf.
   end = arith::MaxSIOp::create(b, loc, end, first);
+  return {first, end};
+}
 
+/// The online softmax over the visible keys, one key an iteration: carries
+/// the running max, the running sum and this lane's O columns.
+scf::ForOp KernelBuilder::scanKeys(const Args &args, const RowPosition &at,
+                                   ArrayRef<Value> queryColumns) {
+  auto [first, end] = visibleKeys(args, at.row);
   SmallVector<Value> init = {f32(-INFINITY), zero};
   init.append(ovPerLane, zero);
   auto loop =
       scf::ForOp::create(b, loc, toIndex(first), toIndex(end),
                          arith::ConstantIndexOp::create(b, loc, 1), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value key = toI64FromIndex(loop.getInductionVar());
-    Value runningMax = loop.getRegionIterArgs()[0];
-    Value runningSum = loop.getRegionIterArgs()[1];
-    Value kBase = rowBase(kStride, key, kvHead);
-    Value partial = zero;
-    for (int t = 0; t < qkPerLane; ++t) {
-      Value keyValue = arith::ExtFOp::create(
-          b, loc, b.getF32Type(),
-          load(k, columnIndex(kBase, lane, t, qkDepth), inputType));
-      partial = fma(queryColumns[t], keyValue, partial);
-    }
-    Value score = arith::MulFOp::create(b, loc, warpSum(partial), scaleLog2);
-    Value newMax = arith::MaximumFOp::create(b, loc, runningMax, score);
-    Value rescale = exp2(arith::SubFOp::create(b, loc, runningMax, newMax));
-    Value probability = exp2(arith::SubFOp::create(b, loc, score, newMax));
-    SmallVector<Value> next = {newMax, fma(runningSum, rescale, probability)};
-    Value vBase = rowBase(vStride, key, kvHead);
-    for (int t = 0; t < ovPerLane; ++t) {
-      Value valueColumn = arith::ExtFOp::create(
-          b, loc, b.getF32Type(),
-          load(v, columnIndex(vBase, lane, t, ovDepth), inputType));
-      Value scaled = arith::MulFOp::create(
-          b, loc, loop.getRegionIterArgs()[2 + t], rescale);
-      next.push_back(fma(probability, valueColumn, scaled));
-    }
-    scf::YieldOp::create(b, loc, next);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value key = toI64FromIndex(loop.getInductionVar());
+  Value runningMax = loop.getRegionIterArgs()[0];
+  Value runningSum = loop.getRegionIterArgs()[1];
+  Value kBase = rowBase(args.kStride, key, at.kvHead);
+  Value partial = zero;
+  for (int t = 0; t < qkPerLane; ++t) {
+    Value keyValue = arith::ExtFOp::create(
+        b, loc, b.getF32Type(),
+        load(args.k, columnIndex(kBase, at.lane, t, qkDepth), inputType));
+    partial = fma(queryColumns[t], keyValue, partial);
   }
+  Value score = arith::MulFOp::create(b, loc, warpSum(partial), args.scaleLog2);
+  Value newMax = arith::MaximumFOp::create(b, loc, runningMax, score);
+  Value rescale = exp2(arith::SubFOp::create(b, loc, runningMax, newMax));
+  Value probability = exp2(arith::SubFOp::create(b, loc, score, newMax));
+  SmallVector<Value> next = {newMax, fma(runningSum, rescale, probability)};
+  Value vBase = rowBase(args.vStride, key, at.kvHead);
+  for (int t = 0; t < ovPerLane; ++t) {
+    Value valueColumn = arith::ExtFOp::create(
+        b, loc, b.getF32Type(),
+        load(args.v, columnIndex(vBase, at.lane, t, ovDepth), inputType));
+    Value scaled =
+        arith::MulFOp::create(b, loc, loop.getRegionIterArgs()[2 + t], rescale);
+    next.push_back(fma(probability, valueColumn, scaled));
+  }
+  scf::YieldOp::create(b, loc, next);
+  return loop;
+}
 
+/// O = the lane's columns / sum (0 without keys), then the LSE.
+void KernelBuilder::storeOutput(const Args &args, const RowPosition &at,
+                                scf::ForOp loop) {
   Value finalMax = loop.getResult(0), finalSum = loop.getResult(1);
   Value seesKeys =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, finalSum, zero);
   Value inverseSum = arith::SelectOp::create(
       b, loc, seesKeys, arith::DivFOp::create(b, loc, f32(1.0), finalSum),
       zero);
-  Value oBase = rowBase(oStride, row, head);
+  Value oBase = rowBase(args.oStride, at.row, at.head);
   for (int t = 0; t < ovPerLane; ++t) {
     Value out = arith::TruncFOp::create(
         b, loc, inputType,
         arith::MulFOp::create(b, loc, loop.getResult(2 + t), inverseSum));
-    Value index = columnIndex(oBase, lane, t, ovDepth);
-    if (Value valid = columnValid(lane, t, ovDepth)) {
+    Value index = columnIndex(oBase, at.lane, t, ovDepth);
+    if (Value valid = columnValid(at.lane, t, ovDepth)) {
       auto ifValid = scf::IfOp::create(b, loc, valid, /*withElse=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifValid.thenBlock());
-      store(out, o, index);
+      store(out, args.o, index);
     } else {
-      store(out, o, index);
+      store(out, args.o, index);
     }
   }
-  if (hasLse) {
-    // LSE in natural log: (max + log2(sum)) / log2(e), -inf without keys.
-    Value isLaneZero =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, i64(0));
-    auto ifLaneZero = scf::IfOp::create(b, loc, isLaneZero, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifLaneZero.thenBlock());
-    Value logSum = arith::MulFOp::create(
-        b, loc, arith::AddFOp::create(b, loc, finalMax, log2(finalSum)),
-        f32(M_LN2));
-    Value value =
-        arith::SelectOp::create(b, loc, seesKeys, logSum, f32(-INFINITY));
-    Value index = arith::MulIOp::create(b, loc, batch, lseStride[0]);
-    index = arith::AddIOp::create(
-        b, loc, index, arith::MulIOp::create(b, loc, head, lseStride[1]));
-    index = arith::AddIOp::create(b, loc, index, row);
-    store(value, lse, index);
-  }
+  if (args.lse)
+    storeLse(args, at, finalMax, finalSum, seesKeys);
+}
+
+/// LSE in natural log: (max + log2(sum)) / log2(e), -inf without keys.
+void KernelBuilder::storeLse(const Args &args, const RowPosition &at,
+                             Value finalMax, Value finalSum, Value seesKeys) {
+  Value isLaneZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, at.lane, i64(0));
+  auto ifLaneZero = scf::IfOp::create(b, loc, isLaneZero, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifLaneZero.thenBlock());
+  Value logSum = arith::MulFOp::create(
+      b, loc, arith::AddFOp::create(b, loc, finalMax, log2(finalSum)),
+      f32(M_LN2));
+  Value value =
+      arith::SelectOp::create(b, loc, seesKeys, logSum, f32(-INFINITY));
+  Value index = arith::MulIOp::create(b, loc, at.batch, args.lseStride[0]);
+  index = arith::AddIOp::create(
+      b, loc, index, arith::MulIOp::create(b, loc, at.head, args.lseStride[1]));
+  index = arith::AddIOp::create(b, loc, index, at.row);
+  store(value, args.lse, index);
+}
+
+void KernelBuilder::build(gpu::GPUFuncOp func) {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  Args args = readArgs(entry);
+  qkDepth = op.getQKDepth();
+  ovDepth = op.getOVDepth();
+  qkPerLane = llvm::divideCeil(qkDepth, kWarpSize);
+  ovPerLane = llvm::divideCeil(ovDepth, kWarpSize);
+  inputType = op.getQueryType().getElementType();
+  RowPosition at = rowPosition();
+  batch = at.batch;
+
+  // Warps past the last query row have nothing to do (no barrier follows).
+  Value rowInRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           at.row, args.seqQ);
+  auto ifRow = scf::IfOp::create(b, loc, rowInRange, /*withElse=*/false);
+  b.setInsertionPointToStart(ifRow.thenBlock());
+  SmallVector<Value> queryColumns = loadQueryRow(args, at);
+  scf::ForOp loop = scanKeys(args, at, queryColumns);
+  storeOutput(args, at, loop);
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
 }

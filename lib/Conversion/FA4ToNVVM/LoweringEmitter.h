@@ -12,6 +12,7 @@
 #include "../Common/KernelEmitter.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
 #include "fa4/Planning/SmemPlan.h"
+#include "fa4/Target/HardwareConstants.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -133,7 +134,7 @@ public:
   /// box and `swizzle` its r % 8.
   mlir::Value stagedChunkOffset(mlir::Value rowStart, mlir::Value swizzle,
                                 int64_t column, int64_t boxRows) {
-    constexpr int64_t kBoxColumns = 64, kRowBytes = 128, kChunkBytes = 16;
+    constexpr int64_t kRowBytes = kSwizzleBytes, kChunkBytes = 16;
     int64_t box = column / kBoxColumns;
     int64_t chunk = (column % kBoxColumns) / 8;
     mlir::Value place =

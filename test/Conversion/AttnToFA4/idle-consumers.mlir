@@ -5,7 +5,7 @@
 // issues no GEMM and no softmax: it only takes and passes its ping-pong
 // turns and releases each K/V tile and its Q, so the barriers keep the
 // counts of every consumer and the others have the tensor cores to
-// themselves (+2% at d = 64, Sq = 4096, bench/RESULTS.md session 14). The
+// themselves (+2% at d = 64, Sq = 4096, D-38). The
 // looped twin keeps no such branch: across its work loop it made ptxas
 // spill (28-32 B in the d = 128 causal and d = 256 twins).
 // CHECK-LABEL: gpu.func @fa4_fa3_plain_sm_90a(

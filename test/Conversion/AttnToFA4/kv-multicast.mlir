@@ -4,7 +4,6 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-causal=false | FileCheck %s --check-prefix=NOCAUSAL
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-causal-min-seq-kv=0 | FileCheck %s --check-prefix=CAUSAL
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=kv-multicast-causal-min-seq-kv=8192 | FileCheck %s --check-prefix=MIN8K
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a "--convert-attn-to-fa4=kv-multicast-causal-min-seq-kv=0 twin-own-tiles=true" | FileCheck %s --check-prefix=CAUSALTWIN
 
 // kv-multicast (on by default) at d = 128 without a mask: the kernel with one work tile per
 // CTA runs in clusters of two on adjacent row blocks of a head (work item
@@ -137,18 +136,6 @@ func.func @prefill(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: t
 // CAUSAL-LABEL: func.func @causal(
 // CAUSAL: attn.attention
 // CAUSAL-SAME: cluster = array<i64: 2, 1, 1>
-// With twin-own-tiles (and a bound of 0, which the twin's shortest launch
-// of one key needs) the causal twin's consumers stop at their own
-// diagonals too, and it pairs as well, on its own launch.
-// CAUSALTWIN-LABEL: func.func @causal(
-// CAUSALTWIN: attn.attention
-// CAUSALTWIN-SAME: cluster = array<i64: 2, 1, 1>
-// CAUSALTWIN-SAME: persistent = {
-// CAUSALTWIN-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>
-// CAUSALTWIN-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
-// CAUSALTWIN-LABEL: gpu.func @fa4_fa3_causal_sm_90a_persistent(
-// CAUSALTWIN: fa4.tma.load {{.*}} multicast 3
-// CAUSALTWIN-LABEL: gpu.func @fa4_fa3_shallow_sm_90a(
 func.func @causal(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
   return %o : tensor<?x?x6x128xbf16>
@@ -162,8 +149,8 @@ func.func @shallow(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: ten
 
 // At d = 256 the looped twin stops at 512 keys, so the causal kernel beside
 // it serves launches from 513: under the bound, one CTA per work tile (it
-// ran 2.0-3.8% slower in pairs at 1024 keys, session 26). A bound of 0
-// pairs it.
+// ran 2.0-3.8% slower in pairs at 1024 keys, D-11). A bound of 0 pairs
+// it.
 // CHECK-LABEL: func.func @causal_d256(
 // CHECK: attn.attention
 // CHECK-SAME: cluster = array<i64: 1, 1, 1>

@@ -1,5 +1,4 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a" --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s
-// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_90a" --convert-attn-to-fa4=twin-own-tiles=true -canonicalize -cse | FileCheck %s --check-prefix=TWIN
 
 // Under a causal mask each consumer of the plain kernel (one work tile per
 // CTA) runs its GEMMs only on the K/V tiles its own 64 rows see: at
@@ -61,7 +60,7 @@
 // CHECK: fa4.epilogue.stage
 // The looped twin (up to 512 keys at d = 256) keeps the block's count for
 // both consumers: there the trailing turns cost more than the GEMMs they
-// save (bench/RESULTS.md, session 15). Its last P V is followed by the
+// save (D-22). Its last P V is followed by the
 // epilogue's staging offset, with no loop of turns between.
 // CHECK-LABEL: gpu.func @fa4_fa3_causal_d256_sm_90a_persistent(
 // CHECK: fa4.mma %{{.*}}#3, %{{.*}}, %{{.*}}#0 : !fa4.frag<64x64xbf16>
@@ -74,18 +73,6 @@
 // CHECK-NEXT: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: arith.muli %{{.*}}, %c8192_i32 : i32
-// With twin-own-tiles the looped twin computes each consumer's own count
-// per work tile too (the twin's 64-key tiles), runs its loop to it and
-// keeps its turns for the block's remaining tiles after its last P V.
-// TWIN-LABEL: gpu.func @fa4_fa3_causal_d256_sm_90a_persistent(
-// TWIN: %{{.*}}:4 = scf.for %{{.*}} = %c1 to %[[OWN:[a-z0-9_]+]] step %c1 iter_args(
-// TWIN: scf.for %{{.*}} = %[[OWN]] to %{{.*}} step %c1 {
-// TWIN-NOT: fa4.mma
-// TWIN: nvvm.barrier.arrive id
-// TWIN: arith.addi %{{.*}}, %c10_i32 : i32
-// TWIN-NEXT: fa4.mbarrier.get
-// TWIN-NEXT: fa4.mbarrier.arrive
-// TWIN-NEXT: }
 func.func @causal_d256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %v: tensor<?x?x8x256xbf16>) -> tensor<?x?x8x256xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16> -> tensor<?x?x8x256xbf16>
   return %o : tensor<?x?x8x256xbf16>

@@ -61,12 +61,11 @@ func.func @long_static(%q: tensor<1x4096x8x128xbf16>, %k: tensor<1x4096x8x128xbf
 
 // -----
 
-// The default (-1, the planner's rule): a twin up to Skv = 2048 where
-// Dv <= 64 and 4096 where Dv <= 128, and the mask is not a window
-// (measured, bench/RESULTS.md); at
-// Dv = 256 a twin with its own plan (64-key tiles, 384 threads, room to
-// stage O) up to Skv = 512, where it measured faster (session 12, call
-// 9); window masks, unmeasured, keep one kernel.
+// The default (-1, the planner's rule, D-12): a twin up to Skv = 1024
+// where Dv <= 64 (2048 under a causal mask) and 4096 where Dv <= 128, and
+// the mask is not a window; at Dv = 256 a twin with its own plan (64-key
+// tiles, 384 threads, room to stage O) up to Skv = 512, where it measured
+// faster (D-19); window masks, unmeasured, keep one kernel.
 // DEFAULT-LABEL: func @dynamic
 // DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_fa3_dynamic_sm_90a_persistent, launch = {{{.*}}}, max_seq_kv = 4096 : i64}
 // CHECK-LABEL: func @depth256

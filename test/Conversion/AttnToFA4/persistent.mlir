@@ -13,8 +13,7 @@
 // tile's on its Q-empty barrier (2 + consumer), which it does once its last
 // QK^T is done, so the next Q loads under the last P V and the epilogue;
 // the next work tile's first K goes before that wait. Each work tile
-// drains before the next starts (persistent-fused.mlir has the
-// fuse-work-tiles schedule). This is the protocol of a looped kernel with
+// drains before the next starts. This is the protocol of a looped kernel with
 // one Q buffer: without tma-store-o, or where a second does not fit
 // (double-q.mlir has the default's two).
 

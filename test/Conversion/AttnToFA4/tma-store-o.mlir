@@ -4,7 +4,7 @@
 
 // The plain sm_90a prefill kernel stores O through shared memory and TMA
 // (tma-store-o, default on; measured +2-14% at S <= 2048 and +0-4% above
-// for Dv >= 128, bench/RESULTS.md session 7). O's tensor map is the last
+// for Dv >= 128, D-4). O's tensor map is the last
 // parameter (64-row boxes of 64 columns, 128B swizzle) and O needs 16-byte
 // alignment; its pointer stays, for the looped twin in the same module.
 // (The twin, at d = 128 without a mask, has its own plan and launch: the
@@ -104,8 +104,8 @@ func.func @decode(%q: tensor<4x1x32x128xbf16>, %k: tensor<4x8192x8x128xbf16>, %v
 
 // The planner's twin rule at Dv = 128 under a causal mask: the plan keeps
 // two K/V stages, not the three that fit, so that the looped twin stores O
-// by TMA as well (+6-11% at S <= 2048 against the plain kernel, session 10
-// call 1), here over a second Q buffer past the plan: both kernels,
+// by TMA as well (+6-11% at S <= 2048 against the plain kernel, D-4),
+// here over a second Q buffer past the plan: both kernels,
 // launched with 163968 bytes, then 32 KB from the swizzle atom at 164864
 // and four barriers (twin-rule.mlir: a plan without room for a box of
 // staging keeps the plain kernel alone). Storing O from registers

@@ -7,7 +7,7 @@
 // three K/V stages, 229552 bytes), leaves 2896 bytes, too few for the
 // twin's 16 KB; at a dynamic Skv the plain kernel with its TMA store then
 // serves every Skv (the twin writing O from registers lost 2-5% to it,
-// bench/RESULTS.md session 7 call 5). Asked for by persistent-max-seq-kv,
+// D-12). Asked for by persistent-max-seq-kv,
 // the twin is built and writes O from registers.
 // CHECK-LABEL: func @causal_d128_no_room
 // CHECK: dynamic_smem_bytes = 229552

@@ -2,7 +2,7 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=loop-producer-registers=24 | FileCheck %s --check-prefix=FA3
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=loop-producer-registers=32 | FileCheck %s --check-prefix=R32
 
-// setmaxnreg's split (FA3KernelBuilder::warpgroupRegisters). The kernels
+// setmaxnreg's split (HopperKernelBuilder::warpgroupRegisters). The kernels
 // without a work loop keep FA3's 24 / 240. A looped twin with two
 // consumers at a padded Dv up to 128 gives its producer
 // loop-producer-registers (40) and its consumers the rest of the pool of

@@ -243,7 +243,7 @@ func.func @tma_store_epilogue(%o: !fa4.tmem_tile<128x128xf32>, %m: !fa4.rows<128
   return
 }
 
-// L2 eviction priorities on TMA copies (l2-eviction-hints): evict_last for
+// L2 eviction priorities on TMA copies: evict_last for
 // what is read again, evict_first for what is touched once.
 // CHECK-LABEL: func @tma_l2_eviction
 // CHECK-NEXT: fa4.tma.load %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}, %{{.*}} l2 evict_last{{$}}

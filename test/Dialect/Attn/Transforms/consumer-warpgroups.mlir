@@ -65,7 +65,7 @@ func.func @d64_dynamic(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %
 // -----
 
 // Without a mask the d = 64 twin takes 128-key tiles, as the d = 128 one
-// does, not the 176 two consumers would allow (session 27); asked for two,
+// does, not the 176 two consumers would allow (D-17); asked for two,
 // the kernel keeps 176 and the twin still its own 128.
 // RULE-LABEL: func @d64_dynamic_none
 // RULE: config = #attn.config<{{[^>]*}}bm = 192, bn = 128, {{[^>]*}}num_q = 3,

@@ -1,7 +1,7 @@
-// attn-select-config's causal-block-n (128 by default; bench/RESULTS.md,
-// session 8, call 7): on sm_90a, a causal mask caps the planner's KV tile
-// at the given keys, so that tiles line up with the 128-row blocks. 0 lifts
-// the cap; past 8192 known keys it does not apply. Other masks, sm_100a
+// attn-select-config's causal-block-n (128 by default, D-15): on sm_90a, a
+// causal mask caps the planner's KV tile at the given keys, so that tiles
+// line up with the 128-row blocks. 0 lifts the cap; past 8192 known keys it
+// does not apply. Other masks, sm_100a
 // (BN <= 128 already) and plans already narrower keep their tile; a cap
 // that is not a multiple of 16 is refused by name.
 // RUN: fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a" | FileCheck %s --check-prefix=CAP

@@ -37,8 +37,7 @@ def AttnSelectConfig : Pass<"attn-select-config"> {
            "sm_90a, causal mask: at most this many keys per KV tile (0: no "
            "cap; default 128, which lines the tiles up with the 128-row "
            "blocks, so no key past a block's diagonal tile is multiplied: "
-           "+8-21% at S <= 2048 for d = 64 and 128 (bench/RESULTS.md, "
-           "session 8))">,
+           "+8-21% at S <= 2048 for d = 64 and 128 (D-15))">,
     Option<"consumerWarpgroups", "consumer-warpgroups", "int64_t",
            /*default=*/"0",
            "sm_90a prefill: consumer warpgroups of 64 rows each, 2 (BM = "
@@ -49,7 +48,7 @@ def AttnSelectConfig : Pass<"attn-select-config"> {
            "looped twin's 2048 keys (a static Skv past it, or a dynamic one, "
            "whose twin then gets its own plan of two, twin_config) and Sq is "
            "past 2048 or unknown (+7-13% from 4096 keys on the H200, "
-           "bench/RESULTS.md, session 12), else two">
+           "D-16), else two">
   ];
 }
 

@@ -1,4 +1,4 @@
-//===- Tcgen05.cpp - fa4 kernel IR -> tcgen05 + TMEM (sm_100a) ------------===//
+//===- BlackwellPatterns.cpp - convert-fa4-to-nvvm for sm_100a (tcgen05) ---===//
 //
 // On sm_100a a 128 x N frag is one row per thread of a warpgroup (thread r
 // holds row r: N f32, or N / 2 packed i32 for 16-bit), the layout
@@ -12,8 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Tcgen05.h"
+#include "LoweringEmitter.h"
+#include "Patterns.h"
 
+#include "fa4/Target/HardwareConstants.h"
 #include "fa4/Target/NVIDIA/Descriptors.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,13 +29,12 @@ using namespace fa4;
 using namespace fa4::kernel;
 
 namespace {
-constexpr int kSwizzleBytes = 128;
 /// Columns one tcgen05.ld/st moves per thread: 16 keeps the live registers
 /// of a correction or epilogue pass small (32 spilled in the 72-register
 /// roles).
 constexpr int64_t kChunkColumns = 16;
 
-class Sm100Emitter : public LoweringEmitter {
+class BlackwellEmitter : public LoweringEmitter {
 public:
   using LoweringEmitter::LoweringEmitter;
 
@@ -139,7 +140,7 @@ struct TmemAllocLowering : OpConversionPattern<TmemAllocOp> {
   LogicalResult
   matchAndRewrite(TmemAllocOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     NVVM::CTAGroupKind group = ctaGroup(op.getPair());
     NVVM::Tcgen05AllocOp::create(rewriter, op.getLoc(),
                                  e.smemPtr(e.i32(op.getOffset())),
@@ -151,7 +152,7 @@ struct TmemAllocLowering : OpConversionPattern<TmemAllocOp> {
 };
 
 /// The allocation's base address, read back from shared memory.
-static Value tmemBase(Sm100Emitter &e, OpBuilder &b, Location loc,
+static Value tmemBase(BlackwellEmitter &e, OpBuilder &b, Location loc,
                       int64_t offset) {
   return LLVM::LoadOp::create(b, loc, b.getI32Type(), e.smemPtr(e.i32(offset)),
                               /*alignment=*/4);
@@ -162,7 +163,7 @@ struct TmemDeallocLowering : OpConversionPattern<TmemDeallocOp> {
   LogicalResult
   matchAndRewrite(TmemDeallocOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     Value base = tmemBase(e, rewriter, op.getLoc(), op.getOffset());
     rewriter.replaceOpWithNewOp<NVVM::Tcgen05DeallocOp>(
         op,
@@ -177,7 +178,7 @@ struct TmemTileLowering : OpConversionPattern<TmemTileOp> {
   LogicalResult
   matchAndRewrite(TmemTileOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     Value base = tmemBase(e, rewriter, op.getLoc(), op.getOffset());
     rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(
         op, e.tmemPtrType(), e.add(base, e.i32(op.getColumn())));
@@ -190,7 +191,7 @@ struct TmemMmaLowering : OpConversionPattern<TmemMmaOp> {
   LogicalResult
   matchAndRewrite(TmemMmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     Location loc = op.getLoc();
     auto d = cast<TmemTileType>(op.getD().getType());
     auto bTile = cast<SmemTileType>(op.getB().getType());
@@ -272,7 +273,7 @@ struct TmemFenceLowering : OpConversionPattern<TmemFenceOp> {
   LogicalResult
   matchAndRewrite(TmemFenceOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     e.fence(op.getAfter());
     rewriter.eraseOp(op);
     return success();
@@ -286,7 +287,7 @@ struct TmemLoadLowering : OpConversionPattern<TmemLoadOp> {
   LogicalResult
   matchAndRewrite(TmemLoadOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     auto tile = cast<TmemTileType>(op.getTile().getType());
     Value address = adaptor.getTile().front();
     e.fence(/*after=*/true);
@@ -314,7 +315,7 @@ struct TmemStoreLowering : OpConversionPattern<TmemStoreOp> {
   LogicalResult
   matchAndRewrite(TmemStoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     auto tile = cast<TmemTileType>(op.getTile().getType());
     Value address = adaptor.getTile().front();
     SmallVector<Value> words = flatten(adaptor.getValue());
@@ -341,7 +342,7 @@ struct TmemScaleRowsLowering : OpConversionPattern<TmemScaleRowsOp> {
   LogicalResult
   matchAndRewrite(TmemScaleRowsOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     OpBuilder &b = rewriter;
     Location loc = op.getLoc();
     auto tile = cast<TmemTileType>(op.getTile().getType());
@@ -384,7 +385,7 @@ struct MaskLowering : OpConversionPattern<MaskOp> {
   LogicalResult
   matchAndRewrite(MaskOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     Value firstKey = adaptor.getFirstKey().front();
     Value firstRow = adaptor.getFirstRow().front();
     // The thread's one row, and its diagonal, serve every register.
@@ -410,7 +411,7 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
   LogicalResult
   matchAndRewrite(SoftmaxOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     std::optional<double> threshold;
     if (FloatAttr attr = op.getRescaleThresholdAttr())
       threshold = attr.getValueAsDouble();
@@ -432,7 +433,7 @@ struct RowsStoreLowering : OpConversionPattern<RowsStoreOp> {
   LogicalResult
   matchAndRewrite(RowsStoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     Value bytes =
         e.add(e.i32(op.getOffset()), e.mul(e.threadInGroup(), e.i32(4)));
     LLVM::StoreOp::create(rewriter, op.getLoc(), adaptor.getValue().front(),
@@ -447,7 +448,7 @@ struct RowsLoadLowering : OpConversionPattern<RowsLoadOp> {
   LogicalResult
   matchAndRewrite(RowsLoadOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     Value bytes =
         e.add(e.i32(op.getOffset()), e.mul(e.threadInGroup(), e.i32(4)));
     Value value =
@@ -466,7 +467,7 @@ struct EpilogueLowering : OpConversionPattern<EpilogueOp> {
   LogicalResult
   matchAndRewrite(EpilogueOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     OpBuilder &b = rewriter;
     Location loc = op.getLoc();
     using P = arith::CmpIPredicate;
@@ -543,7 +544,7 @@ struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
   LogicalResult
   matchAndRewrite(EpilogueStageOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     OpBuilder &b = rewriter;
     Location loc = op.getLoc();
     auto tile = cast<TmemTileType>(op.getOut().getType());
@@ -587,7 +588,7 @@ struct LseStoreLowering : OpConversionPattern<LseStoreOp> {
   LogicalResult
   matchAndRewrite(LseStoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     Value row = e.add(adaptor.getFirstRow().front(), e.threadInGroup());
     Value inRange =
         e.cmp(arith::CmpIPredicate::slt, row, adaptor.getSeqQ().front());
@@ -611,7 +612,7 @@ struct SplitKStageLowering : OpConversionPattern<SplitKStageOp> {
   LogicalResult
   matchAndRewrite(SplitKStageOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Sm100Emitter e(rewriter, op);
+    BlackwellEmitter e(rewriter, op);
     OpBuilder &b = rewriter;
     Location loc = op.getLoc();
     auto tile = cast<TmemTileType>(op.getOut().getType());
@@ -649,7 +650,7 @@ struct SplitKStageLowering : OpConversionPattern<SplitKStageOp> {
 };
 } // namespace
 
-void fa4::populateSm100TypeConversions(TypeConverter &converter) {
+void fa4::populateBlackwellTypeConversions(TypeConverter &converter) {
   converter.addConversion([](TmemTileType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext(), 6);
   });
@@ -675,7 +676,7 @@ void fa4::populateSm100TypeConversions(TypeConverter &converter) {
       });
 }
 
-void fa4::populateSm100Patterns(TypeConverter &converter,
+void fa4::populateBlackwellPatterns(TypeConverter &converter,
                                 RewritePatternSet &patterns) {
   patterns.add<TmemAllocLowering, TmemDeallocLowering, TmemTileLowering,
                TmemMmaLowering, TmemCommitLowering, TmemFenceLowering,

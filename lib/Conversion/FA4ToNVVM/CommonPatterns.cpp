@@ -1,0 +1,918 @@
+//===- CommonPatterns.cpp - convert-fa4-to-nvvm, both chips ---------------===//
+//
+// The lowerings both chips share: the kernel function and its roles,
+// mbarriers, TMA, shared-memory tiles, the frag ops that keep each register
+// where it is (splat, scale rows, 16-bit packing), and the split-K combines
+// (cluster DSMEM and global workspace). The Hopper (sm_90a) and Blackwell
+// (sm_100a) files add what depends on the frag layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Common/SplitKWorkspace.h"
+#include "LoweringEmitter.h"
+#include "Patterns.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace fa4;
+using namespace fa4::kernel;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Kernel function, roles
+//===----------------------------------------------------------------------===//
+
+/// gpu.func -> llvm.func with the kernel attributes; tensor maps become
+/// 128-byte __grid_constant__ parameters that TMA reads in parameter space.
+struct KernelFuncLowering : OpConversionPattern<gpu::GPUFuncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::GPUFuncOp func, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter &converter = *getTypeConverter();
+    TypeConverter::SignatureConversion signature(func.getNumArguments());
+    for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+      Type converted = converter.convertType(type);
+      if (!converted)
+        return rewriter.notifyMatchFailure(func, "unconvertible argument");
+      signature.addInputs(index, converted);
+    }
+    MLIRContext *context = func.getContext();
+    auto llvmFunc = LLVM::LLVMFuncOp::create(
+        rewriter, func.getLoc(), func.getName(),
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                    signature.getConvertedTypes()));
+    if (func.isKernel())
+      llvmFunc->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                        rewriter.getUnitAttr());
+    for (StringRef name : {NVVM::NVVMDialect::getMaxntidAttrName(),
+                           NVVM::NVVMDialect::getMinctasmAttrName()})
+      if (Attribute value = func->getAttr(name))
+        llvmFunc->setAttr(name, value);
+    for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+      if (!isa<TensorMapType>(type))
+        continue;
+      llvmFunc.setArgAttr(
+          index, LLVM::LLVMDialect::getByValAttrName(),
+          TypeAttr::get(LLVM::LLVMArrayType::get(rewriter.getI8Type(), 128)));
+      llvmFunc.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
+                          rewriter.getI64IntegerAttr(64));
+      llvmFunc.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
+                          rewriter.getUnitAttr());
+    }
+    rewriter.inlineRegionBefore(func.getBody(), llvmFunc.getBody(),
+                                llvmFunc.end());
+    rewriter.applySignatureConversion(&llvmFunc.getBody().front(), signature,
+                                      &converter);
+    rewriter.eraseOp(func);
+    return success();
+  }
+};
+
+struct ReturnLowering : OpConversionPattern<gpu::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::ReturnOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange{});
+    return success();
+  }
+};
+
+/// A chain of warpgroup tests; each role first moves to its register budget
+/// (up or down from what the CTA launched with), then runs its region.
+struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpSpecializeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    Value tid = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+    Value warpgroup = e.broadcastFromLane0(
+        arith::DivUIOp::create(b, loc, tid, e_i32(b, loc, kWarpgroupThreads)));
+    Value thread =
+        arith::RemUIOp::create(b, loc, tid, e_i32(b, loc, kWarpgroupThreads));
+    int64_t launch = op.getLaunchRegisters();
+    ArrayRef<int64_t> warpgroups = op.getWarpgroups();
+    ArrayRef<int64_t> registers = op.getRegisters();
+    int64_t first = 0;
+    size_t numRoles = op.getRoles().size();
+    for (size_t role = 0; role < numRoles; ++role) {
+      int64_t end = first + warpgroups[role];
+      Block *body = nullptr;
+      Operation *insertBefore = nullptr;
+      scf::IfOp branch;
+      if (role + 1 < numRoles) {
+        branch = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, warpgroup,
+                                  e_i32(b, loc, end)),
+            /*withElseRegion=*/true);
+        body = branch.thenBlock();
+        insertBefore = body->getTerminator();
+        b.setInsertionPoint(insertBefore);
+      }
+      if (registers[role] != launch)
+        NVVM::SetMaxRegisterOp::create(
+            b, loc, registers[role],
+            registers[role] > launch ? NVVM::SetMaxRegisterAction::increase
+                                     : NVVM::SetMaxRegisterAction::decrease);
+      Value index =
+          arith::SubIOp::create(b, loc, warpgroup, e_i32(b, loc, first));
+      Block &roleBlock = op.getRoles()[role].front();
+      if (insertBefore) {
+        rewriter.inlineBlockBefore(&roleBlock, insertBefore,
+                                   ValueRange{index, thread});
+        b.setInsertionPoint(branch.elseBlock()->getTerminator());
+      } else {
+        rewriter.inlineBlockBefore(&roleBlock, b.getInsertionBlock(),
+                                   b.getInsertionPoint(),
+                                   ValueRange{index, thread});
+      }
+      first = end;
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+  static Value e_i32(OpBuilder &b, Location loc, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// mbarriers, TMA, shared-memory tiles
+//===----------------------------------------------------------------------===//
+
+struct MBarrierGetLowering : OpConversionPattern<MBarrierGetOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierGetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    Value offset = arith::AddIOp::create(
+        rewriter, op.getLoc(),
+        arith::ConstantIntOp::create(rewriter, op.getLoc(), op.getOffset(), 32),
+        arith::MulIOp::create(
+            rewriter, op.getLoc(), adaptor.getIndex(),
+            arith::ConstantIntOp::create(rewriter, op.getLoc(), 8, 32)));
+    rewriter.replaceOp(op, e.smemPtr(offset));
+    return success();
+  }
+};
+
+struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierInitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value count =
+        arith::ConstantIntOp::create(rewriter, op.getLoc(), op.getCount(), 32);
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierInitOp>(op, adaptor.getBarrier(),
+                                                      count, Value());
+    return success();
+  }
+};
+
+struct FenceMBarrierInitLowering : OpConversionPattern<FenceMBarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FenceMBarrierInitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // fence.mbarrier_init.release.cluster: the peers' multicasts and remote
+    // arrivals may follow the cluster barrier after it (CUTLASS's order).
+    if (op.getCluster())
+      NVVM::FenceMbarrierInitOp::create(rewriter, op.getLoc());
+    rewriter.replaceOpWithNewOp<NVVM::FenceProxyOp>(
+        op, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(op.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    return success();
+  }
+};
+
+struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value count;
+    if (std::optional<int64_t> arrivals = op.getCount())
+      count =
+          arith::ConstantIntOp::create(rewriter, op.getLoc(), *arrivals, 32);
+    if (!adaptor.getCta()) {
+      rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
+          op, Type(), adaptor.getBarrier(), count);
+      return success();
+    }
+    // A peer's barrier: mapa to its shared::cluster address, released at
+    // cluster scope so that the peer's acquire (a cluster-scope wait) sees
+    // everything this thread did before.
+    Value remote = NVVM::MapaOp::create(
+        rewriter, op.getLoc(), LLVM::LLVMPointerType::get(op.getContext(), 7),
+        adaptor.getBarrier(), adaptor.getCta());
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
+        op, Type(), remote, count,
+        op.getCtaScope() ? NVVM::MemScopeKind::CTA
+                         : NVVM::MemScopeKind::CLUSTER,
+        /*relaxed=*/false);
+    return success();
+  }
+};
+
+struct MBarrierExpectTxLowering : OpConversionPattern<MBarrierExpectTxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierExpectTxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value bytes =
+        arith::ConstantIntOp::create(rewriter, op.getLoc(), op.getBytes(), 32);
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveExpectTxOp>(
+        op, Type(), adaptor.getBarrier(), bytes, NVVM::MemScopeKind::CTA, false,
+        Value());
+    return success();
+  }
+};
+
+struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // The suspend-time hint: ten million ns, CUTLASS's choice.
+    Location loc = op.getLoc();
+    Value hint = arith::ConstantIntOp::create(rewriter, loc, 0x989680, 32);
+    if (!op.getCluster()) {
+      rewriter.replaceOpWithNewOp<NVVM::MBarrierTryWaitParityOp>(
+          op, adaptor.getBarrier(), adaptor.getParity(), hint);
+      return success();
+    }
+    // try_wait.parity.acquire.cluster until the phase completes.
+    auto loop = scf::WhileOp::create(rewriter, loc, TypeRange{}, ValueRange{});
+    rewriter.createBlock(&loop.getBefore());
+    Value done = NVVM::MBarrierTryWaitOp::create(
+        rewriter, loc, rewriter.getI1Type(), adaptor.getBarrier(),
+        adaptor.getParity(), hint, NVVM::MemScopeKind::CLUSTER,
+        /*relaxed=*/false);
+    Value pending = arith::XOrIOp::create(
+        rewriter, loc, done, arith::ConstantIntOp::create(rewriter, loc, 1, 1));
+    scf::ConditionOp::create(rewriter, loc, pending, ValueRange{});
+    rewriter.createBlock(&loop.getAfter());
+    scf::YieldOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The `.L2::cache_hint` operand of a TMA copy with an eviction priority:
+/// the 64-bit policy `createpolicy.fractional.L2::evict_{first,last}.b64`
+/// makes for a fraction of 1.0 (CUTLASS's CacheHintSm90 holds the same
+/// values); no operand without one.
+static Value l2CachePolicy(OpBuilder &b, Location loc,
+                           std::optional<L2Eviction> eviction) {
+  if (!eviction)
+    return Value();
+  constexpr uint64_t kEvictFirstPolicy = 0x12F0000000000000ull;
+  constexpr uint64_t kEvictLastPolicy = 0x14F0000000000000ull;
+  uint64_t policy =
+      *eviction == L2Eviction::Last ? kEvictLastPolicy : kEvictFirstPolicy;
+  return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                  b.getI64IntegerAttr(policy));
+}
+
+struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    Value destination = LLVM::AddrSpaceCastOp::create(
+        rewriter, op.getLoc(), LLVM::LLVMPointerType::get(op.getContext(), 7),
+        e.smemPtr(adaptor.getDestination()));
+    Value barrier = adaptor.getBarrier();
+    NVVM::CTAGroupKindAttr group;
+    if (Value cta = adaptor.getBarrierCta()) {
+      // cta_group::2 lets the mbarrier live in the peer CTA of the pair; the
+      // operand is its shared::cluster address (mapa), passed as the
+      // shared pointer the intrinsic is typed with (the bits unchanged).
+      Location loc = op.getLoc();
+      Value remote = NVVM::MapaOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(op.getContext(), 7),
+          barrier, cta);
+      barrier = LLVM::IntToPtrOp::create(
+          rewriter, loc, barrier.getType(),
+          LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), remote)
+              .getResult());
+      group = NVVM::CTAGroupKindAttr::get(op.getContext(),
+                                          NVVM::CTAGroupKind::CTA_2);
+    }
+    // multicast::cluster: the box and its bytes go to the same offsets in
+    // every CTA of the mask.
+    Value multicastMask;
+    if (std::optional<int64_t> mask = op.getMulticast())
+      multicastMask = arith::ConstantIntOp::create(
+          rewriter, op.getLoc(), rewriter.getI16Type(), *mask);
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(
+        op, destination, adaptor.getTensorMap(), adaptor.getCoordinates(),
+        barrier, ValueRange{}, multicastMask,
+        l2CachePolicy(rewriter, op.getLoc(), op.getL2Eviction()),
+        NVVM::TMALoadMode::TILE, false, group, Value());
+    return success();
+  }
+};
+
+/// cp.async.bulk.tensor global <- shared::cta, then commit_group: each
+/// store is its own bulk async-group, waited for by fa4.tma.store.wait.
+struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        rewriter, op.getLoc(), adaptor.getTensorMap(),
+        e.smemPtr(adaptor.getSource()), adaptor.getCoordinates(),
+        l2CachePolicy(rewriter, op.getLoc(), op.getL2Eviction()),
+        NVVM::TMAStoreMode::TILE, Value());
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkCommitGroupOp>(op);
+    return success();
+  }
+};
+
+struct TmaStoreWaitLowering : OpConversionPattern<TmaStoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkWaitGroupOp>(
+        op, rewriter.getI32IntegerAttr(0), rewriter.getUnitAttr());
+    return success();
+  }
+};
+
+struct SmemTileLowering : OpConversionPattern<SmemTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SmemTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    rewriter.replaceOp(op, e.smemAddress(adaptor.getOffset()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Frag ops that keep each register in place (either layout)
+//===----------------------------------------------------------------------===//
+
+struct SplatLowering : OpConversionPattern<SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplatOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    Value value = adaptor.getValue().front();
+    auto frag = dyn_cast<FragType>(op.getType());
+    if (frag && !frag.getElementType().isF32())
+      value = e.packPair(value, value, frag.getElementType());
+    SmallVector<Type> registers;
+    if (failed(getTypeConverter()->convertType(op.getType(), registers)))
+      return failure();
+    SmallVector<SmallVector<Value>> results = {
+        SmallVector<Value>(registers.size(), value)};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+/// `lazy`: the multiplies sit under a warp-uniform branch (vote.any of a
+/// factor other than 1), so a warp whose rows all kept their max skips them;
+/// ptxas sees no divergence around the accumulator registers.
+struct ScaleRowsLowering : OpConversionPattern<ScaleRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScaleRowsOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    SmallVector<Value> tile = flatten(adaptor.getTile());
+    ValueRange factors = adaptor.getFactors();
+    auto scaled = [&] {
+      SmallVector<Value> result;
+      for (auto [i, value] : llvm::enumerate(tile))
+        // sm_90a: two rows per thread; sm_100a: the thread's one row.
+        result.push_back(
+            e.fmul(value, factors[factors.size() == 2 ? rowHalf(i) : 0]));
+      return result;
+    };
+    if (!op.getLazy()) {
+      SmallVector<SmallVector<Value>> results = {scaled()};
+      rewriter.replaceOpWithMultiple(op, std::move(results));
+      return success();
+    }
+    Value needs;
+    for (Value factor : factors) {
+      Value changed = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
+                                            factor, e.f32(1.0));
+      needs = needs ? arith::OrIOp::create(b, loc, needs, changed) : changed;
+    }
+    Value anyInWarp = NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), e.i32(-1),
+                                               needs, NVVM::VoteSyncKind::any);
+    auto ifScale = scf::IfOp::create(b, loc, ValueRange(tile).getTypes(),
+                                     anyInWarp, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifScale.thenBlock());
+      scf::YieldOp::create(b, loc, scaled());
+      b.setInsertionPointToStart(ifScale.elseBlock());
+      scf::YieldOp::create(b, loc, tile);
+    }
+    SmallVector<SmallVector<Value>> results = {
+        llvm::to_vector_of<Value>(ifScale.getResults())};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+/// Consecutive accumulator registers (2i, 2i + 1) are adjacent columns of
+/// one row: packed, each k16 step's four registers are wgmma's A fragment.
+struct TruncFLowering : OpConversionPattern<TruncFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TruncFOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    Type elementType = cast<FragType>(op.getType()).getElementType();
+    ValueRange tile = adaptor.getTile();
+    SmallVector<Value> packed;
+    for (size_t i = 0; i + 1 < tile.size(); i += 2)
+      packed.push_back(e.packPair(tile[i], tile[i + 1], elementType));
+    SmallVector<SmallVector<Value>> results = {packed};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Split-K across a cluster
+//===----------------------------------------------------------------------===//
+
+struct ClusterSyncLowering : OpConversionPattern<ClusterSyncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ClusterSyncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // barrier.cluster.arrive is a release, barrier.cluster.wait an acquire.
+    NVVM::ClusterArriveOp::create(rewriter, op.getLoc(),
+                                  rewriter.getUnitAttr());
+    rewriter.replaceOpWithNewOp<NVVM::ClusterWaitOp>(op,
+                                                     rewriter.getUnitAttr());
+    return success();
+  }
+};
+
+/// One warpgroup walks the (row, column pair) items of this CTA's band, 128
+/// at a time: the row's (max, sum) of every partition, then the weighted sum
+/// of the partitions' column pairs, all read through DSMEM (mapa +
+/// ld.shared::cluster). The partition count and the band are compile-time,
+/// so the loop over peers unrolls.
+struct SplitKCombineLowering : OpConversionPattern<SplitKCombineOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplitKCombineOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    using P = arith::CmpIPredicate;
+    StagingLayout layout{static_cast<int64_t>(op.getOffset()),
+                         static_cast<int64_t>(op.getRows()),
+                         static_cast<int64_t>(op.getColumns())};
+    int64_t partitions = op.getPartitions(), band = op.getBand();
+    int64_t partials = op.getPartials();
+    int64_t group = op.getGroup(), depth = op.getDepth();
+    int64_t pairs = band / 2;
+    Value rank = adaptor.getRank().front();
+    Value outPtr = adaptor.getOutPtr().front();
+    Value batch = adaptor.getBatch().front(), head = adaptor.getHead().front(),
+          firstRow = adaptor.getFirstRow().front(),
+          seqQ = adaptor.getSeqQ().front();
+    auto [outStride, lsePtr, lseStride] = outputOperands(op, adaptor);
+    Type elementType = op.getElementType();
+    auto clusterPtr = LLVM::LLVMPointerType::get(op.getContext(), 7);
+    // Byte `byteOffset` of staged partial k's shared memory, in the cluster
+    // window: partial k is the (k % partials)-th of partition k / partials.
+    auto peer = [&](int64_t k, Value byteOffset) -> Value {
+      int64_t slot = k % partials;
+      Value local =
+          slot ? e.add(byteOffset, e.i32(slot * layout.bytes())) : byteOffset;
+      return NVVM::MapaOp::create(b, loc, clusterPtr, e.smemPtr(local),
+                                  e.i32(k / partials));
+    };
+    auto loadF32 = [&](Value address) -> Value {
+      return LLVM::LoadOp::create(b, loc, b.getF32Type(), address, 4);
+    };
+
+    Value thread = e.threadInGroup();
+    Value bandStart = e.mul(rank, e.i32(band));
+    int64_t items = layout.rows * pairs;
+    auto loop =
+        scf::ForOp::create(b, loc, e.toIndex(thread), e.toIndex(e.i32(items)),
+                           e.toIndex(e.i32(kWarpgroupThreads)));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value item = e.indexTo(b.getI32Type(), loop.getInductionVar());
+      Value tileRow = e.divu(item, e.i32(pairs));
+      Value pair = e.remu(item, e.i32(pairs));
+      Value column = e.add(bandStart, e.mul(pair, e.i32(2)));
+      Value row = e.add(firstRow, e.divu(tileRow, e.i32(group)));
+      Value rowHead = e.add(head, e.remu(tileRow, e.i32(group)));
+      Value valid = arith::AndIOp::create(
+          b, loc, e.cmp(P::slt, row, seqQ),
+          e.cmp(P::slt, tileRow, e.i32(layout.rows / group * group)));
+      Value inBand = e.cmp(P::slt, column, e.i32(depth));
+      auto ifRow = scf::IfOp::create(b, loc, valid, false);
+      b.setInsertionPointToStart(ifRow.thenBlock());
+      Value rowBytes = e.mul(tileRow, e.i32(4));
+      Value negInf = e.f32(-INFINITY), zero = e.f32(0.0);
+      SmallVector<Value> maxes, sums;
+      Value globalMax = negInf;
+      for (int64_t p = 0; p < partitions * partials; ++p) {
+        maxes.push_back(
+            loadF32(peer(p, e.add(e.i32(layout.maxOffset()), rowBytes))));
+        sums.push_back(
+            loadF32(peer(p, e.add(e.i32(layout.sumOffset()), rowBytes))));
+        globalMax = e.fmax(globalMax, maxes.back());
+      }
+      // A row no partition saw keeps max -inf: subtract 0 instead of -inf
+      // so its weights are 0, not NaN.
+      Value safeMax =
+          e.select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         globalMax, negInf),
+                   zero, globalMax);
+      SmallVector<Value> scales;
+      Value total = zero;
+      for (int64_t p = 0; p < partitions * partials; ++p) {
+        scales.push_back(e.exp2(e.fsub(maxes[p], safeMax)));
+        total = e.fma(sums[p], scales[p], total);
+      }
+      Value seesKeys =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, total, zero);
+      Value inverse = e.select(
+          seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), total), zero);
+      {
+        auto ifStore = scf::IfOp::create(b, loc, inBand, false);
+        OpBuilder::InsertionGuard storeGuard(b);
+        b.setInsertionPointToStart(ifStore.thenBlock());
+        Value element = e.add(e.mul(tileRow, e.i32(layout.columns)), column);
+        Value elementBytes =
+            e.add(e.i32(layout.offset), e.mul(element, e.i32(4)));
+        Value acc[2] = {zero, zero};
+        for (int64_t p = 0; p < partitions * partials; ++p) {
+          Value weight = e.fmul(scales[p], inverse);
+          Value address = peer(p, elementBytes);
+          Value next = LLVM::GEPOp::create(b, loc, clusterPtr, b.getF32Type(),
+                                           address, ValueRange{e.i32(1)});
+          acc[0] = e.fma(loadF32(address), weight, acc[0]);
+          acc[1] = e.fma(loadF32(next), weight, acc[1]);
+        }
+        Value packed = e.packPair(acc[0], acc[1], elementType);
+        Value index = e.add(
+            e.mul(e.sext(batch), outStride[0]),
+            e.add(e.mul(e.sext(row), outStride[1]),
+                  e.add(e.mul(e.sext(rowHead), outStride[2]), e.sext(column))));
+        Value outAddress = LLVM::GEPOp::create(
+            b, loc, outPtr.getType(), elementType, outPtr, ValueRange{index});
+        LLVM::StoreOp::create(b, loc, packed, outAddress, /*alignment=*/4);
+      }
+      if (lsePtr) {
+        // Rank 0 writes LSE, once per row.
+        Value writer = arith::AndIOp::create(
+            b, loc, e.cmp(P::eq, rank, e.i32(0)), e.cmp(P::eq, pair, e.i32(0)));
+        auto ifLse = scf::IfOp::create(b, loc, writer, false);
+        OpBuilder::InsertionGuard lseGuard(b);
+        b.setInsertionPointToStart(ifLse.thenBlock());
+        Value lse = e.select(
+            seesKeys, e.fmul(e.fadd(globalMax, e.log2(total)), e.f32(M_LN2)),
+            negInf);
+        Value index =
+            e.add(e.mul(e.sext(batch), lseStride[0]),
+                  e.add(e.mul(e.sext(rowHead), lseStride[1]), e.sext(row)));
+        Value address =
+            LLVM::GEPOp::create(b, loc, lsePtr.getType(), b.getF32Type(),
+                                lsePtr, ValueRange{index});
+        LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Split-K through a global workspace
+//===----------------------------------------------------------------------===//
+
+/// One warp per 32 columns of an output row; lane l owns column `column +
+/// l`, so each partial's band is one coalesced 128-byte read. One pass over
+/// the partials, kBlocksPerStep blocks of a warp's width a step: lane l
+/// loads the LSE of partial first + l of each block (a row's partials lie
+/// side by side, so at Sq = 1 that is one line), and each lane its column
+/// of every partial of the step, at constant offsets from one address, all
+/// before any use, so a step is one round trip to memory. The step's max (a
+/// butterfly) raises the running max, which rescales the accumulators as the
+/// attention kernel rescales O; lane l computes the weight of its partial and
+/// each lane takes the weights by shuffle. Steps run unclamped while a whole
+/// step remains, then one clamped step takes the rest (past the last partial,
+/// the last one's memory with LSE -inf, so weight 0). A row's P partials
+/// cost ceil(P / 96) round trips; a separate pass for the max first had
+/// cost another ceil(P / 128), and single blocks a step P / 32. Three
+/// blocks a step take 168 registers at launch, as two do; four took 255,
+/// and spilled for a known count of 128.
+/// One fa4.splitk.workspace_combine, as the steps of the walk above.
+class WorkspaceCombiner {
+public:
+  /// Blocks of 32 partials a step reads; the lane's column is summed in
+  /// kAccumulators chains.
+  static constexpr int64_t kAccumulators = 4;
+  static constexpr int64_t kBlocksPerStep = 3;
+  static constexpr int64_t kKnownCountBlocksPerStep = 2;
+
+  /// The row (batch, row, head) of the op's workspace, from `firstColumn`;
+  /// `partialCount`, `batchSize` and `seqQ` are the launch's i32 values.
+  WorkspaceCombiner(LoweringEmitter &e, SplitKWorkspaceCombineOp op,
+                    Value workspace, Value batch, Value row, Value head,
+                    Value firstColumn, Value batchSize, Value seqQ,
+                    Value partialCount);
+
+  /// The carried state: the running max (warp-uniform), kAccumulators
+  /// partial sums of the lane's column, and the lane's weights' sum.
+  enum { kMax = 0, kFirstAccumulator = 1, kWeightSum = 1 + kAccumulators };
+
+  /// Every partial of the row: whole steps, then one clamped step.
+  SmallVector<Value> sumPartials(std::optional<int64_t> knownPartials);
+  /// O's column and, from lane 0's column, the LSE of the row.
+  void store(ArrayRef<Value> sums, Value outPtr, ValueRange outStride,
+             Value lsePtr, ValueRange lseStride, Type elementType);
+
+private:
+  Value elementAddress(Value base, Value element) {
+    return LLVM::GEPOp::create(b, loc, workspace.getType(), f32, base,
+                               ValueRange{element});
+  }
+  Value loadFrom(Value base, Value element) {
+    return LLVM::LoadOp::create(b, loc, f32, elementAddress(base, element), 4);
+  }
+  Value loadLse(Value s) {
+    return loadFrom(workspace,
+                    e.add(lseRow, e.mul(s, layout.lsePartialStride())));
+  }
+  /// Past the last partial, read the last one (its LSE replaced by -inf).
+  Value clampToLast(Value s) {
+    return e.select(e.cmp(arith::CmpIPredicate::slt, s, partials), s,
+                    lastPartial);
+  }
+  Value isNegInf(Value x) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, negInf);
+  }
+  SmallVector<Value> step(Value first, int64_t blocks, bool clamp,
+                          SmallVector<Value> state);
+  SmallVector<Value> tail(int64_t blocks, ArrayRef<Value> full, Value fullEnd,
+                          Value remaining);
+
+  LoweringEmitter &e;
+  OpBuilder &b;
+  Location loc;
+  Type f32;
+  int64_t depth;
+  Value workspace, batch, row, head, partials, negInf, zero;
+  SplitKWorkspaceLayout layout;
+  Value oRow, lseRow, lane64, lastPartial, column, inDepth, columnOfPartial0;
+};
+
+WorkspaceCombiner::WorkspaceCombiner(LoweringEmitter &e,
+                                     SplitKWorkspaceCombineOp op,
+                                     Value workspace, Value batch, Value row,
+                                     Value head, Value firstColumn,
+                                     Value batchSize, Value seqQ,
+                                     Value partialCount)
+    : e(e), b(e.b), loc(e.loc), f32(e.b.getF32Type()), depth(op.getDepth()),
+      workspace(workspace), batch(batch), row(row), head(head),
+      partials(e.sext(partialCount)), negInf(e.f32(-INFINITY)),
+      zero(e.f32(0.0)),
+      // Element offsets into the workspace (docs of the op): partial s of
+      // this row is `depth` floats at `oRow + s * depth`, its LSE at
+      // `lseRow + s * Sq`.
+      layout(e, partialCount, batchSize, seqQ, op.getHeads(), depth) {
+  oRow = layout.oOfRow(batch, row, head);
+  lseRow = layout.lseOfRow(batch, row, head);
+  Value lane = e.lane();
+  lane64 = e.sext(lane);
+  lastPartial = e.sub(partials, e.i64(1));
+  // The lane's column; a lane past the depth reads the last column (and
+  // stores nothing), so the loads need no branch.
+  column = e.add(firstColumn, lane);
+  inDepth = e.cmp(arith::CmpIPredicate::slt, column, e.i32(depth));
+  Value loadColumn = e.sext(e.mins(column, e.i32(depth - 1)));
+  // The lane's column of partial 0; partial s is s * depth floats on.
+  columnOfPartial0 = elementAddress(workspace, e.add(oRow, loadColumn));
+}
+
+/// Partials first + 32 k + [0, 32) for k < blocks; `clamp`: past the last
+/// partial, the last one's memory with LSE -inf.
+SmallVector<Value> WorkspaceCombiner::step(Value first, int64_t blocks,
+                                           bool clamp,
+                                           SmallVector<Value> state) {
+  using P = arith::CmpIPredicate;
+  SmallVector<Value> lse, values;
+  // An unclamped step's partials lie at constant offsets from its first.
+  Value columnOfFirst =
+      clamp ? Value()
+            : elementAddress(columnOfPartial0, layout.oOfPartial(first));
+  for (int64_t k = 0; k < blocks; ++k) {
+    Value mine = e.add(e.add(first, e.i64(32 * k)), lane64);
+    Value l = loadLse(clamp ? clampToLast(mine) : mine);
+    if (clamp)
+      l = e.select(e.cmp(P::slt, mine, partials), l, negInf);
+    lse.push_back(l);
+    for (int64_t j = 0; j < 32; ++j) {
+      if (!clamp) {
+        values.push_back(loadFrom(columnOfFirst, e.i64((32 * k + j) * depth)));
+        continue;
+      }
+      Value s = clampToLast(e.add(first, e.i64(32 * k + j)));
+      values.push_back(loadFrom(columnOfPartial0, layout.oOfPartial(s)));
+    }
+  }
+  Value stepMax;
+  for (Value l : lse)
+    stepMax = stepMax ? e.fmax(stepMax, l) : l;
+  Value runningMax = state[kMax];
+  Value newMax = e.fmax(runningMax, e.warpMax(stepMax));
+  // Subtract 0 while no partial saw a key, so that the weights are 0, not
+  // NaN; nothing is summed yet then, so any scale will do.
+  Value safeMax = e.select(isNegInf(newMax), zero, newMax);
+  Value scale =
+      e.select(isNegInf(runningMax), e.f32(1.0),
+               e.exp2(e.fmul(e.fsub(runningMax, newMax), e.f32(M_LOG2E))));
+  state[kMax] = newMax;
+  for (int64_t i = kFirstAccumulator; i <= kWeightSum; ++i)
+    state[i] = e.fmul(state[i], scale);
+  for (int64_t k = 0; k < blocks; ++k) {
+    Value weight = e.exp2(e.fmul(e.fsub(lse[k], safeMax), e.f32(M_LOG2E)));
+    state[kWeightSum] = e.fadd(state[kWeightSum], weight);
+    for (int64_t j = 0; j < 32; ++j) {
+      Value &sum = state[kFirstAccumulator + j % kAccumulators];
+      sum = e.fma(values[32 * k + j], e.laneValue(weight, j), sum);
+    }
+  }
+  return state;
+}
+
+/// The rest, fewer than a step, in one clamped step of as many blocks as it
+/// needs: tail(n) takes n blocks where more than (n - 1) x 32 partials
+/// remain, else tail(n - 1).
+SmallVector<Value> WorkspaceCombiner::tail(int64_t blocks, ArrayRef<Value> full,
+                                           Value fullEnd, Value remaining) {
+  if (blocks == 0)
+    return SmallVector<Value>(full);
+  auto ifTail = scf::IfOp::create(
+      b, loc, ValueRange(full).getTypes(),
+      e.cmp(arith::CmpIPredicate::sgt, remaining, e.i64(32 * (blocks - 1))),
+      /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifTail.thenBlock());
+  scf::YieldOp::create(
+      b, loc, step(fullEnd, blocks, /*clamp=*/true, SmallVector<Value>(full)));
+  b.setInsertionPointToStart(ifTail.elseBlock());
+  scf::YieldOp::create(b, loc, tail(blocks - 1, full, fullEnd, remaining));
+  return SmallVector<Value>(ifTail.getResults());
+}
+
+SmallVector<Value>
+WorkspaceCombiner::sumPartials(std::optional<int64_t> knownPartials) {
+  SmallVector<Value> init(kWeightSum + 1, zero);
+  init[kMax] = negInf;
+  // kBlocksPerStep blocks a step, or as many as a smaller count known here
+  // needs (a hinted split's partials in one step). A larger known count
+  // takes kKnownCountBlocksPerStep: ptxas hoisted the last, clamped step's
+  // loads above the whole steps' (138 partials as 96 and 42 spilled 52
+  // bytes).
+  int64_t blocksPerStep = kBlocksPerStep;
+  if (knownPartials) {
+    int64_t blocks = std::max<int64_t>(1, llvm::divideCeil(*knownPartials, 32));
+    blocksPerStep =
+        blocks <= kBlocksPerStep ? blocks : kKnownCountBlocksPerStep;
+  }
+  // Whole steps while that many partials remain: no clamps, and ptxas keeps
+  // a step's loads in flight together.
+  int64_t stepPartials = 32 * blocksPerStep;
+  Value fullEnd =
+      e.mul(e.divu(partials, e.i64(stepPartials)), e.i64(stepPartials));
+  Value from = e.i64(0);
+  auto loop =
+      scf::ForOp::create(b, loc, from, fullEnd, e.i64(stepPartials), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    scf::YieldOp::create(b, loc,
+                         step(loop.getInductionVar(), blocksPerStep,
+                              /*clamp=*/false,
+                              SmallVector<Value>(loop.getRegionIterArgs())));
+  }
+  SmallVector<Value> full(loop.getResults());
+  Value remaining = e.sub(partials, fullEnd);
+  return tail(blocksPerStep, full, fullEnd, remaining);
+}
+
+void WorkspaceCombiner::store(ArrayRef<Value> sums, Value outPtr,
+                              ValueRange outStride, Value lsePtr,
+                              ValueRange lseStride, Type elementType) {
+  using P = arith::CmpIPredicate;
+  Value maxLse = sums[kMax];
+  Value weighted = sums[kFirstAccumulator];
+  for (int64_t k = 1; k < kAccumulators; ++k)
+    weighted = e.fadd(weighted, sums[kFirstAccumulator + k]);
+  Value total = e.warpSum(sums[kWeightSum]);
+  Value seesKeys =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, total, zero);
+  Value inverse = e.select(
+      seesKeys, arith::DivFOp::create(b, loc, e.f32(1.0), total), zero);
+  Value rowBase = e.add(e.mul(e.sext(batch), outStride[0]),
+                        e.add(e.mul(e.sext(row), outStride[1]),
+                              e.mul(e.sext(head), outStride[2])));
+  {
+    auto ifIn = scf::IfOp::create(b, loc, inDepth, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifIn.thenBlock());
+    Value value =
+        arith::TruncFOp::create(b, loc, elementType, e.fmul(weighted, inverse));
+    Value address =
+        LLVM::GEPOp::create(b, loc, outPtr.getType(), elementType, outPtr,
+                            ValueRange{e.add(rowBase, e.sext(column))});
+    LLVM::StoreOp::create(b, loc, value, address, /*alignment=*/2);
+  }
+  if (!lsePtr)
+    return;
+  auto ifFirst =
+      scf::IfOp::create(b, loc, e.cmp(P::eq, column, e.i32(0)), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  Value lse = e.select(
+      seesKeys, e.fadd(maxLse, e.fmul(e.log2(total), e.f32(M_LN2))), negInf);
+  Value index = e.add(e.mul(e.sext(batch), lseStride[0]),
+                      e.add(e.mul(e.sext(head), lseStride[1]), e.sext(row)));
+  Value address = LLVM::GEPOp::create(b, loc, lsePtr.getType(), f32, lsePtr,
+                                      ValueRange{index});
+  LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
+}
+
+struct SplitKWorkspaceCombineLowering
+    : OpConversionPattern<SplitKWorkspaceCombineOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplitKWorkspaceCombineOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    auto front = [](ValueRange values) { return values.front(); };
+    auto [outStride, lsePtr, lseStride] = outputOperands(op, adaptor);
+    WorkspaceCombiner combiner(
+        e, op, front(adaptor.getWorkspace()), front(adaptor.getBatch()),
+        front(adaptor.getRow()), front(adaptor.getHead()),
+        front(adaptor.getColumn()), front(adaptor.getBatchSize()),
+        front(adaptor.getSeqQ()), front(adaptor.getPartials()));
+    SmallVector<Value> sums =
+        combiner.sumPartials(getConstantIntValue(op.getPartials()));
+    combiner.store(sums, front(adaptor.getOutPtr()), outStride, lsePtr,
+                   lseStride, op.getElementType());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void fa4::populateCommonPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns) {
+  patterns.add<
+      KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
+      MBarrierGetLowering, MBarrierInitLowering, FenceMBarrierInitLowering,
+      MBarrierArriveLowering, MBarrierExpectTxLowering, MBarrierWaitLowering,
+      TmaLoadLowering, TmaStoreLowering, TmaStoreWaitLowering, SmemTileLowering,
+      SplatLowering, ScaleRowsLowering, TruncFLowering, ClusterSyncLowering,
+      SplitKCombineLowering, SplitKWorkspaceCombineLowering>(
+      converter, patterns.getContext());
+}
