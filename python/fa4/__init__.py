@@ -2,7 +2,7 @@
 (manifest.json + cubin/PTX), validate tensors and launch through libfa4rt.
 
     import fa4
-    kernel = fa4.Kernel.load("artifacts/fa4_fa3_attention_sm_90a")
+    kernel = fa4.Kernel.load("artifacts/fa4_hopper_attention_sm_90a")
     o, lse = kernel(q, k, v)          # torch CUDA tensors, BSHD
 
 Pure Python (ctypes); torch is needed only to launch on torch tensors.

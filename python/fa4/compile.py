@@ -48,7 +48,7 @@ def compile(  # noqa: A001 (the package's verb)
     "hopper", "blackwell" or "reference". ptxas: a ptxas path, or "none" to write PTX only
     (the runtime JITs it); None lets fa4-compile look for one. name: which
     kernel to return when the module has several functions (the kernel name,
-    e.g. "fa4_fa3_attention_sm_90a", or a suffix-free prefix of it)."""
+    e.g. "fa4_hopper_attention_sm_90a", or a suffix-free prefix of it)."""
     tool = find_fa4_compile(fa4_compile)
     if out_dir is None:
         out_dir = tempfile.mkdtemp(prefix="fa4-")

@@ -76,7 +76,7 @@ int main(int argc, char **argv) {
   // CHECK: dialect: attn
   printf("dialect: %.*s\n", (int)ns.length, ns.data);
 
-  // CHECK: manifest: {{.*}}/fa4_fa3_attention_sm_90a/manifest.json
+  // CHECK: manifest: {{.*}}/fa4_hopper_attention_sm_90a/manifest.json
   // CHECK: sm_90a: 0
   printf("sm_90a: %d\n", compile(context, "chip=sm_90a", argv[1]));
   // CHECK: manifest: {{.*}}/fa4_ref_attention_sm_100a/manifest.json

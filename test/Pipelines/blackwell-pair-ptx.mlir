@@ -7,13 +7,13 @@
 // at cluster scope by the leader's MMA thread; the cluster meets after the
 // barriers are initialised and again before the allocation is freed.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=blackwell --ptxas=none -o %t --quiet
-// RUN: FileCheck %s --input-file=%t/fa4_fa4_pair_sm_100a/fa4_fa4_pair_sm_100a.ptx
-// RUN: FileCheck %s --check-prefix=NOT1 --input-file=%t/fa4_fa4_pair_sm_100a/fa4_fa4_pair_sm_100a.ptx
-// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa4_pair_sm_100a/manifest.json
+// RUN: FileCheck %s --input-file=%t/fa4_blackwell_pair_sm_100a/fa4_blackwell_pair_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=NOT1 --input-file=%t/fa4_blackwell_pair_sm_100a/fa4_blackwell_pair_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_blackwell_pair_sm_100a/manifest.json
 
 // NOT1-NOT: cta_group::1
 
-// CHECK: .visible .entry fa4_fa4_pair_sm_100a(
+// CHECK: .visible .entry fa4_blackwell_pair_sm_100a(
 // CHECK: tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [fa4_dynamic_smem+198656], %r{{[0-9]+}};
 // CHECK-NEXT: tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
 // CHECK: mbarrier.init.shared.b64

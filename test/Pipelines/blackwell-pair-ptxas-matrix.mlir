@@ -12,32 +12,32 @@
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=blackwell --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
 // RUN: cat %t/*/manifest.json | FileCheck %s --check-prefix=LAUNCH
 
-// CHECK: Compiling entry function 'fa4_fa4_d128_128_h16_16_none_bf16_lse_sm_100a' for 'sm_100a'
-// CHECK-NEXT: Function properties for fa4_fa4_d128_128_h16_16_none_bf16_lse_sm_100a
+// CHECK: Compiling entry function 'fa4_blackwell_d128_128_h16_16_none_bf16_lse_sm_100a' for 'sm_100a'
+// CHECK-NEXT: Function properties for fa4_blackwell_d128_128_h16_16_none_bf16_lse_sm_100a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
-// CHECK: Compiling entry function 'fa4_fa4_d128_128_h16_8_causal_f16_sm_100a' for 'sm_100a'
-// CHECK-NEXT: Function properties for fa4_fa4_d128_128_h16_8_causal_f16_sm_100a
+// CHECK: Compiling entry function 'fa4_blackwell_d128_128_h16_8_causal_f16_sm_100a' for 'sm_100a'
+// CHECK-NEXT: Function properties for fa4_blackwell_d128_128_h16_8_causal_f16_sm_100a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
-// CHECK: Compiling entry function 'fa4_fa4_d128_128_h16_1_w128_0_bf16_lse_sm_100a' for 'sm_100a'
-// CHECK-NEXT: Function properties for fa4_fa4_d128_128_h16_1_w128_0_bf16_lse_sm_100a
+// CHECK: Compiling entry function 'fa4_blackwell_d128_128_h16_1_w128_0_bf16_lse_sm_100a' for 'sm_100a'
+// CHECK-NEXT: Function properties for fa4_blackwell_d128_128_h16_1_w128_0_bf16_lse_sm_100a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
-// CHECK: Compiling entry function 'fa4_fa4_d128_128_h16_4_w17_33_f16_sm_100a' for 'sm_100a'
-// CHECK-NEXT: Function properties for fa4_fa4_d128_128_h16_4_w17_33_f16_sm_100a
+// CHECK: Compiling entry function 'fa4_blackwell_d128_128_h16_4_w17_33_f16_sm_100a' for 'sm_100a'
+// CHECK-NEXT: Function properties for fa4_blackwell_d128_128_h16_4_w17_33_f16_sm_100a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
-// CHECK: Compiling entry function 'fa4_fa4_d96_96_h16_16_causal_bf16_lse_sm_100a' for 'sm_100a'
-// CHECK-NEXT: Function properties for fa4_fa4_d96_96_h16_16_causal_bf16_lse_sm_100a
+// CHECK: Compiling entry function 'fa4_blackwell_d96_96_h16_16_causal_bf16_lse_sm_100a' for 'sm_100a'
+// CHECK-NEXT: Function properties for fa4_blackwell_d96_96_h16_16_causal_bf16_lse_sm_100a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
-// CHECK: Compiling entry function 'fa4_fa4_d192_128_h16_16_none_bf16_sm_100a' for 'sm_100a'
-// CHECK-NEXT: Function properties for fa4_fa4_d192_128_h16_16_none_bf16_sm_100a
+// CHECK: Compiling entry function 'fa4_blackwell_d192_128_h16_16_none_bf16_sm_100a' for 'sm_100a'
+// CHECK-NEXT: Function properties for fa4_blackwell_d192_128_h16_16_none_bf16_sm_100a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
-// CHECK: Compiling entry function 'fa4_fa4_d192_128_h16_2_causal_f16_lse_sm_100a' for 'sm_100a'
-// CHECK-NEXT: Function properties for fa4_fa4_d192_128_h16_2_causal_f16_lse_sm_100a
+// CHECK: Compiling entry function 'fa4_blackwell_d192_128_h16_2_causal_f16_lse_sm_100a' for 'sm_100a'
+// CHECK-NEXT: Function properties for fa4_blackwell_d192_128_h16_2_causal_f16_lse_sm_100a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
 // LAUNCH: "cluster": [

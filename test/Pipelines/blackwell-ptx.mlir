@@ -4,11 +4,11 @@
 // stores with their waits and fences, and the exp2 split between MUFU and
 // the FMA pipe.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=blackwell --ptxas=none -o %t --quiet
-// RUN: FileCheck %s --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
-// RUN: FileCheck %s --check-prefix=COUNT --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
-// RUN: FileCheck %s --check-prefix=INSN --implicit-check-not=cvt.rmi --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
-// RUN: FileCheck %s --check-prefix=EPI --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
-// RUN: FileCheck %s --check-prefix=STAGE --input-file=%t/fa4_fa4_attention_sm_100a/fa4_fa4_attention_sm_100a.ptx
+// RUN: FileCheck %s --input-file=%t/fa4_blackwell_attention_sm_100a/fa4_blackwell_attention_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=COUNT --input-file=%t/fa4_blackwell_attention_sm_100a/fa4_blackwell_attention_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=INSN --implicit-check-not=cvt.rmi --input-file=%t/fa4_blackwell_attention_sm_100a/fa4_blackwell_attention_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=EPI --input-file=%t/fa4_blackwell_attention_sm_100a/fa4_blackwell_attention_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=STAGE --input-file=%t/fa4_blackwell_attention_sm_100a/fa4_blackwell_attention_sm_100a.ptx
 
 // EPI, the TMA-store epilogue: the correction warpgroup stages O / sum as
 // 16-byte swizzled chunks in shared memory and fences the async proxy; the
@@ -26,7 +26,7 @@
 // EPI-NEXT: cp.async.bulk.wait_group.read 0;
 
 // CHECK: .target sm_100a
-// CHECK: .visible .entry fa4_fa4_attention_sm_100a(
+// CHECK: .visible .entry fa4_blackwell_attention_sm_100a(
 // CHECK: .maxntid 512, 1, 1
 // Warp 0 allocates the tensor memory and gives up the allocation permit.
 // CHECK: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [fa4_dynamic_smem+{{[0-9]+}}]

@@ -6,11 +6,11 @@
 // 24 work items get 6 partitions, and for 16/16 heads at d = 64, where 9
 // partitions leave one without a band).
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_100a --kernel=blackwell --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t --quiet
-// RUN: FileCheck %s --input-file=%t/fa4_fa4_decode_sm_100a/fa4_fa4_decode_sm_100a.ptx
-// RUN: FileCheck %s --check-prefix=CLUSTER --input-file=%t/fa4_fa4_decode_sm_100a/fa4_fa4_decode_sm_100a.ptx
-// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa4_decode_sm_100a/manifest.json
+// RUN: FileCheck %s --input-file=%t/fa4_blackwell_decode_sm_100a/fa4_blackwell_decode_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=CLUSTER --input-file=%t/fa4_blackwell_decode_sm_100a/fa4_blackwell_decode_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_blackwell_decode_sm_100a/manifest.json
 
-// CHECK: .visible .entry fa4_fa4_decode_sm_100a(
+// CHECK: .visible .entry fa4_blackwell_decode_sm_100a(
 // CHECK-DAG: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
 // CHECK-DAG: tcgen05.mma.cta_group::1.kind::f16
 // CHECK-DAG: tcgen05.ld.sync.aligned.32x32b.x16.b32

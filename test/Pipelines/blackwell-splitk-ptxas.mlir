@@ -8,20 +8,20 @@
 // RUN: cat %t/b1/*/manifest.json | FileCheck %s --check-prefix=CLUSTER1
 // RUN: cat %t/b3/*/manifest.json | FileCheck %s --check-prefix=CLUSTER3
 
-// B1: Compiling entry function 'fa4_fa4_gqa_sm_100a' for 'sm_100a'
-// B1-NEXT: Function properties for fa4_fa4_gqa_sm_100a
+// B1: Compiling entry function 'fa4_blackwell_gqa_sm_100a' for 'sm_100a'
+// B1-NEXT: Function properties for fa4_blackwell_gqa_sm_100a
 // B1-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// B1: Compiling entry function 'fa4_fa4_mha_d64_sm_100a' for 'sm_100a'
-// B1-NEXT: Function properties for fa4_fa4_mha_d64_sm_100a
+// B1: Compiling entry function 'fa4_blackwell_mha_d64_sm_100a' for 'sm_100a'
+// B1-NEXT: Function properties for fa4_blackwell_mha_d64_sm_100a
 // B1-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// B1: Compiling entry function 'fa4_fa4_causal_sq4_sm_100a' for 'sm_100a'
-// B1-NEXT: Function properties for fa4_fa4_causal_sq4_sm_100a
+// B1: Compiling entry function 'fa4_blackwell_causal_sq4_sm_100a' for 'sm_100a'
+// B1-NEXT: Function properties for fa4_blackwell_causal_sq4_sm_100a
 // B1-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// B3: Compiling entry function 'fa4_fa4_gqa_sm_100a' for 'sm_100a'
-// B3-NEXT: Function properties for fa4_fa4_gqa_sm_100a
+// B3: Compiling entry function 'fa4_blackwell_gqa_sm_100a' for 'sm_100a'
+// B3-NEXT: Function properties for fa4_blackwell_gqa_sm_100a
 // B3-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// B3: Compiling entry function 'fa4_fa4_mha_d64_sm_100a' for 'sm_100a'
-// B3-NEXT: Function properties for fa4_fa4_mha_d64_sm_100a
+// B3: Compiling entry function 'fa4_blackwell_mha_d64_sm_100a' for 'sm_100a'
+// B3-NEXT: Function properties for fa4_blackwell_mha_d64_sm_100a
 // B3-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // Cluster dims as planned (manifests in kernel-name order: causal_sq4, gqa,
 // mha_d64): 16, 16 and 9 at B = 1; 6, 6 and 3 at B = 3.

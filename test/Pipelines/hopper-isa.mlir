@@ -14,8 +14,8 @@
 // persistent-max-seq-kv=0: one kernel, one CTA per work tile, no loop.
 // PLAIN: attn.attention
 // PLAIN-NOT: persistent =
-// PLAIN: gpu.binary @fa4_fa3_attention_sm_90a_module
-// PLAIN-SAME: .visible .entry fa4_fa3_attention_sm_90a(
+// PLAIN: gpu.binary @fa4_hopper_attention_sm_90a_module
+// PLAIN-SAME: .visible .entry fa4_hopper_attention_sm_90a(
 // PLAIN-NOT: nctaid
 // PLAIN-NOT: .entry
 
@@ -36,11 +36,11 @@
 // This one is causal at Dv = 128: its plan keeps two K/V stages so that the
 // twin stores O by TMA too (O's tensor map last), box by box past the plan.
 // CHECK-SAME: "f32:scale_log2", "tmap:o:1x64x1x64:128"]
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_attention_sm_90a_module::@fa4_fa3_attention_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 4096 : i64}
-// CHECK: gpu.binary @fa4_fa3_attention_sm_90a_module
+// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_hopper_attention_sm_90a_module::@fa4_hopper_attention_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 4096 : i64}
+// CHECK: gpu.binary @fa4_hopper_attention_sm_90a_module
 // CHECK-SAME: assembly = "
 // CHECK-SAME: .target sm_90a
-// CHECK-SAME: .visible .entry fa4_fa3_attention_sm_90a(
+// CHECK-SAME: .visible .entry fa4_hopper_attention_sm_90a(
 // CHECK-SAME: .maxntid 384, 1, 1
 // CHECK-SAME: setmaxnreg.inc.sync.aligned.u32 \09240;
 // Causal, so 128 keys per tile: S = Q K^T and O += P V are both m64n128.
@@ -48,7 +48,7 @@
 // CHECK-NOT: m64n176k16
 // CHECK-SAME: setmaxnreg.dec.sync.aligned.u32 \0924;
 // CHECK-SAME: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// CHECK-SAME: .visible .entry fa4_fa3_attention_sm_90a_persistent(
+// CHECK-SAME: .visible .entry fa4_hopper_attention_sm_90a_persistent(
 // CHECK-NOT: gpu.module
 
 // PERSIST: attn.attention
@@ -56,8 +56,8 @@
 // PERSIST-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
 // PERSIST-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
 // PERSIST-SAME: persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2147483647 : i64}
-// PERSIST: gpu.binary @fa4_fa3_attention_sm_90a_module
-// PERSIST-SAME: .visible .entry fa4_fa3_attention_sm_90a(
+// PERSIST: gpu.binary @fa4_hopper_attention_sm_90a_module
+// PERSIST-SAME: .visible .entry fa4_hopper_attention_sm_90a(
 // PERSIST-SAME: %nctaid.x;
 // A looped kernel at Dv <= 128 gives its producer 40 registers
 // (loop-producer-registers) and its consumers the rest of the pool, 232;
@@ -65,16 +65,16 @@
 // PERSIST-SAME: setmaxnreg.inc.sync.aligned.u32 \09232;
 // PERSIST-SAME: setmaxnreg.dec.sync.aligned.u32 \0940;
 // PERSIST-NOT: gpu.module
-// FA3SPLIT: .visible .entry fa4_fa3_attention_sm_90a(
+// FA3SPLIT: .visible .entry fa4_hopper_attention_sm_90a(
 // FA3SPLIT-SAME: setmaxnreg.inc.sync.aligned.u32 \09240;
 // FA3SPLIT-SAME: setmaxnreg.dec.sync.aligned.u32 \0924;
 
 // SHORT: fa4.abi = {
 // SHORT-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
-// SHORT-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_attention_sm_90a_module::@fa4_fa3_attention_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 2048 : i64}
+// SHORT-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_hopper_attention_sm_90a_module::@fa4_hopper_attention_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 2048 : i64}
 // SHORT: gpu.binary
-// SHORT-SAME: .visible .entry fa4_fa3_attention_sm_90a(
-// SHORT-SAME: .visible .entry fa4_fa3_attention_sm_90a_persistent(
+// SHORT-SAME: .visible .entry fa4_hopper_attention_sm_90a(
+// SHORT-SAME: .visible .entry fa4_hopper_attention_sm_90a_persistent(
 // SHORT-SAME: %nctaid.x;
 
 // REF: gpu.binary @fa4_ref_attention_sm_90a_module

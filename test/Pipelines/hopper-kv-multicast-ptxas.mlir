@@ -15,68 +15,68 @@
 // under kv-multicast-causal-min-seq-kv (2048).
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --kv-multicast --decode-variants=false --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/fa4_fa3_p128_sm_90a/fa4_fa3_p128_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=MC --input-file=%t/fa4_fa3_p128_sm_90a/fa4_fa3_p128_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=MC256 --input-file=%t/fa4_fa3_p256_sm_90a/fa4_fa3_p256_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa3_p128_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/fa4_hopper_p128_sm_90a/fa4_hopper_p128_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MC --input-file=%t/fa4_hopper_p128_sm_90a/fa4_hopper_p128_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MC256 --input-file=%t/fa4_hopper_p256_sm_90a/fa4_hopper_p256_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_hopper_p128_sm_90a/manifest.json
 // RUN: rm -rf %t.one && fa4-compile %s --chip=sm_90a --kv-multicast-twin=false --decode-variants=false --ptxas=%ptxas -o %t.one --quiet | FileCheck %s --check-prefix=ONE --implicit-check-not=C75
-// RUN: FileCheck %s --check-prefix=ONEPTX --input-file=%t.one/fa4_fa3_p128_sm_90a/fa4_fa3_p128_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=ONEMANIFEST --input-file=%t.one/fa4_fa3_p128_sm_90a/manifest.json
-// RUN: FileCheck %s --check-prefix=CAUSALPTX --input-file=%t/fa4_fa3_c128_sm_90a/fa4_fa3_c128_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=ALONE256 --input-file=%t/fa4_fa3_c256_sm_90a/fa4_fa3_c256_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=ONEPTX --input-file=%t.one/fa4_hopper_p128_sm_90a/fa4_hopper_p128_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=ONEMANIFEST --input-file=%t.one/fa4_hopper_p128_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=CAUSALPTX --input-file=%t/fa4_hopper_c128_sm_90a/fa4_hopper_c128_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=ALONE256 --input-file=%t/fa4_hopper_c256_sm_90a/fa4_hopper_c256_sm_90a.ptx
 // RUN: rm -rf %t.causal && fa4-compile %s --chip=sm_90a --kv-multicast-causal-min-seq-kv=0 --decode-variants=false --ptxas=%ptxas -o %t.causal --quiet | FileCheck %s --check-prefix=CAUSAL --implicit-check-not=C75
-// RUN: FileCheck %s --check-prefix=CAUSAL256PTX --input-file=%t.causal/fa4_fa3_c256_sm_90a/fa4_fa3_c256_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=CAUSAL256PTX --input-file=%t.causal/fa4_hopper_c256_sm_90a/fa4_hopper_c256_sm_90a.ptx
 
-// CHECK: Compiling entry function 'fa4_fa3_p128_sm_90a_persistent' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_p128_sm_90a_persistent
+// CHECK: Compiling entry function 'fa4_hopper_p128_sm_90a_persistent' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_p128_sm_90a_persistent
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Compiling entry function 'fa4_fa3_p128_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_p128_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_p128_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_p128_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Compiling entry function 'fa4_fa3_p256_sm_90a_persistent' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_p256_sm_90a_persistent
+// CHECK: Compiling entry function 'fa4_hopper_p256_sm_90a_persistent' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_p256_sm_90a_persistent
 // CHECK-NEXT: 24 bytes stack frame, 32 bytes spill stores, 40 bytes spill loads
-// CHECK: Compiling entry function 'fa4_fa3_p256_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_p256_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_p256_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_p256_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Function properties for fa4_fa3_c128_sm_90a_persistent
+// CHECK: Function properties for fa4_hopper_c128_sm_90a_persistent
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Function properties for fa4_fa3_c128_sm_90a{{$}}
+// CHECK: Function properties for fa4_hopper_c128_sm_90a{{$}}
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Function properties for fa4_fa3_c256_sm_90a{{$}}
+// CHECK: Function properties for fa4_hopper_c256_sm_90a{{$}}
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // With --kv-multicast-twin=false the twins load for themselves alone: the
 // d = 128 one spills nothing, the d = 256 one 16 B (its work loop's state
 // beside a 64 x 256 O).
-// ONE: Function properties for fa4_fa3_p128_sm_90a_persistent
+// ONE: Function properties for fa4_hopper_p128_sm_90a_persistent
 // ONE-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// ONE: Function properties for fa4_fa3_p128_sm_90a
+// ONE: Function properties for fa4_hopper_p128_sm_90a
 // ONE-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// ONE: Function properties for fa4_fa3_p256_sm_90a_persistent
+// ONE: Function properties for fa4_hopper_p256_sm_90a_persistent
 // ONE-NEXT: 16 bytes stack frame, 16 bytes spill stores, 32 bytes spill loads
-// ONE: Function properties for fa4_fa3_p256_sm_90a
+// ONE: Function properties for fa4_hopper_p256_sm_90a
 // ONE-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // The causal kernel at d = 128 in pairs; its looped twin stays alone.
-// CAUSALPTX-LABEL: .entry fa4_fa3_c128_sm_90a(
+// CAUSALPTX-LABEL: .entry fa4_hopper_c128_sm_90a(
 // CAUSALPTX: fence.mbarrier_init.release.cluster;
 // CAUSALPTX-COUNT-12: multicast::cluster
-// CAUSALPTX-LABEL: .entry fa4_fa3_c128_sm_90a_persistent(
+// CAUSALPTX-LABEL: .entry fa4_hopper_c128_sm_90a_persistent(
 // CAUSALPTX-NOT: multicast::cluster
-// ALONE256-LABEL: .entry fa4_fa3_c256_sm_90a(
+// ALONE256-LABEL: .entry fa4_hopper_c256_sm_90a(
 // ALONE256-NOT: multicast::cluster
 // ALONE256-NOT: barrier.cluster
 // With --kv-multicast-causal-min-seq-kv=0 the d = 256 causal kernel pairs
 // too (four boxes a tile) and still assembles without spills.
-// CAUSAL: Function properties for fa4_fa3_c256_sm_90a{{$}}
+// CAUSAL: Function properties for fa4_hopper_c256_sm_90a{{$}}
 // CAUSAL-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CAUSAL256PTX-LABEL: .entry fa4_fa3_c256_sm_90a(
+// CAUSAL256PTX-LABEL: .entry fa4_hopper_c256_sm_90a(
 // CAUSAL256PTX: fence.mbarrier_init.release.cluster;
 // CAUSAL256PTX-COUNT-24: multicast::cluster
-// CAUSAL256PTX-LABEL: .entry fa4_fa3_c256_sm_90a_persistent(
+// CAUSAL256PTX-LABEL: .entry fa4_hopper_c256_sm_90a_persistent(
 // CAUSAL256PTX-NOT: multicast::cluster
 
-// PTX-LABEL: .entry fa4_fa3_p128_sm_90a(
+// PTX-LABEL: .entry fa4_hopper_p128_sm_90a(
 // PTX: fence.mbarrier_init.release.cluster;
 // PTX: barrier.cluster.arrive.aligned;
 // PTX-NEXT: barrier.cluster.wait.aligned;
@@ -86,29 +86,29 @@
 // PTX: barrier.cluster.arrive.aligned;
 // PTX-NEXT: barrier.cluster.wait.aligned;
 // The looped twin in pairs: an elected lane releases the peer's slot.
-// PTX-LABEL: .entry fa4_fa3_p128_sm_90a_persistent(
+// PTX-LABEL: .entry fa4_hopper_p128_sm_90a_persistent(
 // PTX: fence.mbarrier_init.release.cluster;
 // PTX: barrier.cluster.arrive.aligned;
 // PTX-NEXT: barrier.cluster.wait.aligned;
 // PTX-DAG: multicast::cluster
 // PTX-DAG: elect.sync
 // PTX-DAG: mbarrier.arrive.shared::cluster.b64 _, [%rd{{[0-9]+}}], %r{{[0-9]+}};
-// ONEPTX-LABEL: .entry fa4_fa3_p128_sm_90a_persistent(
+// ONEPTX-LABEL: .entry fa4_hopper_p128_sm_90a_persistent(
 // ONEPTX-NOT: multicast
 // ONEPTX-NOT: barrier.cluster
 // ONEPTX: ret;
 // Every K and V copy multicasts: d = 128 two boxes a tile, d = 256 four,
 // each in the kernel's first, looped and last load and in the twin's.
-// MC-LABEL: .entry fa4_fa3_p128_sm_90a(
+// MC-LABEL: .entry fa4_hopper_p128_sm_90a(
 // MC-COUNT-12: multicast::cluster
 // MC-NOT: multicast::cluster
-// MC-LABEL: .entry fa4_fa3_p128_sm_90a_persistent(
+// MC-LABEL: .entry fa4_hopper_p128_sm_90a_persistent(
 // MC-COUNT-8: multicast::cluster
 // MC-NOT: multicast::cluster
-// MC256-LABEL: .entry fa4_fa3_p256_sm_90a(
+// MC256-LABEL: .entry fa4_hopper_p256_sm_90a(
 // MC256-COUNT-24: multicast::cluster
 // MC256-NOT: multicast::cluster
-// MC256-LABEL: .entry fa4_fa3_p256_sm_90a_persistent(
+// MC256-LABEL: .entry fa4_hopper_p256_sm_90a_persistent(
 // MC256-COUNT-16: multicast::cluster
 // MC256-NOT: multicast::cluster
 

@@ -5,20 +5,20 @@
 // pending before the softmax.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --intra-wg-overlap --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/fa4_fa3_p128_sm_90a/fa4_fa3_p128_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/fa4_hopper_p128_sm_90a/fa4_hopper_p128_sm_90a.ptx
 
 // PTX: wgmma.wait_group.sync.aligned 1;
-// CHECK: Compiling entry function 'fa4_fa3_p128_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_p128_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_p128_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_p128_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Compiling entry function 'fa4_fa3_p128c_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_p128c_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_p128c_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_p128c_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Compiling entry function 'fa4_fa3_p64_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_p64_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_p64_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_p64_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Compiling entry function 'fa4_fa3_p256_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_p256_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_p256_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_p256_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 func.func @p128(%q: tensor<?x?x16x128xbf16>, %k: tensor<?x?x16x128xbf16>, %v: tensor<?x?x16x128xbf16>) -> tensor<?x?x16x128xbf16> {

@@ -9,20 +9,20 @@
 // (hopper-ptxas-matrix.mlir assembles the default causal plans).
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --causal-block-n=0 --persistent-max-seq-kv=0 --ptxas=%ptxas -o %t --quiet | FileCheck %s --check-prefix=PTXAS
-// RUN: FileCheck %s --check-prefix=ENTRY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=PRODUCER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=KRING --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=VRING --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=CONSUMER --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=LOOP --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=VRELEASE --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=GRID --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=LAZY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=SOFTMAX --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=EPI --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=MUFU-ONLY --input-file=%t/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=ENTRY --input-file=%t/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=PRODUCER --input-file=%t/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=KRING --input-file=%t/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=VRING --input-file=%t/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=CONSUMER --input-file=%t/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=LOOP --input-file=%t/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=VRELEASE --input-file=%t/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=GRID --input-file=%t/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=LAZY --input-file=%t/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=SOFTMAX --input-file=%t/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=EPI --input-file=%t/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MUFU-ONLY --input-file=%t/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
 // RUN: rm -rf %t.persistent && fa4-compile %s --chip=sm_90a --causal-block-n=0 --persistent --ptxas=%ptxas -o %t.persistent --quiet | FileCheck %s --check-prefix=PERSIST-PTXAS
-// RUN: FileCheck %s --check-prefix=PERSIST --input-file=%t.persistent/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=PERSIST --input-file=%t.persistent/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
 
 // Causal d = 128 bf16 with LSE: BN = 176, two K/V stages.
 func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
@@ -30,10 +30,10 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
   return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
 }
 
-// PTXAS: kernel fa4_fa3_attention_sm_90a
-// PTXAS: ptx {{.*}}/fa4_fa3_attention_sm_90a/fa4_fa3_attention_sm_90a.ptx
-// PTXAS: Compiling entry function 'fa4_fa3_attention_sm_90a' for 'sm_90a'
-// PTXAS-NEXT: Function properties for fa4_fa3_attention_sm_90a
+// PTXAS: kernel fa4_hopper_attention_sm_90a
+// PTXAS: ptx {{.*}}/fa4_hopper_attention_sm_90a/fa4_hopper_attention_sm_90a.ptx
+// PTXAS: Compiling entry function 'fa4_hopper_attention_sm_90a' for 'sm_90a'
+// PTXAS-NEXT: Function properties for fa4_hopper_attention_sm_90a
 // PTXAS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NEXT: Used 168 registers
 
@@ -46,18 +46,18 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // the CTA barrier.
 // ENTRY: .target sm_90a
 // ENTRY: .extern .shared .align 1024 .b8 fa4_dynamic_smem[];
-// ENTRY: .visible .entry fa4_fa3_attention_sm_90a(
-// ENTRY-NEXT: .param .align 64 .b8 fa4_fa3_attention_sm_90a_param_0[128],
-// ENTRY-NEXT: .param .align 64 .b8 fa4_fa3_attention_sm_90a_param_1[128],
-// ENTRY-NEXT: .param .align 64 .b8 fa4_fa3_attention_sm_90a_param_2[128],
-// ENTRY-NEXT: .param .u64 .ptr .global .align 1 fa4_fa3_attention_sm_90a_param_3,
-// ENTRY-NEXT: .param .u64 .ptr .global .align 1 fa4_fa3_attention_sm_90a_param_4,
-// ENTRY-NEXT: .param .u32 fa4_fa3_attention_sm_90a_param_5,
-// ENTRY-NEXT: .param .u32 fa4_fa3_attention_sm_90a_param_6,
-// ENTRY-NEXT: .param .u32 fa4_fa3_attention_sm_90a_param_7,
-// ENTRY-NEXT: .param .u64 fa4_fa3_attention_sm_90a_param_8,
-// ENTRY: .param .f32 fa4_fa3_attention_sm_90a_param_13,
-// ENTRY-NEXT: .param .align 64 .b8 fa4_fa3_attention_sm_90a_param_14[128]
+// ENTRY: .visible .entry fa4_hopper_attention_sm_90a(
+// ENTRY-NEXT: .param .align 64 .b8 fa4_hopper_attention_sm_90a_param_0[128],
+// ENTRY-NEXT: .param .align 64 .b8 fa4_hopper_attention_sm_90a_param_1[128],
+// ENTRY-NEXT: .param .align 64 .b8 fa4_hopper_attention_sm_90a_param_2[128],
+// ENTRY-NEXT: .param .u64 .ptr .global .align 1 fa4_hopper_attention_sm_90a_param_3,
+// ENTRY-NEXT: .param .u64 .ptr .global .align 1 fa4_hopper_attention_sm_90a_param_4,
+// ENTRY-NEXT: .param .u32 fa4_hopper_attention_sm_90a_param_5,
+// ENTRY-NEXT: .param .u32 fa4_hopper_attention_sm_90a_param_6,
+// ENTRY-NEXT: .param .u32 fa4_hopper_attention_sm_90a_param_7,
+// ENTRY-NEXT: .param .u64 fa4_hopper_attention_sm_90a_param_8,
+// ENTRY: .param .f32 fa4_hopper_attention_sm_90a_param_13,
+// ENTRY-NEXT: .param .align 64 .b8 fa4_hopper_attention_sm_90a_param_14[128]
 // ENTRY-NEXT: )
 // ENTRY-NEXT: .maxntid 384, 1, 1
 // ENTRY-NEXT: .minnctapersm 1
@@ -217,11 +217,11 @@ func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v:
 // (blockIdx.x, +gridDim.x) assembles too. It may spill a little in the
 // producer's work loop, so only the register budgets are checked, not the
 // stack frame.
-// PERSIST-PTXAS: Compiling entry function 'fa4_fa3_attention_sm_90a' for 'sm_90a'
-// PERSIST-PTXAS-NEXT: Function properties for fa4_fa3_attention_sm_90a
+// PERSIST-PTXAS: Compiling entry function 'fa4_hopper_attention_sm_90a' for 'sm_90a'
+// PERSIST-PTXAS-NEXT: Function properties for fa4_hopper_attention_sm_90a
 // PERSIST-PTXAS-NEXT: {{[0-9]+}} bytes stack frame, {{[0-9]+}} bytes spill stores, {{[0-9]+}} bytes spill loads
 // PERSIST-PTXAS-NEXT: Used 168 registers
-// PERSIST: .visible .entry fa4_fa3_attention_sm_90a(
+// PERSIST: .visible .entry fa4_hopper_attention_sm_90a(
 // PERSIST-DAG: mov.u32 %r{{[0-9]+}}, %ctaid.x;
 // PERSIST-DAG: mov.u32 %r{{[0-9]+}}, %nctaid.x;
 // PERSIST-DAG: mbarrier.init.shared.b64 [fa4_dynamic_smem+213008], %r{{[0-9]+}};

@@ -97,138 +97,138 @@ func.func @d256_256_h6_1_w17_33_f16_lse(%q: tensor<?x?x6x256xf16>, %k: tensor<?x
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<window(17, 33)>} : tensor<?x?x6x256xf16>, tensor<?x?x1x256xf16>, tensor<?x?x1x256xf16> -> tensor<?x?x6x256xf16>, tensor<?x6x?xf32>
   return %o, %lse : tensor<?x?x6x256xf16>, tensor<?x6x?xf32>
 }
-// CHECK: kernel fa4_fa3_d64_64_h6_6_none_bf16_lse_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d64_64_h6_6_none_bf16_lse_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d64_64_h6_6_none_bf16_lse_sm_90a
+// CHECK: kernel fa4_hopper_d64_64_h6_6_none_bf16_lse_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d64_64_h6_6_none_bf16_lse_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d64_64_h6_6_none_bf16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
-// CHECK: kernel fa4_fa3_d64_64_h6_3_causal_f16_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d64_64_h6_3_causal_f16_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d64_64_h6_3_causal_f16_sm_90a
+// CHECK: kernel fa4_hopper_d64_64_h6_3_causal_f16_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d64_64_h6_3_causal_f16_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d64_64_h6_3_causal_f16_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
-// CHECK: kernel fa4_fa3_d64_64_h6_1_w128_0_bf16_lse_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d64_64_h6_1_w128_0_bf16_lse_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d64_64_h6_1_w128_0_bf16_lse_sm_90a
+// CHECK: kernel fa4_hopper_d64_64_h6_1_w128_0_bf16_lse_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d64_64_h6_1_w128_0_bf16_lse_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d64_64_h6_1_w128_0_bf16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d96_96_h6_6_causal_f16_lse_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d96_96_h6_6_causal_f16_lse_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d96_96_h6_6_causal_f16_lse_sm_90a
+// CHECK: kernel fa4_hopper_d96_96_h6_6_causal_f16_lse_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d96_96_h6_6_causal_f16_lse_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d96_96_h6_6_causal_f16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d96_96_h6_3_w128_0_bf16_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d96_96_h6_3_w128_0_bf16_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d96_96_h6_3_w128_0_bf16_sm_90a
+// CHECK: kernel fa4_hopper_d96_96_h6_3_w128_0_bf16_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d96_96_h6_3_w128_0_bf16_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d96_96_h6_3_w128_0_bf16_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d96_96_h6_1_w17_33_f16_lse_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d96_96_h6_1_w17_33_f16_lse_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d96_96_h6_1_w17_33_f16_lse_sm_90a
+// CHECK: kernel fa4_hopper_d96_96_h6_1_w17_33_f16_lse_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d96_96_h6_1_w17_33_f16_lse_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d96_96_h6_1_w17_33_f16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d128_128_h6_6_w128_0_bf16_lse_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d128_128_h6_6_w128_0_bf16_lse_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d128_128_h6_6_w128_0_bf16_lse_sm_90a
+// CHECK: kernel fa4_hopper_d128_128_h6_6_w128_0_bf16_lse_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d128_128_h6_6_w128_0_bf16_lse_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d128_128_h6_6_w128_0_bf16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d128_128_h6_3_w17_33_f16_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d128_128_h6_3_w17_33_f16_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d128_128_h6_3_w17_33_f16_sm_90a
+// CHECK: kernel fa4_hopper_d128_128_h6_3_w17_33_f16_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d128_128_h6_3_w17_33_f16_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d128_128_h6_3_w17_33_f16_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a
+// CHECK: kernel fa4_hopper_d128_128_h6_1_none_bf16_lse_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d128_128_h6_1_none_bf16_lse_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d128_128_h6_1_none_bf16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d128_64_h6_6_w17_33_f16_lse_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d128_64_h6_6_w17_33_f16_lse_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d128_64_h6_6_w17_33_f16_lse_sm_90a
+// CHECK: kernel fa4_hopper_d128_64_h6_6_w17_33_f16_lse_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d128_64_h6_6_w17_33_f16_lse_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d128_64_h6_6_w17_33_f16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d128_64_h6_3_none_bf16_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d128_64_h6_3_none_bf16_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d128_64_h6_3_none_bf16_sm_90a
+// CHECK: kernel fa4_hopper_d128_64_h6_3_none_bf16_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d128_64_h6_3_none_bf16_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d128_64_h6_3_none_bf16_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d128_64_h6_1_causal_f16_lse_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d128_64_h6_1_causal_f16_lse_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d128_64_h6_1_causal_f16_lse_sm_90a
+// CHECK: kernel fa4_hopper_d128_64_h6_1_causal_f16_lse_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d128_64_h6_1_causal_f16_lse_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d128_64_h6_1_causal_f16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d192_128_h6_6_none_bf16_lse_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d192_128_h6_6_none_bf16_lse_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d192_128_h6_6_none_bf16_lse_sm_90a
+// CHECK: kernel fa4_hopper_d192_128_h6_6_none_bf16_lse_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d192_128_h6_6_none_bf16_lse_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d192_128_h6_6_none_bf16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d192_128_h6_3_causal_f16_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d192_128_h6_3_causal_f16_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d192_128_h6_3_causal_f16_sm_90a
+// CHECK: kernel fa4_hopper_d192_128_h6_3_causal_f16_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d192_128_h6_3_causal_f16_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d192_128_h6_3_causal_f16_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d192_128_h6_1_w128_0_bf16_lse_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d192_128_h6_1_w128_0_bf16_lse_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d192_128_h6_1_w128_0_bf16_lse_sm_90a
+// CHECK: kernel fa4_hopper_d192_128_h6_1_w128_0_bf16_lse_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d192_128_h6_1_w128_0_bf16_lse_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d192_128_h6_1_w128_0_bf16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d256_256_h6_6_causal_f16_lse_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d256_256_h6_6_causal_f16_lse_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d256_256_h6_6_causal_f16_lse_sm_90a
+// CHECK: kernel fa4_hopper_d256_256_h6_6_causal_f16_lse_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d256_256_h6_6_causal_f16_lse_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d256_256_h6_6_causal_f16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d256_256_h6_3_w128_0_bf16_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d256_256_h6_3_w128_0_bf16_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d256_256_h6_3_w128_0_bf16_sm_90a
+// CHECK: kernel fa4_hopper_d256_256_h6_3_w128_0_bf16_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d256_256_h6_3_w128_0_bf16_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d256_256_h6_3_w128_0_bf16_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
-// CHECK: kernel fa4_fa3_d256_256_h6_1_w17_33_f16_lse_sm_90a
-// CHECK: Compiling entry function 'fa4_fa3_d256_256_h6_1_w17_33_f16_lse_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d256_256_h6_1_w17_33_f16_lse_sm_90a
+// CHECK: kernel fa4_hopper_d256_256_h6_1_w17_33_f16_lse_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d256_256_h6_1_w17_33_f16_lse_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d256_256_h6_1_w17_33_f16_lse_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
 
 // The twins, in the order of the functions above.
-// TWIN: Compiling entry function 'fa4_fa3_d64_64_h6_6_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
-// TWIN-NEXT: Function properties for fa4_fa3_d64_64_h6_6_none_bf16_lse_sm_90a_persistent
+// TWIN: Compiling entry function 'fa4_hopper_d64_64_h6_6_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_hopper_d64_64_h6_6_none_bf16_lse_sm_90a_persistent
 // TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
-// TWIN: Compiling entry function 'fa4_fa3_d64_64_h6_3_causal_f16_sm_90a_persistent' for 'sm_90a'
-// TWIN-NEXT: Function properties for fa4_fa3_d64_64_h6_3_causal_f16_sm_90a_persistent
+// TWIN: Compiling entry function 'fa4_hopper_d64_64_h6_3_causal_f16_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_hopper_d64_64_h6_3_causal_f16_sm_90a_persistent
 // TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
-// TWIN: Compiling entry function 'fa4_fa3_d96_96_h6_6_causal_f16_lse_sm_90a_persistent' for 'sm_90a'
-// TWIN-NEXT: Function properties for fa4_fa3_d96_96_h6_6_causal_f16_lse_sm_90a_persistent
+// TWIN: Compiling entry function 'fa4_hopper_d96_96_h6_6_causal_f16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_hopper_d96_96_h6_6_causal_f16_lse_sm_90a_persistent
 // TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
 // The twins without a mask at a padded Dv of 128 run in pairs
 // (kv-multicast-twin): the pair's work list and the peer's barriers fit
 // the producer's 40 registers (loop-producer-registers; 8 B of spills at
 // 32, 24 B at FA3's 24).
-// TWIN: Compiling entry function 'fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
-// TWIN-NEXT: Function properties for fa4_fa3_d128_128_h6_1_none_bf16_lse_sm_90a_persistent
+// TWIN: Compiling entry function 'fa4_hopper_d128_128_h6_1_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_hopper_d128_128_h6_1_none_bf16_lse_sm_90a_persistent
 // TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // TWIN-NEXT: Used 168 registers
-// TWIN: Compiling entry function 'fa4_fa3_d128_64_h6_3_none_bf16_sm_90a_persistent' for 'sm_90a'
-// TWIN-NEXT: Function properties for fa4_fa3_d128_64_h6_3_none_bf16_sm_90a_persistent
+// TWIN: Compiling entry function 'fa4_hopper_d128_64_h6_3_none_bf16_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_hopper_d128_64_h6_3_none_bf16_sm_90a_persistent
 // TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
-// TWIN: Compiling entry function 'fa4_fa3_d128_64_h6_1_causal_f16_lse_sm_90a_persistent' for 'sm_90a'
-// TWIN-NEXT: Function properties for fa4_fa3_d128_64_h6_1_causal_f16_lse_sm_90a_persistent
+// TWIN: Compiling entry function 'fa4_hopper_d128_64_h6_1_causal_f16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_hopper_d128_64_h6_1_causal_f16_lse_sm_90a_persistent
 // TWIN-NEXT: 0 bytes stack frame, 0 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
-// TWIN: Compiling entry function 'fa4_fa3_d192_128_h6_6_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
-// TWIN-NEXT: Function properties for fa4_fa3_d192_128_h6_6_none_bf16_lse_sm_90a_persistent
+// TWIN: Compiling entry function 'fa4_hopper_d192_128_h6_6_none_bf16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_hopper_d192_128_h6_6_none_bf16_lse_sm_90a_persistent
 // TWIN-NEXT: 8 bytes stack frame, 4 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
-// TWIN: Compiling entry function 'fa4_fa3_d192_128_h6_3_causal_f16_sm_90a_persistent' for 'sm_90a'
-// TWIN-NEXT: Function properties for fa4_fa3_d192_128_h6_3_causal_f16_sm_90a_persistent
+// TWIN: Compiling entry function 'fa4_hopper_d192_128_h6_3_causal_f16_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_hopper_d192_128_h6_3_causal_f16_sm_90a_persistent
 // TWIN-NEXT: 8 bytes stack frame, 4 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
 // The d = 256 twin (its own plan at 64-key tiles, up to 512 keys) spills
 // its work loop's state next to a 64 x 256 O.
-// TWIN: Compiling entry function 'fa4_fa3_d256_256_h6_6_causal_f16_lse_sm_90a_persistent' for 'sm_90a'
-// TWIN-NEXT: Function properties for fa4_fa3_d256_256_h6_6_causal_f16_lse_sm_90a_persistent
+// TWIN: Compiling entry function 'fa4_hopper_d256_256_h6_6_causal_f16_lse_sm_90a_persistent' for 'sm_90a'
+// TWIN-NEXT: Function properties for fa4_hopper_d256_256_h6_6_causal_f16_lse_sm_90a_persistent
 // TWIN-NEXT: 64 bytes stack frame, 84 bytes spill stores, {{[0-9]+}} bytes spill loads
 // TWIN-NEXT: Used 168 registers
 // TWIN-NOT: _persistent'

@@ -12,22 +12,22 @@
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --consumer-warpgroups=3 --ptxas=%ptxas -o %t --quiet > %t.log
 // RUN: FileCheck %s --implicit-check-not=C75 < %t.log
 
-// CHECK: Function properties for fa4_fa3_d64_none_sm_90a_persistent
+// CHECK: Function properties for fa4_hopper_d64_none_sm_90a_persistent
 // CHECK-NEXT: 120 bytes stack frame, 116 bytes spill stores
-// CHECK: Compiling entry function 'fa4_fa3_d64_none_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d64_none_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d64_none_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d64_none_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
-// CHECK: Function properties for fa4_fa3_d64_causal_sm_90a_persistent
+// CHECK: Function properties for fa4_hopper_d64_causal_sm_90a_persistent
 // CHECK-NEXT: 120 bytes stack frame, 120 bytes spill stores
-// CHECK: Compiling entry function 'fa4_fa3_d64_causal_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d64_causal_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d64_causal_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d64_causal_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
-// CHECK: Function properties for fa4_fa3_d128_none_sm_90a_persistent
+// CHECK: Function properties for fa4_hopper_d128_none_sm_90a_persistent
 // CHECK-NEXT: 8 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
-// CHECK: Compiling entry function 'fa4_fa3_d128_none_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_d128_none_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_d128_none_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_d128_none_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
 

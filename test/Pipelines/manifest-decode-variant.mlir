@@ -4,18 +4,18 @@
 // query rows of a work item of 4 fused q-heads: 64 / 4). A query-length
 // hint, or --decode-variants=false, leaves the kernel alone.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=none -o %t --quiet
-// RUN: FileCheck %s < %t/fa4_fa3_gqa_sm_90a/manifest.json
+// RUN: FileCheck %s < %t/fa4_hopper_gqa_sm_90a/manifest.json
 // RUN: ls %t | FileCheck %s --check-prefix=DIRS
-// RUN: ls %t/fa4_fa3_gqa_sm_90a | FileCheck %s --check-prefix=FILES
+// RUN: ls %t/fa4_hopper_gqa_sm_90a | FileCheck %s --check-prefix=FILES
 // RUN: fa4-compile %s --chip=sm_90a --ptxas=none --seq-q-hint=1 -o %t/hinted --quiet
-// RUN: FileCheck %s --check-prefix=NONE < %t/hinted/fa4_fa3_gqa_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=NONE < %t/hinted/fa4_hopper_gqa_sm_90a/manifest.json
 // RUN: fa4-compile %s --chip=sm_90a --ptxas=none --decode-variants=false -o %t/off --quiet
-// RUN: FileCheck %s --check-prefix=NONE < %t/off/fa4_fa3_gqa_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=NONE < %t/off/fa4_hopper_gqa_sm_90a/manifest.json
 // With a batch hint of 64 the variant is the unsplit persistent decode
 // kernel (one wave of work items already), its grid flattened; the rows
 // of a work item stay 16.
 // RUN: fa4-compile %s --chip=sm_90a --ptxas=none --batch-hint=64 --seq-kv-hint=8192 -o %t/b64 --quiet
-// RUN: FileCheck %s --check-prefix=B64 < %t/b64/fa4_fa3_gqa_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=B64 < %t/b64/fa4_hopper_gqa_sm_90a/manifest.json
 // The reference kernel has one plan for every shape.
 // RUN: fa4-compile %s --chip=sm_90a --kernel=reference --ptxas=none -o %t/ref --quiet
 // RUN: FileCheck %s --check-prefix=NONE < %t/ref/fa4_ref_gqa_sm_90a/manifest.json
@@ -23,14 +23,14 @@
 // Keys in order: the kernel's binary, then its decode variant's whole
 // manifest, then the kernel's version and name.
 // CHECK: "binary": {
-// CHECK-NEXT: "file": "fa4_fa3_gqa_sm_90a.ptx",
+// CHECK-NEXT: "file": "fa4_hopper_gqa_sm_90a.ptx",
 // CHECK: "decode": {
 // CHECK-NEXT: "manifest": {
 // CHECK: "binary": {
-// CHECK-NEXT: "file": "fa4_fa3_gqa_decode_sm_90a.ptx",
-// CHECK: "kernel": "fa4_fa3_gqa_decode_sm_90a_combine",
+// CHECK-NEXT: "file": "fa4_hopper_gqa_decode_sm_90a.ptx",
+// CHECK: "kernel": "fa4_hopper_gqa_decode_sm_90a_combine",
 // CHECK: "fa4_abi_version": 9,
-// CHECK-NEXT: "kernel": "fa4_fa3_gqa_decode_sm_90a",
+// CHECK-NEXT: "kernel": "fa4_hopper_gqa_decode_sm_90a",
 // CHECK-NEXT: "launch": {
 // CHECK: "grid": [
 // CHECK-NEXT: [
@@ -41,19 +41,19 @@
 // The kernel runs in pairs (kv-multicast) beside its looped twin: version
 // 10, which its variant's 9 does not lower.
 // CHECK-NEXT: "fa4_abi_version": 10,
-// CHECK-NEXT: "kernel": "fa4_fa3_gqa_sm_90a",
+// CHECK-NEXT: "kernel": "fa4_hopper_gqa_sm_90a",
 // The kernel's own plan has no split.
 // CHECK-NOT: "split_at_launch"
 
 // The variant is not an artifact of its own.
-// DIRS: fa4_fa3_gqa_sm_90a
+// DIRS: fa4_hopper_gqa_sm_90a
 // DIRS-NOT: decode
-// FILES: fa4_fa3_gqa_decode_sm_90a.ptx
-// FILES-NEXT: fa4_fa3_gqa_sm_90a.ptx
+// FILES: fa4_hopper_gqa_decode_sm_90a.ptx
+// FILES-NEXT: fa4_hopper_gqa_sm_90a.ptx
 // FILES-NEXT: manifest.json
 
 // B64: "decode": {
-// B64: "kernel": "fa4_fa3_gqa_decode_sm_90a",
+// B64: "kernel": "fa4_hopper_gqa_decode_sm_90a",
 // B64-NEXT: "launch": {
 // B64: "grid": [
 // B64-NEXT: [

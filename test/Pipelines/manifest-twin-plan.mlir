@@ -5,12 +5,12 @@
 // its own parameters (a 128-key K/V box, as the kernel's), threads, 128-row
 // work tiles and shared memory.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=none --decode-variants=false -o %t --quiet
-// RUN: FileCheck %s < %t/fa4_fa3_d64_sm_90a/manifest.json
-// RUN: FileCheck %s --check-prefix=CAUSAL < %t/fa4_fa3_d64_causal_sm_90a/manifest.json
+// RUN: FileCheck %s < %t/fa4_hopper_d64_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=CAUSAL < %t/fa4_hopper_d64_causal_sm_90a/manifest.json
 // RUN: fa4-compile %s --chip=sm_90a --ptxas=none --decode-variants=false --consumer-warpgroups=2 -o %t/two --quiet
-// RUN: FileCheck %s --check-prefix=TWO < %t/two/fa4_fa3_d64_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=TWO < %t/two/fa4_hopper_d64_sm_90a/manifest.json
 // RUN: fa4-compile %s --chip=sm_90a --ptxas=none --decode-variants=false --consumer-warpgroups=2 --block-n=176 -o %t/shared --quiet
-// RUN: FileCheck %s --check-prefix=SHARED < %t/shared/fa4_fa3_d64_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=SHARED < %t/shared/fa4_hopper_d64_sm_90a/manifest.json
 
 // CHECK:      "fa4_abi_version": 6,
 // CHECK:      "launch": {
@@ -25,7 +25,7 @@
 // CHECK-NEXT:           192
 // CHECK:        "persistent": {
 // CHECK-NEXT:     "ctas_per_sm": 1,
-// CHECK-NEXT:     "kernel": "fa4_fa3_d64_sm_90a_persistent",
+// CHECK-NEXT:     "kernel": "fa4_hopper_d64_sm_90a_persistent",
 // CHECK-NEXT:     "max_seq_kv": 1024
 // CHECK:      "params": [
 // CHECK:              128,
@@ -65,7 +65,7 @@ func.func @d64(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %v: tenso
 
 // CAUSAL:      "persistent": {
 // CAUSAL-NEXT:     "ctas_per_sm": 1,
-// CAUSAL-NEXT:     "kernel": "fa4_fa3_d64_causal_sm_90a_persistent",
+// CAUSAL-NEXT:     "kernel": "fa4_hopper_d64_causal_sm_90a_persistent",
 // CAUSAL-NEXT:     "max_seq_kv": 2048
 func.func @d64_causal(%q: tensor<?x?x16x64xbf16>, %k: tensor<?x?x16x64xbf16>, %v: tensor<?x?x16x64xbf16>) -> tensor<?x?x16x64xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16>, tensor<?x?x16x64xbf16> -> tensor<?x?x16x64xbf16>

@@ -4,20 +4,20 @@
 // itself and so allows a programmatic dependent launch, version 2 for the
 // reference kernel, which does not. No ptxas: the binary is the PTX.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=none -o %t --quiet
-// RUN: FileCheck %s --check-prefix=FA3 < %t/fa4_fa3_gqa_window_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=FA3 < %t/fa4_hopper_gqa_window_sm_90a/manifest.json
 // RUN: fa4-compile %s --chip=sm_90a --kernel=reference --ptxas=none -o %t/ref --quiet
 // RUN: FileCheck %s --check-prefix=REF < %t/ref/fa4_ref_gqa_window_sm_90a/manifest.json
 // RUN: fa4-compile %s --chip=sm_90a --persistent-max-seq-kv=2048 --ptxas=none -o %t/persistent --quiet
-// RUN: FileCheck %s --check-prefix=PERSIST < %t/persistent/fa4_fa3_gqa_window_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=PERSIST < %t/persistent/fa4_hopper_gqa_window_sm_90a/manifest.json
 
 // FA3:      "alignment": {
 // FA3-NEXT:   "unit_stride_last_dim": true
 // FA3:      "binary": {
-// FA3-NEXT:   "file": "fa4_fa3_gqa_window_sm_90a.ptx",
+// FA3-NEXT:   "file": "fa4_hopper_gqa_window_sm_90a.ptx",
 // FA3-NEXT:   "format": "ptx"
 // FA3:      "chip": "sm_90a",
 // FA3-NEXT: "fa4_abi_version": 4,
-// FA3-NEXT: "kernel": "fa4_fa3_gqa_window_sm_90a",
+// FA3-NEXT: "kernel": "fa4_hopper_gqa_window_sm_90a",
 // FA3:      "block": [
 // FA3-NEXT:   384,
 // FA3:      "dynamic_smem_bytes": 213120,
@@ -96,7 +96,7 @@
 // PERSIST-NEXT:         "ceil_div": [
 // PERSIST:        "persistent": {
 // PERSIST-NEXT:     "ctas_per_sm": 1,
-// PERSIST-NEXT:     "kernel": "fa4_fa3_gqa_window_sm_90a_persistent",
+// PERSIST-NEXT:     "kernel": "fa4_hopper_gqa_window_sm_90a_persistent",
 // PERSIST-NEXT:     "max_seq_kv": 2048
 // PERSIST-NEXT:   },
 

@@ -6,15 +6,15 @@
 // from %nctaid.x; both kernels assemble with no stack and no spills.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=%ptxas -o %t | FileCheck %s --check-prefix=PLAN --implicit-check-not=C75
-// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa3_gqa_sm_90a/manifest.json
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/fa4_fa3_gqa_sm_90a/fa4_fa3_gqa_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_hopper_gqa_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/fa4_hopper_gqa_sm_90a/fa4_hopper_gqa_sm_90a.ptx
 
 // PLAN: split-K: workspace, P = 132: batch or seqKV is dynamic with no hint, and each head is one work item (a decode): the runtime picks P per launch, min(floor(#SMs / W), 132, max(floor(seqKV / 384), min(floor(seqKV / 96), 48))) for W work items: at least 4 KV tiles of 96 keys per partition, or one where that leaves fewer than 48 partitions
-// PLAN: Compiling entry function 'fa4_fa3_gqa_sm_90a_combine' for 'sm_90a'
-// PLAN-NEXT: Function properties for fa4_fa3_gqa_sm_90a_combine
+// PLAN: Compiling entry function 'fa4_hopper_gqa_sm_90a_combine' for 'sm_90a'
+// PLAN-NEXT: Function properties for fa4_hopper_gqa_sm_90a_combine
 // PLAN-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// PLAN: Compiling entry function 'fa4_fa3_gqa_sm_90a' for 'sm_90a'
-// PLAN-NEXT: Function properties for fa4_fa3_gqa_sm_90a
+// PLAN: Compiling entry function 'fa4_hopper_gqa_sm_90a' for 'sm_90a'
+// PLAN-NEXT: Function properties for fa4_hopper_gqa_sm_90a
 // PLAN-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // MANIFEST: "combine": {
@@ -46,10 +46,10 @@
 // MANIFEST-NEXT: "min_partitions": 48
 // MANIFEST-NEXT: }
 
-// PTX: .visible .entry fa4_fa3_gqa_sm_90a(
+// PTX: .visible .entry fa4_hopper_gqa_sm_90a(
 // PTX: mov.u32 %r{{[0-9]+}}, %nctaid.x;
 // PTX-NOT: barrier.cluster
-// PTX: .visible .entry fa4_fa3_gqa_sm_90a_combine(
+// PTX: .visible .entry fa4_hopper_gqa_sm_90a_combine(
 
 func.func @gqa(%q: tensor<?x1x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> (tensor<?x1x32x128xbf16>, tensor<?x32x1xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x1x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16> -> tensor<?x1x32x128xbf16>, tensor<?x32x1xf32>

@@ -3,14 +3,14 @@
 // manifest with cluster dims, and (with ptxas) an sm_90a binary with no
 // spills.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t --quiet
-// RUN: FileCheck %s --input-file=%t/fa4_fa3_decode_sm_90a/fa4_fa3_decode_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=TMA --input-file=%t/fa4_fa3_decode_sm_90a/fa4_fa3_decode_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=MMA --input-file=%t/fa4_fa3_decode_sm_90a/fa4_fa3_decode_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=CLUSTER --input-file=%t/fa4_fa3_decode_sm_90a/fa4_fa3_decode_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=STAGE --input-file=%t/fa4_fa3_decode_sm_90a/fa4_fa3_decode_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa3_decode_sm_90a/manifest.json
+// RUN: FileCheck %s --input-file=%t/fa4_hopper_decode_sm_90a/fa4_hopper_decode_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=TMA --input-file=%t/fa4_hopper_decode_sm_90a/fa4_hopper_decode_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MMA --input-file=%t/fa4_hopper_decode_sm_90a/fa4_hopper_decode_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=CLUSTER --input-file=%t/fa4_hopper_decode_sm_90a/fa4_hopper_decode_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=STAGE --input-file=%t/fa4_hopper_decode_sm_90a/fa4_hopper_decode_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_hopper_decode_sm_90a/manifest.json
 
-// CHECK: .visible .entry fa4_fa3_decode_sm_90a(
+// CHECK: .visible .entry fa4_hopper_decode_sm_90a(
 // TMA: cp.async.bulk.tensor.4d.shared::cluster.global
 // Decode tiles of 96 keys: S = Q K^T is m64n96, O += P V m64n128.
 // MMA: wgmma.mma_async.sync.aligned.m64n96k16.f32.bf16.bf16

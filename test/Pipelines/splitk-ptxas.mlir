@@ -5,14 +5,14 @@
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t/b1 --quiet | FileCheck %s --check-prefix=B1 --implicit-check-not=C75
 // RUN: fa4-compile %s --chip=sm_90a --batch-hint=3 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t/b3 --quiet | FileCheck %s --check-prefix=B3 --implicit-check-not=C75
 
-// B1: Compiling entry function 'fa4_fa3_gqa_sm_90a' for 'sm_90a'
-// B1-NEXT: Function properties for fa4_fa3_gqa_sm_90a
+// B1: Compiling entry function 'fa4_hopper_gqa_sm_90a' for 'sm_90a'
+// B1-NEXT: Function properties for fa4_hopper_gqa_sm_90a
 // B1-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// B1: Compiling entry function 'fa4_fa3_mha_d64_sm_90a' for 'sm_90a'
-// B1-NEXT: Function properties for fa4_fa3_mha_d64_sm_90a
+// B1: Compiling entry function 'fa4_hopper_mha_d64_sm_90a' for 'sm_90a'
+// B1-NEXT: Function properties for fa4_hopper_mha_d64_sm_90a
 // B1-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// B3: Compiling entry function 'fa4_fa3_gqa_sm_90a' for 'sm_90a'
-// B3-NEXT: Function properties for fa4_fa3_gqa_sm_90a
+// B3: Compiling entry function 'fa4_hopper_gqa_sm_90a' for 'sm_90a'
+// B3-NEXT: Function properties for fa4_hopper_gqa_sm_90a
 // B3-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 func.func @gqa(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> (tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>) {

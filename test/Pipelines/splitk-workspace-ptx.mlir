@@ -3,32 +3,32 @@
 // entries, the attention kernel writing f32 partials and the combine
 // kernel, and a version 3 manifest naming the workspace and the combine.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t --quiet
-// RUN: FileCheck %s --input-file=%t/fa4_fa3_mqa_sm_90a/fa4_fa3_mqa_sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_fa3_mqa_sm_90a/manifest.json
+// RUN: FileCheck %s --input-file=%t/fa4_hopper_mqa_sm_90a/fa4_hopper_mqa_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/fa4_hopper_mqa_sm_90a/manifest.json
 // RUN: fa4-compile %s --chip=sm_100a --kernel=blackwell --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=none -o %t/sm100 --quiet
-// RUN: FileCheck %s --check-prefix=SM100 --input-file=%t/sm100/fa4_fa4_mqa_sm_100a/fa4_fa4_mqa_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=SM100 --input-file=%t/sm100/fa4_blackwell_mqa_sm_100a/fa4_blackwell_mqa_sm_100a.ptx
 
 // sm_100a: the correction warpgroup's thread holds a whole 128-column row
 // of O from TMEM and stores it as 64 8-byte f32 pairs, then the row's LSE;
 // tcgen05, no cluster barrier; the same combine kernel.
-// SM100: .visible .entry fa4_fa4_mqa_sm_100a(
+// SM100: .visible .entry fa4_blackwell_mqa_sm_100a(
 // SM100-NOT: barrier.cluster
 // SM100: tcgen05.mma
 // SM100: tcgen05.ld
 // SM100-COUNT-64: st.global.b64
 // SM100-NOT: st.global.b64
-// SM100: .visible .entry fa4_fa4_mqa_sm_100a_combine(
+// SM100: .visible .entry fa4_blackwell_mqa_sm_100a_combine(
 // SM100: ex2.approx.f32
 // SM100: st.global.b16
 
 // The attention kernel: no cluster barrier, no DSMEM; its epilogue stores
 // the thread's 64 f32 of O as 32 8-byte pairs and 2 row LSEs.
-// CHECK: .visible .entry fa4_fa3_mqa_sm_90a(
+// CHECK: .visible .entry fa4_hopper_mqa_sm_90a(
 // CHECK-NOT: barrier.cluster
 // CHECK-NOT: mapa
 // CHECK-COUNT-32: st.global.v2.b32
 // CHECK-NOT: st.global.v2
-// CHECK: .visible .entry fa4_fa3_mqa_sm_90a_combine(
+// CHECK: .visible .entry fa4_hopper_mqa_sm_90a_combine(
 // The combine: 4 warps, one per 32 columns of a row, one pass over the
 // 138 partials. A step of 64: all 66 loads (two LSEs a lane, the lane's
 // column of 64 partials) before any use, the step's max by butterfly, the
@@ -59,7 +59,7 @@
 // CHECK: st.global.b32
 
 // MANIFEST: "combine": {
-// MANIFEST-NEXT: "kernel": "fa4_fa3_mqa_sm_90a_combine",
+// MANIFEST-NEXT: "kernel": "fa4_hopper_mqa_sm_90a_combine",
 // MANIFEST-NEXT: "launch": {
 // MANIFEST-NEXT: "block": [
 // MANIFEST-NEXT: 128,

@@ -5,30 +5,30 @@
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t --quiet | FileCheck %s --implicit-check-not=C75
 // RUN: fa4-compile %s --chip=sm_100a --kernel=blackwell --batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768 --ptxas=%ptxas -o %t/sm100 --quiet | FileCheck %s --check-prefix=SM100 --implicit-check-not=C75
 
-// SM100: Compiling entry function 'fa4_fa4_mqa_sm_100a_combine' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_fa4_mqa_sm_100a_combine
+// SM100: Compiling entry function 'fa4_blackwell_mqa_sm_100a_combine' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_blackwell_mqa_sm_100a_combine
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: Compiling entry function 'fa4_fa4_mqa_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_fa4_mqa_sm_100a
+// SM100: Compiling entry function 'fa4_blackwell_mqa_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_blackwell_mqa_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: Compiling entry function 'fa4_fa4_mqa_d64_sm_100a_combine' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_fa4_mqa_d64_sm_100a_combine
+// SM100: Compiling entry function 'fa4_blackwell_mqa_d64_sm_100a_combine' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_blackwell_mqa_d64_sm_100a_combine
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: Compiling entry function 'fa4_fa4_mqa_d64_sm_100a' for 'sm_100a'
-// SM100-NEXT: Function properties for fa4_fa4_mqa_d64_sm_100a
+// SM100: Compiling entry function 'fa4_blackwell_mqa_d64_sm_100a' for 'sm_100a'
+// SM100-NEXT: Function properties for fa4_blackwell_mqa_d64_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// CHECK: Compiling entry function 'fa4_fa3_mqa_sm_90a_combine' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_mqa_sm_90a_combine
+// CHECK: Compiling entry function 'fa4_hopper_mqa_sm_90a_combine' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_mqa_sm_90a_combine
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Compiling entry function 'fa4_fa3_mqa_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_mqa_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_mqa_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_mqa_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Compiling entry function 'fa4_fa3_mqa_d64_sm_90a_combine' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_mqa_d64_sm_90a_combine
+// CHECK: Compiling entry function 'fa4_hopper_mqa_d64_sm_90a_combine' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_mqa_d64_sm_90a_combine
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Compiling entry function 'fa4_fa3_mqa_d64_sm_90a' for 'sm_90a'
-// CHECK-NEXT: Function properties for fa4_fa3_mqa_d64_sm_90a
+// CHECK: Compiling entry function 'fa4_hopper_mqa_d64_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_mqa_d64_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 func.func @mqa(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x1x128xbf16>, %v: tensor<?x?x1x128xbf16>) -> (tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>) {

@@ -12,15 +12,15 @@ import sys
 import fa4
 
 out = sys.argv[1]
-kernel_dir = os.path.join(out, "fa4_fa3_attention_sm_90a")
+kernel_dir = os.path.join(out, "fa4_hopper_attention_sm_90a")
 
 kernel = fa4.Kernel.load(out)
 info = kernel.info
-# CHECK: loaded {{.*}}/fa4_fa3_attention_sm_90a/manifest.json
+# CHECK: loaded {{.*}}/fa4_hopper_attention_sm_90a/manifest.json
 print("loaded", kernel.manifest_path)
-# CHECK-NEXT: <fa4.Kernel fa4_fa3_attention_sm_90a sm_90a bf16 hq=32 hkv=8 d=128/128 mask=causal lse=True>
+# CHECK-NEXT: <fa4.Kernel fa4_hopper_attention_sm_90a sm_90a bf16 hq=32 hkv=8 d=128/128 mask=causal lse=True>
 print(repr(kernel))
-# CHECK-NEXT: name fa4_fa3_attention_sm_90a chip sm_90a dtype bf16
+# CHECK-NEXT: name fa4_hopper_attention_sm_90a chip sm_90a dtype bf16
 print("name", info.name, "chip", info.chip, "dtype", info.dtype)
 # CHECK-NEXT: heads (32, 8) depths (128, 128)
 print("heads", info.heads, "depths", info.depths)
@@ -35,7 +35,7 @@ print("block", info.block, "cluster", info.cluster, "smem", info.smem)
 print("strictest", info.base_align_bytes, info.stride_align_bytes)
 # Compiled with no sizes: a decode variant for up to 16 query rows (4
 # fused q-heads a kv-head: 64 / 4).
-# CHECK-NEXT: decode fa4_fa3_attention_decode_sm_90a 16
+# CHECK-NEXT: decode fa4_hopper_attention_decode_sm_90a 16
 print("decode", info.decode_kernel_name, info.decode_max_seq_q)
 # The manifest allows a programmatic dependent launch; launches use it only
 # once asked.
@@ -54,7 +54,7 @@ except fa4.Fa4Error as error:
     # CHECK-NEXT: refused: max_ctas is -1; expected 0 (one CTA per SM) or a positive cap
     print("refused:", error)
 info = kernel.info
-# CHECK-NEXT: binary fa4_fa3_attention_sm_90a.ptx
+# CHECK-NEXT: binary fa4_hopper_attention_sm_90a.ptx
 print("binary", os.path.basename(info.binary_path))
 assert abs(info.scale - 128 ** -0.5) < 1e-12
 assert info.binary_path.startswith(kernel_dir)
@@ -88,7 +88,7 @@ with open(os.path.join(kernel_dir, "manifest.json")) as f:
     text = f.read()
 from_text = fa4.Kernel.from_string(text, kernel_dir)
 assert from_text.info.binary_path == info.binary_path
-# CHECK-NEXT: from_string fa4_fa3_attention_sm_90a
+# CHECK-NEXT: from_string fa4_hopper_attention_sm_90a
 print("from_string", from_text.info.name)
 
 # Errors: a missing file, a manifest the runtime refuses.

@@ -864,7 +864,8 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
     return failure();
   MLIRContext *context = module.getContext();
   OpBuilder b(context);
-  auto [kernels, name] = createKernelModule(module, op, "fa4_fa4", "sm_100a");
+  auto [kernels, name] =
+      createKernelModule(module, op, "fa4_blackwell", "sm_100a");
   Location loc = op.getLoc();
   b.setInsertionPointToEnd(kernels.getBody());
 

@@ -520,7 +520,7 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
       return failure();
     ownTwinPlan = *twinPlan;
   }
-  auto [kernels, name] = createKernelModule(module, op, "fa4_fa3", "sm_90a");
+  auto [kernels, name] = createKernelModule(module, op, "fa4_hopper", "sm_90a");
   Location loc = op.getLoc();
   b.setInsertionPointToEnd(kernels.getBody());
 

@@ -25,7 +25,7 @@
 // CHECK-SAME: cluster = array<i64: 1, 1, 1>
 // CHECK-SAME: dynamic_smem_bytes = 213120 : i64
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
-// CHECK-SAME: kernel = @fa4_fa3_mha_causal_lse_d128_sm_90a_module::@fa4_fa3_mha_causal_lse_d128_sm_90a
+// CHECK-SAME: kernel = @fa4_hopper_mha_causal_lse_d128_sm_90a_module::@fa4_hopper_mha_causal_lse_d128_sm_90a
 // CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "f32:scale_log2"]
 // CHECK-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}, smem_used = 213120
 // CHECK-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>
@@ -34,8 +34,8 @@
 // expect_tx) and Q empty (2 + tile; 128: the consumer's threads), K full
 // (4 + slot) and V full (6 + slot) (1 each), K empty (8 + slot) and V empty
 // (10 + slot) (256: every consumer thread).
-// CHECK: gpu.module @fa4_fa3_mha_causal_lse_d128_sm_90a_module [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
-// CHECK: gpu.func @fa4_fa3_mha_causal_lse_d128_sm_90a(%[[QMAP:.*]]: !fa4.tensor_map, %[[KMAP:.*]]: !fa4.tensor_map, %[[VMAP:.*]]: !fa4.tensor_map, %[[OPTR:.*]]: !llvm.ptr<1>, %[[LSEPTR:.*]]: !llvm.ptr<1>, %[[B:.*]]: i32, %[[SQ:.*]]: i32, %[[SKV:.*]]: i32, %[[OS0:.*]]: i64, %[[OS1:.*]]: i64, %[[OS2:.*]]: i64, %[[LS0:.*]]: i64, %[[LS1:.*]]: i64, %[[SCALE:.*]]: f32) kernel attributes {nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
+// CHECK: gpu.module @fa4_hopper_mha_causal_lse_d128_sm_90a_module [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
+// CHECK: gpu.func @fa4_hopper_mha_causal_lse_d128_sm_90a(%[[QMAP:.*]]: !fa4.tensor_map, %[[KMAP:.*]]: !fa4.tensor_map, %[[VMAP:.*]]: !fa4.tensor_map, %[[OPTR:.*]]: !llvm.ptr<1>, %[[LSEPTR:.*]]: !llvm.ptr<1>, %[[B:.*]]: i32, %[[SQ:.*]]: i32, %[[SKV:.*]]: i32, %[[OS0:.*]]: i64, %[[OS1:.*]]: i64, %[[OS2:.*]]: i64, %[[LS0:.*]]: i64, %[[LS1:.*]]: i64, %[[SCALE:.*]]: f32) kernel attributes {nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32}
 // CHECK: %[[WORK:.*]] = arith.index_cast %block_id_x : index to i32
 // CHECK: scf.if
 // CHECK: %[[QFULL0:.*]] = fa4.mbarrier.get %c0_i32 offset 212992
@@ -323,7 +323,7 @@ func.func @mha_causal_lse_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128x
 // (so 2 * 2 + 4 * 4 mbarriers: Q full 0 and 1, Q empty 2 and 3, K full
 // 4 + slot, V full 8 + slot, K empty 12 + slot, V empty 16 + slot), m64n176
 // with K = 64, P V m64n64.
-// CHECK: gpu.func @fa4_fa3_mha_none_f16_d64_sm_90a(%{{.*}}: !fa4.tensor_map, %{{.*}}: !fa4.tensor_map, %{{.*}}: !fa4.tensor_map, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f32)
+// CHECK: gpu.func @fa4_hopper_mha_none_f16_d64_sm_90a(%{{.*}}: !fa4.tensor_map, %{{.*}}: !fa4.tensor_map, %{{.*}}: !fa4.tensor_map, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f32)
 // CHECK: fa4.mbarrier.init %{{.*}} count 1
 // CHECK: fa4.mbarrier.init %{{.*}} count 128
 // CHECK: fa4.mbarrier.init %{{.*}} count 1

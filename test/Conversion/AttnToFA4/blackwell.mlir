@@ -9,7 +9,7 @@
 // O leaves by TMA: its tensor map (128-row boxes of 64 columns) comes
 // last; LSE by pointer.
 // CHECK-SAME: params = ["tmap:q:1x128x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", {{.*}}, "f32:scale_log2", "tmap:o:1x128x1x64:128"]
-// CHECK: gpu.func @fa4_fa4_fa4_d128_sm_100a(
+// CHECK: gpu.func @fa4_blackwell_fa4_d128_sm_100a(
 // CHECK-SAME: nvvm.maxntid = array<i32: 512, 1, 1>
 // The MMA warp (warp 13: two softmax warpgroups and the correction
 // warpgroup come first, then the load warp) allocates the planned 512

@@ -8,7 +8,7 @@
 // themselves (+2% at d = 64, Sq = 4096, D-38). The
 // looped twin keeps no such branch: across its work loop it made ptxas
 // spill (28-32 B in the d = 128 causal and d = 256 twins).
-// CHECK-LABEL: gpu.func @fa4_fa3_plain_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_plain_sm_90a(
 // CHECK: ^bb0(%[[CONSUMER:.*]]: i32, %{{.*}}: i32):
 // CHECK: %[[ROWS:.*]] = arith.muli %[[CONSUMER]], %c64_i32 : i32
 // CHECK-NEXT: %[[FIRST:.*]] = arith.addi %{{.*}}, %[[ROWS]] : i32
@@ -22,7 +22,7 @@
 // CHECK: fa4.softmax
 // CHECK: fa4.epilogue.stage
 // CHECK: gpu.return
-// CHECK-LABEL: gpu.func @fa4_fa3_plain_sm_90a_persistent(
+// CHECK-LABEL: gpu.func @fa4_hopper_plain_sm_90a_persistent(
 // CHECK-NOT: arith.cmpi sge
 // CHECK: gpu.return
 func.func @plain(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
@@ -34,7 +34,7 @@ func.func @plain(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: ten
 
 // Under a window mask the branch made ptxas spill 4 B at d = 96 and 128:
 // every consumer runs its tile.
-// CHECK-LABEL: gpu.func @fa4_fa3_window_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_window_sm_90a(
 // CHECK-NOT: arith.cmpi sge
 // CHECK: gpu.return
 func.func @window(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {

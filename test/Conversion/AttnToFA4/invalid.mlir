@@ -4,7 +4,7 @@
 // `fa4-opt --attn-plan-pipeline=chip=sm_90a` prints for a 4-head d = 64 bf16
 // op (the first case, which lowers).
 
-// CHECK: gpu.func @fa4_fa3_control_sm_90a(
+// CHECK: gpu.func @fa4_hopper_control_sm_90a(
 // The plan attn-plan-pipeline{chip=sm_90a} prints for this op lowers; every
 // case below changes one field of it.
 func.func @control(%q: tensor<1x128x4x64xbf16>) -> tensor<1x128x4x64xbf16> {

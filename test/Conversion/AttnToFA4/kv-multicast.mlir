@@ -21,7 +21,7 @@
 // CHECK-SAME: persistent = {
 // CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
-// CHECK-LABEL: gpu.func @fa4_fa3_prefill_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_prefill_sm_90a(
 // CHECK-SAME: %[[Q:[a-z0-9]+]]: !fa4.tensor_map, %[[K:[a-z0-9]+]]: !fa4.tensor_map, %[[V:[a-z0-9]+]]: !fa4.tensor_map
 // CHECK: %[[BLOCK:.*]] = gpu.block_id x
 // CHECK: %[[BLOCKI:.*]] = arith.index_cast %[[BLOCK]]
@@ -57,7 +57,7 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.return
 // The looped twin (up to 4096 keys) in pairs (the fourth case shows how).
-// CHECK-LABEL: gpu.func @fa4_fa3_prefill_sm_90a_persistent(
+// CHECK-LABEL: gpu.func @fa4_hopper_prefill_sm_90a_persistent(
 // CHECK: fa4.cluster.sync
 // CHECK: multicast 3
 // CHECK: gpu.return
@@ -68,9 +68,9 @@
 // NOTWIN-SAME: persistent = {
 // NOTWIN-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 1, 1, 1>
 // NOTWIN-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
-// NOTWIN-LABEL: gpu.func @fa4_fa3_prefill_sm_90a(
+// NOTWIN-LABEL: gpu.func @fa4_hopper_prefill_sm_90a(
 // NOTWIN: multicast 3
-// NOTWIN-LABEL: gpu.func @fa4_fa3_prefill_sm_90a_persistent(
+// NOTWIN-LABEL: gpu.func @fa4_hopper_prefill_sm_90a_persistent(
 // NOTWIN-NOT: multicast
 // NOTWIN-NOT: in_cta
 // NOTWIN-NOT: fa4.cluster.sync
@@ -79,7 +79,7 @@
 // OFF: attn.attention
 // OFF-SAME: cluster = array<i64: 1, 1, 1>
 // OFF-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"]
-// OFF-LABEL: gpu.func @fa4_fa3_prefill_sm_90a(
+// OFF-LABEL: gpu.func @fa4_hopper_prefill_sm_90a(
 // OFF-NOT: multicast
 // OFF-NOT: fa4.cluster.sync
 // OFF: gpu.return
@@ -108,31 +108,31 @@ func.func @prefill(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: t
 // CHECK-LABEL: func.func @shallow(
 // CHECK: attn.attention
 // CHECK-SAME: cluster = array<i64: 1, 1, 1>
-// CHECK-LABEL: gpu.func @fa4_fa3_causal_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_causal_sm_90a(
 // CHECK: fa4.cluster.sync
 // CHECK: fa4.tma.load {{.*}} multicast 3
 // CHECK: fa4.mbarrier.arrive %{{.*}} in_cta %{{.*}} count 32 cta_scope
-// CHECK-LABEL: gpu.func @fa4_fa3_causal_sm_90a_persistent(
+// CHECK-LABEL: gpu.func @fa4_hopper_causal_sm_90a_persistent(
 // CHECK-NOT: multicast
 // CHECK-NOT: fa4.cluster.sync
-// CHECK-LABEL: gpu.func @fa4_fa3_shallow_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_shallow_sm_90a(
 // CHECK-NOT: multicast
-// CHECK-LABEL: gpu.func @fa4_fa3_shallow_sm_90a_persistent(
+// CHECK-LABEL: gpu.func @fa4_hopper_shallow_sm_90a_persistent(
 // kv-multicast-causal=false, or a bound past the kernel's 4097 keys: one
 // CTA per work tile.
 // NOCAUSAL-LABEL: func.func @causal(
 // NOCAUSAL: attn.attention
 // NOCAUSAL-SAME: cluster = array<i64: 1, 1, 1>
-// NOCAUSAL-LABEL: gpu.func @fa4_fa3_causal_sm_90a(
+// NOCAUSAL-LABEL: gpu.func @fa4_hopper_causal_sm_90a(
 // NOCAUSAL-NOT: multicast
 // NOCAUSAL-NOT: fa4.cluster.sync
-// NOCAUSAL-LABEL: gpu.func @fa4_fa3_causal_sm_90a_persistent(
+// NOCAUSAL-LABEL: gpu.func @fa4_hopper_causal_sm_90a_persistent(
 // MIN8K-LABEL: func.func @causal(
 // MIN8K: attn.attention
 // MIN8K-SAME: cluster = array<i64: 1, 1, 1>
-// MIN8K-LABEL: gpu.func @fa4_fa3_causal_sm_90a(
+// MIN8K-LABEL: gpu.func @fa4_hopper_causal_sm_90a(
 // MIN8K-NOT: multicast
-// MIN8K-LABEL: gpu.func @fa4_fa3_causal_sm_90a_persistent(
+// MIN8K-LABEL: gpu.func @fa4_hopper_causal_sm_90a_persistent(
 // CAUSAL-LABEL: func.func @causal(
 // CAUSAL: attn.attention
 // CAUSAL-SAME: cluster = array<i64: 2, 1, 1>
@@ -155,15 +155,15 @@ func.func @shallow(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: ten
 // CHECK: attn.attention
 // CHECK-SAME: cluster = array<i64: 1, 1, 1>
 // CHECK-SAME: max_seq_kv = 512
-// CHECK-LABEL: gpu.func @fa4_fa3_causal_d256_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_causal_d256_sm_90a(
 // CHECK-NOT: multicast
-// CHECK-LABEL: gpu.func @fa4_fa3_causal_d256_sm_90a_persistent(
+// CHECK-LABEL: gpu.func @fa4_hopper_causal_d256_sm_90a_persistent(
 // CAUSAL-LABEL: func.func @causal_d256(
 // CAUSAL: attn.attention
 // CAUSAL-SAME: cluster = array<i64: 2, 1, 1>
-// CAUSAL-LABEL: gpu.func @fa4_fa3_causal_d256_sm_90a(
+// CAUSAL-LABEL: gpu.func @fa4_hopper_causal_d256_sm_90a(
 // CAUSAL: multicast 3
-// CAUSAL-LABEL: gpu.func @fa4_fa3_causal_d256_sm_90a_persistent(
+// CAUSAL-LABEL: gpu.func @fa4_hopper_causal_d256_sm_90a_persistent(
 func.func @causal_d256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %v: tensor<?x?x8x256xbf16>) -> tensor<?x?x8x256xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16> -> tensor<?x?x8x256xbf16>
   return %o : tensor<?x?x8x256xbf16>
@@ -181,9 +181,9 @@ func.func @causal_d256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %
 // CHECK: attn.attention
 // CHECK-SAME: cluster = array<i64: 1, 1, 1>
 // CHECK-NOT: persistent =
-// CHECK-LABEL: gpu.func @fa4_fa3_causal_d256_4096_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_causal_d256_4096_sm_90a(
 // CHECK: multicast 3
-// CHECK-LABEL: gpu.func @fa4_fa3_causal_d256_1024_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_causal_d256_1024_sm_90a(
 // CHECK-NOT: multicast
 // CHECK: gpu.return
 // MIN8K-LABEL: func.func @causal_d256_4096(
@@ -201,7 +201,7 @@ func.func @causal_d256_1024(%q: tensor<2x1024x8x256xbf16>, %k: tensor<2x1024x8x2
 // -----
 
 // Persistent at every Skv: no kernel with one work tile per CTA, no pair.
-// CHECK-LABEL: gpu.func @fa4_fa3_decode_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_decode_sm_90a(
 // CHECK-NOT: multicast
 // CHECK: gpu.return
 func.func @decode(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %v: tensor<1x32768x8x128xbf16>) -> tensor<1x1x32x128xbf16> {
@@ -218,7 +218,7 @@ func.func @decode(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %
 // CHECK: attn.attention
 // CHECK-SAME: persistent = {
 // CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = {{[0-9]+}} : i64, grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
-// CHECK-LABEL: gpu.func @fa4_fa3_twin_sm_90a_persistent(
+// CHECK-LABEL: gpu.func @fa4_hopper_twin_sm_90a_persistent(
 // CHECK: %[[BLOCK:.*]] = arith.index_cast %block_id_x
 // CHECK: %[[GRID:.*]] = arith.index_cast %grid_dim_x
 // CHECK-NEXT: %{{.*}} = arith.divui %[[BLOCK]], %c2_i32

@@ -10,7 +10,7 @@
 // for the block's remaining tiles: K full (4 + slot), its turn and the
 // next's, K empty (8 + slot), V full (6 + slot), V empty (10 + slot);
 // then its epilogue.
-// CHECK-LABEL: gpu.func @fa4_fa3_causal_d256_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_causal_d256_sm_90a(
 // CHECK-SAME: %{{[a-z0-9]+}}: i32, %[[SQ:[a-z0-9]+]]: i32, %[[SKV:[a-z0-9]+]]: i32,
 // CHECK: } else {
 // CHECK-NEXT: %[[QFULL:.*]] = fa4.mbarrier.get %{{.*}} offset 229376
@@ -62,7 +62,7 @@
 // both consumers: there the trailing turns cost more than the GEMMs they
 // save (D-22). Its last P V is followed by the
 // epilogue's staging offset, with no loop of turns between.
-// CHECK-LABEL: gpu.func @fa4_fa3_causal_d256_sm_90a_persistent(
+// CHECK-LABEL: gpu.func @fa4_hopper_causal_d256_sm_90a_persistent(
 // CHECK: fa4.mma %{{.*}}#3, %{{.*}}, %{{.*}}#0 : !fa4.frag<64x64xbf16>
 // CHECK-NEXT: fa4.mma.wait
 // CHECK-NEXT: arith.addi %{{.*}}, %c10_i32 : i32
@@ -82,7 +82,7 @@ func.func @causal_d256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %
 
 // Without a mask every consumer sees every key: one count, no trailing
 // turns; the loop runs to the block's count.
-// CHECK-LABEL: gpu.func @fa4_fa3_none_d256_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_none_d256_sm_90a(
 // CHECK: } else {
 // CHECK-NEXT: %[[QFULL:.*]] = fa4.mbarrier.get %{{.*}} offset
 // CHECK-NEXT: fa4.mbarrier.wait %[[QFULL]] parity %c0_i32
@@ -98,7 +98,7 @@ func.func @none_d256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %v:
 
 // A window's right bound ends keys at a diagonal too (here 32 keys past
 // it): the consumer's keyEnd is min(Skv, last own row + Skv - Sq + 33).
-// CHECK-LABEL: gpu.func @fa4_fa3_right_window_d256_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_right_window_d256_sm_90a(
 // CHECK-SAME: %{{[a-z0-9]+}}: i32, %[[SQ:[a-z0-9]+]]: i32, %[[SKV:[a-z0-9]+]]: i32,
 // The consumer's Q full is barrier `consumer` (a block argument).
 // CHECK: %[[QFULL:.*]] = fa4.mbarrier.get %arg{{[0-9]+}} offset 229376

@@ -16,12 +16,12 @@
 // At d = 128 without a mask the twin has its own plan (128-key tiles) and
 // so its own launch: its parameters' K/V boxes, block, grid (in pairs
 // too, kv-multicast-twin) and shared memory.
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_dynamic_sm_90a_module::@fa4_fa3_dynamic_sm_90a_persistent,
+// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_hopper_dynamic_sm_90a_module::@fa4_hopper_dynamic_sm_90a_persistent,
 // CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = 197664 : i64, grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]], params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", {{.*}}]}, max_seq_kv = 2048 : i64}
-// CHECK: gpu.func @fa4_fa3_dynamic_sm_90a(
+// CHECK: gpu.func @fa4_hopper_dynamic_sm_90a(
 // CHECK-NOT: gpu.grid_dim
 // CHECK: gpu.return
-// CHECK: gpu.func @fa4_fa3_dynamic_sm_90a_persistent(
+// CHECK: gpu.func @fa4_hopper_dynamic_sm_90a_persistent(
 // CHECK: gpu.grid_dim x
 // CHECK: fa4.warp_specialize
 // CHECK: scf.for
@@ -35,7 +35,7 @@ func.func @dynamic(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: t
 // A static Skv at or under the bound: one kernel, looped (no twin).
 // CHECK-LABEL: func @short_static
 // CHECK: fa4.abi = {{{.*}}persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2147483647 : i64}
-// CHECK: gpu.func @fa4_fa3_short_static_sm_90a(
+// CHECK: gpu.func @fa4_hopper_short_static_sm_90a(
 // CHECK: gpu.grid_dim x
 // CHECK: gpu.return
 // CHECK-NOT: gpu.func
@@ -50,7 +50,7 @@ func.func @short_static(%q: tensor<2x1024x8x64xbf16>, %k: tensor<2x2048x8x64xbf1
 // tile, no loop, no rule.
 // CHECK-LABEL: func @long_static
 // CHECK-NOT: persistent =
-// CHECK: gpu.func @fa4_fa3_long_static_sm_90a(
+// CHECK: gpu.func @fa4_hopper_long_static_sm_90a(
 // CHECK-NOT: gpu.grid_dim
 // CHECK: gpu.return
 // CHECK-NOT: gpu.func
@@ -67,17 +67,17 @@ func.func @long_static(%q: tensor<1x4096x8x128xbf16>, %k: tensor<1x4096x8x128xbf
 // tiles, 384 threads, room to stage O) up to Skv = 512, where it measured
 // faster (D-19); window masks, unmeasured, keep one kernel.
 // DEFAULT-LABEL: func @dynamic
-// DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_fa3_dynamic_sm_90a_persistent, launch = {{{.*}}}, max_seq_kv = 4096 : i64}
+// DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_hopper_dynamic_sm_90a_persistent, launch = {{{.*}}}, max_seq_kv = 4096 : i64}
 // CHECK-LABEL: func @depth256
 // DEFAULT-LABEL: func @depth256
-// DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_fa3_depth256_sm_90a_persistent, launch = {block = array<i64: 384, 1, 1>, {{.*}}params = ["tmap:q:1x64x1x64:128", "tmap:k:1x64x1x64:128", "tmap:v:1x64x1x64:128", {{.*}}]}, max_seq_kv = 512 : i64}
-// DEFAULT: gpu.func @fa4_fa3_depth256_sm_90a(
-// DEFAULT: gpu.func @fa4_fa3_depth256_sm_90a_persistent(
+// DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_hopper_depth256_sm_90a_persistent, launch = {block = array<i64: 384, 1, 1>, {{.*}}params = ["tmap:q:1x64x1x64:128", "tmap:k:1x64x1x64:128", "tmap:v:1x64x1x64:128", {{.*}}]}, max_seq_kv = 512 : i64}
+// DEFAULT: gpu.func @fa4_hopper_depth256_sm_90a(
+// DEFAULT: gpu.func @fa4_hopper_depth256_sm_90a_persistent(
 // DEFAULT-NOT: gpu.func
 // CHECK-LABEL: func @window
 // DEFAULT-LABEL: func @window
 // DEFAULT-NOT: persistent =
-// DEFAULT: gpu.func @fa4_fa3_window_sm_90a(
+// DEFAULT: gpu.func @fa4_hopper_window_sm_90a(
 // DEFAULT-NOT: gpu.func
 func.func @depth256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %v: tensor<?x?x8x256xbf16>) -> tensor<?x?x8x256xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16> -> tensor<?x?x8x256xbf16>

@@ -21,7 +21,7 @@
 // CHECK-LABEL: func @causal
 // CHECK: fa4.abi = {{{.*}}grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
 // CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2147483647 : i64}
-// CHECK: gpu.func @fa4_fa3_causal_sm_90a(
+// CHECK: gpu.func @fa4_hopper_causal_sm_90a(
 // CHECK: %[[ROWBLOCKS:.*]] = arith.divui %{{.*}}, %c128_i32 : i32
 // CHECK-NEXT: %[[HB:.*]] = arith.muli %{{.*}}, %c6_i32 : i32
 // CHECK-NEXT: %[[NUMWORK:.*]] = arith.muli %[[ROWBLOCKS]], %[[HB]] : i32
@@ -187,7 +187,7 @@ func.func @causal(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: te
 // (row block = work % ceil_div(Sq, 128), then head and batch), so CTAs
 // running together share K and V in L2; nothing is reversed.
 // CHECK-LABEL: func @no_mask
-// CHECK: gpu.func @fa4_fa3_no_mask_sm_90a(
+// CHECK: gpu.func @fa4_hopper_no_mask_sm_90a(
 // CHECK: %[[ROWBLOCKS:.*]] = arith.divui %{{.*}}, %c128_i32 : i32
 // CHECK: fa4.warp_specialize
 // CHECK: scf.for %[[W:.*]] = %{{.*}} iter_args

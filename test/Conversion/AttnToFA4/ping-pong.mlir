@@ -6,7 +6,7 @@
 // threads (the two consumer warpgroups). Consumer 1 grants consumer 0 the
 // first turn; consumer 0 takes one more turn after the loop, so every
 // arrive is matched by a sync before exit.
-// CHECK-LABEL: gpu.func @fa4_fa3_turns_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_turns_sm_90a(
 // CHECK: fa4.warp_specialize warpgroups [1, 2] registers [24, 240]
 // CHECK: }, {
 // CHECK-NEXT: ^bb0(%[[CONSUMER:.*]]: i32, %{{.*}}: i32):
@@ -43,7 +43,7 @@
 // barrier is the one after mbarrier initialisation, and the only named
 // barrier the one each consumer's own warpgroup (128 threads) meets at
 // before its TMA store of O.
-// NOPP-LABEL: gpu.func @fa4_fa3_turns_sm_90a(
+// NOPP-LABEL: gpu.func @fa4_hopper_turns_sm_90a(
 // NOPP: gpu.barrier
 // NOPP-NOT: nvvm.barrier
 // NOPP: fa4.mma

@@ -9,7 +9,7 @@
 // three consumers' 384.
 // CHECK: fa4.abi = {{{.*}}block = array<i64: 512, 1, 1>
 // CHECK-SAME: grid = {{\[}}["ceil_div:sq:192", "hq", "b"], ["1"], ["1"]]
-// CHECK-LABEL: gpu.func @fa4_fa3_three_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_three_sm_90a(
 // CHECK-SAME: nvvm.maxntid = array<i32: 512, 1, 1>
 // CHECK-COUNT-3: fa4.mbarrier.init %{{.*}} count 128
 // CHECK: fa4.mbarrier.init %{{.*}} count 384

@@ -13,7 +13,7 @@
 // CHECK: alignment = {k = array<i64: 16, 16>, lse = array<i64: 4, 4>, o = array<i64: 16, 16>,
 // CHECK-SAME: dynamic_smem_bytes = 213120
 // CHECK-SAME: params = ["tmap:q:1x64x1x64:128", {{.*}}, "ptr:o", "ptr:lse", {{.*}}, "f32:scale_log2", "tmap:o:1x64x1x64:128"]
-// CHECK: gpu.func @fa4_fa3_plain_sm_90a({{.*}}%[[OMAP:arg14]]: !fa4.tensor_map)
+// CHECK: gpu.func @fa4_hopper_plain_sm_90a({{.*}}%[[OMAP:arg14]]: !fa4.tensor_map)
 // Consumer c stages its 64 x 128 tile over its own Q tile (plan: oStaging
 // aliases q at 0; 16 KB per consumer), writes LSE directly, meets its own
 // warpgroup at named barrier 4 + c (128 threads), and its first thread
@@ -41,7 +41,7 @@
 // and its first thread issues both boxes' stores without waiting for them;
 // the CTA waits for the last ones before it exits. (A causal mask at this
 // Dv gets no twin: the plain kernel measured faster; hopper-isa.mlir.)
-// CHECK: gpu.func @fa4_fa3_plain_sm_90a_persistent(
+// CHECK: gpu.func @fa4_hopper_plain_sm_90a_persistent(
 // CHECK-NOT: fa4.epilogue {{.*}} to %arg3[
 // CHECK: fa4.lse.store
 // CHECK-NEXT: fa4.epilogue.stage %{{.*}}, %{{.*}} to 0 plus %[[TSTAGE:.*]] of bf16 : !fa4.frag<64x128xf32>, <64xf32>
@@ -112,13 +112,13 @@ func.func @decode(%q: tensor<4x1x32x128xbf16>, %k: tensor<4x8192x8x128xbf16>, %v
 // (tma-store-o=0), the twin is built all the same.
 // CHECK-LABEL: func @causal_d128
 // CHECK: dynamic_smem_bytes = 197664
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_causal_d128_sm_90a_module::@fa4_fa3_causal_d128_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 4096 : i64}
-// CHECK: gpu.func @fa4_fa3_causal_d128_sm_90a(
-// CHECK: gpu.func @fa4_fa3_causal_d128_sm_90a_persistent(
+// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_hopper_causal_d128_sm_90a_module::@fa4_hopper_causal_d128_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 4096 : i64}
+// CHECK: gpu.func @fa4_hopper_causal_d128_sm_90a(
+// CHECK: gpu.func @fa4_hopper_causal_d128_sm_90a_persistent(
 // CHECK: fa4.epilogue.stage {{.*}} to 0 plus %{{.*}} of bf16 :
 // OFF-LABEL: func @causal_d128
-// OFF: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_causal_d128_sm_90a_module::@fa4_fa3_causal_d128_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 4096 : i64}
-// OFF: gpu.func @fa4_fa3_causal_d128_sm_90a_persistent(
+// OFF: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_hopper_causal_d128_sm_90a_module::@fa4_hopper_causal_d128_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 4096 : i64}
+// OFF: gpu.func @fa4_hopper_causal_d128_sm_90a_persistent(
 func.func @causal_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
   return %o : tensor<?x?x6x128xbf16>
@@ -137,7 +137,7 @@ func.func @causal_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %
 // exits.
 // CHECK-LABEL: func @deep
 // CHECK: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = 214016
-// CHECK: gpu.func @fa4_fa3_deep_sm_90a_persistent(
+// CHECK: gpu.func @fa4_hopper_deep_sm_90a_persistent(
 // CHECK-NOT: fa4.epilogue {{.*}} to %arg3[
 // CHECK: fa4.lse.store
 // CHECK: scf.if

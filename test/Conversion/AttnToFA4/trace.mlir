@@ -7,7 +7,7 @@
 // the seven stamps, its SM and the number of epilogue stamps after them
 // (none here) as 32-bit words over its first nine LSE rows, each row only
 // below Sq.
-// CHECK-LABEL: gpu.func @fa4_fa3_traced_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_traced_sm_90a(
 // CHECK: fa4.warp_specialize
 // CHECK: }, {
 // CHECK: %[[ROLE:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
@@ -31,7 +31,7 @@
 // The looped twin (O staged over its Q tile, two Q buffers) adds its
 // epilogue's stamps after the count (3): after the LSE, after staging,
 // and after the meeting and the stores' issue; 9 + 3 = 12 words.
-// CHECK-LABEL: gpu.func @fa4_fa3_traced_sm_90a_persistent(
+// CHECK-LABEL: gpu.func @fa4_hopper_traced_sm_90a_persistent(
 // CHECK: fa4.lse.store
 // CHECK-NEXT: %[[LSE:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
 // CHECK-NEXT: arith.trunci

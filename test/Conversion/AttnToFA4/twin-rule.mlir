@@ -12,11 +12,11 @@
 // CHECK-LABEL: func @causal_d128_no_room
 // CHECK: dynamic_smem_bytes = 229552
 // CHECK-NOT: persistent =
-// CHECK: gpu.func @fa4_fa3_causal_d128_no_room_sm_90a(
-// CHECK-NOT: gpu.func @fa4_fa3_causal_d128_no_room_sm_90a_persistent(
+// CHECK: gpu.func @fa4_hopper_causal_d128_no_room_sm_90a(
+// CHECK-NOT: gpu.func @fa4_hopper_causal_d128_no_room_sm_90a_persistent(
 // ASKED: dynamic_smem_bytes = 229552
-// ASKED-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_fa3_causal_d128_no_room_sm_90a_module::@fa4_fa3_causal_d128_no_room_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 2048 : i64}
-// ASKED: gpu.func @fa4_fa3_causal_d128_no_room_sm_90a_persistent(
+// ASKED-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_hopper_causal_d128_no_room_sm_90a_module::@fa4_hopper_causal_d128_no_room_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 2048 : i64}
+// ASKED: gpu.func @fa4_hopper_causal_d128_no_room_sm_90a_persistent(
 // ASKED-NOT: fa4.epilogue.stage
 // ASKED: fa4.epilogue %
 #config = #attn.config<chip = sm_90a, mma_m = 64, mma_k = 16, m_pack = 1,

@@ -10,13 +10,13 @@
 // at 32 alike. The d = 256 twin keeps 24 / 240 (its consumers fill them),
 // and the d = 64 kernel's three consumers their 32 / 160.
 
-// CHECK-LABEL: gpu.func @fa4_fa3_d128_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_d128_sm_90a(
 // CHECK: fa4.warp_specialize warpgroups [1, 2] registers [24, 240]
-// CHECK-LABEL: gpu.func @fa4_fa3_d128_sm_90a_persistent(
+// CHECK-LABEL: gpu.func @fa4_hopper_d128_sm_90a_persistent(
 // CHECK: fa4.warp_specialize warpgroups [1, 2] registers [40, 232]
-// FA3-LABEL: gpu.func @fa4_fa3_d128_sm_90a_persistent(
+// FA3-LABEL: gpu.func @fa4_hopper_d128_sm_90a_persistent(
 // FA3: fa4.warp_specialize warpgroups [1, 2] registers [24, 240]
-// R32-LABEL: gpu.func @fa4_fa3_d128_sm_90a_persistent(
+// R32-LABEL: gpu.func @fa4_hopper_d128_sm_90a_persistent(
 // R32: fa4.warp_specialize warpgroups [1, 2] registers [32, 232]
 func.func @d128(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> tensor<?x?x8x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16> -> tensor<?x?x8x128xbf16>
@@ -25,11 +25,11 @@ func.func @d128(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tens
 
 // -----
 
-// CHECK-LABEL: gpu.func @fa4_fa3_d256_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_d256_sm_90a(
 // CHECK: fa4.warp_specialize warpgroups [1, 2] registers [24, 240]
-// CHECK-LABEL: gpu.func @fa4_fa3_d256_sm_90a_persistent(
+// CHECK-LABEL: gpu.func @fa4_hopper_d256_sm_90a_persistent(
 // CHECK: fa4.warp_specialize warpgroups [1, 2] registers [24, 240]
-// R32-LABEL: gpu.func @fa4_fa3_d256_sm_90a_persistent(
+// R32-LABEL: gpu.func @fa4_hopper_d256_sm_90a_persistent(
 // R32: fa4.warp_specialize warpgroups [1, 2] registers [24, 240]
 func.func @d256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %v: tensor<?x?x8x256xbf16>) -> tensor<?x?x8x256xbf16> {
   %o = attn.attention %q, %k, %v : tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16>, tensor<?x?x8x256xbf16> -> tensor<?x?x8x256xbf16>
@@ -38,9 +38,9 @@ func.func @d256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %v: tens
 
 // -----
 
-// CHECK-LABEL: gpu.func @fa4_fa3_d64_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_d64_sm_90a(
 // CHECK: fa4.warp_specialize warpgroups [1, 3] registers [32, 160]
-// CHECK-LABEL: gpu.func @fa4_fa3_d64_sm_90a_persistent(
+// CHECK-LABEL: gpu.func @fa4_hopper_d64_sm_90a_persistent(
 // CHECK: fa4.warp_specialize warpgroups [1, 2] registers [40, 232]
 func.func @d64(%q: tensor<?x?x8x64xbf16>, %k: tensor<?x?x8x64xbf16>, %v: tensor<?x?x8x64xbf16>) -> tensor<?x?x8x64xbf16> {
   %o = attn.attention %q, %k, %v : tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16> -> tensor<?x?x8x64xbf16>

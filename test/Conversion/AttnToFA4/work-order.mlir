@@ -15,7 +15,7 @@
 // GQA, 8 q heads on 2 kv heads (group 4), d = 64: 256 bytes of K and V per
 // key, C = 32 MiB / 256 * 4 = 524288 (1 MiB: 16384). The producer decodes
 // its work tile first; the section's width bounds the row-block pass.
-// CHECK-LABEL: gpu.func @fa4_fa3_gqa_causal_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_gqa_causal_sm_90a(
 // CHECK-SAME: %[[B:[a-z0-9]+]]: i32, %[[SQ:[a-z0-9]+]]: i32, %[[SKV:[a-z0-9]+]]: i32,
 // CHECK: fa4.warp_specialize
 // CHECK: %[[HB:.*]] = arith.muli %[[B]], %c8_i32 : i32
@@ -26,27 +26,27 @@
 // CHECK: %[[WIDTH:.*]] = arith.minsi %[[G]], %{{.*}} : i32
 // CHECK-NEXT: %[[PASS:.*]] = arith.divui %[[WITHIN:.*]], %[[WIDTH]] : i32
 // CHECK: %[[INSEC:.*]] = arith.remui %[[WITHIN]], %[[WIDTH]] : i32
-// FLAT-LABEL: gpu.func @fa4_fa3_gqa_causal_sm_90a(
+// FLAT-LABEL: gpu.func @fa4_hopper_gqa_causal_sm_90a(
 // FLAT: fa4.warp_specialize
 // FLAT: %[[HB:.*]] = arith.muli %{{.*}}, %c8_i32 : i32
 // FLAT-NEXT: %[[PASS:.*]] = arith.divui %{{.*}}, %[[HB]] : i32
 // FLAT-NOT: arith.maxsi %{{.*}}, %c1_i32
 // FLAT: fa4.tma.load
-// SMALL-LABEL: gpu.func @fa4_fa3_gqa_causal_sm_90a(
+// SMALL-LABEL: gpu.func @fa4_hopper_gqa_causal_sm_90a(
 // SMALL: arith.divui %c16384_i32,
 // The sm_100a kernel orders its work items the same way (not yet measured
 // there): its K and V boxes hold the same 256 bytes a key.
-// SM100-LABEL: gpu.func @fa4_fa4_gqa_causal_sm_100a(
+// SM100-LABEL: gpu.func @fa4_blackwell_gqa_causal_sm_100a(
 // SM100: arith.divui %c524288_i32, %{{.*}} : i32
 // pair-row-blocks (the default): the looped twin (its static stride is
 // gridDim.x) takes row blocks R - 1 - k and k of a pair in consecutive
 // strides (pairedSlot, which FA4ConversionTests checks is a permutation);
 // the plain kernel keeps the sections. With pair-row-blocks=0 the twin
 // takes the sections too.
-// PAIRED-LABEL: gpu.func @fa4_fa3_gqa_causal_sm_90a(
+// PAIRED-LABEL: gpu.func @fa4_hopper_gqa_causal_sm_90a(
 // PAIRED: fa4.warp_specialize
 // PAIRED: arith.divui %c524288_i32, %{{.*}} : i32
-// PAIRED-LABEL: gpu.func @fa4_fa3_gqa_causal_sm_90a_persistent(
+// PAIRED-LABEL: gpu.func @fa4_hopper_gqa_causal_sm_90a_persistent(
 // PAIRED: %[[STRIDE:.*]] = arith.index_cast %grid_dim_x : index to i32
 // PAIRED: fa4.warp_specialize
 // PAIRED: scf.for
@@ -59,7 +59,7 @@
 // PAIRED: %[[ROUND:.*]] = arith.divui %[[WORK]], %[[STRIDE]] : i32
 // PAIRED-NOT: %c524288_i32
 // PAIRED: gpu.return
-// UNPAIRED-LABEL: gpu.func @fa4_fa3_gqa_causal_sm_90a_persistent(
+// UNPAIRED-LABEL: gpu.func @fa4_hopper_gqa_causal_sm_90a_persistent(
 // UNPAIRED: fa4.warp_specialize
 // UNPAIRED-NOT: arith.divui %{{.*}}, %c2_i32 : i32
 // UNPAIRED: arith.divui %c524288_i32, %{{.*}} : i32
@@ -73,12 +73,12 @@ func.func @gqa_causal(%q: tensor<?x?x8x64xbf16>, %k: tensor<?x?x2x64xbf16>, %v: 
 
 // A window mask goes by sections too (d = 128: 512 bytes a key, C =
 // 65536).
-// CHECK-LABEL: gpu.func @fa4_fa3_window_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_window_sm_90a(
 // CHECK: fa4.warp_specialize
 // CHECK: arith.divui %c65536_i32, %{{.*}} : i32
-// FLAT-LABEL: gpu.func @fa4_fa3_window_sm_90a(
+// FLAT-LABEL: gpu.func @fa4_hopper_window_sm_90a(
 // FLAT-NOT: %c65536_i32
-// SM100-LABEL: gpu.func @fa4_fa4_window_sm_100a(
+// SM100-LABEL: gpu.func @fa4_blackwell_window_sm_100a(
 // SM100: arith.divui %c65536_i32, %{{.*}} : i32
 func.func @window(%q: tensor<?x?x4x128xbf16>, %k: tensor<?x?x4x128xbf16>, %v: tensor<?x?x4x128xbf16>) -> tensor<?x?x4x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<window(128, 0)>} : tensor<?x?x4x128xbf16>, tensor<?x?x4x128xbf16>, tensor<?x?x4x128xbf16> -> tensor<?x?x4x128xbf16>
@@ -91,14 +91,14 @@ func.func @window(%q: tensor<?x?x4x128xbf16>, %k: tensor<?x?x4x128xbf16>, %v: te
 // stay adjacent (row block = work % R, pair = work / R), no sections. (At
 // d = 128 the kernel's CTAs go in pairs, kv-multicast: its work items are
 // 256-row pairs of blocks.)
-// CHECK-LABEL: gpu.func @fa4_fa3_none_sm_90a(
+// CHECK-LABEL: gpu.func @fa4_hopper_none_sm_90a(
 // CHECK: fa4.warp_specialize
 // CHECK: %[[R:.*]] = arith.divui %{{.*}}, %c256_i32 : i32
 // CHECK-NEXT: %[[RB:.*]] = arith.remui %{{.*}}, %[[R]] : i32
 // CHECK-NEXT: %[[PAIR:.*]] = arith.divui %{{.*}}, %[[R]] : i32
 // CHECK-NOT: arith.divui %c65536_i32
 // CHECK: gpu.return
-// SM100-LABEL: gpu.func @fa4_fa4_none_sm_100a(
+// SM100-LABEL: gpu.func @fa4_blackwell_none_sm_100a(
 // SM100-NOT: arith.divui %c65536_i32
 // SM100: gpu.return
 func.func @none(%q: tensor<?x?x4x128xbf16>, %k: tensor<?x?x4x128xbf16>, %v: tensor<?x?x4x128xbf16>) -> tensor<?x?x4x128xbf16> {
