@@ -65,7 +65,7 @@ TEST(WgmmaDescriptorTest, KMajorSwizzle128KnownValue) {
 }
 
 TEST(WgmmaDescriptorTest, HopperLoweringConstantsAreUnchanged) {
-  // The constants test/Conversion/AttnToHopper/basic.mlir checks, with the
+  // The constants test/Conversion/FA4ToNVVM/mma.mlir checks, with the
   // start address left to the runtime OR: the K-major descriptor (LBO 16,
   // SBO 1024) and MN-major V descriptors whose LBO is one box of BN keys
   // (BN x 128 bytes) for BN = 176, 128 and 80.
