@@ -42,10 +42,9 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
     ConvertAttnToFA4Options kernelOptions;
     ConvertFA4ToNVVMOptions nvvmOptions;
     auto lowering = std::tie(kernelOptions, nvvmOptions);
-#define FA4_PASS_OPTION(PASS, TYPE, NAME, ARGUMENT, DEFAULT, DESCRIPTION)      \
+#define FA4_PASS_OPTION_USE(PASS, NAME)                                        \
   std::get<PASS##Options &>(lowering).NAME = options.NAME;
 #include "fa4/Conversion/PassOptions.inc"
-#undef FA4_PASS_OPTION
     kernelOptions.structure =
         kernel == KernelKind::Hopper ? "hopper" : "blackwell";
     pm.addPass(createConvertAttnToFA4(kernelOptions));

@@ -44,7 +44,6 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
   Option<TYPE> NAME{*this, ARGUMENT, llvm::cl::desc(DESCRIPTION),              \
                     llvm::cl::init(DEFAULT)};
 #include "fa4/Conversion/PassOptions.inc"
-#undef FA4_PASS_OPTION
   Option<bool> decodeVariants{
       *this, "decode-variants",
       llvm::cl::desc("fa3/fa4 kernels of unknown, unhinted query length: "

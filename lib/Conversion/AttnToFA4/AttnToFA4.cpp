@@ -39,14 +39,12 @@ private:
   /// The pass's options as the struct the kernel builders take.
   ConvertAttnToFA4Options options() const {
     ConvertAttnToFA4Options values;
-#define FA4_PASS_OPTION(PASS, TYPE, NAME, ARGUMENT, DEFAULT, DESCRIPTION)      \
-  FA4_COPY_##PASS(NAME)
+#define FA4_PASS_OPTION_USE(PASS, NAME) FA4_COPY_##PASS(NAME)
 #define FA4_COPY_ConvertAttnToFA4(NAME) values.NAME = NAME;
 #define FA4_COPY_ConvertFA4ToNVVM(NAME)
 #include "fa4/Conversion/PassOptions.inc"
 #undef FA4_COPY_ConvertFA4ToNVVM
 #undef FA4_COPY_ConvertAttnToFA4
-#undef FA4_PASS_OPTION
     values.structure = structure;
     return values;
   }

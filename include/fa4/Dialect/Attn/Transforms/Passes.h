@@ -8,80 +8,47 @@
 #include "mlir/Pass/Pass.h"
 
 #include <string>
+#include <tuple>
 
 namespace fa4::attn {
 
 #define GEN_PASS_DECL
 #include "fa4/Dialect/Attn/Transforms/Passes.h.inc"
 
-/// The chip and the size hints: the options of every pipeline that plans
-/// (attn-plan-pipeline here, fa4-compile in fa4/Pipelines).
+/// The planning passes' options (attn-select-config, attn-plan-splitk,
+/// attn-plan-smem: the chip, the size hints, the overrides), declared once in
+/// Passes.td: the options of every pipeline that plans (attn-plan-pipeline
+/// here, fa4-compile in fa4/Pipelines).
 template <typename Derived>
 struct PlanOptionsBase : public mlir::PassPipelineOptions<Derived> {
   using PassOptions = mlir::detail::PassOptions;
-  PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("sm_100a (default) or sm_90a"),
-      llvm::cl::init("sm_100a")};
-  PassOptions::Option<int64_t> batchHint{
-      *this, "batch-hint", llvm::cl::desc("Expected dynamic batch size"),
-      llvm::cl::init(-1)};
-  PassOptions::Option<int64_t> seqQHint{
-      *this, "seq-q-hint", llvm::cl::desc("Expected dynamic query length"),
-      llvm::cl::init(-1)};
-  PassOptions::Option<int64_t> seqKVHint{
-      *this, "seq-kv-hint", llvm::cl::desc("Expected dynamic key/value length"),
-      llvm::cl::init(-1)};
-  PassOptions::Option<int64_t> blockN{
-      *this, "block-n",
-      llvm::cl::desc("Keys per KV tile in place of the planner's choice "
-                     "(0: the planner's)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> causalBlockN{
-      *this, "causal-block-n",
-      llvm::cl::desc("sm_90a, causal mask: at most this many keys per KV "
-                     "tile (0: no cap; default 128, measured faster)"),
-      llvm::cl::init(kDefaultCausalBlockN)};
-  PassOptions::Option<int64_t> consumerWarpgroups{
-      *this, "consumer-warpgroups",
-      llvm::cl::desc("sm_90a prefill: consumer warpgroups of 64 rows, 2 "
-                     "(BM = 128) or 3 (BM = 192, Dv <= 128); 0: the "
-                     "planner's (three at d <= 64 where the kernel runs "
-                     "past 2048 keys, its looped twin keeping two)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> splitKPartitions{
-      *this, "split-k-partitions",
-      llvm::cl::desc("Split-K partitions per work item in place of the "
-                     "planner's rule (0: the planner's)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<bool> splitKWorkspace{
-      *this, "split-k-workspace",
-      llvm::cl::desc("Combine split-K partials through the global "
-                     "workspace even when they fit a cluster"),
-      llvm::cl::init(false)};
-  PassOptions::Option<int64_t> maxKvStages{
-      *this, "max-kv-stages",
-      llvm::cl::desc("At most this many K/V ring slots (0: as many as fit)"),
-      llvm::cl::init(0)};
+#define FA4_PASS_OPTION(PASS, TYPE, NAME, ARGUMENT, DEFAULT, DESCRIPTION)      \
+  PassOptions::Option<TYPE> NAME{*this, ARGUMENT,                              \
+                                 llvm::cl::desc(DESCRIPTION),                  \
+                                 llvm::cl::init(DEFAULT)};
+#include "fa4/Dialect/Attn/Transforms/PlanOptions.inc"
 };
 
 struct PlanPipelineOptions : public PlanOptionsBase<PlanPipelineOptions> {};
 
 /// attn-select-config, attn-plan-splitk, attn-plan-tmem,
-/// attn-select-swizzle, attn-plan-smem, in that order.
-void buildPlanPipeline(mlir::OpPassManager &pm, llvm::StringRef chip,
-                       int64_t batchHint, int64_t seqQHint, int64_t seqKVHint,
-                       int64_t blockN = 0, int64_t splitKPartitions = 0,
-                       bool splitKWorkspace = false,
-                       int64_t causalBlockN = kDefaultCausalBlockN,
-                       int64_t maxKvStages = 0, int64_t consumerWarpgroups = 0);
-
+/// attn-select-swizzle, attn-plan-smem, in that order, each with its
+/// options as `options` gives them.
 template <typename Derived>
 void buildPlanPipeline(mlir::OpPassManager &pm,
                        const PlanOptionsBase<Derived> &options) {
-  buildPlanPipeline(pm, options.chip, options.batchHint, options.seqQHint,
-                    options.seqKVHint, options.blockN, options.splitKPartitions,
-                    options.splitKWorkspace, options.causalBlockN,
-                    options.maxKvStages, options.consumerWarpgroups);
+  AttnSelectConfigOptions config;
+  AttnPlanSplitKOptions splitK;
+  AttnPlanSmemOptions smem;
+  auto plans = std::tie(config, splitK, smem);
+#define FA4_PASS_OPTION_USE(PASS, NAME)                                        \
+  std::get<PASS##Options &>(plans).NAME = options.NAME;
+#include "fa4/Dialect/Attn/Transforms/PlanOptions.inc"
+  pm.addPass(createAttnSelectConfig(config));
+  pm.addPass(createAttnPlanSplitK(splitK));
+  pm.addPass(createAttnPlanTmem());
+  pm.addPass(createAttnSelectSwizzle());
+  pm.addPass(createAttnPlanSmem(smem));
 }
 
 #define GEN_PASS_REGISTRATION
