@@ -23,8 +23,7 @@ template <typename Derived>
 struct PlanOptionsBase : public mlir::PassPipelineOptions<Derived> {
   using PassOptions = mlir::detail::PassOptions;
 #define FA4_PASS_OPTION(PASS, TYPE, NAME, ARGUMENT, DEFAULT, DESCRIPTION)      \
-  PassOptions::Option<TYPE> NAME{*this, ARGUMENT,                              \
-                                 llvm::cl::desc(DESCRIPTION),                  \
+  PassOptions::Option<TYPE> NAME{*this, ARGUMENT, llvm::cl::desc(DESCRIPTION), \
                                  llvm::cl::init(DEFAULT)};
 #include "fa4/Dialect/Attn/Transforms/PlanOptions.inc"
 };
