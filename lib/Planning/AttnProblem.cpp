@@ -1,6 +1,7 @@
 //===- AttnProblem.cpp - Element type and mask helpers --------------------===//
 
 #include "fa4/Planning/AttnProblem.h"
+#include "fa4/Limits.h"
 
 #include "llvm/Support/ErrorHandling.h"
 
@@ -35,23 +36,26 @@ llvm::StringRef fa4::elementTypeName(ElementType type) {
 
 llvm::LogicalResult fa4::validateSizes(const AttnProblem &problem,
                                        llvm::raw_ostream &whyNot) {
-  for (auto [name, size] :
-       {std::pair<const char *, int64_t>{"batch", problem.batch},
-        {"seqQ", problem.seqQ},
-        {"seqKV", problem.seqKV}}) {
-    if (size != kDynamic && size < 1) {
-      whyNot << "expected " << name << " to be at least 1 or dynamic, but got "
-             << size;
+  struct Size {
+    const char *name;
+    int64_t value, max;
+  };
+  for (Size size : {Size{"batch", problem.batch, limits::kMaxBatch},
+                    Size{"seqQ", problem.seqQ, limits::kMaxSeqLen},
+                    Size{"seqKV", problem.seqKV, limits::kMaxSeqLen}}) {
+    if (size.value != kDynamic && !limits::isSize(size.value, size.max)) {
+      whyNot << "expected " << size.name << " to be 1 to " << size.max
+             << " or dynamic, but got " << size.value;
       return llvm::failure();
     }
   }
-  for (auto [name, hint] :
-       {std::pair<const char *, int64_t>{"batch hint", problem.batchHint},
-        {"seqQ hint", problem.seqQHint},
-        {"seqKV hint", problem.seqKVHint}}) {
-    if (hint != kDynamic && hint < 1) {
-      whyNot << "expected " << name << " to be -1 (none) or >= 1, but got "
-             << hint;
+  for (Size hint :
+       {Size{"batch hint", problem.batchHint, limits::kMaxBatch},
+        Size{"seqQ hint", problem.seqQHint, limits::kMaxSeqLen},
+        Size{"seqKV hint", problem.seqKVHint, limits::kMaxSeqLen}}) {
+    if (hint.value != kDynamic && !limits::isSize(hint.value, hint.max)) {
+      whyNot << "expected " << hint.name << " to be -1 (none) or 1 to "
+             << hint.max << ", but got " << hint.value;
       return llvm::failure();
     }
   }

@@ -25,10 +25,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa4/Planning/Config.h"
+#include "fa4/Limits.h"
 #include "fa4/Planning/LoopedTwin.h"
 #include "fa4/Target/HardwareConstants.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -182,9 +184,11 @@ static llvm::LogicalResult validate(const AttnProblem &problem,
            << elementTypeName(problem.outputElementType);
     return llvm::failure();
   }
-  if (problem.windowLeft < -1 || problem.windowRight < -1) {
-    whyNot << "expected window half-widths >= 0 or -1 (unbounded), but got ("
-           << problem.windowLeft << ", " << problem.windowRight << ")";
+  if (!limits::isWindowBound(problem.windowLeft) ||
+      !limits::isWindowBound(problem.windowRight)) {
+    whyNot << "expected window half-widths of 0 to " << limits::kMaxWindow
+           << " or -1 (unbounded), but got (" << problem.windowLeft << ", "
+           << problem.windowRight << ")";
     return llvm::failure();
   }
   if (problem.mask == MaskKind::Window && problem.windowLeft < 0 &&
@@ -250,9 +254,11 @@ static int chooseBlackwellTiles(const AttnProblem &problem,
   if (config.numQ == 2 && !config.fuseGqa && seqQ != kDynamic &&
       seqQ >= kPairCtaMinSeqQ && batch != kDynamic &&
       vHalfRowBytes % kPairCtaVHalfRowBytes == 0) {
-    int64_t pairTiles = batch * config.numQHeads *
-                        llvm::divideCeilSigned(seqQ, 2 * int64_t(config.bm));
-    config.pairCta = pairTiles >= target.numSMs / 2;
+    // Checked: past int64 there are tiles enough for pairs.
+    std::optional<int64_t> pairTiles = llvm::checkedMul<int64_t>(
+        batch, int64_t(config.numQHeads) *
+                   llvm::divideCeilSigned(seqQ, 2 * int64_t(config.bm)));
+    config.pairCta = !pairTiles || *pairTiles >= target.numSMs / 2;
   }
   config.mmaM = kBlackwellTileRows * config.ctaGroup();
   return config.bn;

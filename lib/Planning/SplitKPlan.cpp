@@ -34,8 +34,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "fa4/Planning/SplitKPlan.h"
+#include "fa4/Limits.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -169,9 +171,25 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
   }
 
   int64_t heads = config.fuseGqa ? config.numKVHeads : config.numQHeads;
-  plan.numWorkItems = batch * heads * config.workItemsPerHead(seqQ);
+  // Checked: a static batch and sequence within the limits can still ask for
+  // more CTAs than a grid holds (and once wrapped to 0 and divided by it).
+  std::optional<int64_t> workItems = llvm::checkedMul<int64_t>(batch, heads);
+  if (workItems)
+    workItems =
+        llvm::checkedMul<int64_t>(*workItems, config.workItemsPerHead(seqQ));
+  std::optional<int64_t> ctas =
+      workItems ? llvm::checkedMul<int64_t>(*workItems, config.ctaGroup())
+                : std::nullopt;
+  if (!ctas || *ctas > limits::kMaxGridCtas) {
+    whyNot << "the problem needs more than " << limits::kMaxGridCtas
+           << " CTAs (batch " << batch << " x " << heads << " heads x "
+           << config.workItemsPerHead(seqQ) << " row blocks x "
+           << config.ctaGroup() << "), more than one launch's grid holds";
+    return llvm::failure();
+  }
+  plan.numWorkItems = *workItems;
   plan.kvSpan = visitedKeys(problem, seqQ, seqKV, workItemPositions(config));
-  int64_t busyCtas = plan.numWorkItems * config.ctaGroup();
+  int64_t busyCtas = *ctas;
   plan.numCtas = busyCtas;
   plan.kvPerPartition = plan.kvSpan;
   int64_t clusterLimit = config.pairCta ? 1 : target.nonPortableClusterSize;

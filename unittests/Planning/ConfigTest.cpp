@@ -422,6 +422,10 @@ TEST(ConfigTest, RejectsWithDiagnostics) {
   f8Out.outputElementType = ElementType::F8E4M3FN;
   AttnProblem badWindow = makeProblem(1, 128, 128, 8, 8, 128, 128);
   badWindow.windowLeft = -5;
+  AttnProblem wideWindow = makeProblem(1, 128, 128, 8, 8, 128, 128);
+  wideWindow.mask = MaskKind::Window;
+  wideWindow.windowLeft = 0;
+  wideWindow.windowRight = int64_t(1) << 31;
   AttnProblem badSize = makeProblem(1, 0, 128, 8, 8, 128, 128);
   AttnProblem badHint = makeProblem(kDynamic, 128, 128, 8, 8, 128, 128);
   badHint.batchHint = 0;
@@ -453,11 +457,15 @@ TEST(ConfigTest, RejectsWithDiagnostics) {
       {"unbounded window", window, Chip::SM100a,
        "expected a window mask to bound at least one side, but got (-1, -1)"},
       {"negative window", badWindow, Chip::SM100a,
-       "expected window half-widths >= 0 or -1 (unbounded), but got (-5, -1)"},
+       "expected window half-widths of 0 to 1073741823 or -1 (unbounded), "
+       "but got (-5, -1)"},
+      {"window past 32 bits", wideWindow, Chip::SM90a,
+       "expected window half-widths of 0 to 1073741823 or -1 (unbounded), "
+       "but got (0, 2147483648)"},
       {"empty seqQ", badSize, Chip::SM90a,
-       "expected seqQ to be at least 1 or dynamic, but got 0"},
+       "expected seqQ to be 1 to 1073741823 or dynamic, but got 0"},
       {"zero batch hint", badHint, Chip::SM100a,
-       "expected batch hint to be -1 (none) or >= 1, but got 0"},
+       "expected batch hint to be -1 (none) or 1 to 1073741823, but got 0"},
       {"causal block-n", badCausalBlockN, Chip::SM90a,
        "expected causal-block-n to be 0 (no cap) or a positive multiple of "
        "16, but got 100"},

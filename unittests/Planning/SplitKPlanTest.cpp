@@ -1,6 +1,7 @@
 //===- SplitKPlanTest.cpp - planSplitK decisions --------------------------===//
 
 #include "PlanningTestUtils.h"
+#include "fa4/Limits.h"
 
 #include "gtest/gtest.h"
 
@@ -153,19 +154,24 @@ TEST(SplitKPlanTest, HintsAreValidatedByPlanSplitKItself) {
     problem.batchHint = hint;
     EXPECT_TRUE(llvm::failed(
         splitKAlone(problem, configProblem, Chip::SM100a, whyNot)));
-    EXPECT_EQ(whyNot, "expected batch hint to be -1 (none) or >= 1, but got " +
-                          std::to_string(hint));
+    EXPECT_EQ(
+        whyNot,
+        "expected batch hint to be -1 (none) or 1 to 1073741823, but got " +
+            std::to_string(hint));
   }
   AttnProblem seqKVHint = makeProblem(1, 1, kDynamic, 32, 8, 128, 128);
   seqKVHint.seqKVHint = 0;
   EXPECT_TRUE(
       llvm::failed(splitKAlone(seqKVHint, configProblem, Chip::SM90a, whyNot)));
-  EXPECT_EQ(whyNot, "expected seqKV hint to be -1 (none) or >= 1, but got 0");
+  EXPECT_EQ(
+      whyNot,
+      "expected seqKV hint to be -1 (none) or 1 to 1073741823, but got 0");
   // Static sizes are checked too.
   AttnProblem emptyBatch = makeProblem(0, 1, 32768, 32, 8, 128, 128);
   EXPECT_TRUE(llvm::failed(
       splitKAlone(emptyBatch, configProblem, Chip::SM100a, whyNot)));
-  EXPECT_EQ(whyNot, "expected batch to be at least 1 or dynamic, but got 0");
+  EXPECT_EQ(whyNot,
+            "expected batch to be 1 to 1073741823 or dynamic, but got 0");
   // -1 is "no hint", and a hint >= 1 plans.
   AttnProblem hinted = makeProblem(kDynamic, 1, 32768, 32, 8, 128, 128);
   auto noHint = splitKAlone(hinted, configProblem, Chip::SM100a, whyNot);
@@ -175,6 +181,35 @@ TEST(SplitKPlanTest, HintsAreValidatedByPlanSplitKItself) {
   auto withHint = splitKAlone(hinted, configProblem, Chip::SM100a, whyNot);
   ASSERT_TRUE(llvm::succeeded(withHint)) << whyNot;
   EXPECT_EQ(withHint->numWorkItems, 8);
+}
+
+TEST(SplitKPlanTest, HintsPastTheLimitsAreRefused) {
+  // batch-hint=2^62 wrapped batch x heads x tiles to 0, then divided by it
+  // (SIGFPE).
+  AttnProblem configProblem = makeProblem(1, 1, 128, 32, 8, 128, 128);
+  AttnProblem problem = makeProblem(kDynamic, 1, 128, 32, 8, 128, 128);
+  problem.batchHint = int64_t(1) << 62;
+  std::string whyNot;
+  EXPECT_TRUE(
+      llvm::failed(splitKAlone(problem, configProblem, Chip::SM90a, whyNot)));
+  EXPECT_EQ(whyNot, "expected batch hint to be -1 (none) or 1 to 1073741823, "
+                    "but got 4611686018427387904");
+}
+
+TEST(SplitKPlanTest, RefusesMoreCtasThanAGridHolds) {
+  // Every size within fa4/Limits.h, the product past int32 (and, with more
+  // heads and rows, past int64): a diagnostic, not a wrapped count.
+  AttnProblem problem =
+      makeProblem(fa4::limits::kMaxBatch, 4096, 128, 8, 8, 128, 128);
+  std::string whyNot;
+  EXPECT_TRUE(llvm::failed(splitKAlone(problem, problem, Chip::SM90a, whyNot)));
+  EXPECT_EQ(whyNot, "the problem needs more than 2147483647 CTAs (batch "
+                    "1073741823 x 8 heads x 32 row blocks x 1), more than one "
+                    "launch's grid holds");
+  AttnProblem justFits = makeProblem(1, 4096, 128, 8, 8, 128, 128);
+  EXPECT_TRUE(
+      llvm::succeeded(splitKAlone(justFits, justFits, Chip::SM90a, whyNot)))
+      << whyNot;
 }
 
 TEST(SplitKPlanTest, ConfigWithZeroHeadsIsAnError) {

@@ -53,8 +53,8 @@ struct AttnProblem {
   int ovDepth = 128;
   MaskKind mask = MaskKind::None;
   /// Window half-widths around the bottom-right diagonal; -1 is unbounded.
-  int windowLeft = -1;
-  int windowRight = -1;
+  int64_t windowLeft = -1;
+  int64_t windowRight = -1;
   bool hasLse = false;
   /// Keys per KV page; 0 means contiguous K/V.
   int pageSize = 0;

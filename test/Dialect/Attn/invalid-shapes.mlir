@@ -119,3 +119,38 @@ func.func @heads_not_multiple(%q: tensor<1x8x6x64xbf16>, %k: tensor<1x8x4x64xbf1
   %o = attn.attention %q, %k, %k : tensor<1x8x6x64xbf16>, tensor<1x8x4x64xbf16>, tensor<1x8x4x64xbf16> -> tensor<1x8x6x64xbf16>
   return
 }
+
+// -----
+
+// Sizes past fa4/Limits.h: kernels take batch and sequence lengths in 32
+// bits (and sums of them), so a static size past the limit is refused here
+// instead of wrapping in the kernel or the manifest.
+func.func @batch_past_the_limit(%q: tensor<2199023255552x4x8x64xbf16>) {
+  // expected-error @+1 {{expects the batch size (dim 0) of query to be at most 1073741823, but got 2199023255552}}
+  %o = attn.attention %q, %q, %q : tensor<2199023255552x4x8x64xbf16>, tensor<2199023255552x4x8x64xbf16>, tensor<2199023255552x4x8x64xbf16> -> tensor<2199023255552x4x8x64xbf16>
+  return
+}
+
+// -----
+
+func.func @sequence_past_the_limit(%q: tensor<1x1073741824x8x64xbf16>) {
+  // expected-error @+1 {{expects the sequence length (dim 1) of query to be at most 1073741823, but got 1073741824}}
+  %o = attn.attention %q, %q, %q : tensor<1x1073741824x8x64xbf16>, tensor<1x1073741824x8x64xbf16>, tensor<1x1073741824x8x64xbf16> -> tensor<1x1073741824x8x64xbf16>
+  return
+}
+
+// -----
+
+func.func @heads_past_the_limit(%q: tensor<1x4x4097x64xbf16>) {
+  // expected-error @+1 {{expects the head count (dim 2) of query to be at most 4096, but got 4097}}
+  %o = attn.attention %q, %q, %q : tensor<1x4x4097x64xbf16>, tensor<1x4x4097x64xbf16>, tensor<1x4x4097x64xbf16> -> tensor<1x4x4097x64xbf16>
+  return
+}
+
+// -----
+
+func.func @depth_past_the_limit(%q: tensor<1x4x8x1025xbf16>) {
+  // expected-error @+1 {{expects the depth (dim 3) of query to be at most 1024, but got 1025}}
+  %o = attn.attention %q, %q, %q : tensor<1x4x8x1025xbf16>, tensor<1x4x8x1025xbf16>, tensor<1x4x8x1025xbf16> -> tensor<1x4x8x1025xbf16>
+  return
+}

@@ -1,6 +1,7 @@
 //===- AttnAttrs.cpp - attn dialect attributes ----------------------------===//
 
 #include "fa4/Dialect/Attn/IR/Attn.h"
+#include "fa4/Limits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -33,9 +34,10 @@ LogicalResult MaskAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << "' takes no window bounds";
     return success();
   }
-  if (left < -1 || right < -1)
-    return emitError() << "window bounds must be >= -1 (-1 = unbounded), but "
-                          "got window("
+  if (!fa4::limits::isWindowBound(left) || !fa4::limits::isWindowBound(right))
+    return emitError() << "window bounds must be -1 (unbounded) or 0 to "
+                       << fa4::limits::kMaxWindow
+                       << " (kernels compute them in 32 bits), but got window("
                        << left << ", " << right << ")";
   return success();
 }

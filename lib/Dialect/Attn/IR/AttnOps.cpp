@@ -1,6 +1,7 @@
 //===- AttnOps.cpp - attn dialect ops -------------------------------------===//
 
 #include "fa4/Dialect/Attn/IR/Attn.h"
+#include "fa4/Limits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -130,6 +131,22 @@ struct ShapeChecker {
                << dim << " is " << size;
     return success();
   }
+
+  /// BSHD sizes within what a kernel represents (fa4/Limits.h): batch and
+  /// sequence dims, heads, depth; `dims` names what each dim is.
+  LogicalResult
+  expectWithinLimits(StringRef name, ShapedType type,
+                     ArrayRef<std::pair<StringRef, int64_t>> dims) {
+    for (auto [dim, what] : llvm::enumerate(dims)) {
+      int64_t size = type.getDimSize(dim);
+      if (ShapedType::isDynamic(size) || size <= what.second)
+        continue;
+      return op.emitOpError() << "expects the " << what.first << " (dim " << dim
+                              << ") of " << name << " to be at most "
+                              << what.second << ", but got " << size;
+    }
+    return success();
+  }
 };
 } // namespace
 
@@ -182,7 +199,13 @@ LogicalResult AttentionOp::verify() {
                                 "depth")) ||
         failed(check.expectPositive(name, type)) ||
         failed(check.expectStatic(name, type, 2, "head count")) ||
-        failed(check.expectStatic(name, type, 3, "depth")))
+        failed(check.expectStatic(name, type, 3, "depth")) ||
+        failed(check.expectWithinLimits(
+            name, type,
+            {{"batch size", fa4::limits::kMaxBatch},
+             {"sequence length", fa4::limits::kMaxSeqLen},
+             {"head count", fa4::limits::kMaxHeads},
+             {"depth", fa4::limits::kMaxDepth}})))
       return failure();
   }
 

@@ -14,8 +14,8 @@
 // and plan -40 work items for batch-hint=-5).
 // RUN: not fa4-opt %s -split-input-file --attn-plan-splitk="batch-hint=0" 2>&1 | FileCheck %s --check-prefix=ZERO-HINT
 // RUN: not fa4-opt %s -split-input-file --attn-plan-splitk="batch-hint=-5" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-HINT
-// ZERO-HINT: error: 'attn.attention' op expected batch hint to be -1 (none) or >= 1, but got 0
-// NEGATIVE-HINT: error: 'attn.attention' op expected batch hint to be -1 (none) or >= 1, but got -5
+// ZERO-HINT: error: 'attn.attention' op expected batch hint to be -1 (none) or 1 to 1073741823, but got 0
+// NEGATIVE-HINT: error: 'attn.attention' op expected batch hint to be -1 (none) or 1 to 1073741823, but got -5
 
 // The issue's decode case on sm_90a: B=1, Hq=32, Hkv=8, Sq=1, Skv=32768, d=128.
 // GQA fusion leaves 8 work items for 132 SMs; floor(132 / 8) = 16 partitions

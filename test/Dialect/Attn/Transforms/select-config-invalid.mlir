@@ -23,9 +23,9 @@
 // RUN: not fa4-opt %s -split-input-file --attn-select-config="batch-hint=0" 2>&1 | FileCheck %s --check-prefix=BATCH-HINT
 // RUN: not fa4-opt %s -split-input-file --attn-select-config="chip=sm_90a seq-q-hint=-2" 2>&1 | FileCheck %s --check-prefix=SEQQ-HINT
 // RUN: not fa4-opt %s -split-input-file --attn-plan-pipeline="chip=sm_100a seq-kv-hint=0" 2>&1 | FileCheck %s --check-prefix=SEQKV-HINT
-// BATCH-HINT: error: 'attn.attention' op expected batch hint to be -1 (none) or >= 1, but got 0
-// SEQQ-HINT: error: 'attn.attention' op expected seqQ hint to be -1 (none) or >= 1, but got -2
-// SEQKV-HINT: error: 'attn.attention' op expected seqKV hint to be -1 (none) or >= 1, but got 0
+// BATCH-HINT: error: 'attn.attention' op expected batch hint to be -1 (none) or 1 to 1073741823, but got 0
+// SEQQ-HINT: error: 'attn.attention' op expected seqQ hint to be -1 (none) or 1 to 1073741823, but got -2
+// SEQKV-HINT: error: 'attn.attention' op expected seqKV hint to be -1 (none) or 1 to 1073741823, but got 0
 
 // TMA rows are whole 16-byte units: a depth of 100 bf16 elements is 200 bytes.
 func.func @qk_depth_not_multiple_of_8(%q: tensor<1x128x8x100xbf16>, %k: tensor<1x1024x8x100xbf16>, %v: tensor<1x1024x8x100xbf16>) -> tensor<1x128x8x100xbf16> {

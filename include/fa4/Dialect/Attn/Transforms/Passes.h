@@ -6,6 +6,7 @@
 #include "fa4/Dialect/Attn/IR/Attn.h"
 #include "fa4/Planning/AttnProblem.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 
 #include <string>
 #include <tuple>
