@@ -15,6 +15,7 @@ from collections import namedtuple
 
 __all__ = [
     "Fa4Error",
+    "Fa4ValueError",
     "Kernel",
     "KernelInfo",
     "TensorSpec",
@@ -247,6 +248,45 @@ class Fa4Error(RuntimeError):
         self.status_name = self._NAMES.get(status) if status is not None else None
 
 
+class Fa4ValueError(Fa4Error, ValueError):
+    """An integer argument that does not fit the C type libfa4rt takes it as
+    (a size, a stride, a pointer, a CTA count): ctypes would keep its low bits
+    and pass another number, so it is refused before any C call. Both an
+    Fa4Error (status FA4_ERROR_INVALID_ARGUMENT) and a ValueError."""
+
+    def __init__(self, message):
+        super().__init__(message, FA4_ERROR_INVALID_ARGUMENT)
+
+
+# The C integer types of the API, as (name, smallest, largest).
+_INT32 = ("int32", -(2**31), 2**31 - 1)
+_INT64 = ("int64", -(2**63), 2**63 - 1)
+_POINTER = ("a 64-bit address", 0, 2**64 - 1)  # void *, CUstream
+
+
+def _fits(value, ctype, what):
+    """`value` (an int) when it fits `ctype`, else Fa4ValueError naming the
+    argument `what`."""
+    name, low, high = ctype
+    if low <= value <= high:
+        return value
+    raise Fa4ValueError(
+        "%s is %d, which does not fit %s (%d to %d)" % (what, value, name, low, high)
+    )
+
+
+def _all_fit(values, ctype, what):
+    """`values` (a tuple of ints) when each fits `ctype`; else Fa4ValueError
+    naming the first that does not as what[i]. min/max first: this runs on
+    every launch."""
+    _, low, high = ctype
+    if not values or (low <= min(values) and max(values) <= high):
+        return values
+    for i, value in enumerate(values):
+        _fits(value, ctype, "%s[%d]" % (what, i))
+    return values
+
+
 def _check(status):
     """Raises Fa4Error with the thread's last error when status is a failure.
     Must be called right after the C call, on the same thread."""
@@ -311,12 +351,16 @@ class TensorSpec(object):
     __slots__ = ("data_ptr", "dtype", "shape", "strides")
 
     def __init__(self, data_ptr, dtype, shape, strides=None):
-        self.data_ptr = int(data_ptr)
+        self.data_ptr = _fits(int(data_ptr), _POINTER, "TensorSpec: data_ptr")
         self.dtype = dtype_code(dtype)
-        self.shape = tuple(int(extent) for extent in shape)
+        self.shape = _all_fit(
+            tuple(int(extent) for extent in shape), _INT64, "TensorSpec: shape"
+        )
         if strides is None:
             strides = contiguous_strides(self.shape)
-        self.strides = tuple(int(stride) for stride in strides)
+        self.strides = _all_fit(
+            tuple(int(stride) for stride in strides), _INT64, "TensorSpec: strides"
+        )
         if len(self.strides) != len(self.shape):
             raise Fa4Error(
                 "TensorSpec: %d strides for %d dims" % (len(self.strides), len(self.shape))
@@ -382,6 +426,11 @@ def _fill(slot, value, name):
         raise Fa4Error(
             "tensor '%s': data pointer is NULL (0)" % name, FA4_ERROR_VALIDATION
         )
+    # fa4_tensor's fields: void *data, int64_t shape[] and strides[]. A torch
+    # tensor's are in range; anything shaped like one may not be.
+    _fits(data, _POINTER, "tensor '%s': data pointer" % name)
+    _all_fit(shape, _INT64, "tensor '%s': shape" % name)
+    _all_fit(strides, _INT64, "tensor '%s': strides" % name)
     rank = len(shape)
     slot.data = data
     slot.dtype = dtype
@@ -575,7 +624,8 @@ class Kernel(object):
     def set_persistent_ctas(self, max_ctas):
         """At most max_ctas CTAs for a persistent launch (0: one per SM; see
         fa4_module_set_persistent_ctas in Runtime.h)."""
-        _check(self._lib.fa4_module_set_persistent_ctas(self._live(), int(max_ctas)))
+        max_ctas = _fits(int(max_ctas), _INT32, "max_ctas")
+        _check(self._lib.fa4_module_set_persistent_ctas(self._live(), max_ctas))
 
     def set_programmatic_launch(self, enabled):
         """Programmatic dependent launch (off by default; see
@@ -685,7 +735,7 @@ def _stream_handle(stream):
         return None
     if hasattr(stream, "cuda_stream"):  # torch.cuda.Stream / ExternalStream
         stream = stream.cuda_stream
-    stream = int(stream)
+    stream = _fits(int(stream), _POINTER, "stream")
     return stream or None
 
 

@@ -48,8 +48,10 @@ extern "C" {
 
 const char *fa4_last_error(void) { return lastError.c_str(); }
 
+// The enums below come from C callers: read as integers (enumBits), since
+// a value no enumerator has is undefined behaviour to load as the enum.
 const char *fa4_status_name(fa4_status status) {
-  switch (status) {
+  switch (enumBits(status)) {
   case FA4_SUCCESS:
     return "FA4_SUCCESS";
   case FA4_ERROR_INVALID_ARGUMENT:
@@ -70,9 +72,15 @@ const char *fa4_status_name(fa4_status status) {
   return "unknown fa4_status";
 }
 
-const char *fa4_dtype_name(fa4_dtype dtype) { return dtypeName(dtype); }
+const char *fa4_dtype_name(fa4_dtype dtype) {
+  std::optional<fa4_dtype> known = dtypeFromBits(enumBits(dtype));
+  return known ? dtypeName(*known) : "unknown fa4_dtype";
+}
 
-size_t fa4_dtype_size(fa4_dtype dtype) { return dtypeSize(dtype); }
+size_t fa4_dtype_size(fa4_dtype dtype) {
+  std::optional<fa4_dtype> known = dtypeFromBits(enumBits(dtype));
+  return known ? dtypeSize(*known) : 0;
+}
 
 fa4_status fa4_module_load(const char *manifest_path, fa4_module **module) {
   return guarded([&] {

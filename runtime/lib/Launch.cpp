@@ -2,12 +2,12 @@
 
 #include "Launch.h"
 
+#include "BinaryFile.h"
 #include "Error.h"
 #include "LaunchPlan.h"
 #include "TensorMap.h"
 #include "Validate.h"
 
-#include <fstream>
 #include <optional>
 
 using namespace fa4::rt;
@@ -21,14 +21,7 @@ Kernel::~Kernel() {
 const std::vector<char> &Kernel::binaryImage() {
   if (!image.empty())
     return image;
-  std::ifstream file(manifest.binaryPath, std::ios::binary);
-  if (!file)
-    throw Error(FA4_ERROR_IO,
-                "cannot open kernel binary '" + manifest.binaryPath + "'");
-  image.assign(std::istreambuf_iterator<char>(file), {});
-  if (image.empty())
-    throw Error(FA4_ERROR_IO,
-                "kernel binary '" + manifest.binaryPath + "' is empty");
+  image = readBinaryFile(manifest.binaryDir, manifest.binaryFile);
   // cuModuleLoadDataEx reads PTX as a NUL-terminated string.
   if (manifest.binaryFormat == BinaryFormat::Ptx)
     image.push_back('\0');

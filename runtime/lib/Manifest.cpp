@@ -2,8 +2,11 @@
 
 #include "Manifest.h"
 
+#include "BinaryFile.h"
 #include "Error.h"
 #include "Json.h"
+
+#include "fa4/Limits.h"
 
 #include <cmath>
 #include <fstream>
@@ -14,6 +17,7 @@
 using namespace fa4::rt;
 namespace json = fa4::json;
 using json::Value;
+namespace limits = fa4::limits;
 
 const char *fa4::rt::symbolName(Symbol symbol) {
   static const char *names[] = {"b", "sq", "skv", "hq", "hkv", "splits"};
@@ -41,6 +45,16 @@ size_t fa4::rt::dtypeSize(fa4_dtype dtype) {
   return dtype == FA4_DTYPE_F32 ? 4 : 2;
 }
 
+std::optional<fa4_dtype> fa4::rt::dtypeFromBits(int32_t bits) {
+  switch (bits) {
+  case FA4_DTYPE_BF16:
+  case FA4_DTYPE_F16:
+  case FA4_DTYPE_F32:
+    return static_cast<fa4_dtype>(bits);
+  }
+  return std::nullopt;
+}
+
 const char *fa4::rt::dtypeName(fa4_dtype dtype) {
   switch (dtype) {
   case FA4_DTYPE_BF16:
@@ -61,6 +75,93 @@ const TensorSpec *Manifest::findTensor(TensorSlot slot) const {
 }
 
 namespace {
+
+/// CUDA's limits on a launch, the manifest's sanity bounds: threads per
+/// block, CTAs per cluster (16 with the non-portable opt-in), and the
+/// dynamic shared memory a block may opt in to on sm_90 and sm_100.
+constexpr int64_t kMaxBlockThreads = 1024;
+constexpr int64_t kMaxClusterCtas = 16;
+constexpr int64_t kMaxDynamicSmemBytes = 227 * 1024;
+
+/// One dim of the BSHD layout attention reads and writes: a size symbol
+/// that an integer extent may replace where the problem fixes the size
+/// (`extent` > 0), or, without a symbol, a head depth.
+struct LayoutDim {
+  std::optional<Symbol> symbol;
+  int64_t extent;    // -1: dynamic, only the symbol will do
+  const char *name;  // as docs/KernelABI.md spells the layout
+  const char *field; // the problem key that fixes it
+};
+
+/// q [b, sq, hq, dqk], k [b, skv, hkv, dqk], v [b, skv, hkv, dv],
+/// o [b, sq, hq, dv], lse [b, hq, sq].
+std::vector<LayoutDim> layoutOf(TensorSlot slot, const Problem &problem) {
+  LayoutDim b{Symbol::Batch, problem.batch, "b", "problem.batch"};
+  LayoutDim sq{Symbol::SeqQ, problem.seqQ, "sq", "problem.seq_q"};
+  LayoutDim skv{Symbol::SeqKV, problem.seqKV, "skv", "problem.seq_kv"};
+  LayoutDim hq{Symbol::HeadsQ, problem.numQHeads, "hq", "problem.num_q_heads"};
+  LayoutDim hkv{Symbol::HeadsKV, problem.numKVHeads, "hkv",
+                "problem.num_kv_heads"};
+  LayoutDim dqk{std::nullopt, problem.qkDepth, "dqk", "problem.qk_depth"};
+  LayoutDim dv{std::nullopt, problem.ovDepth, "dv", "problem.ov_depth"};
+  switch (slot) {
+  case TensorSlot::Q:
+    return {b, sq, hq, dqk};
+  case TensorSlot::K:
+    return {b, skv, hkv, dqk};
+  case TensorSlot::V:
+    return {b, skv, hkv, dv};
+  case TensorSlot::O:
+    return {b, sq, hq, dv};
+  case TensorSlot::Lse:
+    return {b, hq, sq};
+  }
+  return {};
+}
+
+std::string layoutText(const std::vector<LayoutDim> &layout) {
+  std::string text = "[";
+  for (const LayoutDim &dim : layout)
+    text += (text.size() > 1 ? ", " : "") + std::string(dim.name);
+  return text + "]";
+}
+
+/// What a parameter passes, for messages: "pointer to tensor \"o\"".
+std::string describeParam(const Param &param, const Manifest &manifest) {
+  auto tensorName = [&](size_t index) {
+    return "\"" + manifest.tensors[index].name + "\"";
+  };
+  if (const auto *map = std::get_if<TensorMapParam>(&param)) {
+    std::string box;
+    for (uint32_t extent : map->box)
+      box += (box.empty() ? "" : ", ") + std::to_string(extent);
+    return "tensor map of tensor " + tensorName(map->tensor) + ", box [" + box +
+           "]";
+  }
+  if (const auto *pointer = std::get_if<PointerParam>(&param))
+    return "pointer to tensor " + tensorName(pointer->tensor);
+  if (std::holds_alternative<WorkspaceParam>(param))
+    return "the workspace";
+  const auto &scalar = std::get<ScalarParam>(param);
+  const char *type = scalar.type == ScalarType::I32   ? "i32"
+                     : scalar.type == ScalarType::I64 ? "i64"
+                                                      : "f32";
+  return std::string(type) + " scalar \"" + scalar.spelling + "\"";
+}
+
+/// What identifies a parameter's argument: two parameters with one key pass
+/// the same thing. Empty for a literal, which a kernel may take twice.
+std::string paramKey(const Param &param, const Manifest &manifest) {
+  if (const auto *scalar = std::get_if<ScalarParam>(&param))
+    if (scalar->source == ScalarParam::Source::Literal)
+      return "";
+  std::string key = describeParam(param, manifest);
+  if (const auto *map = std::get_if<TensorMapParam>(&param))
+    key += " " + std::to_string(map->swizzleBytes) + " " +
+           std::to_string(map->l2PromotionBytes) + " " +
+           std::to_string(static_cast<int>(map->oobFill));
+  return key;
+}
 
 /// A persistent launch's grid: x alone, so that capping it keeps the whole
 /// work list (y and z of 1), and no cluster; from version 10 clusters along
@@ -169,8 +270,9 @@ public:
     return value.number;
   }
 
+  /// `rule`, if given, follows the range in the error: what sets it.
   int64_t integer(const Value &value, const std::string &path, int64_t min,
-                  int64_t max) {
+                  int64_t max, const char *rule = nullptr) {
     if (!value.isInteger())
       fail(path, std::string("expected an integer, got ") +
                      (value.kind == Value::Kind::Number
@@ -179,7 +281,8 @@ public:
     auto result = static_cast<int64_t>(value.number);
     if (result < min || result > max)
       fail(path, std::to_string(result) + " is out of range [" +
-                     std::to_string(min) + ", " + std::to_string(max) + "]");
+                     std::to_string(min) + ", " + std::to_string(max) + "]" +
+                     (rule ? std::string(" (") + rule + ")" : ""));
     return result;
   }
 
@@ -269,6 +372,16 @@ private:
                   const std::string &binaryDir);
   GridFactor readGridFactor(const Value &value, const std::string &path);
   void checkSplitsBound(const Manifest &manifest);
+  void checkRole(const TensorSpec &tensor, const std::string &path);
+  void checkDtype(const TensorSpec &tensor, const Problem &problem,
+                  const std::string &path);
+  void checkLayout(const TensorSpec &tensor, const Problem &problem,
+                   const std::string &path);
+  void checkNoDuplicateParam(const std::vector<Param> &params,
+                             const std::string &path, const Manifest &manifest);
+  void checkEveryTensorPassed(const std::vector<Param> &params,
+                              const std::string &path,
+                              const Manifest &manifest);
 
   std::string sourceName;
   /// Where the tensors' alignment came from, for messages: "alignment"
@@ -300,6 +413,7 @@ Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
   readTensors(top.required("tensors"), manifest);
   readAlignment(top.required("alignment"), manifest);
   readParams(top.required("params"), "params", manifest, manifest.params);
+  checkEveryTensorPassed(manifest.params, "params", manifest);
   readLaunch(top.required("launch"), "launch", manifest.abiVersion,
              manifest.launch);
   readCombine(top, manifest);
@@ -353,10 +467,18 @@ void ManifestReader::readBinary(Object &top, Manifest &manifest,
                                 const std::string &binaryDir) {
   Object binary(*this, top.required("binary"), "binary");
   std::string file = string(binary.required("file"), "binary.file");
-  if (file.empty())
-    fail("binary.file", "empty file name");
-  manifest.binaryPath =
-      file.front() == '/' || binaryDir.empty() ? file : binaryDir + "/" + file;
+  // The name is data from outside: a path in it could make the runtime
+  // read any file and hand it to the driver.
+  std::string problem = plainFileNameProblem(file);
+  if (!problem.empty())
+    fail("binary.file",
+         quotedFileName(file) + " " + problem +
+             "; expected a plain file name in the manifest's directory (no "
+             "'/', not \".\" or \"..\", no control characters, at most " +
+             std::to_string(kMaxBinaryNameBytes) + " bytes)");
+  manifest.binaryDir = binaryDir;
+  manifest.binaryFile = file;
+  manifest.binaryPath = binaryDir.empty() ? file : binaryDir + "/" + file;
   manifest.binaryFormat =
       oneOf<BinaryFormat>(binary.required("format"), "binary.format",
                           {{"cubin", BinaryFormat::Cubin},
@@ -366,12 +488,14 @@ void ManifestReader::readBinary(Object &top, Manifest &manifest,
 
 void ManifestReader::readProblem(const Value &value, Problem &problem) {
   Object object(*this, value, "problem");
-  auto positive = [&](const char *key) {
-    return integer(object.required(key), object.field(key), 1, 1 << 20);
+  // fa4/Limits.h: the sizes the compiler accepts, so the sizes its kernels
+  // are built for.
+  auto positive = [&](const char *key, int64_t max, const char *rule) {
+    return integer(object.required(key), object.field(key), 1, max, rule);
   };
-  auto sizeOrDynamic = [&](const char *key) {
+  auto sizeOrDynamic = [&](const char *key, int64_t max, const char *rule) {
     int64_t size =
-        integer(object.required(key), object.field(key), -1, INT64_C(1) << 40);
+        integer(object.required(key), object.field(key), -1, max, rule);
     if (size == 0)
       fail(object.field(key), "must be -1 (dynamic) or >= 1");
     return size;
@@ -380,33 +504,40 @@ void ManifestReader::readProblem(const Value &value, Problem &problem) {
   if (problem.dtype == FA4_DTYPE_F32)
     fail("problem.dtype", "f32 attention is not supported; expected \"bf16\" "
                           "or \"f16\"");
-  problem.numQHeads = positive("num_q_heads");
-  problem.numKVHeads = positive("num_kv_heads");
+  const char *heads = "fa4::limits::kMaxHeads";
+  problem.numQHeads = positive("num_q_heads", limits::kMaxHeads, heads);
+  problem.numKVHeads = positive("num_kv_heads", limits::kMaxHeads, heads);
   if (problem.numQHeads % problem.numKVHeads != 0)
     fail("problem.num_kv_heads", std::to_string(problem.numKVHeads) +
                                      " does not divide num_q_heads " +
                                      std::to_string(problem.numQHeads));
-  problem.qkDepth = positive("qk_depth");
-  problem.ovDepth = positive("ov_depth");
+  const char *depth = "fa4::limits::kMaxDepth";
+  problem.qkDepth = positive("qk_depth", limits::kMaxDepth, depth);
+  problem.ovDepth = positive("ov_depth", limits::kMaxDepth, depth);
 
   Object mask(*this, object.required("mask"), "problem.mask");
+  auto window = [&](const char *key) {
+    return integer(mask.required(key), "problem.mask." + std::string(key), -1,
+                   limits::kMaxWindow,
+                   "fa4::limits::kMaxWindow; -1 is unbounded");
+  };
   problem.mask =
       oneOf<fa4_mask_kind>(mask.required("kind"), "problem.mask.kind",
                            {{"none", FA4_MASK_NONE},
                             {"causal", FA4_MASK_CAUSAL},
                             {"window", FA4_MASK_WINDOW}});
-  problem.windowLeft = integer(mask.required("window_left"),
-                               "problem.mask.window_left", -1, INT32_MAX);
-  problem.windowRight = integer(mask.required("window_right"),
-                                "problem.mask.window_right", -1, INT32_MAX);
+  problem.windowLeft = window("window_left");
+  problem.windowRight = window("window_right");
 
   problem.scale = number(object.required("scale"), "problem.scale");
   if (!(problem.scale > 0) || !std::isfinite(problem.scale))
     fail("problem.scale", "must be a positive finite number");
   problem.hasLse = boolean(object.required("has_lse"), "problem.has_lse");
-  problem.batch = sizeOrDynamic("batch");
-  problem.seqQ = sizeOrDynamic("seq_q");
-  problem.seqKV = sizeOrDynamic("seq_kv");
+  problem.batch =
+      sizeOrDynamic("batch", limits::kMaxBatch, "fa4::limits::kMaxBatch");
+  const char *seq = "fa4::limits::kMaxSeqLen";
+  problem.seqQ = sizeOrDynamic("seq_q", limits::kMaxSeqLen, seq);
+  problem.seqKV = sizeOrDynamic("seq_kv", limits::kMaxSeqLen, seq);
 }
 
 void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
@@ -427,7 +558,9 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
       fail(object.field("name"), "tensor \"" + tensor.name + "\" listed twice");
     tensor.isOutput = oneOf<bool>(object.required("role"), object.field("role"),
                                   {{"input", false}, {"output", true}});
+    checkRole(tensor, object.field("role"));
     tensor.dtype = dtype(object.required("dtype"), object.field("dtype"));
+    checkDtype(tensor, manifest.problem, object.field("dtype"));
     std::string shapePath = object.field("shape");
     const auto &shape =
         array(object.required("shape"), shapePath, 1, FA4_MAX_RANK);
@@ -440,6 +573,7 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
         dim.extent = integer(shape[d], dimPath, 1, INT64_C(1) << 40);
       tensor.shape.push_back(dim);
     }
+    checkLayout(tensor, manifest.problem, shapePath);
     std::string alignmentPath = object.field("alignment");
     if (manifest.abiVersion >= 2) {
       Object alignment(*this,
@@ -537,6 +671,7 @@ void ManifestReader::readParams(const Value &value, const std::string &path,
                (kind == "workspace" ? " (a version 3 parameter)" : ""));
     }
   }
+  checkNoDuplicateParam(params, path, manifest);
 }
 
 /// Version 3: a workspace split-K names its workspace size and its combine
@@ -633,6 +768,7 @@ void ManifestReader::readTwin(Object &top, Manifest &manifest) {
   Object stage(*this, *twin, "twin");
   Manifest::Twin result;
   readParams(stage.required("params"), "twin.params", manifest, result.params);
+  checkEveryTensorPassed(result.params, "twin.params", manifest);
   readLaunch(stage.required("launch"), "twin.launch", manifest.abiVersion,
              result.launch);
   if (result.launch.persistent)
@@ -682,6 +818,98 @@ void ManifestReader::readDecode(Object &top, Manifest &manifest,
                                      "'");
   result.manifest = std::make_shared<const Manifest>(std::move(variant));
   manifest.decode = std::move(result);
+}
+
+/// q, k and v are read, o and lse written: a role the other way round would
+/// let an output escape the output checks.
+void ManifestReader::checkRole(const TensorSpec &tensor,
+                               const std::string &path) {
+  bool written = tensor.slot == TensorSlot::O || tensor.slot == TensorSlot::Lse;
+  if (tensor.isOutput != written)
+    fail(path, "tensor \"" + tensor.name + "\" is " +
+                   (written ? "written" : "read") +
+                   " by attention; expected \"" +
+                   (written ? "output" : "input") + "\"");
+}
+
+/// The element size decides how far the kernel reaches into each tensor.
+void ManifestReader::checkDtype(const TensorSpec &tensor,
+                                const Problem &problem,
+                                const std::string &path) {
+  bool isLse = tensor.slot == TensorSlot::Lse;
+  fa4_dtype expected = isLse ? FA4_DTYPE_F32 : problem.dtype;
+  if (tensor.dtype != expected)
+    fail(path, std::string("expected \"") + dtypeName(expected) + "\" (" +
+                   (isLse ? "the LSE is f32" : "problem.dtype") + "), got \"" +
+                   dtypeName(tensor.dtype) + "\"");
+}
+
+/// The tensor's shape is what the kernel reads or writes: an extent other
+/// than the problem's would let a smaller tensor pass validation.
+void ManifestReader::checkLayout(const TensorSpec &tensor,
+                                 const Problem &problem,
+                                 const std::string &path) {
+  std::vector<LayoutDim> layout = layoutOf(tensor.slot, problem);
+  std::string rule =
+      "tensor \"" + tensor.name + "\" is " + layoutText(layout) + " (BSHD)";
+  if (tensor.shape.size() != layout.size())
+    fail(path,
+         "has " + std::to_string(tensor.shape.size()) + " entries; " + rule);
+  for (size_t d = 0; d < layout.size(); ++d) {
+    const Dim &dim = tensor.shape[d];
+    const LayoutDim &want = layout[d];
+    if (dim.symbol ? dim.symbol == want.symbol : dim.extent == want.extent)
+      continue;
+    std::string expected =
+        want.symbol ? "\"" + std::string(symbolName(*want.symbol)) + "\"" : "";
+    if (want.extent > 0)
+      expected += (expected.empty() ? "" : " or ") +
+                  std::to_string(want.extent) + " (" + want.field + ")";
+    std::string got = dim.symbol
+                          ? "\"" + std::string(symbolName(*dim.symbol)) + "\""
+                          : std::to_string(dim.extent);
+    fail(path + "[" + std::to_string(d) + "]",
+         "expected " + expected + ", got " + got + "; " + rule);
+  }
+}
+
+/// A duplicated parameter shifts every later argument: the kernel would
+/// read each from its neighbour's slot.
+void ManifestReader::checkNoDuplicateParam(const std::vector<Param> &params,
+                                           const std::string &path,
+                                           const Manifest &manifest) {
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < params.size(); ++i) {
+    std::string key = paramKey(params[i], manifest);
+    if (key.empty())
+      continue;
+    auto [first, inserted] = seen.emplace(key, i);
+    if (!inserted)
+      fail(path + "[" + std::to_string(i) + "]",
+           "duplicates " + path + "[" + std::to_string(first->second) + "] (" +
+               describeParam(params[i], manifest) +
+               "); a kernel takes each argument once");
+  }
+}
+
+/// A kernel reaches a tensor only through a pointer or a tensor map: one
+/// with neither was dropped from the parameters.
+void ManifestReader::checkEveryTensorPassed(const std::vector<Param> &params,
+                                            const std::string &path,
+                                            const Manifest &manifest) {
+  std::vector<bool> passed(manifest.tensors.size());
+  for (const Param &param : params) {
+    if (const auto *map = std::get_if<TensorMapParam>(&param))
+      passed[map->tensor] = true;
+    else if (const auto *pointer = std::get_if<PointerParam>(&param))
+      passed[pointer->tensor] = true;
+  }
+  for (size_t i = 0; i < passed.size(); ++i)
+    if (!passed[i])
+      fail(path, "no \"pointer\" or \"tensor_map\" parameter passes tensor \"" +
+                     manifest.tensors[i].name +
+                     "\"; expected one for every tensor the kernel reads or "
+                     "writes");
 }
 
 TensorMapParam ManifestReader::readTensorMap(Object &param,
@@ -827,20 +1055,31 @@ void ManifestReader::readLaunch(const Value &value, const std::string &path,
       launch.grid[d].push_back(readGridFactor(
           factor, dimPath + "[" + std::to_string(launch.grid[d].size()) + "]"));
   }
-  auto readDims = [&](const char *key, std::array<uint32_t, 3> &dims) {
+  auto readDims = [&](const char *key, int64_t max,
+                      std::array<uint32_t, 3> &dims) {
     std::string path = object.field(key);
     const auto &entries = array(object.required(key), path, 3, 3);
     for (size_t d = 0; d < 3; ++d)
       dims[d] = static_cast<uint32_t>(
-          integer(entries[d], path + "[" + std::to_string(d) + "]", 1, 1024));
+          integer(entries[d], path + "[" + std::to_string(d) + "]", 1, max));
   };
-  readDims("block", launch.block);
-  if (uint64_t(launch.block[0]) * launch.block[1] * launch.block[2] > 1024)
+  readDims("block", kMaxBlockThreads, launch.block);
+  if (uint64_t(launch.block[0]) * launch.block[1] * launch.block[2] >
+      kMaxBlockThreads)
     fail(path + ".block", "more than 1024 threads per block");
-  readDims("cluster", launch.cluster);
-  launch.dynamicSmemBytes = static_cast<uint32_t>(
-      integer(object.required("dynamic_smem_bytes"),
-              path + ".dynamic_smem_bytes", 0, INT32_MAX));
+  readDims("cluster", kMaxClusterCtas, launch.cluster);
+  uint64_t ctas =
+      uint64_t(launch.cluster[0]) * launch.cluster[1] * launch.cluster[2];
+  if (ctas > kMaxClusterCtas)
+    fail(path + ".cluster",
+         std::to_string(ctas) + " CTAs per cluster; at most " +
+             std::to_string(kMaxClusterCtas) +
+             " (the largest cluster sm_90 and sm_100 launch)");
+  launch.dynamicSmemBytes = static_cast<uint32_t>(integer(
+      object.required("dynamic_smem_bytes"), path + ".dynamic_smem_bytes", 0,
+      kMaxDynamicSmemBytes,
+      "227 KiB, the most shared memory a block may opt in to on sm_90 and "
+      "sm_100"));
   if (abiVersion < 4) {
     object.explainUnknown("programmatic_dependent_launch", "a version 4 key");
     object.explainUnknown("persistent", "a version 4 key");

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -149,7 +150,11 @@ struct Manifest {
   int abiVersion;
   std::string kernel;
   std::string chip;
-  std::string binaryPath; // resolved against the manifest's directory
+  /// binary.file, a plain file name, and the directory it lies in (the
+  /// manifest's, or the C API's binary_dir; "" is the current directory);
+  /// readBinaryFile opens it there. binaryPath joins them, for messages.
+  std::string binaryDir, binaryFile;
+  std::string binaryPath;
   BinaryFormat binaryFormat;
   Problem problem;
   std::vector<TensorSpec> tensors;
@@ -206,6 +211,20 @@ struct Manifest {
 
 size_t dtypeSize(fa4_dtype dtype);
 const char *dtypeName(fa4_dtype dtype);
+
+/// The bits of an enum a caller of the C API passed. C lets any int stand
+/// in an enum, but in C++ loading a value outside the enumerators' range as
+/// the enum is undefined, so such values are read as integers and
+/// range-checked (dtypeFromBits) before any other use.
+template <typename Enum> int32_t enumBits(const Enum &value) {
+  static_assert(sizeof(Enum) == sizeof(int32_t), "a C enum is an int");
+  int32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+
+/// `bits` as an fa4_dtype, or nothing when no enumerator has that value.
+std::optional<fa4_dtype> dtypeFromBits(int32_t bits);
 
 /// Parses and checks a manifest; throws Error(FA4_ERROR_MANIFEST) with
 /// "<sourceName>: <field path>: <what is wrong>".

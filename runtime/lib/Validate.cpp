@@ -4,6 +4,8 @@
 
 #include "Error.h"
 
+#include "fa4/Limits.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
@@ -35,22 +37,76 @@ std::string shapeText(const TensorSpec &spec) {
   return text + "]";
 }
 
+std::string listText(const int64_t *values, size_t size) {
+  std::string text = "[";
+  for (size_t d = 0; d < size; ++d)
+    text += (d ? ", " : "") + std::to_string(values[d]);
+  return text + "]";
+}
+
+std::string hexText(uint64_t value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "0x%llx",
+                static_cast<unsigned long long>(value));
+  return text;
+}
+
+/// The bytes a tensor's elements lie in: [begin, end). Two tensors whose
+/// ranges meet may share memory.
+struct ByteRange {
+  const TensorSpec *spec;
+  uint64_t begin, end;
+  bool overlaps(const ByteRange &other) const {
+    return begin < other.end && other.begin < end;
+  }
+  std::string text() const {
+    return "[" + hexText(begin) + ", " + hexText(end) + ")";
+  }
+};
+
+/// The most a size symbol may be: the kernels compute positions in 32 bits
+/// (fa4/Limits.h).
+struct SizeLimit {
+  int64_t max;
+  const char *name;
+};
+
+SizeLimit limitOf(Symbol symbol) {
+  switch (symbol) {
+  case Symbol::Batch:
+    return {fa4::limits::kMaxBatch, "fa4::limits::kMaxBatch"};
+  case Symbol::SeqQ:
+  case Symbol::SeqKV:
+    return {fa4::limits::kMaxSeqLen, "fa4::limits::kMaxSeqLen"};
+  case Symbol::HeadsQ:
+  case Symbol::HeadsKV:
+    return {fa4::limits::kMaxHeads, "fa4::limits::kMaxHeads"};
+  case Symbol::Splits:
+    break; // never a tensor's size (the manifest reader refuses it)
+  }
+  return {INT64_MAX, "none"};
+}
+
 class TensorChecker {
 public:
   TensorChecker(const Manifest &manifest, const TensorSpec &spec,
                 const fa4_tensor &tensor, Bindings &bindings)
       : manifest(manifest), spec(spec), tensor(tensor), bindings(bindings) {}
 
-  void check() {
+  /// Checks the tensor; returns the bytes it lies in.
+  ByteRange check() {
     checkDtypeAndRank();
     for (size_t d = 0; d < spec.shape.size(); ++d)
       checkDim(d);
     // Innermost first: a bad inner stride is the cause of bad outer ones.
     for (size_t d = spec.shape.size(); d-- > 0;)
       checkStride(d);
+    // Bounds every stride x extent, which checkNoOverlap multiplies.
+    uint64_t bytes = spanBytes();
     if (spec.isOutput)
       checkNoOverlap();
     checkBase();
+    return range(bytes);
   }
 
 private:
@@ -77,9 +133,21 @@ private:
     return text;
   }
 
+  int64_t elemBytes() const {
+    return static_cast<int64_t>(dtypeSize(spec.dtype));
+  }
+
   void checkDtypeAndRank() const {
-    if (tensor.dtype != spec.dtype)
-      fail(std::string("dtype is ") + dtypeName(tensor.dtype) +
+    // Read as an integer: a C caller may have stored any int there.
+    int32_t bits = enumBits(tensor.dtype);
+    std::optional<fa4_dtype> dtype = dtypeFromBits(bits);
+    if (!dtype)
+      fail("dtype is " + std::to_string(bits) +
+           ", which is no fa4_dtype (0 bf16, 1 f16, 2 f32); the kernel "
+           "expects " +
+           dtypeName(spec.dtype));
+    if (*dtype != spec.dtype)
+      fail(std::string("dtype is ") + dtypeName(*dtype) +
            " but the kernel expects " + dtypeName(spec.dtype));
     if (tensor.rank != static_cast<int32_t>(spec.shape.size()))
       fail("rank is " + std::to_string(tensor.rank) +
@@ -100,6 +168,10 @@ private:
       return;
     }
     Symbol symbol = *dim.symbol;
+    SizeLimit limit = limitOf(symbol);
+    if (extent > limit.max)
+      fail(dimText(d) + " is " + std::to_string(extent) + "; at most " +
+           std::to_string(limit.max) + " (" + limit.name + ")");
     if (!bindings.isBound(symbol)) {
       bindings.bind(symbol, extent, "tensor '" + spec.name + "' bound");
       return;
@@ -112,7 +184,6 @@ private:
 
   void checkStride(size_t d) const {
     int64_t stride = tensor.strides[d];
-    int64_t elemBytes = static_cast<int64_t>(dtypeSize(spec.dtype));
     bool isLast = d + 1 == spec.shape.size();
     if (isLast && manifest.alignment.unitStrideLastDim) {
       if (stride != 1)
@@ -123,10 +194,17 @@ private:
     if (stride < 0)
       fail(dimText(d) + " stride is " + std::to_string(stride) +
            "; strides must be non-negative");
+    int64_t bytes;
+    if (__builtin_mul_overflow(stride, elemBytes(), &bytes) ||
+        bytes > fa4::limits::kMaxTensorBytes)
+      fail(dimText(d) + " stride is " + std::to_string(stride) + " elements; " +
+           "at most " +
+           std::to_string(fa4::limits::kMaxTensorBytes / elemBytes()) +
+           " (2^62 bytes, fa4::limits::kMaxTensorBytes)");
     int64_t strideAlign = spec.alignment.strideBytes;
-    if ((stride * elemBytes) % strideAlign != 0)
+    if (bytes % strideAlign != 0)
       fail(dimText(d) + " stride is " + std::to_string(stride) +
-           " elements = " + std::to_string(stride * elemBytes) +
+           " elements = " + std::to_string(bytes) +
            " bytes, not a multiple of " + std::to_string(strideAlign) +
            " bytes (" + requiredBy() + std::to_string(strideAlign) +
            "-byte-aligned strides)");
@@ -164,19 +242,72 @@ private:
     }
   }
 
+  /// The bytes from the base to the end of the furthest element, each
+  /// product and sum checked: a wrapped offset would let rows alias.
+  uint64_t spanBytes() const {
+    int64_t furthest = 0; // elements
+    bool wraps = false;
+    for (size_t d = 0; d < spec.shape.size(); ++d) {
+      int64_t reach = 0;
+      wraps = wraps ||
+              __builtin_mul_overflow(tensor.shape[d] - 1, tensor.strides[d],
+                                     &reach) ||
+              __builtin_add_overflow(furthest, reach, &furthest);
+    }
+    int64_t bytes = 0;
+    wraps = wraps || __builtin_add_overflow(furthest, 1, &furthest) ||
+            __builtin_mul_overflow(furthest, elemBytes(), &bytes);
+    if (wraps || bytes > fa4::limits::kMaxTensorBytes)
+      fail("shape " + listText(tensor.shape, spec.shape.size()) +
+           " with strides " + listText(tensor.strides, spec.shape.size()) +
+           " spans " +
+           (wraps ? std::string("more than 2^63") : std::to_string(bytes)) +
+           " bytes; at most 2^62 (fa4::limits::kMaxTensorBytes)");
+    return static_cast<uint64_t>(bytes);
+  }
+
   void checkBase() const {
     auto address = reinterpret_cast<uintptr_t>(tensor.data);
     int64_t align = spec.alignment.baseBytes;
-    if (address % align != 0) {
-      char text[64];
-      std::snprintf(text, sizeof(text), "0x%llx",
-                    static_cast<unsigned long long>(address));
-      fail(std::string("base address ") + text + " is not " +
+    if (address % align != 0)
+      fail("base address " + hexText(address) + " is not " +
            std::to_string(align) + "-byte aligned (" + requiredBy() +
            std::to_string(align) + "-byte alignment)");
-    }
+  }
+
+  /// [base, base + bytes), refused where its end passes the top of the
+  /// address space.
+  ByteRange range(uint64_t bytes) const {
+    auto address =
+        static_cast<uint64_t>(reinterpret_cast<uintptr_t>(tensor.data));
+    uint64_t end;
+    if (__builtin_add_overflow(address, bytes, &end))
+      fail("base address " + hexText(address) + " + " + std::to_string(bytes) +
+           " bytes wraps around the 64-bit address space");
+    return {&spec, address, end};
   }
 };
+
+/// An output sharing memory with an input would overwrite it while the
+/// kernel still reads it; two outputs sharing memory would race. Inputs may
+/// share (self-attention on one buffer: q == k == v).
+void checkOutputsAlone(const std::vector<ByteRange> &ranges) {
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (!ranges[i].spec->isOutput)
+      continue;
+    for (size_t j = 0; j < ranges.size(); ++j) {
+      // A pair of outputs once, from the first of them.
+      if (j == i || (ranges[j].spec->isOutput && j < i) ||
+          !ranges[i].overlaps(ranges[j]))
+        continue;
+      throw Error(FA4_ERROR_VALIDATION,
+                  "tensor '" + ranges[i].spec->name + "' overlaps tensor '" +
+                      ranges[j].spec->name + "': bytes " + ranges[i].text() +
+                      " and " + ranges[j].text() +
+                      "; an output may share no byte with another tensor");
+    }
+  }
+}
 
 } // namespace
 
@@ -188,13 +319,15 @@ Bindings fa4::rt::validateArgs(const Manifest &manifest,
     throw Error(FA4_ERROR_VALIDATION,
                 "tensor 'lse': given but the kernel was compiled without LSE "
                 "(has_lse = false); pass lse.data = NULL");
+  std::vector<ByteRange> ranges;
   for (const TensorSpec &spec : manifest.tensors) {
     const fa4_tensor &tensor = tensorInSlot(args, spec.slot);
     if (!tensor.data)
       throw Error(FA4_ERROR_VALIDATION,
                   "tensor '" + spec.name +
                       "': missing (data is NULL) but the kernel requires it");
-    TensorChecker(manifest, spec, tensor, bindings).check();
+    ranges.push_back(TensorChecker(manifest, spec, tensor, bindings).check());
   }
+  checkOutputsAlone(ranges);
   return bindings;
 }

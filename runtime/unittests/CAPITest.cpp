@@ -8,6 +8,7 @@
 #include "TestManifest.h"
 
 #include <cstdlib>
+#include <cstring>
 
 using namespace fa4::rt;
 using namespace fa4::rt::test;
@@ -165,9 +166,9 @@ TEST(CAPITest, ValidatesWithoutAGpu) {
   ModulePtr module = loadGood();
   fa4_attention_args args = goodArgs();
   EXPECT_EQ(fa4_validate(module.get(), &args), FA4_SUCCESS);
-  args.v.data = reinterpret_cast<void *>(0x300008);
+  args.v.data = fakeAddress(3, 8);
   EXPECT_EQ(fa4_validate(module.get(), &args), FA4_ERROR_VALIDATION);
-  EXPECT_STREQ(fa4_last_error(), "tensor 'v': base address 0x300008 is not "
+  EXPECT_STREQ(fa4_last_error(), "tensor 'v': base address 0x3000000008 is not "
                                  "16-byte aligned (TMA requires 16-byte "
                                  "alignment)");
   // fa4_launch validates before it opens the driver.
@@ -189,14 +190,14 @@ TEST(CAPITest, ValidatesByTheKernelThatRuns) {
       << fa4_last_error();
   ModulePtr module(raw);
   fa4_attention_args prefill = goodArgs(2, 113, 203);
-  prefill.o.data = reinterpret_cast<void *>(0x400004);
+  prefill.o.data = fakeAddress(4, 4);
   EXPECT_EQ(fa4_validate(module.get(), &prefill), FA4_SUCCESS)
       << fa4_last_error();
   fa4_attention_args decode = goodArgs(2, 16, 203);
-  decode.o.data = reinterpret_cast<void *>(0x400004);
+  decode.o.data = fakeAddress(4, 4);
   EXPECT_EQ(fa4_validate(module.get(), &decode), FA4_ERROR_VALIDATION);
   EXPECT_STREQ(fa4_last_error(),
-               "tensor 'o': base address 0x400004 is not 16-byte aligned "
+               "tensor 'o': base address 0x4000000004 is not 16-byte aligned "
                "(the kernel requires 16-byte alignment)");
   // fa4_launch refuses it the same way, before it opens the driver.
   EXPECT_EQ(fa4_launch(module.get(), &decode, nullptr), FA4_ERROR_VALIDATION);
@@ -208,6 +209,45 @@ TEST(CAPITest, NamesStatusesAndDtypes) {
   EXPECT_STREQ(fa4_dtype_name(FA4_DTYPE_F16), "f16");
   EXPECT_EQ(fa4_dtype_size(FA4_DTYPE_F32), 4u);
   EXPECT_EQ(fa4_dtype_size(FA4_DTYPE_BF16), 2u);
+}
+
+// CCallers.c: the C API called from C, with enums holding any int.
+extern "C" const char *fa4TestDtypeName(int32_t bits);
+extern "C" size_t fa4TestDtypeSize(int32_t bits);
+extern "C" const char *fa4TestStatusName(int32_t bits);
+
+TEST(CAPITest, RefusesEnumsOutOfRange) {
+  for (int32_t bits : {99, -1, 3}) {
+    EXPECT_STREQ(fa4TestDtypeName(bits), "unknown fa4_dtype");
+    EXPECT_EQ(fa4TestDtypeSize(bits), 0u);
+  }
+  EXPECT_STREQ(fa4TestDtypeName(FA4_DTYPE_F32), "f32");
+  for (int32_t bits : {99, -1, 8})
+    EXPECT_STREQ(fa4TestStatusName(bits), "unknown fa4_status");
+  EXPECT_STREQ(fa4TestStatusName(FA4_ERROR_IO), "FA4_ERROR_IO");
+  ModulePtr module = loadGood();
+  fa4_attention_args args = goodArgs();
+  // Stored as a C caller may: any int fits the field.
+  int32_t bits = 99;
+  std::memcpy(&args.v.dtype, &bits, sizeof(bits));
+  EXPECT_EQ(fa4_validate(module.get(), &args), FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(),
+               "tensor 'v': dtype is 99, which is no fa4_dtype (0 bf16, 1 "
+               "f16, 2 f32); the kernel expects bf16");
+}
+
+TEST(CAPITest, RefusesAManifestWhoseBinaryLeavesItsDirectory) {
+  fa4_module *module = nullptr;
+  std::string json = manifestWith(R"("file": "fa4_attn_fwd_sm90a.cubin")",
+                                  R"("file": "../../etc/passwd")");
+  EXPECT_EQ(fa4_module_load_string(json.c_str(), "/kernels", &module),
+            FA4_ERROR_MANIFEST);
+  EXPECT_STREQ(fa4_last_error(),
+               "manifest: binary.file: \"../../etc/passwd\" contains '/'; "
+               "expected a plain file name in the manifest's directory (no "
+               "'/', not \".\" or \"..\", no control characters, at most "
+               "255 bytes)");
+  EXPECT_EQ(module, nullptr);
 }
 
 TEST(DriverTest, MissingLibraryIsAnError) {

@@ -189,7 +189,8 @@ TEST(ManifestTest, RejectsWrongTypes) {
   EXPECT_EQ(errorWith("\"qk_depth\": 128", "\"qk_depth\": \"128\""),
             "manifest: problem.qk_depth: expected an integer, got string");
   EXPECT_EQ(errorWith("\"qk_depth\": 128", "\"qk_depth\": 0"),
-            "manifest: problem.qk_depth: 0 is out of range [1, 1048576]");
+            "manifest: problem.qk_depth: 0 is out of range [1, 1024] "
+            "(fa4::limits::kMaxDepth)");
   EXPECT_EQ(errorWith("\"has_lse\": true", "\"has_lse\": 1"),
             "manifest: problem.has_lse: expected a boolean, got number");
   EXPECT_EQ(errorWith("\"scale\": 0.08838834764831845", "\"scale\": -1"),
@@ -455,7 +456,220 @@ TEST(ManifestTest, RejectsBadGrid) {
   EXPECT_EQ(errorWith(R"("block": [384, 1, 1])", R"("block": [512, 4, 1])"),
             "manifest: launch.block: more than 1024 threads per block");
   EXPECT_EQ(errorWith(R"("cluster": [1, 1, 1])", R"("cluster": [0, 1, 1])"),
-            "manifest: launch.cluster[0]: 0 is out of range [1, 1024]");
+            "manifest: launch.cluster[0]: 0 is out of range [1, 16]");
+}
+
+/// binary.file is data from outside: only a plain name in the manifest's
+/// directory, never a path that leads elsewhere.
+TEST(ManifestTest, RefusesABinaryFileThatIsNotAPlainName) {
+  const std::string file = R"("file": "fa4_attn_fwd_sm90a.cubin")";
+  auto fileError = [&](const std::string &name) {
+    return errorWith(file, "\"file\": \"" + name + "\"");
+  };
+  const std::string rule =
+      "; expected a plain file name in the manifest's directory (no '/', not "
+      "\".\" or \"..\", no control characters, at most 255 bytes)";
+  EXPECT_EQ(fileError("../../etc/passwd"),
+            "manifest: binary.file: \"../../etc/passwd\" contains '/'" + rule);
+  EXPECT_EQ(fileError("/etc/passwd"),
+            "manifest: binary.file: \"/etc/passwd\" is an absolute path" +
+                rule);
+  EXPECT_EQ(fileError("sub/kernel.cubin"),
+            "manifest: binary.file: \"sub/kernel.cubin\" contains '/'" + rule);
+  EXPECT_EQ(fileError(""), "manifest: binary.file: \"\" is empty" + rule);
+  EXPECT_EQ(fileError(".."),
+            "manifest: binary.file: \"..\" names a directory" + rule);
+  EXPECT_EQ(fileError("."),
+            "manifest: binary.file: \".\" names a directory" + rule);
+  // A NUL would cut the name short where the runtime opens it.
+  EXPECT_EQ(fileError(R"(kernel.cubin\u0000.txt)"),
+            "manifest: binary.file: \"kernel.cubin\\x00.txt\" has a control "
+            "character at byte 12" +
+                rule);
+  EXPECT_EQ(fileError(R"(a\nb)"),
+            "manifest: binary.file: \"a\\x0ab\" has a control character at "
+            "byte 1" +
+                rule);
+  EXPECT_EQ(fileError(std::string(256, 'a')),
+            "manifest: binary.file: \"" + std::string(256, 'a') +
+                "\" is 256 bytes long, more than 255" + rule);
+  EXPECT_EQ(fileError(std::string(255, 'a')), "no error");
+  // The decode variant's binary by the same rule.
+  EXPECT_EQ(manifestError(decodeVariantManifestJson(
+                {{R"("file": "fa4_attn_fwd_decode_sm90a.cubin")",
+                  R"("file": "../fa4_attn_fwd_decode_sm90a.cubin")"}})),
+            "manifest (decode.manifest): binary.file: "
+            "\"../fa4_attn_fwd_decode_sm90a.cubin\" contains '/'" +
+                rule);
+  // The name and its directory, kept apart for the reader.
+  Manifest manifest = goodManifest();
+  EXPECT_EQ(manifest.binaryDir, "/kernels");
+  EXPECT_EQ(manifest.binaryFile, "fa4_attn_fwd_sm90a.cubin");
+}
+
+/// Without the binary's own record of its parameters, what a manifest can
+/// be checked against is itself: a dropped or duplicated parameter.
+TEST(ManifestTest, RefusesADuplicatedParam) {
+  EXPECT_EQ(errorWith(R"({"kind": "pointer", "tensor": "lse"},)",
+                      R"({"kind": "pointer", "tensor": "o"},)"),
+            "manifest: params[4]: duplicates params[3] (pointer to tensor "
+            "\"o\"); a kernel takes each argument once");
+  EXPECT_EQ(errorWith(R"({"kind": "scalar", "type": "i32", "value": "skv"},)",
+                      R"({"kind": "scalar", "type": "i32", "value": "sq"},)"),
+            "manifest: params[6]: duplicates params[5] (i32 scalar \"sq\"); a "
+            "kernel takes each argument once");
+  const std::string kMap =
+      R"({"kind": "tensor_map", "tensor": "k", "box": [1, 128, 1, 64], "swizzle": "128B", "interleave": "none", "l2_promotion": "256B", "oob_fill": "zero"},)";
+  EXPECT_EQ(errorWith(kMap, kMap + "\n    " + kMap),
+            "manifest: params[2]: duplicates params[1] (tensor map of tensor "
+            "\"k\", box [1, 128, 1, 64]); a kernel takes each argument once");
+  EXPECT_EQ(errorIn(workspaceManifestJson(), R"({"kind": "workspace"}, )",
+                    R"({"kind": "workspace"}, {"kind": "workspace"}, )"),
+            "manifest: combine.params[1]: duplicates combine.params[0] (the "
+            "workspace); a kernel takes each argument once");
+  // Two literals may be equal; a second map of a tensor with another box
+  // is another argument (as a pointer and a map of one tensor are).
+  EXPECT_EQ(errorWith(R"({"kind": "scalar", "type": "f32", "value": 0.5})",
+                      R"({"kind": "scalar", "type": "f32", "value": 0.5},
+    {"kind": "scalar", "type": "f32", "value": 0.5})"),
+            "no error");
+  EXPECT_EQ(errorWith(kMap, kMap + R"(
+    {"kind": "tensor_map", "tensor": "k", "box": [1, 64, 1, 64], "swizzle": "128B", "interleave": "none", "l2_promotion": "256B", "oob_fill": "zero"},)"),
+            "no error");
+}
+
+TEST(ManifestTest, RefusesADroppedTensorParam) {
+  EXPECT_EQ(errorWith(R"(
+    {"kind": "pointer", "tensor": "lse"},)",
+                      ""),
+            "manifest: params: no \"pointer\" or \"tensor_map\" parameter "
+            "passes tensor \"lse\"; expected one for every tensor the kernel "
+            "reads or writes");
+  EXPECT_EQ(
+      errorWith(
+          R"({"kind": "tensor_map", "tensor": "v", "box": [1, 128, 1, 64], "swizzle": "128B", "interleave": "none", "l2_promotion": "256B", "oob_fill": "zero"},)",
+          ""),
+      "manifest: params: no \"pointer\" or \"tensor_map\" parameter passes "
+      "tensor \"v\"; expected one for every tensor the kernel reads or "
+      "writes");
+  // The twin's own parameters by the same rule.
+  std::string twin = persistentTwinOwnLaunchManifestJson();
+  size_t twinAt = twin.find("\"twin\"");
+  size_t pointer = twin.find(R"({"kind": "pointer", "tensor": "o"},)", twinAt);
+  ASSERT_NE(pointer, std::string::npos);
+  EXPECT_EQ(manifestError(twin.erase(pointer, 35)),
+            "manifest: twin.params: no \"pointer\" or \"tensor_map\" "
+            "parameter passes tensor \"o\"; expected one for every tensor the "
+            "kernel reads or writes");
+  // The combine kernel reads the workspace, not the inputs.
+  EXPECT_EQ(manifestError(workspaceManifestJson()), "no error");
+}
+
+/// CUDA's limits on a launch, each launch of the manifest.
+TEST(ManifestTest, RefusesALaunchPastCudasLimits) {
+  EXPECT_EQ(errorWith(R"("block": [384, 1, 1])", R"("block": [2048, 1, 1])"),
+            "manifest: launch.block[0]: 2048 is out of range [1, 1024]");
+  EXPECT_EQ(errorWith(R"("block": [384, 1, 1])", R"("block": [384, 2, 2])"),
+            "manifest: launch.block: more than 1024 threads per block");
+  EXPECT_EQ(errorWith(R"("cluster": [1, 1, 1])", R"("cluster": [4, 4, 2])"),
+            "manifest: launch.cluster: 32 CTAs per cluster; at most 16 (the "
+            "largest cluster sm_90 and sm_100 launch)");
+  EXPECT_EQ(errorWith(R"("cluster": [1, 1, 1])", R"("cluster": [32, 1, 1])"),
+            "manifest: launch.cluster[0]: 32 is out of range [1, 16]");
+  EXPECT_EQ(errorWith(R"("cluster": [1, 1, 1])", R"("cluster": [4, 2, 2])"),
+            "no error");
+  EXPECT_EQ(errorWith(R"("dynamic_smem_bytes": 200000)",
+                      R"("dynamic_smem_bytes": 232449)"),
+            "manifest: launch.dynamic_smem_bytes: 232449 is out of range [0, "
+            "232448] (227 KiB, the most shared memory a block may opt in to "
+            "on sm_90 and sm_100)");
+  EXPECT_EQ(errorWith(R"("dynamic_smem_bytes": 200000)",
+                      R"("dynamic_smem_bytes": 232448)"),
+            "no error");
+  EXPECT_EQ(errorIn(workspaceManifestJson(), R"("block": [128, 1, 1])",
+                    R"("block": [128, 16, 1])"),
+            "manifest: combine.launch.block: more than 1024 threads per block");
+  EXPECT_EQ(errorIn(persistentTwinOwnLaunchManifestJson(),
+                    R"("dynamic_smem_bytes": 150000)",
+                    R"("dynamic_smem_bytes": 300000)"),
+            "manifest: twin.launch.dynamic_smem_bytes: 300000 is out of range "
+            "[0, 232448] (227 KiB, the most shared memory a block may opt in "
+            "to on sm_90 and sm_100)");
+}
+
+/// The tensors are what attention reads and writes: its roles, its dtype
+/// and the BSHD shapes of its problem.
+TEST(ManifestTest, RefusesTensorsThatDisagreeWithTheProblem) {
+  EXPECT_EQ(errorWith(R"({"name": "o", "role": "output")",
+                      R"({"name": "o", "role": "input")"),
+            "manifest: tensors[3].role: tensor \"o\" is written by attention; "
+            "expected \"output\"");
+  EXPECT_EQ(errorWith(R"({"name": "q", "role": "input")",
+                      R"({"name": "q", "role": "output")"),
+            "manifest: tensors[0].role: tensor \"q\" is read by attention; "
+            "expected \"input\"");
+  EXPECT_EQ(errorWith(R"({"name": "k", "role": "input", "dtype": "bf16")",
+                      R"({"name": "k", "role": "input", "dtype": "f16")"),
+            "manifest: tensors[1].dtype: expected \"bf16\" (problem.dtype), "
+            "got \"f16\"");
+  EXPECT_EQ(errorWith(R"("role": "output", "dtype": "f32")",
+                      R"("role": "output", "dtype": "bf16")"),
+            "manifest: tensors[4].dtype: expected \"f32\" (the LSE is f32), "
+            "got \"bf16\"");
+  const std::string q = R"("shape": ["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 16)";
+  auto qShape = [&](const std::string &shape) {
+    return errorWith(q, "\"shape\": " + shape + R"(,
+     "alignment": {"base_bytes": 16)");
+  };
+  const std::string qRule = "; tensor \"q\" is [b, sq, hq, dqk] (BSHD)";
+  EXPECT_EQ(qShape(R"(["b", "sq", 32, 64])"),
+            "manifest: tensors[0].shape[3]: expected 128 (problem.qk_depth), "
+            "got 64" +
+                qRule);
+  EXPECT_EQ(qShape(R"(["b", "skv", 32, 128])"),
+            "manifest: tensors[0].shape[1]: expected \"sq\", got \"skv\"" +
+                qRule);
+  EXPECT_EQ(qShape(R"(["b", "sq", 16, 128])"),
+            "manifest: tensors[0].shape[2]: expected \"hq\" or 32 "
+            "(problem.num_q_heads), got 16" +
+                qRule);
+  EXPECT_EQ(qShape(R"(["b", 113, 32, 128])"),
+            "manifest: tensors[0].shape[1]: expected \"sq\", got 113" + qRule);
+  EXPECT_EQ(qShape(R"(["b", "sq", 4096])"),
+            "manifest: tensors[0].shape: has 3 entries" + qRule);
+  EXPECT_EQ(qShape(R"(["b", "sq", "hq", 128])"), "no error");
+  // A size the problem fixes may be written as the integer.
+  EXPECT_EQ(manifestError(manifestWith({{R"("seq_q": -1)", R"("seq_q": 113)"},
+                                        {R"(["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 16)",
+                                         R"(["b", 113, 32, 128],
+     "alignment": {"base_bytes": 16)"}})),
+            "no error");
+  EXPECT_EQ(
+      errorWith(R"("shape": ["b", 32, "sq"])", R"("shape": ["b", "sq", 32])"),
+      "manifest: tensors[4].shape[1]: expected \"hq\" or 32 "
+      "(problem.num_q_heads), got \"sq\"; tensor \"lse\" is [b, hq, sq] "
+      "(BSHD)");
+}
+
+/// fa4/Limits.h: the sizes the compiler builds kernels for.
+TEST(ManifestTest, RefusesAProblemPastTheLimits) {
+  EXPECT_EQ(errorWith("\"num_q_heads\": 32", "\"num_q_heads\": 8192"),
+            "manifest: problem.num_q_heads: 8192 is out of range [1, 4096] "
+            "(fa4::limits::kMaxHeads)");
+  EXPECT_EQ(errorWith("\"ov_depth\": 128", "\"ov_depth\": 2048"),
+            "manifest: problem.ov_depth: 2048 is out of range [1, 1024] "
+            "(fa4::limits::kMaxDepth)");
+  EXPECT_EQ(errorWith("\"seq_q\": -1", "\"seq_q\": 2147483648"),
+            "manifest: problem.seq_q: 2147483648 is out of range [-1, "
+            "1073741823] (fa4::limits::kMaxSeqLen)");
+  EXPECT_EQ(errorWith("\"batch\": -1", "\"batch\": 2199023255552"),
+            "manifest: problem.batch: 2199023255552 is out of range [-1, "
+            "1073741823] (fa4::limits::kMaxBatch)");
+  EXPECT_EQ(errorWith("\"window_left\": -1", "\"window_left\": 4294967297"),
+            "manifest: problem.mask.window_left: 4294967297 is out of range "
+            "[-1, 1073741823] (fa4::limits::kMaxWindow; -1 is unbounded)");
 }
 
 TEST(ManifestTest, LoadsFromFile) {
@@ -622,7 +836,7 @@ TEST(ManifestTest, RejectsABrokenDecodeVariant) {
       error(R"("kernel": "fa4_attn_fwd_decode_sm90a")", R"("kernel": "")"),
       "manifest (decode.manifest): kernel: empty kernel name");
   EXPECT_EQ(manifestError(decodeVariantManifestJson(
-                {{R"("num_q_heads": 32)", R"("num_q_heads": 16)"}})),
+                {{R"("scale": 0.08838834764831845)", R"("scale": 0.125)"}})),
             "manifest: decode.manifest.problem: the decode variant computes "
             "another attention than the kernel (dtype, heads, depths, mask, "
             "scale and LSE must match)");

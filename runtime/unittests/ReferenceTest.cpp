@@ -112,3 +112,51 @@ TEST(ReferenceScoresTest, LowPrecisionScoresAreRounded) {
 }
 
 } // namespace
+
+namespace {
+AttentionShape maskShape(int64_t seqQ, int64_t seqKV, fa4_mask_kind mask,
+                         int64_t left = -1, int64_t right = -1) {
+  return AttentionShape{1, seqQ, seqKV, 1,     1,   8,
+                        8, mask, left,  right, 1.0, FA4_DTYPE_BF16};
+}
+
+void expectKeys(const AttentionShape &shape, int64_t query, int64_t first,
+                int64_t last) {
+  KeyRange range = visibleKeys(shape, query);
+  EXPECT_EQ(range.first, first) << "query " << query;
+  EXPECT_EQ(range.last, last) << "query " << query;
+}
+} // namespace
+
+// Causal is bottom-right aligned (query i sees key j iff j <= i + Skv - Sq),
+// hand-derived for Sq != Skv so that a top-left diagonal (j <= i) fails.
+TEST(ReferenceMaskTest, CausalIsBottomRightAligned) {
+  AttentionShape decode = maskShape(3, 5, FA4_MASK_CAUSAL);
+  expectKeys(decode, 0, 0, 2);
+  expectKeys(decode, 1, 0, 3);
+  expectKeys(decode, 2, 0, 4);
+  EXPECT_EQ(visiblePairs(decode), 3 + 4 + 5);
+  // More queries than keys: the first rows see no key (O = 0, LSE = -inf).
+  AttentionShape tall = maskShape(5, 3, FA4_MASK_CAUSAL);
+  KeyRange none = visibleKeys(tall, 1);
+  EXPECT_GT(none.first, none.last);
+  expectKeys(tall, 2, 0, 0);
+  expectKeys(tall, 4, 0, 2);
+  EXPECT_EQ(visiblePairs(tall), 1 + 2 + 3);
+}
+
+// A window (left, right) sits around the same bottom-right diagonal.
+TEST(ReferenceMaskTest, WindowAroundTheDiagonal) {
+  AttentionShape window = maskShape(4, 6, FA4_MASK_WINDOW, 1, 0);
+  // Diagonals 2, 3, 4, 5: keys [d - 1, d].
+  expectKeys(window, 0, 1, 2);
+  expectKeys(window, 3, 4, 5);
+  AttentionShape right = maskShape(4, 6, FA4_MASK_WINDOW, -1, 1);
+  expectKeys(right, 0, 0, 3);
+  expectKeys(right, 3, 0, 5); // clamped to the last key
+  AttentionShape left = maskShape(4, 6, FA4_MASK_WINDOW, 0, -1);
+  expectKeys(left, 0, 2, 5);
+  EXPECT_EQ(visiblePairs(left), 4 + 3 + 2 + 1);
+  AttentionShape none = maskShape(4, 6, FA4_MASK_NONE);
+  expectKeys(none, 0, 0, 5);
+}

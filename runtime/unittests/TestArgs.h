@@ -28,16 +28,26 @@ inline fa4_tensor fakeTensor(uintptr_t address, fa4_dtype dtype,
   return tensor;
 }
 
+/// The fake address space of one tensor: tensor i of q, k, v, o, lse lies
+/// at i << 36 (q at 0x1000000000), so that no output meets another tensor
+/// at any size the tests use (64 GiB each).
+constexpr uintptr_t kRegion = uintptr_t(1) << 36;
+
 /// Valid arguments for inputs/manifest.json (hq 32, hkv 8, d 128).
 inline fa4_attention_args goodArgs(int64_t b = 2, int64_t sq = 113,
                                    int64_t skv = 203) {
   fa4_attention_args args = {};
-  args.q = fakeTensor(0x100000, FA4_DTYPE_BF16, {b, sq, 32, 128});
-  args.k = fakeTensor(0x200000, FA4_DTYPE_BF16, {b, skv, 8, 128});
-  args.v = fakeTensor(0x300000, FA4_DTYPE_BF16, {b, skv, 8, 128});
-  args.o = fakeTensor(0x400000, FA4_DTYPE_BF16, {b, sq, 32, 128});
-  args.lse = fakeTensor(0x500000, FA4_DTYPE_F32, {b, 32, sq});
+  args.q = fakeTensor(1 * kRegion, FA4_DTYPE_BF16, {b, sq, 32, 128});
+  args.k = fakeTensor(2 * kRegion, FA4_DTYPE_BF16, {b, skv, 8, 128});
+  args.v = fakeTensor(3 * kRegion, FA4_DTYPE_BF16, {b, skv, 8, 128});
+  args.o = fakeTensor(4 * kRegion, FA4_DTYPE_BF16, {b, sq, 32, 128});
+  args.lse = fakeTensor(5 * kRegion, FA4_DTYPE_F32, {b, 32, sq});
   return args;
+}
+
+/// An address `offset` bytes into tensor `index`'s region.
+inline void *fakeAddress(int index, uintptr_t offset) {
+  return reinterpret_cast<void *>(index * kRegion + offset);
 }
 
 } // namespace fa4::rt::test

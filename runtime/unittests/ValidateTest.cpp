@@ -5,6 +5,8 @@
 #include "TestArgs.h"
 #include "TestManifest.h"
 
+#include <cstring>
+
 using namespace fa4::rt;
 using namespace fa4::rt::test;
 
@@ -147,7 +149,7 @@ TEST_F(ValidateTest, AcceptsContiguousLseUnder4ByteRule) {
   // Version 2: lse is written with 4-byte stores, so any f32 stride will do.
   makeContiguousLse(args.lse);
   EXPECT_EQ(refusal(), "accepted");
-  args.lse.data = reinterpret_cast<void *>(0x500004);
+  args.lse.data = fakeAddress(5, 4);
   EXPECT_EQ(refusal(), "accepted");
 }
 
@@ -161,8 +163,8 @@ TEST_F(ValidateTest, RefusesContiguousLseUnderVersion1) {
                        "bytes, not a multiple of 16 bytes (the kernel "
                        "requires 16-byte-aligned strides)");
   args = goodArgs();
-  args.lse.data = reinterpret_cast<void *>(0x500004);
-  EXPECT_EQ(refusal(), "tensor 'lse': base address 0x500004 is not 16-byte "
+  args.lse.data = fakeAddress(5, 4);
+  EXPECT_EQ(refusal(), "tensor 'lse': base address 0x5000000004 is not 16-byte "
                        "aligned (the kernel requires 16-byte alignment)");
 }
 
@@ -190,17 +192,17 @@ TEST_F(ValidateTest, UsesEachTensorsOwnRule) {
                        "bytes, not a multiple of 4 bytes (the kernel requires "
                        "4-byte-aligned strides)");
   args = goodArgs();
-  args.o.data = reinterpret_cast<void *>(0x400004);
+  args.o.data = fakeAddress(4, 4);
   EXPECT_EQ(refusal(), "accepted");
-  args.o.data = reinterpret_cast<void *>(0x400002);
-  EXPECT_EQ(refusal(), "tensor 'o': base address 0x400002 is not 4-byte "
+  args.o.data = fakeAddress(4, 2);
+  EXPECT_EQ(refusal(), "tensor 'o': base address 0x4000000002 is not 4-byte "
                        "aligned (the kernel requires 4-byte alignment)");
 }
 
 TEST_F(ValidateTest, RefusesQWithA4ByteAlignedBase) {
   // A base that suits o and lse is still refused for q: a tensor map reads it.
-  args.q.data = reinterpret_cast<void *>(0x100004);
-  EXPECT_EQ(refusal(), "tensor 'q': base address 0x100004 is not 16-byte "
+  args.q.data = fakeAddress(1, 4);
+  EXPECT_EQ(refusal(), "tensor 'q': base address 0x1000000004 is not 16-byte "
                        "aligned (TMA requires 16-byte alignment)");
 }
 
@@ -225,9 +227,107 @@ TEST_F(ValidateTest, AcceptsBroadcastInput) {
   EXPECT_EQ(refusal(), "accepted");
 }
 
+/// A user-given enum is range-checked before any use.
+TEST_F(ValidateTest, RefusesADtypeThatIsNoEnumerator) {
+  // As a C caller would store it: any int fits the field.
+  for (int32_t bits : {99, -1}) {
+    args = goodArgs();
+    std::memcpy(&args.q.dtype, &bits, sizeof(bits));
+    EXPECT_EQ(refusal(), "tensor 'q': dtype is " + std::to_string(bits) +
+                             ", which is no fa4_dtype (0 bf16, 1 f16, 2 "
+                             "f32); the kernel expects bf16");
+  }
+}
+
+/// The kernels compute positions in 32 bits (fa4/Limits.h).
+TEST_F(ValidateTest, RefusesSizesPastTheLimits) {
+  args.q.shape[1] = int64_t(1) << 31;
+  EXPECT_EQ(refusal(), "tensor 'q': dim 1 (sq) is 2147483648; at most "
+                       "1073741823 (fa4::limits::kMaxSeqLen)");
+  args = goodArgs();
+  args.k.shape[1] = int64_t(1) << 30;
+  EXPECT_EQ(refusal(), "tensor 'k': dim 1 (skv) is 1073741824; at most "
+                       "1073741823 (fa4::limits::kMaxSeqLen)");
+  args = goodArgs();
+  args.q.shape[0] = int64_t(1) << 40;
+  EXPECT_EQ(refusal(), "tensor 'q': dim 0 (b) is 1099511627776; at most "
+                       "1073741823 (fa4::limits::kMaxBatch)");
+  // Heads given by their symbol.
+  manifest = parseManifest(manifestWith(R"(["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 16)",
+                                        R"(["b", "sq", "hq", 128],
+     "alignment": {"base_bytes": 16)"),
+                           "");
+  args = goodArgs();
+  args.q.shape[2] = 5000;
+  EXPECT_EQ(refusal(), "tensor 'q': dim 2 (hq) is 5000; at most 4096 "
+                       "(fa4::limits::kMaxHeads)");
+}
+
+/// Every byte offset in checked 64-bit arithmetic: a wrapped one would let
+/// rows alias.
+TEST_F(ValidateTest, RefusesStridesThatOverflowByteOffsets) {
+  args.o.strides[1] = int64_t(1) << 62;
+  EXPECT_EQ(refusal(), "tensor 'o': dim 1 (sq) stride is 4611686018427387904 "
+                       "elements; at most 2305843009213693952 (2^62 bytes, "
+                       "fa4::limits::kMaxTensorBytes)");
+  // A stride within the limit whose extent takes the tensor past it.
+  args = goodArgs();
+  args.o.strides[0] = int64_t(1) << 61;
+  EXPECT_EQ(refusal(), "tensor 'o': shape [2, 113, 32, 128] with strides "
+                       "[2305843009213693952, 4096, 128, 1] spans "
+                       "4611686018428313600 bytes; at most 2^62 "
+                       "(fa4::limits::kMaxTensorBytes)");
+  // One whose extent x stride wraps 64 bits.
+  args = goodArgs();
+  args.k.strides[1] = int64_t(1) << 60;
+  EXPECT_EQ(refusal(), "tensor 'k': shape [2, 203, 8, 128] with strides "
+                       "[207872, 1152921504606846976, 128, 1] spans more "
+                       "than 2^63 bytes; at most 2^62 "
+                       "(fa4::limits::kMaxTensorBytes)");
+}
+
+TEST_F(ValidateTest, RefusesATensorThatWrapsTheAddressSpace) {
+  args.q.data = reinterpret_cast<void *>((UINTPTR_MAX - 63) & ~uintptr_t(15));
+  EXPECT_EQ(refusal(), "tensor 'q': base address 0xffffffffffffffc0 + "
+                       "1851392 bytes wraps around the 64-bit address space");
+}
+
+/// Outputs share no byte with inputs or with each other; inputs may share.
+TEST_F(ValidateTest, RefusesOutputsThatAliasOtherTensors) {
+  args.o.data = args.q.data;
+  EXPECT_EQ(refusal(),
+            "tensor 'o' overlaps tensor 'q': bytes [0x1000000000, "
+            "0x10001c4000) and [0x1000000000, 0x10001c4000); an output may "
+            "share no byte with another tensor");
+  args = goodArgs();
+  args.lse.data = fakeAddress(4, 4096); // inside o
+  EXPECT_EQ(refusal(),
+            "tensor 'o' overlaps tensor 'lse': bytes [0x4000000000, "
+            "0x40001c4000) and [0x4000001000, 0x40000083f4); an output may "
+            "share no byte with another tensor");
+  // o from v's last 16 bytes on: v is 2 x 203 x 8 x 128 bf16 = 0xcb000.
+  args = goodArgs();
+  args.o.data = fakeAddress(3, 0xcb000 - 16);
+  EXPECT_EQ(refusal(),
+            "tensor 'o' overlaps tensor 'v': bytes [0x30000caff0, "
+            "0x300028eff0) and [0x3000000000, 0x30000cb000); an output may "
+            "share no byte with another tensor");
+  // Right after v's last byte.
+  args.o.data = fakeAddress(3, 0xcb000);
+  EXPECT_EQ(refusal(), "accepted");
+}
+
+TEST_F(ValidateTest, AcceptsInputsSharingOneBuffer) {
+  // Self-attention on one buffer: q == k == v.
+  args.k.data = args.q.data;
+  args.v.data = args.q.data;
+  EXPECT_EQ(refusal(), "accepted");
+}
+
 TEST_F(ValidateTest, RefusesMisalignedBase) {
-  args.v.data = reinterpret_cast<void *>(0x300008);
-  EXPECT_EQ(refusal(), "tensor 'v': base address 0x300008 is not 16-byte "
+  args.v.data = fakeAddress(3, 8);
+  EXPECT_EQ(refusal(), "tensor 'v': base address 0x3000000008 is not 16-byte "
                        "aligned (TMA requires 16-byte alignment)");
 }
 

@@ -20,7 +20,7 @@ def good():
         k=TensorSpec(0x200000, "bf16", (B, SKV, HKV, D)),
         v=TensorSpec(0x300000, "bf16", (B, SKV, HKV, D)),
         o=TensorSpec(0x400000, "bf16", (B, SQ, HQ, D)),
-        lse=TensorSpec(0x500000, "f32", (B, HQ, SQ)),  # sq odd: 4-byte rows are fine
+        lse=TensorSpec(0x600000, "f32", (B, HQ, SQ)),  # sq odd: 4-byte rows are fine
     )
 
 
@@ -52,7 +52,7 @@ refused("misaligned o", o=TensorSpec(0x400004, "bf16", (B, SQ, HQ, D)))
 # CHECK-NEXT: wrong dtype: FA4_ERROR_VALIDATION: tensor 'q': dtype is f16 but the kernel expects bf16
 refused("wrong dtype", q=TensorSpec(0x100000, "float16", (B, SQ, HQ, D)))
 # CHECK-NEXT: f32 lse as bf16: FA4_ERROR_VALIDATION: tensor 'lse': dtype is bf16 but the kernel expects f32
-refused("f32 lse as bf16", lse=TensorSpec(0x500000, "bf16", (B, HQ, SQ)))
+refused("f32 lse as bf16", lse=TensorSpec(0x600000, "bf16", (B, HQ, SQ)))
 
 # CHECK-NEXT: wrong rank: FA4_ERROR_VALIDATION: tensor 'k': rank is 3 but the kernel expects rank 4 (shape [b, skv, 8, 128])
 refused("wrong rank", k=TensorSpec(0x200000, "bf16", (B * SKV, HKV, D)))
@@ -81,6 +81,13 @@ refused("last stride", v=TensorSpec(0x300000, "bf16", (B, SKV, HKV, D),
 # CHECK-NEXT: overlapping o: FA4_ERROR_VALIDATION: tensor 'o': dim 2 stride 64 overlaps dim 3 (128 x stride 1 = 128 elements); output tensors must not overlap themselves
 refused("overlapping o", o=TensorSpec(0x400000, "bf16", (B, SQ, HQ, D),
                                       (SQ * HQ * 64, HQ * 64, 64, 1)))
+# An output may share no byte with another tensor (o spans 0x1c4000 bytes);
+# inputs may share one buffer.
+# CHECK-NEXT: o on q: FA4_ERROR_VALIDATION: tensor 'o' overlaps tensor 'q': bytes [0x100000, 0x2c4000) and [0x100000, 0x2c4000); an output may share no byte with another tensor
+refused("o on q", o=TensorSpec(0x100000, "bf16", (B, SQ, HQ, D)))
+# CHECK-NEXT: q, k, v on one buffer: accepted
+refused("q, k, v on one buffer", k=TensorSpec(0x100000, "bf16", (B, SKV, HKV, D)),
+        v=TensorSpec(0x100000, "bf16", (B, SKV, HKV, D)))
 # Inputs may broadcast (stride 0).
 # CHECK-NEXT: broadcast k: accepted
 refused("broadcast k", k=TensorSpec(0x200000, "bf16", (B, SKV, HKV, D),
@@ -131,7 +138,7 @@ fakes = dict(
     k=FakeTorchTensor(0x200000, "torch.bfloat16", (B, SKV, HKV, D)),
     v=FakeTorchTensor(0x300000, "torch.bfloat16", (B, SKV, HKV, D)),
     o=FakeTorchTensor(0x400000, "torch.bfloat16", (B, SQ, HQ, D)),
-    lse=FakeTorchTensor(0x500000, "torch.float32", (B, HQ, SQ)),
+    lse=FakeTorchTensor(0x600000, "torch.float32", (B, HQ, SQ)),
 )
 kernel.validate(**fakes)
 # CHECK-NEXT: torch-like: accepted

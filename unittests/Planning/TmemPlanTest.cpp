@@ -40,6 +40,35 @@ TEST(TmemPlanTest, FA4MapAtDepth128) {
   EXPECT_EQ(tmem->tmemAllocColumns, 512);
 }
 
+// Hand-derived maps where the formula's terms differ, so that a map that
+// swaps BN and Dv, or sizes P for bf16 whatever the type, fails: S0 = 0,
+// S1 = BN, O0 = 2 BN, O1 = O0 + Dv, P = BN x bits / 32 columns at the top
+// of each S.
+TEST(TmemPlanTest, O1FollowsO0ByDvNotBN) {
+  std::string whyNot;
+  auto tmem = plan(sm100Config(64, 128, false), whyNot);
+  ASSERT_TRUE(llvm::succeeded(tmem)) << whyNot;
+  EXPECT_EQ(tmem->tmemS1, 64);
+  EXPECT_EQ(tmem->tmemO0, 128);
+  EXPECT_EQ(tmem->tmemO1, 256);
+  EXPECT_EQ(tmem->tmemP0, 32);
+  EXPECT_EQ(tmem->tmemP1, 96);
+  EXPECT_EQ(tmem->tmemUsed, 384);
+  EXPECT_EQ(tmem->tmemAllocColumns, 512);
+}
+
+TEST(TmemPlanTest, F8PTakesAQuarterOfS) {
+  std::string whyNot;
+  AttnConfig config = sm100Config(128, 128, false);
+  config.elementType = ElementType::F8E4M3FN;
+  auto tmem = plan(config, whyNot);
+  ASSERT_TRUE(llvm::succeeded(tmem)) << whyNot;
+  // 128 keys of 8 bits: 32 columns, the last of S0 (96..127) and S1.
+  EXPECT_EQ(tmem->tmemP0, 96);
+  EXPECT_EQ(tmem->tmemP1, 224);
+  EXPECT_EQ(tmem->tmemO1, 384);
+}
+
 TEST(TmemPlanTest, PlannedD128UsesTheFA4Map) {
   std::string whyNot;
   auto full =

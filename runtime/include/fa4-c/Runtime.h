@@ -118,15 +118,21 @@ typedef struct fa4_module fa4_module;
 typedef struct fa4_event fa4_event;
 
 FA4_RT_API const char *fa4_last_error(void);
+/* A value that is no enumerator gives "unknown fa4_status", "unknown
+   fa4_dtype" and size 0; fa4_validate refuses such a tensor dtype. */
 FA4_RT_API const char *fa4_status_name(fa4_status status);
 FA4_RT_API const char *fa4_dtype_name(fa4_dtype dtype);
 FA4_RT_API size_t fa4_dtype_size(fa4_dtype dtype);
 
 /* Parses and checks the manifest; the binary is read at the first launch,
-   relative to the manifest's directory. Needs no GPU. */
+   from the manifest's directory. binary.file must be a plain file name (no
+   '/', not "." or "..", no control characters, at most 255 bytes); the
+   file is opened without following a symbolic link and must be a regular
+   file of at most 256 MiB. Needs no GPU. */
 FA4_RT_API fa4_status fa4_module_load(const char *manifest_path,
                                       fa4_module **module);
-/* Same, from a string; binary.file is resolved against binary_dir. */
+/* Same, from a string; binary.file is looked up in binary_dir (NULL or "":
+   the current directory). */
 FA4_RT_API fa4_status fa4_module_load_string(const char *manifest_json,
                                              const char *binary_dir,
                                              fa4_module **module);

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Mutation check: each named one-line mutation of lib/ or tools/ must make
+at least one test fail. Applies one mutation at a time, rebuilds what it
+touches, runs the tests that cover it, restores the file, and prints a table
+(KILLED or SURVIVED). docs/Testing.md records the last run.
+
+  scripts/mutate.py                 # every mutation
+  scripts/mutate.py combine-weight  # some, by name
+"""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("FA4_BUILD_DIR", os.path.join(ROOT, "build"))
+LIT = ["lit-22", os.path.join(BUILD, "test")]
+PLANNING = [os.path.join(BUILD, "bin", "FA4PlanningTests")]
+RUNTIME = [os.path.join(BUILD, "bin", "fa4rt-unittests")]
+COMBINE = "lib/Conversion/FA4ToNVVM/CommonPatterns.cpp"
+
+# name -> (file, original, mutant, ninja targets, test commands)
+MUTATIONS = {
+    "combine-weight": (
+        COMBINE, "e.exp2(e.fsub(maxes[p], safeMax))",
+        "e.exp2(e.fsub(safeMax, maxes[p]))", ["fa4-opt"],
+        [LIT + ["--filter", "FA4ToNVVM/splitk"]]),
+    "combine-lse-ln2": (
+        COMBINE, "e.fmul(e.fadd(globalMax, e.log2(total)), e.f32(M_LN2))",
+        "e.fadd(globalMax, e.log2(total))", ["fa4-opt"],
+        [LIT + ["--filter", "FA4ToNVVM/splitk"]]),
+    "combine-lse-head": (
+        COMBINE,
+        "e.add(e.mul(e.sext(rowHead), lseStride[1]), e.sext(row))",
+        "e.add(e.mul(e.sext(head), lseStride[1]), e.sext(row))", ["fa4-opt"],
+        [LIT + ["--filter", "FA4ToNVVM/splitk"]]),
+    "reference-top-left-causal": (
+        "tools/fa4-run/Reference.cpp",
+        "int64_t diagonal = query + shape.seqKV - shape.seqQ;",
+        "int64_t diagonal = query;", ["fa4rt-unittests"], [RUNTIME]),
+    "tmem-o1-by-bn": (
+        "lib/Planning/TmemPlan.cpp",
+        "plan.tmemO1 = config.singleO ? -1 : plan.tmemO0 + plan.oColumns;",
+        "plan.tmemO1 = config.singleO ? -1 : plan.tmemO0 + plan.sColumns;",
+        ["FA4PlanningTests"], [PLANNING]),
+    "tmem-p-as-bf16": (
+        "lib/Planning/TmemPlan.cpp",
+        "plan.pColumns = config.bn * int(elementBits(config.elementType)) / "
+        "packedBits;",
+        "plan.pColumns = config.bn * 16 / packedBits;",
+        ["FA4PlanningTests"], [PLANNING]),
+}
+
+
+def run(command):
+    return subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode
+
+
+def check(name):
+    path, original, mutant, targets, tests = MUTATIONS[name]
+    full = os.path.join(ROOT, path)
+    with open(full) as f:
+        text = f.read()
+    if text.count(original) != 1:
+        return "STALE (the original line is not in the file once)"
+    try:
+        with open(full, "w") as f:
+            f.write(text.replace(original, mutant))
+        if run(["ninja", "-C", BUILD, *targets]) != 0:
+            return "KILLED (does not build)"
+        failed = [t for t in tests if run(t) != 0]
+        return "KILLED" if failed else "SURVIVED"
+    finally:
+        with open(full, "w") as f:
+            f.write(text)
+        run(["ninja", "-C", BUILD, *targets])
+
+
+def main():
+    names = sys.argv[1:] or list(MUTATIONS)
+    results = {name: check(name) for name in names}
+    for name, verdict in results.items():
+        print(f"{name:28} {verdict}")
+    return 0 if all(v.startswith("KILLED") for v in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
