@@ -40,6 +40,12 @@
 # FA4_LAUNCH_COST ("KERNEL:B:SQ:SKV ...") times the host's cost of one
 # launch of each through the Python package, beside torch SDPA's
 # (bench/launch_cost.py, launch.txt).
+# FA4_SANITIZE ("KERNEL:B:SQ:SKV ...", or "sample": artifacts/sample.txt,
+# written by scripts/make-sample.py) runs each under compute-sanitizer's
+# tools, FA4_SANITIZE_TOOLS (default: memcheck racecheck synccheck
+# initcheck) (sanitize.txt; any error fails the check). FA4_DETERMINISM (the same form) runs each with fa4-run
+# --repeat ${FA4_DETERMINISM_REPEATS:-5}: every launch's O and LSE must be
+# bitwise the first one's (determinism.txt).
 set -euo pipefail
 
 OUT=${OUT:-/tmp/fa4-gpu-check}
@@ -364,6 +370,53 @@ if [ -n "${FA4_LAUNCH_COST:-}" ] && python3 -c "import torch" 2>/dev/null; then
     echo "launch cost FAILED (see launch.txt)" >&2
 fi
 
+# "KERNEL:B:SQ:SKV ..." or "sample" (artifacts/sample.txt) as one entry a
+# line.
+sample_entries() {
+  if [ "$1" = sample ]; then cat artifacts/sample.txt; else tr ' ' '\n' <<<"$1"; fi
+}
+
+if [ -n "${FA4_SANITIZE:-}" ]; then
+  step "compute-sanitizer"
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  if [ ! -x "$sanitizer" ]; then
+    echo "compute-sanitizer not found: FAILED" | tee -a "$OUT/sanitize.txt" >&2
+    failures=$((failures + 1))
+  else
+    while IFS=: read -r kernel batch sq skv; do
+      [ -n "$kernel" ] || continue
+      dir=$(artifact_dir "$kernel")
+      read -ra tools <<<"${FA4_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}"
+      for tool in "${tools[@]}"; do
+        # --error-exitcode: any report fails the run, whatever fa4-run says.
+        if log=$(timeout 300 "$sanitizer" --tool "$tool" --error-exitcode 99                    "$FA4_RUN" "$dir/manifest.json" --b "$batch" --sq "$sq"                    --skv "$skv" --check </dev/null 2>&1); then
+          verdict=clean
+        else
+          verdict="FAILED (exit $?)"
+          failures=$((failures + 1))
+        fi
+        summary_line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" <<<"$log" | tail -1)
+        printf '%-44s %-16s %-10s %s | %s\n' "$kernel" "$batch:$sq:$skv" "$tool" \
+          "$verdict" "$summary_line" >>"$OUT/sanitize.txt"
+        [ "$verdict" = clean ] || echo "$log" | tail -30 >>"$OUT/sanitize-errors.txt"
+      done
+    done < <(sample_entries "$FA4_SANITIZE")
+  fi
+fi
+
+if [ -n "${FA4_DETERMINISM:-}" ]; then
+  step "determinism"
+  while IFS=: read -r kernel batch sq skv; do
+    [ -n "$kernel" ] || continue
+    dir=$(artifact_dir "$kernel")
+    result=$("$FA4_RUN" "$dir/manifest.json" --b "$batch" --sq "$sq" --skv "$skv" \
+               --repeat "${FA4_DETERMINISM_REPEATS:-5}" </dev/null 2>&1 |
+               grep '^RESULT' || true)
+    grep -q '^RESULT pass' <<<"$result" || failures=$((failures + 1))
+    printf '%-44s %-16s %s\n' "$kernel" "$batch:$sq:$skv" "$result" >>"$OUT/determinism.txt"
+  done < <(sample_entries "$FA4_DETERMINISM")
+fi
+
 step "summary"
 echo "$correctness"
 echo "-- not passed:"
@@ -377,6 +430,8 @@ grep -- '--bench' "$OUT/rows.txt" || true
 [ -f "$OUT/rounds.txt" ] && { echo "-- round spread:"; cat "$OUT/rounds.txt"; }
 [ -f "$OUT/ab.txt" ] && { echo "-- A against B:"; cat "$OUT/ab.txt"; }
 [ -f "$OUT/launch.txt" ] && { echo "-- launch cost:"; cat "$OUT/launch.txt"; }
+[ -f "$OUT/sanitize.txt" ] && { echo "-- compute-sanitizer:"; cat "$OUT/sanitize.txt"; }
+[ -f "$OUT/determinism.txt" ] && { echo "-- determinism:"; cat "$OUT/determinism.txt"; }
 [ -f "$OUT/ncu.txt" ] && { echo "-- nsight compute:"; grep -vE '^ *(-{5,}|=+PROF=)' "$OUT/ncu.txt"; }
 echo "failures: $failures"
 # The device tool returns only a few files from $OUT: pack every log into one
@@ -386,6 +441,7 @@ if tar czf "$OUT/logs.tgz" -C "$OUT" --exclude=logs.tgz . 2>/dev/null ||
    [ -s "$OUT/logs.tgz" ]; then
   find "$OUT" -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt \
     ! -name bench.txt ! -name bench-graph.txt ! -name trace.txt ! -name ncu.txt \
-    ! -name clocks.txt ! -name rounds.txt ! -name ab.txt ! -name launch.txt -delete
+    ! -name clocks.txt ! -name rounds.txt ! -name ab.txt ! -name launch.txt \
+    ! -name sanitize.txt ! -name determinism.txt -delete
 fi
 [ "$failures" -eq 0 ]

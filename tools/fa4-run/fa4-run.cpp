@@ -49,7 +49,7 @@ const char *usage =
     "               [--full-check] [--check-work N] [--bench] [--graph]\n"
     "               [--pdl] [--iters N]\n"
     "               [--warmup-ms N]\n"
-    "               [--json] [--persistent-ctas N]\n"
+    "               [--json] [--persistent-ctas N] [--repeat N]\n"
     "               [--bad-tensor=misaligned|stride|last-stride|overlap|"
     "dtype|shape|lse]\n"
     "  --b/--sq/--skv   runtime sizes (default: the manifest's static sizes)\n"
@@ -70,6 +70,9 @@ const char *usage =
     "                   allows them)\n"
     "  --persistent-ctas at most N CTAs for a persistent launch (so each\n"
     "                   loops over more work tiles)\n"
+    "  --repeat N       with --check: launch N more times on the same inputs,\n"
+    "                   outputs poisoned again before each, and fail unless\n"
+    "                   every O and LSE is bitwise the first one's\n"
     "  --bad-tensor     pass one wrongly laid out tensor; expect a refusal\n"
     "  --cases FILE     run every line of FILE (the other options, one case\n"
     "                   a line, '#' starts a comment) in this process, with\n"
@@ -87,6 +90,7 @@ struct Options {
   int iters = 30;
   int64_t warmupMs = 0;
   int64_t persistentCtas = 0;
+  int64_t repeats = 0;
   std::string badTensor;
 };
 
@@ -151,7 +155,10 @@ Options parseOptions(int argc, char **argv) {
       options.json = true;
     else if (arg == "--pdl")
       options.programmaticLaunch = true;
-    else if (arg == "--persistent-ctas")
+    else if (arg == "--repeat") {
+      options.repeats = integer(1);
+      options.check = true;
+    } else if (arg == "--persistent-ctas")
       options.persistentCtas = integer(1);
     else if (arg == "--cases")
       options.casesFile = next();
@@ -628,6 +635,20 @@ BenchResult runBench(const Options &options, const AttentionShape &shape,
   return result;
 }
 
+/// Poisons the outputs, launches once and waits.
+void launchPoisoned(fa4_module *module, const DeviceArgs &set) {
+  poison(*set.o);
+  if (set.lse)
+    poison(*set.lse);
+  check(fa4_launch(module, &set.args, nullptr), "fa4_launch");
+  check(fa4_stream_synchronize(nullptr), "fa4_stream_synchronize");
+}
+
+bool bitwiseEqual(const std::vector<float> &a, const std::vector<float> &b) {
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
 int run(const Options &options) {
   fa4_module *module = nullptr;
   check(fa4_module_load(options.manifest.c_str(), &module), "fa4_module_load");
@@ -675,18 +696,23 @@ int run(const Options &options) {
     DeviceArgs set =
         allocateArgs(shape, layoutRules(module, info.has_lse), info.has_lse);
     uploadInputs(set, inputs);
-    poison(*set.o);
-    if (set.lse)
-      poison(*set.lse);
-    check(fa4_launch(module, &set.args, nullptr), "fa4_launch");
-    check(fa4_stream_synchronize(nullptr), "fa4_stream_synchronize");
+    launchPoisoned(module, set);
     inputs.values.o = download(*set.o);
     if (set.lse)
       inputs.values.lse = download(*set.lse);
+    // Determinism: the same inputs give the same bits, launch after launch
+    // (split-K combines included: their order of partials is fixed).
+    int64_t differing = 0;
+    for (int64_t r = 0; r < options.repeats; ++r) {
+      launchPoisoned(module, set);
+      if (!bitwiseEqual(download(*set.o), inputs.values.o) ||
+          (set.lse && !bitwiseEqual(download(*set.lse), inputs.values.lse)))
+        ++differing;
+    }
     double budget = options.fullCheck ? INFINITY : options.checkWork;
     CheckResult result =
         checkAttention(shape, inputs.values, budget, options.seed);
-    passed = result.passed;
+    passed = result.passed && differing == 0;
     std::snprintf(text, sizeof(text),
                   " max_err=%.3e ref_err=%.3e lse_err=%.3e unwritten=%lld "
                   "checked_rows=%lld/%lld",
@@ -695,6 +721,12 @@ int run(const Options &options) {
                   static_cast<long long>(result.checkedRows),
                   static_cast<long long>(result.totalRows));
     fields += text;
+    if (options.repeats) {
+      std::snprintf(text, sizeof(text), " repeats=%lld differing=%lld",
+                    static_cast<long long>(options.repeats),
+                    static_cast<long long>(differing));
+      fields += text;
+    }
   }
   if (options.bench) {
     BenchResult result = runBench(options, shape, info, module, inputs);

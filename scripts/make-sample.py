@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Compiles the kernel sample that gpu-check.sh's compute-sanitizer and
+determinism steps run (FA4_SANITIZE=sample, FA4_DETERMINISM=sample): one
+kernel of every family (prefill plain and looped twin, three consumers,
+every mask, GQA/MQA, Dqk != Dv, f16, split-K decode over a cluster and
+through the workspace, split at launch), each with its cases.txt, and
+artifacts/sample.txt: the same runs as "KERNEL:B:SQ:SKV", sizes small
+enough for racecheck.
+"""
+import argparse
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+spec = importlib.util.spec_from_file_location(
+    "make_matrix", os.path.join(ROOT, "scripts", "make-matrix.py"))
+matrix = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(matrix)
+
+# (name, dqk, dv, hq, hkv, mask, dtype, static sq or "?", compile flags,
+#  runs as (b, sq, skv)).
+SAMPLE = [
+    ("s_d128_h6x3_none", 128, 128, 6, 3, "none", "bf16", "?", [],
+     # the looped twin (Skv <= 4096), then the kernel in pairs past it
+     [(2, 239, 1023), (1, 333, 4500)]),
+    ("s_d128_h6x6_causal", 128, 128, 6, 6, "causal", "bf16", "?", [],
+     [(2, 300, 203), (1, 700, 600), (1, 300, 4500)]),
+    ("s_d64_h6x1_none", 64, 64, 6, 1, "none", "f16", "?", [],
+     # three consumers past the d = 64 twin's 1024 keys
+     [(1, 113, 1000), (1, 777, 2047)]),
+    ("s_d96_h6x3_win", 96, 96, 6, 3, "window(17, 33)", "bf16", "?", [],
+     [(2, 239, 203)]),
+    ("s_d128_h6x3_win", 128, 128, 6, 3, "window(128, 0)", "f16", "?", [],
+     [(1, 333, 1000)]),
+    ("s_d192_128_h6x6_causal", 192, 128, 6, 6, "causal", "bf16", "?", [],
+     [(1, 239, 1023)]),
+    ("s_d256_h6x6_none", 256, 256, 6, 6, "none", "bf16", "?", [],
+     [(1, 128, 217), (1, 129, 700)]),
+    ("s_decode_d128_h32x8", 128, 128, 32, 8, "none", "bf16", "?",
+     ["--batch-hint=1", "--seq-q-hint=1", "--seq-kv-hint=32768"],
+     [(1, 1, 32768), (1, 4, 4097)]),
+    ("s_decode_d128_h8x1_ws", 128, 128, 8, 1, "none", "bf16", "?",
+     ["--batch-hint=1", "--seq-q-hint=1", "--seq-kv-hint=32768"],
+     [(1, 1, 32768)]),
+    ("s_decode_d128_h32x8_launch", 128, 128, 32, 8, "none", "bf16", "1", [],
+     [(1, 1, 8193), (3, 1, 385)]),
+    ("s_decode_d64_h16x16_causal", 64, 64, 16, 16, "causal", "bf16", "?",
+     ["--batch-hint=1", "--seq-q-hint=4", "--seq-kv-hint=32768"],
+     [(1, 4, 30001)]),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--compiler", default="build/bin/fa4-compile")
+    parser.add_argument("--out", default="artifacts")
+    parser.add_argument("--keep-ptx", action="store_true")
+    args = parser.parse_args()
+    lines = []
+    for name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs in SAMPLE:
+        with tempfile.NamedTemporaryFile("w", suffix=".mlir",
+                                         delete=False) as f:
+            f.write(matrix.function(name, dqk, dv, hq, hkv, mask, dtype, sq))
+        subprocess.run([args.compiler, f.name, "--chip=sm_90a", "-o",
+                        args.out, "--quiet", *flags], check=True,
+                       stdout=subprocess.DEVNULL)
+        os.unlink(f.name)
+        directory = matrix.artifact_dir(args.out, name, "sm_90a")
+        if not args.keep_ptx and os.path.exists(
+                os.path.join(directory, os.path.basename(directory) +
+                             ".cubin")):
+            for entry in os.listdir(directory):
+                if entry.endswith(".ptx"):
+                    os.unlink(os.path.join(directory, entry))
+        with open(os.path.join(directory, "cases.txt"), "w") as cases:
+            for index, (b, q, kv) in enumerate(runs):
+                cases.write(f"--b {b} --sq {q} --skv {kv} --seed "
+                            f"{90000 + index}\n")
+        lines += [f"{name}:{b}:{q}:{kv}" for b, q, kv in runs]
+    with open(os.path.join(args.out, "sample.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"{len(SAMPLE)} kernels in {args.out}/, {len(lines)} runs in "
+          f"{args.out}/sample.txt")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
