@@ -376,6 +376,19 @@ sample_entries() {
   if [ "$1" = sample ]; then cat artifacts/sample.txt; else tr ' ' '\n' <<<"$1"; fi
 }
 
+# Manifests that disagree with their binaries (test/gpu/tampered-manifests.py)
+# on a few artifacts: refused before any launch.
+tamper_dirs=()
+for kernel in s_d128_h6x3_none s_decode_d128_h8x1_ws d128x128_h6x3_causal_bf16; do
+  dir=$(artifact_dir "$kernel")
+  [ -n "$dir" ] && tamper_dirs+=("$dir")
+done
+if [ ${#tamper_dirs[@]} -gt 0 ]; then
+  step "tampered manifests"
+  python3 test/gpu/tampered-manifests.py "$FA4_RUN" "${tamper_dirs[@]}" >"$OUT/tamper.txt" 2>&1 ||
+    failures=$((failures + 1))
+fi
+
 if [ -n "${FA4_SANITIZE:-}" ]; then
   step "compute-sanitizer"
   sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
@@ -430,6 +443,7 @@ grep -- '--bench' "$OUT/rows.txt" || true
 [ -f "$OUT/rounds.txt" ] && { echo "-- round spread:"; cat "$OUT/rounds.txt"; }
 [ -f "$OUT/ab.txt" ] && { echo "-- A against B:"; cat "$OUT/ab.txt"; }
 [ -f "$OUT/launch.txt" ] && { echo "-- launch cost:"; cat "$OUT/launch.txt"; }
+[ -f "$OUT/tamper.txt" ] && { echo "-- tampered manifests:"; cat "$OUT/tamper.txt"; }
 [ -f "$OUT/sanitize.txt" ] && { echo "-- compute-sanitizer:"; cat "$OUT/sanitize.txt"; }
 [ -f "$OUT/determinism.txt" ] && { echo "-- determinism:"; cat "$OUT/determinism.txt"; }
 [ -f "$OUT/ncu.txt" ] && { echo "-- nsight compute:"; grep -vE '^ *(-{5,}|=+PROF=)' "$OUT/ncu.txt"; }
@@ -442,6 +456,6 @@ if tar czf "$OUT/logs.tgz" -C "$OUT" --exclude=logs.tgz . 2>/dev/null ||
   find "$OUT" -maxdepth 1 -type f ! -name logs.tgz ! -name summary.txt \
     ! -name bench.txt ! -name bench-graph.txt ! -name trace.txt ! -name ncu.txt \
     ! -name clocks.txt ! -name rounds.txt ! -name ab.txt ! -name launch.txt \
-    ! -name sanitize.txt ! -name determinism.txt -delete
+    ! -name sanitize.txt ! -name determinism.txt ! -name tamper.txt -delete
 fi
 [ "$failures" -eq 0 ]

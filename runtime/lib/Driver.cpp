@@ -44,6 +44,8 @@ DriverApi fa4::rt::openDriver(const std::string &path) {
             std::to_string(CUDA_VERSION) + ")");
   FA4_DRIVER_FUNCTIONS(FA4_RESOLVE)
 #undef FA4_RESOLVE
+  api.cuFuncGetParamInfo = reinterpret_cast<decltype(api.cuFuncGetParamInfo)>(
+      dlsym(library, "cuFuncGetParamInfo"));
   return api;
 }
 

@@ -33,6 +33,7 @@ namespace fa4::rt {
   X(cuModuleUnload)                                                            \
   X(cuModuleGetFunction)                                                       \
   X(cuFuncSetAttribute)                                                        \
+  X(cuFuncGetAttribute)                                                        \
   X(cuTensorMapEncodeTiled)                                                    \
   X(cuLaunchKernelEx)                                                          \
   X(cuMemAlloc)                                                                \
@@ -62,6 +63,9 @@ struct DriverApi {
 #define FA4_DECLARE_MEMBER(name) decltype(&::name) name = nullptr;
   FA4_DRIVER_FUNCTIONS(FA4_DECLARE_MEMBER)
 #undef FA4_DECLARE_MEMBER
+  /// CUDA 12.4 and later (null before): a kernel's parameter offsets and
+  /// sizes, which the manifest's parameters must match (BinaryAbi.h).
+  decltype(&::cuFuncGetParamInfo) cuFuncGetParamInfo = nullptr;
 };
 
 /// Opens `path` and resolves every entry point; throws

@@ -2,6 +2,8 @@
 
 #include "Launch.h"
 
+#include "BinaryAbi.h"
+
 #include "BinaryFile.h"
 #include "Error.h"
 #include "LaunchPlan.h"
@@ -49,6 +51,27 @@ void Kernel::checkChip() const {
                     std::to_string(major) + "." + std::to_string(minor));
 }
 
+/// Refuses a manifest whose kernel `name` the binary does not match: its
+/// parameters (where the driver reports them) and its block.
+static void checkAgainstBinary(CUfunction function, const std::string &name,
+                               const std::vector<Param> &params,
+                               const LaunchSpec &launch) {
+  const DriverApi &api = driver();
+  if (api.cuFuncGetParamInfo)
+    checkParamsMatchBinary(
+        name, params, [&](size_t index, size_t &offset, size_t &bytes) {
+          return api.cuFuncGetParamInfo(function, index, &offset, &bytes) ==
+                 CUDA_SUCCESS;
+        });
+  int maxThreads = 0;
+  checkCuda(api.cuFuncGetAttribute(
+                &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
+            "cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)");
+  checkBlockFitsBinary(
+      name, int64_t(launch.block[0]) * launch.block[1] * launch.block[2],
+      maxThreads);
+}
+
 Kernel::Loaded Kernel::load() {
   checkChip();
   const DriverApi &api = driver();
@@ -69,11 +92,15 @@ Kernel::Loaded Kernel::load() {
       call += " with log:\n" + std::string(errorLog) + "\n";
     checkCuda(status, call.c_str());
   }
-  auto function = [&](const std::string &name) {
+  // Each kernel as the manifest describes it (its parameters, its launch),
+  // refused where the binary disagrees (BinaryAbi.h).
+  auto function = [&](const std::string &name, const std::vector<Param> &params,
+                      const LaunchSpec &launch) {
     CUfunction found;
     std::string call = "cuModuleGetFunction('" + name + "')";
     checkCuda(api.cuModuleGetFunction(&found, result.module, name.c_str()),
               call.c_str());
+    checkAgainstBinary(found, name, params, launch);
     return found;
   };
   // The attention kernel and its persistent twin take the launch's shared
@@ -85,13 +112,17 @@ Kernel::Loaded Kernel::load() {
               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
   };
   try {
-    result.function = function(manifest.kernel);
+    result.function =
+        function(manifest.kernel, manifest.params, manifest.launch);
     allowDynamicSmem(result.function, manifest.launch);
     if (manifest.launch.persistent &&
         !manifest.launch.persistent->kernel.empty()) {
-      result.persistentTwin = function(manifest.launch.persistent->kernel);
-      allowDynamicSmem(result.persistentTwin,
-                       manifest.twin ? manifest.twin->launch : manifest.launch);
+      const LaunchSpec &twinLaunch =
+          manifest.twin ? manifest.twin->launch : manifest.launch;
+      result.persistentTwin = function(
+          manifest.launch.persistent->kernel,
+          manifest.twin ? manifest.twin->params : manifest.params, twinLaunch);
+      allowDynamicSmem(result.persistentTwin, twinLaunch);
     }
     // Clusters of more than 8 CTAs are "non-portable" and must be opted in.
     const auto &cluster = manifest.launch.cluster;
@@ -101,7 +132,9 @@ Kernel::Loaded Kernel::load() {
                     CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
                 "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)");
     if (manifest.combine)
-      result.combine = function(manifest.combine->kernel);
+      result.combine =
+          function(manifest.combine->kernel, manifest.combine->params,
+                   manifest.combine->launch);
   } catch (...) {
     api.cuModuleUnload(result.module);
     throw;
