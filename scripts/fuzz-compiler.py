@@ -31,6 +31,11 @@ BOUNDARY = [0, 1, -1, 2, 3, 7, 8, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255,
             256, 257, 511, 512, 576, 1023, 1024, 1025, 4096, 4097, 65535,
             65536, 2**30 - 1, 2**30, 2**31 - 1, 2**31, 2**32, 2**32 + 1,
             2**41, 2**62, 2**63 - 1, -2**63, -2, -2**31]
+# MLIR 22's own parser runs out of memory on a reference to a huge result
+# number (`%t#2147483647`; upstream mlir-opt does the same): counted apart,
+# not a finding of fa4's code. fa4-compile refuses such input before parsing
+# (tools/fa4-compile); fa4-opt is upstream's MlirOptMain.
+UPSTREAM_PARSER_OOM = re.compile(r"LLVM ERROR: out of memory[\s\S]*MLIR Parser:")
 CHIPS = ["sm_90a", "sm_100a"]
 OPTIONS = {
     "batch-hint": [-1, 0, 1, 3, 64, 2**30, 2**62],
@@ -174,7 +179,7 @@ def main():
     rng = random.Random(args.seed)
     texts = corpus()
     stats = {"seed": args.seed, "inputs": 0, "runs": 0, "successes": 0,
-             "clean_errors": 0, "findings": 0}
+             "clean_errors": 0, "upstream_parser_oom": 0, "findings": 0}
     deadline = time.time() + args.seconds
     work = tempfile.mkdtemp(prefix="fa4-fuzz-")
     while time.time() < deadline:
@@ -199,6 +204,9 @@ def main():
             if not crashed:
                 stats["successes" if run.returncode == 0 else
                       "clean_errors"] += 1
+                continue
+            if "fa4-opt" in cmd[0] and UPSTREAM_PARSER_OOM.search(output):
+                stats["upstream_parser_oom"] += 1
                 continue
             stats["findings"] += 1
             os.makedirs(args.out, exist_ok=True)
