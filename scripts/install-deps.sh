@@ -1,13 +1,41 @@
 #!/usr/bin/env bash
 # Installs what fa4 needs on Debian 12: LLVM/MLIR 22 (Debian's packages),
-# Ninja, CMake, GoogleTest. CUDA 13 (ptxas, cuda.h) is expected at
-# /usr/local/cuda; without it the PTX is still produced, but no cubin, and
-# the runtime is not built.
+# Ninja, CMake, GoogleTest, clang 14 with libFuzzer, and CUDA 13's ptxas
+# and cuda.h. Those two come from $CUDA_HOME or /usr/local/cuda where they
+# are; otherwise from NVIDIA's wheels on PyPI, unpacked into .deps/cuda (as
+# bin/ptxas and include), where scripts/build.sh looks next. The runtime
+# needs cuda.h and the `REQUIRES: ptxas` lit tests need ptxas: without them
+# the build and the tests fail, so this script fails too when it cannot get
+# them.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
+# Pinned: the `REQUIRES: ptxas` tests record ptxas 13.0.88's registers and
+# spills (the CUDA 13.0 toolkit's ptxas); cuda.h from the same release.
+cuda_wheels=(nvidia-cuda-nvcc==13.0.88 nvidia-cuda-runtime==13.0.96)
+deps_cuda=.deps/cuda
+
+has_cuda() { [ -x "$1/bin/ptxas" ] && [ -f "$1/include/cuda.h" ]; }
+cuda_from_pypi=1
+for dir in ${CUDA_HOME:+"$CUDA_HOME"} /usr/local/cuda; do
+  has_cuda "$dir" && cuda_from_pypi=0 && break
+done
+# A .deps/cuda from other pins is fetched again.
+if ((cuda_from_pypi)) && has_cuda "$deps_cuda" &&
+   [ "$(cat "$deps_cuda/WHEELS" 2>/dev/null)" = "${cuda_wheels[*]}" ]; then
+  cuda_from_pypi=0
+fi
+
+packages=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools ninja-build
+          cmake g++ libgtest-dev python3)
+# scripts/fuzz-runtime.sh and scripts/sanitize-runtime.sh: clang 14 and its
+# libFuzzer and sanitizer runtimes (libclang_rt.fuzzer-x86_64.a is in
+# libclang-rt-14-dev, which clang-14 only recommends).
+packages+=(clang-14 libclang-rt-14-dev)
+# pip only downloads the wheels (no install into Debian's Python).
+((cuda_from_pypi)) && packages+=(python3-pip)
 need=()
-for pkg in llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools ninja-build \
-           cmake g++ libgtest-dev python3; do
+for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" ||
     need+=("$pkg")
 done
@@ -17,4 +45,52 @@ if ((${#need[@]})); then
   echo "fa4: installing ${need[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
+fi
+
+if ((cuda_from_pypi)); then
+  echo "fa4: no ptxas and cuda.h in ${CUDA_HOME:+$CUDA_HOME or }/usr/local/cuda:" \
+       "fetching ${cuda_wheels[*]} from PyPI into $deps_cuda"
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+  if ! python3 -m pip download --quiet --no-deps --only-binary=:all: \
+         --dest "$tmp/wheels" "${cuda_wheels[@]}"; then
+    echo "fa4: could not download ${cuda_wheels[*]} from PyPI; install" \
+         "CUDA 13 at /usr/local/cuda or point CUDA_HOME at it" >&2
+    exit 1
+  fi
+  # A wheel is a zip archive: unpack only its CUDA tree (nvidia/cu13/) as a
+  # CUDA_HOME, ptxas and the headers, keeping ptxas's execute bit (which
+  # `python3 -m zipfile -e` drops). Unpacked rather than pip-installed:
+  # Debian's pip refuses to install into the system Python (PEP 668), and
+  # nothing here is a Python package.
+  python3 - "$tmp/wheels" "$tmp/cuda" <<'EOF'
+import os, sys, zipfile
+wheels, out = sys.argv[1], sys.argv[2]
+for wheel in sorted(os.listdir(wheels)):
+    with zipfile.ZipFile(os.path.join(wheels, wheel)) as z:
+        for info in z.infolist():
+            name = info.filename
+            if not name.startswith("nvidia/cu13/") or name.endswith("/"):
+                continue
+            rel = name[len("nvidia/cu13/"):]
+            if rel != "bin/ptxas" and not rel.startswith("include/"):
+                continue
+            path = os.path.join(out, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with z.open(info) as src, open(path, "wb") as dst:
+                dst.write(src.read())
+            # The wheel's 0o744: anyone may run ptxas, not only its owner.
+            mode = (info.external_attr >> 16) & 0o777 or 0o644
+            os.chmod(path, mode | 0o111 if mode & 0o100 else mode)
+EOF
+  if ! has_cuda "$tmp/cuda" || ! "$tmp/cuda/bin/ptxas" --version >/dev/null; then
+    echo "fa4: ${cuda_wheels[*]} hold no runnable ptxas and cuda.h" \
+         "under nvidia/cu13/" >&2
+    exit 1
+  fi
+  echo "${cuda_wheels[*]}" > "$tmp/cuda/WHEELS"
+  rm -rf "$deps_cuda"
+  mkdir -p "$(dirname "$deps_cuda")"
+  mv "$tmp/cuda" "$deps_cuda"
+  "$deps_cuda/bin/ptxas" --version | grep release
 fi

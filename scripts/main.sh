@@ -8,6 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
+# fa4-compile looks for ptxas on PATH, then in /usr/local/cuda/bin; without
+# CUDA, install-deps.sh put one in .deps/cuda/bin.
+[ -x .deps/cuda/bin/ptxas ] && export PATH="$PATH:$PWD/.deps/cuda/bin"
 build="${FA4_BUILD_DIR:-build}"
 out=artifacts/main
 rm -rf "$out"

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -82,6 +83,8 @@ namespace {
 constexpr int64_t kMaxBlockThreads = 1024;
 constexpr int64_t kMaxClusterCtas = 16;
 constexpr int64_t kMaxDynamicSmemBytes = 227 * 1024;
+/// A tensor's stride_bytes, and the rule that meets every tensor's.
+constexpr int64_t kMaxStrideRuleBytes = 4096;
 
 /// One dim of the BSHD layout attention reads and writes: a size symbol
 /// that an integer extent may replace where the problem fixes the size
@@ -621,8 +624,9 @@ TensorAlignment ManifestReader::readTensorAlignment(Object &object,
       integer(object.required("base_bytes", note), basePath, 1, 4096);
   if (alignment.baseBytes & (alignment.baseBytes - 1))
     fail(basePath, "must be a power of two");
-  alignment.strideBytes = integer(object.required("stride_bytes", note),
-                                  object.field("stride_bytes"), 1, 4096);
+  alignment.strideBytes =
+      integer(object.required("stride_bytes", note),
+              object.field("stride_bytes"), 1, kMaxStrideRuleBytes);
   return alignment;
 }
 
@@ -643,6 +647,29 @@ void ManifestReader::readAlignment(const Value &value, Manifest &manifest) {
   manifest.alignment.unitStrideLastDim =
       boolean(object.required("unit_stride_last_dim"),
               "alignment.unit_stride_last_dim");
+  // Every fa4 kernel reads and writes the last dim contiguously and takes
+  // no stride for it: under another rule a tensor would pass validation
+  // that the kernel reads elsewhere (with a last-dim stride of 0, past the
+  // bytes validation measured).
+  if (!manifest.alignment.unitStrideLastDim)
+    fail("alignment.unit_stride_last_dim",
+         "must be true: fa4 kernels read and write the last dim "
+         "contiguously");
+  // fa4_kernel_info.stride_align_bytes is the rule that meets every
+  // tensor's, their lcm: at most 4096, as each tensor's (5 tensors of at
+  // most 4096 each: the lcm fits int64).
+  int64_t combined = 1;
+  std::string rules;
+  for (const TensorSpec &tensor : manifest.tensors) {
+    combined = std::lcm(combined, tensor.alignment.strideBytes);
+    rules += (rules.empty() ? "" : ", ") +
+             std::to_string(tensor.alignment.strideBytes);
+  }
+  if (combined > kMaxStrideRuleBytes)
+    fail("tensors", "stride_bytes " + rules + " combine to a rule of " +
+                        std::to_string(combined) +
+                        " bytes (their lcm); at most " +
+                        std::to_string(kMaxStrideRuleBytes));
 }
 
 void ManifestReader::readParams(const Value &value, const std::string &path,

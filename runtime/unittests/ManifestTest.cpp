@@ -344,6 +344,49 @@ TEST(ManifestTest, RejectsBadAlignment) {
       "manifest: alignment.unit_stride_last_dim: missing");
 }
 
+// Found by runtime/fuzz/ManifestFuzzer.cpp: with unit_stride_last_dim false,
+// validation accepted a last-dim stride other than 1 (0 for an input), and
+// the kernel, which reads that dim contiguously, read outside the bytes
+// validation measured.
+TEST(ManifestTest, RefusesALastDimOtherThanContiguous) {
+  const std::string expected =
+      "manifest: alignment.unit_stride_last_dim: must be true: fa4 kernels "
+      "read and write the last dim contiguously";
+  EXPECT_EQ(errorWith(R"("alignment": {"unit_stride_last_dim": true})",
+                      R"("alignment": {"unit_stride_last_dim": false})"),
+            expected);
+  EXPECT_EQ(manifestError(manifestV1With(R"("unit_stride_last_dim": true)",
+                                         R"("unit_stride_last_dim": false)")),
+            expected);
+}
+
+// Found by the checks of runtime/fuzz/ManifestFuzzer.cpp (the module's info
+// against its manifest), on a hand-edited seed: the tensors' stride rules
+// combine (their lcm) into fa4_kernel_info.stride_align_bytes, an int32,
+// which 4096, 4095 and 4093 overflowed (68652380160 read back as a rule
+// that meets none of them).
+TEST(ManifestTest, RefusesStrideRulesThatCombinePast4096) {
+  std::string json = manifestWith({{R"(["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 16, "stride_bytes": 16}})",
+                                    R"(["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 16, "stride_bytes": 4096}})"},
+                                   {R"(["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}})",
+                                    R"(["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4095}})"},
+                                   {R"(["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}})",
+                                    R"(["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4093}})"}});
+  EXPECT_EQ(manifestError(json),
+            "manifest: tensors: stride_bytes 4096, 16, 16, 4095, 4093 combine "
+            "to a rule of 68652380160 bytes (their lcm); at most 4096");
+  // Rules that combine within 4096 are read (CAPITest: their lcm).
+  EXPECT_EQ(manifestError(
+                edited(json, {{"4096", "16"}, {"4095", "12"}, {"4093", "4"}})),
+            "no error");
+}
+
 /// cuTensorMapEncodeTiled needs a 16-byte-aligned address and strides.
 TEST(ManifestTest, RejectsTensorMapOnWeaklyAlignedTensor) {
   const std::string q = R"(["b", "sq", 32, 128],

@@ -1,222 +1,115 @@
-// The reference kernel assembles with ptxas for both chips over the
-// configuration matrix of the sm_90a issue, with no spills.
+// The reference kernels of reference-matrix.mlir assemble with ptxas for
+// both chips over the configuration matrix of the sm_90a issue, with no
+// spills.
 // REQUIRES: ptxas
-// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --kernel=reference --ptxas=%ptxas -o %t/sm90 --quiet | FileCheck %s --check-prefix=SM90
-// RUN: fa4-compile %s --chip=sm_100a --ptxas=%ptxas -o %t/sm100 --quiet | FileCheck %s --check-prefix=SM100
+// RUN: rm -rf %t && fa4-compile %S/reference-matrix.mlir --chip=sm_90a --kernel=reference --ptxas=%ptxas -o %t/sm90 --quiet | FileCheck %s --check-prefix=SM90
+// RUN: fa4-compile %S/reference-matrix.mlir --chip=sm_100a --ptxas=%ptxas -o %t/sm100 --quiet | FileCheck %s --check-prefix=SM100
 
-func.func @d64_64_h6_6(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: tensor<?x?x6x64xbf16>) -> (tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>) {
-  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16> -> tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>
-  return %o, %lse : tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>
-}
-func.func @d64_64_h6_3(%q: tensor<?x?x6x64xf16>, %k: tensor<?x?x3x64xf16>, %v: tensor<?x?x3x64xf16>) -> (tensor<?x?x6x64xf16>) {
-  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x64xf16>, tensor<?x?x3x64xf16>, tensor<?x?x3x64xf16> -> tensor<?x?x6x64xf16>
-  return %o : tensor<?x?x6x64xf16>
-}
-func.func @d64_64_h6_1(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x1x64xbf16>, %v: tensor<?x?x1x64xbf16>) -> (tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>) {
-  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<window(64, 0)>} : tensor<?x?x6x64xbf16>, tensor<?x?x1x64xbf16>, tensor<?x?x1x64xbf16> -> tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>
-  return %o, %lse : tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>
-}
-func.func @d96_96_h6_6(%q: tensor<?x?x6x96xf16>, %k: tensor<?x?x6x96xf16>, %v: tensor<?x?x6x96xf16>) -> (tensor<?x?x6x96xf16>) {
-  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x96xf16>, tensor<?x?x6x96xf16>, tensor<?x?x6x96xf16> -> tensor<?x?x6x96xf16>
-  return %o : tensor<?x?x6x96xf16>
-}
-func.func @d96_96_h6_3(%q: tensor<?x?x6x96xbf16>, %k: tensor<?x?x3x96xbf16>, %v: tensor<?x?x3x96xbf16>) -> (tensor<?x?x6x96xbf16>, tensor<?x6x?xf32>) {
-  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<window(64, 0)>} : tensor<?x?x6x96xbf16>, tensor<?x?x3x96xbf16>, tensor<?x?x3x96xbf16> -> tensor<?x?x6x96xbf16>, tensor<?x6x?xf32>
-  return %o, %lse : tensor<?x?x6x96xbf16>, tensor<?x6x?xf32>
-}
-func.func @d96_96_h6_1(%q: tensor<?x?x6x96xf16>, %k: tensor<?x?x1x96xf16>, %v: tensor<?x?x1x96xf16>) -> (tensor<?x?x6x96xf16>) {
-  %o = attn.attention %q, %k, %v {mask = #attn.mask<window(-1, 32)>} : tensor<?x?x6x96xf16>, tensor<?x?x1x96xf16>, tensor<?x?x1x96xf16> -> tensor<?x?x6x96xf16>
-  return %o : tensor<?x?x6x96xf16>
-}
-func.func @d128_128_h6_6(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
-  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<window(64, 0)>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
-  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
-}
-func.func @d128_128_h6_3(%q: tensor<?x?x6x128xf16>, %k: tensor<?x?x3x128xf16>, %v: tensor<?x?x3x128xf16>) -> (tensor<?x?x6x128xf16>) {
-  %o = attn.attention %q, %k, %v {mask = #attn.mask<window(-1, 32)>} : tensor<?x?x6x128xf16>, tensor<?x?x3x128xf16>, tensor<?x?x3x128xf16> -> tensor<?x?x6x128xf16>
-  return %o : tensor<?x?x6x128xf16>
-}
-func.func @d128_128_h6_1(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x1x128xbf16>, %v: tensor<?x?x1x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
-  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x128xbf16>, tensor<?x?x1x128xbf16>, tensor<?x?x1x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
-  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
-}
-func.func @d128_64_h6_6(%q: tensor<?x?x6x128xf16>, %k: tensor<?x?x6x128xf16>, %v: tensor<?x?x6x64xf16>) -> (tensor<?x?x6x64xf16>) {
-  %o = attn.attention %q, %k, %v {mask = #attn.mask<window(-1, 32)>} : tensor<?x?x6x128xf16>, tensor<?x?x6x128xf16>, tensor<?x?x6x64xf16> -> tensor<?x?x6x64xf16>
-  return %o : tensor<?x?x6x64xf16>
-}
-func.func @d128_64_h6_3(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x3x128xbf16>, %v: tensor<?x?x3x64xbf16>) -> (tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>) {
-  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x128xbf16>, tensor<?x?x3x128xbf16>, tensor<?x?x3x64xbf16> -> tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>
-  return %o, %lse : tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>
-}
-func.func @d128_64_h6_1(%q: tensor<?x?x6x128xf16>, %k: tensor<?x?x1x128xf16>, %v: tensor<?x?x1x64xf16>) -> (tensor<?x?x6x64xf16>) {
-  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xf16>, tensor<?x?x1x128xf16>, tensor<?x?x1x64xf16> -> tensor<?x?x6x64xf16>
-  return %o : tensor<?x?x6x64xf16>
-}
-func.func @d192_128_h6_6(%q: tensor<?x?x6x192xbf16>, %k: tensor<?x?x6x192xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
-  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x192xbf16>, tensor<?x?x6x192xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
-  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
-}
-func.func @d192_128_h6_3(%q: tensor<?x?x6x192xf16>, %k: tensor<?x?x3x192xf16>, %v: tensor<?x?x3x128xf16>) -> (tensor<?x?x6x128xf16>) {
-  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x192xf16>, tensor<?x?x3x192xf16>, tensor<?x?x3x128xf16> -> tensor<?x?x6x128xf16>
-  return %o : tensor<?x?x6x128xf16>
-}
-func.func @d192_128_h6_1(%q: tensor<?x?x6x192xbf16>, %k: tensor<?x?x1x192xbf16>, %v: tensor<?x?x1x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
-  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<window(64, 0)>} : tensor<?x?x6x192xbf16>, tensor<?x?x1x192xbf16>, tensor<?x?x1x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
-  return %o, %lse : tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>
-}
-func.func @d256_256_h6_6(%q: tensor<?x?x6x256xf16>, %k: tensor<?x?x6x256xf16>, %v: tensor<?x?x6x256xf16>) -> (tensor<?x?x6x256xf16>) {
-  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x256xf16>, tensor<?x?x6x256xf16>, tensor<?x?x6x256xf16> -> tensor<?x?x6x256xf16>
-  return %o : tensor<?x?x6x256xf16>
-}
-func.func @d256_256_h6_3(%q: tensor<?x?x6x256xbf16>, %k: tensor<?x?x3x256xbf16>, %v: tensor<?x?x3x256xbf16>) -> (tensor<?x?x6x256xbf16>, tensor<?x6x?xf32>) {
-  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<window(64, 0)>} : tensor<?x?x6x256xbf16>, tensor<?x?x3x256xbf16>, tensor<?x?x3x256xbf16> -> tensor<?x?x6x256xbf16>, tensor<?x6x?xf32>
-  return %o, %lse : tensor<?x?x6x256xbf16>, tensor<?x6x?xf32>
-}
-func.func @d256_256_h6_1(%q: tensor<?x?x6x256xf16>, %k: tensor<?x?x1x256xf16>, %v: tensor<?x?x1x256xf16>) -> (tensor<?x?x6x256xf16>) {
-  %o = attn.attention %q, %k, %v {mask = #attn.mask<window(-1, 32)>} : tensor<?x?x6x256xf16>, tensor<?x?x1x256xf16>, tensor<?x?x1x256xf16> -> tensor<?x?x6x256xf16>
-  return %o : tensor<?x?x6x256xf16>
-}
-// SM90: kernel fa4_ref_d64_64_h6_6_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d64_64_h6_6_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d64_64_h6_6_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d64_64_h6_3_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d64_64_h6_3_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d64_64_h6_3_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d64_64_h6_1_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d64_64_h6_1_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d64_64_h6_1_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d96_96_h6_6_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d96_96_h6_6_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d96_96_h6_6_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d96_96_h6_3_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d96_96_h6_3_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d96_96_h6_3_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d96_96_h6_1_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d96_96_h6_1_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d96_96_h6_1_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d128_128_h6_6_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d128_128_h6_6_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d128_128_h6_6_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d128_128_h6_3_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d128_128_h6_3_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d128_128_h6_3_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d128_128_h6_1_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d128_128_h6_1_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d128_128_h6_1_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d128_64_h6_6_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d128_64_h6_6_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d128_64_h6_6_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d128_64_h6_3_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d128_64_h6_3_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d128_64_h6_3_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d128_64_h6_1_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d128_64_h6_1_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d128_64_h6_1_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d192_128_h6_6_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d192_128_h6_6_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d192_128_h6_6_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d192_128_h6_3_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d192_128_h6_3_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d192_128_h6_3_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d192_128_h6_1_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d192_128_h6_1_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d192_128_h6_1_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d256_256_h6_6_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d256_256_h6_6_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d256_256_h6_6_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d256_256_h6_3_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d256_256_h6_3_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d256_256_h6_3_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM90: kernel fa4_ref_d256_256_h6_1_sm_90a
 // SM90: Compiling entry function 'fa4_ref_d256_256_h6_1_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d256_256_h6_1_sm_90a
 // SM90-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d64_64_h6_6_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d64_64_h6_6_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d64_64_h6_6_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d64_64_h6_3_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d64_64_h6_3_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d64_64_h6_3_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d64_64_h6_1_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d64_64_h6_1_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d64_64_h6_1_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d96_96_h6_6_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d96_96_h6_6_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d96_96_h6_6_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d96_96_h6_3_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d96_96_h6_3_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d96_96_h6_3_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d96_96_h6_1_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d96_96_h6_1_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d96_96_h6_1_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d128_128_h6_6_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d128_128_h6_6_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d128_128_h6_6_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d128_128_h6_3_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d128_128_h6_3_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d128_128_h6_3_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d128_128_h6_1_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d128_128_h6_1_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d128_128_h6_1_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d128_64_h6_6_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d128_64_h6_6_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d128_64_h6_6_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d128_64_h6_3_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d128_64_h6_3_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d128_64_h6_3_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d128_64_h6_1_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d128_64_h6_1_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d128_64_h6_1_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d192_128_h6_6_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d192_128_h6_6_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d192_128_h6_6_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d192_128_h6_3_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d192_128_h6_3_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d192_128_h6_3_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d192_128_h6_1_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d192_128_h6_1_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d192_128_h6_1_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d256_256_h6_6_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d256_256_h6_6_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d256_256_h6_6_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d256_256_h6_3_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d256_256_h6_3_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d256_256_h6_3_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// SM100: kernel fa4_ref_d256_256_h6_1_sm_100a
 // SM100: Compiling entry function 'fa4_ref_d256_256_h6_1_sm_100a' for 'sm_100a'
 // SM100-NEXT: Function properties for fa4_ref_d256_256_h6_1_sm_100a
 // SM100-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

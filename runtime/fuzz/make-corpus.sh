@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Regenerates runtime/fuzz/corpus/manifest/, the fuzzers' seed corpus: the
+# manifest.json of kernels compiled by fa4-compile (no ptxas needed) that
+# cover every manifest form the runtime reads (prefill, persistent twin with
+# its own launch, kv-multicast clusters, CTA pairs, split-K cluster decode,
+# workspace split-K with a fixed count and picked at launch, decode
+# variants, the reference kernel, Blackwell, f16 and windows), plus
+# runtime/selftest/*/manifest.json. The inputs are written here (the lit
+# tests' inputs move), besides examples/attention.mlir.
+#
+#   runtime/fuzz/make-corpus.sh [path/to/fa4-compile]   (default build/bin/)
+#
+# The corpus is checked in; rerun this after a manifest format change.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+compile="${1:-build/bin/fa4-compile}"
+out=runtime/fuzz/corpus/manifest
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# fn NAME Q K V O LSE MASK: one attn.attention function (LSE "" for none).
+fn() {
+  local name=$1 q=$2 k=$3 v=$4 o=$5 lse=$6 mask=$7
+  local results=$o values="%o"
+  if [ -n "$lse" ]; then
+    results="$o, $lse"
+    values="%o, %lse"
+  fi
+  cat <<EOF
+func.func @$name(%q: $q, %k: $k, %v: $v) -> ($results) {
+  $values = attn.attention %q, %k, %v {mask = #attn.mask<$mask>} : $q, $k, $v -> $results
+  return $values : $results
+}
+EOF
+}
+t() { echo "tensor<$1>"; } # t SHAPE: a tensor type
+
+gqa=("$(t '?x?x32x128xbf16')" "$(t '?x?x8x128xbf16')" "$(t '?x?x8x128xbf16')"
+     "$(t '?x?x32x128xbf16')" "$(t '?x32x?xf32')")
+fn decode "${gqa[@]}" none >"$work/decode.mlir"
+fn gqa "${gqa[@]}" none >"$work/gqa.mlir"
+fn gqa "$(t '?x1x32x128xbf16')" "${gqa[1]}" "${gqa[2]}" \
+  "$(t '?x1x32x128xbf16')" "$(t '?x32x1xf32')" none >"$work/gqa-sq1.mlir"
+fn gqa_window "$(t '?x?x8x128xbf16')" "$(t '?x?x2x128xbf16')" \
+  "$(t '?x?x2x128xbf16')" "$(t '?x?x8x128xbf16')" "$(t '?x8x?xf32')" \
+  "window(64, 0)" >"$work/window.mlir"
+fn mqa "$(t '?x?x8x128xbf16')" "$(t '?x?x1x128xbf16')" \
+  "$(t '?x?x1x128xbf16')" "$(t '?x?x8x128xbf16')" "$(t '?x8x?xf32')" \
+  none >"$work/mqa.mlir"
+fn mqa_decode "$(t '?x1x8x128xbf16')" "$(t '?x?x1x128xbf16')" \
+  "$(t '?x?x1x128xbf16')" "$(t '?x1x8x128xbf16')" "$(t '?x8x1xf32')" \
+  none >"$work/mqa-decode.mlir"
+pair="$(t '4x8192x16x128xbf16')"
+fn pair "$pair" "$pair" "$pair" "$pair" "" none >"$work/pair.mlir"
+d64="$(t '?x?x16x64xbf16')"
+{
+  fn d64 "$d64" "$d64" "$d64" "$d64" "" none
+  fn d64_causal "$d64" "$d64" "$d64" "$d64" "" causal
+} >"$work/twin.mlir"
+h128="$(t '?x?x16x128xbf16')"
+h256="$(t '?x?x8x256xbf16')"
+{
+  fn p128 "$h128" "$h128" "$h128" "$h128" "" none
+  fn p256 "$h256" "$h256" "$h256" "$h256" "" none
+  fn c128 "$h128" "$h128" "$h128" "$h128" "" causal
+  fn c256 "$h256" "$h256" "$h256" "$h256" "" causal
+} >"$work/kv-multicast.mlir"
+fn mha_static "$(t '2x512x16x64xbf16')" "$(t '2x1024x16x64xbf16')" \
+  "$(t '2x1024x16x64xbf16')" "$(t '2x512x16x64xbf16')" "" \
+  causal >"$work/static-d64.mlir"
+fn f16_window "$(t '?x?x16x128xf16')" "$(t '?x?x4x128xf16')" \
+  "$(t '?x?x4x128xf16')" "$(t '?x?x16x128xf16')" "$(t '?x16x?xf32')" \
+  "window(17, 33)" >"$work/f16-window.mlir"
+
+decode="--batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768"
+# name | input | options
+jobs=(
+  "prefill-causal-gqa|examples/attention.mlir|--chip=sm_90a"
+  "prefill-plain|examples/attention.mlir|--chip=sm_90a --decode-variants=false"
+  "prefill-persistent|examples/attention.mlir|--chip=sm_90a --persistent --decode-variants=false"
+  "reference-sm90|examples/attention.mlir|--chip=sm_90a --kernel=reference"
+  "reference-sm100|examples/attention.mlir|--chip=sm_100a"
+  "blackwell|examples/attention.mlir|--chip=sm_100a --kernel=blackwell"
+  "blackwell-decode|$work/decode.mlir|--chip=sm_100a --kernel=blackwell $decode"
+  "blackwell-pair|$work/pair.mlir|--chip=sm_100a --kernel=blackwell"
+  "window-gqa|$work/window.mlir|--chip=sm_90a"
+  "twin-d64|$work/twin.mlir|--chip=sm_90a --decode-variants=false"
+  "kv-multicast|$work/kv-multicast.mlir|--chip=sm_90a --decode-variants=false"
+  "decode-cluster|$work/decode.mlir|--chip=sm_90a $decode"
+  "decode-workspace|$work/mqa.mlir|--chip=sm_90a $decode --split-k-workspace"
+  "split-at-launch|$work/gqa-sq1.mlir|--chip=sm_90a"
+  "decode-variant|$work/gqa.mlir|--chip=sm_90a"
+  "static-d64|$work/static-d64.mlir|--chip=sm_90a"
+  "f16-window|$work/f16-window.mlir|--chip=sm_90a"
+  "f16-window-sm100|$work/f16-window.mlir|--chip=sm_100a --kernel=blackwell"
+  "mqa-decode|$work/mqa-decode.mlir|--chip=sm_90a"
+  "mqa-decode-hinted|$work/mqa-decode.mlir|--chip=sm_90a $decode"
+)
+
+mkdir -p "$out"
+rm -f "$out"/*.json
+for job in "${jobs[@]}"; do
+  IFS='|' read -r name input options <<<"$job"
+  # shellcheck disable=SC2086 # options are words
+  "$compile" "$input" $options -o "$work/$name" --quiet --ptxas=none >/dev/null
+  # A file with several functions gives a kernel directory each.
+  manifests=("$work/$name"/*/manifest.json)
+  for manifest in "${manifests[@]}"; do
+    kernel="$(basename "$(dirname "$manifest")")"
+    if [ ${#manifests[@]} -eq 1 ]; then
+      cp "$manifest" "$out/$name.json"
+    else
+      cp "$manifest" "$out/$name-${kernel#fa4_hopper_}.json"
+    fi
+  done
+done
+for manifest in runtime/selftest/*/manifest.json; do
+  cp "$manifest" "$out/selftest-$(basename "$(dirname "$manifest")").json"
+done
+ls -l "$out"
