@@ -47,7 +47,11 @@ constexpr StringLiteral kBshdTensors[] = {"q", "k", "v", "o"};
 class KernelBuilder : KernelEmitter {
 public:
   KernelBuilder(OpBuilder &builder, Location loc, attn::AttentionOp op)
-      : KernelEmitter(builder, loc), op(op) {}
+      : KernelEmitter(builder, loc), op(op),
+        inputType(op.getQueryType().getElementType()), qkDepth(op.getQKDepth()),
+        ovDepth(op.getOVDepth()),
+        qkPerLane(llvm::divideCeil(qkDepth, kWarpSize)),
+        ovPerLane(llvm::divideCeil(ovDepth, kWarpSize)) {}
 
   /// The ABI: parameter names in order, as the manifest lists them.
   static SmallVector<std::string> abiParams(bool hasLse) {
@@ -82,12 +86,15 @@ private:
   };
   Args readArgs(Block &entry);
   RowPosition rowPosition();
-  Value rowBase(ArrayRef<Value> stride, Value seq, Value head);
-  SmallVector<Value> loadQueryRow(const Args &args, const RowPosition &at);
+  Value rowBase(const RowPosition &at, ArrayRef<Value> stride, Value seq,
+                Value head);
+  SmallVector<Value> loadQueryRow(const Args &args, const RowPosition &at,
+                                  Value zero);
   std::pair<Value, Value> visibleKeys(const Args &args, Value row);
   scf::ForOp scanKeys(const Args &args, const RowPosition &at,
-                      ArrayRef<Value> queryColumns);
-  void storeOutput(const Args &args, const RowPosition &at, scf::ForOp loop);
+                      ArrayRef<Value> queryColumns, Value zero);
+  void storeOutput(const Args &args, const RowPosition &at, scf::ForOp loop,
+                   Value zero);
   void storeLse(const Args &args, const RowPosition &at, Value finalMax,
                 Value finalSum, Value seesKeys);
   Value toI64FromIndex(Value index) { return indexTo(b.getI64Type(), index); }
@@ -122,11 +129,9 @@ private:
   }
 
   attn::AttentionOp op;
-  /// The row's batch (rowBase's first term), set by build; f32 0, set
-  /// where the row's work starts.
-  Value batch, zero;
   Type inputType;
   int64_t qkDepth, ovDepth;
+  /// Columns of Q/K and of V/O each lane holds (lane + 32 t).
   int qkPerLane, ovPerLane;
 };
 } // namespace
@@ -179,9 +184,11 @@ KernelBuilder::RowPosition KernelBuilder::rowPosition() {
   return at;
 }
 
-/// Element offset of (batch, seq, head) in a BSHD tensor of `stride`.
-Value KernelBuilder::rowBase(ArrayRef<Value> stride, Value seq, Value head) {
-  Value base = arith::MulIOp::create(b, loc, batch, stride[0]);
+/// Element offset of (the row's batch, seq, head) in a BSHD tensor of
+/// `stride`.
+Value KernelBuilder::rowBase(const RowPosition &at, ArrayRef<Value> stride,
+                             Value seq, Value head) {
+  Value base = arith::MulIOp::create(b, loc, at.batch, stride[0]);
   base = arith::AddIOp::create(b, loc, base,
                                arith::MulIOp::create(b, loc, seq, stride[1]));
   return arith::AddIOp::create(b, loc, base,
@@ -190,9 +197,9 @@ Value KernelBuilder::rowBase(ArrayRef<Value> stride, Value seq, Value head) {
 
 /// This lane's columns of the query row, in f32 (0 past Dqk).
 SmallVector<Value> KernelBuilder::loadQueryRow(const Args &args,
-                                               const RowPosition &at) {
-  zero = f32(0.0);
-  Value qBase = rowBase(args.qStride, at.row, at.head);
+                                               const RowPosition &at,
+                                               Value zero) {
+  Value qBase = rowBase(at, args.qStride, at.row, at.head);
   SmallVector<Value> queryColumns;
   for (int t = 0; t < qkPerLane; ++t) {
     Value value = arith::ExtFOp::create(
@@ -235,7 +242,7 @@ std::pair<Value, Value> KernelBuilder::visibleKeys(const Args &args,
 /// The online softmax over the visible keys, one key an iteration: carries
 /// the running max, the running sum and this lane's O columns.
 scf::ForOp KernelBuilder::scanKeys(const Args &args, const RowPosition &at,
-                                   ArrayRef<Value> queryColumns) {
+                                   ArrayRef<Value> queryColumns, Value zero) {
   auto [first, end] = visibleKeys(args, at.row);
   SmallVector<Value> init = {f32(-INFINITY), zero};
   init.append(ovPerLane, zero);
@@ -247,7 +254,7 @@ scf::ForOp KernelBuilder::scanKeys(const Args &args, const RowPosition &at,
   Value key = toI64FromIndex(loop.getInductionVar());
   Value runningMax = loop.getRegionIterArgs()[0];
   Value runningSum = loop.getRegionIterArgs()[1];
-  Value kBase = rowBase(args.kStride, key, at.kvHead);
+  Value kBase = rowBase(at, args.kStride, key, at.kvHead);
   Value partial = zero;
   for (int t = 0; t < qkPerLane; ++t) {
     Value keyValue = arith::ExtFOp::create(
@@ -260,7 +267,7 @@ scf::ForOp KernelBuilder::scanKeys(const Args &args, const RowPosition &at,
   Value rescale = exp2(arith::SubFOp::create(b, loc, runningMax, newMax));
   Value probability = exp2(arith::SubFOp::create(b, loc, score, newMax));
   SmallVector<Value> next = {newMax, fma(runningSum, rescale, probability)};
-  Value vBase = rowBase(args.vStride, key, at.kvHead);
+  Value vBase = rowBase(at, args.vStride, key, at.kvHead);
   for (int t = 0; t < ovPerLane; ++t) {
     Value valueColumn = arith::ExtFOp::create(
         b, loc, b.getF32Type(),
@@ -275,14 +282,14 @@ scf::ForOp KernelBuilder::scanKeys(const Args &args, const RowPosition &at,
 
 /// O = the lane's columns / sum (0 without keys), then the LSE.
 void KernelBuilder::storeOutput(const Args &args, const RowPosition &at,
-                                scf::ForOp loop) {
+                                scf::ForOp loop, Value zero) {
   Value finalMax = loop.getResult(0), finalSum = loop.getResult(1);
   Value seesKeys =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, finalSum, zero);
   Value inverseSum = arith::SelectOp::create(
       b, loc, seesKeys, arith::DivFOp::create(b, loc, f32(1.0), finalSum),
       zero);
-  Value oBase = rowBase(args.oStride, at.row, at.head);
+  Value oBase = rowBase(at, args.oStride, at.row, at.head);
   for (int t = 0; t < ovPerLane; ++t) {
     Value out = arith::TruncFOp::create(
         b, loc, inputType,
@@ -325,22 +332,17 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
   Args args = readArgs(entry);
-  qkDepth = op.getQKDepth();
-  ovDepth = op.getOVDepth();
-  qkPerLane = llvm::divideCeil(qkDepth, kWarpSize);
-  ovPerLane = llvm::divideCeil(ovDepth, kWarpSize);
-  inputType = op.getQueryType().getElementType();
   RowPosition at = rowPosition();
-  batch = at.batch;
 
   // Warps past the last query row have nothing to do (no barrier follows).
   Value rowInRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                            at.row, args.seqQ);
   auto ifRow = scf::IfOp::create(b, loc, rowInRange, /*withElse=*/false);
   b.setInsertionPointToStart(ifRow.thenBlock());
-  SmallVector<Value> queryColumns = loadQueryRow(args, at);
-  scf::ForOp loop = scanKeys(args, at, queryColumns);
-  storeOutput(args, at, loop);
+  Value zero = f32(0.0);
+  SmallVector<Value> queryColumns = loadQueryRow(args, at, zero);
+  scf::ForOp loop = scanKeys(args, at, queryColumns, zero);
+  storeOutput(args, at, loop, zero);
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
 }
