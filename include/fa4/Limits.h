@@ -30,8 +30,6 @@ constexpr int64_t kMaxDepth = 1024;
 /// CTAs of one launch's grid (CUDA's gridDim.x limit): fa4 kernels flatten
 /// their work list into x.
 constexpr int64_t kMaxGridCtas = (int64_t(1) << 31) - 1;
-/// Pages of a paged K/V cache (page tables are i32).
-constexpr int64_t kMaxPages = (int64_t(1) << 31) - 1;
 /// The furthest byte of a tensor from its base, and so any stride times its
 /// extent: 2^62 keeps every sum of such terms within int64.
 constexpr int64_t kMaxTensorBytes = int64_t(1) << 62;

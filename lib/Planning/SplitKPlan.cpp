@@ -173,18 +173,18 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
   int64_t heads = config.fuseGqa ? config.numKVHeads : config.numQHeads;
   // Checked: a static batch and sequence within the limits can still ask for
   // more CTAs than a grid holds (and once wrapped to 0 and divided by it).
+  int64_t rowBlocks = config.workItemsPerHead(seqQ);
   std::optional<int64_t> workItems = llvm::checkedMul<int64_t>(batch, heads);
   if (workItems)
-    workItems =
-        llvm::checkedMul<int64_t>(*workItems, config.workItemsPerHead(seqQ));
+    workItems = llvm::checkedMul<int64_t>(*workItems, rowBlocks);
   std::optional<int64_t> ctas =
       workItems ? llvm::checkedMul<int64_t>(*workItems, config.ctaGroup())
                 : std::nullopt;
   if (!ctas || *ctas > limits::kMaxGridCtas) {
     whyNot << "the problem needs more than " << limits::kMaxGridCtas
            << " CTAs (batch " << batch << " x " << heads << " heads x "
-           << config.workItemsPerHead(seqQ) << " row blocks x "
-           << config.ctaGroup() << "), more than one launch's grid holds";
+           << rowBlocks << " row blocks x " << config.ctaGroup()
+           << "), more than one launch's grid holds";
     return llvm::failure();
   }
   plan.numWorkItems = *workItems;

@@ -15,6 +15,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Program.h"
@@ -72,9 +73,9 @@ static LogicalResult checkResultNumbers(StringRef text, StringRef name) {
        hash = text.find('#', hash + 1)) {
     // Only a value reference: `%name#digits`.
     size_t start = hash;
-    while (start > 0 && (isalnum(text[start - 1]) || text[start - 1] == '_' ||
-                         text[start - 1] == '$' || text[start - 1] == '.' ||
-                         text[start - 1] == '-'))
+    while (start > 0 && (llvm::isAlnum(text[start - 1]) ||
+                         text[start - 1] == '_' || text[start - 1] == '$' ||
+                         text[start - 1] == '.' || text[start - 1] == '-'))
       --start;
     if (start == 0 || text[start - 1] != '%' || start == hash)
       continue;

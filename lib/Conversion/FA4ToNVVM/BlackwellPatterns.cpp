@@ -1,4 +1,5 @@
-//===- BlackwellPatterns.cpp - convert-fa4-to-nvvm for sm_100a (tcgen05) ---===//
+//===- BlackwellPatterns.cpp - convert-fa4-to-nvvm for sm_100a (tcgen05)
+//---===//
 //
 // On sm_100a a 128 x N frag is one row per thread of a warpgroup (thread r
 // holds row r: N f32, or N / 2 packed i32 for 16-bit), the layout
@@ -676,8 +677,8 @@ void fa4::populateBlackwellTypeConversions(TypeConverter &converter) {
       });
 }
 
-void fa4::populateBlackwellPatterns(TypeConverter &converter,
-                                RewritePatternSet &patterns) {
+void fa4::populateBlackwellPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns) {
   patterns.add<TmemAllocLowering, TmemDeallocLowering, TmemTileLowering,
                TmemMmaLowering, TmemCommitLowering, TmemFenceLowering,
                TmemLoadLowering, TmemStoreLowering, TmemScaleRowsLowering,

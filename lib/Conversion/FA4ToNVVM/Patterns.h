@@ -40,7 +40,7 @@ void populateHopperPatterns(const mlir::TypeConverter &converter,
 void populateBlackwellTypeConversions(mlir::TypeConverter &converter);
 /// tcgen05 and tensor memory, and the row-per-thread softmax, mask and
 /// epilogue (BlackwellPatterns.cpp).
-void populateBlackwellPatterns(mlir::TypeConverter &converter,
+void populateBlackwellPatterns(const mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 } // namespace fa4
 
