@@ -113,21 +113,23 @@ if [ -x "$NVCC" ]; then
   SELFTEST=/tmp/fa4-selftest
   rm -rf "$SELFTEST" && mkdir -p "$SELFTEST"
   src=runtime/selftest/NaiveAttention.cu
-  if "$NVCC" -arch=sm_90a -O2 -std=c++17 -cubin -o "$SELFTEST/NaiveAttention.cubin" "$src" \
-       >>"$OUT/build.log" 2>&1 &&
-     "$NVCC" -arch=sm_90a -O2 -std=c++17 -ptx -o "$SELFTEST/NaiveAttention.ptx" "$src" \
-       >>"$OUT/build.log" 2>&1; then
-    for dir in runtime/selftest/*/; do
-      name=selftest-$(basename "$dir")
-      mkdir -p "$SELFTEST/$name"
-      cp "$dir"/manifest.json "$dir"/cases.txt "$SELFTEST/$name/"
-      # Copies: the runtime opens a binary only as a regular file in the
-      # manifest's directory, never through a link.
-      cp "$SELFTEST"/NaiveAttention.cubin "$SELFTEST"/NaiveAttention.ptx \
-        "$SELFTEST/$name/"
-      artifact_dirs+=("$SELFTEST/$name")
+  # One build per manifest: each binary carries its own manifest's ABI record
+  # (include/fa4/AbiRecord.h), which the runtime checks on load.
+  selftest_ok=1
+  for dir in runtime/selftest/*/; do
+    name=selftest-$(basename "$dir")
+    mkdir -p "$SELFTEST/$name"
+    cp "$dir"/manifest.json "$dir"/cases.txt "$SELFTEST/$name/"
+    python3 scripts/abi-record.py --c-definition "$dir"/manifest.json \
+      >"$SELFTEST/$name/record.h"
+    for format in cubin ptx; do
+      "$NVCC" -arch=sm_90a -O2 -std=c++17 -$format -include "$SELFTEST/$name/record.h" \
+        -o "$SELFTEST/$name/NaiveAttention.$format" "$src" >>"$OUT/build.log" 2>&1 ||
+        selftest_ok=0
     done
-  else
+    artifact_dirs+=("$SELFTEST/$name")
+  done
+  if [ "$selftest_ok" != 1 ]; then
     failures=$((failures + 1))
     echo "self-test kernel build FAILED (see build.log)" >&2
   fi
@@ -379,7 +381,7 @@ sample_entries() {
 # Manifests that disagree with their binaries (test/gpu/tampered-manifests.py)
 # on a few artifacts: refused before any launch.
 tamper_dirs=()
-for kernel in s_d128_h6x3_none s_decode_d128_h8x1_ws d128x128_h6x3_causal_bf16; do
+for kernel in s_d128_h6x3_none s_decode_d128_h8x1_ws s_decode_d128_h32x8 d128x128_h6x3_causal_bf16; do
   dir=$(artifact_dir "$kernel")
   [ -n "$dir" ] && tamper_dirs+=("$dir")
 done

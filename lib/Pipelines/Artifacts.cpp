@@ -140,8 +140,8 @@ public:
     }
   }
 
-  llvm::json::Value build(StringRef kernel, StringRef chip,
-                          StringRef binaryFile, StringRef binaryFormat);
+  /// The manifest without its `binary` entry: the ABI record.
+  llvm::json::Object record(StringRef kernel, StringRef chip);
 
 private:
   llvm::json::Array tensorsJson();
@@ -322,17 +322,13 @@ void ManifestBuilder::addSecondKernels(llvm::json::Object &manifest) {
       {"launch", withProgrammatic(secondLaunchJson(combine, 0))}};
 }
 
-llvm::json::Value ManifestBuilder::build(StringRef kernel, StringRef chip,
-                                         StringRef binaryFile,
-                                         StringRef binaryFormat) {
+llvm::json::Object ManifestBuilder::record(StringRef kernel, StringRef chip) {
   llvm::json::Object manifest{
       {"fa4_abi_version", abiVersion()},
       // Copies: a json::Value keeps a StringRef's pointer, and the manifest
       // outlives the strings a decode variant's was built from.
       {"kernel", kernel.str()},
       {"chip", chip.str()},
-      {"binary", llvm::json::Object{{"file", binaryFile.str()},
-                                    {"format", binaryFormat.str()}}},
       {"problem", problemJson()},
       {"tensors", tensorsJson()},
       {"alignment", llvm::json::Object{{"unit_stride_last_dim", true}}},
@@ -342,20 +338,110 @@ llvm::json::Value ManifestBuilder::build(StringRef kernel, StringRef chip,
   return manifest;
 }
 
-static llvm::json::Value manifestJson(attn::AttentionOp op, DictionaryAttr abi,
-                                      StringRef kernel, StringRef chip,
-                                      StringRef binaryFile,
-                                      StringRef binaryFormat) {
-  return ManifestBuilder(op, abi).build(kernel, chip, binaryFile, binaryFormat);
+/// The NVVM target of the kernel module `name`: on its gpu.module before
+/// serialization, on its gpu.binary after.
+static FailureOr<NVVM::NVVMTargetAttr>
+kernelTarget(ModuleOp module, attn::AttentionOp op, StringAttr name) {
+  Operation *found = SymbolTable::lookupNearestSymbolFrom(module, name);
+  ArrayAttr targets;
+  if (auto kernels = dyn_cast_or_null<gpu::GPUModuleOp>(found))
+    targets = kernels.getTargetsAttr();
+  if (auto binary = dyn_cast_or_null<gpu::BinaryOp>(found);
+      binary && !binary.getObjects().empty())
+    targets = ArrayAttr::get(
+        module.getContext(),
+        {cast<gpu::ObjectAttr>(binary.getObjects()[0]).getTarget()});
+  if (targets)
+    for (Attribute target : targets)
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+        return nvvm;
+  return op.emitError() << "kernel module " << name
+                        << " has no NVVM target (no gpu.module or gpu.binary "
+                           "with #nvvm.target)";
+}
+
+/// The attn.attention of `op`'s decode variant.
+static FailureOr<attn::AttentionOp>
+decodeVariantOf(ModuleOp module, attn::AttentionOp op, FlatSymbolRefAttr ref) {
+  auto variantFunc =
+      SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(module, ref);
+  attn::AttentionOp variant;
+  if (variantFunc)
+    variantFunc.walk([&](attn::AttentionOp found) { variant = found; });
+  if (!variant)
+    return op.emitError() << "its decode variant " << ref
+                          << " holds no attn.attention";
+  return variant;
+}
+
+/// The most query rows one work item of a decode variant takes: the
+/// divisor of sq in its grid (one work item per head or GQA group up to
+/// there), else 1.
+static int64_t decodeMaxSeqQ(attn::AttentionOp variant) {
+  auto abi = variant->getAttrOfType<DictionaryAttr>("fa4.abi");
+  for (Attribute dim : cast<ArrayAttr>(abi.get("grid")))
+    for (StringRef factor :
+         llvm::map_range(cast<ArrayAttr>(dim), [](Attribute a) {
+           return cast<StringAttr>(a).getValue();
+         })) {
+      int64_t rows;
+      if (factor.consume_front("ceil_div:sq:") &&
+          !factor.getAsInteger(10, rows))
+        return rows;
+    }
+  return 1;
+}
+
+static FailureOr<DictionaryAttr> kernelAbi(attn::AttentionOp op) {
+  auto abi = op->getAttrOfType<DictionaryAttr>("fa4.abi");
+  if (!abi)
+    return op.emitError() << "has no kernel ABI (fa4.abi); run the "
+                             "fa4-compile pipeline first";
+  return abi;
+}
+
+FailureOr<llvm::json::Object> fa4::buildAbiRecord(ModuleOp module,
+                                                  attn::AttentionOp op) {
+  FailureOr<DictionaryAttr> abi = kernelAbi(op);
+  if (failed(abi))
+    return failure();
+  auto kernelRef = cast<SymbolRefAttr>(abi->get("kernel"));
+  FailureOr<NVVM::NVVMTargetAttr> target =
+      kernelTarget(module, op, kernelRef.getRootReference());
+  if (failed(target))
+    return failure();
+  llvm::json::Object record = ManifestBuilder(op, *abi).record(
+      kernelRef.getLeafReference(), target->getChip());
+  auto variantRef =
+      op->getAttrOfType<FlatSymbolRefAttr>(attn::kDecodeVariantAttrName);
+  if (!variantRef)
+    return record;
+  // Version 8: the decode variant's whole record under "decode".
+  FailureOr<attn::AttentionOp> variant =
+      decodeVariantOf(module, op, variantRef);
+  if (failed(variant))
+    return failure();
+  FailureOr<llvm::json::Object> variantRecord =
+      buildAbiRecord(module, *variant);
+  if (failed(variantRecord))
+    return failure();
+  // At least 8, and what the variant's own manifest needs.
+  record["fa4_abi_version"] =
+      std::max({*record.getInteger("fa4_abi_version"),
+                *variantRecord->getInteger("fa4_abi_version"), int64_t(8)});
+  record["decode"] =
+      llvm::json::Object{{"max_seq_q", decodeMaxSeqQ(*variant)},
+                         {"manifest", std::move(*variantRecord)}};
+  return record;
 }
 
 namespace {
-/// One op's kernel files: its PTX, the cubin where ptxas is given, and the
-/// manifest's JSON (returned, not written), in `dir`, or where that is
-/// empty in `outputDir`/<the op's kernel>.
+/// One op's kernel files: its PTX and the cubin where ptxas is given, in
+/// `dir`, or where that is empty in `outputDir`/<the op's kernel>, and the
+/// manifest's `binary` entry naming the one the runtime loads.
 struct KernelFiles {
   KernelArtifacts artifacts;
-  llvm::json::Value manifest = nullptr;
+  llvm::json::Object binary;
 };
 } // namespace
 
@@ -363,19 +449,17 @@ static FailureOr<KernelFiles> writeKernelFiles(ModuleOp module,
                                                attn::AttentionOp op,
                                                StringRef outputDir,
                                                StringRef dir, StringRef ptxas) {
-  auto abi = op->getAttrOfType<DictionaryAttr>("fa4.abi");
-  if (!abi)
-    return op.emitError() << "has no kernel ABI (fa4.abi); run the "
-                             "fa4-compile pipeline first";
-  auto kernelRef = cast<SymbolRefAttr>(abi.get("kernel"));
+  FailureOr<DictionaryAttr> abi = kernelAbi(op);
+  if (failed(abi))
+    return failure();
+  auto kernelRef = cast<SymbolRefAttr>(abi->get("kernel"));
   auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
       module, kernelRef.getRootReference());
   if (!binary || binary.getObjects().empty())
     return op.emitError() << "kernel module " << kernelRef.getRootReference()
                           << " was not serialized (no gpu.binary)";
   auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
-  auto target = cast<NVVM::NVVMTargetAttr>(object.getTarget());
-  StringRef chip = target.getChip();
+  StringRef chip = cast<NVVM::NVVMTargetAttr>(object.getTarget()).getChip();
 
   KernelFiles files;
   KernelArtifacts &artifacts = files.artifacts;
@@ -407,27 +491,46 @@ static FailureOr<KernelFiles> writeKernelFiles(ModuleOp module,
     binaryFormat = "cubin";
   }
   artifacts.manifestPath = path("manifest.json");
-  files.manifest =
-      manifestJson(op, abi, artifacts.kernel, chip, binaryFile, binaryFormat);
+  files.binary = llvm::json::Object{{"file", std::move(binaryFile)},
+                                    {"format", std::move(binaryFormat)}};
   return files;
 }
 
-/// The most query rows one work item of a decode variant takes: the
-/// divisor of sq in its grid (one work item per head or GQA group up to
-/// there), else 1.
-static int64_t decodeMaxSeqQ(attn::AttentionOp variant) {
-  auto abi = variant->getAttrOfType<DictionaryAttr>("fa4.abi");
-  for (Attribute dim : cast<ArrayAttr>(abi.get("grid")))
-    for (StringRef factor :
-         llvm::map_range(cast<ArrayAttr>(dim), [](Attribute a) {
-           return cast<StringAttr>(a).getValue();
-         })) {
-      int64_t rows;
-      if (factor.consume_front("ceil_div:sq:") &&
-          !factor.getAsInteger(10, rows))
-        return rows;
-    }
-  return 1;
+/// One op's files and its manifest: the ABI record with each binary named.
+static FailureOr<KernelArtifacts> writeOpArtifacts(ModuleOp module,
+                                                   attn::AttentionOp op,
+                                                   StringRef outputDir,
+                                                   StringRef ptxas) {
+  FailureOr<llvm::json::Object> manifest = buildAbiRecord(module, op);
+  if (failed(manifest))
+    return failure();
+  FailureOr<KernelFiles> files =
+      writeKernelFiles(module, op, outputDir, /*dir=*/"", ptxas);
+  if (failed(files))
+    return failure();
+  (*manifest)["binary"] = std::move(files->binary);
+  // The decode variant's files beside the kernel's.
+  if (auto variantRef =
+          op->getAttrOfType<FlatSymbolRefAttr>(attn::kDecodeVariantAttrName)) {
+    FailureOr<attn::AttentionOp> variant =
+        decodeVariantOf(module, op, variantRef);
+    if (failed(variant))
+      return failure();
+    FailureOr<KernelFiles> variantFiles = writeKernelFiles(
+        module, *variant, outputDir,
+        llvm::sys::path::parent_path(files->artifacts.manifestPath), ptxas);
+    if (failed(variantFiles))
+      return failure();
+    (*manifest->getObject("decode")->getObject("manifest"))["binary"] =
+        std::move(variantFiles->binary);
+    files->artifacts.ptxasReport += variantFiles->artifacts.ptxasReport;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(*manifest))) << "\n";
+  if (failed(writeFile(op, files->artifacts.manifestPath, text)))
+    return failure();
+  return std::move(files->artifacts);
 }
 
 FailureOr<SmallVector<KernelArtifacts>>
@@ -437,46 +540,11 @@ fa4::writeArtifacts(ModuleOp module, StringRef outputDir, StringRef ptxas) {
     // A decode variant is written with the op it is a variant of.
     if (op->hasAttr(attn::kDecodeVariantOfAttrName))
       return WalkResult::advance();
-    FailureOr<KernelFiles> files =
-        writeKernelFiles(module, op, outputDir, /*dir=*/"", ptxas);
-    if (failed(files))
+    FailureOr<KernelArtifacts> artifacts =
+        writeOpArtifacts(module, op, outputDir, ptxas);
+    if (failed(artifacts))
       return WalkResult::interrupt();
-    llvm::json::Object &manifest = *files->manifest.getAsObject();
-    // Version 8: the decode variant's files beside the kernel's, its
-    // manifest under "decode".
-    if (auto variantRef = op->getAttrOfType<FlatSymbolRefAttr>(
-            attn::kDecodeVariantAttrName)) {
-      auto variantFunc = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-          module, variantRef);
-      attn::AttentionOp variant;
-      if (variantFunc)
-        variantFunc.walk([&](attn::AttentionOp found) { variant = found; });
-      if (!variant) {
-        op.emitError() << "its decode variant " << variantRef
-                       << " holds no attn.attention";
-        return WalkResult::interrupt();
-      }
-      FailureOr<KernelFiles> variantFiles = writeKernelFiles(
-          module, variant, outputDir,
-          llvm::sys::path::parent_path(files->artifacts.manifestPath), ptxas);
-      if (failed(variantFiles))
-        return WalkResult::interrupt();
-      // At least 8, and what the variant's own manifest needs.
-      manifest["fa4_abi_version"] = std::max(
-          {*manifest.getInteger("fa4_abi_version"),
-           *variantFiles->manifest.getAsObject()->getInteger("fa4_abi_version"),
-           int64_t(8)});
-      manifest["decode"] =
-          llvm::json::Object{{"max_seq_q", decodeMaxSeqQ(variant)},
-                             {"manifest", std::move(variantFiles->manifest)}};
-      files->artifacts.ptxasReport += variantFiles->artifacts.ptxasReport;
-    }
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << llvm::formatv("{0:2}", files->manifest) << "\n";
-    if (failed(writeFile(op, files->artifacts.manifestPath, text)))
-      return WalkResult::interrupt();
-    written.push_back(std::move(files->artifacts));
+    written.push_back(std::move(*artifacts));
     return WalkResult::advance();
   });
   if (result.wasInterrupted())

@@ -3,6 +3,7 @@
 #include "fa4/Pipelines/Compile.h"
 
 #include "fa4/Conversion/Passes.h"
+#include "fa4/Pipelines/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -64,6 +65,8 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // The binary says what it was compiled for (docs/KernelABI.md).
+  pm.addPass(fa4::createEmbedAbiRecords());
   GpuModuleToBinaryPassOptions binaryOptions;
   binaryOptions.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binaryOptions));

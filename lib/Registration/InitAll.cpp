@@ -7,6 +7,7 @@
 #include "fa4/Dialect/Attn/Transforms/Passes.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
 #include "fa4/Pipelines/Compile.h"
+#include "fa4/Pipelines/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -44,5 +45,6 @@ void fa4::registerAllPasses() {
   mlir::registerAllPasses();
   fa4::attn::registerAttnPlanningPasses();
   fa4::registerFA4ConversionPasses();
+  fa4::registerFA4PipelinesPasses();
   fa4::registerCompilePipeline();
 }

@@ -53,3 +53,42 @@ void fa4::rt::checkBlockFitsBinary(const std::string &kernel, int64_t block,
                                         "compiled for at most " +
                                         std::to_string(maxThreadsPerBlock));
 }
+
+void fa4::rt::checkRecordMatchesBinary(const Manifest &manifest,
+                                       std::string_view binaryRecord) {
+  auto fail = [&](const std::string &what) {
+    throw Error(FA4_ERROR_MANIFEST, "manifest and binary disagree: " + what +
+                                        "; the manifest is "
+                                        "not the one compiled with " +
+                                        manifest.binaryPath);
+  };
+  while (!binaryRecord.empty() && binaryRecord.back() == '\0')
+    binaryRecord.remove_suffix(1);
+  json::Value compiled;
+  try {
+    compiled = json::parse(binaryRecord);
+  } catch (const json::ParseError &error) {
+    fail(std::string("the binary's ABI record is not JSON (") + error.what() +
+         ")");
+  }
+  std::optional<std::string> path =
+      json::firstDifference(manifest.abiRecord, compiled);
+  if (!path)
+    return;
+  // Lists of another length by their lengths (a dropped or added
+  // parameter), anything else by its value.
+  const json::Value *mine = json::atPath(manifest.abiRecord, *path);
+  const json::Value *its = json::atPath(compiled, *path);
+  bool lengths = mine && its && mine->kind == json::Value::Kind::Array &&
+                 its->kind == json::Value::Kind::Array;
+  auto shown = [&](const json::Value *value) {
+    if (!value)
+      return std::string("nothing");
+    if (lengths)
+      return std::to_string(value->array.size()) + " entries";
+    return json::render(*value);
+  };
+  fail("at " + (path->empty() ? std::string("the top") : *path) +
+       " the manifest says " + shown(mine) + ", the binary was compiled for " +
+       shown(its));
+}

@@ -5,7 +5,9 @@
 // duplicated or retyped parameter, a larger block) the launch would read its
 // arguments from the wrong bytes, so the runtime compares the manifest with
 // what the driver reports of the loaded kernel (cuFuncGetParamInfo,
-// cuFuncGetAttribute) and refuses a disagreement before any launch.
+// cuFuncGetAttribute) and with the ABI record the compiler put into the
+// binary (the manifest it wrote, fa4/AbiRecord.h: boxes, cluster, shared
+// memory, grid, tensor shapes), and refuses a disagreement before any launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fa4::rt {
@@ -42,6 +45,13 @@ void checkParamsMatchBinary(const std::string &kernel,
 /// CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK).
 void checkBlockFitsBinary(const std::string &kernel, int64_t block,
                           int maxThreadsPerBlock);
+
+/// Throws Error(FA4_ERROR_MANIFEST) unless `binaryRecord`, the text of the
+/// binary's ABI record (fa4/AbiRecord.h; trailing NULs allowed), is JSON
+/// equal to `manifest.abiRecord`; the message names the first field that
+/// differs and both values.
+void checkRecordMatchesBinary(const Manifest &manifest,
+                              std::string_view binaryRecord);
 
 } // namespace fa4::rt
 

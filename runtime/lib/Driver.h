@@ -32,6 +32,7 @@ namespace fa4::rt {
   X(cuModuleLoadDataEx)                                                        \
   X(cuModuleUnload)                                                            \
   X(cuModuleGetFunction)                                                       \
+  X(cuModuleGetGlobal)                                                         \
   X(cuFuncSetAttribute)                                                        \
   X(cuFuncGetAttribute)                                                        \
   X(cuTensorMapEncodeTiled)                                                    \

@@ -3,6 +3,7 @@
 #include "Json.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 using namespace fa4::json;
@@ -295,4 +296,132 @@ private:
 
 Value fa4::json::parse(std::string_view text) {
   return Parser(text).parseDocument();
+}
+
+static void renderInto(const Value &value, std::string &out, size_t maxChars) {
+  if (out.size() > maxChars)
+    return;
+  switch (value.kind) {
+  case Value::Kind::Null:
+    out += "null";
+    return;
+  case Value::Kind::Bool:
+    out += value.boolean ? "true" : "false";
+    return;
+  case Value::Kind::Number: {
+    char text[32];
+    if (value.isInteger())
+      std::snprintf(text, sizeof(text), "%lld",
+                    static_cast<long long>(value.number));
+    else
+      std::snprintf(text, sizeof(text), "%.17g", value.number);
+    out += text;
+    return;
+  }
+  case Value::Kind::String:
+    out += '"';
+    for (char c : value.string)
+      out += (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20)
+                 ? '?'
+                 : c;
+    out += '"';
+    return;
+  case Value::Kind::Array:
+    out += '[';
+    for (size_t i = 0; i < value.array.size(); ++i) {
+      if (i)
+        out += ',';
+      renderInto(value.array[i], out, maxChars);
+    }
+    out += ']';
+    return;
+  case Value::Kind::Object:
+    out += '{';
+    for (size_t i = 0; i < value.object.size(); ++i) {
+      if (i)
+        out += ',';
+      Value key;
+      key.kind = Value::Kind::String;
+      key.string = value.object[i].first;
+      renderInto(key, out, maxChars);
+      out += ':';
+      renderInto(value.object[i].second, out, maxChars);
+    }
+    out += '}';
+    return;
+  }
+}
+
+std::string fa4::json::render(const Value &value, size_t maxChars) {
+  std::string out;
+  renderInto(value, out, maxChars);
+  if (out.size() > maxChars)
+    out = out.substr(0, maxChars) + "...";
+  return out;
+}
+
+/// `inner`, a path within the member or element `outer`, from the root.
+static std::string joinPath(const std::string &outer,
+                            const std::string &inner) {
+  return inner.empty() || inner.front() == '[' ? outer + inner
+                                               : outer + "." + inner;
+}
+
+std::optional<std::string> fa4::json::firstDifference(const Value &a,
+                                                      const Value &b) {
+  if (a.kind != b.kind)
+    return "";
+  switch (a.kind) {
+  case Value::Kind::Null:
+    return std::nullopt;
+  case Value::Kind::Bool:
+    return a.boolean == b.boolean ? std::nullopt : std::optional(std::string());
+  case Value::Kind::Number:
+    return a.number == b.number ? std::nullopt : std::optional(std::string());
+  case Value::Kind::String:
+    return a.string == b.string ? std::nullopt : std::optional(std::string());
+  case Value::Kind::Array:
+    if (a.array.size() != b.array.size())
+      return "";
+    for (size_t i = 0; i < a.array.size(); ++i)
+      if (auto inner = firstDifference(a.array[i], b.array[i]))
+        return joinPath("[" + std::to_string(i) + "]", *inner);
+    return std::nullopt;
+  case Value::Kind::Object:
+    for (const auto &[key, value] : a.object) {
+      const Value *other = b.find(key);
+      if (!other)
+        return key;
+      if (auto inner = firstDifference(value, *other))
+        return joinPath(key, *inner);
+    }
+    for (const auto &[key, value] : b.object)
+      if (!a.find(key))
+        return key;
+    return std::nullopt;
+  }
+  return "";
+}
+
+const Value *fa4::json::atPath(const Value &root, std::string_view path) {
+  const Value *at = &root;
+  while (!path.empty() && at) {
+    if (path.front() == '[') {
+      size_t close = path.find(']');
+      if (close == std::string_view::npos || at->kind != Value::Kind::Array)
+        return nullptr;
+      size_t index = std::strtoull(
+          std::string(path.substr(1, close - 1)).c_str(), nullptr, 10);
+      at = index < at->array.size() ? &at->array[index] : nullptr;
+      path.remove_prefix(close + 1);
+    } else {
+      if (path.front() == '.')
+        path.remove_prefix(1);
+      size_t end = path.find_first_of(".[");
+      std::string_view key = path.substr(0, end);
+      at = at->kind == Value::Kind::Object ? at->find(key) : nullptr;
+      path.remove_prefix(end == std::string_view::npos ? path.size() : end);
+    }
+  }
+  return at;
 }

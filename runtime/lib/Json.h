@@ -9,6 +9,7 @@
 #ifndef FA4_RUNTIME_JSON_H
 #define FA4_RUNTIME_JSON_H
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -44,6 +45,19 @@ public:
 
 /// Parses one JSON document; throws ParseError("line:column: message").
 Value parse(std::string_view text);
+
+/// `value` as compact JSON text, for messages: at most `maxChars`
+/// characters, cut with "..." past them.
+std::string render(const Value &value, size_t maxChars = 80);
+
+/// Where `a` and `b` first differ, as a field path ("launch.cluster[0]";
+/// "" for the roots themselves), or nothing when they are equal: the same
+/// kinds and values, arrays element by element, objects with the same
+/// members in any order.
+std::optional<std::string> firstDifference(const Value &a, const Value &b);
+
+/// The member at `path` as firstDifference names it, or null.
+const Value *atPath(const Value &root, std::string_view path);
 
 } // namespace fa4::json
 

@@ -10,6 +10,8 @@
 #include "TensorMap.h"
 #include "Validate.h"
 
+#include "fa4/AbiRecord.h"
+
 #include <optional>
 
 using namespace fa4::rt;
@@ -72,6 +74,31 @@ static void checkAgainstBinary(CUfunction function, const std::string &name,
       maxThreads);
 }
 
+/// The ABI record the compiler put into the loaded binary (fa4/AbiRecord.h).
+static std::string readAbiRecord(CUmodule module, const Manifest &manifest) {
+  const DriverApi &api = driver();
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  CUresult status =
+      api.cuModuleGetGlobal(&address, &bytes, module, fa4::kAbiRecordSymbol);
+  if (status == CUDA_ERROR_NOT_FOUND)
+    throw Error(FA4_ERROR_MANIFEST,
+                manifest.binaryPath + " carries no ABI record (" +
+                    fa4::kAbiRecordSymbol +
+                    "): it was not compiled by this fa4, so its manifest "
+                    "cannot be checked against it");
+  checkCuda(status, "cuModuleGetGlobal(fa4_abi_record)");
+  if (bytes == 0 || static_cast<int64_t>(bytes) > fa4::kMaxAbiRecordBytes)
+    throw Error(FA4_ERROR_MANIFEST,
+                manifest.binaryPath + "'s ABI record is " +
+                    std::to_string(bytes) + " bytes; expected 1 to " +
+                    std::to_string(fa4::kMaxAbiRecordBytes));
+  std::string record(bytes, '\0');
+  checkCuda(api.cuMemcpyDtoH(record.data(), address, bytes),
+            "cuMemcpyDtoH(fa4_abi_record)");
+  return record;
+}
+
 Kernel::Loaded Kernel::load() {
   checkChip();
   const DriverApi &api = driver();
@@ -112,6 +139,7 @@ Kernel::Loaded Kernel::load() {
               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
   };
   try {
+    checkRecordMatchesBinary(manifest, readAbiRecord(result.module, manifest));
     result.function =
         function(manifest.kernel, manifest.params, manifest.launch);
     allowDynamicSmem(result.function, manifest.launch);

@@ -8,6 +8,7 @@
 
 #include "fa4/Limits.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -392,6 +393,27 @@ private:
   std::vector<std::string> alignmentPaths;
 };
 
+/// `root` less its `binary` entries, its own and decode.manifest's: what the
+/// compiler wrote before it knew the binary's file (fa4-embed-abi-records).
+static Value abiRecordOf(const Value &root) {
+  auto withoutBinary = [](Value object) {
+    auto &members = object.object;
+    members.erase(std::remove_if(members.begin(), members.end(),
+                                 [](const auto &member) {
+                                   return member.first == "binary";
+                                 }),
+                  members.end());
+    return object;
+  };
+  Value record = withoutBinary(root);
+  for (auto &[key, decode] : record.object)
+    if (key == "decode")
+      for (auto &[field, variant] : decode.object)
+        if (field == "manifest")
+          variant = withoutBinary(variant);
+  return record;
+}
+
 Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
   Manifest manifest;
   Object top(*this, root, "");
@@ -423,6 +445,7 @@ Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
   readTwin(top, manifest);
   checkSplitsBound(manifest);
   readDecode(top, manifest, binaryDir);
+  manifest.abiRecord = abiRecordOf(root);
   return manifest;
 }
 

@@ -9,6 +9,7 @@
 #ifndef FA4_RUNTIME_MANIFEST_H
 #define FA4_RUNTIME_MANIFEST_H
 
+#include "Json.h"
 #include "fa4-c/Runtime.h"
 
 #include <array>
@@ -205,6 +206,11 @@ struct Manifest {
     std::shared_ptr<const Manifest> manifest;
   };
   std::optional<Decode> decode;
+
+  /// The manifest as read, less its `binary` entries (its own and its
+  /// decode variant's): the ABI record the binary must carry (fa4/AbiRecord.h,
+  /// checkRecordMatchesBinary).
+  json::Value abiRecord;
 
   const TensorSpec *findTensor(TensorSlot slot) const;
 };

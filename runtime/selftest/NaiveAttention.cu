@@ -6,6 +6,10 @@
 // tensor map (box [1, 64, 1, 64], no swizzle) is used once per block: the
 // 64 x 64 tile it loads through TMA must equal q read directly, else the
 // block's rows are written as NaN, so a wrong encoding fails the check.
+//
+// Each manifest's build prepends its ABI record (include/fa4/AbiRecord.h),
+// the definition `scripts/abi-record.py --c-definition MANIFEST` prints, so
+// the runtime's manifest-against-binary check passes (scripts/gpu-check.sh).
 
 #include <cuda.h>
 #include <cuda_bf16.h>

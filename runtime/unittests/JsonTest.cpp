@@ -74,3 +74,37 @@ TEST(JsonTest, RejectsMalformedInput) {
 }
 
 } // namespace
+
+TEST(JsonTest, RendersCompactly) {
+  EXPECT_EQ(render(parse(R"({"a": [1, 2.5, true, null], "b": "x"})")),
+            R"({"a":[1,2.5,true,null],"b":"x"})");
+  EXPECT_EQ(render(parse(R"([1, 2, 3, 4])"), 4), "[1,2...");
+}
+
+TEST(JsonTest, FindsTheFirstDifference) {
+  Value a = parse(R"({"x": [1, {"y": 2}], "z": "s"})");
+  EXPECT_EQ(firstDifference(a, a), std::nullopt);
+  // Members in another order are equal.
+  EXPECT_EQ(firstDifference(a, parse(R"({"z": "s", "x": [1, {"y": 2}]})")),
+            std::nullopt);
+  EXPECT_EQ(firstDifference(a, parse(R"({"x": [1, {"y": 3}], "z": "s"})")),
+            "x[1].y");
+  EXPECT_EQ(firstDifference(a, parse(R"({"x": [1], "z": "s"})")), "x");
+  EXPECT_EQ(firstDifference(a, parse(R"({"x": [1, {"y": 2}]})")), "z");
+  EXPECT_EQ(
+      firstDifference(a, parse(R"({"x": [1, {"y": 2}], "z": "s", "w": 0})")),
+      "w");
+  EXPECT_EQ(firstDifference(a, parse(R"({"x": [1, {"y": 2}], "z": 1})")), "z");
+  EXPECT_EQ(firstDifference(parse("1"), parse("2")), "");
+  EXPECT_EQ(firstDifference(parse("[[1, 2]]"), parse("[[1, 3]]")), "[0][1]");
+}
+
+TEST(JsonTest, FollowsAPath) {
+  Value a = parse(R"({"x": [1, {"y": 2}], "z": "s"})");
+  ASSERT_NE(atPath(a, "x[1].y"), nullptr);
+  EXPECT_EQ(atPath(a, "x[1].y")->number, 2);
+  EXPECT_EQ(atPath(a, ""), &a);
+  EXPECT_EQ(atPath(a, "x[2]"), nullptr);
+  EXPECT_EQ(atPath(a, "w"), nullptr);
+  EXPECT_EQ(atPath(a, "z[0]"), nullptr);
+}

@@ -5,7 +5,8 @@ refused before any launch (runtime/lib/BinaryAbi.h).
 Run by scripts/gpu-check.sh: tampered-manifests.py FA4_RUN ARTIFACT_DIR...
 For each artifact, copies its files into a scratch directory and edits the
 manifest the ways a stale or tampered one would differ (a scalar parameter
-dropped, one retyped, one added, a larger block); fa4-run must exit 2 with
+dropped, one retyped, one added, a larger block; a smaller TMA box, less
+shared memory, no cluster, a finer grid); fa4-run must exit 2 with
 "manifest and binary disagree" for each, and run the untouched copy. Prints
 one line per case and exits non-zero on any failure.
 """
@@ -31,8 +32,32 @@ def tampers(manifest):
     added["params"].append({"kind": "scalar", "type": "i32", "value": 7})
     wider = json.loads(json.dumps(manifest))
     wider["launch"]["block"][0] += 128
-    return [("dropped", dropped), ("retyped", retyped), ("added", added),
-            ("wider-block", wider)]
+    cases = [("dropped", dropped), ("retyped", retyped), ("added", added),
+             ("wider-block", wider)]
+    # What the driver cannot see, caught by the binary's ABI record
+    # (include/fa4/AbiRecord.h): a box, the shared memory, a cluster, a grid.
+    maps = [i for i, p in enumerate(manifest["params"])
+            if p["kind"] == "tensor_map" and p["box"][1] > 8]
+    if maps:
+        box = json.loads(json.dumps(manifest))
+        box["params"][maps[0]]["box"][1] -= 8
+        cases.append(("smaller-box", box))
+    smem = json.loads(json.dumps(manifest))
+    if smem["launch"]["dynamic_smem_bytes"] > 1024:
+        smem["launch"]["dynamic_smem_bytes"] -= 1024
+        cases.append(("less-smem", smem))
+    if manifest["launch"]["cluster"] != [1, 1, 1]:
+        cluster = json.loads(json.dumps(manifest))
+        cluster["launch"]["cluster"] = [1, 1, 1]
+        cases.append(("no-cluster", cluster))
+    grid = json.loads(json.dumps(manifest))
+    for factors in grid["launch"]["grid"]:
+        divided = [f for f in factors if isinstance(f, dict)]
+        if divided and divided[0]["ceil_div"][1] > 1:
+            divided[0]["ceil_div"][1] //= 2
+            cases.append(("finer-grid", grid))
+            break
+    return cases
 
 
 def run(fa4_run, directory, manifest):

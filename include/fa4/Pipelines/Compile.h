@@ -13,6 +13,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/Support/JSON.h"
 
 #include <string>
 
@@ -65,6 +66,13 @@ void buildCompilePipeline(mlir::OpPassManager &pm,
 
 /// Registers `fa4-compile` with the pass registry.
 void registerCompilePipeline();
+
+/// The manifest of `op`'s kernel (docs/KernelABI.md) without its `binary`
+/// entries, its decode variant's included: what fa4-embed-abi-records puts
+/// into the binary and writeArtifacts completes into manifest.json. Needs
+/// the kernel ABI the lowering records (`fa4.abi`).
+mlir::FailureOr<llvm::json::Object> buildAbiRecord(mlir::ModuleOp module,
+                                                   attn::AttentionOp op);
 
 /// What writeArtifacts wrote, per kernel.
 struct KernelArtifacts {
