@@ -36,6 +36,16 @@ else:
         "(without /usr/local/cuda it fetches CUDA 13's ptxas from PyPI into "
         ".deps/cuda), then scripts/build.sh; or set FA4_ALLOW_NO_PTXAS=1 to "
         "skip the REQUIRES: ptxas tests" % config.fa4_ptxas)
+# fa4-emu (docs/Emulator.md): kernels run on the CPU through its driver shim,
+# with the runtime's fa4-run.
+config.fa4_emu_lib = os.path.join(config.fa4_obj_root, "emu", "libfa4emu.so")
+if os.path.exists(config.fa4_emu_lib):
+    config.available_features.add("fa4-emu")
+    config.substitutions.append(("%fa4emu", config.fa4_emu_lib))
+    tools.append("fa4-run")
+elif getattr(config, "fa4_build_runtime", False):
+    lit_config.fatal("FA4_BUILD_RUNTIME is ON but %s is missing: build it "
+                     "(ninja fa4emu)" % config.fa4_emu_lib)
 if os.path.exists(os.path.join(config.fa4_tools_dir, "fa4-capi-test")):
     config.available_features.add("fa4-capi")
     tools.append("fa4-capi-test")

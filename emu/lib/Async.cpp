@@ -1,0 +1,587 @@
+//===- Async.cpp - mbarriers, TMA tiles, bulk groups, wgmma ---------------===//
+//
+// The asynchronous units as the PTX ISA describes them: their effects
+// happen when the operation completes, at a random later step, never at
+// issue. Reading what they write before their completion is observed, and
+// the async proxy reading shared memory that generic stores wrote without
+// fence.proxy.async, are errors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+#include "Numerics.h"
+
+#include <cstring>
+
+using namespace fa4::emu;
+
+namespace {
+
+const Operand &op(const Instruction &inst, size_t i) {
+  static const Operand none;
+  return i < inst.operands.size() ? inst.operands[i] : none;
+}
+
+uint64_t addressOf(Warp &warp, int lane, const Operand &operand) {
+  uint64_t base = 0;
+  if (operand.reg >= 0)
+    base =
+        warp.read(lane, Operand{Operand::Kind::Register, false, operand.reg});
+  return base + operand.imm;
+}
+
+/// A shared-window address of `space` as a shared::cluster address.
+uint64_t sharedAddress(Cta &cta, Warp &warp, const Instruction &inst, int lane,
+                       Space space, uint64_t address) {
+  if (space == Space::Generic) {
+    if (address < kGenericShared || address - kGenericShared >= kWindowBytes)
+      fail(cta, warp, inst, 1u << lane,
+           "generic address is not in the shared window");
+    return address - kGenericShared;
+  }
+  return address;
+}
+
+} // namespace
+
+Mbarrier &fa4::emu::mbarrierAt(Cta &cta, Warp &warp, const Instruction &inst,
+                               uint64_t address, uint32_t &offset,
+                               Cta *&owner) {
+  try {
+    owner = &sharedTarget(cta, address, offset);
+  } catch (const ExecutionError &error) {
+    fail(cta, warp, inst, warp.live, error.what());
+  }
+  if (offset % 8)
+    fail(cta, warp, inst, warp.live,
+         "mbarrier at offset " + std::to_string(offset) +
+             " is not 8-byte aligned");
+  auto found = owner->mbarriers.find(offset);
+  if (found == owner->mbarriers.end())
+    fail(cta, warp, inst, warp.live,
+         "mbarrier at shared offset " + std::to_string(offset) +
+             " used before mbarrier.init");
+  return found->second;
+}
+
+static void completePhase(Mbarrier &barrier) {
+  if (barrier.pending == 0 && barrier.tx == 0) {
+    ++barrier.phase;
+    barrier.pending = barrier.expected;
+  }
+  ++barrier.version;
+}
+
+void fa4::emu::arrive(Mbarrier &barrier, uint32_t count, int64_t txBytes) {
+  barrier.tx += txBytes;
+  if (count > barrier.pending)
+    throw ExecutionError("more arrivals than the mbarrier's pending count");
+  barrier.pending -= count;
+  completePhase(barrier);
+}
+
+void fa4::emu::completeTx(Mbarrier &barrier, int64_t bytes) {
+  barrier.tx -= bytes;
+  completePhase(barrier);
+}
+
+//===----------------------------------------------------------------------===//
+// mbarrier (PTX ISA, "Parallel Synchronization and Communication
+// Instructions: mbarrier")
+//===----------------------------------------------------------------------===//
+
+static void mbarrierInit(Cta &cta, Warp &warp, const Instruction &inst,
+                         uint32_t mask) {
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!(mask >> lane & 1))
+      continue;
+    uint64_t address = sharedAddress(cta, warp, inst, lane, inst.space,
+                                     addressOf(warp, lane, op(inst, 0)));
+    uint32_t count = uint32_t(warp.read(lane, op(inst, 1)));
+    uint32_t offset;
+    Cta &owner = sharedTarget(cta, address, offset);
+    if (count == 0 || count >= (1u << 20))
+      fail(cta, warp, inst, 1u << lane,
+           "mbarrier.init count " + std::to_string(count));
+    Mbarrier &barrier = owner.mbarriers[offset];
+    barrier = Mbarrier{count, count, 0, 0, barrier.version + 1};
+  }
+}
+
+static void mbarrierArrive(Cta &cta, Warp &warp, const Instruction &inst,
+                           uint32_t mask) {
+  bool expectTx = inst.hasPart("expect_tx");
+  bool arriveOnly = inst.parts[1] == "arrive";
+  // mbarrier.expect_tx [addr], tx has no state operand.
+  size_t addressIndex = inst.parts[1] == "expect_tx" ? 0 : 1;
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!(mask >> lane & 1))
+      continue;
+    uint64_t address =
+        sharedAddress(cta, warp, inst, lane, inst.space,
+                      addressOf(warp, lane, op(inst, addressIndex)));
+    uint32_t offset;
+    Cta *owner;
+    Mbarrier &barrier = mbarrierAt(cta, warp, inst, address, offset, owner);
+    int64_t tx =
+        expectTx ? int64_t(warp.read(lane, op(inst, addressIndex + 1))) : 0;
+    uint32_t count = !expectTx && arriveOnly && inst.operands.size() > 2
+                         ? uint32_t(warp.read(lane, op(inst, 2)))
+                         : 1;
+    uint64_t state = barrier.phase;
+    if (inst.parts[1] == "expect_tx") {
+      barrier.tx += tx;
+      ++barrier.version;
+      continue;
+    }
+    try {
+      arrive(barrier, count, tx);
+    } catch (const ExecutionError &error) {
+      fail(cta, warp, inst, 1u << lane,
+           std::string(error.what()) + " (offset " + std::to_string(offset) +
+               ")");
+    }
+    warp.write(lane, op(inst, 0), state);
+  }
+}
+
+static void mbarrierWait(Cta &cta, Warp &warp, const Instruction &inst,
+                         uint32_t mask) {
+  bool parity = inst.hasPart("parity");
+  bool allFalse = true;
+  Mbarrier *same = nullptr;
+  uint32_t sameOffset = 0;
+  uint64_t waitedParity = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!(mask >> lane & 1))
+      continue;
+    uint64_t address = sharedAddress(cta, warp, inst, lane, inst.space,
+                                     addressOf(warp, lane, op(inst, 1)));
+    uint32_t offset;
+    Cta *owner;
+    Mbarrier &barrier = mbarrierAt(cta, warp, inst, address, offset, owner);
+    uint64_t operand = warp.read(lane, op(inst, 2));
+    // .parity: whether the phase of that parity has completed, i.e. the
+    // current phase has the other parity; a state: whether the phase it
+    // was taken in has completed.
+    bool done =
+        parity ? (barrier.phase & 1) != (operand & 1) : barrier.phase > operand;
+    warp.write(lane, op(inst, 0), done);
+    allFalse &= !done;
+    if (!same || same == &barrier) {
+      same = &barrier;
+      sameOffset = offset;
+      waitedParity = operand & 1;
+    } else {
+      allFalse = false; // lanes on different barriers: keep polling
+    }
+  }
+  // Nothing changes until the barrier does: sleep until then.
+  if (allFalse && same) {
+    warp.state = Warp::State::Spin;
+    warp.spinOn = same;
+    warp.spinOffset = sameOffset;
+    warp.spinParity = uint32_t(waitedParity);
+    warp.spinVersion = same->version;
+  }
+}
+
+void fa4::emu::handleMbarrier(Cta &cta, Warp &warp, const Instruction &inst,
+                              uint32_t mask) {
+  const std::string &what = inst.parts[1];
+  if (what == "init")
+    mbarrierInit(cta, warp, inst, mask);
+  else if (what == "arrive" || what == "expect_tx")
+    mbarrierArrive(cta, warp, inst, mask);
+  else if (what == "try_wait" || what == "test_wait")
+    mbarrierWait(cta, warp, inst, mask);
+  else if (what == "inval")
+    for (int lane = 0; lane < 32; ++lane) {
+      if (!(mask >> lane & 1))
+        continue;
+      uint32_t offset;
+      Cta &owner =
+          sharedTarget(cta,
+                       sharedAddress(cta, warp, inst, lane, inst.space,
+                                     addressOf(warp, lane, op(inst, 0))),
+                       offset);
+      owner.mbarriers.erase(offset);
+    }
+  else
+    fail(cta, warp, inst, mask, "unsupported mbarrier operation");
+}
+
+//===----------------------------------------------------------------------===//
+// TMA tiles (PTX ISA, cp.async.bulk.tensor; "Tensor Memory Accelerator")
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+TensorMap readTensorMap(Cta &cta, Warp &warp, const Instruction &inst, int lane,
+                        uint64_t address) {
+  uint8_t *bytes =
+      resolve(cta, warp, inst, lane, Space::Generic, address, 64, false);
+  // The whole 128 bytes; resolve checked 64-byte alignment.
+  resolve(cta, warp, inst, lane, Space::Generic, address + 64, 64, false);
+  TensorMap map;
+  std::memcpy(&map, bytes, sizeof(map));
+  if (map.magic != TensorMap::kMagic || map.rank < 1 || map.rank > 5)
+    fail(cta, warp, inst, 1u << lane,
+         "the tensor map operand is not a CUtensorMap that "
+         "cuTensorMapEncodeTiled made");
+  return map;
+}
+
+struct Tile {
+  TensorMap map;
+  std::array<int64_t, 5> coords{};
+  uint64_t elements = 1;
+  uint32_t bytes() const { return uint32_t(elements * map.elementBytes); }
+};
+
+Tile tileOf(Cta &cta, Warp &warp, const Instruction &inst, int lane,
+            const Operand &tensor) {
+  Tile tile;
+  tile.map =
+      readTensorMap(cta, warp, inst, lane, addressOf(warp, lane, tensor));
+  if (tensor.elements.size() != tile.map.rank)
+    fail(cta, warp, inst, 1u << lane,
+         std::to_string(tensor.elements.size()) +
+             " coordinates for a tensor map of rank " +
+             std::to_string(tile.map.rank));
+  for (size_t d = 0; d < tile.map.rank; ++d) {
+    tile.coords[d] = int32_t(warp.read(lane, tensor.elements[d]));
+    tile.elements *= tile.map.boxDim[d];
+    if (tile.map.elementStrides[d] != 1)
+      fail(cta, warp, inst, 1u << lane,
+           "tensor map element strides other than 1 are not modelled");
+  }
+  return tile;
+}
+
+/// Calls f(index, global address or 0 when out of bounds) for each box
+/// element, innermost dimension fastest.
+template <typename F> void forEachElement(const Tile &tile, F f) {
+  const TensorMap &map = tile.map;
+  std::array<uint32_t, 5> index{};
+  for (uint64_t e = 0; e < tile.elements; ++e) {
+    uint64_t address = map.globalAddress;
+    bool inside = true;
+    for (uint32_t d = 0; d < map.rank; ++d) {
+      int64_t coordinate = tile.coords[d] + int64_t(index[d]);
+      inside &= coordinate >= 0 && uint64_t(coordinate) < map.globalDim[d];
+      address += uint64_t(coordinate) *
+                 (d == 0 ? map.elementBytes : map.globalStrides[d]);
+    }
+    f(index, inside ? address : 0);
+    for (uint32_t d = 0; d < map.rank; ++d) {
+      if (++index[d] < map.boxDim[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
+  Machine &machine = *cta.machine;
+  Tile tile = tileOf(cta, warp, inst, lane, op(inst, 1));
+  uint64_t destination = addressOf(warp, lane, op(inst, 0));
+  uint64_t barrierAddress = addressOf(warp, lane, op(inst, 2));
+  std::vector<Cta *> targets;
+  uint32_t dstOffset, barrierOffset;
+  Cta &own = sharedTarget(cta, destination, dstOffset);
+  sharedTarget(cta, barrierAddress, barrierOffset);
+  if (inst.hasPart("multicast::cluster")) {
+    uint32_t ctaMask = uint32_t(warp.read(lane, op(inst, 3)));
+    for (uint32_t rank = 0; rank < cta.cluster->ctas.size(); ++rank)
+      if (ctaMask >> rank & 1)
+        targets.push_back(cta.cluster->ctas[rank].get());
+  } else {
+    targets.push_back(&own);
+  }
+  uint32_t bytes = tile.bytes();
+  for (Cta *target : targets) {
+    if (uint64_t(dstOffset) + bytes > target->smem.size())
+      fail(cta, warp, inst, 1u << lane, "TMA box past shared memory");
+    if (!target->mbarriers.count(barrierOffset))
+      fail(cta, warp, inst, 1u << lane,
+           "TMA completes on an mbarrier that is not initialized");
+    for (uint32_t i = 0; i < bytes; ++i)
+      if (target->asyncWritesPending[dstOffset + i]++)
+        fail(cta, warp, inst, 1u << lane,
+             "TMA load into shared bytes another TMA load has not yet "
+             "written (a stage reused before its load completed)");
+  }
+  // Global reads are checked at issue, where the error has a context.
+  forEachElement(tile, [&](const std::array<uint32_t, 5> &, uint64_t from) {
+    if (from && !machine.memory.contains(from, tile.map.elementBytes))
+      fail(cta, warp, inst, 1u << lane,
+           "TMA load reads outside every allocation (tensor map bounds "
+           "wrong)");
+  });
+  machine.startAsync(cta, "TMA load", [=, &machine]() {
+    (void)machine;
+    for (Cta *target : targets) {
+      forEachElement(tile, [&](const std::array<uint32_t, 5> &index,
+                               uint64_t from) {
+        uint32_t at = dstOffset + tileElementOffset(tile.map, index, dstOffset);
+        uint8_t *to = target->smem.data() + at;
+        if (from)
+          std::memcpy(to, reinterpret_cast<const void *>(from),
+                      tile.map.elementBytes);
+        else if (tile.map.nanFill)
+          std::memset(to, 0xff, tile.map.elementBytes);
+        else
+          std::memset(to, 0, tile.map.elementBytes);
+      });
+      for (uint32_t i = 0; i < bytes; ++i)
+        --target->asyncWritesPending[dstOffset + i];
+      completeTx(target->mbarriers.at(barrierOffset), bytes);
+    }
+  });
+}
+
+void tmaStore(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
+  Machine &machine = *cta.machine;
+  Tile tile = tileOf(cta, warp, inst, lane, op(inst, 0));
+  uint32_t srcOffset;
+  Cta &source =
+      sharedTarget(cta, addressOf(warp, lane, op(inst, 1)), srcOffset);
+  uint32_t bytes = tile.bytes();
+  if (uint64_t(srcOffset) + bytes > source.smem.size())
+    fail(cta, warp, inst, 1u << lane, "TMA store box past shared memory");
+  for (uint32_t i = 0; i < bytes; ++i)
+    if (source.genericDirty[srcOffset + i])
+      fail(cta, warp, inst, 1u << lane,
+           "TMA store reads shared bytes that generic stores wrote without "
+           "a fence.proxy.async after them");
+  forEachElement(tile, [&](const std::array<uint32_t, 5> &, uint64_t to) {
+    if (to && !machine.memory.contains(to, tile.map.elementBytes))
+      fail(cta, warp, inst, 1u << lane,
+           "TMA store writes outside every allocation");
+  });
+  std::vector<uint8_t> snapshot(source.smem.begin() + srcOffset,
+                                source.smem.begin() + srcOffset + bytes);
+  Cta *sourcePtr = &source;
+  const Instruction *where = &inst;
+  Warp *issuer = &warp;
+  uint64_t id = machine.startAsync(cta, "TMA store", [=]() {
+    if (std::memcmp(snapshot.data(), sourcePtr->smem.data() + srcOffset,
+                    bytes) != 0)
+      fail(*sourcePtr, *issuer, *where, 1u << lane,
+           "shared memory a TMA store reads changed before "
+           "cp.async.bulk.wait_group.read");
+    forEachElement(tile, [&](const std::array<uint32_t, 5> &index,
+                             uint64_t to) {
+      if (!to)
+        return; // out of bounds: not written
+      uint32_t at = srcOffset + tileElementOffset(tile.map, index, srcOffset);
+      std::memcpy(reinterpret_cast<void *>(to), sourcePtr->smem.data() + at,
+                  tile.map.elementBytes);
+    });
+  });
+  warp.openBulk.push_back(id);
+}
+
+} // namespace
+
+void fa4::emu::handleCpAsync(Cta &cta, Warp &warp, const Instruction &inst,
+                             uint32_t mask) {
+  if (!inst.hasPart("bulk"))
+    fail(cta, warp, inst, mask, "unsupported cp.async form");
+  if (inst.hasPart("commit_group")) {
+    warp.bulkGroups.push_back(std::move(warp.openBulk));
+    warp.openBulk.clear();
+    return;
+  }
+  if (inst.hasPart("wait_group")) {
+    size_t keep = size_t(warp.read(0, op(inst, 0)));
+    while (warp.bulkGroups.size() > keep) {
+      for (uint64_t id : warp.bulkGroups.front())
+        cta.machine->finishAsync(id);
+      warp.bulkGroups.pop_front();
+    }
+    return;
+  }
+  if (inst.hasPart("prefetch"))
+    return;
+  if (!inst.hasPart("tensor") || !inst.hasPart("tile"))
+    fail(cta, warp, inst, mask, "unsupported cp.async.bulk form");
+  bool load = inst.parts.size() > 5 && inst.parts[5] == "shared::cluster";
+  for (int lane = 0; lane < 32; ++lane)
+    if (mask >> lane & 1) {
+      if (load)
+        tmaLoad(cta, warp, inst, lane);
+      else
+        tmaStore(cta, warp, inst, lane);
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate
+// Instructions")
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+float elementValue(uint16_t bits, Type type) {
+  return type == Type::BF16 ? bf16ToFloat(bits) : halfToFloat(bits);
+}
+
+/// One operand element from shared memory through its descriptor.
+float smemElement(Cta &cta, Warp &warp, const WgmmaOp &mma, uint64_t bits,
+                  bool transpose, int mn, int k) {
+  WgmmaDescriptor descriptor = decodeWgmmaDescriptor(bits);
+  uint32_t address = wgmmaElementAddress(descriptor, transpose, 2, mn, k);
+  if (uint64_t(address) + 2 > cta.smem.size())
+    fail(cta, warp, *mma.inst, warp.live,
+         "wgmma operand at shared offset " + std::to_string(address) +
+             " past the CTA's shared memory");
+  if (cta.asyncWritesPending[address] || cta.asyncWritesPending[address + 1])
+    fail(cta, warp, *mma.inst, warp.live,
+         "wgmma reads shared memory a TMA load has not yet written");
+  if (cta.genericDirty[address] || cta.genericDirty[address + 1])
+    fail(cta, warp, *mma.inst, warp.live,
+         "wgmma reads shared memory that generic stores wrote without a "
+         "fence.proxy.async after them");
+  uint16_t value;
+  std::memcpy(&value, cta.smem.data() + address, 2);
+  return elementValue(value, mma.abType);
+}
+
+/// D += A * B for this warp's 16 rows of the 64-row tile.
+void compute(Cta &cta, Warp &warp, const WgmmaOp &mma) {
+  int rowBase = 16 * (warp.index % 4);
+  float a[16][16];
+  // A: from shared memory, or the register fragment (PTX ISA, "Register
+  // Fragments": a_j of lane l holds row l/4 + 8 (j % 2), columns
+  // 2 (l % 4) + 8 (j / 2) + {0, 1}).
+  for (int r = 0; r < 16; ++r)
+    for (int k = 0; k < 16; ++k)
+      if (!mma.aFromRegisters)
+        a[r][k] = smemElement(cta, warp, mma, mma.aDescriptor, mma.transposeA,
+                              rowBase + r, k);
+  if (mma.aFromRegisters)
+    for (int lane = 0; lane < 32; ++lane)
+      for (int j = 0; j < 4; ++j)
+        for (int h = 0; h < 2; ++h) {
+          int r = lane / 4 + 8 * (j % 2);
+          int k = 2 * (lane % 4) + 8 * (j / 2) + h;
+          a[r][k] = elementValue(
+              uint16_t(mma.aRegisters[lane][size_t(j)] >> (16 * h)),
+              mma.abType);
+        }
+  std::vector<float> b(size_t(16 * mma.n));
+  for (int k = 0; k < 16; ++k)
+    for (int n = 0; n < mma.n; ++n)
+      b[size_t(k * mma.n + n)] =
+          smemElement(cta, warp, mma, mma.bDescriptor, mma.transposeB, n, k);
+  // D fragment (PTX ISA, wgmma "Register Fragments" for D): d_i of lane l
+  // is row l/4 + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (l % 4) + i % 2.
+  for (int lane = 0; lane < 32; ++lane)
+    for (size_t i = 0; i < mma.d.size(); ++i) {
+      int r = lane / 4 + 8 * int((i / 2) % 2);
+      int n = 8 * int(i / 4) + 2 * (lane % 4) + int(i % 2);
+      uint64_t &slot = warp.regs[size_t(mma.d[i]) * 32 + size_t(lane)];
+      double sum = 0;
+      for (int k = 0; k < 16; ++k)
+        sum += double(mma.scaleA * a[r][k]) *
+               double(mma.scaleB * b[size_t(k * mma.n + n)]);
+      float accumulator = mma.scaleD ? asFloat(slot) : 0.0f;
+      slot = floatBits(float(double(accumulator) + sum));
+    }
+}
+
+void issueMma(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  WgmmaOp mma;
+  mma.inst = &inst;
+  const std::string &shape = inst.parts[4]; // m64nNk16
+  if (std::sscanf(shape.c_str(), "m%dn%dk%d", &mma.m, &mma.n, &mma.k) != 3 ||
+      mma.m != 64 || mma.k != 16 || mma.n % 8 || mma.n < 8 || mma.n > 256)
+    fail(cta, warp, inst, mask, "unsupported wgmma shape " + shape);
+  if (inst.type != Type::F32 || inst.operands.size() < 7)
+    fail(cta, warp, inst, mask, "only f32 accumulators are modelled");
+  mma.abType = parseType(inst.parts[6]);
+  if (mma.abType != Type::BF16 && mma.abType != Type::F16)
+    fail(cta, warp, inst, mask, "only bf16 and f16 operands are modelled");
+  const Operand &d = op(inst, 0), &a = op(inst, 1);
+  if (d.kind != Operand::Kind::Vector || d.elements.size() != size_t(mma.n / 2))
+    fail(cta, warp, inst, mask,
+         "expected " + std::to_string(mma.n / 2) + " accumulator registers");
+  for (const Operand &reg : d.elements)
+    mma.d.push_back(reg.reg);
+  mma.aFromRegisters = a.kind == Operand::Kind::Vector;
+  auto uniform = [&](const Operand &operand, const char *what) {
+    uint64_t value = warp.read(0, operand);
+    for (int lane = 1; lane < 32; ++lane)
+      if (warp.read(lane, operand) != value)
+        fail(cta, warp, inst, mask,
+             std::string(what) + " differs between the warp's lanes");
+    return value;
+  };
+  if (mma.aFromRegisters) {
+    if (a.elements.size() != 4)
+      fail(cta, warp, inst, mask, "A from registers needs 4 registers");
+    for (int lane = 0; lane < 32; ++lane)
+      for (const Operand &reg : a.elements)
+        mma.aRegisters[lane].push_back(uint32_t(warp.read(lane, reg)));
+  } else {
+    mma.aDescriptor = uniform(a, "the A descriptor");
+  }
+  mma.bDescriptor = uniform(op(inst, 2), "the B descriptor");
+  mma.scaleD = uniform(op(inst, 3), "scale-d") & 1;
+  mma.scaleA = int64_t(warp.read(0, op(inst, 4))) == -1 ? -1 : 1;
+  mma.scaleB = int64_t(warp.read(0, op(inst, 5))) == -1 ? -1 : 1;
+  if (mma.aFromRegisters) {
+    mma.transposeB = warp.read(0, op(inst, 6)) & 1;
+  } else {
+    mma.transposeA = warp.read(0, op(inst, 6)) & 1;
+    mma.transposeB = warp.read(0, op(inst, 7)) & 1;
+  }
+  for (int32_t reg : mma.d) {
+    if (warp.pendingRegister[size_t(reg)]++ == 0)
+      ++warp.pendingRegisters;
+  }
+  warp.openWgmma.push_back(std::move(mma));
+}
+
+} // namespace
+
+void fa4::emu::retireWgmma(Warp &warp, size_t keep) {
+  while (warp.wgmmaGroups.size() > keep) {
+    for (const WgmmaOp &mma : warp.wgmmaGroups.front()) {
+      for (int32_t reg : mma.d)
+        if (--warp.pendingRegister[size_t(reg)] == 0)
+          --warp.pendingRegisters;
+      compute(*warp.cta, warp, mma);
+      // Later ops of the group still own their registers.
+      for (int32_t reg : mma.d)
+        (void)reg;
+    }
+    warp.wgmmaGroups.pop_front();
+  }
+}
+
+void fa4::emu::handleWgmma(Cta &cta, Warp &warp, const Instruction &inst,
+                           uint32_t mask) {
+  if (mask != warp.live)
+    fail(cta, warp, inst, mask,
+         "a .sync.aligned wgmma executed by part of the warp");
+  const std::string &what = inst.parts[1];
+  if (what == "fence")
+    return;
+  if (what == "commit_group") {
+    warp.wgmmaGroups.push_back(std::move(warp.openWgmma));
+    warp.openWgmma.clear();
+    return;
+  }
+  if (what == "wait_group") {
+    retireWgmma(warp, size_t(warp.read(0, op(inst, 0))));
+    return;
+  }
+  if (what == "mma_async") {
+    issueMma(cta, warp, inst, mask);
+    return;
+  }
+  fail(cta, warp, inst, mask, "unsupported wgmma operation");
+}

@@ -1,0 +1,112 @@
+//===- Emulator.h - Run fa4's PTX on the CPU ---------------------*- C++
+//-*-===//
+//
+// fa4-emu's execution model (docs/Emulator.md): a module of PTX is loaded
+// (Ptx.h) and each entry decoded once into instructions with their
+// handlers; a launch runs every cluster of the grid, the warps of all its
+// CTAs in lockstep with active masks, interleaved by a seeded random
+// scheduler, with the asynchronous units (TMA, wgmma, bulk stores)
+// completing later in random order. Device memory is host memory; every
+// global access is checked against the allocations the driver made.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_EMU_EMULATOR_H
+#define FA4_EMU_EMULATOR_H
+
+#include "Ptx.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fa4::emu {
+
+/// A kernel that did something the PTX ISA leaves undefined or that would
+/// hang or fault on the GPU: the message says what, where (line, opcode)
+/// and who (CTA, warp, lanes).
+class ExecutionError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Device memory: host allocations the emulated driver hands out, by base.
+class Memory {
+public:
+  uint64_t allocate(size_t bytes);
+  /// False if `address` is not the base of a live allocation.
+  bool release(uint64_t address);
+  /// Whether [address, address + bytes) lies inside one allocation.
+  bool contains(uint64_t address, uint64_t bytes) const;
+  /// Registers memory owned elsewhere (a module's globals).
+  void add(uint64_t address, uint64_t bytes);
+
+private:
+  mutable std::mutex mutex;
+  std::map<uint64_t, uint64_t> allocations; // base -> bytes
+};
+
+struct Kernel;
+
+/// A loaded PTX module: its entries decoded, its globals in device memory.
+class Module {
+public:
+  Module(const std::string &ptxText, Memory &memory);
+  ~Module();
+  const Kernel *kernel(const std::string &name) const;
+  /// A .global or .const variable: its device address and size.
+  bool global(const std::string &name, uint64_t &address,
+              uint64_t &bytes) const;
+  const std::string &target() const { return ptx.target; }
+
+private:
+  ptx::Module ptx;
+  Memory &memory;
+  std::map<std::string, std::unique_ptr<Kernel>> kernels;
+  struct Variable {
+    std::vector<uint8_t> storage;
+    uint64_t address;
+  };
+  std::map<std::string, Variable> globals;
+};
+
+/// What a kernel's parameters are, for cuFuncGetParamInfo.
+struct ParamLayout {
+  size_t offset, bytes;
+};
+std::vector<ParamLayout> paramLayout(const Kernel &kernel);
+/// The most threads per block (.maxntid / .reqntid; 1024 when absent).
+int maxThreadsPerBlock(const Kernel &kernel);
+/// Static shared memory bytes (module .shared variables).
+int staticSharedBytes(const Kernel &kernel);
+
+struct LaunchOptions {
+  std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1}, cluster{1, 1, 1};
+  uint32_t dynamicSmemBytes = 0;
+  /// Scheduler seed: the same seed replays the same interleaving.
+  uint64_t seed = 1;
+  /// Multiprocessors reported by %nsmid (the device's).
+  uint32_t numSMs = 132;
+};
+
+/// Runs `kernel` over the whole grid with the parameters `params` (the
+/// kernel's parameter space, laid out as paramLayout says); throws
+/// ExecutionError.
+void launch(const Kernel &kernel, const std::vector<uint8_t> &params,
+            const LaunchOptions &options, Memory &memory);
+
+/// Counters of the last launches in this process, for speed reports.
+struct Statistics {
+  uint64_t warpInstructions = 0;
+  double seconds = 0;
+};
+Statistics statistics();
+
+} // namespace fa4::emu
+
+#endif // FA4_EMU_EMULATOR_H

@@ -1,0 +1,269 @@
+//===- Launch.cpp - A grid, cluster by cluster, on a random schedule ------===//
+
+#include "Machine.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+using namespace fa4::emu;
+
+namespace {
+
+/// Runs the instruction at the top path's pc for its lanes; a branch that
+/// splits them pushes both paths to meet at the branch's reconvergence
+/// point (its block's immediate post-dominator).
+void stepWarp(Cta &cta, Warp &warp) {
+  const Kernel &kernel = cta.machine->kernel;
+  while (!warp.paths.empty()) {
+    Warp::Path &top = warp.paths.back();
+    top.mask &= warp.live;
+    if (top.mask && int32_t(top.pc) != top.reconverge)
+      break;
+    warp.paths.pop_back();
+  }
+  if (warp.paths.empty()) {
+    warp.live = 0;
+    warp.state = Warp::State::Done;
+    return;
+  }
+  Warp::Path &top = warp.paths.back();
+  uint32_t pc = top.pc, mask = top.mask;
+  if (pc >= kernel.code.size())
+    throw ExecutionError("fa4-emu: " + kernel.name + ": warp " +
+                         std::to_string(warp.index) +
+                         " ran past the last instruction (no ret)");
+  const Instruction &inst = kernel.code[pc];
+  uint32_t active = mask;
+  if (inst.guard >= 0) {
+    active = 0;
+    for (int lane = 0; lane < 32; ++lane)
+      if (mask >> lane & 1) {
+        bool guard = warp.regs[size_t(inst.guard) * 32 + size_t(lane)] & 1;
+        if (guard != inst.guardNegated)
+          active |= 1u << lane;
+      }
+  }
+  ++cta.machine->warpInstructions;
+  if (cta.machine->trace)
+    std::fprintf(stderr,
+                 "fa4-emu trace: CTA (%u,%u,%u) warp %d line %d %s "
+                 "lanes %08x\n",
+                 cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], warp.index,
+                 inst.line, inst.opcode.c_str(), active);
+  if (inst.target >= 0) {
+    uint32_t taken = active, fallThrough = mask & ~active;
+    if (!fallThrough) {
+      top.pc = uint32_t(inst.target);
+    } else if (!taken) {
+      top.pc = pc + 1;
+    } else {
+      int32_t meet = kernel.reconvergence[pc];
+      if (meet >= 0) {
+        top.pc = uint32_t(meet);
+        warp.paths.push_back({pc + 1, fallThrough, meet});
+      } else {
+        top.pc = pc + 1;
+        top.mask = fallThrough;
+      }
+      warp.paths.push_back({uint32_t(inst.target), taken, meet});
+    }
+    return;
+  }
+  top.pc = pc + 1;
+  if (!active)
+    return;
+  try {
+    inst.handler(cta, warp, inst, active);
+  } catch (const PendingRegister &pending) {
+    fail(cta, warp, inst, active,
+         "register #" + std::to_string(pending.reg) +
+             " is accessed while a wgmma.mma_async writing it has not been "
+             "waited for (wgmma.wait_group)");
+  }
+  if (!warp.live)
+    warp.state = Warp::State::Done;
+}
+
+bool ready(Warp &warp) {
+  if (warp.state == Warp::State::Spin &&
+      warp.spinOn->version != warp.spinVersion)
+    warp.state = Warp::State::Ready;
+  return warp.state == Warp::State::Ready;
+}
+
+std::string describeWait(const Cta &cta, const Warp &warp) {
+  std::ostringstream out;
+  out << "CTA (" << cta.ctaid[0] << ", " << cta.ctaid[1] << ", " << cta.ctaid[2]
+      << ") warp " << warp.index << ": ";
+  switch (warp.state) {
+  case Warp::State::Barrier: {
+    const NamedBarrier &barrier = cta.barriers[warp.barrierId];
+    out << "bar.sync " << warp.barrierId << " (" << barrier.arrived << " of "
+        << barrier.expected << " threads arrived)";
+    break;
+  }
+  case Warp::State::ClusterBarrier:
+    out << "barrier.cluster.wait";
+    break;
+  case Warp::State::Spin:
+    out << "mbarrier at shared offset " << warp.spinOffset << ", parity "
+        << warp.spinParity << " (phase " << warp.spinOn->phase
+        << " in progress, " << warp.spinOn->pending << " arrivals and "
+        << warp.spinOn->tx << " tx bytes missing)";
+    break;
+  default:
+    out << "running";
+  }
+  return out.str();
+}
+
+[[noreturn]] void deadlock(Machine &machine, Cluster &cluster) {
+  std::ostringstream out;
+  out << "fa4-emu: " << machine.kernel.name
+      << ": deadlock: every warp of the cluster waits and no asynchronous "
+         "operation is in flight";
+  for (const auto &cta : cluster.ctas)
+    for (const Warp &warp : cta->warps)
+      if (warp.state != Warp::State::Done)
+        out << "\n  " << describeWait(*cta, warp);
+  throw ExecutionError(out.str());
+}
+
+/// A cluster barrier phase completes once every warp that has not exited
+/// arrived (exited warps count as arrived).
+void completeClusterBarrier(Cluster &cluster) {
+  uint64_t waiting = 0, live = 0;
+  for (const auto &cta : cluster.ctas)
+    for (const Warp &warp : cta->warps) {
+      if (warp.state == Warp::State::Done)
+        continue;
+      ++live;
+      waiting += warp.clusterArrivals > cluster.barrierPhases;
+    }
+  if (live == 0 || waiting < live)
+    return;
+  ++cluster.barrierPhases;
+  for (const auto &cta : cluster.ctas)
+    for (Warp &warp : cta->warps)
+      if (warp.state == Warp::State::ClusterBarrier &&
+          warp.clusterWaits <= cluster.barrierPhases)
+        warp.state = Warp::State::Ready;
+}
+
+void completeSomeAsync(Machine &machine, bool any) {
+  std::vector<size_t> due;
+  for (size_t i = 0; i < machine.async.size(); ++i)
+    if (any || machine.async[i].due <= machine.step)
+      due.push_back(i);
+  if (due.empty())
+    return;
+  size_t pick = due[machine.random() % due.size()];
+  machine.finishAsync(machine.async[pick].id);
+}
+
+void runCluster(Machine &machine, Cluster &cluster) {
+  std::vector<std::pair<Cta *, Warp *>> runnable;
+  while (true) {
+    ++machine.step;
+    completeClusterBarrier(cluster);
+    runnable.clear();
+    bool allDone = true;
+    for (auto &cta : cluster.ctas)
+      for (Warp &warp : cta->warps) {
+        allDone &= warp.state == Warp::State::Done;
+        if (ready(warp))
+          runnable.push_back({cta.get(), &warp});
+      }
+    bool asyncDue = false;
+    for (const AsyncOp &op : machine.async)
+      asyncDue |= op.due <= machine.step;
+    if (!machine.async.empty() &&
+        (runnable.empty() || (asyncDue && machine.random() % 4 == 0))) {
+      completeSomeAsync(machine, runnable.empty());
+      continue;
+    }
+    if (runnable.empty()) {
+      if (allDone)
+        return;
+      deadlock(machine, cluster);
+    }
+    auto [cta, warp] = runnable[machine.random() % runnable.size()];
+    int burst = 1 + int(machine.random() % 16);
+    for (int i = 0; i < burst && warp->state == Warp::State::Ready; ++i)
+      stepWarp(*cta, *warp);
+  }
+}
+
+std::unique_ptr<Cluster> makeCluster(Machine &machine,
+                                     const std::array<uint32_t, 3> &origin) {
+  const LaunchOptions &options = machine.options;
+  const Kernel &kernel = machine.kernel;
+  auto cluster = std::make_unique<Cluster>();
+  for (int d = 0; d < 3; ++d)
+    cluster->clusterid[d] = origin[d] / options.cluster[d];
+  uint32_t threads = options.block[0] * options.block[1] * options.block[2];
+  size_t smemBytes =
+      size_t(kernel.dynamicSmemOffset) + options.dynamicSmemBytes;
+  for (uint32_t z = 0; z < options.cluster[2]; ++z)
+    for (uint32_t y = 0; y < options.cluster[1]; ++y)
+      for (uint32_t x = 0; x < options.cluster[0]; ++x) {
+        auto cta = std::make_unique<Cta>();
+        cta->cluster = cluster.get();
+        cta->machine = &machine;
+        cta->ctaid = {origin[0] + x, origin[1] + y, origin[2] + z};
+        cta->clusterCtaid = {x, y, z};
+        cta->rank = x + options.cluster[0] * (y + options.cluster[1] * z);
+        cta->threads = threads;
+        // Poisoned, as uninitialized shared memory may hold anything.
+        cta->smem.assign(smemBytes, 0xa5);
+        cta->asyncWritesPending.assign(smemBytes, 0);
+        cta->genericDirty.assign(smemBytes, 0);
+        uint32_t warps = (threads + 31) / 32;
+        cta->warps.resize(warps);
+        for (uint32_t w = 0; w < warps; ++w) {
+          Warp &warp = cta->warps[w];
+          warp.cta = cta.get();
+          warp.index = int(w);
+          uint32_t lanes = std::min<uint32_t>(32, threads - w * 32);
+          warp.live = lanes == 32 ? ~0u : (1u << lanes) - 1;
+          warp.paths = {{0, warp.live, -1}};
+          warp.regs.assign(size_t(kernel.numRegisters) * 32, 0);
+          warp.pendingRegister.assign(size_t(kernel.numRegisters), 0);
+        }
+        cluster->ctas.push_back(std::move(cta));
+      }
+  return cluster;
+}
+
+/// What a CTA leaves in flight when its warps exit (bulk stores) completes.
+void drainAsync(Machine &machine) {
+  while (!machine.async.empty())
+    machine.finishAsync(machine.async.front().id);
+}
+
+} // namespace
+
+void fa4::emu::launch(const Kernel &kernel, const std::vector<uint8_t> &params,
+                      const LaunchOptions &options, Memory &memory) {
+  auto start = std::chrono::steady_clock::now();
+  for (int d = 0; d < 3; ++d)
+    if (options.cluster[d] == 0 || options.grid[d] % options.cluster[d])
+      throw ExecutionError("fa4-emu: grid not a multiple of the cluster");
+  Machine machine(kernel, params, options, memory);
+  for (uint32_t z = 0; z < options.grid[2]; z += options.cluster[2])
+    for (uint32_t y = 0; y < options.grid[1]; y += options.cluster[1])
+      for (uint32_t x = 0; x < options.grid[0]; x += options.cluster[0]) {
+        std::unique_ptr<Cluster> cluster = makeCluster(machine, {x, y, z});
+        machine.cluster = cluster.get();
+        runCluster(machine, *cluster);
+        drainAsync(machine);
+      }
+  std::chrono::duration<double> elapsed =
+      std::chrono::steady_clock::now() - start;
+  std::lock_guard<std::mutex> lock(statisticsMutex());
+  Statistics &totals = statisticsTotals();
+  totals.warpInstructions += machine.warpInstructions;
+  totals.seconds += elapsed.count();
+}

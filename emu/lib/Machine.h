@@ -1,0 +1,202 @@
+//===- Machine.h - The state of a running grid ------------------*- C++ -*-===//
+//
+// Warps, CTAs, clusters and the asynchronous units, shared by the generic
+// handlers (Exec.cpp) and the asynchronous ones (Async.cpp).
+//
+// Address encodings (docs/Emulator.md): a shared::cta address is an offset
+// into the CTA's shared memory (below 2^24); a shared::cluster address of
+// CTA rank r is ((r + 1) << 24) | offset (mapa makes them; an address below
+// 2^24 is the issuing CTA's own); a generic address is a host pointer for
+// global memory, kGenericShared + a shared::cluster address, or
+// kGenericParam + a parameter offset.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_EMU_MACHINE_H
+#define FA4_EMU_MACHINE_H
+
+#include "Internal.h"
+#include "Layouts.h"
+
+#include <cstdlib>
+#include <deque>
+#include <functional>
+#include <random>
+
+namespace fa4::emu {
+
+constexpr uint64_t kGenericShared = 0xffff'8000'0000'0000ull;
+constexpr uint64_t kGenericParam = 0xffff'4000'0000'0000ull;
+constexpr uint64_t kWindowBytes = uint64_t(1) << 32;
+constexpr uint32_t kRankShift = 24;
+constexpr uint32_t kOffsetMask = (1u << kRankShift) - 1;
+
+struct Cta;
+struct Cluster;
+struct Machine;
+
+struct Mbarrier {
+  uint32_t expected = 0; // arrivals per phase (init's count)
+  uint32_t pending = 0;  // arrivals still missing in the current phase
+  int64_t tx = 0;        // transaction bytes still expected
+  uint32_t phase = 0;    // completed phases
+  uint64_t version = 0;  // bumped on every change, wakes spinning warps
+};
+
+/// One wgmma.mma_async as issued: its operands captured, its arithmetic
+/// done when its group is waited for (results invalid until then).
+struct WgmmaOp {
+  const Instruction *inst;
+  int m = 64, n = 0, k = 16;
+  Type abType = Type::BF16;
+  std::vector<int32_t> d; // accumulator registers
+  bool aFromRegisters = false;
+  uint64_t aDescriptor = 0, bDescriptor = 0;
+  std::vector<uint32_t> aRegisters[32]; // per lane, when from registers
+  bool scaleD = true;
+  int scaleA = 1, scaleB = 1;
+  bool transposeA = false, transposeB = false;
+};
+
+class Warp {
+public:
+  enum class State { Ready, Barrier, ClusterBarrier, Spin, Done };
+
+  Cta *cta = nullptr;
+  int index = 0; // within the CTA
+  /// The SIMT stack: the top entry's lanes run at its pc; an entry is
+  /// popped when its pc reaches its reconvergence point, where the entry
+  /// below (whose pc is that point) continues with their lanes too.
+  struct Path {
+    uint32_t pc;
+    uint32_t mask;
+    int32_t reconverge; // -1: never (the lanes exit first)
+  };
+  std::vector<Path> paths;
+  uint32_t live = 0; // launched lanes that have not exited
+  State state = State::Ready;
+  int barrierId = -1;
+  Mbarrier *spinOn = nullptr;
+  uint32_t spinOffset = 0, spinParity = 0;
+  uint64_t spinVersion = 0;
+  uint64_t clusterArrivals = 0; // cluster barrier arrivals made
+  uint64_t clusterWaits = 0;    // and waits
+  std::vector<uint64_t> regs;   // register * 32 + lane
+
+  std::vector<WgmmaOp> openWgmma;
+  std::deque<std::vector<WgmmaOp>> wgmmaGroups;
+  std::vector<uint8_t> pendingRegister; // written by an unfinished wgmma
+  int pendingRegisters = 0;
+  std::vector<uint64_t> openBulk; // async op ids
+  std::deque<std::vector<uint64_t>> bulkGroups;
+  std::vector<std::pair<uint32_t, uint32_t>> genericWrites; // unfenced
+
+  uint64_t read(int lane, const Operand &operand) const;
+  void write(int lane, const Operand &operand, uint64_t value);
+  uint32_t laneThread(int lane) const;
+};
+
+/// Thrown by Warp::read/write on a register an unfinished wgmma writes; the
+/// scheduler reports it with the instruction's context.
+struct PendingRegister {
+  int32_t reg;
+};
+
+struct NamedBarrier {
+  uint32_t arrived = 0;
+  uint32_t expected = 0;
+};
+
+struct Cta {
+  Cluster *cluster = nullptr;
+  Machine *machine = nullptr;
+  std::array<uint32_t, 3> ctaid{}, clusterCtaid{};
+  uint32_t rank = 0; // in the cluster
+  uint32_t threads = 0;
+  std::vector<uint8_t> smem;
+  std::vector<uint8_t> asyncWritesPending; // per byte: TMA writes in flight
+  std::vector<uint8_t> genericDirty;       // per byte: unfenced generic writes
+  std::vector<Warp> warps;
+  NamedBarrier barriers[16];
+  std::map<uint32_t, Mbarrier> mbarriers; // by shared offset
+};
+
+struct Cluster {
+  std::vector<std::unique_ptr<Cta>> ctas;
+  std::array<uint32_t, 3> clusterid{};
+  uint64_t barrierArrived = 0; // warps arrived in the current phase
+  uint64_t barrierPhases = 0;  // completed phases
+};
+
+struct AsyncOp {
+  uint64_t id;
+  uint64_t due; // scheduler step from which it may complete
+  Cta *owner;
+  std::string what;
+  std::function<void()> complete;
+};
+
+struct Machine {
+  const Kernel &kernel;
+  const std::vector<uint8_t> &params;
+  const LaunchOptions &options;
+  Memory &memory;
+  std::mt19937_64 random;
+  uint64_t step = 0;
+  uint64_t nextAsyncId = 1;
+  std::vector<AsyncOp> async;
+  uint64_t warpInstructions = 0;
+  Cluster *cluster = nullptr;
+  /// FA4_EMU_TRACE set: every warp instruction is printed to stderr.
+  bool trace = std::getenv("FA4_EMU_TRACE") != nullptr;
+
+  Machine(const Kernel &kernel, const std::vector<uint8_t> &params,
+          const LaunchOptions &options, Memory &memory)
+      : kernel(kernel), params(params), options(options), memory(memory),
+        random(options.seed) {}
+
+  /// Queues `complete` to run after a random number of scheduler steps.
+  uint64_t startAsync(Cta &owner, std::string what,
+                      std::function<void()> complete);
+  /// Runs op `id` now if it is still pending.
+  void finishAsync(uint64_t id);
+  bool asyncPending(uint64_t id) const;
+};
+
+/// Throws ExecutionError: "<kernel> line N (<opcode>): <what>; CTA (x, y, z)
+/// warp w lane l".
+[[noreturn]] void fail(const Cta &cta, const Warp &warp,
+                       const Instruction &inst, uint32_t mask,
+                       const std::string &what);
+
+/// The host bytes an access of `bytes` at `address` in `space` touches,
+/// after checking bounds and alignment; `write` for stores.
+uint8_t *resolve(Cta &cta, Warp &warp, const Instruction &inst, int lane,
+                 Space space, uint64_t address, uint32_t bytes, bool write);
+
+/// A shared::cluster address's CTA and offset (the issuing CTA's own for an
+/// address below 2^24).
+Cta &sharedTarget(Cta &cta, uint64_t address, uint32_t &offset);
+
+/// Mbarrier at a shared address, created on init.
+Mbarrier &mbarrierAt(Cta &cta, Warp &warp, const Instruction &inst,
+                     uint64_t address, uint32_t &offset, Cta *&owner);
+/// Counts `count` arrivals (and `txBytes` expected) on `barrier`, completing
+/// its phase when both reach zero.
+void arrive(Mbarrier &barrier, uint32_t count, int64_t txBytes);
+/// A TMA transfer's `bytes` arrived.
+void completeTx(Mbarrier &barrier, int64_t bytes);
+
+std::mutex &statisticsMutex();
+Statistics &statisticsTotals();
+
+/// The asynchronous handlers (Async.cpp).
+void handleMbarrier(Cta &, Warp &, const Instruction &, uint32_t);
+void handleCpAsync(Cta &, Warp &, const Instruction &, uint32_t);
+void handleWgmma(Cta &, Warp &, const Instruction &, uint32_t);
+/// Completes every wgmma group beyond the newest `keep` (wait_group).
+void retireWgmma(Warp &warp, size_t keep);
+
+} // namespace fa4::emu
+
+#endif // FA4_EMU_MACHINE_H

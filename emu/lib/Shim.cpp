@@ -1,0 +1,501 @@
+//===- Shim.cpp - libfa4emu.so: the CUDA driver API on fa4-emu ------------===//
+//
+// The driver entry points libfa4rt calls (runtime/lib/Driver.h), so that
+// FA4_CUDA_DRIVER_PATH=libfa4emu.so runs the unchanged runtime on the CPU.
+// One emulated device (FA4_EMU_ARCH: sm_90a, the default, or sm_100a) with
+// the H200's 132 multiprocessors; device memory is host memory; launches run
+// to completion inside cuLaunchKernelEx (streams are in order anyway);
+// FA4_EMU_SEED picks the scheduler's seed. Modules load from PTX only. An
+// execution error is printed and the launch fails with
+// CUDA_ERROR_LAUNCH_FAILED, as a GPU fault would.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emulator.h"
+#include "Layouts.h"
+
+#include <cuda.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+
+using namespace fa4::emu;
+
+#define FA4_EMU_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+struct EmuModule {
+  std::unique_ptr<Module> module;
+};
+
+struct EmuFunction {
+  EmuModule *module;
+  const Kernel *kernel;
+  int maxDynamicSmem = 48 * 1024;
+};
+
+struct EmuEvent {
+  std::chrono::steady_clock::time_point time;
+};
+
+Memory &memory() {
+  static Memory instance;
+  return instance;
+}
+
+std::string arch() {
+  const char *value = std::getenv("FA4_EMU_ARCH");
+  return value && *value ? value : "sm_90a";
+}
+
+int computeCapability() { return arch() == "sm_100a" ? 100 : 90; }
+
+uint64_t seed() {
+  const char *value = std::getenv("FA4_EMU_SEED");
+  return value && *value ? std::strtoull(value, nullptr, 10) : 1;
+}
+
+bool initialized = false;
+int contextToken = 1; // the one context's handle points here
+CUcontext current = nullptr;
+
+} // namespace
+
+FA4_EMU_EXPORT CUresult cuInit(unsigned int) {
+  initialized = true;
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuGetErrorName(CUresult error, const char **name) {
+  switch (error) {
+  case CUDA_SUCCESS:
+    *name = "CUDA_SUCCESS";
+    break;
+  case CUDA_ERROR_INVALID_VALUE:
+    *name = "CUDA_ERROR_INVALID_VALUE";
+    break;
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    *name = "CUDA_ERROR_OUT_OF_MEMORY";
+    break;
+  case CUDA_ERROR_NOT_FOUND:
+    *name = "CUDA_ERROR_NOT_FOUND";
+    break;
+  case CUDA_ERROR_INVALID_IMAGE:
+    *name = "CUDA_ERROR_INVALID_IMAGE";
+    break;
+  case CUDA_ERROR_LAUNCH_FAILED:
+    *name = "CUDA_ERROR_LAUNCH_FAILED";
+    break;
+  case CUDA_ERROR_NOT_SUPPORTED:
+    *name = "CUDA_ERROR_NOT_SUPPORTED";
+    break;
+  case CUDA_ERROR_INVALID_HANDLE:
+    *name = "CUDA_ERROR_INVALID_HANDLE";
+    break;
+  default:
+    *name = "CUDA_ERROR_UNKNOWN";
+    break;
+  }
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuGetErrorString(CUresult error, const char **text) {
+  switch (error) {
+  case CUDA_ERROR_LAUNCH_FAILED:
+    *text = "fa4-emu: the kernel failed (the error is on stderr)";
+    break;
+  case CUDA_ERROR_INVALID_IMAGE:
+    *text = "fa4-emu: the module is not PTX it can run (stderr says why)";
+    break;
+  case CUDA_ERROR_NOT_SUPPORTED:
+    *text = "fa4-emu: not supported by the emulator";
+    break;
+  default:
+    return cuGetErrorName(error, text);
+  }
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  if (!initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  if (ordinal != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuDeviceGetAttribute(int *value,
+                                             CUdevice_attribute attribute,
+                                             CUdevice) {
+  switch (attribute) {
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+    *value = computeCapability() / 10;
+    break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+    *value = computeCapability() % 10;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    *value = 132;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *value = 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+    *value = 232448;
+    break;
+  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
+    *value = 50 * 1024 * 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
+    *value = 32;
+    break;
+  default:
+    *value = 0;
+  }
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuDeviceGetName(char *name, int length, CUdevice) {
+  std::snprintf(name, size_t(length), "fa4-emu (%s)", arch().c_str());
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
+  *context = reinterpret_cast<CUcontext>(&contextToken);
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuCtxGetCurrent(CUcontext *context) {
+  *context = current;
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
+  current = context;
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuCtxGetDevice(CUdevice *device) {
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+                                           unsigned int numOptions,
+                                           CUjit_option *options,
+                                           void **optionValues) {
+  const char *text = static_cast<const char *>(image);
+  auto report = [&](const std::string &message) {
+    std::fprintf(stderr, "fa4-emu: %s\n", message.c_str());
+    for (unsigned i = 0; i < numOptions; ++i)
+      if (options[i] == CU_JIT_ERROR_LOG_BUFFER && i + 1 <= numOptions) {
+        size_t size = 0;
+        for (unsigned j = 0; j < numOptions; ++j)
+          if (options[j] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+            size = reinterpret_cast<size_t>(optionValues[j]);
+        if (size)
+          std::snprintf(static_cast<char *>(optionValues[i]), size,
+                        "fa4-emu: %s", message.c_str());
+      }
+    return CUDA_ERROR_INVALID_IMAGE;
+  };
+  if (std::memcmp(text,
+                  "\x7f"
+                  "ELF",
+                  4) == 0)
+    return report("a cubin holds machine code, which the emulator cannot "
+                  "run; compile with fa4-compile --ptxas=none (PTX)");
+  try {
+    auto loaded = std::make_unique<EmuModule>();
+    loaded->module = std::make_unique<Module>(std::string(text), memory());
+    std::string target = loaded->module->target();
+    if (target != arch())
+      return report("the module targets " + target + " but the emulated " +
+                    "device is " + arch() + " (FA4_EMU_ARCH)");
+    *module = reinterpret_cast<CUmodule>(loaded.release());
+    return CUDA_SUCCESS;
+  } catch (const std::exception &error) {
+    return report(error.what());
+  }
+}
+
+FA4_EMU_EXPORT CUresult cuModuleUnload(CUmodule module) {
+  delete reinterpret_cast<EmuModule *>(module);
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuModuleGetFunction(CUfunction *function,
+                                            CUmodule module, const char *name) {
+  auto *loaded = reinterpret_cast<EmuModule *>(module);
+  const Kernel *kernel = loaded->module->kernel(name);
+  if (!kernel)
+    return CUDA_ERROR_NOT_FOUND;
+  // Owned by the module's lifetime in practice; one per lookup is fine for
+  // the runtime, which looks each kernel up once per load.
+  *function = reinterpret_cast<CUfunction>(new EmuFunction{loaded, kernel});
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuModuleGetGlobal(CUdeviceptr *address, size_t *bytes,
+                                          CUmodule module, const char *name) {
+  auto *loaded = reinterpret_cast<EmuModule *>(module);
+  uint64_t where, size;
+  if (!loaded->module->global(name, where, size))
+    return CUDA_ERROR_NOT_FOUND;
+  if (address)
+    *address = where;
+  if (bytes)
+    *bytes = size;
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuFuncSetAttribute(CUfunction function,
+                                           CUfunction_attribute attribute,
+                                           int value) {
+  auto *emu = reinterpret_cast<EmuFunction *>(function);
+  if (attribute == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
+    if (value < 0 || value + staticSharedBytes(*emu->kernel) > 232448)
+      return CUDA_ERROR_INVALID_VALUE;
+    emu->maxDynamicSmem = value;
+  }
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuFuncGetAttribute(int *value,
+                                           CUfunction_attribute attribute,
+                                           CUfunction function) {
+  auto *emu = reinterpret_cast<EmuFunction *>(function);
+  switch (attribute) {
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *value = maxThreadsPerBlock(*emu->kernel);
+    break;
+  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
+    *value = staticSharedBytes(*emu->kernel);
+    break;
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+    *value = emu->maxDynamicSmem;
+    break;
+  default:
+    *value = 0;
+  }
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuFuncGetParamInfo(CUfunction function, size_t index,
+                                           size_t *offset, size_t *bytes) {
+  auto *emu = reinterpret_cast<EmuFunction *>(function);
+  std::vector<ParamLayout> layout = paramLayout(*emu->kernel);
+  if (index >= layout.size())
+    return CUDA_ERROR_INVALID_VALUE;
+  *offset = layout[index].offset;
+  *bytes = layout[index].bytes;
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuTensorMapEncodeTiled(
+    CUtensorMap *tensorMap, CUtensorMapDataType dataType, cuuint32_t rank,
+    void *globalAddress, const cuuint64_t *globalDim,
+    const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
+    const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion,
+    CUtensorMapFloatOOBfill oobFill) {
+  static const std::map<CUtensorMapDataType, uint32_t> sizes = {
+      {CU_TENSOR_MAP_DATA_TYPE_UINT8, 1},
+      {CU_TENSOR_MAP_DATA_TYPE_UINT16, 2},
+      {CU_TENSOR_MAP_DATA_TYPE_UINT32, 4},
+      {CU_TENSOR_MAP_DATA_TYPE_INT32, 4},
+      {CU_TENSOR_MAP_DATA_TYPE_UINT64, 8},
+      {CU_TENSOR_MAP_DATA_TYPE_INT64, 8},
+      {CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2},
+      {CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4},
+      {CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 8},
+      {CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2}};
+  auto size = sizes.find(dataType);
+  if (size == sizes.end() || rank < 1 || rank > 5 ||
+      interleave != CU_TENSOR_MAP_INTERLEAVE_NONE ||
+      reinterpret_cast<uint64_t>(globalAddress) % 16)
+    return CUDA_ERROR_INVALID_VALUE;
+  TensorMap map;
+  map.rank = rank;
+  map.elementBytes = size->second;
+  map.globalAddress = reinterpret_cast<uint64_t>(globalAddress);
+  for (cuuint32_t d = 0; d < rank; ++d) {
+    map.globalDim[d] = globalDim[d];
+    map.globalStrides[d] = d == 0 ? size->second : globalStrides[d - 1];
+    map.boxDim[d] = boxDim[d];
+    map.elementStrides[d] = elementStrides[d];
+    // The driver's rules (cuTensorMapEncodeTiled): boxes of 1 to 256,
+    // strides multiples of 16 bytes.
+    if (boxDim[d] < 1 || boxDim[d] > 256 || globalDim[d] < 1 ||
+        (d > 0 && globalStrides[d - 1] % 16))
+      return CUDA_ERROR_INVALID_VALUE;
+  }
+  map.swizzle = swizzle == CU_TENSOR_MAP_SWIZZLE_32B    ? Swizzle::B32
+                : swizzle == CU_TENSOR_MAP_SWIZZLE_64B  ? Swizzle::B64
+                : swizzle == CU_TENSOR_MAP_SWIZZLE_128B ? Swizzle::B128
+                                                        : Swizzle::None;
+  if (map.swizzle != Swizzle::None &&
+      boxDim[0] * size->second > uint32_t(swizzleSpanBytes(map.swizzle)))
+    return CUDA_ERROR_INVALID_VALUE;
+  map.nanFill = oobFill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA;
+  std::memset(tensorMap, 0, sizeof(*tensorMap));
+  std::memcpy(tensorMap, &map, sizeof(map));
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
+                                         CUfunction function,
+                                         void **kernelParams, void **extra) {
+  auto *emu = reinterpret_cast<EmuFunction *>(function);
+  if (extra)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  LaunchOptions options;
+  options.grid = {config->gridDimX, config->gridDimY, config->gridDimZ};
+  options.block = {config->blockDimX, config->blockDimY, config->blockDimZ};
+  options.dynamicSmemBytes = config->sharedMemBytes;
+  options.seed = seed();
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+      const auto &dim = config->attrs[i].value.clusterDim;
+      options.cluster = {dim.x, dim.y, dim.z};
+    }
+  if (int(config->sharedMemBytes) > emu->maxDynamicSmem)
+    return CUDA_ERROR_INVALID_VALUE;
+  const Kernel &kernel = *emu->kernel;
+  std::vector<ParamLayout> layout = paramLayout(kernel);
+  std::vector<uint8_t> params(
+      layout.empty() ? 0 : layout.back().offset + layout.back().bytes);
+  for (size_t i = 0; i < layout.size(); ++i)
+    std::memcpy(params.data() + layout[i].offset, kernelParams[i],
+                layout[i].bytes);
+  try {
+    launch(kernel, params, options, memory());
+  } catch (const std::exception &error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return CUDA_ERROR_LAUNCH_FAILED;
+  }
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuMemAlloc(CUdeviceptr *pointer, size_t bytes) {
+  uint64_t address = memory().allocate(bytes);
+  if (!address)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *pointer = address;
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuMemFree(CUdeviceptr pointer) {
+  if (!memory().release(pointer))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::free(reinterpret_cast<void *>(pointer));
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes,
+                                        CUstream) {
+  return cuMemAlloc(pointer, bytes);
+}
+
+FA4_EMU_EXPORT CUresult cuMemFreeAsync(CUdeviceptr pointer, CUstream) {
+  return cuMemFree(pointer);
+}
+
+FA4_EMU_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr to, const void *from,
+                                     size_t bytes) {
+  if (!memory().contains(to, bytes))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memcpy(reinterpret_cast<void *>(to), from, bytes);
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuMemcpyDtoH(void *to, CUdeviceptr from, size_t bytes) {
+  if (!memory().contains(from, bytes))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memcpy(to, reinterpret_cast<const void *>(from), bytes);
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuMemsetD16(CUdeviceptr to, unsigned short value,
+                                    size_t count) {
+  if (!memory().contains(to, count * 2))
+    return CUDA_ERROR_INVALID_VALUE;
+  auto *out = reinterpret_cast<uint16_t *>(to);
+  for (size_t i = 0; i < count; ++i)
+    out[i] = value;
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuMemsetD32(CUdeviceptr to, unsigned int value,
+                                    size_t count) {
+  if (!memory().contains(to, count * 4))
+    return CUDA_ERROR_INVALID_VALUE;
+  auto *out = reinterpret_cast<uint32_t *>(to);
+  for (size_t i = 0; i < count; ++i)
+    out[i] = value;
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+
+FA4_EMU_EXPORT CUresult cuStreamCreate(CUstream *stream, unsigned int) {
+  static int streams = 0;
+  *stream = reinterpret_cast<CUstream>(uintptr_t(++streams) << 4);
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+
+// CUDA graphs are not emulated: capture fails cleanly.
+FA4_EMU_EXPORT CUresult cuStreamBeginCapture(CUstream, CUstreamCaptureMode) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+FA4_EMU_EXPORT CUresult cuStreamEndCapture(CUstream, CUgraph *) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+FA4_EMU_EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *, CUgraph,
+                                                    unsigned long long) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+FA4_EMU_EXPORT CUresult cuGraphLaunch(CUgraphExec, CUstream) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+FA4_EMU_EXPORT CUresult cuGraphExecDestroy(CUgraphExec) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+FA4_EMU_EXPORT CUresult cuGraphDestroy(CUgraph) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+FA4_EMU_EXPORT CUresult cuEventCreate(CUevent *event, unsigned int) {
+  *event = reinterpret_cast<CUevent>(new EmuEvent{});
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuEventRecord(CUevent event, CUstream) {
+  reinterpret_cast<EmuEvent *>(event)->time = std::chrono::steady_clock::now();
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+
+FA4_EMU_EXPORT CUresult cuEventElapsedTime(float *milliseconds, CUevent start,
+                                           CUevent end) {
+  std::chrono::duration<float, std::milli> elapsed =
+      reinterpret_cast<EmuEvent *>(end)->time -
+      reinterpret_cast<EmuEvent *>(start)->time;
+  *milliseconds = elapsed.count();
+  return CUDA_SUCCESS;
+}
+
+FA4_EMU_EXPORT CUresult cuEventDestroy(CUevent event) {
+  delete reinterpret_cast<EmuEvent *>(event);
+  return CUDA_SUCCESS;
+}

@@ -1,0 +1,343 @@
+//===- ExecTest.cpp - Kernels on fa4-emu, right and deliberately wrong ----===//
+//
+// Small hand-written kernels: what they compute, and that each class of
+// synchronization bug (a missing fence.proxy.async, a wrong mbarrier parity,
+// a wrong transaction count, a missing barrier arrival) and each memory
+// fault is reported as an error naming the rule, not hidden.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emulator.h"
+#include "Layouts.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace fa4::emu;
+
+namespace {
+
+const char *kHeader = ".version 8.6\n.target sm_90a\n.address_size 64\n";
+
+/// `find` replaced by `replacement` in `text` (once).
+std::string with(std::string text, const std::string &find,
+                 const std::string &replacement) {
+  size_t at = text.find(find);
+  EXPECT_NE(at, std::string::npos) << find;
+  if (at != std::string::npos)
+    text.replace(at, find.size(), replacement);
+  return text;
+}
+
+class ExecTest : public ::testing::Test {
+protected:
+  Memory memory;
+
+  struct Outcome {
+    std::string error; // empty on success
+    std::vector<uint32_t> out;
+  };
+
+  /// Runs entry `k` of `body` with `threads` threads; its parameters are
+  /// `prefix` (e.g. a tensor map), then a pointer to `words` output words
+  /// (poisoned first), then the u32 `extra`.
+  Outcome run(const std::string &body, uint32_t threads, size_t words,
+              std::vector<uint8_t> prefix = {}, uint32_t extra = 0,
+              uint64_t seed = 1, uint32_t smem = 0) {
+    Module module(std::string(kHeader) + body, memory);
+    const Kernel *kernel = module.kernel("k");
+    EXPECT_NE(kernel, nullptr);
+    uint64_t out = memory.allocate(words * 4);
+    std::memset(reinterpret_cast<void *>(out), 0xff, words * 4);
+    std::vector<uint8_t> params = std::move(prefix);
+    append(params, out);
+    append(params, extra);
+    LaunchOptions options;
+    options.block = {threads, 1, 1};
+    options.seed = seed;
+    options.dynamicSmemBytes = smem;
+    Outcome outcome;
+    try {
+      launch(*kernel, params, options, memory);
+    } catch (const ExecutionError &error) {
+      outcome.error = error.what();
+    }
+    auto *data = reinterpret_cast<uint32_t *>(out);
+    outcome.out.assign(data, data + words);
+    memory.release(out);
+    std::free(reinterpret_cast<void *>(out));
+    return outcome;
+  }
+
+  template <typename T> static void append(std::vector<uint8_t> &bytes, T v) {
+    bytes.resize((bytes.size() + sizeof(T) - 1) / sizeof(T) * sizeof(T));
+    bytes.insert(bytes.end(), reinterpret_cast<uint8_t *>(&v),
+                 reinterpret_cast<uint8_t *>(&v) + sizeof(T));
+  }
+};
+
+// Every lane writes tid * 3, odd lanes 100 more (a divergent branch), and
+// its warp's sum of tid through shfl.bfly.
+const char *kSimt = R"(
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+.maxntid 64, 1, 1
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<6>;
+  ld.param.b64 %rd1, [k_param_0];
+  mov.u32 %r1, %tid.x;
+  mul.lo.s32 %r2, %r1, 3;
+  and.b32 %r3, %r1, 1;
+  setp.eq.b32 %p1, %r3, 0;
+  @%p1 bra EVEN;
+  add.s32 %r2, %r2, 100;
+EVEN:
+  mov.b32 %r4, %r1;
+  shfl.sync.bfly.b32 %r5, %r4, 16, 31, -1;
+  add.s32 %r4, %r4, %r5;
+  shfl.sync.bfly.b32 %r5, %r4, 8, 31, -1;
+  add.s32 %r4, %r4, %r5;
+  shfl.sync.bfly.b32 %r5, %r4, 4, 31, -1;
+  add.s32 %r4, %r4, %r5;
+  shfl.sync.bfly.b32 %r5, %r4, 2, 31, -1;
+  add.s32 %r4, %r4, %r5;
+  shfl.sync.bfly.b32 %r5, %r4, 1, 31, -1;
+  add.s32 %r4, %r4, %r5;
+  mul.wide.u32 %rd2, %r1, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v2.b32 [%rd3], {%r2, %r4};
+  ret;
+}
+)";
+
+TEST_F(ExecTest, RunsDivergentLanesAndShuffles) {
+  Outcome outcome = run(kSimt, 64, 128);
+  ASSERT_EQ(outcome.error, "");
+  for (uint32_t t = 0; t < 64; ++t) {
+    EXPECT_EQ(outcome.out[2 * t], t * 3 + (t % 2 ? 100 : 0)) << t;
+    EXPECT_EQ(outcome.out[2 * t + 1], t < 32 ? 496u : 1520u) << t;
+  }
+}
+
+TEST_F(ExecTest, RefusesAWriteOutsideEveryAllocation) {
+  Outcome outcome = run(with(kSimt, "add.s64 %rd3, %rd1, %rd2;",
+                             "add.s64 %rd3, %rd1, %rd2;\n"
+                             "  add.s64 %rd3, %rd3, 4096;"),
+                        64, 128);
+  EXPECT_NE(outcome.error.find("(st.global.v2.b32): write of 8 bytes at"),
+            std::string::npos)
+      << outcome.error;
+  EXPECT_NE(outcome.error.find("outside every allocation"), std::string::npos);
+}
+
+// Warp 1 waits at bar.sync 1 for 64 threads; warp 0 never arrives.
+const char *kBarrier = R"(
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+.maxntid 64, 1, 1
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 bra SKIP;
+  bar.sync 1, 64;
+SKIP:
+  ret;
+}
+)";
+
+TEST_F(ExecTest, ReportsAMissingBarrierArrivalAsADeadlock) {
+  Outcome outcome = run(kBarrier, 64, 1);
+  EXPECT_NE(outcome.error.find("deadlock"), std::string::npos) << outcome.error;
+  EXPECT_NE(outcome.error.find("warp 1: bar.sync 1 (32 of 64 threads "
+                               "arrived)"),
+            std::string::npos)
+      << outcome.error;
+  // Warp 0 arriving (without waiting) completes it.
+  Outcome fixed = run(with(kBarrier, "@%p1 bra SKIP;\n  bar.sync 1, 64;",
+                           "@%p1 bra ARRIVE;\n  bar.sync 1, 64;\n"
+                           "  bra.uni SKIP;\nARRIVE:\n  bar.arrive 1, 64;"),
+                      64, 1);
+  EXPECT_EQ(fixed.error, "");
+}
+
+// Thread 0 loads a [4 x 32] bf16 box of an [8 x 32] tensor by TMA at
+// column x (the parameter), completing on an mbarrier; every thread waits
+// for the phase, reads its 4 bytes of the box and writes them out.
+const char *kTmaLoad = R"(
+.extern .shared .align 1024 .b8 smem[];
+.visible .entry k(.param .align 64 .b8 k_param_0[128], .param .u64 k_param_1,
+                  .param .u32 k_param_2)
+.maxntid 64, 1, 1
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<10>;
+  mov.u32 %r1, %tid.x;
+  mov.b64 %rd1, k_param_0;
+  cvta.param.u64 %rd2, %rd1;
+  ld.param.b64 %rd3, [k_param_1];
+  ld.param.b32 %r2, [k_param_2];
+  setp.ne.s32 %p1, %r1, 0;
+  @%p1 bra WAIT;
+  mbarrier.init.shared.b64 [smem+4096], 1;
+  fence.mbarrier_init.release.cluster;
+  mbarrier.arrive.expect_tx.shared.b64 _, [smem+4096], 256;
+  mov.b32 %r3, 0;
+  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [smem], [%rd2, {%r2, %r3}], [smem+4096];
+WAIT:
+  bar.sync 0;
+LOOP:
+  mbarrier.try_wait.parity.shared.b64 %p2, [smem+4096], 0;
+  @!%p2 bra LOOP;
+  mul.wide.u32 %rd4, %r1, 4;
+  mov.b64 %rd5, smem;
+  add.s64 %rd6, %rd5, %rd4;
+  ld.shared.b32 %r5, [%rd6];
+  add.s64 %rd7, %rd3, %rd4;
+  st.global.b32 [%rd7], %r5;
+  ret;
+}
+)";
+
+class TmaTest : public ExecTest {
+protected:
+  uint64_t tensor = 0;
+
+  void SetUp() override {
+    tensor = memory.allocate(8 * 32 * 2);
+    auto *data = reinterpret_cast<uint16_t *>(tensor);
+    for (uint16_t e = 0; e < 256; ++e)
+      data[e] = uint16_t(e + 1);
+  }
+  void TearDown() override {
+    memory.release(tensor);
+    std::free(reinterpret_cast<void *>(tensor));
+  }
+
+  /// What cuTensorMapEncodeTiled makes of an [8 x 32] bf16 tensor in
+  /// [4 x 32] boxes, in a kernel parameter's 128 bytes.
+  std::vector<uint8_t> mapParam() const {
+    TensorMap map;
+    map.rank = 2;
+    map.elementBytes = 2;
+    map.globalAddress = tensor;
+    map.globalDim = {32, 8, 1, 1, 1};
+    map.globalStrides = {2, 64, 0, 0, 0};
+    map.boxDim = {32, 4, 1, 1, 1};
+    map.elementStrides = {1, 1, 1, 1, 1};
+    std::vector<uint8_t> bytes(128, 0);
+    std::memcpy(bytes.data(), &map, sizeof(map));
+    return bytes;
+  }
+
+  Outcome load(const std::string &body, uint32_t x, uint64_t seed = 1) {
+    return run(body, 64, 64, mapParam(), x, seed, 8192);
+  }
+};
+
+TEST_F(TmaTest, LoadsABoxWithOutOfBoundsZeros) {
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    Outcome outcome = load(kTmaLoad, 16, seed);
+    ASSERT_EQ(outcome.error, "") << "seed " << seed;
+    for (uint32_t row = 0; row < 4; ++row)
+      for (uint32_t column = 0; column < 32; column += 2) {
+        uint32_t word = outcome.out[row * 16 + column / 2];
+        auto element = [&](uint32_t c) {
+          return c + 16 < 32 ? row * 32 + c + 16 + 1 : 0; // past col 31: 0
+        };
+        EXPECT_EQ(word & 0xffff, element(column)) << row << "," << column;
+        EXPECT_EQ(word >> 16, element(column + 1)) << row << "," << column;
+      }
+  }
+}
+
+TEST_F(TmaTest, CatchesAWrongParity) {
+  // Waiting on parity 1 passes at once (the "previous" phase): the box is
+  // read before the TMA load completes, on some schedules.
+  std::string wrong = with(kTmaLoad, "[smem+4096], 0;", "[smem+4096], 1;");
+  int caught = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    Outcome outcome = load(wrong, 0, seed);
+    if (outcome.error.find("while a TMA load into it is in flight") !=
+        std::string::npos)
+      ++caught;
+    else
+      EXPECT_EQ(outcome.error, "") << "seed " << seed;
+  }
+  EXPECT_GE(caught, 4);
+}
+
+TEST_F(TmaTest, CatchesAWrongTransactionCount) {
+  // 128 bytes expected, 256 delivered: the phase never completes.
+  Outcome outcome =
+      load(with(kTmaLoad, "[smem+4096], 256;", "[smem+4096], 128;"), 0);
+  EXPECT_NE(outcome.error.find("deadlock"), std::string::npos) << outcome.error;
+  EXPECT_NE(outcome.error.find("mbarrier at shared offset 4096, parity 0 "
+                               "(phase 0 in progress, 0 arrivals and -128 "
+                               "tx bytes missing)"),
+            std::string::npos)
+      << outcome.error;
+}
+
+// Every thread writes its word of the box to shared memory, then thread 0
+// stores the box by TMA at column x; a fence.proxy.async between them
+// makes the generic writes visible to the TMA unit.
+const char *kTmaStore = R"(
+.extern .shared .align 1024 .b8 smem[];
+.visible .entry k(.param .align 64 .b8 k_param_0[128], .param .u64 k_param_1,
+                  .param .u32 k_param_2)
+.maxntid 64, 1, 1
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<10>;
+  mov.u32 %r1, %tid.x;
+  mov.b64 %rd1, k_param_0;
+  cvta.param.u64 %rd2, %rd1;
+  ld.param.b32 %r2, [k_param_2];
+  mul.wide.u32 %rd4, %r1, 4;
+  mov.b64 %rd5, smem;
+  add.s64 %rd6, %rd5, %rd4;
+  mul.lo.s32 %r5, %r1, 65537;
+  st.shared.b32 [%rd6], %r5;
+  fence.proxy.async.shared::cta;
+  bar.sync 0;
+  setp.ne.s32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  mov.b32 %r3, 0;
+  cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd2, {%r2, %r3}], [smem];
+  cp.async.bulk.commit_group;
+  cp.async.bulk.wait_group.read 0;
+DONE:
+  ret;
+}
+)";
+
+TEST_F(TmaTest, StoresABoxClippedAtTheBounds) {
+  Outcome outcome = run(kTmaStore, 64, 1, mapParam(), 16, 3, 8192);
+  ASSERT_EQ(outcome.error, "");
+  auto *data = reinterpret_cast<uint16_t *>(tensor);
+  for (uint32_t row = 0; row < 8; ++row)
+    for (uint32_t column = 0; column < 32; ++column) {
+      uint32_t boxColumn = column - 16, word = row * 16 + boxColumn / 2;
+      uint16_t expected = row < 4 && column >= 16
+                              ? uint16_t(word) // thread t wrote t, t
+                              : uint16_t(row * 32 + column + 1);
+      EXPECT_EQ(data[row * 32 + column], expected) << row << "," << column;
+    }
+}
+
+TEST_F(TmaTest, CatchesAMissingProxyFence) {
+  Outcome outcome =
+      run(with(kTmaStore, "  fence.proxy.async.shared::cta;\n", ""), 64, 1,
+          mapParam(), 0, 1, 8192);
+  EXPECT_NE(outcome.error.find("TMA store reads shared bytes that generic "
+                               "stores wrote without a fence.proxy.async"),
+            std::string::npos)
+      << outcome.error;
+}
+
+} // namespace

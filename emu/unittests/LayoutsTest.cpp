@@ -1,0 +1,414 @@
+//===- LayoutsTest.cpp - Swizzles, wgmma descriptors, TMA boxes -----------===//
+//
+// Three kinds of expectations: values worked out by hand from the PTX ISA's
+// tables and examples (the comments show the arithmetic), CUTLASS's GMMA
+// layouts (goldens/wgmma-layouts.txt, written by gen-wgmma-goldens.cpp),
+// and what an H200 did (goldens/hw-layouts.txt, written by
+// gen-hw-goldens.cu). FA4_EMU_GOLDENS_DIR names the goldens folder.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Layouts.h"
+
+#include "gtest/gtest.h"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef FA4_EMU_GOLDENS_DIR
+#error "FA4_EMU_GOLDENS_DIR must name emu/unittests/goldens"
+#endif
+
+using namespace fa4::emu;
+
+namespace {
+
+/// Descriptor bits from fields, at the positions of PTX ISA 9.7.15.5.1.2.2
+/// written out here: start, LBO, SBO in bytes (stored >> 4), base offset,
+/// and the 2-bit mode (0 none, 1 128B, 2 64B, 3 32B).
+uint64_t descriptorBits(uint32_t start, uint32_t lbo, uint32_t sbo,
+                        uint32_t base, uint32_t mode) {
+  return uint64_t((start & 0x3FFFF) >> 4) |
+         uint64_t((lbo & 0x3FFFF) >> 4) << 16 |
+         uint64_t((sbo & 0x3FFFF) >> 4) << 32 | uint64_t(base) << 49 |
+         uint64_t(mode) << 62;
+}
+
+WgmmaDescriptor descriptor(uint32_t start, uint32_t lbo, uint32_t sbo,
+                           Swizzle swizzle, uint32_t base = 0) {
+  return WgmmaDescriptor{start, lbo, sbo, base, swizzle};
+}
+
+Swizzle swizzleNamed(const std::string &name) {
+  if (name == "32")
+    return Swizzle::B32;
+  if (name == "64")
+    return Swizzle::B64;
+  if (name == "128")
+    return Swizzle::B128;
+  EXPECT_EQ(name, "none");
+  return Swizzle::None;
+}
+
+std::ifstream openGolden(const char *name) {
+  std::ifstream in(std::string(FA4_EMU_GOLDENS_DIR) + "/" + name);
+  EXPECT_TRUE(in.good()) << "cannot open " << name;
+  return in;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Swizzle modes (PTX ISA 5.5.7, "Swizzling Modes")
+//===----------------------------------------------------------------------===//
+
+TEST(SwizzleTest, SpanBytes) {
+  EXPECT_EQ(swizzleSpanBytes(Swizzle::None), 16);
+  EXPECT_EQ(swizzleSpanBytes(Swizzle::B32), 32);
+  EXPECT_EQ(swizzleSpanBytes(Swizzle::B64), 64);
+  EXPECT_EQ(swizzleSpanBytes(Swizzle::B128), 128);
+}
+
+// The ISA's tables number the 16-byte cells of each 128-byte line by the
+// cell of the unswizzled data they hold; the address of cell c of line r is
+// r * 128 + c * 16. Line r of the table, read as "position p holds chunk
+// x", means chunk x goes to position p, i.e. swizzle(r*128 + x*16) =
+// r*128 + p*16.
+TEST(SwizzleTest, IsaTables) {
+  // 128B, line 3: 3 2 1 0 7 6 5 4 (chunk x at position x ^ 3).
+  for (uint32_t x = 0; x < 8; ++x)
+    EXPECT_EQ(swizzleAddress(3 * 128 + x * 16, Swizzle::B128),
+              3 * 128 + (x ^ 3) * 16);
+  // 128B, line 6: 6 7 4 5 2 3 0 1: chunk 0 sits at position 6.
+  EXPECT_EQ(swizzleAddress(6 * 128 + 0, Swizzle::B128), 6 * 128 + 6 * 16);
+  // 64B, line 2: 2 3 0 1 6 7 4 5; line 5 repeats line 1: 1 0 3 2 5 4 7 6.
+  EXPECT_EQ(swizzleAddress(2 * 128 + 1 * 16, Swizzle::B64), 2 * 128 + 3 * 16);
+  EXPECT_EQ(swizzleAddress(5 * 128 + 4 * 16, Swizzle::B64), 5 * 128 + 5 * 16);
+  // 32B, line 1: 1 0 3 2 5 4 7 6; line 2 repeats line 0.
+  EXPECT_EQ(swizzleAddress(1 * 128 + 6 * 16, Swizzle::B32), 1 * 128 + 7 * 16);
+  EXPECT_EQ(swizzleAddress(2 * 128 + 6 * 16, Swizzle::B32), 2 * 128 + 6 * 16);
+  // Bytes inside a chunk and the bits above the repeat stay.
+  EXPECT_EQ(swizzleAddress(0x12345, Swizzle::None), 0x12345u);
+  // 0x12345: line bits 9..7 = 0b110 = 6, chunk bits 6..4 = 0b100 = 4,
+  // 4 ^ 6 = 2: 0x12345 - 0x40 + 0x20 = 0x12325.
+  EXPECT_EQ(swizzleAddress(0x12345, Swizzle::B128), 0x12325u);
+}
+
+TEST(SwizzleTest, IsAnInvolution) {
+  for (Swizzle s : {Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128})
+    for (uint32_t a = 0; a < 4096; a += 3)
+      EXPECT_EQ(swizzleAddress(swizzleAddress(a, s), s), a);
+}
+
+//===----------------------------------------------------------------------===//
+// The wgmma matrix descriptor (PTX ISA 9.7.15.5.1.2.2)
+//===----------------------------------------------------------------------===//
+
+TEST(WgmmaDescriptorTest, DecodesFields) {
+  WgmmaDescriptor d =
+      decodeWgmmaDescriptor(descriptorBits(0x2c20, 16, 1024, 0, 1));
+  EXPECT_EQ(d.startAddress, 0x2c20u);
+  EXPECT_EQ(d.leadingByteOffset, 16u);
+  EXPECT_EQ(d.strideByteOffset, 1024u);
+  EXPECT_EQ(d.baseOffset, 0u);
+  EXPECT_EQ(d.swizzle, Swizzle::B128);
+  // Every field at its maximum; the reserved bits (14-15, 30-31, 46-48,
+  // 52-61) set too, and ignored.
+  uint64_t reserved = 0xC000ull | 0xC0000000ull | 0x7ull << 46 | 0x3FFull << 52;
+  d = decodeWgmmaDescriptor(descriptorBits(0x3FFF0, 0x3FFF0, 0x3FFF0, 7, 3) |
+                            reserved);
+  EXPECT_EQ(d.startAddress, 0x3FFF0u);
+  EXPECT_EQ(d.leadingByteOffset, 0x3FFF0u);
+  EXPECT_EQ(d.strideByteOffset, 0x3FFF0u);
+  EXPECT_EQ(d.baseOffset, 7u);
+  EXPECT_EQ(d.swizzle, Swizzle::B32);
+  EXPECT_EQ(decodeWgmmaDescriptor(descriptorBits(0, 0, 0, 0, 0)).swizzle,
+            Swizzle::None);
+  EXPECT_EQ(decodeWgmmaDescriptor(descriptorBits(0, 0, 0, 0, 2)).swizzle,
+            Swizzle::B64);
+}
+
+// Descriptors CUTLASS built field by field through GmmaDescriptor's
+// bitfield union: the union's positions and ours agree.
+TEST(WgmmaDescriptorTest, CutlassBitfields) {
+  std::ifstream in = openGolden("wgmma-layouts.txt");
+  std::string line;
+  int checked = 0;
+  while (std::getline(in, line)) {
+    std::istringstream row(line);
+    std::string tag;
+    row >> tag;
+    if (tag != "bitfield")
+      continue;
+    uint32_t start, lbo, sbo, base, layout;
+    uint64_t bits;
+    row >> std::hex >> start >> lbo >> sbo >> base >> layout >> bits;
+    EXPECT_EQ(bits,
+              descriptorBits(start << 4, lbo << 4, sbo << 4, base, layout))
+        << line;
+    WgmmaDescriptor d = decodeWgmmaDescriptor(bits);
+    EXPECT_EQ(d.startAddress, start << 4) << line;
+    EXPECT_EQ(d.leadingByteOffset, lbo << 4) << line;
+    EXPECT_EQ(d.strideByteOffset, sbo << 4) << line;
+    EXPECT_EQ(d.baseOffset, base) << line;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 8);
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma operand addresses (PTX ISA 9.7.15.5.1.2.1.3, "Canonical Layouts")
+//===----------------------------------------------------------------------===//
+
+// The ISA's examples give each "exact layout" and its LBO and SBO; the
+// offsets below evaluate the exact layout (in elements) at one coordinate.
+TEST(WgmmaAddressTest, IsaExamples) {
+  // K-major, no swizzle, tf32 (Figure 166): ((8,2),(4,4)):((4,32),(1,64)),
+  // LBO = 64*4, SBO = 32*4. (mn 9, k 13) = ((1,1),(1,3)):
+  // 4 + 32 + 1 + 192 = 229 elements = 916 bytes.
+  EXPECT_EQ(wgmmaElementAddress(descriptor(0, 256, 128, Swizzle::None), false,
+                                4, 9, 13),
+            916u);
+  // K-major, 32B, tf32 (Figure 167), for the 8 k one wgmma reads:
+  // ((8,2),(4,2)):((8,64),(1,4)), SBO = 64*4. (mn 12, k 5) = ((4,1),(1,1)):
+  // 32 + 64 + 1 + 4 = 101 elements = 404 = 0x194: line bit 7 is 1, so
+  // chunk bit 4 flips: 0x184 = 388.
+  EXPECT_EQ(wgmmaElementAddress(descriptor(0, 16, 256, Swizzle::B32), false, 4,
+                                12, 5),
+            388u);
+  // MN-major, no swizzle, bf16 (Figure 168): ((8,1,2),(8,2)):
+  // ((1,8,64),(8,128)), LBO = 128*2, SBO = 64*2. (mn 9, k 10) =
+  // ((1,0,1),(2,1)): 1 + 64 + 16 + 128 = 209 elements = 418 bytes.
+  EXPECT_EQ(wgmmaElementAddress(descriptor(0, 256, 128, Swizzle::None), true, 2,
+                                9, 10),
+            418u);
+  // MN-major, 32B, bf16 (Figure 169): ((8,2,2),(8,2)):((1,8,128),(16,256)),
+  // LBO = 128*2, SBO = 256*2. (mn 27, k 9) = ((3,1,1),(1,1)):
+  // 3 + 8 + 128 + 16 + 256 = 411 elements = 822 = 0x336, line 6: bit 7 is
+  // 0, no flip.
+  EXPECT_EQ(wgmmaElementAddress(descriptor(0, 256, 512, Swizzle::B32), true, 2,
+                                27, 9),
+            822u);
+  // (mn 10, k 1) = ((2,1,0),(1,0)): 2 + 8 + 16 = 26 elements = 52 = 0x34,
+  // line 0: 52. (mn 2, k 8) = ((2,0,0),(0,1)): 2 + 256 = 258 elements =
+  // 516 = 0x204, line 4: even, 516.
+  EXPECT_EQ(wgmmaElementAddress(descriptor(0, 256, 512, Swizzle::B32), true, 2,
+                                10, 1),
+            52u);
+  // MN-major, 64B, bf16 (Figure 170): ((8,4,2),(8,2)):((1,8,256),(32,512)),
+  // LBO = 256*2, SBO = 512*2. (mn 45, k 11) = ((5,1,1),(3,1)):
+  // 5 + 8 + 256 + 96 + 512 = 877 elements = 1754 = 0x6da: line (bits 8-7)
+  // = 0b01, chunk (bits 5-4) = 0b01, 1 ^ 1 = 0: 0x6ca = 1738.
+  EXPECT_EQ(wgmmaElementAddress(descriptor(0, 512, 1024, Swizzle::B64), true, 2,
+                                45, 11),
+            1738u);
+}
+
+// fa4's common case, worked out from the canonical layout: a 64 x 64 bf16
+// K-major tile at 0x2c00 with 128B swizzling, rows 128 bytes apart, SBO =
+// 1024 (8 rows), LBO unused; k-block 1 starts at 0x2c00 + 32.
+TEST(WgmmaAddressTest, KMajorSw128KBlock) {
+  WgmmaDescriptor d = descriptor(0x2c20, 16, 1024, Swizzle::B128);
+  // (mn 0, k 0): 0x2c20, line 0: unchanged.
+  EXPECT_EQ(wgmmaElementAddress(d, false, 2, 0, 0), 0x2c20u);
+  // (mn 1, k 0): 0x2c20 + 128 = 0x2ca0, line 1, chunk 2 -> 3: 0x2cb0.
+  EXPECT_EQ(wgmmaElementAddress(d, false, 2, 1, 0), 0x2cb0u);
+  // (mn 13, k 9): 0x2c20 + 1024 + 5*128 + 16 + 2 = 0x32b2, line 5,
+  // chunk 3 -> 3 ^ 5 = 6: 0x32e2.
+  EXPECT_EQ(wgmmaElementAddress(d, false, 2, 13, 9), 0x32e2u);
+  // LBO is not read: another value changes nothing.
+  d.leadingByteOffset = 0x1230;
+  EXPECT_EQ(wgmmaElementAddress(d, false, 2, 13, 9), 0x32e2u);
+}
+
+// The base offset names the 128-byte line of the repeat at which the
+// pattern's row 0 lies (9.7.15.5.1.2.2: base offset = (pattern start addr
+// >> 7) & 7). A tile whose pattern starts at 0x2c00 + 3*128 = 0x2d80 is
+// read with base offset 3 as the same tile at 0x2c00 with base offset 0
+// is, shifted by 0x180.
+TEST(WgmmaAddressTest, BaseOffsetShiftsThePattern) {
+  WgmmaDescriptor aligned = descriptor(0x2c00, 16, 1024, Swizzle::B128);
+  WgmmaDescriptor shifted = descriptor(0x2d80, 16, 1024, Swizzle::B128, 3);
+  for (int mn = 0; mn < 64; ++mn)
+    for (int k = 0; k < 16; ++k)
+      EXPECT_EQ(wgmmaElementAddress(shifted, false, 2, mn, k),
+                wgmmaElementAddress(aligned, false, 2, mn, k) + 0x180);
+  // (mn 0, k 8) at 0x2d90 is line 3 of the absolute repeat but row 0 of
+  // the pattern: chunk 1 stays.
+  EXPECT_EQ(wgmmaElementAddress(shifted, false, 2, 0, 8), 0x2d90u);
+}
+
+namespace {
+
+/// One slice of the CUTLASS golden file.
+struct Slice {
+  std::string header;
+  bool mnMajor = false;
+  int bytes = 0;
+  Swizzle swizzle = Swizzle::None;
+  std::string order;
+  int mn = 0, kTile = 0, kBlock = 0;
+  uint64_t bits = 0;
+  uint32_t fields[5] = {};
+  /// Chunk lines: K-major, per mn the chunks along k; MN-major, per k the
+  /// chunks along mn.
+  std::vector<std::vector<uint32_t>> chunks;
+
+  int instK() const { return 32 / bytes; }
+  /// CUTLASS's address of element (mn, k) of the slice.
+  uint32_t address(int m, int k) const {
+    int perChunk = 16 / bytes;
+    if (mnMajor)
+      return chunks[k][m / perChunk] + (m % perChunk) * bytes;
+    return chunks[m][k / perChunk] + (k % perChunk) * bytes;
+  }
+};
+
+std::vector<Slice> readSlices() {
+  std::ifstream in = openGolden("wgmma-layouts.txt");
+  std::vector<Slice> slices;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::istringstream row(line);
+    if (line.compare(0, 6, "slice ") == 0) {
+      Slice s;
+      s.header = line;
+      std::string tag, major, swizzle;
+      row >> tag >> major >> s.bytes >> swizzle >> s.order >> s.mn >> s.kTile >>
+          s.kBlock >> std::hex >> s.bits;
+      for (uint32_t &field : s.fields)
+        row >> field;
+      s.mnMajor = major == "MN";
+      s.swizzle = swizzleNamed(swizzle);
+      slices.push_back(s);
+      continue;
+    }
+    if (slices.empty())
+      continue; // bitfield rows
+    int index;
+    row >> index;
+    std::vector<uint32_t> chunk;
+    uint32_t address;
+    while (row >> std::hex >> address)
+      chunk.push_back(address);
+    slices.back().chunks.push_back(chunk);
+  }
+  return slices;
+}
+
+} // namespace
+
+// Every k-block of every tile CUTLASS builds for wgmma: decode its
+// descriptor, compare the fields with CUTLASS's bitfield, and compare the
+// address of every element with CUTLASS's layout.
+TEST(WgmmaAddressTest, CutlassGoldens) {
+  std::vector<Slice> slices = readSlices();
+  ASSERT_GT(slices.size(), 900u);
+  long elements = 0, wrong = 0;
+  for (const Slice &s : slices) {
+    WgmmaDescriptor d = decodeWgmmaDescriptor(s.bits);
+    EXPECT_EQ(d.startAddress, s.fields[0] << 4) << s.header;
+    EXPECT_EQ(d.leadingByteOffset, s.fields[1] << 4) << s.header;
+    EXPECT_EQ(d.strideByteOffset, s.fields[2] << 4) << s.header;
+    EXPECT_EQ(d.baseOffset, s.fields[3]) << s.header;
+    EXPECT_EQ(d.swizzle, s.swizzle) << s.header;
+    ASSERT_EQ(s.chunks.size(), size_t(s.mnMajor ? s.instK() : s.mn))
+        << s.header;
+    for (int m = 0; m < s.mn; ++m)
+      for (int k = 0; k < s.instK(); ++k) {
+        ++elements;
+        uint32_t expected = s.address(m, k);
+        uint32_t actual = wgmmaElementAddress(d, s.mnMajor, s.bytes, m, k);
+        if (actual != expected && ++wrong <= 20)
+          ADD_FAILURE() << s.header << ": (mn " << m << ", k " << k
+                        << ") CUTLASS 0x" << std::hex << expected << ", ours 0x"
+                        << actual;
+      }
+  }
+  EXPECT_EQ(wrong, 0);
+  RecordProperty("golden_elements", std::to_string(elements));
+  std::printf("[ CUTLASS  ] %zu slices, %ld elements, %ld wrong\n",
+              slices.size(), elements, wrong);
+}
+
+//===----------------------------------------------------------------------===//
+// TMA tile boxes (PTX ISA 5.5.3 "Tensor Tiled Mode", 5.5.7)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+TensorMap tileMap(uint32_t elementBytes, std::array<uint16_t, 5> box,
+                  uint32_t rank, Swizzle swizzle) {
+  TensorMap map;
+  map.rank = rank;
+  map.elementBytes = elementBytes;
+  map.boxDim = box;
+  map.elementStrides = {1, 1, 1, 1, 1};
+  map.swizzle = swizzle;
+  return map;
+}
+
+} // namespace
+
+TEST(TileTest, PacksInnermostFirst) {
+  // A 4-D box (8, 3, 2, 5) of 4-byte elements, no swizzle: element
+  // (1, 2, 1, 4) is at ((4*2 + 1)*3 + 2)*8 + 1 = 233 elements = 932 bytes.
+  TensorMap map = tileMap(4, {8, 3, 2, 5, 1}, 4, Swizzle::None);
+  EXPECT_EQ(tileElementOffset(map, {1, 2, 1, 4, 0}, 0x400), 932u);
+}
+
+TEST(TileTest, TraversalStrides) {
+  // boxDim (16, 7), elementStrides (ignored, 3): ceil(7/3) = 3 rows of 16
+  // bf16. Loaded row 2 (global row 6) starts at 2 * 32 bytes.
+  TensorMap map = tileMap(2, {16, 7, 1, 1, 1}, 2, Swizzle::None);
+  map.elementStrides = {4, 3, 1, 1, 1};
+  EXPECT_EQ(tileElementOffset(map, {5, 2, 0, 0, 0}, 0), 2 * 32u + 10);
+}
+
+TEST(TileTest, Sw128RowsOf128Bytes) {
+  // fa4's box: 64 bf16 innermost (128 bytes), 128 rows, 1, 1, at an
+  // aligned 0x8000. Element (k 9, row 13): offset 13*128 + 18 = 1682 =
+  // 0x692; line 5 (13 % 8), chunk 1 -> 4: 0x6c2.
+  TensorMap map = tileMap(2, {64, 128, 1, 1, 1}, 4, Swizzle::B128);
+  EXPECT_EQ(tileElementOffset(map, {9, 13, 0, 0, 0}, 0x8000), 0x6c2u);
+}
+
+// A box whose inner dimension is the swizzle span is the GMMA atom's
+// layout tiled over rows: for K-major tiles with KTILE * BYTES = span, box
+// (KTILE, MN) element (k, mn) is where CUTLASS puts (mn, k); for MN-major
+// tiles with MN * BYTES = span, box (MN, KTILE) element (mn, k) is.
+TEST(TileTest, CutlassGoldens) {
+  std::vector<Slice> slices = readSlices();
+  long checked = 0, wrong = 0;
+  for (const Slice &s : slices) {
+    int span = swizzleSpanBytes(s.swizzle);
+    int inner = s.mnMajor ? s.mn : s.kTile;
+    if (s.swizzle == Swizzle::None || inner * s.bytes != span)
+      continue;
+    const uint32_t tileStart = 0x2c00; // the generator's tile address
+    uint32_t outer = s.mnMajor ? s.kTile : s.mn;
+    TensorMap map = tileMap(
+        s.bytes, {uint16_t(inner), uint16_t(outer), 1, 1, 1}, 2, s.swizzle);
+    for (int m = 0; m < s.mn; ++m)
+      for (int kk = 0; kk < s.instK(); ++kk) {
+        uint32_t k = s.kBlock * s.instK() + kk;
+        std::array<uint32_t, 5> index =
+            s.mnMajor ? std::array<uint32_t, 5>{uint32_t(m), k, 0, 0, 0}
+                      : std::array<uint32_t, 5>{k, uint32_t(m), 0, 0, 0};
+        ++checked;
+        uint32_t expected = s.address(m, kk) - tileStart;
+        uint32_t actual = tileElementOffset(map, index, tileStart);
+        if (actual != expected && ++wrong <= 20)
+          ADD_FAILURE() << s.header << ": (mn " << m << ", k " << k
+                        << ") CUTLASS 0x" << std::hex << expected << ", ours 0x"
+                        << actual;
+      }
+  }
+  EXPECT_GT(checked, 100000);
+  EXPECT_EQ(wrong, 0);
+  std::printf("[ CUTLASS  ] %ld TMA box elements, %ld wrong\n", checked, wrong);
+}
