@@ -141,23 +141,31 @@ uint32_t tileElementOffset(const TensorMap &map,
                            uint32_t smemStart) {
   // PTX ISA 5.5.3, "Tensor Tiled Mode" (bounding box and traversal stride),
   // and cuTensorMapEncodeTiled (cuda.h): the box lands in shared memory
-  // packed, innermost dimension first, with ceil(boxDim[i] /
-  // elementStrides[i]) elements along dimension i > 0; dimension 0 has no
-  // traversal stride without interleave. `index` counts the elements the
-  // traversal loads, not global coordinates.
-  uint32_t offset = 0;
-  uint32_t pitch = map.elementBytes;
-  for (uint32_t i = 0; i < map.rank; ++i) {
-    uint32_t step =
-        i == 0 || map.elementStrides[i] == 0 ? 1 : map.elementStrides[i];
+  // innermost dimension first, with ceil(boxDim[i] / elementStrides[i])
+  // elements along dimension i > 0; dimension 0 has no traversal stride
+  // without interleave. `index` counts the elements the traversal loads,
+  // not global coordinates. With a swizzle, each innermost row takes a
+  // whole span even when narrower (cuda.h only bounds it by the span): the
+  // ISA's patterns are of span-wide rows, and an H200 put a 64-byte row of
+  // a 128B-swizzled box 128 bytes after the previous one
+  // (goldens/hw-layouts.txt).
+  uint32_t rowBytes = map.boxDim[0] * map.elementBytes;
+  if (map.swizzle != Swizzle::None)
+    rowBytes = swizzleSpanBytes(map.swizzle);
+  assert(index[0] < map.boxDim[0] && "index outside the box");
+  uint32_t offset = index[0] * map.elementBytes;
+  uint32_t pitch = rowBytes;
+  for (uint32_t i = 1; i < map.rank; ++i) {
+    uint32_t step = map.elementStrides[i] == 0 ? 1 : map.elementStrides[i];
     uint32_t extent = (map.boxDim[i] + step - 1) / step;
     assert(index[i] < extent && "index outside the box");
     offset += index[i] * pitch;
     pitch *= extent;
   }
-  // 5.5.7, "Swizzling Modes": the pattern is one of the shared address, its
-  // repeat 256, 512 or 1024 bytes; a destination off that boundary starts
-  // at line (dstMem / 128) % (span / 16) of it (the "swizzle base offset").
+  // 5.5.7, "Swizzling Modes": the pattern is one of the shared address,
+  // repeating every 256, 512 or 1024 bytes; a destination off that boundary
+  // starts at line (dstMem / 128) % (span / 16) of it (the "swizzle base
+  // offset"), which an H200 confirmed.
   uint32_t address = smemStart + offset;
   return swizzleAddress(address, map.swizzle) - smemStart;
 }

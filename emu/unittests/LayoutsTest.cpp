@@ -412,3 +412,136 @@ TEST(TileTest, CutlassGoldens) {
   EXPECT_EQ(wrong, 0);
   std::printf("[ CUTLASS  ] %ld TMA box elements, %ld wrong\n", checked, wrong);
 }
+
+//===----------------------------------------------------------------------===//
+// What an H200 did (goldens/hw-layouts.txt, gen-hw-goldens.cu)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// One record of the hardware golden file: its header line, split, and the
+/// lines under it, split (hex values; "x" where nothing was found).
+struct HwRecord {
+  std::string header;
+  std::vector<std::string> fields;
+  std::vector<std::vector<std::string>> rows;
+};
+
+std::vector<HwRecord> readHwRecords(int *failedCases) {
+  std::ifstream in = openGolden("hw-layouts.txt");
+  std::vector<HwRecord> records;
+  std::string line;
+  *failedCases = 0;
+  while (std::getline(in, line)) {
+    if (line.compare(0, 7, "# case ") == 0)
+      ++*failedCases;
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::istringstream row(line);
+    std::vector<std::string> words;
+    for (std::string word; row >> word;)
+      words.push_back(word);
+    if (words[0] == "tma" || words[0] == "wgmma") {
+      records.push_back({line, words, {}});
+      continue;
+    }
+    if (records.empty()) {
+      ADD_FAILURE() << "a row before any record: " << line;
+      continue;
+    }
+    words.erase(words.begin()); // the row's index
+    records.back().rows.push_back(words);
+  }
+  return records;
+}
+
+uint32_t hex(const std::string &word) { return std::stoul(word, nullptr, 16); }
+
+} // namespace
+
+// Each tile load's box: where each loaded element landed, from the
+// destination, against tileElementOffset.
+TEST(HardwareTest, TmaTiles) {
+  int failedCases;
+  std::vector<HwRecord> records = readHwRecords(&failedCases);
+  EXPECT_EQ(failedCases, 0);
+  long checked = 0, wrong = 0, tiles = 0;
+  for (const HwRecord &r : records) {
+    if (r.fields[0] != "tma")
+      continue;
+    ++tiles;
+    // tma SWIZZLE BYTES RANK BOX0..4 STRIDE0..4 DST
+    TensorMap map;
+    int swizzleBytes = std::stoi(r.fields[1]);
+    map.swizzle = swizzleBytes == 0 ? Swizzle::None
+                                    : swizzleNamed(r.fields[1]);
+    map.elementBytes = std::stoul(r.fields[2]);
+    map.rank = std::stoul(r.fields[3]);
+    std::array<uint32_t, 5> loaded;
+    for (int i = 0; i < 5; ++i) {
+      map.boxDim[i] = std::stoul(r.fields[4 + i]);
+      map.elementStrides[i] = std::stoul(r.fields[9 + i]);
+      loaded[i] = i == 0 ? map.boxDim[0]
+                         : (map.boxDim[i] + map.elementStrides[i] - 1) /
+                               map.elementStrides[i];
+    }
+    uint32_t dst = hex(r.fields[14]);
+    for (size_t row = 0; row < r.rows.size(); ++row) {
+      ASSERT_EQ(r.rows[row].size(), loaded[0]) << r.header;
+      std::array<uint32_t, 5> index{};
+      uint32_t rest = row;
+      for (uint32_t d = 1; d < map.rank; ++d) {
+        index[d] = rest % loaded[d];
+        rest /= loaded[d];
+      }
+      for (uint32_t i0 = 0; i0 < loaded[0]; ++i0) {
+        index[0] = i0;
+        ++checked;
+        const std::string &seen = r.rows[row][i0];
+        uint32_t ours = tileElementOffset(map, index, dst);
+        if ((seen == "x" || hex(seen) != ours) && ++wrong <= 20)
+          ADD_FAILURE() << r.header << ": row " << row << ", element " << i0
+                        << ": the H200 put it at " << seen << ", ours 0x"
+                        << std::hex << ours;
+      }
+    }
+  }
+  EXPECT_GE(tiles, 25);
+  EXPECT_EQ(wrong, 0);
+  std::printf("[ H200     ] %ld TMA tiles, %ld elements, %ld wrong\n", tiles,
+              checked, wrong);
+}
+
+// Each wgmma operand descriptor: the address wgmma read for each element
+// (mn, k) of an m64n128k16 f16 operand, against wgmmaElementAddress.
+TEST(HardwareTest, WgmmaOperands) {
+  int failedCases;
+  std::vector<HwRecord> records = readHwRecords(&failedCases);
+  long checked = 0, wrong = 0, operands = 0;
+  for (const HwRecord &r : records) {
+    if (r.fields[0] != "wgmma")
+      continue;
+    ++operands;
+    // wgmma OPERAND MAJOR DESC
+    bool mnMajor = r.fields[2] == "MN";
+    WgmmaDescriptor d =
+        decodeWgmmaDescriptor(std::stoull(r.fields[3], nullptr, 16));
+    ASSERT_EQ(r.rows.size(), r.fields[1] == "A" ? 64u : 128u) << r.header;
+    for (int mn = 0; mn < int(r.rows.size()); ++mn) {
+      ASSERT_EQ(r.rows[mn].size(), 16u) << r.header;
+      for (int k = 0; k < 16; ++k) {
+        ++checked;
+        const std::string &seen = r.rows[mn][k];
+        uint32_t ours = wgmmaElementAddress(d, mnMajor, 2, mn, k);
+        if ((seen == "x" || hex(seen) != ours) && ++wrong <= 20)
+          ADD_FAILURE() << r.header << ": (mn " << mn << ", k " << k
+                        << ") the H200 read " << seen << ", ours 0x"
+                        << std::hex << ours;
+      }
+    }
+  }
+  EXPECT_GE(operands, 28);
+  EXPECT_EQ(wrong, 0);
+  std::printf("[ H200     ] %ld wgmma operands, %ld elements, %ld wrong\n",
+              operands, checked, wrong);
+}

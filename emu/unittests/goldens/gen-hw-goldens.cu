@@ -180,7 +180,11 @@ void runTma(std::FILE *out, const TmaCase &c) {
                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
               "cuTensorMapEncodeTiled");
   uint32_t bytes = count * c.elementBytes;
-  uint32_t dumpBytes = c.dstOffset + 2 * bytes + 1024;
+  // Room for rows padded to the swizzle span, and as much again.
+  uint32_t rowBytes = loaded[0] * c.elementBytes;
+  if (c.swizzleBytes > int(rowBytes))
+    rowBytes = c.swizzleBytes;
+  uint32_t dumpBytes = c.dstOffset + 2 * (count / loaded[0]) * rowBytes + 1024;
   uint8_t *dump;
   uint32_t *dst;
   check(cudaMalloc(&dump, dumpBytes), "cudaMalloc");
@@ -510,6 +514,9 @@ const TmaCase kTmaCases[] = {
     {64, 2, 2, {16, 16, 1, 1, 1}, {1, 1, 1, 1, 1}, 0},
     {64, 2, 2, {8, 16, 1, 1, 1}, {1, 1, 1, 1, 1}, 128},
     {32, 2, 2, {8, 16, 1, 1, 1}, {1, 1, 1, 1, 1}, 0},
+    {128, 2, 2, {8, 16, 1, 1, 1}, {1, 1, 1, 1, 1}, 128},
+    {32, 4, 2, {4, 16, 1, 1, 1}, {1, 1, 1, 1, 1}, 0},
+    {64, 2, 3, {16, 6, 2, 1, 1}, {1, 3, 1, 1, 1}, 128},
     // No swizzle, an inner dimension of 48 bytes.
     {0, 2, 2, {24, 5, 1, 1, 1}, {1, 1, 1, 1, 1}, 0},
     // Ranks 3 and 4 (fa4's box: 64 innermost, then rows, 1, 1), traversal
@@ -559,6 +566,7 @@ const WgmmaCase kWgmmaCases[] = {
     {true, false, 2, 32, 16, 512, 0},
     {true, true, 1, 0, 0x3ff0, 1024, 0},
     {true, true, 3, 0, 256, 1024, 0},
+    {true, true, 2, 0, 512, 1024, 0},
     {true, true, 0, 0, 1024, 128, 0},
 };
 
