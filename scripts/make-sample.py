@@ -22,6 +22,8 @@ spec.loader.exec_module(matrix)
 
 # (name, dqk, dv, hq, hkv, mask, dtype, static sq or "?", compile flags,
 #  runs as (b, sq, skv)).
+# Imported by scripts/emu-compare.py, which runs the same kernels on fa4-emu
+# and the H200.
 SAMPLE = [
     ("s_d128_h6x3_none", 128, 128, 6, 3, "none", "bf16", "?", [],
      # the looped twin (Skv <= 4096), then the kernel in pairs past it
@@ -58,14 +60,18 @@ def main():
     parser.add_argument("--compiler", default="build/bin/fa4-compile")
     parser.add_argument("--out", default="artifacts")
     parser.add_argument("--keep-ptx", action="store_true")
+    parser.add_argument("--ptx", action="store_true",
+                        help="PTX only (--ptxas=none): for fa4-emu, and the "
+                        "H200 JIT-compiles the same files")
     args = parser.parse_args()
+    ptx_flags = ["--ptxas=none"] if args.ptx else []
     lines = []
     for name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs in SAMPLE:
         with tempfile.NamedTemporaryFile("w", suffix=".mlir",
                                          delete=False) as f:
             f.write(matrix.function(name, dqk, dv, hq, hkv, mask, dtype, sq))
         subprocess.run([args.compiler, f.name, "--chip=sm_90a", "-o",
-                        args.out, "--quiet", *flags], check=True,
+                        args.out, "--quiet", *flags, *ptx_flags], check=True,
                        stdout=subprocess.DEVNULL)
         os.unlink(f.name)
         directory = matrix.artifact_dir(args.out, name, "sm_90a")

@@ -236,7 +236,18 @@ struct Tile {
   TensorMap map;
   std::array<int64_t, 5> coords{};
   uint64_t elements = 1;
+  /// What complete_tx counts: the box's own bytes.
   uint32_t bytes() const { return uint32_t(elements * map.elementBytes); }
+  /// What it occupies in shared memory: with a swizzle, each innermost row
+  /// takes a whole span even when narrower (measured on the H200,
+  /// emu/unittests/goldens/hw-layouts.txt).
+  uint32_t footprint() const {
+    uint32_t row = uint32_t(map.boxDim[0]) * map.elementBytes;
+    uint32_t span = uint32_t(swizzleSpanBytes(map.swizzle));
+    if (map.swizzle == Swizzle::None || row >= span)
+      return bytes();
+    return uint32_t(elements / map.boxDim[0]) * span;
+  }
 };
 
 Tile tileOf(Cta &cta, Warp &warp, const Instruction &inst, int lane,
@@ -299,14 +310,14 @@ void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
   } else {
     targets.push_back(&own);
   }
-  uint32_t bytes = tile.bytes();
+  uint32_t bytes = tile.bytes(), footprint = tile.footprint();
   for (Cta *target : targets) {
-    if (uint64_t(dstOffset) + bytes > target->smem.size())
+    if (uint64_t(dstOffset) + footprint > target->smem.size())
       fail(cta, warp, inst, 1u << lane, "TMA box past shared memory");
     if (!target->mbarriers.count(barrierOffset))
       fail(cta, warp, inst, 1u << lane,
            "TMA completes on an mbarrier that is not initialized");
-    for (uint32_t i = 0; i < bytes; ++i)
+    for (uint32_t i = 0; i < footprint; ++i)
       if (target->asyncWritesPending[dstOffset + i]++)
         fail(cta, warp, inst, 1u << lane,
              "TMA load into shared bytes another TMA load has not yet "
@@ -334,7 +345,7 @@ void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
         else
           std::memset(to, 0, tile.map.elementBytes);
       });
-      for (uint32_t i = 0; i < bytes; ++i)
+      for (uint32_t i = 0; i < footprint; ++i)
         --target->asyncWritesPending[dstOffset + i];
       completeTx(target->mbarriers.at(barrierOffset), bytes);
     }
@@ -347,7 +358,7 @@ void tmaStore(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
   uint32_t srcOffset;
   Cta &source =
       sharedTarget(cta, addressOf(warp, lane, op(inst, 1)), srcOffset);
-  uint32_t bytes = tile.bytes();
+  uint32_t bytes = tile.footprint();
   if (uint64_t(srcOffset) + bytes > source.smem.size())
     fail(cta, warp, inst, 1u << lane, "TMA store box past shared memory");
   for (uint32_t i = 0; i < bytes; ++i)

@@ -1,8 +1,9 @@
 //===- Layouts.cpp - Shared-memory layouts the async units read -----------===//
 //
-// Each rule names the PTX ISA section (ISA 9.0 numbering) it comes from.
-// The tests (emu/unittests/LayoutsTest.cpp) check them against CUTLASS's
-// GMMA layouts and against what an H200 did.
+// Each rule names the PTX ISA section it comes from (the numbering of the
+// ISA that ships with CUDA 13). The tests (emu/unittests/LayoutsTest.cpp)
+// check them against CUTLASS's GMMA layouts and against what an H200 did
+// where the ISA leaves a point open.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,9 +33,11 @@ int swizzleBits(Swizzle swizzle) {
 /// `address` swizzled with the pattern's row 0 at the 128-byte line
 /// `baseOffset` of the repeat instead of line 0. PTX ISA 9.7.15.5.1.2.2,
 /// "Matrix Descriptor Format": base offset = (pattern start addr >> 7) & 7
-/// for a pattern that does not start at a repeat boundary. Shifting the
-/// address down by those lines only changes bits 7 and up, so the 16-byte
-/// chunk bits come out right and the shift is undone after the XOR.
+/// for a pattern that does not start at a repeat boundary, so the row of
+/// the pattern is the address's line minus the base offset (as an H200
+/// read it). Shifting the address down by those lines only changes bits 7
+/// and up, so the 16-byte chunk bits come out right and the shift is
+/// undone after the XOR.
 uint32_t swizzleFromBase(uint32_t address, Swizzle swizzle,
                          uint32_t baseOffset) {
   uint32_t shift = baseOffset * 128;
@@ -139,16 +142,16 @@ uint32_t wgmmaElementAddress(const WgmmaDescriptor &descriptor, bool mnMajor,
 uint32_t tileElementOffset(const TensorMap &map,
                            const std::array<uint32_t, 5> &index,
                            uint32_t smemStart) {
-  // PTX ISA 5.5.3, "Tensor Tiled Mode" (bounding box and traversal stride),
-  // and cuTensorMapEncodeTiled (cuda.h): the box lands in shared memory
-  // innermost dimension first, with ceil(boxDim[i] / elementStrides[i])
-  // elements along dimension i > 0; dimension 0 has no traversal stride
-  // without interleave. `index` counts the elements the traversal loads,
-  // not global coordinates. With a swizzle, each innermost row takes a
-  // whole span even when narrower (cuda.h only bounds it by the span): the
-  // ISA's patterns are of span-wide rows, and an H200 put a 64-byte row of
-  // a 128B-swizzled box 128 bytes after the previous one
-  // (goldens/hw-layouts.txt).
+  // PTX ISA 5.5.3, "Tiled Mode" (5.5.3.1 "Bounding Box", 5.5.3.2
+  // "Traversal-Stride"), and cuTensorMapEncodeTiled (cuda.h): the box lands
+  // in shared memory innermost dimension first, with ceil(boxDim[i] /
+  // elementStrides[i]) elements along dimension i > 0; dimension 0 has no
+  // traversal stride without interleave. `index` counts the elements the
+  // traversal loads, not global coordinates. With a swizzle, each
+  // innermost row takes a whole span even when narrower: the ISA is silent
+  // (cuda.h only bounds the row by the span), and an H200 put each 16- to
+  // 64-byte row of 32B-, 64B- and 128B-swizzled boxes a span after the
+  // previous one (goldens/hw-layouts.txt).
   uint32_t rowBytes = map.boxDim[0] * map.elementBytes;
   if (map.swizzle != Swizzle::None)
     rowBytes = swizzleSpanBytes(map.swizzle);
@@ -165,7 +168,7 @@ uint32_t tileElementOffset(const TensorMap &map,
   // 5.5.7, "Swizzling Modes": the pattern is one of the shared address,
   // repeating every 256, 512 or 1024 bytes; a destination off that boundary
   // starts at line (dstMem / 128) % (span / 16) of it (the "swizzle base
-  // offset"), which an H200 confirmed.
+  // offset"), as an H200 confirmed for destinations 128 to 640 bytes off.
   uint32_t address = smemStart + offset;
   return swizzleAddress(address, map.swizzle) - smemStart;
 }

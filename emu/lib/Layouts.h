@@ -1,9 +1,10 @@
-//===- Layouts.h - Shared-memory layouts the async units read ----*- C++ -*-===//
+//===- Layouts.h - Shared-memory layouts the async units read ---*- C++ -*-===//
 //
 // fa4-emu's own reading of the PTX ISA's descriptor formats and layouts,
 // written from the ISA (each rule cites its section), never from fa4's
-// encoders (lib/Target/NVIDIA), and checked against CUTLASS's headers in
-// emu/unittests/LayoutsTest.cpp:
+// encoders (lib/Target/NVIDIA), and checked in emu/unittests/LayoutsTest.cpp
+// against CUTLASS's GMMA layouts and against what an H200 did (where the ISA
+// leaves a point open: boxes narrower than the swizzle span, base offsets):
 // - the shared-memory swizzle modes (TMA and wgmma share them),
 // - the wgmma matrix descriptor (sm_90a) and the address of an operand
 //   element it describes,
@@ -28,30 +29,35 @@ int swizzleSpanBytes(Swizzle swizzle);
 
 /// The shared-memory byte address at which a swizzled layout puts the byte
 /// that an unswizzled one puts at `address` (an address in the CTA's shared
-/// window, whose swizzle pattern repeats every 8 rows: 256, 512 or 1024
-/// bytes). PTX ISA, "Tensor Memory Accelerator: swizzling modes" and
-/// "Shared memory matrix layout" (wgmma): the 16-byte chunk index, bits
-/// [4, 4 + log2(span / 16)), is XORed with the row index within the
-/// repeat, bits [7, 7 + the same count).
+/// window: the pattern is one of the absolute address, repeating every 256,
+/// 512 or 1024 bytes). PTX ISA 5.5.7, "Swizzling Modes", and 9.7.15.5.1.2,
+/// "Shared Memory Matrix Layout" (wgmma): the 16-byte chunk index, bits
+/// [4, 4 + n) with n = log2(span / 16), is XORed with the 128-byte line
+/// index, bits [7, 7 + n) (lines of 128 bytes whatever the span:
+/// Swizzle<n,4,3>).
 uint32_t swizzleAddress(uint32_t address, Swizzle swizzle);
 
-/// The wgmma matrix descriptor (PTX ISA, "Matrix Descriptor Format" for
-/// wgmma, sm_90a): 64 bits.
+/// The wgmma matrix descriptor (PTX ISA 9.7.15.5.1.2.2, "Matrix Descriptor
+/// Format", sm_90a): 64 bits.
 struct WgmmaDescriptor {
-  uint32_t startAddress;     // bytes (the field holds address >> 4)
-  uint32_t leadingByteOffset; // bytes (field << 4)
-  uint32_t strideByteOffset;  // bytes (field << 4)
-  uint32_t baseOffset;        // bits 49-51
+  uint32_t startAddress;      // bytes (bits 0-13 hold address >> 4)
+  uint32_t leadingByteOffset; // bytes (bits 16-29 hold it >> 4)
+  uint32_t strideByteOffset;  // bytes (bits 32-45 hold it >> 4)
+  uint32_t baseOffset;        // bits 49-51: the pattern's first 128B line
   Swizzle swizzle;            // bits 62-63: 0 none, 1 128B, 2 64B, 3 32B
 };
 WgmmaDescriptor decodeWgmmaDescriptor(uint64_t bits);
 
 /// The shared-memory byte address of element (mn, k) of a wgmma operand
 /// (A: mn = row m; B: mn = column n) that `descriptor` describes, for
-/// elements of `elementBytes`, K-major (`mnMajor` false: consecutive k
-/// adjacent) or MN-major (transposed). PTX ISA, "Shared Memory Matrix
-/// Layout" (wgmma): the canonical layouts in units of T = 16 bytes /
-/// elementBytes elements, then the swizzle of the address.
+/// elements of `elementBytes` (1, 2 or 4), K-major (`mnMajor` false:
+/// consecutive k adjacent) or MN-major (transposed; wgmma allows it for
+/// 16-bit types only). PTX ISA 9.7.15.5.1.2.1.3, "Canonical Layouts": the
+/// canonical layout in units of T = 16 bytes / elementBytes elements from
+/// the start address, then the swizzle of the resulting address with the
+/// pattern's row 0 at 128-byte line `baseOffset` of the repeat. K-major and
+/// swizzled, k must stay within one swizzle row (k * elementBytes < span;
+/// one wgmma reads 32 bytes of K) since LBO is unused there.
 uint32_t wgmmaElementAddress(const WgmmaDescriptor &descriptor, bool mnMajor,
                              int elementBytes, int mn, int k);
 
@@ -72,12 +78,15 @@ struct TensorMap {
 };
 static_assert(sizeof(TensorMap) <= 128, "fits a CUtensorMap");
 
-/// The shared-memory byte offset, from the box's start, of box element
-/// `index` (innermost first) of a tile load or store with `map`: the box is
-/// packed densely in shared memory, innermost dimension fastest, then
-/// swizzled by the map's mode relative to `smemStart` (PTX ISA, "Tensor
-/// Memory Accelerator": tile mode; "swizzling modes"). The result is
-/// `smemStart + offset` swizzled, minus `smemStart`.
+/// The shared-memory byte offset, from the box's start `smemStart`, of
+/// element `index` (innermost first; along dimension i > 0 it counts the
+/// elements the traversal loads, ceil(boxDim[i] / elementStrides[i])) of a
+/// tile load or store with `map` (PTX ISA 5.5.3, "Tensor Tiled Mode";
+/// 5.5.7, "Swizzling Modes"). The box is laid out innermost dimension
+/// fastest, densely without swizzling; with a swizzle, each innermost row
+/// takes a whole span (32, 64 or 128 bytes) even when narrower, and the
+/// address `smemStart + offset` is then swizzled as an absolute address.
+/// The result is that address minus `smemStart`.
 uint32_t tileElementOffset(const TensorMap &map,
                            const std::array<uint32_t, 5> &index,
                            uint32_t smemStart);

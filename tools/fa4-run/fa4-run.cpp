@@ -74,6 +74,10 @@ const char *usage =
     "                   outputs poisoned again before each, and fail unless\n"
     "                   every O and LSE is bitwise the first one's\n"
     "  --bad-tensor     pass one wrongly laid out tensor; expect a refusal\n"
+    "  --inputs         random (default) or uniform: q = 0 and v small\n"
+    "                   integers, an exactness probe whose O is the same\n"
+    "                   bits on any correct machine\n"
+    "  --dump PATH      write O and LSE as raw f32 to PATH.o, PATH.lse\n"
     "  --cases FILE     run every line of FILE (the other options, one case\n"
     "                   a line, '#' starts a comment) in this process, with\n"
     "                   one CUDA context: CASE <line>, its RESULT, then\n"
@@ -92,6 +96,8 @@ struct Options {
   int64_t persistentCtas = 0;
   int64_t repeats = 0;
   std::string badTensor;
+  std::string inputs = "random";
+  std::string dump;
 };
 
 Options parseOptions(int argc, char **argv) {
@@ -134,6 +140,15 @@ Options parseOptions(int argc, char **argv) {
       options.warmupMs = integer(0);
     else if (arg == "--bad-tensor")
       options.badTensor = next();
+    else if (arg == "--inputs") {
+      options.inputs = next();
+      if (options.inputs != "random" && options.inputs != "uniform")
+        throw RunError{"option --inputs: expected random or uniform, got '" +
+                       options.inputs + "'"};
+    } else if (arg == "--dump") {
+      options.dump = next();
+      options.check = true;
+    }
     else if (arg == "--check")
       options.check = true;
     else if (arg == "--full-check")
@@ -273,6 +288,16 @@ void upload(const DeviceTensor &tensor, const void *dense) {
         "fa4_copy_to_device");
 }
 
+/// `values` as raw little-endian f32 (--dump), for bitwise comparisons
+/// between machines.
+void writeFloats(const std::string &path, const std::vector<float> &values) {
+  FILE *file = std::fopen(path.c_str(), "wb");
+  if (!file || std::fwrite(values.data(), sizeof(float), values.size(),
+                           file) != values.size())
+    throw RunError{"cannot write " + path};
+  std::fclose(file);
+}
+
 /// The tensor as dense floats.
 std::vector<float> download(const DeviceTensor &tensor) {
   std::vector<char> staged(tensor.bytes);
@@ -375,6 +400,33 @@ struct HostInputs {
   std::vector<uint16_t> q, k, v; // dtype bits
   AttentionData values;          // the same as floats, for the reference
 };
+
+HostInputs makeInputs(const AttentionShape &shape, uint64_t seed);
+
+/// The exactness probe (--inputs uniform): q = 0, so every visible key
+/// scores 0 and softmax is uniform (exp2(0) = 1 exactly), and v small
+/// integers, so every sum of p * v is exact in f32: O and the row sums are
+/// the same bits on any correct machine that rounds IEEE operations alike.
+void uniformProbe(const AttentionShape &shape, HostInputs &inputs) {
+  auto fill = [&](std::vector<uint16_t> &bits, std::vector<float> &values,
+                  auto value) {
+    for (size_t i = 0; i < bits.size(); ++i) {
+      values[i] = value(i);
+      bits[i] = toLowPrecision(shape.dtype, values[i]);
+    }
+  };
+  fill(inputs.q, inputs.values.q, [](size_t) { return 0.0f; });
+  fill(inputs.v, inputs.values.v,
+       [](size_t i) { return float(int64_t(i * 7 % 17) - 8); });
+}
+
+HostInputs makeProbeInputs(const AttentionShape &shape, uint64_t seed,
+                           const std::string &kind) {
+  HostInputs inputs = makeInputs(shape, seed);
+  if (kind == "uniform")
+    uniformProbe(shape, inputs);
+  return inputs;
+}
 
 HostInputs makeInputs(const AttentionShape &shape, uint64_t seed) {
   HostInputs inputs;
@@ -688,7 +740,7 @@ int run(const Options &options) {
   if (!options.badTensor.empty())
     return runBadTensor(options, shape, info, module);
 
-  HostInputs inputs = makeInputs(shape, options.seed);
+  HostInputs inputs = makeProbeInputs(shape, options.seed, options.inputs);
   bool passed = true;
   std::string fields;
   char text[512];
@@ -700,6 +752,10 @@ int run(const Options &options) {
     inputs.values.o = download(*set.o);
     if (set.lse)
       inputs.values.lse = download(*set.lse);
+    if (!options.dump.empty()) {
+      writeFloats(options.dump + ".o", inputs.values.o);
+      writeFloats(options.dump + ".lse", inputs.values.lse);
+    }
     // Determinism: the same inputs give the same bits, launch after launch
     // (split-K combines included: their order of partials is fixed).
     int64_t differing = 0;

@@ -1,5 +1,4 @@
-//===- gen-hw-goldens.cu - What an H200's TMA and wgmma did ------*- CUDA
-//-*-===//
+//===- gen-hw-goldens.cu - What an H200's TMA and wgmma did ----*- CUDA -*-===//
 //
 // Writes hw-layouts.txt, the hardware's answers to the questions the ISA
 // leaves open, for LayoutsTest.cpp to check Layouts.cpp against:
@@ -82,6 +81,9 @@ __global__ void tmaLoad(const __grid_constant__ CUtensorMap map, int rank,
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   __syncthreads();
   if (threadIdx.x == 0) {
+    // `bytes` is the loaded elements' bytes, without the padding of rows
+    // narrower than the swizzle span: that the wait below ends shows the
+    // TMA's complete_tx counts those too.
     asm volatile(
         "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
         "r"(bytes)
