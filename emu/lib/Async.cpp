@@ -64,7 +64,14 @@ Mbarrier &fa4::emu::mbarrierAt(Cta &cta, Warp &warp, const Instruction &inst,
   return found->second;
 }
 
+namespace {
+thread_local uint64_t mbarrierEvents = 0;
+} // namespace
+
+uint64_t fa4::emu::mbarrierEventCount() { return mbarrierEvents; }
+
 static void completePhase(Mbarrier &barrier) {
+  ++mbarrierEvents;
   if (barrier.pending == 0 && barrier.tx == 0) {
     ++barrier.phase;
     barrier.pending = barrier.expected;
@@ -105,6 +112,7 @@ static void mbarrierInit(Cta &cta, Warp &warp, const Instruction &inst,
            "mbarrier.init count " + std::to_string(count));
     Mbarrier &barrier = owner.mbarriers[offset];
     barrier = Mbarrier{count, count, 0, 0, barrier.version + 1};
+    ++mbarrierEvents;
   }
 }
 
@@ -132,6 +140,7 @@ static void mbarrierArrive(Cta &cta, Warp &warp, const Instruction &inst,
     if (inst.parts[1] == "expect_tx") {
       barrier.tx += tx;
       ++barrier.version;
+      ++mbarrierEvents;
       continue;
     }
     try {
@@ -176,8 +185,9 @@ static void mbarrierWait(Cta &cta, Warp &warp, const Instruction &inst,
       allFalse = false; // lanes on different barriers: keep polling
     }
   }
-  // Nothing changes until the barrier does: sleep until then.
-  if (allFalse && same) {
+  // A failed try_wait is polled again until the barrier changes: sleep
+  // until then (test_wait returns to code that may do other work).
+  if (allFalse && same && inst.parts[1] == "try_wait") {
     warp.state = Warp::State::Spin;
     warp.spinOn = same;
     warp.spinOffset = sameOffset;

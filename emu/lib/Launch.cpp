@@ -163,8 +163,27 @@ void completeSomeAsync(Machine &machine, bool any) {
   machine.finishAsync(machine.async[pick].id);
 }
 
+/// Wakes the warps sleeping on a failed try_wait, once per state of the
+/// mbarriers: false when they were woken at this state already (so every
+/// warp is stuck: a deadlock).
+bool wakeSpinners(Cluster &cluster, uint64_t &wokeAt) {
+  uint64_t now = mbarrierEventCount();
+  if (wokeAt == now)
+    return false;
+  bool woke = false;
+  for (auto &cta : cluster.ctas)
+    for (Warp &warp : cta->warps)
+      if (warp.state == Warp::State::Spin) {
+        warp.state = Warp::State::Ready;
+        woke = true;
+      }
+  wokeAt = now;
+  return woke;
+}
+
 void runCluster(Machine &machine, Cluster &cluster) {
   std::vector<std::pair<Cta *, Warp *>> runnable;
+  uint64_t wokeAt = ~uint64_t(0);
   while (true) {
     ++machine.step;
     completeClusterBarrier(cluster);
@@ -187,6 +206,8 @@ void runCluster(Machine &machine, Cluster &cluster) {
     if (runnable.empty()) {
       if (allDone)
         return;
+      if (wakeSpinners(cluster, wokeAt))
+        continue;
       deadlock(machine, cluster);
     }
     auto [cta, warp] = runnable[machine.random() % runnable.size()];

@@ -181,6 +181,9 @@ Cta &sharedTarget(Cta &cta, uint64_t address, uint32_t &offset);
 /// Mbarrier at a shared address, created on init.
 Mbarrier &mbarrierAt(Cta &cta, Warp &warp, const Instruction &inst,
                      uint64_t address, uint32_t &offset, Cta *&owner);
+/// Changes of any mbarrier on this thread so far (a sleeping warp's wait
+/// may have become true).
+uint64_t mbarrierEventCount();
 /// Counts `count` arrivals (and `txBytes` expected) on `barrier`, completing
 /// its phase when both reach zero.
 void arrive(Mbarrier &barrier, uint32_t count, int64_t txBytes);

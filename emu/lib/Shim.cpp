@@ -61,6 +61,24 @@ uint64_t seed() {
   return value && *value ? std::strtoull(value, nullptr, 10) : 1;
 }
 
+/// FA4_EMU_STATS set: the process's emulated warp instructions and their
+/// rate, printed to stderr at exit.
+struct StatisticsReport {
+  ~StatisticsReport() {
+    if (!std::getenv("FA4_EMU_STATS"))
+      return;
+    Statistics totals = statistics();
+    std::fprintf(stderr,
+                 "fa4-emu: %llu warp instructions in %.2f s of launches "
+                 "(%.2e per second)\n",
+                 static_cast<unsigned long long>(totals.warpInstructions),
+                 totals.seconds,
+                 totals.seconds > 0
+                     ? double(totals.warpInstructions) / totals.seconds
+                     : 0.0);
+  }
+} statisticsReport;
+
 bool initialized = false;
 int contextToken = 1; // the one context's handle points here
 CUcontext current = nullptr;
