@@ -3,7 +3,9 @@
 # (examples/attention.mlir) for sm_100a and sm_90a, printing the plan and
 # writing PTX, cubin (when ptxas is found) and manifest.json under
 # artifacts/main/; then, when a GPU and its driver are present, run the
-# sm_90a kernel through libfa4rt and check it against the CPU reference.
+# sm_90a kernel through libfa4rt and check it against the CPU reference;
+# without a GPU, run the same kernels' PTX on fa4-emu (docs/Emulator.md)
+# and check them the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -29,5 +31,13 @@ if [ -x "$build/bin/fa4-run" ] && command -v nvidia-smi >/dev/null &&
   "$build/bin/fa4-run" "$manifest" --b 2 --sq 1023 --skv 1023 --check
   "$build/bin/fa4-run" "$manifest" --b 2 --sq 4096 --skv 4096 --bench
 else
-  echo "== no GPU here: compiled only (run scripts/gpu-check.sh on a GPU machine)"
+  echo "== no GPU here: the PTX on fa4-emu, the CPU emulator (docs/Emulator.md)"
+  for chip in sm_90a sm_100a; do
+    "$build/bin/fa4-compile" examples/attention.mlir --chip="$chip" \
+      --batch-hint=2 --seq-q-hint=4096 --seq-kv-hint=4096 --ptxas=none \
+      -o "$out/$chip-ptx" --quiet
+    manifest=$(ls "$out/$chip-ptx"/*/manifest.json)
+    echo "-- $(basename "$(dirname "$manifest")")"
+    scripts/emu-run.sh "$manifest" --b 1 --sq 33 --skv 70 --check
+  done
 fi
