@@ -389,8 +389,73 @@ uint64_t floatBinary(const Instruction &inst, uint64_t a, uint64_t b, F f) {
   return floatBits(ftz ? flushSubnormal(result) : result);
 }
 
+/// Whether `operand` (or an element of it) is a register a tcgen05.ld
+/// fills and tcgen05.wait::ld has not yet made valid.
+bool fromPendingTmemLoad(const Warp &warp, const Operand &operand) {
+  if (operand.kind == Operand::Kind::Vector) {
+    for (const Operand &element : operand.elements)
+      if (fromPendingTmemLoad(warp, element))
+        return true;
+    return false;
+  }
+  return operand.kind == Operand::Kind::Register &&
+         warp.pendingRegister[size_t(operand.reg)] &&
+         std::find(warp.tmemLoadRegisters.begin(), warp.tmemLoadRegisters.end(),
+                   operand.reg) != warp.tmemLoadRegisters.end();
+}
+
+/// A register move of a pending tcgen05.ld result (LLVM's NVPTX backend
+/// packs the loaded vector into 64-bit registers right after the load):
+/// followed, not reported; its destinations become valid at the same
+/// tcgen05.wait::ld (docs/Emulator.md).
+void movePendingTmemLoad(Warp &warp, const Instruction &inst, uint32_t mask) {
+  const Operand &d = op(inst, 0), &a = op(inst, 1);
+  auto raw = [&](int lane, const Operand &source) {
+    return source.kind == Operand::Kind::Register
+               ? warp.regs[size_t(source.reg) * 32 + size_t(lane)]
+               : warp.read(lane, source);
+  };
+  std::vector<const Operand *> targets;
+  if (d.kind == Operand::Kind::Vector)
+    for (const Operand &element : d.elements)
+      targets.push_back(&element);
+  else
+    targets.push_back(&d);
+  for (const Operand *target : targets)
+    if (target->kind == Operand::Kind::Register &&
+        warp.pendingRegister[size_t(target->reg)])
+      throw PendingRegister{target->reg};
+  FOR_LANES(mask) {
+    uint64_t value = 0;
+    int part = typeBits(inst.type) /
+               int(std::max<size_t>(1, a.kind == Operand::Kind::Vector
+                                           ? a.elements.size()
+                                           : targets.size()));
+    if (a.kind == Operand::Kind::Vector)
+      for (size_t i = 0; i < a.elements.size(); ++i)
+        value |= truncate(raw(lane, a.elements[i]), part) << (part * i);
+    else
+      value = raw(lane, a);
+    for (size_t i = 0; i < targets.size(); ++i) {
+      uint64_t piece =
+          targets.size() > 1 ? truncate(value >> (part * i), part) : value;
+      int bits =
+          warp.cta->machine->kernel.registerBits[size_t(targets[i]->reg)];
+      warp.regs[size_t(targets[i]->reg) * 32 + size_t(lane)] =
+          bits < 64 ? piece & ((uint64_t(1) << bits) - 1) : piece;
+    }
+  }
+  for (const Operand *target : targets) {
+    ++warp.pendingRegister[size_t(target->reg)];
+    ++warp.pendingRegisters;
+    warp.tmemLoadRegisters.push_back(target->reg);
+  }
+}
+
 void handleMov(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
   const Operand &d = op(inst, 0), &a = op(inst, 1);
+  if (warp.pendingRegisters && fromPendingTmemLoad(warp, a))
+    return movePendingTmemLoad(warp, inst, mask);
   FOR_LANES(mask) {
     if (a.kind == Operand::Kind::Vector) { // pack {lo, hi}
       int part = typeBits(inst.type) / int(a.elements.size());
@@ -1124,6 +1189,7 @@ Handler fa4::emu::handlerFor(const std::string &base) {
       {"mbarrier", handleMbarrier},
       {"cp", handleCpAsync},
       {"wgmma", handleWgmmaOrAsync},
+      {"tcgen05", handleTcgen05},
   };
   auto found = handlers.find(base);
   return found == handlers.end() ? nullptr : found->second;

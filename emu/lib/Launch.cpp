@@ -79,8 +79,9 @@ void stepWarp(Cta &cta, Warp &warp) {
   } catch (const PendingRegister &pending) {
     fail(cta, warp, inst, active,
          "register #" + std::to_string(pending.reg) +
-             " is accessed while a wgmma.mma_async writing it has not been "
-             "waited for (wgmma.wait_group)");
+             " is accessed while an asynchronous operation writing it has "
+             "not been waited for (wgmma.mma_async before wgmma.wait_group, "
+             "tcgen05.ld before tcgen05.wait::ld)");
   }
   if (!warp.live)
     warp.state = Warp::State::Done;
@@ -280,6 +281,8 @@ void fa4::emu::launch(const Kernel &kernel, const std::vector<uint8_t> &params,
         machine.cluster = cluster.get();
         runCluster(machine, *cluster);
         drainAsync(machine);
+        for (const auto &cta : cluster->ctas)
+          checkTmemReleased(*cta);
       }
   std::chrono::duration<double> elapsed =
       std::chrono::steady_clock::now() - start;

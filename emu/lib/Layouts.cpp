@@ -75,6 +75,57 @@ WgmmaDescriptor decodeWgmmaDescriptor(uint64_t bits) {
   return descriptor;
 }
 
+bool decodeTcgen05Descriptor(uint64_t bits, WgmmaDescriptor &descriptor) {
+  // PTX ISA, tcgen05 "Shared Memory Descriptor": the address fields as
+  // wgmma's; bits 46-47 hold the fixed value 1; the layout is 3 bits.
+  auto field14 = [&](int low) {
+    return static_cast<uint32_t>((bits >> low) & 0x3FFF) << 4;
+  };
+  descriptor.startAddress = field14(0);
+  descriptor.leadingByteOffset = field14(16);
+  descriptor.strideByteOffset = field14(32);
+  descriptor.baseOffset = static_cast<uint32_t>((bits >> 49) & 0x7);
+  bool absoluteLbo = (bits >> 52) & 1;
+  switch ((bits >> 61) & 0x7) {
+  case 0:
+    descriptor.swizzle = Swizzle::None;
+    break;
+  case 2:
+    descriptor.swizzle = Swizzle::B128;
+    break;
+  case 4:
+    descriptor.swizzle = Swizzle::B64;
+    break;
+  case 6:
+    descriptor.swizzle = Swizzle::B32;
+    break;
+  default:
+    return false;
+  }
+  return ((bits >> 46) & 0x3) == 1 && !absoluteLbo;
+}
+
+Tcgen05Instruction decodeTcgen05Instruction(uint32_t bits) {
+  // PTX ISA, tcgen05 "Instruction descriptor" (kind::f16).
+  auto field = [&](int low, int width) {
+    return static_cast<int>((bits >> low) & ((1u << width) - 1));
+  };
+  Tcgen05Instruction d;
+  d.sparse = field(2, 1);
+  d.saturate = field(3, 1);
+  d.dFormat = field(4, 2);
+  d.aFormat = field(7, 3);
+  d.bFormat = field(10, 3);
+  d.negateA = field(13, 1);
+  d.negateB = field(14, 1);
+  d.aMnMajor = field(15, 1);
+  d.bMnMajor = field(16, 1);
+  d.n = field(17, 6) << 3;
+  d.m = field(24, 5) << 4;
+  d.maxShift = field(30, 2);
+  return d;
+}
+
 namespace {
 
 /// The unswizzled byte offset from the start address of element (mn, k) of

@@ -61,6 +61,29 @@ WgmmaDescriptor decodeWgmmaDescriptor(uint64_t bits);
 uint32_t wgmmaElementAddress(const WgmmaDescriptor &descriptor, bool mnMajor,
                              int elementBytes, int mn, int k);
 
+/// The tcgen05 shared-memory matrix descriptor (sm_100a; PTX ISA,
+/// "tcgen05 Shared Memory Descriptor"): start address, leading and stride
+/// byte offsets as wgmma's (bits 0-13, 16-29, 32-45, each >> 4), a fixed
+/// version 1 in bits 46-47, the base offset in bits 49-51, the leading
+/// byte offset mode in bit 52 and the layout in bits 61-63 (0 none, 2
+/// 128B, 4 64B, 6 32B; 1, 128B with 32-byte atoms, is not modelled).
+/// False for a descriptor the emulator does not model.
+bool decodeTcgen05Descriptor(uint64_t bits, WgmmaDescriptor &descriptor);
+
+/// The tcgen05.mma instruction descriptor for kind::f16 (PTX ISA,
+/// "Instruction descriptor"): 32 bits.
+struct Tcgen05Instruction {
+  bool sparse = false, saturate = false;
+  int dFormat = 0;              // bits 4-5: 0 f16, 1 f32
+  int aFormat = 0, bFormat = 0; // bits 7-9, 10-12: 0 f16, 1 bf16, 2 tf32
+  bool negateA = false, negateB = false;   // bits 13, 14
+  bool aMnMajor = false, bMnMajor = false; // bits 15, 16 (transposed)
+  int n = 0;                               // bits 17-22: N >> 3
+  int m = 0;                               // bits 24-28: M >> 4
+  int maxShift = 0;                        // bits 30-31
+};
+Tcgen05Instruction decodeTcgen05Instruction(uint32_t bits);
+
 /// What cuTensorMapEncodeTiled was given: the emulated driver stores this in
 /// the 128-byte CUtensorMap (with `magic`), and the TMA unit reads it back.
 struct TensorMap {

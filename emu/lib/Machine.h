@@ -91,6 +91,13 @@ public:
   std::deque<std::vector<uint64_t>> bulkGroups;
   std::vector<std::pair<uint32_t, uint32_t>> genericWrites; // unfenced
 
+  /// tcgen05 (Tcgen05.cpp): MMAs issued and not yet committed, registers
+  /// a tcgen05.ld fills (valid after wait::ld), TMEM columns a tcgen05.st
+  /// wrote (visible after wait::st).
+  std::vector<std::function<void()>> uncommittedMma;
+  std::vector<int32_t> tmemLoadRegisters;
+  std::vector<std::pair<uint32_t, uint32_t>> tmemStores; // first, count
+
   uint64_t read(int lane, const Operand &operand) const;
   void write(int lane, const Operand &operand, uint64_t value);
   uint32_t laneThread(int lane) const;
@@ -119,6 +126,14 @@ struct Cta {
   std::vector<Warp> warps;
   NamedBarrier barriers[16];
   std::map<uint32_t, Mbarrier> mbarriers; // by shared offset
+
+  /// Tensor memory (sm_100a): 128 lanes x 512 columns of 32 bits, made on
+  /// first use; per column, whether tcgen05.alloc owns it, and how many
+  /// unfinished tcgen05.mma write it or unwaited tcgen05.st wrote it.
+  std::vector<uint32_t> tmem;
+  std::vector<uint16_t> tmemOwner; // 0 free, else the allocation's size
+  std::vector<uint16_t> tmemMmaPending, tmemStorePending;
+  bool allocPermitRelinquished = false;
 };
 
 struct Cluster {
@@ -197,6 +212,9 @@ Statistics &statisticsTotals();
 void handleMbarrier(Cta &, Warp &, const Instruction &, uint32_t);
 void handleCpAsync(Cta &, Warp &, const Instruction &, uint32_t);
 void handleWgmma(Cta &, Warp &, const Instruction &, uint32_t);
+void handleTcgen05(Cta &, Warp &, const Instruction &, uint32_t);
+/// At a CTA's exit: tensor memory still allocated is an error.
+void checkTmemReleased(Cta &cta);
 /// Completes every wgmma group beyond the newest `keep` (wait_group).
 void retireWgmma(Warp &warp, size_t keep);
 

@@ -340,4 +340,82 @@ TEST_F(TmaTest, CatchesAMissingProxyFence) {
       << outcome.error;
 }
 
+// Tensor memory (sm_100a): warp 0 allocates 32 columns; every warp stores
+// its threads' ids into its quadrant's lanes, waits, loads them back, waits
+// and writes them out; warp 0 frees the columns.
+const char *kTmem = R"(
+.extern .shared .align 1024 .b8 smem[];
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+.maxntid 128, 1, 1
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<6>;
+  ld.param.b64 %rd1, [k_param_0];
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 5;
+  setp.ne.s32 %p1, %r2, 0;
+  @%p1 bra ALLOCATED;
+  mov.b32 %r3, 32;
+  tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [smem], %r3;
+ALLOCATED:
+  tcgen05.fence::before_thread_sync;
+  bar.sync 0;
+  tcgen05.fence::after_thread_sync;
+  ld.shared.b32 %r4, [smem];
+  shl.b32 %r5, %r2, 21;
+  add.s32 %r6, %r4, %r5;
+  tcgen05.st.sync.aligned.32x32b.x1.b32 [%r6], {%r1};
+  tcgen05.wait::st.sync.aligned;
+  tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r7}, [%r6];
+  tcgen05.wait::ld.sync.aligned;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.b32 [%rd3], %r7;
+  tcgen05.fence::before_thread_sync;
+  bar.sync 0;
+  @%p1 bra DONE;
+  tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, %r3;
+  tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+DONE:
+  ret;
+}
+)";
+
+TEST_F(ExecTest, StoresAndLoadsTensorMemory) {
+  Outcome outcome = run(kTmem, 128, 128, {}, 0, 1, 1024);
+  ASSERT_EQ(outcome.error, "");
+  for (uint32_t t = 0; t < 128; ++t)
+    EXPECT_EQ(outcome.out[t], t);
+}
+
+TEST_F(ExecTest, CatchesTensorMemoryMisuse) {
+  // A loaded register read before tcgen05.wait::ld.
+  Outcome early =
+      run(with(kTmem, "  tcgen05.wait::ld.sync.aligned;\n  mul.wide.u32",
+               "  add.s32 %r8, %r7, 1;\n  tcgen05.wait::ld.sync.aligned;\n  "
+               "mul.wide.u32"),
+          128, 128, {}, 0, 1, 1024);
+  EXPECT_NE(early.error.find("(add.s32): register #"), std::string::npos)
+      << early.error;
+  EXPECT_NE(early.error.find("tcgen05.ld before tcgen05.wait::ld"),
+            std::string::npos);
+  // Another warp's lanes (no lane offset).
+  Outcome quadrant =
+      run(with(kTmem, "add.s32 %r6, %r4, %r5;", "add.s32 %r6, %r4, 0;"), 128,
+          128, {}, 0, 1, 1024);
+  EXPECT_NE(quadrant.error.find("accesses tensor-memory lane 0; its "
+                                "quadrant is lanes "),
+            std::string::npos)
+      << quadrant.error;
+  // Columns still allocated at exit.
+  Outcome leak = run(
+      with(kTmem, "  tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, %r3;\n",
+           ""),
+      128, 128, {}, 0, 1, 1024);
+  EXPECT_NE(leak.error.find("exited with 32 tensor-memory columns allocated"),
+            std::string::npos)
+      << leak.error;
+}
+
 } // namespace

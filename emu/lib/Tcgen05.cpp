@@ -1,0 +1,449 @@
+//===- Tcgen05.cpp - Tensor memory and tcgen05 (sm_100a) ------------------===//
+//
+// The fifth-generation tensor core as the PTX ISA describes it ("Tensor
+// Memory", "tcgen05" instructions), for cta_group::1:
+// - tensor memory: 128 lanes x 512 columns of 32 bits per CTA; an address
+//   is lane << 16 | column; tcgen05.alloc hands out column ranges (a power
+//   of two from 32 to 512) and writes their address to shared memory;
+// - tcgen05.mma takes effect asynchronously: its operands are read and its
+//   accumulator written when the tcgen05.commit that follows it completes,
+//   which then arrives on an mbarrier;
+// - tcgen05.ld / tcgen05.st move 32x32b columns between a warp's registers
+//   and its quadrant of lanes (warp w: lanes 32 (w % 4) ...), valid only
+//   after tcgen05.wait::ld / wait::st.
+// Reading a register before wait::ld, loading columns an unfinished MMA
+// writes, an MMA reading columns before wait::st, and tensor memory still
+// allocated at exit are errors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+#include "Numerics.h"
+
+#include <cctype>
+#include <cstring>
+
+using namespace fa4::emu;
+
+namespace {
+
+constexpr uint32_t kLanes = 128, kColumns = 512;
+
+const Operand &op(const Instruction &inst, size_t i) {
+  static const Operand none;
+  return i < inst.operands.size() ? inst.operands[i] : none;
+}
+
+uint64_t addressOf(Warp &warp, int lane, const Operand &operand) {
+  uint64_t base = 0;
+  if (operand.reg >= 0)
+    base =
+        warp.read(lane, Operand{Operand::Kind::Register, false, operand.reg});
+  return base + operand.imm;
+}
+
+void ensureTmem(Cta &cta) {
+  if (!cta.tmem.empty())
+    return;
+  cta.tmem.assign(size_t(kLanes) * kColumns, 0xa5a5a5a5u);
+  cta.tmemOwner.assign(kColumns, 0);
+  cta.tmemMmaPending.assign(kColumns, 0);
+  cta.tmemStorePending.assign(kColumns, 0);
+}
+
+uint32_t &tmemAt(Cta &cta, uint32_t lane, uint32_t column) {
+  return cta.tmem[size_t(lane) * kColumns + column];
+}
+
+void requireAligned(Cta &cta, Warp &warp, const Instruction &inst,
+                    uint32_t mask) {
+  if (mask != warp.live)
+    fail(cta, warp, inst, mask,
+         "a .sync.aligned tcgen05 instruction executed by part of the warp");
+}
+
+void checkColumns(Cta &cta, Warp &warp, const Instruction &inst, uint32_t first,
+                  uint32_t count, const char *what) {
+  if (first + count > kColumns)
+    fail(cta, warp, inst, warp.live,
+         std::string(what) + " past tensor memory's 512 columns");
+  for (uint32_t c = first; c < first + count; ++c)
+    if (!cta.tmemOwner[c])
+      fail(cta, warp, inst, warp.live,
+           std::string(what) + " column " + std::to_string(c) +
+               ", which tcgen05.alloc did not allocate");
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+void alloc(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  requireAligned(cta, warp, inst, mask);
+  ensureTmem(cta);
+  uint32_t columns = uint32_t(warp.read(0, op(inst, 1)));
+  if (columns < 32 || columns > kColumns || (columns & (columns - 1)))
+    fail(cta, warp, inst, mask,
+         "tcgen05.alloc of " + std::to_string(columns) +
+             " columns: a power of two from 32 to 512");
+  if (cta.allocPermitRelinquished)
+    fail(cta, warp, inst, mask,
+         "tcgen05.alloc after tcgen05.relinquish_alloc_permit");
+  uint32_t first = kColumns;
+  for (uint32_t c = 0; c + columns <= kColumns && first == kColumns;
+       c += columns) {
+    bool free = true;
+    for (uint32_t i = c; i < c + columns; ++i)
+      free &= cta.tmemOwner[i] == 0;
+    if (free)
+      first = c;
+  }
+  // On the GPU the allocation would block until columns are freed; with
+  // one CTA per cluster slot here, nothing would free them.
+  if (first == kColumns)
+    fail(cta, warp, inst, mask,
+         "tcgen05.alloc of " + std::to_string(columns) +
+             " columns: not that many free (a leak, or more than 512 in use)");
+  for (uint32_t i = first; i < first + columns; ++i)
+    cta.tmemOwner[i] = uint16_t(columns);
+  uint64_t destination = addressOf(warp, 0, op(inst, 0));
+  uint32_t address = first; // lane 0
+  uint8_t *to =
+      resolve(cta, warp, inst, 0, Space::Shared, destination, 4, true);
+  std::memcpy(to, &address, 4);
+  // Written by the tensor core's proxy, not a generic store.
+  cta.genericDirty[destination & kOffsetMask] = 0;
+}
+
+void dealloc(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  requireAligned(cta, warp, inst, mask);
+  ensureTmem(cta);
+  uint32_t address = uint32_t(warp.read(0, op(inst, 0)));
+  uint32_t columns = uint32_t(warp.read(0, op(inst, 1)));
+  uint32_t first = address & 0xffff;
+  if ((address >> 16) != 0 || first + columns > kColumns)
+    fail(cta, warp, inst, mask, "tcgen05.dealloc of a bad address");
+  for (uint32_t c = first; c < first + columns; ++c) {
+    if (cta.tmemOwner[c] != columns)
+      fail(cta, warp, inst, mask,
+           "tcgen05.dealloc of columns not allocated as one range of " +
+               std::to_string(columns));
+    if (cta.tmemMmaPending[c])
+      fail(cta, warp, inst, mask,
+           "tcgen05.dealloc of columns an unfinished tcgen05.mma writes");
+    cta.tmemOwner[c] = 0;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// MMA and commit
+//===----------------------------------------------------------------------===//
+
+float operandElement(Cta &cta, const Instruction &inst, Warp &warp,
+                     const WgmmaDescriptor &descriptor, bool mnMajor,
+                     int format, int mn, int k) {
+  uint32_t address = wgmmaElementAddress(descriptor, mnMajor, 2, mn, k);
+  if (uint64_t(address) + 2 > cta.smem.size())
+    fail(cta, warp, inst, warp.live,
+         "tcgen05.mma operand past the CTA's shared memory");
+  if (cta.asyncWritesPending[address] || cta.asyncWritesPending[address + 1])
+    fail(cta, warp, inst, warp.live,
+         "tcgen05.mma reads shared memory a TMA load has not yet written");
+  if (cta.genericDirty[address] || cta.genericDirty[address + 1])
+    fail(cta, warp, inst, warp.live,
+         "tcgen05.mma reads shared memory that generic stores wrote "
+         "without a fence.proxy.async after them");
+  uint16_t bits;
+  std::memcpy(&bits, cta.smem.data() + address, 2);
+  return format == 1 ? bf16ToFloat(bits) : halfToFloat(bits);
+}
+
+struct Mma {
+  uint32_t d;
+  bool aInTmem = false;
+  uint32_t aTmem = 0; // lane << 16 | column, when A is in tensor memory
+  uint64_t aBits, bBits;
+  Tcgen05Instruction shape;
+  bool accumulate;
+};
+
+void compute(Cta &cta, Warp &warp, const Instruction &inst, const Mma &mma) {
+  WgmmaDescriptor a, b;
+  if (!mma.aInTmem)
+    decodeTcgen05Descriptor(mma.aBits, a);
+  decodeTcgen05Descriptor(mma.bBits, b);
+  const Tcgen05Instruction &s = mma.shape;
+  uint32_t lane0 = mma.d >> 16, column0 = mma.d & 0xffff;
+  std::vector<float> aTile(size_t(s.m) * 16), bTile(size_t(s.n) * 16);
+  // A in tensor memory (PTX ISA, tcgen05.mma, "Matrix A in tensor
+  // memory"): row m in lane a.lane + m, two 16-bit elements per 32-bit
+  // column, element k in column a.column + k / 2, the low half first.
+  for (int m = 0; m < s.m; ++m)
+    for (int k = 0; k < 16; ++k) {
+      float value;
+      if (mma.aInTmem) {
+        uint32_t word = tmemAt(cta, (mma.aTmem >> 16) + uint32_t(m),
+                               (mma.aTmem & 0xffff) + uint32_t(k / 2));
+        uint16_t bits = uint16_t(word >> (16 * (k % 2)));
+        value = s.aFormat == 1 ? bf16ToFloat(bits) : halfToFloat(bits);
+      } else {
+        value = operandElement(cta, inst, warp, a, s.aMnMajor, s.aFormat, m, k);
+      }
+      aTile[size_t(m * 16 + k)] = value * (s.negateA ? -1.0f : 1.0f);
+    }
+  for (int n = 0; n < s.n; ++n)
+    for (int k = 0; k < 16; ++k)
+      bTile[size_t(n * 16 + k)] =
+          operandElement(cta, inst, warp, b, s.bMnMajor, s.bFormat, n, k) *
+          (s.negateB ? -1.0f : 1.0f);
+  // D (f32) row m in lane lane0 + m, column n in column0 + n (PTX ISA,
+  // "Data path layout": M = 128, cta_group::1).
+  for (int m = 0; m < s.m; ++m)
+    for (int n = 0; n < s.n; ++n) {
+      double sum = 0;
+      for (int k = 0; k < 16; ++k)
+        sum += double(aTile[size_t(m * 16 + k)]) *
+               double(bTile[size_t(n * 16 + k)]);
+      uint32_t &slot = tmemAt(cta, lane0 + uint32_t(m), column0 + uint32_t(n));
+      float accumulator = mma.accumulate ? asFloat(slot) : 0.0f;
+      slot = uint32_t(floatBits(float(double(accumulator) + sum)));
+    }
+  for (int n = 0; n < s.n; ++n)
+    --cta.tmemMmaPending[column0 + uint32_t(n)];
+}
+
+void mma(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  ensureTmem(cta);
+  if (!inst.hasPart("cta_group::1") || !inst.hasPart("kind::f16"))
+    fail(cta, warp, inst, mask,
+         "only tcgen05.mma.cta_group::1.kind::f16 is modelled");
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!(mask >> lane & 1))
+      continue;
+    const Operand &aOperand = op(inst, 1);
+    Mma m;
+    m.aInTmem = aOperand.kind == Operand::Kind::Address;
+    m.d = uint32_t(warp.read(
+              lane, Operand{Operand::Kind::Register, false, op(inst, 0).reg})) +
+          uint32_t(op(inst, 0).imm);
+    if (m.aInTmem)
+      m.aTmem = uint32_t(addressOf(warp, lane, aOperand));
+    else
+      m.aBits = warp.read(lane, aOperand);
+    m.bBits = warp.read(lane, op(inst, 2));
+    m.shape = decodeTcgen05Instruction(uint32_t(warp.read(lane, op(inst, 3))));
+    m.accumulate = warp.read(lane, op(inst, 4)) & 1;
+    WgmmaDescriptor check;
+    if ((!m.aInTmem && !decodeTcgen05Descriptor(m.aBits, check)) ||
+        !decodeTcgen05Descriptor(m.bBits, check))
+      fail(cta, warp, inst, 1u << lane,
+           "a shared-memory descriptor the emulator does not model "
+           "(version, layout or leading byte offset mode)");
+    const Tcgen05Instruction &s = m.shape;
+    if (s.m != 128 || s.n < 16 || s.n > 256 || s.n % 16 || s.sparse ||
+        s.dFormat != 1 || s.aFormat > 1 || s.bFormat > 1 || s.maxShift)
+      fail(cta, warp, inst, 1u << lane,
+           "an instruction descriptor the emulator does not model (M " +
+               std::to_string(s.m) + ", N " + std::to_string(s.n) +
+               ", f32 accumulators and f16/bf16 operands only)");
+    uint32_t lane0 = m.d >> 16, column0 = m.d & 0xffff;
+    if (lane0 != 0)
+      fail(cta, warp, inst, 1u << lane,
+           "an M = 128 accumulator at lane " + std::to_string(lane0));
+    checkColumns(cta, warp, inst, column0, uint32_t(s.n), "tcgen05.mma writes");
+    if (m.aInTmem) {
+      uint32_t aColumn = m.aTmem & 0xffff;
+      if ((m.aTmem >> 16) != 0)
+        fail(cta, warp, inst, 1u << lane,
+             "an M = 128 A operand in tensor memory at lane " +
+                 std::to_string(m.aTmem >> 16));
+      checkColumns(cta, warp, inst, aColumn, 8, "tcgen05.mma reads A at");
+      for (uint32_t c = aColumn; c < aColumn + 8; ++c)
+        if (cta.tmemStorePending[c])
+          fail(cta, warp, inst, 1u << lane,
+               "tcgen05.mma reads A from column " + std::to_string(c) +
+                   ", which a tcgen05.st wrote without tcgen05.wait::st");
+    }
+    for (uint32_t c = column0; c < column0 + uint32_t(s.n); ++c) {
+      if (cta.tmemStorePending[c])
+        fail(cta, warp, inst, 1u << lane,
+             "tcgen05.mma accumulates into column " + std::to_string(c) +
+                 ", which a tcgen05.st wrote without tcgen05.wait::st");
+      ++cta.tmemMmaPending[c];
+    }
+    Cta *owner = &cta;
+    Warp *issuer = &warp;
+    const Instruction *where = &inst;
+    warp.uncommittedMma.push_back(
+        [owner, issuer, where, m]() { compute(*owner, *issuer, *where, m); });
+  }
+}
+
+void commit(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  if (!inst.hasPart("mbarrier::arrive::one"))
+    fail(cta, warp, inst, mask, "unsupported tcgen05.commit form");
+  if (inst.hasPart("multicast::cluster"))
+    fail(cta, warp, inst, mask, "tcgen05.commit multicast is not modelled");
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!(mask >> lane & 1))
+      continue;
+    uint64_t address = addressOf(warp, lane, op(inst, 0));
+    if (inst.space == Space::Generic)
+      address -= kGenericShared;
+    uint32_t offset;
+    Cta *owner;
+    Mbarrier &barrier = mbarrierAt(cta, warp, inst, address, offset, owner);
+    (void)barrier;
+    std::vector<std::function<void()>> work = std::move(warp.uncommittedMma);
+    warp.uncommittedMma.clear();
+    Cta *target = owner;
+    cta.machine->startAsync(cta, "tcgen05.commit", [work, target, offset]() {
+      for (const auto &mma : work)
+        mma();
+      arrive(target->mbarriers.at(offset), 1, 0);
+    });
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Loads and stores between registers and tensor memory
+//===----------------------------------------------------------------------===//
+
+/// The 32x32b shape's columns per thread (.xN) and the warp's lane base.
+uint32_t columnsOf(Cta &cta, Warp &warp, const Instruction &inst) {
+  if (!inst.hasPart("32x32b"))
+    fail(cta, warp, inst, warp.live,
+         "only the 32x32b tcgen05.ld/st shape is modelled");
+  for (const std::string &part : inst.parts)
+    if (part.size() > 1 && part[0] == 'x' && std::isdigit(part[1]))
+      return uint32_t(std::stoi(part.substr(1)));
+  return 1;
+}
+
+uint32_t laneBase(Cta &cta, Warp &warp, const Instruction &inst,
+                  uint32_t address) {
+  uint32_t lane = address >> 16, quadrant = uint32_t(warp.index % 4);
+  // PTX ISA, "Tensor Memory": warp w of a warpgroup accesses lanes
+  // 32 (w % 4) to 32 (w % 4) + 31.
+  if (lane != 32 * quadrant)
+    fail(cta, warp, inst, warp.live,
+         "warp " + std::to_string(warp.index) +
+             " accesses tensor-memory "
+             "lane " +
+             std::to_string(lane) + "; its quadrant is lanes " +
+             std::to_string(32 * quadrant) + "-" +
+             std::to_string(32 * quadrant + 31));
+  return lane;
+}
+
+void load(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  requireAligned(cta, warp, inst, mask);
+  ensureTmem(cta);
+  const Operand &d = op(inst, 0);
+  uint32_t columns = columnsOf(cta, warp, inst);
+  uint32_t address = uint32_t(addressOf(warp, 0, op(inst, 1)));
+  uint32_t lane0 = laneBase(cta, warp, inst, address),
+           column0 = address & 0xffff;
+  if (d.elements.size() != columns)
+    fail(cta, warp, inst, mask, "register count differs from the shape");
+  checkColumns(cta, warp, inst, column0, columns, "tcgen05.ld reads");
+  for (uint32_t c = column0; c < column0 + columns; ++c)
+    if (cta.tmemMmaPending[c])
+      fail(cta, warp, inst, mask,
+           "tcgen05.ld of column " + std::to_string(c) +
+               ", which an unfinished tcgen05.mma writes (before its "
+               "commit's mbarrier completed)");
+  for (int lane = 0; lane < 32; ++lane)
+    for (uint32_t j = 0; j < columns; ++j)
+      warp.write(lane, d.elements[j],
+                 tmemAt(cta, lane0 + uint32_t(lane), column0 + j));
+  // Valid only after tcgen05.wait::ld.
+  for (const Operand &reg : d.elements) {
+    if (warp.pendingRegister[size_t(reg.reg)]++ == 0)
+      ++warp.pendingRegisters;
+    warp.tmemLoadRegisters.push_back(reg.reg);
+  }
+}
+
+void store(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  requireAligned(cta, warp, inst, mask);
+  ensureTmem(cta);
+  const Operand &values = op(inst, 1);
+  uint32_t columns = columnsOf(cta, warp, inst);
+  uint32_t address = uint32_t(addressOf(warp, 0, op(inst, 0)));
+  uint32_t lane0 = laneBase(cta, warp, inst, address),
+           column0 = address & 0xffff;
+  if (values.elements.size() != columns)
+    fail(cta, warp, inst, mask, "register count differs from the shape");
+  checkColumns(cta, warp, inst, column0, columns, "tcgen05.st writes");
+  for (uint32_t c = column0; c < column0 + columns; ++c)
+    if (cta.tmemMmaPending[c])
+      fail(cta, warp, inst, mask,
+           "tcgen05.st to column " + std::to_string(c) +
+               ", which an unfinished tcgen05.mma writes");
+  for (int lane = 0; lane < 32; ++lane)
+    for (uint32_t j = 0; j < columns; ++j)
+      tmemAt(cta, lane0 + uint32_t(lane), column0 + j) =
+          uint32_t(warp.read(lane, values.elements[j]));
+  for (uint32_t c = column0; c < column0 + columns; ++c)
+    ++cta.tmemStorePending[c];
+  warp.tmemStores.push_back({column0, columns});
+}
+
+void wait(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  requireAligned(cta, warp, inst, mask);
+  if (inst.hasPart("wait::ld")) {
+    for (int32_t reg : warp.tmemLoadRegisters)
+      if (--warp.pendingRegister[size_t(reg)] == 0)
+        --warp.pendingRegisters;
+    warp.tmemLoadRegisters.clear();
+    return;
+  }
+  for (const auto &[first, count] : warp.tmemStores)
+    for (uint32_t c = first; c < first + count; ++c)
+      --cta.tmemStorePending[c];
+  warp.tmemStores.clear();
+}
+
+} // namespace
+
+void fa4::emu::handleTcgen05(Cta &cta, Warp &warp, const Instruction &inst,
+                             uint32_t mask) {
+  const std::string &what = inst.parts[1];
+  if (what == "alloc")
+    alloc(cta, warp, inst, mask);
+  else if (what == "dealloc")
+    dealloc(cta, warp, inst, mask);
+  else if (what == "relinquish_alloc_permit")
+    cta.allocPermitRelinquished = true;
+  else if (what == "mma")
+    mma(cta, warp, inst, mask);
+  else if (what == "commit")
+    commit(cta, warp, inst, mask);
+  else if (what == "ld")
+    load(cta, warp, inst, mask);
+  else if (what == "st")
+    store(cta, warp, inst, mask);
+  else if (what == "wait::ld" || what == "wait::st")
+    wait(cta, warp, inst, mask);
+  else if (what == "fence::before_thread_sync" ||
+           what == "fence::after_thread_sync")
+    return; // ordering the emulator does not reorder
+  else
+    fail(cta, warp, inst, mask, "unsupported tcgen05 operation");
+}
+
+void fa4::emu::checkTmemReleased(Cta &cta) {
+  if (cta.tmemOwner.empty())
+    return;
+  uint32_t allocated = 0;
+  for (uint16_t owner : cta.tmemOwner)
+    allocated += owner != 0;
+  if (allocated)
+    throw ExecutionError(
+        "fa4-emu: " + cta.machine->kernel.name + ": CTA (" +
+        std::to_string(cta.ctaid[0]) + ", " + std::to_string(cta.ctaid[1]) +
+        ", " + std::to_string(cta.ctaid[2]) + ") exited with " +
+        std::to_string(allocated) +
+        " tensor-memory columns allocated (no tcgen05.dealloc)");
+}
