@@ -379,6 +379,13 @@ template <typename F>
 uint64_t floatBinary(const Instruction &inst, uint64_t a, uint64_t b, F f) {
   if (inst.type == Type::F64)
     return doubleBits(f(asDouble(a), asDouble(b)));
+  if (inst.type == Type::F32x2) {
+    // PTX ISA, add/sub/mul .f32x2 (sm_100a): element 0 in the low half.
+    Instruction single = inst;
+    single.type = Type::F32;
+    return floatBinary(single, a & 0xffffffffu, b & 0xffffffffu, f) |
+           floatBinary(single, a >> 32, b >> 32, f) << 32;
+  }
   bool ftz = inst.flags & 1;
   float x = asFloat(a), y = asFloat(b);
   if (ftz) {
@@ -504,7 +511,18 @@ void handleMul(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
     uint64_t a = warp.read(lane, op(inst, 1)), b = warp.read(lane, op(inst, 2));
     uint64_t c = mad ? warp.read(lane, op(inst, 3)) : 0;
     uint64_t result;
-    if (inst.type == Type::F32) {
+    if (inst.type == Type::F32x2) {
+      auto lane32 = [&](uint64_t x, int half) {
+        return asFloat(x >> (32 * half));
+      };
+      result = 0;
+      for (int half = 0; half < 2; ++half) {
+        float r =
+            mad ? std::fma(lane32(a, half), lane32(b, half), lane32(c, half))
+                : lane32(a, half) * lane32(b, half);
+        result |= floatBits(r) << (32 * half);
+      }
+    } else if (inst.type == Type::F32) {
       bool ftz = inst.hasPart("ftz");
       float x = asFloat(a), y = asFloat(b), z = asFloat(c);
       if (ftz) {

@@ -36,6 +36,7 @@ enum class Type : uint8_t {
   F64,
   F16x2,
   BF16x2,
+  F32x2,
   Pred,
 };
 int typeBits(Type type);

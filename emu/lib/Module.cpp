@@ -3,6 +3,7 @@
 #include "Internal.h"
 
 #include <cstring>
+#include <set>
 #include <sstream>
 
 using namespace fa4::emu;
@@ -30,6 +31,7 @@ int fa4::emu::typeBits(Type type) {
   case Type::U64:
   case Type::S64:
   case Type::F64:
+  case Type::F32x2:
     return 64;
   case Type::Pred:
     return 1;
@@ -46,18 +48,19 @@ bool fa4::emu::isSigned(Type type) {
 
 bool fa4::emu::isFloat(Type type) {
   return type == Type::F16 || type == Type::BF16 || type == Type::F32 ||
-         type == Type::F64 || type == Type::F16x2 || type == Type::BF16x2;
+         type == Type::F64 || type == Type::F16x2 || type == Type::BF16x2 ||
+         type == Type::F32x2;
 }
 
 Type fa4::emu::parseType(const std::string &name) {
   static const std::map<std::string, Type> types = {
-      {"b8", Type::B8},    {"b16", Type::B16},     {"b32", Type::B32},
-      {"b64", Type::B64},  {"u8", Type::U8},       {"u16", Type::U16},
-      {"u32", Type::U32},  {"u64", Type::U64},     {"s8", Type::S8},
-      {"s16", Type::S16},  {"s32", Type::S32},     {"s64", Type::S64},
-      {"f16", Type::F16},  {"bf16", Type::BF16},   {"f32", Type::F32},
-      {"f64", Type::F64},  {"f16x2", Type::F16x2}, {"bf16x2", Type::BF16x2},
-      {"pred", Type::Pred}};
+      {"b8", Type::B8},       {"b16", Type::B16},     {"b32", Type::B32},
+      {"b64", Type::B64},     {"u8", Type::U8},       {"u16", Type::U16},
+      {"u32", Type::U32},     {"u64", Type::U64},     {"s8", Type::S8},
+      {"s16", Type::S16},     {"s32", Type::S32},     {"s64", Type::S64},
+      {"f16", Type::F16},     {"bf16", Type::BF16},   {"f32", Type::F32},
+      {"f64", Type::F64},     {"f16x2", Type::F16x2}, {"bf16x2", Type::BF16x2},
+      {"f32x2", Type::F32x2}, {"pred", Type::Pred}};
   std::string key = !name.empty() && name[0] == '.' ? name.substr(1) : name;
   auto found = types.find(key);
   return found == types.end() ? Type::None : found->second;
@@ -373,6 +376,15 @@ private:
       else if (part == "local")
         inst.space = Space::Local;
     }
+    // Arithmetic, conversions and memory access need a type the emulator
+    // knows: an unknown one (a new packed type) fails here, not silently.
+    static const std::set<std::string> typed = {
+        "add",   "sub",  "mul",  "mad",  "fma", "div", "rem", "min", "max",
+        "neg",   "abs",  "and",  "or",   "xor", "not", "shl", "shr", "bfe",
+        "selp",  "setp", "cvt",  "ld",   "st",  "ex2", "lg2", "rcp", "sqrt",
+        "rsqrt", "mov",  "shfl", "popc", "clz", "brev"};
+    if (types.empty() && typed.count(inst.parts[0]))
+      fail(source.line, "unsupported type in '" + source.opcode + "'");
     if (!types.empty())
       inst.type = types[0];
     if (types.size() > 1)

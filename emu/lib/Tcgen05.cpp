@@ -21,6 +21,7 @@
 #include "Numerics.h"
 
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 
 using namespace fa4::emu;
@@ -210,6 +211,16 @@ void compute(Cta &cta, Warp &warp, const Instruction &inst, const Mma &mma) {
     }
   for (int n = 0; n < s.n; ++n)
     --cta.tmemMmaPending[column0 + uint32_t(n)];
+  if (cta.machine->trace)
+    std::fprintf(stderr,
+                 "fa4-emu trace: tcgen05.mma line %d D col %u N %d acc %d "
+                 "A %s %08x B start %u lbo %u sbo %u mn %d: a00 %g b00 %g "
+                 "d00 %g\n",
+                 inst.line, column0, s.n, int(mma.accumulate),
+                 mma.aInTmem ? "tmem" : "smem", mma.aInTmem ? mma.aTmem : 0u,
+                 b.startAddress, b.leadingByteOffset, b.strideByteOffset,
+                 int(s.bMnMajor), aTile[0], bTile[0],
+                 asFloat(tmemAt(cta, lane0, column0)));
 }
 
 void mma(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
@@ -357,6 +368,12 @@ void load(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
     for (uint32_t j = 0; j < columns; ++j)
       warp.write(lane, d.elements[j],
                  tmemAt(cta, lane0 + uint32_t(lane), column0 + j));
+  if (cta.machine->trace)
+    std::fprintf(stderr,
+                 "fa4-emu trace: tcgen05.ld line %d warp %d lane %u col %u: "
+                 "%08x %08x\n",
+                 inst.line, warp.index, lane0, column0,
+                 tmemAt(cta, lane0, column0), tmemAt(cta, lane0, column0 + 1));
   // Valid only after tcgen05.wait::ld.
   for (const Operand &reg : d.elements) {
     if (warp.pendingRegister[size_t(reg.reg)]++ == 0)
@@ -385,6 +402,12 @@ void store(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
     for (uint32_t j = 0; j < columns; ++j)
       tmemAt(cta, lane0 + uint32_t(lane), column0 + j) =
           uint32_t(warp.read(lane, values.elements[j]));
+  if (cta.machine->trace)
+    std::fprintf(stderr,
+                 "fa4-emu trace: tcgen05.st line %d warp %d lane %u col %u: "
+                 "%08x %08x\n",
+                 inst.line, warp.index, lane0, column0,
+                 tmemAt(cta, lane0, column0), tmemAt(cta, lane0, column0 + 1));
   for (uint32_t c = column0; c < column0 + columns; ++c)
     ++cta.tmemStorePending[c];
   warp.tmemStores.push_back({column0, columns});
