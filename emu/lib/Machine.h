@@ -95,6 +95,7 @@ public:
   /// a tcgen05.ld fills (valid after wait::ld), TMEM columns a tcgen05.st
   /// wrote (visible after wait::st).
   std::vector<std::function<void()>> uncommittedMma;
+  std::vector<uint64_t> mmaCommits; // tcgen05.commits in flight, in order
   std::vector<int32_t> tmemLoadRegisters;
   std::vector<std::pair<uint32_t, uint32_t>> tmemStores; // first, count
 

@@ -308,11 +308,26 @@ void commit(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
     std::vector<std::function<void()>> work = std::move(warp.uncommittedMma);
     warp.uncommittedMma.clear();
     Cta *target = owner;
-    cta.machine->startAsync(cta, "tcgen05.commit", [work, target, offset]() {
-      for (const auto &mma : work)
-        mma();
-      arrive(target->mbarriers.at(offset), 1, 0);
-    });
+    Machine *machine = cta.machine;
+    // A commit tracks every earlier tcgen05 operation of the thread, those
+    // under earlier commits included (PTX ISA, tcgen05.commit): completing
+    // it first completes the earlier ones, in order.
+    std::vector<uint64_t> earlier = warp.mmaCommits;
+    uint64_t id = machine->startAsync(
+        cta, "tcgen05.commit", [work, target, offset, earlier, machine]() {
+          for (uint64_t before : earlier)
+            machine->finishAsync(before);
+          for (const auto &mma : work)
+            mma();
+          arrive(target->mbarriers.at(offset), 1, 0);
+        });
+    // Keep only the commits still in flight.
+    std::vector<uint64_t> pending;
+    for (uint64_t before : warp.mmaCommits)
+      if (machine->asyncPending(before))
+        pending.push_back(before);
+    pending.push_back(id);
+    warp.mmaCommits = std::move(pending);
   }
 }
 

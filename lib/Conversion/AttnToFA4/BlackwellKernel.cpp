@@ -601,7 +601,17 @@ void BlackwellKernelBuilder::buildSoftmax(Value tileIndex) {
             b, loc,
             ValueRange{Value(softmax.getNewMax()), Value(softmax.getNewSum())});
       }
-      // The final max and sum, for the epilogue.
+      // The final max and sum, for the epilogue. They overwrite the last
+      // tile's correction factors and complete the next statsReady phase,
+      // so first wait until the correction warpgroup has taken those
+      // factors (its hand-over of the last P): otherwise it could read the
+      // max as factors, and the two phases could complete before its wait,
+      // whose parity would then never come (both found on fa4-emu). Under
+      // pair_cta the hand-over goes to the leader CTA's barrier, out of this
+      // warpgroup's reach: that variant still races.
+      if (!plan.pair)
+        ifThen(cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0)),
+               [&] { wait(pReady(i), parityOf(sub(work.numTiles, i32(1)))); });
       RowsStoreOp::create(b, loc, loop.getResult(0),
                           b.getI64IntegerAttr(factorOffset(i)));
       RowsStoreOp::create(b, loc, loop.getResult(1),
