@@ -56,7 +56,8 @@ def build(args):
     sample = load_sample()
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts",
                                                  "make-sample.py"),
-                    "--ptx", "--out", args.out, "--compiler", args.compiler],
+                    "--ptx", "--out", args.out, "--compiler", args.compiler,
+                    "--chip", args.chip],
                    check=True)
     lines = []
     for name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs in sample.SAMPLE:
@@ -92,8 +93,8 @@ def read_cases(directory, only=None):
 
 def artifact_dir(directory, name):
     for entry in os.listdir(directory):
-        if entry.startswith(f"fa4_hopper_{name}_sm_") or \
-                entry.startswith(f"fa4_ref_{name}_sm_"):
+        if any(entry.startswith(f"fa4_{kind}_{name}_sm_")
+               for kind in ("hopper", "blackwell", "ref")):
             return os.path.join(directory, entry)
     raise SystemExit(f"no artifact for {name} in {directory}")
 
@@ -110,6 +111,8 @@ def run_kernel(args, name, cases, dumps, seed):
     if args.emu:
         env["FA4_CUDA_DRIVER_PATH"] = args.emu
         env["FA4_EMU_SEED"] = str(seed)
+        if "_sm_100a" in directory:
+            env["FA4_EMU_ARCH"] = "sm_100a"
     start = time.time()
     done = subprocess.run(
         [args.fa4_run, os.path.join(directory, "manifest.json"), "--cases",
@@ -227,6 +230,8 @@ def main():
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build")
     b.add_argument("--out", required=True)
+    b.add_argument("--chip", default="sm_90a",
+                   help="sm_100a: the Blackwell kernel, for the emulator only")
     b.add_argument("--compiler",
                    default=os.path.join(ROOT, "build", "bin", "fa4-compile"))
     for name in ("run", "fuzz"):

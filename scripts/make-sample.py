@@ -63,18 +63,23 @@ def main():
     parser.add_argument("--ptx", action="store_true",
                         help="PTX only (--ptxas=none): for fa4-emu, and the "
                         "H200 JIT-compiles the same files")
+    parser.add_argument("--chip", default="sm_90a",
+                        help="sm_100a compiles the Blackwell kernel "
+                        "(--kernel=blackwell), for fa4-emu")
     args = parser.parse_args()
     ptx_flags = ["--ptxas=none"] if args.ptx else []
+    if args.chip != "sm_90a":
+        ptx_flags.append("--kernel=blackwell")
     lines = []
     for name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs in SAMPLE:
         with tempfile.NamedTemporaryFile("w", suffix=".mlir",
                                          delete=False) as f:
             f.write(matrix.function(name, dqk, dv, hq, hkv, mask, dtype, sq))
-        subprocess.run([args.compiler, f.name, "--chip=sm_90a", "-o",
+        subprocess.run([args.compiler, f.name, f"--chip={args.chip}", "-o",
                         args.out, "--quiet", *flags, *ptx_flags], check=True,
                        stdout=subprocess.DEVNULL)
         os.unlink(f.name)
-        directory = matrix.artifact_dir(args.out, name, "sm_90a")
+        directory = matrix.artifact_dir(args.out, name, args.chip)
         if not args.keep_ptx and os.path.exists(
                 os.path.join(directory, os.path.basename(directory) +
                              ".cubin")):
