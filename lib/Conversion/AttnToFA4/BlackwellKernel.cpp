@@ -664,6 +664,10 @@ void BlackwellKernelBuilder::buildCorrection() {
       continue;
     }
     if (plan.clusterSplit()) {
+      // The combine stages partials over the Q buffer. A partition with no
+      // key tile has its Q load waited by nobody else: let it land before
+      // the stores (found on fa4-emu).
+      wait(barrier(plan.qFull()), i32(0));
       buildCombine(oTile(i), max, sum);
       continue;
     }
