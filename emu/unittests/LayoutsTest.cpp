@@ -2,9 +2,11 @@
 //
 // Three kinds of expectations: values worked out by hand from the PTX ISA's
 // tables and examples (the comments show the arithmetic), CUTLASS's GMMA
-// layouts (goldens/wgmma-layouts.txt, written by gen-wgmma-goldens.cpp),
-// and what an H200 did (goldens/hw-layouts.txt, written by
-// gen-hw-goldens.cu). FA4_EMU_GOLDENS_DIR names the goldens folder.
+// layouts (goldens/wgmma-layouts.txt, written by gen-wgmma-goldens.cpp)
+// and UMMA (tcgen05) descriptors and layouts (goldens/umma-layouts.txt,
+// gen-umma-goldens.cpp), and what an H200 did (goldens/hw-layouts.txt,
+// written by gen-hw-goldens.cu). FA4_EMU_GOLDENS_DIR names the goldens
+// folder.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -563,4 +566,272 @@ TEST(HardwareTest, WgmmaOperands) {
   EXPECT_EQ(wrong, 0);
   std::printf("[ H200     ] %ld wgmma operands, %ld elements, %ld wrong\n",
               operands, checked, wrong);
+}
+
+//===----------------------------------------------------------------------===//
+// tcgen05 (sm_100a) descriptors against CUTLASS's UMMA machinery
+// (goldens/umma-layouts.txt, written by gen-umma-goldens.cpp)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The words of each line of umma-layouts.txt that starts with `tag`
+/// (comments skipped).
+std::vector<std::vector<std::string>> readUmmaRows(const std::string &tag) {
+  std::ifstream in = openGolden("umma-layouts.txt");
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::istringstream row(line);
+    std::vector<std::string> words;
+    for (std::string word; row >> word;)
+      words.push_back(word);
+    if (words[0] == tag)
+      rows.push_back(words);
+  }
+  return rows;
+}
+
+unsigned number(const std::string &word) { return std::stoul(word); }
+
+/// The 13 InstrDescriptor fields CUTLASS wrote from `first` on (SPARSE_ID2
+/// SPARSE SATURATE C_FORMAT A_FORMAT B_FORMAT A_NEGATE B_NEGATE A_MAJOR
+/// B_MAJOR N_DIM M_DIM MAX_SHIFT) against decodeTcgen05Instruction.
+void expectInstrFields(const Tcgen05Instruction &d,
+                       const std::vector<std::string> &w, size_t first,
+                       const std::string &line) {
+  ASSERT_EQ(w.size(), first + 13) << line;
+  // Sparsity selector (bits 0-1) is not modelled: the emulator refuses
+  // sparse descriptors.
+  EXPECT_EQ(d.sparse, number(w[first + 1]) != 0) << line;
+  EXPECT_EQ(d.saturate, number(w[first + 2]) != 0) << line;
+  EXPECT_EQ(d.dFormat, int(number(w[first + 3]))) << line;
+  EXPECT_EQ(d.aFormat, int(number(w[first + 4]))) << line;
+  EXPECT_EQ(d.bFormat, int(number(w[first + 5]))) << line;
+  EXPECT_EQ(d.negateA, number(w[first + 6]) != 0) << line;
+  EXPECT_EQ(d.negateB, number(w[first + 7]) != 0) << line;
+  EXPECT_EQ(d.aMnMajor, number(w[first + 8]) != 0) << line;
+  EXPECT_EQ(d.bMnMajor, number(w[first + 9]) != 0) << line;
+  EXPECT_EQ(d.n, int(number(w[first + 10])) << 3) << line;
+  EXPECT_EQ(d.m, int(number(w[first + 11])) << 4) << line;
+  EXPECT_EQ(d.maxShift, int(number(w[first + 12]))) << line;
+}
+
+std::string joined(const std::vector<std::string> &words) {
+  std::string line;
+  for (const std::string &word : words)
+    line += (line.empty() ? "" : " ") + word;
+  return line;
+}
+
+/// The swizzle of a tcgen05 layout type (PTX ISA 9.7.16.4.1, Table 40):
+/// 0 none, 2 128B, 4 64B, 6 32B; None for the others.
+Swizzle tcgen05Swizzle(unsigned layout) {
+  switch (layout) {
+  case 2:
+    return Swizzle::B128;
+  case 4:
+    return Swizzle::B64;
+  case 6:
+    return Swizzle::B32;
+  default:
+    return Swizzle::None;
+  }
+}
+
+/// START LBO SBO VERSION BASE LBO_MODE LAYOUT (hex, from `first` on;
+/// START, LBO and SBO in 16-byte units) against decodeTcgen05Descriptor;
+/// it must accept the descriptor exactly when `modelled`.
+void expectDescFields(uint64_t bits, const std::vector<std::string> &w,
+                      size_t first, bool modelled, const std::string &line) {
+  auto field = [&](size_t i) { return hex(w[first + i]); };
+  WgmmaDescriptor d;
+  EXPECT_EQ(decodeTcgen05Descriptor(bits, d), modelled) << line;
+  EXPECT_EQ(d.startAddress, field(0) << 4) << line;
+  EXPECT_EQ(d.leadingByteOffset, field(1) << 4) << line;
+  EXPECT_EQ(d.strideByteOffset, field(2) << 4) << line;
+  EXPECT_EQ(d.baseOffset, field(4)) << line;
+  if (modelled) {
+    EXPECT_EQ(d.swizzle, tcgen05Swizzle(field(6))) << line;
+  }
+}
+
+} // namespace
+
+// Every kind::f16 instruction descriptor CUTLASS's SM100 MMA atoms hold
+// (f16 and bf16, both majors of A and B, the negates, M 64/128/256, N
+// 8/16/64/128/256 where CUTLASS accepts the shape), decoded field by field
+// (PTX ISA 9.7.16.4.2, "Instruction descriptor", Table 42).
+TEST(Tcgen05InstructionTest, CutlassDescriptors) {
+  std::vector<std::vector<std::string>> rows = readUmmaRows("instr");
+  ASSERT_EQ(rows.size(), 576u);
+  for (const std::vector<std::string> &w : rows) {
+    // instr CTAGROUP ATYPE BTYPE DTYPE AMAJOR BMAJOR NEGA NEGB M N DESC ...
+    std::string line = joined(w);
+    Tcgen05Instruction d = decodeTcgen05Instruction(hex(w[11]));
+    expectInstrFields(d, w, 12, line);
+    // And against what the row says CUTLASS was asked for.
+    EXPECT_EQ(d.aFormat, w[2] == "bf16" ? 1 : 0) << line;
+    EXPECT_EQ(d.bFormat, w[3] == "bf16" ? 1 : 0) << line;
+    EXPECT_EQ(d.dFormat, 1) << line; // f32
+    EXPECT_EQ(d.aMnMajor, w[5] == "MN") << line;
+    EXPECT_EQ(d.bMnMajor, w[6] == "MN") << line;
+    EXPECT_EQ(d.negateA, w[7] == "1") << line;
+    EXPECT_EQ(d.negateB, w[8] == "1") << line;
+    EXPECT_EQ(d.m, int(number(w[9]))) << line;
+    EXPECT_EQ(d.n, int(number(w[10]))) << line;
+    EXPECT_FALSE(d.sparse) << line;
+    EXPECT_FALSE(d.saturate) << line;
+    EXPECT_EQ(d.maxShift, 0) << line;
+  }
+  std::printf("[ CUTLASS  ] %zu tcgen05 instruction descriptors\n",
+              rows.size());
+}
+
+// InstrDescriptor values CUTLASS built field by field: each field, the
+// ones kind::f16 leaves at zero included, at its maximum.
+TEST(Tcgen05InstructionTest, CutlassBitfields) {
+  std::vector<std::vector<std::string>> rows = readUmmaRows("instrbits");
+  ASSERT_EQ(rows.size(), 11u);
+  for (const std::vector<std::string> &w : rows)
+    expectInstrFields(decodeTcgen05Instruction(hex(w[1])), w, 2, joined(w));
+}
+
+// SmemDescriptor values CUTLASS built field by field: the positions of the
+// fields, and which values the emulator accepts: version 1 (bits 46-47),
+// the relative LBO mode (bit 52 clear) and layout types 0, 2, 4, 6 (PTX
+// ISA 9.7.16.4.1, "Shared Memory Descriptor", Table 40; type 1, 128B with
+// 32B atoms, is valid but not modelled, 3, 5 and 7 are invalid).
+TEST(Tcgen05DescriptorTest, CutlassBitfields) {
+  std::vector<std::vector<std::string>> rows = readUmmaRows("descbits");
+  ASSERT_EQ(rows.size(), 14u);
+  int accepted = 0;
+  for (const std::vector<std::string> &w : rows) {
+    // descbits START LBO SBO VERSION BASE LBO_MODE LAYOUT DESC
+    ASSERT_EQ(w.size(), 9u);
+    unsigned version = hex(w[4]), lboMode = hex(w[6]), layout = hex(w[7]);
+    bool modelled = version == 1 && lboMode == 0 && layout % 2 == 0;
+    accepted += modelled;
+    expectDescFields(std::stoull(w[8], nullptr, 16), w, 1, modelled, joined(w));
+  }
+  EXPECT_EQ(accepted, 7);
+}
+
+namespace {
+
+/// One slice of umma-layouts.txt: a k-block of an operand tile.
+struct UmmaSlice {
+  std::vector<std::string> words; // the header
+  bool mnMajor = false;
+  int bytes = 0, mn = 0;
+  /// Chunk lines: K-major, per mn the chunks along k; MN-major, per k the
+  /// chunks along mn.
+  std::vector<std::vector<uint32_t>> chunks;
+
+  static constexpr int kInstK = 16; // 256 bits of 2-byte elements
+  uint32_t address(int m, int k) const {
+    int perChunk = 16 / bytes;
+    if (mnMajor)
+      return chunks[k][m / perChunk] + (m % perChunk) * bytes;
+    return chunks[m][k / perChunk] + (k % perChunk) * bytes;
+  }
+};
+
+std::vector<UmmaSlice> readUmmaSlices() {
+  std::ifstream in = openGolden("umma-layouts.txt");
+  std::vector<UmmaSlice> slices;
+  std::string line;
+  bool inSlice = false;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::istringstream row(line);
+    std::vector<std::string> words;
+    for (std::string word; row >> word;)
+      words.push_back(word);
+    if (words[0] == "slice") {
+      // slice OPERAND MAJOR BYTES SWIZZLE ORDER MN KTILE KBLOCK DESC START
+      // LBO SBO VERSION BASE LBO_MODE LAYOUT
+      EXPECT_EQ(words.size(), 17u) << line;
+      UmmaSlice s;
+      s.words = words;
+      s.mnMajor = words[2] == "MN";
+      s.bytes = std::stoi(words[3]);
+      s.mn = std::stoi(words[6]);
+      slices.push_back(s);
+      inSlice = true;
+      continue;
+    }
+    if (!std::isdigit(static_cast<unsigned char>(words[0][0]))) {
+      inSlice = false; // instr, instrbits, descbits, unmodelled
+      continue;
+    }
+    if (!inSlice) {
+      ADD_FAILURE() << "an address line outside a slice: " << line;
+      continue;
+    }
+    std::vector<uint32_t> chunk;
+    for (size_t i = 1; i < words.size(); ++i)
+      chunk.push_back(hex(words[i]));
+    slices.back().chunks.push_back(chunk);
+  }
+  return slices;
+}
+
+} // namespace
+
+// Every k-block of every operand tile CUTLASS builds for tcgen05.mma
+// (K- and MN-major, no swizzle and 32/64/128B, A 128 x 16/64/128 and B
+// 64/128/256 x 16/64/128, atoms tiled MN or K first): the descriptor
+// make_umma_desc gives it (which the operand fragment holds), decoded, and
+// the address of every element against CUTLASS's layout. The emulator
+// reads tcgen05.mma operands through wgmmaElementAddress (Tcgen05.cpp).
+TEST(Tcgen05DescriptorTest, CutlassGoldens) {
+  std::vector<UmmaSlice> slices = readUmmaSlices();
+  ASSERT_EQ(slices.size(), 516u);
+  long elements = 0, wrong = 0;
+  for (const UmmaSlice &s : slices) {
+    std::string header = joined(s.words);
+    uint64_t bits = std::stoull(s.words[9], nullptr, 16);
+    expectDescFields(bits, s.words, 10, true, header);
+    WgmmaDescriptor d;
+    decodeTcgen05Descriptor(bits, d);
+    EXPECT_EQ(d.swizzle, swizzleNamed(s.words[4])) << header;
+    ASSERT_EQ(s.bytes, 2) << header;
+    ASSERT_EQ(s.chunks.size(), size_t(s.mnMajor ? UmmaSlice::kInstK : s.mn))
+        << header;
+    for (const std::vector<uint32_t> &chunk : s.chunks)
+      ASSERT_EQ(chunk.size(),
+                size_t(s.mnMajor ? s.mn * s.bytes / 16
+                                 : UmmaSlice::kInstK * s.bytes / 16))
+          << header;
+    for (int m = 0; m < s.mn; ++m)
+      for (int k = 0; k < UmmaSlice::kInstK; ++k) {
+        ++elements;
+        uint32_t expected = s.address(m, k);
+        uint32_t actual = wgmmaElementAddress(d, s.mnMajor, s.bytes, m, k);
+        if (actual != expected && ++wrong <= 20)
+          ADD_FAILURE() << header << ": (mn " << m << ", k " << k
+                        << ") CUTLASS 0x" << std::hex << expected << ", ours 0x"
+                        << actual;
+      }
+  }
+  EXPECT_EQ(wrong, 0);
+  RecordProperty("golden_elements", std::to_string(elements));
+  std::printf("[ CUTLASS  ] %zu tcgen05 slices, %ld elements, %ld wrong\n",
+              slices.size(), elements, wrong);
+}
+
+// The MN-major 128B swizzle with 32-byte atoms (layout type 1): CUTLASS
+// builds it (Layout_MN_SW128_32B_Atom), the emulator refuses it.
+TEST(Tcgen05DescriptorTest, CutlassUnmodelled) {
+  std::vector<std::vector<std::string>> rows = readUmmaRows("unmodelled");
+  ASSERT_EQ(rows.size(), 4u);
+  for (const std::vector<std::string> &w : rows) {
+    ASSERT_EQ(w.size(), 17u);
+    EXPECT_EQ(w[16], "1");
+    expectDescFields(std::stoull(w[9], nullptr, 16), w, 10, false, joined(w));
+  }
 }

@@ -146,8 +146,8 @@ template <class T> void emitInstrType(std::FILE *out, int &rows) {
 /// bitfield union, for the fields kind::f16 descriptors leave at zero.
 void emitInstrBitfields(std::FILE *out, int &rows) {
   struct Fields {
-    unsigned sparseId2, sparse, saturate, cFormat, aFormat, bFormat, aNeg,
-        bNeg, aMajor, bMajor, n, m, maxShift;
+    unsigned sparseId2, sparse, saturate, cFormat, aFormat, bFormat, aNeg, bNeg,
+        aMajor, bMajor, n, m, maxShift;
   };
   const Fields cases[] = {
       {3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
@@ -177,10 +177,10 @@ void emitInstrBitfields(std::FILE *out, int &rows) {
     d.n_dim_ = f.n;
     d.m_dim_ = f.m;
     d.max_shift_ = f.maxShift;
-    std::fprintf(out, "instrbits %08x  %u %u %u %u %u %u %u %u %u %u %u %u %u\n",
-                 d.desc_, f.sparseId2, f.sparse, f.saturate, f.cFormat,
-                 f.aFormat, f.bFormat, f.aNeg, f.bNeg, f.aMajor, f.bMajor, f.n,
-                 f.m, f.maxShift);
+    std::fprintf(
+        out, "instrbits %08x  %u %u %u %u %u %u %u %u %u %u %u %u %u\n",
+        d.desc_, f.sparseId2, f.sparse, f.saturate, f.cFormat, f.aFormat,
+        f.bFormat, f.aNeg, f.bNeg, f.aMajor, f.bMajor, f.n, f.m, f.maxShift);
     ++rows;
   }
 }
@@ -192,14 +192,20 @@ void emitDescBitfields(std::FILE *out, int &rows) {
     unsigned start, leading, stride, version, base, lboMode, layout;
   };
   const Fields cases[] = {
-      {0x3fff, 0, 0, 1, 0, 0, 0}, {0, 0x3fff, 0, 1, 0, 0, 0},
-      {0, 0, 0x3fff, 1, 0, 0, 0}, {0, 0, 0, 1, 7, 0, 2},
-      {0, 0, 0, 0, 0, 0, 0},      {0, 0, 0, 3, 0, 0, 0},
-      {0, 0, 0, 1, 0, 1, 0},      {0x2c2, 1, 64, 1, 0, 0, 2},
+      {0x3fff, 0, 0, 1, 0, 0, 0},
+      {0, 0x3fff, 0, 1, 0, 0, 0},
+      {0, 0, 0x3fff, 1, 0, 0, 0},
+      {0, 0, 0, 1, 7, 0, 2},
+      {0, 0, 0, 0, 0, 0, 0},
+      {0, 0, 0, 3, 0, 0, 0},
+      {0, 0, 0, 1, 0, 1, 0},
+      {0x2c2, 1, 64, 1, 0, 0, 2},
       {0x1234, 0x567, 0xabc, 1, 5, 0, 4},
       {0x0800, 0x40, 0x20, 1, 3, 0, 6},
-      {0, 0, 0, 1, 0, 0, 1},      {0, 0, 0, 1, 0, 0, 3},
-      {0, 0, 0, 1, 0, 0, 5},      {0, 0, 0, 1, 0, 0, 7},
+      {0, 0, 0, 1, 0, 0, 1},
+      {0, 0, 0, 1, 0, 0, 3},
+      {0, 0, 0, 1, 0, 0, 5},
+      {0, 0, 0, 1, 0, 0, 7},
   };
   for (const Fields &f : cases) {
     UMMA::SmemDescriptor d;
@@ -340,10 +346,9 @@ void emitTile(std::FILE *out, Counts &counts) {
   const char *major = majorName(M);
   if constexpr (MN % kAtomMN != 0 || KTile % kAtomK != 0) {
     if (!KFirst) {
-      std::fprintf(out,
-                   "# skipped: %s %s-major %dB swizzle %s %dx%d (atom %dx%d)\n",
-                   operand, major, kBytes, modeName(S), MN, KTile, kAtomMN,
-                   kAtomK);
+      std::fprintf(
+          out, "# skipped: %s %s-major %dB swizzle %s %dx%d (atom %dx%d)\n",
+          operand, major, kBytes, modeName(S), MN, KTile, kAtomMN, kAtomK);
       ++counts.skipped;
     }
   } else if constexpr (KFirst && (MN == kAtomMN || KTile == kAtomK)) {
@@ -411,14 +416,14 @@ template <class T> void emitType(std::FILE *out, Counts &c) {
 /// The MN-major 128-byte swizzle with 32-byte atoms (layout type 1), which
 /// the emulator does not model: only its descriptor, for each k-block.
 template <class T> void emitUnmodelled(std::FILE *out, int &rows) {
-  auto layout = tile_to_shape(UMMA::Layout_MN_SW128_32B_Atom<T>{},
-                              Shape<_128, _64>{});
+  auto layout =
+      tile_to_shape(UMMA::Layout_MN_SW128_32B_Atom<T>{}, Shape<_128, _64>{});
   auto tile =
       make_tensor(make_smem_ptr(reinterpret_cast<T *>(kTileAddress)), layout);
   for (int kBlock = 0; kBlock < 4; ++kBlock) {
     auto block = local_tile(tile, Shape<_128, _16>{}, make_coord(0, kBlock));
     UMMA::SmemDescriptor desc = UMMA::make_umma_desc<Major::MN>(block);
-    std::fprintf(out, "unmodelled MN 2 128b32 mn 128 64 %d ", kBlock);
+    std::fprintf(out, "unmodelled A MN 2 128b32 mn 128 64 %d ", kBlock);
     printDesc(out, desc);
     std::fprintf(out, "\n");
     ++rows;
