@@ -198,11 +198,16 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
     // The user's count (a tuning override): any that leaves every partition
     // a KV tile.
     int64_t maxPartitions = llvm::divideCeilSigned(plan.kvSpan, config.bn);
+    // One partition is no split: the way to turn the planner's rule off.
+    if (partitions == 1) {
+      plan.reason = SplitKReason::Override;
+      return plan;
+    }
     if (partitions < 2 || partitions > maxPartitions) {
-      whyNot << "split-k-partitions must be 2 to " << maxPartitions
-             << " (a KV tile of " << config.bn << " keys each, over the "
-             << plan.kvSpan << " keys a work item visits), but got "
-             << partitions;
+      whyNot << "split-k-partitions must be 1 (no split) or 2 to "
+             << maxPartitions << " (a KV tile of " << config.bn
+             << " keys each, over the " << plan.kvSpan
+             << " keys a work item visits), but got " << partitions;
       return llvm::failure();
     }
   } else {
@@ -291,6 +296,10 @@ void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
        << " x BN = " << kSplitKMinTilesPerPartition * config.bn << " keys\n";
     return;
   case SplitKReason::Override:
+    if (plan.partitions == 1) {
+      os << "split-k-partitions = 1 asked for no split\n";
+      return;
+    }
     os << "asked for with split-k-partitions / split-k-workspace (a tuning "
           "override): "
        << plan.partitions << " partitions of " << plan.kvPerPartition << " of "

@@ -416,15 +416,25 @@ TEST(SplitKPlanTest, OverridesTheCountAndTheCombine) {
 
 TEST(SplitKPlanTest, RefusesAnOverrideWithoutATilePerPartition) {
   AttnProblem problem = makeProblem(1, 1, 1000, 32, 8, 128, 128);
-  for (int64_t partitions : {int64_t(1), int64_t(12)}) {
+  for (int64_t partitions : {int64_t(-1), int64_t(12)}) {
     problem.splitKPartitions = partitions;
     std::string whyNot;
     EXPECT_TRUE(llvm::failed(planFor(problem, Chip::SM90a, whyNot)));
     // 1000 keys in tiles of 96: 11 tiles.
-    EXPECT_NE(whyNot.find("split-k-partitions must be 2 to 11"),
+    EXPECT_NE(whyNot.find("split-k-partitions must be 1 (no split) or 2 to 11"),
               std::string::npos)
         << whyNot;
   }
+}
+
+TEST(SplitKPlanTest, OnePartitionIsNoSplit) {
+  // The planner's rule would split this decode; one partition turns it off.
+  AttnProblem problem = makeProblem(1, 1, 1000, 32, 8, 128, 128);
+  problem.splitKPartitions = 1;
+  const SplitKPlan splitK = planOrFail(problem, Chip::SM90a).splitK;
+  EXPECT_EQ(splitK.mode, SplitKMode::None);
+  EXPECT_EQ(splitK.partitions, 1);
+  EXPECT_EQ(splitK.reason, SplitKReason::Override);
 }
 
 } // namespace

@@ -71,7 +71,8 @@ def AttnPlanSplitK : Pass<"attn-plan-splitk"> {
     Option<"splitKPartitions", "split-k-partitions", "int64_t",
            /*default=*/"0",
            "Partitions per work item in place of the planner's rule (0: the "
-           "planner's; else 2 or more, each with at least one KV tile)">,
+           "planner's; 1: no split; else 2 or more, each with at least one "
+           "KV tile)">,
     Option<"splitKWorkspace", "split-k-workspace", "bool", /*default=*/"false",
            "Combine through the global workspace even when the partitions "
            "fit a cluster">
