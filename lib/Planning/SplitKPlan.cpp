@@ -153,6 +153,8 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
   int64_t seqQ = problem.plannedSeqQ();
   int64_t seqKV = problem.plannedSeqKV();
   int64_t minKVPerPartition = int64_t(kSplitKMinTilesPerPartition) * config.bn;
+  // The Blackwell kernel splits only work items of one 128-row Q tile.
+  bool kernelSplits = config.chip != Chip::SM100a || config.numQ == 1;
   if (batch == kDynamic || seqQ == kDynamic || seqKV == kDynamic) {
     plan.reason = SplitKReason::UnknownSizes;
     bool spanIsSeqKV =
@@ -160,7 +162,7 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
     bool decode = seqQ != kDynamic && config.workItemsPerHead(seqQ) == 1;
     bool keysAllowTwo = seqKV == kDynamic || seqKV >= 2 * minKVPerPartition;
     if (decode && spanIsSeqKV && keysAllowTwo && !config.pairCta &&
-        problem.splitKPartitions == 0) {
+        kernelSplits && problem.splitKPartitions == 0) {
       plan.mode = SplitKMode::Workspace;
       plan.reason = SplitKReason::AtLaunch;
       plan.partitions = int(target.numSMs);
@@ -203,6 +205,14 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
       plan.reason = SplitKReason::Override;
       return plan;
     }
+    if (!kernelSplits) {
+      whyNot << "split-k-partitions " << partitions
+             << " needs work items of one 128-row Q tile on sm_100a (the "
+                "Blackwell kernel's split), but this plan's work items "
+                "have "
+             << config.numQ << " (BM = " << config.bm << ")";
+      return llvm::failure();
+    }
     if (partitions < 2 || partitions > maxPartitions) {
       whyNot << "split-k-partitions must be 1 (no split) or 2 to "
              << maxPartitions << " (a KV tile of " << config.bn
@@ -213,6 +223,10 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
   } else {
     // One wave: every CTA of every partition gets its own SM.
     partitions = int64_t(target.numSMs) / busyCtas;
+    if (partitions >= 2 && !kernelSplits) {
+      plan.reason = SplitKReason::TwoQTiles;
+      return plan;
+    }
     if (partitions < 2) {
       plan.reason = SplitKReason::EnoughWork;
       return plan;
@@ -288,6 +302,12 @@ void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
       os << " CTA(s) leave SMs idle, but P = floor(" << target.numSMs << " / "
          << plan.numCtas << ") = " << target.numSMs / plan.numCtas
          << ": a second partition per work item would start a second wave\n";
+    return;
+  case SplitKReason::TwoQTiles:
+    os << plan.numWorkItems << " work item(s) leave SMs idle, but each is "
+       << config.numQ << " Q tiles (BM = " << config.bm
+       << ") and the Blackwell kernel splits only work items of one "
+          "128-row tile\n";
     return;
   case SplitKReason::ShortKV:
     os << plan.numWorkItems << " work item(s) leave SMs idle, but "

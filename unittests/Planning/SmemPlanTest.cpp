@@ -178,19 +178,17 @@ TEST(SmemPlanTest, SplitKStagingReusesQAndTheRings) {
   EXPECT_FALSE(smem.oStaging.present());
 }
 
-TEST(SmemPlanTest, TwoQSplitStagingSpansQAndTheRings) {
-  // Few heads of long prefill split at numQ = 2: 256 x 128 f32 staging is
-  // larger than the rings alone.
+TEST(SmemPlanTest, TwoQTilesAreNotSplitOnBlackwell) {
+  // Few heads of long prefill at numQ = 2 leave SMs idle, but the Blackwell
+  // kernel splits only work items of one Q tile: no split, no staging.
   std::string whyNot;
   auto full =
       planFor(makeProblem(2, 4096, 4096, 1, 1, 128, 128), Chip::SM100a, whyNot);
   ASSERT_TRUE(llvm::succeeded(full)) << whyNot;
-  const SmemPlan &smem = full->smem;
-  ASSERT_EQ(full->splitK.mode, SplitKMode::ClusterDsmem);
   EXPECT_EQ(full->config.numQ, 2);
-  EXPECT_TRUE(smem.splitKStaging.aliased);
-  EXPECT_GT(smem.splitKStaging.bytes, smem.kRing.bytes + smem.vRing.bytes);
-  EXPECT_LE(smem.splitKStaging.end(), smem.vRing.end());
+  EXPECT_EQ(full->splitK.mode, SplitKMode::None);
+  EXPECT_EQ(full->splitK.reason, SplitKReason::TwoQTiles);
+  EXPECT_FALSE(full->smem.splitKStaging.present());
 }
 
 } // namespace

@@ -46,6 +46,10 @@ enum class SplitKReason {
   /// no hint: a workspace split whose partition count the runtime picks per
   /// launch by this planner's rule, at most `partitions`.
   AtLaunch,
+  /// sm_100a work items of two Q tiles (BM = 256): the Blackwell kernel
+  /// splits only work items of one 128-row tile, so no split is planned
+  /// rather than one it would refuse.
+  TwoQTiles,
 };
 
 llvm::StringRef splitKModeName(SplitKMode mode);

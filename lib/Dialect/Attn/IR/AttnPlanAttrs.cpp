@@ -31,6 +31,8 @@ static SplitKReason toAttr(fa4::SplitKReason reason) {
 // The ODS enums list their cases in the planner enums' order.
 static_assert(static_cast<int>(fa4::SplitKMode::Workspace) ==
               static_cast<int>(SplitKMode::Workspace));
+static_assert(static_cast<int>(fa4::SplitKReason::TwoQTiles) ==
+              static_cast<int>(SplitKReason::TwoQTiles));
 static_assert(static_cast<int>(fa4::SplitKReason::AtLaunch) ==
               static_cast<int>(SplitKReason::AtLaunch));
 

@@ -120,7 +120,8 @@ def Attn_SplitKReason : I32EnumAttr<"SplitKReason", "why split-K splits or not",
   I32EnumAttrCase<"UnknownSizes", 2, "unknown_sizes">,
   I32EnumAttrCase<"ShortKV", 3, "short_kv">,
   I32EnumAttrCase<"Override", 4, "override">,
-  I32EnumAttrCase<"AtLaunch", 5, "at_launch">
+  I32EnumAttrCase<"AtLaunch", 5, "at_launch">,
+  I32EnumAttrCase<"TwoQTiles", 6, "two_q_tiles">
 ]> {
   let cppNamespace = "::fa4::attn";
   let genSpecializedAttr = 0;
