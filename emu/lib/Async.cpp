@@ -17,19 +17,6 @@ using namespace fa4::emu;
 
 namespace {
 
-const Operand &op(const Instruction &inst, size_t i) {
-  static const Operand none;
-  return i < inst.operands.size() ? inst.operands[i] : none;
-}
-
-uint64_t addressOf(Warp &warp, int lane, const Operand &operand) {
-  uint64_t base = 0;
-  if (operand.reg >= 0)
-    base =
-        warp.read(lane, Operand{Operand::Kind::Register, false, operand.reg});
-  return base + operand.imm;
-}
-
 /// A shared-window address of `space` as a shared::cluster address.
 uint64_t sharedAddress(Cta &cta, Warp &warp, const Instruction &inst, int lane,
                        Space space, uint64_t address) {
@@ -559,10 +546,8 @@ void issueMma(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
     mma.transposeA = warp.read(0, op(inst, 6)) & 1;
     mma.transposeB = warp.read(0, op(inst, 7)) & 1;
   }
-  for (int32_t reg : mma.d) {
-    if (warp.pendingRegister[size_t(reg)]++ == 0)
-      ++warp.pendingRegisters;
-  }
+  for (int32_t reg : mma.d)
+    warp.markPending(reg);
   warp.openWgmma.push_back(std::move(mma));
 }
 
@@ -572,12 +557,8 @@ void fa4::emu::retireWgmma(Warp &warp, size_t keep) {
   while (warp.wgmmaGroups.size() > keep) {
     for (const WgmmaOp &mma : warp.wgmmaGroups.front()) {
       for (int32_t reg : mma.d)
-        if (--warp.pendingRegister[size_t(reg)] == 0)
-          --warp.pendingRegisters;
+        warp.clearPending(reg);
       compute(*warp.cta, warp, mma);
-      // Later ops of the group still own their registers.
-      for (int32_t reg : mma.d)
-        (void)reg;
     }
     warp.wgmmaGroups.pop_front();
   }
@@ -585,9 +566,7 @@ void fa4::emu::retireWgmma(Warp &warp, size_t keep) {
 
 void fa4::emu::handleWgmma(Cta &cta, Warp &warp, const Instruction &inst,
                            uint32_t mask) {
-  if (mask != warp.live)
-    fail(cta, warp, inst, mask,
-         "a .sync.aligned wgmma executed by part of the warp");
+  requireConverged(cta, warp, inst, mask);
   const std::string &what = inst.parts[1];
   if (what == "fence")
     return;

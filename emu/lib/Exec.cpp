@@ -208,6 +208,28 @@ void Warp::write(int lane, const Operand &operand, uint64_t value) {
   regs[size_t(operand.reg) * 32 + size_t(lane)] = value;
 }
 
+const Operand &fa4::emu::op(const Instruction &inst, size_t i) {
+  static const Operand none;
+  return i < inst.operands.size() ? inst.operands[i] : none;
+}
+
+uint64_t fa4::emu::addressOf(Warp &warp, int lane, const Operand &operand) {
+  uint64_t base = 0;
+  if (operand.reg >= 0)
+    base =
+        warp.read(lane, Operand{Operand::Kind::Register, false, operand.reg});
+  return base + operand.imm;
+}
+
+void fa4::emu::requireConverged(Cta &cta, Warp &warp, const Instruction &inst,
+                                uint32_t mask) {
+  if (mask != warp.live)
+    fail(cta, warp, inst, mask,
+         "a .aligned instruction executed by lanes " + laneList(mask) +
+             " while the warp's live lanes are " + laneList(warp.live) +
+             " (divergent)");
+}
+
 //===----------------------------------------------------------------------===//
 // Address spaces
 //===----------------------------------------------------------------------===//
@@ -369,11 +391,6 @@ int64_t signExtend(uint64_t value, int bits) {
   return int64_t((value ^ sign) - sign);
 }
 
-const Operand &op(const Instruction &inst, size_t i) {
-  static const Operand none;
-  return i < inst.operands.size() ? inst.operands[i] : none;
-}
-
 /// A binary float operation on f32 or f64 operands, .ftz honoured.
 template <typename F>
 uint64_t floatBinary(const Instruction &inst, uint64_t a, uint64_t b, F f) {
@@ -453,8 +470,7 @@ void movePendingTmemLoad(Warp &warp, const Instruction &inst, uint32_t mask) {
     }
   }
   for (const Operand *target : targets) {
-    ++warp.pendingRegister[size_t(target->reg)];
-    ++warp.pendingRegisters;
+    warp.markPending(target->reg);
     warp.tmemLoadRegisters.push_back(target->reg);
   }
 }
@@ -938,11 +954,7 @@ void handleLoad(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   const Operand &d = op(inst, 0), &address = op(inst, 1);
   int size = std::max(1, typeBits(inst.type) / 8);
   FOR_LANES(mask) {
-    uint64_t base =
-        (address.reg >= 0 ? warp.read(lane, Operand{Operand::Kind::Register,
-                                                    false, address.reg})
-                          : 0) +
-        address.imm;
+    uint64_t base = addressOf(warp, lane, address);
     uint8_t *bytes = resolve(cta, warp, inst, lane, inst.space, base,
                              uint32_t(size * inst.vector), false);
     if (d.kind == Operand::Kind::Vector)
@@ -958,11 +970,7 @@ void handleStore(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   const Operand &address = op(inst, 0), &value = op(inst, 1);
   int size = std::max(1, typeBits(inst.type) / 8);
   FOR_LANES(mask) {
-    uint64_t base =
-        (address.reg >= 0 ? warp.read(lane, Operand{Operand::Kind::Register,
-                                                    false, address.reg})
-                          : 0) +
-        address.imm;
+    uint64_t base = addressOf(warp, lane, address);
     uint8_t *bytes = resolve(cta, warp, inst, lane, inst.space, base,
                              uint32_t(size * inst.vector), true);
     if (value.kind == Operand::Kind::Vector)
@@ -975,16 +983,6 @@ void handleStore(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
       std::memcpy(bytes, &v, size_t(size));
     }
   }
-}
-
-/// `.sync.aligned`: every live lane of the warp executes it together.
-void requireConverged(Cta &cta, Warp &warp, const Instruction &inst,
-                      uint32_t mask) {
-  if (mask != warp.live)
-    fail(cta, warp, inst, mask,
-         "a .aligned instruction executed by lanes " + laneList(mask) +
-             " while the warp's live lanes are " + laneList(warp.live) +
-             " (divergent)");
 }
 
 void handleShfl(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {

@@ -100,6 +100,16 @@ public:
   std::vector<std::pair<uint32_t, uint32_t>> tmemStores; // first, count
 
   uint64_t read(int lane, const Operand &operand) const;
+  /// Marks a register an unfinished asynchronous operation writes (reads
+  /// and writes of it fail until clearPending), and clears the mark.
+  void markPending(int32_t reg) {
+    if (pendingRegister[size_t(reg)]++ == 0)
+      ++pendingRegisters;
+  }
+  void clearPending(int32_t reg) {
+    if (--pendingRegister[size_t(reg)] == 0)
+      --pendingRegisters;
+  }
   void write(int lane, const Operand &operand, uint64_t value);
   uint32_t laneThread(int lane) const;
 };
@@ -184,6 +194,14 @@ struct Machine {
 [[noreturn]] void fail(const Cta &cta, const Warp &warp,
                        const Instruction &inst, uint32_t mask,
                        const std::string &what);
+
+/// Operand `i` of `inst`, or an operand of kind None past the last.
+const Operand &op(const Instruction &inst, size_t i);
+/// A memory operand's address for `lane`: its base register plus offset.
+uint64_t addressOf(Warp &warp, int lane, const Operand &operand);
+/// `.sync.aligned`: every live lane of the warp executes it together.
+void requireConverged(Cta &cta, Warp &warp, const Instruction &inst,
+                      uint32_t mask);
 
 /// The host bytes an access of `bytes` at `address` in `space` touches,
 /// after checking bounds and alignment; `write` for stores.

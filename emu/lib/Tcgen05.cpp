@@ -30,19 +30,6 @@ namespace {
 
 constexpr uint32_t kLanes = 128, kColumns = 512;
 
-const Operand &op(const Instruction &inst, size_t i) {
-  static const Operand none;
-  return i < inst.operands.size() ? inst.operands[i] : none;
-}
-
-uint64_t addressOf(Warp &warp, int lane, const Operand &operand) {
-  uint64_t base = 0;
-  if (operand.reg >= 0)
-    base =
-        warp.read(lane, Operand{Operand::Kind::Register, false, operand.reg});
-  return base + operand.imm;
-}
-
 void ensureTmem(Cta &cta) {
   if (!cta.tmem.empty())
     return;
@@ -54,13 +41,6 @@ void ensureTmem(Cta &cta) {
 
 uint32_t &tmemAt(Cta &cta, uint32_t lane, uint32_t column) {
   return cta.tmem[size_t(lane) * kColumns + column];
-}
-
-void requireAligned(Cta &cta, Warp &warp, const Instruction &inst,
-                    uint32_t mask) {
-  if (mask != warp.live)
-    fail(cta, warp, inst, mask,
-         "a .sync.aligned tcgen05 instruction executed by part of the warp");
 }
 
 void checkColumns(Cta &cta, Warp &warp, const Instruction &inst, uint32_t first,
@@ -80,7 +60,7 @@ void checkColumns(Cta &cta, Warp &warp, const Instruction &inst, uint32_t first,
 //===----------------------------------------------------------------------===//
 
 void alloc(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
-  requireAligned(cta, warp, inst, mask);
+  requireConverged(cta, warp, inst, mask);
   ensureTmem(cta);
   uint32_t columns = uint32_t(warp.read(0, op(inst, 1)));
   if (columns < 32 || columns > kColumns || (columns & (columns - 1)))
@@ -117,7 +97,7 @@ void alloc(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
 }
 
 void dealloc(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
-  requireAligned(cta, warp, inst, mask);
+  requireConverged(cta, warp, inst, mask);
   ensureTmem(cta);
   uint32_t address = uint32_t(warp.read(0, op(inst, 0)));
   uint32_t columns = uint32_t(warp.read(0, op(inst, 1)));
@@ -362,78 +342,85 @@ uint32_t laneBase(Cta &cta, Warp &warp, const Instruction &inst,
   return lane;
 }
 
-void load(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
-  requireAligned(cta, warp, inst, mask);
+/// The columns a tcgen05.ld/st moves: the warp's first lane and the first
+/// column, checked like every access, and none an unfinished MMA writes.
+struct TmemAccess {
+  uint32_t lane0, column0, columns;
+};
+
+TmemAccess tmemAccess(Cta &cta, Warp &warp, const Instruction &inst,
+                      uint32_t mask, const Operand &address,
+                      const Operand &registers, const std::string &what) {
+  requireConverged(cta, warp, inst, mask);
   ensureTmem(cta);
-  const Operand &d = op(inst, 0);
-  uint32_t columns = columnsOf(cta, warp, inst);
-  uint32_t address = uint32_t(addressOf(warp, 0, op(inst, 1)));
-  uint32_t lane0 = laneBase(cta, warp, inst, address),
-           column0 = address & 0xffff;
-  if (d.elements.size() != columns)
+  TmemAccess access;
+  access.columns = columnsOf(cta, warp, inst);
+  uint32_t bits = uint32_t(addressOf(warp, 0, address));
+  access.lane0 = laneBase(cta, warp, inst, bits);
+  access.column0 = bits & 0xffff;
+  if (registers.elements.size() != access.columns)
     fail(cta, warp, inst, mask, "register count differs from the shape");
-  checkColumns(cta, warp, inst, column0, columns, "tcgen05.ld reads");
-  for (uint32_t c = column0; c < column0 + columns; ++c)
+  checkColumns(cta, warp, inst, access.column0, access.columns,
+               what == "ld" ? "tcgen05.ld reads" : "tcgen05.st writes");
+  for (uint32_t c = access.column0; c < access.column0 + access.columns; ++c)
     if (cta.tmemMmaPending[c])
       fail(cta, warp, inst, mask,
-           "tcgen05.ld of column " + std::to_string(c) +
-               ", which an unfinished tcgen05.mma writes (before its "
-               "commit's mbarrier completed)");
+           what == "ld"
+               ? "tcgen05.ld of column " + std::to_string(c) +
+                     ", which an unfinished tcgen05.mma writes (before its "
+                     "commit's mbarrier completed)"
+               : "tcgen05.st to column " + std::to_string(c) +
+                     ", which an unfinished tcgen05.mma writes");
+  return access;
+}
+
+void traceAccess(Cta &cta, Warp &warp, const Instruction &inst,
+                 const TmemAccess &access, const char *what) {
+  if (!cta.machine->trace)
+    return;
+  std::fprintf(stderr,
+               "fa4-emu trace: tcgen05.%s line %d warp %d lane %u col %u: "
+               "%08x %08x\n",
+               what, inst.line, warp.index, access.lane0, access.column0,
+               tmemAt(cta, access.lane0, access.column0),
+               tmemAt(cta, access.lane0, access.column0 + 1));
+}
+
+void load(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  const Operand &d = op(inst, 0);
+  TmemAccess access = tmemAccess(cta, warp, inst, mask, op(inst, 1), d, "ld");
   for (int lane = 0; lane < 32; ++lane)
-    for (uint32_t j = 0; j < columns; ++j)
-      warp.write(lane, d.elements[j],
-                 tmemAt(cta, lane0 + uint32_t(lane), column0 + j));
-  if (cta.machine->trace)
-    std::fprintf(stderr,
-                 "fa4-emu trace: tcgen05.ld line %d warp %d lane %u col %u: "
-                 "%08x %08x\n",
-                 inst.line, warp.index, lane0, column0,
-                 tmemAt(cta, lane0, column0), tmemAt(cta, lane0, column0 + 1));
+    for (uint32_t j = 0; j < access.columns; ++j)
+      warp.write(
+          lane, d.elements[j],
+          tmemAt(cta, access.lane0 + uint32_t(lane), access.column0 + j));
+  traceAccess(cta, warp, inst, access, "ld");
   // Valid only after tcgen05.wait::ld.
   for (const Operand &reg : d.elements) {
-    if (warp.pendingRegister[size_t(reg.reg)]++ == 0)
-      ++warp.pendingRegisters;
+    warp.markPending(reg.reg);
     warp.tmemLoadRegisters.push_back(reg.reg);
   }
 }
 
 void store(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
-  requireAligned(cta, warp, inst, mask);
-  ensureTmem(cta);
   const Operand &values = op(inst, 1);
-  uint32_t columns = columnsOf(cta, warp, inst);
-  uint32_t address = uint32_t(addressOf(warp, 0, op(inst, 0)));
-  uint32_t lane0 = laneBase(cta, warp, inst, address),
-           column0 = address & 0xffff;
-  if (values.elements.size() != columns)
-    fail(cta, warp, inst, mask, "register count differs from the shape");
-  checkColumns(cta, warp, inst, column0, columns, "tcgen05.st writes");
-  for (uint32_t c = column0; c < column0 + columns; ++c)
-    if (cta.tmemMmaPending[c])
-      fail(cta, warp, inst, mask,
-           "tcgen05.st to column " + std::to_string(c) +
-               ", which an unfinished tcgen05.mma writes");
+  TmemAccess access =
+      tmemAccess(cta, warp, inst, mask, op(inst, 0), values, "st");
   for (int lane = 0; lane < 32; ++lane)
-    for (uint32_t j = 0; j < columns; ++j)
-      tmemAt(cta, lane0 + uint32_t(lane), column0 + j) =
+    for (uint32_t j = 0; j < access.columns; ++j)
+      tmemAt(cta, access.lane0 + uint32_t(lane), access.column0 + j) =
           uint32_t(warp.read(lane, values.elements[j]));
-  if (cta.machine->trace)
-    std::fprintf(stderr,
-                 "fa4-emu trace: tcgen05.st line %d warp %d lane %u col %u: "
-                 "%08x %08x\n",
-                 inst.line, warp.index, lane0, column0,
-                 tmemAt(cta, lane0, column0), tmemAt(cta, lane0, column0 + 1));
-  for (uint32_t c = column0; c < column0 + columns; ++c)
+  traceAccess(cta, warp, inst, access, "st");
+  for (uint32_t c = access.column0; c < access.column0 + access.columns; ++c)
     ++cta.tmemStorePending[c];
-  warp.tmemStores.push_back({column0, columns});
+  warp.tmemStores.push_back({access.column0, access.columns});
 }
 
 void wait(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
-  requireAligned(cta, warp, inst, mask);
+  requireConverged(cta, warp, inst, mask);
   if (inst.hasPart("wait::ld")) {
     for (int32_t reg : warp.tmemLoadRegisters)
-      if (--warp.pendingRegister[size_t(reg)] == 0)
-        --warp.pendingRegisters;
+      warp.clearPending(reg);
     warp.tmemLoadRegisters.clear();
     return;
   }
