@@ -295,10 +295,10 @@ void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
   Tile tile = tileOf(cta, warp, inst, lane, op(inst, 1));
   uint64_t destination = addressOf(warp, lane, op(inst, 0));
   uint64_t barrierAddress = addressOf(warp, lane, op(inst, 2));
-  std::vector<Cta *> targets;
+  std::vector<Cta *> targets, signalled;
   uint32_t dstOffset, barrierOffset;
   Cta &own = sharedTarget(cta, destination, dstOffset);
-  sharedTarget(cta, barrierAddress, barrierOffset);
+  Cta &barrierCta = sharedTarget(cta, barrierAddress, barrierOffset);
   if (inst.hasPart("multicast::cluster")) {
     uint32_t ctaMask = uint32_t(warp.read(lane, op(inst, 3)));
     for (uint32_t rank = 0; rank < cta.cluster->ctas.size(); ++rank)
@@ -307,11 +307,38 @@ void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
   } else {
     targets.push_back(&own);
   }
-  uint32_t bytes = tile.bytes(), footprint = tile.footprint();
+  // PTX ISA, cp.async.bulk.tensor, .cta_group: under ::1 (the default) the
+  // mbarrier is in the destination's CTA; under ::2 it may be in the
+  // destination's CTA or its peer (rank ^ 1), the CTA the mbarrier address
+  // names; a multicast signals, for each destination, the CTA of its pair
+  // with the named CTA's parity, at the same offset.
+  bool pair = inst.hasPart("cta_group::2");
+  bool multicast = inst.hasPart("multicast::cluster");
   for (Cta *target : targets) {
+    Cta *signal = target;
+    if (pair) {
+      uint32_t rank = (target->rank & ~1u) | (barrierCta.rank & 1u);
+      if (rank >= cta.cluster->ctas.size())
+        fail(cta, warp, inst, 1u << lane,
+             "TMA .cta_group::2 in a cluster without the peer CTA");
+      signal = cta.cluster->ctas[rank].get();
+      if (!multicast && (barrierCta.rank ^ target->rank) > 1)
+        fail(cta, warp, inst, 1u << lane,
+             "TMA .cta_group::2 signals an mbarrier outside the "
+             "destination's CTA pair");
+    } else if (!multicast && &barrierCta != target) {
+      fail(cta, warp, inst, 1u << lane,
+           "TMA signals an mbarrier in another CTA than its destination "
+           "(only .cta_group::2 may signal the peer CTA)");
+    }
+    signalled.push_back(signal);
+  }
+  uint32_t bytes = tile.bytes(), footprint = tile.footprint();
+  for (size_t t = 0; t < targets.size(); ++t) {
+    Cta *target = targets[t];
     if (uint64_t(dstOffset) + footprint > target->smem.size())
       fail(cta, warp, inst, 1u << lane, "TMA box past shared memory");
-    if (!target->mbarriers.count(barrierOffset))
+    if (!signalled[t]->mbarriers.count(barrierOffset))
       fail(cta, warp, inst, 1u << lane,
            "TMA completes on an mbarrier that is not initialized");
     for (uint32_t i = 0; i < footprint; ++i)
@@ -329,7 +356,8 @@ void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
   });
   machine.startAsync(cta, "TMA load", [=, &machine]() {
     (void)machine;
-    for (Cta *target : targets) {
+    for (size_t t = 0; t < targets.size(); ++t) {
+      Cta *target = targets[t];
       forEachElement(tile, [&](const std::array<uint32_t, 5> &index,
                                uint64_t from) {
         uint32_t at = dstOffset + tileElementOffset(tile.map, index, dstOffset);
@@ -344,7 +372,7 @@ void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
       });
       for (uint32_t i = 0; i < footprint; ++i)
         --target->asyncWritesPending[dstOffset + i];
-      completeTx(target->mbarriers.at(barrierOffset), bytes);
+      completeTx(signalled[t]->mbarriers.at(barrierOffset), bytes);
     }
   });
 }

@@ -1096,6 +1096,18 @@ void handleSetmaxnreg(Cta &cta, Warp &warp, const Instruction &inst,
 /// bar.sync / bar.arrive / barrier.sync: a named barrier of the CTA,
 /// counted in threads, a warp at a time (PTX ISA, bar).
 void handleBar(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  // bar.warp.sync membermask (PTX ISA, bar.warp.sync): the lanes of the
+  // mask meet; lanes in lockstep already have, but lanes of the mask on
+  // another path would wait for each other, which the SIMT stack does not
+  // model.
+  if (inst.parts.size() > 1 && inst.parts[1] == "warp") {
+    uint32_t members = uint32_t(warp.read(0, op(inst, 0)));
+    uint32_t absent = members & warp.live & ~mask;
+    if (absent)
+      fail(cta, warp, inst, absent,
+           "bar.warp.sync: lanes of its membermask are on another path");
+    return;
+  }
   if (inst.parts.size() > 1 && inst.parts[1] == "cluster") {
     bool wait = inst.hasPart("wait");
     requireConverged(cta, warp, inst, mask);

@@ -145,6 +145,7 @@ struct Cta {
   std::vector<uint16_t> tmemOwner; // 0 free, else the allocation's size
   std::vector<uint16_t> tmemMmaPending, tmemStorePending;
   bool allocPermitRelinquished = false;
+  int tmemCtaGroup = 0; // the kernel's tcgen05 cta_group, once it used one
 };
 
 struct Cluster {

@@ -1,7 +1,8 @@
 //===- Tcgen05.cpp - Tensor memory and tcgen05 (sm_100a) ------------------===//
 //
 // The fifth-generation tensor core as the PTX ISA describes it ("Tensor
-// Memory", "tcgen05" instructions), for cta_group::1:
+// Memory", "tcgen05" instructions), for cta_group::1 and the CTA pairs of
+// cta_group::2:
 // - tensor memory: 128 lanes x 512 columns of 32 bits per CTA; an address
 //   is lane << 16 | column; tcgen05.alloc hands out column ranges (a power
 //   of two from 32 to 512) and writes their address to shared memory;
@@ -11,9 +12,18 @@
 // - tcgen05.ld / tcgen05.st move 32x32b columns between a warp's registers
 //   and its quadrant of lanes (warp w: lanes 32 (w % 4) ...), valid only
 //   after tcgen05.wait::ld / wait::st.
+// - cta_group::2: the CTAs whose cluster ranks differ in bit 0 act as one
+//   pair; each allocates the same columns, and one thread's M = 256 MMA
+//   reads A rows 0-127 from the even CTA's shared memory (or tensor
+//   memory) and rows 128-255 from the odd CTA's at the same addresses, B
+//   rows 0 to N/2 - 1 from the even CTA and the rest from the odd one, and
+//   writes each CTA's 128 rows of D into its own tensor memory (PTX ISA,
+//   tcgen05.mma, "Data path layout" A); its commit may arrive on the
+//   mbarriers of several CTAs (.multicast::cluster, a 16-bit CTA mask).
 // Reading a register before wait::ld, loading columns an unfinished MMA
-// writes, an MMA reading columns before wait::st, and tensor memory still
-// allocated at exit are errors.
+// writes, an MMA reading columns before wait::st, a kernel mixing
+// cta_group::1 and ::2, and tensor memory still allocated at exit are
+// errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,16 +53,48 @@ uint32_t &tmemAt(Cta &cta, uint32_t lane, uint32_t column) {
   return cta.tmem[size_t(lane) * kColumns + column];
 }
 
-void checkColumns(Cta &cta, Warp &warp, const Instruction &inst, uint32_t first,
-                  uint32_t count, const char *what) {
+/// Columns [first, first + count) of `holder`'s tensor memory (the
+/// issuing CTA's, or its peer's under cta_group::2) are allocated.
+void checkColumns(Cta &cta, Warp &warp, const Instruction &inst, Cta &holder,
+                  uint32_t first, uint32_t count, const std::string &what) {
+  std::string where = &holder == &cta
+                          ? std::string()
+                          : " in CTA rank " + std::to_string(holder.rank);
   if (first + count > kColumns)
     fail(cta, warp, inst, warp.live,
-         std::string(what) + " past tensor memory's 512 columns");
+         what + " past tensor memory's 512 columns");
   for (uint32_t c = first; c < first + count; ++c)
-    if (!cta.tmemOwner[c])
+    if (!holder.tmemOwner[c])
       fail(cta, warp, inst, warp.live,
-           std::string(what) + " column " + std::to_string(c) +
+           what + " column " + std::to_string(c) + where +
                ", which tcgen05.alloc did not allocate");
+}
+
+/// The CTA group an instruction names (.cta_group::1 when it names none),
+/// recorded per CTA: PTX ISA, tcgen05 "Matrix shape": the tcgen05
+/// instructions of one kernel all use the same cta_group.
+int ctaGroupOf(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  int group = inst.hasPart("cta_group::2") ? 2 : 1;
+  if (cta.tmemCtaGroup && cta.tmemCtaGroup != group)
+    fail(cta, warp, inst, mask,
+         "a kernel mixing tcgen05 .cta_group::" +
+             std::to_string(cta.tmemCtaGroup) +
+             " and .cta_group::" + std::to_string(group) + " (undefined)");
+  cta.tmemCtaGroup = group;
+  return group;
+}
+
+/// The other CTA of a cta_group::2 pair: its rank differs in bit 0.
+Cta &peerOf(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  uint32_t rank = cta.rank ^ 1u;
+  if (rank >= cta.cluster->ctas.size())
+    fail(cta, warp, inst, mask,
+         ".cta_group::2 in a cluster of " +
+             std::to_string(cta.cluster->ctas.size()) + " CTA(s): CTA rank " +
+             std::to_string(cta.rank) + " has no peer");
+  Cta &peer = *cta.cluster->ctas[rank];
+  ensureTmem(peer);
+  return peer;
 }
 
 //===----------------------------------------------------------------------===//
@@ -62,6 +104,10 @@ void checkColumns(Cta &cta, Warp &warp, const Instruction &inst, uint32_t first,
 void alloc(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   requireConverged(cta, warp, inst, mask);
   ensureTmem(cta);
+  // cta_group::2: one warp of each CTA of the pair allocates; the MMAs
+  // check that both hold the columns they use.
+  if (ctaGroupOf(cta, warp, inst, mask) == 2)
+    peerOf(cta, warp, inst, mask);
   uint32_t columns = uint32_t(warp.read(0, op(inst, 1)));
   if (columns < 32 || columns > kColumns || (columns & (columns - 1)))
     fail(cta, warp, inst, mask,
@@ -99,6 +145,7 @@ void alloc(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
 void dealloc(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   requireConverged(cta, warp, inst, mask);
   ensureTmem(cta);
+  ctaGroupOf(cta, warp, inst, mask);
   uint32_t address = uint32_t(warp.read(0, op(inst, 0)));
   uint32_t columns = uint32_t(warp.read(0, op(inst, 1)));
   uint32_t first = address & 0xffff;
@@ -120,22 +167,28 @@ void dealloc(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
 // MMA and commit
 //===----------------------------------------------------------------------===//
 
-float operandElement(Cta &cta, const Instruction &inst, Warp &warp,
+/// Element (mn, k) of an operand in `source`'s shared memory (the issuing
+/// CTA's, or under cta_group::2 either CTA of the pair).
+float operandElement(Cta &cta, const Instruction &inst, Warp &warp, Cta &source,
                      const WgmmaDescriptor &descriptor, bool mnMajor,
                      int format, int mn, int k) {
   uint32_t address = wgmmaElementAddress(descriptor, mnMajor, 2, mn, k);
-  if (uint64_t(address) + 2 > cta.smem.size())
+  std::string where = " of CTA rank " + std::to_string(source.rank);
+  if (uint64_t(address) + 2 > source.smem.size())
     fail(cta, warp, inst, warp.live,
-         "tcgen05.mma operand past the CTA's shared memory");
-  if (cta.asyncWritesPending[address] || cta.asyncWritesPending[address + 1])
+         "tcgen05.mma operand past the shared memory" + where);
+  if (source.asyncWritesPending[address] ||
+      source.asyncWritesPending[address + 1])
     fail(cta, warp, inst, warp.live,
-         "tcgen05.mma reads shared memory a TMA load has not yet written");
-  if (cta.genericDirty[address] || cta.genericDirty[address + 1])
+         "tcgen05.mma reads shared memory" + where +
+             " that a TMA load has not yet written");
+  if (source.genericDirty[address] || source.genericDirty[address + 1])
     fail(cta, warp, inst, warp.live,
-         "tcgen05.mma reads shared memory that generic stores wrote "
-         "without a fence.proxy.async after them");
+         "tcgen05.mma reads shared memory" + where +
+             " that generic stores wrote without a fence.proxy.async after "
+             "them");
   uint16_t bits;
-  std::memcpy(&bits, cta.smem.data() + address, 2);
+  std::memcpy(&bits, source.smem.data() + address, 2);
   return format == 1 ? bf16ToFloat(bits) : halfToFloat(bits);
 }
 
@@ -146,122 +199,180 @@ struct Mma {
   uint64_t aBits, bBits;
   Tcgen05Instruction shape;
   bool accumulate;
+  /// The CTAs whose tensor memory holds D (and A), even rank first: one,
+  /// or the pair under cta_group::2.
+  std::vector<Cta *> ctas;
 };
 
-void compute(Cta &cta, Warp &warp, const Instruction &inst, const Mma &mma) {
-  WgmmaDescriptor a, b;
+/// B (N x 16): under cta_group::2 rows 0 to N/2 - 1 come from the even
+/// CTA's shared memory and the rest from the odd CTA's, at the same
+/// descriptor (PTX ISA, tcgen05.mma, "CTA pair").
+std::vector<float> bTileOf(Cta &cta, Warp &warp, const Instruction &inst,
+                           const Mma &mma, const WgmmaDescriptor &b) {
+  const Tcgen05Instruction &s = mma.shape;
+  int rowsPerCta = s.n / int(mma.ctas.size());
+  std::vector<float> tile(size_t(s.n) * 16);
+  for (int n = 0; n < s.n; ++n)
+    for (int k = 0; k < 16; ++k)
+      tile[size_t(n * 16 + k)] =
+          operandElement(cta, inst, warp, *mma.ctas[size_t(n / rowsPerCta)], b,
+                         s.bMnMajor, s.bFormat, n % rowsPerCta, k) *
+          (s.negateB ? -1.0f : 1.0f);
+  return tile;
+}
+
+/// One CTA's 128 rows: A from its shared or tensor memory, D into its
+/// tensor memory.
+void computeRows(Cta &cta, Warp &warp, const Instruction &inst, const Mma &mma,
+                 Cta &rows, const std::vector<float> &bTile) {
+  const Tcgen05Instruction &s = mma.shape;
+  int m128 = s.m / int(mma.ctas.size());
+  WgmmaDescriptor a;
   if (!mma.aInTmem)
     decodeTcgen05Descriptor(mma.aBits, a);
-  decodeTcgen05Descriptor(mma.bBits, b);
-  const Tcgen05Instruction &s = mma.shape;
   uint32_t lane0 = mma.d >> 16, column0 = mma.d & 0xffff;
-  std::vector<float> aTile(size_t(s.m) * 16), bTile(size_t(s.n) * 16);
+  std::vector<float> aTile(size_t(m128) * 16);
   // A in tensor memory (PTX ISA, tcgen05.mma, "Matrix A in tensor
   // memory"): row m in lane a.lane + m, two 16-bit elements per 32-bit
   // column, element k in column a.column + k / 2, the low half first.
-  for (int m = 0; m < s.m; ++m)
+  for (int m = 0; m < m128; ++m)
     for (int k = 0; k < 16; ++k) {
       float value;
       if (mma.aInTmem) {
-        uint32_t word = tmemAt(cta, (mma.aTmem >> 16) + uint32_t(m),
+        uint32_t word = tmemAt(rows, (mma.aTmem >> 16) + uint32_t(m),
                                (mma.aTmem & 0xffff) + uint32_t(k / 2));
         uint16_t bits = uint16_t(word >> (16 * (k % 2)));
         value = s.aFormat == 1 ? bf16ToFloat(bits) : halfToFloat(bits);
       } else {
-        value = operandElement(cta, inst, warp, a, s.aMnMajor, s.aFormat, m, k);
+        value = operandElement(cta, inst, warp, rows, a, s.aMnMajor, s.aFormat,
+                               m, k);
       }
       aTile[size_t(m * 16 + k)] = value * (s.negateA ? -1.0f : 1.0f);
     }
-  for (int n = 0; n < s.n; ++n)
-    for (int k = 0; k < 16; ++k)
-      bTile[size_t(n * 16 + k)] =
-          operandElement(cta, inst, warp, b, s.bMnMajor, s.bFormat, n, k) *
-          (s.negateB ? -1.0f : 1.0f);
   // D (f32) row m in lane lane0 + m, column n in column0 + n (PTX ISA,
-  // "Data path layout": M = 128, cta_group::1).
-  for (int m = 0; m < s.m; ++m)
+  // "Data path layout": layout D for M = 128 under cta_group::1, layout A,
+  // each CTA's 128 rows, for M = 256 under cta_group::2).
+  for (int m = 0; m < m128; ++m)
     for (int n = 0; n < s.n; ++n) {
       double sum = 0;
       for (int k = 0; k < 16; ++k)
         sum += double(aTile[size_t(m * 16 + k)]) *
                double(bTile[size_t(n * 16 + k)]);
-      uint32_t &slot = tmemAt(cta, lane0 + uint32_t(m), column0 + uint32_t(n));
+      uint32_t &slot = tmemAt(rows, lane0 + uint32_t(m), column0 + uint32_t(n));
       float accumulator = mma.accumulate ? asFloat(slot) : 0.0f;
       slot = uint32_t(floatBits(float(double(accumulator) + sum)));
     }
   for (int n = 0; n < s.n; ++n)
-    --cta.tmemMmaPending[column0 + uint32_t(n)];
+    --rows.tmemMmaPending[column0 + uint32_t(n)];
   if (cta.machine->trace)
     std::fprintf(stderr,
-                 "fa4-emu trace: tcgen05.mma line %d D col %u N %d acc %d "
-                 "A %s %08x B start %u lbo %u sbo %u mn %d: a00 %g b00 %g "
-                 "d00 %g\n",
-                 inst.line, column0, s.n, int(mma.accumulate),
+                 "fa4-emu trace: tcgen05.mma line %d CTA rank %u D col %u N "
+                 "%d acc %d A %s %08x: a00 %g b00 %g d00 %g\n",
+                 inst.line, rows.rank, column0, s.n, int(mma.accumulate),
                  mma.aInTmem ? "tmem" : "smem", mma.aInTmem ? mma.aTmem : 0u,
-                 b.startAddress, b.leadingByteOffset, b.strideByteOffset,
-                 int(s.bMnMajor), aTile[0], bTile[0],
-                 asFloat(tmemAt(cta, lane0, column0)));
+                 aTile[0], bTile[0], asFloat(tmemAt(rows, lane0, column0)));
+}
+
+void compute(Cta &cta, Warp &warp, const Instruction &inst, const Mma &mma) {
+  WgmmaDescriptor b;
+  decodeTcgen05Descriptor(mma.bBits, b);
+  std::vector<float> bTile = bTileOf(cta, warp, inst, mma, b);
+  for (Cta *rows : mma.ctas)
+    computeRows(cta, warp, inst, mma, *rows, bTile);
+}
+
+/// Checks one CTA's tensor memory for an MMA about to be issued and marks
+/// the accumulator columns pending.
+void claimColumns(Cta &cta, Warp &warp, const Instruction &inst, int lane,
+                  const Mma &m, Cta &rows) {
+  const Tcgen05Instruction &s = m.shape;
+  uint32_t column0 = m.d & 0xffff;
+  std::string where = &rows == &cta
+                          ? std::string()
+                          : " in CTA rank " + std::to_string(rows.rank);
+  checkColumns(cta, warp, inst, rows, column0, uint32_t(s.n),
+               "tcgen05.mma writes");
+  if (m.aInTmem) {
+    uint32_t aColumn = m.aTmem & 0xffff;
+    checkColumns(cta, warp, inst, rows, aColumn, 8, "tcgen05.mma reads A at");
+    for (uint32_t c = aColumn; c < aColumn + 8; ++c)
+      if (rows.tmemStorePending[c])
+        fail(cta, warp, inst, 1u << lane,
+             "tcgen05.mma reads A from column " + std::to_string(c) + where +
+                 ", which a tcgen05.st wrote without tcgen05.wait::st");
+  }
+  for (uint32_t c = column0; c < column0 + uint32_t(s.n); ++c) {
+    if (rows.tmemStorePending[c])
+      fail(cta, warp, inst, 1u << lane,
+           "tcgen05.mma accumulates into column " + std::to_string(c) + where +
+               ", which a tcgen05.st wrote without tcgen05.wait::st");
+    ++rows.tmemMmaPending[c];
+  }
+}
+
+/// The operands of lane `lane`'s MMA, their shapes checked.
+Mma readMma(Cta &cta, Warp &warp, const Instruction &inst, int lane,
+            int group) {
+  const Operand &aOperand = op(inst, 1);
+  Mma m;
+  m.aInTmem = aOperand.kind == Operand::Kind::Address;
+  m.d = uint32_t(warp.read(
+            lane, Operand{Operand::Kind::Register, false, op(inst, 0).reg})) +
+        uint32_t(op(inst, 0).imm);
+  if (m.aInTmem)
+    m.aTmem = uint32_t(addressOf(warp, lane, aOperand));
+  else
+    m.aBits = warp.read(lane, aOperand);
+  m.bBits = warp.read(lane, op(inst, 2));
+  m.shape = decodeTcgen05Instruction(uint32_t(warp.read(lane, op(inst, 3))));
+  m.accumulate = warp.read(lane, op(inst, 4)) & 1;
+  WgmmaDescriptor check;
+  if ((!m.aInTmem && !decodeTcgen05Descriptor(m.aBits, check)) ||
+      !decodeTcgen05Descriptor(m.bBits, check))
+    fail(cta, warp, inst, 1u << lane,
+         "a shared-memory descriptor the emulator does not model "
+         "(version, layout or leading byte offset mode)");
+  const Tcgen05Instruction &s = m.shape;
+  int modelledM = 128 * group;
+  if (s.m != modelledM || s.n < 16 || s.n > 256 || s.n % (16 * group) ||
+      s.sparse || s.dFormat != 1 || s.aFormat > 1 || s.bFormat > 1 ||
+      s.maxShift)
+    fail(cta, warp, inst, 1u << lane,
+         "an instruction descriptor the emulator does not model (M " +
+             std::to_string(s.m) + ", N " + std::to_string(s.n) +
+             " under cta_group::" + std::to_string(group) + ": M " +
+             std::to_string(modelledM) +
+             ", f32 accumulators and f16/bf16 operands only)");
+  if ((m.d >> 16) != 0)
+    fail(cta, warp, inst, 1u << lane,
+         "an M = " + std::to_string(s.m) + " accumulator at lane " +
+             std::to_string(m.d >> 16));
+  if (m.aInTmem && (m.aTmem >> 16) != 0)
+    fail(cta, warp, inst, 1u << lane,
+         "an M = " + std::to_string(s.m) +
+             " A operand in tensor memory at lane " +
+             std::to_string(m.aTmem >> 16));
+  return m;
 }
 
 void mma(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   ensureTmem(cta);
-  if (!inst.hasPart("cta_group::1") || !inst.hasPart("kind::f16"))
-    fail(cta, warp, inst, mask,
-         "only tcgen05.mma.cta_group::1.kind::f16 is modelled");
+  int group = ctaGroupOf(cta, warp, inst, mask);
+  if (!inst.hasPart("kind::f16"))
+    fail(cta, warp, inst, mask, "only tcgen05.mma.kind::f16 is modelled");
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
       continue;
-    const Operand &aOperand = op(inst, 1);
-    Mma m;
-    m.aInTmem = aOperand.kind == Operand::Kind::Address;
-    m.d = uint32_t(warp.read(
-              lane, Operand{Operand::Kind::Register, false, op(inst, 0).reg})) +
-          uint32_t(op(inst, 0).imm);
-    if (m.aInTmem)
-      m.aTmem = uint32_t(addressOf(warp, lane, aOperand));
-    else
-      m.aBits = warp.read(lane, aOperand);
-    m.bBits = warp.read(lane, op(inst, 2));
-    m.shape = decodeTcgen05Instruction(uint32_t(warp.read(lane, op(inst, 3))));
-    m.accumulate = warp.read(lane, op(inst, 4)) & 1;
-    WgmmaDescriptor check;
-    if ((!m.aInTmem && !decodeTcgen05Descriptor(m.aBits, check)) ||
-        !decodeTcgen05Descriptor(m.bBits, check))
-      fail(cta, warp, inst, 1u << lane,
-           "a shared-memory descriptor the emulator does not model "
-           "(version, layout or leading byte offset mode)");
-    const Tcgen05Instruction &s = m.shape;
-    if (s.m != 128 || s.n < 16 || s.n > 256 || s.n % 16 || s.sparse ||
-        s.dFormat != 1 || s.aFormat > 1 || s.bFormat > 1 || s.maxShift)
-      fail(cta, warp, inst, 1u << lane,
-           "an instruction descriptor the emulator does not model (M " +
-               std::to_string(s.m) + ", N " + std::to_string(s.n) +
-               ", f32 accumulators and f16/bf16 operands only)");
-    uint32_t lane0 = m.d >> 16, column0 = m.d & 0xffff;
-    if (lane0 != 0)
-      fail(cta, warp, inst, 1u << lane,
-           "an M = 128 accumulator at lane " + std::to_string(lane0));
-    checkColumns(cta, warp, inst, column0, uint32_t(s.n), "tcgen05.mma writes");
-    if (m.aInTmem) {
-      uint32_t aColumn = m.aTmem & 0xffff;
-      if ((m.aTmem >> 16) != 0)
-        fail(cta, warp, inst, 1u << lane,
-             "an M = 128 A operand in tensor memory at lane " +
-                 std::to_string(m.aTmem >> 16));
-      checkColumns(cta, warp, inst, aColumn, 8, "tcgen05.mma reads A at");
-      for (uint32_t c = aColumn; c < aColumn + 8; ++c)
-        if (cta.tmemStorePending[c])
-          fail(cta, warp, inst, 1u << lane,
-               "tcgen05.mma reads A from column " + std::to_string(c) +
-                   ", which a tcgen05.st wrote without tcgen05.wait::st");
+    Mma m = readMma(cta, warp, inst, lane, group);
+    if (group == 2) {
+      Cta &peer = peerOf(cta, warp, inst, 1u << lane);
+      m.ctas = cta.rank & 1 ? std::vector<Cta *>{&peer, &cta}
+                            : std::vector<Cta *>{&cta, &peer};
+    } else {
+      m.ctas = {&cta};
     }
-    for (uint32_t c = column0; c < column0 + uint32_t(s.n); ++c) {
-      if (cta.tmemStorePending[c])
-        fail(cta, warp, inst, 1u << lane,
-             "tcgen05.mma accumulates into column " + std::to_string(c) +
-                 ", which a tcgen05.st wrote without tcgen05.wait::st");
-      ++cta.tmemMmaPending[c];
-    }
+    for (Cta *rows : m.ctas)
+      claimColumns(cta, warp, inst, lane, m, *rows);
     Cta *owner = &cta;
     Warp *issuer = &warp;
     const Instruction *where = &inst;
@@ -270,37 +381,63 @@ void mma(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   }
 }
 
+/// The mbarriers a commit arrives on: the addressed one, or under
+/// .multicast::cluster the one at the same offset in each CTA of the mask.
+std::vector<Mbarrier *> commitTargets(Cta &cta, Warp &warp,
+                                      const Instruction &inst, int lane) {
+  uint64_t address = addressOf(warp, lane, op(inst, 0));
+  if (inst.space == Space::Generic)
+    address -= kGenericShared;
+  uint32_t offset;
+  Cta *owner;
+  Mbarrier &barrier = mbarrierAt(cta, warp, inst, address, offset, owner);
+  if (!inst.hasPart("multicast::cluster"))
+    return {&barrier};
+  uint32_t ctaMask = uint32_t(warp.read(lane, op(inst, 1))) & 0xffff;
+  std::vector<Mbarrier *> targets;
+  for (uint32_t rank = 0; rank < 16; ++rank) {
+    if (!(ctaMask >> rank & 1))
+      continue;
+    if (rank >= cta.cluster->ctas.size())
+      fail(cta, warp, inst, 1u << lane,
+           "tcgen05.commit multicast to CTA rank " + std::to_string(rank) +
+               " of a cluster of " + std::to_string(cta.cluster->ctas.size()));
+    Cta &target = *cta.cluster->ctas[rank];
+    auto found = target.mbarriers.find(offset);
+    if (found == target.mbarriers.end())
+      fail(cta, warp, inst, 1u << lane,
+           "tcgen05.commit multicast to CTA rank " + std::to_string(rank) +
+               ", whose mbarrier at offset " + std::to_string(offset) +
+               " is not initialized");
+    targets.push_back(&found->second);
+  }
+  return targets;
+}
+
 void commit(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   if (!inst.hasPart("mbarrier::arrive::one"))
     fail(cta, warp, inst, mask, "unsupported tcgen05.commit form");
-  if (inst.hasPart("multicast::cluster"))
-    fail(cta, warp, inst, mask, "tcgen05.commit multicast is not modelled");
+  ctaGroupOf(cta, warp, inst, mask);
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
       continue;
-    uint64_t address = addressOf(warp, lane, op(inst, 0));
-    if (inst.space == Space::Generic)
-      address -= kGenericShared;
-    uint32_t offset;
-    Cta *owner;
-    Mbarrier &barrier = mbarrierAt(cta, warp, inst, address, offset, owner);
-    (void)barrier;
+    std::vector<Mbarrier *> targets = commitTargets(cta, warp, inst, lane);
     std::vector<std::function<void()>> work = std::move(warp.uncommittedMma);
     warp.uncommittedMma.clear();
-    Cta *target = owner;
     Machine *machine = cta.machine;
     // A commit tracks every earlier tcgen05 operation of the thread, those
     // under earlier commits included (PTX ISA, tcgen05.commit): completing
     // it first completes the earlier ones, in order.
     std::vector<uint64_t> earlier = warp.mmaCommits;
-    uint64_t id = machine->startAsync(
-        cta, "tcgen05.commit", [work, target, offset, earlier, machine]() {
-          for (uint64_t before : earlier)
-            machine->finishAsync(before);
-          for (const auto &mma : work)
-            mma();
-          arrive(target->mbarriers.at(offset), 1, 0);
-        });
+    uint64_t id = machine->startAsync(cta, "tcgen05.commit",
+                                      [work, targets, earlier, machine]() {
+                                        for (uint64_t before : earlier)
+                                          machine->finishAsync(before);
+                                        for (const auto &mma : work)
+                                          mma();
+                                        for (Mbarrier *target : targets)
+                                          arrive(*target, 1, 0);
+                                      });
     // Keep only the commits still in flight.
     std::vector<uint64_t> pending;
     for (uint64_t before : warp.mmaCommits)
@@ -360,7 +497,7 @@ TmemAccess tmemAccess(Cta &cta, Warp &warp, const Instruction &inst,
   access.column0 = bits & 0xffff;
   if (registers.elements.size() != access.columns)
     fail(cta, warp, inst, mask, "register count differs from the shape");
-  checkColumns(cta, warp, inst, access.column0, access.columns,
+  checkColumns(cta, warp, inst, cta, access.column0, access.columns,
                what == "ld" ? "tcgen05.ld reads" : "tcgen05.st writes");
   for (uint32_t c = access.column0; c < access.column0 + access.columns; ++c)
     if (cta.tmemMmaPending[c])
@@ -439,9 +576,10 @@ void fa4::emu::handleTcgen05(Cta &cta, Warp &warp, const Instruction &inst,
     alloc(cta, warp, inst, mask);
   else if (what == "dealloc")
     dealloc(cta, warp, inst, mask);
-  else if (what == "relinquish_alloc_permit")
+  else if (what == "relinquish_alloc_permit") {
+    ctaGroupOf(cta, warp, inst, mask);
     cta.allocPermitRelinquished = true;
-  else if (what == "mma")
+  } else if (what == "mma")
     mma(cta, warp, inst, mask);
   else if (what == "commit")
     commit(cta, warp, inst, mask);

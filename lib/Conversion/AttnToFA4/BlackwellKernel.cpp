@@ -128,9 +128,13 @@ struct BlackwellPlan : KernelPlan {
   /// 2t, V(t) in 2t + 1), each with one full and one empty barrier.
   bool sharedKv = false;
   int64_t ringBarriers() const { return (sharedKv ? 2 : 4) * kvStages; }
-  /// Under storeOByTma, one more per Q tile: O staged.
+  /// Under storeOByTma, one more per Q tile: O staged; under pair_cta,
+  /// one more: factors taken.
+  int64_t oStagedKind() const { return 4; }
+  int64_t factorsTakenKind() const { return storeOByTma ? 5 : 4; }
   int64_t numBarriers() const {
-    return 1 + ringBarriers() + (storeOByTma ? 5 : 4) * numQ;
+    return 1 + ringBarriers() +
+           (4 + int64_t(storeOByTma) + int64_t(pair)) * numQ;
   }
   int64_t oStagedTileBytes() const { return kTileRows * paddedOv * 2; }
 };
@@ -280,7 +284,15 @@ private:
   Value pReady(int64_t i) { return barrier(tileBarrier(1, i)); }
   Value oDone(int64_t i) { return barrier(tileBarrier(2, i)); }
   Value statsReady(int64_t i) { return barrier(tileBarrier(3, i)); }
-  Value oStaged(int64_t i) { return barrier(tileBarrier(4, i)); }
+  Value oStaged(int64_t i) {
+    return barrier(tileBarrier(plan.oStagedKind(), i));
+  }
+  /// pair_cta: the correction warpgroup has read Q tile i's factors (its
+  /// hand-over on pReady goes to the leader CTA, where this CTA's softmax
+  /// cannot wait).
+  Value factorsTaken(int64_t i) {
+    return barrier(tileBarrier(plan.factorsTakenKind(), i));
+  }
   int64_t oStagingOffset(int64_t i) const {
     return plan.oStagingOffset + i * plan.oStagedTileBytes();
   }
@@ -607,11 +619,12 @@ void BlackwellKernelBuilder::buildSoftmax(Value tileIndex) {
       // factors (its hand-over of the last P): otherwise it could read the
       // max as factors, and the two phases could complete before its wait,
       // whose parity would then never come (both found on fa4-emu). Under
-      // pair_cta the hand-over goes to the leader CTA's barrier, out of this
-      // warpgroup's reach: that variant still races.
-      if (!plan.pair)
-        ifThen(cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0)),
-               [&] { wait(pReady(i), parityOf(sub(work.numTiles, i32(1)))); });
+      // pair_cta that hand-over goes to the leader CTA, so the correction
+      // also says so on this CTA's factorsTaken.
+      ifThen(cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0)), [&] {
+        wait(plan.pair ? factorsTaken(i) : pReady(i),
+             parityOf(sub(work.numTiles, i32(1))));
+      });
       RowsStoreOp::create(b, loc, loop.getResult(0),
                           b.getI64IntegerAttr(factorOffset(i)));
       RowsStoreOp::create(b, loc, loop.getResult(1),
@@ -627,6 +640,8 @@ void BlackwellKernelBuilder::buildCorrection() {
       wait(statsReady(i), parityOf(tile));
       Value factors = RowsLoadOp::create(b, loc, rowsType(),
                                          b.getI64IntegerAttr(factorOffset(i)));
+      if (plan.pair)
+        MBarrierArriveOp::create(b, loc, factorsTaken(i));
       // O_i holds P V of earlier tiles once the previous P V is done.
       ifThen(cmp(arith::CmpIPredicate::sgt, tile, i32(0)), [&] {
         wait(oDone(i), parityOf(sub(tile, i32(1))));
@@ -771,7 +786,9 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
       init(tileBarrier(2, i), 1);                 // O done: a commit
       init(tileBarrier(3, i), kWarpgroupThreads); // stats ready
       if (plan.storeOByTma)
-        init(tileBarrier(4, i), kWarpgroupThreads); // O staged
+        init(tileBarrier(plan.oStagedKind(), i), kWarpgroupThreads);
+      if (plan.pair) // factors taken
+        init(tileBarrier(plan.factorsTakenKind(), i), kWarpgroupThreads);
     }
     FenceMBarrierInitOp::create(b, loc);
   });
