@@ -60,7 +60,8 @@ def build(args):
                     "--chip", args.chip],
                    check=True)
     lines = []
-    for name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs in sample.SAMPLE:
+    for name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs, lse in \
+            sample.families(args.chip):
         shapes = list(SHAPES) + [r for r in runs if r[2] <= MAX_EMU_SKV]
         if sq != "?":
             shapes = [(b, int(sq), kv) for b, _, kv in shapes]

@@ -308,15 +308,22 @@ LOOP_SIZES = [(2, 1023, 1024), (3, 799, 203), (2, 239, 1)]
 LOOP_CTAS = 3
 
 
-def function(name, dqk, dv, hq, hkv, mask, dtype, sq="?"):
-    """An attn.attention function; `sq` a static query length, or "?"."""
+def function(name, dqk, dv, hq, hkv, mask, dtype, sq="?", lse=True):
+    """An attn.attention function; `sq` a static query length, or "?";
+    `lse` False returns O alone."""
     q = f"tensor<?x{sq}x{hq}x{dqk}x{dtype}>"
     k = f"tensor<?x?x{hkv}x{dqk}x{dtype}>"
     v = f"tensor<?x?x{hkv}x{dv}x{dtype}>"
     o = f"tensor<?x{sq}x{hq}x{dv}x{dtype}>"
+    mask_attr = f"{{mask = #attn.mask<{mask}>}}"
+    if not lse:
+        return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {v}) -> {o} {{\n"
+                f"  %o = attn.attention %q, %k, %v {mask_attr}"
+                f" : {q}, {k}, {v} -> {o}\n"
+                f"  return %o : {o}\n}}\n")
     lse = f"tensor<?x{hq}x{sq}xf32>"
     return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {v}) -> ({o}, {lse}) {{\n"
-            f"  %o, %lse = attn.attention %q, %k, %v {{mask = #attn.mask<{mask}>}}"
+            f"  %o, %lse = attn.attention %q, %k, %v {mask_attr}"
             f" : {q}, {k}, {v} -> {o}, {lse}\n"
             f"  return %o, %lse : {o}, {lse}\n}}\n")
 

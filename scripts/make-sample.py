@@ -54,6 +54,37 @@ SAMPLE = [
      [(1, 4, 30001)]),
 ]
 
+# The Blackwell kernel's further families (--chip sm_100a): CTA pairs
+# (pair_cta, planned for a long prefill: the hints), and O without LSE.
+# Each tuple as SAMPLE's, then whether the function returns the LSE.
+PAIR_HINTS = ["--batch-hint=2", "--seq-q-hint=4096", "--seq-kv-hint=4096"]
+BLACKWELL = [
+    ("b_pair_d128_h6x3_none", 128, 128, 6, 3, "none", "bf16", "?",
+     PAIR_HINTS, [(1, 600, 333), (2, 513, 1000)], True),
+    ("b_pair_d128_h8x8_causal", 128, 128, 8, 8, "causal", "f16", "?",
+     PAIR_HINTS, [(1, 1000, 1000), (1, 700, 300)], True),
+    ("b_pair_d96_h6x3_win", 96, 96, 6, 3, "window(17, 33)", "bf16", "?",
+     PAIR_HINTS, [(1, 600, 700)], True),
+    ("b_pair_d192_128_h6x6_causal", 192, 128, 6, 6, "causal", "bf16", "?",
+     PAIR_HINTS, [(1, 513, 600)], True),
+    ("b_pair_d128_h8x2_none_nolse", 128, 128, 8, 2, "none", "bf16", "?",
+     PAIR_HINTS, [(1, 520, 260)], False),
+    ("b_d128_h6x6_win_nolse", 128, 128, 6, 6, "window(64, 0)", "f16", "?",
+     [], [(1, 333, 500)], False),
+    ("b_decode_d128_h32x8_nolse", 128, 128, 32, 8, "none", "bf16", "?",
+     ["--batch-hint=1", "--seq-q-hint=1", "--seq-kv-hint=32768"],
+     [(1, 1, 32768)], False),
+]
+
+
+def families(chip):
+    """The kernels to compile for `chip`: SAMPLE (with LSE), and on sm_100a
+    the Blackwell kernel's own families too."""
+    kernels = [(*entry, True) for entry in SAMPLE]
+    if chip == "sm_100a":
+        kernels += BLACKWELL
+    return kernels
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
@@ -71,10 +102,12 @@ def main():
     if args.chip != "sm_90a":
         ptx_flags.append("--kernel=blackwell")
     lines = []
-    for name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs in SAMPLE:
+    kernels = families(args.chip)
+    for name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs, lse in kernels:
         with tempfile.NamedTemporaryFile("w", suffix=".mlir",
                                          delete=False) as f:
-            f.write(matrix.function(name, dqk, dv, hq, hkv, mask, dtype, sq))
+            f.write(matrix.function(name, dqk, dv, hq, hkv, mask, dtype, sq,
+                                    lse=lse))
         subprocess.run([args.compiler, f.name, f"--chip={args.chip}", "-o",
                         args.out, "--quiet", *flags, *ptx_flags], check=True,
                        stdout=subprocess.DEVNULL)
@@ -93,7 +126,7 @@ def main():
         lines += [f"{name}:{b}:{q}:{kv}" for b, q, kv in runs]
     with open(os.path.join(args.out, "sample.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    print(f"{len(SAMPLE)} kernels in {args.out}/, {len(lines)} runs in "
+    print(f"{len(kernels)} kernels in {args.out}/, {len(lines)} runs in "
           f"{args.out}/sample.txt")
 
 

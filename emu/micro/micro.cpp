@@ -6,7 +6,12 @@
 // and first words of its output buffer; the two machines must print the
 // same lines (scripts/emu-micro.sh compares them).
 //
-//   micro [--driver LIB] DIR
+// --blackwell runs the sm_100a cases instead (tcgen05-*.ptx, one per
+// modelled tcgen05 rule): each also compares its D with a product computed
+// here, exactly (small integers in bf16), and says pass or FAIL, so the
+// first Blackwell GPU confirms or refutes each rule (scripts/b200-ready.sh).
+//
+//   micro [--driver LIB] [--blackwell] DIR
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,133 +75,328 @@ std::string readFile(const std::string &path) {
   return text.str();
 }
 
+/// The driver entry points the micro kernels use.
+struct Api {
+  decltype(&::cuInit) init;
+  decltype(&::cuDeviceGet) deviceGet;
+  decltype(&::cuDevicePrimaryCtxRetain) primaryCtxRetain;
+  decltype(&::cuCtxSetCurrent) ctxSetCurrent;
+  decltype(&::cuModuleLoadDataEx) moduleLoadDataEx;
+  decltype(&::cuModuleGetFunction) moduleGetFunction;
+  decltype(&::cuFuncSetAttribute) funcSetAttribute;
+  decltype(&::cuMemAlloc) memAlloc;
+  decltype(&::cuMemFree) memFree;
+  decltype(&::cuMemcpyHtoD) memcpyHtoD;
+  decltype(&::cuMemcpyDtoH) memcpyDtoH;
+  decltype(&::cuTensorMapEncodeTiled) tensorMapEncodeTiled;
+  decltype(&::cuLaunchKernelEx) launchKernelEx;
+  CUresult (*ctxSynchronize)() = nullptr;
+
+  explicit Api(Driver &d)
+      : init(d.get<decltype(init)>("cuInit")),
+        deviceGet(d.get<decltype(deviceGet)>("cuDeviceGet")),
+        primaryCtxRetain(
+            d.get<decltype(primaryCtxRetain)>("cuDevicePrimaryCtxRetain")),
+        ctxSetCurrent(d.get<decltype(ctxSetCurrent)>("cuCtxSetCurrent")),
+        moduleLoadDataEx(
+            d.get<decltype(moduleLoadDataEx)>("cuModuleLoadDataEx")),
+        moduleGetFunction(
+            d.get<decltype(moduleGetFunction)>("cuModuleGetFunction")),
+        funcSetAttribute(
+            d.get<decltype(funcSetAttribute)>("cuFuncSetAttribute")),
+        memAlloc(d.get<decltype(memAlloc)>("cuMemAlloc_v2")),
+        memFree(d.get<decltype(memFree)>("cuMemFree_v2")),
+        memcpyHtoD(d.get<decltype(memcpyHtoD)>("cuMemcpyHtoD_v2")),
+        memcpyDtoH(d.get<decltype(memcpyDtoH)>("cuMemcpyDtoH_v2")),
+        tensorMapEncodeTiled(
+            d.get<decltype(tensorMapEncodeTiled)>("cuTensorMapEncodeTiled")),
+        launchKernelEx(d.get<decltype(launchKernelEx)>("cuLaunchKernelEx")),
+        ctxSynchronize(reinterpret_cast<CUresult (*)()>(
+            dlsym(d.library, "cuCtxSynchronize"))) {}
+
+  void start() {
+    check(init(0), "cuInit");
+    CUdevice device;
+    check(deviceGet(&device, 0), "cuDeviceGet");
+    CUcontext context;
+    check(primaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+    check(ctxSetCurrent(context), "cuCtxSetCurrent");
+  }
+
+  CUfunction load(const std::string &path, uint32_t smem) {
+    std::string text = readFile(path);
+    CUmodule module;
+    check(moduleLoadDataEx(&module, text.c_str(), 0, nullptr, nullptr),
+          ("load " + path).c_str());
+    CUfunction function;
+    check(moduleGetFunction(&function, module, "k"), "cuModuleGetFunction");
+    check(funcSetAttribute(function,
+                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                           int(smem)),
+          "cuFuncSetAttribute");
+    return function;
+  }
+
+  /// A 2-D bf16 tensor map of `rows` x `columns`, box `boxRows` x
+  /// `boxColumns`.
+  CUtensorMap map2d(CUdeviceptr base, uint64_t rows, uint64_t columns,
+                    uint32_t boxRows, uint32_t boxColumns,
+                    CUtensorMapSwizzle swizzle) {
+    CUtensorMap map;
+    cuuint64_t dims[2] = {columns, rows}, strides[1] = {columns * 2};
+    cuuint32_t box[2] = {boxColumns, boxRows}, elementStrides[2] = {1, 1};
+    check(tensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+                               reinterpret_cast<void *>(base), dims, strides,
+                               box, elementStrides,
+                               CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                               CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+          "cuTensorMapEncodeTiled");
+    return map;
+  }
+
+  void launch(CUfunction function, void **params, uint32_t threads,
+              uint32_t cluster, uint32_t smem, const std::string &name) {
+    CUlaunchConfig config = {};
+    config.gridDimX = cluster;
+    config.gridDimY = config.gridDimZ = 1;
+    config.blockDimX = threads;
+    config.blockDimY = config.blockDimZ = 1;
+    config.sharedMemBytes = smem;
+    CUlaunchAttribute attribute;
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = cluster;
+    attribute.value.clusterDim.y = attribute.value.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    check(launchKernelEx(&config, function, params, nullptr),
+          ("launch " + name).c_str());
+    if (ctxSynchronize)
+      check(ctxSynchronize(), "cuCtxSynchronize");
+  }
+
+  CUdeviceptr upload(const void *data, size_t bytes) {
+    CUdeviceptr memory;
+    check(memAlloc(&memory, bytes), "cuMemAlloc");
+    check(memcpyHtoD(memory, data, bytes), "cuMemcpyHtoD");
+    return memory;
+  }
+};
+
+void printLine(const std::string &name, const std::vector<uint8_t> &result,
+               const std::string &verdict = "") {
+  uint32_t words[6];
+  std::memcpy(words, result.data(), sizeof(words));
+  std::printf("MICRO %-22s fnv=%016llx words=%08x %08x %08x %08x %08x "
+              "%08x%s\n",
+              name.c_str(), static_cast<unsigned long long>(fnv1a(result)),
+              words[0], words[1], words[2], words[3], words[4], words[5],
+              verdict.c_str());
+}
+
+void runHopper(Api &api, const std::string &dir) {
+  // A [16 x 64] bf16 tensor, element e = e + 1.
+  const uint64_t rows = 16, columns = 64;
+  std::vector<uint16_t> tensor(rows * columns);
+  for (size_t e = 0; e < tensor.size(); ++e)
+    tensor[e] = uint16_t(e + 1);
+  CUdeviceptr tensorMemory = api.upload(tensor.data(), tensor.size() * 2);
+  const size_t outBytes = 4096;
+  CUdeviceptr out;
+  check(api.memAlloc(&out, outBytes), "cuMemAlloc");
+
+  std::vector<Case> cases = {
+      {"tma-none-oob", "tma-load.ptx", CU_TENSOR_MAP_SWIZZLE_NONE, 32, 4, 48,
+       256, 256, 64, 1},
+      {"tma-128B", "tma-load.ptx", CU_TENSOR_MAP_SWIZZLE_128B, 64, 8, 0, 1024,
+       1024, 64, 1},
+      {"tma-64B", "tma-load.ptx", CU_TENSOR_MAP_SWIZZLE_64B, 32, 8, 8, 512, 512,
+       64, 1},
+      {"tma-32B", "tma-load.ptx", CU_TENSOR_MAP_SWIZZLE_32B, 16, 8, 16, 256,
+       256, 64, 1},
+      {"tma-128B-narrow-rows", "tma-load.ptx", CU_TENSOR_MAP_SWIZZLE_128B, 32,
+       8, 0, 1024, 512, 64, 1},
+      {"mbarrier-tx", "mbarrier-tx.ptx", CU_TENSOR_MAP_SWIZZLE_NONE, 64, 4, 0,
+       0, 1024, 32, 1},
+      {"cluster-dsmem", "cluster.ptx", CU_TENSOR_MAP_SWIZZLE_NONE, 64, 4, 0, 0,
+       0, 64, 2},
+  };
+  for (const Case &c : cases) {
+    uint32_t smem = 16384;
+    CUfunction function = api.load(dir + "/" + c.ptx, smem);
+    CUtensorMap map = api.map2d(tensorMemory, rows, columns, c.boxRows,
+                                c.boxInner, c.swizzle);
+    std::vector<uint8_t> poison(outBytes, 0xee);
+    check(api.memcpyHtoD(out, poison.data(), outBytes), "cuMemcpyHtoD");
+    uint32_t x = c.x, copy = c.copyBytes, tx = c.txBytes;
+    void *params[] = {&map, &out, &x, &copy, &tx};
+    api.launch(function, params, c.threads, c.cluster, smem, c.name);
+    std::vector<uint8_t> result(outBytes);
+    check(api.memcpyDtoH(result.data(), out, outBytes), "cuMemcpyDtoH");
+    printLine(c.name, result);
+  }
+  api.memFree(out);
+  api.memFree(tensorMemory);
+}
+
+//===----------------------------------------------------------------------===//
+// Blackwell (tcgen05) cases
+//===----------------------------------------------------------------------===//
+
+/// The sm_100a shared-memory descriptor less its start address (PTX ISA,
+/// tcgen05 "Shared memory descriptor"): leading and stride byte offsets
+/// >> 4 at bits 16 and 32, version 1 at bit 46, the swizzle mode at bit 61
+/// (2: 128-byte swizzle).
+uint64_t smemDescriptor(uint32_t leadingBytes, uint32_t strideBytes) {
+  return uint64_t(leadingBytes >> 4) << 16 | uint64_t(strideBytes >> 4) << 32 |
+         uint64_t(1) << 46 | uint64_t(2) << 61;
+}
+
+/// The kind::f16 instruction descriptor (PTX ISA, tcgen05 "Instruction
+/// descriptor"): f32 D (bit 4), bf16 A and B (bits 7, 10), B MN-major
+/// (bit 16), N >> 3 at bit 17, M >> 4 at bit 24.
+uint32_t instructionDescriptor(uint32_t m, uint32_t n, bool bMnMajor) {
+  return 1u << 4 | 1u << 7 | 1u << 10 | uint32_t(bMnMajor) << 16 |
+         (n >> 3) << 17 | (m >> 4) << 24;
+}
+
+/// Small integers, exact in bf16 and in f32 sums of products.
+std::vector<uint16_t> smallIntegers(size_t count, uint32_t seed) {
+  std::vector<uint16_t> values(count);
+  uint32_t state = seed;
+  for (uint16_t &value : values) {
+    state = state * 1664525u + 1013904223u;
+    int v = int(state >> 28) % 7 - 3; // -3 ... 3
+    float f = float(v);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    value = uint16_t(bits >> 16);
+  }
+  return values;
+}
+
+float bf16(uint16_t bits) {
+  uint32_t word = uint32_t(bits) << 16;
+  float f;
+  std::memcpy(&f, &word, 4);
+  return f;
+}
+
+/// D[m][n] = sum_k A[m][k] B(n, k), B(n, k) = b[n * 64 + k] (K-major) or
+/// b[k * 64 + n] (MN-major); then the verdict against the kernel's D.
+std::string verdict(const std::vector<uint16_t> &a,
+                    const std::vector<uint16_t> &b, bool bMnMajor, int rows,
+                    const std::vector<uint8_t> &result) {
+  int mismatches = 0;
+  for (int m = 0; m < rows; ++m)
+    for (int n = 0; n < 64; ++n) {
+      float sum = 0;
+      for (int k = 0; k < 64; ++k)
+        sum += bf16(a[size_t(m * 64 + k)]) *
+               bf16(b[size_t(bMnMajor ? k * 64 + n : n * 64 + k)]);
+      float got;
+      std::memcpy(&got, result.data() + size_t(m * 64 + n) * 4, 4);
+      mismatches += got != sum;
+    }
+  return mismatches ? " FAIL (" + std::to_string(mismatches) +
+                          " of D's elements differ from the product)"
+                    : " pass";
+}
+
+void runBlackwell(Api &api, const std::string &dir) {
+  const uint32_t smem = 32768;
+  std::vector<uint16_t> a = smallIntegers(256 * 64, 1),
+                        b = smallIntegers(64 * 64, 2);
+  CUdeviceptr aMemory = api.upload(a.data(), a.size() * 2);
+  CUdeviceptr bMemory = api.upload(b.data(), b.size() * 2);
+  const size_t outBytes = 256 * 64 * 4;
+  CUdeviceptr out;
+  check(api.memAlloc(&out, outBytes), "cuMemAlloc");
+  auto fetch = [&](size_t bytes) {
+    std::vector<uint8_t> result(bytes);
+    check(api.memcpyDtoH(result.data(), out, bytes), "cuMemcpyDtoH");
+    return result;
+  };
+  auto poison = [&] {
+    std::vector<uint8_t> bytes(outBytes, 0xee);
+    check(api.memcpyHtoD(out, bytes.data(), outBytes), "cuMemcpyHtoD");
+  };
+
+  // cta_group::1: A from shared memory or tensor memory; B K-major (rows
+  // are N, a K step is 32 bytes along the row) or MN-major (rows are K, a
+  // K step is 16 rows of 128 bytes).
+  struct Single {
+    const char *name;
+    bool aFromTmem, bMnMajor;
+  };
+  for (Single c : {Single{"tcgen05-mma-ss", false, false},
+                   Single{"tcgen05-mma-ss-bmn", false, true},
+                   Single{"tcgen05-mma-ts", true, false}}) {
+    CUfunction function = api.load(dir + "/tcgen05-mma.ptx", smem);
+    CUtensorMap aMap =
+        api.map2d(aMemory, 256, 64, 128, 64, CU_TENSOR_MAP_SWIZZLE_128B);
+    CUtensorMap bMap =
+        api.map2d(bMemory, 64, 64, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
+    poison();
+    // K-major, 128B swizzle: 8-row groups 1024 bytes apart (the leading
+    // offset is unused). MN-major: 8 K-rows of one 64-element span per
+    // 1024 bytes, the next span of N (none here) 8192 bytes on.
+    uint64_t aDescriptor = smemDescriptor(16, 1024);
+    uint64_t bDescriptor =
+        c.bMnMajor ? smemDescriptor(8192, 1024) : smemDescriptor(16, 1024);
+    uint32_t idesc = instructionDescriptor(128, 64, c.bMnMajor);
+    uint32_t aStep = 32, bStep = c.bMnMajor ? 2048 : 32;
+    uint32_t aFromTmem = c.aFromTmem;
+    void *params[] = {&aMap,        &bMap,        &out,   &aMemory, &idesc,
+                      &aDescriptor, &bDescriptor, &aStep, &bStep,   &aFromTmem};
+    api.launch(function, params, 128, 1, smem, c.name);
+    std::vector<uint8_t> result = fetch(128 * 64 * 4);
+    printLine(c.name, result, verdict(a, b, c.bMnMajor, 128, result));
+  }
+
+  // cta_group::2 over a cluster of two CTAs: M = 256.
+  {
+    CUfunction function = api.load(dir + "/tcgen05-pair.ptx", smem);
+    CUtensorMap aMap =
+        api.map2d(aMemory, 256, 64, 128, 64, CU_TENSOR_MAP_SWIZZLE_128B);
+    CUtensorMap bMap =
+        api.map2d(bMemory, 64, 64, 32, 64, CU_TENSOR_MAP_SWIZZLE_128B);
+    poison();
+    uint64_t aDescriptor = smemDescriptor(16, 1024);
+    uint64_t bDescriptor = smemDescriptor(16, 1024);
+    uint32_t idesc = instructionDescriptor(256, 64, false);
+    void *params[] = {&aMap, &bMap, &out, &idesc, &aDescriptor, &bDescriptor};
+    api.launch(function, params, 128, 2, smem, "tcgen05-pair");
+    std::vector<uint8_t> result = fetch(outBytes);
+    printLine("tcgen05-pair", result, verdict(a, b, false, 256, result));
+  }
+  api.memFree(out);
+  api.memFree(aMemory);
+  api.memFree(bMemory);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   const char *driverPath = "libcuda.so.1";
   std::string dir;
+  bool blackwell = false;
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--driver" && i + 1 < argc)
       driverPath = argv[++i];
+    else if (std::string(argv[i]) == "--blackwell")
+      blackwell = true;
     else
       dir = argv[i];
   }
   try {
-    Driver d(driverPath);
-    auto cuInit = d.get<decltype(&::cuInit)>("cuInit");
-    auto cuDeviceGet = d.get<decltype(&::cuDeviceGet)>("cuDeviceGet");
-    auto cuDevicePrimaryCtxRetain =
-        d.get<decltype(&::cuDevicePrimaryCtxRetain)>(
-            "cuDevicePrimaryCtxRetain");
-    auto cuCtxSetCurrent =
-        d.get<decltype(&::cuCtxSetCurrent)>("cuCtxSetCurrent");
-    auto cuModuleLoadDataEx =
-        d.get<decltype(&::cuModuleLoadDataEx)>("cuModuleLoadDataEx");
-    auto cuModuleGetFunction =
-        d.get<decltype(&::cuModuleGetFunction)>("cuModuleGetFunction");
-    auto cuFuncSetAttribute =
-        d.get<decltype(&::cuFuncSetAttribute)>("cuFuncSetAttribute");
-    auto cuMemAlloc = d.get<decltype(&::cuMemAlloc)>("cuMemAlloc_v2");
-    auto cuMemFree = d.get<decltype(&::cuMemFree)>("cuMemFree_v2");
-    auto cuMemcpyHtoD = d.get<decltype(&::cuMemcpyHtoD)>("cuMemcpyHtoD_v2");
-    auto cuMemcpyDtoH = d.get<decltype(&::cuMemcpyDtoH)>("cuMemcpyDtoH_v2");
-    auto cuTensorMapEncodeTiled =
-        d.get<decltype(&::cuTensorMapEncodeTiled)>("cuTensorMapEncodeTiled");
-    auto cuLaunchKernelEx =
-        d.get<decltype(&::cuLaunchKernelEx)>("cuLaunchKernelEx");
-    auto cuCtxSynchronize =
-        reinterpret_cast<CUresult (*)()>(dlsym(d.library, "cuCtxSynchronize"));
-
-    check(cuInit(0), "cuInit");
-    CUdevice device;
-    check(cuDeviceGet(&device, 0), "cuDeviceGet");
-    CUcontext context;
-    check(cuDevicePrimaryCtxRetain(&context, device),
-          "cuDevicePrimaryCtxRetain");
-    check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
-
-    // A [16 x 64] bf16 tensor, element e = e + 1.
-    const uint64_t rows = 16, columns = 64;
-    std::vector<uint16_t> tensor(rows * columns);
-    for (size_t e = 0; e < tensor.size(); ++e)
-      tensor[e] = uint16_t(e + 1);
-    CUdeviceptr tensorMemory, out;
-    check(cuMemAlloc(&tensorMemory, tensor.size() * 2), "cuMemAlloc");
-    check(cuMemcpyHtoD(tensorMemory, tensor.data(), tensor.size() * 2),
-          "cuMemcpyHtoD");
-    const size_t outBytes = 4096;
-    check(cuMemAlloc(&out, outBytes), "cuMemAlloc");
-
-    std::vector<Case> cases = {
-        {"tma-none-oob", "tma-load.ptx", CU_TENSOR_MAP_SWIZZLE_NONE, 32, 4, 48,
-         256, 256, 64, 1},
-        {"tma-128B", "tma-load.ptx", CU_TENSOR_MAP_SWIZZLE_128B, 64, 8, 0, 1024,
-         1024, 64, 1},
-        {"tma-64B", "tma-load.ptx", CU_TENSOR_MAP_SWIZZLE_64B, 32, 8, 8, 512,
-         512, 64, 1},
-        {"tma-32B", "tma-load.ptx", CU_TENSOR_MAP_SWIZZLE_32B, 16, 8, 16, 256,
-         256, 64, 1},
-        {"tma-128B-narrow-rows", "tma-load.ptx", CU_TENSOR_MAP_SWIZZLE_128B, 32,
-         8, 0, 1024, 512, 64, 1},
-        {"mbarrier-tx", "mbarrier-tx.ptx", CU_TENSOR_MAP_SWIZZLE_NONE, 64, 4, 0,
-         0, 1024, 32, 1},
-        {"cluster-dsmem", "cluster.ptx", CU_TENSOR_MAP_SWIZZLE_NONE, 64, 4, 0,
-         0, 0, 64, 2},
-    };
-    for (const Case &c : cases) {
-      std::string text = readFile(dir + "/" + c.ptx);
-      CUmodule module;
-      check(cuModuleLoadDataEx(&module, text.c_str(), 0, nullptr, nullptr),
-            ("load " + c.ptx).c_str());
-      CUfunction function;
-      check(cuModuleGetFunction(&function, module, "k"), "cuModuleGetFunction");
-      uint32_t smem = 16384;
-      check(cuFuncSetAttribute(function,
-                               CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                               int(smem)),
-            "cuFuncSetAttribute");
-      CUtensorMap map;
-      cuuint64_t dims[2] = {columns, rows}, strides[1] = {columns * 2};
-      cuuint32_t box[2] = {c.boxInner, c.boxRows}, elementStrides[2] = {1, 1};
-      check(cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
-                                   reinterpret_cast<void *>(tensorMemory), dims,
-                                   strides, box, elementStrides,
-                                   CU_TENSOR_MAP_INTERLEAVE_NONE, c.swizzle,
-                                   CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
-            "cuTensorMapEncodeTiled");
-      std::vector<uint8_t> poison(outBytes, 0xee);
-      check(cuMemcpyHtoD(out, poison.data(), outBytes), "cuMemcpyHtoD");
-      uint32_t x = c.x, copy = c.copyBytes, tx = c.txBytes;
-      void *params[] = {&map, &out, &x, &copy, &tx};
-      CUlaunchConfig config = {};
-      config.gridDimX = c.cluster;
-      config.gridDimY = config.gridDimZ = 1;
-      config.blockDimX = c.threads;
-      config.blockDimY = config.blockDimZ = 1;
-      config.sharedMemBytes = smem;
-      CUlaunchAttribute attribute;
-      attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-      attribute.value.clusterDim.x = c.cluster;
-      attribute.value.clusterDim.y = attribute.value.clusterDim.z = 1;
-      config.attrs = &attribute;
-      config.numAttrs = 1;
-      check(cuLaunchKernelEx(&config, function, params, nullptr),
-            ("launch " + c.name).c_str());
-      if (cuCtxSynchronize)
-        check(cuCtxSynchronize(), "cuCtxSynchronize");
-      std::vector<uint8_t> result(outBytes);
-      check(cuMemcpyDtoH(result.data(), out, outBytes), "cuMemcpyDtoH");
-      uint32_t words[6];
-      std::memcpy(words, result.data(), sizeof(words));
-      std::printf("MICRO %-22s fnv=%016llx words=%08x %08x %08x %08x %08x "
-                  "%08x\n",
-                  c.name.c_str(),
-                  static_cast<unsigned long long>(fnv1a(result)), words[0],
-                  words[1], words[2], words[3], words[4], words[5]);
-    }
-    cuMemFree(out);
-    cuMemFree(tensorMemory);
+    Driver driver(driverPath);
+    Api api(driver);
+    api.start();
+    if (blackwell)
+      runBlackwell(api, dir);
+    else
+      runHopper(api, dir);
   } catch (const std::exception &error) {
     std::fprintf(stderr, "micro: %s\n", error.what());
     return 1;
