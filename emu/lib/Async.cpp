@@ -17,8 +17,9 @@ using namespace fa4::emu;
 
 namespace {
 
-/// A shared-window address of `space` as a shared::cluster address.
-uint64_t sharedAddress(Cta &cta, Warp &warp, const Instruction &inst, int lane,
+/// An address of `space` (shared, or generic in the shared window) as a
+/// shared address.
+uint64_t windowAddress(Cta &cta, Warp &warp, const Instruction &inst, int lane,
                        Space space, uint64_t address) {
   if (space == Space::Generic) {
     if (address < kGenericShared || address - kGenericShared >= kWindowBytes)
@@ -89,7 +90,7 @@ static void mbarrierInit(Cta &cta, Warp &warp, const Instruction &inst,
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
       continue;
-    uint64_t address = sharedAddress(cta, warp, inst, lane, inst.space,
+    uint64_t address = windowAddress(cta, warp, inst, lane, inst.space,
                                      addressOf(warp, lane, op(inst, 0)));
     uint32_t count = uint32_t(warp.read(lane, op(inst, 1)));
     uint32_t offset;
@@ -113,7 +114,7 @@ static void mbarrierArrive(Cta &cta, Warp &warp, const Instruction &inst,
     if (!(mask >> lane & 1))
       continue;
     uint64_t address =
-        sharedAddress(cta, warp, inst, lane, inst.space,
+        windowAddress(cta, warp, inst, lane, inst.space,
                       addressOf(warp, lane, op(inst, addressIndex)));
     uint32_t offset;
     Cta *owner;
@@ -151,7 +152,7 @@ static void mbarrierWait(Cta &cta, Warp &warp, const Instruction &inst,
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
       continue;
-    uint64_t address = sharedAddress(cta, warp, inst, lane, inst.space,
+    uint64_t address = windowAddress(cta, warp, inst, lane, inst.space,
                                      addressOf(warp, lane, op(inst, 1)));
     uint32_t offset;
     Cta *owner;
@@ -199,7 +200,7 @@ void fa4::emu::handleMbarrier(Cta &cta, Warp &warp, const Instruction &inst,
       uint32_t offset;
       Cta &owner =
           sharedTarget(cta,
-                       sharedAddress(cta, warp, inst, lane, inst.space,
+                       windowAddress(cta, warp, inst, lane, inst.space,
                                      addressOf(warp, lane, op(inst, 0))),
                        offset);
       owner.mbarriers.erase(offset);

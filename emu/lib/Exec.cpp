@@ -187,7 +187,8 @@ uint64_t Warp::read(int lane, const Operand &operand) const {
     return operand.negated ? !value : value;
   }
   case Operand::Kind::Immediate:
-    return operand.imm;
+    return operand.sharedSymbol ? sharedAddress(*cta, operand.imm)
+                                : operand.imm;
   case Operand::Kind::Special:
     return specialValue(*cta, *this, lane, operand.special);
   default:
@@ -218,7 +219,8 @@ uint64_t fa4::emu::addressOf(Warp &warp, int lane, const Operand &operand) {
   if (operand.reg >= 0)
     base =
         warp.read(lane, Operand{Operand::Kind::Register, false, operand.reg});
-  return base + operand.imm;
+  return base + (operand.sharedSymbol ? sharedAddress(*warp.cta, operand.imm)
+                                      : operand.imm);
 }
 
 void fa4::emu::requireConverged(Cta &cta, Warp &warp, const Instruction &inst,
@@ -237,20 +239,20 @@ void fa4::emu::requireConverged(Cta &cta, Warp &warp, const Instruction &inst,
 Cta &fa4::emu::sharedTarget(Cta &cta, uint64_t address, uint32_t &offset) {
   offset = uint32_t(address) & kOffsetMask;
   uint64_t rank = address >> kRankShift;
-  if (rank == 0)
+  if (rank == cta.rank)
     return cta;
   Cluster &cluster = *cta.cluster;
-  if (rank - 1 >= cluster.ctas.size())
+  if (rank >= cluster.ctas.size())
     throw ExecutionError("shared::cluster address 0x" +
                          [&] {
                            std::ostringstream out;
                            out << std::hex << address;
                            return out.str();
                          }() +
-                         " names CTA rank " + std::to_string(rank - 1) +
+                         " names CTA rank " + std::to_string(rank) +
                          " of a cluster of " +
                          std::to_string(cluster.ctas.size()));
-  return *cluster.ctas[rank - 1];
+  return *cluster.ctas[rank];
 }
 
 static std::string hex(uint64_t value) {
@@ -299,8 +301,7 @@ uint8_t *fa4::emu::resolve(Cta &cta, Warp &warp, const Instruction &inst,
     return const_cast<uint8_t *>(cta.machine->params.data()) + address;
   case Space::Shared:
   case Space::SharedCluster: {
-    if (space == Space::Shared && (address >> kRankShift) != 0 &&
-        (address >> kRankShift) != cta.rank + 1)
+    if (space == Space::Shared && (address >> kRankShift) != cta.rank)
       fail(cta, warp, inst, mask,
            "shared::cta access with another CTA's address " + hex(address));
     if (address >= kWindowBytes)
@@ -936,8 +937,7 @@ void handleMapa(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
                std::to_string(cta.cluster->ctas.size()));
     bool generic = inst.space == Space::Generic;
     uint64_t shared = generic ? a - kGenericShared : a;
-    uint64_t mapped =
-        (uint64_t(rank + 1) << kRankShift) | (shared & kOffsetMask);
+    uint64_t mapped = sharedAddress(rank, shared & kOffsetMask);
     warp.write(lane, op(inst, 0), generic ? kGenericShared + mapped : mapped);
   }
 }
@@ -1066,6 +1066,13 @@ void handleExit(Cta &, Warp &warp, const Instruction &, uint32_t mask) {
 }
 
 void handleNop(Cta &, Warp &, const Instruction &, uint32_t) {}
+
+/// prefetch (PTX ISA, "Data Movement and Conversion Instructions: prefetch,
+/// prefetchu"): brings a cache line (with .tensormap, a tensor map in
+/// .const or .param space) closer for later use; it changes no state, and
+/// there is no cache here. The address is not checked: the hardware does
+/// not fault on it either.
+void handlePrefetch(Cta &, Warp &, const Instruction &, uint32_t) {}
 
 /// fence.proxy.async: the warp's generic writes to shared memory become
 /// visible to the async proxy (TMA, wgmma); other fences order nothing the
@@ -1211,6 +1218,8 @@ Handler fa4::emu::handlerFor(const std::string &base) {
       {"membar", handleNop},
       {"griddepcontrol", handleNop},
       {"nanosleep", handleNop},
+      {"prefetch", handlePrefetch},
+      {"prefetchu", handlePrefetch},
       {"setmaxnreg", handleSetmaxnreg},
       {"bar", handleBar},
       {"barrier", handleBar},

@@ -105,9 +105,12 @@ struct Operand {
     Sink
   };
   Kind kind = Kind::None;
-  bool negated = false;          // !%p
-  int32_t reg = -1;              // Register, Address base (-1: none)
-  uint64_t imm = 0;              // Immediate (bits); Address: absolute part
+  bool negated = false; // !%p
+  int32_t reg = -1;     // Register, Address base (-1: none)
+  uint64_t imm = 0;     // Immediate (bits); Address: absolute part
+  /// The immediate (or an address's absolute part) is a shared variable's
+  /// offset: reading it adds the reading CTA's rank (docs/Emulator.md).
+  bool sharedSymbol = false;
   Special special{};             // Special
   std::vector<Operand> elements; // Vector; Address of a tensor: coords
 };

@@ -3,12 +3,13 @@
 // Warps, CTAs, clusters and the asynchronous units, shared by the generic
 // handlers (Exec.cpp) and the asynchronous ones (Async.cpp).
 //
-// Address encodings (docs/Emulator.md): a shared::cta address is an offset
-// into the CTA's shared memory (below 2^24); a shared::cluster address of
-// CTA rank r is ((r + 1) << 24) | offset (mapa makes them; an address below
-// 2^24 is the issuing CTA's own); a generic address is a host pointer for
-// global memory, kGenericShared + a shared::cluster address, or
-// kGenericParam + a parameter offset.
+// Address encodings (docs/Emulator.md): a shared address of CTA rank r,
+// shared::cta or shared::cluster alike, is (r << 24) | offset, as the
+// hardware lays them out (CUTLASS finds a CTA pair's even CTA by clearing
+// bit 24 of its own addresses): a shared variable's address read by CTA r
+// carries r, and mapa replaces it; a generic address is a host pointer for
+// global memory, kGenericShared + a shared address, or kGenericParam + a
+// parameter offset.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,11 @@ constexpr uint32_t kOffsetMask = (1u << kRankShift) - 1;
 struct Cta;
 struct Cluster;
 struct Machine;
+
+/// The shared address of `offset` in the shared memory of CTA `rank`.
+inline uint64_t sharedAddress(uint32_t rank, uint64_t offset) {
+  return uint64_t(rank) << kRankShift | offset;
+}
 
 struct Mbarrier {
   uint32_t expected = 0; // arrivals per phase (init's count)
@@ -145,8 +151,16 @@ struct Cta {
   std::vector<uint16_t> tmemOwner; // 0 free, else the allocation's size
   std::vector<uint16_t> tmemMmaPending, tmemStorePending;
   bool allocPermitRelinquished = false;
+  /// Columns a lenient tcgen05.dealloc freed, released at exit
+  /// (LaunchOptions::tcgen05Lenient).
+  std::vector<std::pair<uint32_t, uint32_t>> tmemDeferredDealloc;
   int tmemCtaGroup = 0; // the kernel's tcgen05 cta_group, once it used one
 };
+
+/// A shared variable's address (its offset) as CTA `cta` reads it.
+inline uint64_t sharedAddress(const Cta &cta, uint64_t offset) {
+  return sharedAddress(cta.rank, offset);
+}
 
 struct Cluster {
   std::vector<std::unique_ptr<Cta>> ctas;
@@ -209,8 +223,7 @@ void requireConverged(Cta &cta, Warp &warp, const Instruction &inst,
 uint8_t *resolve(Cta &cta, Warp &warp, const Instruction &inst, int lane,
                  Space space, uint64_t address, uint32_t bytes, bool write);
 
-/// A shared::cluster address's CTA and offset (the issuing CTA's own for an
-/// address below 2^24).
+/// A shared address's CTA and offset.
 Cta &sharedTarget(Cta &cta, uint64_t address, uint32_t &offset);
 
 /// Mbarrier at a shared address, created on init.

@@ -305,6 +305,7 @@ private:
         fail(inst.line, "unknown symbol " + source.name);
       result.kind = Operand::Kind::Immediate;
       result.imm = address + uint64_t(source.offset);
+      result.sharedSymbol = shared.count(source.name) != 0;
       return result;
     }
     case ptx::Operand::Kind::Address: {
@@ -321,6 +322,7 @@ private:
       if (!symbolAddress(source.name, address))
         fail(inst.line, "unknown address base " + source.name);
       result.imm += address;
+      result.sharedSymbol = shared.count(source.name) != 0;
       return result;
     }
     case ptx::Operand::Kind::Vector:

@@ -61,6 +61,12 @@ uint64_t seed() {
   return value && *value ? std::strtoull(value, nullptr, 10) : 1;
 }
 
+/// FA4_EMU_TCGEN05=lenient: LaunchOptions::tcgen05Lenient.
+bool tcgen05Lenient() {
+  const char *value = std::getenv("FA4_EMU_TCGEN05");
+  return value && std::string(value) == "lenient";
+}
+
 /// FA4_EMU_STATS set: the process's emulated warp instructions and their
 /// rate, printed to stderr at exit.
 struct StatisticsReport {
@@ -379,6 +385,7 @@ FA4_EMU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
   options.block = {config->blockDimX, config->blockDimY, config->blockDimZ};
   options.dynamicSmemBytes = config->sharedMemBytes;
   options.seed = seed();
+  options.tcgen05Lenient = tcgen05Lenient();
   for (unsigned i = 0; i < config->numAttrs; ++i)
     if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
       const auto &dim = config->attrs[i].value.clusterDim;

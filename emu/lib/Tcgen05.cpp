@@ -151,16 +151,24 @@ void dealloc(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   uint32_t first = address & 0xffff;
   if ((address >> 16) != 0 || first + columns > kColumns)
     fail(cta, warp, inst, mask, "tcgen05.dealloc of a bad address");
+  bool lenient = cta.machine->options.tcgen05Lenient;
   for (uint32_t c = first; c < first + columns; ++c) {
     if (cta.tmemOwner[c] != columns)
       fail(cta, warp, inst, mask,
            "tcgen05.dealloc of columns not allocated as one range of " +
                std::to_string(columns));
-    if (cta.tmemMmaPending[c])
+    if (cta.tmemMmaPending[c] && !lenient)
       fail(cta, warp, inst, mask,
            "tcgen05.dealloc of columns an unfinished tcgen05.mma writes");
-    cta.tmemOwner[c] = 0;
   }
+  // Lenient: the columns stay readable (and written by the MMAs still in
+  // flight) until the CTA exits.
+  if (lenient) {
+    cta.tmemDeferredDealloc.push_back({first, columns});
+    return;
+  }
+  for (uint32_t c = first; c < first + columns; ++c)
+    cta.tmemOwner[c] = 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -532,7 +540,10 @@ void load(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
           lane, d.elements[j],
           tmemAt(cta, access.lane0 + uint32_t(lane), access.column0 + j));
   traceAccess(cta, warp, inst, access, "ld");
-  // Valid only after tcgen05.wait::ld.
+  // Valid only after tcgen05.wait::ld, unless the launch treats the
+  // registers as scoreboarded (LaunchOptions::tcgen05Lenient).
+  if (cta.machine->options.tcgen05Lenient)
+    return;
   for (const Operand &reg : d.elements) {
     warp.markPending(reg.reg);
     warp.tmemLoadRegisters.push_back(reg.reg);
@@ -599,6 +610,9 @@ void fa4::emu::handleTcgen05(Cta &cta, Warp &warp, const Instruction &inst,
 void fa4::emu::checkTmemReleased(Cta &cta) {
   if (cta.tmemOwner.empty())
     return;
+  for (const auto &[first, count] : cta.tmemDeferredDealloc)
+    for (uint32_t c = first; c < first + count; ++c)
+      cta.tmemOwner[c] = 0;
   uint32_t allocated = 0;
   for (uint16_t owner : cta.tmemOwner)
     allocated += owner != 0;

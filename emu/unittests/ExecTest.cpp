@@ -44,7 +44,8 @@ protected:
   /// (poisoned first), then the u32 `extra`.
   Outcome run(const std::string &body, uint32_t threads, size_t words,
               std::vector<uint8_t> prefix = {}, uint32_t extra = 0,
-              uint64_t seed = 1, uint32_t smem = 0) {
+              uint64_t seed = 1, uint32_t smem = 0, bool tcgen05Lenient = false,
+              uint32_t cluster = 1) {
     Module module(std::string(kHeader) + body, memory);
     const Kernel *kernel = module.kernel("k");
     EXPECT_NE(kernel, nullptr);
@@ -55,8 +56,10 @@ protected:
     append(params, extra);
     LaunchOptions options;
     options.block = {threads, 1, 1};
+    options.grid = options.cluster = {cluster, 1, 1};
     options.seed = seed;
     options.dynamicSmemBytes = smem;
+    options.tcgen05Lenient = tcgen05Lenient;
     Outcome outcome;
     try {
       launch(*kernel, params, options, memory);
@@ -119,6 +122,35 @@ TEST_F(ExecTest, RunsDivergentLanesAndShuffles) {
     EXPECT_EQ(outcome.out[2 * t], t * 3 + (t % 2 ? 100 : 0)) << t;
     EXPECT_EQ(outcome.out[2 * t + 1], t < 32 ? 496u : 1520u) << t;
   }
+}
+
+// prefetch (PTX ISA, prefetch, prefetchu), of a tensor map in parameter
+// space as FlashAttention-4's kernels do and of global memory, changes
+// nothing: the kernel runs on and writes tid + 7.
+TEST_F(ExecTest, RunsPrefetchesAsNoOps) {
+  const char *kernel = R"(
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<6>;
+  ld.param.b64 %rd1, [k_param_0];
+  mov.b64 %rd2, k_param_1;
+  cvta.param.u64 %rd3, %rd2;
+  prefetch.tensormap [%rd3];
+  prefetch.global.L2 [%rd1];
+  prefetchu.L1 [%rd1];
+  mov.u32 %r1, %tid.x;
+  add.s32 %r2, %r1, 7;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd5, %rd1, %rd4;
+  st.global.b32 [%rd5], %r2;
+  ret;
+}
+)";
+  Outcome outcome = run(kernel, 32, 32);
+  ASSERT_EQ(outcome.error, "");
+  for (uint32_t t = 0; t < 32; ++t)
+    EXPECT_EQ(outcome.out[t], t + 7) << t;
 }
 
 TEST_F(ExecTest, RefusesAWriteOutsideEveryAllocation) {
@@ -400,6 +432,19 @@ TEST_F(ExecTest, CatchesTensorMemoryMisuse) {
       << early.error;
   EXPECT_NE(early.error.find("tcgen05.ld before tcgen05.wait::ld"),
             std::string::npos);
+  // The same kernel without any tcgen05.wait::ld (as FlashAttention-4's
+  // CuTe-DSL kernels are) is refused by default, and runs when the launch
+  // treats tcgen05.ld registers as scoreboarded
+  // (LaunchOptions::tcgen05Lenient, FA4_EMU_TCGEN05=lenient).
+  std::string noWait = with(kTmem, "  tcgen05.wait::ld.sync.aligned;\n", "");
+  Outcome strict = run(noWait, 128, 128, {}, 0, 1, 1024);
+  EXPECT_NE(strict.error.find("tcgen05.ld before tcgen05.wait::ld"),
+            std::string::npos)
+      << strict.error;
+  Outcome scoreboard = run(noWait, 128, 128, {}, 0, 1, 1024, true);
+  ASSERT_EQ(scoreboard.error, "");
+  for (uint32_t t = 0; t < 128; ++t)
+    EXPECT_EQ(scoreboard.out[t], t) << t;
   // Another warp's lanes (no lane offset).
   Outcome quadrant =
       run(with(kTmem, "add.s32 %r6, %r4, %r5;", "add.s32 %r6, %r4, 0;"), 128,
@@ -416,6 +461,51 @@ TEST_F(ExecTest, CatchesTensorMemoryMisuse) {
   EXPECT_NE(leak.error.find("exited with 32 tensor-memory columns allocated"),
             std::string::npos)
       << leak.error;
+}
+
+// A cluster of two CTAs: each stores rank * 10 + 1 in its shared memory;
+// then each takes its own shared address, clears bit 24 (CUTLASS's way to
+// the pair's even CTA) and reads there through shared::cluster, writing the
+// address's rank bits and the word it read.
+const char *kPairAddress = R"(
+.extern .shared .align 16 .b8 smem[];
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+.maxntid 32, 1, 1
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<6>;
+  ld.param.b64 %rd1, [k_param_0];
+  mov.u32 %r1, %cluster_ctarank;
+  mad.lo.s32 %r2, %r1, 10, 1;
+  st.shared.b32 [smem], %r2;
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  mov.u32 %r3, smem;
+  shr.u32 %r4, %r3, 24;
+  and.b32 %r5, %r3, -16777217;
+  ld.shared::cluster.b32 %r6, [%r5];
+  mul.wide.u32 %rd2, %r1, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v2.b32 [%rd3], {%r4, %r6};
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  ret;
+}
+)";
+
+TEST_F(ExecTest, SharedAddressesCarryTheirCtaRank) {
+  Outcome pair = run(kPairAddress, 32, 4, {}, 0, 1, 64, false, 2);
+  ASSERT_EQ(pair.error, "");
+  // CTA 0: rank bits 0, its own word; CTA 1: rank bits 1, CTA 0's word.
+  EXPECT_EQ(pair.out, (std::vector<uint32_t>{0, 1, 1, 1}));
+  // A shared::cta load with the other CTA's address is refused.
+  Outcome wrong = run(with(kPairAddress, "ld.shared::cluster.b32 %r6, [%r5]",
+                           "xor.b32 %r7, %r3, 16777216;\n  ld.shared.b32 %r6, "
+                           "[%r7]"),
+                      32, 4, {}, 0, 1, 64, false, 2);
+  EXPECT_NE(wrong.error.find("shared::cta access with another CTA's address"),
+            std::string::npos)
+      << wrong.error;
 }
 
 } // namespace
