@@ -20,7 +20,29 @@ static fa4::KernelKind resolvedKernel(const fa4::CompileOptions &options) {
   using fa4::KernelKind;
   if (options.kernel != KernelKind::Auto)
     return options.kernel;
-  return options.chip == "sm_90a" ? KernelKind::Hopper : KernelKind::Reference;
+  if (options.chip == "sm_90a")
+    return KernelKind::Hopper;
+  return options.chip == "sm_100a" ? KernelKind::Blackwell
+                                   : KernelKind::Reference;
+}
+
+std::string fa4::describeKernel(attn::AttentionOp op,
+                                const CompileOptions &options) {
+  switch (resolvedKernel(options)) {
+  case KernelKind::Hopper:
+    return "the Hopper kernel (FA3's structure: TMA, wgmma, warp "
+           "specialization)";
+  case KernelKind::Blackwell:
+    if (options.kernel == KernelKind::Auto)
+      if (std::optional<std::string> why = blackwellKernelRefusal(op))
+        return "the reference kernel (SIMT): the Blackwell kernel does not "
+               "implement this plan: " +
+               *why;
+    return "the Blackwell kernel (FA4's structure: tcgen05, tensor memory; "
+           "proven on fa4-emu, not yet on a Blackwell GPU)";
+  default:
+    return "the reference kernel (SIMT)";
+  }
 }
 
 void fa4::buildCompilePlanning(OpPassManager &pm,
@@ -37,8 +59,10 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
   buildCompilePlanning(pm, options);
   KernelKind kernel = resolvedKernel(options);
 
-  // sm_100a keeps the reference kernel by default until the Blackwell
-  // kernel has run on a Blackwell GPU.
+  // kernel=auto on sm_100a: the Blackwell kernel, proven on fa4-emu, and
+  // the reference kernel for the plans it does not implement (MLA).
+  bool referenceFallback =
+      options.kernel == KernelKind::Auto && kernel == KernelKind::Blackwell;
   if (kernel == KernelKind::Hopper || kernel == KernelKind::Blackwell) {
     ConvertAttnToFA4Options kernelOptions;
     ConvertFA4ToNVVMOptions nvvmOptions;
@@ -48,10 +72,13 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
 #include "fa4/Conversion/PassOptions.inc"
     kernelOptions.structure =
         kernel == KernelKind::Hopper ? "hopper" : "blackwell";
+    kernelOptions.referenceFallback = referenceFallback;
     pm.addPass(createConvertAttnToFA4(kernelOptions));
     nvvmOptions.chip = options.chip;
     pm.addPass(createConvertFA4ToNVVM(nvvmOptions));
-  } else {
+  }
+  if (referenceFallback ||
+      (kernel != KernelKind::Hopper && kernel != KernelKind::Blackwell)) {
     ConvertAttnToReferenceKernelOptions kernelOptions;
     kernelOptions.chip = options.chip;
     pm.addPass(createConvertAttnToReferenceKernel(kernelOptions));

@@ -98,6 +98,9 @@ constexpr int64_t kPairCtaMinSeqQ = 4096;
 /// sm_100a kernel builds its MMA descriptors for 128-byte swizzle rows, so a
 /// V half must be whole 128-byte rows (Dv = 128 and 256 in 16 bits, not 64).
 constexpr int64_t kPairCtaVHalfRowBytes = 128;
+/// Shared memory besides Q and the K/V ring on sm_100a: correction rows,
+/// mbarriers, the tensor-memory address (2.3 KB in the plans).
+constexpr int64_t kBlackwellSmemReserveBytes = 4096;
 /// Decode-like queries fuse GQA heads whatever the group size.
 constexpr int64_t kFuseGqaMaxSeqQ = 8;
 /// Tensor-core N granule: tcgen05 M=128 and wgmma take N in steps of 16.
@@ -219,6 +222,18 @@ static bool chooseFuseGqa(const AttnProblem &problem, int maxRows) {
   return seqQ * group <= maxRows || seqQ <= kFuseGqaMaxSeqQ;
 }
 
+/// Two 128-row Q tiles leave shared memory for a K/V ring of two slots of
+/// BN keys (Dqk = 256 with Dv = 128 would need 264 KB; one tile fits).
+static bool twoQTilesFit(const AttnConfig &config, const TargetInfo &target,
+                         int bn) {
+  int64_t bytes = elementBytes(config.elementType);
+  int64_t qTiles = 2 * kBlackwellTileRows * config.paddedQkDepth * bytes;
+  int64_t slot = int64_t(bn) *
+                 std::max(config.paddedQkDepth, config.paddedOvDepth) * bytes;
+  return qTiles + 2 * slot + kBlackwellSmemReserveBytes <=
+         target.smemCarveoutBytes;
+}
+
 /// Sets the tiles and returns the largest BN the chip's resources allow for
 /// them (the bound on a user's block-n).
 static int chooseBlackwellTiles(const AttnProblem &problem,
@@ -236,12 +251,18 @@ static int chooseBlackwellTiles(const AttnProblem &problem,
   int bn2Q = std::min(
       kBlackwellMaxBN,
       roundDownTo((columns - 2 * config.paddedOvDepth) / 2, kMmaNGranule));
-  config.fuseGqa = chooseFuseGqa(problem, 2 * kBlackwellTileRows);
+  // The FA4 kernel runs fused q-heads (its decode path) on one Q tile whose
+  // rows hold whole groups.
+  config.fuseGqa = problem.group() <= kBlackwellTileRows &&
+                   chooseFuseGqa(problem, kBlackwellTileRows);
   int64_t seqQ = problem.plannedSeqQ();
   int64_t rows =
       seqQ == kDynamic ? kDynamic : seqQ * (config.fuseGqa ? config.group : 1);
   bool oneTileHoldsAllRows = rows != kDynamic && rows <= kBlackwellTileRows;
-  config.numQ = (bn2Q >= kBlackwellMinBNFor2Q && !oneTileHoldsAllRows) ? 2 : 1;
+  config.numQ = (bn2Q >= kBlackwellMinBNFor2Q && !oneTileHoldsAllRows &&
+                 !config.fuseGqa && twoQTilesFit(config, target, bn2Q))
+                    ? 2
+                    : 1;
   config.bm = config.numQ * kBlackwellTileRows;
   config.bn = config.numQ == 2
                   ? bn2Q
@@ -480,8 +501,13 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
          << (config.numQ == 2
                  ? "two 128-row Q tiles ping-pong between the softmax "
                    "warpgroups, one's softmax hiding behind the other's MMAs"
-                 : "one 128-row Q tile with a single O accumulator (its rows "
-                   "fit one tile, or two O tiles would leave BN < 64)")
+             : config.fuseGqa
+                 ? "one 128-row Q tile with a single O accumulator "
+                   "(fused q-heads run on one tile)"
+                 : "one 128-row Q tile with a single O accumulator (its "
+                   "rows fit one tile, two O tiles would leave BN < 64, "
+                   "or two Q tiles would leave no room for two K/V "
+                   "slots in shared memory)")
          << "\n";
       int used =
           2 * config.bn + (config.singleO ? 1 : 2) * config.paddedOvDepth;

@@ -19,7 +19,8 @@
 // mbarriers (8 bytes each): one full barrier per Q tile; per ring slot one
 // full barrier per depth box and one empty barrier; on sm_100a five per Q
 // tile for the MMA/softmax/correction/epilogue hand-offs (S ready, P ready,
-// O ready, O rescaled, O staged); on sm_90a one empty barrier per Q tile
+// O ready, O rescaled, O staged), and under CTA pairs a sixth (the
+// correction has read the factors); on sm_90a one empty barrier per Q tile
 // (a persistent CTA reloads a consumer's Q as soon as that consumer is
 // done with it); one cluster publish barrier for split-K through DSMEM.
 // The sm_90a consumers hand off through named barriers, which take no
@@ -168,8 +169,10 @@ static SmemPlan layout(const AttnConfig &config, const SplitKPlan &splitK,
 
   plan.numBarriers =
       config.numQ + numFullBarriers + numRingSlots +
-      (config.chip == Chip::SM100a ? kBlackwellBarriersPerQTile * config.numQ
-                                   : config.numQ) +
+      (config.chip == Chip::SM100a
+           ? (kBlackwellBarriersPerQTile + (config.pairCta ? 1 : 0)) *
+                 config.numQ
+           : config.numQ) +
       (clusterSplit ? 1 : 0);
   int64_t mbarrierBytes = getTargetInfo(config.chip).mbarrierBytes;
   allocator.place(plan.barriers, plan.numBarriers * mbarrierBytes,

@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
   // CHECK: manifest: {{.*}}/fa4_hopper_attention_sm_90a/manifest.json
   // CHECK: sm_90a: 0
   printf("sm_90a: %d\n", compile(context, "chip=sm_90a", argv[1]));
-  // CHECK: manifest: {{.*}}/fa4_ref_attention_sm_100a/manifest.json
+  // CHECK: manifest: {{.*}}/fa4_blackwell_attention_sm_100a/manifest.json
   // CHECK: sm_100a: 0
   printf("sm_100a: %d\n", compile(context, "chip=sm_100a", argv[1]));
   // A bad option comes back through the callback, not as a crash.

@@ -1,6 +1,6 @@
 // The fa4-compile pipeline to PTX (gpu.binary, format=isa), on both chips.
 // RUN: fa4-opt %s --fa4-compile="chip=sm_90a kernel=reference" | FileCheck %s --check-prefixes=CHECK,SM90
-// RUN: fa4-opt %s --fa4-compile="chip=sm_100a" | FileCheck %s --check-prefixes=CHECK,SM100
+// RUN: fa4-opt %s --fa4-compile="chip=sm_100a kernel=reference" | FileCheck %s --check-prefixes=CHECK,SM100
 
 // CHECK: attn.attention
 // CHECK-SAME: config = #attn.config<chip = [[CHIP:sm_[0-9a]+]]

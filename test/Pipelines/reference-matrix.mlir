@@ -4,7 +4,7 @@
 // which picks the reference kernel off sm_90a). Without ptxas;
 // reference-ptxas-matrix.mlir assembles the same kernels.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --kernel=reference --ptxas=none -o %t/sm90 --quiet | FileCheck %s --check-prefix=SM90
-// RUN: fa4-compile %s --chip=sm_100a --ptxas=none -o %t/sm100 --quiet | FileCheck %s --check-prefix=SM100
+// RUN: fa4-compile %s --chip=sm_100a --kernel=reference --ptxas=none -o %t/sm100 --quiet | FileCheck %s --check-prefix=SM100
 
 func.func @d64_64_h6_6(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: tensor<?x?x6x64xbf16>) -> (tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16>, tensor<?x?x6x64xbf16> -> tensor<?x?x6x64xbf16>, tensor<?x6x?xf32>

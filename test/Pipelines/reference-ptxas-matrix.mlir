@@ -3,7 +3,7 @@
 // spills.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && fa4-compile %S/reference-matrix.mlir --chip=sm_90a --kernel=reference --ptxas=%ptxas -o %t/sm90 --quiet | FileCheck %s --check-prefix=SM90
-// RUN: fa4-compile %S/reference-matrix.mlir --chip=sm_100a --ptxas=%ptxas -o %t/sm100 --quiet | FileCheck %s --check-prefix=SM100
+// RUN: fa4-compile %S/reference-matrix.mlir --chip=sm_100a --kernel=reference --ptxas=%ptxas -o %t/sm100 --quiet | FileCheck %s --check-prefix=SM100
 
 // SM90: Compiling entry function 'fa4_ref_d64_64_h6_6_sm_90a' for 'sm_90a'
 // SM90-NEXT: Function properties for fa4_ref_d64_64_h6_6_sm_90a

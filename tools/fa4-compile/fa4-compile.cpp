@@ -158,6 +158,9 @@ int main(int argc, char **argv) {
     OwningOpRef<ModuleOp> planned = module->clone();
     if (failed(explain.run(*planned)))
       return 1;
+    planned->walk([&](fa4::attn::AttentionOp op) {
+      llvm::outs() << "kernel: " << fa4::describeKernel(op, options) << "\n";
+    });
   }
   if (failed(pm.run(*module)))
     return 1;

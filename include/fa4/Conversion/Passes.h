@@ -12,11 +12,22 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include <optional>
+#include <string>
+
 namespace fa4::kernel {
 class FA4Dialect;
 } // namespace fa4::kernel
 
 namespace fa4 {
+namespace attn {
+class AttentionOp;
+} // namespace attn
+
+/// Why the Blackwell (FA4) kernel does not implement `op`'s sm_100a plan
+/// (the error convert-attn-to-fa4 would report), or std::nullopt when it
+/// does. Reports nothing.
+std::optional<std::string> blackwellKernelRefusal(attn::AttentionOp op);
 
 #define GEN_PASS_DECL
 #include "fa4/Conversion/Passes.h.inc"

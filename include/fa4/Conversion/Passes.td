@@ -121,7 +121,12 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "one per SM, each looping over work items (D-13)">,
     Option<"structure", "structure", "std::string", /*default=*/"\"auto\"",
            "Kernel structure: hopper (sm_90a plans), blackwell (sm_100a "
-           "plans), or auto (the plan's chip decides)">
+           "plans), or auto (the plan's chip decides)">,
+    Option<"referenceFallback", "reference-fallback", "bool",
+           /*default=*/"false",
+           "Leave an sm_100a op whose plan the Blackwell kernel does not "
+           "implement (an MLA plan) for convert-attn-to-reference-kernel, "
+           "with a remark that names why, instead of failing">
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",

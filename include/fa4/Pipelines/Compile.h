@@ -9,6 +9,7 @@
 #ifndef FA4_PIPELINES_COMPILE_H
 #define FA4_PIPELINES_COMPILE_H
 
+#include "fa4/Dialect/Attn/IR/Attn.h"
 #include "fa4/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -25,18 +26,18 @@ enum class KernelKind { Auto, Hopper, Blackwell, Reference };
 /// The planning options (chip, size hints) and the lowering's.
 struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
   Option<KernelKind> kernel{
-      *this, "kernel",
-      llvm::cl::desc("Kernel to lower to (sm_100a uses the reference kernel "
-                     "until the Blackwell kernel has run on hardware)"),
+      *this, "kernel", llvm::cl::desc("Kernel to lower to"),
       llvm::cl::init(KernelKind::Auto),
       llvm::cl::values(
           clEnumValN(KernelKind::Auto, "auto",
-                     "the Hopper kernel on sm_90a, reference elsewhere"),
+                     "the Hopper kernel on sm_90a; the Blackwell kernel on "
+                     "sm_100a (proven on fa4-emu), the reference kernel for "
+                     "the plans it does not implement (MLA)"),
           clEnumValN(KernelKind::Hopper, "hopper",
                      "TMA + wgmma, FA3's structure (sm_90a)"),
           clEnumValN(KernelKind::Blackwell, "blackwell",
-                     "tcgen05 + TMEM, FA4's structure (sm_100a; not yet run "
-                     "on hardware)"),
+                     "tcgen05 + TMEM, FA4's structure (sm_100a; proven on "
+                     "fa4-emu, not yet on a Blackwell GPU)"),
           clEnumValN(KernelKind::Reference, "reference",
                      "the SIMT correctness baseline (any chip)"))};
   // The lowering passes' options (convert-attn-to-fa4, convert-fa4-to-nvvm),
@@ -53,6 +54,11 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
                      "at decode shapes"),
       llvm::cl::init(true)};
 };
+
+/// The kernel the compile pipeline lowers planned `op` to under `options`,
+/// and under kernel=auto on sm_100a why it falls back to the reference
+/// kernel (fa4-compile prints it after the plan).
+std::string describeKernel(attn::AttentionOp op, const CompileOptions &options);
 
 /// The compile pipeline's planning: decode variants (attn-decode-variants,
 /// where `decode-variants` asks for them) and the attn planning passes.

@@ -99,6 +99,14 @@ void ConvertAttnToFA4Pass::runOnOperation() {
       return signalPassFailure();
     if (config && config.getChip() == attn::Chip::SM100a &&
         structure != "hopper") {
+      if (referenceFallback) {
+        if (std::optional<std::string> why = blackwellKernelRefusal(op)) {
+          op.emitRemark() << "left for the reference kernel: the Blackwell "
+                             "kernel does not implement this plan: "
+                          << *why;
+          continue;
+        }
+      }
       if (failed(buildBlackwellKernel(module, op, l2SectionBytes)))
         return signalPassFailure();
       continue;

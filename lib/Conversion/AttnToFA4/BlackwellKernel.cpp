@@ -46,6 +46,7 @@
 #include "Kernels.h"
 #include "WorkTiles.h"
 #include "fa4/Conversion/KernelABI.h"
+#include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
 #include "fa4/Target/HardwareConstants.h"
 
@@ -886,6 +887,20 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
                           plan.pair);
   });
   gpu::ReturnOp::create(b, loc);
+}
+
+std::optional<std::string> fa4::blackwellKernelRefusal(attn::AttentionOp op) {
+  std::string why;
+  {
+    ScopedDiagnosticHandler capture(op.getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty())
+        why = diag.str();
+      return success();
+    });
+    if (succeeded(readPlan(op)))
+      return std::nullopt;
+  }
+  return why;
 }
 
 LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,

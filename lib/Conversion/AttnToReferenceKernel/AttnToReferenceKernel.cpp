@@ -364,7 +364,12 @@ struct ConvertAttnToReferenceKernelPass
 void ConvertAttnToReferenceKernelPass::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<attn::AttentionOp> ops;
-  module.walk([&](attn::AttentionOp op) { ops.push_back(op); });
+  // An op with a kernel already (fa4.abi: convert-attn-to-fa4 lowered it,
+  // leaving the rest to this pass under reference-fallback) keeps it.
+  module.walk([&](attn::AttentionOp op) {
+    if (!op->hasAttr("fa4.abi"))
+      ops.push_back(op);
+  });
   if (ops.empty())
     return;
 

@@ -32,7 +32,7 @@
 // SM100-NEXT:   K: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM100-NEXT:   V: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM100-NEXT:   O: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
-// SM100-NEXT: smem: 198920 of 232448 bytes; kvStages = 4 per K and per V ring, as many as fit up to 4, or max-kv-stages
+// SM100-NEXT: smem: 198936 of 232448 bytes; kvStages = 4 per K and per V ring, as many as fit up to 4, or max-kv-stages
 // SM100-NEXT:   qkStages = 2, pvStages = 1: K and V tiles land in depth boxes with a barrier each, so the MMAs start on the first box
 // SM100-NEXT:   q: [0, 65536), align 1024
 // SM100-NEXT:   oStaging: [0, 65536), align 1024
@@ -40,8 +40,8 @@
 // SM100-NEXT:   vRing: [131072, 196608), align 1024
 // SM100-NEXT:   correction: [196608, 198656), align 128
 // SM100-NEXT:   tmemAddress: [198656, 198660), align 4
-// SM100-NEXT:   barriers: [198664, 198920), align 8
-// SM100-NEXT:   32 mbarriers
+// SM100-NEXT:   barriers: [198664, 198936), align 8
+// SM100-NEXT:   34 mbarriers
 
 // SM90: attn.attention at loc({{.*}}examples/attention.mlir":7:14)
 // SM90-NEXT: problem: bf16, Hq 32 / Hkv 8 (group 4), Dqk 128, Dv 128, mask #attn.mask<causal>, scale 8.838835e-02 (default 1/sqrt(Dqk))
@@ -81,7 +81,7 @@
 // CONFIG-ONLY-NOT: smem:
 
 // CONFIG-TMEM: config: sm_100a, f16 in, f16 out, 512 threads
-// CONFIG-TMEM: numQ = 1, BM = 128: one 128-row Q tile with a single O accumulator (its rows fit one tile, or two O tiles would leave BN < 64)
+// CONFIG-TMEM: numQ = 1, BM = 128: one 128-row Q tile with a single O accumulator (fused q-heads run on one tile)
 // CONFIG-TMEM-NOT: split-K:
 // CONFIG-TMEM: tmem: S0 = 0, S1 = 128, O0 = 256, P0 = 64, P1 = 192
 // CONFIG-TMEM-NEXT: S tiles take BN = 128 columns and O tiles Dv = 64; singleO: one O tile

@@ -8,9 +8,9 @@
 
 // sm_100a pair-CTA prefill, depth 128: Q (2 x 128 rows, 64 KB) with O staged in
 // it, four 16 KB K slots (64 keys) and four 16 KB V slots (half depth),
-// correction scales, the TMEM address and 32 mbarriers.
+// correction scales, the TMEM address and 34 mbarriers (six per Q tile under a pair).
 // CHECK-LABEL: func @pair_cta_prefill_four_stages
-// CHECK: smem = #attn.smem<kv_stages = 4, qk_stages = 2, pv_stages = 1, k_stage_bytes = 16384, v_stage_bytes = 16384, rope_buffers = 0, barriers = 32, smem_used = 198920, regions = {barriers = array<i64: 198664, 256, 8>, correction = array<i64: 196608, 2048, 128>, kRing = array<i64: 65536, 65536, 1024>, oStaging = array<i64: 0, 65536, 1024>, q = array<i64: 0, 65536, 1024>, tmemAddress = array<i64: 198656, 4, 4>, vRing = array<i64: 131072, 65536, 1024>}>
+// CHECK: smem = #attn.smem<kv_stages = 4, qk_stages = 2, pv_stages = 1, k_stage_bytes = 16384, v_stage_bytes = 16384, rope_buffers = 0, barriers = 34, smem_used = 198936, regions = {barriers = array<i64: 198664, 272, 8>, correction = array<i64: 196608, 2048, 128>, kRing = array<i64: 65536, 65536, 1024>, oStaging = array<i64: 0, 65536, 1024>, q = array<i64: 0, 65536, 1024>, tmemAddress = array<i64: 198656, 4, 4>, vRing = array<i64: 131072, 65536, 1024>}>
 #config = #attn.config<chip = sm_100a, mma_m = 256, mma_k = 16, m_pack = 1, bm = 256,
     bn = 128, bk0 = 64, bk1 = 64, qk_depth = 128, padded_qk_depth = 128,
     ov_depth = 128, padded_ov_depth = 128, nope_depth = 128,
