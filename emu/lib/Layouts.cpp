@@ -224,4 +224,6 @@ uint32_t tileElementOffset(const TensorMap &map,
   return swizzleAddress(address, map.swizzle) - smemStart;
 }
 
+TmemCoord tmem32x32b(uint32_t thread, uint32_t reg) { return {thread, reg}; }
+
 } // namespace fa4::emu

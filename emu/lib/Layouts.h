@@ -84,6 +84,15 @@ struct Tcgen05Instruction {
 };
 Tcgen05Instruction decodeTcgen05Instruction(uint32_t bits);
 
+/// A tensor-memory lane and column, relative to an access's address.
+struct TmemCoord {
+  uint32_t lane, column;
+};
+/// tcgen05.ld/st .32x32b.xN (PTX ISA, tcgen05 "Matrix fragments for shape
+/// .32x32b"): thread t of the warp reaches lane t of the address's lane
+/// block, register r column r from the address's column.
+TmemCoord tmem32x32b(uint32_t thread, uint32_t reg);
+
 /// What cuTensorMapEncodeTiled was given: the emulated driver stores this in
 /// the 128-byte CUtensorMap (with `magic`), and the TMA unit reads it back.
 struct TensorMap {

@@ -535,10 +535,12 @@ void load(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   const Operand &d = op(inst, 0);
   TmemAccess access = tmemAccess(cta, warp, inst, mask, op(inst, 1), d, "ld");
   for (int lane = 0; lane < 32; ++lane)
-    for (uint32_t j = 0; j < access.columns; ++j)
+    for (uint32_t j = 0; j < access.columns; ++j) {
+      TmemCoord at = tmem32x32b(uint32_t(lane), j);
       warp.write(
           lane, d.elements[j],
-          tmemAt(cta, access.lane0 + uint32_t(lane), access.column0 + j));
+          tmemAt(cta, access.lane0 + at.lane, access.column0 + at.column));
+    }
   traceAccess(cta, warp, inst, access, "ld");
   // Valid only after tcgen05.wait::ld, unless the launch treats the
   // registers as scoreboarded (LaunchOptions::tcgen05Lenient).
@@ -555,9 +557,11 @@ void store(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   TmemAccess access =
       tmemAccess(cta, warp, inst, mask, op(inst, 0), values, "st");
   for (int lane = 0; lane < 32; ++lane)
-    for (uint32_t j = 0; j < access.columns; ++j)
-      tmemAt(cta, access.lane0 + uint32_t(lane), access.column0 + j) =
+    for (uint32_t j = 0; j < access.columns; ++j) {
+      TmemCoord at = tmem32x32b(uint32_t(lane), j);
+      tmemAt(cta, access.lane0 + at.lane, access.column0 + at.column) =
           uint32_t(warp.read(lane, values.elements[j]));
+    }
   traceAccess(cta, warp, inst, access, "st");
   for (uint32_t c = access.column0; c < access.column0 + access.columns; ++c)
     ++cta.tmemStorePending[c];

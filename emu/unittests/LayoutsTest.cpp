@@ -16,6 +16,7 @@
 
 #include <cctype>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -704,6 +705,32 @@ TEST(Tcgen05InstructionTest, CutlassBitfields) {
 // the relative LBO mode (bit 52 clear) and layout types 0, 2, 4, 6 (PTX
 // ISA 9.7.16.4.1, "Shared Memory Descriptor", Table 40; type 1, 128B with
 // 32B atoms, is valid but not modelled, 3, 5 and 7 are invalid).
+// tcgen05.ld/st .32x32b.xN: CUTLASS's SM100_TMEM_{LOAD,STORE}_32dp32b*
+// atoms (goldens/tmem-layouts.txt, gen-tmem-goldens.cpp).
+TEST(TmemLayoutTest, Cutlass32x32bAtoms) {
+  std::ifstream in = openGolden("tmem-layouts.txt");
+  std::string line;
+  int rows = 0;
+  std::set<std::string> shapes;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::istringstream row(line);
+    std::string what;
+    uint32_t columns, thread, reg, lane, column;
+    ASSERT_TRUE(bool(row >> what >> columns >> thread >> reg >> lane >> column))
+        << line;
+    TmemCoord at = tmem32x32b(thread, reg);
+    EXPECT_EQ(at.lane, lane) << line;
+    EXPECT_EQ(at.column, column) << line;
+    shapes.insert(what + std::to_string(columns));
+    ++rows;
+  }
+  // ld and st, .x1 to .x128: 32 threads x (1 + 2 + ... + 128) registers.
+  EXPECT_EQ(shapes.size(), 16u);
+  EXPECT_EQ(rows, 2 * 32 * 255);
+}
+
 TEST(Tcgen05DescriptorTest, CutlassBitfields) {
   std::vector<std::vector<std::string>> rows = readUmmaRows("descbits");
   ASSERT_EQ(rows.size(), 14u);
