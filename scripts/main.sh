@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The main job: install, build, compile the default attention
-# (examples/attention.mlir) for sm_100a and sm_90a, printing the plan and
-# writing PTX, cubin (when ptxas is found) and manifest.json under
-# artifacts/main/; then, when a GPU and its driver are present, run the
-# sm_90a kernel through libfa4rt and check it against the CPU reference;
-# without a GPU, run the same kernels' PTX on fa4-emu (docs/Emulator.md)
-# and check them the same way.
+# (examples/attention.mlir) for sm_100a (the Blackwell kernel, FA4's
+# structure, in CTA pairs for this 4k-token prefill) and sm_90a (the Hopper
+# kernel), printing the plan and the kernel chosen and writing PTX, cubin
+# (when ptxas is found) and manifest.json under artifacts/main/; then, when
+# a GPU and its driver are present, run the sm_90a kernel through libfa4rt
+# and check it against the CPU reference; without a GPU, run both kernels'
+# PTX on fa4-emu (docs/Emulator.md) and check them the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
