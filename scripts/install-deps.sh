@@ -28,6 +28,10 @@ fi
 
 packages=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools ninja-build
           cmake g++ libgtest-dev python3)
+# The Python package's kernel cache locks its entries with filelock (lit
+# runs Debian's python3; another python3 first on PATH gets it from PyPI,
+# below).
+packages+=(python3-filelock)
 # scripts/fuzz-runtime.sh and scripts/sanitize-runtime.sh: clang 14 and its
 # libFuzzer and sanitizer runtimes (libclang_rt.fuzzer-x86_64.a is in
 # libclang-rt-14-dev, which clang-14 only recommends).
@@ -93,4 +97,10 @@ EOF
   mkdir -p "$(dirname "$deps_cuda")"
   mv "$tmp/cuda" "$deps_cuda"
   "$deps_cuda/bin/ptxas" --version | grep release
+fi
+
+# filelock for the python3 first on PATH, when it is not Debian's.
+if ! python3 -c "import filelock" 2>/dev/null; then
+  python3 -m pip install -q filelock 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages filelock
 fi

@@ -5,6 +5,8 @@
     kernel = fa4.Kernel.load("artifacts/fa4_hopper_attention_sm_90a")
     o, lse = kernel(q, k, v)          # torch CUDA tensors, BSHD
 
+    o = fa4.flash_attn_func(q, k, v, causal=True)   # compiled and cached
+
 Pure Python (ctypes); torch is needed only to launch on torch tensors.
 """
 
@@ -23,6 +25,8 @@ from .runtime import (
     synchronize,
 )
 from .compile import compile, find_fa4_compile  # noqa: A004
+from .flash import flash_attn_func, kernel_for, problem_for
+from .cache import Problem, cache_dir
 
 __all__ = [
     "FA4_ABI_VERSION",
@@ -32,11 +36,16 @@ __all__ = [
     "Kernel",
     "KernelInfo",
     "TensorSpec",
+    "Problem",
     "attention",
+    "cache_dir",
     "compile",
     "contiguous_strides",
     "find_fa4_compile",
+    "flash_attn_func",
+    "kernel_for",
     "library",
     "library_path",
+    "problem_for",
     "synchronize",
 ]

@@ -17,7 +17,9 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -47,6 +49,13 @@ static cl::opt<std::string>
               cl::init(""), cl::cat(fa4Options));
 static cl::opt<bool> quiet("quiet", cl::desc("Do not print the plan"),
                            cl::init(false), cl::cat(fa4Options));
+static cl::opt<bool>
+    json("json",
+         cl::desc("Print only a JSON object of what was written: "
+                  "{\"kernels\": [{\"kernel\", \"ptx\", \"cubin\" (or null), "
+                  "\"manifest\", \"choice\"}]} (for tools, e.g. the Python "
+                  "package's kernel cache)"),
+         cl::init(false), cl::cat(fa4Options));
 
 static std::string findPtxas() {
   if (ptxasPath == "none")
@@ -150,18 +159,24 @@ int main(int argc, char **argv) {
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
   fa4::buildCompilePipeline(pm, options);
-  if (!quiet) {
-    // The plan, printed once planning is done and before lowering.
-    PassManager explain(&context);
-    fa4::buildCompilePlanning(explain, options);
-    explain.addPass(fa4::attn::createAttnExplain());
+  // The plan (printed once planning is done, before lowering) and the
+  // kernel each op lowers to, in op order.
+  std::vector<std::string> choices;
+  {
+    PassManager planning(&context);
+    fa4::buildCompilePlanning(planning, options);
+    if (!quiet && !json)
+      planning.addPass(fa4::attn::createAttnExplain());
     OwningOpRef<ModuleOp> planned = module->clone();
-    if (failed(explain.run(*planned)))
+    if (failed(planning.run(*planned)))
       return 1;
     planned->walk([&](fa4::attn::AttentionOp op) {
-      llvm::outs() << "kernel: " << fa4::describeKernel(op, options) << "\n";
+      choices.push_back(fa4::describeKernel(op, options));
     });
   }
+  if (!quiet && !json)
+    for (const std::string &choice : choices)
+      llvm::outs() << "kernel: " << choice << "\n";
   if (failed(pm.run(*module)))
     return 1;
 
@@ -170,6 +185,26 @@ int main(int argc, char **argv) {
       fa4::writeArtifacts(*module, outputDir, ptxas);
   if (failed(artifacts))
     return 1;
+  if (json) {
+    llvm::json::Array kernels;
+    for (const fa4::KernelArtifacts &kernel : *artifacts) {
+      llvm::json::Object entry{{"kernel", kernel.kernel},
+                               {"ptx", kernel.ptxPath},
+                               {"manifest", kernel.manifestPath}};
+      entry["cubin"] = kernel.cubinPath.empty()
+                           ? llvm::json::Value(nullptr)
+                           : llvm::json::Value(kernel.cubinPath);
+      kernels.push_back(std::move(entry));
+    }
+    llvm::json::Array kernelChoices;
+    for (const std::string &choice : choices)
+      kernelChoices.push_back(choice);
+    llvm::outs() << llvm::formatv("{0:2}\n",
+                                  llvm::json::Value(llvm::json::Object{
+                                      {"kernels", std::move(kernels)},
+                                      {"choices", std::move(kernelChoices)}}));
+    return 0;
+  }
   for (const fa4::KernelArtifacts &kernel : *artifacts) {
     llvm::outs() << "kernel " << kernel.kernel << "\n  ptx      "
                  << kernel.ptxPath << "\n";

@@ -1,0 +1,171 @@
+"""FlashAttention's call on torch tensors:
+
+    o = fa4.flash_attn_func(q, k, v, causal=True)         # BSHD, bf16/f16
+    o, lse = fa4.flash_attn_func(q, k, v, return_lse=True)
+
+picks the kernel for (chip, dtype, heads, depths, mask, scale), compiles it
+on first use when fa4-compile is installed, else finds it in the kernel
+cache ($FA4_CACHE_DIR, e.g. a kernel pack), and launches it on torch's
+current stream. Without `out`, the call goes through the torch.library op
+fa4::flash_attn_fwd, so torch.compile traces it (fa4.torch_ops).
+"""
+
+import math
+import os
+import subprocess
+import threading
+
+from . import cache as _cache
+from .compile import find_fa4_compile
+from .runtime import FA4_ERROR_INVALID_ARGUMENT, Fa4Error, Fa4ValueError, Kernel
+
+__all__ = ["flash_attn_func", "kernel_for", "problem_for"]
+
+_CHIPS = {(9, 0): "sm_90a", (10, 0): "sm_100a"}
+_DTYPES = {"torch.bfloat16": "bf16", "torch.float16": "f16"}
+
+_kernels = {}
+_kernels_lock = threading.Lock()
+
+
+def _mask(causal, window_size):
+    """FlashAttention's (causal, window_size) as fa4's mask: window_size is
+    (left, right), -1 unbounded; causal bounds the right side at 0. Both
+    are bottom-right aligned, as in FlashAttention 2+."""
+    try:
+        left, right = (int(window_size[0]), int(window_size[1]))
+    except (TypeError, ValueError, IndexError):
+        raise Fa4ValueError("window_size %r: expected (left, right), each -1 "
+                            "(unbounded) or >= 0" % (window_size,))
+    if left < -1 or right < -1:
+        raise Fa4ValueError("window_size %r: expected (left, right), each -1 "
+                            "(unbounded) or >= 0" % (window_size,))
+    if causal:
+        return ("causal", (-1, -1)) if left < 0 else ("window", (left, 0))
+    if left < 0 and right < 0:
+        return "none", (-1, -1)
+    return "window", (left, right)
+
+
+def problem_for(q, k, v, causal=False, window_size=(-1, -1),
+                softmax_scale=None, chip=None):
+    """The cache's Problem for these tensors (shapes checked)."""
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        if not hasattr(t, "shape") or not hasattr(t, "dtype"):
+            raise Fa4ValueError("%s: expected a torch tensor, got %s"
+                                % (name, type(t).__name__))
+        if t.dim() != 4:
+            raise Fa4ValueError("%s: rank %d; expected 4 (batch, seqlen, "
+                                "heads, headdim)" % (name, t.dim()))
+    if not (q.dtype == k.dtype == v.dtype):
+        raise Fa4ValueError("q, k, v dtypes differ: %s, %s, %s"
+                            % (q.dtype, k.dtype, v.dtype))
+    dtype = _DTYPES.get(str(q.dtype))
+    if dtype is None:
+        raise Fa4ValueError("dtype %s: expected torch.bfloat16 or "
+                            "torch.float16" % q.dtype)
+    b, _, hq, dqk = q.shape
+    if k.shape[0] != b or v.shape[0] != b:
+        raise Fa4ValueError("batch sizes differ: q %d, k %d, v %d"
+                            % (b, k.shape[0], v.shape[0]))
+    if k.shape[1] != v.shape[1] or k.shape[2] != v.shape[2]:
+        raise Fa4ValueError("k %s and v %s differ in seqlen or heads"
+                            % (tuple(k.shape), tuple(v.shape)))
+    hkv = k.shape[2]
+    if k.shape[3] != dqk:
+        raise Fa4ValueError("q's head dim %d and k's %d differ" % (dqk, k.shape[3]))
+    if hkv < 1 or hq % hkv:
+        raise Fa4ValueError("%d query heads are not a multiple of %d key/value "
+                            "heads" % (hq, hkv))
+    if softmax_scale is not None:
+        softmax_scale = float(softmax_scale)
+        if not (softmax_scale > 0 and math.isfinite(softmax_scale)):
+            raise Fa4ValueError("softmax_scale %r: expected a finite value > 0"
+                                % softmax_scale)
+        # The default as None: one kernel for both spellings.
+        if softmax_scale == float(1.0 / math.sqrt(dqk)):
+            softmax_scale = None
+    mask, window = _mask(causal, window_size)
+    if chip is None:
+        chip = _chip(q.device)
+    return _cache.Problem(chip, dtype, int(hq), int(hkv), int(dqk),
+                          int(v.shape[3]), mask, window, softmax_scale,
+                          lse=True)
+
+
+def _chip(device):
+    import torch
+    if device.type != "cuda":
+        raise Fa4ValueError("tensors on %s; fa4 runs on CUDA devices" % device)
+    capability = torch.cuda.get_device_capability(device)
+    chip = _CHIPS.get(tuple(capability))
+    if chip is None:
+        raise Fa4Error("compute capability %d.%d: fa4 compiles for sm_90a and "
+                       "sm_100a" % tuple(capability), FA4_ERROR_INVALID_ARGUMENT)
+    return chip
+
+
+def _compile_into(fa4_compile):
+    def run(problem, out_dir):
+        source = os.path.join(out_dir, "attention.mlir")
+        with open(source, "w") as f:
+            f.write(problem.mlir())
+        command = [fa4_compile, source, "--chip=" + problem.chip, "-o", out_dir,
+                   "--json"]
+        if problem.kernel != "auto":
+            command.append("--kernel=" + problem.kernel)
+        done = subprocess.run(command, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True)
+        if done.returncode != 0:
+            raise Fa4Error("fa4-compile failed (exit %d): %s\n%s"
+                           % (done.returncode, " ".join(command),
+                              done.stderr.strip()), FA4_ERROR_INVALID_ARGUMENT)
+    return run
+
+
+def kernel_for(problem):
+    """The loaded Kernel of `problem`, from this process, the cache, or a
+    fresh compile."""
+    key = _cache.problem_key(problem)
+    with _kernels_lock:
+        kernel = _kernels.get(key)
+        if kernel is not None:
+            return kernel
+    try:
+        tool = find_fa4_compile()
+    except Fa4Error:
+        tool = None
+    manifest = _cache.entry(problem, tool, compile_fn=_compile_into(tool)
+                            if tool else None)
+    kernel = Kernel.load(manifest)
+    with _kernels_lock:
+        return _kernels.setdefault(key, kernel)
+
+
+def flash_attn_func(q, k, v, causal=False, window_size=(-1, -1),
+                    softmax_scale=None, return_lse=False, out=None):
+    """Attention of BSHD torch CUDA tensors q [b, sq, hq, d], k and v
+    [b, skv, hkv, d(v)], FlashAttention's convention: causal and windows
+    bottom-right aligned, softmax_scale default 1/sqrt(d). Returns o
+    [b, sq, hq, dv] (into `out` when given), and lse [b, hq, sq] (f32)
+    with return_lse."""
+    if out is None:
+        from . import torch_ops
+        left, right = _mask_window(causal, window_size)
+        o, lse = torch_ops.flash_attn_fwd(
+            q, k, v, bool(causal), left, right,
+            -1.0 if softmax_scale is None else float(softmax_scale))
+    else:
+        o, lse = launch(q, k, v, causal, window_size, softmax_scale, out=out)
+    return (o, lse) if return_lse else o
+
+
+def _mask_window(causal, window_size):
+    _mask(causal, window_size)  # checks
+    return int(window_size[0]), int(window_size[1])
+
+
+def launch(q, k, v, causal, window_size, softmax_scale, out=None):
+    """A launch into `out` (lse allocated): (o, lse)."""
+    problem = problem_for(q, k, v, causal, window_size, softmax_scale)
+    return kernel_for(problem)(q, k, v, o=out)
