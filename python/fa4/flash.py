@@ -149,15 +149,43 @@ def flash_attn_func(q, k, v, causal=False, window_size=(-1, -1),
     bottom-right aligned, softmax_scale default 1/sqrt(d). Returns o
     [b, sq, hq, dv] (into `out` when given), and lse [b, hq, sq] (f32)
     with return_lse."""
-    if out is None:
-        from . import torch_ops
+    from . import torch_ops
+    import torch
+    traced = torch.compiler.is_compiling() or (
+        torch.is_grad_enabled() and
+        (q.requires_grad or k.requires_grad or v.requires_grad))
+    if out is None and traced:
+        # The op: torch.compile traces it; autograd says forward only.
         left, right = _mask_window(causal, window_size)
         o, lse = torch_ops.flash_attn_fwd(
             q, k, v, bool(causal), left, right,
             -1.0 if softmax_scale is None else float(softmax_scale))
     else:
-        o, lse = launch(q, k, v, causal, window_size, softmax_scale, out=out)
+        # Eager: the same launch without the dispatcher's cost.
+        kernel = _kernel_of(q, k, v, causal, window_size, softmax_scale)
+        if out is None:
+            o, lse = torch_ops.empty_outputs(q, v)
+        else:
+            o, lse = out, torch_ops.empty_lse(q)
+        kernel(q, k, v, o=o, lse=lse)
     return (o, lse) if return_lse else o
+
+
+_by_shape = {}
+
+
+def _kernel_of(q, k, v, causal, window_size, softmax_scale):
+    """kernel_for(problem_for(...)) memoized on what decides the problem
+    (the launch validates the rest)."""
+    key = (q.device, q.dtype, k.dtype, v.dtype, q.dim(), k.dim(), v.dim(),
+           tuple(q.shape[2:]), tuple(k.shape[2:]), tuple(v.shape[2:]),
+           bool(causal), tuple(window_size), softmax_scale)
+    kernel = _by_shape.get(key)
+    if kernel is None:
+        kernel = kernel_for(problem_for(q, k, v, causal, window_size,
+                                        softmax_scale))
+        _by_shape[key] = kernel
+    return kernel
 
 
 def _mask_window(causal, window_size):
@@ -165,7 +193,3 @@ def _mask_window(causal, window_size):
     return int(window_size[0]), int(window_size[1])
 
 
-def launch(q, k, v, causal, window_size, softmax_scale, out=None):
-    """A launch into `out` (lse allocated): (o, lse)."""
-    problem = problem_for(q, k, v, causal, window_size, softmax_scale)
-    return kernel_for(problem)(q, k, v, o=out)

@@ -23,14 +23,19 @@ def output_strides(b, sq, hq, dv, element_bytes):
     return contiguous_strides((b, sq, hq, dv), _STRIDE_BYTES // element_bytes)
 
 
-def _empty_outputs(q, v):
+def empty_lse(q):
+    b, sq, hq, _ = q.shape
+    return torch.empty((b, hq, sq), dtype=torch.float32, device=q.device)
+
+
+def empty_outputs(q, v):
+    """O and LSE as the op returns them."""
     b, sq, hq, _ = q.shape
     dv = v.shape[3]
     o = torch.empty_strided((b, sq, hq, dv),
                             output_strides(b, sq, hq, dv, q.element_size()),
                             dtype=q.dtype, device=q.device)
-    lse = torch.empty((b, hq, sq), dtype=torch.float32, device=q.device)
-    return o, lse
+    return o, empty_lse(q)
 
 
 @torch.library.custom_op("fa4::flash_attn_fwd", mutates_args=(),
@@ -39,7 +44,7 @@ def flash_attn_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                    causal: bool, window_left: int, window_right: int,
                    softmax_scale: float) -> Tuple[torch.Tensor, torch.Tensor]:
     """softmax_scale < 0: the default, 1/sqrt(head dim)."""
-    o, lse = _empty_outputs(q, v)
+    o, lse = empty_outputs(q, v)
     problem = flash.problem_for(
         q, k, v, causal, (window_left, window_right),
         None if softmax_scale < 0 else softmax_scale)
@@ -49,7 +54,7 @@ def flash_attn_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
 
 @flash_attn_fwd.register_fake
 def _(q, k, v, causal, window_left, window_right, softmax_scale):
-    return _empty_outputs(q, v)
+    return empty_outputs(q, v)
 
 
 def _backward(ctx, grad_o, grad_lse):

@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""GPU check of fa4.flash_attn_func, the call PyTorch users make.
+
+    flash-attn.py --configs CHIP     the kernel pack's configurations (for
+                                     python -m fa4.pack, on the compiler's
+                                     machine)
+    flash-attn.py                    on the GPU, $FA4_CACHE_DIR the pack
+
+Checks, printing one line each and exiting non-zero on any failure:
+- the matrix (MHA/GQA/MQA, d = 64/128/256 and 192/128, bf16/f16, no mask,
+  causal, windows, a custom softmax_scale) at odd sizes with fresh random
+  inputs, O and LSE against an f64 reference under FlashAttention's rule
+  (the low-precision error measured on the same reference in the input
+  dtype); once per configuration into a NaN-poisoned `out`;
+- torch.library.opcheck of fa4::flash_attn_fwd;
+- torch.compile(fullgraph=True, dynamic=True) gives the eager output;
+- CUDA-graph capture and replay give the eager output;
+- the host's cost per call against torch SDPA's in this process.
+"""
+import math
+import os
+import sys
+import time
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+# (hq, hkv, dqk, dv, dtype, causal, window_size, softmax_scale)
+MATRIX = [
+    (8, 8, 128, 128, "bf16", False, (-1, -1), None),
+    (8, 2, 128, 128, "bf16", True, (-1, -1), None),
+    (8, 1, 64, 64, "f16", False, (-1, -1), None),
+    (6, 3, 64, 64, "bf16", True, (-1, -1), 0.2),
+    (4, 4, 256, 256, "bf16", False, (-1, -1), None),
+    (6, 6, 192, 128, "bf16", True, (-1, -1), None),
+    (8, 2, 128, 128, "f16", False, (32, 0), None),
+    (4, 2, 96, 96, "bf16", False, (17, 33), None),
+]
+SHAPES = [(2, 77, 130), (1, 300, 257), (1, 1, 1000), (3, 128, 128),
+          (1, 130, 77)]
+
+
+def mask_text(causal, window):
+    left, right = window
+    if causal:
+        return "causal" if left < 0 else "window(%d,0)" % left
+    if left < 0 and right < 0:
+        return "none"
+    return "window(%d,%d)" % (left, right)
+
+
+# The CUDA-graph and host-cost checks' problem: GQA decode, d = 128.
+DECODE = "bf16:32:8:128:128:none"
+
+
+def configs():
+    lines = [DECODE]
+    for hq, hkv, dqk, dv, dtype, causal, window, scale in MATRIX:
+        line = "%s:%d:%d:%d:%d:%s" % (dtype, hq, hkv, dqk, dv,
+                                       mask_text(causal, window))
+        if scale is not None:
+            line += ":%r" % scale
+        lines.append(line)
+    return lines
+
+
+def reference(torch, q, k, v, causal, window, scale, dtype):
+    """O (BSHD) and LSE of the contract, bottom-right aligned, in dtype."""
+    b, sq, hq, dqk = q.shape
+    skv, hkv = k.shape[1], k.shape[2]
+    group = hq // hkv
+    qh = q.to(dtype).transpose(1, 2)
+    kh = k.to(dtype).transpose(1, 2).repeat_interleave(group, dim=1)
+    vh = v.to(dtype).transpose(1, 2).repeat_interleave(group, dim=1)
+    s = (qh @ kh.transpose(-1, -2)) * scale
+    i = torch.arange(sq, device=q.device)[:, None]
+    j = torch.arange(skv, device=q.device)[None, :]
+    diag = i + skv - sq
+    visible = torch.ones(sq, skv, dtype=torch.bool, device=q.device)
+    left, right = window
+    if causal:
+        right = 0
+    if right >= 0:
+        visible &= j <= diag + right
+    if left >= 0:
+        visible &= j >= diag - left
+    s = s.masked_fill(~visible, float("-inf"))
+    lse = torch.logsumexp(s.double(), dim=-1)
+    p = torch.exp(s.double() - lse[..., None]).nan_to_num(0.0).to(dtype)
+    return (p @ vh).transpose(1, 2), lse.float()
+
+
+def inputs(torch, b, sq, skv, hq, hkv, dqk, dv, dtype, seed):
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    q = torch.randn(b, sq, hq, dqk, device="cuda", dtype=dtype, generator=gen)
+    k = torch.randn(b, skv, hkv, dqk, device="cuda", dtype=dtype, generator=gen)
+    v = torch.randn(b, skv, hkv, dv, device="cuda", dtype=dtype, generator=gen)
+    return q, k, v
+
+
+def check_matrix(torch, fa4):
+    failures = cases = 0
+    seed = 1000
+    for hq, hkv, dqk, dv, name, causal, window, scale in MATRIX:
+        dtype = torch.bfloat16 if name == "bf16" else torch.float16
+        for index, (b, sq, skv) in enumerate(SHAPES):
+            seed += 1
+            q, k, v = inputs(torch, b, sq, skv, hq, hkv, dqk, dv, dtype, seed)
+            out = None
+            if index == 0:
+                out = torch.full((b, sq, hq, dv), float("nan"), device="cuda",
+                                 dtype=dtype)
+            o, lse = fa4.flash_attn_func(q, k, v, causal=causal,
+                                         window_size=window,
+                                         softmax_scale=scale, return_lse=True,
+                                         out=out)
+            torch.cuda.synchronize()
+            s = scale if scale is not None else 1.0 / math.sqrt(dqk)
+            o_ref, lse_ref = reference(torch, q, k, v, causal, window, s,
+                                       torch.float64)
+            o_low, _ = reference(torch, q, k, v, causal, window, s, dtype)
+            err = (o.double() - o_ref).abs().max().item()
+            ref_err = (o_low.double() - o_ref).abs().max().item()
+            finite = torch.isfinite(lse_ref)
+            lse_ok = torch.equal(torch.isinf(lse), ~finite) and (
+                (lse[finite] - lse_ref[finite]).abs().max().item() < 1e-3
+                if finite.any() else True)
+            ok = (not math.isnan(err) and err <= 2 * ref_err + 1e-5 and lse_ok
+                  and (out is None or o.data_ptr() == out.data_ptr()))
+            failures += not ok
+            cases += 1
+            print("%-4s %s:%d/%d d=%d/%d %s scale=%s b=%d sq=%d skv=%d%s "
+                  "max_err=%.3g ref_err=%.3g lse=%s"
+                  % ("pass" if ok else "FAIL", name, hq, hkv, dqk, dv,
+                     mask_text(causal, window), scale, b, sq, skv,
+                     " out=" if out is not None else "", err, ref_err,
+                     "ok" if lse_ok else "BAD"))
+    print("matrix: %d of %d cases pass" % (cases - failures, cases))
+    return failures
+
+
+def check_opcheck(torch, fa4):
+    q, k, v = inputs(torch, 2, 77, 130, 8, 2, 128, 128, torch.bfloat16, 7)
+    try:
+        torch.library.opcheck(torch.ops.fa4.flash_attn_fwd.default,
+                              (q, k, v, True, -1, -1, -1.0),
+                              test_utils=("test_schema", "test_faketensor",
+                                          "test_autograd_registration",
+                                          "test_aot_dispatch_dynamic"))
+        print("pass opcheck fa4::flash_attn_fwd")
+        return 0
+    except Exception as error:  # noqa: BLE001 (reported)
+        print("FAIL opcheck fa4::flash_attn_fwd: %s" % str(error)[:400])
+        return 1
+
+
+def check_compile(torch, fa4):
+    def attend(q, k, v):
+        return fa4.flash_attn_func(q, k, v, causal=True) * 2.0
+
+    compiled = torch.compile(attend, fullgraph=True, dynamic=True)
+    failures = 0
+    for b, sq, skv in ((2, 77, 130), (1, 300, 257), (3, 128, 128)):
+        q, k, v = inputs(torch, b, sq, skv, 8, 2, 128, 128, torch.bfloat16, sq)
+        eager = attend(q, k, v)
+        traced = compiled(q, k, v)
+        same = torch.equal(eager, traced)
+        failures += not same
+        print("%-4s torch.compile(fullgraph, dynamic) b=%d sq=%d skv=%d: %s"
+              % ("pass" if same else "FAIL", b, sq, skv,
+                 "identical to eager" if same else "differs"))
+    return failures
+
+
+def check_graphs(torch, fa4):
+    q, k, v = inputs(torch, 1, 1, 4097, 32, 8, 128, 128, torch.bfloat16, 11)
+    eager = fa4.flash_attn_func(q, k, v)
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        fa4.flash_attn_func(q, k, v)  # warm: loads the kernel
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        captured = fa4.flash_attn_func(q, k, v)
+    graph.replay()
+    torch.cuda.synchronize()
+    first = torch.equal(captured, eager)
+    q.copy_(torch.randn_like(q))
+    graph.replay()
+    torch.cuda.synchronize()
+    second = torch.equal(captured, fa4.flash_attn_func(q, k, v))
+    ok = first and second
+    print("%-4s CUDA graph: replay %s eager, after new inputs %s"
+          % ("pass" if ok else "FAIL", "==" if first else "!=",
+             "==" if second else "!="))
+    return not ok
+
+
+def host_cost(torch, fa4, calls=2000):
+    """Microseconds of CPU per call, the GPU kept busy enough not to wait."""
+    q, k, v = inputs(torch, 1, 1, 8192, 32, 8, 128, 128, torch.bfloat16, 3)
+    out = torch.empty_like(q)
+    qh, kh, vh = (t.transpose(1, 2) for t in (q, k, v))
+
+    def sdpa():
+        torch.nn.functional.scaled_dot_product_attention(
+            qh, kh, vh, enable_gqa=True)
+
+    rows = []
+    for name, call in (
+            ("fa4.flash_attn_func", lambda: fa4.flash_attn_func(q, k, v)),
+            ("fa4.flash_attn_func(out=)",
+             lambda: fa4.flash_attn_func(q, k, v, out=out)),
+            ("torch SDPA", sdpa)):
+        for _ in range(50):
+            call()
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(calls):
+            call()
+        cpu = (time.perf_counter() - start) / calls * 1e6
+        torch.cuda.synchronize()
+        rows.append((name, cpu))
+        print("info host cost %-28s %.1f us/call" % (name, cpu))
+    return rows
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--configs":
+        print("\n".join(configs()))
+        return 0
+    import torch
+    import fa4
+    failures = check_matrix(torch, fa4)
+    failures += check_opcheck(torch, fa4)
+    failures += check_compile(torch, fa4)
+    failures += check_graphs(torch, fa4)
+    host_cost(torch, fa4)
+    print("flash-attn: %d failure(s)" % failures)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
