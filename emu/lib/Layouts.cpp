@@ -226,4 +226,12 @@ uint32_t tileElementOffset(const TensorMap &map,
 
 TmemCoord tmem32x32b(uint32_t thread, uint32_t reg) { return {thread, reg}; }
 
+TmemCoord tmemAccumulator(uint32_t m, uint32_t n) { return {m, n}; }
+
+TmemHalf tmemOperandA(uint32_t m, uint32_t k) { return {m, k / 2, k % 2}; }
+
+PairRow pairRow(uint32_t row, uint32_t rows) {
+  return {row / (rows / 2), row % (rows / 2)};
+}
+
 } // namespace fa4::emu

@@ -93,6 +93,28 @@ struct TmemCoord {
 /// block, register r column r from the address's column.
 TmemCoord tmem32x32b(uint32_t thread, uint32_t reg);
 
+/// A tcgen05.mma accumulator (f32; PTX ISA, tcgen05 "Data path layout"
+/// D for M = 128, and A, each CTA's 128 rows, for M = 256 under
+/// cta_group::2): row m of a CTA's rows in lane m, column n in column n,
+/// from the accumulator's address.
+TmemCoord tmemAccumulator(uint32_t m, uint32_t n);
+
+/// A 16-bit A operand in tensor memory (PTX ISA, tcgen05.mma, "Matrix A in
+/// tensor memory"): element (m, k) in lane m, column k / 2, the low half
+/// for even k.
+struct TmemHalf {
+  uint32_t lane, column, half;
+};
+TmemHalf tmemOperandA(uint32_t m, uint32_t k);
+
+/// cta_group::2 (PTX ISA, tcgen05.mma, "CTA pair"): row `row` of an
+/// operand of `rows` rows (A's M, B's N, D's M) is row `local` of CTA
+/// `cta` of the pair (the even CTA holds the first half).
+struct PairRow {
+  uint32_t cta, local;
+};
+PairRow pairRow(uint32_t row, uint32_t rows);
+
 /// What cuTensorMapEncodeTiled was given: the emulated driver stores this in
 /// the 128-byte CUtensorMap (with `magic`), and the TMA unit reads it back.
 struct TensorMap {

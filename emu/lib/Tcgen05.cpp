@@ -218,14 +218,16 @@ struct Mma {
 std::vector<float> bTileOf(Cta &cta, Warp &warp, const Instruction &inst,
                            const Mma &mma, const WgmmaDescriptor &b) {
   const Tcgen05Instruction &s = mma.shape;
-  int rowsPerCta = s.n / int(mma.ctas.size());
   std::vector<float> tile(size_t(s.n) * 16);
-  for (int n = 0; n < s.n; ++n)
+  for (int n = 0; n < s.n; ++n) {
+    PairRow at = mma.ctas.size() == 2 ? pairRow(uint32_t(n), uint32_t(s.n))
+                                      : PairRow{0, uint32_t(n)};
     for (int k = 0; k < 16; ++k)
       tile[size_t(n * 16 + k)] =
-          operandElement(cta, inst, warp, *mma.ctas[size_t(n / rowsPerCta)], b,
-                         s.bMnMajor, s.bFormat, n % rowsPerCta, k) *
+          operandElement(cta, inst, warp, *mma.ctas[at.cta], b, s.bMnMajor,
+                         s.bFormat, int(at.local), k) *
           (s.negateB ? -1.0f : 1.0f);
+  }
   return tile;
 }
 
@@ -247,9 +249,10 @@ void computeRows(Cta &cta, Warp &warp, const Instruction &inst, const Mma &mma,
     for (int k = 0; k < 16; ++k) {
       float value;
       if (mma.aInTmem) {
-        uint32_t word = tmemAt(rows, (mma.aTmem >> 16) + uint32_t(m),
-                               (mma.aTmem & 0xffff) + uint32_t(k / 2));
-        uint16_t bits = uint16_t(word >> (16 * (k % 2)));
+        TmemHalf at = tmemOperandA(uint32_t(m), uint32_t(k));
+        uint32_t word = tmemAt(rows, (mma.aTmem >> 16) + at.lane,
+                               (mma.aTmem & 0xffff) + at.column);
+        uint16_t bits = uint16_t(word >> (16 * at.half));
         value = s.aFormat == 1 ? bf16ToFloat(bits) : halfToFloat(bits);
       } else {
         value = operandElement(cta, inst, warp, rows, a, s.aMnMajor, s.aFormat,
@@ -266,7 +269,8 @@ void computeRows(Cta &cta, Warp &warp, const Instruction &inst, const Mma &mma,
       for (int k = 0; k < 16; ++k)
         sum += double(aTile[size_t(m * 16 + k)]) *
                double(bTile[size_t(n * 16 + k)]);
-      uint32_t &slot = tmemAt(rows, lane0 + uint32_t(m), column0 + uint32_t(n));
+      TmemCoord at = tmemAccumulator(uint32_t(m), uint32_t(n));
+      uint32_t &slot = tmemAt(rows, lane0 + at.lane, column0 + at.column);
       float accumulator = mma.accumulate ? asFloat(slot) : 0.0f;
       slot = uint32_t(floatBits(float(double(accumulator) + sum)));
     }

@@ -16,6 +16,7 @@
 
 #include <cctype>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -729,6 +730,59 @@ TEST(TmemLayoutTest, Cutlass32x32bAtoms) {
   // ld and st, .x1 to .x128: 32 threads x (1 + 2 + ... + 128) registers.
   EXPECT_EQ(shapes.size(), 16u);
   EXPECT_EQ(rows, 2 * 32 * 255);
+}
+
+// tcgen05.mma's tensor-memory layouts: CUTLASS's MMA traits
+// (goldens/tmem-mma-layouts.txt, gen-tmem-mma-goldens.cpp): the f32
+// accumulator of cta_group::1 M = 128 and cta_group::2 M = 256, A in tensor
+// memory (bf16), and which CTA of a pair holds each row of A and B.
+TEST(TmemLayoutTest, CutlassMmaTraits) {
+  std::ifstream in = openGolden("tmem-mma-layouts.txt");
+  std::string line;
+  std::map<std::string, int> rows;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::istringstream row(line);
+    std::string what;
+    row >> what;
+    if (what == "d") {
+      uint32_t group, m, n, mm, nn, cta, lane, column;
+      ASSERT_TRUE(
+          bool(row >> group >> m >> n >> mm >> nn >> cta >> lane >> column))
+          << line;
+      PairRow at = group == 2 ? pairRow(mm, m) : PairRow{0, mm};
+      EXPECT_EQ(at.cta, cta) << line;
+      TmemCoord slot = tmemAccumulator(at.local, nn);
+      EXPECT_EQ(slot.lane, lane) << line;
+      EXPECT_EQ(slot.column, column) << line;
+    } else if (what == "a") {
+      uint32_t group, m, k, mm, kk, lane, column, half;
+      ASSERT_TRUE(
+          bool(row >> group >> m >> k >> mm >> kk >> lane >> column >> half))
+          << line;
+      TmemHalf at = tmemOperandA(mm, kk);
+      EXPECT_EQ(at.lane, lane) << line;
+      EXPECT_EQ(at.column, column) << line;
+      EXPECT_EQ(at.half, half) << line;
+    } else if (what == "split") {
+      uint32_t group, m, n, k, i, j, cta, local;
+      std::string operand;
+      ASSERT_TRUE(bool(row >> group >> m >> n >> k >> operand >> i >> j >>
+                       cta >> local))
+          << line;
+      PairRow at = pairRow(i, operand == "A" ? m : n);
+      EXPECT_EQ(at.cta, cta) << line;
+      EXPECT_EQ(at.local, local) << line;
+    } else {
+      ADD_FAILURE() << "unknown row: " << line;
+    }
+    ++rows[what];
+  }
+  // 128 x 64 and 256 x 64 accumulators; 128 x 16 A; A and B of two pairs.
+  EXPECT_EQ(rows["d"], 128 * 64 + 256 * 64);
+  EXPECT_EQ(rows["a"], 128 * 16);
+  EXPECT_EQ(rows["split"], 2 * 256 * 16 + (64 + 256) * 16);
 }
 
 TEST(Tcgen05DescriptorTest, CutlassBitfields) {
