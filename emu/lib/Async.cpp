@@ -63,6 +63,8 @@ static void completePhase(Mbarrier &barrier) {
   if (barrier.pending == 0 && barrier.tx == 0) {
     ++barrier.phase;
     barrier.pending = barrier.expected;
+    barrier.completedByCommit = barrier.commitInPhase;
+    barrier.commitInPhase = false;
   }
   ++barrier.version;
 }
@@ -165,6 +167,8 @@ static void mbarrierWait(Cta &cta, Warp &warp, const Instruction &inst,
         parity ? (barrier.phase & 1) != (operand & 1) : barrier.phase > operand;
     warp.write(lane, op(inst, 0), done);
     allFalse &= !done;
+    if (done && barrier.completedByCommit)
+      warp.tcgen05FenceWanted = &inst;
     if (!same || same == &barrier) {
       same = &barrier;
       sameOffset = offset;

@@ -47,6 +47,9 @@ struct Mbarrier {
   int64_t tx = 0;        // transaction bytes still expected
   uint32_t phase = 0;    // completed phases
   uint64_t version = 0;  // bumped on every change, wakes spinning warps
+  /// A tcgen05.commit arrived in the current phase / in the last completed
+  /// one (its waiters then order tcgen05 work after it: Tcgen05.cpp).
+  bool commitInPhase = false, completedByCommit = false;
 };
 
 /// One wgmma.mma_async as issued: its operands captured, its arithmetic
@@ -104,6 +107,9 @@ public:
   std::vector<uint64_t> mmaCommits; // tcgen05.commits in flight, in order
   std::vector<int32_t> tmemLoadRegisters;
   std::vector<std::pair<uint32_t, uint32_t>> tmemStores; // first, count
+  /// Set when a wait saw a phase a tcgen05.commit completed: the warp's
+  /// next tcgen05.ld/st/mma needs tcgen05.fence::after_thread_sync first.
+  const Instruction *tcgen05FenceWanted = nullptr;
 
   uint64_t read(int lane, const Operand &operand) const;
   /// Marks a register an unfinished asynchronous operation writes (reads

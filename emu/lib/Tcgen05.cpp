@@ -447,8 +447,10 @@ void commit(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
                                           machine->finishAsync(before);
                                         for (const auto &mma : work)
                                           mma();
-                                        for (Mbarrier *target : targets)
+                                        for (Mbarrier *target : targets) {
+                                          target->commitInPhase = true;
                                           arrive(*target, 1, 0);
+                                        }
                                       });
     // Keep only the commits still in flight.
     std::vector<uint64_t> pending;
@@ -591,6 +593,17 @@ void wait(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
 void fa4::emu::handleTcgen05(Cta &cta, Warp &warp, const Instruction &inst,
                              uint32_t mask) {
   const std::string &what = inst.parts[1];
+  // PTX ISA, tcgen05 "Memory consistency model": tcgen05 work ordered after
+  // a thread synchronization (here: a wait on an mbarrier phase that a
+  // tcgen05.commit completed) needs tcgen05.fence::after_thread_sync
+  // between them.
+  if (warp.tcgen05FenceWanted &&
+      (what == "ld" || what == "st" || what == "mma"))
+    fail(cta, warp, inst, mask,
+         "tcgen05." + what + " after waiting (line " +
+             std::to_string(warp.tcgen05FenceWanted->line) +
+             ") on an mbarrier phase a tcgen05.commit completed, without "
+             "tcgen05.fence::after_thread_sync between them");
   if (what == "alloc")
     alloc(cta, warp, inst, mask);
   else if (what == "dealloc")
@@ -608,8 +621,9 @@ void fa4::emu::handleTcgen05(Cta &cta, Warp &warp, const Instruction &inst,
     store(cta, warp, inst, mask);
   else if (what == "wait::ld" || what == "wait::st")
     wait(cta, warp, inst, mask);
-  else if (what == "fence::before_thread_sync" ||
-           what == "fence::after_thread_sync")
+  else if (what == "fence::after_thread_sync")
+    warp.tcgen05FenceWanted = nullptr;
+  else if (what == "fence::before_thread_sync")
     return; // ordering the emulator does not reorder
   else
     fail(cta, warp, inst, mask, "unsupported tcgen05 operation");
