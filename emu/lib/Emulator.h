@@ -92,12 +92,14 @@ struct LaunchOptions {
   uint64_t seed = 1;
   /// Multiprocessors reported by %nsmid (the device's).
   uint32_t numSMs = 132;
-  /// The two tcgen05 rules FlashAttention-4's CuTe-DSL kernels (run on
-  /// B200s by their authors) rely on and the PTX ISA does not state, for
-  /// running them as a second opinion (docs/Emulator.md): a tcgen05.ld
-  /// destination register is valid at its first use, as if scoreboarded,
-  /// not only after tcgen05.wait::ld; and tcgen05.dealloc may free columns
-  /// that unfinished MMAs write, which stay readable until the CTA exits.
+  /// The tcgen05 orderings FlashAttention-4's CuTe-DSL kernels (run on
+  /// B200s by their authors) leave out, relaxed for running them as a
+  /// second opinion (docs/Emulator.md): a tcgen05.ld destination register
+  /// is valid at its first use, as if scoreboarded, not only after
+  /// tcgen05.wait::ld; tcgen05.dealloc may free columns that unfinished
+  /// MMAs write, which stay readable until the CTA exits; and tcgen05 work
+  /// after a wait on a commit's mbarrier needs no
+  /// tcgen05.fence::after_thread_sync.
   /// Off by default: fa4's own kernels pass the strict rules.
   /// FA4_EMU_TCGEN05=lenient in the shim.
   bool tcgen05Lenient = false;

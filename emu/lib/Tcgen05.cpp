@@ -597,7 +597,7 @@ void fa4::emu::handleTcgen05(Cta &cta, Warp &warp, const Instruction &inst,
   // a thread synchronization (here: a wait on an mbarrier phase that a
   // tcgen05.commit completed) needs tcgen05.fence::after_thread_sync
   // between them.
-  if (warp.tcgen05FenceWanted &&
+  if (warp.tcgen05FenceWanted && !cta.machine->options.tcgen05Lenient &&
       (what == "ld" || what == "st" || what == "mma"))
     fail(cta, warp, inst, mask,
          "tcgen05." + what + " after waiting (line " +
