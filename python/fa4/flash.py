@@ -15,7 +15,10 @@ import os
 import subprocess
 import threading
 
+import ctypes as _ctypes
+
 from . import cache as _cache
+from . import runtime as _runtime
 from .compile import find_fa4_compile
 from .runtime import FA4_ERROR_INVALID_ARGUMENT, Fa4Error, Fa4ValueError, Kernel
 
@@ -163,12 +166,59 @@ def flash_attn_func(q, k, v, causal=False, window_size=(-1, -1),
     else:
         # Eager: the same launch without the dispatcher's cost.
         kernel = _kernel_of(q, k, v, causal, window_size, softmax_scale)
-        if out is None:
-            o, lse = torch_ops.empty_outputs(q, v)
-        else:
-            o, lse = out, torch_ops.empty_lse(q)
-        kernel(q, k, v, o=o, lse=lse)
+        o = torch_ops.empty_o(q, v) if out is None else out
+        # Nobody reads an LSE not asked for: a scratch one per shape.
+        lse = (torch_ops.empty_lse(q) if return_lse else
+               _scratch_lse(torch_ops, q))
+        _launch(torch, kernel, q, k, v, o, lse)
     return (o, lse) if return_lse else o
+
+
+_records = {}
+_scratch = {}
+
+
+def _scratch_lse(torch_ops, q):
+    key = (q.device, q.shape[0], q.shape[1], q.shape[2])
+    lse = _scratch.get(key)
+    if lse is None:
+        if len(_scratch) > 256:
+            _scratch.clear()
+        lse = _scratch[key] = torch_ops.empty_lse(q)
+    return lse
+
+
+def _launch(torch, kernel, q, k, v, o, lse):
+    """Kernel.launch on torch's current stream, its ctypes arguments built
+    once per (kernel, shapes, strides, dtypes, device) and only the data
+    pointers set per call: libfa4rt validates every launch all the same."""
+    tensors = (q, k, v, o, lse)
+    key = (id(kernel), q.device, q.dtype, o.dtype) + tuple(
+        (t.shape, t.stride()) for t in tensors)
+    record = _records.get(key)
+    if record is None:
+        for name, t in zip(("q", "k", "v", "o", "lse"), tensors):
+            if not t.is_cuda:
+                raise Fa4ValueError("tensor '%s': on %s; fa4 kernels need "
+                                    "CUDA tensors" % (name, t.device))
+        args = _runtime._args(q, k, v, o, lse)
+        slots = (args.q, args.k, args.v, args.o, args.lse)
+        record = (kernel, args, slots)
+        if len(_records) > 4096:
+            _records.clear()
+        _records[key] = record
+    _, args, slots = record
+    for slot, t in zip(slots, tensors):
+        slot.data = t.data_ptr()
+    # torch's current stream on q's device, without building a Stream.
+    stream = torch._C._cuda_getCurrentRawStream(q.device.index)
+    if q.device.index != torch.cuda.current_device():
+        with torch.cuda.device(q.device):
+            _runtime._check(kernel._lib.fa4_launch(
+                kernel._live(), _ctypes.byref(args), stream or None))
+        return
+    _runtime._check(kernel._lib.fa4_launch(kernel._live(), _ctypes.byref(args),
+                                           stream or None))
 
 
 _by_shape = {}

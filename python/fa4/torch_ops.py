@@ -28,14 +28,17 @@ def empty_lse(q):
     return torch.empty((b, hq, sq), dtype=torch.float32, device=q.device)
 
 
-def empty_outputs(q, v):
-    """O and LSE as the op returns them."""
+def empty_o(q, v):
     b, sq, hq, _ = q.shape
     dv = v.shape[3]
-    o = torch.empty_strided((b, sq, hq, dv),
-                            output_strides(b, sq, hq, dv, q.element_size()),
-                            dtype=q.dtype, device=q.device)
-    return o, empty_lse(q)
+    return torch.empty_strided((b, sq, hq, dv),
+                               output_strides(b, sq, hq, dv, q.element_size()),
+                               dtype=q.dtype, device=q.device)
+
+
+def empty_outputs(q, v):
+    """O and LSE as the op returns them."""
+    return empty_o(q, v), empty_lse(q)
 
 
 @torch.library.custom_op("fa4::flash_attn_fwd", mutates_args=(),
