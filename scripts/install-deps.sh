@@ -102,5 +102,7 @@ fi
 # filelock for the python3 first on PATH, when it is not Debian's.
 if ! python3 -c "import filelock" 2>/dev/null; then
   python3 -m pip install -q filelock 2>/dev/null ||
-    python3 -m pip install -q --break-system-packages filelock
+    python3 -m pip install -q --break-system-packages filelock 2>/dev/null ||
+    echo "fa4: no filelock for $(command -v python3) (pip install filelock):" \
+         "fa4.flash_attn_func's kernel cache needs it there" >&2
 fi
