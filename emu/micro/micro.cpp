@@ -15,39 +15,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <cuda.h>
-
-#include <dlfcn.h>
+#include "Driver.h"
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace {
 
-struct Driver {
-  void *library = nullptr;
-  template <typename F> F get(const char *name) {
-    void *symbol = dlsym(library, name);
-    if (!symbol)
-      throw std::runtime_error(std::string("missing ") + name);
-    return reinterpret_cast<F>(symbol);
-  }
-  explicit Driver(const char *path) : library(dlopen(path, RTLD_NOW)) {
-    if (!library)
-      throw std::runtime_error(std::string("cannot open ") + path);
-  }
-};
-
-void check(CUresult result, const char *what) {
-  if (result != CUDA_SUCCESS)
-    throw std::runtime_error(std::string(what) +
-                             " failed: " + std::to_string(int(result)));
-}
+using fa4::emu::micro::check;
+using fa4::emu::micro::Driver;
+using fa4::emu::micro::readFile;
 
 struct Case {
   std::string name, ptx;
@@ -64,15 +44,6 @@ uint64_t fnv1a(const std::vector<uint8_t> &bytes) {
   for (uint8_t byte : bytes)
     hash = (hash ^ byte) * 0x100000001b3ull;
   return hash;
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream file(path);
-  if (!file)
-    throw std::runtime_error("cannot read " + path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
 }
 
 /// The driver entry points the micro kernels use.

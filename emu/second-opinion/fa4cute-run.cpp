@@ -22,9 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <cuda.h>
-
-#include <dlfcn.h>
+#include "../micro/Driver.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,34 +38,9 @@
 
 namespace {
 
-struct Driver {
-  void *library = nullptr;
-  template <typename F> F get(const char *name) {
-    void *symbol = dlsym(library, name);
-    if (!symbol)
-      throw std::runtime_error(std::string("missing ") + name);
-    return reinterpret_cast<F>(symbol);
-  }
-  explicit Driver(const char *path) : library(dlopen(path, RTLD_NOW)) {
-    if (!library)
-      throw std::runtime_error(std::string("cannot open ") + path + ": " +
-                               dlerror());
-  }
-};
-
-void check(CUresult result, const std::string &what) {
-  if (result != CUDA_SUCCESS)
-    throw std::runtime_error(what + " failed: " + std::to_string(int(result)));
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream file(path);
-  if (!file)
-    throw std::runtime_error("cannot read " + path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+using fa4::emu::micro::check;
+using fa4::emu::micro::Driver;
+using fa4::emu::micro::readFile;
 
 float bf16ToFloat(uint16_t bits) {
   uint32_t word = uint32_t(bits) << 16;
