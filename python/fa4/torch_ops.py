@@ -48,10 +48,9 @@ def flash_attn_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                    softmax_scale: float) -> Tuple[torch.Tensor, torch.Tensor]:
     """softmax_scale < 0: the default, 1/sqrt(head dim)."""
     o, lse = empty_outputs(q, v)
-    problem = flash.problem_for(
-        q, k, v, causal, (window_left, window_right),
-        None if softmax_scale < 0 else softmax_scale)
-    flash.kernel_for(problem)(q, k, v, o=o, lse=lse)
+    kernel = flash._kernel_of(q, k, v, causal, (window_left, window_right),
+                              None if softmax_scale < 0 else softmax_scale)
+    flash._launch(torch, kernel, q, k, v, o, lse)
     return o, lse
 
 

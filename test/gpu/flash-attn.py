@@ -64,30 +64,13 @@ def configs():
     return lines
 
 
-def reference(torch, q, k, v, causal, window, scale, dtype):
-    """O (BSHD) and LSE of the contract, bottom-right aligned, in dtype."""
-    b, sq, hq, dqk = q.shape
-    skv, hkv = k.shape[1], k.shape[2]
-    group = hq // hkv
-    qh = q.to(dtype).transpose(1, 2)
-    kh = k.to(dtype).transpose(1, 2).repeat_interleave(group, dim=1)
-    vh = v.to(dtype).transpose(1, 2).repeat_interleave(group, dim=1)
-    s = (qh @ kh.transpose(-1, -2)) * scale
-    i = torch.arange(sq, device=q.device)[:, None]
-    j = torch.arange(skv, device=q.device)[None, :]
-    diag = i + skv - sq
-    visible = torch.ones(sq, skv, dtype=torch.bool, device=q.device)
+def contract(q, k, v, causal, window, scale, dtype):
+    """The reference under FlashAttention's arguments: causal bounds the
+    window's right side at 0."""
+    from attention_reference import reference
     left, right = window
-    if causal:
-        right = 0
-    if right >= 0:
-        visible &= j <= diag + right
-    if left >= 0:
-        visible &= j >= diag - left
-    s = s.masked_fill(~visible, float("-inf"))
-    lse = torch.logsumexp(s.double(), dim=-1)
-    p = torch.exp(s.double() - lse[..., None]).nan_to_num(0.0).to(dtype)
-    return (p @ vh).transpose(1, 2), lse.float()
+    return reference(q, k, v, "window", left, 0 if causal else right, dtype,
+                     scale)
 
 
 def inputs(torch, b, sq, skv, hq, hkv, dqk, dv, dtype, seed):
@@ -116,9 +99,9 @@ def check_matrix(torch, fa4):
                                          out=out)
             torch.cuda.synchronize()
             s = scale if scale is not None else 1.0 / math.sqrt(dqk)
-            o_ref, lse_ref = reference(torch, q, k, v, causal, window, s,
-                                       torch.float64)
-            o_low, _ = reference(torch, q, k, v, causal, window, s, dtype)
+            o_ref, lse_ref = contract(q, k, v, causal, window, s,
+                                      torch.float64)
+            o_low, _ = contract(q, k, v, causal, window, s, dtype)
             err = (o.double() - o_ref).abs().max().item()
             ref_err = (o_low.double() - o_ref).abs().max().item()
             finite = torch.isfinite(lse_ref)

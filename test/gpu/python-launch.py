@@ -19,33 +19,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
 import fa4  # noqa: E402
-
-
-def reference(q, k, v, mask, left, right, dtype):
-    """O and LSE of the contract (BSHD, bottom-right aligned), in `dtype`."""
-    b, sq, hq, dqk = q.shape
-    skv, hkv = k.shape[1], k.shape[2]
-    group = hq // hkv
-    qh = q.to(dtype).transpose(1, 2)
-    kh = k.to(dtype).transpose(1, 2).repeat_interleave(group, dim=1)
-    vh = v.to(dtype).transpose(1, 2).repeat_interleave(group, dim=1)
-    s = (qh @ kh.transpose(-1, -2)) * (1.0 / math.sqrt(dqk))
-    i = torch.arange(sq, device=q.device)[:, None]
-    j = torch.arange(skv, device=q.device)[None, :]
-    diag = i + skv - sq
-    visible = torch.ones(sq, skv, dtype=torch.bool, device=q.device)
-    if mask == "causal":
-        visible &= j <= diag
-    if mask == "window":
-        if right >= 0:
-            visible &= j <= diag + right
-        if left >= 0:
-            visible &= j >= diag - left
-    s = s.masked_fill(~visible, float("-inf"))
-    lse = torch.logsumexp(s.double(), dim=-1)
-    p = torch.exp(s.double() - lse[..., None]).nan_to_num(0.0).to(dtype)
-    o = (p @ vh).transpose(1, 2)
-    return o, lse.float()
+from attention_reference import reference  # noqa: E402
 
 
 def check(kernel_dir, sq, skv, b=2, seed=0):
