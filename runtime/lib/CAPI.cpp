@@ -15,13 +15,26 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <numeric>
 
 using namespace fa4::rt;
 
 struct fa4_module {
-  explicit fa4_module(Manifest manifest) : kernel(std::move(manifest)) {}
-  Kernel kernel;
+  explicit fa4_module(Manifest manifest)
+      : kernel(std::make_shared<Kernel>(std::move(manifest))) {}
+  /// Shared with the module's launch records, which may outlive it.
+  std::shared_ptr<Kernel> kernel;
+};
+
+struct fa4_launch_record {
+  fa4_launch_record(std::shared_ptr<Kernel> kernelIn,
+                    const fa4_attention_args &args)
+      : kernel(std::move(kernelIn)), prepared(*kernel, args) {}
+  std::shared_ptr<Kernel> kernel;
+  std::mutex mutex; // run() re-encodes tensor maps in place
+  PreparedLaunch prepared;
 };
 
 static thread_local std::string lastError;
@@ -107,7 +120,7 @@ fa4_status fa4_module_get_info(const fa4_module *module,
   return guarded([&] {
     requireNonNull(module, "module");
     requireNonNull(info, "info");
-    const Manifest &manifest = module->kernel.manifest;
+    const Manifest &manifest = module->kernel->manifest;
     const Problem &problem = manifest.problem;
     *info = {};
     info->kernel_name = manifest.kernel.c_str();
@@ -141,7 +154,7 @@ fa4_status fa4_module_get_info(const fa4_module *module,
     }
     info->base_align_bytes = static_cast<int32_t>(base);
     info->stride_align_bytes = static_cast<int32_t>(stride);
-    info->programmatic_launch = module->kernel.usesProgrammaticLaunch();
+    info->programmatic_launch = module->kernel->usesProgrammaticLaunch();
     if (manifest.decode) {
       info->decode_kernel_name = manifest.decode->manifest->kernel.c_str();
       info->decode_max_seq_q = manifest.decode->maxSeqQ;
@@ -153,7 +166,7 @@ fa4_status fa4_module_set_programmatic_launch(fa4_module *module,
                                               int32_t enabled) {
   return guarded([&] {
     requireNonNull(module, "module");
-    module->kernel.setProgrammaticLaunch(enabled != 0);
+    module->kernel->setProgrammaticLaunch(enabled != 0);
   });
 }
 
@@ -165,7 +178,7 @@ fa4_status fa4_module_set_persistent_ctas(fa4_module *module,
       throw Error(FA4_ERROR_INVALID_ARGUMENT,
                   "max_ctas is " + std::to_string(max_ctas) +
                       "; expected 0 (one CTA per SM) or a positive cap");
-    module->kernel.setPersistentCtaLimit(static_cast<uint32_t>(max_ctas));
+    module->kernel->setPersistentCtaLimit(static_cast<uint32_t>(max_ctas));
   });
 }
 
@@ -178,7 +191,7 @@ fa4_status fa4_module_get_tensor_alignment(const fa4_module *module,
     requireNonNull(tensor, "tensor");
     requireNonNull(base_bytes, "base_bytes");
     requireNonNull(stride_bytes, "stride_bytes");
-    for (const TensorSpec &spec : module->kernel.manifest.tensors) {
+    for (const TensorSpec &spec : module->kernel->manifest.tensors) {
       if (spec.name != tensor)
         continue;
       *base_bytes = static_cast<int32_t>(spec.alignment.baseBytes);
@@ -197,7 +210,7 @@ fa4_status fa4_validate(const fa4_module *module,
     requireNonNull(args, "args");
     // By the rules of the kernel a launch would run (version 8: the decode
     // variant at decode shapes).
-    validateArgs(module->kernel.kernelFor(*args).manifest, *args);
+    validateArgs(module->kernel->kernelFor(*args).manifest, *args);
   });
 }
 
@@ -206,9 +219,50 @@ fa4_status fa4_launch(fa4_module *module, const fa4_attention_args *args,
   return guarded([&] {
     requireNonNull(module, "module");
     requireNonNull(args, "args");
-    module->kernel.launch(*args, static_cast<CUstream>(stream));
+    module->kernel->launch(*args, static_cast<CUstream>(stream));
   });
 }
+
+fa4_status fa4_launch_record_create(fa4_module *module,
+                                    const fa4_attention_args *args,
+                                    fa4_launch_record **record) {
+  return guarded([&] {
+    requireNonNull(module, "module");
+    requireNonNull(args, "args");
+    requireNonNull(record, "record");
+    *record = nullptr;
+    *record = new fa4_launch_record(module->kernel, *args);
+  });
+}
+
+fa4_status fa4_launch_record_workspace_bytes(const fa4_launch_record *record,
+                                             uint64_t *bytes) {
+  return guarded([&] {
+    requireNonNull(record, "record");
+    requireNonNull(bytes, "bytes");
+    *bytes = record->prepared.workspaceBytes();
+  });
+}
+
+fa4_status fa4_launch_record_run(fa4_launch_record *record, void *const data[5],
+                                 void *workspace, void *stream) {
+  return guarded([&] {
+    requireNonNull(record, "record");
+    requireNonNull(data, "data");
+    fa4_attention_args args = {};
+    args.q.data = data[0];
+    args.k.data = data[1];
+    args.v.data = data[2];
+    args.o.data = data[3];
+    args.lse.data = data[4];
+    std::lock_guard<std::mutex> lock(record->mutex);
+    record->prepared.setData(args);
+    record->prepared.run(reinterpret_cast<CUdeviceptr>(workspace),
+                         static_cast<CUstream>(stream));
+  });
+}
+
+void fa4_launch_record_destroy(fa4_launch_record *record) { delete record; }
 
 fa4_status fa4_device_get_info(fa4_device_info *info) {
   return guarded([&] {

@@ -178,7 +178,7 @@ const Kernel::Loaded &Kernel::loadedFor(CUcontext context) {
   return it->second;
 }
 
-namespace {
+namespace fa4::rt {
 // One kernel argument; cuLaunchKernelEx takes a pointer to each. A tensor
 // map is passed by value and must stay 64-byte aligned.
 struct ArgStorage {
@@ -195,31 +195,51 @@ public:
   KernelArgs(const Manifest &manifest, const std::vector<Param> &params,
              const Bindings &bindings, const fa4_attention_args &args)
       : manifest(manifest), params(params), storage(params.size()),
-        tensorMaps(params.size()) {
+        tensorMaps(params.size()), encoded(params.size(), false) {
     for (size_t i = 0; i < params.size(); ++i) {
       const Param &param = params[i];
       if (const auto *map = std::get_if<TensorMapParam>(&param)) {
         const TensorSpec &spec = manifest.tensors[map->tensor];
         tensorMaps[i] =
             computeTensorMapArgs(*map, spec, tensorInSlot(args, spec.slot));
-      } else if (const auto *pointer = std::get_if<PointerParam>(&param)) {
-        TensorSlot slot = manifest.tensors[pointer->tensor].slot;
-        storage[i].pointer =
-            reinterpret_cast<CUdeviceptr>(tensorInSlot(args, slot).data);
       } else if (const auto *scalar = std::get_if<ScalarParam>(&param)) {
         storage[i].scalar = evaluateScalar(*scalar, manifest, bindings, args);
       }
     }
+    setData(args);
   }
 
-  /// Encodes the tensor maps (a driver call) and returns the pointers.
+  /// Takes the data pointers of `args` (same shapes and strides); a tensor
+  /// map is encoded again only where its pointer changed.
+  void setData(const fa4_attention_args &args) {
+    for (size_t i = 0; i < params.size(); ++i) {
+      const Param &param = params[i];
+      if (const auto *map = std::get_if<TensorMapParam>(&param)) {
+        void *data =
+            tensorInSlot(args, manifest.tensors[map->tensor].slot).data;
+        if (data != tensorMaps[i].globalAddress)
+          encoded[i] = false;
+        tensorMaps[i].globalAddress = data;
+      } else if (const auto *pointer = std::get_if<PointerParam>(&param)) {
+        TensorSlot slot = manifest.tensors[pointer->tensor].slot;
+        storage[i].pointer =
+            reinterpret_cast<CUdeviceptr>(tensorInSlot(args, slot).data);
+      }
+    }
+  }
+
+  /// Encodes the tensor maps not yet encoded (a driver call) and returns
+  /// the pointers.
   std::vector<void *> &pointers(CUdeviceptr workspace) {
     kernelParams.clear();
     for (size_t i = 0; i < params.size(); ++i) {
       const Param &param = params[i];
       if (const auto *map = std::get_if<TensorMapParam>(&param)) {
-        storage[i].tensorMap =
-            encodeTensorMap(tensorMaps[i], manifest.tensors[map->tensor].name);
+        if (!encoded[i]) {
+          storage[i].tensorMap = encodeTensorMap(
+              tensorMaps[i], manifest.tensors[map->tensor].name);
+          encoded[i] = true;
+        }
         kernelParams.push_back(&storage[i].tensorMap);
       } else if (std::holds_alternative<PointerParam>(param)) {
         kernelParams.push_back(&storage[i].pointer);
@@ -238,9 +258,12 @@ private:
   const std::vector<Param> &params;
   std::vector<ArgStorage> storage;
   std::vector<TensorMapArgs> tensorMaps;
+  std::vector<bool> encoded;
   std::vector<void *> kernelParams;
 };
+} // namespace fa4::rt
 
+namespace {
 /// `programmatic`: launch with programmatic stream serialization, so the
 /// kernel (which waits for prior grids itself) may start while the grid
 /// before it drains.
@@ -266,10 +289,10 @@ void launchOne(CUfunction function, const std::string &name,
   config.hStream = stream;
   config.attrs = attributes;
   config.numAttrs = programmatic && launch.programmaticDependentLaunch ? 2 : 1;
-  std::string call = "cuLaunchKernelEx('" + name + "')";
-  checkCuda(driver().cuLaunchKernelEx(&config, function, kernelParams.data(),
-                                      nullptr),
-            call.c_str());
+  CUresult status = driver().cuLaunchKernelEx(&config, function,
+                                              kernelParams.data(), nullptr);
+  if (status != CUDA_SUCCESS)
+    checkCuda(status, ("cuLaunchKernelEx('" + name + "')").c_str());
 }
 } // namespace
 
@@ -296,65 +319,103 @@ Kernel::Kernel(Manifest manifestIn) : manifest(std::move(manifestIn)) {
 }
 
 void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
-  // Version 8: the decode variant runs, and checks the arguments by its
-  // own manifest's rules (its alignment may differ from this kernel's).
-  if (&kernelFor(args) != this) {
-    decodeVariant->launch(args, stream);
-    return;
-  }
+  PreparedLaunch(*this, args).run(0, stream);
+}
+
+PreparedLaunch::PreparedLaunch(Kernel &parent, const fa4_attention_args &args)
+    // Version 8: the decode variant runs, and checks the arguments by its
+    // own manifest's rules (its alignment may differ from this kernel's).
+    : kernel(&parent.kernelFor(args) == &parent ? parent
+                                                : *parent.decodeVariant),
+      current(args) {
+  const Manifest &manifest = kernel.manifest;
   // Everything that can refuse the arguments runs before the driver opens,
   // but for a split picked at launch (version 7): its partitions, which the
   // grids and arguments below depend on, need the device's SM count, which
   // the loaded module keeps.
-  Bindings bindings = validateArgs(manifest, args);
+  Bindings bindings = validateArgs(manifest, args, &spanBytes);
   if (manifest.splitAtLaunch)
-    bindSplits(manifest, bindings, loadedFor(currentContext()).numSMs);
+    bindSplits(manifest, bindings, kernel.loadedFor(currentContext()).numSMs);
   LaunchGrids grids = evaluateGrids(manifest, bindings);
-  KernelArgs kernelArgs(manifest, manifest.params, bindings, args);
+  kernelArgs =
+      std::make_unique<KernelArgs>(manifest, manifest.params, bindings, args);
   // Version 6: the twin's own arguments, refused here too.
-  std::optional<KernelArgs> twinArgs;
+  std::unique_ptr<KernelArgs> twinArgs;
   if (manifest.twin)
-    twinArgs.emplace(manifest, manifest.twin->params, bindings, args);
-  std::optional<KernelArgs> combineArgs;
-  std::array<uint32_t, 3> combineGrid = {};
-  uint64_t workspaceBytes = evaluateWorkspaceBytes(manifest, bindings);
+    twinArgs = std::make_unique<KernelArgs>(manifest, manifest.twin->params,
+                                            bindings, args);
+  workspaceSize = evaluateWorkspaceBytes(manifest, bindings);
   if (manifest.combine) {
     combineGrid = evaluateGrid(manifest.combine->launch, bindings);
-    combineArgs.emplace(manifest, manifest.combine->params, bindings, args);
+    combineArgs = std::make_unique<KernelArgs>(
+        manifest, manifest.combine->params, bindings, args);
   }
 
-  const Loaded &functions = loadedFor(currentContext());
+  context = currentContext();
+  functions = &kernel.loadedFor(context);
   // Persistent CTAs when the rule applies: this kernel, or its looped twin
   // (with its own launch and arguments where the manifest gives them).
   LaunchChoice choice = chooseLaunch(
-      manifest, bindings, grids, functions.persistentTwin != nullptr,
-      functions.numSMs, persistentCtaLimit.load());
-  CUfunction function =
-      choice.twin ? functions.persistentTwin : functions.function;
-  const std::string *name =
-      choice.twin ? &manifest.launch.persistent->kernel : &manifest.kernel;
-  const LaunchSpec *launch = choice.launch;
-  KernelArgs *chosenArgs = choice.twinOwnLaunch ? &*twinArgs : &kernelArgs;
-  std::array<uint32_t, 3> grid = choice.grid;
-  bool programmatic = programmaticLaunch.load();
-  if (!manifest.combine) {
-    launchOne(function, *name, *launch, grid, chosenArgs->pointers(0), stream,
+      manifest, bindings, grids, functions->persistentTwin != nullptr,
+      functions->numSMs, kernel.persistentCtaLimit.load());
+  function = choice.twin ? functions->persistentTwin : functions->function;
+  name = choice.twin ? &manifest.launch.persistent->kernel : &manifest.kernel;
+  launch = choice.launch;
+  if (choice.twinOwnLaunch)
+    kernelArgs = std::move(twinArgs);
+  grid = choice.grid;
+  programmatic = kernel.programmaticLaunch.load();
+}
+
+PreparedLaunch::~PreparedLaunch() = default;
+
+void PreparedLaunch::setData(const fa4_attention_args &args) {
+  checkDataPointers(kernel.manifest, spanBytes, args);
+  current.q.data = args.q.data;
+  current.k.data = args.k.data;
+  current.v.data = args.v.data;
+  current.o.data = args.o.data;
+  current.lse.data = args.lse.data;
+  kernelArgs->setData(current);
+  if (combineArgs)
+    combineArgs->setData(current);
+}
+
+void PreparedLaunch::run(CUdeviceptr workspace, CUstream stream) {
+  const DriverApi &api = driver();
+  CUcontext now = nullptr;
+  checkCuda(api.cuCtxGetCurrent(&now), "cuCtxGetCurrent");
+  if (now != context)
+    throw Error(FA4_ERROR_INVALID_ARGUMENT,
+                "the launch record was made in another CUDA context than "
+                "the current one; make one per context");
+  if (!combineArgs) {
+    launchOne(function, *name, *launch, grid, kernelArgs->pointers(0), stream,
               programmatic);
+    return;
+  }
+  if (workspace % 256 != 0)
+    throw Error(FA4_ERROR_VALIDATION,
+                "the split-K workspace is not 256-byte aligned");
+  const Manifest &manifest = kernel.manifest;
+  auto launchBoth = [&](CUdeviceptr partials) {
+    launchOne(function, *name, *launch, grid, kernelArgs->pointers(partials),
+              stream, programmatic);
+    launchOne(functions->combine, manifest.combine->kernel,
+              manifest.combine->launch, combineGrid,
+              combineArgs->pointers(partials), stream, programmatic);
+  };
+  if (workspace) {
+    launchBoth(workspace);
     return;
   }
   // The partials live from the first kernel to the end of the second: a
   // stream-ordered allocation is reused by the driver's pool across
   // launches, and nothing else on the stream can touch it in between.
-  const DriverApi &api = driver();
-  CUdeviceptr workspace = 0;
-  checkCuda(api.cuMemAllocAsync(&workspace, workspaceBytes, stream),
+  checkCuda(api.cuMemAllocAsync(&workspace, workspaceSize, stream),
             "cuMemAllocAsync(split-K workspace)");
   try {
-    launchOne(function, *name, *launch, grid, chosenArgs->pointers(workspace),
-              stream, programmatic);
-    launchOne(functions.combine, manifest.combine->kernel,
-              manifest.combine->launch, combineGrid,
-              combineArgs->pointers(workspace), stream, programmatic);
+    launchBoth(workspace);
   } catch (...) {
     api.cuMemFreeAsync(workspace, stream);
     throw;

@@ -12,6 +12,7 @@
 #include "Driver.h"
 #include "Manifest.h"
 
+#include <array>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -66,6 +67,8 @@ public:
   const Kernel &kernelFor(const fa4_attention_args &args) const;
 
 private:
+  friend class PreparedLaunch;
+
   struct Loaded {
     CUmodule module;
     CUfunction function;
@@ -90,6 +93,52 @@ private:
   /// (D-35).
   std::atomic<bool> programmaticLaunch{false};
   std::atomic<uint32_t> persistentCtaLimit{0};
+};
+
+class KernelArgs;
+
+/// What a launch derives from its arguments' shapes, strides and dtypes,
+/// kept to launch them again with other data pointers (fa4_launch_record):
+/// the validated sizes, the kernel and grid chosen (the module's persistent
+/// cap and programmatic-launch setting as they were when it was made), the
+/// scalar arguments and the tensor maps, each re-encoded only when its
+/// tensor's pointer changed. Kernel::launch makes one per call.
+class PreparedLaunch {
+public:
+  /// Validates `args` against the kernel that launches them (the decode
+  /// variant where it applies) and loads that kernel in the current context.
+  PreparedLaunch(Kernel &kernel, const fa4_attention_args &args);
+  ~PreparedLaunch();
+  PreparedLaunch(const PreparedLaunch &) = delete;
+  PreparedLaunch &operator=(const PreparedLaunch &) = delete;
+
+  /// Bytes of the workspace a split-K with a combine kernel needs (0:
+  /// none).
+  uint64_t workspaceBytes() const { return workspaceSize; }
+
+  /// Takes the data pointers of `args` (q, k, v, o, lse; their shapes and
+  /// strides are the constructor's), checked as checkDataPointers does.
+  void setData(const fa4_attention_args &args);
+
+  /// Launches on `stream`, which must belong to the context the launch was
+  /// prepared in. A split-K's partials go to `workspace` (at least
+  /// workspaceBytes(), 256-byte aligned), or, when it is 0, to memory
+  /// allocated and freed in stream order around the two kernels.
+  void run(CUdeviceptr workspace, CUstream stream);
+
+private:
+  Kernel &kernel;
+  CUcontext context;
+  const Kernel::Loaded *functions;
+  std::vector<uint64_t> spanBytes;
+  fa4_attention_args current;
+  CUfunction function;
+  const std::string *name;
+  const LaunchSpec *launch;
+  std::array<uint32_t, 3> grid, combineGrid = {};
+  bool programmatic;
+  uint64_t workspaceSize;
+  std::unique_ptr<KernelArgs> kernelArgs, combineArgs;
 };
 
 } // namespace fa4::rt

@@ -83,12 +83,12 @@ TensorMapArgs fa4::rt::computeTensorMapArgs(const TensorMapParam &param,
 CUtensorMap fa4::rt::encodeTensorMap(const TensorMapArgs &args,
                                      const std::string &name) {
   CUtensorMap map;
-  std::string call = "cuTensorMapEncodeTiled for tensor '" + name + "'";
-  checkCuda(driver().cuTensorMapEncodeTiled(
-                &map, args.dataType, args.rank, args.globalAddress,
-                args.globalDim, args.globalStrides, args.boxDim,
-                args.elementStrides, args.interleave, args.swizzle,
-                args.l2Promotion, args.oobFill),
-            call.c_str());
+  CUresult status = driver().cuTensorMapEncodeTiled(
+      &map, args.dataType, args.rank, args.globalAddress, args.globalDim,
+      args.globalStrides, args.boxDim, args.elementStrides, args.interleave,
+      args.swizzle, args.l2Promotion, args.oobFill);
+  if (status != CUDA_SUCCESS)
+    checkCuda(status,
+              ("cuTensorMapEncodeTiled for tensor '" + name + "'").c_str());
   return map;
 }

@@ -87,6 +87,35 @@ SizeLimit limitOf(Symbol symbol) {
   return {INT64_MAX, "none"};
 }
 
+/// Who imposes the alignment rules, for messages: the driver's TMA unit
+/// when a tensor map reads the tensor, else the kernel's own loads and
+/// stores.
+const char *requiredBy(const TensorSpec &spec) {
+  return spec.readByTensorMap ? "TMA requires " : "the kernel requires ";
+}
+
+/// Checks where `tensor` lies, given the `bytes` its shape and strides
+/// span: its base alignment and that its range does not wrap. Returns the
+/// range.
+ByteRange placement(const TensorSpec &spec, const fa4_tensor &tensor,
+                    uint64_t bytes) {
+  auto fail = [&](const std::string &message) {
+    throw Error(FA4_ERROR_VALIDATION, "tensor '" + spec.name + "': " + message);
+  };
+  auto address =
+      static_cast<uint64_t>(reinterpret_cast<uintptr_t>(tensor.data));
+  int64_t align = spec.alignment.baseBytes;
+  if (address % align != 0)
+    fail("base address " + hexText(address) + " is not " +
+         std::to_string(align) + "-byte aligned (" + requiredBy(spec) +
+         std::to_string(align) + "-byte alignment)");
+  uint64_t end;
+  if (__builtin_add_overflow(address, bytes, &end))
+    fail("base address " + hexText(address) + " + " + std::to_string(bytes) +
+         " bytes wraps around the 64-bit address space");
+  return {&spec, address, end};
+}
+
 class TensorChecker {
 public:
   TensorChecker(const Manifest &manifest, const TensorSpec &spec,
@@ -105,8 +134,7 @@ public:
     uint64_t bytes = spanBytes();
     if (spec.isOutput)
       checkNoOverlap();
-    checkBase();
-    return range(bytes);
+    return placement(spec, tensor, bytes);
   }
 
 private:
@@ -117,13 +145,6 @@ private:
 
   [[noreturn]] void fail(const std::string &message) const {
     throw Error(FA4_ERROR_VALIDATION, "tensor '" + spec.name + "': " + message);
-  }
-
-  /// Who imposes the alignment rules, for messages: the driver's TMA unit
-  /// when a tensor map reads the tensor, else the kernel's own loads and
-  /// stores.
-  const char *requiredBy() const {
-    return spec.readByTensorMap ? "TMA requires " : "the kernel requires ";
   }
 
   std::string dimText(size_t d) const {
@@ -206,7 +227,7 @@ private:
       fail(dimText(d) + " stride is " + std::to_string(stride) +
            " elements = " + std::to_string(bytes) +
            " bytes, not a multiple of " + std::to_string(strideAlign) +
-           " bytes (" + requiredBy() + std::to_string(strideAlign) +
+           " bytes (" + requiredBy(spec) + std::to_string(strideAlign) +
            "-byte-aligned strides)");
   }
 
@@ -265,27 +286,6 @@ private:
            " bytes; at most 2^62 (fa4::limits::kMaxTensorBytes)");
     return static_cast<uint64_t>(bytes);
   }
-
-  void checkBase() const {
-    auto address = reinterpret_cast<uintptr_t>(tensor.data);
-    int64_t align = spec.alignment.baseBytes;
-    if (address % align != 0)
-      fail("base address " + hexText(address) + " is not " +
-           std::to_string(align) + "-byte aligned (" + requiredBy() +
-           std::to_string(align) + "-byte alignment)");
-  }
-
-  /// [base, base + bytes), refused where its end passes the top of the
-  /// address space.
-  ByteRange range(uint64_t bytes) const {
-    auto address =
-        static_cast<uint64_t>(reinterpret_cast<uintptr_t>(tensor.data));
-    uint64_t end;
-    if (__builtin_add_overflow(address, bytes, &end))
-      fail("base address " + hexText(address) + " + " + std::to_string(bytes) +
-           " bytes wraps around the 64-bit address space");
-    return {&spec, address, end};
-  }
 };
 
 /// An output sharing memory with an input would overwrite it while the
@@ -309,25 +309,58 @@ void checkOutputsAlone(const std::vector<ByteRange> &ranges) {
   }
 }
 
-} // namespace
+/// Every tensor of the manifest is required.
+void checkGiven(const Manifest &manifest, const fa4_attention_args &args,
+                const TensorSpec &spec) {
+  if (!tensorInSlot(args, spec.slot).data)
+    throw Error(FA4_ERROR_VALIDATION,
+                "tensor '" + spec.name +
+                    "': missing (data is NULL) but the kernel requires it");
+}
 
-Bindings fa4::rt::validateArgs(const Manifest &manifest,
-                               const fa4_attention_args &args) {
-  Bindings bindings(manifest.problem);
-  const fa4_tensor &lse = args.lse;
-  if (!manifest.findTensor(TensorSlot::Lse) && lse.data)
+/// An LSE the kernel does not write must not be given.
+void checkNoUnwantedLse(const Manifest &manifest,
+                        const fa4_attention_args &args) {
+  if (!manifest.findTensor(TensorSlot::Lse) && args.lse.data)
     throw Error(FA4_ERROR_VALIDATION,
                 "tensor 'lse': given but the kernel was compiled without LSE "
                 "(has_lse = false); pass lse.data = NULL");
+}
+
+} // namespace
+
+Bindings fa4::rt::validateArgs(const Manifest &manifest,
+                               const fa4_attention_args &args,
+                               std::vector<uint64_t> *spanBytes) {
+  Bindings bindings(manifest.problem);
+  checkNoUnwantedLse(manifest, args);
   std::vector<ByteRange> ranges;
   for (const TensorSpec &spec : manifest.tensors) {
-    const fa4_tensor &tensor = tensorInSlot(args, spec.slot);
-    if (!tensor.data)
-      throw Error(FA4_ERROR_VALIDATION,
-                  "tensor '" + spec.name +
-                      "': missing (data is NULL) but the kernel requires it");
-    ranges.push_back(TensorChecker(manifest, spec, tensor, bindings).check());
+    checkGiven(manifest, args, spec);
+    ranges.push_back(
+        TensorChecker(manifest, spec, tensorInSlot(args, spec.slot), bindings)
+            .check());
   }
   checkOutputsAlone(ranges);
+  if (spanBytes) {
+    spanBytes->clear();
+    for (const ByteRange &range : ranges)
+      spanBytes->push_back(range.end - range.begin);
+  }
   return bindings;
+}
+
+void fa4::rt::checkDataPointers(const Manifest &manifest,
+                                const std::vector<uint64_t> &spanBytes,
+                                const fa4_attention_args &args) {
+  checkNoUnwantedLse(manifest, args);
+  std::vector<ByteRange> placed;
+  placed.reserve(manifest.tensors.size());
+  for (size_t i = 0; i < manifest.tensors.size(); ++i) {
+    const TensorSpec &spec = manifest.tensors[i];
+    checkGiven(manifest, args, spec);
+    placed.push_back(
+        placement(spec, tensorInSlot(args, spec.slot), spanBytes[i]));
+  }
+  checkOutputsAlone(placed);
 }

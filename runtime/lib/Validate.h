@@ -36,9 +36,20 @@ private:
   std::array<std::string, numSymbols> boundBy;
 };
 
-/// Checks every manifest tensor against `args`; returns the sizes they bind.
-/// Throws Error(FA4_ERROR_VALIDATION).
-Bindings validateArgs(const Manifest &manifest, const fa4_attention_args &args);
+/// Checks every manifest tensor against `args`; returns the sizes they bind,
+/// and in `spanBytes` (when given) the bytes each manifest tensor spans from
+/// its base, in the order of manifest.tensors. Throws
+/// Error(FA4_ERROR_VALIDATION).
+Bindings validateArgs(const Manifest &manifest, const fa4_attention_args &args,
+                      std::vector<uint64_t> *spanBytes = nullptr);
+
+/// Checks only the data pointers of `args`, whose shapes, strides and dtypes
+/// validateArgs accepted before with these `spanBytes`: each pointer given,
+/// aligned, its span not wrapping, outputs apart from every other tensor.
+/// A launch record's run (fa4_launch_record_run) checks this much.
+void checkDataPointers(const Manifest &manifest,
+                       const std::vector<uint64_t> &spanBytes,
+                       const fa4_attention_args &args);
 
 } // namespace fa4::rt
 

@@ -176,6 +176,32 @@ TEST(CAPITest, ValidatesWithoutAGpu) {
   EXPECT_EQ(fa4_validate(module.get(), nullptr), FA4_ERROR_INVALID_ARGUMENT);
 }
 
+TEST(CAPITest, LaunchRecordsValidateBeforeTheDriverOpens) {
+  ModulePtr module = loadGood();
+  fa4_attention_args args = goodArgs();
+  fa4_launch_record *record = reinterpret_cast<fa4_launch_record *>(1);
+  args.k.strides[2] = 129;
+  EXPECT_EQ(fa4_launch_record_create(module.get(), &args, &record),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(),
+               "tensor 'k': dim 2 stride is 129 elements = 258 bytes, "
+               "not a multiple of 16 bytes (TMA requires 16-byte-aligned "
+               "strides)");
+  EXPECT_EQ(record, nullptr);
+  EXPECT_EQ(fa4_launch_record_create(module.get(), nullptr, &record),
+            FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(fa4_launch_record_create(module.get(), &args, nullptr),
+            FA4_ERROR_INVALID_ARGUMENT);
+  void *data[5] = {};
+  EXPECT_EQ(fa4_launch_record_run(nullptr, data, nullptr, nullptr),
+            FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(fa4_last_error(), "record is NULL");
+  uint64_t bytes = 0;
+  EXPECT_EQ(fa4_launch_record_workspace_bytes(nullptr, &bytes),
+            FA4_ERROR_INVALID_ARGUMENT);
+  fa4_launch_record_destroy(nullptr); // a no-op, as free(NULL)
+}
+
 TEST(CAPITest, ValidatesByTheKernelThatRuns) {
   // A decode variant whose O wants 16-byte alignment where the kernel's
   // takes 4: at decode shapes its rule applies, at prefill shapes the

@@ -331,4 +331,64 @@ TEST_F(ValidateTest, RefusesMisalignedBase) {
                        "aligned (TMA requires 16-byte alignment)");
 }
 
+/// A launch record's run checks only the data pointers, against the spans
+/// its full validation kept; the refusals read as validateArgs' do.
+class DataPointerTest : public ValidateTest {
+protected:
+  std::vector<uint64_t> spans;
+  void SetUp() override { validateArgs(manifest, args, &spans); }
+
+  std::string pointerRefusal() {
+    try {
+      checkDataPointers(manifest, spans, args);
+    } catch (const Error &error) {
+      EXPECT_EQ(error.status, FA4_ERROR_VALIDATION);
+      return error.what();
+    }
+    return "accepted";
+  }
+};
+
+TEST_F(DataPointerTest, KeepsEachTensorsSpan) {
+  // q: 2 x 113 x 32 x 128 bf16; lse: 2 x 32 x 113 f32 (the test's strides).
+  ASSERT_EQ(spans.size(), manifest.tensors.size());
+  EXPECT_EQ(spans[0], 0x1c4000u);
+  EXPECT_EQ(pointerRefusal(), "accepted");
+}
+
+TEST_F(DataPointerTest, RefusesWhatValidationRefuses) {
+  // Each pointer-only refusal matches the full validation's, word for word.
+  auto both = [&](const char *expected) {
+    EXPECT_EQ(pointerRefusal(), expected);
+    EXPECT_EQ(refusal(), expected);
+    args = goodArgs();
+  };
+  args.v.data = nullptr;
+  both("tensor 'v': missing (data is NULL) but the kernel requires it");
+  args.v.data = fakeAddress(3, 8);
+  both("tensor 'v': base address 0x3000000008 is not 16-byte aligned (TMA "
+       "requires 16-byte alignment)");
+  args.o.data = args.q.data;
+  both("tensor 'o' overlaps tensor 'q': bytes [0x1000000000, 0x10001c4000) "
+       "and [0x1000000000, 0x10001c4000); an output may share no byte with "
+       "another tensor");
+  args.q.data = reinterpret_cast<void *>((UINTPTR_MAX - 63) & ~uintptr_t(15));
+  both("tensor 'q': base address 0xffffffffffffffc0 + 1851392 bytes wraps "
+       "around the 64-bit address space");
+  // Inputs may still share one buffer.
+  args.k.data = args.q.data;
+  args.v.data = args.q.data;
+  both("accepted");
+}
+
+TEST_F(DataPointerTest, RefusesLseTheKernelDoesNotWrite) {
+  manifest = parseManifest(manifestWithoutLse(), "");
+  args.lse = {};
+  validateArgs(manifest, args, &spans);
+  args.lse.data = fakeAddress(4, 0);
+  EXPECT_EQ(pointerRefusal(),
+            "tensor 'lse': given but the kernel was compiled without LSE "
+            "(has_lse = false); pass lse.data = NULL");
+}
+
 } // namespace

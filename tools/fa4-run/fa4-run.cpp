@@ -47,10 +47,10 @@ void check(fa4_status status, const char *what) {
 const char *usage =
     "usage: fa4-run MANIFEST [--b N] [--sq N] [--skv N] [--seed N] [--check]\n"
     "               [--full-check] [--check-work N] [--bench] [--graph]\n"
-    "               [--pdl] [--iters N]\n"
+    "               [--pdl] [--record] [--iters N]\n"
     "               [--warmup-ms N]\n"
     "               [--json] [--persistent-ctas N] [--repeat N]\n"
-    "               [--bad-tensor=misaligned|stride|last-stride|overlap|"
+    "               [--bad-tensor=misaligned|stride|last-stride|overlap|alias|"
     "dtype|shape|lse]\n"
     "  --b/--sq/--skv   runtime sizes (default: the manifest's static sizes)\n"
     "  --check          compare with the CPU reference (default without "
@@ -68,6 +68,10 @@ const char *usage =
     "                   median of 5 replays\n"
     "  --pdl            programmatic dependent launches (where the manifest\n"
     "                   allows them)\n"
+    "  --record         launch through one launch record (made from tensors\n"
+    "                   of its own, so each launch sets new pointers) with\n"
+    "                   the split-K workspace from the caller, as a\n"
+    "                   framework with its own allocator launches\n"
     "  --persistent-ctas at most N CTAs for a persistent launch (so each\n"
     "                   loops over more work tiles)\n"
     "  --repeat N       with --check: launch N more times on the same inputs,\n"
@@ -90,7 +94,7 @@ struct Options {
   bool check = false, fullCheck = false, bench = false, json = false;
   double checkWork = 4e9;
   std::string casesFile;
-  bool graph = false, programmaticLaunch = false;
+  bool graph = false, programmaticLaunch = false, record = false;
   int iters = 30;
   int64_t warmupMs = 0;
   int64_t persistentCtas = 0;
@@ -148,8 +152,7 @@ Options parseOptions(int argc, char **argv) {
     } else if (arg == "--dump") {
       options.dump = next();
       options.check = true;
-    }
-    else if (arg == "--check")
+    } else if (arg == "--check")
       options.check = true;
     else if (arg == "--full-check")
       options.check = options.fullCheck = true;
@@ -170,6 +173,8 @@ Options parseOptions(int argc, char **argv) {
       options.json = true;
     else if (arg == "--pdl")
       options.programmaticLaunch = true;
+    else if (arg == "--record")
+      options.record = true;
     else if (arg == "--repeat") {
       options.repeats = integer(1);
       options.check = true;
@@ -292,8 +297,8 @@ void upload(const DeviceTensor &tensor, const void *dense) {
 /// between machines.
 void writeFloats(const std::string &path, const std::vector<float> &values) {
   FILE *file = std::fopen(path.c_str(), "wb");
-  if (!file || std::fwrite(values.data(), sizeof(float), values.size(),
-                           file) != values.size())
+  if (!file || std::fwrite(values.data(), sizeof(float), values.size(), file) !=
+                   values.size())
     throw RunError{"cannot write " + path};
   std::fclose(file);
 }
@@ -499,6 +504,8 @@ void breakTensor(DeviceArgs &set, const std::string &badCase,
     args.v.strides[3] = 2;
   } else if (badCase == "overlap") {
     args.o.strides[1] = args.o.strides[2]; // every (i, h) writes one row
+  } else if (badCase == "alias") {
+    args.o.data = args.v.data; // the output over an input
   } else if (badCase == "dtype") {
     args.q.dtype =
         info.dtype == FA4_DTYPE_BF16 ? FA4_DTYPE_F16 : FA4_DTYPE_BF16;
@@ -555,8 +562,25 @@ int runBadTensor(const Options &options, const AttentionShape &shape,
   // runtime were to launch them anyway.
   LayoutRules rules = layoutRules(module, info.has_lse);
   DeviceArgs set = allocateArgs(shape, rules, info.has_lse, 1 << 20);
+  // With --record, a record made from good tensors meets the bad one at
+  // its run, which takes pointers alone: the pointer cases.
+  fa4_launch_record *record = nullptr;
+  if (options.record && options.badTensor != "misaligned" &&
+      options.badTensor != "alias" && options.badTensor != "lse")
+    throw RunError{"--record --bad-tensor=" + options.badTensor +
+                   ": a record's run takes pointers only; the pointer cases "
+                   "are misaligned, alias and lse"};
+  if (options.record)
+    check(fa4_launch_record_create(module, &set.args, &record),
+          "fa4_launch_record_create");
+  std::unique_ptr<fa4_launch_record, void (*)(fa4_launch_record *)> owner(
+      record, fa4_launch_record_destroy);
   breakTensor(set, options.badTensor, info, rules);
-  fa4_status status = fa4_launch(module, &set.args, nullptr);
+  void *data[5] = {set.args.q.data, set.args.k.data, set.args.v.data,
+                   set.args.o.data, set.args.lse.data};
+  fa4_status status =
+      record ? fa4_launch_record_run(record, data, nullptr, nullptr)
+             : fa4_launch(module, &set.args, nullptr);
   if (status == FA4_SUCCESS) {
     fa4_stream_synchronize(nullptr);
     std::printf("RESULT accepted case=%s (the runtime launched a bad tensor)\n",
@@ -570,21 +594,72 @@ int runBadTensor(const Options &options, const AttentionShape &shape,
   return status == FA4_ERROR_VALIDATION ? exitPass : exitError;
 }
 
+/// How fa4-run launches a set: fa4_launch, or (--record) one launch record
+/// run with each set's pointers and a workspace of fa4-run's own.
+class Launcher {
+public:
+  Launcher(fa4_module *module, bool useRecord, const AttentionShape &shape,
+           const fa4_kernel_info &info)
+      : module(module) {
+    if (!useRecord)
+      return;
+    // Made from tensors no launch uses: every run sets other pointers.
+    own = allocateArgs(shape, layoutRules(module, info.has_lse), info.has_lse);
+    check(fa4_launch_record_create(module, &own.args, &record),
+          "fa4_launch_record_create");
+    uint64_t bytes = 0;
+    check(fa4_launch_record_workspace_bytes(record, &bytes),
+          "fa4_launch_record_workspace_bytes");
+    if (bytes)
+      check(fa4_device_alloc(bytes, &workspace), "fa4_device_alloc");
+  }
+  ~Launcher() {
+    fa4_launch_record_destroy(record);
+    if (workspace)
+      fa4_device_free(workspace);
+  }
+  Launcher(const Launcher &) = delete;
+  Launcher &operator=(const Launcher &) = delete;
+
+  uint64_t workspaceBytes() const {
+    uint64_t bytes = 0;
+    if (record)
+      check(fa4_launch_record_workspace_bytes(record, &bytes),
+            "fa4_launch_record_workspace_bytes");
+    return bytes;
+  }
+
+  void launch(const DeviceArgs &set, void *stream, const char *what) {
+    if (!record) {
+      check(fa4_launch(module, &set.args, stream), what);
+      return;
+    }
+    void *data[5] = {set.args.q.data, set.args.k.data, set.args.v.data,
+                     set.args.o.data, set.args.lse.data};
+    check(fa4_launch_record_run(record, data, workspace, stream), what);
+  }
+
+private:
+  fa4_module *module;
+  DeviceArgs own;
+  fa4_launch_record *record = nullptr;
+  void *workspace = nullptr;
+};
+
 struct BenchResult {
   double ms = 0, tflops = 0, kvTbps = 0;
   int sets = 1;
 };
 
 /// One event pair around each launch, all queued before the first wait.
-std::vector<float> timeLaunches(const Options &options, fa4_module *module,
+std::vector<float> timeLaunches(const Options &options, Launcher &launcher,
                                 std::vector<DeviceArgs> &sets) {
   std::vector<fa4_event *> events(2 * options.iters);
   for (fa4_event *&event : events)
     check(fa4_event_create(&event), "fa4_event_create");
   for (int i = 0; i < options.iters; ++i) {
     check(fa4_event_record(events[2 * i], nullptr), "fa4_event_record");
-    check(fa4_launch(module, &sets[i % sets.size()].args, nullptr),
-          "fa4_launch");
+    launcher.launch(sets[i % sets.size()], nullptr, "fa4_launch");
     check(fa4_event_record(events[2 * i + 1], nullptr), "fa4_event_record");
   }
   std::vector<float> times(options.iters);
@@ -600,15 +675,14 @@ std::vector<float> timeLaunches(const Options &options, fa4_module *module,
 /// launches it holds. Short kernels (decode) run shorter than the host takes
 /// to launch them, so event pairs around single launches would time the
 /// host; a graph replays them back to back, as a serving loop's graph does.
-std::vector<float> timeGraph(const Options &options, fa4_module *module,
+std::vector<float> timeGraph(const Options &options, Launcher &launcher,
                              std::vector<DeviceArgs> &sets) {
   void *stream = nullptr;
   check(fa4_stream_create(&stream), "fa4_stream_create");
   fa4_graph *graph = nullptr;
   check(fa4_graph_capture_begin(stream), "fa4_graph_capture_begin");
   for (int i = 0; i < options.iters; ++i)
-    check(fa4_launch(module, &sets[i % sets.size()].args, stream),
-          "fa4_launch (captured)");
+    launcher.launch(sets[i % sets.size()], stream, "fa4_launch (captured)");
   check(fa4_graph_capture_end(stream, &graph), "fa4_graph_capture_end");
   check(fa4_graph_launch(graph, stream), "fa4_graph_launch"); // warm-up
   constexpr int replays = 5;
@@ -635,7 +709,7 @@ std::vector<float> timeGraph(const Options &options, fa4_module *module,
 
 BenchResult runBench(const Options &options, const AttentionShape &shape,
                      const fa4_kernel_info &info, fa4_module *module,
-                     const HostInputs &inputs) {
+                     Launcher &launcher, const HostInputs &inputs) {
   fa4_device_info device;
   check(fa4_device_get_info(&device), "fa4_device_get_info");
   // Rotate over enough input sets that they cannot all sit in L2, so each
@@ -652,8 +726,7 @@ BenchResult runBench(const Options &options, const AttentionShape &shape,
     uploadInputs(set, inputs);
 
   for (int i = 0; i < 3; ++i) // warm-up: module load, clocks, TLB
-    check(fa4_launch(module, &sets[i % sets.size()].args, nullptr),
-          "fa4_launch");
+    launcher.launch(sets[i % sets.size()], nullptr, "fa4_launch");
   // An H200 holds its boost clock for the first ~100 ms of full load, then
   // its power limit pulls the SM clock down by 10-30% (bench/clock_probe.py,
   // D-42): a median over launches that straddle the two measures neither.
@@ -662,14 +735,13 @@ BenchResult runBench(const Options &options, const AttentionShape &shape,
   Clock::time_point warmupEnd =
       Clock::now() + std::chrono::milliseconds(options.warmupMs);
   for (size_t i = 0; Clock::now() < warmupEnd; ++i) {
-    check(fa4_launch(module, &sets[i % sets.size()].args, nullptr),
-          "fa4_launch");
+    launcher.launch(sets[i % sets.size()], nullptr, "fa4_launch");
     if (i % 8 == 7) // Keep the queue short, so the clock reads GPU time.
       check(fa4_stream_synchronize(nullptr), "fa4_stream_synchronize");
   }
   std::vector<float> times = options.graph
-                                 ? timeGraph(options, module, sets)
-                                 : timeLaunches(options, module, sets);
+                                 ? timeGraph(options, launcher, sets)
+                                 : timeLaunches(options, launcher, sets);
   std::nth_element(times.begin(), times.begin() + times.size() / 2,
                    times.end());
 
@@ -688,11 +760,11 @@ BenchResult runBench(const Options &options, const AttentionShape &shape,
 }
 
 /// Poisons the outputs, launches once and waits.
-void launchPoisoned(fa4_module *module, const DeviceArgs &set) {
+void launchPoisoned(Launcher &launcher, const DeviceArgs &set) {
   poison(*set.o);
   if (set.lse)
     poison(*set.lse);
-  check(fa4_launch(module, &set.args, nullptr), "fa4_launch");
+  launcher.launch(set, nullptr, "fa4_launch");
   check(fa4_stream_synchronize(nullptr), "fa4_stream_synchronize");
 }
 
@@ -741,6 +813,7 @@ int run(const Options &options) {
     return runBadTensor(options, shape, info, module);
 
   HostInputs inputs = makeProbeInputs(shape, options.seed, options.inputs);
+  Launcher launcher(module, options.record, shape, info);
   bool passed = true;
   std::string fields;
   char text[512];
@@ -748,7 +821,7 @@ int run(const Options &options) {
     DeviceArgs set =
         allocateArgs(shape, layoutRules(module, info.has_lse), info.has_lse);
     uploadInputs(set, inputs);
-    launchPoisoned(module, set);
+    launchPoisoned(launcher, set);
     inputs.values.o = download(*set.o);
     if (set.lse)
       inputs.values.lse = download(*set.lse);
@@ -760,7 +833,7 @@ int run(const Options &options) {
     // (split-K combines included: their order of partials is fixed).
     int64_t differing = 0;
     for (int64_t r = 0; r < options.repeats; ++r) {
-      launchPoisoned(module, set);
+      launchPoisoned(launcher, set);
       if (!bitwiseEqual(download(*set.o), inputs.values.o) ||
           (set.lse && !bitwiseEqual(download(*set.lse), inputs.values.lse)))
         ++differing;
@@ -785,7 +858,8 @@ int run(const Options &options) {
     }
   }
   if (options.bench) {
-    BenchResult result = runBench(options, shape, info, module, inputs);
+    BenchResult result =
+        runBench(options, shape, info, module, launcher, inputs);
     std::snprintf(text, sizeof(text),
                   " ms=%.4f tflops=%.1f kv_tbps=%.3f iters=%d warmup_ms=%lld "
                   "sets=%d pdl=%d%s",
@@ -795,6 +869,9 @@ int run(const Options &options) {
                   options.graph ? " timing=graph" : "");
     fields += text;
   }
+  if (options.record)
+    fields += " launch=record workspace_bytes=" +
+              std::to_string(launcher.workspaceBytes());
   std::snprintf(text, sizeof(text), " b=%lld sq=%lld skv=%lld seed=%llu",
                 static_cast<long long>(shape.batch),
                 static_cast<long long>(shape.seqQ),

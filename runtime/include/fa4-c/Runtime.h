@@ -179,6 +179,37 @@ FA4_RT_API fa4_status fa4_validate(const fa4_module *module,
 FA4_RT_API fa4_status fa4_launch(fa4_module *module,
                                  const fa4_attention_args *args, void *stream);
 
+/* Launch records: what fa4_launch works out from the arguments' shapes,
+   strides and dtypes (validation, the kernel and its grid, the scalar
+   arguments, the TMA descriptors), made once and launched many times with
+   other data pointers, as a serving loop or a framework's per-shape cache
+   does. A record belongs to the CUDA context current when it was made (or
+   device 0's primary context, as fa4_launch) and keeps its module alive, so
+   fa4_module_destroy may come first. It takes the module's persistent cap
+   and programmatic-launch setting as they are when it is made.
+   Thread-safe. */
+typedef struct fa4_launch_record fa4_launch_record;
+/* Validates `args` as fa4_launch does and loads the kernel. */
+FA4_RT_API fa4_status fa4_launch_record_create(fa4_module *module,
+                                               const fa4_attention_args *args,
+                                               fa4_launch_record **record);
+/* Device bytes a workspace split-K's partials need (0: none). */
+FA4_RT_API fa4_status fa4_launch_record_workspace_bytes(
+    const fa4_launch_record *record, uint64_t *bytes);
+/* Launches the record's kernel(s) on `stream` with data = {q, k, v, o, lse}
+   (lse NULL for a kernel without LSE): tensors of the shapes, strides and
+   dtypes the record was made with. The pointers are checked (given,
+   aligned, outputs overlapping no other tensor); TMA descriptors are
+   encoded again only for pointers that changed. `workspace`: NULL (the
+   runtime allocates the partials in stream order, as fa4_launch), or at
+   least fa4_launch_record_workspace_bytes of device memory, 256-byte
+   aligned, that nothing else touches until the launch's kernels have
+   finished on `stream` (e.g. from the caller's caching allocator). */
+FA4_RT_API fa4_status fa4_launch_record_run(fa4_launch_record *record,
+                                            void *const data[5],
+                                            void *workspace, void *stream);
+FA4_RT_API void fa4_launch_record_destroy(fa4_launch_record *record);
+
 /* Driver helpers so tools need no libcudart. They use the current context,
    or make device 0's primary context current. */
 typedef struct fa4_device_info {
