@@ -32,6 +32,8 @@ packages=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools ninja-build
 # runs Debian's python3; another python3 first on PATH gets it from PyPI,
 # below).
 packages+=(python3-filelock)
+# The wheel's build tools live in a venv of their own (below).
+packages+=(python3-venv)
 # scripts/fuzz-runtime.sh and scripts/sanitize-runtime.sh: clang 14 and its
 # libFuzzer and sanitizer runtimes (libclang_rt.fuzzer-x86_64.a is in
 # libclang-rt-14-dev, which clang-14 only recommends).
@@ -105,4 +107,16 @@ if ! python3 -c "import filelock" 2>/dev/null; then
     python3 -m pip install -q --break-system-packages filelock 2>/dev/null ||
     echo "fa4: no filelock for $(command -v python3) (pip install filelock):" \
          "fa4.flash_attn_func's kernel cache needs it there" >&2
+fi
+
+# The wheel's build tools (pyproject.toml: scikit-build-core, build), in a
+# venv of Debian's python3 so that test/python/wheel.test builds and
+# installs the wheel without the network.
+wheel_venv=.deps/wheel-venv
+if ! "$wheel_venv/bin/python" -c "import build, scikit_build_core" \
+    2>/dev/null; then
+  rm -rf "$wheel_venv"
+  /usr/bin/python3 -m venv "$wheel_venv"
+  "$wheel_venv/bin/python" -m pip install -q --disable-pip-version-check \
+    "scikit-build-core>=0.10" build
 fi

@@ -65,6 +65,23 @@ elif getattr(config, "fa4_build_runtime", False):
     lit_config.fatal(
         "FA4_BUILD_RUNTIME is ON but %s is missing: build it (ninja fa4rt)"
         % config.fa4_runtime_lib)
+# The wheel (pyproject.toml) built and installed into a fresh venv, with
+# the build tools scripts/install-deps.sh put into .deps/wheel-venv.
+config.fa4_source_root = os.path.dirname(config.test_source_root)
+wheel_python = os.path.join(config.fa4_source_root, ".deps", "wheel-venv",
+                            "bin", "python")
+if os.access(wheel_python, os.X_OK):
+    config.available_features.add("wheel-tools")
+    config.substitutions.append(("%wheelpython", wheel_python))
+    config.substitutions.append(("%fa4src", config.fa4_source_root))
+elif os.environ.get("FA4_ALLOW_NO_WHEEL_TOOLS") == "1":
+    lit_config.warning("no %s: test/python/wheel.test is skipped "
+                       "(FA4_ALLOW_NO_WHEEL_TOOLS=1)" % wheel_python)
+else:
+    lit_config.fatal("no %s: run scripts/install-deps.sh (it makes that venv "
+                     "with the wheel's build tools), or set "
+                     "FA4_ALLOW_NO_WHEEL_TOOLS=1 to skip the wheel's test"
+                     % wheel_python)
 config.environment["PYTHONPATH"] = os.pathsep.join(
     [os.path.join(os.path.dirname(config.test_source_root), "python")]
     + ([config.environment["PYTHONPATH"]] if config.environment.get("PYTHONPATH") else [])

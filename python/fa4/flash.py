@@ -164,34 +164,114 @@ def flash_attn_func(q, k, v, causal=False, window_size=(-1, -1),
             q, k, v, bool(causal), left, right,
             -1.0 if softmax_scale is None else float(softmax_scale))
     else:
-        # Eager: the same launch without the dispatcher's cost.
-        kernel = _kernel_of(q, k, v, causal, window_size, softmax_scale)
-        o = torch_ops.empty_o(q, v) if out is None else out
-        # Nobody reads an LSE not asked for: a scratch one per shape.
-        lse = (torch_ops.empty_lse(q) if return_lse else
-               _scratch_lse(torch_ops, q))
-        _launch(torch, kernel, q, k, v, o, lse)
+        # Eager: the same launch without the dispatcher's cost, everything
+        # but the outputs' allocation and the pointers kept per signature.
+        try:
+            key = (q.shape, q.stride(), k.shape, k.stride(), v.shape,
+                   v.stride(), q.dtype, k.dtype, v.dtype, q.device, causal,
+                   window_size[0], window_size[1], softmax_scale, return_lse,
+                   None if out is None else
+                   (out.shape, out.stride(), out.dtype, out.device))
+            plan = _eager.get(key)
+        except (TypeError, IndexError, AttributeError):
+            key = plan = None  # the checks below say what is wrong
+        if plan is None:
+            plan = _EagerPlan(torch, torch_ops, q, k, v, causal, window_size,
+                              softmax_scale, return_lse, out)
+            if key is not None:
+                if len(_eager) > 4096:
+                    _eager.clear()
+                _eager[key] = plan
+        o = out if out is not None else torch.empty_strided(
+            plan.o_shape, plan.o_strides, dtype=q.dtype, device=q.device)
+        lse = torch.empty(plan.lse_shape, dtype=torch.float32,
+                          device=q.device) if return_lse else plan.scratch_lse
+        plan.run(torch, q, k, v, o, lse)
     return (o, lse) if return_lse else o
 
 
+_eager = {}
+
+
+class _EagerPlan(object):
+    """An eager signature's launch: its kernel's record (made from this
+    first call's tensors, validated by libfa4rt) and its outputs' layout.
+    Nobody reads an LSE not asked for: such calls share a scratch one."""
+
+    def __init__(self, torch, torch_ops, q, k, v, causal, window_size,
+                 softmax_scale, return_lse, out):
+        kernel = _kernel_of(q, k, v, causal, window_size, softmax_scale)
+        o = torch_ops.empty_o(q, v) if out is None else out
+        lse = torch_ops.empty_lse(q)
+        for name, t in zip(("q", "k", "v", "o"), (q, k, v, o)):
+            if not t.is_cuda:
+                raise Fa4ValueError("tensor '%s': on %s; fa4 kernels need "
+                                    "CUDA tensors" % (name, t.device))
+        self.device_index = q.device.index
+        with torch.cuda.device(q.device):
+            self.record = _Record(kernel, _runtime._args(q, k, v, o, lse),
+                                  q.device)
+        self.o_shape, self.o_strides = tuple(o.shape), o.stride()
+        self.lse_shape = tuple(lse.shape)
+        self.scratch_lse = None if return_lse else lse
+
+    def run(self, torch, q, k, v, o, lse):
+        # torch's current stream on q's device, without building a Stream.
+        stream = torch._C._cuda_getCurrentRawStream(self.device_index)
+        if self.device_index != torch.cuda.current_device():
+            with torch.cuda.device(self.device_index):
+                self.record.run(torch, (q, k, v, o, lse), stream)
+            return
+        self.record.run(torch, (q, k, v, o, lse), stream)
+
+
 _records = {}
-_scratch = {}
+class _Record(object):
+    """A libfa4rt launch record (fa4_launch_record): the validation, grid,
+    scalar arguments and TMA descriptors of one (kernel, shapes, strides),
+    launched with each call's data pointers; its split-K workspace comes
+    from torch's caching allocator."""
 
+    def __init__(self, kernel, args, device):
+        self._lib = kernel._lib
+        handle = _ctypes.c_void_p()
+        _runtime._check(self._lib.fa4_launch_record_create(
+            kernel._live(), _ctypes.byref(args), _ctypes.byref(handle)))
+        self.handle = handle
+        size = _ctypes.c_uint64()
+        _runtime._check(self._lib.fa4_launch_record_workspace_bytes(
+            handle, _ctypes.byref(size)))
+        self.workspace_bytes = size.value
+        self.device = device
 
-def _scratch_lse(torch_ops, q):
-    key = (q.device, q.shape[0], q.shape[1], q.shape[2])
-    lse = _scratch.get(key)
-    if lse is None:
-        if len(_scratch) > 256:
-            _scratch.clear()
-        lse = _scratch[key] = torch_ops.empty_lse(q)
-    return lse
+    _Pointers = _ctypes.c_void_p * 5
+
+    def run(self, torch, tensors, stream):
+        # A fresh array per call: another thread may run the same record.
+        q, k, v, o, lse = tensors
+        data = self._Pointers(q.data_ptr(), k.data_ptr(), v.data_ptr(),
+                              o.data_ptr(), lse.data_ptr())
+        workspace = None
+        if self.workspace_bytes:
+            # Freed when this returns: torch's allocator hands the block to
+            # later work on this stream only after what is queued here.
+            workspace = torch.empty(self.workspace_bytes, dtype=torch.uint8,
+                                    device=self.device)
+        _runtime._check(self._lib.fa4_launch_record_run(
+            self.handle, data,
+            workspace.data_ptr() if workspace is not None else None,
+            stream or None))
+
+    def __del__(self):
+        lib, handle = getattr(self, "_lib", None), getattr(self, "handle", None)
+        if lib is not None and handle:
+            lib.fa4_launch_record_destroy(handle)
 
 
 def _launch(torch, kernel, q, k, v, o, lse):
-    """Kernel.launch on torch's current stream, its ctypes arguments built
-    once per (kernel, shapes, strides, dtypes, device) and only the data
-    pointers set per call: libfa4rt validates every launch all the same."""
+    """The kernel on torch's current stream through a launch record per
+    (kernel, shapes, strides, dtypes, device): libfa4rt validated the
+    shapes once and checks each call's pointers."""
     tensors = (q, k, v, o, lse)
     key = (id(kernel), q.device, q.dtype, o.dtype) + tuple(
         (t.shape, t.stride()) for t in tensors)
@@ -201,24 +281,18 @@ def _launch(torch, kernel, q, k, v, o, lse):
             if not t.is_cuda:
                 raise Fa4ValueError("tensor '%s': on %s; fa4 kernels need "
                                     "CUDA tensors" % (name, t.device))
-        args = _runtime._args(q, k, v, o, lse)
-        slots = (args.q, args.k, args.v, args.o, args.lse)
-        record = (kernel, args, slots)
+        with torch.cuda.device(q.device):
+            record = _Record(kernel, _runtime._args(q, k, v, o, lse), q.device)
         if len(_records) > 4096:
             _records.clear()
         _records[key] = record
-    _, args, slots = record
-    for slot, t in zip(slots, tensors):
-        slot.data = t.data_ptr()
     # torch's current stream on q's device, without building a Stream.
     stream = torch._C._cuda_getCurrentRawStream(q.device.index)
     if q.device.index != torch.cuda.current_device():
         with torch.cuda.device(q.device):
-            _runtime._check(kernel._lib.fa4_launch(
-                kernel._live(), _ctypes.byref(args), stream or None))
+            record.run(torch, tensors, stream)
         return
-    _runtime._check(kernel._lib.fa4_launch(kernel._live(), _ctypes.byref(args),
-                                           stream or None))
+    record.run(torch, tensors, stream)
 
 
 _by_shape = {}

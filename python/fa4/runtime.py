@@ -160,6 +160,19 @@ def _declare(lib):
             [_module_p, ctypes.POINTER(fa4_attention_args), ctypes.c_void_p],
         ),
         "fa4_stream_synchronize": (status, [ctypes.c_void_p]),
+        "fa4_launch_record_create": (
+            status,
+            [_module_p, ctypes.POINTER(fa4_attention_args),
+             ctypes.POINTER(ctypes.c_void_p)],
+        ),
+        "fa4_launch_record_workspace_bytes": (
+            status, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64)]),
+        "fa4_launch_record_run": (
+            status,
+            [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p,
+             ctypes.c_void_p],
+        ),
+        "fa4_launch_record_destroy": (None, [ctypes.c_void_p]),
     }
     for name, (restype, argtypes) in protos.items():
         function = getattr(lib, name)
@@ -183,7 +196,10 @@ def _candidates():
     if env:
         # An explicit choice: no fallback, so a wrong path is reported.
         return [env]
-    found = [os.path.join(_REPO_ROOT, "build", "runtime", _LIB_NAME)]
+    # The wheel's copy, inside the package; then a repository build.
+    found = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib",
+                          _LIB_NAME),
+             os.path.join(_REPO_ROOT, "build", "runtime", _LIB_NAME)]
     found = [path for path in found if os.path.exists(path)]
     system = ctypes.util.find_library("fa4rt")
     found.append(system or _LIB_NAME)  # the system loader's search path
@@ -193,8 +209,9 @@ def _candidates():
 def library():
     """The loaded libfa4rt (a ctypes.CDLL with the C API declared).
 
-    Looked for in $FA4_RUNTIME_LIB, else the repository's
-    build/runtime/libfa4rt.so, else by the system loader."""
+    Looked for in $FA4_RUNTIME_LIB, else in the package (lib/, where the
+    wheel puts it), else the repository's build/runtime/libfa4rt.so, else by
+    the system loader."""
     global _lib, _lib_path
     if _lib is not None:
         return _lib

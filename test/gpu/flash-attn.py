@@ -14,13 +14,13 @@ Checks, printing one line each and exiting non-zero on any failure:
   dtype); once per configuration into a NaN-poisoned `out`;
 - torch.library.opcheck of fa4::flash_attn_fwd;
 - torch.compile(fullgraph=True, dynamic=True) gives the eager output;
-- CUDA-graph capture and replay give the eager output;
-- the host's cost per call against torch SDPA's in this process.
+- CUDA-graph capture and replay give the eager output.
+The host's cost per call and decode bandwidth against torch SDPA:
+bench/flash_attn_launch.py.
 """
 import math
 import os
 import sys
-import time
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -49,7 +49,7 @@ def mask_text(causal, window):
     return "window(%d,%d)" % (left, right)
 
 
-# The CUDA-graph and host-cost checks' problem: GQA decode, d = 128.
+# The CUDA-graph check's problem: GQA decode, d = 128.
 DECODE = "bf16:32:8:128:128:none"
 
 
@@ -180,35 +180,6 @@ def check_graphs(torch, fa4):
     return not ok
 
 
-def host_cost(torch, fa4, calls=2000):
-    """Microseconds of CPU per call, the GPU kept busy enough not to wait."""
-    q, k, v = inputs(torch, 1, 1, 8192, 32, 8, 128, 128, torch.bfloat16, 3)
-    out = torch.empty_like(q)
-    qh, kh, vh = (t.transpose(1, 2) for t in (q, k, v))
-
-    def sdpa():
-        torch.nn.functional.scaled_dot_product_attention(
-            qh, kh, vh, enable_gqa=True)
-
-    rows = []
-    for name, call in (
-            ("fa4.flash_attn_func", lambda: fa4.flash_attn_func(q, k, v)),
-            ("fa4.flash_attn_func(out=)",
-             lambda: fa4.flash_attn_func(q, k, v, out=out)),
-            ("torch SDPA", sdpa)):
-        for _ in range(50):
-            call()
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(calls):
-            call()
-        cpu = (time.perf_counter() - start) / calls * 1e6
-        torch.cuda.synchronize()
-        rows.append((name, cpu))
-        print("info host cost %-28s %.1f us/call" % (name, cpu))
-    return rows
-
-
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--configs":
         print("\n".join(configs()))
@@ -219,7 +190,6 @@ def main():
     failures += check_opcheck(torch, fa4)
     failures += check_compile(torch, fa4)
     failures += check_graphs(torch, fa4)
-    host_cost(torch, fa4)
     print("flash-attn: %d failure(s)" % failures)
     return 1 if failures else 0
 

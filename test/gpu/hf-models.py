@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""GPU check of fa4 as a transformers attention backend (fa4.hf).
+
+    hf-models.py --configs     the kernel pack's configurations
+    hf-models.py               on the GPU, $FA4_CACHE_DIR the pack
+
+Small random-weight models (no download): a Llama (GQA 8/2 heads, d = 64,
+causal) and a Mistral (the same with a 48-key sliding window), bf16, B = 2
+at 150 tokens. Each runs with attn_implementation "eager", "sdpa" and
+"fa4" on the same weights; fa4 passes where its logits are within the
+spread of the two exact attentions: max |fa4 - x| <= 1.5 max |sdpa - eager|
+for x in (sdpa, eager), for
+- the prefill, eager and under torch.compile(fullgraph=True);
+- one decode step after the prefill, through a DynamicCache.
+fa4's attention function must have run (a call count per layer). Then fa4
+must refuse, with its own error, a padded batch, a 4D mask and packed
+sequences (position_ids restarting within a row).
+Prints a line per check; exits non-zero on any failure.
+"""
+import copy
+import os
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+HEADS, KV_HEADS, HEAD_DIM, WINDOW = 8, 2, 64, 48
+CONFIGS = ["bf16:%d:%d:%d:%d:causal" % (HEADS, KV_HEADS, HEAD_DIM, HEAD_DIM),
+           "bf16:%d:%d:%d:%d:window(%d,0)" % (HEADS, KV_HEADS, HEAD_DIM,
+                                              HEAD_DIM, WINDOW - 1)]
+MARGIN = 1.5
+
+
+def config(transformers, family):
+    common = dict(hidden_size=HEADS * HEAD_DIM, num_attention_heads=HEADS,
+                  num_key_value_heads=KV_HEADS, head_dim=HEAD_DIM,
+                  num_hidden_layers=3, intermediate_size=1024, vocab_size=1024,
+                  max_position_embeddings=4096,
+                  # ~1/sqrt(hidden): attention scores of order 1, so the
+                  # attention, not the embeddings, shapes the logits.
+                  initializer_range=0.05)
+    if family == "llama":
+        return transformers.LlamaConfig(**common)
+    return transformers.MistralConfig(sliding_window=WINDOW, **common)
+
+
+def models(torch, transformers, family):
+    """The same weights under each attention implementation."""
+    torch.manual_seed(0)
+    cfg = config(transformers, family)
+    base = transformers.AutoModelForCausalLM.from_config(
+        copy.deepcopy(cfg), attn_implementation="eager", dtype=torch.bfloat16).cuda().eval()
+    out = {"eager": base}
+    for name in ("sdpa", "fa4"):
+        # A config each: from_config records the implementation in it.
+        model = transformers.AutoModelForCausalLM.from_config(
+            copy.deepcopy(cfg), attn_implementation=name,
+            dtype=torch.bfloat16).cuda().eval()
+        model.load_state_dict(base.state_dict())
+        out[name] = model
+    return out
+
+
+def spread_line(what, logits):
+    exact = (logits["sdpa"].float() - logits["eager"].float()).abs().max().item()
+    to = {x: (logits["fa4"].float() - logits[x].float()).abs().max().item()
+          for x in ("sdpa", "eager")}
+    ok = max(to.values()) <= MARGIN * exact
+    print("%-4s %s: |fa4-sdpa| %.4f, |fa4-eager| %.4f, |sdpa-eager| %.4f"
+          % ("pass" if ok else "FAIL", what, to["sdpa"], to["eager"], exact))
+    return not ok
+
+
+CALLS = [0]
+
+
+def counting(forward):
+    def counted(*args, **kwargs):
+        CALLS[0] += 1
+        return forward(*args, **kwargs)
+    return counted
+
+
+def check_family(torch, transformers, family):
+    failures = 0
+    ms = models(torch, transformers, family)
+    gen = torch.Generator(device="cuda").manual_seed(1)
+    ids = torch.randint(0, 1024, (2, 150), device="cuda", generator=gen)
+    with torch.no_grad():
+        CALLS[0] = 0
+        prefill = {n: m(ids, use_cache=False).logits for n, m in ms.items()}
+        layers = ms["fa4"].config.num_hidden_layers
+        ran = CALLS[0] == layers
+        failures += not ran
+        print("%-4s %s: fa4 attention ran %d times for %d layers"
+              % ("pass" if ran else "FAIL", family, CALLS[0], layers))
+        failures += spread_line("%s prefill 2x150" % family, prefill)
+
+        compiled = torch.compile(ms["fa4"], fullgraph=True)
+        traced = dict(prefill)
+        traced["fa4"] = compiled(ids, use_cache=False).logits
+        failures += spread_line("%s prefill, torch.compile(fullgraph)"
+                                % family, traced)
+
+        step = {}
+        for n, m in ms.items():
+            cache = transformers.DynamicCache(config=m.config)
+            m(ids[:, :-1], past_key_values=cache, use_cache=True)
+            step[n] = m(ids[:, -1:], past_key_values=cache,
+                        use_cache=True).logits
+        failures += spread_line("%s decode step after 149 (DynamicCache)"
+                                % family, step)
+    return failures
+
+
+def check_refusals(torch, transformers, fa4):
+    failures = 0
+    model = models(torch, transformers, "llama")["fa4"]
+    ids = torch.randint(0, 1024, (2, 40), device="cuda")
+    padding = torch.ones_like(ids)
+    padding[1, :7] = 0
+    mask4d = torch.zeros(2, 1, 40, 40, device="cuda", dtype=torch.bfloat16)
+    packed = torch.cat([torch.arange(25), torch.arange(15)]).cuda()
+    for what, kwargs, expected in (
+            ("a padded batch", {"attention_mask": padding}, "padding"),
+            ("a 4D mask", {"attention_mask": mask4d}, "mask"),
+            ("packed sequences", {"position_ids": packed.expand(2, -1)},
+             "packed")):
+        try:
+            with torch.no_grad():
+                model(ids, use_cache=False, **kwargs)
+            ok, message = False, "accepted"
+        except ValueError as error:
+            ok = isinstance(error, fa4.Fa4ValueError) and expected in str(error)
+            message = "%s: %s" % (type(error).__name__, error)
+        failures += not ok
+        print("%-4s refuses %s: %s" % ("pass" if ok else "FAIL", what,
+                                       message[:200]))
+    return failures
+
+
+def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "--configs":
+        print("\n".join(CONFIGS))
+        return 0
+    import torch
+    import transformers
+    import fa4
+    import fa4.hf
+    fa4.hf.register()
+    transformers.AttentionInterface.register(
+        "fa4", counting(fa4.hf.attention_forward))
+    failures = 0
+    for family in ("llama", "mistral"):
+        failures += check_family(torch, transformers, family)
+    failures += check_refusals(torch, transformers, fa4)
+    print("hf-models (transformers %s): %d failure(s)"
+          % (transformers.__version__, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
