@@ -22,7 +22,7 @@ from . import runtime as _runtime
 from .compile import find_fa4_compile
 from .runtime import FA4_ERROR_INVALID_ARGUMENT, Fa4Error, Fa4ValueError, Kernel
 
-__all__ = ["flash_attn_func", "kernel_for", "problem_for"]
+__all__ = ["flash_attn_func", "kernel_for", "problem_for", "problem_of_shapes"]
 
 _CHIPS = {(9, 0): "sm_90a", (10, 0): "sm_100a"}
 _DTYPES = {"torch.bfloat16": "bf16", "torch.float16": "f16"}
@@ -57,9 +57,6 @@ def problem_for(q, k, v, causal=False, window_size=(-1, -1),
         if not hasattr(t, "shape") or not hasattr(t, "dtype"):
             raise Fa4ValueError("%s: expected a torch tensor, got %s"
                                 % (name, type(t).__name__))
-        if t.dim() != 4:
-            raise Fa4ValueError("%s: rank %d; expected 4 (batch, seqlen, "
-                                "heads, headdim)" % (name, t.dim()))
     if not (q.dtype == k.dtype == v.dtype):
         raise Fa4ValueError("q, k, v dtypes differ: %s, %s, %s"
                             % (q.dtype, k.dtype, v.dtype))
@@ -67,16 +64,31 @@ def problem_for(q, k, v, causal=False, window_size=(-1, -1),
     if dtype is None:
         raise Fa4ValueError("dtype %s: expected torch.bfloat16 or "
                             "torch.float16" % q.dtype)
-    b, _, hq, dqk = q.shape
-    if k.shape[0] != b or v.shape[0] != b:
+    if chip is None and all(t.dim() == 4 for t in (q, k, v)):
+        chip = _chip(q.device)
+    return problem_of_shapes(tuple(q.shape), tuple(k.shape), tuple(v.shape),
+                             dtype, causal, window_size, softmax_scale, chip)
+
+
+def problem_of_shapes(q_shape, k_shape, v_shape, dtype, causal=False,
+                      window_size=(-1, -1), softmax_scale=None, chip=None):
+    """The cache's Problem for BSHD q, k, v of these shapes and dtype ("bf16"
+    or "f16"), FlashAttention's conventions; shapes checked."""
+    for name, shape in (("q", q_shape), ("k", k_shape), ("v", v_shape)):
+        if len(shape) != 4:
+            raise Fa4ValueError("%s: rank %d; expected 4 (batch, seqlen, "
+                                "heads, headdim)" % (name, len(shape)))
+    b, _, hq, dqk = q_shape
+    if k_shape[0] != b or v_shape[0] != b:
         raise Fa4ValueError("batch sizes differ: q %d, k %d, v %d"
-                            % (b, k.shape[0], v.shape[0]))
-    if k.shape[1] != v.shape[1] or k.shape[2] != v.shape[2]:
+                            % (b, k_shape[0], v_shape[0]))
+    if k_shape[1] != v_shape[1] or k_shape[2] != v_shape[2]:
         raise Fa4ValueError("k %s and v %s differ in seqlen or heads"
-                            % (tuple(k.shape), tuple(v.shape)))
-    hkv = k.shape[2]
-    if k.shape[3] != dqk:
-        raise Fa4ValueError("q's head dim %d and k's %d differ" % (dqk, k.shape[3]))
+                            % (tuple(k_shape), tuple(v_shape)))
+    hkv = k_shape[2]
+    if k_shape[3] != dqk:
+        raise Fa4ValueError("q's head dim %d and k's %d differ"
+                            % (dqk, k_shape[3]))
     if hkv < 1 or hq % hkv:
         raise Fa4ValueError("%d query heads are not a multiple of %d key/value "
                             "heads" % (hq, hkv))
@@ -89,10 +101,8 @@ def problem_for(q, k, v, causal=False, window_size=(-1, -1),
         if softmax_scale == float(1.0 / math.sqrt(dqk)):
             softmax_scale = None
     mask, window = _mask(causal, window_size)
-    if chip is None:
-        chip = _chip(q.device)
     return _cache.Problem(chip, dtype, int(hq), int(hkv), int(dqk),
-                          int(v.shape[3]), mask, window, softmax_scale,
+                          int(v_shape[3]), mask, window, softmax_scale,
                           lse=True)
 
 
