@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -29,7 +30,8 @@
 void fa4::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<fa4::attn::AttnDialect, fa4::kernel::FA4Dialect,
                   mlir::arith::ArithDialect, mlir::func::FuncDialect,
-                  mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
+                  mlir::gpu::GPUDialect, mlir::linalg::LinalgDialect,
+                  mlir::LLVM::LLVMDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::NVVM::NVVMDialect, mlir::nvgpu::NVGPUDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect,

@@ -135,6 +135,28 @@ def AttnDecodeVariants : Pass<"attn-decode-variants", "::mlir::ModuleOp"> {
   }];
 }
 
+def AttnRaise : Pass<"attn-raise"> {
+  let summary = "Raise attention lowered to linalg on tensors to attn.attention";
+  let description = [{
+    Finds scaled dot-product attention in the linalg-on-tensors form that
+    frontends produce (torch-mlir, as IREE's ONNX and torch importers run
+    it): BHSD Q, K, V flattened to `[B*H, S, D]` for `linalg.batch_matmul`,
+    K transposed by `linalg.transpose`, scores scaled by a constant (a
+    multiply or divide), an optional additive constant `[Sq, Skv]` mask of
+    0 and -inf, a softmax over the keys as generics (max, subtract, exp,
+    sum, divide) or `linalg.softmax`, with precision casts between them.
+    Each match becomes `attn.attention` on BSHD transposes of the operands,
+    its O transposed back; the mask becomes `#attn.mask` (none, causal or a
+    window, bottom-right aligned) and the scale an attribute where it is not
+    `1/sqrt(D)`. f16/bf16 only, equal head counts (GQA as broadcasts is not
+    matched yet). What it cannot express (a mask that is no 0/-inf interval
+    per row, a bias, other dtypes) it leaves alone.
+  }];
+  let dependentDialects = ["::fa4::attn::AttnDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def AttnExplain : Pass<"attn-explain"> {
   let summary = "Print every planning decision and the rule behind it";
   let description = [{

@@ -1,0 +1,406 @@
+//===- Raise.cpp - attn-raise: attention in linalg to attn.attention ------===//
+//
+// Finds scaled dot-product attention as frontends lower it to linalg on
+// tensors (torch-mlir's linalg-on-tensors form, as IREE's ONNX and torch
+// importers produce it): BHSD operands flattened to [B*H, S, D] for
+// batch_matmul, K transposed by linalg.transpose, the scores scaled by a
+// constant, an optional additive constant mask, a softmax as generics (max,
+// subtract, exp, sum, divide) or linalg.softmax, and precision casts
+// between them. Each match becomes attn.attention on BSHD transposes of the
+// operands; anything else, and masks fa4 cannot express, is left alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fa4/Dialect/Attn/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+#include <cmath>
+#include <optional>
+
+namespace fa4::attn {
+#define GEN_PASS_DEF_ATTNRAISE
+#include "fa4/Dialect/Attn/Transforms/Passes.h.inc"
+} // namespace fa4::attn
+
+using namespace mlir;
+using namespace fa4::attn;
+
+namespace {
+
+/// The body of `generic` is one op of type OpT on block arguments, yielded.
+template <typename OpT> OpT soleBodyOp(linalg::GenericOp generic) {
+  Block &body = generic.getRegion().front();
+  if (body.getOperations().size() != 2)
+    return nullptr;
+  auto op = dyn_cast<OpT>(body.front());
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (!op || yield->getNumOperands() != 1 ||
+      yield->getOperand(0) != op->getResult(0))
+    return nullptr;
+  return op;
+}
+
+bool allParallel(linalg::GenericOp generic) {
+  return llvm::all_of(generic.getIteratorTypesArray(), [](auto type) {
+    return type == utils::IteratorType::parallel;
+  });
+}
+
+/// The value before precision casts (elementwise truncf/extf generics).
+Value skipCasts(Value value) {
+  while (auto generic = value.getDefiningOp<linalg::GenericOp>()) {
+    if (generic.getNumDpsInputs() != 1 || generic->getNumResults() != 1 ||
+        !allParallel(generic) ||
+        !llvm::all_of(generic.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); }))
+      break;
+    Block &body = generic.getRegion().front();
+    if (body.getOperations().size() != 2 ||
+        !isa<arith::TruncFOp, arith::ExtFOp>(body.front()))
+      break;
+    value = generic.getDpsInputOperand(0)->get();
+  }
+  return value;
+}
+
+/// [B, H, S, D] behind a [B*H, S, D] collapse_shape (or the reverse
+/// expand_shape), or null.
+Value unflattened(Value value) {
+  SmallVector<ReassociationIndices> groups;
+  Value source;
+  if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
+    groups = collapse.getReassociationIndices();
+    source = collapse.getSrc();
+  } else {
+    return nullptr;
+  }
+  SmallVector<ReassociationIndices> batchHeads = {{0, 1}, {2}, {3}};
+  return groups == batchHeads ? source : nullptr;
+}
+
+/// The [B, H, S, D] value `expanded` expands from [B*H, S, D], or null.
+Value flattenedSource(Value expanded) {
+  auto expand = expanded.getDefiningOp<tensor::ExpandShapeOp>();
+  SmallVector<ReassociationIndices> batchHeads = {{0, 1}, {2}, {3}};
+  if (!expand || expand.getReassociationIndices() != batchHeads)
+    return nullptr;
+  return expand.getSrc();
+}
+
+/// A scalar f32 value of a splat float constant, through casts.
+std::optional<double> splatConstant(Value value) {
+  DenseFPElementsAttr dense;
+  if (!matchPattern(value, m_Constant(&dense)) || !dense.isSplat())
+    return std::nullopt;
+  return dense.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// The generic computing `lhs OP rhs` elementwise with OpT, its operands.
+template <typename OpT>
+std::optional<std::pair<Value, Value>> binaryOperands(Value value) {
+  auto generic = value.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 2 || !allParallel(generic))
+    return std::nullopt;
+  OpT op = soleBodyOp<OpT>(generic);
+  Block &body = generic.getRegion().front();
+  if (!op || op->getOperand(0) != body.getArgument(0) ||
+      op->getOperand(1) != body.getArgument(1))
+    return std::nullopt;
+  return std::make_pair(generic.getDpsInputOperand(0)->get(),
+                        generic.getDpsInputOperand(1)->get());
+}
+
+/// The input a last-dim reduction generic with body `out = OpT(in, out)`
+/// reduces (other results, like torch's argmax, are allowed).
+template <typename OpT> Value reducedInput(Value value) {
+  auto generic = value.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1)
+    return nullptr;
+  auto iterators = generic.getIteratorTypesArray();
+  if (iterators.empty() || iterators.back() != utils::IteratorType::reduction ||
+      llvm::count(iterators, utils::IteratorType::reduction) != 1)
+    return nullptr;
+  Block &body = generic.getRegion().front();
+  unsigned result = cast<OpResult>(value).getResultNumber();
+  Value yielded = body.getTerminator()->getOperand(result);
+  auto op = yielded.getDefiningOp<OpT>();
+  Value in = body.getArgument(0), out = body.getArgument(1 + result);
+  if (!op || !((op->getOperand(0) == in && op->getOperand(1) == out) ||
+               (op->getOperand(0) == out && op->getOperand(1) == in)))
+    return nullptr;
+  return generic.getDpsInputOperand(0)->get();
+}
+
+/// Through an expand_shape that only appends a unit dim.
+Value withoutUnitDim(Value value) {
+  if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
+    return expand.getSrc();
+  return value;
+}
+
+/// The scores S behind softmax(S) over the last dim, or null: generics
+/// (max, subtract, exp, sum, divide) or linalg.softmax.
+Value softmaxInput(Value probabilities) {
+  if (auto softmax = probabilities.getDefiningOp<linalg::SoftmaxOp>()) {
+    auto type = cast<ShapedType>(softmax.getInput().getType());
+    return softmax.getDimension() == uint64_t(type.getRank() - 1)
+               ? softmax.getInput()
+               : nullptr;
+  }
+  auto divided = binaryOperands<arith::DivFOp>(probabilities);
+  if (!divided)
+    return nullptr;
+  Value exps = divided->first;
+  if (reducedInput<arith::AddFOp>(withoutUnitDim(divided->second)) != exps)
+    return nullptr;
+  auto exp = exps.getDefiningOp<linalg::GenericOp>();
+  if (!exp || exp.getNumDpsInputs() != 1 || !soleBodyOp<math::ExpOp>(exp))
+    return nullptr;
+  auto shifted =
+      binaryOperands<arith::SubFOp>(exp.getDpsInputOperand(0)->get());
+  if (!shifted)
+    return nullptr;
+  Value scores = shifted->first;
+  Value max = withoutUnitDim(shifted->second);
+  if (reducedInput<arith::MaximumFOp>(max) != scores &&
+      reducedInput<arith::MaxNumFOp>(max) != scores)
+    return nullptr;
+  return scores;
+}
+
+/// What an additive [Sq, Skv] constant mask expresses, bottom-right
+/// aligned: none (all zero), causal, or a window; nullopt for anything
+/// else.
+std::optional<MaskAttr> classifyMask(MLIRContext *context,
+                                     DenseFPElementsAttr mask) {
+  auto type = cast<ShapedType>(mask.getType());
+  if (type.getRank() != 2)
+    return std::nullopt;
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  SmallVector<bool> keep;
+  for (APFloat value : mask.getValues<APFloat>()) {
+    double entry = value.convertToDouble();
+    if (entry == 0)
+      keep.push_back(true);
+    else if (std::isinf(entry) && entry < 0)
+      keep.push_back(false);
+    else
+      return std::nullopt; // a bias, not a mask
+  }
+  // Row i sees keys [i + offset - left, i + offset + right], each side
+  // unbounded (nullopt) where no row's interval stops short of the edge.
+  int64_t offset = cols - rows;
+  std::optional<int64_t> left, right;
+  auto agree = [](std::optional<int64_t> &side, int64_t row) {
+    if (side && *side != row)
+      return false;
+    side = row;
+    return row >= 0; // fa4 windows keep the diagonal
+  };
+  for (int64_t i = 0; i < rows; ++i) {
+    int64_t first = -1, last = -1;
+    for (int64_t j = 0; j < cols; ++j) {
+      if (!keep[i * cols + j])
+        continue;
+      if (last >= 0 && last != j - 1)
+        return std::nullopt; // not one interval
+      if (first < 0)
+        first = j;
+      last = j;
+    }
+    if (first < 0)
+      return std::nullopt; // an empty row
+    int64_t diagonal = i + offset;
+    if ((first > 0 && !agree(left, diagonal - first)) ||
+        (last < cols - 1 && !agree(right, last - diagonal)))
+      return std::nullopt;
+  }
+  // Rows that reached an edge must agree with the bounds found elsewhere.
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      int64_t diagonal = i + offset;
+      bool inside = (!left || j >= diagonal - *left) &&
+                    (!right || j <= diagonal + *right);
+      if (inside != keep[i * cols + j])
+        return std::nullopt;
+    }
+  if (!left && !right)
+    return MaskAttr::get(context, MaskKind::None);
+  if (!left && *right == 0)
+    return MaskAttr::get(context, MaskKind::Causal);
+  return MaskAttr::get(context, MaskKind::Window, left.value_or(-1),
+                       right.value_or(-1));
+}
+
+/// One attention found in linalg: BHSD operands and what it computes.
+struct Match {
+  Value query, key, value; // [B, H, S, D]
+  double scale = 1.0;
+  MaskAttr mask;
+  Value result; // the [B, H, Sq, Dv] value the attention replaces
+};
+
+/// Matches the attention whose P.V is `contraction`.
+std::optional<Match> matchAttention(linalg::BatchMatmulOp contraction) {
+  MLIRContext *context = contraction.getContext();
+  Match match;
+  // Its result, back to [B, H, Sq, Dv] and the input precision.
+  Value product = contraction->getResult(0);
+  if (!product.hasOneUse())
+    return std::nullopt;
+  Operation *user = *product.getUsers().begin();
+  Value cast = product;
+  if (auto generic = dyn_cast<linalg::GenericOp>(user)) {
+    if (skipCasts(generic->getResult(0)) != product ||
+        !generic->getResult(0).hasOneUse())
+      return std::nullopt;
+    cast = generic->getResult(0);
+    user = *cast.getUsers().begin();
+  }
+  auto expand = dyn_cast<tensor::ExpandShapeOp>(user);
+  if (!expand || flattenedSource(expand.getResult()) != cast)
+    return std::nullopt;
+  match.result = expand.getResult();
+
+  match.value = unflattened(contraction.getDpsInputOperand(1)->get());
+  Value probabilities = unflattened(contraction.getDpsInputOperand(0)->get());
+  if (!match.value || !probabilities)
+    return std::nullopt;
+  Value scores = softmaxInput(skipCasts(probabilities));
+  if (!scores)
+    return std::nullopt;
+  scores = skipCasts(scores);
+
+  match.mask = MaskAttr::get(context, MaskKind::None);
+  if (auto masked = binaryOperands<arith::AddFOp>(scores)) {
+    DenseFPElementsAttr constant;
+    if (!matchPattern(masked->second, m_Constant(&constant)))
+      return std::nullopt;
+    std::optional<MaskAttr> mask = classifyMask(context, constant);
+    if (!mask)
+      return std::nullopt;
+    match.mask = *mask;
+    scores = skipCasts(masked->first);
+  }
+  if (auto scaled = binaryOperands<arith::MulFOp>(scores)) {
+    std::optional<double> factor = splatConstant(scaled->second);
+    if (!factor)
+      return std::nullopt;
+    match.scale = *factor;
+    scores = skipCasts(scaled->first);
+  } else if (auto divided = binaryOperands<arith::DivFOp>(scores)) {
+    std::optional<double> divisor = splatConstant(divided->second);
+    if (!divisor || *divisor == 0)
+      return std::nullopt;
+    match.scale = 1.0 / *divisor;
+    scores = skipCasts(divided->first);
+  }
+
+  Value flatScores = flattenedSource(scores);
+  auto qk = flatScores
+                ? skipCasts(flatScores).getDefiningOp<linalg::BatchMatmulOp>()
+                : nullptr;
+  if (!qk)
+    return std::nullopt;
+  match.query = unflattened(qk.getDpsInputOperand(0)->get());
+  Value keyT = unflattened(qk.getDpsInputOperand(1)->get());
+  auto transpose = keyT ? keyT.getDefiningOp<linalg::TransposeOp>() : nullptr;
+  if (!match.query || !transpose ||
+      transpose.getPermutation() != ArrayRef<int64_t>{0, 1, 3, 2})
+    return std::nullopt;
+  match.key = transpose.getInput();
+  return match;
+}
+
+/// [B, H, S, D] and [B, S, H, D] into each other.
+Value swapSeqAndHeads(OpBuilder &builder, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> permutation = {0, 2, 1, 3};
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d : permutation)
+    sizes.push_back(tensor::getMixedSize(builder, loc, value, d));
+  Value init =
+      tensor::EmptyOp::create(builder, loc, sizes, type.getElementType());
+  return linalg::TransposeOp::create(builder, loc, value, init, permutation)
+      ->getResult(0);
+}
+
+/// Whether fa4 can run the match: f16/bf16 alike, static heads and
+/// depths, heads equal (GQA reaches linalg as broadcasts, not matched yet).
+bool supported(const Match &match) {
+  auto q = cast<RankedTensorType>(match.query.getType());
+  auto k = cast<RankedTensorType>(match.key.getType());
+  auto v = cast<RankedTensorType>(match.value.getType());
+  Type element = q.getElementType();
+  if (!isa<Float16Type, BFloat16Type>(element) ||
+      k.getElementType() != element || v.getElementType() != element ||
+      cast<RankedTensorType>(match.result.getType()).getElementType() !=
+          element)
+    return false;
+  for (RankedTensorType type : {q, k, v})
+    if (type.getRank() != 4 || type.isDynamicDim(1) || type.isDynamicDim(3))
+      return false;
+  return q.getDimSize(1) == k.getDimSize(1) &&
+         k.getDimSize(1) == v.getDimSize(1) &&
+         q.getDimSize(3) == k.getDimSize(3);
+}
+
+void raise(Match match, Operation *anchor) {
+  OpBuilder builder(match.result.getDefiningOp());
+  builder.setInsertionPointAfter(match.result.getDefiningOp());
+  Location loc = anchor->getLoc();
+  Value q = swapSeqAndHeads(builder, loc, match.query);
+  Value k = swapSeqAndHeads(builder, loc, match.key);
+  Value v = swapSeqAndHeads(builder, loc, match.value);
+  auto qType = cast<RankedTensorType>(q.getType());
+  auto vType = cast<RankedTensorType>(v.getType());
+  auto oType = RankedTensorType::get({qType.getDimSize(0), qType.getDimSize(1),
+                                      qType.getDimSize(2), vType.getDimSize(3)},
+                                     qType.getElementType());
+  int64_t depth = qType.getDimSize(3);
+  FloatAttr scale;
+  if (std::abs(match.scale - 1.0 / std::sqrt(double(depth))) >
+      1e-6 * match.scale)
+    scale = builder.getF32FloatAttr(match.scale);
+  auto attention = AttentionOp::create(
+      builder, loc, TypeRange{oType}, q, k, v, ValueRange{}, scale, match.mask,
+      /*config=*/nullptr, /*splitk=*/nullptr, /*tmem=*/nullptr,
+      /*swizzle=*/nullptr, /*smem=*/nullptr, /*twin_config=*/nullptr,
+      /*twin_swizzle=*/nullptr, /*twin_smem=*/nullptr);
+  Value result = swapSeqAndHeads(builder, loc, attention->getResult(0));
+  match.result.replaceAllUsesWith(result);
+}
+
+struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<Match, Operation *>> found;
+    getOperation()->walk([&](linalg::BatchMatmulOp contraction) {
+      if (std::optional<Match> match = matchAttention(contraction))
+        if (supported(*match))
+          found.emplace_back(*match, contraction);
+    });
+    for (auto &[match, anchor] : found)
+      raise(match, anchor);
+    // The replaced computation is dead now.
+    if (!found.empty()) {
+      bool erased = true;
+      while (erased) {
+        erased = false;
+        getOperation()->walk<WalkOrder::PostOrder>([&](Operation *op) {
+          if (!isa<AttentionOp>(op) && isOpTriviallyDead(op)) {
+            op->erase();
+            erased = true;
+          }
+        });
+      }
+    }
+  }
+};
+
+} // namespace

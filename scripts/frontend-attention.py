@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Attention as a real frontend lowers it, for attn-raise's tests
+(test/Dialect/Attn/Transforms/raise-*.mlir).
+
+Builds small ONNX graphs of attention as exporters write it (MatMul with a
+transposed K, a scale, an optional additive mask, Softmax, MatMul; BHSD
+f16), imports each with IREE's released ONNX importer (iree-import-onnx,
+PyPI iree-base-compiler) and lowers it with the torch-mlir pipelines IREE
+carries (torch-onnx-to-torch-backend, torch-backend-to-linalg-on-tensors):
+the linalg on tensors that compilers embedding fa4 see. Writes one .mlir a
+model into OUT_DIR, and each model's inputs and onnxruntime's output as .npy
+where onnxruntime is installed (the H200 check).
+
+  python3 -m venv env && env/bin/pip install iree-base-compiler onnx numpy
+  env/bin/python scripts/frontend-attention.py OUT_DIR
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+B, H, D = 2, 4, 64
+
+
+def additive(keep):
+    return np.where(keep, 0.0, -np.inf).astype(np.float16)
+
+
+def bottom_right(sq, skv, left=None, right=0):
+    i = np.arange(sq)[:, None] + (skv - sq)
+    j = np.arange(skv)[None, :]
+    keep = np.ones((sq, skv), dtype=bool)
+    if right is not None:
+        keep &= j <= i + right
+    if left is not None:
+        keep &= j >= i - left
+    return keep
+
+
+# name: (sq, skv, mask or None, softmax axis, raised by attn-raise?)
+MODELS = {
+    "none": (33, 33, None, -1),
+    "none-cross": (17, 40, None, -1),
+    "causal": (33, 33, additive(bottom_right(33, 33)), -1),
+    "window": (33, 33, additive(bottom_right(33, 33, left=8)), -1),
+    # Left alone: a bias is no mask; a top-left causal mask with sq < skv
+    # hides keys fa4's bottom-right one shows; softmax over the queries.
+    "bias": (33, 33, np.random.RandomState(0).randn(33, 33)
+             .astype(np.float16), -1),
+    "causal-top-left": (17, 40, additive(np.tril(np.ones((17, 40), bool))),
+                        -1),
+    "softmax-queries": (33, 33, None, -2),
+}
+
+
+def model(sq, skv, mask, axis):
+    f16 = TensorProto.FLOAT16
+    inputs = [helper.make_tensor_value_info("q", f16, [B, H, sq, D]),
+              helper.make_tensor_value_info("k", f16, [B, H, skv, D]),
+              helper.make_tensor_value_info("v", f16, [B, H, skv, D])]
+    out = helper.make_tensor_value_info("o", f16, [B, H, sq, D])
+    inits = [numpy_helper.from_array(
+        np.array(1 / np.sqrt(D), dtype=np.float16), "scale")]
+    nodes = [helper.make_node("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]),
+             helper.make_node("MatMul", ["q", "kt"], ["s"]),
+             helper.make_node("Mul", ["s", "scale"], ["scaled"])]
+    last = "scaled"
+    if mask is not None:
+        inits.append(numpy_helper.from_array(mask, "mask"))
+        nodes.append(helper.make_node("Add", [last, "mask"], ["masked"]))
+        last = "masked"
+    nodes += [helper.make_node("Softmax", [last], ["p"], axis=axis),
+              helper.make_node("MatMul", ["p", "v"], ["o"])]
+    graph = helper.make_graph(nodes, "attention", inputs, [out], inits)
+    return helper.make_model(graph,
+                             opset_imports=[helper.make_opsetid("", 17)])
+
+
+def main():
+    out_dir = sys.argv[1]
+    os.makedirs(out_dir, exist_ok=True)
+    bin_dir = os.path.dirname(sys.executable)
+    for name, (sq, skv, mask, axis) in MODELS.items():
+        path = os.path.join(out_dir, name)
+        onnx.save(model(sq, skv, mask, axis), path + ".onnx")
+        subprocess.check_call([os.path.join(bin_dir, "iree-import-onnx"),
+                               path + ".onnx", "-o", path + ".torch.mlir"])
+        subprocess.check_call([
+            os.path.join(bin_dir, "iree-opt"),
+            "--torch-onnx-to-torch-backend-pipeline",
+            "--torch-backend-to-linalg-on-tensors-backend-pipeline",
+            path + ".torch.mlir", "-o", path + ".mlir"])
+        os.remove(path + ".torch.mlir")
+        try:
+            import onnxruntime
+        except ImportError:
+            continue
+        rng = np.random.RandomState(1)
+        feeds = {"q": rng.randn(B, H, sq, D).astype(np.float16),
+                 "k": rng.randn(B, H, skv, D).astype(np.float16),
+                 "v": rng.randn(B, H, skv, D).astype(np.float16)}
+        session = onnxruntime.InferenceSession(path + ".onnx")
+        (o,) = session.run(None, feeds)
+        np.savez(path + ".npz", o=o, **feeds)
+
+
+if __name__ == "__main__":
+    main()
