@@ -23,6 +23,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 B, H, D = 2, 4, 64
+HKV_GQA = 2  # the "gqa" model: 4 query heads on 2 key/value heads
 
 
 def additive(keep):
@@ -40,12 +41,15 @@ def bottom_right(sq, skv, left=None, right=0):
     return keep
 
 
-# name: (sq, skv, mask or None, softmax axis, raised by attn-raise?)
+# name: (sq, skv, mask or None, softmax axis)
 MODELS = {
     "none": (33, 33, None, -1),
     "none-cross": (17, 40, None, -1),
     "causal": (33, 33, additive(bottom_right(33, 33)), -1),
     "window": (33, 33, additive(bottom_right(33, 33, left=8)), -1),
+    # K and V repeated for each query head of their group (Unsqueeze,
+    # Expand, Reshape), as GQA models export.
+    "gqa": (33, 33, additive(bottom_right(33, 33)), -1),
     # Left alone: a bias is no mask; a top-left causal mask with sq < skv
     # hides keys fa4's bottom-right one shows; softmax over the queries.
     "bias": (33, 33, np.random.RandomState(0).randn(33, 33)
@@ -56,16 +60,32 @@ MODELS = {
 }
 
 
-def model(sq, skv, mask, axis):
+def model(sq, skv, mask, axis, hkv=H):
     f16 = TensorProto.FLOAT16
     inputs = [helper.make_tensor_value_info("q", f16, [B, H, sq, D]),
-              helper.make_tensor_value_info("k", f16, [B, H, skv, D]),
-              helper.make_tensor_value_info("v", f16, [B, H, skv, D])]
+              helper.make_tensor_value_info("k", f16, [B, hkv, skv, D]),
+              helper.make_tensor_value_info("v", f16, [B, hkv, skv, D])]
     out = helper.make_tensor_value_info("o", f16, [B, H, sq, D])
     inits = [numpy_helper.from_array(
         np.array(1 / np.sqrt(D), dtype=np.float16), "scale")]
-    nodes = [helper.make_node("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]),
-             helper.make_node("MatMul", ["q", "kt"], ["s"]),
+    nodes = []
+    key, value = "k", "v"
+    if hkv != H:
+        inits += [
+            numpy_helper.from_array(np.array([2], np.int64), "axis2"),
+            numpy_helper.from_array(
+                np.array([B, hkv, H // hkv, skv, D], np.int64), "grouped"),
+            numpy_helper.from_array(np.array([B, H, skv, D], np.int64),
+                                    "heads")]
+        for t in ("k", "v"):
+            nodes += [helper.make_node("Unsqueeze", [t, "axis2"], [t + "1"]),
+                      helper.make_node("Expand", [t + "1", "grouped"],
+                                       [t + "g"]),
+                      helper.make_node("Reshape", [t + "g", "heads"],
+                                       [t + "h"])]
+        key, value = "kh", "vh"
+    nodes += [helper.make_node("Transpose", [key], ["kt"], perm=[0, 1, 3, 2]),
+              helper.make_node("MatMul", ["q", "kt"], ["s"]),
              helper.make_node("Mul", ["s", "scale"], ["scaled"])]
     last = "scaled"
     if mask is not None:
@@ -73,7 +93,7 @@ def model(sq, skv, mask, axis):
         nodes.append(helper.make_node("Add", [last, "mask"], ["masked"]))
         last = "masked"
     nodes += [helper.make_node("Softmax", [last], ["p"], axis=axis),
-              helper.make_node("MatMul", ["p", "v"], ["o"])]
+              helper.make_node("MatMul", ["p", value], ["o"])]
     graph = helper.make_graph(nodes, "attention", inputs, [out], inits)
     return helper.make_model(graph,
                              opset_imports=[helper.make_opsetid("", 17)])
@@ -85,7 +105,8 @@ def main():
     bin_dir = os.path.dirname(sys.executable)
     for name, (sq, skv, mask, axis) in MODELS.items():
         path = os.path.join(out_dir, name)
-        onnx.save(model(sq, skv, mask, axis), path + ".onnx")
+        hkv = HKV_GQA if name == "gqa" else H
+        onnx.save(model(sq, skv, mask, axis, hkv), path + ".onnx")
         subprocess.check_call([os.path.join(bin_dir, "iree-import-onnx"),
                                path + ".onnx", "-o", path + ".torch.mlir"])
         subprocess.check_call([
@@ -100,8 +121,8 @@ def main():
             continue
         rng = np.random.RandomState(1)
         feeds = {"q": rng.randn(B, H, sq, D).astype(np.float16),
-                 "k": rng.randn(B, H, skv, D).astype(np.float16),
-                 "v": rng.randn(B, H, skv, D).astype(np.float16)}
+                 "k": rng.randn(B, hkv, skv, D).astype(np.float16),
+                 "v": rng.randn(B, hkv, skv, D).astype(np.float16)}
         session = onnxruntime.InferenceSession(path + ".onnx")
         (o,) = session.run(None, feeds)
         np.savez(path + ".npz", o=o, **feeds)

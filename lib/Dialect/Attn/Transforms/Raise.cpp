@@ -69,19 +69,55 @@ Value skipCasts(Value value) {
   return value;
 }
 
-/// [B, H, S, D] behind a [B*H, S, D] collapse_shape (or the reverse
-/// expand_shape), or null.
-Value unflattened(Value value) {
-  SmallVector<ReassociationIndices> groups;
-  Value source;
-  if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
-    groups = collapse.getReassociationIndices();
-    source = collapse.getSrc();
-  } else {
+/// [B, Hkv, S, D] behind the broadcast of its heads to [B, Hkv, G, S, D]
+/// (GQA as frontends write it: K and V repeated for each query head of
+/// their group), or null.
+Value unbroadcastHeads(Value value) {
+  auto generic = value.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 || !allParallel(generic) ||
+      generic.getNumLoops() != 5)
     return nullptr;
-  }
+  MLIRContext *context = generic.getContext();
+  AffineMap heads = AffineMap::get(
+      5, 0,
+      {getAffineDimExpr(0, context), getAffineDimExpr(1, context),
+       getAffineDimExpr(3, context), getAffineDimExpr(4, context)},
+      context);
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  Block &body = generic.getRegion().front();
+  if (maps[0] != heads || !maps[1].isIdentity() ||
+      body.getOperations().size() != 1 ||
+      body.getTerminator()->getOperand(0) != body.getArgument(0))
+    return nullptr;
+  return generic.getDpsInputOperand(0)->get();
+}
+
+/// The BHSD value behind a batch_matmul operand flattened to [B*H, S, D]:
+/// [B, H, S, D] through a collapse_shape, or [B, Hkv, S, D] where the
+/// collapse flattens a GQA broadcast ([B, Hkv, G, S, D]); null otherwise.
+Value unflattened(Value value) {
+  auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse)
+    return nullptr;
+  SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
   SmallVector<ReassociationIndices> batchHeads = {{0, 1}, {2}, {3}};
-  return groups == batchHeads ? source : nullptr;
+  SmallVector<ReassociationIndices> batchGroups = {{0, 1, 2}, {3}, {4}};
+  if (groups == batchHeads)
+    return collapse.getSrc();
+  if (groups == batchGroups)
+    return unbroadcastHeads(collapse.getSrc());
+  return nullptr;
+}
+
+/// [B, Hkv, S, D] where `value` is its GQA broadcast collapsed to
+/// [B, Hkv * G, S, D], else `value`.
+Value withoutHeadBroadcast(Value value) {
+  auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>();
+  SmallVector<ReassociationIndices> heads = {{0}, {1, 2}, {3}, {4}};
+  if (!collapse || collapse.getReassociationIndices() != heads)
+    return value;
+  Value source = unbroadcastHeads(collapse.getSrc());
+  return source ? source : value;
 }
 
 /// The [B, H, S, D] value `expanded` expands from [B*H, S, D], or null.
@@ -314,7 +350,7 @@ std::optional<Match> matchAttention(linalg::BatchMatmulOp contraction) {
   if (!match.query || !transpose ||
       transpose.getPermutation() != ArrayRef<int64_t>{0, 1, 3, 2})
     return std::nullopt;
-  match.key = transpose.getInput();
+  match.key = withoutHeadBroadcast(transpose.getInput());
   return match;
 }
 
@@ -332,7 +368,7 @@ Value swapSeqAndHeads(OpBuilder &builder, Location loc, Value value) {
 }
 
 /// Whether fa4 can run the match: f16/bf16 alike, static heads and
-/// depths, heads equal (GQA reaches linalg as broadcasts, not matched yet).
+/// depths, query heads a multiple of the key/value heads.
 bool supported(const Match &match) {
   auto q = cast<RankedTensorType>(match.query.getType());
   auto k = cast<RankedTensorType>(match.key.getType());
@@ -346,8 +382,8 @@ bool supported(const Match &match) {
   for (RankedTensorType type : {q, k, v})
     if (type.getRank() != 4 || type.isDynamicDim(1) || type.isDynamicDim(3))
       return false;
-  return q.getDimSize(1) == k.getDimSize(1) &&
-         k.getDimSize(1) == v.getDimSize(1) &&
+  return k.getDimSize(1) == v.getDimSize(1) &&
+         q.getDimSize(1) % k.getDimSize(1) == 0 &&
          q.getDimSize(3) == k.getDimSize(3);
 }
 

@@ -148,8 +148,9 @@ def AttnRaise : Pass<"attn-raise"> {
     Each match becomes `attn.attention` on BSHD transposes of the operands,
     its O transposed back; the mask becomes `#attn.mask` (none, causal or a
     window, bottom-right aligned) and the scale an attribute where it is not
-    `1/sqrt(D)`. f16/bf16 only, equal head counts (GQA as broadcasts is not
-    matched yet). What it cannot express (a mask that is no 0/-inf interval
+    `1/sqrt(D)`. GQA, where K and V reach the products broadcast over the
+    query heads of their group, takes the unbroadcast K and V. f16/bf16
+    only. What it cannot express (a mask that is no 0/-inf interval
     per row, a bias, other dtypes) it leaves alone.
   }];
   let dependentDialects = ["::fa4::attn::AttnDialect",
