@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Attention as a real frontend lowers it, for attn-raise's tests
-(test/Dialect/Attn/Transforms/raise-*.mlir).
+(test/Dialect/Attn/Transforms/raise.test).
 
 Builds small ONNX graphs of attention as exporters write it (MatMul with a
 transposed K, a scale, an optional additive mask, Softmax, MatMul; BHSD
@@ -123,8 +123,8 @@ def main():
         feeds = {"q": rng.randn(B, H, sq, D).astype(np.float16),
                  "k": rng.randn(B, hkv, skv, D).astype(np.float16),
                  "v": rng.randn(B, hkv, skv, D).astype(np.float16)}
-        session = onnxruntime.InferenceSession(path + ".onnx")
-        (o,) = session.run(None, feeds)
+        ort = onnxruntime.InferenceSession(path + ".onnx")
+        (o,) = ort.run(None, feeds)
         np.savez(path + ".npz", o=o, **feeds)
 
 

@@ -41,13 +41,13 @@ def main():
     failures = 0
     for name in sorted(f[:-5] for f in os.listdir(root) if f.endswith(".onnx")):
         path = os.path.join(root, name + ".onnx")
-        session = onnxruntime.InferenceSession(
+        ort = onnxruntime.InferenceSession(
             path, providers=["CPUExecutionProvider"])
-        shapes = {i.name: i.shape for i in session.get_inputs()}
+        shapes = {i.name: i.shape for i in ort.get_inputs()}
         rng = np.random.RandomState(len(name))
         feeds = {n: rng.randn(*shapes[n]).astype(np.float16)
                  for n in ("q", "k", "v")}
-        (o_ort,) = session.run(None, feeds)
+        (o_ort,) = ort.run(None, feeds)
         kernel = fa4.Kernel.load(os.path.join(root, name))
         # The raised kernel takes BSHD: the BHSD inputs' transposed views.
         q, k, v = (torch.from_numpy(feeds[n]).cuda().transpose(1, 2)
