@@ -95,8 +95,10 @@ def model(sq, skv, mask, axis, hkv=H):
     nodes += [helper.make_node("Softmax", [last], ["p"], axis=axis),
               helper.make_node("MatMul", ["p", value], ["o"])]
     graph = helper.make_graph(nodes, "attention", inputs, [out], inits)
-    return helper.make_model(graph,
+    made = helper.make_model(graph,
                              opset_imports=[helper.make_opsetid("", 17)])
+    made.ir_version = 10  # what onnxruntime 1.30 reads (at most 13)
+    return made
 
 
 def main():

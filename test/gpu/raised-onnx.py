@@ -25,6 +25,9 @@ def reference(model_path, feeds):
     model = onnx.load(model_path)
     inits = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
     q, k, v = (feeds[n].astype(np.float64) for n in ("q", "k", "v"))
+    # GQA: each key/value head serves its group of query heads.
+    k = np.repeat(k, q.shape[1] // k.shape[1], axis=1)
+    v = np.repeat(v, q.shape[1] // v.shape[1], axis=1)
     s = np.einsum("bhqd,bhkd->bhqk", q, k) * float(inits["scale"])
     if "mask" in inits:
         s = s + inits["mask"].astype(np.float64)
