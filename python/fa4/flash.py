@@ -204,8 +204,8 @@ _eager = {}
 
 
 class _EagerPlan(object):
-    """An eager signature's launch: its kernel's record (made from this
-    first call's tensors, validated by libfa4rt) and its outputs' layout.
+    """An eager signature's launch (D-47): its kernel's record (made from
+    this first call's tensors, validated by libfa4rt) and its outputs' layout.
     Nobody reads an LSE not asked for: such calls share a scratch one."""
 
     def __init__(self, torch, torch_ops, q, k, v, causal, window_size,

@@ -102,7 +102,7 @@ class KernelArgs;
 /// the validated sizes, the kernel and grid chosen (the module's persistent
 /// cap and programmatic-launch setting as they were when it was made), the
 /// scalar arguments and the tensor maps, each re-encoded only when its
-/// tensor's pointer changed. Kernel::launch makes one per call.
+/// tensor's pointer changed. Kernel::launch makes one per call (D-47).
 class PreparedLaunch {
 public:
   /// Validates `args` against the kernel that launches them (the decode
