@@ -50,6 +50,11 @@ MODELS = {
     # K and V repeated for each query head of their group (Unsqueeze,
     # Expand, Reshape), as GQA models export.
     "gqa": (33, 33, additive(bottom_right(33, 33)), -1),
+    # The mask as a Where over booleans (torch.where, masked_fill).
+    "select-causal": (33, 33, bottom_right(33, 33), -1),
+    # Q, K, V and O in BSHD, transposed to BHSD around the attention, as
+    # models that keep [batch, seq, heads, dim] export it.
+    "bshd": (33, 33, additive(bottom_right(33, 33)), -1),
     # Left alone: a bias is no mask; a top-left causal mask with sq < skv
     # hides keys fa4's bottom-right one shows; softmax over the queries.
     "bias": (33, 33, np.random.RandomState(0).randn(33, 33)
@@ -60,16 +65,24 @@ MODELS = {
 }
 
 
-def model(sq, skv, mask, axis, hkv=H):
+def model(sq, skv, mask, axis, hkv=H, bshd=False):
     f16 = TensorProto.FLOAT16
-    inputs = [helper.make_tensor_value_info("q", f16, [B, H, sq, D]),
-              helper.make_tensor_value_info("k", f16, [B, hkv, skv, D]),
-              helper.make_tensor_value_info("v", f16, [B, hkv, skv, D])]
-    out = helper.make_tensor_value_info("o", f16, [B, H, sq, D])
+
+    def layout(b, h, s, d):
+        return [b, s, h, d] if bshd else [b, h, s, d]
+
+    inputs = [helper.make_tensor_value_info("q", f16, layout(B, H, sq, D)),
+              helper.make_tensor_value_info("k", f16, layout(B, hkv, skv, D)),
+              helper.make_tensor_value_info("v", f16, layout(B, hkv, skv, D))]
+    out = helper.make_tensor_value_info("o", f16, layout(B, H, sq, D))
     inits = [numpy_helper.from_array(
         np.array(1 / np.sqrt(D), dtype=np.float16), "scale")]
     nodes = []
-    key, value = "k", "v"
+    query, key, value = "q", "k", "v"
+    if bshd:
+        nodes += [helper.make_node("Transpose", [t], [t + "b"],
+                                   perm=[0, 2, 1, 3]) for t in "qkv"]
+        query, key, value = "qb", "kb", "vb"
     if hkv != H:
         inits += [
             numpy_helper.from_array(np.array([2], np.int64), "axis2"),
@@ -77,7 +90,7 @@ def model(sq, skv, mask, axis, hkv=H):
                 np.array([B, hkv, H // hkv, skv, D], np.int64), "grouped"),
             numpy_helper.from_array(np.array([B, H, skv, D], np.int64),
                                     "heads")]
-        for t in ("k", "v"):
+        for t in (key, value):
             nodes += [helper.make_node("Unsqueeze", [t, "axis2"], [t + "1"]),
                       helper.make_node("Expand", [t + "1", "grouped"],
                                        [t + "g"]),
@@ -85,15 +98,26 @@ def model(sq, skv, mask, axis, hkv=H):
                                        [t + "h"])]
         key, value = "kh", "vh"
     nodes += [helper.make_node("Transpose", [key], ["kt"], perm=[0, 1, 3, 2]),
-              helper.make_node("MatMul", ["q", "kt"], ["s"]),
+              helper.make_node("MatMul", [query, "kt"], ["s"]),
              helper.make_node("Mul", ["s", "scale"], ["scaled"])]
     last = "scaled"
-    if mask is not None:
+    if mask is not None and mask.dtype == bool:
+        inits += [numpy_helper.from_array(mask, "mask"),
+                  numpy_helper.from_array(np.array(-np.inf, np.float16),
+                                          "hidden")]
+        nodes.append(helper.make_node("Where", ["mask", last, "hidden"],
+                                      ["masked"]))
+        last = "masked"
+    elif mask is not None:
         inits.append(numpy_helper.from_array(mask, "mask"))
         nodes.append(helper.make_node("Add", [last, "mask"], ["masked"]))
         last = "masked"
     nodes += [helper.make_node("Softmax", [last], ["p"], axis=axis),
-              helper.make_node("MatMul", ["p", value], ["o"])]
+              helper.make_node("MatMul", ["p", value],
+                               ["ob" if bshd else "o"])]
+    if bshd:
+        nodes.append(helper.make_node("Transpose", ["ob"], ["o"],
+                                      perm=[0, 2, 1, 3]))
     graph = helper.make_graph(nodes, "attention", inputs, [out], inits)
     made = helper.make_model(graph,
                              opset_imports=[helper.make_opsetid("", 17)])
@@ -108,24 +132,27 @@ def main():
     for name, (sq, skv, mask, axis) in MODELS.items():
         path = os.path.join(out_dir, name)
         hkv = HKV_GQA if name == "gqa" else H
-        onnx.save(model(sq, skv, mask, axis, hkv), path + ".onnx")
+        bshd = name == "bshd"
+        onnx.save(model(sq, skv, mask, axis, hkv, bshd), path + ".onnx")
         subprocess.check_call([os.path.join(bin_dir, "iree-import-onnx"),
                                path + ".onnx", "-o", path + ".torch.mlir"])
         subprocess.check_call([
             os.path.join(bin_dir, "iree-opt"),
             "--torch-onnx-to-torch-backend-pipeline",
             "--torch-backend-to-linalg-on-tensors-backend-pipeline",
+            # Elements as literals: hex encodings differ between MLIR
+            # versions (i1 is packed by newer ones, not by MLIR 22).
+            "--mlir-print-elementsattrs-with-hex-if-larger=-1",
             path + ".torch.mlir", "-o", path + ".mlir"])
         os.remove(path + ".torch.mlir")
         try:
             import onnxruntime
         except ImportError:
             continue
-        rng = np.random.RandomState(1)
-        feeds = {"q": rng.randn(B, H, sq, D).astype(np.float16),
-                 "k": rng.randn(B, hkv, skv, D).astype(np.float16),
-                 "v": rng.randn(B, hkv, skv, D).astype(np.float16)}
         ort = onnxruntime.InferenceSession(path + ".onnx")
+        rng = np.random.RandomState(1)
+        feeds = {n: rng.randn(*i.shape).astype(np.float16)
+                 for n, i in zip("qkv", ort.get_inputs())}
         (o,) = ort.run(None, feeds)
         np.savez(path + ".npz", o=o, **feeds)
 

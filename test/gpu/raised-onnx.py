@@ -18,18 +18,30 @@ import sys
 import numpy as np
 
 
+def takes_bshd(model_path):
+    """Whether the model's tensors are BSHD (transposed to BHSD inside)."""
+    import onnx
+    first = onnx.load(model_path).graph.node[0]
+    return first.op_type == "Transpose" and first.input[0] == "q"
+
+
 def reference(model_path, feeds):
-    """The graph in f64: its scale and mask initializers, its softmax."""
+    """The graph in f64, BHSD: its scale and mask (additive or a Where over
+    booleans) initializers, its softmax."""
     import onnx
     from onnx import numpy_helper
     model = onnx.load(model_path)
     inits = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
     q, k, v = (feeds[n].astype(np.float64) for n in ("q", "k", "v"))
+    if takes_bshd(model_path):
+        q, k, v = (t.transpose(0, 2, 1, 3) for t in (q, k, v))
     # GQA: each key/value head serves its group of query heads.
     k = np.repeat(k, q.shape[1] // k.shape[1], axis=1)
     v = np.repeat(v, q.shape[1] // v.shape[1], axis=1)
     s = np.einsum("bhqd,bhkd->bhqk", q, k) * float(inits["scale"])
-    if "mask" in inits:
+    if "mask" in inits and inits["mask"].dtype == bool:
+        s = np.where(inits["mask"], s, -np.inf)
+    elif "mask" in inits:
         s = s + inits["mask"].astype(np.float64)
     s = s - s.max(axis=-1, keepdims=True)
     p = np.exp(s)
@@ -52,20 +64,24 @@ def main():
                  for n in ("q", "k", "v")}
         (o_ort,) = ort.run(None, feeds)
         kernel = fa4.Kernel.load(os.path.join(root, name))
-        # The raised kernel takes BSHD: the BHSD inputs' transposed views.
-        q, k, v = (torch.from_numpy(feeds[n]).cuda().transpose(1, 2)
-                   for n in ("q", "k", "v"))
+        # The raised kernel takes BSHD: BHSD inputs as transposed views.
+        bshd = takes_bshd(path)
+        q, k, v = (torch.from_numpy(feeds[n]).cuda() for n in ("q", "k", "v"))
+        if not bshd:
+            q, k, v = (t.transpose(1, 2) for t in (q, k, v))
         results = kernel(q, k, v)
         o = results[0] if isinstance(results, tuple) else results
-        o = o.transpose(1, 2).float().cpu().numpy()
+        o = (o if bshd else o.transpose(1, 2)).float().cpu().numpy()
         ref = reference(path, feeds)
+        if bshd:
+            ref = ref.transpose(0, 2, 1, 3)
         err = float(np.abs(o - ref).max())
         err_ort = float(np.abs(o_ort.astype(np.float64) - ref).max())
         ok = err <= 2 * err_ort + 1e-5
         failures += not ok
-        print("%-4s %s %s: fa4 max_err %.3g, onnxruntime's %.3g (mask %s)"
-              % ("pass" if ok else "FAIL", name, tuple(shapes["q"]) +
-                 (shapes["k"][2],), err, err_ort, kernel.info.mask))
+        print("%-4s %s q %s k %s: fa4 max_err %.3g, onnxruntime's %.3g "
+              "(mask %s)" % ("pass" if ok else "FAIL", name, shapes["q"],
+                             shapes["k"], err, err_ort, kernel.info.mask))
     print("raised-onnx: %d failure(s)" % failures)
     return 1 if failures else 0
 

@@ -210,15 +210,9 @@ Value softmaxInput(Value probabilities) {
   return scores;
 }
 
-/// What an additive [Sq, Skv] constant mask expresses, bottom-right
-/// aligned: none (all zero), causal, or a window; nullopt for anything
-/// else.
-std::optional<MaskAttr> classifyMask(MLIRContext *context,
-                                     DenseFPElementsAttr mask) {
-  auto type = cast<ShapedType>(mask.getType());
-  if (type.getRank() != 2)
-    return std::nullopt;
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+/// The keys an additive [Sq, Skv] constant mask keeps (0) and hides
+/// (-inf); nullopt for any other value (a bias, not a mask).
+std::optional<SmallVector<bool>> keptByAdditive(DenseFPElementsAttr mask) {
   SmallVector<bool> keep;
   for (APFloat value : mask.getValues<APFloat>()) {
     double entry = value.convertToDouble();
@@ -227,8 +221,18 @@ std::optional<MaskAttr> classifyMask(MLIRContext *context,
     else if (std::isinf(entry) && entry < 0)
       keep.push_back(false);
     else
-      return std::nullopt; // a bias, not a mask
+      return std::nullopt;
   }
+  return keep;
+}
+
+/// What a [rows, cols] keep pattern expresses, bottom-right aligned: none
+/// (all kept), causal, or a window; nullopt for anything else.
+std::optional<MaskAttr> classifyMask(MLIRContext *context, ShapedType type,
+                                     ArrayRef<bool> keep) {
+  if (type.getRank() != 2)
+    return std::nullopt;
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   // Row i sees keys [i + offset - left, i + offset + right], each side
   // unbounded (nullopt) where no row's interval stops short of the edge.
   int64_t offset = cols - rows;
@@ -274,9 +278,83 @@ std::optional<MaskAttr> classifyMask(MLIRContext *context,
                        right.value_or(-1));
 }
 
+/// A select-based mask: `select(cond, scores, -inf)` (torch.where) or
+/// `select(cond, -inf, scores)` (masked_fill) over a constant boolean
+/// [Sq, Skv] condition.
+struct SelectMask {
+  Value scores;
+  DenseIntElementsAttr condition;
+  SmallVector<bool> keep;
+};
+
+std::optional<SelectMask> selectMasked(Value value) {
+  auto generic = value.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 3 || !allParallel(generic))
+    return std::nullopt;
+  auto select = soleBodyOp<arith::SelectOp>(generic);
+  Block &body = generic.getRegion().front();
+  if (!select || select.getCondition() != body.getArgument(0))
+    return std::nullopt;
+  SelectMask mask;
+  if (!matchPattern(generic.getDpsInputOperand(0)->get(),
+                    m_Constant(&mask.condition)) ||
+      !mask.condition.getElementType().isInteger(1))
+    return std::nullopt;
+  auto isHidden = [&](unsigned input) {
+    std::optional<double> value =
+        splatConstant(generic.getDpsInputOperand(input)->get());
+    return value && std::isinf(*value) && *value < 0;
+  };
+  bool keepWhere;
+  if (select.getTrueValue() == body.getArgument(1) &&
+      select.getFalseValue() == body.getArgument(2) && isHidden(2)) {
+    keepWhere = true;
+    mask.scores = generic.getDpsInputOperand(1)->get();
+  } else if (select.getTrueValue() == body.getArgument(1) &&
+             select.getFalseValue() == body.getArgument(2) && isHidden(1)) {
+    keepWhere = false;
+    mask.scores = generic.getDpsInputOperand(2)->get();
+  } else {
+    return std::nullopt;
+  }
+  for (bool condition : mask.condition.getValues<bool>())
+    mask.keep.push_back(condition == keepWhere);
+  return mask;
+}
+
 /// One attention found in linalg: BHSD operands and what it computes.
+/// An operand of the attention: a BHSD value, or the BSHD value a model
+/// that keeps [batch, seq, heads, dim] transposed to BHSD (used as it is).
+struct Operand {
+  Value value;
+  bool bshd = false;
+
+  RankedTensorType type() const {
+    return cast<RankedTensorType>(value.getType());
+  }
+  int64_t heads() const { return type().getDimSize(bshd ? 2 : 1); }
+  int64_t depth() const { return type().getDimSize(3); }
+  bool staticHeadsAndDepth() const {
+    return type().getRank() == 4 && !type().isDynamicDim(bshd ? 2 : 1) &&
+           !type().isDynamicDim(3);
+  }
+};
+
+bool isPermutation(linalg::TransposeOp transpose, ArrayRef<int64_t> order) {
+  return transpose && transpose.getPermutation() == order;
+}
+
+/// `bhsd` as an Operand: its BSHD source where it is that source's
+/// transpose.
+Operand asOperand(Value bhsd) {
+  auto transpose = bhsd.getDefiningOp<linalg::TransposeOp>();
+  if (isPermutation(transpose, {0, 2, 1, 3}))
+    return {transpose.getInput(), /*bshd=*/true};
+  return {bhsd};
+}
+
 struct Match {
-  Value query, key, value; // [B, H, S, D]
+  Operand query, key, value;
   double scale = 1.0;
   MaskAttr mask;
   Value result; // the [B, H, Sq, Dv] value the attention replaces
@@ -304,10 +382,11 @@ std::optional<Match> matchAttention(linalg::BatchMatmulOp contraction) {
     return std::nullopt;
   match.result = expand.getResult();
 
-  match.value = unflattened(contraction.getDpsInputOperand(1)->get());
+  Value value = unflattened(contraction.getDpsInputOperand(1)->get());
   Value probabilities = unflattened(contraction.getDpsInputOperand(0)->get());
-  if (!match.value || !probabilities)
+  if (!value || !probabilities)
     return std::nullopt;
+  match.value = asOperand(value);
   Value scores = softmaxInput(skipCasts(probabilities));
   if (!scores)
     return std::nullopt;
@@ -318,11 +397,20 @@ std::optional<Match> matchAttention(linalg::BatchMatmulOp contraction) {
     DenseFPElementsAttr constant;
     if (!matchPattern(masked->second, m_Constant(&constant)))
       return std::nullopt;
-    std::optional<MaskAttr> mask = classifyMask(context, constant);
+    std::optional<SmallVector<bool>> keep = keptByAdditive(constant);
+    std::optional<MaskAttr> mask =
+        keep ? classifyMask(context, constant.getType(), *keep) : std::nullopt;
     if (!mask)
       return std::nullopt;
     match.mask = *mask;
     scores = skipCasts(masked->first);
+  } else if (auto selected = selectMasked(scores)) {
+    std::optional<MaskAttr> mask =
+        classifyMask(context, selected->condition.getType(), selected->keep);
+    if (!mask)
+      return std::nullopt;
+    match.mask = *mask;
+    scores = skipCasts(selected->scores);
   }
   if (auto scaled = binaryOperands<arith::MulFOp>(scores)) {
     std::optional<double> factor = splatConstant(scaled->second);
@@ -344,13 +432,19 @@ std::optional<Match> matchAttention(linalg::BatchMatmulOp contraction) {
                 : nullptr;
   if (!qk)
     return std::nullopt;
-  match.query = unflattened(qk.getDpsInputOperand(0)->get());
+  Value query = unflattened(qk.getDpsInputOperand(0)->get());
   Value keyT = unflattened(qk.getDpsInputOperand(1)->get());
   auto transpose = keyT ? keyT.getDefiningOp<linalg::TransposeOp>() : nullptr;
-  if (!match.query || !transpose ||
-      transpose.getPermutation() != ArrayRef<int64_t>{0, 1, 3, 2})
+  if (!query || !transpose)
     return std::nullopt;
-  match.key = withoutHeadBroadcast(transpose.getInput());
+  match.query = asOperand(query);
+  // K^T from BHSD K, or in one transpose from BSHD K.
+  if (isPermutation(transpose, {0, 1, 3, 2}))
+    match.key = asOperand(withoutHeadBroadcast(transpose.getInput()));
+  else if (isPermutation(transpose, {0, 2, 3, 1}))
+    match.key = {transpose.getInput(), /*bshd=*/true};
+  else
+    return std::nullopt;
   return match;
 }
 
@@ -370,30 +464,32 @@ Value swapSeqAndHeads(OpBuilder &builder, Location loc, Value value) {
 /// Whether fa4 can run the match: f16/bf16 alike, static heads and
 /// depths, query heads a multiple of the key/value heads.
 bool supported(const Match &match) {
-  auto q = cast<RankedTensorType>(match.query.getType());
-  auto k = cast<RankedTensorType>(match.key.getType());
-  auto v = cast<RankedTensorType>(match.value.getType());
-  Type element = q.getElementType();
+  Type element = match.query.type().getElementType();
   if (!isa<Float16Type, BFloat16Type>(element) ||
-      k.getElementType() != element || v.getElementType() != element ||
       cast<RankedTensorType>(match.result.getType()).getElementType() !=
           element)
     return false;
-  for (RankedTensorType type : {q, k, v})
-    if (type.getRank() != 4 || type.isDynamicDim(1) || type.isDynamicDim(3))
+  for (const Operand &operand : {match.query, match.key, match.value})
+    if (operand.type().getElementType() != element ||
+        !operand.staticHeadsAndDepth())
       return false;
-  return k.getDimSize(1) == v.getDimSize(1) &&
-         q.getDimSize(1) % k.getDimSize(1) == 0 &&
-         q.getDimSize(3) == k.getDimSize(3);
+  return match.key.heads() == match.value.heads() &&
+         match.query.heads() % match.key.heads() == 0 &&
+         match.query.depth() == match.key.depth();
+}
+
+Value asBshd(OpBuilder &builder, Location loc, const Operand &operand) {
+  return operand.bshd ? operand.value
+                      : swapSeqAndHeads(builder, loc, operand.value);
 }
 
 void raise(Match match, Operation *anchor) {
   OpBuilder builder(match.result.getDefiningOp());
   builder.setInsertionPointAfter(match.result.getDefiningOp());
   Location loc = anchor->getLoc();
-  Value q = swapSeqAndHeads(builder, loc, match.query);
-  Value k = swapSeqAndHeads(builder, loc, match.key);
-  Value v = swapSeqAndHeads(builder, loc, match.value);
+  Value q = asBshd(builder, loc, match.query);
+  Value k = asBshd(builder, loc, match.key);
+  Value v = asBshd(builder, loc, match.value);
   auto qType = cast<RankedTensorType>(q.getType());
   auto vType = cast<RankedTensorType>(v.getType());
   auto oType = RankedTensorType::get({qType.getDimSize(0), qType.getDimSize(1),
@@ -409,8 +505,16 @@ void raise(Match match, Operation *anchor) {
       /*config=*/nullptr, /*splitk=*/nullptr, /*tmem=*/nullptr,
       /*swizzle=*/nullptr, /*smem=*/nullptr, /*twin_config=*/nullptr,
       /*twin_swizzle=*/nullptr, /*twin_smem=*/nullptr);
-  Value result = swapSeqAndHeads(builder, loc, attention->getResult(0));
-  match.result.replaceAllUsesWith(result);
+  Value o = attention->getResult(0);
+  // O goes to BSHD anyway where the model transposes it there.
+  if (match.result.hasOneUse()) {
+    auto back = dyn_cast<linalg::TransposeOp>(*match.result.getUsers().begin());
+    if (isPermutation(back, {0, 2, 1, 3})) {
+      back->getResult(0).replaceAllUsesWith(o);
+      return;
+    }
+  }
+  match.result.replaceAllUsesWith(swapSeqAndHeads(builder, loc, o));
 }
 
 struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {

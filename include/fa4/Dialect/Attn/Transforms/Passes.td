@@ -142,11 +142,12 @@ def AttnRaise : Pass<"attn-raise"> {
     frontends produce (torch-mlir, as IREE's ONNX and torch importers run
     it): BHSD Q, K, V flattened to `[B*H, S, D]` for `linalg.batch_matmul`,
     K transposed by `linalg.transpose`, scores scaled by a constant (a
-    multiply or divide), an optional additive constant `[Sq, Skv]` mask of
-    0 and -inf, a softmax over the keys as generics (max, subtract, exp,
+    multiply or divide), an optional constant `[Sq, Skv]` mask (additive 0
+    and -inf, or a select of the scores and -inf over booleans), a softmax over the keys as generics (max, subtract, exp,
     sum, divide) or `linalg.softmax`, with precision casts between them.
-    Each match becomes `attn.attention` on BSHD transposes of the operands,
-    its O transposed back; the mask becomes `#attn.mask` (none, causal or a
+    Each match becomes `attn.attention` on BSHD transposes of the operands
+    (or the BSHD tensors themselves, where the model transposed them to
+    BHSD), its O transposed back (or not, where the model does); the mask becomes `#attn.mask` (none, causal or a
     window, bottom-right aligned) and the scale an attribute where it is not
     `1/sqrt(D)`. GQA, where K and V reach the products broadcast over the
     query heads of their group, takes the unbroadcast K and V. f16/bf16
