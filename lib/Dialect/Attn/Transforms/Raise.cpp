@@ -13,12 +13,14 @@
 
 #include "fa4/Dialect/Attn/Transforms/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <cmath>
 #include <optional>
@@ -517,6 +519,29 @@ void raise(Match match, Operation *anchor) {
   match.result.replaceAllUsesWith(swapSeqAndHeads(builder, loc, o));
 }
 
+/// The ops `match` replaces: everything `result` is computed from, and
+/// its users (a transpose back to BSHD).
+SetVector<Operation *> replacedOps(const Match &match) {
+  SetVector<Operation *> ops;
+  Operation *producer = match.result.getDefiningOp();
+  BackwardSliceOptions options;
+  options.omitBlockArguments = true;
+  // Ops of the producer's block only: erasing a linalg.generic erases its
+  // body with it.
+  options.filter = [&](Operation *op) {
+    return op->getBlock() == producer->getBlock();
+  };
+  (void)getBackwardSlice(producer, &ops, options);
+  ops.insert(producer);
+  for (Operation *user : match.result.getUsers()) {
+    if (user->getBlock() != producer->getBlock())
+      continue;
+    (void)getBackwardSlice(user, &ops, options); // its init tensor
+    ops.insert(user);
+  }
+  return ops;
+}
+
 struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {
   void runOnOperation() override {
     SmallVector<std::pair<Match, Operation *>> found;
@@ -525,19 +550,23 @@ struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {
         if (supported(*match))
           found.emplace_back(*match, contraction);
     });
-    for (auto &[match, anchor] : found)
+    SetVector<Operation *> replaced;
+    for (auto &[match, anchor] : found) {
+      replaced.insert_range(replacedOps(match));
       raise(match, anchor);
-    // The replaced computation is dead now.
-    if (!found.empty()) {
-      bool erased = true;
-      while (erased) {
-        erased = false;
-        getOperation()->walk<WalkOrder::PostOrder>([&](Operation *op) {
-          if (!isa<AttentionOp>(op) && isOpTriviallyDead(op)) {
-            op->erase();
-            erased = true;
-          }
-        });
+    }
+    // What the matches computed is dead now; nothing else is touched.
+    bool erased = true;
+    while (erased) {
+      erased = false;
+      SmallVector<Operation *> candidates = replaced.takeVector();
+      for (Operation *op : llvm::reverse(candidates)) {
+        if (isOpTriviallyDead(op)) {
+          op->erase();
+          erased = true;
+        } else {
+          replaced.insert(op);
+        }
       }
     }
   }
