@@ -55,6 +55,9 @@ MODELS = {
     # Q, K, V and O in BSHD, transposed to BHSD around the attention, as
     # models that keep [batch, seq, heads, dim] export it.
     "bshd": (33, 33, additive(bottom_right(33, 33)), -1),
+    # The scale as sqrt(scale) on Q and on K^T, as torch.onnx exports
+    # scaled_dot_product_attention.
+    "split-scale": (33, 33, bottom_right(33, 33), -1),
     # Left alone: a bias is no mask; a top-left causal mask with sq < skv
     # hides keys fa4's bottom-right one shows; softmax over the queries.
     "bias": (33, 33, np.random.RandomState(0).randn(33, 33)
@@ -65,7 +68,7 @@ MODELS = {
 }
 
 
-def model(sq, skv, mask, axis, hkv=H, bshd=False):
+def model(sq, skv, mask, axis, hkv=H, bshd=False, split_scale=False):
     f16 = TensorProto.FLOAT16
 
     def layout(b, h, s, d):
@@ -97,9 +100,19 @@ def model(sq, skv, mask, axis, hkv=H, bshd=False):
                       helper.make_node("Reshape", [t + "g", "heads"],
                                        [t + "h"])]
         key, value = "kh", "vh"
-    nodes += [helper.make_node("Transpose", [key], ["kt"], perm=[0, 1, 3, 2]),
-              helper.make_node("MatMul", [query, "kt"], ["s"]),
-             helper.make_node("Mul", ["s", "scale"], ["scaled"])]
+    if split_scale:
+        inits.append(numpy_helper.from_array(
+            np.array(D ** -0.25, dtype=np.float16), "root"))
+        nodes += [helper.make_node("Mul", [query, "root"], ["qs"]),
+                  helper.make_node("Transpose", [key], ["kt0"],
+                                   perm=[0, 1, 3, 2]),
+                  helper.make_node("Mul", ["kt0", "root"], ["kt"]),
+                  helper.make_node("MatMul", ["qs", "kt"], ["scaled"])]
+    else:
+        nodes += [helper.make_node("Transpose", [key], ["kt"],
+                                   perm=[0, 1, 3, 2]),
+                  helper.make_node("MatMul", [query, "kt"], ["s"]),
+                  helper.make_node("Mul", ["s", "scale"], ["scaled"])]
     last = "scaled"
     if mask is not None and mask.dtype == bool:
         inits += [numpy_helper.from_array(mask, "mask"),
@@ -133,7 +146,9 @@ def main():
         path = os.path.join(out_dir, name)
         hkv = HKV_GQA if name == "gqa" else H
         bshd = name == "bshd"
-        onnx.save(model(sq, skv, mask, axis, hkv, bshd), path + ".onnx")
+        split_scale = name == "split-scale"
+        onnx.save(model(sq, skv, mask, axis, hkv, bshd, split_scale),
+                  path + ".onnx")
         subprocess.check_call([os.path.join(bin_dir, "iree-import-onnx"),
                                path + ".onnx", "-o", path + ".torch.mlir"])
         subprocess.check_call([

@@ -324,6 +324,19 @@ std::optional<SelectMask> selectMasked(Value value) {
   return mask;
 }
 
+/// `value` before an elementwise multiply by a constant (through casts),
+/// the constant folded into `scale`; `value` itself where there is none.
+Value withoutScale(Value value, double &scale) {
+  auto scaled = binaryOperands<arith::MulFOp>(skipCasts(value));
+  if (!scaled)
+    return value;
+  std::optional<double> factor = splatConstant(scaled->second);
+  if (!factor)
+    return value;
+  scale *= *factor;
+  return skipCasts(scaled->first);
+}
+
 /// One attention found in linalg: BHSD operands and what it computes.
 /// An operand of the attention: a BHSD value, or the BSHD value a model
 /// that keeps [batch, seq, heads, dim] transposed to BHSD (used as it is).
@@ -418,13 +431,13 @@ std::optional<Match> matchAttention(linalg::BatchMatmulOp contraction) {
     std::optional<double> factor = splatConstant(scaled->second);
     if (!factor)
       return std::nullopt;
-    match.scale = *factor;
+    match.scale *= *factor;
     scores = skipCasts(scaled->first);
   } else if (auto divided = binaryOperands<arith::DivFOp>(scores)) {
     std::optional<double> divisor = splatConstant(divided->second);
     if (!divisor || *divisor == 0)
       return std::nullopt;
-    match.scale = 1.0 / *divisor;
+    match.scale /= *divisor;
     scores = skipCasts(divided->first);
   }
 
@@ -436,7 +449,13 @@ std::optional<Match> matchAttention(linalg::BatchMatmulOp contraction) {
     return std::nullopt;
   Value query = unflattened(qk.getDpsInputOperand(0)->get());
   Value keyT = unflattened(qk.getDpsInputOperand(1)->get());
-  auto transpose = keyT ? keyT.getDefiningOp<linalg::TransposeOp>() : nullptr;
+  if (!query || !keyT)
+    return std::nullopt;
+  // The scale split over Q and K^T (sqrt(scale) each, as torch's ONNX
+  // export of scaled_dot_product_attention writes it).
+  query = withoutScale(query, match.scale);
+  keyT = withoutScale(keyT, match.scale);
+  auto transpose = keyT.getDefiningOp<linalg::TransposeOp>();
   if (!query || !transpose)
     return std::nullopt;
   match.query = asOperand(query);

@@ -142,7 +142,7 @@ def AttnRaise : Pass<"attn-raise"> {
     frontends produce (torch-mlir, as IREE's ONNX and torch importers run
     it): BHSD Q, K, V flattened to `[B*H, S, D]` for `linalg.batch_matmul`,
     K transposed by `linalg.transpose`, scores scaled by a constant (a
-    multiply or divide), an optional constant `[Sq, Skv]` mask (additive 0
+    multiply or divide, or split over Q and K^T as torch.onnx exports it), an optional constant `[Sq, Skv]` mask (additive 0
     and -inf, or a select of the scores and -inf over booleans), a softmax over the keys as generics (max, subtract, exp,
     sum, divide) or `linalg.softmax`, with precision casts between them.
     Each match becomes `attn.attention` on BSHD transposes of the operands
