@@ -141,18 +141,21 @@ def AttnRaise : Pass<"attn-raise"> {
     Finds scaled dot-product attention in the linalg-on-tensors form that
     frontends produce (torch-mlir, as IREE's ONNX and torch importers run
     it): BHSD Q, K, V flattened to `[B*H, S, D]` for `linalg.batch_matmul`,
-    K transposed by `linalg.transpose`, scores scaled by a constant (a
-    multiply or divide, or split over Q and K^T as torch.onnx exports it), an optional constant `[Sq, Skv]` mask (additive 0
-    and -inf, or a select of the scores and -inf over booleans), a softmax over the keys as generics (max, subtract, exp,
-    sum, divide) or `linalg.softmax`, with precision casts between them.
-    Each match becomes `attn.attention` on BSHD transposes of the operands
-    (or the BSHD tensors themselves, where the model transposed them to
-    BHSD), its O transposed back (or not, where the model does); the mask becomes `#attn.mask` (none, causal or a
-    window, bottom-right aligned) and the scale an attribute where it is not
+    K transposed by `linalg.transpose`; scores scaled by a constant (a
+    multiply or divide, or split over Q and K^T as torch.onnx exports it);
+    an optional constant `[Sq, Skv]` mask (additive 0 and -inf, or a select
+    of the scores and -inf over booleans); a softmax over the keys as
+    generics (max, subtract, exp, sum, divide) or `linalg.softmax`; precision
+    casts between them. Each match becomes `attn.attention` on BSHD
+    transposes of the operands (or the BSHD tensors themselves, where the
+    model transposed them to BHSD), its O transposed back (or not, where the
+    model does). The mask becomes `#attn.mask` (none, causal or a window,
+    bottom-right aligned), the scale an attribute where it is not
     `1/sqrt(D)`. GQA, where K and V reach the products broadcast over the
     query heads of their group, takes the unbroadcast K and V. f16/bf16
-    only. What it cannot express (a mask that is no 0/-inf interval
-    per row, a bias, other dtypes) it leaves alone.
+    only. What it cannot express (a mask that is no 0/-inf interval per
+    row, a bias, other dtypes) it leaves alone, and it erases only what it
+    replaced.
   }];
   let dependentDialects = ["::fa4::attn::AttnDialect",
                            "::mlir::linalg::LinalgDialect",
