@@ -51,3 +51,35 @@ fi
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 ctest --test-dir "$build" --output-on-failure -j "${FA4_JOBS:-$(nproc)}"
+
+# The launch paths under the sanitizers, on fa4-emu with kernels from the
+# compiler's build: fa4_launch and launch records (a split-K decode with
+# fa4-run's own workspace, a prefill, pointers refused at a record's run).
+fa4_build="${FA4_BUILD_DIR:-build}"
+emu="$fa4_build/emu/libfa4emu.so"
+compile="$fa4_build/bin/fa4-compile"
+if [ ! -f "$emu" ] || [ ! -x "$compile" ]; then
+  echo "sanitize-runtime: $emu or $compile missing (scripts/build.sh):" \
+       "the launch paths on fa4-emu were not run" >&2
+  exit 0
+fi
+kernels=$(mktemp -d)
+trap 'rm -rf "$kernels"' EXIT
+"$compile" test/Emulator/Inputs/attention.mlir --chip=sm_90a --ptxas=none \
+  -o "$kernels" --quiet
+on_emu() {
+  local kernel=$1 expect=$2
+  shift 2
+  local result
+  result=$(FA4_CUDA_DRIVER_PATH="$emu" "$build/fa4-run/fa4-run" \
+    "$kernels/$kernel/manifest.json" "$@" | grep '^RESULT')
+  echo "sanitize-runtime: $kernel $*: ${result:0:60}"
+  [[ "$result" == "RESULT $expect"* ]]
+}
+on_emu fa4_hopper_gqa_sm_90a pass --b 1 --sq 1 --skv 1000 --repeat 1
+on_emu fa4_hopper_gqa_sm_90a pass --b 1 --sq 1 --skv 1000 --record --repeat 1
+on_emu fa4_hopper_causal_sm_90a pass --b 1 --sq 130 --skv 77 --record
+on_emu fa4_hopper_gqa_sm_90a rejected --b 1 --sq 77 --skv 130 --record \
+  --bad-tensor=alias
+on_emu fa4_hopper_gqa_sm_90a rejected --b 1 --sq 77 --skv 130 --record \
+  --bad-tensor=misaligned

@@ -30,14 +30,18 @@ using namespace fa4::emu;
 
 namespace {
 
-struct EmuModule {
-  std::unique_ptr<Module> module;
-};
+struct EmuModule;
 
 struct EmuFunction {
   EmuModule *module;
   const Kernel *kernel;
   int maxDynamicSmem = 48 * 1024;
+};
+
+struct EmuModule {
+  std::unique_ptr<Module> module;
+  /// One handle per kernel, as the driver gives, freed with the module.
+  std::map<const Kernel *, std::unique_ptr<EmuFunction>> functions;
 };
 
 struct EmuEvent {
@@ -261,9 +265,10 @@ FA4_EMU_EXPORT CUresult cuModuleGetFunction(CUfunction *function,
   const Kernel *kernel = loaded->module->kernel(name);
   if (!kernel)
     return CUDA_ERROR_NOT_FOUND;
-  // Owned by the module's lifetime in practice; one per lookup is fine for
-  // the runtime, which looks each kernel up once per load.
-  *function = reinterpret_cast<CUfunction>(new EmuFunction{loaded, kernel});
+  std::unique_ptr<EmuFunction> &handle = loaded->functions[kernel];
+  if (!handle)
+    handle.reset(new EmuFunction{loaded, kernel});
+  *function = reinterpret_cast<CUfunction>(handle.get());
   return CUDA_SUCCESS;
 }
 
