@@ -326,8 +326,7 @@ PreparedLaunch::PreparedLaunch(Kernel &parent, const fa4_attention_args &args)
     // Version 8: the decode variant runs, and checks the arguments by its
     // own manifest's rules (its alignment may differ from this kernel's).
     : kernel(&parent.kernelFor(args) == &parent ? parent
-                                                : *parent.decodeVariant),
-      current(args) {
+                                                : *parent.decodeVariant) {
   const Manifest &manifest = kernel.manifest;
   // Everything that can refuse the arguments runs before the driver opens,
   // but for a split picked at launch (version 7): its partitions, which the
@@ -371,14 +370,9 @@ PreparedLaunch::~PreparedLaunch() = default;
 
 void PreparedLaunch::setData(const fa4_attention_args &args) {
   checkDataPointers(kernel.manifest, spanBytes, args);
-  current.q.data = args.q.data;
-  current.k.data = args.k.data;
-  current.v.data = args.v.data;
-  current.o.data = args.o.data;
-  current.lse.data = args.lse.data;
-  kernelArgs->setData(current);
+  kernelArgs->setData(args);
   if (combineArgs)
-    combineArgs->setData(current);
+    combineArgs->setData(args);
 }
 
 void PreparedLaunch::run(CUdeviceptr workspace, CUstream stream) {

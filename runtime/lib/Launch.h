@@ -116,8 +116,9 @@ public:
   /// none).
   uint64_t workspaceBytes() const { return workspaceSize; }
 
-  /// Takes the data pointers of `args` (q, k, v, o, lse; their shapes and
-  /// strides are the constructor's), checked as checkDataPointers does.
+  /// Takes the data pointers of `args` (q, k, v, o, lse; only `data` is
+  /// read: the shapes and strides are the constructor's), checked as
+  /// checkDataPointers does.
   void setData(const fa4_attention_args &args);
 
   /// Launches on `stream`, which must belong to the context the launch was
@@ -131,7 +132,6 @@ private:
   CUcontext context;
   const Kernel::Loaded *functions;
   std::vector<uint64_t> spanBytes;
-  fa4_attention_args current;
   CUfunction function;
   const std::string *name;
   const LaunchSpec *launch;

@@ -310,8 +310,7 @@ void checkOutputsAlone(const std::vector<ByteRange> &ranges) {
 }
 
 /// Every tensor of the manifest is required.
-void checkGiven(const Manifest &manifest, const fa4_attention_args &args,
-                const TensorSpec &spec) {
+void checkGiven(const fa4_attention_args &args, const TensorSpec &spec) {
   if (!tensorInSlot(args, spec.slot).data)
     throw Error(FA4_ERROR_VALIDATION,
                 "tensor '" + spec.name +
@@ -336,7 +335,7 @@ Bindings fa4::rt::validateArgs(const Manifest &manifest,
   checkNoUnwantedLse(manifest, args);
   std::vector<ByteRange> ranges;
   for (const TensorSpec &spec : manifest.tensors) {
-    checkGiven(manifest, args, spec);
+    checkGiven(args, spec);
     ranges.push_back(
         TensorChecker(manifest, spec, tensorInSlot(args, spec.slot), bindings)
             .check());
@@ -358,7 +357,7 @@ void fa4::rt::checkDataPointers(const Manifest &manifest,
   placed.reserve(manifest.tensors.size());
   for (size_t i = 0; i < manifest.tensors.size(); ++i) {
     const TensorSpec &spec = manifest.tensors[i];
-    checkGiven(manifest, args, spec);
+    checkGiven(args, spec);
     placed.push_back(
         placement(spec, tensorInSlot(args, spec.slot), spanBytes[i]));
   }
