@@ -375,89 +375,90 @@ struct Match {
   Value result; // the [B, H, Sq, Dv] value the attention replaces
 };
 
-/// Matches the attention whose P.V is `contraction`.
-std::optional<Match> matchAttention(linalg::BatchMatmulOp contraction) {
-  MLIRContext *context = contraction.getContext();
-  Match match;
-  // Its result, back to [B, H, Sq, Dv] and the input precision.
+/// The [B, H, Sq, Dv] value P.V's `contraction` becomes: its result, back
+/// to the input precision and unflattened; null otherwise.
+Value attentionResult(linalg::BatchMatmulOp contraction) {
   Value product = contraction->getResult(0);
   if (!product.hasOneUse())
-    return std::nullopt;
+    return nullptr;
   Operation *user = *product.getUsers().begin();
   Value cast = product;
   if (auto generic = dyn_cast<linalg::GenericOp>(user)) {
     if (skipCasts(generic->getResult(0)) != product ||
         !generic->getResult(0).hasOneUse())
-      return std::nullopt;
+      return nullptr;
     cast = generic->getResult(0);
     user = *cast.getUsers().begin();
   }
   auto expand = dyn_cast<tensor::ExpandShapeOp>(user);
   if (!expand || flattenedSource(expand.getResult()) != cast)
-    return std::nullopt;
-  match.result = expand.getResult();
+    return nullptr;
+  return expand.getResult();
+}
 
-  Value value = unflattened(contraction.getDpsInputOperand(1)->get());
-  Value probabilities = unflattened(contraction.getDpsInputOperand(0)->get());
-  if (!value || !probabilities)
-    return std::nullopt;
-  match.value = asOperand(value);
-  Value scores = softmaxInput(skipCasts(probabilities));
-  if (!scores)
-    return std::nullopt;
-  scores = skipCasts(scores);
-
-  match.mask = MaskAttr::get(context, MaskKind::None);
+/// Takes a constant mask off `scores` into `mask` (none where there is
+/// none); fails on a mask or bias fa4 cannot express.
+LogicalResult peelMask(Value &scores, MaskAttr &mask) {
+  MLIRContext *context = scores.getContext();
+  std::optional<MaskAttr> found = MaskAttr::get(context, MaskKind::None);
   if (auto masked = binaryOperands<arith::AddFOp>(scores)) {
     DenseFPElementsAttr constant;
     if (!matchPattern(masked->second, m_Constant(&constant)))
-      return std::nullopt;
+      return failure();
     std::optional<SmallVector<bool>> keep = keptByAdditive(constant);
-    std::optional<MaskAttr> mask =
+    found =
         keep ? classifyMask(context, constant.getType(), *keep) : std::nullopt;
-    if (!mask)
-      return std::nullopt;
-    match.mask = *mask;
     scores = skipCasts(masked->first);
   } else if (auto selected = selectMasked(scores)) {
-    std::optional<MaskAttr> mask =
+    found =
         classifyMask(context, selected->condition.getType(), selected->keep);
-    if (!mask)
-      return std::nullopt;
-    match.mask = *mask;
     scores = skipCasts(selected->scores);
   }
+  if (!found)
+    return failure();
+  mask = *found;
+  return success();
+}
+
+/// Takes a constant scale (a multiply or divide) off `scores` into `scale`;
+/// fails on a non-constant one.
+LogicalResult peelScale(Value &scores, double &scale) {
   if (auto scaled = binaryOperands<arith::MulFOp>(scores)) {
     std::optional<double> factor = splatConstant(scaled->second);
     if (!factor)
-      return std::nullopt;
-    match.scale *= *factor;
+      return failure();
+    scale *= *factor;
     scores = skipCasts(scaled->first);
   } else if (auto divided = binaryOperands<arith::DivFOp>(scores)) {
     std::optional<double> divisor = splatConstant(divided->second);
     if (!divisor || *divisor == 0)
-      return std::nullopt;
-    match.scale /= *divisor;
+      return failure();
+    scale /= *divisor;
     scores = skipCasts(divided->first);
   }
+  return success();
+}
 
+/// Q and K behind the unscaled scores Q.K^T, any scale split over them
+/// folded into `match.scale`.
+LogicalResult matchQueryAndKey(Value scores, Match &match) {
   Value flatScores = flattenedSource(scores);
   auto qk = flatScores
                 ? skipCasts(flatScores).getDefiningOp<linalg::BatchMatmulOp>()
                 : nullptr;
   if (!qk)
-    return std::nullopt;
+    return failure();
   Value query = unflattened(qk.getDpsInputOperand(0)->get());
   Value keyT = unflattened(qk.getDpsInputOperand(1)->get());
   if (!query || !keyT)
-    return std::nullopt;
+    return failure();
   // The scale split over Q and K^T (sqrt(scale) each, as torch's ONNX
   // export of scaled_dot_product_attention writes it).
   query = withoutScale(query, match.scale);
   keyT = withoutScale(keyT, match.scale);
   auto transpose = keyT.getDefiningOp<linalg::TransposeOp>();
   if (!query || !transpose)
-    return std::nullopt;
+    return failure();
   match.query = asOperand(query);
   // K^T from BHSD K, or in one transpose from BSHD K.
   if (isPermutation(transpose, {0, 1, 3, 2}))
@@ -465,6 +466,26 @@ std::optional<Match> matchAttention(linalg::BatchMatmulOp contraction) {
   else if (isPermutation(transpose, {0, 2, 3, 1}))
     match.key = {transpose.getInput(), /*bshd=*/true};
   else
+    return failure();
+  return success();
+}
+
+/// Matches the attention whose P.V is `contraction`.
+std::optional<Match> matchAttention(linalg::BatchMatmulOp contraction) {
+  Match match;
+  match.result = attentionResult(contraction);
+  Value value = unflattened(contraction.getDpsInputOperand(1)->get());
+  Value probabilities = unflattened(contraction.getDpsInputOperand(0)->get());
+  if (!match.result || !value || !probabilities)
+    return std::nullopt;
+  match.value = asOperand(value);
+  Value scores = softmaxInput(skipCasts(probabilities));
+  if (!scores)
+    return std::nullopt;
+  scores = skipCasts(scores);
+  if (failed(peelMask(scores, match.mask)) ||
+      failed(peelScale(scores, match.scale)) ||
+      failed(matchQueryAndKey(scores, match)))
     return std::nullopt;
   return match;
 }
