@@ -196,7 +196,7 @@ def flash_attn_func(q, k, v, causal=False, window_size=(-1, -1),
             plan.o_shape, plan.o_strides, dtype=q.dtype, device=q.device)
         lse = torch.empty(plan.lse_shape, dtype=torch.float32,
                           device=q.device) if return_lse else plan.scratch_lse
-        plan.run(torch, q, k, v, o, lse)
+        plan.record.run(torch, (q, k, v, o, lse))
     return (o, lse) if return_lse else o
 
 
@@ -213,50 +213,48 @@ class _EagerPlan(object):
         kernel = _kernel_of(q, k, v, causal, window_size, softmax_scale)
         o = torch_ops.empty_o(q, v) if out is None else out
         lse = torch_ops.empty_lse(q)
-        for name, t in zip(("q", "k", "v", "o"), (q, k, v, o)):
-            if not t.is_cuda:
-                raise Fa4ValueError("tensor '%s': on %s; fa4 kernels need "
-                                    "CUDA tensors" % (name, t.device))
-        self.device_index = q.device.index
-        with torch.cuda.device(q.device):
-            self.record = _Record(kernel, _runtime._args(q, k, v, o, lse),
-                                  q.device)
+        self.record = _Record(torch, kernel, (q, k, v, o, lse))
         self.o_shape, self.o_strides = tuple(o.shape), o.stride()
         self.lse_shape = tuple(lse.shape)
         self.scratch_lse = None if return_lse else lse
 
-    def run(self, torch, q, k, v, o, lse):
-        # torch's current stream on q's device, without building a Stream.
-        stream = torch._C._cuda_getCurrentRawStream(self.device_index)
-        if self.device_index != torch.cuda.current_device():
-            with torch.cuda.device(self.device_index):
-                self.record.run(torch, (q, k, v, o, lse), stream)
-            return
-        self.record.run(torch, (q, k, v, o, lse), stream)
 
-
-_records = {}
 class _Record(object):
     """A libfa4rt launch record (fa4_launch_record): the validation, grid,
     scalar arguments and TMA descriptors of one (kernel, shapes, strides),
-    launched with each call's data pointers; its split-K workspace comes
-    from torch's caching allocator."""
+    made from `tensors` (q, k, v, o, lse) and launched on torch's current
+    stream with each call's data pointers; its split-K workspace comes from
+    torch's caching allocator."""
 
-    def __init__(self, kernel, args, device):
+    _Pointers = _ctypes.c_void_p * 5
+
+    def __init__(self, torch, kernel, tensors):
+        for name, t in zip(("q", "k", "v", "o", "lse"), tensors):
+            if not t.is_cuda:
+                raise Fa4ValueError("tensor '%s': on %s; fa4 kernels need "
+                                    "CUDA tensors" % (name, t.device))
         self._lib = kernel._lib
+        self.device = tensors[0].device
         handle = _ctypes.c_void_p()
-        _runtime._check(self._lib.fa4_launch_record_create(
-            kernel._live(), _ctypes.byref(args), _ctypes.byref(handle)))
+        with torch.cuda.device(self.device):
+            _runtime._check(self._lib.fa4_launch_record_create(
+                kernel._live(), _ctypes.byref(_runtime._args(*tensors)),
+                _ctypes.byref(handle)))
         self.handle = handle
         size = _ctypes.c_uint64()
         _runtime._check(self._lib.fa4_launch_record_workspace_bytes(
             handle, _ctypes.byref(size)))
         self.workspace_bytes = size.value
-        self.device = device
 
-    _Pointers = _ctypes.c_void_p * 5
+    def run(self, torch, tensors):
+        index = self.device.index
+        if index != torch.cuda.current_device():
+            with torch.cuda.device(index):
+                self._run(torch, tensors)
+            return
+        self._run(torch, tensors)
 
-    def run(self, torch, tensors, stream):
+    def _run(self, torch, tensors):
         # A fresh array per call: another thread may run the same record.
         q, k, v, o, lse = tensors
         data = self._Pointers(q.data_ptr(), k.data_ptr(), v.data_ptr(),
@@ -267,6 +265,8 @@ class _Record(object):
             # later work on this stream only after what is queued here.
             workspace = torch.empty(self.workspace_bytes, dtype=torch.uint8,
                                     device=self.device)
+        # torch's current stream on the device, without building a Stream.
+        stream = torch._C._cuda_getCurrentRawStream(self.device.index)
         _runtime._check(self._lib.fa4_launch_record_run(
             self.handle, data,
             workspace.data_ptr() if workspace is not None else None,
@@ -278,6 +278,9 @@ class _Record(object):
             lib.fa4_launch_record_destroy(handle)
 
 
+_records = {}
+
+
 def _launch(torch, kernel, q, k, v, o, lse):
     """The kernel on torch's current stream through a launch record per
     (kernel, shapes, strides, dtypes, device): libfa4rt validated the
@@ -287,22 +290,11 @@ def _launch(torch, kernel, q, k, v, o, lse):
         (t.shape, t.stride()) for t in tensors)
     record = _records.get(key)
     if record is None:
-        for name, t in zip(("q", "k", "v", "o", "lse"), tensors):
-            if not t.is_cuda:
-                raise Fa4ValueError("tensor '%s': on %s; fa4 kernels need "
-                                    "CUDA tensors" % (name, t.device))
-        with torch.cuda.device(q.device):
-            record = _Record(kernel, _runtime._args(q, k, v, o, lse), q.device)
+        record = _Record(torch, kernel, tensors)
         if len(_records) > 4096:
             _records.clear()
         _records[key] = record
-    # torch's current stream on q's device, without building a Stream.
-    stream = torch._C._cuda_getCurrentRawStream(q.device.index)
-    if q.device.index != torch.cuda.current_device():
-        with torch.cuda.device(q.device):
-            record.run(torch, tensors, stream)
-        return
-    record.run(torch, tensors, stream)
+    record.run(torch, tensors)
 
 
 _by_shape = {}
