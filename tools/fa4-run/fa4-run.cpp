@@ -556,44 +556,6 @@ std::string resultJson(const std::string &verdict, const std::string &fields,
   return json + "}";
 }
 
-int runBadTensor(const Options &options, const AttentionShape &shape,
-                 const fa4_kernel_info &info, fa4_module *module) {
-  // Slack so that the broken layouts stay inside the allocation if the
-  // runtime were to launch them anyway.
-  LayoutRules rules = layoutRules(module, info.has_lse);
-  DeviceArgs set = allocateArgs(shape, rules, info.has_lse, 1 << 20);
-  // With --record, a record made from good tensors meets the bad one at
-  // its run, which takes pointers alone: the pointer cases.
-  fa4_launch_record *record = nullptr;
-  if (options.record && options.badTensor != "misaligned" &&
-      options.badTensor != "alias" && options.badTensor != "lse")
-    throw RunError{"--record --bad-tensor=" + options.badTensor +
-                   ": a record's run takes pointers only; the pointer cases "
-                   "are misaligned, alias and lse"};
-  if (options.record)
-    check(fa4_launch_record_create(module, &set.args, &record),
-          "fa4_launch_record_create");
-  std::unique_ptr<fa4_launch_record, void (*)(fa4_launch_record *)> owner(
-      record, fa4_launch_record_destroy);
-  breakTensor(set, options.badTensor, info, rules);
-  void *data[5] = {set.args.q.data, set.args.k.data, set.args.v.data,
-                   set.args.o.data, set.args.lse.data};
-  fa4_status status =
-      record ? fa4_launch_record_run(record, data, nullptr, nullptr)
-             : fa4_launch(module, &set.args, nullptr);
-  if (status == FA4_SUCCESS) {
-    fa4_stream_synchronize(nullptr);
-    std::printf("RESULT accepted case=%s (the runtime launched a bad tensor)\n",
-                options.badTensor.c_str());
-    return exitNumericFailure;
-  }
-  std::string message = fa4_last_error();
-  std::printf("RESULT rejected case=%s status=%s message=\"%s\"\n",
-              options.badTensor.c_str(), fa4_status_name(status),
-              jsonEscape(message).c_str());
-  return status == FA4_ERROR_VALIDATION ? exitPass : exitError;
-}
-
 /// How fa4-run launches a set: fa4_launch, or (--record) one launch record
 /// run with each set's pointers and a workspace of fa4-run's own.
 class Launcher {
@@ -607,11 +569,10 @@ public:
     own = allocateArgs(shape, layoutRules(module, info.has_lse), info.has_lse);
     check(fa4_launch_record_create(module, &own.args, &record),
           "fa4_launch_record_create");
-    uint64_t bytes = 0;
-    check(fa4_launch_record_workspace_bytes(record, &bytes),
+    check(fa4_launch_record_workspace_bytes(record, &workspaceSize),
           "fa4_launch_record_workspace_bytes");
-    if (bytes)
-      check(fa4_device_alloc(bytes, &workspace), "fa4_device_alloc");
+    if (workspaceSize)
+      check(fa4_device_alloc(workspaceSize, &workspace), "fa4_device_alloc");
   }
   ~Launcher() {
     fa4_launch_record_destroy(record);
@@ -621,30 +582,57 @@ public:
   Launcher(const Launcher &) = delete;
   Launcher &operator=(const Launcher &) = delete;
 
-  uint64_t workspaceBytes() const {
-    uint64_t bytes = 0;
-    if (record)
-      check(fa4_launch_record_workspace_bytes(record, &bytes),
-            "fa4_launch_record_workspace_bytes");
-    return bytes;
+  /// 0 without a record.
+  uint64_t workspaceBytes() const { return workspaceSize; }
+
+  fa4_status tryLaunch(const DeviceArgs &set, void *stream) {
+    if (!record)
+      return fa4_launch(module, &set.args, stream);
+    void *data[5] = {set.args.q.data, set.args.k.data, set.args.v.data,
+                     set.args.o.data, set.args.lse.data};
+    return fa4_launch_record_run(record, data, workspace, stream);
   }
 
   void launch(const DeviceArgs &set, void *stream, const char *what) {
-    if (!record) {
-      check(fa4_launch(module, &set.args, stream), what);
-      return;
-    }
-    void *data[5] = {set.args.q.data, set.args.k.data, set.args.v.data,
-                     set.args.o.data, set.args.lse.data};
-    check(fa4_launch_record_run(record, data, workspace, stream), what);
+    check(tryLaunch(set, stream), what);
   }
 
 private:
   fa4_module *module;
   DeviceArgs own;
   fa4_launch_record *record = nullptr;
+  uint64_t workspaceSize = 0;
   void *workspace = nullptr;
 };
+
+int runBadTensor(const Options &options, const AttentionShape &shape,
+                 const fa4_kernel_info &info, fa4_module *module) {
+  // Slack so that the broken layouts stay inside the allocation if the
+  // runtime were to launch them anyway.
+  LayoutRules rules = layoutRules(module, info.has_lse);
+  DeviceArgs set = allocateArgs(shape, rules, info.has_lse, 1 << 20);
+  // With --record, a record made from good tensors meets the bad one at
+  // its run, which takes pointers alone: the pointer cases.
+  if (options.record && options.badTensor != "misaligned" &&
+      options.badTensor != "alias" && options.badTensor != "lse")
+    throw RunError{"--record --bad-tensor=" + options.badTensor +
+                   ": a record's run takes pointers only; the pointer cases "
+                   "are misaligned, alias and lse"};
+  Launcher launcher(module, options.record, shape, info);
+  breakTensor(set, options.badTensor, info, rules);
+  fa4_status status = launcher.tryLaunch(set, nullptr);
+  if (status == FA4_SUCCESS) {
+    fa4_stream_synchronize(nullptr);
+    std::printf("RESULT accepted case=%s (the runtime launched a bad tensor)\n",
+                options.badTensor.c_str());
+    return exitNumericFailure;
+  }
+  std::string message = fa4_last_error();
+  std::printf("RESULT rejected case=%s status=%s message=\"%s\"\n",
+              options.badTensor.c_str(), fa4_status_name(status),
+              jsonEscape(message).c_str());
+  return status == FA4_ERROR_VALIDATION ? exitPass : exitError;
+}
 
 struct BenchResult {
   double ms = 0, tflops = 0, kvTbps = 0;
