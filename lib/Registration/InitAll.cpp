@@ -13,8 +13,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -31,11 +31,10 @@ void fa4::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<fa4::attn::AttnDialect, fa4::kernel::FA4Dialect,
                   mlir::arith::ArithDialect, mlir::func::FuncDialect,
                   mlir::gpu::GPUDialect, mlir::linalg::LinalgDialect,
-                  mlir::LLVM::LLVMDialect,
-                  mlir::math::MathDialect, mlir::memref::MemRefDialect,
-                  mlir::NVVM::NVVMDialect, mlir::nvgpu::NVGPUDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
-                  mlir::vector::VectorDialect>();
+                  mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
+                  mlir::memref::MemRefDialect, mlir::NVVM::NVVMDialect,
+                  mlir::nvgpu::NVGPUDialect, mlir::scf::SCFDialect,
+                  mlir::tensor::TensorDialect, mlir::vector::VectorDialect>();
   // ConvertToLLVM interfaces, the NVVM target attribute and the LLVM IR
   // translations that gpu-module-to-binary needs.
   mlir::registerAllExtensions(registry);
