@@ -219,18 +219,63 @@ void fa4::emu::handleMbarrier(Cta &cta, Warp &warp, const Instruction &inst,
 
 namespace {
 
+/// What cuTensorMapEncodeTiled would refuse, in a map the kernel built
+/// (tensormap.replace leaves a field it did not write zero), or "".
+std::string invalidTensorMap(const TensorMap &map) {
+  if (map.rank < 1 || map.rank > 5)
+    return "rank " + std::to_string(map.rank);
+  if (map.elementBytes == 0)
+    return "no element type";
+  if (!(map.elementBytes == 1 || map.elementBytes == 2 ||
+        map.elementBytes == 4 || map.elementBytes == 8))
+    return std::to_string(map.elementBytes) + "-byte elements";
+  if (map.globalAddress % 16)
+    return "a global address not 16-byte aligned";
+  for (uint32_t d = 0; d < map.rank; ++d) {
+    std::string dim = " of dim " + std::to_string(d);
+    if (map.boxDim[d] < 1 || map.boxDim[d] > 256)
+      return "box extent " + std::to_string(map.boxDim[d]) + dim;
+    if (map.globalDim[d] < 1 || map.globalDim[d] > (uint64_t(1) << 32))
+      return "global extent " + std::to_string(map.globalDim[d]) + dim;
+    if (map.elementStrides[d] < 1 || map.elementStrides[d] > 8)
+      return "element stride " + std::to_string(map.elementStrides[d]) + dim;
+    if (d > 0 && (map.globalStrides[d] % 16 ||
+                  map.globalStrides[d] >= (uint64_t(1) << 40)))
+      return "global stride " + std::to_string(map.globalStrides[d]) + dim;
+  }
+  if (map.globalStrides[0] != map.elementBytes)
+    return "no element type";
+  if (map.swizzle != Swizzle::None &&
+      map.boxDim[0] * map.elementBytes >
+          uint32_t(swizzleSpanBytes(map.swizzle)))
+    return "an inner box wider than the swizzle span";
+  return "";
+}
+
 TensorMap readTensorMap(Cta &cta, Warp &warp, const Instruction &inst, int lane,
                         uint64_t address) {
   uint8_t *bytes =
       resolve(cta, warp, inst, lane, Space::Generic, address, 64, false);
   // The whole 128 bytes; resolve checked 64-byte alignment.
   resolve(cta, warp, inst, lane, Space::Generic, address + 64, 64, false);
+  bool inParams =
+      address >= kGenericParam && address - kGenericParam < kWindowBytes;
+  // PTX ISA, "Proxies": a map written through the generic proxy (built
+  // in global memory) is TMA's only after the tensormap proxy acquired it.
+  if (!inParams && !cta.acquiredTensorMaps.count(address))
+    fail(cta, warp, inst, 1u << lane,
+         "the tensor map at " + std::to_string(address) +
+             " in global memory was not acquired by this CTA "
+             "(fence.proxy.tensormap::generic.acquire)");
   TensorMap map;
   std::memcpy(&map, bytes, sizeof(map));
-  if (map.magic != TensorMap::kMagic || map.rank < 1 || map.rank > 5)
+  if (map.magic != TensorMap::kMagic)
     fail(cta, warp, inst, 1u << lane,
          "the tensor map operand is not a CUtensorMap that "
-         "cuTensorMapEncodeTiled made");
+         "cuTensorMapEncodeTiled or tensormap.replace made");
+  std::string invalid = invalidTensorMap(map);
+  if (!invalid.empty())
+    fail(cta, warp, inst, 1u << lane, "the tensor map has " + invalid);
   return map;
 }
 
@@ -455,6 +500,127 @@ void fa4::emu::handleCpAsync(Cta &cta, Warp &warp, const Instruction &inst,
         tmaLoad(cta, warp, inst, lane);
       else
         tmaStore(cta, warp, inst, lane);
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor maps built by the kernel (PTX ISA: tensormap.replace,
+// tensormap.cp_fenceproxy, fence.proxy.tensormap). The emulated map is the
+// TensorMap the emulated cuTensorMapEncodeTiled writes; replacing a field
+// of zeroed memory makes one (its magic), and TMA checks it whole at use.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// PTX ISA, tensormap.replace ".elemtype": the element sizes of encodings
+/// 0 to 10 (.u8, .u16, .u32, .s32, .u64, .s64, .f16, .f32, .f32.ftz, .f64,
+/// .bf16); 0 for the packed types, which fa4 does not build.
+uint32_t elementTypeBytes(uint64_t code) {
+  static const uint32_t bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 4, 8, 2};
+  return code < std::size(bytes) ? bytes[code] : 0;
+}
+
+void replaceField(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
+  uint32_t mask = 1u << lane;
+  Space space = inst.space == Space::Generic ? Space::Global : inst.space;
+  uint64_t address = addressOf(warp, lane, op(inst, 0));
+  uint8_t *bytes = resolve(cta, warp, inst, lane, space, address, 64, true);
+  resolve(cta, warp, inst, lane, space, address + 64, 64, true);
+  TensorMap map;
+  std::memcpy(&map, bytes, sizeof(map));
+  map.magic = TensorMap::kMagic;
+  bool ordered = inst.operands.size() == 3;
+  uint64_t value = warp.read(lane, op(inst, ordered ? 2 : 1));
+  uint64_t ordinal = ordered ? warp.read(lane, op(inst, 1)) : 0;
+  if (ordinal > 4)
+    fail(cta, warp, inst, mask, "dimension " + std::to_string(ordinal));
+  const std::string &field = inst.parts[3];
+  if (field == "global_address") {
+    map.globalAddress = value;
+  } else if (field == "rank") {
+    map.rank = uint32_t(value) + 1; // the field holds rank - 1
+  } else if (field == "box_dim") {
+    map.boxDim[ordinal] = uint16_t(std::min<uint64_t>(value, 0xffff));
+  } else if (field == "global_dim") {
+    map.globalDim[ordinal] = value;
+  } else if (field == "global_stride") {
+    if (ordinal > 3)
+      fail(cta, warp, inst, mask,
+           "global stride of dimension " + std::to_string(ordinal + 1));
+    map.globalStrides[ordinal + 1] = value; // of dims 1 and up
+  } else if (field == "element_stride") {
+    map.elementStrides[ordinal] = uint8_t(std::min<uint64_t>(value, 0xff));
+  } else if (field == "elemtype") {
+    map.elementBytes = elementTypeBytes(value);
+    if (!map.elementBytes)
+      fail(cta, warp, inst, mask,
+           "element type " + std::to_string(value) + " is not modelled");
+    map.globalStrides[0] = map.elementBytes;
+  } else if (field == "interleave_layout") {
+    if (value != 0)
+      fail(cta, warp, inst, mask, "interleaved tensor maps are not modelled");
+  } else if (field == "swizzle_mode") {
+    if (value > 3)
+      fail(cta, warp, inst, mask,
+           "swizzle mode " + std::to_string(value) + " is not modelled");
+    static const Swizzle modes[] = {Swizzle::None, Swizzle::B32, Swizzle::B64,
+                                    Swizzle::B128};
+    map.swizzle = modes[value];
+  } else if (field == "fill_mode") {
+    map.nanFill = value == 1;
+  } else {
+    fail(cta, warp, inst, mask, "unsupported tensormap.replace field");
+  }
+  std::memcpy(bytes, &map, sizeof(map));
+}
+
+/// tensormap.cp_fenceproxy.global.shared::cta...sync.aligned [dst], [src],
+/// 128: the warp copies the map, all lanes naming the same two addresses.
+void copyTensorMap(Cta &cta, Warp &warp, const Instruction &inst,
+                   uint32_t mask) {
+  requireConverged(cta, warp, inst, mask);
+  int first = __builtin_ctz(mask);
+  uint64_t global = addressOf(warp, first, op(inst, 0));
+  uint64_t shared = addressOf(warp, first, op(inst, 1));
+  for (int lane = 0; lane < 32; ++lane)
+    if ((mask >> lane & 1) && (addressOf(warp, lane, op(inst, 0)) != global ||
+                               addressOf(warp, lane, op(inst, 1)) != shared))
+      fail(cta, warp, inst, mask, "lanes name different tensor maps");
+  if (warp.read(first, op(inst, 2)) != 128)
+    fail(cta, warp, inst, mask, "a tensor map copy is 128 bytes");
+  for (uint64_t half : {0, 64}) {
+    uint8_t *from = resolve(cta, warp, inst, first, Space::Shared,
+                            shared + half, 64, false);
+    uint8_t *to =
+        resolve(cta, warp, inst, first, Space::Global, global + half, 64, true);
+    std::memcpy(to, from, 64);
+  }
+}
+
+} // namespace
+
+void fa4::emu::handleTensormap(Cta &cta, Warp &warp, const Instruction &inst,
+                               uint32_t mask) {
+  if (inst.parts.size() > 3 && inst.parts[1] == "replace" &&
+      inst.parts[2] == "tile") {
+    for (int lane = 0; lane < 32; ++lane)
+      if (mask >> lane & 1)
+        replaceField(cta, warp, inst, lane);
+    return;
+  }
+  if (inst.parts.size() > 1 && inst.parts[1] == "cp_fenceproxy" &&
+      inst.hasPart("global") && inst.hasPart("release"))
+    return copyTensorMap(cta, warp, inst, mask);
+  fail(cta, warp, inst, mask, "unsupported tensormap instruction");
+}
+
+void fa4::emu::acquireTensorMaps(Cta &cta, Warp &warp, const Instruction &inst,
+                                 uint32_t mask) {
+  for (int lane = 0; lane < 32; ++lane)
+    if (mask >> lane & 1) {
+      if (warp.read(lane, op(inst, 1)) != 128)
+        fail(cta, warp, inst, mask, "a tensor map fence covers 128 bytes");
+      cta.acquiredTensorMaps.insert(addressOf(warp, lane, op(inst, 0)));
     }
 }
 

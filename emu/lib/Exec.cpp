@@ -1075,9 +1075,16 @@ void handleNop(Cta &, Warp &, const Instruction &, uint32_t) {}
 void handlePrefetch(Cta &, Warp &, const Instruction &, uint32_t) {}
 
 /// fence.proxy.async: the warp's generic writes to shared memory become
-/// visible to the async proxy (TMA, wgmma); other fences order nothing the
-/// emulator reorders.
-void handleFence(Cta &cta, Warp &warp, const Instruction &inst, uint32_t) {
+/// visible to the async proxy (TMA, wgmma); fence.proxy.tensormap's acquire
+/// lets TMA use a tensor map the kernel built; other fences order nothing
+/// the emulator reorders.
+void handleFence(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  if (inst.hasPart("proxy") && inst.hasPart("tensormap::generic")) {
+    if (!inst.hasPart("acquire"))
+      fail(cta, warp, inst, mask,
+           "only the acquire form of fence.proxy.tensormap is modelled");
+    return acquireTensorMaps(cta, warp, inst, mask);
+  }
   if (!inst.hasPart("proxy") || !inst.hasPart("async"))
     return;
   for (const auto &[offset, bytes] : warp.genericWrites)
@@ -1227,6 +1234,7 @@ Handler fa4::emu::handlerFor(const std::string &base) {
       {"cp", handleCpAsync},
       {"wgmma", handleWgmmaOrAsync},
       {"tcgen05", handleTcgen05},
+      {"tensormap", handleTensormap},
   };
   auto found = handlers.find(base);
   return found == handlers.end() ? nullptr : found->second;

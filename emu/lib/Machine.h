@@ -23,6 +23,7 @@
 #include <deque>
 #include <functional>
 #include <random>
+#include <set>
 
 namespace fa4::emu {
 
@@ -161,6 +162,11 @@ struct Cta {
   /// (LaunchOptions::tcgen05Lenient).
   std::vector<std::pair<uint32_t, uint32_t>> tmemDeferredDealloc;
   int tmemCtaGroup = 0; // the kernel's tcgen05 cta_group, once it used one
+  /// Global addresses of tensor maps this CTA acquired
+  /// (fence.proxy.tensormap::generic.acquire): TMA may use only those of
+  /// the maps outside parameter space (per CTA, not per thread: the
+  /// emulator's approximation, docs/Emulator.md).
+  std::set<uint64_t> acquiredTensorMaps;
 };
 
 /// A shared variable's address (its offset) as CTA `cta` reads it.
@@ -252,6 +258,9 @@ void handleMbarrier(Cta &, Warp &, const Instruction &, uint32_t);
 void handleCpAsync(Cta &, Warp &, const Instruction &, uint32_t);
 void handleWgmma(Cta &, Warp &, const Instruction &, uint32_t);
 void handleTcgen05(Cta &, Warp &, const Instruction &, uint32_t);
+/// tensormap.replace and tensormap.cp_fenceproxy, and the acquire fence.
+void handleTensormap(Cta &, Warp &, const Instruction &, uint32_t);
+void acquireTensorMaps(Cta &, Warp &, const Instruction &, uint32_t);
 /// At a CTA's exit: tensor memory still allocated is an error.
 void checkTmemReleased(Cta &cta);
 /// Completes every wgmma group beyond the newest `keep` (wait_group).

@@ -372,6 +372,136 @@ TEST_F(TmaTest, CatchesAMissingProxyFence) {
       << outcome.error;
 }
 
+// Warp 0 builds the tensor map of mapParam() itself: zeroes 128 bytes of
+// shared memory, writes every field (tensormap.replace), copies it to the
+// global scratch (the second parameter) with a release; after the barrier
+// every thread acquires it, and thread 0 loads the box through it as
+// kTmaLoad does.
+const char *kTmaBuiltMap = R"(
+.extern .shared .align 1024 .b8 smem[];
+.visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1,
+                  .param .u64 k_param_2, .param .u32 k_param_3)
+.maxntid 64, 1, 1
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<10>;
+  mov.u32 %r1, %tid.x;
+  ld.param.b64 %rd1, [k_param_0];
+  ld.param.b64 %rd2, [k_param_1];
+  ld.param.b64 %rd3, [k_param_2];
+  ld.param.b32 %r2, [k_param_3];
+  setp.ge.u32 %p3, %r1, 32;
+  @%p3 bra BUILT;
+  mov.u32 %r7, smem;
+  shl.b32 %r8, %r1, 2;
+  add.s32 %r9, %r7, %r8;
+  mov.b32 %r10, 0;
+  st.shared.b32 [%r9+8192], %r10;
+  bar.warp.sync -1;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra REPLACED;
+  tensormap.replace.tile.global_address.shared::cta.b1024.b64 [smem+8192], %rd1;
+  tensormap.replace.tile.rank.shared::cta.b1024.b32 [smem+8192], 1;
+  tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [smem+8192], 0, 32;
+  tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [smem+8192], 1, 4;
+  tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [smem+8192], 0, 32;
+  tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [smem+8192], 1, 8;
+  tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [smem+8192], 0, 64;
+  tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [smem+8192], 0, 1;
+  tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [smem+8192], 1, 1;
+  tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [smem+8192], 1;
+  tensormap.replace.tile.interleave_layout.shared::cta.b1024.b32 [smem+8192], 0;
+  tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [smem+8192], 0;
+  tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [smem+8192], 0;
+REPLACED:
+  bar.warp.sync -1;
+  tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd2], [smem+8192], 128;
+BUILT:
+  bar.sync 0;
+  fence.proxy.tensormap::generic.acquire.gpu [%rd2], 128;
+  setp.ne.s32 %p1, %r1, 0;
+  @%p1 bra WAIT;
+  mbarrier.init.shared.b64 [smem+4096], 1;
+  fence.mbarrier_init.release.cluster;
+  mbarrier.arrive.expect_tx.shared.b64 _, [smem+4096], 256;
+  mov.b32 %r3, 0;
+  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [smem], [%rd2, {%r2, %r3}], [smem+4096];
+WAIT:
+  bar.sync 0;
+LOOP:
+  mbarrier.try_wait.parity.shared.b64 %p2, [smem+4096], 0;
+  @!%p2 bra LOOP;
+  mul.wide.u32 %rd4, %r1, 4;
+  mov.b64 %rd5, smem;
+  add.s64 %rd6, %rd5, %rd4;
+  ld.shared.b32 %r5, [%rd6];
+  add.s64 %rd7, %rd3, %rd4;
+  st.global.b32 [%rd7], %r5;
+  ret;
+}
+)";
+
+class BuiltMapTest : public TmaTest {
+protected:
+  Outcome loadThroughBuiltMap(const std::string &body, uint32_t x) {
+    uint64_t scratch = memory.allocate(128);
+    std::vector<uint8_t> prefix;
+    append(prefix, tensor);
+    append(prefix, scratch);
+    Outcome outcome = run(body, 64, 64, prefix, x, 1, 16384);
+    memory.release(scratch);
+    std::free(reinterpret_cast<void *>(scratch));
+    return outcome;
+  }
+};
+
+TEST_F(BuiltMapTest, LoadsThroughAMapTheKernelBuilt) {
+  Outcome outcome = loadThroughBuiltMap(kTmaBuiltMap, 16);
+  ASSERT_EQ(outcome.error, "");
+  for (uint32_t row = 0; row < 4; ++row)
+    for (uint32_t column = 0; column < 32; column += 2) {
+      uint32_t word = outcome.out[row * 16 + column / 2];
+      auto element = [&](uint32_t c) {
+        return c + 16 < 32 ? row * 32 + c + 16 + 1 : 0;
+      };
+      EXPECT_EQ(word & 0xffff, element(column)) << row << "," << column;
+      EXPECT_EQ(word >> 16, element(column + 1)) << row << "," << column;
+    }
+}
+
+TEST_F(BuiltMapTest, CatchesAMissingAcquire) {
+  Outcome outcome = loadThroughBuiltMap(
+      with(kTmaBuiltMap,
+           "  fence.proxy.tensormap::generic.acquire.gpu [%rd2], 128;\n", ""),
+      0);
+  EXPECT_NE(outcome.error.find("was not acquired by this CTA "
+                               "(fence.proxy.tensormap::generic.acquire)"),
+            std::string::npos)
+      << outcome.error;
+}
+
+TEST_F(BuiltMapTest, CatchesAFieldLeftUnset) {
+  Outcome noType = loadThroughBuiltMap(
+      with(kTmaBuiltMap,
+           "  tensormap.replace.tile.elemtype.shared::cta.b1024.b32 "
+           "[smem+8192], 1;\n",
+           ""),
+      0);
+  EXPECT_NE(noType.error.find("the tensor map has no element type"),
+            std::string::npos)
+      << noType.error;
+  Outcome noBox = loadThroughBuiltMap(
+      with(kTmaBuiltMap,
+           "  tensormap.replace.tile.box_dim.shared::cta.b1024.b32 "
+           "[smem+8192], 1, 4;\n",
+           ""),
+      0);
+  EXPECT_NE(noBox.error.find("the tensor map has box extent 0 of dim 1"),
+            std::string::npos)
+      << noBox.error;
+}
+
 // Tensor memory (sm_100a): warp 0 allocates 32 columns; every warp stores
 // its threads' ids into its quadrant's lanes, waits, loads them back, waits
 // and writes them out; warp 0 frees the columns.

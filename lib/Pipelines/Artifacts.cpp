@@ -72,8 +72,29 @@ static llvm::json::Value shapeOf(ShapedType type, ArrayRef<StringRef> symbols) {
   return shape;
 }
 
+/// "k:1x176x1x64:128" -> a tensor map of k with that box (outermost first)
+/// and 128B swizzle. Maps a kernel builds itself have no L2 promotion (no
+/// tensormap.replace field sets it).
+static llvm::json::Object tensorMapJson(StringRef map, StringRef l2Promotion) {
+  SmallVector<StringRef> parts, boxDims;
+  map.split(parts, ':');
+  parts[1].split(boxDims, 'x');
+  llvm::json::Array box;
+  for (StringRef boxDim : boxDims) {
+    int64_t extent = 0;
+    boxDim.getAsInteger(10, extent);
+    box.push_back(extent);
+  }
+  std::string swizzle = parts[2] == "0" ? "none" : (parts[2] + "B").str();
+  return llvm::json::Object{
+      {"tensor", parts[0]},          {"box", std::move(box)},
+      {"swizzle", swizzle},          {"interleave", "none"},
+      {"l2_promotion", l2Promotion}, {"oob_fill", "zero"}};
+}
+
 /// "ptr:q" -> pointer, "i64:q.stride.1" -> scalar, "tmap:k:1x176x1x64:128"
-/// -> a tensor map of k with that box (outermost first) and 128B swizzle.
+/// -> a tensor map, "tmaps:q:<box>,k:<box>" -> the scratch of maps the
+/// kernel builds.
 static llvm::json::Value paramJson(StringRef param) {
   auto [kind, value] = param.split(':');
   if (param == "ptr:workspace")
@@ -81,20 +102,18 @@ static llvm::json::Value paramJson(StringRef param) {
   if (kind == "ptr")
     return llvm::json::Object{{"kind", "pointer"}, {"tensor", value}};
   if (kind == "tmap") {
-    SmallVector<StringRef> parts, boxDims;
-    value.split(parts, ':');
-    parts[1].split(boxDims, 'x');
-    llvm::json::Array box;
-    for (StringRef boxDim : boxDims) {
-      int64_t extent = 0;
-      boxDim.getAsInteger(10, extent);
-      box.push_back(extent);
-    }
-    std::string swizzle = parts[2] == "0" ? "none" : (parts[2] + "B").str();
-    return llvm::json::Object{{"kind", "tensor_map"},  {"tensor", parts[0]},
-                              {"box", std::move(box)}, {"swizzle", swizzle},
-                              {"interleave", "none"},  {"l2_promotion", "128B"},
-                              {"oob_fill", "zero"}};
+    llvm::json::Object map = tensorMapJson(value, "128B");
+    map["kind"] = "tensor_map";
+    return map;
+  }
+  if (kind == "tmaps") {
+    SmallVector<StringRef> entries;
+    value.split(entries, ',');
+    llvm::json::Array maps;
+    for (StringRef entry : entries)
+      maps.push_back(tensorMapJson(entry, "none"));
+    return llvm::json::Object{{"kind", "tensor_map_scratch"},
+                              {"maps", std::move(maps)}};
   }
   return llvm::json::Object{
       {"kind", "scalar"}, {"type", kind}, {"value", value}};
@@ -245,7 +264,8 @@ llvm::json::Object ManifestBuilder::problemJson() {
       {"seq_kv", sizes.seqKV}};
 }
 
-/// The lowest version that holds the kernel: 10 for a persistent rule's
+/// The lowest version that holds the kernel: 11 for tensor maps the kernel
+/// builds (device-tensor-maps), 10 for a persistent rule's
 /// kernels launched in clusters (pairs of CTAs, kv-multicast), 9 for a
 /// split-K picked at launch (7 before its minimum partition count), 6 for a
 /// persistent twin with its own launch, 5 for a persistent twin kernel, 4
@@ -254,7 +274,11 @@ llvm::json::Object ManifestBuilder::problemJson() {
 int64_t ManifestBuilder::abiVersion() {
   bool persistentInClusters =
       persistent && (clustered(abi) || clustered(twinLaunch));
-  return persistentInClusters         ? 10
+  bool buildsTensorMaps = llvm::any_of(
+      cast<ArrayAttr>(abi.get("params")).getAsValueRange<StringAttr>(),
+      [](StringRef param) { return param.starts_with("tmaps:"); });
+  return buildsTensorMaps             ? 11
+         : persistentInClusters       ? 10
          : splitAtLaunch              ? 9
          : twinLaunch                 ? 6
          : twin                       ? 5

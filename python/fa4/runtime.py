@@ -27,7 +27,7 @@ __all__ = [
 
 # --- C API ------------------------------------------------------------------
 
-FA4_ABI_VERSION = 10
+FA4_ABI_VERSION = 11
 FA4_ABI_MIN_VERSION = 1
 FA4_MAX_RANK = 4
 

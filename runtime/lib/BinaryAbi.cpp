@@ -13,7 +13,7 @@ size_t fa4::rt::paramBytes(const Param &param) {
     return sizeof(CUtensorMap);
   if (const auto *scalar = std::get_if<ScalarParam>(&param))
     return scalar->type == ScalarType::I64 ? 8 : 4;
-  return sizeof(CUdeviceptr); // a pointer, or the workspace's
+  return sizeof(CUdeviceptr); // a pointer, the workspace's or the scratch's
 }
 
 void fa4::rt::checkParamsMatchBinary(const std::string &kernel,

@@ -204,10 +204,22 @@ public:
             computeTensorMapArgs(*map, spec, tensorInSlot(args, spec.slot));
       } else if (const auto *scalar = std::get_if<ScalarParam>(&param)) {
         storage[i].scalar = evaluateScalar(*scalar, manifest, bindings, args);
+      } else if (const auto *scratch =
+                     std::get_if<TensorMapScratchParam>(&param)) {
+        // The kernel builds these maps; the TMA limits on the sizes and
+        // strides are checked here, as for the maps encoded here.
+        for (const TensorMapParam &map : scratch->maps) {
+          const TensorSpec &spec = manifest.tensors[map.tensor];
+          computeTensorMapArgs(map, spec, tensorInSlot(args, spec.slot));
+        }
+        scratchBytesPerCta += scratch->bytesPerCta();
       }
     }
     setData(args);
   }
+
+  /// Bytes of tensor-map scratch each CTA of the launch builds its maps in.
+  uint64_t tensorMapScratchBytesPerCta() const { return scratchBytesPerCta; }
 
   /// Takes the data pointers of `args` (same shapes and strides); a tensor
   /// map is encoded again only where its pointer changed.
@@ -230,7 +242,8 @@ public:
 
   /// Encodes the tensor maps not yet encoded (a driver call) and returns
   /// the pointers.
-  std::vector<void *> &pointers(CUdeviceptr workspace) {
+  std::vector<void *> &pointers(CUdeviceptr workspace,
+                                CUdeviceptr tensorMapScratch = 0) {
     kernelParams.clear();
     for (size_t i = 0; i < params.size(); ++i) {
       const Param &param = params[i];
@@ -246,6 +259,9 @@ public:
       } else if (std::holds_alternative<WorkspaceParam>(param)) {
         storage[i].pointer = workspace;
         kernelParams.push_back(&storage[i].pointer);
+      } else if (std::holds_alternative<TensorMapScratchParam>(param)) {
+        storage[i].pointer = tensorMapScratch;
+        kernelParams.push_back(&storage[i].pointer);
       } else {
         kernelParams.push_back(&storage[i].scalar.i64); // union: any member
       }
@@ -260,6 +276,7 @@ private:
   std::vector<TensorMapArgs> tensorMaps;
   std::vector<bool> encoded;
   std::vector<void *> kernelParams;
+  uint64_t scratchBytesPerCta = 0;
 };
 } // namespace fa4::rt
 
@@ -364,6 +381,13 @@ PreparedLaunch::PreparedLaunch(Kernel &parent, const fa4_attention_args &args)
     kernelArgs = std::move(twinArgs);
   grid = choice.grid;
   programmatic = kernel.programmaticLaunch.load();
+  // Version 11: the kernel's tensor maps, built by each CTA of the grid
+  // chosen, follow the partials in the one workspace.
+  uint64_t ctas = uint64_t(grid[0]) * grid[1] * grid[2];
+  scratchOffset = (workspaceSize + 255) / 256 * 256;
+  scratchBytes = kernelArgs->tensorMapScratchBytesPerCta() * ctas;
+  if (scratchBytes)
+    workspaceSize = scratchOffset + scratchBytes;
 }
 
 PreparedLaunch::~PreparedLaunch() = default;
@@ -383,37 +407,40 @@ void PreparedLaunch::run(CUdeviceptr workspace, CUstream stream) {
     throw Error(FA4_ERROR_INVALID_ARGUMENT,
                 "the launch record was made in another CUDA context than "
                 "the current one; make one per context");
-  if (!combineArgs) {
+  if (!workspaceSize) {
     launchOne(function, *name, *launch, grid, kernelArgs->pointers(0), stream,
               programmatic);
     return;
   }
   if (workspace % 256 != 0)
-    throw Error(FA4_ERROR_VALIDATION,
-                "the split-K workspace is not 256-byte aligned");
+    throw Error(FA4_ERROR_VALIDATION, "the workspace is not 256-byte aligned");
   const Manifest &manifest = kernel.manifest;
-  auto launchBoth = [&](CUdeviceptr partials) {
-    launchOne(function, *name, *launch, grid, kernelArgs->pointers(partials),
-              stream, programmatic);
-    launchOne(functions->combine, manifest.combine->kernel,
-              manifest.combine->launch, combineGrid,
-              combineArgs->pointers(partials), stream, programmatic);
+  auto launchBoth = [&](CUdeviceptr base) {
+    CUdeviceptr partials = combineArgs ? base : 0;
+    launchOne(
+        function, *name, *launch, grid,
+        kernelArgs->pointers(partials, scratchBytes ? base + scratchOffset : 0),
+        stream, programmatic);
+    if (combineArgs)
+      launchOne(functions->combine, manifest.combine->kernel,
+                manifest.combine->launch, combineGrid,
+                combineArgs->pointers(partials), stream, programmatic);
   };
   if (workspace) {
     launchBoth(workspace);
     return;
   }
-  // The partials live from the first kernel to the end of the second: a
-  // stream-ordered allocation is reused by the driver's pool across
-  // launches, and nothing else on the stream can touch it in between.
+  // The partials live from the first kernel to the end of the second (the
+  // maps to the end of the first): a stream-ordered allocation is reused
+  // by the driver's pool across launches, and nothing else on the stream
+  // can touch it in between.
   checkCuda(api.cuMemAllocAsync(&workspace, workspaceSize, stream),
-            "cuMemAllocAsync(split-K workspace)");
+            "cuMemAllocAsync(workspace)");
   try {
     launchBoth(workspace);
   } catch (...) {
     api.cuMemFreeAsync(workspace, stream);
     throw;
   }
-  checkCuda(api.cuMemFreeAsync(workspace, stream),
-            "cuMemFreeAsync(split-K workspace)");
+  checkCuda(api.cuMemFreeAsync(workspace, stream), "cuMemFreeAsync(workspace)");
 }

@@ -112,8 +112,8 @@ public:
   PreparedLaunch(const PreparedLaunch &) = delete;
   PreparedLaunch &operator=(const PreparedLaunch &) = delete;
 
-  /// Bytes of the workspace a split-K with a combine kernel needs (0:
-  /// none).
+  /// Bytes of the launch's workspace (0: none): a split-K's partials, then,
+  /// 256-byte aligned, the scratch of a kernel that builds its tensor maps.
   uint64_t workspaceBytes() const { return workspaceSize; }
 
   /// Takes the data pointers of `args` (q, k, v, o, lse; only `data` is
@@ -122,9 +122,9 @@ public:
   void setData(const fa4_attention_args &args);
 
   /// Launches on `stream`, which must belong to the context the launch was
-  /// prepared in. A split-K's partials go to `workspace` (at least
-  /// workspaceBytes(), 256-byte aligned), or, when it is 0, to memory
-  /// allocated and freed in stream order around the two kernels.
+  /// prepared in. The workspace is `workspace` (at least workspaceBytes(),
+  /// 256-byte aligned), or, when it is 0, memory allocated and freed in
+  /// stream order around the kernels.
   void run(CUdeviceptr workspace, CUstream stream);
 
 private:
@@ -137,7 +137,7 @@ private:
   const LaunchSpec *launch;
   std::array<uint32_t, 3> grid, combineGrid = {};
   bool programmatic;
-  uint64_t workspaceSize;
+  uint64_t workspaceSize, scratchOffset = 0, scratchBytes = 0;
   std::unique_ptr<KernelArgs> kernelArgs, combineArgs;
 };
 

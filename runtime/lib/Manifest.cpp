@@ -146,6 +146,8 @@ std::string describeParam(const Param &param, const Manifest &manifest) {
     return "pointer to tensor " + tensorName(pointer->tensor);
   if (std::holds_alternative<WorkspaceParam>(param))
     return "the workspace";
+  if (std::holds_alternative<TensorMapScratchParam>(param))
+    return "the tensor map scratch";
   const auto &scalar = std::get<ScalarParam>(param);
   const char *type = scalar.type == ScalarType::I32   ? "i32"
                      : scalar.type == ScalarType::I64 ? "i64"
@@ -367,6 +369,7 @@ private:
   void readParams(const Value &value, const std::string &path,
                   Manifest &manifest, std::vector<Param> &params);
   TensorMapParam readTensorMap(Object &param, Manifest &manifest);
+  TensorMapScratchParam readTensorMapScratch(Object &param, Manifest &manifest);
   ScalarParam readScalar(Object &param, const Manifest &manifest);
   void readLaunch(const Value &value, const std::string &path, int abiVersion,
                   LaunchSpec &launch);
@@ -712,16 +715,40 @@ void ManifestReader::readParams(const Value &value, const std::string &path,
       params.push_back(readScalar(param, manifest));
     } else if (kind == "workspace" && manifest.abiVersion >= 3) {
       params.push_back(WorkspaceParam{});
+    } else if (kind == "tensor_map_scratch" && manifest.abiVersion >= 11) {
+      params.push_back(readTensorMapScratch(param, manifest));
     } else {
       fail(param.field("kind"),
            std::string("expected one of \"tensor_map\", \"pointer\", "
                        "\"scalar\"") +
                (manifest.abiVersion >= 3 ? ", \"workspace\"" : "") +
+               (manifest.abiVersion >= 11 ? ", \"tensor_map_scratch\"" : "") +
                ", got \"" + kind + "\"" +
-               (kind == "workspace" ? " (a version 3 parameter)" : ""));
+               (kind == "workspace"            ? " (a version 3 parameter)"
+                : kind == "tensor_map_scratch" ? " (a version 11 parameter)"
+                                               : ""));
     }
   }
   checkNoDuplicateParam(params, path, manifest);
+  // A map the kernel builds starts from its tensor's pointer.
+  for (size_t i = 0; i < params.size(); ++i) {
+    const auto *scratch = std::get_if<TensorMapScratchParam>(&params[i]);
+    if (!scratch)
+      continue;
+    for (size_t m = 0; m < scratch->maps.size(); ++m) {
+      size_t tensor = scratch->maps[m].tensor;
+      bool byPointer = false;
+      for (const Param &other : params)
+        if (const auto *pointer = std::get_if<PointerParam>(&other))
+          byPointer |= pointer->tensor == tensor;
+      if (!byPointer)
+        fail(path + "[" + std::to_string(i) + "].maps[" + std::to_string(m) +
+                 "].tensor",
+             "the kernel builds a tensor map of tensor \"" +
+                 manifest.tensors[tensor].name +
+                 "\" but takes no \"pointer\" parameter to it");
+    }
+  }
 }
 
 /// Version 3: a workspace split-K names its workspace size and its combine
@@ -1023,6 +1050,25 @@ TensorMapParam ManifestReader::readTensorMap(Object &param,
                         std::to_string(map.swizzleBytes) +
                         "B swizzle span (cuTensorMapEncodeTiled rule)");
   return map;
+}
+
+TensorMapScratchParam ManifestReader::readTensorMapScratch(Object &param,
+                                                           Manifest &manifest) {
+  TensorMapScratchParam scratch;
+  std::string path = param.field("maps");
+  // One map per tensor at most: q, k, v, o and lse.
+  const auto &maps = array(param.required("maps"), path, 1, 5);
+  for (size_t i = 0; i < maps.size(); ++i) {
+    Object map(*this, maps[i], path + "[" + std::to_string(i) + "]");
+    scratch.maps.push_back(readTensorMap(map, manifest));
+    for (size_t j = 0; j < i; ++j)
+      if (scratch.maps[j].tensor == scratch.maps.back().tensor)
+        fail(map.field("tensor"),
+             "duplicates maps[" + std::to_string(j) + "] (tensor \"" +
+                 manifest.tensors[scratch.maps[j].tensor].name +
+                 "\"); the kernel builds one map per tensor");
+  }
+  return scratch;
 }
 
 ScalarParam ManifestReader::readScalar(Object &param,

@@ -89,8 +89,17 @@ struct ScalarParam {
 /// The workspace the runtime allocates for a workspace split-K (version 3).
 struct WorkspaceParam {};
 
-using Param =
-    std::variant<TensorMapParam, PointerParam, ScalarParam, WorkspaceParam>;
+/// Version 11: global scratch in which every CTA builds `maps` itself
+/// (tensormap.replace), 128 bytes each in this order, the maps of CTA
+/// x + gx (y + gy z) at 128 * maps.size() times that index. The tensors
+/// come by pointer, their strides as scalars.
+struct TensorMapScratchParam {
+  std::vector<TensorMapParam> maps;
+  uint64_t bytesPerCta() const { return 128 * maps.size(); }
+};
+
+using Param = std::variant<TensorMapParam, PointerParam, ScalarParam,
+                           WorkspaceParam, TensorMapScratchParam>;
 
 struct GridFactor {
   enum class Kind { Constant, Symbol, CeilDiv };

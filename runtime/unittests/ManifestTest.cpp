@@ -152,12 +152,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 11"),
-            "manifest: fa4_abi_version: unsupported version 11; this runtime "
-            "reads versions 1 to 10");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 12"),
+            "manifest: fa4_abi_version: unsupported version 12; this runtime "
+            "reads versions 1 to 11");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 10");
+            "reads versions 1 to 11");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -1081,6 +1081,46 @@ TEST(ManifestTest, ReadsLoopedKernelsInPairs) {
   EXPECT_EQ(pairedTwin.twin->launch.cluster[0], 2u);
   ASSERT_EQ(pairedTwin.twin->launch.grid[0].size(), 4u);
   EXPECT_EQ(pairedTwin.twin->launch.grid[0][1].constant, 2);
+}
+
+TEST(ManifestTest, ReadsTensorMapsTheKernelBuilds) {
+  Manifest manifest = parseManifest(deviceMapsManifestJson(), "/kernels");
+  EXPECT_EQ(manifest.abiVersion, 11);
+  const auto &scratch = std::get<TensorMapScratchParam>(manifest.params[6]);
+  ASSERT_EQ(scratch.maps.size(), 3u);
+  EXPECT_EQ(scratch.maps[1].tensor, 1u);
+  EXPECT_EQ(scratch.maps[1].box, (std::vector<uint32_t>{1, 128, 1, 64}));
+  EXPECT_EQ(scratch.maps[2].swizzleBytes, 128u);
+  EXPECT_EQ(scratch.bytesPerCta(), 384u);
+  // The maps' rules are the tensor_map parameters': q 16-byte aligned.
+  EXPECT_TRUE(manifest.tensors[0].readByTensorMap);
+}
+
+TEST(ManifestTest, RejectsBrokenTensorMapsTheKernelBuilds) {
+  auto scratchError = [](const std::string &from, const std::string &to) {
+    return errorIn(deviceMapsManifestJson(), from, to);
+  };
+  EXPECT_EQ(
+      scratchError(R"("fa4_abi_version": 11)", R"("fa4_abi_version": 10)"),
+      "manifest: params[6].kind: expected one of \"tensor_map\", \"pointer\", "
+      "\"scalar\", \"workspace\", got \"tensor_map_scratch\" (a version 11 "
+      "parameter)");
+  EXPECT_EQ(scratchError(R"(    {"kind": "pointer", "tensor": "k"},
+)",
+                         ""),
+            "manifest: params[5].maps[1].tensor: the kernel builds a tensor "
+            "map of tensor \"k\" but takes no \"pointer\" parameter to it");
+  EXPECT_EQ(scratchError(R"({"tensor": "v", "box": [1, 128, 1, 64])",
+                         R"({"tensor": "k", "box": [1, 128, 1, 64])"),
+            "manifest: params[6].maps[2].tensor: duplicates maps[1] (tensor "
+            "\"k\"); the kernel builds one map per tensor");
+  EXPECT_EQ(scratchError(R"({"tensor": "q", "box": [1, 64, 1, 64])",
+                         R"({"tensor": "q", "box": [1, 64, 1, 128])"),
+            "manifest: params[6].maps[0].box[3]: inner box of 128 x bf16 = "
+            "256 bytes exceeds the 128B swizzle span (cuTensorMapEncodeTiled "
+            "rule)");
+  EXPECT_EQ(scratchError(R"("maps": [)", R"("mapz": [)"),
+            "manifest: params[6].maps: missing");
 }
 
 } // namespace

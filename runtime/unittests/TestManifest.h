@@ -184,6 +184,27 @@ inline std::string persistentTwinOwnLaunchManifestJson() {
   return edited(json, {{"\n  \"launch\":", twin + "\n  \"launch\":"}});
 }
 
+/// Version 11: the kernel builds the tensor maps of q, k and v itself (the
+/// good manifest's maps, less their L2 promotion) from their pointers and
+/// strides, in a tensor_map_scratch parameter.
+inline std::string deviceMapsManifestJson() {
+  return manifestWith(
+      {{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 11)"},
+       {R"(    {"kind": "tensor_map", "tensor": "q", "box": [1, 64, 1, 64], "swizzle": "128B", "interleave": "none", "l2_promotion": "128B", "oob_fill": "zero"},
+    {"kind": "tensor_map", "tensor": "k", "box": [1, 128, 1, 64], "swizzle": "128B", "interleave": "none", "l2_promotion": "256B", "oob_fill": "zero"},
+    {"kind": "tensor_map", "tensor": "v", "box": [1, 128, 1, 64], "swizzle": "128B", "interleave": "none", "l2_promotion": "256B", "oob_fill": "zero"},)",
+        R"(    {"kind": "pointer", "tensor": "q"},
+    {"kind": "pointer", "tensor": "k"},
+    {"kind": "pointer", "tensor": "v"},
+    {"kind": "scalar", "type": "i64", "value": "q.stride.1"},
+    {"kind": "scalar", "type": "i64", "value": "k.stride.1"},
+    {"kind": "scalar", "type": "i64", "value": "v.stride.1"},
+    {"kind": "tensor_map_scratch", "maps": [
+      {"tensor": "q", "box": [1, 64, 1, 64], "swizzle": "128B", "interleave": "none", "l2_promotion": "none", "oob_fill": "zero"},
+      {"tensor": "k", "box": [1, 128, 1, 64], "swizzle": "128B", "interleave": "none", "l2_promotion": "none", "oob_fill": "zero"},
+      {"tensor": "v", "box": [1, 128, 1, 64], "swizzle": "128B", "interleave": "none", "l2_promotion": "none", "oob_fill": "zero"}]},)"}});
+}
+
 /// Version 10: the kernel launched in clusters of two (kv-multicast: two
 /// row blocks a pair, `2` a grid factor), its twin on its own launch
 /// without one.

@@ -122,6 +122,13 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
     Option<"structure", "structure", "std::string", /*default=*/"\"auto\"",
            "Kernel structure: hopper (sm_90a plans), blackwell (sm_100a "
            "plans), or auto (the plan's chip decides)">,
+    Option<"deviceTensorMaps", "device-tensor-maps", "bool",
+           /*default=*/"false",
+           "Kernels any launcher can call: Q, K, V (and O) by pointer and "
+           "strides, their TMA tensor maps built by each CTA in a global "
+           "scratch the launch passes (docs/KernelABI.md, "
+           "\"tensor_map_scratch\"), instead of CUtensorMap parameters "
+           "that only libfa4rt encodes">,
     Option<"referenceFallback", "reference-fallback", "bool",
            /*default=*/"false",
            "Leave an sm_100a op whose plan the Blackwell kernel does not "

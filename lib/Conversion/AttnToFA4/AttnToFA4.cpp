@@ -107,7 +107,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
           continue;
         }
       }
-      if (failed(buildBlackwellKernel(module, op, l2SectionBytes)))
+      if (failed(buildBlackwellKernel(module, op, l2SectionBytes,
+                                      deviceTensorMaps)))
         return signalPassFailure();
       continue;
     }

@@ -764,7 +764,11 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   // initialises the mbarriers; then the whole CTA meets.
   // Warps: numQ softmax warpgroups, the correction warpgroup, then the
   // load warp and the MMA warp.
-  Value mmaWarp = i32((plan.numQ + 1) * kWarpgroupThreads / 32 + 1);
+  int64_t loadWarp = (plan.numQ + 1) * kWarpgroupThreads / 32;
+  Value mmaWarp = i32(loadWarp + 1);
+  // Device-built tensor maps: the load warp stages them meanwhile, in the Q
+  // tile it loads later.
+  args.stageTensorMaps(b, loc, plan, plan.qOffset, tid, loadWarp);
   ifThen(cmp(arith::CmpIPredicate::eq, warp, mmaWarp), [&] {
     TmemAllocOp::create(b, loc, plan.tmemAlloc, plan.tmemAddressOffset,
                         plan.pair);
@@ -800,6 +804,7 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   else
     gpu::BarrierOp::create(b, loc);
   joinPriorGrids(b, loc, abi);
+  args.publishTensorMaps(b, loc, plan.qOffset, tid, loadWarp);
 
   auto roles = WarpSpecializeOp::create(
       b, loc, b.getDenseI64ArrayAttr({plan.numQ, 1, 1}),
@@ -904,7 +909,8 @@ std::optional<std::string> fa4::blackwellKernelRefusal(attn::AttentionOp op) {
 }
 
 LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
-                                        int64_t l2SectionBytes) {
+                                        int64_t l2SectionBytes,
+                                        bool deviceMaps) {
   FailureOr<BlackwellPlan> plan = readPlan(op);
   if (failed(plan))
     return failure();
@@ -916,10 +922,10 @@ LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
   b.setInsertionPointToEnd(kernels.getBody());
 
   KernelABI abi;
-  abi.params = attentionParams(tmaBox(plan->queryRowsPerTile(), plan->rowGroup),
-                               tmaBox(plan->kRowsPerCta()), tmaBox(plan->bn),
-                               plan->hasLse, plan->workspace,
-                               plan->storeOByTma ? tmaBox(kTileRows) : "");
+  abi.params = attentionParams(
+      tmaBox(plan->queryRowsPerTile(), plan->rowGroup),
+      tmaBox(plan->kRowsPerCta()), tmaBox(plan->bn), plan->hasLse,
+      plan->workspace, plan->storeOByTma ? tmaBox(kTileRows) : "", deviceMaps);
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   BlackwellKernelBuilder(b, loc, *plan, l2SectionBytes).build(func, abi);

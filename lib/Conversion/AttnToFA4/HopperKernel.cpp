@@ -320,6 +320,10 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     peerRank = arith::XOrIOp::create(b, loc, pairRank, i32(1));
   }
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  // Device-built tensor maps: the CTA's last warp stages them meanwhile, in
+  // the Q tile the producer loads later.
+  int64_t mapWarp = plan.threads() / 32 - 1;
+  args.stageTensorMaps(b, loc, plan, plan.qOffset, tid, mapWarp);
 
   // Barriers: per Q tile Q full (one arrival with its bytes) and Q empty
   // (every thread that reads the tile), K/V full (one arrival with its bytes),
@@ -367,6 +371,7 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   else
     gpu::BarrierOp::create(b, loc);
   joinPriorGrids(b, loc, abi);
+  args.publishTensorMaps(b, loc, plan.qOffset, tid, mapWarp);
 
   WarpgroupRegisters registers = warpgroupRegisters(plan, schedule, persistent);
   auto roles = WarpSpecializeOp::create(
@@ -490,11 +495,11 @@ static int64_t persistentUpToSeqKV(attn::AttentionOp op, const HopperPlan &plan,
 /// With fused GQA a Q box holds the query rows of the group's heads; a
 /// kernel that stores O by TMA takes O's tensor map last.
 static SmallVector<std::string> abiParams(const HopperPlan &plan,
-                                          bool storeOByTma) {
-  return attentionParams(tmaBox(plan.queryRowsPerTile(), plan.rowGroup),
-                         tmaBox(plan.bn), tmaBox(plan.bn), plan.hasLse,
-                         plan.workspace,
-                         storeOByTma ? tmaBox(kRowsPerConsumer) : "");
+                                          bool storeOByTma, bool deviceMaps) {
+  return attentionParams(
+      tmaBox(plan.queryRowsPerTile(), plan.rowGroup), tmaBox(plan.bn),
+      tmaBox(plan.bn), plan.hasLse, plan.workspace,
+      storeOByTma ? tmaBox(kRowsPerConsumer) : "", deviceMaps);
 }
 
 LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
@@ -543,7 +548,7 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
                          *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent,
                          schedule.tmaStoreO) ||
                      plan->loopStagingOffset >= 0;
-  abi.params = abiParams(*plan, storeOByTma);
+  abi.params = abiParams(*plan, storeOByTma, options.deviceTensorMaps);
   int64_t threads = plan->threads();
   // Pairs of CTAs sharing K/V tiles (kv-multicast), in the kernel and,
   // with kv-multicast-twin (on), in its looped twin; the twin then gets a
@@ -572,7 +577,8 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
     twinStoresOByTma = twinPlan.loopStagingOffset >= 0;
     if (ownTwinPlan || kvMulticast || twinPairs) {
       twinLaunch.emplace();
-      twinLaunch->params = abiParams(twinPlan, twinStoresOByTma);
+      twinLaunch->params =
+          abiParams(twinPlan, twinStoresOByTma, options.deviceTensorMaps);
       twinLaunch->cluster[0] = HopperKernelBuilder::ctasPerWorkItem(twinPairs);
       twinLaunch->grid = twinPlan.workListGrid(twinLaunch->cluster[0]);
       twinLaunch->block[0] = twinPlan.threads();

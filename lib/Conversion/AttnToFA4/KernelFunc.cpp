@@ -16,16 +16,23 @@
 using namespace mlir;
 using namespace fa4;
 
+/// The gpu.func attribute naming the maps a kernel builds, in scratch order.
+static constexpr StringLiteral kDeviceMapsAttr = "fa4.device_tensor_maps";
+
 std::string fa4::tmaBox(int64_t rows, int64_t heads) {
   return ("1x" + Twine(rows) + "x" + Twine(heads) + "x64:128").str();
 }
 
 SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kBox,
                                               StringRef vBox, bool hasLse,
-                                              bool workspace, StringRef oBox) {
-  SmallVector<std::string> params = {("tmap:q:" + qBox).str(),
-                                     ("tmap:k:" + kBox).str(),
-                                     ("tmap:v:" + vBox).str(), "ptr:o"};
+                                              bool workspace, StringRef oBox,
+                                              bool deviceMaps) {
+  SmallVector<std::string> params;
+  if (deviceMaps)
+    params = {"ptr:q", "ptr:k", "ptr:v", "ptr:o"};
+  else
+    params = {("tmap:q:" + qBox).str(), ("tmap:k:" + kBox).str(),
+              ("tmap:v:" + vBox).str(), "ptr:o"};
   if (hasLse)
     params.push_back("ptr:lse");
   params.append({"i32:b", "i32:sq", "i32:skv", "i64:o.stride.0",
@@ -35,6 +42,16 @@ SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kBox,
   params.push_back("f32:scale_log2");
   if (workspace)
     params.push_back("ptr:workspace");
+  if (deviceMaps) {
+    for (StringRef tensor : {"q", "k", "v"})
+      for (int dim = 0; dim < 3; ++dim)
+        params.push_back(("i64:" + tensor + ".stride." + Twine(dim)).str());
+    std::string maps = ("tmaps:q:" + qBox + ",k:" + kBox + ",v:" + vBox).str();
+    if (!oBox.empty())
+      maps += (",o:" + oBox).str();
+    params.push_back(maps);
+    return params;
+  }
   if (!oBox.empty())
     params.push_back(("tmap:o:" + oBox).str());
   return params;
@@ -122,16 +139,20 @@ gpu::GPUFuncOp fa4::createKernelFunc(OpBuilder &b, Location loc, StringRef name,
   SmallVector<Type> argTypes;
   for (StringRef param : params) {
     StringRef kind = param.split(':').first;
-    argTypes.push_back(
-        kind == "tmap"  ? Type(kernel::TensorMapType::get(context))
-        : kind == "ptr" ? Type(LLVM::LLVMPointerType::get(context, 1))
-        : kind == "i32" ? Type(b.getI32Type())
-        : kind == "i64" ? Type(b.getI64Type())
-                        : Type(b.getF32Type()));
+    argTypes.push_back(kind == "tmap"
+                           ? Type(kernel::TensorMapType::get(context))
+                       : kind == "ptr" || kind == "tmaps"
+                           ? Type(LLVM::LLVMPointerType::get(context, 1))
+                       : kind == "i32" ? Type(b.getI32Type())
+                       : kind == "i64" ? Type(b.getI64Type())
+                                       : Type(b.getF32Type()));
   }
   auto func =
       gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  if (!params.empty() && StringRef(params.back()).starts_with("tmaps:"))
+    func->setAttr(kDeviceMapsAttr,
+                  b.getStringAttr(StringRef(params.back()).drop_front(6)));
   func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                 b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
@@ -146,13 +167,19 @@ void fa4::joinPriorGrids(OpBuilder &b, Location loc, KernelABI &abi) {
   abi.programmaticDependentLaunch = true;
 }
 
+static SmallVector<AttentionArgs::DeviceMap> parseDeviceMaps(StringRef list);
+
 AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
                                   bool workspace) {
   AttentionArgs args;
   unsigned arg = 0;
-  args.qMap = func.getArgument(arg++);
-  args.kMap = func.getArgument(arg++);
-  args.vMap = func.getArgument(arg++);
+  bool deviceMaps = !isa<kernel::TensorMapType>(func.getArgument(0).getType());
+  Value &q = deviceMaps ? args.qPtr : args.qMap;
+  Value &k = deviceMaps ? args.kPtr : args.kMap;
+  Value &v = deviceMaps ? args.vPtr : args.vMap;
+  q = func.getArgument(arg++);
+  k = func.getArgument(arg++);
+  v = func.getArgument(arg++);
   args.outPtr = func.getArgument(arg++);
   if (hasLse)
     args.lsePtr = func.getArgument(arg++);
@@ -167,9 +194,142 @@ AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
   args.scaleLog2 = func.getArgument(arg++);
   if (workspace)
     args.workspace = func.getArgument(arg++);
+  if (deviceMaps) {
+    for (auto *strides : {&args.qStride, &args.kStride, &args.vStride})
+      for (int dim = 0; dim < 3; ++dim)
+        strides->push_back(func.getArgument(arg++));
+    args.mapScratch = func.getArgument(arg++);
+    args.deviceMaps = parseDeviceMaps(
+        func->getAttrOfType<StringAttr>(kDeviceMapsAttr).getValue());
+    return args;
+  }
   if (arg < func.getNumArguments())
     args.oMap = func.getArgument(arg++);
   return args;
+}
+
+/// The maps of a "tmaps:" parameter, which createKernelFunc keeps on the
+/// function (kDeviceMapsAttr): "q:<box>,k:<box>,...".
+static SmallVector<AttentionArgs::DeviceMap> parseDeviceMaps(StringRef list) {
+  SmallVector<AttentionArgs::DeviceMap> maps;
+  SmallVector<StringRef> entries;
+  list.split(entries, ',');
+  for (StringRef entry : entries) {
+    auto [tensor, box] = entry.split(':');
+    maps.push_back({tensor.str(), box.str()});
+  }
+  return maps;
+}
+
+/// "1x64x2x64:128" -> the box outermost first, and the swizzle bytes.
+static std::pair<SmallVector<int64_t>, int64_t> parseBox(StringRef text) {
+  auto [dims, swizzleText] = text.split(':');
+  SmallVector<StringRef> parts;
+  dims.split(parts, 'x');
+  SmallVector<int64_t> box;
+  for (StringRef part : parts)
+    box.push_back(std::stoll(part.str()));
+  return {box, std::stoll(swizzleText.str())};
+}
+
+void AttentionArgs::stageTensorMaps(OpBuilder &b, Location loc,
+                                    const KernelPlan &plan,
+                                    int64_t stagingOffset, Value tid,
+                                    int64_t warp) {
+  if (!buildsTensorMaps())
+    return;
+  KernelEmitter e(b, loc);
+  auto ifWarp = scf::IfOp::create(
+      b, loc,
+      e.cmp(arith::CmpIPredicate::eq, e.divu(tid, e.i32(32)), e.i32(warp)),
+      false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifWarp.thenBlock());
+  int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
+  for (auto [index, map] : llvm::enumerate(deviceMaps)) {
+    // BSHD: extents innermost first (depth, heads, length, batch), strides
+    // in bytes of heads, length and batch.
+    bool isQuery = map.tensor == "q" || map.tensor == "o";
+    bool isKey = map.tensor == "q" || map.tensor == "k";
+    Value base = map.tensor == "q"   ? qPtr
+                 : map.tensor == "k" ? kPtr
+                 : map.tensor == "v" ? vPtr
+                                     : outPtr;
+    ArrayRef<Value> strides = map.tensor == "q"   ? qStride
+                              : map.tensor == "k" ? kStride
+                              : map.tensor == "v" ? vStride
+                                                  : outStride;
+    SmallVector<Value> dims = {
+        e.i32(isKey ? plan.qkDepth : plan.ovDepth),
+        e.i32(isQuery ? plan.numQHeads : plan.numKVHeads),
+        isQuery ? seqQ : seqKV, batchSize};
+    SmallVector<Value> byteStrides;
+    for (int dim = 2; dim >= 0; --dim)
+      byteStrides.push_back(e.mul(strides[dim], e.i64(elementBytes)));
+    auto [box, swizzle] = parseBox(map.box);
+    std::reverse(box.begin(), box.end());
+    kernel::TensorMapStageOp::create(
+        b, loc, base, dims, byteStrides,
+        b.getI64IntegerAttr(stagingOffset + 128 * int64_t(index)),
+        b.getDenseI64ArrayAttr(box), b.getI64IntegerAttr(elementBytes),
+        b.getI64IntegerAttr(swizzle));
+  }
+}
+
+void AttentionArgs::publishTensorMaps(OpBuilder &b, Location loc,
+                                      int64_t stagingOffset, Value tid,
+                                      int64_t warp) {
+  if (!buildsTensorMaps())
+    return;
+  KernelEmitter e(b, loc);
+  auto blockIndex = [&](gpu::Dimension dim) {
+    return e.sext(
+        e.indexTo(b.getI32Type(), gpu::BlockIdOp::create(b, loc, dim)));
+  };
+  auto gridSize = [&](gpu::Dimension dim) {
+    return e.sext(
+        e.indexTo(b.getI32Type(), gpu::GridDimOp::create(b, loc, dim)));
+  };
+  Value cta = e.add(blockIndex(gpu::Dimension::x),
+                    e.mul(gridSize(gpu::Dimension::x),
+                          e.add(blockIndex(gpu::Dimension::y),
+                                e.mul(gridSize(gpu::Dimension::y),
+                                      blockIndex(gpu::Dimension::z)))));
+  int64_t count = deviceMaps.size();
+  SmallVector<Value> slots;
+  for (int64_t index = 0; index < count; ++index)
+    slots.push_back(LLVM::GEPOp::create(
+        b, loc, mapScratch.getType(), b.getI8Type(), mapScratch,
+        ValueRange{
+            e.mul(e.add(e.mul(cta, e.i64(count)), e.i64(index)), e.i64(128))}));
+  auto ifWarp = scf::IfOp::create(
+      b, loc,
+      e.cmp(arith::CmpIPredicate::eq, e.divu(tid, e.i32(32)), e.i32(warp)),
+      false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifWarp.thenBlock());
+    for (int64_t index = 0; index < count; ++index)
+      kernel::TensorMapPublishOp::create(
+          b, loc, slots[index],
+          b.getI64IntegerAttr(stagingOffset + 128 * index));
+    // The staging area is TMA's (async proxy) to write after the barrier.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+  }
+  gpu::BarrierOp::create(b, loc);
+  for (auto [index, map] : llvm::enumerate(deviceMaps)) {
+    Value acquired =
+        kernel::TensorMapAcquireOp::create(
+            b, loc, kernel::TensorMapType::get(b.getContext()), slots[index])
+            .getResult();
+    (map.tensor == "q"   ? qMap
+     : map.tensor == "k" ? kMap
+     : map.tensor == "v" ? vMap
+                         : oMap) = acquired;
+  }
 }
 
 void fa4::setDecodeGrid(KernelABI &abi, const SplitPlan &split,

@@ -33,10 +33,16 @@ std::string tmaBox(int64_t rows, int64_t heads = 1);
 /// with that box comes last, for the kernels that store O by TMA (O's
 /// pointer stays: a module's kernels share one parameter list, and a
 /// looped twin or a decode kernel writes through it).
+///
+/// With `deviceMaps` (convert-attn-to-fa4's device-tensor-maps) the kernel
+/// takes plain pointers instead and builds the maps itself: Q, K and V's
+/// pointers replace their maps, their strides follow the workspace, and the
+/// last parameter is the global scratch the maps are built in
+/// ("tmaps:q:<box>,k:<box>,...", docs/KernelABI.md, "tensor_map_scratch").
 llvm::SmallVector<std::string>
 attentionParams(llvm::StringRef qBox, llvm::StringRef kBox,
                 llvm::StringRef vBox, bool hasLse, bool workspace = false,
-                llvm::StringRef oBox = "");
+                llvm::StringRef oBox = "", bool deviceMaps = false);
 
 /// Q, K and V are read by TMA: 16-byte bases and strides. O leaves as pairs
 /// of 16-bit values (4 bytes), or by TMA stores (16 bytes, `oByTensorMap`),
@@ -157,13 +163,38 @@ void joinPriorGrids(mlir::OpBuilder &b, mlir::Location loc, KernelABI &abi);
 /// The arguments of a kernel made from attentionParams, by name.
 struct AttentionArgs {
   /// O's pointer, and its tensor map (`oMap`) when the kernel stores it by
-  /// TMA.
+  /// TMA. With device-built maps the maps are null until acquireTensorMaps.
   mlir::Value qMap, kMap, vMap, oMap, outPtr, lsePtr, batchSize, seqQ, seqKV,
       scaleLog2, workspace;
   llvm::SmallVector<mlir::Value> outStride, lseStride;
 
+  /// Device-built maps: the tensors' pointers and strides (outermost
+  /// first, in elements), the scratch, and the maps in scratch order.
+  struct DeviceMap {
+    std::string tensor, box;
+  };
+  mlir::Value qPtr, kPtr, vPtr, mapScratch;
+  llvm::SmallVector<mlir::Value> qStride, kStride, vStride;
+  llvm::SmallVector<DeviceMap> deviceMaps;
+  bool buildsTensorMaps() const { return static_cast<bool>(mapScratch); }
+
   static AttentionArgs read(mlir::gpu::GPUFuncOp func, bool hasLse,
                             bool workspace = false);
+
+  /// Device-built maps, in three steps around the CTA's barriers. Before
+  /// the barrier after the mbarrier initialisation: warp `warp` writes the
+  /// maps into shared memory at `stagingOffset` (128 bytes each, a region
+  /// no one touches before the second barrier; TMA may write it after).
+  /// After griddepcontrol.wait (the scratch is the launch's, and may be
+  /// the memory of a grid before it): the warp copies them to this CTA's
+  /// slot of the scratch; a barrier; every thread acquires them. The
+  /// scratch holds the maps of CTA (x + gx (y + gy z)) at
+  /// 128 * maps * that index. No-ops for host-encoded maps.
+  void stageTensorMaps(mlir::OpBuilder &b, mlir::Location loc,
+                       const struct KernelPlan &plan, int64_t stagingOffset,
+                       mlir::Value tid, int64_t warp);
+  void publishTensorMaps(mlir::OpBuilder &b, mlir::Location loc,
+                         int64_t stagingOffset, mlir::Value tid, int64_t warp);
 };
 
 } // namespace fa4

@@ -362,6 +362,140 @@ struct TmaStoreWaitLowering : OpConversionPattern<TmaStoreWaitOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Tensor maps built on the device (PTX ISA: tensormap.replace,
+// tensormap.cp_fenceproxy, fence.proxy.tensormap)
+//===----------------------------------------------------------------------===//
+
+/// One PTX instruction with no result; `~{memory}` keeps LLVM from moving
+/// memory accesses across it.
+static void inlinePtx(OpBuilder &b, Location loc, StringRef text,
+                      ValueRange operands, StringRef constraints) {
+  std::string clobbered =
+      constraints.empty() ? "~{memory}" : (constraints + ",~{memory}").str();
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, operands, b.getStringAttr(text),
+      b.getStringAttr(clobbered), b.getUnitAttr(), UnitAttr(),
+      LLVM::TailCallKindAttr(),
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}
+
+/// The tensor-map fields tensormap.replace writes (PTX ISA, "Tensor-map"):
+/// an unsigned integer element type of the element's width (the encodings
+/// of .u8, .u16, .u32 and .u64), the swizzle mode (none, 32B, 64B, 128B).
+static int64_t unsignedElementType(int64_t elementBytes) {
+  return elementBytes == 1   ? 0
+         : elementBytes == 2 ? 1
+         : elementBytes == 4 ? 2
+                             : 4;
+}
+static int64_t swizzleMode(int64_t swizzleBytes) {
+  return swizzleBytes == 0 ? 0 : llvm::Log2_64(swizzleBytes) - 4;
+}
+
+/// Lanes zero the 128 bytes (4 each), lane 0 writes every field, and the
+/// warp meets before and after: the published copy is whole.
+struct TensorMapStageLowering : OpConversionPattern<TensorMapStageOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TensorMapStageOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    Value lane = e.lane();
+    Value offset = e.i32(op.getOffset());
+    LLVM::StoreOp::create(b, loc, e.i32(0),
+                          e.smemPtr(e.add(offset, e.mul(lane, e.i32(4)))),
+                          /*alignment=*/4);
+    Value allLanes = e.i32(-1);
+    NVVM::SyncWarpOp::create(b, loc, allLanes);
+    auto ifLeader = scf::IfOp::create(
+        b, loc, e.cmp(arith::CmpIPredicate::eq, lane, e.i32(0)), false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifLeader.thenBlock());
+      Value map = e.smemAddress(offset);
+      auto replace = [&](StringRef field, StringRef width, std::string value,
+                         ValueRange operands = {}, StringRef kinds = "") {
+        std::string constraints = "r";
+        if (!kinds.empty())
+          constraints += ("," + kinds).str();
+        SmallVector<Value> all = {map};
+        all.append(operands.begin(), operands.end());
+        inlinePtx(b, loc,
+                  ("tensormap.replace.tile." + field + ".shared::cta.b1024." +
+                   width + " [$0], " + value + ";")
+                      .str(),
+                  all, constraints);
+      };
+      auto ordinal = [](size_t dim, std::string value) {
+        return std::to_string(dim) + ", " + value;
+      };
+      Value base =
+          LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), adaptor.getBase());
+      replace("global_address", "b64", "$1", base, "l");
+      ArrayRef<int64_t> box = op.getBox();
+      replace("rank", "b32", std::to_string(box.size() - 1));
+      for (auto [dim, extent] : llvm::enumerate(box)) {
+        replace("box_dim", "b32", ordinal(dim, std::to_string(extent)));
+        replace("global_dim", "b32", ordinal(dim, "$1"), adaptor.getDims()[dim],
+                "r");
+        replace("element_stride", "b32", ordinal(dim, "1"));
+      }
+      for (auto [dim, stride] : llvm::enumerate(adaptor.getStrides()))
+        replace("global_stride", "b64", ordinal(dim, "$1"), stride, "l");
+      replace("elemtype", "b32",
+              std::to_string(unsignedElementType(op.getElementBytes())));
+      replace("interleave_layout", "b32", "0");
+      replace("swizzle_mode", "b32",
+              std::to_string(swizzleMode(op.getSwizzle())));
+      replace("fill_mode", "b32", "0");
+    }
+    NVVM::SyncWarpOp::create(b, loc, allLanes);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TensorMapPublishLowering : OpConversionPattern<TensorMapPublishOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TensorMapPublishOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    Value slot = LLVM::PtrToIntOp::create(
+        rewriter, op.getLoc(), rewriter.getI64Type(), adaptor.getSlot());
+    inlinePtx(rewriter, op.getLoc(),
+              "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic."
+              "release.gpu.sync.aligned [$0], [$1], 128;",
+              {slot, e.smemAddress(e.i32(op.getOffset()))}, "l,r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The result is the map's generic address, which TMA takes.
+struct TensorMapAcquireLowering : OpConversionPattern<TensorMapAcquireOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TensorMapAcquireOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value generic = adaptor.getSlot();
+    auto genericType = LLVM::LLVMPointerType::get(op.getContext());
+    if (generic.getType() != genericType)
+      generic =
+          LLVM::AddrSpaceCastOp::create(rewriter, loc, genericType, generic);
+    inlinePtx(rewriter, loc,
+              "fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", generic,
+              "l");
+    rewriter.replaceOp(op, generic);
+    return success();
+  }
+};
+
 struct SmemTileLowering : OpConversionPattern<SmemTileOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -907,12 +1041,14 @@ struct SplitKWorkspaceCombineLowering
 
 void fa4::populateCommonPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns) {
-  patterns.add<
-      KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
-      MBarrierGetLowering, MBarrierInitLowering, FenceMBarrierInitLowering,
-      MBarrierArriveLowering, MBarrierExpectTxLowering, MBarrierWaitLowering,
-      TmaLoadLowering, TmaStoreLowering, TmaStoreWaitLowering, SmemTileLowering,
-      SplatLowering, ScaleRowsLowering, TruncFLowering, ClusterSyncLowering,
-      SplitKCombineLowering, SplitKWorkspaceCombineLowering>(
+  patterns.add<KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
+               MBarrierGetLowering, MBarrierInitLowering,
+               FenceMBarrierInitLowering, MBarrierArriveLowering,
+               MBarrierExpectTxLowering, MBarrierWaitLowering, TmaLoadLowering,
+               TmaStoreLowering, TmaStoreWaitLowering, SmemTileLowering,
+               SplatLowering, ScaleRowsLowering, TruncFLowering,
+               ClusterSyncLowering, SplitKCombineLowering,
+               SplitKWorkspaceCombineLowering, TensorMapStageLowering,
+               TensorMapPublishLowering, TensorMapAcquireLowering>(
       converter, patterns.getContext());
 }

@@ -24,26 +24,28 @@ extern "C" {
 #define FA4_RT_API __attribute__((visibility("default")))
 
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
-   version 10 lets a persistent launch run in clusters along x, the kernel's
-   or its twin's (a clustered kernel beside a twin needs the twin's own
-   launch, whose cap keeps whole clusters); version 9 gives a split picked at
-   launch a minimum partition count (workspace.split_at_launch.min_partitions:
-   that many partitions of one key tile each where the minimum keys per
-   partition would leave fewer); version 8 adds a decode variant (decode: a
-   kernel of the same attention planned for one query row, whose manifest is
-   nested there and which the runtime launches when sq is at most
-   decode.max_seq_q); version 7 lets a workspace split-K leave its partition
-   count to the runtime, which picks it per launch from the sizes and the
-   device's SMs (workspace.split_at_launch, the size symbol "splits"); version 6
-   gives a persistent twin its own parameters and launch (its own tile:
-   tensor-map boxes, block, grid and shared memory); version 5 lets a persistent
-   launch name a looped twin kernel it runs instead; version 4 adds persistent
-   launches and lets a launch be a programmatic dependent launch (the kernel
-   waits for the grids before it on the stream itself); version 3 adds a
+   version 11 adds kernels that build their TMA tensor maps themselves (the
+   parameter kind tensor_map_scratch: global scratch the runtime passes, part
+   of the launch's workspace); version 10 lets a persistent launch run in
+   clusters along x, the kernel's or its twin's (a clustered kernel beside a
+   twin needs the twin's own launch, whose cap keeps whole clusters); version 9
+   gives a split picked at launch a minimum partition count
+   (workspace.split_at_launch.min_partitions: that many partitions of one key
+   tile each where the minimum keys per partition would leave fewer); version 8
+   adds a decode variant (decode: a kernel of the same attention planned for one
+   query row, whose manifest is nested there and which the runtime launches when
+   sq is at most decode.max_seq_q); version 7 lets a workspace split-K leave its
+   partition count to the runtime, which picks it per launch from the sizes and
+   the device's SMs (workspace.split_at_launch, the size symbol "splits");
+   version 6 gives a persistent twin its own parameters and launch (its own
+   tile: tensor-map boxes, block, grid and shared memory); version 5 lets a
+   persistent launch name a looped twin kernel it runs instead; version 4 adds
+   persistent launches and lets a launch be a programmatic dependent launch (the
+   kernel waits for the grids before it on the stream itself); version 3 adds a
    workspace split-K (a workspace the runtime allocates and a combine kernel it
    launches after the attention kernel); version 2 gives each tensor its own
    alignment; version 1, with one alignment for every tensor, is still read. */
-#define FA4_ABI_VERSION 10
+#define FA4_ABI_VERSION 11
 #define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
 
@@ -193,7 +195,9 @@ typedef struct fa4_launch_record fa4_launch_record;
 FA4_RT_API fa4_status fa4_launch_record_create(fa4_module *module,
                                                const fa4_attention_args *args,
                                                fa4_launch_record **record);
-/* Device bytes a workspace split-K's partials need (0: none). */
+/* Device bytes the launch's workspace needs (0: none): a workspace split-K's
+   partials and, for a kernel that builds its tensor maps (version 11), their
+   scratch, 128 bytes per map per CTA of the launch. */
 FA4_RT_API fa4_status fa4_launch_record_workspace_bytes(
     const fa4_launch_record *record, uint64_t *bytes);
 /* Launches the record's kernel(s) on `stream` with data = {q, k, v, o, lse}
@@ -201,7 +205,7 @@ FA4_RT_API fa4_status fa4_launch_record_workspace_bytes(
    dtypes the record was made with. The pointers are checked (given,
    aligned, outputs overlapping no other tensor); TMA descriptors are
    encoded again only for pointers that changed. `workspace`: NULL (the
-   runtime allocates the partials in stream order, as fa4_launch), or at
+   runtime allocates it in stream order, as fa4_launch), or at
    least fa4_launch_record_workspace_bytes of device memory, 256-byte
    aligned, that nothing else touches until the launch's kernels have
    finished on `stream` (e.g. from the caller's caching allocator). */

@@ -956,3 +956,63 @@ func.func @tma_store_rank(%map: !fa4.tensor_map, %i: i32) {
   fa4.tma.store %map[%i, %i, %i, %i, %i, %i] from %i
   return
 }
+
+//===----------------------------------------------------------------------===//
+// fa4.tensor_map.stage, fa4.tensor_map.publish
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @stage_misaligned(%p: !llvm.ptr<1>, %d: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.tensor_map.stage' op stages a tensor map at byte 64 of shared memory; it needs a non-negative multiple of 128}}
+  fa4.tensor_map.stage %p dims [%d, %d] strides [%s] box [64, 8] element_bytes 2 swizzle 128 to 64 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @stage_ranks(%p: !llvm.ptr<1>, %d: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.tensor_map.stage' op needs a box of rank 1 to 5 with as many dims and one stride fewer, got a box of rank 2, 2 dims and 2 strides}}
+  fa4.tensor_map.stage %p dims [%d, %d] strides [%s, %s] box [64, 8] element_bytes 2 swizzle 128 to 0 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @stage_box(%p: !llvm.ptr<1>, %d: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.tensor_map.stage' op has a box extent of 257; TMA boxes are 1 to 256 per dim}}
+  fa4.tensor_map.stage %p dims [%d, %d] strides [%s] box [64, 257] element_bytes 2 swizzle 128 to 0 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @stage_element(%p: !llvm.ptr<1>, %d: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.tensor_map.stage' op has 3-byte elements; expected 1, 2, 4 or 8}}
+  fa4.tensor_map.stage %p dims [%d, %d] strides [%s] box [64, 8] element_bytes 3 swizzle 128 to 0 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @stage_swizzle(%p: !llvm.ptr<1>, %d: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.tensor_map.stage' op has a 96-byte swizzle; expected 0, 32, 64 or 128}}
+  fa4.tensor_map.stage %p dims [%d, %d] strides [%s] box [64, 8] element_bytes 2 swizzle 96 to 0 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @stage_inner_box(%p: !llvm.ptr<1>, %d: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.tensor_map.stage' op has an inner box of 256 bytes; TMA needs a multiple of 16 within the swizzle span}}
+  fa4.tensor_map.stage %p dims [%d, %d] strides [%s] box [128, 8] element_bytes 2 swizzle 128 to 0 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @publish_misaligned(%p: !llvm.ptr<1>) {
+  // expected-error @+1 {{'fa4.tensor_map.publish' op stages a tensor map at byte 32 of shared memory; it needs a non-negative multiple of 128}}
+  fa4.tensor_map.publish %p from 32 : !llvm.ptr<1>
+  return
+}

@@ -270,3 +270,18 @@ func.func @pair_multicast(%map: !fa4.tensor_map, %i: i32, %bar: !fa4.mbarrier) {
   fa4.mbarrier.arrive %bar count 32
   return
 }
+
+// device-tensor-maps: a warp stages a map (rank 4, BSHD innermost first) and
+// publishes it to global memory; a thread acquires it and loads through it.
+// CHECK-LABEL: func @device_tensor_map
+// CHECK-NEXT: fa4.tensor_map.stage %[[BASE:.*]] dims[%[[D:.*]], %[[D]], %[[D]], %[[D]]] strides[%[[S:.*]], %[[S]], %[[S]]] box [64, 1, 64, 1] element_bytes 2 swizzle 128 to 256 : !llvm.ptr<1>{{$}}
+// CHECK-NEXT: fa4.tensor_map.publish %[[SLOT:.*]] from 256 : !llvm.ptr<1>{{$}}
+// CHECK-NEXT: %[[MAP:.*]] = fa4.tensor_map.acquire %[[SLOT]] : !llvm.ptr<1>{{$}}
+// CHECK-NEXT: fa4.tma.load %[[MAP]]
+func.func @device_tensor_map(%base: !llvm.ptr<1>, %slot: !llvm.ptr<1>, %d: i32, %s: i64, %bar: !fa4.mbarrier) {
+  fa4.tensor_map.stage %base dims [%d, %d, %d, %d] strides [%s, %s, %s] box [64, 1, 64, 1] element_bytes 2 swizzle 128 to 256 : !llvm.ptr<1>
+  fa4.tensor_map.publish %slot from 256 : !llvm.ptr<1>
+  %map = fa4.tensor_map.acquire %slot : !llvm.ptr<1>
+  fa4.tma.load %map[%d, %d, %d, %d] to %d, %bar
+  return
+}

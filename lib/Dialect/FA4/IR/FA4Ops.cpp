@@ -321,6 +321,56 @@ LogicalResult TmaStoreOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor maps built on the device
+//===----------------------------------------------------------------------===//
+
+/// A tensor map is 128 bytes; in shared memory tensormap.replace and
+/// tensormap.cp_fenceproxy want it 128-byte aligned.
+constexpr int64_t kTensorMapBytes = 128;
+
+static LogicalResult verifyStagingOffset(Operation *op, int64_t offset) {
+  if (offset < 0 || offset % kTensorMapBytes)
+    return op->emitOpError() << "stages a tensor map at byte " << offset
+                             << " of shared memory; it needs a non-negative "
+                                "multiple of 128";
+  return success();
+}
+
+LogicalResult TensorMapStageOp::verify() {
+  if (failed(verifyStagingOffset(*this, getOffset())))
+    return failure();
+  ArrayRef<int64_t> box = getBox();
+  size_t rank = box.size();
+  if (rank < 1 || rank > 5 || getDims().size() != rank ||
+      getStrides().size() + 1 != rank)
+    return emitOpError() << "needs a box of rank 1 to 5 with as many dims and "
+                            "one stride fewer, got a box of rank "
+                         << rank << ", " << getDims().size() << " dims and "
+                         << getStrides().size() << " strides";
+  for (int64_t extent : box)
+    if (extent < 1 || extent > 256)
+      return emitOpError() << "has a box extent of " << extent
+                           << "; TMA boxes are 1 to 256 per dim";
+  int64_t elementBytes = getElementBytes(), swizzle = getSwizzle();
+  if (!llvm::is_contained({1, 2, 4, 8}, elementBytes))
+    return emitOpError() << "has " << elementBytes
+                         << "-byte elements; expected 1, 2, 4 or 8";
+  if (!llvm::is_contained({0, 32, 64, 128}, swizzle))
+    return emitOpError() << "has a " << swizzle
+                         << "-byte swizzle; expected 0, 32, 64 or 128";
+  int64_t innerBytes = box.front() * elementBytes;
+  if (innerBytes % 16 || (swizzle && innerBytes > swizzle))
+    return emitOpError() << "has an inner box of " << innerBytes
+                         << " bytes; TMA needs a multiple of 16 within the "
+                            "swizzle span";
+  return success();
+}
+
+LogicalResult TensorMapPublishOp::verify() {
+  return verifyStagingOffset(*this, getOffset());
+}
+
+//===----------------------------------------------------------------------===//
 // Split-K
 //===----------------------------------------------------------------------===//
 

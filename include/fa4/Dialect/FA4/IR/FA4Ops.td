@@ -171,6 +171,63 @@ def FA4_TmaLoadOp : FA4_Op<"tma.load", [AttrSizedOperandSegments]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor maps built on the device (docs/KernelABI.md, "tensor_map_scratch")
+//===----------------------------------------------------------------------===//
+
+def FA4_TensorMapStageOp : FA4_Op<"tensor_map.stage",
+    [AttrSizedOperandSegments]> {
+  let summary = "Write a tiled tensor map into shared memory";
+  let description = [{
+    Executed by one whole warp: zeroes the 128 bytes at byte `offset` of
+    dynamic shared memory and writes into them, field by field
+    (`tensormap.replace`), the tiled tensor map of the tensor at `base` with
+    extents `dims` and byte strides `strides` (of dims 1 and up), all
+    innermost first, a box of `box`, `element_bytes`-byte elements (copied
+    as unsigned integers of that width: TMA moves bits, and out-of-bounds
+    elements fill with zeros), `swizzle` (0, 32, 64 or 128 bytes), no
+    interleave, element strides 1. What cuTensorMapEncodeTiled would encode
+    from the same values, but no L2 promotion (no field sets it).
+  }];
+  let arguments = (ins LLVM_AnyPointer:$base, Variadic<I32>:$dims,
+                       Variadic<I64>:$strides, I64Attr:$offset,
+                       DenseI64ArrayAttr:$box, I64Attr:$elementBytes,
+                       I64Attr:$swizzle);
+  let assemblyFormat = [{
+    $base `dims` `[` $dims `]` `strides` `[` $strides `]` `box` $box
+    `element_bytes` $elementBytes `swizzle` $swizzle `to` $offset attr-dict
+    `:` qualified(type($base))
+  }];
+  let hasVerifier = 1;
+}
+
+def FA4_TensorMapPublishOp : FA4_Op<"tensor_map.publish"> {
+  let summary = "Copy a staged tensor map to global memory, released";
+  let description = [{
+    Executed by one whole warp (`.sync.aligned`): copies the tensor map
+    staged at byte `offset` of dynamic shared memory to the 128 bytes at
+    `slot` in global memory, with a release of the tensormap proxy at GPU
+    scope (`tensormap.cp_fenceproxy`). A thread may use it for TMA after a
+    barrier with the warp and `fa4.tensor_map.acquire`.
+  }];
+  let arguments = (ins LLVM_AnyPointer:$slot, I64Attr:$offset);
+  let assemblyFormat =
+      "$slot `from` $offset attr-dict `:` qualified(type($slot))";
+  let hasVerifier = 1;
+}
+
+def FA4_TensorMapAcquireOp : FA4_Op<"tensor_map.acquire"> {
+  let summary = "Acquire a published tensor map for this thread's TMA";
+  let description = [{
+    `fence.proxy.tensormap::generic.acquire.gpu` on the 128 bytes at `slot`
+    (global memory): this thread's later TMA operations through the result
+    see the map that `fa4.tensor_map.publish` released there.
+  }];
+  let arguments = (ins LLVM_AnyPointer:$slot);
+  let results = (outs FA4_TensorMap:$tensorMap);
+  let assemblyFormat = "$slot attr-dict `:` qualified(type($slot))";
+}
+
+//===----------------------------------------------------------------------===//
 // Tiles and MMAs
 //===----------------------------------------------------------------------===//
 

@@ -34,8 +34,10 @@ class FA4_Type<string name, string typeMnemonic, list<Trait> traits = []>
 def FA4_TensorMap : FA4_Type<"TensorMap", "tensor_map"> {
   let summary = "A TMA tensor map passed as a kernel parameter";
   let description = [{
-    A 128-byte CUtensorMap that the runtime encodes from the manifest and
-    passes by value (`__grid_constant__`); TMA reads it in parameter space.
+    A 128-byte CUtensorMap: one that the runtime encodes from the manifest
+    and passes by value (`__grid_constant__`), which TMA reads in parameter
+    space, or one the kernel built in global memory
+    (`fa4.tensor_map.acquire`).
   }];
 }
 
