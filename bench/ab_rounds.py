@@ -14,7 +14,13 @@ adjacent pair of rounds (below 1: B faster), their median and range, and
 the board's median SM clock during each kernel's rounds (nvidia-smi every
 20 ms).
 
-  ab_rounds.py [--rounds N] ARTIFACT_A ARTIFACT_B B:S [B:S ...]
+A row is B:S (Sq = Skv = S) or B:SQ:SKV (decode: SQ = 1). With --records
+each kernel launches through a launch record made once (as flash_attn_func
+does) with its workspace from torch's allocator, instead of fa4_launch
+per call: a short decode is then timed on the GPU, not on the host's
+launch path.
+
+  ab_rounds.py [--rounds N] [--records] ARTIFACT_A ARTIFACT_B ROW [ROW ...]
 """
 import argparse
 import os
@@ -41,7 +47,9 @@ def main():
                         help="rounds of each kernel per row (an even count)")
     parser.add_argument("artifact_a")
     parser.add_argument("artifact_b")
-    parser.add_argument("rows", nargs="+", help="B:S (Sq = Skv = S)")
+    parser.add_argument("--records", action="store_true",
+                        help="launch through launch records")
+    parser.add_argument("rows", nargs="+", help="B:S (Sq = Skv = S) or B:SQ:SKV")
     args = parser.parse_args()
     if args.rounds < 2 or args.rounds % 2:
         parser.error("--rounds takes an even count of at least 2")
@@ -52,19 +60,27 @@ def main():
         parser.error("the two artifacts compute different problems")
     names = [os.path.basename(a.rstrip("/")) for a in (args.artifact_a, args.artifact_b)]
     print(f"A = {names[0]}\nB = {names[1]}")
-    print(f"{'b':>3} {'s':>6} {'A ms':>8} {'B ms':>8} {'B/A time':>10} "
+    print(f"{'b':>3} {'s':>12} {'A ms':>8} {'B ms':>8} {'B/A time':>10} "
           f"{'(range)':>15} {'MHz A/B':>10}")
 
     sampler = ClockSampler()
     sampler.start()
     time.sleep(0.5)
     for row in args.rows:
-        b, s = (int(x) for x in row.split(":"))
-        q, k, v = input_sets(problems[0], b, s, s)[0]
-        o, lse = fa4_outputs(problems[0], b, s, q.dtype)
+        sizes = [int(x) for x in row.split(":")]
+        b, sq, skv = sizes if len(sizes) == 3 else (sizes[0], sizes[1], sizes[1])
+        q, k, v = input_sets(problems[0], b, sq, skv)[0]
+        o, lse = fa4_outputs(problems[0], b, sq, q.dtype)
         stream = torch.cuda.current_stream()
-        calls = [lambda kernel=kernel: kernel.launch(q, k, v, o, lse, stream=stream)
-                 for kernel in kernels]
+        if args.records:
+            from fa4.flash import _Record
+            tensors = (q, k, v, o, lse)
+            records = [_Record(torch, kernel, tensors) for kernel in kernels]
+            calls = [lambda record=record: record.run(torch, tensors)
+                     for record in records]
+        else:
+            calls = [lambda kernel=kernel: kernel.launch(q, k, v, o, lse, stream=stream)
+                     for kernel in kernels]
         for call in calls:
             warm_up(call, 500)
         rounds = ([], [])
@@ -77,7 +93,8 @@ def main():
         ratios = sorted(bt / at for at, bt in zip(*rounds))
         clocks = [sampler.summary(w) for w in windows]
         mhz = "/".join(f"{c[0]:.0f}" if c else "-" for c in clocks)
-        print(f"{b:3} {s:6} {statistics.median(rounds[0]):8.3f} "
+        shape = f"{sq}x{skv}" if sq != skv else str(sq)
+        print(f"{b:3} {shape:>12} {statistics.median(rounds[0]):8.3f} "
               f"{statistics.median(rounds[1]):8.3f} {statistics.median(ratios):10.3f} "
               f"({ratios[0]:.3f}-{ratios[-1]:.3f}) {mhz:>10}", flush=True)
     sampler.stop()

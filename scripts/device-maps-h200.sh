@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Kernels that build their tensor maps on the device (device-tensor-maps),
+# on the H200, from the repository root with artifacts/wheel (the wheel
+# built here), artifacts/pack (a kernel pack, python -m fa4.pack) and
+# artifacts/pack-dm (the same configurations compiled with
+# --device-tensor-maps: python -m fa4.pack --fa4-compile with a wrapper
+# that adds the flag). First the PyTorch matrix (test/gpu/flash-attn.py:
+# numerics, opcheck, torch.compile, CUDA graphs) on the pack-dm kernels;
+# then bench/ab_rounds.py --records: each configuration's host-encoded
+# kernel (A) against its device-built one (B), round by round.
+# Usage: scripts/device-maps-h200.sh [matrix|bench|all]
+set -o pipefail
+export PYTHONUNBUFFERED=1
+what=${1:-all}
+root=$PWD
+env=$(mktemp -d)/env
+python3 -m venv "$env" || exit 3
+image_site=$(python3 -c "import site; print(site.getsitepackages()[0])")
+env_site=$("$env/bin/python" -c "import site; print(site.getsitepackages()[0])")
+echo "$image_site" > "$env_site/machine-packages.pth"
+"$env/bin/python" -m pip install -q --no-index --no-deps \
+  --disable-pip-version-check artifacts/wheel/*.whl || exit 3
+lib=$("$env/bin/python" -c "import fa4; print(fa4.library_path())")
+status=0
+if [ "$what" != bench ]; then
+  tests=$(mktemp -d)
+  cp test/gpu/flash-attn.py test/gpu/attention_reference.py "$tests/"
+  (cd "$tests" && unset PYTHONPATH FA4_RUNTIME_LIB &&
+   FA4_CACHE_DIR=$root/artifacts/pack-dm "$env/bin/python" flash-attn.py 2>&1 |
+   grep -v "^pass") || status=1
+fi
+if [ "$what" != matrix ]; then
+  entry() { # the pack entry of configuration $2 in pack $1
+    local key
+    key=$(PYTHONPATH=python python3 -c "import sys
+from fa4.pack import parse_config
+from fa4.cache import problem_key
+print(problem_key(parse_config(sys.argv[1], 'sm_90a')))" "$2")
+    dirname "$(ls "$1/$key"/*/manifest.json)"
+  }
+  ab() { # configuration, then rows
+    local config=$1
+    shift
+    echo "== $config"
+    FA4_RUNTIME_LIB=$lib python3 bench/ab_rounds.py --records --rounds 6 \
+      "$(entry artifacts/pack "$config")" \
+      "$(entry artifacts/pack-dm "$config")" "$@" || status=1
+  }
+  ab bf16:32:8:128:128:none 4:1024 2:4096 1:16384 1:1:8192 8:1:8192 64:1:4096
+  ab bf16:32:8:128:128:causal 4:2048 1:16384 1:1:32768
+  ab f16:8:1:64:64:none 8:4096 32:1:8192
+  ab bf16:4:4:256:256:none 4:2048 1:1:16384
+fi
+exit $status
