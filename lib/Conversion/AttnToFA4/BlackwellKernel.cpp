@@ -892,6 +892,7 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
                           plan.pair);
   });
   gpu::ReturnOp::create(b, loc);
+  placeTensorMapAcquires(func);
 }
 
 std::optional<std::string> fa4::blackwellKernelRefusal(attn::AttentionOp op) {

@@ -417,6 +417,7 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
       ClusterSyncOp::create(b, loc);
   }
   gpu::ReturnOp::create(b, loc);
+  placeTensorMapAcquires(func);
 }
 
 /// The cluster reduce-scatter (the seed's fa4_splitk_reduce_scatter_write),

@@ -9,6 +9,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/MapVector.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -239,14 +241,14 @@ void AttentionArgs::stageTensorMaps(OpBuilder &b, Location loc,
   if (!buildsTensorMaps())
     return;
   KernelEmitter e(b, loc);
-  auto ifWarp = scf::IfOp::create(
-      b, loc,
-      e.cmp(arith::CmpIPredicate::eq, e.divu(tid, e.i32(32)), e.i32(warp)),
-      false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifWarp.thenBlock());
   int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
+  // Lane i of the warp stages map i: the maps' field writes run side by side.
+  Value lane = e.sub(tid, e.i32(32 * warp));
   for (auto [index, map] : llvm::enumerate(deviceMaps)) {
+    auto ifLane = scf::IfOp::create(
+        b, loc, e.cmp(arith::CmpIPredicate::eq, lane, e.i32(index)), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLane.thenBlock());
     // BSHD: extents innermost first (depth, heads, length, batch), strides
     // in bytes of heads, length and batch.
     bool isQuery = map.tensor == "q" || map.tensor == "o";
@@ -320,6 +322,8 @@ void AttentionArgs::publishTensorMaps(OpBuilder &b, Location loc,
                                    NVVM::SharedSpace::shared_cta));
   }
   gpu::BarrierOp::create(b, loc);
+  // Acquired here; placeTensorMapAcquires moves each into the roles that
+  // use it.
   for (auto [index, map] : llvm::enumerate(deviceMaps)) {
     Value acquired =
         kernel::TensorMapAcquireOp::create(
@@ -453,4 +457,57 @@ void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
   b.setInsertionPointAfter(ifHead);
   gpu::ReturnOp::create(b, loc);
   abi.combine = std::move(combine);
+}
+
+/// The blocks from the role region's entry down to `op`'s, stopping before
+/// the first inside a loop (an acquire there would run every iteration);
+/// empty when `op` is in no role.
+static SmallVector<Block *> acquirePath(Operation *op) {
+  SmallVector<Block *> path;
+  for (Block *block = op->getBlock(); block;) {
+    Operation *parent = block->getParentOp();
+    if (!parent)
+      return {};
+    if (isa<LoopLikeOpInterface>(parent))
+      path.clear();
+    else
+      path.push_back(block);
+    if (isa<kernel::WarpSpecializeOp>(parent))
+      return SmallVector<Block *>(llvm::reverse(path));
+    block = parent->getBlock();
+  }
+  return {};
+}
+
+void fa4::placeTensorMapAcquires(gpu::GPUFuncOp func) {
+  SmallVector<kernel::TensorMapAcquireOp> acquires;
+  func.walk([&](kernel::TensorMapAcquireOp op) { acquires.push_back(op); });
+  for (kernel::TensorMapAcquireOp acquire : acquires) {
+    // Per role: the deepest block on every use's path.
+    llvm::MapVector<Block *, SmallVector<Block *>> common;
+    llvm::MapVector<Block *, SmallVector<OpOperand *>> uses;
+    for (OpOperand &use : acquire->getUses()) {
+      SmallVector<Block *> path = acquirePath(use.getOwner());
+      if (path.empty())
+        continue;
+      auto [it, inserted] = common.try_emplace(path.front(), path);
+      if (!inserted) {
+        size_t shared = 0;
+        while (shared < it->second.size() && shared < path.size() &&
+               it->second[shared] == path[shared])
+          ++shared;
+        it->second.resize(shared);
+      }
+      uses[path.front()].push_back(&use);
+    }
+    OpBuilder b(acquire);
+    for (auto &[role, path] : common) {
+      b.setInsertionPointToStart(path.back());
+      Operation *copy = b.clone(*acquire);
+      for (OpOperand *use : uses[role])
+        use->set(copy->getResult(0));
+    }
+    if (acquire->use_empty())
+      acquire->erase();
+  }
 }

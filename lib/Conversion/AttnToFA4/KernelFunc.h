@@ -160,6 +160,12 @@ mlir::gpu::GPUFuncOp createKernelFunc(mlir::OpBuilder &b, mlir::Location loc,
 /// grid's tail. Sets KernelABI::programmaticDependentLaunch.
 void joinPriorGrids(mlir::OpBuilder &b, mlir::Location loc, KernelABI &abi);
 
+/// Moves each fa4.tensor_map.acquire of `func` (publishTensorMaps puts them
+/// after its barrier, for every thread) into the role regions that use its
+/// map, at the deepest block that holds every use of the role outside a
+/// loop: only the threads that issue TMA through a map fence for it.
+void placeTensorMapAcquires(mlir::gpu::GPUFuncOp func);
+
 /// The arguments of a kernel made from attentionParams, by name.
 struct AttentionArgs {
   /// O's pointer, and its tensor map (`oMap`) when the kernel stores it by
@@ -183,11 +189,13 @@ struct AttentionArgs {
 
   /// Device-built maps, in three steps around the CTA's barriers. Before
   /// the barrier after the mbarrier initialisation: warp `warp` writes the
-  /// maps into shared memory at `stagingOffset` (128 bytes each, a region
+  /// maps, lane i map i, into shared memory at `stagingOffset` (128 bytes
+  /// each, a region
   /// no one touches before the second barrier; TMA may write it after).
   /// After griddepcontrol.wait (the scratch is the launch's, and may be
   /// the memory of a grid before it): the warp copies them to this CTA's
-  /// slot of the scratch; a barrier; every thread acquires them. The
+  /// slot of the scratch; a barrier; the threads that use them acquire
+  /// them (placeTensorMapAcquires, once the roles are built). The
   /// scratch holds the maps of CTA (x + gx (y + gy z)) at
   /// 128 * maps * that index. No-ops for host-encoded maps.
   void stageTensorMaps(mlir::OpBuilder &b, mlir::Location loc,

@@ -54,6 +54,11 @@ struct KernelFuncLowering : OpConversionPattern<gpu::GPUFuncOp> {
     if (func.isKernel())
       llvmFunc->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                         rewriter.getUnitAttr());
+    // Branches stay branches: a switch LLVM forms from a chain of lane tests
+    // (fa4.tensor_map.stage, one lane per map) would become a PTX jump
+    // table (brx.idx), which fa4-emu does not run.
+    llvmFunc.setPassthroughAttr(rewriter.getArrayAttr(
+        {rewriter.getStrArrayAttr({"no-jump-tables", "true"})}));
     for (StringRef name : {NVVM::NVVMDialect::getMaxntidAttrName(),
                            NVVM::NVVMDialect::getMinctasmAttrName()})
       if (Attribute value = func->getAttr(name))
@@ -394,8 +399,7 @@ static int64_t swizzleMode(int64_t swizzleBytes) {
   return swizzleBytes == 0 ? 0 : llvm::Log2_64(swizzleBytes) - 4;
 }
 
-/// Lanes zero the 128 bytes (4 each), lane 0 writes every field, and the
-/// warp meets before and after: the published copy is whole.
+/// The thread zeroes the 128 bytes (8 stores of 16) and writes every field.
 struct TensorMapStageLowering : OpConversionPattern<TensorMapStageOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -404,56 +408,49 @@ struct TensorMapStageLowering : OpConversionPattern<TensorMapStageOp> {
     LoweringEmitter e(rewriter, op);
     OpBuilder &b = rewriter;
     Location loc = op.getLoc();
-    Value lane = e.lane();
-    Value offset = e.i32(op.getOffset());
-    LLVM::StoreOp::create(b, loc, e.i32(0),
-                          e.smemPtr(e.add(offset, e.mul(lane, e.i32(4)))),
-                          /*alignment=*/4);
-    Value allLanes = e.i32(-1);
-    NVVM::SyncWarpOp::create(b, loc, allLanes);
-    auto ifLeader = scf::IfOp::create(
-        b, loc, e.cmp(arith::CmpIPredicate::eq, lane, e.i32(0)), false);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifLeader.thenBlock());
-      Value map = e.smemAddress(offset);
-      auto replace = [&](StringRef field, StringRef width, std::string value,
-                         ValueRange operands = {}, StringRef kinds = "") {
-        std::string constraints = "r";
-        if (!kinds.empty())
-          constraints += ("," + kinds).str();
-        SmallVector<Value> all = {map};
-        all.append(operands.begin(), operands.end());
-        inlinePtx(b, loc,
-                  ("tensormap.replace.tile." + field + ".shared::cta.b1024." +
-                   width + " [$0], " + value + ";")
-                      .str(),
-                  all, constraints);
-      };
-      auto ordinal = [](size_t dim, std::string value) {
-        return std::to_string(dim) + ", " + value;
-      };
-      Value base =
-          LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), adaptor.getBase());
-      replace("global_address", "b64", "$1", base, "l");
-      ArrayRef<int64_t> box = op.getBox();
-      replace("rank", "b32", std::to_string(box.size() - 1));
-      for (auto [dim, extent] : llvm::enumerate(box)) {
-        replace("box_dim", "b32", ordinal(dim, std::to_string(extent)));
-        replace("global_dim", "b32", ordinal(dim, "$1"), adaptor.getDims()[dim],
-                "r");
-        replace("element_stride", "b32", ordinal(dim, "1"));
-      }
-      for (auto [dim, stride] : llvm::enumerate(adaptor.getStrides()))
-        replace("global_stride", "b64", ordinal(dim, "$1"), stride, "l");
-      replace("elemtype", "b32",
-              std::to_string(unsignedElementType(op.getElementBytes())));
-      replace("interleave_layout", "b32", "0");
-      replace("swizzle_mode", "b32",
-              std::to_string(swizzleMode(op.getSwizzle())));
-      replace("fill_mode", "b32", "0");
+    int64_t offset = op.getOffset();
+    auto vectorType = VectorType::get({4}, b.getI32Type());
+    Value zeros = LLVM::ConstantOp::create(
+        b, loc, vectorType, DenseElementsAttr::get(vectorType, int32_t(0)));
+    for (int64_t chunk = 0; chunk < 128; chunk += 16)
+      LLVM::StoreOp::create(b, loc, zeros, e.smemPtr(e.i32(offset + chunk)),
+                            /*alignment=*/16);
+    Value map = e.smemAddress(e.i32(offset));
+    auto replace = [&](StringRef field, StringRef width, std::string value,
+                       ValueRange operands = {}, StringRef kinds = "") {
+      std::string constraints = "r";
+      if (!kinds.empty())
+        constraints += ("," + kinds).str();
+      SmallVector<Value> all = {map};
+      all.append(operands.begin(), operands.end());
+      inlinePtx(b, loc,
+                ("tensormap.replace.tile." + field + ".shared::cta.b1024." +
+                 width + " [$0], " + value + ";")
+                    .str(),
+                all, constraints);
+    };
+    auto ordinal = [](size_t dim, std::string value) {
+      return std::to_string(dim) + ", " + value;
+    };
+    Value base =
+        LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), adaptor.getBase());
+    replace("global_address", "b64", "$1", base, "l");
+    ArrayRef<int64_t> box = op.getBox();
+    replace("rank", "b32", std::to_string(box.size() - 1));
+    for (auto [dim, extent] : llvm::enumerate(box)) {
+      replace("box_dim", "b32", ordinal(dim, std::to_string(extent)));
+      replace("global_dim", "b32", ordinal(dim, "$1"), adaptor.getDims()[dim],
+              "r");
+      replace("element_stride", "b32", ordinal(dim, "1"));
     }
-    NVVM::SyncWarpOp::create(b, loc, allLanes);
+    for (auto [dim, stride] : llvm::enumerate(adaptor.getStrides()))
+      replace("global_stride", "b64", ordinal(dim, "$1"), stride, "l");
+    replace("elemtype", "b32",
+            std::to_string(unsignedElementType(op.getElementBytes())));
+    replace("interleave_layout", "b32", "0");
+    replace("swizzle_mode", "b32",
+            std::to_string(swizzleMode(op.getSwizzle())));
+    replace("fill_mode", "b32", "0");
     rewriter.eraseOp(op);
     return success();
   }
@@ -465,6 +462,8 @@ struct TensorMapPublishLowering : OpConversionPattern<TensorMapPublishOp> {
   matchAndRewrite(TensorMapPublishOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     LoweringEmitter e(rewriter, op);
+    // After the lanes that staged maps: their shared-memory writes first.
+    NVVM::SyncWarpOp::create(rewriter, op.getLoc(), e.i32(-1));
     Value slot = LLVM::PtrToIntOp::create(
         rewriter, op.getLoc(), rewriter.getI64Type(), adaptor.getSlot());
     inlinePtx(rewriter, op.getLoc(),

@@ -15,7 +15,7 @@
 // CHECK-LABEL: gpu.module @k
 // CHECK-NEXT: llvm.mlir.global external @fa4_dynamic_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-NOT: llvm.mlir.global
-// CHECK-NEXT: llvm.func @f(%arg0: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg1: !llvm.ptr<1>, %arg2: i32, %arg3: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg4: i64, %arg5: f32) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32} {
+// CHECK-NEXT: llvm.func @f(%arg0: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg1: !llvm.ptr<1>, %arg2: i32, %arg3: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg4: i64, %arg5: f32) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32, passthrough = {{\[\["no-jump-tables", "true"\]\]}}} {
 // CHECK-NOT: gpu.return
 // CHECK: nvvm.mbarrier.arrive
 // CHECK-NEXT: llvm.return
@@ -39,7 +39,7 @@ module attributes {gpu.container_module} {
 // shared-window address; neither is a byval parameter. A kernel without
 // launch bounds gets none.
 // CHECK-LABEL: gpu.module @k
-// CHECK: llvm.func @f(%arg0: !llvm.ptr<3>, %arg1: i32) attributes {nvvm.kernel} {
+// CHECK: llvm.func @f(%arg0: !llvm.ptr<3>, %arg1: i32) attributes {nvvm.kernel, passthrough = {{\[\["no-jump-tables", "true"\]\]}}} {
 // CHECK-NEXT: nvvm.mbarrier.arrive %arg0 : !llvm.ptr<3>
 // CHECK-NEXT: llvm.return
 module attributes {gpu.container_module} {
@@ -56,7 +56,7 @@ module attributes {gpu.container_module} {
 // A gpu.func that is not a kernel converts too, but must not become an
 // entry point.
 // CHECK-LABEL: gpu.module @k
-// CHECK: llvm.func @f(%arg0: !llvm.ptr<3>) {
+// CHECK: llvm.func @f(%arg0: !llvm.ptr<3>) attributes {passthrough = {{\[\["no-jump-tables", "true"\]\]}}} {
 // CHECK-NOT: nvvm.kernel
 // CHECK: llvm.return
 module attributes {gpu.container_module} {
@@ -77,12 +77,12 @@ module attributes {gpu.container_module} {
 // CHECK-LABEL: gpu.module @k
 // CHECK-NEXT: llvm.mlir.global external @fa4_dynamic_smem()
 // CHECK-NOT: llvm.mlir.global
-// CHECK: llvm.func @f(%arg0: i32) attributes {nvvm.kernel}
+// CHECK: llvm.func @f(%arg0: i32) attributes {nvvm.kernel,
 // CHECK: llvm.mlir.addressof @fa4_dynamic_smem : !llvm.ptr<3>
 // CHECK: llvm.return
 // CHECK: gpu.func @plain(%arg0: i32) kernel {
 // CHECK-NEXT: gpu.return
-// CHECK: llvm.func @g(%arg0: i32) attributes {nvvm.kernel}
+// CHECK: llvm.func @g(%arg0: i32) attributes {nvvm.kernel,
 // CHECK: llvm.mlir.addressof @fa4_dynamic_smem : !llvm.ptr<3>
 // CHECK: llvm.return
 // CHECK: gpu.module @other

@@ -178,8 +178,9 @@ def FA4_TensorMapStageOp : FA4_Op<"tensor_map.stage",
     [AttrSizedOperandSegments]> {
   let summary = "Write a tiled tensor map into shared memory";
   let description = [{
-    Executed by one whole warp: zeroes the 128 bytes at byte `offset` of
-    dynamic shared memory and writes into them, field by field
+    Executed by one thread (each map by a lane of its own: a field write
+    takes tens of cycles and a map has 21): zeroes the 128 bytes at byte
+    `offset` of dynamic shared memory and writes into them, field by field
     (`tensormap.replace`), the tiled tensor map of the tensor at `base` with
     extents `dims` and byte strides `strides` (of dims 1 and up), all
     innermost first, a box of `box`, `element_bytes`-byte elements (copied
@@ -203,7 +204,8 @@ def FA4_TensorMapStageOp : FA4_Op<"tensor_map.stage",
 def FA4_TensorMapPublishOp : FA4_Op<"tensor_map.publish"> {
   let summary = "Copy a staged tensor map to global memory, released";
   let description = [{
-    Executed by one whole warp (`.sync.aligned`): copies the tensor map
+    Executed by one whole warp (`.sync.aligned`), after the lanes that
+    staged its maps (the warp meets first): copies the tensor map
     staged at byte `offset` of dynamic shared memory to the 128 bytes at
     `slot` in global memory, with a release of the tensormap proxy at GPU
     scope (`tensormap.cp_fenceproxy`). A thread may use it for TMA after a
