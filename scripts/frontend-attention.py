@@ -58,6 +58,9 @@ MODELS = {
     # The scale as sqrt(scale) on Q and on K^T, as torch.onnx exports
     # scaled_dot_product_attention.
     "split-scale": (33, 33, bottom_right(33, 33), -1),
+    # Batch and lengths symbolic: the importer's tensor.dim and dynamic
+    # tensor.empty around the same computation.
+    "dynamic": ("sq", "skv", None, -1),
     # Left alone: a bias is no mask; a top-left causal mask with sq < skv
     # hides keys fa4's bottom-right one shows; softmax over the queries.
     "bias": (33, 33, np.random.RandomState(0).randn(33, 33)
@@ -70,14 +73,18 @@ MODELS = {
 
 def model(sq, skv, mask, axis, hkv=H, bshd=False, split_scale=False):
     f16 = TensorProto.FLOAT16
+    # A symbolic length makes the batch symbolic too.
+    batch = "b" if isinstance(sq, str) else B
 
     def layout(b, h, s, d):
         return [b, s, h, d] if bshd else [b, h, s, d]
 
-    inputs = [helper.make_tensor_value_info("q", f16, layout(B, H, sq, D)),
-              helper.make_tensor_value_info("k", f16, layout(B, hkv, skv, D)),
-              helper.make_tensor_value_info("v", f16, layout(B, hkv, skv, D))]
-    out = helper.make_tensor_value_info("o", f16, layout(B, H, sq, D))
+    inputs = [helper.make_tensor_value_info("q", f16, layout(batch, H, sq, D)),
+              helper.make_tensor_value_info("k", f16,
+                                            layout(batch, hkv, skv, D)),
+              helper.make_tensor_value_info("v", f16,
+                                            layout(batch, hkv, skv, D))]
+    out = helper.make_tensor_value_info("o", f16, layout(batch, H, sq, D))
     inits = [numpy_helper.from_array(
         np.array(1 / np.sqrt(D), dtype=np.float16), "scale")]
     nodes = []
@@ -166,8 +173,10 @@ def main():
             continue
         ort = onnxruntime.InferenceSession(path + ".onnx")
         rng = np.random.RandomState(1)
-        feeds = {n: rng.randn(*i.shape).astype(np.float16)
-                 for n, i in zip("qkv", ort.get_inputs())}
+        # Symbolic dims: B, and 33 and 40 keys.
+        sizes = {"b": B, "sq": 33, "skv": 40}
+        feeds = {n: rng.randn(*[sizes.get(d, d) for d in i.shape])
+                 .astype(np.float16) for n, i in zip("qkv", ort.get_inputs())}
         (o,) = ort.run(None, feeds)
         np.savez(path + ".npz", o=o, **feeds)
 
