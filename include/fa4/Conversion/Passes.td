@@ -128,7 +128,7 @@ def ConvertAttnToFA4 : Pass<"convert-attn-to-fa4", "mlir::ModuleOp"> {
            "strides, their TMA tensor maps built by each CTA in a global "
            "scratch the launch passes (docs/KernelABI.md, "
            "\"tensor_map_scratch\"), instead of CUtensorMap parameters "
-           "that only libfa4rt encodes">,
+           "that only libfa4rt encodes (D-48)">,
     Option<"referenceFallback", "reference-fallback", "bool",
            /*default=*/"false",
            "Leave an sm_100a op whose plan the Blackwell kernel does not "

@@ -187,7 +187,7 @@ struct AttentionArgs {
   static AttentionArgs read(mlir::gpu::GPUFuncOp func, bool hasLse,
                             bool workspace = false);
 
-  /// Device-built maps, in three steps around the CTA's barriers. Before
+  /// Device-built maps (D-48), in three steps around the CTA's barriers. Before
   /// the barrier after the mbarrier initialisation: warp `warp` writes the
   /// maps, lane i map i, into shared memory at `stagingOffset` (128 bytes
   /// each, a region
