@@ -4,7 +4,8 @@
 # cover every manifest form the runtime reads (prefill, persistent twin with
 # its own launch, kv-multicast clusters, CTA pairs, split-K cluster decode,
 # workspace split-K with a fixed count and picked at launch, decode
-# variants, the reference kernel, Blackwell, f16 and windows), plus
+# variants, the reference kernel, Blackwell, f16 and windows, tensor maps
+# the kernel builds), plus
 # runtime/selftest/*/manifest.json. The inputs are written here (the lit
 # tests' inputs move), besides examples/attention.mlir.
 #
@@ -95,6 +96,8 @@ jobs=(
   "f16-window-sm100|$work/f16-window.mlir|--chip=sm_100a --kernel=blackwell"
   "mqa-decode|$work/mqa-decode.mlir|--chip=sm_90a"
   "mqa-decode-hinted|$work/mqa-decode.mlir|--chip=sm_90a $decode"
+  "device-tensor-maps|examples/attention.mlir|--chip=sm_90a --device-tensor-maps"
+  "device-tensor-maps-sm100|$work/decode.mlir|--chip=sm_100a --kernel=blackwell $decode --device-tensor-maps"
 )
 
 mkdir -p "$out"
