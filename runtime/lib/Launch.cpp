@@ -384,8 +384,15 @@ PreparedLaunch::PreparedLaunch(Kernel &parent, const fa4_attention_args &args)
   // Version 11: the kernel's tensor maps, built by each CTA of the grid
   // chosen, follow the partials in the one workspace.
   uint64_t ctas = uint64_t(grid[0]) * grid[1] * grid[2];
+  uint64_t perCta = kernelArgs->tensorMapScratchBytesPerCta();
+  // As the partials (evaluateWorkspaceBytes): at most 1 TiB, which also
+  // keeps the sums below from wrapping.
+  constexpr uint64_t kMaxScratchBytes = uint64_t(1) << 40;
+  if (perCta && ctas > kMaxScratchBytes / perCta)
+    throw Error(FA4_ERROR_VALIDATION,
+                "the tensor-map scratch for this grid exceeds 1 TiB");
   scratchOffset = (workspaceSize + 255) / 256 * 256;
-  scratchBytes = kernelArgs->tensorMapScratchBytesPerCta() * ctas;
+  scratchBytes = perCta * ctas;
   if (scratchBytes)
     workspaceSize = scratchOffset + scratchBytes;
 }

@@ -228,10 +228,12 @@ static std::pair<SmallVector<int64_t>, int64_t> parseBox(StringRef text) {
   auto [dims, swizzleText] = text.split(':');
   SmallVector<StringRef> parts;
   dims.split(parts, 'x');
-  SmallVector<int64_t> box;
-  for (StringRef part : parts)
-    box.push_back(std::stoll(part.str()));
-  return {box, std::stoll(swizzleText.str())};
+  SmallVector<int64_t> box(parts.size());
+  int64_t swizzle = 0;
+  for (auto [part, extent] : llvm::zip(parts, box))
+    (void)part.getAsInteger(10, extent);
+  (void)swizzleText.getAsInteger(10, swizzle);
+  return {box, swizzle};
 }
 
 void AttentionArgs::stageTensorMaps(OpBuilder &b, Location loc,
@@ -253,14 +255,12 @@ void AttentionArgs::stageTensorMaps(OpBuilder &b, Location loc,
     // in bytes of heads, length and batch.
     bool isQuery = map.tensor == "q" || map.tensor == "o";
     bool isKey = map.tensor == "q" || map.tensor == "k";
-    Value base = map.tensor == "q"   ? qPtr
-                 : map.tensor == "k" ? kPtr
-                 : map.tensor == "v" ? vPtr
-                                     : outPtr;
-    ArrayRef<Value> strides = map.tensor == "q"   ? qStride
-                              : map.tensor == "k" ? kStride
-                              : map.tensor == "v" ? vStride
-                                                  : outStride;
+    // attentionParams makes maps of q, k, v and o only.
+    auto [base, strides] =
+        map.tensor == "q"   ? std::pair(qPtr, ArrayRef<Value>(qStride))
+        : map.tensor == "k" ? std::pair(kPtr, ArrayRef<Value>(kStride))
+        : map.tensor == "v" ? std::pair(vPtr, ArrayRef<Value>(vStride))
+                            : std::pair(outPtr, ArrayRef<Value>(outStride));
     SmallVector<Value> dims = {
         e.i32(isKey ? plan.qkDepth : plan.ovDepth),
         e.i32(isQuery ? plan.numQHeads : plan.numKVHeads),
