@@ -13,13 +13,8 @@ set -o pipefail
 export PYTHONUNBUFFERED=1
 what=${1:-all}
 root=$PWD
-env=$(mktemp -d)/env
-python3 -m venv "$env" || exit 3
-image_site=$(python3 -c "import site; print(site.getsitepackages()[0])")
-env_site=$("$env/bin/python" -c "import site; print(site.getsitepackages()[0])")
-echo "$image_site" > "$env_site/machine-packages.pth"
-"$env/bin/python" -m pip install -q --no-index --no-deps \
-  --disable-pip-version-check artifacts/wheel/*.whl || exit 3
+. scripts/wheel-venv.sh
+make_wheel_venv || exit 3
 lib=$("$env/bin/python" -c "import fa4; print(fa4.library_path())")
 status=0
 if [ "$what" != bench ]; then

@@ -14,15 +14,8 @@ export PYTHONUNBUFFERED=1
 root=$PWD
 out=${OUT:-/tmp/wheel-h200-logs}
 mkdir -p "$out"
-env=$(mktemp -d)/env
-# The machine's python3 is itself a venv (torch, transformers): a .pth file
-# shows the new venv its packages, which --system-site-packages would not.
-python3 -m venv "$env" || exit 3
-image_site=$(python3 -c "import site; print(site.getsitepackages()[0])")
-env_site=$("$env/bin/python" -c "import site; print(site.getsitepackages()[0])")
-echo "$image_site" > "$env_site/machine-packages.pth"
-"$env/bin/python" -m pip install -q --no-index --no-deps \
-  --disable-pip-version-check artifacts/wheel/*.whl || exit 3
+. scripts/wheel-venv.sh
+make_wheel_venv || exit 3
 tests=$(mktemp -d)
 cp test/gpu/flash-attn.py test/gpu/attention_reference.py \
   test/gpu/hf-models.py bench/flash_attn_launch.py "$tests/"
