@@ -252,12 +252,19 @@ std::string invalidTensorMap(const TensorMap &map) {
   return "";
 }
 
+/// The 128 bytes of a tensor map at `address` in `space`, checked as two
+/// 64-byte accesses (a CUtensorMap is 64-byte aligned).
+uint8_t *tensorMapBytes(Cta &cta, Warp &warp, const Instruction &inst, int lane,
+                        Space space, uint64_t address, bool write) {
+  uint8_t *bytes = resolve(cta, warp, inst, lane, space, address, 64, write);
+  resolve(cta, warp, inst, lane, space, address + 64, 64, write);
+  return bytes;
+}
+
 TensorMap readTensorMap(Cta &cta, Warp &warp, const Instruction &inst, int lane,
                         uint64_t address) {
   uint8_t *bytes =
-      resolve(cta, warp, inst, lane, Space::Generic, address, 64, false);
-  // The whole 128 bytes; resolve checked 64-byte alignment.
-  resolve(cta, warp, inst, lane, Space::Generic, address + 64, 64, false);
+      tensorMapBytes(cta, warp, inst, lane, Space::Generic, address, false);
   bool inParams =
       address >= kGenericParam && address - kGenericParam < kWindowBytes;
   // PTX ISA, "Proxies": a map written through the generic proxy (built
@@ -524,8 +531,7 @@ void replaceField(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
   uint32_t mask = 1u << lane;
   Space space = inst.space == Space::Generic ? Space::Global : inst.space;
   uint64_t address = addressOf(warp, lane, op(inst, 0));
-  uint8_t *bytes = resolve(cta, warp, inst, lane, space, address, 64, true);
-  resolve(cta, warp, inst, lane, space, address + 64, 64, true);
+  uint8_t *bytes = tensorMapBytes(cta, warp, inst, lane, space, address, true);
   TensorMap map;
   std::memcpy(&map, bytes, sizeof(map));
   map.magic = TensorMap::kMagic;
@@ -588,13 +594,10 @@ void copyTensorMap(Cta &cta, Warp &warp, const Instruction &inst,
       fail(cta, warp, inst, mask, "lanes name different tensor maps");
   if (warp.read(first, op(inst, 2)) != 128)
     fail(cta, warp, inst, mask, "a tensor map copy is 128 bytes");
-  for (uint64_t half : {0, 64}) {
-    uint8_t *from = resolve(cta, warp, inst, first, Space::Shared,
-                            shared + half, 64, false);
-    uint8_t *to =
-        resolve(cta, warp, inst, first, Space::Global, global + half, 64, true);
-    std::memcpy(to, from, 64);
-  }
+  std::memcpy(
+      tensorMapBytes(cta, warp, inst, first, Space::Global, global, true),
+      tensorMapBytes(cta, warp, inst, first, Space::Shared, shared, false),
+      128);
 }
 
 } // namespace

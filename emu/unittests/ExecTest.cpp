@@ -195,23 +195,11 @@ TEST_F(ExecTest, ReportsAMissingBarrierArrivalAsADeadlock) {
   EXPECT_EQ(fixed.error, "");
 }
 
-// Thread 0 loads a [4 x 32] bf16 box of an [8 x 32] tensor by TMA at
-// column x (the parameter), completing on an mbarrier; every thread waits
-// for the phase, reads its 4 bytes of the box and writes them out.
-const char *kTmaLoad = R"(
-.extern .shared .align 1024 .b8 smem[];
-.visible .entry k(.param .align 64 .b8 k_param_0[128], .param .u64 k_param_1,
-                  .param .u32 k_param_2)
-.maxntid 64, 1, 1
-{
-  .reg .pred %p<4>;
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<10>;
-  mov.u32 %r1, %tid.x;
-  mov.b64 %rd1, k_param_0;
-  cvta.param.u64 %rd2, %rd1;
-  ld.param.b64 %rd3, [k_param_1];
-  ld.param.b32 %r2, [k_param_2];
+// The end of the TMA kernels below: thread 0 loads a [4 x 32] bf16 box by
+// TMA through the tensor map at %rd2 at column %r2, completing on an
+// mbarrier; every thread (%r1) waits for the phase, reads its 4 bytes of
+// the box and writes them to %rd3.
+const std::string kLoadBoxThroughMap = R"(
   setp.ne.s32 %p1, %r1, 0;
   @%p1 bra WAIT;
   mbarrier.init.shared.b64 [smem+4096], 1;
@@ -233,6 +221,25 @@ LOOP:
   ret;
 }
 )";
+
+// Thread 0 loads a [4 x 32] bf16 box of an [8 x 32] tensor by TMA at
+// column x (the parameter), completing on an mbarrier; every thread waits
+// for the phase, reads its 4 bytes of the box and writes them out.
+const std::string kTmaLoad = R"(
+.extern .shared .align 1024 .b8 smem[];
+.visible .entry k(.param .align 64 .b8 k_param_0[128], .param .u64 k_param_1,
+                  .param .u32 k_param_2)
+.maxntid 64, 1, 1
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<10>;
+  mov.u32 %r1, %tid.x;
+  mov.b64 %rd1, k_param_0;
+  cvta.param.u64 %rd2, %rd1;
+  ld.param.b64 %rd3, [k_param_1];
+  ld.param.b32 %r2, [k_param_2];
+)" + kLoadBoxThroughMap;
 
 class TmaTest : public ExecTest {
 protected:
@@ -265,15 +272,9 @@ protected:
     return bytes;
   }
 
-  Outcome load(const std::string &body, uint32_t x, uint64_t seed = 1) {
-    return run(body, 64, 64, mapParam(), x, seed, 8192);
-  }
-};
-
-TEST_F(TmaTest, LoadsABoxWithOutOfBoundsZeros) {
-  for (uint64_t seed = 1; seed <= 8; ++seed) {
-    Outcome outcome = load(kTmaLoad, 16, seed);
-    ASSERT_EQ(outcome.error, "") << "seed " << seed;
+  /// The box loaded at column 16 as kLoadBoxThroughMap writes it out:
+  /// element (row, c) is row * 32 + c + 16 + 1, zero past column 31.
+  static void expectBoxAtColumn16(const Outcome &outcome) {
     for (uint32_t row = 0; row < 4; ++row)
       for (uint32_t column = 0; column < 32; column += 2) {
         uint32_t word = outcome.out[row * 16 + column / 2];
@@ -283,6 +284,18 @@ TEST_F(TmaTest, LoadsABoxWithOutOfBoundsZeros) {
         EXPECT_EQ(word & 0xffff, element(column)) << row << "," << column;
         EXPECT_EQ(word >> 16, element(column + 1)) << row << "," << column;
       }
+  }
+
+  Outcome load(const std::string &body, uint32_t x, uint64_t seed = 1) {
+    return run(body, 64, 64, mapParam(), x, seed, 8192);
+  }
+};
+
+TEST_F(TmaTest, LoadsABoxWithOutOfBoundsZeros) {
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    Outcome outcome = load(kTmaLoad, 16, seed);
+    ASSERT_EQ(outcome.error, "") << "seed " << seed;
+    expectBoxAtColumn16(outcome);
   }
 }
 
@@ -377,7 +390,7 @@ TEST_F(TmaTest, CatchesAMissingProxyFence) {
 // global scratch (the second parameter) with a release; after the barrier
 // every thread acquires it, and thread 0 loads the box through it as
 // kTmaLoad does.
-const char *kTmaBuiltMap = R"(
+const std::string kTmaBuiltMap = R"(
 .extern .shared .align 1024 .b8 smem[];
 .visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1,
                   .param .u64 k_param_2, .param .u32 k_param_3)
@@ -420,27 +433,7 @@ REPLACED:
 BUILT:
   bar.sync 0;
   fence.proxy.tensormap::generic.acquire.gpu [%rd2], 128;
-  setp.ne.s32 %p1, %r1, 0;
-  @%p1 bra WAIT;
-  mbarrier.init.shared.b64 [smem+4096], 1;
-  fence.mbarrier_init.release.cluster;
-  mbarrier.arrive.expect_tx.shared.b64 _, [smem+4096], 256;
-  mov.b32 %r3, 0;
-  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [smem], [%rd2, {%r2, %r3}], [smem+4096];
-WAIT:
-  bar.sync 0;
-LOOP:
-  mbarrier.try_wait.parity.shared.b64 %p2, [smem+4096], 0;
-  @!%p2 bra LOOP;
-  mul.wide.u32 %rd4, %r1, 4;
-  mov.b64 %rd5, smem;
-  add.s64 %rd6, %rd5, %rd4;
-  ld.shared.b32 %r5, [%rd6];
-  add.s64 %rd7, %rd3, %rd4;
-  st.global.b32 [%rd7], %r5;
-  ret;
-}
-)";
+)" + kLoadBoxThroughMap;
 
 class BuiltMapTest : public TmaTest {
 protected:
@@ -459,15 +452,7 @@ protected:
 TEST_F(BuiltMapTest, LoadsThroughAMapTheKernelBuilt) {
   Outcome outcome = loadThroughBuiltMap(kTmaBuiltMap, 16);
   ASSERT_EQ(outcome.error, "");
-  for (uint32_t row = 0; row < 4; ++row)
-    for (uint32_t column = 0; column < 32; column += 2) {
-      uint32_t word = outcome.out[row * 16 + column / 2];
-      auto element = [&](uint32_t c) {
-        return c + 16 < 32 ? row * 32 + c + 16 + 1 : 0;
-      };
-      EXPECT_EQ(word & 0xffff, element(column)) << row << "," << column;
-      EXPECT_EQ(word >> 16, element(column + 1)) << row << "," << column;
-    }
+  expectBoxAtColumn16(outcome);
 }
 
 TEST_F(BuiltMapTest, CatchesAMissingAcquire) {
