@@ -8,6 +8,8 @@
 
 #include "fa4/Pipelines/Compile.h"
 
+#include "fa4/Conversion/KernelABI.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -76,18 +78,11 @@ static llvm::json::Value shapeOf(ShapedType type, ArrayRef<StringRef> symbols) {
 /// and 128B swizzle. Maps a kernel builds itself have no L2 promotion (no
 /// tensormap.replace field sets it).
 static llvm::json::Object tensorMapJson(StringRef map, StringRef l2Promotion) {
-  SmallVector<StringRef> parts, boxDims;
-  map.split(parts, ':');
-  parts[1].split(boxDims, 'x');
-  llvm::json::Array box;
-  for (StringRef boxDim : boxDims) {
-    int64_t extent = 0;
-    boxDim.getAsInteger(10, extent);
-    box.push_back(extent);
-  }
-  std::string swizzle = parts[2] == "0" ? "none" : (parts[2] + "B").str();
+  TensorMapSpec spec = parseTensorMapSpec(map);
+  std::string swizzle =
+      spec.swizzleBytes == 0 ? "none" : std::to_string(spec.swizzleBytes) + "B";
   return llvm::json::Object{
-      {"tensor", parts[0]},          {"box", std::move(box)},
+      {"tensor", spec.tensor},       {"box", llvm::json::Array(spec.box)},
       {"swizzle", swizzle},          {"interleave", "none"},
       {"l2_promotion", l2Promotion}, {"oob_fill", "zero"}};
 }

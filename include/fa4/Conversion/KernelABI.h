@@ -89,6 +89,16 @@ struct KernelABI {
   std::optional<SplitAtLaunch> splitAtLaunch;
 };
 
+/// A tensor map in the params' short form, "q:1x64x1x64:128" (after "tmap:",
+/// and each entry of "tmaps:"): the tensor, the box outermost first, the
+/// swizzle in bytes (0: none).
+struct TensorMapSpec {
+  std::string tensor;
+  llvm::SmallVector<int64_t> box;
+  int64_t swizzleBytes = 0;
+};
+TensorMapSpec parseTensorMapSpec(llvm::StringRef text);
+
 /// The size symbol a split picked at launch binds (KernelABI::SplitAtLaunch).
 constexpr const char *kSplitsSymbol = "splits";
 

@@ -169,7 +169,7 @@ void fa4::joinPriorGrids(OpBuilder &b, Location loc, KernelABI &abi) {
   abi.programmaticDependentLaunch = true;
 }
 
-static SmallVector<AttentionArgs::DeviceMap> parseDeviceMaps(StringRef list);
+static SmallVector<TensorMapSpec> parseDeviceMaps(StringRef list);
 
 AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
                                   bool workspace) {
@@ -212,28 +212,10 @@ AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
 
 /// The maps of a "tmaps:" parameter, which createKernelFunc keeps on the
 /// function (kDeviceMapsAttr): "q:<box>,k:<box>,...".
-static SmallVector<AttentionArgs::DeviceMap> parseDeviceMaps(StringRef list) {
-  SmallVector<AttentionArgs::DeviceMap> maps;
+static SmallVector<TensorMapSpec> parseDeviceMaps(StringRef list) {
   SmallVector<StringRef> entries;
   list.split(entries, ',');
-  for (StringRef entry : entries) {
-    auto [tensor, box] = entry.split(':');
-    maps.push_back({tensor.str(), box.str()});
-  }
-  return maps;
-}
-
-/// "1x64x2x64:128" -> the box outermost first, and the swizzle bytes.
-static std::pair<SmallVector<int64_t>, int64_t> parseBox(StringRef text) {
-  auto [dims, swizzleText] = text.split(':');
-  SmallVector<StringRef> parts;
-  dims.split(parts, 'x');
-  SmallVector<int64_t> box(parts.size());
-  int64_t swizzle = 0;
-  for (auto [part, extent] : llvm::zip(parts, box))
-    (void)part.getAsInteger(10, extent);
-  (void)swizzleText.getAsInteger(10, swizzle);
-  return {box, swizzle};
+  return llvm::map_to_vector(entries, parseTensorMapSpec);
 }
 
 void AttentionArgs::stageTensorMaps(OpBuilder &b, Location loc,
@@ -268,13 +250,12 @@ void AttentionArgs::stageTensorMaps(OpBuilder &b, Location loc,
     SmallVector<Value> byteStrides;
     for (int dim = 2; dim >= 0; --dim)
       byteStrides.push_back(e.mul(strides[dim], e.i64(elementBytes)));
-    auto [box, swizzle] = parseBox(map.box);
-    std::reverse(box.begin(), box.end());
+    SmallVector<int64_t> box(llvm::reverse(map.box));
     kernel::TensorMapStageOp::create(
         b, loc, base, dims, byteStrides,
         b.getI64IntegerAttr(stagingOffset + 128 * int64_t(index)),
         b.getDenseI64ArrayAttr(box), b.getI64IntegerAttr(elementBytes),
-        b.getI64IntegerAttr(swizzle));
+        b.getI64IntegerAttr(map.swizzleBytes));
   }
 }
 

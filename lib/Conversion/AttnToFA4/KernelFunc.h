@@ -169,19 +169,16 @@ void placeTensorMapAcquires(mlir::gpu::GPUFuncOp func);
 /// The arguments of a kernel made from attentionParams, by name.
 struct AttentionArgs {
   /// O's pointer, and its tensor map (`oMap`) when the kernel stores it by
-  /// TMA. With device-built maps the maps are null until acquireTensorMaps.
+  /// TMA. With device-built maps the maps are null until publishTensorMaps.
   mlir::Value qMap, kMap, vMap, oMap, outPtr, lsePtr, batchSize, seqQ, seqKV,
       scaleLog2, workspace;
   llvm::SmallVector<mlir::Value> outStride, lseStride;
 
   /// Device-built maps: the tensors' pointers and strides (outermost
   /// first, in elements), the scratch, and the maps in scratch order.
-  struct DeviceMap {
-    std::string tensor, box;
-  };
   mlir::Value qPtr, kPtr, vPtr, mapScratch;
   llvm::SmallVector<mlir::Value> qStride, kStride, vStride;
-  llvm::SmallVector<DeviceMap> deviceMaps;
+  llvm::SmallVector<TensorMapSpec> deviceMaps;
   bool buildsTensorMaps() const { return static_cast<bool>(mapScratch); }
 
   static AttentionArgs read(mlir::gpu::GPUFuncOp func, bool hasLse,

@@ -34,6 +34,18 @@ fa4::createKernelModule(ModuleOp module, attn::AttentionOp op, StringRef prefix,
   return {kernelModule, name};
 }
 
+fa4::TensorMapSpec fa4::parseTensorMapSpec(StringRef text) {
+  SmallVector<StringRef> parts, extents;
+  text.split(parts, ':');
+  TensorMapSpec spec;
+  spec.tensor = parts[0].str();
+  parts[1].split(extents, 'x');
+  for (StringRef extent : extents)
+    (void)extent.getAsInteger(10, spec.box.emplace_back());
+  (void)parts[2].getAsInteger(10, spec.swizzleBytes);
+  return spec;
+}
+
 void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
                        StringRef kernelName, const KernelABI &abi) {
   Builder b(op.getContext());
