@@ -5,7 +5,8 @@
 # artifacts/pack-dm (the same configurations compiled with
 # --device-tensor-maps: python -m fa4.pack --fa4-compile with a wrapper
 # that adds the flag). First the PyTorch matrix (test/gpu/flash-attn.py:
-# numerics, opcheck, torch.compile, CUDA graphs) on the pack-dm kernels;
+# numerics, opcheck, torch.compile, CUDA graphs) on the pack-dm kernels
+# and the maps they build against the driver's (bench/map_bytes.py);
 # then bench/ab_rounds.py --records: each configuration's host-encoded
 # kernel (A) against its device-built one (B), round by round.
 # Usage: scripts/device-maps-h200.sh [matrix|bench|all]
@@ -24,15 +25,29 @@ if [ "$what" != bench ]; then
    FA4_CACHE_DIR=$root/artifacts/pack-dm "$env/bin/python" flash-attn.py 2>&1 |
    grep -v "^pass") || status=1
 fi
-if [ "$what" != matrix ]; then
-  entry() { # the pack entry of configuration $2 in pack $1
+entry() { # the pack entry of configuration $2 in pack $1
     local key
     key=$(PYTHONPATH=python python3 -c "import sys
 from fa4.pack import parse_config
 from fa4.cache import problem_key
 print(problem_key(parse_config(sys.argv[1], 'sm_90a')))" "$2")
     dirname "$(ls "$1/$key"/*/manifest.json)"
-  }
+}
+if [ "$what" != bench ]; then
+  # The maps a kernel built against the driver's encoding of the same maps
+  # (bench/map_bytes.py: only the differences D-48 expects), the kernel's
+  # and the looped twin's.
+  for case in bf16:32:8:128:128:none,1:8192:8192 \
+      bf16:32:8:128:128:none,2:1024:1024 f16:8:1:64:64:none,1:4096:4096 \
+      bf16:4:4:256:256:none,1:2048:2048; do
+    echo "== maps ${case/,/ }"
+    FA4_RUNTIME_LIB=$lib python3 bench/map_bytes.py \
+      "$(entry artifacts/pack-dm "${case%,*}")" "${case#*,}" > "$tests/maps.log" 2>&1 ||
+      { status=1; cat "$tests/maps.log"; }
+    tail -1 "$tests/maps.log"
+  done
+fi
+if [ "$what" != matrix ]; then
   ab() { # configuration, then rows
     local config=$1
     shift

@@ -285,18 +285,20 @@ void AttentionArgs::publishTensorMaps(OpBuilder &b, Location loc,
         b, loc, mapScratch.getType(), b.getI8Type(), mapScratch,
         ValueRange{
             e.mul(e.add(e.mul(cta, e.i64(count)), e.i64(index)), e.i64(128))}));
-  auto ifWarp = scf::IfOp::create(
-      b, loc,
-      e.cmp(arith::CmpIPredicate::eq, e.divu(tid, e.i32(32)), e.i32(warp)),
-      false);
-  {
+  // Map i by warp `warp - i`, each copy in flight at once: one warp's
+  // copies are releases that wait for each other (D-48).
+  assert(count <= warp + 1 && "a warp per map, from `warp` down");
+  Value warpIndex = e.divu(tid, e.i32(32));
+  for (int64_t index = 0; index < count; ++index) {
+    auto ifWarp = scf::IfOp::create(
+        b, loc, e.cmp(arith::CmpIPredicate::eq, warpIndex, e.i32(warp - index)),
+        false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifWarp.thenBlock());
-    for (int64_t index = 0; index < count; ++index)
-      kernel::TensorMapPublishOp::create(
-          b, loc, slots[index],
-          b.getI64IntegerAttr(stagingOffset + 128 * index));
-    // The staging area is TMA's (async proxy) to write after the barrier.
+    kernel::TensorMapPublishOp::create(
+        b, loc, slots[index], b.getI64IntegerAttr(stagingOffset + 128 * index));
+    // The staging area is TMA's (async proxy) to write after the barrier:
+    // warp `warp` wrote it, every publishing warp read it.
     NVVM::FenceProxyOp::create(
         b, loc, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(b.getContext(),

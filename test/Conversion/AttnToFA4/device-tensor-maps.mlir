@@ -7,8 +7,9 @@
 // the 64-row O of tma-store-o). The last warp stages map i on its lane i
 // before the barrier after the mbarrier initialisation (BSHD innermost
 // first: depth, heads, length, batch; byte strides of heads, length and
-// batch); after griddepcontrol.wait it copies them to the CTA's slot
-// (128 * 4 bytes per CTA, x + gx (y + gy z)) and fences them for TMA; after
+// batch); after griddepcontrol.wait warps 11, 10, 9 and 8 copy one map
+// each to the CTA's slot (128 * 4 bytes per CTA, x + gx (y + gy z)) and
+// fence the staging area for TMA; after
 // a second barrier the producer's leader acquires Q, K and V, the
 // consumer thread that stores O by TMA acquires O.
 // CHECK-LABEL: func @causal
@@ -29,13 +30,27 @@
 // CHECK: nvvm.griddepcontrol wait
 // CHECK: %[[QSLOT_AT:.*]] = arith.muli %[[CTA:.*]], %c512_i64 : i64
 // CHECK-NEXT: %[[QSLOT:.*]] = llvm.getelementptr %[[SCRATCH]][%[[QSLOT_AT]]]
-// CHECK: scf.if
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32 : i32
+// CHECK-NEXT: %[[WARP11:.*]] = arith.cmpi eq, %[[WARP]], %c11_i32 : i32
+// CHECK-NEXT: scf.if %[[WARP11]] {
 // CHECK-NEXT: fa4.tensor_map.publish %[[QSLOT]] from 0 : !llvm.ptr<1>
-// CHECK-NEXT: fa4.tensor_map.publish %{{.*}} from 128 : !llvm.ptr<1>
-// CHECK-NEXT: fa4.tensor_map.publish %{{.*}} from 256 : !llvm.ptr<1>
-// CHECK-NEXT: fa4.tensor_map.publish %{{.*}} from 384 : !llvm.ptr<1>
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK-NEXT: }
+// CHECK-NEXT: {{^ *}}}
+// CHECK-NEXT: %[[WARP10:.*]] = arith.cmpi eq, %[[WARP]], %c10_i32 : i32
+// CHECK-NEXT: scf.if %[[WARP10]] {
+// CHECK-NEXT: fa4.tensor_map.publish %{{.*}} from 128 : !llvm.ptr<1>
+// CHECK-NEXT: nvvm.fence.proxy {{.*}}
+// CHECK-NEXT: {{^ *}}}
+// CHECK-NEXT: %[[WARP9:.*]] = arith.cmpi eq, %[[WARP]], %c9_i32 : i32
+// CHECK-NEXT: scf.if %[[WARP9]] {
+// CHECK-NEXT: fa4.tensor_map.publish %{{.*}} from 256 : !llvm.ptr<1>
+// CHECK-NEXT: nvvm.fence.proxy {{.*}}
+// CHECK-NEXT: {{^ *}}}
+// CHECK-NEXT: %[[WARP8:.*]] = arith.cmpi eq, %[[WARP]], %c8_i32 : i32
+// CHECK-NEXT: scf.if %[[WARP8]] {
+// CHECK-NEXT: fa4.tensor_map.publish %{{.*}} from 384 : !llvm.ptr<1>
+// CHECK-NEXT: nvvm.fence.proxy {{.*}}
+// CHECK-NEXT: {{^ *}}}
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: fa4.warp_specialize
 // CHECK-NEXT: ^bb0(%{{.*}}: i32, %[[THREAD:.*]]: i32):
@@ -58,7 +73,12 @@
 // SM100: %[[LANE:.*]] = arith.subi %{{.*}}, %c384_i32 : i32
 // SM100: fa4.tensor_map.stage %arg0 dims[%c128_i32, %c32_i32, %arg6, %arg5] strides[{{.*}}] box [64, 1, 128, 1] element_bytes 2 swizzle 128 to 0 : !llvm.ptr<1>
 // SM100: nvvm.griddepcontrol wait
-// SM100: fa4.tensor_map.publish
+// SM100: arith.cmpi eq, %{{.*}}, %c12_i32 : i32
+// SM100-NEXT: scf.if
+// SM100-NEXT: fa4.tensor_map.publish %{{.*}} from 0
+// SM100: arith.cmpi eq, %{{.*}}, %c9_i32 : i32
+// SM100-NEXT: scf.if
+// SM100-NEXT: fa4.tensor_map.publish %{{.*}} from 384
 // SM100: gpu.barrier
 // SM100-NEXT: fa4.warp_specialize
 // SM100: fa4.tensor_map.acquire
