@@ -37,6 +37,13 @@ if [ "$runtime" = ON ]; then
   fi
   args+=(-DFA4_CUDA_INCLUDE_DIR="$cuda_include")
 fi
+# XLA's FFI headers (scripts/install-deps.sh: .deps/xla-ffi, or
+# FA4_XLA_FFI_INCLUDE_DIR, e.g. jax.ffi.include_dir()): the runtime then
+# builds the XLA handler, libfa4xla.so, and its test.
+xla_ffi="${FA4_XLA_FFI_INCLUDE_DIR:-}"
+[ -z "$xla_ffi" ] && [ -f .deps/xla-ffi/xla/ffi/api/ffi.h ] &&
+  xla_ffi="$PWD/.deps/xla-ffi"
+[ "$runtime" = ON ] && args+=(-DFA4_XLA_FFI_INCLUDE_DIR="$xla_ffi")
 # No ptxas here: CMake still looks on PATH, and the lit suite fails without
 # one unless FA4_ALLOW_NO_PTXAS=1 (test/lit.cfg.py).
 [ -n "$ptxas" ] && args+=(-DFA4_PTXAS_EXECUTABLE="$ptxas")
@@ -49,7 +56,9 @@ if [ ! -f "$build/build.ninja" ] ||
    [ "$(cached FA4_BUILD_RUNTIME)" != "$runtime" ] ||
    { [ "$runtime" = ON ] &&
      [ "$(cached FA4_CUDA_INCLUDE_DIR)" != "$cuda_include" ]; } ||
-   { [ -n "$ptxas" ] && [ "$(cached FA4_PTXAS_EXECUTABLE)" != "$ptxas" ]; }; then
+   { [ -n "$ptxas" ] && [ "$(cached FA4_PTXAS_EXECUTABLE)" != "$ptxas" ]; } ||
+   { [ "$runtime" = ON ] &&
+     [ "$(cached FA4_XLA_FFI_INCLUDE_DIR)" != "$xla_ffi" ]; }; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${args[@]}"
 fi
 ninja -C "$build" -j "${FA4_JOBS:-$(nproc)}"

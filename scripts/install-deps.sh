@@ -38,8 +38,9 @@ packages+=(python3-venv)
 # libFuzzer and sanitizer runtimes (libclang_rt.fuzzer-x86_64.a is in
 # libclang-rt-14-dev, which clang-14 only recommends).
 packages+=(clang-14 libclang-rt-14-dev)
-# pip only downloads the wheels (no install into Debian's Python).
-((cuda_from_pypi)) && packages+=(python3-pip)
+# pip only downloads the wheels (no install into Debian's Python): CUDA's
+# where there is none, jaxlib's for XLA's FFI headers.
+packages+=(python3-pip)
 need=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" ||
@@ -107,6 +108,44 @@ if ! python3 -c "import filelock" 2>/dev/null; then
     python3 -m pip install -q --break-system-packages filelock 2>/dev/null ||
     echo "fa4: no filelock for $(command -v python3) (pip install filelock):" \
          "fa4.flash_attn_func's kernel cache needs it there" >&2
+fi
+
+# XLA's FFI headers (what jax.ffi.include_dir() points at: xla/ffi/api),
+# unpacked from the jaxlib wheel into .deps/xla-ffi, so that
+# scripts/build.sh builds the XLA handler (runtime/xla, libfa4xla.so) and
+# its test without jax. The FFI's C API is versioned; XLA runs handlers
+# built against older headers.
+xla_ffi=.deps/xla-ffi
+jaxlib=jaxlib==0.10.2
+if [ ! -f "$xla_ffi/xla/ffi/api/ffi.h" ]; then
+  tmp_xla="$(mktemp -d)"
+  if ! python3 -m pip download --quiet --no-deps --only-binary=:all: \
+         --dest "$tmp_xla" "$jaxlib"; then
+    echo "fa4: could not download $jaxlib from PyPI (XLA's FFI headers)" >&2
+    exit 1
+  fi
+  python3 - "$tmp_xla" "$tmp_xla/include" <<'EOF'
+import os, sys, zipfile
+wheels, out = sys.argv[1], sys.argv[2]
+prefix = "jaxlib/include/xla/ffi/api/"
+for wheel in sorted(os.listdir(wheels)):
+    with zipfile.ZipFile(os.path.join(wheels, wheel)) as z:
+        for name in z.namelist():
+            if name.startswith(prefix) and not name.endswith("/"):
+                path = os.path.join(out, name[len("jaxlib/include/"):])
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with z.open(name) as src, open(path, "wb") as dst:
+                    dst.write(src.read())
+EOF
+  if [ ! -f "$tmp_xla/include/xla/ffi/api/ffi.h" ]; then
+    echo "fa4: $jaxlib holds no xla/ffi/api/ffi.h" >&2
+    exit 1
+  fi
+  echo "$jaxlib" > "$tmp_xla/include/WHEEL"
+  rm -rf "$xla_ffi"
+  mkdir -p .deps
+  mv "$tmp_xla/include" "$xla_ffi"
+  rm -rf "$tmp_xla"
 fi
 
 # The wheel's build tools (pyproject.toml: scikit-build-core, build), in a
