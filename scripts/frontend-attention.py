@@ -61,6 +61,10 @@ MODELS = {
     # Batch and lengths symbolic: the importer's tensor.dim and dynamic
     # tensor.empty around the same computation.
     "dynamic": ("sq", "skv", None, -1),
+    # One head without a batch, [S, D] (linalg.matmul), and heads without a
+    # batch, [H, S, D] (linalg.batch_matmul on the operands themselves).
+    "single-head": (33, 33, additive(bottom_right(33, 33)), -1),
+    "heads-only": (17, 40, None, -1),
     # Left alone: a bias is no mask; a top-left causal mask with sq < skv
     # hides keys fa4's bottom-right one shows; softmax over the queries.
     "bias": (33, 33, np.random.RandomState(0).randn(33, 33)
@@ -71,13 +75,15 @@ MODELS = {
 }
 
 
-def model(sq, skv, mask, axis, hkv=H, bshd=False, split_scale=False):
+def model(sq, skv, mask, axis, hkv=H, bshd=False, split_scale=False, rank=4):
     f16 = TensorProto.FLOAT16
     # A symbolic length makes the batch symbolic too.
     batch = "b" if isinstance(sq, str) else B
 
     def layout(b, h, s, d):
-        return [b, s, h, d] if bshd else [b, h, s, d]
+        return ([b, s, h, d] if bshd else [b, h, s, d])[4 - rank:]
+    # K^T: its last two dims swapped.
+    transposed = list(range(rank - 2)) + [rank - 1, rank - 2]
 
     inputs = [helper.make_tensor_value_info("q", f16, layout(batch, H, sq, D)),
               helper.make_tensor_value_info("k", f16,
@@ -112,12 +118,12 @@ def model(sq, skv, mask, axis, hkv=H, bshd=False, split_scale=False):
             np.array(D ** -0.25, dtype=np.float16), "root"))
         nodes += [helper.make_node("Mul", [query, "root"], ["qs"]),
                   helper.make_node("Transpose", [key], ["kt0"],
-                                   perm=[0, 1, 3, 2]),
+                                   perm=transposed),
                   helper.make_node("Mul", ["kt0", "root"], ["kt"]),
                   helper.make_node("MatMul", ["qs", "kt"], ["scaled"])]
     else:
         nodes += [helper.make_node("Transpose", [key], ["kt"],
-                                   perm=[0, 1, 3, 2]),
+                                   perm=transposed),
                   helper.make_node("MatMul", [query, "kt"], ["s"]),
                   helper.make_node("Mul", ["s", "scale"], ["scaled"])]
     last = "scaled"
@@ -154,7 +160,8 @@ def main():
         hkv = HKV_GQA if name == "gqa" else H
         bshd = name == "bshd"
         split_scale = name == "split-scale"
-        onnx.save(model(sq, skv, mask, axis, hkv, bshd, split_scale),
+        rank = {"single-head": 2, "heads-only": 3}.get(name, 4)
+        onnx.save(model(sq, skv, mask, axis, hkv, bshd, split_scale, rank),
                   path + ".onnx")
         subprocess.check_call([os.path.join(bin_dir, "iree-import-onnx"),
                                path + ".onnx", "-o", path + ".torch.mlir"])

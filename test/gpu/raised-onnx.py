@@ -7,7 +7,8 @@ fa4-compile), against onnxruntime running the same .onnx.
     raised-onnx.py DIR      DIR/<model>.onnx and DIR/<model>/ (fa4-compile -o)
 
 Per model, fresh random f16 inputs: onnxruntime's output (CPU) and fa4's
-(on the GPU, BHSD inputs passed as BSHD views) against an f64 reference of
+(on the GPU, BHSD inputs passed as BSHD views; [S, D] and [H, S, D] ones
+as BHSD with unit dims) against an f64 reference of
 the ONNX graph itself (its scale and mask): fa4 passes where its error is at
 most twice onnxruntime's plus 1e-5 (FlashAttention's rule with the
 framework as the low-precision reference).
@@ -23,6 +24,11 @@ def takes_bshd(model_path):
     import onnx
     first = onnx.load(model_path).graph.node[0]
     return first.op_type == "Transpose" and first.input[0] == "q"
+
+
+def lift(array):
+    """`array` as BHSD: [S, D] and [H, S, D] with leading unit dims."""
+    return array.reshape((1,) * (4 - array.ndim) + array.shape)
 
 
 def reference(model_path, feeds):
@@ -66,6 +72,9 @@ def main():
         feeds = {n: rng.randn(*shapes[n]).astype(np.float16)
                  for n in ("q", "k", "v")}
         (o_ort,) = ort.run(None, feeds)
+        # [S, D] and [H, S, D] models: BHSD with unit batch (and heads).
+        feeds = {n: lift(t) for n, t in feeds.items()}
+        o_ort = lift(o_ort)
         kernel = fa4.Kernel.load(os.path.join(root, name))
         # The raised kernel takes BSHD: BHSD inputs as transposed views.
         bshd = takes_bshd(path)

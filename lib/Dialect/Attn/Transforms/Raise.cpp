@@ -337,9 +337,10 @@ Value withoutScale(Value value, double &scale) {
   return skipCasts(scaled->first);
 }
 
-/// One attention found in linalg: BHSD operands and what it computes.
-/// An operand of the attention: a BHSD value, or the BSHD value a model
-/// that keeps [batch, seq, heads, dim] transposed to BHSD (used as it is).
+/// An operand of the attention: a BHSD value, the BSHD value a model that
+/// keeps [batch, seq, heads, dim] transposed to BHSD (used as it is), or,
+/// without a batch, [H, S, D] (batch_matmul on the operands themselves)
+/// or one head's [S, D] (matmul).
 struct Operand {
   Value value;
   bool bshd = false;
@@ -347,11 +348,22 @@ struct Operand {
   RankedTensorType type() const {
     return cast<RankedTensorType>(value.getType());
   }
-  int64_t heads() const { return type().getDimSize(bshd ? 2 : 1); }
-  int64_t depth() const { return type().getDimSize(3); }
+  int64_t rank() const { return type().getRank(); }
+  /// The heads' dim; none for one head's [S, D].
+  std::optional<int64_t> headsDim() const {
+    if (rank() == 2)
+      return std::nullopt;
+    return rank() == 3 ? 0 : bshd ? 2 : 1;
+  }
+  int64_t heads() const {
+    std::optional<int64_t> dim = headsDim();
+    return dim ? type().getDimSize(*dim) : 1;
+  }
+  int64_t depth() const { return type().getDimSize(rank() - 1); }
   bool staticHeadsAndDepth() const {
-    return type().getRank() == 4 && !type().isDynamicDim(bshd ? 2 : 1) &&
-           !type().isDynamicDim(3);
+    std::optional<int64_t> dim = headsDim();
+    return (!dim || !type().isDynamicDim(*dim)) &&
+           !type().isDynamicDim(rank() - 1);
   }
 };
 
@@ -368,16 +380,37 @@ Operand asOperand(Value bhsd) {
   return {bhsd};
 }
 
+/// One attention found in linalg: its operands and what it computes.
 struct Match {
   Operand query, key, value;
   double scale = 1.0;
   MaskAttr mask;
-  Value result; // the [B, H, Sq, Dv] value the attention replaces
+  /// The value the attention replaces: [B, H, Sq, Dv], or without a batch
+  /// [H, Sq, Dv] or [Sq, Dv].
+  Value result;
 };
 
-/// The [B, H, Sq, Dv] value P.V's `contraction` becomes: its result, back
-/// to the input precision and unflattened; null otherwise.
-Value attentionResult(linalg::BatchMatmulOp contraction) {
+/// The contractions attention's two products lower to: batch_matmul and
+/// matmul as they are (no indexing maps of the user's).
+bool isPlainContraction(Operation *op) {
+  if (auto batched = dyn_cast_if_present<linalg::BatchMatmulOp>(op))
+    return !batched.hasUserDefinedMaps();
+  if (auto matmul = dyn_cast_if_present<linalg::MatmulOp>(op))
+    return !matmul.hasUserDefinedMaps();
+  return false;
+}
+
+Value lhs(linalg::LinalgOp contraction) {
+  return contraction.getDpsInputOperand(0)->get();
+}
+Value rhs(linalg::LinalgOp contraction) {
+  return contraction.getDpsInputOperand(1)->get();
+}
+
+/// The value P.V's `contraction` becomes: its result back to the input
+/// precision, unflattened to [B, H, Sq, Dv] where it multiplies flattened
+/// BHSD operands; null otherwise.
+Value attentionResult(linalg::LinalgOp contraction, bool flattened) {
   Value product = contraction->getResult(0);
   if (!product.hasOneUse())
     return nullptr;
@@ -390,6 +423,8 @@ Value attentionResult(linalg::BatchMatmulOp contraction) {
     cast = generic->getResult(0);
     user = *cast.getUsers().begin();
   }
+  if (!flattened)
+    return cast;
   auto expand = dyn_cast<tensor::ExpandShapeOp>(user);
   if (!expand || flattenedSource(expand.getResult()) != cast)
     return nullptr;
@@ -439,17 +474,21 @@ LogicalResult peelScale(Value &scores, double &scale) {
   return success();
 }
 
-/// Q and K behind the unscaled scores Q.K^T, any scale split over them
-/// folded into `match.scale`.
-LogicalResult matchQueryAndKey(Value scores, Match &match) {
-  Value flatScores = flattenedSource(scores);
-  auto qk = flatScores
-                ? skipCasts(flatScores).getDefiningOp<linalg::BatchMatmulOp>()
-                : nullptr;
-  if (!qk)
+/// Q and K behind the unscaled scores Q.K^T, a contraction like P.V's
+/// (`flattened` as it is), any scale split over them folded into
+/// `match.scale`.
+LogicalResult matchQueryAndKey(Value scores, linalg::LinalgOp pv,
+                               bool flattened, Match &match) {
+  Value product = flattened ? flattenedSource(scores) : scores;
+  Operation *qk = product ? skipCasts(product).getDefiningOp() : nullptr;
+  if (!isPlainContraction(qk) || qk->getName() != pv->getName())
     return failure();
-  Value query = unflattened(qk.getDpsInputOperand(0)->get());
-  Value keyT = unflattened(qk.getDpsInputOperand(1)->get());
+  Value query = lhs(cast<linalg::LinalgOp>(qk)),
+        keyT = rhs(cast<linalg::LinalgOp>(qk));
+  if (flattened) {
+    query = unflattened(query);
+    keyT = unflattened(keyT);
+  }
   if (!query || !keyT)
     return failure();
   // The scale split over Q and K^T (sqrt(scale) each, as torch's ONNX
@@ -459,6 +498,13 @@ LogicalResult matchQueryAndKey(Value scores, Match &match) {
   auto transpose = keyT.getDefiningOp<linalg::TransposeOp>();
   if (!query || !transpose)
     return failure();
+  if (!flattened) {
+    // [H, S, D] or [S, D]: K^T swaps the last two dims, nothing else.
+    match.query = {query};
+    match.key = {transpose.getInput()};
+    return success(isPermutation(transpose, {0, 2, 1}) ||
+                   isPermutation(transpose, {1, 0}));
+  }
   match.query = asOperand(query);
   // K^T from BHSD K, or in one transpose from BSHD K.
   if (isPermutation(transpose, {0, 1, 3, 2}))
@@ -470,22 +516,27 @@ LogicalResult matchQueryAndKey(Value scores, Match &match) {
   return success();
 }
 
-/// Matches the attention whose P.V is `contraction`.
-std::optional<Match> matchAttention(linalg::BatchMatmulOp contraction) {
+/// Matches the attention whose P.V is `contraction`: a batch_matmul of
+/// flattened BHSD operands, or of [H, S, D] ones, or a matmul of [S, D].
+std::optional<Match> matchAttention(linalg::LinalgOp contraction) {
   Match match;
-  match.result = attentionResult(contraction);
-  Value value = unflattened(contraction.getDpsInputOperand(1)->get());
-  Value probabilities = unflattened(contraction.getDpsInputOperand(0)->get());
-  if (!match.result || !value || !probabilities)
+  Value value = rhs(contraction), probabilities = lhs(contraction);
+  bool flattened = unflattened(value) && unflattened(probabilities);
+  if (flattened) {
+    value = unflattened(value);
+    probabilities = unflattened(probabilities);
+  }
+  match.result = attentionResult(contraction, flattened);
+  if (!match.result)
     return std::nullopt;
-  match.value = asOperand(value);
+  match.value = flattened ? asOperand(value) : Operand{value};
   Value scores = softmaxInput(skipCasts(probabilities));
   if (!scores)
     return std::nullopt;
   scores = skipCasts(scores);
   if (failed(peelMask(scores, match.mask)) ||
       failed(peelScale(scores, match.scale)) ||
-      failed(matchQueryAndKey(scores, match)))
+      failed(matchQueryAndKey(scores, contraction, flattened, match)))
     return std::nullopt;
   return match;
 }
@@ -513,16 +564,55 @@ bool supported(const Match &match) {
     return false;
   for (const Operand &operand : {match.query, match.key, match.value})
     if (operand.type().getElementType() != element ||
-        !operand.staticHeadsAndDepth())
+        !operand.staticHeadsAndDepth() || operand.rank() != match.query.rank())
       return false;
   return match.key.heads() == match.value.heads() &&
          match.query.heads() % match.key.heads() == 0 &&
          match.query.depth() == match.key.depth();
 }
 
+/// `value` with unit dims: [S, D] to [1, S, 1, D], [H, S, D] to
+/// [1, H, S, D].
+Value withUnitDims(OpBuilder &builder, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<ReassociationIndices> groups = {{0, 1}, {2}, {3}};
+  shape.insert(shape.begin(), 1);
+  if (type.getRank() == 2) {
+    shape.insert(shape.begin() + 2, 1);
+    groups = {{0, 1}, {2, 3}};
+  }
+  return tensor::ExpandShapeOp::create(
+      builder, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      groups);
+}
+
+/// `value` without the unit dims withUnitDims adds, back to `rank`.
+Value withoutUnitDims(OpBuilder &builder, Location loc, Value value,
+                      int64_t rank) {
+  SmallVector<ReassociationIndices> groups =
+      rank == 2 ? SmallVector<ReassociationIndices>{{0, 1}, {2, 3}}
+                : SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}};
+  return tensor::CollapseShapeOp::create(builder, loc, value, groups);
+}
+
+/// The operand as the BSHD value attn.attention takes.
 Value asBshd(OpBuilder &builder, Location loc, const Operand &operand) {
-  return operand.bshd ? operand.value
-                      : swapSeqAndHeads(builder, loc, operand.value);
+  if (operand.bshd)
+    return operand.value;
+  if (operand.rank() == 2)
+    return withUnitDims(builder, loc, operand.value); // [1, S, 1, D]
+  Value bhsd = operand.rank() == 3 ? withUnitDims(builder, loc, operand.value)
+                                   : operand.value;
+  return swapSeqAndHeads(builder, loc, bhsd);
+}
+
+/// attn.attention's BSHD `o` as the value the match replaces.
+Value fromBshd(OpBuilder &builder, Location loc, Value o, int64_t rank) {
+  if (rank == 2)
+    return withoutUnitDims(builder, loc, o, rank);
+  Value bhsd = swapSeqAndHeads(builder, loc, o);
+  return rank == 3 ? withoutUnitDims(builder, loc, bhsd, rank) : bhsd;
 }
 
 void raise(Match match, Operation *anchor) {
@@ -549,14 +639,15 @@ void raise(Match match, Operation *anchor) {
       /*twin_swizzle=*/nullptr, /*twin_smem=*/nullptr);
   Value o = attention->getResult(0);
   // O goes to BSHD anyway where the model transposes it there.
-  if (match.result.hasOneUse()) {
+  if (match.query.rank() == 4 && match.result.hasOneUse()) {
     auto back = dyn_cast<linalg::TransposeOp>(*match.result.getUsers().begin());
     if (isPermutation(back, {0, 2, 1, 3})) {
       back->getResult(0).replaceAllUsesWith(o);
       return;
     }
   }
-  match.result.replaceAllUsesWith(swapSeqAndHeads(builder, loc, o));
+  match.result.replaceAllUsesWith(
+      fromBshd(builder, loc, o, match.query.rank()));
 }
 
 /// The ops `match` replaces: everything `result` is computed from, and
@@ -585,7 +676,9 @@ SetVector<Operation *> replacedOps(const Match &match) {
 struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {
   void runOnOperation() override {
     SmallVector<std::pair<Match, Operation *>> found;
-    getOperation()->walk([&](linalg::BatchMatmulOp contraction) {
+    getOperation()->walk([&](linalg::LinalgOp contraction) {
+      if (!isPlainContraction(contraction))
+        return;
       if (std::optional<Match> match = matchAttention(contraction))
         if (supported(*match))
           found.emplace_back(*match, contraction);

@@ -141,7 +141,10 @@ def AttnRaise : Pass<"attn-raise"> {
     Finds scaled dot-product attention in the linalg-on-tensors form that
     frontends produce (torch-mlir, as IREE's ONNX and torch importers run
     it): BHSD Q, K, V flattened to `[B*H, S, D]` for `linalg.batch_matmul`,
-    K transposed by `linalg.transpose`; scores scaled by a constant (a
+    or without a batch `[H, S, D]` operands of `linalg.batch_matmul` as
+    they are and one head's `[S, D]` of `linalg.matmul` (given unit dims
+    for the op by `tensor.expand_shape`, its O collapsed back), K
+    transposed by `linalg.transpose`; scores scaled by a constant (a
     multiply or divide, or split over Q and K^T as torch.onnx exports it);
     an optional constant `[Sq, Skv]` mask (additive 0 and -inf, or a select
     of the scores and -inf over booleans); a softmax over the keys as
