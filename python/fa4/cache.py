@@ -27,7 +27,23 @@ import tempfile
 
 from .runtime import FA4_ERROR_INVALID_ARGUMENT, Fa4Error
 
-__all__ = ["cache_dir", "compiler_id", "entry", "problem_key", "Problem"]
+__all__ = ["cache_dir", "chip_for", "compiler_id", "entry", "problem_key",
+           "Problem"]
+
+# The chips fa4 compiles for, by compute capability.
+_CHIPS = {(9, 0): "sm_90a", (10, 0): "sm_100a"}
+
+
+def chip_for(capability, device):
+    """The chip of compute capability `capability` ((major, minor)) of
+    `device` (named in the error), or Fa4Error."""
+    chip = _CHIPS.get(tuple(capability))
+    if chip is None:
+        raise Fa4Error("%s (compute capability %s): fa4 compiles for %s"
+                       % (device, ".".join(map(str, capability)),
+                          " and ".join(_CHIPS.values())),
+                       FA4_ERROR_INVALID_ARGUMENT)
+    return chip
 
 # Bumped when the entry layout or the problem's fields change.
 _LAYOUT_VERSION = 1

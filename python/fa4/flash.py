@@ -24,7 +24,6 @@ from .runtime import FA4_ERROR_INVALID_ARGUMENT, Fa4Error, Fa4ValueError, Kernel
 
 __all__ = ["flash_attn_func", "kernel_for", "problem_for", "problem_of_shapes"]
 
-_CHIPS = {(9, 0): "sm_90a", (10, 0): "sm_100a"}
 _DTYPES = {"torch.bfloat16": "bf16", "torch.float16": "f16"}
 
 _kernels = {}
@@ -110,12 +109,7 @@ def _chip(device):
     import torch
     if device.type != "cuda":
         raise Fa4ValueError("tensors on %s; fa4 runs on CUDA devices" % device)
-    capability = torch.cuda.get_device_capability(device)
-    chip = _CHIPS.get(tuple(capability))
-    if chip is None:
-        raise Fa4Error("compute capability %d.%d: fa4 compiles for sm_90a and "
-                       "sm_100a" % tuple(capability), FA4_ERROR_INVALID_ARGUMENT)
-    return chip
+    return _cache.chip_for(torch.cuda.get_device_capability(device), device)
 
 
 def _compile_into(fa4_compile):

@@ -17,6 +17,7 @@ import ctypes
 import os
 import threading
 
+from . import cache as _cache
 from . import flash as _flash
 from . import runtime as _runtime
 from .runtime import FA4_ERROR_INVALID_ARGUMENT, Fa4Error, Fa4ValueError
@@ -25,7 +26,6 @@ __all__ = ["flash_attention", "TARGET"]
 
 TARGET = "fa4_attention"
 _DTYPES = {"bfloat16": "bf16", "float16": "f16"}
-_CHIPS = {"9.0": "sm_90a", "10.0": "sm_100a"}
 _registered = []
 _lock = threading.Lock()
 
@@ -51,13 +51,13 @@ def _register(jax):
 
 def _chip(jax):
     devices = jax.devices()
-    capability = getattr(devices[0], "compute_capability", None)
-    chip = _CHIPS.get(str(capability))
-    if chip is None:
-        raise Fa4Error("device %s (compute capability %s): fa4 compiles for "
-                       "sm_90a and sm_100a" % (devices[0], capability),
-                       FA4_ERROR_INVALID_ARGUMENT)
-    return chip
+    # jax writes it "9.0".
+    text = str(getattr(devices[0], "compute_capability", None))
+    try:
+        capability = tuple(int(part) for part in text.split("."))
+    except ValueError:
+        capability = (text,)
+    return _cache.chip_for(capability, "device %s" % devices[0])
 
 
 def flash_attention(q, k, v, causal=False, window_size=(-1, -1),

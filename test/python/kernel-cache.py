@@ -2,7 +2,7 @@
 # an entry is compiled once and reused by a later process, also one without
 # any compiler (a kernel pack); two processes filling the same entry both
 # succeed with one compile; an entry another compiler wrote is compiled
-# again; a bad configuration is refused.
+# again; a bad configuration is refused; a device's chip comes from one table.
 # REQUIRES: fa4-runtime
 # RUN: rm -rf %t && mkdir -p %t && %python %s %t fa4-compile | FileCheck %s
 
@@ -109,3 +109,16 @@ bad = subprocess.run([sys.executable, "-m", "fa4.pack", "--chip", "sm_90a",
                      stderr=subprocess.PIPE, universal_newlines=True)
 # CHECK-NEXT: bad configuration: exit 1, fa4.pack: configuration 'bf16:32:8:128': expected DTYPE:HQ:HKV:DQK:DV:MASK[:SCALE]
 print("bad configuration: exit %d, %s" % (bad.returncode, bad.stderr.strip().split(" (e.g.")[0]))
+
+# The chip of a device's compute capability (flash_attn_func's and fa4.jax's
+# one table): Hopper and Blackwell; anything else a clear error.
+# CHECK-NEXT: chips: sm_90a sm_100a
+print("chips: %s %s" % (cache.chip_for((9, 0), "cuda:0"),
+                        cache.chip_for((10, 0), "cuda:1")))
+for capability in [(8, 0), ("None",)]:
+    try:
+        cache.chip_for(capability, "cuda:0")
+    except Exception as error:
+        # CHECK-NEXT: chip: cuda:0 (compute capability 8.0): fa4 compiles for sm_90a and sm_100a
+        # CHECK-NEXT: chip: cuda:0 (compute capability None): fa4 compiles for sm_90a and sm_100a
+        print("chip: %s" % error)
