@@ -104,54 +104,122 @@ static LogicalResult checkResultNumbers(StringRef text, StringRef name) {
   return success();
 }
 
+/// The pipeline options given as --name=value (cl::Sink) into `options`.
+static LogicalResult parsePipelineOptions(fa4::CompileOptions &options) {
+  std::string flags;
+  for (StringRef arg : pipelineArgs)
+    flags += (" " + arg.ltrim('-')).str();
+  std::string error;
+  llvm::raw_string_ostream errorStream(error);
+  if (failed(options.parseFromString(flags, errorStream))) {
+    llvm::errs() << "fa4-compile: " << error << "\n";
+    return failure();
+  }
+  return success();
+}
+
+/// --help shows the pipeline options with their defaults; their
+/// descriptions are under `fa4-opt --help`, pass pipeline fa4-compile.
+static std::string pipelineHelp() {
+  std::string help;
+  llvm::raw_string_ostream os(help);
+  os << "\nPipeline options, as --name=value (shown with their defaults; "
+        "described by `fa4-opt --help` under --fa4-compile):\n  ";
+  fa4::CompileOptions().print(os);
+  os << "\n";
+  return help;
+}
+
+/// The input module, its diagnostics reported through `sourceMgr`.
+static OwningOpRef<ModuleOp> parseInput(MLIRContext &context,
+                                        llvm::SourceMgr &sourceMgr) {
+  std::string errorMessage;
+  auto input = openInputFile(inputFile, &errorMessage);
+  if (!input) {
+    llvm::errs() << "fa4-compile: " << errorMessage << "\n";
+    return nullptr;
+  }
+  if (failed(checkResultNumbers(input->getBuffer(), inputFile)))
+    return nullptr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
+
+/// The kernel each attention op lowers to, in op order, planned on a copy
+/// of `module`; the plan is printed too unless --quiet or --json.
+static FailureOr<std::vector<std::string>>
+planKernels(ModuleOp module, const fa4::CompileOptions &options) {
+  PassManager planning(module.getContext());
+  fa4::buildCompilePlanning(planning, options);
+  if (!quiet && !json)
+    planning.addPass(fa4::attn::createAttnExplain());
+  OwningOpRef<ModuleOp> planned = module.clone();
+  if (failed(planning.run(*planned)))
+    return failure();
+  std::vector<std::string> choices;
+  planned->walk([&](fa4::attn::AttentionOp op) {
+    choices.push_back(fa4::describeKernel(op, options));
+  });
+  return choices;
+}
+
+static void printJson(ArrayRef<fa4::KernelArtifacts> artifacts,
+                      ArrayRef<std::string> choices) {
+  llvm::json::Array kernels;
+  for (const fa4::KernelArtifacts &kernel : artifacts) {
+    llvm::json::Object entry{{"kernel", kernel.kernel},
+                             {"ptx", kernel.ptxPath},
+                             {"manifest", kernel.manifestPath}};
+    entry["cubin"] = kernel.cubinPath.empty()
+                         ? llvm::json::Value(nullptr)
+                         : llvm::json::Value(kernel.cubinPath);
+    kernels.push_back(std::move(entry));
+  }
+  llvm::json::Array kernelChoices;
+  for (const std::string &choice : choices)
+    kernelChoices.push_back(choice);
+  llvm::outs() << llvm::formatv("{0:2}\n",
+                                llvm::json::Value(llvm::json::Object{
+                                    {"kernels", std::move(kernels)},
+                                    {"choices", std::move(kernelChoices)}}));
+}
+
+static void printArtifacts(ArrayRef<fa4::KernelArtifacts> artifacts,
+                           bool ptxasFound) {
+  for (const fa4::KernelArtifacts &kernel : artifacts) {
+    llvm::outs() << "kernel " << kernel.kernel << "\n  ptx      "
+                 << kernel.ptxPath << "\n";
+    if (!kernel.cubinPath.empty())
+      llvm::outs() << "  cubin    " << kernel.cubinPath << "\n";
+    llvm::outs() << "  manifest " << kernel.manifestPath << "\n";
+    if (!kernel.ptxasReport.empty())
+      llvm::outs() << "  ptxas:\n" << kernel.ptxasReport;
+  }
+  if (!ptxasFound)
+    llvm::outs() << "no ptxas found: wrote PTX only (the runtime JITs it)\n";
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerPassManagerCLOptions();
   registerMLIRContextCLOptions();
   registerAsmPrinterCLOptions();
   cl::HideUnrelatedOptions(fa4Options);
-  // --help shows the pipeline options with their defaults; their
-  // descriptions are under `fa4-opt --help`, pass pipeline fa4-compile.
-  std::string pipelineHelp;
-  {
-    llvm::raw_string_ostream os(pipelineHelp);
-    os << "\nPipeline options, as --name=value (shown with their defaults; "
-          "described by `fa4-opt --help` under --fa4-compile):\n  ";
-    fa4::CompileOptions().print(os);
-    os << "\n";
-  }
-  cl::extrahelp pipelineOptionsHelp(pipelineHelp);
+  // cl::extrahelp keeps a reference: the text lives as long as main.
+  std::string help = pipelineHelp();
+  cl::extrahelp pipelineOptionsHelp(help);
   cl::ParseCommandLineOptions(argc, argv,
                               "fa4 compiler: attn.attention to "
                               "PTX/cubin and manifest.json\n");
   fa4::CompileOptions options;
-  {
-    std::string flags;
-    for (StringRef arg : pipelineArgs)
-      flags += (" " + arg.ltrim('-')).str();
-    std::string error;
-    llvm::raw_string_ostream errorStream(error);
-    if (failed(options.parseFromString(flags, errorStream))) {
-      llvm::errs() << "fa4-compile: " << error << "\n";
-      return 1;
-    }
-  }
+  if (failed(parsePipelineOptions(options)))
+    return 1;
   DialectRegistry registry;
   fa4::registerAllDialects(registry);
   MLIRContext context(registry);
-
   llvm::SourceMgr sourceMgr;
-  std::string errorMessage;
-  auto input = openInputFile(inputFile, &errorMessage);
-  if (!input) {
-    llvm::errs() << "fa4-compile: " << errorMessage << "\n";
-    return 1;
-  }
-  if (failed(checkResultNumbers(input->getBuffer(), inputFile)))
-    return 1;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseInput(context, sourceMgr);
   if (!module)
     return 1;
 
@@ -159,23 +227,11 @@ int main(int argc, char **argv) {
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
   fa4::buildCompilePipeline(pm, options);
-  // The plan (printed once planning is done, before lowering) and the
-  // kernel each op lowers to, in op order.
-  std::vector<std::string> choices;
-  {
-    PassManager planning(&context);
-    fa4::buildCompilePlanning(planning, options);
-    if (!quiet && !json)
-      planning.addPass(fa4::attn::createAttnExplain());
-    OwningOpRef<ModuleOp> planned = module->clone();
-    if (failed(planning.run(*planned)))
-      return 1;
-    planned->walk([&](fa4::attn::AttentionOp op) {
-      choices.push_back(fa4::describeKernel(op, options));
-    });
-  }
+  FailureOr<std::vector<std::string>> choices = planKernels(*module, options);
+  if (failed(choices))
+    return 1;
   if (!quiet && !json)
-    for (const std::string &choice : choices)
+    for (const std::string &choice : *choices)
       llvm::outs() << "kernel: " << choice << "\n";
   if (failed(pm.run(*module)))
     return 1;
@@ -185,36 +241,9 @@ int main(int argc, char **argv) {
       fa4::writeArtifacts(*module, outputDir, ptxas);
   if (failed(artifacts))
     return 1;
-  if (json) {
-    llvm::json::Array kernels;
-    for (const fa4::KernelArtifacts &kernel : *artifacts) {
-      llvm::json::Object entry{{"kernel", kernel.kernel},
-                               {"ptx", kernel.ptxPath},
-                               {"manifest", kernel.manifestPath}};
-      entry["cubin"] = kernel.cubinPath.empty()
-                           ? llvm::json::Value(nullptr)
-                           : llvm::json::Value(kernel.cubinPath);
-      kernels.push_back(std::move(entry));
-    }
-    llvm::json::Array kernelChoices;
-    for (const std::string &choice : choices)
-      kernelChoices.push_back(choice);
-    llvm::outs() << llvm::formatv("{0:2}\n",
-                                  llvm::json::Value(llvm::json::Object{
-                                      {"kernels", std::move(kernels)},
-                                      {"choices", std::move(kernelChoices)}}));
-    return 0;
-  }
-  for (const fa4::KernelArtifacts &kernel : *artifacts) {
-    llvm::outs() << "kernel " << kernel.kernel << "\n  ptx      "
-                 << kernel.ptxPath << "\n";
-    if (!kernel.cubinPath.empty())
-      llvm::outs() << "  cubin    " << kernel.cubinPath << "\n";
-    llvm::outs() << "  manifest " << kernel.manifestPath << "\n";
-    if (!kernel.ptxasReport.empty())
-      llvm::outs() << "  ptxas:\n" << kernel.ptxasReport;
-  }
-  if (ptxas.empty())
-    llvm::outs() << "no ptxas found: wrote PTX only (the runtime JITs it)\n";
+  if (json)
+    printJson(*artifacts, *choices);
+  else
+    printArtifacts(*artifacts, !ptxas.empty());
   return 0;
 }
