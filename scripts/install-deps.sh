@@ -119,8 +119,10 @@ xla_ffi=.deps/xla-ffi
 jaxlib=jaxlib==0.10.2
 if [ ! -f "$xla_ffi/xla/ffi/api/ffi.h" ]; then
   tmp_xla="$(mktemp -d)"
+  # One wheel, whatever python3 this is (only its headers are used).
   if ! python3 -m pip download --quiet --no-deps --only-binary=:all: \
-         --dest "$tmp_xla" "$jaxlib"; then
+         --python-version 3.11 --implementation cp \
+         --platform manylinux_2_27_x86_64 --dest "$tmp_xla" "$jaxlib"; then
     echo "fa4: could not download $jaxlib from PyPI (XLA's FFI headers)" >&2
     exit 1
   fi
