@@ -287,6 +287,9 @@ struct SelectMask {
   Value scores;
   DenseIntElementsAttr condition;
   SmallVector<bool> keep;
+  /// select(cond, scores, -inf) (the scores are input 1), else
+  /// select(cond, -inf, scores) (input 2).
+  bool keepWhere;
 };
 
 std::optional<SelectMask> selectMasked(Value value) {
@@ -307,7 +310,7 @@ std::optional<SelectMask> selectMasked(Value value) {
         splatConstant(generic.getDpsInputOperand(input)->get());
     return value && std::isinf(*value) && *value < 0;
   };
-  bool keepWhere;
+  bool &keepWhere = mask.keepWhere;
   if (select.getTrueValue() == body.getArgument(1) &&
       select.getFalseValue() == body.getArgument(2) && isHidden(2)) {
     keepWhere = true;
@@ -431,6 +434,24 @@ Value attentionResult(linalg::LinalgOp contraction, bool flattened) {
   return expand.getResult();
 }
 
+/// Whether the generic defining `masked` reads its input `scoresInput`
+/// elementwise and its [Sq, Skv] input `maskInput` at (query, key), the
+/// last two loops: a mask indexed otherwise (transposed, or by heads) is no
+/// mask of these scores' rows.
+bool masksQueryAndKey(Value masked, unsigned scoresInput, unsigned maskInput) {
+  auto generic = masked.getDefiningOp<linalg::GenericOp>();
+  unsigned loops = generic.getNumLoops();
+  if (loops < 2)
+    return false;
+  MLIRContext *context = generic.getContext();
+  AffineMap queryKey = AffineMap::get(loops, 0,
+                                      {getAffineDimExpr(loops - 2, context),
+                                       getAffineDimExpr(loops - 1, context)},
+                                      context);
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  return maps[scoresInput].isIdentity() && maps[maskInput] == queryKey;
+}
+
 /// Takes a constant mask off `scores` into `mask` (none where there is
 /// none); fails on a mask or bias fa4 cannot express.
 LogicalResult peelMask(Value &scores, MaskAttr &mask) {
@@ -438,13 +459,17 @@ LogicalResult peelMask(Value &scores, MaskAttr &mask) {
   std::optional<MaskAttr> found = MaskAttr::get(context, MaskKind::None);
   if (auto masked = binaryOperands<arith::AddFOp>(scores)) {
     DenseFPElementsAttr constant;
-    if (!matchPattern(masked->second, m_Constant(&constant)))
+    if (!matchPattern(masked->second, m_Constant(&constant)) ||
+        !masksQueryAndKey(scores, 0, 1))
       return failure();
     std::optional<SmallVector<bool>> keep = keptByAdditive(constant);
     found =
         keep ? classifyMask(context, constant.getType(), *keep) : std::nullopt;
     scores = skipCasts(masked->first);
   } else if (auto selected = selectMasked(scores)) {
+    unsigned scoresInput = selected->keepWhere ? 1 : 2;
+    if (!masksQueryAndKey(scores, scoresInput, 0))
+      return failure();
     found =
         classifyMask(context, selected->condition.getType(), selected->keep);
     scores = skipCasts(selected->scores);

@@ -154,3 +154,125 @@ func.func @matmul(%a: tensor<33x64xf16>, %b: tensor<64x33xf16>)
       outs(%filled : tensor<33x33xf32>) -> tensor<33x33xf32>
   return %product : tensor<33x33xf32>
 }
+
+// A constant mask counts only as read at (query, key): the same causal
+// constant read transposed, (key, query), keeps the keys after each query
+// instead, which is no mask fa4 has: left alone.
+// CHECK-LABEL: func.func @mask_at_query_key
+// CHECK: attn.attention {{.*}} {mask = #attn.mask<causal>, scale = 1.000000e+00 : f32} : tensor<1x4x1x32xf16>
+// CHECK-LABEL: func.func @mask_transposed
+// CHECK-NOT: attn.attention
+// CHECK: linalg.softmax
+func.func @mask_at_query_key(%q: tensor<4x32xf16>, %k: tensor<4x32xf16>,
+    %v: tensor<4x32xf16>) -> tensor<4x32xf16> {
+  %zero = arith.constant 0.0 : f32
+  %mask = arith.constant dense<[[0.0, 0xFF800000, 0xFF800000, 0xFF800000],
+                                [0.0, 0.0, 0xFF800000, 0xFF800000],
+                                [0.0, 0.0, 0.0, 0xFF800000],
+                                [0.0, 0.0, 0.0, 0.0]]> : tensor<4x4xf32>
+  %kt0 = tensor.empty() : tensor<32x4xf16>
+  %kt = linalg.transpose ins(%k : tensor<4x32xf16>)
+      outs(%kt0 : tensor<32x4xf16>) permutation = [1, 0]
+  %s0 = tensor.empty() : tensor<4x4xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%s0 : tensor<4x4xf32>)
+      -> tensor<4x4xf32>
+  %s = linalg.matmul ins(%q, %kt : tensor<4x32xf16>, tensor<32x4xf16>)
+      outs(%sz : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %d0 = tensor.empty() : tensor<4x4xf32>
+  %masked = linalg.generic {
+      indexing_maps = [affine_map<(a, b) -> (a, b)>, affine_map<(a, b) -> (a, b)>,
+                       affine_map<(a, b) -> (a, b)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%s, %mask : tensor<4x4xf32>, tensor<4x4xf32>)
+      outs(%d0 : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %m: f32, %out: f32):
+    %y = arith.addf %x, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  %p0 = tensor.empty() : tensor<4x4xf32>
+  %p = linalg.softmax dimension(1) ins(%masked : tensor<4x4xf32>)
+      outs(%p0 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %h0 = tensor.empty() : tensor<4x4xf16>
+  %ph = linalg.generic {
+      indexing_maps = [affine_map<(a, b) -> (a, b)>,
+                       affine_map<(a, b) -> (a, b)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<4x4xf32>) outs(%h0 : tensor<4x4xf16>) {
+  ^bb0(%x: f32, %out: f16):
+    %y = arith.truncf %x : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<4x4xf16>
+  %o0 = tensor.empty() : tensor<4x32xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%o0 : tensor<4x32xf32>)
+      -> tensor<4x32xf32>
+  %o = linalg.matmul ins(%ph, %v : tensor<4x4xf16>, tensor<4x32xf16>)
+      outs(%oz : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %oh0 = tensor.empty() : tensor<4x32xf16>
+  %oh = linalg.generic {
+      indexing_maps = [affine_map<(a, b) -> (a, b)>,
+                       affine_map<(a, b) -> (a, b)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%o : tensor<4x32xf32>) outs(%oh0 : tensor<4x32xf16>) {
+  ^bb0(%x: f32, %out: f16):
+    %y = arith.truncf %x : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<4x32xf16>
+  return %oh : tensor<4x32xf16>
+}
+
+func.func @mask_transposed(%q: tensor<4x32xf16>, %k: tensor<4x32xf16>,
+    %v: tensor<4x32xf16>) -> tensor<4x32xf16> {
+  %zero = arith.constant 0.0 : f32
+  %mask = arith.constant dense<[[0.0, 0xFF800000, 0xFF800000, 0xFF800000],
+                                [0.0, 0.0, 0xFF800000, 0xFF800000],
+                                [0.0, 0.0, 0.0, 0xFF800000],
+                                [0.0, 0.0, 0.0, 0.0]]> : tensor<4x4xf32>
+  %kt0 = tensor.empty() : tensor<32x4xf16>
+  %kt = linalg.transpose ins(%k : tensor<4x32xf16>)
+      outs(%kt0 : tensor<32x4xf16>) permutation = [1, 0]
+  %s0 = tensor.empty() : tensor<4x4xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%s0 : tensor<4x4xf32>)
+      -> tensor<4x4xf32>
+  %s = linalg.matmul ins(%q, %kt : tensor<4x32xf16>, tensor<32x4xf16>)
+      outs(%sz : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %d0 = tensor.empty() : tensor<4x4xf32>
+  %masked = linalg.generic {
+      indexing_maps = [affine_map<(a, b) -> (a, b)>, affine_map<(a, b) -> (b, a)>,
+                       affine_map<(a, b) -> (a, b)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%s, %mask : tensor<4x4xf32>, tensor<4x4xf32>)
+      outs(%d0 : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %m: f32, %out: f32):
+    %y = arith.addf %x, %m : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  %p0 = tensor.empty() : tensor<4x4xf32>
+  %p = linalg.softmax dimension(1) ins(%masked : tensor<4x4xf32>)
+      outs(%p0 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %h0 = tensor.empty() : tensor<4x4xf16>
+  %ph = linalg.generic {
+      indexing_maps = [affine_map<(a, b) -> (a, b)>,
+                       affine_map<(a, b) -> (a, b)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<4x4xf32>) outs(%h0 : tensor<4x4xf16>) {
+  ^bb0(%x: f32, %out: f16):
+    %y = arith.truncf %x : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<4x4xf16>
+  %o0 = tensor.empty() : tensor<4x32xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%o0 : tensor<4x32xf32>)
+      -> tensor<4x32xf32>
+  %o = linalg.matmul ins(%ph, %v : tensor<4x4xf16>, tensor<4x32xf16>)
+      outs(%oz : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %oh0 = tensor.empty() : tensor<4x32xf16>
+  %oh = linalg.generic {
+      indexing_maps = [affine_map<(a, b) -> (a, b)>,
+                       affine_map<(a, b) -> (a, b)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%o : tensor<4x32xf32>) outs(%oh0 : tensor<4x32xf16>) {
+  ^bb0(%x: f32, %out: f16):
+    %y = arith.truncf %x : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<4x32xf16>
+  return %oh : tensor<4x32xf16>
+}

@@ -146,8 +146,9 @@ def AttnRaise : Pass<"attn-raise"> {
     for the op by `tensor.expand_shape`, its O collapsed back), K
     transposed by `linalg.transpose`; scores scaled by a constant (a
     multiply or divide, or split over Q and K^T as torch.onnx exports it);
-    an optional constant `[Sq, Skv]` mask (additive 0 and -inf, or a select
-    of the scores and -inf over booleans); a softmax over the keys as
+    an optional constant `[Sq, Skv]` mask read at (query, key) (additive 0
+    and -inf, or a select of the scores and -inf over booleans); a softmax
+    over the keys as
     generics (max, subtract, exp, sum, divide) or `linalg.softmax`; precision
     casts between them. Each match becomes `attn.attention` on BSHD
     transposes of the operands (or the BSHD tensors themselves, where the
