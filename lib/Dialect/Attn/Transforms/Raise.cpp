@@ -154,18 +154,36 @@ std::optional<std::pair<Value, Value>> binaryOperands(Value value) {
                         generic.getDpsInputOperand(1)->get());
 }
 
+/// Whether `map` reads one value per row: (d0, ..., dn-1) to
+/// (d0, ..., dn-2), with or without a trailing 0 (a kept unit dim).
+bool readsPerRow(AffineMap map) {
+  unsigned loops = map.getNumDims();
+  unsigned results = map.getNumResults();
+  if (loops < 1 || (results != loops - 1 && results != loops))
+    return false;
+  for (unsigned dim = 0; dim + 1 < loops; ++dim)
+    if (map.getResult(dim) != getAffineDimExpr(dim, map.getContext()))
+      return false;
+  return results == loops - 1 ||
+         map.getResult(loops - 1) == getAffineConstantExpr(0, map.getContext());
+}
+
 /// The input a last-dim reduction generic with body `out = OpT(in, out)`
-/// reduces (other results, like torch's argmax, are allowed).
+/// reduces (other results, like torch's argmax, are allowed), reading it
+/// elementwise into one value per row.
 template <typename OpT> Value reducedInput(Value value) {
   auto generic = value.getDefiningOp<linalg::GenericOp>();
   if (!generic || generic.getNumDpsInputs() != 1)
+    return nullptr;
+  unsigned result = cast<OpResult>(value).getResultNumber();
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  if (!maps[0].isIdentity() || !readsPerRow(maps[1 + result]))
     return nullptr;
   auto iterators = generic.getIteratorTypesArray();
   if (iterators.empty() || iterators.back() != utils::IteratorType::reduction ||
       llvm::count(iterators, utils::IteratorType::reduction) != 1)
     return nullptr;
   Block &body = generic.getRegion().front();
-  unsigned result = cast<OpResult>(value).getResultNumber();
   Value yielded = body.getTerminator()->getOperand(result);
   auto op = yielded.getDefiningOp<OpT>();
   Value in = body.getArgument(0), out = body.getArgument(1 + result);
@@ -191,18 +209,27 @@ Value softmaxInput(Value probabilities) {
                ? softmax.getInput()
                : nullptr;
   }
+  // The row's sum and max are read once per row: anything else is no
+  // softmax over the keys.
+  auto perRow = [](Value value) {
+    SmallVector<AffineMap> maps =
+        value.getDefiningOp<linalg::GenericOp>().getIndexingMapsArray();
+    return maps[0].isIdentity() && readsPerRow(maps[1]);
+  };
   auto divided = binaryOperands<arith::DivFOp>(probabilities);
-  if (!divided)
+  if (!divided || !perRow(probabilities))
     return nullptr;
   Value exps = divided->first;
   if (reducedInput<arith::AddFOp>(withoutUnitDim(divided->second)) != exps)
     return nullptr;
   auto exp = exps.getDefiningOp<linalg::GenericOp>();
-  if (!exp || exp.getNumDpsInputs() != 1 || !soleBodyOp<math::ExpOp>(exp))
+  if (!exp || exp.getNumDpsInputs() != 1 || !soleBodyOp<math::ExpOp>(exp) ||
+      !llvm::all_of(exp.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
     return nullptr;
-  auto shifted =
-      binaryOperands<arith::SubFOp>(exp.getDpsInputOperand(0)->get());
-  if (!shifted)
+  Value exponent = exp.getDpsInputOperand(0)->get();
+  auto shifted = binaryOperands<arith::SubFOp>(exponent);
+  if (!shifted || !perRow(exponent))
     return nullptr;
   Value scores = shifted->first;
   Value max = withoutUnitDim(shifted->second);
