@@ -139,11 +139,16 @@ std::optional<double> splatConstant(Value value) {
   return dense.getSplatValue<APFloat>().convertToDouble();
 }
 
-/// The generic computing `lhs OP rhs` elementwise with OpT, its operands.
+/// The generic computing `lhs OP rhs` elementwise with OpT, its operands:
+/// lhs and the result read and written elementwise, rhs as its map says
+/// (the callers check it).
 template <typename OpT>
 std::optional<std::pair<Value, Value>> binaryOperands(Value value) {
   auto generic = value.getDefiningOp<linalg::GenericOp>();
   if (!generic || generic.getNumDpsInputs() != 2 || !allParallel(generic))
+    return std::nullopt;
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  if (!maps[0].isIdentity() || !maps[2].isIdentity())
     return std::nullopt;
   OpT op = soleBodyOp<OpT>(generic);
   Block &body = generic.getRegion().front();
