@@ -13,8 +13,17 @@ where onnxruntime is installed (the H200 check).
 
   python3 -m venv env && env/bin/pip install iree-base-compiler onnx numpy
   env/bin/python scripts/frontend-attention.py OUT_DIR
+
+With --tosa, the same models in TOSA instead (test/Dialect/Attn/Transforms/
+raise-tosa.test): imported by torch-mlir's released ONNX importer and
+lowered by its TOSA backend pipeline (PyPI torch-mlir, which needs no
+torch). That pipeline takes static shapes only, so "dynamic" is left out.
+
+  env/bin/pip install torch-mlir==20261001 onnx numpy
+  env/bin/python scripts/frontend-attention.py --tosa OUT_DIR
 """
 import os
+import shutil
 import subprocess
 import sys
 
@@ -151,11 +160,44 @@ def model(sq, skv, mask, axis, hkv=H, bshd=False, split_scale=False, rank=4):
     return made
 
 
-def main():
-    out_dir = sys.argv[1]
-    os.makedirs(out_dir, exist_ok=True)
+def lower_to_linalg(path):
+    """IREE's importer and torch-mlir pipelines: linalg on tensors."""
     bin_dir = os.path.dirname(sys.executable)
+    subprocess.check_call([os.path.join(bin_dir, "iree-import-onnx"),
+                           path + ".onnx", "-o", path + ".torch.mlir"])
+    subprocess.check_call([
+        os.path.join(bin_dir, "iree-opt"),
+        "--torch-onnx-to-torch-backend-pipeline",
+        "--torch-backend-to-linalg-on-tensors-backend-pipeline",
+        # Elements as literals: hex encodings differ between MLIR
+        # versions (i1 is packed by newer ones, not by MLIR 22).
+        "--mlir-print-elementsattrs-with-hex-if-larger=-1",
+        path + ".torch.mlir", "-o", path + ".mlir"])
+
+
+def lower_to_tosa(path):
+    """torch-mlir's own importer and TOSA backend pipeline."""
+    subprocess.check_call([sys.executable, "-m",
+                           "torch_mlir.tools.import_onnx", path + ".onnx",
+                           "-o", path + ".torch.mlir"])
+    subprocess.check_call([
+        sys.executable, "-m", "torch_mlir.tools.opt",
+        "--torch-onnx-to-torch-backend-pipeline",
+        "--torch-backend-to-tosa-backend-pipeline",
+        "--mlir-print-elementsattrs-with-hex-if-larger=-1",
+        path + ".torch.mlir", "-o", path + ".mlir"])
+    # The importer's scratch space for external data (none here).
+    shutil.rmtree(os.path.join(os.path.dirname(path), "onnx-importer-temp"),
+                  ignore_errors=True)
+
+
+def main():
+    tosa = sys.argv[1] == "--tosa"
+    out_dir = sys.argv[-1]
+    os.makedirs(out_dir, exist_ok=True)
     for name, (sq, skv, mask, axis) in MODELS.items():
+        if tosa and name == "dynamic":
+            continue
         path = os.path.join(out_dir, name)
         hkv = HKV_GQA if name == "gqa" else H
         bshd = name == "bshd"
@@ -163,16 +205,7 @@ def main():
         rank = {"single-head": 2, "heads-only": 3}.get(name, 4)
         onnx.save(model(sq, skv, mask, axis, hkv, bshd, split_scale, rank),
                   path + ".onnx")
-        subprocess.check_call([os.path.join(bin_dir, "iree-import-onnx"),
-                               path + ".onnx", "-o", path + ".torch.mlir"])
-        subprocess.check_call([
-            os.path.join(bin_dir, "iree-opt"),
-            "--torch-onnx-to-torch-backend-pipeline",
-            "--torch-backend-to-linalg-on-tensors-backend-pipeline",
-            # Elements as literals: hex encodings differ between MLIR
-            # versions (i1 is packed by newer ones, not by MLIR 22).
-            "--mlir-print-elementsattrs-with-hex-if-larger=-1",
-            path + ".torch.mlir", "-o", path + ".mlir"])
+        (lower_to_tosa if tosa else lower_to_linalg)(path)
         os.remove(path + ".torch.mlir")
         try:
             import onnxruntime

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
@@ -34,7 +35,8 @@ void fa4::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
                   mlir::memref::MemRefDialect, mlir::NVVM::NVVMDialect,
                   mlir::nvgpu::NVGPUDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect, mlir::vector::VectorDialect>();
+                  mlir::tensor::TensorDialect, mlir::tosa::TosaDialect,
+                  mlir::vector::VectorDialect>();
   // ConvertToLLVM interfaces, the NVVM target attribute and the LLVM IR
   // translations that gpu-module-to-binary needs.
   mlir::registerAllExtensions(registry);

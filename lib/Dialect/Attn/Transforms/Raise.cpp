@@ -6,11 +6,13 @@
 // batch_matmul, K transposed by linalg.transpose, the scores scaled by a
 // constant, an optional additive constant mask, a softmax as generics (max,
 // subtract, exp, sum, divide) or linalg.softmax, and precision casts
-// between them. Each match becomes attn.attention on BSHD transposes of the
-// operands; anything else, and masks fa4 cannot express, is left alone.
+// between them; and the same in tosa (RaiseTosa.cpp). Each match becomes
+// attn.attention on BSHD transposes of the operands; anything else, and
+// masks fa4 cannot express, is left alone.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Raise.h"
 #include "fa4/Dialect/Attn/Transforms/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -32,6 +34,82 @@ namespace fa4::attn {
 
 using namespace mlir;
 using namespace fa4::attn;
+using namespace fa4::attn::raise;
+
+namespace fa4::attn::raise {
+
+std::optional<double> splatConstant(Value value) {
+  DenseFPElementsAttr dense;
+  if (!matchPattern(value, m_Constant(&dense)) || !dense.isSplat())
+    return std::nullopt;
+  return dense.getSplatValue<APFloat>().convertToDouble();
+}
+
+std::optional<SmallVector<bool>> keptByAdditive(DenseFPElementsAttr mask) {
+  SmallVector<bool> keep;
+  for (APFloat value : mask.getValues<APFloat>()) {
+    double entry = value.convertToDouble();
+    if (entry == 0)
+      keep.push_back(true);
+    else if (std::isinf(entry) && entry < 0)
+      keep.push_back(false);
+    else
+      return std::nullopt;
+  }
+  return keep;
+}
+
+std::optional<MaskAttr> classifyMask(MLIRContext *context, ShapedType type,
+                                     ArrayRef<bool> keep) {
+  if (type.getRank() != 2)
+    return std::nullopt;
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  // Row i sees keys [i + offset - left, i + offset + right], each side
+  // unbounded (nullopt) where no row's interval stops short of the edge.
+  int64_t offset = cols - rows;
+  std::optional<int64_t> left, right;
+  auto agree = [](std::optional<int64_t> &side, int64_t row) {
+    if (side && *side != row)
+      return false;
+    side = row;
+    return row >= 0; // fa4 windows keep the diagonal
+  };
+  for (int64_t i = 0; i < rows; ++i) {
+    int64_t first = -1, last = -1;
+    for (int64_t j = 0; j < cols; ++j) {
+      if (!keep[i * cols + j])
+        continue;
+      if (last >= 0 && last != j - 1)
+        return std::nullopt; // not one interval
+      if (first < 0)
+        first = j;
+      last = j;
+    }
+    if (first < 0)
+      return std::nullopt; // an empty row
+    int64_t diagonal = i + offset;
+    if ((first > 0 && !agree(left, diagonal - first)) ||
+        (last < cols - 1 && !agree(right, last - diagonal)))
+      return std::nullopt;
+  }
+  // Rows that reached an edge must agree with the bounds found elsewhere.
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      int64_t diagonal = i + offset;
+      bool inside = (!left || j >= diagonal - *left) &&
+                    (!right || j <= diagonal + *right);
+      if (inside != keep[i * cols + j])
+        return std::nullopt;
+    }
+  if (!left && !right)
+    return MaskAttr::get(context, MaskKind::None);
+  if (!left && *right == 0)
+    return MaskAttr::get(context, MaskKind::Causal);
+  return MaskAttr::get(context, MaskKind::Window, left.value_or(-1),
+                       right.value_or(-1));
+}
+
+} // namespace fa4::attn::raise
 
 namespace {
 
@@ -129,14 +207,6 @@ Value flattenedSource(Value expanded) {
   if (!expand || expand.getReassociationIndices() != batchHeads)
     return nullptr;
   return expand.getSrc();
-}
-
-/// A scalar f32 value of a splat float constant, through casts.
-std::optional<double> splatConstant(Value value) {
-  DenseFPElementsAttr dense;
-  if (!matchPattern(value, m_Constant(&dense)) || !dense.isSplat())
-    return std::nullopt;
-  return dense.getSplatValue<APFloat>().convertToDouble();
 }
 
 /// The generic computing `lhs OP rhs` elementwise with OpT, its operands:
@@ -244,74 +314,6 @@ Value softmaxInput(Value probabilities) {
   return scores;
 }
 
-/// The keys an additive [Sq, Skv] constant mask keeps (0) and hides
-/// (-inf); nullopt for any other value (a bias, not a mask).
-std::optional<SmallVector<bool>> keptByAdditive(DenseFPElementsAttr mask) {
-  SmallVector<bool> keep;
-  for (APFloat value : mask.getValues<APFloat>()) {
-    double entry = value.convertToDouble();
-    if (entry == 0)
-      keep.push_back(true);
-    else if (std::isinf(entry) && entry < 0)
-      keep.push_back(false);
-    else
-      return std::nullopt;
-  }
-  return keep;
-}
-
-/// What a [rows, cols] keep pattern expresses, bottom-right aligned: none
-/// (all kept), causal, or a window; nullopt for anything else.
-std::optional<MaskAttr> classifyMask(MLIRContext *context, ShapedType type,
-                                     ArrayRef<bool> keep) {
-  if (type.getRank() != 2)
-    return std::nullopt;
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  // Row i sees keys [i + offset - left, i + offset + right], each side
-  // unbounded (nullopt) where no row's interval stops short of the edge.
-  int64_t offset = cols - rows;
-  std::optional<int64_t> left, right;
-  auto agree = [](std::optional<int64_t> &side, int64_t row) {
-    if (side && *side != row)
-      return false;
-    side = row;
-    return row >= 0; // fa4 windows keep the diagonal
-  };
-  for (int64_t i = 0; i < rows; ++i) {
-    int64_t first = -1, last = -1;
-    for (int64_t j = 0; j < cols; ++j) {
-      if (!keep[i * cols + j])
-        continue;
-      if (last >= 0 && last != j - 1)
-        return std::nullopt; // not one interval
-      if (first < 0)
-        first = j;
-      last = j;
-    }
-    if (first < 0)
-      return std::nullopt; // an empty row
-    int64_t diagonal = i + offset;
-    if ((first > 0 && !agree(left, diagonal - first)) ||
-        (last < cols - 1 && !agree(right, last - diagonal)))
-      return std::nullopt;
-  }
-  // Rows that reached an edge must agree with the bounds found elsewhere.
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j) {
-      int64_t diagonal = i + offset;
-      bool inside = (!left || j >= diagonal - *left) &&
-                    (!right || j <= diagonal + *right);
-      if (inside != keep[i * cols + j])
-        return std::nullopt;
-    }
-  if (!left && !right)
-    return MaskAttr::get(context, MaskKind::None);
-  if (!left && *right == 0)
-    return MaskAttr::get(context, MaskKind::Causal);
-  return MaskAttr::get(context, MaskKind::Window, left.value_or(-1),
-                       right.value_or(-1));
-}
-
 /// A select-based mask: `select(cond, scores, -inf)` (torch.where) or
 /// `select(cond, -inf, scores)` (masked_fill) over a constant boolean
 /// [Sq, Skv] condition.
@@ -372,36 +374,6 @@ Value withoutScale(Value value, double &scale) {
   return skipCasts(scaled->first);
 }
 
-/// An operand of the attention: a BHSD value, the BSHD value a model that
-/// keeps [batch, seq, heads, dim] transposed to BHSD (used as it is), or,
-/// without a batch, [H, S, D] (batch_matmul on the operands themselves)
-/// or one head's [S, D] (matmul).
-struct Operand {
-  Value value;
-  bool bshd = false;
-
-  RankedTensorType type() const {
-    return cast<RankedTensorType>(value.getType());
-  }
-  int64_t rank() const { return type().getRank(); }
-  /// The heads' dim; none for one head's [S, D].
-  std::optional<int64_t> headsDim() const {
-    if (rank() == 2)
-      return std::nullopt;
-    return rank() == 3 ? 0 : bshd ? 2 : 1;
-  }
-  int64_t heads() const {
-    std::optional<int64_t> dim = headsDim();
-    return dim ? type().getDimSize(*dim) : 1;
-  }
-  int64_t depth() const { return type().getDimSize(rank() - 1); }
-  bool staticHeadsAndDepth() const {
-    std::optional<int64_t> dim = headsDim();
-    return (!dim || !type().isDynamicDim(*dim)) &&
-           !type().isDynamicDim(rank() - 1);
-  }
-};
-
 bool isPermutation(linalg::TransposeOp transpose, ArrayRef<int64_t> order) {
   return transpose && transpose.getPermutation() == order;
 }
@@ -414,16 +386,6 @@ Operand asOperand(Value bhsd) {
     return {transpose.getInput(), /*bshd=*/true};
   return {bhsd};
 }
-
-/// One attention found in linalg: its operands and what it computes.
-struct Match {
-  Operand query, key, value;
-  double scale = 1.0;
-  MaskAttr mask;
-  /// The value the attention replaces: [B, H, Sq, Dv], or without a batch
-  /// [H, Sq, Dv] or [Sq, Dv].
-  Value result;
-};
 
 /// The contractions attention's two products lower to: batch_matmul and
 /// matmul as they are (no indexing maps of the user's).
@@ -611,18 +573,37 @@ Value swapSeqAndHeads(OpBuilder &builder, Location loc, Value value) {
       ->getResult(0);
 }
 
+/// The sizes `match.result` has where it is the attention of its operands:
+/// [B, H, Sq, Dv], [H, Sq, Dv] or [Sq, Dv].
+SmallVector<int64_t> resultShape(const Match &match) {
+  SmallVector<int64_t> shape = {match.query.batch(), match.query.heads(),
+                                match.query.seq(), match.value.depth()};
+  return SmallVector<int64_t>(
+      ArrayRef<int64_t>(shape).drop_front(4 - match.query.rank()));
+}
+
 /// Whether fa4 can run the match: f16/bf16 alike, static heads and
-/// depths, query heads a multiple of the key/value heads.
+/// depths, query heads a multiple of the key/value heads, one batch, the
+/// keys and values alike long, and the result the attention's shape.
 bool supported(const Match &match) {
   Type element = match.query.type().getElementType();
+  auto resultType = cast<RankedTensorType>(match.result.getType());
   if (!isa<Float16Type, BFloat16Type>(element) ||
-      cast<RankedTensorType>(match.result.getType()).getElementType() !=
-          element)
+      resultType.getElementType() != element)
     return false;
   for (const Operand &operand : {match.query, match.key, match.value})
     if (operand.type().getElementType() != element ||
         !operand.staticHeadsAndDepth() || operand.rank() != match.query.rank())
       return false;
+  // Static sizes that must agree (dynamic ones are checked at launch).
+  auto agree = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  if (!agree(match.query.batch(), match.key.batch()) ||
+      !agree(match.query.batch(), match.value.batch()) ||
+      !agree(match.key.seq(), match.value.seq()) ||
+      !llvm::all_of_zip(resultType.getShape(), resultShape(match), agree))
+    return false;
   return match.key.heads() == match.value.heads() &&
          match.query.heads() % match.key.heads() == 0 &&
          match.query.depth() == match.key.depth();
@@ -697,9 +678,12 @@ void raise(Match match, Operation *anchor) {
   Value o = attention->getResult(0);
   // O goes to BSHD anyway where the model transposes it there.
   if (match.query.rank() == 4 && match.result.hasOneUse()) {
-    auto back = dyn_cast<linalg::TransposeOp>(*match.result.getUsers().begin());
-    if (isPermutation(back, {0, 2, 1, 3})) {
-      back->getResult(0).replaceAllUsesWith(o);
+    Operation *user = *match.result.getUsers().begin();
+    auto back = dyn_cast<linalg::TransposeOp>(user);
+    auto tosaBack = dyn_cast<tosa::TransposeOp>(user);
+    if (isPermutation(back, {0, 2, 1, 3}) ||
+        (tosaBack && tosaBack.getPerms() == ArrayRef<int32_t>{0, 2, 1, 3})) {
+      user->getResult(0).replaceAllUsesWith(o);
       return;
     }
   }
@@ -739,6 +723,11 @@ struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {
       if (std::optional<Match> match = matchAttention(contraction))
         if (supported(*match))
           found.emplace_back(*match, contraction);
+    });
+    getOperation()->walk([&](tosa::MatMulOp pv) {
+      if (std::optional<Match> match = matchTosaAttention(pv))
+        if (supported(*match))
+          found.emplace_back(*match, pv);
     });
     SetVector<Operation *> replaced;
     for (auto &[match, anchor] : found) {

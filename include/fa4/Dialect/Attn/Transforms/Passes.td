@@ -136,7 +136,8 @@ def AttnDecodeVariants : Pass<"attn-decode-variants", "::mlir::ModuleOp"> {
 }
 
 def AttnRaise : Pass<"attn-raise"> {
-  let summary = "Raise attention lowered to linalg on tensors to attn.attention";
+  let summary = "Raise attention lowered to linalg on tensors or tosa to "
+                "attn.attention";
   let description = [{
     Finds scaled dot-product attention in the linalg-on-tensors form that
     frontends produce (torch-mlir, as IREE's ONNX and torch importers run
@@ -160,6 +161,18 @@ def AttnRaise : Pass<"attn-raise"> {
     only. What it cannot express (a mask that is no 0/-inf interval per
     row, a bias, other dtypes) it leaves alone, and it erases only what it
     replaced.
+
+    The same attention in tosa, as torch-mlir's TOSA backend writes it
+    (static shapes): `tosa.matmul` on operands reshaped to `[B*H, S, D]`
+    (or `[H, S, D]` as they are, `[S, D]` given a unit batch), K^T by
+    `tosa.transpose`, a scale by a splat constant or its reciprocal on the
+    scores or split over Q and K^T, an optional constant mask (`tosa.add` of
+    0/-inf, or `tosa.select` of the scores and -inf) with unit leading dims,
+    a softmax of `reduce_max`, `sub`, `exp`, `reduce_sum`, `reciprocal` and
+    `mul` over the last dim, float casts between them, and GQA as K and V
+    reshaped to `[B, Hkv, 1, S, D]` and tiled over their group. The
+    rewrite is the one above (linalg transposes and reshapes around the
+    op), so the tosa it replaced is gone and the rest stays tosa.
   }];
   let dependentDialects = ["::fa4::attn::AttnDialect",
                            "::mlir::linalg::LinalgDialect",
