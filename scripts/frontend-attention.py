@@ -17,7 +17,8 @@ where onnxruntime is installed (the H200 check).
 With --tosa, the same models in TOSA instead (test/Dialect/Attn/Transforms/
 raise-tosa.test): imported by torch-mlir's released ONNX importer and
 lowered by its TOSA backend pipeline (PyPI torch-mlir, which needs no
-torch). That pipeline takes static shapes only, so "dynamic" is left out.
+torch). That pipeline takes static shapes only, so the "dynamic" models
+are left out.
 
   env/bin/pip install torch-mlir==20261001 onnx numpy
   env/bin/python scripts/frontend-attention.py --tosa OUT_DIR
@@ -70,6 +71,10 @@ MODELS = {
     # Batch and lengths symbolic: the importer's tensor.dim and dynamic
     # tensor.empty around the same computation.
     "dynamic": ("sq", "skv", None, -1),
+    # Symbolic lengths with a causal mask computed from them, as exporters
+    # write is_causal: Trilu over ones of the scores' shape, its diagonal
+    # k = Skv - Sq (bottom-right) from the inputs' shapes, and a Where.
+    "dynamic-causal": ("sq", "skv", "trilu-bottom-right", -1),
     # One head without a batch, [S, D] (linalg.matmul), and heads without a
     # batch, [H, S, D] (linalg.batch_matmul on the operands themselves).
     "single-head": (33, 33, additive(bottom_right(33, 33)), -1),
@@ -81,7 +86,32 @@ MODELS = {
     "causal-top-left": (17, 40, additive(np.tril(np.ones((17, 40), bool))),
                         -1),
     "softmax-queries": (33, 33, None, -2),
+    # Left alone: the same with k = 0 (top-left), which hides keys fa4's
+    # mask shows wherever Sq < Skv, and the lengths are not known.
+    "dynamic-top-left": ("sq", "skv", "trilu-top-left", -1),
 }
+
+
+def computed_mask(kind, query, key, inits):
+    """A causal mask from the scores' symbolic shape: Trilu of ones, its
+    diagonal Skv - Sq ("trilu-bottom-right") or 0 ("trilu-top-left"),
+    applied to "scaled" by a Where that hides with -inf."""
+    inits += [numpy_helper.from_array(np.array(1, np.float16), "one"),
+              numpy_helper.from_array(np.array(-np.inf, np.float16),
+                                      "hidden")]
+    nodes = [helper.make_node("Shape", ["scaled"], ["lengths"], start=-2),
+             helper.make_node("Expand", ["one", "lengths"], ["ones"])]
+    diagonal = []
+    if kind == "trilu-bottom-right":
+        nodes += [helper.make_node("Shape", [key], ["skv"], start=-2, end=-1),
+                  helper.make_node("Shape", [query], ["sq"], start=-2, end=-1),
+                  helper.make_node("Sub", ["skv", "sq"], ["offset"]),
+                  helper.make_node("Squeeze", ["offset"], ["diagonal"])]
+        diagonal = ["diagonal"]
+    return nodes + [
+        helper.make_node("Trilu", ["ones"] + diagonal, ["lower"], upper=0),
+        helper.make_node("Cast", ["lower"], ["keep"], to=TensorProto.BOOL),
+        helper.make_node("Where", ["keep", "scaled", "hidden"], ["masked"])]
 
 
 def model(sq, skv, mask, axis, hkv=H, bshd=False, split_scale=False, rank=4):
@@ -136,7 +166,10 @@ def model(sq, skv, mask, axis, hkv=H, bshd=False, split_scale=False, rank=4):
                   helper.make_node("MatMul", [query, "kt"], ["s"]),
                   helper.make_node("Mul", ["s", "scale"], ["scaled"])]
     last = "scaled"
-    if mask is not None and mask.dtype == bool:
+    if isinstance(mask, str):
+        nodes += computed_mask(mask, query, key, inits)
+        last = "masked"
+    elif mask is not None and mask.dtype == bool:
         inits += [numpy_helper.from_array(mask, "mask"),
                   numpy_helper.from_array(np.array(-np.inf, np.float16),
                                           "hidden")]
@@ -196,7 +229,7 @@ def main():
     out_dir = sys.argv[-1]
     os.makedirs(out_dir, exist_ok=True)
     for name, (sq, skv, mask, axis) in MODELS.items():
-        if tosa and name == "dynamic":
+        if tosa and name.startswith("dynamic"):
             continue
         path = os.path.join(out_dir, name)
         hkv = HKV_GQA if name == "gqa" else H

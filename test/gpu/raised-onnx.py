@@ -9,7 +9,8 @@ fa4-compile), against onnxruntime running the same .onnx.
 Per model, fresh random f16 inputs: onnxruntime's output (CPU) and fa4's
 (on the GPU, BHSD inputs passed as BSHD views; [S, D] and [H, S, D] ones
 as BHSD with unit dims) against an f64 reference of
-the ONNX graph itself (its scale and mask): fa4 passes where its error is at
+the ONNX graph itself (its scale and mask, a Trilu's computed from the
+lengths): fa4 passes where its error is at
 most twice onnxruntime's plus 1e-5 (FlashAttention's rule with the
 framework as the low-precision reference).
 """
@@ -45,7 +46,15 @@ def reference(model_path, feeds):
     k = np.repeat(k, q.shape[1] // k.shape[1], axis=1)
     v = np.repeat(v, q.shape[1] // v.shape[1], axis=1)
     s = np.einsum("bhqd,bhkd->bhqk", q, k) * float(inits["scale"])
-    if "mask" in inits and inits["mask"].dtype == bool:
+    trilu = [n for n in model.graph.node if n.op_type == "Trilu"]
+    if trilu:
+        # A mask computed from the lengths (scripts/frontend-attention.py's
+        # computed_mask): Trilu's diagonal Skv - Sq where it has one, else 0.
+        sq, skv = s.shape[-2:]
+        diagonal = skv - sq if len(trilu[0].input) == 2 else 0
+        keep = np.tril(np.ones((sq, skv), bool), diagonal)
+        s = np.where(keep, s, -np.inf)
+    elif "mask" in inits and inits["mask"].dtype == bool:
         s = np.where(inits["mask"], s, -np.inf)
     elif "mask" in inits:
         s = s + inits["mask"].astype(np.float64)

@@ -319,6 +319,9 @@ Value softmaxInput(Value probabilities) {
 /// [Sq, Skv] condition.
 struct SelectMask {
   Value scores;
+  /// The [Sq, Skv] booleans; its elements and the keys they keep where it
+  /// is a constant (else null and empty: a mask computed from sizes).
+  Value conditionValue;
   DenseIntElementsAttr condition;
   SmallVector<bool> keep;
   /// select(cond, scores, -inf) (the scores are input 1), else
@@ -335,10 +338,10 @@ std::optional<SelectMask> selectMasked(Value value) {
   if (!select || select.getCondition() != body.getArgument(0))
     return std::nullopt;
   SelectMask mask;
-  if (!matchPattern(generic.getDpsInputOperand(0)->get(),
-                    m_Constant(&mask.condition)) ||
-      !mask.condition.getElementType().isInteger(1))
+  mask.conditionValue = generic.getDpsInputOperand(0)->get();
+  if (!getElementTypeOrSelf(mask.conditionValue.getType()).isInteger(1))
     return std::nullopt;
+  (void)matchPattern(mask.conditionValue, m_Constant(&mask.condition));
   auto isHidden = [&](unsigned input) {
     std::optional<double> value =
         splatConstant(generic.getDpsInputOperand(input)->get());
@@ -356,8 +359,9 @@ std::optional<SelectMask> selectMasked(Value value) {
   } else {
     return std::nullopt;
   }
-  for (bool condition : mask.condition.getValues<bool>())
-    mask.keep.push_back(condition == keepWhere);
+  if (mask.condition)
+    for (bool condition : mask.condition.getValues<bool>())
+      mask.keep.push_back(condition == keepWhere);
   return mask;
 }
 
@@ -446,9 +450,10 @@ bool masksQueryAndKey(Value masked, unsigned scoresInput, unsigned maskInput) {
   return maps[scoresInput].isIdentity() && maps[maskInput] == queryKey;
 }
 
-/// Takes a constant mask off `scores` into `mask` (none where there is
-/// none); fails on a mask or bias fa4 cannot express.
-LogicalResult peelMask(Value &scores, MaskAttr &mask) {
+/// Takes a mask off `scores` into `match`: a constant one into its mask
+/// (none where there is none), one computed from sizes into its
+/// computedMask; fails on a mask or bias fa4 cannot express.
+LogicalResult peelMask(Value &scores, Match &match) {
   MLIRContext *context = scores.getContext();
   std::optional<MaskAttr> found = MaskAttr::get(context, MaskKind::None);
   if (auto masked = binaryOperands<arith::AddFOp>(scores)) {
@@ -464,13 +469,20 @@ LogicalResult peelMask(Value &scores, MaskAttr &mask) {
     unsigned scoresInput = selected->keepWhere ? 1 : 2;
     if (!masksQueryAndKey(scores, scoresInput, 0))
       return failure();
-    found =
-        classifyMask(context, selected->condition.getType(), selected->keep);
+    if (selected->condition) {
+      found =
+          classifyMask(context, selected->condition.getType(), selected->keep);
+    } else {
+      match.computedMask =
+          computedMask(selected->conditionValue, selected->keepWhere);
+      if (!match.computedMask)
+        return failure();
+    }
     scores = skipCasts(selected->scores);
   }
   if (!found)
     return failure();
-  mask = *found;
+  match.mask = *found;
   return success();
 }
 
@@ -553,10 +565,17 @@ std::optional<Match> matchAttention(linalg::LinalgOp contraction) {
   if (!scores)
     return std::nullopt;
   scores = skipCasts(scores);
-  if (failed(peelMask(scores, match.mask)) ||
+  if (failed(peelMask(scores, match)) ||
       failed(peelScale(scores, match.scale)) ||
       failed(matchQueryAndKey(scores, contraction, flattened, match)))
     return std::nullopt;
+  if (match.computedMask) {
+    std::optional<MaskAttr> mask =
+        resolveComputedMask(*match.computedMask, match.query, match.key);
+    if (!mask)
+      return std::nullopt;
+    match.mask = *mask;
+  }
   return match;
 }
 
@@ -698,6 +717,8 @@ SetVector<Operation *> replacedOps(const Match &match) {
   Operation *producer = match.result.getDefiningOp();
   BackwardSliceOptions options;
   options.omitBlockArguments = true;
+  // A computed mask's generic reads its bounds from above.
+  options.omitUsesFromAbove = false;
   // Ops of the producer's block only: erasing a linalg.generic erases its
   // body with it.
   options.filter = [&](Operation *op) {
@@ -716,7 +737,7 @@ SetVector<Operation *> replacedOps(const Match &match) {
 
 struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {
   void runOnOperation() override {
-    SmallVector<std::pair<Match, Operation *>> found;
+    SmallVector<std::pair<Match, Operation *>, 0> found;
     getOperation()->walk([&](linalg::LinalgOp contraction) {
       if (!isPlainContraction(contraction))
         return;

@@ -43,10 +43,8 @@ struct Operand {
   }
   /// The batch size (1 without a batch dim), dynamic or not.
   int64_t batch() const { return rank() == 4 ? type().getDimSize(0) : 1; }
-  int64_t seq() const {
-    int64_t dim = rank() == 4 ? (bshd ? 1 : 2) : rank() - 2;
-    return type().getDimSize(dim);
-  }
+  int64_t seqDim() const { return rank() == 4 ? (bshd ? 1 : 2) : rank() - 2; }
+  int64_t seq() const { return type().getDimSize(seqDim()); }
   int64_t depth() const { return type().getDimSize(rank() - 1); }
   bool staticHeadsAndDepth() const {
     std::optional<int64_t> dim = headsDim();
@@ -55,11 +53,44 @@ struct Operand {
   }
 };
 
+/// A size a model computes with: `coefficient` times the size of `tensor`'s
+/// dim `dim`.
+struct SizeTerm {
+  mlir::Value tensor;
+  int64_t dim;
+  int64_t coefficient;
+};
+
+/// An integer combination of a mask's loop indices (query, key), a
+/// constant and sizes.
+struct SizeExpr {
+  int64_t query = 0, key = 0, constant = 0;
+  llvm::SmallVector<SizeTerm> sizes;
+  /// Whether computing it overflowed 64 bits (then it is no bound).
+  bool overflowed = false;
+
+  SizeExpr operator+(const SizeExpr &other) const;
+  SizeExpr operator-(const SizeExpr &other) const;
+  SizeExpr scaled(int64_t factor) const;
+  bool isConstant() const;
+  /// `tensor`'s size in `dim` (a constant where static), the same size
+  /// through transposes and reshapes that keep the dim whole.
+  static SizeExpr size(mlir::Value tensor, int64_t dim);
+};
+
+/// A mask computed from sizes when the model runs: key <= query + upper,
+/// key >= query + lower (RaiseComputedMask.cpp).
+struct ComputedMask {
+  std::optional<SizeExpr> upper, lower;
+};
+
 /// One attention found: its operands and what it computes.
 struct Match {
   Operand query, key, value;
   double scale = 1.0;
   MaskAttr mask;
+  /// A mask the model computes from sizes, resolved against Q and K.
+  std::optional<ComputedMask> computedMask;
   /// The value the attention replaces: [B, H, Sq, Dv], or without a batch
   /// [H, Sq, Dv] or [Sq, Dv].
   mlir::Value result;
@@ -78,6 +109,17 @@ keptByAdditive(mlir::DenseFPElementsAttr mask);
 std::optional<MaskAttr> classifyMask(mlir::MLIRContext *context,
                                      mlir::ShapedType type,
                                      llvm::ArrayRef<bool> keep);
+
+/// The mask a boolean [Sq, Skv] `condition` computed from its indices
+/// keeps (where it holds if `keepWhere`, else where it does not), or
+/// nullopt.
+std::optional<ComputedMask> computedMask(mlir::Value condition, bool keepWhere);
+
+/// `mask` as fa4's bottom-right mask of `query` and `key`: its bounds the
+/// diagonal `query + Skv - Sq` plus constants; nullopt otherwise.
+std::optional<MaskAttr> resolveComputedMask(const ComputedMask &mask,
+                                            const Operand &query,
+                                            const Operand &key);
 
 /// The attention whose P.V is `pv`, as torch-mlir's TOSA backend writes it
 /// (RaiseTosa.cpp); nullopt where it is none.

@@ -148,7 +148,10 @@ def AttnRaise : Pass<"attn-raise"> {
     transposed by `linalg.transpose`; scores scaled by a constant (a
     multiply or divide, or split over Q and K^T as torch.onnx exports it);
     an optional constant `[Sq, Skv]` mask read at (query, key) (additive 0
-    and -inf, or a select of the scores and -inf over booleans); a softmax
+    and -inf, or a select of the scores and -inf over booleans), or a select
+    over booleans the model computes from the loop indices and its lengths
+    (Trilu's lowering, or comparisons of the indices) where its bounds are
+    fa4's diagonal `query + Skv - Sq` plus constants; a softmax
     over the keys as
     generics (max, subtract, exp, sum, divide) or `linalg.softmax`; precision
     casts between them. Each match becomes `attn.attention` on BSHD
