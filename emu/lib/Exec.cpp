@@ -705,6 +705,24 @@ void handleShift(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
   }
 }
 
+/// PTX ISA shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: the 64 bits b:a (b the
+/// high word) shifted by c, modulo 32 (wrap) or at most 32 (clamp); shf.l
+/// keeps the high word, shf.r the low one.
+void handleFunnelShift(Cta &, Warp &warp, const Instruction &inst,
+                       uint32_t mask) {
+  bool left = inst.parts[1] == "l";
+  bool wrap = inst.parts[2] == "wrap";
+  FOR_LANES(mask) {
+    uint64_t low = truncate(warp.read(lane, op(inst, 1)), 32);
+    uint64_t high = truncate(warp.read(lane, op(inst, 2)), 32);
+    uint32_t amount = uint32_t(warp.read(lane, op(inst, 3)));
+    amount = wrap ? amount & 31 : std::min<uint32_t>(amount, 32);
+    uint64_t both = high << 32 | low;
+    uint64_t result = left ? (both << amount) >> 32 : both >> amount;
+    warp.write(lane, op(inst, 0), truncate(result, 32));
+  }
+}
+
 void handleBfe(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
   int bits = typeBits(inst.type);
   FOR_LANES(mask) {
@@ -1207,6 +1225,7 @@ Handler fa4::emu::handlerFor(const std::string &base) {
       {"shl", handleShift},
       {"shr", handleShift},
       {"bfe", handleBfe},
+      {"shf", handleFunnelShift},
       {"selp", handleSelp},
       {"setp", handleSetp},
       {"cvt", handleCvt},

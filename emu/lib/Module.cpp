@@ -381,12 +381,18 @@ private:
     // Arithmetic, conversions and memory access need a type the emulator
     // knows: an unknown one (a new packed type) fails here, not silently.
     static const std::set<std::string> typed = {
-        "add",   "sub",  "mul",  "mad",  "fma", "div", "rem", "min", "max",
-        "neg",   "abs",  "and",  "or",   "xor", "not", "shl", "shr", "bfe",
-        "selp",  "setp", "cvt",  "ld",   "st",  "ex2", "lg2", "rcp", "sqrt",
-        "rsqrt", "mov",  "shfl", "popc", "clz", "brev"};
+        "add",   "sub",  "mul",  "mad",  "fma", "div",  "rem", "min", "max",
+        "neg",   "abs",  "and",  "or",   "xor", "not",  "shl", "shr", "bfe",
+        "selp",  "setp", "cvt",  "ld",   "st",  "ex2",  "lg2", "rcp", "sqrt",
+        "rsqrt", "mov",  "shfl", "popc", "clz", "brev", "shf"};
     if (types.empty() && typed.count(inst.parts[0]))
       fail(source.line, "unsupported type in '" + source.opcode + "'");
+    if (inst.parts[0] == "shf" &&
+        (inst.parts.size() != 4 ||
+         (inst.parts[1] != "l" && inst.parts[1] != "r") ||
+         (inst.parts[2] != "wrap" && inst.parts[2] != "clamp") ||
+         inst.parts[3] != "b32" || source.operands.size() != 4))
+      fail(source.line, "unsupported funnel shift '" + source.opcode + "'");
     if (!types.empty())
       inst.type = types[0];
     if (types.size() > 1)

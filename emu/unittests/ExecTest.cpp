@@ -124,6 +124,50 @@ TEST_F(ExecTest, RunsDivergentLanesAndShuffles) {
   }
 }
 
+// shf (PTX ISA, funnel shift) of b:a = 0x89abcdef:0x01234567 by 4, 36 and
+// the tid (0-63): left keeps the high word, right the low one; wrap takes
+// the amount modulo 32, clamp caps it at 32. LLVM writes shf.l.wrap for a
+// rotate (tid rotated right by 5: its warp, where the tid is a multiple
+// of 32).
+TEST_F(ExecTest, RunsFunnelShifts) {
+  const char *kernel = R"(
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+.maxntid 64, 1, 1
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<6>;
+  ld.param.b64 %rd1, [k_param_0];
+  mov.u32 %r1, %tid.x;
+  mov.b32 %r2, 0x01234567;
+  mov.b32 %r3, 0x89abcdef;
+  shf.l.wrap.b32 %r4, %r2, %r3, 4;
+  shf.r.wrap.b32 %r5, %r2, %r3, 36;
+  shf.l.clamp.b32 %r6, %r2, %r3, %r1;
+  shf.r.clamp.b32 %r7, %r2, %r3, %r1;
+  shf.l.wrap.b32 %r8, %r1, %r1, 27;
+  mul.wide.u32 %rd2, %r1, 20;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.b32 [%rd3], %r4;
+  st.global.b32 [%rd3+4], %r5;
+  st.global.b32 [%rd3+8], %r6;
+  st.global.b32 [%rd3+12], %r7;
+  st.global.b32 [%rd3+16], %r8;
+  ret;
+}
+)";
+  Outcome outcome = run(kernel, 64, 64 * 5);
+  ASSERT_EQ(outcome.error, "");
+  uint64_t both = 0x89abcdefull << 32 | 0x01234567u;
+  for (uint32_t t = 0; t < 64; ++t) {
+    uint32_t clamped = std::min(t, 32u);
+    EXPECT_EQ(outcome.out[5 * t], 0x9abcdef0u) << t;
+    EXPECT_EQ(outcome.out[5 * t + 1], 0xf0123456u) << t;
+    EXPECT_EQ(outcome.out[5 * t + 2], uint32_t((both << clamped) >> 32)) << t;
+    EXPECT_EQ(outcome.out[5 * t + 3], uint32_t(both >> clamped)) << t;
+    EXPECT_EQ(outcome.out[5 * t + 4], (t >> 5) | (t << 27)) << t;
+  }
+}
+
 // prefetch (PTX ISA, prefetch, prefetchu), of a tensor map in parameter
 // space as FlashAttention-4's kernels do and of global memory, changes
 // nothing: the kernel runs on and writes tid + 7.
