@@ -766,8 +766,8 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   // load warp and the MMA warp.
   int64_t loadWarp = (plan.numQ + 1) * kWarpgroupThreads / 32;
   Value mmaWarp = i32(loadWarp + 1);
-  // Device-built tensor maps: the load warp stages them meanwhile, in the Q
-  // tile it loads later.
+  // Device-built tensor maps: the load warp and the warps below it stage
+  // them meanwhile, in the Q tile the load warp loads later.
   args.stageTensorMaps(b, loc, plan, plan.qOffset, tid, loadWarp);
   ifThen(cmp(arith::CmpIPredicate::eq, warp, mmaWarp), [&] {
     TmemAllocOp::create(b, loc, plan.tmemAlloc, plan.tmemAddressOffset,

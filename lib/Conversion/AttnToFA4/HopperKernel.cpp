@@ -320,7 +320,7 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     peerRank = arith::XOrIOp::create(b, loc, pairRank, i32(1));
   }
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  // Device-built tensor maps: the CTA's last warp stages them meanwhile, in
+  // Device-built tensor maps: the CTA's last warps stage them meanwhile, in
   // the Q tile the producer loads later.
   int64_t mapWarp = plan.threads() / 32 - 1;
   args.stageTensorMaps(b, loc, plan, plan.qOffset, tid, mapWarp);

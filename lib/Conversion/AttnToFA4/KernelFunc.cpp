@@ -226,11 +226,15 @@ void AttentionArgs::stageTensorMaps(OpBuilder &b, Location loc,
     return;
   KernelEmitter e(b, loc);
   int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
-  // Lane i of the warp stages map i: the maps' field writes run side by side.
-  Value lane = e.sub(tid, e.i32(32 * warp));
+  // Lane 0 of warp `warp - i` stages map i (the warp that copies it): the
+  // maps' field writes run side by side, which lanes of one warp would not
+  // (their branches diverge and run one after another; D-48).
+  assert(int64_t(deviceMaps.size()) <= warp + 1 &&
+         "a warp per map, from `warp` down");
   for (auto [index, map] : llvm::enumerate(deviceMaps)) {
+    int64_t stager = 32 * (warp - int64_t(index));
     auto ifLane = scf::IfOp::create(
-        b, loc, e.cmp(arith::CmpIPredicate::eq, lane, e.i32(index)), false);
+        b, loc, e.cmp(arith::CmpIPredicate::eq, tid, e.i32(stager)), false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifLane.thenBlock());
     // BSHD: extents innermost first (depth, heads, length, batch), strides

@@ -185,13 +185,13 @@ struct AttentionArgs {
                             bool workspace = false);
 
   /// Device-built maps (D-48), in three steps around the CTA's barriers.
-  /// Before the barrier after the mbarrier initialisation: warp `warp`
-  /// writes the maps, lane i map i, into shared memory at `stagingOffset`
-  /// (128 bytes each, a region no one touches before the second barrier;
-  /// TMA may write it after). After griddepcontrol.wait (the scratch is the
-  /// launch's, and may be the memory of a grid before it): warp
-  /// `warp - i` copies map i to this CTA's slot of the scratch (so the
-  /// warps below `warp` must exist for every map); a barrier; the threads
+  /// Before the barrier after the mbarrier initialisation: lane 0 of warp
+  /// `warp - i` writes map i into shared memory at `stagingOffset` + 128 i
+  /// (a region no one touches before the second barrier; TMA may write it
+  /// after). After griddepcontrol.wait (the scratch is the launch's, and
+  /// may be the memory of a grid before it): warp `warp - i` copies map i
+  /// to this CTA's slot of the scratch (so the warps below `warp` must
+  /// exist for every map); a barrier; the threads
   /// that use them acquire them (placeTensorMapAcquires, once the roles
   /// are built). The scratch holds the maps of CTA (x + gx (y + gy z)) at
   /// 128 * maps * that index. No-ops for host-encoded maps.

@@ -4,7 +4,8 @@
 // device-tensor-maps: Q, K, V and O come by pointer, Q's, K's and V's
 // strides after the scalars, and the maps' scratch last; the kernel builds
 // the maps it had as parameters (the same boxes: 64-row Q, 128-key K/V and
-// the 64-row O of tma-store-o). The last warp stages map i on its lane i
+// the 64-row O of tma-store-o). Lane 0 of warp 11 - i stages map i (the
+// warp that copies it; lanes of one warp would stage one after another)
 // before the barrier after the mbarrier initialisation (BSHD innermost
 // first: depth, heads, length, batch; byte strides of heads, length and
 // batch); after griddepcontrol.wait warps 11, 10, 9 and 8 copy one map
@@ -15,16 +16,18 @@
 // CHECK-LABEL: func @causal
 // CHECK: params = ["ptr:q", "ptr:k", "ptr:v", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "f32:scale_log2", "i64:q.stride.0", "i64:q.stride.1", "i64:q.stride.2", "i64:k.stride.0", "i64:k.stride.1", "i64:k.stride.2", "i64:v.stride.0", "i64:v.stride.1", "i64:v.stride.2", "tmaps:q:1x64x1x64:128,k:1x128x1x64:128,v:1x128x1x64:128,o:1x64x1x64:128"]
 // CHECK: gpu.func @fa4_hopper_causal_sm_90a(%[[Q:arg0]]: !llvm.ptr<1>, %[[K:arg1]]: !llvm.ptr<1>, %{{.*}}, %[[B:arg5]]: i32, %[[SQ:arg6]]: i32, %[[SKV:arg7]]: i32, {{.*}}, %[[QS0:arg14]]: i64, %[[QS1:arg15]]: i64, %[[QS2:arg16]]: i64, %[[KS0:arg17]]: i64, {{.*}}, %[[SCRATCH:arg23]]: !llvm.ptr<1>)
-// CHECK: %[[LANE:.*]] = arith.subi %{{.*}}, %c352_i32 : i32
-// CHECK-NEXT: %[[LANE0:.*]] = arith.cmpi eq, %[[LANE]], %c0_i32 : i32
-// CHECK-NEXT: scf.if %[[LANE0]] {
+// CHECK: %[[TID:.*]] = arith.index_cast %thread_id_x : index to i32
+// CHECK-NEXT: %[[WARP11LANE0:.*]] = arith.cmpi eq, %[[TID]], %c352_i32 : i32
+// CHECK-NEXT: scf.if %[[WARP11LANE0]] {
 // CHECK-NEXT: %[[HS:.*]] = arith.muli %[[QS2]], %c2_i64 : i64
 // CHECK-NEXT: %[[RS:.*]] = arith.muli %[[QS1]], %c2_i64 : i64
 // CHECK-NEXT: %[[BS:.*]] = arith.muli %[[QS0]], %c2_i64 : i64
 // CHECK-NEXT: fa4.tensor_map.stage %[[Q]] dims[%c128_i32, %c32_i32, %[[SQ]], %[[B]]] strides[%[[HS]], %[[RS]], %[[BS]]] box [64, 1, 64, 1] element_bytes 2 swizzle 128 to 0 : !llvm.ptr<1>
-// CHECK: arith.cmpi eq, %[[LANE]], %c1_i32 : i32
+// CHECK: arith.cmpi eq, %[[TID]], %c320_i32 : i32
 // CHECK: fa4.tensor_map.stage %[[K]] dims[%c128_i32, %c8_i32, %[[SKV]], %[[B]]] strides[{{.*}}] box [64, 1, 128, 1] element_bytes 2 swizzle 128 to 128 : !llvm.ptr<1>
+// CHECK: arith.cmpi eq, %[[TID]], %c288_i32 : i32
 // CHECK: fa4.tensor_map.stage %{{.*}} box [64, 1, 128, 1] element_bytes 2 swizzle 128 to 256
+// CHECK: arith.cmpi eq, %[[TID]], %c256_i32 : i32
 // CHECK: fa4.tensor_map.stage %{{.*}} box [64, 1, 64, 1] element_bytes 2 swizzle 128 to 384
 // CHECK: fa4.fence.mbarrier_init
 // CHECK: nvvm.griddepcontrol wait
@@ -70,7 +73,7 @@
 // softmax warpgroups) stages the maps, the Q box of 128 rows, K/V of 128.
 // SM100-LABEL: func @causal
 // SM100: params = ["ptr:q", "ptr:k", "ptr:v", "ptr:o", {{.*}}, "tmaps:q:1x128x1x64:128,k:1x128x1x64:128,v:1x128x1x64:128,o:1x128x1x64:128"]
-// SM100: %[[LANE:.*]] = arith.subi %{{.*}}, %c384_i32 : i32
+// SM100: arith.cmpi eq, %{{.*}}, %c384_i32 : i32
 // SM100: fa4.tensor_map.stage %arg0 dims[%c128_i32, %c32_i32, %arg6, %arg5] strides[{{.*}}] box [64, 1, 128, 1] element_bytes 2 swizzle 128 to 0 : !llvm.ptr<1>
 // SM100: nvvm.griddepcontrol wait
 // SM100: arith.cmpi eq, %{{.*}}, %c12_i32 : i32

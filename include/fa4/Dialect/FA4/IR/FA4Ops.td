@@ -178,8 +178,9 @@ def FA4_TensorMapStageOp : FA4_Op<"tensor_map.stage",
     [AttrSizedOperandSegments]> {
   let summary = "Write a tiled tensor map into shared memory";
   let description = [{
-    Executed by one thread (each map by a lane of its own: a field write
-    takes tens of cycles and a map has 21): zeroes the 128 bytes at byte
+    Executed by one thread (each map by a warp of its own: a field write
+    takes tens of cycles and a map has 21, and lanes of one warp would take
+    their branches one after another): zeroes the 128 bytes at byte
     `offset` of dynamic shared memory and writes into them, field by field
     (`tensormap.replace`), the tiled tensor map of the tensor at `base` with
     extents `dims` and byte strides `strides` (of dims 1 and up), all
