@@ -57,6 +57,11 @@ MODELS = {
     "none-cross": (17, 40, None, -1),
     "causal": (33, 33, additive(bottom_right(33, 33)), -1),
     "window": (33, 33, additive(bottom_right(33, 33, left=8)), -1),
+    # The hidden keys at f16's lowest value instead of -inf, as transformers
+    # builds its masks (torch.finfo(dtype).min).
+    "causal-finfo-min": (33, 33, np.where(bottom_right(33, 33), 0.0,
+                                          np.finfo(np.float16).min)
+                         .astype(np.float16), -1),
     # K and V repeated for each query head of their group (Unsqueeze,
     # Expand, Reshape), as GQA models export.
     "gqa": (33, 33, additive(bottom_right(33, 33)), -1),

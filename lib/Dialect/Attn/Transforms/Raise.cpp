@@ -45,13 +45,24 @@ std::optional<double> splatConstant(Value value) {
   return dense.getSplatValue<APFloat>().convertToDouble();
 }
 
+bool hidesKey(const APFloat &value) {
+  return (value.isInfinity() && value.isNegative()) ||
+         value.bitwiseIsEqual(
+             APFloat::getLargest(value.getSemantics(), /*Negative=*/true));
+}
+
+bool isHidingSplat(Value value) {
+  DenseFPElementsAttr dense;
+  return matchPattern(value, m_Constant(&dense)) && dense.isSplat() &&
+         hidesKey(dense.getSplatValue<APFloat>());
+}
+
 std::optional<SmallVector<bool>> keptByAdditive(DenseFPElementsAttr mask) {
   SmallVector<bool> keep;
   for (APFloat value : mask.getValues<APFloat>()) {
-    double entry = value.convertToDouble();
-    if (entry == 0)
+    if (value.isZero())
       keep.push_back(true);
-    else if (std::isinf(entry) && entry < 0)
+    else if (hidesKey(value))
       keep.push_back(false);
     else
       return std::nullopt;
@@ -343,9 +354,7 @@ std::optional<SelectMask> selectMasked(Value value) {
     return std::nullopt;
   (void)matchPattern(mask.conditionValue, m_Constant(&mask.condition));
   auto isHidden = [&](unsigned input) {
-    std::optional<double> value =
-        splatConstant(generic.getDpsInputOperand(input)->get());
-    return value && std::isinf(*value) && *value < 0;
+    return isHidingSplat(generic.getDpsInputOperand(input)->get());
   };
   bool &keepWhere = mask.keepWhere;
   if (select.getTrueValue() == body.getArgument(1) &&

@@ -99,8 +99,18 @@ struct Match {
 /// A scalar of a splat float constant.
 std::optional<double> splatConstant(mlir::Value value);
 
+/// Whether adding or selecting `value` hides a key: -inf, or the lowest
+/// finite value of its type, which models use as -inf
+/// (torch.finfo(dtype).min in transformers): once the row's maximum is
+/// subtracted its exp is 0 as -inf's is, for scores within a quarter of
+/// the type's range (f16: 16376), and fa4's masks keep a key in every row.
+bool hidesKey(const llvm::APFloat &value);
+
+/// Whether `value` is a splat constant that hides a key.
+bool isHidingSplat(mlir::Value value);
+
 /// The keys an additive [Sq, Skv] constant mask keeps (0) and hides
-/// (-inf); nullopt for any other value (a bias, not a mask).
+/// (hidesKey); nullopt for any other value (a bias, not a mask).
 std::optional<llvm::SmallVector<bool>>
 keptByAdditive(mlir::DenseFPElementsAttr mask);
 

@@ -267,10 +267,7 @@ LogicalResult peelMask(Value &scores, MaskAttr &mask) {
         keep ? classifyMask(context, additive->second, *keep) : std::nullopt;
     scores = skipCasts(masked);
   } else if (auto select = scores.getDefiningOp<tosa::SelectOp>()) {
-    auto hidden = [](Value value) {
-      std::optional<double> constant = splatConstant(value);
-      return constant && std::isinf(*constant) && *constant < 0;
-    };
+    auto hidden = [](Value value) { return isHidingSplat(value); };
     // select(cond, scores, -inf) keeps where cond holds, masked_fill's
     // select(cond, -inf, scores) where it does not.
     bool keepWhere = hidden(select.getOnFalse());

@@ -161,7 +161,9 @@ def AttnRaise : Pass<"attn-raise"> {
     bottom-right aligned), the scale an attribute where it is not
     `1/sqrt(D)`. GQA, where K and V reach the products broadcast over the
     query heads of their group, takes the unbroadcast K and V. f16/bf16
-    only. What it cannot express (a mask that is no 0/-inf interval per
+    only. -inf may also be the type's lowest finite value, as transformers
+    writes masks (`torch.finfo(dtype).min`). What it cannot express (a mask
+    that is no 0/-inf interval per
     row, a bias, other dtypes) it leaves alone, and it erases only what it
     replaced.
 
