@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Fuzzes the compiler: mutated lit-corpus files and generated attn.attention
 ops, with random option values, through fa4-opt's planning and lowering
-passes and the registered fa4-compile pipeline, for both chips.
+passes and the registered fa4-compile pipeline, for both chips; and
+attn-raise on mutated frontend IR (the raise tests' linalg and tosa), where
+turning input that verifies into IR that does not is a finding too.
 
 A run is clean when the tool exits 0 or 1 with a diagnostic; it is a finding
 when the tool dies of a signal, prints a crash banner (LLVM ERROR, an
@@ -131,13 +133,24 @@ def corpus():
         for part in text.split("// -----"):
             body = "\n".join(l for l in part.split("\n")
                              if not l.lstrip().startswith("//"))
-            if "attn." in body or "fa4." in body:
+            if "attn." in body or "fa4." in body or raisable(body):
                 texts.append(body)
     return texts
 
 
-def command(tools, rng, path, outdir):
+def raisable(text):
+    """Frontend IR attn-raise reads (raise tests' inputs): no attn ops."""
+    return "attn." not in text and ("linalg." in text or "tosa." in text)
+
+
+def command(tools, rng, path, outdir, text=""):
     chip = rng.choice(CHIPS)
+    if raisable(text):
+        # attn-raise, and what it raised planned for either chip.
+        passes = ["--attn-raise"]
+        if rng.random() < 0.5:
+            passes.append(f"--attn-plan-pipeline=chip={chip}")
+        return [tools["fa4-opt"], path, *passes]
     opts = {k: rng.choice(v) for k, v in OPTIONS.items() if rng.random() < 0.3}
     if rng.random() < 0.5:
         flags = [f"--{k}={v}" for k, v in opts.items()]
@@ -190,7 +203,7 @@ def main():
             f.write(text)
         stats["inputs"] += 1
         for _ in range(2):
-            cmd = command(tools, rng, path, os.path.join(work, "out"))
+            cmd = command(tools, rng, path, os.path.join(work, "out"), text)
             stats["runs"] += 1
             try:
                 run = subprocess.run(cmd, capture_output=True, text=True,
@@ -201,6 +214,16 @@ def main():
                 what = f"exit {run.returncode}"
             except subprocess.TimeoutExpired:
                 crashed, output, what = True, "", f"timeout {args.timeout}s"
+            if not crashed and run.returncode != 0 and raisable(text):
+                # attn-raise must not turn IR that verifies into IR that
+                # does not: an error here is a finding unless the input
+                # itself fails without the pass.
+                plain = subprocess.run([tools["fa4-opt"], path],
+                                       capture_output=True, text=True,
+                                       errors="replace", timeout=args.timeout)
+                if plain.returncode == 0 and "--attn-raise" in cmd and \
+                        len(cmd) == 3:
+                    crashed, what = True, "attn-raise broke valid IR"
             if not crashed:
                 stats["successes" if run.returncode == 0 else
                       "clean_errors"] += 1

@@ -612,8 +612,12 @@ SmallVector<int64_t> resultShape(const Match &match) {
 
 /// Whether fa4 can run the match: f16/bf16 alike, static heads and
 /// depths, query heads a multiple of the key/value heads, one batch, the
-/// keys and values alike long, and the result the attention's shape.
+/// keys and values alike long, the result the attention's shape, and a
+/// scale attn.attention takes (finite and > 0 as an f32).
 bool supported(const Match &match) {
+  float scale = float(match.scale);
+  if (!std::isfinite(scale) || !(scale > 0))
+    return false;
   Type element = match.query.type().getElementType();
   auto resultType = cast<RankedTensorType>(match.result.getType());
   if (!isa<Float16Type, BFloat16Type>(element) ||
