@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -685,28 +686,76 @@ Value fromBshd(OpBuilder &builder, Location loc, Value o, int64_t rank) {
   return rank == 3 ? withoutUnitDims(builder, loc, bhsd, rank) : bhsd;
 }
 
-void raise(Match match, Operation *anchor) {
-  OpBuilder builder(match.result.getDefiningOp());
-  builder.setInsertionPointAfter(match.result.getDefiningOp());
-  Location loc = anchor->getLoc();
-  Value q = asBshd(builder, loc, match.query);
-  Value k = asBshd(builder, loc, match.key);
-  Value v = asBshd(builder, loc, match.value);
+/// The BSHD type asBshd gives `operand`.
+RankedTensorType bshdType(const Operand &operand) {
+  RankedTensorType type = operand.type();
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> bshd;
+  if (operand.bshd)
+    bshd.assign(shape.begin(), shape.end());
+  else if (operand.rank() == 2)
+    bshd = {1, shape[0], 1, shape[1]};
+  else if (operand.rank() == 3)
+    bshd = {1, shape[1], shape[0], shape[2]};
+  else
+    bshd = {shape[0], shape[2], shape[1], shape[3]};
+  return RankedTensorType::get(bshd, type.getElementType());
+}
+
+/// The scale attribute of the raised op: none where it is 1/sqrt(depth).
+FloatAttr scaleAttr(Builder &builder, const Match &match) {
+  int64_t depth = match.query.depth();
+  if (std::abs(match.scale - 1.0 / std::sqrt(double(depth))) <=
+      1e-6 * match.scale)
+    return nullptr;
+  return builder.getF32FloatAttr(match.scale);
+}
+
+AttentionOp createAttention(OpBuilder &builder, Location loc,
+                            const Match &match, Value q, Value k, Value v) {
   auto qType = cast<RankedTensorType>(q.getType());
   auto vType = cast<RankedTensorType>(v.getType());
   auto oType = RankedTensorType::get({qType.getDimSize(0), qType.getDimSize(1),
                                       qType.getDimSize(2), vType.getDimSize(3)},
                                      qType.getElementType());
-  int64_t depth = qType.getDimSize(3);
-  FloatAttr scale;
-  if (std::abs(match.scale - 1.0 / std::sqrt(double(depth))) >
-      1e-6 * match.scale)
-    scale = builder.getF32FloatAttr(match.scale);
-  auto attention = AttentionOp::create(
-      builder, loc, TypeRange{oType}, q, k, v, ValueRange{}, scale, match.mask,
+  return AttentionOp::create(
+      builder, loc, TypeRange{oType}, q, k, v, ValueRange{},
+      scaleAttr(builder, match), match.mask,
       /*config=*/nullptr, /*splitk=*/nullptr, /*tmem=*/nullptr,
       /*swizzle=*/nullptr, /*smem=*/nullptr, /*twin_config=*/nullptr,
       /*twin_swizzle=*/nullptr, /*twin_smem=*/nullptr);
+}
+
+/// Whether attn.attention of the match verifies (sizes within a kernel's
+/// limits, no zero-sized dim: the verifier's rules, not copied here),
+/// checked on a detached op over placeholder operands, silently.
+bool verifiesAsAttention(const Match &match, Location loc) {
+  MLIRContext *context = loc.getContext();
+  Block placeholders;
+  Value q = placeholders.addArgument(bshdType(match.query), loc);
+  Value k = placeholders.addArgument(bshdType(match.key), loc);
+  Value v = placeholders.addArgument(bshdType(match.value), loc);
+  OpBuilder builder(context);
+  AttentionOp attention = createAttention(builder, loc, match, q, k, v);
+  ScopedDiagnosticHandler quiet(context,
+                                [](Diagnostic &) { return success(); });
+  bool verifies = succeeded(verify(attention));
+  attention->destroy();
+  return verifies;
+}
+
+/// Replaces the match by attn.attention; false, with nothing changed, where
+/// that op would not verify.
+bool raise(Match match, Operation *anchor) {
+  Location loc = anchor->getLoc();
+  if (!verifiesAsAttention(match, loc))
+    return false;
+  OpBuilder builder(match.result.getDefiningOp());
+  builder.setInsertionPointAfter(match.result.getDefiningOp());
+  Value q = asBshd(builder, loc, match.query);
+  Value k = asBshd(builder, loc, match.key);
+  Value v = asBshd(builder, loc, match.value);
+  AttentionOp attention = createAttention(builder, loc, match, q, k, v);
   Value o = attention->getResult(0);
   // O goes to BSHD anyway where the model transposes it there.
   if (match.query.rank() == 4 && match.result.hasOneUse()) {
@@ -716,11 +765,12 @@ void raise(Match match, Operation *anchor) {
     if (isPermutation(back, {0, 2, 1, 3}) ||
         (tosaBack && tosaBack.getPerms() == ArrayRef<int32_t>{0, 2, 1, 3})) {
       user->getResult(0).replaceAllUsesWith(o);
-      return;
+      return true;
     }
   }
   match.result.replaceAllUsesWith(
       fromBshd(builder, loc, o, match.query.rank()));
+  return true;
 }
 
 /// The ops `match` replaces: everything `result` is computed from, and
@@ -765,8 +815,9 @@ struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {
     });
     SetVector<Operation *> replaced;
     for (auto &[match, anchor] : found) {
-      replaced.insert_range(replacedOps(match));
-      raise(match, anchor);
+      SetVector<Operation *> ops = replacedOps(match);
+      if (raise(match, anchor))
+        replaced.insert_range(ops);
     }
     // What the matches computed is dead now; nothing else is touched.
     bool erased = true;
