@@ -802,7 +802,9 @@ struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {
   void runOnOperation() override {
     SmallVector<std::pair<Match, Operation *>, 0> found;
     getOperation()->walk([&](linalg::LinalgOp contraction) {
-      if (!isPlainContraction(contraction))
+      // Products on tensors: on buffers there is no value to replace.
+      if (!isPlainContraction(contraction) ||
+          !contraction.hasPureTensorSemantics())
         return;
       if (std::optional<Match> match = matchAttention(contraction))
         if (supported(*match))

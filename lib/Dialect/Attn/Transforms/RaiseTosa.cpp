@@ -25,8 +25,13 @@ using namespace mlir;
 namespace fa4::attn::raise {
 namespace {
 
+/// `value`'s shape where it is a ranked tensor of static shape, else empty
+/// (which no rule below accepts: the TOSA the matcher reads is static).
 ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() == 0)
+    return {};
+  return type.getShape();
 }
 
 bool isFloatTensor(Value value) {
@@ -203,9 +208,9 @@ Value withoutScale(Value value, double &scale) {
 /// Whether `reduced` is a reduction of `input` with OpT over its last dim.
 template <typename OpT> bool reducesLastDim(Value reduced, Value input) {
   auto reduce = reduced.getDefiningOp<OpT>();
-  auto type = cast<RankedTensorType>(input.getType());
-  return reduce && reduce.getInput() == input &&
-         reduce.getAxis() == uint64_t(type.getRank() - 1);
+  size_t rank = shapeOf(input).size();
+  return reduce && rank > 0 && reduce.getInput() == input &&
+         reduce.getAxis() == uint64_t(rank - 1);
 }
 
 /// The scores S behind softmax(S) over the last dim: E * reciprocal(sum E)
@@ -361,8 +366,14 @@ std::optional<Match> matchTosaAttention(tosa::MatMulOp pv) {
   scores = withoutScale(scores, match.scale);
   tosa::MatMulOp qk = scoresProduct(scores);
   if (!qk || shapeOf(scores).size() != shapeOf(value).size() ||
-      failed(matchQueryAndKey(qk, match)) ||
-      match.query.rank() != match.value.rank())
+      failed(matchQueryAndKey(qk, match)))
+    return std::nullopt;
+  // Every operand and the result static and of the query's rank (what
+  // Operand assumes).
+  size_t rank = shapeOf(match.query.value).size();
+  if (rank < 2 || shapeOf(match.key.value).size() != rank ||
+      shapeOf(match.value.value).size() != rank ||
+      shapeOf(match.result).size() != rank)
     return std::nullopt;
   return match;
 }

@@ -276,3 +276,22 @@ func.func @mask_transposed(%q: tensor<4x32xf16>, %k: tensor<4x32xf16>,
   } -> tensor<4x32xf16>
   return %oh : tensor<4x32xf16>
 }
+
+// Products on buffers (no value to replace): left alone.
+// CHECK-LABEL: func.func @buffers
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : memref<4x17x64xf16>, memref<4x64x40xf16>)
+// CHECK-LABEL: func.func @matmul_buffers
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<17x64xf16>, memref<64x40xf16>)
+func.func @buffers(%a: memref<4x17x64xf16>, %b: memref<4x64x40xf16>,
+                   %c: memref<4x17x40xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<4x17x64xf16>, memref<4x64x40xf16>)
+      outs(%c : memref<4x17x40xf32>)
+  return
+}
+
+func.func @matmul_buffers(%a: memref<17x64xf16>, %b: memref<64x40xf16>,
+                          %c: memref<17x40xf32>) {
+  linalg.matmul ins(%a, %b : memref<17x64xf16>, memref<64x40xf16>)
+      outs(%c : memref<17x40xf32>)
+  return
+}

@@ -163,8 +163,9 @@ def AttnRaise : Pass<"attn-raise"> {
     query heads of their group, takes the unbroadcast K and V. f16/bf16
     only. -inf may also be the type's lowest finite value, as transformers
     writes masks (`torch.finfo(dtype).min`). What it cannot express (a mask
-    that is no 0/-inf interval per
-    row, a bias, other dtypes) it leaves alone, and it erases only what it
+    that is no 0/-inf interval per row, a bias, other dtypes, and what
+    `attn.attention` does not take: sizes past a kernel's limits, a scale
+    that is not finite and > 0) it leaves alone, and it erases only what it
     replaced.
 
     The same attention in tosa, as torch-mlir's TOSA backend writes it
