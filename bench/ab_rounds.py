@@ -20,7 +20,8 @@ does) with its workspace from torch's allocator, instead of fa4_launch
 per call: a short decode is then timed on the GPU, not on the host's
 launch path.
 
-  ab_rounds.py [--rounds N] [--records] ARTIFACT_A ARTIFACT_B ROW [ROW ...]
+  ab_rounds.py [--rounds N] [--records] [--no-programmatic] ARTIFACT_A
+      ARTIFACT_B ROW [ROW ...]
 """
 import argparse
 import os
@@ -49,12 +50,19 @@ def main():
     parser.add_argument("artifact_b")
     parser.add_argument("--records", action="store_true",
                         help="launch through launch records")
+    parser.add_argument("--no-programmatic", action="store_true",
+                        help="launch both without programmatic stream "
+                             "serialization: no kernel starts before the "
+                             "one before it ends")
     parser.add_argument("rows", nargs="+", help="B:S (Sq = Skv = S) or B:SQ:SKV")
     args = parser.parse_args()
     if args.rounds < 2 or args.rounds % 2:
         parser.error("--rounds takes an even count of at least 2")
     fa4 = import_fa4()
     kernels = [fa4.Kernel.load(a) for a in (args.artifact_a, args.artifact_b)]
+    if args.no_programmatic:
+        for kernel in kernels:
+            kernel.set_programmatic_launch(False)
     problems = [load_problem(a) for a in (args.artifact_a, args.artifact_b)]
     if problems[0] != problems[1]:
         parser.error("the two artifacts compute different problems")
