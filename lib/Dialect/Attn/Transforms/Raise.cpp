@@ -39,11 +39,47 @@ using namespace fa4::attn::raise;
 
 namespace fa4::attn::raise {
 
-std::optional<double> splatConstant(Value value) {
+/// The element of a splat float constant.
+static std::optional<APFloat> splatFloat(Value value) {
   DenseFPElementsAttr dense;
   if (!matchPattern(value, m_Constant(&dense)) || !dense.isSplat())
     return std::nullopt;
-  return dense.getSplatValue<APFloat>().convertToDouble();
+  return dense.getSplatValue<APFloat>();
+}
+
+std::optional<double> splatConstant(Value value) {
+  if (std::optional<APFloat> splat = splatFloat(value))
+    return splat->convertToDouble();
+  return std::nullopt;
+}
+
+Value seqHeadsSwapSource(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (auto transpose = dyn_cast_if_present<linalg::TransposeOp>(op))
+    return transpose.getPermutation() == ArrayRef<int64_t>{0, 2, 1, 3}
+               ? transpose.getInput()
+               : nullptr;
+  if (auto transpose = dyn_cast_if_present<tosa::TransposeOp>(op))
+    return transpose.getPerms() == ArrayRef<int32_t>{0, 2, 1, 3}
+               ? transpose.getInput1()
+               : nullptr;
+  return nullptr;
+}
+
+Operand asOperand(Value bhsd) {
+  if (Value bshd = seqHeadsSwapSource(bhsd))
+    return {bshd, /*bshd=*/true};
+  return {bhsd};
+}
+
+MaskAttr maskFromBounds(MLIRContext *context, std::optional<int64_t> left,
+                        std::optional<int64_t> right) {
+  if (!left && !right)
+    return MaskAttr::get(context, MaskKind::None);
+  if (!left && *right == 0)
+    return MaskAttr::get(context, MaskKind::Causal);
+  return MaskAttr::get(context, MaskKind::Window, left.value_or(-1),
+                       right.value_or(-1));
 }
 
 bool hidesKey(const APFloat &value) {
@@ -53,9 +89,8 @@ bool hidesKey(const APFloat &value) {
 }
 
 bool isHidingSplat(Value value) {
-  DenseFPElementsAttr dense;
-  return matchPattern(value, m_Constant(&dense)) && dense.isSplat() &&
-         hidesKey(dense.getSplatValue<APFloat>());
+  std::optional<APFloat> splat = splatFloat(value);
+  return splat && hidesKey(*splat);
 }
 
 std::optional<SmallVector<bool>> keptByAdditive(DenseFPElementsAttr mask) {
@@ -113,12 +148,7 @@ std::optional<MaskAttr> classifyMask(MLIRContext *context, ShapedType type,
       if (inside != keep[i * cols + j])
         return std::nullopt;
     }
-  if (!left && !right)
-    return MaskAttr::get(context, MaskKind::None);
-  if (!left && *right == 0)
-    return MaskAttr::get(context, MaskKind::Causal);
-  return MaskAttr::get(context, MaskKind::Window, left.value_or(-1),
-                       right.value_or(-1));
+  return maskFromBounds(context, left, right);
 }
 
 } // namespace fa4::attn::raise
@@ -390,15 +420,6 @@ Value withoutScale(Value value, double &scale) {
 
 bool isPermutation(linalg::TransposeOp transpose, ArrayRef<int64_t> order) {
   return transpose && transpose.getPermutation() == order;
-}
-
-/// `bhsd` as an Operand: its BSHD source where it is that source's
-/// transpose.
-Operand asOperand(Value bhsd) {
-  auto transpose = bhsd.getDefiningOp<linalg::TransposeOp>();
-  if (isPermutation(transpose, {0, 2, 1, 3}))
-    return {transpose.getInput(), /*bshd=*/true};
-  return {bhsd};
 }
 
 /// The contractions attention's two products lower to: batch_matmul and
@@ -760,10 +781,8 @@ bool raise(Match match, Operation *anchor) {
   // O goes to BSHD anyway where the model transposes it there.
   if (match.query.rank() == 4 && match.result.hasOneUse()) {
     Operation *user = *match.result.getUsers().begin();
-    auto back = dyn_cast<linalg::TransposeOp>(user);
-    auto tosaBack = dyn_cast<tosa::TransposeOp>(user);
-    if (isPermutation(back, {0, 2, 1, 3}) ||
-        (tosaBack && tosaBack.getPerms() == ArrayRef<int32_t>{0, 2, 1, 3})) {
+    if (user->getNumResults() == 1 &&
+        seqHeadsSwapSource(user->getResult(0)) == match.result) {
       user->getResult(0).replaceAllUsesWith(o);
       return true;
     }

@@ -99,6 +99,20 @@ struct Match {
 /// A scalar of a splat float constant.
 std::optional<double> splatConstant(mlir::Value value);
 
+/// The [B, S, H, D] or [B, H, S, D] value whose seq and heads dims `value`
+/// swaps (a linalg.transpose or tosa.transpose with permutation
+/// [0, 2, 1, 3]), or null.
+mlir::Value seqHeadsSwapSource(mlir::Value value);
+
+/// `bhsd` as an Operand: its BSHD source where it is that source's
+/// transpose.
+Operand asOperand(mlir::Value bhsd);
+
+/// fa4's mask keeping, in row i, the keys within `left` before and `right`
+/// past its bottom-right diagonal (nullopt: unbounded on that side).
+MaskAttr maskFromBounds(mlir::MLIRContext *context, std::optional<int64_t> left,
+                        std::optional<int64_t> right);
+
 /// Whether adding or selecting `value` hides a key: -inf, or the lowest
 /// finite value of its type, which models use as -inf
 /// (torch.finfo(dtype).min in transformers): once the row's maximum is

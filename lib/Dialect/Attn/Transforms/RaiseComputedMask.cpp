@@ -371,26 +371,20 @@ std::optional<MaskAttr> resolveComputedMask(const ComputedMask &mask,
   // fa4's diagonal: key = query + Skv - Sq.
   SizeExpr offset = SizeExpr::size(key.value, key.seqDim()) -
                     SizeExpr::size(query.value, query.seqDim());
-  int64_t left = -1, right = -1;
-  if (mask.upper) {
-    SizeExpr beyond = *mask.upper - offset;
-    if (!beyond.isConstant() || beyond.constant < 0)
+  // Each bound a constant distance from the diagonal, within what a kernel
+  // computes with (32 bits).
+  auto distance = [](const SizeExpr &expr) -> std::optional<int64_t> {
+    if (!expr.isConstant() || expr.constant < 0 ||
+        !fa4::limits::isWindowBound(expr.constant))
       return std::nullopt;
-    right = beyond.constant;
-  }
-  if (mask.lower) {
-    SizeExpr before = offset - *mask.lower;
-    if (!before.isConstant() || before.constant < 0)
-      return std::nullopt;
-    left = before.constant;
-  }
-  // Bounds beyond what a kernel computes with (32 bits) stay unraised.
-  if (!fa4::limits::isWindowBound(left) || !fa4::limits::isWindowBound(right))
+    return expr.constant;
+  };
+  std::optional<int64_t> left, right;
+  if (mask.upper && !(right = distance(*mask.upper - offset)))
     return std::nullopt;
-  MLIRContext *context = query.value.getContext();
-  if (left < 0 && right == 0)
-    return MaskAttr::get(context, MaskKind::Causal);
-  return MaskAttr::get(context, MaskKind::Window, left, right);
+  if (mask.lower && !(left = distance(offset - *mask.lower)))
+    return std::nullopt;
+  return maskFromBounds(query.value.getContext(), left, right);
 }
 
 } // namespace fa4::attn::raise

@@ -298,15 +298,6 @@ bool hasPerms(tosa::TransposeOp transpose, ArrayRef<int32_t> perms) {
   return transpose && transpose.getPerms() == perms;
 }
 
-/// `bhsd` as an Operand: its BSHD source where it is that source's
-/// transpose.
-Operand asOperand(Value bhsd) {
-  auto transpose = bhsd.getDefiningOp<tosa::TransposeOp>();
-  if (hasPerms(transpose, {0, 2, 1, 3}))
-    return {transpose.getInput1(), /*bshd=*/true};
-  return {bhsd};
-}
-
 /// Q and K behind the product Q.K^T, any scale split over them folded into
 /// `match.scale`; K^T is K transposed in its last two dims (from BHSD, the
 /// GQA broadcast taken off) or in one transpose from BSHD.
