@@ -478,10 +478,142 @@ void tmaStore(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
 
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// cp.async without .bulk (PTX ISA, "cp.async", "cp.async.commit_group",
+// "cp.async.wait_group", "cp.async.mbarrier.arrive"): a thread's copy of 4,
+// 8 or 16 bytes from global to its CTA's shared memory, zero-filled past
+// its source size. It lands later, as a generic-proxy write of the issuing
+// warp (which fences it for wgmma or TMA); until then reading or writing
+// its bytes is an error. The emulator tracks a warp's copies, not each
+// lane's: a wait or an mbarrier arrival completes all of the warp's (the
+// hardware may complete them earlier anyway).
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+void copyAsync(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  Machine &machine = *cta.machine;
+  if (!inst.hasPart("shared") || !inst.hasPart("global"))
+    fail(cta, warp, inst, mask, "unsupported cp.async form");
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!(mask >> lane & 1))
+      continue;
+    uint32_t size = uint32_t(warp.read(lane, op(inst, 2)));
+    if (size != 4 && size != 8 && size != 16)
+      fail(cta, warp, inst, 1u << lane,
+           "cp.async copies 4, 8 or 16 bytes, got " + std::to_string(size));
+    if (inst.hasPart("cg") && size != 16)
+      fail(cta, warp, inst, 1u << lane, "cp.async.cg copies 16 bytes");
+    uint32_t sourceBytes = op(inst, 3).kind == Operand::Kind::None
+                               ? size
+                               : uint32_t(warp.read(lane, op(inst, 3)));
+    if (sourceBytes > size)
+      fail(cta, warp, inst, 1u << lane,
+           "cp.async source size " + std::to_string(sourceBytes) +
+               " past its " + std::to_string(size) + " bytes");
+    uint64_t destination = addressOf(warp, lane, op(inst, 0));
+    uint64_t source = addressOf(warp, lane, op(inst, 1));
+    if (destination % size || source % size)
+      fail(cta, warp, inst, 1u << lane,
+           "cp.async addresses not aligned to its " + std::to_string(size) +
+               " bytes");
+    uint8_t *to = resolve(cta, warp, inst, lane, Space::Shared, destination,
+                          size, /*write=*/false);
+    const uint8_t *from = sourceBytes
+                              ? resolve(cta, warp, inst, lane, Space::Global,
+                                        source, sourceBytes, /*write=*/false)
+                              : nullptr;
+    uint32_t offset = uint32_t(to - cta.smem.data());
+    for (uint32_t i = 0; i < size; ++i)
+      if (cta.asyncWritesPending[offset + i]++)
+        fail(cta, warp, inst, 1u << lane,
+             "cp.async into shared bytes another copy still writes");
+    Cta *target = &cta;
+    Warp *issuer = &warp;
+    warp.openCopies.push_back(machine.startAsync(cta, "cp.async", [=]() {
+      if (from)
+        std::memcpy(target->smem.data() + offset, from, sourceBytes);
+      std::memset(target->smem.data() + offset + sourceBytes, 0,
+                  size - sourceBytes);
+      for (uint32_t i = 0; i < size; ++i) {
+        --target->asyncWritesPending[offset + i];
+        target->genericDirty[offset + i] = 1;
+      }
+      issuer->genericWrites.push_back({offset, size});
+    }));
+  }
+}
+
+void finishCopies(Machine &machine, const std::vector<uint64_t> &ids) {
+  for (uint64_t id : ids)
+    machine.finishAsync(id);
+}
+
+/// Without .noinc the barrier's pending count rises now and the arrival
+/// comes once the copies land: no net arrival in the phase. With .noinc
+/// the arrival is one of the phase's expected ones.
+void copyAsyncArrive(Cta &cta, Warp &warp, const Instruction &inst,
+                     uint32_t mask) {
+  Machine &machine = *cta.machine;
+  std::vector<uint64_t> copies = warp.openCopies;
+  for (const std::vector<uint64_t> &group : warp.copyGroups)
+    copies.insert(copies.end(), group.begin(), group.end());
+  bool noinc = inst.hasPart("noinc");
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!(mask >> lane & 1))
+      continue;
+    uint64_t address = windowAddress(cta, warp, inst, lane, inst.space,
+                                     addressOf(warp, lane, op(inst, 0)));
+    uint32_t offset;
+    Cta *owner;
+    Mbarrier *barrier = &mbarrierAt(cta, warp, inst, address, offset, owner);
+    if (owner != &cta)
+      fail(cta, warp, inst, 1u << lane,
+           "cp.async.mbarrier.arrive on another CTA's barrier");
+    if (!noinc) {
+      ++barrier->pending;
+      ++barrier->version;
+    }
+    Warp *issuer = &warp;
+    const Instruction *where = &inst;
+    machine.startAsync(cta, "cp.async.mbarrier.arrive", [=, &machine]() {
+      finishCopies(machine, copies);
+      try {
+        arrive(*barrier, 1, 0);
+      } catch (const ExecutionError &error) {
+        fail(*owner, *issuer, *where, 1u << lane, error.what());
+      }
+    });
+  }
+}
+
+} // namespace
+
 void fa4::emu::handleCpAsync(Cta &cta, Warp &warp, const Instruction &inst,
                              uint32_t mask) {
-  if (!inst.hasPart("bulk"))
-    fail(cta, warp, inst, mask, "unsupported cp.async form");
+  if (!inst.hasPart("bulk")) {
+    Machine &machine = *cta.machine;
+    if (inst.hasPart("commit_group")) {
+      warp.copyGroups.push_back(std::move(warp.openCopies));
+      warp.openCopies.clear();
+    } else if (inst.hasPart("wait_group") || inst.hasPart("wait_all")) {
+      size_t keep =
+          inst.hasPart("wait_all") ? 0 : size_t(warp.read(0, op(inst, 0)));
+      if (inst.hasPart("wait_all")) {
+        warp.copyGroups.push_back(std::move(warp.openCopies));
+        warp.openCopies.clear();
+      }
+      while (warp.copyGroups.size() > keep) {
+        finishCopies(machine, warp.copyGroups.front());
+        warp.copyGroups.pop_front();
+      }
+    } else if (inst.hasPart("mbarrier")) {
+      copyAsyncArrive(cta, warp, inst, mask);
+    } else {
+      copyAsync(cta, warp, inst, mask);
+    }
+    return;
+  }
   if (inst.hasPart("commit_group")) {
     warp.bulkGroups.push_back(std::move(warp.openBulk));
     warp.openBulk.clear();
@@ -649,7 +781,8 @@ float smemElement(Cta &cta, Warp &warp, const WgmmaOp &mma, uint64_t bits,
              " past the CTA's shared memory");
   if (cta.asyncWritesPending[address] || cta.asyncWritesPending[address + 1])
     fail(cta, warp, *mma.inst, warp.live,
-         "wgmma reads shared memory a TMA load has not yet written");
+         "wgmma reads shared memory a TMA load or cp.async has not yet "
+         "written");
   if (cta.genericDirty[address] || cta.genericDirty[address + 1])
     fail(cta, warp, *mma.inst, warp.live,
          "wgmma reads shared memory that generic stores wrote without a "

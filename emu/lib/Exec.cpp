@@ -323,7 +323,8 @@ uint8_t *fa4::emu::resolve(Cta &cta, Warp &warp, const Instruction &inst,
         fail(cta, warp, inst, mask,
              std::string(write ? "write to" : "read of") +
                  " shared memory at offset " + std::to_string(offset + i) +
-                 " while a TMA load into it is in flight (read before its "
+                 " while a TMA load or cp.async into it is in flight (read "
+                 "before its "
                  "mbarrier completed)");
     if (write && target == &cta) {
       for (uint32_t i = 0; i < bytes; ++i)

@@ -99,6 +99,10 @@ public:
   int pendingRegisters = 0;
   std::vector<uint64_t> openBulk; // async op ids
   std::deque<std::vector<uint64_t>> bulkGroups;
+  /// cp.async (non-bulk) copies not committed to a group yet, and the
+  /// groups committed and not waited for (async op ids).
+  std::vector<uint64_t> openCopies;
+  std::deque<std::vector<uint64_t>> copyGroups;
   std::vector<std::pair<uint32_t, uint32_t>> genericWrites; // unfenced
 
   /// tcgen05 (Tcgen05.cpp): MMAs issued and not yet committed, registers

@@ -189,7 +189,7 @@ float operandElement(Cta &cta, const Instruction &inst, Warp &warp, Cta &source,
       source.asyncWritesPending[address + 1])
     fail(cta, warp, inst, warp.live,
          "tcgen05.mma reads shared memory" + where +
-             " that a TMA load has not yet written");
+             " that a TMA load or cp.async has not yet written");
   if (source.genericDirty[address] || source.genericDirty[address + 1])
     fail(cta, warp, inst, warp.live,
          "tcgen05.mma reads shared memory" + where +

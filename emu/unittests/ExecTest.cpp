@@ -350,7 +350,8 @@ TEST_F(TmaTest, CatchesAWrongParity) {
   int caught = 0;
   for (uint64_t seed = 1; seed <= 8; ++seed) {
     Outcome outcome = load(wrong, 0, seed);
-    if (outcome.error.find("while a TMA load into it is in flight") !=
+    if (outcome.error.find(
+            "while a TMA load or cp.async into it is in flight") !=
         std::string::npos)
       ++caught;
     else
@@ -369,6 +370,105 @@ TEST_F(TmaTest, CatchesAWrongTransactionCount) {
                                "tx bytes missing)"),
             std::string::npos)
       << outcome.error;
+}
+
+// cp.async: thread t writes 4 words (16 t + i) to the upper half of the
+// output, copies them by cp.async into shared chunk t (odd threads only
+// their first 8 bytes: the rest zero-filled), holds the mbarrier's phase
+// open until they land (cp.async.mbarrier.arrive), and after thread 0's
+// arrival and the phase's wait writes chunk t ^ 1 to the lower half.
+const char *kCopyAsync = R"(
+.extern .shared .align 1024 .b8 smem[];
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+.maxntid 32, 1, 1
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<12>;
+  mov.u32 %r1, %tid.x;
+  ld.param.b64 %rd1, [k_param_0];
+  setp.ne.s32 %p1, %r1, 0;
+  @%p1 bra FILL;
+  mbarrier.init.shared.b64 [smem+1024], 1;
+FILL:
+  mul.wide.u32 %rd2, %r1, 16;
+  add.s64 %rd3, %rd1, 512;
+  add.s64 %rd4, %rd3, %rd2;
+  shl.b32 %r2, %r1, 4;
+  add.s32 %r3, %r2, 1;
+  add.s32 %r4, %r2, 2;
+  add.s32 %r5, %r2, 3;
+  st.global.v4.b32 [%rd4], {%r2, %r3, %r4, %r5};
+  bar.sync 0;
+  and.b32 %r6, %r1, 1;
+  setp.eq.s32 %p2, %r6, 0;
+  selp.b32 %r7, 16, 8, %p2;
+  mov.b64 %rd5, smem;
+  add.s64 %rd6, %rd5, %rd2;
+  cvt.u32.u64 %r8, %rd6;
+  cp.async.cg.shared.global [%r8], [%rd4], 16, %r7;
+  cp.async.mbarrier.arrive.shared::cta.b64 [smem+1024];
+  bar.sync 0;
+  @%p1 bra WAIT;
+  mbarrier.arrive.shared.b64 _, [smem+1024];
+WAIT:
+  mbarrier.try_wait.parity.shared.b64 %p3, [smem+1024], 0;
+  @!%p3 bra WAIT;
+  xor.b32 %r9, %r1, 1;
+  mul.wide.u32 %rd7, %r9, 16;
+  add.s64 %rd8, %rd5, %rd7;
+  ld.shared.v4.b32 {%r2, %r3, %r4, %r5}, [%rd8];
+  add.s64 %rd9, %rd1, %rd2;
+  st.global.v4.b32 [%rd9], {%r2, %r3, %r4, %r5};
+  ret;
+}
+)";
+
+TEST_F(ExecTest, CopiesAsyncWithZeroFillAndMbarrierTracking) {
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    Outcome outcome = run(kCopyAsync, 32, 256, {}, 0, seed, 2048);
+    ASSERT_EQ(outcome.error, "") << "seed " << seed;
+    for (uint32_t t = 0; t < 32; ++t) {
+      uint32_t from = t ^ 1, copied = from % 2 ? 2 : 4;
+      for (uint32_t i = 0; i < 4; ++i)
+        EXPECT_EQ(outcome.out[4 * t + i], i < copied ? 16 * from + i : 0)
+            << "thread " << t << " word " << i;
+    }
+  }
+}
+
+TEST_F(ExecTest, CatchesAReadBeforeTheCopyLands) {
+  // Without cp.async.mbarrier.arrive the phase completes on thread 0's
+  // arrival alone: on some schedules the copies are still in flight.
+  std::string early = with(
+      kCopyAsync, "cp.async.mbarrier.arrive.shared::cta.b64 [smem+1024];", "");
+  int caught = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    Outcome outcome = run(early, 32, 256, {}, 0, seed, 2048);
+    if (outcome.error.find("cp.async into it is in flight") !=
+        std::string::npos)
+      ++caught;
+    else
+      EXPECT_EQ(outcome.error, "") << "seed " << seed;
+  }
+  EXPECT_GE(caught, 4);
+}
+
+TEST_F(ExecTest, WaitsForCopiesByGroup) {
+  // The copies in a committed group, waited for: done before the reads.
+  for (const char *wait : {"cp.async.commit_group;\n  cp.async.wait_group 0;",
+                           "cp.async.wait_all;"}) {
+    std::string waited =
+        with(kCopyAsync,
+             "cp.async.mbarrier.arrive.shared::cta.b64 [smem+1024];", wait);
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      Outcome outcome = run(waited, 32, 256, {}, 0, seed, 2048);
+      ASSERT_EQ(outcome.error, "") << wait << " seed " << seed;
+      EXPECT_EQ(outcome.out[0], 16u);
+      EXPECT_EQ(outcome.out[4 * 2 + 3], 0u);  // chunk 3: zero-filled
+      EXPECT_EQ(outcome.out[4 * 3 + 3], 35u); // chunk 2: copied
+    }
+  }
 }
 
 // Every thread writes its word of the box to shared memory, then thread 0
