@@ -495,6 +495,108 @@ struct TensorMapAcquireLowering : OpConversionPattern<TensorMapAcquireOp> {
   }
 };
 
+/// The thread's chunks one after another, each a `cp.async.cg` of 16 bytes
+/// whose source size (16, or 0 to zero-fill) says whether it is in bounds;
+/// an out-of-bounds chunk reads from `base` (nothing is read). The threads
+/// cover whole lines per round, so a thread's chunk index is fixed and its
+/// line advances by as many lines as the round covers: where those are
+/// whole rows and a multiple of 8 lines (every use: 128 or 256 threads,
+/// groups that divide 16), its source and swizzle advance by constants
+/// (one add each per chunk, not the divisions of the general case).
+struct CopyAsyncBoxLowering : OpConversionPattern<CopyAsyncBoxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CopyAsyncBoxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    constexpr int64_t kLineBytes = 128, kChunkBytes = 16, kChunksPerLine = 8,
+                      kSwizzleLines = 8;
+    LoweringEmitter e(rewriter, op);
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    int64_t lines = op.getLines(), group = op.getGroup();
+    int64_t linesPerRound = op.getThreads() / kChunksPerLine;
+    bool wholeRows = linesPerRound % group == 0;
+    bool fixedSwizzle = linesPerRound % kSwizzleLines == 0;
+    Value base = adaptor.getBase();
+    auto byteAt = [&](Value pointer, Value offset) -> Value {
+      return LLVM::GEPOp::create(b, loc, pointer.getType(), b.getI8Type(),
+                                 pointer, ValueRange{offset});
+    };
+    Value chunk = e.remu(adaptor.getThread(), e.i32(kChunksPerLine));
+    Value firstLine = e.divu(adaptor.getThread(), e.i32(kChunksPerLine));
+    Value chunkInBounds = e.ltu(chunk, e.i32(op.getChunks()));
+    Value chunkOffset = e.sext(e.mul(chunk, e.i32(kChunkBytes)));
+    auto sourceOf = [&](Value row, Value member) {
+      return byteAt(
+          base, e.add(e.add(e.mul(e.sext(row), adaptor.getRowStride()),
+                            e.mul(e.sext(member), adaptor.getMemberStride())),
+                      chunkOffset));
+    };
+    auto swizzledChunk = [&](Value lineOffset) {
+      Value swizzle =
+          arith::AndIOp::create(b, loc, e.divu(lineOffset, e.i32(kLineBytes)),
+                                e.i32(kSwizzleLines - 1));
+      return e.mul(arith::XOrIOp::create(b, loc, chunk, swizzle),
+                   e.i32(kChunkBytes));
+    };
+    Value firstRow = e.divu(firstLine, e.i32(group));
+    Value firstSource = sourceOf(firstRow, e.remu(firstLine, e.i32(group)));
+    Value rowStep = e.mul(adaptor.getRowStride(),
+                          e.i64(wholeRows ? linesPerRound / group : 0));
+    Value firstLineOffset =
+        e.add(adaptor.getDestination(), e.mul(firstLine, e.i32(kLineBytes)));
+    Value firstChunkOffset = swizzledChunk(firstLineOffset);
+    for (int64_t round = 0; round * linesPerRound < lines; ++round) {
+      Value line = e.add(firstLine, e.i32(round * linesPerRound));
+      // The last round's threads past the box copy nothing.
+      scf::IfOp inBox;
+      if ((round + 1) * linesPerRound > lines) {
+        inBox = scf::IfOp::create(b, loc, e.ltu(line, e.i32(lines)), false);
+        b.setInsertionPointToStart(inBox.thenBlock());
+      }
+      Value row = wholeRows
+                      ? e.add(firstRow, e.i32(round * (linesPerRound / group)))
+                      : e.divu(line, e.i32(group));
+      Value source = wholeRows
+                         ? byteAt(firstSource, e.mul(rowStep, e.i64(round)))
+                         : sourceOf(row, e.remu(line, e.i32(group)));
+      Value inBounds = arith::AndIOp::create(
+          b, loc, e.ltu(row, adaptor.getRows()), chunkInBounds);
+      source = e.select(inBounds, source, base);
+      Value lineOffset =
+          e.add(firstLineOffset, e.i32(round * linesPerRound * kLineBytes));
+      Value destination =
+          e.add(lineOffset,
+                fixedSwizzle ? firstChunkOffset : swizzledChunk(lineOffset));
+      Value sourceBytes = e.select(inBounds, e.i32(kChunkBytes), e.i32(0));
+      auto globalType = LLVM::LLVMPointerType::get(op.getContext(), 1);
+      if (source.getType() != globalType)
+        source = LLVM::AddrSpaceCastOp::create(b, loc, globalType, source);
+      inlinePtx(b, loc, "cp.async.cg.shared.global [$0], [$1], 16, $2;",
+                {e.smemAddress(destination), source, sourceBytes}, "r,l,r");
+      if (inBox)
+        b.setInsertionPointAfter(inBox);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct CopyAsyncArriveLowering : OpConversionPattern<CopyAsyncArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CopyAsyncArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value barrier = adaptor.getBarrier();
+    Value address = LLVM::PtrToIntOp::create(rewriter, op.getLoc(),
+                                             rewriter.getI32Type(), barrier);
+    inlinePtx(rewriter, op.getLoc(),
+              "cp.async.mbarrier.arrive.shared::cta.b64 [$0];", address, "r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct SmemTileLowering : OpConversionPattern<SmemTileOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -1040,14 +1142,14 @@ struct SplitKWorkspaceCombineLowering
 
 void fa4::populateCommonPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns) {
-  patterns.add<KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
-               MBarrierGetLowering, MBarrierInitLowering,
-               FenceMBarrierInitLowering, MBarrierArriveLowering,
-               MBarrierExpectTxLowering, MBarrierWaitLowering, TmaLoadLowering,
-               TmaStoreLowering, TmaStoreWaitLowering, SmemTileLowering,
-               SplatLowering, ScaleRowsLowering, TruncFLowering,
-               ClusterSyncLowering, SplitKCombineLowering,
-               SplitKWorkspaceCombineLowering, TensorMapStageLowering,
-               TensorMapPublishLowering, TensorMapAcquireLowering>(
+  patterns.add<
+      KernelFuncLowering, ReturnLowering, WarpSpecializeLowering,
+      MBarrierGetLowering, MBarrierInitLowering, FenceMBarrierInitLowering,
+      MBarrierArriveLowering, MBarrierExpectTxLowering, MBarrierWaitLowering,
+      TmaLoadLowering, TmaStoreLowering, TmaStoreWaitLowering, SmemTileLowering,
+      SplatLowering, ScaleRowsLowering, TruncFLowering, ClusterSyncLowering,
+      SplitKCombineLowering, SplitKWorkspaceCombineLowering,
+      TensorMapStageLowering, TensorMapPublishLowering,
+      TensorMapAcquireLowering, CopyAsyncBoxLowering, CopyAsyncArriveLowering>(
       converter, patterns.getContext());
 }

@@ -1016,3 +1016,35 @@ func.func @publish_misaligned(%p: !llvm.ptr<1>) {
   fa4.tensor_map.publish %p from 32 : !llvm.ptr<1>
   return
 }
+
+// -----
+
+func.func @copy_async_partial_rows(%base: !llvm.ptr<1>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.copy_async.box' op has 66 lines, not whole rows of 4}}
+  fa4.copy_async.box %base rows %n stride %s group 4 stride %s lines 66 chunks 8 to %n thread %n of 128 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @copy_async_partial_lines(%base: !llvm.ptr<1>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.copy_async.box' op copies with 100 threads; whole 8-chunk lines per round need a multiple of 8}}
+  fa4.copy_async.box %base rows %n stride %s group 1 stride %s lines 64 chunks 8 to %n thread %n of 100 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @copy_async_nine_chunks(%base: !llvm.ptr<1>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.copy_async.box' op attribute 'chunks' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1 whose maximum value is 8}}
+  fa4.copy_async.box %base rows %n stride %s group 1 stride %s lines 64 chunks 9 to %n thread %n of 128 : !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @copy_async_no_threads(%base: !llvm.ptr<1>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'fa4.copy_async.box' op attribute 'threads' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  fa4.copy_async.box %base rows %n stride %s group 1 stride %s lines 64 chunks 8 to %n thread %n of 0 : !llvm.ptr<1>
+  return
+}

@@ -285,3 +285,14 @@ func.func @device_tensor_map(%base: !llvm.ptr<1>, %slot: !llvm.ptr<1>, %d: i32, 
   fa4.tma.load %map[%d, %d, %d, %d] to %d, %bar
   return
 }
+
+// A box copied by threads (cp.async) as a 128B-swizzled TMA load lays it,
+// and an mbarrier phase held open until the thread's copies land.
+// CHECK-LABEL: func @copy_async
+// CHECK-NEXT: fa4.copy_async.box %[[BASE:.*]] rows %[[N:.*]] stride %[[S:.*]] group 4 stride %[[S]] lines 64 chunks 6 to %[[N]] thread %[[N]] of 256 : !llvm.ptr<1>{{$}}
+// CHECK-NEXT: fa4.copy_async.arrive %{{.*}}{{$}}
+func.func @copy_async(%base: !llvm.ptr<1>, %n: i32, %s: i64, %bar: !fa4.mbarrier) {
+  fa4.copy_async.box %base rows %n stride %s group 4 stride %s lines 64 chunks 6 to %n thread %n of 256 : !llvm.ptr<1>
+  fa4.copy_async.arrive %bar
+  return
+}

@@ -370,6 +370,17 @@ LogicalResult TensorMapPublishOp::verify() {
   return verifyStagingOffset(*this, getOffset());
 }
 
+LogicalResult CopyAsyncBoxOp::verify() {
+  if (getThreads() % 8)
+    return emitOpError() << "copies with " << getThreads()
+                         << " threads; whole 8-chunk lines per round need a "
+                            "multiple of 8";
+  if (getLines() % getGroup())
+    return emitOpError() << "has " << getLines() << " lines, not whole rows of "
+                         << getGroup();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Split-K
 //===----------------------------------------------------------------------===//

@@ -231,6 +231,61 @@ def FA4_TensorMapAcquireOp : FA4_Op<"tensor_map.acquire"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Boxes copied by threads (cp.async): a kernel's first tiles while its
+// device-built tensor maps are not ready yet
+//===----------------------------------------------------------------------===//
+
+def FA4_CopyAsyncBoxOp : FA4_Op<"copy_async.box"> {
+  let summary = "A thread's share of a box, copied as a 128B-swizzled TMA load";
+  let description = [{
+    Thread `thread` of `threads` threads (a multiple of 8: whole lines per
+    round) copies the 16-byte chunks i, i + `threads`, ... of a box of `lines` 128-byte lines (8 chunks each)
+    into dynamic shared memory at byte `destination`, where a TMA load of
+    the same box with the 128-byte swizzle would put them: chunk c of line
+    L at `destination` + 128 L + 16 (c xor (A / 128 mod 8)), A the line's
+    byte offset (the swizzle pattern repeats every 1024 bytes of the
+    1024-aligned dynamic shared memory). Line L is member L mod `group` of
+    row L / `group` of the source, its bytes at `base` + row * `row_stride`
+    + member * `member_stride`; its first `chunks` chunks are copied, the
+    rest zero-filled, as is a whole line whose row is not below `rows`
+    (TMA's out-of-bounds fill).
+
+    By `cp.async` (16 bytes, `.cg`, zero-fill by source size): no registers
+    hold the data, the copies complete later, in the generic proxy. Before
+    wgmma or TMA read them, this thread waits for them (`cp.async.wait_group`,
+    or an mbarrier phase that `fa4.copy_async.arrive` held open) and fences
+    them (`fence.proxy.async`).
+  }];
+  let arguments = (ins LLVM_AnyPointer:$base, I32:$rows, I64:$rowStride,
+                       I64:$memberStride, I32:$destination, I32:$thread,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$lines,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$group,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>,
+                                              IntMaxValue<8>]>:$chunks,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$threads);
+  let assemblyFormat = [{
+    $base `rows` $rows `stride` $rowStride `group` $group `stride`
+    $memberStride `lines` $lines `chunks` $chunks `to` $destination
+    `thread` $thread `of` $threads attr-dict `:` qualified(type($base))
+  }];
+  let hasVerifier = 1;
+}
+
+def FA4_CopyAsyncArriveOp : FA4_Op<"copy_async.arrive"> {
+  let summary = "Hold an mbarrier's phase open until this thread's copies land";
+  let description = [{
+    `cp.async.mbarrier.arrive` without `.noinc`: the barrier's pending
+    arrivals rise by one now and fall by one once every `cp.async` this
+    thread issued before has completed, so the current phase cannot
+    complete before they do. The arrivals the barrier counts still come
+    from `fa4.mbarrier.arrive` (or `fa4.mbarrier.expect_tx`); issue this
+    before them (a CTA barrier between), or the phase may complete first.
+  }];
+  let arguments = (ins FA4_MBarrier:$barrier);
+  let assemblyFormat = "$barrier attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // Tiles and MMAs
 //===----------------------------------------------------------------------===//
 
