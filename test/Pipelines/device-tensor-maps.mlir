@@ -6,11 +6,15 @@
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --device-tensor-maps --ptxas=%ptxas -o %t --quiet | FileCheck %s --check-prefix=PTXAS
 // RUN: %python -c "import json, sys; m = json.load(open(sys.argv[1])); print(m['fa4_abi_version']); print('\n'.join(json.dumps(p, sort_keys=True) for p in m['params']))" %t/fa4_hopper_gqa_sm_90a/manifest.json | FileCheck %s --check-prefix=MANIFEST
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/fa4_hopper_gqa_sm_90a/fa4_hopper_gqa_sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=DECODE --input-file=%t/fa4_hopper_gqa_sm_90a/fa4_hopper_gqa_decode_sm_90a.ptx
 // RUN: fa4-compile %s --chip=sm_100a --kernel=blackwell --device-tensor-maps --ptxas=%ptxas -o %t/bw --quiet | FileCheck %s --check-prefix=PTXAS100
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/bw/fa4_blackwell_gqa_sm_100a/fa4_blackwell_gqa_sm_100a.ptx
 
 // PTXAS: Compiling entry function 'fa4_hopper_gqa_sm_90a' for 'sm_90a'
 // PTXAS-NEXT: Function properties for fa4_hopper_gqa_sm_90a
+// PTXAS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS: Compiling entry function 'fa4_hopper_gqa_decode_sm_90a' for 'sm_90a'
+// PTXAS-NEXT: Function properties for fa4_hopper_gqa_decode_sm_90a
 // PTXAS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // PTXAS100: Compiling entry function 'fa4_blackwell_gqa_sm_100a' for 'sm_100a'
 // PTXAS100-NEXT: Function properties for fa4_blackwell_gqa_sm_100a
@@ -53,6 +57,20 @@
 // PTX: fence.proxy.async.shared::cta;
 // PTX: fence.proxy.tensormap::generic.acquire.gpu [%rd[[ACQUIRED:[0-9]+]]], 128;
 // PTX: cp.async.bulk.tensor.{{.*}} [%rd[[ACQUIRED]], {{{.*}}}]
+// The decode variant (D-49): after the maps' copies, each consumer thread
+// copies its 16-byte chunks of Q (zero-filled past the source size), then
+// the first K/V tiles, each tile held open on its full barrier; it waits
+// for Q's group and fences it before the CTA barrier.
+// DECODE: griddepcontrol.wait;
+// DECODE: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
+// DECODE: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// DECODE: cp.async.commit_group;
+// DECODE: cp.async.cg.shared.global
+// DECODE: cp.async.mbarrier.arrive.shared::cta.b64 [%r{{[0-9]+}}];
+// DECODE: cp.async.commit_group;
+// DECODE-NEXT: cp.async.wait_group 1;
+// DECODE-NEXT: fence.proxy.async.shared::cta;
+// DECODE: bar.sync 0;
 func.func @gqa(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x2x128xbf16>, %v: tensor<?x?x2x128xbf16>) -> (tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x8x128xbf16>, tensor<?x?x2x128xbf16>, tensor<?x?x2x128xbf16> -> tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>
   return %o, %lse : tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>

@@ -72,6 +72,7 @@ Value HopperKernelBuilder::parityOf(Value tile) {
 /// The V tile of `tile`, once it has landed: the B of O += P V.
 Value HopperKernelBuilder::waitVTile(Value tile) {
   waitBarrier(vFullBarrier(slotOf(tile)), parityOf(tile));
+  fenceCopiedTile(tile);
   return smemTile(
       add(i32(plan.vRingOffset), mul(slotOf(tile), i32(plan.vStageBytes))),
       plan.bn, plan.paddedOv, Major::MN);
@@ -194,6 +195,7 @@ SmallVector<Value> HopperKernelBuilder::emitStep(Value step, ValueRange carried,
   Value previous = sub(ringTile, i32(plan.consumersSplitKeys ? 2 : 1));
 
   waitBarrier(kFullBarrier(slot), parityOf(ringTile));
+  fenceCopiedTile(ringTile);
   if (pingPong)
     waitTurn();
   Value scores = MmaOp::create(b, loc, state.scoresType, state.qTile,

@@ -8,6 +8,7 @@
 
 #include "HopperKernel.h"
 #include "Kernels.h"
+#include "fa4/Planning/SmemPlan.h"
 
 using namespace mlir;
 using namespace fa4;
@@ -188,9 +189,21 @@ void HopperKernelBuilder::buildProducer() {
   auto loadTile = [&](Value tile, bool isKey) {
     Value ringTile = add(tilesLoaded, tile);
     Value slot = remu(ringTile, stages);
+    auto fullBarrier = [&] {
+      return isKey ? kFullBarrier(slot) : vFullBarrier(slot);
+    };
+    OpBuilder::InsertionGuard copiedGuard(b);
+    if (copiesFirstTiles()) {
+      // The consumers copied it (copyFirstTiles): the arrival only.
+      auto ifCopied = scf::IfOp::create(
+          b, loc, cmp(arith::CmpIPredicate::ult, ringTile, stages), true);
+      b.setInsertionPointToStart(ifCopied.thenBlock());
+      MBarrierArriveOp::create(b, loc, fullBarrier());
+      b.setInsertionPointToStart(ifCopied.elseBlock());
+    }
     waitForSlot(isKey ? kEmptyBarrier(slot) : vEmptyBarrier(slot), ringTile);
     Value keyRow = mul(add(firstTile, tile), i32(plan.bn));
-    Value full = isKey ? kFullBarrier(slot) : vFullBarrier(slot);
+    Value full = fullBarrier();
     int64_t boxes = isKey ? plan.qkBoxes : plan.ovBoxes;
     // The whole tile's bytes, with kvMulticast half of them the peer's.
     expectBytes(full, boxes * plan.kBoxBytes());
@@ -244,6 +257,10 @@ void HopperKernelBuilder::buildProducer() {
       // With fused GQA a box is (query rows) x (the group's heads): TMA
       // writes it head-minor, which is the tile's row order.
       Value qBarrier = qFullBarrier(i32(qTile), buffer);
+      if (copiesFirstTiles()) {
+        MBarrierArriveOp::create(b, loc, qBarrier);
+        continue;
+      }
       expectBytes(qBarrier, plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
       Value tileOffset = qTileOffset(i32(qTile), buffer);
       for (int64_t box = 0; box < plan.qkBoxes; ++box)
@@ -321,9 +338,14 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   }
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   // Device-built tensor maps: the CTA's last warps stage them meanwhile, in
-  // the Q tile the producer loads later.
-  int64_t mapWarp = plan.threads() / 32 - 1;
-  args.stageTensorMaps(b, loc, plan, plan.qOffset, tid, mapWarp);
+  // the Q tile the producer loads later. Where the consumers copy the first
+  // tiles (D-49) the producer's warps, idle until the roles, stage them past
+  // the plan and copy them while the consumers issue their copies.
+  int64_t mapWarp =
+      (copiesFirstTiles() ? kWarpgroupThreads : plan.threads()) / 32 - 1;
+  int64_t mapStaging =
+      copiesFirstTiles() ? plan.mapStagingOffset : plan.qOffset;
+  args.stageTensorMaps(b, loc, plan, mapStaging, tid, mapWarp);
 
   // Barriers: per Q tile Q full (one arrival with its bytes) and Q empty
   // (every thread that reads the tile), K/V full (one arrival with its bytes),
@@ -371,7 +393,10 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   else
     gpu::BarrierOp::create(b, loc);
   joinPriorGrids(b, loc, abi);
-  args.publishTensorMaps(b, loc, plan.qOffset, tid, mapWarp);
+  args.publishTensorMaps(b, loc, mapStaging, tid, mapWarp, [&] {
+    if (copiesFirstTiles())
+      copyFirstTiles(tid);
+  });
 
   WarpgroupRegisters registers = warpgroupRegisters(plan, schedule, persistent);
   auto roles = WarpSpecializeOp::create(
@@ -418,6 +443,114 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   }
   gpu::ReturnOp::create(b, loc);
   placeTensorMapAcquires(func);
+}
+
+/// D-49. Each consumer thread copies its share of Q, then the consumer that
+/// reads ring tile t < kvStages (split keys: t % 2) copies its K and V
+/// boxes, each held open on its full barrier until they land; Q is waited
+/// for and fenced before the barrier after the maps' copies (both
+/// consumers read it), a K/V tile by its reader after its full barrier
+/// (fenceCopiedTile). After griddepcontrol.wait: the tensors may be the
+/// grid before's output.
+void HopperKernelBuilder::copyFirstTiles(Value tid) {
+  auto ifConsumer = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::uge, tid, i32(kWarpgroupThreads)),
+      false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifConsumer.thenBlock());
+  decodeSplitWork();
+  Value consumerThread = sub(tid, i32(kWarpgroupThreads));
+  Value consumer = divu(consumerThread, i32(kWarpgroupThreads));
+  Value groupThread = remu(consumerThread, i32(kWarpgroupThreads));
+  int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
+  auto bytes = [&](Value elements) { return mul(elements, i64(elementBytes)); };
+  auto at = [&](Value base, ArrayRef<Value> strides, Value batchIndex,
+                Value row, Value headIndex) -> Value {
+    Value offset =
+        add(add(mul(sext(batchIndex), strides[0]), mul(sext(row), strides[1])),
+            mul(sext(headIndex), strides[2]));
+    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                               ValueRange{bytes(offset)});
+  };
+  auto rowsFrom = [&](Value length, Value first) {
+    return maxs(sub(length, first), i32(0));
+  };
+  // Q: the tile's query rows, each the group's heads (head minor, as TMA
+  // writes a fused-GQA box), by all consumers' threads.
+  Value qBase = at(args.qPtr, args.qStride, batch, blockRow, head);
+  int64_t chunkElements = 16 / elementBytes;
+  auto chunksOf = [&](int64_t depth, int64_t box) {
+    return std::min<int64_t>(8, (depth - box * kBoxColumns) / chunkElements);
+  };
+  for (int64_t box = 0; box < plan.qkBoxes; ++box)
+    CopyAsyncBoxOp::create(
+        b, loc, offsetBytes(qBase, box * kSwizzleBytes),
+        rowsFrom(args.seqQ, blockRow), bytes(args.qStride[1]),
+        bytes(args.qStride[2]),
+        add(qTileOffset(i32(0), Value()), i32(box * kConsumerBoxBytes)),
+        consumerThread, plan.qBoxRows(), plan.rowGroup,
+        chunksOf(plan.qkDepth, box), plan.numConsumers * kWarpgroupThreads);
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  for (int64_t tile = 0; tile < plan.kvStages; ++tile) {
+    int64_t reader = plan.consumersSplitKeys ? tile % 2 : 0;
+    Value mine = arith::AndIOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(reader)),
+        cmp(arith::CmpIPredicate::slt, i32(tile), numTiles));
+    auto ifMine = scf::IfOp::create(b, loc, mine, false);
+    OpBuilder::InsertionGuard tileGuard(b);
+    b.setInsertionPointToStart(ifMine.thenBlock());
+    Value keyRow = mul(add(firstTile, i32(tile)), i32(plan.bn));
+    Value rows = rowsFrom(args.seqKV, keyRow);
+    copyTileBoxes(at(args.kPtr, args.kStride, batch, keyRow, kvHead), rows,
+                  bytes(args.kStride[1]), plan.qkBoxes, plan.qkDepth,
+                  i32(plan.kRingOffset + tile * plan.kStageBytes), groupThread);
+    CopyAsyncArriveOp::create(b, loc, kFullBarrier(i32(tile)));
+    copyTileBoxes(at(args.vPtr, args.vStride, batch, keyRow, kvHead), rows,
+                  bytes(args.vStride[1]), plan.ovBoxes, plan.ovDepth,
+                  i32(plan.vRingOffset + tile * plan.vStageBytes), groupThread);
+    CopyAsyncArriveOp::create(b, loc, vFullBarrier(i32(tile)));
+  }
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  // Q's group is the older one.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
+/// One K or V tile's boxes (`bn` keys of one head), by one consumer's
+/// threads.
+void HopperKernelBuilder::copyTileBoxes(Value base, Value rows, Value rowStride,
+                                        int64_t boxes, int64_t depth,
+                                        Value destination, Value thread) {
+  int64_t chunkElements = 16 / (plan.elementType.getIntOrFloatBitWidth() / 8);
+  for (int64_t box = 0; box < boxes; ++box)
+    CopyAsyncBoxOp::create(
+        b, loc, offsetBytes(base, box * kSwizzleBytes), rows, rowStride, i64(0),
+        add(destination, i32(box * plan.kBoxBytes())), thread, plan.bn,
+        /*group=*/1,
+        std::min<int64_t>(8, (depth - box * kBoxColumns) / chunkElements),
+        kWarpgroupThreads);
+}
+
+/// A K/V tile the consumers copied is fenced by each of its writers, its
+/// reader's threads, once its full barrier says it landed; the warpgroup
+/// then meets, so that its wgmma reads no warp's bytes before that warp's
+/// fence.
+void HopperKernelBuilder::fenceCopiedTile(Value ringTile) {
+  if (!copiesFirstTiles())
+    return;
+  auto ifCopied = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::ult, ringTile, i32(plan.kvStages)),
+      false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifCopied.thenBlock());
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  meetWarpgroup(consumerState.consumer);
 }
 
 /// The cluster reduce-scatter (the seed's fa4_splitk_reduce_scatter_write),
@@ -565,6 +698,16 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
   bool twinPairs =
       twin && HopperKernelBuilder::pairsCTAs(twinPlan, schedule, true,
                                              /*shortestSeqKV=*/1);
+  // D-49: a one-shot decode with device-built maps stages them past its
+  // plan, where shared memory has room, and copies its first tiles itself.
+  int64_t chunkElements = 16 / (plan->elementType.getIntOrFloatBitWidth() / 8);
+  if (options.deviceTensorMaps && plan->decode && !kernelLoops &&
+      !kvMulticast && plan->qkDepth % chunkElements == 0 &&
+      plan->ovDepth % chunkElements == 0)
+    if (std::optional<int64_t> offset = pastPlanOffset(
+            plan->dynamicSmemBytes(), HopperPlan::kDecodeTensorMapBytes,
+            getTargetInfo(Chip::SM90a)))
+      plan->mapStagingOffset = *offset;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   HopperKernelBuilder(b, loc, *plan, schedule, /*persistent=*/kernelLoops,
                       kernelShortestSeqKV)

@@ -44,6 +44,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace fa4::hopper {
@@ -118,11 +119,23 @@ struct HopperPlan : KernelPlan {
   int64_t loopQBarrierOffset() const {
     return loopStagingOffset + qTiles() * qTileBytes();
   }
+  /// A decode that builds its tensor maps on the device, on CTAs that each
+  /// take one work tile: where it stages its maps (past the plan), so that
+  /// its consumers copy Q and the first K/V tiles themselves while the maps
+  /// are built (-1: the maps are staged over Q and TMA loads every tile;
+  /// D-49).
+  int64_t mapStagingOffset = -1;
   /// The dynamic shared memory a launch needs.
   int64_t dynamicSmemBytes() const {
-    return loopStagingOffset < 0 ? smemUsed
-                                 : loopStagingOffset + loopStagingBytes();
+    int64_t used = loopStagingOffset < 0
+                       ? smemUsed
+                       : loopStagingOffset + loopStagingBytes();
+    return mapStagingOffset < 0
+               ? used
+               : std::max(used, mapStagingOffset + kDecodeTensorMapBytes);
   }
+  /// A decode's maps: Q, K and V (it writes O from registers).
+  static constexpr int64_t kDecodeTensorMapBytes = 3 * 128;
   int64_t oStagedTileBytes() const { return kRowsPerConsumer * paddedOv * 2; }
 
   /// Query rows one consumer's 64-row tile covers, and the rows TMA fills.
@@ -385,6 +398,11 @@ private:
   /// the warp's 32 threads: lane 0, or an elected lane in a looped kernel),
   /// whose producer refills this CTA's slot too.
   void releaseSlot(Value emptyBarrier);
+  /// `pointer` advanced by `bytes`.
+  Value offsetBytes(Value pointer, int64_t bytes) {
+    return LLVM::GEPOp::create(b, loc, pointer.getType(), b.getI8Type(),
+                               pointer, ValueRange{i64(bytes)});
+  }
   Value smemTile(Value offset, int64_t rows, int64_t columns, Major major) {
     return SmemTileOp::create(b, loc,
                               SmemTileType::get(b.getContext(), rows, columns,
@@ -427,6 +445,17 @@ private:
   WorkScope beginWork();
   void endWork(WorkScope scope);
   void buildProducer();
+  /// D-49: the consumers copy Q and the first K/V tiles by cp.async
+  /// (copyFirstTiles) while the tensor maps are built; the producer then
+  /// only arrives for them, and their readers fence them after the wait
+  /// (fenceCopiedTile).
+  bool copiesFirstTiles() const {
+    return plan.mapStagingOffset >= 0 && args.buildsTensorMaps();
+  }
+  void copyFirstTiles(Value tid);
+  void copyTileBoxes(Value base, Value rows, Value rowStride, int64_t boxes,
+                     int64_t depth, Value destination, Value thread);
+  void fenceCopiedTile(Value ringTile);
 
   //===--- a consumer (HopperConsumer.cpp) --------------------------------===//
   /// What buildConsumer fixes for the consumer it builds: its Q tile, the

@@ -265,7 +265,8 @@ void AttentionArgs::stageTensorMaps(OpBuilder &b, Location loc,
 
 void AttentionArgs::publishTensorMaps(OpBuilder &b, Location loc,
                                       int64_t stagingOffset, Value tid,
-                                      int64_t warp) {
+                                      int64_t warp,
+                                      function_ref<void()> beforeBarrier) {
   if (!buildsTensorMaps())
     return;
   KernelEmitter e(b, loc);
@@ -308,6 +309,8 @@ void AttentionArgs::publishTensorMaps(OpBuilder &b, Location loc,
         NVVM::SharedSpaceAttr::get(b.getContext(),
                                    NVVM::SharedSpace::shared_cta));
   }
+  if (beforeBarrier)
+    beforeBarrier();
   gpu::BarrierOp::create(b, loc);
   // Acquired here; placeTensorMapAcquires moves each into the roles that
   // use it.

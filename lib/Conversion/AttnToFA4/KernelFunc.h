@@ -198,8 +198,11 @@ struct AttentionArgs {
   void stageTensorMaps(mlir::OpBuilder &b, mlir::Location loc,
                        const struct KernelPlan &plan, int64_t stagingOffset,
                        mlir::Value tid, int64_t warp);
+  /// `beforeBarrier` runs in every thread between the copies and the
+  /// barrier.
   void publishTensorMaps(mlir::OpBuilder &b, mlir::Location loc,
-                         int64_t stagingOffset, mlir::Value tid, int64_t warp);
+                         int64_t stagingOffset, mlir::Value tid, int64_t warp,
+                         llvm::function_ref<void()> beforeBarrier = {});
 };
 
 } // namespace fa4

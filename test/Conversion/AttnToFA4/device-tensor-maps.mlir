@@ -1,5 +1,6 @@
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=device-tensor-maps=1 -canonicalize -cse | FileCheck %s
 // RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_100a --convert-attn-to-fa4=device-tensor-maps=1 -canonicalize -cse | FileCheck %s --check-prefix=SM100
+// RUN: fa4-opt %s -split-input-file --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 -canonicalize -cse | FileCheck %s --check-prefix=HOST
 
 // device-tensor-maps: Q, K, V and O come by pointer, Q's, K's and V's
 // strides after the scalars, and the maps' scratch last; the kernel builds
@@ -88,4 +89,69 @@
 func.func @causal(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> (tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16> -> tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
   return %o, %lse : tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
+}
+
+// -----
+
+// A one-shot decode (one CTA per split, 4 K/V stages, consumers taking the
+// tiles in turn) copies its first tiles itself while the maps are built
+// (D-49): the maps are staged past the plan (230400: the launch grows from
+// 229608 to 230784 bytes), and after the maps' copies each consumer thread
+// copies its chunks of Q (16 query rows x 4 heads, two boxes) and consumer
+// t % 2 those of ring tile t's K and V, each tile's boxes then an arrival
+// held open on its full barrier; Q's group is waited for and fenced before
+// the barrier. The producer only arrives for ring tiles below 4, and a
+// consumer fences such a tile after its wait, its warpgroup meeting before
+// the wgmma. Prefill kernels copy nothing (above); nor do host-encoded maps.
+// CHECK-NOT: fa4.copy_async
+// CHECK-LABEL: func @decode
+// CHECK: dynamic_smem_bytes = 230784
+// CHECK: fa4.tensor_map.stage %{{.*}} box [64, 4, 16, 1] element_bytes 2 swizzle 128 to 230400
+// CHECK: fa4.tensor_map.stage %{{.*}} box [64, 1, 96, 1] element_bytes 2 swizzle 128 to 230528
+// CHECK: nvvm.griddepcontrol wait
+// CHECK: fa4.tensor_map.publish %{{.*}} from 230656
+// CHECK: %[[CONSUMER_THREAD:.*]] = arith.subi %{{.*}}, %c128_i32 : i32
+// CHECK: fa4.copy_async.box %{{.*}} rows %[[QROWS:.*]] stride %{{.*}} group 4 stride %{{.*}} lines 64 chunks 8 to %c0_i32 thread %[[CONSUMER_THREAD]] of 256
+// CHECK: fa4.copy_async.box %{{.*}} rows %[[QROWS]] stride %{{.*}} group 4 stride %{{.*}} lines 64 chunks 8 to %c8192_i32 thread %[[CONSUMER_THREAD]] of 256
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK: fa4.copy_async.box %{{.*}} group 1 stride %c0_i64 lines 96 chunks 8 to %c32768_i32 thread %[[GROUP_THREAD:.*]] of 128
+// CHECK-NEXT: llvm.getelementptr
+// CHECK-NEXT: fa4.copy_async.box %{{.*}} lines 96 chunks 8 to %c45056_i32 thread %[[GROUP_THREAD]] of 128
+// CHECK: fa4.copy_async.arrive
+// CHECK: fa4.copy_async.box %{{.*}} lines 96 chunks 8 to %c131072_i32
+// CHECK: fa4.copy_async.arrive
+// CHECK: fa4.copy_async.box %{{.*}} lines 96 chunks 8 to %c57344_i32
+// CHECK: fa4.copy_async.box %{{.*}} lines 96 chunks 8 to %c106496_i32
+// CHECK: fa4.copy_async.box %{{.*}} lines 96 chunks 8 to %c217088_i32
+// CHECK: fa4.copy_async.arrive
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: fa4.warp_specialize
+// CHECK: %[[COPIED:.*]] = arith.cmpi ult, %{{.*}}, %c4_i32 : i32
+// CHECK-NEXT: scf.if %[[COPIED]] {
+// CHECK: fa4.mbarrier.arrive
+// CHECK-NEXT: } else {
+// CHECK: fa4.tma.load
+// CHECK: ^bb0(%[[CONSUMER:.*]]: i32, %{{.*}}: i32):
+// CHECK: fa4.mbarrier.wait
+// CHECK-NOT: nvvm.fence.proxy
+// CHECK: fa4.mbarrier.wait
+// CHECK-NEXT: %[[COPIED_TILE:.*]] = arith.cmpi ult, %{{.*}}, %c4_i32 : i32
+// CHECK-NEXT: scf.if %[[COPIED_TILE]] {
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: %[[WARPGROUP_BARRIER:.*]] = arith.addi %[[CONSUMER]], %c4_i32 : i32
+// CHECK-NEXT: nvvm.barrier id = %[[WARPGROUP_BARRIER]] number_of_threads = %c128_i32
+// CHECK-NEXT: }
+// CHECK: fa4.mma
+// HOST-LABEL: func @decode
+// HOST: dynamic_smem_bytes = 229608
+// HOST-NOT: fa4.copy_async
+// HOST-NOT: cp.async
+// HOST: return
+func.func @decode(%q: tensor<8x1x32x128xbf16>, %k: tensor<8x8192x8x128xbf16>, %v: tensor<8x8192x8x128xbf16>) -> (tensor<8x1x32x128xbf16>, tensor<8x32x1xf32>) {
+  %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<8x1x32x128xbf16>, tensor<8x8192x8x128xbf16>, tensor<8x8192x8x128xbf16> -> tensor<8x1x32x128xbf16>, tensor<8x32x1xf32>
+  return %o, %lse : tensor<8x1x32x128xbf16>, tensor<8x32x1xf32>
 }
