@@ -462,34 +462,7 @@ void HopperKernelBuilder::copyFirstTiles(Value tid) {
   Value consumerThread = sub(tid, i32(kWarpgroupThreads));
   Value consumer = divu(consumerThread, i32(kWarpgroupThreads));
   Value groupThread = remu(consumerThread, i32(kWarpgroupThreads));
-  int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
-  auto bytes = [&](Value elements) { return mul(elements, i64(elementBytes)); };
-  auto at = [&](Value base, ArrayRef<Value> strides, Value batchIndex,
-                Value row, Value headIndex) -> Value {
-    Value offset =
-        add(add(mul(sext(batchIndex), strides[0]), mul(sext(row), strides[1])),
-            mul(sext(headIndex), strides[2]));
-    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                               ValueRange{bytes(offset)});
-  };
-  auto rowsFrom = [&](Value length, Value first) {
-    return maxs(sub(length, first), i32(0));
-  };
-  // Q: the tile's query rows, each the group's heads (head minor, as TMA
-  // writes a fused-GQA box), by all consumers' threads.
-  Value qBase = at(args.qPtr, args.qStride, batch, blockRow, head);
-  int64_t chunkElements = 16 / elementBytes;
-  auto chunksOf = [&](int64_t depth, int64_t box) {
-    return std::min<int64_t>(8, (depth - box * kBoxColumns) / chunkElements);
-  };
-  for (int64_t box = 0; box < plan.qkBoxes; ++box)
-    CopyAsyncBoxOp::create(
-        b, loc, offsetBytes(qBase, box * kSwizzleBytes),
-        rowsFrom(args.seqQ, blockRow), bytes(args.qStride[1]),
-        bytes(args.qStride[2]),
-        add(qTileOffset(i32(0), Value()), i32(box * kConsumerBoxBytes)),
-        consumerThread, plan.qBoxRows(), plan.rowGroup,
-        chunksOf(plan.qkDepth, box), plan.numConsumers * kWarpgroupThreads);
+  copyQTile(consumerThread);
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
   for (int64_t tile = 0; tile < plan.kvStages; ++tile) {
     int64_t reader = plan.consumersSplitKeys ? tile % 2 : 0;
@@ -500,23 +473,34 @@ void HopperKernelBuilder::copyFirstTiles(Value tid) {
     OpBuilder::InsertionGuard tileGuard(b);
     b.setInsertionPointToStart(ifMine.thenBlock());
     Value keyRow = mul(add(firstTile, i32(tile)), i32(plan.bn));
-    Value rows = rowsFrom(args.seqKV, keyRow);
-    copyTileBoxes(at(args.kPtr, args.kStride, batch, keyRow, kvHead), rows,
-                  bytes(args.kStride[1]), plan.qkBoxes, plan.qkDepth,
+    Value rows = maxs(sub(args.seqKV, keyRow), i32(0));
+    copyTileBoxes(elementAt(args.kPtr, args.kStride, keyRow, kvHead), rows,
+                  inBytes(args.kStride[1]), plan.qkBoxes, plan.qkDepth,
                   i32(plan.kRingOffset + tile * plan.kStageBytes), groupThread);
     CopyAsyncArriveOp::create(b, loc, kFullBarrier(i32(tile)));
-    copyTileBoxes(at(args.vPtr, args.vStride, batch, keyRow, kvHead), rows,
-                  bytes(args.vStride[1]), plan.ovBoxes, plan.ovDepth,
+    copyTileBoxes(elementAt(args.vPtr, args.vStride, keyRow, kvHead), rows,
+                  inBytes(args.vStride[1]), plan.ovBoxes, plan.ovDepth,
                   i32(plan.vRingOffset + tile * plan.vStageBytes), groupThread);
     CopyAsyncArriveOp::create(b, loc, vFullBarrier(i32(tile)));
   }
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
   // Q's group is the older one.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
-  NVVM::FenceProxyOp::create(
-      b, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b.getContext(),
-                                 NVVM::SharedSpace::shared_cta));
+  fenceSharedForAsyncProxy();
+}
+
+/// Q: the work tile's query rows, each the group's heads (head minor, as
+/// TMA writes a fused-GQA box), by all consumers' threads.
+void HopperKernelBuilder::copyQTile(Value consumerThread) {
+  Value base = elementAt(args.qPtr, args.qStride, blockRow, head);
+  for (int64_t box = 0; box < plan.qkBoxes; ++box)
+    CopyAsyncBoxOp::create(
+        b, loc, offsetBytes(base, box * kSwizzleBytes),
+        maxs(sub(args.seqQ, blockRow), i32(0)), inBytes(args.qStride[1]),
+        inBytes(args.qStride[2]),
+        add(qTileOffset(i32(0), Value()), i32(box * kConsumerBoxBytes)),
+        consumerThread, plan.qBoxRows(), plan.rowGroup,
+        chunksInBox(plan.qkDepth, box), plan.numConsumers * kWarpgroupThreads);
 }
 
 /// One K or V tile's boxes (`bn` keys of one head), by one consumer's
@@ -524,14 +508,28 @@ void HopperKernelBuilder::copyFirstTiles(Value tid) {
 void HopperKernelBuilder::copyTileBoxes(Value base, Value rows, Value rowStride,
                                         int64_t boxes, int64_t depth,
                                         Value destination, Value thread) {
-  int64_t chunkElements = 16 / (plan.elementType.getIntOrFloatBitWidth() / 8);
   for (int64_t box = 0; box < boxes; ++box)
     CopyAsyncBoxOp::create(
         b, loc, offsetBytes(base, box * kSwizzleBytes), rows, rowStride, i64(0),
         add(destination, i32(box * plan.kBoxBytes())), thread, plan.bn,
-        /*group=*/1,
-        std::min<int64_t>(8, (depth - box * kBoxColumns) / chunkElements),
-        kWarpgroupThreads);
+        /*group=*/1, chunksInBox(depth, box), kWarpgroupThreads);
+}
+
+/// The 16-byte chunks of box `box` (64 columns) within `depth` columns.
+int64_t HopperKernelBuilder::chunksInBox(int64_t depth, int64_t box) const {
+  int64_t chunkColumns = 16 / elementBytes();
+  return std::min<int64_t>(kSwizzleBytes / 16,
+                           (depth - box * kBoxColumns) / chunkColumns);
+}
+
+/// Element (batch, `row`, `headIndex`, 0) of the BSHD tensor at `base`.
+Value HopperKernelBuilder::elementAt(Value base, ArrayRef<Value> strides,
+                                     Value row, Value headIndex) {
+  Value offset =
+      add(add(mul(sext(batch), strides[0]), mul(sext(row), strides[1])),
+          mul(sext(headIndex), strides[2]));
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ValueRange{inBytes(offset)});
 }
 
 /// A K/V tile the consumers copied is fenced by each of its writers, its
@@ -546,10 +544,7 @@ void HopperKernelBuilder::fenceCopiedTile(Value ringTile) {
       false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifCopied.thenBlock());
-  NVVM::FenceProxyOp::create(
-      b, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b.getContext(),
-                                 NVVM::SharedSpace::shared_cta));
+  fenceSharedForAsyncProxy();
   meetWarpgroup(consumerState.consumer);
 }
 

@@ -398,6 +398,19 @@ private:
   /// the warp's 32 threads: lane 0, or an elected lane in a looped kernel),
   /// whose producer refills this CTA's slot too.
   void releaseSlot(Value emptyBarrier);
+  int64_t elementBytes() const {
+    return plan.elementType.getIntOrFloatBitWidth() / 8;
+  }
+  /// A count of elements (i64) in bytes.
+  Value inBytes(Value elements) { return mul(elements, i64(elementBytes())); }
+  /// This thread's generic writes to shared memory, to the async proxy
+  /// (wgmma, TMA).
+  void fenceSharedForAsyncProxy() {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+  }
   /// `pointer` advanced by `bytes`.
   Value offsetBytes(Value pointer, int64_t bytes) {
     return LLVM::GEPOp::create(b, loc, pointer.getType(), b.getI8Type(),
@@ -453,8 +466,12 @@ private:
     return plan.mapStagingOffset >= 0 && args.buildsTensorMaps();
   }
   void copyFirstTiles(Value tid);
+  void copyQTile(Value consumerThread);
   void copyTileBoxes(Value base, Value rows, Value rowStride, int64_t boxes,
                      int64_t depth, Value destination, Value thread);
+  int64_t chunksInBox(int64_t depth, int64_t box) const;
+  Value elementAt(Value base, ArrayRef<Value> strides, Value row,
+                  Value headIndex);
   void fenceCopiedTile(Value ringTile);
 
   //===--- a consumer (HopperConsumer.cpp) --------------------------------===//
