@@ -591,40 +591,33 @@ void copyAsyncArrive(Cta &cta, Warp &warp, const Instruction &inst,
 
 void fa4::emu::handleCpAsync(Cta &cta, Warp &warp, const Instruction &inst,
                              uint32_t mask) {
-  if (!inst.hasPart("bulk")) {
-    Machine &machine = *cta.machine;
-    if (inst.hasPart("commit_group")) {
-      warp.copyGroups.push_back(std::move(warp.openCopies));
-      warp.openCopies.clear();
-    } else if (inst.hasPart("wait_group") || inst.hasPart("wait_all")) {
-      size_t keep =
-          inst.hasPart("wait_all") ? 0 : size_t(warp.read(0, op(inst, 0)));
-      if (inst.hasPart("wait_all")) {
-        warp.copyGroups.push_back(std::move(warp.openCopies));
-        warp.openCopies.clear();
-      }
-      while (warp.copyGroups.size() > keep) {
-        finishCopies(machine, warp.copyGroups.front());
-        warp.copyGroups.pop_front();
-      }
+  // Bulk copies (TMA) and cp.async copies are grouped apart, alike.
+  bool bulk = inst.hasPart("bulk");
+  std::vector<uint64_t> &open = bulk ? warp.openBulk : warp.openCopies;
+  std::deque<std::vector<uint64_t>> &groups =
+      bulk ? warp.bulkGroups : warp.copyGroups;
+  auto commit = [&] {
+    groups.push_back(std::move(open));
+    open.clear();
+  };
+  auto waitUntilPending = [&](size_t keep) {
+    while (groups.size() > keep) {
+      finishCopies(*cta.machine, groups.front());
+      groups.pop_front();
+    }
+  };
+  if (inst.hasPart("commit_group"))
+    return commit();
+  if (inst.hasPart("wait_group"))
+    return waitUntilPending(size_t(warp.read(0, op(inst, 0))));
+  if (!bulk) {
+    if (inst.hasPart("wait_all")) {
+      commit();
+      waitUntilPending(0);
     } else if (inst.hasPart("mbarrier")) {
       copyAsyncArrive(cta, warp, inst, mask);
     } else {
       copyAsync(cta, warp, inst, mask);
-    }
-    return;
-  }
-  if (inst.hasPart("commit_group")) {
-    warp.bulkGroups.push_back(std::move(warp.openBulk));
-    warp.openBulk.clear();
-    return;
-  }
-  if (inst.hasPart("wait_group")) {
-    size_t keep = size_t(warp.read(0, op(inst, 0)));
-    while (warp.bulkGroups.size() > keep) {
-      for (uint64_t id : warp.bulkGroups.front())
-        cta.machine->finishAsync(id);
-      warp.bulkGroups.pop_front();
     }
     return;
   }

@@ -39,6 +39,21 @@ protected:
     std::vector<uint32_t> out;
   };
 
+  /// Of the schedules of seeds 1 to 8, how many `runWithSeed` failed with
+  /// an error containing `error`; every other one must pass.
+  template <typename RunWithSeed>
+  int schedulesCaught(RunWithSeed runWithSeed, const std::string &error) {
+    int caught = 0;
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+      Outcome outcome = runWithSeed(seed);
+      if (outcome.error.find(error) != std::string::npos)
+        ++caught;
+      else
+        EXPECT_EQ(outcome.error, "") << "seed " << seed;
+    }
+    return caught;
+  }
+
   /// Runs entry `k` of `body` with `threads` threads; its parameters are
   /// `prefix` (e.g. a tensor map), then a pointer to `words` output words
   /// (poisoned first), then the u32 `extra`.
@@ -347,17 +362,10 @@ TEST_F(TmaTest, CatchesAWrongParity) {
   // Waiting on parity 1 passes at once (the "previous" phase): the box is
   // read before the TMA load completes, on some schedules.
   std::string wrong = with(kTmaLoad, "[smem+4096], 0;", "[smem+4096], 1;");
-  int caught = 0;
-  for (uint64_t seed = 1; seed <= 8; ++seed) {
-    Outcome outcome = load(wrong, 0, seed);
-    if (outcome.error.find(
-            "while a TMA load or cp.async into it is in flight") !=
-        std::string::npos)
-      ++caught;
-    else
-      EXPECT_EQ(outcome.error, "") << "seed " << seed;
-  }
-  EXPECT_GE(caught, 4);
+  EXPECT_GE(
+      schedulesCaught([&](uint64_t seed) { return load(wrong, 0, seed); },
+                      "while a TMA load or cp.async into it is in flight"),
+      4);
 }
 
 TEST_F(TmaTest, CatchesAWrongTransactionCount) {
@@ -442,16 +450,11 @@ TEST_F(ExecTest, CatchesAReadBeforeTheCopyLands) {
   // arrival alone: on some schedules the copies are still in flight.
   std::string early = with(
       kCopyAsync, "cp.async.mbarrier.arrive.shared::cta.b64 [smem+1024];", "");
-  int caught = 0;
-  for (uint64_t seed = 1; seed <= 8; ++seed) {
-    Outcome outcome = run(early, 32, 256, {}, 0, seed, 2048);
-    if (outcome.error.find("cp.async into it is in flight") !=
-        std::string::npos)
-      ++caught;
-    else
-      EXPECT_EQ(outcome.error, "") << "seed " << seed;
-  }
-  EXPECT_GE(caught, 4);
+  EXPECT_GE(
+      schedulesCaught(
+          [&](uint64_t seed) { return run(early, 32, 256, {}, 0, seed, 2048); },
+          "cp.async into it is in flight"),
+      4);
 }
 
 TEST_F(ExecTest, WaitsForCopiesByGroup) {

@@ -195,8 +195,7 @@ void HopperKernelBuilder::buildProducer() {
     OpBuilder::InsertionGuard copiedGuard(b);
     if (copiesFirstTiles()) {
       // The consumers copied it (copyFirstTiles): the arrival only.
-      auto ifCopied = scf::IfOp::create(
-          b, loc, cmp(arith::CmpIPredicate::ult, ringTile, stages), true);
+      auto ifCopied = scf::IfOp::create(b, loc, isCopiedTile(ringTile), true);
       b.setInsertionPointToStart(ifCopied.thenBlock());
       MBarrierArriveOp::create(b, loc, fullBarrier());
       b.setInsertionPointToStart(ifCopied.elseBlock());
@@ -486,7 +485,7 @@ void HopperKernelBuilder::copyFirstTiles(Value tid) {
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
   // Q's group is the older one.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
-  fenceSharedForAsyncProxy();
+  fenceAsyncProxy();
 }
 
 /// Q: the work tile's query rows, each the group's heads (head minor, as
@@ -517,7 +516,7 @@ void HopperKernelBuilder::copyTileBoxes(Value base, Value rows, Value rowStride,
 
 /// The 16-byte chunks of box `box` (64 columns) within `depth` columns.
 int64_t HopperKernelBuilder::chunksInBox(int64_t depth, int64_t box) const {
-  int64_t chunkColumns = 16 / elementBytes();
+  int64_t chunkColumns = 16 / plan.elementBytes();
   return std::min<int64_t>(kSwizzleBytes / 16,
                            (depth - box * kBoxColumns) / chunkColumns);
 }
@@ -539,12 +538,10 @@ Value HopperKernelBuilder::elementAt(Value base, ArrayRef<Value> strides,
 void HopperKernelBuilder::fenceCopiedTile(Value ringTile) {
   if (!copiesFirstTiles())
     return;
-  auto ifCopied = scf::IfOp::create(
-      b, loc, cmp(arith::CmpIPredicate::ult, ringTile, i32(plan.kvStages)),
-      false);
+  auto ifCopied = scf::IfOp::create(b, loc, isCopiedTile(ringTile), false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifCopied.thenBlock());
-  fenceSharedForAsyncProxy();
+  fenceAsyncProxy();
   meetWarpgroup(consumerState.consumer);
 }
 
@@ -695,7 +692,7 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
                                              /*shortestSeqKV=*/1);
   // D-49: a one-shot decode with device-built maps stages them past its
   // plan, where shared memory has room, and copies its first tiles itself.
-  int64_t chunkElements = 16 / (plan->elementType.getIntOrFloatBitWidth() / 8);
+  int64_t chunkElements = 16 / plan->elementBytes();
   if (options.deviceTensorMaps && plan->decode && !kernelLoops &&
       !kvMulticast && plan->qkDepth % chunkElements == 0 &&
       plan->ovDepth % chunkElements == 0)

@@ -398,18 +398,9 @@ private:
   /// the warp's 32 threads: lane 0, or an elected lane in a looped kernel),
   /// whose producer refills this CTA's slot too.
   void releaseSlot(Value emptyBarrier);
-  int64_t elementBytes() const {
-    return plan.elementType.getIntOrFloatBitWidth() / 8;
-  }
   /// A count of elements (i64) in bytes.
-  Value inBytes(Value elements) { return mul(elements, i64(elementBytes())); }
-  /// This thread's generic writes to shared memory, to the async proxy
-  /// (wgmma, TMA).
-  void fenceSharedForAsyncProxy() {
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+  Value inBytes(Value elements) {
+    return mul(elements, i64(plan.elementBytes()));
   }
   /// `pointer` advanced by `bytes`.
   Value offsetBytes(Value pointer, int64_t bytes) {
@@ -473,6 +464,11 @@ private:
   Value elementAt(Value base, ArrayRef<Value> strides, Value row,
                   Value headIndex);
   void fenceCopiedTile(Value ringTile);
+  /// Whether ring tile `ringTile` is one copyFirstTiles copied (a CTA with
+  /// one work tile: its first kvStages).
+  Value isCopiedTile(Value ringTile) {
+    return cmp(arith::CmpIPredicate::ult, ringTile, i32(plan.kvStages));
+  }
 
   //===--- a consumer (HopperConsumer.cpp) --------------------------------===//
   /// What buildConsumer fixes for the consumer it builds: its Q tile, the

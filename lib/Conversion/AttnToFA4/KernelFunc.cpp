@@ -225,7 +225,7 @@ void AttentionArgs::stageTensorMaps(OpBuilder &b, Location loc,
   if (!buildsTensorMaps())
     return;
   KernelEmitter e(b, loc);
-  int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
+  int64_t elementBytes = plan.elementBytes();
   // Lane 0 of warp `warp - i` stages map i (the warp that copies it): the
   // maps' field writes run side by side, which lanes of one warp would not
   // (their branches diverge and run one after another; D-48).
@@ -304,10 +304,7 @@ void AttentionArgs::publishTensorMaps(OpBuilder &b, Location loc,
         b, loc, slots[index], b.getI64IntegerAttr(stagingOffset + 128 * index));
     // The staging area is TMA's (async proxy) to write after the barrier:
     // warp `warp` wrote it, every publishing warp read it.
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+    e.fenceAsyncProxy();
   }
   if (beforeBarrier)
     beforeBarrier();

@@ -101,6 +101,9 @@ struct KernelPlan : SplitPlan {
   attn::MaskAttr mask;
   bool hasLse = false;
   mlir::Type elementType;
+  int64_t elementBytes() const {
+    return elementType.getIntOrFloatBitWidth() / 8;
+  }
   /// Decode (split-K or fused GQA): a 3D grid of (partition, head, batch x
   /// row tile). Otherwise prefill: a 1D list of work tiles.
   bool decode = false;

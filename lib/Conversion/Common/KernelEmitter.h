@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 
 namespace fa4 {
@@ -85,6 +86,15 @@ public:
   }
   mlir::Value sext(mlir::Value v) {
     return mlir::arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+  }
+
+  /// Orders this thread's shared-memory writes before the async proxy's
+  /// (TMA, wgmma) reads that a barrier after it hands them to.
+  void fenceAsyncProxy() {
+    mlir::NVVM::FenceProxyOp::create(
+        b, loc, mlir::NVVM::ProxyKind::async_shared,
+        mlir::NVVM::SharedSpaceAttr::get(b.getContext(),
+                                         mlir::NVVM::SharedSpace::shared_cta));
   }
 
   // MUFU ex2/lg2 directly: convert-gpu-to-nvvm would turn math.exp2 into a

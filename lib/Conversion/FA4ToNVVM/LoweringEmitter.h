@@ -143,15 +143,6 @@ public:
     return add(add(rowStart, i32(box * boxRows * kRowBytes)), place);
   }
 
-  /// Orders this thread's shared-memory writes before the async proxy's
-  /// (TMA) reads that a barrier after it hands them to.
-  void fenceAsyncProxy() {
-    mlir::NVVM::FenceProxyOp::create(
-        b, loc, mlir::NVVM::ProxyKind::async_shared,
-        mlir::NVVM::SharedSpaceAttr::get(b.getContext(),
-                                         mlir::NVVM::SharedSpace::shared_cta));
-  }
-
   /// Whether a row saw a key (its sum is positive), and 1 / sum where it
   /// did, 0 where it did not (O = 0 then). `zero` is an f32 0, made once by
   /// the caller.
