@@ -90,6 +90,11 @@ struct LaunchOptions {
   uint32_t dynamicSmemBytes = 0;
   /// Scheduler seed: the same seed replays the same interleaving.
   uint64_t seed = 1;
+  /// A warp of each CTA that runs only while no other warp of its cluster
+  /// can (-1: none): the most adversarial schedule for it, so that a
+  /// missing synchronisation with that warp shows on the first run.
+  /// FA4_EMU_LAGGARD=W in the shim.
+  int laggardWarp = -1;
   /// Multiprocessors reported by %nsmid (the device's).
   uint32_t numSMs = 132;
   /// The tcgen05 orderings FlashAttention-4's CuTe-DSL kernels (run on

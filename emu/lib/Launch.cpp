@@ -183,19 +183,26 @@ bool wakeSpinners(Cluster &cluster, uint64_t &wokeAt) {
 }
 
 void runCluster(Machine &machine, Cluster &cluster) {
-  std::vector<std::pair<Cta *, Warp *>> runnable;
+  std::vector<std::pair<Cta *, Warp *>> runnable, laggards;
+  int laggard = machine.options.laggardWarp;
   uint64_t wokeAt = ~uint64_t(0);
   while (true) {
     ++machine.step;
     completeClusterBarrier(cluster);
     runnable.clear();
+    laggards.clear();
     bool allDone = true;
     for (auto &cta : cluster.ctas)
-      for (Warp &warp : cta->warps) {
+      for (size_t index = 0; index < cta->warps.size(); ++index) {
+        Warp &warp = cta->warps[index];
         allDone &= warp.state == Warp::State::Done;
         if (ready(warp))
-          runnable.push_back({cta.get(), &warp});
+          (int(index) == laggard ? laggards : runnable)
+              .push_back({cta.get(), &warp});
       }
+    // The laggard runs only where nothing else can (LaunchOptions).
+    if (runnable.empty())
+      runnable.swap(laggards);
     bool asyncDue = false;
     for (const AsyncOp &op : machine.async)
       asyncDue |= op.due <= machine.step;

@@ -65,6 +65,12 @@ uint64_t seed() {
   return value && *value ? std::strtoull(value, nullptr, 10) : 1;
 }
 
+/// FA4_EMU_LAGGARD=W: LaunchOptions::laggardWarp.
+int laggardWarp() {
+  const char *value = std::getenv("FA4_EMU_LAGGARD");
+  return value && *value ? int(std::strtol(value, nullptr, 10)) : -1;
+}
+
 /// FA4_EMU_TCGEN05=lenient: LaunchOptions::tcgen05Lenient.
 bool tcgen05Lenient() {
   const char *value = std::getenv("FA4_EMU_TCGEN05");
@@ -390,6 +396,7 @@ FA4_EMU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
   options.block = {config->blockDimX, config->blockDimY, config->blockDimZ};
   options.dynamicSmemBytes = config->sharedMemBytes;
   options.seed = seed();
+  options.laggardWarp = laggardWarp();
   options.tcgen05Lenient = tcgen05Lenient();
   for (unsigned i = 0; i < config->numAttrs; ++i)
     if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {

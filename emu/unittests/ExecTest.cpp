@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
 
 using namespace fa4::emu;
 
@@ -33,6 +34,8 @@ std::string with(std::string text, const std::string &find,
 class ExecTest : public ::testing::Test {
 protected:
   Memory memory;
+  /// LaunchOptions::laggardWarp of every run.
+  int laggardWarp = -1;
 
   struct Outcome {
     std::string error; // empty on success
@@ -75,6 +78,7 @@ protected:
     options.seed = seed;
     options.dynamicSmemBytes = smem;
     options.tcgen05Lenient = tcgen05Lenient;
+    options.laggardWarp = laggardWarp;
     Outcome outcome;
     try {
       launch(*kernel, params, options, memory);
@@ -431,6 +435,45 @@ WAIT:
   ret;
 }
 )";
+
+// Lane 0 of each warp stores its warp's index to word 0: the last warp to
+// store wins.
+const char *kLastWriter = R"(
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+.maxntid 64, 1, 1
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [k_param_0];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 31;
+  setp.ne.b32 %p1, %r2, 0;
+  @%p1 bra DONE;
+  shr.u32 %r3, %r1, 5;
+  st.global.b32 [%rd1], %r3;
+DONE:
+  ret;
+}
+)";
+
+TEST_F(ExecTest, RunsTheLaggardWarpOnlyWhenNoOtherCan) {
+  // Random schedules let either warp store last; with warp 0 the laggard
+  // it runs only once warp 1 has exited, on every seed.
+  std::set<uint32_t> lastWarps;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    Outcome outcome = run(kLastWriter, 64, 1, {}, 0, seed);
+    ASSERT_EQ(outcome.error, "") << "seed " << seed;
+    lastWarps.insert(outcome.out[0]);
+  }
+  EXPECT_EQ(lastWarps, (std::set<uint32_t>{0, 1}));
+  laggardWarp = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    Outcome outcome = run(kLastWriter, 64, 1, {}, 0, seed);
+    ASSERT_EQ(outcome.error, "") << "seed " << seed;
+    EXPECT_EQ(outcome.out[0], 0u) << "seed " << seed;
+  }
+}
 
 TEST_F(ExecTest, CopiesAsyncWithZeroFillAndMbarrierTracking) {
   for (uint64_t seed = 1; seed <= 8; ++seed) {
