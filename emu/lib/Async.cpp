@@ -32,6 +32,16 @@ uint64_t windowAddress(Cta &cta, Warp &warp, const Instruction &inst, int lane,
 
 } // namespace
 
+/// The mbarrier lane `lane`'s operand `index` addresses (shared, or generic
+/// in the shared window): its CTA and offset too.
+static Mbarrier &laneMbarrier(Cta &cta, Warp &warp, const Instruction &inst,
+                              int lane, size_t index, uint32_t &offset,
+                              Cta *&owner) {
+  uint64_t address = windowAddress(cta, warp, inst, lane, inst.space,
+                                   addressOf(warp, lane, op(inst, index)));
+  return mbarrierAt(cta, warp, inst, address, offset, owner);
+}
+
 Mbarrier &fa4::emu::mbarrierAt(Cta &cta, Warp &warp, const Instruction &inst,
                                uint64_t address, uint32_t &offset,
                                Cta *&owner) {
@@ -115,12 +125,10 @@ static void mbarrierArrive(Cta &cta, Warp &warp, const Instruction &inst,
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
       continue;
-    uint64_t address =
-        windowAddress(cta, warp, inst, lane, inst.space,
-                      addressOf(warp, lane, op(inst, addressIndex)));
     uint32_t offset;
     Cta *owner;
-    Mbarrier &barrier = mbarrierAt(cta, warp, inst, address, offset, owner);
+    Mbarrier &barrier =
+        laneMbarrier(cta, warp, inst, lane, addressIndex, offset, owner);
     int64_t tx =
         expectTx ? int64_t(warp.read(lane, op(inst, addressIndex + 1))) : 0;
     uint32_t count = !expectTx && arriveOnly && inst.operands.size() > 2
@@ -154,11 +162,9 @@ static void mbarrierWait(Cta &cta, Warp &warp, const Instruction &inst,
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
       continue;
-    uint64_t address = windowAddress(cta, warp, inst, lane, inst.space,
-                                     addressOf(warp, lane, op(inst, 1)));
     uint32_t offset;
     Cta *owner;
-    Mbarrier &barrier = mbarrierAt(cta, warp, inst, address, offset, owner);
+    Mbarrier &barrier = laneMbarrier(cta, warp, inst, lane, 1, offset, owner);
     uint64_t operand = warp.read(lane, op(inst, 2));
     // .parity: whether the phase of that parity has completed, i.e. the
     // current phase has the other parity; a state: whether the phase it
@@ -562,11 +568,9 @@ void copyAsyncArrive(Cta &cta, Warp &warp, const Instruction &inst,
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
       continue;
-    uint64_t address = windowAddress(cta, warp, inst, lane, inst.space,
-                                     addressOf(warp, lane, op(inst, 0)));
     uint32_t offset;
     Cta *owner;
-    Mbarrier *barrier = &mbarrierAt(cta, warp, inst, address, offset, owner);
+    Mbarrier *barrier = &laneMbarrier(cta, warp, inst, lane, 0, offset, owner);
     if (owner != &cta)
       fail(cta, warp, inst, 1u << lane,
            "cp.async.mbarrier.arrive on another CTA's barrier");
