@@ -22,6 +22,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 using namespace fa4::emu;
@@ -65,10 +66,21 @@ uint64_t seed() {
   return value && *value ? std::strtoull(value, nullptr, 10) : 1;
 }
 
-/// FA4_EMU_LAGGARD=W: LaunchOptions::laggardWarp.
-int laggardWarp() {
+/// FA4_EMU_LAGGARD=W: LaunchOptions::laggardWarp (unset: -1). Anything
+/// but a warp index of a CTA (0 to 31) is refused, said on stderr.
+std::optional<int> laggardWarp() {
   const char *value = std::getenv("FA4_EMU_LAGGARD");
-  return value && *value ? int(std::strtol(value, nullptr, 10)) : -1;
+  if (!value || !*value)
+    return -1;
+  char *end;
+  long warp = std::strtol(value, &end, 10);
+  if (*end || warp < 0 || warp > 31) {
+    std::fprintf(stderr,
+                 "fa4-emu: FA4_EMU_LAGGARD=%s is not a warp index (0 to 31)\n",
+                 value);
+    return std::nullopt;
+  }
+  return int(warp);
 }
 
 /// FA4_EMU_TCGEN05=lenient: LaunchOptions::tcgen05Lenient.
@@ -396,7 +408,10 @@ FA4_EMU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
   options.block = {config->blockDimX, config->blockDimY, config->blockDimZ};
   options.dynamicSmemBytes = config->sharedMemBytes;
   options.seed = seed();
-  options.laggardWarp = laggardWarp();
+  std::optional<int> laggard = laggardWarp();
+  if (!laggard)
+    return CUDA_ERROR_INVALID_VALUE;
+  options.laggardWarp = *laggard;
   options.tcgen05Lenient = tcgen05Lenient();
   for (unsigned i = 0; i < config->numAttrs; ++i)
     if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
