@@ -486,6 +486,9 @@ void HopperKernelBuilder::copyFirstTiles(Value tid) {
   // Q's group is the older one.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
   fenceAsyncProxy();
+  // The work tile's values live in this branch only: each role computes
+  // its own (beginWork).
+  setWork(WorkTile());
 }
 
 /// Q: the work tile's query rows, each the group's heads (head minor, as
