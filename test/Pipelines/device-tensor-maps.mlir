@@ -60,7 +60,9 @@
 // The decode variant (D-49): after the maps' copies, each consumer thread
 // copies its 16-byte chunks of Q (zero-filled past the source size), then
 // the first K/V tiles, each tile held open on its full barrier; it waits
-// for Q's group and fences it before the CTA barrier.
+// for Q's group and fences it, the consumers meet (named barrier 7) and
+// their first thread arrives on Q's full barrier (D-50); only the
+// producer's warpgroup meets once the maps are copied (named barrier 6).
 // DECODE: griddepcontrol.wait;
 // DECODE: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
 // DECODE: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
@@ -70,7 +72,9 @@
 // DECODE: cp.async.commit_group;
 // DECODE-NEXT: cp.async.wait_group 1;
 // DECODE-NEXT: fence.proxy.async.shared::cta;
-// DECODE: bar.sync 0;
+// DECODE-NEXT: bar.sync 7, 256;
+// DECODE: mbarrier.arrive.shared.b64 %rd{{[0-9]+}}, [fa4_dynamic_smem+229376];
+// DECODE: bar.sync 6, 128;
 func.func @gqa(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x2x128xbf16>, %v: tensor<?x?x2x128xbf16>) -> (tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x8x128xbf16>, tensor<?x?x2x128xbf16>, tensor<?x?x2x128xbf16> -> tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>
   return %o, %lse : tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>

@@ -194,11 +194,12 @@ void HopperKernelBuilder::buildProducer() {
     };
     OpBuilder::InsertionGuard copiedGuard(b);
     if (copiesFirstTiles()) {
-      // The consumers copied it (copyFirstTiles): the arrival only.
-      auto ifCopied = scf::IfOp::create(b, loc, isCopiedTile(ringTile), true);
-      b.setInsertionPointToStart(ifCopied.thenBlock());
-      MBarrierArriveOp::create(b, loc, fullBarrier());
-      b.setInsertionPointToStart(ifCopied.elseBlock());
+      // Not the consumers' (copyFirstTiles copied it and arrived).
+      Value loaded =
+          arith::XOrIOp::create(b, loc, isCopiedTile(ringTile),
+                                arith::ConstantIntOp::create(b, loc, 1, 1));
+      auto ifLoaded = scf::IfOp::create(b, loc, loaded, false);
+      b.setInsertionPointToStart(ifLoaded.thenBlock());
     }
     waitForSlot(isKey ? kEmptyBarrier(slot) : vEmptyBarrier(slot), ringTile);
     Value keyRow = mul(add(firstTile, tile), i32(plan.bn));
@@ -256,10 +257,9 @@ void HopperKernelBuilder::buildProducer() {
       // With fused GQA a box is (query rows) x (the group's heads): TMA
       // writes it head-minor, which is the tile's row order.
       Value qBarrier = qFullBarrier(i32(qTile), buffer);
-      if (copiesFirstTiles()) {
-        MBarrierArriveOp::create(b, loc, qBarrier);
+      // The consumers copied it and arrived (copyFirstTiles).
+      if (copiesFirstTiles())
         continue;
-      }
       expectBytes(qBarrier, plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
       Value tileOffset = qTileOffset(i32(qTile), buffer);
       for (int64_t box = 0; box < plan.qkBoxes; ++box)
@@ -344,7 +344,8 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
       (copiesFirstTiles() ? kWarpgroupThreads : plan.threads()) / 32 - 1;
   int64_t mapStaging =
       copiesFirstTiles() ? plan.mapStagingOffset : plan.qOffset;
-  args.stageTensorMaps(b, loc, plan, mapStaging, tid, mapWarp);
+  if (!copiesFirstTiles())
+    args.stageTensorMaps(b, loc, plan, mapStaging, tid, mapWarp);
 
   // Barriers: per Q tile Q full (one arrival with its bytes) and Q empty
   // (every thread that reads the tile), K/V full (one arrival with its bytes),
@@ -391,11 +392,21 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     ClusterSyncOp::create(b, loc);
   else
     gpu::BarrierOp::create(b, loc);
+  // Past the plan no one waits for the staging but the producer's warps
+  // (D-50).
+  if (copiesFirstTiles())
+    args.stageTensorMaps(b, loc, plan, mapStaging, tid, mapWarp);
   joinPriorGrids(b, loc, abi);
-  args.publishTensorMaps(b, loc, mapStaging, tid, mapWarp, [&] {
-    if (copiesFirstTiles())
-      copyFirstTiles(tid);
-  });
+  std::optional<AttentionArgs::MapMeeting> mapMeeting;
+  if (copiesFirstTiles())
+    mapMeeting = {kMapsCopiedBarrier, kWarpgroupThreads};
+  args.publishTensorMaps(
+      b, loc, mapStaging, tid, mapWarp,
+      [&] {
+        if (copiesFirstTiles())
+          copyFirstTiles(tid);
+      },
+      mapMeeting);
 
   WarpgroupRegisters registers = warpgroupRegisters(plan, schedule, persistent);
   auto roles = WarpSpecializeOp::create(
@@ -444,13 +455,12 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   placeTensorMapAcquires(func);
 }
 
-/// D-49. Each consumer thread copies its share of Q, then the consumer that
-/// reads ring tile t < kvStages (split keys: t % 2) copies its K and V
-/// boxes, each held open on its full barrier until they land; Q is waited
-/// for and fenced before the barrier after the maps' copies (both
-/// consumers read it), a K/V tile by its reader after its full barrier
-/// (fenceCopiedTile). After griddepcontrol.wait: the tensors may be the
-/// grid before's output.
+/// D-49, D-50. Each consumer thread copies its share of Q, then the
+/// consumer that reads ring tile t < copiedTiles() (split keys: t % 2)
+/// copies its K and V boxes, each held open on its full barrier until they
+/// land; Q is waited for and fenced before the consumers meet (both read
+/// it), a K/V tile by its reader after its full barrier (fenceCopiedTile).
+/// After griddepcontrol.wait: the tensors may be the grid before's output.
 void HopperKernelBuilder::copyFirstTiles(Value tid) {
   auto ifConsumer = scf::IfOp::create(
       b, loc, cmp(arith::CmpIPredicate::uge, tid, i32(kWarpgroupThreads)),
@@ -463,7 +473,7 @@ void HopperKernelBuilder::copyFirstTiles(Value tid) {
   Value groupThread = remu(consumerThread, i32(kWarpgroupThreads));
   copyQTile(consumerThread);
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  for (int64_t tile = 0; tile < plan.kvStages; ++tile) {
+  for (int64_t tile = 0; tile < copiedTiles(); ++tile) {
     int64_t reader = plan.consumersSplitKeys ? tile % 2 : 0;
     Value mine = arith::AndIOp::create(
         b, loc, cmp(arith::CmpIPredicate::eq, consumer, i32(reader)),
@@ -486,9 +496,35 @@ void HopperKernelBuilder::copyFirstTiles(Value tid) {
   // Q's group is the older one.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
   fenceAsyncProxy();
+  arriveForCopies(consumerThread);
   // The work tile's values live in this branch only: each role computes
   // its own (beginWork).
   setWork(WorkTile());
+}
+
+/// D-50: once every consumer thread fenced its share of Q and registered
+/// its K/V copies on their full barriers, the first consumer thread gives
+/// each of those barriers the one arrival it waits for besides the copies
+/// (the producer's, where TMA loads the tile), so that no consumer waits
+/// for the maps.
+void HopperKernelBuilder::arriveForCopies(Value consumerThread) {
+  NVVM::BarrierOp::create(b, loc, Type(), i32(kFirstTilesCopiedBarrier),
+                          i32(plan.numConsumers * kWarpgroupThreads),
+                          NVVM::BarrierReductionAttr(), Value());
+  auto ifFirst = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::eq, consumerThread, i32(0)), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile)
+    MBarrierArriveOp::create(b, loc, qFullBarrier(i32(qTile), Value()));
+  for (int64_t tile = 0; tile < copiedTiles(); ++tile) {
+    auto ifTile = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::slt, i32(tile), numTiles), false);
+    OpBuilder::InsertionGuard tileGuard(b);
+    b.setInsertionPointToStart(ifTile.thenBlock());
+    MBarrierArriveOp::create(b, loc, kFullBarrier(i32(tile)));
+    MBarrierArriveOp::create(b, loc, vFullBarrier(i32(tile)));
+  }
 }
 
 /// Q: the work tile's query rows, each the group's heads (head minor, as

@@ -73,6 +73,13 @@ constexpr int kConsumersDoneBarrier = 3;
 /// Named barriers 4 + c: consumer c's warpgroup meets before its TMA store
 /// of O.
 constexpr int kEpilogueBarrierBase = 4;
+/// Named barrier the producer's warps meet at once they copied the
+/// device-built maps, where the consumers copied the first tiles and use no
+/// map (D-50).
+constexpr int kMapsCopiedBarrier = 6;
+/// Named barrier the consumers meet at once Q landed and each fenced its
+/// share, where they copied the first tiles (D-50).
+constexpr int kFirstTilesCopiedBarrier = 7;
 /// kv-multicast: the CTAs of a cluster that read the same K/V tiles (two
 /// adjacent row blocks of one head), each loading every other box of a tile
 /// for both.
@@ -450,13 +457,14 @@ private:
   void endWork(WorkScope scope);
   void buildProducer();
   /// D-49: the consumers copy Q and the first K/V tiles by cp.async
-  /// (copyFirstTiles) while the tensor maps are built; the producer then
-  /// only arrives for them, and their readers fence them after the wait
-  /// (fenceCopiedTile).
+  /// (copyFirstTiles) while the tensor maps are built, and arrive for them
+  /// themselves (arriveForCopies, D-50); the producer loads the tiles after
+  /// them, and their readers fence them after the wait (fenceCopiedTile).
   bool copiesFirstTiles() const {
     return plan.mapStagingOffset >= 0 && args.buildsTensorMaps();
   }
   void copyFirstTiles(Value tid);
+  void arriveForCopies(Value consumerThread);
   void copyQTile(Value consumerThread);
   void copyTileBoxes(Value base, Value rows, Value rowStride, int64_t boxes,
                      int64_t depth, Value destination, Value thread);
@@ -465,9 +473,14 @@ private:
                   Value headIndex);
   void fenceCopiedTile(Value ringTile);
   /// Whether ring tile `ringTile` is one copyFirstTiles copied (a CTA with
-  /// one work tile: its first kvStages).
+  /// one work tile: its first copiedTiles()).
   Value isCopiedTile(Value ringTile) {
-    return cmp(arith::CmpIPredicate::ult, ringTile, i32(plan.kvStages));
+    return cmp(arith::CmpIPredicate::ult, ringTile, i32(copiedTiles()));
+  }
+  /// The first tile of each consumer that reads tiles: the copies cover
+  /// the maps' build and the producer's first load (D-50).
+  int64_t copiedTiles() const {
+    return std::min<int64_t>(plan.kvStages, plan.consumersSplitKeys ? 2 : 1);
   }
 
   //===--- a consumer (HopperConsumer.cpp) --------------------------------===//

@@ -266,7 +266,8 @@ void AttentionArgs::stageTensorMaps(OpBuilder &b, Location loc,
 void AttentionArgs::publishTensorMaps(OpBuilder &b, Location loc,
                                       int64_t stagingOffset, Value tid,
                                       int64_t warp,
-                                      function_ref<void()> beforeBarrier) {
+                                      function_ref<void()> beforeBarrier,
+                                      std::optional<MapMeeting> meeting) {
   if (!buildsTensorMaps())
     return;
   KernelEmitter e(b, loc);
@@ -300,6 +301,8 @@ void AttentionArgs::publishTensorMaps(OpBuilder &b, Location loc,
         false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifWarp.thenBlock());
+    // Its lane 0 staged the map (stageTensorMaps).
+    NVVM::SyncWarpOp::create(b, loc, e.i32(-1));
     kernel::TensorMapPublishOp::create(
         b, loc, slots[index], b.getI64IntegerAttr(stagingOffset + 128 * index));
     // The staging area is TMA's (async proxy) to write after the barrier:
@@ -308,7 +311,18 @@ void AttentionArgs::publishTensorMaps(OpBuilder &b, Location loc,
   }
   if (beforeBarrier)
     beforeBarrier();
-  gpu::BarrierOp::create(b, loc);
+  if (!meeting) {
+    gpu::BarrierOp::create(b, loc);
+  } else {
+    auto ifMeets = scf::IfOp::create(
+        b, loc, e.cmp(arith::CmpIPredicate::ult, tid, e.i32(meeting->threads)),
+        false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifMeets.thenBlock());
+    NVVM::BarrierOp::create(b, loc, Type(), e.i32(meeting->id),
+                            e.i32(meeting->threads),
+                            NVVM::BarrierReductionAttr(), Value());
+  }
   // Acquired here; placeTensorMapAcquires moves each into the roles that
   // use it.
   for (auto [index, map] : llvm::enumerate(deviceMaps)) {

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include <optional>
 #include <string>
 
 namespace fa4 {
@@ -188,24 +189,32 @@ struct AttentionArgs {
                             bool workspace = false);
 
   /// Device-built maps (D-48), in three steps around the CTA's barriers.
-  /// Before the barrier after the mbarrier initialisation: lane 0 of warp
-  /// `warp - i` writes map i into shared memory at `stagingOffset` + 128 i
-  /// (a region no one touches before the second barrier; TMA may write it
-  /// after). After griddepcontrol.wait (the scratch is the launch's, and
-  /// may be the memory of a grid before it): warp `warp - i` copies map i
-  /// to this CTA's slot of the scratch (so the warps below `warp` must
-  /// exist for every map); a barrier; the threads
-  /// that use them acquire them (placeTensorMapAcquires, once the roles
-  /// are built). The scratch holds the maps of CTA (x + gx (y + gy z)) at
-  /// 128 * maps * that index. No-ops for host-encoded maps.
+  /// Before the copies (and before the barrier after the mbarrier
+  /// initialisation where TMA may later write the staging region): lane 0
+  /// of warp `warp - i` writes map i into shared memory at
+  /// `stagingOffset` + 128 i. After griddepcontrol.wait (the scratch is the
+  /// launch's, and may be the memory of a grid before it): warp `warp - i`
+  /// copies map i to this CTA's slot of the scratch (so the warps below `warp`
+  /// must exist for every map); a barrier; the threads that use them acquire
+  /// them (placeTensorMapAcquires, once the roles are built). The scratch holds
+  /// the maps of CTA (x + gx (y + gy z)) at 128 * maps * that index. No-ops for
+  /// host-encoded maps.
   void stageTensorMaps(mlir::OpBuilder &b, mlir::Location loc,
                        const struct KernelPlan &plan, int64_t stagingOffset,
                        mlir::Value tid, int64_t warp);
+  /// Who meets once the maps are copied, where only the CTA's first
+  /// `threads` threads use them: those alone, at named barrier `id`, while
+  /// the others go on (D-50).
+  struct MapMeeting {
+    int id;
+    int64_t threads;
+  };
   /// `beforeBarrier` runs in every thread between the copies and the
-  /// barrier.
+  /// barrier: the whole CTA's, or `meeting`'s.
   void publishTensorMaps(mlir::OpBuilder &b, mlir::Location loc,
                          int64_t stagingOffset, mlir::Value tid, int64_t warp,
-                         llvm::function_ref<void()> beforeBarrier = {});
+                         llvm::function_ref<void()> beforeBarrier = {},
+                         std::optional<MapMeeting> meeting = std::nullopt);
 };
 
 } // namespace fa4

@@ -9,9 +9,10 @@
 // warp that copies it; lanes of one warp would stage one after another)
 // before the barrier after the mbarrier initialisation (BSHD innermost
 // first: depth, heads, length, batch; byte strides of heads, length and
-// batch); after griddepcontrol.wait warps 11, 10, 9 and 8 copy one map
-// each to the CTA's slot (128 * 4 bytes per CTA, x + gx (y + gy z)) and
-// fence the staging area for TMA; after
+// batch); after griddepcontrol.wait warps 11, 10, 9 and 8 meet (their
+// lane 0 staged the map) and copy one map each to the CTA's slot
+// (128 * 4 bytes per CTA, x + gx (y + gy z)) and fence the staging area
+// for TMA; after
 // a second barrier the producer's leader acquires Q, K and V, the
 // consumer thread that stores O by TMA acquires O.
 // CHECK-LABEL: func @causal
@@ -37,21 +38,25 @@
 // CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32 : i32
 // CHECK-NEXT: %[[WARP11:.*]] = arith.cmpi eq, %[[WARP]], %c11_i32 : i32
 // CHECK-NEXT: scf.if %[[WARP11]] {
+// CHECK-NEXT: nvvm.bar.warp.sync %c-1_i32 : i32
 // CHECK-NEXT: fa4.tensor_map.publish %[[QSLOT]] from 0 : !llvm.ptr<1>
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: {{^ *}}}
 // CHECK-NEXT: %[[WARP10:.*]] = arith.cmpi eq, %[[WARP]], %c10_i32 : i32
 // CHECK-NEXT: scf.if %[[WARP10]] {
+// CHECK-NEXT: nvvm.bar.warp.sync %c-1_i32 : i32
 // CHECK-NEXT: fa4.tensor_map.publish %{{.*}} from 128 : !llvm.ptr<1>
 // CHECK-NEXT: nvvm.fence.proxy {{.*}}
 // CHECK-NEXT: {{^ *}}}
 // CHECK-NEXT: %[[WARP9:.*]] = arith.cmpi eq, %[[WARP]], %c9_i32 : i32
 // CHECK-NEXT: scf.if %[[WARP9]] {
+// CHECK-NEXT: nvvm.bar.warp.sync %c-1_i32 : i32
 // CHECK-NEXT: fa4.tensor_map.publish %{{.*}} from 256 : !llvm.ptr<1>
 // CHECK-NEXT: nvvm.fence.proxy {{.*}}
 // CHECK-NEXT: {{^ *}}}
 // CHECK-NEXT: %[[WARP8:.*]] = arith.cmpi eq, %[[WARP]], %c8_i32 : i32
 // CHECK-NEXT: scf.if %[[WARP8]] {
+// CHECK-NEXT: nvvm.bar.warp.sync %c-1_i32 : i32
 // CHECK-NEXT: fa4.tensor_map.publish %{{.*}} from 384 : !llvm.ptr<1>
 // CHECK-NEXT: nvvm.fence.proxy {{.*}}
 // CHECK-NEXT: {{^ *}}}
@@ -79,9 +84,11 @@
 // SM100: nvvm.griddepcontrol wait
 // SM100: arith.cmpi eq, %{{.*}}, %c12_i32 : i32
 // SM100-NEXT: scf.if
+// SM100-NEXT: nvvm.bar.warp.sync
 // SM100-NEXT: fa4.tensor_map.publish %{{.*}} from 0
 // SM100: arith.cmpi eq, %{{.*}}, %c9_i32 : i32
 // SM100-NEXT: scf.if
+// SM100-NEXT: nvvm.bar.warp.sync
 // SM100-NEXT: fa4.tensor_map.publish %{{.*}} from 384
 // SM100: gpu.barrier
 // SM100-NEXT: fa4.warp_specialize
@@ -96,16 +103,24 @@ func.func @causal(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: t
 // A one-shot decode (one CTA per split, 4 K/V stages, consumers taking the
 // tiles in turn) copies its first tiles itself while the maps are built
 // (D-49): the maps are staged past the plan (230400: the launch grows from
-// 229608 to 230784 bytes), and after the maps' copies each consumer thread
-// copies its chunks of Q (16 query rows x 4 heads, two boxes) and consumer
-// t % 2 those of ring tile t's K and V, each tile's boxes then an arrival
-// held open on its full barrier; Q's group is waited for and fenced before
-// the barrier. The producer only arrives for ring tiles below 4, and a
-// consumer fences such a tile after its wait, its warpgroup meeting before
-// the wgmma. Prefill kernels copy nothing (above); nor do host-encoded maps.
+// 229608 to 230784 bytes), after the barrier that follows the mbarrier
+// initialisation, so that no consumer waits for the staging (D-50). After
+// griddepcontrol.wait each consumer thread copies its chunks of Q (16
+// query rows x 4 heads, two boxes) and consumer t those of ring tile t's
+// K and V (its first tile: two in all), each tile's boxes then an arrival
+// held open on its full barrier; Q's group is waited for and fenced; the
+// consumers meet (named barrier 7, 256 threads) and their first thread
+// arrives on Q's full barrier and each copied tile's K and V full
+// barriers, where the producer would have. Only the producer's warpgroup
+// meets once the maps are copied (named barrier 6); it loads ring tiles
+// from 2 on, and a consumer fences a copied tile after its wait, its
+// warpgroup meeting before the wgmma.
+// Prefill kernels copy nothing (above); nor do host-encoded maps.
 // CHECK-NOT: fa4.copy_async
 // CHECK-LABEL: func @decode
 // CHECK: dynamic_smem_bytes = 230784
+// CHECK: fa4.fence.mbarrier_init
+// CHECK: gpu.barrier
 // CHECK: fa4.tensor_map.stage %{{.*}} box [64, 4, 16, 1] element_bytes 2 swizzle 128 to 230400
 // CHECK: fa4.tensor_map.stage %{{.*}} box [64, 1, 96, 1] element_bytes 2 swizzle 128 to 230528
 // CHECK: nvvm.griddepcontrol wait
@@ -121,25 +136,41 @@ func.func @causal(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: t
 // CHECK: fa4.copy_async.box %{{.*}} lines 96 chunks 8 to %c131072_i32
 // CHECK: fa4.copy_async.arrive
 // CHECK: fa4.copy_async.box %{{.*}} lines 96 chunks 8 to %c57344_i32
-// CHECK: fa4.copy_async.box %{{.*}} lines 96 chunks 8 to %c106496_i32
-// CHECK: fa4.copy_async.box %{{.*}} lines 96 chunks 8 to %c217088_i32
+// CHECK: fa4.copy_async.box %{{.*}} lines 96 chunks 8 to %c167936_i32
 // CHECK: fa4.copy_async.arrive
+// CHECK-NOT: fa4.copy_async.box
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: nvvm.barrier id = %c7_i32 number_of_threads = %c256_i32
+// CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[CONSUMER_THREAD]], %c0_i32 : i32
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK-NEXT: %[[QFULL:.*]] = fa4.mbarrier.get %c0_i32 offset 229376
+// CHECK-NEXT: fa4.mbarrier.arrive %[[QFULL]]
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: %[[K0FULL:.*]] = fa4.mbarrier.get %c2_i32 offset 229376
+// CHECK-NEXT: fa4.mbarrier.arrive %[[K0FULL]]
+// CHECK-NEXT: %[[V0FULL:.*]] = fa4.mbarrier.get %c6_i32 offset 229376
+// CHECK-NEXT: fa4.mbarrier.arrive %[[V0FULL]]
+// CHECK: %[[V1FULL:.*]] = fa4.mbarrier.get %c7_i32 offset 229376
+// CHECK-NEXT: fa4.mbarrier.arrive %[[V1FULL]]
 // CHECK-NEXT: }
-// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[PRODUCER_THREAD:.*]] = arith.cmpi ult, %{{.*}}, %c128_i32 : i32
+// CHECK-NEXT: scf.if %[[PRODUCER_THREAD]] {
+// CHECK-NEXT: nvvm.barrier id = %c6_i32 number_of_threads = %c128_i32
+// CHECK-NEXT: }
 // CHECK-NEXT: fa4.warp_specialize
-// CHECK: %[[COPIED:.*]] = arith.cmpi ult, %{{.*}}, %c4_i32 : i32
-// CHECK-NEXT: scf.if %[[COPIED]] {
-// CHECK: fa4.mbarrier.arrive
-// CHECK-NEXT: } else {
+// CHECK-NOT: fa4.mbarrier.arrive
+// CHECK: %[[LOADED:.*]] = arith.cmpi uge, %{{.*}}, %c2_i32 : i32
+// CHECK-NEXT: scf.if %[[LOADED]] {
 // CHECK: fa4.tma.load
 // CHECK: ^bb0(%[[CONSUMER:.*]]: i32, %{{.*}}: i32):
 // CHECK: fa4.mbarrier.wait
 // CHECK-NOT: nvvm.fence.proxy
 // CHECK: fa4.mbarrier.wait
-// CHECK-NEXT: %[[COPIED_TILE:.*]] = arith.cmpi ult, %{{.*}}, %c4_i32 : i32
+// CHECK-NEXT: %[[COPIED_TILE:.*]] = arith.cmpi ult, %{{.*}}, %c2_i32 : i32
 // CHECK-NEXT: scf.if %[[COPIED_TILE]] {
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: %[[WARPGROUP_BARRIER:.*]] = arith.addi %[[CONSUMER]], %c4_i32 : i32
