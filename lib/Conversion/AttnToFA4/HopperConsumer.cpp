@@ -99,9 +99,7 @@ void HopperKernelBuilder::releaseV(Value tile) {
 }
 
 void HopperKernelBuilder::waitTurn() {
-  NVVM::BarrierOp::create(b, loc, Type(), consumerState.ownTurn,
-                          consumerState.pairThreads,
-                          NVVM::BarrierReductionAttr(), Value());
+  syncNamedBarrier(consumerState.ownTurn, consumerState.pairThreads);
 }
 
 void HopperKernelBuilder::passTurn() {
@@ -458,9 +456,8 @@ scf::IfOp HopperKernelBuilder::meetThenFirstThread(Value consumer) {
 
 /// The consumer's warpgroup meets at named barrier 4 + consumer.
 void HopperKernelBuilder::meetWarpgroup(Value consumer) {
-  NVVM::BarrierOp::create(
-      b, loc, Type(), add(i32(kEpilogueBarrierBase), consumer),
-      i32(kWarpgroupThreads), NVVM::BarrierReductionAttr(), Value());
+  syncNamedBarrier(add(i32(kEpilogueBarrierBase), consumer),
+                   i32(kWarpgroupThreads));
 }
 
 /// Consumer c stages O / sum at `base + c * stride` (the op takes a constant
@@ -684,9 +681,7 @@ void HopperKernelBuilder::stagePartial(Value consumer, Value out, Value rowMax,
   // The staging slots alias Q and the K/V rings: a consumer done with its
   // tiles waits for the other to finish reading them.
   if (plan.consumersSplitKeys)
-    NVVM::BarrierOp::create(b, loc, Type(), i32(kConsumersDoneBarrier),
-                            i32(2 * kWarpgroupThreads),
-                            NVVM::BarrierReductionAttr(), Value());
+    syncNamedBarrier(i32(kConsumersDoneBarrier), i32(2 * kWarpgroupThreads));
   auto stageAt = [&](int64_t slot) {
     SplitKStageOp::create(
         b, loc, out, rowMax, rowSum,

@@ -194,11 +194,10 @@ void HopperKernelBuilder::buildProducer() {
     };
     OpBuilder::InsertionGuard copiedGuard(b);
     if (copiesFirstTiles()) {
-      // Not the consumers' (copyFirstTiles copied it and arrived).
-      Value loaded =
-          arith::XOrIOp::create(b, loc, isCopiedTile(ringTile),
-                                arith::ConstantIntOp::create(b, loc, 1, 1));
-      auto ifLoaded = scf::IfOp::create(b, loc, loaded, false);
+      // Past the tiles copyFirstTiles copied and arrived for.
+      auto ifLoaded = scf::IfOp::create(
+          b, loc, cmp(arith::CmpIPredicate::uge, ringTile, i32(copiedTiles())),
+          false);
       b.setInsertionPointToStart(ifLoaded.thenBlock());
     }
     waitForSlot(isKey ? kEmptyBarrier(slot) : vEmptyBarrier(slot), ringTile);
@@ -508,9 +507,8 @@ void HopperKernelBuilder::copyFirstTiles(Value tid) {
 /// (the producer's, where TMA loads the tile), so that no consumer waits
 /// for the maps.
 void HopperKernelBuilder::arriveForCopies(Value consumerThread) {
-  NVVM::BarrierOp::create(b, loc, Type(), i32(kFirstTilesCopiedBarrier),
-                          i32(plan.numConsumers * kWarpgroupThreads),
-                          NVVM::BarrierReductionAttr(), Value());
+  syncNamedBarrier(i32(kFirstTilesCopiedBarrier),
+                   i32(plan.numConsumers * kWarpgroupThreads));
   auto ifFirst = scf::IfOp::create(
       b, loc, cmp(arith::CmpIPredicate::eq, consumerThread, i32(0)), false);
   OpBuilder::InsertionGuard guard(b);

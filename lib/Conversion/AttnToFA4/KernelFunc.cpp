@@ -319,9 +319,7 @@ void AttentionArgs::publishTensorMaps(OpBuilder &b, Location loc,
         false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifMeets.thenBlock());
-    NVVM::BarrierOp::create(b, loc, Type(), e.i32(meeting->id),
-                            e.i32(meeting->threads),
-                            NVVM::BarrierReductionAttr(), Value());
+    e.syncNamedBarrier(e.i32(meeting->id), e.i32(meeting->threads));
   }
   // Acquired here; placeTensorMapAcquires moves each into the roles that
   // use it.

@@ -97,6 +97,14 @@ public:
                                          mlir::NVVM::SharedSpace::shared_cta));
   }
 
+  /// Named barrier `id` of the CTA (bar.sync): waits until `threads`
+  /// threads, whole warps, have arrived.
+  void syncNamedBarrier(mlir::Value id, mlir::Value threads) {
+    mlir::NVVM::BarrierOp::create(b, loc, mlir::Type(), id, threads,
+                                  mlir::NVVM::BarrierReductionAttr(),
+                                  mlir::Value());
+  }
+
   // MUFU ex2/lg2 directly: convert-gpu-to-nvvm would turn math.exp2 into a
   // libdevice call, and NVPTX has no libcall for llvm.log2.f32.
   mlir::Value callF32Intrinsic(llvm::StringRef name, mlir::Value v) {
