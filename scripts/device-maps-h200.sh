@@ -9,16 +9,22 @@
 # and the maps they build against the driver's (bench/map_bytes.py);
 # then bench/ab_rounds.py --records: each configuration's host-encoded
 # kernel (A) against its device-built one (B), round by round.
-# Usage: scripts/device-maps-h200.sh [matrix|bench|all]
+# `decodes` times only the one-shot split decodes D-50 left over 2%: Nsight
+# Compute's median of five launches (bench/ncu_records.py) of each kernel,
+# host-encoded and device-built, then the same rows by ab_rounds.py.
+# Usage: scripts/device-maps-h200.sh [matrix|bench|decodes|all]
 set -o pipefail
 export PYTHONUNBUFFERED=1
 what=${1:-all}
+case $what in matrix | bench | decodes | all) ;;
+*) echo "usage: $0 [matrix|bench|decodes|all]" >&2; exit 2 ;;
+esac
 root=$PWD
 . scripts/wheel-venv.sh
 make_wheel_venv || exit 3
 lib=$("$env/bin/python" -c "import fa4; print(fa4.library_path())")
 status=0
-if [ "$what" != bench ]; then
+if [ "$what" != bench ] && [ "$what" != decodes ]; then
   tests=$(mktemp -d)
   cp test/gpu/flash-attn.py test/gpu/attention_reference.py "$tests/"
   (cd "$tests" && unset PYTHONPATH FA4_RUNTIME_LIB &&
@@ -33,7 +39,7 @@ from fa4.cache import problem_key
 print(problem_key(parse_config(sys.argv[1], 'sm_90a')))" "$2")
     dirname "$(ls "$1/$key"/*/manifest.json)"
 }
-if [ "$what" != bench ]; then
+if [ "$what" != bench ] && [ "$what" != decodes ]; then
   # The maps a kernel built against the driver's encoding of the same maps
   # (bench/map_bytes.py: only the differences D-48 expects), the kernel's
   # and the looped twin's.
@@ -47,15 +53,39 @@ if [ "$what" != bench ]; then
     tail -1 "$tests/maps.log"
   done
 fi
-if [ "$what" != matrix ]; then
-  ab() { # configuration, then rows
-    local config=$1
-    shift
-    echo "== $config"
-    FA4_RUNTIME_LIB=$lib python3 bench/ab_rounds.py --records --rounds 6 \
-      "$(entry artifacts/pack "$config")" \
-      "$(entry artifacts/pack-dm "$config")" "$@" || status=1
+ab() { # configuration, then rows
+  local config=$1
+  shift
+  echo "== $config"
+  FA4_RUNTIME_LIB=$lib python3 bench/ab_rounds.py --records --rounds 6 \
+    "$(entry artifacts/pack "$config")" \
+    "$(entry artifacts/pack-dm "$config")" "$@" || status=1
+}
+if [ "$what" = decodes ]; then
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  median() { # pack, configuration, row: the decode kernel's median, ns
+    (cd bench && FA4_RUNTIME_LIB=$lib "$ncu" --clock-control none \
+      -k 'regex:_decode_sm_90a$' --launch-skip 10 --launch-count 5 \
+      --metrics gpu__time_duration.sum --csv \
+      python3 ncu_records.py "$(entry "$root/$1" "$2")" "$3" 2>/dev/null |
+      grep gpu__time | awk -F'","' '{print $NF}' | tr -d '",' | sort -n |
+      sed -n 3p)
   }
+  rows="bf16:4:4:256:256:none,1:1:16384 bf16:32:8:128:128:causal,1:1:32768
+    f16:8:1:64:64:none,32:1:8192 bf16:32:8:128:128:none,8:1:8192
+    bf16:32:8:128:128:none,1:1:8192"
+  printf "%-36s %10s %10s\n" "decode (Nsight Compute, ns)" host device
+  for row in $rows; do
+    printf "%-36s %10s %10s\n" "${row/,/ }" \
+      "$(median artifacts/pack "${row%,*}" "${row#*,}")" \
+      "$(median artifacts/pack-dm "${row%,*}" "${row#*,}")"
+  done
+  for row in $rows; do
+    ab "${row%,*}" "${row#*,}"
+  done
+  exit $status
+fi
+if [ "$what" != matrix ]; then
   ab bf16:32:8:128:128:none 4:1024 2:4096 1:16384 1:1:8192 8:1:8192 64:1:4096
   ab bf16:32:8:128:128:causal 4:2048 1:16384 1:1:32768
   ab f16:8:1:64:64:none 8:4096 32:1:8192
