@@ -64,10 +64,12 @@ ab() { # configuration, then rows
 if [ "$what" = decodes ]; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   median() { # pack, configuration, row: the decode kernel's median, ns
+    local artifact
+    artifact=$(entry "$root/$1" "$2")
     (cd bench && FA4_RUNTIME_LIB=$lib "$ncu" --clock-control none \
       -k 'regex:_decode_sm_90a$' --launch-skip 10 --launch-count 5 \
       --metrics gpu__time_duration.sum --csv \
-      python3 ncu_records.py "$(entry "$root/$1" "$2")" "$3" 2>/dev/null |
+      python3 ncu_records.py "$artifact" "$3" 2>/dev/null |
       grep gpu__time | awk -F'","' '{print $NF}' | tr -d '",' | sort -n |
       sed -n 3p)
   }
