@@ -10,8 +10,11 @@
 # then bench/ab_rounds.py --records: each configuration's host-encoded
 # kernel (A) against its device-built one (B), round by round.
 # `decodes` times only the one-shot split decodes D-50 left over 2%: Nsight
-# Compute's median of five launches (bench/ncu_records.py) of each kernel,
-# host-encoded and device-built, then the same rows by ab_rounds.py.
+# Compute's median of ten launches (bench/ncu_records.py) of each kernel,
+# host-encoded, device-built, and the device-built one again from a copy
+# (an A/A control: the same cubin read 0.2-0.9 us apart, bench/log/
+# 2026-12-03.md), in two passes whose order rotates; then the same rows by
+# ab_rounds.py, host against device and device against its copy.
 # Usage: scripts/device-maps-h200.sh [matrix|bench|decodes|all]
 set -o pipefail
 export PYTHONUNBUFFERED=1
@@ -63,27 +66,46 @@ ab() { # configuration, then rows
 }
 if [ "$what" = decodes ]; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  median() { # pack, configuration, row: the decode kernel's median, ns
-    local artifact
-    artifact=$(entry "$root/$1" "$2")
+  median() { # artifact, row: the decode kernel's median of ten launches, ns
     (cd bench && FA4_RUNTIME_LIB=$lib "$ncu" --clock-control none \
-      -k 'regex:_decode_sm_90a$' --launch-skip 10 --launch-count 5 \
+      -k 'regex:_decode_sm_90a$' --launch-skip 10 --launch-count 10 \
       --metrics gpu__time_duration.sum --csv \
-      python3 ncu_records.py "$artifact" "$3" 2>/dev/null |
+      python3 ncu_records.py "$1" "$2" 2>/dev/null |
       grep gpu__time | awk -F'","' '{print $NF}' | tr -d '",' | sort -n |
-      sed -n 3p)
+      sed -n 5,6p | awk '{s += $1} END {if (NR == 2) print s / 2}')
   }
   rows="bf16:4:4:256:256:none,1:1:16384 bf16:32:8:128:128:causal,1:1:32768
     f16:8:1:64:64:none,32:1:8192 bf16:32:8:128:128:none,8:1:8192
     bf16:32:8:128:128:none,1:1:8192"
-  printf "%-36s %10s %10s\n" "decode (Nsight Compute, ns)" host device
+  copies=$(mktemp -d)
+  printf "%-36s %5s %10s %10s %10s\n" "decode (Nsight Compute, ns)" pass \
+    host device "device A/A"
   for row in $rows; do
-    printf "%-36s %10s %10s\n" "${row/,/ }" \
-      "$(median artifacts/pack "${row%,*}" "${row#*,}")" \
-      "$(median artifacts/pack-dm "${row%,*}" "${row#*,}")"
+    config=${row%,*} sizes=${row#*,}
+    host=$(entry "$root/artifacts/pack" "$config")
+    device=$(entry "$root/artifacts/pack-dm" "$config")
+    copy=$copies/${config//[:(),.]/_}
+    cp -r "$device" "$copy"
+    for pass in 1 2; do
+      if [ $pass = 1 ]; then order="host device copy"; else order="copy device host"; fi
+      for kind in $order; do
+        case $kind in
+        host) t_host=$(median "$host" "$sizes") ;;
+        device) t_device=$(median "$device" "$sizes") ;;
+        copy) t_copy=$(median "$copy" "$sizes") ;;
+        esac
+      done
+      printf "%-36s %5s %10s %10s %10s\n" "$config $sizes" $pass \
+        "$t_host" "$t_device" "$t_copy"
+    done
   done
   for row in $rows; do
-    ab "${row%,*}" "${row#*,}"
+    config=${row%,*} sizes=${row#*,}
+    ab "$config" "$sizes"
+    echo "== A/A $config"
+    FA4_RUNTIME_LIB=$lib python3 bench/ab_rounds.py --records --rounds 6 \
+      "$(entry artifacts/pack-dm "$config")" \
+      "$copies/${config//[:(),.]/_}" "$sizes" || status=1
   done
   exit $status
 fi
