@@ -56,13 +56,18 @@ if [ "$what" != bench ] && [ "$what" != decodes ]; then
     tail -1 "$tests/maps.log"
   done
 fi
-ab() { # configuration, then rows
+ab_rounds() { # label, artifact A, artifact B, then rows
+  local label=$1 a=$2 b=$3
+  shift 3
+  echo "== $label"
+  FA4_RUNTIME_LIB=$lib python3 bench/ab_rounds.py --records --rounds 6 \
+    "$a" "$b" "$@" || status=1
+}
+ab() { # configuration, then rows: host-encoded against device-built maps
   local config=$1
   shift
-  echo "== $config"
-  FA4_RUNTIME_LIB=$lib python3 bench/ab_rounds.py --records --rounds 6 \
-    "$(entry artifacts/pack "$config")" \
-    "$(entry artifacts/pack-dm "$config")" "$@" || status=1
+  ab_rounds "$config" "$(entry artifacts/pack "$config")" \
+    "$(entry artifacts/pack-dm "$config")" "$@"
 }
 if [ "$what" = decodes ]; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
@@ -78,13 +83,14 @@ if [ "$what" = decodes ]; then
     f16:8:1:64:64:none,32:1:8192 bf16:32:8:128:128:none,8:1:8192
     bf16:32:8:128:128:none,1:1:8192"
   copies=$(mktemp -d)
+  copy_of() { echo "$copies/${1//[:(),.]/_}"; } # the A/A copy of a config
   printf "%-36s %5s %10s %10s %10s\n" "decode (Nsight Compute, ns)" pass \
     host device "device A/A"
   for row in $rows; do
     config=${row%,*} sizes=${row#*,}
     host=$(entry "$root/artifacts/pack" "$config")
     device=$(entry "$root/artifacts/pack-dm" "$config")
-    copy=$copies/${config//[:(),.]/_}
+    copy=$(copy_of "$config")
     cp -r "$device" "$copy"
     for pass in 1 2; do
       if [ $pass = 1 ]; then order="host device copy"; else order="copy device host"; fi
@@ -102,10 +108,8 @@ if [ "$what" = decodes ]; then
   for row in $rows; do
     config=${row%,*} sizes=${row#*,}
     ab "$config" "$sizes"
-    echo "== A/A $config"
-    FA4_RUNTIME_LIB=$lib python3 bench/ab_rounds.py --records --rounds 6 \
-      "$(entry artifacts/pack-dm "$config")" \
-      "$copies/${config//[:(),.]/_}" "$sizes" || status=1
+    ab_rounds "A/A $config" "$(entry artifacts/pack-dm "$config")" \
+      "$(copy_of "$config")" "$sizes"
   done
   exit $status
 fi
