@@ -27,8 +27,11 @@ root=$PWD
 make_wheel_venv || exit 3
 lib=$("$env/bin/python" -c "import fa4; print(fa4.library_path())")
 status=0
+scratch=$(mktemp -d) # the matrix's test copies and the A/A copies
+trap 'rm -rf "$scratch"' EXIT
 if [ "$what" != bench ] && [ "$what" != decodes ]; then
-  tests=$(mktemp -d)
+  tests=$scratch/tests
+  mkdir "$tests"
   cp test/gpu/flash-attn.py test/gpu/attention_reference.py "$tests/"
   (cd "$tests" && unset PYTHONPATH FA4_RUNTIME_LIB &&
    FA4_CACHE_DIR=$root/artifacts/pack-dm "$env/bin/python" flash-attn.py 2>&1 |
@@ -82,7 +85,8 @@ if [ "$what" = decodes ]; then
   rows="bf16:4:4:256:256:none,1:1:16384 bf16:32:8:128:128:causal,1:1:32768
     f16:8:1:64:64:none,32:1:8192 bf16:32:8:128:128:none,8:1:8192
     bf16:32:8:128:128:none,1:1:8192"
-  copies=$(mktemp -d)
+  copies=$scratch/copies
+  mkdir "$copies"
   copy_of() { echo "$copies/${1//[:(),.]/_}"; } # the A/A copy of a config
   printf "%-36s %5s %10s %10s %10s\n" "decode (Nsight Compute, ns)" pass \
     host device "device A/A"
