@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <utility>
 
 using namespace fa4::rt;
 
@@ -55,6 +56,13 @@ template <typename Body> static fa4_status guarded(Body &&body) {
 static void requireNonNull(const void *pointer, const char *what) {
   if (!pointer)
     throw Error(FA4_ERROR_INVALID_ARGUMENT, std::string(what) + " is NULL");
+}
+
+/// The destroy functions return nothing, so an error there (a driver that
+/// cannot be opened for a handle it never made) is dropped rather than
+/// thrown across the C boundary.
+template <typename Body> static void quietly(Body &&body) {
+  (void)guarded(std::forward<Body>(body));
 }
 
 extern "C" {
@@ -307,6 +315,8 @@ fa4_status fa4_device_free(void *device_ptr) {
 fa4_status fa4_copy_to_device(void *device_dst, const void *host_src,
                               size_t bytes) {
   return guarded([&] {
+    requireNonNull(device_dst, "device_dst");
+    requireNonNull(host_src, "host_src");
     currentContext();
     checkCuda(driver().cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(device_dst),
                                     host_src, bytes),
@@ -317,6 +327,8 @@ fa4_status fa4_copy_to_device(void *device_dst, const void *host_src,
 fa4_status fa4_copy_to_host(void *host_dst, const void *device_src,
                             size_t bytes) {
   return guarded([&] {
+    requireNonNull(host_dst, "host_dst");
+    requireNonNull(device_src, "device_src");
     currentContext();
     checkCuda(driver().cuMemcpyDtoH(
                   host_dst, reinterpret_cast<CUdeviceptr>(device_src), bytes),
@@ -326,6 +338,7 @@ fa4_status fa4_copy_to_host(void *host_dst, const void *device_src,
 
 fa4_status fa4_device_fill16(void *device_dst, uint16_t value, size_t count) {
   return guarded([&] {
+    requireNonNull(device_dst, "device_dst");
     currentContext();
     checkCuda(driver().cuMemsetD16(reinterpret_cast<CUdeviceptr>(device_dst),
                                    value, count),
@@ -335,6 +348,7 @@ fa4_status fa4_device_fill16(void *device_dst, uint16_t value, size_t count) {
 
 fa4_status fa4_device_fill32(void *device_dst, uint32_t value, size_t count) {
   return guarded([&] {
+    requireNonNull(device_dst, "device_dst");
     currentContext();
     checkCuda(driver().cuMemsetD32(reinterpret_cast<CUdeviceptr>(device_dst),
                                    value, count),
@@ -364,6 +378,7 @@ fa4_status fa4_event_create(fa4_event **event) {
 
 fa4_status fa4_event_record(fa4_event *event, void *stream) {
   return guarded([&] {
+    requireNonNull(event, "event");
     checkCuda(driver().cuEventRecord(reinterpret_cast<CUevent>(event),
                                      static_cast<CUstream>(stream)),
               "cuEventRecord");
@@ -373,6 +388,8 @@ fa4_status fa4_event_record(fa4_event *event, void *stream) {
 fa4_status fa4_event_elapsed_ms(const fa4_event *start, const fa4_event *end,
                                 float *ms) {
   return guarded([&] {
+    requireNonNull(start, "start");
+    requireNonNull(end, "end");
     requireNonNull(ms, "ms");
     CUevent startEvent =
         reinterpret_cast<CUevent>(const_cast<fa4_event *>(start));
@@ -386,7 +403,7 @@ fa4_status fa4_event_elapsed_ms(const fa4_event *start, const fa4_event *end,
 
 void fa4_event_destroy(fa4_event *event) {
   if (event)
-    driver().cuEventDestroy(reinterpret_cast<CUevent>(event));
+    quietly([&] { driver().cuEventDestroy(reinterpret_cast<CUevent>(event)); });
 }
 
 } // extern "C"
@@ -404,7 +421,7 @@ fa4_status fa4_stream_create(void **stream) {
 
 void fa4_stream_destroy(void *stream) {
   if (stream)
-    driver().cuStreamDestroy(static_cast<CUstream>(stream));
+    quietly([&] { driver().cuStreamDestroy(static_cast<CUstream>(stream)); });
 }
 
 fa4_status fa4_graph_capture_begin(void *stream) {
@@ -422,6 +439,8 @@ fa4_status fa4_graph_capture_begin(void *stream) {
 // instantiated.
 fa4_status fa4_graph_capture_end(void *stream, fa4_graph **graph) {
   return guarded([&] {
+    requireNonNull(stream, "stream (the legacy default stream cannot be "
+                           "captured)");
     requireNonNull(graph, "graph");
     const DriverApi &api = driver();
     CUgraph captured = nullptr;
@@ -446,5 +465,7 @@ fa4_status fa4_graph_launch(fa4_graph *graph, void *stream) {
 
 void fa4_graph_destroy(fa4_graph *graph) {
   if (graph)
-    driver().cuGraphExecDestroy(reinterpret_cast<CUgraphExec>(graph));
+    quietly([&] {
+      driver().cuGraphExecDestroy(reinterpret_cast<CUgraphExec>(graph));
+    });
 }

@@ -331,6 +331,40 @@ TEST(CAPITest, ValidatesAWorkspaceSplitKWithoutAGpu) {
                "the split-K workspace for these sizes exceeds 1 TiB");
 }
 
+extern "C" const char *fa4TestNullsFromC(void);
+
+TEST(CAPITest, RefusesNullHandlesBeforeTheDriver) {
+  // Each check comes before the driver opens, so none of these needs a GPU
+  // (and none opens the driver that DriverTest expects unopened).
+  const char *refusedByAll = fa4TestNullsFromC();
+  EXPECT_EQ(refusedByAll, nullptr) << refusedByAll << ": not refused";
+  EXPECT_EQ(fa4_event_record(nullptr, nullptr), FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(fa4_last_error(), "event is NULL");
+  float ms = 0;
+  char host[4] = {};
+  auto *dummy = reinterpret_cast<fa4_event *>(host); // never dereferenced
+  EXPECT_EQ(fa4_event_elapsed_ms(nullptr, dummy, &ms),
+            FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(fa4_last_error(), "start is NULL");
+  EXPECT_EQ(fa4_event_elapsed_ms(dummy, nullptr, &ms),
+            FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(fa4_last_error(), "end is NULL");
+  EXPECT_EQ(fa4_copy_to_device(nullptr, host, sizeof(host)),
+            FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(fa4_last_error(), "device_dst is NULL");
+  EXPECT_EQ(fa4_copy_to_host(host, nullptr, sizeof(host)),
+            FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(fa4_last_error(), "device_src is NULL");
+  EXPECT_EQ(fa4_device_fill32(nullptr, 0, 1), FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(fa4_last_error(), "device_dst is NULL");
+  fa4_graph *graph = nullptr;
+  EXPECT_EQ(fa4_graph_capture_end(nullptr, &graph), FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(fa4_last_error()).find("legacy default stream"),
+            std::string::npos)
+      << fa4_last_error();
+  EXPECT_EQ(graph, nullptr);
+}
+
 TEST(CAPITest, RefusesToCaptureTheDefaultStream) {
   // The legacy default stream cannot be captured: say so before any driver
   // call.

@@ -9,6 +9,20 @@
 |* thread's fa4_last_error() holds a message that says what was expected and  *|
 |* what was found. The message stays until the next failing call.            *|
 |*                                                                            *|
+|* NULL: every function refuses a NULL handle or pointer with                 *|
+|* FA4_ERROR_INVALID_ARGUMENT before it touches the driver, except where a    *|
+|* NULL is given a meaning below (a stream: the legacy default stream;        *|
+|* binary_dir; lse.data; a workspace; fa4_device_free(NULL), a no-op).        *|
+|*                                                                            *|
+|* Ownership: a handle (fa4_module, fa4_launch_record, fa4_event, a stream    *|
+|* from fa4_stream_create, fa4_graph) belongs to the caller that created it,  *|
+|* who releases it with its destroy function exactly once. destroy(NULL) does *|
+|* nothing, as free(NULL). A second destroy of the same handle is undefined,  *|
+|* as a second free(): the handle is gone after the first, and its address    *|
+|* may already name another object, so it cannot be detected. Set the pointer *|
+|* to NULL after destroying it. Strings the library returns                   *|
+|* (fa4_last_error, fa4_kernel_info) are the library's; never free them.      *|
+|*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef FA4_C_RUNTIME_H
@@ -52,7 +66,8 @@ extern "C" {
 typedef enum fa4_status {
   FA4_SUCCESS = 0,
   FA4_ERROR_INVALID_ARGUMENT = 1, /* NULL handle or output pointer */
-  FA4_ERROR_MANIFEST = 2,         /* manifest unreadable or not ABI v1/v2 */
+  FA4_ERROR_MANIFEST = 2,         /* manifest unreadable or of a version
+                                     this runtime does not read */
   FA4_ERROR_VALIDATION = 3,       /* user tensors do not match the kernel */
   FA4_ERROR_DRIVER_NOT_FOUND = 4, /* libcuda.so.1 missing or too old */
   FA4_ERROR_CUDA = 5,             /* a driver call failed (incl. JIT log) */
@@ -138,6 +153,8 @@ FA4_RT_API fa4_status fa4_module_load(const char *manifest_path,
 FA4_RT_API fa4_status fa4_module_load_string(const char *manifest_json,
                                              const char *binary_dir,
                                              fa4_module **module);
+/* Releases the module; launch records made from it keep its kernel alive,
+   so they may be destroyed later. */
 FA4_RT_API void fa4_module_destroy(fa4_module *module);
 FA4_RT_API fa4_status fa4_module_get_info(const fa4_module *module,
                                           fa4_kernel_info *info);
@@ -212,6 +229,8 @@ FA4_RT_API fa4_status fa4_launch_record_workspace_bytes(
 FA4_RT_API fa4_status fa4_launch_record_run(fa4_launch_record *record,
                                             void *const data[5],
                                             void *workspace, void *stream);
+/* Releases the record (and the module's kernel when it held the last
+   reference). Not while another thread runs it. */
 FA4_RT_API void fa4_launch_record_destroy(fa4_launch_record *record);
 
 /* Driver helpers so tools need no libcudart. They use the current context,
@@ -225,6 +244,7 @@ typedef struct fa4_device_info {
 
 FA4_RT_API fa4_status fa4_device_get_info(fa4_device_info *info);
 FA4_RT_API fa4_status fa4_device_alloc(size_t bytes, void **device_ptr);
+/* device_ptr NULL: nothing to free, FA4_SUCCESS. */
 FA4_RT_API fa4_status fa4_device_free(void *device_ptr);
 FA4_RT_API fa4_status fa4_copy_to_device(void *device_dst, const void *host_src,
                                          size_t bytes);
@@ -236,6 +256,8 @@ FA4_RT_API fa4_status fa4_device_fill16(void *device_dst, uint16_t value,
 FA4_RT_API fa4_status fa4_device_fill32(void *device_dst, uint32_t value,
                                         size_t count);
 FA4_RT_API fa4_status fa4_stream_synchronize(void *stream);
+/* Events for timing: an fa4_event is the driver's CUevent. start, end and
+   event must be events fa4_event_create made and nobody destroyed. */
 FA4_RT_API fa4_status fa4_event_create(fa4_event **event);
 FA4_RT_API fa4_status fa4_event_record(fa4_event *event, void *stream);
 FA4_RT_API fa4_status fa4_event_elapsed_ms(const fa4_event *start,
@@ -250,6 +272,7 @@ FA4_RT_API void fa4_event_destroy(fa4_event *event);
 typedef struct fa4_graph fa4_graph;
 FA4_RT_API fa4_status fa4_stream_create(void **stream);
 FA4_RT_API void fa4_stream_destroy(void *stream);
+/* Capture needs a stream fa4_stream_create made: NULL is refused in both. */
 FA4_RT_API fa4_status fa4_graph_capture_begin(void *stream);
 FA4_RT_API fa4_status fa4_graph_capture_end(void *stream, fa4_graph **graph);
 FA4_RT_API fa4_status fa4_graph_launch(fa4_graph *graph, void *stream);
