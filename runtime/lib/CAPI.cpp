@@ -58,6 +58,13 @@ static void requireNonNull(const void *pointer, const char *what) {
     throw Error(FA4_ERROR_INVALID_ARGUMENT, std::string(what) + " is NULL");
 }
 
+/// A copy or fill of nothing may name no memory (an empty vector's data()).
+static void requireNonNull(const void *pointer, size_t bytes,
+                           const char *what) {
+  if (bytes)
+    requireNonNull(pointer, what);
+}
+
 /// The destroy functions return nothing, so an error there (a driver that
 /// cannot be opened for a handle it never made) is dropped rather than
 /// thrown across the C boundary.
@@ -315,8 +322,8 @@ fa4_status fa4_device_free(void *device_ptr) {
 fa4_status fa4_copy_to_device(void *device_dst, const void *host_src,
                               size_t bytes) {
   return guarded([&] {
-    requireNonNull(device_dst, "device_dst");
-    requireNonNull(host_src, "host_src");
+    requireNonNull(device_dst, bytes, "device_dst");
+    requireNonNull(host_src, bytes, "host_src");
     currentContext();
     checkCuda(driver().cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(device_dst),
                                     host_src, bytes),
@@ -327,8 +334,8 @@ fa4_status fa4_copy_to_device(void *device_dst, const void *host_src,
 fa4_status fa4_copy_to_host(void *host_dst, const void *device_src,
                             size_t bytes) {
   return guarded([&] {
-    requireNonNull(host_dst, "host_dst");
-    requireNonNull(device_src, "device_src");
+    requireNonNull(host_dst, bytes, "host_dst");
+    requireNonNull(device_src, bytes, "device_src");
     currentContext();
     checkCuda(driver().cuMemcpyDtoH(
                   host_dst, reinterpret_cast<CUdeviceptr>(device_src), bytes),
@@ -338,7 +345,7 @@ fa4_status fa4_copy_to_host(void *host_dst, const void *device_src,
 
 fa4_status fa4_device_fill16(void *device_dst, uint16_t value, size_t count) {
   return guarded([&] {
-    requireNonNull(device_dst, "device_dst");
+    requireNonNull(device_dst, count, "device_dst");
     currentContext();
     checkCuda(driver().cuMemsetD16(reinterpret_cast<CUdeviceptr>(device_dst),
                                    value, count),
@@ -348,7 +355,7 @@ fa4_status fa4_device_fill16(void *device_dst, uint16_t value, size_t count) {
 
 fa4_status fa4_device_fill32(void *device_dst, uint32_t value, size_t count) {
   return guarded([&] {
-    requireNonNull(device_dst, "device_dst");
+    requireNonNull(device_dst, count, "device_dst");
     currentContext();
     checkCuda(driver().cuMemsetD32(reinterpret_cast<CUdeviceptr>(device_dst),
                                    value, count),

@@ -12,7 +12,8 @@
 |* NULL: every function refuses a NULL handle or pointer with                 *|
 |* FA4_ERROR_INVALID_ARGUMENT before it touches the driver, except where a    *|
 |* NULL is given a meaning below (a stream: the legacy default stream;        *|
-|* binary_dir; lse.data; a workspace; fa4_device_free(NULL), a no-op).        *|
+|* binary_dir; lse.data; a workspace; fa4_device_free(NULL), a no-op; the     *|
+|* memory of a copy or fill of 0 bytes).                                      *|
 |*                                                                            *|
 |* Ownership: a handle (fa4_module, fa4_launch_record, fa4_event, a stream    *|
 |* from fa4_stream_create, fa4_graph) belongs to the caller that created it,  *|
