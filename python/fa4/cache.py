@@ -21,8 +21,10 @@ LLVM.
 
 import hashlib
 import json
+import math
 import os
 import shutil
+import struct
 import tempfile
 
 from .runtime import FA4_ERROR_INVALID_ARGUMENT, Fa4Error
@@ -47,6 +49,42 @@ def chip_for(capability, device):
 
 # Bumped when the entry layout or the problem's fields change.
 _LAYOUT_VERSION = 1
+
+_KERNELS = ("auto", "hopper", "blackwell", "reference")
+
+
+def _f32_bits(value):
+    """The bits of `value` rounded to f32 (OverflowError beyond its range)."""
+    return struct.unpack("<I", struct.pack("<f", value))[0]
+
+
+def _f32(value):
+    return struct.unpack("<f", struct.pack("<f", value))[0]
+
+
+def _scale_of(scale, qk_depth):
+    """The scale as the kernel sees it: None for the default 1/sqrt(qk_depth),
+    else the f32 value. The op's scale is f32, so any spelling of the default
+    with the same f32 bits (transformers' `d ** -0.5`) is the default: one
+    key, one kernel."""
+    if scale is None:
+        return None
+    try:
+        value = float(scale)
+    except (TypeError, ValueError):
+        raise Fa4Error("scale %r: expected a number" % (scale,),
+                       FA4_ERROR_INVALID_ARGUMENT)
+    try:
+        bits = _f32_bits(value) if math.isfinite(value) else None
+    except OverflowError:
+        bits = None
+    if not value > 0 or bits is None or _f32(value) == 0:
+        raise Fa4Error("scale %r: expected a finite value > 0 that f32 holds "
+                       "(%g to %g)" % (scale, 2.0 ** -149, _f32(3.4028234e38)),
+                       FA4_ERROR_INVALID_ARGUMENT)
+    if bits == _f32_bits(1.0 / math.sqrt(qk_depth)):
+        return None
+    return _f32(value)
 
 
 def cache_dir():
@@ -81,6 +119,10 @@ class Problem(object):
             if not isinstance(value, int) or value < 1:
                 raise Fa4Error("%s %r: expected a positive int" % (name, value),
                                FA4_ERROR_INVALID_ARGUMENT)
+        if kernel not in _KERNELS:
+            raise Fa4Error("kernel %r: expected one of %s"
+                           % (kernel, ", ".join(_KERNELS)),
+                           FA4_ERROR_INVALID_ARGUMENT)
         self.chip = chip
         self.dtype = dtype
         self.num_q_heads = num_q_heads
@@ -88,8 +130,10 @@ class Problem(object):
         self.qk_depth = qk_depth
         self.ov_depth = ov_depth
         self.mask = mask
-        self.window = (int(window[0]), int(window[1]))
-        self.scale = None if scale is None else float(scale)
+        # The op has no window unless the mask is one: one key either way.
+        self.window = ((int(window[0]), int(window[1])) if mask == "window"
+                       else (-1, -1))
+        self.scale = _scale_of(scale, qk_depth)
         self.lse = bool(lse)
         self.kernel = kernel
 
@@ -123,9 +167,7 @@ class Problem(object):
 
 
 def _f32_literal(value):
-    import struct
-    bits = struct.unpack("<I", struct.pack("<f", value))[0]
-    return "0x%08X" % bits
+    return "0x%08X" % _f32_bits(value)
 
 
 def problem_key(problem):

@@ -96,9 +96,8 @@ def problem_of_shapes(q_shape, k_shape, v_shape, dtype, causal=False,
         if not (softmax_scale > 0 and math.isfinite(softmax_scale)):
             raise Fa4ValueError("softmax_scale %r: expected a finite value > 0"
                                 % softmax_scale)
-        # The default as None: one kernel for both spellings.
-        if softmax_scale == float(1.0 / math.sqrt(dqk)):
-            softmax_scale = None
+        # A spelling of the default (d ** -0.5, 1/sqrt(d)) becomes None in
+        # Problem, by its f32 bits: one kernel for all of them.
     mask, window = _mask(causal, window_size)
     return _cache.Problem(chip, dtype, int(hq), int(hkv), int(dqk),
                           int(v_shape[3]), mask, window, softmax_scale,

@@ -5,8 +5,10 @@ GPU machine without LLVM uses as its kernel cache ($FA4_CACHE_DIR).
         f16:16:16:64:64:none bf16:8:1:128:128:window(128,0)
 
 Each configuration is DTYPE:HQ:HKV:DQK:DV:MASK[:SCALE], MASK none, causal
-or window(LEFT,RIGHT) (-1 unbounded), SCALE the softmax scale (default
-1/sqrt(DQK)). Prints one line per entry.
+or window(LEFT,RIGHT) (-1 unbounded), SCALE the softmax scale, a positive
+number f32 holds (default 1/sqrt(DQK); any spelling with the default's f32
+bits, such as DQK ** -0.5, is the default's kernel). Prints one line per
+entry.
 """
 
 import argparse
@@ -21,7 +23,8 @@ from .runtime import Fa4Error
 __all__ = ["parse_config", "main"]
 
 _CONFIG = re.compile(r"^(bf16|f16):(\d+):(\d+):(\d+):(\d+):"
-                     r"(none|causal|window\((-?\d+),\s*(-?\d+)\))(?::([0-9.eE+-]+))?$")
+                     r"(none|causal|window\((-?\d+),\s*(-?\d+)\))"
+                     r"(?::([^:]*))?$")
 
 
 def parse_config(text, chip, kernel="auto"):
@@ -34,9 +37,18 @@ def parse_config(text, chip, kernel="auto"):
     window = (-1, -1)
     if mask.startswith("window"):
         mask, window = "window", (int(left), int(right))
-    return _cache.Problem(chip, dtype, int(hq), int(hkv), int(dqk), int(dv),
-                          mask, window, float(scale) if scale else None,
-                          lse=True, kernel=kernel)
+    if scale is not None:
+        try:
+            scale = float(scale)
+        except ValueError:
+            raise Fa4Error("configuration %r: scale %r is not a number (e.g. "
+                           "0.125)" % (text, scale))
+    try:
+        return _cache.Problem(chip, dtype, int(hq), int(hkv), int(dqk),
+                              int(dv), mask, window, scale, lse=True,
+                              kernel=kernel)
+    except Fa4Error as error:
+        raise Fa4Error("configuration %r: %s" % (text, error), error.status)
 
 
 def main(argv=None):
