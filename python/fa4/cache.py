@@ -17,6 +17,14 @@ succeed, one compiling.
 A kernel pack is such a directory filled ahead of time
 (`python -m fa4.pack`); point $FA4_CACHE_DIR at it on a machine without
 LLVM.
+
+The directory is not trusted: before an entry is used, its entry.json must
+name the problem asked for, its files must be the ones written (their
+SHA-256), and its manifest must describe that problem, every field of it
+(chip, dtype, heads, depths, mask, window, scale as f32 bits, LSE, kernel
+kind), so an entry copied or linked under another problem's name is never
+launched. An entry that fails is compiled again where a compiler is
+installed, and refused (Fa4Error naming it) where none is.
 """
 
 import hashlib
@@ -213,29 +221,232 @@ def _manifest_of(directory):
     return None
 
 
-def _usable(directory, wanted_compiler):
-    """An entry's manifest path if it is whole and (when a compiler is
-    given) written by that compiler."""
-    record = os.path.join(directory, "entry.json")
-    if not os.path.isfile(record):
+class _Unusable(Exception):
+    """An entry that is there but cannot be used; the message says why."""
+
+
+def _sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _read_json(path, what):
+    try:
+        with open(path, "rb") as f:
+            return json.loads(f.read().decode("utf-8"))
+    except (OSError, ValueError) as error:  # UnicodeError, JSONDecodeError
+        raise _Unusable("its %s cannot be read (%s)" % (what, error))
+
+
+def _kernel_prefixes(problem):
+    """The kernel names `problem.kernel` may give on its chip (the entry
+    symbols fa4-compile writes: fa4_hopper_*, fa4_blackwell_*, fa4_ref_*)."""
+    if problem.kernel == "hopper":
+        return ("fa4_hopper_",)
+    if problem.kernel == "blackwell":
+        return ("fa4_blackwell_",)
+    if problem.kernel == "reference":
+        return ("fa4_ref_",)
+    # auto: the chip's kernel; sm_100a falls back to the reference kernel
+    # for the plans the Blackwell kernel does not implement (MLA).
+    if problem.chip == "sm_90a":
+        return ("fa4_hopper_",)
+    if problem.chip == "sm_100a":
+        return ("fa4_blackwell_", "fa4_ref_")
+    return ("fa4_ref_",)
+
+
+def _check_manifest(manifest, problem, where="manifest"):
+    """Raises _Unusable unless `manifest` (parsed manifest.json) describes
+    `problem`, all of it, its decode variant's too."""
+    if not isinstance(manifest, dict):
+        raise _Unusable("its %s is not a JSON object" % where)
+
+    def field(path):
+        value = manifest
+        for name in path.split("."):
+            if not isinstance(value, dict) or name not in value:
+                raise _Unusable("its %s has no %s" % (where, path))
+            value = value[name]
+        return value
+
+    def expect(path, wanted):
+        found = field(path)
+        # Strict types: true is not 1, 1.0 is not 1.
+        if type(found) is not type(wanted) or found != wanted:
+            raise _Unusable("its %s has %s %s; asked for %s"
+                            % (where, path, json.dumps(found),
+                               json.dumps(wanted)))
+
+    expect("chip", problem.chip)
+    kernel = field("kernel")
+    prefixes = _kernel_prefixes(problem)
+    if not (isinstance(kernel, str) and kernel.startswith(prefixes) and
+            kernel.endswith("_" + problem.chip)):
+        raise _Unusable("its %s has kernel %s; asked for kernel=%s on %s (%s*)"
+                        % (where, json.dumps(kernel), problem.kernel,
+                           problem.chip, "*, ".join(prefixes)))
+    expect("problem.dtype", problem.dtype)
+    expect("problem.num_q_heads", problem.num_q_heads)
+    expect("problem.num_kv_heads", problem.num_kv_heads)
+    expect("problem.qk_depth", problem.qk_depth)
+    expect("problem.ov_depth", problem.ov_depth)
+    expect("problem.mask.kind", problem.mask)
+    if problem.mask == "window":
+        expect("problem.mask.window_left", problem.window[0])
+        expect("problem.mask.window_right", problem.window[1])
+    expect("problem.has_lse", problem.lse)
+    expect("problem.batch", -1)
+    expect("problem.seq_kv", -1)
+    # The scale as the kernel applies it: f32 bits (the default is written
+    # as the double 1/sqrt(qk_depth), an explicit scale as its f32 value).
+    scale = field("problem.scale")
+    wanted = (1.0 / math.sqrt(problem.qk_depth) if problem.scale is None
+              else problem.scale)
+    try:
+        found_bits = (None if isinstance(scale, bool) or
+                      not isinstance(scale, (int, float))
+                      else _f32_bits(scale))
+    except OverflowError:
+        found_bits = None
+    if found_bits != _f32_bits(wanted):
+        raise _Unusable("its %s has problem.scale %s; asked for %r (f32 "
+                        "0x%08X)" % (where, json.dumps(scale), wanted,
+                                     _f32_bits(wanted)))
+    decode = manifest.get("decode")
+    if decode is not None:
+        if not isinstance(decode, dict):
+            raise _Unusable("its %s has a decode that is not an object"
+                            % where)
+        # The decode variant is the same attention, planned for few rows.
+        _check_manifest(decode.get("manifest"), problem, where + " (decode)")
+    else:
+        expect("problem.seq_q", -1)
+
+
+def _usable(directory, problem, wanted_compiler):
+    """The manifest path of the entry at `directory` if it can be used for
+    `problem`: whole, written for `problem` (and, when a compiler is given,
+    by that compiler), its files unchanged and its manifest describing
+    `problem`. None when there is no entry; _Unusable when there is one
+    that cannot be used."""
+    if not os.path.lexists(directory):
         return None
-    if wanted_compiler is not None:
-        with open(record) as f:
-            if json.load(f).get("compiler") != wanted_compiler:
-                return None
-    return _manifest_of(directory)
+    if not os.path.isdir(directory):
+        raise _Unusable("it is not a directory")
+    record_path = os.path.join(directory, "entry.json")
+    if not os.path.lexists(record_path):
+        raise _Unusable("it has no entry.json")
+    record = _read_json(record_path, "entry.json")
+    if not (isinstance(record, dict) and
+            isinstance(record.get("problem"), dict) and
+            isinstance(record.get("compiler"), (str, type(None))) and
+            isinstance(record.get("files", {}), dict)):
+        raise _Unusable("its entry.json is not an fa4 cache record")
+    if record.get("layout") != _LAYOUT_VERSION:
+        raise _Unusable("its entry.json has layout %s; expected %d"
+                        % (json.dumps(record.get("layout")), _LAYOUT_VERSION))
+    if record["problem"] != problem.as_dict():
+        raise _Unusable("its entry.json is for another problem, %s"
+                        % json.dumps(record["problem"], sort_keys=True))
+    if wanted_compiler is not None and record["compiler"] != wanted_compiler:
+        raise _Unusable("another fa4-compile wrote it")
+    manifest = _manifest_of(directory)
+    if manifest is None:
+        raise _Unusable("it has no manifest.json")
+    # The files as written (entries of older fa4 have no list: their
+    # manifest is still checked below).
+    for name, digest in sorted(record.get("files", {}).items()):
+        if os.path.isabs(name) or ".." in name.split(os.sep):
+            raise _Unusable("its entry.json lists the file %r" % (name,))
+        try:
+            same = _sha256(os.path.join(directory, name)) == digest
+        except OSError as error:
+            raise _Unusable("its %s cannot be read (%s)" % (name, error))
+        if not same:
+            raise _Unusable("its %s changed since it was written (SHA-256)"
+                            % name)
+    described = _read_json(manifest, "manifest.json")
+    _check_manifest(described, problem)
+    binary = described.get("binary")
+    binary = os.path.join(os.path.dirname(manifest), str(
+        binary.get("file", "") if isinstance(binary, dict) else ""))
+    if not os.path.isfile(binary) or os.path.getsize(binary) == 0:
+        raise _Unusable("its kernel binary %s is missing or empty" % binary)
+    return manifest
+
+
+def _directory_error(root, action, error):
+    """The Fa4Error for a cache directory fa4 cannot write."""
+    return Fa4Error(
+        "kernel cache %s: cannot %s (%s); set FA4_CACHE_DIR to a directory "
+        "you can write (or, for a kernel pack, fill it where you can write "
+        "and copy it)" % (root, action,
+                          getattr(error, "strerror", None) or error),
+        FA4_ERROR_INVALID_ARGUMENT)
+
+
+def _remove(path):
+    """Removes an entry, a link to one, or a file in its place."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def _install(problem, compiler, scratch, target):
+    """Records what fa4-compile wrote into `scratch` and renames it into
+    place at `target`, moving whatever was there aside first."""
+    files = {}
+    for base, _, names in os.walk(scratch):
+        for name in names:
+            path = os.path.join(base, name)
+            files[os.path.relpath(path, scratch)] = _sha256(path)
+    with open(os.path.join(scratch, "entry.json"), "w") as f:
+        json.dump({"problem": problem.as_dict(), "compiler": compiler,
+                   "layout": _LAYOUT_VERSION, "files": files}, f,
+                  sort_keys=True)
+    stale = None
+    if os.path.lexists(target):
+        stale = target + ".stale." + os.path.basename(scratch)
+        os.rename(target, stale)
+    os.rename(scratch, target)
+    if stale:
+        _remove(stale)
 
 
 def entry(problem, fa4_compile=None, directory=None, compile_fn=None):
     """The manifest.json of `problem`'s kernel in the cache, compiling it
     (with `compile_fn(problem, out_dir)`, which runs fa4-compile) when it
-    is missing or stale. `fa4_compile`: the compiler's path, or None where
-    there is none (only entries already there can be used)."""
+    is missing, stale or unusable. `fa4_compile`: the compiler's path, or
+    None where there is none (only entries already there, that describe
+    `problem`, can be used)."""
     root = directory or cache_dir()
+    if os.path.exists(root) and not os.path.isdir(root):
+        raise Fa4Error(
+            "kernel cache %s is not a directory; set FA4_CACHE_DIR to a "
+            "directory (a kernel pack, or where fa4 may compile kernels)"
+            % root, FA4_ERROR_INVALID_ARGUMENT)
     key = problem_key(problem)
     target = os.path.join(root, key)
     wanted = compiler_id(fa4_compile) if fa4_compile else None
-    found = _usable(target, wanted)
+    try:
+        found = _usable(target, problem, wanted)
+    except _Unusable as error:
+        if not fa4_compile:
+            raise Fa4Error(
+                "kernel cache entry %s cannot be used for %s: %s. Remove it "
+                "and rebuild the kernel pack (python -m fa4.pack), or install "
+                "fa4-compile so that fa4 rebuilds it"
+                % (target, json.dumps(problem.as_dict(), sort_keys=True),
+                   error), FA4_ERROR_INVALID_ARGUMENT)
+        found = None
     if found:
         return found
     if not fa4_compile:
@@ -244,25 +455,48 @@ def entry(problem, fa4_compile=None, directory=None, compile_fn=None):
             "FA4_CACHE_DIR to a kernel pack, or install the compiler)"
             % (json.dumps(problem.as_dict(), sort_keys=True), root),
             FA4_ERROR_INVALID_ARGUMENT)
-    os.makedirs(root, exist_ok=True)
-    with _lock(target + ".lock"):
-        found = _usable(target, wanted)
+    try:
+        os.makedirs(root, exist_ok=True)
+    except OSError as error:
+        raise _directory_error(root, "create it", error)
+    # Said before the lock, which could otherwise wait on a file it can
+    # never create.
+    if not os.access(root, os.W_OK | os.X_OK):
+        raise _directory_error(root, "write in it", "permission denied")
+    lock = _lock(target + ".lock")
+    try:
+        lock.acquire()
+    except OSError as error:
+        raise _directory_error(root, "create the lock %s.lock" % target, error)
+    try:
+        try:
+            found = _usable(target, problem, wanted)
+        except _Unusable:
+            found = None
         if found:
             return found
-        scratch = tempfile.mkdtemp(prefix=key + ".", suffix=".tmp", dir=root)
+        try:
+            scratch = tempfile.mkdtemp(prefix=key + ".", suffix=".tmp",
+                                       dir=root)
+        except OSError as error:
+            raise _directory_error(root, "create an entry", error)
         try:
             compile_fn(problem, scratch)
-            with open(os.path.join(scratch, "entry.json"), "w") as f:
-                json.dump({"problem": problem.as_dict(), "compiler": wanted,
-                           "layout": _LAYOUT_VERSION}, f, sort_keys=True)
-            stale = None
-            if os.path.exists(target):
-                stale = target + ".stale." + os.path.basename(scratch)
-                os.rename(target, stale)
-            os.rename(scratch, target)
-            if stale:
-                shutil.rmtree(stale, ignore_errors=True)
+            try:
+                _install(problem, wanted, scratch, target)
+            except OSError as error:
+                raise _directory_error(root, "write the entry %s" % target,
+                                       error)
         except BaseException:
             shutil.rmtree(scratch, ignore_errors=True)
             raise
-    return _usable(target, wanted)
+        try:
+            return _usable(target, problem, wanted)
+        except _Unusable as error:
+            raise Fa4Error(
+                "fa4-compile (%s) wrote %s, which cannot be used for %s: %s"
+                % (fa4_compile, target,
+                   json.dumps(problem.as_dict(), sort_keys=True), error),
+                FA4_ERROR_INVALID_ARGUMENT)
+    finally:
+        lock.release()
