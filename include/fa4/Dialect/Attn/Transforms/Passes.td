@@ -185,6 +185,26 @@ def AttnRaise : Pass<"attn-raise"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def AttnDecompose : Pass<"attn-decompose"> {
+  let summary = "Rewrite attn.attention on tensors into linalg (its meaning)";
+  let description = [{
+    Replaces each `attn.attention` on tensors by the computation it means,
+    in linalg on tensors with the softmax in f32: the scores `Q.K^T` (query
+    head `h` reading key/value head `h / (Hq / Hkv)`), scaled and masked
+    (bottom-right aligned, a hidden key's score -inf), the row max, `exp`
+    of the shifted scores, the row sum, `P.V` divided by the sum and
+    rounded to the operands' type, and LSE (`max + log(sum)`) where asked
+    for. A row that sees no key gives `O = 0` and `LSE = -inf`. It is the
+    reference that raised IR is checked against on the CPU
+    (`tools/raise-oracle.py`), and a CPU path for an embedding compiler.
+    Ops on memrefs are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def AttnExplain : Pass<"attn-explain"> {
   let summary = "Print every planning decision and the rule behind it";
   let description = [{
