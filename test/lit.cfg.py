@@ -15,6 +15,12 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", 
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%fa4_obj_root", config.fa4_obj_root))
+# tools/raise-oracle.py runs modules with LLVM's mlir-opt and mlir-runner
+# and the runner libraries beside them.
+config.substitutions.append(("%fa4_src_root",
+                             os.path.dirname(os.path.dirname(__file__))))
+config.substitutions.append(("%llvm_root",
+                             os.path.dirname(config.llvm_tools_dir)))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "FA4_EMU_LAGGARD"])
 llvm_config.use_default_substitutions()
 

@@ -174,6 +174,44 @@ bool allParallel(linalg::GenericOp generic) {
   });
 }
 
+/// Why an attention-shaped computation is not the attention attn.attention
+/// means (an initial value, a combiner or an operand that differs): the
+/// reason attn-raise's remark gives. Empty where nothing attention-shaped
+/// was found wrong.
+struct Mismatch {
+  std::string reason;
+  /// Records `why` (the first reason found wins).
+  void note(const Twine &why) {
+    if (reason.empty())
+      reason = why.str();
+  }
+};
+
+/// The float every element of `value` holds: a linalg.fill of a constant,
+/// or a splat constant; nullopt for anything else.
+std::optional<APFloat> filledWith(Value value) {
+  if (auto fill = value.getDefiningOp<linalg::FillOp>()) {
+    FloatAttr scalar;
+    if (!matchPattern(fill.getDpsInputOperand(0)->get(), m_Constant(&scalar)))
+      return std::nullopt;
+    return scalar.getValue();
+  }
+  return splatFloat(value);
+}
+
+/// Whether `value` is all zeros: what a sum and a product start from.
+bool isZeroFilled(Value value) {
+  std::optional<APFloat> element = filledWith(value);
+  return element && element->isZero();
+}
+
+/// Whether `value` is all -inf (or the type's lowest finite value, which
+/// no score falls below): what a row max starts from.
+bool isMaxIdentityFilled(Value value) {
+  std::optional<APFloat> element = filledWith(value);
+  return element && hidesKey(*element);
+}
+
 /// The value before precision casts (elementwise truncf/extf generics).
 Value skipCasts(Value value) {
   while (auto generic = value.getDefiningOp<linalg::GenericOp>()) {
@@ -184,7 +222,9 @@ Value skipCasts(Value value) {
       break;
     Block &body = generic.getRegion().front();
     if (body.getOperations().size() != 2 ||
-        !isa<arith::TruncFOp, arith::ExtFOp>(body.front()))
+        !isa<arith::TruncFOp, arith::ExtFOp>(body.front()) ||
+        body.front().getOperand(0) != body.getArgument(0) ||
+        body.getTerminator()->getOperand(0) != body.front().getResult(0))
       break;
     value = generic.getDpsInputOperand(0)->get();
   }
@@ -287,8 +327,11 @@ bool readsPerRow(AffineMap map) {
 
 /// The input a last-dim reduction generic with body `out = OpT(in, out)`
 /// reduces (other results, like torch's argmax, are allowed), reading it
-/// elementwise into one value per row.
-template <typename OpT> Value reducedInput(Value value) {
+/// elementwise into one value per row, from an init `isIdentity` accepts
+/// (else null, the reduction `what` noted in `mismatch`).
+template <typename OpT>
+Value reducedInput(Value value, bool (*isIdentity)(Value), StringRef what,
+                   Mismatch &mismatch) {
   auto generic = value.getDefiningOp<linalg::GenericOp>();
   if (!generic || generic.getNumDpsInputs() != 1)
     return nullptr;
@@ -307,6 +350,10 @@ template <typename OpT> Value reducedInput(Value value) {
   if (!op || !((op->getOperand(0) == in && op->getOperand(1) == out) ||
                (op->getOperand(0) == out && op->getOperand(1) == in)))
     return nullptr;
+  if (!isIdentity(generic.getDpsInitOperand(result)->get())) {
+    mismatch.note(what);
+    return nullptr;
+  }
   return generic.getDpsInputOperand(0)->get();
 }
 
@@ -318,8 +365,9 @@ Value withoutUnitDim(Value value) {
 }
 
 /// The scores S behind softmax(S) over the last dim, or null: generics
-/// (max, subtract, exp, sum, divide) or linalg.softmax.
-Value softmaxInput(Value probabilities) {
+/// (max, subtract, exp, sum, divide) or linalg.softmax. What differs from a
+/// softmax in one that looks like it goes into `mismatch`.
+Value softmaxInput(Value probabilities, Mismatch &mismatch) {
   if (auto softmax = probabilities.getDefiningOp<linalg::SoftmaxOp>()) {
     auto type = cast<ShapedType>(softmax.getInput().getType());
     return softmax.getDimension() == uint64_t(type.getRank() - 1)
@@ -337,21 +385,33 @@ Value softmaxInput(Value probabilities) {
   if (!divided || !perRow(probabilities))
     return nullptr;
   Value exps = divided->first;
-  if (reducedInput<arith::AddFOp>(withoutUnitDim(divided->second)) != exps)
+  if (reducedInput<arith::AddFOp>(
+          withoutUnitDim(divided->second), isZeroFilled,
+          "the softmax's row sum starts from a value that is not 0",
+          mismatch) != exps)
     return nullptr;
   auto exp = exps.getDefiningOp<linalg::GenericOp>();
   if (!exp || exp.getNumDpsInputs() != 1 || !soleBodyOp<math::ExpOp>(exp) ||
       !llvm::all_of(exp.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isIdentity(); }))
     return nullptr;
+  if (soleBodyOp<math::ExpOp>(exp).getOperand() !=
+      exp.getRegion().front().getArgument(0)) {
+    mismatch.note("the softmax's exp reads its init, not the scores");
+    return nullptr;
+  }
   Value exponent = exp.getDpsInputOperand(0)->get();
   auto shifted = binaryOperands<arith::SubFOp>(exponent);
   if (!shifted || !perRow(exponent))
     return nullptr;
   Value scores = shifted->first;
   Value max = withoutUnitDim(shifted->second);
-  if (reducedInput<arith::MaximumFOp>(max) != scores &&
-      reducedInput<arith::MaxNumFOp>(max) != scores)
+  StringRef maxInit = "the softmax's row max starts from a value that is "
+                      "not -inf";
+  if (reducedInput<arith::MaximumFOp>(max, isMaxIdentityFilled, maxInit,
+                                      mismatch) != scores &&
+      reducedInput<arith::MaxNumFOp>(max, isMaxIdentityFilled, maxInit,
+                                     mismatch) != scores)
     return nullptr;
   return scores;
 }
@@ -536,12 +596,48 @@ LogicalResult peelScale(Value &scores, double &scale) {
   return success();
 }
 
+/// Whether `product`, a contraction of attention's, starts from zero: its
+/// init is added to the product (a bias otherwise), noted in `mismatch`.
+LogicalResult accumulatesFromZero(linalg::LinalgOp product, StringRef name,
+                                  Mismatch &mismatch) {
+  if (isZeroFilled(product.getDpsInitOperand(0)->get()))
+    return success();
+  mismatch.note(Twine("the ") + name +
+                " product accumulates onto a value that is not 0");
+  return failure();
+}
+
+/// Q and K of a Q.K^T product that is a contraction like P.V's
+/// (`flattened` as it is): [H, S, D] or [S, D] operands when not
+/// flattened, BHSD or BSHD ones when flattened.
+LogicalResult matchQueryAndKeyOperands(Value query, linalg::TransposeOp keyT,
+                                       bool flattened, Match &match) {
+  if (!flattened) {
+    // [H, S, D] or [S, D]: K^T swaps the last two dims, nothing else.
+    match.query = {query};
+    match.key = {keyT.getInput()};
+    return success(isPermutation(keyT, {0, 2, 1}) ||
+                   isPermutation(keyT, {1, 0}));
+  }
+  match.query = asOperand(query);
+  // K^T from BHSD K, or in one transpose from BSHD K.
+  if (isPermutation(keyT, {0, 1, 3, 2}))
+    match.key = asOperand(withoutHeadBroadcast(keyT.getInput()));
+  else if (isPermutation(keyT, {0, 2, 3, 1}))
+    match.key = {keyT.getInput(), /*bshd=*/true};
+  else
+    return failure();
+  return success();
+}
+
 /// Q and K behind the unscaled scores Q.K^T, a contraction like P.V's
-/// (`flattened` as it is), any scale split over them folded into
+/// (`flattened` as it is; `flatScores`: the scores stay [B*H, Sq, Skv]
+/// rather than expand to BHSD), any scale split over them folded into
 /// `match.scale`.
 LogicalResult matchQueryAndKey(Value scores, linalg::LinalgOp pv,
-                               bool flattened, Match &match) {
-  Value product = flattened ? flattenedSource(scores) : scores;
+                               bool flattened, bool flatScores, Match &match,
+                               Mismatch &mismatch) {
+  Value product = flattened && !flatScores ? flattenedSource(scores) : scores;
   Operation *qk = product ? skipCasts(product).getDefiningOp() : nullptr;
   if (!isPlainContraction(qk) || qk->getName() != pv->getName())
     return failure();
@@ -558,47 +654,42 @@ LogicalResult matchQueryAndKey(Value scores, linalg::LinalgOp pv,
   query = withoutScale(query, match.scale);
   keyT = withoutScale(keyT, match.scale);
   auto transpose = keyT.getDefiningOp<linalg::TransposeOp>();
-  if (!query || !transpose)
+  if (!query || !transpose ||
+      failed(matchQueryAndKeyOperands(query, transpose, flattened, match)))
     return failure();
-  if (!flattened) {
-    // [H, S, D] or [S, D]: K^T swaps the last two dims, nothing else.
-    match.query = {query};
-    match.key = {transpose.getInput()};
-    return success(isPermutation(transpose, {0, 2, 1}) ||
-                   isPermutation(transpose, {1, 0}));
-  }
-  match.query = asOperand(query);
-  // K^T from BHSD K, or in one transpose from BSHD K.
-  if (isPermutation(transpose, {0, 1, 3, 2}))
-    match.key = asOperand(withoutHeadBroadcast(transpose.getInput()));
-  else if (isPermutation(transpose, {0, 2, 3, 1}))
-    match.key = {transpose.getInput(), /*bshd=*/true};
-  else
-    return failure();
-  return success();
+  return accumulatesFromZero(cast<linalg::LinalgOp>(qk), "Q.K^T", mismatch);
 }
 
 /// Matches the attention whose P.V is `contraction`: a batch_matmul of
-/// flattened BHSD operands, or of [H, S, D] ones, or a matmul of [S, D].
-std::optional<Match> matchAttention(linalg::LinalgOp contraction) {
+/// flattened BHSD operands (P flattened from BHSD scores, or the softmax
+/// on the flattened scores themselves), or of [H, S, D] ones, or a matmul
+/// of [S, D].
+/// Where it looks like attention but computes something else, `mismatch`
+/// says what differs.
+std::optional<Match> matchAttention(linalg::LinalgOp contraction,
+                                    Mismatch &mismatch) {
   Match match;
   Value value = rhs(contraction), probabilities = lhs(contraction);
-  bool flattened = unflattened(value) && unflattened(probabilities);
+  bool flattened = unflattened(value) != nullptr;
+  bool flatScores = flattened && !unflattened(probabilities);
   if (flattened) {
     value = unflattened(value);
-    probabilities = unflattened(probabilities);
+    if (!flatScores)
+      probabilities = unflattened(probabilities);
   }
   match.result = attentionResult(contraction, flattened);
   if (!match.result)
     return std::nullopt;
   match.value = flattened ? asOperand(value) : Operand{value};
-  Value scores = softmaxInput(skipCasts(probabilities));
+  Value scores = softmaxInput(skipCasts(probabilities), mismatch);
   if (!scores)
     return std::nullopt;
   scores = skipCasts(scores);
   if (failed(peelMask(scores, match)) ||
       failed(peelScale(scores, match.scale)) ||
-      failed(matchQueryAndKey(scores, contraction, flattened, match)))
+      failed(matchQueryAndKey(scores, contraction, flattened, flatScores, match,
+                              mismatch)) ||
+      failed(accumulatesFromZero(contraction, "P.V", mismatch)))
     return std::nullopt;
   if (match.computedMask) {
     std::optional<MaskAttr> mask =
@@ -825,9 +916,13 @@ struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {
       if (!isPlainContraction(contraction) ||
           !contraction.hasPureTensorSemantics())
         return;
-      if (std::optional<Match> match = matchAttention(contraction))
+      Mismatch mismatch;
+      if (std::optional<Match> match = matchAttention(contraction, mismatch)) {
         if (supported(*match))
           found.emplace_back(*match, contraction);
+      } else if (!mismatch.reason.empty()) {
+        contraction->emitRemark("attn-raise: not raised: ") << mismatch.reason;
+      }
     });
     getOperation()->walk([&](tosa::MatMulOp pv) {
       if (std::optional<Match> match = matchTosaAttention(pv))
