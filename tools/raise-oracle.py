@@ -46,7 +46,7 @@ class Form(object):
                  scale="mul", mask="none", sq=5, skv=7, depth=16, vdepth=16,
                  heads=2, kv_heads=2, batch=2, softmax_type="f32",
                  keepdim=False, matmul_init_type="f32", flat_scores=False,
-                 **deviations):
+                 qk_product="named", pv_product="named", **deviations):
         self.name = name
         self.layout = layout          # sd, hsd, bhsd, bshd
         self.dtype = dtype            # f16, bf16 (f32: a near miss)
@@ -62,6 +62,10 @@ class Form(object):
         # BHSD products on [B*H, S, D]: the softmax on the flattened scores
         # (IREE's form) or on the scores expanded to BHSD (torch-mlir's).
         self.flat_scores = flat_scores
+        # Q.K^T and P.V as named ops (their own maps), named ops with K read
+        # transposed by their maps ("transposed": no linalg.transpose), or
+        # linalg.generic contractions ("generic", "generic-transposed").
+        self.qk_product, self.pv_product = qk_product, pv_product
         self.dev = deviations         # what makes it a near miss
         self.lines = []
         self.counter = 0
@@ -204,17 +208,45 @@ class Form(object):
                      self.ttype(shape, dtype), self.ttype(out_shape, dtype)))
         return name
 
-    def matmul(self, lhs, lshape, rhs, rshape, dtype, init_value, name_dev):
+    def matmul(self, lhs, lshape, rhs, rshape, dtype, name_dev, form="named"):
+        """lhs [.., m, k] times rhs [.., k, n], or [.., n, k] for the
+        transposed forms."""
         batched = len(lshape) == 3
-        out_shape = lshape[:-1] + [rshape[-1]]
+        transposed = form.endswith("transposed")
+        n = rshape[-2] if transposed else rshape[-1]
+        out_shape = lshape[:-1] + [n]
         acc = self.matmul_init_type
         init = self.fill(self.dev.get(name_dev, "0.000000e+00"), out_shape, acc)
+        loops = 4 if batched else 3
+        batch = ["d0"] if batched else []
+        m, n_, k = ["d%d" % (i + len(batch)) for i in range(3)]
+        maps = [self.amap(loops, batch + [m, k]),
+                self.amap(loops, batch + ([n_, k] if transposed else [k, n_])),
+                self.amap(loops, batch + [m, n_])]
+        types = (self.ttype(lshape, dtype), self.ttype(rshape, dtype),
+                 self.ttype(out_shape, acc))
+        if form.startswith("generic"):
+            body = []
+            a, b = "%in0", "%in1"
+            if acc != dtype:
+                body += ["%%a = arith.extf %%in0 : %s to %s" % (dtype, acc),
+                         "%%b = arith.extf %%in1 : %s to %s" % (dtype, acc)]
+                a, b = "%a", "%b"
+            body += ["%%p = arith.mulf %s, %s : %s" % (a, b, acc),
+                     "%%r = arith.%s %%out0, %%p : %s"
+                     % (self.dev.get("product_combiner", "addf"), acc),
+                     "linalg.yield %r : " + acc]
+            name = self.generic([(lhs, types[0]), (rhs, types[1])],
+                                [(init, types[2])], maps,
+                                ["parallel"] * (loops - 1) + ["reduction"],
+                                body, [types[2]])
+            return name, out_shape
         name = self.fresh("mm")
-        self.emit("%s = linalg.%s ins(%s, %s : %s, %s) outs(%s : %s) -> %s"
-                  % (name, "batch_matmul" if batched else "matmul", lhs, rhs,
-                     self.ttype(lshape, dtype), self.ttype(rshape, dtype),
-                     init, self.ttype(out_shape, acc),
-                     self.ttype(out_shape, acc)))
+        own_maps = "" if form == "named" else \
+            " indexing_maps = [%s]" % ", ".join(maps)
+        self.emit("%s = linalg.%s%s ins(%s, %s : %s, %s) outs(%s : %s) -> %s"
+                  % (name, "batch_matmul" if batched else "matmul", own_maps,
+                     lhs, rhs, types[0], types[1], init, types[2], types[2]))
         return name, out_shape
 
     # ---- the softmax ---------------------------------------------------
@@ -376,10 +408,21 @@ class Form(object):
         sqrt_scale = scale ** 0.5
         if self.scale == "q":
             q = self.scale_by(q, qs, t, scale)
+        elif self.scale == "k":
+            k = self.scale_by(k, ks, t, scale)
         elif self.scale == "split":
             q = self.scale_by(q, qs, t, sqrt_scale)
-        # K^T.
-        if self.layout == "bshd":
+        # K^T, or K where the product reads it transposed.
+        if self.qk_product.endswith("transposed"):
+            kt, kts = k, ks
+            if self.layout == "bshd":
+                kt, kts = self.transpose(k, ks, t, [0, 2, 1, 3])
+            elif self.layout == "bhsd" and hkv != h:
+                g = h // hkv
+                kb = self.broadcast(k, ks, t, g)
+                kt, kts = self.collapse(kb, [b, hkv, g, skv, dqk], t,
+                                        [[0], [1, 2], [3], [4]])
+        elif self.layout == "bshd":
             kt, kts = self.transpose(k, ks, t, [0, 2, 3, 1])
         elif self.layout in ("bhsd",) and hkv != h:
             g = h // hkv
@@ -400,7 +443,8 @@ class Form(object):
             ktm, ktms = self.collapse(kt, kts, t, [[0, 1], [2], [3]])
         else:
             qm, qms, ktm, ktms = q, qs, kt, kts
-        scores, sshape = self.matmul(qm, qms, ktm, ktms, t, 0, "qk_init")
+        scores, sshape = self.matmul(qm, qms, ktm, ktms, t, "qk_init",
+                                     self.qk_product)
         acc = self.matmul_init_type
         st = self.softmax_type
         scores = self.convert(scores, sshape, acc, t)
@@ -431,7 +475,8 @@ class Form(object):
             vm, vms = self.collapse(v, vs, t, [[0, 1], [2], [3]])
         else:
             vm, vms = v, vs
-        out, oshape = self.matmul(probs, sshape, vm, vms, t, 0, "pv_init")
+        out, oshape = self.matmul(probs, sshape, vm, vms, t, "pv_init",
+                                  self.pv_product)
         out = self.convert(out, oshape, acc, t)
         if flattened:
             out = self.expand(out, oshape, t, [[0, 1], [2], [3]],
@@ -485,6 +530,26 @@ def raised_forms():
         dict(layout="bshd", flat_scores=True, softmax="op", scale="div"),
         dict(layout="bhsd", flat_scores=True, heads=4, kv_heads=2,
              dtype="bf16"),
+        # K read transposed by the products' maps, generic contractions,
+        # the scale on Q or on K.
+        dict(layout="bhsd", flat_scores=True, softmax="op",
+             qk_product="transposed"),
+        dict(layout="sd", qk_product="transposed", softmax="op"),
+        dict(layout="hsd", qk_product="transposed", mask="causal",
+             dtype="bf16"),
+        dict(layout="bshd", qk_product="transposed"),
+        dict(layout="bhsd", qk_product="transposed", heads=4, kv_heads=2),
+        dict(layout="bhsd", qk_product="generic", pv_product="generic"),
+        dict(layout="sd", qk_product="generic-transposed",
+             pv_product="generic", mask="causal"),
+        dict(layout="bhsd", flat_scores=True, qk_product="generic-transposed",
+             pv_product="generic", softmax="op", dtype="bf16"),
+        dict(layout="bhsd", scale="q"), dict(layout="sd", scale="q"),
+        dict(layout="bhsd", scale="k"), dict(layout="hsd", scale="k"),
+        dict(layout="bhsd", scale="k", qk_product="transposed"),
+        dict(layout="bshd", scale="q", softmax="op", mask="causal"),
+        dict(layout="bhsd", scale="q", flat_scores=True, softmax="op",
+             matmul_init_type="f16"),
         dict(layout="bhsd", mask="window"), dict(layout="sd", mask="window"),
         dict(layout="bhsd", mask="select"), dict(layout="hsd", mask="select"),
         dict(layout="bhsd", mask="finfo-min"),
@@ -520,6 +585,12 @@ def near_misses():
         dict(scale_value=-0.25), dict(mask="bias"), dict(mask="top-left"),
         dict(mask="empty-row"), dict(dtype="f32"),
         dict(key_not_transposed_right=True), dict(cast_yields_init=True),
+        # Generic products: a max where the sum goes, or onto a bias.
+        dict(qk_product="generic", pv_product="generic",
+             product_combiner="maximumf"),
+        dict(qk_product="generic-transposed", pv_product="generic",
+             qk_init="2.500000e-01"),
+        dict(qk_product="transposed", pv_init="1.000000e+00"),
     ]
     bases = [dict(layout="bhsd"), dict(layout="sd", dtype="bf16"),
              dict(layout="hsd", mask="causal"),
@@ -579,9 +650,49 @@ def parse_tensor(text):
     return body[:-1], body[-1]
 
 
-def harness(module, dynamic_size):
+def print_tensor(lines, value, tensor_type, stem):
+    """Lines that print `value` (f32 or widened to it)."""
+    dims, dtype = parse_tensor(tensor_type)
+    rank = len(dims)
+    f32type = "tensor<%s>" % "x".join(dims + ["f32"])
+    out = value
+    if dtype != "f32":
+        sizes = []
+        for d, size in enumerate(dims):
+            if size == "?":
+                lines.append("  %%%s_d%d = arith.constant %d : index"
+                             % (stem, d, d))
+                lines.append("  %%%s_s%d = tensor.dim %s, %%%s_d%d : %s"
+                             % (stem, d, value, stem, d, tensor_type))
+                sizes.append("%%%s_s%d" % (stem, d))
+        lines.append("  %%%s_init = tensor.empty(%s) : %s"
+                     % (stem, ", ".join(sizes), f32type))
+        ident = "affine_map<(%s) -> (%s)>" % (
+            ", ".join("d%d" % i for i in range(rank)),
+            ", ".join("d%d" % i for i in range(rank)))
+        lines.append("  %%%s_wide = linalg.generic {indexing_maps = [%s, %s], "
+                     "iterator_types = [%s]} ins(%s : %s) outs(%%%s_init : %s)"
+                     " {" % (stem, ident, ident,
+                             ", ".join(['"parallel"'] * rank), value,
+                             tensor_type, stem, f32type))
+        lines.append("  ^bb0(%%in: %s, %%o: f32):" % dtype)
+        lines.append("    %%w = arith.extf %%in : %s to f32" % dtype)
+        lines.append("    linalg.yield %w : f32")
+        lines.append("  } -> %s" % f32type)
+        out = "%%%s_wide" % stem
+    memref = "memref<%s>" % "x".join(dims + ["f32"])
+    lines.append("  %%%s_buf = bufferization.to_buffer %s : %s to %s"
+                 % (stem, out, f32type, memref))
+    lines.append("  %%%s_unranked = memref.cast %%%s_buf : %s to memref<*xf32>"
+                 % (stem, stem, memref))
+    lines.append("  func.call @printMemrefF32(%%%s_unranked) : "
+                 "(memref<*xf32>) -> ()" % stem)
+
+
+def harness(module, dynamic_size, print_inputs=False):
     """`module` with a @main that calls its function on inputs made from
-    their indices (the same in every module) and prints the result."""
+    their indices (the same in every module) and prints the result (after
+    the inputs, with `print_inputs`)."""
     match = SIGNATURE.search(module)
     name, args, result = match.group(1), match.group(2), match.group(3)
     lines = ["func.func @main() {"]
@@ -632,40 +743,10 @@ def harness(module, dynamic_size):
     lines.append("  %%res = func.call @%s(%s) : (%s) -> %s"
                  % (name, ", ".join(v for v, _ in values),
                     ", ".join(t for _, t in values), result))
-    dims, dtype = parse_tensor(result)
-    rank = len(dims)
-    f32type = "tensor<%s>" % "x".join(dims + ["f32"])
-    out = "%res"
-    if dtype != "f32":
-        sizes = []
-        for d, size in enumerate(dims):
-            if size == "?":
-                lines.append("  %%d%d = arith.constant %d : index" % (d, d))
-                lines.append("  %%s%d = tensor.dim %%res, %%d%d : %s"
-                             % (d, d, result))
-                sizes.append("%%s%d" % d)
-        lines.append("  %%init = tensor.empty(%s) : %s"
-                     % (", ".join(sizes), f32type))
-        ident = "affine_map<(%s) -> (%s)>" % (
-            ", ".join("d%d" % i for i in range(rank)),
-            ", ".join("d%d" % i for i in range(rank)))
-        lines.append("  %%wide = linalg.generic {indexing_maps = [%s, %s], "
-                     "iterator_types = [%s]} ins(%%res : %s) outs(%%init : %s)"
-                     " {" % (ident, ident,
-                             ", ".join(['"parallel"'] * rank), result,
-                             f32type))
-        lines.append("  ^bb0(%%in: %s, %%o: f32):" % dtype)
-        lines.append("    %%w = arith.extf %%in : %s to f32" % dtype)
-        lines.append("    linalg.yield %w : f32")
-        lines.append("  } -> %s" % f32type)
-        out = "%wide"
-    memref = "memref<%s>" % "x".join(dims + ["f32"])
-    lines.append("  %%buf = bufferization.to_buffer %s : %s to %s"
-                 % (out, f32type, memref))
-    lines.append("  %%unranked = memref.cast %%buf : %s to memref<*xf32>"
-                 % memref)
-    lines.append("  func.call @printMemrefF32(%unranked) : "
-                 "(memref<*xf32>) -> ()")
+    if print_inputs:
+        for index, (value, arg_type) in enumerate(values):
+            print_tensor(lines, value, arg_type, "in%d" % index)
+    print_tensor(lines, "%res", result, "out")
     lines.append("  return")
     lines.append("}")
     lines.append("func.func private @printMemrefF32(memref<*xf32>) "
@@ -730,17 +811,20 @@ class Runner(object):
     def raise_(self, module):
         return self.tool([self.fa4_opt, "--attn-raise"], module)
 
-    def run(self, module, decompose):
+    def run(self, module, decompose, print_inputs=False):
+        """The module's output, flat; with `print_inputs`, a list of its
+        inputs' values and then the output's."""
         if decompose:
             module = self.tool([self.fa4_opt, "--attn-decompose"], module)
         lowered = self.tool([self.mlir_opt] + self.lower,
-                            harness(module, self.dynamic_size))
+                            harness(module, self.dynamic_size, print_inputs))
         printed = self.tool([self.mlir_runner, "-e", "main",
                              "-entry-point-result=void",
                              "-shared-libs=" + self.shared_libs], lowered)
-        data = printed.split("data =", 1)[-1]
-        return [float(x) for x in
-                re.findall(r"-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)", data)]
+        tensors = [[float(x) for x in re.findall(
+            r"-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)", data)]
+            for data in re.split(r"Unranked Memref[^\n]*data =", printed)[1:]]
+        return tensors if print_inputs else tensors[-1]
 
 
 def tolerance(module):

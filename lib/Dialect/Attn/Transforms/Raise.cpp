@@ -482,14 +482,54 @@ bool isPermutation(linalg::TransposeOp transpose, ArrayRef<int64_t> order) {
   return transpose && transpose.getPermutation() == order;
 }
 
-/// The contractions attention's two products lower to: batch_matmul and
-/// matmul as they are (no indexing maps of the user's).
-bool isPlainContraction(Operation *op) {
-  if (auto batched = dyn_cast_if_present<linalg::BatchMatmulOp>(op))
-    return !batched.hasUserDefinedMaps();
-  if (auto matmul = dyn_cast_if_present<linalg::MatmulOp>(op))
-    return !matmul.hasUserDefinedMaps();
-  return false;
+/// One of attention's two products: lhs [(batch,) m, k] times rhs
+/// [(batch,) k, n], or with `rhsTransposed` rhs [(batch,) n, k], into
+/// [(batch,) m, n] plus the init.
+struct Product {
+  linalg::LinalgOp op;
+  bool batched = false;
+  bool rhsTransposed = false;
+};
+
+/// `op` as a Product: linalg.matmul or linalg.batch_matmul (with their own
+/// maps or rhs-transposed ones), or a generic whose body is a contraction
+/// (multiply, add, casts) over those maps; nullopt otherwise.
+std::optional<Product> asProduct(Operation *op) {
+  auto linalgOp = dyn_cast_if_present<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumDpsInputs() != 2 ||
+      linalgOp.getNumDpsInits() != 1 || linalgOp->getNumResults() != 1)
+    return std::nullopt;
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
+      !(isa<linalg::GenericOp>(op) &&
+        linalg::isaContractionOpInterface(linalgOp)))
+    return std::nullopt;
+  unsigned loops = linalgOp.getNumLoops();
+  if (loops != 3 && loops != 4)
+    return std::nullopt;
+  bool batched = loops == 4;
+  MLIRContext *context = op->getContext();
+  // Loops (batch,) m, n, k.
+  unsigned m = batched ? 1 : 0;
+  auto map = [&](unsigned row, unsigned col) {
+    SmallVector<AffineExpr> results;
+    if (batched)
+      results.push_back(getAffineDimExpr(0, context));
+    results.push_back(getAffineDimExpr(row, context));
+    results.push_back(getAffineDimExpr(col, context));
+    return AffineMap::get(loops, 0, results, context);
+  };
+  SmallVector<utils::IteratorType> iterators(loops,
+                                             utils::IteratorType::parallel);
+  iterators.back() = utils::IteratorType::reduction;
+  SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
+  if (linalgOp.getIteratorTypesArray() != iterators ||
+      maps[0] != map(m, m + 2) || maps[2] != map(m, m + 1))
+    return std::nullopt;
+  if (maps[1] == map(m + 2, m + 1))
+    return Product{linalgOp, batched, /*rhsTransposed=*/false};
+  if (maps[1] == map(m + 1, m + 2))
+    return Product{linalgOp, batched, /*rhsTransposed=*/true};
+  return std::nullopt;
 }
 
 Value lhs(linalg::LinalgOp contraction) {
@@ -607,26 +647,32 @@ LogicalResult accumulatesFromZero(linalg::LinalgOp product, StringRef name,
   return failure();
 }
 
-/// Q and K of a Q.K^T product that is a contraction like P.V's
-/// (`flattened` as it is): [H, S, D] or [S, D] operands when not
-/// flattened, BHSD or BSHD ones when flattened.
-LogicalResult matchQueryAndKeyOperands(Value query, linalg::TransposeOp keyT,
-                                       bool flattened, Match &match) {
-  if (!flattened) {
+/// K behind the Q.K^T product's rhs: K^T by a linalg.transpose, or K
+/// itself where the product reads it transposed (`rhsTransposed`); [H, S,
+/// D] or [S, D] when not `flattened`, BHSD or BSHD when flattened. A scale
+/// on K is folded into `match.scale`.
+LogicalResult matchKey(Value rhs, bool rhsTransposed, bool flattened,
+                       Match &match) {
+  Value key = rhs;
+  if (!rhsTransposed) {
+    auto transpose = rhs.getDefiningOp<linalg::TransposeOp>();
+    if (!transpose)
+      return failure();
+    key = transpose.getInput();
+    if (flattened && isPermutation(transpose, {0, 2, 3, 1})) {
+      // K^T in one transpose from BSHD K.
+      match.key = {key, /*bshd=*/true};
+      return success();
+    }
     // [H, S, D] or [S, D]: K^T swaps the last two dims, nothing else.
-    match.query = {query};
-    match.key = {keyT.getInput()};
-    return success(isPermutation(keyT, {0, 2, 1}) ||
-                   isPermutation(keyT, {1, 0}));
+    bool swapsLastTwo = flattened ? isPermutation(transpose, {0, 1, 3, 2})
+                                  : isPermutation(transpose, {0, 2, 1}) ||
+                                        isPermutation(transpose, {1, 0});
+    if (!swapsLastTwo)
+      return failure();
+    key = withoutScale(key, match.scale);
   }
-  match.query = asOperand(query);
-  // K^T from BHSD K, or in one transpose from BSHD K.
-  if (isPermutation(keyT, {0, 1, 3, 2}))
-    match.key = asOperand(withoutHeadBroadcast(keyT.getInput()));
-  else if (isPermutation(keyT, {0, 2, 3, 1}))
-    match.key = {keyT.getInput(), /*bshd=*/true};
-  else
-    return failure();
+  match.key = flattened ? asOperand(withoutHeadBroadcast(key)) : Operand{key};
   return success();
 }
 
@@ -634,30 +680,29 @@ LogicalResult matchQueryAndKeyOperands(Value query, linalg::TransposeOp keyT,
 /// (`flattened` as it is; `flatScores`: the scores stay [B*H, Sq, Skv]
 /// rather than expand to BHSD), any scale split over them folded into
 /// `match.scale`.
-LogicalResult matchQueryAndKey(Value scores, linalg::LinalgOp pv,
-                               bool flattened, bool flatScores, Match &match,
+LogicalResult matchQueryAndKey(Value scores, const Product &pv, bool flattened,
+                               bool flatScores, Match &match,
                                Mismatch &mismatch) {
   Value product = flattened && !flatScores ? flattenedSource(scores) : scores;
-  Operation *qk = product ? skipCasts(product).getDefiningOp() : nullptr;
-  if (!isPlainContraction(qk) || qk->getName() != pv->getName())
+  std::optional<Product> qk =
+      product ? asProduct(skipCasts(product).getDefiningOp()) : std::nullopt;
+  if (!qk || qk->batched != pv.batched)
     return failure();
-  Value query = lhs(cast<linalg::LinalgOp>(qk)),
-        keyT = rhs(cast<linalg::LinalgOp>(qk));
+  Value query = lhs(qk->op), keyRhs = rhs(qk->op);
   if (flattened) {
     query = unflattened(query);
-    keyT = unflattened(keyT);
+    keyRhs = unflattened(keyRhs);
   }
-  if (!query || !keyT)
+  if (!query || !keyRhs)
     return failure();
-  // The scale split over Q and K^T (sqrt(scale) each, as torch's ONNX
-  // export of scaled_dot_product_attention writes it).
+  // A scale on Q, or split over Q and K^T (sqrt(scale) each, as torch's
+  // ONNX export of scaled_dot_product_attention writes it).
   query = withoutScale(query, match.scale);
-  keyT = withoutScale(keyT, match.scale);
-  auto transpose = keyT.getDefiningOp<linalg::TransposeOp>();
-  if (!query || !transpose ||
-      failed(matchQueryAndKeyOperands(query, transpose, flattened, match)))
+  keyRhs = withoutScale(keyRhs, match.scale);
+  match.query = flattened ? asOperand(query) : Operand{query};
+  if (failed(matchKey(keyRhs, qk->rhsTransposed, flattened, match)))
     return failure();
-  return accumulatesFromZero(cast<linalg::LinalgOp>(qk), "Q.K^T", mismatch);
+  return accumulatesFromZero(qk->op, "Q.K^T", mismatch);
 }
 
 /// Matches the attention whose P.V is `contraction`: a batch_matmul of
@@ -666,8 +711,10 @@ LogicalResult matchQueryAndKey(Value scores, linalg::LinalgOp pv,
 /// of [S, D].
 /// Where it looks like attention but computes something else, `mismatch`
 /// says what differs.
-std::optional<Match> matchAttention(linalg::LinalgOp contraction,
-                                    Mismatch &mismatch) {
+std::optional<Match> matchAttention(const Product &pv, Mismatch &mismatch) {
+  linalg::LinalgOp contraction = pv.op;
+  if (pv.rhsTransposed)
+    return std::nullopt; // V^T: no attention of fa4's
   Match match;
   Value value = rhs(contraction), probabilities = lhs(contraction);
   bool flattened = unflattened(value) != nullptr;
@@ -687,7 +734,7 @@ std::optional<Match> matchAttention(linalg::LinalgOp contraction,
   scores = skipCasts(scores);
   if (failed(peelMask(scores, match)) ||
       failed(peelScale(scores, match.scale)) ||
-      failed(matchQueryAndKey(scores, contraction, flattened, flatScores, match,
+      failed(matchQueryAndKey(scores, pv, flattened, flatScores, match,
                               mismatch)) ||
       failed(accumulatesFromZero(contraction, "P.V", mismatch)))
     return std::nullopt;
@@ -913,11 +960,11 @@ struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {
     SmallVector<std::pair<Match, Operation *>, 0> found;
     getOperation()->walk([&](linalg::LinalgOp contraction) {
       // Products on tensors: on buffers there is no value to replace.
-      if (!isPlainContraction(contraction) ||
-          !contraction.hasPureTensorSemantics())
+      std::optional<Product> pv = asProduct(contraction);
+      if (!pv || !contraction.hasPureTensorSemantics())
         return;
       Mismatch mismatch;
-      if (std::optional<Match> match = matchAttention(contraction, mismatch)) {
+      if (std::optional<Match> match = matchAttention(*pv, mismatch)) {
         if (supported(*match))
           found.emplace_back(*match, contraction);
       } else if (!mismatch.reason.empty()) {
