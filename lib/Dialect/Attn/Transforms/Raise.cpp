@@ -8,7 +8,9 @@
 // subtract, exp, sum, divide) or linalg.softmax, and precision casts
 // between them; and the same in tosa (RaiseTosa.cpp). Each match becomes
 // attn.attention on BSHD transposes of the operands; anything else, and
-// masks fa4 cannot express, is left alone.
+// masks fa4 cannot express, is left alone. A match is proven, not taken
+// from its shape: every init is its reduction's identity and every body
+// reads its inputs (Mismatch says why not, in a remark).
 //
 //===----------------------------------------------------------------------===//
 

@@ -179,6 +179,15 @@ def AttnRaise : Pass<"attn-raise"> {
     reshaped to `[B, Hkv, 1, S, D]` and tiled over their group. The
     rewrite is the one above (linalg transposes and reshapes around the
     op), so the tosa it replaced is gone and the rest stays tosa.
+
+    The products may also be `linalg.matmul` / `linalg.batch_matmul` that
+    read K transposed by their indexing maps, or generic contractions; the
+    softmax may run on the flattened `[B*H, Sq, Skv]` scores; the scale may
+    sit on Q, on K or on the scores. Nothing is raised on its shape alone:
+    each product must start from 0, the softmax's sum from 0 and its max
+    from -inf (or the lowest finite value), each body must read its inputs
+    and not its init. Where an attention-shaped computation fails one of
+    these, a remark on its P.V product says which.
   }];
   let dependentDialects = ["::fa4::attn::AttnDialect",
                            "::mlir::linalg::LinalgDialect",
