@@ -775,15 +775,21 @@ SmallVector<int64_t> resultShape(const Match &match) {
 /// Whether fa4 can run the match: f16/bf16 alike, static heads and
 /// depths, query heads a multiple of the key/value heads, one batch, the
 /// keys and values alike long, the result the attention's shape, and a
-/// scale attn.attention takes (finite and > 0 as an f32).
-bool supported(const Match &match) {
+/// scale attn.attention takes (finite and > 0 as an f32). Why not, where
+/// a user can act on it, goes into `mismatch`.
+bool supported(const Match &match, Mismatch &mismatch) {
   float scale = float(match.scale);
-  if (!std::isfinite(scale) || !(scale > 0))
+  if (!std::isfinite(scale) || !(scale > 0)) {
+    mismatch.note("its scale is not finite and > 0 as an f32");
     return false;
+  }
   Type element = match.query.type().getElementType();
   auto resultType = cast<RankedTensorType>(match.result.getType());
-  if (!isa<Float16Type, BFloat16Type>(element) ||
-      resultType.getElementType() != element)
+  if (!isa<Float16Type, BFloat16Type>(element)) {
+    mismatch.note("its operands are not f16 or bf16");
+    return false;
+  }
+  if (resultType.getElementType() != element)
     return false;
   for (const Operand &operand : {match.query, match.key, match.value})
     if (operand.type().getElementType() != element ||
@@ -957,6 +963,13 @@ SetVector<Operation *> replacedOps(const Match &match) {
   return ops;
 }
 
+/// Says why the attention `pv` ends was not raised, where a reason was
+/// found (nothing for a product that is no attention).
+void remarkNotRaised(Operation *pv, const Mismatch &mismatch) {
+  if (!mismatch.reason.empty())
+    pv->emitRemark("attn-raise: not raised: ") << mismatch.reason;
+}
+
 struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {
   void runOnOperation() override {
     SmallVector<std::pair<Match, Operation *>, 0> found;
@@ -966,17 +979,19 @@ struct AttnRaisePass : public fa4::attn::impl::AttnRaiseBase<AttnRaisePass> {
       if (!pv || !contraction.hasPureTensorSemantics())
         return;
       Mismatch mismatch;
-      if (std::optional<Match> match = matchAttention(*pv, mismatch)) {
-        if (supported(*match))
-          found.emplace_back(*match, contraction);
-      } else if (!mismatch.reason.empty()) {
-        contraction->emitRemark("attn-raise: not raised: ") << mismatch.reason;
-      }
+      std::optional<Match> match = matchAttention(*pv, mismatch);
+      if (match && supported(*match, mismatch))
+        found.emplace_back(*match, contraction);
+      else
+        remarkNotRaised(contraction, mismatch);
     });
     getOperation()->walk([&](tosa::MatMulOp pv) {
-      if (std::optional<Match> match = matchTosaAttention(pv))
-        if (supported(*match))
-          found.emplace_back(*match, pv);
+      Mismatch mismatch;
+      std::optional<Match> match = matchTosaAttention(pv);
+      if (match && supported(*match, mismatch))
+        found.emplace_back(*match, pv);
+      else
+        remarkNotRaised(pv, mismatch);
     });
     SetVector<Operation *> replaced;
     for (auto &[match, anchor] : found) {
