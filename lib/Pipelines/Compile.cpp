@@ -74,7 +74,6 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
         kernel == KernelKind::Hopper ? "hopper" : "blackwell";
     kernelOptions.referenceFallback = referenceFallback;
     pm.addPass(createConvertAttnToFA4(kernelOptions));
-    nvvmOptions.chip = options.chip;
     pm.addPass(createConvertFA4ToNVVM(nvvmOptions));
   }
   if (referenceFallback ||

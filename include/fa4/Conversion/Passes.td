@@ -160,10 +160,12 @@ def ConvertFA4ToNVVM : Pass<"convert-fa4-to-nvvm", "mlir::ModuleOp"> {
     mma (kind::f16, cta_group::1) / commit / ld / st / fence, the softmax
     needs no shuffles, and the epilogue reads O from TMEM 16 columns at a
     time.
+
+    The chip is each kernel module's: the one its `#nvvm.target` names
+    (convert-attn-to-fa4 attaches the plan's). A module without one, or
+    naming another chip, is refused.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip: sm_90a or sm_100a">,
     Option<"foldKeyBound", "fold-key-bound", "bool", /*default=*/"true",
            "Hopper fa4.mask: test key <= min(upper diagonal, Skv - 1), one "
            "compare per register of a masked tile instead of two (causal "

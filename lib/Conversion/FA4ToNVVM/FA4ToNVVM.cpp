@@ -43,7 +43,13 @@ struct ConvertFA4ToNVVMPass
   void runOnOperation() override;
 
 private:
-  LogicalResult checkLowerable(gpu::GPUModuleOp kernels);
+  LogicalResult checkLowerable(gpu::GPUModuleOp kernels, Chip chip);
+  /// The patterns of `chip`'s lowering, built on first use.
+  const FrozenRewritePatternSet &patternsFor(Chip chip);
+
+  std::optional<FrozenRewritePatternSet> hopperPatterns, blackwellPatterns;
+  TypeConverter hopperConverter, blackwellConverter;
+  std::optional<ConversionTarget> target;
 };
 
 /// Whether `op` is or holds fa4 kernel IR.
@@ -100,16 +106,37 @@ static LogicalResult checkOneCtaGroup(gpu::GPUModuleOp kernels) {
   return success();
 }
 
-/// What the patterns assume, checked up front so that the user gets a
-/// reason instead of a failed legalization or invalid IR.
-LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels) {
+/// The chip `kernels` is lowered for: the one its #nvvm.target names (the
+/// plan's, attached by convert-attn-to-fa4).
+FailureOr<Chip> chipOf(gpu::GPUModuleOp kernels) {
+  std::optional<StringRef> name;
   if (ArrayAttr targets = kernels.getTargetsAttr())
     for (Attribute target : targets)
-      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target);
-          nvvm && nvvm.getChip() != chip)
-        return kernels.emitError()
-               << "targets " << nvvm.getChip()
-               << " but convert-fa4-to-nvvm lowers for chip=" << chip;
+      if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target)) {
+        if (name && *name != nvvm.getChip())
+          return kernels.emitError()
+                 << "targets both " << *name << " and " << nvvm.getChip()
+                 << "; an fa4 kernel module lowers for one chip";
+        name = nvvm.getChip();
+      }
+  if (!name)
+    return kernels.emitError()
+           << "has no #nvvm.target: convert-fa4-to-nvvm lowers fa4 kernels "
+              "for the chip their module targets (convert-attn-to-fa4 "
+              "attaches the plan's)";
+  std::optional<Chip> chip = parseChip(*name);
+  if (!chip)
+    return kernels.emitError()
+           << "targets " << *name
+           << "; fa4 kernels lower to sm_90a (wgmma) or sm_100a (tcgen05)";
+  return *chip;
+}
+
+/// What the patterns assume, checked up front so that the user gets a
+/// reason instead of a failed legalization or invalid IR.
+LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels,
+                                                   Chip chip) {
+  StringRef name = chipName(chip);
   if (Operation *symbol = SymbolTable::lookupSymbolIn(kernels, kSmemName);
       symbol && !isa<LLVM::GlobalOp>(symbol))
     return symbol->emitError()
@@ -136,7 +163,7 @@ LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels) {
           return WalkResult::interrupt();
         }
     }
-    bool sm100 = chip == "sm_100a";
+    bool sm100 = chip == Chip::SM100a;
     int64_t tileRows = sm100 ? 128 : 64;
     for (Type type : op->getResultTypes()) {
       int64_t rows = tileRows;
@@ -145,7 +172,7 @@ LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels) {
       if (auto rowsType = dyn_cast<RowsType>(type))
         rows = rowsType.getRows();
       if (rows != tileRows) {
-        op->emitOpError() << "produces " << type << "; " << chip << " lowers "
+        op->emitOpError() << "produces " << type << "; " << name << " lowers "
                           << tileRows << "-row tiles ("
                           << (sm100 ? "tcgen05 M = 128, a row per thread"
                                     : "wgmma M = 64")
@@ -187,39 +214,8 @@ LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels) {
   return checkOneCtaGroup(kernels);
 }
 
-void ConvertFA4ToNVVMPass::runOnOperation() {
-  ModuleOp module = getOperation();
-  MLIRContext *context = &getContext();
-  SmallVector<gpu::GPUModuleOp> kernelModules;
-  module.walk([&](gpu::GPUModuleOp kernels) {
-    if (holdsFA4(kernels))
-      kernelModules.push_back(kernels);
-  });
-  if (kernelModules.empty())
-    return;
-  bool sm100 = chip == "sm_100a";
-  if (chip != "sm_90a" && !sm100) {
-    kernelModules.front().emitError()
-        << "convert-fa4-to-nvvm: unknown chip '" << chip
-        << "'; fa4 kernels lower to sm_90a (wgmma) or sm_100a (tcgen05)";
-    return signalPassFailure();
-  }
-  for (gpu::GPUModuleOp kernels : kernelModules)
-    if (failed(checkLowerable(kernels)))
-      return signalPassFailure();
-  OpBuilder b(context);
-  for (gpu::GPUModuleOp kernels : kernelModules) {
-    if (SymbolTable::lookupSymbolIn(kernels, kSmemName))
-      continue;
-    b.setInsertionPointToStart(kernels.getBody());
-    LLVM::GlobalOp::create(b, kernels.getLoc(),
-                           LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-                           /*isConstant=*/false, LLVM::Linkage::External,
-                           kSmemName, Attribute(), /*alignment=*/1024,
-                           /*addrSpace=*/3);
-  }
-
-  TypeConverter converter;
+/// The type conversions both chips share, then `chip`'s own.
+static void populateTypeConversions(TypeConverter &converter, Chip chip) {
   converter.addConversion([](Type type) { return type; });
   converter.addConversion([](TensorMapType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
@@ -230,19 +226,32 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
   converter.addConversion([](SmemTileType type) -> Type {
     return IntegerType::get(type.getContext(), 32);
   });
-  if (sm100)
+  if (chip == Chip::SM100a)
     populateBlackwellTypeConversions(converter);
   else
     populateHopperTypeConversions(converter);
+}
 
-  ConversionTarget target(*context);
-  target.addIllegalDialect<FA4Dialect>();
-  target.addLegalDialect<arith::ArithDialect, LLVM::LLVMDialect,
-                         NVVM::NVVMDialect, gpu::GPUDialect>();
-  target.addDynamicallyLegalOp<gpu::GPUFuncOp>(
-      [](gpu::GPUFuncOp func) { return !holdsFA4(func); });
-  target.addDynamicallyLegalOp<gpu::ReturnOp>(
-      [](gpu::ReturnOp op) { return isa<gpu::GPUFuncOp>(op->getParentOp()); });
+const FrozenRewritePatternSet &ConvertFA4ToNVVMPass::patternsFor(Chip chip) {
+  MLIRContext *context = &getContext();
+  if (!target) {
+    target.emplace(*context);
+    target->addIllegalDialect<FA4Dialect>();
+    target->addLegalDialect<arith::ArithDialect, LLVM::LLVMDialect,
+                            NVVM::NVVMDialect, gpu::GPUDialect>();
+    target->addDynamicallyLegalOp<gpu::GPUFuncOp>(
+        [](gpu::GPUFuncOp func) { return !holdsFA4(func); });
+    target->addDynamicallyLegalOp<gpu::ReturnOp>([](gpu::ReturnOp op) {
+      return isa<gpu::GPUFuncOp>(op->getParentOp());
+    });
+  }
+  bool sm100 = chip == Chip::SM100a;
+  std::optional<FrozenRewritePatternSet> &frozen =
+      sm100 ? blackwellPatterns : hopperPatterns;
+  if (frozen)
+    return *frozen;
+  TypeConverter &converter = sm100 ? blackwellConverter : hopperConverter;
+  populateTypeConversions(converter, chip);
   RewritePatternSet patterns(context);
   populateCommonPatterns(converter, patterns);
   if (sm100)
@@ -250,9 +259,39 @@ void ConvertFA4ToNVVMPass::runOnOperation() {
   else
     populateHopperPatterns(converter, patterns, foldKeyBound);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
-                                                       target);
-  FrozenRewritePatternSet frozen(std::move(patterns));
-  for (gpu::GPUModuleOp kernels : kernelModules)
-    if (failed(applyPartialConversion(kernels, target, frozen)))
+                                                       *target);
+  frozen.emplace(std::move(patterns));
+  return *frozen;
+}
+
+void ConvertFA4ToNVVMPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SmallVector<std::pair<gpu::GPUModuleOp, Chip>> kernelModules;
+  WalkResult walk = module.walk([&](gpu::GPUModuleOp kernels) {
+    if (!holdsFA4(kernels))
+      return WalkResult::advance();
+    FailureOr<Chip> chip = chipOf(kernels);
+    if (failed(chip) || failed(checkLowerable(kernels, *chip)))
+      return WalkResult::interrupt();
+    kernelModules.emplace_back(kernels, *chip);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return signalPassFailure();
+  OpBuilder b(&getContext());
+  for (auto [kernels, chip] : kernelModules) {
+    if (SymbolTable::lookupSymbolIn(kernels, kSmemName))
+      continue;
+    b.setInsertionPointToStart(kernels.getBody());
+    LLVM::GlobalOp::create(b, kernels.getLoc(),
+                           LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External,
+                           kSmemName, Attribute(), /*alignment=*/1024,
+                           /*addrSpace=*/3);
+  }
+  for (auto [kernels, chip] : kernelModules) {
+    const FrozenRewritePatternSet &patterns = patternsFor(chip);
+    if (failed(applyPartialConversion(kernels, *target, patterns)))
       return signalPassFailure();
+  }
 }

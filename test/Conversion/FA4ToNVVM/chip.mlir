@@ -1,18 +1,66 @@
-// RUN: fa4-opt %s -split-input-file -verify-diagnostics --convert-fa4-to-nvvm=chip=sm_100a | FileCheck %s --enable-var-scope
-// RUN: not fa4-opt %s -split-input-file --convert-fa4-to-nvvm=chip=sm_80 -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: fa4-opt %s -split-input-file -verify-diagnostics --convert-fa4-to-nvvm | FileCheck %s --enable-var-scope
 
-// The chip option: sm_90a and sm_100a lower; a module's #nvvm.target must
-// name the same chip; modules without fa4 are none of the pass's business.
+// The chip is each kernel module's #nvvm.target (convert-attn-to-fa4
+// attaches the plan's): a module without one, with two, or naming a chip
+// fa4 does not lower to is refused on the module; modules without fa4 are
+// none of the pass's business.
 
-// UNKNOWN: unknown chip 'sm_80'; fa4 kernels lower to sm_90a (wgmma) or sm_100a (tcgen05)
-
-// An sm_90a kernel module under chip=sm_100a is refused on the module.
 module attributes {gpu.container_module} {
-  // expected-error @+1 {{targets sm_90a but convert-fa4-to-nvvm lowers for chip=sm_100a}}
-  gpu.module @k [#nvvm.target<chip = "sm_90a">] {
+  // expected-error @+1 {{has no #nvvm.target: convert-fa4-to-nvvm lowers fa4 kernels for the chip their module targets (convert-attn-to-fa4 attaches the plan's)}}
+  gpu.module @k {
     gpu.func @f(%i: i32) kernel {
       %b = fa4.mbarrier.get %i offset 0
       fa4.mbarrier.arrive %b
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{targets sm_80; fa4 kernels lower to sm_90a (wgmma) or sm_100a (tcgen05)}}
+  gpu.module @k [#nvvm.target<chip = "sm_80">] {
+    gpu.func @f(%i: i32) kernel {
+      %b = fa4.mbarrier.get %i offset 0
+      fa4.mbarrier.arrive %b
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{targets both sm_90a and sm_100a; an fa4 kernel module lowers for one chip}}
+  gpu.module @k [#nvvm.target<chip = "sm_90a">, #nvvm.target<chip = "sm_100a">] {
+    gpu.func @f(%i: i32) kernel {
+      %b = fa4.mbarrier.get %i offset 0
+      fa4.mbarrier.arrive %b
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Two modules, one per chip, in one module: each lowers for its own (an
+// sm_90a mbarrier arrive and the sm_100a one are alike; the frags are
+// not: sm_90a keeps 64-row tiles, sm_100a 128).
+// CHECK-LABEL: gpu.module @hopper
+// CHECK: llvm.func @f
+// CHECK-LABEL: gpu.module @blackwell
+// CHECK: llvm.func @g
+module attributes {gpu.container_module} {
+  gpu.module @hopper [#nvvm.target<chip = "sm_90a">] {
+    gpu.func @f(%x: f32) kernel {
+      %s = fa4.splat %x : !fa4.frag<64x16xf32>
+      gpu.return
+    }
+  }
+  gpu.module @blackwell [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @g(%x: f32) kernel {
+      %s = fa4.splat %x : !fa4.frag<128x16xf32>
       gpu.return
     }
   }
@@ -66,7 +114,7 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Without fa4 ops or types the pass succeeds under chip=sm_100a and changes
+// Without fa4 ops or types the pass succeeds on an sm_100a module and changes
 // nothing: the gpu.func stays, and no shared-memory global is added.
 // CHECK-LABEL: gpu.module @k
 // CHECK-NOT: llvm.mlir.global

@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm=chip=sm_90a -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm -canonicalize -cse | FileCheck %s
 
 // fa4.epilogue.stage of a wgmma fragment (sm_90a): thread t of the
 // warpgroup holds rows r = 16 (t / 32) + (t % 32) / 4 and r + 8, columns

@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s --convert-fa4-to-nvvm=chip=sm_100a -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s --convert-fa4-to-nvvm -canonicalize -cse | FileCheck %s
 
 // The TMA-store epilogue on sm_100a. fa4.epilogue.stage: thread r (tid %
 // 128) reads its row of O (one 64-column box here, staged at 4096) from

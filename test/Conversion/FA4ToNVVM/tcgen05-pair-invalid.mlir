@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s -split-input-file -verify-diagnostics --convert-fa4-to-nvvm=chip=sm_100a
+// RUN: fa4-opt %s -split-input-file -verify-diagnostics --convert-fa4-to-nvvm
 
 // One kernel, one cta_group (PTX ISA: a kernel's tcgen05 instructions all
 // name the same .cta_group): a pair allocation with a lone MMA is refused

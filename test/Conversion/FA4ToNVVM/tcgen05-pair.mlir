@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s --convert-fa4-to-nvvm=chip=sm_100a -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s --convert-fa4-to-nvvm -canonicalize -cse | FileCheck %s
 
 // The CTA-pair (pair_cta) forms of the sm_100a lowering, as the FA4 kernel
 // issues them. Every tcgen05 instruction of a pair kernel is cta_group::2

@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s --convert-fa4-to-nvvm=chip=sm_100a -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s --convert-fa4-to-nvvm -canonicalize -cse | FileCheck %s
 
 // The cluster reduce-scatter on sm_100a, for 2 partitions with bands of 32
 // columns of a 128 x 64 partial that lives in TMEM, with fused GQA rows

@@ -1,5 +1,5 @@
-// RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm=chip=sm_100a -canonicalize -cse | FileCheck %s
-// RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm=chip=sm_100a | FileCheck %s --check-prefix=LEFT
+// RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm -canonicalize -cse | FileCheck %s
+// RUN: fa4-opt %s -split-input-file --convert-fa4-to-nvvm | FileCheck %s --check-prefix=LEFT
 
 // LEFT (before canonicalize, which could fold a cast round trip away): no
 // case leaves an unrealized_conversion_cast, an fa4 op or a gpu.func.

@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s -split-input-file -verify-diagnostics --convert-fa4-to-nvvm=chip=sm_90a
+// RUN: fa4-opt %s -split-input-file -verify-diagnostics --convert-fa4-to-nvvm
 
 // Tensor memory is sm_100a's: on sm_90a the pass refuses a tmem op by name
 // instead of failing to legalize it.
