@@ -36,6 +36,10 @@ struct ConvertAttnToFA4Pass
 private:
   /// Refuses, on `op`, option values out of range or that `op` cannot take.
   LogicalResult checkOptions(attn::AttentionOp op) const;
+  /// Refuses, on `op`, which the Blackwell kernel builds, an option set
+  /// away from its default that only the Hopper kernel reads: it would do
+  /// nothing.
+  LogicalResult checkBlackwellOptions(attn::AttentionOp op) const;
   /// The pass's options as the struct the kernel builders take.
   ConvertAttnToFA4Options options() const {
     ConvertAttnToFA4Options values;
@@ -89,6 +93,38 @@ LogicalResult ConvertAttnToFA4Pass::checkOptions(attn::AttentionOp op) const {
   return success();
 }
 
+LogicalResult
+ConvertAttnToFA4Pass::checkBlackwellOptions(attn::AttentionOp op) const {
+  const ConvertAttnToFA4Options defaults, set = options();
+  std::pair<StringRef, bool> hopperOnly[] = {
+      {"ping-pong", set.pingPong != defaults.pingPong},
+      {"intra-wg-overlap", set.intraWgOverlap != defaults.intraWgOverlap},
+      {"lazy-rescale", set.lazyRescale != defaults.lazyRescale},
+      {"tma-store-o", set.tmaStoreO != defaults.tmaStoreO},
+      {"pair-row-blocks", set.pairRowBlocks != defaults.pairRowBlocks},
+      {"loop-producer-registers",
+       set.loopProducerRegisters != defaults.loopProducerRegisters},
+      {"kv-multicast", set.kvMulticast != defaults.kvMulticast},
+      {"kv-multicast-twin", set.kvMulticastTwin != defaults.kvMulticastTwin},
+      {"kv-multicast-causal",
+       set.kvMulticastCausal != defaults.kvMulticastCausal},
+      {"kv-multicast-causal-min-seq-kv",
+       set.kvMulticastCausalMinSeqKV != defaults.kvMulticastCausalMinSeqKV},
+      {"trace", set.trace != defaults.trace},
+      {"persistent", set.persistent != defaults.persistent},
+      {"persistent-max-seq-kv",
+       set.persistentMaxSeqKV != defaults.persistentMaxSeqKV},
+      {"persistent-decode", set.persistentDecode != defaults.persistentDecode},
+  };
+  for (auto [name, changed] : hopperOnly)
+    if (changed)
+      return op.emitOpError()
+             << "convert-attn-to-fa4: " << name
+             << " applies to the Hopper kernel only, and this op's plan is "
+                "for sm_100a (the Blackwell kernel): leave it at its default";
+  return success();
+}
+
 void ConvertAttnToFA4Pass::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<attn::AttentionOp> ops;
@@ -107,7 +143,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
           continue;
         }
       }
-      if (failed(buildBlackwellKernel(module, op, l2SectionBytes,
+      if (failed(checkBlackwellOptions(op)) ||
+          failed(buildBlackwellKernel(module, op, l2SectionBytes,
                                       deviceTensorMaps)))
         return signalPassFailure();
       continue;
