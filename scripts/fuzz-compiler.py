@@ -168,7 +168,7 @@ def command(tools, rng, path, outdir, text=""):
     elif stage < 0.8:
         structure = "hopper" if chip == "sm_90a" else "blackwell"
         passes += [f"--convert-attn-to-fa4=structure={structure}",
-                   f"--convert-fa4-to-nvvm=chip={chip}"]
+                   "--convert-fa4-to-nvvm"]
     else:
         passes.append(f"--convert-attn-to-reference-kernel=chip={chip}")
     return [tools["fa4-opt"], path, *passes]

@@ -17,7 +17,7 @@ def FA4_Dialect : Dialect {
   let summary = "Attention kernels as warp roles, pipelines and tile ops";
   let description = [{
     `convert-attn-to-fa4` writes each planned `attn.attention` as a kernel in
-    this dialect, and `convert-fa4-to-nvvm{chip=...}` lowers it for one chip.
+    this dialect, and `convert-fa4-to-nvvm` lowers it for its module's chip.
     The dialect says *what* a kernel does at the granularity the two targets
     share: which warpgroups play which role with which register budget, which
     TMA loads complete on which mbarrier, which tile MMAs run on which
