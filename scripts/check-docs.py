@@ -4,7 +4,11 @@ read):
 - no "session N" / "call N" outside the dated log (bench/log/): the project
   speaks in dates, commits and decision IDs;
 - every repository path that code, tests, scripts or docs cite exists;
-- every decision ID cited (D-12) is an entry of docs/Decisions.md.
+- every decision ID cited (D-12) is an entry of docs/Decisions.md;
+- in the docs (Markdown), every fa4 pass named (attn-*, convert-attn-*,
+  convert-fa4-*) is one the code registers, every option given to one
+  (`pass{option=...}`, `--pass=option=...`) is one it has, and every
+  `--kernel=KIND` is a kernel kind fa4-compile takes.
 Exits non-zero, naming each file and line, when one is broken.
 """
 import os
@@ -19,6 +23,60 @@ PATH = re.compile(
     r"(?<![\w./-])((?:docs|bench|scripts|lib|include|tools|runtime|python|"
     r"test|unittests|examples)/[\w./+-]*[\w+-]|README\.md|DESIGN\.md)")
 DECISION = re.compile(r"\bD-(\d+)\b")
+# An fa4 pass named in prose or a command, with its options where given.
+PASS_NAME = re.compile(
+    r"(?<![\w/.-])((?:attn|convert-attn|convert-fa4)-[a-z0-9-]*[a-z0-9])"
+    r"(?:\{([^}]*)\}|=([\w-]+)=)?(?![\w/.])")
+KERNEL_KIND = re.compile(r"--kernel=([a-z]+)")
+KERNEL_KINDS = {"auto", "hopper", "blackwell", "reference"}
+
+
+def registered_passes():
+    """{pass or pipeline name: its option names}, from the Passes.td files
+    and the pipelines' registrations (a pipeline takes its passes' options,
+    include/fa4/Dialect/Attn/Transforms/Passes.h)."""
+    passes = {}
+    every_option = set()
+    for td in subprocess.run(["git", "ls-files", "*Passes.td"], cwd=ROOT,
+                             check=True, capture_output=True,
+                             text=True).stdout.split():
+        with open(os.path.join(ROOT, td)) as f:
+            text = f.read()
+        for block in re.split(r"\ndef ", text)[1:]:
+            name = re.match(r"\w+\s*:\s*Pass<\"([\w-]+)\"", block)
+            if name:
+                options = set(re.findall(
+                    r"(?:List)?Option<\"\w+\",\s*\"([\w-]+)\"", block))
+                passes[name.group(1)] = options
+                every_option |= options
+    for source in ("lib/Pipelines/Compile.cpp",
+                   "lib/Dialect/Attn/Transforms/PlanPipeline.cpp"):
+        with open(os.path.join(ROOT, source)) as f:
+            for name in re.findall(r"PassPipelineRegistration<\w*>\(\s*"
+                                   r"\"([\w-]+)\"", f.read()):
+                passes[name] = every_option
+    return passes
+
+
+def pass_problems(line, passes):
+    """What `line` says of fa4's passes that the code does not have."""
+    problems = []
+    for name, braced, inline in PASS_NAME.findall(line):
+        if name not in passes:
+            problems.append(f"names the pass {name}, which the code does "
+                            f"not register")
+            continue
+        given = braced.split() if braced else [inline] if inline else []
+        for option in given:
+            option = option.split("=", 1)[0].strip(",")
+            if option and option != "..." and option not in passes[name]:
+                problems.append(f"gives {name} the option {option}, which "
+                                f"it does not have")
+    for kind in KERNEL_KIND.findall(line):
+        if kind not in KERNEL_KINDS:
+            problems.append(f"names the kernel kind {kind}, which "
+                            f"fa4-compile does not take")
+    return problems
 
 
 def tracked_files():
@@ -46,6 +104,7 @@ def main():
     with open(os.path.join(ROOT, "docs", "Decisions.md")) as f:
         decisions = set(re.findall(r"^## D-(\d+)\b", f.read(), re.MULTILINE))
     problems = []
+    passes = registered_passes()
     for name in tracked_files():
         if name.startswith("bench/log/") or not name.endswith(
                 (".cpp", ".h", ".td", ".py", ".sh", ".md", ".mlir", ".txt",
@@ -66,6 +125,9 @@ def main():
                 if not cited_path_exists(path, name):
                     problems.append(f"{where}: cites {path}, which is not in "
                                     f"the repository")
+            if name.endswith(".md"):
+                problems += [f"{where}: {problem}"
+                             for problem in pass_problems(line, passes)]
             if name != "docs/Decisions.md":
                 for number_text in DECISION.findall(line):
                     if number_text not in decisions:
