@@ -8,7 +8,11 @@ read):
 - in the docs (Markdown), every fa4 pass named (attn-*, convert-attn-*,
   convert-fa4-*) is one the code registers, every option given to one
   (`pass{option=...}`, `--pass=option=...`) is one it has, and every
-  `--kernel=KIND` is a kernel kind fa4-compile takes.
+  `--kernel=KIND` is a kernel kind fa4-compile takes;
+- every FA4_* environment variable the code reads (getenv in C and C++,
+  os.environ in Python and lit's config, $FA4_X or FA4_X=... in shell
+  scripts, lit RUN lines and CMake's COMMANDs, $ENV{FA4_X} in CMake) is a
+  row of docs/Environment.md's table, and every row is one the code reads.
 Exits non-zero, naming each file and line, when one is broken.
 """
 import os
@@ -79,6 +83,100 @@ def pass_problems(line, passes):
     return problems
 
 
+ENVIRONMENT_DOC = "docs/Environment.md"
+ENV_NAME = r"FA4_[A-Z0-9_]*[A-Z0-9]"
+# C and C++: getenv / setenv of a literal name.
+C_ENV = re.compile(r"\b(?:secure_getenv|getenv|setenv)\s*\(\s*\"(%s)\""
+                   % ENV_NAME)
+# Python: os.environ.get("X"), os.environ["X"], env["X"] (a child's
+# environment), dict(os.environ, X=...), lit's with_system_environment.
+PY_ENV = re.compile(r"\b(?:environ|environment|env)\s*"
+                    r"(?:\.(?:get|setdefault|pop)\s*)?"
+                    r"[\[(]\s*[\"'](%s)[\"']" % ENV_NAME)
+PY_ENV_LISTS = re.compile(r"dict\(\s*os\.environ\s*,([^)]*)\)|"
+                          r"with_system_environment\(\s*\[([^\]]*)\]")
+# Shell: $X, ${X...}, X=... (an assignment or a command's environment; not
+# CMake's -DX=...).
+SH_READ = re.compile(r"\$\{?(%s)\b" % ENV_NAME)
+SH_ASSIGN = re.compile(r"(?<![\w$-])(%s)=" % ENV_NAME)
+CMAKE_ENV = re.compile(r"\$ENV\{(%s)\}" % ENV_NAME)
+CODE_SUFFIXES = (".c", ".cc", ".cpp", ".h", ".cu", ".py", ".py.in", ".sh",
+                 ".cmake", ".cmake.in", "CMakeLists.txt", ".test", ".mlir")
+
+
+def environment_reads(name, text):
+    """{variable: first line number} of the FA4_* environment variables the
+    file `name` reads or hands to a process it starts."""
+    found = {}
+
+    def add(variable, number):
+        found.setdefault(variable, number)
+
+    shell = name.endswith(".sh") or text.startswith(("#!/bin/sh",
+                                                     "#!/usr/bin/env bash",
+                                                     "#!/bin/bash"))
+    cmake = name.endswith((".cmake", ".cmake.in", "CMakeLists.txt"))
+    python = name.endswith((".py", ".py.in"))
+    c_family = name.endswith((".c", ".cc", ".cpp", ".h", ".cu"))
+    for number, line in enumerate(text.splitlines(), 1):
+        if "RUN:" in line:  # a lit RUN line, in any file
+            for variable in SH_ASSIGN.findall(line.split("RUN:", 1)[1]):
+                add(variable, number)
+        if c_family:
+            for variable in C_ENV.findall(line):
+                add(variable, number)
+        if shell:
+            code = re.sub(r"(^|\s)#.*", "", line)  # not the comments
+            for variable in SH_READ.findall(code) + SH_ASSIGN.findall(code):
+                add(variable, number)
+        if cmake:
+            for variable in CMAKE_ENV.findall(line):
+                add(variable, number)
+            if "COMMAND" in line:  # a shell command line
+                for variable in SH_ASSIGN.findall(line):
+                    add(variable, number)
+    if python:
+        for match in PY_ENV.finditer(text):
+            add(match.group(1), text.count("\n", 0, match.start()) + 1)
+        for match in PY_ENV_LISTS.finditer(text):
+            inside = match.group(1) or match.group(2)
+            for variable in re.findall(r"\b(%s)\s*=|[\"'](%s)[\"']"
+                                       % (ENV_NAME, ENV_NAME), inside):
+                add(variable[0] or variable[1],
+                    text.count("\n", 0, match.start()) + 1)
+    return found
+
+
+def environment_problems(files):
+    """What docs/Environment.md's table and the code disagree on."""
+    read = {}
+    for name in files:
+        if (name.startswith(("docs/", "bench/log/")) or name.endswith(".md")
+                or name == "scripts/check-docs.py"):
+            continue
+        if not name.endswith(CODE_SUFFIXES):
+            with open(os.path.join(ROOT, name), "rb") as f:
+                if not f.read(2) == b"#!":  # a script without a suffix
+                    continue
+        with open(os.path.join(ROOT, name), errors="replace") as f:
+            text = f.read()
+        for variable, number in environment_reads(name, text).items():
+            read.setdefault(variable, f"{name}:{number}")
+    documented = {}
+    with open(os.path.join(ROOT, ENVIRONMENT_DOC)) as f:
+        for number, line in enumerate(f.read().splitlines(), 1):
+            row = re.match(r"\|\s*`(%s)`\s*\|" % ENV_NAME, line)
+            if row:
+                documented.setdefault(row.group(1), number)
+    problems = [f"{where}: reads {variable}, which {ENVIRONMENT_DOC}'s "
+                f"table lacks" for variable, where in sorted(read.items())
+                if variable not in documented]
+    problems += [f"{ENVIRONMENT_DOC}:{number}: {variable} is a row, but "
+                 f"no code reads it" for variable, number in
+                 sorted(documented.items()) if variable not in read]
+    return problems
+
+
 def tracked_files():
     out = subprocess.run(["git", "ls-files"], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout
@@ -105,7 +203,9 @@ def main():
         decisions = set(re.findall(r"^## D-(\d+)\b", f.read(), re.MULTILINE))
     problems = []
     passes = registered_passes()
-    for name in tracked_files():
+    files = tracked_files()
+    problems += environment_problems(files)
+    for name in files:
         if name.startswith("bench/log/") or not name.endswith(
                 (".cpp", ".h", ".td", ".py", ".sh", ".md", ".mlir", ".txt",
                  ".cmake", ".in", ".json")) and "/" in name:
