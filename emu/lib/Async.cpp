@@ -118,10 +118,11 @@ static void mbarrierInit(Cta &cta, Warp &warp, const Instruction &inst,
 
 static void mbarrierArrive(Cta &cta, Warp &warp, const Instruction &inst,
                            uint32_t mask) {
-  bool expectTx = inst.hasPart("expect_tx");
-  bool arriveOnly = inst.parts[1] == "arrive";
+  bool expectTx = inst.has(Modifier::ExpectTx);
+  bool arriveOnly = inst.opcode == Opcode::MbarrierArrive;
   // mbarrier.expect_tx [addr], tx has no state operand.
-  size_t addressIndex = inst.parts[1] == "expect_tx" ? 0 : 1;
+  bool expectOnly = inst.opcode == Opcode::MbarrierExpectTx;
+  size_t addressIndex = expectOnly ? 0 : 1;
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
       continue;
@@ -135,7 +136,7 @@ static void mbarrierArrive(Cta &cta, Warp &warp, const Instruction &inst,
                          ? uint32_t(warp.read(lane, op(inst, 2)))
                          : 1;
     uint64_t state = barrier.phase;
-    if (inst.parts[1] == "expect_tx") {
+    if (expectOnly) {
       barrier.tx += tx;
       ++barrier.version;
       ++mbarrierEvents;
@@ -154,7 +155,7 @@ static void mbarrierArrive(Cta &cta, Warp &warp, const Instruction &inst,
 
 static void mbarrierWait(Cta &cta, Warp &warp, const Instruction &inst,
                          uint32_t mask) {
-  bool parity = inst.hasPart("parity");
+  bool parity = inst.has(Modifier::Parity);
   bool allFalse = true;
   Mbarrier *same = nullptr;
   uint32_t sameOffset = 0;
@@ -185,7 +186,7 @@ static void mbarrierWait(Cta &cta, Warp &warp, const Instruction &inst,
   }
   // A failed try_wait is polled again until the barrier changes: sleep
   // until then (test_wait returns to code that may do other work).
-  if (allFalse && same && inst.parts[1] == "try_wait") {
+  if (allFalse && same && inst.opcode == Opcode::MbarrierTryWait) {
     warp.state = Warp::State::Spin;
     warp.spinOn = same;
     warp.spinOffset = sameOffset;
@@ -196,14 +197,16 @@ static void mbarrierWait(Cta &cta, Warp &warp, const Instruction &inst,
 
 void fa4::emu::handleMbarrier(Cta &cta, Warp &warp, const Instruction &inst,
                               uint32_t mask) {
-  const std::string &what = inst.parts[1];
-  if (what == "init")
-    mbarrierInit(cta, warp, inst, mask);
-  else if (what == "arrive" || what == "expect_tx")
-    mbarrierArrive(cta, warp, inst, mask);
-  else if (what == "try_wait" || what == "test_wait")
-    mbarrierWait(cta, warp, inst, mask);
-  else if (what == "inval")
+  switch (inst.opcode) {
+  case Opcode::MbarrierInit:
+    return mbarrierInit(cta, warp, inst, mask);
+  case Opcode::MbarrierArrive:
+  case Opcode::MbarrierExpectTx:
+    return mbarrierArrive(cta, warp, inst, mask);
+  case Opcode::MbarrierTryWait:
+  case Opcode::MbarrierTestWait:
+    return mbarrierWait(cta, warp, inst, mask);
+  case Opcode::MbarrierInval:
     for (int lane = 0; lane < 32; ++lane) {
       if (!(mask >> lane & 1))
         continue;
@@ -215,8 +218,10 @@ void fa4::emu::handleMbarrier(Cta &cta, Warp &warp, const Instruction &inst,
                        offset);
       owner.mbarriers.erase(offset);
     }
-  else
+    return;
+  default:
     fail(cta, warp, inst, mask, "unsupported mbarrier operation");
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -362,7 +367,7 @@ void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
   uint32_t dstOffset, barrierOffset;
   Cta &own = sharedTarget(cta, destination, dstOffset);
   Cta &barrierCta = sharedTarget(cta, barrierAddress, barrierOffset);
-  if (inst.hasPart("multicast::cluster")) {
+  if (inst.has(Modifier::MulticastCluster)) {
     uint32_t ctaMask = uint32_t(warp.read(lane, op(inst, 3)));
     for (uint32_t rank = 0; rank < cta.cluster->ctas.size(); ++rank)
       if (ctaMask >> rank & 1)
@@ -375,8 +380,8 @@ void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
   // destination's CTA or its peer (rank ^ 1), the CTA the mbarrier address
   // names; a multicast signals, for each destination, the CTA of its pair
   // with the named CTA's parity, at the same offset.
-  bool pair = inst.hasPart("cta_group::2");
-  bool multicast = inst.hasPart("multicast::cluster");
+  bool pair = inst.has(Modifier::CtaGroup2);
+  bool multicast = inst.has(Modifier::MulticastCluster);
   for (Cta *target : targets) {
     Cta *signal = target;
     if (pair) {
@@ -499,7 +504,7 @@ namespace {
 
 void copyAsync(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   Machine &machine = *cta.machine;
-  if (!inst.hasPart("shared") || !inst.hasPart("global"))
+  if (!inst.has(Modifier::Shared) || !inst.has(Modifier::Global))
     fail(cta, warp, inst, mask, "unsupported cp.async form");
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
@@ -508,7 +513,7 @@ void copyAsync(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
     if (size != 4 && size != 8 && size != 16)
       fail(cta, warp, inst, 1u << lane,
            "cp.async copies 4, 8 or 16 bytes, got " + std::to_string(size));
-    if (inst.hasPart("cg") && size != 16)
+    if (inst.has(Modifier::Cg) && size != 16)
       fail(cta, warp, inst, 1u << lane, "cp.async.cg copies 16 bytes");
     uint32_t sourceBytes = op(inst, 3).kind == Operand::Kind::None
                                ? size
@@ -564,7 +569,7 @@ void copyAsyncArrive(Cta &cta, Warp &warp, const Instruction &inst,
   std::vector<uint64_t> copies = warp.openCopies;
   for (const std::vector<uint64_t> &group : warp.copyGroups)
     copies.insert(copies.end(), group.begin(), group.end());
-  bool noinc = inst.hasPart("noinc");
+  bool noinc = inst.has(Modifier::Noinc);
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
       continue;
@@ -596,7 +601,7 @@ void copyAsyncArrive(Cta &cta, Warp &warp, const Instruction &inst,
 void fa4::emu::handleCpAsync(Cta &cta, Warp &warp, const Instruction &inst,
                              uint32_t mask) {
   // Bulk copies (TMA) and cp.async copies are grouped apart, alike.
-  bool bulk = inst.hasPart("bulk");
+  bool bulk = inst.has(Modifier::Bulk);
   std::vector<uint64_t> &open = bulk ? warp.openBulk : warp.openCopies;
   std::deque<std::vector<uint64_t>> &groups =
       bulk ? warp.bulkGroups : warp.copyGroups;
@@ -610,26 +615,26 @@ void fa4::emu::handleCpAsync(Cta &cta, Warp &warp, const Instruction &inst,
       groups.pop_front();
     }
   };
-  if (inst.hasPart("commit_group"))
+  if (inst.has(Modifier::CommitGroup))
     return commit();
-  if (inst.hasPart("wait_group"))
+  if (inst.has(Modifier::WaitGroup))
     return waitUntilPending(size_t(warp.read(0, op(inst, 0))));
   if (!bulk) {
-    if (inst.hasPart("wait_all")) {
+    if (inst.has(Modifier::WaitAll)) {
       commit();
       waitUntilPending(0);
-    } else if (inst.hasPart("mbarrier")) {
+    } else if (inst.has(Modifier::Mbarrier)) {
       copyAsyncArrive(cta, warp, inst, mask);
     } else {
       copyAsync(cta, warp, inst, mask);
     }
     return;
   }
-  if (inst.hasPart("prefetch"))
+  if (inst.has(Modifier::Prefetch))
     return;
-  if (!inst.hasPart("tensor") || !inst.hasPart("tile"))
+  if (!inst.has(Modifier::Tensor) || !inst.has(Modifier::Tile))
     fail(cta, warp, inst, mask, "unsupported cp.async.bulk form");
-  bool load = inst.parts.size() > 5 && inst.parts[5] == "shared::cluster";
+  bool load = inst.mode; // a shared::cluster destination (Module.cpp)
   for (int lane = 0; lane < 32; ++lane)
     if (mask >> lane & 1) {
       if (load)
@@ -669,41 +674,52 @@ void replaceField(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
   uint64_t ordinal = ordered ? warp.read(lane, op(inst, 1)) : 0;
   if (ordinal > 4)
     fail(cta, warp, inst, mask, "dimension " + std::to_string(ordinal));
-  const std::string &field = inst.parts[3];
-  if (field == "global_address") {
+  switch (TensormapField(inst.mode)) {
+  case TensormapField::GlobalAddress:
     map.globalAddress = value;
-  } else if (field == "rank") {
+    break;
+  case TensormapField::Rank:
     map.rank = uint32_t(value) + 1; // the field holds rank - 1
-  } else if (field == "box_dim") {
+    break;
+  case TensormapField::BoxDim:
     map.boxDim[ordinal] = uint16_t(std::min<uint64_t>(value, 0xffff));
-  } else if (field == "global_dim") {
+    break;
+  case TensormapField::GlobalDim:
     map.globalDim[ordinal] = value;
-  } else if (field == "global_stride") {
+    break;
+  case TensormapField::GlobalStride:
     if (ordinal > 3)
       fail(cta, warp, inst, mask,
            "global stride of dimension " + std::to_string(ordinal + 1));
     map.globalStrides[ordinal + 1] = value; // of dims 1 and up
-  } else if (field == "element_stride") {
+    break;
+  case TensormapField::ElementStride:
     map.elementStrides[ordinal] = uint8_t(std::min<uint64_t>(value, 0xff));
-  } else if (field == "elemtype") {
+    break;
+  case TensormapField::ElemType:
     map.elementBytes = elementTypeBytes(value);
     if (!map.elementBytes)
       fail(cta, warp, inst, mask,
            "element type " + std::to_string(value) + " is not modelled");
     map.globalStrides[0] = map.elementBytes;
-  } else if (field == "interleave_layout") {
+    break;
+  case TensormapField::InterleaveLayout:
     if (value != 0)
       fail(cta, warp, inst, mask, "interleaved tensor maps are not modelled");
-  } else if (field == "swizzle_mode") {
+    break;
+  case TensormapField::SwizzleMode: {
     if (value > 3)
       fail(cta, warp, inst, mask,
            "swizzle mode " + std::to_string(value) + " is not modelled");
     static const Swizzle modes[] = {Swizzle::None, Swizzle::B32, Swizzle::B64,
                                     Swizzle::B128};
     map.swizzle = modes[value];
-  } else if (field == "fill_mode") {
+    break;
+  }
+  case TensormapField::FillMode:
     map.nanFill = value == 1;
-  } else {
+    break;
+  default:
     fail(cta, warp, inst, mask, "unsupported tensormap.replace field");
   }
   std::memcpy(bytes, &map, sizeof(map));
@@ -733,15 +749,15 @@ void copyTensorMap(Cta &cta, Warp &warp, const Instruction &inst,
 
 void fa4::emu::handleTensormap(Cta &cta, Warp &warp, const Instruction &inst,
                                uint32_t mask) {
-  if (inst.parts.size() > 3 && inst.parts[1] == "replace" &&
-      inst.parts[2] == "tile") {
+  if (inst.opcode == Opcode::TensormapReplace &&
+      TensormapField(inst.mode) != TensormapField::None) {
     for (int lane = 0; lane < 32; ++lane)
       if (mask >> lane & 1)
         replaceField(cta, warp, inst, lane);
     return;
   }
-  if (inst.parts.size() > 1 && inst.parts[1] == "cp_fenceproxy" &&
-      inst.hasPart("global") && inst.hasPart("release"))
+  if (inst.opcode == Opcode::TensormapCpFenceproxy &&
+      inst.has(Modifier::Global) && inst.has(Modifier::Release))
     return copyTensorMap(cta, warp, inst, mask);
   fail(cta, warp, inst, mask, "unsupported tensormap instruction");
 }
@@ -835,13 +851,17 @@ void compute(Cta &cta, Warp &warp, const WgmmaOp &mma) {
 void issueMma(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   WgmmaOp mma;
   mma.inst = &inst;
-  const std::string &shape = inst.parts[4]; // m64nNk16
-  if (std::sscanf(shape.c_str(), "m%dn%dk%d", &mma.m, &mma.n, &mma.k) != 3 ||
-      mma.m != 64 || mma.k != 16 || mma.n % 8 || mma.n < 8 || mma.n > 256)
-    fail(cta, warp, inst, mask, "unsupported wgmma shape " + shape);
+  // m64nNk16 and the A/B type, decoded at load (Module.cpp).
+  mma.m = inst.m;
+  mma.n = inst.n;
+  mma.k = inst.k;
+  if (mma.m != 64 || mma.k != 16 || mma.n % 8 || mma.n < 8 || mma.n > 256)
+    fail(cta, warp, inst, mask,
+         "unsupported wgmma shape (m64nNk16, N a multiple of 8 to 256, is "
+         "modelled)");
   if (inst.type != Type::F32 || inst.operands.size() < 7)
     fail(cta, warp, inst, mask, "only f32 accumulators are modelled");
-  mma.abType = parseType(inst.parts[6]);
+  mma.abType = inst.abType;
   if (mma.abType != Type::BF16 && mma.abType != Type::F16)
     fail(cta, warp, inst, mask, "only bf16 and f16 operands are modelled");
   const Operand &d = op(inst, 0), &a = op(inst, 1);
@@ -899,21 +919,18 @@ void fa4::emu::retireWgmma(Warp &warp, size_t keep) {
 void fa4::emu::handleWgmma(Cta &cta, Warp &warp, const Instruction &inst,
                            uint32_t mask) {
   requireConverged(cta, warp, inst, mask);
-  const std::string &what = inst.parts[1];
-  if (what == "fence")
+  switch (inst.opcode) {
+  case Opcode::WgmmaFence:
     return;
-  if (what == "commit_group") {
+  case Opcode::WgmmaCommitGroup:
     warp.wgmmaGroups.push_back(std::move(warp.openWgmma));
     warp.openWgmma.clear();
     return;
+  case Opcode::WgmmaWaitGroup:
+    return retireWgmma(warp, size_t(warp.read(0, op(inst, 0))));
+  case Opcode::WgmmaMmaAsync:
+    return issueMma(cta, warp, inst, mask);
+  default:
+    fail(cta, warp, inst, mask, "unsupported wgmma operation");
   }
-  if (what == "wait_group") {
-    retireWgmma(warp, size_t(warp.read(0, op(inst, 0))));
-    return;
-  }
-  if (what == "mma_async") {
-    issueMma(cta, warp, inst, mask);
-    return;
-  }
-  fail(cta, warp, inst, mask, "unsupported wgmma operation");
 }

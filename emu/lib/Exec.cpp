@@ -1,10 +1,13 @@
-//===- Exec.cpp - Warps in lockstep, the scheduler, generic instructions --===//
+//===- Exec.cpp - Registers, address spaces, the generic instructions -----===//
 //
-// A warp runs the instruction at the lowest pc among its live lanes, for the
-// lanes at that pc (so diverged lanes reconverge where their paths meet);
-// the scheduler picks a random ready warp of the cluster for a random burst
-// of instructions, or completes a random due asynchronous operation. PTX
-// ISA chapter 9 ("Instruction Set") for each instruction's semantics.
+// What every handler shares: device memory, register reads and writes,
+// errors naming the instruction, the address spaces and their checks, the
+// queue of asynchronous operations; then the handlers of the generic
+// instructions (integer and float arithmetic, conversions, loads and
+// stores, shuffles, votes, fences, barriers) and the handler table of
+// Opcodes.def. The warps' SIMT stacks and the scheduler are Launch.cpp's,
+// the asynchronous units Async.cpp's and Tcgen05.cpp's. PTX ISA chapter 9
+// ("Instruction Set") for each instruction's semantics.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,8 +90,8 @@ void fa4::emu::fail(const Cta &cta, const Warp &warp, const Instruction &inst,
                     uint32_t mask, const std::string &what) {
   std::ostringstream out;
   out << "fa4-emu: " << cta.machine->kernel.name << " line " << inst.line
-      << " (" << inst.opcode << "): " << what << "; CTA (" << cta.ctaid[0]
-      << ", " << cta.ctaid[1] << ", " << cta.ctaid[2] << ") warp " << warp.index
+      << " (" << inst.name << "): " << what << "; CTA (" << cta.ctaid[0] << ", "
+      << cta.ctaid[1] << ", " << cta.ctaid[2] << ") warp " << warp.index
       << " lanes " << laneList(mask);
   throw ExecutionError(out.str());
 }
@@ -344,14 +347,13 @@ uint8_t *fa4::emu::resolve(Cta &cta, Warp &warp, const Instruction &inst,
 // Asynchronous operations
 //===----------------------------------------------------------------------===//
 
-uint64_t Machine::startAsync(Cta &owner, std::string what,
+uint64_t Machine::startAsync(Cta &owner, const char *what,
                              std::function<void()> complete) {
   uint64_t id = nextAsyncId++;
   // A latency of 0 to 400 scheduler steps: long enough to overlap many
   // instructions of every warp, random so that no order is assumed.
   uint64_t latency = random() % 400;
-  async.push_back(
-      {id, step + latency, &owner, std::move(what), std::move(complete)});
+  async.push_back({id, step + latency, &owner, what, std::move(complete)});
   return id;
 }
 
@@ -393,19 +395,21 @@ int64_t signExtend(uint64_t value, int bits) {
   return int64_t((value ^ sign) - sign);
 }
 
-/// A binary float operation on f32 or f64 operands, .ftz honoured.
+/// add, sub and div ignore .ftz on f32: the modifier bit they were written
+/// to read was never set.
+constexpr bool kFloatBinaryFtz = false;
+
+/// A binary float operation on f32 (f32x2) or f64 operands of `type`,
+/// flushing subnormals with `ftz`.
 template <typename F>
-uint64_t floatBinary(const Instruction &inst, uint64_t a, uint64_t b, F f) {
-  if (inst.type == Type::F64)
+uint64_t floatBinary(Type type, bool ftz, uint64_t a, uint64_t b, F f) {
+  if (type == Type::F64)
     return doubleBits(f(asDouble(a), asDouble(b)));
-  if (inst.type == Type::F32x2) {
+  if (type == Type::F32x2) {
     // PTX ISA, add/sub/mul .f32x2 (sm_100a): element 0 in the low half.
-    Instruction single = inst;
-    single.type = Type::F32;
-    return floatBinary(single, a & 0xffffffffu, b & 0xffffffffu, f) |
-           floatBinary(single, a >> 32, b >> 32, f) << 32;
+    return floatBinary(Type::F32, ftz, a & 0xffffffffu, b & 0xffffffffu, f) |
+           floatBinary(Type::F32, ftz, a >> 32, b >> 32, f) << 32;
   }
-  bool ftz = inst.flags & 1;
   float x = asFloat(a), y = asFloat(b);
   if (ftz) {
     x = flushSubnormal(x);
@@ -500,14 +504,16 @@ void handleMov(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
 }
 
 void handleAdd(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
-  bool subtract = inst.parts[0] == "sub";
+  bool subtract = inst.opcode == Opcode::Sub;
   int bits = typeBits(inst.type);
+  bool floating = isFloat(inst.type);
   FOR_LANES(mask) {
     uint64_t a = warp.read(lane, op(inst, 1)), b = warp.read(lane, op(inst, 2));
     uint64_t result;
-    if (isFloat(inst.type))
-      result = floatBinary(
-          inst, a, b, [&](auto x, auto y) { return subtract ? x - y : x + y; });
+    if (floating)
+      result =
+          floatBinary(inst.type, kFloatBinaryFtz, a, b,
+                      [&](auto x, auto y) { return subtract ? x - y : x + y; });
     else
       result = truncate(subtract ? a - b : a + b, bits);
     warp.write(lane, op(inst, 0), result);
@@ -522,9 +528,10 @@ __int128 wideValue(uint64_t value, Type type) {
 
 /// mul / mad: .lo, .hi, .wide on integers; floats.
 void handleMul(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
-  bool mad = inst.parts[0] == "mad" || inst.parts[0] == "fma";
+  bool mad = inst.opcode == Opcode::Mad || inst.opcode == Opcode::Fma;
   int bits = typeBits(inst.type);
-  bool wide = inst.hasPart("wide"), high = inst.hasPart("hi");
+  bool wide = inst.has(Modifier::Wide), high = inst.has(Modifier::Hi);
+  bool ftz = inst.has(Modifier::Ftz);
   FOR_LANES(mask) {
     uint64_t a = warp.read(lane, op(inst, 1)), b = warp.read(lane, op(inst, 2));
     uint64_t c = mad ? warp.read(lane, op(inst, 3)) : 0;
@@ -541,7 +548,6 @@ void handleMul(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
         result |= floatBits(r) << (32 * half);
       }
     } else if (inst.type == Type::F32) {
-      bool ftz = inst.hasPart("ftz");
       float x = asFloat(a), y = asFloat(b), z = asFloat(c);
       if (ftz) {
         x = flushSubnormal(x);
@@ -569,13 +575,15 @@ void handleMul(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
 }
 
 void handleDiv(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
-  bool remainder = inst.parts[0] == "rem";
+  bool remainder = inst.opcode == Opcode::Rem;
   int bits = typeBits(inst.type);
+  bool floating = isFloat(inst.type);
   FOR_LANES(mask) {
     uint64_t a = warp.read(lane, op(inst, 1)), b = warp.read(lane, op(inst, 2));
     uint64_t result;
-    if (isFloat(inst.type)) {
-      result = floatBinary(inst, a, b, [](auto x, auto y) { return x / y; });
+    if (floating) {
+      result = floatBinary(inst.type, kFloatBinaryFtz, a, b,
+                           [](auto x, auto y) { return x / y; });
     } else if (truncate(b, bits) == 0) {
       result = truncate(~uint64_t(0), bits); // unspecified in the ISA
     } else if (isSigned(inst.type)) {
@@ -592,26 +600,26 @@ void handleDiv(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
 uint64_t floatMinMax(const Instruction &inst, uint64_t a, uint64_t b,
                      bool isMax) {
   float x = asFloat(a), y = asFloat(b);
-  if (inst.hasPart("ftz")) {
+  if (inst.has(Modifier::Ftz)) {
     x = flushSubnormal(x);
     y = flushSubnormal(y);
   }
   float result;
   if (std::isnan(x) || std::isnan(y))
-    result = inst.hasPart("NaN") ? std::nanf("") : std::isnan(x) ? y : x;
+    result = inst.has(Modifier::NaN) ? std::nanf("") : std::isnan(x) ? y : x;
   else if (x == y) // -0 < +0
     result = isMax ? (std::signbit(x) ? y : x) : (std::signbit(x) ? x : y);
   else
     result = isMax ? std::max(x, y) : std::min(x, y);
-  if (inst.hasPart("relu") && !(result >= 0.0f))
+  if (inst.has(Modifier::Relu) && !(result >= 0.0f))
     result = 0.0f;
   return std::isnan(result) ? 0x7fffffff : floatBits(result);
 }
 
 void handleMinMax(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
-  bool isMax = inst.parts[0] == "max";
+  bool isMax = inst.opcode == Opcode::Max;
   int bits = typeBits(inst.type);
-  bool relu = inst.hasPart("relu");
+  bool relu = inst.has(Modifier::Relu);
   FOR_LANES(mask) {
     uint64_t a = warp.read(lane, op(inst, 1)), b = warp.read(lane, op(inst, 2));
     uint64_t result;
@@ -631,64 +639,73 @@ void handleMinMax(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
   }
 }
 
+/// not, neg, abs, popc, clz, brev of `bits`-bit integers (or float sign
+/// bits); ex2, lg2, rcp, sqrt, rsqrt, sin, cos, tanh on f32.
+uint64_t unaryValue(Opcode opcode, Type type, int bits, bool ftz, uint64_t a) {
+  switch (opcode) {
+  case Opcode::Not:
+    return type == Type::Pred ? !a : truncate(~a, bits);
+  case Opcode::Neg:
+    return isFloat(type) ? a ^ (uint64_t(1) << (bits - 1))
+                         : truncate(0 - a, bits);
+  case Opcode::Abs:
+    return isFloat(type)
+               ? a & ~(uint64_t(1) << (bits - 1))
+               : truncate(uint64_t(std::llabs(signExtend(a, bits))), bits);
+  case Opcode::Popc:
+    return uint64_t(__builtin_popcountll(truncate(a, bits)));
+  case Opcode::Clz: {
+    uint64_t value = truncate(a, bits);
+    return value ? uint64_t(__builtin_clzll(value) - (64 - bits))
+                 : uint64_t(bits);
+  }
+  case Opcode::Brev: {
+    uint64_t value = truncate(a, bits), reversed = 0;
+    for (int i = 0; i < bits; ++i)
+      reversed |= (value >> i & 1) << (bits - 1 - i);
+    return reversed;
+  }
+  default:
+    break;
+  }
+  float x = asFloat(a);
+  if (ftz)
+    x = flushSubnormal(x);
+  float r = opcode == Opcode::Ex2     ? std::exp2(x)
+            : opcode == Opcode::Lg2   ? std::log2(x)
+            : opcode == Opcode::Rcp   ? 1.0f / x
+            : opcode == Opcode::Sqrt  ? std::sqrt(x)
+            : opcode == Opcode::Rsqrt ? 1.0f / std::sqrt(x)
+            : opcode == Opcode::Sin   ? std::sin(x)
+            : opcode == Opcode::Cos   ? std::cos(x)
+                                      : std::tanh(x);
+  return floatBits(ftz ? flushSubnormal(r) : r);
+}
+
 void handleUnary(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
-  const std::string &base = inst.parts[0];
   int bits = typeBits(inst.type);
-  bool ftz = inst.hasPart("ftz");
+  bool ftz = inst.has(Modifier::Ftz);
   FOR_LANES(mask) {
     uint64_t a = warp.read(lane, op(inst, 1));
-    uint64_t result = 0;
-    if (base == "not") {
-      result = inst.type == Type::Pred ? !a : truncate(~a, bits);
-    } else if (base == "neg") {
-      result = isFloat(inst.type) ? a ^ (uint64_t(1) << (bits - 1))
-                                  : truncate(0 - a, bits);
-    } else if (base == "abs") {
-      result = isFloat(inst.type)
-                   ? a & ~(uint64_t(1) << (bits - 1))
-                   : truncate(uint64_t(std::llabs(signExtend(a, bits))), bits);
-    } else if (base == "popc") {
-      result = uint64_t(__builtin_popcountll(truncate(a, bits)));
-    } else if (base == "clz") {
-      uint64_t value = truncate(a, bits);
-      result = value ? uint64_t(__builtin_clzll(value) - (64 - bits))
-                     : uint64_t(bits);
-    } else if (base == "brev") {
-      uint64_t value = truncate(a, bits), reversed = 0;
-      for (int i = 0; i < bits; ++i)
-        reversed |= (value >> i & 1) << (bits - 1 - i);
-      result = reversed;
-    } else {
-      // ex2, lg2, rcp, sqrt, rsqrt, sin, cos, tanh on f32.
-      float x = asFloat(a);
-      if (ftz)
-        x = flushSubnormal(x);
-      float r = base == "ex2"     ? std::exp2(x)
-                : base == "lg2"   ? std::log2(x)
-                : base == "rcp"   ? 1.0f / x
-                : base == "sqrt"  ? std::sqrt(x)
-                : base == "rsqrt" ? 1.0f / std::sqrt(x)
-                : base == "sin"   ? std::sin(x)
-                : base == "cos"   ? std::cos(x)
-                                  : std::tanh(x);
-      result = floatBits(ftz ? flushSubnormal(r) : r);
-    }
-    warp.write(lane, op(inst, 0), result);
+    warp.write(lane, op(inst, 0),
+               unaryValue(inst.opcode, inst.type, bits, ftz, a));
   }
 }
 
 void handleBitwise(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
-  const std::string &base = inst.parts[0];
+  Opcode opcode = inst.opcode;
   int bits = inst.type == Type::Pred ? 1 : typeBits(inst.type);
   FOR_LANES(mask) {
     uint64_t a = warp.read(lane, op(inst, 1)), b = warp.read(lane, op(inst, 2));
-    uint64_t result = base == "and" ? a & b : base == "or" ? a | b : a ^ b;
+    uint64_t result = opcode == Opcode::And  ? a & b
+                      : opcode == Opcode::Or ? a | b
+                                             : a ^ b;
     warp.write(lane, op(inst, 0), truncate(result, bits));
   }
 }
 
 void handleShift(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
-  bool left = inst.parts[0] == "shl";
+  bool left = inst.opcode == Opcode::Shl;
   int bits = typeBits(inst.type);
   FOR_LANES(mask) {
     uint64_t a = warp.read(lane, op(inst, 1));
@@ -711,8 +728,7 @@ void handleShift(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
 /// keeps the high word, shf.r the low one.
 void handleFunnelShift(Cta &, Warp &warp, const Instruction &inst,
                        uint32_t mask) {
-  bool left = inst.parts[1] == "l";
-  bool wrap = inst.parts[2] == "wrap";
+  bool left = inst.mode & 1, wrap = inst.mode & 2; // Module.cpp
   FOR_LANES(mask) {
     uint64_t low = truncate(warp.read(lane, op(inst, 1)), 32);
     uint64_t high = truncate(warp.read(lane, op(inst, 2)), 32);
@@ -752,61 +768,77 @@ void handleSelp(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
   }
 }
 
-bool compare(const std::string &how, Type type, uint64_t a, uint64_t b) {
+/// setp's comparison of `a` and `b` of `type` (the comparison decoded
+/// for the type: Module.cpp).
+bool compare(Compare how, Type type, uint64_t a, uint64_t b) {
   int bits = typeBits(type);
   if (isFloat(type)) {
     double x = type == Type::F64 ? asDouble(a) : asFloat(a);
     double y = type == Type::F64 ? asDouble(b) : asFloat(b);
     bool unordered = std::isnan(x) || std::isnan(y);
-    if (how == "num")
+    if (how == Compare::Num)
       return !unordered;
-    if (how == "nan")
+    if (how == Compare::Nan)
       return unordered;
-    bool orderedOnly = how.size() < 3 || how.back() != 'u';
-    std::string base = orderedOnly ? how : how.substr(0, how.size() - 1);
     if (unordered)
-      return !orderedOnly;
-    return base == "eq"   ? x == y
-           : base == "ne" ? x != y
-           : base == "lt" ? x < y
-           : base == "le" ? x <= y
-           : base == "gt" ? x > y
-                          : x >= y;
+      return how >= Compare::Equ; // equ, neu, ltu, leu, gtu, geu
+    switch (how) {
+    case Compare::Eq:
+    case Compare::Equ:
+      return x == y;
+    case Compare::Ne:
+    case Compare::Neu:
+      return x != y;
+    case Compare::Lt:
+    case Compare::Ltu:
+      return x < y;
+    case Compare::Le:
+    case Compare::Leu:
+      return x <= y;
+    case Compare::Gt:
+    case Compare::Gtu:
+      return x > y;
+    default:
+      return x >= y;
+    }
   }
-  if (how == "eq")
+  if (how == Compare::Eq)
     return truncate(a, bits) == truncate(b, bits);
-  if (how == "ne")
+  if (how == Compare::Ne)
     return truncate(a, bits) != truncate(b, bits);
-  bool unsignedCompare = how == "lo" || how == "ls" || how == "hi" ||
-                         how == "hs" || !isSigned(type);
+  bool unsignedCompare =
+      (how >= Compare::Lo && how <= Compare::Hs) || !isSigned(type);
   __int128 x = unsignedCompare ? __int128(truncate(a, bits))
                                : __int128(signExtend(a, bits));
   __int128 y = unsignedCompare ? __int128(truncate(b, bits))
                                : __int128(signExtend(b, bits));
-  if (how == "lt" || how == "lo")
+  if (how == Compare::Lt || how == Compare::Lo)
     return x < y;
-  if (how == "le" || how == "ls")
+  if (how == Compare::Le || how == Compare::Ls)
     return x <= y;
-  if (how == "gt" || how == "hi")
+  if (how == Compare::Gt || how == Compare::Hi)
     return x > y;
   return x >= y;
 }
 
 void handleSetp(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
-  const std::string &how = inst.parts[1];
-  std::string combine;
-  for (const char *b : {"and", "or", "xor"})
-    if (inst.hasPart(b))
-      combine = b;
+  Compare how = Compare(inst.mode);
+  // .and, .or, .xor with a predicate c (the last named, if several).
+  Modifier combine = inst.has(Modifier::Xor)  ? Modifier::Xor
+                     : inst.has(Modifier::Or) ? Modifier::Or
+                                              : Modifier::And;
+  bool combined = inst.has(combine);
   const Operand &d = op(inst, 0);
   FOR_LANES(mask) {
     bool p = compare(how, inst.type, warp.read(lane, op(inst, 1)),
                      warp.read(lane, op(inst, 2)));
     bool q = !p;
-    if (!combine.empty()) {
+    if (combined) {
       bool c = warp.read(lane, op(inst, 3)) & 1;
       auto apply = [&](bool x) {
-        return combine == "and" ? x && c : combine == "or" ? x || c : x != c;
+        return combine == Modifier::And  ? x && c
+               : combine == Modifier::Or ? x || c
+                                         : x != c;
       };
       p = apply(p);
       q = apply(q);
@@ -821,11 +853,11 @@ void handleSetp(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
 }
 
 Rounding roundingOf(const Instruction &inst) {
-  if (inst.hasPart("rz") || inst.hasPart("rzi"))
+  if (inst.has(Modifier::Rz) || inst.has(Modifier::Rzi))
     return Rounding::Zero;
-  if (inst.hasPart("rm") || inst.hasPart("rmi"))
+  if (inst.has(Modifier::Rm) || inst.has(Modifier::Rmi))
     return Rounding::Down;
-  if (inst.hasPart("rp") || inst.hasPart("rpi"))
+  if (inst.has(Modifier::Rp) || inst.has(Modifier::Rpi))
     return Rounding::Up;
   return Rounding::Nearest;
 }
@@ -871,8 +903,10 @@ uint64_t toFloatType(double value, Type type, Rounding rounding) {
   }
 }
 
-uint64_t convert(const Instruction &inst, uint64_t a) {
-  Type to = inst.type, from = inst.sourceType;
+/// cvt of `a` from inst.sourceType to `to` (inst.type, or an element of a
+/// packed inst.type), with inst's rounding and modifiers.
+uint64_t convert(const Instruction &inst, Type to, uint64_t a) {
+  Type from = inst.sourceType;
   Rounding rounding = roundingOf(inst);
   int toBits = typeBits(to), fromBits = typeBits(from);
   if (!isFloat(to) && !isFloat(from)) {
@@ -894,37 +928,37 @@ uint64_t convert(const Instruction &inst, uint64_t a) {
   double value = isFloat(from)    ? floatValue(a, from)
                  : isSigned(from) ? double(signExtend(a, fromBits))
                                   : double(truncate(a, fromBits));
-  if (isFloat(from) && (inst.hasPart("rni") || inst.hasPart("rzi") ||
-                        inst.hasPart("rmi") || inst.hasPart("rpi")))
+  if (isFloat(from) && (inst.has(Modifier::Rni) || inst.has(Modifier::Rzi) ||
+                        inst.has(Modifier::Rmi) || inst.has(Modifier::Rpi)))
     value = roundToIntegral(value, rounding);
-  if (inst.hasPart("ftz") && to == Type::F32)
+  if (inst.has(Modifier::Ftz) && to == Type::F32)
     value = flushSubnormal(float(value));
-  if (inst.hasPart("sat"))
+  if (inst.has(Modifier::Sat))
     value = std::isnan(value) ? 0.0 : std::min(1.0, std::max(0.0, value));
-  if (inst.hasPart("relu") && !(value >= 0))
+  if (inst.has(Modifier::Relu) && !(value >= 0))
     value = 0;
   return toFloatType(value, to, rounding);
 }
 
 void handleCvt(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
+  bool packed = inst.type == Type::BF16x2 || inst.type == Type::F16x2;
+  Type half = inst.type == Type::BF16x2 ? Type::BF16 : Type::F16;
   FOR_LANES(mask) {
     uint64_t result;
-    if (inst.type == Type::BF16x2 || inst.type == Type::F16x2) {
+    if (packed) {
       // d = {cvt(a) in the upper half, cvt(b) in the lower}.
-      Instruction half = inst;
-      half.type = inst.type == Type::BF16x2 ? Type::BF16 : Type::F16;
-      uint64_t hi = convert(half, warp.read(lane, op(inst, 1)));
-      uint64_t lo = convert(half, warp.read(lane, op(inst, 2)));
+      uint64_t hi = convert(inst, half, warp.read(lane, op(inst, 1)));
+      uint64_t lo = convert(inst, half, warp.read(lane, op(inst, 2)));
       result = hi << 16 | lo;
     } else {
-      result = convert(inst, warp.read(lane, op(inst, 1)));
+      result = convert(inst, inst.type, warp.read(lane, op(inst, 1)));
     }
     warp.write(lane, op(inst, 0), result);
   }
 }
 
 void handleCvta(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
-  bool toSpace = inst.hasPart("to");
+  bool toSpace = inst.has(Modifier::To);
   FOR_LANES(mask) {
     uint64_t a = warp.read(lane, op(inst, 1));
     uint64_t result = a;
@@ -1005,7 +1039,7 @@ void handleStore(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
 }
 
 void handleShfl(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
-  const std::string &mode = inst.parts[2];
+  ShuffleMode mode = ShuffleMode(inst.mode);
   uint32_t members = uint32_t(warp.read(0, op(inst, 4)));
   if ((mask & members) != mask)
     fail(cta, warp, inst, mask, "executing lanes missing from membermask");
@@ -1021,13 +1055,13 @@ void handleShfl(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
     int j;
     bool valid;
     // PTX ISA, shfl.sync: the source lane and whether it is in range.
-    if (mode == "up") {
+    if (mode == ShuffleMode::Up) {
       j = lane - int(b);
       valid = j >= int(maxLane);
-    } else if (mode == "down") {
+    } else if (mode == ShuffleMode::Down) {
       j = lane + int(b);
       valid = j <= int(maxLane);
-    } else if (mode == "bfly") {
+    } else if (mode == ShuffleMode::Bfly) {
       j = lane ^ int(b);
       valid = j <= int(maxLane);
     } else {
@@ -1049,17 +1083,17 @@ void handleShfl(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
 }
 
 void handleVote(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
-  const std::string &mode = inst.parts[2];
+  VoteMode mode = VoteMode(inst.mode);
   uint32_t members = uint32_t(warp.read(0, op(inst, 2)));
   if ((mask & members) != mask)
     fail(cta, warp, inst, mask, "executing lanes missing from membermask");
   uint32_t ballot = 0;
   FOR_LANES(mask) ballot |= uint32_t(warp.read(lane, op(inst, 1)) & 1) << lane;
   FOR_LANES(mask) {
-    uint64_t result = mode == "any"   ? ballot != 0
-                      : mode == "all" ? ballot == mask
-                      : mode == "uni" ? (ballot == 0 || ballot == mask)
-                                      : ballot;
+    uint64_t result = mode == VoteMode::Any   ? ballot != 0
+                      : mode == VoteMode::All ? ballot == mask
+                      : mode == VoteMode::Uni ? (ballot == 0 || ballot == mask)
+                                              : ballot;
     warp.write(lane, op(inst, 0), result);
   }
 }
@@ -1098,13 +1132,13 @@ void handlePrefetch(Cta &, Warp &, const Instruction &, uint32_t) {}
 /// lets TMA use a tensor map the kernel built; other fences order nothing
 /// the emulator reorders.
 void handleFence(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
-  if (inst.hasPart("proxy") && inst.hasPart("tensormap::generic")) {
-    if (!inst.hasPart("acquire"))
+  if (inst.has(Modifier::Proxy) && inst.has(Modifier::TensormapGeneric)) {
+    if (!inst.has(Modifier::Acquire))
       fail(cta, warp, inst, mask,
            "only the acquire form of fence.proxy.tensormap is modelled");
     return acquireTensorMaps(cta, warp, inst, mask);
   }
-  if (!inst.hasPart("proxy") || !inst.hasPart("async"))
+  if (!inst.has(Modifier::Proxy) || !inst.has(Modifier::Async))
     return;
   for (const auto &[offset, bytes] : warp.genericWrites)
     std::memset(cta.genericDirty.data() + offset, 0, bytes);
@@ -1126,39 +1160,43 @@ void handleSetmaxnreg(Cta &cta, Warp &warp, const Instruction &inst,
              " outside 24..256 or not a multiple of 8");
 }
 
+/// bar.warp.sync membermask (PTX ISA, bar.warp.sync): the lanes of the
+/// mask meet; lanes in lockstep already have, but lanes of the mask on
+/// another path would wait for each other, which the SIMT stack does not
+/// model.
+void handleBarWarp(Cta &cta, Warp &warp, const Instruction &inst,
+                   uint32_t mask) {
+  uint32_t members = uint32_t(warp.read(0, op(inst, 0)));
+  uint32_t absent = members & warp.live & ~mask;
+  if (absent)
+    fail(cta, warp, inst, absent,
+         "bar.warp.sync: lanes of its membermask are on another path");
+}
+
+/// barrier.cluster.arrive / .wait: counted in warps, a phase completes
+/// once every live warp of the cluster arrived (Launch.cpp).
+void handleClusterBarrier(Cta &cta, Warp &warp, const Instruction &inst,
+                          uint32_t mask) {
+  bool wait = inst.has(Modifier::Wait);
+  requireConverged(cta, warp, inst, mask);
+  Cluster &cluster = *cta.cluster;
+  if (!wait) {
+    ++warp.clusterArrivals;
+    ++cluster.barrierArrived;
+    return;
+  }
+  if (warp.clusterArrivals <= warp.clusterWaits)
+    fail(cta, warp, inst, mask,
+         "barrier.cluster.wait without a barrier.cluster.arrive");
+  ++warp.clusterWaits;
+  if (cluster.barrierPhases < warp.clusterWaits)
+    warp.state = Warp::State::ClusterBarrier;
+}
+
 /// bar.sync / bar.arrive / barrier.sync: a named barrier of the CTA,
 /// counted in threads, a warp at a time (PTX ISA, bar).
 void handleBar(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
-  // bar.warp.sync membermask (PTX ISA, bar.warp.sync): the lanes of the
-  // mask meet; lanes in lockstep already have, but lanes of the mask on
-  // another path would wait for each other, which the SIMT stack does not
-  // model.
-  if (inst.parts.size() > 1 && inst.parts[1] == "warp") {
-    uint32_t members = uint32_t(warp.read(0, op(inst, 0)));
-    uint32_t absent = members & warp.live & ~mask;
-    if (absent)
-      fail(cta, warp, inst, absent,
-           "bar.warp.sync: lanes of its membermask are on another path");
-    return;
-  }
-  if (inst.parts.size() > 1 && inst.parts[1] == "cluster") {
-    bool wait = inst.hasPart("wait");
-    requireConverged(cta, warp, inst, mask);
-    Cluster &cluster = *cta.cluster;
-    if (!wait) {
-      ++warp.clusterArrivals;
-      ++cluster.barrierArrived;
-      return;
-    }
-    if (warp.clusterArrivals <= warp.clusterWaits)
-      fail(cta, warp, inst, mask,
-           "barrier.cluster.wait without a barrier.cluster.arrive");
-    ++warp.clusterWaits;
-    if (cluster.barrierPhases < warp.clusterWaits)
-      warp.state = Warp::State::ClusterBarrier;
-    return;
-  }
-  bool arriveOnly = inst.hasPart("arrive");
+  bool arriveOnly = inst.has(Modifier::Arrive);
   uint32_t id = uint32_t(warp.read(0, op(inst, 0)));
   if (id >= 16)
     fail(cta, warp, inst, mask, "barrier " + std::to_string(id) + " of 16");
@@ -1187,75 +1225,12 @@ void handleBar(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
       other.state = Warp::State::Ready;
 }
 
-void handleWgmmaOrAsync(Cta &cta, Warp &warp, const Instruction &inst,
-                        uint32_t mask) {
-  handleWgmma(cta, warp, inst, mask);
-}
-
 } // namespace
 
-Handler fa4::emu::handlerFor(const std::string &base) {
-  static const std::map<std::string, Handler> handlers = {
-      {"mov", handleMov},
-      {"add", handleAdd},
-      {"sub", handleAdd},
-      {"mul", handleMul},
-      {"mad", handleMul},
-      {"fma", handleMul},
-      {"div", handleDiv},
-      {"rem", handleDiv},
-      {"min", handleMinMax},
-      {"max", handleMinMax},
-      {"not", handleUnary},
-      {"neg", handleUnary},
-      {"abs", handleUnary},
-      {"popc", handleUnary},
-      {"clz", handleUnary},
-      {"brev", handleUnary},
-      {"ex2", handleUnary},
-      {"lg2", handleUnary},
-      {"rcp", handleUnary},
-      {"sqrt", handleUnary},
-      {"rsqrt", handleUnary},
-      {"sin", handleUnary},
-      {"cos", handleUnary},
-      {"tanh", handleUnary},
-      {"and", handleBitwise},
-      {"or", handleBitwise},
-      {"xor", handleBitwise},
-      {"shl", handleShift},
-      {"shr", handleShift},
-      {"bfe", handleBfe},
-      {"shf", handleFunnelShift},
-      {"selp", handleSelp},
-      {"setp", handleSetp},
-      {"cvt", handleCvt},
-      {"cvta", handleCvta},
-      {"mapa", handleMapa},
-      {"ld", handleLoad},
-      {"st", handleStore},
-      {"shfl", handleShfl},
-      {"vote", handleVote},
-      {"elect", handleElect},
-      {"ret", handleExit},
-      {"exit", handleExit},
-      {"trap", handleTrap},
-      {"bra", handleNop},
-      {"fence", handleFence},
-      {"membar", handleNop},
-      {"griddepcontrol", handleNop},
-      {"nanosleep", handleNop},
-      {"prefetch", handlePrefetch},
-      {"prefetchu", handlePrefetch},
-      {"setmaxnreg", handleSetmaxnreg},
-      {"bar", handleBar},
-      {"barrier", handleBar},
-      {"mbarrier", handleMbarrier},
-      {"cp", handleCpAsync},
-      {"wgmma", handleWgmmaOrAsync},
-      {"tcgen05", handleTcgen05},
-      {"tensormap", handleTensormap},
+Handler fa4::emu::handlerFor(Opcode opcode) {
+  static const Handler handlers[] = {
+#define OPCODE(name, spelling, handler, typed) handler,
+#include "Opcodes.def"
   };
-  auto found = handlers.find(base);
-  return found == handlers.end() ? nullptr : found->second;
+  return handlers[size_t(opcode)];
 }

@@ -1,8 +1,10 @@
 //===- Internal.h - Decoded kernels, shared by the loader and executor ----===//
 //
 // An entry is decoded once: every operand to a register slot, an immediate,
-// a special register or an address, every opcode to its handler and the
-// modifiers the handler reads, so execution does no string work.
+// a special register or an address; every opcode to an Opcode (the table of
+// Opcodes.def) and its handler; its modifiers to bits, its comparison,
+// mode, shape or field to the values the handler reads. Execution does no
+// string work: the opcode's text is kept only for messages and the trace.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,6 +117,62 @@ struct Operand {
   std::vector<Operand> elements; // Vector; Address of a tensor: coords
 };
 
+/// The opcodes of Opcodes.def.
+enum class Opcode : uint8_t {
+#define OPCODE(name, spelling, handler, typed) name,
+#include "Opcodes.def"
+};
+
+/// The modifiers of Opcodes.def: bits of Instruction::modifiers.
+enum class Modifier : uint8_t {
+#define MODIFIER(name, spelling) name,
+#include "Opcodes.def"
+  Count
+};
+static_assert(unsigned(Modifier::Count) <= 64, "modifiers fit in 64 bits");
+
+/// setp's comparison (PTX ISA, "Comparison and Selection Instructions").
+enum class Compare : uint8_t {
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Lo, // unsigned: lo, ls, hi, hs
+  Ls,
+  Hi,
+  Hs,
+  Equ, // unordered: true where either operand is NaN
+  Neu,
+  Ltu,
+  Leu,
+  Gtu,
+  Geu,
+  Num,
+  Nan,
+};
+
+/// shfl.sync's mode, vote.sync's.
+enum class ShuffleMode : uint8_t { Up, Down, Bfly, Idx };
+enum class VoteMode : uint8_t { Any, All, Uni, Ballot };
+
+/// tensormap.replace.tile's field (None: not the .tile form).
+enum class TensormapField : uint8_t {
+  None,
+  Unknown,
+  GlobalAddress,
+  Rank,
+  BoxDim,
+  GlobalDim,
+  GlobalStride,
+  ElementStride,
+  ElemType,
+  InterleaveLayout,
+  SwizzleMode,
+  FillMode,
+};
+
 struct Instruction;
 class Warp;
 struct Cta;
@@ -122,19 +180,28 @@ using Handler = void (*)(Cta &, Warp &, const Instruction &, uint32_t mask);
 
 struct Instruction {
   Handler handler = nullptr;
+  Opcode opcode{};
   int line = 0;
-  std::string opcode;
-  std::vector<std::string> parts; // opcode split at '.', for handlers' setup
+  std::string name;       // the whole dotted opcode, for messages and the trace
+  uint64_t modifiers = 0; // bit per Modifier
   int32_t guard = -1;
   bool guardNegated = false;
   Type type = Type::None, sourceType = Type::None;
   Space space = Space::Generic;
-  int vector = 1;     // .v2 / .v4
-  int target = -1;    // bra: instruction index
-  uint32_t flags = 0; // handler-specific modifier bits
-  int mode = 0;       // handler-specific (comparison, shuffle mode, ...)
+  int vector = 1;  // .v2 / .v4
+  int target = -1; // bra: instruction index
+  /// Per opcode: setp's Compare, shfl's ShuffleMode, vote's VoteMode,
+  /// tensormap.replace's TensormapField; cp.async.bulk.tensor: 1 for a load
+  /// (a shared::cluster destination).
+  uint8_t mode = 0;
+  /// wgmma.mma_async: its shape (all 0 where it does not parse) and A/B
+  /// type; tcgen05.ld/st: n is the columns per thread (.xN, else 1).
+  int m = 0, n = 0, k = 0;
+  Type abType = Type::None;
   std::vector<Operand> operands;
-  bool hasPart(const char *part) const;
+  bool has(Modifier modifier) const {
+    return modifiers >> unsigned(modifier) & 1;
+  }
 };
 
 struct Kernel {
@@ -158,8 +225,8 @@ std::unique_ptr<Kernel>
 decodeKernel(const ptx::Module &module, const ptx::Entry &entry,
              const std::map<std::string, uint64_t> &globalAddress);
 
-/// The handler for an opcode (its first part), or null.
-Handler handlerFor(const std::string &base);
+/// The handler of an opcode (Opcodes.def).
+Handler handlerFor(Opcode opcode);
 
 } // namespace fa4::emu
 

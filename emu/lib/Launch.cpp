@@ -51,7 +51,7 @@ void stepWarp(Cta &cta, Warp &warp) {
                  "fa4-emu trace: CTA (%u,%u,%u) warp %d line %d %s "
                  "lanes %08x\n",
                  cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], warp.index,
-                 inst.line, inst.opcode.c_str(), active);
+                 inst.line, inst.name.c_str(), active);
   if (inst.target >= 0) {
     uint32_t taken = active, fallThrough = mask & ~active;
     if (!fallThrough) {

@@ -189,7 +189,7 @@ struct AsyncOp {
   uint64_t id;
   uint64_t due; // scheduler step from which it may complete
   Cta *owner;
-  std::string what;
+  const char *what; // a literal: "TMA load", "cp.async", ...
   std::function<void()> complete;
 };
 
@@ -213,7 +213,7 @@ struct Machine {
         random(options.seed) {}
 
   /// Queues `complete` to run after a random number of scheduler steps.
-  uint64_t startAsync(Cta &owner, std::string what,
+  uint64_t startAsync(Cta &owner, const char *what,
                       std::function<void()> complete);
   /// Runs op `id` now if it is still pending.
   void finishAsync(uint64_t id);

@@ -2,9 +2,12 @@
 
 #include "Internal.h"
 
+#include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 using namespace fa4::emu;
 
@@ -66,13 +69,6 @@ Type fa4::emu::parseType(const std::string &name) {
   return found == types.end() ? Type::None : found->second;
 }
 
-bool Instruction::hasPart(const char *part) const {
-  for (const std::string &p : parts)
-    if (p == part)
-      return true;
-  return false;
-}
-
 namespace {
 
 std::vector<std::string> splitOpcode(const std::string &opcode) {
@@ -88,6 +84,99 @@ std::vector<std::string> splitOpcode(const std::string &opcode) {
   }
   parts.push_back(part);
   return parts;
+}
+
+/// The opcode spelled by an instruction's first two dotted parts, else by
+/// its first (Opcodes.def); false where neither is listed.
+bool lookupOpcode(const std::vector<std::string> &parts, Opcode &opcode) {
+  static const std::unordered_map<std::string, Opcode> opcodes = {
+#define OPCODE(name, spelling, handler, typed) {spelling, Opcode::name},
+#include "Opcodes.def"
+  };
+  auto found = parts.size() > 1 ? opcodes.find(parts[0] + "." + parts[1])
+                                : opcodes.end();
+  if (found == opcodes.end())
+    found = opcodes.find(parts[0]);
+  if (found == opcodes.end())
+    return false;
+  opcode = found->second;
+  return true;
+}
+
+/// Whether `opcode` must name a type the emulator knows (Opcodes.def).
+bool isTyped(Opcode opcode) {
+  static const bool typed[] = {
+#define OPCODE(name, spelling, handler, typed) typed,
+#include "Opcodes.def"
+  };
+  return typed[size_t(opcode)];
+}
+
+/// The bits of Instruction::modifiers that `parts` set (Opcodes.def).
+uint64_t modifierBits(const std::vector<std::string> &parts) {
+  static const std::unordered_map<std::string, Modifier> modifiers = {
+#define MODIFIER(name, spelling) {spelling, Modifier::name},
+#include "Opcodes.def"
+  };
+  uint64_t bits = 0;
+  for (const std::string &part : parts) {
+    auto found = modifiers.find(part);
+    if (found != modifiers.end())
+      bits |= uint64_t(1) << unsigned(found->second);
+  }
+  return bits;
+}
+
+/// A value of `table` by name, or false.
+template <typename T>
+bool lookup(const std::map<std::string, T> &table, const std::string &name,
+            T &value) {
+  auto found = table.find(name);
+  if (found == table.end())
+    return false;
+  value = found->second;
+  return true;
+}
+
+/// setp's comparison; false for one the PTX ISA does not define for `type`.
+bool decodeCompare(const std::string &name, Type type, Compare &compare) {
+  static const std::map<std::string, Compare> integer = {
+      {"eq", Compare::Eq}, {"ne", Compare::Ne}, {"lt", Compare::Lt},
+      {"le", Compare::Le}, {"gt", Compare::Gt}, {"ge", Compare::Ge},
+      {"lo", Compare::Lo}, {"ls", Compare::Ls}, {"hi", Compare::Hi},
+      {"hs", Compare::Hs}};
+  static const std::map<std::string, Compare> floating = {
+      {"eq", Compare::Eq},   {"ne", Compare::Ne},   {"lt", Compare::Lt},
+      {"le", Compare::Le},   {"gt", Compare::Gt},   {"ge", Compare::Ge},
+      {"equ", Compare::Equ}, {"neu", Compare::Neu}, {"ltu", Compare::Ltu},
+      {"leu", Compare::Leu}, {"gtu", Compare::Gtu}, {"geu", Compare::Geu},
+      {"num", Compare::Num}, {"nan", Compare::Nan}};
+  return lookup(isFloat(type) ? floating : integer, name, compare);
+}
+
+TensormapField tensormapField(const std::string &name) {
+  static const std::map<std::string, TensormapField> fields = {
+      {"global_address", TensormapField::GlobalAddress},
+      {"rank", TensormapField::Rank},
+      {"box_dim", TensormapField::BoxDim},
+      {"global_dim", TensormapField::GlobalDim},
+      {"global_stride", TensormapField::GlobalStride},
+      {"element_stride", TensormapField::ElementStride},
+      {"elemtype", TensormapField::ElemType},
+      {"interleave_layout", TensormapField::InterleaveLayout},
+      {"swizzle_mode", TensormapField::SwizzleMode},
+      {"fill_mode", TensormapField::FillMode}};
+  TensormapField field = TensormapField::Unknown;
+  lookup(fields, name, field);
+  return field;
+}
+
+/// The columns per thread of tcgen05.ld/st (the .xN part; 1 without one).
+int tmemColumns(const std::vector<std::string> &parts) {
+  for (const std::string &part : parts)
+    if (part.size() > 1 && part[0] == 'x' && std::isdigit(part[1]))
+      return std::stoi(part.substr(1));
+  return 1;
 }
 
 bool specialRegister(const std::string &name, Special &special) {
@@ -342,11 +431,12 @@ private:
   Instruction instruction(const ptx::Instruction &source) {
     Instruction inst;
     inst.line = source.line;
-    inst.opcode = source.opcode;
-    inst.parts = splitOpcode(source.opcode);
-    inst.handler = handlerFor(inst.parts[0]);
-    if (!inst.handler)
+    inst.name = source.opcode;
+    std::vector<std::string> parts = splitOpcode(source.opcode);
+    if (!lookupOpcode(parts, inst.opcode))
       fail(source.line, "unsupported instruction '" + source.opcode + "'");
+    inst.handler = handlerFor(inst.opcode);
+    inst.modifiers = modifierBits(parts);
     if (!source.guard.empty()) {
       auto found = registers.find(source.guard);
       if (found == registers.end())
@@ -354,9 +444,30 @@ private:
       inst.guard = found->second;
       inst.guardNegated = source.guardNegated;
     }
+    decodeTypesAndSpace(inst, parts);
+    decodeOperation(inst, parts);
+    for (const ptx::Operand &operand : source.operands)
+      inst.operands.push_back(this->operand(operand, source, inst.type));
+    if (inst.opcode == Opcode::Bra) {
+      if (source.operands.size() != 1 ||
+          source.operands[0].kind != ptx::Operand::Kind::Symbol ||
+          !labels.count(source.operands[0].name))
+        fail(source.line, "bra needs a label");
+      inst.target = labels.at(source.operands[0].name);
+    }
+    if (inst.opcode == Opcode::Shf && source.operands.size() != 4)
+      fail(source.line, "unsupported funnel shift '" + source.opcode + "'");
+    return inst;
+  }
+
+  /// The types (the first and the second named), the vector width and the
+  /// state space among the parts; a typed opcode without a known type
+  /// (a new packed type) fails here, not silently.
+  void decodeTypesAndSpace(Instruction &inst,
+                           const std::vector<std::string> &parts) {
     std::vector<Type> types;
-    for (size_t i = 1; i < inst.parts.size(); ++i) {
-      const std::string &part = inst.parts[i];
+    for (size_t i = 1; i < parts.size(); ++i) {
+      const std::string &part = parts[i];
       Type type = parseType(part);
       if (type != Type::None)
         types.push_back(type);
@@ -378,35 +489,93 @@ private:
       else if (part == "local")
         inst.space = Space::Local;
     }
-    // Arithmetic, conversions and memory access need a type the emulator
-    // knows: an unknown one (a new packed type) fails here, not silently.
-    static const std::set<std::string> typed = {
-        "add",   "sub",  "mul",  "mad",  "fma", "div",  "rem", "min", "max",
-        "neg",   "abs",  "and",  "or",   "xor", "not",  "shl", "shr", "bfe",
-        "selp",  "setp", "cvt",  "ld",   "st",  "ex2",  "lg2", "rcp", "sqrt",
-        "rsqrt", "mov",  "shfl", "popc", "clz", "brev", "shf"};
-    if (types.empty() && typed.count(inst.parts[0]))
-      fail(source.line, "unsupported type in '" + source.opcode + "'");
-    if (inst.parts[0] == "shf" &&
-        (inst.parts.size() != 4 ||
-         (inst.parts[1] != "l" && inst.parts[1] != "r") ||
-         (inst.parts[2] != "wrap" && inst.parts[2] != "clamp") ||
-         inst.parts[3] != "b32" || source.operands.size() != 4))
-      fail(source.line, "unsupported funnel shift '" + source.opcode + "'");
+    if (types.empty() && isTyped(inst.opcode))
+      fail(inst.line, "unsupported type in '" + inst.name + "'");
     if (!types.empty())
       inst.type = types[0];
     if (types.size() > 1)
       inst.sourceType = types[1];
-    for (const ptx::Operand &operand : source.operands)
-      inst.operands.push_back(this->operand(operand, source, inst.type));
-    if (inst.parts[0] == "bra") {
-      if (source.operands.size() != 1 ||
-          source.operands[0].kind != ptx::Operand::Kind::Symbol ||
-          !labels.count(source.operands[0].name))
-        fail(source.line, "bra needs a label");
-      inst.target = labels.at(source.operands[0].name);
+  }
+
+  /// What the handler reads from the parts beyond the modifiers: the
+  /// comparison, mode, shape or field (Instruction::mode, m, n, k).
+  void decodeOperation(Instruction &inst,
+                       const std::vector<std::string> &parts) {
+    auto unsupported = [&](const std::string &what) {
+      fail(inst.line, "unsupported " + what + " '" + inst.name + "'");
+    };
+    auto part = [&](size_t i) { return i < parts.size() ? parts[i] : ""; };
+    switch (inst.opcode) {
+    case Opcode::Setp: {
+      Compare compare;
+      if (!decodeCompare(part(1), inst.type, compare))
+        unsupported("comparison");
+      inst.mode = uint8_t(compare);
+      return;
     }
-    return inst;
+    case Opcode::Shfl: {
+      static const std::map<std::string, ShuffleMode> modes = {
+          {"up", ShuffleMode::Up},
+          {"down", ShuffleMode::Down},
+          {"bfly", ShuffleMode::Bfly},
+          {"idx", ShuffleMode::Idx}};
+      ShuffleMode mode;
+      if (part(1) != "sync" || !lookup(modes, part(2), mode))
+        unsupported("shuffle");
+      inst.mode = uint8_t(mode);
+      return;
+    }
+    case Opcode::Vote: {
+      static const std::map<std::string, VoteMode> modes = {
+          {"any", VoteMode::Any},
+          {"all", VoteMode::All},
+          {"uni", VoteMode::Uni},
+          {"ballot", VoteMode::Ballot}};
+      VoteMode mode;
+      if (part(1) != "sync" || !lookup(modes, part(2), mode))
+        unsupported("vote");
+      inst.mode = uint8_t(mode);
+      return;
+    }
+    default:
+      decodeAsyncOperation(inst, parts);
+    }
+  }
+
+  /// decodeOperation for shf and the asynchronous units.
+  void decodeAsyncOperation(Instruction &inst,
+                            const std::vector<std::string> &parts) {
+    auto part = [&](size_t i) { return i < parts.size() ? parts[i] : ""; };
+    switch (inst.opcode) {
+    case Opcode::Shf:
+      // shf.{l,r}.{wrap,clamp}.b32: bit 0 left, bit 1 wrap.
+      if (parts.size() != 4 || (part(1) != "l" && part(1) != "r") ||
+          (part(2) != "wrap" && part(2) != "clamp") || part(3) != "b32")
+        fail(inst.line, "unsupported funnel shift '" + inst.name + "'");
+      inst.mode = uint8_t((part(1) == "l") | (part(2) == "wrap") << 1);
+      return;
+    case Opcode::Cp:
+      inst.mode = part(5) == "shared::cluster";
+      return;
+    case Opcode::TensormapReplace:
+      inst.mode = uint8_t(parts.size() > 3 && part(2) == "tile"
+                              ? tensormapField(part(3))
+                              : TensormapField::None);
+      return;
+    case Opcode::WgmmaMmaAsync:
+      // m64nNk16 and the A/B type; checked when executed.
+      if (std::sscanf(part(4).c_str(), "m%dn%dk%d", &inst.m, &inst.n,
+                      &inst.k) != 3)
+        inst.m = inst.n = inst.k = 0;
+      inst.abType = parseType(part(6));
+      return;
+    case Opcode::Tcgen05Ld:
+    case Opcode::Tcgen05St:
+      inst.n = tmemColumns(parts);
+      return;
+    default:
+      return;
+    }
   }
 };
 
@@ -416,8 +585,8 @@ private:
 std::vector<int32_t> reconvergencePoints(const std::vector<Instruction> &code) {
   size_t n = code.size();
   auto isExit = [&](size_t i) {
-    return code[i].parts[0] == "ret" || code[i].parts[0] == "exit" ||
-           code[i].parts[0] == "trap";
+    return code[i].opcode == Opcode::Ret || code[i].opcode == Opcode::Exit ||
+           code[i].opcode == Opcode::Trap;
   };
   auto ends = [&](size_t i) { return code[i].target >= 0 || isExit(i); };
   // Blocks: leaders are 0, branch targets and what follows a block end.

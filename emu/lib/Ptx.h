@@ -4,8 +4,8 @@
 // entries with their parameters, register declarations and instructions.
 // Only the syntax (PTX ISA chapters 4-5, "Syntax" and "State Spaces, Types
 // and Variables") is handled here; what an instruction means is the
-// executor's (Program.h). Scopes of `{ }` (inline asm blocks) get their own
-// labels and registers, renamed apart.
+// executor's (Internal.h, Opcodes.def). Scopes of `{ }` (inline asm blocks)
+// get their own labels and registers, renamed apart.
 //
 //===----------------------------------------------------------------------===//
 

@@ -53,20 +53,23 @@ uint32_t &tmemAt(Cta &cta, uint32_t lane, uint32_t column) {
   return cta.tmem[size_t(lane) * kColumns + column];
 }
 
+/// " in CTA rank r" where `holder` is not the issuing CTA, for messages.
+std::string rankSuffix(const Cta &cta, const Cta &holder) {
+  return &holder == &cta ? std::string()
+                         : " in CTA rank " + std::to_string(holder.rank);
+}
+
 /// Columns [first, first + count) of `holder`'s tensor memory (the
 /// issuing CTA's, or its peer's under cta_group::2) are allocated.
 void checkColumns(Cta &cta, Warp &warp, const Instruction &inst, Cta &holder,
-                  uint32_t first, uint32_t count, const std::string &what) {
-  std::string where = &holder == &cta
-                          ? std::string()
-                          : " in CTA rank " + std::to_string(holder.rank);
+                  uint32_t first, uint32_t count, const char *what) {
   if (first + count > kColumns)
     fail(cta, warp, inst, warp.live,
-         what + " past tensor memory's 512 columns");
+         std::string(what) + " past tensor memory's 512 columns");
   for (uint32_t c = first; c < first + count; ++c)
     if (!holder.tmemOwner[c])
       fail(cta, warp, inst, warp.live,
-           what + " column " + std::to_string(c) + where +
+           what + (" column " + std::to_string(c)) + rankSuffix(cta, holder) +
                ", which tcgen05.alloc did not allocate");
 }
 
@@ -74,7 +77,7 @@ void checkColumns(Cta &cta, Warp &warp, const Instruction &inst, Cta &holder,
 /// recorded per CTA: PTX ISA, tcgen05 "Matrix shape": the tcgen05
 /// instructions of one kernel all use the same cta_group.
 int ctaGroupOf(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
-  int group = inst.hasPart("cta_group::2") ? 2 : 1;
+  int group = inst.has(Modifier::CtaGroup2) ? 2 : 1;
   if (cta.tmemCtaGroup && cta.tmemCtaGroup != group)
     fail(cta, warp, inst, mask,
          "a kernel mixing tcgen05 .cta_group::" +
@@ -299,9 +302,6 @@ void claimColumns(Cta &cta, Warp &warp, const Instruction &inst, int lane,
                   const Mma &m, Cta &rows) {
   const Tcgen05Instruction &s = m.shape;
   uint32_t column0 = m.d & 0xffff;
-  std::string where = &rows == &cta
-                          ? std::string()
-                          : " in CTA rank " + std::to_string(rows.rank);
   checkColumns(cta, warp, inst, rows, column0, uint32_t(s.n),
                "tcgen05.mma writes");
   if (m.aInTmem) {
@@ -310,13 +310,15 @@ void claimColumns(Cta &cta, Warp &warp, const Instruction &inst, int lane,
     for (uint32_t c = aColumn; c < aColumn + 8; ++c)
       if (rows.tmemStorePending[c])
         fail(cta, warp, inst, 1u << lane,
-             "tcgen05.mma reads A from column " + std::to_string(c) + where +
+             "tcgen05.mma reads A from column " + std::to_string(c) +
+                 rankSuffix(cta, rows) +
                  ", which a tcgen05.st wrote without tcgen05.wait::st");
   }
   for (uint32_t c = column0; c < column0 + uint32_t(s.n); ++c) {
     if (rows.tmemStorePending[c])
       fail(cta, warp, inst, 1u << lane,
-           "tcgen05.mma accumulates into column " + std::to_string(c) + where +
+           "tcgen05.mma accumulates into column " + std::to_string(c) +
+               rankSuffix(cta, rows) +
                ", which a tcgen05.st wrote without tcgen05.wait::st");
     ++rows.tmemMmaPending[c];
   }
@@ -370,7 +372,7 @@ Mma readMma(Cta &cta, Warp &warp, const Instruction &inst, int lane,
 void mma(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   ensureTmem(cta);
   int group = ctaGroupOf(cta, warp, inst, mask);
-  if (!inst.hasPart("kind::f16"))
+  if (!inst.has(Modifier::KindF16))
     fail(cta, warp, inst, mask, "only tcgen05.mma.kind::f16 is modelled");
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
@@ -403,7 +405,7 @@ std::vector<Mbarrier *> commitTargets(Cta &cta, Warp &warp,
   uint32_t offset;
   Cta *owner;
   Mbarrier &barrier = mbarrierAt(cta, warp, inst, address, offset, owner);
-  if (!inst.hasPart("multicast::cluster"))
+  if (!inst.has(Modifier::MulticastCluster))
     return {&barrier};
   uint32_t ctaMask = uint32_t(warp.read(lane, op(inst, 1))) & 0xffff;
   std::vector<Mbarrier *> targets;
@@ -427,7 +429,7 @@ std::vector<Mbarrier *> commitTargets(Cta &cta, Warp &warp,
 }
 
 void commit(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
-  if (!inst.hasPart("mbarrier::arrive::one"))
+  if (!inst.has(Modifier::MbarrierArriveOne))
     fail(cta, warp, inst, mask, "unsupported tcgen05.commit form");
   ctaGroupOf(cta, warp, inst, mask);
   for (int lane = 0; lane < 32; ++lane) {
@@ -468,13 +470,10 @@ void commit(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
 
 /// The 32x32b shape's columns per thread (.xN) and the warp's lane base.
 uint32_t columnsOf(Cta &cta, Warp &warp, const Instruction &inst) {
-  if (!inst.hasPart("32x32b"))
+  if (!inst.has(Modifier::Shape32x32b))
     fail(cta, warp, inst, warp.live,
          "only the 32x32b tcgen05.ld/st shape is modelled");
-  for (const std::string &part : inst.parts)
-    if (part.size() > 1 && part[0] == 'x' && std::isdigit(part[1]))
-      return uint32_t(std::stoi(part.substr(1)));
-  return 1;
+  return uint32_t(inst.n); // .xN, decoded at load (Module.cpp)
 }
 
 uint32_t laneBase(Cta &cta, Warp &warp, const Instruction &inst,
@@ -501,7 +500,7 @@ struct TmemAccess {
 
 TmemAccess tmemAccess(Cta &cta, Warp &warp, const Instruction &inst,
                       uint32_t mask, const Operand &address,
-                      const Operand &registers, const std::string &what) {
+                      const Operand &registers, bool isLoad) {
   requireConverged(cta, warp, inst, mask);
   ensureTmem(cta);
   TmemAccess access;
@@ -512,16 +511,15 @@ TmemAccess tmemAccess(Cta &cta, Warp &warp, const Instruction &inst,
   if (registers.elements.size() != access.columns)
     fail(cta, warp, inst, mask, "register count differs from the shape");
   checkColumns(cta, warp, inst, cta, access.column0, access.columns,
-               what == "ld" ? "tcgen05.ld reads" : "tcgen05.st writes");
+               isLoad ? "tcgen05.ld reads" : "tcgen05.st writes");
   for (uint32_t c = access.column0; c < access.column0 + access.columns; ++c)
     if (cta.tmemMmaPending[c])
       fail(cta, warp, inst, mask,
-           what == "ld"
-               ? "tcgen05.ld of column " + std::to_string(c) +
-                     ", which an unfinished tcgen05.mma writes (before its "
-                     "commit's mbarrier completed)"
-               : "tcgen05.st to column " + std::to_string(c) +
-                     ", which an unfinished tcgen05.mma writes");
+           isLoad ? "tcgen05.ld of column " + std::to_string(c) +
+                        ", which an unfinished tcgen05.mma writes (before its "
+                        "commit's mbarrier completed)"
+                  : "tcgen05.st to column " + std::to_string(c) +
+                        ", which an unfinished tcgen05.mma writes");
   return access;
 }
 
@@ -539,7 +537,7 @@ void traceAccess(Cta &cta, Warp &warp, const Instruction &inst,
 
 void load(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   const Operand &d = op(inst, 0);
-  TmemAccess access = tmemAccess(cta, warp, inst, mask, op(inst, 1), d, "ld");
+  TmemAccess access = tmemAccess(cta, warp, inst, mask, op(inst, 1), d, true);
   for (int lane = 0; lane < 32; ++lane)
     for (uint32_t j = 0; j < access.columns; ++j) {
       TmemCoord at = tmem32x32b(uint32_t(lane), j);
@@ -561,7 +559,7 @@ void load(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
 void store(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   const Operand &values = op(inst, 1);
   TmemAccess access =
-      tmemAccess(cta, warp, inst, mask, op(inst, 0), values, "st");
+      tmemAccess(cta, warp, inst, mask, op(inst, 0), values, false);
   for (int lane = 0; lane < 32; ++lane)
     for (uint32_t j = 0; j < access.columns; ++j) {
       TmemCoord at = tmem32x32b(uint32_t(lane), j);
@@ -576,7 +574,7 @@ void store(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
 
 void wait(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   requireConverged(cta, warp, inst, mask);
-  if (inst.hasPart("wait::ld")) {
+  if (inst.opcode == Opcode::Tcgen05WaitLd) {
     for (int32_t reg : warp.tmemLoadRegisters)
       warp.clearPending(reg);
     warp.tmemLoadRegisters.clear();
@@ -592,41 +590,50 @@ void wait(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
 
 void fa4::emu::handleTcgen05(Cta &cta, Warp &warp, const Instruction &inst,
                              uint32_t mask) {
-  const std::string &what = inst.parts[1];
   // PTX ISA, tcgen05 "Memory consistency model": tcgen05 work ordered after
   // a thread synchronization (here: a wait on an mbarrier phase that a
   // tcgen05.commit completed) needs tcgen05.fence::after_thread_sync
   // between them.
+  Opcode opcode = inst.opcode;
   if (warp.tcgen05FenceWanted && !cta.machine->options.tcgen05Lenient &&
-      (what == "ld" || what == "st" || what == "mma"))
+      (opcode == Opcode::Tcgen05Ld || opcode == Opcode::Tcgen05St ||
+       opcode == Opcode::Tcgen05Mma))
     fail(cta, warp, inst, mask,
-         "tcgen05." + what + " after waiting (line " +
+         std::string(opcode == Opcode::Tcgen05Ld   ? "tcgen05.ld"
+                     : opcode == Opcode::Tcgen05St ? "tcgen05.st"
+                                                   : "tcgen05.mma") +
+             " after waiting (line " +
              std::to_string(warp.tcgen05FenceWanted->line) +
              ") on an mbarrier phase a tcgen05.commit completed, without "
              "tcgen05.fence::after_thread_sync between them");
-  if (what == "alloc")
-    alloc(cta, warp, inst, mask);
-  else if (what == "dealloc")
-    dealloc(cta, warp, inst, mask);
-  else if (what == "relinquish_alloc_permit") {
+  switch (opcode) {
+  case Opcode::Tcgen05Alloc:
+    return alloc(cta, warp, inst, mask);
+  case Opcode::Tcgen05Dealloc:
+    return dealloc(cta, warp, inst, mask);
+  case Opcode::Tcgen05RelinquishAllocPermit:
     ctaGroupOf(cta, warp, inst, mask);
     cta.allocPermitRelinquished = true;
-  } else if (what == "mma")
-    mma(cta, warp, inst, mask);
-  else if (what == "commit")
-    commit(cta, warp, inst, mask);
-  else if (what == "ld")
-    load(cta, warp, inst, mask);
-  else if (what == "st")
-    store(cta, warp, inst, mask);
-  else if (what == "wait::ld" || what == "wait::st")
-    wait(cta, warp, inst, mask);
-  else if (what == "fence::after_thread_sync")
+    return;
+  case Opcode::Tcgen05Mma:
+    return mma(cta, warp, inst, mask);
+  case Opcode::Tcgen05Commit:
+    return commit(cta, warp, inst, mask);
+  case Opcode::Tcgen05Ld:
+    return load(cta, warp, inst, mask);
+  case Opcode::Tcgen05St:
+    return store(cta, warp, inst, mask);
+  case Opcode::Tcgen05WaitLd:
+  case Opcode::Tcgen05WaitSt:
+    return wait(cta, warp, inst, mask);
+  case Opcode::Tcgen05FenceAfter:
     warp.tcgen05FenceWanted = nullptr;
-  else if (what == "fence::before_thread_sync")
+    return;
+  case Opcode::Tcgen05FenceBefore:
     return; // ordering the emulator does not reorder
-  else
+  default:
     fail(cta, warp, inst, mask, "unsupported tcgen05 operation");
+  }
 }
 
 void fa4::emu::checkTmemReleased(Cta &cta) {

@@ -216,6 +216,76 @@ TEST_F(ExecTest, RunsPrefetchesAsNoOps) {
     EXPECT_EQ(outcome.out[t], t + 7) << t;
 }
 
+// Comparisons, their combining predicate, votes and min's NaN mode are
+// decoded at load (Opcodes.def): ltu is true against NaN where lt is not,
+// ge.and ANDs in the predicate (2 <= tid < 5), vote.ballot gathers it
+// and min.NaN returns the canonical NaN.
+TEST_F(ExecTest, RunsDecodedComparisonsAndModes) {
+  const char *kernel = R"(
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+.maxntid 32, 1, 1
+{
+  .reg .pred %p<5>;
+  .reg .b32 %r<9>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<4>;
+  ld.param.b64 %rd1, [k_param_0];
+  mov.u32 %r1, %tid.x;
+  cvt.rn.f32.u32 %f1, %r1;
+  mov.f32 %f2, 0f7FC00000;
+  setp.ltu.f32 %p1, %f1, %f2;
+  setp.lt.f32 %p2, %f1, %f2;
+  setp.lt.u32 %p3, %r1, 5;
+  setp.ge.and.s32 %p4, %r1, 2, %p3;
+  selp.u32 %r2, 1, 0, %p1;
+  selp.u32 %r3, 2, 0, %p2;
+  selp.u32 %r4, 4, 0, %p4;
+  add.s32 %r5, %r2, %r3;
+  add.s32 %r5, %r5, %r4;
+  vote.sync.ballot.b32 %r6, %p4, -1;
+  min.NaN.f32 %f3, %f1, %f2;
+  mov.b32 %r7, %f3;
+  mul.wide.u32 %rd2, %r1, 12;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.b32 [%rd3], %r5;
+  st.global.b32 [%rd3+4], %r6;
+  st.global.b32 [%rd3+8], %r7;
+  ret;
+}
+)";
+  Outcome outcome = run(kernel, 32, 32 * 3);
+  ASSERT_EQ(outcome.error, "");
+  for (uint32_t t = 0; t < 32; ++t) {
+    EXPECT_EQ(outcome.out[3 * t], 1u + (t >= 2 && t < 5 ? 4u : 0u)) << t;
+    EXPECT_EQ(outcome.out[3 * t + 1], 0x1cu) << t;
+    EXPECT_EQ(outcome.out[3 * t + 2], 0x7fffffffu) << t;
+  }
+}
+
+// What the decoder cannot give a meaning fails at load, naming it: a
+// comparison the ISA does not define for the type, a shuffle without a
+// mode, an opcode outside Opcodes.def.
+TEST_F(ExecTest, RefusesAtLoadWhatItCannotDecode) {
+  auto loadError = [&](const std::string &find, const std::string &replace) {
+    try {
+      Module module(std::string(kHeader) + with(kSimt, find, replace), memory);
+    } catch (const std::exception &error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(loadError("setp.eq.b32", "setp.equ.b32")
+                .find("unsupported comparison 'setp.equ.b32'"),
+            std::string::npos);
+  EXPECT_NE(
+      loadError("shfl.sync.bfly.b32 %r5, %r4, 16", "shfl.bfly.b32 %r5, %r4, 16")
+          .find("unsupported shuffle 'shfl.bfly.b32'"),
+      std::string::npos);
+  EXPECT_NE(loadError("and.b32", "andn.b32")
+                .find("unsupported instruction 'andn.b32'"),
+            std::string::npos);
+}
+
 TEST_F(ExecTest, RefusesAWriteOutsideEveryAllocation) {
   Outcome outcome = run(with(kSimt, "add.s64 %rd3, %rd1, %rd2;",
                              "add.s64 %rd3, %rd1, %rd2;\n"
