@@ -395,10 +395,6 @@ int64_t signExtend(uint64_t value, int bits) {
   return int64_t((value ^ sign) - sign);
 }
 
-/// add, sub and div ignore .ftz on f32: the modifier bit they were written
-/// to read was never set.
-constexpr bool kFloatBinaryFtz = false;
-
 /// A binary float operation on f32 (f32x2) or f64 operands of `type`,
 /// flushing subnormals with `ftz`.
 template <typename F>
@@ -512,7 +508,7 @@ void handleAdd(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
     uint64_t result;
     if (floating)
       result =
-          floatBinary(inst.type, kFloatBinaryFtz, a, b,
+          floatBinary(inst.type, inst.has(Modifier::Ftz), a, b,
                       [&](auto x, auto y) { return subtract ? x - y : x + y; });
     else
       result = truncate(subtract ? a - b : a + b, bits);
@@ -582,7 +578,7 @@ void handleDiv(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
     uint64_t a = warp.read(lane, op(inst, 1)), b = warp.read(lane, op(inst, 2));
     uint64_t result;
     if (floating) {
-      result = floatBinary(inst.type, kFloatBinaryFtz, a, b,
+      result = floatBinary(inst.type, inst.has(Modifier::Ftz), a, b,
                            [](auto x, auto y) { return x / y; });
     } else if (truncate(b, bits) == 0) {
       result = truncate(~uint64_t(0), bits); // unspecified in the ISA

@@ -262,6 +262,46 @@ TEST_F(ExecTest, RunsDecodedComparisonsAndModes) {
   }
 }
 
+// .ftz flushes subnormal inputs and results of add, sub and div on f32
+// (PTX ISA, "Floating-Point Instructions"): the smallest subnormal twice
+// is 2 ulp without it, +0 with it.
+TEST_F(ExecTest, FlushesSubnormalsUnderFtz) {
+  const char *kernel = R"(
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+.maxntid 32, 1, 1
+{
+  .reg .b32 %r<9>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<4>;
+  ld.param.b64 %rd1, [k_param_0];
+  mov.u32 %r1, %tid.x;
+  mov.f32 %f1, 0f00000001;
+  mov.f32 %f2, 0f80000001;
+  mov.f32 %f3, 0f3F800000;
+  add.rn.f32 %f4, %f1, %f1;
+  add.rn.ftz.f32 %f5, %f1, %f1;
+  sub.rn.ftz.f32 %f6, %f1, %f2;
+  div.rn.ftz.f32 %f7, %f1, %f3;
+  mov.b32 %r2, %f4;
+  mov.b32 %r3, %f5;
+  mov.b32 %r4, %f6;
+  mov.b32 %r5, %f7;
+  mul.wide.u32 %rd2, %r1, 16;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v4.b32 [%rd3], {%r2, %r3, %r4, %r5};
+  ret;
+}
+)";
+  Outcome outcome = run(kernel, 32, 32 * 4);
+  ASSERT_EQ(outcome.error, "");
+  for (uint32_t t = 0; t < 32; ++t) {
+    EXPECT_EQ(outcome.out[4 * t], 2u) << t;
+    EXPECT_EQ(outcome.out[4 * t + 1], 0u) << t;
+    EXPECT_EQ(outcome.out[4 * t + 2], 0u) << t;
+    EXPECT_EQ(outcome.out[4 * t + 3], 0u) << t;
+  }
+}
+
 // What the decoder cannot give a meaning fails at load, naming it: a
 // comparison the ISA does not define for the type, a shuffle without a
 // mode, an opcode outside Opcodes.def.
