@@ -12,8 +12,8 @@
 # picks the artifacts whose cases run (a glob that matches none, e.g.
 # "none", runs no case); FA4_SKIP_BENCH=1 skips the SDPA comparison. The
 # whole run (every case, then the default rows) took 596 s (measured
-# 2026-12-01), against a device call's 600: run it as two calls,
-# FA4_SKIP_BENCH=1 and then FA4_ARTIFACTS=none.
+# 2026-12-01); FA4_SKIP_BENCH=1 and then FA4_ARTIFACTS=none split it in two.
+# Every FA4_* variable, with its default: docs/Environment.md.
 # FA4_BENCH_FILTER (an extended regex) picks the rows of artifacts/bench.txt
 # (by default the default kernels' rows: the 36-row prefill sweep, the
 # split-K decode kernels' table (compiled with size hints, and with Sq
@@ -163,8 +163,8 @@ for dir in "${artifact_dirs[@]}"; do
 done
 mkdir -p "$OUT/runs"
 export FA4_RUN OUT
-# Smoke first: a kernel that hangs or fails on the first cases would only
-# burn the lease on the rest of the matrix.
+# Smoke first: a kernel that hangs or fails on the first cases stops the
+# check before the rest of the matrix runs.
 grep '^artifacts/' "$jobs" | head -n "${FA4_SMOKE_CASES:-0}" >"$OUT/smoke.txt" || true
 while IFS=$'\t' read -r dir line; do
   printf '%s\n' "$line" >"$OUT/smoke-case.txt"
@@ -175,9 +175,9 @@ while IFS=$'\t' read -r dir line; do
     exit 1
   fi
 done <"$OUT/smoke.txt"
-# FA4_MATRIX_SECONDS bounds the whole matrix, so that a device call that
-# would run past its limit still returns its summary; cases it cut off are
-# counted as not run (and fail the check).
+# FA4_MATRIX_SECONDS bounds the whole matrix, so that a run under a time
+# limit still prints its summary; cases it cut off are counted as not run
+# (and fail the check).
 set +e
 cut -f1 "$jobs" | uniq | tr '\n' '\0' |
   timeout "${FA4_MATRIX_SECONDS:-0}" \
@@ -193,8 +193,8 @@ summary="$OUT/summary.txt"
   sort "$OUT/rows.txt"
 } >"$summary"
 failures=$((failures + not_run + $(awk '$3 != "pass" && $3 != "refused"' "$OUT/rows.txt" | wc -l)))
-# The verdict as soon as it is known: a benchmark that runs past the
-# device call's limit must not take it along.
+# The verdict as soon as it is known: a benchmark stopped by a time limit
+# must not take it along.
 correctness="cases: $(wc -l <"$jobs"), not run (FA4_MATRIX_SECONDS): $not_run, passed: $(awk '$3 == "pass"' "$OUT/rows.txt" | wc -l), refused as expected: $(awk '$3 == "refused"' "$OUT/rows.txt" | wc -l)"
 echo "$correctness" >&2
 awk '$3 != "pass" && $3 != "refused"' "$OUT/rows.txt" | head -20 >&2
@@ -215,7 +215,7 @@ fi
 
 if [ "${FA4_SKIP_BENCH:-0}" != 1 ] && [ -f artifacts/bench.txt ] && python3 -c "import torch" 2>/dev/null; then
   step "benchmark against torch SDPA"
-  # The default kernels: with the whole matrix this fits one device call.
+  # The default kernels (the whole matrix and these rows: 596 s, 2026-12-01).
   # Decode: the split-K kernels make-matrix builds with size hints (their
   # DECODE_BENCH rows, no variants), and the same shapes on the unhinted
   # bench kernel, which cannot plan a split for a dynamic Skv.

@@ -522,7 +522,7 @@ def main():
                     cases.write(f"--b 1 --sq 300 --skv {skv} "
                                 f"--seed {60000 + index * 10 + case}\n")
     # The device takes the cubins; without --keep-ptx the PTX beside a
-    # cubin goes (it halves what a device call carries).
+    # cubin goes (it halves what goes to the GPU machine).
     if not args.keep_ptx:
         for ptx in glob.glob(os.path.join(args.out, "*", "*.ptx")):
             if os.path.exists(ptx[:-len(".ptx")] + ".cubin"):
