@@ -1,10 +1,11 @@
 //===- FA4ToNVVM.cpp - The convert-fa4-to-nvvm pass -----------------------===//
 //
-// Lowers fa4 kernels to NVVM and LLVM for one chip: the patterns both chips
-// share (CommonPatterns.cpp) plus the Hopper ones (sm_90a, wgmma:
-// HopperPatterns.cpp) or the Blackwell ones (sm_100a, tcgen05 and tensor
-// memory: BlackwellPatterns.cpp). This file holds the pass: what it checks
-// before converting, and the assembly of the type conversions and patterns.
+// Lowers fa4 kernels to NVVM and LLVM for each kernel module's chip: the
+// patterns both chips share (CommonPatterns.cpp, SplitKPatterns.cpp) plus
+// the Hopper ones (sm_90a, wgmma: HopperPatterns.cpp) or the Blackwell ones
+// (sm_100a, tcgen05 and tensor memory: BlackwellPatterns.cpp). This file holds
+// the pass: what it checks before converting, and the assembly of the type
+// conversions and patterns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -254,6 +255,7 @@ const FrozenRewritePatternSet &ConvertFA4ToNVVMPass::patternsFor(Chip chip) {
   populateTypeConversions(converter, chip);
   RewritePatternSet patterns(context);
   populateCommonPatterns(converter, patterns);
+  populateSplitKPatterns(converter, patterns);
   if (sm100)
     populateBlackwellPatterns(converter, patterns);
   else

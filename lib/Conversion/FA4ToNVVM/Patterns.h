@@ -22,10 +22,14 @@ namespace fa4 {
 /// wgmma.mma_async", m64nNk16 D).
 inline int64_t rowHalf(int64_t index) { return (index % 4) / 2; }
 
-/// The kernel, roles, mbarriers, TMA, shared-memory tiles, the frag ops that
-/// keep each register in place, and the split-K combines
-/// (CommonPatterns.cpp).
+/// The kernel, roles, mbarriers, TMA, shared-memory tiles and the frag ops
+/// that keep each register in place (CommonPatterns.cpp).
 void populateCommonPatterns(const mlir::TypeConverter &converter,
+                            mlir::RewritePatternSet &patterns);
+
+/// The split-K combines, across a cluster and through a global workspace
+/// (SplitKPatterns.cpp); both chips.
+void populateSplitKPatterns(const mlir::TypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 
 /// 64-row frags and rows values as a thread's wgmma registers.
