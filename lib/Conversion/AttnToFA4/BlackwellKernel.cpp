@@ -375,6 +375,17 @@ private:
   void buildCorrection();
   void buildCombine(Value out, Value max, Value sum);
   void joinCluster();
+  /// Thread 0 initialises every mbarrier of the kernel.
+  void initBarriers();
+  /// The whole CTA meets, or under pair_cta the whole cluster.
+  void meet();
+  /// Opens role `index` of `roles` and decodes its work tile (each role
+  /// decodes its own: values computed before the roles split stay live
+  /// across every setmaxnreg, and ptxas then spills them in the roles with
+  /// the smallest budgets).
+  Block *beginRole(WarpSpecializeOp roles, int index);
+  /// The third role: the load warp, the MMA warp and the epilogue warp.
+  void buildWarpRoles(Block *role);
   void waitForK(Value tile);
   void issueScore(Value tile, int64_t i);
 
@@ -751,6 +762,89 @@ void BlackwellKernelBuilder::joinCluster() {
   ClusterSyncOp::create(b, loc);
 }
 
+void BlackwellKernelBuilder::initBarriers() {
+  auto init = [&](int64_t index, int64_t count) {
+    MBarrierInitOp::create(b, loc, barrier(index), b.getI64IntegerAttr(count));
+  };
+  init(plan.qFull(), 1);
+  for (int64_t s = 0; s < plan.ringBarriers(); ++s)
+    init(1 + s, 1);
+  // P ready: the softmax and the correction warpgroup of the tile, every
+  // thread alone, one lane per warp of both CTAs under pair_cta.
+  int64_t pReadyArrivals = plan.pair ? kPairCtas * 2 * kWarpgroupThreads / 32
+                                     : 2 * kWarpgroupThreads;
+  for (int64_t i = 0; i < plan.numQ; ++i) {
+    init(tileBarrier(0, i), 1);                 // S full: a commit
+    init(tileBarrier(1, i), pReadyArrivals);    // P ready
+    init(tileBarrier(2, i), 1);                 // O done: a commit
+    init(tileBarrier(3, i), kWarpgroupThreads); // stats ready
+    if (plan.storeOByTma)
+      init(tileBarrier(plan.oStagedKind(), i), kWarpgroupThreads);
+    if (plan.pair) // factors taken
+      init(tileBarrier(plan.factorsTakenKind(), i), kWarpgroupThreads);
+  }
+  FenceMBarrierInitOp::create(b, loc);
+}
+
+void BlackwellKernelBuilder::meet() {
+  if (plan.pair)
+    ClusterSyncOp::create(b, loc);
+  else
+    gpu::BarrierOp::create(b, loc);
+}
+
+Block *BlackwellKernelBuilder::beginRole(WarpSpecializeOp roles, int index) {
+  Type i32Type = b.getI32Type();
+  Block *block = b.createBlock(&roles.getRoles()[index], {}, {i32Type, i32Type},
+                               {loc, loc});
+  roleThread = block->getArgument(1);
+  WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
+  if (plan.decode) {
+    work = tiles.decode(plan.partitions, plan.queryRowsPerTile(), plan.rowGroup,
+                        plan.group, partition,
+                        /*inCluster=*/!plan.workspace);
+    return block;
+  }
+  Value blockId = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  // A work item's K and V: its boxes' 128-byte rows per key.
+  int64_t sectionKeyHeads = fa4::sectionKeyHeads(
+      l2SectionBytes, (plan.qkBoxes + plan.ovBoxes) * kSwizzleBytes,
+      plan.group);
+  if (!plan.pair) {
+    work = tiles.prefill(blockId, args.batchSize, plan.rowsPerWorkItem(),
+                         plan.numQHeads, plan.group, sectionKeyHeads);
+    return block;
+  }
+  // A pair's work item is 512 rows, both CTAs see the K/V tiles of all of
+  // them (the MMAs are shared), and CTA `rank` holds rows [256 rank,
+  // 256 (rank + 1)) of it.
+  ctaRank = fromIndex(gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x));
+  work = tiles.prefill(divu(blockId, i32(kPairCtas)), args.batchSize,
+                       plan.rowsPerWorkItem(), plan.numQHeads, plan.group,
+                       sectionKeyHeads);
+  work.blockRow = add(work.blockRow, mul(ctaRank, i32(plan.numQ * kTileRows)));
+  return block;
+}
+
+void BlackwellKernelBuilder::buildWarpRoles(Block *role) {
+  Value thread = role->getArgument(1);
+  Value otherWarp = divu(thread, i32(32));
+  Value leader = cmp(arith::CmpIPredicate::eq, remu(thread, i32(32)), i32(0));
+  auto isWarp = [&](int64_t w) {
+    return arith::AndIOp::create(
+        b, loc, leader, cmp(arith::CmpIPredicate::eq, otherWarp, i32(w)));
+  };
+  ifThen(isWarp(0), [&] { buildLoader(); });
+  // Under pair_cta only the even CTA issues MMAs (for both).
+  Value issues = isWarp(1);
+  if (plan.pair)
+    issues = arith::AndIOp::create(b, loc, issues, isPairLeader());
+  ifThen(issues, [&] { buildMma(); });
+  if (plan.storeOByTma)
+    ifThen(isWarp(2), [&] { buildEpilogue(); });
+  joinCluster();
+}
+
 void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   b.setInsertionPointToStart(&func.getBody().front());
   args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
@@ -773,36 +867,10 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     TmemAllocOp::create(b, loc, plan.tmemAlloc, plan.tmemAddressOffset,
                         plan.pair);
   });
-  ifThen(cmp(arith::CmpIPredicate::eq, tid, i32(0)), [&] {
-    auto init = [&](int64_t index, int64_t count) {
-      MBarrierInitOp::create(b, loc, barrier(index),
-                             b.getI64IntegerAttr(count));
-    };
-    init(plan.qFull(), 1);
-    for (int64_t s = 0; s < plan.ringBarriers(); ++s)
-      init(1 + s, 1);
-    // P ready: the softmax and the correction warpgroup of the tile, every
-    // thread alone, one lane per warp of both CTAs under pair_cta.
-    int64_t pReadyArrivals = plan.pair ? kPairCtas * 2 * kWarpgroupThreads / 32
-                                       : 2 * kWarpgroupThreads;
-    for (int64_t i = 0; i < plan.numQ; ++i) {
-      init(tileBarrier(0, i), 1);                 // S full: a commit
-      init(tileBarrier(1, i), pReadyArrivals);    // P ready
-      init(tileBarrier(2, i), 1);                 // O done: a commit
-      init(tileBarrier(3, i), kWarpgroupThreads); // stats ready
-      if (plan.storeOByTma)
-        init(tileBarrier(plan.oStagedKind(), i), kWarpgroupThreads);
-      if (plan.pair) // factors taken
-        init(tileBarrier(plan.factorsTakenKind(), i), kWarpgroupThreads);
-    }
-    FenceMBarrierInitOp::create(b, loc);
-  });
+  ifThen(cmp(arith::CmpIPredicate::eq, tid, i32(0)), [&] { initBarriers(); });
   // Under pair_cta the peer's loads, commits and arrivals reach this CTA's
   // barriers: the whole cluster meets once they are initialised.
-  if (plan.pair)
-    ClusterSyncOp::create(b, loc);
-  else
-    gpu::BarrierOp::create(b, loc);
+  meet();
   joinPriorGrids(b, loc, abi);
   args.publishTensorMaps(b, loc, plan.qOffset, tid, loadWarp);
 
@@ -810,83 +878,26 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
       b, loc, b.getDenseI64ArrayAttr({plan.numQ, 1, 1}),
       b.getDenseI64ArrayAttr(roleRegisters(plan)),
       /*rolesCount=*/3);
-  Type i32Type = b.getI32Type();
-  // Each role decodes its work tile itself: values computed before the
-  // roles split stay live across every setmaxnreg, and ptxas then spills
-  // them in the roles with the smallest budgets.
-  auto role = [&](int index) {
-    Block *block = b.createBlock(&roles.getRoles()[index], {},
-                                 {i32Type, i32Type}, {loc, loc});
-    roleThread = block->getArgument(1);
-    WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
-    if (plan.decode) {
-      work = tiles.decode(plan.partitions, plan.queryRowsPerTile(),
-                          plan.rowGroup, plan.group, partition,
-                          /*inCluster=*/!plan.workspace);
-      return block;
-    }
-    Value blockId =
-        fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-    // A work item's K and V: its boxes' 128-byte rows per key.
-    int64_t sectionKeyHeads = fa4::sectionKeyHeads(
-        l2SectionBytes, (plan.qkBoxes + plan.ovBoxes) * kSwizzleBytes,
-        plan.group);
-    if (!plan.pair) {
-      work = tiles.prefill(blockId, args.batchSize, plan.rowsPerWorkItem(),
-                           plan.numQHeads, plan.group, sectionKeyHeads);
-      return block;
-    }
-    // A pair's work item is 512 rows, both CTAs see the K/V tiles of all of
-    // them (the MMAs are shared), and CTA `rank` holds rows [256 rank,
-    // 256 (rank + 1)) of it.
-    ctaRank =
-        fromIndex(gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x));
-    work = tiles.prefill(divu(blockId, i32(kPairCtas)), args.batchSize,
-                         plan.rowsPerWorkItem(), plan.numQHeads, plan.group,
-                         sectionKeyHeads);
-    work.blockRow =
-        add(work.blockRow, mul(ctaRank, i32(plan.numQ * kTileRows)));
-    return block;
-  };
   {
     OpBuilder::InsertionGuard guard(b);
-    Block *softmax = role(0);
+    Block *softmax = beginRole(roles, 0);
     buildSoftmax(softmax->getArgument(0));
     joinCluster();
   }
   {
     OpBuilder::InsertionGuard guard(b);
-    role(1);
+    beginRole(roles, 1);
     buildCorrection();
   }
   {
     OpBuilder::InsertionGuard guard(b);
-    Block *other = role(2);
-    Value thread = other->getArgument(1);
-    Value otherWarp = divu(thread, i32(32));
-    Value leader = cmp(arith::CmpIPredicate::eq, remu(thread, i32(32)), i32(0));
-    auto isWarp = [&](int64_t w) {
-      return arith::AndIOp::create(
-          b, loc, leader, cmp(arith::CmpIPredicate::eq, otherWarp, i32(w)));
-    };
-    ifThen(isWarp(0), [&] { buildLoader(); });
-    // Under pair_cta only the even CTA issues MMAs (for both).
-    Value issues = isWarp(1);
-    if (plan.pair)
-      issues = arith::AndIOp::create(b, loc, issues, isPairLeader());
-    ifThen(issues, [&] { buildMma(); });
-    if (plan.storeOByTma)
-      ifThen(isWarp(2), [&] { buildEpilogue(); });
-    joinCluster();
+    buildWarpRoles(beginRole(roles, 2));
   }
   // Every role is done with tensor memory: the MMA warp frees it. Under
   // pair_cta the pair meets first: each CTA's tensor memory and shared
   // memory served the other's MMAs, and the two MMA warps free the pair's
   // allocation together.
-  if (plan.pair)
-    ClusterSyncOp::create(b, loc);
-  else
-    gpu::BarrierOp::create(b, loc);
+  meet();
   ifThen(cmp(arith::CmpIPredicate::eq, warp, mmaWarp), [&] {
     TmemDeallocOp::create(b, loc, plan.tmemAlloc, plan.tmemAddressOffset,
                           plan.pair);
