@@ -314,10 +314,7 @@ void HopperKernelBuilder::buildProducer() {
   endWork(work);
 }
 
-void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
-  b.setInsertionPointToStart(&func.getBody().front());
-  args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
-
+void HopperKernelBuilder::decodeWorkWalk() {
   // CTA i takes work tiles i, i + grid, i + 2 * grid, ... (persistent), or
   // work tile i alone; with kvMulticast the pair (cluster) i / 2 takes work
   // item i / 2, two row blocks.
@@ -334,6 +331,88 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
         fromIndex(gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x));
     peerRank = arith::XOrIOp::create(b, loc, pairRank, i32(1));
   }
+}
+
+// Barriers: per Q tile Q full (one arrival with its bytes) and Q empty
+// (every thread that reads the tile), K/V full (one arrival with its bytes),
+// slot empty (every consumer thread, after its P V is done).
+void HopperKernelBuilder::initBarriers() {
+  int64_t consumerThreads = plan.numConsumers * kWarpgroupThreads;
+  // A K/V tile is read by every consumer, or by the one whose turn it is.
+  int64_t tileReaders =
+      plan.consumersSplitKeys ? kWarpgroupThreads : consumerThreads;
+  // With kvMulticast a slot is refilled for both CTAs: it is empty once
+  // the peer's consumers released it too (releaseSlot: the same count,
+  // a warp's at once).
+  int64_t slotReleases =
+      kvMulticast ? kKvMulticastCtas * tileReaders : tileReaders;
+  auto init = [&](Value barrier, int64_t count) {
+    MBarrierInitOp::create(b, loc, barrier, b.getI64IntegerAttr(count));
+  };
+  // With doubleQ a Q tile is released by its consumer's storing thread,
+  // once the TMA store of the O staged over it has read it.
+  int64_t qReleases = doubleQ ? 1 : consumerThreads / plan.qTiles();
+  for (int64_t buffer = 0; buffer < qBuffers(); ++buffer) {
+    Value bufferIndex = doubleQ ? i32(buffer) : Value();
+    for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
+      init(qFullBarrier(i32(qTile), bufferIndex), 1);
+      init(qEmptyBarrier(i32(qTile), bufferIndex), qReleases);
+    }
+  }
+  for (int64_t i = 0; i < 2 * plan.kvStages; ++i)
+    init(barrier(kvBarrierBase() + i), 1);
+  for (int64_t i = 0; i < plan.kvStages; ++i)
+    init(kEmptyBarrier(i32(i)), slotReleases);
+  for (int64_t i = 0; i < plan.kvStages; ++i)
+    init(vEmptyBarrier(i32(i)), slotReleases);
+  FenceMBarrierInitOp::create(b, loc, /*cluster=*/kvMulticast);
+}
+
+void HopperKernelBuilder::buildProducerRole(WarpSpecializeOp roles) {
+  OpBuilder::InsertionGuard guard(b);
+  Type i32Type = b.getI32Type();
+  Block *producer =
+      b.createBlock(&roles.getRoles()[0], {}, {i32Type, i32Type}, {loc, loc});
+  Value thread = producer->getArgument(1);
+  auto ifLeader = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
+  {
+    OpBuilder::InsertionGuard leaderGuard(b);
+    b.setInsertionPointToStart(ifLeader.thenBlock());
+    buildProducer();
+  }
+  // Every thread of the cluster meets twice in the combine (publish, then
+  // read); the producer's threads only arrive. They stay in their role:
+  // code after the roles join would be held to the producer's 24
+  // registers.
+  if (plan.clusterSplit()) {
+    ClusterSyncOp::create(b, loc);
+    ClusterSyncOp::create(b, loc);
+  }
+  // kvMulticast: neither CTA of a pair exits while the other may still
+  // release a slot on its barriers.
+  if (kvMulticast)
+    ClusterSyncOp::create(b, loc);
+}
+
+void HopperKernelBuilder::buildConsumerRole(WarpSpecializeOp roles) {
+  OpBuilder::InsertionGuard guard(b);
+  Type i32Type = b.getI32Type();
+  Block *consumer =
+      b.createBlock(&roles.getRoles()[1], {}, {i32Type, i32Type}, {loc, loc});
+  if (kvMulticast && !persistent)
+    lane = remu(consumer->getArgument(1), i32(32));
+  buildConsumer(consumer->getArgument(0));
+  if (plan.clusterSplit())
+    buildCombine(consumer->getArgument(0));
+  if (kvMulticast)
+    ClusterSyncOp::create(b, loc);
+}
+
+void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
+  b.setInsertionPointToStart(&func.getBody().front());
+  args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
+  decodeWorkWalk();
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   // Device-built tensor maps: the CTA's last warps stage them meanwhile, in
   // the Q tile the producer loads later. Where the consumers copy the first
@@ -346,44 +425,13 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   if (!copiesFirstTiles())
     args.stageTensorMaps(b, loc, plan, mapStaging, tid, mapWarp);
 
-  // Barriers: per Q tile Q full (one arrival with its bytes) and Q empty
-  // (every thread that reads the tile), K/V full (one arrival with its bytes),
-  // slot empty (every consumer thread, after its P V is done).
   auto ifInit =
       scf::IfOp::create(b, loc, cmp(arith::CmpIPredicate::eq, tid, i32(0)),
                         /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifInit.thenBlock());
-    int64_t consumerThreads = plan.numConsumers * kWarpgroupThreads;
-    // A K/V tile is read by every consumer, or by the one whose turn it is.
-    int64_t tileReaders =
-        plan.consumersSplitKeys ? kWarpgroupThreads : consumerThreads;
-    // With kvMulticast a slot is refilled for both CTAs: it is empty once
-    // the peer's consumers released it too (releaseSlot: the same count,
-    // a warp's at once).
-    int64_t slotReleases =
-        kvMulticast ? kKvMulticastCtas * tileReaders : tileReaders;
-    auto init = [&](Value barrier, int64_t count) {
-      MBarrierInitOp::create(b, loc, barrier, b.getI64IntegerAttr(count));
-    };
-    // With doubleQ a Q tile is released by its consumer's storing thread,
-    // once the TMA store of the O staged over it has read it.
-    int64_t qReleases = doubleQ ? 1 : consumerThreads / plan.qTiles();
-    for (int64_t buffer = 0; buffer < qBuffers(); ++buffer) {
-      Value bufferIndex = doubleQ ? i32(buffer) : Value();
-      for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
-        init(qFullBarrier(i32(qTile), bufferIndex), 1);
-        init(qEmptyBarrier(i32(qTile), bufferIndex), qReleases);
-      }
-    }
-    for (int64_t i = 0; i < 2 * plan.kvStages; ++i)
-      init(barrier(kvBarrierBase() + i), 1);
-    for (int64_t i = 0; i < plan.kvStages; ++i)
-      init(kEmptyBarrier(i32(i)), slotReleases);
-    for (int64_t i = 0; i < plan.kvStages; ++i)
-      init(vEmptyBarrier(i32(i)), slotReleases);
-    FenceMBarrierInitOp::create(b, loc, /*cluster=*/kvMulticast);
+    initBarriers();
   }
   // With kvMulticast the peer's loads and releases reach this CTA's
   // barriers: the pair meets once both have initialised theirs.
@@ -412,44 +460,8 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
       b, loc, b.getDenseI64ArrayAttr({1, plan.numConsumers}),
       b.getDenseI64ArrayAttr({registers.producer, registers.consumer}),
       /*rolesCount=*/2);
-  Type i32Type = b.getI32Type();
-  {
-    OpBuilder::InsertionGuard guard(b);
-    Block *producer =
-        b.createBlock(&roles.getRoles()[0], {}, {i32Type, i32Type}, {loc, loc});
-    Value thread = producer->getArgument(1);
-    auto ifLeader = scf::IfOp::create(
-        b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
-    {
-      OpBuilder::InsertionGuard leaderGuard(b);
-      b.setInsertionPointToStart(ifLeader.thenBlock());
-      buildProducer();
-    }
-    // Every thread of the cluster meets twice in the combine (publish, then
-    // read); the producer's threads only arrive. They stay in their role:
-    // code after the roles join would be held to the producer's 24
-    // registers.
-    if (plan.clusterSplit()) {
-      ClusterSyncOp::create(b, loc);
-      ClusterSyncOp::create(b, loc);
-    }
-    // kvMulticast: neither CTA of a pair exits while the other may still
-    // release a slot on its barriers.
-    if (kvMulticast)
-      ClusterSyncOp::create(b, loc);
-  }
-  {
-    OpBuilder::InsertionGuard guard(b);
-    Block *consumer =
-        b.createBlock(&roles.getRoles()[1], {}, {i32Type, i32Type}, {loc, loc});
-    if (kvMulticast && !persistent)
-      lane = remu(consumer->getArgument(1), i32(32));
-    buildConsumer(consumer->getArgument(0));
-    if (plan.clusterSplit())
-      buildCombine(consumer->getArgument(0));
-    if (kvMulticast)
-      ClusterSyncOp::create(b, loc);
-  }
+  buildProducerRole(roles);
+  buildConsumerRole(roles);
   gpu::ReturnOp::create(b, loc);
   placeTensorMapAcquires(func);
 }

@@ -319,6 +319,18 @@ public:
 private:
   Value fromIndex(Value v) { return indexTo(b.getI32Type(), v); }
 
+  //===--- the kernel's steps, in order (build)
+  //----------------------------===//
+  /// The work tiles this CTA walks: numWork, firstWork, workStride (and
+  /// the pair's ranks with kvMulticast).
+  void decodeWorkWalk();
+  /// Thread 0 initialises every mbarrier of the kernel.
+  void initBarriers();
+  /// The producer warpgroup's role: its leader thread loads.
+  void buildProducerRole(WarpSpecializeOp roles);
+  /// The consumer warpgroups' role.
+  void buildConsumerRole(WarpSpecializeOp roles);
+
   //===--- barriers, TMA, tiles -------------------------------------------===//
   Value barrier(Value index) {
     return MBarrierGetOp::create(b, loc, MBarrierType::get(b.getContext()),
