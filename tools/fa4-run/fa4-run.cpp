@@ -761,7 +761,10 @@ bool bitwiseEqual(const std::vector<float> &a, const std::vector<float> &b) {
          std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-int run(const Options &options) {
+using ModulePtr = std::unique_ptr<fa4_module, void (*)(fa4_module *)>;
+
+/// Loads the manifest's module with the launch options of `options` set.
+ModulePtr loadModule(const Options &options) {
   fa4_module *module = nullptr;
   check(fa4_module_load(options.manifest.c_str(), &module), "fa4_module_load");
   check(fa4_module_set_programmatic_launch(module, options.programmaticLaunch),
@@ -770,23 +773,26 @@ int run(const Options &options) {
             module, static_cast<int32_t>(
                         std::min<int64_t>(options.persistentCtas, INT32_MAX))),
         "fa4_module_set_persistent_ctas");
-  std::unique_ptr<fa4_module, void (*)(fa4_module *)> owner(module,
-                                                            fa4_module_destroy);
-  fa4_kernel_info info;
-  check(fa4_module_get_info(module, &info), "fa4_module_get_info");
+  return ModulePtr(module, fa4_module_destroy);
+}
 
-  auto size = [](int64_t given, int64_t compiled, const char *name) {
-    if (given > 0)
-      return given;
-    if (compiled > 0)
-      return compiled;
-    throw RunError{std::string("--") + name +
-                   " is required: the kernel was compiled for any " + name};
-  };
+/// A runtime size: the one given on the command line, else the compiled one.
+int64_t runtimeSize(int64_t given, int64_t compiled, const char *name) {
+  if (given > 0)
+    return given;
+  if (compiled > 0)
+    return compiled;
+  throw RunError{std::string("--") + name +
+                 " is required: the kernel was compiled for any " + name};
+}
+
+/// The problem to run: the sizes of `options` over the kernel's own.
+AttentionShape attentionShape(const Options &options,
+                              const fa4_kernel_info &info) {
   AttentionShape shape;
-  shape.batch = size(options.batch, info.batch, "b");
-  shape.seqQ = size(options.seqQ, info.seq_q, "sq");
-  shape.seqKV = size(options.seqKV, info.seq_kv, "skv");
+  shape.batch = runtimeSize(options.batch, info.batch, "b");
+  shape.seqQ = runtimeSize(options.seqQ, info.seq_q, "sq");
+  shape.seqKV = runtimeSize(options.seqKV, info.seq_kv, "skv");
   shape.headsQ = info.num_q_heads;
   shape.headsKV = info.num_kv_heads;
   shape.qkDepth = info.qk_depth;
@@ -796,7 +802,113 @@ int run(const Options &options) {
   shape.windowRight = info.window_right;
   shape.scale = info.scale;
   shape.dtype = info.dtype;
+  return shape;
+}
 
+/// Determinism: the same inputs give the same bits, launch after launch
+/// (split-K combines included: their order of partials is fixed). The
+/// number of `repeats` relaunches whose O or LSE differs from `first`.
+int64_t countDiffering(int64_t repeats, Launcher &launcher,
+                       const DeviceArgs &set, const AttentionData &first) {
+  int64_t differing = 0;
+  for (int64_t r = 0; r < repeats; ++r) {
+    launchPoisoned(launcher, set);
+    if (!bitwiseEqual(download(*set.o), first.o) ||
+        (set.lse && !bitwiseEqual(download(*set.lse), first.lse)))
+      ++differing;
+  }
+  return differing;
+}
+
+/// The RESULT fields of --check (and --repeat).
+std::string checkFields(const CheckResult &result, int64_t repeats,
+                        int64_t differing) {
+  char text[512];
+  std::snprintf(text, sizeof(text),
+                " max_err=%.3e ref_err=%.3e lse_err=%.3e unwritten=%lld "
+                "checked_rows=%lld/%lld",
+                result.maxError, result.refError, result.maxLseError,
+                static_cast<long long>(result.unwritten),
+                static_cast<long long>(result.checkedRows),
+                static_cast<long long>(result.totalRows));
+  std::string fields = text;
+  if (repeats) {
+    std::snprintf(text, sizeof(text), " repeats=%lld differing=%lld",
+                  static_cast<long long>(repeats),
+                  static_cast<long long>(differing));
+    fields += text;
+  }
+  return fields;
+}
+
+/// What --check found: whether it passed, and its RESULT fields.
+struct CheckOutcome {
+  bool passed;
+  std::string fields;
+};
+
+/// --check: one launch on poisoned outputs, which become `inputs.values`'
+/// O and LSE (and --dump's files), the --repeat launches, and the
+/// comparison with the CPU reference.
+CheckOutcome runCheck(const Options &options, const AttentionShape &shape,
+                      const fa4_kernel_info &info, fa4_module *module,
+                      Launcher &launcher, HostInputs &inputs) {
+  DeviceArgs set =
+      allocateArgs(shape, layoutRules(module, info.has_lse), info.has_lse);
+  uploadInputs(set, inputs);
+  launchPoisoned(launcher, set);
+  inputs.values.o = download(*set.o);
+  if (set.lse)
+    inputs.values.lse = download(*set.lse);
+  if (!options.dump.empty()) {
+    writeFloats(options.dump + ".o", inputs.values.o);
+    writeFloats(options.dump + ".lse", inputs.values.lse);
+  }
+  int64_t differing =
+      countDiffering(options.repeats, launcher, set, inputs.values);
+  double budget = options.fullCheck ? INFINITY : options.checkWork;
+  CheckResult result =
+      checkAttention(shape, inputs.values, budget, options.seed);
+  return {result.passed && differing == 0,
+          checkFields(result, options.repeats, differing)};
+}
+
+/// The RESULT fields of --bench.
+std::string benchFields(const Options &options, const fa4_kernel_info &info,
+                        const BenchResult &result) {
+  char text[512];
+  std::snprintf(text, sizeof(text),
+                " ms=%.4f tflops=%.1f kv_tbps=%.3f iters=%d warmup_ms=%lld "
+                "sets=%d pdl=%d%s",
+                result.ms, result.tflops, result.kvTbps, options.iters,
+                static_cast<long long>(options.warmupMs), result.sets,
+                info.programmatic_launch, options.graph ? " timing=graph" : "");
+  return text;
+}
+
+/// The RESULT fields every run ends with: the launch path and the sizes.
+std::string launchFields(const Options &options, const Launcher &launcher,
+                         const AttentionShape &shape) {
+  std::string fields;
+  if (options.record)
+    fields += " launch=record workspace_bytes=" +
+              std::to_string(launcher.workspaceBytes());
+  char text[512];
+  std::snprintf(text, sizeof(text), " b=%lld sq=%lld skv=%lld seed=%llu",
+                static_cast<long long>(shape.batch),
+                static_cast<long long>(shape.seqQ),
+                static_cast<long long>(shape.seqKV),
+                static_cast<unsigned long long>(options.seed));
+  fields += text;
+  return fields;
+}
+
+int run(const Options &options) {
+  ModulePtr owner = loadModule(options);
+  fa4_module *module = owner.get();
+  fa4_kernel_info info;
+  check(fa4_module_get_info(module, &info), "fa4_module_get_info");
+  AttentionShape shape = attentionShape(options, info);
   if (!options.badTensor.empty())
     return runBadTensor(options, shape, info, module);
 
@@ -804,68 +916,17 @@ int run(const Options &options) {
   Launcher launcher(module, options.record, shape, info);
   bool passed = true;
   std::string fields;
-  char text[512];
   if (options.check) {
-    DeviceArgs set =
-        allocateArgs(shape, layoutRules(module, info.has_lse), info.has_lse);
-    uploadInputs(set, inputs);
-    launchPoisoned(launcher, set);
-    inputs.values.o = download(*set.o);
-    if (set.lse)
-      inputs.values.lse = download(*set.lse);
-    if (!options.dump.empty()) {
-      writeFloats(options.dump + ".o", inputs.values.o);
-      writeFloats(options.dump + ".lse", inputs.values.lse);
-    }
-    // Determinism: the same inputs give the same bits, launch after launch
-    // (split-K combines included: their order of partials is fixed).
-    int64_t differing = 0;
-    for (int64_t r = 0; r < options.repeats; ++r) {
-      launchPoisoned(launcher, set);
-      if (!bitwiseEqual(download(*set.o), inputs.values.o) ||
-          (set.lse && !bitwiseEqual(download(*set.lse), inputs.values.lse)))
-        ++differing;
-    }
-    double budget = options.fullCheck ? INFINITY : options.checkWork;
-    CheckResult result =
-        checkAttention(shape, inputs.values, budget, options.seed);
-    passed = result.passed && differing == 0;
-    std::snprintf(text, sizeof(text),
-                  " max_err=%.3e ref_err=%.3e lse_err=%.3e unwritten=%lld "
-                  "checked_rows=%lld/%lld",
-                  result.maxError, result.refError, result.maxLseError,
-                  static_cast<long long>(result.unwritten),
-                  static_cast<long long>(result.checkedRows),
-                  static_cast<long long>(result.totalRows));
-    fields += text;
-    if (options.repeats) {
-      std::snprintf(text, sizeof(text), " repeats=%lld differing=%lld",
-                    static_cast<long long>(options.repeats),
-                    static_cast<long long>(differing));
-      fields += text;
-    }
+    CheckOutcome outcome =
+        runCheck(options, shape, info, module, launcher, inputs);
+    passed = outcome.passed;
+    fields += outcome.fields;
   }
-  if (options.bench) {
-    BenchResult result =
-        runBench(options, shape, info, module, launcher, inputs);
-    std::snprintf(text, sizeof(text),
-                  " ms=%.4f tflops=%.1f kv_tbps=%.3f iters=%d warmup_ms=%lld "
-                  "sets=%d pdl=%d%s",
-                  result.ms, result.tflops, result.kvTbps, options.iters,
-                  static_cast<long long>(options.warmupMs), result.sets,
-                  info.programmatic_launch,
-                  options.graph ? " timing=graph" : "");
-    fields += text;
-  }
-  if (options.record)
-    fields += " launch=record workspace_bytes=" +
-              std::to_string(launcher.workspaceBytes());
-  std::snprintf(text, sizeof(text), " b=%lld sq=%lld skv=%lld seed=%llu",
-                static_cast<long long>(shape.batch),
-                static_cast<long long>(shape.seqQ),
-                static_cast<long long>(shape.seqKV),
-                static_cast<unsigned long long>(options.seed));
-  fields += text;
+  if (options.bench)
+    fields +=
+        benchFields(options, info,
+                    runBench(options, shape, info, module, launcher, inputs));
+  fields += launchFields(options, launcher, shape);
   const char *verdict = !options.check ? "bench" : passed ? "pass" : "fail";
   std::printf("RESULT %s%s\n", verdict, fields.c_str());
   if (options.json)
