@@ -167,6 +167,92 @@ void HopperKernelBuilder::releaseSlot(Value emptyBarrier) {
                            /*ctaScope=*/true);
 }
 
+void HopperKernelBuilder::waitForSlot(Value emptyBarrierOfSlot, Value ringTile,
+                                      Value stages) {
+  auto ifReuse = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::uge, ringTile, stages), false);
+  OpBuilder::InsertionGuard reuseGuard(b);
+  b.setInsertionPointToStart(ifReuse.thenBlock());
+  Value round = divu(ringTile, stages);
+  waitBarrier(emptyBarrierOfSlot,
+              arith::AndIOp::create(b, loc, sub(round, i32(1)), i32(1)));
+}
+
+void HopperKernelBuilder::loadKvTile(Value tilesLoaded, Value stages,
+                                     Value tile, bool isKey) {
+  Value ringTile = add(tilesLoaded, tile);
+  Value slot = remu(ringTile, stages);
+  auto fullBarrier = [&] {
+    return isKey ? kFullBarrier(slot) : vFullBarrier(slot);
+  };
+  OpBuilder::InsertionGuard copiedGuard(b);
+  if (copiesFirstTiles()) {
+    // Past the tiles copyFirstTiles copied and arrived for.
+    auto ifLoaded = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::uge, ringTile, i32(copiedTiles())),
+        false);
+    b.setInsertionPointToStart(ifLoaded.thenBlock());
+  }
+  waitForSlot(isKey ? kEmptyBarrier(slot) : vEmptyBarrier(slot), ringTile,
+              stages);
+  Value keyRow = mul(add(firstTile, tile), i32(plan.bn));
+  Value full = fullBarrier();
+  int64_t boxes = isKey ? plan.qkBoxes : plan.ovBoxes;
+  // The whole tile's bytes, with kvMulticast half of them the peer's.
+  expectBytes(full, boxes * plan.kBoxBytes());
+  Value slotOffset =
+      isKey ? add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)))
+            : add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
+  for (int64_t box = 0; box < boxes; ++box) {
+    auto load = [&](int64_t multicastMask) {
+      tmaLoad(isKey ? args.kMap : args.vMap,
+              add(slotOffset, i32(box * plan.kBoxBytes())),
+              i32(box * kBoxColumns), kvHead, keyRow, batch, full,
+              multicastMask);
+    };
+    if (!kvMulticast) {
+      load(0);
+      continue;
+    }
+    // Box b comes from rank b % 2 into both CTAs of the pair.
+    auto ifMine = scf::IfOp::create(
+        b, loc,
+        cmp(arith::CmpIPredicate::eq, pairRank, i32(box % kKvMulticastCtas)),
+        false);
+    OpBuilder::InsertionGuard mineGuard(b);
+    b.setInsertionPointToStart(ifMine.thenBlock());
+    load((1 << kKvMulticastCtas) - 1);
+  }
+}
+
+void HopperKernelBuilder::loadQTiles(Value index) {
+  Value buffer = qBufferOf(index);
+  for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
+    auto ifReuseQ = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::sgt, index, i32(qBuffers() - 1)),
+        false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifReuseQ.thenBlock());
+      Value previous = sub(index, i32(qBuffers()));
+      waitBarrier(qEmptyBarrier(i32(qTile), buffer), qPhaseOf(previous));
+    }
+    // With fused GQA a box is (query rows) x (the group's heads): TMA
+    // writes it head-minor, which is the tile's row order.
+    Value qBarrier = qFullBarrier(i32(qTile), buffer);
+    // The consumers copied it and arrived (copyFirstTiles).
+    if (copiesFirstTiles())
+      continue;
+    expectBytes(qBarrier, plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
+    Value tileOffset = qTileOffset(i32(qTile), buffer);
+    for (int64_t box = 0; box < plan.qkBoxes; ++box)
+      tmaLoad(args.qMap, add(tileOffset, i32(box * kConsumerBoxBytes)),
+              i32(box * kBoxColumns), head,
+              add(blockRow, i32(qTile * plan.queryRowsPerTile())), batch,
+              qBarrier);
+  }
+}
+
 void HopperKernelBuilder::buildProducer() {
   WorkScope work = beginWork();
   Value workDone = work.workDone, tilesLoaded = work.kvTiles;
@@ -177,58 +263,8 @@ void HopperKernelBuilder::buildProducer() {
   // ahead of V (FA3's order), so the next K load never queues behind a V
   // slot still held by a pending P V.
   Value stages = i32(plan.kvStages);
-  auto waitForSlot = [&](Value emptyBarrierOfSlot, Value ringTile) {
-    auto ifReuse = scf::IfOp::create(
-        b, loc, cmp(arith::CmpIPredicate::uge, ringTile, stages), false);
-    OpBuilder::InsertionGuard reuseGuard(b);
-    b.setInsertionPointToStart(ifReuse.thenBlock());
-    Value round = divu(ringTile, stages);
-    waitBarrier(emptyBarrierOfSlot,
-                arith::AndIOp::create(b, loc, sub(round, i32(1)), i32(1)));
-  };
   auto loadTile = [&](Value tile, bool isKey) {
-    Value ringTile = add(tilesLoaded, tile);
-    Value slot = remu(ringTile, stages);
-    auto fullBarrier = [&] {
-      return isKey ? kFullBarrier(slot) : vFullBarrier(slot);
-    };
-    OpBuilder::InsertionGuard copiedGuard(b);
-    if (copiesFirstTiles()) {
-      // Past the tiles copyFirstTiles copied and arrived for.
-      auto ifLoaded = scf::IfOp::create(
-          b, loc, cmp(arith::CmpIPredicate::uge, ringTile, i32(copiedTiles())),
-          false);
-      b.setInsertionPointToStart(ifLoaded.thenBlock());
-    }
-    waitForSlot(isKey ? kEmptyBarrier(slot) : vEmptyBarrier(slot), ringTile);
-    Value keyRow = mul(add(firstTile, tile), i32(plan.bn));
-    Value full = fullBarrier();
-    int64_t boxes = isKey ? plan.qkBoxes : plan.ovBoxes;
-    // The whole tile's bytes, with kvMulticast half of them the peer's.
-    expectBytes(full, boxes * plan.kBoxBytes());
-    Value slotOffset =
-        isKey ? add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)))
-              : add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
-    for (int64_t box = 0; box < boxes; ++box) {
-      auto load = [&](int64_t multicastMask) {
-        tmaLoad(isKey ? args.kMap : args.vMap,
-                add(slotOffset, i32(box * plan.kBoxBytes())),
-                i32(box * kBoxColumns), kvHead, keyRow, batch, full,
-                multicastMask);
-      };
-      if (!kvMulticast) {
-        load(0);
-        continue;
-      }
-      // Box b comes from rank b % 2 into both CTAs of the pair.
-      auto ifMine = scf::IfOp::create(
-          b, loc,
-          cmp(arith::CmpIPredicate::eq, pairRank, i32(box % kKvMulticastCtas)),
-          false);
-      OpBuilder::InsertionGuard mineGuard(b);
-      b.setInsertionPointToStart(ifMine.thenBlock());
-      load((1 << kKvMulticastCtas) - 1);
-    }
+    loadKvTile(tilesLoaded, stages, tile, isKey);
   };
   Value anyTiles = cmp(arith::CmpIPredicate::sgt, numTiles, i32(0));
   {
@@ -237,37 +273,6 @@ void HopperKernelBuilder::buildProducer() {
     b.setInsertionPointToStart(ifFirst.thenBlock());
     loadTile(i32(0), /*isKey=*/true);
   }
-  // Q of this CTA's work tile `index` (the current work tile's
-  // coordinates): each consumer's 64 rows, all depth boxes, on that tile's
-  // barrier, once its readers have released the buffer's previous work
-  // tile (the one before, or with doubleQ two before).
-  auto loadQ = [&](Value index) {
-    Value buffer = qBufferOf(index);
-    for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
-      auto ifReuseQ = scf::IfOp::create(
-          b, loc, cmp(arith::CmpIPredicate::sgt, index, i32(qBuffers() - 1)),
-          false);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(ifReuseQ.thenBlock());
-        Value previous = sub(index, i32(qBuffers()));
-        waitBarrier(qEmptyBarrier(i32(qTile), buffer), qPhaseOf(previous));
-      }
-      // With fused GQA a box is (query rows) x (the group's heads): TMA
-      // writes it head-minor, which is the tile's row order.
-      Value qBarrier = qFullBarrier(i32(qTile), buffer);
-      // The consumers copied it and arrived (copyFirstTiles).
-      if (copiesFirstTiles())
-        continue;
-      expectBytes(qBarrier, plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
-      Value tileOffset = qTileOffset(i32(qTile), buffer);
-      for (int64_t box = 0; box < plan.qkBoxes; ++box)
-        tmaLoad(args.qMap, add(tileOffset, i32(box * kConsumerBoxBytes)),
-                i32(box * kBoxColumns), head,
-                add(blockRow, i32(qTile * plan.queryRowsPerTile())), batch,
-                qBarrier);
-    }
-  };
   // The first K tile goes before Q: its slot frees while the consumers still
   // read the previous Q, so a persistent CTA's next tile does not wait for
   // the Q release to start loading K. With doubleQ only the CTA's first Q
@@ -277,9 +282,9 @@ void HopperKernelBuilder::buildProducer() {
         b, loc, cmp(arith::CmpIPredicate::eq, workDone, i32(0)), false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifFirstWork.thenBlock());
-    loadQ(i32(0));
+    loadQTiles(i32(0));
   } else {
-    loadQ(workDone);
+    loadQTiles(workDone);
   }
 
   auto loop = scf::ForOp::create(b, loc, toIndex(i32(1)), toIndex(numTiles),
@@ -308,7 +313,7 @@ void HopperKernelBuilder::buildProducer() {
     b.setInsertionPointToStart(ifNext.thenBlock());
     WorkTile current{batch, head, kvHead, blockRow, firstTile, numTiles};
     decodeWork(add(firstWork, mul(next, workStride)));
-    loadQ(next);
+    loadQTiles(next);
     setWork(current);
   }
   endWork(work);

@@ -468,6 +468,17 @@ private:
   WorkScope beginWork();
   void endWork(WorkScope scope);
   void buildProducer();
+  /// The producer waits for ring slot `ringTile % stages` to be released,
+  /// from the ring's second round on.
+  void waitForSlot(Value emptyBarrierOfSlot, Value ringTile, Value stages);
+  /// The producer loads K (`isKey`) or V tile `tile` of the work tile into
+  /// its ring slot (`tilesLoaded` tiles went through the ring before).
+  void loadKvTile(Value tilesLoaded, Value stages, Value tile, bool isKey);
+  /// The producer loads Q of this CTA's work tile `index` (the current work
+  /// tile's coordinates): each consumer's 64 rows, all depth boxes, on
+  /// that tile's barrier, once its readers have released the buffer's
+  /// previous work tile (the one before, or with doubleQ two before).
+  void loadQTiles(Value index);
   /// D-49: the consumers copy Q and the first K/V tiles by cp.async
   /// (copyFirstTiles) while the tensor maps are built, and arrive for them
   /// themselves (arriveForCopies, D-50); the producer loads the tiles after
