@@ -336,8 +336,21 @@ def main():
 
 
 def write_readme(results):
+    """DIR/README.txt: how the kernels were made and are launched, then for each kernel its
+    entry, parameters, captured launch, argument bytes, TMA descriptors and opcodes."""
     L = []
     w = L.append
+    readme_overview(w, results)
+    w("")
+    readme_launch_rules(w)
+    w("")
+    for r in results:
+        readme_kernel(w, r)
+    open(os.path.join(OUT, "README.txt"), "w").write("\n".join(L) + "\n")
+
+
+def readme_overview(w, results):
+    """The stack, the problem shape, the files and the PTX version edit."""
     w("FlashAttention-4 (fa4==4.0.0b3) CuTe-DSL forward kernel, compiled ahead of time to PTX on a CPU-only box")
     w("=" * 100)
     w("")
@@ -366,7 +379,10 @@ def write_readme(results):
     w("was rewritten to 9.0; both the original (8.8) and the edited (9.0) text assemble with ptxas 13.0")
     w("(-arch=<arch>), and the resulting cubins are byte-identical (sha256 compared below), so the edit is")
     w("harmless.")
-    w("")
+
+
+def readme_launch_rules(w):
+    """Grid, block, cluster, shared memory and tensor maps for any shape; how parameters pass."""
     w("Launch rules for general shapes (from fa4 source + the DSL host IR; b=batch, h=heads, s_q=seqlen_q):")
     w("  sm100 non-causal: 2-CTA variant (use_2cta_instrs, tcgen05 cta_group::2), persistent")
     w("      StaticPersistentTileScheduler: num_block = ceil(s_q/256) (q_stage*128 rows), total_blocks_cluster =")
@@ -390,82 +406,113 @@ def write_readme(results):
     w("tensor (shape only, 4 x i32; the pointer lives in the CUtensorMap).  Static layouts/tiled copies pass")
     w("nothing.  Kernel params are the arguments of FlashAttentionForwardSm100.kernel / FlashAttentionForwardSm90.kernel")
     w("with None/static ones dropped.")
+
+
+def readme_kernel(w, r):
+    """One kernel's section of README.txt."""
+    w("#" * 100)
+    w(f"# {r['tag']}.ptx")
+    w("#" * 100)
+    text = r["text"]
+    readme_entry(w, r, text)
     w("")
-    for r in results:
-        w("#" * 100)
-        w(f"# {r['tag']}.ptx")
-        w("#" * 100)
-        text = r["text"]
-        entry = re.search(r"\.entry\s+(\S+)\(", text).group(1)
-        w(f"Kernel entry: {entry}")
-        for k in ("reqntid", "maxntid", "minnctapersm", "reqnctapercluster", "explicitcluster", "maxnreg"):
-            m = re.search(rf"^\.{k}\b(.*)$", text, re.M)
-            if m:
-                w(f"  .{k}{m.group(1)}")
-        if not re.search(r"^\.(reqnctapercluster|explicitcluster)", text, re.M):
-            w("  (no .reqnctapercluster/.explicitcluster directive: any cluster shape comes only from the launch attribute)")
-        smem = re.search(r"\.extern \.shared \.align (\d+) \.b8 (\S+)\[\]", text)
-        if smem:
-            w(f"  dynamic shared memory symbol: {smem.group(2)} (.align {smem.group(1)}); no static .shared")
-        for name in ("edited", "orig"):
-            rc, err, h = r["ptxas"][name]
-            summary = " | ".join(l.split("info    : ")[-1] for l in err.splitlines()
-                                 if "registers" in l or "spill" in l or "error" in l.lower())
-            w(f"  ptxas -arch={r['arch']} on {'edited (.version 9.0)' if name == 'edited' else 'original (.version ' + r['orig_version'] + ')'}:"
-              f" rc={rc}; {summary.strip()}; cubin sha256={h[:16] if h else None}")
-        w("")
-        params = ptx_params(text)
-        docs = PARAM_DOC.get((r["arch"], r["causal"]), [""] * len(params))
-        raw = dict((int(m.group(1)), m.group(2)) for m in re.finditer(r"^PARAM (\d+) size=\d+ hex=([0-9a-f]*)", r["log"], re.M))
-        used = {}
-        for (i, ty, size, al) in params:
-            used[i] = len(re.findall(rf"_param_{i}\b", text)) - 1
-        w("Parameters (PTX order; name = <entry>_param_<i>):")
-        w(f"  {'#':>2}  {'PTX type':10} {'size':>4} {'align':>5}  refs  description")
-        for (i, ty, size, al), d in zip(params, docs):
-            w(f"  {i:>2}  {ty:10} {size:>4} {al:>5}  {used[i]:>4}  {d}")
-        w("  (refs = number of references to the param in the PTX body; 0 => passed but unused)")
-        w("")
-        w("Launch configuration (captured from the DSL host code's _cudaLaunchKernelEx call via the shim;")
-        w(f"values for this shape {tuple(r['ptrs'].get('shape', []))}):")
-        for l in r["log"].splitlines():
-            if l.startswith("LAUNCH") or l.startswith("ATTR"):
-                w("  " + l)
-        w("  (attribute ids: 2=cudaLaunchAttributeCooperative, 4=ClusterDimension, 6=ProgrammaticStreamSerialization)")
-        w("")
-        w("Raw kernel argument bytes as passed to cudaLaunchKernelEx (hex, little endian; host 'device' pointers are")
-        w("host addresses of the CPU stand-in tensors: " + ", ".join(f"{k}=0x{v:x}" for k, v in r['ptrs'].items()
-                                                                 if k in 'qkvo') + "):")
-        for i in sorted(raw):
-            h = raw[i]
-            if len(h) > 64:
-                w(f"  param_{i}:")
-                for j in range(0, len(h), 64):
-                    w(f"      +{j // 2:3d}: {h[j:j + 64]}")
-            else:
-                w(f"  param_{i}: {h}")
-        w("  (FastDivmodDivisor params: bytes 10..11 are struct padding and hold uninitialised stack bytes)")
-        w("")
-        w("TMA descriptors (CUtensorMap, 128 B, .align 64).  The DSL host code builds these bytes itself (no")
-        w("cuTensorMapEncodeTiled call exists in its lowered host IR), so the raw bytes above ARE what the kernel")
-        w("gets.  Decoded fields (layout inferred from the bytes, see decode_tmap in make_ptx.py):")
-        tma_idx = [i for (i, ty, size, al) in params if size == 128 and al == 64]
-        names = ["Q (load)", "K (load)", "V (load)", "O (store)"]
-        for n, i in zip(names, tma_idx):
-            if i in raw:
-                w(f"  param_{i} {n}: " + decode_tmap(raw[i], r["ptrs"]))
-        w("  DSL-side description of the same atoms (from the DSL MLIR; tma_gbasis = box in gmem coordinates,")
-        w("  S<3,4,3> = 128-byte swizzle, BF16_RN = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16):")
-        for s in mlir_tma_info(r["mlir"]):
-            w("   - " + s)
-        w("")
-        hist = opcode_hist(text)
-        w(f"PTX opcodes ({sum(hist.values())} instruction lines, {len(hist)} distinct; predicate guards incl. named ones like @leader_thread stripped;"
-          " opcode regex ^\\s*(@!?PRED\\s+)?[a-z][A-Za-z0-9_.:]* -- upper case is needed for L2::cache_hint):")
-        for op, n in sorted(hist.items(), key=lambda x: (-x[1], x[0])):
-            w(f"  {n:6d}  {op}")
-        w("")
-    open(os.path.join(OUT, "README.txt"), "w").write("\n".join(L) + "\n")
+    params = ptx_params(text)
+    raw = dict((int(m.group(1)), m.group(2)) for m in re.finditer(r"^PARAM (\d+) size=\d+ hex=([0-9a-f]*)", r["log"], re.M))
+    readme_params(w, r, text, params)
+    readme_launch(w, r)
+    readme_raw_args(w, r, raw)
+    readme_tma(w, r, params, raw)
+    readme_opcodes(w, text)
+
+
+def readme_entry(w, r, text):
+    """The entry point, its directives, its shared memory and what ptxas made of it."""
+    entry = re.search(r"\.entry\s+(\S+)\(", text).group(1)
+    w(f"Kernel entry: {entry}")
+    for k in ("reqntid", "maxntid", "minnctapersm", "reqnctapercluster", "explicitcluster", "maxnreg"):
+        m = re.search(rf"^\.{k}\b(.*)$", text, re.M)
+        if m:
+            w(f"  .{k}{m.group(1)}")
+    if not re.search(r"^\.(reqnctapercluster|explicitcluster)", text, re.M):
+        w("  (no .reqnctapercluster/.explicitcluster directive: any cluster shape comes only from the launch attribute)")
+    smem = re.search(r"\.extern \.shared \.align (\d+) \.b8 (\S+)\[\]", text)
+    if smem:
+        w(f"  dynamic shared memory symbol: {smem.group(2)} (.align {smem.group(1)}); no static .shared")
+    for name in ("edited", "orig"):
+        rc, err, h = r["ptxas"][name]
+        summary = " | ".join(l.split("info    : ")[-1] for l in err.splitlines()
+                             if "registers" in l or "spill" in l or "error" in l.lower())
+        w(f"  ptxas -arch={r['arch']} on {'edited (.version 9.0)' if name == 'edited' else 'original (.version ' + r['orig_version'] + ')'}:"
+          f" rc={rc}; {summary.strip()}; cubin sha256={h[:16] if h else None}")
+
+
+def readme_params(w, r, text, params):
+    """The parameter table: PTX type, size, alignment, references in the body, meaning."""
+    docs = PARAM_DOC.get((r["arch"], r["causal"]), [""] * len(params))
+    used = {}
+    for (i, ty, size, al) in params:
+        used[i] = len(re.findall(rf"_param_{i}\b", text)) - 1
+    w("Parameters (PTX order; name = <entry>_param_<i>):")
+    w(f"  {'#':>2}  {'PTX type':10} {'size':>4} {'align':>5}  refs  description")
+    for (i, ty, size, al), d in zip(params, docs):
+        w(f"  {i:>2}  {ty:10} {size:>4} {al:>5}  {used[i]:>4}  {d}")
+    w("  (refs = number of references to the param in the PTX body; 0 => passed but unused)")
+    w("")
+
+
+def readme_launch(w, r):
+    """The launch configuration the shim captured."""
+    w("Launch configuration (captured from the DSL host code's _cudaLaunchKernelEx call via the shim;")
+    w(f"values for this shape {tuple(r['ptrs'].get('shape', []))}):")
+    for l in r["log"].splitlines():
+        if l.startswith("LAUNCH") or l.startswith("ATTR"):
+            w("  " + l)
+    w("  (attribute ids: 2=cudaLaunchAttributeCooperative, 4=ClusterDimension, 6=ProgrammaticStreamSerialization)")
+    w("")
+
+
+def readme_raw_args(w, r, raw):
+    """Each kernel argument's bytes as the shim captured them."""
+    w("Raw kernel argument bytes as passed to cudaLaunchKernelEx (hex, little endian; host 'device' pointers are")
+    w("host addresses of the CPU stand-in tensors: " + ", ".join(f"{k}=0x{v:x}" for k, v in r['ptrs'].items()
+                                                             if k in 'qkvo') + "):")
+    for i in sorted(raw):
+        h = raw[i]
+        if len(h) > 64:
+            w(f"  param_{i}:")
+            for j in range(0, len(h), 64):
+                w(f"      +{j // 2:3d}: {h[j:j + 64]}")
+        else:
+            w(f"  param_{i}: {h}")
+    w("  (FastDivmodDivisor params: bytes 10..11 are struct padding and hold uninitialised stack bytes)")
+    w("")
+
+
+def readme_tma(w, r, params, raw):
+    """The four CUtensorMap arguments decoded, and the DSL's own view of the atoms."""
+    w("TMA descriptors (CUtensorMap, 128 B, .align 64).  The DSL host code builds these bytes itself (no")
+    w("cuTensorMapEncodeTiled call exists in its lowered host IR), so the raw bytes above ARE what the kernel")
+    w("gets.  Decoded fields (layout inferred from the bytes, see decode_tmap in make_ptx.py):")
+    tma_idx = [i for (i, ty, size, al) in params if size == 128 and al == 64]
+    names = ["Q (load)", "K (load)", "V (load)", "O (store)"]
+    for n, i in zip(names, tma_idx):
+        if i in raw:
+            w(f"  param_{i} {n}: " + decode_tmap(raw[i], r["ptrs"]))
+    w("  DSL-side description of the same atoms (from the DSL MLIR; tma_gbasis = box in gmem coordinates,")
+    w("  S<3,4,3> = 128-byte swizzle, BF16_RN = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16):")
+    for s in mlir_tma_info(r["mlir"]):
+        w("   - " + s)
+    w("")
+
+
+def readme_opcodes(w, text):
+    """The PTX opcode histogram."""
+    hist = opcode_hist(text)
+    w(f"PTX opcodes ({sum(hist.values())} instruction lines, {len(hist)} distinct; predicate guards incl. named ones like @leader_thread stripped;"
+      " opcode regex ^\\s*(@!?PRED\\s+)?[a-z][A-Za-z0-9_.:]* -- upper case is needed for L2::cache_hint):")
+    for op, n in sorted(hist.items(), key=lambda x: (-x[1], x[0])):
+        w(f"  {n:6d}  {op}")
+    w("")
 
 
 if __name__ == "__main__":
