@@ -682,35 +682,107 @@ static SmallVector<std::string> abiParams(const HopperPlan &plan,
       storeOByTma ? tmaBox(kRowsPerConsumer) : "", deviceMaps);
 }
 
-LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
-                                     const ConvertAttnToFA4Options &options) {
-  const ConvertAttnToFA4Options &schedule = options;
-  OpBuilder b(module.getContext());
+namespace {
+/// The kernel's plan, and the looped twin's own plan where attn-select-config
+/// gave it one (twin_config).
+struct HopperPlans {
+  HopperPlan kernel;
+  std::optional<HopperPlan> ownTwin;
+  HopperPlan &twin() { return ownTwin ? *ownTwin : kernel; }
+};
+} // namespace
+
+static FailureOr<HopperPlans> readPlans(attn::AttentionOp op) {
   FailureOr<HopperPlan> plan =
       readPlan(op, op.getConfigAttr(), op.getSmemAttr(), op.getSwizzleAttr());
   if (failed(plan))
     return failure();
-  // The looped twin's own plan (attn-select-config's twin_config), else
-  // the kernel's.
-  std::optional<HopperPlan> ownTwinPlan;
-  if (attn::ConfigAttr twinConfig = op.getTwinConfigAttr()) {
-    if (!op.getTwinSmemAttr() || !op.getTwinSwizzleAttr()) {
-      op.emitOpError() << "has a twin_config without twin_smem and "
-                          "twin_swizzle; run attn-plan-pipeline{chip=sm_90a}";
-      return failure();
-    }
-    FailureOr<HopperPlan> twinPlan =
-        readPlan(op, twinConfig, op.getTwinSmemAttr(), op.getTwinSwizzleAttr());
-    if (failed(twinPlan))
-      return failure();
-    ownTwinPlan = *twinPlan;
+  HopperPlans plans{*plan, std::nullopt};
+  attn::ConfigAttr twinConfig = op.getTwinConfigAttr();
+  if (!twinConfig)
+    return plans;
+  if (!op.getTwinSmemAttr() || !op.getTwinSwizzleAttr())
+    return op.emitOpError()
+           << "has a twin_config without twin_smem and "
+              "twin_swizzle; run attn-plan-pipeline{chip=sm_90a}";
+  FailureOr<HopperPlan> twinPlan =
+      readPlan(op, twinConfig, op.getTwinSmemAttr(), op.getTwinSwizzleAttr());
+  if (failed(twinPlan))
+    return failure();
+  plans.ownTwin = *twinPlan;
+  return plans;
+}
+
+/// D-49: a one-shot decode with device-built maps stages them past its
+/// plan, where shared memory has room, and copies its first tiles itself.
+static void stageMapsPastPlan(HopperPlan &plan,
+                              const ConvertAttnToFA4Options &options,
+                              bool kernelLoops, bool kvMulticast) {
+  int64_t chunkElements = 16 / plan.elementBytes();
+  if (options.deviceTensorMaps && plan.decode && !kernelLoops && !kvMulticast &&
+      plan.qkDepth % chunkElements == 0 && plan.ovDepth % chunkElements == 0)
+    if (std::optional<int64_t> offset = pastPlanOffset(
+            plan.dynamicSmemBytes(), HopperPlan::kDecodeTensorMapBytes,
+            getTargetInfo(Chip::SM90a)))
+      plan.mapStagingOffset = *offset;
+}
+
+namespace {
+/// The looped twin built beside the kernel: its name, its own launch where
+/// it differs from the kernel's, and whether it stores O by TMA.
+struct HopperTwin {
+  std::string name;
+  std::optional<KernelABI::Persistent::OwnLaunch> launch;
+  bool storesOByTma = false;
+};
+} // namespace
+
+/// Builds the looped twin of kernel `name` (whose ABI is `abi`) in
+/// `kernels`: its own launch where its plan differs or it runs in pairs.
+static HopperTwin buildLoopedTwin(OpBuilder &b, Location loc,
+                                  gpu::GPUModuleOp kernels, StringRef name,
+                                  const KernelABI &abi, HopperPlans &plans,
+                                  const ConvertAttnToFA4Options &options,
+                                  bool kvMulticast, bool twinPairs) {
+  HopperPlan &twinPlan = plans.twin();
+  HopperTwin twin;
+  twin.name = (name + "_persistent").str();
+  KernelABI twinAbi = abi;
+  twin.storesOByTma = twinPlan.loopStagingOffset >= 0;
+  if (plans.ownTwin || kvMulticast || twinPairs) {
+    twin.launch.emplace();
+    twin.launch->params =
+        abiParams(twinPlan, twin.storesOByTma, options.deviceTensorMaps);
+    twin.launch->cluster[0] = HopperKernelBuilder::ctasPerWorkItem(twinPairs);
+    twin.launch->grid = twinPlan.workListGrid(twin.launch->cluster[0]);
+    twin.launch->block[0] = twinPlan.threads();
+    twin.launch->dynamicSmemBytes = twinPlan.dynamicSmemBytes();
   }
+  b.setInsertionPointToEnd(kernels.getBody());
+  auto twinFunc = createKernelFunc(
+      b, loc, twin.name, twin.launch ? twin.launch->params : abi.params,
+      twin.launch ? twin.launch->block[0] : plans.kernel.threads());
+  HopperKernelBuilder(b, loc, twinPlan, options, /*persistent=*/true,
+                      /*shortestSeqKV=*/1)
+      .build(twinFunc, twinAbi);
+  return twin;
+}
+
+LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
+                                     const ConvertAttnToFA4Options &options) {
+  const ConvertAttnToFA4Options &schedule = options;
+  OpBuilder b(module.getContext());
+  FailureOr<HopperPlans> plans = readPlans(op);
+  if (failed(plans))
+    return failure();
+  HopperPlan *plan = &plans->kernel;
+  std::optional<HopperPlan> &ownTwinPlan = plans->ownTwin;
   auto [kernels, name] = createKernelModule(module, op, "fa4_hopper", "sm_90a");
   Location loc = op.getLoc();
   b.setInsertionPointToEnd(kernels.getBody());
 
   KernelABI abi;
-  HopperPlan &twinPlan = ownTwinPlan ? *ownTwinPlan : *plan;
+  HopperPlan &twinPlan = plans->twin();
   int64_t maxSeqKV = persistentUpToSeqKV(op, *plan, twinPlan, options);
   // Persistent up to a bound: at 8192 keys and past them the looped twin
   // measured -2 to +2% against this kernel at d = 128 (D-12), so it runs
@@ -744,50 +816,22 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
   bool twinPairs =
       twin && HopperKernelBuilder::pairsCTAs(twinPlan, schedule, true,
                                              /*shortestSeqKV=*/1);
-  // D-49: a one-shot decode with device-built maps stages them past its
-  // plan, where shared memory has room, and copies its first tiles itself.
-  int64_t chunkElements = 16 / plan->elementBytes();
-  if (options.deviceTensorMaps && plan->decode && !kernelLoops &&
-      !kvMulticast && plan->qkDepth % chunkElements == 0 &&
-      plan->ovDepth % chunkElements == 0)
-    if (std::optional<int64_t> offset = pastPlanOffset(
-            plan->dynamicSmemBytes(), HopperPlan::kDecodeTensorMapBytes,
-            getTargetInfo(Chip::SM90a)))
-      plan->mapStagingOffset = *offset;
+  stageMapsPastPlan(*plan, options, kernelLoops, kvMulticast);
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   HopperKernelBuilder(b, loc, *plan, schedule, /*persistent=*/kernelLoops,
                       kernelShortestSeqKV)
       .build(func, abi);
-  std::string twinName;
-  std::optional<KernelABI::Persistent::OwnLaunch> twinLaunch;
-  bool twinStoresOByTma = false;
-  if (twin) {
-    twinName = name + "_persistent";
-    KernelABI twinAbi = abi;
-    twinStoresOByTma = twinPlan.loopStagingOffset >= 0;
-    if (ownTwinPlan || kvMulticast || twinPairs) {
-      twinLaunch.emplace();
-      twinLaunch->params =
-          abiParams(twinPlan, twinStoresOByTma, options.deviceTensorMaps);
-      twinLaunch->cluster[0] = HopperKernelBuilder::ctasPerWorkItem(twinPairs);
-      twinLaunch->grid = twinPlan.workListGrid(twinLaunch->cluster[0]);
-      twinLaunch->block[0] = twinPlan.threads();
-      twinLaunch->dynamicSmemBytes = twinPlan.dynamicSmemBytes();
-    }
-    b.setInsertionPointToEnd(kernels.getBody());
-    auto twinFunc = createKernelFunc(
-        b, loc, twinName, twinLaunch ? twinLaunch->params : abi.params,
-        twinLaunch ? twinLaunch->block[0] : threads);
-    HopperKernelBuilder(b, loc, twinPlan, schedule, /*persistent=*/true,
-                        /*shortestSeqKV=*/1)
-        .build(twinFunc, twinAbi);
-  }
+  HopperTwin twinKernel;
+  if (twin)
+    twinKernel = buildLoopedTwin(b, loc, kernels, name, abi, *plans, options,
+                                 kvMulticast, twinPairs);
 
   // Prefill: a one-dimensional grid of work tiles, which a persistent
   // kernel may run on fewer CTAs (one per SM: one fits, by its shared
   // memory), each looping over work tiles.
   if (maxSeqKV > 0)
-    abi.persistent = KernelABI::Persistent{1, maxSeqKV, twinName, twinLaunch};
+    abi.persistent =
+        KernelABI::Persistent{1, maxSeqKV, twinKernel.name, twinKernel.launch};
   // Persistent decode flattens the decode grid (heads fastest, the order
   // of WorkTiles::decodeItem) into the prefill kernel's kind of work list.
   if (plan->decode && maxSeqKV == 0)
@@ -799,7 +843,8 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
     abi.cluster[0] = kKvMulticastCtas;
   abi.block[0] = threads;
   abi.dynamicSmemBytes = plan->dynamicSmemBytes();
-  setAttentionAlignment(abi, plan->hasLse, storeOByTma || twinStoresOByTma);
+  setAttentionAlignment(abi, plan->hasLse,
+                        storeOByTma || twinKernel.storesOByTma);
   if (plan->workspace) {
     b.setInsertionPointToEnd(kernels.getBody());
     buildWorkspaceCombine(b, loc, name, abi, *plan, plan->partialsPerCta(),
