@@ -161,35 +161,42 @@ static LogicalResult verifyElementType(AttentionOp op, Type elementType) {
                           << " is not supported; supported: bf16, f16";
 }
 
-LogicalResult AttentionOp::verify() {
-  Type queryType = getQuery().getType();
-  bool isBuffer = hasBufferSemantics();
-  for (auto [name, value] :
-       {std::pair<StringRef, Value>{"key", getKey()}, {"value", getValue()}}) {
+/// Query, key and value all tensors or all memrefs; O and an optional LSE
+/// as results (tensors) or outs (memrefs).
+static LogicalResult verifyForm(AttentionOp op) {
+  Type queryType = op.getQuery().getType();
+  bool isBuffer = op.hasBufferSemantics();
+  for (auto [name, value] : {std::pair<StringRef, Value>{"key", op.getKey()},
+                             {"value", op.getValue()}}) {
     if (isa<MemRefType>(value.getType()) != isBuffer)
-      return emitOpError() << "expects query, key and value to be all tensors "
-                              "or all memrefs, but query is "
-                           << queryType << " and " << name << " is "
-                           << value.getType();
+      return op.emitOpError()
+             << "expects query, key and value to be all tensors or all "
+                "memrefs, but query is "
+             << queryType << " and " << name << " is " << value.getType();
   }
 
   // Tensor form returns O [, LSE]; memref form writes them through `outs`.
-  unsigned numOutputs = isBuffer ? getOutputs().size() : getResults().size();
-  if (isBuffer && !getResults().empty())
-    return emitOpError() << "with memref operands returns no results; pass O "
-                            "and LSE in outs";
-  if (!isBuffer && !getOutputs().empty())
-    return emitOpError() << "with tensor operands takes no outs; it returns O "
-                            "and LSE as results";
+  unsigned numOutputs =
+      isBuffer ? op.getOutputs().size() : op.getResults().size();
+  if (isBuffer && !op.getResults().empty())
+    return op.emitOpError() << "with memref operands returns no results; pass "
+                               "O and LSE in outs";
+  if (!isBuffer && !op.getOutputs().empty())
+    return op.emitOpError() << "with tensor operands takes no outs; it "
+                               "returns O and LSE as results";
   if (numOutputs < 1 || numOutputs > 2)
-    return emitOpError() << "expects O and an optional LSE (1 or 2 "
-                         << (isBuffer ? "outs" : "results") << "), but got "
-                         << numOutputs;
+    return op.emitOpError()
+           << "expects O and an optional LSE (1 or 2 "
+           << (isBuffer ? "outs" : "results") << "), but got " << numOutputs;
+  return success();
+}
 
-  ShapedType qType = getQueryType(), kType = getKeyType(),
-             vType = getValueType();
-  auto oType = cast<ShapedType>(getOutput().getType());
-  ShapeChecker check{*this};
+/// Q, K, V and O: BSHD, sizes >= 1 and within fa4's limits, static heads
+/// and depths, one element type the kernels take.
+static LogicalResult verifyOperandTypes(AttentionOp op, ShapeChecker &check) {
+  ShapedType qType = op.getQueryType(), kType = op.getKeyType(),
+             vType = op.getValueType();
+  auto oType = cast<ShapedType>(op.getOutput().getType());
   for (auto [name, type] : {std::pair<StringRef, ShapedType>{"query", qType},
                             {"key", kType},
                             {"value", vType},
@@ -209,16 +216,25 @@ LogicalResult AttentionOp::verify() {
       return failure();
   }
 
-  if (failed(verifyElementType(*this, qType.getElementType())))
+  if (failed(verifyElementType(op, qType.getElementType())))
     return failure();
   for (auto [name, type] : {std::pair<StringRef, ShapedType>{"key", kType},
                             {"value", vType},
                             {"output", oType}})
     if (type.getElementType() != qType.getElementType())
-      return emitOpError() << "expects " << name << " to have element type "
-                           << qType.getElementType() << " like query, but got "
-                           << type.getElementType();
+      return op.emitOpError()
+             << "expects " << name << " to have element type "
+             << qType.getElementType() << " like query, but got "
+             << type.getElementType();
+  return success();
+}
 
+/// The sizes Q, K, V and O share, and query heads a multiple of the
+/// key/value heads.
+static LogicalResult verifySharedSizes(AttentionOp op, ShapeChecker &check) {
+  ShapedType qType = op.getQueryType(), kType = op.getKeyType(),
+             vType = op.getValueType();
+  auto oType = cast<ShapedType>(op.getOutput().getType());
   int64_t numQHeads = qType.getDimSize(2), numKVHeads = kType.getDimSize(2);
   if (failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
                               "key", kType.getDimSize(0))) ||
@@ -242,29 +258,45 @@ LogicalResult AttentionOp::verify() {
                               "output", oType.getDimSize(3))))
     return failure();
   if (numQHeads % numKVHeads != 0)
-    return emitOpError() << "expects the query head count (" << numQHeads
-                         << ") to be a multiple of the key/value head count ("
-                         << numKVHeads << ")";
+    return op.emitOpError()
+           << "expects the query head count (" << numQHeads
+           << ") to be a multiple of the key/value head count (" << numKVHeads
+           << ")";
+  return success();
+}
 
-  if (Value lse = getLse()) {
-    auto lseType = cast<ShapedType>(lse.getType());
-    if (failed(check.expectRank("lse", lseType, 3,
-                                "batch, query heads, query sequence")) ||
-        failed(check.expectPositive("lse", lseType)))
-      return failure();
-    if (!lseType.getElementType().isF32())
-      return emitOpError() << "expects lse to have element type f32, but got "
-                           << lseType.getElementType();
-    if (failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
-                                "lse", lseType.getDimSize(0))) ||
-        failed(check.expectSame("the query head count", "query", numQHeads,
-                                "lse (dim 1)", lseType.getDimSize(1))) ||
-        failed(check.expectSame("the query sequence length", "query",
-                                qType.getDimSize(1), "lse (dim 2)",
-                                lseType.getDimSize(2))))
-      return failure();
-  }
+/// LSE, where asked for: f32 [B, Hq, Sq].
+static LogicalResult verifyLse(AttentionOp op, ShapeChecker &check) {
+  Value lse = op.getLse();
+  if (!lse)
+    return success();
+  ShapedType qType = op.getQueryType();
+  auto lseType = cast<ShapedType>(lse.getType());
+  if (failed(check.expectRank("lse", lseType, 3,
+                              "batch, query heads, query sequence")) ||
+      failed(check.expectPositive("lse", lseType)))
+    return failure();
+  if (!lseType.getElementType().isF32())
+    return op.emitOpError() << "expects lse to have element type f32, but got "
+                            << lseType.getElementType();
+  if (failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
+                              "lse", lseType.getDimSize(0))) ||
+      failed(check.expectSame("the query head count", "query",
+                              qType.getDimSize(2), "lse (dim 1)",
+                              lseType.getDimSize(1))) ||
+      failed(check.expectSame("the query sequence length", "query",
+                              qType.getDimSize(1), "lse (dim 2)",
+                              lseType.getDimSize(2))))
+    return failure();
+  return success();
+}
 
+LogicalResult AttentionOp::verify() {
+  ShapeChecker check{*this};
+  if (failed(verifyForm(*this)) || failed(verifyOperandTypes(*this, check)) ||
+      failed(verifySharedSizes(*this, check)) ||
+      failed(verifyLse(*this, check)))
+    return failure();
   if (std::optional<APFloat> scale = getScale()) {
     double value = scale->convertToDouble();
     if (!std::isfinite(value) || value <= 0.0)
