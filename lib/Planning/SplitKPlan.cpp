@@ -130,6 +130,134 @@ static int64_t visitedKeys(const AttnProblem &problem, int64_t seqQ,
   return span;
 }
 
+namespace {
+/// A split-K planner's view of one problem: the sizes it plans with and
+/// the limits the kernel and chip set.
+struct SplitKInputs {
+  const AttnProblem &problem;
+  const AttnConfig &config;
+  const TargetInfo &target;
+  int64_t batch, seqQ, seqKV;
+  int64_t minKVPerPartition;
+  /// The Blackwell kernel splits only work items of one 128-row Q tile.
+  bool kernelSplits;
+};
+} // namespace
+
+/// Sizes known only at launch: a decode that may split there (through the
+/// workspace, the partition count picked per launch), else no split.
+static SplitKPlan planAtLaunch(const SplitKInputs &in, SplitKPlan plan) {
+  plan.reason = SplitKReason::UnknownSizes;
+  const AttnProblem &problem = in.problem;
+  bool spanIsSeqKV = problem.mask != MaskKind::Window || problem.windowLeft < 0;
+  bool decode = in.seqQ != kDynamic && in.config.workItemsPerHead(in.seqQ) == 1;
+  bool keysAllowTwo =
+      in.seqKV == kDynamic || in.seqKV >= 2 * in.minKVPerPartition;
+  if (decode && spanIsSeqKV && keysAllowTwo && !in.config.pairCta &&
+      in.kernelSplits && problem.splitKPartitions == 0) {
+    plan.mode = SplitKMode::Workspace;
+    plan.reason = SplitKReason::AtLaunch;
+    plan.partitions = int(in.target.numSMs);
+    plan.kvPerPartition = in.minKVPerPartition;
+    plan.kvSpan = in.seqKV == kDynamic ? 0 : in.seqKV;
+  }
+  return plan;
+}
+
+/// The user's partition count (a tuning override), checked: any that
+/// leaves every partition a KV tile; 1 is no split (`plan.reason` set,
+/// nullopt returned).
+static llvm::FailureOr<std::optional<int64_t>>
+overriddenPartitions(const SplitKInputs &in, SplitKPlan &plan,
+                     llvm::raw_ostream &whyNot) {
+  const AttnConfig &config = in.config;
+  int64_t partitions = in.problem.splitKPartitions;
+  int64_t maxPartitions = llvm::divideCeilSigned(plan.kvSpan, config.bn);
+  // One partition is no split: the way to turn the planner's rule off.
+  if (partitions == 1) {
+    plan.reason = SplitKReason::Override;
+    return std::optional<int64_t>();
+  }
+  if (!in.kernelSplits) {
+    whyNot << "split-k-partitions " << partitions
+           << " needs work items of one 128-row Q tile on sm_100a (the "
+              "Blackwell kernel's split), but this plan's work items "
+              "have "
+           << config.numQ << " (BM = " << config.bm << ")";
+    return llvm::failure();
+  }
+  if (partitions < 2 || partitions > maxPartitions) {
+    whyNot << "split-k-partitions must be 1 (no split) or 2 to "
+           << maxPartitions << " (a KV tile of " << config.bn
+           << " keys each, over the " << plan.kvSpan
+           << " keys a work item visits), but got " << partitions;
+    return llvm::failure();
+  }
+  return std::optional<int64_t>(partitions);
+}
+
+/// The planner's rule: one wave, every CTA of every partition on its own
+/// SM, within a cluster where that keeps the SMs busy; nullopt (with
+/// `plan.reason`) where that is no split.
+static std::optional<int64_t> ruledPartitions(const SplitKInputs &in,
+                                              SplitKPlan &plan,
+                                              int64_t busyCtas,
+                                              int64_t clusterLimit) {
+  const TargetInfo &target = in.target;
+  int64_t partitions = int64_t(target.numSMs) / busyCtas;
+  if (partitions >= 2 && !in.kernelSplits) {
+    plan.reason = SplitKReason::TwoQTiles;
+    return std::nullopt;
+  }
+  if (partitions < 2) {
+    plan.reason = SplitKReason::EnoughWork;
+    return std::nullopt;
+  }
+  partitions = std::min(partitions, plan.kvSpan / in.minKVPerPartition);
+  bool clusterKeepsSMsBusy =
+      4 * busyCtas * clusterLimit >= 3 * int64_t(target.numSMs);
+  if (partitions > clusterLimit && clusterKeepsSMsBusy)
+    partitions = clusterLimit;
+  // A split that fits a cluster takes no more partitions than the chip's
+  // measured preference (fewer, fuller CTAs beat a larger cluster).
+  if (partitions <= clusterLimit && !in.config.pairCta &&
+      !in.problem.splitKWorkspace)
+    partitions = std::min<int64_t>(partitions, target.splitKClusterSize);
+  if (partitions < 2) {
+    plan.reason = SplitKReason::ShortKV;
+    return std::nullopt;
+  }
+  return partitions;
+}
+
+/// `plan` split into `partitions` of whole KV tiles, combined across a
+/// cluster (each CTA one band of the depth) or through the workspace.
+static void splitInto(const SplitKInputs &in, SplitKPlan &plan,
+                      int64_t partitions, int64_t busyCtas,
+                      int64_t clusterLimit) {
+  const AttnConfig &config = in.config;
+  plan.kvPerPartition = int64_t(llvm::alignTo(
+      llvm::divideCeilSigned(plan.kvSpan, partitions), config.bn));
+  partitions = llvm::divideCeilSigned(plan.kvSpan, plan.kvPerPartition);
+
+  plan.reason = in.problem.splitKPartitions != 0 || in.problem.splitKWorkspace
+                    ? SplitKReason::Override
+                    : SplitKReason::Split;
+  plan.partitions = int(partitions);
+  plan.numCtas = busyCtas * partitions;
+  if (partitions <= clusterLimit && !in.problem.splitKWorkspace) {
+    plan.mode = SplitKMode::ClusterDsmem;
+    plan.clusterSize = plan.partitions;
+    plan.bandColumns =
+        int(llvm::alignTo(llvm::divideCeilSigned(config.ovDepth, partitions),
+                          kBandGranuleColumns));
+    plan.partitionsWithBand =
+        int(llvm::divideCeilSigned(config.ovDepth, plan.bandColumns));
+  } else {
+    plan.mode = SplitKMode::Workspace;
+  }
+}
+
 llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
                                             const AttnConfig &config,
                                             const TargetInfo &target,
@@ -149,34 +277,22 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
   }
   SplitKPlan plan;
   plan.clusterSize = config.ctaGroup();
-  int64_t batch = problem.plannedBatch();
-  int64_t seqQ = problem.plannedSeqQ();
-  int64_t seqKV = problem.plannedSeqKV();
-  int64_t minKVPerPartition = int64_t(kSplitKMinTilesPerPartition) * config.bn;
-  // The Blackwell kernel splits only work items of one 128-row Q tile.
-  bool kernelSplits = config.chip != Chip::SM100a || config.numQ == 1;
-  if (batch == kDynamic || seqQ == kDynamic || seqKV == kDynamic) {
-    plan.reason = SplitKReason::UnknownSizes;
-    bool spanIsSeqKV =
-        problem.mask != MaskKind::Window || problem.windowLeft < 0;
-    bool decode = seqQ != kDynamic && config.workItemsPerHead(seqQ) == 1;
-    bool keysAllowTwo = seqKV == kDynamic || seqKV >= 2 * minKVPerPartition;
-    if (decode && spanIsSeqKV && keysAllowTwo && !config.pairCta &&
-        kernelSplits && problem.splitKPartitions == 0) {
-      plan.mode = SplitKMode::Workspace;
-      plan.reason = SplitKReason::AtLaunch;
-      plan.partitions = int(target.numSMs);
-      plan.kvPerPartition = minKVPerPartition;
-      plan.kvSpan = seqKV == kDynamic ? 0 : seqKV;
-    }
-    return plan;
-  }
+  SplitKInputs in{problem,
+                  config,
+                  target,
+                  problem.plannedBatch(),
+                  problem.plannedSeqQ(),
+                  problem.plannedSeqKV(),
+                  int64_t(kSplitKMinTilesPerPartition) * config.bn,
+                  config.chip != Chip::SM100a || config.numQ == 1};
+  if (in.batch == kDynamic || in.seqQ == kDynamic || in.seqKV == kDynamic)
+    return planAtLaunch(in, plan);
 
   int64_t heads = config.fuseGqa ? config.numKVHeads : config.numQHeads;
   // Checked: a static batch and sequence within the limits can still ask for
   // more CTAs than a grid holds (and once wrapped to 0 and divided by it).
-  int64_t rowBlocks = config.workItemsPerHead(seqQ);
-  std::optional<int64_t> workItems = llvm::checkedMul<int64_t>(batch, heads);
+  int64_t rowBlocks = config.workItemsPerHead(in.seqQ);
+  std::optional<int64_t> workItems = llvm::checkedMul<int64_t>(in.batch, heads);
   if (workItems)
     workItems = llvm::checkedMul<int64_t>(*workItems, rowBlocks);
   std::optional<int64_t> ctas =
@@ -184,101 +300,42 @@ llvm::FailureOr<SplitKPlan> fa4::planSplitK(const AttnProblem &problem,
                 : std::nullopt;
   if (!ctas || *ctas > limits::kMaxGridCtas) {
     whyNot << "the problem needs more than " << limits::kMaxGridCtas
-           << " CTAs (batch " << batch << " x " << heads << " heads x "
+           << " CTAs (batch " << in.batch << " x " << heads << " heads x "
            << rowBlocks << " row blocks x " << config.ctaGroup()
            << "), more than one launch's grid holds";
     return llvm::failure();
   }
   plan.numWorkItems = *workItems;
-  plan.kvSpan = visitedKeys(problem, seqQ, seqKV, workItemPositions(config));
+  plan.kvSpan =
+      visitedKeys(problem, in.seqQ, in.seqKV, workItemPositions(config));
   int64_t busyCtas = *ctas;
   plan.numCtas = busyCtas;
   plan.kvPerPartition = plan.kvSpan;
   int64_t clusterLimit = config.pairCta ? 1 : target.nonPortableClusterSize;
-  int64_t partitions = problem.splitKPartitions;
-  if (partitions != 0) {
-    // The user's count (a tuning override): any that leaves every partition
-    // a KV tile.
-    int64_t maxPartitions = llvm::divideCeilSigned(plan.kvSpan, config.bn);
-    // One partition is no split: the way to turn the planner's rule off.
-    if (partitions == 1) {
-      plan.reason = SplitKReason::Override;
-      return plan;
-    }
-    if (!kernelSplits) {
-      whyNot << "split-k-partitions " << partitions
-             << " needs work items of one 128-row Q tile on sm_100a (the "
-                "Blackwell kernel's split), but this plan's work items "
-                "have "
-             << config.numQ << " (BM = " << config.bm << ")";
+  std::optional<int64_t> partitions;
+  if (problem.splitKPartitions != 0) {
+    llvm::FailureOr<std::optional<int64_t>> overridden =
+        overriddenPartitions(in, plan, whyNot);
+    if (llvm::failed(overridden))
       return llvm::failure();
-    }
-    if (partitions < 2 || partitions > maxPartitions) {
-      whyNot << "split-k-partitions must be 1 (no split) or 2 to "
-             << maxPartitions << " (a KV tile of " << config.bn
-             << " keys each, over the " << plan.kvSpan
-             << " keys a work item visits), but got " << partitions;
-      return llvm::failure();
-    }
+    partitions = *overridden;
   } else {
-    // One wave: every CTA of every partition gets its own SM.
-    partitions = int64_t(target.numSMs) / busyCtas;
-    if (partitions >= 2 && !kernelSplits) {
-      plan.reason = SplitKReason::TwoQTiles;
-      return plan;
-    }
-    if (partitions < 2) {
-      plan.reason = SplitKReason::EnoughWork;
-      return plan;
-    }
-    partitions = std::min(partitions, plan.kvSpan / minKVPerPartition);
-    bool clusterKeepsSMsBusy =
-        4 * busyCtas * clusterLimit >= 3 * int64_t(target.numSMs);
-    if (partitions > clusterLimit && clusterKeepsSMsBusy)
-      partitions = clusterLimit;
-    // A split that fits a cluster takes no more partitions than the chip's
-    // measured preference (fewer, fuller CTAs beat a larger cluster).
-    if (partitions <= clusterLimit && !config.pairCta &&
-        !problem.splitKWorkspace)
-      partitions = std::min<int64_t>(partitions, target.splitKClusterSize);
-    if (partitions < 2) {
-      plan.reason = SplitKReason::ShortKV;
-      return plan;
-    }
+    partitions = ruledPartitions(in, plan, busyCtas, clusterLimit);
   }
-  plan.kvPerPartition = int64_t(llvm::alignTo(
-      llvm::divideCeilSigned(plan.kvSpan, partitions), config.bn));
-  partitions = llvm::divideCeilSigned(plan.kvSpan, plan.kvPerPartition);
-
-  plan.reason = problem.splitKPartitions != 0 || problem.splitKWorkspace
-                    ? SplitKReason::Override
-                    : SplitKReason::Split;
-  plan.partitions = int(partitions);
-  plan.numCtas = busyCtas * partitions;
-  if (partitions <= clusterLimit && !problem.splitKWorkspace) {
-    plan.mode = SplitKMode::ClusterDsmem;
-    plan.clusterSize = plan.partitions;
-    plan.bandColumns =
-        int(llvm::alignTo(llvm::divideCeilSigned(config.ovDepth, partitions),
-                          kBandGranuleColumns));
-    plan.partitionsWithBand =
-        int(llvm::divideCeilSigned(config.ovDepth, plan.bandColumns));
-  } else {
-    plan.mode = SplitKMode::Workspace;
-  }
+  if (partitions)
+    splitInto(in, plan, *partitions, busyCtas, clusterLimit);
   return plan;
 }
 
-void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
-                  llvm::raw_ostream &os) {
-  const TargetInfo &target = getTargetInfo(config.chip);
-  os << "split-K: " << splitKModeName(plan.mode) << ", P = " << plan.partitions
-     << ": ";
+/// Why the plan does not split, or how an override split it; true where
+/// that is the whole explanation.
+static bool explainReason(const SplitKPlan &plan, const AttnConfig &config,
+                          const TargetInfo &target, llvm::raw_ostream &os) {
   switch (plan.reason) {
   case SplitKReason::UnknownSizes:
     os << "batch, seqQ or seqKV is dynamic with no hint, so the work per "
           "launch is unknown; one CTA per work item\n";
-    return;
+    return true;
   case SplitKReason::AtLaunch:
     os << "batch or seqKV is dynamic with no hint, and each head is one work "
           "item (a decode): the runtime picks P per launch, min(floor(#SMs / "
@@ -293,7 +350,7 @@ void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
        << " partitions (P = 1 when the work items fill the SMs)\n"
        << "  f32 partials and LSE go to a workspace, a combine kernel "
           "reduces them\n";
-    return;
+    return true;
   case SplitKReason::EnoughWork:
     os << plan.numWorkItems << " work item(s) x " << config.ctaGroup();
     if (plan.numCtas >= target.numSMs)
@@ -302,54 +359,65 @@ void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
       os << " CTA(s) leave SMs idle, but P = floor(" << target.numSMs << " / "
          << plan.numCtas << ") = " << target.numSMs / plan.numCtas
          << ": a second partition per work item would start a second wave\n";
-    return;
+    return true;
   case SplitKReason::TwoQTiles:
     os << plan.numWorkItems << " work item(s) leave SMs idle, but each is "
        << config.numQ << " Q tiles (BM = " << config.bm
        << ") and the Blackwell kernel splits only work items of one "
           "128-row tile\n";
-    return;
+    return true;
   case SplitKReason::ShortKV:
     os << plan.numWorkItems << " work item(s) leave SMs idle, but "
        << plan.kvSpan << " keys do not make two partitions of at least "
        << kSplitKMinTilesPerPartition
        << " x BN = " << kSplitKMinTilesPerPartition * config.bn << " keys\n";
-    return;
+    return true;
   case SplitKReason::Override:
     if (plan.partitions == 1) {
       os << "split-k-partitions = 1 asked for no split\n";
-      return;
+      return true;
     }
     os << "asked for with split-k-partitions / split-k-workspace (a tuning "
           "override): "
        << plan.partitions << " partitions of " << plan.kvPerPartition << " of "
        << plan.kvSpan << " keys give " << plan.numCtas << " CTAs\n";
-    break;
+    return false;
   case SplitKReason::Split:
-    break;
+    return false;
   }
-  int64_t clusterLimit = config.pairCta ? 1 : target.nonPortableClusterSize;
-  if (plan.reason == SplitKReason::Split) {
-    int64_t busyCtas = plan.numWorkItems * config.ctaGroup();
-    int64_t wavePartitions = target.numSMs / busyCtas;
-    int64_t kvPartitions =
-        plan.kvSpan / (int64_t(kSplitKMinTilesPerPartition) * config.bn);
-    os << plan.numWorkItems << " work item(s) x " << config.ctaGroup()
-       << " CTA(s) leave " << target.numSMs - busyCtas << " of the "
-       << target.numSMs << " SMs idle; P = min(floor(" << target.numSMs << " / "
-       << busyCtas << ") = " << wavePartitions << " for one wave, "
-       << kvPartitions << " for at least " << kSplitKMinTilesPerPartition
-       << " KV tiles each)";
-    if (std::min(wavePartitions, kvPartitions) > clusterLimit &&
-        plan.partitions <= clusterLimit)
-      os << ", capped at the cluster limit " << clusterLimit;
-    else if (plan.mode == SplitKMode::ClusterDsmem &&
-             std::min(wavePartitions, kvPartitions) > target.splitKClusterSize)
-      os << ", capped at " << target.splitKClusterSize
-         << " (larger clusters measured slower on this chip)";
-    os << ": " << plan.partitions << " partitions of " << plan.kvPerPartition
-       << " of " << plan.kvSpan << " keys give " << plan.numCtas << " CTAs\n";
-  }
+  return false;
+}
+
+/// How the planner's rule chose the partition count.
+static void explainRule(const SplitKPlan &plan, const AttnConfig &config,
+                        const TargetInfo &target, int64_t clusterLimit,
+                        llvm::raw_ostream &os) {
+  int64_t busyCtas = plan.numWorkItems * config.ctaGroup();
+  int64_t wavePartitions = target.numSMs / busyCtas;
+  int64_t kvPartitions =
+      plan.kvSpan / (int64_t(kSplitKMinTilesPerPartition) * config.bn);
+  os << plan.numWorkItems << " work item(s) x " << config.ctaGroup()
+     << " CTA(s) leave " << target.numSMs - busyCtas << " of the "
+     << target.numSMs << " SMs idle; P = min(floor(" << target.numSMs << " / "
+     << busyCtas << ") = " << wavePartitions << " for one wave, "
+     << kvPartitions << " for at least " << kSplitKMinTilesPerPartition
+     << " KV tiles each)";
+  if (std::min(wavePartitions, kvPartitions) > clusterLimit &&
+      plan.partitions <= clusterLimit)
+    os << ", capped at the cluster limit " << clusterLimit;
+  else if (plan.mode == SplitKMode::ClusterDsmem &&
+           std::min(wavePartitions, kvPartitions) > target.splitKClusterSize)
+    os << ", capped at " << target.splitKClusterSize
+       << " (larger clusters measured slower on this chip)";
+  os << ": " << plan.partitions << " partitions of " << plan.kvPerPartition
+     << " of " << plan.kvSpan << " keys give " << plan.numCtas << " CTAs\n";
+}
+
+/// How the partitions combine: across the cluster, or through the
+/// workspace and why.
+static void explainCombine(const SplitKPlan &plan, const AttnConfig &config,
+                           const TargetInfo &target, int64_t clusterLimit,
+                           llvm::raw_ostream &os) {
   if (plan.mode == SplitKMode::ClusterDsmem) {
     os << "  cluster of " << plan.clusterSize << " (non-portable limit "
        << target.nonPortableClusterSize
@@ -372,4 +440,17 @@ void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
     os << ": f32 partials and LSE go to a workspace, a combine kernel "
           "reduces them\n";
   }
+}
+
+void fa4::explain(const SplitKPlan &plan, const AttnConfig &config,
+                  llvm::raw_ostream &os) {
+  const TargetInfo &target = getTargetInfo(config.chip);
+  os << "split-K: " << splitKModeName(plan.mode) << ", P = " << plan.partitions
+     << ": ";
+  if (explainReason(plan, config, target, os))
+    return;
+  int64_t clusterLimit = config.pairCta ? 1 : target.nonPortableClusterSize;
+  if (plan.reason == SplitKReason::Split)
+    explainRule(plan, config, target, clusterLimit, os);
+  explainCombine(plan, config, target, clusterLimit, os);
 }
