@@ -12,6 +12,94 @@ using namespace fa4;
 using namespace fa4::kernel;
 using namespace fa4::hopper;
 
+/// A TMA box as (rows, columns, swizzle).
+static std::tuple<int64_t, int64_t, int64_t> boxShape(attn::TmaBoxAttr b) {
+  return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
+}
+
+/// How O leaves: by TMA stores where the plan stages it where it may, and
+/// where the looped twin stages it (a second Q buffer, or a box of O per
+/// consumer past the plan).
+static void planStoreOfO(HopperPlan &plan, attn::ConfigAttr config,
+                         const fa4::SmemPlan &regions,
+                         attn::SwizzleAttr swizzle) {
+  // Staged over Q, consumer c's O tile must lie in its own Q tile: the
+  // other consumer may still be reading its own.
+  plan.oStagingOffset = regions.oStaging.offset;
+  bool stagedOverQ =
+      regions.oStaging.offset < regions.q.offset + regions.q.bytes &&
+      regions.q.offset < regions.oStaging.offset + regions.oStaging.bytes;
+  plan.canStoreOByTma =
+      !plan.decode && !plan.workspace && !plan.clusterSplit() &&
+      regions.oStaging.bytes >=
+          config.getNumQ() * kRowsPerConsumer * plan.paddedOv * 2 &&
+      (!stagedOverQ || (regions.oStaging.offset == regions.q.offset &&
+                        plan.paddedOv <= config.getPaddedQkDepth())) &&
+      boxShape(swizzle.getO()) == std::make_tuple(int64_t(kRowsPerConsumer),
+                                                  int64_t(kBoxColumns),
+                                                  int64_t(kSwizzleBytes));
+  // The looped kernel's region past the plan: a second Q buffer where O
+  // fits in a Q tile and shared memory has room, else one box of O per
+  // consumer (HopperPlan::loopStagingOffset).
+  const TargetInfo &hopper = getTargetInfo(Chip::SM90a);
+  std::optional<int64_t> secondQ =
+      pastPlanOffset(plan.smemUsed, plan.secondQBufferBytes(), hopper);
+  plan.loopDoubleQ =
+      plan.canStoreOByTma && !plan.decode && !plan.consumersSplitKeys &&
+      plan.rowGroup == 1 && plan.ovBoxes >= kMinBoxesToStageOverQ &&
+      plan.paddedOv <= config.getPaddedQkDepth() && secondQ.has_value();
+  std::optional<int64_t> loopStaging =
+      plan.loopDoubleQ
+          ? secondQ
+          : loopedTwinStagingOffset(plan.smemUsed, config.getBm(), hopper);
+  if (plan.canStoreOByTma && loopStaging)
+    plan.loopStagingOffset = *loopStaging;
+}
+
+/// What this kernel implements of an sm_90a plan, and a plan whose regions
+/// hold what it places in them.
+static LogicalResult checkImplemented(attn::AttentionOp op,
+                                      const HopperPlan &plan,
+                                      attn::ConfigAttr config,
+                                      attn::SmemAttr smem,
+                                      attn::SwizzleAttr swizzle) {
+  if (config.getMmaM() != kRowsPerConsumer ||
+      config.getBm() != config.getNumQ() * kRowsPerConsumer ||
+      config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
+      plan.paddedOv > 256 || plan.bn % 16 || plan.bn > 256 ||
+      config.getUseSharedKv() ||
+      boxShape(swizzle.getQ()) != std::make_tuple(int64_t(kRowsPerConsumer),
+                                                  int64_t(kBoxColumns),
+                                                  int64_t(kSwizzleBytes)) ||
+      boxShape(swizzle.getK()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
+                                                  int64_t(kSwizzleBytes)) ||
+      boxShape(swizzle.getV()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
+                                                  int64_t(kSwizzleBytes)))
+    return op.emitOpError()
+           << "has an sm_90a plan this kernel does not implement (it needs "
+              "64-row consumer tiles, depths in 64-column 128B-swizzled boxes, "
+              "Dv <= 256, BN a multiple of 16 up to 256 and separate K/V "
+              "rings), got "
+           << config;
+  if (plan.rowGroup > kRowsPerConsumer)
+    return op.emitOpError() << "fuses " << plan.rowGroup
+                            << " q-heads per kv-head into a 64-row tile; at "
+                               "most 64 fit";
+  if (plan.clusterSplit() &&
+      plan.stagingOffset + plan.partialsPerCta() * plan.stagedPartialBytes() >
+          plan.barrierOffset)
+    return op.emitOpError() << "has a split-K staging region that overlaps "
+                               "its barriers: "
+                            << smem;
+  if (plan.kStageBytes < plan.qkBoxes * plan.kBoxBytes() ||
+      plan.vStageBytes < plan.ovBoxes * plan.kBoxBytes() ||
+      plan.barrierBytes < plan.numBarriers() * 8)
+    return op.emitOpError() << "has a shared-memory plan too small for its "
+                               "K/V slots or its "
+                            << plan.numBarriers() << " mbarriers: " << smem;
+  return success();
+}
+
 FailureOr<HopperPlan> fa4::hopper::readPlan(attn::AttentionOp op,
                                             attn::ConfigAttr config,
                                             attn::SmemAttr smem,
@@ -41,75 +129,8 @@ FailureOr<HopperPlan> fa4::hopper::readPlan(attn::AttentionOp op,
                             smem.getKvStages() >= kMinStagesToSplitKeys;
   if (plan.decode && !plan.consumersSplitKeys)
     plan.numConsumers = 1;
-  fa4::SmemPlan regions = smem.toPlan();
-
-  auto box = [](attn::TmaBoxAttr b) {
-    return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
-  };
-  // Staged over Q, consumer c's O tile must lie in its own Q tile: the
-  // other consumer may still be reading its own.
-  plan.oStagingOffset = regions.oStaging.offset;
-  bool stagedOverQ =
-      regions.oStaging.offset < regions.q.offset + regions.q.bytes &&
-      regions.q.offset < regions.oStaging.offset + regions.oStaging.bytes;
-  plan.canStoreOByTma =
-      !plan.decode && !plan.workspace && !plan.clusterSplit() &&
-      regions.oStaging.bytes >=
-          config.getNumQ() * kRowsPerConsumer * plan.paddedOv * 2 &&
-      (!stagedOverQ || (regions.oStaging.offset == regions.q.offset &&
-                        plan.paddedOv <= config.getPaddedQkDepth())) &&
-      box(swizzle.getO()) == std::make_tuple(int64_t(kRowsPerConsumer),
-                                             int64_t(kBoxColumns),
-                                             int64_t(kSwizzleBytes));
-  // The looped kernel's region past the plan: a second Q buffer where O
-  // fits in a Q tile and shared memory has room, else one box of O per
-  // consumer (HopperPlan::loopStagingOffset).
-  const TargetInfo &hopper = getTargetInfo(Chip::SM90a);
-  std::optional<int64_t> secondQ =
-      pastPlanOffset(plan.smemUsed, plan.secondQBufferBytes(), hopper);
-  plan.loopDoubleQ =
-      plan.canStoreOByTma && !plan.decode && !plan.consumersSplitKeys &&
-      plan.rowGroup == 1 && plan.ovBoxes >= kMinBoxesToStageOverQ &&
-      plan.paddedOv <= config.getPaddedQkDepth() && secondQ.has_value();
-  std::optional<int64_t> loopStaging =
-      plan.loopDoubleQ
-          ? secondQ
-          : loopedTwinStagingOffset(plan.smemUsed, config.getBm(), hopper);
-  if (plan.canStoreOByTma && loopStaging)
-    plan.loopStagingOffset = *loopStaging;
-  if (config.getMmaM() != kRowsPerConsumer ||
-      config.getBm() != config.getNumQ() * kRowsPerConsumer ||
-      config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
-      plan.paddedOv > 256 || plan.bn % 16 || plan.bn > 256 ||
-      config.getUseSharedKv() ||
-      box(swizzle.getQ()) != std::make_tuple(int64_t(kRowsPerConsumer),
-                                             int64_t(kBoxColumns),
-                                             int64_t(kSwizzleBytes)) ||
-      box(swizzle.getK()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
-                                             int64_t(kSwizzleBytes)) ||
-      box(swizzle.getV()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
-                                             int64_t(kSwizzleBytes)))
-    return op.emitOpError()
-           << "has an sm_90a plan this kernel does not implement (it needs "
-              "64-row consumer tiles, depths in 64-column 128B-swizzled boxes, "
-              "Dv <= 256, BN a multiple of 16 up to 256 and separate K/V "
-              "rings), got "
-           << config;
-  if (plan.rowGroup > kRowsPerConsumer)
-    return op.emitOpError() << "fuses " << plan.rowGroup
-                            << " q-heads per kv-head into a 64-row tile; at "
-                               "most 64 fit";
-  if (plan.clusterSplit() &&
-      plan.stagingOffset + plan.partialsPerCta() * plan.stagedPartialBytes() >
-          plan.barrierOffset)
-    return op.emitOpError() << "has a split-K staging region that overlaps "
-                               "its barriers: "
-                            << smem;
-  if (plan.kStageBytes < plan.qkBoxes * plan.kBoxBytes() ||
-      plan.vStageBytes < plan.ovBoxes * plan.kBoxBytes() ||
-      plan.barrierBytes < plan.numBarriers() * 8)
-    return op.emitOpError() << "has a shared-memory plan too small for its "
-                               "K/V slots or its "
-                            << plan.numBarriers() << " mbarriers: " << smem;
+  planStoreOfO(plan, config, smem.toPlan(), swizzle);
+  if (failed(checkImplemented(op, plan, config, smem, swizzle)))
+    return failure();
   return plan;
 }
