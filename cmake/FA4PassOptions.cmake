@@ -1,7 +1,7 @@
 # fa4_pass_options(<output.inc> TD <Passes.td> TARGET <target>
 #                  PASSES <record>... [SKIP <Pass.cppName>...])
 # Lists the options of the named passes of <Passes.td> as an X-macro
-# (scripts/gen-pass-options.py), so that a pipeline offers them without
+# (cmake/gen-pass-options.py), so that a pipeline offers them without
 # declaring them again. <target> is made to depend on the list.
 find_program(FA4_LLVM_TABLEGEN llvm-tblgen
   HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
@@ -29,9 +29,9 @@ function(fa4_pass_options output)
     COMMAND ${FA4_LLVM_TABLEGEN} --dump-json ${includes}
       ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_TD} -o ${json}
     COMMAND ${Python3_EXECUTABLE}
-      ${PROJECT_SOURCE_DIR}/scripts/gen-pass-options.py ${json} ${args}
+      ${PROJECT_SOURCE_DIR}/cmake/gen-pass-options.py ${json} ${args}
       -o ${out}
-    DEPENDS ${ARG_TD} ${PROJECT_SOURCE_DIR}/scripts/gen-pass-options.py
+    DEPENDS ${ARG_TD} ${PROJECT_SOURCE_DIR}/cmake/gen-pass-options.py
     COMMENT "Listing the options of ${ARG_PASSES}")
   add_custom_target(${ARG_TARGET}Options DEPENDS ${out})
   add_dependencies(${ARG_TARGET} ${ARG_TARGET}Options)

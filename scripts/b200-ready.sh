@@ -12,8 +12,8 @@
 #    no-LSE, split-K decode ...) on small odd shapes, every case checked
 #    against the CPU reference by fa4-run; when DIR/emu/results.txt holds the
 #    emulator's run of the same artifacts, the two are compared as on the
-#    H200 (scripts/emu-compare.py compare).
-# --artifacts DIR: kernels compiled elsewhere (scripts/emu-compare.py build
+#    H200 (emu/scripts/emu-compare.py compare).
+# --artifacts DIR: kernels compiled elsewhere (emu/scripts/emu-compare.py build
 # --chip sm_100a --out DIR), for a GPU machine without LLVM; by default they
 # are compiled here. --emu runs both steps on fa4-emu instead of the GPU (a
 # rehearsal, and the test of this script). FA4_RUN: fa4-run (default
@@ -84,10 +84,10 @@ echo "== 2. the sm_100a matrix"
 if [ -z "$artifacts" ]; then
   artifacts="$out/artifacts"
   rm -rf "$artifacts"
-  python3 "$root/scripts/emu-compare.py" build --chip sm_100a --out "$artifacts" \
+  python3 "$root/emu/scripts/emu-compare.py" build --chip sm_100a --out "$artifacts" \
     --compiler "$build/bin/fa4-compile" > "$out/build.log"
 fi
-run=(python3 "$root/scripts/emu-compare.py" run --artifacts "$artifacts"
+run=(python3 "$root/emu/scripts/emu-compare.py" run --artifacts "$artifacts"
      --out "$out/run" --fa4-run "$fa4_run")
 [ -n "$emu" ] && run+=(--emu "$emu")
 [ -n "$only" ] && run+=(--only "$only")
@@ -113,6 +113,6 @@ print(f"total: {passed} of {total}")
 sys.exit(0 if total and passed == total else 1)
 EOF
 if [ -z "$emu" ] && [ -f "$artifacts/emu/results.txt" ]; then
-  python3 "$root/scripts/emu-compare.py" compare "$artifacts/emu" "$out/run" || status=1
+  python3 "$root/emu/scripts/emu-compare.py" compare "$artifacts/emu" "$out/run" || status=1
 fi
 exit $status

@@ -120,7 +120,7 @@ if [ -x "$NVCC" ]; then
     name=selftest-$(basename "$dir")
     mkdir -p "$SELFTEST/$name"
     cp "$dir"/manifest.json "$dir"/cases.txt "$SELFTEST/$name/"
-    python3 scripts/abi-record.py --c-definition "$dir"/manifest.json \
+    python3 tools/abi-record.py --c-definition "$dir"/manifest.json \
       >"$SELFTEST/$name/record.h"
     for format in cubin ptx; do
       "$NVCC" -arch=sm_90a -O2 -std=c++17 -$format -include "$SELFTEST/$name/record.h" \

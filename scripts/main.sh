@@ -39,6 +39,6 @@ else
       -o "$out/$chip-ptx" --quiet
     manifest=$(ls "$out/$chip-ptx"/*/manifest.json)
     echo "-- $(basename "$(dirname "$manifest")")"
-    scripts/emu-run.sh "$manifest" --b 1 --sq 33 --skv 70 --check
+    emu/scripts/emu-run.sh "$manifest" --b 1 --sq 33 --skv 70 --check
   done
 fi

@@ -22,7 +22,7 @@ spec.loader.exec_module(matrix)
 
 # (name, dqk, dv, hq, hkv, mask, dtype, static sq or "?", compile flags,
 #  runs as (b, sq, skv)).
-# Imported by scripts/emu-compare.py, which runs the same kernels on fa4-emu
+# Imported by emu/scripts/emu-compare.py, which runs the same kernels on fa4-emu
 # and the H200.
 SAMPLE = [
     ("s_d128_h6x3_none", 128, 128, 6, 3, "none", "bf16", "?", [],

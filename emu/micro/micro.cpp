@@ -4,7 +4,7 @@
 // libcuda.so.1 on a GPU, or fa4-emu's libfa4emu.so (--driver), so the same
 // code drives both. Prints one line per case: its name and the FNV-1a hash
 // and first words of its output buffer; the two machines must print the
-// same lines (scripts/emu-micro.sh compares them).
+// same lines (emu/scripts/emu-micro.sh compares them).
 //
 // --blackwell runs the sm_100a cases instead (tcgen05-*.ptx, one per
 // modelled tcgen05 rule): each also compares its D with a product computed

@@ -8,7 +8,7 @@
 // block's rows are written as NaN, so a wrong encoding fails the check.
 //
 // Each manifest's build prepends its ABI record (include/fa4/AbiRecord.h),
-// the definition `scripts/abi-record.py --c-definition MANIFEST` prints, so
+// the definition `tools/abi-record.py --c-definition MANIFEST` prints, so
 // the runtime's manifest-against-binary check passes (scripts/gpu-check.sh).
 
 #include <cuda.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """GPU check of attn-raise on a real frontend's IR: the kernels fa4 compiled
 from ONNX models that IREE's importer lowered to linalg
-(scripts/frontend-attention.py, then fa4-opt --attn-raise and
+(test/Dialect/Attn/Transforms/Inputs/frontend-attention.py, then fa4-opt --attn-raise and
 fa4-compile), against onnxruntime running the same .onnx.
 
     raised-onnx.py DIR      DIR/<model>.onnx and DIR/<model>/ (fa4-compile -o)
@@ -48,7 +48,7 @@ def reference(model_path, feeds):
     s = np.einsum("bhqd,bhkd->bhqk", q, k) * float(inits["scale"])
     trilu = [n for n in model.graph.node if n.op_type == "Trilu"]
     if trilu:
-        # A mask computed from the lengths (scripts/frontend-attention.py's
+        # A mask computed from the lengths (test/Dialect/Attn/Transforms/Inputs/frontend-attention.py's
         # computed_mask): Trilu's diagonal Skv - Sq where it has one, else 0.
         sq, skv = s.shape[-2:]
         diagonal = skv - sq if len(trilu[0].input) == 2 else 0

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs an artifact on fa4-emu, no GPU needed (docs/Emulator.md):
-#   scripts/emu-run.sh ARTIFACT_DIR [fa4-run options...]
-# e.g. scripts/emu-run.sh out/fa4_hopper_mha_sm_90a --b 1 --sq 77 --skv 130
+#   emu/scripts/emu-run.sh ARTIFACT_DIR [fa4-run options...]
+# e.g. emu/scripts/emu-run.sh out/fa4_hopper_mha_sm_90a --b 1 --sq 77 --skv 130
 # The artifact must hold PTX (fa4-compile --ptxas=none); FA4_EMU_SEED,
 # FA4_EMU_ARCH and FA4_EMU_TRACE pass through to the emulator.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${FA4_BUILD_DIR:-$root/build}"
 if [ $# -lt 1 ]; then
   sed -n '2,6p' "$0" >&2

@@ -1,5 +1,5 @@
-# Sourced by the H200 scripts (scripts/wheel-h200.sh,
-# scripts/device-maps-h200.sh), from the repository root: make_wheel_venv
+# Sourced by the H200 scripts (bench/wheel-h200.sh,
+# bench/device-maps-h200.sh), from the repository root: make_wheel_venv
 # installs artifacts/wheel into a fresh venv and sets $env to it. The
 # machine's python3 is itself a venv (torch, transformers): a .pth file
 # shows the new venv its packages, which --system-site-packages would not.

@@ -14,7 +14,7 @@ export PYTHONUNBUFFERED=1
 root=$PWD
 out=${OUT:-/tmp/wheel-h200-logs}
 mkdir -p "$out"
-. scripts/wheel-venv.sh
+. bench/wheel-venv.sh
 make_wheel_venv || exit 3
 tests=$(mktemp -d)
 cp test/gpu/flash-attn.py test/gpu/attention_reference.py \

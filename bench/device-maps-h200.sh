@@ -15,7 +15,7 @@
 # (an A/A control: the same cubin read 0.2-0.9 us apart, bench/log/
 # 2026-12-03.md), in two passes whose order rotates; then the same rows by
 # ab_rounds.py, host against device and device against its copy.
-# Usage: scripts/device-maps-h200.sh [matrix|bench|decodes|all]
+# Usage: bench/device-maps-h200.sh [matrix|bench|decodes|all]
 set -o pipefail
 export PYTHONUNBUFFERED=1
 what=${1:-all}
@@ -23,7 +23,7 @@ case $what in matrix | bench | decodes | all) ;;
 *) echo "usage: $0 [matrix|bench|decodes|all]" >&2; exit 2 ;;
 esac
 root=$PWD
-. scripts/wheel-venv.sh
+. bench/wheel-venv.sh
 make_wheel_venv || exit 3
 lib=$("$env/bin/python" -c "import fa4; print(fa4.library_path())")
 status=0

@@ -2,12 +2,12 @@
 # The micro kernels (emu/micro/*.ptx: TMA swizzle modes and bounds, an
 # mbarrier's transaction count and phases, cluster shared memory and a
 # remote mbarrier arrival) through the CUDA driver API:
-#   scripts/emu-micro.sh            on this machine's GPU (libcuda.so.1)
-#   scripts/emu-micro.sh --emu      on fa4-emu (build/emu/libfa4emu.so)
+#   emu/scripts/emu-micro.sh            on this machine's GPU (libcuda.so.1)
+#   emu/scripts/emu-micro.sh --emu      on fa4-emu (build/emu/libfa4emu.so)
 # Prints one MICRO line per case (its output's hash and first words); the
 # GPU's and the emulator's lines must be identical (bench/RESULTS.md).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 cuda="${CUDA_HOME:-/usr/local/cuda}"
 [ -f "$cuda/include/cuda.h" ] || cuda="$root/.deps/cuda"
 bin="${TMPDIR:-/tmp}/fa4-emu-micro"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts the SASS opcodes of fa4 kernels, here, without a GPU.
 
-    scripts/sass-histogram.py KERNEL [KERNEL ...] [--top N] [--match REGEX]
+    bench/sass-histogram.py KERNEL [KERNEL ...] [--top N] [--match REGEX]
 
 KERNEL is an artifact directory (its .cubin) or a .cubin. With one kernel it
 prints each opcode's count (the first field of the instruction, predicates

@@ -12,7 +12,7 @@ model into OUT_DIR, and each model's inputs and onnxruntime's output as .npy
 where onnxruntime is installed (the H200 check).
 
   python3 -m venv env && env/bin/pip install iree-base-compiler onnx numpy
-  env/bin/python scripts/frontend-attention.py OUT_DIR
+  env/bin/python test/Dialect/Attn/Transforms/Inputs/frontend-attention.py OUT_DIR
 
 With --tosa, the same models in TOSA instead (test/Dialect/Attn/Transforms/
 raise-tosa.test): imported by torch-mlir's released ONNX importer and
@@ -21,7 +21,7 @@ torch). That pipeline takes static shapes only, so the "dynamic" models
 are left out.
 
   env/bin/pip install torch-mlir==20261001 onnx numpy
-  env/bin/python scripts/frontend-attention.py --tosa OUT_DIR
+  env/bin/python test/Dialect/Attn/Transforms/Inputs/frontend-attention.py --tosa OUT_DIR
 """
 import os
 import shutil
