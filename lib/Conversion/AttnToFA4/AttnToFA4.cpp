@@ -144,8 +144,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
         }
       }
       if (failed(checkBlackwellOptions(op)) ||
-          failed(buildBlackwellKernel(module, op, l2SectionBytes,
-                                      deviceTensorMaps)))
+          failed(buildBlackwellKernel(module, op, options())))
         return signalPassFailure();
       continue;
     }

@@ -920,9 +920,13 @@ std::optional<std::string> fa4::blackwellKernelRefusal(attn::AttentionOp op) {
   return why;
 }
 
-LogicalResult fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
-                                        int64_t l2SectionBytes,
-                                        bool deviceMaps) {
+LogicalResult
+fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
+                          const ConvertAttnToFA4Options &options) {
+  // The options the Blackwell kernel reads (AttnToFA4.cpp refuses the
+  // Hopper kernel's).
+  int64_t l2SectionBytes = options.l2SectionBytes;
+  bool deviceMaps = options.deviceTensorMaps;
   FailureOr<BlackwellPlan> plan = readPlan(op);
   if (failed(plan))
     return failure();

@@ -36,13 +36,12 @@ mlir::LogicalResult buildHopperKernel(mlir::ModuleOp module,
 
 /// sm_100a: the FA4 structure in the fa4 kernel dialect (tensor memory,
 /// tcgen05 MMAs issued by one thread, softmax and correction warpgroups).
-/// Fails with a diagnostic on plans it does not implement. Masked prefill
-/// work tiles go in sections of `l2SectionBytes` (WorkTiles::prefill);
-/// `deviceMaps`: convert-attn-to-fa4's device-tensor-maps.
-mlir::LogicalResult buildBlackwellKernel(mlir::ModuleOp module,
-                                         attn::AttentionOp op,
-                                         int64_t l2SectionBytes,
-                                         bool deviceMaps);
+/// Fails with a diagnostic on plans it does not implement. It reads two of
+/// `options`: l2-section-bytes (masked prefill work tiles in sections,
+/// WorkTiles::prefill) and device-tensor-maps.
+mlir::LogicalResult
+buildBlackwellKernel(mlir::ModuleOp module, attn::AttentionOp op,
+                     const ConvertAttnToFA4Options &options);
 } // namespace fa4
 
 #endif // LIB_CONVERSION_ATTNTOFA4_KERNELS_H
