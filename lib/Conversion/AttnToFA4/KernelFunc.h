@@ -2,7 +2,9 @@
 //
 // What the sm_90a and sm_100a kernel builders share about the gpu.func they
 // write: its parameters in ABI order (docs/KernelABI.md), the kernel
-// attributes, the per-tensor alignment, and the arguments by name.
+// attributes, the per-tensor alignment, and the arguments by name
+// (KernelFunc.cpp); what both read of a plan (KernelPlan.cpp); a split-K's
+// grid, workspace and combine kernel (SplitKernels.cpp).
 //
 //===----------------------------------------------------------------------===//
 

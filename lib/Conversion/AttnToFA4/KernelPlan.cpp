@@ -1,0 +1,80 @@
+//===- KernelPlan.cpp - What both kernels read of a plan ------------------===//
+//
+// The plan attributes of an attn.attention as both chips' kernel builders
+// read them alike (KernelFunc.h: SplitPlan, KernelPlan): the split-K, the
+// tile, the depths and the shared-memory regions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelFunc.h"
+
+#include "fa4/Target/HardwareConstants.h"
+
+using namespace mlir;
+using namespace fa4;
+
+FailureOr<KernelPlan> fa4::readKernelPlan(attn::AttentionOp op,
+                                          attn::ConfigAttr config,
+                                          attn::SmemAttr smem) {
+  FailureOr<SplitPlan> split = readSplit(op);
+  if (failed(split))
+    return failure();
+  KernelPlan plan;
+  static_cast<SplitPlan &>(plan) = *split;
+  plan.rowGroup = config.getFuseGqa() ? config.getGroup() : 1;
+  plan.decode = plan.partitions > 1 || config.getFuseGqa();
+  plan.bn = config.getBn();
+  plan.kvStages = smem.getKvStages();
+  plan.qkDepth = config.getQkDepth();
+  plan.ovDepth = config.getOvDepth();
+  plan.paddedOv = config.getPaddedOvDepth();
+  plan.qkBoxes = config.getPaddedQkDepth() / kBoxColumns;
+  plan.ovBoxes = plan.paddedOv / kBoxColumns;
+  plan.group = config.getGroup();
+  plan.numQHeads = config.getNumQHeads();
+  plan.numKVHeads = config.getNumKvHeads();
+  plan.mask = op.getMask();
+  plan.hasLse = static_cast<bool>(op.getLse());
+  plan.elementType = op.getQueryType().getElementType();
+  plan.kStageBytes = smem.getKStageBytes();
+  plan.vStageBytes = smem.getVStageBytes();
+  plan.smemUsed = smem.getSmemUsed();
+  SmemPlan regions = smem.toPlan();
+  plan.qOffset = regions.q.offset;
+  plan.kRingOffset = regions.kRing.offset;
+  plan.vRingOffset = regions.vRing.offset;
+  plan.barrierOffset = regions.barriers.offset;
+  plan.barrierBytes = regions.barriers.bytes;
+  return plan;
+}
+
+FailureOr<SplitPlan> fa4::readSplit(attn::AttentionOp op) {
+  SplitPlan split;
+  attn::SplitKAttr splitk = op.getSplitkAttr();
+  if (!splitk || splitk.getMode() == attn::SplitKMode::None)
+    return split;
+  split.partitions = splitk.getPartitions();
+  if (splitk.getMode() == attn::SplitKMode::Workspace) {
+    split.workspace = split.partitions > 1;
+    split.atLaunch = splitk.getReason() == attn::SplitKReason::AtLaunch;
+    split.minKeysPerPartition = splitk.getKvPerPartition();
+    split.keyTile = op.getConfigAttr().getBn();
+    if (split.atLaunch && (!split.workspace || split.minKeysPerPartition < 1))
+      return op.emitOpError()
+             << "has a split-K picked at launch with fewer than two "
+                "partitions or no minimum keys per partition: "
+             << splitk;
+    return split;
+  }
+  split.band = splitk.getBandColumns();
+  split.stagingOffset = op.getSmemAttr().toPlan().splitKStaging.offset;
+  int64_t ovDepth = op.getConfigAttr().getOvDepth();
+  if (split.partitions > 1 &&
+      (split.band % 2 || split.band * split.partitions < ovDepth ||
+       split.partitions > 16))
+    return op.emitOpError() << "has a cluster split-K plan the kernel does "
+                               "not implement (it needs at most 16 "
+                               "partitions and even bands covering Dv): "
+                            << splitk;
+  return split;
+}
