@@ -41,6 +41,9 @@ static const TargetInfo kSM90a = {
     // multiple of 16 bytes.
     /*maxTmaBoxRows=*/256,
     /*tmaRowGranuleBytes=*/16,
+    // PTX ISA "Asynchronous Warpgroup Level Matrix Multiply-Accumulate":
+    // wgmma.mma_async has M = 64.
+    /*mmaTileRows=*/64,
 };
 
 // sm_100a, B200.
@@ -73,6 +76,8 @@ static const TargetInfo kSM100a = {
     /*mbarrierBytes=*/8,
     /*maxTmaBoxRows=*/256,
     /*tmaRowGranuleBytes=*/16,
+    // tcgen05.mma with cta_group::1 at M = 128: one TMEM lane per row.
+    /*mmaTileRows=*/128,
 };
 
 WarpgroupRegisters fa4::hopperWarpgroupRegisters(int numConsumers) {

@@ -21,6 +21,8 @@ TEST(TargetInfoTest, SM100aFacts) {
   EXPECT_EQ(target.nonPortableClusterSize, 16);
   EXPECT_LE(target.splitKClusterSize, target.nonPortableClusterSize);
   EXPECT_EQ(target.kernelThreads, 512);
+  EXPECT_EQ(target.mmaTileRows, 128);
+  EXPECT_EQ(target.mmaTileRows, target.tmemLanes);
   EXPECT_EQ(target.mmaK(16), 16);
   EXPECT_EQ(target.mmaK(8), 32);
 }
@@ -35,6 +37,7 @@ TEST(TargetInfoTest, SM90aFacts) {
   EXPECT_EQ(target.nonPortableClusterSize, 16);
   EXPECT_LE(target.splitKClusterSize, target.nonPortableClusterSize);
   EXPECT_EQ(target.kernelThreads, 384);
+  EXPECT_EQ(target.mmaTileRows, 64);
   EXPECT_EQ(target.mmaK(16), 16);
   EXPECT_EQ(target.mmaK(8), 32);
 }

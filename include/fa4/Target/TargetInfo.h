@@ -54,6 +54,9 @@ struct TargetInfo {
   /// cuTensorMapEncodeTiled: the inner box extent times the element size is
   /// a multiple of 16 bytes.
   int tmaRowGranuleBytes;
+  /// Rows of the accumulator tile one warpgroup's MMA produces: wgmma's
+  /// M = 64 (two rows a thread), tcgen05's M = 128 (a row a thread).
+  int mmaTileRows;
 
   /// MMA K extent of one tensor-core instruction for an operand of
   /// `elementBits` bits: 32 bytes of K per instruction on both chips.

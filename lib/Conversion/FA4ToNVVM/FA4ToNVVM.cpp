@@ -13,6 +13,7 @@
 #include "Patterns.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
+#include "fa4/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -165,7 +166,7 @@ LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels,
         }
     }
     bool sm100 = chip == Chip::SM100a;
-    int64_t tileRows = sm100 ? 128 : 64;
+    int64_t tileRows = getTargetInfo(chip).mmaTileRows;
     for (Type type : op->getResultTypes()) {
       int64_t rows = tileRows;
       if (auto frag = dyn_cast<FragType>(type))
