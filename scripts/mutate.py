@@ -16,7 +16,7 @@ BUILD = os.environ.get("FA4_BUILD_DIR", os.path.join(ROOT, "build"))
 LIT = ["lit-22", os.path.join(BUILD, "test")]
 PLANNING = [os.path.join(BUILD, "bin", "FA4PlanningTests")]
 RUNTIME = [os.path.join(BUILD, "bin", "fa4rt-unittests")]
-COMBINE = "lib/Conversion/FA4ToNVVM/CommonPatterns.cpp"
+COMBINE = "lib/Conversion/FA4ToNVVM/SplitKPatterns.cpp"
 
 # name -> (file, original, mutant, ninja targets, test commands)
 MUTATIONS = {
@@ -25,8 +25,10 @@ MUTATIONS = {
         "e.exp2(e.fsub(safeMax, maxes[p]))", ["fa4-opt"],
         [LIT + ["--filter", "FA4ToNVVM/splitk"]]),
     "combine-lse-ln2": (
-        COMBINE, "e.fmul(e.fadd(globalMax, e.log2(total)), e.f32(M_LN2))",
-        "e.fadd(globalMax, e.log2(total))", ["fa4-opt"],
+        COMBINE,
+        "e.fmul(e.fadd(weights.globalMax, e.log2(weights.total)), "
+        "e.f32(M_LN2))",
+        "e.fadd(weights.globalMax, e.log2(weights.total))", ["fa4-opt"],
         [LIT + ["--filter", "FA4ToNVVM/splitk"]]),
     "combine-lse-head": (
         COMBINE,
