@@ -1,0 +1,89 @@
+# Run by decompose-run.test: attn.attention rewritten by attn-decompose and
+# run on the CPU by mlir-runner (tools/raise-oracle.py's runner), its O and
+# LSE against attention computed here in plain Python from the same
+# inputs: GQA, a causal and a window mask (bottom-right, with rows that see
+# no key: O = 0, LSE = -inf), an explicit scale.
+import importlib.util
+import math
+import os
+import sys
+
+fa4_opt, llvm_root, source_root = sys.argv[1:4]
+spec = importlib.util.spec_from_file_location(
+    "raise_oracle", os.path.join(source_root, "tools", "raise-oracle.py"))
+oracle = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(oracle)
+
+B, SQ, SKV, HQ, HKV, D, SCALE = 2, 7, 5, 4, 2, 8, 0.5
+MASKS = {"none": (None, None), "causal": (None, 0), "window(1, 0)": (1, 0),
+         "window(2, 1)": (2, 1)}
+
+
+def module(mask, result):
+    q = "tensor<%dx%dx%dx%dxf16>" % (B, SQ, HQ, D)
+    kv = "tensor<%dx%dx%dx%dxf16>" % (B, SKV, HKV, D)
+    o = "tensor<%dx%dx%dx%dxf16>" % (B, SQ, HQ, D)
+    lse = "tensor<%dx%dx%dxf32>" % (B, HQ, SQ)
+    returned = o if result == "o" else lse
+    return """func.func @attention(%%q: %s, %%k: %s, %%v: %s) -> %s {
+  %%o, %%lse = attn.attention %%q, %%k, %%v {scale = %r : f32, mask = #attn.mask<%s>} : %s, %s, %s -> %s, %s
+  return %%%s : %s
+}
+""" % (q, kv, kv, returned, SCALE, mask, q, kv, kv, o, lse, result, returned)
+
+
+def reference(q, k, v, left, right):
+    """O [B, SQ, HQ, D] and LSE [B, HQ, SQ], in double."""
+    group = HQ // HKV
+    o = [0.0] * (B * SQ * HQ * D)
+    lse = [0.0] * (B * HQ * SQ)
+    for b in range(B):
+        for h in range(HQ):
+            g = h // group
+            for i in range(SQ):
+                diagonal = i + SKV - SQ
+                keys = [j for j in range(SKV)
+                        if (right is None or j <= diagonal + right) and
+                        (left is None or j >= diagonal - left)]
+                scores = []
+                for j in keys:
+                    dot = sum(q[((b * SQ + i) * HQ + h) * D + d] *
+                              k[((b * SKV + j) * HKV + g) * D + d]
+                              for d in range(D))
+                    scores.append(SCALE * dot)
+                if not keys:
+                    lse[(b * HQ + h) * SQ + i] = -math.inf
+                    continue
+                top = max(scores)
+                weights = [math.exp(s - top) for s in scores]
+                total = sum(weights)
+                lse[(b * HQ + h) * SQ + i] = top + math.log(total)
+                for d in range(D):
+                    o[((b * SQ + i) * HQ + h) * D + d] = sum(
+                        w * v[((b * SKV + j) * HKV + g) * D + d]
+                        for w, j in zip(weights, keys)) / total
+    return o, lse
+
+
+def worst(actual, expected):
+    error = 0.0
+    for a, e in zip(actual, expected):
+        if math.isinf(e) or math.isinf(a):
+            if a != e:
+                return math.inf
+            continue
+        error = max(error, abs(a - e))
+    return error if len(actual) == len(expected) else math.inf
+
+
+runner = oracle.Runner(fa4_opt, llvm_root)
+for mask, (left, right) in MASKS.items():
+    q, k, v, o = runner.run(module(mask, "o"), decompose=True,
+                            print_inputs=True)
+    lse = runner.run(module(mask, "lse"), decompose=True)
+    o_ref, lse_ref = reference(q, k, v, left, right)
+    # O is rounded to f16 (half an ulp of values below 1: 2^-12); LSE is f32.
+    print("%-13s O %s, LSE %s" % (
+        mask, "ok" if worst(o, o_ref) <= 2 ** -11 else "off %g" % worst(o, o_ref),
+        "ok" if worst(lse, lse_ref) <= 1e-5 else "off %g" % worst(lse, lse_ref)))
+runner.close()
