@@ -116,12 +116,9 @@ class Form(object):
         """`ins`/`outs`: lists of (name, type); `body`: lines using
         %in0.., %out0.., ending with a yield."""
         name = self.fresh("g")
-        args = ", ".join(["%%in%d: %s" % (i, t.split("x")[-1].rstrip(">"))
-                          if t.startswith("tensor<") and "x" in t
-                          else "%%in%d: %s" % (i, t[7:-1])
+        args = ", ".join(["%%in%d: %s" % (i, parse_tensor(t)[1])
                           for i, (_, t) in enumerate(ins)] +
-                         ["%%out%d: %s" % (i, t.split("x")[-1].rstrip(">"))
-                          if "x" in t else "%%out%d: %s" % (i, t[7:-1])
+                         ["%%out%d: %s" % (i, parse_tensor(t)[1])
                           for i, (_, t) in enumerate(outs)])
         self.emit("%s = linalg.generic {indexing_maps = [%s], iterator_types "
                   "= [%s]} ins(%s : %s) outs(%s : %s) {"
