@@ -35,6 +35,16 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// Shared memory per CTA, static and dynamic together: 227 KB, the opt-in
+/// maximum of the H100, the H200 and the B200
+/// (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN).
+constexpr uint32_t kMaxSharedBytes = 232448;
+/// Kernel parameter space: 32764 bytes (CUDA 12.1 and later, Volta on).
+constexpr uint64_t kMaxParamBytes = 32764;
+/// Device memory: the H200's 141 GB (143771 MiB); a larger cuMemAlloc
+/// fails as on the device.
+constexpr uint64_t kDeviceMemoryBytes = uint64_t(143771) << 20;
+
 /// Device memory: host allocations the emulated driver hands out, by base.
 class Memory {
 public:
@@ -109,6 +119,11 @@ struct LaunchOptions {
   /// FA4_EMU_TCGEN05=lenient in the shim.
   bool tcgen05Lenient = false;
 };
+
+/// Why the driver would refuse this launch configuration (a block of more
+/// threads than the kernel allows, an empty grid, a grid not a multiple of
+/// the cluster, more shared memory than the chip has), or "".
+std::string invalidLaunch(const Kernel &kernel, const LaunchOptions &options);
 
 /// Runs `kernel` over the whole grid with the parameters `params` (the
 /// kernel's parameter space, laid out as paramLayout says); throws

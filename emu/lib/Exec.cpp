@@ -41,6 +41,10 @@ Statistics fa4::emu::statistics() {
 //===----------------------------------------------------------------------===//
 
 uint64_t Memory::allocate(size_t bytes) {
+  // More than the device has fails, as on the device; the bound also
+  // keeps the rounding below from wrapping past 2^64.
+  if (bytes > kDeviceMemoryBytes)
+    return 0;
   // 256-byte aligned, as cuMemAlloc's; at least one byte.
   size_t rounded = (std::max<size_t>(bytes, 1) + 255) / 256 * 256;
   void *pointer = std::aligned_alloc(256, rounded);

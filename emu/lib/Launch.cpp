@@ -272,14 +272,45 @@ void drainAsync(Machine &machine) {
     machine.finishAsync(machine.async.front().id);
 }
 
+std::string invalidLaunchReason(const Kernel &kernel,
+                                const LaunchOptions &options) {
+  uint64_t threads = 1, ctasPerCluster = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (options.grid[d] == 0 || options.block[d] == 0)
+      return "an empty grid or block";
+    if (options.cluster[d] == 0 || options.grid[d] % options.cluster[d])
+      return "grid not a multiple of the cluster";
+    threads *= options.block[d];
+    ctasPerCluster *= options.cluster[d];
+  }
+  if (threads > uint64_t(kernel.maxThreads))
+    return "a block of " + std::to_string(threads) + " threads; " +
+           kernel.name + " takes at most " + std::to_string(kernel.maxThreads);
+  // 16: the non-portable cluster size of the H100, H200 and B200.
+  if (ctasPerCluster > 16)
+    return "a cluster of " + std::to_string(ctasPerCluster) +
+           " CTAs (at most 16)";
+  uint64_t smem = uint64_t(kernel.dynamicSmemOffset) + options.dynamicSmemBytes;
+  if (smem > kMaxSharedBytes)
+    return std::to_string(smem) + " bytes of shared memory per CTA (at most " +
+           std::to_string(kMaxSharedBytes) + ")";
+  return "";
+}
+
 } // namespace
+
+std::string fa4::emu::invalidLaunch(const Kernel &kernel,
+                                    const LaunchOptions &options) {
+  std::string reason = invalidLaunchReason(kernel, options);
+  return reason.empty() ? "" : kernel.name + ": " + reason;
+}
 
 void fa4::emu::launch(const Kernel &kernel, const std::vector<uint8_t> &params,
                       const LaunchOptions &options, Memory &memory) {
   auto start = std::chrono::steady_clock::now();
-  for (int d = 0; d < 3; ++d)
-    if (options.cluster[d] == 0 || options.grid[d] % options.cluster[d])
-      throw ExecutionError("fa4-emu: grid not a multiple of the cluster");
+  std::string invalid = invalidLaunch(kernel, options);
+  if (!invalid.empty())
+    throw ExecutionError("fa4-emu: " + invalid);
   Machine machine(kernel, params, options, memory);
   for (uint32_t z = 0; z < options.grid[2]; z += options.cluster[2])
     for (uint32_t y = 0; y < options.grid[1]; y += options.cluster[1])

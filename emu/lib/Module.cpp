@@ -277,32 +277,43 @@ private:
       kernel.paramOffsets.push_back(offset);
       params[param.name] = offset;
       offset += param.bytes;
+      if (offset > kMaxParamBytes)
+        fail(entry.line, "parameters of more than " +
+                             std::to_string(kMaxParamBytes) + " bytes");
     }
     kernel.paramBytes = offset;
   }
 
+  /// Static shared variables in order, then the .extern array; the sizes
+  /// (at most ptx::kMaxArrayBytes, alignments at most ptx::kMaxAlign) add
+  /// up in 64 bits and must fit the chip's shared memory.
   void layoutShared(Kernel &kernel) {
-    uint32_t offset = 0;
+    uint64_t offset = 0;
     const ptx::Global *dynamic = nullptr;
+    auto place = [&](const ptx::Global &global, int64_t minAlign) {
+      uint64_t align = uint64_t(std::max(global.align, minAlign));
+      offset = (offset + align - 1) / align * align;
+      shared[global.name] = offset;
+      if (!global.external)
+        offset += uint64_t(global.count * global.elementBytes);
+      if (offset > kMaxSharedBytes)
+        fail(global.line, "shared variable " + global.name + " ends at byte " +
+                              std::to_string(offset) + ", past the chip's " +
+                              std::to_string(kMaxSharedBytes) +
+                              " bytes of shared memory");
+    };
     for (const ptx::Global &global : module.globals) {
       if (global.space != ".shared")
         continue;
-      if (global.external) {
+      if (global.external)
         dynamic = &global;
-        continue;
-      }
-      uint32_t align = uint32_t(std::max<int64_t>(global.align, 1));
-      offset = (offset + align - 1) / align * align;
-      shared[global.name] = offset;
-      offset += uint32_t(global.count * global.elementBytes);
+      else
+        place(global, 1);
     }
-    kernel.staticSmemBytes = offset;
-    if (dynamic) {
-      uint32_t align = uint32_t(std::max<int64_t>(dynamic->align, 16));
-      offset = (offset + align - 1) / align * align;
-      shared[dynamic->name] = offset;
-    }
-    kernel.dynamicSmemOffset = offset;
+    kernel.staticSmemBytes = uint32_t(offset);
+    if (dynamic)
+      place(*dynamic, 16);
+    kernel.dynamicSmemOffset = uint32_t(offset);
   }
 
   void declareRegisters(Kernel &kernel) {
@@ -695,7 +706,12 @@ Module::Module(const std::string &ptxText, Memory &memory) : memory(memory) {
     Variable variable;
     size_t bytes =
         size_t(std::max<int64_t>(global.count, 1) * global.elementBytes);
-    variable.storage.assign(bytes + 16, 0);
+    try {
+      variable.storage.assign(bytes + 16, 0);
+    } catch (const std::bad_alloc &) {
+      throw ptx::Error(global.line, global.name + ": " + std::to_string(bytes) +
+                                        " bytes do not fit in host memory");
+    }
     std::memcpy(variable.storage.data(), global.init.data(),
                 std::min(bytes, global.init.size()));
     variable.address = reinterpret_cast<uint64_t>(variable.storage.data());

@@ -141,6 +141,7 @@ private:
   size_t pos = 0;
   std::vector<Scope> scopes;
   std::vector<int> statementScopes;
+  int64_t registersDeclared = 0; // in the entry being parsed
 
   const Token &peek(size_t ahead = 0) const {
     return tokens[std::min(pos + ahead, tokens.size() - 1)];
@@ -176,10 +177,34 @@ private:
                                                                          : 10));
     return negative ? -value : value;
   }
+  /// `.align N`'s N: a power of two (PTX ISA, "Variable and Function
+  /// Attribute Directive: .align") up to kMaxAlign.
+  int64_t alignment() {
+    int line = peek().line;
+    int64_t value = integer();
+    if (value < 1 || value > kMaxAlign || (value & (value - 1)))
+      throw Error(line, ".align " + std::to_string(value) +
+                            " is not a power of two from 1 to " +
+                            std::to_string(kMaxAlign));
+    return value;
+  }
+  /// An array's element count `[N]`, its bytes (of `elementBytes` each) at
+  /// most kMaxArrayBytes.
+  int64_t arrayCount(int64_t elementBytes) {
+    int line = peek().line;
+    int64_t count = integer();
+    if (count < 1 ||
+        count > kMaxArrayBytes / std::max<int64_t>(elementBytes, 1))
+      throw Error(line, "array of " + std::to_string(count) +
+                            " elements: not 1 to " +
+                            std::to_string(kMaxArrayBytes) + " bytes");
+    return count;
+  }
 
   void parseTopLevel(Module &module) {
     // Linkage and the decl's directives, then a variable or an entry.
     Global global;
+    global.line = peek().line;
     int64_t align = 1;
     std::string space, type;
     while (at(Token::Kind::Identifier) && peek().text[0] == '.') {
@@ -194,7 +219,7 @@ private:
       } else if (directive == ".func") {
         fail(".func is not supported (fa4 kernels have no calls)");
       } else if (directive == ".align") {
-        align = integer();
+        align = alignment();
       } else if (directive == ".global" || directive == ".shared" ||
                  directive == ".const") {
         space = directive;
@@ -213,7 +238,7 @@ private:
     global.elementBytes = typeBytes(type);
     global.name = next().text;
     if (accept("[")) {
-      global.count = at(Token::Kind::Number) ? integer() : 0;
+      global.count = peek().text == "]" ? 0 : arrayCount(global.elementBytes);
       expect("]");
     }
     if (accept("=")) {
@@ -245,9 +270,9 @@ private:
       if (attribute == ".ptr")
         pointer = true;
       if (attribute == ".align" && pointer)
-        integer();
+        alignment();
       else if (attribute == ".align")
-        param.align = integer();
+        param.align = alignment();
       else if (typeBytes(attribute) > 0)
         param.type = attribute;
       else if (attribute != ".ptr" && attribute != ".global" &&
@@ -259,7 +284,7 @@ private:
     param.name = next().text;
     param.bytes = typeBytes(param.type);
     if (accept("[")) {
-      param.bytes *= integer();
+      param.bytes *= arrayCount(param.bytes);
       expect("]");
     }
     param.align = std::max<int64_t>(param.align, typeBytes(param.type));
@@ -278,6 +303,7 @@ private:
       expect(")");
     }
     while (at(Token::Kind::Identifier) && peek().text[0] == '.') {
+      int line = peek().line;
       std::string directive = next().text;
       std::vector<int64_t> values;
       if (at(Token::Kind::Number))
@@ -285,8 +311,15 @@ private:
           values.push_back(integer());
         } while (accept(","));
       if (directive == ".maxntid" || directive == ".reqntid") {
-        for (size_t i = 0; i < 3; ++i)
-          entry.maxThreads[i] = i < values.size() ? int(values[i]) : 1;
+        int64_t threads = 1;
+        for (size_t i = 0; i < 3; ++i) {
+          int64_t value = i < values.size() ? values[i] : 1;
+          // A CTA has at most 1024 threads (PTX ISA, .maxntid).
+          if (value < 1 || value > 1024 || (threads *= value) > 1024)
+            throw Error(line, directive + ": more than 1024 threads or an "
+                                          "extent below 1");
+          entry.maxThreads[i] = int(value);
+        }
       } else if (directive == ".reqnctapercluster") {
         entry.minClusterCtas = 1;
         for (int64_t value : values)
@@ -299,6 +332,7 @@ private:
     }
     scopes.clear();
     statementScopes.clear();
+    registersDeclared = 0;
     expect("{");
     scopes.push_back(Scope{});
     parseBlock(entry, 0);
@@ -314,13 +348,24 @@ private:
     do {
       std::string name = next().text;
       RegisterDecl one = decl;
+      int line = peek().line;
+      int64_t count = 1;
       if (accept("<")) {
-        one.count = int(integer());
+        count = integer();
+        if (count < 0 || count > kMaxRegisters)
+          throw Error(line, "register range " + name + "<" +
+                                std::to_string(count) + ">: not 0 to " +
+                                std::to_string(kMaxRegisters));
+        one.count = int(count);
         expect(">");
         scopes[scope].ranges[name] = one.count;
       } else {
         scopes[scope].names.insert(name);
       }
+      registersDeclared += count;
+      if (registersDeclared > kMaxRegisters)
+        throw Error(line, "more than " + std::to_string(kMaxRegisters) +
+                              " registers declared in " + entry.name);
       one.name = scopeName(name, scope);
       entry.registers.push_back(one);
     } while (accept(","));

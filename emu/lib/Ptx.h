@@ -88,6 +88,7 @@ struct Entry {
 };
 
 struct Global {
+  int line = 0;
   std::string space;     // ".global", ".shared", ".const"
   bool external = false; // .extern (dynamic shared memory)
   std::string type;
@@ -103,6 +104,22 @@ struct Module {
   std::vector<Global> globals;
   std::vector<Entry> entries;
 };
+
+/// The most virtual registers an entry may declare: 2^18, about 40 times
+/// fa4's largest kernel (6,747 on 2026-12-06). The PTX ISA sets no limit,
+/// but each one costs the emulator 256 bytes per warp, and a declaration of
+/// a billion (a mutated `%r<N>`) would take minutes and gigabytes to load.
+constexpr int64_t kMaxRegisters = int64_t(1) << 18;
+
+/// The largest `.align`: 2^24. A shared address holds its CTA's rank from
+/// bit 24 (docs/Emulator.md), so no larger alignment holds in every CTA.
+constexpr int64_t kMaxAlign = int64_t(1) << 24;
+
+/// The largest variable or parameter array, in bytes (2^40, more memory
+/// than any GPU has): beyond it the size arithmetic is refused, not
+/// wrapped. The chip's own limits (shared memory, parameter space) are the
+/// loader's.
+constexpr int64_t kMaxArrayBytes = int64_t(1) << 40;
 
 /// Parses `text`; throws Error naming the line.
 Module parse(std::string_view text);

@@ -17,6 +17,7 @@
 #include <cuda.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -194,7 +195,7 @@ FA4_EMU_EXPORT CUresult cuDeviceGetAttribute(int *value,
     *value = 1024;
     break;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
-    *value = 232448;
+    *value = int(kMaxSharedBytes);
     break;
   case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
     *value = 50 * 1024 * 1024;
@@ -308,7 +309,8 @@ FA4_EMU_EXPORT CUresult cuFuncSetAttribute(CUfunction function,
                                            int value) {
   auto *emu = reinterpret_cast<EmuFunction *>(function);
   if (attribute == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
-    if (value < 0 || value + staticSharedBytes(*emu->kernel) > 232448)
+    if (value < 0 || int64_t(value) + staticSharedBytes(*emu->kernel) >
+                         int64_t(kMaxSharedBytes))
       return CUDA_ERROR_INVALID_VALUE;
     emu->maxDynamicSmem = value;
   }
@@ -418,9 +420,14 @@ FA4_EMU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
       const auto &dim = config->attrs[i].value.clusterDim;
       options.cluster = {dim.x, dim.y, dim.z};
     }
-  if (int(config->sharedMemBytes) > emu->maxDynamicSmem)
+  if (config->sharedMemBytes > unsigned(emu->maxDynamicSmem))
     return CUDA_ERROR_INVALID_VALUE;
   const Kernel &kernel = *emu->kernel;
+  std::string invalid = invalidLaunch(kernel, options);
+  if (!invalid.empty()) {
+    std::fprintf(stderr, "fa4-emu: %s\n", invalid.c_str());
+    return CUDA_ERROR_INVALID_VALUE;
+  }
   std::vector<ParamLayout> layout = paramLayout(kernel);
   std::vector<uint8_t> params(
       layout.empty() ? 0 : layout.back().offset + layout.back().bytes);
@@ -477,7 +484,7 @@ FA4_EMU_EXPORT CUresult cuMemcpyDtoH(void *to, CUdeviceptr from, size_t bytes) {
 
 FA4_EMU_EXPORT CUresult cuMemsetD16(CUdeviceptr to, unsigned short value,
                                     size_t count) {
-  if (!memory().contains(to, count * 2))
+  if (count > SIZE_MAX / 2 || !memory().contains(to, count * 2))
     return CUDA_ERROR_INVALID_VALUE;
   auto *out = reinterpret_cast<uint16_t *>(to);
   for (size_t i = 0; i < count; ++i)
@@ -487,7 +494,7 @@ FA4_EMU_EXPORT CUresult cuMemsetD16(CUdeviceptr to, unsigned short value,
 
 FA4_EMU_EXPORT CUresult cuMemsetD32(CUdeviceptr to, unsigned int value,
                                     size_t count) {
-  if (!memory().contains(to, count * 4))
+  if (count > SIZE_MAX / 4 || !memory().contains(to, count * 4))
     return CUDA_ERROR_INVALID_VALUE;
   auto *out = reinterpret_cast<uint32_t *>(to);
   for (size_t i = 0; i < count; ++i)

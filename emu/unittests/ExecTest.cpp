@@ -923,4 +923,58 @@ TEST_F(ExecTest, SharedAddressesCarryTheirCtaRank) {
       << wrong.error;
 }
 
+//===----------------------------------------------------------------------===//
+// Limits (docs/Emulator.md): what a mutated module or launch asks for
+// beyond the chip is refused.
+//===----------------------------------------------------------------------===//
+
+TEST_F(ExecTest, RefusesAllocationsPastTheDevice) {
+  // SIZE_MAX once rounded up to 0 bytes and was handed out as if it fit.
+  EXPECT_EQ(memory.allocate(SIZE_MAX), 0u);
+  EXPECT_EQ(memory.allocate(SIZE_MAX - 200), 0u);
+  EXPECT_EQ(memory.allocate(kDeviceMemoryBytes + 1), 0u);
+}
+
+/// The message of the error loading `body` throws, or "".
+std::string loadError(Memory &memory, const std::string &body) {
+  try {
+    Module module(std::string(kHeader) + body, memory);
+  } catch (const std::exception &error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST_F(ExecTest, RefusesSharedMemoryPastTheChip) {
+  // 2^32 + 512 bytes once wrapped to 512.
+  // Variables are laid out per kernel: kSimt's.
+  EXPECT_EQ(loadError(memory,
+                      "\n.shared .b8 buf[4294967808];\n" + std::string(kSimt)),
+            "line 5: k: shared variable buf ends at byte 4294967808, past "
+            "the chip's 232448 bytes of shared memory");
+  EXPECT_EQ(loadError(memory, ".shared .align 16 .b8 a[200000];\n"
+                              ".shared .align 65536 .b8 b[16];\n" +
+                                  std::string(kSimt)),
+            "line 5: k: shared variable b ends at byte 262160, past the "
+            "chip's 232448 bytes of shared memory");
+  EXPECT_EQ(loadError(memory, ".shared .align 16 .b8 a[232448];\n" +
+                                  std::string(kSimt)),
+            "");
+  // Dynamic shared memory past the chip's, at launch.
+  EXPECT_EQ(run(kPairAddress, 32, 4, {}, 0, 1, 232448, false, 2).error, "");
+  Outcome outcome = run(kPairAddress, 32, 4, {}, 0, 1, 232464, false, 2);
+  EXPECT_EQ(outcome.error, "fa4-emu: k: 232464 bytes of shared memory per "
+                           "CTA (at most 232448)")
+      << outcome.error;
+}
+
+TEST_F(ExecTest, RefusesLaunchesTheDriverWould) {
+  // 64 threads for a kernel of .maxntid 32.
+  Outcome threads = run(kPairAddress, 64, 4, {}, 0, 1, 64, false, 2);
+  EXPECT_EQ(threads.error,
+            "fa4-emu: k: a block of 64 threads; k takes at most 32");
+  Outcome cluster = run(kPairAddress, 32, 4, {}, 0, 1, 64, false, 32);
+  EXPECT_EQ(cluster.error, "fa4-emu: k: a cluster of 32 CTAs (at most 16)");
+}
+
 } // namespace

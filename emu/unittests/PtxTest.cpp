@@ -124,4 +124,33 @@ TEST(PtxTest, NamesTheLineOfAnError) {
             "line 3: unexpected character '#'");
 }
 
+// Mutated sizes are refused naming their line, not wrapped or obeyed: an
+// alignment past 2^32 once divided by zero, and a billion registers took a
+// minute and 3.6 GB to load.
+TEST(PtxTest, RefusesAbsurdSizes) {
+  EXPECT_EQ(parseError(".shared .align 4294967296 .b8 buf[16];\n"),
+            "line 1: .align 4294967296 is not a power of two from 1 to "
+            "16777216");
+  EXPECT_EQ(parseError("\n.global .align 3 .b8 buf[16];\n"),
+            "line 2: .align 3 is not a power of two from 1 to 16777216");
+  EXPECT_EQ(parseError(".shared .b8 buf[-4];\n"),
+            "line 1: array of -4 elements: not 1 to 1099511627776 bytes");
+  EXPECT_EQ(parseError(".global .b64 buf[9223372036854775807];\n"),
+            "line 1: array of 9223372036854775807 elements: not 1 to "
+            "1099511627776 bytes");
+  EXPECT_EQ(parseError(".entry k(.param .b8 p[-1])\n{\n  ret;\n}\n"),
+            "line 1: array of -1 elements: not 1 to 1099511627776 bytes");
+  EXPECT_EQ(parseError(".entry k()\n{\n  .reg .b32 %r<1000000000>;\n"
+                       "  ret;\n}\n"),
+            "line 3: register range %r<1000000000>: not 0 to 262144");
+  EXPECT_EQ(parseError(".entry k()\n{\n  .reg .b32 %r<200000>;\n"
+                       "  .reg .b64 %rd<200000>;\n  ret;\n}\n"),
+            "line 4: more than 262144 registers declared in k");
+  EXPECT_EQ(parseError(".entry k()\n.maxntid 4294967297, 1, 1\n{\n"
+                       "  ret;\n}\n"),
+            "line 2: .maxntid: more than 1024 threads or an extent below 1");
+  EXPECT_EQ(parseError(".entry k()\n.reqntid 64, 32, 1\n{\n  ret;\n}\n"),
+            "line 2: .reqntid: more than 1024 threads or an extent below 1");
+}
+
 } // namespace
