@@ -35,6 +35,14 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// A launch that executed more warp instructions than its step limit
+/// (LaunchOptions::stepLimit): a kernel that never ends would otherwise
+/// run forever. The shim returns CUDA_ERROR_LAUNCH_TIMEOUT.
+class StepLimitError : public ExecutionError {
+public:
+  using ExecutionError::ExecutionError;
+};
+
 /// Shared memory per CTA, static and dynamic together: 227 KB, the opt-in
 /// maximum of the H100, the H200 and the B200
 /// (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN).
@@ -44,6 +52,12 @@ constexpr uint64_t kMaxParamBytes = 32764;
 /// Device memory: the H200's 141 GB (143771 MiB); a larger cuMemAlloc
 /// fails as on the device.
 constexpr uint64_t kDeviceMemoryBytes = uint64_t(143771) << 20;
+/// Warp instructions per launch before StepLimitError
+/// (FA4_EMU_STEP_LIMIT): 10^9, about 800 times the largest launch of the
+/// CI sample (1,234,858 on 2026-12-06) and some 25 minutes of emulation
+/// on the 2-core development machine (docs/Emulator.md, "Limits and
+/// lifetimes").
+constexpr uint64_t kDefaultStepLimit = 1000000000;
 
 /// Device memory: host allocations the emulated driver hands out, by base.
 class Memory {
@@ -98,6 +112,9 @@ int staticSharedBytes(const Kernel &kernel);
 struct LaunchOptions {
   std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1}, cluster{1, 1, 1};
   uint32_t dynamicSmemBytes = 0;
+  /// Warp instructions the launch may execute (0: no limit); past it,
+  /// StepLimitError naming the kernel. FA4_EMU_STEP_LIMIT in the shim.
+  uint64_t stepLimit = kDefaultStepLimit;
   /// Scheduler seed: the same seed replays the same interleaving.
   uint64_t seed = 1;
   /// A warp of each CTA that runs only while no other warp of its cluster
@@ -134,6 +151,7 @@ void launch(const Kernel &kernel, const std::vector<uint8_t> &params,
 /// Counters of the last launches in this process, for speed reports.
 struct Statistics {
   uint64_t warpInstructions = 0;
+  uint64_t largestLaunch = 0; // warp instructions of the largest launch
   double seconds = 0;
 };
 Statistics statistics();

@@ -2,6 +2,7 @@
 
 #include "Machine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -120,6 +121,27 @@ std::string describeWait(const Cta &cta, const Warp &warp) {
   return out.str();
 }
 
+std::string ctaName(const Cta &cta) {
+  return "CTA (" + std::to_string(cta.ctaid[0]) + ", " +
+         std::to_string(cta.ctaid[1]) + ", " + std::to_string(cta.ctaid[2]) +
+         ")";
+}
+
+/// Past LaunchOptions::stepLimit: where `warp` of `cta` (the last to run)
+/// was, to point at the loop that does not end.
+[[noreturn]] void stepLimitExceeded(Machine &machine, const Cta &cta,
+                                    const Warp &warp) {
+  std::ostringstream out;
+  out << "fa4-emu: " << machine.kernel.name << ": the launch executed more "
+      << "than " << machine.options.stepLimit
+      << " warp instructions (FA4_EMU_STEP_LIMIT; 0 lifts the limit): a "
+         "kernel that never ends? "
+      << ctaName(cta) << " warp " << warp.index;
+  if (!warp.paths.empty() && warp.paths.back().pc < machine.kernel.code.size())
+    out << " is at line " << machine.kernel.code[warp.paths.back().pc].line;
+  throw StepLimitError(out.str());
+}
+
 [[noreturn]] void deadlock(Machine &machine, Cluster &cluster) {
   std::ostringstream out;
   out << "fa4-emu: " << machine.kernel.name
@@ -222,6 +244,9 @@ void runCluster(Machine &machine, Cluster &cluster) {
     int burst = 1 + int(machine.random() % 16);
     for (int i = 0; i < burst && warp->state == Warp::State::Ready; ++i)
       stepWarp(*cta, *warp);
+    uint64_t limit = machine.options.stepLimit;
+    if (limit && machine.warpInstructions > limit)
+      stepLimitExceeded(machine, *cta, *warp);
   }
 }
 
@@ -327,5 +352,7 @@ void fa4::emu::launch(const Kernel &kernel, const std::vector<uint8_t> &params,
   std::lock_guard<std::mutex> lock(statisticsMutex());
   Statistics &totals = statisticsTotals();
   totals.warpInstructions += machine.warpInstructions;
+  totals.largestLaunch =
+      std::max(totals.largestLaunch, machine.warpInstructions);
   totals.seconds += elapsed.count();
 }

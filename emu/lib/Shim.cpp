@@ -16,6 +16,8 @@
 
 #include <cuda.h>
 
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -84,6 +86,25 @@ std::optional<int> laggardWarp() {
   return int(warp);
 }
 
+/// FA4_EMU_STEP_LIMIT=N: LaunchOptions::stepLimit (unset: the default;
+/// 0: none). Anything but a decimal count is refused, said on stderr.
+std::optional<uint64_t> stepLimit() {
+  const char *value = std::getenv("FA4_EMU_STEP_LIMIT");
+  if (!value || !*value)
+    return kDefaultStepLimit;
+  char *end;
+  errno = 0;
+  unsigned long long limit = std::strtoull(value, &end, 10);
+  if (*end || errno || !std::isdigit(static_cast<unsigned char>(*value))) {
+    std::fprintf(stderr,
+                 "fa4-emu: FA4_EMU_STEP_LIMIT=%s is not a count of warp "
+                 "instructions\n",
+                 value);
+    return std::nullopt;
+  }
+  return uint64_t(limit);
+}
+
 /// FA4_EMU_TCGEN05=lenient: LaunchOptions::tcgen05Lenient.
 bool tcgen05Lenient() {
   const char *value = std::getenv("FA4_EMU_TCGEN05");
@@ -99,12 +120,13 @@ struct StatisticsReport {
     Statistics totals = statistics();
     std::fprintf(stderr,
                  "fa4-emu: %llu warp instructions in %.2f s of launches "
-                 "(%.2e per second)\n",
+                 "(%.2e per second), %llu in the largest launch\n",
                  static_cast<unsigned long long>(totals.warpInstructions),
                  totals.seconds,
                  totals.seconds > 0
                      ? double(totals.warpInstructions) / totals.seconds
-                     : 0.0);
+                     : 0.0,
+                 static_cast<unsigned long long>(totals.largestLaunch));
   }
 } statisticsReport;
 
@@ -145,6 +167,9 @@ FA4_EMU_EXPORT CUresult cuGetErrorName(CUresult error, const char **name) {
   case CUDA_ERROR_INVALID_HANDLE:
     *name = "CUDA_ERROR_INVALID_HANDLE";
     break;
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+    *name = "CUDA_ERROR_LAUNCH_TIMEOUT";
+    break;
   default:
     *name = "CUDA_ERROR_UNKNOWN";
     break;
@@ -162,6 +187,10 @@ FA4_EMU_EXPORT CUresult cuGetErrorString(CUresult error, const char **text) {
     break;
   case CUDA_ERROR_NOT_SUPPORTED:
     *text = "fa4-emu: not supported by the emulator";
+    break;
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+    *text = "fa4-emu: the kernel ran past its step limit "
+            "(FA4_EMU_STEP_LIMIT; stderr names it)";
     break;
   default:
     return cuGetErrorName(error, text);
@@ -414,6 +443,10 @@ FA4_EMU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
   if (!laggard)
     return CUDA_ERROR_INVALID_VALUE;
   options.laggardWarp = *laggard;
+  std::optional<uint64_t> limit = stepLimit();
+  if (!limit)
+    return CUDA_ERROR_INVALID_VALUE;
+  options.stepLimit = *limit;
   options.tcgen05Lenient = tcgen05Lenient();
   for (unsigned i = 0; i < config->numAttrs; ++i)
     if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
@@ -436,6 +469,9 @@ FA4_EMU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
                 layout[i].bytes);
   try {
     launch(kernel, params, options, memory());
+  } catch (const StepLimitError &error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return CUDA_ERROR_LAUNCH_TIMEOUT;
   } catch (const std::exception &error) {
     std::fprintf(stderr, "%s\n", error.what());
     return CUDA_ERROR_LAUNCH_FAILED;

@@ -925,7 +925,7 @@ TEST_F(ExecTest, SharedAddressesCarryTheirCtaRank) {
 
 //===----------------------------------------------------------------------===//
 // Limits (docs/Emulator.md): what a mutated module or launch asks for
-// beyond the chip is refused.
+// beyond the chip is refused, and a kernel that never ends is stopped.
 //===----------------------------------------------------------------------===//
 
 TEST_F(ExecTest, RefusesAllocationsPastTheDevice) {
@@ -975,6 +975,41 @@ TEST_F(ExecTest, RefusesLaunchesTheDriverWould) {
             "fa4-emu: k: a block of 64 threads; k takes at most 32");
   Outcome cluster = run(kPairAddress, 32, 4, {}, 0, 1, 64, false, 32);
   EXPECT_EQ(cluster.error, "fa4-emu: k: a cluster of 32 CTAs (at most 16)");
+}
+
+// Every warp loops forever.
+const char *kForever = R"(
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+.maxntid 64, 1, 1
+{
+  .reg .b32 %r<2>;
+  mov.u32 %r1, 0;
+AGAIN:
+  add.s32 %r1, %r1, 1;
+  bra.uni AGAIN;
+}
+)";
+
+TEST_F(ExecTest, StopsAKernelPastItsStepLimit) {
+  Module module(std::string(kHeader) + kForever, memory);
+  LaunchOptions options;
+  options.block = {64, 1, 1};
+  options.stepLimit = 100000;
+  std::vector<uint8_t> params(12, 0);
+  try {
+    launch(*module.kernel("k"), params, options, memory);
+    ADD_FAILURE() << "the launch ended";
+  } catch (const StepLimitError &error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("fa4-emu: k: the launch executed more than 100000 "
+                        "warp instructions (FA4_EMU_STEP_LIMIT; 0 lifts the "
+                        "limit): a kernel that never ends? CTA (0, 0, 0) "
+                        "warp "),
+              std::string::npos)
+        << error.what();
+  }
+  // Under the limit, the sample's kernels never see it.
+  EXPECT_EQ(run(kSimt, 64, 128).error, "");
 }
 
 } // namespace

@@ -1,8 +1,8 @@
 //===- ShimTest.cpp - libfa4emu.so's driver entry points as an input ------===//
 //
 // The driver API as a caller may misuse it: sizes that wrap, modules
-// mutated past what a chip can hold. Each gets a clean CUDA error, not a
-// crash.
+// mutated past what a chip can hold, a kernel that never ends. Each gets a
+// clean CUDA error, not a crash or a hang.
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,6 +116,24 @@ TEST_F(ShimTest, RefusesLaunchesTheDriverWould) {
   config.blockDimX = 64;
   EXPECT_EQ(cuLaunchKernelEx(&config, function, nullptr, nullptr),
             CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
+}
+
+TEST_F(ShimTest, TimesOutAKernelThatNeverEnds) {
+  CUmodule module;
+  CUfunction function;
+  ASSERT_TRUE(loadForever(module, function));
+  CUlaunchConfig config = oneWarp();
+  setenv("FA4_EMU_STEP_LIMIT", "100000", 1);
+  EXPECT_EQ(cuLaunchKernelEx(&config, function, nullptr, nullptr),
+            CUDA_ERROR_LAUNCH_TIMEOUT);
+  const char *name = nullptr;
+  cuGetErrorName(CUDA_ERROR_LAUNCH_TIMEOUT, &name);
+  EXPECT_STREQ(name, "CUDA_ERROR_LAUNCH_TIMEOUT");
+  setenv("FA4_EMU_STEP_LIMIT", "lots", 1);
+  EXPECT_EQ(cuLaunchKernelEx(&config, function, nullptr, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  unsetenv("FA4_EMU_STEP_LIMIT");
   EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
 }
 
