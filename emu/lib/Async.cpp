@@ -106,7 +106,7 @@ static void mbarrierInit(Cta &cta, Warp &warp, const Instruction &inst,
                                      addressOf(warp, lane, op(inst, 0)));
     uint32_t count = uint32_t(warp.read(lane, op(inst, 1)));
     uint32_t offset;
-    Cta &owner = sharedTarget(cta, address, offset);
+    Cta &owner = sharedTarget(cta, warp, inst, 1u << lane, address, offset);
     if (count == 0 || count >= (1u << 20))
       fail(cta, warp, inst, 1u << lane,
            "mbarrier.init count " + std::to_string(count));
@@ -212,7 +212,7 @@ void fa4::emu::handleMbarrier(Cta &cta, Warp &warp, const Instruction &inst,
         continue;
       uint32_t offset;
       Cta &owner =
-          sharedTarget(cta,
+          sharedTarget(cta, warp, inst, 1u << lane,
                        windowAddress(cta, warp, inst, lane, inst.space,
                                      addressOf(warp, lane, op(inst, 0))),
                        offset);
@@ -365,13 +365,17 @@ void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
   uint64_t barrierAddress = addressOf(warp, lane, op(inst, 2));
   std::vector<Cta *> targets, signalled;
   uint32_t dstOffset, barrierOffset;
-  Cta &own = sharedTarget(cta, destination, dstOffset);
-  Cta &barrierCta = sharedTarget(cta, barrierAddress, barrierOffset);
+  uint32_t mask = 1u << lane;
+  Cta &own = sharedTarget(cta, warp, inst, mask, destination, dstOffset);
+  Cta &barrierCta =
+      sharedTarget(cta, warp, inst, mask, barrierAddress, barrierOffset);
   if (inst.has(Modifier::MulticastCluster)) {
     uint32_t ctaMask = uint32_t(warp.read(lane, op(inst, 3)));
     for (uint32_t rank = 0; rank < cta.cluster->ctas.size(); ++rank)
-      if (ctaMask >> rank & 1)
+      if (ctaMask >> rank & 1) {
+        requireRunning(cta, warp, inst, mask, *cta.cluster->ctas[rank]);
         targets.push_back(cta.cluster->ctas[rank].get());
+      }
   } else {
     targets.push_back(&own);
   }
@@ -390,6 +394,7 @@ void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
         fail(cta, warp, inst, 1u << lane,
              "TMA .cta_group::2 in a cluster without the peer CTA");
       signal = cta.cluster->ctas[rank].get();
+      requireRunning(cta, warp, inst, mask, *signal);
       if (!multicast && (barrierCta.rank ^ target->rank) > 1)
         fail(cta, warp, inst, 1u << lane,
              "TMA .cta_group::2 signals an mbarrier outside the "
@@ -422,8 +427,10 @@ void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
            "TMA load reads outside every allocation (tensor map bounds "
            "wrong)");
   });
-  machine.startAsync(cta, "TMA load", [=, &machine]() {
-    (void)machine;
+  AsyncSource source{&warp, &inst, {}};
+  source.shared.assign(targets.begin(), targets.end());
+  source.shared.insert(source.shared.end(), signalled.begin(), signalled.end());
+  auto complete = [=]() {
     for (size_t t = 0; t < targets.size(); ++t) {
       Cta *target = targets[t];
       forEachElement(tile, [&](const std::array<uint32_t, 5> &index,
@@ -442,15 +449,16 @@ void tmaLoad(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
         --target->asyncWritesPending[dstOffset + i];
       completeTx(signalled[t]->mbarriers.at(barrierOffset), bytes);
     }
-  });
+  };
+  machine.startAsync(cta, "TMA load", complete, std::move(source));
 }
 
 void tmaStore(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
   Machine &machine = *cta.machine;
   Tile tile = tileOf(cta, warp, inst, lane, op(inst, 0));
   uint32_t srcOffset;
-  Cta &source =
-      sharedTarget(cta, addressOf(warp, lane, op(inst, 1)), srcOffset);
+  Cta &source = sharedTarget(cta, warp, inst, 1u << lane,
+                             addressOf(warp, lane, op(inst, 1)), srcOffset);
   uint32_t bytes = tile.footprint();
   if (uint64_t(srcOffset) + bytes > source.smem.size())
     fail(cta, warp, inst, 1u << lane, "TMA store box past shared memory");
@@ -469,7 +477,7 @@ void tmaStore(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
   Cta *sourcePtr = &source;
   const Instruction *where = &inst;
   Warp *issuer = &warp;
-  uint64_t id = machine.startAsync(cta, "TMA store", [=]() {
+  auto complete = [=]() {
     if (std::memcmp(snapshot.data(), sourcePtr->smem.data() + srcOffset,
                     bytes) != 0)
       fail(*sourcePtr, *issuer, *where, 1u << lane,
@@ -483,8 +491,9 @@ void tmaStore(Cta &cta, Warp &warp, const Instruction &inst, int lane) {
       std::memcpy(reinterpret_cast<void *>(to), sourcePtr->smem.data() + at,
                   tile.map.elementBytes);
     });
-  });
-  warp.openBulk.push_back(id);
+  };
+  warp.openBulk.push_back(machine.startAsync(cta, "TMA store", complete,
+                                             {&warp, &inst, {&source}}));
 }
 
 } // namespace
@@ -541,7 +550,7 @@ void copyAsync(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
              "cp.async into shared bytes another copy still writes");
     Cta *target = &cta;
     Warp *issuer = &warp;
-    warp.openCopies.push_back(machine.startAsync(cta, "cp.async", [=]() {
+    auto complete = [=]() {
       if (from)
         std::memcpy(target->smem.data() + offset, from, sourceBytes);
       std::memset(target->smem.data() + offset + sourceBytes, 0,
@@ -551,7 +560,9 @@ void copyAsync(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
         target->genericDirty[offset + i] = 1;
       }
       issuer->genericWrites.push_back({offset, size});
-    }));
+    };
+    warp.openCopies.push_back(
+        machine.startAsync(cta, "cp.async", complete, {&warp, &inst, {&cta}}));
   }
 }
 
@@ -585,14 +596,16 @@ void copyAsyncArrive(Cta &cta, Warp &warp, const Instruction &inst,
     }
     Warp *issuer = &warp;
     const Instruction *where = &inst;
-    machine.startAsync(cta, "cp.async.mbarrier.arrive", [=, &machine]() {
+    auto complete = [=, &machine]() {
       finishCopies(machine, copies);
       try {
         arrive(*barrier, 1, 0);
       } catch (const ExecutionError &error) {
         fail(*owner, *issuer, *where, 1u << lane, error.what());
       }
-    });
+    };
+    machine.startAsync(cta, "cp.async.mbarrier.arrive", complete,
+                       {&warp, &inst, {owner}});
   }
 }
 

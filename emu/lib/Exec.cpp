@@ -243,6 +243,16 @@ void fa4::emu::requireConverged(Cta &cta, Warp &warp, const Instruction &inst,
 // Address spaces
 //===----------------------------------------------------------------------===//
 
+/// Why `target` may not be reached (it exited), or "".
+static std::string exitedReason(const Cta &target) {
+  if (!target.exited)
+    return "";
+  return "shared memory of CTA rank " + std::to_string(target.rank) +
+         ", which has exited (a CTA's shared and tensor memory are released "
+         "when it exits: a barrier.cluster before the exit keeps them for "
+         "its peers)";
+}
+
 Cta &fa4::emu::sharedTarget(Cta &cta, uint64_t address, uint32_t &offset) {
   offset = uint32_t(address) & kOffsetMask;
   uint64_t rank = address >> kRankShift;
@@ -259,7 +269,26 @@ Cta &fa4::emu::sharedTarget(Cta &cta, uint64_t address, uint32_t &offset) {
                          " names CTA rank " + std::to_string(rank) +
                          " of a cluster of " +
                          std::to_string(cluster.ctas.size()));
-  return *cluster.ctas[rank];
+  Cta &target = *cluster.ctas[rank];
+  if (target.exited)
+    throw ExecutionError(exitedReason(target));
+  return target;
+}
+
+Cta &fa4::emu::sharedTarget(Cta &cta, Warp &warp, const Instruction &inst,
+                            uint32_t mask, uint64_t address, uint32_t &offset) {
+  try {
+    return sharedTarget(cta, address, offset);
+  } catch (const ExecutionError &error) {
+    fail(cta, warp, inst, mask, error.what());
+  }
+}
+
+void fa4::emu::requireRunning(Cta &cta, Warp &warp, const Instruction &inst,
+                              uint32_t mask, const Cta &target) {
+  std::string reason = exitedReason(target);
+  if (!reason.empty())
+    fail(cta, warp, inst, mask, reason);
 }
 
 static std::string hex(uint64_t value) {
@@ -314,12 +343,7 @@ uint8_t *fa4::emu::resolve(Cta &cta, Warp &warp, const Instruction &inst,
     if (address >= kWindowBytes)
       fail(cta, warp, inst, mask, "shared address " + hex(address));
     uint32_t offset;
-    Cta *target;
-    try {
-      target = &sharedTarget(cta, address, offset);
-    } catch (const ExecutionError &error) {
-      fail(cta, warp, inst, mask, error.what());
-    }
+    Cta *target = &sharedTarget(cta, warp, inst, mask, address, offset);
     if (uint64_t(offset) + bytes > target->smem.size())
       fail(cta, warp, inst, mask,
            "shared access of " + std::to_string(bytes) + " bytes at offset " +
@@ -352,12 +376,14 @@ uint8_t *fa4::emu::resolve(Cta &cta, Warp &warp, const Instruction &inst,
 //===----------------------------------------------------------------------===//
 
 uint64_t Machine::startAsync(Cta &owner, const char *what,
-                             std::function<void()> complete) {
+                             std::function<void()> complete,
+                             AsyncSource source) {
   uint64_t id = nextAsyncId++;
   // A latency of 0 to 400 scheduler steps: long enough to overlap many
   // instructions of every warp, random so that no order is assumed.
   uint64_t latency = random() % 400;
-  async.push_back({id, step + latency, &owner, what, std::move(complete)});
+  async.push_back({id, step + latency, &owner, what, std::move(complete),
+                   std::move(source)});
   return id;
 }
 

@@ -142,6 +142,36 @@ std::string ctaName(const Cta &cta) {
   throw StepLimitError(out.str());
 }
 
+/// A CTA exits with its last warp: its shared memory (and tensor memory)
+/// is released for the cluster. An asynchronous operation still reading or
+/// writing that shared memory is an error here; a peer reaching it later
+/// fails in sharedTarget.
+void exitIfDone(Machine &machine, Cta &cta) {
+  if (cta.exited)
+    return;
+  for (const Warp &warp : cta.warps)
+    if (warp.state != Warp::State::Done)
+      return;
+  cta.exited = true;
+  for (const AsyncOp &op : machine.async) {
+    const AsyncSource &source = op.source;
+    if (std::find(source.shared.begin(), source.shared.end(), &cta) ==
+        source.shared.end())
+      continue;
+    std::ostringstream out;
+    out << "fa4-emu: " << machine.kernel.name << ": " << ctaName(cta)
+        << " exited while a " << op.what;
+    if (source.inst)
+      out << " (line " << source.inst->line << ", " << ctaName(*op.owner)
+          << " warp " << source.warp->index << ")";
+    out << " that reads or writes its shared memory is in flight: a CTA's "
+           "shared memory is released when it exits (wait for the copy's "
+           "mbarrier or cp.async.bulk.wait_group.read first)";
+    throw ExecutionError(out.str());
+  }
+  checkTmemReleased(cta);
+}
+
 [[noreturn]] void deadlock(Machine &machine, Cluster &cluster) {
   std::ostringstream out;
   out << "fa4-emu: " << machine.kernel.name
@@ -244,6 +274,8 @@ void runCluster(Machine &machine, Cluster &cluster) {
     int burst = 1 + int(machine.random() % 16);
     for (int i = 0; i < burst && warp->state == Warp::State::Ready; ++i)
       stepWarp(*cta, *warp);
+    if (warp->state == Warp::State::Done)
+      exitIfDone(machine, *cta);
     uint64_t limit = machine.options.stepLimit;
     if (limit && machine.warpInstructions > limit)
       stepLimitExceeded(machine, *cta, *warp);
@@ -291,7 +323,8 @@ std::unique_ptr<Cluster> makeCluster(Machine &machine,
   return cluster;
 }
 
-/// What a CTA leaves in flight when its warps exit (bulk stores) completes.
+/// What the cluster leaves in flight that touches no CTA's shared memory
+/// completes (exitIfDone refused the rest).
 void drainAsync(Machine &machine) {
   while (!machine.async.empty())
     machine.finishAsync(machine.async.front().id);
@@ -344,8 +377,6 @@ void fa4::emu::launch(const Kernel &kernel, const std::vector<uint8_t> &params,
         machine.cluster = cluster.get();
         runCluster(machine, *cluster);
         drainAsync(machine);
-        for (const auto &cta : cluster->ctas)
-          checkTmemReleased(*cta);
       }
   std::chrono::duration<double> elapsed =
       std::chrono::steady_clock::now() - start;

@@ -148,6 +148,9 @@ struct Cta {
   std::array<uint32_t, 3> ctaid{}, clusterCtaid{};
   uint32_t rank = 0; // in the cluster
   uint32_t threads = 0;
+  /// Its last warp exited: its shared and tensor memory are released, and
+  /// a peer reaching them is an error (docs/Emulator.md, lifetimes).
+  bool exited = false;
   std::vector<uint8_t> smem;
   std::vector<uint8_t> asyncWritesPending; // per byte: TMA writes in flight
   std::vector<uint8_t> genericDirty;       // per byte: unfenced generic writes
@@ -185,12 +188,24 @@ struct Cluster {
   uint64_t barrierPhases = 0;  // completed phases
 };
 
+/// Where an asynchronous operation was issued and whose shared memory it
+/// touches (AsyncOp::source).
+struct AsyncSource {
+  const Warp *warp = nullptr;
+  const Instruction *inst = nullptr;
+  std::vector<const Cta *> shared;
+};
+
 struct AsyncOp {
   uint64_t id;
   uint64_t due; // scheduler step from which it may complete
   Cta *owner;
   const char *what; // a literal: "TMA load", "cp.async", ...
   std::function<void()> complete;
+  /// Where it was issued, and the CTAs whose shared memory (mbarriers
+  /// included) it reads or writes when it completes: none of them may
+  /// exit before then.
+  AsyncSource source;
 };
 
 struct Machine {
@@ -214,7 +229,7 @@ struct Machine {
 
   /// Queues `complete` to run after a random number of scheduler steps.
   uint64_t startAsync(Cta &owner, const char *what,
-                      std::function<void()> complete);
+                      std::function<void()> complete, AsyncSource source = {});
   /// Runs op `id` now if it is still pending.
   void finishAsync(uint64_t id);
   bool asyncPending(uint64_t id) const;
@@ -239,8 +254,15 @@ void requireConverged(Cta &cta, Warp &warp, const Instruction &inst,
 uint8_t *resolve(Cta &cta, Warp &warp, const Instruction &inst, int lane,
                  Space space, uint64_t address, uint32_t bytes, bool write);
 
-/// A shared address's CTA and offset.
+/// A shared address's CTA and offset; throws ExecutionError for a rank
+/// outside the cluster or a CTA that has exited.
 Cta &sharedTarget(Cta &cta, uint64_t address, uint32_t &offset);
+/// sharedTarget, failing with the instruction's context.
+Cta &sharedTarget(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask,
+                  uint64_t address, uint32_t &offset);
+/// Fails unless `target`, a CTA of `cta`'s cluster, is still running.
+void requireRunning(Cta &cta, Warp &warp, const Instruction &inst,
+                    uint32_t mask, const Cta &target);
 
 /// Mbarrier at a shared address, created on init.
 Mbarrier &mbarrierAt(Cta &cta, Warp &warp, const Instruction &inst,

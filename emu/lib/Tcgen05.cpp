@@ -96,6 +96,7 @@ Cta &peerOf(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
              std::to_string(cta.cluster->ctas.size()) + " CTA(s): CTA rank " +
              std::to_string(cta.rank) + " has no peer");
   Cta &peer = *cta.cluster->ctas[rank];
+  requireRunning(cta, warp, inst, mask, peer);
   ensureTmem(peer);
   return peer;
 }
@@ -396,17 +397,21 @@ void mma(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
 }
 
 /// The mbarriers a commit arrives on: the addressed one, or under
-/// .multicast::cluster the one at the same offset in each CTA of the mask.
+/// .multicast::cluster the one at the same offset in each CTA of the mask;
+/// their CTAs in `owners`.
 std::vector<Mbarrier *> commitTargets(Cta &cta, Warp &warp,
-                                      const Instruction &inst, int lane) {
+                                      const Instruction &inst, int lane,
+                                      std::vector<const Cta *> &owners) {
   uint64_t address = addressOf(warp, lane, op(inst, 0));
   if (inst.space == Space::Generic)
     address -= kGenericShared;
   uint32_t offset;
   Cta *owner;
   Mbarrier &barrier = mbarrierAt(cta, warp, inst, address, offset, owner);
-  if (!inst.has(Modifier::MulticastCluster))
+  if (!inst.has(Modifier::MulticastCluster)) {
+    owners = {owner};
     return {&barrier};
+  }
   uint32_t ctaMask = uint32_t(warp.read(lane, op(inst, 1))) & 0xffff;
   std::vector<Mbarrier *> targets;
   for (uint32_t rank = 0; rank < 16; ++rank) {
@@ -417,6 +422,8 @@ std::vector<Mbarrier *> commitTargets(Cta &cta, Warp &warp,
            "tcgen05.commit multicast to CTA rank " + std::to_string(rank) +
                " of a cluster of " + std::to_string(cta.cluster->ctas.size()));
     Cta &target = *cta.cluster->ctas[rank];
+    requireRunning(cta, warp, inst, 1u << lane, target);
+    owners.push_back(&target);
     auto found = target.mbarriers.find(offset);
     if (found == target.mbarriers.end())
       fail(cta, warp, inst, 1u << lane,
@@ -435,7 +442,16 @@ void commit(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
       continue;
-    std::vector<Mbarrier *> targets = commitTargets(cta, warp, inst, lane);
+    std::vector<const Cta *> owners;
+    std::vector<Mbarrier *> targets =
+        commitTargets(cta, warp, inst, lane, owners);
+    // Its arrivals on peers' mbarriers must land before those peers exit;
+    // its own CTA's are not tracked: fa4's kernels (and CUTLASS's) leave
+    // the last commit to a stage's empty barrier unwaited at exit.
+    AsyncSource source{&warp, &inst, {}};
+    for (const Cta *owner : owners)
+      if (owner != &cta)
+        source.shared.push_back(owner);
     std::vector<std::function<void()>> work = std::move(warp.uncommittedMma);
     warp.uncommittedMma.clear();
     Machine *machine = cta.machine;
@@ -443,17 +459,19 @@ void commit(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
     // under earlier commits included (PTX ISA, tcgen05.commit): completing
     // it first completes the earlier ones, in order.
     std::vector<uint64_t> earlier = warp.mmaCommits;
-    uint64_t id = machine->startAsync(cta, "tcgen05.commit",
-                                      [work, targets, earlier, machine]() {
-                                        for (uint64_t before : earlier)
-                                          machine->finishAsync(before);
-                                        for (const auto &mma : work)
-                                          mma();
-                                        for (Mbarrier *target : targets) {
-                                          target->commitInPhase = true;
-                                          arrive(*target, 1, 0);
-                                        }
-                                      });
+    uint64_t id = machine->startAsync(
+        cta, "tcgen05.commit",
+        [work, targets, earlier, machine]() {
+          for (uint64_t before : earlier)
+            machine->finishAsync(before);
+          for (const auto &mma : work)
+            mma();
+          for (Mbarrier *target : targets) {
+            target->commitInPhase = true;
+            arrive(*target, 1, 0);
+          }
+        },
+        std::move(source));
     // Keep only the commits still in flight.
     std::vector<uint64_t> pending;
     for (uint64_t before : warp.mmaCommits)

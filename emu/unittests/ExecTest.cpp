@@ -924,8 +924,9 @@ TEST_F(ExecTest, SharedAddressesCarryTheirCtaRank) {
 }
 
 //===----------------------------------------------------------------------===//
-// Limits (docs/Emulator.md): what a mutated module or launch asks for
-// beyond the chip is refused, and a kernel that never ends is stopped.
+// Limits and lifetimes (docs/Emulator.md): what a mutated module or launch
+// asks for beyond the chip is refused, a kernel that never ends is stopped,
+// and a CTA's shared memory is gone once it exits.
 //===----------------------------------------------------------------------===//
 
 TEST_F(ExecTest, RefusesAllocationsPastTheDevice) {
@@ -1010,6 +1011,75 @@ TEST_F(ExecTest, StopsAKernelPastItsStepLimit) {
   }
   // Under the limit, the sample's kernels never see it.
   EXPECT_EQ(run(kSimt, 64, 128).error, "");
+}
+
+// A cluster of two: after a cluster barrier, CTA 1 exits at once while
+// CTA 0 counts to 200 and then reads CTA 1's shared memory through mapa.
+const char *kReadAfterExit = R"(
+.extern .shared .align 16 .b8 smem[];
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+.maxntid 32, 1, 1
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [k_param_0];
+  mov.u32 %r1, %cluster_ctarank;
+  add.s32 %r6, %r1, 7;
+  st.shared.b32 [smem], %r6;
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  mov.u32 %r2, 0;
+SPIN:
+  add.s32 %r2, %r2, 1;
+  setp.lt.u32 %p2, %r2, 200;
+  @%p2 bra SPIN;
+  mov.u32 %r3, smem;
+  mapa.shared::cluster.u32 %r4, %r3, 1;
+  ld.shared::cluster.b32 %r5, [%r4];
+  st.global.b32 [%rd1], %r5;
+DONE:
+  ret;
+}
+)";
+
+TEST_F(ExecTest, CatchesAPeerReadingAnExitedCtasSharedMemory) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    Outcome outcome = run(kReadAfterExit, 32, 1, {}, 0, seed, 64, false, 2);
+    EXPECT_NE(outcome.error.find("(ld.shared::cluster.b32): shared memory of "
+                                 "CTA rank 1, which has exited"),
+              std::string::npos)
+        << outcome.error;
+  }
+  // A cluster barrier before the exit keeps it.
+  Outcome kept = run(with(kReadAfterExit, "DONE:\n  ret;",
+                          "DONE:\n  barrier.cluster.arrive.aligned;\n"
+                          "  barrier.cluster.wait.aligned;\n  ret;"),
+                     32, 1, {}, 0, 1, 64, false, 2);
+  ASSERT_EQ(kept.error, "");
+  EXPECT_EQ(kept.out[0], 8u);
+}
+
+TEST_F(TmaTest, CatchesAnExitWithTmaInFlight) {
+  // The load's waiters gone: every thread exits after the issue.
+  std::string noWait =
+      with(kTmaLoad, "WAIT:\n  bar.sync 0;", "WAIT:\n  ret;\n  bar.sync 0;");
+  int loads = schedulesCaught(
+      [&](uint64_t seed) { return load(noWait, 16, seed); },
+      "CTA (0, 0, 0) exited while a TMA load (line 25, CTA (0, 0, 0) warp 0) "
+      "that reads or writes its shared memory is in flight");
+  EXPECT_EQ(loads, 8);
+  // The store not waited for (cp.async.bulk.wait_group.read).
+  std::string noRead =
+      with(kTmaStore, "  cp.async.bulk.wait_group.read 0;\n", "");
+  int stores = schedulesCaught(
+      [&](uint64_t seed) {
+        return run(noRead, 64, 1, mapParam(), 16, seed, 8192);
+      },
+      "exited while a TMA store (line 27, CTA (0, 0, 0) warp 0)");
+  EXPECT_EQ(stores, 8);
 }
 
 } // namespace
