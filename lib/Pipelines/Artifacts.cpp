@@ -9,11 +9,13 @@
 #include "fa4/Pipelines/Compile.h"
 
 #include "fa4/Conversion/KernelABI.h"
+#include "fa4/Dialect/FA4/IR/FA4.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -74,64 +76,65 @@ static llvm::json::Value shapeOf(ShapedType type, ArrayRef<StringRef> symbols) {
   return shape;
 }
 
-/// "k:1x176x1x64:128" -> a tensor map of k with that box (outermost first)
-/// and 128B swizzle. Maps a kernel builds itself have no L2 promotion (no
-/// tensormap.replace field sets it).
-static llvm::json::Object tensorMapJson(StringRef map, StringRef l2Promotion) {
-  TensorMapSpec spec = parseTensorMapSpec(map);
+/// A tensor map's manifest entry. Maps a kernel builds itself have no L2
+/// promotion (no tensormap.replace field sets it).
+static llvm::json::Object tensorMapJson(kernel::TensorMapAttr map,
+                                        StringRef l2Promotion) {
   std::string swizzle =
-      spec.swizzleBytes == 0 ? "none" : std::to_string(spec.swizzleBytes) + "B";
-  return llvm::json::Object{
-      {"tensor", spec.tensor},       {"box", llvm::json::Array(spec.box)},
-      {"swizzle", swizzle},          {"interleave", "none"},
-      {"l2_promotion", l2Promotion}, {"oob_fill", "zero"}};
+      map.getSwizzle() == 0 ? "none" : std::to_string(map.getSwizzle()) + "B";
+  return llvm::json::Object{{"tensor", map.getTensor().str()},
+                            {"box", llvm::json::Array(map.getBox())},
+                            {"swizzle", swizzle},
+                            {"interleave", "none"},
+                            {"l2_promotion", l2Promotion},
+                            {"oob_fill", "zero"}};
 }
 
-/// "ptr:q" -> pointer, "i64:q.stride.1" -> scalar, "tmap:k:1x176x1x64:128"
-/// -> a tensor map, "tmaps:q:<box>,k:<box>" -> the scratch of maps the
-/// kernel builds.
-static llvm::json::Value paramJson(StringRef param) {
-  auto [kind, value] = param.split(':');
-  if (param == "ptr:workspace")
-    return llvm::json::Object{{"kind", "workspace"}};
-  if (kind == "ptr")
-    return llvm::json::Object{{"kind", "pointer"}, {"tensor", value}};
-  if (kind == "tmap") {
-    llvm::json::Object map = tensorMapJson(value, "128B");
-    map["kind"] = "tensor_map";
-    return map;
-  }
-  if (kind == "tmaps") {
-    SmallVector<StringRef> entries;
-    value.split(entries, ',');
-    llvm::json::Array maps;
-    for (StringRef entry : entries)
-      maps.push_back(tensorMapJson(entry, "none"));
-    return llvm::json::Object{{"kind", "tensor_map_scratch"},
-                              {"maps", std::move(maps)}};
-  }
-  return llvm::json::Object{
-      {"kind", "scalar"}, {"type", kind}, {"value", value}};
+static StringRef scalarTypeName(Type type) {
+  return type.isInteger(32) ? "i32" : type.isInteger(64) ? "i64" : "f32";
 }
 
-/// "ceil_div:sq:4" -> {"ceil_div": ["sq", 4]}; "hq" -> "hq"; "132" -> 132.
-static llvm::json::Value gridFactorJson(StringRef factor) {
-  int64_t constant = 0;
-  if (!factor.getAsInteger(10, constant))
-    return constant;
-  SmallVector<StringRef> parts;
-  factor.split(parts, ':');
-  if (parts.size() == 3 && parts[0] == "ceil_div") {
-    int64_t divisor = 1;
-    parts[2].getAsInteger(10, divisor);
+static llvm::json::Value paramJson(Attribute param) {
+  return llvm::TypeSwitch<Attribute, llvm::json::Value>(param)
+      .Case([](kernel::WorkspaceParamAttr) {
+        return llvm::json::Object{{"kind", "workspace"}};
+      })
+      .Case([](kernel::PointerParamAttr pointer) {
+        return llvm::json::Object{{"kind", "pointer"},
+                                  {"tensor", pointer.getTensor().str()}};
+      })
+      .Case([](kernel::TensorMapAttr map) {
+        llvm::json::Object json = tensorMapJson(map, "128B");
+        json["kind"] = "tensor_map";
+        return json;
+      })
+      .Case([](kernel::TensorMapScratchParamAttr scratch) {
+        llvm::json::Array maps;
+        for (kernel::TensorMapAttr map : scratch.getMaps())
+          maps.push_back(tensorMapJson(map, "none"));
+        return llvm::json::Object{{"kind", "tensor_map_scratch"},
+                                  {"maps", std::move(maps)}};
+      })
+      .Case([](kernel::ScalarParamAttr scalar) {
+        return llvm::json::Object{{"kind", "scalar"},
+                                  {"type", scalarTypeName(scalar.getType())},
+                                  {"value", scalar.getValue().str()}};
+      });
+}
+
+/// ceil_div(sq, 4) -> {"ceil_div": ["sq", 4]}; "hq" -> "hq"; 132 -> 132.
+static llvm::json::Value gridFactorJson(Attribute factor) {
+  if (auto constant = dyn_cast<IntegerAttr>(factor))
+    return constant.getInt();
+  if (auto ceilDiv = dyn_cast<kernel::CeilDivAttr>(factor))
     return llvm::json::Object{
-        {"ceil_div", llvm::json::Array{parts[1], divisor}}};
-  }
-  return factor;
+        {"ceil_div",
+         llvm::json::Array{ceilDiv.getSymbol().str(), ceilDiv.getDivisor()}}};
+  return cast<StringAttr>(factor).getValue().str();
 }
 
-static llvm::json::Array int3(DenseI64ArrayAttr values) {
-  return llvm::json::Array(values.asArrayRef());
+static llvm::json::Array int3(ArrayRef<int64_t> values) {
+  return llvm::json::Array(values);
 }
 
 static StringRef dtypeName(Type type) {
@@ -143,15 +146,13 @@ namespace {
 /// record the lowering left on it (`fa4.abi`), one section per method.
 class ManifestBuilder {
 public:
-  ManifestBuilder(attn::AttentionOp op, DictionaryAttr abi)
-      : op(op), abi(abi), combine(abi.getAs<DictionaryAttr>("combine")),
-        splitAtLaunch(abi.getAs<DictionaryAttr>("split_at_launch")),
-        persistent(abi.getAs<DictionaryAttr>("persistent")),
-        programmatic(abi.contains("programmatic_dependent_launch")) {
-    if (persistent) {
-      twin = persistent.getAs<SymbolRefAttr>("kernel");
-      twinLaunch = persistent.getAs<DictionaryAttr>("launch");
-    }
+  ManifestBuilder(attn::AttentionOp op, kernel::KernelABIAttr abi)
+      : op(op), abi(abi), combine(abi.getCombine()),
+        persistent(abi.getPersistent()) {
+    if (combine)
+      splitAtLaunch = combine.getSplitAtLaunch();
+    if (persistent)
+      twinLaunch = persistent.getLaunch();
   }
 
   /// The manifest without its `binary` entry: the ABI record.
@@ -162,51 +163,39 @@ private:
   llvm::json::Object problemJson();
   int64_t abiVersion();
   llvm::json::Object launchJson();
-  llvm::json::Object secondLaunchJson(DictionaryAttr stage,
-                                      int64_t dynamicSmemBytes);
+  static llvm::json::Object secondLaunchJson(kernel::LaunchAttr launch);
   void addSecondKernels(llvm::json::Object &manifest);
 
-  static llvm::json::Array paramsJson(DictionaryAttr stage) {
-    llvm::json::Array params;
-    for (StringRef param :
-         cast<ArrayAttr>(stage.get("params")).getAsValueRange<StringAttr>())
-      params.push_back(paramJson(param));
-    return params;
+  static llvm::json::Array paramsJson(kernel::LaunchAttr launch) {
+    return llvm::json::Array(llvm::map_range(launch.getParams(), paramJson));
   }
-  static llvm::json::Array factorsJson(Attribute factors) {
-    llvm::json::Array json;
-    for (StringRef factor :
-         cast<ArrayAttr>(factors).getAsValueRange<StringAttr>())
-      json.push_back(gridFactorJson(factor));
-    return json;
+  static llvm::json::Array factorsJson(ArrayAttr factors) {
+    return llvm::json::Array(llvm::map_range(factors, gridFactorJson));
   }
-  static llvm::json::Array gridJson(DictionaryAttr stage) {
+  static llvm::json::Array gridJson(kernel::LaunchAttr launch) {
     llvm::json::Array grid;
-    for (Attribute dimFactors : cast<ArrayAttr>(stage.get("grid")))
-      grid.push_back(factorsJson(dimFactors));
+    for (Attribute dimFactors : launch.getGrid())
+      grid.push_back(factorsJson(cast<ArrayAttr>(dimFactors)));
     return grid;
   }
-  static int64_t integerOf(DictionaryAttr dict, StringRef key) {
-    return cast<IntegerAttr>(dict.get(key)).getInt();
-  }
-  static bool clustered(DictionaryAttr launch) {
-    auto cluster = launch ? launch.getAs<DenseI64ArrayAttr>("cluster")
-                          : DenseI64ArrayAttr();
-    return cluster && llvm::any_of(cluster.asArrayRef(),
-                                   [](int64_t dim) { return dim != 1; });
+  static bool clustered(kernel::LaunchAttr launch) {
+    return launch && llvm::any_of(launch.getCluster(),
+                                  [](int64_t dim) { return dim != 1; });
   }
   /// A launch object, marked for programmatic dependent launch where the
   /// kernel asks for it.
   llvm::json::Object withProgrammatic(llvm::json::Object launch) {
-    if (programmatic)
+    if (abi.getProgrammaticDependentLaunch())
       launch["programmatic_dependent_launch"] = true;
     return launch;
   }
 
   attn::AttentionOp op;
-  DictionaryAttr abi, combine, splitAtLaunch, persistent, twinLaunch;
-  SymbolRefAttr twin;
-  bool programmatic;
+  kernel::KernelABIAttr abi;
+  kernel::CombineAttr combine;
+  kernel::PersistentAttr persistent;
+  kernel::SplitAtLaunchAttr splitAtLaunch;
+  kernel::LaunchAttr twinLaunch;
 };
 } // namespace
 
@@ -214,17 +203,18 @@ llvm::json::Array ManifestBuilder::tensorsJson() {
   ShapedType q = op.getQueryType(), k = op.getKeyType(), v = op.getValueType();
   auto o = cast<ShapedType>(op.getOutput().getType());
   StringRef dtype = dtypeName(q.getElementType());
-  auto alignments = cast<DictionaryAttr>(abi.get("alignment"));
+  DictionaryAttr alignments = abi.getAlignment();
   auto tensor = [&](StringRef name, StringRef role, StringRef tensorDtype,
                     llvm::json::Value shape) {
-    auto rule = cast<DenseI64ArrayAttr>(alignments.get(name));
+    auto rule = cast<kernel::AlignmentAttr>(alignments.get(name));
     return llvm::json::Object{
         {"name", name},
         {"role", role},
         {"dtype", tensorDtype},
         {"shape", std::move(shape)},
-        {"alignment", llvm::json::Object{{"base_bytes", rule[0]},
-                                         {"stride_bytes", rule[1]}}}};
+        {"alignment",
+         llvm::json::Object{{"base_bytes", rule.getBaseBytes()},
+                            {"stride_bytes", rule.getStrideBytes()}}}};
   };
   llvm::json::Array tensors{
       tensor("q", "input", dtype, shapeOf(q, {"b", "sq", "", ""})),
@@ -268,10 +258,12 @@ llvm::json::Object ManifestBuilder::problemJson() {
 /// workspace split-K's second kernel.
 int64_t ManifestBuilder::abiVersion() {
   bool persistentInClusters =
-      persistent && (clustered(abi) || clustered(twinLaunch));
-  bool buildsTensorMaps = llvm::any_of(
-      cast<ArrayAttr>(abi.get("params")).getAsValueRange<StringAttr>(),
-      [](StringRef param) { return param.starts_with("tmaps:"); });
+      persistent && (clustered(abi.getLaunch()) || clustered(twinLaunch));
+  bool buildsTensorMaps =
+      llvm::any_of(abi.getLaunch().getParams(),
+                   llvm::IsaPred<kernel::TensorMapScratchParamAttr>);
+  bool twin = persistent && persistent.getKernel();
+  bool programmatic = abi.getProgrammaticDependentLaunch();
   return buildsTensorMaps             ? 11
          : persistentInClusters       ? 10
          : splitAtLaunch              ? 9
@@ -283,62 +275,53 @@ int64_t ManifestBuilder::abiVersion() {
 }
 
 llvm::json::Object ManifestBuilder::launchJson() {
-  llvm::json::Object launch = withProgrammatic(llvm::json::Object{
-      {"grid", gridJson(abi)},
-      {"block", int3(cast<DenseI64ArrayAttr>(abi.get("block")))},
-      {"cluster", int3(cast<DenseI64ArrayAttr>(abi.get("cluster")))},
-      {"dynamic_smem_bytes",
-       cast<IntegerAttr>(abi.get("dynamic_smem_bytes")).getInt()}});
+  kernel::LaunchAttr launch = abi.getLaunch();
+  llvm::json::Object json = withProgrammatic(
+      llvm::json::Object{{"grid", gridJson(launch)},
+                         {"block", int3(launch.getBlock())},
+                         {"cluster", int3(launch.getCluster())},
+                         {"dynamic_smem_bytes", launch.getDynamicSmemBytes()}});
   if (persistent) {
-    llvm::json::Object rule{
-        {"ctas_per_sm", integerOf(persistent, "ctas_per_sm")},
-        {"max_seq_kv", integerOf(persistent, "max_seq_kv")}};
-    if (twin)
+    llvm::json::Object rule{{"ctas_per_sm", persistent.getCtasPerSm()},
+                            {"max_seq_kv", persistent.getMaxSeqKv()}};
+    if (SymbolRefAttr twin = persistent.getKernel())
       rule["kernel"] = twin.getLeafReference().str();
-    launch.insert({"persistent", std::move(rule)});
+    json.insert({"persistent", std::move(rule)});
   }
-  return launch;
+  return json;
 }
 
-/// A second kernel's launch (the twin's, the combine's): its cluster where
-/// it has one (a twin in pairs), else none.
-llvm::json::Object ManifestBuilder::secondLaunchJson(DictionaryAttr stage,
-                                                     int64_t dynamicSmemBytes) {
-  auto cluster = stage.getAs<DenseI64ArrayAttr>("cluster");
+/// A second kernel's launch (the twin's, the combine's).
+llvm::json::Object
+ManifestBuilder::secondLaunchJson(kernel::LaunchAttr launch) {
   return llvm::json::Object{
-      {"grid", gridJson(stage)},
-      {"block", int3(cast<DenseI64ArrayAttr>(stage.get("block")))},
-      {"cluster", cluster
-                      ? int3(cluster)
-                      : llvm::json::Array{int64_t(1), int64_t(1), int64_t(1)}},
-      {"dynamic_smem_bytes", dynamicSmemBytes}};
+      {"grid", gridJson(launch)},
+      {"block", int3(launch.getBlock())},
+      {"cluster", int3(launch.getCluster())},
+      {"dynamic_smem_bytes", launch.getDynamicSmemBytes()}};
 }
 
 /// The looped twin's own launch, and a workspace split-K's combine kernel.
 void ManifestBuilder::addSecondKernels(llvm::json::Object &manifest) {
   if (twinLaunch)
-    manifest["twin"] = llvm::json::Object{
-        {"params", paramsJson(twinLaunch)},
-        {"launch",
-         secondLaunchJson(twinLaunch,
-                          integerOf(twinLaunch, "dynamic_smem_bytes"))}};
+    manifest["twin"] =
+        llvm::json::Object{{"params", paramsJson(twinLaunch)},
+                           {"launch", secondLaunchJson(twinLaunch)}};
   if (!combine)
     return;
   llvm::json::Object workspace{
-      {"bytes", factorsJson(abi.get("workspace_bytes"))}};
+      {"bytes", factorsJson(combine.getWorkspaceBytes())}};
   if (splitAtLaunch)
     workspace["split_at_launch"] = llvm::json::Object{
-        {"max_partitions", integerOf(splitAtLaunch, "max_partitions")},
-        {"min_keys_per_partition",
-         integerOf(splitAtLaunch, "min_keys_per_partition")},
-        {"key_tile", integerOf(splitAtLaunch, "key_tile")},
-        {"min_partitions", integerOf(splitAtLaunch, "min_partitions")}};
+        {"max_partitions", splitAtLaunch.getMaxPartitions()},
+        {"min_keys_per_partition", splitAtLaunch.getMinKeysPerPartition()},
+        {"key_tile", splitAtLaunch.getKeyTile()},
+        {"min_partitions", splitAtLaunch.getMinPartitions()}};
   manifest["workspace"] = std::move(workspace);
   manifest["combine"] = llvm::json::Object{
-      {"kernel",
-       cast<SymbolRefAttr>(combine.get("kernel")).getLeafReference().str()},
-      {"params", paramsJson(combine)},
-      {"launch", withProgrammatic(secondLaunchJson(combine, 0))}};
+      {"kernel", combine.getKernel().getLeafReference().str()},
+      {"params", paramsJson(combine.getLaunch())},
+      {"launch", withProgrammatic(secondLaunchJson(combine.getLaunch()))}};
 }
 
 llvm::json::Object ManifestBuilder::record(StringRef kernel, StringRef chip) {
@@ -351,7 +334,7 @@ llvm::json::Object ManifestBuilder::record(StringRef kernel, StringRef chip) {
       {"problem", problemJson()},
       {"tensors", tensorsJson()},
       {"alignment", llvm::json::Object{{"unit_stride_last_dim", true}}},
-      {"params", paramsJson(abi)},
+      {"params", paramsJson(abi.getLaunch())},
       {"launch", launchJson()}};
   addSecondKernels(manifest);
   return manifest;
@@ -396,23 +379,18 @@ decodeVariantOf(ModuleOp module, attn::AttentionOp op, FlatSymbolRefAttr ref) {
 /// The most query rows one work item of a decode variant takes: the
 /// divisor of sq in its grid (one work item per head or GQA group up to
 /// there), else 1.
-static int64_t decodeMaxSeqQ(attn::AttentionOp variant) {
-  auto abi = variant->getAttrOfType<DictionaryAttr>("fa4.abi");
-  for (Attribute dim : cast<ArrayAttr>(abi.get("grid")))
-    for (StringRef factor :
-         llvm::map_range(cast<ArrayAttr>(dim), [](Attribute a) {
-           return cast<StringAttr>(a).getValue();
-         })) {
-      int64_t rows;
-      if (factor.consume_front("ceil_div:sq:") &&
-          !factor.getAsInteger(10, rows))
-        return rows;
-    }
+static int64_t decodeMaxSeqQ(kernel::KernelABIAttr abi) {
+  for (Attribute dim : abi.getLaunch().getGrid())
+    for (Attribute factor : cast<ArrayAttr>(dim))
+      if (auto ceilDiv = dyn_cast<kernel::CeilDivAttr>(factor);
+          ceilDiv && ceilDiv.getSymbol() == "sq")
+        return ceilDiv.getDivisor();
   return 1;
 }
 
-static FailureOr<DictionaryAttr> kernelAbi(attn::AttentionOp op) {
-  auto abi = op->getAttrOfType<DictionaryAttr>("fa4.abi");
+static FailureOr<kernel::KernelABIAttr> kernelAbi(attn::AttentionOp op) {
+  auto abi = op->getAttrOfType<kernel::KernelABIAttr>(
+      kernel::FA4Dialect::kKernelABIAttrName);
   if (!abi)
     return op.emitError() << "has no kernel ABI (fa4.abi); run the "
                              "fa4-compile pipeline first";
@@ -421,10 +399,10 @@ static FailureOr<DictionaryAttr> kernelAbi(attn::AttentionOp op) {
 
 FailureOr<llvm::json::Object> fa4::buildAbiRecord(ModuleOp module,
                                                   attn::AttentionOp op) {
-  FailureOr<DictionaryAttr> abi = kernelAbi(op);
+  FailureOr<kernel::KernelABIAttr> abi = kernelAbi(op);
   if (failed(abi))
     return failure();
-  auto kernelRef = cast<SymbolRefAttr>(abi->get("kernel"));
+  SymbolRefAttr kernelRef = abi->getKernel();
   FailureOr<NVVM::NVVMTargetAttr> target =
       kernelTarget(module, op, kernelRef.getRootReference());
   if (failed(target))
@@ -449,7 +427,7 @@ FailureOr<llvm::json::Object> fa4::buildAbiRecord(ModuleOp module,
       std::max({*record.getInteger("fa4_abi_version"),
                 *variantRecord->getInteger("fa4_abi_version"), int64_t(8)});
   record["decode"] =
-      llvm::json::Object{{"max_seq_q", decodeMaxSeqQ(*variant)},
+      llvm::json::Object{{"max_seq_q", decodeMaxSeqQ(*kernelAbi(*variant))},
                          {"manifest", std::move(*variantRecord)}};
   return record;
 }
@@ -468,10 +446,10 @@ static FailureOr<KernelFiles> writeKernelFiles(ModuleOp module,
                                                attn::AttentionOp op,
                                                StringRef outputDir,
                                                StringRef dir, StringRef ptxas) {
-  FailureOr<DictionaryAttr> abi = kernelAbi(op);
+  FailureOr<kernel::KernelABIAttr> abi = kernelAbi(op);
   if (failed(abi))
     return failure();
-  auto kernelRef = cast<SymbolRefAttr>(abi->get("kernel"));
+  SymbolRefAttr kernelRef = abi->getKernel();
   auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
       module, kernelRef.getRootReference());
   if (!binary || binary.getObjects().empty())

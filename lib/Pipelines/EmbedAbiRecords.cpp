@@ -8,6 +8,8 @@
 
 #include "fa4/AbiRecord.h"
 #include "fa4/Pipelines/Compile.h"
+
+#include "fa4/Dialect/FA4/IR/FA4.h"
 #include "fa4/Pipelines/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -27,8 +29,9 @@ using namespace fa4;
 /// kAbiRecordSymbol (external: LLVM keeps it though no kernel reads it).
 static LogicalResult embedRecord(attn::AttentionOp op, ModuleOp module,
                                  StringRef text) {
-  auto kernelRef = cast<SymbolRefAttr>(
-      op->getAttrOfType<DictionaryAttr>("fa4.abi").get("kernel"));
+  SymbolRefAttr kernelRef = op->getAttrOfType<kernel::KernelABIAttr>(
+                                  kernel::FA4Dialect::kKernelABIAttrName)
+                                .getKernel();
   auto kernels = SymbolTable::lookupNearestSymbolFrom<gpu::GPUModuleOp>(
       module, kernelRef.getRootReference());
   if (!kernels)
@@ -58,7 +61,7 @@ struct EmbedAbiRecords
   void runOnOperation() override {
     ModuleOp module = getOperation();
     WalkResult result = module.walk([&](attn::AttentionOp op) {
-      if (!op->hasAttr("fa4.abi"))
+      if (!op->hasAttr(kernel::FA4Dialect::kKernelABIAttrName))
         return WalkResult::advance();
       FailureOr<llvm::json::Object> record = fa4::buildAbiRecord(module, op);
       if (failed(record))

@@ -4,7 +4,7 @@
 
 // CHECK: attn.attention
 // CHECK-SAME: config = #attn.config<chip = [[CHIP:sm_[0-9a]+]]
-// CHECK-SAME: fa4.abi = {
+// CHECK-SAME: fa4.abi = #fa4.abi<
 // CHECK: gpu.binary @fa4_ref_attention_[[CHIP]]_module
 // SM90-SAME: .target sm_90a
 // SM100-SAME: .target sm_100a

@@ -21,13 +21,7 @@
 
 // CHECK: attn.attention
 // CHECK-SAME: config = #attn.config<chip = sm_90a
-// CHECK-SAME: fa4.abi = {
-// CHECK-SAME: block = array<i64: 384, 1, 1>
-// The plan (163968 bytes, two K/V stages) and, past it, the twin's second
-// Q buffer (32 KB from 164864) and its four barriers.
-// CHECK-SAME: dynamic_smem_bytes = 197664 : i64
-// CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
-// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
+// CHECK-SAME: fa4.abi = #fa4.abi<
 // By default (Dv <= 128, no window mask) the kernel takes one work tile a
 // CTA, here in pairs of CTAs (kv-multicast-causal: it serves only past its
 // twin's bound, from 4097 keys), and its looped twin serves Skv <= 4096 at
@@ -35,8 +29,14 @@
 // launch.
 // This one is causal at Dv = 128: its plan keeps two K/V stages so that the
 // twin stores O by TMA too (O's tensor map last), box by box past the plan.
-// CHECK-SAME: "f32:scale_log2", "tmap:o:1x64x1x64:128"]
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_hopper_attention_sm_90a_module::@fa4_hopper_attention_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 4096 : i64}
+// CHECK-SAME: params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 128, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "skv">,
+// CHECK-SAME: #fa4.scalar<f32, "scale_log2">, #fa4.tensor_map<"o", [1, 64, 1, 64], swizzle = 128>]
+// CHECK-SAME: grid = {{\[}}[#fa4.ceil_div<"sq", 256>, 2, "hq", "b"], [1], [1]]
+// CHECK-SAME: block = [384, 1, 1]
+// The plan (163968 bytes, two K/V stages) and, past it, the twin's second
+// Q buffer (32 KB from 164864) and its four barriers.
+// CHECK-SAME: dynamic_smem_bytes = 197664
+// CHECK-SAME: persistent = <ctas_per_sm = 1, max_seq_kv = 4096, kernel = @fa4_hopper_attention_sm_90a_module::@fa4_hopper_attention_sm_90a_persistent, launch = {{.*}}>
 // CHECK: gpu.binary @fa4_hopper_attention_sm_90a_module
 // CHECK-SAME: assembly = "
 // CHECK-SAME: .target sm_90a
@@ -52,10 +52,10 @@
 // CHECK-NOT: gpu.module
 
 // PERSIST: attn.attention
-// PERSIST-SAME: fa4.abi = {
-// PERSIST-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
-// PERSIST-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv",
-// PERSIST-SAME: persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2147483647 : i64}
+// PERSIST-SAME: fa4.abi = #fa4.abi<
+// PERSIST-SAME: params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 128, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "skv">,
+// PERSIST-SAME: grid = {{\[}}[#fa4.ceil_div<"sq", 128>, "hq", "b"], [1], [1]]
+// PERSIST-SAME: persistent = <ctas_per_sm = 1, max_seq_kv = 2147483647>
 // PERSIST: gpu.binary @fa4_hopper_attention_sm_90a_module
 // PERSIST-SAME: .visible .entry fa4_hopper_attention_sm_90a(
 // PERSIST-SAME: %nctaid.x;
@@ -69,9 +69,9 @@
 // FA3SPLIT-SAME: setmaxnreg.inc.sync.aligned.u32 \09240;
 // FA3SPLIT-SAME: setmaxnreg.dec.sync.aligned.u32 \0924;
 
-// SHORT: fa4.abi = {
-// SHORT-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
-// SHORT-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_hopper_attention_sm_90a_module::@fa4_hopper_attention_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 2048 : i64}
+// SHORT: fa4.abi = #fa4.abi<
+// SHORT-SAME: grid = {{\[}}[#fa4.ceil_div<"sq", 256>, 2, "hq", "b"], [1], [1]]
+// SHORT-SAME: persistent = <ctas_per_sm = 1, max_seq_kv = 2048, kernel = @fa4_hopper_attention_sm_90a_module::@fa4_hopper_attention_sm_90a_persistent, launch = {{.*}}>
 // SHORT: gpu.binary
 // SHORT-SAME: .visible .entry fa4_hopper_attention_sm_90a(
 // SHORT-SAME: .visible .entry fa4_hopper_attention_sm_90a_persistent(

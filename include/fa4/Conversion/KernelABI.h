@@ -19,16 +19,85 @@
 
 namespace fa4 {
 
-/// The launch side of a kernel, as docs/KernelABI.md describes it. Params and
-/// grid factors use the manifest's spelling in short form: "ptr:o",
-/// "i64:o.stride.1", "f32:scale_log2", "tmap:q:1x64x1x64:128"; grid factors
-/// "b", "hq", "ceil_div:sq:128".
-struct KernelABI {
-  llvm::SmallVector<std::string> params;
-  llvm::SmallVector<llvm::SmallVector<std::string>> grid;
+/// A tensor map: the tensor, the box outermost first, the swizzle in bytes
+/// (0: none). `#fa4.tensor_map` in the ABI record.
+struct TensorMapSpec {
+  std::string tensor;
+  llvm::SmallVector<int64_t> box;
+  int64_t swizzleBytes = 0;
+
+  /// This box and swizzle, of `name`.
+  TensorMapSpec of(llvm::StringRef name) const {
+    return {name.str(), box, swizzleBytes};
+  }
+};
+
+/// One kernel parameter, in ABI order (docs/KernelABI.md, "params").
+struct KernelParam {
+  enum class Kind { Pointer, Workspace, I32, I64, F32, TensorMap, MapScratch };
+  Kind kind;
+  /// The tensor of a pointer; what a scalar passes ("b", "o.stride.1",
+  /// "scale_log2").
+  std::string name;
+  /// A tensor map's one map; a map scratch's maps, in scratch order.
+  llvm::SmallVector<TensorMapSpec> maps;
+
+  static KernelParam pointer(llvm::StringRef tensor) {
+    return {Kind::Pointer, tensor.str(), {}};
+  }
+  static KernelParam workspace() { return {Kind::Workspace, "", {}}; }
+  static KernelParam i32(llvm::StringRef value) {
+    return {Kind::I32, value.str(), {}};
+  }
+  static KernelParam i64(llvm::StringRef value) {
+    return {Kind::I64, value.str(), {}};
+  }
+  static KernelParam f32(llvm::StringRef value) {
+    return {Kind::F32, value.str(), {}};
+  }
+  static KernelParam tensorMap(TensorMapSpec map) {
+    return {Kind::TensorMap, "", {std::move(map)}};
+  }
+  static KernelParam mapScratch(llvm::SmallVector<TensorMapSpec> maps) {
+    return {Kind::MapScratch, "", std::move(maps)};
+  }
+};
+
+/// A factor of a grid dimension or of the workspace size: a constant, a
+/// size symbol ("b", "hq"), or a size symbol divided by a constant, rounded
+/// up.
+struct GridFactor {
+  std::string symbol; // empty: the constant `value`
+  int64_t value = 1;  // the constant, or the ceil_div's divisor
+  bool ceilDiv = false;
+
+  GridFactor(int64_t constant) : value(constant) {}
+  GridFactor(const char *size) : symbol(size) {}
+  static GridFactor size(llvm::StringRef name) {
+    return GridFactor(name.str().c_str());
+  }
+  static GridFactor ceilDivOf(llvm::StringRef size, int64_t divisor) {
+    GridFactor factor = GridFactor::size(size);
+    factor.value = divisor;
+    factor.ceilDiv = true;
+    return factor;
+  }
+};
+using GridFactors = llvm::SmallVector<GridFactor>;
+
+/// One kernel's launch: its parameters, grid (x, y, z, each a product of
+/// factors), block, cluster and dynamic shared memory.
+struct KernelLaunch {
+  llvm::SmallVector<KernelParam> params;
+  llvm::SmallVector<GridFactors> grid;
   int64_t block[3] = {1, 1, 1};
   int64_t cluster[3] = {1, 1, 1};
   int64_t dynamicSmemBytes = 0;
+};
+
+/// The launch side of a kernel, as docs/KernelABI.md describes it;
+/// setKernelABI records it as `#fa4.abi`.
+struct KernelABI : KernelLaunch {
   /// Programmatic dependent launch: every kernel of the launch (the
   /// combine too) runs `griddepcontrol.wait` before it touches global
   /// memory, so the runtime may start it while the grid before it on the
@@ -46,15 +115,7 @@ struct KernelABI {
     /// The twin's own launch where its plan differs from this kernel's
     /// (another tile: tensor-map boxes, threads, work tiles, shared
     /// memory); manifest version 6's "twin". Absent: this kernel's.
-    struct OwnLaunch {
-      llvm::SmallVector<std::string> params;
-      llvm::SmallVector<llvm::SmallVector<std::string>> grid;
-      int64_t block[3] = {1, 1, 1};
-      /// Version 10: a looped twin in pairs of CTAs (kv-multicast-twin).
-      int64_t cluster[3] = {1, 1, 1};
-      int64_t dynamicSmemBytes = 0;
-    };
-    std::optional<OwnLaunch> twinLaunch;
+    std::optional<KernelLaunch> twinLaunch;
   };
   std::optional<Persistent> persistent;
   /// Per tensor (q, k, v, o, lse): the base and stride alignment in bytes its
@@ -67,14 +128,12 @@ struct KernelABI {
 
   /// A workspace split-K: the runtime allocates `workspaceBytes` (a product
   /// of grid-style factors: constants and size symbols) for the f32
-  /// partials, passes it as "ptr:workspace", and launches `combine` after
-  /// the attention kernel on the same stream. Empty: no second launch.
-  llvm::SmallVector<std::string> workspaceBytes;
-  struct Combine {
+  /// partials, passes it as the workspace parameter, and launches `combine`
+  /// after the attention kernel on the same stream. Absent: no second
+  /// launch.
+  GridFactors workspaceBytes;
+  struct Combine : KernelLaunch {
     std::string kernel; // a gpu.func in the attention kernel's module
-    llvm::SmallVector<std::string> params;
-    llvm::SmallVector<llvm::SmallVector<std::string>> grid;
-    int64_t block[3] = {1, 1, 1};
   };
   std::optional<Combine> combine;
   /// A workspace split-K whose partition count the runtime picks per launch
@@ -89,18 +148,14 @@ struct KernelABI {
   std::optional<SplitAtLaunch> splitAtLaunch;
 };
 
-/// A tensor map in the params' short form, "q:1x64x1x64:128" (after "tmap:",
-/// and each entry of "tmaps:"): the tensor, the box outermost first, the
-/// swizzle in bytes (0: none).
-struct TensorMapSpec {
-  std::string tensor;
-  llvm::SmallVector<int64_t> box;
-  int64_t swizzleBytes = 0;
-};
-TensorMapSpec parseTensorMapSpec(llvm::StringRef text);
-
 /// The size symbol a split picked at launch binds (KernelABI::SplitAtLaunch).
 constexpr const char *kSplitsSymbol = "splits";
+
+/// `maps` as the attribute a kernel that builds them keeps
+/// (#fa4.tensor_map_scratch), and back.
+mlir::Attribute tensorMapScratchAttr(mlir::MLIRContext *context,
+                                     llvm::ArrayRef<TensorMapSpec> maps);
+llvm::SmallVector<TensorMapSpec> tensorMapsOf(mlir::Attribute scratch);
 
 /// Creates `gpu.module @<name>_module` for `chip` at the end of `module`
 /// (named after the function holding `op`, made unique), marks `module` as a

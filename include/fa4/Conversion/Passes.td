@@ -24,7 +24,8 @@ def ConvertAttnToReferenceKernel
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
     "mlir::LLVM::LLVMDialect", "mlir::math::MathDialect",
-    "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect"
+    "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect",
+    "fa4::kernel::FA4Dialect"
   ];
 }
 

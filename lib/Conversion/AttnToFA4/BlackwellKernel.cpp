@@ -941,7 +941,9 @@ fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
   abi.params = attentionParams(
       tmaBox(plan->queryRowsPerTile(), plan->rowGroup),
       tmaBox(plan->kRowsPerCta()), tmaBox(plan->bn), plan->hasLse,
-      plan->workspace, plan->storeOByTma ? tmaBox(kTileRows) : "", deviceMaps);
+      plan->workspace,
+      plan->storeOByTma ? std::optional(tmaBox(kTileRows)) : std::nullopt,
+      deviceMaps);
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   BlackwellKernelBuilder(b, loc, *plan, l2SectionBytes).build(func, abi);
@@ -950,12 +952,11 @@ fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
     setDecodeGrid(abi, *plan, plan->rowGroup, plan->queryRowsPerTile());
   } else {
     // Under pair_cta, two CTAs (one cluster) per work item of 512 rows.
-    SmallVector<std::string> x;
+    GridFactors x;
     if (plan->pair)
-      x.push_back(std::to_string(kPairCtas));
-    x.append(
-        {("ceil_div:sq:" + Twine(plan->rowsPerWorkItem())).str(), "hq", "b"});
-    abi.grid = {x, {"1"}, {"1"}};
+      x.push_back(kPairCtas);
+    x.append({GridFactor::ceilDivOf("sq", plan->rowsPerWorkItem()), "hq", "b"});
+    abi.grid = {x, {1}, {1}};
     abi.cluster[0] = plan->ctaGroup();
   }
   abi.block[0] = threads;

@@ -671,15 +671,16 @@ static int64_t persistentUpToSeqKV(attn::AttentionOp op, const HopperPlan &plan,
   return seqKV > maxSeqKV ? 0 : kAlwaysPersistent;
 }
 
-/// The kernel's parameters in ABI order (docs/KernelABI.md), short form.
+/// The kernel's parameters in ABI order (docs/KernelABI.md).
 /// With fused GQA a Q box holds the query rows of the group's heads; a
 /// kernel that stores O by TMA takes O's tensor map last.
-static SmallVector<std::string> abiParams(const HopperPlan &plan,
+static SmallVector<KernelParam> abiParams(const HopperPlan &plan,
                                           bool storeOByTma, bool deviceMaps) {
   return attentionParams(
       tmaBox(plan.queryRowsPerTile(), plan.rowGroup), tmaBox(plan.bn),
       tmaBox(plan.bn), plan.hasLse, plan.workspace,
-      storeOByTma ? tmaBox(kRowsPerConsumer) : "", deviceMaps);
+      storeOByTma ? std::optional(tmaBox(kRowsPerConsumer)) : std::nullopt,
+      deviceMaps);
 }
 
 namespace {
@@ -732,7 +733,7 @@ namespace {
 /// it differs from the kernel's, and whether it stores O by TMA.
 struct HopperTwin {
   std::string name;
-  std::optional<KernelABI::Persistent::OwnLaunch> launch;
+  std::optional<KernelLaunch> launch;
   bool storesOByTma = false;
 };
 } // namespace

@@ -164,14 +164,13 @@ struct HopperPlan : KernelPlan {
   /// The one-dimensional grid of that work list (the manifest's spelling);
   /// with `ctasPerItem` CTAs (a cluster, kv-multicast's pair) on items of as
   /// many row blocks, a head's last item possibly reaching past Sq.
-  SmallVector<SmallVector<std::string>>
-  workListGrid(int64_t ctasPerItem = 1) const {
-    SmallVector<std::string> x = {
-        ("ceil_div:sq:" + Twine(ctasPerItem * rowsPerWorkItem())).str()};
+  SmallVector<GridFactors> workListGrid(int64_t ctasPerItem = 1) const {
+    GridFactors x = {
+        GridFactor::ceilDivOf("sq", ctasPerItem * rowsPerWorkItem())};
     if (ctasPerItem > 1)
-      x.push_back(std::to_string(ctasPerItem));
+      x.push_back(ctasPerItem);
     x.append({workHeadsSymbol(), "b"});
-    return {x, {"1"}, {"1"}};
+    return {x, {1}, {1}};
   }
   /// Threads of a CTA: the producer warpgroup and the consumers.
   int64_t threads() const { return (1 + numConsumers) * kWarpgroupThreads; }

@@ -17,44 +17,44 @@
 using namespace mlir;
 using namespace fa4;
 
-/// The gpu.func attribute naming the maps a kernel builds, in scratch order.
-static constexpr StringLiteral kDeviceMapsAttr = "fa4.device_tensor_maps";
-
-std::string fa4::tmaBox(int64_t rows, int64_t heads) {
-  return ("1x" + Twine(rows) + "x" + Twine(heads) + "x64:128").str();
+TensorMapSpec fa4::tmaBox(int64_t rows, int64_t heads) {
+  return TensorMapSpec{"", {1, rows, heads, 64}, 128};
 }
 
-SmallVector<std::string> fa4::attentionParams(StringRef qBox, StringRef kBox,
-                                              StringRef vBox, bool hasLse,
-                                              bool workspace, StringRef oBox,
-                                              bool deviceMaps) {
-  SmallVector<std::string> params;
+SmallVector<KernelParam>
+fa4::attentionParams(const TensorMapSpec &qBox, const TensorMapSpec &kBox,
+                     const TensorMapSpec &vBox, bool hasLse, bool workspace,
+                     std::optional<TensorMapSpec> oBox, bool deviceMaps) {
+  using P = KernelParam;
+  SmallVector<P> params;
   if (deviceMaps)
-    params = {"ptr:q", "ptr:k", "ptr:v", "ptr:o"};
+    params = {P::pointer("q"), P::pointer("k"), P::pointer("v"),
+              P::pointer("o")};
   else
-    params = {("tmap:q:" + qBox).str(), ("tmap:k:" + kBox).str(),
-              ("tmap:v:" + vBox).str(), "ptr:o"};
+    params = {P::tensorMap(qBox.of("q")), P::tensorMap(kBox.of("k")),
+              P::tensorMap(vBox.of("v")), P::pointer("o")};
   if (hasLse)
-    params.push_back("ptr:lse");
-  params.append({"i32:b", "i32:sq", "i32:skv", "i64:o.stride.0",
-                 "i64:o.stride.1", "i64:o.stride.2"});
+    params.push_back(P::pointer("lse"));
+  params.append({P::i32("b"), P::i32("sq"), P::i32("skv"), P::i64("o.stride.0"),
+                 P::i64("o.stride.1"), P::i64("o.stride.2")});
   if (hasLse)
-    params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
-  params.push_back("f32:scale_log2");
+    params.append({P::i64("lse.stride.0"), P::i64("lse.stride.1")});
+  params.push_back(P::f32("scale_log2"));
   if (workspace)
-    params.push_back("ptr:workspace");
+    params.push_back(P::workspace());
   if (deviceMaps) {
     for (StringRef tensor : {"q", "k", "v"})
       for (int dim = 0; dim < 3; ++dim)
-        params.push_back(("i64:" + tensor + ".stride." + Twine(dim)).str());
-    std::string maps = ("tmaps:q:" + qBox + ",k:" + kBox + ",v:" + vBox).str();
-    if (!oBox.empty())
-      maps += (",o:" + oBox).str();
-    params.push_back(maps);
+        params.push_back(P::i64((tensor + ".stride." + Twine(dim)).str()));
+    SmallVector<TensorMapSpec> maps = {qBox.of("q"), kBox.of("k"),
+                                       vBox.of("v")};
+    if (oBox)
+      maps.push_back(oBox->of("o"));
+    params.push_back(P::mapScratch(std::move(maps)));
     return params;
   }
-  if (!oBox.empty())
-    params.push_back(("tmap:o:" + oBox).str());
+  if (oBox)
+    params.push_back(P::tensorMap(oBox->of("o")));
   return params;
 }
 
@@ -68,26 +68,33 @@ void fa4::setAttentionAlignment(KernelABI &abi, bool hasLse,
 }
 
 gpu::GPUFuncOp fa4::createKernelFunc(OpBuilder &b, Location loc, StringRef name,
-                                     ArrayRef<std::string> params,
+                                     ArrayRef<KernelParam> params,
                                      int64_t threads) {
   MLIRContext *context = b.getContext();
-  SmallVector<Type> argTypes;
-  for (StringRef param : params) {
-    StringRef kind = param.split(':').first;
-    argTypes.push_back(kind == "tmap"
-                           ? Type(kernel::TensorMapType::get(context))
-                       : kind == "ptr" || kind == "tmaps"
-                           ? Type(LLVM::LLVMPointerType::get(context, 1))
-                       : kind == "i32" ? Type(b.getI32Type())
-                       : kind == "i64" ? Type(b.getI64Type())
-                                       : Type(b.getF32Type()));
-  }
-  auto func =
-      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  auto argType = [&](const KernelParam &param) -> Type {
+    switch (param.kind) {
+    case KernelParam::Kind::TensorMap:
+      return kernel::TensorMapType::get(context);
+    case KernelParam::Kind::Pointer:
+    case KernelParam::Kind::Workspace:
+    case KernelParam::Kind::MapScratch:
+      return LLVM::LLVMPointerType::get(context, 1);
+    case KernelParam::Kind::I32:
+      return b.getI32Type();
+    case KernelParam::Kind::I64:
+      return b.getI64Type();
+    case KernelParam::Kind::F32:
+      return b.getF32Type();
+    }
+    llvm_unreachable("every parameter kind is handled");
+  };
+  auto func = gpu::GPUFuncOp::create(
+      b, loc, name,
+      b.getFunctionType(llvm::map_to_vector(params, argType), {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  if (!params.empty() && StringRef(params.back()).starts_with("tmaps:"))
-    func->setAttr(kDeviceMapsAttr,
-                  b.getStringAttr(StringRef(params.back()).drop_front(6)));
+  if (!params.empty() && params.back().kind == KernelParam::Kind::MapScratch)
+    func->setAttr(kernel::FA4Dialect::kDeviceTensorMapsAttrName,
+                  tensorMapScratchAttr(context, params.back().maps));
   func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                 b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
@@ -101,8 +108,6 @@ void fa4::joinPriorGrids(OpBuilder &b, Location loc, KernelABI &abi) {
                                  NVVM::GridDepActionKind::launch_dependents);
   abi.programmaticDependentLaunch = true;
 }
-
-static SmallVector<TensorMapSpec> parseDeviceMaps(StringRef list);
 
 AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
                                   bool workspace) {
@@ -134,21 +139,13 @@ AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
       for (int dim = 0; dim < 3; ++dim)
         strides->push_back(func.getArgument(arg++));
     args.mapScratch = func.getArgument(arg++);
-    args.deviceMaps = parseDeviceMaps(
-        func->getAttrOfType<StringAttr>(kDeviceMapsAttr).getValue());
+    args.deviceMaps = tensorMapsOf(
+        func->getAttr(kernel::FA4Dialect::kDeviceTensorMapsAttrName));
     return args;
   }
   if (arg < func.getNumArguments())
     args.oMap = func.getArgument(arg++);
   return args;
-}
-
-/// The maps of a "tmaps:" parameter, which createKernelFunc keeps on the
-/// function (kDeviceMapsAttr): "q:<box>,k:<box>,...".
-static SmallVector<TensorMapSpec> parseDeviceMaps(StringRef list) {
-  SmallVector<StringRef> entries;
-  list.split(entries, ',');
-  return llvm::map_to_vector(entries, parseTensorMapSpec);
 }
 
 void AttentionArgs::stageTensorMaps(OpBuilder &b, Location loc,

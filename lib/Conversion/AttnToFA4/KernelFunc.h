@@ -25,9 +25,9 @@ namespace fa4 {
 /// until the max grows by more than 2^8; probabilities stay below 2^8.
 constexpr double kRescaleThreshold = 8.0;
 
-/// A 64-column, 128B-swizzled TMA box of `rows` rows and `heads` heads, in
-/// the manifest's short form ("1x<rows>x<heads>x64:128").
-std::string tmaBox(int64_t rows, int64_t heads = 1);
+/// A 64-column, 128B-swizzled TMA box of `rows` rows and `heads` heads
+/// (BSHD, outermost first: 1 x rows x heads x 64), of no tensor yet.
+TensorMapSpec tmaBox(int64_t rows, int64_t heads = 1);
 
 /// The kernel parameters in ABI order: tensor maps of Q, K and V with these
 /// boxes, O (and LSE), B, Sq, Skv, O's strides (and LSE's), scale * log2(e),
@@ -41,11 +41,12 @@ std::string tmaBox(int64_t rows, int64_t heads = 1);
 /// takes plain pointers instead and builds the maps itself: Q, K and V's
 /// pointers replace their maps, their strides follow the workspace, and the
 /// last parameter is the global scratch the maps are built in
-/// ("tmaps:q:<box>,k:<box>,...", docs/KernelABI.md, "tensor_map_scratch").
-llvm::SmallVector<std::string>
-attentionParams(llvm::StringRef qBox, llvm::StringRef kBox,
-                llvm::StringRef vBox, bool hasLse, bool workspace = false,
-                llvm::StringRef oBox = "", bool deviceMaps = false);
+/// (docs/KernelABI.md, "tensor_map_scratch").
+llvm::SmallVector<KernelParam>
+attentionParams(const TensorMapSpec &qBox, const TensorMapSpec &kBox,
+                const TensorMapSpec &vBox, bool hasLse, bool workspace = false,
+                std::optional<TensorMapSpec> oBox = std::nullopt,
+                bool deviceMaps = false);
 
 /// Q, K and V are read by TMA: 16-byte bases and strides. O leaves as pairs
 /// of 16-bit values (4 bytes), or by TMA stores (16 bytes, `oByTensorMap`),
@@ -154,7 +155,7 @@ void buildWorkspaceCombine(mlir::OpBuilder &b, mlir::Location loc,
 /// registers at 65536 / threads, the pool setmaxnreg redistributes).
 mlir::gpu::GPUFuncOp createKernelFunc(mlir::OpBuilder &b, mlir::Location loc,
                                       llvm::StringRef name,
-                                      llvm::ArrayRef<std::string> params,
+                                      llvm::ArrayRef<KernelParam> params,
                                       int64_t threads);
 
 /// Programmatic dependent launch, emitted where every thread of the CTA

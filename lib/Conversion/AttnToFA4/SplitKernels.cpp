@@ -22,10 +22,10 @@ using namespace fa4;
 
 void fa4::setDecodeGrid(KernelABI &abi, const SplitPlan &split,
                         int64_t rowGroup, int64_t queryRowsPerTile) {
-  abi.grid = {{split.atLaunch ? std::string(kSplitsSymbol)
-                              : std::to_string(split.partitions)},
+  abi.grid = {{split.atLaunch ? GridFactor(kSplitsSymbol)
+                              : GridFactor(split.partitions)},
               {rowGroup > 1 ? "hkv" : "hq"},
-              {"b", ("ceil_div:sq:" + llvm::Twine(queryRowsPerTile)).str()}};
+              {"b", GridFactor::ceilDivOf("sq", queryRowsPerTile)}};
   abi.cluster[0] = split.clusterSplit() ? split.partitions : 1;
 }
 
@@ -72,27 +72,27 @@ void fa4::buildWorkspaceCombine(OpBuilder &b, Location loc, StringRef name,
   int64_t rowsPerCta = std::max<int64_t>(1, 4 / warpsPerRow);
   KernelABI::Combine combine;
   combine.kernel = (name + "_combine").str();
-  combine.params = {"ptr:workspace", "ptr:o"};
+  using P = KernelParam;
+  combine.params = {P::workspace(), P::pointer("o")};
   if (hasLse)
-    combine.params.push_back("ptr:lse");
-  combine.params.append({"i32:b", "i32:sq", "i64:o.stride.0", "i64:o.stride.1",
-                         "i64:o.stride.2"});
+    combine.params.push_back(P::pointer("lse"));
+  combine.params.append({P::i32("b"), P::i32("sq"), P::i64("o.stride.0"),
+                         P::i64("o.stride.1"), P::i64("o.stride.2")});
   if (hasLse)
-    combine.params.append({"i64:lse.stride.0", "i64:lse.stride.1"});
+    combine.params.append({P::i64("lse.stride.0"), P::i64("lse.stride.1")});
   // blockIdx = (query row, batch, group of q-heads); warp w takes head
   // w / warpsPerRow of the group and its columns 32 (w % warpsPerRow) on.
-  combine.grid = {
-      {"sq"}, {"b"}, {std::to_string(llvm::divideCeil(numQHeads, rowsPerCta))}};
+  combine.grid = {{"sq"}, {"b"}, {llvm::divideCeil(numQHeads, rowsPerCta)}};
   combine.block[0] = rowsPerCta * warpsPerRow * 32;
   // The workspace per (b, sq, hq) row: its planned partitions' partials, or
   // one partition's times the launch's "splits", which the combine also
   // takes as its last parameter.
   int64_t plannedPartitions = split.atLaunch ? 1 : split.partitions;
-  abi.workspaceBytes = {std::to_string(
-      workspaceBytesPerRow(plannedPartitions * partialsPerPartition, ovDepth))};
+  abi.workspaceBytes = {
+      workspaceBytesPerRow(plannedPartitions * partialsPerPartition, ovDepth)};
   if (split.atLaunch) {
     abi.workspaceBytes.push_back(kSplitsSymbol);
-    combine.params.push_back(("i32:" + Twine(kSplitsSymbol)).str());
+    combine.params.push_back(P::i32(kSplitsSymbol));
     abi.splitAtLaunch = KernelABI::SplitAtLaunch{
         split.partitions, split.minKeysPerPartition, split.keyTile,
         std::min<int64_t>(kSplitKAtLaunchMinPartitions, split.partitions)};

@@ -13,6 +13,7 @@
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
+#include "fa4/Dialect/FA4/IR/FA4.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -53,22 +54,23 @@ public:
         qkPerLane(llvm::divideCeil(qkDepth, kWarpSize)),
         ovPerLane(llvm::divideCeil(ovDepth, kWarpSize)) {}
 
-  /// The ABI: parameter names in order, as the manifest lists them.
-  static SmallVector<std::string> abiParams(bool hasLse) {
-    SmallVector<std::string> params;
+  /// The ABI: the parameters in order, as the manifest lists them.
+  static SmallVector<KernelParam> abiParams(bool hasLse) {
+    using P = KernelParam;
+    SmallVector<P> params;
     for (StringRef tensor : kBshdTensors)
-      params.push_back(("ptr:" + tensor).str());
+      params.push_back(P::pointer(tensor));
     if (hasLse)
-      params.push_back("ptr:lse");
+      params.push_back(P::pointer("lse"));
     for (StringRef size : {"b", "sq", "skv"})
-      params.push_back(("i32:" + size).str());
+      params.push_back(P::i32(size));
     for (StringRef tensor : kBshdTensors)
       for (int dim = 0; dim < 3; ++dim)
-        params.push_back(("i64:" + tensor + ".stride." + Twine(dim)).str());
+        params.push_back(P::i64((tensor + ".stride." + Twine(dim)).str()));
     if (hasLse)
       for (int dim = 0; dim < 2; ++dim)
-        params.push_back(("i64:lse.stride." + Twine(dim)).str());
-    params.push_back("f32:scale_log2");
+        params.push_back(P::i64(("lse.stride." + Twine(dim)).str()));
+    params.push_back(P::f32("scale_log2"));
     return params;
   }
 
@@ -367,7 +369,7 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
   // An op with a kernel already (fa4.abi: convert-attn-to-fa4 lowered it,
   // leaving the rest to this pass under reference-fallback) keeps it.
   module.walk([&](attn::AttentionOp op) {
-    if (!op->hasAttr("fa4.abi"))
+    if (!op->hasAttr(kernel::FA4Dialect::kKernelABIAttrName))
       ops.push_back(op);
   });
   if (ops.empty())
@@ -391,13 +393,12 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
     abi.params = KernelBuilder::abiParams(static_cast<bool>(op.getLse()));
     SmallVector<Type> argTypes;
     auto globalPtr = LLVM::LLVMPointerType::get(context, /*addressSpace=*/1);
-    for (StringRef param : abi.params) {
-      StringRef kind = param.split(':').first;
-      argTypes.push_back(kind == "ptr"   ? Type(globalPtr)
-                         : kind == "i32" ? Type(b.getI32Type())
-                         : kind == "i64" ? Type(b.getI64Type())
-                                         : Type(b.getF32Type()));
-    }
+    for (const KernelParam &param : abi.params)
+      argTypes.push_back(param.kind == KernelParam::Kind::Pointer ? globalPtr
+                         : param.kind == KernelParam::Kind::I32 ? b.getI32Type()
+                         : param.kind == KernelParam::Kind::I64
+                             ? b.getI64Type()
+                             : Type(b.getF32Type()));
     b.setInsertionPointToEnd(kernels.getBody());
     auto func =
         gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
@@ -406,8 +407,7 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
         b.getDenseI32ArrayAttr({kWarpSize * kWarpsPerBlock, 1, 1}));
     KernelBuilder(b, loc, op).build(func);
 
-    abi.grid = {
-        {("ceil_div:sq:" + Twine(kWarpsPerBlock)).str()}, {"hq"}, {"b"}};
+    abi.grid = {{GridFactor::ceilDivOf("sq", kWarpsPerBlock)}, {"hq"}, {"b"}};
     abi.block[0] = kWarpSize * kWarpsPerBlock;
     // Scalar loads only: element alignment (4 for the f32 LSE).
     for (StringRef tensor : kBshdTensors)

@@ -2,6 +2,8 @@
 
 #include "fa4/Conversion/KernelABI.h"
 
+#include "fa4/Dialect/FA4/IR/FA4.h"
+
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -34,93 +36,110 @@ fa4::createKernelModule(ModuleOp module, attn::AttentionOp op, StringRef prefix,
   return {kernelModule, name};
 }
 
-fa4::TensorMapSpec fa4::parseTensorMapSpec(StringRef text) {
-  SmallVector<StringRef> parts, extents;
-  text.split(parts, ':');
-  TensorMapSpec spec;
-  spec.tensor = parts[0].str();
-  parts[1].split(extents, 'x');
-  for (StringRef extent : extents)
-    (void)extent.getAsInteger(10, spec.box.emplace_back());
-  (void)parts[2].getAsInteger(10, spec.swizzleBytes);
-  return spec;
+using namespace fa4;
+using namespace fa4::kernel;
+
+static TensorMapAttr tensorMapAttr(MLIRContext *context,
+                                   const TensorMapSpec &map) {
+  return TensorMapAttr::get(context, map.tensor, map.box, map.swizzleBytes);
+}
+
+Attribute fa4::tensorMapScratchAttr(MLIRContext *context,
+                                    ArrayRef<TensorMapSpec> maps) {
+  return TensorMapScratchParamAttr::get(
+      context, llvm::map_to_vector(maps, [&](const TensorMapSpec &map) {
+        return tensorMapAttr(context, map);
+      }));
+}
+
+SmallVector<TensorMapSpec> fa4::tensorMapsOf(Attribute scratch) {
+  return llvm::map_to_vector(cast<TensorMapScratchParamAttr>(scratch).getMaps(),
+                             [](TensorMapAttr map) {
+                               return TensorMapSpec{map.getTensor().str(),
+                                                    to_vector(map.getBox()),
+                                                    map.getSwizzle()};
+                             });
+}
+
+static Attribute paramAttr(Builder &b, const KernelParam &param) {
+  MLIRContext *context = b.getContext();
+  switch (param.kind) {
+  case KernelParam::Kind::Pointer:
+    return PointerParamAttr::get(context, param.name);
+  case KernelParam::Kind::Workspace:
+    return WorkspaceParamAttr::get(context);
+  case KernelParam::Kind::I32:
+    return ScalarParamAttr::get(context, b.getI32Type(), param.name);
+  case KernelParam::Kind::I64:
+    return ScalarParamAttr::get(context, b.getI64Type(), param.name);
+  case KernelParam::Kind::F32:
+    return ScalarParamAttr::get(context, b.getF32Type(), param.name);
+  case KernelParam::Kind::TensorMap:
+    return tensorMapAttr(context, param.maps.front());
+  case KernelParam::Kind::MapScratch:
+    return tensorMapScratchAttr(context, param.maps);
+  }
+  llvm_unreachable("every parameter kind is handled");
+}
+
+static ArrayAttr factorsAttr(Builder &b, ArrayRef<GridFactor> factors) {
+  return b.getArrayAttr(
+      llvm::map_to_vector(factors, [&](const GridFactor &factor) -> Attribute {
+        if (factor.symbol.empty())
+          return b.getI64IntegerAttr(factor.value);
+        if (factor.ceilDiv)
+          return CeilDivAttr::get(b.getContext(), factor.symbol, factor.value);
+        return b.getStringAttr(factor.symbol);
+      }));
+}
+
+static LaunchAttr launchAttr(Builder &b, const KernelLaunch &launch) {
+  return LaunchAttr::get(
+      b.getContext(),
+      b.getArrayAttr(llvm::map_to_vector(
+          launch.params,
+          [&](const KernelParam &param) { return paramAttr(b, param); })),
+      b.getArrayAttr(
+          llvm::map_to_vector(launch.grid,
+                              [&](const GridFactors &dim) -> Attribute {
+                                return factorsAttr(b, dim);
+                              })),
+      launch.block, launch.cluster, launch.dynamicSmemBytes);
 }
 
 void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
                        StringRef kernelName, const KernelABI &abi) {
   Builder b(op.getContext());
+  MLIRContext *context = op.getContext();
   SmallVector<NamedAttribute> alignment;
   for (const auto &[tensor, rule] : abi.alignment)
     alignment.push_back(b.getNamedAttr(
-        tensor, b.getDenseI64ArrayAttr({rule.baseBytes, rule.strideBytes})));
-  auto gridAttr = [&](ArrayRef<SmallVector<std::string>> dims) {
-    SmallVector<Attribute> grid;
-    for (const auto &factors : dims)
-      grid.push_back(b.getStrArrayAttr(llvm::to_vector_of<StringRef>(factors)));
-    return b.getArrayAttr(grid);
-  };
-  auto strings = [&](ArrayRef<std::string> values) {
-    return b.getStrArrayAttr(llvm::to_vector_of<StringRef>(values));
-  };
+        tensor, AlignmentAttr::get(context, rule.baseBytes, rule.strideBytes)));
   auto kernelRef = [&](StringRef name) {
     return SymbolRefAttr::get(kernelModule.getSymNameAttr(),
-                              {FlatSymbolRefAttr::get(op.getContext(), name)});
+                              {FlatSymbolRefAttr::get(context, name)});
   };
-  SmallVector<NamedAttribute> entries = {
-      b.getNamedAttr("kernel", kernelRef(kernelName)),
-      b.getNamedAttr("params", strings(abi.params)),
-      b.getNamedAttr("grid", gridAttr(abi.grid)),
-      b.getNamedAttr("block", b.getDenseI64ArrayAttr(abi.block)),
-      b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(abi.cluster)),
-      b.getNamedAttr("dynamic_smem_bytes",
-                     b.getI64IntegerAttr(abi.dynamicSmemBytes)),
-      b.getNamedAttr("alignment", b.getDictionaryAttr(alignment))};
-  if (abi.programmaticDependentLaunch)
-    entries.push_back(
-        b.getNamedAttr("programmatic_dependent_launch", b.getUnitAttr()));
-  if (abi.persistent) {
-    SmallVector<NamedAttribute> rule = {
-        b.getNamedAttr("ctas_per_sm",
-                       b.getI64IntegerAttr(abi.persistent->ctasPerSM)),
-        b.getNamedAttr("max_seq_kv",
-                       b.getI64IntegerAttr(abi.persistent->maxSeqKV))};
-    if (!abi.persistent->twinKernel.empty())
-      rule.push_back(
-          b.getNamedAttr("kernel", kernelRef(abi.persistent->twinKernel)));
-    if (const auto &own = abi.persistent->twinLaunch)
-      rule.push_back(b.getNamedAttr(
-          "launch",
-          b.getDictionaryAttr(
-              {b.getNamedAttr("params", strings(own->params)),
-               b.getNamedAttr("grid", gridAttr(own->grid)),
-               b.getNamedAttr("block", b.getDenseI64ArrayAttr(own->block)),
-               b.getNamedAttr("cluster", b.getDenseI64ArrayAttr(own->cluster)),
-               b.getNamedAttr("dynamic_smem_bytes",
-                              b.getI64IntegerAttr(own->dynamicSmemBytes))})));
-    entries.push_back(b.getNamedAttr("persistent", b.getDictionaryAttr(rule)));
-  }
+  PersistentAttr persistent;
+  if (const auto &rule = abi.persistent)
+    persistent = PersistentAttr::get(
+        context, rule->ctasPerSM, rule->maxSeqKV,
+        rule->twinKernel.empty() ? SymbolRefAttr()
+                                 : kernelRef(rule->twinKernel),
+        rule->twinLaunch ? launchAttr(b, *rule->twinLaunch) : LaunchAttr());
+  CombineAttr combine;
   if (abi.combine) {
-    entries.push_back(
-        b.getNamedAttr("workspace_bytes", strings(abi.workspaceBytes)));
-    entries.push_back(b.getNamedAttr(
-        "combine",
-        b.getDictionaryAttr(
-            {b.getNamedAttr("kernel", kernelRef(abi.combine->kernel)),
-             b.getNamedAttr("params", strings(abi.combine->params)),
-             b.getNamedAttr("grid", gridAttr(abi.combine->grid)),
-             b.getNamedAttr("block",
-                            b.getDenseI64ArrayAttr(abi.combine->block))})));
+    SplitAtLaunchAttr splitAtLaunch;
+    if (const auto &rule = abi.splitAtLaunch)
+      splitAtLaunch = SplitAtLaunchAttr::get(
+          context, rule->maxPartitions, rule->minKeysPerPartition,
+          rule->keyTile, rule->minPartitions);
+    combine = CombineAttr::get(context, kernelRef(abi.combine->kernel),
+                               factorsAttr(b, abi.workspaceBytes),
+                               launchAttr(b, *abi.combine), splitAtLaunch);
   }
-  if (const auto &rule = abi.splitAtLaunch)
-    entries.push_back(b.getNamedAttr(
-        "split_at_launch",
-        b.getDictionaryAttr(
-            {b.getNamedAttr("max_partitions",
-                            b.getI64IntegerAttr(rule->maxPartitions)),
-             b.getNamedAttr("min_keys_per_partition",
-                            b.getI64IntegerAttr(rule->minKeysPerPartition)),
-             b.getNamedAttr("key_tile", b.getI64IntegerAttr(rule->keyTile)),
-             b.getNamedAttr("min_partitions",
-                            b.getI64IntegerAttr(rule->minPartitions))})));
-  op->setAttr("fa4.abi", b.getDictionaryAttr(entries));
+  op->setAttr(
+      FA4Dialect::kKernelABIAttrName,
+      KernelABIAttr::get(context, kernelRef(kernelName), launchAttr(b, abi),
+                         b.getDictionaryAttr(alignment),
+                         abi.programmaticDependentLaunch, persistent, combine));
 }

@@ -20,13 +20,13 @@
 
 // CHECK-LABEL: func @mha_causal_lse_d128
 // CHECK: attn.attention
-// CHECK-SAME: fa4.abi = {
-// CHECK-SAME: block = array<i64: 384, 1, 1>
-// CHECK-SAME: cluster = array<i64: 1, 1, 1>
-// CHECK-SAME: dynamic_smem_bytes = 213120 : i64
-// CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: fa4.abi = #fa4.abi<
 // CHECK-SAME: kernel = @fa4_hopper_mha_causal_lse_d128_sm_90a_module::@fa4_hopper_mha_causal_lse_d128_sm_90a
-// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "f32:scale_log2"]
+// CHECK-SAME: params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 176, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 176, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "skv">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<i64, "lse.stride.0">, #fa4.scalar<i64, "lse.stride.1">, #fa4.scalar<f32, "scale_log2">]
+// CHECK-SAME: grid = {{\[}}[#fa4.ceil_div<"sq", 128>, "hq", "b"], [1], [1]]
+// CHECK-SAME: block = [384, 1, 1]
+// CHECK-SAME: cluster = [1, 1, 1]
+// CHECK-SAME: dynamic_smem_bytes = 213120
 // CHECK-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}, smem_used = 213120
 // CHECK-SAME: swizzle = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>
 // d = 128 causal with LSE: BN = 176, two K/V stages. 2 * 2 + 4 * 2
@@ -314,10 +314,10 @@ func.func @mha_causal_lse_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128x
 
 // CHECK-LABEL: func @mha_none_f16_d64
 // CHECK: attn.attention
-// CHECK-SAME: fa4.abi = {
-// CHECK-SAME: dynamic_smem_bytes = 196768 : i64
-// CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
-// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "f32:scale_log2"]
+// CHECK-SAME: fa4.abi = #fa4.abi<
+// CHECK-SAME: params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 176, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 176, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "skv">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<f32, "scale_log2">]
+// CHECK-SAME: grid = {{\[}}[#fa4.ceil_div<"sq", 128>, "hq", "b"], [1], [1]]
+// CHECK-SAME: dynamic_smem_bytes = 196768
 // CHECK-SAME: smem = #attn.smem<kv_stages = 4, {{.*}}, smem_used = 196768
 // d = 64, f16, no mask, no LSE: one Q box per consumer, four K/V stages
 // (so 2 * 2 + 4 * 4 mbarriers: Q full 0 and 1, Q empty 2 and 3, K full
@@ -386,9 +386,9 @@ func.func @mha_none_f16_d64(%q: tensor<?x?x6x64xf16>, %k: tensor<?x?x6x64xf16>, 
 
 // CHECK-LABEL: func @gqa_right_window_f16_d96
 // CHECK: attn.attention
-// CHECK-SAME: fa4.abi = {
-// CHECK-SAME: dynamic_smem_bytes = 213120 : i64
-// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x176x1x64:128", "tmap:v:1x176x1x64:128", "ptr:o", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "f32:scale_log2"]
+// CHECK-SAME: fa4.abi = #fa4.abi<
+// CHECK-SAME: params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 176, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 176, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "skv">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<f32, "scale_log2">]
+// CHECK-SAME: dynamic_smem_bytes = 213120
 // d = 96 pads to two 64-column boxes (128); the epilogue stores 96 columns.
 // GQA 6/3: the kv head is head / 2. window(-1, 32): only the right edge.
 // CHECK: arith.divui %{{.*}}, %c2_i32 : i32
@@ -407,9 +407,9 @@ func.func @gqa_right_window_f16_d96(%q: tensor<?x?x6x96xf16>, %k: tensor<?x?x3x9
 
 // CHECK-LABEL: func @mqa_window_lse_d192_128
 // CHECK: attn.attention
-// CHECK-SAME: fa4.abi = {
-// CHECK-SAME: dynamic_smem_bytes = 213136 : i64
-// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "f32:scale_log2"]
+// CHECK-SAME: fa4.abi = #fa4.abi<
+// CHECK-SAME: params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 128, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "skv">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<i64, "lse.stride.0">, #fa4.scalar<i64, "lse.stride.1">, #fa4.scalar<f32, "scale_log2">]
+// CHECK-SAME: dynamic_smem_bytes = 213136
 // CHECK-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}, k_stage_bytes = 49152, v_stage_bytes = 32768, {{.*}}, smem_used = 213136
 // Dqk = 192 != Dv = 128: three Q/K boxes (48 KiB K stages), two V boxes
 // (32 KiB), BN = 128. MQA: every head reads kv head head / 6.
@@ -444,9 +444,9 @@ func.func @mqa_window_lse_d192_128(%q: tensor<?x?x6x192xbf16>, %k: tensor<?x?x1x
 
 // CHECK-LABEL: func @gqa_left_window_d256
 // CHECK: attn.attention
-// CHECK-SAME: fa4.abi = {
-// CHECK-SAME: dynamic_smem_bytes = 229568 : i64
-// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", "tmap:k:1x80x1x64:128", "tmap:v:1x80x1x64:128", "ptr:o", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "f32:scale_log2"]
+// CHECK-SAME: fa4.abi = #fa4.abi<
+// CHECK-SAME: params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 80, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 80, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "skv">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<f32, "scale_log2">]
+// CHECK-SAME: dynamic_smem_bytes = 229568
 // CHECK-SAME: smem = #attn.smem<kv_stages = 2, {{.*}}, k_stage_bytes = 40960, v_stage_bytes = 40960, {{.*}}, smem_used = 229568
 // d = 256 on memrefs: BN = 80 keeps S (40 registers) and O (128) in the
 // consumer's 240; 16 QK steps of m64n80 and 5 P V steps of m64n256.

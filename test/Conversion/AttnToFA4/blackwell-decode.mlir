@@ -9,10 +9,10 @@
 // kv head, batch x row tile) with cluster (16, 1, 1), Q boxes of 32 rows x
 // 4 heads.
 // CHECK-LABEL: func @gqa_decode
-// CHECK: block = array<i64: 384, 1, 1>
-// CHECK-SAME: cluster = array<i64: 16, 1, 1>
-// CHECK-SAME: grid = {{\[}}["16"], ["hkv"], ["b", "ceil_div:sq:32"]]
-// CHECK-SAME: params = ["tmap:q:1x32x4x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128"
+// CHECK: params = [#fa4.tensor_map<"q", [1, 32, 4, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 128, 1, 64], swizzle = 128>
+// CHECK-SAME: grid = {{\[}}[16], ["hkv"], ["b", #fa4.ceil_div<"sq", 32>]]
+// CHECK-SAME: block = [384, 1, 1]
+// CHECK-SAME: cluster = [16, 1, 1]
 // CHECK: fa4.tmem.alloc 512 columns
 // CHECK: fa4.warp_specialize warpgroups [1, 1, 1] registers [232, 112, 112] {
 // The softmax warpgroup: its partition is its cluster rank; rows are
@@ -55,8 +55,8 @@
 // q-heads stay fused in one tile; no cluster, the epilogue stores the 4
 // heads' rows from TMEM.
 // NOSPLIT-LABEL: func @gqa_decode
-// NOSPLIT: cluster = array<i64: 1, 1, 1>
-// NOSPLIT-SAME: grid = {{\[}}["1"], ["hkv"], ["b", "ceil_div:sq:32"]]
+// NOSPLIT: grid = {{\[}}[1], ["hkv"], ["b", #fa4.ceil_div<"sq", 32>]]
+// NOSPLIT-SAME: cluster = [1, 1, 1]
 // NOSPLIT-NOT: fa4.cluster.sync
 // NOSPLIT: fa4.epilogue {{.*}} depth 128 of bf16 lse {{.*}} {group = 4 : i64} : !fa4.tmem_tile<128x128xf32>
 // NOSPLIT-NOT: fa4.splitk
@@ -72,16 +72,16 @@ func.func @gqa_decode(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %
 // Bands of 8 columns: 8 partitions cover d = 64 and the ninth owns no band,
 // it only publishes its partial.
 // CHECK-LABEL: func @mha_decode
-// CHECK: cluster = array<i64: 9, 1, 1>
-// CHECK-SAME: grid = {{\[}}["9"], ["hq"], ["b", "ceil_div:sq:128"]]
-// CHECK-SAME: params = ["tmap:q:1x128x1x64:128"
+// CHECK: params = [#fa4.tensor_map<"q", [1, 128, 1, 64], swizzle = 128>
+// CHECK-SAME: grid = {{\[}}[9], ["hq"], ["b", #fa4.ceil_div<"sq", 128>]]
+// CHECK-SAME: cluster = [9, 1, 1]
 // CHECK: fa4.mask {{.*}} : <128x{{[0-9]+}}xf32>
 // CHECK: fa4.splitk.stage %{{.*}} at 0 : !fa4.tmem_tile<128x64xf32>, <128xf32>
 // CHECK: fa4.splitk.combine rank %{{.*}} of 9 band 8 from 0 rows 128 columns 64 {{.*}} depth 64 of bf16 :
 // Without a split the plan is a one-tile prefill kernel: O is staged in
 // shared memory and stored by the epilogue warp's TMA (one 64-column box).
 // NOSPLIT-LABEL: func @mha_decode
-// NOSPLIT: params = ["tmap:q:1x128x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", {{.*}}, "f32:scale_log2", "tmap:o:1x128x1x64:128"]
+// NOSPLIT: params = [#fa4.tensor_map<"q", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 128, 1, 64], swizzle = 128>, #fa4.pointer<"o">, {{.*}}, #fa4.scalar<f32, "scale_log2">, #fa4.tensor_map<"o", [1, 128, 1, 64], swizzle = 128>]
 // NOSPLIT-NOT: fa4.splitk
 // NOSPLIT: fa4.epilogue.stage %{{.*}}, %{{.*}} to 0 of bf16 : !fa4.tmem_tile<128x64xf32>, <128xf32>{{$}}
 // NOSPLIT: fa4.tma.store %arg11[%c0_i32, {{.*}}] from %c0_i32

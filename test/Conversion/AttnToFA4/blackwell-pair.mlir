@@ -7,9 +7,9 @@
 // of all 128 keys and 64 depth columns (each CTA's half of V's depth).
 // CHECK-LABEL: func @pair_d128
 // CHECK: mma_m = 256,{{.*}}pair_cta = true
-// CHECK-SAME: cluster = array<i64: 2, 1, 1>
-// CHECK-SAME: grid = {{\[}}["2", "ceil_div:sq:512", "hq", "b"], ["1"], ["1"]]
-// CHECK-SAME: params = ["tmap:q:1x128x1x64:128", "tmap:k:1x64x1x64:128", "tmap:v:1x128x1x64:128",
+// CHECK-SAME: params = [#fa4.tensor_map<"q", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 128, 1, 64], swizzle = 128>,
+// CHECK-SAME: grid = {{\[}}[2, #fa4.ceil_div<"sq", 512>, "hq", "b"], [1], [1]]
+// CHECK-SAME: cluster = [2, 1, 1]
 
 // The MMA warp of both CTAs allocates the pair's tensor memory together
 // (cta_group::2). P ready counts one arrival per warp of the softmax and

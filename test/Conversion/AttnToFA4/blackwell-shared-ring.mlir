@@ -8,7 +8,7 @@
 // slot) and an empty barrier (3 + slot). Three warpgroup roles at 232 /
 // 112 / 112 registers (the 384 x 168 launch pool).
 // CHECK-LABEL: func @d256
-// CHECK: block = array<i64: 384, 1, 1>
+// CHECK: block = [384, 1, 1]
 // mbarriers: Q full; 2 full and 2 empty ring barriers (one arrival: the
 // TMA's expect_tx, or the MMA thread's tcgen05.commit); S full, P ready
 // (softmax + correction), O done, stats ready and O staged (for the

@@ -4,11 +4,11 @@
 // tiles (BM = 256), BN = 128, TMEM S0 = 0, S1 = 128, O0 = 256, O1 = 384,
 // P0 = 64, P1 = 192 (P over the upper half of S), a 512-column allocation.
 // CHECK-LABEL: func @fa4_d128
-// CHECK: block = array<i64: 512, 1, 1>
-// CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "hq", "b"], ["1"], ["1"]]
 // O leaves by TMA: its tensor map (128-row boxes of 64 columns) comes
 // last; LSE by pointer.
-// CHECK-SAME: params = ["tmap:q:1x128x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", "ptr:o", "ptr:lse", {{.*}}, "f32:scale_log2", "tmap:o:1x128x1x64:128"]
+// CHECK: params = [#fa4.tensor_map<"q", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 128, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.pointer<"lse">, {{.*}}, #fa4.scalar<f32, "scale_log2">, #fa4.tensor_map<"o", [1, 128, 1, 64], swizzle = 128>]
+// CHECK-SAME: grid = {{\[}}[#fa4.ceil_div<"sq", 256>, "hq", "b"], [1], [1]]
+// CHECK-SAME: block = [512, 1, 1]
 // CHECK: gpu.func @fa4_blackwell_fa4_d128_sm_100a(
 // CHECK-SAME: nvvm.maxntid = array<i32: 512, 1, 1>
 // The MMA warp (warp 13: two softmax warpgroups and the correction

@@ -16,7 +16,7 @@
 // a second barrier the producer's leader acquires Q, K and V, the
 // consumer thread that stores O by TMA acquires O.
 // CHECK-LABEL: func @causal
-// CHECK: params = ["ptr:q", "ptr:k", "ptr:v", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "f32:scale_log2", "i64:q.stride.0", "i64:q.stride.1", "i64:q.stride.2", "i64:k.stride.0", "i64:k.stride.1", "i64:k.stride.2", "i64:v.stride.0", "i64:v.stride.1", "i64:v.stride.2", "tmaps:q:1x64x1x64:128,k:1x128x1x64:128,v:1x128x1x64:128,o:1x64x1x64:128"]
+// CHECK: params = [#fa4.pointer<"q">, #fa4.pointer<"k">, #fa4.pointer<"v">, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "skv">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<i64, "lse.stride.0">, #fa4.scalar<i64, "lse.stride.1">, #fa4.scalar<f32, "scale_log2">, #fa4.scalar<i64, "q.stride.0">, #fa4.scalar<i64, "q.stride.1">, #fa4.scalar<i64, "q.stride.2">, #fa4.scalar<i64, "k.stride.0">, #fa4.scalar<i64, "k.stride.1">, #fa4.scalar<i64, "k.stride.2">, #fa4.scalar<i64, "v.stride.0">, #fa4.scalar<i64, "v.stride.1">, #fa4.scalar<i64, "v.stride.2">, #fa4.tensor_map_scratch<[<"q", [1, 64, 1, 64], swizzle = 128>, <"k", [1, 128, 1, 64], swizzle = 128>, <"v", [1, 128, 1, 64], swizzle = 128>, <"o", [1, 64, 1, 64], swizzle = 128>]>]
 // CHECK: gpu.func @fa4_hopper_causal_sm_90a(%[[Q:arg0]]: !llvm.ptr<1>, %[[K:arg1]]: !llvm.ptr<1>, %{{.*}}, %[[B:arg5]]: i32, %[[SQ:arg6]]: i32, %[[SKV:arg7]]: i32, {{.*}}, %[[QS0:arg14]]: i64, %[[QS1:arg15]]: i64, %[[QS2:arg16]]: i64, %[[KS0:arg17]]: i64, {{.*}}, %[[SCRATCH:arg23]]: !llvm.ptr<1>)
 // CHECK: %[[TID:.*]] = arith.index_cast %thread_id_x : index to i32
 // CHECK-NEXT: %[[WARP11LANE0:.*]] = arith.cmpi eq, %[[TID]], %c352_i32 : i32
@@ -73,12 +73,12 @@
 // CHECK-NEXT: fa4.tma.store %[[OMAP]]
 // CHECK-NOT: fa4.tensor_map.acquire
 // CHECK: gpu.func @fa4_hopper_causal_sm_90a_persistent(
-// CHECK-SAME: %{{.*}}: !llvm.ptr<1>) kernel attributes {fa4.device_tensor_maps = "q:1x64x1x64:128,k:1x128x1x64:128,v:1x128x1x64:128,o:1x64x1x64:128"
+// CHECK-SAME: %{{.*}}: !llvm.ptr<1>) kernel attributes {fa4.device_tensor_maps = #fa4.tensor_map_scratch<[<"q", [1, 64, 1, 64], swizzle = 128>, <"k", [1, 128, 1, 64], swizzle = 128>, <"v", [1, 128, 1, 64], swizzle = 128>, <"o", [1, 64, 1, 64], swizzle = 128>]>
 
 // The Blackwell kernel: its load warp (warp 12 of 384 threads with two
 // softmax warpgroups) stages the maps, the Q box of 128 rows, K/V of 128.
 // SM100-LABEL: func @causal
-// SM100: params = ["ptr:q", "ptr:k", "ptr:v", "ptr:o", {{.*}}, "tmaps:q:1x128x1x64:128,k:1x128x1x64:128,v:1x128x1x64:128,o:1x128x1x64:128"]
+// SM100: params = [#fa4.pointer<"q">, #fa4.pointer<"k">, #fa4.pointer<"v">, #fa4.pointer<"o">, {{.*}}, #fa4.tensor_map_scratch<[<"q", [1, 128, 1, 64], swizzle = 128>, <"k", [1, 128, 1, 64], swizzle = 128>, <"v", [1, 128, 1, 64], swizzle = 128>, <"o", [1, 128, 1, 64], swizzle = 128>]>]
 // SM100: arith.cmpi eq, %{{.*}}, %c384_i32 : i32
 // SM100: fa4.tensor_map.stage %arg0 dims[%c128_i32, %c32_i32, %arg6, %arg5] strides[{{.*}}] box [64, 1, 128, 1] element_bytes 2 swizzle 128 to 0 : !llvm.ptr<1>
 // SM100: nvvm.griddepcontrol wait

@@ -16,11 +16,10 @@
 // The op's ABI: two CTAs per work item of two row blocks, in clusters of
 // two; the twin's launch is its own, in clusters of two as well.
 // CHECK: attn.attention
-// CHECK-SAME: cluster = array<i64: 2, 1, 1>
-// CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
-// CHECK-SAME: persistent = {
-// CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>
-// CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: grid = {{\[}}[#fa4.ceil_div<"sq", 256>, 2, "hq", "b"], [1], [1]]
+// CHECK-SAME: cluster = [2, 1, 1]
+// CHECK-SAME: persistent = <
+// CHECK-SAME: launch = <{{.*}}grid = {{\[}}[#fa4.ceil_div<"sq", 256>, 2, "hq", "b"], [1], [1]], block = [384, 1, 1], cluster = [2, 1, 1]
 // CHECK-LABEL: gpu.func @fa4_hopper_prefill_sm_90a(
 // CHECK-SAME: %[[Q:[a-z0-9]+]]: !fa4.tensor_map, %[[K:[a-z0-9]+]]: !fa4.tensor_map, %[[V:[a-z0-9]+]]: !fa4.tensor_map
 // CHECK: %[[BLOCK:.*]] = gpu.block_id x
@@ -64,10 +63,9 @@
 // With kv-multicast-twin=false the kernel pairs and the twin keeps one CTA
 // per work list entry, its own launch without the cluster.
 // NOTWIN: attn.attention
-// NOTWIN-SAME: cluster = array<i64: 2, 1, 1>
-// NOTWIN-SAME: persistent = {
-// NOTWIN-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 1, 1, 1>
-// NOTWIN-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// NOTWIN-SAME: cluster = [2, 1, 1]
+// NOTWIN-SAME: persistent = <
+// NOTWIN-SAME: launch = <{{.*}}grid = {{\[}}[#fa4.ceil_div<"sq", 128>, "hq", "b"], [1], [1]], block = [384, 1, 1], cluster = [1, 1, 1]
 // NOTWIN-LABEL: gpu.func @fa4_hopper_prefill_sm_90a(
 // NOTWIN: multicast 3
 // NOTWIN-LABEL: gpu.func @fa4_hopper_prefill_sm_90a_persistent(
@@ -77,8 +75,8 @@
 // NOTWIN: gpu.return
 // With kv-multicast=false: one CTA a work tile, no cluster.
 // OFF: attn.attention
-// OFF-SAME: cluster = array<i64: 1, 1, 1>
-// OFF-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"]
+// OFF-SAME: grid = {{\[}}[#fa4.ceil_div<"sq", 128>, "hq", "b"]
+// OFF-SAME: cluster = [1, 1, 1]
 // OFF-LABEL: gpu.func @fa4_hopper_prefill_sm_90a(
 // OFF-NOT: multicast
 // OFF-NOT: fa4.cluster.sync
@@ -100,14 +98,13 @@ func.func @prefill(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: t
 // not trim, stays alone; so does Dv = 64 (one box a tile, FA3's rule).
 // CHECK-LABEL: func.func @causal(
 // CHECK: attn.attention
-// CHECK-SAME: cluster = array<i64: 2, 1, 1>
-// CHECK-SAME: grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
-// CHECK-SAME: persistent = {
-// CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 1, 1, 1>
-// CHECK-SAME: grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: grid = {{\[}}[#fa4.ceil_div<"sq", 256>, 2, "hq", "b"], [1], [1]]
+// CHECK-SAME: cluster = [2, 1, 1]
+// CHECK-SAME: persistent = <
+// CHECK-SAME: launch = <{{.*}}grid = {{\[}}[#fa4.ceil_div<"sq", 128>, "hq", "b"], [1], [1]], block = [384, 1, 1], cluster = [1, 1, 1]
 // CHECK-LABEL: func.func @shallow(
 // CHECK: attn.attention
-// CHECK-SAME: cluster = array<i64: 1, 1, 1>
+// CHECK-SAME: cluster = [1, 1, 1]
 // CHECK-LABEL: gpu.func @fa4_hopper_causal_sm_90a(
 // CHECK: fa4.cluster.sync
 // CHECK: fa4.tma.load {{.*}} multicast 3
@@ -122,20 +119,20 @@ func.func @prefill(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: t
 // CTA per work tile.
 // NOCAUSAL-LABEL: func.func @causal(
 // NOCAUSAL: attn.attention
-// NOCAUSAL-SAME: cluster = array<i64: 1, 1, 1>
+// NOCAUSAL-SAME: cluster = [1, 1, 1]
 // NOCAUSAL-LABEL: gpu.func @fa4_hopper_causal_sm_90a(
 // NOCAUSAL-NOT: multicast
 // NOCAUSAL-NOT: fa4.cluster.sync
 // NOCAUSAL-LABEL: gpu.func @fa4_hopper_causal_sm_90a_persistent(
 // MIN8K-LABEL: func.func @causal(
 // MIN8K: attn.attention
-// MIN8K-SAME: cluster = array<i64: 1, 1, 1>
+// MIN8K-SAME: cluster = [1, 1, 1]
 // MIN8K-LABEL: gpu.func @fa4_hopper_causal_sm_90a(
 // MIN8K-NOT: multicast
 // MIN8K-LABEL: gpu.func @fa4_hopper_causal_sm_90a_persistent(
 // CAUSAL-LABEL: func.func @causal(
 // CAUSAL: attn.attention
-// CAUSAL-SAME: cluster = array<i64: 2, 1, 1>
+// CAUSAL-SAME: cluster = [2, 1, 1]
 func.func @causal(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
   return %o : tensor<?x?x6x128xbf16>
@@ -153,14 +150,14 @@ func.func @shallow(%q: tensor<?x?x6x64xbf16>, %k: tensor<?x?x6x64xbf16>, %v: ten
 // it.
 // CHECK-LABEL: func.func @causal_d256(
 // CHECK: attn.attention
-// CHECK-SAME: cluster = array<i64: 1, 1, 1>
+// CHECK-SAME: cluster = [1, 1, 1]
 // CHECK-SAME: max_seq_kv = 512
 // CHECK-LABEL: gpu.func @fa4_hopper_causal_d256_sm_90a(
 // CHECK-NOT: multicast
 // CHECK-LABEL: gpu.func @fa4_hopper_causal_d256_sm_90a_persistent(
 // CAUSAL-LABEL: func.func @causal_d256(
 // CAUSAL: attn.attention
-// CAUSAL-SAME: cluster = array<i64: 2, 1, 1>
+// CAUSAL-SAME: cluster = [2, 1, 1]
 // CAUSAL-LABEL: gpu.func @fa4_hopper_causal_d256_sm_90a(
 // CAUSAL: multicast 3
 // CAUSAL-LABEL: gpu.func @fa4_hopper_causal_d256_sm_90a_persistent(
@@ -175,11 +172,11 @@ func.func @causal_d256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %
 // a loop, in pairs at 4096 keys, alone at 1024 (under the bound).
 // CHECK-LABEL: func.func @causal_d256_4096(
 // CHECK: attn.attention
-// CHECK-SAME: cluster = array<i64: 2, 1, 1>
+// CHECK-SAME: cluster = [2, 1, 1]
 // CHECK-NOT: persistent =
 // CHECK-LABEL: func.func @causal_d256_1024(
 // CHECK: attn.attention
-// CHECK-SAME: cluster = array<i64: 1, 1, 1>
+// CHECK-SAME: cluster = [1, 1, 1]
 // CHECK-NOT: persistent =
 // CHECK-LABEL: gpu.func @fa4_hopper_causal_d256_4096_sm_90a(
 // CHECK: multicast 3
@@ -188,7 +185,7 @@ func.func @causal_d256(%q: tensor<?x?x8x256xbf16>, %k: tensor<?x?x8x256xbf16>, %
 // CHECK: gpu.return
 // MIN8K-LABEL: func.func @causal_d256_4096(
 // MIN8K: attn.attention
-// MIN8K-SAME: cluster = array<i64: 1, 1, 1>
+// MIN8K-SAME: cluster = [1, 1, 1]
 func.func @causal_d256_4096(%q: tensor<2x4096x8x256xbf16>, %k: tensor<2x4096x8x256xbf16>, %v: tensor<2x4096x8x256xbf16>) -> tensor<2x4096x8x256xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<2x4096x8x256xbf16>, tensor<2x4096x8x256xbf16>, tensor<2x4096x8x256xbf16> -> tensor<2x4096x8x256xbf16>
   return %o : tensor<2x4096x8x256xbf16>
@@ -216,8 +213,8 @@ func.func @decode(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %
 // count both CTAs' releases (an elected lane's on the peer's, no lane index
 // held across the work loop), and its own launch has the cluster.
 // CHECK: attn.attention
-// CHECK-SAME: persistent = {
-// CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = {{[0-9]+}} : i64, grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
+// CHECK-SAME: persistent = <
+// CHECK-SAME: launch = <{{.*}}grid = {{\[}}[#fa4.ceil_div<"sq", 256>, 2, "hq", "b"], [1], [1]], block = [384, 1, 1], cluster = [2, 1, 1], dynamic_smem_bytes = {{[0-9]+}}>
 // CHECK-LABEL: gpu.func @fa4_hopper_twin_sm_90a_persistent(
 // CHECK: %[[BLOCK:.*]] = arith.index_cast %block_id_x
 // CHECK: %[[GRID:.*]] = arith.index_cast %grid_dim_x

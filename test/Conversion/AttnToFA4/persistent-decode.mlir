@@ -9,8 +9,8 @@
 // and row tile from item / 8. The one consumer leaves the producer room
 // for the loop (56 registers).
 // CHECK-LABEL: func @decode
-// CHECK: fa4.abi = {{{.*}}grid = {{\[}}["ceil_div:sq:16", "hkv", "b"], ["1"], ["1"]]
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2147483647 : i64}
+// CHECK: fa4.abi = #fa4.abi<{{.*}}grid = {{\[}}[#fa4.ceil_div<"sq", 16>, "hkv", "b"], [1], [1]]
+// CHECK-SAME: persistent = <ctas_per_sm = 1, max_seq_kv = 2147483647>
 // CHECK: %[[ROWTILES:.*]] = arith.divui %{{.*}}, %c16_i32 : i32
 // CHECK: %[[FIRST:.*]] = arith.index_cast %block_id_x : index to i32
 // CHECK: %[[STRIDE:.*]] = arith.index_cast %grid_dim_x : index to i32
@@ -28,7 +28,7 @@
 // persistent-decode=0: one CTA per work item, (1, kv heads, B x row tiles).
 // OFF-LABEL: func @decode
 // OFF-NOT: persistent =
-// OFF: grid = {{\[}}["1"], ["hkv"], ["b", "ceil_div:sq:16"]]
+// OFF: grid = {{\[}}[1], ["hkv"], ["b", #fa4.ceil_div<"sq", 16>]]
 // OFF-NOT: persistent =
 // OFF-NOT: gpu.grid_dim
 // OFF: fa4.epilogue
@@ -45,7 +45,7 @@ func.func @decode(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: t
 // CHECK-LABEL: func @split
 // OFF-LABEL: func @split
 // CHECK-NOT: persistent =
-// CHECK: cluster = array<i64: 8, 1, 1>
+// CHECK: cluster = [8, 1, 1]
 // CHECK-NOT: persistent =
 // CHECK: gpu.func
 func.func @split(%q: tensor<1x1x32x128xbf16>, %k: tensor<1x32768x8x128xbf16>, %v: tensor<1x32768x8x128xbf16>) -> tensor<1x1x32x128xbf16> {

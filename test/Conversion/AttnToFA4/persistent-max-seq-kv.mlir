@@ -12,12 +12,12 @@
 // Dynamic Skv: the runtime decides.
 // CHECK-LABEL: func @dynamic
 // The kernel runs in pairs of CTAs (kv-multicast), two row blocks a pair.
-// CHECK: fa4.abi = {{{.*}}cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = 213120 : i64, grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]]
+// CHECK: fa4.abi = #fa4.abi<{{.*}}grid = {{\[}}[#fa4.ceil_div<"sq", 256>, 2, "hq", "b"], [1], [1]], block = [384, 1, 1], cluster = [2, 1, 1], dynamic_smem_bytes = 213120>
 // At d = 128 without a mask the twin has its own plan (128-key tiles) and
 // so its own launch: its parameters' K/V boxes, block, grid (in pairs
 // too, kv-multicast-twin) and shared memory.
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_hopper_dynamic_sm_90a_module::@fa4_hopper_dynamic_sm_90a_persistent,
-// CHECK-SAME: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = 197664 : i64, grid = {{\[}}["ceil_div:sq:256", "2", "hq", "b"], ["1"], ["1"]], params = ["tmap:q:1x64x1x64:128", "tmap:k:1x128x1x64:128", "tmap:v:1x128x1x64:128", {{.*}}]}, max_seq_kv = 2048 : i64}
+// CHECK-SAME: persistent = <ctas_per_sm = 1, max_seq_kv = 2048, kernel = @fa4_hopper_dynamic_sm_90a_module::@fa4_hopper_dynamic_sm_90a_persistent,
+// CHECK-SAME: launch = <params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 128, 1, 64], swizzle = 128>, {{.*}}], grid = {{\[}}[#fa4.ceil_div<"sq", 256>, 2, "hq", "b"], [1], [1]], block = [384, 1, 1], cluster = [2, 1, 1], dynamic_smem_bytes = 197664>>
 // CHECK: gpu.func @fa4_hopper_dynamic_sm_90a(
 // CHECK-NOT: gpu.grid_dim
 // CHECK: gpu.return
@@ -34,7 +34,7 @@ func.func @dynamic(%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: t
 
 // A static Skv at or under the bound: one kernel, looped (no twin).
 // CHECK-LABEL: func @short_static
-// CHECK: fa4.abi = {{{.*}}persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2147483647 : i64}
+// CHECK: fa4.abi = #fa4.abi<{{.*}}persistent = <ctas_per_sm = 1, max_seq_kv = 2147483647>
 // CHECK: gpu.func @fa4_hopper_short_static_sm_90a(
 // CHECK: gpu.grid_dim x
 // CHECK: gpu.return
@@ -67,10 +67,10 @@ func.func @long_static(%q: tensor<1x4096x8x128xbf16>, %k: tensor<1x4096x8x128xbf
 // tiles, 384 threads, room to stage O) up to Skv = 512, where it measured
 // faster (D-19); window masks, unmeasured, keep one kernel.
 // DEFAULT-LABEL: func @dynamic
-// DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_hopper_dynamic_sm_90a_persistent, launch = {{{.*}}}, max_seq_kv = 4096 : i64}
+// DEFAULT: persistent = <ctas_per_sm = 1, max_seq_kv = 4096, kernel = @{{.*}}::@fa4_hopper_dynamic_sm_90a_persistent, launch = {{.*}}>
 // CHECK-LABEL: func @depth256
 // DEFAULT-LABEL: func @depth256
-// DEFAULT: persistent = {ctas_per_sm = 1 : i64, kernel = @{{.*}}::@fa4_hopper_depth256_sm_90a_persistent, launch = {block = array<i64: 384, 1, 1>, {{.*}}params = ["tmap:q:1x64x1x64:128", "tmap:k:1x64x1x64:128", "tmap:v:1x64x1x64:128", {{.*}}]}, max_seq_kv = 512 : i64}
+// DEFAULT: persistent = <ctas_per_sm = 1, max_seq_kv = 512, kernel = @{{.*}}::@fa4_hopper_depth256_sm_90a_persistent, launch = <params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 64, 1, 64], swizzle = 128>, {{.*}}], {{.*}}block = [384, 1, 1]
 // DEFAULT: gpu.func @fa4_hopper_depth256_sm_90a(
 // DEFAULT: gpu.func @fa4_hopper_depth256_sm_90a_persistent(
 // DEFAULT-NOT: gpu.func

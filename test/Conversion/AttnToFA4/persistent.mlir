@@ -19,8 +19,8 @@
 
 // Causal d = 128: the work list has ceil_div(Sq, 128) * 6 * B tiles.
 // CHECK-LABEL: func @causal
-// CHECK: fa4.abi = {{{.*}}grid = {{\[}}["ceil_div:sq:128", "hq", "b"], ["1"], ["1"]]
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, max_seq_kv = 2147483647 : i64}
+// CHECK: fa4.abi = #fa4.abi<{{.*}}grid = {{\[}}[#fa4.ceil_div<"sq", 128>, "hq", "b"], [1], [1]]
+// CHECK-SAME: persistent = <ctas_per_sm = 1, max_seq_kv = 2147483647>
 // CHECK: gpu.func @fa4_hopper_causal_sm_90a(
 // CHECK: %[[ROWBLOCKS:.*]] = arith.divui %{{.*}}, %c128_i32 : i32
 // CHECK-NEXT: %[[HB:.*]] = arith.muli %{{.*}}, %c6_i32 : i32

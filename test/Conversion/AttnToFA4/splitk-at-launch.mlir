@@ -9,10 +9,9 @@
 // of 128 + 1 floats per (b, sq, hq) row, and the combine kernel takes the
 // count as its last parameter.
 // CHECK-LABEL: func @gqa_decode
-// CHECK: combine = {block = array<i64: 128, 1, 1>, grid = {{\[}}["sq"], ["b"], ["32"]], kernel = @{{.*}}::@[[KERNEL:.*]]_combine, params = ["ptr:workspace", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "i32:splits"]}
-// CHECK-SAME: grid = {{\[}}["splits"], ["hkv"], ["b", "ceil_div:sq:16"]]
-// CHECK-SAME: split_at_launch = {key_tile = 96 : i64, max_partitions = 132 : i64, min_keys_per_partition = 384 : i64, min_partitions = 48 : i64}
-// CHECK-SAME: workspace_bytes = ["1032", "splits", "b", "sq", "hq"]
+// CHECK: grid = {{\[}}["splits"], ["hkv"], ["b", #fa4.ceil_div<"sq", 16>]]
+// CHECK-SAME: combine = <kernel = @{{.*}}::@[[KERNEL:.*]]_combine, workspace_bytes = [1032, "splits", "b", "sq", "hq"], launch = <params = [#fa4.workspace, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<i64, "lse.stride.0">, #fa4.scalar<i64, "lse.stride.1">, #fa4.scalar<i32, "splits">], grid = {{\[}}["sq"], ["b"], [32]], block = [128, 1, 1]
+// CHECK-SAME: split_at_launch = <max_partitions = 132, min_keys_per_partition = 384, key_tile = 96, min_partitions = 48>
 // CHECK-SAME: splitk = #attn.splitk<mode = workspace, reason = at_launch, partitions = 132, cluster_size = 1, kv_per_partition = 384
 
 // CHECK: gpu.func @[[KERNEL]](
@@ -46,9 +45,9 @@
 // sm_100a: the same rule over its 148 SMs and 128-key tiles, one partial
 // per CTA (516 bytes per row and partition), the count passed as it is.
 // SM100-LABEL: func @gqa_decode
-// SM100: grid = {{\[}}["splits"], ["hkv"], ["b", "ceil_div:sq:32"]]
-// SM100-SAME: split_at_launch = {key_tile = 128 : i64, max_partitions = 148 : i64, min_keys_per_partition = 512 : i64, min_partitions = 48 : i64}
-// SM100-SAME: workspace_bytes = ["516", "splits", "b", "sq", "hq"]
+// SM100: grid = {{\[}}["splits"], ["hkv"], ["b", #fa4.ceil_div<"sq", 32>]]
+// SM100-SAME: workspace_bytes = [516, "splits", "b", "sq", "hq"]
+// SM100-SAME: split_at_launch = <max_partitions = 148, min_keys_per_partition = 512, key_tile = 128, min_partitions = 48>
 // SM100: gpu.grid_dim  x
 // SM100: gpu.func @{{.*}}_combine(
 // SM100-SAME: %[[SPLITS:arg10]]: i32)

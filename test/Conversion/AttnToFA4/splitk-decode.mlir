@@ -10,9 +10,9 @@
 // warpgroups work on the one Q tile, taking the partition's K/V tiles in
 // turn, and each stages its own partial.
 // CHECK-LABEL: func @gqa_decode
-// CHECK: cluster = array<i64: 8, 1, 1>
-// CHECK-SAME: grid = {{\[}}["8"], ["hkv"], ["b", "ceil_div:sq:16"]]
-// CHECK-SAME: params = ["tmap:q:1x16x4x64:128", "tmap:k:1x96x1x64:128", "tmap:v:1x96x1x64:128"
+// CHECK: params = [#fa4.tensor_map<"q", [1, 16, 4, 64], swizzle = 128>, #fa4.tensor_map<"k", [1, 96, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [1, 96, 1, 64], swizzle = 128>
+// CHECK-SAME: grid = {{\[}}[8], ["hkv"], ["b", #fa4.ceil_div<"sq", 16>]]
+// CHECK-SAME: cluster = [8, 1, 1]
 // A slot's K and V are read by one consumer only: its empty barrier waits
 // for 128 threads (the Q barrier still for both consumers' 256).
 // CHECK: fa4.mbarrier.init %{{.*}} count 256
@@ -97,8 +97,8 @@
 // q-heads stay fused; no cluster, the epilogue stores the 4 heads' rows;
 // persistent CTAs take the work items (persistent-decode.mlir).
 // NOSPLIT-LABEL: func @gqa_decode
-// NOSPLIT: cluster = array<i64: 1, 1, 1>
-// NOSPLIT-SAME: grid = {{\[}}["ceil_div:sq:16", "hkv", "b"], ["1"], ["1"]]
+// NOSPLIT: grid = {{\[}}[#fa4.ceil_div<"sq", 16>, "hkv", "b"], [1], [1]]
+// NOSPLIT-SAME: cluster = [1, 1, 1]
 // NOSPLIT-NOT: fa4.cluster.sync
 // NOSPLIT: fa4.epilogue {{.*}} depth 128 of bf16 lse {{.*}} {group = 4 : i64}
 // NOSPLIT-NOT: fa4.splitk
@@ -113,9 +113,9 @@ func.func @gqa_decode(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %
 // work items split 8 ways; rows are 64 query rows of one q head (grid y =
 // hq), bands of 16 columns of d = 64 ... 8 partitions x 8 = 64.
 // CHECK-LABEL: func @mha_decode
-// CHECK: cluster = array<i64: 8, 1, 1>
-// CHECK-SAME: grid = {{\[}}["8"], ["hq"], ["b", "ceil_div:sq:64"]]
-// CHECK-SAME: params = ["tmap:q:1x64x1x64:128"
+// CHECK: params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>
+// CHECK-SAME: grid = {{\[}}[8], ["hq"], ["b", #fa4.ceil_div<"sq", 64>]]
+// CHECK-SAME: cluster = [8, 1, 1]
 // CHECK: fa4.mask {{.*}} : <64x{{[0-9]+}}xf32>
 // CHECK: fa4.splitk.combine rank %{{.*}} of 8 band 8 from 0 rows 64 columns 64 {{.*}} depth 64 of bf16 {partials = 2 : i64} :
 // NOSPLIT-LABEL: func @mha_decode

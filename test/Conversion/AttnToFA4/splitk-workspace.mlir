@@ -9,12 +9,11 @@
 // consumer, 138 in all), and a second kernel of the same module combines
 // them: one warp per (batch, query row, q-head).
 // CHECK-LABEL: func @mqa_decode_b1
-// CHECK: cluster = array<i64: 1, 1, 1>
-// CHECK-SAME: combine = {block = array<i64: 128, 1, 1>, grid = {{\[}}["sq"], ["b"], ["8"]], kernel = @[[MODULE:.*]]::@[[KERNEL:.*]]_combine, params = ["ptr:workspace", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1"]}
-// CHECK-SAME: grid = {{\[}}["69"], ["hkv"], ["b", "ceil_div:sq:8"]]
-// CHECK-SAME: "f32:scale_log2", "ptr:workspace"]
+// CHECK: #fa4.scalar<f32, "scale_log2">, #fa4.workspace]
+// CHECK-SAME: grid = {{\[}}[69], ["hkv"], ["b", #fa4.ceil_div<"sq", 8>]]
+// CHECK-SAME: cluster = [1, 1, 1]
 // 138 partials of 128 + 1 floats per (b, sq, hq) row.
-// CHECK-SAME: workspace_bytes = ["71208", "b", "sq", "hq"]
+// CHECK-SAME: combine = <kernel = @[[MODULE:.*]]::@[[KERNEL:.*]]_combine, workspace_bytes = [71208, "b", "sq", "hq"], launch = <params = [#fa4.workspace, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<i64, "lse.stride.0">, #fa4.scalar<i64, "lse.stride.1">], grid = {{\[}}["sq"], ["b"], [8]], block = [128, 1, 1]
 // CHECK-SAME: splitk = #attn.splitk<mode = workspace, reason = split, partitions = 69, cluster_size = 1
 
 // CHECK: gpu.func @[[KERNEL]](
@@ -74,12 +73,11 @@
 // writes it from TMEM through the same f32 epilogue, and the combine kernel
 // is the same.
 // SM100-LABEL: func @mqa_decode_b1
-// SM100: cluster = array<i64: 1, 1, 1>
-// SM100-SAME: combine = {block = array<i64: 128, 1, 1>, grid = {{\[}}["sq"], ["b"], ["8"]]
-// SM100-SAME: grid = {{\[}}["64"], ["hkv"], ["b", "ceil_div:sq:16"]]
-// SM100-SAME: "f32:scale_log2", "ptr:workspace"]
+// SM100: #fa4.scalar<f32, "scale_log2">, #fa4.workspace]
+// SM100-SAME: grid = {{\[}}[64], ["hkv"], ["b", #fa4.ceil_div<"sq", 16>]]
+// SM100-SAME: cluster = [1, 1, 1]
 // 64 partials of 128 + 1 floats per (b, sq, hq) row.
-// SM100-SAME: workspace_bytes = ["33024", "b", "sq", "hq"]
+// SM100-SAME: combine = <{{.*}}workspace_bytes = [33024, "b", "sq", "hq"], launch = <{{.*}}grid = {{\[}}["sq"], ["b"], [8]], block = [128, 1, 1]
 // SM100: gpu.func @[[KERNEL:.*]](
 // SM100-SAME: %[[WS:arg14]]: !llvm.ptr<1>)
 // SM100-NOT: fa4.cluster.sync

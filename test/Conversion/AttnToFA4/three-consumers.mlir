@@ -7,8 +7,8 @@
 // 1 + (c + 1) % 3; the last consumer lets consumer 0 go first. Each Q tile's
 // empty barrier takes its one consumer's 128 threads; each K/V slot's all
 // three consumers' 384.
-// CHECK: fa4.abi = {{{.*}}block = array<i64: 512, 1, 1>
-// CHECK-SAME: grid = {{\[}}["ceil_div:sq:192", "hq", "b"], ["1"], ["1"]]
+// CHECK: fa4.abi = #fa4.abi<{{.*}}grid = {{\[}}[#fa4.ceil_div<"sq", 192>, "hq", "b"], [1], [1]]
+// CHECK-SAME: block = [512, 1, 1]
 // CHECK-LABEL: gpu.func @fa4_hopper_three_sm_90a(
 // CHECK-SAME: nvvm.maxntid = array<i32: 512, 1, 1>
 // CHECK-COUNT-3: fa4.mbarrier.init %{{.*}} count 128

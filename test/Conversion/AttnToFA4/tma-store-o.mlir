@@ -10,9 +10,7 @@
 // (The twin, at d = 128 without a mask, has its own plan and launch: the
 // kernel's shared memory no longer holds the twin's O staging.)
 // CHECK-LABEL: func @plain
-// CHECK: alignment = {k = array<i64: 16, 16>, lse = array<i64: 4, 4>, o = array<i64: 16, 16>,
-// CHECK-SAME: dynamic_smem_bytes = 213120
-// CHECK-SAME: params = ["tmap:q:1x64x1x64:128", {{.*}}, "ptr:o", "ptr:lse", {{.*}}, "f32:scale_log2", "tmap:o:1x64x1x64:128"]
+// CHECK: launch = <params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, {{.*}}, #fa4.pointer<"o">, #fa4.pointer<"lse">, {{.*}}, #fa4.scalar<f32, "scale_log2">, #fa4.tensor_map<"o", [1, 64, 1, 64], swizzle = 128>], grid = {{.*}}, dynamic_smem_bytes = 213120>, alignment = {k = #fa4.alignment<base_bytes = 16, stride_bytes = 16>, lse = #fa4.alignment<base_bytes = 4, stride_bytes = 4>, o = #fa4.alignment<base_bytes = 16, stride_bytes = 16>,
 // CHECK: gpu.func @fa4_hopper_plain_sm_90a({{.*}}%[[OMAP:arg14]]: !fa4.tensor_map)
 // Consumer c stages its 64 x 128 tile over its own Q tile (plan: oStaging
 // aliases q at 0; 16 KB per consumer), writes LSE directly, meets its own
@@ -62,9 +60,7 @@
 // PLAINONLY-NOT: _persistent
 // PLAINONLY: gpu.return
 // OFF-LABEL: func @plain
-// OFF: alignment = {k = array<i64: 16, 16>, lse = array<i64: 4, 4>, o = array<i64: 4, 4>,
-// OFF-SAME: dynamic_smem_bytes = 213120
-// OFF-SAME: "f32:scale_log2"]
+// OFF: #fa4.scalar<f32, "scale_log2">], grid = {{.*}}, dynamic_smem_bytes = 213120>, alignment = {k = #fa4.alignment<base_bytes = 16, stride_bytes = 16>, lse = #fa4.alignment<base_bytes = 4, stride_bytes = 4>, o = #fa4.alignment<base_bytes = 4, stride_bytes = 4>,
 // OFF-NOT: fa4.tma.store
 // OFF-NOT: fa4.epilogue.stage
 func.func @plain(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
@@ -112,12 +108,12 @@ func.func @decode(%q: tensor<4x1x32x128xbf16>, %k: tensor<4x8192x8x128xbf16>, %v
 // (tma-store-o=0), the twin is built all the same.
 // CHECK-LABEL: func @causal_d128
 // CHECK: dynamic_smem_bytes = 197664
-// CHECK-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_hopper_causal_d128_sm_90a_module::@fa4_hopper_causal_d128_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 4096 : i64}
+// CHECK-SAME: persistent = <ctas_per_sm = 1, max_seq_kv = 4096, kernel = @fa4_hopper_causal_d128_sm_90a_module::@fa4_hopper_causal_d128_sm_90a_persistent, launch = {{.*}}>
 // CHECK: gpu.func @fa4_hopper_causal_d128_sm_90a(
 // CHECK: gpu.func @fa4_hopper_causal_d128_sm_90a_persistent(
 // CHECK: fa4.epilogue.stage {{.*}} to 0 plus %{{.*}} of bf16 :
 // OFF-LABEL: func @causal_d128
-// OFF: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_hopper_causal_d128_sm_90a_module::@fa4_hopper_causal_d128_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 4096 : i64}
+// OFF: persistent = <ctas_per_sm = 1, max_seq_kv = 4096, kernel = @fa4_hopper_causal_d128_sm_90a_module::@fa4_hopper_causal_d128_sm_90a_persistent, launch = {{.*}}>
 // OFF: gpu.func @fa4_hopper_causal_d128_sm_90a_persistent(
 func.func @causal_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> tensor<?x?x6x128xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>
@@ -136,7 +132,7 @@ func.func @causal_d128(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %
 // the first thread stores it; the CTA waits for the last one before it
 // exits.
 // CHECK-LABEL: func @deep
-// CHECK: launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 2, 1, 1>, dynamic_smem_bytes = 214016
+// CHECK: persistent = <{{.*}}launch = <{{.*}}block = [384, 1, 1], cluster = [2, 1, 1], dynamic_smem_bytes = 214016
 // CHECK: gpu.func @fa4_hopper_deep_sm_90a_persistent(
 // CHECK-NOT: fa4.epilogue {{.*}} to %arg3[
 // CHECK: fa4.lse.store

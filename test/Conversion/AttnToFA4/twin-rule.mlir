@@ -15,7 +15,7 @@
 // CHECK: gpu.func @fa4_hopper_causal_d128_no_room_sm_90a(
 // CHECK-NOT: gpu.func @fa4_hopper_causal_d128_no_room_sm_90a_persistent(
 // ASKED: dynamic_smem_bytes = 229552
-// ASKED-SAME: persistent = {ctas_per_sm = 1 : i64, kernel = @fa4_hopper_causal_d128_no_room_sm_90a_module::@fa4_hopper_causal_d128_no_room_sm_90a_persistent, launch = {{.*}}, max_seq_kv = 2048 : i64}
+// ASKED-SAME: persistent = <ctas_per_sm = 1, max_seq_kv = 2048, kernel = @fa4_hopper_causal_d128_no_room_sm_90a_module::@fa4_hopper_causal_d128_no_room_sm_90a_persistent, launch = {{.*}}>
 // ASKED: gpu.func @fa4_hopper_causal_d128_no_room_sm_90a_persistent(
 // ASKED-NOT: fa4.epilogue.stage
 // ASKED: fa4.epilogue %

@@ -3,12 +3,12 @@
 // One kernel per op in a gpu.module for the chip; the op records the ABI.
 // CHECK-LABEL: func @gqa_causal_lse
 // CHECK: attn.attention
-// CHECK-SAME: fa4.abi = {
-// CHECK-SAME: block = array<i64: 128, 1, 1>
-// CHECK-SAME: cluster = array<i64: 1, 1, 1>
-// CHECK-SAME: grid = {{\[}}["ceil_div:sq:4"], ["hq"], ["b"]]
+// CHECK-SAME: fa4.abi = #fa4.abi<
 // CHECK-SAME: kernel = @fa4_ref_gqa_causal_lse_sm_90a_module::@fa4_ref_gqa_causal_lse_sm_90a
-// CHECK-SAME: params = ["ptr:q", "ptr:k", "ptr:v", "ptr:o", "ptr:lse", "i32:b", "i32:sq", "i32:skv", "i64:q.stride.0", "i64:q.stride.1", "i64:q.stride.2", "i64:k.stride.0", "i64:k.stride.1", "i64:k.stride.2", "i64:v.stride.0", "i64:v.stride.1", "i64:v.stride.2", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "i64:lse.stride.0", "i64:lse.stride.1", "f32:scale_log2"]
+// CHECK-SAME: params = [#fa4.pointer<"q">, #fa4.pointer<"k">, #fa4.pointer<"v">, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "skv">, #fa4.scalar<i64, "q.stride.0">, #fa4.scalar<i64, "q.stride.1">, #fa4.scalar<i64, "q.stride.2">, #fa4.scalar<i64, "k.stride.0">, #fa4.scalar<i64, "k.stride.1">, #fa4.scalar<i64, "k.stride.2">, #fa4.scalar<i64, "v.stride.0">, #fa4.scalar<i64, "v.stride.1">, #fa4.scalar<i64, "v.stride.2">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<i64, "lse.stride.0">, #fa4.scalar<i64, "lse.stride.1">, #fa4.scalar<f32, "scale_log2">]
+// CHECK-SAME: grid = {{\[}}[#fa4.ceil_div<"sq", 4>], ["hq"], ["b"]]
+// CHECK-SAME: block = [128, 1, 1]
+// CHECK-SAME: cluster = [1, 1, 1]
 // CHECK: gpu.module @fa4_ref_gqa_causal_lse_sm_90a_module [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
 // CHECK: gpu.func @fa4_ref_gqa_causal_lse_sm_90a(%{{.*}}: !llvm.ptr<1>, {{.*}}, %{{.*}}: f32) kernel
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
@@ -41,7 +41,7 @@ func.func @gqa_causal_lse(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16
 // group are clamped and guarded.
 // CHECK-LABEL: func @window_no_lse
 // CHECK: attn.attention
-// CHECK-SAME: params = ["ptr:q", "ptr:k", "ptr:v", "ptr:o", "i32:b", "i32:sq", "i32:skv", "i64:q.stride.0", "i64:q.stride.1", "i64:q.stride.2", "i64:k.stride.0", "i64:k.stride.1", "i64:k.stride.2", "i64:v.stride.0", "i64:v.stride.1", "i64:v.stride.2", "i64:o.stride.0", "i64:o.stride.1", "i64:o.stride.2", "f32:scale_log2"]
+// CHECK-SAME: params = [#fa4.pointer<"q">, #fa4.pointer<"k">, #fa4.pointer<"v">, #fa4.pointer<"o">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "skv">, #fa4.scalar<i64, "q.stride.0">, #fa4.scalar<i64, "q.stride.1">, #fa4.scalar<i64, "q.stride.2">, #fa4.scalar<i64, "k.stride.0">, #fa4.scalar<i64, "k.stride.1">, #fa4.scalar<i64, "k.stride.2">, #fa4.scalar<i64, "v.stride.0">, #fa4.scalar<i64, "v.stride.1">, #fa4.scalar<i64, "v.stride.2">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<f32, "scale_log2">]
 // CHECK: gpu.func @fa4_ref_window_no_lse_sm_90a(
 // CHECK: %[[RIGHT:.*]] = arith.constant 8 : i64
 // CHECK: arith.addi %{{.*}}, %[[RIGHT]]

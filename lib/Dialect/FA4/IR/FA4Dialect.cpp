@@ -18,6 +18,7 @@ using namespace fa4::kernel;
 
 void FA4Dialect::initialize() {
   registerTypes();
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "fa4/Dialect/FA4/IR/FA4Ops.cpp.inc"

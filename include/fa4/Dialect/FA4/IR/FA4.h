@@ -16,6 +16,9 @@
 
 #include "fa4/Dialect/FA4/IR/FA4Enums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "fa4/Dialect/FA4/IR/FA4Attrs.h.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "fa4/Dialect/FA4/IR/FA4OpsTypes.h.inc"
 

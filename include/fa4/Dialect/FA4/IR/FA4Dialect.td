@@ -31,10 +31,20 @@ def FA4_Dialect : Dialect {
     barriers in `nvvm` (the same instruction on both chips).
   }];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  // `fa4.abi` on an attn.attention (FA4Attrs.td).
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::fa4::attn::AttnDialect"];
   let extraClassDeclaration = [{
+    /// The attribute naming an attn.attention's kernel ABI.
+    static constexpr ::llvm::StringLiteral kKernelABIAttrName = "fa4.abi";
+    /// The gpu.func attribute naming the tensor maps a kernel builds, in
+    /// the order of its scratch (a #fa4.tensor_map_scratch).
+    static constexpr ::llvm::StringLiteral kDeviceTensorMapsAttrName =
+        "fa4.device_tensor_maps";
   private:
     void registerTypes();
+    void registerAttributes();
   public:
   }];
 }
