@@ -122,6 +122,32 @@ struct LaunchOptions {
   /// missing synchronisation with that warp shows on the first run.
   /// FA4_EMU_LAGGARD=W in the shim.
   int laggardWarp = -1;
+  /// How the scheduler orders a cluster's warps and asynchronous
+  /// completions (docs/Emulator.md, "Scheduler"); FA4_EMU_SCHEDULE in the
+  /// shim (parseSchedule). Random: a random ready warp runs 1 to 16
+  /// instructions, a due operation completes now and then. Pct
+  /// (probabilistic concurrency testing, Burckhardt et al., ASPLOS 2010):
+  /// every warp and every asynchronous operation gets a random priority
+  /// and the highest ready one runs one instruction (or completes), so a
+  /// warp runs ahead until it blocks; at pctDepth - 1 random change points
+  /// the running warp drops below all others. Orders that random sampling
+  /// almost never makes (a producer many instructions ahead of a reader)
+  /// come with probability about 1 / warps.
+  enum class Schedule : uint8_t { Random, Pct };
+  Schedule schedule = Schedule::Random;
+  int pctDepth = 1;
+  /// Pct's change points fall in a cluster's first pctHorizon warp
+  /// instructions (0: as many as the launch's previous cluster took; the
+  /// first cluster 65536).
+  uint64_t pctHorizon = 0;
+  /// Warps of each CTA (bit W: warp W) that run only while no other warp
+  /// of the cluster can, as laggardWarp: a role delayed as long as the
+  /// kernel allows.
+  uint32_t delayedWarps = 0;
+  /// Asynchronous operations (TMA, wgmma, cp.async, tcgen05 commits)
+  /// complete only when no warp can run or a wait forces them: the widest
+  /// window for a read before its copy lands.
+  bool delayAsync = false;
   /// Multiprocessors reported by %nsmid (the device's).
   uint32_t numSMs = 132;
   /// The tcgen05 orderings FlashAttention-4's CuTe-DSL kernels (run on
@@ -136,6 +162,14 @@ struct LaunchOptions {
   /// FA4_EMU_TCGEN05=lenient in the shim.
   bool tcgen05Lenient = false;
 };
+
+/// Sets the scheduler of `options` from FA4_EMU_SCHEDULE's grammar:
+/// "random", "pct:D" or "pct:D:H" (depth D >= 1, horizon H >= 1), or
+/// "delay:LIST" (LIST: comma-separated warp indices 0 to 31, ranges A-B,
+/// and "async"). Returns why `text` is not one ("" when it is).
+std::string parseSchedule(const std::string &text, LaunchOptions &options);
+/// The FA4_EMU_SCHEDULE and FA4_EMU_SEED that replay `options`' schedule.
+std::string describeSchedule(const LaunchOptions &options);
 
 /// Why the driver would refuse this launch configuration (a block of more
 /// threads than the kernel allows, an empty grid, a grid not a multiple of

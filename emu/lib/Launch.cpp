@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
+#include <unordered_map>
 
 using namespace fa4::emu;
 
@@ -234,9 +236,72 @@ bool wakeSpinners(Cluster &cluster, uint64_t &wokeAt) {
   return woke;
 }
 
-void runCluster(Machine &machine, Cluster &cluster) {
+/// Whether warp `index` of each CTA runs only while no other can.
+bool delayed(const LaunchOptions &options, size_t index) {
+  return int(index) == options.laggardWarp ||
+         (index < 32 && options.delayedWarps >> index & 1);
+}
+
+/// LaunchOptions::Schedule::Pct within one cluster: the priorities of its
+/// asynchronous operations (drawn when first seen) and the change points,
+/// in warp instructions from the cluster's start.
+struct Pct {
+  Machine &machine;
+  std::unordered_map<uint64_t, uint64_t> asyncPriority;
+  std::vector<uint64_t> changePoints;
+  size_t nextChange = 0;
+
+  Pct(Machine &machine, Cluster &cluster, uint64_t horizon) : machine(machine) {
+    for (auto &cta : cluster.ctas)
+      for (Warp &warp : cta->warps)
+        warp.priority = draw();
+    for (int i = 1; i < machine.options.pctDepth; ++i)
+      changePoints.push_back(1 + machine.random() % horizon);
+    std::sort(changePoints.begin(), changePoints.end());
+  }
+
+  /// Above every priority a change point gives (1 to depth - 1).
+  uint64_t draw() {
+    return uint64_t(machine.options.pctDepth) +
+           machine.random() % (uint64_t(1) << 62);
+  }
+
+  /// The asynchronous operation of highest priority, if any.
+  const AsyncOp *bestAsync(uint64_t &priority) {
+    const AsyncOp *best = nullptr;
+    for (const AsyncOp &op : machine.async) {
+      auto [it, fresh] = asyncPriority.try_emplace(op.id, 0);
+      if (fresh)
+        it->second = draw();
+      if (!best || it->second > priority) {
+        best = &op;
+        priority = it->second;
+      }
+    }
+    // Forget operations a wait completed.
+    if (asyncPriority.size() > 2 * machine.async.size() + 64)
+      for (auto it = asyncPriority.begin(); it != asyncPriority.end();)
+        it = machine.asyncPending(it->first) ? std::next(it)
+                                             : asyncPriority.erase(it);
+    return best;
+  }
+
+  /// The warp about to execute the cluster's `executed`-th instruction
+  /// drops below every other at each change point passed.
+  void change(Warp &warp, uint64_t executed) {
+    while (nextChange < changePoints.size() &&
+           changePoints[nextChange] <= executed)
+      warp.priority = ++nextChange;
+  }
+};
+
+void runCluster(Machine &machine, Cluster &cluster, uint64_t horizon) {
+  const LaunchOptions &options = machine.options;
+  std::optional<Pct> pct;
+  if (options.schedule == LaunchOptions::Schedule::Pct)
+    pct.emplace(machine, cluster, horizon);
+  uint64_t start = machine.warpInstructions;
   std::vector<std::pair<Cta *, Warp *>> runnable, laggards;
-  int laggard = machine.options.laggardWarp;
   uint64_t wokeAt = ~uint64_t(0);
   while (true) {
     ++machine.step;
@@ -249,19 +314,34 @@ void runCluster(Machine &machine, Cluster &cluster) {
         Warp &warp = cta->warps[index];
         allDone &= warp.state == Warp::State::Done;
         if (ready(warp))
-          (int(index) == laggard ? laggards : runnable)
+          (delayed(options, index) ? laggards : runnable)
               .push_back({cta.get(), &warp});
       }
     // The laggard runs only where nothing else can (LaunchOptions).
     if (runnable.empty())
       runnable.swap(laggards);
-    bool asyncDue = false;
-    for (const AsyncOp &op : machine.async)
-      asyncDue |= op.due <= machine.step;
-    if (!machine.async.empty() &&
-        (runnable.empty() || (asyncDue && machine.random() % 4 == 0))) {
-      completeSomeAsync(machine, runnable.empty());
-      continue;
+    std::pair<Cta *, Warp *> pick{nullptr, nullptr};
+    if (pct) {
+      // The ready warp or the operation of highest priority.
+      for (auto candidate : runnable)
+        if (!pick.second || candidate.second->priority > pick.second->priority)
+          pick = candidate;
+      uint64_t opPriority = 0;
+      const AsyncOp *op = pct->bestAsync(opPriority);
+      if (op && (!pick.second || opPriority > pick.second->priority)) {
+        machine.finishAsync(op->id);
+        continue;
+      }
+    } else {
+      bool asyncDue = false;
+      for (const AsyncOp &op : machine.async)
+        asyncDue |= op.due <= machine.step;
+      if (!machine.async.empty() &&
+          (runnable.empty() ||
+           (!options.delayAsync && asyncDue && machine.random() % 4 == 0))) {
+        completeSomeAsync(machine, runnable.empty());
+        continue;
+      }
     }
     if (runnable.empty()) {
       if (allDone)
@@ -270,13 +350,20 @@ void runCluster(Machine &machine, Cluster &cluster) {
         continue;
       deadlock(machine, cluster);
     }
-    auto [cta, warp] = runnable[machine.random() % runnable.size()];
-    int burst = 1 + int(machine.random() % 16);
+    int burst = 1;
+    if (pct) {
+      // One instruction: an operation it issues may outrank it.
+      pct->change(*pick.second, machine.warpInstructions - start + 1);
+    } else {
+      pick = runnable[machine.random() % runnable.size()];
+      burst = 1 + int(machine.random() % 16);
+    }
+    auto [cta, warp] = pick;
     for (int i = 0; i < burst && warp->state == Warp::State::Ready; ++i)
       stepWarp(*cta, *warp);
     if (warp->state == Warp::State::Done)
       exitIfDone(machine, *cta);
-    uint64_t limit = machine.options.stepLimit;
+    uint64_t limit = options.stepLimit;
     if (limit && machine.warpInstructions > limit)
       stepLimitExceeded(machine, *cta, *warp);
   }
@@ -370,12 +457,17 @@ void fa4::emu::launch(const Kernel &kernel, const std::vector<uint8_t> &params,
   if (!invalid.empty())
     throw ExecutionError("fa4-emu: " + invalid);
   Machine machine(kernel, params, options, memory);
+  // Pct's horizon: the previous cluster's length (LaunchOptions).
+  uint64_t horizon = options.pctHorizon ? options.pctHorizon : 65536;
   for (uint32_t z = 0; z < options.grid[2]; z += options.cluster[2])
     for (uint32_t y = 0; y < options.grid[1]; y += options.cluster[1])
       for (uint32_t x = 0; x < options.grid[0]; x += options.cluster[0]) {
         std::unique_ptr<Cluster> cluster = makeCluster(machine, {x, y, z});
         machine.cluster = cluster.get();
-        runCluster(machine, *cluster);
+        uint64_t before = machine.warpInstructions;
+        runCluster(machine, *cluster, horizon);
+        if (!options.pctHorizon)
+          horizon = std::max<uint64_t>(1, machine.warpInstructions - before);
         drainAsync(machine);
       }
   std::chrono::duration<double> elapsed =
@@ -386,4 +478,95 @@ void fa4::emu::launch(const Kernel &kernel, const std::vector<uint8_t> &params,
   totals.largestLaunch =
       std::max(totals.largestLaunch, machine.warpInstructions);
   totals.seconds += elapsed.count();
+}
+
+namespace {
+
+/// A decimal count in [low, high], or false.
+bool parseCount(const std::string &text, uint64_t low, uint64_t high,
+                uint64_t &value) {
+  if (text.empty() || text.size() > 18 ||
+      text.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  value = std::stoull(text);
+  return value >= low && value <= high;
+}
+
+} // namespace
+
+std::string fa4::emu::parseSchedule(const std::string &text,
+                                    LaunchOptions &options) {
+  std::string why = "FA4_EMU_SCHEDULE=" + text +
+                    " is not random, pct:DEPTH[:HORIZON] or "
+                    "delay:WARPS (warp indices 0 to 31, ranges A-B, async)";
+  if (text.empty() || text == "random") {
+    options.schedule = LaunchOptions::Schedule::Random;
+    return "";
+  }
+  if (text.rfind("pct:", 0) == 0) {
+    std::string rest = text.substr(4);
+    size_t colon = rest.find(':');
+    uint64_t depth, horizon = 0;
+    if (!parseCount(rest.substr(0, colon), 1, 64, depth) ||
+        (colon != std::string::npos &&
+         !parseCount(rest.substr(colon + 1), 1, ~uint64_t(0) >> 8, horizon)))
+      return why;
+    options.schedule = LaunchOptions::Schedule::Pct;
+    options.pctDepth = int(depth);
+    options.pctHorizon = horizon;
+    return "";
+  }
+  if (text.rfind("delay:", 0) != 0)
+    return why;
+  std::stringstream items(text.substr(6));
+  std::string item;
+  uint32_t warps = 0;
+  bool async = false, any = false;
+  while (std::getline(items, item, ',')) {
+    any = true;
+    if (item == "async") {
+      async = true;
+      continue;
+    }
+    size_t dash = item.find('-');
+    uint64_t first, last;
+    if (!parseCount(item.substr(0, dash), 0, 31, first))
+      return why;
+    last = first;
+    if (dash != std::string::npos &&
+        (!parseCount(item.substr(dash + 1), first, 31, last)))
+      return why;
+    for (uint64_t w = first; w <= last; ++w)
+      warps |= 1u << w;
+  }
+  if (!any)
+    return why;
+  options.schedule = LaunchOptions::Schedule::Random;
+  options.delayedWarps = warps;
+  options.delayAsync = async;
+  return "";
+}
+
+std::string fa4::emu::describeSchedule(const LaunchOptions &options) {
+  std::string schedule;
+  if (options.schedule == LaunchOptions::Schedule::Pct) {
+    schedule = "pct:" + std::to_string(options.pctDepth);
+    if (options.pctHorizon)
+      schedule += ":" + std::to_string(options.pctHorizon);
+  } else if (options.delayedWarps || options.delayAsync) {
+    schedule = "delay:";
+    for (int w = 0; w < 32; ++w)
+      if (options.delayedWarps >> w & 1)
+        schedule += std::to_string(w) + ",";
+    schedule += options.delayAsync ? "async" : "";
+    if (schedule.back() == ',')
+      schedule.pop_back();
+  } else {
+    schedule = "random";
+  }
+  std::string replay = "FA4_EMU_SCHEDULE=" + schedule +
+                       " FA4_EMU_SEED=" + std::to_string(options.seed);
+  if (options.laggardWarp >= 0)
+    replay += " FA4_EMU_LAGGARD=" + std::to_string(options.laggardWarp);
+  return replay;
 }

@@ -91,6 +91,7 @@ public:
   uint64_t spinVersion = 0;
   uint64_t clusterArrivals = 0; // cluster barrier arrivals made
   uint64_t clusterWaits = 0;    // and waits
+  uint64_t priority = 0;        // LaunchOptions::Schedule::Pct's
   std::vector<uint64_t> regs;   // register * 32 + lane
 
   std::vector<WgmmaOp> openWgmma;

@@ -5,8 +5,9 @@
 // One emulated device (FA4_EMU_ARCH: sm_90a, the default, or sm_100a) with
 // the H200's 132 multiprocessors; device memory is host memory; launches run
 // to completion inside cuLaunchKernelEx (streams are in order anyway);
-// FA4_EMU_SEED picks the scheduler's seed. Modules load from PTX only. An
-// execution error is printed and the launch fails with
+// FA4_EMU_SEED picks the scheduler's seed, FA4_EMU_SCHEDULE its strategy.
+// Modules load from PTX only. An execution error is printed, with the
+// variables that replay its schedule, and the launch fails with
 // CUDA_ERROR_LAUNCH_FAILED, as a GPU fault would.
 //
 //===----------------------------------------------------------------------===//
@@ -84,6 +85,16 @@ std::optional<int> laggardWarp() {
     return std::nullopt;
   }
   return int(warp);
+}
+
+/// FA4_EMU_SCHEDULE: LaunchOptions' scheduler (parseSchedule); a value
+/// it refuses is said on stderr.
+bool schedule(LaunchOptions &options) {
+  const char *value = std::getenv("FA4_EMU_SCHEDULE");
+  std::string why = parseSchedule(value ? value : "", options);
+  if (!why.empty())
+    std::fprintf(stderr, "fa4-emu: %s\n", why.c_str());
+  return why.empty();
 }
 
 /// FA4_EMU_STEP_LIMIT=N: LaunchOptions::stepLimit (unset: the default;
@@ -448,6 +459,8 @@ FA4_EMU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
     return CUDA_ERROR_INVALID_VALUE;
   options.stepLimit = *limit;
   options.tcgen05Lenient = tcgen05Lenient();
+  if (!schedule(options))
+    return CUDA_ERROR_INVALID_VALUE;
   for (unsigned i = 0; i < config->numAttrs; ++i)
     if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
       const auto &dim = config->attrs[i].value.clusterDim;
@@ -470,10 +483,12 @@ FA4_EMU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
   try {
     launch(kernel, params, options, memory());
   } catch (const StepLimitError &error) {
-    std::fprintf(stderr, "%s\n", error.what());
+    std::fprintf(stderr, "%s\nfa4-emu: replay: %s\n", error.what(),
+                 describeSchedule(options).c_str());
     return CUDA_ERROR_LAUNCH_TIMEOUT;
   } catch (const std::exception &error) {
-    std::fprintf(stderr, "%s\n", error.what());
+    std::fprintf(stderr, "%s\nfa4-emu: replay: %s\n", error.what(),
+                 describeSchedule(options).c_str());
     return CUDA_ERROR_LAUNCH_FAILED;
   }
   return CUDA_SUCCESS;

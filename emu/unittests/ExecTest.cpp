@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
 #include <set>
 
 using namespace fa4::emu;
@@ -36,6 +37,8 @@ protected:
   Memory memory;
   /// LaunchOptions::laggardWarp of every run.
   int laggardWarp = -1;
+  /// FA4_EMU_SCHEDULE of every run (parseSchedule).
+  std::string schedule = "random";
 
   struct Outcome {
     std::string error; // empty on success
@@ -79,6 +82,7 @@ protected:
     options.dynamicSmemBytes = smem;
     options.tcgen05Lenient = tcgen05Lenient;
     options.laggardWarp = laggardWarp;
+    EXPECT_EQ(parseSchedule(schedule, options), "");
     Outcome outcome;
     try {
       launch(*kernel, params, options, memory);
@@ -583,6 +587,123 @@ TEST_F(ExecTest, RunsTheLaggardWarpOnlyWhenNoOtherCan) {
     ASSERT_EQ(outcome.error, "") << "seed " << seed;
     EXPECT_EQ(outcome.out[0], 0u) << "seed " << seed;
   }
+}
+
+// A buffer reused by two warps: warp 0 fills a shared word (1), arrives on
+// `full`, works a while, waits on `empty` and fills the word again (2);
+// warp 1 waits for each phase of `full`, reads the word, and arrives on
+// `empty` after the first. Its output is {1, 2}.
+const char *kReuse = R"(
+.shared .align 8 .b8 smem[32];
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+.maxntid 64, 1, 1
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [k_param_0];
+  mov.u32 %r1, %tid.x;
+  setp.ne.s32 %p1, %r1, 0;
+  @%p1 bra SYNC;
+  mbarrier.init.shared.b64 [smem+8], 32;
+  mbarrier.init.shared.b64 [smem+16], 32;
+SYNC:
+  bar.sync 0;
+  shr.u32 %r2, %r1, 5;
+  setp.ne.s32 %p2, %r2, 0;
+  @%p2 bra FULL0;
+  mov.b32 %r3, 1;
+  st.shared.b32 [smem], %r3;
+  mbarrier.arrive.shared.b64 _, [smem+8];
+  mov.b32 %r4, 0;
+WORK:
+  add.s32 %r4, %r4, 1;
+  setp.lt.s32 %p3, %r4, 64;
+  @%p3 bra WORK;
+EMPTY:
+  mbarrier.try_wait.parity.shared.b64 %p3, [smem+16], 0;
+  @!%p3 bra EMPTY;
+  mov.b32 %r3, 2;
+  st.shared.b32 [smem], %r3;
+  mbarrier.arrive.shared.b64 _, [smem+8];
+  ret;
+FULL0:
+  mbarrier.try_wait.parity.shared.b64 %p3, [smem+8], 0;
+  @!%p3 bra FULL0;
+  ld.shared.b32 %r5, [smem];
+  mbarrier.arrive.shared.b64 _, [smem+16];
+FULL1:
+  mbarrier.try_wait.parity.shared.b64 %p3, [smem+8], 1;
+  @!%p3 bra FULL1;
+  ld.shared.b32 %r6, [smem];
+  and.b32 %r7, %r1, 31;
+  setp.ne.s32 %p3, %r7, 0;
+  @%p3 bra DONE;
+  st.global.b32 [%rd1], %r5;
+  st.global.b32 [%rd1+4], %r6;
+DONE:
+  ret;
+}
+)";
+
+TEST_F(ExecTest, PctFindsAMissingWaitThatRandomSchedulesMiss) {
+  // Without warp 0's wait on `empty`, the second fill overwrites the word
+  // (or completes `full`'s second phase too, and warp 1 waits forever) only
+  // if warp 0 runs its 192 instructions of work before warp 1 reads: random
+  // schedules (a random ready warp per burst of 1 to 16) all but never
+  // let it, PCT does whenever warp 0 has the higher priority, and delaying
+  // warp 1 does on every seed.
+  std::string missing =
+      with(kReuse,
+           "EMPTY:\n  mbarrier.try_wait.parity.shared.b64 %p3, [smem+16], "
+           "0;\n  @!%p3 bra EMPTY;\n",
+           "");
+  auto wrong = [&](const std::string &text, uint64_t seed) {
+    Outcome outcome = run(text, 64, 2, {}, 0, seed);
+    return !outcome.error.empty() || outcome.out != std::vector<uint32_t>{1, 2};
+  };
+  std::map<std::string, int> caught;
+  for (const char *strategy :
+       {"random", "pct:1", "pct:3", "delay:0", "delay:1"}) {
+    schedule = strategy;
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+      caught[strategy] += wrong(missing, seed);
+      EXPECT_FALSE(wrong(kReuse, seed)) << strategy << " seed " << seed;
+    }
+  }
+  EXPECT_EQ(caught["random"], 0);
+  EXPECT_GE(caught["pct:1"], 2);
+  EXPECT_GE(caught["pct:3"], 2);
+  EXPECT_EQ(caught["delay:0"], 0);
+  EXPECT_EQ(caught["delay:1"], 8);
+  // A seed PCT catches it on replays it: the same seed, the same schedule.
+  schedule = "pct:1";
+  for (uint64_t seed = 1; seed <= 8; ++seed)
+    if (wrong(missing, seed)) {
+      Outcome outcome = run(missing, 64, 2, {}, 0, seed);
+      EXPECT_NE(outcome.error.find("deadlock"), std::string::npos)
+          << outcome.error;
+    }
+}
+
+TEST_F(ExecTest, ParsesSchedules) {
+  LaunchOptions options;
+  EXPECT_EQ(parseSchedule("pct:3:5000", options), "");
+  EXPECT_EQ(options.schedule, LaunchOptions::Schedule::Pct);
+  EXPECT_EQ(options.pctDepth, 3);
+  EXPECT_EQ(options.pctHorizon, 5000u);
+  options.seed = 7;
+  EXPECT_EQ(describeSchedule(options),
+            "FA4_EMU_SCHEDULE=pct:3:5000 FA4_EMU_SEED=7");
+  LaunchOptions delayed;
+  EXPECT_EQ(parseSchedule("delay:4-6,1,async", delayed), "");
+  EXPECT_EQ(delayed.delayedWarps, 0x72u);
+  EXPECT_TRUE(delayed.delayAsync);
+  EXPECT_EQ(describeSchedule(delayed),
+            "FA4_EMU_SCHEDULE=delay:1,4,5,6,async FA4_EMU_SEED=1");
+  for (const char *wrong : {"pct", "pct:0", "pct:2:", "pct:x", "delay:",
+                            "delay:32", "delay:5-3", "delay:1,,2", "fifo"})
+    EXPECT_NE(parseSchedule(wrong, options), "") << wrong;
 }
 
 TEST_F(ExecTest, CopiesAsyncWithZeroFillAndMbarrierTracking) {
