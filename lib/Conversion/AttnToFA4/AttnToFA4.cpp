@@ -85,11 +85,9 @@ LogicalResult ConvertAttnToFA4Pass::checkOptions(attn::AttentionOp op) const {
                                "times over the LSE output, and this op has "
                                "none";
   attn::ConfigAttr config = op.getConfigAttr();
-  if (config && structure == "blackwell" &&
-      config.getChip() != attn::Chip::SM100a)
-    return op.emitOpError()
-           << "has a plan for " << attn::stringifyChip(config.getChip())
-           << "; the Blackwell kernel targets sm_100a";
+  if (config && structure == "blackwell" && config.getChip() != Chip::SM100a)
+    return op.emitOpError() << "has a plan for " << chipName(config.getChip())
+                            << "; the Blackwell kernel targets sm_100a";
   return success();
 }
 
@@ -133,8 +131,7 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     attn::ConfigAttr config = op.getConfigAttr();
     if (failed(checkOptions(op)))
       return signalPassFailure();
-    if (config && config.getChip() == attn::Chip::SM100a &&
-        structure != "hopper") {
+    if (config && config.getChip() == Chip::SM100a && structure != "hopper") {
       if (referenceFallback) {
         if (std::optional<std::string> why = blackwellKernelRefusal(op)) {
           op.emitRemark() << "left for the reference kernel: the Blackwell "

@@ -108,10 +108,9 @@ FailureOr<HopperPlan> fa4::hopper::readPlan(attn::AttentionOp op,
     return op.emitOpError()
            << "needs #attn.config, #attn.swizzle and #attn.smem; run "
               "attn-plan-pipeline{chip=sm_90a} first";
-  if (config.getChip() != attn::Chip::SM90a)
-    return op.emitOpError()
-           << "has a plan for " << attn::stringifyChip(config.getChip())
-           << "; this lowering targets sm_90a";
+  if (config.getChip() != Chip::SM90a)
+    return op.emitOpError() << "has a plan for " << chipName(config.getChip())
+                            << "; this lowering targets sm_90a";
   FailureOr<KernelPlan> common = readKernelPlan(op, config, smem);
   if (failed(common))
     return failure();

@@ -377,7 +377,7 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
 
   std::string chipName = chip;
   if (attn::ConfigAttr config = ops.front().getConfigAttr())
-    chipName = attn::stringifyChip(config.getChip()).str();
+    chipName = fa4::chipName(config.getChip()).str();
   if (chipName != "sm_90a" && chipName != "sm_100a") {
     module.emitError() << "unknown chip '" << chipName
                        << "'; expected sm_100a or sm_90a";

@@ -10,6 +10,17 @@
 using namespace mlir;
 using namespace fa4::attn;
 
+FailureOr<fa4::Chip> fa4::attn::parseChipParameter(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  if (std::optional<fa4::Chip> chip = fa4::parseChip(name))
+    return *chip;
+  return parser.emitError(loc)
+         << "unknown chip '" << name << "' (sm_90a or sm_100a)";
+}
+
 #include "fa4/Dialect/Attn/IR/AttnEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES

@@ -13,15 +13,10 @@ using namespace mlir;
 using namespace fa4::attn;
 
 //===----------------------------------------------------------------------===//
-// Enum mapping: the planners keep MLIR-free twins of these enums.
+// Enum mapping: the planners keep MLIR-free twins of these enums (the chip
+// is the planners' own, fa4::Chip).
 //===----------------------------------------------------------------------===//
 
-static Chip toAttr(fa4::Chip chip) {
-  return chip == fa4::Chip::SM90a ? Chip::SM90a : Chip::SM100a;
-}
-static fa4::Chip toPlan(Chip chip) {
-  return chip == Chip::SM90a ? fa4::Chip::SM90a : fa4::Chip::SM100a;
-}
 static SplitKMode toAttr(fa4::SplitKMode mode) {
   return static_cast<SplitKMode>(static_cast<int>(mode));
 }
@@ -42,18 +37,18 @@ static_assert(static_cast<int>(fa4::SplitKReason::AtLaunch) ==
 
 ConfigAttr ConfigAttr::get(MLIRContext *context,
                            const fa4::AttnConfig &config) {
-  return get(context, toAttr(config.chip), config.mmaM, config.mmaK,
-             config.mPack, config.bm, config.bn, config.bk0, config.bk1,
-             config.qkDepth, config.paddedQkDepth, config.ovDepth,
-             config.paddedOvDepth, config.nopeDepth, config.paddedNopeDepth,
-             config.group, config.numQHeads, config.numKVHeads, config.numQ,
-             config.fuseGqa, config.useSharedKv, config.pairCta, config.singleO,
+  return get(context, config.chip, config.mmaM, config.mmaK, config.mPack,
+             config.bm, config.bn, config.bk0, config.bk1, config.qkDepth,
+             config.paddedQkDepth, config.ovDepth, config.paddedOvDepth,
+             config.nopeDepth, config.paddedNopeDepth, config.group,
+             config.numQHeads, config.numKVHeads, config.numQ, config.fuseGqa,
+             config.useSharedKv, config.pairCta, config.singleO,
              config.pageSize, config.isMla, config.numThreads);
 }
 
 fa4::AttnConfig ConfigAttr::toPlan(const fa4::AttnProblem &problem) const {
   fa4::AttnConfig config;
-  config.chip = ::toPlan(getChip());
+  config.chip = getChip();
   config.elementType = problem.elementType;
   config.outputElementType = problem.outputElementType;
   config.mmaM = getMmaM();

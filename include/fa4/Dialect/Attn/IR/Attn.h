@@ -14,6 +14,15 @@
 
 #include "fa4/Dialect/Attn/IR/AttnOpsDialect.h.inc"
 
+namespace mlir {
+class AsmParser;
+} // namespace mlir
+
+namespace fa4::attn {
+/// A chip by name (`sm_90a`, `sm_100a`) in an attribute.
+mlir::FailureOr<fa4::Chip> parseChipParameter(mlir::AsmParser &parser);
+} // namespace fa4::attn
+
 #include "fa4/Dialect/Attn/IR/AttnEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES

@@ -65,12 +65,11 @@ def Attn_MaskAttr : Attn_Attr<"Mask", "mask"> {
 // lit tests read the same fields the gtests check.
 //===----------------------------------------------------------------------===//
 
-def Attn_Chip : I32EnumAttr<"Chip", "target chip", [
-  I32EnumAttrCase<"SM90a", 0, "sm_90a">,
-  I32EnumAttrCase<"SM100a", 1, "sm_100a">
-]> {
-  let cppNamespace = "::fa4::attn";
-  let genSpecializedAttr = 0;
+// The chip is fa4::Chip (fa4/Target/TargetInfo.h), the one enum every
+// layer reads, spelled as its name: `chip = sm_100a`.
+def Attn_ChipParameter : AttrParameter<"::fa4::Chip", "target chip"> {
+  let parser = [{ ::fa4::attn::parseChipParameter($_parser) }];
+  let printer = [{ $_printer << ::fa4::chipName($_self) }];
 }
 
 def Attn_ConfigAttr : Attn_Attr<"Config", "config"> {
@@ -85,7 +84,7 @@ def Attn_ConfigAttr : Attn_Attr<"Config", "config"> {
     accumulator, `page_size` 0 for contiguous K/V.
   }];
   let parameters = (ins
-    EnumParameter<Attn_Chip>:$chip,
+    Attn_ChipParameter:$chip,
     "int64_t":$mma_m, "int64_t":$mma_k, "int64_t":$m_pack,
     "int64_t":$bm, "int64_t":$bn, "int64_t":$bk0, "int64_t":$bk1,
     "int64_t":$qk_depth, "int64_t":$padded_qk_depth,
