@@ -43,7 +43,11 @@ constexpr uint32_t kLanes = 128, kColumns = 512;
 void ensureTmem(Cta &cta) {
   if (!cta.tmem.empty())
     return;
-  cta.tmem.assign(size_t(kLanes) * kColumns, 0xa5a5a5a5u);
+  // Poisoned as NaN in f32 and in each 16-bit half (f16, bf16), as
+  // unwritten tensor memory may hold anything: an MMA that accumulates
+  // onto columns nothing wrote (enable-input-d set on its first k step)
+  // gives NaN, not the near-zero 0xa5a5a5a5 is as an f32.
+  cta.tmem.assign(size_t(kLanes) * kColumns, 0xffa5ffa5u);
   cta.tmemOwner.assign(kColumns, 0);
   cta.tmemMmaPending.assign(kColumns, 0);
   cta.tmemStorePending.assign(kColumns, 0);
