@@ -21,7 +21,8 @@ config.substitutions.append(("%fa4_src_root",
                              os.path.dirname(os.path.dirname(__file__))))
 config.substitutions.append(("%llvm_root",
                              os.path.dirname(config.llvm_tools_dir)))
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "FA4_EMU_LAGGARD"])
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "FA4_EMU_LAGGARD",
+                                    "FA4_EMU_SCHEDULE"])
 llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
