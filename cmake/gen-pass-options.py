@@ -10,8 +10,11 @@ must agree on type, argument and default),
   FA4_PASS_OPTION(Pass, Type, cppName, "argument", default, "description")
 and each pass that has it
   FA4_PASS_OPTION_USE(Pass, cppName)
+  FA4_PASS_OPTION_CHIP(Pass, Type, cppName, "argument", default, Chip)
+where Chip is the chip whose kernel builder alone reads the option
+(Passes.td's KernelOption: SM90a, SM100a) or AnyChip.
 A user defines the macros it needs; the list defines the others as empty and
-undefines both at its end.
+undefines them at its end.
 """
 import argparse
 import json
@@ -39,7 +42,11 @@ def main():
              "// not edit.", "#ifndef FA4_PASS_OPTION",
              "#define FA4_PASS_OPTION(PASS, TYPE, NAME, ARGUMENT, DEFAULT, "
              "DESCRIPTION)", "#endif", "#ifndef FA4_PASS_OPTION_USE",
-             "#define FA4_PASS_OPTION_USE(PASS, NAME)", "#endif", ""]
+             "#define FA4_PASS_OPTION_USE(PASS, NAME)", "#endif",
+             "#ifndef FA4_PASS_OPTION_CHIP",
+             "#define FA4_PASS_OPTION_CHIP(PASS, TYPE, NAME, ARGUMENT, "
+             "DEFAULT, CHIP)", "#endif", ""]
+    chips = {"sm_90a": "SM90a", "sm_100a": "SM100a"}
     declared = {}
     for pass_name in args.passes:
         if pass_name not in records:
@@ -55,6 +62,14 @@ def main():
             key = (record["type"], record["argument"],
                    record["defaultValue"])
             name = record["cppName"]
+            chip = record.get("kernelChip", "")
+            if chip and chip not in chips:
+                sys.exit(f"gen-pass-options: {pass_name} option {name}: "
+                         f"unknown chip '{chip}'")
+            lines.append(
+                f"FA4_PASS_OPTION_CHIP({pass_name}, {record['type']}, {name}, "
+                f"\"{record['argument']}\", {record['defaultValue']}, "
+                f"{chips.get(chip, 'AnyChip')})")
             if name in declared:
                 if declared[name] != key:
                     sys.exit(f"gen-pass-options: option {name} of "
@@ -68,7 +83,8 @@ def main():
                 f"{record['cppName']}, \"{record['argument']}\", "
                 f"{record['defaultValue']}, "
                 f"{cxx_string(record['description'])})")
-    lines += ["", "#undef FA4_PASS_OPTION", "#undef FA4_PASS_OPTION_USE", ""]
+    lines += ["", "#undef FA4_PASS_OPTION", "#undef FA4_PASS_OPTION_USE",
+              "#undef FA4_PASS_OPTION_CHIP", ""]
     with open(args.output, "w") as f:
         f.write("\n".join(lines))
 

@@ -166,9 +166,8 @@ def command(tools, rng, path, outdir, text=""):
     if stage < 0.3:
         passes.append("--attn-explain")
     elif stage < 0.8:
-        structure = "hopper" if chip == "sm_90a" else "blackwell"
-        passes += [f"--convert-attn-to-fa4=structure={structure}",
-                   "--convert-fa4-to-nvvm"]
+        # The plan's chip picks the kernel.
+        passes += ["--convert-attn-to-fa4", "--convert-fa4-to-nvvm"]
     else:
         passes.append(f"--convert-attn-to-reference-kernel=chip={chip}")
     return [tools["fa4-opt"], path, *passes]

@@ -70,8 +70,6 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
 #define FA4_PASS_OPTION_USE(PASS, NAME)                                        \
   std::get<PASS##Options &>(lowering).NAME = options.NAME;
 #include "fa4/Conversion/PassOptions.inc"
-    kernelOptions.structure =
-        kernel == KernelKind::Hopper ? "hopper" : "blackwell";
     kernelOptions.referenceFallback = referenceFallback;
     pm.addPass(createConvertAttnToFA4(kernelOptions));
     pm.addPass(createConvertFA4ToNVVM(nvvmOptions));
@@ -98,9 +96,38 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
 }
 
+LogicalResult fa4::verifyCompileOptions(const CompileOptions &options,
+                                        llvm::raw_ostream &errors) {
+  StringRef kernelChip = options.kernel == KernelKind::Hopper      ? "sm_90a"
+                         : options.kernel == KernelKind::Blackwell ? "sm_100a"
+                                                                   : "";
+  if (kernelChip.empty() || options.chip == kernelChip)
+    return success();
+  errors << "kernel="
+         << (options.kernel == KernelKind::Hopper ? "hopper" : "blackwell")
+         << " builds " << kernelChip << " kernels, and chip is "
+         << options.chip;
+  return failure();
+}
+
 void fa4::registerCompilePipeline() {
-  PassPipelineRegistration<CompileOptions>(
+  // registerPassPipeline rather than PassPipelineRegistration: the options
+  // are checked together before a pipeline is built.
+  auto build = [](OpPassManager &pm, StringRef text,
+                  function_ref<LogicalResult(const Twine &)> errorHandler) {
+    CompileOptions options;
+    std::string errors;
+    llvm::raw_string_ostream os(errors);
+    if (failed(options.parseFromString(text, os)) ||
+        failed(verifyCompileOptions(options, os)))
+      return errorHandler("fa4-compile: " + errors);
+    buildCompilePipeline(pm, options);
+    return success();
+  };
+  registerPassPipeline(
       "fa4-compile",
       "Compile attn.attention to PTX: plan, lower to a kernel, serialize",
-      buildCompilePipeline);
+      build, [](function_ref<void(const detail::PassOptions &)> print) {
+        print(CompileOptions());
+      });
 }

@@ -13,7 +13,7 @@
 
 // KIND: for the --kernel option: Cannot find option named 'fast'!
 // CHIP: error: unknown chip 'sm_80'; expected sm_100a or sm_90a
-// HOPPER-ON-SM100: error: 'attn.attention' op has a plan for sm_100a; this lowering targets sm_90a
+// HOPPER-ON-SM100: fa4-compile: kernel=hopper builds sm_90a kernels, and chip is sm_100a
 // PERSIST: error: 'attn.attention' op convert-attn-to-fa4: persistent-max-seq-kv is -2; expected -1 (the planner's rule), 0 (never) or a bound up to 2147483647
 // SECTION: error: 'attn.attention' op convert-attn-to-fa4: l2-section-bytes is -1; expected 0 (heaviest first over every head) or an L2 budget in bytes
 // RETIRED: fuse-work-tiles
@@ -26,7 +26,10 @@ func.func @attention(%q: tensor<?x?x8x128xbf16>) -> tensor<?x?x8x128xbf16> {
   return %o : tensor<?x?x8x128xbf16>
 }
 // RUN: not fa4-compile %s --chip=sm_90a --kernel=blackwell -o %t --quiet 2>&1 | FileCheck %s --check-prefix=BLACKWELL-ON-SM90
-// BLACKWELL-ON-SM90: error: 'attn.attention' op has a plan for sm_90a; the Blackwell kernel targets sm_100a
-// The pass on its own takes any structure string; it refuses the unknown.
-// RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=structure=fa5 2>&1 | FileCheck %s --check-prefix=STRUCTURE
-// STRUCTURE: error: 'attn.attention' op convert-attn-to-fa4: unknown structure 'fa5'; expected hopper, blackwell or auto
+// BLACKWELL-ON-SM90: fa4-compile: kernel=blackwell builds sm_100a kernels, and chip is sm_90a
+// The same check under fa4-opt's pipeline.
+// RUN: not fa4-opt %s "--fa4-compile=chip=sm_90a kernel=blackwell" 2>&1 | FileCheck %s --check-prefix=BLACKWELL-ON-SM90
+// The lowering has no chip or structure option: the plan's chip picks the
+// kernel (option groups: test/Conversion/AttnToFA4/blackwell-hopper-options.mlir).
+// RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=structure=hopper 2>&1 | FileCheck %s --check-prefix=STRUCTURE
+// STRUCTURE: no such option structure

@@ -111,7 +111,8 @@ static LogicalResult parsePipelineOptions(fa4::CompileOptions &options) {
     flags += (" " + arg.ltrim('-')).str();
   std::string error;
   llvm::raw_string_ostream errorStream(error);
-  if (failed(options.parseFromString(flags, errorStream))) {
+  if (failed(options.parseFromString(flags, errorStream)) ||
+      failed(fa4::verifyCompileOptions(options, errorStream))) {
     llvm::errs() << "fa4-compile: " << error << "\n";
     return failure();
   }

@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include "fa4/Target/TargetInfo.h"
+
 #include <optional>
 #include <string>
 
@@ -28,6 +30,13 @@ class AttentionOp;
 /// (the error convert-attn-to-fa4 would report), or std::nullopt when it
 /// does. Reports nothing.
 std::optional<std::string> blackwellKernelRefusal(attn::AttentionOp op);
+
+/// The chip whose kernel alone reads a lowering option (Passes.td's
+/// KernelOption), by the token cmake/gen-pass-options.py writes for it in
+/// fa4/Conversion/PassOptions.inc; AnyChip: every kernel reads it.
+constexpr std::optional<Chip> kOptionChipSM90a = Chip::SM90a;
+constexpr std::optional<Chip> kOptionChipSM100a = Chip::SM100a;
+constexpr std::optional<Chip> kOptionChipAnyChip = std::nullopt;
 
 #define GEN_PASS_DECL
 #include "fa4/Conversion/Passes.h.inc"

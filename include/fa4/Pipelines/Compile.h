@@ -55,6 +55,13 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::init(true)};
 };
 
+/// Refuses, on `errors`, options that contradict each other: a kernel
+/// named for one chip (kernel=hopper: sm_90a, kernel=blackwell: sm_100a)
+/// with the other chip. The chip is chosen here, once: the passes after
+/// planning read it from the plan.
+mlir::LogicalResult verifyCompileOptions(const CompileOptions &options,
+                                         llvm::raw_ostream &errors);
+
 /// The kernel the compile pipeline lowers planned `op` to under `options`,
 /// and under kernel=auto on sm_100a why it falls back to the reference
 /// kernel (fa4-compile prints it after the plan).

@@ -3,7 +3,7 @@
 // Turns each planned attn.attention into its kernels in the fa4 kernel
 // dialect: the FA3 structure for sm_90a plans (HopperKernel.cpp), the FA4
 // structure for sm_100a ones (BlackwellKernel.cpp). This file holds the
-// pass: its options' checks and the choice of builder.
+// pass: its options' checks and the builder of the plan's chip.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +27,10 @@ namespace fa4 {
 using namespace mlir;
 using namespace fa4;
 
+static StringRef kernelName(Chip chip) {
+  return chip == Chip::SM90a ? "the Hopper kernel" : "the Blackwell kernel";
+}
+
 namespace {
 struct ConvertAttnToFA4Pass
     : public fa4::impl::ConvertAttnToFA4Base<ConvertAttnToFA4Pass> {
@@ -36,22 +40,11 @@ struct ConvertAttnToFA4Pass
 private:
   /// Refuses, on `op`, option values out of range or that `op` cannot take.
   LogicalResult checkOptions(attn::AttentionOp op) const;
-  /// Refuses, on `op`, which the Blackwell kernel builds, an option set
-  /// away from its default that only the Hopper kernel reads: it would do
-  /// nothing.
-  LogicalResult checkBlackwellOptions(attn::AttentionOp op) const;
-  /// The pass's options as the struct the kernel builders take.
-  ConvertAttnToFA4Options options() const {
-    ConvertAttnToFA4Options values;
-#define FA4_PASS_OPTION_USE(PASS, NAME) FA4_COPY_##PASS(NAME)
-#define FA4_COPY_ConvertAttnToFA4(NAME) values.NAME = NAME;
-#define FA4_COPY_ConvertFA4ToNVVM(NAME)
-#include "fa4/Conversion/PassOptions.inc"
-#undef FA4_COPY_ConvertFA4ToNVVM
-#undef FA4_COPY_ConvertAttnToFA4
-    values.structure = structure;
-    return values;
-  }
+  /// Refuses, on `op`, whose plan is for `chip`, an option of the other
+  /// chip's builder set away from its default: it would do nothing.
+  LogicalResult checkOptionGroups(attn::AttentionOp op, Chip chip) const;
+  /// The builder of `chip`, with its options group.
+  std::unique_ptr<KernelBuilder> builderFor(Chip chip) const;
 };
 } // namespace
 
@@ -60,10 +53,6 @@ LogicalResult ConvertAttnToFA4Pass::checkOptions(attn::AttentionOp op) const {
     return op.emitOpError() << "convert-attn-to-fa4: " << option << " is "
                             << value << "; expected " << expected;
   };
-  if (structure != "auto" && structure != "hopper" && structure != "blackwell")
-    return op.emitOpError()
-           << "convert-attn-to-fa4: unknown structure '" << structure
-           << "'; expected hopper, blackwell or auto";
   if (persistentMaxSeqKV < kPlannersPersistentBound ||
       persistentMaxSeqKV > kAlwaysPersistent)
     return refuse("persistent-max-seq-kv", persistentMaxSeqKV,
@@ -84,43 +73,63 @@ LogicalResult ConvertAttnToFA4Pass::checkOptions(attn::AttentionOp op) const {
     return op.emitOpError() << "convert-attn-to-fa4: trace writes its phase "
                                "times over the LSE output, and this op has "
                                "none";
-  attn::ConfigAttr config = op.getConfigAttr();
-  if (config && structure == "blackwell" && config.getChip() != Chip::SM100a)
-    return op.emitOpError() << "has a plan for " << chipName(config.getChip())
-                            << "; the Blackwell kernel targets sm_100a";
   return success();
 }
 
-LogicalResult
-ConvertAttnToFA4Pass::checkBlackwellOptions(attn::AttentionOp op) const {
-  const ConvertAttnToFA4Options defaults, set = options();
-  std::pair<StringRef, bool> hopperOnly[] = {
-      {"ping-pong", set.pingPong != defaults.pingPong},
-      {"intra-wg-overlap", set.intraWgOverlap != defaults.intraWgOverlap},
-      {"lazy-rescale", set.lazyRescale != defaults.lazyRescale},
-      {"tma-store-o", set.tmaStoreO != defaults.tmaStoreO},
-      {"pair-row-blocks", set.pairRowBlocks != defaults.pairRowBlocks},
-      {"loop-producer-registers",
-       set.loopProducerRegisters != defaults.loopProducerRegisters},
-      {"kv-multicast", set.kvMulticast != defaults.kvMulticast},
-      {"kv-multicast-twin", set.kvMulticastTwin != defaults.kvMulticastTwin},
-      {"kv-multicast-causal",
-       set.kvMulticastCausal != defaults.kvMulticastCausal},
-      {"kv-multicast-causal-min-seq-kv",
-       set.kvMulticastCausalMinSeqKV != defaults.kvMulticastCausalMinSeqKV},
-      {"trace", set.trace != defaults.trace},
-      {"persistent", set.persistent != defaults.persistent},
-      {"persistent-max-seq-kv",
-       set.persistentMaxSeqKV != defaults.persistentMaxSeqKV},
-      {"persistent-decode", set.persistentDecode != defaults.persistentDecode},
+LogicalResult ConvertAttnToFA4Pass::checkOptionGroups(attn::AttentionOp op,
+                                                      Chip chip) const {
+  auto refuse = [&](StringRef argument, Chip optionChip) {
+    return op.emitOpError()
+           << "convert-attn-to-fa4: " << argument << " applies to "
+           << kernelName(optionChip) << " only, and this op's plan is for "
+           << chipName(chip) << " (" << kernelName(chip)
+           << "): leave it at its default";
   };
-  for (auto [name, changed] : hopperOnly)
-    if (changed)
-      return op.emitOpError()
-             << "convert-attn-to-fa4: " << name
-             << " applies to the Hopper kernel only, and this op's plan is "
-                "for sm_100a (the Blackwell kernel): leave it at its default";
+#define FA4_PASS_OPTION_CHIP(PASS, TYPE, NAME, ARGUMENT, DEFAULT, CHIP)        \
+  FA4_CHECK_GROUP_##PASS(NAME, ARGUMENT, DEFAULT, kOptionChip##CHIP)
+#define FA4_CHECK_GROUP_ConvertFA4ToNVVM(NAME, ARGUMENT, DEFAULT, OPTION_CHIP)
+#define FA4_CHECK_GROUP_ConvertAttnToFA4(NAME, ARGUMENT, DEFAULT, OPTION_CHIP) \
+  if (OPTION_CHIP && *OPTION_CHIP != chip && NAME != TYPE_OF(NAME)(DEFAULT))   \
+    return refuse(ARGUMENT, *OPTION_CHIP);
+#define TYPE_OF(NAME) std::decay_t<decltype(NAME.getValue())>
+#include "fa4/Conversion/PassOptions.inc"
+#undef TYPE_OF
+#undef FA4_CHECK_GROUP_ConvertAttnToFA4
+#undef FA4_CHECK_GROUP_ConvertFA4ToNVVM
   return success();
+}
+
+std::unique_ptr<KernelBuilder>
+ConvertAttnToFA4Pass::builderFor(Chip chip) const {
+  // Each group's fields from the pass's options of the same name.
+#define FA4_COPY_ConvertAttnToFA4(NAME) group.NAME = NAME;
+#define FA4_COPY_ConvertFA4ToNVVM(NAME)
+#define FA4_COPY_FIELD(PASS, TYPE, NAME, DEFAULT) FA4_COPY_##PASS(NAME)
+#define FA4_COPY_NONE(PASS, TYPE, NAME, DEFAULT)
+  if (chip == Chip::SM90a) {
+    HopperKernelOptions group;
+#define FA4_GROUP_SM90a FA4_COPY_FIELD
+#define FA4_GROUP_AnyChip FA4_COPY_FIELD
+#define FA4_GROUP_SM100a FA4_COPY_NONE
+#define FA4_PASS_OPTION_CHIP(PASS, TYPE, NAME, ARGUMENT, DEFAULT, CHIP)        \
+  FA4_GROUP_##CHIP(PASS, TYPE, NAME, DEFAULT)
+#include "fa4/Conversion/PassOptions.inc"
+#undef FA4_GROUP_SM90a
+#undef FA4_GROUP_AnyChip
+#undef FA4_GROUP_SM100a
+    return createHopperKernelBuilder(group);
+  }
+  BlackwellKernelOptions group;
+#define FA4_GROUP_SM100a FA4_COPY_FIELD
+#define FA4_GROUP_AnyChip FA4_COPY_FIELD
+#define FA4_GROUP_SM90a FA4_COPY_NONE
+#define FA4_PASS_OPTION_CHIP(PASS, TYPE, NAME, ARGUMENT, DEFAULT, CHIP)        \
+  FA4_GROUP_##CHIP(PASS, TYPE, NAME, DEFAULT)
+#include "fa4/Conversion/PassOptions.inc"
+#undef FA4_GROUP_SM100a
+#undef FA4_GROUP_AnyChip
+#undef FA4_GROUP_SM90a
+  return createBlackwellKernelBuilder(group);
 }
 
 void ConvertAttnToFA4Pass::runOnOperation() {
@@ -129,23 +138,22 @@ void ConvertAttnToFA4Pass::runOnOperation() {
   module.walk([&](attn::AttentionOp op) { ops.push_back(op); });
   for (attn::AttentionOp op : ops) {
     attn::ConfigAttr config = op.getConfigAttr();
-    if (failed(checkOptions(op)))
+    if (!config) {
+      op.emitOpError() << "needs #attn.config, #attn.swizzle and "
+                          "#attn.smem; run attn-plan-pipeline first";
       return signalPassFailure();
-    if (config && config.getChip() == Chip::SM100a && structure != "hopper") {
-      if (referenceFallback) {
-        if (std::optional<std::string> why = blackwellKernelRefusal(op)) {
-          op.emitRemark() << "left for the reference kernel: the Blackwell "
-                             "kernel does not implement this plan: "
-                          << *why;
-          continue;
-        }
-      }
-      if (failed(checkBlackwellOptions(op)) ||
-          failed(buildBlackwellKernel(module, op, options())))
-        return signalPassFailure();
-      continue;
     }
-    if (failed(buildHopperKernel(module, op, options())))
+    Chip chip = config.getChip();
+    if (failed(checkOptions(op)) || failed(checkOptionGroups(op, chip)))
+      return signalPassFailure();
+    std::unique_ptr<KernelBuilder> builder = builderFor(chip);
+    if (referenceFallback)
+      if (std::optional<std::string> why = builder->refusal(op)) {
+        op.emitRemark() << "left for the reference kernel: " << kernelName(chip)
+                        << " does not implement this plan: " << *why;
+        continue;
+      }
+    if (failed(builder->build(module, op)))
       return signalPassFailure();
   }
 }

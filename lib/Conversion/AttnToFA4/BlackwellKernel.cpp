@@ -920,11 +920,9 @@ std::optional<std::string> fa4::blackwellKernelRefusal(attn::AttentionOp op) {
   return why;
 }
 
-LogicalResult
-fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
-                          const ConvertAttnToFA4Options &options) {
-  // The options the Blackwell kernel reads (AttnToFA4.cpp refuses the
-  // Hopper kernel's).
+static LogicalResult
+buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
+                     const BlackwellKernelOptions &options) {
   int64_t l2SectionBytes = options.l2SectionBytes;
   bool deviceMaps = options.deviceTensorMaps;
   FailureOr<BlackwellPlan> plan = readPlan(op);
@@ -970,4 +968,26 @@ fa4::buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
   }
   setKernelABI(op, kernels, name, abi);
   return success();
+}
+
+namespace {
+class BlackwellKernels : public KernelBuilder {
+public:
+  explicit BlackwellKernels(const BlackwellKernelOptions &options)
+      : options(options) {}
+  std::optional<std::string> refusal(attn::AttentionOp op) const override {
+    return blackwellKernelRefusal(op);
+  }
+  LogicalResult build(ModuleOp module, attn::AttentionOp op) const override {
+    return buildBlackwellKernel(module, op, options);
+  }
+
+private:
+  BlackwellKernelOptions options;
+};
+} // namespace
+
+std::unique_ptr<KernelBuilder>
+fa4::createBlackwellKernelBuilder(const BlackwellKernelOptions &options) {
+  return std::make_unique<BlackwellKernels>(options);
 }

@@ -454,12 +454,6 @@ scf::IfOp HopperKernelBuilder::meetThenFirstThread(Value consumer) {
   return firstThreadOf();
 }
 
-/// The consumer's warpgroup meets at named barrier 4 + consumer.
-void HopperKernelBuilder::meetWarpgroup(Value consumer) {
-  syncNamedBarrier(add(i32(kEpilogueBarrierBase), consumer),
-                   i32(kWarpgroupThreads));
-}
-
 /// Consumer c stages O / sum at `base + c * stride` (the op takes a constant
 /// offset: one branch per consumer): the whole tile, or only `box`.
 void HopperKernelBuilder::stageByConsumer(Value consumer, Value out,

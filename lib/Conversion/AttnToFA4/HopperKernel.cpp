@@ -15,92 +15,9 @@ using namespace fa4;
 using namespace fa4::kernel;
 using namespace fa4::hopper;
 
-/// The work tile `index` names: a 128-row block of one (batch, head), and the
-/// KV tiles its rows can see. Causal and window masks go heaviest first (the
-/// last row blocks see the most keys): longest-processing-time order for the
-/// persistent CTAs, within L2 sections of heads (l2-section-bytes).
-/// Otherwise the row blocks of one head are adjacent, so CTAs running
-/// together share K and V in L2. A decode kernel on persistent CTAs: work
-/// item `index` of its flattened grid (WorkTiles::decodeItem).
-void HopperKernelBuilder::decodeWork(Value index) {
-  WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
-  if (plan.decode) {
-    partition = i32(0);
-    return setWork(tiles.decodeItem(index, plan.decodeHeads(),
-                                    plan.queryRowsPerTile(), plan.rowGroup,
-                                    plan.group));
-  }
-  // A work tile's K and V: its boxes' 128-byte rows per key (as sm_100a's).
-  int64_t kvBytesPerKey = (plan.qkBoxes + plan.ovBoxes) * kSwizzleBytes;
-  int64_t blockRows = plan.numConsumers * kRowsPerConsumer;
-  // With kvMulticast `index` names a pair of row blocks, and this CTA takes
-  // the one of its rank; without a mask both see every K/V tile.
-  WorkTile work = tiles.prefill(
-      index, args.batchSize, ctasPerWorkItem(kvMulticast) * blockRows,
-      plan.numQHeads, plan.group,
-      fa4::sectionKeyHeads(schedule.l2SectionBytes, kvBytesPerKey, plan.group),
-      pairRowBlocks ? workStride : Value());
-  if (kvMulticast)
-    work.blockRow = add(work.blockRow, mul(pairRank, i32(blockRows)));
-  setWork(work);
-}
-
-/// Decode: see WorkTiles::decode.
-void HopperKernelBuilder::decodeSplitWork() {
-  setWork(WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
-              .decode(plan.partitions, plan.queryRowsPerTile(), plan.rowGroup,
-                      plan.group, partition, /*inCluster=*/!plan.workspace));
-}
-
-/// How many work tiles this persistent CTA takes: firstWork, firstWork +
-/// workStride, ... below numWork.
-Value HopperKernelBuilder::workTileCount() {
-  Value myWork =
-      divu(add(sub(numWork, firstWork), sub(workStride, i32(1))), workStride);
-  return select(cmp(arith::CmpIPredicate::sgt, numWork, firstWork), myWork,
-                i32(0));
-}
-
-/// Whether this is a prefill kernel whose several consumers each own their
-/// rows and write O themselves (not split keys, a cluster or a workspace,
-/// whose combine expects every consumer's partial): where a consumer may
-/// take its turns without GEMMs.
-bool HopperKernelBuilder::consumersOwnRows() const {
-  return !plan.decode && !plan.consumersSplitKeys && !plan.clusterSplit() &&
-         !plan.workspace && plan.numConsumers > 1;
-}
-
-/// consumersOwnRows with one work tile per CTA.
-bool HopperKernelBuilder::consumersOwnRowsOfOneTile() const {
-  return consumersOwnRows() && !persistent;
-}
-
-/// Whether a consumer with no rows in the work tile skips its GEMMs:
-/// without a window mask. (The branch costs registers: ptxas spilled
-/// 28-32 B in the d = 128 causal and d = 256 looped twins, across their
-/// work loop, and 4 B in the window-masked kernels at d = 96 and 128.)
-bool HopperKernelBuilder::idleConsumersSkip() const {
-  return consumersOwnRowsOfOneTile() &&
-         plan.mask.getKind() != attn::MaskKind::Window;
-}
-
-/// Whether each consumer stops its GEMMs at the last K/V tile its own rows
-/// see, where a mask's right bound (causal, or a window's) can end them
-/// before the work tile's last rows do. Not in the looped twins: there the
-/// trailing loops cost 2.4-3.8% where no count changes (d = 64 and 128,
-/// whose 128-key tiles give both consumers the same count) and more than
-/// the GEMMs they save at d = 256 (-2.6%, with 10% fewer GEMM steps at 512
-/// keys), before or after the last P V (D-45, D-22).
-bool HopperKernelBuilder::trimsTrailingTiles() const {
-  bool rightBound = plan.mask.getKind() == attn::MaskKind::Causal ||
-                    (plan.mask.getKind() == attn::MaskKind::Window &&
-                     plan.mask.getRight() >= 0);
-  return rightBound && consumersOwnRows() && !persistent;
-}
-
 WarpgroupRegisters
 HopperKernelBuilder::warpgroupRegisters(const HopperPlan &plan,
-                                        const ConvertAttnToFA4Options &schedule,
+                                        const HopperKernelOptions &schedule,
                                         bool persistent) {
   WarpgroupRegisters registers = hopperWarpgroupRegisters(plan.numConsumers);
   if (!persistent || plan.decode || plan.numConsumers != 2 ||
@@ -112,59 +29,6 @@ HopperKernelBuilder::warpgroupRegisters(const HopperPlan &plan,
   int64_t producer = schedule.loopProducerRegisters;
   int64_t consumer = (pool - producer) / plan.numConsumers / 8 * 8;
   return {static_cast<int>(producer), static_cast<int>(consumer)};
-}
-
-/// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
-/// K/V tiles used so far); the K/V ring and the Q buffer continue from one
-/// work tile to the next, so their slots and barrier parities count across
-/// tiles. Otherwise the CTA's one work tile, with both counts 0.
-HopperKernelBuilder::WorkScope HopperKernelBuilder::beginWork() {
-  if (plan.decode && !persistent) {
-    decodeSplitWork();
-    return {scf::ForOp(), i32(0), i32(0)};
-  }
-  if (!persistent) {
-    decodeWork(firstWork);
-    return {scf::ForOp(), i32(0), i32(0)};
-  }
-  // The loop counts this CTA's work tiles, so the count done is its
-  // induction variable and only the ring position is carried: one value
-  // fewer held across the K/V loop, where the consumers' 240 registers are
-  // all in use.
-  Value myWork = workTileCount();
-  auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(myWork),
-                                 toIndex(i32(1)), ValueRange{i32(0)});
-  b.setInsertionPointToStart(loop.getBody());
-  Value workDone = fromIndex(loop.getInductionVar());
-  decodeWork(add(firstWork, mul(workDone, workStride)));
-  return {loop, workDone, loop.getRegionIterArgs()[0]};
-}
-
-void HopperKernelBuilder::endWork(WorkScope scope) {
-  if (!scope.loop)
-    return;
-  scf::YieldOp::create(b, loc, ValueRange{add(scope.kvTiles, numTiles)});
-  b.setInsertionPointAfter(scope.loop);
-}
-
-void HopperKernelBuilder::releaseSlot(Value emptyBarrier) {
-  MBarrierArriveOp::create(b, loc, emptyBarrier);
-  if (!kvMulticast)
-    return;
-  // Lane 0, or in a looped kernel an elected lane (elect.sync: no lane
-  // index held across the work loop, 12 B fewer spills).
-  Value lead =
-      persistent
-          ? Value(NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value()))
-          : cmp(arith::CmpIPredicate::eq, lane, i32(0));
-  auto ifLeadLane = scf::IfOp::create(b, loc, lead, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifLeadLane.thenBlock());
-  // At CTA scope (CUTLASS's): the slot's reads are complete, nothing
-  // needs ordering for the peer's producer.
-  MBarrierArriveOp::create(b, loc, emptyBarrier, peerRank,
-                           b.getI64IntegerAttr(32),
-                           /*ctaScope=*/true);
 }
 
 void HopperKernelBuilder::waitForSlot(Value emptyBarrierOfSlot, Value ringTile,
@@ -585,20 +449,6 @@ Value HopperKernelBuilder::elementAt(Value base, ArrayRef<Value> strides,
                              ValueRange{inBytes(offset)});
 }
 
-/// A K/V tile the consumers copied is fenced by each of its writers, its
-/// reader's threads, once its full barrier says it landed; the warpgroup
-/// then meets, so that its wgmma reads no warp's bytes before that warp's
-/// fence.
-void HopperKernelBuilder::fenceCopiedTile(Value ringTile) {
-  if (!copiesFirstTiles())
-    return;
-  auto ifCopied = scf::IfOp::create(b, loc, isCopiedTile(ringTile), false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifCopied.thenBlock());
-  fenceAsyncProxy();
-  meetWarpgroup(consumerState.consumer);
-}
-
 /// The cluster reduce-scatter (the seed's fa4_splitk_reduce_scatter_write),
 /// run by the consumer warpgroups after they staged their partials: every
 /// thread of every CTA meets once all partials are staged, consumer 0
@@ -634,7 +484,7 @@ void HopperKernelBuilder::buildCombine(Value consumer) {
 /// `twinPlan`: the looped twin's, its own or the kernel's.
 static int64_t persistentUpToSeqKV(attn::AttentionOp op, const HopperPlan &plan,
                                    const HopperPlan &twinPlan,
-                                   const ConvertAttnToFA4Options &options) {
+                                   const HopperKernelOptions &options) {
   if (plan.decode)
     return options.persistentDecode && plan.decodeCanPersist()
                ? kAlwaysPersistent
@@ -717,7 +567,7 @@ static FailureOr<HopperPlans> readPlans(attn::AttentionOp op) {
 /// D-49: a one-shot decode with device-built maps stages them past its
 /// plan, where shared memory has room, and copies its first tiles itself.
 static void stageMapsPastPlan(HopperPlan &plan,
-                              const ConvertAttnToFA4Options &options,
+                              const HopperKernelOptions &options,
                               bool kernelLoops, bool kvMulticast) {
   int64_t chunkElements = 16 / plan.elementBytes();
   if (options.deviceTensorMaps && plan.decode && !kernelLoops && !kvMulticast &&
@@ -743,7 +593,7 @@ struct HopperTwin {
 static HopperTwin buildLoopedTwin(OpBuilder &b, Location loc,
                                   gpu::GPUModuleOp kernels, StringRef name,
                                   const KernelABI &abi, HopperPlans &plans,
-                                  const ConvertAttnToFA4Options &options,
+                                  const HopperKernelOptions &options,
                                   bool kvMulticast, bool twinPairs) {
   HopperPlan &twinPlan = plans.twin();
   HopperTwin twin;
@@ -769,9 +619,9 @@ static HopperTwin buildLoopedTwin(OpBuilder &b, Location loc,
   return twin;
 }
 
-LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
-                                     const ConvertAttnToFA4Options &options) {
-  const ConvertAttnToFA4Options &schedule = options;
+static LogicalResult buildHopperKernel(ModuleOp module, attn::AttentionOp op,
+                                       const HopperKernelOptions &options) {
+  const HopperKernelOptions &schedule = options;
   OpBuilder b(module.getContext());
   FailureOr<HopperPlans> plans = readPlans(op);
   if (failed(plans))
@@ -854,4 +704,23 @@ LogicalResult fa4::buildHopperKernel(ModuleOp module, attn::AttentionOp op,
   }
   setKernelABI(op, kernels, name, abi);
   return success();
+}
+
+namespace {
+class HopperKernels : public KernelBuilder {
+public:
+  explicit HopperKernels(const HopperKernelOptions &options)
+      : options(options) {}
+  LogicalResult build(ModuleOp module, attn::AttentionOp op) const override {
+    return buildHopperKernel(module, op, options);
+  }
+
+private:
+  HopperKernelOptions options;
+};
+} // namespace
+
+std::unique_ptr<KernelBuilder>
+fa4::createHopperKernelBuilder(const HopperKernelOptions &options) {
+  return std::make_unique<HopperKernels>(options);
 }

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HopperKernel.h"
+#include "HopperPlan.h"
 
 using namespace mlir;
 using namespace fa4;

@@ -139,6 +139,21 @@ FailureOr<Chip> chipOf(gpu::GPUModuleOp kernels) {
 LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels,
                                                    Chip chip) {
   StringRef name = chipName(chip);
+  // An option of the other chip's lowering, set away from its default,
+  // would do nothing here.
+#define FA4_PASS_OPTION_CHIP(PASS, TYPE, NAME, ARGUMENT, DEFAULT, CHIP)        \
+  FA4_CHECK_GROUP_##PASS(NAME, ARGUMENT, DEFAULT, kOptionChip##CHIP)
+#define FA4_CHECK_GROUP_ConvertAttnToFA4(NAME, ARGUMENT, DEFAULT, OPTION_CHIP)
+#define FA4_CHECK_GROUP_ConvertFA4ToNVVM(NAME, ARGUMENT, DEFAULT, OPTION_CHIP) \
+  if (OPTION_CHIP && *OPTION_CHIP != chip &&                                   \
+      NAME != std::decay_t<decltype(NAME.getValue())>(DEFAULT))                \
+    return kernels.emitError()                                                 \
+           << "convert-fa4-to-nvvm: " << ARGUMENT << " applies to "            \
+           << chipName(*OPTION_CHIP) << " kernels only, and this module "      \
+           << "targets " << name << ": leave it at its default";
+#include "fa4/Conversion/PassOptions.inc"
+#undef FA4_CHECK_GROUP_ConvertAttnToFA4
+#undef FA4_CHECK_GROUP_ConvertFA4ToNVVM
   if (Operation *symbol = SymbolTable::lookupSymbolIn(kernels, kSmemName);
       symbol && !isa<LLVM::GlobalOp>(symbol))
     return symbol->emitError()

@@ -1,4 +1,4 @@
-// RUN: fa4-opt %s -split-input-file -verify-diagnostics --convert-attn-to-fa4=structure=hopper | FileCheck %s
+// RUN: fa4-opt %s -split-input-file -verify-diagnostics --convert-attn-to-fa4 | FileCheck %s
 
 // Every plan readPlan() refuses, each a one-field edit of the plan that
 // `fa4-opt --attn-plan-pipeline=chip=sm_90a` prints for a 4-head d = 64 bf16
@@ -16,7 +16,7 @@ func.func @control(%q: tensor<1x128x4x64xbf16>) -> tensor<1x128x4x64xbf16> {
 
 // No plan at all.
 func.func @unplanned(%q: tensor<1x128x4x64xbf16>) -> tensor<1x128x4x64xbf16> {
-  // expected-error @+1 {{'attn.attention' op needs #attn.config, #attn.swizzle and #attn.smem; run attn-plan-pipeline{chip=sm_90a} first}}
+  // expected-error @+1 {{'attn.attention' op needs #attn.config, #attn.swizzle and #attn.smem; run attn-plan-pipeline first}}
   %o = attn.attention %q, %q, %q : tensor<1x128x4x64xbf16>, tensor<1x128x4x64xbf16>, tensor<1x128x4x64xbf16> -> tensor<1x128x4x64xbf16>
   return %o : tensor<1x128x4x64xbf16>
 }
@@ -27,16 +27,6 @@ func.func @unplanned(%q: tensor<1x128x4x64xbf16>) -> tensor<1x128x4x64xbf16> {
 func.func @no_swizzle(%q: tensor<1x128x4x64xbf16>) -> tensor<1x128x4x64xbf16> {
   // expected-error @+1 {{'attn.attention' op needs #attn.config, #attn.swizzle and #attn.smem; run attn-plan-pipeline{chip=sm_90a} first}}
   %o = attn.attention %q, %q, %q {config = #attn.config<chip = sm_90a, mma_m = 64, mma_k = 16, m_pack = 1, bm = 128, bn = 176, bk0 = 64, bk1 = 64, qk_depth = 64, padded_qk_depth = 64, ov_depth = 64, padded_ov_depth = 64, nope_depth = 64, padded_nope_depth = 64, group = 1, num_q_heads = 4, num_kv_heads = 4, num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, page_size = 0, is_mla = false, num_threads = 384>, smem = #attn.smem<kv_stages = 4, qk_stages = 1, pv_stages = 1, k_stage_bytes = 22528, v_stage_bytes = 22528, rope_buffers = 0, barriers = 20, smem_used = 196768, regions = {barriers = array<i64: 196608, 160, 8>, kRing = array<i64: 16384, 90112, 1024>, oStaging = array<i64: 0, 16384, 1024>, q = array<i64: 0, 16384, 1024>, vRing = array<i64: 106496, 90112, 1024>}>} : tensor<1x128x4x64xbf16>, tensor<1x128x4x64xbf16>, tensor<1x128x4x64xbf16> -> tensor<1x128x4x64xbf16>
-  return %o : tensor<1x128x4x64xbf16>
-}
-
-// -----
-
-// A plan for the other chip (what attn-plan-pipeline{chip=sm_100a} prints)
-// under structure=hopper.
-func.func @sm100_plan(%q: tensor<1x128x4x64xbf16>) -> tensor<1x128x4x64xbf16> {
-  // expected-error @+1 {{'attn.attention' op has a plan for sm_100a; this lowering targets sm_90a}}
-  %o = attn.attention %q, %q, %q {config = #attn.config<chip = sm_100a, mma_m = 128, mma_k = 16, m_pack = 1, bm = 128, bn = 128, bk0 = 64, bk1 = 64, qk_depth = 64, padded_qk_depth = 64, ov_depth = 64, padded_ov_depth = 64, nope_depth = 64, padded_nope_depth = 64, group = 1, num_q_heads = 4, num_kv_heads = 4, num_q = 1, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = true, page_size = 0, is_mla = false, num_threads = 512>, smem = #attn.smem<kv_stages = 4, qk_stages = 1, pv_stages = 1, k_stage_bytes = 16384, v_stage_bytes = 16384, rope_buffers = 0, barriers = 21, smem_used = 148656, regions = {barriers = array<i64: 148488, 168, 8>, correction = array<i64: 147456, 1024, 128>, kRing = array<i64: 16384, 65536, 1024>, oStaging = array<i64: 0, 16384, 1024>, q = array<i64: 0, 16384, 1024>, tmemAddress = array<i64: 148480, 4, 4>, vRing = array<i64: 81920, 65536, 1024>}>, swizzle = #attn.swizzle<q = <rows = 128, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 128, columns = 64, swizzle = 128>>} : tensor<1x128x4x64xbf16>, tensor<1x128x4x64xbf16>, tensor<1x128x4x64xbf16> -> tensor<1x128x4x64xbf16>
   return %o : tensor<1x128x4x64xbf16>
 }
 
