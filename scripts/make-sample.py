@@ -41,6 +41,15 @@ SAMPLE = [
      [(1, 239, 1023)]),
     ("s_d256_h6x6_none", 256, 256, 6, 6, "none", "bf16", "?", [],
      [(1, 128, 217), (1, 129, 700)]),
+    # Whole query tiles that see no key (Sq > Skv under a causal mask, a
+    # window that ends before the first key), at every depth: their O is
+    # staged over a Q load nobody else waited for (fa4-emu, d = 256).
+    ("s_d256_h2x2_causal", 256, 256, 2, 2, "causal", "bf16", "?", [],
+     [(1, 300, 40)]),
+    ("s_d64_h4x2_causal", 64, 64, 4, 2, "causal", "f16", "?", [],
+     [(1, 400, 100)]),
+    ("s_d256_h2x1_win", 256, 256, 2, 1, "window(64, 0)", "bf16", "?", [],
+     [(1, 333, 60)]),
     ("s_decode_d128_h32x8", 128, 128, 32, 8, "none", "bf16", "?",
      ["--batch-hint=1", "--seq-q-hint=1", "--seq-kv-hint=32768"],
      [(1, 1, 32768), (1, 4, 4097)]),

@@ -106,6 +106,8 @@ struct BlackwellPlan : KernelPlan {
   /// and the epilogue warp's TMA stores; decode writes it from TMEM.
   bool storeOByTma = false;
   int64_t oStagingOffset = 0;
+  /// The O staging reuses the Q region (the plan's oStaging overlaps q).
+  bool oStagedOverQ = false;
 
   int64_t ctaGroup() const { return pair ? kPairCtas : 1; }
   /// This CTA's share of a K tile (keys) and of a V tile (depth columns).
@@ -169,6 +171,8 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
   plan.correctionOffset = regions.correction.offset;
   plan.storeOByTma = !plan.decode;
   plan.oStagingOffset = regions.oStaging.offset;
+  plan.oStagedOverQ = regions.oStaging.offset < regions.q.end() &&
+                      regions.q.offset < regions.oStaging.end();
   plan.tmemAddressOffset = regions.tmemAddress.offset;
   plan.tmemAlloc = tmem.getAlloc();
   plan.sColumn[0] = tmem.getS0();
@@ -673,6 +677,10 @@ void BlackwellKernelBuilder::buildCorrection() {
            [&] { wait(oDone(i), parityOf(sub(work.numTiles, i32(1)))); });
     // No visible key: O_i was never written; store zeros from TMEM.
     ifThen(cmp(arith::CmpIPredicate::eq, work.numTiles, i32(0)), [&] {
+      // Nor did an MMA wait for this tile's Q load: let it land before O
+      // is staged over it (found on fa4-emu at d = 256, Sq > Skv).
+      if (plan.storeOByTma && plan.oStagedOverQ)
+        wait(barrier(plan.qFull()), i32(0));
       auto zeroType = FragType::get(b.getContext(), kTileRows, plan.paddedOv,
                                     b.getF32Type());
       TmemStoreOp::create(b, loc, SplatOp::create(b, loc, zeroType, f32(0.0)),
