@@ -50,6 +50,11 @@ MUTATIONS = {
         "packedBits;",
         "plan.pColumns = config.bn * 16 / packedBits;",
         ["FA4PlanningTests"], [PLANNING]),
+    "hopper-decode-v-copy-as-k": (
+        "lib/Conversion/AttnToFA4/HopperKernel.cpp",
+        "inBytes(args.vStride[1]), plan.ovBoxes, plan.ovDepth,",
+        "inBytes(args.vStride[1]), plan.qkBoxes, plan.qkDepth,",
+        ["fa4-compile"], [LIT + ["--filter", "Emulator/dqk-ne-dv"]]),
 }
 
 
