@@ -260,126 +260,136 @@ private:
       node.boolean = !node.boolean;
       return;
     case Kind::Number:
-      switch (pick(4)) {
-      case 0:
-        node.number += pick(2) ? 1 : -1;
-        return;
-      case 1:
-        node.number *= pick(2) ? 2 : -1;
-        return;
-      default:
-        node = boundary();
-        return;
-      }
+      return editNumber(node);
     case Kind::String:
       if (pick(4) == 0)
         node.string += node.string.empty() ? std::string("x") : node.string;
       else
         node = word();
       return;
-    case Kind::Array: {
-      auto &entries = node.array;
-      size_t size = entries.size();
-      switch (pick(5)) {
-      case 0:
-        if (size)
-          entries.erase(entries.begin() + pick(size));
-        return;
-      case 1:
-        if (size) {
-          json::Value copy = entries[pick(size)];
-          entries.insert(entries.begin() + pick(size + 1), std::move(copy));
-        }
-        return;
-      case 2:
-        if (size > 1)
-          std::swap(entries[pick(size)], entries[pick(size)]);
-        return;
-      case 3: {
-        json::Value value = anything(nodes);
-        entries.insert(entries.begin() + pick(size + 1), std::move(value));
-        return;
-      }
-      default:
-        entries.clear();
-        return;
-      }
+    case Kind::Array:
+      return editArray(node.array, nodes);
+    case Kind::Object:
+      return editObject(node, nodes);
     }
-    case Kind::Object: {
-      static const char *const keys[] = {"alignment",
-                                         "base_bytes",
-                                         "batch",
-                                         "binary",
-                                         "block",
-                                         "box",
-                                         "bytes",
-                                         "ceil_div",
-                                         "chip",
-                                         "cluster",
-                                         "combine",
-                                         "ctas_per_sm",
-                                         "decode",
-                                         "dtype",
-                                         "dynamic_smem_bytes",
-                                         "fa4_abi_version",
-                                         "file",
-                                         "format",
-                                         "grid",
-                                         "has_lse",
-                                         "interleave",
-                                         "kernel",
-                                         "key_tile",
-                                         "kind",
-                                         "l2_promotion",
-                                         "launch",
-                                         "manifest",
-                                         "mask",
-                                         "max_partitions",
-                                         "max_seq_kv",
-                                         "max_seq_q",
-                                         "min_keys_per_partition",
-                                         "min_partitions",
-                                         "name",
-                                         "num_kv_heads",
-                                         "num_q_heads",
-                                         "oob_fill",
-                                         "ov_depth",
-                                         "params",
-                                         "persistent",
-                                         "problem",
-                                         "programmatic_dependent_launch",
-                                         "qk_depth",
-                                         "role",
-                                         "scale",
-                                         "seq_kv",
-                                         "seq_q",
-                                         "shape",
-                                         "split_at_launch",
-                                         "stride_bytes",
-                                         "swizzle",
-                                         "tensor",
-                                         "tensors",
-                                         "twin",
-                                         "type",
-                                         "unit_stride_last_dim",
-                                         "value",
-                                         "window_left",
-                                         "window_right",
-                                         "workspace"};
-      auto &members = node.object;
-      if (!members.empty() && pick(2) == 0) {
-        members.erase(members.begin() + pick(members.size()));
-        return;
-      }
-      std::string key = pickFrom(keys);
-      if (node.find(key))
-        return; // the parser refuses duplicate keys
-      json::Value value = anything(nodes);
-      members.insert(members.begin() + pick(members.size() + 1),
-                     {key, std::move(value)});
+  }
+
+  void editNumber(json::Value &node) {
+    switch (pick(4)) {
+    case 0:
+      node.number += pick(2) ? 1 : -1;
+      return;
+    case 1:
+      node.number *= pick(2) ? 2 : -1;
+      return;
+    default:
+      node = boundary();
       return;
     }
+  }
+
+  void editArray(std::vector<json::Value> &entries,
+                 const std::vector<json::Value *> &nodes) {
+    size_t size = entries.size();
+    switch (pick(5)) {
+    case 0:
+      if (size)
+        entries.erase(entries.begin() + pick(size));
+      return;
+    case 1:
+      if (size) {
+        json::Value copy = entries[pick(size)];
+        entries.insert(entries.begin() + pick(size + 1), std::move(copy));
+      }
+      return;
+    case 2:
+      if (size > 1)
+        std::swap(entries[pick(size)], entries[pick(size)]);
+      return;
+    case 3: {
+      json::Value value = anything(nodes);
+      entries.insert(entries.begin() + pick(size + 1), std::move(value));
+      return;
     }
+    default:
+      entries.clear();
+      return;
+    }
+  }
+
+  /// Drops a member, or adds one under a key the manifest reader knows.
+  void editObject(json::Value &node, const std::vector<json::Value *> &nodes) {
+    static const char *const keys[] = {"alignment",
+                                       "base_bytes",
+                                       "batch",
+                                       "binary",
+                                       "block",
+                                       "box",
+                                       "bytes",
+                                       "ceil_div",
+                                       "chip",
+                                       "cluster",
+                                       "combine",
+                                       "ctas_per_sm",
+                                       "decode",
+                                       "dtype",
+                                       "dynamic_smem_bytes",
+                                       "fa4_abi_version",
+                                       "file",
+                                       "format",
+                                       "grid",
+                                       "has_lse",
+                                       "interleave",
+                                       "kernel",
+                                       "key_tile",
+                                       "kind",
+                                       "l2_promotion",
+                                       "launch",
+                                       "manifest",
+                                       "mask",
+                                       "max_partitions",
+                                       "max_seq_kv",
+                                       "max_seq_q",
+                                       "min_keys_per_partition",
+                                       "min_partitions",
+                                       "name",
+                                       "num_kv_heads",
+                                       "num_q_heads",
+                                       "oob_fill",
+                                       "ov_depth",
+                                       "params",
+                                       "persistent",
+                                       "problem",
+                                       "programmatic_dependent_launch",
+                                       "qk_depth",
+                                       "role",
+                                       "scale",
+                                       "seq_kv",
+                                       "seq_q",
+                                       "shape",
+                                       "split_at_launch",
+                                       "stride_bytes",
+                                       "swizzle",
+                                       "tensor",
+                                       "tensors",
+                                       "twin",
+                                       "type",
+                                       "unit_stride_last_dim",
+                                       "value",
+                                       "window_left",
+                                       "window_right",
+                                       "workspace"};
+    auto &members = node.object;
+    if (!members.empty() && pick(2) == 0) {
+      members.erase(members.begin() + pick(members.size()));
+      return;
+    }
+    std::string key = pickFrom(keys);
+    if (node.find(key))
+      return; // the parser refuses duplicate keys
+    json::Value value = anything(nodes);
+    members.insert(members.begin() + pick(members.size() + 1),
+                   {key, std::move(value)});
   }
 };
 
