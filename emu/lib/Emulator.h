@@ -83,13 +83,18 @@ public:
   Module(const std::string &ptxText, Memory &memory);
   ~Module();
   const Kernel *kernel(const std::string &name) const;
+  std::vector<const Kernel *> entries() const;
   /// A .global or .const variable: its device address and size.
   bool global(const std::string &name, uint64_t &address,
               uint64_t &bytes) const;
   const std::string &target() const { return ptx.target; }
+  /// FNV-1a (64 bits) of the PTX text: names the module in coverage
+  /// records (LaunchOptions::coverage).
+  uint64_t hash() const { return textHash; }
 
 private:
   ptx::Module ptx;
+  uint64_t textHash = 0;
   Memory &memory;
   std::map<std::string, std::unique_ptr<Kernel>> kernels;
   struct Variable {
@@ -161,6 +166,9 @@ struct LaunchOptions {
   /// Off by default: fa4's own kernels pass the strict rules.
   /// FA4_EMU_TCGEN05=lenient in the shim.
   bool tcgen05Lenient = false;
+  /// Count the warp instructions executed at each instruction, added to
+  /// the process's totals (coverage()). FA4_EMU_COVERAGE in the shim.
+  bool coverage = false;
 };
 
 /// Sets the scheduler of `options` from FA4_EMU_SCHEDULE's grammar:
@@ -189,6 +197,19 @@ struct Statistics {
   double seconds = 0;
 };
 Statistics statistics();
+
+/// Per kernel (a name in one module's PTX, its hash), every PTX line that
+/// holds an instruction with the warp instructions executed there, summed
+/// over this process's launches with LaunchOptions::coverage.
+struct KernelCoverage {
+  std::string kernel;
+  uint64_t moduleHash = 0;
+  std::map<int, uint64_t> lines;
+};
+std::vector<KernelCoverage> coverage();
+/// Enters `kernel` in coverage() with every count 0: a kernel loaded and
+/// never launched shows as such.
+void addCoverage(const Kernel &kernel);
 
 } // namespace fa4::emu
 

@@ -218,6 +218,9 @@ struct Kernel {
   std::vector<uint8_t> registerBits; // per slot
   uint32_t staticSmemBytes = 0;
   uint32_t dynamicSmemOffset = 0; // where the .extern .shared array starts
+  /// The module's PTX text hashed (Module::hash): coverage records name a
+  /// kernel by it, since one name is compiled into many different PTX.
+  uint64_t moduleHash = 0;
 };
 
 /// Decodes `entry` of `module` (globals already placed at `globalAddress`).

@@ -49,6 +49,8 @@ void stepWarp(Cta &cta, Warp &warp) {
       }
   }
   ++cta.machine->warpInstructions;
+  if (!cta.machine->executed.empty())
+    ++cta.machine->executed[pc];
   if (cta.machine->trace)
     std::fprintf(stderr,
                  "fa4-emu trace: CTA (%u,%u,%u) warp %d line %d %s "
@@ -450,6 +452,70 @@ std::string fa4::emu::invalidLaunch(const Kernel &kernel,
   return reason.empty() ? "" : kernel.name + ": " + reason;
 }
 
+namespace {
+
+struct CoverageTotals {
+  std::mutex mutex;
+  /// By (module hash, kernel name): per instruction, its line and count.
+  std::map<std::pair<uint64_t, std::string>,
+           std::vector<std::pair<int, uint64_t>>>
+      kernels;
+};
+
+/// Never destroyed: the shim reports it from a static destructor.
+CoverageTotals &coverageTotals() {
+  static auto *totals = new CoverageTotals;
+  return *totals;
+}
+
+/// The totals' counts of `kernel` (under the lock), made on first use.
+std::vector<std::pair<int, uint64_t>> &coverageOf(CoverageTotals &totals,
+                                                  const Kernel &kernel) {
+  auto &counts = totals.kernels[{kernel.moduleHash, kernel.name}];
+  if (counts.empty())
+    for (const Instruction &inst : kernel.code)
+      counts.push_back({inst.line, 0});
+  return counts;
+}
+
+/// Adds a launch's counts to the totals when it ends, however it ends (a
+/// failing launch covered what it ran).
+struct CoverageRecorder {
+  const Machine &machine;
+  ~CoverageRecorder() {
+    if (machine.executed.empty())
+      return;
+    CoverageTotals &totals = coverageTotals();
+    std::lock_guard<std::mutex> lock(totals.mutex);
+    auto &counts = coverageOf(totals, machine.kernel);
+    for (size_t i = 0; i < counts.size(); ++i)
+      counts[i].second += machine.executed[i];
+  }
+};
+
+} // namespace
+
+void fa4::emu::addCoverage(const Kernel &kernel) {
+  CoverageTotals &totals = coverageTotals();
+  std::lock_guard<std::mutex> lock(totals.mutex);
+  coverageOf(totals, kernel);
+}
+
+std::vector<KernelCoverage> fa4::emu::coverage() {
+  CoverageTotals &totals = coverageTotals();
+  std::lock_guard<std::mutex> lock(totals.mutex);
+  std::vector<KernelCoverage> result;
+  for (const auto &[key, counts] : totals.kernels) {
+    KernelCoverage kernel;
+    kernel.moduleHash = key.first;
+    kernel.kernel = key.second;
+    for (const auto &[line, count] : counts)
+      kernel.lines[line] += count;
+    result.push_back(std::move(kernel));
+  }
+  return result;
+}
+
 void fa4::emu::launch(const Kernel &kernel, const std::vector<uint8_t> &params,
                       const LaunchOptions &options, Memory &memory) {
   auto start = std::chrono::steady_clock::now();
@@ -457,6 +523,7 @@ void fa4::emu::launch(const Kernel &kernel, const std::vector<uint8_t> &params,
   if (!invalid.empty())
     throw ExecutionError("fa4-emu: " + invalid);
   Machine machine(kernel, params, options, memory);
+  CoverageRecorder recorder{machine};
   // Pct's horizon: the previous cluster's length (LaunchOptions).
   uint64_t horizon = options.pctHorizon ? options.pctHorizon : 65536;
   for (uint32_t z = 0; z < options.grid[2]; z += options.cluster[2])

@@ -222,11 +222,17 @@ struct Machine {
   Cluster *cluster = nullptr;
   /// FA4_EMU_TRACE set: every warp instruction is printed to stderr.
   bool trace = std::getenv("FA4_EMU_TRACE") != nullptr;
+  /// LaunchOptions::coverage: warp instructions executed per instruction
+  /// (empty without it).
+  std::vector<uint64_t> executed;
 
   Machine(const Kernel &kernel, const std::vector<uint8_t> &params,
           const LaunchOptions &options, Memory &memory)
       : kernel(kernel), params(params), options(options), memory(memory),
-        random(options.seed) {}
+        random(options.seed) {
+    if (options.coverage)
+      executed.assign(kernel.code.size(), 0);
+  }
 
   /// Queues `complete` to run after a random number of scheduler steps.
   uint64_t startAsync(Cta &owner, const char *what,

@@ -698,6 +698,9 @@ fa4::emu::decodeKernel(const ptx::Module &module, const ptx::Entry &entry,
 }
 
 Module::Module(const std::string &ptxText, Memory &memory) : memory(memory) {
+  textHash = 0xcbf29ce484222325ull;
+  for (unsigned char c : ptxText)
+    textHash = (textHash ^ c) * 0x100000001b3ull;
   ptx = ptx::parse(ptxText);
   std::map<std::string, uint64_t> addresses;
   for (const ptx::Global &global : ptx.globals) {
@@ -719,8 +722,10 @@ Module::Module(const std::string &ptxText, Memory &memory) : memory(memory) {
     addresses[global.name] = variable.address;
     globals[global.name] = std::move(variable);
   }
-  for (const ptx::Entry &entry : ptx.entries)
+  for (const ptx::Entry &entry : ptx.entries) {
     kernels[entry.name] = decodeKernel(ptx, entry, addresses);
+    kernels[entry.name]->moduleHash = textHash;
+  }
 }
 
 Module::~Module() {
@@ -731,6 +736,13 @@ Module::~Module() {
 const Kernel *Module::kernel(const std::string &name) const {
   auto found = kernels.find(name);
   return found == kernels.end() ? nullptr : found->second.get();
+}
+
+std::vector<const Kernel *> Module::entries() const {
+  std::vector<const Kernel *> result;
+  for (const auto &[name, kernel] : kernels)
+    result.push_back(kernel.get());
+  return result;
 }
 
 bool Module::global(const std::string &name, uint64_t &address,

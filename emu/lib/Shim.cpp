@@ -29,6 +29,11 @@
 #include <optional>
 #include <string>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace fa4::emu;
 
 #define FA4_EMU_EXPORT extern "C" __attribute__((visibility("default")))
@@ -121,6 +126,78 @@ bool tcgen05Lenient() {
   const char *value = std::getenv("FA4_EMU_TCGEN05");
   return value && std::string(value) == "lenient";
 }
+
+/// FA4_EMU_COVERAGE=FILE: where the process's coverage goes ("" for none).
+std::string coverageFile() {
+  const char *value = std::getenv("FA4_EMU_COVERAGE");
+  return value ? value : "";
+}
+
+std::string hexHash(uint64_t hash) {
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016llx",
+                static_cast<unsigned long long>(hash));
+  return text;
+}
+
+/// With FA4_EMU_COVERAGE=FILE, a module's PTX is kept as FILE.ptx/HASH.ptx,
+/// so that emu/scripts/coverage.py finds the text its lines count even
+/// after the test that compiled it edited or removed it.
+void keepCoveredPtx(const Module &module, const char *text) {
+  std::string file = coverageFile();
+  if (file.empty())
+    return;
+  for (const Kernel *kernel : module.entries())
+    addCoverage(*kernel);
+  std::string folder = file + ".ptx";
+  mkdir(folder.c_str(), 0777);
+  std::string path = folder + "/" + hexHash(module.hash()) + ".ptx";
+  if (access(path.c_str(), F_OK) == 0)
+    return;
+  // Written aside and renamed: processes may keep the same module at once.
+  std::string partial = path + "." + std::to_string(getpid());
+  if (FILE *out = std::fopen(partial.c_str(), "w")) {
+    std::fputs(text, out);
+    std::fclose(out);
+    std::rename(partial.c_str(), path.c_str());
+  }
+}
+
+/// FA4_EMU_COVERAGE=FILE: at exit, per kernel launched, "kernel NAME HASH"
+/// and a "LINE COUNT" line for every PTX line holding an instruction (the
+/// warp instructions executed there), appended to FILE under a lock, so
+/// that processes running at once merge (emu/scripts/coverage.py sums).
+struct CoverageReport {
+  ~CoverageReport() {
+    std::string file = coverageFile();
+    if (file.empty())
+      return;
+    std::string text;
+    for (const KernelCoverage &kernel : coverage()) {
+      text +=
+          "kernel " + kernel.kernel + " " + hexHash(kernel.moduleHash) + "\n";
+      for (const auto &[line, count] : kernel.lines)
+        text += std::to_string(line) + " " + std::to_string(count) + "\n";
+    }
+    if (text.empty())
+      return;
+    int fd = open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0666);
+    if (fd < 0) {
+      std::fprintf(stderr, "fa4-emu: cannot write coverage to %s\n",
+                   file.c_str());
+      return;
+    }
+    flock(fd, LOCK_EX);
+    for (size_t done = 0; done < text.size();) {
+      ssize_t written = write(fd, text.data() + done, text.size() - done);
+      if (written <= 0)
+        break;
+      done += size_t(written);
+    }
+    flock(fd, LOCK_UN);
+    close(fd);
+  }
+} coverageReport;
 
 /// FA4_EMU_STATS set: the process's emulated warp instructions and their
 /// rate, printed to stderr at exit.
@@ -306,6 +383,7 @@ FA4_EMU_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
     if (target != arch())
       return report("the module targets " + target + " but the emulated " +
                     "device is " + arch() + " (FA4_EMU_ARCH)");
+    keepCoveredPtx(*loaded->module, text);
     *module = reinterpret_cast<CUmodule>(loaded.release());
     return CUDA_SUCCESS;
   } catch (const std::exception &error) {
@@ -459,6 +537,7 @@ FA4_EMU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
     return CUDA_ERROR_INVALID_VALUE;
   options.stepLimit = *limit;
   options.tcgen05Lenient = tcgen05Lenient();
+  options.coverage = !coverageFile().empty();
   if (!schedule(options))
     return CUDA_ERROR_INVALID_VALUE;
   for (unsigned i = 0; i < config->numAttrs; ++i)

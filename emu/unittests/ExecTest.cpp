@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
@@ -145,6 +146,50 @@ TEST_F(ExecTest, RunsDivergentLanesAndShuffles) {
     EXPECT_EQ(outcome.out[2 * t], t * 3 + (t % 2 ? 100 : 0)) << t;
     EXPECT_EQ(outcome.out[2 * t + 1], t < 32 ? 496u : 1520u) << t;
   }
+}
+
+// LaunchOptions::coverage: per PTX line, the warp instructions executed
+// there. Each of the two warps executes every instruction once (the odd
+// lanes' add included: the warp runs it for them), so every line counts
+// 2; a kernel entered by addCoverage and never launched counts 0.
+TEST_F(ExecTest, CountsWarpInstructionsPerLine) {
+  std::string text = std::string(kHeader) + kSimt;
+  Module module(text, memory);
+  const Kernel *kernel = module.kernel("k");
+  ASSERT_NE(kernel, nullptr);
+  Module other(std::string(kHeader) + with(kSimt, "k(", "unlaunched("), memory);
+  addCoverage(*other.kernel("unlaunched"));
+  uint64_t out = memory.allocate(64 * 8);
+  std::vector<uint8_t> params;
+  append(params, out);
+  append(params, uint32_t(0));
+  LaunchOptions options;
+  options.block = {64, 1, 1};
+  options.coverage = true;
+  launch(*kernel, params, options, memory);
+  memory.release(out);
+  std::free(reinterpret_cast<void *>(out));
+  // The line of the odd lanes' add, 1-based.
+  size_t at = text.find("add.s32 %r2, %r2, 100;");
+  int oddLine = 1 + int(std::count(text.begin(), text.begin() + at, '\n'));
+  bool sawKernel = false, sawUnlaunched = false;
+  for (const KernelCoverage &entry : coverage()) {
+    if (entry.moduleHash == module.hash() && entry.kernel == "k") {
+      sawKernel = true;
+      EXPECT_EQ(entry.lines.size(), 22u);
+      for (const auto &[line, count] : entry.lines)
+        EXPECT_EQ(count, 2u) << "line " << line;
+      EXPECT_EQ(entry.lines.count(oddLine), 1u);
+    }
+    if (entry.moduleHash == other.hash() && entry.kernel == "unlaunched") {
+      sawUnlaunched = true;
+      for (const auto &[line, count] : entry.lines)
+        EXPECT_EQ(count, 0u) << "line " << line;
+    }
+  }
+  EXPECT_TRUE(sawKernel);
+  EXPECT_TRUE(sawUnlaunched);
+  EXPECT_NE(module.hash(), other.hash());
 }
 
 // shf (PTX ISA, funnel shift) of b:a = 0x89abcdef:0x01234567 by 4, 36 and
