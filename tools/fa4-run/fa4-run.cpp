@@ -78,9 +78,12 @@ const char *usage =
     "                   outputs poisoned again before each, and fail unless\n"
     "                   every O and LSE is bitwise the first one's\n"
     "  --bad-tensor     pass one wrongly laid out tensor; expect a refusal\n"
-    "  --inputs         random (default) or uniform: q = 0 and v small\n"
+    "  --inputs         random (default); uniform: q = 0 and v small\n"
     "                   integers, an exactness probe whose O is the same\n"
-    "                   bits on any correct machine\n"
+    "                   bits on any correct machine; growing: scores that\n"
+    "                   rise with the key index (0.2 per key in log2\n"
+    "                   units), so that every key tile raises a row's\n"
+    "                   maximum by more than 8 and O is rescaled\n"
     "  --dump PATH      write O and LSE as raw f32 to PATH.o, PATH.lse\n"
     "  --cases FILE     run every line of FILE (the other options, one case\n"
     "                   a line, '#' starts a comment) in this process, with\n"
@@ -146,9 +149,11 @@ Options parseOptions(int argc, char **argv) {
       options.badTensor = next();
     else if (arg == "--inputs") {
       options.inputs = next();
-      if (options.inputs != "random" && options.inputs != "uniform")
-        throw RunError{"option --inputs: expected random or uniform, got '" +
-                       options.inputs + "'"};
+      if (options.inputs != "random" && options.inputs != "uniform" &&
+          options.inputs != "growing")
+        throw RunError{
+            "option --inputs: expected random, uniform or growing, got '" +
+            options.inputs + "'"};
     } else if (arg == "--dump") {
       options.dump = next();
       options.check = true;
@@ -425,11 +430,37 @@ void uniformProbe(const AttentionShape &shape, HostInputs &inputs) {
        [](size_t i) { return float(int64_t(i * 7 % 17) - 8); });
 }
 
+/// --inputs growing: q's first component 1 and k's the key index times
+/// g = 0.2 / (scale log2 e), the rest random, so that a row's scores rise
+/// by about 0.2 per key in log2 units (exp2's argument): every key tile
+/// (64 keys or more) raises the row's maximum by more than 8, past the
+/// kernels' lazy-rescale threshold (FA4's: O and the row sum are rescaled
+/// only when the maximum grows by more than 2^8), which random inputs
+/// never reach.
+void growingScores(const AttentionShape &shape, HostInputs &inputs) {
+  double perKey = 0.2 / (shape.scale * 1.4426950408889634);
+  auto set = [&](std::vector<uint16_t> &bits, std::vector<float> &values,
+                 size_t index, double value) {
+    bits[index] = toLowPrecision(shape.dtype, static_cast<float>(value));
+    values[index] = fromLowPrecision(shape.dtype, bits[index]);
+  };
+  for (size_t row = 0; row < inputs.q.size() / size_t(shape.qkDepth); ++row)
+    set(inputs.q, inputs.values.q, row * size_t(shape.qkDepth), 1.0);
+  // BSHD: row (b, key, h) of K starts at ((b Skv + key) Hkv + h) Dqk.
+  for (size_t row = 0; row < inputs.k.size() / size_t(shape.qkDepth); ++row) {
+    int64_t key = int64_t(row / size_t(shape.headsKV)) % shape.seqKV;
+    set(inputs.k, inputs.values.k, row * size_t(shape.qkDepth),
+        double(key) * perKey);
+  }
+}
+
 HostInputs makeProbeInputs(const AttentionShape &shape, uint64_t seed,
                            const std::string &kind) {
   HostInputs inputs = makeInputs(shape, seed);
   if (kind == "uniform")
     uniformProbe(shape, inputs);
+  if (kind == "growing")
+    growingScores(shape, inputs);
   return inputs;
 }
 
