@@ -21,10 +21,11 @@ config.substitutions.append(("%fa4_src_root",
                              os.path.dirname(os.path.dirname(__file__))))
 config.substitutions.append(("%llvm_root",
                              os.path.dirname(config.llvm_tools_dir)))
-# fa4-emu's schedule and coverage file pass through, so that the
+# fa4-emu's schedule, rules and coverage file pass through, so that the
 # emulator tests run under them (docs/Emulator.md).
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "FA4_EMU_LAGGARD",
-                                    "FA4_EMU_SCHEDULE", "FA4_EMU_COVERAGE"])
+                                    "FA4_EMU_SCHEDULE", "FA4_EMU_RULES",
+                                    "FA4_EMU_COVERAGE"])
 llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -164,7 +164,7 @@ struct LaunchOptions {
   /// after a wait on a commit's mbarrier needs no
   /// tcgen05.fence::after_thread_sync.
   /// Off by default: fa4's own kernels pass the strict rules.
-  /// FA4_EMU_TCGEN05=lenient in the shim.
+  /// FA4_EMU_RULES=lenient in the shim.
   bool tcgen05Lenient = false;
   /// Count the warp instructions executed at each instruction, added to
   /// the process's totals (coverage()). FA4_EMU_COVERAGE in the shim.

@@ -121,10 +121,17 @@ std::optional<uint64_t> stepLimit() {
   return uint64_t(limit);
 }
 
-/// FA4_EMU_TCGEN05=lenient: LaunchOptions::tcgen05Lenient.
-bool tcgen05Lenient() {
-  const char *value = std::getenv("FA4_EMU_TCGEN05");
-  return value && std::string(value) == "lenient";
+/// FA4_EMU_RULES=strict|lenient: LaunchOptions::tcgen05Lenient (unset:
+/// strict). Anything else is refused, said on stderr.
+std::optional<bool> lenientRules() {
+  const char *value = std::getenv("FA4_EMU_RULES");
+  if (!value || !*value || std::string(value) == "strict")
+    return false;
+  if (std::string(value) == "lenient")
+    return true;
+  std::fprintf(stderr, "fa4-emu: FA4_EMU_RULES=%s is not strict or lenient\n",
+               value);
+  return std::nullopt;
 }
 
 /// FA4_EMU_COVERAGE=FILE: where the process's coverage goes ("" for none).
@@ -536,7 +543,10 @@ FA4_EMU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
   if (!limit)
     return CUDA_ERROR_INVALID_VALUE;
   options.stepLimit = *limit;
-  options.tcgen05Lenient = tcgen05Lenient();
+  std::optional<bool> lenient = lenientRules();
+  if (!lenient)
+    return CUDA_ERROR_INVALID_VALUE;
+  options.tcgen05Lenient = *lenient;
   options.coverage = !coverageFile().empty();
   if (!schedule(options))
     return CUDA_ERROR_INVALID_VALUE;

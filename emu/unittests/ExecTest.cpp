@@ -1016,7 +1016,7 @@ TEST_F(ExecTest, CatchesTensorMemoryMisuse) {
   // The same kernel without any tcgen05.wait::ld (as FlashAttention-4's
   // CuTe-DSL kernels are) is refused by default, and runs when the launch
   // treats tcgen05.ld registers as scoreboarded
-  // (LaunchOptions::tcgen05Lenient, FA4_EMU_TCGEN05=lenient).
+  // (LaunchOptions::tcgen05Lenient, FA4_EMU_RULES=lenient).
   std::string noWait = with(kTmem, "  tcgen05.wait::ld.sync.aligned;\n", "");
   Outcome strict = run(noWait, 128, 128, {}, 0, 1, 1024);
   EXPECT_NE(strict.error.find("tcgen05.ld before tcgen05.wait::ld"),
