@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Mutation check: each named one-line mutation of lib/ or tools/ must make
-at least one test fail. Applies one mutation at a time, rebuilds what it
-touches, runs the tests that cover it, restores the file, and prints a table
-(KILLED or SURVIVED). docs/Testing.md records the last run.
+"""Mutation check: each named one-line mutation of lib/, tools/ or python/
+must make at least one test fail. Applies one mutation at a time, rebuilds
+what it touches (nothing for python/), runs the tests that cover it,
+restores the file, and prints a table (KILLED or SURVIVED). docs/Testing.md
+records the last run.
 
   scripts/mutate.py                 # every mutation
   scripts/mutate.py combine-weight  # some, by name
@@ -17,6 +18,8 @@ LIT = ["lit-22", os.path.join(BUILD, "test")]
 PLANNING = [os.path.join(BUILD, "bin", "FA4PlanningTests")]
 RUNTIME = [os.path.join(BUILD, "bin", "fa4rt-unittests")]
 COMBINE = "lib/Conversion/FA4ToNVVM/SplitKPatterns.cpp"
+FLASH = "python/fa4/flash.py"
+FLASH_MASK = ["lit-22", os.path.join(BUILD, "test", "python", "flash-mask.py")]
 
 # name -> (file, original, mutant, ninja targets, test commands)
 MUTATIONS = {
@@ -55,6 +58,34 @@ MUTATIONS = {
         "inBytes(args.vStride[1]), plan.ovBoxes, plan.ovDepth,",
         "inBytes(args.vStride[1]), plan.qkBoxes, plan.qkDepth,",
         ["fa4-compile"], [LIT + ["--filter", "Emulator/dqk-ne-dv"]]),
+    # flash_attn_func's (causal, window_size, softmax_scale) as the problem.
+    "flash-window-swapped": (
+        FLASH, 'return "window", (left, right)',
+        'return "window", (right, left)', [], [FLASH_MASK]),
+    "flash-causal-keeps-right": (
+        FLASH, '("window", (left, 0))', '("window", (left, right))', [],
+        [FLASH_MASK]),
+    "flash-causal-drops-left": (
+        FLASH,
+        'return ("causal", (-1, -1)) if left < 0 else ("window", (left, 0))',
+        'return ("causal", (-1, -1))', [], [FLASH_MASK]),
+    "flash-one-sided-none": (
+        FLASH, "if left < 0 and right < 0:", "if left < 0 or right < 0:", [],
+        [FLASH_MASK]),
+    "flash-op-window-swapped": (
+        FLASH, "return (causal, (window_left, window_right),",
+        "return (causal, (window_right, window_left),", [], [FLASH_MASK]),
+    "flash-op-negative-scale": (
+        FLASH, "\n    scale = _scale(softmax_scale)",
+        "\n    scale = softmax_scale", [], [FLASH_MASK]),
+    "problem-scale-by-dv": (
+        "python/fa4/cache.py", "self.scale = _scale_of(scale, qk_depth)",
+        "self.scale = _scale_of(scale, ov_depth)", [], [FLASH_MASK]),
+    "problem-window-reversed": (
+        "python/fa4/cache.py",
+        'mask = "#attn.mask<window(%d, %d)>" % self.window',
+        'mask = "#attn.mask<window(%d, %d)>" % self.window[::-1]', [],
+        [FLASH_MASK]),
 }
 
 
@@ -73,14 +104,17 @@ def check(name):
     try:
         with open(full, "w") as f:
             f.write(text.replace(original, mutant))
-        if run(["ninja", "-C", BUILD, *targets]) != 0:
+        # Without targets (python/) there is nothing to build: a bare
+        # `ninja` would build everything.
+        if targets and run(["ninja", "-C", BUILD, *targets]) != 0:
             return "KILLED (does not build)"
         failed = [t for t in tests if run(t) != 0]
         return "KILLED" if failed else "SURVIVED"
     finally:
         with open(full, "w") as f:
             f.write(text)
-        run(["ninja", "-C", BUILD, *targets])
+        if targets:
+            run(["ninja", "-C", BUILD, *targets])
 
 
 def main():

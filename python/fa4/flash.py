@@ -35,8 +35,9 @@ def _mask(causal, window_size):
     (left, right), -1 unbounded; causal bounds the right side at 0. Both
     are bottom-right aligned, as in FlashAttention 2+."""
     try:
-        left, right = (int(window_size[0]), int(window_size[1]))
-    except (TypeError, ValueError, IndexError):
+        left, right = window_size
+        left, right = _bound(left), _bound(right)
+    except (TypeError, ValueError, OverflowError):
         raise Fa4ValueError("window_size %r: expected (left, right), each -1 "
                             "(unbounded) or >= 0" % (window_size,))
     if left < -1 or right < -1:
@@ -47,6 +48,29 @@ def _mask(causal, window_size):
     if left < 0 and right < 0:
         return "none", (-1, -1)
     return "window", (left, right)
+
+
+def _bound(value):
+    """A window bound as an int. FlashAttention's are ints: int() alone
+    would make 1.5 the window 1 and "2" the window 2."""
+    bound = int(value)
+    if bound != value:
+        raise ValueError(value)
+    return bound
+
+
+def _scale(softmax_scale):
+    """softmax_scale as a float, or None for the default."""
+    if softmax_scale is None:
+        return None
+    try:
+        scale = float(softmax_scale)
+    except (TypeError, ValueError):
+        scale = math.nan
+    if not (scale > 0 and math.isfinite(scale)):
+        raise Fa4ValueError("softmax_scale %r: expected a finite value > 0"
+                            % (softmax_scale,))
+    return scale
 
 
 def problem_for(q, k, v, causal=False, window_size=(-1, -1),
@@ -91,13 +115,9 @@ def problem_of_shapes(q_shape, k_shape, v_shape, dtype, causal=False,
     if hkv < 1 or hq % hkv:
         raise Fa4ValueError("%d query heads are not a multiple of %d key/value "
                             "heads" % (hq, hkv))
-    if softmax_scale is not None:
-        softmax_scale = float(softmax_scale)
-        if not (softmax_scale > 0 and math.isfinite(softmax_scale)):
-            raise Fa4ValueError("softmax_scale %r: expected a finite value > 0"
-                                % softmax_scale)
-        # A spelling of the default (d ** -0.5, 1/sqrt(d)) becomes None in
-        # Problem, by its f32 bits: one kernel for all of them.
+    # A spelling of the default (d ** -0.5, 1/sqrt(d)) becomes None in
+    # Problem, by its f32 bits: one kernel for all of them.
+    softmax_scale = _scale(softmax_scale)
     mask, window = _mask(causal, window_size)
     return _cache.Problem(chip, dtype, int(hq), int(hkv), int(dqk),
                           int(v_shape[3]), mask, window, softmax_scale,
@@ -148,13 +168,15 @@ def kernel_for(problem):
         return _kernels.setdefault(key, kernel)
 
 
-def flash_attn_func(q, k, v, causal=False, window_size=(-1, -1),
+def flash_attn_func(q, k, v, *, causal=False, window_size=(-1, -1),
                     softmax_scale=None, return_lse=False, out=None):
     """Attention of BSHD torch CUDA tensors q [b, sq, hq, d], k and v
     [b, skv, hkv, d(v)], FlashAttention's convention: causal and windows
     bottom-right aligned, softmax_scale default 1/sqrt(d). Returns o
     [b, sq, hq, dv] (into `out` when given), and lse [b, hq, sq] (f32)
-    with return_lse."""
+    with return_lse. All but q, k, v by keyword: FlashAttention's 4th
+    positional argument is dropout_p (2) or softmax_scale (3, 4), which
+    here would have been read as causal."""
     from . import torch_ops
     import torch
     traced = torch.compiler.is_compiling() or (
@@ -162,10 +184,8 @@ def flash_attn_func(q, k, v, causal=False, window_size=(-1, -1),
         (q.requires_grad or k.requires_grad or v.requires_grad))
     if out is None and traced:
         # The op: torch.compile traces it; autograd says forward only.
-        left, right = _mask_window(causal, window_size)
         o, lse = torch_ops.flash_attn_fwd(
-            q, k, v, bool(causal), left, right,
-            -1.0 if softmax_scale is None else float(softmax_scale))
+            q, k, v, *_op_args(causal, window_size, softmax_scale))
     else:
         # Eager: the same launch without the dispatcher's cost, everything
         # but the outputs' allocation and the pointers kept per signature.
@@ -296,19 +316,35 @@ _by_shape = {}
 def _kernel_of(q, k, v, causal, window_size, softmax_scale):
     """kernel_for(problem_for(...)) memoized on what decides the problem
     (the launch validates the rest)."""
-    key = (q.device, q.dtype, k.dtype, v.dtype, q.dim(), k.dim(), v.dim(),
-           tuple(q.shape[2:]), tuple(k.shape[2:]), tuple(v.shape[2:]),
-           bool(causal), tuple(window_size), softmax_scale)
-    kernel = _by_shape.get(key)
+    try:
+        key = (q.device, q.dtype, k.dtype, v.dtype, q.dim(), k.dim(), v.dim(),
+               tuple(q.shape[2:]), tuple(k.shape[2:]), tuple(v.shape[2:]),
+               bool(causal), tuple(window_size), softmax_scale)
+        kernel = _by_shape.get(key)
+    except (TypeError, AttributeError):
+        key = kernel = None  # problem_for says what is wrong
     if kernel is None:
         kernel = kernel_for(problem_for(q, k, v, causal, window_size,
                                         softmax_scale))
-        _by_shape[key] = kernel
+        if key is not None:
+            _by_shape[key] = kernel
     return kernel
 
 
-def _mask_window(causal, window_size):
-    _mask(causal, window_size)  # checks
-    return int(window_size[0]), int(window_size[1])
+def _op_args(causal, window_size, softmax_scale):
+    """fa4::flash_attn_fwd's (causal, window_left, window_right,
+    softmax_scale), checked as the eager call checks them: the op reads a
+    scale < 0 as the default, so a negative one must not reach it."""
+    _mask(causal, window_size)
+    left, right = window_size
+    scale = _scale(softmax_scale)
+    return (bool(causal), _bound(left), _bound(right),
+            -1.0 if scale is None else scale)
+
+
+def _from_op_args(causal, window_left, window_right, softmax_scale):
+    """The op's arguments as _kernel_of takes them."""
+    return (causal, (window_left, window_right),
+            None if softmax_scale < 0 else softmax_scale)
 
 

@@ -48,8 +48,8 @@ def flash_attn_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                    softmax_scale: float) -> Tuple[torch.Tensor, torch.Tensor]:
     """softmax_scale < 0: the default, 1/sqrt(head dim)."""
     o, lse = empty_outputs(q, v)
-    kernel = flash._kernel_of(q, k, v, causal, (window_left, window_right),
-                              None if softmax_scale < 0 else softmax_scale)
+    kernel = flash._kernel_of(q, k, v, *flash._from_op_args(
+        causal, window_left, window_right, softmax_scale))
     flash._launch(torch, kernel, q, k, v, o, lse)
     return o, lse
 

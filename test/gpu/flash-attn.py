@@ -8,10 +8,11 @@
 
 Checks, printing one line each and exiting non-zero on any failure:
 - the matrix (MHA/GQA/MQA, d = 64/128/256 and 192/128, bf16/f16, no mask,
-  causal, windows, a custom softmax_scale) at odd sizes with fresh random
-  inputs, O and LSE against an f64 reference under FlashAttention's rule
-  (the low-precision error measured on the same reference in the input
-  dtype); once per configuration into a NaN-poisoned `out`;
+  causal, windows, causal with a window, a custom softmax_scale) at odd
+  sizes with fresh random inputs, O and LSE against an f64 reference under
+  FlashAttention's rule (the low-precision error measured on the same
+  reference in the input dtype); once per configuration into a
+  NaN-poisoned `out`;
 - torch.library.opcheck of fa4::flash_attn_fwd;
 - torch.compile(fullgraph=True, dynamic=True) gives the eager output;
 - CUDA-graph capture and replay give the eager output.
@@ -35,6 +36,9 @@ MATRIX = [
     (6, 6, 192, 128, "bf16", True, (-1, -1), None),
     (8, 2, 128, 128, "f16", False, (32, 0), None),
     (4, 2, 96, 96, "bf16", False, (17, 33), None),
+    # Causal with a window: FlashAttention keeps the left bound and sets the
+    # right one to 0, so the 5 must not reach the kernel.
+    (8, 2, 128, 128, "bf16", True, (48, 5), None),
 ]
 SHAPES = [(2, 77, 130), (1, 300, 257), (1, 1, 1000), (3, 128, 128),
           (1, 130, 77)]
