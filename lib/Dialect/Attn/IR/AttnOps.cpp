@@ -94,14 +94,14 @@ void AttentionOp::getEffects(
 namespace {
 /// Checks one BSHD or [B, H, S] operand; names it in every message.
 struct ShapeChecker {
-  AttentionOp op;
+  Operation *op;
 
   /// Two sizes agree unless both are static and differ.
   LogicalResult expectSame(StringRef what, StringRef lhsName, int64_t lhs,
                            StringRef rhsName, int64_t rhs) {
     if (ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) || lhs == rhs)
       return success();
-    return op.emitOpError()
+    return op->emitOpError()
            << "expects " << what << " of " << lhsName << " (" << lhs << ") and "
            << rhsName << " (" << rhs << ") to be equal";
   }
@@ -110,7 +110,7 @@ struct ShapeChecker {
                            StringRef layout) {
     if (type.getRank() == rank)
       return success();
-    return op.emitOpError()
+    return op->emitOpError()
            << "expects " << name << " to have rank " << rank << " (" << layout
            << "), but got rank " << type.getRank();
   }
@@ -119,14 +119,14 @@ struct ShapeChecker {
                              StringRef what) {
     if (!type.isDynamicDim(dim))
       return success();
-    return op.emitOpError() << "expects the " << what << " (dim " << dim
-                            << ") of " << name << " to be static";
+    return op->emitOpError() << "expects the " << what << " (dim " << dim
+                             << ") of " << name << " to be static";
   }
 
   LogicalResult expectPositive(StringRef name, ShapedType type) {
     for (auto [dim, size] : llvm::enumerate(type.getShape()))
       if (!ShapedType::isDynamic(size) && size < 1)
-        return op.emitOpError()
+        return op->emitOpError()
                << "expects every dim of " << name << " to be >= 1, but dim "
                << dim << " is " << size;
     return success();
@@ -141,24 +141,24 @@ struct ShapeChecker {
       int64_t size = type.getDimSize(dim);
       if (ShapedType::isDynamic(size) || size <= what.second)
         continue;
-      return op.emitOpError() << "expects the " << what.first << " (dim " << dim
-                              << ") of " << name << " to be at most "
-                              << what.second << ", but got " << size;
+      return op->emitOpError() << "expects the " << what.first << " (dim "
+                               << dim << ") of " << name << " to be at most "
+                               << what.second << ", but got " << size;
     }
     return success();
   }
 };
 } // namespace
 
-static LogicalResult verifyElementType(AttentionOp op, Type elementType) {
+static LogicalResult verifyElementType(Operation *op, Type elementType) {
   if (elementType.isBF16() || elementType.isF16())
     return success();
   if (isa<Float8E4M3FNType>(elementType))
-    return op.emitOpError()
+    return op->emitOpError()
            << "element type f8E4M3FN is not supported yet (it needs "
               "descale operands); supported: bf16, f16";
-  return op.emitOpError() << "element type " << elementType
-                          << " is not supported; supported: bf16, f16";
+  return op->emitOpError() << "element type " << elementType
+                           << " is not supported; supported: bf16, f16";
 }
 
 /// Query, key and value all tensors or all memrefs; O and an optional LSE
@@ -292,7 +292,7 @@ static LogicalResult verifyLse(AttentionOp op, ShapeChecker &check) {
 }
 
 LogicalResult AttentionOp::verify() {
-  ShapeChecker check{*this};
+  ShapeChecker check{getOperation()};
   if (failed(verifyForm(*this)) || failed(verifyOperandTypes(*this, check)) ||
       failed(verifySharedSizes(*this, check)) ||
       failed(verifyLse(*this, check)))
@@ -304,4 +304,267 @@ LogicalResult AttentionOp::verify() {
                            << value;
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Serving forms
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The checks the serving forms share: [T, H, D] or BSHD operands, the
+/// sizes Q, K, V and O share, the i32 index vectors, the LSE and the scale.
+struct ServingChecker : ShapeChecker {
+  /// `type` of `rank` (`layout` names its dims), sizes >= 1 and within
+  /// fa4's limits, static heads and depth (its last two dims).
+  LogicalResult operand(StringRef name, ShapedType type, int64_t rank,
+                        StringRef layout) {
+    SmallVector<std::pair<StringRef, int64_t>> limits;
+    if (rank == 4)
+      limits = {{"batch size", fa4::limits::kMaxBatch},
+                {"sequence length", fa4::limits::kMaxSeqLen}};
+    else
+      limits = {{"token count", fa4::limits::kMaxSeqLen}};
+    limits.append({{"head count", fa4::limits::kMaxHeads},
+                   {"depth", fa4::limits::kMaxDepth}});
+    if (failed(expectRank(name, type, rank, layout)) ||
+        failed(expectPositive(name, type)) ||
+        failed(expectStatic(name, type, rank - 2, "head count")) ||
+        failed(expectStatic(name, type, rank - 1, "depth")) ||
+        failed(expectWithinLimits(name, type, limits)))
+      return failure();
+    return success();
+  }
+
+  /// One element type the kernels take, shared by every operand in `types`.
+  LogicalResult elementTypes(ArrayRef<std::pair<StringRef, ShapedType>> types) {
+    Type element = types.front().second.getElementType();
+    if (failed(verifyElementType(op, element)))
+      return failure();
+    for (auto [name, type] : types.drop_front())
+      if (type.getElementType() != element)
+        return op->emitOpError()
+               << "expects " << name << " to have element type " << element
+               << " like " << types.front().first << ", but got "
+               << type.getElementType();
+    return success();
+  }
+
+  /// Heads and depths: Hq % Hkv == 0, Q and K share Dqk, V and O share Dv,
+  /// Q and O share Hq, K and V share Hkv.
+  LogicalResult heads(ShapedType q, ShapedType k, ShapedType v, ShapedType o) {
+    int64_t h = q.getRank() - 2, d = q.getRank() - 1, kh = k.getRank() - 2,
+            kd = k.getRank() - 1;
+    if (failed(expectSame("the query head count", "query", q.getDimSize(h),
+                          "output", o.getDimSize(h))) ||
+        failed(expectSame("the key/value head count", "key", k.getDimSize(kh),
+                          "value", v.getDimSize(kh))) ||
+        failed(expectSame("the QK depth", "query", q.getDimSize(d), "key",
+                          k.getDimSize(kd))) ||
+        failed(expectSame("the OV depth", "value", v.getDimSize(kd), "output",
+                          o.getDimSize(d))))
+      return failure();
+    if (q.getDimSize(h) % k.getDimSize(kh) != 0)
+      return op->emitOpError()
+             << "expects the query head count (" << q.getDimSize(h)
+             << ") to be a multiple of the key/value head count ("
+             << k.getDimSize(kh) << ")";
+    return success();
+  }
+
+  /// An i32 index vector of `rank`; `sizes` names what each dim must equal.
+  LogicalResult indices(StringRef name, ShapedType type, int64_t rank,
+                        StringRef layout) {
+    return failed(expectRank(name, type, rank, layout))
+               ? failure()
+               : expectPositive(name, type);
+  }
+
+  /// O and the optional LSE as results: 1 or 2.
+  LogicalResult results(ResultRange values) {
+    if (values.size() < 1 || values.size() > 2)
+      return op->emitOpError()
+             << "expects O and an optional LSE (1 or 2 results), but got "
+             << values.size();
+    return success();
+  }
+
+  LogicalResult lse(ShapedType type, int64_t rank, StringRef layout) {
+    if (failed(expectRank("lse", type, rank, layout)) ||
+        failed(expectPositive("lse", type)))
+      return failure();
+    if (!type.getElementType().isF32())
+      return op->emitOpError()
+             << "expects lse to have element type f32, but got "
+             << type.getElementType();
+    return success();
+  }
+
+  LogicalResult scale(std::optional<APFloat> scale) {
+    if (!scale)
+      return success();
+    double value = scale->convertToDouble();
+    if (!std::isfinite(value) || value <= 0.0)
+      return op->emitOpError()
+             << "expects scale to be finite and > 0, but got " << value;
+    return success();
+  }
+};
+} // namespace
+
+/// cu_seqlens of `count + 1` entries (count >= 1) against others of the
+/// same batch.
+static LogicalResult
+verifyBatchVectors(ServingChecker &check,
+                   ArrayRef<std::pair<StringRef, int64_t>> batchSizes) {
+  for (auto [name, size] : batchSizes)
+    if (failed(check.expectSame("the batch size", batchSizes.front().first,
+                                batchSizes.front().second, name, size)))
+      return failure();
+  return success();
+}
+
+/// The batch size a `[B + 1]` cu_seqlens vector shows (dynamic if it is).
+static int64_t batchOfCuSeqlens(ShapedType type) {
+  int64_t size = type.getDimSize(0);
+  return ShapedType::isDynamic(size) ? size : size - 1;
+}
+
+LogicalResult VarlenAttentionOp::verify() {
+  ServingChecker check{{getOperation()}};
+  if (failed(check.results(getResults())))
+    return failure();
+  auto q = cast<ShapedType>(getQuery().getType()),
+       k = cast<ShapedType>(getKey().getType()),
+       v = cast<ShapedType>(getValue().getType()),
+       o = cast<ShapedType>(getResults()[0].getType());
+  StringRef layout = "tokens, heads, depth";
+  if (failed(check.operand("query", q, 3, layout)) ||
+      failed(check.operand("key", k, 3, layout)) ||
+      failed(check.operand("value", v, 3, layout)) ||
+      failed(check.operand("output", o, 3, layout)) ||
+      failed(check.elementTypes(
+          {{"query", q}, {"key", k}, {"value", v}, {"output", o}})) ||
+      failed(check.heads(q, k, v, o)) ||
+      failed(check.expectSame("the key token count", "key", k.getDimSize(0),
+                              "value", v.getDimSize(0))) ||
+      failed(check.expectSame("the query token count", "query", q.getDimSize(0),
+                              "output", o.getDimSize(0))))
+    return failure();
+  auto cuQ = cast<ShapedType>(getCuSeqlensQ().getType()),
+       cuK = cast<ShapedType>(getCuSeqlensK().getType());
+  if (failed(check.indices("cu_seqlens_q", cuQ, 1, "batch + 1")) ||
+      failed(check.indices("cu_seqlens_k", cuK, 1, "batch + 1")))
+    return failure();
+  for (auto [name, type] :
+       {std::pair<StringRef, ShapedType>{"cu_seqlens_q", cuQ},
+        {"cu_seqlens_k", cuK}})
+    if (!type.isDynamicDim(0) && type.getDimSize(0) < 2)
+      return emitOpError() << "expects " << name
+                           << " to hold at least two offsets (one sequence), "
+                              "but it has "
+                           << type.getDimSize(0);
+  SmallVector<std::pair<StringRef, int64_t>> batches = {
+      {"cu_seqlens_q", batchOfCuSeqlens(cuQ)},
+      {"cu_seqlens_k", batchOfCuSeqlens(cuK)}};
+  if (Value used = getSequsedK()) {
+    auto usedType = cast<ShapedType>(used.getType());
+    if (failed(check.indices("seqused_k", usedType, 1, "batch")))
+      return failure();
+    batches.push_back({"seqused_k", usedType.getDimSize(0)});
+  }
+  if (failed(verifyBatchVectors(check, batches)))
+    return failure();
+  if (getResults().size() == 2) {
+    auto lse = cast<ShapedType>(getResults()[1].getType());
+    if (failed(check.lse(lse, 2, "query heads, query tokens")) ||
+        failed(check.expectSame("the query head count", "query",
+                                q.getDimSize(1), "lse (dim 0)",
+                                lse.getDimSize(0))) ||
+        failed(check.expectSame("the query token count", "query",
+                                q.getDimSize(0), "lse (dim 1)",
+                                lse.getDimSize(1))))
+      return failure();
+  }
+  return check.scale(getScale());
+}
+
+LogicalResult PagedAttentionOp::verify() {
+  ServingChecker check{{getOperation()}};
+  if (failed(check.results(getResults())))
+    return failure();
+  bool packed = static_cast<bool>(getCuSeqlensQ());
+  auto q = cast<ShapedType>(getQuery().getType()),
+       k = cast<ShapedType>(getKeyCache().getType()),
+       v = cast<ShapedType>(getValueCache().getType()),
+       o = cast<ShapedType>(getResults()[0].getType());
+  int64_t qRank = packed ? 3 : 4;
+  StringRef qLayout = packed ? "tokens, heads, depth (packed by cu_seqlens_q)"
+                             : "BSHD: batch, sequence, heads, depth";
+  StringRef cacheLayout = "pages, page size, heads, depth";
+  if (failed(check.operand("query", q, qRank, qLayout)) ||
+      failed(check.operand("output", o, qRank, qLayout)) ||
+      failed(check.operand("key_cache", k, 4, cacheLayout)) ||
+      failed(check.operand("value_cache", v, 4, cacheLayout)) ||
+      failed(check.expectStatic("key_cache", k, 1, "page size")) ||
+      failed(check.expectStatic("value_cache", v, 1, "page size")) ||
+      failed(check.elementTypes({{"query", q},
+                                 {"key_cache", k},
+                                 {"value_cache", v},
+                                 {"output", o}})) ||
+      failed(check.heads(q, k, v, o)) ||
+      failed(check.expectSame("the page count", "key_cache", k.getDimSize(0),
+                              "value_cache", v.getDimSize(0))) ||
+      failed(check.expectSame("the page size", "key_cache", k.getDimSize(1),
+                              "value_cache", v.getDimSize(1))))
+    return failure();
+  for (int64_t dim = 0; dim < qRank - 2; ++dim)
+    if (failed(check.expectSame(dim == 0 && !packed ? "the batch size"
+                                : packed            ? "the query token count"
+                                                    : "the query sequence "
+                                                      "length",
+                                "query", q.getDimSize(dim), "output",
+                                o.getDimSize(dim))))
+      return failure();
+  auto table = cast<ShapedType>(getBlockTable().getType()),
+       seqlens = cast<ShapedType>(getSeqlensK().getType());
+  if (failed(check.indices("block_table", table, 2, "batch, pages")) ||
+      failed(check.indices("seqlens_k", seqlens, 1, "batch")))
+    return failure();
+  SmallVector<std::pair<StringRef, int64_t>> batches = {
+      {"block_table", table.getDimSize(0)},
+      {"seqlens_k", seqlens.getDimSize(0)}};
+  if (packed) {
+    auto cuQ = cast<ShapedType>(getCuSeqlensQ().getType());
+    if (failed(check.indices("cu_seqlens_q", cuQ, 1, "batch + 1")))
+      return failure();
+    batches.push_back({"cu_seqlens_q", batchOfCuSeqlens(cuQ)});
+  } else {
+    batches.push_back({"query", q.getDimSize(0)});
+  }
+  if (failed(verifyBatchVectors(check, batches)))
+    return failure();
+  if (getResults().size() == 2) {
+    auto lse = cast<ShapedType>(getResults()[1].getType());
+    int64_t heads = q.getDimSize(qRank - 2);
+    if (packed
+            ? failed(check.lse(lse, 2, "query heads, query tokens")) ||
+                  failed(check.expectSame("the query head count", "query",
+                                          heads, "lse (dim 0)",
+                                          lse.getDimSize(0))) ||
+                  failed(check.expectSame("the query token count", "query",
+                                          q.getDimSize(0), "lse (dim 1)",
+                                          lse.getDimSize(1)))
+            : failed(check.lse(lse, 3, "batch, query heads, query sequence")) ||
+                  failed(check.expectSame("the batch size", "query",
+                                          q.getDimSize(0), "lse",
+                                          lse.getDimSize(0))) ||
+                  failed(check.expectSame("the query head count", "query",
+                                          heads, "lse (dim 1)",
+                                          lse.getDimSize(1))) ||
+                  failed(check.expectSame("the query sequence length", "query",
+                                          q.getDimSize(1), "lse (dim 2)",
+                                          lse.getDimSize(2))))
+      return failure();
+  }
+  return check.scale(getScale());
 }

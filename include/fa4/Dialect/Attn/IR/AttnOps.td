@@ -105,4 +105,108 @@ def Attn_AttentionOp : Attn_Op<"attention", [
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Serving forms: sequences of different lengths in one op
+//===----------------------------------------------------------------------===//
+
+def Attn_VarlenAttentionOp : Attn_Op<"varlen_attention", [Pure]> {
+  let summary = "Attention over packed sequences of different lengths";
+  let description = [{
+    FlashAttention's `flash_attn_varlen_func`: the batch's sequences packed
+    along one token dimension, without padding.
+
+    - Q `[Tq, Hq, Dqk]`, K `[Tk, Hkv, Dqk]`, V `[Tk, Hkv, Dv]`; O
+      `[Tq, Hq, Dv]` and the optional LSE `[Hq, Tq]` (f32, natural log);
+    - `cu_seqlens_q`, `cu_seqlens_k`: i32 `[B + 1]`, the first token of each
+      sequence and the total last (monotone, from 0);
+    - `seqused_k` (optional): i32 `[B]`, the keys of each sequence that
+      count, a prefix of its `cu_seqlens_k` span.
+
+    Each sequence is its own problem: the mask is bottom-right aligned per
+    sequence (its Sq and Skv), as `attn.attention`'s. A sequence with no
+    query token is skipped; a query row that sees no key gives O = 0 and
+    LSE = -inf. The values of `cu_seqlens_*` and `seqused_k` are runtime
+    data: the verifier checks their types and what static sizes show.
+
+    ```mlir
+    %o = attn.varlen_attention %q, %k, %v
+        cu_seqlens(%cq, %ck : tensor<9xi32>, tensor<9xi32>)
+        {mask = #attn.mask<causal>}
+        : tensor<?x32x128xbf16>, tensor<?x8x128xbf16>, tensor<?x8x128xbf16>
+        -> tensor<?x32x128xbf16>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$query, AnyRankedTensor:$key, AnyRankedTensor:$value,
+    RankedTensorOf<[I32]>:$cu_seqlens_q, RankedTensorOf<[I32]>:$cu_seqlens_k,
+    Optional<RankedTensorOf<[I32]>>:$seqused_k,
+    OptionalAttr<F32Attr>:$scale,
+    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask
+  );
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value
+    `cu_seqlens` `(` $cu_seqlens_q `,` $cu_seqlens_k `:` type($cu_seqlens_q)
+      `,` type($cu_seqlens_k) `)`
+    (`seqused_k` `(` $seqused_k^ `:` type($seqused_k) `)`)?
+    attr-dict `:` type($query) `,` type($key) `,` type($value)
+    `->` type($results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_PagedAttentionOp : Attn_Op<"paged_attention", [Pure]> {
+  let summary = "Attention over a paged key/value cache";
+  let description = [{
+    FlashAttention's `flash_attn_with_kvcache` with a `block_table` (vLLM's
+    paged cache): K and V live in fixed-size pages that a block table maps
+    to each sequence.
+
+    - K cache `[P, page_size, Hkv, Dqk]`, V cache `[P, page_size, Hkv, Dv]`
+      (P pages; `page_size` static);
+    - `block_table`: i32 `[B, max_pages]`, sequence b's key `j` is token
+      `j % page_size` of page `block_table[b, j / page_size]`;
+    - `seqlens_k`: i32 `[B]`, the keys of each sequence;
+    - Q dense `[B, Sq, Hq, Dqk]` (O `[B, Sq, Hq, Dv]`, LSE `[B, Hq, Sq]`),
+      or packed `[Tq, Hq, Dqk]` with `cu_seqlens_q` (i32 `[B + 1]`; O
+      `[Tq, Hq, Dv]`, LSE `[Hq, Tq]`).
+
+    The mask is bottom-right aligned per sequence. Block-table entries past
+    a sequence's pages are not read; entries outside `[0, P)` within them are
+    undefined behaviour, as in FlashAttention.
+
+    ```mlir
+    %o = attn.paged_attention %q, %kc, %vc
+        block_table(%bt : tensor<8x512xi32>) seqlens_k(%sk : tensor<8xi32>)
+        : tensor<8x1x32x128xbf16>, tensor<?x64x8x128xbf16>,
+          tensor<?x64x8x128xbf16> -> tensor<8x1x32x128xbf16>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$query, AnyRankedTensor:$key_cache,
+    AnyRankedTensor:$value_cache, RankedTensorOf<[I32]>:$block_table,
+    RankedTensorOf<[I32]>:$seqlens_k,
+    Optional<RankedTensorOf<[I32]>>:$cu_seqlens_q,
+    OptionalAttr<F32Attr>:$scale,
+    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask
+  );
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $query `,` $key_cache `,` $value_cache
+    `block_table` `(` $block_table `:` type($block_table) `)`
+    `seqlens_k` `(` $seqlens_k `:` type($seqlens_k) `)`
+    (`cu_seqlens_q` `(` $cu_seqlens_q^ `:` type($cu_seqlens_q) `)`)?
+    attr-dict `:` type($query) `,` type($key_cache) `,` type($value_cache)
+    `->` type($results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The tokens of one page of the cache.
+    int64_t getPageSize() {
+      return ::llvm::cast<::mlir::ShapedType>(getKeyCache().getType())
+          .getDimSize(1);
+    }
+  }];
+}
+
 #endif // FA4_DIALECT_ATTN_IR_ATTNOPS_TD

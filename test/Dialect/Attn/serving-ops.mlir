@@ -1,0 +1,32 @@
+// RUN: fa4-opt %s | fa4-opt | FileCheck %s
+// The serving forms round-trip: packed sequences of different lengths
+// (cu_seqlens, optional seqused_k) and a paged key/value cache (block
+// table, per-sequence key counts; Q dense or packed), with and without LSE.
+
+// CHECK-LABEL: func @varlen
+// CHECK: attn.varlen_attention %{{.*}}, %{{.*}}, %{{.*}} cu_seqlens(%{{.*}}, %{{.*}} : tensor<9xi32>, tensor<9xi32>) {mask = #attn.mask<causal>} : tensor<?x32x128xbf16>, tensor<?x8x128xbf16>, tensor<?x8x128xbf16> -> tensor<?x32x128xbf16>
+func.func @varlen(%q: tensor<?x32x128xbf16>, %k: tensor<?x8x128xbf16>, %v: tensor<?x8x128xbf16>, %cq: tensor<9xi32>, %ck: tensor<9xi32>) -> tensor<?x32x128xbf16> {
+  %o = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<9xi32>, tensor<9xi32>) {mask = #attn.mask<causal>} : tensor<?x32x128xbf16>, tensor<?x8x128xbf16>, tensor<?x8x128xbf16> -> tensor<?x32x128xbf16>
+  return %o : tensor<?x32x128xbf16>
+}
+
+// CHECK-LABEL: func @varlen_used_lse
+// CHECK: attn.varlen_attention {{.*}} seqused_k(%{{.*}} : tensor<?xi32>) {mask = #attn.mask<window(64, 0)>, scale = 1.250000e-01 : f32} : tensor<100x4x192xf16>, tensor<?x1x192xf16>, tensor<?x1x128xf16> -> tensor<100x4x128xf16>, tensor<4x100xf32>
+func.func @varlen_used_lse(%q: tensor<100x4x192xf16>, %k: tensor<?x1x192xf16>, %v: tensor<?x1x128xf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %used: tensor<?xi32>) -> (tensor<100x4x128xf16>, tensor<4x100xf32>) {
+  %o, %lse = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) seqused_k(%used : tensor<?xi32>) {mask = #attn.mask<window(64, 0)>, scale = 0.125 : f32} : tensor<100x4x192xf16>, tensor<?x1x192xf16>, tensor<?x1x128xf16> -> tensor<100x4x128xf16>, tensor<4x100xf32>
+  return %o, %lse : tensor<100x4x128xf16>, tensor<4x100xf32>
+}
+
+// CHECK-LABEL: func @paged_decode
+// CHECK: attn.paged_attention %{{.*}}, %{{.*}}, %{{.*}} block_table(%{{.*}} : tensor<8x512xi32>) seqlens_k(%{{.*}} : tensor<8xi32>) : tensor<8x1x32x128xbf16>, tensor<?x64x8x128xbf16>, tensor<?x64x8x128xbf16> -> tensor<8x1x32x128xbf16>, tensor<8x32x1xf32>
+func.func @paged_decode(%q: tensor<8x1x32x128xbf16>, %kc: tensor<?x64x8x128xbf16>, %vc: tensor<?x64x8x128xbf16>, %bt: tensor<8x512xi32>, %sk: tensor<8xi32>) -> (tensor<8x1x32x128xbf16>, tensor<8x32x1xf32>) {
+  %o, %lse = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<8x512xi32>) seqlens_k(%sk : tensor<8xi32>) : tensor<8x1x32x128xbf16>, tensor<?x64x8x128xbf16>, tensor<?x64x8x128xbf16> -> tensor<8x1x32x128xbf16>, tensor<8x32x1xf32>
+  return %o, %lse : tensor<8x1x32x128xbf16>, tensor<8x32x1xf32>
+}
+
+// CHECK-LABEL: func @paged_packed
+// CHECK: attn.paged_attention {{.*}} cu_seqlens_q(%{{.*}} : tensor<?xi32>) {mask = #attn.mask<causal>} : tensor<?x8x64xf16>, tensor<?x16x2x64xf16>, tensor<?x16x2x64xf16> -> tensor<?x8x64xf16>, tensor<8x?xf32>
+func.func @paged_packed(%q: tensor<?x8x64xf16>, %kc: tensor<?x16x2x64xf16>, %vc: tensor<?x16x2x64xf16>, %bt: tensor<?x?xi32>, %sk: tensor<?xi32>, %cq: tensor<?xi32>) -> (tensor<?x8x64xf16>, tensor<8x?xf32>) {
+  %o, %lse = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<?x?xi32>) seqlens_k(%sk : tensor<?xi32>) cu_seqlens_q(%cq : tensor<?xi32>) {mask = #attn.mask<causal>} : tensor<?x8x64xf16>, tensor<?x16x2x64xf16>, tensor<?x16x2x64xf16> -> tensor<?x8x64xf16>, tensor<8x?xf32>
+  return %o, %lse : tensor<?x8x64xf16>, tensor<8x?xf32>
+}
