@@ -107,7 +107,7 @@ def main():
     parser.add_argument("coverage", nargs="+",
                         help="files FA4_EMU_COVERAGE wrote")
     parser.add_argument("--ptx-dir",
-                        help="where the modules' PTX is (default: the first "
+                        help="where the modules' PTX is (default: each "
                         "coverage file's FILE.ptx)")
     parser.add_argument("--kernel", default="",
                         help="only kernels whose name matches this regex")
@@ -121,17 +121,19 @@ def main():
                         "instructions executed at its first line")
     args = parser.parse_args()
 
-    ptx_dir = args.ptx_dir or args.coverage[0] + ".ptx"
+    ptx_dirs = ([args.ptx_dir] if args.ptx_dir else
+                [path + ".ptx" for path in args.coverage])
     counts = read_counts(args.coverage)
     report = []
     kernel_filter = re.compile(args.kernel)
     for (kernel, module), lines in sorted(counts.items()):
         if not kernel_filter.search(kernel):
             continue
-        path = os.path.join(ptx_dir, module + ".ptx")
-        if not os.path.exists(path):
-            sys.exit("coverage.py: %s: no PTX for module %s (%s)"
-                     % (kernel, module, path))
+        paths = [os.path.join(d, module + ".ptx") for d in ptx_dirs]
+        path = next((p for p in paths if os.path.exists(p)), None)
+        if not path:
+            sys.exit("coverage.py: %s: no PTX for module %s (in %s)"
+                     % (kernel, module, ", ".join(ptx_dirs)))
         with open(path) as f:
             ptx_lines = f.read().split("\n")
         kernel_blocks = blocks(ptx_lines, lines.keys())
