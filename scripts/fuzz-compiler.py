@@ -94,6 +94,62 @@ def generated_op(rng):
             f"  return {ret} : {results}\n}}\n")
 
 
+def generated_serving_op(rng):
+    """An attn.varlen_attention or attn.paged_attention function of random
+    (sometimes invalid) shapes: index vectors of any rank, length and
+    element type, caches with dynamic or zero page sizes."""
+    def dim():
+        return rng.choice(["?"] * 6 + ["1", "2", "3", "7", "64", "0",
+                                        str(2**31), str(2**41)])
+    hkv = rng.choice([1, 2, 8, 8, 2, 0])
+    hq = hkv * rng.choice([1, 4]) + (1 if rng.random() < 0.05 else 0)
+    dqk = rng.choice([64, 128, 192, 64, 128, 0, 1025])
+    dv = rng.choice([dqk, dqk, 64, 128])
+    dtype = rng.choice(TYPES[:2] * 8 + TYPES)
+    index = lambda shape: (f"tensor<{shape}x"
+                           f"{rng.choice(['i32'] * 12 + ['i64', 'f32'])}>")
+    vector = lambda rank=1: index(
+        "x".join(dim() for _ in range(rank if rng.random() < 0.9 else 3 - rank)))
+    mask = rng.choice(MASKS)
+    lse_wanted = rng.random() < 0.5
+    if rng.random() < 0.5:
+        tq, tk = dim(), dim()
+        q = f"tensor<{tq}x{hq}x{dqk}x{dtype}>"
+        k = f"tensor<{tk}x{hkv}x{dqk}x{dtype}>"
+        v = f"tensor<{tk}x{hkv}x{dv}x{dtype}>"
+        o = f"tensor<{tq}x{hq}x{dv}x{dtype}>"
+        lse = f"tensor<{hq}x{tq}xf32>"
+        cq, ck = vector(), vector()
+        used = vector() if rng.random() < 0.3 else None
+        args = f"%q: {q}, %k: {k}, %v: {v}, %cq: {cq}, %ck: {ck}" + \
+            (f", %u: {used}" if used else "")
+        op = (f"attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : {cq}, "
+              f"{ck})" + (f" seqused_k(%u : {used})" if used else ""))
+    else:
+        packed = rng.random() < 0.4
+        b, sq, pages, page = dim(), dim(), dim(), dim()
+        q = (f"tensor<{sq}x{hq}x{dqk}x{dtype}>" if packed
+             else f"tensor<{b}x{sq}x{hq}x{dqk}x{dtype}>")
+        k = f"tensor<{pages}x{page}x{hkv}x{dqk}x{dtype}>"
+        v = f"tensor<{pages}x{page}x{hkv}x{dv}x{dtype}>"
+        o = q.replace(f"x{dqk}x{dtype}", f"x{dv}x{dtype}")
+        lse = (f"tensor<{hq}x{sq}xf32>" if packed
+               else f"tensor<{b}x{hq}x{sq}xf32>")
+        bt, sk = vector(2), vector()
+        cq = vector() if packed else None
+        args = f"%q: {q}, %k: {k}, %v: {v}, %bt: {bt}, %sk: {sk}" + \
+            (f", %cq: {cq}" if cq else "")
+        op = (f"attn.paged_attention %q, %k, %v block_table(%bt : {bt}) "
+              f"seqlens_k(%sk : {sk})" +
+              (f" cu_seqlens_q(%cq : {cq})" if cq else ""))
+    results, ret, names = o, "%o", "%o"
+    if lse_wanted:
+        results, ret, names = f"{o}, {lse}", "%o, %lse", "%o, %lse"
+    return (f"func.func @f({args}) -> ({results}) {{\n"
+            f"  {names} = {op} {{mask = #attn.mask<{mask}>}} : {q}, {k}, "
+            f"{v} -> {results}\n  return {ret} : {results}\n}}\n")
+
+
 def mutate(text, rng):
     """A few random edits: numbers to boundary values, lines dropped or
     duplicated, mask and type names swapped, bytes flipped."""
@@ -195,7 +251,9 @@ def main():
     deadline = time.time() + args.seconds
     work = tempfile.mkdtemp(prefix="fa4-fuzz-")
     while time.time() < deadline:
-        text = generated_op(rng) if rng.random() < 0.35 else \
+        draw = rng.random()
+        text = generated_op(rng) if draw < 0.3 else \
+            generated_serving_op(rng) if draw < 0.4 else \
             mutate(rng.choice(texts), rng)
         path = os.path.join(work, "input.mlir")
         with open(path, "w") as f:
