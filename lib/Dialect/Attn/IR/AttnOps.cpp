@@ -91,8 +91,10 @@ void AttentionOp::getEffects(
   }
 }
 
+static LogicalResult verifyElementType(Operation *op, Type elementType);
+
 namespace {
-/// Checks one BSHD or [B, H, S] operand; names it in every message.
+/// Checks the operands of the attention ops; names each in every message.
 struct ShapeChecker {
   Operation *op;
 
@@ -147,173 +149,7 @@ struct ShapeChecker {
     }
     return success();
   }
-};
-} // namespace
 
-static LogicalResult verifyElementType(Operation *op, Type elementType) {
-  if (elementType.isBF16() || elementType.isF16())
-    return success();
-  if (isa<Float8E4M3FNType>(elementType))
-    return op->emitOpError()
-           << "element type f8E4M3FN is not supported yet (it needs "
-              "descale operands); supported: bf16, f16";
-  return op->emitOpError() << "element type " << elementType
-                           << " is not supported; supported: bf16, f16";
-}
-
-/// Query, key and value all tensors or all memrefs; O and an optional LSE
-/// as results (tensors) or outs (memrefs).
-static LogicalResult verifyForm(AttentionOp op) {
-  Type queryType = op.getQuery().getType();
-  bool isBuffer = op.hasBufferSemantics();
-  for (auto [name, value] : {std::pair<StringRef, Value>{"key", op.getKey()},
-                             {"value", op.getValue()}}) {
-    if (isa<MemRefType>(value.getType()) != isBuffer)
-      return op.emitOpError()
-             << "expects query, key and value to be all tensors or all "
-                "memrefs, but query is "
-             << queryType << " and " << name << " is " << value.getType();
-  }
-
-  // Tensor form returns O [, LSE]; memref form writes them through `outs`.
-  unsigned numOutputs =
-      isBuffer ? op.getOutputs().size() : op.getResults().size();
-  if (isBuffer && !op.getResults().empty())
-    return op.emitOpError() << "with memref operands returns no results; pass "
-                               "O and LSE in outs";
-  if (!isBuffer && !op.getOutputs().empty())
-    return op.emitOpError() << "with tensor operands takes no outs; it "
-                               "returns O and LSE as results";
-  if (numOutputs < 1 || numOutputs > 2)
-    return op.emitOpError()
-           << "expects O and an optional LSE (1 or 2 "
-           << (isBuffer ? "outs" : "results") << "), but got " << numOutputs;
-  return success();
-}
-
-/// Q, K, V and O: BSHD, sizes >= 1 and within fa4's limits, static heads
-/// and depths, one element type the kernels take.
-static LogicalResult verifyOperandTypes(AttentionOp op, ShapeChecker &check) {
-  ShapedType qType = op.getQueryType(), kType = op.getKeyType(),
-             vType = op.getValueType();
-  auto oType = cast<ShapedType>(op.getOutput().getType());
-  for (auto [name, type] : {std::pair<StringRef, ShapedType>{"query", qType},
-                            {"key", kType},
-                            {"value", vType},
-                            {"output", oType}}) {
-    if (failed(check.expectRank(name, type, 4,
-                                "BSHD: batch, sequence, heads, "
-                                "depth")) ||
-        failed(check.expectPositive(name, type)) ||
-        failed(check.expectStatic(name, type, 2, "head count")) ||
-        failed(check.expectStatic(name, type, 3, "depth")) ||
-        failed(check.expectWithinLimits(
-            name, type,
-            {{"batch size", fa4::limits::kMaxBatch},
-             {"sequence length", fa4::limits::kMaxSeqLen},
-             {"head count", fa4::limits::kMaxHeads},
-             {"depth", fa4::limits::kMaxDepth}})))
-      return failure();
-  }
-
-  if (failed(verifyElementType(op, qType.getElementType())))
-    return failure();
-  for (auto [name, type] : {std::pair<StringRef, ShapedType>{"key", kType},
-                            {"value", vType},
-                            {"output", oType}})
-    if (type.getElementType() != qType.getElementType())
-      return op.emitOpError()
-             << "expects " << name << " to have element type "
-             << qType.getElementType() << " like query, but got "
-             << type.getElementType();
-  return success();
-}
-
-/// The sizes Q, K, V and O share, and query heads a multiple of the
-/// key/value heads.
-static LogicalResult verifySharedSizes(AttentionOp op, ShapeChecker &check) {
-  ShapedType qType = op.getQueryType(), kType = op.getKeyType(),
-             vType = op.getValueType();
-  auto oType = cast<ShapedType>(op.getOutput().getType());
-  int64_t numQHeads = qType.getDimSize(2), numKVHeads = kType.getDimSize(2);
-  if (failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
-                              "key", kType.getDimSize(0))) ||
-      failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
-                              "value", vType.getDimSize(0))) ||
-      failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
-                              "output", oType.getDimSize(0))) ||
-      failed(check.expectSame("the key/value sequence length", "key",
-                              kType.getDimSize(1), "value",
-                              vType.getDimSize(1))) ||
-      failed(check.expectSame("the query sequence length", "query",
-                              qType.getDimSize(1), "output",
-                              oType.getDimSize(1))) ||
-      failed(check.expectSame("the key/value head count", "key", numKVHeads,
-                              "value", vType.getDimSize(2))) ||
-      failed(check.expectSame("the query head count", "query", numQHeads,
-                              "output", oType.getDimSize(2))) ||
-      failed(check.expectSame("the QK depth", "query", qType.getDimSize(3),
-                              "key", kType.getDimSize(3))) ||
-      failed(check.expectSame("the OV depth", "value", vType.getDimSize(3),
-                              "output", oType.getDimSize(3))))
-    return failure();
-  if (numQHeads % numKVHeads != 0)
-    return op.emitOpError()
-           << "expects the query head count (" << numQHeads
-           << ") to be a multiple of the key/value head count (" << numKVHeads
-           << ")";
-  return success();
-}
-
-/// LSE, where asked for: f32 [B, Hq, Sq].
-static LogicalResult verifyLse(AttentionOp op, ShapeChecker &check) {
-  Value lse = op.getLse();
-  if (!lse)
-    return success();
-  ShapedType qType = op.getQueryType();
-  auto lseType = cast<ShapedType>(lse.getType());
-  if (failed(check.expectRank("lse", lseType, 3,
-                              "batch, query heads, query sequence")) ||
-      failed(check.expectPositive("lse", lseType)))
-    return failure();
-  if (!lseType.getElementType().isF32())
-    return op.emitOpError() << "expects lse to have element type f32, but got "
-                            << lseType.getElementType();
-  if (failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
-                              "lse", lseType.getDimSize(0))) ||
-      failed(check.expectSame("the query head count", "query",
-                              qType.getDimSize(2), "lse (dim 1)",
-                              lseType.getDimSize(1))) ||
-      failed(check.expectSame("the query sequence length", "query",
-                              qType.getDimSize(1), "lse (dim 2)",
-                              lseType.getDimSize(2))))
-    return failure();
-  return success();
-}
-
-LogicalResult AttentionOp::verify() {
-  ShapeChecker check{getOperation()};
-  if (failed(verifyForm(*this)) || failed(verifyOperandTypes(*this, check)) ||
-      failed(verifySharedSizes(*this, check)) ||
-      failed(verifyLse(*this, check)))
-    return failure();
-  if (std::optional<APFloat> scale = getScale()) {
-    double value = scale->convertToDouble();
-    if (!std::isfinite(value) || value <= 0.0)
-      return emitOpError() << "expects scale to be finite and > 0, but got "
-                           << value;
-  }
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Serving forms
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// The checks the serving forms share: [T, H, D] or BSHD operands, the
-/// sizes Q, K, V and O share, the i32 index vectors, the LSE and the scale.
-struct ServingChecker : ShapeChecker {
   /// `type` of `rank` (`layout` names its dims), sizes >= 1 and within
   /// fa4's limits, static heads and depth (its last two dims).
   LogicalResult operand(StringRef name, ShapedType type, int64_t rank,
@@ -371,7 +207,7 @@ struct ServingChecker : ShapeChecker {
     return success();
   }
 
-  /// An i32 index vector of `rank`; `sizes` names what each dim must equal.
+  /// An i32 index vector of `rank` (`layout` names its dims), sizes >= 1.
   LogicalResult indices(StringRef name, ShapedType type, int64_t rank,
                         StringRef layout) {
     return failed(expectRank(name, type, rank, layout))
@@ -388,6 +224,7 @@ struct ServingChecker : ShapeChecker {
     return success();
   }
 
+  /// LSE: f32 of `rank` (`layout` names its dims), sizes >= 1.
   LogicalResult lse(ShapedType type, int64_t rank, StringRef layout) {
     if (failed(expectRank("lse", type, rank, layout)) ||
         failed(expectPositive("lse", type)))
@@ -399,6 +236,7 @@ struct ServingChecker : ShapeChecker {
     return success();
   }
 
+  /// The scale, where given: finite and > 0.
   LogicalResult scale(std::optional<APFloat> scale) {
     if (!scale)
       return success();
@@ -408,13 +246,161 @@ struct ServingChecker : ShapeChecker {
              << "expects scale to be finite and > 0, but got " << value;
     return success();
   }
+
+  /// LSE [B, Hq, Sq] of a BSHD query.
+  LogicalResult bshdLse(ShapedType q, ShapedType lseType) {
+    if (failed(lse(lseType, 3, "batch, query heads, query sequence")) ||
+        failed(expectSame("the batch size", "query", q.getDimSize(0), "lse",
+                          lseType.getDimSize(0))) ||
+        failed(expectSame("the query head count", "query", q.getDimSize(2),
+                          "lse (dim 1)", lseType.getDimSize(1))) ||
+        failed(expectSame("the query sequence length", "query", q.getDimSize(1),
+                          "lse (dim 2)", lseType.getDimSize(2))))
+      return failure();
+    return success();
+  }
+
+  /// LSE [Hq, Tq] of a packed [Tq, Hq, D] query.
+  LogicalResult packedLse(ShapedType q, ShapedType lseType) {
+    if (failed(lse(lseType, 2, "query heads, query tokens")) ||
+        failed(expectSame("the query head count", "query", q.getDimSize(1),
+                          "lse (dim 0)", lseType.getDimSize(0))) ||
+        failed(expectSame("the query token count", "query", q.getDimSize(0),
+                          "lse (dim 1)", lseType.getDimSize(1))))
+      return failure();
+    return success();
+  }
 };
 } // namespace
 
-/// cu_seqlens of `count + 1` entries (count >= 1) against others of the
-/// same batch.
+static LogicalResult verifyElementType(Operation *op, Type elementType) {
+  if (elementType.isBF16() || elementType.isF16())
+    return success();
+  if (isa<Float8E4M3FNType>(elementType))
+    return op->emitOpError()
+           << "element type f8E4M3FN is not supported yet (it needs "
+              "descale operands); supported: bf16, f16";
+  return op->emitOpError() << "element type " << elementType
+                           << " is not supported; supported: bf16, f16";
+}
+
+/// Query, key and value all tensors or all memrefs; O and an optional LSE
+/// as results (tensors) or outs (memrefs).
+static LogicalResult verifyForm(AttentionOp op) {
+  Type queryType = op.getQuery().getType();
+  bool isBuffer = op.hasBufferSemantics();
+  for (auto [name, value] : {std::pair<StringRef, Value>{"key", op.getKey()},
+                             {"value", op.getValue()}}) {
+    if (isa<MemRefType>(value.getType()) != isBuffer)
+      return op.emitOpError()
+             << "expects query, key and value to be all tensors or all "
+                "memrefs, but query is "
+             << queryType << " and " << name << " is " << value.getType();
+  }
+
+  // Tensor form returns O [, LSE]; memref form writes them through `outs`.
+  unsigned numOutputs =
+      isBuffer ? op.getOutputs().size() : op.getResults().size();
+  if (isBuffer && !op.getResults().empty())
+    return op.emitOpError() << "with memref operands returns no results; pass "
+                               "O and LSE in outs";
+  if (!isBuffer && !op.getOutputs().empty())
+    return op.emitOpError() << "with tensor operands takes no outs; it "
+                               "returns O and LSE as results";
+  if (numOutputs < 1 || numOutputs > 2)
+    return op.emitOpError()
+           << "expects O and an optional LSE (1 or 2 "
+           << (isBuffer ? "outs" : "results") << "), but got " << numOutputs;
+  return success();
+}
+
+/// Q, K, V and O: BSHD, sizes >= 1 and within fa4's limits, static heads
+/// and depths, one element type the kernels take.
+static LogicalResult verifyOperandTypes(AttentionOp op, ShapeChecker &check) {
+  ShapedType qType = op.getQueryType(), kType = op.getKeyType(),
+             vType = op.getValueType();
+  auto oType = cast<ShapedType>(op.getOutput().getType());
+  for (auto [name, type] : {std::pair<StringRef, ShapedType>{"query", qType},
+                            {"key", kType},
+                            {"value", vType},
+                            {"output", oType}}) {
+    if (failed(check.operand(name, type, 4,
+                             "BSHD: batch, sequence, heads, depth")))
+      return failure();
+  }
+
+  if (failed(verifyElementType(op, qType.getElementType())))
+    return failure();
+  for (auto [name, type] : {std::pair<StringRef, ShapedType>{"key", kType},
+                            {"value", vType},
+                            {"output", oType}})
+    if (type.getElementType() != qType.getElementType())
+      return op.emitOpError()
+             << "expects " << name << " to have element type "
+             << qType.getElementType() << " like query, but got "
+             << type.getElementType();
+  return success();
+}
+
+/// The sizes Q, K, V and O share, and query heads a multiple of the
+/// key/value heads.
+static LogicalResult verifySharedSizes(AttentionOp op, ShapeChecker &check) {
+  ShapedType qType = op.getQueryType(), kType = op.getKeyType(),
+             vType = op.getValueType();
+  auto oType = cast<ShapedType>(op.getOutput().getType());
+  int64_t numQHeads = qType.getDimSize(2), numKVHeads = kType.getDimSize(2);
+  if (failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
+                              "key", kType.getDimSize(0))) ||
+      failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
+                              "value", vType.getDimSize(0))) ||
+      failed(check.expectSame("the batch size", "query", qType.getDimSize(0),
+                              "output", oType.getDimSize(0))) ||
+      failed(check.expectSame("the key/value sequence length", "key",
+                              kType.getDimSize(1), "value",
+                              vType.getDimSize(1))) ||
+      failed(check.expectSame("the query sequence length", "query",
+                              qType.getDimSize(1), "output",
+                              oType.getDimSize(1))) ||
+      failed(check.expectSame("the key/value head count", "key", numKVHeads,
+                              "value", vType.getDimSize(2))) ||
+      failed(check.expectSame("the query head count", "query", numQHeads,
+                              "output", oType.getDimSize(2))) ||
+      failed(check.expectSame("the QK depth", "query", qType.getDimSize(3),
+                              "key", kType.getDimSize(3))) ||
+      failed(check.expectSame("the OV depth", "value", vType.getDimSize(3),
+                              "output", oType.getDimSize(3))))
+    return failure();
+  if (numQHeads % numKVHeads != 0)
+    return op.emitOpError()
+           << "expects the query head count (" << numQHeads
+           << ") to be a multiple of the key/value head count (" << numKVHeads
+           << ")";
+  return success();
+}
+
+/// LSE, where asked for: f32 [B, Hq, Sq].
+static LogicalResult verifyLse(AttentionOp op, ShapeChecker &check) {
+  Value lse = op.getLse();
+  return lse ? check.bshdLse(op.getQueryType(), cast<ShapedType>(lse.getType()))
+             : success();
+}
+
+LogicalResult AttentionOp::verify() {
+  ShapeChecker check{getOperation()};
+  if (failed(verifyForm(*this)) || failed(verifyOperandTypes(*this, check)) ||
+      failed(verifySharedSizes(*this, check)) ||
+      failed(verifyLse(*this, check)))
+    return failure();
+  return check.scale(getScale());
+}
+
+//===----------------------------------------------------------------------===//
+// Serving forms
+//===----------------------------------------------------------------------===//
+
+/// The batch sizes the index vectors (and a dense query) show agree.
 static LogicalResult
-verifyBatchVectors(ServingChecker &check,
+verifyBatchVectors(ShapeChecker &check,
                    ArrayRef<std::pair<StringRef, int64_t>> batchSizes) {
   for (auto [name, size] : batchSizes)
     if (failed(check.expectSame("the batch size", batchSizes.front().first,
@@ -430,7 +416,7 @@ static int64_t batchOfCuSeqlens(ShapedType type) {
 }
 
 LogicalResult VarlenAttentionOp::verify() {
-  ServingChecker check{{getOperation()}};
+  ShapeChecker check{{getOperation()}};
   if (failed(check.results(getResults())))
     return failure();
   auto q = cast<ShapedType>(getQuery().getType()),
@@ -474,22 +460,14 @@ LogicalResult VarlenAttentionOp::verify() {
   }
   if (failed(verifyBatchVectors(check, batches)))
     return failure();
-  if (getResults().size() == 2) {
-    auto lse = cast<ShapedType>(getResults()[1].getType());
-    if (failed(check.lse(lse, 2, "query heads, query tokens")) ||
-        failed(check.expectSame("the query head count", "query",
-                                q.getDimSize(1), "lse (dim 0)",
-                                lse.getDimSize(0))) ||
-        failed(check.expectSame("the query token count", "query",
-                                q.getDimSize(0), "lse (dim 1)",
-                                lse.getDimSize(1))))
-      return failure();
-  }
+  if (getResults().size() == 2 &&
+      failed(check.packedLse(q, cast<ShapedType>(getResults()[1].getType()))))
+    return failure();
   return check.scale(getScale());
 }
 
 LogicalResult PagedAttentionOp::verify() {
-  ServingChecker check{{getOperation()}};
+  ShapeChecker check{{getOperation()}};
   if (failed(check.results(getResults())))
     return failure();
   bool packed = static_cast<bool>(getCuSeqlensQ());
@@ -545,25 +523,7 @@ LogicalResult PagedAttentionOp::verify() {
     return failure();
   if (getResults().size() == 2) {
     auto lse = cast<ShapedType>(getResults()[1].getType());
-    int64_t heads = q.getDimSize(qRank - 2);
-    if (packed
-            ? failed(check.lse(lse, 2, "query heads, query tokens")) ||
-                  failed(check.expectSame("the query head count", "query",
-                                          heads, "lse (dim 0)",
-                                          lse.getDimSize(0))) ||
-                  failed(check.expectSame("the query token count", "query",
-                                          q.getDimSize(0), "lse (dim 1)",
-                                          lse.getDimSize(1)))
-            : failed(check.lse(lse, 3, "batch, query heads, query sequence")) ||
-                  failed(check.expectSame("the batch size", "query",
-                                          q.getDimSize(0), "lse",
-                                          lse.getDimSize(0))) ||
-                  failed(check.expectSame("the query head count", "query",
-                                          heads, "lse (dim 1)",
-                                          lse.getDimSize(1))) ||
-                  failed(check.expectSame("the query sequence length", "query",
-                                          q.getDimSize(1), "lse (dim 2)",
-                                          lse.getDimSize(2))))
+    if (failed(packed ? check.packedLse(q, lse) : check.bshdLse(q, lse)))
       return failure();
   }
   return check.scale(getScale());
