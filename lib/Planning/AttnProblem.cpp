@@ -73,3 +73,15 @@ llvm::StringRef fa4::maskKindName(MaskKind mask) {
   }
   llvm_unreachable("unknown mask kind");
 }
+
+llvm::StringRef fa4::sequenceLayoutName(SequenceLayout layout) {
+  switch (layout) {
+  case SequenceLayout::Dense:
+    return "dense";
+  case SequenceLayout::Packed:
+    return "packed";
+  case SequenceLayout::Paged:
+    return "paged";
+  }
+  llvm_unreachable("unknown sequence layout");
+}

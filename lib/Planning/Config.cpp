@@ -205,7 +205,29 @@ static llvm::LogicalResult validate(const AttnProblem &problem,
            << problem.pageSize;
     return llvm::failure();
   }
+  if ((problem.pageSize > 0) != (problem.sequences == SequenceLayout::Paged)) {
+    whyNot << "expected a page size exactly when K/V are paged, but got page "
+              "size "
+           << problem.pageSize << " with "
+           << sequenceLayoutName(problem.sequences) << " sequences";
+    return llvm::failure();
+  }
   return llvm::success();
+}
+
+/// A paged cache whose pages take boxes of their own (kMinPageBoxRows): the
+/// largest multiple of the MMA N granule up to `bn` whose tile, and half
+/// tile under a CTA pair, nests with the page, so no box crosses a page
+/// (fa4::selectSwizzle's page_boxes). `bn` where none does, or where pages
+/// are gathered.
+static int pageNestingBN(int bn, int pageSize, int ctaGroup) {
+  if (pageSize < kMinPageBoxRows)
+    return bn;
+  for (int candidate = bn; candidate >= kMmaNGranule; candidate -= kMmaNGranule)
+    if (pageNests(candidate, pageSize) &&
+        pageNests(candidate / ctaGroup, pageSize))
+      return candidate;
+  return bn;
 }
 
 /// GQA fusion: when an M tile of one q-head would be mostly padding (few
@@ -365,7 +387,10 @@ std::optional<AttnProblem> fa4::twinProblem(const AttnProblem &problem,
                                             const AttnConfig &config) {
   // A dynamic Skv gets the twin for Skv <= 2048 next to the kernel; the
   // twin needs no plan of its own elsewhere.
-  if (config.chip != Chip::SM90a || problem.seqKV != kDynamic || config.fuseGqa)
+  // Packed and paged sequences each have their own Skv: one kernel serves
+  // every sequence of a launch, with no twin picked per launch.
+  if (config.chip != Chip::SM90a || problem.seqKV != kDynamic ||
+      config.fuseGqa || problem.sequences != SequenceLayout::Dense)
     return std::nullopt;
   AttnProblem twin = problem;
   bool ownPlan = false;
@@ -445,6 +470,8 @@ llvm::FailureOr<AttnConfig> fa4::planConfig(const AttnProblem &problem,
     return llvm::failure();
   }
   config.singleO = config.numQ == 1;
+  if (problem.blockN == 0)
+    config.bn = pageNestingBN(config.bn, problem.pageSize, config.ctaGroup());
 
   // One box of Q/K spans one swizzle row of depth; one P@V step spans as
   // many keys.
@@ -554,6 +581,15 @@ void fa4::explain(const AttnConfig &config, llvm::raw_ostream &os) {
                               "separate K+V stages do not fit next to Q"
                             : "false: separate K and V rings")
      << "\n";
-  os << "  pageSize = " << config.pageSize
-     << (config.pageSize == 0 ? " (contiguous K/V)" : " keys per page") << "\n";
+  os << "  pageSize = " << config.pageSize;
+  if (config.pageSize == 0)
+    os << " (contiguous K/V)";
+  else if (config.pageSize >= kMinPageBoxRows)
+    os << " keys per page: BN is the largest multiple of " << kMmaNGranule
+       << " up to the chosen tile that nests with the page (one divides the "
+          "other), so K/V boxes never cross a page";
+  else
+    os << " keys per page, fewer than " << kMinPageBoxRows
+       << ": rows are gathered, BN as for contiguous K/V";
+  os << "\n";
 }

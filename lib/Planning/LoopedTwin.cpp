@@ -11,8 +11,9 @@ bool fa4::plansLoopedTwin(const AttnProblem &problem, const AttnConfig &config,
   int64_t seqKV = problem.seqKV;
   // Past Dv = 128 only at tiles narrow enough (its own plan,
   // fa4::twinProblem) to leave the twin registers and room to stage O.
+  // Not for packed or paged sequences (fa4::twinProblem).
   return config.chip == Chip::SM90a && splitK.partitions <= 1 &&
-         !config.fuseGqa &&
+         problem.sequences == SequenceLayout::Dense && !config.fuseGqa &&
          (config.paddedOvDepth <= kShallowTwinMaxOvDepth ||
           config.bn <= kDeepTwinMaxBN) &&
          problem.mask != MaskKind::Window &&

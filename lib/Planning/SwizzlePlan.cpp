@@ -11,7 +11,10 @@
 
 #include "fa4/Planning/SwizzlePlan.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <algorithm>
+#include <string>
 
 using namespace fa4;
 
@@ -49,16 +52,45 @@ static OperandTile makeTile(int rows, int depth, int elementBytes) {
   return tile;
 }
 
+llvm::StringRef fa4::kvPathName(KvPath path) {
+  switch (path) {
+  case KvPath::Contiguous:
+    return "contiguous";
+  case KvPath::PageBoxes:
+    return "page_boxes";
+  case KvPath::GatherCpAsync:
+    return "gather_cp_async";
+  case KvPath::Gather4:
+    return "gather4";
+  }
+  llvm_unreachable("unknown K/V path");
+}
+
+/// Contiguous K/V; pages of at least kMinPageBoxRows keys that nest with
+/// the K and V tiles as boxes; smaller or odd pages gathered, by the chip's
+/// gather (TMA gather4 exists only on sm_100a).
+static KvPath selectKvPath(const AttnConfig &config) {
+  if (config.pageSize == 0)
+    return KvPath::Contiguous;
+  if (config.pageSize >= kMinPageBoxRows &&
+      pageNests(config.kRowsPerCta(), config.pageSize) &&
+      pageNests(config.bn, config.pageSize))
+    return KvPath::PageBoxes;
+  return config.chip == Chip::SM100a ? KvPath::Gather4 : KvPath::GatherCpAsync;
+}
+
 llvm::FailureOr<SwizzlePlan> fa4::selectSwizzle(const AttnProblem &problem,
                                                 const AttnConfig &config,
                                                 const TargetInfo &target,
                                                 llvm::raw_ostream &whyNot) {
   int inBytes = elementBytes(config.elementType);
   int outBytes = elementBytes(config.outputElementType);
-  auto keyRows = [&](int rows) {
-    return config.pageSize > 0 ? std::min(rows, config.pageSize) : rows;
-  };
   SwizzlePlan plan;
+  plan.kvPath = selectKvPath(config);
+  auto keyRows = [&](int rows) {
+    return plan.kvPath == KvPath::PageBoxes ? std::min(rows, config.pageSize)
+                                            : rows;
+  };
   plan.q = makeTile(config.rowsPerQTile(), config.paddedQkDepth, inBytes);
   plan.k =
       makeTile(keyRows(config.kRowsPerCta()), config.paddedQkDepth, inBytes);
@@ -112,6 +144,35 @@ static void explainTile(llvm::StringRef name, const OperandTile &tile,
   os << "\n";
 }
 
+static void explainKvPath(KvPath path, const AttnConfig &config,
+                          llvm::raw_ostream &os) {
+  os << "  K/V path: " << kvPathName(path);
+  int page = config.pageSize;
+  switch (path) {
+  case KvPath::Contiguous:
+    os << ": one tensor map over contiguous K and V\n";
+    return;
+  case KvPath::PageBoxes:
+    os << ": pages of " << page << " keys (>= " << kMinPageBoxRows
+       << ") hold whole boxes of " << std::min(config.bn, page)
+       << " keys, each loaded from the page the block table names\n";
+    return;
+  case KvPath::GatherCpAsync:
+  case KvPath::Gather4:
+    break;
+  }
+  os << ": pages of " << page << " keys "
+     << (page < kMinPageBoxRows ? "are too small for a TMA box each (< " +
+                                      std::to_string(kMinPageBoxRows) + ")"
+                                : "do not nest with the " +
+                                      std::to_string(config.bn) + "-key tile")
+     << "; each key row is copied from its page by "
+     << (path == KvPath::Gather4
+             ? "TMA tile::gather4 (four rows per instruction, sm_100a)"
+             : "cp.async (16 bytes a thread; sm_90a has no TMA gather)")
+     << "\n";
+}
+
 void fa4::explain(const SwizzlePlan &plan, const AttnConfig &config,
                   llvm::raw_ostream &os) {
   os << "swizzle: P stays in "
@@ -121,4 +182,5 @@ void fa4::explain(const SwizzlePlan &plan, const AttnConfig &config,
   explainTile("K", plan.k, os);
   explainTile("V", plan.v, os);
   explainTile("O", plan.o, os);
+  explainKvPath(plan.kvPath, config, os);
 }

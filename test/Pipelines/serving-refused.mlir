@@ -1,10 +1,13 @@
-// The serving forms verify but are not planned yet: fa4-compile refuses
-// them by name, on both chips and with the reference kernel, instead of
-// writing no kernel for them.
+// The serving forms plan (plan-serving.mlir) but no kernel builder takes
+// them yet: both conversions refuse them by name, on both chips and with
+// the reference kernel, instead of writing no kernel for them.
 // RUN: not fa4-compile %s --chip=sm_90a -o %t --quiet 2>&1 | FileCheck %s --check-prefix=VARLEN
-// RUN: not fa4-compile %s --chip=sm_100a --kernel=reference -o %t --quiet 2>&1 | FileCheck %s --check-prefix=VARLEN
-// RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_100a 2>&1 | FileCheck %s --check-prefix=VARLEN
-// VARLEN: error: 'attn.varlen_attention' op is not planned yet: fa4's kernels take the dense attn.attention (one Sq and Skv per launch)
+// RUN: not fa4-compile %s --chip=sm_100a -o %t --quiet 2>&1 | FileCheck %s --check-prefix=VARLEN
+// RUN: not fa4-compile %s --chip=sm_100a --kernel=reference -o %t --quiet 2>&1 | FileCheck %s --check-prefix=REF
+// RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_100a --convert-attn-to-fa4 2>&1 | FileCheck %s --check-prefix=VARLEN
+// RUN: fa4-opt %s --attn-plan-pipeline=chip=sm_90a -o /dev/null
+// VARLEN: error: 'attn.varlen_attention' op is planned, but no kernel takes it yet: convert-attn-to-fa4 lowers the dense attn.attention (one Sq and Skv per launch)
+// REF: error: 'attn.varlen_attention' op is planned, but no kernel takes it yet: convert-attn-to-reference-kernel lowers the dense attn.attention (one Sq and Skv per launch)
 
 func.func @varlen(%q: tensor<?x32x128xbf16>, %k: tensor<?x8x128xbf16>, %v: tensor<?x8x128xbf16>, %cq: tensor<9xi32>, %ck: tensor<9xi32>) -> tensor<?x32x128xbf16> {
   %o = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<9xi32>, tensor<9xi32>) {mask = #attn.mask<causal>} : tensor<?x32x128xbf16>, tensor<?x8x128xbf16>, tensor<?x8x128xbf16> -> tensor<?x32x128xbf16>

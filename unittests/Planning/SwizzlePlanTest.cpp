@@ -4,6 +4,8 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+
 using namespace fa4;
 
 namespace {
@@ -91,16 +93,75 @@ TEST(SwizzlePlanTest, EightBitForces64B) {
 TEST(SwizzlePlanTest, BoxesUnderEightRowsAreNotSwizzled) {
   EXPECT_EQ(swizzleOf(7, 128, 2), 0);
   EXPECT_EQ(swizzleOf(8, 128, 2), 128);
-  AttnProblem problem = makeProblem(1, 1, 4096, 8, 8, 128, 128);
-  problem.pageSize = 4;
+  EXPECT_EQ(swizzleOf(4, 128, 2), 0);
+}
+
+/// A paged decode-like problem: Skv unknown, pages of `pageSize` keys.
+AttnProblem pagedProblem(int pageSize) {
+  AttnProblem problem = makeProblem(8, 1, kDynamic, 32, 8, 128, 128);
+  problem.sequences = SequenceLayout::Paged;
+  problem.pageSize = pageSize;
+  return problem;
+}
+
+TEST(SwizzlePlanTest, LargePagesHoldWholeBoxes) {
+  for (Chip chip : {Chip::SM90a, Chip::SM100a}) {
+    std::string whyNot;
+    auto page64 = planFor(pagedProblem(64), chip, whyNot);
+    ASSERT_TRUE(llvm::succeeded(page64)) << whyNot;
+    // The tile nests with the page (the Hopper decode's 96 becomes 64).
+    EXPECT_EQ(page64->swizzle.kvPath, KvPath::PageBoxes);
+    EXPECT_TRUE(pageNests(page64->config.bn, 64)) << page64->config.bn;
+    EXPECT_EQ(page64->swizzle.k.boxRows,
+              std::min(64, page64->config.kRowsPerCta()));
+    EXPECT_EQ(page64->swizzle.v.boxRows, std::min(64, page64->config.bn));
+    EXPECT_EQ(page64->swizzle.k.swizzleBytes, 128);
+    // A page larger than the tile: boxes of the tile, never across a page.
+    auto page256 = planFor(pagedProblem(256), chip, whyNot);
+    ASSERT_TRUE(llvm::succeeded(page256)) << whyNot;
+    EXPECT_EQ(page256->swizzle.kvPath, KvPath::PageBoxes);
+    EXPECT_EQ(page256->swizzle.v.boxRows, page256->config.bn);
+  }
+}
+
+TEST(SwizzlePlanTest, SmallOrOddPagesAreGathered) {
   std::string whyNot;
-  auto full = planFor(problem, Chip::SM100a, whyNot);
-  ASSERT_TRUE(llvm::succeeded(full)) << whyNot;
-  EXPECT_EQ(full->swizzle.k.boxRows, 4);
-  EXPECT_EQ(full->swizzle.k.swizzleBytes, 0);
-  EXPECT_EQ(full->swizzle.v.boxRows, 4);
-  EXPECT_EQ(full->swizzle.v.swizzleBytes, 0);
-  EXPECT_EQ(full->swizzle.q.swizzleBytes, 128);
+  // Small pages, and pages no multiple of 16 nests with (200 = 8 x 25).
+  for (int page : {16, 4, 40, 200}) {
+    auto hopper = planFor(pagedProblem(page), Chip::SM90a, whyNot);
+    ASSERT_TRUE(llvm::succeeded(hopper)) << whyNot;
+    EXPECT_EQ(hopper->swizzle.kvPath, KvPath::GatherCpAsync) << page;
+    // Gathered rows fill the whole tile's swizzled boxes.
+    EXPECT_EQ(hopper->swizzle.v.boxRows, hopper->config.bn) << page;
+    EXPECT_EQ(hopper->swizzle.v.swizzleBytes, 128) << page;
+    auto blackwell = planFor(pagedProblem(page), Chip::SM100a, whyNot);
+    ASSERT_TRUE(llvm::succeeded(blackwell)) << whyNot;
+    EXPECT_EQ(blackwell->swizzle.kvPath, KvPath::Gather4) << page;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto plan = planFor(pagedProblem(16), Chip::SM90a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(plan)) << whyNot;
+  explain(plan->swizzle, plan->config, os);
+  EXPECT_NE(text.find("K/V path: gather_cp_async: pages of 16 keys are too "
+                      "small for a TMA box each (< 64)"),
+            std::string::npos)
+      << text;
+}
+
+TEST(SwizzlePlanTest, PageSizeOnlyWithPagedSequences) {
+  std::string whyNot;
+  AttnProblem dense = makeProblem(1, 1, 4096, 8, 8, 128, 128);
+  dense.pageSize = 64;
+  EXPECT_TRUE(llvm::failed(planFor(dense, Chip::SM100a, whyNot)));
+  EXPECT_NE(whyNot.find("expected a page size exactly when K/V are paged"),
+            std::string::npos)
+      << whyNot;
+  EXPECT_TRUE(llvm::failed(planFor(pagedProblem(0), Chip::SM90a, whyNot)));
+  auto contiguous =
+      planFor(makeProblem(1, 1, 4096, 8, 8, 128, 128), Chip::SM90a, whyNot);
+  ASSERT_TRUE(llvm::succeeded(contiguous)) << whyNot;
+  EXPECT_EQ(contiguous->swizzle.kvPath, KvPath::Contiguous);
 }
 
 TEST(SwizzlePlanTest, BoxShapesAtDepth128) {

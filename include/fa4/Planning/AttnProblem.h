@@ -37,6 +37,14 @@ enum class MaskKind { None, Causal, Window };
 
 llvm::StringRef maskKindName(MaskKind mask);
 
+/// How a batch's sequences are laid out: one Sq and Skv for every sequence
+/// (BSHD), packed along one token dimension with per-sequence offsets
+/// (attn.varlen_attention), or K and V in a paged cache
+/// (attn.paged_attention).
+enum class SequenceLayout { Dense, Packed, Paged };
+
+llvm::StringRef sequenceLayoutName(SequenceLayout layout);
+
 /// Shapes follow docs/Design.md (BSHD): Q [batch, seqQ, numQHeads, qkDepth],
 /// K [batch, seqKV, numKVHeads, qkDepth], V [batch, seqKV, numKVHeads,
 /// ovDepth], O [batch, seqQ, numQHeads, ovDepth], LSE [batch, numQHeads, seqQ].
@@ -58,6 +66,9 @@ struct AttnProblem {
   bool hasLse = false;
   /// Keys per KV page; 0 means contiguous K/V.
   int pageSize = 0;
+  /// Packed and paged problems have no one Sq and Skv: seqQ and seqKV are
+  /// kDynamic and their hints stand for a typical sequence.
+  SequenceLayout sequences = SequenceLayout::Dense;
 
   /// Sizes the kernel is expected to see most often, used in place of a
   /// dynamic batch/seqQ/seqKV by performance decisions only (GQA fusion and

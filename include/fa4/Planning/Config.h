@@ -20,6 +20,21 @@
 
 namespace fa4 {
 
+/// Pages of fewer keys than this are gathered rather than loaded as boxes
+/// of their own: a box of 16 keys of a 128-byte swizzle span moves 2 KB,
+/// and a 128-key tile would cost eight TMA issues and eight block-table
+/// reads per 64 columns of depth. FlashAttention 3 likewise uses TMA for a
+/// paged cache only when a page holds whole key tiles, and cp.async
+/// otherwise. The bound is a first rule, not yet measured (bench/ is to
+/// time page sizes 16 to 256 against the contiguous decode).
+constexpr int kMinPageBoxRows = 64;
+
+/// Whether boxes of min(rows, page) rows tile `rows` keys without crossing
+/// a page: one of the two divides the other.
+inline bool pageNests(int rows, int pageSize) {
+  return rows % pageSize == 0 || pageSize % rows == 0;
+}
+
 struct AttnConfig {
   Chip chip = Chip::SM100a;
   ElementType elementType = ElementType::BF16;

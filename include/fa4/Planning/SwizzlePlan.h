@@ -24,6 +24,24 @@ struct OperandTile {
   int rowBytes() const { return boxColumns * elementBytes; }
 };
 
+/// How K and V reach shared memory. Every path writes the same swizzled
+/// boxes, so the MMA descriptors do not depend on it.
+enum class KvPath {
+  /// One tensor map over contiguous K and V.
+  Contiguous,
+  /// A paged cache whose pages hold whole TMA boxes: boxes of at most a
+  /// page's rows, each loaded from the page the block table names.
+  PageBoxes,
+  /// Pages too small for a box each: each key row is copied from its page
+  /// by cp.async, 16 bytes a thread (sm_90a).
+  GatherCpAsync,
+  /// Pages too small for a box each: TMA tile::gather4, four rows of any
+  /// pages per instruction (sm_100a).
+  Gather4,
+};
+
+llvm::StringRef kvPathName(KvPath path);
+
 /// P has no entry: it stays in TMEM (sm_100a) or registers (sm_90a, wgmma
 /// with A from registers), never in shared memory.
 struct SwizzlePlan {
@@ -31,6 +49,7 @@ struct SwizzlePlan {
   OperandTile k;
   OperandTile v;
   OperandTile o;
+  KvPath kvPath = KvPath::Contiguous;
 };
 
 /// A swizzle atom is 8 rows of the swizzle width (PTX ISA, "Shared memory

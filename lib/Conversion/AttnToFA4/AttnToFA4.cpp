@@ -134,6 +134,8 @@ ConvertAttnToFA4Pass::builderFor(Chip chip) const {
 
 void ConvertAttnToFA4Pass::runOnOperation() {
   ModuleOp module = getOperation();
+  if (failed(attn::refuseServingForms(module, getArgument())))
+    return signalPassFailure();
   SmallVector<attn::AttentionOp> ops;
   module.walk([&](attn::AttentionOp op) { ops.push_back(op); });
   for (attn::AttentionOp op : ops) {

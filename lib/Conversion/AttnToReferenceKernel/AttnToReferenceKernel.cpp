@@ -365,6 +365,8 @@ struct ConvertAttnToReferenceKernelPass
 
 void ConvertAttnToReferenceKernelPass::runOnOperation() {
   ModuleOp module = getOperation();
+  if (failed(attn::refuseServingForms(module, getArgument())))
+    return signalPassFailure();
   SmallVector<attn::AttentionOp> ops;
   // An op with a kernel already (fa4.abi: convert-attn-to-fa4 lowered it,
   // leaving the rest to this pass under reference-fallback) keeps it.

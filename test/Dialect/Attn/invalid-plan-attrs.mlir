@@ -30,3 +30,9 @@ func.func private @unknown_splitk_mode() attributes {plan = #attn.splitk<mode = 
 // expected-error @+2 {{unknown chip 'sm_80' (sm_90a or sm_100a)}}
 // expected-error @+1 {{failed to parse Attn_ConfigAttr parameter 'chip'}}
 func.func private @unknown_chip() attributes {plan = #attn.config<chip = sm_80, mma_m = 64, mma_k = 16, m_pack = 1, bm = 128, bn = 176, bk0 = 64, bk1 = 64, qk_depth = 128, padded_qk_depth = 128, ov_depth = 128, padded_ov_depth = 128, nope_depth = 128, padded_nope_depth = 128, group = 4, num_q_heads = 32, num_kv_heads = 8, num_q = 2, fuse_gqa = false, use_shared_kv = false, pair_cta = false, single_o = false, page_size = 0, is_mla = false, num_threads = 384>}
+
+// -----
+
+// expected-error @+2 {{expected ::fa4::attn::KvPath to be one of: contiguous, page_boxes, gather_cp_async, gather4}}
+// expected-error @+1 {{failed to parse Attn_SwizzleAttr parameter 'kv_path'}}
+func.func private @unknown_kv_path() attributes {plan = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 64, columns = 64, swizzle = 128>, v = <rows = 64, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>, kv_path = tma_gather>}

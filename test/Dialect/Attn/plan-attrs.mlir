@@ -19,6 +19,15 @@ func.func private @tmem() attributes {plan = #attn.tmem<s0 = 0, s1 = 128, o0 = 2
 // CHECK-SAME: plan = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>
 func.func private @swizzle() attributes {plan = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 176, columns = 64, swizzle = 128>, v = <rows = 176, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>}
 
+// A paged cache's K/V path prints after the boxes; `contiguous`, the
+// default, is elided.
+// CHECK-LABEL: func private @swizzle_paged
+// CHECK-SAME: plan = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>, kv_path = gather_cp_async>
+func.func private @swizzle_paged() attributes {plan = #attn.swizzle<kv_path = gather_cp_async, q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 128, columns = 64, swizzle = 128>, v = <rows = 128, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>}
+// CHECK-LABEL: func private @swizzle_contiguous
+// CHECK-SAME: plan = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 64, columns = 64, swizzle = 128>, v = <rows = 64, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>>}
+func.func private @swizzle_contiguous() attributes {plan = #attn.swizzle<q = <rows = 64, columns = 64, swizzle = 128>, k = <rows = 64, columns = 64, swizzle = 128>, v = <rows = 64, columns = 64, swizzle = 128>, o = <rows = 64, columns = 64, swizzle = 128>, kv_path = contiguous>}
+
 // CHECK-LABEL: func private @smem
 // CHECK-SAME: plan = #attn.smem<kv_stages = 2, qk_stages = 2, pv_stages = 2, k_stage_bytes = 45056, v_stage_bytes = 45056, rope_buffers = 0, barriers = 14, smem_used = 213104, regions = {barriers = array<i64: 212992, 112, 8>, kRing = array<i64: 32768, 90112, 1024>, oStaging = array<i64: 0, 32768, 1024>, q = array<i64: 0, 32768, 1024>, vRing = array<i64: 122880, 90112, 1024>}>
 func.func private @smem() attributes {plan = #attn.smem<kv_stages = 2, qk_stages = 2, pv_stages = 2, k_stage_bytes = 45056, v_stage_bytes = 45056, rope_buffers = 0, barriers = 14, smem_used = 213104, regions = {q = array<i64: 0, 32768, 1024>, oStaging = array<i64: 0, 32768, 1024>, kRing = array<i64: 32768, 90112, 1024>, vRing = array<i64: 122880, 90112, 1024>, barriers = array<i64: 212992, 112, 8>}>}

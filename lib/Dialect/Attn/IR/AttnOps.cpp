@@ -11,6 +11,8 @@
 using namespace mlir;
 using namespace fa4::attn;
 
+#include "fa4/Dialect/Attn/IR/AttnInterfaces.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "fa4/Dialect/Attn/IR/AttnOps.cpp.inc"
 
@@ -42,35 +44,49 @@ static fa4::ElementType toPlanElementType(Type type) {
   return fa4::ElementType::BF16;
 }
 
-fa4::AttnProblem AttentionOp::getProblem(int64_t batchHint, int64_t seqQHint,
-                                         int64_t seqKVHint) {
-  auto staticOrDynamic = [](int64_t size) {
-    return ShapedType::isDynamic(size) ? fa4::kDynamic : size;
-  };
-  ShapedType qType = getQueryType(), kType = getKeyType();
+static int64_t staticOrDynamic(int64_t size) {
+  return ShapedType::isDynamic(size) ? fa4::kDynamic : size;
+}
+
+/// What every attention op tells the planners alike: element types, heads,
+/// depths (the last two dimensions of Q, K and V), the mask, whether LSE is
+/// asked for, and the hints.
+static fa4::AttnProblem commonProblem(ShapedType q, ShapedType k, ShapedType v,
+                                      Type outputType, MaskAttr mask,
+                                      bool hasLse, int64_t batchHint,
+                                      int64_t seqQHint, int64_t seqKVHint) {
+  int64_t rank = q.getRank();
   fa4::AttnProblem problem;
-  problem.elementType = toPlanElementType(qType.getElementType());
-  problem.outputElementType = toPlanElementType(
-      cast<ShapedType>(getOutput().getType()).getElementType());
-  problem.batch = staticOrDynamic(qType.getDimSize(0));
-  problem.seqQ = staticOrDynamic(qType.getDimSize(1));
-  problem.seqKV = staticOrDynamic(kType.getDimSize(1));
-  problem.numQHeads = getNumQueryHeads();
-  problem.numKVHeads = getNumKVHeads();
-  problem.qkDepth = getQKDepth();
-  problem.ovDepth = getOVDepth();
-  MaskAttr mask = getMask();
+  problem.elementType = toPlanElementType(q.getElementType());
+  problem.outputElementType =
+      toPlanElementType(cast<ShapedType>(outputType).getElementType());
+  problem.numQHeads = q.getDimSize(rank - 2);
+  problem.numKVHeads = k.getDimSize(k.getRank() - 2);
+  problem.qkDepth = q.getDimSize(rank - 1);
+  problem.ovDepth = v.getDimSize(v.getRank() - 1);
   problem.mask = mask.getKind() == MaskKind::Causal   ? fa4::MaskKind::Causal
                  : mask.getKind() == MaskKind::Window ? fa4::MaskKind::Window
                                                       : fa4::MaskKind::None;
   problem.windowLeft = mask.getLeft();
   problem.windowRight = mask.getRight();
-  problem.hasLse = static_cast<bool>(getLse());
+  problem.hasLse = hasLse;
   problem.batchHint = batchHint;
   problem.seqQHint = seqQHint;
+  problem.seqKVHint = seqKVHint;
+  return problem;
+}
+
+fa4::AttnProblem AttentionOp::getProblem(int64_t batchHint, int64_t seqQHint,
+                                         int64_t seqKVHint) {
+  ShapedType qType = getQueryType(), kType = getKeyType();
+  fa4::AttnProblem problem = commonProblem(
+      qType, kType, getValueType(), getOutput().getType(), getMask(),
+      static_cast<bool>(getLse()), batchHint, seqQHint, seqKVHint);
+  problem.batch = staticOrDynamic(qType.getDimSize(0));
+  problem.seqQ = staticOrDynamic(qType.getDimSize(1));
+  problem.seqKV = staticOrDynamic(kType.getDimSize(1));
   if (auto hint = (*this)->getAttrOfType<IntegerAttr>(kSeqQHintAttrName))
     problem.seqQHint = hint.getInt();
-  problem.seqKVHint = seqKVHint;
   return problem;
 }
 
@@ -527,4 +543,79 @@ LogicalResult PagedAttentionOp::verify() {
       return failure();
   }
   return check.scale(getScale());
+}
+
+//===----------------------------------------------------------------------===//
+// Serving forms: the planners' view
+//===----------------------------------------------------------------------===//
+
+/// `1/sqrt(Dqk)` unless `scale` is given.
+static double effectiveScale(std::optional<APFloat> scale, ShapedType query) {
+  if (scale)
+    return scale->convertToDouble();
+  return 1.0 /
+         std::sqrt(static_cast<double>(query.getDimSize(query.getRank() - 1)));
+}
+
+/// The batch of a `[B + 1]` offsets vector, or kDynamic.
+static int64_t batchOfOffsets(Value offsets) {
+  int64_t size = cast<ShapedType>(offsets.getType()).getDimSize(0);
+  return ShapedType::isDynamic(size) ? fa4::kDynamic : size - 1;
+}
+
+double VarlenAttentionOp::getEffectiveScale() {
+  return effectiveScale(getScale(), cast<ShapedType>(getQuery().getType()));
+}
+
+/// Every sequence has its own Sq and Skv: both dynamic, the hints standing
+/// for a typical sequence.
+fa4::AttnProblem VarlenAttentionOp::getProblem(int64_t batchHint,
+                                               int64_t seqQHint,
+                                               int64_t seqKVHint) {
+  fa4::AttnProblem problem = commonProblem(
+      cast<ShapedType>(getQuery().getType()),
+      cast<ShapedType>(getKey().getType()),
+      cast<ShapedType>(getValue().getType()), getResults()[0].getType(),
+      getMask(), getResults().size() == 2, batchHint, seqQHint, seqKVHint);
+  problem.sequences = fa4::SequenceLayout::Packed;
+  problem.batch = batchOfOffsets(getCuSeqlensQ());
+  problem.seqQ = fa4::kDynamic;
+  problem.seqKV = fa4::kDynamic;
+  return problem;
+}
+
+double PagedAttentionOp::getEffectiveScale() {
+  return effectiveScale(getScale(), cast<ShapedType>(getQuery().getType()));
+}
+
+/// The keys of each sequence are dynamic; Sq is the dense query's, or
+/// dynamic for a packed one.
+fa4::AttnProblem PagedAttentionOp::getProblem(int64_t batchHint,
+                                              int64_t seqQHint,
+                                              int64_t seqKVHint) {
+  auto query = cast<ShapedType>(getQuery().getType());
+  fa4::AttnProblem problem = commonProblem(
+      query, cast<ShapedType>(getKeyCache().getType()),
+      cast<ShapedType>(getValueCache().getType()), getResults()[0].getType(),
+      getMask(), getResults().size() == 2, batchHint, seqQHint, seqKVHint);
+  problem.sequences = fa4::SequenceLayout::Paged;
+  problem.pageSize = getPageSize();
+  problem.batch = staticOrDynamic(
+      cast<ShapedType>(getBlockTable().getType()).getDimSize(0));
+  problem.seqQ =
+      getCuSeqlensQ() ? fa4::kDynamic : staticOrDynamic(query.getDimSize(1));
+  problem.seqKV = fa4::kDynamic;
+  return problem;
+}
+
+LogicalResult fa4::attn::refuseServingForms(Operation *root, StringRef pass) {
+  WalkResult serving = root->walk([&](Operation *op) {
+    if (!isa<VarlenAttentionOp, PagedAttentionOp>(op))
+      return WalkResult::advance();
+    op->emitOpError() << "is planned, but no kernel takes it yet: " << pass
+                      << " lowers the dense attn.attention (one Sq and Skv "
+                         "per launch)";
+    return WalkResult::interrupt();
+  });
+  return failure(serving.wasInterrupted());
 }

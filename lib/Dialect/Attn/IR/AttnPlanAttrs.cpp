@@ -30,6 +30,8 @@ static_assert(static_cast<int>(fa4::SplitKReason::TwoQTiles) ==
               static_cast<int>(SplitKReason::TwoQTiles));
 static_assert(static_cast<int>(fa4::SplitKReason::AtLaunch) ==
               static_cast<int>(SplitKReason::AtLaunch));
+static_assert(static_cast<int>(fa4::KvPath::Gather4) ==
+              static_cast<int>(KvPath::Gather4));
 
 //===----------------------------------------------------------------------===//
 // ConfigAttr
@@ -152,7 +154,8 @@ static fa4::OperandTile toPlan(TmaBoxAttr box, int elementBytes) {
 SwizzleAttr SwizzleAttr::get(MLIRContext *context,
                              const fa4::SwizzlePlan &plan) {
   return get(context, toAttr(context, plan.q), toAttr(context, plan.k),
-             toAttr(context, plan.v), toAttr(context, plan.o));
+             toAttr(context, plan.v), toAttr(context, plan.o),
+             static_cast<KvPath>(plan.kvPath));
 }
 
 fa4::SwizzlePlan SwizzleAttr::toPlan(const fa4::AttnProblem &problem) const {
@@ -162,6 +165,7 @@ fa4::SwizzlePlan SwizzleAttr::toPlan(const fa4::AttnProblem &problem) const {
   plan.k = ::toPlan(getK(), inputBytes);
   plan.v = ::toPlan(getV(), inputBytes);
   plan.o = ::toPlan(getO(), fa4::elementBytes(problem.outputElementType));
+  plan.kvPath = static_cast<fa4::KvPath>(getKvPath());
   return plan;
 }
 

@@ -12,19 +12,46 @@ namespace fa4::attn {
 using namespace mlir;
 using namespace fa4::attn;
 
-static void explainOp(AttentionOp op, llvm::raw_ostream &os) {
+/// Packed and paged sequences: what varies per sequence, and what the
+/// kernel reads to find it.
+static void explainSequences(PlannedAttentionOpInterface op,
+                             const fa4::AttnProblem &problem,
+                             llvm::raw_ostream &os) {
+  if (problem.sequences == fa4::SequenceLayout::Dense)
+    return;
+  os << "sequences: " << fa4::sequenceLayoutName(problem.sequences) << ", ";
+  if (problem.batch == fa4::kDynamic)
+    os << "a batch known at run time";
+  else
+    os << problem.batch << " per launch";
+  if (auto varlen = dyn_cast<VarlenAttentionOp>(op.getOperation())) {
+    os << "; Q, K and V packed along one token dimension, each sequence's "
+          "tokens from cu_seqlens_q / cu_seqlens_k"
+       << (varlen.getSequsedK() ? ", its keys counted by seqused_k" : "");
+  } else if (auto paged = dyn_cast<PagedAttentionOp>(op.getOperation())) {
+    os << "; K and V in pages of " << problem.pageSize
+       << " keys, sequence b's key j in page block_table[b, j / "
+       << problem.pageSize << "], its keys counted by seqlens_k; Q "
+       << (paged.getCuSeqlensQ() ? "packed by cu_seqlens_q" : "dense");
+  }
+  os << "; each sequence has its own Sq and Skv, the mask aligned to its "
+        "own bottom-right corner\n";
+}
+
+static void explainOp(PlannedAttentionOpInterface op, llvm::raw_ostream &os) {
   fa4::AttnProblem problem = op.getProblem();
-  os << "attn.attention at " << op.getLoc();
+  os << op->getName() << " at " << op.getLoc();
   if (auto of = op->getAttrOfType<FlatSymbolRefAttr>(kDecodeVariantOfAttrName))
     os << ", the decode variant of " << of << " (planned for "
-       << op.getProblem().seqQHint << " query row; launched at decode shapes)";
+       << problem.seqQHint << " query row; launched at decode shapes)";
   os << "\n";
   os << "problem: " << fa4::elementTypeName(problem.elementType) << ", Hq "
      << problem.numQHeads << " / Hkv " << problem.numKVHeads << " (group "
      << problem.group() << "), Dqk " << problem.qkDepth << ", Dv "
      << problem.ovDepth << ", mask " << op.getMask() << ", scale "
      << op.getEffectiveScale()
-     << (op.getScale() ? "" : " (default 1/sqrt(Dqk))") << "\n";
+     << (op.hasExplicitScale() ? "" : " (default 1/sqrt(Dqk))") << "\n";
+  explainSequences(op, problem, os);
 
   ConfigAttr configAttr = op.getConfigAttr();
   if (!configAttr) {
@@ -58,7 +85,8 @@ static void explainOp(AttentionOp op, llvm::raw_ostream &os) {
 namespace {
 struct ExplainPass : public fa4::attn::impl::AttnExplainBase<ExplainPass> {
   void runOnOperation() override {
-    getOperation()->walk([](AttentionOp op) { explainOp(op, llvm::outs()); });
+    getOperation()->walk(
+        [](PlannedAttentionOpInterface op) { explainOp(op, llvm::outs()); });
     markAllAnalysesPreserved();
   }
 };

@@ -12,23 +12,13 @@
 
 namespace fa4::attn {
 
-/// Runs `plan` on every attn.attention under `root`, in order, and stops at
-/// the first one that fails (it has emitted its diagnostic).
-inline mlir::LogicalResult
-forEachAttention(mlir::Operation *root,
-                 llvm::function_ref<mlir::LogicalResult(AttentionOp)> plan) {
-  // The serving forms verify, but no planner takes them yet: refused by
-  // name rather than left unlowered.
-  mlir::WalkResult serving = root->walk([](mlir::Operation *op) {
-    if (!mlir::isa<VarlenAttentionOp, PagedAttentionOp>(op))
-      return mlir::WalkResult::advance();
-    op->emitOpError() << "is not planned yet: fa4's kernels take the dense "
-                         "attn.attention (one Sq and Skv per launch)";
-    return mlir::WalkResult::interrupt();
-  });
-  if (serving.wasInterrupted())
-    return mlir::failure();
-  mlir::WalkResult result = root->walk([&](AttentionOp op) {
+/// Runs `plan` on every attention op under `root` (attn.attention and the
+/// serving forms), in order, and stops at the first one that fails (it has
+/// emitted its diagnostic).
+inline mlir::LogicalResult forEachAttention(
+    mlir::Operation *root,
+    llvm::function_ref<mlir::LogicalResult(PlannedAttentionOpInterface)> plan) {
+  mlir::WalkResult result = root->walk([&](PlannedAttentionOpInterface op) {
     return mlir::failed(plan(op)) ? mlir::WalkResult::interrupt()
                                   : mlir::WalkResult::advance();
   });
@@ -38,7 +28,7 @@ forEachAttention(mlir::Operation *root,
 /// Returns `attr` or reports that `pass` needs the attribute `name`, which
 /// `producer` writes.
 template <typename AttrT>
-mlir::FailureOr<AttrT> requirePlan(AttentionOp op, AttrT attr,
+mlir::FailureOr<AttrT> requirePlan(PlannedAttentionOpInterface op, AttrT attr,
                                    llvm::StringRef pass, llvm::StringRef name,
                                    llvm::StringRef producer) {
   if (attr)
@@ -51,7 +41,7 @@ mlir::FailureOr<AttrT> requirePlan(AttentionOp op, AttrT attr,
 /// The op's #attn.config as the planners' struct for `problem`, or the report
 /// that `pass` needs attn-select-config to have run.
 inline mlir::FailureOr<fa4::AttnConfig>
-requireConfig(AttentionOp op, llvm::StringRef pass,
+requireConfig(PlannedAttentionOpInterface op, llvm::StringRef pass,
               const fa4::AttnProblem &problem) {
   mlir::FailureOr<ConfigAttr> config =
       requirePlan(op, op.getConfigAttr(), pass, "config", "attn-select-config");
@@ -63,7 +53,8 @@ requireConfig(AttentionOp op, llvm::StringRef pass,
 /// Runs a planner that reports why it failed on a raw_ostream, and turns that
 /// report into an error on `op`.
 template <typename PlanT, typename PlannerT>
-mlir::FailureOr<PlanT> runPlanner(AttentionOp op, PlannerT &&planner) {
+mlir::FailureOr<PlanT> runPlanner(PlannedAttentionOpInterface op,
+                                  PlannerT &&planner) {
   std::string whyNot;
   llvm::raw_string_ostream whyNotStream(whyNot);
   llvm::FailureOr<PlanT> plan = planner(whyNotStream);

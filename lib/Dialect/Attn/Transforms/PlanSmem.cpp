@@ -16,13 +16,14 @@ struct PlanSmemPass : public fa4::attn::impl::AttnPlanSmemBase<PlanSmemPass> {
   using AttnPlanSmemBase::AttnPlanSmemBase;
 
   void runOnOperation() override {
-    if (failed(forEachAttention(getOperation(),
-                                [&](AttentionOp op) { return planOne(op); })))
+    if (failed(forEachAttention(
+            getOperation(),
+            [&](PlannedAttentionOpInterface op) { return planOne(op); })))
       signalPassFailure();
   }
 
   /// Plans one op: reads what earlier passes wrote, writes its attribute.
-  LogicalResult planOne(AttentionOp op) {
+  LogicalResult planOne(PlannedAttentionOpInterface op) {
     StringRef pass = getArgument();
     fa4::AttnProblem problem = op.getProblem();
     problem.maxKvStages = maxKvStages;

@@ -17,13 +17,14 @@ struct PlanSplitKPass
   using AttnPlanSplitKBase::AttnPlanSplitKBase;
 
   void runOnOperation() override {
-    if (failed(forEachAttention(getOperation(),
-                                [&](AttentionOp op) { return planOne(op); })))
+    if (failed(forEachAttention(
+            getOperation(),
+            [&](PlannedAttentionOpInterface op) { return planOne(op); })))
       signalPassFailure();
   }
 
   /// Plans one op: reads what earlier passes wrote, writes its attribute.
-  LogicalResult planOne(AttentionOp op) {
+  LogicalResult planOne(PlannedAttentionOpInterface op) {
     fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
     problem.splitKPartitions = splitKPartitions;
     problem.splitKWorkspace = splitKWorkspace;

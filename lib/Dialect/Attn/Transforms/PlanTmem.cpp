@@ -14,13 +14,14 @@ using namespace fa4::attn;
 namespace {
 struct PlanTmemPass : public fa4::attn::impl::AttnPlanTmemBase<PlanTmemPass> {
   void runOnOperation() override {
-    if (failed(forEachAttention(getOperation(),
-                                [&](AttentionOp op) { return planOne(op); })))
+    if (failed(forEachAttention(
+            getOperation(),
+            [&](PlannedAttentionOpInterface op) { return planOne(op); })))
       signalPassFailure();
   }
 
   /// Plans one op: reads what earlier passes wrote, writes its attribute.
-  LogicalResult planOne(AttentionOp op) {
+  LogicalResult planOne(PlannedAttentionOpInterface op) {
     fa4::AttnProblem problem = op.getProblem();
     FailureOr<fa4::AttnConfig> requiredConfig =
         requireConfig(op, getArgument(), problem);

@@ -24,14 +24,16 @@ struct SelectConfigPass
       return signalPassFailure();
     }
     const fa4::TargetInfo &target = fa4::getTargetInfo(*chipKind);
-    if (failed(forEachAttention(getOperation(), [&](AttentionOp op) {
-          return planOne(op, target);
-        })))
+    if (failed(forEachAttention(getOperation(),
+                                [&](PlannedAttentionOpInterface op) {
+                                  return planOne(op, target);
+                                })))
       signalPassFailure();
   }
 
   /// Plans one op: reads what earlier passes wrote, writes its attribute.
-  LogicalResult planOne(AttentionOp op, const fa4::TargetInfo &target) {
+  LogicalResult planOne(PlannedAttentionOpInterface op,
+                        const fa4::TargetInfo &target) {
     fa4::AttnProblem problem = op.getProblem(batchHint, seqQHint, seqKVHint);
     problem.blockN = blockN;
     problem.causalBlockN = causalBlockN;

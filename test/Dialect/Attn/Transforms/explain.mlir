@@ -32,6 +32,7 @@
 // SM100-NEXT:   K: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM100-NEXT:   V: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM100-NEXT:   O: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
+// SM100-NEXT:   K/V path: contiguous: one tensor map over contiguous K and V
 // SM100-NEXT: smem: 198936 of 232448 bytes; kvStages = 4 per K and per V ring, as many as fit up to 4, or max-kv-stages
 // SM100-NEXT:   qkStages = 2, pvStages = 1: K and V tiles land in depth boxes with a barrier each, so the MMAs start on the first box
 // SM100-NEXT:   q: [0, 65536), align 1024
@@ -60,6 +61,7 @@
 // SM90-NEXT:   K: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM90-NEXT:   V: box 128 x 64 (128-byte rows), 128B swizzle: the span equals the row
 // SM90-NEXT:   O: box 64 x 64 (128-byte rows), 128B swizzle: the span equals the row
+// SM90-NEXT:   K/V path: contiguous: one tensor map over contiguous K and V
 // SM90-NEXT: smem: 163968 of 232448 bytes; kvStages = 2 per K and per V ring, as many as fit up to 6, fewer (down to 2) where a prefill kernel's looped twin stages O past the plan (Dv <= 128, a dynamic Skv or one up to 4096), or max-kv-stages
 // SM90-NEXT:   qkStages = 2, pvStages = 2: K and V tiles land in depth boxes with a barrier each, so the MMAs start on the first box
 // SM90-NEXT:   q: [0, 32768), align 1024

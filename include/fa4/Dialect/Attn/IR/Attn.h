@@ -28,6 +28,8 @@ mlir::FailureOr<fa4::Chip> parseChipParameter(mlir::AsmParser &parser);
 #define GET_ATTRDEF_CLASSES
 #include "fa4/Dialect/Attn/IR/AttnAttrs.h.inc"
 
+#include "fa4/Dialect/Attn/IR/AttnInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "fa4/Dialect/Attn/IR/AttnOps.h.inc"
 
@@ -41,6 +43,13 @@ inline constexpr llvm::StringLiteral kDecodeVariantAttrName =
 /// On a decode variant's attn.attention: the function it is a variant of.
 inline constexpr llvm::StringLiteral kDecodeVariantOfAttrName =
     "attn.decode_variant_of";
+
+/// Fails, on the first serving form (attn.varlen_attention,
+/// attn.paged_attention) under `root`, naming `pass`: the serving forms
+/// plan, but no kernel builder takes them yet, and a lowering must not
+/// leave them without a kernel.
+mlir::LogicalResult refuseServingForms(mlir::Operation *root,
+                                       llvm::StringRef pass);
 } // namespace fa4::attn
 
 #endif // FA4_DIALECT_ATTN_IR_ATTN_H

@@ -183,14 +183,32 @@ def Attn_TmaBoxAttr : Attn_Attr<"TmaBox", "box"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+def Attn_KvPath : I32EnumAttr<"KvPath", "how K and V reach shared memory", [
+  I32EnumAttrCase<"Contiguous", 0, "contiguous">,
+  I32EnumAttrCase<"PageBoxes", 1, "page_boxes">,
+  I32EnumAttrCase<"GatherCpAsync", 2, "gather_cp_async">,
+  I32EnumAttrCase<"Gather4", 3, "gather4">
+]> {
+  let cppNamespace = "::fa4::attn";
+  let genSpecializedAttr = 0;
+}
+
+class Attn_DefaultKvPath<string unused = ""> : EnumParameter<Attn_KvPath> {
+  let defaultValue = "::fa4::attn::KvPath::Contiguous";
+}
+
 def Attn_SwizzleAttr : Attn_Attr<"Swizzle", "swizzle"> {
   let summary = "Shared-memory swizzle and TMA box per operand";
   let description = [{
     Written by `attn-select-swizzle`: for Q, K, V and O, the TMA box (rows x
-    columns of elements) and its swizzle in bytes (128, 64, 32; 0 = none).
+    columns of elements) and its swizzle in bytes (128, 64, 32; 0 = none);
+    for a paged cache, `kv_path`: `page_boxes` (boxes of at most a page's
+    rows, each from the page the block table names), `gather_cp_async` or
+    `gather4` (each key row copied from its page, on sm_90a and sm_100a).
+    Omitted, it is `contiguous`.
   }];
   let parameters = (ins "TmaBoxAttr":$q, "TmaBoxAttr":$k, "TmaBoxAttr":$v,
-                        "TmaBoxAttr":$o);
+                        "TmaBoxAttr":$o, Attn_DefaultKvPath<>:$kv_path);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     static SwizzleAttr get(::mlir::MLIRContext *context,

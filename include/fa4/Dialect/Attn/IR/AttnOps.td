@@ -5,11 +5,29 @@
 
 include "fa4/Dialect/Attn/IR/AttnDialect.td"
 include "fa4/Dialect/Attn/IR/AttnAttrs.td"
+include "fa4/Dialect/Attn/IR/AttnInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpBase.td"
 
+// Decisions of the planning passes, each written by its own pass. The
+// looped twin's own plan where it differs from the kernel's
+// (attn-select-config decides; the swizzle and shared-memory passes
+// follow): on sm_90a the twin that serves Skv <= 2048 keeps two consumers
+// when the kernel takes three.
+defvar Attn_PlanArguments = (ins
+  OptionalAttr<Attn_ConfigAttr>:$config,
+  OptionalAttr<Attn_SplitKAttr>:$splitk,
+  OptionalAttr<Attn_TmemAttr>:$tmem,
+  OptionalAttr<Attn_SwizzleAttr>:$swizzle,
+  OptionalAttr<Attn_SmemAttr>:$smem,
+  OptionalAttr<Attn_ConfigAttr>:$twin_config,
+  OptionalAttr<Attn_SwizzleAttr>:$twin_swizzle,
+  OptionalAttr<Attn_SmemAttr>:$twin_smem
+);
+
 def Attn_AttentionOp : Attn_Op<"attention", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<Attn_PlannedAttentionOpInterface>]> {
   let summary = "Scaled dot-product attention in BSHD layout";
   let description = [{
     `O = softmax(scale * Q K^T + mask) V`, per batch and query head, with the
@@ -40,27 +58,14 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     ```
   }];
 
-  let arguments = (ins
+  let arguments = !con((ins
     AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$query,
     AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$key,
     AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$value,
     Variadic<AnyMemRef>:$outputs,
     OptionalAttr<F32Attr>:$scale,
-    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask,
-    // Decisions of the planning passes, each written by its own pass.
-    OptionalAttr<Attn_ConfigAttr>:$config,
-    OptionalAttr<Attn_SplitKAttr>:$splitk,
-    OptionalAttr<Attn_TmemAttr>:$tmem,
-    OptionalAttr<Attn_SwizzleAttr>:$swizzle,
-    OptionalAttr<Attn_SmemAttr>:$smem,
-    // The looped twin's own plan where it differs from the kernel's
-    // (attn-select-config decides; the swizzle and shared-memory passes
-    // follow): on sm_90a the twin that serves Skv <= 2048 keeps two
-    // consumers when the kernel takes three.
-    OptionalAttr<Attn_ConfigAttr>:$twin_config,
-    OptionalAttr<Attn_SwizzleAttr>:$twin_swizzle,
-    OptionalAttr<Attn_SmemAttr>:$twin_smem
-  );
+    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask
+  ), Attn_PlanArguments);
   let results = (outs Variadic<AnyRankedTensor>:$results);
 
   let assemblyFormat = [{
@@ -80,8 +85,6 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     ::mlir::Value getOutput();
     /// LSE when requested, else null.
     ::mlir::Value getLse();
-    /// The scale the kernel applies: the attribute or 1/sqrt(Dqk).
-    double getEffectiveScale();
 
     ::mlir::ShapedType getQueryType() {
       return ::llvm::cast<::mlir::ShapedType>(getQuery().getType());
@@ -97,11 +100,11 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     int64_t getQKDepth() { return getQueryType().getDimSize(3); }
     int64_t getOVDepth() { return getValueType().getDimSize(3); }
 
-    /// The planners' view of this op; hints stand in for dynamic sizes in
-    /// performance decisions only.
-    ::fa4::AttnProblem getProblem(int64_t batchHint = ::fa4::kDynamic,
-                                  int64_t seqQHint = ::fa4::kDynamic,
-                                  int64_t seqKVHint = ::fa4::kDynamic);
+    /// The planners' view of this op with no hints
+    /// (PlannedAttentionOpInterface::getProblem takes them).
+    ::fa4::AttnProblem getProblem() {
+      return getProblem(::fa4::kDynamic, ::fa4::kDynamic, ::fa4::kDynamic);
+    }
   }];
 }
 
@@ -109,7 +112,8 @@ def Attn_AttentionOp : Attn_Op<"attention", [
 // Serving forms: sequences of different lengths in one op
 //===----------------------------------------------------------------------===//
 
-def Attn_VarlenAttentionOp : Attn_Op<"varlen_attention", [Pure]> {
+def Attn_VarlenAttentionOp : Attn_Op<"varlen_attention", [Pure,
+    DeclareOpInterfaceMethods<Attn_PlannedAttentionOpInterface>]> {
   let summary = "Attention over packed sequences of different lengths";
   let description = [{
     FlashAttention's `flash_attn_varlen_func`: the batch's sequences packed
@@ -136,13 +140,13 @@ def Attn_VarlenAttentionOp : Attn_Op<"varlen_attention", [Pure]> {
         -> tensor<?x32x128xbf16>
     ```
   }];
-  let arguments = (ins
+  let arguments = !con((ins
     AnyRankedTensor:$query, AnyRankedTensor:$key, AnyRankedTensor:$value,
     RankedTensorOf<[I32]>:$cu_seqlens_q, RankedTensorOf<[I32]>:$cu_seqlens_k,
     Optional<RankedTensorOf<[I32]>>:$seqused_k,
     OptionalAttr<F32Attr>:$scale,
     DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask
-  );
+  ), Attn_PlanArguments);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $query `,` $key `,` $value
@@ -155,7 +159,8 @@ def Attn_VarlenAttentionOp : Attn_Op<"varlen_attention", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Attn_PagedAttentionOp : Attn_Op<"paged_attention", [Pure]> {
+def Attn_PagedAttentionOp : Attn_Op<"paged_attention", [Pure,
+    DeclareOpInterfaceMethods<Attn_PlannedAttentionOpInterface>]> {
   let summary = "Attention over a paged key/value cache";
   let description = [{
     FlashAttention's `flash_attn_with_kvcache` with a `block_table` (vLLM's
@@ -182,14 +187,14 @@ def Attn_PagedAttentionOp : Attn_Op<"paged_attention", [Pure]> {
           tensor<?x64x8x128xbf16> -> tensor<8x1x32x128xbf16>
     ```
   }];
-  let arguments = (ins
+  let arguments = !con((ins
     AnyRankedTensor:$query, AnyRankedTensor:$key_cache,
     AnyRankedTensor:$value_cache, RankedTensorOf<[I32]>:$block_table,
     RankedTensorOf<[I32]>:$seqlens_k,
     Optional<RankedTensorOf<[I32]>>:$cu_seqlens_q,
     OptionalAttr<F32Attr>:$scale,
     DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask
-  );
+  ), Attn_PlanArguments);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $query `,` $key_cache `,` $value_cache
