@@ -89,6 +89,7 @@ constexpr int64_t kOtherRegisters1Q = 112;
 /// cluster) issues the MMAs and holds the barriers they wait on.
 constexpr int64_t kPairCtas = 2;
 constexpr int64_t kPairLeaderRank = 0;
+constexpr int64_t kPairPeerRank = 1;
 /// One exponential in this many on the FMA pipe (FA4 emulates a share of
 /// exp2 because MUFU throughput, not the tensor cores, bounds the softmax).
 constexpr int64_t kPolyExp2Period = 4;
@@ -551,6 +552,17 @@ void BlackwellKernelBuilder::issueScore(Value tile, int64_t i) {
 /// V slot once both P V are.
 void BlackwellKernelBuilder::buildMma() {
   wait(barrier(plan.qFull()), i32(0));
+  // Under pair_cta both CTAs' Q bytes count on this (the leader's)
+  // barrier, so a peer whose tile sees no key could never see its own Q
+  // land before staging O over it: the leader, having seen both, completes
+  // the peer's (found on fa4-emu: a causal pair whose 512 rows see no key
+  // deadlocked).
+  if (plan.pair && plan.storeOByTma && plan.oStagedOverQ)
+    ifThen(cmp(arith::CmpIPredicate::eq, work.numTiles, i32(0)), [&] {
+      MBarrierArriveOp::create(b, loc, barrier(plan.qFull()),
+                               i32(kPairPeerRank), /*count=*/IntegerAttr(),
+                               /*ctaScope=*/false);
+    });
   ifThen(cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0)), [&] {
     waitForK(i32(0));
     for (int64_t i = 0; i < plan.numQ; ++i)
@@ -678,9 +690,12 @@ void BlackwellKernelBuilder::buildCorrection() {
     // No visible key: O_i was never written; store zeros from TMEM.
     ifThen(cmp(arith::CmpIPredicate::eq, work.numTiles, i32(0)), [&] {
       // Nor did an MMA wait for this tile's Q load: let it land before O
-      // is staged over it (found on fa4-emu at d = 256, Sq > Skv).
+      // is staged over it (found on fa4-emu at d = 256, Sq > Skv). A pair
+      // peer's barrier is completed by the leader (buildMma), at cluster
+      // scope.
       if (plan.storeOByTma && plan.oStagedOverQ)
-        wait(barrier(plan.qFull()), i32(0));
+        MBarrierWaitOp::create(b, loc, barrier(plan.qFull()), i32(0),
+                               /*cluster=*/plan.pair);
       auto zeroType = FragType::get(b.getContext(), kTileRows, plan.paddedOv,
                                     b.getF32Type());
       TmemStoreOp::create(b, loc, SplatOp::create(b, loc, zeroType, f32(0.0)),
