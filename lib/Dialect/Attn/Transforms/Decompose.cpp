@@ -8,13 +8,16 @@
 
 #include "fa4/Dialect/Attn/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
 
+#include <functional>
 #include <limits>
 
 namespace fa4::attn {
@@ -27,14 +30,33 @@ using namespace fa4::attn;
 
 namespace {
 
+/// Which keys a query sees, built in a generic's body from the loop
+/// indices (b, i, j, all index): an i1, or null where every key is seen.
+using KeepFn =
+    std::function<Value(OpBuilder &, Location, Value b, Value i, Value j)>;
+
+/// One attention as the generics see it: Q [B, Sq, Hq, Dqk], K [B, Skv,
+/// Hkv, Dqk], V [B, Skv, Hkv, Dv] (the serving forms' views of theirs),
+/// O in `element`. `prepareKeep` builds what the mask reads (sizes, each
+/// token's sequence) where the masking generic goes, and returns its keep.
+struct DenseView {
+  Value query, key, value;
+  Type element;
+  int64_t numQueryHeads, numKVHeads;
+  double scale;
+  bool hasLse;
+  std::function<KeepFn()> prepareKeep;
+};
+
 /// Builds the generics of one attention; loops are named by letter in the
 /// comments: b batch, h query head, i query, j key, d QK depth, e OV depth.
 class Decomposer {
 public:
-  Decomposer(OpBuilder &builder, AttentionOp op)
-      : builder(builder), loc(op.getLoc()), op(op), f32(builder.getF32Type()) {}
+  Decomposer(OpBuilder &builder, Location loc, DenseView view)
+      : builder(builder), loc(loc), view(std::move(view)),
+        f32(builder.getF32Type()) {}
 
-  /// O, then LSE where the op returns it.
+  /// O [B, Sq, Hq, Dv], then LSE [B, Hq, Sq] where asked for.
   SmallVector<Value> build();
 
 private:
@@ -46,7 +68,7 @@ private:
   }
   /// The key/value head query head `h` reads.
   AffineExpr kvHead(AffineExpr h) {
-    return h.floorDiv(op.getNumQueryHeads() / op.getNumKVHeads());
+    return h.floorDiv(view.numQueryHeads / view.numKVHeads);
   }
   OpFoldResult size(Value tensor, int64_t position) {
     return tensor::getMixedSize(builder, loc, tensor, position);
@@ -88,7 +110,7 @@ private:
 
   OpBuilder &builder;
   Location loc;
-  AttentionOp op;
+  DenseView view;
   Type f32;
   static constexpr auto par = utils::IteratorType::parallel;
   static constexpr auto red = utils::IteratorType::reduction;
@@ -96,7 +118,7 @@ private:
 
 /// S[b, h, i, j] = sum_d Q[b, i, h, d] K[b, j, h / G, d].
 Value Decomposer::scores() {
-  Value q = op.getQuery(), k = op.getKey();
+  Value q = view.query, k = view.key;
   Value init = filled({size(q, 0), size(q, 2), size(q, 1), size(k, 1)}, 0.0);
   AffineExpr b = dim(0), h = dim(1), i = dim(2), j = dim(3), d = dim(4);
   return generic(init, {q, k},
@@ -111,48 +133,26 @@ Value Decomposer::scores() {
                  });
 }
 
-/// scale * S where query i sees key j (AttnAttrs.td's bottom-right
-/// masks), else -inf.
+/// scale * S where query i sees key j (view.keep), else -inf.
 Value Decomposer::scaledAndMasked(Value scores) {
-  MaskAttr mask = op.getMask();
-  double scale = op.getEffectiveScale();
-  // The diagonal's offset Skv - Sq, from the sizes when they are dynamic.
-  Value offset;
-  if (!mask.isNone()) {
-    Value seqQ =
-        getValueOrCreateConstantIndexOp(builder, loc, size(op.getQuery(), 1));
-    Value seqKV =
-        getValueOrCreateConstantIndexOp(builder, loc, size(op.getKey(), 1));
-    offset = arith::SubIOp::create(builder, loc, seqKV, seqQ);
-  }
-  int64_t left = mask.getLeft(), right = mask.getRight();
-  if (mask.getKind() == MaskKind::Causal) {
-    left = -1;
-    right = 0;
-  }
+  double scale = view.scale;
+  KeepFn keeps = view.prepareKeep();
   AffineMap identity = builder.getMultiDimIdentityMap(4);
   return generic(
       scores, {}, {identity}, {par, par, par, par},
       [&](OpBuilder &body, Location at, ValueRange args) -> Value {
         Value scaled = arith::MulFOp::create(body, at, args[0],
                                              constantF32(body, at, scale));
-        if (mask.isNone())
+        if (!keeps)
           return scaled;
         Value i = linalg::IndexOp::create(body, at, 2);
         Value j = linalg::IndexOp::create(body, at, 3);
-        Value diagonal = arith::AddIOp::create(body, at, i, offset);
-        Value keep = arith::ConstantIntOp::create(body, at, 1, 1);
-        auto bound = [&](int64_t distance, arith::CmpIPredicate predicate) {
-          Value edge = arith::AddIOp::create(
-              body, at, diagonal,
-              arith::ConstantIndexOp::create(body, at, distance));
-          Value inside = arith::CmpIOp::create(body, at, predicate, j, edge);
-          keep = arith::AndIOp::create(body, at, keep, inside);
-        };
-        if (right >= 0)
-          bound(right, arith::CmpIPredicate::sle);
-        if (left >= 0)
-          bound(-left, arith::CmpIPredicate::sge);
+        auto b = linalg::IndexOp::create(body, at, 0);
+        Value keep = keeps(body, at, b, i, j);
+        if (b->use_empty())
+          b->erase();
+        if (!keep)
+          return scaled;
         Value hidden =
             constantF32(body, at, -std::numeric_limits<double>::infinity());
         return arith::SelectOp::create(body, at, keep, scaled, hidden);
@@ -194,7 +194,7 @@ Value Decomposer::exponentials(Value scores, Value max) {
 /// O[b, i, h, e] = (sum_j P[b, h, i, j] V[b, j, h / G, e]) / sum, 0 where
 /// the sum is 0, in the operands' type.
 Value Decomposer::output(Value exps, Value sum) {
-  Value q = op.getQuery(), v = op.getValue();
+  Value q = view.query, v = view.value;
   SmallVector<OpFoldResult> sizes = {size(q, 0), size(q, 1), size(q, 2),
                                      size(v, 3)};
   AffineExpr b = dim(0), i = dim(1), h = dim(2), e = dim(3), j = dim(4);
@@ -208,7 +208,7 @@ Value Decomposer::output(Value exps, Value sum) {
                                                       toF32(body, at, args[1]));
                 return arith::AddFOp::create(body, at, product, args[2]);
               });
-  Type element = cast<ShapedType>(q.getType()).getElementType();
+  Type element = view.element;
   Value init = tensor::EmptyOp::create(builder, loc, sizes, element);
   AffineMap identity = builder.getMultiDimIdentityMap(4);
   return generic(
@@ -246,32 +246,344 @@ SmallVector<Value> Decomposer::build() {
   Value exps = exponentials(masked, max);
   Value sum = rowReduction(exps, 0.0, false);
   SmallVector<Value> results = {output(exps, sum)};
-  if (op->getNumResults() == 2)
+  if (view.hasLse)
     results.push_back(logSumExp(max, sum));
   return results;
+}
+
+/// Whether query `i` sees key `j` of a problem whose diagonal is offset by
+/// `offset` = Skv - Sq (AttnAttrs.td's bottom-right masks), or null where
+/// the mask hides nothing.
+Value maskKeeps(OpBuilder &body, Location at, MaskAttr mask, Value i, Value j,
+                Value offset) {
+  if (mask.isNone())
+    return Value();
+  int64_t left = mask.getLeft(), right = mask.getRight();
+  if (mask.getKind() == MaskKind::Causal) {
+    left = -1;
+    right = 0;
+  }
+  Value diagonal = arith::AddIOp::create(body, at, i, offset);
+  Value keep = arith::ConstantIntOp::create(body, at, 1, 1);
+  auto bound = [&](int64_t distance, arith::CmpIPredicate predicate) {
+    Value edge = arith::AddIOp::create(
+        body, at, diagonal, arith::ConstantIndexOp::create(body, at, distance));
+    Value inside = arith::CmpIOp::create(body, at, predicate, j, edge);
+    keep = arith::AndIOp::create(body, at, keep, inside);
+  };
+  if (right >= 0)
+    bound(right, arith::CmpIPredicate::sle);
+  if (left >= 0)
+    bound(-left, arith::CmpIPredicate::sge);
+  return keep;
+}
+
+/// `tensor`'s element at `indices` (index values) as an index.
+Value extractIndex(OpBuilder &body, Location at, Value tensor,
+                   ValueRange indices) {
+  Value element = tensor::ExtractOp::create(body, at, tensor, indices);
+  return arith::IndexCastOp::create(body, at, body.getIndexType(), element);
+}
+
+OpFoldResult dimOf(OpBuilder &builder, Location loc, Value tensor,
+                   int64_t position) {
+  return tensor::getMixedSize(builder, loc, tensor, position);
+}
+
+/// [T, H, D] as [1, T, H, D].
+Value addUnitBatch(OpBuilder &builder, Location loc, Value packed) {
+  auto type = cast<RankedTensorType>(packed.getType());
+  SmallVector<int64_t> shape = {1};
+  llvm::append_range(shape, type.getShape());
+  return tensor::ExpandShapeOp::create(
+      builder, loc, RankedTensorType::get(shape, type.getElementType()), packed,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+}
+
+/// [1, ...] as [...], merging the unit batch into the next dimension.
+Value dropUnitBatch(OpBuilder &builder, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<ReassociationIndices> groups = {{0, 1}};
+  for (int64_t d = 2; d < type.getRank(); ++d)
+    groups.push_back({d});
+  return tensor::CollapseShapeOp::create(builder, loc, value, groups);
+}
+
+/// attn.attention: one Sq and Skv for the batch (no keep without a mask).
+DenseView denseView(OpBuilder &builder, AttentionOp op) {
+  Location loc = op.getLoc();
+  MaskAttr mask = op.getMask();
+  Value query = op.getQuery(), key = op.getKey();
+  return {query,
+          key,
+          op.getValue(),
+          cast<ShapedType>(op.getOutput().getType()).getElementType(),
+          op.getNumQueryHeads(),
+          op.getNumKVHeads(),
+          op.getEffectiveScale(),
+          static_cast<bool>(op.getLse()),
+          [&builder, loc, mask, query, key]() -> KeepFn {
+            if (mask.isNone())
+              return KeepFn();
+            Value seqQ = getValueOrCreateConstantIndexOp(
+                builder, loc, dimOf(builder, loc, query, 1));
+            Value seqKV = getValueOrCreateConstantIndexOp(
+                builder, loc, dimOf(builder, loc, key, 1));
+            Value offset = arith::SubIOp::create(builder, loc, seqKV, seqQ);
+            return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
+              return maskKeeps(body, at, mask, i, j, offset);
+            };
+          }};
+}
+
+/// For each packed query token, its sequence: how many sequences end at or
+/// before it (B for a token past cu_seqlens_q[B]).
+Value sequenceOfTokens(OpBuilder &builder, Location loc, Value cuSeqlens,
+                       OpFoldResult tokens) {
+  Type i32 = builder.getI32Type();
+  OpFoldResult sequences = affine::makeComposedFoldedAffineApply(
+      builder, loc, builder.getAffineSymbolExpr(0) - 1,
+      {dimOf(builder, loc, cuSeqlens, 0)});
+  // cu_seqlens[1:]: where each sequence ends.
+  Value ends = tensor::ExtractSliceOp::create(
+      builder, loc, cuSeqlens, ArrayRef<OpFoldResult>{builder.getIndexAttr(1)},
+      ArrayRef<OpFoldResult>{sequences},
+      ArrayRef<OpFoldResult>{builder.getIndexAttr(1)});
+  Value zero = arith::ConstantIntOp::create(builder, loc, i32, 0);
+  Value empty = tensor::EmptyOp::create(builder, loc, {tokens}, i32);
+  Value init = linalg::FillOp::create(builder, loc, zero, empty).getResult(0);
+  MLIRContext *context = builder.getContext();
+  AffineExpr i = getAffineDimExpr(0, context), b = getAffineDimExpr(1, context);
+  return linalg::GenericOp::create(
+             builder, loc, init.getType(), ValueRange{ends}, ValueRange{init},
+             ArrayRef<AffineMap>{AffineMap::get(2, 0, {b}, context),
+                                 AffineMap::get(2, 0, {i}, context)},
+             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                           utils::IteratorType::reduction},
+             [&](OpBuilder &body, Location at, ValueRange args) {
+               Value token = arith::IndexCastOp::create(
+                   body, at, i32, linalg::IndexOp::create(body, at, 0));
+               Value ended = arith::CmpIOp::create(
+                   body, at, arith::CmpIPredicate::sle, args[0], token);
+               Value count = arith::AddIOp::create(
+                   body, at, args[1],
+                   arith::ExtUIOp::create(body, at, i32, ended));
+               linalg::YieldOp::create(body, at, count);
+             })
+      .getResult(0);
+}
+
+/// attn.varlen_attention as one sequence of all tokens (batch 1) where
+/// query i sees key j only in its own sequence s, j within the keys s
+/// counts (seqused_k), and the mask aligned to s's own corner.
+DenseView varlenView(OpBuilder &builder, VarlenAttentionOp op) {
+  Location loc = op.getLoc();
+  Value cuQ = op.getCuSeqlensQ(), cuK = op.getCuSeqlensK(),
+        used = op.getSequsedK();
+  MaskAttr mask = op.getMask();
+  Value packedQuery = op.getQuery();
+  auto type = cast<ShapedType>(packedQuery.getType());
+  return {
+      addUnitBatch(builder, loc, op.getQuery()),
+      addUnitBatch(builder, loc, op.getKey()),
+      addUnitBatch(builder, loc, op.getValue()),
+      cast<ShapedType>(op.getResults()[0].getType()).getElementType(),
+      type.getDimSize(1),
+      cast<ShapedType>(op.getKey().getType()).getDimSize(1),
+      op.getEffectiveScale(),
+      op.getResults().size() == 2,
+      [&builder, loc, mask, packedQuery, cuQ, cuK, used]() -> KeepFn {
+        Value sequenceOf = sequenceOfTokens(
+            builder, loc, cuQ, dimOf(builder, loc, packedQuery, 0));
+        Value sequences = getValueOrCreateConstantIndexOp(
+            builder, loc,
+            affine::makeComposedFoldedAffineApply(
+                builder, loc, builder.getAffineSymbolExpr(0) - 1,
+                {dimOf(builder, loc, cuQ, 0)}));
+        return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
+          Value one = arith::ConstantIndexOp::create(body, at, 1);
+          Value zero = arith::ConstantIndexOp::create(body, at, 0);
+          Value s = extractIndex(body, at, sequenceOf, i);
+          Value inBatch = arith::CmpIOp::create(
+              body, at, arith::CmpIPredicate::ult, s, sequences);
+          // A token past the last sequence sees no key; read sequence 0.
+          s = arith::SelectOp::create(body, at, inBatch, s, zero);
+          Value next = arith::AddIOp::create(body, at, s, one);
+          Value firstQ = extractIndex(body, at, cuQ, s);
+          Value firstK = extractIndex(body, at, cuK, s);
+          Value seqQ = arith::SubIOp::create(
+              body, at, extractIndex(body, at, cuQ, next), firstQ);
+          Value seqKV = arith::SubIOp::create(
+              body, at, extractIndex(body, at, cuK, next), firstK);
+          if (used)
+            seqKV = arith::MinSIOp::create(body, at, seqKV,
+                                           extractIndex(body, at, used, s));
+          Value key = arith::SubIOp::create(body, at, j, firstK);
+          Value keep = arith::AndIOp::create(
+              body, at, inBatch,
+              arith::CmpIOp::create(body, at, arith::CmpIPredicate::sge, j,
+                                    firstK));
+          keep = arith::AndIOp::create(
+              body, at, keep,
+              arith::CmpIOp::create(body, at, arith::CmpIPredicate::slt, key,
+                                    seqKV));
+          Value query = arith::SubIOp::create(body, at, i, firstQ);
+          Value offset = arith::SubIOp::create(body, at, seqKV, seqQ);
+          Value masked = maskKeeps(body, at, mask, query, key, offset);
+          return masked
+                     ? arith::AndIOp::create(body, at, keep, masked).getResult()
+                     : keep;
+        };
+      }};
+}
+
+/// A paged cache gathered into [B, max_pages x page_size, H, D]: sequence
+/// b's key j from page block_table[b, j / page_size]; keys past
+/// seqlens_k[b] are zeros, their block-table entries never read.
+Value gatherPages(OpBuilder &builder, Location loc, Value cache,
+                  Value blockTable, Value seqlens) {
+  auto cacheType = cast<RankedTensorType>(cache.getType());
+  int64_t pageSize = cacheType.getDimSize(1);
+  OpFoldResult pages = dimOf(builder, loc, blockTable, 1);
+  AffineExpr p = builder.getAffineSymbolExpr(0);
+  OpFoldResult keys = affine::makeComposedFoldedAffineApply(
+      builder, loc, p * pageSize, {pages});
+  SmallVector<OpFoldResult> sizes = {dimOf(builder, loc, blockTable, 0), keys,
+                                     dimOf(builder, loc, cache, 2),
+                                     dimOf(builder, loc, cache, 3)};
+  Type element = cacheType.getElementType();
+  Value init = tensor::EmptyOp::create(builder, loc, sizes, element);
+  return linalg::GenericOp::create(
+             builder, loc, init.getType(), ValueRange{}, ValueRange{init},
+             ArrayRef<AffineMap>{builder.getMultiDimIdentityMap(4)},
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [&](OpBuilder &body, Location at, ValueRange) {
+               Value b = linalg::IndexOp::create(body, at, 0);
+               Value j = linalg::IndexOp::create(body, at, 1);
+               Value h = linalg::IndexOp::create(body, at, 2);
+               Value d = linalg::IndexOp::create(body, at, 3);
+               Value inSequence =
+                   arith::CmpIOp::create(body, at, arith::CmpIPredicate::slt, j,
+                                         extractIndex(body, at, seqlens, b));
+               auto read = scf::IfOp::create(
+                   body, at, inSequence,
+                   [&](OpBuilder &then, Location in) {
+                     Value size =
+                         arith::ConstantIndexOp::create(then, in, pageSize);
+                     Value page = extractIndex(
+                         then, in, blockTable,
+                         {b, arith::DivUIOp::create(then, in, j, size)});
+                     Value row = arith::RemUIOp::create(then, in, j, size);
+                     scf::YieldOp::create(
+                         then, in,
+                         tensor::ExtractOp::create(then, in, cache,
+                                                   ValueRange{page, row, h, d})
+                             .getResult());
+                   },
+                   [&](OpBuilder &otherwise, Location in) {
+                     scf::YieldOp::create(
+                         otherwise, in,
+                         arith::ConstantOp::create(
+                             otherwise, in, otherwise.getZeroAttr(element))
+                             .getResult());
+                   });
+               linalg::YieldOp::create(body, at, read.getResult(0));
+             })
+      .getResult(0);
+}
+
+/// attn.paged_attention with dense queries: the gathered cache, each
+/// sequence's keys counted by seqlens_k and the mask aligned to its own
+/// corner.
+DenseView pagedView(OpBuilder &builder, PagedAttentionOp op) {
+  Location loc = op.getLoc();
+  Value seqlens = op.getSeqlensK();
+  MaskAttr mask = op.getMask();
+  Value queryValue = op.getQuery();
+  auto query = cast<ShapedType>(queryValue.getType());
+  return {
+      op.getQuery(),
+      gatherPages(builder, loc, op.getKeyCache(), op.getBlockTable(), seqlens),
+      gatherPages(builder, loc, op.getValueCache(), op.getBlockTable(),
+                  seqlens),
+      cast<ShapedType>(op.getResults()[0].getType()).getElementType(),
+      query.getDimSize(2),
+      cast<ShapedType>(op.getKeyCache().getType()).getDimSize(2),
+      op.getEffectiveScale(),
+      op.getResults().size() == 2,
+      [&builder, loc, mask, queryValue, seqlens]() -> KeepFn {
+        Value seqQ = getValueOrCreateConstantIndexOp(
+            builder, loc, dimOf(builder, loc, queryValue, 1));
+        return [=](OpBuilder &body, Location at, Value b, Value i, Value j) {
+          Value seqKV = extractIndex(body, at, seqlens, b);
+          Value keep = arith::CmpIOp::create(
+              body, at, arith::CmpIPredicate::slt, j, seqKV);
+          Value offset = arith::SubIOp::create(body, at, seqKV, seqQ);
+          Value masked = maskKeeps(body, at, mask, i, j, offset);
+          return masked
+                     ? arith::AndIOp::create(body, at, keep, masked).getResult()
+                     : keep;
+        };
+      }};
+}
+
+/// Replaces `op`'s results by `computed`, cast to the types it declares
+/// (dynamic dims included).
+void replaceResults(OpBuilder &builder, Operation *op,
+                    ArrayRef<Value> computed) {
+  for (auto [old, value] : llvm::zip(op->getResults(), computed)) {
+    Value replacement = value;
+    if (value.getType() != old.getType())
+      replacement =
+          tensor::CastOp::create(builder, op->getLoc(), old.getType(), value);
+    old.replaceAllUsesWith(replacement);
+  }
+  op->erase();
 }
 
 struct AttnDecomposePass
     : public fa4::attn::impl::AttnDecomposeBase<AttnDecomposePass> {
   void runOnOperation() override {
-    SmallVector<AttentionOp> ops;
-    getOperation()->walk([&](AttentionOp op) {
-      if (!op.hasBufferSemantics())
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (auto attention = dyn_cast<AttentionOp>(op)) {
+        if (!attention.hasBufferSemantics())
+          ops.push_back(op);
+      } else if (isa<VarlenAttentionOp, PagedAttentionOp>(op)) {
         ops.push_back(op);
-    });
-    for (AttentionOp op : ops) {
-      OpBuilder builder(op);
-      SmallVector<Value> results = Decomposer(builder, op).build();
-      // The results' types as the op declares them (dynamic dims included).
-      for (auto [old, computed] : llvm::zip(op->getResults(), results)) {
-        Value replacement = computed;
-        if (computed.getType() != old.getType())
-          replacement = tensor::CastOp::create(builder, op.getLoc(),
-                                               old.getType(), computed);
-        old.replaceAllUsesWith(replacement);
       }
-      op->erase();
+    });
+    for (Operation *op : ops) {
+      OpBuilder builder(op);
+      if (failed(decompose(builder, op)))
+        return signalPassFailure();
     }
+  }
+
+  LogicalResult decompose(OpBuilder &builder, Operation *op) {
+    Location loc = op->getLoc();
+    if (auto attention = dyn_cast<AttentionOp>(op)) {
+      replaceResults(
+          builder, op,
+          Decomposer(builder, loc, denseView(builder, attention)).build());
+      return success();
+    }
+    if (auto varlen = dyn_cast<VarlenAttentionOp>(op)) {
+      SmallVector<Value> results =
+          Decomposer(builder, loc, varlenView(builder, varlen)).build();
+      for (Value &result : results)
+        result = dropUnitBatch(builder, loc, result);
+      replaceResults(builder, op, results);
+      return success();
+    }
+    auto paged = cast<PagedAttentionOp>(op);
+    if (paged.getCuSeqlensQ())
+      return op->emitOpError()
+             << "attn-decompose: a paged cache with packed queries is not "
+                "decomposed yet (dense queries and attn.varlen_attention are)";
+    replaceResults(builder, op,
+                   Decomposer(builder, loc, pagedView(builder, paged)).build());
+    return success();
   }
 };
 

@@ -207,10 +207,20 @@ def AttnDecompose : Pass<"attn-decompose"> {
     reference that raised IR is checked against on the CPU
     (`tools/raise-oracle.py`), and a CPU path for an embedding compiler.
     Ops on memrefs are left alone.
+
+    The serving forms too: `attn.varlen_attention` as one sequence of all
+    tokens where a query sees only keys of its own sequence (found from
+    `cu_seqlens_q`), within `seqused_k`, under the mask aligned to its
+    sequence's corner; `attn.paged_attention` with dense queries over the
+    cache gathered by its block table (entries past a sequence's keys are
+    not read), each sequence's keys counted by `seqlens_k`. A paged cache
+    with packed queries is refused.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 
