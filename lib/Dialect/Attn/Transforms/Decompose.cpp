@@ -175,7 +175,7 @@ Value Decomposer::rowReduction(Value scores, double identity, bool max) {
 
 /// exp(S - max), 0 in a row that sees no key (its max -inf).
 Value Decomposer::exponentials(Value scores, Value max) {
-  AffineExpr b = dim(0), h = dim(1), i = dim(2), j = dim(3);
+  AffineExpr b = dim(0), h = dim(1), i = dim(2);
   AffineMap identity = builder.getMultiDimIdentityMap(4);
   return generic(
       scores, {max}, {map(4, {b, h, i}), identity}, {par, par, par, par},
@@ -527,6 +527,80 @@ DenseView pagedView(OpBuilder &builder, PagedAttentionOp op) {
       }};
 }
 
+/// attn.paged_attention with packed queries: one batch of all query
+/// tokens over every sequence's gathered keys laid end to end (key j is
+/// key j % K of sequence j / K, K = max_pages x page_size); query i sees
+/// only its own sequence's keys, counted by seqlens_k, under the mask
+/// aligned to its sequence's corner.
+DenseView pagedPackedView(OpBuilder &builder, PagedAttentionOp op) {
+  Location loc = op.getLoc();
+  Value seqlens = op.getSeqlensK(), cuQ = op.getCuSeqlensQ();
+  MaskAttr mask = op.getMask();
+  auto endToEnd = [&](Value cache) {
+    Value gathered =
+        gatherPages(builder, loc, cache, op.getBlockTable(), seqlens);
+    return addUnitBatch(
+        builder, loc,
+        tensor::CollapseShapeOp::create(
+            builder, loc, gathered,
+            SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}}));
+  };
+  Value packedQuery = op.getQuery();
+  Value key = endToEnd(op.getKeyCache());
+  OpFoldResult keysPerSequence = affine::makeComposedFoldedAffineApply(
+      builder, loc,
+      builder.getAffineSymbolExpr(0) *
+          cast<ShapedType>(op.getKeyCache().getType()).getDimSize(1),
+      {dimOf(builder, loc, op.getBlockTable(), 1)});
+  return {
+      addUnitBatch(builder, loc, packedQuery),
+      key,
+      endToEnd(op.getValueCache()),
+      cast<ShapedType>(op.getResults()[0].getType()).getElementType(),
+      cast<ShapedType>(packedQuery.getType()).getDimSize(1),
+      cast<ShapedType>(op.getKeyCache().getType()).getDimSize(2),
+      op.getEffectiveScale(),
+      op.getResults().size() == 2,
+      [&builder, loc, mask, packedQuery, cuQ, seqlens,
+       keysPerSequence]() -> KeepFn {
+        Value sequenceOf = sequenceOfTokens(
+            builder, loc, cuQ, dimOf(builder, loc, packedQuery, 0));
+        Value sequences = getValueOrCreateConstantIndexOp(
+            builder, loc, dimOf(builder, loc, seqlens, 0));
+        Value span =
+            getValueOrCreateConstantIndexOp(builder, loc, keysPerSequence);
+        return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
+          Value zero = arith::ConstantIndexOp::create(body, at, 0);
+          Value one = arith::ConstantIndexOp::create(body, at, 1);
+          Value s = extractIndex(body, at, sequenceOf, i);
+          Value inBatch = arith::CmpIOp::create(
+              body, at, arith::CmpIPredicate::ult, s, sequences);
+          s = arith::SelectOp::create(body, at, inBatch, s, zero);
+          Value firstQ = extractIndex(body, at, cuQ, s);
+          Value next = arith::AddIOp::create(body, at, s, one);
+          Value seqQ = arith::SubIOp::create(
+              body, at, extractIndex(body, at, cuQ, next), firstQ);
+          Value seqKV = extractIndex(body, at, seqlens, s);
+          Value keyOf = arith::DivUIOp::create(body, at, j, span);
+          Value keyIndex = arith::RemUIOp::create(body, at, j, span);
+          Value keep = arith::AndIOp::create(
+              body, at, inBatch,
+              arith::CmpIOp::create(body, at, arith::CmpIPredicate::eq, keyOf,
+                                    s));
+          keep = arith::AndIOp::create(
+              body, at, keep,
+              arith::CmpIOp::create(body, at, arith::CmpIPredicate::slt,
+                                    keyIndex, seqKV));
+          Value query = arith::SubIOp::create(body, at, i, firstQ);
+          Value offset = arith::SubIOp::create(body, at, seqKV, seqQ);
+          Value masked = maskKeeps(body, at, mask, query, keyIndex, offset);
+          return masked
+                     ? arith::AndIOp::create(body, at, keep, masked).getResult()
+                     : keep;
+        };
+      }};
+}
+
 /// Replaces `op`'s results by `computed`, cast to the types it declares
 /// (dynamic dims included).
 void replaceResults(OpBuilder &builder, Operation *op,
@@ -555,18 +629,17 @@ struct AttnDecomposePass
     });
     for (Operation *op : ops) {
       OpBuilder builder(op);
-      if (failed(decompose(builder, op)))
-        return signalPassFailure();
+      decompose(builder, op);
     }
   }
 
-  LogicalResult decompose(OpBuilder &builder, Operation *op) {
+  void decompose(OpBuilder &builder, Operation *op) {
     Location loc = op->getLoc();
     if (auto attention = dyn_cast<AttentionOp>(op)) {
       replaceResults(
           builder, op,
           Decomposer(builder, loc, denseView(builder, attention)).build());
-      return success();
+      return;
     }
     if (auto varlen = dyn_cast<VarlenAttentionOp>(op)) {
       SmallVector<Value> results =
@@ -574,16 +647,19 @@ struct AttnDecomposePass
       for (Value &result : results)
         result = dropUnitBatch(builder, loc, result);
       replaceResults(builder, op, results);
-      return success();
+      return;
     }
     auto paged = cast<PagedAttentionOp>(op);
-    if (paged.getCuSeqlensQ())
-      return op->emitOpError()
-             << "attn-decompose: a paged cache with packed queries is not "
-                "decomposed yet (dense queries and attn.varlen_attention are)";
+    if (paged.getCuSeqlensQ()) {
+      SmallVector<Value> results =
+          Decomposer(builder, loc, pagedPackedView(builder, paged)).build();
+      for (Value &result : results)
+        result = dropUnitBatch(builder, loc, result);
+      replaceResults(builder, op, results);
+      return;
+    }
     replaceResults(builder, op,
                    Decomposer(builder, loc, pagedView(builder, paged)).build());
-    return success();
   }
 };
 

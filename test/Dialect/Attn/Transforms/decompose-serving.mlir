@@ -1,8 +1,8 @@
 // attn-decompose on the serving forms: a varlen op becomes one batch of all
 // tokens (its queries' sequences counted from cu_seqlens_q), a paged op a
 // gather of its cache by the block table; no attn op is left. Their
-// numbers: decompose-serving-run.test. A paged cache with packed queries
-// is refused.
+// numbers: decompose-serving-run.test. With packed queries a paged cache's
+// sequences are gathered end to end.
 // RUN: fa4-opt %s --split-input-file --attn-decompose --verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @varlen
@@ -32,8 +32,12 @@ func.func @paged(%q: tensor<8x1x32x128xbf16>, %kc: tensor<?x64x8x128xbf16>, %vc:
 
 // -----
 
+// CHECK-LABEL: func.func @paged_packed
+// CHECK-NOT: attn.
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] : tensor<4x16384x2x128xf16> into tensor<65536x2x128xf16>
+// CHECK: tensor.expand_shape
+// CHECK: return %{{.*}} : tensor<?x16x128xf16>
 func.func @paged_packed(%q: tensor<?x16x128xf16>, %kc: tensor<?x256x2x128xf16>, %vc: tensor<?x256x2x128xf16>, %bt: tensor<4x64xi32>, %sk: tensor<4xi32>, %cq: tensor<5xi32>) -> tensor<?x16x128xf16> {
-  // expected-error @+1 {{attn-decompose: a paged cache with packed queries is not decomposed yet (dense queries and attn.varlen_attention are)}}
   %o = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<4x64xi32>) seqlens_k(%sk : tensor<4xi32>) cu_seqlens_q(%cq : tensor<5xi32>) : tensor<?x16x128xf16>, tensor<?x256x2x128xf16>, tensor<?x256x2x128xf16> -> tensor<?x16x128xf16>
   return %o : tensor<?x16x128xf16>
 }

@@ -211,10 +211,11 @@ def AttnDecompose : Pass<"attn-decompose"> {
     The serving forms too: `attn.varlen_attention` as one sequence of all
     tokens where a query sees only keys of its own sequence (found from
     `cu_seqlens_q`), within `seqused_k`, under the mask aligned to its
-    sequence's corner; `attn.paged_attention` with dense queries over the
+    sequence's corner; `attn.paged_attention` over the
     cache gathered by its block table (entries past a sequence's keys are
     not read), each sequence's keys counted by `seqlens_k`. A paged cache
-    with packed queries is refused.
+    with packed queries is one batch of all query tokens over every
+    sequence's gathered keys laid end to end.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",

@@ -4,7 +4,8 @@
 # attention computed here per sequence in plain Python: ragged sequences
 # with an empty one, a one-token one and Sq > Skv, seqused_k, padding
 # tokens past the last sequence, GQA, every mask; a paged cache with a
-# shuffled block table whose unused entries point past the cache.
+# shuffled block table whose unused entries point past the cache, with
+# dense and with packed queries.
 import importlib.util
 import math
 import os
@@ -67,6 +68,29 @@ def paged_module(mask, result):
 """ % (q, cache, cache, returned, dense_tensor(TABLE, [3, 4]),
        dense_tensor(SEQLENS, [3]), SCALE, mask, q, cache, cache, q, lse,
        result, returned)
+
+
+# Paged with packed queries: the same cache and table, queries packed by
+# CU_PQ (Sq 2, 0 and 3; one padding token).
+CU_PQ = [0, 2, 2, 5]
+TPQ = 6
+
+
+def paged_packed_module(mask, result):
+    q = "tensor<%dx%dx%dxf16>" % (TPQ, HQ, D)
+    cache = "tensor<%dx%dx%dx%dxf16>" % (PAGES, PAGE, HKV, D)
+    lse = "tensor<%dx%dxf32>" % (HQ, TPQ)
+    returned = q if result == "o" else lse
+    return """func.func @attention(%%q: %s, %%kc: %s, %%vc: %s) -> %s {
+  %%bt = arith.constant %s
+  %%sk = arith.constant %s
+  %%cq = arith.constant %s
+  %%o, %%lse = attn.paged_attention %%q, %%kc, %%vc block_table(%%bt : tensor<3x4xi32>) seqlens_k(%%sk : tensor<3xi32>) cu_seqlens_q(%%cq : tensor<4xi32>) {scale = %r : f32, mask = #attn.mask<%s>} : %s, %s, %s -> %s, %s
+  return %%%s : %s
+}
+""" % (q, cache, cache, returned, dense_tensor(TABLE, [3, 4]),
+       dense_tensor(SEQLENS, [3]), dense_tensor(CU_PQ, [4]), SCALE, mask, q,
+       cache, cache, q, lse, result, returned)
 
 
 def attend(query_rows, key_rows, value_rows, sq, skv, left, right):
@@ -138,6 +162,30 @@ def paged_reference(q, kc, vc, left, right):
     return o, lse
 
 
+def paged_packed_reference(q, kc, vc, left, right):
+    """O [TPQ, HQ, D] and LSE [HQ, TPQ], flat."""
+    o = [0.0] * (TPQ * HQ * D)
+    lse = [-math.inf] * (HQ * TPQ)
+    cache_row = lambda c, j, b, g: c[
+        ((TABLE[b][j // PAGE] * PAGE + j % PAGE) * HKV + g) * D:
+        ((TABLE[b][j // PAGE] * PAGE + j % PAGE) * HKV + g + 1) * D]
+    for b in range(len(SEQLENS)):
+        sq, skv = CU_PQ[b + 1] - CU_PQ[b], SEQLENS[b]
+        for h in range(HQ):
+            g = h // (HQ // HKV)
+            queries = [q[((CU_PQ[b] + i) * HQ + h) * D:
+                         ((CU_PQ[b] + i) * HQ + h + 1) * D] for i in range(sq)]
+            rows, lses = attend(queries,
+                                [cache_row(kc, j, b, g) for j in range(skv)],
+                                [cache_row(vc, j, b, g) for j in range(skv)],
+                                sq, skv, left, right)
+            for i in range(sq):
+                o[((CU_PQ[b] + i) * HQ + h) * D:
+                  ((CU_PQ[b] + i) * HQ + h + 1) * D] = rows[i]
+                lse[h * TPQ + CU_PQ[b] + i] = lses[i]
+    return o, lse
+
+
 def worst(actual, expected):
     error = 0.0
     for a, e in zip(actual, expected):
@@ -151,7 +199,9 @@ def worst(actual, expected):
 
 runner = oracle.Runner(fa4_opt, llvm_root)
 for form, module, reference in (("varlen", varlen_module, varlen_reference),
-                                ("paged", paged_module, paged_reference)):
+                                ("paged", paged_module, paged_reference),
+                                ("ppaged", paged_packed_module,
+                                 paged_packed_reference)):
     for mask, (left, right) in MASKS.items():
         q, k, v, o = runner.run(module(mask, "o"), decompose=True,
                                 print_inputs=True)
