@@ -336,14 +336,59 @@ DenseView denseView(OpBuilder &builder, AttentionOp op) {
           }};
 }
 
+/// How many sequences every index vector has an entry for: the least of
+/// each vector's length less its `extra` entries (1 for cu_seqlens), at
+/// least 0, so that a dynamic length the verifier could not compare never
+/// lets the generics read past a vector.
+Value sequenceCount(OpBuilder &builder, Location loc,
+                    ArrayRef<std::pair<Value, int64_t>> vectors) {
+  SmallVector<AffineExpr> results = {builder.getAffineConstantExpr(0)};
+  SmallVector<OpFoldResult> sizes;
+  for (auto [vector, extra] : vectors) {
+    results.push_back(builder.getAffineSymbolExpr(sizes.size()) - extra);
+    sizes.push_back(dimOf(builder, loc, vector, 0));
+  }
+  AffineMap lengths =
+      AffineMap::get(0, sizes.size(), results, builder.getContext());
+  // min over the vectors' lengths, then max with 0.
+  OpFoldResult least = affine::makeComposedFoldedAffineMin(
+      builder, loc, lengths.dropResult(0), sizes);
+  return getValueOrCreateConstantIndexOp(
+      builder, loc,
+      affine::makeComposedFoldedAffineMax(
+          builder, loc,
+          AffineMap::get(0, 1,
+                         {builder.getAffineConstantExpr(0),
+                          builder.getAffineSymbolExpr(0)},
+                         builder.getContext()),
+          {least}));
+}
+
+/// `keep(body)` where `inBatch` holds, else false: the index vectors are
+/// read only at entries that exist.
+Value keepInBatch(OpBuilder &body, Location at, Value inBatch,
+                  function_ref<Value(OpBuilder &, Location)> keep) {
+  return scf::IfOp::create(
+             body, at, inBatch,
+             [&](OpBuilder &then, Location in) {
+               scf::YieldOp::create(then, in, keep(then, in));
+             },
+             [&](OpBuilder &otherwise, Location in) {
+               scf::YieldOp::create(
+                   otherwise, in,
+                   arith::ConstantIntOp::create(otherwise, in, 0, 1)
+                       .getResult());
+             })
+      .getResult(0);
+}
+
 /// For each packed query token, its sequence: how many sequences end at or
 /// before it (B for a token past cu_seqlens_q[B]).
 Value sequenceOfTokens(OpBuilder &builder, Location loc, Value cuSeqlens,
                        OpFoldResult tokens) {
   Type i32 = builder.getI32Type();
-  OpFoldResult sequences = affine::makeComposedFoldedAffineApply(
-      builder, loc, builder.getAffineSymbolExpr(0) - 1,
-      {dimOf(builder, loc, cuSeqlens, 0)});
+  OpFoldResult sequences =
+      getAsOpFoldResult(sequenceCount(builder, loc, {{cuSeqlens, 1}}));
   // cu_seqlens[1:]: where each sequence ends.
   Value ends = tensor::ExtractSliceOp::create(
       builder, loc, cuSeqlens, ArrayRef<OpFoldResult>{builder.getIndexAttr(1)},
@@ -395,44 +440,42 @@ DenseView varlenView(OpBuilder &builder, VarlenAttentionOp op) {
       [&builder, loc, mask, packedQuery, cuQ, cuK, used]() -> KeepFn {
         Value sequenceOf = sequenceOfTokens(
             builder, loc, cuQ, dimOf(builder, loc, packedQuery, 0));
-        Value sequences = getValueOrCreateConstantIndexOp(
-            builder, loc,
-            affine::makeComposedFoldedAffineApply(
-                builder, loc, builder.getAffineSymbolExpr(0) - 1,
-                {dimOf(builder, loc, cuQ, 0)}));
+        SmallVector<std::pair<Value, int64_t>> vectors = {{cuQ, 1}, {cuK, 1}};
+        if (used)
+          vectors.push_back({used, 0});
+        Value sequences = sequenceCount(builder, loc, vectors);
         return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
-          Value one = arith::ConstantIndexOp::create(body, at, 1);
-          Value zero = arith::ConstantIndexOp::create(body, at, 0);
           Value s = extractIndex(body, at, sequenceOf, i);
+          // A token past the last sequence sees no key.
           Value inBatch = arith::CmpIOp::create(
               body, at, arith::CmpIPredicate::ult, s, sequences);
-          // A token past the last sequence sees no key; read sequence 0.
-          s = arith::SelectOp::create(body, at, inBatch, s, zero);
-          Value next = arith::AddIOp::create(body, at, s, one);
-          Value firstQ = extractIndex(body, at, cuQ, s);
-          Value firstK = extractIndex(body, at, cuK, s);
-          Value seqQ = arith::SubIOp::create(
-              body, at, extractIndex(body, at, cuQ, next), firstQ);
-          Value seqKV = arith::SubIOp::create(
-              body, at, extractIndex(body, at, cuK, next), firstK);
-          if (used)
-            seqKV = arith::MinSIOp::create(body, at, seqKV,
-                                           extractIndex(body, at, used, s));
-          Value key = arith::SubIOp::create(body, at, j, firstK);
-          Value keep = arith::AndIOp::create(
-              body, at, inBatch,
-              arith::CmpIOp::create(body, at, arith::CmpIPredicate::sge, j,
-                                    firstK));
-          keep = arith::AndIOp::create(
-              body, at, keep,
-              arith::CmpIOp::create(body, at, arith::CmpIPredicate::slt, key,
-                                    seqKV));
-          Value query = arith::SubIOp::create(body, at, i, firstQ);
-          Value offset = arith::SubIOp::create(body, at, seqKV, seqQ);
-          Value masked = maskKeeps(body, at, mask, query, key, offset);
-          return masked
-                     ? arith::AndIOp::create(body, at, keep, masked).getResult()
-                     : keep;
+          return keepInBatch(
+              body, at, inBatch, [&](OpBuilder &in, Location at) -> Value {
+                Value next = arith::AddIOp::create(
+                    in, at, s, arith::ConstantIndexOp::create(in, at, 1));
+                Value firstQ = extractIndex(in, at, cuQ, s);
+                Value firstK = extractIndex(in, at, cuK, s);
+                Value seqQ = arith::SubIOp::create(
+                    in, at, extractIndex(in, at, cuQ, next), firstQ);
+                Value seqKV = arith::SubIOp::create(
+                    in, at, extractIndex(in, at, cuK, next), firstK);
+                if (used)
+                  seqKV = arith::MinSIOp::create(in, at, seqKV,
+                                                 extractIndex(in, at, used, s));
+                Value key = arith::SubIOp::create(in, at, j, firstK);
+                Value keep = arith::AndIOp::create(
+                    in, at,
+                    arith::CmpIOp::create(in, at, arith::CmpIPredicate::sge, j,
+                                          firstK),
+                    arith::CmpIOp::create(in, at, arith::CmpIPredicate::slt,
+                                          key, seqKV));
+                Value query = arith::SubIOp::create(in, at, i, firstQ);
+                Value offset = arith::SubIOp::create(in, at, seqKV, seqQ);
+                Value masked = maskKeeps(in, at, mask, query, key, offset);
+                return masked ? arith::AndIOp::create(in, at, keep, masked)
+                                    .getResult()
+                              : keep;
+              });
         };
       }};
 }
@@ -453,6 +496,8 @@ Value gatherPages(OpBuilder &builder, Location loc, Value cache,
                                      dimOf(builder, loc, cache, 3)};
   Type element = cacheType.getElementType();
   Value init = tensor::EmptyOp::create(builder, loc, sizes, element);
+  Value sequences =
+      sequenceCount(builder, loc, {{seqlens, 0}, {blockTable, 0}});
   return linalg::GenericOp::create(
              builder, loc, init.getType(), ValueRange{}, ValueRange{init},
              ArrayRef<AffineMap>{builder.getMultiDimIdentityMap(4)},
@@ -462,9 +507,23 @@ Value gatherPages(OpBuilder &builder, Location loc, Value cache,
                Value j = linalg::IndexOp::create(body, at, 1);
                Value h = linalg::IndexOp::create(body, at, 2);
                Value d = linalg::IndexOp::create(body, at, 3);
-               Value inSequence =
-                   arith::CmpIOp::create(body, at, arith::CmpIPredicate::slt, j,
-                                         extractIndex(body, at, seqlens, b));
+               // seqlens_k[b] read only where it exists (b < sequences).
+               Value hasKeys = arith::CmpIOp::create(
+                   body, at, arith::CmpIPredicate::ult, b, sequences);
+               auto length = scf::IfOp::create(
+                   body, at, hasKeys,
+                   [&](OpBuilder &then, Location in) {
+                     scf::YieldOp::create(then, in,
+                                          extractIndex(then, in, seqlens, b));
+                   },
+                   [&](OpBuilder &otherwise, Location in) {
+                     scf::YieldOp::create(
+                         otherwise, in,
+                         arith::ConstantIndexOp::create(otherwise, in, 0)
+                             .getResult());
+                   });
+               Value inSequence = arith::CmpIOp::create(
+                   body, at, arith::CmpIPredicate::slt, j, length.getResult(0));
                auto read = scf::IfOp::create(
                    body, at, inSequence,
                    [&](OpBuilder &then, Location in) {
@@ -511,18 +570,27 @@ DenseView pagedView(OpBuilder &builder, PagedAttentionOp op) {
       cast<ShapedType>(op.getKeyCache().getType()).getDimSize(2),
       op.getEffectiveScale(),
       op.getResults().size() == 2,
-      [&builder, loc, mask, queryValue, seqlens]() -> KeepFn {
+      [&builder, loc, mask, queryValue, seqlens,
+       blockTable = op.getBlockTable()]() -> KeepFn {
         Value seqQ = getValueOrCreateConstantIndexOp(
             builder, loc, dimOf(builder, loc, queryValue, 1));
+        Value sequences =
+            sequenceCount(builder, loc, {{seqlens, 0}, {blockTable, 0}});
         return [=](OpBuilder &body, Location at, Value b, Value i, Value j) {
-          Value seqKV = extractIndex(body, at, seqlens, b);
-          Value keep = arith::CmpIOp::create(
-              body, at, arith::CmpIPredicate::slt, j, seqKV);
-          Value offset = arith::SubIOp::create(body, at, seqKV, seqQ);
-          Value masked = maskKeeps(body, at, mask, i, j, offset);
-          return masked
-                     ? arith::AndIOp::create(body, at, keep, masked).getResult()
-                     : keep;
+          // A batch entry past the index vectors sees no key.
+          Value inBatch = arith::CmpIOp::create(
+              body, at, arith::CmpIPredicate::ult, b, sequences);
+          return keepInBatch(
+              body, at, inBatch, [&](OpBuilder &in, Location at) -> Value {
+                Value seqKV = extractIndex(in, at, seqlens, b);
+                Value keep = arith::CmpIOp::create(
+                    in, at, arith::CmpIPredicate::slt, j, seqKV);
+                Value offset = arith::SubIOp::create(in, at, seqKV, seqQ);
+                Value masked = maskKeeps(in, at, mask, i, j, offset);
+                return masked ? arith::AndIOp::create(in, at, keep, masked)
+                                    .getResult()
+                              : keep;
+              });
         };
       }};
 }
@@ -534,7 +602,8 @@ DenseView pagedView(OpBuilder &builder, PagedAttentionOp op) {
 /// aligned to its sequence's corner.
 DenseView pagedPackedView(OpBuilder &builder, PagedAttentionOp op) {
   Location loc = op.getLoc();
-  Value seqlens = op.getSeqlensK(), cuQ = op.getCuSeqlensQ();
+  Value seqlens = op.getSeqlensK(), cuQ = op.getCuSeqlensQ(),
+        blockTable = op.getBlockTable();
   MaskAttr mask = op.getMask();
   auto endToEnd = [&](Value cache) {
     Value gathered =
@@ -552,53 +621,52 @@ DenseView pagedPackedView(OpBuilder &builder, PagedAttentionOp op) {
       builder.getAffineSymbolExpr(0) *
           cast<ShapedType>(op.getKeyCache().getType()).getDimSize(1),
       {dimOf(builder, loc, op.getBlockTable(), 1)});
-  return {
-      addUnitBatch(builder, loc, packedQuery),
-      key,
-      endToEnd(op.getValueCache()),
-      cast<ShapedType>(op.getResults()[0].getType()).getElementType(),
-      cast<ShapedType>(packedQuery.getType()).getDimSize(1),
-      cast<ShapedType>(op.getKeyCache().getType()).getDimSize(2),
-      op.getEffectiveScale(),
-      op.getResults().size() == 2,
-      [&builder, loc, mask, packedQuery, cuQ, seqlens,
-       keysPerSequence]() -> KeepFn {
-        Value sequenceOf = sequenceOfTokens(
-            builder, loc, cuQ, dimOf(builder, loc, packedQuery, 0));
-        Value sequences = getValueOrCreateConstantIndexOp(
-            builder, loc, dimOf(builder, loc, seqlens, 0));
-        Value span =
-            getValueOrCreateConstantIndexOp(builder, loc, keysPerSequence);
-        return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
-          Value zero = arith::ConstantIndexOp::create(body, at, 0);
-          Value one = arith::ConstantIndexOp::create(body, at, 1);
-          Value s = extractIndex(body, at, sequenceOf, i);
-          Value inBatch = arith::CmpIOp::create(
-              body, at, arith::CmpIPredicate::ult, s, sequences);
-          s = arith::SelectOp::create(body, at, inBatch, s, zero);
-          Value firstQ = extractIndex(body, at, cuQ, s);
-          Value next = arith::AddIOp::create(body, at, s, one);
-          Value seqQ = arith::SubIOp::create(
-              body, at, extractIndex(body, at, cuQ, next), firstQ);
-          Value seqKV = extractIndex(body, at, seqlens, s);
-          Value keyOf = arith::DivUIOp::create(body, at, j, span);
-          Value keyIndex = arith::RemUIOp::create(body, at, j, span);
-          Value keep = arith::AndIOp::create(
-              body, at, inBatch,
-              arith::CmpIOp::create(body, at, arith::CmpIPredicate::eq, keyOf,
-                                    s));
-          keep = arith::AndIOp::create(
-              body, at, keep,
-              arith::CmpIOp::create(body, at, arith::CmpIPredicate::slt,
-                                    keyIndex, seqKV));
-          Value query = arith::SubIOp::create(body, at, i, firstQ);
-          Value offset = arith::SubIOp::create(body, at, seqKV, seqQ);
-          Value masked = maskKeeps(body, at, mask, query, keyIndex, offset);
-          return masked
-                     ? arith::AndIOp::create(body, at, keep, masked).getResult()
-                     : keep;
-        };
-      }};
+  return {addUnitBatch(builder, loc, packedQuery),
+          key,
+          endToEnd(op.getValueCache()),
+          cast<ShapedType>(op.getResults()[0].getType()).getElementType(),
+          cast<ShapedType>(packedQuery.getType()).getDimSize(1),
+          cast<ShapedType>(op.getKeyCache().getType()).getDimSize(2),
+          op.getEffectiveScale(),
+          op.getResults().size() == 2,
+          [&builder, loc, mask, packedQuery, cuQ, seqlens, blockTable,
+           keysPerSequence]() -> KeepFn {
+            Value sequenceOf = sequenceOfTokens(
+                builder, loc, cuQ, dimOf(builder, loc, packedQuery, 0));
+            Value sequences = sequenceCount(
+                builder, loc, {{cuQ, 1}, {seqlens, 0}, {blockTable, 0}});
+            Value span =
+                getValueOrCreateConstantIndexOp(builder, loc, keysPerSequence);
+            return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
+              Value s = extractIndex(body, at, sequenceOf, i);
+              Value inBatch = arith::CmpIOp::create(
+                  body, at, arith::CmpIPredicate::ult, s, sequences);
+              return keepInBatch(
+                  body, at, inBatch, [&](OpBuilder &in, Location at) -> Value {
+                    Value firstQ = extractIndex(in, at, cuQ, s);
+                    Value next = arith::AddIOp::create(
+                        in, at, s, arith::ConstantIndexOp::create(in, at, 1));
+                    Value seqQ = arith::SubIOp::create(
+                        in, at, extractIndex(in, at, cuQ, next), firstQ);
+                    Value seqKV = extractIndex(in, at, seqlens, s);
+                    Value keyOf = arith::DivUIOp::create(in, at, j, span);
+                    Value keyIndex = arith::RemUIOp::create(in, at, j, span);
+                    Value keep = arith::AndIOp::create(
+                        in, at,
+                        arith::CmpIOp::create(in, at, arith::CmpIPredicate::eq,
+                                              keyOf, s),
+                        arith::CmpIOp::create(in, at, arith::CmpIPredicate::slt,
+                                              keyIndex, seqKV));
+                    Value query = arith::SubIOp::create(in, at, i, firstQ);
+                    Value offset = arith::SubIOp::create(in, at, seqKV, seqQ);
+                    Value masked =
+                        maskKeeps(in, at, mask, query, keyIndex, offset);
+                    return masked ? arith::AndIOp::create(in, at, keep, masked)
+                                        .getResult()
+                                  : keep;
+                  });
+            };
+          }};
 }
 
 /// Replaces `op`'s results by `computed`, cast to the types it declares

@@ -197,6 +197,26 @@ def worst(actual, expected):
     return error if len(actual) == len(expected) else math.inf
 
 
+def short_module(result):
+    """seqused_k of a length known only at run time, 0 where the batch has
+    4 sequences: no sequence has an entry in every vector, so no query
+    sees a key, and none is read past its vector."""
+    q = "tensor<%dx%dx%dxf16>" % (TQ, HQ, D)
+    kv = "tensor<%dx%dx%dxf16>" % (TK, HKV, D)
+    lse = "tensor<%dx%dxf32>" % (HQ, TQ)
+    returned = q if result == "o" else lse
+    return """func.func @attention(%%q: %s, %%k: %s, %%v: %s) -> %s {
+  %%cq = arith.constant %s
+  %%ck = arith.constant %s
+  %%none = tensor.empty() : tensor<0xi32>
+  %%used = tensor.cast %%none : tensor<0xi32> to tensor<?xi32>
+  %%o, %%lse = attn.varlen_attention %%q, %%k, %%v cu_seqlens(%%cq, %%ck : tensor<5xi32>, tensor<5xi32>) seqused_k(%%used : tensor<?xi32>) : %s, %s, %s -> %s, %s
+  return %%%s : %s
+}
+""" % (q, kv, kv, returned, dense_tensor(CU_Q, [5]), dense_tensor(CU_K, [5]),
+       q, kv, kv, q, lse, result, returned)
+
+
 runner = oracle.Runner(fa4_opt, llvm_root)
 for form, module, reference in (("varlen", varlen_module, varlen_reference),
                                 ("paged", paged_module, paged_reference),
@@ -211,4 +231,10 @@ for form, module, reference in (("varlen", varlen_module, varlen_reference),
         print("%-6s %-13s O %s, LSE %s" % (
             form, mask, "ok" if o_err <= 2 ** -11 else "off %g" % o_err,
             "ok" if lse_err <= 1e-5 else "off %g" % lse_err))
+o = runner.run(short_module("o"), decompose=True)
+lse = runner.run(short_module("lse"), decompose=True)
+print("short seqused_k: O %s, LSE %s" % (
+    "zero" if all(x == 0 for x in o) and len(o) == TQ * HQ * D else "off",
+    "-inf" if all(x == -math.inf for x in lse) and len(lse) == HQ * TQ
+    else "off"))
 runner.close()
