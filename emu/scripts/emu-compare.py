@@ -197,6 +197,10 @@ def compare(args):
                                           case_id + ".o"))
         diff = max((abs(a - b) for a, b in zip(o_e, o_g)), default=0.0)
         same_bits = bits_e == bits_g
+        lse_same = (floats(os.path.join(args.emu_out, "dumps",
+                                        case_id + ".lse"))[1] ==
+                    floats(os.path.join(args.gpu_out, "dumps",
+                                        case_id + ".lse"))[1])
         bound = 2 * max(field(e, "ref_err"), field(g, "ref_err")) + 1e-5
         if case_id.endswith("-uniform"):
             probes += 1
@@ -207,11 +211,13 @@ def compare(args):
         bad += not ok
         rows.append(f"{case_id:60} {'ok ' if ok else 'BAD'} "
                     f"bits={'same' if same_bits else 'differ'} "
+                    f"lse={'same' if lse_same else 'differ'} "
                     f"max|emu-gpu|={diff:.2e} bound={bound:.2e}")
     print("\n".join(rows))
     print(f"{len(emu) - bad} of {len(emu)} cases agree; exactness probes "
           f"bit-identical: {probes_equal} of {probes}; bit-identical O "
-          f"overall: {sum('bits=same' in r for r in rows)} of {len(rows)}")
+          f"overall: {sum('bits=same' in r for r in rows)} of {len(rows)}, "
+          f"LSE: {sum('lse=same' in r for r in rows)} of {len(rows)}")
     return 1 if bad else 0
 
 

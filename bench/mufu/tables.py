@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Reads the special-function tables device.sh measured (bench/mufu/h100/):
+each NAME.delta.xz holds the f32 bit patterns of one table as differences
+from the previous entry (the first from 0), int32 little-endian, split
+into four byte planes (all low bytes, then the next ...) and xz-compressed.
+
+  tables.py [DIR]   prints each table's size and a few facts checked from it
+"""
+import lzma
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "h100")
+
+
+def load(name, directory=HERE):
+    """The table NAME as uint32 bit patterns."""
+    with open(os.path.join(directory, name + ".delta.xz"), "rb") as f:
+        raw = lzma.decompress(f.read())
+    planes = np.frombuffer(raw, dtype=np.uint8).reshape(4, -1).T.copy()
+    delta = planes.view("<i4").reshape(-1).astype(np.int64)
+    return (np.cumsum(delta) & 0xFFFFFFFF).astype(np.uint32)
+
+
+def main():
+    directory = sys.argv[1] if len(sys.argv) > 1 else HERE
+    ex2 = load("ex2", directory)
+    # ex2.approx.ftz at i 2^-24, i < 2^24: equal pairs, so the unit reads
+    # 23 fraction bits; against exp2 correctly rounded.
+    pairs = bool((ex2[0::2] == ex2[1::2]).all())
+    grid = np.arange(1 << 23, dtype=np.float64) / 2.0 ** 23
+    exact = np.exp2(grid).astype(np.float32).view(np.int32).astype(np.int64)
+    ulps = ex2[0::2].view(np.int32).astype(np.int64) - exact
+    print("ex2: %d entries; reads 23 fraction bits: %s; ulps against exp2 "
+          "correctly rounded: %s" % (len(ex2), pairs, {
+              int(k): int((ulps == k).sum()) for k in np.unique(ulps)}))
+    rcp = load("rcp", directory)
+    mantissa = 1.0 + np.arange(1 << 23, dtype=np.float64) / 2.0 ** 23
+    exact = (1.0 / mantissa).astype(np.float32).view(np.int32).astype(np.int64)
+    ulps = rcp.view(np.int32).astype(np.int64) - exact
+    print("rcp: %d entries; ulps against 1/m correctly rounded: %s" % (
+        len(rcp), {int(k): int((ulps == k).sum()) for k in np.unique(ulps)}))
+    for name in ("lg2_e0", "lg2_em1", "tanh"):
+        print("%s: %d entries" % (name, len(load(name, directory))))
+
+
+if __name__ == "__main__":
+    main()
