@@ -207,6 +207,9 @@ def command(tools, rng, path, outdir, text=""):
         if rng.random() < 0.5:
             passes.append(f"--attn-plan-pipeline=chip={chip}")
         return [tools["fa4-opt"], path, *passes]
+    if rng.random() < 0.15:
+        # The ops' meaning in linalg (every form, serving ones too).
+        return [tools["fa4-opt"], path, "--attn-decompose"]
     opts = {k: rng.choice(v) for k, v in OPTIONS.items() if rng.random() < 0.3}
     if rng.random() < 0.5:
         flags = [f"--{k}={v}" for k, v in opts.items()]
