@@ -364,22 +364,69 @@ Value sequenceCount(OpBuilder &builder, Location loc,
           {least}));
 }
 
+/// `then`'s value where `condition` holds, else `otherwise`'s: only the
+/// chosen side is built to run (a read that may not exist stays unread).
+Value valueIf(OpBuilder &body, Location at, Value condition,
+              function_ref<Value(OpBuilder &, Location)> then,
+              function_ref<Value(OpBuilder &, Location)> otherwise) {
+  return scf::IfOp::create(
+             body, at, condition,
+             [&](OpBuilder &in, Location inAt) {
+               scf::YieldOp::create(in, inAt, then(in, inAt));
+             },
+             [&](OpBuilder &in, Location inAt) {
+               scf::YieldOp::create(in, inAt, otherwise(in, inAt));
+             })
+      .getResult(0);
+}
+
 /// `keep(body)` where `inBatch` holds, else false: the index vectors are
 /// read only at entries that exist.
 Value keepInBatch(OpBuilder &body, Location at, Value inBatch,
                   function_ref<Value(OpBuilder &, Location)> keep) {
-  return scf::IfOp::create(
-             body, at, inBatch,
-             [&](OpBuilder &then, Location in) {
-               scf::YieldOp::create(then, in, keep(then, in));
-             },
-             [&](OpBuilder &otherwise, Location in) {
-               scf::YieldOp::create(
-                   otherwise, in,
-                   arith::ConstantIntOp::create(otherwise, in, 0, 1)
-                       .getResult());
-             })
-      .getResult(0);
+  return valueIf(body, at, inBatch, keep, [](OpBuilder &in, Location inAt) {
+    return arith::ConstantIntOp::create(in, inAt, 0, 1).getResult();
+  });
+}
+
+/// Whether query `query` of a sequence of `seqQ` queries and `seqKV` keys
+/// sees key `key` (indices within the sequence; the key may lie outside
+/// it): a key of the sequence, kept by the mask aligned to its corner.
+Value sequenceKeeps(OpBuilder &body, Location at, MaskAttr mask, Value query,
+                    Value key, Value seqQ, Value seqKV) {
+  Value zero = arith::ConstantIndexOp::create(body, at, 0);
+  Value keep = arith::AndIOp::create(
+      body, at,
+      arith::CmpIOp::create(body, at, arith::CmpIPredicate::sge, key, zero),
+      arith::CmpIOp::create(body, at, arith::CmpIPredicate::slt, key, seqKV));
+  Value offset = arith::SubIOp::create(body, at, seqKV, seqQ);
+  Value masked = maskKeeps(body, at, mask, query, key, offset);
+  return masked ? arith::AndIOp::create(body, at, keep, masked).getResult()
+                : keep;
+}
+
+/// Sequence `s`'s first token and token count from cu_seqlens `cu`.
+std::pair<Value, Value> spanOf(OpBuilder &body, Location at, Value cu,
+                               Value s) {
+  Value next = arith::AddIOp::create(
+      body, at, s, arith::ConstantIndexOp::create(body, at, 1));
+  Value first = extractIndex(body, at, cu, s);
+  Value count =
+      arith::SubIOp::create(body, at, extractIndex(body, at, cu, next), first);
+  return {first, count};
+}
+
+/// `keep(s)` for packed query token `i`'s sequence s (`sequenceOf`), false
+/// for a token past the `sequences` every index vector has.
+Value keepForToken(OpBuilder &body, Location at, Value sequenceOf,
+                   Value sequences, Value i,
+                   function_ref<Value(OpBuilder &, Location, Value)> keep) {
+  Value s = extractIndex(body, at, sequenceOf, i);
+  Value inBatch =
+      arith::CmpIOp::create(body, at, arith::CmpIPredicate::ult, s, sequences);
+  return keepInBatch(body, at, inBatch, [&](OpBuilder &in, Location inAt) {
+    return keep(in, inAt, s);
+  });
 }
 
 /// For each packed query token, its sequence: how many sequences end at or
@@ -445,36 +492,17 @@ DenseView varlenView(OpBuilder &builder, VarlenAttentionOp op) {
           vectors.push_back({used, 0});
         Value sequences = sequenceCount(builder, loc, vectors);
         return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
-          Value s = extractIndex(body, at, sequenceOf, i);
-          // A token past the last sequence sees no key.
-          Value inBatch = arith::CmpIOp::create(
-              body, at, arith::CmpIPredicate::ult, s, sequences);
-          return keepInBatch(
-              body, at, inBatch, [&](OpBuilder &in, Location at) -> Value {
-                Value next = arith::AddIOp::create(
-                    in, at, s, arith::ConstantIndexOp::create(in, at, 1));
-                Value firstQ = extractIndex(in, at, cuQ, s);
-                Value firstK = extractIndex(in, at, cuK, s);
-                Value seqQ = arith::SubIOp::create(
-                    in, at, extractIndex(in, at, cuQ, next), firstQ);
-                Value seqKV = arith::SubIOp::create(
-                    in, at, extractIndex(in, at, cuK, next), firstK);
+          return keepForToken(
+              body, at, sequenceOf, sequences, i,
+              [&](OpBuilder &in, Location inAt, Value s) -> Value {
+                auto [firstQ, seqQ] = spanOf(in, inAt, cuQ, s);
+                auto [firstK, seqKV] = spanOf(in, inAt, cuK, s);
                 if (used)
-                  seqKV = arith::MinSIOp::create(in, at, seqKV,
-                                                 extractIndex(in, at, used, s));
-                Value key = arith::SubIOp::create(in, at, j, firstK);
-                Value keep = arith::AndIOp::create(
-                    in, at,
-                    arith::CmpIOp::create(in, at, arith::CmpIPredicate::sge, j,
-                                          firstK),
-                    arith::CmpIOp::create(in, at, arith::CmpIPredicate::slt,
-                                          key, seqKV));
-                Value query = arith::SubIOp::create(in, at, i, firstQ);
-                Value offset = arith::SubIOp::create(in, at, seqKV, seqQ);
-                Value masked = maskKeeps(in, at, mask, query, key, offset);
-                return masked ? arith::AndIOp::create(in, at, keep, masked)
-                                    .getResult()
-                              : keep;
+                  seqKV = arith::MinSIOp::create(
+                      in, inAt, seqKV, extractIndex(in, inAt, used, s));
+                return sequenceKeeps(
+                    in, inAt, mask, arith::SubIOp::create(in, inAt, i, firstQ),
+                    arith::SubIOp::create(in, inAt, j, firstK), seqQ, seqKV);
               });
         };
       }};
@@ -508,45 +536,36 @@ Value gatherPages(OpBuilder &builder, Location loc, Value cache,
                Value h = linalg::IndexOp::create(body, at, 2);
                Value d = linalg::IndexOp::create(body, at, 3);
                // seqlens_k[b] read only where it exists (b < sequences).
-               Value hasKeys = arith::CmpIOp::create(
-                   body, at, arith::CmpIPredicate::ult, b, sequences);
-               auto length = scf::IfOp::create(
-                   body, at, hasKeys,
-                   [&](OpBuilder &then, Location in) {
-                     scf::YieldOp::create(then, in,
-                                          extractIndex(then, in, seqlens, b));
+               auto zeroIndex = [](OpBuilder &in, Location inAt) -> Value {
+                 return arith::ConstantIndexOp::create(in, inAt, 0);
+               };
+               Value length = valueIf(
+                   body, at,
+                   arith::CmpIOp::create(body, at, arith::CmpIPredicate::ult, b,
+                                         sequences),
+                   [&](OpBuilder &in, Location inAt) {
+                     return extractIndex(in, inAt, seqlens, b);
                    },
-                   [&](OpBuilder &otherwise, Location in) {
-                     scf::YieldOp::create(
-                         otherwise, in,
-                         arith::ConstantIndexOp::create(otherwise, in, 0)
-                             .getResult());
-                   });
-               Value inSequence = arith::CmpIOp::create(
-                   body, at, arith::CmpIPredicate::slt, j, length.getResult(0));
-               auto read = scf::IfOp::create(
-                   body, at, inSequence,
-                   [&](OpBuilder &then, Location in) {
+                   zeroIndex);
+               Value read = valueIf(
+                   body, at,
+                   arith::CmpIOp::create(body, at, arith::CmpIPredicate::slt, j,
+                                         length),
+                   [&](OpBuilder &in, Location inAt) -> Value {
                      Value size =
-                         arith::ConstantIndexOp::create(then, in, pageSize);
+                         arith::ConstantIndexOp::create(in, inAt, pageSize);
                      Value page = extractIndex(
-                         then, in, blockTable,
-                         {b, arith::DivUIOp::create(then, in, j, size)});
-                     Value row = arith::RemUIOp::create(then, in, j, size);
-                     scf::YieldOp::create(
-                         then, in,
-                         tensor::ExtractOp::create(then, in, cache,
-                                                   ValueRange{page, row, h, d})
-                             .getResult());
+                         in, inAt, blockTable,
+                         {b, arith::DivUIOp::create(in, inAt, j, size)});
+                     Value row = arith::RemUIOp::create(in, inAt, j, size);
+                     return tensor::ExtractOp::create(
+                         in, inAt, cache, ValueRange{page, row, h, d});
                    },
-                   [&](OpBuilder &otherwise, Location in) {
-                     scf::YieldOp::create(
-                         otherwise, in,
-                         arith::ConstantOp::create(
-                             otherwise, in, otherwise.getZeroAttr(element))
-                             .getResult());
+                   [&](OpBuilder &in, Location inAt) -> Value {
+                     return arith::ConstantOp::create(in, inAt,
+                                                      in.getZeroAttr(element));
                    });
-               linalg::YieldOp::create(body, at, read.getResult(0));
+               linalg::YieldOp::create(body, at, read);
              })
       .getResult(0);
 }
@@ -581,15 +600,9 @@ DenseView pagedView(OpBuilder &builder, PagedAttentionOp op) {
           Value inBatch = arith::CmpIOp::create(
               body, at, arith::CmpIPredicate::ult, b, sequences);
           return keepInBatch(
-              body, at, inBatch, [&](OpBuilder &in, Location at) -> Value {
-                Value seqKV = extractIndex(in, at, seqlens, b);
-                Value keep = arith::CmpIOp::create(
-                    in, at, arith::CmpIPredicate::slt, j, seqKV);
-                Value offset = arith::SubIOp::create(in, at, seqKV, seqQ);
-                Value masked = maskKeeps(in, at, mask, i, j, offset);
-                return masked ? arith::AndIOp::create(in, at, keep, masked)
-                                    .getResult()
-                              : keep;
+              body, at, inBatch, [&](OpBuilder &in, Location inAt) -> Value {
+                return sequenceKeeps(in, inAt, mask, i, j, seqQ,
+                                     extractIndex(in, inAt, seqlens, b));
               });
         };
       }};
@@ -621,52 +634,40 @@ DenseView pagedPackedView(OpBuilder &builder, PagedAttentionOp op) {
       builder.getAffineSymbolExpr(0) *
           cast<ShapedType>(op.getKeyCache().getType()).getDimSize(1),
       {dimOf(builder, loc, op.getBlockTable(), 1)});
-  return {addUnitBatch(builder, loc, packedQuery),
-          key,
-          endToEnd(op.getValueCache()),
-          cast<ShapedType>(op.getResults()[0].getType()).getElementType(),
-          cast<ShapedType>(packedQuery.getType()).getDimSize(1),
-          cast<ShapedType>(op.getKeyCache().getType()).getDimSize(2),
-          op.getEffectiveScale(),
-          op.getResults().size() == 2,
-          [&builder, loc, mask, packedQuery, cuQ, seqlens, blockTable,
-           keysPerSequence]() -> KeepFn {
-            Value sequenceOf = sequenceOfTokens(
-                builder, loc, cuQ, dimOf(builder, loc, packedQuery, 0));
-            Value sequences = sequenceCount(
-                builder, loc, {{cuQ, 1}, {seqlens, 0}, {blockTable, 0}});
-            Value span =
-                getValueOrCreateConstantIndexOp(builder, loc, keysPerSequence);
-            return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
-              Value s = extractIndex(body, at, sequenceOf, i);
-              Value inBatch = arith::CmpIOp::create(
-                  body, at, arith::CmpIPredicate::ult, s, sequences);
-              return keepInBatch(
-                  body, at, inBatch, [&](OpBuilder &in, Location at) -> Value {
-                    Value firstQ = extractIndex(in, at, cuQ, s);
-                    Value next = arith::AddIOp::create(
-                        in, at, s, arith::ConstantIndexOp::create(in, at, 1));
-                    Value seqQ = arith::SubIOp::create(
-                        in, at, extractIndex(in, at, cuQ, next), firstQ);
-                    Value seqKV = extractIndex(in, at, seqlens, s);
-                    Value keyOf = arith::DivUIOp::create(in, at, j, span);
-                    Value keyIndex = arith::RemUIOp::create(in, at, j, span);
-                    Value keep = arith::AndIOp::create(
-                        in, at,
-                        arith::CmpIOp::create(in, at, arith::CmpIPredicate::eq,
-                                              keyOf, s),
-                        arith::CmpIOp::create(in, at, arith::CmpIPredicate::slt,
-                                              keyIndex, seqKV));
-                    Value query = arith::SubIOp::create(in, at, i, firstQ);
-                    Value offset = arith::SubIOp::create(in, at, seqKV, seqQ);
-                    Value masked =
-                        maskKeeps(in, at, mask, query, keyIndex, offset);
-                    return masked ? arith::AndIOp::create(in, at, keep, masked)
-                                        .getResult()
-                                  : keep;
-                  });
-            };
-          }};
+  return {
+      addUnitBatch(builder, loc, packedQuery),
+      key,
+      endToEnd(op.getValueCache()),
+      cast<ShapedType>(op.getResults()[0].getType()).getElementType(),
+      cast<ShapedType>(packedQuery.getType()).getDimSize(1),
+      cast<ShapedType>(op.getKeyCache().getType()).getDimSize(2),
+      op.getEffectiveScale(),
+      op.getResults().size() == 2,
+      [&builder, loc, mask, packedQuery, cuQ, seqlens, blockTable,
+       keysPerSequence]() -> KeepFn {
+        Value sequenceOf = sequenceOfTokens(
+            builder, loc, cuQ, dimOf(builder, loc, packedQuery, 0));
+        Value sequences = sequenceCount(
+            builder, loc, {{cuQ, 1}, {seqlens, 0}, {blockTable, 0}});
+        Value span =
+            getValueOrCreateConstantIndexOp(builder, loc, keysPerSequence);
+        return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
+          return keepForToken(
+              body, at, sequenceOf, sequences, i,
+              [&](OpBuilder &in, Location inAt, Value s) -> Value {
+                auto [firstQ, seqQ] = spanOf(in, inAt, cuQ, s);
+                // Key j is key j % span of sequence j / span.
+                Value own = arith::CmpIOp::create(
+                    in, inAt, arith::CmpIPredicate::eq,
+                    arith::DivUIOp::create(in, inAt, j, span), s);
+                Value keep = sequenceKeeps(
+                    in, inAt, mask, arith::SubIOp::create(in, inAt, i, firstQ),
+                    arith::RemUIOp::create(in, inAt, j, span), seqQ,
+                    extractIndex(in, inAt, seqlens, s));
+                return arith::AndIOp::create(in, inAt, own, keep).getResult();
+              });
+        };
+      }};
 }
 
 /// Replaces `op`'s results by `computed`, cast to the types it declares
