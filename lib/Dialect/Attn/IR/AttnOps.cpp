@@ -76,6 +76,12 @@ static fa4::AttnProblem commonProblem(ShapedType q, ShapedType k, ShapedType v,
   return problem;
 }
 
+/// attn-decode-variants' `attn.seq_q_hint` on a decode variant's op.
+static void applySeqQHint(Operation *op, fa4::AttnProblem &problem) {
+  if (auto hint = op->getAttrOfType<IntegerAttr>(kSeqQHintAttrName))
+    problem.seqQHint = hint.getInt();
+}
+
 fa4::AttnProblem AttentionOp::getProblem(int64_t batchHint, int64_t seqQHint,
                                          int64_t seqKVHint) {
   ShapedType qType = getQueryType(), kType = getKeyType();
@@ -85,8 +91,7 @@ fa4::AttnProblem AttentionOp::getProblem(int64_t batchHint, int64_t seqQHint,
   problem.batch = staticOrDynamic(qType.getDimSize(0));
   problem.seqQ = staticOrDynamic(qType.getDimSize(1));
   problem.seqKV = staticOrDynamic(kType.getDimSize(1));
-  if (auto hint = (*this)->getAttrOfType<IntegerAttr>(kSeqQHintAttrName))
-    problem.seqQHint = hint.getInt();
+  applySeqQHint(*this, problem);
   return problem;
 }
 
@@ -581,6 +586,7 @@ fa4::AttnProblem VarlenAttentionOp::getProblem(int64_t batchHint,
   problem.batch = batchOfOffsets(getCuSeqlensQ());
   problem.seqQ = fa4::kDynamic;
   problem.seqKV = fa4::kDynamic;
+  applySeqQHint(*this, problem);
   return problem;
 }
 
@@ -605,6 +611,7 @@ fa4::AttnProblem PagedAttentionOp::getProblem(int64_t batchHint,
   problem.seqQ =
       getCuSeqlensQ() ? fa4::kDynamic : staticOrDynamic(query.getDimSize(1));
   problem.seqKV = fa4::kDynamic;
+  applySeqQHint(*this, problem);
   return problem;
 }
 

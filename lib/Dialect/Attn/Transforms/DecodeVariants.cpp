@@ -19,10 +19,24 @@ using namespace mlir;
 using namespace fa4::attn;
 
 namespace {
+/// The query length of `op`'s sequences where one is static: a dense Q's
+/// second dimension. Packed queries (varlen, or a paged cache's with
+/// cu_seqlens_q) have none: each sequence has its own.
+std::optional<int64_t> staticQueryLength(Operation *op) {
+  if (auto attention = dyn_cast<AttentionOp>(op))
+    return attention.getQueryType().getDimSize(1);
+  if (auto paged = dyn_cast<PagedAttentionOp>(op))
+    if (!paged.getCuSeqlensQ())
+      return cast<ShapedType>(paged.getQuery().getType()).getDimSize(1);
+  return std::nullopt;
+}
+
 /// Whether a decode plan can differ from `op`'s: its query length is
-/// dynamic and unhinted, and the keys a row sees span all of Skv.
-bool wantsDecodeVariant(AttentionOp op) {
-  if (!ShapedType::isDynamic(op.getQueryType().getDimSize(1)) ||
+/// dynamic (or per sequence) and unhinted, and the keys a row sees span all
+/// of Skv.
+bool wantsDecodeVariant(PlannedAttentionOpInterface op) {
+  std::optional<int64_t> queryLength = staticQueryLength(op);
+  if ((queryLength && !ShapedType::isDynamic(*queryLength)) ||
       op->hasAttr(kSeqQHintAttrName) || op->hasAttr(kDecodeVariantAttrName) ||
       op->hasAttr(kDecodeVariantOfAttrName))
     return false;
@@ -38,15 +52,15 @@ struct DecodeVariantsPass
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
     OpBuilder b(module.getContext());
     for (func::FuncOp func : funcs) {
-      SmallVector<AttentionOp> ops;
-      func.walk([&](AttentionOp op) {
+      SmallVector<PlannedAttentionOpInterface> ops;
+      func.walk([&](PlannedAttentionOpInterface op) {
         if (wantsDecodeVariant(op))
           ops.push_back(op);
       });
       // Each op's variant in a function of its own, right after `func`
       // (in the ops' order): the op's operands in, its results out.
       b.setInsertionPointAfter(func);
-      for (AttentionOp op : ops) {
+      for (PlannedAttentionOpInterface op : ops) {
         auto type = FunctionType::get(b.getContext(), op->getOperandTypes(),
                                       op->getResultTypes());
         auto variant = func::FuncOp::create(

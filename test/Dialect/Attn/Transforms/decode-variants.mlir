@@ -96,3 +96,38 @@ func.func @memref_mqa(%q: memref<?x?x6x128xbf16>, %k: memref<?x?x1x128xbf16>, %v
       : memref<?x?x6x128xbf16>, memref<?x?x1x128xbf16>, memref<?x?x1x128xbf16>
   return
 }
+
+// The serving forms too: packed queries (each sequence its own length) and
+// a paged cache's dense queries of unknown length get decode variants,
+// which the planners give fused heads and a split at launch; a paged
+// decode of one static query row needs none.
+// CHECK-LABEL: func.func @varlen(
+// CHECK: attn.varlen_attention {{.*}}attn.decode_variant = @varlen_decode
+// CHECK-LABEL: func.func private @varlen_decode(
+// CHECK: attn.varlen_attention {{.*}}attn.decode_variant_of = @varlen, attn.seq_q_hint = 1 : i64
+// CHECK-LABEL: func.func @paged(
+// CHECK: attn.paged_attention {{.*}}attn.decode_variant = @paged_decode
+// CHECK-LABEL: func.func @paged_one_row(
+// CHECK-NOT: attn.decode_variant
+// CHECK: return
+// PLAN-LABEL: func.func private @varlen_decode(
+// PLAN: attn.varlen_attention
+// PLAN-SAME: config = #attn.config<{{[^>]*}}fuse_gqa = true
+// PLAN-LABEL: func.func private @paged_decode(
+// PLAN: attn.paged_attention
+// PLAN-SAME: config = #attn.config<{{[^>]*}}fuse_gqa = true
+// PLAN-SAME: splitk = #attn.splitk<mode = workspace, reason = at_launch
+func.func @varlen(%q: tensor<?x32x128xbf16>, %k: tensor<?x8x128xbf16>, %v: tensor<?x8x128xbf16>, %cq: tensor<9xi32>, %ck: tensor<9xi32>) -> tensor<?x32x128xbf16> {
+  %o = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<9xi32>, tensor<9xi32>) {mask = #attn.mask<causal>} : tensor<?x32x128xbf16>, tensor<?x8x128xbf16>, tensor<?x8x128xbf16> -> tensor<?x32x128xbf16>
+  return %o : tensor<?x32x128xbf16>
+}
+
+func.func @paged(%q: tensor<8x?x32x128xbf16>, %kc: tensor<?x64x8x128xbf16>, %vc: tensor<?x64x8x128xbf16>, %bt: tensor<8x512xi32>, %sk: tensor<8xi32>) -> tensor<8x?x32x128xbf16> {
+  %o = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<8x512xi32>) seqlens_k(%sk : tensor<8xi32>) : tensor<8x?x32x128xbf16>, tensor<?x64x8x128xbf16>, tensor<?x64x8x128xbf16> -> tensor<8x?x32x128xbf16>
+  return %o : tensor<8x?x32x128xbf16>
+}
+
+func.func @paged_one_row(%q: tensor<8x1x32x128xbf16>, %kc: tensor<?x64x8x128xbf16>, %vc: tensor<?x64x8x128xbf16>, %bt: tensor<8x512xi32>, %sk: tensor<8xi32>) -> tensor<8x1x32x128xbf16> {
+  %o = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<8x512xi32>) seqlens_k(%sk : tensor<8xi32>) : tensor<8x1x32x128xbf16>, tensor<?x64x8x128xbf16>, tensor<?x64x8x128xbf16> -> tensor<8x1x32x128xbf16>
+  return %o : tensor<8x1x32x128xbf16>
+}

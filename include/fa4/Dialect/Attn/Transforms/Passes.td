@@ -131,7 +131,9 @@ def AttnDecodeVariants : Pass<"attn-decode-variants", "::mlir::ModuleOp"> {
     the original's `decode`; the runtime launches the variant when the
     query length is at most its work item's rows. Ops with a window bounded
     on the left (their keys' span is not Skv) and ops with a query-length
-    hint are left alone.
+    hint are left alone. The serving forms get variants too where their
+    queries are packed (each sequence its own length) or dense of unknown
+    length.
   }];
 }
 
