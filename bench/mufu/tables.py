@@ -4,19 +4,54 @@ each NAME.delta.xz holds the f32 bit patterns of one table as differences
 from the previous entry (the first from 0), int32 little-endian, split
 into four byte planes (all low bytes, then the next ...) and xz-compressed.
 
-  tables.py [DIR]   prints each table's size and a few facts checked from it
+  tables.py [DIR]          prints each table's size and a few facts checked
+                           from it (needs numpy)
+  tables.py --extract OUT  writes the tables fa4-emu reads (FA4_EMU_SFU=OUT,
+                           emu/lib/Sfu.h) as raw little-endian words:
+                           ex2_pos.u32 (ex2.approx.ftz at i 2^-23: every
+                           other entry of `ex2`), ex2_neg.u32 (at -i 2^-23)
+                           and rcp.u32; plain Python, no numpy
 """
+import array
+import itertools
 import lzma
 import os
 import sys
 
-import numpy as np
-
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "h100")
 
 
+def load_words(name, directory=HERE):
+    """The table NAME as an array('I') of bit patterns, without numpy."""
+    with open(os.path.join(directory, name + ".delta.xz"), "rb") as f:
+        raw = lzma.decompress(f.read())
+    count = len(raw) // 4
+    interleaved = bytearray(len(raw))
+    for plane in range(4):
+        interleaved[plane::4] = raw[plane * count:(plane + 1) * count]
+    deltas = array.array("i")
+    deltas.frombytes(bytes(interleaved))
+    if sys.byteorder != "little":
+        deltas.byteswap()
+    return array.array("I", (value & 0xFFFFFFFF for value in
+                             itertools.accumulate(deltas)))
+
+
+def extract(out, directory=HERE):
+    os.makedirs(out, exist_ok=True)
+    tables = {"ex2_pos": load_words("ex2", directory)[0::2],
+              "ex2_neg": load_words("ex2neg", directory),
+              "rcp": load_words("rcp", directory)}
+    for name, words in tables.items():
+        if sys.byteorder != "little":
+            words.byteswap()
+        with open(os.path.join(out, name + ".u32"), "wb") as f:
+            words.tofile(f)
+
+
 def load(name, directory=HERE):
-    """The table NAME as uint32 bit patterns."""
+    """The table NAME as uint32 bit patterns (numpy)."""
+    import numpy as np
     with open(os.path.join(directory, name + ".delta.xz"), "rb") as f:
         raw = lzma.decompress(f.read())
     planes = np.frombuffer(raw, dtype=np.uint8).reshape(4, -1).T.copy()
@@ -25,6 +60,10 @@ def load(name, directory=HERE):
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--extract":
+        extract(sys.argv[2])
+        return
+    import numpy as np
     directory = sys.argv[1] if len(sys.argv) > 1 else HERE
     ex2 = load("ex2", directory)
     # ex2.approx.ftz at i 2^-24, i < 2^24: equal pairs, so the unit reads

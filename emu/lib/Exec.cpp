@@ -13,6 +13,7 @@
 
 #include "Machine.h"
 #include "Numerics.h"
+#include "Sfu.h"
 
 #include <algorithm>
 #include <chrono>
@@ -695,6 +696,14 @@ uint64_t unaryValue(Opcode opcode, Type type, int bits, bool ftz, uint64_t a) {
     break;
   }
   float x = asFloat(a);
+  // The H100's own ex2.approx and rcp.approx.ftz, where their tables are
+  // loaded (FA4_EMU_SFU, Sfu.h).
+  if (const SfuTables *tables = sfuTables()) {
+    if (opcode == Opcode::Ex2)
+      return floatBits(ftz ? ex2ApproxFtz(*tables, x) : ex2Approx(*tables, x));
+    if (opcode == Opcode::Rcp && ftz)
+      return floatBits(rcpApproxFtz(*tables, x));
+  }
   if (ftz)
     x = flushSubnormal(x);
   float r = opcode == Opcode::Ex2     ? std::exp2(x)

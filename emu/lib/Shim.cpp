@@ -14,6 +14,7 @@
 
 #include "Emulator.h"
 #include "Layouts.h"
+#include "Sfu.h"
 
 #include <cuda.h>
 
@@ -132,6 +133,18 @@ std::optional<bool> lenientRules() {
   std::fprintf(stderr, "fa4-emu: FA4_EMU_RULES=%s is not strict or lenient\n",
                value);
   return std::nullopt;
+}
+
+/// FA4_EMU_SFU=DIR: the special-function unit's measured tables (Sfu.h),
+/// loaded at the first launch; false, said on stderr, where DIR lacks them.
+bool specialFunctionTables() {
+  const char *value = std::getenv("FA4_EMU_SFU");
+  if (!value || !*value || sfuTables())
+    return true;
+  std::string why = loadSfuTables(value);
+  if (!why.empty())
+    std::fprintf(stderr, "fa4-emu: FA4_EMU_SFU=%s: %s\n", value, why.c_str());
+  return why.empty();
 }
 
 /// FA4_EMU_COVERAGE=FILE: where the process's coverage goes ("" for none).
@@ -548,7 +561,7 @@ FA4_EMU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
     return CUDA_ERROR_INVALID_VALUE;
   options.tcgen05Lenient = *lenient;
   options.coverage = !coverageFile().empty();
-  if (!schedule(options))
+  if (!schedule(options) || !specialFunctionTables())
     return CUDA_ERROR_INVALID_VALUE;
   for (unsigned i = 0; i < config->numAttrs; ++i)
     if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {

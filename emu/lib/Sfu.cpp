@@ -1,0 +1,116 @@
+//===- Sfu.cpp - The special-function unit as measured on an H100 --------===//
+
+#include "Sfu.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+using namespace fa4::emu;
+
+static std::unique_ptr<SfuTables> &loaded() {
+  static std::unique_ptr<SfuTables> tables;
+  return tables;
+}
+
+const SfuTables *fa4::emu::sfuTables() { return loaded().get(); }
+
+/// DIR/NAME as kSfuTableEntries little-endian words, or why not.
+static std::string readTable(const std::string &dir, const char *name,
+                             std::vector<uint32_t> &table) {
+  std::string path = dir + "/" + name;
+  FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
+    return "cannot open " + path;
+  table.resize(kSfuTableEntries);
+  size_t read = std::fread(table.data(), 4, kSfuTableEntries, file);
+  bool longer = std::fgetc(file) != EOF;
+  std::fclose(file);
+  if (read != kSfuTableEntries || longer)
+    return path + " is not " + std::to_string(kSfuTableEntries) +
+           " 32-bit words";
+  return "";
+}
+
+std::string fa4::emu::loadSfuTables(const std::string &dir) {
+  auto tables = std::make_unique<SfuTables>();
+  for (auto [name, table] : {std::pair<const char *, std::vector<uint32_t> *>{
+                                 "ex2_pos.u32", &tables->ex2Positive},
+                             {"ex2_neg.u32", &tables->ex2Negative},
+                             {"rcp.u32", &tables->rcp}}) {
+    std::string why = readTable(dir, name, *table);
+    if (!why.empty())
+      return why;
+  }
+  loaded() = std::move(tables);
+  return "";
+}
+
+static float bitsToFloat(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+static uint32_t floatToBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
+static constexpr float kSmallestNormal = std::numeric_limits<float>::min();
+
+/// `value` flushed to a zero of its sign below 2^-126.
+static float flushed(double value) {
+  return std::fabs(value) < kSmallestNormal ? std::copysign(0.0f, float(value))
+                                            : float(value);
+}
+
+float fa4::emu::ex2ApproxFtz(const SfuTables &tables, float x) {
+  if (std::isnan(x))
+    return x;
+  if (std::fabs(x) < kSmallestNormal)
+    return 1.0f; // a subnormal input reads as 0
+  if (x >= 128.0f)
+    return std::numeric_limits<float>::infinity();
+  if (x < -160.0f)
+    return 0.0f;
+  // The magnitude in fixed point with 23 fraction bits: floored for a
+  // non-negative input, truncated toward zero for a negative one.
+  double scaled = std::ldexp(double(std::fabs(x)), 23);
+  auto fixed = int64_t(x >= 0 ? std::floor(scaled) : std::trunc(scaled));
+  int exponent = int(fixed >> 23);
+  uint32_t fraction = uint32_t(fixed & (kSfuTableEntries - 1));
+  double result =
+      x >= 0 ? std::ldexp(double(bitsToFloat(tables.ex2Positive[fraction])),
+                          exponent)
+             : std::ldexp(double(bitsToFloat(tables.ex2Negative[fraction])),
+                          -exponent);
+  return result < kSmallestNormal ? 0.0f : float(result);
+}
+
+float fa4::emu::ex2Approx(const SfuTables &tables, float x) {
+  if (x < -126.0f) {
+    float half = ex2ApproxFtz(tables, x * 0.5f);
+    return half * half;
+  }
+  return ex2ApproxFtz(tables, x);
+}
+
+float fa4::emu::rcpApproxFtz(const SfuTables &tables, float x) {
+  uint32_t bits = floatToBits(x);
+  uint32_t magnitude = bits & 0x7fffffffu;
+  if (std::isnan(x))
+    return x;
+  if (magnitude < 0x00800000u)
+    return std::copysign(std::numeric_limits<float>::infinity(), x);
+  if (std::isinf(x))
+    return std::copysign(0.0f, x);
+  int exponent = int(magnitude >> 23) - 127;
+  double reciprocal = std::ldexp(
+      double(bitsToFloat(tables.rcp[magnitude & (kSfuTableEntries - 1)])),
+      -exponent);
+  return std::copysign(flushed(reciprocal), x);
+}

@@ -1,0 +1,47 @@
+//===- Sfu.h - The special-function unit as measured on an H100 -*- C++ -*-===//
+//
+// ex2.approx and rcp.approx bit for bit, from tables measured on an H100
+// over all 2^32 inputs (bench/mufu/README.md): loaded from FA4_EMU_SFU=DIR
+// (bench/mufu/tables.py --extract DIR writes them). Without them the
+// emulator computes these functions exactly (Exec.cpp, unaryValue).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FA4_EMU_SFU_H
+#define FA4_EMU_SFU_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fa4::emu {
+
+/// 2^23 f32 bit patterns each: ex2.approx.ftz at i 2^-23 and at -i 2^-23,
+/// rcp.approx.ftz at 1 + i 2^-23.
+struct SfuTables {
+  std::vector<uint32_t> ex2Positive, ex2Negative, rcp;
+};
+
+constexpr uint32_t kSfuTableEntries = 1u << 23;
+
+/// Loads DIR/ex2_pos.u32, ex2_neg.u32 and rcp.u32 as the tables the
+/// functions below read; "" on success, else why not (a file missing or not
+/// kSfuTableEntries words). The tables stay loaded for the process.
+std::string loadSfuTables(const std::string &dir);
+
+/// The loaded tables, or null.
+const SfuTables *sfuTables();
+
+/// ex2.approx.ftz.f32: a non-negative input's 23 fraction bits (floored)
+/// index the positive table, a negative input's magnitude's (truncated) the
+/// negative one, scaled by the integer part; flushed below 2^-126.
+float ex2ApproxFtz(const SfuTables &tables, float x);
+/// ex2.approx.f32: below -126, the square of ex2.approx.ftz of x / 2.
+float ex2Approx(const SfuTables &tables, float x);
+/// rcp.approx.ftz.f32: +-2^-e times the table's entry for the mantissa;
+/// flushed below 2^-126.
+float rcpApproxFtz(const SfuTables &tables, float x);
+
+} // namespace fa4::emu
+
+#endif // FA4_EMU_SFU_H

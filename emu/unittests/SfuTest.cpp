@@ -1,0 +1,114 @@
+//===- SfuTest.cpp - ex2.approx and rcp.approx as the H100 computes them --===//
+//
+// The tables come from bench/mufu/h100/ (extracted by the fixture test
+// fa4emu-sfu-tables, bench/mufu/tables.py --extract); the inputs the
+// H100 was seen on come from the same run's checks.txt, whose candidate
+// models listed the hardware's result for the inputs they got wrong.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sfu.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <utility>
+
+using namespace fa4::emu;
+
+namespace {
+
+uint32_t bitsOf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
+float floatOf(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+const SfuTables &tables() {
+  if (!sfuTables()) {
+    std::string why = loadSfuTables(FA4_EMU_SFU_TABLES);
+    EXPECT_EQ(why, "");
+  }
+  return *sfuTables();
+}
+
+/// (input, the H100's ex2.approx.ftz) from checks.txt's ex2.ftz lines.
+std::vector<std::pair<uint32_t, uint32_t>> seenOnTheH100() {
+  std::ifstream checks(std::string(FA4_MUFU_H100_DIR) + "/checks.txt");
+  std::vector<std::pair<uint32_t, uint32_t>> seen;
+  std::regex sample("([0-9a-f]{8}):([0-9a-f]{8})/");
+  for (std::string line; std::getline(checks, line);) {
+    if (line.rfind("CHECK ex2.ftz", 0) != 0)
+      continue;
+    for (std::sregex_iterator it(line.begin(), line.end(), sample), end;
+         it != end; ++it)
+      seen.push_back({uint32_t(std::stoul((*it)[1], nullptr, 16)),
+                      uint32_t(std::stoul((*it)[2], nullptr, 16))});
+  }
+  return seen;
+}
+
+TEST(SfuTest, Ex2MatchesTheH100WhereItWasSeen) {
+  const SfuTables &measured = tables();
+  std::vector<std::pair<uint32_t, uint32_t>> seen = seenOnTheH100();
+  // Six candidate models, eight inputs each: tiny and negative inputs
+  // around 1, where the fixed-point split's rounding shows.
+  ASSERT_EQ(seen.size(), 48u);
+  for (auto [input, hardware] : seen)
+    EXPECT_EQ(bitsOf(ex2ApproxFtz(measured, floatOf(input))), hardware)
+        << std::hex << input;
+}
+
+TEST(SfuTest, Ex2ReadsSignAndMagnitude) {
+  const SfuTables &measured = tables();
+  // A tiny negative input truncates to 0: exactly 1, as the H100 gives.
+  EXPECT_EQ(ex2ApproxFtz(measured, -1e-9f), 1.0f);
+  // Whole inputs scale the table's entry at 0, and the grid's entries are
+  // the tables' own.
+  EXPECT_EQ(ex2ApproxFtz(measured, 3.0f), 8.0f);
+  EXPECT_EQ(bitsOf(ex2ApproxFtz(measured, std::ldexp(5.0f, -23))),
+            measured.ex2Positive[5]);
+  EXPECT_EQ(bitsOf(ex2ApproxFtz(measured, -2.0f - std::ldexp(7.0f, -22))),
+            bitsOf(std::ldexp(floatOf(measured.ex2Negative[14]), -2)));
+  // Flushed below 2^-126 and infinite from 128; the non-ftz form halves
+  // and squares below -126, so it reaches subnormals.
+  EXPECT_EQ(ex2ApproxFtz(measured, -130.0f), 0.0f);
+  EXPECT_TRUE(std::isinf(ex2ApproxFtz(measured, 128.0f)));
+  float subnormal = ex2Approx(measured, -130.0f);
+  float half = ex2ApproxFtz(measured, -65.0f);
+  EXPECT_EQ(bitsOf(subnormal), bitsOf(half * half));
+  EXPECT_GT(subnormal, 0.0f);
+}
+
+TEST(SfuTest, RcpScalesTheMantissaTable) {
+  const SfuTables &measured = tables();
+  for (uint32_t i : {0u, 1u, 12345u, (1u << 23) - 1}) {
+    float mantissa = 1.0f + std::ldexp(float(i), -23);
+    EXPECT_EQ(bitsOf(rcpApproxFtz(measured, mantissa)), measured.rcp[i]);
+    EXPECT_EQ(bitsOf(rcpApproxFtz(measured, -4.0f * mantissa)),
+              bitsOf(-std::ldexp(floatOf(measured.rcp[i]), -2)));
+  }
+  EXPECT_TRUE(std::isinf(rcpApproxFtz(measured, 1e-40f))); // flushed input
+  EXPECT_EQ(rcpApproxFtz(measured, 3e38f), 0.0f);          // flushed result
+}
+
+TEST(SfuTest, MissingOrShortTablesAreRefused) {
+  EXPECT_NE(loadSfuTables("/nonexistent").find("cannot open"),
+            std::string::npos);
+  std::string dir = ::testing::TempDir();
+  for (const char *name : {"ex2_pos.u32", "ex2_neg.u32", "rcp.u32"})
+    std::ofstream(dir + "/" + name) << "short";
+  EXPECT_NE(loadSfuTables(dir).find("is not 8388608 32-bit words"),
+            std::string::npos);
+}
+
+} // namespace
