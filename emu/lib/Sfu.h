@@ -10,6 +10,7 @@
 #ifndef FA4_EMU_SFU_H
 #define FA4_EMU_SFU_H
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -41,6 +42,11 @@ float ex2Approx(const SfuTables &tables, float x);
 /// rcp.approx.ftz.f32: +-2^-e times the table's entry for the mantissa;
 /// flushed below 2^-126.
 float rcpApproxFtz(const SfuTables &tables, float x);
+
+/// One k16 step of a 16-bit wgmma with an f32 accumulator as an H100's
+/// tensor cores compute it: D = C + sum of left[k] right[k] (Sfu.cpp).
+float tensorCoreDot(float accumulator, const std::array<float, 16> &left,
+                    const std::array<float, 16> &right);
 
 } // namespace fa4::emu
 

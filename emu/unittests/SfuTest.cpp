@@ -112,3 +112,38 @@ TEST(SfuTest, MissingOrShortTablesAreRefused) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(SfuTest, TensorCoreDotMatchesTheH100) {
+  // bench/mufu/mma_probe.py's trials 5 and 50 (accumulators of about 1e-2
+  // and 1e2): per trial A 64 x 16 and B 16 x 64 bf16, C and the H100's D
+  // 64 x 64 f32.
+  std::ifstream file(std::string(FA4_MUFU_H100_DIR) + "/mma-k16.bin",
+                     std::ios::binary);
+  ASSERT_TRUE(file.good());
+  int matched = 0, total = 0;
+  for (int trial = 0; trial < 2; ++trial) {
+    std::vector<uint16_t> a(64 * 16), b(16 * 64);
+    std::vector<float> c(64 * 64), d(64 * 64);
+    file.read(reinterpret_cast<char *>(a.data()), a.size() * 2);
+    file.read(reinterpret_cast<char *>(b.data()), b.size() * 2);
+    file.read(reinterpret_cast<char *>(c.data()), c.size() * 4);
+    file.read(reinterpret_cast<char *>(d.data()), d.size() * 4);
+    ASSERT_TRUE(file.good());
+    for (int m = 0; m < 64; ++m)
+      for (int n = 0; n < 64; ++n) {
+        std::array<float, 16> left, right;
+        for (int k = 0; k < 16; ++k) {
+          left[size_t(k)] = floatOf(uint32_t(a[size_t(m * 16 + k)]) << 16);
+          right[size_t(k)] = floatOf(uint32_t(b[size_t(k * 64 + n)]) << 16);
+        }
+        float dot = tensorCoreDot(c[size_t(m * 64 + n)], left, right);
+        matched += bitsOf(dot) == bitsOf(d[size_t(m * 64 + n)]);
+        ++total;
+      }
+  }
+  EXPECT_EQ(matched, total);
+}
+
+} // namespace
