@@ -1,11 +1,11 @@
 //===- Sfu.cpp - The special-function unit as measured on an H100 --------===//
 
 #include "Sfu.h"
+#include "Numerics.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 #include <memory>
 
@@ -49,18 +49,6 @@ std::string fa4::emu::loadSfuTables(const std::string &dir) {
   return "";
 }
 
-static float bitsToFloat(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, 4);
-  return value;
-}
-
-static uint32_t floatToBits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  return bits;
-}
-
 static constexpr float kSmallestNormal = std::numeric_limits<float>::min();
 
 /// `value` flushed to a zero of its sign below 2^-126.
@@ -85,10 +73,10 @@ float fa4::emu::ex2ApproxFtz(const SfuTables &tables, float x) {
   int exponent = int(fixed >> 23);
   uint32_t fraction = uint32_t(fixed & (kSfuTableEntries - 1));
   double result =
-      x >= 0 ? std::ldexp(double(bitsToFloat(tables.ex2Positive[fraction])),
-                          exponent)
-             : std::ldexp(double(bitsToFloat(tables.ex2Negative[fraction])),
-                          -exponent);
+      x >= 0
+          ? std::ldexp(double(asFloat(tables.ex2Positive[fraction])), exponent)
+          : std::ldexp(double(asFloat(tables.ex2Negative[fraction])),
+                       -exponent);
   return result < kSmallestNormal ? 0.0f : float(result);
 }
 
@@ -101,7 +89,7 @@ float fa4::emu::ex2Approx(const SfuTables &tables, float x) {
 }
 
 float fa4::emu::rcpApproxFtz(const SfuTables &tables, float x) {
-  uint32_t bits = floatToBits(x);
+  uint32_t bits = uint32_t(floatBits(x));
   uint32_t magnitude = bits & 0x7fffffffu;
   if (std::isnan(x))
     return x;
@@ -111,7 +99,7 @@ float fa4::emu::rcpApproxFtz(const SfuTables &tables, float x) {
     return std::copysign(0.0f, x);
   int exponent = int(magnitude >> 23) - 127;
   double reciprocal = std::ldexp(
-      double(bitsToFloat(tables.rcp[magnitude & (kSfuTableEntries - 1)])),
+      double(asFloat(tables.rcp[magnitude & (kSfuTableEntries - 1)])),
       -exponent);
   return std::copysign(flushed(reciprocal), x);
 }

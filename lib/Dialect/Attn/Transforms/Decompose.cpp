@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <limits>
+#include <optional>
 
 namespace fa4::attn {
 #define GEN_PASS_DEF_ATTNDECOMPOSE
@@ -704,31 +705,27 @@ struct AttnDecomposePass
 
   void decompose(OpBuilder &builder, Operation *op) {
     Location loc = op->getLoc();
+    // Packed queries are viewed as one sequence of a unit batch, which the
+    // results drop again.
+    bool unitBatch = true;
+    std::optional<DenseView> view;
     if (auto attention = dyn_cast<AttentionOp>(op)) {
-      replaceResults(
-          builder, op,
-          Decomposer(builder, loc, denseView(builder, attention)).build());
-      return;
+      unitBatch = false;
+      view = denseView(builder, attention);
+    } else if (auto varlen = dyn_cast<VarlenAttentionOp>(op)) {
+      view = varlenView(builder, varlen);
+    } else {
+      auto paged = cast<PagedAttentionOp>(op);
+      unitBatch = static_cast<bool>(paged.getCuSeqlensQ());
+      view = unitBatch ? pagedPackedView(builder, paged)
+                       : pagedView(builder, paged);
     }
-    if (auto varlen = dyn_cast<VarlenAttentionOp>(op)) {
-      SmallVector<Value> results =
-          Decomposer(builder, loc, varlenView(builder, varlen)).build();
+    SmallVector<Value> results =
+        Decomposer(builder, loc, std::move(*view)).build();
+    if (unitBatch)
       for (Value &result : results)
         result = dropUnitBatch(builder, loc, result);
-      replaceResults(builder, op, results);
-      return;
-    }
-    auto paged = cast<PagedAttentionOp>(op);
-    if (paged.getCuSeqlensQ()) {
-      SmallVector<Value> results =
-          Decomposer(builder, loc, pagedPackedView(builder, paged)).build();
-      for (Value &result : results)
-        result = dropUnitBatch(builder, loc, result);
-      replaceResults(builder, op, results);
-      return;
-    }
-    replaceResults(builder, op,
-                   Decomposer(builder, loc, pagedView(builder, paged)).build());
+    replaceResults(builder, op, results);
   }
 };
 
