@@ -17,43 +17,7 @@
 #include <vector>
 #include <cuda_runtime.h>
 
-#define CHECK_CUDA(x)                                                          \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));                  \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
-__device__ __forceinline__ float ex2Ftz(float x) {
-  float r;
-  asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-__device__ __forceinline__ float lg2Ftz(float x) {
-  float r;
-  asm volatile("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-
-struct Result {
-  unsigned long long checked, mismatches;
-  uint32_t first[8], got[8], want[8];
-};
-
-__device__ void record(Result *r, uint32_t x, uint32_t got, uint32_t want) {
-  unsigned long long k = atomicAdd(&r->mismatches, 1ull);
-  if (k < 8) {
-    r->first[k] = x;
-    r->got[k] = got;
-    r->want[k] = want;
-  }
-}
-
-__device__ bool sameBits(float a, float b) {
-  return __float_as_uint(a) == __float_as_uint(b) || (isnan(a) && isnan(b));
-}
+#include "sfu_checks.cuh"
 
 __global__ void fill(uint32_t *pos, uint32_t *neg) {
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (1u << 23);
@@ -117,20 +81,6 @@ __global__ void fillLg2(uint32_t *t) {
     t[j] = __float_as_uint(lg2Ftz(__uint_as_float(0x3f800000u | j)));
 }
 
-static Result *result;
-
-template <typename Launch> static void runCheck(const char *name, Launch launch) {
-  CHECK_CUDA(cudaMemset(result, 0, sizeof(Result)));
-  launch();
-  CHECK_CUDA(cudaDeviceSynchronize());
-  Result h;
-  CHECK_CUDA(cudaMemcpy(&h, result, sizeof(Result), cudaMemcpyDeviceToHost));
-  printf("CHECK %-24s checked=%llu mismatches=%llu", name, h.checked, h.mismatches);
-  for (int i = 0; i < 8 && i < (int)h.mismatches; ++i)
-    printf(" %08x:%08x/%08x", h.first[i], h.got[i], h.want[i]);
-  printf("\n");
-  fflush(stdout);
-}
 
 int main(int argc, char **argv) {
   if (argc != 2) {

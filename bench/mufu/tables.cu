@@ -24,28 +24,11 @@
 #include <vector>
 #include <cuda_runtime.h>
 
-#define CHECK_CUDA(x)                                                          \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));                  \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
+#include "sfu_checks.cuh"
 
-__device__ __forceinline__ float ex2Ftz(float x) {
-  float r;
-  asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
 __device__ __forceinline__ float ex2Full(float x) {
   float r;
   asm volatile("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-__device__ __forceinline__ float lg2Ftz(float x) {
-  float r;
-  asm volatile("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
   return r;
 }
 __device__ __forceinline__ float lg2Full(float x) {
@@ -99,24 +82,6 @@ __global__ void fillTanh(uint32_t *t, int eLow, int binades, int k) {
 }
 
 // ---- checks ----------------------------------------------------------------
-struct Result {
-  unsigned long long checked, mismatches;
-  uint32_t first[8], got[8], want[8];
-};
-
-__device__ void record(Result *r, uint32_t x, uint32_t got, uint32_t want) {
-  unsigned long long k = atomicAdd(&r->mismatches, 1ull);
-  if (k < 8) {
-    r->first[k] = x;
-    r->got[k] = got;
-    r->want[k] = want;
-  }
-}
-
-__device__ bool sameBits(float a, float b) {
-  return __float_as_uint(a) == __float_as_uint(b) ||
-         (isnan(a) && isnan(b));
-}
 
 // quantization: 0 floor, 1 nearest even, 2 toward zero.
 __device__ float ex2Model(float x, const uint32_t *t24, int bits, int quant) {
@@ -268,20 +233,6 @@ __global__ void checkTanh(int kind, int k, Result *r) {
 }
 
 // ---- host ------------------------------------------------------------------
-static Result *result;
-
-template <typename Launch> static void runCheck(const char *name, Launch launch) {
-  CHECK_CUDA(cudaMemset(result, 0, sizeof(Result)));
-  launch();
-  CHECK_CUDA(cudaDeviceSynchronize());
-  Result h;
-  CHECK_CUDA(cudaMemcpy(&h, result, sizeof(Result), cudaMemcpyDeviceToHost));
-  printf("CHECK %-24s checked=%llu mismatches=%llu", name, h.checked, h.mismatches);
-  for (int i = 0; i < 8 && i < (int)h.mismatches; ++i)
-    printf(" %08x:%08x/%08x", h.first[i], h.got[i], h.want[i]);
-  printf("\n");
-  fflush(stdout);
-}
 
 static void save(const std::string &path, const uint32_t *device, size_t count) {
   std::vector<uint32_t> host(count);
