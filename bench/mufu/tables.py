@@ -9,8 +9,13 @@ into four byte planes (all low bytes, then the next ...) and xz-compressed.
   tables.py --extract OUT  writes the tables fa4-emu reads (FA4_EMU_SFU=OUT,
                            emu/lib/Sfu.h) as raw little-endian words:
                            ex2_pos.u32 (ex2.approx.ftz at i 2^-23: every
-                           other entry of `ex2`), ex2_neg.u32 (at -i 2^-23)
-                           and rcp.u32; plain Python, no numpy
+                           other entry of `ex2`), ex2_neg.u32 (at -i 2^-23),
+                           lg2_e0.u32, lg2_em1.u32 and rcp.u32; and, for
+                           SfuTest, lg2_mismatch.u32 (lg2-mismatch.xz
+                           decoded: the positive normal inputs where the
+                           H100's lg2.approx.ftz is not rz(e + L), sorted,
+                           bit 31 set where it is one ulp above; lg2.cu);
+                           plain Python, no numpy
 """
 import array
 import itertools
@@ -37,11 +42,33 @@ def load_words(name, directory=HERE):
                              itertools.accumulate(deltas)))
 
 
+def load_mismatches(directory=HERE):
+    """lg2-mismatch.xz (device3.sh) as an array('I'): each word the
+    difference from the previous input (low 31 bits) and the direction (bit
+    31), byte planes as above; returned as the inputs themselves."""
+    with open(os.path.join(directory, "lg2-mismatch.xz"), "rb") as f:
+        raw = lzma.decompress(f.read())
+    count = len(raw) // 4
+    interleaved = bytearray(len(raw))
+    for plane in range(4):
+        interleaved[plane::4] = raw[plane * count:(plane + 1) * count]
+    words = array.array("I")
+    words.frombytes(bytes(interleaved))
+    if sys.byteorder != "little":
+        words.byteswap()
+    inputs = itertools.accumulate(word & 0x7FFFFFFF for word in words)
+    return array.array("I", (value | (word & 0x80000000)
+                             for value, word in zip(inputs, words)))
+
+
 def extract(out, directory=HERE):
     os.makedirs(out, exist_ok=True)
     tables = {"ex2_pos": load_words("ex2", directory)[0::2],
               "ex2_neg": load_words("ex2neg", directory),
-              "rcp": load_words("rcp", directory)}
+              "lg2_e0": load_words("lg2_e0", directory),
+              "lg2_em1": load_words("lg2_em1", directory),
+              "rcp": load_words("rcp", directory),
+              "lg2_mismatch": load_mismatches(directory)}
     for name, words in tables.items():
         if sys.byteorder != "little":
             words.byteswap()

@@ -40,6 +40,8 @@ std::string fa4::emu::loadSfuTables(const std::string &dir) {
   for (auto [name, table] : {std::pair<const char *, std::vector<uint32_t> *>{
                                  "ex2_pos.u32", &tables->ex2Positive},
                              {"ex2_neg.u32", &tables->ex2Negative},
+                             {"lg2_e0.u32", &tables->lg2One},
+                             {"lg2_em1.u32", &tables->lg2Half},
                              {"rcp.u32", &tables->rcp}}) {
     std::string why = readTable(dir, name, *table);
     if (!why.empty())
@@ -55,6 +57,14 @@ static constexpr float kSmallestNormal = std::numeric_limits<float>::min();
 static float flushed(double value) {
   return std::fabs(value) < kSmallestNormal ? std::copysign(0.0f, float(value))
                                             : float(value);
+}
+
+/// `value` rounded to f32 toward zero.
+static float towardZero(double value) {
+  float rounded = float(value);
+  if (std::fabs(double(rounded)) > std::fabs(value))
+    rounded = std::nextafter(rounded, 0.0f);
+  return rounded;
 }
 
 float fa4::emu::ex2ApproxFtz(const SfuTables &tables, float x) {
@@ -86,6 +96,36 @@ float fa4::emu::ex2Approx(const SfuTables &tables, float x) {
     return half * half;
   }
   return ex2ApproxFtz(tables, x);
+}
+
+/// The unit rounds e + L toward zero with L wider than any f32 shows
+/// (bench/mufu/README.md, "lg2"). Toward zero, that needs L's floor for a
+/// positive sum and its ceiling for a negative one, and the two tables are
+/// exactly those: the unit on [1, 2) gives rz(L), the floor, and on
+/// [0.5, 1) rz(L - 1), one less than the ceiling (the H100: 0 mismatches
+/// over all 2^32 inputs).
+float fa4::emu::lg2ApproxFtz(const SfuTables &tables, float x) {
+  uint32_t bits = floatBits(x);
+  if (std::isnan(x))
+    return x;
+  if ((bits & 0x7fffffffu) < 0x00800000u)
+    return -std::numeric_limits<float>::infinity();
+  if (bits >> 31)
+    return asFloat(0x7fffffffu);
+  if (std::isinf(x))
+    return x;
+  int exponent = int(bits >> 23) - 127;
+  uint32_t fraction = bits & (kSfuTableEntries - 1);
+  double sum = exponent >= 0
+                   ? exponent + double(asFloat(tables.lg2One[fraction]))
+                   : (exponent + 1) + double(asFloat(tables.lg2Half[fraction]));
+  return towardZero(sum);
+}
+
+float fa4::emu::lg2Approx(const SfuTables &tables, float x) {
+  if (x != 0.0f && std::fabs(x) < kSmallestNormal)
+    return lg2ApproxFtz(tables, x * 16777216.0f) - 24.0f;
+  return lg2ApproxFtz(tables, x);
 }
 
 float fa4::emu::rcpApproxFtz(const SfuTables &tables, float x) {
@@ -148,8 +188,5 @@ float fa4::emu::tensorCoreDot(float accumulator,
     double quantum = std::ldexp(1.0, largest - kAlignedBits);
     sum += std::trunc(terms[t] / quantum) * quantum;
   }
-  float rounded = float(sum);
-  if (std::fabs(double(rounded)) > std::fabs(sum))
-    rounded = std::nextafter(rounded, 0.0f);
-  return rounded;
+  return towardZero(sum);
 }

@@ -1,9 +1,11 @@
-//===- SfuTest.cpp - ex2.approx and rcp.approx as the H100 computes them --===//
+//===- SfuTest.cpp - The special functions as the H100 computes them -----===//
 //
 // The tables come from bench/mufu/h100/ (extracted by the fixture test
 // fa4emu-sfu-tables, bench/mufu/tables.py --extract); the inputs the
 // H100 was seen on come from the same run's checks.txt, whose candidate
-// models listed the hardware's result for the inputs they got wrong.
+// models listed the hardware's result for the inputs they got wrong, and
+// from lg2_mismatch.u32, which with rz(e + L) encodes the H100's
+// lg2.approx.ftz on every positive normal input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,11 +103,85 @@ TEST(SfuTest, RcpScalesTheMantissaTable) {
   EXPECT_EQ(rcpApproxFtz(measured, 3e38f), 0.0f);          // flushed result
 }
 
+/// Ordinal of an f32, monotone in its value.
+int64_t ordinalOf(float value) {
+  int32_t bits = int32_t(bitsOf(value));
+  return bits < 0 ? -int64_t(bits & 0x7fffffff) : int64_t(bits);
+}
+
+/// The H100's lg2.approx.ftz at a positive normal input as device3.sh
+/// recorded it: rz(e + L), L the table on [1, 2) below 1/2 and 1 + the
+/// table on [0.5, 1) above, one ulp off where the mismatch list says.
+float recordedLg2(const SfuTables &measured, uint32_t input, int step) {
+  uint32_t fraction = input & 0x7fffffu;
+  double low = floatOf(measured.lg2One[fraction]);
+  double l = low < 0.5 ? low : 1.0 + floatOf(measured.lg2Half[fraction]);
+  double sum = int(input >> 23) - 127 + l;
+  float rounded = float(sum);
+  if (std::fabs(double(rounded)) > std::fabs(sum))
+    rounded = std::nextafter(rounded, 0.0f);
+  int64_t ordinal = ordinalOf(rounded) + step;
+  return ordinal < 0 ? floatOf(uint32_t(-ordinal) | 0x80000000u)
+                     : floatOf(uint32_t(ordinal));
+}
+
+TEST(SfuTest, Lg2MatchesTheH100OnPositiveNormalInputs) {
+  const SfuTables &measured = tables();
+  std::ifstream file(std::string(FA4_EMU_SFU_TABLES) + "/lg2_mismatch.u32",
+                     std::ios::binary);
+  std::vector<uint32_t> listed;
+  for (uint32_t word; file.read(reinterpret_cast<char *>(&word), 4);)
+    listed.push_back(word);
+  // lg2.cu on the H100: 0.29% of the 2^31 - 2^24 positive normal inputs.
+  ASSERT_EQ(listed.size(), 12463768u);
+  int64_t wrong = 0, checked = 0;
+  for (uint32_t word : listed) {
+    uint32_t input = word & 0x7fffffffu;
+    // 0.5, the one input more than an ulp off rz(e + L) (checks3.txt's
+    // "other"): the table's own entry, checked in Lg2SpecialInputs.
+    if (input == 0x3f000000u)
+      continue;
+    float hardware = recordedLg2(measured, input, word >> 31 ? 1 : -1);
+    wrong += bitsOf(lg2ApproxFtz(measured, floatOf(input))) != bitsOf(hardware);
+    ++checked;
+  }
+  // Every 97th input, skipping the listed ones.
+  size_t next = 0;
+  for (uint32_t input = 0x00800000u; input < 0x7f800000u; input += 97) {
+    while (next < listed.size() && (listed[next] & 0x7fffffffu) < input)
+      ++next;
+    if (next < listed.size() && (listed[next] & 0x7fffffffu) == input)
+      continue;
+    float hardware = recordedLg2(measured, input, 0);
+    wrong += bitsOf(lg2ApproxFtz(measured, floatOf(input))) != bitsOf(hardware);
+    ++checked;
+  }
+  EXPECT_EQ(wrong, 0) << "of " << checked;
+}
+
+TEST(SfuTest, Lg2SpecialInputs) {
+  const SfuTables &measured = tables();
+  EXPECT_EQ(lg2ApproxFtz(measured, 1.0f), 0.0f);
+  EXPECT_EQ(lg2ApproxFtz(measured, 8.0f), 3.0f);
+  // Below 1 the table on [0.5, 1) rounds: the H100 gives 0.5 as
+  // -1 + 2^-23, and 0.25 as -2 + 2^-23.
+  EXPECT_EQ(bitsOf(lg2ApproxFtz(measured, 0.5f)), measured.lg2Half[0]);
+  EXPECT_EQ(lg2ApproxFtz(measured, 0.25f), -2.0f + std::ldexp(1.0f, -23));
+  EXPECT_TRUE(std::isinf(lg2ApproxFtz(measured, 1e-40f)));
+  EXPECT_LT(lg2ApproxFtz(measured, 0.0f), 0.0f);
+  EXPECT_TRUE(std::isnan(lg2ApproxFtz(measured, -2.0f)));
+  EXPECT_TRUE(std::isinf(lg2ApproxFtz(measured, INFINITY)));
+  // The non-ftz form scales a subnormal by 2^24.
+  EXPECT_EQ(lg2Approx(measured, std::ldexp(1.0f, -140)),
+            lg2ApproxFtz(measured, std::ldexp(1.0f, -116)) - 24.0f);
+}
+
 TEST(SfuTest, MissingOrShortTablesAreRefused) {
   EXPECT_NE(loadSfuTables("/nonexistent").find("cannot open"),
             std::string::npos);
   std::string dir = ::testing::TempDir();
-  for (const char *name : {"ex2_pos.u32", "ex2_neg.u32", "rcp.u32"})
+  for (const char *name :
+       {"ex2_pos.u32", "ex2_neg.u32", "lg2_e0.u32", "lg2_em1.u32", "rcp.u32"})
     std::ofstream(dir + "/" + name) << "short";
   EXPECT_NE(loadSfuTables(dir).find("is not 8388608 32-bit words"),
             std::string::npos);
