@@ -146,7 +146,8 @@ namespace {
 /// record the lowering left on it (`fa4.abi`), one section per method.
 class ManifestBuilder {
 public:
-  ManifestBuilder(attn::AttentionOp op, kernel::KernelABIAttr abi)
+  ManifestBuilder(attn::PlannedAttentionOpInterface op,
+                  kernel::KernelABIAttr abi)
       : op(op), abi(abi), combine(abi.getCombine()),
         persistent(abi.getPersistent()) {
     if (combine)
@@ -160,6 +161,7 @@ public:
 
 private:
   llvm::json::Array tensorsJson();
+  llvm::json::Array servingTensorsJson();
   llvm::json::Object problemJson();
   int64_t abiVersion();
   llvm::json::Object launchJson();
@@ -190,7 +192,7 @@ private:
     return launch;
   }
 
-  attn::AttentionOp op;
+  attn::PlannedAttentionOpInterface op;
   kernel::KernelABIAttr abi;
   kernel::CombineAttr combine;
   kernel::PersistentAttr persistent;
@@ -199,32 +201,104 @@ private:
 };
 } // namespace
 
+/// A tensor's manifest entry: its name, role, dtype, shape (sizes and
+/// symbols) and the alignment its kernel needs.
+static llvm::json::Object tensorJson(DictionaryAttr alignments, StringRef name,
+                                     StringRef role, StringRef dtype,
+                                     llvm::json::Value shape) {
+  auto rule = cast<kernel::AlignmentAttr>(alignments.get(name));
+  return llvm::json::Object{
+      {"name", name},
+      {"role", role},
+      {"dtype", dtype},
+      {"shape", std::move(shape)},
+      {"alignment",
+       llvm::json::Object{{"base_bytes", rule.getBaseBytes()},
+                          {"stride_bytes", rule.getStrideBytes()}}}};
+}
+
 llvm::json::Array ManifestBuilder::tensorsJson() {
-  ShapedType q = op.getQueryType(), k = op.getKeyType(), v = op.getValueType();
-  auto o = cast<ShapedType>(op.getOutput().getType());
+  auto dense = dyn_cast<attn::AttentionOp>(op.getOperation());
+  if (!dense)
+    return servingTensorsJson();
+  ShapedType q = dense.getQueryType(), k = dense.getKeyType(),
+             v = dense.getValueType();
+  auto o = cast<ShapedType>(dense.getOutput().getType());
   StringRef dtype = dtypeName(q.getElementType());
   DictionaryAttr alignments = abi.getAlignment();
   auto tensor = [&](StringRef name, StringRef role, StringRef tensorDtype,
                     llvm::json::Value shape) {
-    auto rule = cast<kernel::AlignmentAttr>(alignments.get(name));
-    return llvm::json::Object{
-        {"name", name},
-        {"role", role},
-        {"dtype", tensorDtype},
-        {"shape", std::move(shape)},
-        {"alignment",
-         llvm::json::Object{{"base_bytes", rule.getBaseBytes()},
-                            {"stride_bytes", rule.getStrideBytes()}}}};
+    return tensorJson(alignments, name, role, tensorDtype, std::move(shape));
   };
   llvm::json::Array tensors{
       tensor("q", "input", dtype, shapeOf(q, {"b", "sq", "", ""})),
       tensor("k", "input", dtype, shapeOf(k, {"b", "skv", "", ""})),
       tensor("v", "input", dtype, shapeOf(v, {"b", "skv", "", ""})),
       tensor("o", "output", dtype, shapeOf(o, {"b", "sq", "", ""}))};
-  if (Value lse = op.getLse())
+  if (Value lse = dense.getLse())
     tensors.push_back(
         tensor("lse", "output", "f32",
                shapeOf(cast<ShapedType>(lse.getType()), {"b", "", "sq"})));
+  return tensors;
+}
+
+/// The serving forms' tensors (docs/KernelABI.md, "Serving forms"): packed
+/// tokens `tq` / `tk`, the cache's `pages` of `max_pages` per sequence, and
+/// the i32 sequence tensors of `b + 1` or `b` entries.
+llvm::json::Array ManifestBuilder::servingTensorsJson() {
+  Operation *raw = op.getOperation();
+  auto shaped = [](Value v) { return cast<ShapedType>(v.getType()); };
+  ValueRange results = raw->getResults();
+  ShapedType q = shaped(raw->getOperand(0)), o = shaped(results[0]);
+  StringRef dtype = dtypeName(q.getElementType());
+  DictionaryAttr alignments = abi.getAlignment();
+  auto tensor = [&](StringRef name, StringRef role, StringRef tensorDtype,
+                    llvm::json::Value shape) {
+    return tensorJson(alignments, name, role, tensorDtype, std::move(shape));
+  };
+  auto sequenceTensor = [&](StringRef name, Value value, StringRef symbol) {
+    return tensor(name, "input", "i32", shapeOf(shaped(value), {symbol}));
+  };
+  llvm::json::Array tensors;
+  bool packedQueries = q.getRank() == 3;
+  SmallVector<StringRef> querySymbols =
+      packedQueries ? SmallVector<StringRef>{"tq", "", ""}
+                    : SmallVector<StringRef>{"b", "sq", "", ""};
+  tensors.push_back(tensor("q", "input", dtype, shapeOf(q, querySymbols)));
+  if (auto varlen = dyn_cast<attn::VarlenAttentionOp>(raw)) {
+    tensors.push_back(tensor("k", "input", dtype,
+                             shapeOf(shaped(varlen.getKey()), {"tk", "", ""})));
+    tensors.push_back(
+        tensor("v", "input", dtype,
+               shapeOf(shaped(varlen.getValue()), {"tk", "", ""})));
+    tensors.push_back(
+        sequenceTensor("cu_seqlens_q", varlen.getCuSeqlensQ(), "b+1"));
+    tensors.push_back(
+        sequenceTensor("cu_seqlens_k", varlen.getCuSeqlensK(), "b+1"));
+    if (Value used = varlen.getSequsedK())
+      tensors.push_back(sequenceTensor("seqused_k", used, "b"));
+  } else {
+    auto paged = cast<attn::PagedAttentionOp>(raw);
+    tensors.push_back(
+        tensor("k_cache", "input", dtype,
+               shapeOf(shaped(paged.getKeyCache()), {"pages", "", "", ""})));
+    tensors.push_back(
+        tensor("v_cache", "input", dtype,
+               shapeOf(shaped(paged.getValueCache()), {"pages", "", "", ""})));
+    tensors.push_back(
+        tensor("block_table", "input", "i32",
+               shapeOf(shaped(paged.getBlockTable()), {"b", "max_pages"})));
+    tensors.push_back(sequenceTensor("seqlens_k", paged.getSeqlensK(), "b"));
+    if (Value cuSeqlensQ = paged.getCuSeqlensQ())
+      tensors.push_back(sequenceTensor("cu_seqlens_q", cuSeqlensQ, "b+1"));
+  }
+  tensors.push_back(tensor("o", "output", dtype, shapeOf(o, querySymbols)));
+  if (results.size() == 2)
+    tensors.push_back(
+        tensor("lse", "output", "f32",
+               shapeOf(shaped(results[1]),
+                       packedQueries ? SmallVector<StringRef>{"", "tq"}
+                                     : SmallVector<StringRef>{"b", "", "sq"})));
   return tensors;
 }
 
@@ -232,21 +306,30 @@ llvm::json::Object ManifestBuilder::problemJson() {
   attn::MaskAttr mask = op.getMask();
   // The planners' view: its kDynamic (-1) is the manifest's dynamic size.
   fa4::AttnProblem sizes = op.getProblem();
-  return llvm::json::Object{
-      {"dtype", dtypeName(op.getQueryType().getElementType())},
-      {"num_q_heads", op.getNumQueryHeads()},
-      {"num_kv_heads", op.getNumKVHeads()},
-      {"qk_depth", op.getQKDepth()},
-      {"ov_depth", op.getOVDepth()},
+  llvm::json::Object problem{
+      {"dtype",
+       dtypeName(
+           cast<ShapedType>(op->getOperand(0).getType()).getElementType())},
+      {"num_q_heads", sizes.numQHeads},
+      {"num_kv_heads", sizes.numKVHeads},
+      {"qk_depth", sizes.qkDepth},
+      {"ov_depth", sizes.ovDepth},
       {"mask",
        llvm::json::Object{{"kind", attn::stringifyMaskKind(mask.getKind())},
                           {"window_left", mask.getLeft()},
                           {"window_right", mask.getRight()}}},
       {"scale", op.getEffectiveScale()},
-      {"has_lse", static_cast<bool>(op.getLse())},
+      {"has_lse", sizes.hasLse},
       {"batch", sizes.batch},
       {"seq_q", sizes.seqQ},
       {"seq_kv", sizes.seqKV}};
+  if (sizes.sequences != fa4::SequenceLayout::Dense) {
+    problem["sequences"] =
+        sizes.sequences == fa4::SequenceLayout::Packed ? "packed" : "paged";
+    if (sizes.sequences == fa4::SequenceLayout::Paged)
+      problem["page_size"] = sizes.pageSize;
+  }
+  return problem;
 }
 
 /// The lowest version that holds the kernel: 11 for tensor maps the kernel
@@ -264,7 +347,9 @@ int64_t ManifestBuilder::abiVersion() {
                    llvm::IsaPred<kernel::TensorMapScratchParamAttr>);
   bool twin = persistent && persistent.getKernel();
   bool programmatic = abi.getProgrammaticDependentLaunch();
-  return buildsTensorMaps             ? 11
+  bool serving = !isa<attn::AttentionOp>(op.getOperation());
+  return serving                      ? 12
+         : buildsTensorMaps           ? 11
          : persistentInClusters       ? 10
          : splitAtLaunch              ? 9
          : twinLaunch                 ? 6
@@ -343,7 +428,7 @@ llvm::json::Object ManifestBuilder::record(StringRef kernel, StringRef chip) {
 /// The NVVM target of the kernel module `name`: on its gpu.module before
 /// serialization, on its gpu.binary after.
 static FailureOr<NVVM::NVVMTargetAttr>
-kernelTarget(ModuleOp module, attn::AttentionOp op, StringAttr name) {
+kernelTarget(ModuleOp module, Operation *op, StringAttr name) {
   Operation *found = SymbolTable::lookupNearestSymbolFrom(module, name);
   ArrayAttr targets;
   if (auto kernels = dyn_cast_or_null<gpu::GPUModuleOp>(found))
@@ -357,22 +442,23 @@ kernelTarget(ModuleOp module, attn::AttentionOp op, StringAttr name) {
     for (Attribute target : targets)
       if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
         return nvvm;
-  return op.emitError() << "kernel module " << name
-                        << " has no NVVM target (no gpu.module or gpu.binary "
-                           "with #nvvm.target)";
+  return op->emitError() << "kernel module " << name
+                         << " has no NVVM target (no gpu.module or gpu.binary "
+                            "with #nvvm.target)";
 }
 
-/// The attn.attention of `op`'s decode variant.
-static FailureOr<attn::AttentionOp>
-decodeVariantOf(ModuleOp module, attn::AttentionOp op, FlatSymbolRefAttr ref) {
+/// The attention op of `op`'s decode variant.
+static FailureOr<attn::PlannedAttentionOpInterface>
+decodeVariantOf(ModuleOp module, Operation *op, FlatSymbolRefAttr ref) {
   auto variantFunc =
       SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(module, ref);
-  attn::AttentionOp variant;
+  attn::PlannedAttentionOpInterface variant;
   if (variantFunc)
-    variantFunc.walk([&](attn::AttentionOp found) { variant = found; });
+    variantFunc.walk(
+        [&](attn::PlannedAttentionOpInterface found) { variant = found; });
   if (!variant)
-    return op.emitError() << "its decode variant " << ref
-                          << " holds no attn.attention";
+    return op->emitError() << "its decode variant " << ref
+                           << " holds no attention op";
   return variant;
 }
 
@@ -388,17 +474,17 @@ static int64_t decodeMaxSeqQ(kernel::KernelABIAttr abi) {
   return 1;
 }
 
-static FailureOr<kernel::KernelABIAttr> kernelAbi(attn::AttentionOp op) {
+static FailureOr<kernel::KernelABIAttr> kernelAbi(Operation *op) {
   auto abi = op->getAttrOfType<kernel::KernelABIAttr>(
       kernel::FA4Dialect::kKernelABIAttrName);
   if (!abi)
-    return op.emitError() << "has no kernel ABI (fa4.abi); run the "
-                             "fa4-compile pipeline first";
+    return op->emitError() << "has no kernel ABI (fa4.abi); run the "
+                              "fa4-compile pipeline first";
   return abi;
 }
 
-FailureOr<llvm::json::Object> fa4::buildAbiRecord(ModuleOp module,
-                                                  attn::AttentionOp op) {
+FailureOr<llvm::json::Object>
+fa4::buildAbiRecord(ModuleOp module, attn::PlannedAttentionOpInterface op) {
   FailureOr<kernel::KernelABIAttr> abi = kernelAbi(op);
   if (failed(abi))
     return failure();
@@ -414,7 +500,7 @@ FailureOr<llvm::json::Object> fa4::buildAbiRecord(ModuleOp module,
   if (!variantRef)
     return record;
   // Version 8: the decode variant's whole record under "decode".
-  FailureOr<attn::AttentionOp> variant =
+  FailureOr<attn::PlannedAttentionOpInterface> variant =
       decodeVariantOf(module, op, variantRef);
   if (failed(variant))
     return failure();
@@ -442,8 +528,7 @@ struct KernelFiles {
 };
 } // namespace
 
-static FailureOr<KernelFiles> writeKernelFiles(ModuleOp module,
-                                               attn::AttentionOp op,
+static FailureOr<KernelFiles> writeKernelFiles(ModuleOp module, Operation *op,
                                                StringRef outputDir,
                                                StringRef dir, StringRef ptxas) {
   FailureOr<kernel::KernelABIAttr> abi = kernelAbi(op);
@@ -453,8 +538,8 @@ static FailureOr<KernelFiles> writeKernelFiles(ModuleOp module,
   auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
       module, kernelRef.getRootReference());
   if (!binary || binary.getObjects().empty())
-    return op.emitError() << "kernel module " << kernelRef.getRootReference()
-                          << " was not serialized (no gpu.binary)";
+    return op->emitError() << "kernel module " << kernelRef.getRootReference()
+                           << " was not serialized (no gpu.binary)";
   auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
   StringRef chip = cast<NVVM::NVVMTargetAttr>(object.getTarget()).getChip();
 
@@ -465,8 +550,8 @@ static FailureOr<KernelFiles> writeKernelFiles(ModuleOp module,
   if (dir.empty())
     llvm::sys::path::append(kernelDir, outputDir, artifacts.kernel);
   if (std::error_code error = llvm::sys::fs::create_directories(kernelDir))
-    return op.emitError() << "cannot create " << kernelDir << ": "
-                          << error.message();
+    return op->emitError() << "cannot create " << kernelDir << ": "
+                           << error.message();
   auto path = [&](StringRef file) {
     SmallString<128> p(kernelDir);
     llvm::sys::path::append(p, file);
@@ -494,10 +579,9 @@ static FailureOr<KernelFiles> writeKernelFiles(ModuleOp module,
 }
 
 /// One op's files and its manifest: the ABI record with each binary named.
-static FailureOr<KernelArtifacts> writeOpArtifacts(ModuleOp module,
-                                                   attn::AttentionOp op,
-                                                   StringRef outputDir,
-                                                   StringRef ptxas) {
+static FailureOr<KernelArtifacts>
+writeOpArtifacts(ModuleOp module, attn::PlannedAttentionOpInterface op,
+                 StringRef outputDir, StringRef ptxas) {
   FailureOr<llvm::json::Object> manifest = buildAbiRecord(module, op);
   if (failed(manifest))
     return failure();
@@ -509,7 +593,7 @@ static FailureOr<KernelArtifacts> writeOpArtifacts(ModuleOp module,
   // The decode variant's files beside the kernel's.
   if (auto variantRef =
           op->getAttrOfType<FlatSymbolRefAttr>(attn::kDecodeVariantAttrName)) {
-    FailureOr<attn::AttentionOp> variant =
+    FailureOr<attn::PlannedAttentionOpInterface> variant =
         decodeVariantOf(module, op, variantRef);
     if (failed(variant))
       return failure();
@@ -533,7 +617,7 @@ static FailureOr<KernelArtifacts> writeOpArtifacts(ModuleOp module,
 FailureOr<SmallVector<KernelArtifacts>>
 fa4::writeArtifacts(ModuleOp module, StringRef outputDir, StringRef ptxas) {
   SmallVector<KernelArtifacts> written;
-  WalkResult result = module.walk([&](attn::AttentionOp op) {
+  WalkResult result = module.walk([&](attn::PlannedAttentionOpInterface op) {
     // A decode variant is written with the op it is a variant of.
     if (op->hasAttr(attn::kDecodeVariantOfAttrName))
       return WalkResult::advance();

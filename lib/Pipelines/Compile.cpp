@@ -59,10 +59,11 @@ void fa4::buildCompilePipeline(OpPassManager &pm,
   buildCompilePlanning(pm, options);
   KernelKind kernel = resolvedKernel(options);
 
-  // kernel=auto on sm_100a: the Blackwell kernel, proven on fa4-emu, and
-  // the reference kernel for the plans it does not implement (MLA).
+  // kernel=auto: the chip's kernel, and the reference kernel for the plans
+  // it does not implement (MLA on sm_100a) and for the serving forms.
   bool referenceFallback =
-      options.kernel == KernelKind::Auto && kernel == KernelKind::Blackwell;
+      options.kernel == KernelKind::Auto &&
+      (kernel == KernelKind::Blackwell || kernel == KernelKind::Hopper);
   if (kernel == KernelKind::Hopper || kernel == KernelKind::Blackwell) {
     ConvertAttnToFA4Options kernelOptions;
     ConvertFA4ToNVVMOptions nvvmOptions;

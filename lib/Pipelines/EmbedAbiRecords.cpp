@@ -27,8 +27,8 @@ using namespace fa4;
 
 /// Adds `text` to the gpu.module of `op`'s kernel as the external constant
 /// kAbiRecordSymbol (external: LLVM keeps it though no kernel reads it).
-static LogicalResult embedRecord(attn::AttentionOp op, ModuleOp module,
-                                 StringRef text) {
+static LogicalResult embedRecord(attn::PlannedAttentionOpInterface op,
+                                 ModuleOp module, StringRef text) {
   SymbolRefAttr kernelRef = op->getAttrOfType<kernel::KernelABIAttr>(
                                   kernel::FA4Dialect::kKernelABIAttrName)
                                 .getKernel();
@@ -60,7 +60,7 @@ struct EmbedAbiRecords
     : public fa4::impl::EmbedAbiRecordsBase<EmbedAbiRecords> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    WalkResult result = module.walk([&](attn::AttentionOp op) {
+    WalkResult result = module.walk([&](attn::PlannedAttentionOpInterface op) {
       if (!op->hasAttr(kernel::FA4Dialect::kKernelABIAttrName))
         return WalkResult::advance();
       FailureOr<llvm::json::Object> record = fa4::buildAbiRecord(module, op);

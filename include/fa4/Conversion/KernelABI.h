@@ -161,11 +161,11 @@ llvm::SmallVector<TensorMapSpec> tensorMapsOf(mlir::Attribute scratch);
 /// (named after the function holding `op`, made unique), marks `module` as a
 /// GPU container, and returns the new module and the kernel's name.
 std::pair<mlir::gpu::GPUModuleOp, std::string>
-createKernelModule(mlir::ModuleOp module, attn::AttentionOp op,
+createKernelModule(mlir::ModuleOp module, mlir::Operation *op,
                    llvm::StringRef prefix, llvm::StringRef chip);
 
 /// Records `abi` and the kernel symbol on `op` as `fa4.abi`.
-void setKernelABI(attn::AttentionOp op, mlir::gpu::GPUModuleOp kernelModule,
+void setKernelABI(mlir::Operation *op, mlir::gpu::GPUModuleOp kernelModule,
                   llvm::StringRef kernelName, const KernelABI &abi);
 
 } // namespace fa4

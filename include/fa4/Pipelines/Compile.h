@@ -84,8 +84,8 @@ void registerCompilePipeline();
 /// entries, its decode variant's included: what fa4-embed-abi-records puts
 /// into the binary and writeArtifacts completes into manifest.json. Needs
 /// the kernel ABI the lowering records (`fa4.abi`).
-mlir::FailureOr<llvm::json::Object> buildAbiRecord(mlir::ModuleOp module,
-                                                   attn::AttentionOp op);
+mlir::FailureOr<llvm::json::Object>
+buildAbiRecord(mlir::ModuleOp module, attn::PlannedAttentionOpInterface op);
 
 /// What writeArtifacts wrote, per kernel.
 struct KernelArtifacts {

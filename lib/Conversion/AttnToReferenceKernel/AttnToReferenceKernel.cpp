@@ -41,58 +41,119 @@ namespace {
 constexpr int kWarpSize = 32;
 constexpr int kWarpsPerBlock = 4;
 
-/// The four BSHD tensors and LSE, in ABI order.
-constexpr StringLiteral kBshdTensors[] = {"q", "k", "v", "o"};
+/// What the kernel needs of its op, one of attn.attention,
+/// attn.varlen_attention and attn.paged_attention: the layouts of its
+/// tensors and the sizes it reads per sequence.
+struct ReferenceProblem {
+  enum class Form { Dense, Varlen, Paged };
+  Form form = Form::Dense;
+  /// Q and O packed `[Tq, H, D]` through `cu_seqlens_q` (varlen, and paged
+  /// with packed queries); else `[B, Sq, H, D]`.
+  bool packedQueries = false;
+  bool hasSeqUsedK = false, hasLse = false;
+  Type inputType;
+  int64_t qkDepth = 0, ovDepth = 0, numQHeads = 0, numKVHeads = 0;
+  int64_t pageSize = 0;
+  attn::MaskAttr mask;
+
+  static ReferenceProblem of(Operation *op);
+  /// The K and V tensors' names in the ABI.
+  StringRef keyName() const { return form == Form::Paged ? "k_cache" : "k"; }
+  StringRef valueName() const { return form == Form::Paged ? "v_cache" : "v"; }
+  /// Strides a tensor of `rank` dimensions passes (all but the last).
+  /// Q/O and LSE drop the batch dimension when packed.
+  int queryStrides() const { return packedQueries ? 2 : 3; }
+  int keyStrides() const { return form == Form::Varlen ? 2 : 3; }
+  int lseStrides() const { return packedQueries ? 1 : 2; }
+  /// The size symbol the grid's x dimension covers: every sequence's rows.
+  StringRef rowsSymbol() const { return packedQueries ? "max_sq" : "sq"; }
+};
+
+ReferenceProblem ReferenceProblem::of(Operation *op) {
+  ReferenceProblem p;
+  auto shaped = [](Value v) { return cast<ShapedType>(v.getType()); };
+  ShapedType query, key, value;
+  if (auto dense = dyn_cast<attn::AttentionOp>(op)) {
+    query = dense.getQueryType();
+    key = dense.getKeyType();
+    value = dense.getValueType();
+    p.hasLse = static_cast<bool>(dense.getLse());
+    p.mask = dense.getMask();
+  } else if (auto varlen = dyn_cast<attn::VarlenAttentionOp>(op)) {
+    p.form = Form::Varlen;
+    p.packedQueries = true;
+    p.hasSeqUsedK = static_cast<bool>(varlen.getSequsedK());
+    query = shaped(varlen.getQuery());
+    key = shaped(varlen.getKey());
+    value = shaped(varlen.getValue());
+    p.hasLse = varlen.getResults().size() == 2;
+    p.mask = varlen.getMask();
+  } else {
+    auto paged = cast<attn::PagedAttentionOp>(op);
+    p.form = Form::Paged;
+    p.packedQueries = static_cast<bool>(paged.getCuSeqlensQ());
+    query = shaped(paged.getQuery());
+    key = shaped(paged.getKeyCache());
+    value = shaped(paged.getValueCache());
+    p.pageSize = paged.getPageSize();
+    p.hasLse = paged.getResults().size() == 2;
+    p.mask = paged.getMask();
+  }
+  int64_t rank = query.getRank();
+  p.inputType = query.getElementType();
+  p.qkDepth = query.getDimSize(rank - 1);
+  p.numQHeads = query.getDimSize(rank - 2);
+  p.numKVHeads = key.getDimSize(key.getRank() - 2);
+  p.ovDepth = value.getDimSize(value.getRank() - 1);
+  return p;
+}
 
 /// Emits the kernel body. Values are f32 unless named otherwise.
 class KernelBuilder : KernelEmitter {
 public:
-  KernelBuilder(OpBuilder &builder, Location loc, attn::AttentionOp op)
-      : KernelEmitter(builder, loc), op(op),
-        inputType(op.getQueryType().getElementType()), qkDepth(op.getQKDepth()),
-        ovDepth(op.getOVDepth()),
+  KernelBuilder(OpBuilder &builder, Location loc,
+                const ReferenceProblem &problem)
+      : KernelEmitter(builder, loc), problem(problem),
+        inputType(problem.inputType), qkDepth(problem.qkDepth),
+        ovDepth(problem.ovDepth),
         qkPerLane(llvm::divideCeil(qkDepth, kWarpSize)),
         ovPerLane(llvm::divideCeil(ovDepth, kWarpSize)) {}
 
   /// The ABI: the parameters in order, as the manifest lists them.
-  static SmallVector<KernelParam> abiParams(bool hasLse) {
-    using P = KernelParam;
-    SmallVector<P> params;
-    for (StringRef tensor : kBshdTensors)
-      params.push_back(P::pointer(tensor));
-    if (hasLse)
-      params.push_back(P::pointer("lse"));
-    for (StringRef size : {"b", "sq", "skv"})
-      params.push_back(P::i32(size));
-    for (StringRef tensor : kBshdTensors)
-      for (int dim = 0; dim < 3; ++dim)
-        params.push_back(P::i64((tensor + ".stride." + Twine(dim)).str()));
-    if (hasLse)
-      for (int dim = 0; dim < 2; ++dim)
-        params.push_back(P::i64(("lse.stride." + Twine(dim)).str()));
-    params.push_back(P::f32("scale_log2"));
-    return params;
-  }
+  static SmallVector<KernelParam> abiParams(const ReferenceProblem &problem);
 
   void build(gpu::GPUFuncOp func);
 
 private:
-  /// The kernel's parameters (params() order).
+  using Form = ReferenceProblem::Form;
+  /// The kernel's parameters (abiParams order); the serving forms' tensors
+  /// and sizes are null where the form has none.
   struct Args {
-    Value q, k, v, o, lse, seqQ, seqKV, scaleLog2;
+    Value q, k, v, o, lse, cuSeqlensQ, cuSeqlensK, seqUsedK, blockTable,
+        seqlensK;
+    Value seqQ, seqKV, maxSeqQ, queryTokens, keyTokens, pages, maxPages;
+    Value scaleLog2, blockTableStride;
     SmallVector<Value> qStride, kStride, vStride, oStride, lseStride;
   };
-  /// This warp's query row and heads, this lane's place in the warp.
+  /// This warp's query row and heads, this lane's place in the warp, and
+  /// its sequence: its rows and keys, and where its tokens start in packed
+  /// tensors.
   struct RowPosition {
     Value lane, row, head, batch, kvHead;
+    Value seqQ, seqKV, firstQueryToken, firstKeyToken;
   };
   Args readArgs(Block &entry);
-  RowPosition rowPosition();
-  Value rowBase(const RowPosition &at, ArrayRef<Value> stride, Value seq,
-                Value head);
+  RowPosition rowPosition(const Args &args);
+  void readSequence(const Args &args, RowPosition &at);
+  Value loadIndex(Value base, Value index) {
+    return sext(load(base, index, b.getI32Type()));
+  }
+  Value queryRowBase(const RowPosition &at, ArrayRef<Value> stride);
+  Value keyRowBase(const Args &args, const RowPosition &at,
+                   ArrayRef<Value> stride, Value key);
   SmallVector<Value> loadQueryRow(const Args &args, const RowPosition &at,
                                   Value zero);
-  std::pair<Value, Value> visibleKeys(const Args &args, Value row);
+  std::pair<Value, Value> visibleKeys(const RowPosition &at);
   scf::ForOp scanKeys(const Args &args, const RowPosition &at,
                       ArrayRef<Value> queryColumns, Value zero);
   void storeOutput(const Args &args, const RowPosition &at, scf::ForOp loop,
@@ -100,6 +161,9 @@ private:
   void storeLse(const Args &args, const RowPosition &at, Value finalMax,
                 Value finalSum, Value seesKeys);
   Value toI64FromIndex(Value index) { return indexTo(b.getI64Type(), index); }
+  Value clamp(Value v, Value low, Value high) {
+    return mins(maxs(v, low), high);
+  }
 
   Value load(Value base, Value index, Type elementType) {
     auto ptrType = cast<LLVM::LLVMPointerType>(base.getType());
@@ -130,7 +194,7 @@ private:
         arith::AddIOp::create(b, loc, lane, i64(kWarpSize * t)), i64(depth));
   }
 
-  attn::AttentionOp op;
+  const ReferenceProblem &problem;
   Type inputType;
   int64_t qkDepth, ovDepth;
   /// Columns of Q/K and of V/O each lane holds (lane + 32 t).
@@ -138,36 +202,122 @@ private:
 };
 } // namespace
 
+SmallVector<KernelParam>
+KernelBuilder::abiParams(const ReferenceProblem &problem) {
+  using P = KernelParam;
+  SmallVector<P> params;
+  StringRef key = problem.keyName(), value = problem.valueName();
+  for (StringRef tensor : {StringRef("q"), key, value, StringRef("o")})
+    params.push_back(P::pointer(tensor));
+  if (problem.hasLse)
+    params.push_back(P::pointer("lse"));
+  switch (problem.form) {
+  case Form::Dense:
+    for (StringRef size : {"b", "sq", "skv"})
+      params.push_back(P::i32(size));
+    break;
+  case Form::Varlen:
+    params.push_back(P::pointer("cu_seqlens_q"));
+    params.push_back(P::pointer("cu_seqlens_k"));
+    if (problem.hasSeqUsedK)
+      params.push_back(P::pointer("seqused_k"));
+    for (StringRef size : {"b", "max_sq", "tq", "tk"})
+      params.push_back(P::i32(size));
+    break;
+  case Form::Paged:
+    params.push_back(P::pointer("block_table"));
+    params.push_back(P::pointer("seqlens_k"));
+    if (problem.packedQueries)
+      params.push_back(P::pointer("cu_seqlens_q"));
+    params.push_back(P::i32("b"));
+    if (problem.packedQueries) {
+      params.push_back(P::i32("max_sq"));
+      params.push_back(P::i32("tq"));
+    } else {
+      params.push_back(P::i32("sq"));
+    }
+    params.push_back(P::i32("pages"));
+    params.push_back(P::i32("max_pages"));
+    break;
+  }
+  auto strides = [&](StringRef tensor, int count) {
+    for (int dim = 0; dim < count; ++dim)
+      params.push_back(P::i64((tensor + ".stride." + Twine(dim)).str()));
+  };
+  strides("q", problem.queryStrides());
+  strides(key, problem.keyStrides());
+  strides(value, problem.keyStrides());
+  strides("o", problem.queryStrides());
+  if (problem.hasLse)
+    strides("lse", problem.lseStrides());
+  if (problem.form == Form::Paged)
+    strides("block_table", 1);
+  params.push_back(P::f32("scale_log2"));
+  return params;
+}
+
 KernelBuilder::Args KernelBuilder::readArgs(Block &entry) {
-  bool hasLse = static_cast<bool>(op.getLse());
   Args args;
   unsigned arg = 0;
-  args.q = entry.getArgument(arg++);
-  args.k = entry.getArgument(arg++);
-  args.v = entry.getArgument(arg++);
-  args.o = entry.getArgument(arg++);
-  args.lse = hasLse ? entry.getArgument(arg++) : Value();
-  args.seqQ = sext(entry.getArgument(arg + 1));
-  args.seqKV = sext(entry.getArgument(arg + 2));
-  arg += 3;
-  auto strides = [&](unsigned count) {
+  auto next = [&] { return entry.getArgument(arg++); };
+  auto nextSize = [&] { return sext(next()); };
+  args.q = next();
+  args.k = next();
+  args.v = next();
+  args.o = next();
+  args.lse = problem.hasLse ? next() : Value();
+  switch (problem.form) {
+  case Form::Dense:
+    next(); // b: the grid's z
+    args.seqQ = nextSize();
+    args.seqKV = nextSize();
+    break;
+  case Form::Varlen:
+    args.cuSeqlensQ = next();
+    args.cuSeqlensK = next();
+    args.seqUsedK = problem.hasSeqUsedK ? next() : Value();
+    next(); // b
+    args.maxSeqQ = nextSize();
+    args.queryTokens = nextSize();
+    args.keyTokens = nextSize();
+    break;
+  case Form::Paged:
+    args.blockTable = next();
+    args.seqlensK = next();
+    args.cuSeqlensQ = problem.packedQueries ? next() : Value();
+    next(); // b
+    if (problem.packedQueries) {
+      args.maxSeqQ = nextSize();
+      args.queryTokens = nextSize();
+    } else {
+      args.seqQ = nextSize();
+    }
+    args.pages = nextSize();
+    args.maxPages = nextSize();
+    break;
+  }
+  auto strides = [&](int count) {
     SmallVector<Value> s(entry.getArguments().slice(arg, count));
     arg += count;
     return s;
   };
-  args.qStride = strides(3);
-  args.kStride = strides(3);
-  args.vStride = strides(3);
-  args.oStride = strides(3);
-  args.lseStride = hasLse ? strides(2) : SmallVector<Value>();
-  args.scaleLog2 = entry.getArgument(arg);
+  args.qStride = strides(problem.queryStrides());
+  args.kStride = strides(problem.keyStrides());
+  args.vStride = strides(problem.keyStrides());
+  args.oStride = strides(problem.queryStrides());
+  args.lseStride =
+      problem.hasLse ? strides(problem.lseStrides()) : SmallVector<Value>();
+  if (problem.form == Form::Paged)
+    args.blockTableStride = next();
+  args.scaleLog2 = next();
   return args;
 }
 
 /// A warp per (batch, query head, query row): blockIdx.x * kWarpsPerBlock +
-/// warp is the row, blockIdx.y the head, blockIdx.z the batch.
-KernelBuilder::RowPosition KernelBuilder::rowPosition() {
-  int64_t group = op.getNumQueryHeads() / op.getNumKVHeads();
+/// warp is the row, blockIdx.y the head, blockIdx.z the batch (the
+/// sequence, in the serving forms).
+KernelBuilder::RowPosition KernelBuilder::rowPosition(const Args &args) {
+  int64_t group = problem.numQHeads / problem.numKVHeads;
   RowPosition at;
   Value tid =
       toI64FromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
@@ -183,25 +333,90 @@ KernelBuilder::RowPosition KernelBuilder::rowPosition() {
   at.head = toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y));
   at.batch = toI64FromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
   at.kvHead = arith::DivUIOp::create(b, loc, at.head, i64(group));
+  readSequence(args, at);
   return at;
 }
 
-/// Element offset of (the row's batch, seq, head) in a BSHD tensor of
-/// `stride`.
-Value KernelBuilder::rowBase(const RowPosition &at, ArrayRef<Value> stride,
-                             Value seq, Value head) {
-  Value base = arith::MulIOp::create(b, loc, at.batch, stride[0]);
-  base = arith::AddIOp::create(b, loc, base,
-                               arith::MulIOp::create(b, loc, seq, stride[1]));
-  return arith::AddIOp::create(b, loc, base,
-                               arith::MulIOp::create(b, loc, head, stride[2]));
+/// The warp's sequence: its query rows and keys, and the first tokens of
+/// its spans in packed tensors. The offsets and lengths are the caller's
+/// data; each span is clamped to its tensor (a malformed cu_seqlens, a
+/// seqused_k or seqlens_k past the sequence's keys or block table, gives
+/// wrong rows, never an access outside the tensors).
+void KernelBuilder::readSequence(const Args &args, RowPosition &at) {
+  Value zero = i64(0);
+  // [start, end) of cu_seqlens[batch], cu_seqlens[batch + 1] within
+  // [0, tokens): (start, length).
+  auto span = [&](Value cuSeqlens, Value tokens) {
+    Value start = clamp(loadIndex(cuSeqlens, at.batch), zero, tokens);
+    Value end =
+        clamp(loadIndex(cuSeqlens, add(at.batch, i64(1))), start, tokens);
+    return std::pair{start, sub(end, start)};
+  };
+  at.seqQ = args.seqQ;
+  at.firstQueryToken = zero;
+  if (problem.packedQueries)
+    std::tie(at.firstQueryToken, at.seqQ) =
+        span(args.cuSeqlensQ, args.queryTokens);
+  at.firstKeyToken = zero;
+  switch (problem.form) {
+  case Form::Dense:
+    at.seqKV = args.seqKV;
+    break;
+  case Form::Varlen:
+    std::tie(at.firstKeyToken, at.seqKV) =
+        span(args.cuSeqlensK, args.keyTokens);
+    if (args.seqUsedK)
+      at.seqKV = clamp(loadIndex(args.seqUsedK, at.batch), zero, at.seqKV);
+    break;
+  case Form::Paged:
+    at.seqKV = clamp(loadIndex(args.seqlensK, at.batch), zero,
+                     mul(args.maxPages, i64(problem.pageSize)));
+    break;
+  }
+}
+
+/// Element offset of the warp's query row and head in Q or O (`stride`):
+/// (batch, row, head) of a BSHD tensor, (token, head) of a packed one.
+Value KernelBuilder::queryRowBase(const RowPosition &at,
+                                  ArrayRef<Value> stride) {
+  if (problem.packedQueries)
+    return add(mul(add(at.firstQueryToken, at.row), stride[0]),
+               mul(at.head, stride[1]));
+  return add(add(mul(at.batch, stride[0]), mul(at.row, stride[1])),
+             mul(at.head, stride[2]));
+}
+
+/// Element offset of key `key` of the warp's sequence and KV head in K or V
+/// (`stride`): dense BSHD, packed tokens, or its page's slot through the
+/// block table (the page clamped to the cache).
+Value KernelBuilder::keyRowBase(const Args &args, const RowPosition &at,
+                                ArrayRef<Value> stride, Value key) {
+  switch (problem.form) {
+  case Form::Dense:
+    return add(add(mul(at.batch, stride[0]), mul(key, stride[1])),
+               mul(at.kvHead, stride[2]));
+  case Form::Varlen:
+    return add(mul(add(at.firstKeyToken, key), stride[0]),
+               mul(at.kvHead, stride[1]));
+  case Form::Paged: {
+    Value pageSize = i64(problem.pageSize);
+    Value entry = add(mul(at.batch, args.blockTableStride),
+                      arith::DivUIOp::create(b, loc, key, pageSize));
+    Value page = clamp(loadIndex(args.blockTable, entry), i64(0),
+                       sub(args.pages, i64(1)));
+    Value slot = arith::RemUIOp::create(b, loc, key, pageSize);
+    return add(add(mul(page, stride[0]), mul(slot, stride[1])),
+               mul(at.kvHead, stride[2]));
+  }
+  }
+  llvm_unreachable("every form is handled");
 }
 
 /// This lane's columns of the query row, in f32 (0 past Dqk).
 SmallVector<Value> KernelBuilder::loadQueryRow(const Args &args,
                                                const RowPosition &at,
                                                Value zero) {
-  Value qBase = rowBase(at, args.qStride, at.row, at.head);
+  Value qBase = queryRowBase(at, args.qStride);
   SmallVector<Value> queryColumns;
   for (int t = 0; t < qkPerLane; ++t) {
     Value value = arith::ExtFOp::create(
@@ -214,30 +429,23 @@ SmallVector<Value> KernelBuilder::loadQueryRow(const Args &args,
   return queryColumns;
 }
 
-/// Keys this row sees (bottom-right aligned): [first, end), the diagonal at
-/// row + Skv - Sq. An empty range (end <= first) runs no iteration: O = 0,
-/// LSE = -inf.
-std::pair<Value, Value> KernelBuilder::visibleKeys(const Args &args,
-                                                   Value row) {
-  Value diagonal = arith::SubIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, row, args.seqKV), args.seqQ);
+/// Keys this row sees (bottom-right aligned within its sequence): [first,
+/// end), the diagonal at row + Skv - Sq. An empty range (end <= first) runs
+/// no iteration: O = 0, LSE = -inf.
+std::pair<Value, Value> KernelBuilder::visibleKeys(const RowPosition &at) {
+  Value diagonal = sub(add(at.row, at.seqKV), at.seqQ);
   Value first = i64(0);
-  Value last = arith::SubIOp::create(b, loc, args.seqKV, i64(1));
-  attn::MaskAttr mask = op.getMask();
+  Value last = sub(at.seqKV, i64(1));
+  attn::MaskAttr mask = problem.mask;
   if (mask.getKind() == attn::MaskKind::Causal)
-    last = arith::MinSIOp::create(b, loc, last, diagonal);
+    last = mins(last, diagonal);
   if (mask.getKind() == attn::MaskKind::Window) {
     if (mask.getRight() >= 0)
-      last = arith::MinSIOp::create(
-          b, loc, last,
-          arith::AddIOp::create(b, loc, diagonal, i64(mask.getRight())));
+      last = mins(last, add(diagonal, i64(mask.getRight())));
     if (mask.getLeft() >= 0)
-      first = arith::MaxSIOp::create(
-          b, loc, first,
-          arith::SubIOp::create(b, loc, diagonal, i64(mask.getLeft())));
+      first = maxs(first, sub(diagonal, i64(mask.getLeft())));
   }
-  Value end = arith::AddIOp::create(b, loc, last, i64(1));
-  end = arith::MaxSIOp::create(b, loc, end, first);
+  Value end = maxs(add(last, i64(1)), first);
   return {first, end};
 }
 
@@ -245,7 +453,7 @@ std::pair<Value, Value> KernelBuilder::visibleKeys(const Args &args,
 /// the running max, the running sum and this lane's O columns.
 scf::ForOp KernelBuilder::scanKeys(const Args &args, const RowPosition &at,
                                    ArrayRef<Value> queryColumns, Value zero) {
-  auto [first, end] = visibleKeys(args, at.row);
+  auto [first, end] = visibleKeys(at);
   SmallVector<Value> init = {f32(-INFINITY), zero};
   init.append(ovPerLane, zero);
   auto loop =
@@ -256,7 +464,7 @@ scf::ForOp KernelBuilder::scanKeys(const Args &args, const RowPosition &at,
   Value key = toI64FromIndex(loop.getInductionVar());
   Value runningMax = loop.getRegionIterArgs()[0];
   Value runningSum = loop.getRegionIterArgs()[1];
-  Value kBase = rowBase(at, args.kStride, key, at.kvHead);
+  Value kBase = keyRowBase(args, at, args.kStride, key);
   Value partial = zero;
   for (int t = 0; t < qkPerLane; ++t) {
     Value keyValue = arith::ExtFOp::create(
@@ -269,7 +477,7 @@ scf::ForOp KernelBuilder::scanKeys(const Args &args, const RowPosition &at,
   Value rescale = exp2(arith::SubFOp::create(b, loc, runningMax, newMax));
   Value probability = exp2(arith::SubFOp::create(b, loc, score, newMax));
   SmallVector<Value> next = {newMax, fma(runningSum, rescale, probability)};
-  Value vBase = rowBase(at, args.vStride, key, at.kvHead);
+  Value vBase = keyRowBase(args, at, args.vStride, key);
   for (int t = 0; t < ovPerLane; ++t) {
     Value valueColumn = arith::ExtFOp::create(
         b, loc, b.getF32Type(),
@@ -291,7 +499,7 @@ void KernelBuilder::storeOutput(const Args &args, const RowPosition &at,
   Value inverseSum = arith::SelectOp::create(
       b, loc, seesKeys, arith::DivFOp::create(b, loc, f32(1.0), finalSum),
       zero);
-  Value oBase = rowBase(at, args.oStride, at.row, at.head);
+  Value oBase = queryRowBase(at, args.oStride);
   for (int t = 0; t < ovPerLane; ++t) {
     Value out = arith::TruncFOp::create(
         b, loc, inputType,
@@ -310,7 +518,8 @@ void KernelBuilder::storeOutput(const Args &args, const RowPosition &at,
     storeLse(args, at, finalMax, finalSum, seesKeys);
 }
 
-/// LSE in natural log: (max + log2(sum)) / log2(e), -inf without keys.
+/// LSE in natural log: (max + log2(sum)) / log2(e), -inf without keys; at
+/// (batch, head, row) of `[B, H, Sq]`, or (head, token) of packed `[H, Tq]`.
 void KernelBuilder::storeLse(const Args &args, const RowPosition &at,
                              Value finalMax, Value finalSum, Value seesKeys) {
   Value isLaneZero =
@@ -323,10 +532,12 @@ void KernelBuilder::storeLse(const Args &args, const RowPosition &at,
       f32(M_LN2));
   Value value =
       arith::SelectOp::create(b, loc, seesKeys, logSum, f32(-INFINITY));
-  Value index = arith::MulIOp::create(b, loc, at.batch, args.lseStride[0]);
-  index = arith::AddIOp::create(
-      b, loc, index, arith::MulIOp::create(b, loc, at.head, args.lseStride[1]));
-  index = arith::AddIOp::create(b, loc, index, at.row);
+  Value index = problem.packedQueries
+                    ? add(mul(at.head, args.lseStride[0]),
+                          add(at.firstQueryToken, at.row))
+                    : add(add(mul(at.batch, args.lseStride[0]),
+                              mul(at.head, args.lseStride[1])),
+                          at.row);
   store(value, args.lse, index);
 }
 
@@ -334,11 +545,12 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
   Args args = readArgs(entry);
-  RowPosition at = rowPosition();
+  RowPosition at = rowPosition(args);
 
-  // Warps past the last query row have nothing to do (no barrier follows).
-  Value rowInRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                           at.row, args.seqQ);
+  // Warps past their sequence's last query row have nothing to do (no
+  // barrier follows).
+  Value rowInRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at.row, at.seqQ);
   auto ifRow = scf::IfOp::create(b, loc, rowInRange, /*withElse=*/false);
   b.setInsertionPointToStart(ifRow.thenBlock());
   Value zero = f32(0.0);
@@ -363,22 +575,79 @@ struct ConvertAttnToReferenceKernelPass
 };
 } // namespace
 
+/// The kernel function's argument types, in `params` order.
+static SmallVector<Type> argumentTypes(OpBuilder &b,
+                                       ArrayRef<KernelParam> params) {
+  auto globalPtr =
+      LLVM::LLVMPointerType::get(b.getContext(), /*addressSpace=*/1);
+  return llvm::map_to_vector(params, [&](const KernelParam &param) -> Type {
+    switch (param.kind) {
+    case KernelParam::Kind::Pointer:
+      return globalPtr;
+    case KernelParam::Kind::I32:
+      return b.getI32Type();
+    case KernelParam::Kind::I64:
+      return b.getI64Type();
+    default:
+      return b.getF32Type();
+    }
+  });
+}
+
+/// Scalar loads only: each tensor aligned to its element (4 bytes for the
+/// f32 LSE and the i32 sequence tensors, 2 for the 16-bit Q, K, V and O).
+static decltype(KernelABI::alignment)
+elementAlignment(ArrayRef<KernelParam> params) {
+  decltype(KernelABI::alignment) alignment;
+  for (const KernelParam &param : params) {
+    if (param.kind != KernelParam::Kind::Pointer)
+      continue;
+    bool sixteenBit = llvm::is_contained(
+        {"q", "k", "v", "o", "k_cache", "v_cache"}, StringRef(param.name));
+    int64_t bytes = sixteenBit ? 2 : 4;
+    alignment.push_back({param.name, {bytes, bytes}});
+  }
+  return alignment;
+}
+
+/// The reference kernel serves every Sq with one plan: a serving form's
+/// decode variant (attn-decode-variants) would be a second copy of it.
+static void dropServingDecodeVariants(ModuleOp module) {
+  SmallVector<func::FuncOp> variants;
+  module.walk([&](Operation *op) {
+    if (!isa<attn::VarlenAttentionOp, attn::PagedAttentionOp>(op))
+      return;
+    auto ref =
+        op->getAttrOfType<FlatSymbolRefAttr>(attn::kDecodeVariantAttrName);
+    if (!ref)
+      return;
+    op->removeAttr(attn::kDecodeVariantAttrName);
+    if (auto variant =
+            SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(module, ref))
+      variants.push_back(variant);
+  });
+  for (func::FuncOp variant : variants)
+    variant.erase();
+}
+
 void ConvertAttnToReferenceKernelPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (failed(attn::refuseServingForms(module, getArgument())))
-    return signalPassFailure();
-  SmallVector<attn::AttentionOp> ops;
+  dropServingDecodeVariants(module);
+  SmallVector<Operation *> ops;
   // An op with a kernel already (fa4.abi: convert-attn-to-fa4 lowered it,
   // leaving the rest to this pass under reference-fallback) keeps it.
-  module.walk([&](attn::AttentionOp op) {
-    if (!op->hasAttr(kernel::FA4Dialect::kKernelABIAttrName))
+  module.walk([&](Operation *op) {
+    if (isa<attn::AttentionOp, attn::VarlenAttentionOp, attn::PagedAttentionOp>(
+            op) &&
+        !op->hasAttr(kernel::FA4Dialect::kKernelABIAttrName))
       ops.push_back(op);
   });
   if (ops.empty())
     return;
 
   std::string chipName = chip;
-  if (attn::ConfigAttr config = ops.front().getConfigAttr())
+  auto planned = cast<attn::PlannedAttentionOpInterface>(ops.front());
+  if (attn::ConfigAttr config = planned.getConfigAttr())
     chipName = fa4::chipName(config.getChip()).str();
   if (chipName != "sm_90a" && chipName != "sm_100a") {
     module.emitError() << "unknown chip '" << chipName
@@ -388,34 +657,25 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
 
   MLIRContext *context = &getContext();
   OpBuilder b(context);
-  for (attn::AttentionOp op : ops) {
+  for (Operation *op : ops) {
+    ReferenceProblem problem = ReferenceProblem::of(op);
     auto [kernels, name] = createKernelModule(module, op, "fa4_ref", chipName);
-    Location loc = op.getLoc();
+    Location loc = op->getLoc();
     KernelABI abi;
-    abi.params = KernelBuilder::abiParams(static_cast<bool>(op.getLse()));
-    SmallVector<Type> argTypes;
-    auto globalPtr = LLVM::LLVMPointerType::get(context, /*addressSpace=*/1);
-    for (const KernelParam &param : abi.params)
-      argTypes.push_back(param.kind == KernelParam::Kind::Pointer ? globalPtr
-                         : param.kind == KernelParam::Kind::I32 ? b.getI32Type()
-                         : param.kind == KernelParam::Kind::I64
-                             ? b.getI64Type()
-                             : Type(b.getF32Type()));
+    abi.params = KernelBuilder::abiParams(problem);
     b.setInsertionPointToEnd(kernels.getBody());
-    auto func =
-        gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+    auto func = gpu::GPUFuncOp::create(
+        b, loc, name, b.getFunctionType(argumentTypes(b, abi.params), {}));
     func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
     func.setKnownBlockSizeAttr(
         b.getDenseI32ArrayAttr({kWarpSize * kWarpsPerBlock, 1, 1}));
-    KernelBuilder(b, loc, op).build(func);
+    KernelBuilder(b, loc, problem).build(func);
 
-    abi.grid = {{GridFactor::ceilDivOf("sq", kWarpsPerBlock)}, {"hq"}, {"b"}};
+    abi.grid = {{GridFactor::ceilDivOf(problem.rowsSymbol(), kWarpsPerBlock)},
+                {"hq"},
+                {"b"}};
     abi.block[0] = kWarpSize * kWarpsPerBlock;
-    // Scalar loads only: element alignment (4 for the f32 LSE).
-    for (StringRef tensor : kBshdTensors)
-      abi.alignment.push_back({tensor.str(), {2, 2}});
-    if (op.getLse())
-      abi.alignment.push_back({"lse", {4, 4}});
+    abi.alignment = elementAlignment(abi.params);
     setKernelABI(op, kernels, name, abi);
   }
 }

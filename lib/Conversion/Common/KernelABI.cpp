@@ -12,7 +12,7 @@
 using namespace mlir;
 
 std::pair<gpu::GPUModuleOp, std::string>
-fa4::createKernelModule(ModuleOp module, attn::AttentionOp op, StringRef prefix,
+fa4::createKernelModule(ModuleOp module, Operation *op, StringRef prefix,
                         StringRef chip) {
   MLIRContext *context = module.getContext();
   OpBuilder b(context);
@@ -107,10 +107,10 @@ static LaunchAttr launchAttr(Builder &b, const KernelLaunch &launch) {
       launch.block, launch.cluster, launch.dynamicSmemBytes);
 }
 
-void fa4::setKernelABI(attn::AttentionOp op, gpu::GPUModuleOp kernelModule,
+void fa4::setKernelABI(Operation *op, gpu::GPUModuleOp kernelModule,
                        StringRef kernelName, const KernelABI &abi) {
-  Builder b(op.getContext());
-  MLIRContext *context = op.getContext();
+  Builder b(op->getContext());
+  MLIRContext *context = op->getContext();
   SmallVector<NamedAttribute> alignment;
   for (const auto &[tensor, rule] : abi.alignment)
     alignment.push_back(b.getNamedAttr(

@@ -264,7 +264,7 @@ func.func @unknown_attr(%q: tensor<1x8x4x64xbf16>) -> tensor<1x8x4x64xbf16> {
 // -----
 
 func.func @abi_on_another_op() {
-  // expected-error @below {{'func.call' op fa4.abi belongs on attn.attention}}
+  // expected-error @below {{'func.call' op fa4.abi belongs on attn.attention, attn.varlen_attention or attn.paged_attention}}
   func.call @abi_on_another_op() {fa4.abi = #fa4.abi<kernel = @m::@k, launch = <params = [], grid = [[1], [1], [1]], block = [1, 1, 1], cluster = [1, 1, 1], dynamic_smem_bytes = 0>, alignment = {}>} : () -> ()
   return
 }
@@ -273,4 +273,24 @@ func.func @abi_on_another_op() {
 
 // expected-error @below {{'gpu.module' op fa4.device_tensor_maps must be a #fa4.tensor_map_scratch}}
 gpu.module @kernels attributes {fa4.device_tensor_maps = "q:1x64x1x64:128"} {
+}
+
+// -----
+
+// The serving forms' records name their own tensors and sizes: a packed
+// varlen op has no "sq" (its grid covers "max_sq") and no "k_cache".
+func.func @varlen_dense_size(%q: tensor<?x4x64xbf16>, %cq: tensor<3xi32>) -> tensor<?x4x64xbf16> {
+  // expected-error @below {{fa4.abi: the kernel names size 'sq', which the runtime does not bind here}}
+  %o = attn.varlen_attention %q, %q, %q cu_seqlens(%cq, %cq : tensor<3xi32>, tensor<3xi32>) {fa4.abi = #fa4.abi<kernel = @m::@k, launch = <params = [#fa4.pointer<"q">], grid = [[#fa4.ceil_div<"sq", 4>], ["hq"], ["b"]], block = [128, 1, 1], cluster = [1, 1, 1], dynamic_smem_bytes = 0>, alignment = {q = #fa4.alignment<base_bytes = 2, stride_bytes = 2>, k = #fa4.alignment<base_bytes = 2, stride_bytes = 2>, v = #fa4.alignment<base_bytes = 2, stride_bytes = 2>, o = #fa4.alignment<base_bytes = 2, stride_bytes = 2>, cu_seqlens_q = #fa4.alignment<base_bytes = 4, stride_bytes = 4>, cu_seqlens_k = #fa4.alignment<base_bytes = 4, stride_bytes = 4>}>}
+      : tensor<?x4x64xbf16>, tensor<?x4x64xbf16>, tensor<?x4x64xbf16> -> tensor<?x4x64xbf16>
+  return %o : tensor<?x4x64xbf16>
+}
+
+// -----
+
+func.func @varlen_cache_tensor(%q: tensor<?x4x64xbf16>, %cq: tensor<3xi32>) -> tensor<?x4x64xbf16> {
+  // expected-error @below {{fa4.abi: the kernel names tensor 'k_cache', which is not one of the op's}}
+  %o = attn.varlen_attention %q, %q, %q cu_seqlens(%cq, %cq : tensor<3xi32>, tensor<3xi32>) {fa4.abi = #fa4.abi<kernel = @m::@k, launch = <params = [#fa4.pointer<"k_cache">], grid = [[#fa4.ceil_div<"max_sq", 4>], ["hq"], ["b"]], block = [128, 1, 1], cluster = [1, 1, 1], dynamic_smem_bytes = 0>, alignment = {q = #fa4.alignment<base_bytes = 2, stride_bytes = 2>, k = #fa4.alignment<base_bytes = 2, stride_bytes = 2>, v = #fa4.alignment<base_bytes = 2, stride_bytes = 2>, o = #fa4.alignment<base_bytes = 2, stride_bytes = 2>, cu_seqlens_q = #fa4.alignment<base_bytes = 4, stride_bytes = 4>, cu_seqlens_k = #fa4.alignment<base_bytes = 4, stride_bytes = 4>}>}
+      : tensor<?x4x64xbf16>, tensor<?x4x64xbf16>, tensor<?x4x64xbf16> -> tensor<?x4x64xbf16>
+  return %o : tensor<?x4x64xbf16>
 }

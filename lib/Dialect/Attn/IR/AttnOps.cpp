@@ -619,9 +619,11 @@ LogicalResult fa4::attn::refuseServingForms(Operation *root, StringRef pass) {
   WalkResult serving = root->walk([&](Operation *op) {
     if (!isa<VarlenAttentionOp, PagedAttentionOp>(op))
       return WalkResult::advance();
-    op->emitOpError() << "is planned, but no kernel takes it yet: " << pass
+    op->emitOpError() << "has no fast kernel yet: " << pass
                       << " lowers the dense attn.attention (one Sq and Skv "
-                         "per launch)";
+                         "per launch); the reference kernel takes the serving "
+                         "forms (reference-fallback, or "
+                         "convert-attn-to-reference-kernel)";
     return WalkResult::interrupt();
   });
   return failure(serving.wasInterrupted());

@@ -177,12 +177,40 @@ namespace {
 /// the size symbols the runtime binds and the workspace where one exists.
 class AbiScope {
 public:
-  AbiScope(fa4::attn::AttentionOp op, KernelABIAttr abi) : op(op) {
-    tensorRanks = {{"q", 4}, {"k", 4}, {"v", 4}, {"o", 4}};
-    if (op.getLse())
-      tensorRanks.push_back({"lse", 3});
+  AbiScope(Operation *op, KernelABIAttr abi) : op(op) {
     hasWorkspace = static_cast<bool>(abi.getCombine());
     hasSplits = hasWorkspace && abi.getCombine().getSplitAtLaunch();
+    sizeSymbols = {"b", "hq", "hkv"};
+    auto rank = [&](unsigned operand) {
+      return cast<ShapedType>(op->getOperand(operand).getType()).getRank();
+    };
+    bool hasLse = op->getNumResults() == 2;
+    if (auto dense = dyn_cast<fa4::attn::AttentionOp>(op)) {
+      tensorRanks = {{"q", 4}, {"k", 4}, {"v", 4}, {"o", 4}};
+      hasLse = static_cast<bool>(dense.getLse());
+      sizeSymbols.append({"sq", "skv"});
+    } else if (auto varlen = dyn_cast<fa4::attn::VarlenAttentionOp>(op)) {
+      tensorRanks = {
+          {"q", 3},           {"k", 3}, {"v", 3}, {"o", 3}, {"cu_seqlens_q", 1},
+          {"cu_seqlens_k", 1}};
+      if (varlen.getSequsedK())
+        tensorRanks.push_back({"seqused_k", 1});
+      sizeSymbols.append({"max_sq", "tq", "tk"});
+    } else {
+      auto paged = cast<fa4::attn::PagedAttentionOp>(op);
+      int64_t queryRank = rank(0);
+      tensorRanks = {{"q", queryRank}, {"k_cache", 4},     {"v_cache", 4},
+                     {"o", queryRank}, {"block_table", 2}, {"seqlens_k", 1}};
+      if (paged.getCuSeqlensQ()) {
+        tensorRanks.push_back({"cu_seqlens_q", 1});
+        sizeSymbols.append({"max_sq", "tq"});
+      } else {
+        sizeSymbols.push_back("sq");
+      }
+      sizeSymbols.append({"pages", "max_pages"});
+    }
+    if (hasLse)
+      tensorRanks.push_back({"lse", rankOfOutput(op)});
   }
 
   LogicalResult verifyLaunch(LaunchAttr launch, StringRef what) {
@@ -203,9 +231,9 @@ public:
       if (auto ceilDiv = dyn_cast<CeilDivAttr>(factor))
         symbol = ceilDiv.getSymbol();
       if (!symbol.empty() && !isSizeSymbol(symbol))
-        return op.emitOpError() << "fa4.abi: " << what << " names size '"
-                                << symbol << "', which the runtime does "
-                                << "not bind here";
+        return op->emitOpError() << "fa4.abi: " << what << " names size '"
+                                 << symbol << "', which the runtime does "
+                                 << "not bind here";
     }
     return success();
   }
@@ -213,11 +241,11 @@ public:
   LogicalResult verifyAlignment(DictionaryAttr alignment) {
     for (auto [tensor, rank] : tensorRanks)
       if (!alignment.get(tensor))
-        return op.emitOpError()
+        return op->emitOpError()
                << "fa4.abi: no alignment for tensor '" << tensor << "'";
     for (NamedAttribute entry : alignment)
       if (!rankOf(entry.getName().getValue()))
-        return op.emitOpError()
+        return op->emitOpError()
                << "fa4.abi: alignment of '" << entry.getName().getValue()
                << "', which is not a tensor of the op";
     return success();
@@ -232,13 +260,13 @@ private:
   }
 
   bool isSizeSymbol(StringRef symbol) const {
-    return llvm::is_contained({"b", "sq", "skv", "hq", "hkv"}, symbol) ||
+    return llvm::is_contained(sizeSymbols, symbol) ||
            (hasSplits && symbol == "splits");
   }
 
   LogicalResult unknownTensor(StringRef tensor, StringRef what) {
-    return op.emitOpError() << "fa4.abi: " << what << " names tensor '"
-                            << tensor << "', which is not one of the op's";
+    return op->emitOpError() << "fa4.abi: " << what << " names tensor '"
+                             << tensor << "', which is not one of the op's";
   }
 
   LogicalResult verifyTensorMap(TensorMapAttr map, StringRef what) {
@@ -246,7 +274,7 @@ private:
     if (!rank)
       return unknownTensor(map.getTensor(), what);
     if (int64_t(map.getBox().size()) != *rank)
-      return op.emitOpError()
+      return op->emitOpError()
              << "fa4.abi: " << what << ": the box of '" << map.getTensor()
              << "' has " << map.getBox().size() << " extents, the tensor "
              << *rank << " dimensions";
@@ -260,17 +288,17 @@ private:
     if (rest.empty() && tensor == scalar.getValue()) {
       if (isSizeSymbol(tensor) || tensor == "scale_log2")
         return success();
-      return op.emitOpError() << "fa4.abi: " << what << " passes '" << tensor
-                              << "', which the runtime cannot";
+      return op->emitOpError() << "fa4.abi: " << what << " passes '" << tensor
+                               << "', which the runtime cannot";
     }
     std::optional<int64_t> rank = rankOf(tensor);
     if (!rank)
       return unknownTensor(tensor, what);
     int64_t dim;
     if (rest.getAsInteger(10, dim) || dim < 0 || dim >= *rank - 1)
-      return op.emitOpError() << "fa4.abi: " << what << " passes stride '"
-                              << scalar.getValue() << "', not a dimension "
-                              << "of '" << tensor << "' with a stride";
+      return op->emitOpError() << "fa4.abi: " << what << " passes stride '"
+                               << scalar.getValue() << "', not a dimension "
+                               << "of '" << tensor << "' with a stride";
     return success();
   }
 
@@ -284,7 +312,7 @@ private:
         .Case([&](WorkspaceParamAttr) -> LogicalResult {
           if (hasWorkspace)
             return success();
-          return op.emitOpError()
+          return op->emitOpError()
                  << "fa4.abi: " << what
                  << " takes a workspace, but there is no combine";
         })
@@ -300,8 +328,14 @@ private:
         .Default([](Attribute) { return success(); });
   }
 
-  fa4::attn::AttentionOp op;
+  /// The rank of the op's LSE result.
+  static int64_t rankOfOutput(Operation *op) {
+    return cast<ShapedType>(op->getResult(1).getType()).getRank();
+  }
+
+  Operation *op;
   SmallVector<std::pair<StringRef, int64_t>> tensorRanks;
+  SmallVector<StringRef> sizeSymbols;
   bool hasWorkspace = false, hasSplits = false;
 };
 } // namespace
@@ -310,10 +344,11 @@ static LogicalResult verifyKernelABI(Operation *op, Attribute value) {
   auto abi = dyn_cast<KernelABIAttr>(value);
   if (!abi)
     return op->emitOpError() << "fa4.abi must be a #fa4.abi";
-  auto attention = dyn_cast<fa4::attn::AttentionOp>(op);
-  if (!attention)
-    return op->emitOpError() << "fa4.abi belongs on attn.attention";
-  AbiScope scope(attention, abi);
+  if (!isa<fa4::attn::AttentionOp, fa4::attn::VarlenAttentionOp,
+           fa4::attn::PagedAttentionOp>(op))
+    return op->emitOpError() << "fa4.abi belongs on attn.attention, "
+                                "attn.varlen_attention or attn.paged_attention";
+  AbiScope scope(op, abi);
   if (failed(scope.verifyAlignment(abi.getAlignment())) ||
       failed(scope.verifyLaunch(abi.getLaunch(), "the kernel")))
     return failure();

@@ -45,9 +45,9 @@ inline constexpr llvm::StringLiteral kDecodeVariantOfAttrName =
     "attn.decode_variant_of";
 
 /// Fails, on the first serving form (attn.varlen_attention,
-/// attn.paged_attention) under `root`, naming `pass`: the serving forms
-/// plan, but no kernel builder takes them yet, and a lowering must not
-/// leave them without a kernel.
+/// attn.paged_attention) under `root`, naming `pass`: no fast kernel
+/// builder takes them yet (the reference kernel does), and a lowering must
+/// not leave them without a kernel.
 mlir::LogicalResult refuseServingForms(mlir::Operation *root,
                                        llvm::StringRef pass);
 } // namespace fa4::attn

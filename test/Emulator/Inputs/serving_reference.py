@@ -1,0 +1,405 @@
+#!/usr/bin/env python3
+"""The reference kernel's serving forms on fa4-emu, against attention
+computed here in plain Python (no numpy, no torch, no GPU).
+
+  serving_reference.py OUT FA4_COMPILE LIBFA4EMU CHIP
+
+For each case: writes an attn.varlen_attention or attn.paged_attention
+function, compiles it with fa4-compile (PTX only), launches the kernel
+through fa4-emu's CUDA driver entry points as its manifest lists the
+parameters and the grid (the runtime does not bind the serving tensors
+yet), and compares O and LSE row by row. O starts poisoned (NaN), so a
+row the kernel skips fails, and the padding tokens past the last sequence
+must stay NaN. Prints one line per case and a summary.
+"""
+import ctypes
+import json
+import math
+import os
+import random
+import struct
+import subprocess
+import sys
+
+OUT, COMPILER, EMU, CHIP = sys.argv[1:5]
+os.makedirs(OUT, exist_ok=True)
+os.environ.setdefault("FA4_EMU_ARCH", CHIP)
+cuda = ctypes.CDLL(EMU)
+
+
+def check(result, what):
+    if result != 0:
+        raise SystemExit(f"{what}: CUDA error {result}")
+
+
+check(cuda.cuInit(0), "cuInit")
+device = ctypes.c_int()
+check(cuda.cuDeviceGet(ctypes.byref(device), 0), "cuDeviceGet")
+context = ctypes.c_void_p()
+check(cuda.cuDevicePrimaryCtxRetain(ctypes.byref(context), device),
+      "cuDevicePrimaryCtxRetain")
+check(cuda.cuCtxSetCurrent(context), "cuCtxSetCurrent")
+
+
+class LaunchConfig(ctypes.Structure):
+    _fields_ = [("gridDimX", ctypes.c_uint), ("gridDimY", ctypes.c_uint),
+                ("gridDimZ", ctypes.c_uint), ("blockDimX", ctypes.c_uint),
+                ("blockDimY", ctypes.c_uint), ("blockDimZ", ctypes.c_uint),
+                ("sharedMemBytes", ctypes.c_uint),
+                ("hStream", ctypes.c_void_p), ("attrs", ctypes.c_void_p),
+                ("numAttrs", ctypes.c_uint)]
+
+
+def bf16_bits(x):
+    """Round to nearest even bf16."""
+    bits = struct.unpack("<I", struct.pack("<f", x))[0]
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
+
+
+def bf16_value(h):
+    return struct.unpack("<f", struct.pack("<I", h << 16))[0]
+
+
+class Buffer:
+    """Device memory holding `raw` bytes."""
+
+    def __init__(self, raw):
+        self.size = len(raw)
+        self.pointer = ctypes.c_uint64()
+        check(cuda.cuMemAlloc_v2(ctypes.byref(self.pointer), max(self.size, 4)),
+              "cuMemAlloc")
+        check(cuda.cuMemcpyHtoD_v2(self.pointer, raw, self.size), "cuMemcpyHtoD")
+
+    def read(self):
+        raw = ctypes.create_string_buffer(self.size)
+        check(cuda.cuMemcpyDtoH_v2(raw, self.pointer, self.size), "cuMemcpyDtoH")
+        return raw.raw
+
+
+class Tensor:
+    """A row-major tensor: bf16 values (as their bf16 roundings), i32 or f32."""
+
+    def __init__(self, shape, dtype, values):
+        self.shape, self.dtype, self.values = list(shape), dtype, values
+
+    def strides(self):
+        strides, step = [], 1
+        for size in reversed(self.shape):
+            strides.insert(0, step)
+            step *= size
+        return strides
+
+    def raw(self):
+        if self.dtype == "bf16":
+            return struct.pack(f"<{len(self.values)}H",
+                               *(bf16_bits(v) for v in self.values))
+        code = "i" if self.dtype == "i32" else "f"
+        return struct.pack(f"<{len(self.values)}{code}", *self.values)
+
+
+def random_bf16(rng, count):
+    return [bf16_value(bf16_bits(rng.gauss(0.0, 1.0))) for _ in range(count)]
+
+
+def visible(row, sq, skv, mask):
+    """Keys [first, end) that row `row` of a sequence of sq rows and skv keys
+    sees, bottom-right aligned."""
+    diagonal = row + skv - sq
+    first, last = 0, skv - 1
+    if mask[0] == "causal":
+        last = min(last, diagonal)
+    if mask[0] == "window":
+        left, right = mask[1], mask[2]
+        if right >= 0:
+            last = min(last, diagonal + right)
+        if left >= 0:
+            first = max(first, diagonal - left)
+    return first, max(last + 1, first)
+
+
+def reference_row(query, keys, values, scale):
+    """Softmax(q k^T scale) v and the natural-log LSE of one row."""
+    if not keys:
+        return [0.0] * len(values and values[0] or []), -math.inf
+    scores = [scale * sum(a * b for a, b in zip(query, key)) for key in keys]
+    top = max(scores)
+    weights = [math.exp(s - top) for s in scores]
+    total = sum(weights)
+    out = [sum(w * value[c] for w, value in zip(weights, values)) / total
+           for c in range(len(values[0]))]
+    return out, top + math.log(total)
+
+
+def mask_attr(mask):
+    if mask[0] == "none":
+        return ""
+    if mask[0] == "causal":
+        return "mask = #attn.mask<causal>"
+    return f"mask = #attn.mask<window({mask[1]}, {mask[2]})>"
+
+
+def compile_case(name, text):
+    path = os.path.join(OUT, name + ".mlir")
+    with open(path, "w") as f:
+        f.write(text)
+    subprocess.run([COMPILER, path, f"--chip={CHIP}", "--ptxas=none", "-o",
+                    os.path.join(OUT, name), "--quiet"], check=True,
+                   stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    kernel_dir = os.path.join(OUT, name, f"fa4_ref_{name}_{CHIP}")
+    with open(os.path.join(kernel_dir, "manifest.json")) as f:
+        manifest = json.load(f)
+    with open(os.path.join(kernel_dir, manifest["binary"]["file"]), "rb") as f:
+        ptx = f.read() + b"\0"
+    return manifest, ptx
+
+
+def launch(manifest, ptx, tensors, sizes, scale):
+    """Runs the kernel with `tensors` (name -> Tensor) and `sizes` (symbol ->
+    int); returns the output tensors' bytes."""
+    module = ctypes.c_void_p()
+    check(cuda.cuModuleLoadDataEx(ctypes.byref(module), ptx, 0, None, None),
+          "cuModuleLoadDataEx")
+    function = ctypes.c_void_p()
+    check(cuda.cuModuleGetFunction(ctypes.byref(function), module,
+                                   manifest["kernel"].encode()),
+          "cuModuleGetFunction")
+    buffers = {name: Buffer(t.raw()) for name, t in tensors.items()}
+    holders = []
+    for param in manifest["params"]:
+        if param["kind"] == "pointer":
+            holders.append(ctypes.c_uint64(buffers[param["tensor"]].pointer.value))
+            continue
+        value = param["value"]
+        if value == "scale_log2":
+            holders.append(ctypes.c_float(scale / math.log(2)))
+        elif ".stride." in value:
+            tensor, dim = value.split(".stride.")
+            holders.append(ctypes.c_int64(tensors[tensor].strides()[int(dim)]))
+        elif param["type"] == "i32":
+            holders.append(ctypes.c_int32(sizes[value]))
+        else:
+            raise SystemExit(f"unexpected parameter {param}")
+    pointers = (ctypes.c_void_p * len(holders))(
+        *(ctypes.cast(ctypes.byref(h), ctypes.c_void_p) for h in holders))
+
+    def extent(factors):
+        product = 1
+        for factor in factors:
+            if isinstance(factor, int):
+                product *= factor
+            elif isinstance(factor, str):
+                product *= sizes[factor]
+            else:
+                symbol, divisor = factor["ceil_div"]
+                product *= -(-sizes[symbol] // divisor)
+        return product
+
+    launch_spec = manifest["launch"]
+    grid = [extent(dim) for dim in launch_spec["grid"]]
+    config = LaunchConfig(*grid, *launch_spec["block"], 0, None, None, 0)
+    check(cuda.cuLaunchKernelEx(ctypes.byref(config), function, pointers, None),
+          "cuLaunchKernelEx")
+    check(cuda.cuModuleUnload(module), "cuModuleUnload")
+    return {name: buffers[name].read() for name in ("o", "lse") if name in buffers}
+
+
+def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
+             packed_q=True, seqused=None, lse=True, padding=3):
+    """One case: sequences of lengths_q rows and lengths_k keys; `paged` a
+    page size (K/V in a shuffled paged cache) or None (packed varlen K/V)."""
+    b = len(lengths_q)
+    scale = 1.0 / math.sqrt(d)
+    cu_q = [0]
+    for n in lengths_q:
+        cu_q.append(cu_q[-1] + n)
+    tq = cu_q[-1] + padding  # padding tokens no sequence owns
+    used_k = seqused if seqused else lengths_k
+    tensors, sizes = {}, {"b": b, "hq": hq, "hkv": hkv}
+    if packed_q:
+        q = Tensor([tq, hq, d], "bf16", random_bf16(rng, tq * hq * d))
+        sizes.update(tq=tq, max_sq=max(lengths_q))
+        tensors["cu_seqlens_q"] = Tensor([b + 1], "i32", cu_q)
+
+        def q_row(seq, row, head):
+            base = ((cu_q[seq] + row) * hq + head) * d
+            return q.values[base:base + d]
+    else:
+        sq = lengths_q[0]
+        q = Tensor([b, sq, hq, d], "bf16", random_bf16(rng, b * sq * hq * d))
+        sizes["sq"] = sq
+
+        def q_row(seq, row, head):
+            base = ((seq * sq + row) * hq + head) * d
+            return q.values[base:base + d]
+    tensors["q"] = q
+    if paged is None:
+        cu_k = [0]
+        for n in lengths_k:
+            cu_k.append(cu_k[-1] + n)
+        tk = cu_k[-1] + 1
+        k = Tensor([tk, hkv, d], "bf16", random_bf16(rng, tk * hkv * d))
+        v = Tensor([tk, hkv, d], "bf16", random_bf16(rng, tk * hkv * d))
+        tensors.update(k=k, v=v, cu_seqlens_k=Tensor([b + 1], "i32", cu_k))
+        if seqused:
+            tensors["seqused_k"] = Tensor([b], "i32", seqused)
+        sizes["tk"] = tk
+
+        def kv_row(t, seq, key, head):
+            base = ((cu_k[seq] + key) * hkv + head) * d
+            return t.values[base:base + d]
+        keys_of = lambda seq: used_k[seq]
+        decl_k = f"tensor<?x{hkv}x{d}xbf16>"
+    else:
+        max_pages = max(-(-n // paged) for n in lengths_k) + 1
+        pages = b * max_pages + 2
+        order = list(range(pages))
+        rng.shuffle(order)
+        table = [order[s * max_pages + p] for s in range(b)
+                 for p in range(max_pages)]
+        k = Tensor([pages, paged, hkv, d], "bf16",
+                   random_bf16(rng, pages * paged * hkv * d))
+        v = Tensor([pages, paged, hkv, d], "bf16",
+                   random_bf16(rng, pages * paged * hkv * d))
+        tensors.update(k_cache=k, v_cache=v,
+                       block_table=Tensor([b, max_pages], "i32", table),
+                       seqlens_k=Tensor([b], "i32", lengths_k))
+        sizes.update(pages=pages, max_pages=max_pages)
+
+        def kv_row(t, seq, key, head):
+            page = table[seq * max_pages + key // paged]
+            base = ((page * paged + key % paged) * hkv + head) * d
+            return t.values[base:base + d]
+        keys_of = lambda seq: lengths_k[seq]
+        decl_k = f"tensor<?x{paged}x{hkv}x{d}xbf16>"
+    o_shape = q.shape
+    o_count = 1
+    for size in o_shape:
+        o_count *= size
+    poisoned = struct.pack("<H", 0x7FC0) * o_count
+    lse_shape = [hq, tq] if packed_q else [b, hq, lengths_q[0]]
+    lse_count = hq * tq if packed_q else b * hq * lengths_q[0]
+
+    class Raw(Tensor):
+        def __init__(self, shape, raw):
+            super().__init__(shape, "raw", [])
+            self._raw = raw
+
+        def raw(self):
+            return self._raw
+    tensors["o"] = Raw(o_shape, poisoned)
+    if lse:
+        tensors["lse"] = Raw(lse_shape, struct.pack("<f", math.nan) * lse_count)
+
+    # The op.
+    q_type = ("tensor<?x%dx%dxbf16>" % (hq, d) if packed_q else
+              "tensor<%dx%dx%dx%dxbf16>" % (b, lengths_q[0], hq, d))
+    lse_type = ("tensor<%dx?xf32>" % hq if packed_q else
+                "tensor<%dx%dx%dxf32>" % (b, hq, lengths_q[0]))
+    results = f"{q_type}, {lse_type}" if lse else q_type
+    attrs = "{" + mask_attr(mask) + "}" if mask[0] != "none" else ""
+    i32 = lambda n: f"tensor<{n}xi32>"
+    if paged is None:
+        args = (f"%q: {q_type}, %k: {decl_k}, %v: {decl_k}, "
+                f"%cq: {i32(b + 1)}, %ck: {i32(b + 1)}")
+        used = ""
+        if seqused:
+            args += f", %su: {i32(b)}"
+            used = f" seqused_k(%su : {i32(b)})"
+        op = (f"attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : "
+              f"{i32(b + 1)}, {i32(b + 1)}){used} {attrs} : {q_type}, "
+              f"{decl_k}, {decl_k} -> {results}")
+    else:
+        bt = f"tensor<{b}x{sizes['max_pages']}xi32>"
+        args = (f"%q: {q_type}, %k: {decl_k}, %v: {decl_k}, %bt: {bt}, "
+                f"%sk: {i32(b)}")
+        packed = ""
+        if packed_q:
+            args += f", %cq: {i32(b + 1)}"
+            packed = f" cu_seqlens_q(%cq : {i32(b + 1)})"
+        op = (f"attn.paged_attention %q, %k, %v block_table(%bt : {bt}) "
+              f"seqlens_k(%sk : {i32(b)}){packed} {attrs} : {q_type}, "
+              f"{decl_k}, {decl_k} -> {results}")
+    names = "%o, %l" if lse else "%o"
+    text = (f"func.func @{name}({args}) -> ({results}) {{\n"
+            f"  {names} = {op}\n  return {names} : {results}\n}}\n")
+    manifest, ptx = compile_case(name, text)
+    out = launch(manifest, ptx, tensors, sizes, scale)
+
+    o_bits = struct.unpack(f"<{o_count}H", out["o"])
+    lse_values = struct.unpack(f"<{lse_count}f", out["lse"]) if lse else None
+    worst, worst_lse, bad = 0.0, 0.0, 0
+    group = hq // hkv
+    for seq in range(b):
+        sq_seq, skv_seq = lengths_q[seq], keys_of(seq)
+        for row in range(sq_seq):
+            first, end = visible(row, sq_seq, skv_seq, mask)
+            for head in range(hq):
+                kv_head = head // group
+                keys = [kv_row(k, seq, j, kv_head) for j in range(first, end)]
+                values = [kv_row(v, seq, j, kv_head) for j in range(first, end)]
+                want, want_lse = reference_row(q_row(seq, row, head), keys,
+                                               values, scale)
+                if not keys:
+                    want = [0.0] * d
+                token = (cu_q[seq] + row) if packed_q else (seq * sq_seq + row)
+                got = [bf16_value(h) for h in
+                       o_bits[(token * hq + head) * d:(token * hq + head + 1) * d]]
+                for g, w in zip(got, want):
+                    error = abs(g - w)
+                    if not error <= 8e-3 + 8e-3 * abs(w):  # NaN fails too
+                        bad += 1
+                    worst = max(worst, error if error == error else math.inf)
+                if lse:
+                    index = (head * tq + token if packed_q else
+                             (seq * hq + head) * sq_seq + row)
+                    g = lse_values[index]
+                    if want_lse == -math.inf:
+                        bad += g != -math.inf
+                    else:
+                        error = abs(g - want_lse)
+                        bad += not error <= 1e-4 + 1e-5 * abs(want_lse)
+                        worst_lse = max(worst_lse, error if error == error
+                                        else math.inf)
+    untouched = 0
+    if packed_q:  # the padding tokens keep their poison
+        first_pad = cu_q[-1] * hq * d
+        untouched = sum(h != 0x7FC0 for h in o_bits[first_pad:])
+        bad += untouched
+    print(f"{name}: b={b} sq={lengths_q} skv={lengths_k} "
+          f"{'page ' + str(paged) if paged else 'packed kv'} "
+          f"max|o-ref|={worst:.2e} max|lse-ref|={worst_lse:.2e} "
+          f"padding_written={untouched} {'ok' if bad == 0 else 'BAD'}")
+    return bad == 0
+
+
+def main():
+    rng = random.Random(20261206)
+    cases = [
+        # Ragged: an empty sequence, a one-row one, Sq > Skv, GQA.
+        dict(name="varlen_causal", lengths_q=[5, 0, 1, 9, 3],
+             lengths_k=[7, 4, 1, 4, 12], hq=4, hkv=2, d=64,
+             mask=("causal",)),
+        dict(name="varlen_none", lengths_q=[3, 6], lengths_k=[0, 9], hq=2,
+             hkv=1, d=32, mask=("none",)),
+        dict(name="varlen_window", lengths_q=[8, 2], lengths_k=[11, 2], hq=2,
+             hkv=2, d=64, mask=("window", 3, 1)),
+        dict(name="varlen_seqused", lengths_q=[2, 4, 1], lengths_k=[9, 6, 5],
+             seqused=[4, 6, 0], hq=2, hkv=1, d=64, mask=("causal",)),
+        # Paged: pages of 16 and 64, shuffled block tables, dense and
+        # packed queries; decode (one row) and a few rows.
+        dict(name="paged_decode", lengths_q=[1, 1, 1], lengths_k=[40, 1, 17],
+             paged=16, packed_q=False, hq=4, hkv=1, d=64, mask=("none",),
+             padding=0),
+        dict(name="paged_spec", lengths_q=[3, 3], lengths_k=[70, 2], paged=64,
+             packed_q=False, hq=2, hkv=2, d=64, mask=("causal",), padding=0),
+        dict(name="paged_packed", lengths_q=[4, 0, 2], lengths_k=[20, 5, 33],
+             paged=16, hq=4, hkv=2, d=32, mask=("causal",)),
+    ]
+    passed = sum(run_case(rng=rng, **case) for case in cases)
+    print(f"{passed} of {len(cases)} serving cases pass on {CHIP}")
+    return 0 if passed == len(cases) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+// The serving forms take the reference kernel: under kernel=auto on both
+// chips (the fast conversion leaves them with a remark), and with
+// kernel=reference. A fast kernel named explicitly, or convert-attn-to-fa4
+// without reference-fallback, refuses them by name instead of writing no
+// kernel. Their manifests (ABI version 12) list the serving tensors and
+// sizes; numerics on fa4-emu: test/Emulator/serving-reference.test.
+// RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --ptxas=none -o %t/h --quiet 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: FileCheck %s --check-prefix=VARLEN < %t/h/fa4_ref_varlen_sm_90a/manifest.json
+// RUN: FileCheck %s --check-prefix=PAGED < %t/h/fa4_ref_paged_sm_90a/manifest.json
+// RUN: fa4-compile %s --chip=sm_100a --ptxas=none -o %t/b --quiet 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: fa4-compile %s --chip=sm_100a --kernel=reference --ptxas=none -o %t/r --quiet
+// RUN: not fa4-compile %s --chip=sm_90a --kernel=hopper -o %t/x --quiet 2>&1 | FileCheck %s --check-prefix=REFUSED
+// RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_100a --convert-attn-to-fa4 2>&1 | FileCheck %s --check-prefix=REFUSED
+// REMARK: remark: left for the reference kernel: no fast kernel takes the serving forms yet
+// REFUSED: error: 'attn.varlen_attention' op has no fast kernel yet: convert-attn-to-fa4 lowers the dense attn.attention (one Sq and Skv per launch); the reference kernel takes the serving forms (reference-fallback, or convert-attn-to-reference-kernel)
+
+// VARLEN: "fa4_abi_version": 12
+// VARLEN: "grid": [
+// VARLEN-NEXT: [
+// VARLEN-NEXT: {
+// VARLEN-NEXT: "ceil_div": [
+// VARLEN-NEXT: "max_sq",
+// VARLEN: "value": "tq"
+// VARLEN: "value": "tk"
+// VARLEN: "value": "q.stride.1"
+// VARLEN-NOT: "q.stride.2"
+// VARLEN: "value": "scale_log2"
+// VARLEN: "sequences": "packed"
+// VARLEN: "name": "q",
+// VARLEN: "shape": [
+// VARLEN-NEXT: "tq",
+// VARLEN: "name": "cu_seqlens_q",
+// VARLEN: "shape": [
+// VARLEN-NEXT: 9
+// VARLEN: "name": "cu_seqlens_k",
+
+// PAGED: "fa4_abi_version": 12
+// PAGED: "value": "max_pages"
+// PAGED: "value": "k_cache.stride.2"
+// PAGED: "value": "block_table.stride.0"
+// PAGED: "page_size": 64,
+// PAGED: "sequences": "paged"
+// PAGED: "name": "k_cache",
+// PAGED: "shape": [
+// PAGED-NEXT: "pages",
+// PAGED-NEXT: 64,
+// PAGED: "name": "block_table",
+// PAGED: "name": "seqlens_k",
+
+func.func @varlen(%q: tensor<?x32x128xbf16>, %k: tensor<?x8x128xbf16>, %v: tensor<?x8x128xbf16>, %cq: tensor<9xi32>, %ck: tensor<9xi32>) -> tensor<?x32x128xbf16> {
+  %o = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<9xi32>, tensor<9xi32>) {mask = #attn.mask<causal>} : tensor<?x32x128xbf16>, tensor<?x8x128xbf16>, tensor<?x8x128xbf16> -> tensor<?x32x128xbf16>
+  return %o : tensor<?x32x128xbf16>
+}
+
+func.func @paged(%q: tensor<8x1x32x128xbf16>, %kc: tensor<?x64x8x128xbf16>, %vc: tensor<?x64x8x128xbf16>, %bt: tensor<8x512xi32>, %sk: tensor<8xi32>) -> tensor<8x1x32x128xbf16> {
+  %o = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<8x512xi32>) seqlens_k(%sk : tensor<8xi32>) : tensor<8x1x32x128xbf16>, tensor<?x64x8x128xbf16>, tensor<?x64x8x128xbf16> -> tensor<8x1x32x128xbf16>
+  return %o : tensor<8x1x32x128xbf16>
+}
