@@ -45,6 +45,7 @@ FA4_ERROR_INTERNAL = 7
 FA4_DTYPE_BF16 = 0
 FA4_DTYPE_F16 = 1
 FA4_DTYPE_F32 = 2
+FA4_DTYPE_I32 = 3  # the serving forms' index tensors (ABI version 12)
 
 # enum fa4_mask_kind
 FA4_MASK_NONE = 0
@@ -89,6 +90,21 @@ class fa4_attention_args(ctypes.Structure):
         ("v", fa4_tensor),
         ("o", fa4_tensor),
         ("lse", fa4_tensor),
+    ]
+
+
+class fa4_serving_args(ctypes.Structure):
+    """Version 12's launch arguments: the attention tensors, the serving
+    forms' i32 index tensors (data NULL where the kernel takes none) and
+    max_seqlen_q (the longest sequence's query rows, packed queries)."""
+    _fields_ = [
+        ("attention", fa4_attention_args),
+        ("cu_seqlens_q", fa4_tensor),
+        ("cu_seqlens_k", fa4_tensor),
+        ("seqused_k", fa4_tensor),
+        ("block_table", fa4_tensor),
+        ("seqlens_k", fa4_tensor),
+        ("max_seqlen_q", ctypes.c_int64),
     ]
 
 
@@ -158,6 +174,11 @@ def _declare(lib):
         "fa4_launch": (
             status,
             [_module_p, ctypes.POINTER(fa4_attention_args), ctypes.c_void_p],
+        ),
+        "fa4_validate_serving": (status, [_module_p, ctypes.POINTER(fa4_serving_args)]),
+        "fa4_launch_serving": (
+            status,
+            [_module_p, ctypes.POINTER(fa4_serving_args), ctypes.c_void_p],
         ),
         "fa4_stream_synchronize": (status, [ctypes.c_void_p]),
         "fa4_launch_record_create": (

@@ -31,7 +31,7 @@ struct fa4_module {
 
 struct fa4_launch_record {
   fa4_launch_record(std::shared_ptr<Kernel> kernelIn,
-                    const fa4_attention_args &args)
+                    const fa4_serving_args &args)
       : kernel(std::move(kernelIn)), prepared(*kernel, args) {}
   std::shared_ptr<Kernel> kernel;
   std::mutex mutex; // run() re-encodes tensor maps in place
@@ -218,8 +218,8 @@ fa4_status fa4_module_get_tensor_alignment(const fa4_module *module,
   });
 }
 
-fa4_status fa4_validate(const fa4_module *module,
-                        const fa4_attention_args *args) {
+fa4_status fa4_validate_serving(const fa4_module *module,
+                                const fa4_serving_args *args) {
   return guarded([&] {
     requireNonNull(module, "module");
     requireNonNull(args, "args");
@@ -229,13 +229,29 @@ fa4_status fa4_validate(const fa4_module *module,
   });
 }
 
-fa4_status fa4_launch(fa4_module *module, const fa4_attention_args *args,
-                      void *stream) {
+fa4_status fa4_validate(const fa4_module *module,
+                        const fa4_attention_args *args) {
+  if (!args)
+    return fa4_validate_serving(module, nullptr);
+  fa4_serving_args full = servingArgs(*args);
+  return fa4_validate_serving(module, &full);
+}
+
+fa4_status fa4_launch_serving(fa4_module *module, const fa4_serving_args *args,
+                              void *stream) {
   return guarded([&] {
     requireNonNull(module, "module");
     requireNonNull(args, "args");
     module->kernel->launch(*args, static_cast<CUstream>(stream));
   });
+}
+
+fa4_status fa4_launch(fa4_module *module, const fa4_attention_args *args,
+                      void *stream) {
+  if (!args)
+    return fa4_launch_serving(module, nullptr, stream);
+  fa4_serving_args full = servingArgs(*args);
+  return fa4_launch_serving(module, &full, stream);
 }
 
 fa4_status fa4_launch_record_create(fa4_module *module,
@@ -246,7 +262,7 @@ fa4_status fa4_launch_record_create(fa4_module *module,
     requireNonNull(args, "args");
     requireNonNull(record, "record");
     *record = nullptr;
-    *record = new fa4_launch_record(module->kernel, *args);
+    *record = new fa4_launch_record(module->kernel, servingArgs(*args));
   });
 }
 
@@ -264,12 +280,12 @@ fa4_status fa4_launch_record_run(fa4_launch_record *record, void *const data[5],
   return guarded([&] {
     requireNonNull(record, "record");
     requireNonNull(data, "data");
-    fa4_attention_args args = {};
-    args.q.data = data[0];
-    args.k.data = data[1];
-    args.v.data = data[2];
-    args.o.data = data[3];
-    args.lse.data = data[4];
+    fa4_serving_args args = {};
+    args.attention.q.data = data[0];
+    args.attention.k.data = data[1];
+    args.attention.v.data = data[2];
+    args.attention.o.data = data[3];
+    args.attention.lse.data = data[4];
     std::lock_guard<std::mutex> lock(record->mutex);
     record->prepared.setData(args);
     record->prepared.run(reinterpret_cast<CUdeviceptr>(workspace),

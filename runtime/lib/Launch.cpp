@@ -193,7 +193,7 @@ struct ArgStorage {
 class KernelArgs {
 public:
   KernelArgs(const Manifest &manifest, const std::vector<Param> &params,
-             const Bindings &bindings, const fa4_attention_args &args)
+             const Bindings &bindings, const fa4_serving_args &args)
       : manifest(manifest), params(params), storage(params.size()),
         tensorMaps(params.size()), encoded(params.size(), false) {
     for (size_t i = 0; i < params.size(); ++i) {
@@ -223,7 +223,7 @@ public:
 
   /// Takes the data pointers of `args` (same shapes and strides); a tensor
   /// map is encoded again only where its pointer changed.
-  void setData(const fa4_attention_args &args) {
+  void setData(const fa4_serving_args &args) {
     for (size_t i = 0; i < params.size(); ++i) {
       const Param &param = params[i];
       if (const auto *map = std::get_if<TensorMapParam>(&param)) {
@@ -313,7 +313,7 @@ void launchOne(CUfunction function, const std::string &name,
 }
 } // namespace
 
-const Kernel &Kernel::kernelFor(const fa4_attention_args &args) const {
+const Kernel &Kernel::kernelFor(const fa4_serving_args &args) const {
   if (!decodeVariant)
     return *this;
   // The query length where the manifest puts sq in q's shape; where q's
@@ -335,11 +335,11 @@ Kernel::Kernel(Manifest manifestIn) : manifest(std::move(manifestIn)) {
     decodeVariant = std::make_unique<Kernel>(*manifest.decode->manifest);
 }
 
-void Kernel::launch(const fa4_attention_args &args, CUstream stream) {
+void Kernel::launch(const fa4_serving_args &args, CUstream stream) {
   PreparedLaunch(*this, args).run(0, stream);
 }
 
-PreparedLaunch::PreparedLaunch(Kernel &parent, const fa4_attention_args &args)
+PreparedLaunch::PreparedLaunch(Kernel &parent, const fa4_serving_args &args)
     // Version 8: the decode variant runs, and checks the arguments by its
     // own manifest's rules (its alignment may differ from this kernel's).
     : kernel(&parent.kernelFor(args) == &parent ? parent
@@ -399,7 +399,7 @@ PreparedLaunch::PreparedLaunch(Kernel &parent, const fa4_attention_args &args)
 
 PreparedLaunch::~PreparedLaunch() = default;
 
-void PreparedLaunch::setData(const fa4_attention_args &args) {
+void PreparedLaunch::setData(const fa4_serving_args &args) {
   checkDataPointers(kernel.manifest, spanBytes, args);
   kernelArgs->setData(args);
   if (combineArgs)

@@ -33,7 +33,7 @@ public:
   /// Validates `args`, then launches on `stream` in the current context: the
   /// kernel, and for a workspace split-K the combine kernel after it, with a
   /// workspace allocated and freed in stream order around the two.
-  void launch(const fa4_attention_args &args, CUstream stream);
+  void launch(const fa4_serving_args &args, CUstream stream);
 
   /// Whether launches are programmatic dependent launches: the manifest
   /// allows it and setProgrammaticLaunch(true) asked for it.
@@ -64,7 +64,7 @@ public:
   /// The kernel that launches `args`: the decode variant where the query
   /// length its q gives calls for it, else this one. Its manifest is the
   /// one the arguments must meet.
-  const Kernel &kernelFor(const fa4_attention_args &args) const;
+  const Kernel &kernelFor(const fa4_serving_args &args) const;
 
 private:
   friend class PreparedLaunch;
@@ -107,7 +107,7 @@ class PreparedLaunch {
 public:
   /// Validates `args` against the kernel that launches them (the decode
   /// variant where it applies) and loads that kernel in the current context.
-  PreparedLaunch(Kernel &kernel, const fa4_attention_args &args);
+  PreparedLaunch(Kernel &kernel, const fa4_serving_args &args);
   ~PreparedLaunch();
   PreparedLaunch(const PreparedLaunch &) = delete;
   PreparedLaunch &operator=(const PreparedLaunch &) = delete;
@@ -119,7 +119,7 @@ public:
   /// Takes the data pointers of `args` (q, k, v, o, lse; only `data` is
   /// read: the shapes and strides are the constructor's), checked as
   /// checkDataPointers does.
-  void setData(const fa4_attention_args &args);
+  void setData(const fa4_serving_args &args);
 
   /// Launches on `stream`, which must belong to the context the launch was
   /// prepared in. The workspace is `workspace` (at least workspaceBytes(),

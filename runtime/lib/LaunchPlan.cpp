@@ -159,7 +159,7 @@ LaunchChoice fa4::rt::chooseLaunch(const Manifest &manifest,
 ScalarValue fa4::rt::evaluateScalar(const ScalarParam &param,
                                     const Manifest &manifest,
                                     const Bindings &bindings,
-                                    const fa4_attention_args &args) {
+                                    const fa4_serving_args &args) {
   double value = 0;
   switch (param.source) {
   case ScalarParam::Source::Symbol:

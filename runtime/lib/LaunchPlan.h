@@ -83,7 +83,7 @@ struct ScalarValue {
 /// Throws Error(FA4_ERROR_VALIDATION) when the value does not fit the type.
 ScalarValue evaluateScalar(const ScalarParam &param, const Manifest &manifest,
                            const Bindings &bindings,
-                           const fa4_attention_args &args);
+                           const fa4_serving_args &args);
 
 } // namespace fa4::rt
 

@@ -22,29 +22,41 @@ using json::Value;
 namespace limits = fa4::limits;
 
 const char *fa4::rt::symbolName(Symbol symbol) {
-  static const char *names[] = {"b", "sq", "skv", "hq", "hkv", "splits"};
+  static const char *names[] = {"b",      "sq",     "skv",       "hq",
+                                "hkv",    "splits", "tq",        "tk",
+                                "max_sq", "pages",  "max_pages", "b+1"};
   return names[static_cast<int>(symbol)];
 }
 
-const fa4_tensor &fa4::rt::tensorInSlot(const fa4_attention_args &args,
+const fa4_tensor &fa4::rt::tensorInSlot(const fa4_serving_args &args,
                                         TensorSlot slot) {
   switch (slot) {
   case TensorSlot::Q:
-    return args.q;
+    return args.attention.q;
   case TensorSlot::K:
-    return args.k;
+    return args.attention.k;
   case TensorSlot::V:
-    return args.v;
+    return args.attention.v;
   case TensorSlot::O:
-    return args.o;
+    return args.attention.o;
   case TensorSlot::Lse:
-    return args.lse;
+    return args.attention.lse;
+  case TensorSlot::CuSeqlensQ:
+    return args.cu_seqlens_q;
+  case TensorSlot::CuSeqlensK:
+    return args.cu_seqlens_k;
+  case TensorSlot::SeqUsedK:
+    return args.seqused_k;
+  case TensorSlot::BlockTable:
+    return args.block_table;
+  case TensorSlot::SeqlensK:
+    return args.seqlens_k;
   }
-  return args.q;
+  return args.attention.q;
 }
 
 size_t fa4::rt::dtypeSize(fa4_dtype dtype) {
-  return dtype == FA4_DTYPE_F32 ? 4 : 2;
+  return dtype == FA4_DTYPE_F32 || dtype == FA4_DTYPE_I32 ? 4 : 2;
 }
 
 std::optional<fa4_dtype> fa4::rt::dtypeFromBits(int32_t bits) {
@@ -52,6 +64,7 @@ std::optional<fa4_dtype> fa4::rt::dtypeFromBits(int32_t bits) {
   case FA4_DTYPE_BF16:
   case FA4_DTYPE_F16:
   case FA4_DTYPE_F32:
+  case FA4_DTYPE_I32:
     return static_cast<fa4_dtype>(bits);
   }
   return std::nullopt;
@@ -65,6 +78,8 @@ const char *fa4::rt::dtypeName(fa4_dtype dtype) {
     return "f16";
   case FA4_DTYPE_F32:
     return "f32";
+  case FA4_DTYPE_I32:
+    return "i32";
   }
   return "?";
 }
@@ -98,7 +113,11 @@ struct LayoutDim {
 };
 
 /// q [b, sq, hq, dqk], k [b, skv, hkv, dqk], v [b, skv, hkv, dv],
-/// o [b, sq, hq, dv], lse [b, hq, sq].
+/// o [b, sq, hq, dv], lse [b, hq, sq]; the serving forms' (version 12):
+/// packed queries q [tq, hq, dqk], o [tq, hq, dv], lse [hq, tq]; packed
+/// keys k [tk, hkv, dqk], v [tk, hkv, dv]; a paged cache k_cache [pages,
+/// page_size, hkv, dqk], v_cache [pages, page_size, hkv, dv]; cu_seqlens_*
+/// [b+1], seqused_k and seqlens_k [b], block_table [b, max_pages].
 std::vector<LayoutDim> layoutOf(TensorSlot slot, const Problem &problem) {
   LayoutDim b{Symbol::Batch, problem.batch, "b", "problem.batch"};
   LayoutDim sq{Symbol::SeqQ, problem.seqQ, "sq", "problem.seq_q"};
@@ -108,17 +127,46 @@ std::vector<LayoutDim> layoutOf(TensorSlot slot, const Problem &problem) {
                 "problem.num_kv_heads"};
   LayoutDim dqk{std::nullopt, problem.qkDepth, "dqk", "problem.qk_depth"};
   LayoutDim dv{std::nullopt, problem.ovDepth, "dv", "problem.ov_depth"};
+  // Sizes the problem does not record: only the symbol, which the launch
+  // binds from the tensor (the kernel takes them as arguments).
+  LayoutDim tq{Symbol::TokensQ, -1, "tq", ""};
+  LayoutDim tk{Symbol::TokensK, -1, "tk", ""};
+  LayoutDim pages{Symbol::Pages, -1, "pages", ""};
+  LayoutDim pageSize{std::nullopt, problem.pageSize, "page_size",
+                     "problem.page_size"};
+  LayoutDim batchPlusOne{Symbol::BatchPlusOne,
+                         problem.batch > 0 ? problem.batch + 1 : -1, "b+1",
+                         "problem.batch + 1"};
+  LayoutDim maxPages{Symbol::MaxPages, -1, "max_pages", ""};
+  bool packedQ = problem.packedQueries;
+  bool paged = problem.sequences == Sequences::Paged;
+  bool packedK = problem.sequences == Sequences::Packed;
   switch (slot) {
   case TensorSlot::Q:
-    return {b, sq, hq, dqk};
+    return packedQ ? std::vector<LayoutDim>{tq, hq, dqk}
+                   : std::vector<LayoutDim>{b, sq, hq, dqk};
   case TensorSlot::K:
-    return {b, skv, hkv, dqk};
+    return paged     ? std::vector<LayoutDim>{pages, pageSize, hkv, dqk}
+           : packedK ? std::vector<LayoutDim>{tk, hkv, dqk}
+                     : std::vector<LayoutDim>{b, skv, hkv, dqk};
   case TensorSlot::V:
-    return {b, skv, hkv, dv};
+    return paged     ? std::vector<LayoutDim>{pages, pageSize, hkv, dv}
+           : packedK ? std::vector<LayoutDim>{tk, hkv, dv}
+                     : std::vector<LayoutDim>{b, skv, hkv, dv};
   case TensorSlot::O:
-    return {b, sq, hq, dv};
+    return packedQ ? std::vector<LayoutDim>{tq, hq, dv}
+                   : std::vector<LayoutDim>{b, sq, hq, dv};
   case TensorSlot::Lse:
-    return {b, hq, sq};
+    return packedQ ? std::vector<LayoutDim>{hq, tq}
+                   : std::vector<LayoutDim>{b, hq, sq};
+  case TensorSlot::CuSeqlensQ:
+  case TensorSlot::CuSeqlensK:
+    return {batchPlusOne};
+  case TensorSlot::SeqUsedK:
+  case TensorSlot::SeqlensK:
+    return {b};
+  case TensorSlot::BlockTable:
+    return {b, maxPages};
   }
   return {};
 }
@@ -354,7 +402,8 @@ public:
     return oneOf<fa4_dtype>(value, path,
                             {{"bf16", FA4_DTYPE_BF16},
                              {"f16", FA4_DTYPE_F16},
-                             {"f32", FA4_DTYPE_F32}});
+                             {"f32", FA4_DTYPE_F32},
+                             {"i32", FA4_DTYPE_I32}});
   }
 
   Manifest read(const Value &root, const std::string &binaryDir);
@@ -363,7 +412,9 @@ private:
   void readBinary(Object &top, Manifest &manifest,
                   const std::string &binaryDir);
   void readProblem(const Value &value, Problem &problem);
+  void readSequences(Object &object, Problem &problem);
   void readTensors(const Value &value, Manifest &manifest);
+  void checkServingTensors(const Manifest &manifest);
   TensorAlignment readTensorAlignment(Object &object, bool global);
   void readAlignment(const Value &value, Manifest &manifest);
   void readParams(const Value &value, const std::string &path,
@@ -380,6 +431,8 @@ private:
   GridFactor readGridFactor(const Value &value, const std::string &path);
   void checkSplitsBound(const Manifest &manifest);
   void checkRole(const TensorSpec &tensor, const std::string &path);
+  void checkTensorName(const TensorSpec &tensor, const Problem &problem,
+                       const std::string &path);
   void checkDtype(const TensorSpec &tensor, const Problem &problem,
                   const std::string &path);
   void checkLayout(const TensorSpec &tensor, const Problem &problem,
@@ -391,6 +444,7 @@ private:
                               const Manifest &manifest);
 
   std::string sourceName;
+  int abiVersion = 0; // the manifest's, once read
   /// Where the tensors' alignment came from, for messages: "alignment"
   /// (version 1) or "tensors[i].alignment" (version 2).
   std::vector<std::string> alignmentPaths;
@@ -437,6 +491,7 @@ Manifest ManifestReader::read(const Value &root, const std::string &binaryDir) {
     fail("kernel", "empty kernel name");
   manifest.chip = string(top.required("chip"), "chip");
   readBinary(top, manifest, binaryDir);
+  abiVersion = manifest.abiVersion;
   readProblem(top.required("problem"), manifest.problem);
   readTensors(top.required("tensors"), manifest);
   readAlignment(top.required("alignment"), manifest);
@@ -530,9 +585,10 @@ void ManifestReader::readProblem(const Value &value, Problem &problem) {
     return size;
   };
   problem.dtype = dtype(object.required("dtype"), "problem.dtype");
-  if (problem.dtype == FA4_DTYPE_F32)
-    fail("problem.dtype", "f32 attention is not supported; expected \"bf16\" "
-                          "or \"f16\"");
+  if (problem.dtype == FA4_DTYPE_F32 || problem.dtype == FA4_DTYPE_I32)
+    fail("problem.dtype", std::string(dtypeName(problem.dtype)) +
+                              " attention is not supported; expected "
+                              "\"bf16\" or \"f16\"");
   const char *heads = "fa4::limits::kMaxHeads";
   problem.numQHeads = positive("num_q_heads", limits::kMaxHeads, heads);
   problem.numKVHeads = positive("num_kv_heads", limits::kMaxHeads, heads);
@@ -567,6 +623,30 @@ void ManifestReader::readProblem(const Value &value, Problem &problem) {
   const char *seq = "fa4::limits::kMaxSeqLen";
   problem.seqQ = sizeOrDynamic("seq_q", limits::kMaxSeqLen, seq);
   problem.seqKV = sizeOrDynamic("seq_kv", limits::kMaxSeqLen, seq);
+  readSequences(object, problem);
+}
+
+/// Version 12's serving forms: problem.sequences ("packed" or "paged"),
+/// whether the queries are packed, and a paged cache's page size.
+void ManifestReader::readSequences(Object &object, Problem &problem) {
+  const Value *sequences = object.optional("sequences");
+  if (!sequences)
+    return;
+  if (abiVersion < 12)
+    fail(object.field("sequences"),
+         "the serving forms need fa4_abi_version 12");
+  problem.sequences = oneOf<Sequences>(
+      *sequences, object.field("sequences"),
+      {{"packed", Sequences::Packed}, {"paged", Sequences::Paged}});
+  problem.packedQueries = boolean(object.required("packed_queries"),
+                                  object.field("packed_queries"));
+  if (problem.sequences == Sequences::Packed && !problem.packedQueries)
+    fail(object.field("packed_queries"),
+         "packed sequences have packed queries; expected true");
+  if (problem.sequences == Sequences::Paged)
+    problem.pageSize =
+        integer(object.required("page_size"), object.field("page_size"), 1,
+                limits::kMaxSeqLen, "fa4::limits::kMaxSeqLen");
 }
 
 void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
@@ -582,7 +662,15 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
                            {"k", TensorSlot::K},
                            {"v", TensorSlot::V},
                            {"o", TensorSlot::O},
-                           {"lse", TensorSlot::Lse}});
+                           {"lse", TensorSlot::Lse},
+                           {"k_cache", TensorSlot::K},
+                           {"v_cache", TensorSlot::V},
+                           {"cu_seqlens_q", TensorSlot::CuSeqlensQ},
+                           {"cu_seqlens_k", TensorSlot::CuSeqlensK},
+                           {"seqused_k", TensorSlot::SeqUsedK},
+                           {"block_table", TensorSlot::BlockTable},
+                           {"seqlens_k", TensorSlot::SeqlensK}});
+    checkTensorName(tensor, manifest.problem, object.field("name"));
     if (manifest.findTensor(tensor.slot))
       fail(object.field("name"), "tensor \"" + tensor.name + "\" listed twice");
     tensor.isOutput = oneOf<bool>(object.required("role"), object.field("role"),
@@ -631,6 +719,25 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
     fail("tensors", manifest.problem.hasLse
                         ? "problem.has_lse is true but no tensor \"lse\""
                         : "tensor \"lse\" listed but problem.has_lse is false");
+  checkServingTensors(manifest);
+}
+
+/// The index tensors each serving form needs (seqused_k is optional).
+void ManifestReader::checkServingTensors(const Manifest &manifest) {
+  const Problem &problem = manifest.problem;
+  std::vector<std::pair<TensorSlot, const char *>> needed;
+  if (problem.packedQueries)
+    needed.push_back({TensorSlot::CuSeqlensQ, "cu_seqlens_q"});
+  if (problem.sequences == Sequences::Packed)
+    needed.push_back({TensorSlot::CuSeqlensK, "cu_seqlens_k"});
+  if (problem.sequences == Sequences::Paged) {
+    needed.push_back({TensorSlot::BlockTable, "block_table"});
+    needed.push_back({TensorSlot::SeqlensK, "seqlens_k"});
+  }
+  for (auto [slot, name] : needed)
+    if (!manifest.findTensor(slot))
+      fail("tensors", std::string("missing tensor \"") + name +
+                          "\", which problem.sequences needs");
 }
 
 TensorAlignment ManifestReader::readTensorAlignment(Object &object,
@@ -899,6 +1006,24 @@ void ManifestReader::readDecode(Object &top, Manifest &manifest,
 
 /// q, k and v are read, o and lse written: a role the other way round would
 /// let an output escape the output checks.
+/// Each layout names its own tensors: a paged kernel reads k_cache and
+/// v_cache, the others k and v; the index tensors belong to the serving
+/// forms.
+void ManifestReader::checkTensorName(const TensorSpec &tensor,
+                                     const Problem &problem,
+                                     const std::string &path) {
+  bool paged = problem.sequences == Sequences::Paged;
+  bool isCache = tensor.name == "k_cache" || tensor.name == "v_cache";
+  bool isPlainKV = tensor.name == "k" || tensor.name == "v";
+  if ((paged && isPlainKV) || (!paged && isCache))
+    fail(path, "tensor \"" + tensor.name + "\" in a " +
+                   (paged ? "paged" : "non-paged") + " kernel; expected " +
+                   (paged ? "\"k_cache\" and \"v_cache\"" : "\"k\" and \"v\""));
+  if (isIndexSlot(tensor.slot) && problem.sequences == Sequences::Dense)
+    fail(path, "tensor \"" + tensor.name +
+                   "\" belongs to the serving forms (problem.sequences)");
+}
+
 void ManifestReader::checkRole(const TensorSpec &tensor,
                                const std::string &path) {
   bool written = tensor.slot == TensorSlot::O || tensor.slot == TensorSlot::Lse;
@@ -914,11 +1039,16 @@ void ManifestReader::checkDtype(const TensorSpec &tensor,
                                 const Problem &problem,
                                 const std::string &path) {
   bool isLse = tensor.slot == TensorSlot::Lse;
-  fa4_dtype expected = isLse ? FA4_DTYPE_F32 : problem.dtype;
+  bool isIndex = isIndexSlot(tensor.slot);
+  fa4_dtype expected = isLse     ? FA4_DTYPE_F32
+                       : isIndex ? FA4_DTYPE_I32
+                                 : problem.dtype;
   if (tensor.dtype != expected)
     fail(path, std::string("expected \"") + dtypeName(expected) + "\" (" +
-                   (isLse ? "the LSE is f32" : "problem.dtype") + "), got \"" +
-                   dtypeName(tensor.dtype) + "\"");
+                   (isLse     ? "the LSE is f32"
+                    : isIndex ? "index tensors are i32"
+                              : "problem.dtype") +
+                   "), got \"" + dtypeName(tensor.dtype) + "\"");
 }
 
 /// The tensor's shape is what the kernel reads or writes: an extent other
@@ -927,8 +1057,8 @@ void ManifestReader::checkLayout(const TensorSpec &tensor,
                                  const Problem &problem,
                                  const std::string &path) {
   std::vector<LayoutDim> layout = layoutOf(tensor.slot, problem);
-  std::string rule =
-      "tensor \"" + tensor.name + "\" is " + layoutText(layout) + " (BSHD)";
+  std::string rule = "tensor \"" + tensor.name + "\" is " + layoutText(layout) +
+                     (problem.sequences == Sequences::Dense ? " (BSHD)" : "");
   if (tensor.shape.size() != layout.size())
     fail(path,
          "has " + std::to_string(tensor.shape.size()) + " entries; " + rule);

@@ -26,14 +26,55 @@ namespace fa4::rt {
 
 /// Runtime sizes a manifest may refer to: b, sq, skv, hq, hkv, and
 /// (version 7, grids, scalars and the workspace only) splits, the split-K
-/// partition count the runtime picks at launch (Manifest::splitAtLaunch).
-enum class Symbol { Batch, SeqQ, SeqKV, HeadsQ, HeadsKV, Splits };
-constexpr int numSymbols = 6;
+/// partition count the runtime picks at launch (Manifest::splitAtLaunch);
+/// version 12's serving forms add tq, tk (packed tokens), max_sq (the
+/// caller's bound on a sequence's query rows), pages, max_pages (a paged
+/// cache's and a block table's pages) and b+1 (cu_seqlens' entries).
+enum class Symbol {
+  Batch,
+  SeqQ,
+  SeqKV,
+  HeadsQ,
+  HeadsKV,
+  Splits,
+  TokensQ,
+  TokensK,
+  MaxSeqQ,
+  Pages,
+  MaxPages,
+  BatchPlusOne
+};
+constexpr int numSymbols = 12;
 const char *symbolName(Symbol symbol);
 
-/// The attn.attention operand a manifest tensor stands for.
-enum class TensorSlot { Q, K, V, O, Lse };
-const fa4_tensor &tensorInSlot(const fa4_attention_args &args, TensorSlot slot);
+/// The attention operand a manifest tensor stands for (K and V are a paged
+/// kernel's k_cache and v_cache).
+enum class TensorSlot {
+  Q,
+  K,
+  V,
+  O,
+  Lse,
+  CuSeqlensQ,
+  CuSeqlensK,
+  SeqUsedK,
+  BlockTable,
+  SeqlensK
+};
+const fa4_tensor &tensorInSlot(const fa4_serving_args &args, TensorSlot slot);
+/// A dense launch's arguments as the serving forms' (no index tensors).
+inline fa4_serving_args servingArgs(const fa4_attention_args &args) {
+  fa4_serving_args full = {};
+  full.attention = args;
+  return full;
+}
+/// Whether `slot` is a serving form's i32 index tensor.
+inline bool isIndexSlot(TensorSlot slot) {
+  return static_cast<int>(slot) >= static_cast<int>(TensorSlot::CuSeqlensQ);
+}
+
+/// How a kernel's sequences lie (version 12's problem.sequences).
+enum class Sequences { Dense, Packed, Paged };
 
 /// One entry of a tensor's shape: a fixed extent or a runtime size.
 struct Dim {
@@ -146,6 +187,9 @@ struct Problem {
   double scale;
   bool hasLse;
   int64_t batch, seqQ, seqKV; // -1: dynamic
+  Sequences sequences = Sequences::Dense;
+  bool packedQueries = false; // q, o, lse packed along tq
+  int64_t pageSize = 0;       // Sequences::Paged
 };
 
 /// The layout rules shared by every tensor (the per-tensor ones are in

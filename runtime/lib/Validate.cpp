@@ -83,6 +83,16 @@ SizeLimit limitOf(Symbol symbol) {
     return {fa4::limits::kMaxHeads, "fa4::limits::kMaxHeads"};
   case Symbol::Splits:
     break; // never a tensor's size (the manifest reader refuses it)
+  case Symbol::TokensQ:
+  case Symbol::TokensK:
+  case Symbol::Pages:
+  case Symbol::MaxPages:
+    // i32 kernel arguments.
+    return {INT32_MAX, "the kernels' 32-bit size arguments"};
+  case Symbol::MaxSeqQ:
+    return {fa4::limits::kMaxSeqLen, "fa4::limits::kMaxSeqLen"};
+  case Symbol::BatchPlusOne:
+    return {fa4::limits::kMaxBatch + 1, "fa4::limits::kMaxBatch + 1"};
   }
   return {INT64_MAX, "none"};
 }
@@ -310,26 +320,71 @@ void checkOutputsAlone(const std::vector<ByteRange> &ranges) {
 }
 
 /// Every tensor of the manifest is required.
-void checkGiven(const fa4_attention_args &args, const TensorSpec &spec) {
+void checkGiven(const fa4_serving_args &args, const TensorSpec &spec) {
   if (!tensorInSlot(args, spec.slot).data)
     throw Error(FA4_ERROR_VALIDATION,
                 "tensor '" + spec.name +
                     "': missing (data is NULL) but the kernel requires it");
 }
 
-/// An LSE the kernel does not write must not be given.
+/// An LSE the kernel does not write must not be given, nor an index tensor
+/// it does not read.
 void checkNoUnwantedLse(const Manifest &manifest,
-                        const fa4_attention_args &args) {
-  if (!manifest.findTensor(TensorSlot::Lse) && args.lse.data)
+                        const fa4_serving_args &args) {
+  if (!manifest.findTensor(TensorSlot::Lse) && args.attention.lse.data)
     throw Error(FA4_ERROR_VALIDATION,
                 "tensor 'lse': given but the kernel was compiled without LSE "
                 "(has_lse = false); pass lse.data = NULL");
+  static const std::pair<TensorSlot, const char *> indexTensors[] = {
+      {TensorSlot::CuSeqlensQ, "cu_seqlens_q"},
+      {TensorSlot::CuSeqlensK, "cu_seqlens_k"},
+      {TensorSlot::SeqUsedK, "seqused_k"},
+      {TensorSlot::BlockTable, "block_table"},
+      {TensorSlot::SeqlensK, "seqlens_k"}};
+  for (auto [slot, name] : indexTensors)
+    if (!manifest.findTensor(slot) && tensorInSlot(args, slot).data)
+      throw Error(FA4_ERROR_VALIDATION,
+                  std::string("tensor '") + name +
+                      "': given but the kernel does not take it; pass NULL");
+}
+
+/// The serving forms' sizes no tensor's shape binds: b from cu_seqlens'
+/// b + 1 entries where no [b] tensor bound it, and max_sq from the
+/// caller's max_seqlen_q where the queries are packed.
+void bindServingSizes(const Manifest &manifest, const fa4_serving_args &args,
+                      Bindings &bindings) {
+  if (bindings.isBound(Symbol::BatchPlusOne)) {
+    int64_t entries = bindings[Symbol::BatchPlusOne];
+    if (entries < 2)
+      throw Error(FA4_ERROR_VALIDATION,
+                  "cu_seqlens has " + std::to_string(entries) +
+                      " entries; at least 2 (one sequence and the total)");
+    if (!bindings.isBound(Symbol::Batch))
+      bindings.bind(Symbol::Batch, entries - 1, "cu_seqlens' b + 1 entries");
+    else if (bindings[Symbol::Batch] != entries - 1)
+      throw Error(FA4_ERROR_VALIDATION,
+                  "cu_seqlens has " + std::to_string(entries) +
+                      " entries but " + bindings.source(Symbol::Batch) +
+                      " b = " + std::to_string(bindings[Symbol::Batch]) +
+                      "; expected b + 1");
+  }
+  if (!manifest.problem.packedQueries)
+    return;
+  int64_t maxSeqQ = args.max_seqlen_q;
+  if (maxSeqQ < 1 || maxSeqQ > fa4::limits::kMaxSeqLen)
+    throw Error(FA4_ERROR_VALIDATION,
+                "max_seqlen_q is " + std::to_string(maxSeqQ) +
+                    "; the packed queries need the longest sequence's query "
+                    "rows, 1 to " +
+                    std::to_string(fa4::limits::kMaxSeqLen) +
+                    " (fa4::limits::kMaxSeqLen)");
+  bindings.bind(Symbol::MaxSeqQ, maxSeqQ, "max_seqlen_q");
 }
 
 } // namespace
 
 Bindings fa4::rt::validateArgs(const Manifest &manifest,
-                               const fa4_attention_args &args,
+                               const fa4_serving_args &args,
                                std::vector<uint64_t> *spanBytes) {
   Bindings bindings(manifest.problem);
   checkNoUnwantedLse(manifest, args);
@@ -341,6 +396,7 @@ Bindings fa4::rt::validateArgs(const Manifest &manifest,
             .check());
   }
   checkOutputsAlone(ranges);
+  bindServingSizes(manifest, args, bindings);
   if (spanBytes) {
     spanBytes->clear();
     for (const ByteRange &range : ranges)
@@ -351,7 +407,7 @@ Bindings fa4::rt::validateArgs(const Manifest &manifest,
 
 void fa4::rt::checkDataPointers(const Manifest &manifest,
                                 const std::vector<uint64_t> &spanBytes,
-                                const fa4_attention_args &args) {
+                                const fa4_serving_args &args) {
   checkNoUnwantedLse(manifest, args);
   std::vector<ByteRange> placed;
   placed.reserve(manifest.tensors.size());

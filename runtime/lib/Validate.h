@@ -40,7 +40,7 @@ private:
 /// and in `spanBytes` (when given) the bytes each manifest tensor spans from
 /// its base, in the order of manifest.tensors. Throws
 /// Error(FA4_ERROR_VALIDATION).
-Bindings validateArgs(const Manifest &manifest, const fa4_attention_args &args,
+Bindings validateArgs(const Manifest &manifest, const fa4_serving_args &args,
                       std::vector<uint64_t> *spanBytes = nullptr);
 
 /// Checks only the data pointers of `args`, whose shapes, strides and dtypes
@@ -49,7 +49,19 @@ Bindings validateArgs(const Manifest &manifest, const fa4_attention_args &args,
 /// A launch record's run (fa4_launch_record_run) checks this much.
 void checkDataPointers(const Manifest &manifest,
                        const std::vector<uint64_t> &spanBytes,
-                       const fa4_attention_args &args);
+                       const fa4_serving_args &args);
+
+/// The dense forms of both, for a kernel without index tensors.
+inline Bindings validateArgs(const Manifest &manifest,
+                             const fa4_attention_args &args,
+                             std::vector<uint64_t> *spanBytes = nullptr) {
+  return validateArgs(manifest, servingArgs(args), spanBytes);
+}
+inline void checkDataPointers(const Manifest &manifest,
+                              const std::vector<uint64_t> &spanBytes,
+                              const fa4_attention_args &args) {
+  checkDataPointers(manifest, spanBytes, servingArgs(args));
+}
 
 } // namespace fa4::rt
 

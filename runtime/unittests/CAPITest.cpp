@@ -152,11 +152,11 @@ TEST(CAPITest, ReportsEachTensorsAlignment) {
 
 TEST(CAPITest, ReportsManifestErrors) {
   fa4_module *module = reinterpret_cast<fa4_module *>(1);
-  EXPECT_EQ(fa4_module_load_string("{\"fa4_abi_version\": 12}", "", &module),
+  EXPECT_EQ(fa4_module_load_string("{\"fa4_abi_version\": 13}", "", &module),
             FA4_ERROR_MANIFEST);
   EXPECT_STREQ(fa4_last_error(),
                "manifest: fa4_abi_version: unsupported "
-               "version 12; this runtime reads versions 1 to 11");
+               "version 13; this runtime reads versions 1 to 12");
   EXPECT_EQ(fa4_module_load("/nonexistent.json", &module), FA4_ERROR_MANIFEST);
   EXPECT_EQ(fa4_module_load(nullptr, &module), FA4_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(fa4_last_error(), "manifest_path is NULL");
@@ -243,7 +243,7 @@ extern "C" size_t fa4TestDtypeSize(int32_t bits);
 extern "C" const char *fa4TestStatusName(int32_t bits);
 
 TEST(CAPITest, RefusesEnumsOutOfRange) {
-  for (int32_t bits : {99, -1, 3}) {
+  for (int32_t bits : {99, -1, 4}) {
     EXPECT_STREQ(fa4TestDtypeName(bits), "unknown fa4_dtype");
     EXPECT_EQ(fa4TestDtypeSize(bits), 0u);
   }

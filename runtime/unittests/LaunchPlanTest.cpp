@@ -19,7 +19,7 @@ protected:
 
   ScalarValue scalar(size_t index) {
     return evaluateScalar(std::get<ScalarParam>(manifest.params[index]),
-                          manifest, bindings, args);
+                          manifest, bindings, servingArgs(args));
   }
 };
 
@@ -234,7 +234,7 @@ TEST_F(LaunchPlanTest, EvaluatesEverySource) {
                              "\", \"value\": " + value),
             "")
             .params[10]);
-    return evaluateScalar(param, manifest, bindings, args);
+    return evaluateScalar(param, manifest, bindings, servingArgs(args));
   };
   EXPECT_EQ(evaluate(ScalarType::I64, "\"b\"").i64, 2);
   EXPECT_EQ(evaluate(ScalarType::I64, "\"hq\"").i64, 32);
@@ -254,7 +254,7 @@ TEST_F(LaunchPlanTest, RefusesI32Overflow) {
   param.dim = 0;
   param.spelling = "k.stride.0";
   try {
-    evaluateScalar(param, manifest, bindings, args);
+    evaluateScalar(param, manifest, bindings, servingArgs(args));
     FAIL() << "expected an error";
   } catch (const Error &error) {
     EXPECT_STREQ(error.what(), "scalar k.stride.0 = 8589934592 does not fit "

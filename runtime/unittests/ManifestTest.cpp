@@ -152,12 +152,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 12"),
-            "manifest: fa4_abi_version: unsupported version 12; this runtime "
-            "reads versions 1 to 11");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 13"),
+            "manifest: fa4_abi_version: unsupported version 13; this runtime "
+            "reads versions 1 to 12");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 11");
+            "reads versions 1 to 12");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -217,7 +217,7 @@ TEST(ManifestTest, RejectsBadKinds) {
   EXPECT_EQ(errorWith(R"("problem": {"dtype": "bf16")",
                       R"("problem": {"dtype": "fp8")"),
             "manifest: problem.dtype: expected one of \"bf16\", \"f16\", "
-            "\"f32\", got \"fp8\"");
+            "\"f32\", \"i32\", got \"fp8\"");
 }
 
 TEST(ManifestTest, RejectsBadTensors) {
@@ -227,7 +227,9 @@ TEST(ManifestTest, RejectsBadTensors) {
   EXPECT_EQ(errorWith(R"({"name": "v", "role": "input")",
                       R"({"name": "w", "role": "input")"),
             "manifest: tensors[2].name: expected one of \"q\", \"k\", \"v\", "
-            "\"o\", \"lse\", got \"w\"");
+            "\"o\", \"lse\", \"k_cache\", \"v_cache\", \"cu_seqlens_q\", "
+            "\"cu_seqlens_k\", \"seqused_k\", \"block_table\", \"seqlens_k\", "
+            "got \"w\"");
   EXPECT_EQ(errorWith(R"("role": "output", "dtype": "f32")",
                       R"("role": "inout", "dtype": "f32")"),
             "manifest: tensors[4].role: expected one of \"input\", "

@@ -45,6 +45,9 @@
 // PAGED-NEXT: "pages",
 // PAGED-NEXT: 64,
 // PAGED: "name": "block_table",
+// PAGED: "shape": [
+// PAGED-NEXT: 8,
+// PAGED-NEXT: "max_pages"
 // PAGED: "name": "seqlens_k",
 
 func.func @varlen(%q: tensor<?x32x128xbf16>, %k: tensor<?x8x128xbf16>, %v: tensor<?x8x128xbf16>, %cq: tensor<9xi32>, %ck: tensor<9xi32>) -> tensor<?x32x128xbf16> {

@@ -39,28 +39,31 @@ extern "C" {
 #define FA4_RT_API __attribute__((visibility("default")))
 
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
-   version 11 adds kernels that build their TMA tensor maps themselves (the
-   parameter kind tensor_map_scratch: global scratch the runtime passes, part
-   of the launch's workspace); version 10 lets a persistent launch run in
-   clusters along x, the kernel's or its twin's (a clustered kernel beside a
-   twin needs the twin's own launch, whose cap keeps whole clusters); version 9
-   gives a split picked at launch a minimum partition count
-   (workspace.split_at_launch.min_partitions: that many partitions of one key
-   tile each where the minimum keys per partition would leave fewer); version 8
-   adds a decode variant (decode: a kernel of the same attention planned for one
-   query row, whose manifest is nested there and which the runtime launches when
-   sq is at most decode.max_seq_q); version 7 lets a workspace split-K leave its
-   partition count to the runtime, which picks it per launch from the sizes and
-   the device's SMs (workspace.split_at_launch, the size symbol "splits");
-   version 6 gives a persistent twin its own parameters and launch (its own
-   tile: tensor-map boxes, block, grid and shared memory); version 5 lets a
-   persistent launch name a looped twin kernel it runs instead; version 4 adds
-   persistent launches and lets a launch be a programmatic dependent launch (the
-   kernel waits for the grids before it on the stream itself); version 3 adds a
+   version 12 adds the serving forms (problem.sequences: packed sequences
+   through cu_seqlens, paged caches through a block table; their i32 index
+   tensors, fa4_serving_args, fa4_launch_serving); version 11 adds kernels that
+   build their TMA tensor maps themselves (the parameter kind
+   tensor_map_scratch: global scratch the runtime passes, part of the launch's
+   workspace); version 10 lets a persistent launch run in clusters along x, the
+   kernel's or its twin's (a clustered kernel beside a twin needs the twin's own
+   launch, whose cap keeps whole clusters); version 9 gives a split picked at
+   launch a minimum partition count (workspace.split_at_launch.min_partitions:
+   that many partitions of one key tile each where the minimum keys per
+   partition would leave fewer); version 8 adds a decode variant (decode: a
+   kernel of the same attention planned for one query row, whose manifest is
+   nested there and which the runtime launches when sq is at most
+   decode.max_seq_q); version 7 lets a workspace split-K leave its partition
+   count to the runtime, which picks it per launch from the sizes and the
+   device's SMs (workspace.split_at_launch, the size symbol "splits"); version 6
+   gives a persistent twin its own parameters and launch (its own tile:
+   tensor-map boxes, block, grid and shared memory); version 5 lets a persistent
+   launch name a looped twin kernel it runs instead; version 4 adds persistent
+   launches and lets a launch be a programmatic dependent launch (the kernel
+   waits for the grids before it on the stream itself); version 3 adds a
    workspace split-K (a workspace the runtime allocates and a combine kernel it
    launches after the attention kernel); version 2 gives each tensor its own
    alignment; version 1, with one alignment for every tensor, is still read. */
-#define FA4_ABI_VERSION 11
+#define FA4_ABI_VERSION 12
 #define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
 
@@ -79,7 +82,8 @@ typedef enum fa4_status {
 typedef enum fa4_dtype {
   FA4_DTYPE_BF16 = 0,
   FA4_DTYPE_F16 = 1,
-  FA4_DTYPE_F32 = 2
+  FA4_DTYPE_F32 = 2,
+  FA4_DTYPE_I32 = 3 /* the serving forms' index tensors (version 12) */
 } fa4_dtype;
 
 typedef enum fa4_mask_kind {
@@ -103,6 +107,19 @@ typedef struct fa4_tensor {
 typedef struct fa4_attention_args {
   fa4_tensor q, k, v, o, lse;
 } fa4_attention_args;
+
+/* Version 12, the serving forms (attn.varlen_attention,
+   attn.paged_attention; docs/KernelABI.md, "Serving forms"): `attention`
+   holds q, k and v (the key and value caches of a paged kernel), o and lse
+   in the form's layout; the index tensors are i32, NULL where the kernel
+   takes none. max_seqlen_q bounds every sequence's query rows where the
+   queries are packed (FlashAttention's max_seqlen_q; rows past it are not
+   computed), else 0. */
+typedef struct fa4_serving_args {
+  fa4_attention_args attention;
+  fa4_tensor cu_seqlens_q, cu_seqlens_k, seqused_k, block_table, seqlens_k;
+  int64_t max_seqlen_q;
+} fa4_serving_args;
 
 /* What the manifest says about the kernel. Strings live as long as the
    module. Sizes that were dynamic at compile time are -1. */
@@ -198,6 +215,16 @@ FA4_RT_API fa4_status fa4_validate(const fa4_module *module,
    `stream` (a CUstream; NULL is the legacy default stream). Thread-safe. */
 FA4_RT_API fa4_status fa4_launch(fa4_module *module,
                                  const fa4_attention_args *args, void *stream);
+
+/* fa4_validate and fa4_launch for every kernel, the serving forms' too
+   (version 12; a dense kernel takes args->attention and NULL index
+   tensors). The index tensors' values are not read on the host: a kernel
+   clamps each sequence's span to its tensors. */
+FA4_RT_API fa4_status fa4_validate_serving(const fa4_module *module,
+                                           const fa4_serving_args *args);
+FA4_RT_API fa4_status fa4_launch_serving(fa4_module *module,
+                                         const fa4_serving_args *args,
+                                         void *stream);
 
 /* Launch records: what fa4_launch works out from the arguments' shapes,
    strides and dtypes (validation, the kernel and its grid, the scalar

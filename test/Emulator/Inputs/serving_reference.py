@@ -2,15 +2,18 @@
 """The reference kernel's serving forms on fa4-emu, against attention
 computed here in plain Python (no numpy, no torch, no GPU).
 
-  serving_reference.py OUT FA4_COMPILE LIBFA4EMU CHIP
+  serving_reference.py OUT FA4_COMPILE CHIP
+
+FA4_COMPILE "prebuilt" takes the kernels an earlier run compiled into OUT
+(on a GPU machine without the compiler: bench/serving/device.sh).
 
 For each case: writes an attn.varlen_attention or attn.paged_attention
 function, compiles it with fa4-compile (PTX only), launches the kernel
-through fa4-emu's CUDA driver entry points as its manifest lists the
-parameters and the grid (the runtime does not bind the serving tensors
-yet), and compares O and LSE row by row. O starts poisoned (NaN), so a
-row the kernel skips fails, and the padding tokens past the last sequence
-must stay NaN. Prints one line per case and a summary.
+through the runtime (fa4_launch_serving, libfa4rt over the driver that
+FA4_CUDA_DRIVER_PATH names: fa4-emu), and compares O and LSE row by row.
+O starts poisoned (NaN), so a row the kernel skips fails, and the padding
+tokens past the last sequence must stay NaN. Then the runtime's refusals
+of malformed serving arguments. Prints one line per case and a summary.
 """
 import ctypes
 import json
@@ -21,33 +24,21 @@ import struct
 import subprocess
 import sys
 
-OUT, COMPILER, EMU, CHIP = sys.argv[1:5]
+import fa4.runtime as rt
+
+OUT, COMPILER, CHIP = sys.argv[1:4]
 os.makedirs(OUT, exist_ok=True)
-os.environ.setdefault("FA4_EMU_ARCH", CHIP)
-cuda = ctypes.CDLL(EMU)
+lib = rt.library()
+lib.fa4_device_alloc.argtypes = [ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]
+lib.fa4_copy_to_device.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+lib.fa4_copy_to_host.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+DTYPES = {"bf16": rt.FA4_DTYPE_BF16, "f32": rt.FA4_DTYPE_F32,
+          "i32": rt.FA4_DTYPE_I32}
 
 
-def check(result, what):
-    if result != 0:
-        raise SystemExit(f"{what}: CUDA error {result}")
-
-
-check(cuda.cuInit(0), "cuInit")
-device = ctypes.c_int()
-check(cuda.cuDeviceGet(ctypes.byref(device), 0), "cuDeviceGet")
-context = ctypes.c_void_p()
-check(cuda.cuDevicePrimaryCtxRetain(ctypes.byref(context), device),
-      "cuDevicePrimaryCtxRetain")
-check(cuda.cuCtxSetCurrent(context), "cuCtxSetCurrent")
-
-
-class LaunchConfig(ctypes.Structure):
-    _fields_ = [("gridDimX", ctypes.c_uint), ("gridDimY", ctypes.c_uint),
-                ("gridDimZ", ctypes.c_uint), ("blockDimX", ctypes.c_uint),
-                ("blockDimY", ctypes.c_uint), ("blockDimZ", ctypes.c_uint),
-                ("sharedMemBytes", ctypes.c_uint),
-                ("hStream", ctypes.c_void_p), ("attrs", ctypes.c_void_p),
-                ("numAttrs", ctypes.c_uint)]
+def check(status, what):
+    if status != 0:
+        raise SystemExit(f"{what}: {lib.fa4_last_error().decode()}")
 
 
 def bf16_bits(x):
@@ -65,14 +56,16 @@ class Buffer:
 
     def __init__(self, raw):
         self.size = len(raw)
-        self.pointer = ctypes.c_uint64()
-        check(cuda.cuMemAlloc_v2(ctypes.byref(self.pointer), max(self.size, 4)),
-              "cuMemAlloc")
-        check(cuda.cuMemcpyHtoD_v2(self.pointer, raw, self.size), "cuMemcpyHtoD")
+        self.pointer = ctypes.c_void_p()
+        check(lib.fa4_device_alloc(max(self.size, 4), ctypes.byref(self.pointer)),
+              "fa4_device_alloc")
+        check(lib.fa4_copy_to_device(self.pointer, raw, self.size),
+              "fa4_copy_to_device")
 
     def read(self):
         raw = ctypes.create_string_buffer(self.size)
-        check(cuda.cuMemcpyDtoH_v2(raw, self.pointer, self.size), "cuMemcpyDtoH")
+        check(lib.fa4_copy_to_host(raw, self.pointer, self.size),
+              "fa4_copy_to_host")
         return raw.raw
 
 
@@ -140,68 +133,52 @@ def mask_attr(mask):
 
 def compile_case(name, text):
     path = os.path.join(OUT, name + ".mlir")
+    manifest = os.path.join(OUT, name, f"fa4_ref_{name}_{CHIP}", "manifest.json")
+    if COMPILER == "prebuilt":
+        return manifest
     with open(path, "w") as f:
         f.write(text)
     subprocess.run([COMPILER, path, f"--chip={CHIP}", "--ptxas=none", "-o",
                     os.path.join(OUT, name), "--quiet"], check=True,
                    stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
-    kernel_dir = os.path.join(OUT, name, f"fa4_ref_{name}_{CHIP}")
-    with open(os.path.join(kernel_dir, "manifest.json")) as f:
-        manifest = json.load(f)
-    with open(os.path.join(kernel_dir, manifest["binary"]["file"]), "rb") as f:
-        ptx = f.read() + b"\0"
-    return manifest, ptx
+    return manifest
 
 
-def launch(manifest, ptx, tensors, sizes, scale):
-    """Runs the kernel with `tensors` (name -> Tensor) and `sizes` (symbol ->
-    int); returns the output tensors' bytes."""
-    module = ctypes.c_void_p()
-    check(cuda.cuModuleLoadDataEx(ctypes.byref(module), ptx, 0, None, None),
-          "cuModuleLoadDataEx")
-    function = ctypes.c_void_p()
-    check(cuda.cuModuleGetFunction(ctypes.byref(function), module,
-                                   manifest["kernel"].encode()),
-          "cuModuleGetFunction")
+def serving_args(tensors, max_seqlen_q, buffers):
+    """fa4_serving_args over `buffers` (name -> Buffer) laid out as
+    `tensors` (name -> Tensor); the caches go in k and v."""
+    args = rt.fa4_serving_args()
+    slots = {"q": args.attention.q, "k": args.attention.k,
+             "k_cache": args.attention.k, "v": args.attention.v,
+             "v_cache": args.attention.v, "o": args.attention.o,
+             "lse": args.attention.lse, "cu_seqlens_q": args.cu_seqlens_q,
+             "cu_seqlens_k": args.cu_seqlens_k, "seqused_k": args.seqused_k,
+             "block_table": args.block_table, "seqlens_k": args.seqlens_k}
+    for name, tensor in tensors.items():
+        slot = slots[name]
+        slot.data = buffers[name].pointer.value
+        slot.dtype = DTYPES[tensor.dtype]
+        slot.rank = len(tensor.shape)
+        for d, (size, stride) in enumerate(zip(tensor.shape, tensor.strides())):
+            slot.shape[d], slot.strides[d] = size, stride
+    args.max_seqlen_q = max_seqlen_q
+    return args
+
+
+def launch(manifest_path, tensors, max_seqlen_q):
+    """Runs the kernel through the runtime; returns O's and LSE's bytes and
+    the module and buffers, for the refusal checks."""
+    module = rt._module_p()
+    check(lib.fa4_module_load(manifest_path.encode(), ctypes.byref(module)),
+          "fa4_module_load")
     buffers = {name: Buffer(t.raw()) for name, t in tensors.items()}
-    holders = []
-    for param in manifest["params"]:
-        if param["kind"] == "pointer":
-            holders.append(ctypes.c_uint64(buffers[param["tensor"]].pointer.value))
-            continue
-        value = param["value"]
-        if value == "scale_log2":
-            holders.append(ctypes.c_float(scale / math.log(2)))
-        elif ".stride." in value:
-            tensor, dim = value.split(".stride.")
-            holders.append(ctypes.c_int64(tensors[tensor].strides()[int(dim)]))
-        elif param["type"] == "i32":
-            holders.append(ctypes.c_int32(sizes[value]))
-        else:
-            raise SystemExit(f"unexpected parameter {param}")
-    pointers = (ctypes.c_void_p * len(holders))(
-        *(ctypes.cast(ctypes.byref(h), ctypes.c_void_p) for h in holders))
-
-    def extent(factors):
-        product = 1
-        for factor in factors:
-            if isinstance(factor, int):
-                product *= factor
-            elif isinstance(factor, str):
-                product *= sizes[factor]
-            else:
-                symbol, divisor = factor["ceil_div"]
-                product *= -(-sizes[symbol] // divisor)
-        return product
-
-    launch_spec = manifest["launch"]
-    grid = [extent(dim) for dim in launch_spec["grid"]]
-    config = LaunchConfig(*grid, *launch_spec["block"], 0, None, None, 0)
-    check(cuda.cuLaunchKernelEx(ctypes.byref(config), function, pointers, None),
-          "cuLaunchKernelEx")
-    check(cuda.cuModuleUnload(module), "cuModuleUnload")
-    return {name: buffers[name].read() for name in ("o", "lse") if name in buffers}
+    args = serving_args(tensors, max_seqlen_q, buffers)
+    check(lib.fa4_launch_serving(module, ctypes.byref(args), None),
+          "fa4_launch_serving")
+    check(lib.fa4_stream_synchronize(None), "fa4_stream_synchronize")
+    out = {name: buffers[name].read() for name in ("o", "lse") if name in buffers}
+    return out, module, args
 
 
 def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
@@ -281,15 +258,16 @@ def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
     lse_count = hq * tq if packed_q else b * hq * lengths_q[0]
 
     class Raw(Tensor):
-        def __init__(self, shape, raw):
-            super().__init__(shape, "raw", [])
+        def __init__(self, shape, raw, dtype):
+            super().__init__(shape, dtype, [])
             self._raw = raw
 
         def raw(self):
             return self._raw
-    tensors["o"] = Raw(o_shape, poisoned)
+    tensors["o"] = Raw(o_shape, poisoned, "bf16")
     if lse:
-        tensors["lse"] = Raw(lse_shape, struct.pack("<f", math.nan) * lse_count)
+        tensors["lse"] = Raw(lse_shape, struct.pack("<f", math.nan) * lse_count,
+                             "f32")
 
     # The op.
     q_type = ("tensor<?x%dx%dxbf16>" % (hq, d) if packed_q else
@@ -323,8 +301,10 @@ def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
     names = "%o, %l" if lse else "%o"
     text = (f"func.func @{name}({args}) -> ({results}) {{\n"
             f"  {names} = {op}\n  return {names} : {results}\n}}\n")
-    manifest, ptx = compile_case(name, text)
-    out = launch(manifest, ptx, tensors, sizes, scale)
+    manifest_path = compile_case(name, text)
+    out, module, args = launch(manifest_path, tensors,
+                               max(lengths_q) if packed_q else 0)
+    refusals.extend(refusals_of(module, args, tensors))
 
     o_bits = struct.unpack(f"<{o_count}H", out["o"])
     lse_values = struct.unpack(f"<{lse_count}f", out["lse"]) if lse else None
@@ -373,6 +353,41 @@ def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
     return bad == 0
 
 
+refusals = []
+
+
+def refusals_of(module, args, tensors):
+    """What fa4_validate_serving says of the case's arguments made wrong
+    one at a time (restored after each)."""
+    said = []
+
+    def refused(what):
+        status = lib.fa4_validate_serving(module, ctypes.byref(args))
+        said.append(f"{what}: " + (lib.fa4_last_error().decode()
+                                    if status else "accepted"))
+    if "cu_seqlens_q" in tensors:
+        saved = args.max_seqlen_q
+        args.max_seqlen_q = 0
+        refused("max_seqlen_q 0")
+        args.max_seqlen_q = saved
+        args.cu_seqlens_q.dtype = rt.FA4_DTYPE_F32
+        refused("cu_seqlens_q f32")
+        args.cu_seqlens_q.dtype = rt.FA4_DTYPE_I32
+        args.cu_seqlens_q.shape[0] += 1
+        refused("cu_seqlens_q one entry longer")
+        args.cu_seqlens_q.shape[0] -= 1
+    if "block_table" in tensors:
+        data = args.block_table.data
+        args.block_table.data = None
+        refused("no block_table")
+        args.block_table.data = data
+    if "seqused_k" not in tensors and "cu_seqlens_k" in tensors:
+        args.seqused_k = args.cu_seqlens_k
+        refused("a seqused_k the kernel does not take")
+        args.seqused_k = rt.fa4_tensor()
+    return said
+
+
 def main():
     rng = random.Random(20261206)
     cases = [
@@ -397,6 +412,8 @@ def main():
              paged=16, hq=4, hkv=2, d=32, mask=("causal",)),
     ]
     passed = sum(run_case(rng=rng, **case) for case in cases)
+    for line in refusals:
+        print("refused " + line)
     print(f"{passed} of {len(cases)} serving cases pass on {CHIP}")
     return 0 if passed == len(cases) else 1
 
