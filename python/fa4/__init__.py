@@ -26,6 +26,7 @@ from .runtime import (
 )
 from .compile import compile, find_fa4_compile  # noqa: A004
 from .flash import flash_attn_func, kernel_for, problem_for
+from .serving import flash_attn_varlen_func, flash_attn_with_kvcache
 from .cache import Problem, cache_dir
 
 __all__ = [
@@ -43,6 +44,8 @@ __all__ = [
     "contiguous_strides",
     "find_fa4_compile",
     "flash_attn_func",
+    "flash_attn_varlen_func",
+    "flash_attn_with_kvcache",
     "kernel_for",
     "library",
     "library_path",

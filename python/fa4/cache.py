@@ -112,9 +112,14 @@ class Problem(object):
     _FIELDS = ("chip", "dtype", "num_q_heads", "num_kv_heads", "qk_depth",
                "ov_depth", "mask", "window", "scale", "lse", "kernel")
 
+    # The serving forms (docs/KernelABI.md, "Serving forms"): packed varlen
+    # sequences (with seqused_k or not) and a paged cache with dense or
+    # packed queries, at a page size.
+    FORMS = ("dense", "varlen", "varlen_seqused", "paged", "paged_packed")
+
     def __init__(self, chip, dtype, num_q_heads, num_kv_heads, qk_depth,
                  ov_depth, mask="none", window=(-1, -1), scale=None,
-                 lse=True, kernel="auto"):
+                 lse=True, kernel="auto", form="dense", page_size=0):
         if dtype not in ("bf16", "f16"):
             raise Fa4Error("dtype %r: expected bf16 or f16" % (dtype,),
                            FA4_ERROR_INVALID_ARGUMENT)
@@ -144,14 +149,31 @@ class Problem(object):
         self.scale = _scale_of(scale, qk_depth)
         self.lse = bool(lse)
         self.kernel = kernel
+        if form not in self.FORMS:
+            raise Fa4Error("form %r: expected one of %s"
+                           % (form, ", ".join(self.FORMS)),
+                           FA4_ERROR_INVALID_ARGUMENT)
+        paged = form.startswith("paged")
+        if paged != (isinstance(page_size, int) and page_size >= 1):
+            raise Fa4Error("page_size %r: a positive int for a paged form, "
+                           "else 0" % (page_size,), FA4_ERROR_INVALID_ARGUMENT)
+        self.form = form
+        self.page_size = page_size if paged else 0
 
     def as_dict(self):
         values = {name: getattr(self, name) for name in self._FIELDS}
         values["window"] = list(self.window)
+        # The serving forms only: a dense problem's entry keeps its name.
+        if self.form != "dense":
+            values["form"] = self.form
+            values["page_size"] = self.page_size
         return values
 
     def mlir(self, name="attention"):
-        """The attn.attention function, sizes dynamic."""
+        """The attn.attention function, sizes dynamic (a serving form's
+        attn.varlen_attention or attn.paged_attention)."""
+        if self.form != "dense":
+            return self._serving_mlir(name)
         q = "tensor<?x?x%dx%dx%s>" % (self.num_q_heads, self.qk_depth, self.dtype)
         k = "tensor<?x?x%dx%dx%s>" % (self.num_kv_heads, self.qk_depth, self.dtype)
         v = "tensor<?x?x%dx%dx%s>" % (self.num_kv_heads, self.ov_depth, self.dtype)
@@ -171,6 +193,59 @@ class Problem(object):
                 "  %s = attn.attention %%q, %%k, %%v {%s} : %s, %s, %s -> %s\n"
                 "  return %s : %s\n}\n"
                 % (name, q, k, v, results, values, ", ".join(attrs),
+                   q, k, v, results, values, results))
+
+
+    def _attrs(self):
+        if self.mask == "window":
+            mask = "#attn.mask<window(%d, %d)>" % self.window
+        else:
+            mask = "#attn.mask<%s>" % self.mask
+        attrs = ["mask = " + mask]
+        if self.scale is not None:
+            attrs.append("scale = %s : f32" % _f32_literal(self.scale))
+        return ", ".join(attrs)
+
+    def _serving_mlir(self, name):
+        hq, hkv, dqk, dv, dt = (self.num_q_heads, self.num_kv_heads,
+                                self.qk_depth, self.ov_depth, self.dtype)
+        packed_q = self.form != "paged"
+        if packed_q:
+            q = "tensor<?x%dx%dx%s>" % (hq, dqk, dt)
+            o = "tensor<?x%dx%dx%s>" % (hq, dv, dt)
+            lse = "tensor<%dx?xf32>" % hq
+        else:
+            q = "tensor<?x?x%dx%dx%s>" % (hq, dqk, dt)
+            o = "tensor<?x?x%dx%dx%s>" % (hq, dv, dt)
+            lse = "tensor<?x%dx?xf32>" % hq
+        index = "tensor<?xi32>"
+        if self.form.startswith("varlen"):
+            k = "tensor<?x%dx%dx%s>" % (hkv, dqk, dt)
+            v = "tensor<?x%dx%dx%s>" % (hkv, dv, dt)
+            args = ["%%q: %s" % q, "%%k: %s" % k, "%%v: %s" % v,
+                    "%%cq: %s" % index, "%%ck: %s" % index]
+            op = ("attn.varlen_attention %%q, %%k, %%v cu_seqlens(%%cq, %%ck : "
+                  "%s, %s)" % (index, index))
+            if self.form == "varlen_seqused":
+                args.append("%%su: %s" % index)
+                op += " seqused_k(%%su : %s)" % index
+        else:
+            k = "tensor<?x%dx%dx%dx%s>" % (self.page_size, hkv, dqk, dt)
+            v = "tensor<?x%dx%dx%dx%s>" % (self.page_size, hkv, dv, dt)
+            table = "tensor<?x?xi32>"
+            args = ["%%q: %s" % q, "%%k: %s" % k, "%%v: %s" % v,
+                    "%%bt: %s" % table, "%%sk: %s" % index]
+            op = ("attn.paged_attention %%q, %%k, %%v block_table(%%bt : %s) "
+                  "seqlens_k(%%sk : %s)" % (table, index))
+            if packed_q:
+                args.append("%%cq: %s" % index)
+                op += " cu_seqlens_q(%%cq : %s)" % index
+        results = "%s, %s" % (o, lse) if self.lse else o
+        values = "%o, %lse" if self.lse else "%o"
+        return ("func.func @%s(%s) -> (%s) {\n"
+                "  %s = %s {%s} : %s, %s, %s -> %s\n"
+                "  return %s : %s\n}\n"
+                % (name, ", ".join(args), results, values, op, self._attrs(),
                    q, k, v, results, values, results))
 
 
@@ -251,7 +326,10 @@ def _kernel_prefixes(problem):
     if problem.kernel == "reference":
         return ("fa4_ref_",)
     # auto: the chip's kernel; sm_100a falls back to the reference kernel
-    # for the plans the Blackwell kernel does not implement (MLA).
+    # for the plans the Blackwell kernel does not implement (MLA), and both
+    # chips for the serving forms, which no fast kernel takes yet.
+    if problem.form != "dense":
+        return ("fa4_ref_",)
     if problem.chip == "sm_90a":
         return ("fa4_hopper_",)
     if problem.chip == "sm_100a":

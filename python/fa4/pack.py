@@ -4,11 +4,13 @@ GPU machine without LLVM uses as its kernel cache ($FA4_CACHE_DIR).
     python -m fa4.pack --chip sm_90a --out DIR bf16:32:8:128:128:causal \\
         f16:16:16:64:64:none bf16:8:1:128:128:window(128,0)
 
-Each configuration is DTYPE:HQ:HKV:DQK:DV:MASK[:SCALE], MASK none, causal
-or window(LEFT,RIGHT) (-1 unbounded), SCALE the softmax scale, a positive
-number f32 holds (default 1/sqrt(DQK); any spelling with the default's f32
-bits, such as DQK ** -0.5, is the default's kernel). Prints one line per
-entry.
+Each configuration is DTYPE:HQ:HKV:DQK:DV:MASK[:SCALE][@FORM], MASK none,
+causal or window(LEFT,RIGHT) (-1 unbounded), SCALE the softmax scale, a
+positive number f32 holds (default 1/sqrt(DQK); any spelling with the
+default's f32 bits, such as DQK ** -0.5, is the default's kernel), FORM a
+serving form (fa4.flash_attn_varlen_func, fa4.flash_attn_with_kvcache):
+varlen, varlen_seqused, or pagedN / paged_packedN for pages of N keys.
+Prints one line per entry.
 """
 
 import argparse
@@ -24,7 +26,8 @@ __all__ = ["parse_config", "main"]
 
 _CONFIG = re.compile(r"^(bf16|f16):(\d+):(\d+):(\d+):(\d+):"
                      r"(none|causal|window\((-?\d+),\s*(-?\d+)\))"
-                     r"(?::([^:]*))?$")
+                     r"(?::([^:@]*))?"
+                     r"(?:@(varlen_seqused|varlen|paged_packed|paged)(\d*))?$")
 
 
 def parse_config(text, chip, kernel="auto"):
@@ -32,8 +35,10 @@ def parse_config(text, chip, kernel="auto"):
     match = _CONFIG.match(text.strip())
     if not match:
         raise Fa4Error("configuration %r: expected DTYPE:HQ:HKV:DQK:DV:MASK"
-                       "[:SCALE] (e.g. bf16:32:8:128:128:causal)" % text)
-    dtype, hq, hkv, dqk, dv, mask, left, right, scale = match.groups()
+                       "[:SCALE][@FORM] (e.g. bf16:32:8:128:128:causal, "
+                       "bf16:32:8:128:128:causal@paged64)" % text)
+    (dtype, hq, hkv, dqk, dv, mask, left, right, scale, form,
+     page) = match.groups()
     window = (-1, -1)
     if mask.startswith("window"):
         mask, window = "window", (int(left), int(right))
@@ -46,7 +51,8 @@ def parse_config(text, chip, kernel="auto"):
     try:
         return _cache.Problem(chip, dtype, int(hq), int(hkv), int(dqk),
                               int(dv), mask, window, scale, lse=True,
-                              kernel=kernel)
+                              kernel=kernel, form=form or "dense",
+                              page_size=int(page) if page else 0)
     except Fa4Error as error:
         raise Fa4Error("configuration %r: %s" % (text, error), error.status)
 

@@ -52,8 +52,10 @@ FA4_MASK_NONE = 0
 FA4_MASK_CAUSAL = 1
 FA4_MASK_WINDOW = 2
 
-_DTYPE_NAMES = {FA4_DTYPE_BF16: "bf16", FA4_DTYPE_F16: "f16", FA4_DTYPE_F32: "f32"}
-_DTYPE_SIZES = {FA4_DTYPE_BF16: 2, FA4_DTYPE_F16: 2, FA4_DTYPE_F32: 4}
+_DTYPE_NAMES = {FA4_DTYPE_BF16: "bf16", FA4_DTYPE_F16: "f16", FA4_DTYPE_F32: "f32",
+                FA4_DTYPE_I32: "i32"}
+_DTYPE_SIZES = {FA4_DTYPE_BF16: 2, FA4_DTYPE_F16: 2, FA4_DTYPE_F32: 4,
+                FA4_DTYPE_I32: 4}
 _DTYPE_ALIASES = {
     "bf16": FA4_DTYPE_BF16,
     "bfloat16": FA4_DTYPE_BF16,
@@ -65,6 +67,8 @@ _DTYPE_ALIASES = {
     "fp32": FA4_DTYPE_F32,
     "float32": FA4_DTYPE_F32,
     "float": FA4_DTYPE_F32,
+    "i32": FA4_DTYPE_I32,
+    "int32": FA4_DTYPE_I32,
 }
 _MASK_NAMES = {FA4_MASK_NONE: "none", FA4_MASK_CAUSAL: "causal", FA4_MASK_WINDOW: "window"}
 
@@ -484,6 +488,25 @@ def _args(q, k, v, o, lse):
     return args
 
 
+_INDEX_TENSORS = ("cu_seqlens_q", "cu_seqlens_k", "seqused_k", "block_table",
+                  "seqlens_k")
+
+
+def _serving_args(q, k, v, o, lse, index, max_seqlen_q):
+    """fa4_serving_args: the attention tensors, the index tensors of
+    `index` (name -> tensor; the names of _INDEX_TENSORS) and max_seqlen_q."""
+    args = fa4_serving_args()
+    args.attention = _args(q, k, v, o, lse)
+    for name, value in index.items():
+        if name not in _INDEX_TENSORS:
+            raise Fa4Error("unknown index tensor %r; expected one of %s"
+                           % (name, ", ".join(_INDEX_TENSORS)),
+                           FA4_ERROR_INVALID_ARGUMENT)
+        _fill(getattr(args, name), value, name)
+    args.max_seqlen_q = _fits(int(max_seqlen_q), _INT64, "max_seqlen_q")
+    return args
+
+
 # --- Kernel -----------------------------------------------------------------
 
 Alignment = namedtuple("Alignment", ["base_bytes", "stride_bytes"])
@@ -692,6 +715,22 @@ class Kernel(object):
         the caller keeps the memory alive until the stream has run it."""
         args = _args(q, k, v, o, lse)
         _check(self._lib.fa4_launch(self._live(), ctypes.byref(args), _stream_handle(stream)))
+
+    def launch_serving(self, q, k, v, o, lse=None, stream=None,
+                       max_seqlen_q=0, **index):
+        """launch for the serving forms (ABI version 12): the index tensors
+        by name (cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
+        seqlens_k; i32) and, with packed queries, max_seqlen_q. k and v are
+        a paged kernel's caches. The index tensors' values are not read on
+        the host."""
+        args = _serving_args(q, k, v, o, lse, index, max_seqlen_q)
+        _check(self._lib.fa4_launch_serving(self._live(), ctypes.byref(args),
+                                            _stream_handle(stream)))
+
+    def validate_serving(self, q, k, v, o, lse=None, max_seqlen_q=0, **index):
+        """validate for the serving forms (launch_serving's arguments)."""
+        args = _serving_args(q, k, v, o, lse, index, max_seqlen_q)
+        _check(self._lib.fa4_validate_serving(self._live(), ctypes.byref(args)))
 
     def __call__(self, q, k, v, o=None, lse=None, stream=None):
         """Attention of torch CUDA tensors q [b, sq, hq, dqk], k and v

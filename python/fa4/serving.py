@@ -1,0 +1,220 @@
+"""FlashAttention's serving calls on torch tensors:
+
+    o = fa4.flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k,
+                                   max_seqlen_q, max_seqlen_k, causal=True)
+    o = fa4.flash_attn_with_kvcache(q, k_cache, v_cache, k=k, v=v,
+                                    cache_seqlens=lens, block_table=table)
+
+with FlashAttention's semantics: packed sequences (`cu_seqlens`, i32
+[b + 1]), each bottom-right aligned on its own; a KV cache, contiguous
+[b, s_cache, hkv, d] or paged [pages, page_size, hkv, d] through a block
+table, new keys and values written into it in place at `cache_seqlens`
+before attention reads them. They run the serving forms'
+kernels (attn.varlen_attention, attn.paged_attention), today the reference
+kernel on both chips (docs/Architecture.md, "Serving forms"): correct, not
+yet fast. Eager only (no torch.compile op yet); nothing syncs the host.
+"""
+
+import math
+
+from . import cache as _cache
+from .flash import _DTYPES, _chip, _mask, _scale, kernel_for
+from .runtime import FA4_ERROR_INVALID_ARGUMENT, Fa4Error, Fa4ValueError
+
+__all__ = ["flash_attn_varlen_func", "flash_attn_with_kvcache"]
+
+
+def _problem(q, k, v, form, causal, window_size, softmax_scale, page_size=0):
+    """The cache's Problem of a serving form; dtypes and heads checked."""
+    if not (q.dtype == k.dtype == v.dtype):
+        raise Fa4ValueError("q, k, v dtypes differ: %s, %s, %s"
+                            % (q.dtype, k.dtype, v.dtype))
+    dtype = _DTYPES.get(str(q.dtype))
+    if dtype is None:
+        raise Fa4ValueError("dtype %s: expected torch.bfloat16 or "
+                            "torch.float16" % q.dtype)
+    hq, dqk = int(q.shape[-2]), int(q.shape[-1])
+    hkv, dv = int(k.shape[-2]), int(v.shape[-1])
+    if int(k.shape[-1]) != dqk:
+        raise Fa4ValueError("q's head dim %d and k's %d differ"
+                            % (dqk, int(k.shape[-1])))
+    if hkv < 1 or hq % hkv or int(v.shape[-2]) != hkv:
+        raise Fa4ValueError("%d query heads over k's %d and v's %d key/value "
+                            "heads: expected a multiple of equal counts"
+                            % (hq, hkv, int(v.shape[-2])))
+    mask, window = _mask(causal, window_size)
+    return _cache.Problem(_chip(q.device), dtype, hq, hkv, dqk, dv, mask,
+                          window, _scale(softmax_scale), lse=True, form=form,
+                          page_size=page_size)
+
+
+def _index(torch, value, name, length=None):
+    """An i32 CUDA index tensor (FlashAttention's are int32): checked, not
+    converted, since a conversion would hide a copy on every call."""
+    if not hasattr(value, "dtype") or value.dtype != torch.int32:
+        raise Fa4ValueError("%s: expected a torch.int32 tensor, got %s"
+                            % (name, getattr(value, "dtype", type(value))))
+    if value.dim() != 1 or (length is not None and value.shape[0] != length):
+        raise Fa4ValueError("%s: shape %s; expected [%s]"
+                            % (name, tuple(value.shape),
+                               "b" if length is None else length))
+    return value
+
+
+def _check_rank(tensor, rank, name, layout):
+    if tensor.dim() != rank:
+        raise Fa4ValueError("%s: rank %d; expected %d %s"
+                            % (name, tensor.dim(), rank, layout))
+
+
+def _no_dropout(dropout_p):
+    if dropout_p:
+        raise Fa4ValueError("dropout_p %r: fa4 runs inference attention "
+                            "(dropout_p = 0)" % (dropout_p,))
+
+
+def _run(torch, problem, q, k, v, o_shape, max_seqlen_q, index):
+    """Compiles or finds the kernel, allocates O and LSE, launches on
+    torch's current stream."""
+    kernel = kernel_for(problem)
+    o = torch.empty(o_shape, dtype=q.dtype, device=q.device)
+    hq = problem.num_q_heads
+    lse_shape = ((hq, q.shape[0]) if q.dim() == 3
+                 else (q.shape[0], hq, q.shape[1]))
+    lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
+    stream = torch.cuda.current_stream(q.device).cuda_stream
+    kernel.launch_serving(q, k, v, o, lse, stream=stream,
+                          max_seqlen_q=max_seqlen_q, **index)
+    return o, lse
+
+
+def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                           max_seqlen_k, dropout_p=0.0, softmax_scale=None,
+                           causal=False, window_size=(-1, -1), *,
+                           seqused_k=None, return_lse=False,
+                           return_attn_probs=False):
+    """Attention over packed sequences, FlashAttention's
+    flash_attn_varlen_func: q [total_q, hq, d], k and v [total_k, hkv, d],
+    cu_seqlens_* i32 [b + 1] (from 0, monotone), max_seqlen_q the longest
+    sequence's queries (rows past it are not computed), seqused_k i32 [b]
+    the keys of each sequence that count. Returns o [total_q, hq, dv], and
+    lse [hq, total_q] (f32, natural log) with return_lse (or
+    FlashAttention's return_attn_probs)."""
+    import torch
+    _no_dropout(dropout_p)
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        _check_rank(t, 3, name, "(total_tokens, heads, headdim)")
+    b = int(cu_seqlens_q.shape[0]) - 1 if hasattr(cu_seqlens_q, "shape") else 0
+    index = {"cu_seqlens_q": _index(torch, cu_seqlens_q, "cu_seqlens_q"),
+             "cu_seqlens_k": _index(torch, cu_seqlens_k, "cu_seqlens_k",
+                                    b + 1)}
+    form = "varlen"
+    if seqused_k is not None:
+        index["seqused_k"] = _index(torch, seqused_k, "seqused_k", b)
+        form = "varlen_seqused"
+    problem = _problem(q, k, v, form, causal, window_size, softmax_scale)
+    o, lse = _run(torch, problem, q, k, v,
+                  (q.shape[0], q.shape[1], v.shape[2]), int(max_seqlen_q),
+                  index)
+    return (o, lse) if (return_lse or return_attn_probs) else o
+
+
+def _append(torch, cache, new, positions, block_table, name):
+    """Writes `new` [b, s_new, hkv, d] into `cache` at each sequence's
+    `positions` [b, s_new] (through the block table for a paged cache), in
+    place and on the device."""
+    if new.dtype != cache.dtype or tuple(new.shape[2:]) != tuple(cache.shape[2:]):
+        raise Fa4ValueError("%s %s %s: expected [b, s_new, %d, %d] %s, as the "
+                            "cache" % (name, tuple(new.shape), new.dtype,
+                                       cache.shape[2], cache.shape[3],
+                                       cache.dtype))
+    if block_table is None:
+        rows = torch.arange(new.shape[0], device=new.device)[:, None]
+        cache[rows, positions] = new
+        return
+    page_size = cache.shape[1]
+    pages = torch.gather(block_table, 1, (positions // page_size).int())
+    cache[pages.long(), (positions % page_size).long()] = new
+
+
+def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
+                            rotary_cos=None, rotary_sin=None,
+                            cache_seqlens=None, cache_batch_idx=None,
+                            cache_leftpad=None, block_table=None,
+                            softmax_scale=None, causal=False,
+                            window_size=(-1, -1), softcap=0.0,
+                            rotary_interleaved=True, alibi_slopes=None,
+                            num_splits=0, return_softmax_lse=False):
+    """Decode and chunked prefill over a KV cache, FlashAttention's
+    flash_attn_with_kvcache: q [b, sq, hq, d]; k_cache and v_cache
+    [b, s_cache, hkv, d], or [pages, page_size, hkv, d] with block_table
+    (i32 [b, max_pages]); cache_seqlens (i32 [b], or an int) the keys each
+    sequence holds; k and v [b, s_new, hkv, d] appended at cache_seqlens
+    first (in place), so attention sees cache_seqlens + s_new keys, the
+    queries bottom-right aligned. Returns o [b, sq, hq, dv], and lse
+    [b, hq, sq] with return_softmax_lse. Rotary embeddings, batch indices,
+    left padding, softcapping and ALiBi are refused by name."""
+    import torch
+    for name, value, unset in (("rotary_cos", rotary_cos, None),
+                               ("rotary_sin", rotary_sin, None),
+                               ("cache_batch_idx", cache_batch_idx, None),
+                               ("cache_leftpad", cache_leftpad, None),
+                               ("alibi_slopes", alibi_slopes, None),
+                               ("softcap", softcap, 0.0)):
+        if value is not unset and not (unset == 0.0 and value == 0.0):
+            raise Fa4ValueError("%s: not supported by fa4 yet" % name)
+    _check_rank(q, 4, "q", "(batch, seqlen, heads, headdim)")
+    _check_rank(k_cache, 4, "k_cache", "(batch or pages, seqlen, heads, "
+                "headdim)")
+    b, sq = int(q.shape[0]), int(q.shape[1])
+    if cache_seqlens is None:
+        raise Fa4ValueError("cache_seqlens: required (i32 [b] or an int): "
+                            "the keys each sequence's cache holds")
+    if isinstance(cache_seqlens, int):
+        cache_seqlens = torch.full((b,), cache_seqlens, dtype=torch.int32,
+                                   device=q.device)
+    _index(torch, cache_seqlens, "cache_seqlens", b)
+    if (k is None) != (v is None):
+        raise Fa4ValueError("k and v: give both new keys and values, or "
+                            "neither")
+    seqlens = cache_seqlens
+    if k is not None:
+        s_new = int(k.shape[1])
+        positions = (cache_seqlens[:, None].long() +
+                     torch.arange(s_new, device=q.device)[None, :])
+        _append(torch, k_cache, k, positions, block_table, "k")
+        _append(torch, v_cache, v, positions, block_table, "v")
+        seqlens = cache_seqlens + s_new
+    if block_table is None:
+        # A contiguous cache is packed keys: sequence i's at i * s_cache,
+        # the first seqlens[i] of them used.
+        s_cache = int(k_cache.shape[1])
+        if int(k_cache.shape[0]) != b:
+            raise Fa4ValueError("k_cache: batch %d; expected q's %d (or pass "
+                                "block_table for a paged cache)"
+                                % (int(k_cache.shape[0]), b))
+        starts = torch.arange(0, (b + 1) * s_cache, s_cache, dtype=torch.int32,
+                              device=q.device)
+        queries = torch.arange(0, (b + 1) * sq, sq, dtype=torch.int32,
+                               device=q.device)
+        problem = _problem(q, k_cache, v_cache, "varlen_seqused", causal,
+                           window_size, softmax_scale)
+        o, lse = _run(torch, problem, q.reshape(b * sq, *q.shape[2:]),
+                      k_cache.flatten(0, 1), v_cache.flatten(0, 1),
+                      (b * sq, q.shape[2], v_cache.shape[3]), sq,
+                      {"cu_seqlens_q": queries, "cu_seqlens_k": starts,
+                       "seqused_k": seqlens.int()})
+        o = o.view(b, sq, *o.shape[1:])
+        lse = lse.view(lse.shape[0], b, sq).permute(1, 0, 2)
+    else:
+        _index(torch, block_table.flatten(), "block_table")
+        if block_table.dim() != 2 or int(block_table.shape[0]) != b:
+            raise Fa4ValueError("block_table: shape %s; expected [%d, "
+                                "max_pages]" % (tuple(block_table.shape), b))
+        problem = _problem(q, k_cache, v_cache, "paged", causal, window_size,
+                           softmax_scale, page_size=int(k_cache.shape[1]))
+        o, lse = _run(torch, problem, q, k_cache, v_cache,
+                      (b, sq, q.shape[2], v_cache.shape[3]), 0,
+                      {"block_table": block_table,
+                       "seqlens_k": seqlens.int()})
+    return (o, lse) if return_softmax_lse else o

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""GPU check of the serving calls, fa4.flash_attn_varlen_func and
+fa4.flash_attn_with_kvcache (the reference kernel's serving forms today).
+
+    serving.py --configs CHIP   the kernel pack's configurations (for
+                                python -m fa4.pack, on the compiler's machine)
+    serving.py                  on the GPU, $FA4_CACHE_DIR the pack
+
+Checks, one line each, exiting non-zero on any failure, O and LSE against
+an f64 reference per sequence under FlashAttention's rule (within twice the
+error of the same attention computed in the input dtype, plus 1e-5), fresh
+random inputs:
+- varlen: ragged batches with an empty and a one-token sequence, Sq > Skv,
+  mixed lengths up to 700; every mask; MHA, GQA, MQA; bf16 and f16;
+  seqused_k;
+- kvcache: a contiguous cache and paged caches of 16, 64, 128 and 256 keys
+  a page with shuffled block tables, decode with 1 to 4 query rows and
+  chunked prefill, new keys and values appended in place (the cache then
+  holds them, checked too).
+"""
+import math
+import os
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+# (hq, hkv, d, dtype, causal, window) of the varlen cases.
+VARLEN = [
+    (8, 2, 128, "bf16", True, (-1, -1)),
+    (8, 8, 64, "f16", False, (-1, -1)),
+    (8, 1, 128, "bf16", False, (31, 7)),
+    (4, 2, 64, "bf16", True, (16, -1)),
+]
+PAGES = [16, 64, 128, 256]
+KVCACHE_HEADS = (8, 2, 128, "bf16")
+
+
+def mask_text(causal, window):
+    if causal:
+        return "causal" if window[0] < 0 else "window(%d,0)" % window[0]
+    if window == (-1, -1):
+        return "none"
+    return "window(%d,%d)" % window
+
+
+def configs():
+    out = []
+    for hq, hkv, d, dtype, causal, window in VARLEN:
+        for form in ("varlen", "varlen_seqused"):
+            out.append("%s:%d:%d:%d:%d:%s@%s" % (dtype, hq, hkv, d, d,
+                                                 mask_text(causal, window), form))
+    hq, hkv, d, dtype = KVCACHE_HEADS
+    for causal in (False, True):
+        mask = mask_text(causal, (-1, -1))
+        out.append("%s:%d:%d:%d:%d:%s@varlen_seqused" % (dtype, hq, hkv, d, d, mask))
+        for page in PAGES:
+            out.append("%s:%d:%d:%d:%d:%s@paged%d" % (dtype, hq, hkv, d, d, mask, page))
+    return out
+
+
+def reference(torch, q, k, v, causal, window, scale, dtype):
+    """One sequence: q [sq, hq, d], k and v [skv, hkv, d]; O [sq, hq, d] and
+    LSE [hq, sq], bottom-right aligned, in `dtype`'s arithmetic."""
+    sq, hq, _ = q.shape
+    skv, hkv, _ = k.shape
+    group = hq // hkv
+    qf, kf, vf = (t.to(dtype) for t in (q, k, v))
+    kf = kf.repeat_interleave(group, dim=1)
+    vf = vf.repeat_interleave(group, dim=1)
+    scores = torch.einsum("qhd,khd->hqk", qf, kf) * scale
+    rows = torch.arange(sq, device=q.device)[:, None]
+    cols = torch.arange(skv, device=q.device)[None, :]
+    diagonal = rows + skv - sq
+    keep = torch.ones(sq, skv, dtype=torch.bool, device=q.device)
+    left, right = window
+    if causal:
+        right = 0
+    if right >= 0:
+        keep &= cols <= diagonal + right
+    if left >= 0:
+        keep &= cols >= diagonal - left
+    scores = scores.masked_fill(~keep, -math.inf)
+    lse = torch.logsumexp(scores.double(), dim=-1)
+    probs = torch.softmax(scores.double(), dim=-1).nan_to_num(0.0).to(dtype)
+    o = torch.einsum("hqk,khd->qhd", probs, vf)
+    return o, lse
+
+
+def within_rule(torch, got, ref64, ref_low):
+    bound = 2 * (ref_low.double() - ref64).abs().max().item() + 1e-5
+    err = (got.double() - ref64).abs().max().item() if got.numel() else 0.0
+    return err <= bound, err, bound
+
+
+def check_varlen(torch, fa4, rng_seed, hq, hkv, d, dtype, causal, window, seqused):
+    torch.manual_seed(rng_seed)
+    dt = {"bf16": torch.bfloat16, "f16": torch.float16}[dtype]
+    lens_q = [5, 0, 1, 300, 77, 1, 700, 19]
+    lens_k = [9, 4, 1, 129, 77, 513, 650, 2]
+    cu_q = torch.tensor([0] + lens_q, device="cuda").cumsum(0).int()
+    cu_k = torch.tensor([0] + lens_k, device="cuda").cumsum(0).int()
+    used = [min(n, max(0, n - 3)) for n in lens_k] if seqused else lens_k
+    q = torch.randn(int(cu_q[-1]), hq, d, device="cuda", dtype=dt)
+    k = torch.randn(int(cu_k[-1]), hkv, d, device="cuda", dtype=dt)
+    v = torch.randn(int(cu_k[-1]), hkv, d, device="cuda", dtype=dt)
+    kwargs = {}
+    if seqused:
+        kwargs["seqused_k"] = torch.tensor(used, device="cuda", dtype=torch.int32)
+    o, lse = fa4.flash_attn_varlen_func(
+        q, k, v, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
+        window_size=window, return_lse=True, **kwargs)
+    torch.cuda.synchronize()
+    scale = d ** -0.5
+    ok = True
+    worst = 0.0
+    for i in range(len(lens_q)):
+        qs = slice(int(cu_q[i]), int(cu_q[i + 1]))
+        ks = slice(int(cu_k[i]), int(cu_k[i]) + used[i])
+        if lens_q[i] == 0:
+            continue
+        ref64, lse64 = reference(torch, q[qs], k[ks], v[ks], causal, window,
+                                 scale, torch.float64)
+        ref_low, _ = reference(torch, q[qs], k[ks], v[ks], causal, window,
+                               scale, dt)
+        good, err, _ = within_rule(torch, o[qs], ref64, ref_low)
+        lse_got = lse[:, qs].double()
+        finite = torch.isfinite(lse64)
+        good &= bool(torch.equal(torch.isfinite(lse_got), finite))
+        if finite.any():
+            good &= (lse_got[finite] - lse64[finite]).abs().max().item() < 1e-3
+        ok &= good
+        worst = max(worst, err)
+    print("varlen hq=%d hkv=%d d=%d %s %s seqused=%s: max|o-ref| %.2e %s"
+          % (hq, hkv, d, dtype, mask_text(causal, window), seqused, worst,
+             "ok" if ok else "FAIL"))
+    return ok
+
+
+def check_kvcache(torch, fa4, seed, page, causal, sq, s_new):
+    torch.manual_seed(seed)
+    hq, hkv, d, dtype = KVCACHE_HEADS
+    dt = torch.bfloat16
+    b = 5
+    lens = torch.tensor([0, 1, 200, 777, 64], dtype=torch.int32, device="cuda")
+    s_cache = 1024
+    q = torch.randn(b, sq, hq, d, device="cuda", dtype=dt)
+    k_new = torch.randn(b, s_new, hkv, d, device="cuda", dtype=dt)
+    v_new = torch.randn(b, s_new, hkv, d, device="cuda", dtype=dt)
+    dense_k = torch.randn(b, s_cache, hkv, d, device="cuda", dtype=dt)
+    dense_v = torch.randn(b, s_cache, hkv, d, device="cuda", dtype=dt)
+    if page is None:
+        k_cache, v_cache, table = dense_k.clone(), dense_v.clone(), None
+    else:
+        per_seq = s_cache // page
+        pages = b * per_seq + 3
+        order = torch.randperm(pages, device="cuda")[:b * per_seq]
+        table = order.view(b, per_seq).int()
+        k_cache = torch.randn(pages, page, hkv, d, device="cuda", dtype=dt)
+        v_cache = torch.randn(pages, page, hkv, d, device="cuda", dtype=dt)
+        k_cache[table.long()] = dense_k.view(b, per_seq, page, hkv, d)
+        v_cache[table.long()] = dense_v.view(b, per_seq, page, hkv, d)
+    o, lse = fa4.flash_attn_with_kvcache(
+        q, k_cache, v_cache, k=k_new if s_new else None,
+        v=v_new if s_new else None, cache_seqlens=lens, block_table=table,
+        causal=causal, return_softmax_lse=True)
+    torch.cuda.synchronize()
+    ok, worst = True, 0.0
+    for i in range(b):
+        n = int(lens[i])
+        keys = torch.cat([dense_k[i, :n], k_new[i]])
+        values = torch.cat([dense_v[i, :n], v_new[i]])
+        # The cache now holds the new keys where they belong.
+        if page is None:
+            held = k_cache[i, n:n + s_new]
+        else:
+            pos = torch.arange(n, n + s_new, device="cuda")
+            held = k_cache[table[i, pos // page].long(), pos % page]
+        ok &= bool(torch.equal(held, k_new[i]))
+        ref64, lse64 = reference(torch, q[i], keys, values, causal, (-1, -1),
+                                 d ** -0.5, torch.float64)
+        ref_low, _ = reference(torch, q[i], keys, values, causal, (-1, -1),
+                               d ** -0.5, dt)
+        good, err, _ = within_rule(torch, o[i], ref64, ref_low)
+        finite = torch.isfinite(lse64)
+        lse_got = lse[i].double()
+        good &= bool(torch.equal(torch.isfinite(lse_got), finite))
+        if finite.any():
+            good &= (lse_got[finite] - lse64[finite]).abs().max().item() < 1e-3
+        ok &= good
+        worst = max(worst, err)
+    print("kvcache %s causal=%s sq=%d new=%d: max|o-ref| %.2e %s"
+          % ("contiguous" if page is None else "page %d" % page, causal, sq,
+             s_new, worst, "ok" if ok else "FAIL"))
+    return ok
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--configs":
+        print("\n".join(configs()))
+        return 0
+    import torch
+    import fa4
+    results = []
+    seed = 0
+    for case in VARLEN:
+        for seqused in (False, True):
+            seed += 1
+            results.append(check_varlen(torch, fa4, seed, *case, seqused))
+    for page in [None] + PAGES:
+        for causal in (False, True):
+            for sq, s_new in ((1, 1), (4, 4), (3, 0), (37, 37)):
+                seed += 1
+                results.append(check_kvcache(torch, fa4, seed, page, causal,
+                                             sq, s_new))
+    print("%d of %d serving checks pass on %s" % (
+        sum(results), len(results), torch.cuda.get_device_name()))
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
