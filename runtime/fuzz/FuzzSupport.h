@@ -49,6 +49,14 @@ struct Sizes {
   int64_t batch = 1, seqQ = 1, seqKV = 1;
 };
 
+/// a * b, at most INT64_MAX - 1.
+inline int64_t saturatedProduct(int64_t a, int64_t b) {
+  int64_t product;
+  if (__builtin_mul_overflow(a, b, &product) || product == INT64_MAX)
+    return INT64_MAX - 1;
+  return product;
+}
+
 /// `sizes` where the manifest leaves them to the launch, the problem's where
 /// it fixes them.
 inline int64_t sizeOf(const Manifest &manifest, Symbol symbol,
@@ -66,13 +74,28 @@ inline int64_t sizeOf(const Manifest &manifest, Symbol symbol,
   case Symbol::HeadsKV:
     return problem.numKVHeads;
   case Symbol::Splits:
+  case Symbol::MaxSeqQ:
     break;
+  // The serving forms: every sequence of seqQ queries and seqKV keys
+  // (products saturated: a layout that large fails its byte bound).
+  case Symbol::TokensQ:
+    return saturatedProduct(sizeOf(manifest, Symbol::Batch, sizes), sizes.seqQ);
+  case Symbol::TokensK:
+    return saturatedProduct(sizeOf(manifest, Symbol::Batch, sizes),
+                            sizes.seqKV);
+  case Symbol::MaxPages:
+    return sizes.seqKV / std::max<int64_t>(problem.pageSize, 1) + 1;
+  case Symbol::Pages:
+    return saturatedProduct(sizeOf(manifest, Symbol::Batch, sizes),
+                            sizeOf(manifest, Symbol::MaxPages, sizes));
+  case Symbol::BatchPlusOne:
+    return saturatedProduct(sizeOf(manifest, Symbol::Batch, sizes), 1) + 1;
   }
   return 1;
 }
 
 /// The tensor of `args` in `slot`, to fill in.
-inline fa4_tensor &slotOf(fa4_attention_args &args, TensorSlot slot) {
+inline fa4_tensor &slotOf(fa4_serving_args &args, TensorSlot slot) {
   return const_cast<fa4_tensor &>(tensorInSlot(args, slot));
 }
 
@@ -166,10 +189,11 @@ inline bool overlapsItself(const fa4_tensor &tensor, size_t limit) {
 /// What docs/KernelABI.md promises of arguments validateArgs accepted,
 /// checked here independently of Validate.cpp.
 inline void checkAccepted(const Manifest &manifest,
-                          const fa4_attention_args &args,
+                          const fa4_serving_args &args,
                           const Bindings &bindings) {
   if (!manifest.findTensor(TensorSlot::Lse))
-    require(args.lse.data == nullptr, "lse accepted by a kernel without LSE");
+    require(args.attention.lse.data == nullptr,
+            "lse accepted by a kernel without LSE");
   std::vector<std::pair<const TensorSpec *, Span>> spans;
   for (const TensorSpec &spec : manifest.tensors) {
     const fa4_tensor &tensor = tensorInSlot(args, spec.slot);
@@ -232,8 +256,7 @@ inline void checkAccepted(const Manifest &manifest,
 /// (KernelArgs in Launch.cpp): tensor-map arguments and scalars.
 inline void planParams(const Manifest &manifest,
                        const std::vector<Param> &params,
-                       const Bindings &bindings,
-                       const fa4_attention_args &args) {
+                       const Bindings &bindings, const fa4_serving_args &args) {
   for (const Param &param : params) {
     if (const auto *map = std::get_if<TensorMapParam>(&param)) {
       const TensorSpec &spec = manifest.tensors.at(map->tensor);
@@ -273,7 +296,7 @@ inline void checkGrid(const std::array<uint32_t, 3> &grid,
 /// Everything Kernel::launch computes before the driver runs a kernel, for
 /// a device of `numSMs` SMs and a persistent cap of `maxCtas`. Throws
 /// Error where the launch would be refused.
-inline void planLaunch(const Manifest &manifest, const fa4_attention_args &args,
+inline void planLaunch(const Manifest &manifest, const fa4_serving_args &args,
                        Bindings bindings, uint32_t numSMs, uint32_t maxCtas) {
   if (manifest.splitAtLaunch) {
     bindSplits(manifest, bindings, numSMs);
@@ -313,15 +336,15 @@ inline void planLaunch(const Manifest &manifest, const fa4_attention_args &args,
 /// The manifest that checks `args`: the decode variant where q's query
 /// length calls for it (Kernel::kernelFor), else `manifest`.
 inline const Manifest &manifestFor(const Manifest &manifest,
-                                   const fa4_attention_args &args) {
+                                   const fa4_serving_args &args) {
   if (!manifest.decode)
     return manifest;
   const TensorSpec *q = manifest.findTensor(TensorSlot::Q);
-  if (!q || args.q.rank != static_cast<int32_t>(q->shape.size()))
+  if (!q || args.attention.q.rank != static_cast<int32_t>(q->shape.size()))
     return manifest;
   for (size_t d = 0; d < q->shape.size(); ++d)
     if (q->shape[d].symbol == Symbol::SeqQ &&
-        args.q.shape[d] <= manifest.decode->maxSeqQ)
+        args.attention.q.shape[d] <= manifest.decode->maxSeqQ)
       return *manifest.decode->manifest;
   return manifest;
 }

@@ -37,8 +37,9 @@ const char *kBinaryDir = "/nonexistent/fa4-fuzz";
 /// Each tensor at slot index + 1 times 2^58: aligned to any base rule, and
 /// no output meets another tensor while each spans at most 2^57 bytes.
 bool layOutAll(const Manifest &manifest, const Sizes &sizes,
-               fa4_attention_args &args) {
+               fa4_serving_args &args) {
   args = {};
+  args.max_seqlen_q = sizes.seqQ;
   for (const TensorSpec &spec : manifest.tensors) {
     uintptr_t address = (uintptr_t(spec.slot) + 1) << 58;
     if (!layOut(manifest, spec, sizes, address, {}, int64_t(1) << 57,
@@ -103,7 +104,7 @@ void checkLayouts(const Manifest &manifest, const fa4_module *module) {
   static const Sizes sizes[] = {
       {1, 1, 1}, {3, 129, 1000}, {2, 17, 1 << 20}, {1, 1, 1 << 21}};
   for (const Sizes &size : sizes) {
-    fa4_attention_args args;
+    fa4_serving_args args;
     if (!layOutAll(manifest, size, args))
       continue;
     // The decode variant checks the tensors where q's sq calls for it, by
@@ -128,7 +129,7 @@ void checkLayouts(const Manifest &manifest, const fa4_module *module) {
     }
     checkAccepted(checker, args, bindings);
     if (module)
-      require(fa4_validate(module, &args) == FA4_SUCCESS,
+      require(fa4_validate_serving(module, &args) == FA4_SUCCESS,
               std::string("fa4_validate refused what validateArgs "
                           "accepted: ") +
                   fa4_last_error());

@@ -2,7 +2,7 @@
 //
 // A fixed set of real manifests (runtime/fuzz/corpus/manifest, compiled by
 // fa4-compile; FA4_FUZZ_MANIFESTS overrides the directory) and
-// fuzzer-chosen fa4_attention_args: sizes, then layouts by the manifest's
+// fuzzer-chosen fa4_serving_args: sizes, then layouts by the manifest's
 // rules, then edits of dtype bits, ranks, extents, strides (boundary values,
 // 2^62, INT64_MIN, products that wrap), base addresses (near 2^64, unaligned,
 // NULL, raw) and aliasing (o == q, a tensor copied over another) ->
@@ -104,9 +104,11 @@ int64_t pickSize(FuzzedDataProvider &fdp) {
   }
 }
 
-uintptr_t pickAddress(FuzzedDataProvider &fdp, const fa4_attention_args &args,
+uintptr_t pickAddress(FuzzedDataProvider &fdp, const fa4_serving_args &args,
                       uintptr_t current) {
-  const fa4_tensor *all[] = {&args.q, &args.k, &args.v, &args.o, &args.lse};
+  const fa4_tensor *all[] = {&args.attention.q, &args.attention.k,
+                             &args.attention.v, &args.attention.o,
+                             &args.attention.lse};
   switch (fdp.ConsumeIntegralInRange(0, 5)) {
   case 0: {
     // Near the top of the address space, aligned or not.
@@ -136,7 +138,7 @@ uintptr_t pickAddress(FuzzedDataProvider &fdp, const fa4_attention_args &args,
 
 /// One edit of one tensor.
 void mutate(FuzzedDataProvider &fdp, const Manifest &manifest,
-            const Sizes &sizes, fa4_attention_args &args) {
+            const Sizes &sizes, fa4_serving_args &args) {
   static const TensorSlot slots[] = {TensorSlot::Q, TensorSlot::K,
                                      TensorSlot::V, TensorSlot::O,
                                      TensorSlot::Lse};
@@ -237,7 +239,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Sizes sizes{pickSize(fdp), pickSize(fdp), pickSize(fdp)};
   // Laid out by the manifest's rules (a decode variant's where q's sq will
   // pick it), at 2^40-byte strides of address space, then edited.
-  fa4_attention_args args = {};
+  fa4_serving_args args = {};
   const Manifest *rules = &manifest;
   for (int pass = 0; pass < 2; ++pass) {
     for (const TensorSpec &spec : rules->tensors)
@@ -249,7 +251,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rules = &checker;
   }
   if (!rules->findTensor(TensorSlot::Lse) && fdp.ConsumeBool())
-    args.lse = args.o;
+    args.attention.lse = args.attention.o;
+  // The serving forms' bound on a sequence's queries: the layout's, or any.
+  args.max_seqlen_q =
+      fdp.ConsumeBool() ? sizes.seqQ : fdp.ConsumeIntegral<int64_t>();
   int edits = fdp.ConsumeIntegralInRange(0, 12);
   for (int i = 0; i < edits && fdp.remaining_bytes() > 0; ++i)
     mutate(fdp, *rules, sizes, args);

@@ -5,7 +5,7 @@
 # its own launch, kv-multicast clusters, CTA pairs, split-K cluster decode,
 # workspace split-K with a fixed count and picked at launch, decode
 # variants, the reference kernel, Blackwell, f16 and windows, tensor maps
-# the kernel builds), plus
+# the kernel builds, the serving forms), plus
 # runtime/selftest/*/manifest.json. The inputs are written here (the lit
 # tests' inputs move), besides examples/attention.mlir.
 #
@@ -72,6 +72,18 @@ fn mha_static "$(t '2x512x16x64xbf16')" "$(t '2x1024x16x64xbf16')" \
 fn f16_window "$(t '?x?x16x128xf16')" "$(t '?x?x4x128xf16')" \
   "$(t '?x?x4x128xf16')" "$(t '?x?x16x128xf16')" "$(t '?x16x?xf32')" \
   "window(17, 33)" >"$work/f16-window.mlir"
+# The serving forms (ABI version 12), sizes dynamic, with LSE: varlen with
+# seqused_k, and a paged cache with packed queries.
+cat >"$work/serving.mlir" <<'MLIR'
+func.func @varlen(%q: tensor<?x8x64xbf16>, %k: tensor<?x2x64xbf16>, %v: tensor<?x2x64xbf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %su: tensor<?xi32>) -> (tensor<?x8x64xbf16>, tensor<8x?xf32>) {
+  %o, %lse = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) seqused_k(%su : tensor<?xi32>) {mask = #attn.mask<causal>} : tensor<?x8x64xbf16>, tensor<?x2x64xbf16>, tensor<?x2x64xbf16> -> tensor<?x8x64xbf16>, tensor<8x?xf32>
+  return %o, %lse : tensor<?x8x64xbf16>, tensor<8x?xf32>
+}
+func.func @paged(%q: tensor<?x8x64xbf16>, %kc: tensor<?x16x2x64xbf16>, %vc: tensor<?x16x2x64xbf16>, %bt: tensor<?x?xi32>, %sk: tensor<?xi32>, %cq: tensor<?xi32>) -> (tensor<?x8x64xbf16>, tensor<8x?xf32>) {
+  %o, %lse = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<?x?xi32>) seqlens_k(%sk : tensor<?xi32>) cu_seqlens_q(%cq : tensor<?xi32>) : tensor<?x8x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16> -> tensor<?x8x64xbf16>, tensor<8x?xf32>
+  return %o, %lse : tensor<?x8x64xbf16>, tensor<8x?xf32>
+}
+MLIR
 
 decode="--batch-hint=1 --seq-q-hint=1 --seq-kv-hint=32768"
 # name | input | options
@@ -98,6 +110,8 @@ jobs=(
   "mqa-decode-hinted|$work/mqa-decode.mlir|--chip=sm_90a $decode"
   "device-tensor-maps|examples/attention.mlir|--chip=sm_90a --device-tensor-maps"
   "device-tensor-maps-sm100|$work/decode.mlir|--chip=sm_100a --kernel=blackwell $decode --device-tensor-maps"
+  "serving|$work/serving.mlir|--chip=sm_90a"
+  "serving-static|test/Pipelines/serving-reference.mlir|--chip=sm_100a"
 )
 
 mkdir -p "$out"
