@@ -133,7 +133,7 @@ def _append(torch, cache, new, positions, block_table, name):
         cache[rows, positions] = new
         return
     page_size = cache.shape[1]
-    pages = torch.gather(block_table, 1, (positions // page_size).int())
+    pages = torch.gather(block_table, 1, (positions // page_size).long())
     cache[pages.long(), (positions % page_size).long()] = new
 
 
