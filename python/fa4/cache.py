@@ -379,6 +379,15 @@ def _check_manifest(manifest, problem, where="manifest"):
     expect("problem.has_lse", problem.lse)
     expect("problem.batch", -1)
     expect("problem.seq_kv", -1)
+    if problem.form != "dense":
+        expect("problem.sequences",
+               "paged" if problem.form.startswith("paged") else "packed")
+        expect("problem.packed_queries", problem.form != "paged")
+        if problem.page_size:
+            expect("problem.page_size", problem.page_size)
+    elif "sequences" in field("problem"):
+        raise _Unusable("its %s is a serving form's; asked for dense "
+                        "attention" % where)
     # The scale as the kernel applies it: f32 bits (the default is written
     # as the double 1/sqrt(qk_depth), an explicit scale as its f32 value).
     scale = field("problem.scale")
