@@ -10,17 +10,23 @@ returns BSHD, as transformers' own backends do. The mask comes from the
 model, not from a tensor: causal or not (`is_causal`), and a causal sliding
 window of `sliding_window` keys, each aligned bottom-right, which is what
 transformers means wherever the keys are the query's past and itself (no
-cache, or a DynamicCache). fa4's mask function, registered beside it,
-refuses what fa4 cannot express with a clear error: padding (a 2D
-attention_mask with zeros), chunked, packed or custom mask functions, and
-caches whose keys are not aligned that way (a StaticCache's empty slots).
+cache, or a DynamicCache). A padded batch (a 2D attention_mask with
+zeros, e.g. generate() on prompts of different lengths) runs as packed
+sequences, as transformers' FlashAttention path does: fa4's mask function
+passes the 2D mask on, and the attention function packs the tokens it
+marks (fa4.flash_attn_varlen_func, each sequence bottom-right aligned) and
+writes zeros at the padded query positions. fa4's mask function refuses
+what fa4 cannot express with a clear error: chunked, packed or custom mask
+functions, and caches whose keys are not aligned at their ends (a
+StaticCache's empty slots).
 
 Under torch.compile the mask functions transformers builds while tracing
 cannot be inspected, and transformers cannot tell packed sequences from one
 sequence per row (it would have to read position_ids): there fa4 takes the
 mask from the model's config (a chunked attention_chunk_size is refused)
-and position_ids to be the default, one sequence per row; the eager run of
-the same model checks the mask function itself. Refusals under
+and position_ids to be the default, one sequence per row, and refuses an
+attention_mask (packing a padded batch needs its data on the host); the
+eager run of the same model checks the mask function itself. Refusals under
 torch.compile are ValueErrors (it cannot raise fa4's own error classes).
 """
 
@@ -48,7 +54,9 @@ def attention_forward(module, query, key, value, attention_mask, scaling=None,
     """transformers' attention call: query [b, hq, sq, d], key and value
     [b, hkv, skv, d(v)]; returns ([b, sq, hq, dv], None)."""
     from .flash import flash_attn_func
-    if attention_mask is not None:
+    padded = (attention_mask is not None and hasattr(attention_mask, "dim")
+              and attention_mask.dim() == 2)
+    if attention_mask is not None and not padded:
         _refuse(
             "fa4 attention got a %s attention mask; fa4 takes the mask from "
             "the model (causal, sliding window) and cannot apply a mask tensor. "
@@ -77,10 +85,45 @@ def attention_forward(module, query, key, value, attention_mask, scaling=None,
                                 % (sliding_window,))
         # transformers keeps key j for query i where i - W < j <= i.
         window = (int(sliding_window) - 1, 0)
+    if padded:
+        return _padded_attention(query, key, value, attention_mask,
+                                 bool(is_causal), window, scaling), None
     out = flash_attn_func(query.transpose(1, 2), key.transpose(1, 2),
                           value.transpose(1, 2), causal=bool(is_causal),
                           window_size=window, softmax_scale=scaling)
     return out, None
+
+
+def _padded_attention(query, key, value, attention_mask, causal, window,
+                      scaling):
+    """A padded batch as packed sequences: the tokens attention_mask marks
+    in each row, queries being the last sq positions of the keys' (their
+    ends aligned, which fa4's mask function checked); zeros at the padded
+    query positions. Reads the lengths on the host, as transformers'
+    FlashAttention path does."""
+    import torch
+    from .serving import flash_attn_varlen_func
+    q, k, v = query.transpose(1, 2), key.transpose(1, 2), value.transpose(1, 2)
+    b, sq, skv = q.shape[0], q.shape[1], k.shape[1]
+    if attention_mask.shape[0] != b or attention_mask.shape[1] < skv:
+        _refuse("fa4 attention: attention_mask %s does not cover %d rows of "
+                "%d keys" % (_shape(attention_mask), b, skv))
+    keys = attention_mask[:, -skv:].bool()
+    queries = keys[:, -sq:]
+    seqlens_k = keys.sum(1, dtype=torch.int32)
+    seqlens_q = queries.sum(1, dtype=torch.int32)
+    zero = torch.zeros(1, dtype=torch.int32, device=q.device)
+    cu_k = torch.cat([zero, seqlens_k.cumsum(0, dtype=torch.int32)])
+    cu_q = torch.cat([zero, seqlens_q.cumsum(0, dtype=torch.int32)])
+    out = q.new_zeros(b, sq, q.shape[2], v.shape[3])
+    max_q = int(seqlens_q.max())
+    if max_q == 0:
+        return out
+    packed = flash_attn_varlen_func(
+        q[queries], k[keys], v[keys], cu_q, cu_k, max_q, int(seqlens_k.max()),
+        softmax_scale=scaling, causal=causal, window_size=window)
+    out[queries] = packed
+    return out
 
 
 def _refuse(message):
@@ -120,14 +163,14 @@ def mask(batch_size=None, q_length=None, kv_length=None, q_offset=0,
     if attention_mask is not None:
         if torch.compiler.is_compiling():
             _refuse(
-                "fa4 attention cannot apply a padding attention_mask; under "
-                "torch.compile it cannot check that one has no padding "
-                "either: call the model without attention_mask")
+                "fa4 attention cannot apply a padding attention_mask under "
+                "torch.compile (packing a padded batch reads its lengths on "
+                "the host): call the compiled model without attention_mask, "
+                "or the padded batch without torch.compile")
         if not bool(attention_mask.all()):
-            _refuse(
-                "fa4 attention cannot apply padding: attention_mask has "
-                "zeros; run unpadded sequences (one per batch, or of equal "
-                "length)")
+            # Padding: the attention function packs the marked tokens.
+            return attention_mask[:, -kv_length:] if kv_length else \
+                attention_mask
     return None
 
 
@@ -152,8 +195,8 @@ def _check_mask_function(function):
             getattr(p, "__qualname__", type(p).__name__) for p in parts)
     _refuse(
         "fa4 attention cannot express this model's mask (%s): fa4 masks are "
-        "causal, bidirectional or a causal sliding window, without padding, "
-        "chunks or packed sequences" % name)
+        "causal, bidirectional or a causal sliding window (with padding), "
+        "without chunks or packed sequences" % name)
 
 
 def _and_mask_parts(function):

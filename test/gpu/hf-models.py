@@ -12,9 +12,12 @@ spread of the two exact attentions: max |fa4 - x| <= 1.5 max |sdpa - eager|
 for x in (sdpa, eager), for
 - the prefill, eager and under torch.compile(fullgraph=True);
 - one decode step after the prefill, through a DynamicCache.
-fa4's attention function must have run (a call count per layer). Then fa4
-must refuse, with its own error, a padded batch, a 4D mask and packed
-sequences (position_ids restarting within a row).
+fa4's attention function must have run (a call count per layer). A padded
+batch (left padding, as generate() pads prompts): the prefill's logits at
+the real tokens within the same spread, and generate() of 12 greedy tokens
+giving SDPA's tokens where SDPA and eager agree. Then fa4 must refuse, with
+its own error, a 4D mask, packed sequences (position_ids restarting within
+a row) and a padded batch under torch.compile.
 Prints a line per check; exits non-zero on any failure.
 """
 import copy
@@ -28,6 +31,8 @@ HEADS, KV_HEADS, HEAD_DIM, WINDOW = 8, 2, 64, 48
 CONFIGS = ["bf16:%d:%d:%d:%d:causal" % (HEADS, KV_HEADS, HEAD_DIM, HEAD_DIM),
            "bf16:%d:%d:%d:%d:window(%d,0)" % (HEADS, KV_HEADS, HEAD_DIM,
                                               HEAD_DIM, WINDOW - 1)]
+# Padded batches run as packed sequences.
+CONFIGS += [c + "@varlen" for c in CONFIGS]
 MARGIN = 1.5
 
 
@@ -113,6 +118,37 @@ def check_family(torch, transformers, family):
     return failures
 
 
+def check_padded(torch, transformers, family):
+    """A left-padded batch: prefill logits at the real tokens, and greedy
+    generate()."""
+    failures = 0
+    ms = models(torch, transformers, family)
+    gen = torch.Generator(device="cuda").manual_seed(2)
+    ids = torch.randint(1, 1024, (3, 90), device="cuda", generator=gen)
+    mask = torch.ones_like(ids)
+    mask[1, :37] = 0
+    mask[2, :89] = 0  # one real token
+    ids = ids.masked_fill(mask == 0, 0)
+    real = mask.bool()
+    with torch.no_grad():
+        prefill = {n: m(ids, attention_mask=mask, use_cache=False).logits[real]
+                   for n, m in ms.items()}
+        failures += spread_line("%s padded prefill 3x90 (left padding)"
+                                % family, prefill)
+        tokens = {n: m.generate(ids, attention_mask=mask, max_new_tokens=12,
+                                do_sample=False, pad_token_id=0)[:, 90:]
+                  for n, m in ms.items()}
+    exact_agree = torch.equal(tokens["sdpa"], tokens["eager"])
+    same = torch.equal(tokens["fa4"], tokens["sdpa"])
+    ok = same or not exact_agree
+    failures += not ok
+    print("%-4s %s padded generate(12 tokens): fa4 %s SDPA%s"
+          % ("pass" if ok else "FAIL", family,
+             "==" if same else "!=",
+             "" if exact_agree else " (SDPA and eager disagree: not judged)"))
+    return failures
+
+
 def check_refusals(torch, transformers, fa4):
     failures = 0
     model = models(torch, transformers, "llama")["fa4"]
@@ -121,17 +157,20 @@ def check_refusals(torch, transformers, fa4):
     padding[1, :7] = 0
     mask4d = torch.zeros(2, 1, 40, 40, device="cuda", dtype=torch.bfloat16)
     packed = torch.cat([torch.arange(25), torch.arange(15)]).cuda()
-    for what, kwargs, expected in (
-            ("a padded batch", {"attention_mask": padding}, "padding"),
-            ("a 4D mask", {"attention_mask": mask4d}, "mask"),
+    compiled = torch.compile(model, fullgraph=True)
+    for what, kwargs, expected, run in (
+            ("a 4D mask", {"attention_mask": mask4d}, "mask", model),
             ("packed sequences", {"position_ids": packed.expand(2, -1)},
-             "packed")):
+             "packed", model),
+            ("a padded batch under torch.compile",
+             {"attention_mask": padding}, "torch.compile", compiled)):
         try:
             with torch.no_grad():
-                model(ids, use_cache=False, **kwargs)
+                run(ids, use_cache=False, **kwargs)
             ok, message = False, "accepted"
-        except ValueError as error:
-            ok = isinstance(error, fa4.Fa4ValueError) and expected in str(error)
+        except Exception as error:  # torch.compile wraps the ValueError
+            ok = expected in str(error) and (
+                run is compiled or isinstance(error, fa4.Fa4ValueError))
             message = "%s: %s" % (type(error).__name__, error)
         failures += not ok
         print("%-4s refuses %s: %s" % ("pass" if ok else "FAIL", what,
@@ -153,6 +192,7 @@ def main():
     failures = 0
     for family in ("llama", "mistral"):
         failures += check_family(torch, transformers, family)
+        failures += check_padded(torch, transformers, family)
     failures += check_refusals(torch, transformers, fa4)
     print("hf-models (transformers %s): %d failure(s)"
           % (transformers.__version__, failures))
