@@ -77,6 +77,12 @@ elif getattr(config, "fa4_build_runtime", False):
     lit_config.fatal(
         "FA4_BUILD_RUNTIME is ON but %s is missing: build it (ninja fa4rt)"
         % config.fa4_runtime_lib)
+# torch, where lit's Python has it (CI's has not): test/python/
+# serving-torch.test checks the serving calls' Python side on the CPU.
+import importlib.util
+if importlib.util.find_spec("torch") is not None:
+    config.available_features.add("torch")
+
 # The wheel (pyproject.toml) built and installed into a fresh venv, with
 # the build tools scripts/install-deps.sh put into .deps/wheel-venv.
 config.fa4_source_root = os.path.dirname(config.test_source_root)

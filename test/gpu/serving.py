@@ -5,6 +5,11 @@ fa4.flash_attn_with_kvcache (the reference kernel's serving forms today).
     serving.py --configs CHIP   the kernel pack's configurations (for
                                 python -m fa4.pack, on the compiler's machine)
     serving.py                  on the GPU, $FA4_CACHE_DIR the pack
+    serving.py --model-kernel   on the CPU, the kernel replaced by a model of
+                                its semantics (per sequence, from the index
+                                tensors the Python side built): checks
+                                fa4's packing, appending and layouts, and
+                                this harness, without a GPU
 
 Checks, one line each, exiting non-zero on any failure, O and LSE against
 an f64 reference per sequence under FlashAttention's rule (within twice the
@@ -195,12 +200,78 @@ def check_kvcache(torch, fa4, seed, page, causal, sq, s_new):
     return ok
 
 
+class ModelKernel(object):
+    """The serving kernels' semantics on the CPU (the reference kernel's,
+    which fa4-emu checks): each sequence from the index tensors, its keys
+    packed or paged."""
+
+    def __init__(self, torch, problem):
+        self.torch, self.problem = torch, problem
+
+    def launch_serving(self, q, k, v, o, lse, stream=None, max_seqlen_q=0,
+                       **index):
+        torch, p = self.torch, self.problem
+        packed_q = q.dim() == 3
+        table = index.get("block_table")
+        cu_k = index.get("cu_seqlens_k")
+        b = table.shape[0] if table is not None else cu_k.shape[0] - 1
+        for z in range(b):
+            if packed_q:
+                cu_q = index["cu_seqlens_q"]
+                q0 = int(cu_q[z])
+                sq = min(int(cu_q[z + 1]) - q0, max_seqlen_q)
+                queries = q[q0:q0 + sq]
+            else:
+                queries = q[z]
+            if table is None:
+                k0, skv = int(cu_k[z]), int(cu_k[z + 1] - cu_k[z])
+                if "seqused_k" in index:
+                    skv = min(skv, int(index["seqused_k"][z]))
+                keys, values = k[k0:k0 + skv], v[k0:k0 + skv]
+            else:
+                j = torch.arange(int(index["seqlens_k"][z]))
+                page = table[z][j // k.shape[1]].long()
+                keys, values = k[page, j % k.shape[1]], v[page, j % k.shape[1]]
+            window = p.window if p.mask == "window" else (-1, -1)
+            out, logsum = reference(torch, queries, keys, values,
+                                    p.mask == "causal", window,
+                                    p.scale or p.qk_depth ** -0.5,
+                                    torch.float64)
+            if packed_q:
+                o[q0:q0 + sq] = out.to(o.dtype)
+                lse[:, q0:q0 + sq] = logsum.float()
+            else:
+                o[z], lse[z] = out.to(o.dtype), logsum.float()
+
+
+def model_kernel(torch):
+    """Runs this check on the CPU against ModelKernel: fa4's kernel lookup,
+    chip and stream, and this file's "cuda" tensors, redirected."""
+    import types
+    from fa4 import serving
+    serving.kernel_for = lambda problem: ModelKernel(torch, problem)
+    serving._chip = lambda device: "sm_90a"
+    torch.cuda.current_stream = lambda device=None: types.SimpleNamespace(
+        cuda_stream=0)
+    torch.cuda.synchronize = lambda: None
+    for name in ("randn", "tensor", "arange", "randperm"):
+        original = getattr(torch, name)
+
+        def on_cpu(*args, _original=original, **kwargs):
+            if kwargs.get("device") == "cuda":
+                kwargs["device"] = "cpu"
+            return _original(*args, **kwargs)
+        setattr(torch, name, on_cpu)
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--configs":
         print("\n".join(configs()))
         return 0
     import torch
     import fa4
+    if sys.argv[1:] == ["--model-kernel"]:
+        model_kernel(torch)
     results = []
     seed = 0
     for case in VARLEN:
@@ -213,8 +284,10 @@ def main():
                 seed += 1
                 results.append(check_kvcache(torch, fa4, seed, page, causal,
                                              sq, s_new))
-    print("%d of %d serving checks pass on %s" % (
-        sum(results), len(results), torch.cuda.get_device_name()))
+    where = ("the CPU, the kernel modelled" if sys.argv[1:] == ["--model-kernel"]
+             else torch.cuda.get_device_name())
+    print("%d of %d serving checks pass on %s" % (sum(results), len(results),
+                                                  where))
     return 0 if all(results) else 1
 
 
