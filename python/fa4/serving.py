@@ -153,7 +153,11 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
     first (in place), so attention sees cache_seqlens + s_new keys, the
     queries bottom-right aligned. Returns o [b, sq, hq, dv], and lse
     [b, hq, sq] with return_softmax_lse. Rotary embeddings, batch indices,
-    left padding, softcapping and ALiBi are refused by name."""
+    left padding, softcapping and ALiBi are refused by name. As in
+    FlashAttention, cache_seqlens + s_new past a contiguous cache's end, or
+    block-table entries outside the cache, are the caller's error: nothing
+    reads them on the host, so the append's indexing fails on the device
+    (torch's index check); the attention kernel itself clamps them."""
     import torch
     for name, value, unset in (("rotary_cos", rotary_cos, None),
                                ("rotary_sin", rotary_sin, None),
