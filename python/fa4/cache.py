@@ -179,6 +179,17 @@ class Problem(object):
         v = "tensor<?x?x%dx%dx%s>" % (self.num_kv_heads, self.ov_depth, self.dtype)
         o = "tensor<?x?x%dx%dx%s>" % (self.num_q_heads, self.ov_depth, self.dtype)
         lse = "tensor<?x%dx?xf32>" % self.num_q_heads
+        results = "%s, %s" % (o, lse) if self.lse else o
+        values = "%o, %lse" if self.lse else "%o"
+        return ("func.func @%s(%%q: %s, %%k: %s, %%v: %s) -> (%s) {\n"
+                "  %s = attn.attention %%q, %%k, %%v {%s} : %s, %s, %s -> %s\n"
+                "  return %s : %s\n}\n"
+                % (name, q, k, v, results, values, self._attrs(),
+                   q, k, v, results, values, results))
+
+
+    def _attrs(self):
+        """The op's attributes: its mask, and its scale where given."""
         if self.mask == "window":
             mask = "#attn.mask<window(%d, %d)>" % self.window
         else:
@@ -186,23 +197,6 @@ class Problem(object):
         attrs = ["mask = " + mask]
         if self.scale is not None:
             # The float's exact bits, so the kernel applies this scale.
-            attrs.append("scale = %s : f32" % _f32_literal(self.scale))
-        results = "%s, %s" % (o, lse) if self.lse else o
-        values = "%o, %lse" if self.lse else "%o"
-        return ("func.func @%s(%%q: %s, %%k: %s, %%v: %s) -> (%s) {\n"
-                "  %s = attn.attention %%q, %%k, %%v {%s} : %s, %s, %s -> %s\n"
-                "  return %s : %s\n}\n"
-                % (name, q, k, v, results, values, ", ".join(attrs),
-                   q, k, v, results, values, results))
-
-
-    def _attrs(self):
-        if self.mask == "window":
-            mask = "#attn.mask<window(%d, %d)>" % self.window
-        else:
-            mask = "#attn.mask<%s>" % self.mask
-        attrs = ["mask = " + mask]
-        if self.scale is not None:
             attrs.append("scale = %s : f32" % _f32_literal(self.scale))
         return ", ".join(attrs)
 

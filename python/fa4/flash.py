@@ -80,6 +80,15 @@ def problem_for(q, k, v, causal=False, window_size=(-1, -1),
         if not hasattr(t, "shape") or not hasattr(t, "dtype"):
             raise Fa4ValueError("%s: expected a torch tensor, got %s"
                                 % (name, type(t).__name__))
+    dtype = _dtype_of(q, k, v)
+    if chip is None and all(t.dim() == 4 for t in (q, k, v)):
+        chip = _chip(q.device)
+    return problem_of_shapes(tuple(q.shape), tuple(k.shape), tuple(v.shape),
+                             dtype, causal, window_size, softmax_scale, chip)
+
+
+def _dtype_of(q, k, v):
+    """fa4's dtype name of torch tensors q, k, v, which must share one."""
     if not (q.dtype == k.dtype == v.dtype):
         raise Fa4ValueError("q, k, v dtypes differ: %s, %s, %s"
                             % (q.dtype, k.dtype, v.dtype))
@@ -87,10 +96,7 @@ def problem_for(q, k, v, causal=False, window_size=(-1, -1),
     if dtype is None:
         raise Fa4ValueError("dtype %s: expected torch.bfloat16 or "
                             "torch.float16" % q.dtype)
-    if chip is None and all(t.dim() == 4 for t in (q, k, v)):
-        chip = _chip(q.device)
-    return problem_of_shapes(tuple(q.shape), tuple(k.shape), tuple(v.shape),
-                             dtype, causal, window_size, softmax_scale, chip)
+    return dtype
 
 
 def problem_of_shapes(q_shape, k_shape, v_shape, dtype, causal=False,

@@ -18,7 +18,7 @@ yet fast. Eager only (no torch.compile op yet); nothing syncs the host.
 import math
 
 from . import cache as _cache
-from .flash import _DTYPES, _chip, _mask, _scale, kernel_for
+from .flash import _chip, _dtype_of, _mask, _scale, kernel_for
 from .runtime import FA4_ERROR_INVALID_ARGUMENT, Fa4Error, Fa4ValueError
 
 __all__ = ["flash_attn_varlen_func", "flash_attn_with_kvcache"]
@@ -26,13 +26,7 @@ __all__ = ["flash_attn_varlen_func", "flash_attn_with_kvcache"]
 
 def _problem(q, k, v, form, causal, window_size, softmax_scale, page_size=0):
     """The cache's Problem of a serving form; dtypes and heads checked."""
-    if not (q.dtype == k.dtype == v.dtype):
-        raise Fa4ValueError("q, k, v dtypes differ: %s, %s, %s"
-                            % (q.dtype, k.dtype, v.dtype))
-    dtype = _DTYPES.get(str(q.dtype))
-    if dtype is None:
-        raise Fa4ValueError("dtype %s: expected torch.bfloat16 or "
-                            "torch.float16" % q.dtype)
+    dtype = _dtype_of(q, k, v)
     hq, dqk = int(q.shape[-2]), int(q.shape[-1])
     hkv, dv = int(k.shape[-2]), int(v.shape[-1])
     if int(k.shape[-1]) != dqk:
