@@ -26,18 +26,25 @@ import sys
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "h100")
 
 
-def load_words(name, directory=HERE):
-    """The table NAME as an array('I') of bit patterns, without numpy."""
-    with open(os.path.join(directory, name + ".delta.xz"), "rb") as f:
+def _read_planes(path, typecode):
+    """PATH's xz-compressed byte planes (all low bytes, then the next ...)
+    as an array of 32-bit little-endian words of TYPECODE, without numpy."""
+    with open(path, "rb") as f:
         raw = lzma.decompress(f.read())
     count = len(raw) // 4
     interleaved = bytearray(len(raw))
     for plane in range(4):
         interleaved[plane::4] = raw[plane * count:(plane + 1) * count]
-    deltas = array.array("i")
-    deltas.frombytes(bytes(interleaved))
+    words = array.array(typecode)
+    words.frombytes(bytes(interleaved))
     if sys.byteorder != "little":
-        deltas.byteswap()
+        words.byteswap()
+    return words
+
+
+def load_words(name, directory=HERE):
+    """The table NAME as an array('I') of bit patterns, without numpy."""
+    deltas = _read_planes(os.path.join(directory, name + ".delta.xz"), "i")
     return array.array("I", (value & 0xFFFFFFFF for value in
                              itertools.accumulate(deltas)))
 
@@ -46,16 +53,7 @@ def load_mismatches(directory=HERE):
     """lg2-mismatch.xz (device3.sh) as an array('I'): each word the
     difference from the previous input (low 31 bits) and the direction (bit
     31), byte planes as above; returned as the inputs themselves."""
-    with open(os.path.join(directory, "lg2-mismatch.xz"), "rb") as f:
-        raw = lzma.decompress(f.read())
-    count = len(raw) // 4
-    interleaved = bytearray(len(raw))
-    for plane in range(4):
-        interleaved[plane::4] = raw[plane * count:(plane + 1) * count]
-    words = array.array("I")
-    words.frombytes(bytes(interleaved))
-    if sys.byteorder != "little":
-        words.byteswap()
+    words = _read_planes(os.path.join(directory, "lg2-mismatch.xz"), "I")
     inputs = itertools.accumulate(word & 0x7FFFFFFF for word in words)
     return array.array("I", (value | (word & 0x80000000)
                              for value, word in zip(inputs, words)))
