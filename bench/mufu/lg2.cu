@@ -27,17 +27,6 @@
 
 constexpr int kExponents = 254; // -126 .. 127
 
-__global__ void fillLg2(uint32_t *t, float scale) {
-  for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < (1u << 23);
-       j += gridDim.x * blockDim.x)
-    t[j] = __float_as_uint(lg2Ftz(__uint_as_float(0x3f800000u | j) * scale));
-}
-
-__device__ double lg2Fixed(const uint32_t *e0, const uint32_t *em1, uint32_t j) {
-  float r0 = __uint_as_float(e0[j]);
-  return r0 < 0.5f ? (double)r0 : (double)__uint_as_float(em1[j]) + 1.0;
-}
-
 // The ordinal of an f32 (monotone in its value).
 __device__ long long ordinal(float v) {
   int32_t b = __float_as_int(v);
@@ -70,12 +59,6 @@ __device__ float twoTables(float x, const uint32_t *e0, const uint32_t *em1) {
   double sum = e >= 0 ? (double)e + (double)__uint_as_float(e0[j])
                       : (double)(e + 1) + (double)__uint_as_float(em1[j]);
   return __double2float_rz(sum);
-}
-
-__device__ float lg2Full(float x) {
-  float r;
-  asm volatile("lg2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
 }
 
 // full 0: lg2.approx.ftz against twoTables; 1: lg2.approx against it, with

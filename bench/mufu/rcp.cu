@@ -12,23 +12,6 @@
 
 #include "sfu_checks.cuh"
 
-__device__ __forceinline__ float rcpFtz(float x) {
-  float r;
-  asm volatile("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-__device__ __forceinline__ float rcpFull(float x) {
-  float r;
-  asm volatile("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-
-__global__ void fillRcp(uint32_t *t) {
-  for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < (1u << 23);
-       j += gridDim.x * blockDim.x)
-    t[j] = __float_as_uint(rcpFtz(__uint_as_float(0x3f800000u | j)));
-}
-
 // rounding 0: nearest even, 1: toward zero (into the subnormal range).
 __device__ float model(float x, const uint32_t *table, int rounding) {
   if (isnan(x)) return x;

@@ -1,5 +1,6 @@
-// What tables.cu and signs.cu share (bench/mufu/README.md): the CUDA
-// error check, the PTX special functions both probe, and a check's
+// What tables.cu, signs.cu, lg2.cu and rcp.cu share (bench/mufu/README.md):
+// the CUDA error check, the PTX special functions they probe, the lg2 and
+// rcp tables they fill, and a check's
 // mismatch count with its first mismatching inputs, printed as one
 // "CHECK name checked=N mismatches=M x:got/want..." line.
 #pragma once
@@ -27,6 +28,39 @@ __device__ __forceinline__ float lg2Ftz(float x) {
   float r;
   asm volatile("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
   return r;
+}
+
+__device__ __forceinline__ float lg2Full(float x) {
+  float r;
+  asm volatile("lg2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+__device__ __forceinline__ float rcpFtz(float x) {
+  float r;
+  asm volatile("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+__device__ __forceinline__ float rcpFull(float x) {
+  float r;
+  asm volatile("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+// lg2 on [1, 2) (scale 1) and on [0.5, 1) (scale 0.5), by mantissa.
+__global__ void fillLg2(uint32_t *t, float scale) {
+  for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < (1u << 23);
+       j += gridDim.x * blockDim.x)
+    t[j] = __float_as_uint(lg2Ftz(__uint_as_float(0x3f800000u | j) * scale));
+}
+__global__ void fillRcp(uint32_t *t) {
+  for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < (1u << 23);
+       j += gridDim.x * blockDim.x)
+    t[j] = __float_as_uint(rcpFtz(__uint_as_float(0x3f800000u | j)));
+}
+// L on [1, 2) from lg2 on [1, 2) (e0) and on [0.5, 1) (em1): the first
+// below 1/2, one more than the second above.
+__device__ double lg2Fixed(const uint32_t *e0, const uint32_t *em1, uint32_t j) {
+  float r0 = __uint_as_float(e0[j]);
+  return r0 < 0.5f ? (double)r0 : (double)__uint_as_float(em1[j]) + 1.0;
 }
 
 struct Result {

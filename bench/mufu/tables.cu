@@ -31,21 +31,6 @@ __device__ __forceinline__ float ex2Full(float x) {
   asm volatile("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
   return r;
 }
-__device__ __forceinline__ float lg2Full(float x) {
-  float r;
-  asm volatile("lg2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-__device__ __forceinline__ float rcpFtz(float x) {
-  float r;
-  asm volatile("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-__device__ __forceinline__ float rcpFull(float x) {
-  float r;
-  asm volatile("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
 __device__ __forceinline__ float tanhApprox(float x) {
   float r;
   asm volatile("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
@@ -58,17 +43,6 @@ __global__ void fillEx2(uint32_t *t, int bits) {
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += gridDim.x * blockDim.x)
     t[i] = __float_as_uint(ex2Ftz(ldexpf((float)i, -bits)));
-}
-// lg2 on [1, 2) (scale 1) and on [0.5, 1) (scale 0.5), by mantissa.
-__global__ void fillLg2(uint32_t *t, float scale) {
-  for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < (1u << 23);
-       j += gridDim.x * blockDim.x)
-    t[j] = __float_as_uint(lg2Ftz(__uint_as_float(0x3f800000u | j) * scale));
-}
-__global__ void fillRcp(uint32_t *t) {
-  for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < (1u << 23);
-       j += gridDim.x * blockDim.x)
-    t[j] = __float_as_uint(rcpFtz(__uint_as_float(0x3f800000u | j)));
 }
 // tanh at x = 2^e * (1 + k 2^-K) for e in [eLow, eLow + binades).
 __global__ void fillTanh(uint32_t *t, int eLow, int binades, int k) {
@@ -130,11 +104,6 @@ __global__ void checkEx2Full(Result *r) {
     if (!sameBits(got, want)) record(r, (uint32_t)b, __float_as_uint(got), __float_as_uint(want));
   }
   atomicAdd(&r->checked, checked);
-}
-
-__device__ double lg2Fixed(const uint32_t *e0, const uint32_t *em1, uint32_t j) {
-  float r0 = __uint_as_float(e0[j]);
-  return r0 < 0.5f ? (double)r0 : (double)__uint_as_float(em1[j]) + 1.0;
 }
 
 // rounding: 0 nearest even, 1 toward zero.
