@@ -319,14 +319,18 @@ def _kernel_prefixes(problem):
         return ("fa4_blackwell_",)
     if problem.kernel == "reference":
         return ("fa4_ref_",)
-    # auto: the chip's kernel; sm_100a falls back to the reference kernel
-    # for the plans the Blackwell kernel does not implement (MLA), and both
-    # chips for the serving forms, which no fast kernel takes yet.
-    if problem.form != "dense":
-        return ("fa4_ref_",)
+    # auto: the chip's kernel, or the reference kernel for the plans it does
+    # not implement: on sm_90a paged caches (and packed sequences it
+    # refuses), on sm_100a MLA and every serving form.
     if problem.chip == "sm_90a":
+        if problem.form.startswith("paged"):
+            return ("fa4_ref_",)
+        if problem.form != "dense":
+            return ("fa4_hopper_", "fa4_ref_")
         return ("fa4_hopper_",)
     if problem.chip == "sm_100a":
+        if problem.form != "dense":
+            return ("fa4_ref_",)
         return ("fa4_blackwell_", "fa4_ref_")
     return ("fa4_ref_",)
 

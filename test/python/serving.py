@@ -1,6 +1,6 @@
 # The serving forms from Python, without torch or a GPU: fa4.Problem's
-# serving forms write the ops fa4-compile lowers (the reference kernel on
-# both chips), a dense problem's cache entry keeps its name, kernel packs
+# serving forms write the ops fa4-compile lowers (packed sequences to the
+# Hopper kernel on sm_90a, the rest to the reference kernel), a dense problem's cache entry keeps its name, kernel packs
 # name the forms, and Kernel.validate_serving checks TensorSpecs through
 # fa4_validate_serving (fake pointers: validation needs no GPU).
 # REQUIRES: fa4-runtime
@@ -35,13 +35,14 @@ for chip in ("sm_90a", "sm_100a"):
         subprocess.run([tool, source, "--chip=" + chip, "--ptxas=none", "-o",
                         directory, "--quiet"], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        kernel = fa4.Kernel.load(os.path.join(directory,
-                                              "fa4_ref_attention_" + chip))
+        built = [entry for entry in os.listdir(directory)
+                 if entry.startswith("fa4_")]
+        kernel = fa4.Kernel.load(os.path.join(directory, built[0]))
         kernels[(chip, form)] = kernel
         print(chip, form, kernel.info.name, fa4.cache.problem_key(problem) !=
               fa4.cache.problem_key(dense))
-# CHECK: sm_90a varlen fa4_ref_attention_sm_90a True
-# CHECK: sm_90a varlen_seqused fa4_ref_attention_sm_90a True
+# CHECK: sm_90a varlen fa4_hopper_attention_sm_90a True
+# CHECK: sm_90a varlen_seqused fa4_hopper_attention_sm_90a True
 # CHECK: sm_90a paged fa4_ref_attention_sm_90a True
 # CHECK: sm_90a paged_packed fa4_ref_attention_sm_90a True
 # CHECK: sm_100a varlen fa4_ref_attention_sm_100a True

@@ -7,12 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelFunc.h"
 #include "Kernels.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
 #include "fa4/Dialect/FA4/IR/FA4.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -39,19 +41,22 @@ struct ConvertAttnToFA4Pass
 
 private:
   /// Refuses, on `op`, option values out of range or that `op` cannot take.
-  LogicalResult checkOptions(attn::AttentionOp op) const;
+  LogicalResult checkOptions(attn::PlannedAttentionOpInterface op) const;
   /// Refuses, on `op`, whose plan is for `chip`, an option of the other
   /// chip's builder set away from its default: it would do nothing.
-  LogicalResult checkOptionGroups(attn::AttentionOp op, Chip chip) const;
+  LogicalResult checkOptionGroups(attn::PlannedAttentionOpInterface op,
+                                  Chip chip) const;
   /// The builder of `chip`, with its options group.
   std::unique_ptr<KernelBuilder> builderFor(Chip chip) const;
+  void dropRefusedServingVariants(ModuleOp module) const;
 };
 } // namespace
 
-LogicalResult ConvertAttnToFA4Pass::checkOptions(attn::AttentionOp op) const {
+LogicalResult
+ConvertAttnToFA4Pass::checkOptions(attn::PlannedAttentionOpInterface op) const {
   auto refuse = [&](StringRef option, int64_t value, StringRef expected) {
-    return op.emitOpError() << "convert-attn-to-fa4: " << option << " is "
-                            << value << "; expected " << expected;
+    return op->emitOpError() << "convert-attn-to-fa4: " << option << " is "
+                             << value << "; expected " << expected;
   };
   if (persistentMaxSeqKV < kPlannersPersistentBound ||
       persistentMaxSeqKV > kAlwaysPersistent)
@@ -69,17 +74,18 @@ LogicalResult ConvertAttnToFA4Pass::checkOptions(attn::AttentionOp op) const {
     return refuse("l2-section-bytes", l2SectionBytes,
                   "0 (heaviest first over every head) or an L2 budget in "
                   "bytes");
-  if (trace && !op.getLse())
-    return op.emitOpError() << "convert-attn-to-fa4: trace writes its phase "
-                               "times over the LSE output, and this op has "
-                               "none";
+  if (trace && !returnsLse(op))
+    return op->emitOpError() << "convert-attn-to-fa4: trace writes its phase "
+                                "times over the LSE output, and this op has "
+                                "none";
   return success();
 }
 
-LogicalResult ConvertAttnToFA4Pass::checkOptionGroups(attn::AttentionOp op,
-                                                      Chip chip) const {
+LogicalResult
+ConvertAttnToFA4Pass::checkOptionGroups(attn::PlannedAttentionOpInterface op,
+                                        Chip chip) const {
   auto refuse = [&](StringRef argument, Chip optionChip) {
-    return op.emitOpError()
+    return op->emitOpError()
            << "convert-attn-to-fa4: " << argument << " applies to "
            << kernelName(optionChip) << " only, and this op's plan is for "
            << chipName(chip) << " (" << kernelName(chip)
@@ -132,25 +138,43 @@ ConvertAttnToFA4Pass::builderFor(Chip chip) const {
   return createBlackwellKernelBuilder(group);
 }
 
+/// A serving form's decode variant (attn-decode-variants) that the chip's
+/// kernel does not implement is dropped rather than lowered or refused: the
+/// kernel of the op it was made from serves every Sq, decode included, as
+/// the reference kernel's does.
+void ConvertAttnToFA4Pass::dropRefusedServingVariants(ModuleOp module) const {
+  SmallVector<func::FuncOp> refused;
+  module.walk([&](attn::PlannedAttentionOpInterface op) {
+    attn::ConfigAttr config = op.getConfigAttr();
+    if (isa<attn::AttentionOp>(op.getOperation()) || !config ||
+        !op->hasAttr(attn::kDecodeVariantOfAttrName))
+      return;
+    if (builderFor(config.getChip())->refusal(op))
+      if (auto variant = op->getParentOfType<func::FuncOp>())
+        refused.push_back(variant);
+  });
+  for (func::FuncOp variant : refused) {
+    StringAttr name = variant.getSymNameAttr();
+    module.walk([&](Operation *op) {
+      auto ref =
+          op->getAttrOfType<FlatSymbolRefAttr>(attn::kDecodeVariantAttrName);
+      if (ref && ref.getAttr() == name)
+        op->removeAttr(attn::kDecodeVariantAttrName);
+    });
+    variant.erase();
+  }
+}
+
 void ConvertAttnToFA4Pass::runOnOperation() {
   ModuleOp module = getOperation();
-  // The serving forms have no fast kernel yet: the reference kernel takes
-  // them under reference-fallback.
-  if (referenceFallback)
-    module.walk([&](Operation *op) {
-      if (isa<attn::VarlenAttentionOp, attn::PagedAttentionOp>(op))
-        op->emitRemark() << "left for the reference kernel: no fast kernel "
-                            "takes the serving forms yet";
-    });
-  else if (failed(attn::refuseServingForms(module, getArgument())))
-    return signalPassFailure();
-  SmallVector<attn::AttentionOp> ops;
-  module.walk([&](attn::AttentionOp op) { ops.push_back(op); });
-  for (attn::AttentionOp op : ops) {
+  dropRefusedServingVariants(module);
+  SmallVector<attn::PlannedAttentionOpInterface> ops;
+  module.walk([&](attn::PlannedAttentionOpInterface op) { ops.push_back(op); });
+  for (attn::PlannedAttentionOpInterface op : ops) {
     attn::ConfigAttr config = op.getConfigAttr();
     if (!config) {
-      op.emitOpError() << "needs #attn.config, #attn.swizzle and "
-                          "#attn.smem; run attn-plan-pipeline first";
+      op->emitOpError() << "needs #attn.config, #attn.swizzle and "
+                           "#attn.smem; run attn-plan-pipeline first";
       return signalPassFailure();
     }
     Chip chip = config.getChip();
@@ -159,8 +183,9 @@ void ConvertAttnToFA4Pass::runOnOperation() {
     std::unique_ptr<KernelBuilder> builder = builderFor(chip);
     if (referenceFallback)
       if (std::optional<std::string> why = builder->refusal(op)) {
-        op.emitRemark() << "left for the reference kernel: " << kernelName(chip)
-                        << " does not implement this plan: " << *why;
+        op->emitRemark() << "left for the reference kernel: "
+                         << kernelName(chip)
+                         << " does not implement this plan: " << *why;
         continue;
       }
     if (failed(builder->build(module, op)))

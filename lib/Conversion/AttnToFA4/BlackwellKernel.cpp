@@ -994,15 +994,30 @@ buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
 }
 
 namespace {
+/// The serving forms on sm_100a: the reference kernel takes them until the
+/// FA4 kernel reads sequence spans and block tables.
+constexpr const char *kServingFormsRefusal =
+    "the FA4 kernel serves the dense attn.attention only (one Sq and Skv per "
+    "launch)";
+
 class BlackwellKernels : public KernelBuilder {
 public:
   explicit BlackwellKernels(const BlackwellKernelOptions &options)
       : options(options) {}
-  std::optional<std::string> refusal(attn::AttentionOp op) const override {
-    return blackwellKernelRefusal(op);
+  std::optional<std::string>
+  refusal(attn::PlannedAttentionOpInterface op) const override {
+    auto dense = dyn_cast<attn::AttentionOp>(op.getOperation());
+    if (!dense)
+      return std::string(kServingFormsRefusal);
+    return blackwellKernelRefusal(dense);
   }
-  LogicalResult build(ModuleOp module, attn::AttentionOp op) const override {
-    return buildBlackwellKernel(module, op, options);
+  LogicalResult build(ModuleOp module,
+                      attn::PlannedAttentionOpInterface op) const override {
+    auto dense = dyn_cast<attn::AttentionOp>(op.getOperation());
+    if (!dense)
+      return op->emitOpError()
+             << "has no sm_100a fast kernel yet: " << kServingFormsRefusal;
+    return buildBlackwellKernel(module, dense, options);
   }
 
 private:

@@ -59,7 +59,7 @@ void HopperKernelBuilder::loadKvTile(Value tilesLoaded, Value stages,
   }
   waitForSlot(isKey ? kEmptyBarrier(slot) : vEmptyBarrier(slot), ringTile,
               stages);
-  Value keyRow = mul(add(firstTile, tile), i32(plan.bn));
+  Value keyRow = keyRowOf(mul(add(firstTile, tile), i32(plan.bn)));
   Value full = fullBarrier();
   int64_t boxes = isKey ? plan.qkBoxes : plan.ovBoxes;
   // The whole tile's bytes, with kvMulticast half of them the peer's.
@@ -112,8 +112,8 @@ void HopperKernelBuilder::loadQTiles(Value index) {
     for (int64_t box = 0; box < plan.qkBoxes; ++box)
       tmaLoad(args.qMap, add(tileOffset, i32(box * kConsumerBoxBytes)),
               i32(box * kBoxColumns), head,
-              add(blockRow, i32(qTile * plan.queryRowsPerTile())), batch,
-              qBarrier);
+              queryRowOf(add(blockRow, i32(qTile * plan.queryRowsPerTile()))),
+              batch, qBarrier);
   }
 }
 
@@ -242,6 +242,7 @@ void HopperKernelBuilder::buildProducerRole(WarpSpecializeOp roles) {
   Type i32Type = b.getI32Type();
   Block *producer =
       b.createBlock(&roles.getRoles()[0], {}, {i32Type, i32Type}, {loc, loc});
+  beginRole();
   Value thread = producer->getArgument(1);
   auto ifLeader = scf::IfOp::create(
       b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
@@ -269,6 +270,7 @@ void HopperKernelBuilder::buildConsumerRole(WarpSpecializeOp roles) {
   Type i32Type = b.getI32Type();
   Block *consumer =
       b.createBlock(&roles.getRoles()[1], {}, {i32Type, i32Type}, {loc, loc});
+  beginRole();
   if (kvMulticast && !persistent)
     lane = remu(consumer->getArgument(1), i32(32));
   buildConsumer(consumer->getArgument(0));
@@ -280,7 +282,14 @@ void HopperKernelBuilder::buildConsumerRole(WarpSpecializeOp roles) {
 
 void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   b.setInsertionPointToStart(&func.getBody().front());
-  args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
+  if (plan.form == ServingForm::Varlen) {
+    args = AttentionArgs::readVarlen(func, plan.hasLse, plan.seqUsedK);
+    args.outStride.insert(args.outStride.begin(), i64(0));
+    if (plan.hasLse)
+      args.lseStride.insert(args.lseStride.begin(), i64(0));
+  } else {
+    args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
+  }
   decodeWorkWalk();
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   // Device-built tensor maps: the CTA's last warps stage them meanwhile, in
@@ -324,6 +333,7 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
       },
       mapMeeting);
 
+  launchArgs = args;
   WarpgroupRegisters registers = warpgroupRegisters(plan, schedule, persistent);
   auto roles = WarpSpecializeOp::create(
       b, loc, b.getDenseI64ArrayAttr({1, plan.numConsumers}),
@@ -482,9 +492,14 @@ void HopperKernelBuilder::buildCombine(Value consumer) {
 
 /// The Skv up to which prefill runs on persistent CTAs; 0: never.
 /// `twinPlan`: the looped twin's, its own or the kernel's.
-static int64_t persistentUpToSeqKV(attn::AttentionOp op, const HopperPlan &plan,
+static int64_t persistentUpToSeqKV(attn::PlannedAttentionOpInterface op,
+                                   const HopperPlan &plan,
                                    const HopperPlan &twinPlan,
                                    const HopperKernelOptions &options) {
+  // Varlen: one work tile per CTA over the longest sequence's grid.
+  auto dense = dyn_cast<attn::AttentionOp>(op.getOperation());
+  if (!dense)
+    return 0;
   if (plan.decode)
     return options.persistentDecode && plan.decodeCanPersist()
                ? kAlwaysPersistent
@@ -515,7 +530,7 @@ static int64_t persistentUpToSeqKV(attn::AttentionOp op, const HopperPlan &plan,
                    : 0;
   }
   // A static Skv decides now: one kernel, looped or not.
-  int64_t seqKV = op.getKeyType().getDimSize(1);
+  int64_t seqKV = dense.getKeyType().getDimSize(1);
   if (maxSeqKV == 0 || ShapedType::isDynamic(seqKV))
     return maxSeqKV;
   return seqKV > maxSeqKV ? 0 : kAlwaysPersistent;
@@ -526,6 +541,10 @@ static int64_t persistentUpToSeqKV(attn::AttentionOp op, const HopperPlan &plan,
 /// kernel that stores O by TMA takes O's tensor map last.
 static SmallVector<KernelParam> abiParams(const HopperPlan &plan,
                                           bool storeOByTma, bool deviceMaps) {
+  if (plan.form == ServingForm::Varlen)
+    return varlenAttentionParams(packedTmaBox(plan.queryRowsPerTile()),
+                                 packedTmaBox(plan.bn), plan.hasLse,
+                                 plan.seqUsedK);
   return attentionParams(
       tmaBox(plan.queryRowsPerTile(), plan.rowGroup), tmaBox(plan.bn),
       tmaBox(plan.bn), plan.hasLse, plan.workspace,
@@ -543,7 +562,7 @@ struct HopperPlans {
 };
 } // namespace
 
-static FailureOr<HopperPlans> readPlans(attn::AttentionOp op) {
+static FailureOr<HopperPlans> readPlans(attn::PlannedAttentionOpInterface op) {
   FailureOr<HopperPlan> plan =
       readPlan(op, op.getConfigAttr(), op.getSmemAttr(), op.getSwizzleAttr());
   if (failed(plan))
@@ -553,7 +572,7 @@ static FailureOr<HopperPlans> readPlans(attn::AttentionOp op) {
   if (!twinConfig)
     return plans;
   if (!op.getTwinSmemAttr() || !op.getTwinSwizzleAttr())
-    return op.emitOpError()
+    return op->emitOpError()
            << "has a twin_config without twin_smem and "
               "twin_swizzle; run attn-plan-pipeline{chip=sm_90a}";
   FailureOr<HopperPlan> twinPlan =
@@ -619,17 +638,59 @@ static HopperTwin buildLoopedTwin(OpBuilder &b, Location loc,
   return twin;
 }
 
-static LogicalResult buildHopperKernel(ModuleOp module, attn::AttentionOp op,
+/// Why the kernel does not serve `op`'s form with `plan`, or nothing: the
+/// varlen kernel is prefill's, without a work loop, a split or device-built
+/// maps; a paged cache it does not read yet.
+static std::optional<std::string>
+servingFormRefusal(const HopperPlan &plan, const HopperKernelOptions &options) {
+  switch (plan.form) {
+  case ServingForm::Dense:
+    return std::nullopt;
+  case ServingForm::Paged:
+    return std::string("paged K/V caches: the Hopper kernel reads K and V "
+                       "through tensor maps of contiguous sequences only");
+  case ServingForm::Varlen:
+    if (plan.decode || plan.partitions > 1)
+      return std::string("a decode or split-K plan of packed sequences: the "
+                         "varlen kernel runs prefill's work list");
+    if (options.deviceTensorMaps)
+      return std::string("device-tensor-maps with packed sequences: the "
+                         "kernel builds maps of dense BSHD tensors only");
+    return std::nullopt;
+  }
+  llvm_unreachable("every form is handled");
+}
+
+static std::optional<std::string>
+hopperKernelRefusal(attn::PlannedAttentionOpInterface op,
+                    const HopperKernelOptions &options) {
+  std::string why;
+  ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty())
+      why = diag.str();
+    return success();
+  });
+  FailureOr<HopperPlans> plans = readPlans(op);
+  if (failed(plans))
+    return why;
+  return servingFormRefusal(plans->kernel, options);
+}
+
+static LogicalResult buildHopperKernel(ModuleOp module,
+                                       attn::PlannedAttentionOpInterface op,
                                        const HopperKernelOptions &options) {
   const HopperKernelOptions &schedule = options;
   OpBuilder b(module.getContext());
   FailureOr<HopperPlans> plans = readPlans(op);
   if (failed(plans))
     return failure();
+  if (std::optional<std::string> why =
+          servingFormRefusal(plans->kernel, options))
+    return op->emitOpError() << "has no Hopper kernel for " << *why;
   HopperPlan *plan = &plans->kernel;
   std::optional<HopperPlan> &ownTwinPlan = plans->ownTwin;
   auto [kernels, name] = createKernelModule(module, op, "fa4_hopper", "sm_90a");
-  Location loc = op.getLoc();
+  Location loc = op->getLoc();
   b.setInsertionPointToEnd(kernels.getBody());
 
   KernelABI abi;
@@ -659,7 +720,9 @@ static LogicalResult buildHopperKernel(ModuleOp module, attn::AttentionOp op,
   // keys a launch of each can have, a static Skv, else past the twin's
   // bound for the kernel beside a twin, else one.
   bool kernelLoops = maxSeqKV > 0 && !twin;
-  int64_t kernelShortestSeqKV = op.getKeyType().getDimSize(1);
+  auto dense = dyn_cast<attn::AttentionOp>(op.getOperation());
+  int64_t kernelShortestSeqKV =
+      dense ? dense.getKeyType().getDimSize(1) : ShapedType::kDynamic;
   if (ShapedType::isDynamic(kernelShortestSeqKV))
     kernelShortestSeqKV = twin ? maxSeqKV + 1 : 1;
   bool kvMulticast = HopperKernelBuilder::pairsCTAs(
@@ -696,6 +759,10 @@ static LogicalResult buildHopperKernel(ModuleOp module, attn::AttentionOp op,
   abi.dynamicSmemBytes = plan->dynamicSmemBytes();
   setAttentionAlignment(abi, plan->hasLse,
                         storeOByTma || twinKernel.storesOByTma);
+  if (plan->form == ServingForm::Varlen)
+    for (StringRef index : {"cu_seqlens_q", "cu_seqlens_k", "seqused_k"})
+      if (index != "seqused_k" || plan->seqUsedK)
+        abi.alignment.push_back({index.str(), {4, 4}});
   if (plan->workspace) {
     b.setInsertionPointToEnd(kernels.getBody());
     buildWorkspaceCombine(b, loc, name, abi, *plan, plan->partialsPerCta(),
@@ -711,7 +778,12 @@ class HopperKernels : public KernelBuilder {
 public:
   explicit HopperKernels(const HopperKernelOptions &options)
       : options(options) {}
-  LogicalResult build(ModuleOp module, attn::AttentionOp op) const override {
+  std::optional<std::string>
+  refusal(attn::PlannedAttentionOpInterface op) const override {
+    return hopperKernelRefusal(op, options);
+  }
+  LogicalResult build(ModuleOp module,
+                      attn::PlannedAttentionOpInterface op) const override {
     return buildHopperKernel(module, op, options);
   }
 

@@ -73,7 +73,8 @@ public:
         pairRowBlocks(schedule.pairRowBlocks && persistent),
         kvMulticast(pairsCTAs(plan, schedule, persistent, shortestSeqKV)),
         trace(schedule.trace && plan.hasLse && !plan.decode &&
-              !plan.workspace && !plan.clusterSplit()) {}
+              plan.form == ServingForm::Dense && !plan.workspace &&
+              !plan.clusterSplit()) {}
 
   /// O through shared memory and TMA stores, in the kernel without a work
   /// loop: a persistent kernel's Q region already holds the next work
@@ -107,9 +108,10 @@ public:
   /// list (work item blockIdx / 2, stride gridDim / 2), so both take the
   /// same tiles in the same order.
   static bool multicastsKV(const HopperPlan &plan) {
-    return !plan.decode && !plan.workspace && !plan.clusterSplit() &&
-           !plan.consumersSplitKeys && plan.paddedOv >= 128 &&
-           plan.qkBoxes >= kKvMulticastCtas && plan.ovBoxes >= kKvMulticastCtas;
+    return plan.form == ServingForm::Dense && !plan.decode && !plan.workspace &&
+           !plan.clusterSplit() && !plan.consumersSplitKeys &&
+           plan.paddedOv >= 128 && plan.qkBoxes >= kKvMulticastCtas &&
+           plan.ovBoxes >= kKvMulticastCtas;
   }
 
   /// Whether the two row blocks of a pair can share every K/V tile the
@@ -142,8 +144,8 @@ public:
   /// the producer at FA3's 24 registers, none at 40), and still ran 1.6%
   /// and 5-6% faster than one CTA per work item (D-9).
   static bool pairsCTAs(const HopperPlan &plan,
-                        const HopperKernelOptions &schedule,
-                        bool persistent, int64_t shortestSeqKV) {
+                        const HopperKernelOptions &schedule, bool persistent,
+                        int64_t shortestSeqKV) {
     return schedule.kvMulticast && (!persistent || schedule.kvMulticastTwin) &&
            multicastsKV(plan) &&
            pairSharesTiles(plan, schedule, persistent, shortestSeqKV);
@@ -254,13 +256,17 @@ private:
   void expectBytes(Value barrier, int64_t bytes) {
     MBarrierExpectTxOp::create(b, loc, barrier, b.getI64IntegerAttr(bytes));
   }
-  /// One 4D TMA box (coordinates innermost first: depth, head, row, batch).
+  /// One 4D TMA box (coordinates innermost first: depth, head, row, batch),
+  /// or a 3D one of a packed tensor (depth, head, token; no batch).
   /// `multicastMask`: the cluster ranks the box lands in (0: this CTA).
   void tmaLoad(Value tensorMap, Value destination, Value depth, Value head,
                Value row, Value batch, Value barrier,
                int64_t multicastMask = 0) {
-    TmaLoadOp::create(b, loc, tensorMap, ValueRange{depth, head, row, batch},
-                      destination, barrier, /*barrierCta=*/Value(),
+    SmallVector<Value, 4> coordinates = {depth, head, row, batch};
+    if (plan.form == ServingForm::Varlen)
+      coordinates.pop_back();
+    TmaLoadOp::create(b, loc, tensorMap, coordinates, destination, barrier,
+                      /*barrierCta=*/Value(),
                       multicastMask ? b.getI64IntegerAttr(multicastMask)
                                     : IntegerAttr(),
                       /*l2Eviction=*/nullptr);
@@ -299,6 +305,19 @@ private:
   //===--- parts of the kernel --------------------------------------------===//
   void decodeWork(Value index);
   void decodeSplitWork();
+  void spanSequence(WorkTile &work, int64_t rows);
+  /// The packed tensors' row of a work tile's query row or key (varlen:
+  /// from its sequence's first token), as TMA coordinates.
+  Value queryRowOf(Value row) { return qRowBase ? add(qRowBase, row) : row; }
+  Value keyRowOf(Value key) { return kRowBase ? add(kRowBase, key) : key; }
+  /// Varlen: each role reads its work tile's sequence (spanSequence) from
+  /// the launch's arguments.
+  void beginRole() {
+    if (plan.form != ServingForm::Varlen)
+      return;
+    args = launchArgs;
+    qRowBase = kRowBase = Value();
+  }
   void setWork(const WorkTile &work) {
     batch = work.batch;
     head = work.head;
@@ -462,8 +481,11 @@ private:
   /// The consumer being built (buildConsumer).
   ConsumerState consumerState;
 
-  // Kernel arguments.
-  AttentionArgs args;
+  // Kernel arguments; varlen: `args` holds the current sequence's lengths
+  // and O/LSE pointers (spanSequence), `launchArgs` the launch's.
+  AttentionArgs args, launchArgs;
+  // Varlen: the current sequence's first query and key token.
+  Value qRowBase, kRowBase;
   Value numWork, firstWork, workStride;
   // The current work tile (decodeWork).
   Value batch, head, kvHead, blockRow, firstTile, numTiles;

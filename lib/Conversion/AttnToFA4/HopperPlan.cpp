@@ -29,8 +29,12 @@ static void planStoreOfO(HopperPlan &plan, attn::ConfigAttr config,
   bool stagedOverQ =
       regions.oStaging.offset < regions.q.offset + regions.q.bytes &&
       regions.q.offset < regions.oStaging.offset + regions.oStaging.bytes;
+  // A packed sequence's last row block ends inside the tensor, where a TMA
+  // store would write the next sequence's rows: varlen O leaves from
+  // registers, each row checked against its sequence's length.
   plan.canStoreOByTma =
-      !plan.decode && !plan.workspace && !plan.clusterSplit() &&
+      plan.form == ServingForm::Dense && !plan.decode && !plan.workspace &&
+      !plan.clusterSplit() &&
       regions.oStaging.bytes >=
           config.getNumQ() * kRowsPerConsumer * plan.paddedOv * 2 &&
       (!stagedOverQ || (regions.oStaging.offset == regions.q.offset &&
@@ -58,7 +62,7 @@ static void planStoreOfO(HopperPlan &plan, attn::ConfigAttr config,
 
 /// What this kernel implements of an sm_90a plan, and a plan whose regions
 /// hold what it places in them.
-static LogicalResult checkImplemented(attn::AttentionOp op,
+static LogicalResult checkImplemented(attn::PlannedAttentionOpInterface op,
                                       const HopperPlan &plan,
                                       attn::ConfigAttr config,
                                       attn::SmemAttr smem,
@@ -75,42 +79,42 @@ static LogicalResult checkImplemented(attn::AttentionOp op,
                                                   int64_t(kSwizzleBytes)) ||
       boxShape(swizzle.getV()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
                                                   int64_t(kSwizzleBytes)))
-    return op.emitOpError()
+    return op->emitOpError()
            << "has an sm_90a plan this kernel does not implement (it needs "
               "64-row consumer tiles, depths in 64-column 128B-swizzled boxes, "
               "Dv <= 256, BN a multiple of 16 up to 256 and separate K/V "
               "rings), got "
            << config;
   if (plan.rowGroup > kRowsPerConsumer)
-    return op.emitOpError() << "fuses " << plan.rowGroup
-                            << " q-heads per kv-head into a 64-row tile; at "
-                               "most 64 fit";
+    return op->emitOpError() << "fuses " << plan.rowGroup
+                             << " q-heads per kv-head into a 64-row tile; at "
+                                "most 64 fit";
   if (plan.clusterSplit() &&
       plan.stagingOffset + plan.partialsPerCta() * plan.stagedPartialBytes() >
           plan.barrierOffset)
-    return op.emitOpError() << "has a split-K staging region that overlaps "
-                               "its barriers: "
-                            << smem;
+    return op->emitOpError() << "has a split-K staging region that overlaps "
+                                "its barriers: "
+                             << smem;
   if (plan.kStageBytes < plan.qkBoxes * plan.kBoxBytes() ||
       plan.vStageBytes < plan.ovBoxes * plan.kBoxBytes() ||
       plan.barrierBytes < plan.numBarriers() * 8)
-    return op.emitOpError() << "has a shared-memory plan too small for its "
-                               "K/V slots or its "
-                            << plan.numBarriers() << " mbarriers: " << smem;
+    return op->emitOpError() << "has a shared-memory plan too small for its "
+                                "K/V slots or its "
+                             << plan.numBarriers() << " mbarriers: " << smem;
   return success();
 }
 
-FailureOr<HopperPlan> fa4::hopper::readPlan(attn::AttentionOp op,
-                                            attn::ConfigAttr config,
-                                            attn::SmemAttr smem,
-                                            attn::SwizzleAttr swizzle) {
+FailureOr<HopperPlan>
+fa4::hopper::readPlan(attn::PlannedAttentionOpInterface op,
+                      attn::ConfigAttr config, attn::SmemAttr smem,
+                      attn::SwizzleAttr swizzle) {
   if (!config || !smem || !swizzle)
-    return op.emitOpError()
+    return op->emitOpError()
            << "needs #attn.config, #attn.swizzle and #attn.smem; run "
               "attn-plan-pipeline{chip=sm_90a} first";
   if (config.getChip() != Chip::SM90a)
-    return op.emitOpError() << "has a plan for " << chipName(config.getChip())
-                            << "; this lowering targets sm_90a";
+    return op->emitOpError() << "has a plan for " << chipName(config.getChip())
+                             << "; this lowering targets sm_90a";
   FailureOr<KernelPlan> common = readKernelPlan(op, config, smem);
   if (failed(common))
     return failure();

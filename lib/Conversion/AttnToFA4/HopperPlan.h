@@ -134,8 +134,10 @@ struct HopperPlan : KernelPlan {
   /// with `ctasPerItem` CTAs (a cluster, kv-multicast's pair) on items of as
   /// many row blocks, a head's last item possibly reaching past Sq.
   SmallVector<GridFactors> workListGrid(int64_t ctasPerItem = 1) const {
+    // Varlen: the row blocks of the longest sequence, for every sequence.
+    const char *rows = form == ServingForm::Varlen ? "max_sq" : "sq";
     GridFactors x = {
-        GridFactor::ceilDivOf("sq", ctasPerItem * rowsPerWorkItem())};
+        GridFactor::ceilDivOf(rows, ctasPerItem * rowsPerWorkItem())};
     if (ctasPerItem > 1)
       x.push_back(ctasPerItem);
     x.append({workHeadsSymbol(), "b"});
@@ -164,8 +166,9 @@ struct HopperPlan : KernelPlan {
 /// Reads a plan, the kernel's or its looped twin's (twin_config,
 /// twin_smem, twin_swizzle); fails with a diagnostic for plans this kernel
 /// cannot run.
-FailureOr<HopperPlan> readPlan(attn::AttentionOp op, attn::ConfigAttr config,
-                               attn::SmemAttr smem, attn::SwizzleAttr swizzle);
+FailureOr<HopperPlan> readPlan(attn::PlannedAttentionOpInterface op,
+                               attn::ConfigAttr config, attn::SmemAttr smem,
+                               attn::SwizzleAttr swizzle);
 
 } // namespace fa4::hopper
 

@@ -65,7 +65,56 @@ void HopperKernelBuilder::decodeWork(Value index) {
       pairRowBlocks ? workStride : Value());
   if (kvMulticast)
     work.blockRow = add(work.blockRow, mul(pairRank, i32(blockRows)));
+  if (plan.form == ServingForm::Varlen)
+    spanSequence(work, blockRows);
   setWork(work);
+}
+
+/// Varlen: work tile `work` belongs to sequence `work.batch` of the packed
+/// tensors (docs/KernelABI.md, "Serving forms"). Reads its spans from the
+/// index tensors (cu_seqlens_k and seqused_k unchecked, as FlashAttention): the
+/// TMA rows start at its first query and key token (qRowBase, kRowBase), `args`
+/// takes its lengths (the masks' bottom-right alignment and the epilogue's row
+/// bound) and its first row's O and LSE, and the work tile its visible K/V
+/// tiles. A row block at or past the sequence's last row sees none and writes
+/// nothing: the grid covers the longest sequence's rows for every sequence.
+void HopperKernelBuilder::spanSequence(WorkTile &work, int64_t rows) {
+  auto load = [&](Value pointer, Value index) {
+    Value element = LLVM::GEPOp::create(
+        b, loc, pointer.getType(), b.getI32Type(), pointer, ValueRange{index});
+    return LLVM::LoadOp::create(b, loc, b.getI32Type(), element).getResult();
+  };
+  // The query span is clamped to [0, Tq] (docs/KernelABI.md, "Serving
+  // forms"): malformed offsets give wrong rows, never a write outside O or
+  // LSE. Keys need no clamp: TMA reads none outside K and V.
+  auto clamp = [&](Value value, Value low, Value high) {
+    return mins(maxs(value, low), high);
+  };
+  Value next = add(work.batch, i32(1));
+  Value tokens = launchArgs.tokensQ;
+  Value firstQuery =
+      clamp(load(launchArgs.cuSeqlensQ, work.batch), i32(0), tokens);
+  Value firstKey = load(launchArgs.cuSeqlensK, work.batch);
+  args.seqQ = sub(clamp(load(launchArgs.cuSeqlensQ, next), firstQuery, tokens),
+                  firstQuery);
+  args.seqKV = launchArgs.seqUsedK
+                   ? load(launchArgs.seqUsedK, work.batch)
+                   : sub(load(launchArgs.cuSeqlensK, next), firstKey);
+  qRowBase = firstQuery;
+  kRowBase = firstKey;
+  Value rowElement = mul(sext(firstQuery), launchArgs.outStride[1]);
+  args.outPtr =
+      LLVM::GEPOp::create(b, loc, launchArgs.outPtr.getType(), plan.elementType,
+                          launchArgs.outPtr, ValueRange{rowElement});
+  if (plan.hasLse)
+    args.lsePtr =
+        LLVM::GEPOp::create(b, loc, launchArgs.lsePtr.getType(), b.getF32Type(),
+                            launchArgs.lsePtr, ValueRange{sext(firstQuery)});
+  WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
+      .keyTiles(work, rows);
+  work.numTiles =
+      select(cmp(arith::CmpIPredicate::sge, work.blockRow, args.seqQ), i32(0),
+             work.numTiles);
 }
 
 /// Decode: see WorkTiles::decode.

@@ -21,6 +21,31 @@ TensorMapSpec fa4::tmaBox(int64_t rows, int64_t heads) {
   return TensorMapSpec{"", {1, rows, heads, 64}, 128};
 }
 
+TensorMapSpec fa4::packedTmaBox(int64_t rows) {
+  return TensorMapSpec{"", {rows, 1, 64}, 128};
+}
+
+SmallVector<KernelParam> fa4::varlenAttentionParams(const TensorMapSpec &qBox,
+                                                    const TensorMapSpec &kBox,
+                                                    bool hasLse,
+                                                    bool seqUsedK) {
+  using P = KernelParam;
+  SmallVector<P> params = {P::tensorMap(qBox.of("q")),
+                           P::tensorMap(kBox.of("k")),
+                           P::tensorMap(kBox.of("v")), P::pointer("o")};
+  if (hasLse)
+    params.push_back(P::pointer("lse"));
+  params.append({P::pointer("cu_seqlens_q"), P::pointer("cu_seqlens_k")});
+  if (seqUsedK)
+    params.push_back(P::pointer("seqused_k"));
+  params.append({P::i32("b"), P::i32("max_sq"), P::i32("tq"), P::i32("tk"),
+                 P::i64("o.stride.0"), P::i64("o.stride.1")});
+  if (hasLse)
+    params.push_back(P::i64("lse.stride.0"));
+  params.push_back(P::f32("scale_log2"));
+  return params;
+}
+
 SmallVector<KernelParam>
 fa4::attentionParams(const TensorMapSpec &qBox, const TensorMapSpec &kBox,
                      const TensorMapSpec &vBox, bool hasLse, bool workspace,
@@ -107,6 +132,34 @@ void fa4::joinPriorGrids(OpBuilder &b, Location loc, KernelABI &abi) {
   NVVM::GriddepcontrolOp::create(b, loc,
                                  NVVM::GridDepActionKind::launch_dependents);
   abi.programmaticDependentLaunch = true;
+}
+
+AttentionArgs AttentionArgs::readVarlen(gpu::GPUFuncOp func, bool hasLse,
+                                        bool seqUsedK) {
+  AttentionArgs args;
+  unsigned arg = 0;
+  args.qMap = func.getArgument(arg++);
+  args.kMap = func.getArgument(arg++);
+  args.vMap = func.getArgument(arg++);
+  args.outPtr = func.getArgument(arg++);
+  if (hasLse)
+    args.lsePtr = func.getArgument(arg++);
+  args.cuSeqlensQ = func.getArgument(arg++);
+  args.cuSeqlensK = func.getArgument(arg++);
+  if (seqUsedK)
+    args.seqUsedK = func.getArgument(arg++);
+  args.batchSize = func.getArgument(arg++);
+  args.seqQ = func.getArgument(arg++);
+  args.tokensQ = func.getArgument(arg++);
+  args.seqKV = func.getArgument(arg++);
+  // Packed O [Tq, Hq, Dv] and LSE [Hq, Tq] have no batch stride: the
+  // kernel adds a zero (spanSequence moves the pointers to the sequence).
+  for (int dim = 0; dim < 2; ++dim)
+    args.outStride.push_back(func.getArgument(arg++));
+  if (hasLse)
+    args.lseStride.push_back(func.getArgument(arg++));
+  args.scaleLog2 = func.getArgument(arg++);
+  return args;
 }
 
 AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,

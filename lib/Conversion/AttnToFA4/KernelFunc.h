@@ -29,6 +29,20 @@ constexpr double kRescaleThreshold = 8.0;
 /// (BSHD, outermost first: 1 x rows x heads x 64), of no tensor yet.
 TensorMapSpec tmaBox(int64_t rows, int64_t heads = 1);
 
+/// A packed tensor's box ([T, H, D], docs/KernelABI.md "Serving forms"):
+/// `rows` tokens of one head, 64 128B-swizzled columns.
+TensorMapSpec packedTmaBox(int64_t rows);
+
+/// The parameters of a kernel of attn.varlen_attention in ABI order: tensor
+/// maps of the packed Q, K and V, O (and LSE), cu_seqlens_q, cu_seqlens_k
+/// (and seqused_k), B, the longest sequence's query rows (max_sq, which the
+/// grid covers), Tq, Tk, O's token and head strides (and LSE's head stride),
+/// scale * log2(e).
+llvm::SmallVector<KernelParam> varlenAttentionParams(const TensorMapSpec &qBox,
+                                                     const TensorMapSpec &kBox,
+                                                     bool hasLse,
+                                                     bool seqUsedK);
+
 /// The kernel parameters in ABI order: tensor maps of Q, K and V with these
 /// boxes, O (and LSE), B, Sq, Skv, O's strides (and LSE's), scale * log2(e),
 /// and, for a workspace split-K, the workspace. K's box differs from V's
@@ -89,7 +103,15 @@ mlir::Value workspacePartitions(mlir::OpBuilder &b, mlir::Location loc);
 /// diagnostic for a cluster plan the reduce-scatter cannot run (more than
 /// 16 partitions, odd bands, or bands that do not cover Dv). Whether the
 /// staged partials fit is the kernel's check: their layout differs per chip.
-mlir::FailureOr<SplitPlan> readSplit(attn::AttentionOp op);
+mlir::FailureOr<SplitPlan> readSplit(attn::PlannedAttentionOpInterface op);
+
+/// Whether `op` returns (or, in destination style, writes) LSE.
+bool returnsLse(attn::PlannedAttentionOpInterface op);
+
+/// Which attention op a kernel serves: attn.attention (one Sq and Skv per
+/// launch), attn.varlen_attention (packed sequences, each its own lengths,
+/// docs/KernelABI.md "Serving forms") or attn.paged_attention.
+enum class ServingForm { Dense, Varlen, Paged };
 
 /// What both chips' kernels read of a plan alike: its split (readSplit), the
 /// tile and depths, the shared-memory regions both have, the mask and the
@@ -104,6 +126,9 @@ struct KernelPlan : SplitPlan {
   int64_t kStageBytes = 0, vStageBytes = 0, smemUsed = 0;
   attn::MaskAttr mask;
   bool hasLse = false;
+  ServingForm form = ServingForm::Dense;
+  /// Varlen: the op takes seqused_k (each sequence's keys that count).
+  bool seqUsedK = false;
   mlir::Type elementType;
   int64_t elementBytes() const {
     return elementType.getIntOrFloatBitWidth() / 8;
@@ -119,7 +144,7 @@ struct KernelPlan : SplitPlan {
 
 /// Reads the KernelPlan part of `op`'s plan from `config` and `smem` (the
 /// kernel's or a looped twin's); fails as readSplit does.
-mlir::FailureOr<KernelPlan> readKernelPlan(attn::AttentionOp op,
+mlir::FailureOr<KernelPlan> readKernelPlan(attn::PlannedAttentionOpInterface op,
                                            attn::ConfigAttr config,
                                            attn::SmemAttr smem);
 
@@ -188,8 +213,18 @@ struct AttentionArgs {
   llvm::SmallVector<TensorMapSpec> deviceMaps;
   bool buildsTensorMaps() const { return static_cast<bool>(mapScratch); }
 
+  /// Varlen (varlenAttentionParams): the index tensors' pointers and Tq;
+  /// seqQ is max_sq and seqKV Tk until the kernel reads a sequence's own
+  /// lengths.
+  mlir::Value cuSeqlensQ, cuSeqlensK, seqUsedK, tokensQ;
+
   static AttentionArgs read(mlir::gpu::GPUFuncOp func, bool hasLse,
                             bool workspace = false);
+  /// The arguments of a kernel made from varlenAttentionParams. outStride
+  /// holds O's token and head strides and lseStride LSE's head stride: the
+  /// kernel puts a zero batch stride before them.
+  static AttentionArgs readVarlen(mlir::gpu::GPUFuncOp func, bool hasLse,
+                                  bool seqUsedK);
 
   /// Device-built maps (D-48), in three steps around the CTA's barriers.
   /// Before the copies (and before the barrier after the mbarrier

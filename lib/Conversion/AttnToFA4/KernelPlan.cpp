@@ -13,7 +13,13 @@
 using namespace mlir;
 using namespace fa4;
 
-FailureOr<KernelPlan> fa4::readKernelPlan(attn::AttentionOp op,
+bool fa4::returnsLse(attn::PlannedAttentionOpInterface op) {
+  if (auto dense = dyn_cast<attn::AttentionOp>(op.getOperation()))
+    return static_cast<bool>(dense.getLse());
+  return op->getNumResults() == 2;
+}
+
+FailureOr<KernelPlan> fa4::readKernelPlan(attn::PlannedAttentionOpInterface op,
                                           attn::ConfigAttr config,
                                           attn::SmemAttr smem) {
   FailureOr<SplitPlan> split = readSplit(op);
@@ -34,8 +40,15 @@ FailureOr<KernelPlan> fa4::readKernelPlan(attn::AttentionOp op,
   plan.numQHeads = config.getNumQHeads();
   plan.numKVHeads = config.getNumKvHeads();
   plan.mask = op.getMask();
-  plan.hasLse = static_cast<bool>(op.getLse());
-  plan.elementType = op.getQueryType().getElementType();
+  plan.hasLse = returnsLse(op);
+  plan.elementType =
+      cast<ShapedType>(op->getOperand(0).getType()).getElementType();
+  plan.form =
+      isa<attn::VarlenAttentionOp>(op.getOperation())  ? ServingForm::Varlen
+      : isa<attn::PagedAttentionOp>(op.getOperation()) ? ServingForm::Paged
+                                                       : ServingForm::Dense;
+  if (auto varlen = dyn_cast<attn::VarlenAttentionOp>(op.getOperation()))
+    plan.seqUsedK = static_cast<bool>(varlen.getSequsedK());
   plan.kStageBytes = smem.getKStageBytes();
   plan.vStageBytes = smem.getVStageBytes();
   plan.smemUsed = smem.getSmemUsed();
@@ -48,7 +61,7 @@ FailureOr<KernelPlan> fa4::readKernelPlan(attn::AttentionOp op,
   return plan;
 }
 
-FailureOr<SplitPlan> fa4::readSplit(attn::AttentionOp op) {
+FailureOr<SplitPlan> fa4::readSplit(attn::PlannedAttentionOpInterface op) {
   SplitPlan split;
   attn::SplitKAttr splitk = op.getSplitkAttr();
   if (!splitk || splitk.getMode() == attn::SplitKMode::None)
@@ -60,7 +73,7 @@ FailureOr<SplitPlan> fa4::readSplit(attn::AttentionOp op) {
     split.minKeysPerPartition = splitk.getKvPerPartition();
     split.keyTile = op.getConfigAttr().getBn();
     if (split.atLaunch && (!split.workspace || split.minKeysPerPartition < 1))
-      return op.emitOpError()
+      return op->emitOpError()
              << "has a split-K picked at launch with fewer than two "
                 "partitions or no minimum keys per partition: "
              << splitk;
@@ -72,9 +85,9 @@ FailureOr<SplitPlan> fa4::readSplit(attn::AttentionOp op) {
   if (split.partitions > 1 &&
       (split.band % 2 || split.band * split.partitions < ovDepth ||
        split.partitions > 16))
-    return op.emitOpError() << "has a cluster split-K plan the kernel does "
-                               "not implement (it needs at most 16 "
-                               "partitions and even bands covering Dv): "
-                            << splitk;
+    return op->emitOpError() << "has a cluster split-K plan the kernel does "
+                                "not implement (it needs at most 16 "
+                                "partitions and even bands covering Dv): "
+                             << splitk;
   return split;
 }

@@ -66,14 +66,13 @@ class KernelBuilder {
 public:
   virtual ~KernelBuilder() = default;
   /// Why this builder does not implement `op`'s plan, or nothing.
-  virtual std::optional<std::string> refusal(attn::AttentionOp op) const {
-    return std::nullopt;
-  }
+  virtual std::optional<std::string>
+  refusal(attn::PlannedAttentionOpInterface op) const = 0;
   /// `op`'s kernels in a gpu.module of their own (the kernel, and where the
   /// plan has them its looped twin and its split-K combine), and its ABI
   /// record on `op`. Fails with a diagnostic on plans it does not implement.
-  virtual mlir::LogicalResult build(mlir::ModuleOp module,
-                                    attn::AttentionOp op) const = 0;
+  virtual mlir::LogicalResult
+  build(mlir::ModuleOp module, attn::PlannedAttentionOpInterface op) const = 0;
 };
 
 /// sm_90a: the FA3 structure in the fa4 kernel dialect (a TMA producer

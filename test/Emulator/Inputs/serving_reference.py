@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""The reference kernel's serving forms on fa4-emu, against attention
-computed here in plain Python (no numpy, no torch, no GPU).
+"""The serving forms' kernels on fa4-emu, against attention computed here
+in plain Python (no numpy, no torch, no GPU).
 
-  serving_reference.py OUT FA4_COMPILE CHIP
+  serving_reference.py OUT FA4_COMPILE CHIP [KERNEL]
+
+KERNEL "reference" (the default) compiles with kernel=reference; "auto"
+with the chip's kernel where it serves the form (the Hopper kernel takes
+packed sequences), adding cases whose sequences span several row blocks
+and K/V tiles. Each case's line names the kernel that ran.
 
 FA4_COMPILE "prebuilt" takes the kernels an earlier run compiled into OUT
 (on a GPU machine without the compiler: bench/serving/device.sh).
@@ -27,6 +32,7 @@ import sys
 import fa4.runtime as rt
 
 OUT, COMPILER, CHIP = sys.argv[1:4]
+KERNEL = sys.argv[4] if len(sys.argv) > 4 else "reference"
 os.makedirs(OUT, exist_ok=True)
 lib = rt.library()
 lib.fa4_device_alloc.argtypes = [ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]
@@ -132,17 +138,20 @@ def mask_attr(mask):
 
 
 def compile_case(name, text):
+    """The manifest of case `name`'s kernel, compiled from `text`."""
     path = os.path.join(OUT, name + ".mlir")
-    manifest = os.path.join(OUT, name, f"fa4_ref_{name}_{CHIP}", "manifest.json")
-    if COMPILER == "prebuilt":
-        return manifest
-    with open(path, "w") as f:
-        f.write(text)
-    subprocess.run([COMPILER, path, f"--chip={CHIP}", "--ptxas=none", "-o",
-                    os.path.join(OUT, name), "--quiet"], check=True,
-                   stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    return manifest
+    if COMPILER != "prebuilt":
+        with open(path, "w") as f:
+            f.write(text)
+        subprocess.run([COMPILER, path, f"--chip={CHIP}", "--ptxas=none",
+                        f"--kernel={KERNEL}", "-o", os.path.join(OUT, name),
+                        "--quiet"], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    kernels = [k for k in sorted(os.listdir(os.path.join(OUT, name)))
+               if os.path.exists(os.path.join(OUT, name, k, "manifest.json"))]
+    if len(kernels) != 1:
+        raise SystemExit(f"{name}: one kernel expected, found {kernels}")
+    return os.path.join(OUT, name, kernels[0], "manifest.json")
 
 
 def serving_args(tensors, max_seqlen_q, buffers):
@@ -346,7 +355,8 @@ def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
         first_pad = cu_q[-1] * hq * d
         untouched = sum(h != 0x7FC0 for h in o_bits[first_pad:])
         bad += untouched
-    print(f"{name}: b={b} sq={lengths_q} skv={lengths_k} "
+    kernel = os.path.basename(os.path.dirname(manifest_path))
+    print(f"{name} ({kernel}): b={b} sq={lengths_q} skv={lengths_k} "
           f"{'page ' + str(paged) if paged else 'packed kv'} "
           f"max|o-ref|={worst:.2e} max|lse-ref|={worst_lse:.2e} "
           f"padding_written={untouched} {'ok' if bad == 0 else 'BAD'}")
@@ -411,6 +421,22 @@ def main():
         dict(name="paged_packed", lengths_q=[4, 0, 2], lengths_k=[20, 5, 33],
              paged=16, hq=4, hkv=2, d=32, mask=("causal",)),
     ]
+    if KERNEL == "auto":
+        # Sequences over several 128-row blocks and K/V tiles, ending inside
+        # them; a sequence of no keys; every mask; Dqk 128 and 64.
+        cases += [
+            dict(name="varlen_long_causal", lengths_q=[130, 1, 0, 200],
+                 lengths_k=[200, 129, 5, 140], hq=2, hkv=1, d=128,
+                 mask=("causal",)),
+            dict(name="varlen_long_none", lengths_q=[129, 64, 3],
+                 lengths_k=[257, 0, 96], hq=4, hkv=2, d=64, mask=("none",)),
+            dict(name="varlen_long_window", lengths_q=[150, 40],
+                 lengths_k=[150, 300], hq=2, hkv=2, d=64,
+                 mask=("window", 70, 10)),
+            dict(name="varlen_long_seqused", lengths_q=[100, 140],
+                 lengths_k=[300, 200], seqused=[250, 131], hq=2, hkv=1,
+                 d=64, mask=("causal",), lse=False),
+        ]
     passed = sum(run_case(rng=rng, **case) for case in cases)
     for line in refusals:
         print("refused " + line)

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Times fa4.flash_attn_varlen_func on the H100/H200 against the same
+attention in one run: fa4's dense kernel (flash_attn_func) where every
+sequence has one length, torch SDPA (cuDNN, flash) on the dense batch, and
+torch's own varlen attention where this torch has one.
+
+    varlen_bench.py --configs     the kernel pack's configurations
+    varlen_bench.py               on the GPU, $FA4_CACHE_DIR the pack
+
+Rows: bf16, Hq 32 / Hkv 8, d = 128, causal and no mask; a uniform batch
+(8 x 2048: the varlen kernel against the dense one on the same tokens) and a
+ragged one (16 sequences of 128 to 4096 tokens, about 32k in all). TFLOP/s
+count the visible (query, key) pairs of each sequence; each time is the
+median of 30 calls (CUDA events) after a 200 ms warm-up. Prints a table and
+the ratios; exits non-zero only if a side fails to run.
+"""
+import os
+import random
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+HQ, HKV, D = 32, 8, 128
+
+
+def configs():
+    out = []
+    for mask in ("none", "causal"):
+        out.append("bf16:%d:%d:%d:%d:%s@varlen" % (HQ, HKV, D, D, mask))
+        out.append("bf16:%d:%d:%d:%d:%s" % (HQ, HKV, D, D, mask))
+    return out
+
+
+def pairs(sq, skv, causal):
+    if not causal:
+        return sq * skv
+    return sum(min(skv, max(0, row + skv - sq + 1)) for row in range(sq))
+
+
+def median_ms(torch, fn, iters=30, warmup_ms=200):
+    import time
+    fn()
+    torch.cuda.synchronize()
+    end = time.time() + warmup_ms / 1000
+    while time.time() < end:
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def torch_varlen(torch):
+    """torch's varlen attention (torch.nn.attention.varlen), or None."""
+    try:
+        from torch.nn.attention.varlen import varlen_attn
+        return varlen_attn
+    except Exception:
+        return None
+
+
+def run_row(torch, fa4, lengths, causal, rows):
+    rng = torch.Generator(device="cuda").manual_seed(7)
+    total = sum(lengths)
+    q = torch.randn(total, HQ, D, device="cuda", dtype=torch.bfloat16,
+                    generator=rng)
+    k = torch.randn(total, HKV, D, device="cuda", dtype=torch.bfloat16,
+                    generator=rng)
+    v = torch.randn_like(k)
+    cu = [0]
+    for n in lengths:
+        cu.append(cu[-1] + n)
+    cu = torch.tensor(cu, device="cuda", dtype=torch.int32)
+    longest = max(lengths)
+    flops = 4 * D * HQ * sum(pairs(n, n, causal) for n in lengths)
+    sides = {}
+
+    def side(name, fn):
+        try:
+            ms = median_ms(torch, fn)
+            sides[name] = ms
+        except Exception as error:  # a side that cannot run is reported
+            print("  %s failed: %s" % (name, str(error).splitlines()[0][:120]))
+
+    side("fa4 varlen", lambda: fa4.flash_attn_varlen_func(
+        q, k, v, cu, cu, longest, longest, causal=causal))
+    uniform = len(set(lengths)) == 1
+    if uniform:
+        b, s = len(lengths), lengths[0]
+        qd, kd, vd = (t.view(b, s, t.shape[1], D) for t in (q, k, v))
+        side("fa4 dense", lambda: fa4.flash_attn_func(qd, kd, vd, causal=causal))
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        qt, kt, vt = (t.transpose(1, 2) for t in (qd, kd, vd))
+        for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION),
+                              ("flash", SDPBackend.FLASH_ATTENTION)):
+            def call(backend=backend):
+                with sdpa_kernel(backend):
+                    torch.nn.functional.scaled_dot_product_attention(
+                        qt, kt, vt, is_causal=causal, enable_gqa=True)
+            side("sdpa " + name, call)
+    varlen_attn = torch_varlen(torch)
+    if varlen_attn is not None:
+        group = HQ // HKV
+        kr = k.repeat_interleave(group, dim=1)
+        vr = v.repeat_interleave(group, dim=1)
+        side("torch varlen", lambda: varlen_attn(
+            q, kr, vr, cu, cu, longest, longest, is_causal=causal))
+    label = "%s %s" % ("uniform %dx%d" % (len(lengths), lengths[0]) if uniform
+                       else "ragged %d seqs, %d tokens" % (len(lengths), total),
+                       "causal" if causal else "none")
+    for name, ms in sides.items():
+        ratio = sides["fa4 varlen"] / ms if "fa4 varlen" in sides else float("nan")
+        rows.append((label, name, ms, flops / ms / 1e9, ratio))
+    return "fa4 varlen" in sides
+
+
+def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "--configs":
+        print("\n".join(configs()))
+        return 0
+    import torch
+    import fa4
+    print("device:", torch.cuda.get_device_name())
+    rows = []
+    ok = True
+    lengths_rng = random.Random(20261206)
+    ragged = [lengths_rng.randint(128, 4096) for _ in range(16)]
+    for causal in (False, True):
+        ok &= run_row(torch, fa4, [2048] * 8, causal, rows)
+        ok &= run_row(torch, fa4, ragged, causal, rows)
+    print("%-34s %-13s %9s %9s %14s" % ("row", "side", "ms", "TFLOP/s",
+                                        "fa4varlen/side"))
+    for label, name, ms, tflops, ratio in rows:
+        # ratio of times: above 1, fa4 varlen is slower than that side.
+        print("%-34s %-13s %9.3f %9.1f %14.3f" % (label, name, ms, tflops,
+                                                   ratio))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

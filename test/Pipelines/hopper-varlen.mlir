@@ -1,0 +1,62 @@
+// The Hopper kernel of packed sequences (attn.varlen_attention): prefill's
+// work list over the longest sequence's row blocks for every sequence
+// (grid ceil(max_sq / 128) x Hq x B), each work tile reading its
+// sequence's spans from cu_seqlens (and seqused_k): TMA boxes of the packed
+// [T, H, D] tensors at its first token (3D maps, no batch coordinate), its
+// own lengths for the bottom-right mask and the epilogue's row bound, O and
+// LSE from registers at its first row (a TMA store would write the next
+// sequence's rows). No work loop, kv-multicast pair or device-built maps;
+// the decode variant attn-decode-variants made is dropped (this kernel
+// serves every Sq). Numerics on fa4-emu: test/Emulator/serving-reference.test.
+// RUN: fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 | FileCheck %s
+// RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=device-tensor-maps=true 2>&1 | FileCheck %s --check-prefix=MAPS
+// RUN: fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4="device-tensor-maps=true reference-fallback=true" 2>&1 | FileCheck %s --check-prefix=FALLBACK
+// RUN: fa4-opt %s --attn-decode-variants --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 | FileCheck %s --check-prefix=VARIANT
+// ptxas: test/Pipelines/hopper-varlen-ptxas.mlir.
+
+// MAPS: error: 'attn.varlen_attention' op has no Hopper kernel for device-tensor-maps with packed sequences: the kernel builds maps of dense BSHD tensors only
+// FALLBACK: remark: left for the reference kernel: the Hopper kernel does not implement this plan: device-tensor-maps with packed sequences
+
+func.func @causal_lse(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: tensor<?x2x128xbf16>, %cq: tensor<5xi32>, %ck: tensor<5xi32>) -> (tensor<?x8x128xbf16>, tensor<8x?xf32>) {
+  %o, %lse = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<5xi32>, tensor<5xi32>) {mask = #attn.mask<causal>} : tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16> -> tensor<?x8x128xbf16>, tensor<8x?xf32>
+  return %o, %lse : tensor<?x8x128xbf16>, tensor<8x?xf32>
+}
+
+func.func @seqused_none(%q: tensor<?x4x64xf16>, %k: tensor<?x4x64xf16>, %v: tensor<?x4x64xf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %used: tensor<?xi32>) -> tensor<?x4x64xf16> {
+  %o = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) seqused_k(%used : tensor<?xi32>) : tensor<?x4x64xf16>, tensor<?x4x64xf16>, tensor<?x4x64xf16> -> tensor<?x4x64xf16>
+  return %o : tensor<?x4x64xf16>
+}
+
+func.func @window_d256(%q: tensor<?x4x256xbf16>, %k: tensor<?x1x256xbf16>, %v: tensor<?x1x256xbf16>, %cq: tensor<3xi32>, %ck: tensor<3xi32>) -> tensor<?x4x256xbf16> {
+  %o = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<3xi32>, tensor<3xi32>) {mask = #attn.mask<window(256, 0)>} : tensor<?x4x256xbf16>, tensor<?x1x256xbf16>, tensor<?x1x256xbf16> -> tensor<?x4x256xbf16>
+  return %o : tensor<?x4x256xbf16>
+}
+
+// CHECK-LABEL: func.func @causal_lse(
+// CHECK: attn.varlen_attention {{.*}}fa4.abi = #fa4.abi<kernel = @fa4_hopper_causal_lse_sm_90a_module::@fa4_hopper_causal_lse_sm_90a, launch = <params = [#fa4.tensor_map<"q", [64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [128, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.pointer<"cu_seqlens_q">, #fa4.pointer<"cu_seqlens_k">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "max_sq">, #fa4.scalar<i32, "tq">, #fa4.scalar<i32, "tk">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "lse.stride.0">, #fa4.scalar<f32, "scale_log2">], grid = {{\[}}[#fa4.ceil_div<"max_sq", 128>, "hq", "b"], [1], [1]], block = [384, 1, 1], cluster = [1, 1, 1]
+// CHECK-SAME: alignment = {cu_seqlens_k = #fa4.alignment<base_bytes = 4, stride_bytes = 4>, cu_seqlens_q = #fa4.alignment<base_bytes = 4, stride_bytes = 4>
+// CHECK-NOT: persistent
+// CHECK-SAME: programmatic_dependent_launch = true>
+// CHECK-LABEL: func.func @seqused_none(
+// CHECK: #fa4.pointer<"cu_seqlens_q">, #fa4.pointer<"cu_seqlens_k">, #fa4.pointer<"seqused_k">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "max_sq">
+// CHECK-SAME: grid = {{\[}}[#fa4.ceil_div<"max_sq", 192>, "hq", "b"]
+// CHECK-SAME: seqused_k = #fa4.alignment<base_bytes = 4, stride_bytes = 4>
+// CHECK-LABEL: func.func @window_d256(
+// CHECK: #fa4.tensor_map<"k", [80, 1, 64], swizzle = 128>
+
+// The kernel reads each work tile's spans (cu_seqlens_q at b and b + 1,
+// cu_seqlens_k at b and b + 1: four loads a role), loads 3D boxes, and
+// writes O through registers with a zero batch stride.
+// CHECK-LABEL: gpu.func @fa4_hopper_causal_lse_sm_90a(
+// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<1> -> i32
+// CHECK: fa4.tma.load %arg0[{{%[^,]+}}, {{%[^,]+}}, {{%[^]]+}}] to
+// CHECK: fa4.tma.load %arg1[{{%[^,]+}}, {{%[^,]+}}, {{%[^]]+}}] to
+// CHECK: fa4.tma.load %arg2[{{%[^,]+}}, {{%[^,]+}}, {{%[^]]+}}] to
+// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<1> -> i32
+// CHECK: fa4.epilogue {{.*}} strides[%c0_i64{{[_0-9]*}}, %arg11, %arg12] sq {{.*}} lse {{.*}} strides[%c0_i64{{[_0-9]*}}, %arg13]
+// CHECK-NOT: fa4.tma.store
+// CHECK: gpu.return
+
+// VARIANT-NOT: func.func private @causal_lse_decode
+// VARIANT-NOT: attn.decode_variant
+// VARIANT: fa4_hopper_causal_lse_sm_90a_module
