@@ -10,10 +10,11 @@ with FlashAttention's semantics: packed sequences (`cu_seqlens`, i32
 [b, s_cache, hkv, d] or paged [pages, page_size, hkv, d] through a block
 table, new keys and values written into it in place at `cache_seqlens`
 before attention reads them. They run the serving forms'
-kernels (attn.varlen_attention, attn.paged_attention): on sm_90a packed
-sequences (varlen, and a contiguous cache) take the Hopper kernel, paged
-caches and every form on sm_100a the reference kernel, correct but not yet
-fast (docs/Architecture.md, "Serving forms"). Eager only (no torch.compile op yet); nothing syncs the host.
+kernels (attn.varlen_attention, attn.paged_attention): on sm_90a the
+Hopper kernel takes packed sequences (varlen, and a contiguous cache) and
+pages of 64 keys or more; pages of 16 and every form on sm_100a take the
+reference kernel, correct but not fast (docs/Architecture.md, "Serving
+forms"). Eager only (no torch.compile op yet); nothing syncs the host.
 """
 
 import math

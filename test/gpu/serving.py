@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """GPU check of the serving calls, fa4.flash_attn_varlen_func and
-fa4.flash_attn_with_kvcache (on sm_90a packed sequences take the Hopper kernel, paged
-caches the reference kernel).
+fa4.flash_attn_with_kvcache (on sm_90a the Hopper kernel takes packed
+sequences and pages of 64 keys or more, the reference kernel pages of 16).
 
     serving.py --configs CHIP   the kernel pack's configurations (for
                                 python -m fa4.pack, on the compiler's machine)

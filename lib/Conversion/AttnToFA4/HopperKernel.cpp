@@ -67,11 +67,18 @@ void HopperKernelBuilder::loadKvTile(Value tilesLoaded, Value stages,
   Value slotOffset =
       isKey ? add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)))
             : add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
+  if (plan.form == ServingForm::Paged) {
+    loadPagedTile(isKey ? args.kMap : args.vMap, slotOffset, keyRow, boxes,
+                  full);
+    return;
+  }
+  // Varlen: a packed tensor's 3D box, no batch coordinate.
+  Value kvBatch = plan.form == ServingForm::Varlen ? Value() : batch;
   for (int64_t box = 0; box < boxes; ++box) {
     auto load = [&](int64_t multicastMask) {
       tmaLoad(isKey ? args.kMap : args.vMap,
               add(slotOffset, i32(box * plan.kBoxBytes())),
-              i32(box * kBoxColumns), kvHead, keyRow, batch, full,
+              i32(box * kBoxColumns), kvHead, keyRow, kvBatch, full,
               multicastMask);
     };
     if (!kvMulticast) {
@@ -86,6 +93,24 @@ void HopperKernelBuilder::loadKvTile(Value tilesLoaded, Value stages,
     OpBuilder::InsertionGuard mineGuard(b);
     b.setInsertionPointToStart(ifMine.thenBlock());
     load((1 << kKvMulticastCtas) - 1);
+  }
+}
+
+/// A paged K or V tile of BN keys from `firstKey`: BN / kvBoxRows row
+/// groups, each within one page (the plan nests them), each group's
+/// depth boxes at its rows of the slot.
+void HopperKernelBuilder::loadPagedTile(Value map, Value slotOffset,
+                                        Value firstKey, int64_t boxes,
+                                        Value full) {
+  int64_t groupBytes = plan.kvBoxRows * kSwizzleBytes;
+  for (int64_t group = 0; group < plan.bn / plan.kvBoxRows; ++group) {
+    Value key = add(firstKey, i32(group * plan.kvBoxRows));
+    Value page = pageOfKey(key);
+    Value row = remu(key, i32(plan.pageSize));
+    for (int64_t box = 0; box < boxes; ++box)
+      tmaLoad(map,
+              add(slotOffset, i32(box * plan.kBoxBytes() + group * groupBytes)),
+              i32(box * kBoxColumns), kvHead, row, page, full);
   }
 }
 
@@ -113,7 +138,7 @@ void HopperKernelBuilder::loadQTiles(Value index) {
       tmaLoad(args.qMap, add(tileOffset, i32(box * kConsumerBoxBytes)),
               i32(box * kBoxColumns), head,
               queryRowOf(add(blockRow, i32(qTile * plan.queryRowsPerTile()))),
-              batch, qBarrier);
+              plan.packedQueries ? Value() : batch, qBarrier);
   }
 }
 
@@ -282,11 +307,17 @@ void HopperKernelBuilder::buildConsumerRole(WarpSpecializeOp roles) {
 
 void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   b.setInsertionPointToStart(&func.getBody().front());
-  if (plan.form == ServingForm::Varlen) {
-    args = AttentionArgs::readVarlen(func, plan.hasLse, plan.seqUsedK);
-    args.outStride.insert(args.outStride.begin(), i64(0));
-    if (plan.hasLse)
-      args.lseStride.insert(args.lseStride.begin(), i64(0));
+  if (plan.form != ServingForm::Dense) {
+    args = AttentionArgs::readServing(func, plan.servingLayout());
+    // Paged: the keys a block-table row holds stand for Skv in the work
+    // order (its L2 sections) until spanSequence reads a sequence's own.
+    if (plan.form == ServingForm::Paged)
+      args.seqKV = mul(args.maxPages, i32(plan.pageSize));
+    if (plan.packedQueries) {
+      args.outStride.insert(args.outStride.begin(), i64(0));
+      if (plan.hasLse)
+        args.lseStride.insert(args.lseStride.begin(), i64(0));
+    }
   } else {
     args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
   }
@@ -541,10 +572,13 @@ static int64_t persistentUpToSeqKV(attn::PlannedAttentionOpInterface op,
 /// kernel that stores O by TMA takes O's tensor map last.
 static SmallVector<KernelParam> abiParams(const HopperPlan &plan,
                                           bool storeOByTma, bool deviceMaps) {
-  if (plan.form == ServingForm::Varlen)
-    return varlenAttentionParams(packedTmaBox(plan.queryRowsPerTile()),
-                                 packedTmaBox(plan.bn), plan.hasLse,
-                                 plan.seqUsedK);
+  if (plan.form != ServingForm::Dense)
+    return servingAttentionParams(
+        plan.servingLayout(),
+        plan.packedQueries ? packedTmaBox(plan.queryRowsPerTile())
+                           : tmaBox(plan.queryRowsPerTile()),
+        plan.form == ServingForm::Paged ? tmaBox(plan.kvBoxRows)
+                                        : packedTmaBox(plan.bn));
   return attentionParams(
       tmaBox(plan.queryRowsPerTile(), plan.rowGroup), tmaBox(plan.bn),
       tmaBox(plan.bn), plan.hasLse, plan.workspace,
@@ -643,22 +677,15 @@ static HopperTwin buildLoopedTwin(OpBuilder &b, Location loc,
 /// maps; a paged cache it does not read yet.
 static std::optional<std::string>
 servingFormRefusal(const HopperPlan &plan, const HopperKernelOptions &options) {
-  switch (plan.form) {
-  case ServingForm::Dense:
+  if (plan.form == ServingForm::Dense)
     return std::nullopt;
-  case ServingForm::Paged:
-    return std::string("paged K/V caches: the Hopper kernel reads K and V "
-                       "through tensor maps of contiguous sequences only");
-  case ServingForm::Varlen:
-    if (plan.decode || plan.partitions > 1)
-      return std::string("a decode or split-K plan of packed sequences: the "
-                         "varlen kernel runs prefill's work list");
-    if (options.deviceTensorMaps)
-      return std::string("device-tensor-maps with packed sequences: the "
-                         "kernel builds maps of dense BSHD tensors only");
-    return std::nullopt;
-  }
-  llvm_unreachable("every form is handled");
+  if (plan.decode || plan.partitions > 1)
+    return std::string("a decode or split-K plan of a serving form: its "
+                       "kernel runs prefill's work list");
+  if (options.deviceTensorMaps)
+    return std::string("device-tensor-maps with a serving form: the kernel "
+                       "builds maps of dense BSHD tensors only");
+  return std::nullopt;
 }
 
 static std::optional<std::string>
@@ -759,10 +786,16 @@ static LogicalResult buildHopperKernel(ModuleOp module,
   abi.dynamicSmemBytes = plan->dynamicSmemBytes();
   setAttentionAlignment(abi, plan->hasLse,
                         storeOByTma || twinKernel.storesOByTma);
-  if (plan->form == ServingForm::Varlen)
-    for (StringRef index : {"cu_seqlens_q", "cu_seqlens_k", "seqused_k"})
-      if (index != "seqused_k" || plan->seqUsedK)
-        abi.alignment.push_back({index.str(), {4, 4}});
+  if (plan->form == ServingForm::Paged)
+    for (auto &[tensor, rule] : abi.alignment)
+      if (tensor == "k" || tensor == "v")
+        tensor += "_cache";
+  for (const KernelParam &param : abi.params)
+    if (param.kind == KernelParam::Kind::Pointer &&
+        llvm::is_contained({"cu_seqlens_q", "cu_seqlens_k", "seqused_k",
+                            "block_table", "seqlens_k"},
+                           StringRef(param.name)))
+      abi.alignment.push_back({param.name, {4, 4}});
   if (plan->workspace) {
     b.setInsertionPointToEnd(kernels.getBody());
     buildWorkspaceCombine(b, loc, name, abi, *plan, plan->partialsPerCta(),

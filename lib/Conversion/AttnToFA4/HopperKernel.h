@@ -256,15 +256,16 @@ private:
   void expectBytes(Value barrier, int64_t bytes) {
     MBarrierExpectTxOp::create(b, loc, barrier, b.getI64IntegerAttr(bytes));
   }
-  /// One 4D TMA box (coordinates innermost first: depth, head, row, batch),
-  /// or a 3D one of a packed tensor (depth, head, token; no batch).
+  /// One 4D TMA box (coordinates innermost first: depth, head, row, batch;
+  /// a paged cache's batch is the page), or without `batch` a 3D one of a
+  /// packed tensor (depth, head, token).
   /// `multicastMask`: the cluster ranks the box lands in (0: this CTA).
   void tmaLoad(Value tensorMap, Value destination, Value depth, Value head,
                Value row, Value batch, Value barrier,
                int64_t multicastMask = 0) {
-    SmallVector<Value, 4> coordinates = {depth, head, row, batch};
-    if (plan.form == ServingForm::Varlen)
-      coordinates.pop_back();
+    SmallVector<Value, 4> coordinates = {depth, head, row};
+    if (batch)
+      coordinates.push_back(batch);
     TmaLoadOp::create(b, loc, tensorMap, coordinates, destination, barrier,
                       /*barrierCta=*/Value(),
                       multicastMask ? b.getI64IntegerAttr(multicastMask)
@@ -306,14 +307,19 @@ private:
   void decodeWork(Value index);
   void decodeSplitWork();
   void spanSequence(WorkTile &work, int64_t rows);
+  /// A global i32 `pointer[index]`.
+  Value loadI32(Value pointer, Value index);
+  /// Paged: the page that holds `key` of the work tile's sequence, through
+  /// the block table (keys past the sequence read its last page's entry).
+  Value pageOfKey(Value key);
   /// The packed tensors' row of a work tile's query row or key (varlen:
   /// from its sequence's first token), as TMA coordinates.
   Value queryRowOf(Value row) { return qRowBase ? add(qRowBase, row) : row; }
   Value keyRowOf(Value key) { return kRowBase ? add(kRowBase, key) : key; }
-  /// Varlen: each role reads its work tile's sequence (spanSequence) from
-  /// the launch's arguments.
+  /// Serving forms: each role reads its work tile's sequence
+  /// (spanSequence) from the launch's arguments.
   void beginRole() {
-    if (plan.form != ServingForm::Varlen)
+    if (plan.form == ServingForm::Dense)
       return;
     args = launchArgs;
     qRowBase = kRowBase = Value();
@@ -346,6 +352,8 @@ private:
   /// The producer loads K (`isKey`) or V tile `tile` of the work tile into
   /// its ring slot (`tilesLoaded` tiles went through the ring before).
   void loadKvTile(Value tilesLoaded, Value stages, Value tile, bool isKey);
+  void loadPagedTile(Value map, Value slotOffset, Value firstKey, int64_t boxes,
+                     Value full);
   /// The producer loads Q of this CTA's work tile `index` (the current work
   /// tile's coordinates): each consumer's 64 rows, all depth boxes, on
   /// that tile's barrier, once its readers have released the buffer's
@@ -481,8 +489,8 @@ private:
   /// The consumer being built (buildConsumer).
   ConsumerState consumerState;
 
-  // Kernel arguments; varlen: `args` holds the current sequence's lengths
-  // and O/LSE pointers (spanSequence), `launchArgs` the launch's.
+  // Kernel arguments; serving forms: `args` holds the current sequence's
+  // lengths and O/LSE pointers (spanSequence), `launchArgs` the launch's.
   AttentionArgs args, launchArgs;
   // Varlen: the current sequence's first query and key token.
   Value qRowBase, kRowBase;

@@ -75,15 +75,20 @@ static LogicalResult checkImplemented(attn::PlannedAttentionOpInterface op,
       boxShape(swizzle.getQ()) != std::make_tuple(int64_t(kRowsPerConsumer),
                                                   int64_t(kBoxColumns),
                                                   int64_t(kSwizzleBytes)) ||
-      boxShape(swizzle.getK()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
+      boxShape(swizzle.getK()) != std::make_tuple(plan.kvBoxRows,
+                                                  int64_t(kBoxColumns),
                                                   int64_t(kSwizzleBytes)) ||
-      boxShape(swizzle.getV()) != std::make_tuple(plan.bn, int64_t(kBoxColumns),
-                                                  int64_t(kSwizzleBytes)))
+      boxShape(swizzle.getV()) != std::make_tuple(plan.kvBoxRows,
+                                                  int64_t(kBoxColumns),
+                                                  int64_t(kSwizzleBytes)) ||
+      plan.kvBoxRows % 8 || plan.bn % plan.kvBoxRows ||
+      (plan.pageSize && plan.pageSize % plan.kvBoxRows))
     return op->emitOpError()
            << "has an sm_90a plan this kernel does not implement (it needs "
               "64-row consumer tiles, depths in 64-column 128B-swizzled boxes, "
-              "Dv <= 256, BN a multiple of 16 up to 256 and separate K/V "
-              "rings), got "
+              "Dv <= 256, BN a multiple of 16 up to 256, K/V boxes of BN "
+              "rows or of whole 8-row groups within a page that tile BN, and "
+              "separate K/V rings), got "
            << config;
   if (plan.rowGroup > kRowsPerConsumer)
     return op->emitOpError() << "fuses " << plan.rowGroup
@@ -120,6 +125,17 @@ fa4::hopper::readPlan(attn::PlannedAttentionOpInterface op,
     return failure();
   HopperPlan plan;
   static_cast<KernelPlan &>(plan) = *common;
+  plan.kvBoxRows = plan.bn;
+  if (plan.form == ServingForm::Paged) {
+    if (swizzle.getKvPath() != attn::KvPath::PageBoxes)
+      return op->emitOpError()
+             << "has pages of " << plan.pageSize
+             << " keys, which its plan gathers row by row (kv_path "
+             << attn::stringifyKvPath(swizzle.getKvPath())
+             << "); the Hopper kernel loads K and V by TMA boxes within a "
+                "page only";
+    plan.kvBoxRows = swizzle.getK().getRows();
+  }
   plan.numConsumers = config.getNumQ();
   // Without a split there is no combine to merge two consumers' partials:
   // one consumer takes the work item's rows. Each consumer holds its last

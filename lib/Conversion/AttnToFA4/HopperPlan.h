@@ -58,6 +58,10 @@ constexpr int64_t kKvMulticastCtas = 2;
 /// the part both chips share as readKernelPlan reads it.
 struct HopperPlan : KernelPlan {
   int64_t numConsumers;
+  /// Rows of each K/V box: BN, or for a paged cache a page's box (a K/V
+  /// tile is then BN / kvBoxRows boxes of its pages, stacked in the slot:
+  /// the 128B swizzle repeats every 8 rows).
+  int64_t kvBoxRows = 0;
   /// Split-K decode: both consumers work on the same 64-row Q tile, taking
   /// the partition's K/V tiles in turn (even tiles, odd tiles), and each
   /// stages its own partial for the combine. A decode tile has a few real
@@ -134,8 +138,9 @@ struct HopperPlan : KernelPlan {
   /// with `ctasPerItem` CTAs (a cluster, kv-multicast's pair) on items of as
   /// many row blocks, a head's last item possibly reaching past Sq.
   SmallVector<GridFactors> workListGrid(int64_t ctasPerItem = 1) const {
-    // Varlen: the row blocks of the longest sequence, for every sequence.
-    const char *rows = form == ServingForm::Varlen ? "max_sq" : "sq";
+    // Packed queries: the row blocks of the longest sequence, for every
+    // sequence.
+    const char *rows = packedQueries ? "max_sq" : "sq";
     GridFactors x = {
         GridFactor::ceilDivOf(rows, ctasPerItem * rowsPerWorkItem())};
     if (ctasPerItem > 1)

@@ -25,23 +25,39 @@ TensorMapSpec fa4::packedTmaBox(int64_t rows) {
   return TensorMapSpec{"", {rows, 1, 64}, 128};
 }
 
-SmallVector<KernelParam> fa4::varlenAttentionParams(const TensorMapSpec &qBox,
-                                                    const TensorMapSpec &kBox,
-                                                    bool hasLse,
-                                                    bool seqUsedK) {
+SmallVector<KernelParam>
+fa4::servingAttentionParams(const ServingLayout &layout,
+                            const TensorMapSpec &qBox,
+                            const TensorMapSpec &kBox) {
   using P = KernelParam;
+  bool paged = layout.form == ServingForm::Paged;
+  StringRef key = paged ? "k_cache" : "k", value = paged ? "v_cache" : "v";
   SmallVector<P> params = {P::tensorMap(qBox.of("q")),
-                           P::tensorMap(kBox.of("k")),
-                           P::tensorMap(kBox.of("v")), P::pointer("o")};
-  if (hasLse)
+                           P::tensorMap(kBox.of(key)),
+                           P::tensorMap(kBox.of(value)), P::pointer("o")};
+  if (layout.hasLse)
     params.push_back(P::pointer("lse"));
-  params.append({P::pointer("cu_seqlens_q"), P::pointer("cu_seqlens_k")});
-  if (seqUsedK)
-    params.push_back(P::pointer("seqused_k"));
-  params.append({P::i32("b"), P::i32("max_sq"), P::i32("tq"), P::i32("tk"),
-                 P::i64("o.stride.0"), P::i64("o.stride.1")});
-  if (hasLse)
-    params.push_back(P::i64("lse.stride.0"));
+  if (paged) {
+    params.append({P::pointer("block_table"), P::pointer("seqlens_k")});
+    if (layout.packedQueries)
+      params.push_back(P::pointer("cu_seqlens_q"));
+  } else {
+    params.append({P::pointer("cu_seqlens_q"), P::pointer("cu_seqlens_k")});
+    if (layout.seqUsedK)
+      params.push_back(P::pointer("seqused_k"));
+  }
+  params.append({P::i32("b"), P::i32(layout.packedQueries ? "max_sq" : "sq")});
+  if (layout.packedQueries)
+    params.push_back(P::i32("tq"));
+  params.push_back(P::i32(paged ? "max_pages" : "tk"));
+  int oStrides = layout.packedQueries ? 2 : 3;
+  for (int dim = 0; dim < oStrides; ++dim)
+    params.push_back(P::i64(("o.stride." + Twine(dim)).str()));
+  if (layout.hasLse)
+    for (int dim = 0; dim < oStrides - 1; ++dim)
+      params.push_back(P::i64(("lse.stride." + Twine(dim)).str()));
+  if (paged)
+    params.push_back(P::i64("block_table.stride.0"));
   params.push_back(P::f32("scale_log2"));
   return params;
 }
@@ -134,31 +150,45 @@ void fa4::joinPriorGrids(OpBuilder &b, Location loc, KernelABI &abi) {
   abi.programmaticDependentLaunch = true;
 }
 
-AttentionArgs AttentionArgs::readVarlen(gpu::GPUFuncOp func, bool hasLse,
-                                        bool seqUsedK) {
+AttentionArgs AttentionArgs::readServing(gpu::GPUFuncOp func,
+                                         const ServingLayout &layout) {
   AttentionArgs args;
   unsigned arg = 0;
-  args.qMap = func.getArgument(arg++);
-  args.kMap = func.getArgument(arg++);
-  args.vMap = func.getArgument(arg++);
-  args.outPtr = func.getArgument(arg++);
-  if (hasLse)
-    args.lsePtr = func.getArgument(arg++);
-  args.cuSeqlensQ = func.getArgument(arg++);
-  args.cuSeqlensK = func.getArgument(arg++);
-  if (seqUsedK)
-    args.seqUsedK = func.getArgument(arg++);
-  args.batchSize = func.getArgument(arg++);
-  args.seqQ = func.getArgument(arg++);
-  args.tokensQ = func.getArgument(arg++);
-  args.seqKV = func.getArgument(arg++);
+  auto next = [&] { return func.getArgument(arg++); };
+  bool paged = layout.form == ServingForm::Paged;
+  args.qMap = next();
+  args.kMap = next();
+  args.vMap = next();
+  args.outPtr = next();
+  if (layout.hasLse)
+    args.lsePtr = next();
+  if (paged) {
+    args.blockTable = next();
+    args.seqlensK = next();
+    if (layout.packedQueries)
+      args.cuSeqlensQ = next();
+  } else {
+    args.cuSeqlensQ = next();
+    args.cuSeqlensK = next();
+    if (layout.seqUsedK)
+      args.seqUsedK = next();
+  }
+  args.batchSize = next();
+  args.seqQ = next();
+  if (layout.packedQueries)
+    args.tokensQ = next();
+  (paged ? args.maxPages : args.seqKV) = next();
   // Packed O [Tq, Hq, Dv] and LSE [Hq, Tq] have no batch stride: the
   // kernel adds a zero (spanSequence moves the pointers to the sequence).
-  for (int dim = 0; dim < 2; ++dim)
-    args.outStride.push_back(func.getArgument(arg++));
-  if (hasLse)
-    args.lseStride.push_back(func.getArgument(arg++));
-  args.scaleLog2 = func.getArgument(arg++);
+  int oStrides = layout.packedQueries ? 2 : 3;
+  for (int dim = 0; dim < oStrides; ++dim)
+    args.outStride.push_back(next());
+  if (layout.hasLse)
+    for (int dim = 0; dim < oStrides - 1; ++dim)
+      args.lseStride.push_back(next());
+  if (paged)
+    args.blockTableStride = next();
+  args.scaleLog2 = next();
   return args;
 }
 

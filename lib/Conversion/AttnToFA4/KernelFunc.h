@@ -33,15 +33,30 @@ TensorMapSpec tmaBox(int64_t rows, int64_t heads = 1);
 /// `rows` tokens of one head, 64 128B-swizzled columns.
 TensorMapSpec packedTmaBox(int64_t rows);
 
-/// The parameters of a kernel of attn.varlen_attention in ABI order: tensor
-/// maps of the packed Q, K and V, O (and LSE), cu_seqlens_q, cu_seqlens_k
-/// (and seqused_k), B, the longest sequence's query rows (max_sq, which the
-/// grid covers), Tq, Tk, O's token and head strides (and LSE's head stride),
-/// scale * log2(e).
-llvm::SmallVector<KernelParam> varlenAttentionParams(const TensorMapSpec &qBox,
-                                                     const TensorMapSpec &kBox,
-                                                     bool hasLse,
-                                                     bool seqUsedK);
+/// Which attention op a kernel serves: attn.attention (one Sq and Skv per
+/// launch), attn.varlen_attention (packed sequences, each its own lengths,
+/// docs/KernelABI.md "Serving forms") or attn.paged_attention.
+enum class ServingForm { Dense, Varlen, Paged };
+
+/// How a serving form's kernel takes its tensors: packed sequences or a
+/// paged cache, queries packed or dense, seqused_k, LSE.
+struct ServingLayout {
+  ServingForm form = ServingForm::Varlen;
+  bool packedQueries = true, seqUsedK = false, hasLse = false;
+};
+
+/// The parameters of a serving form's kernel in ABI order (docs/KernelABI.md,
+/// "Serving forms"): tensor maps of Q (`qBox`: 3D where the queries are
+/// packed) and of K and V (varlen: the packed `k`, `v`; paged: `k_cache`,
+/// `v_cache`, boxes within a page), O (and LSE), the index tensors
+/// (varlen: cu_seqlens_q, cu_seqlens_k, seqused_k; paged: block_table,
+/// seqlens_k, cu_seqlens_q), B, the grid's rows (max_sq where the queries
+/// are packed, else Sq), Tq where packed, Tk (varlen) or max_pages (paged),
+/// O's strides (token and head where packed) and LSE's but the last, the
+/// block table's row stride (paged), scale * log2(e).
+llvm::SmallVector<KernelParam>
+servingAttentionParams(const ServingLayout &layout, const TensorMapSpec &qBox,
+                       const TensorMapSpec &kBox);
 
 /// The kernel parameters in ABI order: tensor maps of Q, K and V with these
 /// boxes, O (and LSE), B, Sq, Skv, O's strides (and LSE's), scale * log2(e),
@@ -108,11 +123,6 @@ mlir::FailureOr<SplitPlan> readSplit(attn::PlannedAttentionOpInterface op);
 /// Whether `op` returns (or, in destination style, writes) LSE.
 bool returnsLse(attn::PlannedAttentionOpInterface op);
 
-/// Which attention op a kernel serves: attn.attention (one Sq and Skv per
-/// launch), attn.varlen_attention (packed sequences, each its own lengths,
-/// docs/KernelABI.md "Serving forms") or attn.paged_attention.
-enum class ServingForm { Dense, Varlen, Paged };
-
 /// What both chips' kernels read of a plan alike: its split (readSplit), the
 /// tile and depths, the shared-memory regions both have, the mask and the
 /// types. Each chip's plan derives from it and reads the rest itself.
@@ -129,6 +139,14 @@ struct KernelPlan : SplitPlan {
   ServingForm form = ServingForm::Dense;
   /// Varlen: the op takes seqused_k (each sequence's keys that count).
   bool seqUsedK = false;
+  /// Varlen, and paged with cu_seqlens_q: Q, O and LSE along Tq.
+  bool packedQueries = false;
+  /// Paged: keys per page, and the rows of each K/V box (a page's or fewer:
+  /// a K/V tile is BN / kvBoxRows boxes of its pages).
+  int64_t pageSize = 0;
+  ServingLayout servingLayout() const {
+    return {form, packedQueries, seqUsedK, hasLse};
+  }
   mlir::Type elementType;
   int64_t elementBytes() const {
     return elementType.getIntOrFloatBitWidth() / 8;
@@ -213,18 +231,21 @@ struct AttentionArgs {
   llvm::SmallVector<TensorMapSpec> deviceMaps;
   bool buildsTensorMaps() const { return static_cast<bool>(mapScratch); }
 
-  /// Varlen (varlenAttentionParams): the index tensors' pointers and Tq;
-  /// seqQ is max_sq and seqKV Tk until the kernel reads a sequence's own
-  /// lengths.
-  mlir::Value cuSeqlensQ, cuSeqlensK, seqUsedK, tokensQ;
+  /// Serving forms (servingAttentionParams): the index tensors' pointers,
+  /// Tq (packed queries), max_pages and the block table's row stride
+  /// (paged); seqQ is max_sq (packed queries) and seqKV Tk (varlen) until
+  /// the kernel reads a sequence's own lengths.
+  mlir::Value cuSeqlensQ, cuSeqlensK, seqUsedK, tokensQ, blockTable, seqlensK,
+      maxPages, blockTableStride;
 
   static AttentionArgs read(mlir::gpu::GPUFuncOp func, bool hasLse,
                             bool workspace = false);
-  /// The arguments of a kernel made from varlenAttentionParams. outStride
-  /// holds O's token and head strides and lseStride LSE's head stride: the
-  /// kernel puts a zero batch stride before them.
-  static AttentionArgs readVarlen(mlir::gpu::GPUFuncOp func, bool hasLse,
-                                  bool seqUsedK);
+  /// The arguments of a kernel made from servingAttentionParams. Where
+  /// the queries are packed, outStride holds O's token and head strides and
+  /// lseStride LSE's head stride: the kernel puts a zero batch stride
+  /// before them.
+  static AttentionArgs readServing(mlir::gpu::GPUFuncOp func,
+                                   const ServingLayout &layout);
 
   /// Device-built maps (D-48), in three steps around the CTA's barriers.
   /// Before the copies (and before the barrier after the mbarrier

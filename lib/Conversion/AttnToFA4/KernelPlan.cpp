@@ -47,8 +47,14 @@ FailureOr<KernelPlan> fa4::readKernelPlan(attn::PlannedAttentionOpInterface op,
       isa<attn::VarlenAttentionOp>(op.getOperation())  ? ServingForm::Varlen
       : isa<attn::PagedAttentionOp>(op.getOperation()) ? ServingForm::Paged
                                                        : ServingForm::Dense;
-  if (auto varlen = dyn_cast<attn::VarlenAttentionOp>(op.getOperation()))
+  if (auto varlen = dyn_cast<attn::VarlenAttentionOp>(op.getOperation())) {
     plan.seqUsedK = static_cast<bool>(varlen.getSequsedK());
+    plan.packedQueries = true;
+  }
+  if (auto paged = dyn_cast<attn::PagedAttentionOp>(op.getOperation())) {
+    plan.packedQueries = static_cast<bool>(paged.getCuSeqlensQ());
+    plan.pageSize = paged.getPageSize();
+  }
   plan.kStageBytes = smem.getKStageBytes();
   plan.vStageBytes = smem.getVStageBytes();
   plan.smemUsed = smem.getSmemUsed();

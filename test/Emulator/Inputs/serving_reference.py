@@ -191,9 +191,14 @@ def launch(manifest_path, tensors, max_seqlen_q):
 
 
 def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
-             packed_q=True, seqused=None, lse=True, padding=3):
+             packed_q=True, seqused=None, lse=True, padding=3,
+             dynamic_q=False, spare_pages=1):
     """One case: sequences of lengths_q rows and lengths_k keys; `paged` a
-    page size (K/V in a shuffled paged cache) or None (packed varlen K/V)."""
+    page size (K/V in a shuffled paged cache) or None (packed varlen K/V);
+    `dynamic_q`: dense queries of dynamic B and Sq in the op, as fa4's
+    Python writes them (a static Sq may plan a split); `spare_pages` block
+    table columns past the longest sequence's pages (0: a kernel reading
+    past a full row reads past the table, which fa4-emu reports)."""
     b = len(lengths_q)
     scale = 1.0 / math.sqrt(d)
     cu_q = [0]
@@ -237,7 +242,7 @@ def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
         keys_of = lambda seq: used_k[seq]
         decl_k = f"tensor<?x{hkv}x{d}xbf16>"
     else:
-        max_pages = max(-(-n // paged) for n in lengths_k) + 1
+        max_pages = max(-(-n // paged) for n in lengths_k) + spare_pages
         pages = b * max_pages + 2
         order = list(range(pages))
         rng.shuffle(order)
@@ -279,10 +284,11 @@ def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
                              "f32")
 
     # The op.
+    dense_b, dense_sq = ("?", "?") if dynamic_q else (b, lengths_q[0])
     q_type = ("tensor<?x%dx%dxbf16>" % (hq, d) if packed_q else
-              "tensor<%dx%dx%dx%dxbf16>" % (b, lengths_q[0], hq, d))
+              "tensor<%sx%sx%dx%dxbf16>" % (dense_b, dense_sq, hq, d))
     lse_type = ("tensor<%dx?xf32>" % hq if packed_q else
-                "tensor<%dx%dx%dxf32>" % (b, hq, lengths_q[0]))
+                "tensor<%sx%dx%sxf32>" % (dense_b, hq, dense_sq))
     results = f"{q_type}, {lse_type}" if lse else q_type
     attrs = "{" + mask_attr(mask) + "}" if mask[0] != "none" else ""
     i32 = lambda n: f"tensor<{n}xi32>"
@@ -436,6 +442,20 @@ def main():
             dict(name="varlen_long_seqused", lengths_q=[100, 140],
                  lengths_k=[300, 200], seqused=[250, 131], hq=2, hkv=1,
                  d=64, mask=("causal",), lse=False),
+            # Paged caches whose pages hold whole K/V boxes: a tile of two
+            # 64-key pages, a sequence of exactly one page and one that fills
+            # its block-table row (no spare column: reading an entry past
+            # its pages reads past the table), dense and packed queries.
+            dict(name="paged_long_dense", lengths_q=[100, 100],
+                 lengths_k=[64, 320], paged=64, packed_q=False, hq=4, hkv=1,
+                 d=128, mask=("causal",), padding=0, dynamic_q=True,
+                 spare_pages=0),
+            dict(name="paged_long_packed", lengths_q=[130, 3, 0],
+                 lengths_k=[260, 128, 10], paged=128, hq=2, hkv=2, d=64,
+                 mask=("none",)),
+            dict(name="paged_long_window", lengths_q=[50, 200],
+                 lengths_k=[600, 300], paged=256, hq=2, hkv=1, d=64,
+                 mask=("window", 100, 0), lse=False),
         ]
     passed = sum(run_case(rng=rng, **case) for case in cases)
     for line in refusals:

@@ -1,21 +1,27 @@
-// The Hopper kernel of packed sequences (attn.varlen_attention): prefill's
+// The Hopper kernel of the serving forms: packed sequences
+// (attn.varlen_attention) and paged caches whose pages hold whole K/V boxes
+// (attn.paged_attention, kv_path page_boxes). Prefill's
 // work list over the longest sequence's row blocks for every sequence
 // (grid ceil(max_sq / 128) x Hq x B), each work tile reading its
 // sequence's spans from cu_seqlens (and seqused_k): TMA boxes of the packed
 // [T, H, D] tensors at its first token (3D maps, no batch coordinate), its
 // own lengths for the bottom-right mask and the epilogue's row bound, O and
 // LSE from registers at its first row (a TMA store would write the next
-// sequence's rows). No work loop, kv-multicast pair or device-built maps;
+// sequence's rows). A paged K/V tile is BN / box-rows boxes, each of the
+// page the block table gives (4D maps over [pages, page_size, H, D], the
+// page as the batch coordinate), its keys clamped to the block-table row;
+// queries dense (4D, the batch coordinate) or packed. Smaller pages, which
+// the plan gathers row by row, take the reference kernel. No work loop, kv-multicast pair or device-built maps;
 // the decode variant attn-decode-variants made is dropped (this kernel
-// serves every Sq). Numerics on fa4-emu: test/Emulator/serving-reference.test.
+// serves every Sq). Refusals: hopper-serving-invalid.mlir. Numerics on fa4-emu: test/Emulator/serving-reference.test.
 // RUN: fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 | FileCheck %s
 // RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=device-tensor-maps=true 2>&1 | FileCheck %s --check-prefix=MAPS
 // RUN: fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4="device-tensor-maps=true reference-fallback=true" 2>&1 | FileCheck %s --check-prefix=FALLBACK
 // RUN: fa4-opt %s --attn-decode-variants --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 | FileCheck %s --check-prefix=VARIANT
-// ptxas: test/Pipelines/hopper-varlen-ptxas.mlir.
+// ptxas: test/Pipelines/hopper-serving-ptxas.mlir.
 
-// MAPS: error: 'attn.varlen_attention' op has no Hopper kernel for device-tensor-maps with packed sequences: the kernel builds maps of dense BSHD tensors only
-// FALLBACK: remark: left for the reference kernel: the Hopper kernel does not implement this plan: device-tensor-maps with packed sequences
+// MAPS: error: 'attn.varlen_attention' op has no Hopper kernel for device-tensor-maps with a serving form: the kernel builds maps of dense BSHD tensors only
+// FALLBACK: remark: left for the reference kernel: the Hopper kernel does not implement this plan: device-tensor-maps with a serving form
 
 func.func @causal_lse(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: tensor<?x2x128xbf16>, %cq: tensor<5xi32>, %ck: tensor<5xi32>) -> (tensor<?x8x128xbf16>, tensor<8x?xf32>) {
   %o, %lse = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<5xi32>, tensor<5xi32>) {mask = #attn.mask<causal>} : tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16> -> tensor<?x8x128xbf16>, tensor<8x?xf32>
@@ -44,6 +50,13 @@ func.func @window_d256(%q: tensor<?x4x256xbf16>, %k: tensor<?x1x256xbf16>, %v: t
 // CHECK-LABEL: func.func @window_d256(
 // CHECK: #fa4.tensor_map<"k", [80, 1, 64], swizzle = 128>
 
+// CHECK-LABEL: func.func @paged_dense(
+// CHECK: attn.paged_attention {{.*}}launch = <params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k_cache", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v_cache", [1, 128, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.pointer<"block_table">, #fa4.pointer<"seqlens_k">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "max_pages">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<i64, "lse.stride.0">, #fa4.scalar<i64, "lse.stride.1">, #fa4.scalar<i64, "block_table.stride.0">, #fa4.scalar<f32, "scale_log2">], grid = {{\[}}[#fa4.ceil_div<"sq", 128>, "hq", "b"]
+// CHECK-SAME: alignment = {block_table = #fa4.alignment<base_bytes = 4, stride_bytes = 4>, k_cache = #fa4.alignment<base_bytes = 16, stride_bytes = 16>
+// CHECK-LABEL: func.func @paged64_packed(
+// CHECK: #fa4.tensor_map<"q", [64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k_cache", [1, 64, 1, 64], swizzle = 128>
+// CHECK-SAME: #fa4.pointer<"block_table">, #fa4.pointer<"seqlens_k">, #fa4.pointer<"cu_seqlens_q">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "max_sq">, #fa4.scalar<i32, "tq">, #fa4.scalar<i32, "max_pages">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "block_table.stride.0">
+
 // The kernel reads each work tile's spans (cu_seqlens_q at b and b + 1,
 // cu_seqlens_k at b and b + 1: four loads a role), loads 3D boxes, and
 // writes O through registers with a zero batch stride.
@@ -60,3 +73,29 @@ func.func @window_d256(%q: tensor<?x4x256xbf16>, %k: tensor<?x1x256xbf16>, %v: t
 // VARIANT-NOT: func.func private @causal_lse_decode
 // VARIANT-NOT: attn.decode_variant
 // VARIANT: fa4_hopper_causal_lse_sm_90a_module
+
+func.func @paged_dense(%q: tensor<?x?x8x128xbf16>, %kc: tensor<?x256x2x128xbf16>, %vc: tensor<?x256x2x128xbf16>, %bt: tensor<?x?xi32>, %sk: tensor<?xi32>) -> (tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>) {
+  %o, %lse = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<?x?xi32>) seqlens_k(%sk : tensor<?xi32>) {mask = #attn.mask<causal>} : tensor<?x?x8x128xbf16>, tensor<?x256x2x128xbf16>, tensor<?x256x2x128xbf16> -> tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>
+  return %o, %lse : tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>
+}
+
+func.func @paged64_packed(%q: tensor<?x8x128xbf16>, %kc: tensor<?x64x2x128xbf16>, %vc: tensor<?x64x2x128xbf16>, %bt: tensor<?x?xi32>, %sk: tensor<?xi32>, %cq: tensor<?xi32>) -> tensor<?x8x128xbf16> {
+  %o = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<?x?xi32>) seqlens_k(%sk : tensor<?xi32>) cu_seqlens_q(%cq : tensor<?xi32>) {mask = #attn.mask<causal>} : tensor<?x8x128xbf16>, tensor<?x64x2x128xbf16>, tensor<?x64x2x128xbf16> -> tensor<?x8x128xbf16>
+  return %o : tensor<?x8x128xbf16>
+}
+
+// A paged tile of BN = 128 keys over 64-key pages: two block-table reads,
+// each clamped to the sequence's last page, and four boxes (two depth
+// boxes of each page) whose coordinates are (depth, head, row in page,
+// page).
+// CHECK-LABEL: gpu.func @fa4_hopper_paged64_packed_sm_90a(
+// CHECK: arith.minsi
+// CHECK: llvm.load {{.*}} : !llvm.ptr<1> -> i32
+// CHECK: arith.remui
+// CHECK: fa4.tma.load %arg1[{{%[^,]+}}, {{%[^,]+}}, {{%[^,]+}}, {{%[^]]+}}] to
+// CHECK: fa4.tma.load %arg1[
+// CHECK: arith.minsi
+// CHECK: llvm.load {{.*}} : !llvm.ptr<1> -> i32
+// CHECK: fa4.tma.load %arg1[
+// CHECK: fa4.tma.load %arg1[
+
