@@ -14,7 +14,9 @@ kernels (attn.varlen_attention, attn.paged_attention): on sm_90a the
 Hopper kernel takes packed sequences (varlen, and a contiguous cache) and
 pages of 64 keys or more; pages of 16 and every form on sm_100a take the
 reference kernel, correct but not fast (docs/Architecture.md, "Serving
-forms"). Eager only (no torch.compile op yet); nothing syncs the host.
+forms"). Both go through the torch.library op fa4::serving_fwd
+(fa4.torch_ops), so torch.compile traces them (fullgraph, dynamic shapes);
+nothing syncs the host, so CUDA graphs can capture them.
 """
 
 import math
@@ -69,19 +71,45 @@ def _no_dropout(dropout_p):
                             "(dropout_p = 0)" % (dropout_p,))
 
 
-def _run(torch, problem, q, k, v, o_shape, max_seqlen_q, index):
-    """Compiles or finds the kernel, allocates O and LSE, launches on
-    torch's current stream."""
+def _launch_op(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
+               seqlens_k, max_seqlen_q, causal, window_size, softmax_scale):
+    """fa4::serving_fwd's implementation: the form the index tensors name,
+    its kernel (compiled or from the cache), O and LSE allocated and the
+    kernel launched on torch's current stream."""
+    import torch
+    from . import torch_ops
+    if block_table is not None:
+        form = "paged_packed" if cu_seqlens_q is not None else "paged"
+        index = {"block_table": block_table, "seqlens_k": seqlens_k}
+        if cu_seqlens_q is not None:
+            index["cu_seqlens_q"] = cu_seqlens_q
+        problem = _problem(q, k, v, form, causal, window_size, softmax_scale,
+                           page_size=int(k.shape[1]))
+    else:
+        form = "varlen_seqused" if seqused_k is not None else "varlen"
+        index = {"cu_seqlens_q": cu_seqlens_q, "cu_seqlens_k": cu_seqlens_k}
+        if seqused_k is not None:
+            index["seqused_k"] = seqused_k
+        problem = _problem(q, k, v, form, causal, window_size, softmax_scale)
     kernel = kernel_for(problem)
-    o = torch.empty(o_shape, dtype=q.dtype, device=q.device)
-    hq = problem.num_q_heads
-    lse_shape = ((hq, q.shape[0]) if q.dim() == 3
-                 else (q.shape[0], hq, q.shape[1]))
-    lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
+    o, lse = torch_ops.empty_serving_outputs(q, v)
     stream = torch.cuda.current_stream(q.device).cuda_stream
     kernel.launch_serving(q, k, v, o, lse, stream=stream,
                           max_seqlen_q=max_seqlen_q, **index)
     return o, lse
+
+
+def _serving_op(torch, q, k, v, max_seqlen_q, causal, window_size,
+                softmax_scale, cu_seqlens_q=None, cu_seqlens_k=None,
+                seqused_k=None, block_table=None, seqlens_k=None):
+    """fa4::serving_fwd, its mask and scale checked here (the rest, which
+    needs the problem, in the op)."""
+    from . import torch_ops
+    left, right = _mask(causal, window_size)[1]
+    return torch_ops.serving_fwd(
+        q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
+        seqlens_k, max_seqlen_q, causal, left, right,
+        -1.0 if softmax_scale is None else float(_scale(softmax_scale)))
 
 
 def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
@@ -104,14 +132,10 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
     index = {"cu_seqlens_q": _index(torch, cu_seqlens_q, "cu_seqlens_q"),
              "cu_seqlens_k": _index(torch, cu_seqlens_k, "cu_seqlens_k",
                                     b + 1)}
-    form = "varlen"
     if seqused_k is not None:
         index["seqused_k"] = _index(torch, seqused_k, "seqused_k", b)
-        form = "varlen_seqused"
-    problem = _problem(q, k, v, form, causal, window_size, softmax_scale)
-    o, lse = _run(torch, problem, q, k, v,
-                  (q.shape[0], q.shape[1], v.shape[2]), int(max_seqlen_q),
-                  index)
+    o, lse = _serving_op(torch, q, k, v, int(max_seqlen_q), causal,
+                         window_size, softmax_scale, **index)
     return (o, lse) if (return_lse or return_attn_probs) else o
 
 
@@ -197,13 +221,11 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
                               device=q.device)
         queries = torch.arange(0, (b + 1) * sq, sq, dtype=torch.int32,
                                device=q.device)
-        problem = _problem(q, k_cache, v_cache, "varlen_seqused", causal,
-                           window_size, softmax_scale)
-        o, lse = _run(torch, problem, q.reshape(b * sq, *q.shape[2:]),
-                      k_cache.flatten(0, 1), v_cache.flatten(0, 1),
-                      (b * sq, q.shape[2], v_cache.shape[3]), sq,
-                      {"cu_seqlens_q": queries, "cu_seqlens_k": starts,
-                       "seqused_k": seqlens.int()})
+        o, lse = _serving_op(torch, q.reshape(b * sq, *q.shape[2:]),
+                             k_cache.flatten(0, 1), v_cache.flatten(0, 1), sq,
+                             causal, window_size, softmax_scale,
+                             cu_seqlens_q=queries, cu_seqlens_k=starts,
+                             seqused_k=seqlens.int())
         o = o.view(b, sq, *o.shape[1:])
         lse = lse.view(lse.shape[0], b, sq).permute(1, 0, 2)
     else:
@@ -211,10 +233,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
         if block_table.dim() != 2 or int(block_table.shape[0]) != b:
             raise Fa4ValueError("block_table: shape %s; expected [%d, "
                                 "max_pages]" % (tuple(block_table.shape), b))
-        problem = _problem(q, k_cache, v_cache, "paged", causal, window_size,
-                           softmax_scale, page_size=int(k_cache.shape[1]))
-        o, lse = _run(torch, problem, q, k_cache, v_cache,
-                      (b, sq, q.shape[2], v_cache.shape[3]), 0,
-                      {"block_table": block_table,
-                       "seqlens_k": seqlens.int()})
+        o, lse = _serving_op(torch, q, k_cache, v_cache, 0, causal,
+                             window_size, softmax_scale,
+                             block_table=block_table,
+                             seqlens_k=seqlens.int())
     return (o, lse) if return_softmax_lse else o

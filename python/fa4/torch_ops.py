@@ -1,17 +1,20 @@
-"""fa4::flash_attn_fwd, a torch.library custom op, so torch.compile
-(fullgraph, dynamic shapes) traces through fa4's attention and
-torch.library.opcheck checks it. The fake returns what the real op does:
-o [b, sq, hq, dv] and lse [b, hq, sq] (f32) with the same strides. Forward
-only: its autograd formula raises."""
+"""fa4::flash_attn_fwd and fa4::serving_fwd, torch.library custom ops, so
+torch.compile (fullgraph, dynamic shapes) traces through fa4's attention
+and torch.library.opcheck checks them. Each fake returns what the real op
+does: flash_attn_fwd o [b, sq, hq, dv] and lse [b, hq, sq] (f32) with the
+same strides; serving_fwd (fa4.flash_attn_varlen_func,
+fa4.flash_attn_with_kvcache) o and lse of packed queries [tq, hq, dv] and
+[hq, tq], or of dense ones as flash_attn_fwd's, contiguous. Forward only:
+their autograd formulas raise."""
 
-from typing import Tuple
+from typing import Optional, Tuple
 
 import torch
 
 from . import flash
 from .runtime import contiguous_strides
 
-__all__ = ["flash_attn_fwd", "output_strides"]
+__all__ = ["flash_attn_fwd", "output_strides", "serving_fwd"]
 
 # fa4 kernels read 16-byte aligned rows (docs/KernelABI.md): O's strides
 # are padded to whole 16 bytes where dv alone would not give them.
@@ -59,10 +62,57 @@ def _(q, k, v, causal, window_left, window_right, softmax_scale):
     return empty_outputs(q, v)
 
 
-def _backward(ctx, grad_o, grad_lse):
-    raise RuntimeError("fa4::flash_attn_fwd is forward only: fa4 has no "
-                       "backward pass yet (run it under torch.no_grad(), or "
-                       "use another attention for training)")
+def _backward_of(op):
+    def backward(ctx, grad_o, grad_lse):
+        raise RuntimeError("fa4::%s is forward only: fa4 has no backward "
+                           "pass yet (run it under torch.no_grad(), or use "
+                           "another attention for training)" % op)
+    return backward
 
 
-flash_attn_fwd.register_autograd(_backward)
+flash_attn_fwd.register_autograd(_backward_of("flash_attn_fwd"))
+
+
+def empty_serving_outputs(q, v):
+    """O and LSE of a serving form: packed queries [tq, hq, d] give o
+    [tq, hq, dv] and lse [hq, tq]; dense [b, sq, hq, d] o [b, sq, hq, dv]
+    and lse [b, hq, sq]."""
+    dv = v.shape[-1]
+    if q.dim() == 3:
+        tq, hq = q.shape[0], q.shape[1]
+        return (q.new_empty((tq, hq, dv)),
+                q.new_empty((hq, tq), dtype=torch.float32))
+    b, sq, hq = q.shape[0], q.shape[1], q.shape[2]
+    return (q.new_empty((b, sq, hq, dv)),
+            q.new_empty((b, hq, sq), dtype=torch.float32))
+
+
+# Every device: the implementation checks that the tensors are CUDA ones
+# (fa4.serving's chip lookup), which a model of the kernel on the CPU
+# replaces in test/gpu/serving.py --model-kernel.
+@torch.library.custom_op("fa4::serving_fwd", mutates_args=())
+def serving_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                cu_seqlens_q: Optional[torch.Tensor],
+                cu_seqlens_k: Optional[torch.Tensor],
+                seqused_k: Optional[torch.Tensor],
+                block_table: Optional[torch.Tensor],
+                seqlens_k: Optional[torch.Tensor], max_seqlen_q: int,
+                causal: bool, window_left: int, window_right: int,
+                softmax_scale: float) -> Tuple[torch.Tensor, torch.Tensor]:
+    """The serving form the index tensors name (cu_seqlens_k: packed
+    sequences; block_table: a paged cache, k and v its pages);
+    softmax_scale < 0: the default, 1/sqrt(head dim)."""
+    from . import serving
+    return serving._launch_op(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k,
+                              block_table, seqlens_k, max_seqlen_q, causal,
+                              (window_left, window_right),
+                              None if softmax_scale < 0 else softmax_scale)
+
+
+@serving_fwd.register_fake
+def _(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table, seqlens_k,
+      max_seqlen_q, causal, window_left, window_right, softmax_scale):
+    return empty_serving_outputs(q, v)
+
+
+serving_fwd.register_autograd(_backward_of("serving_fwd"))

@@ -22,7 +22,12 @@ random inputs:
 - kvcache: a contiguous cache and paged caches of 16, 64, 128 and 256 keys
   a page with shuffled block tables, decode with 1 to 4 query rows and
   chunked prefill, new keys and values appended in place (the cache then
-  holds them, checked too).
+  holds them, checked too);
+- compiled: both calls under torch.compile(fullgraph=True, dynamic=True)
+  (inductor on the GPU, aot_eager with the model kernel) give eager's O,
+  LSE and cache bit for bit, and torch.library.opcheck passes
+  fa4::serving_fwd (schema, fake, autograd registration) on a varlen and a
+  paged call.
 """
 import math
 import os
@@ -201,6 +206,56 @@ def check_kvcache(torch, fa4, seed, page, causal, sq, s_new):
     return ok
 
 
+def check_compiled(torch, fa4, backend):
+    """The serving calls under torch.compile against eager, and opcheck."""
+    torch.manual_seed(99)
+    dt = torch.bfloat16
+    hq, hkv, d = KVCACHE_HEADS[:3]
+    lens_q, lens_k = [3, 0, 130, 1], [7, 5, 200, 64]
+    cu_q = torch.tensor([0] + lens_q, device="cuda").cumsum(0).int()
+    cu_k = torch.tensor([0] + lens_k, device="cuda").cumsum(0).int()
+    q = torch.randn(int(cu_q[-1]), hq, d, device="cuda", dtype=dt)
+    k = torch.randn(int(cu_k[-1]), hkv, d, device="cuda", dtype=dt)
+    v = torch.randn(int(cu_k[-1]), hkv, d, device="cuda", dtype=dt)
+
+    def varlen(q, k, v, cu_q, cu_k):
+        return fa4.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 130, 200,
+                                          causal=True, return_lse=True)
+
+    def kvcache(q, k_cache, v_cache, k_new, v_new, lens, table):
+        return fa4.flash_attn_with_kvcache(
+            q, k_cache, v_cache, k=k_new, v=v_new, cache_seqlens=lens,
+            block_table=table, causal=True, return_softmax_lse=True)
+
+    compile = lambda fn: torch.compile(fn, fullgraph=True, dynamic=True,
+                                       backend=backend)
+    ok = True
+    eager = varlen(q, k, v, cu_q, cu_k)
+    compiled = compile(varlen)(q, k, v, cu_q, cu_k)
+    ok &= all(bool(torch.equal(a, b)) for a, b in zip(eager, compiled))
+    b, page = 3, 64
+    table = torch.randperm(b * 4, device="cuda").view(b, 4).int()
+    lens = torch.tensor([10, 0, 190], device="cuda", dtype=torch.int32)
+    qd = torch.randn(b, 2, hq, d, device="cuda", dtype=dt)
+    k_new = torch.randn(b, 2, hkv, d, device="cuda", dtype=dt)
+    v_new = torch.randn(b, 2, hkv, d, device="cuda", dtype=dt)
+    caches = [torch.randn(b * 4, page, hkv, d, device="cuda", dtype=dt)
+              for _ in range(2)]
+    eager_caches = [c.clone() for c in caches]
+    eager = kvcache(qd, *eager_caches, k_new, v_new, lens, table)
+    compiled = compile(kvcache)(qd, *caches, k_new, v_new, lens, table)
+    ok &= all(bool(torch.equal(a, b)) for a, b in zip(eager, compiled))
+    ok &= all(bool(torch.equal(a, b)) for a, b in zip(eager_caches, caches))
+    op = torch.ops.fa4.serving_fwd.default
+    torch.library.opcheck(op, (q, k, v, cu_q, cu_k, None, None, None, 130,
+                               True, -1, -1, -1.0))
+    torch.library.opcheck(op, (qd, caches[0], caches[1], None, None, None,
+                               table, lens, 0, False, -1, -1, 0.125))
+    print("compiled (%s): varlen and a paged kvcache with appends equal "
+          "eager, opcheck passes: %s" % (backend, "ok" if ok else "FAIL"))
+    return ok
+
+
 class ModelKernel(object):
     """The serving kernels' semantics on the CPU (the reference kernel's,
     which fa4-emu checks): each sequence from the index tensors, its keys
@@ -255,7 +310,7 @@ def model_kernel(torch):
     torch.cuda.current_stream = lambda device=None: types.SimpleNamespace(
         cuda_stream=0)
     torch.cuda.synchronize = lambda: None
-    for name in ("randn", "tensor", "arange", "randperm"):
+    for name in ("randn", "tensor", "arange", "randperm", "full"):
         original = getattr(torch, name)
 
         def on_cpu(*args, _original=original, **kwargs):
@@ -285,7 +340,10 @@ def main():
                 seed += 1
                 results.append(check_kvcache(torch, fa4, seed, page, causal,
                                              sq, s_new))
-    where = ("the CPU, the kernel modelled" if sys.argv[1:] == ["--model-kernel"]
+    modelled = sys.argv[1:] == ["--model-kernel"]
+    results.append(check_compiled(torch, fa4,
+                                  "aot_eager" if modelled else "inductor"))
+    where = ("the CPU, the kernel modelled" if modelled
              else torch.cuda.get_device_name())
     print("%d of %d serving checks pass on %s" % (sum(results), len(results),
                                                   where))
