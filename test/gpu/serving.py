@@ -250,7 +250,7 @@ def check_compiled(torch, fa4, backend):
     torch.library.opcheck(op, (q, k, v, cu_q, cu_k, None, None, None, 130,
                                True, -1, -1, -1.0))
     torch.library.opcheck(op, (qd, caches[0], caches[1], None, None, None,
-                               table, lens, 0, False, -1, -1, 0.125))
+                               table, lens, 0, False, -1, -1, -1.0))
     print("compiled (%s): varlen and a paged kvcache with appends equal "
           "eager, opcheck passes: %s" % (backend, "ok" if ok else "FAIL"))
     return ok
