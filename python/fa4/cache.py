@@ -320,15 +320,13 @@ def _kernel_prefixes(problem):
     if problem.kernel == "reference":
         return ("fa4_ref_",)
     # auto: the chip's kernel, or the reference kernel for the plans it does
-    # not implement: on sm_90a the serving forms' gathered pages and decode
-    # plans, on sm_100a MLA and every serving form.
+    # not implement: the serving forms' gathered pages and decode plans, and
+    # MLA on sm_100a.
     if problem.chip == "sm_90a":
         if problem.form != "dense":
             return ("fa4_hopper_", "fa4_ref_")
         return ("fa4_hopper_",)
     if problem.chip == "sm_100a":
-        if problem.form != "dense":
-            return ("fa4_ref_",)
         return ("fa4_blackwell_", "fa4_ref_")
     return ("fa4_ref_",)
 

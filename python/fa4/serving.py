@@ -10,11 +10,10 @@ with FlashAttention's semantics: packed sequences (`cu_seqlens`, i32
 [b, s_cache, hkv, d] or paged [pages, page_size, hkv, d] through a block
 table, new keys and values written into it in place at `cache_seqlens`
 before attention reads them. They run the serving forms'
-kernels (attn.varlen_attention, attn.paged_attention): on sm_90a the
-Hopper kernel takes packed sequences (varlen, and a contiguous cache) and
-pages of 64 keys or more; pages of 16 and every form on sm_100a take the
-reference kernel, correct but not fast (docs/Architecture.md, "Serving
-forms"). Both go through the torch.library op fa4::serving_fwd
+kernels (attn.varlen_attention, attn.paged_attention): the chip's kernel
+(Hopper, Blackwell) takes packed sequences (varlen, and a contiguous
+cache) and pages of 64 keys or more; pages of 16 take the reference
+kernel, correct but not fast (docs/Architecture.md, "Serving forms"). Both go through the torch.library op fa4::serving_fwd
 (fa4.torch_ops), so torch.compile traces them (fullgraph, dynamic shapes);
 nothing syncs the host, so CUDA graphs can capture them.
 """

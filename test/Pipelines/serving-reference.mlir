@@ -1,11 +1,11 @@
 // The serving forms' reference kernels on both chips (kernel=reference, and
-// kernel=auto for the plans no fast kernel takes: on sm_90a a decode plan
-// such as this paged op's one-row queries, on sm_100a every form, with a
-// remark naming the reason). A fast kernel
+// kernel=auto for the plans no fast kernel takes, such as this paged op's
+// decode plan of one-row queries, with a remark naming the reason). A fast kernel
 // named explicitly refuses a form it does not serve by name instead of
 // writing no kernel. Their manifests (ABI version 12) list the serving
 // tensors and sizes; numerics on fa4-emu: test/Emulator/serving-reference.test.
-// The Hopper kernel of the serving forms: test/Pipelines/hopper-serving.mlir.
+// The fast kernels of the serving forms: test/Pipelines/hopper-serving.mlir,
+// blackwell-serving.mlir.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --kernel=reference --ptxas=none -o %t/h --quiet
 // RUN: FileCheck %s --check-prefix=VARLEN < %t/h/fa4_ref_varlen_sm_90a/manifest.json
 // RUN: FileCheck %s --check-prefix=PAGED < %t/h/fa4_ref_paged_sm_90a/manifest.json
@@ -16,9 +16,10 @@
 // RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_100a --convert-attn-to-fa4 2>&1 | FileCheck %s --check-prefix=BLACKWELL-REFUSED
 // HOPPER-AUTO-NOT: remark: {{.*}}varlen
 // HOPPER-AUTO: remark: left for the reference kernel: the Hopper kernel does not implement this plan: a decode or split-K plan of a serving form: its kernel runs prefill's work list
-// BLACKWELL-AUTO: remark: left for the reference kernel: the Blackwell kernel does not implement this plan: the FA4 kernel serves the dense attn.attention only (one Sq and Skv per launch)
+// BLACKWELL-AUTO-NOT: remark: {{.*}}varlen
+// BLACKWELL-AUTO: remark: left for the reference kernel: the Blackwell kernel does not implement this plan: a decode or split-K plan of a serving form: its kernel runs prefill's work list
 // HOPPER-REFUSED: error: 'attn.paged_attention' op has no Hopper kernel for a decode or split-K plan of a serving form
-// BLACKWELL-REFUSED: error: 'attn.varlen_attention' op has no sm_100a fast kernel yet: the FA4 kernel serves the dense attn.attention only (one Sq and Skv per launch)
+// BLACKWELL-REFUSED: error: 'attn.paged_attention' op has no Blackwell kernel for a decode or split-K plan of a serving form
 
 // VARLEN: "fa4_abi_version": 12
 // VARLEN: "grid": [

@@ -1,10 +1,9 @@
 # The serving forms from Python, without torch or a GPU: fa4.Problem's
-# serving forms write the ops fa4-compile lowers (on sm_90a packed sequences
-# and pages of 64 keys to the Hopper kernel, pages of 16 to the reference
-# kernel; every form to the reference kernel on sm_100a), a dense problem's
-# cache entry keeps its name, kernel packs name the forms, and
-# Kernel.validate_serving checks TensorSpecs through fa4_validate_serving
-# (fake pointers: validation needs no GPU).
+# serving forms write the ops fa4-compile lowers (packed sequences and pages
+# of 64 keys to the chip's kernel, pages of 16 to the reference kernel), a
+# dense problem's cache entry keeps its name, kernel packs name the forms,
+# and Kernel.validate_serving checks TensorSpecs through
+# fa4_validate_serving (fake pointers: validation needs no GPU).
 # REQUIRES: fa4-runtime
 # RUN: rm -rf %t && %python %s %t fa4-compile | FileCheck %s
 
@@ -47,8 +46,8 @@ for chip in ("sm_90a", "sm_100a"):
 # CHECK: sm_90a varlen_seqused fa4_hopper_attention_sm_90a True
 # CHECK: sm_90a paged fa4_ref_attention_sm_90a True
 # CHECK: sm_90a paged_packed fa4_hopper_attention_sm_90a True
-# CHECK: sm_100a varlen fa4_ref_attention_sm_100a True
-# CHECK: sm_100a paged_packed fa4_ref_attention_sm_100a True
+# CHECK: sm_100a varlen fa4_blackwell_attention_sm_100a True
+# CHECK: sm_100a paged_packed fa4_blackwell_attention_sm_100a True
 
 for text in ("bf16:8:2:128:128:causal@paged16", "f16:4:4:64:64:none@varlen",
              "bf16:8:2:128:128:causal@paged", "bf16:8:2:128:128:causal@pagedx"):

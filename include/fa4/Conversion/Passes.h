@@ -24,12 +24,14 @@ class FA4Dialect;
 namespace fa4 {
 namespace attn {
 class AttentionOp;
+class PlannedAttentionOpInterface;
 } // namespace attn
 
 /// Why the Blackwell (FA4) kernel does not implement `op`'s sm_100a plan
 /// (the error convert-attn-to-fa4 would report), or std::nullopt when it
 /// does. Reports nothing.
-std::optional<std::string> blackwellKernelRefusal(attn::AttentionOp op);
+std::optional<std::string>
+blackwellKernelRefusal(attn::PlannedAttentionOpInterface op);
 
 /// The chip whose kernel alone reads a lowering option (Passes.td's
 /// KernelOption), by the token cmake/gen-pass-options.py writes for it in

@@ -44,6 +44,7 @@
 #include "../Common/KernelEmitter.h"
 #include "KernelFunc.h"
 #include "Kernels.h"
+#include "ServingSpans.h"
 #include "WorkTiles.h"
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Conversion/Passes.h"
@@ -143,17 +144,17 @@ struct BlackwellPlan : KernelPlan {
   int64_t oStagedTileBytes() const { return kTileRows * paddedOv * 2; }
 };
 
-FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
+FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
   attn::ConfigAttr config = op.getConfigAttr();
   attn::SmemAttr smem = op.getSmemAttr();
   attn::SwizzleAttr swizzle = op.getSwizzleAttr();
   attn::TmemAttr tmem = op.getTmemAttr();
   if (!config || !smem || !swizzle || !tmem)
-    return op.emitOpError()
+    return op->emitOpError()
            << "needs #attn.config, #attn.swizzle, #attn.smem and #attn.tmem; "
               "run attn-plan-pipeline{chip=sm_100a} first";
   if (config.getIsMla())
-    return op.emitOpError()
+    return op->emitOpError()
            << "has an sm_100a MLA plan, which the FA4 kernel does not lower "
               "yet (it implements 128-row Q tiles, one CTA or a CTA pair): "
            << config;
@@ -170,7 +171,10 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
   if (plan.sharedKv)
     plan.vRingOffset = regions.kRing.offset;
   plan.correctionOffset = regions.correction.offset;
-  plan.storeOByTma = !plan.decode;
+  // Serving forms write O from TMEM, each row checked against its
+  // sequence's length: a TMA store of a packed sequence's last rows would
+  // write the next sequence's.
+  plan.storeOByTma = !plan.decode && plan.form == ServingForm::Dense;
   plan.oStagingOffset = regions.oStaging.offset;
   plan.oStagedOverQ = regions.oStaging.offset < regions.q.end() &&
                       regions.q.offset < regions.oStaging.end();
@@ -188,55 +192,71 @@ FailureOr<BlackwellPlan> readPlan(attn::AttentionOp op) {
   auto expected = [](int64_t rows) {
     return std::make_tuple(rows, kBoxColumns, kSwizzleBytes);
   };
+  plan.kvBoxRows = plan.kRowsPerCta();
+  if (plan.form == ServingForm::Paged) {
+    if (swizzle.getKvPath() != attn::KvPath::PageBoxes)
+      return op->emitOpError()
+             << "has pages of " << plan.pageSize
+             << " keys, which its plan gathers row by row (kv_path "
+             << attn::stringifyKvPath(swizzle.getKvPath())
+             << "); the FA4 kernel loads K and V by TMA boxes within a page "
+                "only";
+    plan.kvBoxRows = swizzle.getK().getRows();
+  }
+  bool pagedBoxes = plan.form == ServingForm::Paged;
   if (box(swizzle.getQ()) != expected(kTileRows) ||
-      box(swizzle.getK()) != expected(plan.kRowsPerCta()) ||
-      box(swizzle.getV()) != expected(plan.bn) ||
+      box(swizzle.getK()) != expected(plan.kvBoxRows) ||
+      box(swizzle.getV()) != expected(pagedBoxes ? plan.kvBoxRows : plan.bn) ||
+      (pagedBoxes &&
+       (plan.pair || plan.kvBoxRows % 8 || plan.bn % plan.kvBoxRows ||
+        plan.pageSize % plan.kvBoxRows)) ||
       plan.vColumnsPerCta() % kBoxColumns ||
       config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
       plan.bn % 16 || plan.bn > 256 || plan.paddedOv > 256)
-    return op.emitOpError() << "has an sm_100a plan whose boxes or tiles the "
-                               "FA4 kernel does not implement (128-row Q "
-                               "boxes, BN-row K/V boxes of 64 128B-swizzled "
-                               "columns, BN and Dv up to 256; under pair_cta "
-                               "BN / 2-row K boxes and a V half of whole "
-                               "64-column boxes): "
-                            << swizzle;
+    return op->emitOpError() << "has an sm_100a plan whose boxes or tiles the "
+                                "FA4 kernel does not implement (128-row Q "
+                                "boxes, BN-row K/V boxes of 64 128B-swizzled "
+                                "columns, BN and Dv up to 256; under pair_cta "
+                                "BN / 2-row K boxes and a V half of whole "
+                                "64-column boxes; paged, boxes of whole 8-row "
+                                "groups within a page that tile BN): "
+                             << swizzle;
   if (plan.storeOByTma &&
       (box(swizzle.getO()) != expected(kTileRows) ||
        regions.oStaging.bytes < plan.numQ * plan.oStagedTileBytes()))
-    return op.emitOpError()
+    return op->emitOpError()
            << "has an O staging plan the FA4 kernel's TMA "
               "store does not implement (128-row boxes of "
               "64 128B-swizzled columns, "
            << plan.numQ * plan.oStagedTileBytes()
            << " bytes of staging): " << swizzle << ", " << smem;
   if (plan.pair && (plan.decode || plan.numQ != 2))
-    return op.emitOpError() << "has a pair_cta plan the FA4 kernel does not "
-                               "implement (a CTA pair of two 128-row Q tiles "
-                               "each, prefill without a split): "
-                            << config;
+    return op->emitOpError() << "has a pair_cta plan the FA4 kernel does not "
+                                "implement (a CTA pair of two 128-row Q tiles "
+                                "each, prefill without a split): "
+                             << config;
   if (plan.rowGroup > kTileRows || (plan.decode && plan.numQ != 1))
-    return op.emitOpError() << "has a decode plan the FA4 kernel does not "
-                               "implement (one 128-row Q tile holding at most "
-                               "128 fused q-heads): "
-                            << config;
+    return op->emitOpError() << "has a decode plan the FA4 kernel does not "
+                                "implement (one 128-row Q tile holding at most "
+                                "128 fused q-heads): "
+                             << config;
   if (plan.clusterSplit() &&
       plan.stagingOffset + splitKStagedPartialBytes(kTileRows, plan.paddedOv) >
           regions.correction.offset)
-    return op.emitOpError() << "has a split-K staging region that overlaps "
-                               "its correction rows: "
-                            << smem;
+    return op->emitOpError() << "has a split-K staging region that overlaps "
+                                "its correction rows: "
+                             << smem;
   // Per Q tile: the rescale factors (later the final max) and the final sums.
   if (regions.correction.bytes < plan.numQ * 2 * kTileRows * 4 ||
       plan.barrierBytes < plan.numBarriers() * 8 ||
       plan.kStageBytes < plan.qkBoxes * plan.kBoxBytes() ||
       plan.vStageBytes < plan.vBoxes() * plan.vBoxBytes())
-    return op.emitOpError() << "has a shared-memory plan too small for the "
-                               "FA4 kernel's "
-                            << plan.numBarriers()
-                            << " mbarriers, its correction rows or its K/V "
-                               "slots: "
-                            << smem;
+    return op->emitOpError() << "has a shared-memory plan too small for the "
+                                "FA4 kernel's "
+                             << plan.numBarriers()
+                             << " mbarriers, its correction rows or its K/V "
+                                "slots: "
+                             << smem;
   return plan;
 }
 
@@ -391,6 +411,22 @@ private:
   Block *beginRole(WarpSpecializeOp roles, int index);
   /// The third role: the load warp, the MMA warp and the epilogue warp.
   void buildWarpRoles(Block *role);
+  void spanSequence();
+  /// TMA coordinates of a box of Q (`row` a work tile's query row) or of
+  /// K/V (`row` a key) of the current sequence: 4D with the batch, or 3D
+  /// from the sequence's first token in a packed tensor.
+  SmallVector<Value, 4> qCoordinates(Value column, Value row) {
+    if (firstQuery)
+      return {column, work.head, add(firstQuery, row)};
+    return {column, work.head, row, work.batch};
+  }
+  SmallVector<Value, 4> kvCoordinates(Value column, Value row) {
+    if (firstKey)
+      return {column, work.kvHead, add(firstKey, row)};
+    return {column, work.kvHead, row, work.batch};
+  }
+  void loadPagedTile(Value map, Value base, Value firstKeyOfTile, int64_t boxes,
+                     int64_t boxBytes, Value full);
   void waitForK(Value tile);
   void issueScore(Value tile, int64_t i);
 
@@ -398,7 +434,12 @@ private:
   /// Masked prefill: work tiles in sections whose K and V take at most this
   /// many bytes (WorkTiles::prefill; 0: one section).
   int64_t l2SectionBytes;
-  AttentionArgs args;
+  // Serving forms: `args` holds the current sequence's lengths and O/LSE
+  // pointers (ServingSpans), `launchArgs` the launch's.
+  AttentionArgs args, launchArgs;
+  // Serving forms: the current sequence's first query and key token where
+  // those are packed (TMA rows), else null.
+  Value firstQuery, firstKey;
   WorkTile work;
   // Decode: this CTA's rank in its cluster, which is its K/V partition.
   Value partition;
@@ -440,12 +481,10 @@ void BlackwellKernelBuilder::buildLoader() {
               plan.numQ * plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
   for (int64_t i = 0; i < plan.numQ; ++i)
     for (int64_t box = 0; box < plan.qkBoxes; ++box)
-      load(
-          args.qMap,
-          ValueRange{i32(box * kBoxColumns), work.head, tileRow(i), work.batch},
-          i32(plan.qOffset + i * plan.qTileBytes() +
-              box * kTileRows * kSwizzleBytes),
-          qBarrier);
+      load(args.qMap, qCoordinates(i32(box * kBoxColumns), tileRow(i)),
+           i32(plan.qOffset + i * plan.qTileBytes() +
+               box * kTileRows * kSwizzleBytes),
+           qBarrier);
   // Under pair_cta this CTA loads keys [BN/2 rank, BN/2 (rank + 1)) of each
   // K tile and depth columns [Dv/2 rank, Dv/2 (rank + 1)) of each V tile.
   Value kRowOffset = plan.pair ? mul(ctaRank, i32(plan.kRowsPerCta())) : i32(0);
@@ -467,6 +506,11 @@ void BlackwellKernelBuilder::buildLoader() {
       expectLoads(full, boxes * boxBytes);
       Value base = isV ? slotOffset(plan.vRingOffset, plan.vStageBytes, slot)
                        : slotOffset(plan.kRingOffset, plan.kStageBytes, slot);
+      if (plan.form == ServingForm::Paged) {
+        loadPagedTile(isV ? args.vMap : args.kMap, base, keyRow, boxes,
+                      boxBytes, full);
+        return;
+      }
       for (int64_t box = 0; box < boxes; ++box) {
         Value column = i32(box * kBoxColumns);
         Value row = keyRow;
@@ -474,8 +518,7 @@ void BlackwellKernelBuilder::buildLoader() {
           column = add(column, vColumnOffset);
         else
           row = add(row, kRowOffset);
-        load(isV ? args.vMap : args.kMap,
-             ValueRange{column, work.kvHead, row, work.batch},
+        load(isV ? args.vMap : args.kMap, kvCoordinates(column, row),
              add(base, i32(box * boxBytes)), full);
       }
     };
@@ -484,6 +527,26 @@ void BlackwellKernelBuilder::buildLoader() {
   });
   if (plan.pair)
     drainRings();
+}
+
+/// A paged K or V tile of BN keys from `firstKeyOfTile`: BN / kvBoxRows
+/// row groups, each within one page (the plan nests them), each group's
+/// depth boxes at its rows of the slot (the 128B swizzle repeats every 8
+/// rows, so they stack as one box).
+void BlackwellKernelBuilder::loadPagedTile(Value map, Value base,
+                                           Value firstKeyOfTile, int64_t boxes,
+                                           int64_t boxBytes, Value full) {
+  ServingSpans spans(b, loc, plan, launchArgs);
+  for (int64_t group = 0; group < plan.bn / plan.kvBoxRows; ++group) {
+    Value key = add(firstKeyOfTile, i32(group * plan.kvBoxRows));
+    Value page = spans.pageOfKey(work.batch, args.seqKV, key);
+    Value row = remu(key, i32(plan.pageSize));
+    for (int64_t box = 0; box < boxes; ++box)
+      load(map, ValueRange{i32(box * kBoxColumns), work.kvHead, row, page},
+           add(base,
+               i32(box * boxBytes + group * plan.kvBoxRows * kSwizzleBytes)),
+           full);
+  }
 }
 
 /// The producer tail of a cluster pipeline: waits until the MMAs have
@@ -821,6 +884,10 @@ Block *BlackwellKernelBuilder::beginRole(WarpSpecializeOp roles, int index) {
   Block *block = b.createBlock(&roles.getRoles()[index], {}, {i32Type, i32Type},
                                {loc, loc});
   roleThread = block->getArgument(1);
+  if (plan.form != ServingForm::Dense) {
+    args = launchArgs;
+    firstQuery = firstKey = Value();
+  }
   WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
   if (plan.decode) {
     work = tiles.decode(plan.partitions, plan.queryRowsPerTile(), plan.rowGroup,
@@ -836,6 +903,8 @@ Block *BlackwellKernelBuilder::beginRole(WarpSpecializeOp roles, int index) {
   if (!plan.pair) {
     work = tiles.prefill(blockId, args.batchSize, plan.rowsPerWorkItem(),
                          plan.numQHeads, plan.group, sectionKeyHeads);
+    if (plan.form != ServingForm::Dense)
+      spanSequence();
     return block;
   }
   // A pair's work item is 512 rows, both CTAs see the K/V tiles of all of
@@ -847,6 +916,20 @@ Block *BlackwellKernelBuilder::beginRole(WarpSpecializeOp roles, int index) {
                        sectionKeyHeads);
   work.blockRow = add(work.blockRow, mul(ctaRank, i32(plan.numQ * kTileRows)));
   return block;
+}
+
+/// A serving form's work tile reads its sequence (ServingSpans): `args`
+/// takes its lengths and O/LSE pointers, the TMA rows start at its first
+/// query and key token where those are packed.
+void BlackwellKernelBuilder::spanSequence() {
+  SequenceSpan span =
+      ServingSpans(b, loc, plan, launchArgs).span(work, plan.rowsPerWorkItem());
+  args.seqQ = span.seqQ;
+  args.seqKV = span.seqKV;
+  args.outPtr = span.outPtr;
+  args.lsePtr = span.lsePtr;
+  firstQuery = span.firstQuery;
+  firstKey = span.firstKey;
 }
 
 void BlackwellKernelBuilder::buildWarpRoles(Block *role) {
@@ -870,7 +953,20 @@ void BlackwellKernelBuilder::buildWarpRoles(Block *role) {
 
 void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   b.setInsertionPointToStart(&func.getBody().front());
-  args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
+  if (plan.form != ServingForm::Dense) {
+    args = AttentionArgs::readServing(func, plan.servingLayout());
+    if (plan.packedQueries) {
+      args.outStride.insert(args.outStride.begin(), i64(0));
+      if (plan.hasLse)
+        args.lseStride.insert(args.lseStride.begin(), i64(0));
+    }
+    // Paged: the keys a block-table row holds stand for Skv in the work
+    // order (its L2 sections) until a role reads a sequence's own.
+    if (plan.form == ServingForm::Paged)
+      args.seqKV = mul(args.maxPages, i32(plan.pageSize));
+  } else {
+    args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
+  }
 
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Value warp = divu(tid, i32(32));
@@ -897,6 +993,7 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   joinPriorGrids(b, loc, abi);
   args.publishTensorMaps(b, loc, plan.qOffset, tid, loadWarp);
 
+  launchArgs = args;
   auto roles = WarpSpecializeOp::create(
       b, loc, b.getDenseI64ArrayAttr({plan.numQ, 1, 1}),
       b.getDenseI64ArrayAttr(roleRegisters(plan)),
@@ -929,10 +1026,11 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   placeTensorMapAcquires(func);
 }
 
-std::optional<std::string> fa4::blackwellKernelRefusal(attn::AttentionOp op) {
+std::optional<std::string>
+fa4::blackwellKernelRefusal(attn::PlannedAttentionOpInterface op) {
   std::string why;
   {
-    ScopedDiagnosticHandler capture(op.getContext(), [&](Diagnostic &diag) {
+    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
       if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty())
         why = diag.str();
       return success();
@@ -943,28 +1041,56 @@ std::optional<std::string> fa4::blackwellKernelRefusal(attn::AttentionOp op) {
   return why;
 }
 
+/// Why the kernel does not serve `plan`'s serving form, or nothing: it
+/// runs prefill's work list of one CTA per work tile, without device-built
+/// maps.
+static std::optional<std::string> servingFormRefusal(const BlackwellPlan &plan,
+                                                     bool deviceMaps) {
+  if (plan.form == ServingForm::Dense)
+    return std::nullopt;
+  if (plan.decode || plan.partitions > 1)
+    return std::string("a decode or split-K plan of a serving form: its "
+                       "kernel runs prefill's work list");
+  if (plan.pair)
+    return std::string("a pair_cta plan of a serving form: its kernel runs "
+                       "one CTA per work tile");
+  if (deviceMaps)
+    return std::string("device-tensor-maps with a serving form: the kernel "
+                       "builds maps of dense BSHD tensors only");
+  return std::nullopt;
+}
+
 static LogicalResult
-buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
+buildBlackwellKernel(ModuleOp module, attn::PlannedAttentionOpInterface op,
                      const BlackwellKernelOptions &options) {
   int64_t l2SectionBytes = options.l2SectionBytes;
   bool deviceMaps = options.deviceTensorMaps;
   FailureOr<BlackwellPlan> plan = readPlan(op);
   if (failed(plan))
     return failure();
+  if (std::optional<std::string> why = servingFormRefusal(*plan, deviceMaps))
+    return op->emitOpError() << "has no Blackwell kernel for " << *why;
   MLIRContext *context = module.getContext();
   OpBuilder b(context);
   auto [kernels, name] =
       createKernelModule(module, op, "fa4_blackwell", "sm_100a");
-  Location loc = op.getLoc();
+  Location loc = op->getLoc();
   b.setInsertionPointToEnd(kernels.getBody());
 
   KernelABI abi;
-  abi.params = attentionParams(
-      tmaBox(plan->queryRowsPerTile(), plan->rowGroup),
-      tmaBox(plan->kRowsPerCta()), tmaBox(plan->bn), plan->hasLse,
-      plan->workspace,
-      plan->storeOByTma ? std::optional(tmaBox(kTileRows)) : std::nullopt,
-      deviceMaps);
+  if (plan->form == ServingForm::Dense)
+    abi.params = attentionParams(
+        tmaBox(plan->queryRowsPerTile(), plan->rowGroup),
+        tmaBox(plan->kRowsPerCta()), tmaBox(plan->bn), plan->hasLse,
+        plan->workspace,
+        plan->storeOByTma ? std::optional(tmaBox(kTileRows)) : std::nullopt,
+        deviceMaps);
+  else
+    abi.params = servingAttentionParams(
+        plan->servingLayout(),
+        plan->packedQueries ? packedTmaBox(kTileRows) : tmaBox(kTileRows),
+        plan->form == ServingForm::Paged ? tmaBox(plan->kvBoxRows)
+                                         : packedTmaBox(plan->bn));
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   BlackwellKernelBuilder(b, loc, *plan, l2SectionBytes).build(func, abi);
@@ -976,13 +1102,18 @@ buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
     GridFactors x;
     if (plan->pair)
       x.push_back(kPairCtas);
-    x.append({GridFactor::ceilDivOf("sq", plan->rowsPerWorkItem()), "hq", "b"});
+    // Packed queries: the row blocks of the longest sequence, for every
+    // sequence.
+    x.append({GridFactor::ceilDivOf(plan->packedQueries ? "max_sq" : "sq",
+                                    plan->rowsPerWorkItem()),
+              "hq", "b"});
     abi.grid = {x, {1}, {1}};
     abi.cluster[0] = plan->ctaGroup();
   }
   abi.block[0] = threads;
   abi.dynamicSmemBytes = plan->smemUsed;
   setAttentionAlignment(abi, plan->hasLse, plan->storeOByTma);
+  setServingAlignment(abi, plan->form);
   if (plan->workspace) {
     b.setInsertionPointToEnd(kernels.getBody());
     buildWorkspaceCombine(b, loc, name, abi, *plan, /*partialsPerPartition=*/1,
@@ -994,30 +1125,19 @@ buildBlackwellKernel(ModuleOp module, attn::AttentionOp op,
 }
 
 namespace {
-/// The serving forms on sm_100a: the reference kernel takes them until the
-/// FA4 kernel reads sequence spans and block tables.
-constexpr const char *kServingFormsRefusal =
-    "the FA4 kernel serves the dense attn.attention only (one Sq and Skv per "
-    "launch)";
-
 class BlackwellKernels : public KernelBuilder {
 public:
   explicit BlackwellKernels(const BlackwellKernelOptions &options)
       : options(options) {}
   std::optional<std::string>
   refusal(attn::PlannedAttentionOpInterface op) const override {
-    auto dense = dyn_cast<attn::AttentionOp>(op.getOperation());
-    if (!dense)
-      return std::string(kServingFormsRefusal);
-    return blackwellKernelRefusal(dense);
+    if (std::optional<std::string> why = blackwellKernelRefusal(op))
+      return why;
+    return servingFormRefusal(*readPlan(op), options.deviceTensorMaps);
   }
   LogicalResult build(ModuleOp module,
                       attn::PlannedAttentionOpInterface op) const override {
-    auto dense = dyn_cast<attn::AttentionOp>(op.getOperation());
-    if (!dense)
-      return op->emitOpError()
-             << "has no sm_100a fast kernel yet: " << kServingFormsRefusal;
-    return buildBlackwellKernel(module, dense, options);
+    return buildBlackwellKernel(module, op, options);
   }
 
 private:

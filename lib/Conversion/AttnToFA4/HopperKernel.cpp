@@ -105,7 +105,8 @@ void HopperKernelBuilder::loadPagedTile(Value map, Value slotOffset,
   int64_t groupBytes = plan.kvBoxRows * kSwizzleBytes;
   for (int64_t group = 0; group < plan.bn / plan.kvBoxRows; ++group) {
     Value key = add(firstKey, i32(group * plan.kvBoxRows));
-    Value page = pageOfKey(key);
+    Value page = ServingSpans(b, loc, plan, launchArgs)
+                     .pageOfKey(batch, args.seqKV, key);
     Value row = remu(key, i32(plan.pageSize));
     for (int64_t box = 0; box < boxes; ++box)
       tmaLoad(map,
@@ -786,16 +787,7 @@ static LogicalResult buildHopperKernel(ModuleOp module,
   abi.dynamicSmemBytes = plan->dynamicSmemBytes();
   setAttentionAlignment(abi, plan->hasLse,
                         storeOByTma || twinKernel.storesOByTma);
-  if (plan->form == ServingForm::Paged)
-    for (auto &[tensor, rule] : abi.alignment)
-      if (tensor == "k" || tensor == "v")
-        tensor += "_cache";
-  for (const KernelParam &param : abi.params)
-    if (param.kind == KernelParam::Kind::Pointer &&
-        llvm::is_contained({"cu_seqlens_q", "cu_seqlens_k", "seqused_k",
-                            "block_table", "seqlens_k"},
-                           StringRef(param.name)))
-      abi.alignment.push_back({param.name, {4, 4}});
+  setServingAlignment(abi, plan->form);
   if (plan->workspace) {
     b.setInsertionPointToEnd(kernels.getBody());
     buildWorkspaceCombine(b, loc, name, abi, *plan, plan->partialsPerCta(),

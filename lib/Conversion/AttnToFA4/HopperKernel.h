@@ -32,6 +32,7 @@
 #include "HopperPlan.h"
 #include "KernelFunc.h"
 #include "Kernels.h"
+#include "ServingSpans.h"
 #include "WorkTiles.h"
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
@@ -307,11 +308,6 @@ private:
   void decodeWork(Value index);
   void decodeSplitWork();
   void spanSequence(WorkTile &work, int64_t rows);
-  /// A global i32 `pointer[index]`.
-  Value loadI32(Value pointer, Value index);
-  /// Paged: the page that holds `key` of the work tile's sequence, through
-  /// the block table (keys past the sequence read its last page's entry).
-  Value pageOfKey(Value key);
   /// The packed tensors' row of a work tile's query row or key (varlen:
   /// from its sequence's first token), as TMA coordinates.
   Value queryRowOf(Value row) { return qRowBase ? add(qRowBase, row) : row; }

@@ -58,10 +58,6 @@ constexpr int64_t kKvMulticastCtas = 2;
 /// the part both chips share as readKernelPlan reads it.
 struct HopperPlan : KernelPlan {
   int64_t numConsumers;
-  /// Rows of each K/V box: BN, or for a paged cache a page's box (a K/V
-  /// tile is then BN / kvBoxRows boxes of its pages, stacked in the slot:
-  /// the 128B swizzle repeats every 8 rows).
-  int64_t kvBoxRows = 0;
   /// Split-K decode: both consumers work on the same 64-row Q tile, taking
   /// the partition's K/V tiles in turn (even tiles, odd tiles), and each
   /// stages its own partial for the combine. A decode tile has a few real

@@ -70,79 +70,17 @@ void HopperKernelBuilder::decodeWork(Value index) {
   setWork(work);
 }
 
-/// A serving form's work tile `work` belongs to sequence `work.batch`
-/// (docs/KernelABI.md, "Serving forms"). Reads its spans from the index
-/// tensors: where the queries are packed, the Q boxes start at its first
-/// query token (qRowBase), `args` takes its query rows and its first row's
-/// O and LSE; its keys are a span of the packed K and V (varlen: kRowBase)
-/// or its pages (paged: pageOfKey), and their count goes to `args.seqKV`
-/// (the masks' bottom-right alignment); the work tile gets its visible K/V
-/// tiles. A row block at or past the sequence's last row sees none and
-/// writes nothing: the grid covers the longest sequence's rows for every
-/// sequence.
+/// A serving form's work tile reads its sequence (ServingSpans): `args`
+/// takes its lengths and O/LSE pointers, the TMA rows start at its first
+/// query and key token where those are packed.
 void HopperKernelBuilder::spanSequence(WorkTile &work, int64_t rows) {
-  // Query spans are clamped to [0, Tq] and a paged sequence's keys to its
-  // block-table row: malformed index data gives wrong rows, never an
-  // access outside O, LSE or the block table (TMA reads nothing outside K
-  // and V, whatever the coordinates). cu_seqlens_k and seqused_k go
-  // unchecked otherwise, as in FlashAttention.
-  auto clamp = [&](Value value, Value low, Value high) {
-    return mins(maxs(value, low), high);
-  };
-  Value next = add(work.batch, i32(1));
-  if (plan.packedQueries) {
-    Value tokens = launchArgs.tokensQ;
-    Value firstQuery =
-        clamp(loadI32(launchArgs.cuSeqlensQ, work.batch), i32(0), tokens);
-    args.seqQ =
-        sub(clamp(loadI32(launchArgs.cuSeqlensQ, next), firstQuery, tokens),
-            firstQuery);
-    qRowBase = firstQuery;
-    Value rowElement = mul(sext(firstQuery), launchArgs.outStride[1]);
-    args.outPtr = LLVM::GEPOp::create(b, loc, launchArgs.outPtr.getType(),
-                                      plan.elementType, launchArgs.outPtr,
-                                      ValueRange{rowElement});
-    if (plan.hasLse)
-      args.lsePtr = LLVM::GEPOp::create(b, loc, launchArgs.lsePtr.getType(),
-                                        b.getF32Type(), launchArgs.lsePtr,
-                                        ValueRange{sext(firstQuery)});
-  }
-  if (plan.form == ServingForm::Paged) {
-    args.seqKV = clamp(loadI32(launchArgs.seqlensK, work.batch), i32(0),
-                       mul(launchArgs.maxPages, i32(plan.pageSize)));
-  } else {
-    Value firstKey = loadI32(launchArgs.cuSeqlensK, work.batch);
-    args.seqKV = launchArgs.seqUsedK
-                     ? loadI32(launchArgs.seqUsedK, work.batch)
-                     : sub(loadI32(launchArgs.cuSeqlensK, next), firstKey);
-    kRowBase = firstKey;
-  }
-  WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
-      .keyTiles(work, rows);
-  work.numTiles =
-      select(cmp(arith::CmpIPredicate::sge, work.blockRow, args.seqQ), i32(0),
-             work.numTiles);
-}
-
-Value HopperKernelBuilder::loadI32(Value pointer, Value index) {
-  Value element = LLVM::GEPOp::create(b, loc, pointer.getType(), b.getI32Type(),
-                                      pointer, ValueRange{index});
-  return LLVM::LoadOp::create(b, loc, b.getI32Type(), element);
-}
-
-/// Keys past the sequence's last (a tile's rows past its end, which the
-/// mask hides) read the entry of its last page: no entry past its pages is
-/// read (they may be garbage, as in vLLM). A sequence with no key loads no
-/// tile.
-Value HopperKernelBuilder::pageOfKey(Value key) {
-  Value pageSize = i32(plan.pageSize);
-  Value lastSlot = divu(sub(args.seqKV, i32(1)), pageSize);
-  Value slot = mins(divu(key, pageSize), lastSlot);
-  Value entry = add(mul(sext(batch), launchArgs.blockTableStride), sext(slot));
-  Value element = LLVM::GEPOp::create(b, loc, launchArgs.blockTable.getType(),
-                                      b.getI32Type(), launchArgs.blockTable,
-                                      ValueRange{entry});
-  return LLVM::LoadOp::create(b, loc, b.getI32Type(), element);
+  SequenceSpan span = ServingSpans(b, loc, plan, launchArgs).span(work, rows);
+  args.seqQ = span.seqQ;
+  args.seqKV = span.seqKV;
+  args.outPtr = span.outPtr;
+  args.lsePtr = span.lsePtr;
+  qRowBase = span.firstQuery;
+  kRowBase = span.firstKey;
 }
 
 /// Decode: see WorkTiles::decode.

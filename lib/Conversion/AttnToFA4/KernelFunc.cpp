@@ -108,6 +108,19 @@ void fa4::setAttentionAlignment(KernelABI &abi, bool hasLse,
     abi.alignment.push_back({"lse", {4, 4}});
 }
 
+void fa4::setServingAlignment(KernelABI &abi, ServingForm form) {
+  if (form == ServingForm::Paged)
+    for (auto &[tensor, rule] : abi.alignment)
+      if (tensor == "k" || tensor == "v")
+        tensor += "_cache";
+  for (const KernelParam &param : abi.params)
+    if (param.kind == KernelParam::Kind::Pointer &&
+        llvm::is_contained({"cu_seqlens_q", "cu_seqlens_k", "seqused_k",
+                            "block_table", "seqlens_k"},
+                           StringRef(param.name)))
+      abi.alignment.push_back({param.name, {4, 4}});
+}
+
 gpu::GPUFuncOp fa4::createKernelFunc(OpBuilder &b, Location loc, StringRef name,
                                      ArrayRef<KernelParam> params,
                                      int64_t threads) {

@@ -83,6 +83,10 @@ attentionParams(const TensorMapSpec &qBox, const TensorMapSpec &kBox,
 void setAttentionAlignment(KernelABI &abi, bool hasLse,
                            bool oByTensorMap = false);
 
+/// A serving form's alignment on top of setAttentionAlignment's: its i32
+/// index tensors 4 bytes, and a paged cache's tensors under their names.
+void setServingAlignment(KernelABI &abi, ServingForm form);
+
 /// The split-K of a plan: how many partitions, and whether they meet in a
 /// cluster (the band of output columns each combines, where its partial is
 /// staged in shared memory) or write f32 partials to a global workspace for
@@ -141,9 +145,12 @@ struct KernelPlan : SplitPlan {
   bool seqUsedK = false;
   /// Varlen, and paged with cu_seqlens_q: Q, O and LSE along Tq.
   bool packedQueries = false;
-  /// Paged: keys per page, and the rows of each K/V box (a page's or fewer:
-  /// a K/V tile is BN / kvBoxRows boxes of its pages).
+  /// Paged: keys per page.
   int64_t pageSize = 0;
+  /// Rows of each K/V box: a tile's, or for a paged cache a page's box (a
+  /// K/V tile is then BN / kvBoxRows boxes of its pages, stacked in the
+  /// slot: the 128B swizzle repeats every 8 rows). Set by each chip's plan.
+  int64_t kvBoxRows = 0;
   ServingLayout servingLayout() const {
     return {form, packedQueries, seqUsedK, hasLse};
   }

@@ -1,0 +1,65 @@
+//===- ServingSpans.cpp - A serving form's sequence per work tile ---------===//
+
+#include "ServingSpans.h"
+
+using namespace mlir;
+using namespace fa4;
+
+// Query spans are clamped to [0, Tq] and a paged sequence's keys to its
+// block-table row: malformed index data gives wrong rows, never an access
+// outside O, LSE or the block table (TMA reads nothing outside K and V,
+// whatever the coordinates). cu_seqlens_k and seqused_k go unchecked
+// otherwise, as in FlashAttention.
+SequenceSpan ServingSpans::span(WorkTile &work, int64_t rows) {
+  auto clamp = [&](Value value, Value low, Value high) {
+    return mins(maxs(value, low), high);
+  };
+  SequenceSpan span{launch.seqQ,   launch.seqKV, launch.outPtr,
+                    launch.lsePtr, Value(),      Value()};
+  Value next = add(work.batch, i32(1));
+  if (plan.packedQueries) {
+    Value tokens = launch.tokensQ;
+    span.firstQuery =
+        clamp(loadI32(launch.cuSeqlensQ, work.batch), i32(0), tokens);
+    span.seqQ =
+        sub(clamp(loadI32(launch.cuSeqlensQ, next), span.firstQuery, tokens),
+            span.firstQuery);
+    Value rowElement = mul(sext(span.firstQuery), launch.outStride[1]);
+    span.outPtr =
+        LLVM::GEPOp::create(b, loc, launch.outPtr.getType(), plan.elementType,
+                            launch.outPtr, ValueRange{rowElement});
+    if (plan.hasLse)
+      span.lsePtr =
+          LLVM::GEPOp::create(b, loc, launch.lsePtr.getType(), b.getF32Type(),
+                              launch.lsePtr, ValueRange{sext(span.firstQuery)});
+  }
+  if (plan.form == ServingForm::Paged) {
+    span.seqKV = clamp(loadI32(launch.seqlensK, work.batch), i32(0),
+                       mul(launch.maxPages, i32(plan.pageSize)));
+  } else {
+    span.firstKey = loadI32(launch.cuSeqlensK, work.batch);
+    span.seqKV = launch.seqUsedK
+                     ? loadI32(launch.seqUsedK, work.batch)
+                     : sub(loadI32(launch.cuSeqlensK, next), span.firstKey);
+  }
+  WorkTiles(b, loc, plan.mask, span.seqQ, span.seqKV, plan.bn)
+      .keyTiles(work, rows);
+  work.numTiles =
+      select(cmp(arith::CmpIPredicate::sge, work.blockRow, span.seqQ), i32(0),
+             work.numTiles);
+  return span;
+}
+
+Value ServingSpans::pageOfKey(Value batch, Value seqKV, Value key) {
+  Value pageSize = i32(plan.pageSize);
+  Value lastSlot = divu(sub(seqKV, i32(1)), pageSize);
+  Value slot = mins(divu(key, pageSize), lastSlot);
+  return loadI32(launch.blockTable,
+                 add(mul(sext(batch), launch.blockTableStride), sext(slot)));
+}
+
+Value ServingSpans::loadI32(Value pointer, Value index) {
+  Value element = LLVM::GEPOp::create(b, loc, pointer.getType(), b.getI32Type(),
+                                      pointer, ValueRange{index});
+  return LLVM::LoadOp::create(b, loc, b.getI32Type(), element);
+}

@@ -1,0 +1,59 @@
+//===- ServingSpans.h - A serving form's sequence per work tile -*- C++ -*-===//
+//
+// Shared by the sm_90a and sm_100a kernel builders: where a work tile of a
+// serving form (docs/KernelABI.md, "Serving forms") finds its sequence:
+// its query and key spans from the index tensors, its lengths, O and LSE
+// at its first row, and, for a paged cache, the page of each key.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_ATTNTOFA4_SERVINGSPANS_H
+#define LIB_CONVERSION_ATTNTOFA4_SERVINGSPANS_H
+
+#include "../Common/KernelEmitter.h"
+#include "KernelFunc.h"
+#include "WorkTiles.h"
+
+namespace fa4 {
+
+/// One work tile's sequence.
+struct SequenceSpan {
+  /// Its query rows (the launch's Sq for dense queries) and keys: the masks'
+  /// bottom-right alignment and the epilogue's row bound.
+  mlir::Value seqQ, seqKV;
+  /// O and LSE at its first row (packed queries), else the launch's.
+  mlir::Value outPtr, lsePtr;
+  /// The packed tensors' token of its first query and key (TMA rows), or
+  /// null: dense queries, paged keys.
+  mlir::Value firstQuery, firstKey;
+};
+
+class ServingSpans : public KernelEmitter {
+public:
+  ServingSpans(mlir::OpBuilder &b, mlir::Location loc, const KernelPlan &plan,
+               const AttentionArgs &launch)
+      : KernelEmitter(b, loc), plan(plan), launch(launch) {}
+
+  /// The sequence of `work` (sequence `work.batch`), whose visible K/V
+  /// tiles it sets for `rows` query rows from `work.blockRow`: none at or
+  /// past the sequence's last row (the grid covers the longest sequence's
+  /// rows for every sequence), which then writes nothing.
+  SequenceSpan span(WorkTile &work, int64_t rows);
+
+  /// Paged: the page that holds `key` of sequence `batch`, of `seqKV` keys,
+  /// through the block table. Keys past the last (a tile's rows past its
+  /// end, which the mask hides) read the entry of its last page: no entry
+  /// past its pages is read (they may be garbage, as in vLLM).
+  mlir::Value pageOfKey(mlir::Value batch, mlir::Value seqKV, mlir::Value key);
+
+private:
+  /// A global i32 `pointer[index]` (index i32 or i64).
+  mlir::Value loadI32(mlir::Value pointer, mlir::Value index);
+
+  const KernelPlan &plan;
+  const AttentionArgs &launch;
+};
+
+} // namespace fa4
+
+#endif // LIB_CONVERSION_ATTNTOFA4_SERVINGSPANS_H
