@@ -73,7 +73,9 @@ fn f16_window "$(t '?x?x16x128xf16')" "$(t '?x?x4x128xf16')" \
   "$(t '?x?x4x128xf16')" "$(t '?x?x16x128xf16')" "$(t '?x16x?xf32')" \
   "window(17, 33)" >"$work/f16-window.mlir"
 # The serving forms (ABI version 12), sizes dynamic, with LSE: varlen with
-# seqused_k, and a paged cache with packed queries.
+# seqused_k (the chip's kernel: rank-3 maps of packed tensors), a paged
+# cache of 16-key pages with packed queries (the reference kernel) and one
+# of 64-key pages with dense queries (the chip's kernel: maps of the pages).
 cat >"$work/serving.mlir" <<'MLIR'
 func.func @varlen(%q: tensor<?x8x64xbf16>, %k: tensor<?x2x64xbf16>, %v: tensor<?x2x64xbf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>, %su: tensor<?xi32>) -> (tensor<?x8x64xbf16>, tensor<8x?xf32>) {
   %o, %lse = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) seqused_k(%su : tensor<?xi32>) {mask = #attn.mask<causal>} : tensor<?x8x64xbf16>, tensor<?x2x64xbf16>, tensor<?x2x64xbf16> -> tensor<?x8x64xbf16>, tensor<8x?xf32>
@@ -82,6 +84,10 @@ func.func @varlen(%q: tensor<?x8x64xbf16>, %k: tensor<?x2x64xbf16>, %v: tensor<?
 func.func @paged(%q: tensor<?x8x64xbf16>, %kc: tensor<?x16x2x64xbf16>, %vc: tensor<?x16x2x64xbf16>, %bt: tensor<?x?xi32>, %sk: tensor<?xi32>, %cq: tensor<?xi32>) -> (tensor<?x8x64xbf16>, tensor<8x?xf32>) {
   %o, %lse = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<?x?xi32>) seqlens_k(%sk : tensor<?xi32>) cu_seqlens_q(%cq : tensor<?xi32>) : tensor<?x8x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16> -> tensor<?x8x64xbf16>, tensor<8x?xf32>
   return %o, %lse : tensor<?x8x64xbf16>, tensor<8x?xf32>
+}
+func.func @paged64(%q: tensor<?x?x8x64xbf16>, %kc: tensor<?x64x2x64xbf16>, %vc: tensor<?x64x2x64xbf16>, %bt: tensor<?x?xi32>, %sk: tensor<?xi32>) -> (tensor<?x?x8x64xbf16>, tensor<?x8x?xf32>) {
+  %o, %lse = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<?x?xi32>) seqlens_k(%sk : tensor<?xi32>) {mask = #attn.mask<causal>} : tensor<?x?x8x64xbf16>, tensor<?x64x2x64xbf16>, tensor<?x64x2x64xbf16> -> tensor<?x?x8x64xbf16>, tensor<?x8x?xf32>
+  return %o, %lse : tensor<?x?x8x64xbf16>, tensor<?x8x?xf32>
 }
 MLIR
 
@@ -111,6 +117,7 @@ jobs=(
   "device-tensor-maps|examples/attention.mlir|--chip=sm_90a --device-tensor-maps"
   "device-tensor-maps-sm100|$work/decode.mlir|--chip=sm_100a --kernel=blackwell $decode --device-tensor-maps"
   "serving|$work/serving.mlir|--chip=sm_90a"
+  "serving-sm100|$work/serving.mlir|--chip=sm_100a"
   "serving-static|test/Pipelines/serving-reference.mlir|--chip=sm_100a"
 )
 
