@@ -26,18 +26,30 @@ static fa4::KernelKind resolvedKernel(const fa4::CompileOptions &options) {
                                    : KernelKind::Reference;
 }
 
-std::string fa4::describeKernel(attn::AttentionOp op,
+std::string fa4::describeKernel(attn::PlannedAttentionOpInterface op,
                                 const CompileOptions &options) {
-  switch (resolvedKernel(options)) {
+  KernelKind kernel = resolvedKernel(options);
+  std::optional<std::string> refused;
+  if (kernel == KernelKind::Hopper)
+    refused = hopperKernelRefusal(op, options.deviceTensorMaps);
+  if (kernel == KernelKind::Blackwell)
+    refused = blackwellKernelRefusal(op, options.deviceTensorMaps);
+  // A serving form's decode variant that no fast kernel takes is dropped
+  // (convert-attn-to-fa4, convert-attn-to-reference-kernel).
+  bool serving = !isa<attn::AttentionOp>(op.getOperation());
+  if (serving && op->hasAttr(attn::kDecodeVariantOfAttrName) &&
+      (refused || kernel == KernelKind::Reference))
+    return "none: this decode variant is dropped, the kernel of the op it "
+           "was made from serves every Sq";
+  if (refused && options.kernel == KernelKind::Auto)
+    return "the reference kernel (SIMT): the " +
+           std::string(kernel == KernelKind::Hopper ? "Hopper" : "Blackwell") +
+           " kernel does not implement this plan: " + *refused;
+  switch (kernel) {
   case KernelKind::Hopper:
     return "the Hopper kernel (FA3's structure: TMA, wgmma, warp "
            "specialization)";
   case KernelKind::Blackwell:
-    if (options.kernel == KernelKind::Auto)
-      if (std::optional<std::string> why = blackwellKernelRefusal(op))
-        return "the reference kernel (SIMT): the Blackwell kernel does not "
-               "implement this plan: " +
-               *why;
     return "the Blackwell kernel (FA4's structure: tcgen05, tensor memory; "
            "proven on fa4-emu, not yet on a Blackwell GPU)";
   default:

@@ -14,6 +14,10 @@
 // RUN: fa4-compile %s --chip=sm_100a --kernel=reference --ptxas=none -o %t/r --quiet
 // RUN: not fa4-compile %s --chip=sm_90a --kernel=hopper -o %t/x --quiet 2>&1 | FileCheck %s --check-prefix=HOPPER-REFUSED
 // RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_100a --convert-attn-to-fa4 2>&1 | FileCheck %s --check-prefix=BLACKWELL-REFUSED
+// RUN: fa4-compile %s --chip=sm_90a --ptxas=none -o %t/c 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// CHOICE: kernel: the Hopper kernel (FA3's structure
+// CHOICE-NEXT: kernel: none: this decode variant is dropped, the kernel of the op it was made from serves every Sq
+// CHOICE-NEXT: kernel: the reference kernel (SIMT): the Hopper kernel does not implement this plan: a decode or split-K plan of a serving form
 // HOPPER-AUTO-NOT: remark: {{.*}}varlen
 // HOPPER-AUTO: remark: left for the reference kernel: the Hopper kernel does not implement this plan: a decode or split-K plan of a serving form: its kernel runs prefill's work list
 // BLACKWELL-AUTO-NOT: remark: {{.*}}varlen

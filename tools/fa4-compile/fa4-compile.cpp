@@ -158,7 +158,7 @@ planKernels(ModuleOp module, const fa4::CompileOptions &options) {
   if (failed(planning.run(*planned)))
     return failure();
   std::vector<std::string> choices;
-  planned->walk([&](fa4::attn::AttentionOp op) {
+  planned->walk([&](fa4::attn::PlannedAttentionOpInterface op) {
     choices.push_back(fa4::describeKernel(op, options));
   });
   return choices;

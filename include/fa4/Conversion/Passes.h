@@ -29,9 +29,16 @@ class PlannedAttentionOpInterface;
 
 /// Why the Blackwell (FA4) kernel does not implement `op`'s sm_100a plan
 /// (the error convert-attn-to-fa4 would report), or std::nullopt when it
-/// does. Reports nothing.
+/// does; `deviceTensorMaps` is convert-attn-to-fa4's option, which a serving
+/// form's kernel does not take. Reports nothing.
 std::optional<std::string>
-blackwellKernelRefusal(attn::PlannedAttentionOpInterface op);
+blackwellKernelRefusal(attn::PlannedAttentionOpInterface op,
+                       bool deviceTensorMaps = false);
+
+/// The same of the Hopper kernel and `op`'s sm_90a plan.
+std::optional<std::string>
+hopperKernelRefusal(attn::PlannedAttentionOpInterface op,
+                    bool deviceTensorMaps = false);
 
 /// The chip whose kernel alone reads a lowering option (Passes.td's
 /// KernelOption), by the token cmake/gen-pass-options.py writes for it in

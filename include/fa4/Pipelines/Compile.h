@@ -63,9 +63,10 @@ mlir::LogicalResult verifyCompileOptions(const CompileOptions &options,
                                          llvm::raw_ostream &errors);
 
 /// The kernel the compile pipeline lowers planned `op` to under `options`,
-/// and under kernel=auto on sm_100a why it falls back to the reference
-/// kernel (fa4-compile prints it after the plan).
-std::string describeKernel(attn::AttentionOp op, const CompileOptions &options);
+/// and under kernel=auto why it falls back to the reference kernel
+/// (fa4-compile prints it after the plan).
+std::string describeKernel(attn::PlannedAttentionOpInterface op,
+                           const CompileOptions &options);
 
 /// The compile pipeline's planning: decode variants (attn-decode-variants,
 /// where `decode-variants` asks for them) and the attn planning passes.

@@ -1026,21 +1026,6 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   placeTensorMapAcquires(func);
 }
 
-std::optional<std::string>
-fa4::blackwellKernelRefusal(attn::PlannedAttentionOpInterface op) {
-  std::string why;
-  {
-    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty())
-        why = diag.str();
-      return success();
-    });
-    if (succeeded(readPlan(op)))
-      return std::nullopt;
-  }
-  return why;
-}
-
 /// Why the kernel does not serve `plan`'s serving form, or nothing: it
 /// runs prefill's work list of one CTA per work tile, without device-built
 /// maps.
@@ -1058,6 +1043,23 @@ static std::optional<std::string> servingFormRefusal(const BlackwellPlan &plan,
     return std::string("device-tensor-maps with a serving form: the kernel "
                        "builds maps of dense BSHD tensors only");
   return std::nullopt;
+}
+
+std::optional<std::string>
+fa4::blackwellKernelRefusal(attn::PlannedAttentionOpInterface op,
+                            bool deviceTensorMaps) {
+  std::string why;
+  {
+    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty())
+        why = diag.str();
+      return success();
+    });
+    FailureOr<BlackwellPlan> plan = readPlan(op);
+    if (succeeded(plan))
+      return servingFormRefusal(*plan, deviceTensorMaps);
+  }
+  return why;
 }
 
 static LogicalResult
@@ -1131,9 +1133,7 @@ public:
       : options(options) {}
   std::optional<std::string>
   refusal(attn::PlannedAttentionOpInterface op) const override {
-    if (std::optional<std::string> why = blackwellKernelRefusal(op))
-      return why;
-    return servingFormRefusal(*readPlan(op), options.deviceTensorMaps);
+    return blackwellKernelRefusal(op, options.deviceTensorMaps);
   }
   LogicalResult build(ModuleOp module,
                       attn::PlannedAttentionOpInterface op) const override {

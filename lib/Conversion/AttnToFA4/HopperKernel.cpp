@@ -689,9 +689,11 @@ servingFormRefusal(const HopperPlan &plan, const HopperKernelOptions &options) {
   return std::nullopt;
 }
 
-static std::optional<std::string>
-hopperKernelRefusal(attn::PlannedAttentionOpInterface op,
-                    const HopperKernelOptions &options) {
+std::optional<std::string>
+fa4::hopperKernelRefusal(attn::PlannedAttentionOpInterface op,
+                         bool deviceTensorMaps) {
+  HopperKernelOptions options;
+  options.deviceTensorMaps = deviceTensorMaps;
   std::string why;
   ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty())
@@ -805,7 +807,7 @@ public:
       : options(options) {}
   std::optional<std::string>
   refusal(attn::PlannedAttentionOpInterface op) const override {
-    return hopperKernelRefusal(op, options);
+    return hopperKernelRefusal(op, options.deviceTensorMaps);
   }
   LogicalResult build(ModuleOp module,
                       attn::PlannedAttentionOpInterface op) const override {
