@@ -31,8 +31,9 @@ struct CompileOptions : public attn::PlanOptionsBase<CompileOptions> {
       llvm::cl::values(
           clEnumValN(KernelKind::Auto, "auto",
                      "the Hopper kernel on sm_90a; the Blackwell kernel on "
-                     "sm_100a (proven on fa4-emu), the reference kernel for "
-                     "the plans it does not implement (MLA)"),
+                     "sm_100a (proven on fa4-emu); the reference kernel for "
+                     "the plans they do not implement (MLA on sm_100a; the "
+                     "serving forms' gathered pages and decode plans)"),
           clEnumValN(KernelKind::Hopper, "hopper",
                      "TMA + wgmma, FA3's structure (sm_90a)"),
           clEnumValN(KernelKind::Blackwell, "blackwell",
