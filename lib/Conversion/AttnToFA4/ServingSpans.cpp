@@ -5,11 +5,11 @@
 using namespace mlir;
 using namespace fa4;
 
-// Query spans are clamped to [0, Tq] and a paged sequence's keys to its
-// block-table row: malformed index data gives wrong rows, never an access
+// Every span is clamped to its tensor, as the reference kernel's: query
+// spans to [0, Tq], packed keys to [0, Tk], a paged sequence's keys to its
+// block-table row. Malformed index data gives wrong rows, never an access
 // outside O, LSE or the block table (TMA reads nothing outside K and V,
-// whatever the coordinates). cu_seqlens_k and seqused_k go unchecked
-// otherwise, as in FlashAttention.
+// whatever the coordinates) nor a walk over tiles past the tensors.
 SequenceSpan ServingSpans::span(WorkTile &work, int64_t rows) {
   auto clamp = [&](Value value, Value low, Value high) {
     return mins(maxs(value, low), high);
@@ -37,10 +37,16 @@ SequenceSpan ServingSpans::span(WorkTile &work, int64_t rows) {
     span.seqKV = clamp(loadI32(launch.seqlensK, work.batch), i32(0),
                        mul(launch.maxPages, i32(plan.pageSize)));
   } else {
-    span.firstKey = loadI32(launch.cuSeqlensK, work.batch);
-    span.seqKV = launch.seqUsedK
-                     ? loadI32(launch.seqUsedK, work.batch)
-                     : sub(loadI32(launch.cuSeqlensK, next), span.firstKey);
+    // launch.seqKV is Tk: the key span is clamped to the packed K and V,
+    // as the reference kernel's, so a malformed seqused_k cannot make the
+    // kernel walk billions of empty tiles.
+    Value tokens = launch.seqKV;
+    span.firstKey =
+        clamp(loadI32(launch.cuSeqlensK, work.batch), i32(0), tokens);
+    Value end = launch.seqUsedK
+                    ? add(span.firstKey, loadI32(launch.seqUsedK, work.batch))
+                    : loadI32(launch.cuSeqlensK, next);
+    span.seqKV = sub(clamp(end, span.firstKey, tokens), span.firstKey);
   }
   WorkTiles(b, loc, plan.mask, span.seqQ, span.seqKV, plan.bn)
       .keyTiles(work, rows);

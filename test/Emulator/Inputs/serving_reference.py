@@ -192,13 +192,16 @@ def launch(manifest_path, tensors, max_seqlen_q):
 
 def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
              packed_q=True, seqused=None, lse=True, padding=3,
-             dynamic_q=False, spare_pages=1):
+             dynamic_q=False, spare_pages=1, malformed=False):
     """One case: sequences of lengths_q rows and lengths_k keys; `paged` a
     page size (K/V in a shuffled paged cache) or None (packed varlen K/V);
     `dynamic_q`: dense queries of dynamic B and Sq in the op, as fa4's
     Python writes them (a static Sq may plan a split); `spare_pages` block
     table columns past the longest sequence's pages (0: a kernel reading
-    past a full row reads past the table, which fa4-emu reports)."""
+    past a full row reads past the table, which fa4-emu reports);
+    `malformed`: then launched again with garbage index data (offsets past
+    the tensors and negative, huge key counts, page numbers outside the
+    cache), which must run without an access fa4-emu reports."""
     b = len(lengths_q)
     scale = 1.0 / math.sqrt(d)
     cu_q = [0]
@@ -320,6 +323,9 @@ def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
     out, module, args = launch(manifest_path, tensors,
                                max(lengths_q) if packed_q else 0)
     refusals.extend(refusals_of(module, args, tensors))
+    if malformed:
+        malformed_runs.append(f"{name}: " + survives_garbage(
+            manifest_path, tensors, max(lengths_q) if packed_q else 0))
 
     o_bits = struct.unpack(f"<{o_count}H", out["o"])
     lse_values = struct.unpack(f"<{lse_count}f", out["lse"]) if lse else None
@@ -370,6 +376,33 @@ def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
 
 
 refusals = []
+malformed_runs = []
+
+
+def survives_garbage(manifest_path, tensors, max_seqlen_q):
+    """Launches the kernel on `tensors` with every index tensor's values
+    replaced by garbage of alternating sign and past every tensor's end;
+    "survived" where the launch and the stream complete (fa4-emu fails a
+    launch at the first access outside an allocation)."""
+    garbage = {}
+    for name, tensor in tensors.items():
+        if tensor.dtype != "i32":
+            garbage[name] = tensor
+            continue
+        count = len(tensor.values)
+        values = [(2 ** 31 - 1 - 977 * i) * (-1 if i % 3 == 1 else 1)
+                  if i % 2 else 4096 + 131 * i for i in range(count)]
+        garbage[name] = Tensor(tensor.shape, "i32", values)
+    module = rt._module_p()
+    check(lib.fa4_module_load(manifest_path.encode(), ctypes.byref(module)),
+          "fa4_module_load")
+    buffers = {name: Buffer(t.raw()) for name, t in garbage.items()}
+    args = serving_args(garbage, max_seqlen_q, buffers)
+    status = lib.fa4_launch_serving(module, ctypes.byref(args), None)
+    if status == 0:
+        status = lib.fa4_stream_synchronize(None)
+    return "survived" if status == 0 else (
+        "BAD " + lib.fa4_last_error().decode())
 
 
 def refusals_of(module, args, tensors):
@@ -425,7 +458,7 @@ def main():
         dict(name="paged_spec", lengths_q=[3, 3], lengths_k=[70, 2], paged=64,
              packed_q=False, hq=2, hkv=2, d=64, mask=("causal",), padding=0),
         dict(name="paged_packed", lengths_q=[4, 0, 2], lengths_k=[20, 5, 33],
-             paged=16, hq=4, hkv=2, d=32, mask=("causal",)),
+             paged=16, hq=4, hkv=2, d=32, mask=("causal",), malformed=True),
     ]
     if KERNEL == "auto":
         # Sequences over several 128-row blocks and K/V tiles, ending inside
@@ -441,7 +474,7 @@ def main():
                  mask=("window", 70, 10)),
             dict(name="varlen_long_seqused", lengths_q=[100, 140],
                  lengths_k=[300, 200], seqused=[250, 131], hq=2, hkv=1,
-                 d=64, mask=("causal",), lse=False),
+                 d=64, mask=("causal",), lse=False, malformed=True),
             # Paged caches whose pages hold whole K/V boxes: a tile of two
             # 64-key pages, a sequence of exactly one page and one that fills
             # its block-table row (no spare column: reading an entry past
@@ -449,10 +482,10 @@ def main():
             dict(name="paged_long_dense", lengths_q=[100, 100],
                  lengths_k=[64, 320], paged=64, packed_q=False, hq=4, hkv=1,
                  d=128, mask=("causal",), padding=0, dynamic_q=True,
-                 spare_pages=0),
+                 spare_pages=0, malformed=True),
             dict(name="paged_long_packed", lengths_q=[130, 3, 0],
                  lengths_k=[260, 128, 10], paged=128, hq=2, hkv=2, d=64,
-                 mask=("none",)),
+                 mask=("none",), malformed=True),
             dict(name="paged_long_window", lengths_q=[50, 200],
                  lengths_k=[600, 300], paged=256, hq=2, hkv=1, d=64,
                  mask=("window", 100, 0), lse=False),
@@ -460,8 +493,11 @@ def main():
     passed = sum(run_case(rng=rng, **case) for case in cases)
     for line in refusals:
         print("refused " + line)
+    for line in malformed_runs:
+        print("garbage index data, " + line)
     print(f"{passed} of {len(cases)} serving cases pass on {CHIP}")
-    return 0 if passed == len(cases) else 1
+    survived = all(line.endswith("survived") for line in malformed_runs)
+    return 0 if passed == len(cases) and survived else 1
 
 
 if __name__ == "__main__":
