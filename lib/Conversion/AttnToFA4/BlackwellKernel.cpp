@@ -192,17 +192,8 @@ FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
   auto expected = [](int64_t rows) {
     return std::make_tuple(rows, kBoxColumns, kSwizzleBytes);
   };
-  plan.kvBoxRows = plan.kRowsPerCta();
-  if (plan.form == ServingForm::Paged) {
-    if (swizzle.getKvPath() != attn::KvPath::PageBoxes)
-      return op->emitOpError()
-             << "has pages of " << plan.pageSize
-             << " keys, which its plan gathers row by row (kv_path "
-             << attn::stringifyKvPath(swizzle.getKvPath())
-             << "); the FA4 kernel loads K and V by TMA boxes within a page "
-                "only";
-    plan.kvBoxRows = swizzle.getK().getRows();
-  }
+  if (failed(readKvBoxRows(op, plan, swizzle, plan.kRowsPerCta(), "FA4")))
+    return failure();
   bool pagedBoxes = plan.form == ServingForm::Paged;
   if (box(swizzle.getQ()) != expected(kTileRows) ||
       box(swizzle.getK()) != expected(plan.kvBoxRows) ||
@@ -529,24 +520,20 @@ void BlackwellKernelBuilder::buildLoader() {
     drainRings();
 }
 
-/// A paged K or V tile of BN keys from `firstKeyOfTile`: BN / kvBoxRows
-/// row groups, each within one page (the plan nests them), each group's
-/// depth boxes at its rows of the slot (the 128B swizzle repeats every 8
-/// rows, so they stack as one box).
+/// A paged K or V tile of BN keys from `firstKeyOfTile`: each of its row
+/// groups' depth boxes from its page, at its rows of the slot.
 void BlackwellKernelBuilder::loadPagedTile(Value map, Value base,
                                            Value firstKeyOfTile, int64_t boxes,
                                            int64_t boxBytes, Value full) {
-  ServingSpans spans(b, loc, plan, launchArgs);
-  for (int64_t group = 0; group < plan.bn / plan.kvBoxRows; ++group) {
-    Value key = add(firstKeyOfTile, i32(group * plan.kvBoxRows));
-    Value page = spans.pageOfKey(work.batch, args.seqKV, key);
-    Value row = remu(key, i32(plan.pageSize));
-    for (int64_t box = 0; box < boxes; ++box)
-      load(map, ValueRange{i32(box * kBoxColumns), work.kvHead, row, page},
-           add(base,
-               i32(box * boxBytes + group * plan.kvBoxRows * kSwizzleBytes)),
-           full);
-  }
+  ServingSpans(b, loc, plan, launchArgs)
+      .forEachPageGroup(
+          work.batch, args.seqKV, firstKeyOfTile, [&](const PageGroup &group) {
+            for (int64_t box = 0; box < boxes; ++box)
+              load(map,
+                   ValueRange{i32(box * kBoxColumns), work.kvHead, group.row,
+                              group.page},
+                   add(base, i32(box * boxBytes + group.slotBytes)), full);
+          });
 }
 
 /// The producer tail of a cluster pipeline: waits until the MMAs have
@@ -924,10 +911,7 @@ Block *BlackwellKernelBuilder::beginRole(WarpSpecializeOp roles, int index) {
 void BlackwellKernelBuilder::spanSequence() {
   SequenceSpan span =
       ServingSpans(b, loc, plan, launchArgs).span(work, plan.rowsPerWorkItem());
-  args.seqQ = span.seqQ;
-  args.seqKV = span.seqKV;
-  args.outPtr = span.outPtr;
-  args.lsePtr = span.lsePtr;
+  span.applyTo(args);
   firstQuery = span.firstQuery;
   firstKey = span.firstKey;
 }
@@ -954,16 +938,7 @@ void BlackwellKernelBuilder::buildWarpRoles(Block *role) {
 void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   b.setInsertionPointToStart(&func.getBody().front());
   if (plan.form != ServingForm::Dense) {
-    args = AttentionArgs::readServing(func, plan.servingLayout());
-    if (plan.packedQueries) {
-      args.outStride.insert(args.outStride.begin(), i64(0));
-      if (plan.hasLse)
-        args.lseStride.insert(args.lseStride.begin(), i64(0));
-    }
-    // Paged: the keys a block-table row holds stand for Skv in the work
-    // order (its L2 sections) until a role reads a sequence's own.
-    if (plan.form == ServingForm::Paged)
-      args.seqKV = mul(args.maxPages, i32(plan.pageSize));
+    args = readServingArgs(b, loc, func, plan);
   } else {
     args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
   }
@@ -1026,40 +1001,26 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   placeTensorMapAcquires(func);
 }
 
-/// Why the kernel does not serve `plan`'s serving form, or nothing: it
-/// runs prefill's work list of one CTA per work tile, without device-built
-/// maps.
+/// Why the kernel does not serve `plan`'s serving form, or nothing: what
+/// neither chip's serving kernel runs (servingPlanRefusal), and a CTA pair.
 static std::optional<std::string> servingFormRefusal(const BlackwellPlan &plan,
                                                      bool deviceMaps) {
-  if (plan.form == ServingForm::Dense)
-    return std::nullopt;
-  if (plan.decode || plan.partitions > 1)
-    return std::string("a decode or split-K plan of a serving form: its "
-                       "kernel runs prefill's work list");
-  if (plan.pair)
+  if (plan.form != ServingForm::Dense && plan.pair)
     return std::string("a pair_cta plan of a serving form: its kernel runs "
                        "one CTA per work tile");
-  if (deviceMaps)
-    return std::string("device-tensor-maps with a serving form: the kernel "
-                       "builds maps of dense BSHD tensors only");
-  return std::nullopt;
+  return servingPlanRefusal(plan, deviceMaps);
 }
 
 std::optional<std::string>
 fa4::blackwellKernelRefusal(attn::PlannedAttentionOpInterface op,
                             bool deviceTensorMaps) {
-  std::string why;
-  {
-    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty())
-        why = diag.str();
-      return success();
-    });
-    FailureOr<BlackwellPlan> plan = readPlan(op);
-    if (succeeded(plan))
-      return servingFormRefusal(*plan, deviceTensorMaps);
-  }
-  return why;
+  FailureOr<BlackwellPlan> plan = failure();
+  if (std::optional<std::string> why = firstErrorOf(op->getContext(), [&] {
+        plan = readPlan(op);
+        return LogicalResult(plan);
+      }))
+    return why;
+  return servingFormRefusal(*plan, deviceTensorMaps);
 }
 
 static LogicalResult

@@ -96,23 +96,21 @@ void HopperKernelBuilder::loadKvTile(Value tilesLoaded, Value stages,
   }
 }
 
-/// A paged K or V tile of BN keys from `firstKey`: BN / kvBoxRows row
-/// groups, each within one page (the plan nests them), each group's
-/// depth boxes at its rows of the slot.
+/// A paged K or V tile of BN keys from `firstKey`: each of its row groups'
+/// depth boxes from its page, at its rows of the slot.
 void HopperKernelBuilder::loadPagedTile(Value map, Value slotOffset,
                                         Value firstKey, int64_t boxes,
                                         Value full) {
-  int64_t groupBytes = plan.kvBoxRows * kSwizzleBytes;
-  for (int64_t group = 0; group < plan.bn / plan.kvBoxRows; ++group) {
-    Value key = add(firstKey, i32(group * plan.kvBoxRows));
-    Value page = ServingSpans(b, loc, plan, launchArgs)
-                     .pageOfKey(batch, args.seqKV, key);
-    Value row = remu(key, i32(plan.pageSize));
-    for (int64_t box = 0; box < boxes; ++box)
-      tmaLoad(map,
-              add(slotOffset, i32(box * plan.kBoxBytes() + group * groupBytes)),
-              i32(box * kBoxColumns), kvHead, row, page, full);
-  }
+  ServingSpans(b, loc, plan, launchArgs)
+      .forEachPageGroup(
+          batch, args.seqKV, firstKey, [&](const PageGroup &group) {
+            for (int64_t box = 0; box < boxes; ++box)
+              tmaLoad(map,
+                      add(slotOffset,
+                          i32(box * plan.kBoxBytes() + group.slotBytes)),
+                      i32(box * kBoxColumns), kvHead, group.row, group.page,
+                      full);
+          });
 }
 
 void HopperKernelBuilder::loadQTiles(Value index) {
@@ -309,16 +307,7 @@ void HopperKernelBuilder::buildConsumerRole(WarpSpecializeOp roles) {
 void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   b.setInsertionPointToStart(&func.getBody().front());
   if (plan.form != ServingForm::Dense) {
-    args = AttentionArgs::readServing(func, plan.servingLayout());
-    // Paged: the keys a block-table row holds stand for Skv in the work
-    // order (its L2 sections) until spanSequence reads a sequence's own.
-    if (plan.form == ServingForm::Paged)
-      args.seqKV = mul(args.maxPages, i32(plan.pageSize));
-    if (plan.packedQueries) {
-      args.outStride.insert(args.outStride.begin(), i64(0));
-      if (plan.hasLse)
-        args.lseStride.insert(args.lseStride.begin(), i64(0));
-    }
+    args = readServingArgs(b, loc, func, plan);
   } else {
     args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
   }
@@ -673,37 +662,16 @@ static HopperTwin buildLoopedTwin(OpBuilder &b, Location loc,
   return twin;
 }
 
-/// Why the kernel does not serve `op`'s form with `plan`, or nothing: the
-/// varlen kernel is prefill's, without a work loop, a split or device-built
-/// maps; a paged cache it does not read yet.
-static std::optional<std::string>
-servingFormRefusal(const HopperPlan &plan, const HopperKernelOptions &options) {
-  if (plan.form == ServingForm::Dense)
-    return std::nullopt;
-  if (plan.decode || plan.partitions > 1)
-    return std::string("a decode or split-K plan of a serving form: its "
-                       "kernel runs prefill's work list");
-  if (options.deviceTensorMaps)
-    return std::string("device-tensor-maps with a serving form: the kernel "
-                       "builds maps of dense BSHD tensors only");
-  return std::nullopt;
-}
-
 std::optional<std::string>
 fa4::hopperKernelRefusal(attn::PlannedAttentionOpInterface op,
                          bool deviceTensorMaps) {
-  HopperKernelOptions options;
-  options.deviceTensorMaps = deviceTensorMaps;
-  std::string why;
-  ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty())
-      why = diag.str();
-    return success();
-  });
-  FailureOr<HopperPlans> plans = readPlans(op);
-  if (failed(plans))
+  FailureOr<HopperPlans> plans = failure();
+  if (std::optional<std::string> why = firstErrorOf(op->getContext(), [&] {
+        plans = readPlans(op);
+        return LogicalResult(plans);
+      }))
     return why;
-  return servingFormRefusal(plans->kernel, options);
+  return servingPlanRefusal(plans->kernel, deviceTensorMaps);
 }
 
 static LogicalResult buildHopperKernel(ModuleOp module,
@@ -715,7 +683,7 @@ static LogicalResult buildHopperKernel(ModuleOp module,
   if (failed(plans))
     return failure();
   if (std::optional<std::string> why =
-          servingFormRefusal(plans->kernel, options))
+          servingPlanRefusal(plans->kernel, options.deviceTensorMaps))
     return op->emitOpError() << "has no Hopper kernel for " << *why;
   HopperPlan *plan = &plans->kernel;
   std::optional<HopperPlan> &ownTwinPlan = plans->ownTwin;

@@ -125,17 +125,8 @@ fa4::hopper::readPlan(attn::PlannedAttentionOpInterface op,
     return failure();
   HopperPlan plan;
   static_cast<KernelPlan &>(plan) = *common;
-  plan.kvBoxRows = plan.bn;
-  if (plan.form == ServingForm::Paged) {
-    if (swizzle.getKvPath() != attn::KvPath::PageBoxes)
-      return op->emitOpError()
-             << "has pages of " << plan.pageSize
-             << " keys, which its plan gathers row by row (kv_path "
-             << attn::stringifyKvPath(swizzle.getKvPath())
-             << "); the Hopper kernel loads K and V by TMA boxes within a "
-                "page only";
-    plan.kvBoxRows = swizzle.getK().getRows();
-  }
+  if (failed(readKvBoxRows(op, plan, swizzle, plan.bn, "Hopper")))
+    return failure();
   plan.numConsumers = config.getNumQ();
   // Without a split there is no combine to merge two consumers' partials:
   // one consumer takes the work item's rows. Each consumer holds its last

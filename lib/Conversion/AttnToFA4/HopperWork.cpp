@@ -75,10 +75,7 @@ void HopperKernelBuilder::decodeWork(Value index) {
 /// query and key token where those are packed.
 void HopperKernelBuilder::spanSequence(WorkTile &work, int64_t rows) {
   SequenceSpan span = ServingSpans(b, loc, plan, launchArgs).span(work, rows);
-  args.seqQ = span.seqQ;
-  args.seqKV = span.seqKV;
-  args.outPtr = span.outPtr;
-  args.lsePtr = span.lsePtr;
+  span.applyTo(args);
   qRowBase = span.firstQuery;
   kRowBase = span.firstKey;
 }

@@ -167,6 +167,28 @@ struct KernelPlan : SplitPlan {
   int64_t rowGroup = 1;
 };
 
+/// Sets `plan.kvBoxRows` from the K box of `swizzle`: `tileBoxRows` (the
+/// chip's box of a K tile) for contiguous K/V, a page's box for a paged
+/// cache. Fails with a diagnostic naming `kernel` for pages its plan gathers
+/// row by row (kv_path other than page_boxes).
+mlir::LogicalResult readKvBoxRows(attn::PlannedAttentionOpInterface op,
+                                  KernelPlan &plan, attn::SwizzleAttr swizzle,
+                                  int64_t tileBoxRows, llvm::StringRef kernel);
+
+/// What neither chip's serving kernel runs of a serving form's plan, or
+/// nothing (a dense plan): a decode or split-K plan (the kernels run
+/// prefill's work list) and device-tensor-maps (they build maps of dense
+/// BSHD tensors only).
+std::optional<std::string> servingPlanRefusal(const KernelPlan &plan,
+                                              bool deviceTensorMaps);
+
+/// The first error `attempt` reports, captured instead of emitted, where it
+/// fails; nothing where it succeeds. How the builders say why they refuse a
+/// plan without failing the pass.
+std::optional<std::string>
+firstErrorOf(mlir::MLIRContext *context,
+             llvm::function_ref<mlir::LogicalResult()> attempt);
+
 /// Reads the KernelPlan part of `op`'s plan from `config` and `smem` (the
 /// kernel's or a looped twin's); fails as readSplit does.
 mlir::FailureOr<KernelPlan> readKernelPlan(attn::PlannedAttentionOpInterface op,

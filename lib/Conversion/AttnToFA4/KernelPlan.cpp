@@ -67,6 +67,48 @@ FailureOr<KernelPlan> fa4::readKernelPlan(attn::PlannedAttentionOpInterface op,
   return plan;
 }
 
+LogicalResult fa4::readKvBoxRows(attn::PlannedAttentionOpInterface op,
+                                 KernelPlan &plan, attn::SwizzleAttr swizzle,
+                                 int64_t tileBoxRows, StringRef kernel) {
+  plan.kvBoxRows = tileBoxRows;
+  if (plan.form != ServingForm::Paged)
+    return success();
+  if (swizzle.getKvPath() != attn::KvPath::PageBoxes)
+    return op->emitOpError()
+           << "has pages of " << plan.pageSize
+           << " keys, which its plan gathers row by row (kv_path "
+           << attn::stringifyKvPath(swizzle.getKvPath()) << "); the " << kernel
+           << " kernel loads K and V by TMA boxes within a page only";
+  plan.kvBoxRows = swizzle.getK().getRows();
+  return success();
+}
+
+std::optional<std::string> fa4::servingPlanRefusal(const KernelPlan &plan,
+                                                   bool deviceTensorMaps) {
+  if (plan.form == ServingForm::Dense)
+    return std::nullopt;
+  if (plan.decode || plan.partitions > 1)
+    return std::string("a decode or split-K plan of a serving form: its "
+                       "kernel runs prefill's work list");
+  if (deviceTensorMaps)
+    return std::string("device-tensor-maps with a serving form: the kernel "
+                       "builds maps of dense BSHD tensors only");
+  return std::nullopt;
+}
+
+std::optional<std::string>
+fa4::firstErrorOf(MLIRContext *context, function_ref<LogicalResult()> attempt) {
+  std::string why;
+  ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty())
+      why = diag.str();
+    return success();
+  });
+  if (succeeded(attempt()))
+    return std::nullopt;
+  return why;
+}
+
 FailureOr<SplitPlan> fa4::readSplit(attn::PlannedAttentionOpInterface op) {
   SplitPlan split;
   attn::SplitKAttr splitk = op.getSplitkAttr();

@@ -2,8 +2,25 @@
 
 #include "ServingSpans.h"
 
+#include "fa4/Target/HardwareConstants.h"
+
 using namespace mlir;
 using namespace fa4;
+
+AttentionArgs fa4::readServingArgs(OpBuilder &b, Location loc,
+                                   gpu::GPUFuncOp func,
+                                   const KernelPlan &plan) {
+  KernelEmitter e(b, loc);
+  AttentionArgs args = AttentionArgs::readServing(func, plan.servingLayout());
+  if (plan.packedQueries) {
+    args.outStride.insert(args.outStride.begin(), e.i64(0));
+    if (plan.hasLse)
+      args.lseStride.insert(args.lseStride.begin(), e.i64(0));
+  }
+  if (plan.form == ServingForm::Paged)
+    args.seqKV = e.mul(args.maxPages, e.i32(plan.pageSize));
+  return args;
+}
 
 // Every span is clamped to its tensor, as the reference kernel's: query
 // spans to [0, Tq], packed keys to [0, Tk], a paged sequence's keys to its
@@ -54,6 +71,17 @@ SequenceSpan ServingSpans::span(WorkTile &work, int64_t rows) {
       select(cmp(arith::CmpIPredicate::sge, work.blockRow, span.seqQ), i32(0),
              work.numTiles);
   return span;
+}
+
+void ServingSpans::forEachPageGroup(
+    Value batch, Value seqKV, Value firstKey,
+    function_ref<void(const PageGroup &)> load) {
+  for (int64_t group = 0; group < plan.bn / plan.kvBoxRows; ++group) {
+    Value key = add(firstKey, i32(group * plan.kvBoxRows));
+    Value page = pageOfKey(batch, seqKV, key);
+    load({page, remu(key, i32(plan.pageSize)),
+          group * plan.kvBoxRows * kSwizzleBytes});
+  }
 }
 
 Value ServingSpans::pageOfKey(Value batch, Value seqKV, Value key) {

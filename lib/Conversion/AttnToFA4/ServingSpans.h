@@ -26,7 +26,33 @@ struct SequenceSpan {
   /// The packed tensors' token of its first query and key (TMA rows), or
   /// null: dense queries, paged keys.
   mlir::Value firstQuery, firstKey;
+
+  /// `args` (a role's copy of the launch's) takes the sequence's lengths
+  /// and O/LSE pointers.
+  void applyTo(AttentionArgs &args) const {
+    args.seqQ = seqQ;
+    args.seqKV = seqKV;
+    args.outPtr = outPtr;
+    args.lsePtr = lsePtr;
+  }
 };
+
+/// One row group of a paged K/V tile: the page that holds it, its first
+/// row in the page, and its byte offset in the tile's slot (the 128B
+/// swizzle repeats every 8 rows, so a tile's groups stack as one box).
+struct PageGroup {
+  mlir::Value page, row;
+  int64_t slotBytes;
+};
+
+/// The arguments of a serving form's kernel `func` (servingAttentionParams)
+/// as both builders use them: packed queries' O and LSE strides with a zero
+/// batch stride first, and for a paged cache the keys a block-table row
+/// holds standing for Skv in the work order (its L2 sections) until a role
+/// reads a sequence's own.
+AttentionArgs readServingArgs(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::gpu::GPUFuncOp func,
+                              const KernelPlan &plan);
 
 class ServingSpans : public KernelEmitter {
 public:
@@ -40,13 +66,20 @@ public:
   /// rows for every sequence), which then writes nothing.
   SequenceSpan span(WorkTile &work, int64_t rows);
 
-  /// Paged: the page that holds `key` of sequence `batch`, of `seqKV` keys,
-  /// through the block table. Keys past the last (a tile's rows past its
-  /// end, which the mask hides) read the entry of its last page: no entry
-  /// past its pages is read (they may be garbage, as in vLLM).
-  mlir::Value pageOfKey(mlir::Value batch, mlir::Value seqKV, mlir::Value key);
+  /// Paged: `load` for each of the BN / kvBoxRows row groups of the K/V
+  /// tile of sequence `batch` (of `seqKV` keys) from key `firstKey`, each
+  /// within one page (the plan nests them), its page read just before.
+  void forEachPageGroup(mlir::Value batch, mlir::Value seqKV,
+                        mlir::Value firstKey,
+                        llvm::function_ref<void(const PageGroup &)> load);
 
 private:
+  /// The page that holds `key` through the block table. Keys past the last
+  /// (a tile's rows past its end, which the mask hides) read the entry of
+  /// its last page: no entry past its pages is read (they may be garbage,
+  /// as in vLLM).
+  mlir::Value pageOfKey(mlir::Value batch, mlir::Value seqKV, mlir::Value key);
+
   /// A global i32 `pointer[index]` (index i32 or i64).
   mlir::Value loadI32(mlir::Value pointer, mlir::Value index);
 
