@@ -19,32 +19,22 @@
     }                                                                          \
   } while (0)
 
-__device__ __forceinline__ float ex2Ftz(float x) {
-  float r;
-  asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-__device__ __forceinline__ float lg2Ftz(float x) {
-  float r;
-  asm volatile("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
+// One special-function instruction, as the kernels emit it.
+#define FA4_SFU_UNARY(NAME, INSTRUCTION)                                       \
+  __device__ __forceinline__ float NAME(float x) {                             \
+    float r;                                                                   \
+    asm volatile(INSTRUCTION " %0, %1;" : "=f"(r) : "f"(x));                   \
+    return r;                                                                  \
+  }
+FA4_SFU_UNARY(ex2Ftz, "ex2.approx.ftz.f32")
+FA4_SFU_UNARY(ex2Full, "ex2.approx.f32")
+FA4_SFU_UNARY(lg2Ftz, "lg2.approx.ftz.f32")
+FA4_SFU_UNARY(lg2Full, "lg2.approx.f32")
+FA4_SFU_UNARY(rcpFtz, "rcp.approx.ftz.f32")
+FA4_SFU_UNARY(rcpFull, "rcp.approx.f32")
+FA4_SFU_UNARY(tanhApprox, "tanh.approx.f32")
+#undef FA4_SFU_UNARY
 
-__device__ __forceinline__ float lg2Full(float x) {
-  float r;
-  asm volatile("lg2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-__device__ __forceinline__ float rcpFtz(float x) {
-  float r;
-  asm volatile("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-__device__ __forceinline__ float rcpFull(float x) {
-  float r;
-  asm volatile("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
 // lg2 on [1, 2) (scale 1) and on [0.5, 1) (scale 0.5), by mantissa.
 __global__ void fillLg2(uint32_t *t, float scale) {
   for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < (1u << 23);

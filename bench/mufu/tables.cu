@@ -26,17 +26,6 @@
 
 #include "sfu_checks.cuh"
 
-__device__ __forceinline__ float ex2Full(float x) {
-  float r;
-  asm volatile("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-__device__ __forceinline__ float tanhApprox(float x) {
-  float r;
-  asm volatile("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-
 // ---- tables ----------------------------------------------------------------
 __global__ void fillEx2(uint32_t *t, int bits) {
   uint32_t n = 1u << bits;
