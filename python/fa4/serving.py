@@ -18,11 +18,9 @@ kernel, correct but not fast (docs/Architecture.md, "Serving forms"). Both go th
 nothing syncs the host, so CUDA graphs can capture them.
 """
 
-import math
-
 from . import cache as _cache
 from .flash import _chip, _dtype_of, _mask, _scale, kernel_for
-from .runtime import FA4_ERROR_INVALID_ARGUMENT, Fa4Error, Fa4ValueError
+from .runtime import Fa4ValueError
 
 __all__ = ["flash_attn_varlen_func", "flash_attn_with_kvcache"]
 
