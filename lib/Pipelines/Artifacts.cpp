@@ -69,11 +69,10 @@ static llvm::json::Value dim(int64_t size, StringRef symbol) {
 }
 
 /// `type`'s shape with the symbols of `symbols` for its dynamic sizes, and
-/// for every size of `alwaysSymbols`: the serving forms' token, page and
-/// block-table sizes, which the problem does not record and the runtime
+/// always for the serving forms' token, page and block-table sizes (tq, tk,
+/// pages, max_pages), which the problem does not record and the runtime
 /// binds from the tensors at each launch.
-static llvm::json::Value servingShapeOf(ShapedType type,
-                                        ArrayRef<StringRef> symbols) {
+static llvm::json::Value shapeOf(ShapedType type, ArrayRef<StringRef> symbols) {
   llvm::json::Array shape;
   for (auto [size, symbol] : llvm::zip(type.getShape(), symbols)) {
     bool always =
@@ -84,14 +83,6 @@ static llvm::json::Value servingShapeOf(ShapedType type,
                     : always       ? llvm::json::Value(symbol.str())
                                    : dim(size, symbol));
   }
-  return shape;
-}
-
-static llvm::json::Value shapeOf(ShapedType type, ArrayRef<StringRef> symbols) {
-  llvm::json::Array shape;
-  for (auto [size, symbol] : llvm::zip(type.getShape(), symbols))
-    shape.push_back(symbol.empty() ? llvm::json::Value(size)
-                                   : dim(size, symbol));
   return shape;
 }
 
@@ -276,23 +267,20 @@ llvm::json::Array ManifestBuilder::servingTensorsJson() {
     return tensorJson(alignments, name, role, tensorDtype, std::move(shape));
   };
   auto sequenceTensor = [&](StringRef name, Value value, StringRef symbol) {
-    return tensor(name, "input", "i32",
-                  servingShapeOf(shaped(value), {symbol}));
+    return tensor(name, "input", "i32", shapeOf(shaped(value), {symbol}));
   };
   llvm::json::Array tensors;
   bool packedQueries = q.getRank() == 3;
   SmallVector<StringRef> querySymbols =
       packedQueries ? SmallVector<StringRef>{"tq", "", ""}
                     : SmallVector<StringRef>{"b", "sq", "", ""};
-  tensors.push_back(
-      tensor("q", "input", dtype, servingShapeOf(q, querySymbols)));
+  tensors.push_back(tensor("q", "input", dtype, shapeOf(q, querySymbols)));
   if (auto varlen = dyn_cast<attn::VarlenAttentionOp>(raw)) {
-    tensors.push_back(
-        tensor("k", "input", dtype,
-               servingShapeOf(shaped(varlen.getKey()), {"tk", "", ""})));
+    tensors.push_back(tensor("k", "input", dtype,
+                             shapeOf(shaped(varlen.getKey()), {"tk", "", ""})));
     tensors.push_back(
         tensor("v", "input", dtype,
-               servingShapeOf(shaped(varlen.getValue()), {"tk", "", ""})));
+               shapeOf(shaped(varlen.getValue()), {"tk", "", ""})));
     tensors.push_back(
         sequenceTensor("cu_seqlens_q", varlen.getCuSeqlensQ(), "b+1"));
     tensors.push_back(
@@ -301,25 +289,24 @@ llvm::json::Array ManifestBuilder::servingTensorsJson() {
       tensors.push_back(sequenceTensor("seqused_k", used, "b"));
   } else {
     auto paged = cast<attn::PagedAttentionOp>(raw);
-    tensors.push_back(tensor(
-        "k_cache", "input", dtype,
-        servingShapeOf(shaped(paged.getKeyCache()), {"pages", "", "", ""})));
-    tensors.push_back(tensor(
-        "v_cache", "input", dtype,
-        servingShapeOf(shaped(paged.getValueCache()), {"pages", "", "", ""})));
-    tensors.push_back(tensor(
-        "block_table", "input", "i32",
-        servingShapeOf(shaped(paged.getBlockTable()), {"b", "max_pages"})));
+    tensors.push_back(
+        tensor("k_cache", "input", dtype,
+               shapeOf(shaped(paged.getKeyCache()), {"pages", "", "", ""})));
+    tensors.push_back(
+        tensor("v_cache", "input", dtype,
+               shapeOf(shaped(paged.getValueCache()), {"pages", "", "", ""})));
+    tensors.push_back(
+        tensor("block_table", "input", "i32",
+               shapeOf(shaped(paged.getBlockTable()), {"b", "max_pages"})));
     tensors.push_back(sequenceTensor("seqlens_k", paged.getSeqlensK(), "b"));
     if (Value cuSeqlensQ = paged.getCuSeqlensQ())
       tensors.push_back(sequenceTensor("cu_seqlens_q", cuSeqlensQ, "b+1"));
   }
-  tensors.push_back(
-      tensor("o", "output", dtype, servingShapeOf(o, querySymbols)));
+  tensors.push_back(tensor("o", "output", dtype, shapeOf(o, querySymbols)));
   if (results.size() == 2)
-    tensors.push_back(tensor(
-        "lse", "output", "f32",
-        servingShapeOf(shaped(results[1]),
+    tensors.push_back(
+        tensor("lse", "output", "f32",
+               shapeOf(shaped(results[1]),
                        packedQueries ? SmallVector<StringRef>{"", "tq"}
                                      : SmallVector<StringRef>{"b", "", "sq"})));
   return tensors;
