@@ -154,6 +154,21 @@ def _append(torch, cache, new, positions, block_table, name):
     cache[pages.long(), (positions % page_size).long()] = new
 
 
+def _contiguous_page(k_cache, v_cache):
+    """The page size at which a contiguous cache [b, s_cache, h, d] is a
+    paged cache without a copy: the largest of 256, 128 and 64 keys that
+    divides s_cache, where each sequence's keys are one run of rows; or
+    None (the cache is read as packed keys instead)."""
+    s_cache = int(k_cache.shape[1])
+    for cache in (k_cache, v_cache):
+        if s_cache < 1 or cache.stride(0) != s_cache * cache.stride(1):
+            return None
+    for page in (256, 128, 64):
+        if s_cache % page == 0:
+            return page
+    return None
+
+
 def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
                             rotary_cos=None, rotary_sin=None,
                             cache_seqlens=None, cache_batch_idx=None,
@@ -168,7 +183,9 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
     (i32 [b, max_pages]); cache_seqlens (i32 [b], or an int) the keys each
     sequence holds; k and v [b, s_new, hkv, d] appended at cache_seqlens
     first (in place), so attention sees cache_seqlens + s_new keys, the
-    queries bottom-right aligned. Returns o [b, sq, hq, dv], and lse
+    queries bottom-right aligned. A contiguous cache whose length is a
+    multiple of 64 keys is read as pages of itself (no copy: the paged
+    kernels' decode serves it). Returns o [b, sq, hq, dv], and lse
     [b, hq, sq] with return_softmax_lse. Rotary embeddings, batch indices,
     left padding, softcapping and ALiBi are refused by name. As in
     FlashAttention, cache_seqlens + s_new past a contiguous cache's end, or
@@ -206,14 +223,25 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
         _append(torch, k_cache, k, positions, block_table, "k")
         _append(torch, v_cache, v, positions, block_table, "v")
         seqlens = cache_seqlens + s_new
+    if block_table is None and int(k_cache.shape[0]) != b:
+        raise Fa4ValueError("k_cache: batch %d; expected q's %d (or pass "
+                            "block_table for a paged cache)"
+                            % (int(k_cache.shape[0]), b))
+    if block_table is None:
+        page = _contiguous_page(k_cache, v_cache)
+        if page:
+            # Sequence i's cache is pages i * n .. i * n + n - 1 of a paged
+            # view of it: the paged kernels' decode (fused GQA, split keys)
+            # serves it, in place, with no copy.
+            per_seq = int(k_cache.shape[1]) // page
+            block_table = torch.arange(b * per_seq, dtype=torch.int32,
+                                       device=q.device).view(b, per_seq)
+            k_cache = k_cache.view(b * per_seq, page, *k_cache.shape[2:])
+            v_cache = v_cache.view(b * per_seq, page, *v_cache.shape[2:])
     if block_table is None:
         # A contiguous cache is packed keys: sequence i's at i * s_cache,
         # the first seqlens[i] of them used.
         s_cache = int(k_cache.shape[1])
-        if int(k_cache.shape[0]) != b:
-            raise Fa4ValueError("k_cache: batch %d; expected q's %d (or pass "
-                                "block_table for a paged cache)"
-                                % (int(k_cache.shape[0]), b))
         starts = torch.arange(0, (b + 1) * s_cache, s_cache, dtype=torch.int32,
                               device=q.device)
         queries = torch.arange(0, (b + 1) * sq, sq, dtype=torch.int32,

@@ -68,6 +68,19 @@ std::array<uint32_t, 3> fa4::rt::evaluateGrid(const LaunchSpec &launch,
   return grid;
 }
 
+/// The keys a split is sized for: Skv, or a serving form's most keys of
+/// one sequence as the host knows it without reading the index tensors
+/// (a paged cache's block-table row, or the packed Tk).
+static int64_t splitKeys(const Manifest &manifest, const Bindings &bindings) {
+  if (bindings.isBound(Symbol::SeqKV))
+    return bindings[Symbol::SeqKV];
+  if (bindings.isBound(Symbol::MaxPages))
+    return bindings[Symbol::MaxPages] * manifest.problem.pageSize;
+  if (bindings.isBound(Symbol::TokensK))
+    return bindings[Symbol::TokensK];
+  return 0;
+}
+
 void fa4::rt::bindSplits(const Manifest &manifest, Bindings &bindings,
                          uint32_t numSMs) {
   if (!manifest.splitAtLaunch)
@@ -77,7 +90,7 @@ void fa4::rt::bindSplits(const Manifest &manifest, Bindings &bindings,
   bindings.bind(Symbol::Splits, 1, "the split-K rule");
   std::array<uint32_t, 3> grid = evaluateGrid(manifest.launch, bindings);
   int64_t workItems = int64_t(grid[1]) * grid[2];
-  int64_t keys = bindings[Symbol::SeqKV];
+  int64_t keys = splitKeys(manifest, bindings);
   int64_t partitions = workItems > 0 ? int64_t(numSMs) / workItems : 1;
   // Partitions of at least the minimum keys, or of one key tile where those
   // are fewer than the rule's minimum count.

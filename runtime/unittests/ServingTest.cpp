@@ -1,9 +1,11 @@
 //===- ServingTest.cpp - Version 12: packed sequences and paged caches ----===//
 //
 // inputs/serving-varlen.json and serving-paged.json are what fa4-compile
-// writes for test/Pipelines/serving-reference.mlir's two ops (the
-// reference kernel, sm_90a): a packed varlen attention of 8 sequences
-// (hq 32, hkv 8, d 128) and a paged decode over pages of 64 keys.
+// wrote for test/Pipelines/serving-reference.mlir's two ops (the
+// reference kernel, sm_90a) when its paged op had pages of 64 keys: a
+// packed varlen attention of 8 sequences (hq 32, hkv 8, d 128) and a paged
+// decode over pages of 64 keys. serving-paged-decode.json is the Hopper
+// kernel's manifest of that paged decode (fused GQA, a split at launch).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,9 @@ namespace {
 
 std::string varlenJson() { return readInput("serving-varlen.json"); }
 std::string pagedJson() { return readInput("serving-paged.json"); }
+std::string pagedDecodeJson() {
+  return readInput("serving-paged-decode.json");
+}
 
 std::string manifestError(const std::string &json) {
   try {
@@ -133,6 +138,27 @@ TEST(ServingTest, BindsTheServingSizes) {
     if (const auto *scalar = std::get_if<ScalarParam>(&param);
         scalar && scalar->spelling == "max_pages")
       EXPECT_EQ(evaluateScalar(*scalar, paged, pages, pagedArgs()).i32, 5);
+}
+
+TEST(ServingTest, SizesAPagedSplitByTheBlockTableRow) {
+  // The host reads no index tensor: a sequence holds at most max_pages x
+  // page_size keys, which stand for Skv in the split rule. On 1024 SMs the
+  // 64 work items (8 kv heads x 8 sequences) leave room for 16 partitions.
+  Manifest decode = parseManifest(pagedDecodeJson(), "/kernels");
+  ASSERT_TRUE(decode.splitAtLaunch);
+  auto splits = [&](int64_t pages, int64_t maxPages, uint32_t numSMs) {
+    Bindings sizes = validateArgs(decode, pagedArgs(pages, maxPages));
+    bindSplits(decode, sizes, numSMs);
+    EXPECT_EQ(evaluateGrid(decode.launch, sizes)[0], sizes[Symbol::Splits]);
+    return sizes[Symbol::Splits];
+  };
+  // 5 pages of 64 keys: 5 tiles, one each (not the 40 pages of the cache).
+  EXPECT_EQ(splits(40, 5, 1024), 5);
+  // One page: one tile, one partition.
+  EXPECT_EQ(splits(40, 1, 1024), 1);
+  // 512 pages (32768 keys): 128 partitions of 256 keys, capped by the SMs.
+  EXPECT_EQ(splits(4096, 512, 1024), 16);
+  EXPECT_EQ(splits(4096, 512, 132), 2);
 }
 
 TEST(ServingTest, BindsTheBatchFromCuSeqlens) {

@@ -21,7 +21,14 @@
 // CHECK-NEXT: Function properties for fa4_blackwell_paged_dense_sm_100a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
+// CHECK: Compiling entry function 'fa4_blackwell_paged_dense_decode_sm_100a' for 'sm_100a'
+// CHECK-NEXT: Function properties for fa4_blackwell_paged_dense_decode_sm_100a
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK: Compiling entry function 'fa4_blackwell_paged64_packed_sm_100a' for 'sm_100a'
 // CHECK-NEXT: Function properties for fa4_blackwell_paged64_packed_sm_100a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
+// Paged decode (the op's one-row plan, and paged_dense's decode variant).
+// CHECK: Compiling entry function 'fa4_blackwell_paged_decode_sm_100a' for 'sm_100a'
+// CHECK-NEXT: Function properties for fa4_blackwell_paged_decode_sm_100a
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

@@ -24,7 +24,15 @@
 // CHECK-NEXT: Function properties for fa4_hopper_paged_dense_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
+// CHECK: Compiling entry function 'fa4_hopper_paged_dense_decode_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_paged_dense_decode_sm_90a
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK: Compiling entry function 'fa4_hopper_paged64_packed_sm_90a' for 'sm_90a'
 // CHECK-NEXT: Function properties for fa4_hopper_paged64_packed_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 168 registers
+// Paged decode (the op's one-row plan, and paged_dense's decode variant):
+// the dense decode kernel's registers, no spill.
+// CHECK: Compiling entry function 'fa4_hopper_paged_decode_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_paged_decode_sm_90a
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

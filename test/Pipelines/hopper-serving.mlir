@@ -12,12 +12,14 @@
 // page as the batch coordinate), its keys clamped to the block-table row;
 // queries dense (4D, the batch coordinate) or packed. Smaller pages, which
 // the plan gathers row by row, take the reference kernel. No work loop, kv-multicast pair or device-built maps;
-// the decode variant attn-decode-variants made is dropped (this kernel
-// serves every Sq). Refusals: hopper-serving-invalid.mlir. Numerics on fa4-emu: test/Emulator/serving-reference.test.
+// the decode variant attn-decode-variants made of packed queries is
+// dropped (this kernel serves every Sq); a paged cache's dense queries
+// decode (@paged_decode). Refusals: hopper-serving-invalid.mlir. Numerics on fa4-emu: test/Emulator/serving-reference.test.
 // RUN: fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 | FileCheck %s
 // RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4=device-tensor-maps=true 2>&1 | FileCheck %s --check-prefix=MAPS
 // RUN: fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4="device-tensor-maps=true reference-fallback=true" 2>&1 | FileCheck %s --check-prefix=FALLBACK
 // RUN: fa4-opt %s --attn-decode-variants --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 | FileCheck %s --check-prefix=VARIANT
+// RUN: fa4-opt %s --attn-plan-pipeline=chip=sm_90a --convert-attn-to-fa4 | FileCheck %s --check-prefix=DECODE
 // ptxas: test/Pipelines/hopper-serving-ptxas.mlir.
 
 // MAPS: error: 'attn.varlen_attention' op has no Hopper kernel for device-tensor-maps with a serving form: the kernel builds maps of dense BSHD tensors only
@@ -99,3 +101,38 @@ func.func @paged64_packed(%q: tensor<?x8x128xbf16>, %kc: tensor<?x64x2x128xbf16>
 // CHECK: fa4.tma.load %arg1[
 // CHECK: fa4.tma.load %arg1[
 
+
+// Paged decode (a one-row Sq, or the decode variant of a dynamic one): the
+// dense queries' decode plan, fused GQA (a Q box of 16 rows of the group's
+// 4 heads) with the K/V tiles dealt out to partitions the launch picks
+// (max_pages x page_size keys stand for Skv), each work item reading its
+// sequence's keys before its tiles are dealt out; partials through the
+// workspace and the dense combine.
+func.func @paged_decode(%q: tensor<?x1x32x128xbf16>, %kc: tensor<?x64x8x128xbf16>, %vc: tensor<?x64x8x128xbf16>, %bt: tensor<?x?xi32>, %sk: tensor<?xi32>) -> tensor<?x1x32x128xbf16> {
+  %o = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<?x?xi32>) seqlens_k(%sk : tensor<?xi32>) : tensor<?x1x32x128xbf16>, tensor<?x64x8x128xbf16>, tensor<?x64x8x128xbf16> -> tensor<?x1x32x128xbf16>
+  return %o : tensor<?x1x32x128xbf16>
+}
+
+// DECODE-LABEL: func.func @paged_decode(
+// DECODE: launch = <params = [#fa4.tensor_map<"q", [1, 16, 4, 64], swizzle = 128>, #fa4.tensor_map<"k_cache", [1, 64, 1, 64], swizzle = 128>
+// DECODE-SAME: #fa4.scalar<i64, "block_table.stride.0">, #fa4.scalar<f32, "scale_log2">, #fa4.workspace], grid = {{\[}}["splits"], ["hkv"], ["b", #fa4.ceil_div<"sq", 16>]]
+// DECODE-SAME: combine = <kernel = @fa4_hopper_paged_decode_sm_90a_module::@fa4_hopper_paged_decode_sm_90a_combine, workspace_bytes = [1032, "splits", "b", "sq", "hq"]
+// DECODE-SAME: split_at_launch = <max_partitions = 132, min_keys_per_partition = 256, key_tile = 64, min_partitions = 48>
+// The sequence's key count (seqlens_k) before the partitions (gridDim.x)
+// share its tiles; a tile's page from the block table.
+// DECODE-LABEL: gpu.func @fa4_hopper_paged_decode_sm_90a(
+// DECODE: fa4.warp_specialize
+// DECODE: gpu.block_id  z
+// DECODE: llvm.load {{.*}} : !llvm.ptr<1> -> i32
+// DECODE: gpu.grid_dim  x
+// DECODE: llvm.load {{.*}} : !llvm.ptr<1> -> i32
+// DECODE: arith.remui
+// DECODE: fa4.tma.load %arg1[{{%[^,]+}}, {{%[^,]+}}, {{%[^,]+}}, {{%[^]]+}}] to
+// DECODE: gpu.func @fa4_hopper_paged_decode_sm_90a_combine(
+
+// The decode variant of a paged cache's dense queries is kept: it is the
+// decode kernel above (the variants of packed queries are dropped).
+// VARIANT-LABEL: func.func @paged_dense(
+// VARIANT: attn.decode_variant = @paged_dense_decode
+// VARIANT-LABEL: func.func private @paged_dense_decode(
+// VARIANT: grid = {{\[}}["splits"], ["hkv"]

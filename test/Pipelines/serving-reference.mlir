@@ -1,6 +1,7 @@
 // The serving forms' reference kernels on both chips (kernel=reference, and
 // kernel=auto for the plans no fast kernel takes, such as this paged op's
-// decode plan of one-row queries, with a remark naming the reason). A fast kernel
+// pages of 16 keys, which its plan gathers row by row, with a remark
+// naming the reason). A fast kernel
 // named explicitly refuses a form it does not serve by name instead of
 // writing no kernel. Their manifests (ABI version 12) list the serving
 // tensors and sizes; numerics on fa4-emu: test/Emulator/serving-reference.test.
@@ -17,13 +18,13 @@
 // RUN: fa4-compile %s --chip=sm_90a --ptxas=none -o %t/c 2>/dev/null | FileCheck %s --check-prefix=CHOICE
 // CHOICE: kernel: the Hopper kernel (FA3's structure
 // CHOICE-NEXT: kernel: none: this decode variant is dropped, the kernel of the op it was made from serves every Sq
-// CHOICE-NEXT: kernel: the reference kernel (SIMT): the Hopper kernel does not implement this plan: a decode or split-K plan of a serving form
+// CHOICE-NEXT: kernel: the reference kernel (SIMT): the Hopper kernel does not implement this plan: 'attn.paged_attention' op has pages of 16 keys
 // HOPPER-AUTO-NOT: remark: {{.*}}varlen
-// HOPPER-AUTO: remark: left for the reference kernel: the Hopper kernel does not implement this plan: a decode or split-K plan of a serving form: its kernel runs prefill's work list
+// HOPPER-AUTO: remark: left for the reference kernel: the Hopper kernel does not implement this plan: 'attn.paged_attention' op has pages of 16 keys, which its plan gathers row by row (kv_path gather_cp_async); the Hopper kernel loads K and V by TMA boxes within a page only
 // BLACKWELL-AUTO-NOT: remark: {{.*}}varlen
-// BLACKWELL-AUTO: remark: left for the reference kernel: the Blackwell kernel does not implement this plan: a decode or split-K plan of a serving form: its kernel runs prefill's work list
-// HOPPER-REFUSED: error: 'attn.paged_attention' op has no Hopper kernel for a decode or split-K plan of a serving form
-// BLACKWELL-REFUSED: error: 'attn.paged_attention' op has no Blackwell kernel for a decode or split-K plan of a serving form
+// BLACKWELL-AUTO: remark: left for the reference kernel: the Blackwell kernel does not implement this plan: 'attn.paged_attention' op has pages of 16 keys, which its plan gathers row by row (kv_path gather4); the FA4 kernel loads K and V by TMA boxes within a page only
+// HOPPER-REFUSED: error: 'attn.paged_attention' op has pages of 16 keys, which its plan gathers row by row (kv_path gather_cp_async)
+// BLACKWELL-REFUSED: error: 'attn.paged_attention' op has pages of 16 keys, which its plan gathers row by row (kv_path gather4)
 
 // VARLEN: "fa4_abi_version": 12
 // VARLEN: "grid": [
@@ -49,12 +50,12 @@
 // PAGED: "value": "max_pages"
 // PAGED: "value": "k_cache.stride.2"
 // PAGED: "value": "block_table.stride.0"
-// PAGED: "page_size": 64,
+// PAGED: "page_size": 16,
 // PAGED: "sequences": "paged"
 // PAGED: "name": "k_cache",
 // PAGED: "shape": [
 // PAGED-NEXT: "pages",
-// PAGED-NEXT: 64,
+// PAGED-NEXT: 16,
 // PAGED: "name": "block_table",
 // PAGED: "shape": [
 // PAGED-NEXT: 8,
@@ -66,7 +67,7 @@ func.func @varlen(%q: tensor<?x32x128xbf16>, %k: tensor<?x8x128xbf16>, %v: tenso
   return %o : tensor<?x32x128xbf16>
 }
 
-func.func @paged(%q: tensor<8x1x32x128xbf16>, %kc: tensor<?x64x8x128xbf16>, %vc: tensor<?x64x8x128xbf16>, %bt: tensor<8x512xi32>, %sk: tensor<8xi32>) -> tensor<8x1x32x128xbf16> {
-  %o = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<8x512xi32>) seqlens_k(%sk : tensor<8xi32>) : tensor<8x1x32x128xbf16>, tensor<?x64x8x128xbf16>, tensor<?x64x8x128xbf16> -> tensor<8x1x32x128xbf16>
+func.func @paged(%q: tensor<8x1x32x128xbf16>, %kc: tensor<?x16x8x128xbf16>, %vc: tensor<?x16x8x128xbf16>, %bt: tensor<8x512xi32>, %sk: tensor<8xi32>) -> tensor<8x1x32x128xbf16> {
+  %o = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<8x512xi32>) seqlens_k(%sk : tensor<8xi32>) : tensor<8x1x32x128xbf16>, tensor<?x16x8x128xbf16>, tensor<?x16x8x128xbf16> -> tensor<8x1x32x128xbf16>
   return %o : tensor<8x1x32x128xbf16>
 }

@@ -19,7 +19,9 @@ random inputs:
 - varlen: ragged batches with an empty and a one-token sequence, Sq > Skv,
   mixed lengths up to 700; every mask; MHA, GQA, MQA; bf16 and f16;
   seqused_k;
-- kvcache: a contiguous cache and paged caches of 16, 64, 128 and 256 keys
+- kvcache: contiguous caches (read as pages of themselves, or as packed
+  keys where their length is no multiple of 64) and paged caches of 16,
+  64, 128 and 256 keys
   a page with shuffled block tables, decode with 1 to 4 query rows and
   chunked prefill, new keys and values appended in place (the cache then
   holds them, checked too);
@@ -148,13 +150,14 @@ def check_varlen(torch, fa4, rng_seed, hq, hkv, d, dtype, causal, window, sequse
     return ok
 
 
-def check_kvcache(torch, fa4, seed, page, causal, sq, s_new):
+def check_kvcache(torch, fa4, seed, page, causal, sq, s_new, s_cache=1024):
+    """A contiguous cache (page None) of 1024 keys is read as pages of 256
+    keys of itself, one of 1000 as packed keys."""
     torch.manual_seed(seed)
     hq, hkv, d, dtype = KVCACHE_HEADS
     dt = torch.bfloat16
     b = 5
     lens = torch.tensor([0, 1, 200, 777, 64], dtype=torch.int32, device="cuda")
-    s_cache = 1024
     q = torch.randn(b, sq, hq, d, device="cuda", dtype=dt)
     k_new = torch.randn(b, s_new, hkv, d, device="cuda", dtype=dt)
     v_new = torch.randn(b, s_new, hkv, d, device="cuda", dtype=dt)
@@ -201,8 +204,8 @@ def check_kvcache(torch, fa4, seed, page, causal, sq, s_new):
         ok &= good
         worst = max(worst, err)
     print("kvcache %s causal=%s sq=%d new=%d: max|o-ref| %.2e %s"
-          % ("contiguous" if page is None else "page %d" % page, causal, sq,
-             s_new, worst, "ok" if ok else "FAIL"))
+          % ("contiguous %d" % s_cache if page is None else "page %d" % page,
+             causal, sq, s_new, worst, "ok" if ok else "FAIL"))
     return ok
 
 
@@ -340,6 +343,10 @@ def main():
                 seed += 1
                 results.append(check_kvcache(torch, fa4, seed, page, causal,
                                              sq, s_new))
+    for causal in (False, True):
+        seed += 1
+        results.append(check_kvcache(torch, fa4, seed, None, causal, 1, 1,
+                                     s_cache=1000))
     modelled = sys.argv[1:] == ["--model-kernel"]
     results.append(check_compiled(torch, fa4,
                                   "aot_eager" if modelled else "inductor"))

@@ -141,7 +141,9 @@ struct KernelABI : KernelLaunch {
   /// W, maxPartitions, max(seqKV / minKeysPerPartition, min(seqKV / keyTile,
   /// minPartitions))), at least 1, for W the grid's y x z work items, then
   /// recounted so that no partition of alignTo(ceil(seqKV / P), keyTile) keys
-  /// is empty. minPartitions is manifest version 9's.
+  /// is empty. minPartitions is manifest version 9's. A serving form's
+  /// seqKV is its bound on one sequence's keys: max_pages x page_size
+  /// (paged) or tk (packed keys).
   struct SplitAtLaunch {
     int64_t maxPartitions, minKeysPerPartition, keyTile, minPartitions;
   };

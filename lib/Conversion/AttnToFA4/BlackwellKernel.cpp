@@ -402,7 +402,7 @@ private:
   Block *beginRole(WarpSpecializeOp roles, int index);
   /// The third role: the load warp, the MMA warp and the epilogue warp.
   void buildWarpRoles(Block *role);
-  void spanSequence();
+  void spanSequence(int64_t rows);
   /// TMA coordinates of a box of Q (`row` a work tile's query row) or of
   /// K/V (`row` a key) of the current sequence: 4D with the batch, or 3D
   /// from the sequence's first token in a packed tensor.
@@ -877,9 +877,17 @@ Block *BlackwellKernelBuilder::beginRole(WarpSpecializeOp roles, int index) {
   }
   WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
   if (plan.decode) {
+    // A serving form's work item reads its sequence before its K/V tiles
+    // are dealt out to the partitions.
+    auto span = [&](WorkTile &item) {
+      work = item;
+      if (plan.form != ServingForm::Dense)
+        spanSequence(plan.queryRowsPerTile());
+      item = work;
+    };
     work = tiles.decode(plan.partitions, plan.queryRowsPerTile(), plan.rowGroup,
                         plan.group, partition,
-                        /*inCluster=*/!plan.workspace);
+                        /*inCluster=*/!plan.workspace, span);
     return block;
   }
   Value blockId = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
@@ -891,7 +899,7 @@ Block *BlackwellKernelBuilder::beginRole(WarpSpecializeOp roles, int index) {
     work = tiles.prefill(blockId, args.batchSize, plan.rowsPerWorkItem(),
                          plan.numQHeads, plan.group, sectionKeyHeads);
     if (plan.form != ServingForm::Dense)
-      spanSequence();
+      spanSequence(plan.rowsPerWorkItem());
     return block;
   }
   // A pair's work item is 512 rows, both CTAs see the K/V tiles of all of
@@ -908,9 +916,8 @@ Block *BlackwellKernelBuilder::beginRole(WarpSpecializeOp roles, int index) {
 /// A serving form's work tile reads its sequence (ServingSpans): `args`
 /// takes its lengths and O/LSE pointers, the TMA rows start at its first
 /// query and key token where those are packed.
-void BlackwellKernelBuilder::spanSequence() {
-  SequenceSpan span =
-      ServingSpans(b, loc, plan, launchArgs).span(work, plan.rowsPerWorkItem());
+void BlackwellKernelBuilder::spanSequence(int64_t rows) {
+  SequenceSpan span = ServingSpans(b, loc, plan, launchArgs).span(work, rows);
   span.applyTo(args);
   firstQuery = span.firstQuery;
   firstKey = span.firstKey;
@@ -1051,7 +1058,8 @@ buildBlackwellKernel(ModuleOp module, attn::PlannedAttentionOpInterface op,
   else
     abi.params = servingAttentionParams(
         plan->servingLayout(),
-        plan->packedQueries ? packedTmaBox(kTileRows) : tmaBox(kTileRows),
+        plan->packedQueries ? packedTmaBox(kTileRows)
+                            : tmaBox(plan->queryRowsPerTile(), plan->rowGroup),
         plan->form == ServingForm::Paged ? tmaBox(plan->kvBoxRows)
                                          : packedTmaBox(plan->bn));
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;

@@ -566,7 +566,7 @@ static SmallVector<KernelParam> abiParams(const HopperPlan &plan,
     return servingAttentionParams(
         plan.servingLayout(),
         plan.packedQueries ? packedTmaBox(plan.queryRowsPerTile())
-                           : tmaBox(plan.queryRowsPerTile()),
+                           : tmaBox(plan.queryRowsPerTile(), plan.rowGroup),
         plan.form == ServingForm::Paged ? tmaBox(plan.kvBoxRows)
                                         : packedTmaBox(plan.bn));
   return attentionParams(

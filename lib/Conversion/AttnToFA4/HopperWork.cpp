@@ -49,9 +49,12 @@ void HopperKernelBuilder::decodeWork(Value index) {
   WorkTiles tiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn);
   if (plan.decode) {
     partition = i32(0);
-    return setWork(tiles.decodeItem(index, plan.decodeHeads(),
-                                    plan.queryRowsPerTile(), plan.rowGroup,
-                                    plan.group));
+    WorkTile work =
+        tiles.decodeItem(index, plan.decodeHeads(), plan.queryRowsPerTile(),
+                         plan.rowGroup, plan.group);
+    if (plan.form != ServingForm::Dense)
+      spanSequence(work, plan.queryRowsPerTile());
+    return setWork(work);
   }
   // A work tile's K and V: its boxes' 128-byte rows per key (as sm_100a's).
   int64_t kvBytesPerKey = (plan.qkBoxes + plan.ovBoxes) * kSwizzleBytes;
@@ -80,11 +83,17 @@ void HopperKernelBuilder::spanSequence(WorkTile &work, int64_t rows) {
   kRowBase = span.firstKey;
 }
 
-/// Decode: see WorkTiles::decode.
+/// Decode: see WorkTiles::decode. A serving form's work item reads its
+/// sequence before its K/V tiles are dealt out to the partitions.
 void HopperKernelBuilder::decodeSplitWork() {
+  auto span = [&](WorkTile &work) {
+    if (plan.form != ServingForm::Dense)
+      spanSequence(work, plan.queryRowsPerTile());
+  };
   setWork(WorkTiles(b, loc, plan.mask, args.seqQ, args.seqKV, plan.bn)
               .decode(plan.partitions, plan.queryRowsPerTile(), plan.rowGroup,
-                      plan.group, partition, /*inCluster=*/!plan.workspace));
+                      plan.group, partition, /*inCluster=*/!plan.workspace,
+                      span));
 }
 
 /// Persistent: a loop over this CTA's work tiles carrying (work tiles done,

@@ -59,6 +59,8 @@ fa4::servingAttentionParams(const ServingLayout &layout,
   if (paged)
     params.push_back(P::i64("block_table.stride.0"));
   params.push_back(P::f32("scale_log2"));
+  if (layout.workspace)
+    params.push_back(P::workspace());
   return params;
 }
 
@@ -202,6 +204,8 @@ AttentionArgs AttentionArgs::readServing(gpu::GPUFuncOp func,
   if (paged)
     args.blockTableStride = next();
   args.scaleLog2 = next();
+  if (layout.workspace)
+    args.workspace = next();
   return args;
 }
 

@@ -43,6 +43,8 @@ enum class ServingForm { Dense, Varlen, Paged };
 struct ServingLayout {
   ServingForm form = ServingForm::Varlen;
   bool packedQueries = true, seqUsedK = false, hasLse = false;
+  /// A workspace split-K's decode: the f32 partials' buffer, last.
+  bool workspace = false;
 };
 
 /// The parameters of a serving form's kernel in ABI order (docs/KernelABI.md,
@@ -53,7 +55,8 @@ struct ServingLayout {
 /// seqlens_k, cu_seqlens_q), B, the grid's rows (max_sq where the queries
 /// are packed, else Sq), Tq where packed, Tk (varlen) or max_pages (paged),
 /// O's strides (token and head where packed) and LSE's but the last, the
-/// block table's row stride (paged), scale * log2(e).
+/// block table's row stride (paged), scale * log2(e), and for a workspace
+/// split-K's decode, the workspace.
 llvm::SmallVector<KernelParam>
 servingAttentionParams(const ServingLayout &layout, const TensorMapSpec &qBox,
                        const TensorMapSpec &kBox);
@@ -152,7 +155,7 @@ struct KernelPlan : SplitPlan {
   /// slot: the 128B swizzle repeats every 8 rows). Set by each chip's plan.
   int64_t kvBoxRows = 0;
   ServingLayout servingLayout() const {
-    return {form, packedQueries, seqUsedK, hasLse};
+    return {form, packedQueries, seqUsedK, hasLse, workspace};
   }
   mlir::Type elementType;
   int64_t elementBytes() const {
@@ -176,9 +179,10 @@ mlir::LogicalResult readKvBoxRows(attn::PlannedAttentionOpInterface op,
                                   int64_t tileBoxRows, llvm::StringRef kernel);
 
 /// What neither chip's serving kernel runs of a serving form's plan, or
-/// nothing (a dense plan): a decode or split-K plan (the kernels run
-/// prefill's work list) and device-tensor-maps (they build maps of dense
-/// BSHD tensors only).
+/// nothing (a dense plan): a decode or split-K plan of packed queries (the
+/// decode grid and the workspace are laid out by batch and query row; a
+/// paged cache's dense queries decode) and device-tensor-maps (they build
+/// maps of dense BSHD tensors only).
 std::optional<std::string> servingPlanRefusal(const KernelPlan &plan,
                                               bool deviceTensorMaps);
 

@@ -87,9 +87,11 @@ std::optional<std::string> fa4::servingPlanRefusal(const KernelPlan &plan,
                                                    bool deviceTensorMaps) {
   if (plan.form == ServingForm::Dense)
     return std::nullopt;
-  if (plan.decode || plan.partitions > 1)
-    return std::string("a decode or split-K plan of a serving form: its "
-                       "kernel runs prefill's work list");
+  bool decode = plan.decode || plan.partitions > 1;
+  if (decode && (plan.form != ServingForm::Paged || plan.packedQueries))
+    return std::string("a decode or split-K plan of packed queries: the "
+                       "decode grid, the workspace and its combine address "
+                       "queries by (batch, row)");
   if (deviceTensorMaps)
     return std::string("device-tensor-maps with a serving form: the kernel "
                        "builds maps of dense BSHD tensors only");

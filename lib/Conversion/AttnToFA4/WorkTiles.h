@@ -109,10 +109,13 @@ public:
   /// the end gets none (and publishes the neutral partial). Returns the work
   /// tile and sets `partition` to this CTA's rank in its cluster, or, for a
   /// workspace split (no cluster), to blockIdx.x of gridDim.x partitions
-  /// (the planned count or the launch's).
+  /// (the planned count or the launch's). `spanItem`, where given, reads
+  /// the work item's own sequence (a serving form's) before its tiles are
+  /// dealt out.
   WorkTile decode(int64_t partitions, int64_t queryRowsPerTile,
                   int64_t rowGroup, int64_t group, mlir::Value &partition,
-                  bool inCluster = true) {
+                  bool inCluster = true,
+                  llvm::function_ref<void(WorkTile &)> spanItem = nullptr) {
     partition =
         inCluster
             ? indexTo(b.getI32Type(), mlir::gpu::ClusterBlockIdOp::create(
@@ -127,6 +130,8 @@ public:
                 mlir::gpu::BlockIdOp::create(b, loc, mlir::gpu::Dimension::z));
     WorkTile work =
         decodeItemOf(headIndex, z, queryRowsPerTile, rowGroup, group);
+    if (spanItem)
+      spanItem(work);
     if (inCluster && partitions == 1)
       return work;
     mlir::Value count =

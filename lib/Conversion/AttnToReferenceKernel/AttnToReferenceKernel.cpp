@@ -610,12 +610,14 @@ elementAlignment(ArrayRef<KernelParam> params) {
   return alignment;
 }
 
-/// The reference kernel serves every Sq with one plan: a serving form's
-/// decode variant (attn-decode-variants) would be a second copy of it.
+/// The reference kernel serves every Sq with one plan: the decode variant
+/// (attn-decode-variants) of a serving form this pass lowers would be a
+/// second copy of it. One whose op has a kernel already keeps it.
 static void dropServingDecodeVariants(ModuleOp module) {
   SmallVector<func::FuncOp> variants;
   module.walk([&](Operation *op) {
-    if (!isa<attn::VarlenAttentionOp, attn::PagedAttentionOp>(op))
+    if (!isa<attn::VarlenAttentionOp, attn::PagedAttentionOp>(op) ||
+        op->hasAttr(kernel::FA4Dialect::kKernelABIAttrName))
       return;
     auto ref =
         op->getAttrOfType<FlatSymbolRefAttr>(attn::kDecodeVariantAttrName);

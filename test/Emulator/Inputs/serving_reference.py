@@ -489,6 +489,21 @@ def main():
             dict(name="paged_long_window", lengths_q=[50, 200],
                  lengths_k=[600, 300], paged=256, hq=2, hkv=1, d=64,
                  mask=("window", 100, 0), lse=False),
+            # Paged decode: fused GQA and the K/V tiles dealt out to the
+            # partitions the launch picks, each sequence's own keys (one
+            # of none, one of one key); a static one-row Sq (the decode
+            # plan itself) and the decode variant of a dynamic Sq.
+            dict(name="paged_split_decode", lengths_q=[1, 1, 1, 1],
+                 lengths_k=[700, 1, 0, 300], paged=64, packed_q=False, hq=8,
+                 hkv=2, d=128, mask=("none",), padding=0, malformed=True),
+            dict(name="paged_split_variant", lengths_q=[3, 3, 3],
+                 lengths_k=[129, 2, 500], paged=128, packed_q=False, hq=4,
+                 hkv=1, d=64, mask=("causal",), padding=0, dynamic_q=True,
+                 spare_pages=0, malformed=True),
+            dict(name="paged_split_window", lengths_q=[1, 1],
+                 lengths_k=[1000, 257], paged=256, packed_q=False, hq=4,
+                 hkv=1, d=64, mask=("window", 300, 0), padding=0,
+                 lse=False),
         ]
     passed = sum(run_case(rng=rng, **case) for case in cases)
     for line in refusals:
