@@ -22,9 +22,7 @@ namespace {
 
 std::string varlenJson() { return readInput("serving-varlen.json"); }
 std::string pagedJson() { return readInput("serving-paged.json"); }
-std::string pagedDecodeJson() {
-  return readInput("serving-paged-decode.json");
-}
+std::string pagedDecodeJson() { return readInput("serving-paged-decode.json"); }
 
 std::string manifestError(const std::string &json) {
   try {
