@@ -184,6 +184,16 @@ def _declare(lib):
             status,
             [_module_p, ctypes.POINTER(fa4_serving_args), ctypes.c_void_p],
         ),
+        "fa4_serving_workspace_bytes": (
+            status,
+            [_module_p, ctypes.POINTER(fa4_serving_args),
+             ctypes.POINTER(ctypes.c_uint64)],
+        ),
+        "fa4_launch_serving_workspace": (
+            status,
+            [_module_p, ctypes.POINTER(fa4_serving_args), ctypes.c_void_p,
+             ctypes.c_void_p],
+        ),
         "fa4_stream_synchronize": (status, [ctypes.c_void_p]),
         "fa4_launch_record_create": (
             status,
@@ -717,15 +727,28 @@ class Kernel(object):
         _check(self._lib.fa4_launch(self._live(), ctypes.byref(args), _stream_handle(stream)))
 
     def launch_serving(self, q, k, v, o, lse=None, stream=None,
-                       max_seqlen_q=0, **index):
+                       max_seqlen_q=0, workspace=None, **index):
         """launch for the serving forms (ABI version 12): the index tensors
         by name (cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
         seqlens_k; i32) and, with packed queries, max_seqlen_q. k and v are
         a paged kernel's caches. The index tensors' values are not read on
-        the host."""
+        the host. `workspace`: a device pointer of at least
+        serving_workspace_bytes (None: the runtime allocates it in stream
+        order)."""
         args = _serving_args(q, k, v, o, lse, index, max_seqlen_q)
-        _check(self._lib.fa4_launch_serving(self._live(), ctypes.byref(args),
-                                            _stream_handle(stream)))
+        _check(self._lib.fa4_launch_serving_workspace(
+            self._live(), ctypes.byref(args), workspace,
+            _stream_handle(stream)))
+
+    def serving_workspace_bytes(self, q, k, v, o, lse=None, max_seqlen_q=0,
+                                **index):
+        """The workspace bytes a launch_serving of these tensors needs in
+        the current context (0: none; fa4_serving_workspace_bytes)."""
+        args = _serving_args(q, k, v, o, lse, index, max_seqlen_q)
+        size = ctypes.c_uint64()
+        _check(self._lib.fa4_serving_workspace_bytes(
+            self._live(), ctypes.byref(args), ctypes.byref(size)))
+        return size.value
 
     def validate_serving(self, q, k, v, o, lse=None, max_seqlen_q=0, **index):
         """validate for the serving forms (launch_serving's arguments)."""

@@ -91,9 +91,37 @@ def _launch_op(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
     kernel = kernel_for(problem)
     o, lse = torch_ops.empty_serving_outputs(q, v)
     stream = torch.cuda.current_stream(q.device).cuda_stream
-    kernel.launch_serving(q, k, v, o, lse, stream=stream,
-                          max_seqlen_q=max_seqlen_q, **index)
+    workspace = _workspace(torch, kernel, q, k, v, o, lse, max_seqlen_q,
+                           index)
+    kernel.launch_serving(
+        q, k, v, o, lse, stream=stream, max_seqlen_q=max_seqlen_q,
+        workspace=workspace.data_ptr() if workspace is not None else None,
+        **index)
     return o, lse
+
+
+# Workspace bytes per (kernel, device, shapes): the split a launch picks
+# depends on them alone, so the runtime is asked once per shape.
+_workspace_bytes = {}
+
+
+def _workspace(torch, kernel, q, k, v, o, lse, max_seqlen_q, index):
+    """A split-K decode's workspace from torch's caching allocator, or
+    None: a stream-ordered allocation by the runtime costs far more where
+    the driver's pool returns its memory at each synchronisation. Freed
+    when the caller drops it: torch hands the block to later work on this
+    stream only after what is queued here."""
+    key = (id(kernel), q.device.index, max_seqlen_q) + tuple(
+        (name, tuple(t.shape)) for name, t in
+        [("q", q), ("k", k), ("v", v)] + sorted(index.items()))
+    size = _workspace_bytes.get(key)
+    if size is None:
+        size = kernel.serving_workspace_bytes(
+            q, k, v, o, lse, max_seqlen_q=max_seqlen_q, **index)
+        _workspace_bytes[key] = size
+    if not size:
+        return None
+    return torch.empty(size, dtype=torch.uint8, device=q.device)
 
 
 def _serving_op(torch, q, k, v, max_seqlen_q, causal, window_size,

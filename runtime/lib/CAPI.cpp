@@ -246,6 +246,29 @@ fa4_status fa4_launch_serving(fa4_module *module, const fa4_serving_args *args,
   });
 }
 
+fa4_status fa4_serving_workspace_bytes(fa4_module *module,
+                                       const fa4_serving_args *args,
+                                       uint64_t *bytes) {
+  return guarded([&] {
+    requireNonNull(module, "module");
+    requireNonNull(args, "args");
+    requireNonNull(bytes, "bytes");
+    *bytes = 0;
+    *bytes = module->kernel->workspaceBytes(*args);
+  });
+}
+
+fa4_status fa4_launch_serving_workspace(fa4_module *module,
+                                        const fa4_serving_args *args,
+                                        void *workspace, void *stream) {
+  return guarded([&] {
+    requireNonNull(module, "module");
+    requireNonNull(args, "args");
+    module->kernel->launch(*args, reinterpret_cast<CUdeviceptr>(workspace),
+                           static_cast<CUstream>(stream));
+  });
+}
+
 fa4_status fa4_launch(fa4_module *module, const fa4_attention_args *args,
                       void *stream) {
   if (!args)

@@ -339,6 +339,15 @@ void Kernel::launch(const fa4_serving_args &args, CUstream stream) {
   PreparedLaunch(*this, args).run(0, stream);
 }
 
+void Kernel::launch(const fa4_serving_args &args, CUdeviceptr workspace,
+                    CUstream stream) {
+  PreparedLaunch(*this, args).run(workspace, stream);
+}
+
+uint64_t Kernel::workspaceBytes(const fa4_serving_args &args) {
+  return PreparedLaunch(*this, args).workspaceBytes();
+}
+
 PreparedLaunch::PreparedLaunch(Kernel &parent, const fa4_serving_args &args)
     // Version 8: the decode variant runs, and checks the arguments by its
     // own manifest's rules (its alignment may differ from this kernel's).

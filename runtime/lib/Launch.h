@@ -34,6 +34,13 @@ public:
   /// kernel, and for a workspace split-K the combine kernel after it, with a
   /// workspace allocated and freed in stream order around the two.
   void launch(const fa4_serving_args &args, CUstream stream);
+  /// launch with the caller's `workspace` (0: allocated in stream order as
+  /// above), at least workspaceBytes(args), 256-byte aligned.
+  void launch(const fa4_serving_args &args, CUdeviceptr workspace,
+              CUstream stream);
+  /// The workspace a launch of `args` needs in the current context (0:
+  /// none): validates `args` and picks the split as launch does.
+  uint64_t workspaceBytes(const fa4_serving_args &args);
 
   /// Whether launches are programmatic dependent launches: the manifest
   /// allows it and setProgrammaticLaunch(true) asked for it.

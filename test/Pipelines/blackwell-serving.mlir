@@ -40,7 +40,6 @@
 // CHECK: llvm.load {{.*}} : !llvm.ptr<1> -> i32
 // CHECK: fa4.tma.load %arg1[
 
-// REFUSED: error: 'attn.paged_attention' op has pages of 16 keys, which its plan gathers row by row (kv_path gather4); the FA4 kernel loads K and V by TMA boxes within a page only
 // REFUSED: error: 'attn.varlen_attention' op has no Blackwell kernel for a decode or split-K plan of packed queries: the decode grid, the workspace and its combine address queries by (batch, row)
 
 // Paged decode, as the Hopper kernel's: fused GQA (a Q box of 32 rows of
@@ -48,6 +47,6 @@
 // partitions picked at launch, the workspace and the dense combine.
 // DECODE-LABEL: func.func @paged_decode(
 // DECODE: launch = <params = [#fa4.tensor_map<"q", [1, 32, 4, 64], swizzle = 128>, #fa4.tensor_map<"k_cache", [1, 64, 1, 64], swizzle = 128>
-// DECODE-SAME: #fa4.scalar<f32, "scale_log2">, #fa4.workspace], grid = {{\[}}["splits"], ["hkv"], ["b", #fa4.ceil_div<"sq", 32>]]
+// DECODE-SAME: #fa4.scalar<f32, "scale_log2">, #fa4.workspace, #fa4.pointer<"k_cache">, #fa4.pointer<"v_cache">, #fa4.scalar<i32, "pages">, #fa4.scalar<i64, "k_cache.stride.0">, #fa4.scalar<i64, "k_cache.stride.1">, #fa4.scalar<i64, "k_cache.stride.2">, #fa4.scalar<i64, "v_cache.stride.0">, #fa4.scalar<i64, "v_cache.stride.1">, #fa4.scalar<i64, "v_cache.stride.2">], grid = {{\[}}["splits"], ["hkv"], ["b", #fa4.ceil_div<"sq", 32>]]
 // DECODE-SAME: combine = <kernel = @fa4_blackwell_paged_decode_sm_100a_module::@fa4_blackwell_paged_decode_sm_100a_combine
 // DECODE-SAME: split_at_launch = <max_partitions = 148, min_keys_per_partition = 512, key_tile = 128, min_partitions = 48>

@@ -1,17 +1,9 @@
 // What the Hopper kernel refuses of the serving forms, by name (under
 // kernel=auto the reference kernel takes them, with the same words in a
-// remark: serving-reference.mlir): pages the plan gathers row by row, and
-// a decode plan of packed queries (one-row queries hinted; a paged cache's
-// dense queries decode: hopper-serving.mlir).
+// remark: serving-reference.mlir): a decode plan of packed queries
+// (one-row queries hinted; a paged cache's dense queries decode, and its
+// pages of any size are loaded or copied: hopper-serving.mlir).
 // RUN: fa4-opt %s --attn-plan-pipeline="chip=sm_90a seq-q-hint=1" --convert-attn-to-fa4 -split-input-file -verify-diagnostics
-
-func.func @gathered_pages(%q: tensor<?x?x8x128xbf16>, %kc: tensor<?x16x2x128xbf16>, %vc: tensor<?x16x2x128xbf16>, %bt: tensor<?x?xi32>, %sk: tensor<?xi32>) -> tensor<?x?x8x128xbf16> {
-  // expected-error @+1 {{'attn.paged_attention' op has pages of 16 keys, which its plan gathers row by row (kv_path gather_cp_async); the Hopper kernel loads K and V by TMA boxes within a page only}}
-  %o = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<?x?xi32>) seqlens_k(%sk : tensor<?xi32>) : tensor<?x?x8x128xbf16>, tensor<?x16x2x128xbf16>, tensor<?x16x2x128xbf16> -> tensor<?x?x8x128xbf16>
-  return %o : tensor<?x?x8x128xbf16>
-}
-
-// -----
 
 func.func @varlen_decode(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: tensor<?x2x128xbf16>, %cq: tensor<5xi32>, %ck: tensor<5xi32>) -> tensor<?x8x128xbf16> {
   // expected-error @+1 {{'attn.varlen_attention' op has no Hopper kernel for a decode or split-K plan of packed queries: the decode grid, the workspace and its combine address queries by (batch, row)}}

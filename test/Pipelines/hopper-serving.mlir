@@ -53,7 +53,7 @@ func.func @window_d256(%q: tensor<?x4x256xbf16>, %k: tensor<?x1x256xbf16>, %v: t
 // CHECK: #fa4.tensor_map<"k", [80, 1, 64], swizzle = 128>
 
 // CHECK-LABEL: func.func @paged_dense(
-// CHECK: attn.paged_attention {{.*}}launch = <params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k_cache", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v_cache", [1, 128, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.pointer<"block_table">, #fa4.pointer<"seqlens_k">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "max_pages">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<i64, "lse.stride.0">, #fa4.scalar<i64, "lse.stride.1">, #fa4.scalar<i64, "block_table.stride.0">, #fa4.scalar<f32, "scale_log2">], grid = {{\[}}[#fa4.ceil_div<"sq", 128>, "hq", "b"]
+// CHECK: attn.paged_attention {{.*}}launch = <params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k_cache", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v_cache", [1, 128, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.pointer<"block_table">, #fa4.pointer<"seqlens_k">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "max_pages">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<i64, "lse.stride.0">, #fa4.scalar<i64, "lse.stride.1">, #fa4.scalar<i64, "block_table.stride.0">, #fa4.scalar<f32, "scale_log2">, #fa4.pointer<"k_cache">, #fa4.pointer<"v_cache">, #fa4.scalar<i32, "pages">, #fa4.scalar<i64, "k_cache.stride.0">, #fa4.scalar<i64, "k_cache.stride.1">, #fa4.scalar<i64, "k_cache.stride.2">, #fa4.scalar<i64, "v_cache.stride.0">, #fa4.scalar<i64, "v_cache.stride.1">, #fa4.scalar<i64, "v_cache.stride.2">], grid = {{\[}}[#fa4.ceil_div<"sq", 128>, "hq", "b"]
 // CHECK-SAME: alignment = {block_table = #fa4.alignment<base_bytes = 4, stride_bytes = 4>, k_cache = #fa4.alignment<base_bytes = 16, stride_bytes = 16>
 // CHECK-LABEL: func.func @paged64_packed(
 // CHECK: #fa4.tensor_map<"q", [64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k_cache", [1, 64, 1, 64], swizzle = 128>
@@ -115,7 +115,7 @@ func.func @paged_decode(%q: tensor<?x1x32x128xbf16>, %kc: tensor<?x64x8x128xbf16
 
 // DECODE-LABEL: func.func @paged_decode(
 // DECODE: launch = <params = [#fa4.tensor_map<"q", [1, 16, 4, 64], swizzle = 128>, #fa4.tensor_map<"k_cache", [1, 64, 1, 64], swizzle = 128>
-// DECODE-SAME: #fa4.scalar<i64, "block_table.stride.0">, #fa4.scalar<f32, "scale_log2">, #fa4.workspace], grid = {{\[}}["splits"], ["hkv"], ["b", #fa4.ceil_div<"sq", 16>]]
+// DECODE-SAME: #fa4.scalar<i64, "block_table.stride.0">, #fa4.scalar<f32, "scale_log2">, #fa4.workspace, #fa4.pointer<"k_cache">, #fa4.pointer<"v_cache">, #fa4.scalar<i32, "pages">, #fa4.scalar<i64, "k_cache.stride.0">, #fa4.scalar<i64, "k_cache.stride.1">, #fa4.scalar<i64, "k_cache.stride.2">, #fa4.scalar<i64, "v_cache.stride.0">, #fa4.scalar<i64, "v_cache.stride.1">, #fa4.scalar<i64, "v_cache.stride.2">], grid = {{\[}}["splits"], ["hkv"], ["b", #fa4.ceil_div<"sq", 16>]]
 // DECODE-SAME: combine = <kernel = @fa4_hopper_paged_decode_sm_90a_module::@fa4_hopper_paged_decode_sm_90a_combine, workspace_bytes = [1032, "splits", "b", "sq", "hq"]
 // DECODE-SAME: split_at_launch = <max_partitions = 132, min_keys_per_partition = 256, key_tile = 64, min_partitions = 48>
 // The sequence's key count (seqlens_k) before the partitions (gridDim.x)

@@ -1,30 +1,30 @@
 // The serving forms' reference kernels on both chips (kernel=reference, and
-// kernel=auto for the plans no fast kernel takes, such as this paged op's
-// pages of 16 keys, which its plan gathers row by row, with a remark
-// naming the reason). A fast kernel
-// named explicitly refuses a form it does not serve by name instead of
-// writing no kernel. Their manifests (ABI version 12) list the serving
-// tensors and sizes; numerics on fa4-emu: test/Emulator/serving-reference.test.
-// The fast kernels of the serving forms: test/Pipelines/hopper-serving.mlir,
+// kernel=auto for the plans no fast kernel takes: with one-row queries
+// hinted, the varlen op's decode plan of packed queries, with a remark
+// naming the reason; the paged op's dense queries decode on the chip's
+// kernel, its pages of 16 keys copied). A fast kernel named explicitly
+// refuses a form it does not serve by name instead of writing no kernel.
+// Their manifests (ABI version 12) list the serving tensors and sizes;
+// numerics on fa4-emu: test/Emulator/serving-reference.test. The fast
+// kernels of the serving forms: test/Pipelines/hopper-serving.mlir,
 // blackwell-serving.mlir.
 // RUN: rm -rf %t && fa4-compile %s --chip=sm_90a --kernel=reference --ptxas=none -o %t/h --quiet
 // RUN: FileCheck %s --check-prefix=VARLEN < %t/h/fa4_ref_varlen_sm_90a/manifest.json
 // RUN: FileCheck %s --check-prefix=PAGED < %t/h/fa4_ref_paged_sm_90a/manifest.json
-// RUN: fa4-compile %s --chip=sm_90a --ptxas=none -o %t/a --quiet 2>&1 | FileCheck %s --check-prefix=HOPPER-AUTO
-// RUN: fa4-compile %s --chip=sm_100a --ptxas=none -o %t/b --quiet 2>&1 | FileCheck %s --check-prefix=BLACKWELL-AUTO
+// RUN: fa4-compile %s --chip=sm_90a --seq-q-hint=1 --ptxas=none -o %t/a --quiet 2>&1 | FileCheck %s --check-prefix=HOPPER-AUTO
+// RUN: fa4-compile %s --chip=sm_100a --seq-q-hint=1 --ptxas=none -o %t/b --quiet 2>&1 | FileCheck %s --check-prefix=BLACKWELL-AUTO
 // RUN: fa4-compile %s --chip=sm_100a --kernel=reference --ptxas=none -o %t/r --quiet
-// RUN: not fa4-compile %s --chip=sm_90a --kernel=hopper -o %t/x --quiet 2>&1 | FileCheck %s --check-prefix=HOPPER-REFUSED
-// RUN: not fa4-opt %s --attn-plan-pipeline=chip=sm_100a --convert-attn-to-fa4 2>&1 | FileCheck %s --check-prefix=BLACKWELL-REFUSED
-// RUN: fa4-compile %s --chip=sm_90a --ptxas=none -o %t/c 2>/dev/null | FileCheck %s --check-prefix=CHOICE
-// CHOICE: kernel: the Hopper kernel (FA3's structure
-// CHOICE-NEXT: kernel: none: this decode variant is dropped, the kernel of the op it was made from serves every Sq
-// CHOICE-NEXT: kernel: the reference kernel (SIMT): the Hopper kernel does not implement this plan: 'attn.paged_attention' op has pages of 16 keys
-// HOPPER-AUTO-NOT: remark: {{.*}}varlen
-// HOPPER-AUTO: remark: left for the reference kernel: the Hopper kernel does not implement this plan: 'attn.paged_attention' op has pages of 16 keys, which its plan gathers row by row (kv_path gather_cp_async); the Hopper kernel loads K and V by TMA boxes within a page only
-// BLACKWELL-AUTO-NOT: remark: {{.*}}varlen
-// BLACKWELL-AUTO: remark: left for the reference kernel: the Blackwell kernel does not implement this plan: 'attn.paged_attention' op has pages of 16 keys, which its plan gathers row by row (kv_path gather4); the FA4 kernel loads K and V by TMA boxes within a page only
-// HOPPER-REFUSED: error: 'attn.paged_attention' op has pages of 16 keys, which its plan gathers row by row (kv_path gather_cp_async)
-// BLACKWELL-REFUSED: error: 'attn.paged_attention' op has pages of 16 keys, which its plan gathers row by row (kv_path gather4)
+// RUN: not fa4-compile %s --chip=sm_90a --seq-q-hint=1 --kernel=hopper -o %t/x --quiet 2>&1 | FileCheck %s --check-prefix=HOPPER-REFUSED
+// RUN: not fa4-opt %s --attn-plan-pipeline="chip=sm_100a seq-q-hint=1" --convert-attn-to-fa4 2>&1 | FileCheck %s --check-prefix=BLACKWELL-REFUSED
+// RUN: fa4-compile %s --chip=sm_90a --seq-q-hint=1 --ptxas=none -o %t/c 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// CHOICE: kernel: the reference kernel (SIMT): the Hopper kernel does not implement this plan: a decode or split-K plan of packed queries
+// CHOICE-NEXT: kernel: the Hopper kernel (FA3's structure
+// HOPPER-AUTO-NOT: remark: {{.*}}paged
+// HOPPER-AUTO: remark: left for the reference kernel: the Hopper kernel does not implement this plan: a decode or split-K plan of packed queries: the decode grid, the workspace and its combine address queries by (batch, row)
+// BLACKWELL-AUTO-NOT: remark: {{.*}}paged
+// BLACKWELL-AUTO: remark: left for the reference kernel: the Blackwell kernel does not implement this plan: a decode or split-K plan of packed queries: the decode grid, the workspace and its combine address queries by (batch, row)
+// HOPPER-REFUSED: error: 'attn.varlen_attention' op has no Hopper kernel for a decode or split-K plan of packed queries
+// BLACKWELL-REFUSED: error: 'attn.varlen_attention' op has no Blackwell kernel for a decode or split-K plan of packed queries
 
 // VARLEN: "fa4_abi_version": 12
 // VARLEN: "grid": [

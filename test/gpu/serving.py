@@ -267,9 +267,19 @@ class ModelKernel(object):
     def __init__(self, torch, problem):
         self.torch, self.problem = torch, problem
 
+    def serving_workspace_bytes(self, q, k, v, o, lse, max_seqlen_q=0,
+                                **index):
+        # A split decode's partials: some bytes, so the harness allocates
+        # and passes a workspace as on the GPU.
+        return 256 if index.get("block_table") is not None else 0
+
     def launch_serving(self, q, k, v, o, lse, stream=None, max_seqlen_q=0,
-                       **index):
+                       workspace=None, **index):
         torch, p = self.torch, self.problem
+        if self.serving_workspace_bytes(q, k, v, o, lse, **index):
+            assert workspace, "a split decode's launch needs its workspace"
+        else:
+            assert workspace is None, "a workspace where none is needed"
         packed_q = q.dim() == 3
         table = index.get("block_table")
         cu_k = index.get("cu_seqlens_k")

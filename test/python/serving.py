@@ -1,6 +1,7 @@
 # The serving forms from Python, without torch or a GPU: fa4.Problem's
 # serving forms write the ops fa4-compile lowers (packed sequences and pages
-# of 64 keys to the chip's kernel, pages of 16 to the reference kernel), a
+# of 64 keys to the chip's kernel, pages of 16 to the Hopper kernel's
+# copies and the Blackwell one's), a
 # dense problem's cache entry keeps its name, kernel packs name the forms,
 # and Kernel.validate_serving checks TensorSpecs through
 # fa4_validate_serving (fake pointers: validation needs no GPU).
@@ -44,7 +45,7 @@ for chip in ("sm_90a", "sm_100a"):
               fa4.cache.problem_key(dense))
 # CHECK: sm_90a varlen fa4_hopper_attention_sm_90a True
 # CHECK: sm_90a varlen_seqused fa4_hopper_attention_sm_90a True
-# CHECK: sm_90a paged fa4_ref_attention_sm_90a True
+# CHECK: sm_90a paged fa4_hopper_attention_sm_90a True
 # CHECK: sm_90a paged_packed fa4_hopper_attention_sm_90a True
 # CHECK: sm_100a varlen fa4_blackwell_attention_sm_100a True
 # CHECK: sm_100a paged_packed fa4_blackwell_attention_sm_100a True

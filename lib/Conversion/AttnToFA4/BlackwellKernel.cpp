@@ -192,15 +192,19 @@ FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
   auto expected = [](int64_t rows) {
     return std::make_tuple(rows, kBoxColumns, kSwizzleBytes);
   };
-  if (failed(readKvBoxRows(op, plan, swizzle, plan.kRowsPerCta(), "FA4")))
+  if (failed(readKvBoxRows(op, plan, swizzle, plan.kRowsPerCta(), "FA4",
+                           /*copiesGatheredPages=*/true)))
     return failure();
-  bool pagedBoxes = plan.form == ServingForm::Paged;
+  bool paged = plan.form == ServingForm::Paged;
+  // Gathered pages are copied in groups of any row count (cp.async places
+  // each row as the tile's TMA box would): the swizzle plans a tile's box.
+  bool copied = paged && !plan.pagesHoldBoxes;
+  int64_t kBoxRows = copied ? plan.bn : plan.kvBoxRows;
   if (box(swizzle.getQ()) != expected(kTileRows) ||
-      box(swizzle.getK()) != expected(plan.kvBoxRows) ||
-      box(swizzle.getV()) != expected(pagedBoxes ? plan.kvBoxRows : plan.bn) ||
-      (pagedBoxes &&
-       (plan.pair || plan.kvBoxRows % 8 || plan.bn % plan.kvBoxRows ||
-        plan.pageSize % plan.kvBoxRows)) ||
+      box(swizzle.getK()) != expected(kBoxRows) ||
+      box(swizzle.getV()) != expected(paged ? kBoxRows : plan.bn) ||
+      (paged && (plan.pair || (copied ? 0 : plan.kvBoxRows % 8) ||
+                 plan.bn % plan.kvBoxRows || plan.pageSize % plan.kvBoxRows)) ||
       plan.vColumnsPerCta() % kBoxColumns ||
       config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
       plan.bn % 16 || plan.bn > 256 || plan.paddedOv > 256)
@@ -403,6 +407,13 @@ private:
   /// The third role: the load warp, the MMA warp and the epilogue warp.
   void buildWarpRoles(Block *role);
   void spanSequence(int64_t rows);
+  void loadPagedTile(bool isV, Value base, Value firstKeyOfTile, int64_t boxes,
+                     int64_t boxBytes, Value full);
+  void copyPagedTile(bool isV, Value base, Value firstKeyOfTile, int64_t boxes,
+                     int64_t boxBytes, Value full);
+  /// A paged cache's loader is warp 0's 32 lanes (loaderLane); the TMA loads
+  /// and their arrivals stay with lane 0.
+  void asLoaderLeader(llvm::function_ref<void()> body);
   /// TMA coordinates of a box of Q (`row` a work tile's query row) or of
   /// K/V (`row` a key) of the current sequence: 4D with the batch, or 3D
   /// from the sequence's first token in a packed tensor.
@@ -416,8 +427,6 @@ private:
       return {column, work.kvHead, add(firstKey, row)};
     return {column, work.kvHead, row, work.batch};
   }
-  void loadPagedTile(Value map, Value base, Value firstKeyOfTile, int64_t boxes,
-                     int64_t boxBytes, Value full);
   void waitForK(Value tile);
   void issueScore(Value tile, int64_t i);
 
@@ -438,6 +447,8 @@ private:
   Value ctaRank;
   // The thread's index within its role's warpgroups.
   Value roleThread;
+  // A paged cache's loader lane (0 to 31); null where one lane loads.
+  Value loaderLane;
 };
 } // namespace
 
@@ -468,14 +479,16 @@ void BlackwellKernelBuilder::buildLoader() {
   Value qBarrier = barrier(plan.qFull());
   // With fused GQA a box is (query rows) x (the group's heads): TMA writes
   // it head-minor, which is the tile's row order.
-  expectLoads(qBarrier,
-              plan.numQ * plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
-  for (int64_t i = 0; i < plan.numQ; ++i)
-    for (int64_t box = 0; box < plan.qkBoxes; ++box)
-      load(args.qMap, qCoordinates(i32(box * kBoxColumns), tileRow(i)),
-           i32(plan.qOffset + i * plan.qTileBytes() +
-               box * kTileRows * kSwizzleBytes),
-           qBarrier);
+  asLoaderLeader([&] {
+    expectLoads(qBarrier,
+                plan.numQ * plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
+    for (int64_t i = 0; i < plan.numQ; ++i)
+      for (int64_t box = 0; box < plan.qkBoxes; ++box)
+        load(args.qMap, qCoordinates(i32(box * kBoxColumns), tileRow(i)),
+             i32(plan.qOffset + i * plan.qTileBytes() +
+                 box * kTileRows * kSwizzleBytes),
+             qBarrier);
+  });
   // Under pair_cta this CTA loads keys [BN/2 rank, BN/2 (rank + 1)) of each
   // K tile and depth columns [Dv/2 rank, Dv/2 (rank + 1)) of each V tile.
   Value kRowOffset = plan.pair ? mul(ctaRank, i32(plan.kRowsPerCta())) : i32(0);
@@ -494,12 +507,13 @@ void BlackwellKernelBuilder::buildLoader() {
       Value full = fullBarrier(ring, isV);
       int64_t boxes = isV ? plan.vBoxes() : plan.qkBoxes;
       int64_t boxBytes = isV ? plan.vBoxBytes() : plan.kBoxBytes();
-      expectLoads(full, boxes * boxBytes);
+      // A paged tile's bytes: loadPagedTile.
+      if (plan.form != ServingForm::Paged)
+        expectLoads(full, boxes * boxBytes);
       Value base = isV ? slotOffset(plan.vRingOffset, plan.vStageBytes, slot)
                        : slotOffset(plan.kRingOffset, plan.kStageBytes, slot);
       if (plan.form == ServingForm::Paged) {
-        loadPagedTile(isV ? args.vMap : args.kMap, base, keyRow, boxes,
-                      boxBytes, full);
+        loadPagedTile(isV, base, keyRow, boxes, boxBytes, full);
         return;
       }
       for (int64_t box = 0; box < boxes; ++box) {
@@ -521,19 +535,92 @@ void BlackwellKernelBuilder::buildLoader() {
 }
 
 /// A paged K or V tile of BN keys from `firstKeyOfTile`: each of its row
-/// groups' depth boxes from its page, at its rows of the slot.
-void BlackwellKernelBuilder::loadPagedTile(Value map, Value base,
+/// groups' depth boxes from its page, at its rows of the slot, by TMA where
+/// the plan nests boxes in pages and the tile ends at or before the
+/// sequence's last key; otherwise copied by the loader warp's lanes
+/// (copyPagedTile), since TMA would read the last page's rows past that
+/// key, which may hold anything (NaN times a zero probability is NaN;
+/// D-58).
+void BlackwellKernelBuilder::loadPagedTile(bool isV, Value base,
                                            Value firstKeyOfTile, int64_t boxes,
                                            int64_t boxBytes, Value full) {
+  auto copy = [&] {
+    copyPagedTile(isV, base, firstKeyOfTile, boxes, boxBytes, full);
+  };
+  if (!plan.pagesHoldBoxes)
+    return copy();
+  Value whole = cmp(arith::CmpIPredicate::sle,
+                    add(firstKeyOfTile, i32(plan.bn)), args.seqKV);
+  auto ifWhole = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifWhole.thenBlock());
+  asLoaderLeader([&] {
+    expectLoads(full, boxes * boxBytes);
+    ServingSpans(b, loc, plan, launchArgs)
+        .forEachPageGroup(
+            work.batch, args.seqKV, firstKeyOfTile,
+            [&](const PageGroup &group) {
+              for (int64_t box = 0; box < boxes; ++box)
+                load(isV ? args.vMap : args.kMap,
+                     ValueRange{i32(box * kBoxColumns), work.kvHead, group.row,
+                                group.page},
+                     add(base, i32(box * boxBytes + group.slotBytes)), full);
+            });
+  });
+  b.setInsertionPointToStart(ifWhole.elseBlock());
+  copy();
+}
+
+/// A paged K or V tile copied by the loader warp's 32 lanes (cp.async):
+/// each row group from its page (an entry outside the cache reads its last
+/// page: cp.async, unlike TMA, reads wherever it is pointed), rows past the
+/// sequence's last key zero-filled, fenced for the MMAs by the warp before
+/// lane 0 arrives on the tile's full barrier (one arrival, as TMA's).
+void BlackwellKernelBuilder::copyPagedTile(bool isV, Value base,
+                                           Value firstKeyOfTile, int64_t boxes,
+                                           int64_t boxBytes, Value full) {
+  Value cache = isV ? args.vPtr : args.kPtr;
+  ArrayRef<Value> strides = isV ? args.vStride : args.kStride;
+  int64_t depth = isV ? plan.ovDepth : plan.qkDepth;
   ServingSpans(b, loc, plan, launchArgs)
       .forEachPageGroup(
           work.batch, args.seqKV, firstKeyOfTile, [&](const PageGroup &group) {
-            for (int64_t box = 0; box < boxes; ++box)
-              load(map,
-                   ValueRange{i32(box * kBoxColumns), work.kvHead, group.row,
-                              group.page},
-                   add(base, i32(box * boxBytes + group.slotBytes)), full);
+            Value page =
+                mins(maxs(group.page, i32(0)), sub(launchArgs.pages, i32(1)));
+            Value offset = add(add(mul(sext(page), strides[0]),
+                                   mul(sext(group.row), strides[1])),
+                               mul(sext(work.kvHead), strides[2]));
+            Value elementBytes = i64(plan.elementBytes());
+            Value rowBase = LLVM::GEPOp::create(
+                b, loc, cache.getType(), b.getI8Type(), cache,
+                ValueRange{mul(offset, elementBytes)});
+            int64_t chunkColumns = 16 / plan.elementBytes();
+            for (int64_t box = 0; box < boxes; ++box) {
+              Value boxBase = LLVM::GEPOp::create(
+                  b, loc, cache.getType(), b.getI8Type(), rowBase,
+                  ValueRange{i64(box * kSwizzleBytes)});
+              int64_t chunks =
+                  std::min<int64_t>(kSwizzleBytes / 16,
+                                    (depth - box * kBoxColumns) / chunkColumns);
+              CopyAsyncBoxOp::create(
+                  b, loc, boxBase, group.keysHeld,
+                  mul(strides[1], elementBytes), i64(0),
+                  add(base, i32(box * boxBytes + group.slotBytes)), loaderLane,
+                  plan.kvBoxRows, /*group=*/1, chunks,
+                  /*threads=*/32);
+            }
           });
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  fenceAsyncProxy();
+  NVVM::SyncWarpOp::create(b, loc, i32(-1));
+  asLoaderLeader([&] { MBarrierArriveOp::create(b, loc, full); });
+}
+
+void BlackwellKernelBuilder::asLoaderLeader(function_ref<void()> body) {
+  if (!loaderLane)
+    return body();
+  ifThen(cmp(arith::CmpIPredicate::eq, loaderLane, i32(0)), body);
 }
 
 /// The producer tail of a cluster pipeline: waits until the MMAs have
@@ -931,7 +1018,15 @@ void BlackwellKernelBuilder::buildWarpRoles(Block *role) {
     return arith::AndIOp::create(
         b, loc, leader, cmp(arith::CmpIPredicate::eq, otherWarp, i32(w)));
   };
-  ifThen(isWarp(0), [&] { buildLoader(); });
+  // A paged cache's loader is the whole warp: its lanes copy the tiles TMA
+  // does not load (loadPagedTile), lane 0 issues the TMA loads.
+  if (plan.form == ServingForm::Paged) {
+    loaderLane = remu(thread, i32(32));
+    ifThen(cmp(arith::CmpIPredicate::eq, otherWarp, i32(0)),
+           [&] { buildLoader(); });
+  } else {
+    ifThen(isWarp(0), [&] { buildLoader(); });
+  }
   // Under pair_cta only the even CTA issues MMAs (for both).
   Value issues = isWarp(1);
   if (plan.pair)

@@ -20,8 +20,11 @@ HopperKernelBuilder::warpgroupRegisters(const HopperPlan &plan,
                                         const HopperKernelOptions &schedule,
                                         bool persistent) {
   WarpgroupRegisters registers = hopperWarpgroupRegisters(plan.numConsumers);
-  if (!persistent || plan.decode || plan.numConsumers != 2 ||
-      plan.paddedOv > 128)
+  // A paged cache's producer threads compute the addresses of the rows they
+  // copy (copyPagedTile): 24 registers spilled up to 176 B (D-58).
+  bool pagedCopies = plan.form == ServingForm::Paged;
+  if (!pagedCopies && (!persistent || plan.decode || plan.numConsumers != 2 ||
+                       plan.paddedOv > 128))
     return registers;
   // The pool the launch gave the CTA, shared out again in setmaxnreg's
   // multiples of 8.
@@ -62,14 +65,15 @@ void HopperKernelBuilder::loadKvTile(Value tilesLoaded, Value stages,
   Value keyRow = keyRowOf(mul(add(firstTile, tile), i32(plan.bn)));
   Value full = fullBarrier();
   int64_t boxes = isKey ? plan.qkBoxes : plan.ovBoxes;
-  // The whole tile's bytes, with kvMulticast half of them the peer's.
-  expectBytes(full, boxes * plan.kBoxBytes());
+  // The whole tile's bytes, with kvMulticast half of them the peer's (a
+  // paged tile's: loadPagedTile).
+  if (plan.form != ServingForm::Paged)
+    expectBytes(full, boxes * plan.kBoxBytes());
   Value slotOffset =
       isKey ? add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)))
             : add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
   if (plan.form == ServingForm::Paged) {
-    loadPagedTile(isKey ? args.kMap : args.vMap, slotOffset, keyRow, boxes,
-                  full);
+    loadPagedTile(isKey, slotOffset, keyRow, boxes, full);
     return;
   }
   // Varlen: a packed tensor's 3D box, no batch coordinate.
@@ -97,20 +101,87 @@ void HopperKernelBuilder::loadKvTile(Value tilesLoaded, Value stages,
 }
 
 /// A paged K or V tile of BN keys from `firstKey`: each of its row groups'
-/// depth boxes from its page, at its rows of the slot.
-void HopperKernelBuilder::loadPagedTile(Value map, Value slotOffset,
+/// depth boxes from its page, at its rows of the slot, by TMA where the
+/// plan nests boxes in pages and the tile ends at or before the sequence's
+/// last key. Otherwise the producer's threads copy it (copyPagedTile): TMA
+/// would read the last page's rows past that key, which may hold anything
+/// (a stale or unset cache row: NaN times a zero probability is NaN in
+/// P V; D-58).
+void HopperKernelBuilder::loadPagedTile(bool isKey, Value slotOffset,
                                         Value firstKey, int64_t boxes,
                                         Value full) {
+  auto copy = [&] { copyPagedTile(isKey, slotOffset, firstKey, boxes, full); };
+  if (!plan.pagesHoldBoxes)
+    return copy();
+  Value whole =
+      cmp(arith::CmpIPredicate::sle, add(firstKey, i32(plan.bn)), args.seqKV);
+  auto ifWhole = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifWhole.thenBlock());
+  asProducerLeader([&] {
+    expectBytes(full, boxes * plan.kBoxBytes());
+    ServingSpans(b, loc, plan, launchArgs)
+        .forEachPageGroup(
+            batch, args.seqKV, firstKey, [&](const PageGroup &group) {
+              for (int64_t box = 0; box < boxes; ++box)
+                tmaLoad(isKey ? args.kMap : args.vMap,
+                        add(slotOffset,
+                            i32(box * plan.kBoxBytes() + group.slotBytes)),
+                        i32(box * kBoxColumns), kvHead, group.row, group.page,
+                        full);
+            });
+  });
+  b.setInsertionPointToStart(ifWhole.elseBlock());
+  copy();
+}
+
+/// A paged K or V tile copied by the producer's 128 threads (cp.async):
+/// each row group from its page, rows past the sequence's last key
+/// zero-filled, then fenced for wgmma by each writer before the first
+/// thread arrives on the tile's full barrier (one arrival, as TMA's).
+void HopperKernelBuilder::copyPagedTile(bool isKey, Value slotOffset,
+                                        Value firstKey, int64_t boxes,
+                                        Value full) {
+  Value cache = isKey ? args.kPtr : args.vPtr;
+  ArrayRef<Value> strides = isKey ? args.kStride : args.vStride;
+  int64_t depth = isKey ? plan.qkDepth : plan.ovDepth;
   ServingSpans(b, loc, plan, launchArgs)
       .forEachPageGroup(
           batch, args.seqKV, firstKey, [&](const PageGroup &group) {
+            // cp.async, unlike TMA, reads wherever it is pointed: a
+            // block-table entry outside the cache reads its last page.
+            Value page =
+                mins(maxs(group.page, i32(0)), sub(launchArgs.pages, i32(1)));
+            Value offset = add(add(mul(sext(page), strides[0]),
+                                   mul(sext(group.row), strides[1])),
+                               mul(sext(kvHead), strides[2]));
+            Value base =
+                LLVM::GEPOp::create(b, loc, cache.getType(), b.getI8Type(),
+                                    cache, ValueRange{inBytes(offset)});
             for (int64_t box = 0; box < boxes; ++box)
-              tmaLoad(map,
-                      add(slotOffset,
-                          i32(box * plan.kBoxBytes() + group.slotBytes)),
-                      i32(box * kBoxColumns), kvHead, group.row, group.page,
-                      full);
+              CopyAsyncBoxOp::create(
+                  b, loc, offsetBytes(base, box * kSwizzleBytes),
+                  group.keysHeld, inBytes(strides[1]), i64(0),
+                  add(slotOffset,
+                      i32(box * plan.kBoxBytes() + group.slotBytes)),
+                  producerThread, plan.kvBoxRows, /*group=*/1,
+                  chunksInBox(depth, box), kWarpgroupThreads);
           });
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  fenceAsyncProxy();
+  syncNamedBarrier(i32(kPagedTileCopiedBarrier), i32(kWarpgroupThreads));
+  asProducerLeader([&] { MBarrierArriveOp::create(b, loc, full); });
+}
+
+void HopperKernelBuilder::asProducerLeader(function_ref<void()> body) {
+  if (!producerWarpgroupLoads())
+    return body();
+  auto ifLeader = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::eq, producerThread, i32(0)), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifLeader.thenBlock());
+  body();
 }
 
 void HopperKernelBuilder::loadQTiles(Value index) {
@@ -131,13 +202,15 @@ void HopperKernelBuilder::loadQTiles(Value index) {
     // The consumers copied it and arrived (copyFirstTiles).
     if (copiesFirstTiles())
       continue;
-    expectBytes(qBarrier, plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
-    Value tileOffset = qTileOffset(i32(qTile), buffer);
-    for (int64_t box = 0; box < plan.qkBoxes; ++box)
-      tmaLoad(args.qMap, add(tileOffset, i32(box * kConsumerBoxBytes)),
-              i32(box * kBoxColumns), head,
-              queryRowOf(add(blockRow, i32(qTile * plan.queryRowsPerTile()))),
-              plan.packedQueries ? Value() : batch, qBarrier);
+    asProducerLeader([&] {
+      expectBytes(qBarrier, plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
+      Value tileOffset = qTileOffset(i32(qTile), buffer);
+      for (int64_t box = 0; box < plan.qkBoxes; ++box)
+        tmaLoad(args.qMap, add(tileOffset, i32(box * kConsumerBoxBytes)),
+                i32(box * kBoxColumns), head,
+                queryRowOf(add(blockRow, i32(qTile * plan.queryRowsPerTile()))),
+                plan.packedQueries ? Value() : batch, qBarrier);
+    });
   }
 }
 
@@ -268,9 +341,12 @@ void HopperKernelBuilder::buildProducerRole(WarpSpecializeOp roles) {
       b.createBlock(&roles.getRoles()[0], {}, {i32Type, i32Type}, {loc, loc});
   beginRole();
   Value thread = producer->getArgument(1);
-  auto ifLeader = scf::IfOp::create(
-      b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
-  {
+  if (producerWarpgroupLoads()) {
+    producerThread = thread;
+    buildProducer();
+  } else {
+    auto ifLeader = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::eq, thread, i32(0)), false);
     OpBuilder::InsertionGuard leaderGuard(b);
     b.setInsertionPointToStart(ifLeader.thenBlock());
     buildProducer();

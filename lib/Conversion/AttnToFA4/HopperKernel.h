@@ -348,8 +348,18 @@ private:
   /// The producer loads K (`isKey`) or V tile `tile` of the work tile into
   /// its ring slot (`tilesLoaded` tiles went through the ring before).
   void loadKvTile(Value tilesLoaded, Value stages, Value tile, bool isKey);
-  void loadPagedTile(Value map, Value slotOffset, Value firstKey, int64_t boxes,
-                     Value full);
+  void loadPagedTile(bool isKey, Value slotOffset, Value firstKey,
+                     int64_t boxes, Value full);
+  void copyPagedTile(bool isKey, Value slotOffset, Value firstKey,
+                     int64_t boxes, Value full);
+  /// A paged cache: the producer's whole warpgroup runs its loop, so that
+  /// all its threads can copy a tile TMA does not load (loadPagedTile);
+  /// `asProducerLeader` keeps the TMA loads and their arrivals to its first
+  /// thread.
+  bool producerWarpgroupLoads() const {
+    return plan.form == ServingForm::Paged;
+  }
+  void asProducerLeader(llvm::function_ref<void()> body);
   /// The producer loads Q of this CTA's work tile `index` (the current work
   /// tile's coordinates): each consumer's 64 rows, all depth boxes, on
   /// that tile's barrier, once its readers have released the buffer's
@@ -498,6 +508,8 @@ private:
   // kvMulticast: this CTA's rank in its pair, the other's, and a consumer
   // thread's lane.
   Value pairRank, peerRank, lane;
+  // producerWarpgroupLoads: this producer thread (0 to 127).
+  Value producerThread;
 };
 } // namespace fa4::hopper
 

@@ -67,6 +67,10 @@ static LogicalResult checkImplemented(attn::PlannedAttentionOpInterface op,
                                       attn::ConfigAttr config,
                                       attn::SmemAttr smem,
                                       attn::SwizzleAttr swizzle) {
+  // Gathered pages are copied in groups of any row count (cp.async places
+  // each row as the tile's TMA box would): the swizzle plans a tile's box.
+  bool copied = plan.form == ServingForm::Paged && !plan.pagesHoldBoxes;
+  int64_t kvTileBoxRows = copied ? plan.bn : plan.kvBoxRows;
   if (config.getMmaM() != kRowsPerConsumer ||
       config.getBm() != config.getNumQ() * kRowsPerConsumer ||
       config.getPaddedQkDepth() % kBoxColumns || plan.paddedOv % kBoxColumns ||
@@ -75,13 +79,13 @@ static LogicalResult checkImplemented(attn::PlannedAttentionOpInterface op,
       boxShape(swizzle.getQ()) != std::make_tuple(int64_t(kRowsPerConsumer),
                                                   int64_t(kBoxColumns),
                                                   int64_t(kSwizzleBytes)) ||
-      boxShape(swizzle.getK()) != std::make_tuple(plan.kvBoxRows,
+      boxShape(swizzle.getK()) != std::make_tuple(kvTileBoxRows,
                                                   int64_t(kBoxColumns),
                                                   int64_t(kSwizzleBytes)) ||
-      boxShape(swizzle.getV()) != std::make_tuple(plan.kvBoxRows,
+      boxShape(swizzle.getV()) != std::make_tuple(kvTileBoxRows,
                                                   int64_t(kBoxColumns),
                                                   int64_t(kSwizzleBytes)) ||
-      plan.kvBoxRows % 8 || plan.bn % plan.kvBoxRows ||
+      (copied ? 0 : plan.kvBoxRows % 8) || plan.bn % plan.kvBoxRows ||
       (plan.pageSize && plan.pageSize % plan.kvBoxRows))
     return op->emitOpError()
            << "has an sm_90a plan this kernel does not implement (it needs "
@@ -125,7 +129,8 @@ fa4::hopper::readPlan(attn::PlannedAttentionOpInterface op,
     return failure();
   HopperPlan plan;
   static_cast<KernelPlan &>(plan) = *common;
-  if (failed(readKvBoxRows(op, plan, swizzle, plan.bn, "Hopper")))
+  if (failed(readKvBoxRows(op, plan, swizzle, plan.bn, "Hopper",
+                           /*copiesGatheredPages=*/true)))
     return failure();
   plan.numConsumers = config.getNumQ();
   // Without a split there is no combine to merge two consumers' partials:

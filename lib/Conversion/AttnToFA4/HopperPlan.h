@@ -49,6 +49,9 @@ constexpr int kMapsCopiedBarrier = 6;
 /// Named barrier the consumers meet at once Q landed and each fenced its
 /// share, where they copied the first tiles (D-50).
 constexpr int kFirstTilesCopiedBarrier = 7;
+/// Named barrier the producer's warps meet at once each copied and fenced
+/// its share of a paged K/V tile, before its first thread arrives for it.
+constexpr int kPagedTileCopiedBarrier = 8;
 /// kv-multicast: the CTAs of a cluster that read the same K/V tiles (two
 /// adjacent row blocks of one head), each loading every other box of a tile
 /// for both.

@@ -61,6 +61,15 @@ fa4::servingAttentionParams(const ServingLayout &layout,
   params.push_back(P::f32("scale_log2"));
   if (layout.workspace)
     params.push_back(P::workspace());
+  // The caches' rows that the producer copies (a tile ending past its
+  // sequence's last key, a page smaller than a box): pointers and strides.
+  if (paged) {
+    params.append(
+        {P::pointer("k_cache"), P::pointer("v_cache"), P::i32("pages")});
+    for (StringRef cache : {"k_cache", "v_cache"})
+      for (int dim = 0; dim < 3; ++dim)
+        params.push_back(P::i64((cache + ".stride." + Twine(dim)).str()));
+  }
   return params;
 }
 
@@ -206,6 +215,14 @@ AttentionArgs AttentionArgs::readServing(gpu::GPUFuncOp func,
   args.scaleLog2 = next();
   if (layout.workspace)
     args.workspace = next();
+  if (paged) {
+    args.kPtr = next();
+    args.vPtr = next();
+    args.pages = next();
+    for (auto *strides : {&args.kStride, &args.vStride})
+      for (int dim = 0; dim < 3; ++dim)
+        strides->push_back(next());
+  }
   return args;
 }
 

@@ -55,8 +55,10 @@ struct ServingLayout {
 /// seqlens_k, cu_seqlens_q), B, the grid's rows (max_sq where the queries
 /// are packed, else Sq), Tq where packed, Tk (varlen) or max_pages (paged),
 /// O's strides (token and head where packed) and LSE's but the last, the
-/// block table's row stride (paged), scale * log2(e), and for a workspace
-/// split-K's decode, the workspace.
+/// block table's row stride (paged), scale * log2(e), for a workspace
+/// split-K's decode the workspace, and for a paged cache the caches'
+/// pointers, their page count and strides (pages, rows, heads; the rows a
+/// producer copies).
 llvm::SmallVector<KernelParam>
 servingAttentionParams(const ServingLayout &layout, const TensorMapSpec &qBox,
                        const TensorMapSpec &kBox);
@@ -154,6 +156,9 @@ struct KernelPlan : SplitPlan {
   /// K/V tile is then BN / kvBoxRows boxes of its pages, stacked in the
   /// slot: the 128B swizzle repeats every 8 rows). Set by each chip's plan.
   int64_t kvBoxRows = 0;
+  /// Paged: the plan nests TMA boxes in pages (kv_path page_boxes); else
+  /// the kernel copies every tile, in groups of kvBoxRows rows of a page.
+  bool pagesHoldBoxes = false;
   ServingLayout servingLayout() const {
     return {form, packedQueries, seqUsedK, hasLse, workspace};
   }
@@ -172,11 +177,14 @@ struct KernelPlan : SplitPlan {
 
 /// Sets `plan.kvBoxRows` from the K box of `swizzle`: `tileBoxRows` (the
 /// chip's box of a K tile) for contiguous K/V, a page's box for a paged
-/// cache. Fails with a diagnostic naming `kernel` for pages its plan gathers
-/// row by row (kv_path other than page_boxes).
+/// cache whose plan nests boxes in pages, else (pages the plan gathers row
+/// by row) the rows a page and a tile share, gcd(page size, BN), where the
+/// kernel `copiesGatheredPages`. Fails with a diagnostic naming `kernel`
+/// for gathered pages where it does not.
 mlir::LogicalResult readKvBoxRows(attn::PlannedAttentionOpInterface op,
                                   KernelPlan &plan, attn::SwizzleAttr swizzle,
-                                  int64_t tileBoxRows, llvm::StringRef kernel);
+                                  int64_t tileBoxRows, llvm::StringRef kernel,
+                                  bool copiesGatheredPages);
 
 /// What neither chip's serving kernel runs of a serving form's plan, or
 /// nothing (a dense plan): a decode or split-K plan of packed queries (the
@@ -269,7 +277,7 @@ struct AttentionArgs {
   /// (paged); seqQ is max_sq (packed queries) and seqKV Tk (varlen) until
   /// the kernel reads a sequence's own lengths.
   mlir::Value cuSeqlensQ, cuSeqlensK, seqUsedK, tokensQ, blockTable, seqlensK,
-      maxPages, blockTableStride;
+      maxPages, blockTableStride, pages;
 
   static AttentionArgs read(mlir::gpu::GPUFuncOp func, bool hasLse,
                             bool workspace = false);

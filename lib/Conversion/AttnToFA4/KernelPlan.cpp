@@ -10,6 +10,8 @@
 
 #include "fa4/Target/HardwareConstants.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace fa4;
 
@@ -69,11 +71,17 @@ FailureOr<KernelPlan> fa4::readKernelPlan(attn::PlannedAttentionOpInterface op,
 
 LogicalResult fa4::readKvBoxRows(attn::PlannedAttentionOpInterface op,
                                  KernelPlan &plan, attn::SwizzleAttr swizzle,
-                                 int64_t tileBoxRows, StringRef kernel) {
+                                 int64_t tileBoxRows, StringRef kernel,
+                                 bool copiesGatheredPages) {
   plan.kvBoxRows = tileBoxRows;
   if (plan.form != ServingForm::Paged)
     return success();
-  if (swizzle.getKvPath() != attn::KvPath::PageBoxes)
+  plan.pagesHoldBoxes = swizzle.getKvPath() == attn::KvPath::PageBoxes;
+  if (!plan.pagesHoldBoxes && copiesGatheredPages) {
+    plan.kvBoxRows = std::gcd(plan.pageSize, plan.bn);
+    return success();
+  }
+  if (!plan.pagesHoldBoxes)
     return op->emitOpError()
            << "has pages of " << plan.pageSize
            << " keys, which its plan gathers row by row (kv_path "

@@ -79,8 +79,9 @@ void ServingSpans::forEachPageGroup(
   for (int64_t group = 0; group < plan.bn / plan.kvBoxRows; ++group) {
     Value key = add(firstKey, i32(group * plan.kvBoxRows));
     Value page = pageOfKey(batch, seqKV, key);
+    Value keysHeld = mins(maxs(sub(seqKV, key), i32(0)), i32(plan.kvBoxRows));
     load({page, remu(key, i32(plan.pageSize)),
-          group * plan.kvBoxRows * kSwizzleBytes});
+          group * plan.kvBoxRows * kSwizzleBytes, key, keysHeld});
   }
 }
 

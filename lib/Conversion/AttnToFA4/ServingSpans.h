@@ -43,6 +43,9 @@ struct SequenceSpan {
 struct PageGroup {
   mlir::Value page, row;
   int64_t slotBytes;
+  /// The key of its first row, and how many of its rows hold the
+  /// sequence's keys (0 to the group's rows).
+  mlir::Value key, keysHeld;
 };
 
 /// The arguments of a serving form's kernel `func` (servingAttentionParams)

@@ -225,6 +225,23 @@ FA4_RT_API fa4_status fa4_validate_serving(const fa4_module *module,
 FA4_RT_API fa4_status fa4_launch_serving(fa4_module *module,
                                          const fa4_serving_args *args,
                                          void *stream);
+/* Device bytes a launch of `args` needs as its workspace in the current
+   context (0: none): a workspace split-K's partials for the partition count
+   the launch picks on this device. Validates `args` as fa4_launch_serving;
+   the same shapes give the same count. */
+FA4_RT_API fa4_status fa4_serving_workspace_bytes(fa4_module *module,
+                                                  const fa4_serving_args *args,
+                                                  uint64_t *bytes);
+/* fa4_launch_serving with the caller's workspace: NULL (the runtime
+   allocates it in stream order), or at least fa4_serving_workspace_bytes
+   of device memory, 256-byte aligned, that nothing else touches until the
+   launch's kernels have finished on `stream` (e.g. from the caller's
+   caching allocator, which a stream-ordered allocation costs more than
+   when the driver's pool returns its memory at each synchronisation). */
+FA4_RT_API fa4_status fa4_launch_serving_workspace(fa4_module *module,
+                                                   const fa4_serving_args *args,
+                                                   void *workspace,
+                                                   void *stream);
 
 /* Launch records: what fa4_launch works out from the arguments' shapes,
    strides and dtypes (validation, the kernel and its grid, the scalar

@@ -183,8 +183,23 @@ def launch(manifest_path, tensors, max_seqlen_q):
           "fa4_module_load")
     buffers = {name: Buffer(t.raw()) for name, t in tensors.items()}
     args = serving_args(tensors, max_seqlen_q, buffers)
-    check(lib.fa4_launch_serving(module, ctypes.byref(args), None),
-          "fa4_launch_serving")
+    # A split decode runs on a workspace of the caller's (NaN-filled: the
+    # kernel writes every partial the combine reads), as fa4's Python passes
+    # one from torch's allocator; the garbage relaunch lets the runtime
+    # allocate its own.
+    size = ctypes.c_uint64()
+    check(lib.fa4_serving_workspace_bytes(module, ctypes.byref(args),
+                                          ctypes.byref(size)),
+          "fa4_serving_workspace_bytes")
+    workspace = Buffer(b"\xff" * size.value) if size.value else None
+    if workspace:
+        workspace_launches.append(
+            f"{os.path.basename(os.path.dirname(manifest_path))}: "
+            f"{size.value} bytes")
+    check(lib.fa4_launch_serving_workspace(
+        module, ctypes.byref(args),
+        workspace.pointer if workspace else None, None),
+        "fa4_launch_serving_workspace")
     check(lib.fa4_stream_synchronize(None), "fa4_stream_synchronize")
     out = {name: buffers[name].read() for name in ("o", "lse") if name in buffers}
     return out, module, args
@@ -255,6 +270,19 @@ def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
                    random_bf16(rng, pages * paged * hkv * d))
         v = Tensor([pages, paged, hkv, d], "bf16",
                    random_bf16(rng, pages * paged * hkv * d))
+        # Rows no sequence holds (past a sequence's last key in its last
+        # page, pages no sequence uses) are NaN, as a cache's stale or
+        # uninitialised rows may be: the kernel must not let them reach O.
+        held = {(table[seq * max_pages + key // paged], key % paged)
+                for seq in range(b) for key in range(lengths_k[seq])}
+        row_values = hkv * d
+        for page in range(pages):
+            for row in range(paged):
+                if (page, row) not in held:
+                    start = (page * paged + row) * row_values
+                    for t in (k, v):
+                        t.values[start:start + row_values] = (
+                            [math.nan] * row_values)
         tensors.update(k_cache=k, v_cache=v,
                        block_table=Tensor([b, max_pages], "i32", table),
                        seqlens_k=Tensor([b], "i32", lengths_k))
@@ -377,6 +405,7 @@ def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
 
 refusals = []
 malformed_runs = []
+workspace_launches = []
 
 
 def survives_garbage(manifest_path, tensors, max_seqlen_q):
@@ -500,6 +529,14 @@ def main():
                  lengths_k=[129, 2, 500], paged=128, packed_q=False, hq=4,
                  hkv=1, d=64, mask=("causal",), padding=0, dynamic_q=True,
                  spare_pages=0, malformed=True),
+            # Pages of 16 keys, copied by the producer's threads: a tile
+            # of several pages, decode and prefill.
+            dict(name="paged16_decode", lengths_q=[1, 1, 1],
+                 lengths_k=[500, 17, 96], paged=16, packed_q=False, hq=8,
+                 hkv=2, d=128, mask=("none",), padding=0, malformed=True),
+            dict(name="paged16_prefill", lengths_q=[70, 3],
+                 lengths_k=[300, 40], paged=16, hq=4, hkv=2, d=64,
+                 mask=("causal",), malformed=True),
             dict(name="paged_split_window", lengths_q=[1, 1],
                  lengths_k=[1000, 257], paged=256, packed_q=False, hq=4,
                  hkv=1, d=64, mask=("window", 300, 0), padding=0,
@@ -510,6 +547,8 @@ def main():
         print("refused " + line)
     for line in malformed_runs:
         print("garbage index data, " + line)
+    for line in workspace_launches:
+        print("caller's workspace, " + line)
     print(f"{passed} of {len(cases)} serving cases pass on {CHIP}")
     survived = all(line.endswith("survived") for line in malformed_runs)
     return 0 if passed == len(cases) and survived else 1
