@@ -168,7 +168,17 @@ void HopperKernelBuilder::copyPagedTile(bool isKey, Value slotOffset,
                   chunksInBox(depth, box), kWarpgroupThreads);
           });
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  // Where every tile is copied, buildProducer completes each tile once the
+  // next one's copies are issued.
+  if (!copiesEveryTile())
+    completeCopies(full, /*newerGroups=*/0);
+}
+
+/// The copies issued before the `newerGroups` latest commit groups have
+/// landed: each thread fences its own for wgmma, then, once all have,
+/// the first thread arrives on `full`.
+void HopperKernelBuilder::completeCopies(Value full, int64_t newerGroups) {
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, newerGroups);
   fenceAsyncProxy();
   syncNamedBarrier(i32(kPagedTileCopiedBarrier), i32(kWarpgroupThreads));
   asProducerLeader([&] { MBarrierArriveOp::create(b, loc, full); });
@@ -227,6 +237,25 @@ void HopperKernelBuilder::buildProducer() {
   auto loadTile = [&](Value tile, bool isKey) {
     loadKvTile(tilesLoaded, stages, tile, isKey);
   };
+  // Where every tile is copied (D-58), a tile's copies are completed once
+  // the next tile's are issued, keeping two tiles' copies in flight: the
+  // load before K(t) is V(t - 2), or K(0) for t = 1; the load before
+  // V(t - 1) is K(t).
+  bool pipelined = copiesEveryTile();
+  auto fullOf = [&](Value tile, bool isKey) {
+    Value slot = remu(add(tilesLoaded, tile), stages);
+    return isKey ? kFullBarrier(slot) : vFullBarrier(slot);
+  };
+  auto completeBefore = [&](Value tile) {
+    if (!pipelined)
+      return;
+    Value first = cmp(arith::CmpIPredicate::eq, tile, i32(1));
+    Value keyIndex = add(i32(kvBarrierBase()), remu(tilesLoaded, stages));
+    Value valueIndex = add(i32(kvBarrierBase() + plan.kvStages),
+                           remu(add(tilesLoaded, sub(tile, i32(2))), stages));
+    completeCopies(barrier(select(first, keyIndex, valueIndex)),
+                   /*newerGroups=*/1);
+  };
   Value anyTiles = cmp(arith::CmpIPredicate::sgt, numTiles, i32(0));
   {
     auto ifFirst = scf::IfOp::create(b, loc, anyTiles, false);
@@ -255,13 +284,21 @@ void HopperKernelBuilder::buildProducer() {
     b.setInsertionPointToStart(loop.getBody());
     Value tile = fromIndex(loop.getInductionVar());
     loadTile(tile, /*isKey=*/true);
+    completeBefore(tile);
     loadTile(sub(tile, i32(1)), /*isKey=*/false);
+    if (pipelined)
+      completeCopies(fullOf(tile, /*isKey=*/true), /*newerGroups=*/1);
   }
   {
     auto ifLast = scf::IfOp::create(b, loc, anyTiles, false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifLast.thenBlock());
-    loadTile(sub(numTiles, i32(1)), /*isKey=*/false);
+    Value last = sub(numTiles, i32(1));
+    loadTile(last, /*isKey=*/false);
+    if (pipelined) {
+      completeBefore(numTiles);
+      completeCopies(fullOf(last, /*isKey=*/false), /*newerGroups=*/0);
+    }
   }
   // With doubleQ the next work tile's Q, once this tile's K and V are
   // issued: its buffer was released two work tiles back, so it lands during
