@@ -112,8 +112,17 @@ def run_row(torch, fa4, lengths, causal, rows):
         group = HQ // HKV
         kr = k.repeat_interleave(group, dim=1)
         vr = v.repeat_interleave(group, dim=1)
-        side("torch varlen", lambda: varlen_attn(
-            q, kr, vr, cu, cu, longest, longest, is_causal=causal))
+        # The keyword for a causal mask differs between torch releases.
+        import inspect
+        names = inspect.signature(varlen_attn).parameters
+        mask = {"is_causal": causal} if "is_causal" in names else (
+            {"causal": causal} if "causal" in names else None)
+        if mask is None:
+            print("  torch varlen skipped: no causal keyword in %s"
+                  % list(names))
+        else:
+            side("torch varlen", lambda: varlen_attn(
+                q, kr, vr, cu, cu, longest, longest, **mask))
     label = "%s %s" % ("uniform %dx%d" % (len(lengths), lengths[0]) if uniform
                        else "ragged %d seqs, %d tokens" % (len(lengths), total),
                        "causal" if causal else "none")
