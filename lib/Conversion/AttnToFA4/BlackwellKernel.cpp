@@ -414,6 +414,11 @@ private:
   /// A paged cache's loader is warp 0's 32 lanes (loaderLane); the TMA loads
   /// and their arrivals stay with lane 0.
   void asLoaderLeader(llvm::function_ref<void()> body);
+  /// Pages the plan gathers: every K/V tile is copied, none by TMA.
+  bool copiesEveryTile() const {
+    return plan.form == ServingForm::Paged && !plan.pagesHoldBoxes;
+  }
+  void completeCopies(Value full, int64_t newerGroups);
   /// TMA coordinates of a box of Q (`row` a work tile's query row) or of
   /// K/V (`row` a key) of the current sequence: 4D with the batch, or 3D
   /// from the sequence's first token in a packed tensor.
@@ -527,9 +532,26 @@ void BlackwellKernelBuilder::buildLoader() {
              add(base, i32(box * boxBytes)), full);
       }
     };
+    // Where every tile is copied (D-58), a tile's copies are completed once
+    // the next one's are issued, two tiles' in flight: V(t - 1) after K(t)
+    // is issued, K(t) after V(t).
     loadTile(/*isV=*/false);
+    if (copiesEveryTile())
+      ifThen(cmp(arith::CmpIPredicate::sgt, tile, i32(0)), [&] {
+        completeCopies(fullBarrier(ringIndex(sub(tile, i32(1)), true), true),
+                       /*newerGroups=*/1);
+      });
     loadTile(/*isV=*/true);
+    if (copiesEveryTile())
+      completeCopies(fullBarrier(ringIndex(tile, false), false),
+                     /*newerGroups=*/1);
   });
+  if (copiesEveryTile())
+    ifThen(cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0)), [&] {
+      Value last = sub(work.numTiles, i32(1));
+      completeCopies(fullBarrier(ringIndex(last, true), true),
+                     /*newerGroups=*/0);
+    });
   if (plan.pair)
     drainRings();
 }
@@ -611,7 +633,17 @@ void BlackwellKernelBuilder::copyPagedTile(bool isV, Value base,
             }
           });
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  // Where every tile is copied, buildLoader completes each tile once the
+  // next one's copies are issued.
+  if (!copiesEveryTile())
+    completeCopies(full, /*newerGroups=*/0);
+}
+
+/// The copies issued before the `newerGroups` latest commit groups have
+/// landed: each lane fences its own for the MMAs, then, once the warp has,
+/// lane 0 arrives on `full`.
+void BlackwellKernelBuilder::completeCopies(Value full, int64_t newerGroups) {
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, newerGroups);
   fenceAsyncProxy();
   NVVM::SyncWarpOp::create(b, loc, i32(-1));
   asLoaderLeader([&] { MBarrierArriveOp::create(b, loc, full); });
