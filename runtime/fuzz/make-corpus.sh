@@ -118,7 +118,9 @@ jobs=(
   "device-tensor-maps-sm100|$work/decode.mlir|--chip=sm_100a --kernel=blackwell $decode --device-tensor-maps"
   "serving|$work/serving.mlir|--chip=sm_90a"
   "serving-sm100|$work/serving.mlir|--chip=sm_100a"
-  "serving-static|test/Pipelines/serving-reference.mlir|--chip=sm_100a"
+  "serving-static|test/Pipelines/serving-reference.mlir|--chip=sm_100a --seq-q-hint=1"
+  "serving-ref|$work/serving.mlir|--chip=sm_90a --kernel=reference"
+  "serving-ref-sm100|$work/serving.mlir|--chip=sm_100a --kernel=reference"
 )
 
 mkdir -p "$out"
