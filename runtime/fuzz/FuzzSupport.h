@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -118,10 +119,19 @@ inline bool layOut(const Manifest &manifest, const TensorSpec &spec,
   setDtypeBits(tensor, spec.dtype);
   size_t rank = spec.shape.size();
   tensor.rank = static_cast<int32_t>(rank);
-  for (size_t d = 0; d < rank; ++d)
+  for (size_t d = 0; d < rank; ++d) {
     tensor.shape[d] = spec.shape[d].symbol
                           ? sizeOf(manifest, *spec.shape[d].symbol, sizes)
                           : spec.shape[d].extent;
+    // The serving forms' token and page counts are the kernels' i32
+    // arguments (docs/KernelABI.md): no layout of the rules passes them.
+    if (spec.shape[d].symbol && tensor.shape[d] > INT32_MAX &&
+        (*spec.shape[d].symbol == Symbol::TokensQ ||
+         *spec.shape[d].symbol == Symbol::TokensK ||
+         *spec.shape[d].symbol == Symbol::Pages ||
+         *spec.shape[d].symbol == Symbol::MaxPages))
+      return false;
+  }
   if (order.size() != rank) {
     order.resize(rank);
     std::iota(order.begin(), order.end(), 0);

@@ -12,6 +12,8 @@
 #   runtime/fuzz/make-corpus.sh [path/to/fa4-compile]   (default build/bin/)
 #
 # The corpus is checked in; rerun this after a manifest format change.
+# Files without the .json suffix are past findings, kept as regression
+# seeds (regress-*): this script leaves them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 compile="${1:-build/bin/fa4-compile}"
