@@ -414,10 +414,6 @@ private:
   /// A paged cache's loader is warp 0's 32 lanes (loaderLane); the TMA loads
   /// and their arrivals stay with lane 0.
   void asLoaderLeader(llvm::function_ref<void()> body);
-  /// Pages the plan gathers: every K/V tile is copied, none by TMA.
-  bool copiesEveryTile() const {
-    return plan.form == ServingForm::Paged && !plan.pagesHoldBoxes;
-  }
   void completeCopies(Value full, int64_t newerGroups);
   /// TMA coordinates of a box of Q (`row` a work tile's query row) or of
   /// K/V (`row` a key) of the current sequence: 4D with the batch, or 3D
@@ -536,17 +532,17 @@ void BlackwellKernelBuilder::buildLoader() {
     // the next one's are issued, two tiles' in flight: V(t - 1) after K(t)
     // is issued, K(t) after V(t).
     loadTile(/*isV=*/false);
-    if (copiesEveryTile())
+    if (plan.copiesEveryKvTile())
       ifThen(cmp(arith::CmpIPredicate::sgt, tile, i32(0)), [&] {
         completeCopies(fullBarrier(ringIndex(sub(tile, i32(1)), true), true),
                        /*newerGroups=*/1);
       });
     loadTile(/*isV=*/true);
-    if (copiesEveryTile())
+    if (plan.copiesEveryKvTile())
       completeCopies(fullBarrier(ringIndex(tile, false), false),
                      /*newerGroups=*/1);
   });
-  if (copiesEveryTile())
+  if (plan.copiesEveryKvTile())
     ifThen(cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0)), [&] {
       Value last = sub(work.numTiles, i32(1));
       completeCopies(fullBarrier(ringIndex(last, true), true),
@@ -593,49 +589,22 @@ void BlackwellKernelBuilder::loadPagedTile(bool isV, Value base,
   copy();
 }
 
-/// A paged K or V tile copied by the loader warp's 32 lanes (cp.async):
-/// each row group from its page (an entry outside the cache reads its last
-/// page: cp.async, unlike TMA, reads wherever it is pointed), rows past the
-/// sequence's last key zero-filled, fenced for the MMAs by the warp before
+/// A paged K or V tile copied by the loader warp's 32 lanes
+/// (ServingSpans::copyPagedTile), fenced for the MMAs by the warp before
 /// lane 0 arrives on the tile's full barrier (one arrival, as TMA's).
 void BlackwellKernelBuilder::copyPagedTile(bool isV, Value base,
                                            Value firstKeyOfTile, int64_t boxes,
                                            int64_t boxBytes, Value full) {
-  Value cache = isV ? args.vPtr : args.kPtr;
-  ArrayRef<Value> strides = isV ? args.vStride : args.kStride;
-  int64_t depth = isV ? plan.ovDepth : plan.qkDepth;
   ServingSpans(b, loc, plan, launchArgs)
-      .forEachPageGroup(
-          work.batch, args.seqKV, firstKeyOfTile, [&](const PageGroup &group) {
-            Value page =
-                mins(maxs(group.page, i32(0)), sub(launchArgs.pages, i32(1)));
-            Value offset = add(add(mul(sext(page), strides[0]),
-                                   mul(sext(group.row), strides[1])),
-                               mul(sext(work.kvHead), strides[2]));
-            Value elementBytes = i64(plan.elementBytes());
-            Value rowBase = LLVM::GEPOp::create(
-                b, loc, cache.getType(), b.getI8Type(), cache,
-                ValueRange{mul(offset, elementBytes)});
-            int64_t chunkColumns = 16 / plan.elementBytes();
-            for (int64_t box = 0; box < boxes; ++box) {
-              Value boxBase = LLVM::GEPOp::create(
-                  b, loc, cache.getType(), b.getI8Type(), rowBase,
-                  ValueRange{i64(box * kSwizzleBytes)});
-              int64_t chunks =
-                  std::min<int64_t>(kSwizzleBytes / 16,
-                                    (depth - box * kBoxColumns) / chunkColumns);
-              CopyAsyncBoxOp::create(
-                  b, loc, boxBase, group.keysHeld,
-                  mul(strides[1], elementBytes), i64(0),
-                  add(base, i32(box * boxBytes + group.slotBytes)), loaderLane,
-                  plan.kvBoxRows, /*group=*/1, chunks,
-                  /*threads=*/32);
-            }
-          });
+      .copyPagedTile(work.batch, args.seqKV, firstKeyOfTile,
+                     isV ? args.vPtr : args.kPtr,
+                     isV ? args.vStride : args.kStride, work.kvHead,
+                     isV ? plan.ovDepth : plan.qkDepth, boxes, boxBytes, base,
+                     loaderLane, /*threads=*/32);
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
   // Where every tile is copied, buildLoader completes each tile once the
   // next one's copies are issued.
-  if (!copiesEveryTile())
+  if (!plan.copiesEveryKvTile())
     completeCopies(full, /*newerGroups=*/0);
 }
 

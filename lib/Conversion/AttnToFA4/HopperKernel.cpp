@@ -135,42 +135,23 @@ void HopperKernelBuilder::loadPagedTile(bool isKey, Value slotOffset,
   copy();
 }
 
-/// A paged K or V tile copied by the producer's 128 threads (cp.async):
-/// each row group from its page, rows past the sequence's last key
-/// zero-filled, then fenced for wgmma by each writer before the first
-/// thread arrives on the tile's full barrier (one arrival, as TMA's).
+/// A paged K or V tile copied by the producer's 128 threads
+/// (ServingSpans::copyPagedTile), fenced for wgmma by each writer before
+/// the first thread arrives on the tile's full barrier (one arrival, as
+/// TMA's).
 void HopperKernelBuilder::copyPagedTile(bool isKey, Value slotOffset,
                                         Value firstKey, int64_t boxes,
                                         Value full) {
-  Value cache = isKey ? args.kPtr : args.vPtr;
-  ArrayRef<Value> strides = isKey ? args.kStride : args.vStride;
-  int64_t depth = isKey ? plan.qkDepth : plan.ovDepth;
   ServingSpans(b, loc, plan, launchArgs)
-      .forEachPageGroup(
-          batch, args.seqKV, firstKey, [&](const PageGroup &group) {
-            // cp.async, unlike TMA, reads wherever it is pointed: a
-            // block-table entry outside the cache reads its last page.
-            Value page =
-                mins(maxs(group.page, i32(0)), sub(launchArgs.pages, i32(1)));
-            Value offset = add(add(mul(sext(page), strides[0]),
-                                   mul(sext(group.row), strides[1])),
-                               mul(sext(kvHead), strides[2]));
-            Value base =
-                LLVM::GEPOp::create(b, loc, cache.getType(), b.getI8Type(),
-                                    cache, ValueRange{inBytes(offset)});
-            for (int64_t box = 0; box < boxes; ++box)
-              CopyAsyncBoxOp::create(
-                  b, loc, offsetBytes(base, box * kSwizzleBytes),
-                  group.keysHeld, inBytes(strides[1]), i64(0),
-                  add(slotOffset,
-                      i32(box * plan.kBoxBytes() + group.slotBytes)),
-                  producerThread, plan.kvBoxRows, /*group=*/1,
-                  chunksInBox(depth, box), kWarpgroupThreads);
-          });
+      .copyPagedTile(batch, args.seqKV, firstKey, isKey ? args.kPtr : args.vPtr,
+                     isKey ? args.kStride : args.vStride, kvHead,
+                     isKey ? plan.qkDepth : plan.ovDepth, boxes,
+                     plan.kBoxBytes(), slotOffset, producerThread,
+                     kWarpgroupThreads);
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
   // Where every tile is copied, buildProducer completes each tile once the
   // next one's copies are issued.
-  if (!copiesEveryTile())
+  if (!plan.copiesEveryKvTile())
     completeCopies(full, /*newerGroups=*/0);
 }
 
@@ -241,7 +222,7 @@ void HopperKernelBuilder::buildProducer() {
   // the next tile's are issued, keeping two tiles' copies in flight: the
   // load before K(t) is V(t - 2), or K(0) for t = 1; the load before
   // V(t - 1) is K(t).
-  bool pipelined = copiesEveryTile();
+  bool pipelined = plan.copiesEveryKvTile();
   auto fullOf = [&](Value tile, bool isKey) {
     Value slot = remu(add(tilesLoaded, tile), stages);
     return isKey ? kFullBarrier(slot) : vFullBarrier(slot);
@@ -578,9 +559,7 @@ void HopperKernelBuilder::copyTileBoxes(Value base, Value rows, Value rowStride,
 
 /// The 16-byte chunks of box `box` (64 columns) within `depth` columns.
 int64_t HopperKernelBuilder::chunksInBox(int64_t depth, int64_t box) const {
-  int64_t chunkColumns = 16 / plan.elementBytes();
-  return std::min<int64_t>(kSwizzleBytes / 16,
-                           (depth - box * kBoxColumns) / chunkColumns);
+  return fa4::chunksInBox(depth, box, plan.elementBytes());
 }
 
 /// Element (batch, `row`, `headIndex`, 0) of the BSHD tensor at `base`.

@@ -360,10 +360,6 @@ private:
     return plan.form == ServingForm::Paged;
   }
   void asProducerLeader(llvm::function_ref<void()> body);
-  /// Pages the plan gathers: every K/V tile is copied, none by TMA.
-  bool copiesEveryTile() const {
-    return plan.form == ServingForm::Paged && !plan.pagesHoldBoxes;
-  }
   void completeCopies(Value full, int64_t newerGroups);
   /// The producer loads Q of this CTA's work tile `index` (the current work
   /// tile's coordinates): each consumer's 64 rows, all depth boxes, on

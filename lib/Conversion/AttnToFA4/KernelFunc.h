@@ -159,6 +159,10 @@ struct KernelPlan : SplitPlan {
   /// Paged: the plan nests TMA boxes in pages (kv_path page_boxes); else
   /// the kernel copies every tile, in groups of kvBoxRows rows of a page.
   bool pagesHoldBoxes = false;
+  /// Paged, and pages the plan gathers: every K/V tile is copied (D-58).
+  bool copiesEveryKvTile() const {
+    return form == ServingForm::Paged && !pagesHoldBoxes;
+  }
   ServingLayout servingLayout() const {
     return {form, packedQueries, seqUsedK, hasLse, workspace};
   }
@@ -185,6 +189,10 @@ mlir::LogicalResult readKvBoxRows(attn::PlannedAttentionOpInterface op,
                                   KernelPlan &plan, attn::SwizzleAttr swizzle,
                                   int64_t tileBoxRows, llvm::StringRef kernel,
                                   bool copiesGatheredPages);
+
+/// The 16-byte chunks of box `box` (64 columns) within `depth` columns of
+/// `elementBytes`-byte elements.
+int64_t chunksInBox(int64_t depth, int64_t box, int64_t elementBytes);
 
 /// What neither chip's serving kernel runs of a serving form's plan, or
 /// nothing (a dense plan): a decode or split-K plan of packed queries (the

@@ -91,6 +91,12 @@ LogicalResult fa4::readKvBoxRows(attn::PlannedAttentionOpInterface op,
   return success();
 }
 
+int64_t fa4::chunksInBox(int64_t depth, int64_t box, int64_t elementBytes) {
+  int64_t chunkColumns = 16 / elementBytes;
+  return std::min<int64_t>(kSwizzleBytes / 16,
+                           (depth - box * kBoxColumns) / chunkColumns);
+}
+
 std::optional<std::string> fa4::servingPlanRefusal(const KernelPlan &plan,
                                                    bool deviceTensorMaps) {
   if (plan.form == ServingForm::Dense)

@@ -2,6 +2,7 @@
 
 #include "ServingSpans.h"
 
+#include "fa4/Dialect/FA4/IR/FA4.h"
 #include "fa4/Target/HardwareConstants.h"
 
 using namespace mlir;
@@ -83,6 +84,32 @@ void ServingSpans::forEachPageGroup(
     load({page, remu(key, i32(plan.pageSize)),
           group * plan.kvBoxRows * kSwizzleBytes, key, keysHeld});
   }
+}
+
+void ServingSpans::copyPagedTile(Value batch, Value seqKV, Value firstKey,
+                                 Value cache, ArrayRef<Value> strides,
+                                 Value kvHead, int64_t depth, int64_t boxes,
+                                 int64_t boxBytes, Value slotOffset,
+                                 Value thread, int64_t threads) {
+  Value elementBytes = i64(plan.elementBytes());
+  auto atByte = [&](Value pointer, Value bytes) -> Value {
+    return LLVM::GEPOp::create(b, loc, pointer.getType(), b.getI8Type(),
+                               pointer, ValueRange{bytes});
+  };
+  forEachPageGroup(batch, seqKV, firstKey, [&](const PageGroup &group) {
+    Value page = mins(maxs(group.page, i32(0)), sub(launch.pages, i32(1)));
+    Value offset =
+        add(add(mul(sext(page), strides[0]), mul(sext(group.row), strides[1])),
+            mul(sext(kvHead), strides[2]));
+    Value rowBase = atByte(cache, mul(offset, elementBytes));
+    for (int64_t box = 0; box < boxes; ++box)
+      kernel::CopyAsyncBoxOp::create(
+          b, loc, atByte(rowBase, i64(box * kSwizzleBytes)), group.keysHeld,
+          mul(strides[1], elementBytes), i64(0),
+          add(slotOffset, i32(box * boxBytes + group.slotBytes)), thread,
+          plan.kvBoxRows, /*group=*/1,
+          chunksInBox(depth, box, plan.elementBytes()), threads);
+  });
 }
 
 Value ServingSpans::pageOfKey(Value batch, Value seqKV, Value key) {

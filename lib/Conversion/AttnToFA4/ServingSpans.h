@@ -76,6 +76,20 @@ public:
                         mlir::Value firstKey,
                         llvm::function_ref<void(const PageGroup &)> load);
 
+  /// Paged: copies the K or V tile of sequence `batch` (of `seqKV` keys)
+  /// from key `firstKey` by cp.async, row group by row group: `boxes`
+  /// 64-column boxes of `depth` columns of kv head `kvHead` from `cache`
+  /// (element strides of pages, rows and heads), box b of a group at
+  /// `slotOffset + b * boxBytes` plus the group's slot bytes, as thread
+  /// `thread` of `threads`. Rows past the sequence's last key are
+  /// zero-filled; pages are clamped to the cache (cp.async, unlike TMA,
+  /// reads wherever it is pointed). Issues the copies only (D-58).
+  void copyPagedTile(mlir::Value batch, mlir::Value seqKV, mlir::Value firstKey,
+                     mlir::Value cache, llvm::ArrayRef<mlir::Value> strides,
+                     mlir::Value kvHead, int64_t depth, int64_t boxes,
+                     int64_t boxBytes, mlir::Value slotOffset,
+                     mlir::Value thread, int64_t threads);
+
 private:
   /// The page that holds `key` through the block table. Keys past the last
   /// (a tile's rows past its end, which the mask hides) read the entry of
