@@ -10,8 +10,12 @@
 // sequence's rows). A paged K/V tile is BN / box-rows boxes, each of the
 // page the block table gives (4D maps over [pages, page_size, H, D], the
 // page as the batch coordinate), its keys clamped to the block-table row;
-// queries dense (4D, the batch coordinate) or packed. Smaller pages, which
-// the plan gathers row by row, take the reference kernel. No work loop, kv-multicast pair or device-built maps;
+// queries dense (4D, the batch coordinate) or packed. Packed sequences'
+// prefill runs on persistent CTAs (one per SM, the runtime's cap of the
+// grid), each looping over the work list and skipping, before it loads Q,
+// a work tile whose row block lies past its sequence's rows (D-59); a
+// paged cache's prefill one work tile per CTA. No kv-multicast pair or
+// device-built maps;
 // the decode variant attn-decode-variants made of packed queries is
 // dropped (this kernel serves every Sq); a paged cache's dense queries
 // decode (@paged_decode). Refusals: hopper-serving-invalid.mlir. Numerics on fa4-emu: test/Emulator/serving-reference.test.
@@ -43,8 +47,7 @@ func.func @window_d256(%q: tensor<?x4x256xbf16>, %k: tensor<?x1x256xbf16>, %v: t
 // CHECK-LABEL: func.func @causal_lse(
 // CHECK: attn.varlen_attention {{.*}}fa4.abi = #fa4.abi<kernel = @fa4_hopper_causal_lse_sm_90a_module::@fa4_hopper_causal_lse_sm_90a, launch = <params = [#fa4.tensor_map<"q", [64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k", [128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v", [128, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.pointer<"cu_seqlens_q">, #fa4.pointer<"cu_seqlens_k">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "max_sq">, #fa4.scalar<i32, "tq">, #fa4.scalar<i32, "tk">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "lse.stride.0">, #fa4.scalar<f32, "scale_log2">], grid = {{\[}}[#fa4.ceil_div<"max_sq", 128>, "hq", "b"], [1], [1]], block = [384, 1, 1], cluster = [1, 1, 1]
 // CHECK-SAME: alignment = {cu_seqlens_k = #fa4.alignment<base_bytes = 4, stride_bytes = 4>, cu_seqlens_q = #fa4.alignment<base_bytes = 4, stride_bytes = 4>
-// CHECK-NOT: persistent
-// CHECK-SAME: programmatic_dependent_launch = true>
+// CHECK-SAME: programmatic_dependent_launch = true, persistent = <ctas_per_sm = 1, max_seq_kv = 2147483647>>
 // CHECK-LABEL: func.func @seqused_none(
 // CHECK: #fa4.pointer<"cu_seqlens_q">, #fa4.pointer<"cu_seqlens_k">, #fa4.pointer<"seqused_k">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "max_sq">
 // CHECK-SAME: grid = {{\[}}[#fa4.ceil_div<"max_sq", 192>, "hq", "b"]
@@ -55,15 +58,21 @@ func.func @window_d256(%q: tensor<?x4x256xbf16>, %k: tensor<?x1x256xbf16>, %v: t
 // CHECK-LABEL: func.func @paged_dense(
 // CHECK: attn.paged_attention {{.*}}launch = <params = [#fa4.tensor_map<"q", [1, 64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k_cache", [1, 128, 1, 64], swizzle = 128>, #fa4.tensor_map<"v_cache", [1, 128, 1, 64], swizzle = 128>, #fa4.pointer<"o">, #fa4.pointer<"lse">, #fa4.pointer<"block_table">, #fa4.pointer<"seqlens_k">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "sq">, #fa4.scalar<i32, "max_pages">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "o.stride.2">, #fa4.scalar<i64, "lse.stride.0">, #fa4.scalar<i64, "lse.stride.1">, #fa4.scalar<i64, "block_table.stride.0">, #fa4.scalar<f32, "scale_log2">, #fa4.pointer<"k_cache">, #fa4.pointer<"v_cache">, #fa4.scalar<i32, "pages">, #fa4.scalar<i64, "k_cache.stride.0">, #fa4.scalar<i64, "k_cache.stride.1">, #fa4.scalar<i64, "k_cache.stride.2">, #fa4.scalar<i64, "v_cache.stride.0">, #fa4.scalar<i64, "v_cache.stride.1">, #fa4.scalar<i64, "v_cache.stride.2">], grid = {{\[}}[#fa4.ceil_div<"sq", 128>, "hq", "b"]
 // CHECK-SAME: alignment = {block_table = #fa4.alignment<base_bytes = 4, stride_bytes = 4>, k_cache = #fa4.alignment<base_bytes = 16, stride_bytes = 16>
+// CHECK-SAME: programmatic_dependent_launch = true>, mask
 // CHECK-LABEL: func.func @paged64_packed(
 // CHECK: #fa4.tensor_map<"q", [64, 1, 64], swizzle = 128>, #fa4.tensor_map<"k_cache", [1, 64, 1, 64], swizzle = 128>
 // CHECK-SAME: #fa4.pointer<"block_table">, #fa4.pointer<"seqlens_k">, #fa4.pointer<"cu_seqlens_q">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "max_sq">, #fa4.scalar<i32, "tq">, #fa4.scalar<i32, "max_pages">, #fa4.scalar<i64, "o.stride.0">, #fa4.scalar<i64, "o.stride.1">, #fa4.scalar<i64, "block_table.stride.0">
 
 // The kernel reads each work tile's spans (cu_seqlens_q at b and b + 1,
-// cu_seqlens_k at b and b + 1: four loads a role), loads 3D boxes, and
-// writes O through registers with a zero batch stride.
+// cu_seqlens_k at b and b + 1: four loads a role), skips the tile unless
+// its row block starts within its sequence's rows (the work loop carries
+// the ring's tiles and the tiles run, which count the Q buffer's phases),
+// loads 3D boxes, and writes O through registers with a zero batch stride.
 // CHECK-LABEL: gpu.func @fa4_hopper_causal_lse_sm_90a(
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (i32, i32) {
 // CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<1> -> i32
+// CHECK: %[[HAS_ROWS:.+]] = arith.cmpi slt, {{.*}} : i32
+// CHECK-NEXT: scf.if %[[HAS_ROWS]] {
 // CHECK: fa4.tma.load %arg0[{{%[^,]+}}, {{%[^,]+}}, {{%[^]]+}}] to
 // CHECK: fa4.tma.load %arg1[{{%[^,]+}}, {{%[^,]+}}, {{%[^]]+}}] to
 // CHECK: fa4.tma.load %arg2[{{%[^,]+}}, {{%[^,]+}}, {{%[^]]+}}] to

@@ -21,7 +21,8 @@ HopperKernelBuilder::warpgroupRegisters(const HopperPlan &plan,
                                         bool persistent) {
   WarpgroupRegisters registers = hopperWarpgroupRegisters(plan.numConsumers);
   // A paged cache's producer threads compute the addresses of the rows they
-  // copy (copyPagedTile): 24 registers spilled up to 176 B (D-58).
+  // copy (copyPagedTile): 24 registers spilled up to 176 B (D-58), 40 up to
+  // 28 B once only the first thread waits for the TMA tiles' slots (D-59).
   bool pagedCopies = plan.form == ServingForm::Paged;
   if (!pagedCopies && (!persistent || plan.decode || plan.numConsumers != 2 ||
                        plan.paddedOv > 128))
@@ -29,7 +30,10 @@ HopperKernelBuilder::warpgroupRegisters(const HopperPlan &plan,
   // The pool the launch gave the CTA, shared out again in setmaxnreg's
   // multiples of 8.
   int64_t pool = registers.producer + plan.numConsumers * registers.consumer;
-  int64_t producer = schedule.loopProducerRegisters;
+  int64_t producer =
+      pagedCopies ? std::max<int64_t>(schedule.loopProducerRegisters,
+                                      kPagedProducerRegisters)
+                  : schedule.loopProducerRegisters;
   int64_t consumer = (pool - producer) / plan.numConsumers / 8 * 8;
   return {static_cast<int>(producer), static_cast<int>(consumer)};
 }
@@ -60,8 +64,13 @@ void HopperKernelBuilder::loadKvTile(Value tilesLoaded, Value stages,
         false);
     b.setInsertionPointToStart(ifLoaded.thenBlock());
   }
-  waitForSlot(isKey ? kEmptyBarrier(slot) : vEmptyBarrier(slot), ringTile,
-              stages);
+  auto waitSlot = [&] {
+    waitForSlot(isKey ? kEmptyBarrier(slot) : vEmptyBarrier(slot), ringTile,
+                stages);
+  };
+  // A paged tile waits where it is loaded (loadPagedTile).
+  if (plan.form != ServingForm::Paged)
+    waitSlot();
   Value keyRow = keyRowOf(mul(add(firstTile, tile), i32(plan.bn)));
   Value full = fullBarrier();
   int64_t boxes = isKey ? plan.qkBoxes : plan.ovBoxes;
@@ -73,7 +82,7 @@ void HopperKernelBuilder::loadKvTile(Value tilesLoaded, Value stages,
       isKey ? add(i32(plan.kRingOffset), mul(slot, i32(plan.kStageBytes)))
             : add(i32(plan.vRingOffset), mul(slot, i32(plan.vStageBytes)));
   if (plan.form == ServingForm::Paged) {
-    loadPagedTile(isKey, slotOffset, keyRow, boxes, full);
+    loadPagedTile(isKey, slotOffset, keyRow, boxes, full, waitSlot);
     return;
   }
   // Varlen: a packed tensor's 3D box, no batch coordinate.
@@ -106,13 +115,24 @@ void HopperKernelBuilder::loadKvTile(Value tilesLoaded, Value stages,
 /// last key. Otherwise the producer's threads copy it (copyPagedTile): TMA
 /// would read the last page's rows past that key, which may hold anything
 /// (a stale or unset cache row: NaN times a zero probability is NaN in
-/// P V; D-58).
+/// P V; D-58). `waitSlot` waits for the tile's ring slot. Where every tile
+/// is copied, every thread waits: the copies' named barrier keeps them
+/// within a tile of each other. Otherwise only the first thread, which
+/// loads the TMA tiles, waits, and the others meet it at that barrier
+/// before a copy: a thread that waited on every slot could fall two
+/// phases behind the first on one, where its parity reads the phase in
+/// flight as the one it waits for, and hang (fa4-emu, pct:3 seed 5, a
+/// looped kernel).
 void HopperKernelBuilder::loadPagedTile(bool isKey, Value slotOffset,
                                         Value firstKey, int64_t boxes,
-                                        Value full) {
+                                        Value full,
+                                        function_ref<void()> waitSlot) {
   auto copy = [&] { copyPagedTile(isKey, slotOffset, firstKey, boxes, full); };
-  if (!plan.pagesHoldBoxes)
+  if (!plan.pagesHoldBoxes) {
+    waitSlot();
     return copy();
+  }
+  asProducerLeader(waitSlot);
   Value whole =
       cmp(arith::CmpIPredicate::sle, add(firstKey, i32(plan.bn)), args.seqKV);
   auto ifWhole = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
@@ -132,6 +152,7 @@ void HopperKernelBuilder::loadPagedTile(bool isKey, Value slotOffset,
             });
   });
   b.setInsertionPointToStart(ifWhole.elseBlock());
+  syncNamedBarrier(i32(kPagedTileCopiedBarrier), i32(kWarpgroupThreads));
   copy();
 }
 
@@ -178,15 +199,17 @@ void HopperKernelBuilder::asProducerLeader(function_ref<void()> body) {
 void HopperKernelBuilder::loadQTiles(Value index) {
   Value buffer = qBufferOf(index);
   for (int64_t qTile = 0; qTile < plan.qTiles(); ++qTile) {
-    auto ifReuseQ = scf::IfOp::create(
-        b, loc, cmp(arith::CmpIPredicate::sgt, index, i32(qBuffers() - 1)),
-        false);
-    {
+    // Where the producer's warpgroup runs the loop only the thread that
+    // loads Q waits for its buffer (loadPagedTile says why).
+    asProducerLeader([&] {
+      auto ifReuseQ = scf::IfOp::create(
+          b, loc, cmp(arith::CmpIPredicate::sgt, index, i32(qBuffers() - 1)),
+          false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifReuseQ.thenBlock());
       Value previous = sub(index, i32(qBuffers()));
       waitBarrier(qEmptyBarrier(i32(qTile), buffer), qPhaseOf(previous));
-    }
+    });
     // With fused GQA a box is (query rows) x (the group's heads): TMA
     // writes it head-minor, which is the tile's row order.
     Value qBarrier = qFullBarrier(i32(qTile), buffer);
@@ -609,10 +632,17 @@ static int64_t persistentUpToSeqKV(attn::PlannedAttentionOpInterface op,
                                    const HopperPlan &plan,
                                    const HopperPlan &twinPlan,
                                    const HopperKernelOptions &options) {
-  // Varlen: one work tile per CTA over the longest sequence's grid.
+  // Packed sequences' prefill: persistent CTAs over the longest sequence's
+  // grid, skipping each sequence's row blocks past its rows (D-59); one
+  // work tile per CTA where persistent-max-seq-kv says never. A paged
+  // cache's prefill keeps one work tile per CTA: looped, its producer's
+  // page copies spilled 112-144 B at 40 registers and 4-8 B at 64.
   auto dense = dyn_cast<attn::AttentionOp>(op.getOperation());
   if (!dense)
-    return 0;
+    return plan.form == ServingForm::Varlen && !plan.decode &&
+                   options.persistentMaxSeqKV != 0
+               ? kAlwaysPersistent
+               : 0;
   if (plan.decode)
     return options.persistentDecode && plan.decodeCanPersist()
                ? kAlwaysPersistent

@@ -71,7 +71,8 @@ public:
         storeOByBoxes(persistent && plan.loopStagingOffset >= 0 &&
                       !plan.loopDoubleQ),
         doubleQ(persistent && plan.loopStagingOffset >= 0 && plan.loopDoubleQ),
-        pairRowBlocks(schedule.pairRowBlocks && persistent),
+        pairRowBlocks(schedule.pairRowBlocks && persistent &&
+                      plan.form == ServingForm::Dense),
         kvMulticast(pairsCTAs(plan, schedule, persistent, shortestSeqKV)),
         trace(schedule.trace && plan.hasLse && !plan.decode &&
               plan.form == ServingForm::Dense && !plan.workspace &&
@@ -333,7 +334,12 @@ private:
     scf::ForOp loop; // null when not persistent: one work tile per CTA
     Value workDone;  // work tiles this CTA finished before this one
     Value kvTiles;   // K/V ring tiles used before this work tile
+    /// A ragged batch's work tile runs only where its sequence has rows
+    /// (skipsRowlessTiles); null where every work tile runs.
+    scf::IfOp ifHasRows;
+    Value tilesOfWork; // its K/V tiles, as decodeWork read them
   };
+  bool skipsRowlessTiles() const;
   Value workTileCount();
   bool consumersOwnRows() const;
   bool consumersOwnRowsOfOneTile() const;
@@ -349,7 +355,8 @@ private:
   /// its ring slot (`tilesLoaded` tiles went through the ring before).
   void loadKvTile(Value tilesLoaded, Value stages, Value tile, bool isKey);
   void loadPagedTile(bool isKey, Value slotOffset, Value firstKey,
-                     int64_t boxes, Value full);
+                     int64_t boxes, Value full,
+                     llvm::function_ref<void()> waitSlot);
   void copyPagedTile(bool isKey, Value slotOffset, Value firstKey,
                      int64_t boxes, Value full);
   /// A paged cache: the producer's whole warpgroup runs its loop, so that

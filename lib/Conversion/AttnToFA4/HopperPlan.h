@@ -52,6 +52,10 @@ constexpr int kFirstTilesCopiedBarrier = 7;
 /// Named barrier the producer's warps meet at once each copied and fenced
 /// its share of a paged K/V tile, before its first thread arrives for it.
 constexpr int kPagedTileCopiedBarrier = 8;
+/// The producer warpgroup's registers in a paged cache's kernel, whose
+/// threads copy the tiles TMA does not load (D-58, D-59); the consumers
+/// share the rest of the launch's pool.
+constexpr int64_t kPagedProducerRegisters = 48;
 /// kv-multicast: the CTAs of a cluster that read the same K/V tiles (two
 /// adjacent row blocks of one head), each loading every other box of a tile
 /// for both.

@@ -96,36 +96,65 @@ void HopperKernelBuilder::decodeSplitWork() {
                       span));
 }
 
-/// Persistent: a loop over this CTA's work tiles carrying (work tiles done,
-/// K/V tiles used so far); the K/V ring and the Q buffer continue from one
-/// work tile to the next, so their slots and barrier parities count across
-/// tiles. Otherwise the CTA's one work tile, with both counts 0.
+/// Whether a persistent prefill CTA skips the work tiles whose row block
+/// lies past its sequence's rows, loading not even Q: a serving form's
+/// work list covers the longest sequence's row blocks for every sequence,
+/// and in a ragged batch most of them are such (D-59).
+bool HopperKernelBuilder::skipsRowlessTiles() const {
+  return persistent && !plan.decode && plan.form != ServingForm::Dense;
+}
+
+/// Persistent: a loop over this CTA's work tiles carrying (K/V tiles used
+/// so far, and where rowless tiles are skipped, work tiles run so far); the
+/// K/V ring and the Q buffer continue from one work tile to the next, so
+/// their slots and barrier parities count across tiles. Otherwise the
+/// CTA's one work tile, with both counts 0.
 HopperKernelBuilder::WorkScope HopperKernelBuilder::beginWork() {
   if (plan.decode && !persistent) {
     decodeSplitWork();
-    return {scf::ForOp(), i32(0), i32(0)};
+    return {scf::ForOp(), i32(0), i32(0), scf::IfOp(), numTiles};
   }
   if (!persistent) {
     decodeWork(firstWork);
-    return {scf::ForOp(), i32(0), i32(0)};
+    return {scf::ForOp(), i32(0), i32(0), scf::IfOp(), numTiles};
   }
-  // The loop counts this CTA's work tiles, so the count done is its
-  // induction variable and only the ring position is carried: one value
-  // fewer held across the K/V loop, where the consumers' 240 registers are
-  // all in use.
+  // The loop counts this CTA's work tiles, so where every tile runs the
+  // count done is its induction variable and only the ring position is
+  // carried: one value fewer held across the K/V loop, where the
+  // consumers' 240 registers are all in use.
+  bool skips = skipsRowlessTiles();
+  SmallVector<Value> counts{i32(0)};
+  if (skips)
+    counts.push_back(i32(0));
   Value myWork = workTileCount();
   auto loop = scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(myWork),
-                                 toIndex(i32(1)), ValueRange{i32(0)});
+                                 toIndex(i32(1)), counts);
   b.setInsertionPointToStart(loop.getBody());
-  Value workDone = fromIndex(loop.getInductionVar());
-  decodeWork(add(firstWork, mul(workDone, workStride)));
-  return {loop, workDone, loop.getRegionIterArgs()[0]};
+  Value slot = fromIndex(loop.getInductionVar());
+  Value workDone = skips ? loop.getRegionIterArgs()[1] : slot;
+  decodeWork(add(firstWork, mul(slot, workStride)));
+  Value tilesOfWork = numTiles;
+  scf::IfOp ifHasRows;
+  if (skips) {
+    // Every role reads the same sequence, so all skip the same tiles.
+    ifHasRows = scf::IfOp::create(
+        b, loc, cmp(arith::CmpIPredicate::slt, blockRow, args.seqQ), false);
+    b.setInsertionPointToStart(ifHasRows.thenBlock());
+  }
+  return {loop, workDone, loop.getRegionIterArgs()[0], ifHasRows, tilesOfWork};
 }
 
 void HopperKernelBuilder::endWork(WorkScope scope) {
   if (!scope.loop)
     return;
-  scf::YieldOp::create(b, loc, ValueRange{add(scope.kvTiles, numTiles)});
+  if (scope.ifHasRows)
+    b.setInsertionPointAfter(scope.ifHasRows);
+  // A skipped tile has no K/V tiles (ServingSpans::span).
+  SmallVector<Value> counts{add(scope.kvTiles, scope.tilesOfWork)};
+  if (scope.ifHasRows)
+    counts.push_back(add(scope.workDone, select(scope.ifHasRows.getCondition(),
+                                                i32(1), i32(0))));
+  scf::YieldOp::create(b, loc, counts);
   b.setInsertionPointAfter(scope.loop);
 }
 

@@ -181,6 +181,10 @@ def launch(manifest_path, tensors, max_seqlen_q):
     module = rt._module_p()
     check(lib.fa4_module_load(manifest_path.encode(), ctypes.byref(module)),
           "fa4_module_load")
+    # A persistent kernel on 3 CTAs: each walks many work tiles, and in a
+    # ragged batch skips the row blocks past its sequences' rows.
+    check(lib.fa4_module_set_persistent_ctas(module, PERSISTENT_CTAS),
+          "fa4_module_set_persistent_ctas")
     buffers = {name: Buffer(t.raw()) for name, t in tensors.items()}
     args = serving_args(tensors, max_seqlen_q, buffers)
     # A split decode runs on a workspace of the caller's (NaN-filled: the
@@ -406,6 +410,7 @@ def run_case(name, rng, lengths_q, lengths_k, hq, hkv, d, mask, paged=None,
 refusals = []
 malformed_runs = []
 workspace_launches = []
+PERSISTENT_CTAS = 3
 
 
 def survives_garbage(manifest_path, tensors, max_seqlen_q):
