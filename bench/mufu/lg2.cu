@@ -50,7 +50,8 @@ __device__ float model(uint32_t bits, const uint32_t *e0, const uint32_t *em1,
 
 __device__ float twoTables(float x, const uint32_t *e0, const uint32_t *em1) {
   uint32_t bits = __float_as_uint(x);
-  if (isnan(x)) return x;
+  // The fourth run (h100/checks4.txt): every NaN input gives 0x7fffffff.
+  if (isnan(x)) return __uint_as_float(0x7fffffffu);
   if ((bits & 0x7fffffffu) < 0x00800000u) return -INFINITY;
   if (bits >> 31) return __uint_as_float(0x7fffffffu);
   if (isinf(x)) return INFINITY;

@@ -1,4 +1,5 @@
-// The fourth measurement (bench/mufu/README.md): rcp.approx.f32 without
+// The fourth measurement (bench/mufu/README.md; the H100, 2026-12-07:
+// table.rn 0 mismatches, h100/checks4.txt): rcp.approx.f32 without
 // .ftz. tables.cu found rcp.approx.ftz.f32 exactly +-2^-e R[m] (R the unit
 // on [1, 2)) and rcp.approx.f32 different on 46,137,340 inputs, subnormal
 // inputs and results. This checks the same table rule with the input

@@ -696,15 +696,15 @@ uint64_t unaryValue(Opcode opcode, Type type, int bits, bool ftz, uint64_t a) {
     break;
   }
   float x = asFloat(a);
-  // The H100's own ex2.approx, lg2.approx and rcp.approx.ftz, where their
+  // The H100's own ex2.approx, lg2.approx and rcp.approx, where their
   // tables are loaded (FA4_EMU_SFU, Sfu.h).
   if (const SfuTables *tables = sfuTables()) {
     if (opcode == Opcode::Ex2)
       return floatBits(ftz ? ex2ApproxFtz(*tables, x) : ex2Approx(*tables, x));
     if (opcode == Opcode::Lg2)
       return floatBits(ftz ? lg2ApproxFtz(*tables, x) : lg2Approx(*tables, x));
-    if (opcode == Opcode::Rcp && ftz)
-      return floatBits(rcpApproxFtz(*tables, x));
+    if (opcode == Opcode::Rcp)
+      return floatBits(ftz ? rcpApproxFtz(*tables, x) : rcpApprox(*tables, x));
   }
   if (ftz)
     x = flushSubnormal(x);

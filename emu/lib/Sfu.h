@@ -44,13 +44,17 @@ float ex2ApproxFtz(const SfuTables &tables, float x);
 float ex2Approx(const SfuTables &tables, float x);
 /// lg2.approx.ftz.f32: x = 2^e m rounds e + lg2(m) toward zero, lg2(m) read
 /// off the table on [1, 2) for e >= 0 and as 1 + the table on [0.5, 1)
-/// otherwise; -inf for zeros and subnormals, NaN below zero.
+/// otherwise; -inf for zeros and subnormals, the canonical NaN below zero
+/// and for every NaN.
 float lg2ApproxFtz(const SfuTables &tables, float x);
 /// lg2.approx.f32: a subnormal x as lg2.approx.ftz(x 2^24) - 24.
 float lg2Approx(const SfuTables &tables, float x);
 /// rcp.approx.ftz.f32: +-2^-e times the table's entry for the mantissa;
 /// flushed below 2^-126.
 float rcpApproxFtz(const SfuTables &tables, float x);
+/// rcp.approx.f32: the same table for a subnormal's normalized mantissa,
+/// the result rounded to nearest into the subnormals.
+float rcpApprox(const SfuTables &tables, float x);
 
 /// One k16 step of a 16-bit wgmma with an f32 accumulator as an H100's
 /// tensor cores compute it: D = C + sum of left[k] right[k] (Sfu.cpp).

@@ -103,6 +103,27 @@ TEST(SfuTest, RcpScalesTheMantissaTable) {
   EXPECT_EQ(rcpApproxFtz(measured, 3e38f), 0.0f);          // flushed result
 }
 
+// rcp.approx.f32 (rcp.cu's `table.rn`, 0 mismatches on the H100): normal
+// inputs with normal results as the ftz form; a subnormal input by its
+// normalized mantissa; a result past 2^-126 rounded to nearest even.
+TEST(SfuTest, RcpWithoutFtzReachesSubnormals) {
+  const SfuTables &measured = tables();
+  for (float x : {1.0f, 1.5f, -3.25f, 1e30f, -7e-30f})
+    EXPECT_EQ(bitsOf(rcpApprox(measured, x)),
+              bitsOf(rcpApproxFtz(measured, x)));
+  uint32_t i = 12344; // even: m 2^-127 keeps every bit as a subnormal
+  float mantissa = 1.0f + std::ldexp(float(i), -23);
+  EXPECT_EQ(bitsOf(rcpApprox(measured, std::ldexp(mantissa, -127))),
+            bitsOf(std::ldexp(floatOf(measured.rcp[i]), 127)));
+  EXPECT_TRUE(std::isinf(rcpApprox(measured, 1e-40f))); // past f32's range
+  float tiny = rcpApprox(measured, -std::ldexp(mantissa, 127));
+  EXPECT_EQ(bitsOf(tiny),
+            bitsOf(-float(std::ldexp(double(floatOf(measured.rcp[i])), -127))));
+  EXPECT_NE(tiny, 0.0f);
+  EXPECT_EQ(bitsOf(rcpApprox(measured, -0.0f)), bitsOf(-INFINITY));
+  EXPECT_EQ(bitsOf(rcpApprox(measured, floatOf(0x7fc00123u))), 0x7fc00123u);
+}
+
 /// Ordinal of an f32, monotone in its value.
 int64_t ordinalOf(float value) {
   int32_t bits = int32_t(bitsOf(value));
@@ -169,7 +190,10 @@ TEST(SfuTest, Lg2SpecialInputs) {
   EXPECT_EQ(lg2ApproxFtz(measured, 0.25f), -2.0f + std::ldexp(1.0f, -23));
   EXPECT_TRUE(std::isinf(lg2ApproxFtz(measured, 1e-40f)));
   EXPECT_LT(lg2ApproxFtz(measured, 0.0f), 0.0f);
-  EXPECT_TRUE(std::isnan(lg2ApproxFtz(measured, -2.0f)));
+  EXPECT_EQ(bitsOf(lg2ApproxFtz(measured, -2.0f)), 0x7fffffffu);
+  // Every NaN gives the canonical one (lg2.cu, checks4.txt).
+  EXPECT_EQ(bitsOf(lg2ApproxFtz(measured, floatOf(0xff812345u))), 0x7fffffffu);
+  EXPECT_EQ(bitsOf(lg2Approx(measured, floatOf(0x7f868880u))), 0x7fffffffu);
   EXPECT_TRUE(std::isinf(lg2ApproxFtz(measured, INFINITY)));
   // The non-ftz form scales a subnormal by 2^24.
   EXPECT_EQ(lg2Approx(measured, std::ldexp(1.0f, -140)),
