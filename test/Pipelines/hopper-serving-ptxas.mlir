@@ -16,6 +16,10 @@
 // CHECK-NEXT: Function properties for fa4_hopper_seqused_none_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK-NEXT: Used 128 registers
+// CHECK: Compiling entry function 'fa4_hopper_none_pairs_sm_90a' for 'sm_90a'
+// CHECK-NEXT: Function properties for fa4_hopper_none_pairs_sm_90a
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CHECK-NEXT: Used 168 registers
 // CHECK: Compiling entry function 'fa4_hopper_window_d256_sm_90a' for 'sm_90a'
 // CHECK-NEXT: Function properties for fa4_hopper_window_d256_sm_90a
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

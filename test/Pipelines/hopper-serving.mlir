@@ -14,7 +14,8 @@
 // prefill runs on persistent CTAs (one per SM, the runtime's cap of the
 // grid), each looping over the work list and skipping, before it loads Q,
 // a work tile whose row block lies past its sequence's rows (D-59); a
-// paged cache's prefill one work tile per CTA. No kv-multicast pair or
+// paged cache's prefill one work tile per CTA. Pairs of CTAs share K/V
+// tiles (kv-multicast) without a mask at Dv >= 128 (@none_pairs); no
 // device-built maps;
 // the decode variant attn-decode-variants made of packed queries is
 // dropped (this kernel serves every Sq); a paged cache's dense queries
@@ -39,6 +40,11 @@ func.func @seqused_none(%q: tensor<?x4x64xf16>, %k: tensor<?x4x64xf16>, %v: tens
   return %o : tensor<?x4x64xf16>
 }
 
+func.func @none_pairs(%q: tensor<?x8x128xbf16>, %k: tensor<?x2x128xbf16>, %v: tensor<?x2x128xbf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>) -> tensor<?x8x128xbf16> {
+  %o = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>) : tensor<?x8x128xbf16>, tensor<?x2x128xbf16>, tensor<?x2x128xbf16> -> tensor<?x8x128xbf16>
+  return %o : tensor<?x8x128xbf16>
+}
+
 func.func @window_d256(%q: tensor<?x4x256xbf16>, %k: tensor<?x1x256xbf16>, %v: tensor<?x1x256xbf16>, %cq: tensor<3xi32>, %ck: tensor<3xi32>) -> tensor<?x4x256xbf16> {
   %o = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<3xi32>, tensor<3xi32>) {mask = #attn.mask<window(256, 0)>} : tensor<?x4x256xbf16>, tensor<?x1x256xbf16>, tensor<?x1x256xbf16> -> tensor<?x4x256xbf16>
   return %o : tensor<?x4x256xbf16>
@@ -52,6 +58,12 @@ func.func @window_d256(%q: tensor<?x4x256xbf16>, %k: tensor<?x1x256xbf16>, %v: t
 // CHECK: #fa4.pointer<"cu_seqlens_q">, #fa4.pointer<"cu_seqlens_k">, #fa4.pointer<"seqused_k">, #fa4.scalar<i32, "b">, #fa4.scalar<i32, "max_sq">
 // CHECK-SAME: grid = {{\[}}[#fa4.ceil_div<"max_sq", 192>, "hq", "b"]
 // CHECK-SAME: seqused_k = #fa4.alignment<base_bytes = 4, stride_bytes = 4>
+// Without a mask at Dv >= 128, pairs of CTAs share K/V (kv-multicast): a
+// cluster of two per work item of two row blocks, whole clusters of the
+// persistent grid.
+// CHECK-LABEL: func.func @none_pairs(
+// CHECK: grid = {{\[}}[#fa4.ceil_div<"max_sq", 256>, 2, "hq", "b"], [1], [1]], block = [384, 1, 1], cluster = [2, 1, 1]
+// CHECK-SAME: persistent = <ctas_per_sm = 1, max_seq_kv = 2147483647>
 // CHECK-LABEL: func.func @window_d256(
 // CHECK: #fa4.tensor_map<"k", [80, 1, 64], swizzle = 128>
 

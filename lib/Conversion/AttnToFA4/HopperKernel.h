@@ -108,9 +108,11 @@ public:
   /// at Dv >= 128 (FA3's rule for its cluster of two), with two or more
   /// boxes to split between the pair. A looped kernel's pair walks one work
   /// list (work item blockIdx / 2, stride gridDim / 2), so both take the
-  /// same tiles in the same order.
+  /// same tiles in the same order. Packed sequences too: a pair is two row
+  /// blocks of one sequence's head (D-59); a paged cache's producer copies
+  /// tiles TMA does not load, which no pair shares.
   static bool multicastsKV(const HopperPlan &plan) {
-    return plan.form == ServingForm::Dense && !plan.decode && !plan.workspace &&
+    return plan.form != ServingForm::Paged && !plan.decode && !plan.workspace &&
            !plan.clusterSplit() && !plan.consumersSplitKeys &&
            plan.paddedOv >= 128 && plan.qkBoxes >= kKvMulticastCtas &&
            plan.ovBoxes >= kKvMulticastCtas;
@@ -509,8 +511,10 @@ private:
   // Varlen: the current sequence's first query and key token.
   Value qRowBase, kRowBase;
   Value numWork, firstWork, workStride;
-  // The current work tile (decodeWork).
+  // The current work tile (decodeWork); a serving form's work item (a
+  // pair's two row blocks with kvMulticast) starts within its sequence.
   Value batch, head, kvHead, blockRow, firstTile, numTiles;
+  Value itemHasRows;
   // Decode: this CTA's rank in its cluster, which is its K/V partition.
   Value partition;
   // kvMulticast: this CTA's rank in its pair, the other's, and a consumer

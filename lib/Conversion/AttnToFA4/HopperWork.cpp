@@ -61,15 +61,19 @@ void HopperKernelBuilder::decodeWork(Value index) {
   int64_t blockRows = plan.numConsumers * kRowsPerConsumer;
   // With kvMulticast `index` names a pair of row blocks, and this CTA takes
   // the one of its rank; without a mask both see every K/V tile.
+  int64_t itemRows = ctasPerWorkItem(kvMulticast) * blockRows;
   WorkTile work = tiles.prefill(
-      index, args.batchSize, ctasPerWorkItem(kvMulticast) * blockRows,
-      plan.numQHeads, plan.group,
+      index, args.batchSize, itemRows, plan.numQHeads, plan.group,
       fa4::sectionKeyHeads(schedule.l2SectionBytes, kvBytesPerKey, plan.group),
       pairRowBlocks ? workStride : Value());
+  // A pair's CTAs read one sequence's spans for the pair's rows, so both
+  // load the same K/V tiles and skip or run the work item together.
+  if (plan.form != ServingForm::Dense) {
+    spanSequence(work, itemRows);
+    itemHasRows = cmp(arith::CmpIPredicate::slt, work.blockRow, args.seqQ);
+  }
   if (kvMulticast)
     work.blockRow = add(work.blockRow, mul(pairRank, i32(blockRows)));
-  if (plan.form != ServingForm::Dense)
-    spanSequence(work, blockRows);
   setWork(work);
 }
 
@@ -137,8 +141,7 @@ HopperKernelBuilder::WorkScope HopperKernelBuilder::beginWork() {
   scf::IfOp ifHasRows;
   if (skips) {
     // Every role reads the same sequence, so all skip the same tiles.
-    ifHasRows = scf::IfOp::create(
-        b, loc, cmp(arith::CmpIPredicate::slt, blockRow, args.seqQ), false);
+    ifHasRows = scf::IfOp::create(b, loc, itemHasRows, false);
     b.setInsertionPointToStart(ifHasRows.thenBlock());
   }
   return {loop, workDone, loop.getRegionIterArgs()[0], ifHasRows, tilesOfWork};

@@ -503,6 +503,11 @@ def main():
                  mask=("causal",)),
             dict(name="varlen_long_none", lengths_q=[129, 64, 3],
                  lengths_k=[257, 0, 96], hq=4, hkv=2, d=64, mask=("none",)),
+            # Dqk 128 without a mask runs in pairs of CTAs sharing K/V
+            # (kv-multicast): pairs whose second row block has no rows.
+            dict(name="varlen_pairs", lengths_q=[300, 129, 0, 5],
+                 lengths_k=[310, 200, 7, 0], hq=4, hkv=2, d=128,
+                 mask=("none",)),
             dict(name="varlen_long_window", lengths_q=[150, 40],
                  lengths_k=[150, 300], hq=2, hkv=2, d=64,
                  mask=("window", 70, 10)),
