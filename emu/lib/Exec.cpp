@@ -668,7 +668,8 @@ void handleMinMax(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
 
 /// not, neg, abs, popc, clz, brev of `bits`-bit integers (or float sign
 /// bits); ex2, lg2, rcp, sqrt, rsqrt, sin, cos, tanh on f32.
-uint64_t unaryValue(Opcode opcode, Type type, int bits, bool ftz, uint64_t a) {
+uint64_t unaryValue(Opcode opcode, Type type, int bits, bool ftz, bool approx,
+                    uint64_t a) {
   switch (opcode) {
   case Opcode::Not:
     return type == Type::Pred ? !a : truncate(~a, bits);
@@ -703,7 +704,7 @@ uint64_t unaryValue(Opcode opcode, Type type, int bits, bool ftz, uint64_t a) {
       return floatBits(ftz ? ex2ApproxFtz(*tables, x) : ex2Approx(*tables, x));
     if (opcode == Opcode::Lg2)
       return floatBits(ftz ? lg2ApproxFtz(*tables, x) : lg2Approx(*tables, x));
-    if (opcode == Opcode::Rcp)
+    if (opcode == Opcode::Rcp && approx)
       return floatBits(ftz ? rcpApproxFtz(*tables, x) : rcpApprox(*tables, x));
   }
   if (ftz)
@@ -722,10 +723,11 @@ uint64_t unaryValue(Opcode opcode, Type type, int bits, bool ftz, uint64_t a) {
 void handleUnary(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
   int bits = typeBits(inst.type);
   bool ftz = inst.has(Modifier::Ftz);
+  bool approx = inst.has(Modifier::Approx);
   FOR_LANES(mask) {
     uint64_t a = warp.read(lane, op(inst, 1));
     warp.write(lane, op(inst, 0),
-               unaryValue(inst.opcode, inst.type, bits, ftz, a));
+               unaryValue(inst.opcode, inst.type, bits, ftz, approx, a));
   }
 }
 
