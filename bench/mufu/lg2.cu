@@ -146,10 +146,7 @@ int main(int argc, char **argv) {
   CHECK_CUDA(cudaMemcpy(host.data(), list, 4 * host.size(), cudaMemcpyDeviceToHost));
   std::sort(host.begin(), host.end(),
             [](uint32_t a, uint32_t b) { return (a & 0x7fffffffu) < (b & 0x7fffffffu); });
-  std::string path = std::string(argv[1]) + "/lg2-mismatch.u32";
-  FILE *f = fopen(path.c_str(), "wb");
-  if (!f || fwrite(host.data(), 4, host.size(), f) != host.size()) return 1;
-  fclose(f);
+  writeWords(std::string(argv[1]) + "/lg2-mismatch.u32", host);
   fflush(stdout);
   runCheck("lg2.ftz.two-table", [&] { checkTwoTables<<<grid, block>>>(e0, em1, 0, result); });
   runCheck("lg2.full.two-table", [&] { checkTwoTables<<<grid, block>>>(e0, em1, 1, result); });

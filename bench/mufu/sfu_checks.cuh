@@ -1,14 +1,17 @@
 // What tables.cu, signs.cu, lg2.cu and rcp.cu share (bench/mufu/README.md):
 // the CUDA error check, the PTX special functions they probe, the lg2 and
-// rcp tables they fill, and a check's
+// rcp tables they fill, a check's
 // mismatch count with its first mismatching inputs, printed as one
-// "CHECK name checked=N mismatches=M x:got/want..." line.
+// "CHECK name checked=N mismatches=M x:got/want..." line, and the writing of
+// a measured table to a file.
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
+#include <string>
+#include <vector>
 
 #define CHECK_CUDA(x)                                                          \
   do {                                                                         \
@@ -85,4 +88,21 @@ template <typename Launch> static void runCheck(const char *name, Launch launch)
     printf(" %08x:%08x/%08x", h.first[i], h.got[i], h.want[i]);
   printf("\n");
   fflush(stdout);
+}
+
+// `words` to `path` (little-endian u32); exits on failure.
+static void writeWords(const std::string &path, const std::vector<uint32_t> &words) {
+  FILE *f = fopen(path.c_str(), "wb");
+  if (!f || fwrite(words.data(), 4, words.size(), f) != words.size()) {
+    fprintf(stderr, "cannot write %s\n", path.c_str());
+    exit(1);
+  }
+  fclose(f);
+}
+
+// `count` words of device memory `device` to `path`.
+static void saveDeviceWords(const std::string &path, const uint32_t *device, size_t count) {
+  std::vector<uint32_t> host(count);
+  CHECK_CUDA(cudaMemcpy(host.data(), device, count * 4, cudaMemcpyDeviceToHost));
+  writeWords(path, host);
 }

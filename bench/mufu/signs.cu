@@ -90,12 +90,7 @@ int main(int argc, char **argv) {
   fill<<<grid, block>>>(pos, neg);
   fillLg2<<<grid, block>>>(e0, 1.0f);
   CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<uint32_t> host(1u << 23);
-  CHECK_CUDA(cudaMemcpy(host.data(), neg, 4u << 23, cudaMemcpyDeviceToHost));
-  std::string path = std::string(argv[1]) + "/ex2neg.u32";
-  FILE *f = fopen(path.c_str(), "wb");
-  if (!f || fwrite(host.data(), 4, host.size(), f) != host.size()) return 1;
-  fclose(f);
+  saveDeviceWords(std::string(argv[1]) + "/ex2neg.u32", neg, 1u << 23);
   runCheck("ex2.ftz.sign-magnitude", [&] { checkEx2<<<grid, block>>>(pos, neg, result); });
   for (int rounding = 0; rounding < 2; ++rounding)
     for (int low : {0, 24, 26, 28, 30, 32}) {

@@ -192,17 +192,6 @@ __global__ void checkTanh(int kind, int k, Result *r) {
 
 // ---- host ------------------------------------------------------------------
 
-static void save(const std::string &path, const uint32_t *device, size_t count) {
-  std::vector<uint32_t> host(count);
-  CHECK_CUDA(cudaMemcpy(host.data(), device, count * 4, cudaMemcpyDeviceToHost));
-  FILE *f = fopen(path.c_str(), "wb");
-  if (!f || fwrite(host.data(), 4, count, f) != count) {
-    fprintf(stderr, "cannot write %s\n", path.c_str());
-    exit(1);
-  }
-  fclose(f);
-}
-
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tables DIR\n");
@@ -228,11 +217,11 @@ int main(int argc, char **argv) {
   fillRcp<<<grid, block>>>(rcp);
   fillTanh<<<grid, block>>>(tanhTable, tanhLow, tanhBinades, tanhBits);
   CHECK_CUDA(cudaDeviceSynchronize());
-  save(dir + "/ex2.u32", ex2, 1u << 24);
-  save(dir + "/lg2_e0.u32", lg2e0, 1u << 23);
-  save(dir + "/lg2_em1.u32", lg2em1, 1u << 23);
-  save(dir + "/rcp.u32", rcp, 1u << 23);
-  save(dir + "/tanh.u32", tanhTable, (size_t)tanhBinades << tanhBits);
+  saveDeviceWords(dir + "/ex2.u32", ex2, 1u << 24);
+  saveDeviceWords(dir + "/lg2_e0.u32", lg2e0, 1u << 23);
+  saveDeviceWords(dir + "/lg2_em1.u32", lg2em1, 1u << 23);
+  saveDeviceWords(dir + "/rcp.u32", rcp, 1u << 23);
+  saveDeviceWords(dir + "/tanh.u32", tanhTable, (size_t)tanhBinades << tanhBits);
 
   const char *quant[] = {"floor", "nearest", "trunc"};
   for (int bits : {23, 24})

@@ -151,15 +151,8 @@ static void dump(const std::string &path, int e, uint32_t first, uint32_t step,
   CHECK_CUDA(cudaMalloc(&d, 4ull * count));
   fill<<<1024, 256>>>(d, e, first, step, count);
   CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<uint32_t> h(count);
-  CHECK_CUDA(cudaMemcpy(h.data(), d, 4ull * count, cudaMemcpyDeviceToHost));
+  saveDeviceWords(path, d, count);
   CHECK_CUDA(cudaFree(d));
-  FILE *f = fopen(path.c_str(), "wb");
-  if (!f || fwrite(h.data(), 4, count, f) != count) {
-    fprintf(stderr, "cannot write %s\n", path.c_str());
-    exit(1);
-  }
-  fclose(f);
 }
 
 int main(int argc, char **argv) {
