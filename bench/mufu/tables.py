@@ -14,8 +14,13 @@ into four byte planes (all low bytes, then the next ...) and xz-compressed.
                            SfuTest, lg2_mismatch.u32 (lg2-mismatch.xz
                            decoded: the positive normal inputs where the
                            H100's lg2.approx.ftz is not rz(e + L), sorted,
-                           bit 31 set where it is one ulp above; lg2.cu);
-                           plain Python, no numpy
+                           bit 31 set where it is one ulp above; lg2.cu),
+                           tanh.u32 (tanh.approx.f32 at 2^e (1 + k 2^-16),
+                           e = -20..4, k < 2^16) and tanh_e0_s0.u32,
+                           tanh_e1_s0.u32, tanh_em1_s0.u32, tanh_em8.u32
+                           (at every fraction of their first 2^20 or 2^19
+                           inputs: tanh_model/check_tanh.cu); plain Python,
+                           no numpy
 """
 import array
 import itertools
@@ -67,6 +72,9 @@ def extract(out, directory=HERE):
               "lg2_em1": load_words("lg2_em1", directory),
               "rcp": load_words("rcp", directory),
               "lg2_mismatch": load_mismatches(directory)}
+    for name in ("tanh", "tanh_e0_s0", "tanh_e1_s0", "tanh_em1_s0",
+                 "tanh_em8"):
+        tables[name] = load_words(name, directory)
     for name, words in tables.items():
         if sys.byteorder != "little":
             words.byteswap()

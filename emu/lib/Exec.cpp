@@ -707,6 +707,9 @@ uint64_t unaryValue(Opcode opcode, Type type, int bits, bool ftz, bool approx,
     if (opcode == Opcode::Rcp && approx)
       return floatBits(ftz ? rcpApproxFtz(*tables, x) : rcpApprox(*tables, x));
   }
+  // tanh.approx.f32 (the only tanh): the H100's, from a model of the unit.
+  if (opcode == Opcode::Tanh)
+    return floatBits(tanhApprox(x));
   if (ftz)
     x = flushSubnormal(x);
   float r = opcode == Opcode::Ex2     ? std::exp2(x)
@@ -715,12 +718,13 @@ uint64_t unaryValue(Opcode opcode, Type type, int bits, bool ftz, bool approx,
             : opcode == Opcode::Sqrt  ? std::sqrt(x)
             : opcode == Opcode::Rsqrt ? 1.0f / std::sqrt(x)
             : opcode == Opcode::Sin   ? std::sin(x)
-            : opcode == Opcode::Cos   ? std::cos(x)
-                                      : std::tanh(x);
+                                      : std::cos(x);
   return floatBits(ftz ? flushSubnormal(r) : r);
 }
 
-void handleUnary(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
+void handleUnary(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  if (inst.opcode == Opcode::Tanh && inst.type != Type::F32)
+    fail(cta, warp, inst, mask, "tanh is modelled for .f32 only");
   int bits = typeBits(inst.type);
   bool ftz = inst.has(Modifier::Ftz);
   bool approx = inst.has(Modifier::Approx);

@@ -5,6 +5,7 @@
 // over all 2^32 inputs (bench/mufu/README.md): loaded from FA4_EMU_SFU=DIR
 // (bench/mufu/tables.py --extract DIR writes them). Without them the
 // emulator computes these functions exactly (Exec.cpp, unaryValue).
+// tanh.approx bit for bit from a model of the unit, with or without them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +56,13 @@ float rcpApproxFtz(const SfuTables &tables, float x);
 /// rcp.approx.f32: the same table for a subnormal's normalized mantissa,
 /// the result rounded to nearest into the subnormals.
 float rcpApprox(const SfuTables &tables, float x);
+
+/// tanh.approx.f32 as the H100 computes it, bit for bit on all 2^32
+/// inputs (bench/mufu/tanh_model/analysis.md): x itself below 2^-8, +-1
+/// from 8, and between them a quadratic per segment of each binade with a
+/// truncated squarer, truncated to 24 bits; the canonical NaN for NaNs.
+/// Needs no tables.
+float tanhApprox(float x);
 
 /// One k16 step of a 16-bit wgmma with an f32 accumulator as an H100's
 /// tensor cores compute it: D = C + sum of left[k] right[k] (Sfu.cpp).

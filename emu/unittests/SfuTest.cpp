@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <regex>
+#include <tuple>
 #include <utility>
 
 using namespace fa4::emu;
@@ -198,6 +199,66 @@ TEST(SfuTest, Lg2SpecialInputs) {
   // The non-ftz form scales a subnormal by 2^24.
   EXPECT_EQ(lg2Approx(measured, std::ldexp(1.0f, -140)),
             lg2ApproxFtz(measured, std::ldexp(1.0f, -116)) - 24.0f);
+}
+
+/// DIR/NAME.u32 (tables.py --extract) as words.
+std::vector<uint32_t> extracted(const std::string &name) {
+  std::ifstream file(std::string(FA4_EMU_SFU_TABLES) + "/" + name + ".u32",
+                     std::ios::binary);
+  std::vector<uint32_t> words;
+  for (uint32_t word; file.read(reinterpret_cast<char *>(&word), 4);)
+    words.push_back(word);
+  return words;
+}
+
+/// The H100's tanh.approx.f32 at 2^e (1 + k 2^-16), e = -20..4, k < 2^16,
+/// both signs: inputs whose seven low fraction bits are zero.
+TEST(SfuTest, TanhMatchesTheH100OnItsTable) {
+  tables(); // the fixture that extracts them
+  std::vector<uint32_t> table = extracted("tanh");
+  ASSERT_EQ(table.size(), 25u << 16);
+  int64_t wrong = 0;
+  for (uint32_t i = 0; i < table.size(); ++i) {
+    uint32_t input = uint32_t(i / 65536 - 20 + 127) << 23 | (i % 65536) << 7;
+    for (uint32_t sign : {0u, 0x80000000u})
+      wrong += bitsOf(tanhApprox(floatOf(input | sign))) != (table[i] | sign);
+  }
+  EXPECT_EQ(wrong, 0) << "of " << 2 * table.size();
+}
+
+/// Every fraction bit: the first 2^20 inputs of binades -8 and -1, segment
+/// 0 of binade 0 and of binade 1 (check_tanh.cu's dumps). The unit reads
+/// only the 17 fraction bits below the segment index; a model that reads
+/// more or fewer fails here (the table above cannot tell).
+TEST(SfuTest, TanhMatchesTheH100AtEveryFractionBit) {
+  tables();
+  for (auto [name, exponent, count] :
+       {std::tuple<const char *, int, uint32_t>{"tanh_em8", -8, 1u << 20},
+        {"tanh_em1_s0", -1, 1u << 20},
+        {"tanh_e0_s0", 0, 1u << 20},
+        {"tanh_e1_s0", 1, 1u << 19}}) {
+    std::vector<uint32_t> measured = extracted(name);
+    ASSERT_EQ(measured.size(), count) << name;
+    int64_t wrong = 0;
+    for (uint32_t j = 0; j < count; ++j)
+      wrong +=
+          bitsOf(tanhApprox(floatOf(uint32_t(exponent + 127) << 23 | j))) !=
+          measured[j];
+    EXPECT_EQ(wrong, 0) << name;
+  }
+}
+
+/// tanh_special.txt (check_tanh.cu): NaNs, infinities, zeros, subnormals
+/// and the ends of the interpolated range.
+TEST(SfuTest, TanhSpecialInputs) {
+  std::ifstream special(std::string(FA4_MUFU_H100_DIR) + "/tanh_special.txt");
+  int seen = 0;
+  for (std::string input, output; special >> input >> output; ++seen)
+    EXPECT_EQ(
+        bitsOf(tanhApprox(floatOf(uint32_t(std::stoul(input, nullptr, 16))))),
+        uint32_t(std::stoul(output, nullptr, 16)))
+        << input;
+  EXPECT_EQ(seen, 16);
 }
 
 TEST(SfuTest, MissingOrShortTablesAreRefused) {

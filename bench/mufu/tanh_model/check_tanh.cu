@@ -76,6 +76,7 @@ __constant__ long long kCoef[51][3] = {
     {8388594, 16, -8},
     {8388602, 8, -4}};
 constexpr int kKeep = 15; // the squarer keeps the columns of t^2 >= 2^-15
+constexpr int kDxBits = 17; // fraction bits below the segment index in t
 
 __host__ __device__ inline uint64_t foldedSquare(uint32_t dx, int n) {
   int low = 2 * n - kKeep;
@@ -91,14 +92,14 @@ __host__ __device__ inline uint64_t foldedSquare(uint32_t dx, int n) {
 
 __device__ uint32_t tanhModel(uint32_t bits) {
   uint32_t sign = bits & 0x80000000u, mag = bits & 0x7fffffffu;
-  if (mag > 0x7f800000u) return bits; // NaN: not pinned by the table
+  if (mag > 0x7f800000u) return 0x7fffffffu; // NaN: the canonical NaN
   int e = (int)(mag >> 23) - 127;
   uint32_t frac = mag & 0x7fffffu;
   if (e < -8) return bits;
   if (e >= 3) return sign | 0x3f800000u;
-  int m = kSegBits[e + 8], n = 21 - m;
+  int m = kSegBits[e + 8], n = kDxBits;
   uint32_t seg = m ? frac >> (23 - m) : 0;
-  uint32_t dx = (frac >> 2) & ((1u << n) - 1);
+  uint32_t dx = (frac >> (23 - m - n)) & ((1u << n) - 1);
   const long long *c = kCoef[kFirstRow[e + 8] + seg];
   long long f = (c[0] << n) + c[1] * (long long)dx +
                 ((c[2] * (long long)foldedSquare(dx, n)) << (n - kKeep));

@@ -1,24 +1,22 @@
 #!/usr/bin/env python3
 """A model of the H100's tanh.approx.f32 (MUFU.TANH) recovered from the
-measured table bench/mufu/h100/tanh.delta.xz (analysis.md). It reproduces
-every entry of that table (inputs with 16 fraction bits); how the unit
-treats fraction bits 2..6, which the table never sets, is NOT pinned yet
-(analysis.md, "Open"): here they enter the linear term exactly, which
-h100/checks.txt's tanh.topK counts say is wrong for most such inputs.
+measured table bench/mufu/h100/tanh.delta.xz (analysis.md). It gives the
+unit's result on all 2^32 inputs (check_tanh.cu on an H100, 2026-12-07:
+0 mismatches).
 
 For |x| = 2^e (1 + f 2^-23), f the 23-bit fraction:
   e < -8           tanh(x) = x (zeros and subnormals included)
   e >= 3, or inf   tanh(x) = +-1
   -8 <= e <= 2     piecewise quadratic per binade: the top M[e] fraction bits
-                   pick a segment, the next N = 21 - M[e] bits (the input's
-                   two lowest fraction bits are ignored) are dx, t = dx 2^-N,
+                   pick a segment, the next N = 17 bits (the lower ones are
+                   ignored) are dx, t = dx 2^-N,
                    y = C0 + C1 t + C2 sq(t)   (integers in units of 2^(e-25))
                    sq(t) = t^2 from a folded squarer that keeps only the
                    columns of weight >= 2^-15 (cross terms 2 b_i b_j, i < j,
                    at 2^(i+j+1-2N), diagonal b_i at 2^(2i-2N)); y is exact,
                    then truncated (toward zero) to 24 significant bits.
   the sign is applied afterwards (tanh.approx is odd).
-NaN inputs: not pinned by the table (the model returns the input).
+NaN inputs give the canonical NaN 0x7fffffff.
 
   python3 model.py        checks the model against every entry of the table
 """
@@ -30,6 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # Segment bits per binade e (the number of top fraction bits indexing a segment).
 M = {-8: 0, -7: 0, -6: 0, -5: 1, -4: 1, -3: 2, -2: 2, -1: 2, 0: 3, 1: 4, 2: 3}
 KEEP = 15  # the squarer keeps columns of t^2 of weight >= 2^-KEEP
+DX_BITS = 17  # the fraction bits below the segment index that reach t
 
 
 def _load_coefs():
@@ -65,8 +64,8 @@ def tanh_bits(bits):
     """tanh.approx.f32 of the f32 with bit pattern BITS, as a bit pattern."""
     sign = bits & 0x80000000
     mag = bits & 0x7FFFFFFF
-    if mag > 0x7F800000:           # NaN
-        return bits
+    if mag > 0x7F800000:           # NaN: the canonical NaN
+        return 0x7FFFFFFF
     exp = mag >> 23
     frac = mag & 0x7FFFFF
     e = exp - 127
@@ -75,9 +74,9 @@ def tanh_bits(bits):
     if e >= 3:                     # |x| >= 8, inf
         return sign | 0x3F800000
     m = M[e]
-    n = 21 - m
+    n = DX_BITS
     seg = frac >> (23 - m)
-    dx = (frac >> 2) & ((1 << n) - 1)
+    dx = (frac >> (23 - m - n)) & ((1 << n) - 1)
     c0, c1, c2 = COEFS[(e, seg)]
     # f in units of 2^(e - 25 - n)
     f = (c0 << n) + c1 * dx + ((c2 * folded_square(dx, n)) << (n - KEEP))
