@@ -13,9 +13,10 @@
 //   correction (1 warpgroup, 72)  rescales O_i in TMEM when a row's max
 //                                 moved, then the epilogue from TMEM.
 //   other    (1 warpgroup, 72)    warp 0: TMA loads of Q and the K/V rings;
-//                                 warp 1: one thread issues every tcgen05.mma
-//                                 (S_i = Q_i K^T, O_i += P_i V) and commits
-//                                 them onto mbarriers; warp 2, the epilogue
+//                                 warp 1, whole and converged: one elected
+//                                 lane issues every tcgen05.mma (S_i = Q_i
+//                                 K^T, O_i += P_i V) and commits them onto
+//                                 mbarriers (D-60); warp 2, the epilogue
 //                                 warp: TMA stores of O, which the correction
 //                                 warpgroup normalised into shared memory
 //                                 (over Q, dead by then).
@@ -381,7 +382,7 @@ private:
     return cmp(arith::CmpIPredicate::eq, ctaRank, i32(kPairLeaderRank));
   }
   void commit(Value barrier) {
-    TmemCommitOp::create(b, loc, barrier, plan.pair);
+    TmemCommitOp::create(b, loc, barrier, mmaIssuer, plan.pair);
   }
   void handOver(Value barrier);
   void expectLoads(Value barrier, int64_t bytes);
@@ -450,6 +451,8 @@ private:
   Value roleThread;
   // A paged cache's loader lane (0 to 31); null where one lane loads.
   Value loaderLane;
+  // The MMA warp's lane that issues its MMAs and commits (buildMma).
+  Value mmaIssuer;
 };
 } // namespace
 
@@ -678,7 +681,8 @@ void BlackwellKernelBuilder::issueScore(Value tile, int64_t i) {
       smemTile(slotOffset(plan.kRingOffset, plan.kStageBytes, slot),
                plan.kRowsPerCta(), plan.qkBoxes * kBoxColumns, Major::K);
   Value overwrite = arith::ConstantIntOp::create(b, loc, 0, 1);
-  TmemMmaOp::create(b, loc, qTile(i), kTile, sTile(i), overwrite, plan.pair);
+  TmemMmaOp::create(b, loc, qTile(i), kTile, sTile(i), overwrite, mmaIssuer,
+                    plan.pair);
   commit(sFull(i));
 }
 
@@ -688,7 +692,16 @@ void BlackwellKernelBuilder::issueScore(Value tile, int64_t i) {
 /// overwrite P_i(t) because the tcgen05.mma of one thread run in issue
 /// order. The K slot is released once both S of its tile are committed, the
 /// V slot once both P V are.
+///
+/// The whole warp runs this, converged, and one lane chosen once by
+/// elect.sync (always the same lane, so the order above holds) issues: the
+/// warp computes every descriptor, warp-uniform, into uniform registers.
+/// Issued from one lane of a divergent branch, ptxas wrapped each MMA in a
+/// loop that proves its operands uniform lane by lane (ELECT, R2UR.BROADCAST,
+/// BRA.U.ANY), and the MMA warp, not the tensor core, bounded the KV loop
+/// (D-60).
 void BlackwellKernelBuilder::buildMma() {
+  mmaIssuer = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
   wait(barrier(plan.qFull()), i32(0));
   // Under pair_cta both CTAs' Q bytes count on this (the leader's)
   // barrier, so a peer whose tile sees no key could never see its own Q
@@ -696,11 +709,15 @@ void BlackwellKernelBuilder::buildMma() {
   // the peer's (found on fa4-emu: a causal pair whose 512 rows see no key
   // deadlocked).
   if (plan.pair && plan.storeOByTma && plan.oStagedOverQ)
-    ifThen(cmp(arith::CmpIPredicate::eq, work.numTiles, i32(0)), [&] {
-      MBarrierArriveOp::create(b, loc, barrier(plan.qFull()),
-                               i32(kPairPeerRank), /*count=*/IntegerAttr(),
-                               /*ctaScope=*/false);
-    });
+    ifThen(arith::AndIOp::create(
+               b, loc, mmaIssuer,
+               cmp(arith::CmpIPredicate::eq, work.numTiles, i32(0))),
+           [&] {
+             MBarrierArriveOp::create(b, loc, barrier(plan.qFull()),
+                                      i32(kPairPeerRank),
+                                      /*count=*/IntegerAttr(),
+                                      /*ctaScope=*/false);
+           });
   ifThen(cmp(arith::CmpIPredicate::sgt, work.numTiles, i32(0)), [&] {
     waitForK(i32(0));
     for (int64_t i = 0; i < plan.numQ; ++i)
@@ -723,7 +740,7 @@ void BlackwellKernelBuilder::buildMma() {
                              /*cluster=*/plan.pair);
       TmemFenceOp::create(b, loc, /*after=*/true);
       TmemMmaOp::create(b, loc, pTile(i), vTile, oTile(i), accumulate,
-                        plan.pair);
+                        mmaIssuer, plan.pair);
       commit(oDone(i));
       ifThen(hasNext, [&] {
         if (i == 0)
@@ -1028,8 +1045,9 @@ void BlackwellKernelBuilder::buildWarpRoles(Block *role) {
   } else {
     ifThen(isWarp(0), [&] { buildLoader(); });
   }
-  // Under pair_cta only the even CTA issues MMAs (for both).
-  Value issues = isWarp(1);
+  // Under pair_cta only the even CTA issues MMAs (for both). The MMA warp
+  // runs whole (buildMma).
+  Value issues = cmp(arith::CmpIPredicate::eq, otherWarp, i32(1));
   if (plan.pair)
     issues = arith::AndIOp::create(b, loc, issues, isPairLeader());
   ifThen(issues, [&] { buildMma(); });

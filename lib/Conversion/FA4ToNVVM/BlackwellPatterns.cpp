@@ -95,35 +95,42 @@ public:
 
   /// tcgen05 shared-memory descriptor of a 128B-swizzled tile at
   /// `tileAddress` (PTX ISA "Shared Memory Descriptor"): K-major, SBO is 8
-  /// rows of 128 bytes; MN-major, LBO is the next 64-column box of N.
-  Value tileDescriptor(Value tileAddress, SmemTileType tile) {
+  /// rows of 128 bytes; MN-major, LBO is the next 64-column box of N. Only
+  /// the low word (start address >> 4 and LBO) depends on the address; the
+  /// high word is a constant.
+  struct SmemDescriptor {
+    Value low;
+    uint32_t high;
+  };
+  SmemDescriptor tileDescriptor(Value tileAddress, SmemTileType tile) {
     int64_t leading =
         tile.getMajor() == Major::K ? 16 : tile.getRows() * kSwizzleBytes;
-    Value start = arith::ExtUIOp::create(
-        b, loc, b.getI64Type(),
-        arith::AndIOp::create(
-            b, loc, arith::ShRUIOp::create(b, loc, tileAddress, i32(4)),
-            i32(0x3FFF)));
     uint64_t fixed = encodeTcgen05SmemDescriptor(
         /*startAddress=*/0, static_cast<uint32_t>(leading), 8 * kSwizzleBytes,
         SmemSwizzle::B128);
-    return arith::OrIOp::create(b, loc, start,
-                                i64(static_cast<int64_t>(fixed)));
+    Value start = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, tileAddress, i32(4)),
+        i32(0x3FFF));
+    Value low = arith::OrIOp::create(
+        b, loc, start, i32(static_cast<int32_t>(fixed & 0xFFFFFFFF)));
+    return {low, static_cast<uint32_t>(fixed >> 32)};
   }
-  /// k16 step `step` of the tile whose descriptor is `base`: K-major, a step
-  /// is 32 bytes within a 64-column box, boxes are rows * 128 bytes apart;
-  /// MN-major, a step is 16 rows. The start address field holds address >> 4
-  /// and shared memory is below 2^18 bytes, so adding offset >> 4 to the
-  /// descriptor moves it without a carry: one 64-bit add per step, which
-  /// ptxas rematerialises instead of keeping every step's descriptor live.
-  Value stepDescriptor(Value base, SmemTileType tile, int64_t step) {
+  /// The descriptor of k16 step `step` of the tile at `base`: K-major, a
+  /// step is 32 bytes within a 64-column box, boxes are rows * 128 bytes
+  /// apart; MN-major, a step is 16 rows. The start address field holds
+  /// address >> 4 and shared memory is below 2^18 bytes, so adding
+  /// offset >> 4 to the low word moves it without a carry: one 32-bit add
+  /// per step, and the warp-uniform low words stay in uniform registers
+  /// (FA4's kernel advances its descriptors so).
+  Value stepDescriptor(SmemDescriptor base, SmemTileType tile, int64_t step) {
     int64_t offset =
         tile.getMajor() == Major::K
             ? (step / 4) * tile.getRows() * kSwizzleBytes + (step % 4) * 32
             : step * 16 * kSwizzleBytes;
-    if (offset == 0)
-      return base;
-    return add(base, i64(offset >> 4));
+    Value low = offset == 0 ? base.low : add(base.low, i32(offset >> 4));
+    return arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), low),
+        i64(static_cast<int64_t>(static_cast<uint64_t>(base.high) << 32)));
   }
 };
 
@@ -134,6 +141,17 @@ public:
 /// cta_group::2 for `pair` ops, else cta_group::1.
 static NVVM::CTAGroupKind ctaGroup(bool pair) {
   return pair ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1;
+}
+
+/// `body` under `if (issuer)`, or unguarded where the op has no issuer.
+static void asIssuer(OpBuilder &b, Location loc, Value issuer,
+                     function_ref<void()> body) {
+  if (!issuer)
+    return body();
+  auto branch = scf::IfOp::create(b, loc, issuer, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  body();
 }
 
 struct TmemAllocLowering : OpConversionPattern<TmemAllocOp> {
@@ -220,30 +238,39 @@ struct TmemMmaLowering : OpConversionPattern<TmemMmaOp> {
     auto group =
         NVVM::CTAGroupKindAttr::get(op.getContext(), ctaGroup(op.getPair()));
     Value accumulate = adaptor.getAccumulate();
-    Value aBase = aSmem ? e.tileDescriptor(adaptor.getA(), aSmem) : Value();
-    Value bBase = e.tileDescriptor(adaptor.getB(), bTile);
-    for (int64_t step = 0; step < k / 16; ++step) {
-      Value a;
-      if (aTmem) {
-        // 16 16-bit elements of P are 8 TMEM columns.
-        Value base = LLVM::PtrToIntOp::create(
-            rewriter, loc, rewriter.getI32Type(), adaptor.getA());
-        a = LLVM::IntToPtrOp::create(rewriter, loc, e.tmemPtrType(),
-                                     e.add(base, e.i32(8 * step)));
-      } else {
-        a = e.stepDescriptor(aBase, aSmem, step);
+    std::optional<BlackwellEmitter::SmemDescriptor> aBase;
+    if (aSmem)
+      aBase = e.tileDescriptor(adaptor.getA(), aSmem);
+    BlackwellEmitter::SmemDescriptor bBase =
+        e.tileDescriptor(adaptor.getB(), bTile);
+    // The tile descriptors by every lane of an `issued_by` warp, the steps
+    // and the MMAs by the issuer alone: ptxas then moves each tile's low
+    // word into a uniform register once and advances it there
+    // (UIADD3), where steps computed by the warp were each kept in vector
+    // registers and moved over one by one (R2UR).
+    asIssuer(rewriter, loc, adaptor.getIssuer(), [&] {
+      for (int64_t step = 0; step < k / 16; ++step) {
+        Value a;
+        if (aTmem) {
+          // 16 16-bit elements of P are 8 TMEM columns.
+          Value base = LLVM::PtrToIntOp::create(
+              rewriter, loc, rewriter.getI32Type(), adaptor.getA());
+          a = LLVM::IntToPtrOp::create(rewriter, loc, e.tmemPtrType(),
+                                       e.add(base, e.i32(8 * step)));
+        } else {
+          a = e.stepDescriptor(*aBase, aSmem, step);
+        }
+        // The first step overwrites D unless the op accumulates.
+        Value enable =
+            step == 0
+                ? accumulate
+                : arith::ConstantIntOp::create(rewriter, loc, 1, 1).getResult();
+        NVVM::Tcgen05MMAOp::create(
+            rewriter, loc, kind, group, NVVM::Tcgen05MMACollectorOpAttr(),
+            UnitAttr(), adaptor.getD(), a, e.stepDescriptor(bBase, bTile, step),
+            instr, enable, Value(), Value());
       }
-      Value bDesc = e.stepDescriptor(bBase, bTile, step);
-      // The first step overwrites D unless the op accumulates.
-      Value enable =
-          step == 0
-              ? accumulate
-              : arith::ConstantIntOp::create(rewriter, loc, 1, 1).getResult();
-      NVVM::Tcgen05MMAOp::create(rewriter, loc, kind, group,
-                                 NVVM::Tcgen05MMACollectorOpAttr(), UnitAttr(),
-                                 adaptor.getD(), a, bDesc, instr, enable,
-                                 Value(), Value());
-    }
+    });
     rewriter.eraseOp(op);
     return success();
   }
@@ -254,17 +281,19 @@ struct TmemCommitLowering : OpConversionPattern<TmemCommitOp> {
   LogicalResult
   matchAndRewrite(TmemCommitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getPair()) {
-      rewriter.replaceOpWithNewOp<NVVM::Tcgen05CommitOp>(
-          op, adaptor.getBarrier(), Value());
-      return success();
-    }
+    Location loc = op.getLoc();
     // Both CTAs of the pair (the whole cluster): ranks 0 and 1.
     Value bothCtas =
-        LLVM::ConstantOp::create(rewriter, op.getLoc(), rewriter.getI16Type(),
-                                 rewriter.getI16IntegerAttr(0b11));
-    rewriter.replaceOpWithNewOp<NVVM::Tcgen05CommitOp>(
-        op, adaptor.getBarrier(), bothCtas, NVVM::CTAGroupKind::CTA_2);
+        op.getPair()
+            ? LLVM::ConstantOp::create(rewriter, loc, rewriter.getI16Type(),
+                                       rewriter.getI16IntegerAttr(0b11))
+                  .getResult()
+            : Value();
+    asIssuer(rewriter, loc, adaptor.getIssuer(), [&] {
+      NVVM::Tcgen05CommitOp::create(rewriter, loc, adaptor.getBarrier(),
+                                    bothCtas, ctaGroup(op.getPair()));
+    });
+    rewriter.eraseOp(op);
     return success();
   }
 };

@@ -90,20 +90,22 @@
 // CHECK: scf.for
 // CHECK: fa4.mbarrier.wait
 
-// MMA: only the leader's MMA warp, cta_group::2 over M = 256; K is this
-// CTA's 64-key half, V its 64-column half; commits reach both CTAs; the
-// wait for P (arrivals released by both CTAs) acquires at cluster scope.
+// MMA: only the leader's MMA warp (whole; its elected lane issues),
+// cta_group::2 over M = 256; K is this CTA's 64-key half, V its 64-column
+// half; commits reach both CTAs; the wait for P (arrivals released by both
+// CTAs) acquires at cluster scope.
 // CHECK: %[[ISLEADER:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32 : i32
 // CHECK-NEXT: %[[ISSUES:.*]] = arith.andi %{{.*}}, %[[ISLEADER]] : i1
 // CHECK-NEXT: scf.if %[[ISSUES]] {
-// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %false pair : !fa4.smem_tile<128x128xbf16, k_major>, <64x128xbf16, k_major>, <128x128xf32>
+// CHECK-NEXT: %[[ISSUER:.*]] = nvvm.elect.sync -> i1
+// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %false issued_by %[[ISSUER]] pair : !fa4.smem_tile<128x128xbf16, k_major>, <64x128xbf16, k_major>, <128x128xf32>
 // CHECK-NEXT: fa4.mbarrier.get
-// CHECK-NEXT: fa4.tmem.commit %{{.*}} pair
+// CHECK-NEXT: fa4.tmem.commit %{{.*}} issued_by %[[ISSUER]] pair
 // CHECK: fa4.mbarrier.wait %{{.*}} parity %{{.*}} cluster
 // CHECK-NEXT: fa4.tmem.fence {after = true}
-// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} pair : !fa4.tmem_tile<128x128xbf16>, <128x64xbf16, mn_major>, <128x128xf32>
+// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} issued_by %[[ISSUER]] pair : !fa4.tmem_tile<128x128xbf16>, <128x64xbf16, mn_major>, <128x128xf32>
 // CHECK-NEXT: fa4.mbarrier.get
-// CHECK-NEXT: fa4.tmem.commit %{{.*}} pair
+// CHECK-NEXT: fa4.tmem.commit %{{.*}} issued_by %[[ISSUER]] pair
 // CHECK-NOT: fa4.tmem.commit %{{[0-9]+}}{{$}}
 
 // The pair meets before the two MMA warps free the allocation together.

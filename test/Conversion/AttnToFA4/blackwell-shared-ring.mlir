@@ -50,16 +50,16 @@
 // slot 0 is released onto its empty barrier 3 by a commit.
 // CHECK: fa4.mbarrier.get %c1_i32
 // CHECK-NEXT: fa4.mbarrier.wait
-// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %false : !fa4.smem_tile<128x256xbf16, k_major>, <128x256xbf16, k_major>, <128x128xf32>
+// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %false issued_by %{{.*}} : !fa4.smem_tile<128x256xbf16, k_major>, <128x256xbf16, k_major>, <128x128xf32>
 // CHECK: fa4.tmem.commit
 // CHECK-NEXT: %[[K0EMPTY:.*]] = fa4.mbarrier.get %c3_i32
-// CHECK-NEXT: fa4.tmem.commit %[[K0EMPTY]]
+// CHECK-NEXT: fa4.tmem.commit %[[K0EMPTY]] issued_by
 // O += P V(t): P from TMEM, V MN-major from ring slot (2t + 1) mod 2.
 // CHECK: scf.for
 // CHECK: %[[TWICE:.*]] = arith.muli %{{.*}}, %c2_i32 : i32
 // CHECK-NEXT: %[[VR:.*]] = arith.addi %[[TWICE]], %c1_i32 : i32
 // CHECK-NEXT: %[[VS:.*]] = arith.remui %[[VR]], %c2_i32 : i32
-// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} : !fa4.tmem_tile<128x128xbf16>, <128x256xbf16, mn_major>, <128x256xf32>
+// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} issued_by %{{.*}} : !fa4.tmem_tile<128x128xbf16>, <128x256xbf16, mn_major>, <128x256xf32>
 func.func @d256(%q: tensor<?x?x6x256xbf16>, %k: tensor<?x?x3x256xbf16>, %v: tensor<?x?x3x256xbf16>) -> tensor<?x?x6x256xbf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<none>} : tensor<?x?x6x256xbf16>, tensor<?x?x3x256xbf16>, tensor<?x?x3x256xbf16> -> tensor<?x?x6x256xbf16>
   return %o : tensor<?x?x6x256xbf16>

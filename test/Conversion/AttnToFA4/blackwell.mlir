@@ -76,16 +76,21 @@
 // CHECK-NOT: fa4.epilogue {{.*}}
 // CHECK: }, {
 // Warp 0's lane 0 loads (Q once, K and V per tile into 2-stage rings); warp
-// 1's lane 0 issues every MMA: S_i = Q_i K^T overwriting S_i, committed onto
-// S full; O_i (+)= P_i V with P from TMEM, committed onto O done; the K and
-// V slots released by commits.
+// 1, whole and converged, runs the MMA role and its lane elected once issues
+// every MMA: S_i = Q_i K^T overwriting S_i, committed onto S full; O_i (+)=
+// P_i V with P from TMEM, committed onto O done; the K and V slots released
+// by commits.
 // CHECK: fa4.mbarrier.expect_tx %{{.*}} bytes 65536
 // CHECK-COUNT-4: fa4.tma.load %arg0
-// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %false : !fa4.smem_tile<128x128xbf16, k_major>, <128x128xbf16, k_major>, <128x128xf32>
-// CHECK: fa4.tmem.commit
+// CHECK: %[[MMAWARP:.*]] = arith.cmpi eq, %{{.*}}, %c1_i32 : i32
+// CHECK-NEXT: scf.if %[[MMAWARP]] {
+// CHECK-NEXT: %[[ISSUER:.*]] = nvvm.elect.sync -> i1
+// CHECK-NOT: nvvm.elect.sync
+// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %false issued_by %[[ISSUER]] : !fa4.smem_tile<128x128xbf16, k_major>, <128x128xbf16, k_major>, <128x128xf32>
+// CHECK: fa4.tmem.commit %{{.*}} issued_by %[[ISSUER]]
 // CHECK: fa4.tmem.fence {after = true}
-// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} : !fa4.tmem_tile<128x128xbf16>, <128x128xbf16, mn_major>, <128x128xf32>
-// CHECK: fa4.tmem.commit
+// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} issued_by %[[ISSUER]] : !fa4.tmem_tile<128x128xbf16>, <128x128xbf16, mn_major>, <128x128xf32>
+// CHECK: fa4.tmem.commit %{{.*}} issued_by %[[ISSUER]]
 // Warp 2's lane 0, the epilogue warp: once O_i is staged, two TMA stores
 // of 64 columns each (16 KB apart) at the tile's first row, then it waits
 // until the stores have read shared memory.

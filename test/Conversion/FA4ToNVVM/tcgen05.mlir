@@ -81,33 +81,33 @@ module attributes {gpu.container_module} {
 // 1024, no transposes (K-major), N >> 3 = 8 at bit 17 = 1048576, M >> 4 = 8
 // at bit 24 = 134217728: 135267472.
 // The shared-memory descriptor (PTX ISA "Shared memory descriptor layout"):
-// ((address >> 4) & 0x3FFF) OR-ed into LBO 16 >> 4 = 1 at bit 16 (65536),
-// SBO 1024 >> 4 = 64 at bit 32 (274877906944), the fixed 0b001 at bits
-// 46-48 (2^46) and 128B swizzle = 2 at bits 61-63 (2^62):
-// 4611756662049538048. Each tile's descriptor is built once; step s adds
-// (byte offset >> 4) to it: 32 bytes (16 bf16) per step within a 64-column
-// box (>> 4 = 2), and the next box is rows * 128 bytes on: Q's 128 rows
-// make 16384 bytes (1024), K's 64 rows 8192 (512). Steps 0-7 add 0, 2, 4,
-// 6, 1024, 1026, 1028, 1030 to Q's descriptor and 0, 2, 4, 6, 512, 514,
-// 516, 518 to K's.
+// the low word is ((address >> 4) & 0x3FFF) OR-ed into LBO 16 >> 4 = 1 at
+// bit 16 (65536); the high word is constant: SBO 1024 >> 4 = 64 at bit 32
+// (274877906944), the fixed 0b001 at bits 46-48 (2^46) and 128B swizzle = 2
+// at bits 61-63 (2^62): 4611756662049472512. Each tile's low word is built
+// once; step s adds (byte offset >> 4) to it, a 32-bit add, and joins the
+// high word: 32 bytes (16 bf16) per step within a 64-column box (>> 4 = 2),
+// and the next box is rows * 128 bytes on: Q's 128 rows make 16384 bytes
+// (1024), K's 64 rows 8192 (512). Steps 0-7 add 0, 2, 4, 6, 1024, 1026,
+// 1028, 1030 to Q's low word and 0, 2, 4, 6, 512, 514, 516, 518 to K's.
 // CHECK-LABEL: llvm.func @mma_ss(
 // CHECK-SAME: %[[QO:[a-z0-9]+]]: i32, %[[KO:[a-z0-9]+]]: i32, %[[ACC:[a-z0-9]+]]: i1)
 // CHECK-DAG: %[[IDESC:[a-z0-9_]+]] = arith.constant 135267472 : i32
-// CHECK-DAG: %[[FIXED:[a-z0-9_]+]] = arith.constant 4611756662049538048 : i64
+// CHECK-DAG: %[[HIGH:[a-z0-9_]+]] = arith.constant 4611756662049472512 : i64
+// CHECK-DAG: %[[LBO:[a-z0-9_]+]] = arith.constant 65536 : i32
 // CHECK-DAG: %[[TRUE:[a-z0-9_]+]] = arith.constant true
 // CHECK-DAG: %[[C4:[a-z0-9_]+]] = arith.constant 4 : i32
 // CHECK-DAG: %[[MASK:[a-z0-9_]+]] = arith.constant 16383 : i32
-// CHECK-DAG: %[[S2:[a-z0-9_]+]] = arith.constant 2 : i64
-// CHECK-DAG: %[[S4:[a-z0-9_]+]] = arith.constant 4 : i64
-// CHECK-DAG: %[[S6:[a-z0-9_]+]] = arith.constant 6 : i64
-// CHECK-DAG: %[[S512:[a-z0-9_]+]] = arith.constant 512 : i64
-// CHECK-DAG: %[[S514:[a-z0-9_]+]] = arith.constant 514 : i64
-// CHECK-DAG: %[[S516:[a-z0-9_]+]] = arith.constant 516 : i64
-// CHECK-DAG: %[[S518:[a-z0-9_]+]] = arith.constant 518 : i64
-// CHECK-DAG: %[[S1024:[a-z0-9_]+]] = arith.constant 1024 : i64
-// CHECK-DAG: %[[S1026:[a-z0-9_]+]] = arith.constant 1026 : i64
-// CHECK-DAG: %[[S1028:[a-z0-9_]+]] = arith.constant 1028 : i64
-// CHECK-DAG: %[[S1030:[a-z0-9_]+]] = arith.constant 1030 : i64
+// CHECK-DAG: %[[S2:[a-z0-9_]+]] = arith.constant 2 : i32
+// CHECK-DAG: %[[S6:[a-z0-9_]+]] = arith.constant 6 : i32
+// CHECK-DAG: %[[S512:[a-z0-9_]+]] = arith.constant 512 : i32
+// CHECK-DAG: %[[S514:[a-z0-9_]+]] = arith.constant 514 : i32
+// CHECK-DAG: %[[S516:[a-z0-9_]+]] = arith.constant 516 : i32
+// CHECK-DAG: %[[S518:[a-z0-9_]+]] = arith.constant 518 : i32
+// CHECK-DAG: %[[S1024:[a-z0-9_]+]] = arith.constant 1024 : i32
+// CHECK-DAG: %[[S1026:[a-z0-9_]+]] = arith.constant 1026 : i32
+// CHECK-DAG: %[[S1028:[a-z0-9_]+]] = arith.constant 1028 : i32
+// CHECK-DAG: %[[S1030:[a-z0-9_]+]] = arith.constant 1030 : i32
 // CHECK: %[[SMEM:[0-9]+]] = llvm.mlir.addressof @fa4_dynamic_smem : !llvm.ptr<3>
 // CHECK-NEXT: %[[SMEM64:[0-9]+]] = llvm.ptrtoint %[[SMEM]] : !llvm.ptr<3> to i64
 // CHECK-NEXT: %[[SMEM32:[0-9]+]] = arith.trunci %[[SMEM64]] : i64 to i32
@@ -118,34 +118,64 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[D:[0-9]+]] = llvm.inttoptr %[[BASE]] : i32 to !llvm.ptr<6>
 // CHECK-NEXT: %[[QSH:[0-9]+]] = arith.shrui %[[QA]], %[[C4]] : i32
 // CHECK-NEXT: %[[QM:[0-9]+]] = arith.andi %[[QSH]], %[[MASK]] : i32
-// CHECK-NEXT: %[[QX:[0-9]+]] = arith.extui %[[QM]] : i32 to i64
-// CHECK-NEXT: %[[QD:[0-9]+]] = arith.ori %[[QX]], %[[FIXED]] : i64
+// CHECK-NEXT: %[[QL:[0-9]+]] = arith.ori %[[QM]], %[[LBO]] : i32
 // CHECK-NEXT: %[[KSH:[0-9]+]] = arith.shrui %[[KA]], %[[C4]] : i32
 // CHECK-NEXT: %[[KM:[0-9]+]] = arith.andi %[[KSH]], %[[MASK]] : i32
-// CHECK-NEXT: %[[KX:[0-9]+]] = arith.extui %[[KM]] : i32 to i64
-// CHECK-NEXT: %[[KD:[0-9]+]] = arith.ori %[[KX]], %[[FIXED]] : i64
-// CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD]], %[[KD]], %[[IDESC]], %[[ACC]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
-// CHECK-NEXT: %[[QD2:[0-9]+]] = arith.addi %[[QD]], %[[S2]] : i64
-// CHECK-NEXT: %[[KD2:[0-9]+]] = arith.addi %[[KD]], %[[S2]] : i64
+// CHECK-NEXT: %[[KL:[0-9]+]] = arith.ori %[[KM]], %[[LBO]] : i32
+// CHECK-NEXT: %[[QX0:[0-9]+]] = arith.extui %[[QL]] : i32 to i64
+// CHECK-NEXT: %[[QD0:[0-9]+]] = arith.ori %[[QX0]], %[[HIGH]] : i64
+// CHECK-NEXT: %[[KX0:[0-9]+]] = arith.extui %[[KL]] : i32 to i64
+// CHECK-NEXT: %[[KD0:[0-9]+]] = arith.ori %[[KX0]], %[[HIGH]] : i64
+// CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD0]], %[[KD0]], %[[IDESC]], %[[ACC]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
+// CHECK-NEXT: %[[QL1:[0-9]+]] = arith.addi %[[QL]], %[[S2]] : i32
+// CHECK-NEXT: %[[QX1:[0-9]+]] = arith.extui %[[QL1]] : i32 to i64
+// CHECK-NEXT: %[[QD1:[0-9]+]] = arith.ori %[[QX1]], %[[HIGH]] : i64
+// CHECK-NEXT: %[[KL1:[0-9]+]] = arith.addi %[[KL]], %[[S2]] : i32
+// CHECK-NEXT: %[[KX1:[0-9]+]] = arith.extui %[[KL1]] : i32 to i64
+// CHECK-NEXT: %[[KD1:[0-9]+]] = arith.ori %[[KX1]], %[[HIGH]] : i64
+// CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD1]], %[[KD1]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
+// CHECK-NEXT: %[[QL2:[0-9]+]] = arith.addi %[[QL]], %[[C4]] : i32
+// CHECK-NEXT: %[[QX2:[0-9]+]] = arith.extui %[[QL2]] : i32 to i64
+// CHECK-NEXT: %[[QD2:[0-9]+]] = arith.ori %[[QX2]], %[[HIGH]] : i64
+// CHECK-NEXT: %[[KL2:[0-9]+]] = arith.addi %[[KL]], %[[C4]] : i32
+// CHECK-NEXT: %[[KX2:[0-9]+]] = arith.extui %[[KL2]] : i32 to i64
+// CHECK-NEXT: %[[KD2:[0-9]+]] = arith.ori %[[KX2]], %[[HIGH]] : i64
 // CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD2]], %[[KD2]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
-// CHECK-NEXT: %[[QD4:[0-9]+]] = arith.addi %[[QD]], %[[S4]] : i64
-// CHECK-NEXT: %[[KD4:[0-9]+]] = arith.addi %[[KD]], %[[S4]] : i64
+// CHECK-NEXT: %[[QL3:[0-9]+]] = arith.addi %[[QL]], %[[S6]] : i32
+// CHECK-NEXT: %[[QX3:[0-9]+]] = arith.extui %[[QL3]] : i32 to i64
+// CHECK-NEXT: %[[QD3:[0-9]+]] = arith.ori %[[QX3]], %[[HIGH]] : i64
+// CHECK-NEXT: %[[KL3:[0-9]+]] = arith.addi %[[KL]], %[[S6]] : i32
+// CHECK-NEXT: %[[KX3:[0-9]+]] = arith.extui %[[KL3]] : i32 to i64
+// CHECK-NEXT: %[[KD3:[0-9]+]] = arith.ori %[[KX3]], %[[HIGH]] : i64
+// CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD3]], %[[KD3]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
+// CHECK-NEXT: %[[QL4:[0-9]+]] = arith.addi %[[QL]], %[[S1024]] : i32
+// CHECK-NEXT: %[[QX4:[0-9]+]] = arith.extui %[[QL4]] : i32 to i64
+// CHECK-NEXT: %[[QD4:[0-9]+]] = arith.ori %[[QX4]], %[[HIGH]] : i64
+// CHECK-NEXT: %[[KL4:[0-9]+]] = arith.addi %[[KL]], %[[S512]] : i32
+// CHECK-NEXT: %[[KX4:[0-9]+]] = arith.extui %[[KL4]] : i32 to i64
+// CHECK-NEXT: %[[KD4:[0-9]+]] = arith.ori %[[KX4]], %[[HIGH]] : i64
 // CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD4]], %[[KD4]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
-// CHECK-NEXT: %[[QD6:[0-9]+]] = arith.addi %[[QD]], %[[S6]] : i64
-// CHECK-NEXT: %[[KD6:[0-9]+]] = arith.addi %[[KD]], %[[S6]] : i64
+// CHECK-NEXT: %[[QL5:[0-9]+]] = arith.addi %[[QL]], %[[S1026]] : i32
+// CHECK-NEXT: %[[QX5:[0-9]+]] = arith.extui %[[QL5]] : i32 to i64
+// CHECK-NEXT: %[[QD5:[0-9]+]] = arith.ori %[[QX5]], %[[HIGH]] : i64
+// CHECK-NEXT: %[[KL5:[0-9]+]] = arith.addi %[[KL]], %[[S514]] : i32
+// CHECK-NEXT: %[[KX5:[0-9]+]] = arith.extui %[[KL5]] : i32 to i64
+// CHECK-NEXT: %[[KD5:[0-9]+]] = arith.ori %[[KX5]], %[[HIGH]] : i64
+// CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD5]], %[[KD5]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
+// CHECK-NEXT: %[[QL6:[0-9]+]] = arith.addi %[[QL]], %[[S1028]] : i32
+// CHECK-NEXT: %[[QX6:[0-9]+]] = arith.extui %[[QL6]] : i32 to i64
+// CHECK-NEXT: %[[QD6:[0-9]+]] = arith.ori %[[QX6]], %[[HIGH]] : i64
+// CHECK-NEXT: %[[KL6:[0-9]+]] = arith.addi %[[KL]], %[[S516]] : i32
+// CHECK-NEXT: %[[KX6:[0-9]+]] = arith.extui %[[KL6]] : i32 to i64
+// CHECK-NEXT: %[[KD6:[0-9]+]] = arith.ori %[[KX6]], %[[HIGH]] : i64
 // CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD6]], %[[KD6]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
-// CHECK-NEXT: %[[QD1024:[0-9]+]] = arith.addi %[[QD]], %[[S1024]] : i64
-// CHECK-NEXT: %[[KD512:[0-9]+]] = arith.addi %[[KD]], %[[S512]] : i64
-// CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD1024]], %[[KD512]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
-// CHECK-NEXT: %[[QD1026:[0-9]+]] = arith.addi %[[QD]], %[[S1026]] : i64
-// CHECK-NEXT: %[[KD514:[0-9]+]] = arith.addi %[[KD]], %[[S514]] : i64
-// CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD1026]], %[[KD514]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
-// CHECK-NEXT: %[[QD1028:[0-9]+]] = arith.addi %[[QD]], %[[S1028]] : i64
-// CHECK-NEXT: %[[KD516:[0-9]+]] = arith.addi %[[KD]], %[[S516]] : i64
-// CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD1028]], %[[KD516]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
-// CHECK-NEXT: %[[QD1030:[0-9]+]] = arith.addi %[[QD]], %[[S1030]] : i64
-// CHECK-NEXT: %[[KD518:[0-9]+]] = arith.addi %[[KD]], %[[S518]] : i64
-// CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD1030]], %[[KD518]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
+// CHECK-NEXT: %[[QL7:[0-9]+]] = arith.addi %[[QL]], %[[S1030]] : i32
+// CHECK-NEXT: %[[QX7:[0-9]+]] = arith.extui %[[QL7]] : i32 to i64
+// CHECK-NEXT: %[[QD7:[0-9]+]] = arith.ori %[[QX7]], %[[HIGH]] : i64
+// CHECK-NEXT: %[[KL7:[0-9]+]] = arith.addi %[[KL]], %[[S518]] : i32
+// CHECK-NEXT: %[[KX7:[0-9]+]] = arith.extui %[[KL7]] : i32 to i64
+// CHECK-NEXT: %[[KD7:[0-9]+]] = arith.ori %[[KX7]], %[[HIGH]] : i64
+// CHECK-NEXT: nvvm.tcgen05.mma %[[D]], %[[QD7]], %[[KD7]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
 // CHECK-NEXT: llvm.return
 module attributes {gpu.container_module} {
   gpu.module @k [#nvvm.target<chip = "sm_100a">] {
@@ -167,34 +197,35 @@ module attributes {gpu.container_module} {
 // columns per step (16 bf16 packed two per column): +0, +8, ..., +56.
 // The instruction descriptor: as above with N = 128 (N >> 3 = 16 at bit
 // 17 = 2097152), 136316048, plus transpose B (MN-major V), bit 16 = 65536:
-// 136381584. V's descriptor has the same SBO, version and swizzle fields
-// (4611756662049472512) and LBO = the distance to the next 64-column box
-// of N, 128 rows * 128 bytes = 16384 (>> 4 = 1024 at bit 16 = 67108864):
-// 4611756662116581376. An MN-major step is 16 rows of 128 bytes = 2048
-// bytes (>> 4 = 128): +128, +256, ..., +896.
+// 136381584.
+// V's descriptor has the same high word (4611756662049472512) and, in its
+// low word, LBO = the distance to the next 64-column box of N, 128 rows *
+// 128 bytes = 16384 (>> 4 = 1024 at bit 16 = 67108864). An MN-major step
+// is 16 rows of 128 bytes = 2048 bytes (>> 4 = 128): +128, +256, ..., +896
+// on the low word.
 // CHECK-LABEL: llvm.func @mma_ts(
 // CHECK-SAME: %[[VO:[a-z0-9]+]]: i32, %[[ACC:[a-z0-9]+]]: i1)
 // CHECK-DAG: %[[IDESC:[a-z0-9_]+]] = arith.constant 136381584 : i32
-// CHECK-DAG: %[[FIXED:[a-z0-9_]+]] = arith.constant 4611756662116581376 : i64
+// CHECK-DAG: %[[HIGH:[a-z0-9_]+]] = arith.constant 4611756662049472512 : i64
+// CHECK-DAG: %[[LBO:[a-z0-9_]+]] = arith.constant 67108864 : i32
 // CHECK-DAG: %[[TRUE:[a-z0-9_]+]] = arith.constant true
 // CHECK-DAG: %[[C4:[a-z0-9_]+]] = arith.constant 4 : i32
 // CHECK-DAG: %[[MASK:[a-z0-9_]+]] = arith.constant 16383 : i32
 // CHECK-DAG: %[[C64:[a-z0-9_]+]] = arith.constant 64 : i32
 // CHECK-DAG: %[[C256:[a-z0-9_]+]] = arith.constant 256 : i32
 // CHECK-DAG: %[[A1:[a-z0-9_]+]] = arith.constant 8 : i32
-// CHECK-DAG: %[[B1:[a-z0-9_]+]] = arith.constant 128 : i64
+// CHECK-DAG: %[[B1:[a-z0-9_]+]] = arith.constant 128 : i32
 // CHECK-DAG: %[[A2:[a-z0-9_]+]] = arith.constant 16 : i32
-// CHECK-DAG: %[[B2:[a-z0-9_]+]] = arith.constant 256 : i64
 // CHECK-DAG: %[[A3:[a-z0-9_]+]] = arith.constant 24 : i32
-// CHECK-DAG: %[[B3:[a-z0-9_]+]] = arith.constant 384 : i64
+// CHECK-DAG: %[[B3:[a-z0-9_]+]] = arith.constant 384 : i32
 // CHECK-DAG: %[[A4:[a-z0-9_]+]] = arith.constant 32 : i32
-// CHECK-DAG: %[[B4:[a-z0-9_]+]] = arith.constant 512 : i64
+// CHECK-DAG: %[[B4:[a-z0-9_]+]] = arith.constant 512 : i32
 // CHECK-DAG: %[[A5:[a-z0-9_]+]] = arith.constant 40 : i32
-// CHECK-DAG: %[[B5:[a-z0-9_]+]] = arith.constant 640 : i64
+// CHECK-DAG: %[[B5:[a-z0-9_]+]] = arith.constant 640 : i32
 // CHECK-DAG: %[[A6:[a-z0-9_]+]] = arith.constant 48 : i32
-// CHECK-DAG: %[[B6:[a-z0-9_]+]] = arith.constant 768 : i64
+// CHECK-DAG: %[[B6:[a-z0-9_]+]] = arith.constant 768 : i32
 // CHECK-DAG: %[[A7:[a-z0-9_]+]] = arith.constant 56 : i32
-// CHECK-DAG: %[[B7:[a-z0-9_]+]] = arith.constant 896 : i64
+// CHECK-DAG: %[[B7:[a-z0-9_]+]] = arith.constant 896 : i32
 // CHECK: %[[SMEM:[0-9]+]] = llvm.mlir.addressof @fa4_dynamic_smem : !llvm.ptr<3>
 // CHECK-NEXT: %[[SMEM64:[0-9]+]] = llvm.ptrtoint %[[SMEM]] : !llvm.ptr<3> to i64
 // CHECK-NEXT: %[[SMEM32:[0-9]+]] = arith.trunci %[[SMEM64]] : i64 to i32
@@ -207,38 +238,53 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[O:[0-9]+]] = llvm.inttoptr %[[OCOL]] : i32 to !llvm.ptr<6>
 // CHECK-NEXT: %[[VSH:[0-9]+]] = arith.shrui %[[VA]], %[[C4]] : i32
 // CHECK-NEXT: %[[VM:[0-9]+]] = arith.andi %[[VSH]], %[[MASK]] : i32
-// CHECK-NEXT: %[[VX:[0-9]+]] = arith.extui %[[VM]] : i32 to i64
-// CHECK-NEXT: %[[VD:[0-9]+]] = arith.ori %[[VX]], %[[FIXED]] : i64
+// CHECK-NEXT: %[[VL:[0-9]+]] = arith.ori %[[VM]], %[[LBO]] : i32
 // CHECK-NEXT: %[[PI:[0-9]+]] = llvm.ptrtoint %[[P]] : !llvm.ptr<6> to i32
 // CHECK-NEXT: %[[P0:[0-9]+]] = llvm.inttoptr %[[PI]] : i32 to !llvm.ptr<6>
-// CHECK-NEXT: nvvm.tcgen05.mma %[[O]], %[[P0]], %[[VD]], %[[IDESC]], %[[ACC]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
+// CHECK-NEXT: %[[VX0:[0-9]+]] = arith.extui %[[VL]] : i32 to i64
+// CHECK-NEXT: %[[VD0:[0-9]+]] = arith.ori %[[VX0]], %[[HIGH]] : i64
+// CHECK-NEXT: nvvm.tcgen05.mma %[[O]], %[[P0]], %[[VD0]], %[[IDESC]], %[[ACC]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
 // CHECK-NEXT: %[[PC1:[0-9]+]] = arith.addi %[[PI]], %[[A1]] : i32
 // CHECK-NEXT: %[[P1:[0-9]+]] = llvm.inttoptr %[[PC1]] : i32 to !llvm.ptr<6>
-// CHECK-NEXT: %[[VD1:[0-9]+]] = arith.addi %[[VD]], %[[B1]] : i64
+// CHECK-NEXT: %[[VL1:[0-9]+]] = arith.addi %[[VL]], %[[B1]] : i32
+// CHECK-NEXT: %[[VX1:[0-9]+]] = arith.extui %[[VL1]] : i32 to i64
+// CHECK-NEXT: %[[VD1:[0-9]+]] = arith.ori %[[VX1]], %[[HIGH]] : i64
 // CHECK-NEXT: nvvm.tcgen05.mma %[[O]], %[[P1]], %[[VD1]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
 // CHECK-NEXT: %[[PC2:[0-9]+]] = arith.addi %[[PI]], %[[A2]] : i32
 // CHECK-NEXT: %[[P2:[0-9]+]] = llvm.inttoptr %[[PC2]] : i32 to !llvm.ptr<6>
-// CHECK-NEXT: %[[VD2:[0-9]+]] = arith.addi %[[VD]], %[[B2]] : i64
+// CHECK-NEXT: %[[VL2:[0-9]+]] = arith.addi %[[VL]], %[[C256]] : i32
+// CHECK-NEXT: %[[VX2:[0-9]+]] = arith.extui %[[VL2]] : i32 to i64
+// CHECK-NEXT: %[[VD2:[0-9]+]] = arith.ori %[[VX2]], %[[HIGH]] : i64
 // CHECK-NEXT: nvvm.tcgen05.mma %[[O]], %[[P2]], %[[VD2]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
 // CHECK-NEXT: %[[PC3:[0-9]+]] = arith.addi %[[PI]], %[[A3]] : i32
 // CHECK-NEXT: %[[P3:[0-9]+]] = llvm.inttoptr %[[PC3]] : i32 to !llvm.ptr<6>
-// CHECK-NEXT: %[[VD3:[0-9]+]] = arith.addi %[[VD]], %[[B3]] : i64
+// CHECK-NEXT: %[[VL3:[0-9]+]] = arith.addi %[[VL]], %[[B3]] : i32
+// CHECK-NEXT: %[[VX3:[0-9]+]] = arith.extui %[[VL3]] : i32 to i64
+// CHECK-NEXT: %[[VD3:[0-9]+]] = arith.ori %[[VX3]], %[[HIGH]] : i64
 // CHECK-NEXT: nvvm.tcgen05.mma %[[O]], %[[P3]], %[[VD3]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
 // CHECK-NEXT: %[[PC4:[0-9]+]] = arith.addi %[[PI]], %[[A4]] : i32
 // CHECK-NEXT: %[[P4:[0-9]+]] = llvm.inttoptr %[[PC4]] : i32 to !llvm.ptr<6>
-// CHECK-NEXT: %[[VD4:[0-9]+]] = arith.addi %[[VD]], %[[B4]] : i64
+// CHECK-NEXT: %[[VL4:[0-9]+]] = arith.addi %[[VL]], %[[B4]] : i32
+// CHECK-NEXT: %[[VX4:[0-9]+]] = arith.extui %[[VL4]] : i32 to i64
+// CHECK-NEXT: %[[VD4:[0-9]+]] = arith.ori %[[VX4]], %[[HIGH]] : i64
 // CHECK-NEXT: nvvm.tcgen05.mma %[[O]], %[[P4]], %[[VD4]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
 // CHECK-NEXT: %[[PC5:[0-9]+]] = arith.addi %[[PI]], %[[A5]] : i32
 // CHECK-NEXT: %[[P5:[0-9]+]] = llvm.inttoptr %[[PC5]] : i32 to !llvm.ptr<6>
-// CHECK-NEXT: %[[VD5:[0-9]+]] = arith.addi %[[VD]], %[[B5]] : i64
+// CHECK-NEXT: %[[VL5:[0-9]+]] = arith.addi %[[VL]], %[[B5]] : i32
+// CHECK-NEXT: %[[VX5:[0-9]+]] = arith.extui %[[VL5]] : i32 to i64
+// CHECK-NEXT: %[[VD5:[0-9]+]] = arith.ori %[[VX5]], %[[HIGH]] : i64
 // CHECK-NEXT: nvvm.tcgen05.mma %[[O]], %[[P5]], %[[VD5]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
 // CHECK-NEXT: %[[PC6:[0-9]+]] = arith.addi %[[PI]], %[[A6]] : i32
 // CHECK-NEXT: %[[P6:[0-9]+]] = llvm.inttoptr %[[PC6]] : i32 to !llvm.ptr<6>
-// CHECK-NEXT: %[[VD6:[0-9]+]] = arith.addi %[[VD]], %[[B6]] : i64
+// CHECK-NEXT: %[[VL6:[0-9]+]] = arith.addi %[[VL]], %[[B6]] : i32
+// CHECK-NEXT: %[[VX6:[0-9]+]] = arith.extui %[[VL6]] : i32 to i64
+// CHECK-NEXT: %[[VD6:[0-9]+]] = arith.ori %[[VX6]], %[[HIGH]] : i64
 // CHECK-NEXT: nvvm.tcgen05.mma %[[O]], %[[P6]], %[[VD6]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
 // CHECK-NEXT: %[[PC7:[0-9]+]] = arith.addi %[[PI]], %[[A7]] : i32
 // CHECK-NEXT: %[[P7:[0-9]+]] = llvm.inttoptr %[[PC7]] : i32 to !llvm.ptr<6>
-// CHECK-NEXT: %[[VD7:[0-9]+]] = arith.addi %[[VD]], %[[B7]] : i64
+// CHECK-NEXT: %[[VL7:[0-9]+]] = arith.addi %[[VL]], %[[B7]] : i32
+// CHECK-NEXT: %[[VX7:[0-9]+]] = arith.extui %[[VL7]] : i32 to i64
+// CHECK-NEXT: %[[VD7:[0-9]+]] = arith.ori %[[VX7]], %[[HIGH]] : i64
 // CHECK-NEXT: nvvm.tcgen05.mma %[[O]], %[[P7]], %[[VD7]], %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
 // CHECK-NEXT: llvm.return
 module attributes {gpu.container_module} {
@@ -1124,6 +1170,41 @@ module attributes {gpu.container_module} {
       %m = fa4.rows.load 512 : <128xf32>
       %l = fa4.rows.load 1024 : <128xf32>
       fa4.epilogue %t, %m, %l to %o[%b, %row, %h] strides[%s0, %s1, %s2] sq %sq depth 64 of bf16 lse %lse strides[%l0, %l1] : !fa4.tmem_tile<128x64xf32>, <128xf32>, !llvm.ptr<1>, !llvm.ptr<1>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// `issued_by %e`: the whole warp reaches the MMA and the commit; the tiles'
+// descriptor low words are built by every lane, before the branch, and the
+// steps, the MMAs and the commit only where %e holds (one elected lane), so
+// ptxas keeps the descriptors in uniform registers instead of proving them
+// uniform around every MMA.
+// CHECK-LABEL: llvm.func @mma_issued_by(
+// CHECK-SAME: %[[QO:[a-z0-9]+]]: i32, %[[KO:[a-z0-9]+]]: i32, %[[ACC:[a-z0-9]+]]: i1, %[[E:[a-z0-9]+]]: i1)
+// CHECK: %[[QL:[0-9]+]] = arith.ori %{{.*}}, %{{.*}} : i32
+// CHECK: %[[KL:[0-9]+]] = arith.ori %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: scf.if %[[E]] {
+// CHECK-NEXT: arith.extui %[[QL]] : i32 to i64
+// CHECK-COUNT-8: nvvm.tcgen05.mma
+// CHECK-NOT: nvvm.tcgen05.
+// CHECK: {{^ *}}}{{$}}
+// CHECK: %[[BAR:[0-9]+]] = llvm.getelementptr
+// CHECK-NEXT: scf.if %[[E]] {
+// CHECK-NEXT: nvvm.tcgen05.commit %[[BAR]] : !llvm.ptr<3>
+// CHECK-NEXT: {{^ *}}}{{$}}
+// CHECK-NEXT: llvm.return
+module attributes {gpu.container_module} {
+  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+    gpu.func @mma_issued_by(%qo: i32, %ko: i32, %acc: i1, %e: i1) kernel {
+      %q = fa4.smem.tile %qo : !fa4.smem_tile<128x128xbf16, k_major>
+      %k = fa4.smem.tile %ko : !fa4.smem_tile<64x128xbf16, k_major>
+      %s = fa4.tmem.tile column 0 of 1024 : !fa4.tmem_tile<128x64xf32>
+      fa4.tmem.mma %q, %k into %s accumulate %acc issued_by %e : !fa4.smem_tile<128x128xbf16, k_major>, !fa4.smem_tile<64x128xbf16, k_major>, !fa4.tmem_tile<128x64xf32>
+      %b = fa4.mbarrier.get %ko offset 4096
+      fa4.tmem.commit %b issued_by %e
       gpu.return
     }
   }

@@ -296,3 +296,20 @@ func.func @copy_async(%base: !llvm.ptr<1>, %n: i32, %s: i64, %bar: !fa4.mbarrier
   fa4.copy_async.arrive %bar
   return
 }
+
+// `issued_by`: a converged warp's MMA and commit, issued where the predicate
+// holds (the MMA warp's elected lane).
+// CHECK-LABEL: func @issued_by
+// CHECK-SAME: %[[E:[a-z0-9]+]]: i1)
+// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} issued_by %[[E]] : !fa4.smem_tile<128x64xbf16, k_major>, <64x64xbf16, k_major>, <128x64xf32>{{$}}
+// CHECK-NEXT: fa4.tmem.commit %{{.*}} issued_by %[[E]]{{$}}
+// CHECK-NEXT: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} issued_by %[[E]] pair : !fa4.smem_tile<128x64xbf16, k_major>, <64x64xbf16, k_major>, <128x128xf32>{{$}}
+// CHECK-NEXT: fa4.tmem.commit %{{.*}} issued_by %[[E]] pair{{$}}
+func.func @issued_by(%i: i32, %q: !fa4.smem_tile<128x64xbf16, k_major>, %kh: !fa4.smem_tile<64x64xbf16, k_major>, %s: !fa4.tmem_tile<128x64xf32>, %s2: !fa4.tmem_tile<128x128xf32>, %acc: i1, %e: i1) {
+  %bar = fa4.mbarrier.get %i offset 2048
+  fa4.tmem.mma %q, %kh into %s accumulate %acc issued_by %e : !fa4.smem_tile<128x64xbf16, k_major>, !fa4.smem_tile<64x64xbf16, k_major>, !fa4.tmem_tile<128x64xf32>
+  fa4.tmem.commit %bar issued_by %e
+  fa4.tmem.mma %q, %kh into %s2 accumulate %acc issued_by %e pair : !fa4.smem_tile<128x64xbf16, k_major>, !fa4.smem_tile<64x64xbf16, k_major>, !fa4.tmem_tile<128x128xf32>
+  fa4.tmem.commit %bar issued_by %e pair
+  return
+}

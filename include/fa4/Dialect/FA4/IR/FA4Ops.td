@@ -741,13 +741,20 @@ def FA4_TmemMmaOp : FA4_Op<"tmem.mma"> {
     each CTA of the pair, and B split along N: each CTA holds N / 2 of it
     (half the keys of K, half the depth columns of V). The types are each
     CTA's share: D's columns are the whole N, B's N extent is half of it.
+
+    `issued_by %p` (a whole converged warp): every lane computes the
+    descriptors, which are warp-uniform, so ptxas keeps them in uniform
+    registers; only the lanes where `%p` holds (one `elect.sync` lane)
+    issue. Without it, the thread that reaches the op issues it, and ptxas
+    must prove its operands uniform lane by lane (an ELECT / R2UR.BROADCAST
+    loop around every MMA).
   }];
   let arguments = (ins AnyTypeOf<[FA4_SmemTile, FA4_TmemTile]>:$a,
                        FA4_SmemTile:$b, FA4_TmemTile:$d, I1:$accumulate,
-                       UnitAttr:$pair);
+                       Optional<I1>:$issuer, UnitAttr:$pair);
   let assemblyFormat = [{
-    $a `,` $b `into` $d `accumulate` $accumulate (`pair` $pair^)? attr-dict
-    `:` type($a) `,` type($b) `,` type($d)
+    $a `,` $b `into` $d `accumulate` $accumulate (`issued_by` $issuer^)?
+    (`pair` $pair^)? attr-dict `:` type($a) `,` type($b) `,` type($d)
   }];
   let hasVerifier = 1;
 }
@@ -758,10 +765,13 @@ def FA4_TmemCommitOp : FA4_Op<"tmem.commit"> {
     With `pair` (cta_group::2, in a cluster that is one CTA pair), the
     arrival goes to the barrier at the same offset in both CTAs
     (multicast mask 0b11): each CTA learns that the pair's MMAs reading its
-    shared memory or writing its tensor memory are done.
+    shared memory or writing its tensor memory are done. `issued_by %p`: as
+    for `fa4.tmem.mma`, only the lanes where `%p` holds commit.
   }];
-  let arguments = (ins FA4_MBarrier:$barrier, UnitAttr:$pair);
-  let assemblyFormat = "$barrier (`pair` $pair^)? attr-dict";
+  let arguments = (ins FA4_MBarrier:$barrier, Optional<I1>:$issuer,
+                       UnitAttr:$pair);
+  let assemblyFormat =
+      "$barrier (`issued_by` $issuer^)? (`pair` $pair^)? attr-dict";
 }
 
 def FA4_TmemLoadOp : FA4_Op<"tmem.load"> {
