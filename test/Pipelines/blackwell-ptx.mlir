@@ -7,6 +7,7 @@
 // RUN: FileCheck %s --input-file=%t/fa4_blackwell_attention_sm_100a/fa4_blackwell_attention_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=COUNT --input-file=%t/fa4_blackwell_attention_sm_100a/fa4_blackwell_attention_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=INSN --implicit-check-not=cvt.rmi --input-file=%t/fa4_blackwell_attention_sm_100a/fa4_blackwell_attention_sm_100a.ptx
+// RUN: FileCheck %s --check-prefix=POLY --input-file=%t/fa4_blackwell_attention_sm_100a/fa4_blackwell_attention_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=EPI --input-file=%t/fa4_blackwell_attention_sm_100a/fa4_blackwell_attention_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=STAGE --input-file=%t/fa4_blackwell_attention_sm_100a/fa4_blackwell_attention_sm_100a.ptx
 
@@ -55,12 +56,21 @@
 // INSN-DAG: tcgen05.fence::after_thread_sync;
 // INSN-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // INSN-DAG: vote.sync.any.pred
-// Every 4th exponential on the FMA and ALU pipes: rounded by adding
-// 1.5 * 2^23 (no cvt.rmi, which would take an XU slot as MUFU's ex2 does),
-// the rounded sum shifted into the exponent field, next to MUFU ex2.
-// INSN-DAG: add.rn.f32 [[SHIFTED:%r[0-9]+]], {{%r[0-9]+}}, 0f4B400000;
-// INSN-DAG: shl.b32 {{%r[0-9]+}}, [[SHIFTED]], 23;
 // INSN-DAG: ex2.approx.ftz.f32
+// The softmax in f32x2 pairs (D-61): each pair's scale-subtract one fma, the
+// row sum's chain one add per pair. Every 4th pair's exponentials on the FMA
+// and ALU pipes: rounded by adding 1.5 * 2^23 to both lanes (no cvt.rmi,
+// which would take an XU slot as MUFU's ex2 does), the polynomial on the
+// pair, the rounded sum's lanes shifted into the exponent field.
+// POLY: fma.rn.f32x2 [[X:%rd[0-9]+]], {{%rd[0-9]+}}, [[SCALE:%rd[0-9]+]], [[BIAS:%rd[0-9]+]];
+// POLY: add.rn.f32x2 {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%rd[0-9]+}};
+// POLY: mov.b32 [[ROUND:%r[0-9]+]], 0f4B400000;
+// POLY-NEXT: mov.b64 [[ROUND2:%rd[0-9]+]], {[[ROUND]], [[ROUND]]};
+// POLY-NEXT: add.rn.f32x2 [[SHIFTED:%rd[0-9]+]], {{%rd[0-9]+}}, [[ROUND2]];
+// POLY-COUNT-3: fma.rn.f32x2
+// POLY: mov.b64 {[[LOW:%r[0-9]+]], [[HIGH:%r[0-9]+]]}, [[SHIFTED]];
+// POLY-NEXT: shl.b32 {{%r[0-9]+}}, [[LOW]], 23;
+// POLY-NEXT: shl.b32 {{%r[0-9]+}}, [[HIGH]], 23;
 
 func.func @attention(%q: tensor<?x?x6x128xbf16>, %k: tensor<?x?x6x128xbf16>, %v: tensor<?x?x6x128xbf16>) -> (tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>} : tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16>, tensor<?x?x6x128xbf16> -> tensor<?x?x6x128xbf16>, tensor<?x6x?xf32>

@@ -256,6 +256,14 @@ FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
   return plan;
 }
 
+/// Whether the softmax packs its scores in f32x2 pairs (D-61): where its
+/// budget holds them. Packed, the d = 192 kernels at 168 registers spilled
+/// 116-140 bytes and the CTA-pair kernels 24-148 (ptxas 13.0), where the
+/// scalar softmax assembles clean.
+bool packsSoftmax(const BlackwellPlan &plan, int64_t softmaxRegisters) {
+  return !plan.pair && softmaxRegisters >= kSoftmaxRegisters;
+}
+
 /// setmaxnreg budgets of the softmax, correction and load/MMA roles.
 SmallVector<int64_t, 3> roleRegisters(const BlackwellPlan &plan) {
   if (plan.numQ == 1)
@@ -784,7 +792,8 @@ void BlackwellKernelBuilder::buildSoftmax(Value tileIndex) {
             b, loc, scoresType, rowsType(), rowsType(), rowsType(), scores,
             loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1],
             args.scaleLog2, b.getF64FloatAttr(kRescaleThreshold),
-            kPolyExp2Period);
+            kPolyExp2Period, /*reductionChains=*/1,
+            packsSoftmax(plan, roleRegisters(plan)[0]));
         // The correction warpgroup rescales O_i by these factors.
         RowsStoreOp::create(b, loc, softmax.getCorrection(),
                             b.getI64IntegerAttr(factorOffset(i)));

@@ -211,23 +211,57 @@ public:
   /// error 1.0e-4, below bf16's 2^-9); 2^j adds the sum's bits shifted left
   /// by 23 (j << 23: the high bits fall off) to p's exponent field. x <= -127,
   /// the -inf of masked keys included, gives exactly +0 (j = -127, p = 1).
+  /// On a pair (vector<2xf32>, sm_100a), every float step is one packed
+  /// f32x2 instruction.
   mlir::Value exp2Polynomial(mlir::Value x) {
     constexpr double kRoundingShift = 12582912.0; // 1.5 * 2^23
-    mlir::Value clamped = fmax(x, f32(-127.0));
-    mlir::Value shifted = fadd(clamped, f32(kRoundingShift));
-    mlir::Value whole = fsub(shifted, f32(kRoundingShift));
+    auto c = [&](double v) { return f32Like(x, v); };
+    mlir::Value clamped = fmax(x, c(-127.0));
+    mlir::Value shifted = fadd(clamped, c(kRoundingShift));
+    mlir::Value whole = fsub(shifted, c(kRoundingShift));
     mlir::Value fraction = fsub(clamped, whole);
-    mlir::Value p = fma(fraction, f32(0.05500906), f32(0.24221097));
-    p = fma(fraction, p, f32(0.6932829));
-    p = fma(fraction, p, f32(1.0));
+    mlir::Value p = fma(fraction, c(0.05500906), c(0.24221097));
+    p = fma(fraction, p, c(0.6932829));
+    p = fma(fraction, p, c(1.0));
+    mlir::Type bitsType = b.getI32Type(), floatType = b.getF32Type();
+    mlir::Value shift = i32(23);
+    if (auto pair = mlir::dyn_cast<mlir::VectorType>(x.getType())) {
+      bitsType = mlir::VectorType::get(pair.getShape(), bitsType);
+      floatType = pair;
+      shift = mlir::arith::ConstantOp::create(
+          b, loc,
+          mlir::DenseElementsAttr::get(mlir::cast<mlir::ShapedType>(bitsType),
+                                       b.getI32IntegerAttr(23).getValue()));
+    }
     auto bitsOf = [&](mlir::Value v) {
-      return mlir::arith::BitcastOp::create(b, loc, b.getI32Type(), v)
-          .getResult();
+      return mlir::arith::BitcastOp::create(b, loc, bitsType, v).getResult();
     };
     mlir::Value exponent =
-        mlir::arith::ShLIOp::create(b, loc, bitsOf(shifted), i32(23));
-    return mlir::arith::BitcastOp::create(b, loc, b.getF32Type(),
-                                          add(bitsOf(p), exponent));
+        mlir::arith::ShLIOp::create(b, loc, bitsOf(shifted), shift);
+    return mlir::arith::BitcastOp::create(
+        b, loc, floatType,
+        mlir::arith::AddIOp::create(b, loc, bitsOf(p), exponent));
+  }
+  /// The f32 constant `v`, or both lanes of a pair where `like` is one.
+  mlir::Value f32Like(mlir::Value like, double v) {
+    auto pair = mlir::dyn_cast<mlir::VectorType>(like.getType());
+    if (!pair)
+      return f32(v);
+    return mlir::arith::ConstantOp::create(
+        b, loc,
+        mlir::DenseElementsAttr::get(pair,
+                                     llvm::APFloat(static_cast<float>(v))));
+  }
+  /// Two f32 values as a pair (vector<2xf32>: one 64-bit register, the
+  /// operand of sm_100a's f32x2 instructions), `low` in lane 0.
+  mlir::Value pairOf(mlir::Value low, mlir::Value high) {
+    auto pairType = mlir::VectorType::get({2}, b.getF32Type());
+    mlir::Value pair = mlir::LLVM::UndefOp::create(b, loc, pairType);
+    pair = mlir::LLVM::InsertElementOp::create(b, loc, pair, low, i32(0));
+    return mlir::LLVM::InsertElementOp::create(b, loc, pair, high, i32(1));
+  }
+  mlir::Value laneOf(mlir::Value pair, int64_t lane) {
+    return mlir::LLVM::ExtractElementOp::create(b, loc, pair, i32(lane));
   }
 
   /// One online-softmax step for `rows` rows (the rows this thread owns:
@@ -239,11 +273,18 @@ public:
   struct SoftmaxStep {
     llvm::SmallVector<mlir::Value> probs, max, sum, correction;
   };
+  ///
+  /// `packed` (sm_100a, every score of the thread in one row): scores go in
+  /// pairs through f32x2 instructions (FA4's packed softmax): the
+  /// scale-subtract, the polynomial exp2 (on whole pairs, pair q when
+  /// q % polyPeriod == polyPeriod - 1, the same share of scores) and the
+  /// row sum, whose chains add pairs and whose two lanes meet at the end.
   template <typename RowOf, typename ReduceMax>
   SoftmaxStep softmaxStep(mlir::ValueRange scores, mlir::ValueRange rowMax,
                           mlir::ValueRange rowSum, mlir::Value scaleLog2,
                           std::optional<double> threshold, int64_t polyPeriod,
-                          int64_t chains, RowOf rowOf, ReduceMax reduceMax) {
+                          int64_t chains, RowOf rowOf, ReduceMax reduceMax,
+                          bool packed = false) {
     using mlir::arith::CmpFPredicate;
     size_t rows = rowMax.size();
     mlir::Value negInf = f32(-INFINITY), zero = f32(0.0);
@@ -281,6 +322,11 @@ public:
       step.max.push_back(newMax);
       step.sum.push_back(fmul(rowSum[r], step.correction.back()));
     }
+    if (packed) {
+      packedExponentials(scores, scaleLog2, negSafeMax.front(), polyPeriod,
+                         chains, step);
+      return step;
+    }
     // Each row's sum starts from its corrected running sum.
     auto sumOf = [&](mlir::Value x, mlir::Value y) { return fadd(x, y); };
     llvm::SmallVector<ChainedFold> rowSumFolds(rows,
@@ -298,6 +344,40 @@ public:
     for (auto [fold, sum] : llvm::zip_equal(rowSumFolds, step.sum))
       sum = fold.result();
     return step;
+  }
+
+  /// softmaxStep's exponentials and row sum of one row's scores in pairs:
+  /// step.sum holds the corrected running sum and gets the new one.
+  void packedExponentials(mlir::ValueRange scores, mlir::Value scaleLog2,
+                          mlir::Value negSafeMax, int64_t polyPeriod,
+                          int64_t chains, SoftmaxStep &step) {
+    assert(scores.size() % 2 == 0 && "scores in pairs");
+    mlir::Value scale = pairOf(scaleLog2, scaleLog2);
+    mlir::Value bias = pairOf(negSafeMax, negSafeMax);
+    auto sumOf = [&](mlir::Value x, mlir::Value y) { return fadd(x, y); };
+    ChainedFold rowSum(chains, sumOf);
+    rowSum.add(pairOf(step.sum.front(), f32(0.0)));
+    for (size_t q = 0; q < scores.size() / 2; ++q) {
+      mlir::Value x =
+          fma(pairOf(scores[2 * q], scores[2 * q + 1]), scale, bias);
+      // (Operands are built one statement at a time: the IR's order must
+      // not depend on the C++ compiler's order of argument evaluation.)
+      bool onFmaPipe = polyPeriod > 0 &&
+                       static_cast<int64_t>(q) % polyPeriod == polyPeriod - 1;
+      mlir::Value p;
+      if (onFmaPipe) {
+        p = exp2Polynomial(x);
+      } else {
+        mlir::Value low = exp2FlushSubnormals(laneOf(x, 0));
+        p = pairOf(low, exp2FlushSubnormals(laneOf(x, 1)));
+      }
+      rowSum.add(p);
+      step.probs.push_back(laneOf(p, 0));
+      step.probs.push_back(laneOf(p, 1));
+    }
+    mlir::Value sum = rowSum.result();
+    mlir::Value low = laneOf(sum, 0);
+    step.sum.front() = fadd(low, laneOf(sum, 1));
   }
 
   /// A fold of values in `chains` interleaved chains (values k, k + chains,

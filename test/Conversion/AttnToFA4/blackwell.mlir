@@ -29,16 +29,17 @@
 // load/MMA warpgroup at 72 (the 65536 of a 512-thread CTA).
 // CHECK: fa4.warp_specialize warpgroups [2, 1, 1] registers [184, 72, 72] {
 // Softmax 0: S0 from TMEM once S full (barrier 9) completes, the mask, the
-// softmax with FA4's lazy rescale (threshold 2^8) and every 4th exp2 on the
-// FMA pipe; the factors go to the correction rows (stats ready, 15); P0
-// into TMEM over S0, then P ready (11).
+// softmax with FA4's lazy rescale (threshold 2^8), its scores in f32x2
+// pairs (at 184 registers, D-61) and every 4th pair's exp2 on the FMA pipe;
+// the factors go to the correction rows (stats ready, 15); P0 into TMEM
+// over S0, then P ready (11).
 // CHECK: scf.for {{.*}} -> (!fa4.rows<128xf32>, !fa4.rows<128xf32>)
 // CHECK: %[[SFULL0:.*]] = fa4.mbarrier.get %c9_i32 offset 198664
 // CHECK-NEXT: fa4.mbarrier.wait %[[SFULL0]]
 // CHECK-NEXT: %[[S0:.*]] = fa4.tmem.tile column 0 of 198656 : <128x128xf32>
 // CHECK-NEXT: %[[SCORES:.*]] = fa4.tmem.load %[[S0]] : <128x128xf32> -> <128x128xf32>
 // CHECK: %[[MASKED:.*]] = fa4.mask %[[SCORES]] mask #attn.mask<causal>
-// CHECK-NEXT: %[[P:.*]], %[[MAX:.*]], %[[SUM:.*]], %[[CORR:.*]] = fa4.softmax %[[MASKED]] {{.*}} {polyExp2Period = 4 : i64, rescaleThreshold = 8.000000e+00 : f64} : <128x128xf32>, <128xf32>
+// CHECK-NEXT: %[[P:.*]], %[[MAX:.*]], %[[SUM:.*]], %[[CORR:.*]] = fa4.softmax %[[MASKED]] {{.*}} {packedPairs, polyExp2Period = 4 : i64, rescaleThreshold = 8.000000e+00 : f64} : <128x128xf32>, <128xf32>
 // CHECK-NEXT: fa4.rows.store %[[CORR]] at 196608 : <128xf32>
 // CHECK: fa4.mbarrier.arrive
 // CHECK-NEXT: %[[P16:.*]] = fa4.truncf %[[P]] : <128x128xf32> to <128x128xbf16>

@@ -568,32 +568,37 @@ module attributes {gpu.container_module} {
 // max(old, rowmax * scale)) replaces the old one only if it grew by more
 // than 8: cmpf ole (grew, 8.0) selects the old max. A max still at -inf
 // subtracts 0 instead (no NaN). The correction is exp2(old - max) on the
-// MUFU (1 ex2.approx) and the sum starts as sum * correction. Each score is
-// fma(s, scale, -max); every 4th (columns 3, 7, 11, 15) is 2^x on the FMA
-// and ALU pipes, with no conversion (floor or fptosi would use MUFU's XU
-// pipe): x clamped to -127, rounded to the integer j by adding and
-// subtracting 1.5 * 2^23 (0x4B400000), the degree-3 polynomial
-// 1 + f (0.6932829 + f (0.2422110 + f 0.0550091)) on the fraction f = x - j,
-// and the sum's bits shifted left 23 (j << 23) added to the polynomial's
-// bits. Exactly 12 + 1 = 13 ex2.approx and no floor or fptosi, in the order
-// ex2 (correction), then 4 x (3 ex2, 1 polynomial): the whole step is
+// MUFU (1 ex2.approx) and the sum starts as sum * correction. On sm_100a
+// the scores go in pairs (vector<2xf32>, f32x2 instructions): each pair is
+// fma(s, scale, -max) at once; every 4th pair (columns 6-7 and 14-15: a
+// quarter of the scores) is 2^x on the FMA and ALU pipes, with no
+// conversion (floor or fptosi would use MUFU's XU pipe): x clamped to -127,
+// rounded to the integer j by adding and subtracting 1.5 * 2^23
+// (0x4B400000), the degree-3 polynomial 1 + f (0.6932829 + f (0.2422110 +
+// f 0.0550091)) on the fraction f = x - j, and the sum's bits shifted left
+// 23 (j << 23) added to the polynomial's bits, every step on the pair. The
+// other pairs take two ex2.approx, lane 0 first. The row sum adds pairs,
+// starting from (sum * correction, 0), and its two lanes meet at the end.
+// Exactly 12 + 1 = 13 ex2.approx and no floor or fptosi: the whole step is
 // checked line by line (CHECK-NEXT) from the scores to the sum, with
 // CHECK-NOTs for ex2 and fptosi before and after it.
-// The probabilities go to TMEM as bf16 pairs in column order (the
-// polynomial's result is column 3's), and max, sum and correction to
-// shared memory.
+// The probabilities go to TMEM as bf16 pairs in column order, and max, sum
+// and correction to shared memory.
 // CHECK-LABEL: llvm.func @softmax(
 // CHECK-SAME: %[[SCALE:[a-z0-9]+]]: f32)
-// CHECK-DAG: %[[C23:[a-z0-9_]+]] = arith.constant 23 : i32
-// CHECK-DAG: %[[MIN:[a-z0-9_]+]] = arith.constant -1.270000e+02 : f32
-// CHECK-DAG: %[[ROUNDING:[a-z0-9_]+]] = arith.constant 0x4B400000 : f32
-// CHECK-DAG: %[[ONE:[a-z0-9_]+]] = arith.constant 1.000000e+00 : f32
-// CHECK-DAG: %[[K1:[a-z0-9_]+]] = arith.constant 0.693282902 : f32
-// CHECK-DAG: %[[K2:[a-z0-9_]+]] = arith.constant 0.242210969 : f32
-// CHECK-DAG: %[[K3:[a-z0-9_]+]] = arith.constant 0.0550090596 : f32
+// CHECK-DAG: %[[C23:[a-z0-9_]+]] = arith.constant dense<23> : vector<2xi32>
+// CHECK-DAG: %[[MIN:[a-z0-9_]+]] = arith.constant dense<-1.270000e+02> : vector<2xf32>
+// CHECK-DAG: %[[ROUNDING:[a-z0-9_]+]] = arith.constant dense<0x4B400000> : vector<2xf32>
+// CHECK-DAG: %[[ONE:[a-z0-9_]+]] = arith.constant dense<1.000000e+00> : vector<2xf32>
+// CHECK-DAG: %[[K1:[a-z0-9_]+]] = arith.constant dense<0.693282902> : vector<2xf32>
+// CHECK-DAG: %[[K2:[a-z0-9_]+]] = arith.constant dense<0.242210969> : vector<2xf32>
+// CHECK-DAG: %[[K3:[a-z0-9_]+]] = arith.constant dense<0.0550090596> : vector<2xf32>
 // CHECK-DAG: %[[THRESHOLD:[a-z0-9_]+]] = arith.constant 8.000000e+00 : f32
 // CHECK-DAG: %[[ZERO:[a-z0-9_]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[NEGINF:[a-z0-9_]+]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[I0:[a-z0-9_]+]] = arith.constant 0 : i32
+// CHECK-DAG: %[[I1:[a-z0-9_]+]] = arith.constant 1 : i32
+// CHECK-DAG: %[[UNDEF:[0-9]+]] = llvm.mlir.undef : vector<2xf32>
 // CHECK-NOT: shuffle
 // CHECK-NOT: shfl
 // CHECK-NOT: "llvm.nvvm.ex2.approx.ftz.f32"
@@ -647,104 +652,129 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[CX:[0-9]+]] = arith.subf %[[OLDMAX]], %[[SAFE]] : f32
 // CHECK-NEXT: %[[CORR:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[CX]]) : (f32) -> f32
 // CHECK-NEXT: %[[L0:[0-9]+]] = arith.mulf %[[OLDSUM]], %[[CORR]] : f32
-// CHECK-NEXT: %[[X0:[0-9]+]] = llvm.intr.fma(%[[S0]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E0:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X0]]) : (f32) -> f32
-// CHECK-NEXT: %[[L1:[0-9]+]] = arith.addf %[[L0]], %[[E0]] : f32
-// CHECK-NEXT: %[[X1:[0-9]+]] = llvm.intr.fma(%[[S1]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E1:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X1]]) : (f32) -> f32
-// CHECK-NEXT: %[[L2:[0-9]+]] = arith.addf %[[L1]], %[[E1]] : f32
-// CHECK-NEXT: %[[X2:[0-9]+]] = llvm.intr.fma(%[[S2]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E2:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X2]]) : (f32) -> f32
-// CHECK-NEXT: %[[L3:[0-9]+]] = arith.addf %[[L2]], %[[E2]] : f32
-// CHECK-NEXT: %[[X3:[0-9]+]] = llvm.intr.fma(%[[S3]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[CLAMPED3:[0-9]+]] = arith.maximumf %[[X3]], %[[MIN]] : f32
-// CHECK-NEXT: %[[SHIFTED3:[0-9]+]] = arith.addf %[[CLAMPED3]], %[[ROUNDING]] : f32
-// CHECK-NEXT: %[[WHOLE3:[0-9]+]] = arith.subf %[[SHIFTED3]], %[[ROUNDING]] : f32
-// CHECK-NEXT: %[[FRAC3:[0-9]+]] = arith.subf %[[CLAMPED3]], %[[WHOLE3]] : f32
-// CHECK-NEXT: %[[QA3:[0-9]+]] = llvm.intr.fma(%[[FRAC3]], %[[K3]], %[[K2]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[QB3:[0-9]+]] = llvm.intr.fma(%[[FRAC3]], %[[QA3]], %[[K1]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[QC3:[0-9]+]] = llvm.intr.fma(%[[FRAC3]], %[[QB3]], %[[ONE]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[SUMBITS3:[0-9]+]] = arith.bitcast %[[SHIFTED3]] : f32 to i32
-// CHECK-NEXT: %[[EXPONENT3:[0-9]+]] = arith.shli %[[SUMBITS3]], %[[C23]] : i32
-// CHECK-NEXT: %[[MANTISSA3:[0-9]+]] = arith.bitcast %[[QC3]] : f32 to i32
-// CHECK-NEXT: %[[BITS3:[0-9]+]] = arith.addi %[[MANTISSA3]], %[[EXPONENT3]] : i32
-// CHECK-NEXT: %[[E3:[0-9]+]] = arith.bitcast %[[BITS3]] : i32 to f32
-// CHECK-NEXT: %[[L4:[0-9]+]] = arith.addf %[[L3]], %[[E3]] : f32
-// CHECK-NEXT: %[[X4:[0-9]+]] = llvm.intr.fma(%[[S4]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E4:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X4]]) : (f32) -> f32
-// CHECK-NEXT: %[[L5:[0-9]+]] = arith.addf %[[L4]], %[[E4]] : f32
-// CHECK-NEXT: %[[X5:[0-9]+]] = llvm.intr.fma(%[[S5]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E5:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X5]]) : (f32) -> f32
-// CHECK-NEXT: %[[L6:[0-9]+]] = arith.addf %[[L5]], %[[E5]] : f32
-// CHECK-NEXT: %[[X6:[0-9]+]] = llvm.intr.fma(%[[S6]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E6:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X6]]) : (f32) -> f32
-// CHECK-NEXT: %[[L7:[0-9]+]] = arith.addf %[[L6]], %[[E6]] : f32
-// CHECK-NEXT: %[[X7:[0-9]+]] = llvm.intr.fma(%[[S7]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[CLAMPED7:[0-9]+]] = arith.maximumf %[[X7]], %[[MIN]] : f32
-// CHECK-NEXT: %[[SHIFTED7:[0-9]+]] = arith.addf %[[CLAMPED7]], %[[ROUNDING]] : f32
-// CHECK-NEXT: %[[WHOLE7:[0-9]+]] = arith.subf %[[SHIFTED7]], %[[ROUNDING]] : f32
-// CHECK-NEXT: %[[FRAC7:[0-9]+]] = arith.subf %[[CLAMPED7]], %[[WHOLE7]] : f32
-// CHECK-NEXT: %[[QA7:[0-9]+]] = llvm.intr.fma(%[[FRAC7]], %[[K3]], %[[K2]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[QB7:[0-9]+]] = llvm.intr.fma(%[[FRAC7]], %[[QA7]], %[[K1]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[QC7:[0-9]+]] = llvm.intr.fma(%[[FRAC7]], %[[QB7]], %[[ONE]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[SUMBITS7:[0-9]+]] = arith.bitcast %[[SHIFTED7]] : f32 to i32
-// CHECK-NEXT: %[[EXPONENT7:[0-9]+]] = arith.shli %[[SUMBITS7]], %[[C23]] : i32
-// CHECK-NEXT: %[[MANTISSA7:[0-9]+]] = arith.bitcast %[[QC7]] : f32 to i32
-// CHECK-NEXT: %[[BITS7:[0-9]+]] = arith.addi %[[MANTISSA7]], %[[EXPONENT7]] : i32
-// CHECK-NEXT: %[[E7:[0-9]+]] = arith.bitcast %[[BITS7]] : i32 to f32
-// CHECK-NEXT: %[[L8:[0-9]+]] = arith.addf %[[L7]], %[[E7]] : f32
-// CHECK-NEXT: %[[X8:[0-9]+]] = llvm.intr.fma(%[[S8]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E8:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X8]]) : (f32) -> f32
-// CHECK-NEXT: %[[L9:[0-9]+]] = arith.addf %[[L8]], %[[E8]] : f32
-// CHECK-NEXT: %[[X9:[0-9]+]] = llvm.intr.fma(%[[S9]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E9:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X9]]) : (f32) -> f32
-// CHECK-NEXT: %[[L10:[0-9]+]] = arith.addf %[[L9]], %[[E9]] : f32
-// CHECK-NEXT: %[[X10:[0-9]+]] = llvm.intr.fma(%[[S10]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E10:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X10]]) : (f32) -> f32
-// CHECK-NEXT: %[[L11:[0-9]+]] = arith.addf %[[L10]], %[[E10]] : f32
-// CHECK-NEXT: %[[X11:[0-9]+]] = llvm.intr.fma(%[[S11]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[CLAMPED11:[0-9]+]] = arith.maximumf %[[X11]], %[[MIN]] : f32
-// CHECK-NEXT: %[[SHIFTED11:[0-9]+]] = arith.addf %[[CLAMPED11]], %[[ROUNDING]] : f32
-// CHECK-NEXT: %[[WHOLE11:[0-9]+]] = arith.subf %[[SHIFTED11]], %[[ROUNDING]] : f32
-// CHECK-NEXT: %[[FRAC11:[0-9]+]] = arith.subf %[[CLAMPED11]], %[[WHOLE11]] : f32
-// CHECK-NEXT: %[[QA11:[0-9]+]] = llvm.intr.fma(%[[FRAC11]], %[[K3]], %[[K2]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[QB11:[0-9]+]] = llvm.intr.fma(%[[FRAC11]], %[[QA11]], %[[K1]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[QC11:[0-9]+]] = llvm.intr.fma(%[[FRAC11]], %[[QB11]], %[[ONE]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[SUMBITS11:[0-9]+]] = arith.bitcast %[[SHIFTED11]] : f32 to i32
-// CHECK-NEXT: %[[EXPONENT11:[0-9]+]] = arith.shli %[[SUMBITS11]], %[[C23]] : i32
-// CHECK-NEXT: %[[MANTISSA11:[0-9]+]] = arith.bitcast %[[QC11]] : f32 to i32
-// CHECK-NEXT: %[[BITS11:[0-9]+]] = arith.addi %[[MANTISSA11]], %[[EXPONENT11]] : i32
-// CHECK-NEXT: %[[E11:[0-9]+]] = arith.bitcast %[[BITS11]] : i32 to f32
-// CHECK-NEXT: %[[L12:[0-9]+]] = arith.addf %[[L11]], %[[E11]] : f32
-// CHECK-NEXT: %[[X12:[0-9]+]] = llvm.intr.fma(%[[S12]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E12:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X12]]) : (f32) -> f32
-// CHECK-NEXT: %[[L13:[0-9]+]] = arith.addf %[[L12]], %[[E12]] : f32
-// CHECK-NEXT: %[[X13:[0-9]+]] = llvm.intr.fma(%[[S13]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E13:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X13]]) : (f32) -> f32
-// CHECK-NEXT: %[[L14:[0-9]+]] = arith.addf %[[L13]], %[[E13]] : f32
-// CHECK-NEXT: %[[X14:[0-9]+]] = llvm.intr.fma(%[[S14]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[E14:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X14]]) : (f32) -> f32
-// CHECK-NEXT: %[[L15:[0-9]+]] = arith.addf %[[L14]], %[[E14]] : f32
-// CHECK-NEXT: %[[X15:[0-9]+]] = llvm.intr.fma(%[[S15]], %[[SCALE]], %[[NEG]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[CLAMPED15:[0-9]+]] = arith.maximumf %[[X15]], %[[MIN]] : f32
-// CHECK-NEXT: %[[SHIFTED15:[0-9]+]] = arith.addf %[[CLAMPED15]], %[[ROUNDING]] : f32
-// CHECK-NEXT: %[[WHOLE15:[0-9]+]] = arith.subf %[[SHIFTED15]], %[[ROUNDING]] : f32
-// CHECK-NEXT: %[[FRAC15:[0-9]+]] = arith.subf %[[CLAMPED15]], %[[WHOLE15]] : f32
-// CHECK-NEXT: %[[QA15:[0-9]+]] = llvm.intr.fma(%[[FRAC15]], %[[K3]], %[[K2]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[QB15:[0-9]+]] = llvm.intr.fma(%[[FRAC15]], %[[QA15]], %[[K1]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[QC15:[0-9]+]] = llvm.intr.fma(%[[FRAC15]], %[[QB15]], %[[ONE]]) : (f32, f32, f32) -> f32
-// CHECK-NEXT: %[[SUMBITS15:[0-9]+]] = arith.bitcast %[[SHIFTED15]] : f32 to i32
-// CHECK-NEXT: %[[EXPONENT15:[0-9]+]] = arith.shli %[[SUMBITS15]], %[[C23]] : i32
-// CHECK-NEXT: %[[MANTISSA15:[0-9]+]] = arith.bitcast %[[QC15]] : f32 to i32
-// CHECK-NEXT: %[[BITS15:[0-9]+]] = arith.addi %[[MANTISSA15]], %[[EXPONENT15]] : i32
-// CHECK-NEXT: %[[E15:[0-9]+]] = arith.bitcast %[[BITS15]] : i32 to f32
-// CHECK-NEXT: %[[SUM:[0-9]+]] = arith.addf %[[L15]], %[[E15]] : f32
-// CHECK-NEXT: %[[PA:[0-9]+]] = llvm.insertelement %[[E0]], %{{[0-9]+}}[%{{[a-z0-9_]+}} : i32] : vector<2xf32>
-// CHECK-NEXT: %{{[0-9]+}} = llvm.insertelement %[[E1]], %[[PA]][%{{[a-z0-9_]+}} : i32] : vector<2xf32>
+// CHECK-NEXT: %[[SC0:[0-9]+]] = llvm.insertelement %[[SCALE]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[SC:[0-9]+]] = llvm.insertelement %[[SCALE]], %[[SC0]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[NG0:[0-9]+]] = llvm.insertelement %[[NEG]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[NG:[0-9]+]] = llvm.insertelement %[[NEG]], %[[NG0]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[LA:[0-9]+]] = llvm.insertelement %[[L0]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[L1:[0-9]+]] = llvm.insertelement %[[ZERO]], %[[LA]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PA0:[0-9]+]] = llvm.insertelement %[[S0]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PS0:[0-9]+]] = llvm.insertelement %[[S1]], %[[PA0]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[X0:[0-9]+]] = llvm.intr.fma(%[[PS0]], %[[SC]], %[[NG]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[XL0:[0-9]+]] = llvm.extractelement %[[X0]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[EL0:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[XL0]]) : (f32) -> f32
+// CHECK-NEXT: %[[XH0:[0-9]+]] = llvm.extractelement %[[X0]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[EH0:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[XH0]]) : (f32) -> f32
+// CHECK-NEXT: %[[PE0:[0-9]+]] = llvm.insertelement %[[EL0]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[P0:[0-9]+]] = llvm.insertelement %[[EH0]], %[[PE0]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[L2:[0-9]+]] = arith.addf %[[L1]], %[[P0]] : vector<2xf32>
+// CHECK-NEXT: %[[E0:[0-9]+]] = llvm.extractelement %[[P0]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[E1:[0-9]+]] = llvm.extractelement %[[P0]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PA1:[0-9]+]] = llvm.insertelement %[[S2]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PS1:[0-9]+]] = llvm.insertelement %[[S3]], %[[PA1]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[X1:[0-9]+]] = llvm.intr.fma(%[[PS1]], %[[SC]], %[[NG]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[XL1:[0-9]+]] = llvm.extractelement %[[X1]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[EL1:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[XL1]]) : (f32) -> f32
+// CHECK-NEXT: %[[XH1:[0-9]+]] = llvm.extractelement %[[X1]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[EH1:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[XH1]]) : (f32) -> f32
+// CHECK-NEXT: %[[PE1:[0-9]+]] = llvm.insertelement %[[EL1]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[P1:[0-9]+]] = llvm.insertelement %[[EH1]], %[[PE1]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[L3:[0-9]+]] = arith.addf %[[L2]], %[[P1]] : vector<2xf32>
+// CHECK-NEXT: %[[E2:[0-9]+]] = llvm.extractelement %[[P1]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[E3:[0-9]+]] = llvm.extractelement %[[P1]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PA2:[0-9]+]] = llvm.insertelement %[[S4]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PS2:[0-9]+]] = llvm.insertelement %[[S5]], %[[PA2]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[X2:[0-9]+]] = llvm.intr.fma(%[[PS2]], %[[SC]], %[[NG]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[XL2:[0-9]+]] = llvm.extractelement %[[X2]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[EL2:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[XL2]]) : (f32) -> f32
+// CHECK-NEXT: %[[XH2:[0-9]+]] = llvm.extractelement %[[X2]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[EH2:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[XH2]]) : (f32) -> f32
+// CHECK-NEXT: %[[PE2:[0-9]+]] = llvm.insertelement %[[EL2]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[P2:[0-9]+]] = llvm.insertelement %[[EH2]], %[[PE2]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[L4:[0-9]+]] = arith.addf %[[L3]], %[[P2]] : vector<2xf32>
+// CHECK-NEXT: %[[E4:[0-9]+]] = llvm.extractelement %[[P2]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[E5:[0-9]+]] = llvm.extractelement %[[P2]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PA3:[0-9]+]] = llvm.insertelement %[[S6]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PS3:[0-9]+]] = llvm.insertelement %[[S7]], %[[PA3]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[X3:[0-9]+]] = llvm.intr.fma(%[[PS3]], %[[SC]], %[[NG]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[CL3:[0-9]+]] = arith.maximumf %[[X3]], %[[MIN]] : vector<2xf32>
+// CHECK-NEXT: %[[SH3:[0-9]+]] = arith.addf %[[CL3]], %[[ROUNDING]] : vector<2xf32>
+// CHECK-NEXT: %[[WH3:[0-9]+]] = arith.subf %[[SH3]], %[[ROUNDING]] : vector<2xf32>
+// CHECK-NEXT: %[[FR3:[0-9]+]] = arith.subf %[[CL3]], %[[WH3]] : vector<2xf32>
+// CHECK-NEXT: %[[QA3:[0-9]+]] = llvm.intr.fma(%[[FR3]], %[[K3]], %[[K2]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[QB3:[0-9]+]] = llvm.intr.fma(%[[FR3]], %[[QA3]], %[[K1]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[QC3:[0-9]+]] = llvm.intr.fma(%[[FR3]], %[[QB3]], %[[ONE]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[SB3:[0-9]+]] = arith.bitcast %[[SH3]] : vector<2xf32> to vector<2xi32>
+// CHECK-NEXT: %[[EX3:[0-9]+]] = arith.shli %[[SB3]], %[[C23]] : vector<2xi32>
+// CHECK-NEXT: %[[MB3:[0-9]+]] = arith.bitcast %[[QC3]] : vector<2xf32> to vector<2xi32>
+// CHECK-NEXT: %[[BI3:[0-9]+]] = arith.addi %[[MB3]], %[[EX3]] : vector<2xi32>
+// CHECK-NEXT: %[[P3:[0-9]+]] = arith.bitcast %[[BI3]] : vector<2xi32> to vector<2xf32>
+// CHECK-NEXT: %[[L5:[0-9]+]] = arith.addf %[[L4]], %[[P3]] : vector<2xf32>
+// CHECK-NEXT: %[[E6:[0-9]+]] = llvm.extractelement %[[P3]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[E7:[0-9]+]] = llvm.extractelement %[[P3]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PA4:[0-9]+]] = llvm.insertelement %[[S8]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PS4:[0-9]+]] = llvm.insertelement %[[S9]], %[[PA4]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[X4:[0-9]+]] = llvm.intr.fma(%[[PS4]], %[[SC]], %[[NG]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[XL4:[0-9]+]] = llvm.extractelement %[[X4]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[EL4:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[XL4]]) : (f32) -> f32
+// CHECK-NEXT: %[[XH4:[0-9]+]] = llvm.extractelement %[[X4]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[EH4:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[XH4]]) : (f32) -> f32
+// CHECK-NEXT: %[[PE4:[0-9]+]] = llvm.insertelement %[[EL4]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[P4:[0-9]+]] = llvm.insertelement %[[EH4]], %[[PE4]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[L6:[0-9]+]] = arith.addf %[[L5]], %[[P4]] : vector<2xf32>
+// CHECK-NEXT: %[[E8:[0-9]+]] = llvm.extractelement %[[P4]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[E9:[0-9]+]] = llvm.extractelement %[[P4]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PA5:[0-9]+]] = llvm.insertelement %[[S10]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PS5:[0-9]+]] = llvm.insertelement %[[S11]], %[[PA5]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[X5:[0-9]+]] = llvm.intr.fma(%[[PS5]], %[[SC]], %[[NG]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[XL5:[0-9]+]] = llvm.extractelement %[[X5]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[EL5:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[XL5]]) : (f32) -> f32
+// CHECK-NEXT: %[[XH5:[0-9]+]] = llvm.extractelement %[[X5]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[EH5:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[XH5]]) : (f32) -> f32
+// CHECK-NEXT: %[[PE5:[0-9]+]] = llvm.insertelement %[[EL5]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[P5:[0-9]+]] = llvm.insertelement %[[EH5]], %[[PE5]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[L7:[0-9]+]] = arith.addf %[[L6]], %[[P5]] : vector<2xf32>
+// CHECK-NEXT: %[[E10:[0-9]+]] = llvm.extractelement %[[P5]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[E11:[0-9]+]] = llvm.extractelement %[[P5]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PA6:[0-9]+]] = llvm.insertelement %[[S12]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PS6:[0-9]+]] = llvm.insertelement %[[S13]], %[[PA6]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[X6:[0-9]+]] = llvm.intr.fma(%[[PS6]], %[[SC]], %[[NG]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[XL6:[0-9]+]] = llvm.extractelement %[[X6]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[EL6:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[XL6]]) : (f32) -> f32
+// CHECK-NEXT: %[[XH6:[0-9]+]] = llvm.extractelement %[[X6]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[EH6:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[XH6]]) : (f32) -> f32
+// CHECK-NEXT: %[[PE6:[0-9]+]] = llvm.insertelement %[[EL6]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[P6:[0-9]+]] = llvm.insertelement %[[EH6]], %[[PE6]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[L8:[0-9]+]] = arith.addf %[[L7]], %[[P6]] : vector<2xf32>
+// CHECK-NEXT: %[[E12:[0-9]+]] = llvm.extractelement %[[P6]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[E13:[0-9]+]] = llvm.extractelement %[[P6]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PA7:[0-9]+]] = llvm.insertelement %[[S14]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PS7:[0-9]+]] = llvm.insertelement %[[S15]], %[[PA7]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[X7:[0-9]+]] = llvm.intr.fma(%[[PS7]], %[[SC]], %[[NG]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[CL7:[0-9]+]] = arith.maximumf %[[X7]], %[[MIN]] : vector<2xf32>
+// CHECK-NEXT: %[[SH7:[0-9]+]] = arith.addf %[[CL7]], %[[ROUNDING]] : vector<2xf32>
+// CHECK-NEXT: %[[WH7:[0-9]+]] = arith.subf %[[SH7]], %[[ROUNDING]] : vector<2xf32>
+// CHECK-NEXT: %[[FR7:[0-9]+]] = arith.subf %[[CL7]], %[[WH7]] : vector<2xf32>
+// CHECK-NEXT: %[[QA7:[0-9]+]] = llvm.intr.fma(%[[FR7]], %[[K3]], %[[K2]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[QB7:[0-9]+]] = llvm.intr.fma(%[[FR7]], %[[QA7]], %[[K1]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[QC7:[0-9]+]] = llvm.intr.fma(%[[FR7]], %[[QB7]], %[[ONE]]) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NEXT: %[[SB7:[0-9]+]] = arith.bitcast %[[SH7]] : vector<2xf32> to vector<2xi32>
+// CHECK-NEXT: %[[EX7:[0-9]+]] = arith.shli %[[SB7]], %[[C23]] : vector<2xi32>
+// CHECK-NEXT: %[[MB7:[0-9]+]] = arith.bitcast %[[QC7]] : vector<2xf32> to vector<2xi32>
+// CHECK-NEXT: %[[BI7:[0-9]+]] = arith.addi %[[MB7]], %[[EX7]] : vector<2xi32>
+// CHECK-NEXT: %[[P7:[0-9]+]] = arith.bitcast %[[BI7]] : vector<2xi32> to vector<2xf32>
+// CHECK-NEXT: %[[L9:[0-9]+]] = arith.addf %[[L8]], %[[P7]] : vector<2xf32>
+// CHECK-NEXT: %[[E14:[0-9]+]] = llvm.extractelement %[[P7]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[E15:[0-9]+]] = llvm.extractelement %[[P7]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[SUMLO:[0-9]+]] = llvm.extractelement %[[L9]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[SUMHI:[0-9]+]] = llvm.extractelement %[[L9]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT: %[[SUM:[0-9]+]] = arith.addf %[[SUMLO]], %[[SUMHI]] : f32
+// CHECK-NEXT: %[[PA:[0-9]+]] = llvm.insertelement %[[E0]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %{{[0-9]+}} = llvm.insertelement %[[E1]], %[[PA]][%[[I1]] : i32] : vector<2xf32>
 // CHECK-NEXT: arith.truncf %{{[0-9]+}} : vector<2xf32> to vector<2xbf16>
 // CHECK-NEXT: llvm.bitcast %{{[0-9]+}} : vector<2xbf16> to i32
-// CHECK-NEXT: %[[PB:[0-9]+]] = llvm.insertelement %[[E2]], %{{[0-9]+}}[%{{[a-z0-9_]+}} : i32] : vector<2xf32>
-// CHECK-NEXT: %{{[0-9]+}} = llvm.insertelement %[[E3]], %[[PB]][%{{[a-z0-9_]+}} : i32] : vector<2xf32>
+// CHECK-NEXT: %[[PB:[0-9]+]] = llvm.insertelement %[[E2]], %[[UNDEF]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT: %{{[0-9]+}} = llvm.insertelement %[[E3]], %[[PB]][%[[I1]] : i32] : vector<2xf32>
 // CHECK-NOT: "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-NOT: arith.fptosi
 // CHECK: nvvm.tcgen05.st %{{[0-9]+}}, %{{[0-9]+}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<8xi32>
@@ -761,7 +791,7 @@ module attributes {gpu.container_module} {
       %s = fa4.tmem.load %t : <128x16xf32> -> <128x16xf32>
       %m = fa4.rows.load 512 : <128xf32>
       %l = fa4.rows.load 1024 : <128xf32>
-      %p, %nm, %nl, %c = fa4.softmax %s max %m sum %l scale %scale {polyExp2Period = 4 : i64, rescaleThreshold = 8.000000e+00 : f64} : <128x16xf32>, <128xf32>
+      %p, %nm, %nl, %c = fa4.softmax %s max %m sum %l scale %scale {packedPairs, polyExp2Period = 4 : i64, rescaleThreshold = 8.000000e+00 : f64} : <128x16xf32>, <128xf32>
       %pb = fa4.truncf %p : <128x16xf32> to <128x16xbf16>
       %u = fa4.tmem.tile column 64 of 1024 : !fa4.tmem_tile<128x16xbf16>
       fa4.tmem.store %pb, %u : <128x16xbf16>, <128x16xbf16>

@@ -361,6 +361,14 @@ func.func @softmax_bf16_scores(%s: !fa4.frag<64x176xbf16>, %m: !fa4.rows<64xf32>
 
 // -----
 
+func.func @softmax_packed_64_rows(%s: !fa4.frag<64x176xf32>, %m: !fa4.rows<64xf32>, %scale: f32) {
+  // expected-error @+1 {{'fa4.softmax' op packs a thread's row in pairs, which needs a 128-row frag (a row per thread), got '!fa4.frag<64x176xf32>'}}
+  %p, %m1, %l1, %c = fa4.softmax %s max %m sum %m scale %scale {packedPairs} : !fa4.frag<64x176xf32>, !fa4.rows<64xf32>
+  return
+}
+
+// -----
+
 func.func @softmax_rows_mismatch(%s: !fa4.frag<64x176xf32>, %m: !fa4.rows<128xf32>, %scale: f32) {
   // expected-error @+1 {{'fa4.softmax' op max '!fa4.rows<128xf32>' must be one f32 per row of '!fa4.frag<64x176xf32>'}}
   %p, %m1, %l1, %c = fa4.softmax %s max %m sum %m scale %scale : !fa4.frag<64x176xf32>, !fa4.rows<128xf32>

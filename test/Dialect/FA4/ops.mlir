@@ -313,3 +313,12 @@ func.func @issued_by(%i: i32, %q: !fa4.smem_tile<128x64xbf16, k_major>, %kh: !fa
   fa4.tmem.commit %bar issued_by %e pair
   return
 }
+
+// `packedPairs`: sm_100a's softmax, a row per thread, its scores in f32x2
+// pairs.
+// CHECK-LABEL: func @softmax_packed
+// CHECK: fa4.softmax %{{.*}} max %{{.*}} sum %{{.*}} scale %{{.*}} {packedPairs, polyExp2Period = 4 : i64} : <128x128xf32>, <128xf32>{{$}}
+func.func @softmax_packed(%s: !fa4.frag<128x128xf32>, %m: !fa4.rows<128xf32>, %scale: f32) {
+  %p, %m1, %l1, %c = fa4.softmax %s max %m sum %m scale %scale {packedPairs, polyExp2Period = 4 : i64} : !fa4.frag<128x128xf32>, !fa4.rows<128xf32>
+  return
+}

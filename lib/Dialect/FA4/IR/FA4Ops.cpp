@@ -220,6 +220,12 @@ LogicalResult SoftmaxOp::verify() {
   auto scores = cast<FragType>(getScores().getType());
   if (!scores.getElementType().isF32())
     return emitOpError() << "takes f32 scores, got " << scores;
+  // Pairs are two columns of one thread's row: sm_100a's layout, one
+  // 128-row tile with a row per thread.
+  if (getPackedPairs() && scores.getRows() != 128)
+    return emitOpError() << "packs a thread's row in pairs, which needs a "
+                            "128-row frag (a row per thread), got "
+                         << scores;
   return verifyRowsOf(*this, scores, getMax().getType(), "max");
 }
 

@@ -399,13 +399,19 @@ def FA4_SoftmaxOp : FA4_Op<"softmax", [Pure,
     chains, folded pairwise at the end: the same operations, a dependent
     path of about n / c + log2(c) instead of n (the f32 sum is rounded in
     another order).
+
+    `packed_pairs` (sm_100a, one row per thread): the scores go in pairs
+    through f32x2 instructions (the scale-subtract, the polynomial's steps
+    on whole pairs and the row sum's chains); the polynomial then takes
+    every k-th pair.
   }];
   let arguments = (ins FA4_Frag:$scores, FA4_Rows:$max, FA4_Rows:$sum,
                        F32:$scaleLog2, OptionalAttr<F64Attr>:$rescaleThreshold,
                        DefaultValuedAttr<ConfinedAttr<I64Attr,
                                          [IntNonNegative]>, "0">:$polyExp2Period,
                        DefaultValuedAttr<ConfinedAttr<I64Attr,
-                                         [IntPositive]>, "1">:$reductionChains);
+                                         [IntPositive]>, "1">:$reductionChains,
+                       UnitAttr:$packedPairs);
   let results = (outs FA4_Frag:$probs, FA4_Rows:$newMax, FA4_Rows:$newSum,
                       FA4_Rows:$correction);
   let assemblyFormat = [{
