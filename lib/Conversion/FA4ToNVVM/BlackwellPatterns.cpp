@@ -429,7 +429,8 @@ struct MaskLowering : OpConversionPattern<MaskOp> {
     auto diagonalOf = [&](int64_t, Value) { return diagonal; };
     SmallVector<SmallVector<Value>> results = {e.maskTile(
         op, adaptor.getScores(), firstKey, firstRow, adaptor.getSeqQ().front(),
-        adaptor.getSeqKV().front(), prepare, keyOf, diagonalOf)};
+        adaptor.getSeqKV().front(), prepare, keyOf, diagonalOf,
+        /*foldKeyBound=*/false, /*rowPerThread=*/true)};
     rewriter.replaceOpWithMultiple(op, std::move(results));
     return success();
   }

@@ -428,12 +428,15 @@ public:
   /// `foldKeyBound`, a mask with an upper diagonal (causal, a window's right
   /// side) tests key <= min(that bound, Skv - 1): one compare per register
   /// instead of two, the min shared by the registers of a row.
+  /// `rowPerThread` (sm_100a: every register is a key of the thread's one
+  /// row): the row's bounds are taken relative to the tile's first key
+  /// once, and register i compares the constant i against them (D-62).
   template <typename Prepare, typename KeyOf, typename DiagonalOf>
   llvm::SmallVector<mlir::Value>
   maskTile(kernel::MaskOp maskOp, mlir::ValueRange scores, mlir::Value firstKey,
            mlir::Value firstRow, mlir::Value seqQ, mlir::Value seqKV,
            Prepare prepare, KeyOf keyOf, DiagonalOf diagonalOf,
-           bool foldKeyBound = false) {
+           bool foldKeyBound = false, bool rowPerThread = false) {
     using P = mlir::arith::CmpIPredicate;
     attn::MaskAttr mask = maskOp.getMask();
     auto type = llvm::cast<kernel::FragType>(maskOp.getType());
@@ -472,6 +475,11 @@ public:
       upperOffset = 0;
     if (mask.getKind() == attn::MaskKind::Window && mask.getRight() >= 0)
       upperOffset = mask.getRight();
+    if (rowPerThread) {
+      yieldRowMask(scores, firstKey, seqKV, diagonalOf(0, shift), mask,
+                   upperOffset);
+      return llvm::SmallVector<mlir::Value>(ifMask.getResults());
+    }
     bool fold = foldKeyBound && upperOffset;
     mlir::Value lastKeyOfSeq = fold ? sub(seqKV, i32(1)) : mlir::Value();
     llvm::SmallVector<mlir::Value> masked;
@@ -502,6 +510,36 @@ public:
     }
     mlir::scf::YieldOp::create(b, loc, masked);
     return llvm::SmallVector<mlir::Value>(ifMask.getResults());
+  }
+
+  /// maskTile's masked branch for a thread that holds one row: the last
+  /// and first visible key of the row as counts from the tile's first key
+  /// (min of the upper diagonal and Skv - 1; the window's left side), then
+  /// per register one compare of its column index against each, with no
+  /// per-register key.
+  void yieldRowMask(mlir::ValueRange scores, mlir::Value firstKey,
+                    mlir::Value seqKV, mlir::Value diagonal,
+                    attn::MaskAttr mask, std::optional<int64_t> upperOffset) {
+    using P = mlir::arith::CmpIPredicate;
+    mlir::Value last = sub(seqKV, i32(1));
+    if (upperOffset)
+      last = mlir::arith::MinSIOp::create(b, loc, last,
+                                          add(diagonal, i32(*upperOffset)));
+    mlir::Value lastColumn = sub(last, firstKey);
+    mlir::Value firstColumn;
+    if (mask.getKind() == attn::MaskKind::Window && mask.getLeft() >= 0)
+      firstColumn = sub(sub(diagonal, i32(mask.getLeft())), firstKey);
+    mlir::Value negInf = f32(-INFINITY);
+    llvm::SmallVector<mlir::Value> masked;
+    for (auto [i, score] : llvm::enumerate(scores)) {
+      mlir::Value column = i32(static_cast<int64_t>(i));
+      mlir::Value visible = cmp(P::sle, column, lastColumn);
+      if (firstColumn)
+        visible = mlir::arith::AndIOp::create(b, loc, visible,
+                                              cmp(P::sge, column, firstColumn));
+      masked.push_back(select(visible, score, negInf));
+    }
+    mlir::scf::YieldOp::create(b, loc, masked);
   }
 
 protected:

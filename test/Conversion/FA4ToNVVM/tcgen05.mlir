@@ -811,13 +811,15 @@ module attributes {gpu.container_module} {
 // row's diagonal (last key > first row + skv - sq); interior tiles pass the
 // scores through (else branch). Edge tiles put thread t on query row
 // first row + t / 2 (the group), shift it by skv - sq to its diagonal, and
-// test each of its 16 keys (first key + c, column c's score) against skv
-// (slt) and the diagonal (sle), selecting -inf where the key is hidden:
-// exactly 16 compare pairs, checked in order. There is no per-register row
-// or column offset: the whole row is the thread's.
+// take the row's last visible key, min(diagonal, skv - 1), as a column of
+// the tile (minus the first key) once; each of its 16 scores then compares
+// its constant column c against it (sge), selecting -inf where the key is
+// hidden: exactly 16 compares, checked in order, and no per-register key,
+// row or column offset: the whole row is the thread's (D-62).
 // CHECK-LABEL: llvm.func @mask(
 // CHECK-SAME: %[[KEY:[a-z0-9]+]]: i32, %[[ROW:[a-z0-9]+]]: i32, %[[SQ:[a-z0-9]+]]: i32, %[[SKV:[a-z0-9]+]]: i32)
 // CHECK-DAG: %[[NEGINF:[a-z0-9_]+]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[C0:[a-z0-9_]+]] = arith.constant 0 : i32
 // CHECK-DAG: %[[C128:[a-z0-9_]+]] = arith.constant 128 : i32
 // CHECK-DAG: %[[C1:[a-z0-9_]+]] = arith.constant 1 : i32
 // CHECK-DAG: %[[C2:[a-z0-9_]+]] = arith.constant 2 : i32
@@ -862,83 +864,40 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[QR:[0-9]+]] = arith.divui %[[T]], %[[C2]] : i32
 // CHECK-NEXT: %[[QROW:[0-9]+]] = arith.addi %[[ROW]], %[[QR]] : i32
 // CHECK-NEXT: %[[DIAG:[0-9]+]] = arith.addi %[[QROW]], %[[SHIFT]] : i32
-// CHECK-NEXT: %[[IN0:[0-9]+]] = arith.cmpi slt, %[[KEY]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE0:[0-9]+]] = arith.cmpi sle, %[[KEY]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS0:[0-9]+]] = arith.andi %[[IN0]], %[[LE0]] : i1
+// CHECK-NEXT: %[[LASTKEY:[0-9]+]] = arith.subi %[[SKV]], %[[C1]] : i32
+// CHECK-NEXT: %[[LAST:[0-9]+]] = arith.minsi %[[LASTKEY]], %[[DIAG]] : i32
+// CHECK-NEXT: %[[LASTCOL:[0-9]+]] = arith.subi %[[LAST]], %[[KEY]] : i32
+// CHECK-NEXT: %[[VIS0:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C0]] : i32
 // CHECK-NEXT: %[[M0:[0-9]+]] = arith.select %[[VIS0]], %[[S0]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K1:[0-9]+]] = arith.addi %[[KEY]], %[[C1]] : i32
-// CHECK-NEXT: %[[IN1:[0-9]+]] = arith.cmpi slt, %[[K1]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE1:[0-9]+]] = arith.cmpi sle, %[[K1]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS1:[0-9]+]] = arith.andi %[[IN1]], %[[LE1]] : i1
+// CHECK-NEXT: %[[VIS1:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C1]] : i32
 // CHECK-NEXT: %[[M1:[0-9]+]] = arith.select %[[VIS1]], %[[S1]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K2:[0-9]+]] = arith.addi %[[KEY]], %[[C2]] : i32
-// CHECK-NEXT: %[[IN2:[0-9]+]] = arith.cmpi slt, %[[K2]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE2:[0-9]+]] = arith.cmpi sle, %[[K2]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS2:[0-9]+]] = arith.andi %[[IN2]], %[[LE2]] : i1
+// CHECK-NEXT: %[[VIS2:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C2]] : i32
 // CHECK-NEXT: %[[M2:[0-9]+]] = arith.select %[[VIS2]], %[[S2]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K3:[0-9]+]] = arith.addi %[[KEY]], %[[C3]] : i32
-// CHECK-NEXT: %[[IN3:[0-9]+]] = arith.cmpi slt, %[[K3]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE3:[0-9]+]] = arith.cmpi sle, %[[K3]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS3:[0-9]+]] = arith.andi %[[IN3]], %[[LE3]] : i1
+// CHECK-NEXT: %[[VIS3:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C3]] : i32
 // CHECK-NEXT: %[[M3:[0-9]+]] = arith.select %[[VIS3]], %[[S3]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K4:[0-9]+]] = arith.addi %[[KEY]], %[[C4]] : i32
-// CHECK-NEXT: %[[IN4:[0-9]+]] = arith.cmpi slt, %[[K4]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE4:[0-9]+]] = arith.cmpi sle, %[[K4]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS4:[0-9]+]] = arith.andi %[[IN4]], %[[LE4]] : i1
+// CHECK-NEXT: %[[VIS4:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C4]] : i32
 // CHECK-NEXT: %[[M4:[0-9]+]] = arith.select %[[VIS4]], %[[S4]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K5:[0-9]+]] = arith.addi %[[KEY]], %[[C5]] : i32
-// CHECK-NEXT: %[[IN5:[0-9]+]] = arith.cmpi slt, %[[K5]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE5:[0-9]+]] = arith.cmpi sle, %[[K5]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS5:[0-9]+]] = arith.andi %[[IN5]], %[[LE5]] : i1
+// CHECK-NEXT: %[[VIS5:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C5]] : i32
 // CHECK-NEXT: %[[M5:[0-9]+]] = arith.select %[[VIS5]], %[[S5]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K6:[0-9]+]] = arith.addi %[[KEY]], %[[C6]] : i32
-// CHECK-NEXT: %[[IN6:[0-9]+]] = arith.cmpi slt, %[[K6]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE6:[0-9]+]] = arith.cmpi sle, %[[K6]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS6:[0-9]+]] = arith.andi %[[IN6]], %[[LE6]] : i1
+// CHECK-NEXT: %[[VIS6:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C6]] : i32
 // CHECK-NEXT: %[[M6:[0-9]+]] = arith.select %[[VIS6]], %[[S6]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K7:[0-9]+]] = arith.addi %[[KEY]], %[[C7]] : i32
-// CHECK-NEXT: %[[IN7:[0-9]+]] = arith.cmpi slt, %[[K7]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE7:[0-9]+]] = arith.cmpi sle, %[[K7]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS7:[0-9]+]] = arith.andi %[[IN7]], %[[LE7]] : i1
+// CHECK-NEXT: %[[VIS7:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C7]] : i32
 // CHECK-NEXT: %[[M7:[0-9]+]] = arith.select %[[VIS7]], %[[S7]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K8:[0-9]+]] = arith.addi %[[KEY]], %[[C8]] : i32
-// CHECK-NEXT: %[[IN8:[0-9]+]] = arith.cmpi slt, %[[K8]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE8:[0-9]+]] = arith.cmpi sle, %[[K8]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS8:[0-9]+]] = arith.andi %[[IN8]], %[[LE8]] : i1
+// CHECK-NEXT: %[[VIS8:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C8]] : i32
 // CHECK-NEXT: %[[M8:[0-9]+]] = arith.select %[[VIS8]], %[[S8]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K9:[0-9]+]] = arith.addi %[[KEY]], %[[C9]] : i32
-// CHECK-NEXT: %[[IN9:[0-9]+]] = arith.cmpi slt, %[[K9]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE9:[0-9]+]] = arith.cmpi sle, %[[K9]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS9:[0-9]+]] = arith.andi %[[IN9]], %[[LE9]] : i1
+// CHECK-NEXT: %[[VIS9:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C9]] : i32
 // CHECK-NEXT: %[[M9:[0-9]+]] = arith.select %[[VIS9]], %[[S9]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K10:[0-9]+]] = arith.addi %[[KEY]], %[[C10]] : i32
-// CHECK-NEXT: %[[IN10:[0-9]+]] = arith.cmpi slt, %[[K10]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE10:[0-9]+]] = arith.cmpi sle, %[[K10]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS10:[0-9]+]] = arith.andi %[[IN10]], %[[LE10]] : i1
+// CHECK-NEXT: %[[VIS10:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C10]] : i32
 // CHECK-NEXT: %[[M10:[0-9]+]] = arith.select %[[VIS10]], %[[S10]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K11:[0-9]+]] = arith.addi %[[KEY]], %[[C11]] : i32
-// CHECK-NEXT: %[[IN11:[0-9]+]] = arith.cmpi slt, %[[K11]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE11:[0-9]+]] = arith.cmpi sle, %[[K11]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS11:[0-9]+]] = arith.andi %[[IN11]], %[[LE11]] : i1
+// CHECK-NEXT: %[[VIS11:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C11]] : i32
 // CHECK-NEXT: %[[M11:[0-9]+]] = arith.select %[[VIS11]], %[[S11]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K12:[0-9]+]] = arith.addi %[[KEY]], %[[C12]] : i32
-// CHECK-NEXT: %[[IN12:[0-9]+]] = arith.cmpi slt, %[[K12]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE12:[0-9]+]] = arith.cmpi sle, %[[K12]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS12:[0-9]+]] = arith.andi %[[IN12]], %[[LE12]] : i1
+// CHECK-NEXT: %[[VIS12:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C12]] : i32
 // CHECK-NEXT: %[[M12:[0-9]+]] = arith.select %[[VIS12]], %[[S12]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K13:[0-9]+]] = arith.addi %[[KEY]], %[[C13]] : i32
-// CHECK-NEXT: %[[IN13:[0-9]+]] = arith.cmpi slt, %[[K13]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE13:[0-9]+]] = arith.cmpi sle, %[[K13]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS13:[0-9]+]] = arith.andi %[[IN13]], %[[LE13]] : i1
+// CHECK-NEXT: %[[VIS13:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C13]] : i32
 // CHECK-NEXT: %[[M13:[0-9]+]] = arith.select %[[VIS13]], %[[S13]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[K14:[0-9]+]] = arith.addi %[[KEY]], %[[C14]] : i32
-// CHECK-NEXT: %[[IN14:[0-9]+]] = arith.cmpi slt, %[[K14]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE14:[0-9]+]] = arith.cmpi sle, %[[K14]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS14:[0-9]+]] = arith.andi %[[IN14]], %[[LE14]] : i1
+// CHECK-NEXT: %[[VIS14:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C14]] : i32
 // CHECK-NEXT: %[[M14:[0-9]+]] = arith.select %[[VIS14]], %[[S14]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[IN15:[0-9]+]] = arith.cmpi slt, %[[K15]], %[[SKV]] : i32
-// CHECK-NEXT: %[[LE15:[0-9]+]] = arith.cmpi sle, %[[K15]], %[[DIAG]] : i32
-// CHECK-NEXT: %[[VIS15:[0-9]+]] = arith.andi %[[IN15]], %[[LE15]] : i1
+// CHECK-NEXT: %[[VIS15:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C15]] : i32
 // CHECK-NEXT: %[[M15:[0-9]+]] = arith.select %[[VIS15]], %[[S15]], %[[NEGINF]] : f32
 // CHECK-NEXT: scf.yield %[[M0]], %[[M1]], %[[M2]], %[[M3]], %[[M4]], %[[M5]], %[[M6]], %[[M7]], %[[M8]], %[[M9]], %[[M10]], %[[M11]], %[[M12]], %[[M13]], %[[M14]], %[[M15]] : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32
 // CHECK-NEXT: } else {
