@@ -5,9 +5,10 @@
 #
 #   scripts/b200-ready.sh [--emu] [--artifacts DIR] [--only REGEX] [--out DIR]
 #
-# 1. The micro kernels (emu/micro/tcgen05-*.ptx, one per rule): each
-#    compares its D with a product computed on the host, exactly, and with
-#    what the emulator printed (emu/micro/sm100-emu.txt).
+# 1. The micro kernels (emu/micro/tcgen05-*.ptx, one per rule, and
+#    f32x2.ptx, the packed arithmetic of D-61): each compares its output
+#    with what the host computes, exactly, and with what the emulator
+#    printed (emu/micro/sm100-emu.txt).
 # 2. The matrix: the sm_100a families of scripts/make-sample.py (CTA pairs,
 #    no-LSE, split-K decode ...) on small odd shapes, every case checked
 #    against the CPU reference by fa4-run; when DIR/emu/results.txt holds the

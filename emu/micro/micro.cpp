@@ -17,6 +17,7 @@
 
 #include "Driver.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -214,6 +215,54 @@ void runHopper(Api &api, const std::string &dir) {
 // Blackwell (tcgen05) cases
 //===----------------------------------------------------------------------===//
 
+/// f32x2.ptx: 128 threads' fma, add, sub and mul .rn.f32x2 of pairs with
+/// mixed signs, magnitudes 2^-30 to 2^30 and a tie, each lane checked
+/// bit for bit against the same f32 operation here (fmaf: one rounding).
+void runPackedF32(Api &api, const std::string &dir) {
+  constexpr int kThreads = 128;
+  std::vector<float> in(kThreads * 6);
+  uint32_t state = 12345;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return state;
+  };
+  for (float &value : in) {
+    int exponent = int(next() % 61) - 30;
+    float mantissa = 1.0f + float(next() % (1u << 23)) / float(1u << 23);
+    value = std::ldexp(next() & 1 ? -mantissa : mantissa, exponent);
+  }
+  // A tie: 1 + 2^-24 rounds to even (thread 0, lane 0 of a + b).
+  in[0] = 1.0f, in[2] = std::ldexp(1.0f, -24), in[1] = 3.0f;
+  CUdeviceptr inMemory = api.upload(in.data(), in.size() * 4);
+  CUdeviceptr out;
+  const size_t outBytes = kThreads * 8 * 4;
+  check(api.memAlloc(&out, outBytes), "cuMemAlloc");
+  std::vector<uint8_t> poison(outBytes, 0xee);
+  check(api.memcpyHtoD(out, poison.data(), outBytes), "cuMemcpyHtoD");
+  CUfunction function = api.load(dir + "/f32x2.ptx", 0);
+  void *params[] = {&inMemory, &out};
+  api.launch(function, params, kThreads, 1, 0, "f32x2");
+  std::vector<uint8_t> result(outBytes);
+  check(api.memcpyDtoH(result.data(), out, outBytes), "cuMemcpyDtoH");
+  std::vector<float> got(kThreads * 8);
+  std::memcpy(got.data(), result.data(), outBytes);
+  int mismatches = 0;
+  for (int t = 0; t < kThreads; ++t)
+    for (int lane = 0; lane < 2; ++lane) {
+      float a = in[6 * t + lane], b = in[6 * t + 2 + lane],
+            c = in[6 * t + 4 + lane];
+      float want[4] = {std::fmaf(a, b, c), a + b, a - b, a * b};
+      for (int op = 0; op < 4; ++op)
+        mismatches +=
+            std::memcmp(&got[8 * t + 2 * op + lane], &want[op], 4) != 0;
+    }
+  printLine("f32x2", result,
+            mismatches ? " FAIL (" + std::to_string(mismatches) + ")"
+                       : " pass");
+  api.memFree(out);
+  api.memFree(inMemory);
+}
+
 /// The sm_100a shared-memory descriptor less its start address (PTX ISA,
 /// tcgen05 "Shared memory descriptor"): leading and stride byte offsets
 /// >> 4 at bits 16 and 32, version 1 at bit 46, the swizzle mode at bit 61
@@ -344,6 +393,7 @@ void runBlackwell(Api &api, const std::string &dir) {
   api.memFree(out);
   api.memFree(aMemory);
   api.memFree(bMemory);
+  runPackedF32(api, dir);
 }
 
 } // namespace
