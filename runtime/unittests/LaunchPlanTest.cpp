@@ -300,6 +300,18 @@ TEST_F(LaunchPlanTest, PicksTheSplitAtLaunch) {
   EXPECT_EQ(picked(1, 1, 300, 132), 1);
   EXPECT_EQ(picked(64, 1, 8192, 132), 1);
   EXPECT_EQ(picked(1, 1, 32768, 0), 1);
+  // Between multiples of the SMs, waves that fill them (D-63): 72 work
+  // items once were 1 partition (72 of 132 SMs busy); 7 partitions make 504
+  // CTAs, 4 waves, within 5% of the best (11: 6 waves of 792). 80 items: 8
+  // (640 CTAs, 5 waves); 96 items: 4 (384, 3 waves). Where one wave is
+  // already within 5% (64 items: 2 partitions, 128 CTAs; 128 items: 1; 264
+  // items: 2 waves) nothing changes.
+  EXPECT_EQ(picked(9, 1, 32768, 132), 7);
+  EXPECT_EQ(picked(10, 1, 32768, 132), 8);
+  EXPECT_EQ(picked(12, 1, 32768, 132), 4);
+  EXPECT_EQ(picked(8, 1, 32768, 132), 2);
+  EXPECT_EQ(picked(16, 1, 32768, 132), 1);
+  EXPECT_EQ(picked(33, 1, 8192, 132), 1);
   // 48 SMs give 6 partitions of 25 tiles: ceil(25 / 6) = 5 tiles each
   // leave the sixth empty, so 5.
   EXPECT_EQ(picked(1, 1, 25 * 96, 48), 5);
