@@ -2,6 +2,7 @@
 
 #include "Sfu.h"
 #include "Numerics.h"
+#include "TanhModel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -213,118 +214,7 @@ float fa4::emu::tensorCoreDot(float accumulator,
   return towardZero(sum);
 }
 
-//===----------------------------------------------------------------------===//
-// tanh.approx.f32
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// Per binade e = -8..2: the top fraction bits that pick a segment, and the
-/// first of the binade's rows in kTanhSegments.
-constexpr int kTanhSegmentBits[11] = {0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 3};
-constexpr int kTanhFirstSegment[11] = {0, 1, 2, 3, 5, 7, 11, 15, 19, 27, 43};
-/// C0, C1, C2 of each segment in units of 2^(e - 25): y = C0 + C1 t +
-/// C2 sq(t), t in [0, 1) (bench/mufu/tanh_model/coefs.txt).
-constexpr int64_t kTanhSegments[51][3] = {{33554432, 33554432, -1024},
-                                          {33553920, 33552384, -3072},
-                                          {33551872, 33548288, -13312},
-                                          {33543552, 16761856, -10496},
-                                          {50294912, 16740864, -14080},
-                                          {33510784, 16714752, -40704},
-                                          {50184576, 16633856, -56832},
-                                          {33380768, 8260096, -35776},
-                                          {41604960, 8188416, -43264},
-                                          {49749952, 8101888, -50560},
-                                          {57801216, 8000768, -57024},
-                                          {32872320, 7889408, -132416},
-                                          {40628832, 7623680, -154368},
-                                          {48097792, 7314304, -171904},
-                                          {55239936, 6969728, -185216},
-                                          {31012000, 6601088, -394368},
-                                          {37218624, 5807872, -402432},
-                                          {42624416, 5000064, -386432},
-                                          {47238688, 4225408, -354752},
-                                          {25555088, 1757504, -157168},
-                                          {27155824, 1443264, -135648},
-                                          {28463888, 1172288, -114304},
-                                          {29522280, 944032, -94768},
-                                          {30371904, 754880, -77472},
-                                          {31049608, 600320, -62752},
-                                          {31587440, 475200, -50304},
-                                          {32012536, 374912, -40144},
-                                          {16173728, 147496, -15946},
-                                          {16305345, 115768, -12590},
-                                          {16408581, 90696, -9898},
-                                          {16489421, 70984, -7784},
-                                          {16552657, 55480, -6094},
-                                          {16602069, 43340, -4776},
-                                          {16640655, 33828, -3734},
-                                          {16670765, 26396, -2920},
-                                          {16694254, 20584, -2278},
-                                          {16712570, 16048, -1778},
-                                          {16726848, 12508, -1386},
-                                          {16737977, 9748, -1082},
-                                          {16746648, 7596, -842},
-                                          {16753405, 5916, -654},
-                                          {16758669, 4608, -508},
-                                          {16762770, 3588, -394},
-                                          {8383000, 5272, -1752},
-                                          {8386544, 1944, -648},
-                                          {8387848, 712, -232},
-                                          {8388328, 264, -88},
-                                          {8388506, 96, -32},
-                                          {8388570, 40, -16},
-                                          {8388594, 16, -8},
-                                          {8388602, 8, -4}};
-/// t is the 17 fraction bits below the segment index (lower ones are
-/// ignored); the squarer keeps the columns of t^2 of weight >= 2^-15.
-constexpr int kTanhFractionBits = 17;
-constexpr int kTanhSquareBits = 15;
-} // namespace
-
-/// t^2 of the kTanhFractionBits-bit t as the unit's folded squarer forms
-/// it: cross terms 2 b_i b_j (i < j) at 2^(i+j+1), squares b_i at 2^(2i),
-/// only the columns from 2 n - kTanhSquareBits up, in units of that column.
-static uint64_t foldedSquare(uint32_t t) {
-  constexpr int n = kTanhFractionBits, low = 2 * n - kTanhSquareBits;
-  uint64_t sum = 0;
-  for (int i = 0; i < n; ++i) {
-    if (!(t >> i & 1))
-      continue;
-    if (2 * i >= low)
-      sum += uint64_t(1) << (2 * i);
-    for (int j = std::max(i + 1, low - i - 1); j < n; ++j)
-      if (t >> j & 1)
-        sum += uint64_t(1) << (i + j + 1);
-  }
-  return sum >> low;
-}
-
 float fa4::emu::tanhApprox(float x) {
-  uint32_t bits = uint32_t(floatBits(x));
-  uint32_t sign = bits & 0x80000000u, magnitude = bits & 0x7fffffffu;
-  if (magnitude > 0x7f800000u)
-    return asFloat(kCanonicalNan);
-  int e = int(magnitude >> 23) - 127;
-  if (e < -8) // zeros and subnormals included
-    return x;
-  if (e >= 3)
-    return asFloat(sign | 0x3f800000u);
-  uint32_t fraction = magnitude & 0x7fffffu;
-  int segmentBits = kTanhSegmentBits[e + 8];
-  constexpr int n = kTanhFractionBits;
-  uint32_t segment = fraction >> (23 - segmentBits);
-  uint32_t t = (fraction >> (23 - segmentBits - n)) & ((1u << n) - 1);
-  const int64_t *c = kTanhSegments[kTanhFirstSegment[e + 8] + segment];
-  // Exact in units of 2^(e - 25 - n), then truncated to 24 bits.
-  int64_t y =
-      (c[0] << n) + c[1] * int64_t(t) +
-      c[2] * int64_t(foldedSquare(t)) * (int64_t(1) << (n - kTanhSquareBits));
-  int length = 64 - __builtin_clzll(uint64_t(y));
-  int scale = e - 25 - n;
-  if (length > 24) {
-    y >>= length - 24;
-    scale += length - 24;
-  }
-  float magnitudeResult = std::ldexp(float(y), scale);
-  return sign ? -magnitudeResult : magnitudeResult;
+  return asFloat(tanh_model::tanhBits(uint32_t(floatBits(x)),
+                                      tanh_model::kTables));
 }

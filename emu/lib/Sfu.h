@@ -58,10 +58,7 @@ float rcpApproxFtz(const SfuTables &tables, float x);
 float rcpApprox(const SfuTables &tables, float x);
 
 /// tanh.approx.f32 as the H100 computes it, bit for bit on all 2^32
-/// inputs (bench/mufu/tanh_model/analysis.md): x itself below 2^-8, +-1
-/// from 8, and between them a quadratic per segment of each binade with a
-/// truncated squarer, truncated to 24 bits; the canonical NaN for NaNs.
-/// Needs no tables.
+/// inputs (TanhModel.h). Needs no tables.
 float tanhApprox(float x);
 
 /// One k16 step of a 16-bit wgmma with an f32 accumulator as an H100's

@@ -1,6 +1,5 @@
-// Checks the tanh.approx.f32 model of bench/mufu/tanh_model (analysis.md,
-// model.py; exact on the 16-fraction-bit table, unverified below it)
-// against the hardware on all 2^32 inputs:
+// Checks fa4-emu's tanh.approx.f32 model (emu/lib/TanhModel.h;
+// analysis.md, model.py) against the hardware on all 2^32 inputs:
 //   CHECK tanh.model checked=N mismatches=M input:hardware/model ...
 // then the mismatches per input exponent, and, given a directory argument,
 // dumps what a failing model needs to be pinned down (all under 16 MB):
@@ -18,101 +17,15 @@
 #include <cuda_runtime.h>
 
 #include "../sfu_checks.cuh"
+#include "../../../emu/lib/TanhModel.h"
 
-// Segment bits per binade e = -8..2; coefficient rows in order of (e, seg).
-__constant__ int kSegBits[11] = {0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 3};
-__constant__ int kFirstRow[11] = {0, 1, 2, 3, 5, 7, 11, 15, 19, 27, 43};
-// C0, C1, C2 in units of 2^(e - 25): y = C0 + C1 t + C2 sq(t), t in [0, 1).
-__constant__ long long kCoef[51][3] = {
-    {33554432, 33554432, -1024},
-    {33553920, 33552384, -3072},
-    {33551872, 33548288, -13312},
-    {33543552, 16761856, -10496},
-    {50294912, 16740864, -14080},
-    {33510784, 16714752, -40704},
-    {50184576, 16633856, -56832},
-    {33380768, 8260096, -35776},
-    {41604960, 8188416, -43264},
-    {49749952, 8101888, -50560},
-    {57801216, 8000768, -57024},
-    {32872320, 7889408, -132416},
-    {40628832, 7623680, -154368},
-    {48097792, 7314304, -171904},
-    {55239936, 6969728, -185216},
-    {31012000, 6601088, -394368},
-    {37218624, 5807872, -402432},
-    {42624416, 5000064, -386432},
-    {47238688, 4225408, -354752},
-    {25555088, 1757504, -157168},
-    {27155824, 1443264, -135648},
-    {28463888, 1172288, -114304},
-    {29522280, 944032, -94768},
-    {30371904, 754880, -77472},
-    {31049608, 600320, -62752},
-    {31587440, 475200, -50304},
-    {32012536, 374912, -40144},
-    {16173728, 147496, -15946},
-    {16305345, 115768, -12590},
-    {16408581, 90696, -9898},
-    {16489421, 70984, -7784},
-    {16552657, 55480, -6094},
-    {16602069, 43340, -4776},
-    {16640655, 33828, -3734},
-    {16670765, 26396, -2920},
-    {16694254, 20584, -2278},
-    {16712570, 16048, -1778},
-    {16726848, 12508, -1386},
-    {16737977, 9748, -1082},
-    {16746648, 7596, -842},
-    {16753405, 5916, -654},
-    {16758669, 4608, -508},
-    {16762770, 3588, -394},
-    {8383000, 5272, -1752},
-    {8386544, 1944, -648},
-    {8387848, 712, -232},
-    {8388328, 264, -88},
-    {8388506, 96, -32},
-    {8388570, 40, -16},
-    {8388594, 16, -8},
-    {8388602, 8, -4}};
-constexpr int kKeep = 15; // the squarer keeps the columns of t^2 >= 2^-15
-constexpr int kDxBits = 17; // fraction bits below the segment index in t
+using namespace fa4::emu::tanh_model;
 
-__host__ __device__ inline uint64_t foldedSquare(uint32_t dx, int n) {
-  int low = 2 * n - kKeep;
-  uint64_t s = 0;
-  for (int i = 0; i < n; ++i) {
-    if (!((dx >> i) & 1)) continue;
-    if (2 * i >= low) s += 1ull << (2 * i);
-    for (int j = i + 1; j < n; ++j)
-      if (((dx >> j) & 1) && i + j + 1 >= low) s += 1ull << (i + j + 1);
-  }
-  return s >> low;
-}
+// fa4-emu's model (emu/lib/TanhModel.h); main copies its tables here.
+__constant__ Tables deviceTables;
 
 __device__ uint32_t tanhModel(uint32_t bits) {
-  uint32_t sign = bits & 0x80000000u, mag = bits & 0x7fffffffu;
-  if (mag > 0x7f800000u) return 0x7fffffffu; // NaN: the canonical NaN
-  int e = (int)(mag >> 23) - 127;
-  uint32_t frac = mag & 0x7fffffu;
-  if (e < -8) return bits;
-  if (e >= 3) return sign | 0x3f800000u;
-  int m = kSegBits[e + 8], n = kDxBits;
-  uint32_t seg = m ? frac >> (23 - m) : 0;
-  uint32_t dx = (frac >> (23 - m - n)) & ((1u << n) - 1);
-  const long long *c = kCoef[kFirstRow[e + 8] + seg];
-  long long f = (c[0] << n) + c[1] * (long long)dx +
-                ((c[2] * (long long)foldedSquare(dx, n)) << (n - kKeep));
-  int scale = e - 25 - n;
-  int len = 64 - __clzll(f);
-  if (len > 24) {
-    f >>= len - 24;
-    scale += len - 24;
-  }
-  len = 64 - __clzll(f);
-  int ebits = scale + 23 + 127 + (len - 24);
-  f <<= 24 - len;
-  return sign | ((uint32_t)ebits << 23) | ((uint32_t)f & 0x7fffffu);
+  return tanhBits(bits, deviceTables);
 }
 
 __device__ unsigned long long perExp[256];
@@ -160,6 +73,7 @@ int main(int argc, char **argv) {
   cudaDeviceProp prop;
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   printf("device: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
+  CHECK_CUDA(cudaMemcpyToSymbol(deviceTables, &kTables, sizeof(Tables)));
   CHECK_CUDA(cudaMalloc(&result, sizeof(Result)));
   runCheck("tanh.model", [&] { checkModel<<<132 * 16, 256>>>(result); });
   unsigned long long h[256];

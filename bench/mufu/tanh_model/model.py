@@ -21,6 +21,7 @@ NaN inputs give the canonical NaN 0x7fffffff.
   python3 model.py        checks the model against every entry of the table
 """
 import os
+import re
 import struct
 import sys
 
@@ -32,13 +33,15 @@ DX_BITS = 17  # the fraction bits below the segment index that reach t
 
 
 def _load_coefs():
-    coefs = {}
-    with open(os.path.join(HERE, "coefs.txt")) as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            e, seg, c0, c1, c2 = (int(v) for v in line.split())
-            coefs[(e, seg)] = (c0, c1, c2)
+    """The segments' (C0, C1, C2) by (e, segment), read from fa4-emu's model
+    (emu/lib/TanhModel.h), whose rows say their binade and segment."""
+    path = os.path.join(HERE, "..", "..", "..", "emu", "lib", "TanhModel.h")
+    row = re.compile(r"\{(-?\d+), (-?\d+), (-?\d+)\}\s*/\* e (-?\d+), "
+                     r"segment (\d+) \*/")
+    with open(path) as f:
+        coefs = {(int(e), int(seg)): (int(c0), int(c1), int(c2))
+                 for c0, c1, c2, e, seg in row.findall(f.read())}
+    assert len(coefs) == 51, "TanhModel.h: 51 segments expected"
     return coefs
 
 
