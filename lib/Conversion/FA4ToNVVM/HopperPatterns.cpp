@@ -465,14 +465,11 @@ struct SplitKStageLowering : OpConversionPattern<SplitKStageOp> {
     auto store = [&](Value value, Value byteOffset, int64_t alignment) {
       LLVM::StoreOp::create(b, loc, value, e.smemPtr(byteOffset), alignment);
     };
-    auto pairType = VectorType::get({2}, b.getF32Type());
     for (size_t i = 0; i + 1 < out.size(); i += 2) {
       // Registers 4j + e: row + 8 * (e / 2), column 8j + 2 * (t % 4) + e % 2.
       Value row = e.add(fragmentRow, e.i32(8 * rowHalf(i)));
       Value column = e.add(fragmentColumn, e.i32(8 * (i / 4)));
-      Value pair = LLVM::UndefOp::create(b, loc, pairType);
-      pair = LLVM::InsertElementOp::create(b, loc, pair, out[i], e.i32(0));
-      pair = LLVM::InsertElementOp::create(b, loc, pair, out[i + 1], e.i32(1));
+      Value pair = e.pairOf(out[i], out[i + 1]);
       Value index = e.add(e.mul(row, e.i32(layout.columns)), column);
       store(pair, e.add(e.i32(layout.offset), e.mul(index, e.i32(4))), 8);
     }

@@ -179,12 +179,8 @@ public:
   /// (the column with the smaller index, as wgmma's A fragment expects).
   mlir::Value packPair(mlir::Value low, mlir::Value high,
                        mlir::Type elementType) {
-    auto pairType = mlir::VectorType::get({2}, b.getF32Type());
-    mlir::Value pair = mlir::LLVM::UndefOp::create(b, loc, pairType);
-    pair = mlir::LLVM::InsertElementOp::create(b, loc, pair, low, i32(0));
-    pair = mlir::LLVM::InsertElementOp::create(b, loc, pair, high, i32(1));
     mlir::Value narrow = mlir::arith::TruncFOp::create(
-        b, loc, mlir::VectorType::get({2}, elementType), pair);
+        b, loc, mlir::VectorType::get({2}, elementType), pairOf(low, high));
     return mlir::LLVM::BitcastOp::create(b, loc, b.getI32Type(), narrow);
   }
 
@@ -195,11 +191,7 @@ public:
                                               mlir::Type elementType) {
     if (!elementType.isF32())
       return {packPair(low, high, elementType), 4};
-    auto pairType = mlir::VectorType::get({2}, b.getF32Type());
-    mlir::Value pair = mlir::LLVM::UndefOp::create(b, loc, pairType);
-    pair = mlir::LLVM::InsertElementOp::create(b, loc, pair, low, i32(0));
-    pair = mlir::LLVM::InsertElementOp::create(b, loc, pair, high, i32(1));
-    return {pair, 8};
+    return {pairOf(low, high), 8};
   }
 
   /// 2^x on the FMA and ALU pipes (FA4's MUFU relief), with no conversion
