@@ -153,6 +153,17 @@ struct Api {
     check(memcpyHtoD(memory, data, bytes), "cuMemcpyHtoD");
     return memory;
   }
+  /// Fills `bytes` of `memory` with 0xee, so that what a kernel leaves
+  /// unwritten shows.
+  void poison(CUdeviceptr memory, size_t bytes) {
+    std::vector<uint8_t> pattern(bytes, 0xee);
+    check(memcpyHtoD(memory, pattern.data(), bytes), "cuMemcpyHtoD");
+  }
+  std::vector<uint8_t> download(CUdeviceptr memory, size_t bytes) {
+    std::vector<uint8_t> result(bytes);
+    check(memcpyDtoH(result.data(), memory, bytes), "cuMemcpyDtoH");
+    return result;
+  }
 };
 
 void printLine(const std::string &name, const std::vector<uint8_t> &result,
@@ -198,14 +209,11 @@ void runHopper(Api &api, const std::string &dir) {
     CUfunction function = api.load(dir + "/" + c.ptx, smem);
     CUtensorMap map = api.map2d(tensorMemory, rows, columns, c.boxRows,
                                 c.boxInner, c.swizzle);
-    std::vector<uint8_t> poison(outBytes, 0xee);
-    check(api.memcpyHtoD(out, poison.data(), outBytes), "cuMemcpyHtoD");
+    api.poison(out, outBytes);
     uint32_t x = c.x, copy = c.copyBytes, tx = c.txBytes;
     void *params[] = {&map, &out, &x, &copy, &tx};
     api.launch(function, params, c.threads, c.cluster, smem, c.name);
-    std::vector<uint8_t> result(outBytes);
-    check(api.memcpyDtoH(result.data(), out, outBytes), "cuMemcpyDtoH");
-    printLine(c.name, result);
+    printLine(c.name, api.download(out, outBytes));
   }
   api.memFree(out);
   api.memFree(tensorMemory);
@@ -237,13 +245,11 @@ void runPackedF32(Api &api, const std::string &dir) {
   CUdeviceptr out;
   const size_t outBytes = kThreads * 8 * 4;
   check(api.memAlloc(&out, outBytes), "cuMemAlloc");
-  std::vector<uint8_t> poison(outBytes, 0xee);
-  check(api.memcpyHtoD(out, poison.data(), outBytes), "cuMemcpyHtoD");
+  api.poison(out, outBytes);
   CUfunction function = api.load(dir + "/f32x2.ptx", 0);
   void *params[] = {&inMemory, &out};
   api.launch(function, params, kThreads, 1, 0, "f32x2");
-  std::vector<uint8_t> result(outBytes);
-  check(api.memcpyDtoH(result.data(), out, outBytes), "cuMemcpyDtoH");
+  std::vector<uint8_t> result = api.download(out, outBytes);
   std::vector<float> got(kThreads * 8);
   std::memcpy(got.data(), result.data(), outBytes);
   int mismatches = 0;
@@ -332,15 +338,6 @@ void runBlackwell(Api &api, const std::string &dir) {
   const size_t outBytes = 256 * 64 * 4;
   CUdeviceptr out;
   check(api.memAlloc(&out, outBytes), "cuMemAlloc");
-  auto fetch = [&](size_t bytes) {
-    std::vector<uint8_t> result(bytes);
-    check(api.memcpyDtoH(result.data(), out, bytes), "cuMemcpyDtoH");
-    return result;
-  };
-  auto poison = [&] {
-    std::vector<uint8_t> bytes(outBytes, 0xee);
-    check(api.memcpyHtoD(out, bytes.data(), outBytes), "cuMemcpyHtoD");
-  };
 
   // cta_group::1: A from shared memory or tensor memory; B K-major (rows
   // are N, a K step is 32 bytes along the row) or MN-major (rows are K, a
@@ -357,7 +354,7 @@ void runBlackwell(Api &api, const std::string &dir) {
         api.map2d(aMemory, 256, 64, 128, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     CUtensorMap bMap =
         api.map2d(bMemory, 64, 64, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
-    poison();
+    api.poison(out, outBytes);
     // K-major, 128B swizzle: 8-row groups 1024 bytes apart (the leading
     // offset is unused). MN-major: 8 K-rows of one 64-element span per
     // 1024 bytes, the next span of N (none here) 8192 bytes on.
@@ -370,7 +367,7 @@ void runBlackwell(Api &api, const std::string &dir) {
     void *params[] = {&aMap,        &bMap,        &out,   &aMemory, &idesc,
                       &aDescriptor, &bDescriptor, &aStep, &bStep,   &aFromTmem};
     api.launch(function, params, 128, 1, smem, c.name);
-    std::vector<uint8_t> result = fetch(128 * 64 * 4);
+    std::vector<uint8_t> result = api.download(out, 128 * 64 * 4);
     printLine(c.name, result, verdict(a, b, c.bMnMajor, 128, result));
   }
 
@@ -381,13 +378,13 @@ void runBlackwell(Api &api, const std::string &dir) {
         api.map2d(aMemory, 256, 64, 128, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     CUtensorMap bMap =
         api.map2d(bMemory, 64, 64, 32, 64, CU_TENSOR_MAP_SWIZZLE_128B);
-    poison();
+    api.poison(out, outBytes);
     uint64_t aDescriptor = smemDescriptor(16, 1024);
     uint64_t bDescriptor = smemDescriptor(16, 1024);
     uint32_t idesc = instructionDescriptor(256, 64, false);
     void *params[] = {&aMap, &bMap, &out, &idesc, &aDescriptor, &bDescriptor};
     api.launch(function, params, 128, 2, smem, "tcgen05-pair");
-    std::vector<uint8_t> result = fetch(outBytes);
+    std::vector<uint8_t> result = api.download(out, outBytes);
     printLine("tcgen05-pair", result, verdict(a, b, false, 256, result));
   }
   api.memFree(out);
