@@ -87,13 +87,19 @@ def graph_ms(torch, fn, calls=20, replays=10):
     return times[len(times) // 2]
 
 
-def run_row(torch, fa4, b, skv, rows):
-    gen = torch.Generator(device="cuda").manual_seed(11)
+def decode_inputs(torch, b, skv, seed):
+    """One decode step's q [b, 1, HQ, D] and its dense cache k, v
+    [b, skv, HKV, D], bf16, random from `seed`."""
+    gen = torch.Generator(device="cuda").manual_seed(seed)
     q = torch.randn(b, 1, HQ, D, device="cuda", dtype=torch.bfloat16,
                     generator=gen)
     k = torch.randn(b, skv, HKV, D, device="cuda", dtype=torch.bfloat16,
                     generator=gen)
-    v = torch.randn_like(k)
+    return q, k, torch.randn_like(k)
+
+
+def run_row(torch, fa4, b, skv, rows):
+    q, k, v = decode_inputs(torch, b, skv, seed=11)
     seqlens = torch.full((b,), skv, dtype=torch.int32, device="cuda")
     bytes_read = 2 * k.numel() * k.element_size()
     sides = {}

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "python"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from decode_bench import D, HKV, HQ, graph_ms  # noqa: E402
+from decode_bench import HKV, decode_inputs, graph_ms  # noqa: E402
 
 ROWS = [(b, 32768) for b in (4, 8, 9, 10, 12, 16)] + \
        [(b, 8192) for b in (32, 33, 48, 60, 64, 66, 72)]
@@ -32,12 +32,7 @@ def main():
     print("%-12s %6s %10s %10s %8s %8s %10s" % (
         "row", "items", "fa4 ms", "cudnn ms", "fa4 GB/s", "cuDNN", "fa4/cudnn"))
     for b, skv in ROWS:
-        gen = torch.Generator(device="cuda").manual_seed(3)
-        q = torch.randn(b, 1, HQ, D, device="cuda", dtype=torch.bfloat16,
-                        generator=gen)
-        k = torch.randn(b, skv, HKV, D, device="cuda", dtype=torch.bfloat16,
-                        generator=gen)
-        v = torch.randn_like(k)
+        q, k, v = decode_inputs(torch, b, skv, seed=3)
         qt, kt, vt = (t.transpose(1, 2) for t in (q, k, v))
 
         def cudnn():

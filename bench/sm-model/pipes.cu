@@ -9,15 +9,7 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t e = (call);                                                    \
-    if (e != cudaSuccess) {                                                    \
-      printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e), __FILE__,    \
-             __LINE__);                                                        \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
+#include "../mufu/sfu_checks.cuh" // CHECK_CUDA
 
 constexpr int kIterations = 256;
 constexpr int kUnroll = 16;
