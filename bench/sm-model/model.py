@@ -193,6 +193,55 @@ def single_warp_cycles(body):
     return t
 
 
+def smsp_period(body, consumers, mma, steps=8):
+    """Cycles per step of the work tile with `consumers` warps (one per
+    consumer warpgroup) sharing one SMSP: each warp runs the step's
+    instructions (one issue per cycle on the SMSP, the oldest ready warp
+    first, its stall counts, scoreboards and the shared pipes), then hands
+    its GEMMs (P V, then the next Q K^T: `mma` cycles) to the tensor core,
+    which runs them in order, and waits for them before its next step."""
+    warps = [{"step": 0, "pc": 0, "next": 0, "ready": [0] * 6,
+              "since": 0} for _ in range(consumers)]
+    pipe_free = {}
+    tensor_free = 0
+    done = []
+    t = 0
+    while len(done) < steps * consumers:
+        chosen = None
+        for w in warps:
+            if w["step"] >= steps:
+                continue
+            o = body[w["pc"]]
+            at = max([w["next"]] + [w["ready"][b] for b in range(6)
+                                    if o.wait_mask >> b & 1])
+            pipe, cycles = pipe_of(o.op)
+            if pipe:
+                at = max(at, pipe_free.get(pipe, 0))
+            if at <= t and (chosen is None or w["since"] < chosen[0]["since"]):
+                chosen = (w, o, pipe, cycles)
+        if chosen is None:
+            t += 1
+            continue
+        w, o, pipe, cycles = chosen
+        if pipe:
+            pipe_free[pipe] = t + cycles
+        if o.write_barrier != 7:
+            w["ready"][o.write_barrier] = t + RESULT_LATENCY.get(o.op, 0)
+        if o.read_barrier != 7:
+            w["ready"][o.read_barrier] = t + OPERAND_READ
+        w["next"] = t + max(o.stall, 1)
+        w["pc"] += 1
+        if w["pc"] == len(body):
+            start = max(tensor_free, w["next"])
+            tensor_free = start + mma
+            w.update(pc=0, next=tensor_free, since=tensor_free, step=w["step"] + 1)
+            done.append(tensor_free)
+        t += 1
+    done.sort()
+    half = len(done) // 2
+    return (done[-1] - done[half - 1]) / ((len(done) - half) / consumers)
+
+
 def kernel_plans(directory):
     """{'plain': plan, 'twin': plan or None, 'twin_max_skv': n}: each plan
     (function name, consumers, BM, BN, persistent) from the manifest."""
@@ -257,8 +306,8 @@ def predict(plan, body, qk, ov, b, h, s, causal):
     k = plan["consumers"]
     mma = 2 * 64 * plan["bn"] * (qk + ov) / TENSOR_FLOP_PER_CLK
     soft = single_warp_cycles(body)
-    shared = max(cycles.values())  # k warps on one SMSP: issue and pipes
-    period = max(k * mma, mma + soft, k * shared)
+    shared = smsp_period(body, k, mma)
+    period = max(k * mma, mma + soft, shared)
     fixed = mma + soft
     if not plan["persistent"]:
         fixed += DRAM_CYCLES + CTA_LAUNCH_CYCLES
@@ -267,6 +316,7 @@ def predict(plan, body, qk, ov, b, h, s, causal):
     return total, {"mma": mma, "soft": soft, "period": period,
                    "bound": ("tensor" if period == k * mma else
                              "chain" if period == mma + soft else "smsp"),
+                   "sim": shared,
                    **cycles}
 
 
