@@ -12,19 +12,19 @@ runs (plain or looped twin), its per-step cycle bounds, the predicted time
 at the row's measured clock and the ratio to the measured time.
 
 The model (bench/sm-model/README.md, "The model"):
-  - The consumer warpgroups' K/V step is the innermost SASS loop holding
-    wgmma (HGMMA) and MUFU; its instructions, counted by pipe with each
-    pipe's cycles per warp instruction on one SM sub-partition (SMSP),
-    give one warpgroup's softmax time T_soft (every consumer warpgroup has
-    one warp on each SMSP).
+  - The consumer warpgroups' K/V step is the shortest SASS loop holding
+    wgmma (HGMMA) and MUFU; an unmasked step skips the mask's branch
+    (step_path). Every consumer warpgroup has one warp on each SM
+    sub-partition (SMSP).
   - The tensor core runs a warpgroup's step (Q K^T and P V, 64 rows) in
-    T_mma = 2 * 64 * BN * (Dqk + Dv) / 4096 cycles.
-  - k consumer warpgroups in ping-pong: a step of the work tile (every
-    warpgroup one step) takes P = max(k * T_mma, T_mma + T_soft,
-    k * issue), issue = the loop's instructions (one per SMSP per cycle).
-  - A work tile costs steps * P plus its fixed part: step 0's Q K^T and
-    softmax and the last P V outside the loop; a CTA that loads its own Q
-    (one work tile per CTA) adds a DRAM round trip and a CTA launch.
+    2 * 64 * BN * (Dqk + Dv) / 4096 cycles.
+  - One SMSP is simulated cycle by cycle (simulate_smsp): a warp of each
+    consumer warpgroup issues its step (ptxas's stall counts, scoreboard
+    waits on MUFU/SHFL results, the shared pipes' cycles), hands its GEMMs
+    to the tensor core, which runs them in order, and waits for them.
+  - A work tile costs its unmasked and masked steps' periods plus one
+    unpipelined step; a CTA that loads its own Q adds a DRAM round trip
+    and a launch.
   - Tiles go to 132 SMs: the looped twin walks them in its static stride,
     heaviest first; one CTA per tile goes to the SM free first.
 """
@@ -88,6 +88,8 @@ class Instruction:
         self.write_barrier = (control >> 5) & 7
         self.read_barrier = (control >> 8) & 7
         self.wait_mask = (control >> 11) & 0x3F
+        target = re.search(r"BRA.*\((\.L_x_\d+)\)", text)
+        self.target = target.group(1) if target else None
 
 
 def functions(cubin):
@@ -128,16 +130,38 @@ def loops(function):
 
 
 def step_loop(function, bn):
-    """The consumers' K/V step: the shortest loop holding HGMMA and at
-    least BN / 8 MUFU (a step's 64 x BN scores are BN / 2 per thread, at
-    most three in four of them by polynomial). SASS lays loops out in
-    address order, not nested, so the shortest one is the step itself."""
+    """The consumers' K/V step, (first, last) instruction: the shortest
+    loop holding HGMMA and at least BN / 8 MUFU (a step's 64 x BN scores
+    are BN / 2 per thread, at most three in four of them by polynomial).
+    SASS lays loops out in address order, not nested, so the shortest one
+    is the step itself."""
     ops = function[0]
     candidates = [(a, b) for a, b in loops(function)
                   if any(o.op == "HGMMA" for o in ops[a:b + 1]) and
                   sum(o.op == "MUFU" for o in ops[a:b + 1]) >= bn / 8]
-    a, b = min(candidates, key=lambda r: r[1] - r[0])
-    return ops[a:b + 1]
+    return min(candidates, key=lambda r: r[1] - r[0])
+
+
+# A forward branch inside a step that jumps over at least this many FSEL
+# jumps over the mask: taken on unmasked steps, not taken on masked ones.
+MASK_SELECTS = 16
+
+
+def step_path(function, first, last, masked):
+    """The instructions a step runs, masked or not."""
+    ops, labels, _ = function
+    path = []
+    i = first
+    while i <= last:
+        o = ops[i]
+        path.append(o)
+        j = labels.get(o.target) if o.target else None
+        if (not masked and j is not None and i < j <= last and
+                sum(x.op == "FSEL" for x in ops[i + 1:j]) >= MASK_SELECTS):
+            i = j
+            continue
+        i += 1
+    return path
 
 
 PIPES = [("fma", FMA, 1), ("imad", IMAD, 2), ("alu", ALU, 2), ("xu", XU, 8),
@@ -193,25 +217,27 @@ def single_warp_cycles(body):
     return t
 
 
-def smsp_period(body, consumers, mma, steps=8):
-    """Cycles per step of the work tile with `consumers` warps (one per
-    consumer warpgroup) sharing one SMSP: each warp runs the step's
-    instructions (one issue per cycle on the SMSP, the oldest ready warp
-    first, its stall counts, scoreboards and the shared pipes), then hands
-    its GEMMs (P V, then the next Q K^T: `mma` cycles) to the tensor core,
-    which runs them in order, and waits for them before its next step."""
-    warps = [{"step": 0, "pc": 0, "next": 0, "ready": [0] * 6,
-              "since": 0} for _ in range(consumers)]
+def simulate_smsp(roles, steps=8):
+    """Cycles per step of the warps in `roles` sharing one SMSP. Each role
+    is a dict: `body`, its instructions per step; `mma`, the tensor-core
+    cycles it hands over after its step and waits for before its next (0:
+    none); `after`, the roles whose step j must be done before its step j
+    starts. One issue per cycle on the SMSP, the oldest ready warp first,
+    with its stall counts, scoreboards and the shared pipes; the tensor
+    core runs the GEMMs in the order handed over."""
+    warps = [dict(role, step=0, pc=0, next=0, ready=[0] * 6, since=0,
+                  finished=[]) for role in roles]
     pipe_free = {}
     tensor_free = 0
-    done = []
     t = 0
-    while len(done) < steps * consumers:
+    while any(w["step"] < steps for w in warps):
         chosen = None
         for w in warps:
             if w["step"] >= steps:
                 continue
-            o = body[w["pc"]]
+            if any(len(warps[a]["finished"]) <= w["step"] for a in w.get("after", ())):
+                continue
+            o = w["body"][w["pc"]]
             at = max([w["next"]] + [w["ready"][b] for b in range(6)
                                     if o.wait_mask >> b & 1])
             pipe, cycles = pipe_of(o.op)
@@ -231,15 +257,25 @@ def smsp_period(body, consumers, mma, steps=8):
             w["ready"][o.read_barrier] = t + OPERAND_READ
         w["next"] = t + max(o.stall, 1)
         w["pc"] += 1
-        if w["pc"] == len(body):
-            start = max(tensor_free, w["next"])
-            tensor_free = start + mma
-            w.update(pc=0, next=tensor_free, since=tensor_free, step=w["step"] + 1)
-            done.append(tensor_free)
+        if w["pc"] == len(w["body"]):
+            end = w["next"]
+            if w["mma"]:
+                end = max(tensor_free, w["next"]) + w["mma"]
+                tensor_free = end
+            w.update(pc=0, next=end, since=end, step=w["step"] + 1)
+            w["finished"].append(end)
         t += 1
-    done.sort()
-    half = len(done) // 2
-    return (done[-1] - done[half - 1]) / ((len(done) - half) / consumers)
+    # The steady state: the second half of the steps.
+    ends = [max(w["finished"][k] for w in warps) for k in range(steps)]
+    half = steps // 2
+    return (ends[-1] - ends[half - 1]) / (steps - half)
+
+
+def smsp_period(body, consumers, mma, steps=8):
+    """The Hopper consumers: one warp of each of `consumers` warpgroups on
+    one SMSP, each handing its step's GEMMs (`mma` cycles) to the tensor
+    core."""
+    return simulate_smsp([{"body": body, "mma": mma}] * consumers, steps)
 
 
 def kernel_plans(directory):
@@ -269,13 +305,16 @@ def kernel_plans(directory):
 
 
 def tiles(plan, b, h, s, causal):
-    """Each work tile's K/V steps, heaviest first."""
+    """Each work tile's (unmasked, masked) K/V steps, heaviest first. A
+    step is masked where a causal mask or the key bound cuts it."""
     bm, bn = plan["bm"], plan["bn"]
-    steps = []
+    out = []
     for block in range(math.ceil(s / bm)):
         keys = min(s, (block + 1) * bm) if causal else s
-        steps.append(math.ceil(keys / bn))
-    return sorted(steps * (b * h), reverse=True)
+        steps = math.ceil(keys / bn)
+        clean = min(block * bm + 1, keys) // bn if causal else keys // bn
+        out.append((clean, steps - clean))
+    return sorted(out * (b * h), key=sum, reverse=True)
 
 
 def schedule(costs, persistent):
@@ -301,23 +340,32 @@ DRAM_CYCLES = 1000
 CTA_LAUNCH_CYCLES = 500
 
 
-def predict(plan, body, qk, ov, b, h, s, causal):
-    cycles = pipe_cycles(body)
+def step_period(plan, body, qk, ov):
+    """(period, its parts) of one step of the work tile."""
     k = plan["consumers"]
     mma = 2 * 64 * plan["bn"] * (qk + ov) / TENSOR_FLOP_PER_CLK
     soft = single_warp_cycles(body)
     shared = smsp_period(body, k, mma)
     period = max(k * mma, mma + soft, shared)
-    fixed = mma + soft
+    return period, {"mma": mma, "soft": soft, "period": period,
+                    "issue": len(body),
+                    "bound": ("tensor" if period == k * mma else
+                              "chain" if period == mma + soft else "smsp")}
+
+
+def predict(plan, function, qk, ov, b, h, s, causal):
+    first, last = step_loop(function, plan["bn"])
+    clean, parts = step_period(plan, step_path(function, first, last, False),
+                               qk, ov)
+    masked, _ = step_period(plan, step_path(function, first, last, True),
+                            qk, ov)
+    fixed = parts["mma"] + parts["soft"]
     if not plan["persistent"]:
         fixed += DRAM_CYCLES + CTA_LAUNCH_CYCLES
-    costs = [fixed + n * period for n in tiles(plan, b, h, s, causal)]
+    costs = [fixed + n * clean + m * masked
+             for n, m in tiles(plan, b, h, s, causal)]
     total = schedule(costs, plan["persistent"])
-    return total, {"mma": mma, "soft": soft, "period": period,
-                   "bound": ("tensor" if period == k * mma else
-                             "chain" if period == mma + soft else "smsp"),
-                   "sim": shared,
-                   **cycles}
+    return total, dict(parts, masked=masked)
 
 
 def read_rows(path):
@@ -341,8 +389,8 @@ def main():
     measured = read_rows(args.rows) if args.rows else {}
     clocks = [r["mhz"] for r in measured.values() if not math.isnan(r["mhz"])]
     default_mhz = sorted(clocks)[len(clocks) // 2] if clocks else float("nan")
-    print("%-26s %-5s %3s %3s %6s %6s %6s %6s %-6s %9s %9s %5s %7s" % (
-        "row", "kern", "k", "BN", "mma", "soft", "issue", "period", "bound",
+    print("%-26s %-5s %3s %3s %6s %6s %6s %6s %6s %-6s %9s %9s %5s %7s" % (
+        "row", "kern", "k", "BN", "mma", "soft", "issue", "period", "masked", "bound",
         "pred us", "meas us", "MHz", "pred/m"))
     errors = []
     for directory in sorted(glob.glob(os.path.join(args.pack, "*", "fa4_hopper_attention_sm_90a"))):
@@ -357,19 +405,19 @@ def main():
             b = 16384 // s
             plan = (plans["twin"] if plans["twin"] and s <= plans["twin_max_skv"]
                     else plans["plain"])
-            body = step_loop(sass[plan["name"]], plan["bn"])
-            cycles, parts = predict(plan, body, qk, ov, b, h, s, causal)
+            cycles, parts = predict(plan, sass[plan["name"]], qk, ov, b, h, s,
+                                    causal)
             row = measured.get((qk, "causal" if causal else "none", s))
             mhz = row["mhz"] if row and not math.isnan(row["mhz"]) else default_mhz
             us = cycles / mhz if mhz == mhz else float("nan")
             ratio = us / (row["ms"] * 1000) if row else float("nan")
             if row:
                 errors.append(ratio)
-            print("%-26s %-5s %3d %3d %6.0f %6.0f %6d %6.0f %-6s %9.1f %9.1f %5.0f %7.3f" % (
+            print("%-26s %-5s %3d %3d %6.0f %6.0f %6d %6.0f %6.0f %-6s %9.1f %9.1f %5.0f %7.3f" % (
                 "d=%d %s s=%d" % (qk, "causal" if causal else "none", s),
                 "twin" if plan["persistent"] else "plain", plan["consumers"],
                 plan["bn"], parts["mma"], parts["soft"], parts["issue"],
-                parts["period"], parts["bound"], us,
+                parts["period"], parts["masked"], parts["bound"], us,
                 row["ms"] * 1000 if row else float("nan"), mhz, ratio))
     if errors:
         within = sum(abs(r - 1) <= 0.10 for r in errors)

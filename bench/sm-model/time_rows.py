@@ -66,6 +66,8 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--configs", action="store_true")
     parser.add_argument("--rows", default="", help="regex over 'd=.. mask=.. s=..'")
+    parser.add_argument("--no-cudnn", action="store_true",
+                        help="time fa4 alone (kernel variants against each other)")
     args = parser.parse_args()
     if args.configs:
         print("\n".join(configs()))
@@ -94,7 +96,8 @@ def main():
 
         fa4_ms, fa4_mhz = timed(torch, sampler, lambda: fa4.flash_attn_func(
             q, k, v, causal=causal), 1000)
-        cudnn_ms, cudnn_mhz = timed(torch, sampler, cudnn, 1000)
+        cudnn_ms, cudnn_mhz = ((float("nan"), float("nan")) if args.no_cudnn
+                               else timed(torch, sampler, cudnn, 1000))
         print("ROW %s fa4_ms=%.4f fa4_mhz=%.0f cudnn_ms=%.4f cudnn_mhz=%.0f"
               % (name, fa4_ms, fa4_mhz, cudnn_ms, cudnn_mhz), flush=True)
     sampler.stop()
