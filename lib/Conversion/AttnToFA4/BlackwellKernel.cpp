@@ -93,7 +93,8 @@ constexpr int64_t kPairCtas = 2;
 constexpr int64_t kPairLeaderRank = 0;
 constexpr int64_t kPairPeerRank = 1;
 /// One exponential in this many on the FMA pipe (FA4 emulates a share of
-/// exp2 because MUFU throughput, not the tensor cores, bounds the softmax).
+/// exp2 because MUFU throughput, not the tensor cores, bounds the softmax);
+/// one in four on every tile kind, by the timing model (D-64).
 constexpr int64_t kPolyExp2Period = 4;
 
 /// The plan the FA4 structure is built from; the part both chips share as
