@@ -506,33 +506,67 @@ public:
 
   /// maskTile's masked branch for a thread that holds one row: the last
   /// and first visible key of the row as counts from the tile's first key
-  /// (min of the upper diagonal and Skv - 1; the window's left side), then
-  /// per register one compare of its column index against each, with no
-  /// per-register key.
+  /// (min of the upper diagonal and Skv - 1; the window's left side). Under
+  /// a causal or window mask, per 32 columns one word whose bit c says
+  /// column c is visible, and per register a test of its bit: ptxas loads
+  /// seven tests at a time into predicates (R2P) instead of comparing every
+  /// column. With only the key bound, whose masked step is a row's last,
+  /// one compare per column: the words spilled there (D-65).
   void yieldRowMask(mlir::ValueRange scores, mlir::Value firstKey,
                     mlir::Value seqKV, mlir::Value diagonal,
                     attn::MaskAttr mask, std::optional<int64_t> upperOffset) {
     using P = mlir::arith::CmpIPredicate;
     mlir::Value last = sub(seqKV, i32(1));
     if (upperOffset)
-      last = mlir::arith::MinSIOp::create(b, loc, last,
-                                          add(diagonal, i32(*upperOffset)));
+      last = mins(last, add(diagonal, i32(*upperOffset)));
     mlir::Value lastColumn = sub(last, firstKey);
     mlir::Value firstColumn;
     if (mask.getKind() == attn::MaskKind::Window && mask.getLeft() >= 0)
       firstColumn = sub(sub(diagonal, i32(mask.getLeft())), firstKey);
     mlir::Value negInf = f32(-INFINITY);
     llvm::SmallVector<mlir::Value> masked;
+    if (!upperOffset && !firstColumn) {
+      for (auto [i, score] : llvm::enumerate(scores))
+        masked.push_back(
+            select(cmp(P::sle, i32(static_cast<int64_t>(i)), lastColumn), score,
+                   negInf));
+      mlir::scf::YieldOp::create(b, loc, masked);
+      return;
+    }
+    mlir::Value visibleEnd = add(lastColumn, i32(1));
+    mlir::Value bits;
     for (auto [i, score] : llvm::enumerate(scores)) {
-      mlir::Value column = i32(static_cast<int64_t>(i));
-      mlir::Value visible = cmp(P::sle, column, lastColumn);
-      if (firstColumn)
-        visible = mlir::arith::AndIOp::create(b, loc, visible,
-                                              cmp(P::sge, column, firstColumn));
-      masked.push_back(select(visible, score, negInf));
+      int64_t bit = static_cast<int64_t>(i) % kMaskWordBits;
+      if (bit == 0) {
+        int64_t chunk = static_cast<int64_t>(i) - bit;
+        bits = lowBits(sub(visibleEnd, i32(chunk)));
+        if (firstColumn)
+          bits = mlir::arith::AndIOp::create(
+              b, loc, bits,
+              mlir::arith::XOrIOp::create(
+                  b, loc, lowBits(sub(firstColumn, i32(chunk))), i32(-1)));
+      }
+      // Bit 31 as the negative i32 it is: the constant must fit 32 bits.
+      mlir::Value tested = mlir::arith::AndIOp::create(
+          b, loc, bits, i32(static_cast<int32_t>(uint32_t(1) << bit)));
+      masked.push_back(select(cmp(P::ne, tested, i32(0)), score, negInf));
     }
     mlir::scf::YieldOp::create(b, loc, masked);
   }
+
+  /// A word of the low `count` bits set, `count` clamped to [0, 32]; the
+  /// shift is done in 64 bits, where 1 << 32 is defined.
+  mlir::Value lowBits(mlir::Value count) {
+    mlir::Value clamped = maxs(mins(count, i32(kMaskWordBits)), i32(0));
+    mlir::Value wide = mlir::arith::ShLIOp::create(
+        b, loc, i64(1),
+        mlir::arith::ExtUIOp::create(b, loc, b.getI64Type(), clamped));
+    return mlir::arith::TruncIOp::create(
+        b, loc, b.getI32Type(),
+        mlir::arith::SubIOp::create(b, loc, wide, i64(1)));
+  }
+
+  static constexpr int64_t kMaskWordBits = 32;
 
 protected:
   mlir::Operation *op;

@@ -812,10 +812,12 @@ module attributes {gpu.container_module} {
 // scores through (else branch). Edge tiles put thread t on query row
 // first row + t / 2 (the group), shift it by skv - sq to its diagonal, and
 // take the row's last visible key, min(diagonal, skv - 1), as a column of
-// the tile (minus the first key) once; each of its 16 scores then compares
-// its constant column c against it (sge), selecting -inf where the key is
-// hidden: exactly 16 compares, checked in order, and no per-register key,
-// row or column offset: the whole row is the thread's (D-62).
+// the tile (minus the first key) once; from it one word whose low
+// min(max(last column + 1, 0), 32) bits are set (the shift in 64 bits), and
+// each of its 16 scores tests its constant bit 1 << c of that word,
+// selecting -inf where the key is hidden: 16 bit tests, checked in order,
+// and no per-register key, row or column offset: the whole row is the
+// thread's (D-62), its columns' tests one word (D-65).
 // CHECK-LABEL: llvm.func @mask(
 // CHECK-SAME: %[[KEY:[a-z0-9]+]]: i32, %[[ROW:[a-z0-9]+]]: i32, %[[SQ:[a-z0-9]+]]: i32, %[[SKV:[a-z0-9]+]]: i32)
 // CHECK-DAG: %[[NEGINF:[a-z0-9_]+]] = arith.constant 0xFF800000 : f32
@@ -836,6 +838,18 @@ module attributes {gpu.container_module} {
 // CHECK-DAG: %[[C13:[a-z0-9_]+]] = arith.constant 13 : i32
 // CHECK-DAG: %[[C14:[a-z0-9_]+]] = arith.constant 14 : i32
 // CHECK-DAG: %[[C15:[a-z0-9_]+]] = arith.constant 15 : i32
+// CHECK-DAG: %[[C16:[a-z0-9_]+]] = arith.constant 16 : i32
+// CHECK-DAG: %[[C32:[a-z0-9_]+]] = arith.constant 32 : i32
+// CHECK-DAG: %[[C64:[a-z0-9_]+]] = arith.constant 64 : i32
+// CHECK-DAG: %[[C256:[a-z0-9_]+]] = arith.constant 256 : i32
+// CHECK-DAG: %[[C512:[a-z0-9_]+]] = arith.constant 512 : i32
+// CHECK-DAG: %[[C1024:[a-z0-9_]+]] = arith.constant 1024 : i32
+// CHECK-DAG: %[[C2048:[a-z0-9_]+]] = arith.constant 2048 : i32
+// CHECK-DAG: %[[C4096:[a-z0-9_]+]] = arith.constant 4096 : i32
+// CHECK-DAG: %[[C8192:[a-z0-9_]+]] = arith.constant 8192 : i32
+// CHECK-DAG: %[[C16384:[a-z0-9_]+]] = arith.constant 16384 : i32
+// CHECK-DAG: %[[C32768:[a-z0-9_]+]] = arith.constant 32768 : i32
+// CHECK-DAG: %[[ONE64:[a-z0-9_]+]] = arith.constant 1 : i64
 // CHECK: %[[T:[0-9]+]] = arith.remui %{{[0-9]+}}, %[[C128]] : i32
 // CHECK: nvvm.tcgen05.wait <load>
 // CHECK-NEXT: %[[S0:[0-9]+]] = arith.bitcast %{{[0-9]+}} : i32 to f32
@@ -867,37 +881,60 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: %[[LASTKEY:[0-9]+]] = arith.subi %[[SKV]], %[[C1]] : i32
 // CHECK-NEXT: %[[LAST:[0-9]+]] = arith.minsi %[[LASTKEY]], %[[DIAG]] : i32
 // CHECK-NEXT: %[[LASTCOL:[0-9]+]] = arith.subi %[[LAST]], %[[KEY]] : i32
-// CHECK-NEXT: %[[VIS0:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C0]] : i32
+// CHECK-NEXT: %[[END:[0-9]+]] = arith.addi %[[LASTCOL]], %[[C1]] : i32
+// CHECK-NEXT: %[[UPTO32:[0-9]+]] = arith.minsi %[[END]], %[[C32]] : i32
+// CHECK-NEXT: %[[COUNT:[0-9]+]] = arith.maxsi %[[UPTO32]], %[[C0]] : i32
+// CHECK-NEXT: %[[WIDE:[0-9]+]] = arith.extui %[[COUNT]] : i32 to i64
+// CHECK-NEXT: %[[POW:[0-9]+]] = arith.shli %[[ONE64]], %[[WIDE]] : i64
+// CHECK-NEXT: %[[LOW:[0-9]+]] = arith.subi %[[POW]], %[[ONE64]] : i64
+// CHECK-NEXT: %[[BITS:[0-9]+]] = arith.trunci %[[LOW]] : i64 to i32
+// CHECK-NEXT: %[[T0:[0-9]+]] = arith.andi %[[BITS]], %[[C1]] : i32
+// CHECK-NEXT: %[[VIS0:[0-9]+]] = arith.cmpi ne, %[[T0]], %[[C0]] : i32
 // CHECK-NEXT: %[[M0:[0-9]+]] = arith.select %[[VIS0]], %[[S0]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS1:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C1]] : i32
+// CHECK-NEXT: %[[T1:[0-9]+]] = arith.andi %[[BITS]], %[[C2]] : i32
+// CHECK-NEXT: %[[VIS1:[0-9]+]] = arith.cmpi ne, %[[T1]], %[[C0]] : i32
 // CHECK-NEXT: %[[M1:[0-9]+]] = arith.select %[[VIS1]], %[[S1]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS2:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C2]] : i32
+// CHECK-NEXT: %[[T2:[0-9]+]] = arith.andi %[[BITS]], %[[C4]] : i32
+// CHECK-NEXT: %[[VIS2:[0-9]+]] = arith.cmpi ne, %[[T2]], %[[C0]] : i32
 // CHECK-NEXT: %[[M2:[0-9]+]] = arith.select %[[VIS2]], %[[S2]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS3:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C3]] : i32
+// CHECK-NEXT: %[[T3:[0-9]+]] = arith.andi %[[BITS]], %[[C8]] : i32
+// CHECK-NEXT: %[[VIS3:[0-9]+]] = arith.cmpi ne, %[[T3]], %[[C0]] : i32
 // CHECK-NEXT: %[[M3:[0-9]+]] = arith.select %[[VIS3]], %[[S3]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS4:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C4]] : i32
+// CHECK-NEXT: %[[T4:[0-9]+]] = arith.andi %[[BITS]], %[[C16]] : i32
+// CHECK-NEXT: %[[VIS4:[0-9]+]] = arith.cmpi ne, %[[T4]], %[[C0]] : i32
 // CHECK-NEXT: %[[M4:[0-9]+]] = arith.select %[[VIS4]], %[[S4]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS5:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C5]] : i32
+// CHECK-NEXT: %[[T5:[0-9]+]] = arith.andi %[[BITS]], %[[C32]] : i32
+// CHECK-NEXT: %[[VIS5:[0-9]+]] = arith.cmpi ne, %[[T5]], %[[C0]] : i32
 // CHECK-NEXT: %[[M5:[0-9]+]] = arith.select %[[VIS5]], %[[S5]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS6:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C6]] : i32
+// CHECK-NEXT: %[[T6:[0-9]+]] = arith.andi %[[BITS]], %[[C64]] : i32
+// CHECK-NEXT: %[[VIS6:[0-9]+]] = arith.cmpi ne, %[[T6]], %[[C0]] : i32
 // CHECK-NEXT: %[[M6:[0-9]+]] = arith.select %[[VIS6]], %[[S6]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS7:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C7]] : i32
+// CHECK-NEXT: %[[T7:[0-9]+]] = arith.andi %[[BITS]], %[[C128]] : i32
+// CHECK-NEXT: %[[VIS7:[0-9]+]] = arith.cmpi ne, %[[T7]], %[[C0]] : i32
 // CHECK-NEXT: %[[M7:[0-9]+]] = arith.select %[[VIS7]], %[[S7]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS8:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C8]] : i32
+// CHECK-NEXT: %[[T8:[0-9]+]] = arith.andi %[[BITS]], %[[C256]] : i32
+// CHECK-NEXT: %[[VIS8:[0-9]+]] = arith.cmpi ne, %[[T8]], %[[C0]] : i32
 // CHECK-NEXT: %[[M8:[0-9]+]] = arith.select %[[VIS8]], %[[S8]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS9:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C9]] : i32
+// CHECK-NEXT: %[[T9:[0-9]+]] = arith.andi %[[BITS]], %[[C512]] : i32
+// CHECK-NEXT: %[[VIS9:[0-9]+]] = arith.cmpi ne, %[[T9]], %[[C0]] : i32
 // CHECK-NEXT: %[[M9:[0-9]+]] = arith.select %[[VIS9]], %[[S9]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS10:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C10]] : i32
+// CHECK-NEXT: %[[T10:[0-9]+]] = arith.andi %[[BITS]], %[[C1024]] : i32
+// CHECK-NEXT: %[[VIS10:[0-9]+]] = arith.cmpi ne, %[[T10]], %[[C0]] : i32
 // CHECK-NEXT: %[[M10:[0-9]+]] = arith.select %[[VIS10]], %[[S10]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS11:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C11]] : i32
+// CHECK-NEXT: %[[T11:[0-9]+]] = arith.andi %[[BITS]], %[[C2048]] : i32
+// CHECK-NEXT: %[[VIS11:[0-9]+]] = arith.cmpi ne, %[[T11]], %[[C0]] : i32
 // CHECK-NEXT: %[[M11:[0-9]+]] = arith.select %[[VIS11]], %[[S11]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS12:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C12]] : i32
+// CHECK-NEXT: %[[T12:[0-9]+]] = arith.andi %[[BITS]], %[[C4096]] : i32
+// CHECK-NEXT: %[[VIS12:[0-9]+]] = arith.cmpi ne, %[[T12]], %[[C0]] : i32
 // CHECK-NEXT: %[[M12:[0-9]+]] = arith.select %[[VIS12]], %[[S12]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS13:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C13]] : i32
+// CHECK-NEXT: %[[T13:[0-9]+]] = arith.andi %[[BITS]], %[[C8192]] : i32
+// CHECK-NEXT: %[[VIS13:[0-9]+]] = arith.cmpi ne, %[[T13]], %[[C0]] : i32
 // CHECK-NEXT: %[[M13:[0-9]+]] = arith.select %[[VIS13]], %[[S13]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS14:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C14]] : i32
+// CHECK-NEXT: %[[T14:[0-9]+]] = arith.andi %[[BITS]], %[[C16384]] : i32
+// CHECK-NEXT: %[[VIS14:[0-9]+]] = arith.cmpi ne, %[[T14]], %[[C0]] : i32
 // CHECK-NEXT: %[[M14:[0-9]+]] = arith.select %[[VIS14]], %[[S14]], %[[NEGINF]] : f32
-// CHECK-NEXT: %[[VIS15:[0-9]+]] = arith.cmpi sge, %[[LASTCOL]], %[[C15]] : i32
+// CHECK-NEXT: %[[T15:[0-9]+]] = arith.andi %[[BITS]], %[[C32768]] : i32
+// CHECK-NEXT: %[[VIS15:[0-9]+]] = arith.cmpi ne, %[[T15]], %[[C0]] : i32
 // CHECK-NEXT: %[[M15:[0-9]+]] = arith.select %[[VIS15]], %[[S15]], %[[NEGINF]] : f32
 // CHECK-NEXT: scf.yield %[[M0]], %[[M1]], %[[M2]], %[[M3]], %[[M4]], %[[M5]], %[[M6]], %[[M7]], %[[M8]], %[[M9]], %[[M10]], %[[M11]], %[[M12]], %[[M13]], %[[M14]], %[[M15]] : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32
 // CHECK-NEXT: } else {
