@@ -58,6 +58,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <cmath>
+#include <map>
+#include <optional>
+#include <tuple>
 
 using namespace mlir;
 using namespace fa4;
@@ -81,6 +84,9 @@ constexpr int64_t kOtherRegisters = 72;
 /// for both (ptxas 13.0; 152 / 104 / 104 and 160 / 72 / 120 spill).
 constexpr int64_t kSoftmaxRegistersDeepQk = 168;
 constexpr int64_t kOtherRegistersDeepQk = 104;
+/// The MMA warp makes its TMEM tiles once, at its start, up to this many
+/// Q boxes (D-66).
+constexpr int64_t kMaxQkBoxesForRoleTiles = 2;
 /// One Q tile: three warpgroups share the 384 x 168 launch pool (64512),
 /// 232 + 112 + 112 of it. At Dv = 256 the 2Q budgets (184 / 72 / 72) spill
 /// 208 bytes; 200 / 104 / 104 up to this split assemble clean (ptxas 13.0).
@@ -343,12 +349,43 @@ private:
                                                 plan.elementType, major),
                               offset);
   }
+  /// A TMEM tile; inside a role (RoleTmemTiles), made once at the role's
+  /// start: each lowers to a shared-memory load of the allocation's
+  /// address, which LLVM keeps inside the K/V loop, past its barriers.
   Value tmemTile(int64_t column, int64_t columns, Type element) {
-    return TmemTileOp::create(
-        b, loc, TmemTileType::get(b.getContext(), kTileRows, columns, element),
-        b.getI64IntegerAttr(plan.tmemAddressOffset),
-        b.getI64IntegerAttr(column));
+    auto make = [&] {
+      return TmemTileOp::create(
+          b, loc,
+          TmemTileType::get(b.getContext(), kTileRows, columns, element),
+          b.getI64IntegerAttr(plan.tmemAddressOffset),
+          b.getI64IntegerAttr(column));
+    };
+    if (!roleStart)
+      return make();
+    auto [it, inserted] = roleTmemTiles.try_emplace(
+        std::make_tuple(column, columns, element.getAsOpaquePointer()));
+    if (inserted) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(roleStart);
+      it->second = make();
+    }
+    return it->second;
   }
+  /// For its lifetime, the TMEM tiles of the role being built are made
+  /// once, where it starts.
+  struct RoleTmemTiles {
+    BlackwellKernelBuilder &builder;
+    explicit RoleTmemTiles(BlackwellKernelBuilder &builder) : builder(builder) {
+      builder.roleStart = builder.i32(0).getDefiningOp();
+      builder.roleTmemTiles.clear();
+    }
+    ~RoleTmemTiles() {
+      builder.roleStart = nullptr;
+      builder.roleTmemTiles.clear();
+    }
+  };
+  Operation *roleStart = nullptr;
+  std::map<std::tuple<int64_t, int64_t, const void *>, Value> roleTmemTiles;
   Value sTile(int64_t i) {
     return tmemTile(plan.sColumn[i], plan.bn, b.getF32Type());
   }
@@ -710,6 +747,11 @@ void BlackwellKernelBuilder::issueScore(Value tile, int64_t i) {
 /// BRA.U.ANY), and the MMA warp, not the tensor core, bounded the KV loop
 /// (D-60).
 void BlackwellKernelBuilder::buildMma() {
+  // Its TMEM tiles made once (D-66), up to two Q boxes: past them the
+  // issuer's descriptors and the tiles spilled 100 bytes (ptxas 13.0).
+  std::optional<RoleTmemTiles> tiles;
+  if (plan.qkBoxes <= kMaxQkBoxesForRoleTiles)
+    tiles.emplace(*this);
   mmaIssuer = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
   wait(barrier(plan.qFull()), i32(0));
   // Under pair_cta both CTAs' Q bytes count on this (the leader's)

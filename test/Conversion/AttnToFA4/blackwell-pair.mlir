@@ -97,6 +97,7 @@
 // CHECK: %[[ISLEADER:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32 : i32
 // CHECK-NEXT: %[[ISSUES:.*]] = arith.andi %{{.*}}, %[[ISLEADER]] : i1
 // CHECK-NEXT: scf.if %[[ISSUES]] {
+// CHECK-COUNT-6: fa4.tmem.tile
 // CHECK-NEXT: %[[ISSUER:.*]] = nvvm.elect.sync -> i1
 // CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %false issued_by %[[ISSUER]] pair : !fa4.smem_tile<128x128xbf16, k_major>, <64x128xbf16, k_major>, <128x128xf32>
 // CHECK-NEXT: fa4.mbarrier.get

@@ -85,7 +85,16 @@
 // CHECK-COUNT-4: fa4.tma.load %arg0
 // CHECK: %[[MMAWARP:.*]] = arith.cmpi eq, %{{.*}}, %c1_i32 : i32
 // CHECK-NEXT: scf.if %[[MMAWARP]] {
+// Its TMEM tiles made once, where the role starts (D-66): S_0, S_1, O_0,
+// P_0, O_1, P_1, in the order of first use.
+// CHECK-NEXT: fa4.tmem.tile column 0 of 198656 : <128x128xf32>
+// CHECK-NEXT: fa4.tmem.tile column 128 of 198656 : <128x128xf32>
+// CHECK-NEXT: fa4.tmem.tile column 256 of 198656 : <128x128xf32>
+// CHECK-NEXT: fa4.tmem.tile column 64 of 198656 : <128x128xbf16>
+// CHECK-NEXT: fa4.tmem.tile column 384 of 198656 : <128x128xf32>
+// CHECK-NEXT: fa4.tmem.tile column 192 of 198656 : <128x128xbf16>
 // CHECK-NEXT: %[[ISSUER:.*]] = nvvm.elect.sync -> i1
+// CHECK-NOT: fa4.tmem.tile
 // CHECK-NOT: nvvm.elect.sync
 // CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %false issued_by %[[ISSUER]] : !fa4.smem_tile<128x128xbf16, k_major>, <128x128xbf16, k_major>, <128x128xf32>
 // CHECK: fa4.tmem.commit %{{.*}} issued_by %[[ISSUER]]
