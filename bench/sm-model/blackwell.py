@@ -38,15 +38,20 @@ PACKED = {"FFMA2", "FADD2", "FMUL2"}
 model.ALU.update({"FMNMX3"})
 
 
+def shortest_range(function, keep, besides=None):
+    """The shortest loop whose instructions satisfy `keep`, other than
+    `besides`: (first, last), or None."""
+    ops = function[0]
+    ranges = [(a, b) for a, b in model.loops(function)
+              if (a, b) != besides and keep(ops[a:b + 1])]
+    return min(ranges, key=lambda r: r[1] - r[0]) if ranges else None
+
+
 def shortest(function, keep, masked=False):
     """The path of an unmasked (or masked) step through the shortest loop
     whose instructions satisfy `keep` (model.step_path)."""
-    ops = function[0]
-    ranges = [(a, b) for a, b in model.loops(function) if keep(ops[a:b + 1])]
-    if not ranges:
-        return None
-    a, b = min(ranges, key=lambda r: r[1] - r[0])
-    return model.step_path(function, a, b, masked)
+    found = shortest_range(function, keep)
+    return model.step_path(function, *found, masked) if found else None
 
 
 def count(body, name):
@@ -54,8 +59,15 @@ def count(body, name):
 
 
 def roles(function, bn, masked=False):
-    softmax = shortest(function, lambda b: count(b, "MUFU") >= bn / 4
-                       and count(b, "UTCHMMA") == 0, masked)
+    is_softmax = lambda b: count(b, "MUFU") >= bn / 4 and count(b, "UTCHMMA") == 0
+    # A kernel whose unmasked loop has no mask and another loop with one
+    # (FlashAttention-4's, its masks through R2P) runs that loop on masked
+    # steps; else the masked path through the one loop (model.step_path).
+    unmasked = shortest_range(function, is_softmax)
+    mask_free = not count(function[0][unmasked[0]:unmasked[1] + 1], "R2P")
+    own = masked and mask_free and shortest_range(
+        function, lambda b: is_softmax(b) and count(b, "R2P") >= 4, unmasked)
+    softmax = model.step_path(function, *(own or unmasked), masked and not own)
     correction = shortest(function, lambda b: count(b, "LDTM") and count(b, "STTM")
                           and not count(b, "MUFU") and not count(b, "UTCHMMA"))
     mma = shortest(function, lambda b: count(b, "UTCHMMA") >= 4)
