@@ -61,3 +61,29 @@ check("masked path", len(model.step_path(function, 0, 18, True)), 19)
 plan = {"bm": 128, "bn": 128}
 check("causal tiles", model.tiles(plan, 1, 1, 384, True), [(2, 1), (1, 1), (0, 1)])
 check("key bound", model.tiles(plan, 1, 1, 300, False)[0], (2, 1))
+
+# bench/sm-model/blackwell.py's roles: the MMA warp's loop (UTCHMMA), the
+# softmax (MUFU, no MMA) and, for masked steps, a loop of its own when the
+# unmasked one has no R2P.
+import blackwell  # noqa: E402
+
+
+def loop(body, name):
+    """A loop of `body` ending in a branch back to label `name`."""
+    return body + [ins("@P0 BRA `(%s)" % name)]
+
+
+mufu = [ins("MUFU.EX2 R1, R2")] * 40
+mma = loop([ins("UTCHMMA gdesc[UR4], gdesc[UR6], tmem[UR8], tmem[UR10], idesc[UR11], UPT")] * 4, ".L_x_0")
+unmasked = loop(mufu, ".L_x_1")
+masked = loop([ins("R2P PR, R4, 0x7f")] * 4 + mufu + [ins("FADD R1, R1, R2")], ".L_x_2")
+ops = mma + unmasked + masked
+labels = {".L_x_0": 0, ".L_x_1": len(mma), ".L_x_2": len(mma) + len(unmasked)}
+branches = [(len(mma) - 1, ".L_x_0"), (len(mma) + len(unmasked) - 1, ".L_x_1"),
+            (len(ops) - 1, ".L_x_2")]
+function = (ops, labels, branches)
+softmax, _, mma_loop = blackwell.roles(function, 128)
+check("blackwell unmasked softmax", len(softmax), len(unmasked))
+check("blackwell mma loop", len(mma_loop), len(mma))
+softmax, _, _ = blackwell.roles(function, 128, masked=True)
+check("blackwell masked loop", len(softmax), len(masked))
