@@ -12,7 +12,8 @@ accordingly.
 OLD and NEW are `planted-bugs.py --work` folders (base/KERNEL/ARTIFACT),
 filled by the compiler before and after the change (planted-bugs.py
 compiles them; its run stops at the first stale regex, after compiling).
-Prints one line per bug: `kept` (its regex still matches once), `rebased`
+Prints one line per bug: `kept` (its regex still matches once, at the
+counterpart of its old place), `rebased`
 (the new find matches once), or `lost` (no counterpart: edit it by hand).
 --write saves the rebased corpus.
 """
@@ -85,11 +86,16 @@ def renamed(text, renames):
 
 
 def rebase(bug, old_text, new_text, alignment):
-    """('kept' | 'rebased' | 'lost', bug)."""
+    """('kept' | 'rebased' | 'lost', bug). A bug is kept only where its one
+    match in the new PTX is the counterpart of its match in the old: after
+    a renumbering, its registers may name another place."""
     flags = re.M
-    if len(re.findall(bug["find"], new_text, flags)) == 1:
-        return "kept", bug
     match = re.search(bug["find"], old_text, flags)
+    matches = list(re.finditer(bug["find"], new_text, flags))
+    if len(matches) == 1 and (
+            not match or alignment.line(old_text.count("\n", 0, match.start()))
+            == new_text.count("\n", 0, matches[0].start())):
+        return "kept", bug
     if not match:
         return "lost", bug
     first = old_text.count("\n", 0, match.start())

@@ -1,5 +1,5 @@
 """Writes OLD and NEW planted-bugs work folders (one Blackwell artifact
-each, a few lines of PTX) and a corpus of four bugs for rebase-planted.test:
+each, a few lines of PTX) and a corpus of five bugs for rebase-planted.test:
   OUT/old/base/blackwell/fa4_blackwell_gqa_sm_100a/{manifest.json,k.ptx}
   OUT/new/...                                        (registers renumbered,
                                                       a line inserted, one
@@ -17,6 +17,7 @@ OLD = """\tmov.b32 \t%r5, 32768;
 \tmbarrier.try_wait.parity.shared.b64 P1, [%r10], %r11, 10000000;
 \tbar.sync \t1, 256;
 \tst.shared.b32 \t[%r12], %r13;
+\tmbarrier.try_wait.parity.shared.b64 P1, [%r20], %r21, 10000000;
 \tmembar.gl;
 """
 NEW = """\tmov.b32 \t%r8, 32768;
@@ -26,6 +27,7 @@ NEW = """\tmov.b32 \t%r8, 32768;
 \tcp.async.bulk.tensor.4d [%rd7], [%rd4, {%r17, %r19}], [bar];
 \tmbarrier.try_wait.parity.shared.b64 P1, [%r20], %r21, 10000000;
 \tst.shared.b32 \t[%r22], %r23;
+\tmbarrier.try_wait.parity.shared.b64 P1, [%r24], %r25, 10000000;
 \tmembar.gl;
 """
 BUGS = [
@@ -41,6 +43,10 @@ BUGS = [
      "replace": "cp.async.bulk.tensor.4d [%rd3], [%rd4, {%r6, %r9}], [bar];"},
     # Its line is gone from the new PTX: lost.
     {"name": "gone", "find": r"^\s*bar\.sync\s+1,\s+256;[ \t]*$", "replace": ""},
+    # Its registers now name the other wait's line, where its regex matches
+    # once: rebased to its own line's new registers, not kept.
+    {"name": "shifted", "find": r"^\s*mbarrier\.try_wait\.parity\.shared\.b64\s+"
+     r"P1,\s+\[%r20\],\s+%r21,\s+10000000;[ \t]*$", "replace": "mov.pred P1, 1;"},
 ]
 
 
