@@ -646,6 +646,15 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
   });
   if (ops.empty())
     return;
+  // Logit softcapping has its meaning (attn-decompose) but no kernel yet:
+  // refused, never dropped.
+  for (Operation *op : ops)
+    if (auto dense = dyn_cast<attn::AttentionOp>(op);
+        dense && dense.getSoftcap()) {
+      op->emitOpError() << "has softcap, which no kernel lowers yet; "
+                           "attn-decompose gives its meaning";
+      return signalPassFailure();
+    }
 
   std::string chipName = chip;
   auto planned = cast<attn::PlannedAttentionOpInterface>(ops.front());

@@ -70,3 +70,16 @@ func.func @memref_strided_view(%q: memref<1x64x4x64xbf16, strided<[49152, 768, 6
       : memref<1x64x4x64xbf16, strided<[49152, 768, 64, 1]>>, memref<1x64x4x64xbf16, strided<[49152, 768, 64, 1], offset: 256>>, memref<1x64x4x64xbf16, strided<[49152, 768, 64, 1], offset: 512>>
   return
 }
+
+// Logit softcapping (Gemma 2/3): an f32 attribute, printed back as given.
+// CHECK-LABEL: func @softcap
+// CHECK: attn.attention %{{.*}}, %{{.*}}, %{{.*}} {mask = #attn.mask<causal>, softcap = 1.500000e+01 : f32}
+// GENERIC-LABEL: sym_name = "softcap"
+// GENERIC: "attn.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{mask = #attn.mask<causal>, softcap = 1.500000e+01 : f32}>
+func.func @softcap(%q: tensor<2x7x4x8xf16>, %k: tensor<2x5x2x8xf16>, %v: tensor<2x5x2x8xf16>) -> tensor<2x7x4x8xf16> {
+  %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>, softcap = 15.0 : f32}
+      : tensor<2x7x4x8xf16>, tensor<2x5x2x8xf16>, tensor<2x5x2x8xf16>
+      -> tensor<2x7x4x8xf16>
+  return %o : tensor<2x7x4x8xf16>
+}
+

@@ -259,12 +259,17 @@ struct ShapeChecker {
 
   /// The scale, where given: finite and > 0.
   LogicalResult scale(std::optional<APFloat> scale) {
-    if (!scale)
+    return positive("scale", scale);
+  }
+
+  /// `name`, where given, finite and > 0 (scale, softcap).
+  LogicalResult positive(StringRef name, std::optional<APFloat> attr) {
+    if (!attr)
       return success();
-    double value = scale->convertToDouble();
+    double value = attr->convertToDouble();
     if (!std::isfinite(value) || value <= 0.0)
-      return op->emitOpError()
-             << "expects scale to be finite and > 0, but got " << value;
+      return op->emitOpError() << "expects " << name
+                               << " to be finite and > 0, but got " << value;
     return success();
   }
 
@@ -410,9 +415,9 @@ LogicalResult AttentionOp::verify() {
   ShapeChecker check{getOperation()};
   if (failed(verifyForm(*this)) || failed(verifyOperandTypes(*this, check)) ||
       failed(verifySharedSizes(*this, check)) ||
-      failed(verifyLse(*this, check)))
+      failed(verifyLse(*this, check)) || failed(check.scale(getScale())))
     return failure();
-  return check.scale(getScale());
+  return check.positive("softcap", getSoftcap());
 }
 
 //===----------------------------------------------------------------------===//

@@ -47,6 +47,8 @@ struct DenseView {
   double scale;
   bool hasLse;
   std::function<KeepFn()> prepareKeep;
+  /// attn.attention's softcap c: scaled scores s become c * tanh(s / c).
+  std::optional<double> softcap = std::nullopt;
 };
 
 /// Builds the generics of one attention; loops are named by letter in the
@@ -103,6 +105,7 @@ private:
 
   Value scores();
   Value scaledAndMasked(Value scores);
+  Value softcapped(OpBuilder &body, Location at, Value s, double c);
   /// The row reduction of `scores` [B, Hq, Sq, Skv] into [B, Hq, Sq].
   Value rowReduction(Value scores, double identity, bool max);
   Value exponentials(Value scores, Value max);
@@ -134,7 +137,22 @@ Value Decomposer::scores() {
                  });
 }
 
-/// scale * S where query i sees key j (view.keep), else -inf.
+/// c * tanh(s / c), tanh(x) as 1 - 2 / (exp(2x) + 1): math.tanh has no
+/// lowering on every backend the decomposition runs on, exp does; it
+/// saturates to +-1 where exp overflows or vanishes.
+Value Decomposer::softcapped(OpBuilder &body, Location at, Value s, double c) {
+  auto constant = [&](double v) { return constantF32(body, at, v); };
+  Value twice = arith::MulFOp::create(body, at, s, constant(2.0 / c));
+  Value e = math::ExpOp::create(body, at, twice);
+  Value ratio =
+      arith::DivFOp::create(body, at, constant(2.0),
+                            arith::AddFOp::create(body, at, e, constant(1.0)));
+  Value tanh = arith::SubFOp::create(body, at, constant(1.0), ratio);
+  return arith::MulFOp::create(body, at, tanh, constant(c));
+}
+
+/// scale * S (softcapped, where asked) where query i sees key j
+/// (view.keep), else -inf.
 Value Decomposer::scaledAndMasked(Value scores) {
   double scale = view.scale;
   KeepFn keeps = view.prepareKeep();
@@ -144,6 +162,8 @@ Value Decomposer::scaledAndMasked(Value scores) {
       [&](OpBuilder &body, Location at, ValueRange args) -> Value {
         Value scaled = arith::MulFOp::create(body, at, args[0],
                                              constantF32(body, at, scale));
+        if (view.softcap)
+          scaled = softcapped(body, at, scaled, *view.softcap);
         if (!keeps)
           return scaled;
         Value i = linalg::IndexOp::create(body, at, 2);
@@ -315,26 +335,30 @@ DenseView denseView(OpBuilder &builder, AttentionOp op) {
   Location loc = op.getLoc();
   MaskAttr mask = op.getMask();
   Value query = op.getQuery(), key = op.getKey();
-  return {query,
-          key,
-          op.getValue(),
-          cast<ShapedType>(op.getOutput().getType()).getElementType(),
-          op.getNumQueryHeads(),
-          op.getNumKVHeads(),
-          op.getEffectiveScale(),
-          static_cast<bool>(op.getLse()),
-          [&builder, loc, mask, query, key]() -> KeepFn {
-            if (mask.isNone())
-              return KeepFn();
-            Value seqQ = getValueOrCreateConstantIndexOp(
-                builder, loc, dimOf(builder, loc, query, 1));
-            Value seqKV = getValueOrCreateConstantIndexOp(
-                builder, loc, dimOf(builder, loc, key, 1));
-            Value offset = arith::SubIOp::create(builder, loc, seqKV, seqQ);
-            return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
-              return maskKeeps(body, at, mask, i, j, offset);
-            };
-          }};
+  DenseView view{
+      query,
+      key,
+      op.getValue(),
+      cast<ShapedType>(op.getOutput().getType()).getElementType(),
+      op.getNumQueryHeads(),
+      op.getNumKVHeads(),
+      op.getEffectiveScale(),
+      static_cast<bool>(op.getLse()),
+      [&builder, loc, mask, query, key]() -> KeepFn {
+        if (mask.isNone())
+          return KeepFn();
+        Value seqQ = getValueOrCreateConstantIndexOp(
+            builder, loc, dimOf(builder, loc, query, 1));
+        Value seqKV = getValueOrCreateConstantIndexOp(
+            builder, loc, dimOf(builder, loc, key, 1));
+        Value offset = arith::SubIOp::create(builder, loc, seqKV, seqQ);
+        return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
+          return maskKeeps(body, at, mask, i, j, offset);
+        };
+      }};
+  if (std::optional<APFloat> softcap = op.getSoftcap())
+    view.softcap = softcap->convertToDouble();
+  return view;
 }
 
 /// How many sequences every index vector has an entry for: the least of

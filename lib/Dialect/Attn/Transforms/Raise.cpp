@@ -887,7 +887,7 @@ AttentionOp createAttention(OpBuilder &builder, Location loc,
                                      qType.getElementType());
   return AttentionOp::create(
       builder, loc, TypeRange{oType}, q, k, v, ValueRange{},
-      scaleAttr(builder, match), match.mask,
+      scaleAttr(builder, match), match.mask, /*softcap=*/nullptr,
       /*config=*/nullptr, /*splitk=*/nullptr, /*tmem=*/nullptr,
       /*swizzle=*/nullptr, /*smem=*/nullptr, /*twin_config=*/nullptr,
       /*twin_swizzle=*/nullptr, /*twin_smem=*/nullptr);

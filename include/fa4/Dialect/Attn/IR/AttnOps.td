@@ -42,6 +42,12 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     (MHA, GQA and MQA). `scale` defaults to `1/sqrt(Dqk)`. The mask is
     bottom-right aligned (see `#attn.mask`).
 
+    With `softcap` = c (logit softcapping, Gemma 2/3; FlashAttention's
+    `softcap`), each scaled score s becomes `c * tanh(s / c)` before the
+    mask: `O = softmax(c * tanh(scale * Q K^T / c) + mask) V`. c is finite
+    and > 0. The kernels do not lower it yet: they refuse the op by name;
+    `attn-decompose` gives its meaning.
+
     With tensor operands the op returns O and, when asked for, LSE. With
     memref operands it is in destination style: O and the optional LSE are
     passed in `outs` and written.
@@ -64,7 +70,8 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$value,
     Variadic<AnyMemRef>:$outputs,
     OptionalAttr<F32Attr>:$scale,
-    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask
+    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask,
+    OptionalAttr<F32Attr>:$softcap
   ), Attn_PlanArguments);
   let results = (outs Variadic<AnyRankedTensor>:$results);
 

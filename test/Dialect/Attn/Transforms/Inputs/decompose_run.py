@@ -2,7 +2,8 @@
 # run on the CPU by mlir-runner (tools/raise-oracle.py's runner), its O and
 # LSE against attention computed here in plain Python from the same
 # inputs: GQA, a causal and a window mask (bottom-right, with rows that see
-# no key: O = 0, LSE = -inf), an explicit scale.
+# no key: O = 0, LSE = -inf), an explicit scale; and causal with a softcap
+# small enough to bend most scores (c * tanh(s / c) before the mask).
 import importlib.util
 import math
 import os
@@ -19,20 +20,25 @@ MASKS = {"none": (None, None), "causal": (None, 0), "window(1, 0)": (1, 0),
          "window(2, 1)": (2, 1)}
 
 
-def module(mask, result):
+SOFTCAP = 0.7
+
+
+def module(mask, result, softcap=None):
     q = "tensor<%dx%dx%dx%dxf16>" % (B, SQ, HQ, D)
     kv = "tensor<%dx%dx%dx%dxf16>" % (B, SKV, HKV, D)
     o = "tensor<%dx%dx%dx%dxf16>" % (B, SQ, HQ, D)
     lse = "tensor<%dx%dx%dxf32>" % (B, HQ, SQ)
     returned = o if result == "o" else lse
     return """func.func @attention(%%q: %s, %%k: %s, %%v: %s) -> %s {
-  %%o, %%lse = attn.attention %%q, %%k, %%v {scale = %r : f32, mask = #attn.mask<%s>} : %s, %s, %s -> %s, %s
+  %%o, %%lse = attn.attention %%q, %%k, %%v {scale = %r : f32, mask = #attn.mask<%s>%s} : %s, %s, %s -> %s, %s
   return %%%s : %s
 }
-""" % (q, kv, kv, returned, SCALE, mask, q, kv, kv, o, lse, result, returned)
+""" % (q, kv, kv, returned, SCALE, mask,
+       ", softcap = %r : f32" % softcap if softcap else "", q, kv, kv, o, lse,
+       result, returned)
 
 
-def reference(q, k, v, left, right):
+def reference(q, k, v, left, right, softcap=None):
     """O [B, SQ, HQ, D] and LSE [B, HQ, SQ], in double."""
     group = HQ // HKV
     o = [0.0] * (B * SQ * HQ * D)
@@ -50,7 +56,10 @@ def reference(q, k, v, left, right):
                     dot = sum(q[((b * SQ + i) * HQ + h) * D + d] *
                               k[((b * SKV + j) * HKV + g) * D + d]
                               for d in range(D))
-                    scores.append(SCALE * dot)
+                    score = SCALE * dot
+                    if softcap:
+                        score = softcap * math.tanh(score / softcap)
+                    scores.append(score)
                 if not keys:
                     lse[(b * HQ + h) * SQ + i] = -math.inf
                     continue
@@ -77,13 +86,15 @@ def worst(actual, expected):
 
 
 runner = oracle.Runner(fa4_opt, llvm_root)
-for mask, (left, right) in MASKS.items():
-    q, k, v, o = runner.run(module(mask, "o"), decompose=True,
+CASES = [(mask, mask, bounds, None) for mask, bounds in MASKS.items()]
+CASES.append(("softcap(%g)" % SOFTCAP, "causal", MASKS["causal"], SOFTCAP))
+for label, mask, (left, right), softcap in CASES:
+    q, k, v, o = runner.run(module(mask, "o", softcap), decompose=True,
                             print_inputs=True)
-    lse = runner.run(module(mask, "lse"), decompose=True)
-    o_ref, lse_ref = reference(q, k, v, left, right)
+    lse = runner.run(module(mask, "lse", softcap), decompose=True)
+    o_ref, lse_ref = reference(q, k, v, left, right, softcap)
     # O is rounded to f16 (half an ulp of values below 1: 2^-12); LSE is f32.
     print("%-13s O %s, LSE %s" % (
-        mask, "ok" if worst(o, o_ref) <= 2 ** -11 else "off %g" % worst(o, o_ref),
+        label, "ok" if worst(o, o_ref) <= 2 ** -11 else "off %g" % worst(o, o_ref),
         "ok" if worst(lse, lse_ref) <= 1e-5 else "off %g" % worst(lse, lse_ref)))
 runner.close()
