@@ -52,14 +52,20 @@ TENSOR_FLOP_PER_CLK = 4096
 # compare, min/max, logic, shift and integer add 64; type conversions 16).
 # 125/SM/clk -> 1, 64 -> 2, 32 -> 4, 16 -> 8.
 FMA = {"FFMA", "FADD", "FMUL", "HFMA2", "HADD2", "HMUL2"}  # 125, measured
+# sm_100a's packed f32x2 arithmetic (blackwell.py): one FMA-pipe cycle a
+# warp instruction in the simulation, as the unpacked forms; whether it
+# holds the pipe two (64 FP32 operations on 32 lanes) is not measured.
+PACKED_F32X2 = {"FFMA2", "FADD2", "FMUL2"}
+FMA |= PACKED_F32X2
 IMAD = {"IMAD"}  # 64, measured; the FMA-heavy half only
 ALU = {"FMNMX", "FSEL", "FSETP", "ISETP", "LOP3", "IADD3", "VIADD", "SHF",
        "SEL", "PLOP3", "LEA", "IMNMX", "VIMNMX", "PRMT", "F2FP", "P2R", "R2P",
-       "IABS", "FCHK", "BMSK", "SGXT"}  # FMNMX, F2FP measured 64; others: the Guide
+       "IABS", "FCHK", "BMSK", "SGXT",
+       "FMNMX3"}  # FMNMX, F2FP measured 64; others (sm_100a's FMNMX3 too): the Guide
 XU = {"MUFU", "F2I", "I2F", "FRND", "F2F", "I2FP", "F2IP"}  # ex2 measured 16; conversions: the Guide
 SHFL = {"SHFL"}  # 32, measured
 
-ISSUE_ONLY_NOTE = "every other opcode: one issue cycle, no vector pipe"
+# Every other opcode: one issue cycle, no vector pipe.
 
 
 def nvdisasm():
@@ -197,6 +203,28 @@ RESULT_LATENCY = {"MUFU": 17, "F2I": 17, "I2F": 17, "FRND": 17, "F2F": 17,
 OPERAND_READ = 2
 
 
+def earliest_issue(o, next_issue, ready, pipe_free):
+    """The first cycle instruction `o` of a warp may issue: after the warp's
+    last stall, the scoreboards it waits on, and its pipe's last warp
+    instruction."""
+    at = max([next_issue] + [ready[b] for b in range(6) if o.wait_mask >> b & 1])
+    pipe, _ = pipe_of(o.op)
+    return max(at, pipe_free.get(pipe, 0)) if pipe else at
+
+
+def issue(o, at, ready, pipe_free):
+    """Issues `o` at cycle `at`: holds its pipe, sets its scoreboards;
+    returns the cycle the warp's next instruction may issue."""
+    pipe, cycles = pipe_of(o.op)
+    if pipe:
+        pipe_free[pipe] = at + cycles
+    if o.write_barrier != 7:
+        ready[o.write_barrier] = at + RESULT_LATENCY.get(o.op, 0)
+    if o.read_barrier != 7:
+        ready[o.read_barrier] = at + OPERAND_READ
+    return at + max(o.stall, 1)
+
+
 def single_warp_cycles(body):
     """One warp alone on its SMSP: ptxas's stall counts, the scoreboard
     waits on variable-latency results, and each pipe's occupancy."""
@@ -204,16 +232,7 @@ def single_warp_cycles(body):
     ready = [0] * 6
     pipe_free = {}
     for o in body:
-        issue = max([t] + [ready[b] for b in range(6) if o.wait_mask >> b & 1])
-        pipe, cycles = pipe_of(o.op)
-        if pipe:
-            issue = max(issue, pipe_free.get(pipe, 0))
-            pipe_free[pipe] = issue + cycles
-        if o.write_barrier != 7:
-            ready[o.write_barrier] = issue + RESULT_LATENCY.get(o.op, 0)
-        if o.read_barrier != 7:
-            ready[o.read_barrier] = issue + OPERAND_READ
-        t = issue + max(o.stall, 1)
+        t = issue(o, earliest_issue(o, t, ready, pipe_free), ready, pipe_free)
     return t
 
 
@@ -238,24 +257,14 @@ def simulate_smsp(roles, steps=8):
             if any(len(warps[a]["finished"]) <= w["step"] for a in w.get("after", ())):
                 continue
             o = w["body"][w["pc"]]
-            at = max([w["next"]] + [w["ready"][b] for b in range(6)
-                                    if o.wait_mask >> b & 1])
-            pipe, cycles = pipe_of(o.op)
-            if pipe:
-                at = max(at, pipe_free.get(pipe, 0))
+            at = earliest_issue(o, w["next"], w["ready"], pipe_free)
             if at <= t and (chosen is None or w["since"] < chosen[0]["since"]):
-                chosen = (w, o, pipe, cycles)
+                chosen = (w, o)
         if chosen is None:
             t += 1
             continue
-        w, o, pipe, cycles = chosen
-        if pipe:
-            pipe_free[pipe] = t + cycles
-        if o.write_barrier != 7:
-            w["ready"][o.write_barrier] = t + RESULT_LATENCY.get(o.op, 0)
-        if o.read_barrier != 7:
-            w["ready"][o.read_barrier] = t + OPERAND_READ
-        w["next"] = t + max(o.stall, 1)
+        w, o = chosen
+        w["next"] = issue(o, t, w["ready"], pipe_free)
         w["pc"] += 1
         if w["pc"] == len(w["body"]):
             end = w["next"]
