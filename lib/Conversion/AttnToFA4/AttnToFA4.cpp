@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Common/Unlowered.h"
 #include "KernelFunc.h"
 #include "Kernels.h"
 #include "fa4/Conversion/Passes.h"
@@ -171,14 +172,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
   SmallVector<attn::PlannedAttentionOpInterface> ops;
   module.walk([&](attn::PlannedAttentionOpInterface op) { ops.push_back(op); });
   for (attn::PlannedAttentionOpInterface op : ops) {
-    // Logit softcapping has its meaning (attn-decompose) but no kernel yet:
-    // refused, never dropped.
-    auto dense = dyn_cast<attn::AttentionOp>(op.getOperation());
-    if (dense && dense.getSoftcap()) {
-      op->emitOpError() << "has softcap, which no kernel lowers yet; "
-                           "attn-decompose gives its meaning";
+    if (failed(refuseUnlowered(op)))
       return signalPassFailure();
-    }
     attn::ConfigAttr config = op.getConfigAttr();
     if (!config) {
       op->emitOpError() << "needs #attn.config, #attn.swizzle and "

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Common/KernelEmitter.h"
+#include "../Common/Unlowered.h"
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
@@ -646,15 +647,9 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
   });
   if (ops.empty())
     return;
-  // Logit softcapping has its meaning (attn-decompose) but no kernel yet:
-  // refused, never dropped.
   for (Operation *op : ops)
-    if (auto dense = dyn_cast<attn::AttentionOp>(op);
-        dense && dense.getSoftcap()) {
-      op->emitOpError() << "has softcap, which no kernel lowers yet; "
-                           "attn-decompose gives its meaning";
+    if (failed(refuseUnlowered(op)))
       return signalPassFailure();
-    }
 
   std::string chipName = chip;
   auto planned = cast<attn::PlannedAttentionOpInterface>(ops.front());
