@@ -90,10 +90,10 @@ static int measure(const char *name, Kernel kernel, Kernel chain, int sms,
   chain<<<1, 32>>>(out, clocks, 3u);
   CHECK_CUDA(cudaDeviceSynchronize());
   long long one;
-  CHECK_CUDA(cudaMemcpy(&one, clocks, sizeof(long long),
-                        cudaMemcpyDeviceToHost));
-  printf("PIPE %-6s per_sm_per_clk=%7.2f latency_clk=%6.2f\n", name,
-         ops / mean, double(one) / (kIterations * kUnroll));
+  CHECK_CUDA(
+      cudaMemcpy(&one, clocks, sizeof(long long), cudaMemcpyDeviceToHost));
+  printf("PIPE %-6s per_sm_per_clk=%7.2f latency_clk=%6.2f\n", name, ops / mean,
+         double(one) / (kIterations * kUnroll));
   return 0;
 }
 
@@ -106,7 +106,8 @@ int main() {
   long long *clocks;
   CHECK_CUDA(cudaMalloc(&out, sizeof(float) * sms * 512));
   CHECK_CUDA(cudaMalloc(&clocks, sizeof(long long) * 1024));
-#define PIPE(NAME) {#NAME, NAME##Rate<8>, NAME##Rate<1>}
+#define PIPE(NAME)                                                             \
+  { #NAME, NAME##Rate < 8>, NAME##Rate < 1> }
   struct {
     const char *name;
     Kernel kernel, chain;

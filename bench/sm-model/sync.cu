@@ -13,8 +13,8 @@
 // prints: SYNC name=bar|mbarrier cycles_per_handover=C
 #include <algorithm>
 #include <cstdio>
-#include <vector>
 #include <cuda_runtime.h>
+#include <vector>
 
 #include "../mufu/sfu_checks.cuh" // CHECK_CUDA
 

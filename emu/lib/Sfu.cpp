@@ -215,6 +215,6 @@ float fa4::emu::tensorCoreDot(float accumulator,
 }
 
 float fa4::emu::tanhApprox(float x) {
-  return asFloat(tanh_model::tanhBits(uint32_t(floatBits(x)),
-                                      tanh_model::kTables));
+  return asFloat(
+      tanh_model::tanhBits(uint32_t(floatBits(x)), tanh_model::kTables));
 }

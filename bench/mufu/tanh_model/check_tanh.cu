@@ -12,12 +12,12 @@
 // Build: nvcc -std=c++17 -arch=sm_90a -o check_tanh check_tanh.cu
 #include <cstdint>
 #include <cstdio>
+#include <cuda_runtime.h>
 #include <string>
 #include <vector>
-#include <cuda_runtime.h>
 
-#include "../sfu_checks.cuh"
 #include "../../../emu/lib/TanhModel.h"
+#include "../sfu_checks.cuh"
 
 using namespace fa4::emu::tanh_model;
 
@@ -47,7 +47,8 @@ __global__ void checkModel(Result *r) {
 }
 
 // tanh at 2^e (1 + (j step) 2^-23), j < count.
-__global__ void fill(uint32_t *t, int e, uint32_t first, uint32_t step, uint32_t count) {
+__global__ void fill(uint32_t *t, int e, uint32_t first, uint32_t step,
+                     uint32_t count) {
   for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < count;
        j += gridDim.x * blockDim.x)
     t[j] = __float_as_uint(tanhApprox(
@@ -56,7 +57,8 @@ __global__ void fill(uint32_t *t, int e, uint32_t first, uint32_t step, uint32_t
 
 __global__ void special(const uint32_t *in, uint32_t *out, int count) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) out[i] = __float_as_uint(tanhApprox(__uint_as_float(in[i])));
+  if (i < count)
+    out[i] = __float_as_uint(tanhApprox(__uint_as_float(in[i])));
 }
 
 static void dump(const std::string &path, int e, uint32_t first, uint32_t step,
@@ -79,24 +81,28 @@ int main(int argc, char **argv) {
   unsigned long long h[256];
   CHECK_CUDA(cudaMemcpyFromSymbol(h, perExp, sizeof(h)));
   for (int i = 0; i < 256; ++i)
-    if (h[i]) printf("  exponent %4d: %llu mismatches\n", i - 127, h[i]);
+    if (h[i])
+      printf("  exponent %4d: %llu mismatches\n", i - 127, h[i]);
   if (argc > 1) {
     std::string dir = argv[1];
     dump(dir + "/tanh_e0_s0.u32", 0, 0, 1, 1u << 20);
     dump(dir + "/tanh_e1_s0.u32", 1, 0, 1, 1u << 19);
     dump(dir + "/tanh_em8.u32", -8, 0, 1, 1u << 20);
     dump(dir + "/tanh_em1_s0.u32", -1, 0, 1, 1u << 20);
-    std::vector<uint32_t> in = {0x7fc00000u, 0x7fffffffu, 0x7f800001u, 0xffc00000u,
-                                0x7f800000u, 0xff800000u, 0x00000000u, 0x80000000u,
-                                0x00000001u, 0x807fffffu, 0x3b7fffffu, 0x3b800000u,
-                                0x3b800003u, 0x40ffffffu, 0x41000000u, 0x3f800003u};
+    std::vector<uint32_t> in = {
+        0x7fc00000u, 0x7fffffffu, 0x7f800001u, 0xffc00000u,
+        0x7f800000u, 0xff800000u, 0x00000000u, 0x80000000u,
+        0x00000001u, 0x807fffffu, 0x3b7fffffu, 0x3b800000u,
+        0x3b800003u, 0x40ffffffu, 0x41000000u, 0x3f800003u};
     uint32_t *din, *dout;
     CHECK_CUDA(cudaMalloc(&din, 4 * in.size()));
     CHECK_CUDA(cudaMalloc(&dout, 4 * in.size()));
-    CHECK_CUDA(cudaMemcpy(din, in.data(), 4 * in.size(), cudaMemcpyHostToDevice));
+    CHECK_CUDA(
+        cudaMemcpy(din, in.data(), 4 * in.size(), cudaMemcpyHostToDevice));
     special<<<1, 64>>>(din, dout, (int)in.size());
     std::vector<uint32_t> out(in.size());
-    CHECK_CUDA(cudaMemcpy(out.data(), dout, 4 * in.size(), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(
+        cudaMemcpy(out.data(), dout, 4 * in.size(), cudaMemcpyDeviceToHost));
     FILE *f = fopen((dir + "/tanh_special.txt").c_str(), "w");
     for (size_t i = 0; i < in.size(); ++i) {
       fprintf(f, "%08x %08x\n", in[i], out[i]);
