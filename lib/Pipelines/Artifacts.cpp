@@ -333,6 +333,8 @@ llvm::json::Object ManifestBuilder::problemJson() {
       {"batch", sizes.batch},
       {"seq_q", sizes.seqQ},
       {"seq_kv", sizes.seqKV}};
+  if (std::optional<APFloat> softcap = op.getSoftcap())
+    problem["softcap"] = softcap->convertToDouble();
   if (sizes.sequences != fa4::SequenceLayout::Dense) {
     problem["sequences"] =
         sizes.sequences == fa4::SequenceLayout::Packed ? "packed" : "paged";
@@ -346,7 +348,8 @@ llvm::json::Object ManifestBuilder::problemJson() {
   return problem;
 }
 
-/// The lowest version that holds the kernel: 11 for tensor maps the kernel
+/// The lowest version that holds the kernel: 13 for a softcap, 12 for the
+/// serving forms, 11 for tensor maps the kernel
 /// builds (device-tensor-maps), 10 for a persistent rule's
 /// kernels launched in clusters (pairs of CTAs, kv-multicast), 9 for a
 /// split-K picked at launch (7 before its minimum partition count), 6 for a
@@ -362,7 +365,8 @@ int64_t ManifestBuilder::abiVersion() {
   bool twin = persistent && persistent.getKernel();
   bool programmatic = abi.getProgrammaticDependentLaunch();
   bool serving = !isa<attn::AttentionOp>(op.getOperation());
-  return serving                      ? 12
+  return op.getSoftcap()              ? 13
+         : serving                    ? 12
          : buildsTensorMaps           ? 11
          : persistentInClusters       ? 10
          : splitAtLaunch              ? 9

@@ -95,6 +95,27 @@ def _scale_of(scale, qk_depth):
     return _f32(value)
 
 
+def _softcap_of(softcap):
+    """Logit softcapping's c as the kernel sees it: None for 0 (none,
+    FlashAttention's spelling), else the f32 value."""
+    try:
+        value = float(softcap)
+    except (TypeError, ValueError):
+        raise Fa4Error("softcap %r: expected a number" % (softcap,),
+                       FA4_ERROR_INVALID_ARGUMENT)
+    if value == 0:
+        return None
+    try:
+        bits = _f32_bits(value) if math.isfinite(value) else None
+    except OverflowError:
+        bits = None
+    if not value > 0 or bits is None or _f32(value) == 0:
+        raise Fa4Error("softcap %r: expected 0 (none) or a finite value > 0 "
+                       "that f32 holds" % (softcap,),
+                       FA4_ERROR_INVALID_ARGUMENT)
+    return _f32(value)
+
+
 def cache_dir():
     """$FA4_CACHE_DIR, else $XDG_CACHE_HOME/fa4, else ~/.cache/fa4."""
     explicit = os.environ.get("FA4_CACHE_DIR")
@@ -119,7 +140,8 @@ class Problem(object):
 
     def __init__(self, chip, dtype, num_q_heads, num_kv_heads, qk_depth,
                  ov_depth, mask="none", window=(-1, -1), scale=None,
-                 lse=True, kernel="auto", form="dense", page_size=0):
+                 lse=True, kernel="auto", form="dense", page_size=0,
+                 softcap=0.0):
         if dtype not in ("bf16", "f16"):
             raise Fa4Error("dtype %r: expected bf16 or f16" % (dtype,),
                            FA4_ERROR_INVALID_ARGUMENT)
@@ -147,6 +169,7 @@ class Problem(object):
         self.window = ((int(window[0]), int(window[1])) if mask == "window"
                        else (-1, -1))
         self.scale = _scale_of(scale, qk_depth)
+        self.softcap = _softcap_of(softcap)
         self.lse = bool(lse)
         self.kernel = kernel
         if form not in self.FORMS:
@@ -167,6 +190,9 @@ class Problem(object):
         if self.form != "dense":
             values["form"] = self.form
             values["page_size"] = self.page_size
+        # Softcapped problems only: other entries keep their names.
+        if self.softcap is not None:
+            values["softcap"] = self.softcap
         return values
 
     def mlir(self, name="attention"):
@@ -189,7 +215,8 @@ class Problem(object):
 
 
     def _attrs(self):
-        """The op's attributes: its mask, and its scale where given."""
+        """The op's attributes: its mask, and its scale and softcap where
+        given."""
         if self.mask == "window":
             mask = "#attn.mask<window(%d, %d)>" % self.window
         else:
@@ -198,6 +225,8 @@ class Problem(object):
         if self.scale is not None:
             # The float's exact bits, so the kernel applies this scale.
             attrs.append("scale = %s : f32" % _f32_literal(self.scale))
+        if self.softcap is not None:
+            attrs.append("softcap = %s : f32" % _f32_literal(self.softcap))
         return ", ".join(attrs)
 
     def _serving_mlir(self, name):
@@ -397,6 +426,20 @@ def _check_manifest(manifest, problem, where="manifest"):
         raise _Unusable("its %s has problem.scale %s; asked for %r (f32 "
                         "0x%08X)" % (where, json.dumps(scale), wanted,
                                      _f32_bits(wanted)))
+    softcap = field("problem").get("softcap")
+    if problem.softcap is None and softcap is not None:
+        raise _Unusable("its %s has problem.softcap %s; asked for none"
+                        % (where, json.dumps(softcap)))
+    if problem.softcap is not None:
+        try:
+            found_bits = (None if isinstance(softcap, bool) or
+                          not isinstance(softcap, (int, float))
+                          else _f32_bits(softcap))
+        except OverflowError:
+            found_bits = None
+        if found_bits != _f32_bits(problem.softcap):
+            raise _Unusable("its %s has problem.softcap %s; asked for %r"
+                            % (where, json.dumps(softcap), problem.softcap))
     decode = manifest.get("decode")
     if decode is not None:
         if not isinstance(decode, dict):

@@ -73,8 +73,20 @@ def _scale(softmax_scale):
     return scale
 
 
+def _softcap(softcap):
+    """softcap as a float, 0.0 for none (FlashAttention's default)."""
+    try:
+        value = float(softcap)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (value >= 0 and math.isfinite(value)):
+        raise Fa4ValueError("softcap %r: expected 0 (none) or a finite value "
+                            "> 0" % (softcap,))
+    return value
+
+
 def problem_for(q, k, v, causal=False, window_size=(-1, -1),
-                softmax_scale=None, chip=None):
+                softmax_scale=None, chip=None, softcap=0.0):
     """The cache's Problem for these tensors (shapes checked)."""
     for name, t in (("q", q), ("k", k), ("v", v)):
         if not hasattr(t, "shape") or not hasattr(t, "dtype"):
@@ -84,7 +96,8 @@ def problem_for(q, k, v, causal=False, window_size=(-1, -1),
     if chip is None and all(t.dim() == 4 for t in (q, k, v)):
         chip = _chip(q.device)
     return problem_of_shapes(tuple(q.shape), tuple(k.shape), tuple(v.shape),
-                             dtype, causal, window_size, softmax_scale, chip)
+                             dtype, causal, window_size, softmax_scale, chip,
+                             softcap)
 
 
 def _dtype_of(q, k, v):
@@ -100,9 +113,11 @@ def _dtype_of(q, k, v):
 
 
 def problem_of_shapes(q_shape, k_shape, v_shape, dtype, causal=False,
-                      window_size=(-1, -1), softmax_scale=None, chip=None):
+                      window_size=(-1, -1), softmax_scale=None, chip=None,
+                      softcap=0.0):
     """The cache's Problem for BSHD q, k, v of these shapes and dtype ("bf16"
-    or "f16"), FlashAttention's conventions; shapes checked."""
+    or "f16"), FlashAttention's conventions (softcap 0: none); shapes
+    checked."""
     for name, shape in (("q", q_shape), ("k", k_shape), ("v", v_shape)):
         if len(shape) != 4:
             raise Fa4ValueError("%s: rank %d; expected 4 (batch, seqlen, "
@@ -127,7 +142,7 @@ def problem_of_shapes(q_shape, k_shape, v_shape, dtype, causal=False,
     mask, window = _mask(causal, window_size)
     return _cache.Problem(chip, dtype, int(hq), int(hkv), int(dqk),
                           int(v_shape[3]), mask, window, softmax_scale,
-                          lse=True)
+                          lse=True, softcap=_softcap(softcap))
 
 
 def _chip(device):
@@ -175,10 +190,12 @@ def kernel_for(problem):
 
 
 def flash_attn_func(q, k, v, *, causal=False, window_size=(-1, -1),
-                    softmax_scale=None, return_lse=False, out=None):
+                    softmax_scale=None, softcap=0.0, return_lse=False,
+                    out=None):
     """Attention of BSHD torch CUDA tensors q [b, sq, hq, d], k and v
     [b, skv, hkv, d(v)], FlashAttention's convention: causal and windows
-    bottom-right aligned, softmax_scale default 1/sqrt(d). Returns o
+    bottom-right aligned, softmax_scale default 1/sqrt(d), softcap c > 0
+    turning each scaled score s into c * tanh(s / c) (0: none). Returns o
     [b, sq, hq, dv] (into `out` when given), and lse [b, hq, sq] (f32)
     with return_lse. All but q, k, v by keyword: FlashAttention's 4th
     positional argument is dropout_p (2) or softmax_scale (3, 4), which
@@ -191,14 +208,15 @@ def flash_attn_func(q, k, v, *, causal=False, window_size=(-1, -1),
     if out is None and traced:
         # The op: torch.compile traces it; autograd says forward only.
         o, lse = torch_ops.flash_attn_fwd(
-            q, k, v, *_op_args(causal, window_size, softmax_scale))
+            q, k, v, *_op_args(causal, window_size, softmax_scale, softcap))
     else:
         # Eager: the same launch without the dispatcher's cost, everything
         # but the outputs' allocation and the pointers kept per signature.
         try:
             key = (q.shape, q.stride(), k.shape, k.stride(), v.shape,
                    v.stride(), q.dtype, k.dtype, v.dtype, q.device, causal,
-                   window_size[0], window_size[1], softmax_scale, return_lse,
+                   window_size[0], window_size[1], softmax_scale, softcap,
+                   return_lse,
                    None if out is None else
                    (out.shape, out.stride(), out.dtype, out.device))
             plan = _eager.get(key)
@@ -206,7 +224,7 @@ def flash_attn_func(q, k, v, *, causal=False, window_size=(-1, -1),
             key = plan = None  # the checks below say what is wrong
         if plan is None:
             plan = _EagerPlan(torch, torch_ops, q, k, v, causal, window_size,
-                              softmax_scale, return_lse, out)
+                              softmax_scale, softcap, return_lse, out)
             if key is not None:
                 if len(_eager) > 4096:
                     _eager.clear()
@@ -228,8 +246,9 @@ class _EagerPlan(object):
     Nobody reads an LSE not asked for: such calls share a scratch one."""
 
     def __init__(self, torch, torch_ops, q, k, v, causal, window_size,
-                 softmax_scale, return_lse, out):
-        kernel = _kernel_of(q, k, v, causal, window_size, softmax_scale)
+                 softmax_scale, softcap, return_lse, out):
+        kernel = _kernel_of(q, k, v, causal, window_size, softmax_scale,
+                            softcap)
         o = torch_ops.empty_o(q, v) if out is None else out
         lse = torch_ops.empty_lse(q)
         self.record = _Record(torch, kernel, (q, k, v, o, lse))
@@ -319,38 +338,39 @@ def _launch(torch, kernel, q, k, v, o, lse):
 _by_shape = {}
 
 
-def _kernel_of(q, k, v, causal, window_size, softmax_scale):
+def _kernel_of(q, k, v, causal, window_size, softmax_scale, softcap=0.0):
     """kernel_for(problem_for(...)) memoized on what decides the problem
     (the launch validates the rest)."""
     try:
         key = (q.device, q.dtype, k.dtype, v.dtype, q.dim(), k.dim(), v.dim(),
                tuple(q.shape[2:]), tuple(k.shape[2:]), tuple(v.shape[2:]),
-               bool(causal), tuple(window_size), softmax_scale)
+               bool(causal), tuple(window_size), softmax_scale, softcap)
         kernel = _by_shape.get(key)
     except (TypeError, AttributeError):
         key = kernel = None  # problem_for says what is wrong
     if kernel is None:
         kernel = kernel_for(problem_for(q, k, v, causal, window_size,
-                                        softmax_scale))
+                                        softmax_scale, softcap=softcap))
         if key is not None:
             _by_shape[key] = kernel
     return kernel
 
 
-def _op_args(causal, window_size, softmax_scale):
+def _op_args(causal, window_size, softmax_scale, softcap=0.0):
     """fa4::flash_attn_fwd's (causal, window_left, window_right,
-    softmax_scale), checked as the eager call checks them: the op reads a
-    scale < 0 as the default, so a negative one must not reach it."""
+    softmax_scale, softcap), checked as the eager call checks them: the op
+    reads a scale < 0 as the default, so a negative one must not reach it."""
     _mask(causal, window_size)
     left, right = window_size
     scale = _scale(softmax_scale)
     return (bool(causal), _bound(left), _bound(right),
-            -1.0 if scale is None else scale)
+            -1.0 if scale is None else scale, _softcap(softcap))
 
 
-def _from_op_args(causal, window_left, window_right, softmax_scale):
+def _from_op_args(causal, window_left, window_right, softmax_scale,
+                  softcap):
     """The op's arguments as _kernel_of takes them."""
     return (causal, (window_left, window_right),
-            None if softmax_scale < 0 else softmax_scale)
+            None if softmax_scale < 0 else softmax_scale, softcap)
 
 

@@ -61,10 +61,11 @@ def _chip(jax):
 
 
 def flash_attention(q, k, v, causal=False, window_size=(-1, -1),
-                    softmax_scale=None, return_lse=False):
+                    softmax_scale=None, return_lse=False, softcap=0.0):
     """Attention of BSHD jax arrays q [b, sq, hq, d], k and v [b, skv, hkv,
     d(v)], FlashAttention's convention (causal and windows bottom-right
-    aligned, softmax_scale default 1/sqrt(d)). Returns o [b, sq, hq, dv], and
+    aligned, softmax_scale default 1/sqrt(d), softcap c > 0: scores s become
+    c * tanh(s / c)). Returns o [b, sq, hq, dv], and
     lse [b, hq, sq] (f32) with return_lse."""
     import jax
     import jax.numpy as jnp
@@ -76,7 +77,7 @@ def flash_attention(q, k, v, causal=False, window_size=(-1, -1),
         raise Fa4ValueError("dtype %s: expected bfloat16 or float16" % q.dtype)
     problem = _flash.problem_of_shapes(
         tuple(q.shape), tuple(k.shape), tuple(v.shape), dtype, causal,
-        window_size, softmax_scale, _chip(jax))
+        window_size, softmax_scale, _chip(jax), softcap)
     kernel = _flash.kernel_for(problem)
     _register(jax)
     b, sq, hq, _ = q.shape

@@ -138,6 +138,7 @@ class fa4_kernel_info(ctypes.Structure):
         ("programmatic_launch", ctypes.c_int32),
         ("decode_kernel_name", ctypes.c_char_p),
         ("decode_max_seq_q", ctypes.c_int64),
+        ("softcap", ctypes.c_double),
     ]
 
 
@@ -542,6 +543,7 @@ class KernelInfo(object):
         self.window_left = raw.window_left
         self.window_right = raw.window_right
         self.scale = raw.scale
+        self.softcap = raw.softcap
         self.has_lse = bool(raw.has_lse)
         self.batch = raw.batch
         self.seq_q = raw.seq_q

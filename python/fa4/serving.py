@@ -19,13 +19,14 @@ nothing syncs the host, so CUDA graphs can capture them.
 """
 
 from . import cache as _cache
-from .flash import _chip, _dtype_of, _mask, _scale, kernel_for
+from .flash import _chip, _dtype_of, _mask, _scale, _softcap, kernel_for
 from .runtime import Fa4ValueError
 
 __all__ = ["flash_attn_varlen_func", "flash_attn_with_kvcache"]
 
 
-def _problem(q, k, v, form, causal, window_size, softmax_scale, page_size=0):
+def _problem(q, k, v, form, causal, window_size, softmax_scale, page_size=0,
+             softcap=0.0):
     """The cache's Problem of a serving form; dtypes and heads checked."""
     dtype = _dtype_of(q, k, v)
     hq, dqk = int(q.shape[-2]), int(q.shape[-1])
@@ -40,7 +41,7 @@ def _problem(q, k, v, form, causal, window_size, softmax_scale, page_size=0):
     mask, window = _mask(causal, window_size)
     return _cache.Problem(_chip(q.device), dtype, hq, hkv, dqk, dv, mask,
                           window, _scale(softmax_scale), lse=True, form=form,
-                          page_size=page_size)
+                          page_size=page_size, softcap=_softcap(softcap))
 
 
 def _index(torch, value, name, length=None):
@@ -69,7 +70,8 @@ def _no_dropout(dropout_p):
 
 
 def _launch_op(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
-               seqlens_k, max_seqlen_q, causal, window_size, softmax_scale):
+               seqlens_k, max_seqlen_q, causal, window_size, softmax_scale,
+               softcap=0.0):
     """fa4::serving_fwd's implementation: the form the index tensors name,
     its kernel (compiled or from the cache), O and LSE allocated and the
     kernel launched on torch's current stream."""
@@ -81,13 +83,14 @@ def _launch_op(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
         if cu_seqlens_q is not None:
             index["cu_seqlens_q"] = cu_seqlens_q
         problem = _problem(q, k, v, form, causal, window_size, softmax_scale,
-                           page_size=int(k.shape[1]))
+                           page_size=int(k.shape[1]), softcap=softcap)
     else:
         form = "varlen_seqused" if seqused_k is not None else "varlen"
         index = {"cu_seqlens_q": cu_seqlens_q, "cu_seqlens_k": cu_seqlens_k}
         if seqused_k is not None:
             index["seqused_k"] = seqused_k
-        problem = _problem(q, k, v, form, causal, window_size, softmax_scale)
+        problem = _problem(q, k, v, form, causal, window_size, softmax_scale,
+                           softcap=softcap)
     kernel = kernel_for(problem)
     o, lse = torch_ops.empty_serving_outputs(q, v)
     stream = torch.cuda.current_stream(q.device).cuda_stream
@@ -126,21 +129,23 @@ def _workspace(torch, kernel, q, k, v, o, lse, max_seqlen_q, index):
 
 def _serving_op(torch, q, k, v, max_seqlen_q, causal, window_size,
                 softmax_scale, cu_seqlens_q=None, cu_seqlens_k=None,
-                seqused_k=None, block_table=None, seqlens_k=None):
-    """fa4::serving_fwd, its mask and scale checked here (the rest, which
-    needs the problem, in the op)."""
+                seqused_k=None, block_table=None, seqlens_k=None,
+                softcap=0.0):
+    """fa4::serving_fwd, its mask, scale and softcap checked here (the rest,
+    which needs the problem, in the op)."""
     from . import torch_ops
     left, right = _mask(causal, window_size)[1]
     return torch_ops.serving_fwd(
         q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
         seqlens_k, max_seqlen_q, causal, left, right,
-        -1.0 if softmax_scale is None else float(_scale(softmax_scale)))
+        -1.0 if softmax_scale is None else float(_scale(softmax_scale)),
+        _softcap(softcap))
 
 
 def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                            max_seqlen_k, dropout_p=0.0, softmax_scale=None,
-                           causal=False, window_size=(-1, -1), *,
-                           seqused_k=None, return_lse=False,
+                           causal=False, window_size=(-1, -1), softcap=0.0,
+                           *, seqused_k=None, return_lse=False,
                            return_attn_probs=False):
     """Attention over packed sequences, FlashAttention's
     flash_attn_varlen_func: q [total_q, hq, d], k and v [total_k, hkv, d],
@@ -160,7 +165,7 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
     if seqused_k is not None:
         index["seqused_k"] = _index(torch, seqused_k, "seqused_k", b)
     o, lse = _serving_op(torch, q, k, v, int(max_seqlen_q), causal,
-                         window_size, softmax_scale, **index)
+                         window_size, softmax_scale, softcap=softcap, **index)
     return (o, lse) if (return_lse or return_attn_probs) else o
 
 
@@ -215,7 +220,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
     multiple of 64 keys is read as pages of itself (no copy: the paged
     kernels' decode serves it). Returns o [b, sq, hq, dv], and lse
     [b, hq, sq] with return_softmax_lse. Rotary embeddings, batch indices,
-    left padding, softcapping and ALiBi are refused by name. As in
+    left padding and ALiBi are refused by name. As in
     FlashAttention, cache_seqlens + s_new past a contiguous cache's end, or
     block-table entries outside the cache, are the caller's error: nothing
     reads them on the host, so the append's indexing fails on the device
@@ -225,9 +230,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
                                ("rotary_sin", rotary_sin, None),
                                ("cache_batch_idx", cache_batch_idx, None),
                                ("cache_leftpad", cache_leftpad, None),
-                               ("alibi_slopes", alibi_slopes, None),
-                               ("softcap", softcap, 0.0)):
-        if value is not unset and not (unset == 0.0 and value == 0.0):
+                               ("alibi_slopes", alibi_slopes, None)):
+        if value is not unset:
             raise Fa4ValueError("%s: not supported by fa4 yet" % name)
     _check_rank(q, 4, "q", "(batch, seqlen, heads, headdim)")
     _check_rank(k_cache, 4, "k_cache", "(batch or pages, seqlen, heads, "
@@ -278,7 +282,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
                              k_cache.flatten(0, 1), v_cache.flatten(0, 1), sq,
                              causal, window_size, softmax_scale,
                              cu_seqlens_q=queries, cu_seqlens_k=starts,
-                             seqused_k=seqlens.int())
+                             seqused_k=seqlens.int(), softcap=softcap)
         o = o.view(b, sq, *o.shape[1:])
         lse = lse.view(lse.shape[0], b, sq).permute(1, 0, 2)
     else:
@@ -289,5 +293,5 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
         o, lse = _serving_op(torch, q, k_cache, v_cache, 0, causal,
                              window_size, softmax_scale,
                              block_table=block_table,
-                             seqlens_k=seqlens.int())
+                             seqlens_k=seqlens.int(), softcap=softcap)
     return (o, lse) if return_softmax_lse else o

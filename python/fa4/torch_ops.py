@@ -48,17 +48,19 @@ def empty_outputs(q, v):
                          device_types="cuda")
 def flash_attn_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                    causal: bool, window_left: int, window_right: int,
-                   softmax_scale: float) -> Tuple[torch.Tensor, torch.Tensor]:
-    """softmax_scale < 0: the default, 1/sqrt(head dim)."""
+                   softmax_scale: float,
+                   softcap: float = 0.0) -> Tuple[torch.Tensor, torch.Tensor]:
+    """softmax_scale < 0: the default, 1/sqrt(head dim); softcap 0: none."""
     o, lse = empty_outputs(q, v)
     kernel = flash._kernel_of(q, k, v, *flash._from_op_args(
-        causal, window_left, window_right, softmax_scale))
+        causal, window_left, window_right, softmax_scale, softcap))
     flash._launch(torch, kernel, q, k, v, o, lse)
     return o, lse
 
 
 @flash_attn_fwd.register_fake
-def _(q, k, v, causal, window_left, window_right, softmax_scale):
+def _(q, k, v, causal, window_left, window_right, softmax_scale,
+      softcap=0.0):
     return empty_outputs(q, v)
 
 
@@ -98,20 +100,23 @@ def serving_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                 block_table: Optional[torch.Tensor],
                 seqlens_k: Optional[torch.Tensor], max_seqlen_q: int,
                 causal: bool, window_left: int, window_right: int,
-                softmax_scale: float) -> Tuple[torch.Tensor, torch.Tensor]:
+                softmax_scale: float,
+                softcap: float = 0.0) -> Tuple[torch.Tensor, torch.Tensor]:
     """The serving form the index tensors name (cu_seqlens_k: packed
     sequences; block_table: a paged cache, k and v its pages);
-    softmax_scale < 0: the default, 1/sqrt(head dim)."""
+    softmax_scale < 0: the default, 1/sqrt(head dim); softcap 0: none."""
     from . import serving
     return serving._launch_op(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k,
                               block_table, seqlens_k, max_seqlen_q, causal,
                               (window_left, window_right),
-                              None if softmax_scale < 0 else softmax_scale)
+                              None if softmax_scale < 0 else softmax_scale,
+                              softcap)
 
 
 @serving_fwd.register_fake
 def _(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table, seqlens_k,
-      max_seqlen_q, causal, window_left, window_right, softmax_scale):
+      max_seqlen_q, causal, window_left, window_right, softmax_scale,
+      softcap=0.0):
     return empty_serving_outputs(q, v)
 
 

@@ -617,6 +617,13 @@ void ManifestReader::readProblem(const Value &value, Problem &problem) {
   problem.scale = number(object.required("scale"), "problem.scale");
   if (!(problem.scale > 0) || !std::isfinite(problem.scale))
     fail("problem.scale", "must be a positive finite number");
+  if (const Value *softcap = object.optional("softcap")) {
+    if (abiVersion < 13)
+      fail(object.field("softcap"), "a softcap needs fa4_abi_version 13");
+    problem.softcap = number(*softcap, "problem.softcap");
+    if (!(problem.softcap > 0) || !std::isfinite(problem.softcap))
+      fail("problem.softcap", "must be a positive finite number");
+  }
   problem.hasLse = boolean(object.required("has_lse"), "problem.has_lse");
   problem.batch =
       sizeOrDynamic("batch", limits::kMaxBatch, "fa4::limits::kMaxBatch");
@@ -992,10 +999,10 @@ void ManifestReader::readDecode(Object &top, Manifest &manifest,
       its.ovDepth != mine.ovDepth || its.mask != mine.mask ||
       its.windowLeft != mine.windowLeft ||
       its.windowRight != mine.windowRight || its.hasLse != mine.hasLse ||
-      its.scale != mine.scale)
+      its.scale != mine.scale || its.softcap != mine.softcap)
     fail("decode.manifest.problem",
          "the decode variant computes another attention than the kernel "
-         "(dtype, heads, depths, mask, scale and LSE must match)");
+         "(dtype, heads, depths, mask, scale, softcap and LSE must match)");
   if (variant.chip != manifest.chip)
     fail("decode.manifest.chip", "expected the kernel's chip '" +
                                      manifest.chip + "', got '" + variant.chip +

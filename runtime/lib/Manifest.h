@@ -185,6 +185,7 @@ struct Problem {
   fa4_mask_kind mask;
   int64_t windowLeft, windowRight; // -1: unbounded
   double scale;
+  double softcap = 0; // 0: none
   bool hasLse;
   int64_t batch, seqQ, seqKV; // -1: dynamic
   Sequences sequences = Sequences::Dense;

@@ -152,12 +152,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 13"),
-            "manifest: fa4_abi_version: unsupported version 13; this runtime "
-            "reads versions 1 to 12");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 14"),
+            "manifest: fa4_abi_version: unsupported version 14; this runtime "
+            "reads versions 1 to 13");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 12");
+            "reads versions 1 to 13");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -197,6 +197,30 @@ TEST(ManifestTest, RejectsWrongTypes) {
             "manifest: problem.scale: must be a positive finite number");
   EXPECT_EQ(errorWith("\"batch\": -1", "\"batch\": 0"),
             "manifest: problem.batch: must be -1 (dynamic) or >= 1");
+}
+
+TEST(ManifestTest, ReadsASoftcap) {
+  const std::string scale = R"("scale": 0.08838834764831845)";
+  const std::string version = R"("fa4_abi_version": 2)";
+  EXPECT_EQ(goodManifest().problem.softcap, 0);
+  Manifest manifest =
+      parseManifest(manifestWith({{version, R"("fa4_abi_version": 13)"},
+                                  {scale, scale + R"(, "softcap": 15)"}}),
+                    "");
+  EXPECT_EQ(manifest.problem.softcap, 15);
+  // Version 13's key, a positive finite number.
+  EXPECT_EQ(errorWith(scale, scale + R"(, "softcap": 15)"),
+            "manifest: problem.softcap: a softcap needs fa4_abi_version 13");
+  for (const char *bad : {"0", "-15"})
+    EXPECT_EQ(manifestError(manifestWith(
+                  {{version, R"("fa4_abi_version": 13)"},
+                   {scale, scale + R"(, "softcap": )" + std::string(bad)}})),
+              "manifest: problem.softcap: must be a positive finite number")
+        << bad;
+  EXPECT_EQ(
+      manifestError(manifestWith({{version, R"("fa4_abi_version": 13)"},
+                                  {scale, scale + R"(, "softcap": "15")"}})),
+      "manifest: problem.softcap: expected a number, got string");
 }
 
 TEST(ManifestTest, RejectsBadKinds) {
@@ -884,7 +908,7 @@ TEST(ManifestTest, RejectsABrokenDecodeVariant) {
                 {{R"("scale": 0.08838834764831845)", R"("scale": 0.125)"}})),
             "manifest: decode.manifest.problem: the decode variant computes "
             "another attention than the kernel (dtype, heads, depths, mask, "
-            "scale and LSE must match)");
+            "scale, softcap and LSE must match)");
 }
 
 TEST(ManifestTest, ReadsAProgrammaticDependentLaunch) {

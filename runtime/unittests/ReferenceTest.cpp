@@ -111,6 +111,32 @@ TEST(ReferenceScoresTest, LowPrecisionScoresAreRounded) {
   EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
 }
 
+// Softcap c = 50 bends the scores 64.75 and 64 of the case above to
+// 50 tanh(64.75 / 50) and 50 tanh(64 / 50), a gap of 0.1973 instead of 0.75:
+// O_ref = sigmoid(0.1973) = 0.54916, and the uncapped 0.67969 fails.
+TEST(ReferenceScoresTest, SoftcapBendsTheScores) {
+  AttentionShape shape{/*batch=*/1,       /*seqQ=*/1,
+                       /*seqKV=*/2,       /*headsQ=*/1,
+                       /*headsKV=*/1,     /*qkDepth=*/8,
+                       /*ovDepth=*/8,     /*mask=*/FA4_MASK_NONE,
+                       /*windowLeft=*/-1, /*windowRight=*/-1,
+                       /*scale=*/0.25,    /*dtype=*/FA4_DTYPE_BF16,
+                       /*softcap=*/50};
+  AttentionData data;
+  data.q = {16, 16, 1, 1, 1, 0, 0, 0};
+  data.k = {8, 8, 1, 1, 1, 0, 0, 0, /*second key*/ 8, 8, 0, 0, 0, 0, 0, 0};
+  data.v = {1, 0, 0, 0, 0, 0, 0, 0, /*second key*/ 0, 0, 0, 0, 0, 0, 0, 0};
+  double gap = 50 * (std::tanh(64.75 / 50) - std::tanh(64.0 / 50));
+  double exact = 1 / (1 + std::exp(-gap));
+  EXPECT_NEAR(exact, 0.54916, 1e-5);
+  data.o = {0.548828125f, 0, 0, 0, 0, 0, 0, 0}; // bf16(exact)
+  CheckResult result = checkAttention(shape, data, INFINITY, /*seed=*/1);
+  EXPECT_NEAR(result.maxError, exact - 0.548828125, 1e-9);
+  EXPECT_TRUE(result.passed);
+  data.o[0] = 0.6796875f; // bf16(sigmoid(0.75)): no softcap
+  EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+}
+
 } // namespace
 
 namespace {

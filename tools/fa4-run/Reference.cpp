@@ -121,6 +121,15 @@ void checkRow(const AttentionShape &shape, const AttentionData &data,
       scores[j] = shape.scale * product;
       scoresLowp[j] =
           roundTo(shape.dtype, roundTo(shape.dtype, product) * shape.scale);
+      if (double c = shape.softcap) {
+        // FlashAttention's reference: divide, tanh, multiply, each in the
+        // dtype on the low-precision side.
+        scores[j] = c * std::tanh(scores[j] / c);
+        scoresLowp[j] = roundTo(
+            shape.dtype,
+            c * roundTo(shape.dtype,
+                        std::tanh(roundTo(shape.dtype, scoresLowp[j] / c))));
+      }
       rowMax = std::max(rowMax, scores[j]);
       rowMaxLowp = std::max(rowMaxLowp, scoresLowp[j]);
     }

@@ -26,6 +26,7 @@ struct AttentionShape {
   int64_t windowLeft, windowRight; // -1: unbounded
   double scale;
   fa4_dtype dtype;
+  double softcap = 0; // 0: none; else scores s become c * tanh(s / c)
 };
 
 /// Keys [first, last] that query `i` sees; empty when first > last.

@@ -832,6 +832,7 @@ AttentionShape attentionShape(const Options &options,
   shape.windowLeft = info.window_left;
   shape.windowRight = info.window_right;
   shape.scale = info.scale;
+  shape.softcap = info.softcap;
   shape.dtype = info.dtype;
   return shape;
 }

@@ -828,13 +828,14 @@ void BlackwellKernelBuilder::buildSoftmax(Value tileIndex) {
         Value scores =
             TmemLoadOp::create(b, loc, scoresType, sTile(i)).getResult();
         Value firstKey = mul(add(work.firstTile, tile), i32(plan.bn));
-        scores = MaskOp::create(b, loc, scoresType, scores, firstKey, firstRow,
-                                args.seqQ, args.seqKV, plan.mask,
+        SoftmaxInput input = softmaxInput(b, loc, plan, scores, args.scaleLog2);
+        scores = MaskOp::create(b, loc, scoresType, input.scores, firstKey,
+                                firstRow, args.seqQ, args.seqKV, plan.mask,
                                 b.getI64IntegerAttr(plan.rowGroup));
         auto softmax = SoftmaxOp::create(
             b, loc, scoresType, rowsType(), rowsType(), rowsType(), scores,
             loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1],
-            args.scaleLog2, b.getF64FloatAttr(kRescaleThreshold),
+            input.scaleLog2, b.getF64FloatAttr(kRescaleThreshold),
             kPolyExp2Period, /*reductionChains=*/1,
             packsSoftmax(plan, roleRegisters(plan)[0]));
         // The correction warpgroup rescales O_i by these factors.

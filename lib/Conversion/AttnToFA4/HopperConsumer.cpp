@@ -157,17 +157,18 @@ void HopperKernelBuilder::keepTurns(Value ringBase, Value from, Value to) {
 //===--- the steps of a work tile
 //------------------------------------------===//
 
-/// The mask on S (keys from `firstKey`, rows from `tileRow`) and the online
-/// softmax continuing from (rowMax, rowSum).
+/// The softcap and mask on S (keys from `firstKey`, rows from `tileRow`) and
+/// the online softmax continuing from (rowMax, rowSum).
 SoftmaxOp HopperKernelBuilder::maskedSoftmax(Value scores, Value firstKey,
                                              Value tileRow, Value rowMax,
                                              Value rowSum) {
   FragType scoresType = consumerState.scoresType;
-  scores =
-      MaskOp::create(b, loc, scoresType, scores, firstKey, tileRow, args.seqQ,
-                     args.seqKV, plan.mask, b.getI64IntegerAttr(plan.rowGroup));
+  SoftmaxInput input = softmaxInput(b, loc, plan, scores, args.scaleLog2);
+  scores = MaskOp::create(b, loc, scoresType, input.scores, firstKey, tileRow,
+                          args.seqQ, args.seqKV, plan.mask,
+                          b.getI64IntegerAttr(plan.rowGroup));
   return SoftmaxOp::create(b, loc, scoresType, rowsType(), rowsType(),
-                           rowsType(), scores, rowMax, rowSum, args.scaleLog2,
+                           rowsType(), scores, rowMax, rowSum, input.scaleLog2,
                            lazyRescale ? b.getF64FloatAttr(kRescaleThreshold)
                                        : FloatAttr(),
                            /*polyExp2Period=*/0, /*reductionChains=*/1);

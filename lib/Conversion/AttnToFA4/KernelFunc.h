@@ -144,6 +144,8 @@ struct KernelPlan : SplitPlan {
           barrierBytes = 0;
   int64_t kStageBytes = 0, vStageBytes = 0, smemUsed = 0;
   attn::MaskAttr mask;
+  /// The op's softcap c, if any (see softcappedScores).
+  std::optional<double> softcap;
   bool hasLse = false;
   ServingForm form = ServingForm::Dense;
   /// Varlen: the op takes seqused_k (each sequence's keys that count).
@@ -178,6 +180,17 @@ struct KernelPlan : SplitPlan {
   /// r / rowGroup.
   int64_t rowGroup = 1;
 };
+
+/// What a kernel's fa4.softmax takes: the scores and the scale (exp2
+/// domain). Unchanged without a softcap; under the plan's softcap c, scores
+/// s become tanh(s * scale / c) (fa4.softcap) and the scale c * log2(e), so
+/// the softmax sees c * tanh(scale * s / c) with no multiply by c.
+struct SoftmaxInput {
+  mlir::Value scores, scaleLog2;
+};
+SoftmaxInput softmaxInput(mlir::OpBuilder &b, mlir::Location loc,
+                          const KernelPlan &plan, mlir::Value scores,
+                          mlir::Value scaleLog2);
 
 /// Sets `plan.kvBoxRows` from the K box of `swizzle`: `tileBoxRows` (the
 /// chip's box of a K tile) for contiguous K/V, a page's box for a paged

@@ -2,14 +2,19 @@
 //
 // The plan attributes of an attn.attention as both chips' kernel builders
 // read them alike (KernelFunc.h: SplitPlan, KernelPlan): the split-K, the
-// tile, the depths and the shared-memory regions.
+// tile, the depths and the shared-memory regions; and what the softmax takes
+// (softmaxInput).
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelFunc.h"
 
+#include "fa4/Dialect/FA4/IR/FA4.h"
 #include "fa4/Target/HardwareConstants.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <cmath>
 #include <numeric>
 
 using namespace mlir;
@@ -19,6 +24,25 @@ bool fa4::returnsLse(attn::PlannedAttentionOpInterface op) {
   if (auto dense = dyn_cast<attn::AttentionOp>(op.getOperation()))
     return static_cast<bool>(dense.getLse());
   return op->getNumResults() == 2;
+}
+
+SoftmaxInput fa4::softmaxInput(OpBuilder &b, Location loc,
+                               const KernelPlan &plan, Value scores,
+                               Value scaleLog2) {
+  if (!plan.softcap)
+    return {scores, scaleLog2};
+  double capLog2 = *plan.softcap * M_LOG2E;
+  auto constant = [&](double value) {
+    return arith::ConstantOp::create(
+               b, loc, b.getF32FloatAttr(static_cast<float>(value)))
+        .getResult();
+  };
+  // scale / c, from the scale_log2 parameter: (scale * log2 e) / (c log2 e).
+  Value inputScale =
+      arith::MulFOp::create(b, loc, scaleLog2, constant(1.0 / capLog2));
+  Value capped =
+      kernel::SoftcapOp::create(b, loc, scores.getType(), scores, inputScale);
+  return {capped, constant(capLog2)};
 }
 
 FailureOr<KernelPlan> fa4::readKernelPlan(attn::PlannedAttentionOpInterface op,
@@ -42,6 +66,8 @@ FailureOr<KernelPlan> fa4::readKernelPlan(attn::PlannedAttentionOpInterface op,
   plan.numQHeads = config.getNumQHeads();
   plan.numKVHeads = config.getNumKvHeads();
   plan.mask = op.getMask();
+  if (std::optional<APFloat> softcap = op.getSoftcap())
+    plan.softcap = softcap->convertToDouble();
   plan.hasLse = returnsLse(op);
   plan.elementType =
       cast<ShapedType>(op->getOperand(0).getType()).getElementType();

@@ -681,6 +681,28 @@ struct ScaleRowsLowering : OpConversionPattern<ScaleRowsOp> {
   }
 };
 
+/// tanh(x * scale) per register, either layout: llvm.tanh with `afn` is
+/// NVPTX's tanh.approx.f32 (one MUFU.TANH, relative error below 2^-10.9 by
+/// the PTX ISA).
+struct SoftcapLowering : OpConversionPattern<SoftcapOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SoftcapOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringEmitter e(rewriter, op);
+    Value scale = adaptor.getInputScale().front();
+    auto approximate = LLVM::FastmathFlagsAttr::get(rewriter.getContext(),
+                                                    LLVM::FastmathFlags::afn);
+    SmallVector<Value> capped;
+    for (Value score : adaptor.getScores())
+      capped.push_back(LLVM::TanhOp::create(rewriter, op.getLoc(),
+                                            e.fmul(score, scale), approximate));
+    SmallVector<SmallVector<Value>> results = {capped};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
 /// Consecutive accumulator registers (2i, 2i + 1) are adjacent columns of
 /// one row: packed, each k16 step's four registers are wgmma's A fragment.
 struct TruncFLowering : OpConversionPattern<TruncFOp> {
@@ -709,7 +731,8 @@ void fa4::populateCommonPatterns(const TypeConverter &converter,
       MBarrierGetLowering, MBarrierInitLowering, FenceMBarrierInitLowering,
       MBarrierArriveLowering, MBarrierExpectTxLowering, MBarrierWaitLowering,
       TmaLoadLowering, TmaStoreLowering, TmaStoreWaitLowering, SmemTileLowering,
-      SplatLowering, ScaleRowsLowering, TruncFLowering, TensorMapStageLowering,
-      TensorMapPublishLowering, TensorMapAcquireLowering, CopyAsyncBoxLowering,
-      CopyAsyncArriveLowering>(converter, patterns.getContext());
+      SplatLowering, ScaleRowsLowering, SoftcapLowering, TruncFLowering,
+      TensorMapStageLowering, TensorMapPublishLowering,
+      TensorMapAcquireLowering, CopyAsyncBoxLowering, CopyAsyncArriveLowering>(
+      converter, patterns.getContext());
 }

@@ -39,31 +39,32 @@ extern "C" {
 #define FA4_RT_API __attribute__((visibility("default")))
 
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
-   version 12 adds the serving forms (problem.sequences: packed sequences
-   through cu_seqlens, paged caches through a block table; their i32 index
-   tensors, fa4_serving_args, fa4_launch_serving); version 11 adds kernels that
-   build their TMA tensor maps themselves (the parameter kind
-   tensor_map_scratch: global scratch the runtime passes, part of the launch's
-   workspace); version 10 lets a persistent launch run in clusters along x, the
-   kernel's or its twin's (a clustered kernel beside a twin needs the twin's own
-   launch, whose cap keeps whole clusters); version 9 gives a split picked at
-   launch a minimum partition count (workspace.split_at_launch.min_partitions:
-   that many partitions of one key tile each where the minimum keys per
-   partition would leave fewer); version 8 adds a decode variant (decode: a
-   kernel of the same attention planned for one query row, whose manifest is
-   nested there and which the runtime launches when sq is at most
-   decode.max_seq_q); version 7 lets a workspace split-K leave its partition
-   count to the runtime, which picks it per launch from the sizes and the
-   device's SMs (workspace.split_at_launch, the size symbol "splits"); version 6
-   gives a persistent twin its own parameters and launch (its own tile:
-   tensor-map boxes, block, grid and shared memory); version 5 lets a persistent
-   launch name a looped twin kernel it runs instead; version 4 adds persistent
-   launches and lets a launch be a programmatic dependent launch (the kernel
-   waits for the grids before it on the stream itself); version 3 adds a
+   version 13 adds logit softcapping (problem.softcap, a positive finite c;
+   fa4_kernel_info.softcap); version 12 adds the serving forms
+   (problem.sequences: packed sequences through cu_seqlens, paged caches through
+   a block table; their i32 index tensors, fa4_serving_args,
+   fa4_launch_serving); version 11 adds kernels that build their TMA tensor maps
+   themselves (the parameter kind tensor_map_scratch: global scratch the runtime
+   passes, part of the launch's workspace); version 10 lets a persistent launch
+   run in clusters along x, the kernel's or its twin's (a clustered kernel
+   beside a twin needs the twin's own launch, whose cap keeps whole clusters);
+   version 9 gives a split picked at launch a minimum partition count
+   (workspace.split_at_launch.min_partitions: that many partitions of one key
+   tile each where the minimum keys per partition would leave fewer); version 8
+   adds a decode variant (decode: a kernel of the same attention planned for one
+   query row, whose manifest is nested there and which the runtime launches when
+   sq is at most decode.max_seq_q); version 7 lets a workspace split-K leave its
+   partition count to the runtime, which picks it per launch from the sizes and
+   the device's SMs (workspace.split_at_launch, the size symbol "splits");
+   version 6 gives a persistent twin its own parameters and launch (its own
+   tile: tensor-map boxes, block, grid and shared memory); version 5 lets a
+   persistent launch name a looped twin kernel it runs instead; version 4 adds
+   persistent launches and lets a launch be a programmatic dependent launch (the
+   kernel waits for the grids before it on the stream itself); version 3 adds a
    workspace split-K (a workspace the runtime allocates and a combine kernel it
    launches after the attention kernel); version 2 gives each tensor its own
    alignment; version 1, with one alignment for every tensor, is still read. */
-#define FA4_ABI_VERSION 12
+#define FA4_ABI_VERSION 13
 #define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
 
@@ -147,6 +148,9 @@ typedef struct fa4_kernel_info {
      same attention planned for decode); NULL and 0 when there is none. */
   const char *decode_kernel_name;
   int64_t decode_max_seq_q;
+  /* Version 13: logit softcapping's c (scores s become c * tanh(s / c)
+     before the mask); 0 when the kernel has none. */
+  double softcap;
 } fa4_kernel_info;
 
 typedef struct fa4_module fa4_module;

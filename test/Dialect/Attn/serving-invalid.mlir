@@ -123,6 +123,22 @@ func.func @varlen_scale(%q: tensor<?x8x64xbf16>, %k: tensor<?x2x64xbf16>, %v: te
 
 // -----
 
+func.func @varlen_softcap(%q: tensor<?x8x64xbf16>, %k: tensor<?x2x64xbf16>, %v: tensor<?x2x64xbf16>, %cq: tensor<5xi32>, %ck: tensor<5xi32>) {
+  // expected-error @below {{expects softcap to be finite and > 0, but got 0}}
+  %r:1 = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<5xi32>, tensor<5xi32>) {softcap = 0.0 : f32} : tensor<?x8x64xbf16>, tensor<?x2x64xbf16>, tensor<?x2x64xbf16> -> tensor<?x8x64xbf16>
+  return
+}
+
+// -----
+
+func.func @paged_softcap(%q: tensor<4x1x8x64xbf16>, %kc: tensor<?x64x2x64xbf16>, %vc: tensor<?x64x2x64xbf16>, %bt: tensor<4x32xi32>, %sk: tensor<4xi32>) {
+  // expected-error @below {{expects softcap to be finite and > 0, but got nan}}
+  %r:1 = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<4x32xi32>) seqlens_k(%sk : tensor<4xi32>) {softcap = 0x7FC00000 : f32} : tensor<4x1x8x64xbf16>, tensor<?x64x2x64xbf16>, tensor<?x64x2x64xbf16> -> tensor<4x1x8x64xbf16>
+  return
+}
+
+// -----
+
 func.func @paged_cache_rank(%q: tensor<4x1x8x64xbf16>, %kc: tensor<?x2x64xbf16>, %vc: tensor<?x2x64xbf16>, %bt: tensor<4x32xi32>, %sk: tensor<4xi32>) {
   // expected-error @below {{expects key_cache to have rank 4 (pages, page size, heads, depth), but got rank 3}}
   %r:1 = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<4x32xi32>) seqlens_k(%sk : tensor<4xi32>) : tensor<4x1x8x64xbf16>, tensor<?x2x64xbf16>, tensor<?x2x64xbf16> -> tensor<4x1x8x64xbf16>

@@ -30,3 +30,13 @@ func.func @paged_packed(%q: tensor<?x8x64xf16>, %kc: tensor<?x16x2x64xf16>, %vc:
   %o, %lse = attn.paged_attention %q, %kc, %vc block_table(%bt : tensor<?x?xi32>) seqlens_k(%sk : tensor<?xi32>) cu_seqlens_q(%cq : tensor<?xi32>) {mask = #attn.mask<causal>} : tensor<?x8x64xf16>, tensor<?x16x2x64xf16>, tensor<?x16x2x64xf16> -> tensor<?x8x64xf16>, tensor<8x?xf32>
   return %o, %lse : tensor<?x8x64xf16>, tensor<8x?xf32>
 }
+
+// Logit softcapping on both serving forms, as on attn.attention.
+// CHECK-LABEL: func @softcapped
+// CHECK: attn.varlen_attention {{.*}} {mask = #attn.mask<causal>, softcap = 5.000000e+01 : f32} : tensor<?x8x64xbf16>
+// CHECK: attn.paged_attention {{.*}} {softcap = 3.000000e+01 : f32} : tensor<4x1x8x64xbf16>
+func.func @softcapped(%q: tensor<?x8x64xbf16>, %k: tensor<?x2x64xbf16>, %v: tensor<?x2x64xbf16>, %cq: tensor<5xi32>, %ck: tensor<5xi32>, %dq: tensor<4x1x8x64xbf16>, %kc: tensor<?x64x2x64xbf16>, %vc: tensor<?x64x2x64xbf16>, %bt: tensor<4x8xi32>, %sk: tensor<4xi32>) -> (tensor<?x8x64xbf16>, tensor<4x1x8x64xbf16>) {
+  %o = attn.varlen_attention %q, %k, %v cu_seqlens(%cq, %ck : tensor<5xi32>, tensor<5xi32>) {mask = #attn.mask<causal>, softcap = 50.0 : f32} : tensor<?x8x64xbf16>, tensor<?x2x64xbf16>, tensor<?x2x64xbf16> -> tensor<?x8x64xbf16>
+  %p = attn.paged_attention %dq, %kc, %vc block_table(%bt : tensor<4x8xi32>) seqlens_k(%sk : tensor<4xi32>) {softcap = 30.0 : f32} : tensor<4x1x8x64xbf16>, tensor<?x64x2x64xbf16>, tensor<?x64x2x64xbf16> -> tensor<4x1x8x64xbf16>
+  return %o, %p : tensor<?x8x64xbf16>, tensor<4x1x8x64xbf16>
+}

@@ -1056,3 +1056,20 @@ func.func @copy_async_no_threads(%base: !llvm.ptr<1>, %n: i32, %s: i64) {
   fa4.copy_async.box %base rows %n stride %s group 1 stride %s lines 64 chunks 8 to %n thread %n of 0 : !llvm.ptr<1>
   return
 }
+
+// -----
+
+// fa4.softcap caps f32 scores, and keeps their type.
+func.func @softcap_bf16(%s: !fa4.frag<64x176xbf16>, %k: f32) {
+  // expected-error @+1 {{'fa4.softcap' op caps an f32 frag of scores, got '!fa4.frag<64x176xbf16>'}}
+  %t = fa4.softcap %s scale %k : !fa4.frag<64x176xbf16>
+  return
+}
+
+// -----
+
+func.func @softcap_type_changes(%s: !fa4.frag<64x176xf32>, %k: f32) {
+  // expected-error @+1 {{'fa4.softcap' op failed to verify that all of {scores, result} have same type}}
+  %t = "fa4.softcap"(%s, %k) : (!fa4.frag<64x176xf32>, f32) -> !fa4.frag<64x128xf32>
+  return
+}

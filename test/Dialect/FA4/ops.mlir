@@ -150,6 +150,17 @@ gpu.func @softmax_step(%s: !fa4.frag<64x176xf32>, %o: !fa4.frag<64x128xf32>,
   gpu.return
 }
 
+// Logit softcapping's tanh on a frag of scores, before the mask.
+// CHECK-LABEL: gpu.func @softcap
+// CHECK-SAME: (%[[S:[a-zA-Z0-9_]+]]: !fa4.frag<64x176xf32>, %[[K:[a-zA-Z0-9_]+]]: f32)
+// CHECK-NEXT: %{{.*}} = fa4.softcap %[[S]] scale %[[K]] : <64x176xf32>{{$}}
+// CHECK-NEXT: %{{.*}} = fa4.softcap %[[S]] scale %[[K]] : <64x176xf32>{{$}}
+gpu.func @softcap(%s: !fa4.frag<64x176xf32>, %k: f32) kernel {
+  %t = fa4.softcap %s scale %k : !fa4.frag<64x176xf32>
+  %g = "fa4.softcap"(%s, %k) : (!fa4.frag<64x176xf32>, f32) -> !fa4.frag<64x176xf32>
+  gpu.return
+}
+
 // The epilogue, storing O only and O with LSE.
 // CHECK-LABEL: gpu.func @epilogues
 // CHECK-SAME: (%[[O:[a-zA-Z0-9_]+]]: !fa4.frag<64x128xf32>, %[[M:[a-zA-Z0-9_]+]]: !fa4.rows<64xf32>, %[[L:[a-zA-Z0-9_]+]]: !fa4.rows<64xf32>, %[[OUT:[a-zA-Z0-9_]+]]: !llvm.ptr<1>, %[[LSE:[a-zA-Z0-9_]+]]: !llvm.ptr<1>, %[[B:[a-zA-Z0-9_]+]]: i32, %[[ROW:[a-zA-Z0-9_]+]]: i32, %[[H:[a-zA-Z0-9_]+]]: i32, %[[SQ:[a-zA-Z0-9_]+]]: i32, %[[S0:[a-zA-Z0-9_]+]]: i64, %[[S1:[a-zA-Z0-9_]+]]: i64, %[[S2:[a-zA-Z0-9_]+]]: i64)

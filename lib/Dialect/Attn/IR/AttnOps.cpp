@@ -489,7 +489,9 @@ LogicalResult VarlenAttentionOp::verify() {
   if (getResults().size() == 2 &&
       failed(check.packedLse(q, cast<ShapedType>(getResults()[1].getType()))))
     return failure();
-  return check.scale(getScale());
+  if (failed(check.scale(getScale())))
+    return failure();
+  return check.positive("softcap", getSoftcap());
 }
 
 LogicalResult PagedAttentionOp::verify() {
@@ -552,7 +554,9 @@ LogicalResult PagedAttentionOp::verify() {
     if (failed(packed ? check.packedLse(q, lse) : check.bshdLse(q, lse)))
       return failure();
   }
-  return check.scale(getScale());
+  if (failed(check.scale(getScale())))
+    return failure();
+  return check.positive("softcap", getSoftcap());
 }
 
 //===----------------------------------------------------------------------===//

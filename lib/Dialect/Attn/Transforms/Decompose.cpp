@@ -47,7 +47,7 @@ struct DenseView {
   double scale;
   bool hasLse;
   std::function<KeepFn()> prepareKeep;
-  /// attn.attention's softcap c: scaled scores s become c * tanh(s / c).
+  /// The op's softcap c: scaled scores s become c * tanh(s / c).
   std::optional<double> softcap = std::nullopt;
 };
 
@@ -335,7 +335,7 @@ DenseView denseView(OpBuilder &builder, AttentionOp op) {
   Location loc = op.getLoc();
   MaskAttr mask = op.getMask();
   Value query = op.getQuery(), key = op.getKey();
-  DenseView view{
+  return {
       query,
       key,
       op.getValue(),
@@ -356,9 +356,6 @@ DenseView denseView(OpBuilder &builder, AttentionOp op) {
           return maskKeeps(body, at, mask, i, j, offset);
         };
       }};
-  if (std::optional<APFloat> softcap = op.getSoftcap())
-    view.softcap = softcap->convertToDouble();
-  return view;
 }
 
 /// How many sequences every index vector has an entry for: the least of
@@ -744,6 +741,9 @@ struct AttnDecomposePass
       view = unitBatch ? pagedPackedView(builder, paged)
                        : pagedView(builder, paged);
     }
+    if (std::optional<APFloat> softcap =
+            cast<PlannedAttentionOpInterface>(op).getSoftcap())
+      view->softcap = softcap->convertToDouble();
     SmallVector<Value> results =
         Decomposer(builder, loc, std::move(*view)).build();
     if (unitBatch)

@@ -51,12 +51,10 @@ static void explainOp(PlannedAttentionOpInterface op, llvm::raw_ostream &os) {
      << problem.ovDepth << ", mask " << op.getMask() << ", scale "
      << op.getEffectiveScale()
      << (op.hasExplicitScale() ? "" : " (default 1/sqrt(Dqk))") << "\n";
-  if (auto dense = dyn_cast<AttentionOp>(op.getOperation()))
-    if (std::optional<APFloat> softcap = dense.getSoftcap())
-      os << "softcap " << softcap->convertToDouble()
-         << ": each scaled score s becomes c * tanh(s / c) before the mask; "
-            "no kernel lowers it yet (convert-attn-to-fa4 and the reference "
-            "kernel refuse the op)\n";
+  if (std::optional<APFloat> softcap = op.getSoftcap())
+    os << "softcap " << softcap->convertToDouble()
+       << ": each scaled score s becomes c * tanh(s / c) before the mask "
+          "(tanh.approx.f32 on the kernels' scores)\n";
   explainSequences(op, problem, os);
 
   ConfigAttr configAttr = op.getConfigAttr();

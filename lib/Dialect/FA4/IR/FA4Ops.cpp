@@ -229,6 +229,13 @@ LogicalResult SoftmaxOp::verify() {
   return verifyRowsOf(*this, scores, getMax().getType(), "max");
 }
 
+LogicalResult SoftcapOp::verify() {
+  auto scores = cast<FragType>(getScores().getType());
+  if (!scores.getElementType().isF32())
+    return emitOpError() << "caps an f32 frag of scores, got " << scores;
+  return success();
+}
+
 LogicalResult ScaleRowsOp::verify() {
   auto tile = cast<FragType>(getTile().getType());
   if (!tile.getElementType().isF32())

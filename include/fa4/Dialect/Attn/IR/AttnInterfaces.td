@@ -25,6 +25,9 @@ def Attn_PlannedAttentionOpInterface
       "getMask">,
     InterfaceMethod<"The scale the kernel applies: the attribute or "
                     "1/sqrt(Dqk).", "double", "getEffectiveScale">,
+    InterfaceMethod<"Logit softcapping's c, if any: each scaled score s "
+                    "becomes c * tanh(s / c) before the mask.",
+      "std::optional<::llvm::APFloat>", "getSoftcap">,
     InterfaceMethod<"Whether `scale` was given (else 1/sqrt(Dqk)).", "bool",
       "hasExplicitScale", (ins), [{ return $_op.getScale().has_value(); }]>,
   ];

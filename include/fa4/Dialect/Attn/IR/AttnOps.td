@@ -45,8 +45,7 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     With `softcap` = c (logit softcapping, Gemma 2/3; FlashAttention's
     `softcap`), each scaled score s becomes `c * tanh(s / c)` before the
     mask: `O = softmax(c * tanh(scale * Q K^T / c) + mask) V`. c is finite
-    and > 0. The kernels do not lower it yet: they refuse the op by name;
-    `attn-decompose` gives its meaning.
+    and > 0. The serving forms take it with the same meaning.
 
     With tensor operands the op returns O and, when asked for, LSE. With
     memref operands it is in destination style: O and the optional LSE are
@@ -152,7 +151,8 @@ def Attn_VarlenAttentionOp : Attn_Op<"varlen_attention", [Pure,
     RankedTensorOf<[I32]>:$cu_seqlens_q, RankedTensorOf<[I32]>:$cu_seqlens_k,
     Optional<RankedTensorOf<[I32]>>:$seqused_k,
     OptionalAttr<F32Attr>:$scale,
-    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask
+    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask,
+    OptionalAttr<F32Attr>:$softcap
   ), Attn_PlanArguments);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
@@ -200,7 +200,8 @@ def Attn_PagedAttentionOp : Attn_Op<"paged_attention", [Pure,
     RankedTensorOf<[I32]>:$seqlens_k,
     Optional<RankedTensorOf<[I32]>>:$cu_seqlens_q,
     OptionalAttr<F32Attr>:$scale,
-    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask
+    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask,
+    OptionalAttr<F32Attr>:$softcap
   ), Attn_PlanArguments);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{

@@ -374,6 +374,25 @@ def FA4_MaskOp : FA4_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
   let hasVerifier = 1;
 }
 
+def FA4_SoftcapOp : FA4_Op<"softcap", [Pure,
+    AllTypesMatch<["scores", "result"]>]> {
+  let summary = "tanh of the scaled scores: logit softcapping's inner part";
+  let description = [{
+    Element-wise `tanh(scores * input_scale)`, on the special-function unit
+    (`tanh.approx.f32`). With attn's `softcap` = c and scale s, the kernel
+    passes `input_scale` = s / c here and c * log2(e) as the following
+    `fa4.softmax`'s scale, so the softmax sees c * tanh(s * score / c)
+    (FlashAttention's arrangement: no multiply by c on the scores). It goes
+    before `fa4.mask`: tanh of a masked score's -inf would be -1.
+  }];
+  let arguments = (ins FA4_Frag:$scores, F32:$inputScale);
+  let results = (outs FA4_Frag:$result);
+  let assemblyFormat = [{
+    $scores `scale` $inputScale attr-dict `:` type($scores)
+  }];
+  let hasVerifier = 1;
+}
+
 def FA4_SoftmaxOp : FA4_Op<"softmax", [Pure,
     AllTypesMatch<["scores", "probs"]>,
     AllTypesMatch<["max", "sum", "newMax", "newSum", "correction"]>]> {
