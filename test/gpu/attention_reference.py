@@ -5,9 +5,11 @@ import math
 import torch
 
 
-def reference(q, k, v, mask, left, right, dtype, scale=None):
+def reference(q, k, v, mask, left, right, dtype, scale=None, softcap=0.0):
     """O and LSE of the contract (BSHD, bottom-right aligned), in `dtype`;
-    `scale` default 1/sqrt(Dqk)."""
+    `scale` default 1/sqrt(Dqk); softcap c > 0: scaled scores s become
+    c * tanh(s / c) before the mask (FlashAttention's reference: divide,
+    tanh, multiply, each in `dtype`)."""
     b, sq, hq, dqk = q.shape
     skv, hkv = k.shape[1], k.shape[2]
     group = hq // hkv
@@ -17,6 +19,8 @@ def reference(q, k, v, mask, left, right, dtype, scale=None):
     if scale is None:
         scale = 1.0 / math.sqrt(dqk)
     s = (qh @ kh.transpose(-1, -2)) * scale
+    if softcap:
+        s = torch.tanh(s / softcap) * softcap
     i = torch.arange(sq, device=q.device)[:, None]
     j = torch.arange(skv, device=q.device)[None, :]
     diag = i + skv - sq

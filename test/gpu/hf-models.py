@@ -5,11 +5,16 @@
     hf-models.py               on the GPU, $FA4_CACHE_DIR the pack
 
 Small random-weight models (no download): a Llama (GQA 8/2 heads, d = 64,
-causal) and a Mistral (the same with a 48-key sliding window), bf16, B = 2
-at 150 tokens. Each runs with attn_implementation "eager", "sdpa" and
-"fa4" on the same weights; fa4 passes where its logits are within the
-spread of the two exact attentions: max |fa4 - x| <= 1.5 max |sdpa - eager|
-for x in (sdpa, eager), for
+causal), a Mistral (the same with a 48-key sliding window) and a Gemma 2
+(the same heads, sliding-window layers alternating with global ones, logit
+softcapping), bf16, B = 2 at 150 tokens. Each runs with
+attn_implementation "eager", "sdpa" and "fa4" on the same weights; fa4
+passes where its logits are within the spread of the two exact attentions:
+max |fa4 - x| <= 1.5 max |sdpa - eager| for x in (sdpa, eager). transformers
+runs no Gemma 2 on SDPA (it has no softcap): there the second exact
+attention is eager's in f32 ("eager32"), and a control, eager without the
+softcap ("nocap"), must lie far outside that spread, so that the check can
+tell a softcap from none. For each,
 - the prefill, eager and under torch.compile(fullgraph=True);
 - one decode step after the prefill, through a DynamicCache.
 fa4's attention function must have run (a call count per layer). A padded
@@ -31,9 +36,19 @@ HEADS, KV_HEADS, HEAD_DIM, WINDOW = 8, 2, 64, 48
 CONFIGS = ["bf16:%d:%d:%d:%d:causal" % (HEADS, KV_HEADS, HEAD_DIM, HEAD_DIM),
            "bf16:%d:%d:%d:%d:window(%d,0)" % (HEADS, KV_HEADS, HEAD_DIM,
                                               HEAD_DIM, WINDOW - 1)]
+# Gemma 2's attn_logit_softcapping, here 2: the random weights make
+# scores of order 1, which Gemma's 50 would not bend.
+SOFTCAP = 2.0
+CONFIGS += ["bf16:%d:%d:%d:%d:causal:softcap=%r" % (HEADS, KV_HEADS, HEAD_DIM,
+                                                    HEAD_DIM, SOFTCAP),
+            "bf16:%d:%d:%d:%d:window(%d,0):softcap=%r" % (
+                HEADS, KV_HEADS, HEAD_DIM, HEAD_DIM, WINDOW - 1, SOFTCAP)]
 # Padded batches run as packed sequences.
 CONFIGS += [c + "@varlen" for c in CONFIGS]
 MARGIN = 1.5
+# The two exact attentions whose spread fa4 must stay within, per family.
+EXACT = {"llama": ("sdpa", "eager"), "mistral": ("sdpa", "eager"),
+         "gemma2": ("eager32", "eager")}
 
 
 def config(transformers, family):
@@ -46,7 +61,35 @@ def config(transformers, family):
                   initializer_range=0.05)
     if family == "llama":
         return transformers.LlamaConfig(**common)
+    if family == "gemma2":
+        # Three layers: sliding, global, sliding.
+        return transformers.Gemma2Config(
+            sliding_window=WINDOW, query_pre_attn_scalar=HEAD_DIM,
+            attn_logit_softcapping=SOFTCAP, final_logit_softcapping=None,
+            **common)
     return transformers.MistralConfig(sliding_window=WINDOW, **common)
+
+
+def register_gemma2_references(transformers):
+    """eager32: Gemma 2's eager attention in f32; nocap: it without the
+    softcap (the control). Both take eager's mask."""
+    from transformers.masking_utils import AttentionMaskInterface, eager_mask
+    from transformers.models.gemma2 import modeling_gemma2
+
+    def eager32(module, query, key, value, attention_mask, **kwargs):
+        out, weights = modeling_gemma2.eager_attention_forward(
+            module, query.float(), key.float(), value.float(), attention_mask,
+            **kwargs)
+        return out.to(query.dtype), weights
+
+    def nocap(module, query, key, value, attention_mask, **kwargs):
+        kwargs.pop("softcap", None)
+        return modeling_gemma2.eager_attention_forward(
+            module, query, key, value, attention_mask, **kwargs)
+
+    for name, forward in (("eager32", eager32), ("nocap", nocap)):
+        transformers.AttentionInterface.register(name, forward)
+        AttentionMaskInterface.register(name, eager_mask)
 
 
 def models(torch, transformers, family):
@@ -56,7 +99,9 @@ def models(torch, transformers, family):
     base = transformers.AutoModelForCausalLM.from_config(
         copy.deepcopy(cfg), attn_implementation="eager", dtype=torch.bfloat16).cuda().eval()
     out = {"eager": base}
-    for name in ("sdpa", "fa4"):
+    others = ("eager32", "nocap", "fa4") if family == "gemma2" else ("sdpa",
+                                                                      "fa4")
+    for name in others:
         # A config each: from_config records the implementation in it.
         model = transformers.AutoModelForCausalLM.from_config(
             copy.deepcopy(cfg), attn_implementation=name,
@@ -66,14 +111,23 @@ def models(torch, transformers, family):
     return out
 
 
-def spread_line(what, logits):
-    exact = (logits["sdpa"].float() - logits["eager"].float()).abs().max().item()
+def spread_line(what, logits, exact_pair=("sdpa", "eager")):
+    a, b = exact_pair
+    exact = (logits[a].float() - logits[b].float()).abs().max().item()
     to = {x: (logits["fa4"].float() - logits[x].float()).abs().max().item()
-          for x in ("sdpa", "eager")}
+          for x in exact_pair}
     ok = max(to.values()) <= MARGIN * exact
-    print("%-4s %s: |fa4-sdpa| %.4f, |fa4-eager| %.4f, |sdpa-eager| %.4f"
-          % ("pass" if ok else "FAIL", what, to["sdpa"], to["eager"], exact))
-    return not ok
+    print("%-4s %s: |fa4-%s| %.4f, |fa4-%s| %.4f, |%s-%s| %.4f"
+          % ("pass" if ok else "FAIL", what, a, to[a], b, to[b], a, b, exact))
+    failures = not ok
+    if "nocap" in logits:
+        # The control: eager without the softcap, far outside the spread.
+        off = (logits["nocap"].float() - logits[b].float()).abs().max().item()
+        ok = off > 4 * MARGIN * exact
+        print("%-4s %s: control |nocap-%s| %.4f > %g x |%s-%s|"
+              % ("pass" if ok else "FAIL", what, b, off, 4 * MARGIN, a, b))
+        failures += not ok
+    return failures
 
 
 CALLS = [0]
@@ -99,13 +153,14 @@ def check_family(torch, transformers, family):
         failures += not ran
         print("%-4s %s: fa4 attention ran %d times for %d layers"
               % ("pass" if ran else "FAIL", family, CALLS[0], layers))
-        failures += spread_line("%s prefill 2x150" % family, prefill)
+        failures += spread_line("%s prefill 2x150" % family, prefill,
+                                EXACT[family])
 
         compiled = torch.compile(ms["fa4"], fullgraph=True)
         traced = dict(prefill)
         traced["fa4"] = compiled(ids, use_cache=False).logits
         failures += spread_line("%s prefill, torch.compile(fullgraph)"
-                                % family, traced)
+                                % family, traced, EXACT[family])
 
         step = {}
         for n, m in ms.items():
@@ -114,7 +169,7 @@ def check_family(torch, transformers, family):
             step[n] = m(ids[:, -1:], past_key_values=cache,
                         use_cache=True).logits
         failures += spread_line("%s decode step after 149 (DynamicCache)"
-                                % family, step)
+                                % family, step, EXACT[family])
     return failures
 
 
@@ -134,18 +189,20 @@ def check_padded(torch, transformers, family):
         prefill = {n: m(ids, attention_mask=mask, use_cache=False).logits[real]
                    for n, m in ms.items()}
         failures += spread_line("%s padded prefill 3x90 (left padding)"
-                                % family, prefill)
+                                % family, prefill, EXACT[family])
         tokens = {n: m.generate(ids, attention_mask=mask, max_new_tokens=12,
                                 do_sample=False, pad_token_id=0)[:, 90:]
                   for n, m in ms.items()}
-    exact_agree = torch.equal(tokens["sdpa"], tokens["eager"])
-    same = torch.equal(tokens["fa4"], tokens["sdpa"])
+    a, b = EXACT[family]
+    exact_agree = torch.equal(tokens[a], tokens[b])
+    same = torch.equal(tokens["fa4"], tokens[a])
     ok = same or not exact_agree
     failures += not ok
-    print("%-4s %s padded generate(12 tokens): fa4 %s SDPA%s"
+    print("%-4s %s padded generate(12 tokens): fa4 %s %s%s"
           % ("pass" if ok else "FAIL", family,
-             "==" if same else "!=",
-             "" if exact_agree else " (SDPA and eager disagree: not judged)"))
+             "==" if same else "!=", a,
+             "" if exact_agree else " (%s and %s disagree: not judged)"
+             % (a, b)))
     return failures
 
 
@@ -189,8 +246,9 @@ def main():
     fa4.hf.register()
     transformers.AttentionInterface.register(
         "fa4", counting(fa4.hf.attention_forward))
+    register_gemma2_references(transformers)
     failures = 0
-    for family in ("llama", "mistral"):
+    for family in ("llama", "mistral", "gemma2"):
         failures += check_family(torch, transformers, family)
         failures += check_padded(torch, transformers, family)
     failures += check_refusals(torch, transformers, fa4)
