@@ -308,14 +308,16 @@ LOOP_SIZES = [(2, 1023, 1024), (3, 799, 203), (2, 239, 1)]
 LOOP_CTAS = 3
 
 
-def function(name, dqk, dv, hq, hkv, mask, dtype, sq="?", lse=True):
+def function(name, dqk, dv, hq, hkv, mask, dtype, sq="?", lse=True,
+             softcap=None):
     """An attn.attention function; `sq` a static query length, or "?";
-    `lse` False returns O alone."""
+    `lse` False returns O alone; `softcap` c adds the op's softcap."""
     q = f"tensor<?x{sq}x{hq}x{dqk}x{dtype}>"
     k = f"tensor<?x?x{hkv}x{dqk}x{dtype}>"
     v = f"tensor<?x?x{hkv}x{dv}x{dtype}>"
     o = f"tensor<?x{sq}x{hq}x{dv}x{dtype}>"
-    mask_attr = f"{{mask = #attn.mask<{mask}>}}"
+    cap_attr = f", softcap = {softcap!r} : f32" if softcap else ""
+    mask_attr = f"{{mask = #attn.mask<{mask}>{cap_attr}}}"
     if not lse:
         return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {v}) -> {o} {{\n"
                 f"  %o = attn.attention %q, %k, %v {mask_attr}"

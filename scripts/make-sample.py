@@ -3,7 +3,7 @@
 determinism steps run (FA4_SANITIZE=sample, FA4_DETERMINISM=sample): one
 kernel of every family (prefill plain and looped twin, three consumers,
 every mask, GQA/MQA, Dqk != Dv, f16, split-K decode over a cluster and
-through the workspace, split at launch), each with its cases.txt, and
+through the workspace, split at launch, softcap), each with its cases.txt, and
 artifacts/sample.txt: the same runs as "KERNEL:B:SQ:SKV", sizes small
 enough for racecheck.
 """
@@ -87,12 +87,32 @@ BLACKWELL = [
 ]
 
 
+# Logit softcapping (issue 61), both chips: each tuple as SAMPLE's, then
+# the softcap. fa4-run's inputs are standard normal, so scores are of
+# order 1: a cap of 2 bends them (a kernel without it fails the check);
+# 15 is FlashAttention's tests' value. Prefill with its decode variant,
+# a split-K decode and a cap under a window.
+SOFTCAP = [
+    ("s_d128_h6x3_causal_cap2", 128, 128, 6, 3, "causal", "bf16", "?", [],
+     [(2, 300, 203), (1, 300, 1500)], 2.0),
+    ("s_d64_h6x1_none_cap15", 64, 64, 6, 1, "none", "f16", "?", [],
+     [(1, 113, 1000)], 15.0),
+    ("s_d128_h4x4_win_cap2", 128, 128, 4, 4, "window(64, 0)", "bf16", "?",
+     [], [(1, 333, 500)], 2.0),
+    ("s_decode_d128_h32x8_cap2", 128, 128, 32, 8, "none", "bf16", "?",
+     ["--batch-hint=1", "--seq-q-hint=1", "--seq-kv-hint=32768"],
+     [(1, 1, 8193)], 2.0),
+]
+
+
 def families(chip):
-    """The kernels to compile for `chip`: SAMPLE (with LSE), and on sm_100a
-    the Blackwell kernel's own families too."""
-    kernels = [(*entry, True) for entry in SAMPLE]
+    """The kernels to compile for `chip`, as (name, dqk, dv, hq, hkv, mask,
+    dtype, sq, flags, runs, lse, softcap): SAMPLE (with LSE), SOFTCAP, and
+    on sm_100a the Blackwell kernel's own families too."""
+    kernels = [(*entry, True, None) for entry in SAMPLE]
+    kernels += [(*entry[:-1], True, entry[-1]) for entry in SOFTCAP]
     if chip == "sm_100a":
-        kernels += BLACKWELL
+        kernels += [(*entry, None) for entry in BLACKWELL]
     return kernels
 
 
@@ -113,11 +133,12 @@ def main():
         ptx_flags.append("--kernel=blackwell")
     lines = []
     kernels = families(args.chip)
-    for name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs, lse in kernels:
+    for (name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs, lse,
+         softcap) in kernels:
         with tempfile.NamedTemporaryFile("w", suffix=".mlir",
                                          delete=False) as f:
             f.write(matrix.function(name, dqk, dv, hq, hkv, mask, dtype, sq,
-                                    lse=lse))
+                                    lse=lse, softcap=softcap))
         subprocess.run([args.compiler, f.name, f"--chip={args.chip}", "-o",
                         args.out, "--quiet", *flags, *ptx_flags], check=True,
                        stdout=subprocess.DEVNULL)

@@ -100,8 +100,11 @@ constexpr int64_t kPairLeaderRank = 0;
 constexpr int64_t kPairPeerRank = 1;
 /// One exponential in this many on the FMA pipe (FA4 emulates a share of
 /// exp2 because MUFU throughput, not the tensor cores, bounds the softmax);
-/// one in four on every tile kind, by the timing model (D-64).
+/// one in four on every tile kind, by the timing model (D-64). Under a
+/// softcap every score also takes a MUFU.TANH: one in three, by the timing
+/// model and the register budget (D-67).
 constexpr int64_t kPolyExp2Period = 4;
+constexpr int64_t kSoftcapPolyExp2Period = 3;
 
 /// The plan the FA4 structure is built from; the part both chips share as
 /// readKernelPlan reads it.
@@ -836,8 +839,8 @@ void BlackwellKernelBuilder::buildSoftmax(Value tileIndex) {
             b, loc, scoresType, rowsType(), rowsType(), rowsType(), scores,
             loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1],
             input.scaleLog2, b.getF64FloatAttr(kRescaleThreshold),
-            kPolyExp2Period, /*reductionChains=*/1,
-            packsSoftmax(plan, roleRegisters(plan)[0]));
+            plan.softcap ? kSoftcapPolyExp2Period : kPolyExp2Period,
+            /*reductionChains=*/1, packsSoftmax(plan, roleRegisters(plan)[0]));
         // The correction warpgroup rescales O_i by these factors.
         RowsStoreOp::create(b, loc, softmax.getCorrection(),
                             b.getI64IntegerAttr(factorOffset(i)));

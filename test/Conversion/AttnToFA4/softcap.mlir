@@ -17,6 +17,10 @@
 // CHECK-NEXT: %[[CAP:.+]] = arith.constant 21.6404247 : f32
 // CHECK-NEXT: %[[MASKED:[0-9]+]] = fa4.mask %[[CAPPED]] mask #attn.mask<causal>
 // CHECK-NEXT: fa4.softmax %[[MASKED]] max %{{.*}} sum %{{.*}} scale %[[CAP]]
+// The Blackwell kernel takes every third exp2 pair on the FMA pipe under a
+// softcap (D-67), every fourth without (D-64); the Hopper kernel none.
+// HOPPER-NOT: polyExp2Period
+// BLACKWELL-SAME: polyExp2Period = 3 : i64
 // CHECK-NOT: fa4.softmax
 // CHECK-NOT: scale %[[SCALE_LOG2]]
 // CHECK: gpu.return
