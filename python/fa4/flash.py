@@ -74,12 +74,14 @@ def _scale(softmax_scale):
 
 
 def _softcap(softcap):
-    """softcap as a float, 0.0 for none (FlashAttention's default)."""
+    """softcap as a float, 0.0 for none (FlashAttention's default). Plain
+    comparisons (NaN fails both): torch.compile traces this, and Dynamo
+    cannot put math.isfinite's bool in its graph."""
     try:
         value = float(softcap)
     except (TypeError, ValueError):
         value = math.nan
-    if not (value >= 0 and math.isfinite(value)):
+    if not 0 <= value < math.inf:
         raise Fa4ValueError("softcap %r: expected 0 (none) or a finite value "
                             "> 0" % (softcap,))
     return value

@@ -20,7 +20,10 @@ tell a softcap from none. For each,
 fa4's attention function must have run (a call count per layer). A padded
 batch (left padding, as generate() pads prompts): the prefill's logits at
 the real tokens within the same spread, and generate() of 12 greedy tokens
-giving SDPA's tokens where SDPA and eager agree. Then fa4 must refuse, with
+giving SDPA's tokens where SDPA and eager agree, unless SDPA's two best
+logits at the first step where fa4 leaves them lie within 1.5 x the padded
+prefill's spread (a near-tie, which greedy decoding may take either way:
+printed, not judged). Then fa4 must refuse, with
 its own error, a 4D mask, packed sequences (position_ids restarting within
 a row) and a padded batch under torch.compile.
 Prints a line per check; exits non-zero on any failure.
@@ -190,20 +193,44 @@ def check_padded(torch, transformers, family):
                    for n, m in ms.items()}
         failures += spread_line("%s padded prefill 3x90 (left padding)"
                                 % family, prefill, EXACT[family])
+        a, b = EXACT[family]
+        spread = (prefill[a].float() - prefill[b].float()).abs().max().item()
         tokens = {n: m.generate(ids, attention_mask=mask, max_new_tokens=12,
                                 do_sample=False, pad_token_id=0)[:, 90:]
                   for n, m in ms.items()}
-    a, b = EXACT[family]
     exact_agree = torch.equal(tokens[a], tokens[b])
     same = torch.equal(tokens["fa4"], tokens[a])
-    ok = same or not exact_agree
+    why = "" if exact_agree else " (%s and %s disagree: not judged)" % (a, b)
+    if not same and exact_agree:
+        gap = top_two_gap(torch, ms[a], ids, mask, tokens[a], tokens["fa4"])
+        if gap <= MARGIN * spread:
+            why = (" (a near-tie: %s's top two logits %.4f apart where fa4 "
+                   "first differs, within 1.5 x the spread %.4f: not "
+                   "judged)" % (a, gap, spread))
+        else:
+            why = (" (%s's top two logits %.4f apart where fa4 first "
+                   "differs, past 1.5 x the spread %.4f)" % (a, gap, spread))
+    ok = same or bool(why) and "not judged" in why
     failures += not ok
     print("%-4s %s padded generate(12 tokens): fa4 %s %s%s"
-          % ("pass" if ok else "FAIL", family,
-             "==" if same else "!=", a,
-             "" if exact_agree else " (%s and %s disagree: not judged)"
-             % (a, b)))
+          % ("pass" if ok else "FAIL", family, "==" if same else "!=", a,
+             why))
     return failures
+
+
+def top_two_gap(torch, model, ids, mask, reference, tokens):
+    """The gap between `model`'s two largest logits at the first greedy
+    step where `tokens` leaves `reference`, in the row where it does."""
+    differs = (reference != tokens)
+    step = int(differs.any(0).nonzero()[0])
+    row = int(differs[:, step].nonzero()[0])
+    prefix = torch.cat([ids, reference[:, :step]], 1)
+    prefix_mask = torch.cat([mask, torch.ones_like(reference[:, :step])], 1)
+    with torch.no_grad():
+        logits = model(prefix, attention_mask=prefix_mask,
+                       use_cache=False).logits[row, -1].float()
+    top = logits.topk(2).values
+    return (top[0] - top[1]).item()
 
 
 def check_refusals(torch, transformers, fa4):
