@@ -200,13 +200,35 @@ for name, value in (("192 ** -0.5", 192 ** -0.5),
 # CHECK-NEXT: 1/sqrt(192): default, same kernel as None: True
 # CHECK-NEXT: 1/sqrt(128): 0x3DB504F3, same kernel as None: False
 # CHECK-NEXT: 0.1: 0x3DCCCCCD, same kernel as None: False
-# The torch op carries None as -1.0: the same problem as the eager call.
-# CHECK-NEXT: op's scale: (True, -1, -1, -1.0) -> None; (True, -1, -1, 0.1) -> 0.1
+# The torch op carries None as -1.0: the same problem as the eager call;
+# its softcap 0.0 is none, as FlashAttention spells it.
+# CHECK-NEXT: op's scale: (True, -1, -1, -1.0, 0.0) -> None; (True, -1, -1, 0.1, 15.0) -> 0.1
 print("op's scale: %s -> %s; %s -> %s" % (
     flash._op_args(True, (-1, -1), None),
     flash._from_op_args(*flash._op_args(True, (-1, -1), None))[2],
-    flash._op_args(True, (-1, -1), 0.1),
-    flash._from_op_args(*flash._op_args(True, (-1, -1), 0.1))[2]))
+    flash._op_args(True, (-1, -1), 0.1, 15),
+    flash._from_op_args(*flash._op_args(True, (-1, -1), 0.1, 15))[2]))
+# The softcap reaches the problem, which names it in the op; 0 and none are
+# one kernel, a bad softcap is refused by name.
+# CHECK-NEXT: softcap: 15 -> softcap = 0x41700000 : f32, same kernel as 0: False; 0.0 same kernel as 0: True
+capped = flash.problem_of_shapes((1, 9, 4, 64), (1, 9, 4, 64), (1, 9, 4, 64),
+                                 "bf16", chip="sm_90a", softcap=15)
+plain = flash.problem_of_shapes((1, 9, 4, 64), (1, 9, 4, 64), (1, 9, 4, 64),
+                                "bf16", chip="sm_90a", softcap=0)
+zero = flash.problem_of_shapes((1, 9, 4, 64), (1, 9, 4, 64), (1, 9, 4, 64),
+                               "bf16", chip="sm_90a", softcap=0.0)
+print("softcap: 15 -> %s, same kernel as 0: %s; 0.0 same kernel as 0: %s" % (
+    re.search(r"softcap = [^}]*", capped.mlir()).group(0),
+    cache.problem_key(capped) == cache.problem_key(plain),
+    cache.problem_key(zero) == cache.problem_key(plain)))
+# CHECK-NEXT: refused: softcap -1: expected 0 (none) or a finite value > 0
+# CHECK-NEXT: refused: softcap nan: expected 0 (none) or a finite value > 0
+for bad in (-1, float("nan")):
+    try:
+        flash._op_args(True, (-1, -1), None, bad)
+        print("accepted", bad)
+    except fa4.Fa4ValueError as error:
+        print("refused:", error)
 
 # Heads: MHA, GQA and MQA keep their counts (query head h reads kv head
 # h / (hq / hkv)); Dqk and Dv may differ.
@@ -319,7 +341,7 @@ refused("dropout_p", lambda: fa4.flash_attn_func(None, None, None, dropout_p=0.1
 # CHECK-NEXT: positional 0.125: TypeError: {{.*}}flash_attn_func() takes 3 positional arguments but 4 were given
 # CHECK-NEXT: alibi_slopes: TypeError: {{.*}}flash_attn_func() got an unexpected keyword argument 'alibi_slopes'
 # CHECK-NEXT: dropout_p: TypeError: {{.*}}flash_attn_func() got an unexpected keyword argument 'dropout_p'
-# CHECK-NEXT: keyword-only: causal window_size softmax_scale return_lse out
+# CHECK-NEXT: keyword-only: causal window_size softmax_scale softcap return_lse out
 print("keyword-only: %s" % " ".join(
     name for name, p in inspect.signature(fa4.flash_attn_func).parameters.items()
     if p.kind == p.KEYWORD_ONLY))

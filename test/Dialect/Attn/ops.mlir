@@ -5,7 +5,7 @@
 // CHECK-LABEL: func @tensor_gqa_causal_with_lse
 // CHECK: %{{.*}}:2 = attn.attention %{{.*}}, %{{.*}}, %{{.*}} {mask = #attn.mask<causal>} : tensor<?x?x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16> -> tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
 // GENERIC-LABEL: sym_name = "tensor_gqa_causal_with_lse"
-// GENERIC: "attn.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{mask = #attn.mask<causal>}>
+// GENERIC: "attn.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{mask = #attn.mask<causal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}>
 func.func @tensor_gqa_causal_with_lse(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>) -> (tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>}
       : tensor<?x?x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
@@ -47,7 +47,7 @@ func.func @tensor_window_one_sided(%q: tensor<1x7x4x64xbf16>, %k: tensor<1x9x2x6
 // CHECK-LABEL: func @memref_destination_style
 // CHECK: attn.attention %{{.*}}, %{{.*}}, %{{.*}} outs(%{{.*}} : memref<2x113x8x64xf16>) : memref<2x113x8x64xf16>, memref<2x203x8x64xf16>, memref<2x203x8x64xf16>
 // GENERIC-LABEL: sym_name = "memref_destination_style"
-// GENERIC: "attn.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{mask = #attn.mask<none>}> : (memref<2x113x8x64xf16>, memref<2x203x8x64xf16>, memref<2x203x8x64xf16>, memref<2x113x8x64xf16>) -> ()
+// GENERIC: "attn.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{mask = #attn.mask<none>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>}> : (memref<2x113x8x64xf16>, memref<2x203x8x64xf16>, memref<2x203x8x64xf16>, memref<2x113x8x64xf16>) -> ()
 func.func @memref_destination_style(%q: memref<2x113x8x64xf16>, %k: memref<2x203x8x64xf16>, %v: memref<2x203x8x64xf16>, %o: memref<2x113x8x64xf16>) {
   attn.attention %q, %k, %v outs(%o : memref<2x113x8x64xf16>)
       : memref<2x113x8x64xf16>, memref<2x203x8x64xf16>, memref<2x203x8x64xf16>
@@ -75,7 +75,7 @@ func.func @memref_strided_view(%q: memref<1x64x4x64xbf16, strided<[49152, 768, 6
 // CHECK-LABEL: func @softcap
 // CHECK: attn.attention %{{.*}}, %{{.*}}, %{{.*}} {mask = #attn.mask<causal>, softcap = 1.500000e+01 : f32}
 // GENERIC-LABEL: sym_name = "softcap"
-// GENERIC: "attn.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{mask = #attn.mask<causal>, softcap = 1.500000e+01 : f32}>
+// GENERIC: "attn.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{mask = #attn.mask<causal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, softcap = 1.500000e+01 : f32}>
 func.func @softcap(%q: tensor<2x7x4x8xf16>, %k: tensor<2x5x2x8xf16>, %v: tensor<2x5x2x8xf16>) -> tensor<2x7x4x8xf16> {
   %o = attn.attention %q, %k, %v {mask = #attn.mask<causal>, softcap = 15.0 : f32}
       : tensor<2x7x4x8xf16>, tensor<2x5x2x8xf16>, tensor<2x5x2x8xf16>
@@ -83,3 +83,20 @@ func.func @softcap(%q: tensor<2x7x4x8xf16>, %k: tensor<2x5x2x8xf16>, %v: tensor<
   return %o : tensor<2x7x4x8xf16>
 }
 
+
+// Attention sinks (gpt-oss): an f32 [Hq] operand, in both forms.
+// CHECK-LABEL: func @sinks
+// CHECK: attn.attention %{{.*}}, %{{.*}}, %{{.*}} sinks(%{{.*}} : tensor<4xf32>) {mask = #attn.mask<window(127, 0)>} : tensor<2x7x4x8xf16>
+// CHECK: attn.attention %{{.*}}, %{{.*}}, %{{.*}} sinks(%{{.*}} : memref<4xf32>) outs(%{{.*}} : memref<2x7x4x8xf16>) : memref<2x7x4x8xf16>
+// GENERIC-LABEL: sym_name = "sinks"
+// GENERIC: "attn.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{mask = #attn.mask<window(127, 0)>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}>
+// GENERIC: "attn.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{mask = #attn.mask<none>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>}>
+func.func @sinks(%q: tensor<2x7x4x8xf16>, %k: tensor<2x5x2x8xf16>, %s: tensor<4xf32>,
+                 %qm: memref<2x7x4x8xf16>, %km: memref<2x5x2x8xf16>, %sm: memref<4xf32>) -> tensor<2x7x4x8xf16> {
+  %o = attn.attention %q, %k, %k sinks(%s : tensor<4xf32>) {mask = #attn.mask<window(127, 0)>}
+      : tensor<2x7x4x8xf16>, tensor<2x5x2x8xf16>, tensor<2x5x2x8xf16>
+      -> tensor<2x7x4x8xf16>
+  attn.attention %qm, %km, %km sinks(%sm : memref<4xf32>) outs(%qm : memref<2x7x4x8xf16>)
+      : memref<2x7x4x8xf16>, memref<2x5x2x8xf16>, memref<2x5x2x8xf16>
+  return %o : tensor<2x7x4x8xf16>
+}

@@ -40,3 +40,13 @@ func.func @softcapped(%q: tensor<?x8x64xbf16>, %k: tensor<?x2x64xbf16>, %v: tens
   %p = attn.paged_attention %dq, %kc, %vc block_table(%bt : tensor<4x8xi32>) seqlens_k(%sk : tensor<4xi32>) {softcap = 30.0 : f32} : tensor<4x1x8x64xbf16>, tensor<?x64x2x64xbf16>, tensor<?x64x2x64xbf16> -> tensor<4x1x8x64xbf16>
   return %o, %p : tensor<?x8x64xbf16>, tensor<4x1x8x64xbf16>
 }
+
+// Sinks on both serving forms.
+// CHECK-LABEL: func @with_sinks
+// CHECK: attn.varlen_attention {{.*}} seqused_k(%{{.*}} : tensor<4xi32>) sinks(%{{.*}} : tensor<8xf32>) : tensor<?x8x64xbf16>
+// CHECK: attn.paged_attention {{.*}} cu_seqlens_q(%{{.*}} : tensor<5xi32>) sinks(%{{.*}} : tensor<8xf32>) {mask = #attn.mask<causal>} : tensor<?x8x64xbf16>
+func.func @with_sinks(%q: tensor<?x8x64xbf16>, %k: tensor<?x2x64xbf16>, %cq: tensor<5xi32>, %used: tensor<4xi32>, %s: tensor<8xf32>, %kc: tensor<?x64x2x64xbf16>, %bt: tensor<4x8xi32>) -> (tensor<?x8x64xbf16>, tensor<?x8x64xbf16>) {
+  %o = attn.varlen_attention %q, %k, %k cu_seqlens(%cq, %cq : tensor<5xi32>, tensor<5xi32>) seqused_k(%used : tensor<4xi32>) sinks(%s : tensor<8xf32>) : tensor<?x8x64xbf16>, tensor<?x2x64xbf16>, tensor<?x2x64xbf16> -> tensor<?x8x64xbf16>
+  %p = attn.paged_attention %q, %kc, %kc block_table(%bt : tensor<4x8xi32>) seqlens_k(%used : tensor<4xi32>) cu_seqlens_q(%cq : tensor<5xi32>) sinks(%s : tensor<8xf32>) {mask = #attn.mask<causal>} : tensor<?x8x64xbf16>, tensor<?x64x2x64xbf16>, tensor<?x64x2x64xbf16> -> tensor<?x8x64xbf16>
+  return %o, %p : tensor<?x8x64xbf16>, tensor<?x8x64xbf16>
+}

@@ -102,7 +102,8 @@ void AttentionOp::getEffects(
   if (!hasBufferSemantics())
     return;
   for (OpOperand &operand : getOperation()->getOpOperands()) {
-    bool isOutput = operand.getOperandNumber() >= 3;
+    bool isOutput =
+        getODSOperandIndexAndLength(4).first <= operand.getOperandNumber();
     if (isOutput)
       effects.emplace_back(MemoryEffects::Write::get(), &operand,
                            SideEffects::DefaultResource::get());
@@ -255,6 +256,26 @@ struct ShapeChecker {
              << "expects lse to have element type f32, but got "
              << type.getElementType();
     return success();
+  }
+
+  /// The sinks, where given: f32 [Hq], a tensor or a memref as the
+  /// op's other operands (`buffer`).
+  LogicalResult sinks(Value sinks, int64_t numQHeads, bool buffer) {
+    if (!sinks)
+      return success();
+    if (isa<MemRefType>(sinks.getType()) != buffer)
+      return op->emitOpError()
+             << "expects sinks to be a " << (buffer ? "memref" : "tensor")
+             << " as the other operands, but got " << sinks.getType();
+    auto type = cast<ShapedType>(sinks.getType());
+    if (failed(expectRank("sinks", type, 1, "query heads")))
+      return failure();
+    if (!type.getElementType().isF32())
+      return op->emitOpError()
+             << "expects sinks to have element type f32, but got "
+             << type.getElementType();
+    return expectSame("the head count", "sinks", type.getDimSize(0), "query",
+                      numQHeads);
   }
 
   /// The scale, where given: finite and > 0.
@@ -415,7 +436,8 @@ LogicalResult AttentionOp::verify() {
   ShapeChecker check{getOperation()};
   if (failed(verifyForm(*this)) || failed(verifyOperandTypes(*this, check)) ||
       failed(verifySharedSizes(*this, check)) ||
-      failed(verifyLse(*this, check)) || failed(check.scale(getScale())))
+      failed(verifyLse(*this, check)) || failed(check.scale(getScale())) ||
+      failed(check.sinks(getSinks(), getNumQueryHeads(), hasBufferSemantics())))
     return failure();
   return check.positive("softcap", getSoftcap());
 }
@@ -489,7 +511,9 @@ LogicalResult VarlenAttentionOp::verify() {
   if (getResults().size() == 2 &&
       failed(check.packedLse(q, cast<ShapedType>(getResults()[1].getType()))))
     return failure();
-  if (failed(check.scale(getScale())))
+  if (failed(check.scale(getScale())) ||
+      failed(check.sinks(getSinks(), q.getDimSize(q.getRank() - 2),
+                         /*buffer=*/false)))
     return failure();
   return check.positive("softcap", getSoftcap());
 }
@@ -554,7 +578,9 @@ LogicalResult PagedAttentionOp::verify() {
     if (failed(packed ? check.packedLse(q, lse) : check.bshdLse(q, lse)))
       return failure();
   }
-  if (failed(check.scale(getScale())))
+  if (failed(check.scale(getScale())) ||
+      failed(check.sinks(getSinks(), q.getDimSize(q.getRank() - 2),
+                         /*buffer=*/false)))
     return failure();
   return check.positive("softcap", getSoftcap());
 }

@@ -49,6 +49,8 @@ struct DenseView {
   std::function<KeepFn()> prepareKeep;
   /// The op's softcap c: scaled scores s become c * tanh(s / c).
   std::optional<double> softcap = std::nullopt;
+  /// The op's sinks, f32 [Hq], or null.
+  Value sinks = Value();
 };
 
 /// Builds the generics of one attention; loops are named by letter in the
@@ -108,6 +110,8 @@ private:
   Value softcapped(OpBuilder &body, Location at, Value s, double c);
   /// The row reduction of `scores` [B, Hq, Sq, Skv] into [B, Hq, Sq].
   Value rowReduction(Value scores, double identity, bool max);
+  Value withSinkInMax(Value max);
+  Value withSinkInSum(Value sum, Value max);
   Value exponentials(Value scores, Value max);
   Value output(Value exps, Value sum);
   Value logSumExp(Value max, Value sum);
@@ -194,6 +198,31 @@ Value Decomposer::rowReduction(Value scores, double identity, bool max) {
       });
 }
 
+/// max(max, sinks[h]) per row [B, Hq, Sq]: the sink joins each row's max.
+Value Decomposer::withSinkInMax(Value max) {
+  AffineExpr h = dim(1);
+  AffineMap identity = builder.getMultiDimIdentityMap(3);
+  return generic(max, {view.sinks}, {map(3, {h}), identity}, {par, par, par},
+                 [&](OpBuilder &body, Location at, ValueRange args) -> Value {
+                   return arith::MaximumFOp::create(body, at, args[0], args[1]);
+                 });
+}
+
+/// sum + exp(sinks[h] - max) per row: the sink's term in the denominator,
+/// with no value row.
+Value Decomposer::withSinkInSum(Value sum, Value max) {
+  AffineExpr h = dim(1);
+  AffineMap identity = builder.getMultiDimIdentityMap(3);
+  return generic(sum, {view.sinks, max}, {map(3, {h}), identity, identity},
+                 {par, par, par},
+                 [&](OpBuilder &body, Location at, ValueRange args) -> Value {
+                   Value sink = math::ExpOp::create(
+                       body, at,
+                       arith::SubFOp::create(body, at, args[0], args[1]));
+                   return arith::AddFOp::create(body, at, args[2], sink);
+                 });
+}
+
 /// exp(S - max), 0 in a row that sees no key (its max -inf).
 Value Decomposer::exponentials(Value scores, Value max) {
   AffineExpr b = dim(0), h = dim(1), i = dim(2);
@@ -264,8 +293,12 @@ SmallVector<Value> Decomposer::build() {
   Value masked = scaledAndMasked(scores());
   Value max =
       rowReduction(masked, -std::numeric_limits<double>::infinity(), true);
+  if (view.sinks)
+    max = withSinkInMax(max);
   Value exps = exponentials(masked, max);
   Value sum = rowReduction(exps, 0.0, false);
+  if (view.sinks)
+    sum = withSinkInSum(sum, max);
   SmallVector<Value> results = {output(exps, sum)};
   if (view.hasLse)
     results.push_back(logSumExp(max, sum));
@@ -741,9 +774,10 @@ struct AttnDecomposePass
       view = unitBatch ? pagedPackedView(builder, paged)
                        : pagedView(builder, paged);
     }
-    if (std::optional<APFloat> softcap =
-            cast<PlannedAttentionOpInterface>(op).getSoftcap())
+    auto planned = cast<PlannedAttentionOpInterface>(op);
+    if (std::optional<APFloat> softcap = planned.getSoftcap())
       view->softcap = softcap->convertToDouble();
+    view->sinks = planned.getSinks();
     SmallVector<Value> results =
         Decomposer(builder, loc, std::move(*view)).build();
     if (unitBatch)

@@ -55,6 +55,10 @@ static void explainOp(PlannedAttentionOpInterface op, llvm::raw_ostream &os) {
     os << "softcap " << softcap->convertToDouble()
        << ": each scaled score s becomes c * tanh(s / c) before the mask "
           "(tanh.approx.f32 on the kernels' scores)\n";
+  if (op.getSinks())
+    os << "sinks: one logit per query head joins each row's max and sum, "
+          "with no value row; no kernel lowers it yet (convert-attn-to-fa4 "
+          "and the reference kernel refuse the op)\n";
   explainSequences(op, problem, os);
 
   ConfigAttr configAttr = op.getConfigAttr();

@@ -886,7 +886,7 @@ AttentionOp createAttention(OpBuilder &builder, Location loc,
                                       qType.getDimSize(2), vType.getDimSize(3)},
                                      qType.getElementType());
   return AttentionOp::create(
-      builder, loc, TypeRange{oType}, q, k, v, ValueRange{},
+      builder, loc, TypeRange{oType}, q, k, v, /*sinks=*/Value(), ValueRange{},
       scaleAttr(builder, match), match.mask, /*softcap=*/nullptr,
       /*config=*/nullptr, /*splitk=*/nullptr, /*tmem=*/nullptr,
       /*swizzle=*/nullptr, /*smem=*/nullptr, /*twin_config=*/nullptr,

@@ -28,6 +28,9 @@ def Attn_PlannedAttentionOpInterface
     InterfaceMethod<"Logit softcapping's c, if any: each scaled score s "
                     "becomes c * tanh(s / c) before the mask.",
       "std::optional<::llvm::APFloat>", "getSoftcap">,
+    InterfaceMethod<"The attention sinks, f32 [Hq], if any: one logit per "
+                    "query head in each row's softmax, with no value row.",
+      "::mlir::Value", "getSinks">,
     InterfaceMethod<"Whether `scale` was given (else 1/sqrt(Dqk)).", "bool",
       "hasExplicitScale", (ins), [{ return $_op.getScale().has_value(); }]>,
   ];

@@ -25,7 +25,7 @@ defvar Attn_PlanArguments = (ins
   OptionalAttr<Attn_SmemAttr>:$twin_smem
 );
 
-def Attn_AttentionOp : Attn_Op<"attention", [
+def Attn_AttentionOp : Attn_Op<"attention", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DeclareOpInterfaceMethods<Attn_PlannedAttentionOpInterface>]> {
   let summary = "Scaled dot-product attention in BSHD layout";
@@ -47,6 +47,15 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     mask: `O = softmax(c * tanh(scale * Q K^T / c) + mask) V`. c is finite
     and > 0. The serving forms take it with the same meaning.
 
+    With `sinks` (attention sinks, gpt-oss's `s_aux`; FlashAttention's
+    learnable sink), an f32 `[Hq]` of one logit per query head: each row's
+    softmax has one more term, `exp(sinks[h])`, in its denominator (and
+    its max), with no value row: `O = sum_j exp(s_j - m) V_j / (sum_j
+    exp(s_j - m) + exp(sinks[h] - m))`, `LSE` the log of the whole sum. A
+    row that sees no key gives O = 0 and LSE = sinks[h]. The serving forms
+    take it too. No kernel lowers it yet: the kernel paths refuse such an
+    op by name; `attn-decompose` gives its meaning.
+
     With tensor operands the op returns O and, when asked for, LSE. With
     memref operands it is in destination style: O and the optional LSE are
     passed in `outs` and written.
@@ -67,6 +76,7 @@ def Attn_AttentionOp : Attn_Op<"attention", [
     AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$query,
     AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$key,
     AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$value,
+    Optional<AnyTypeOf<[AnyRankedTensor, AnyMemRef]>>:$sinks,
     Variadic<AnyMemRef>:$outputs,
     OptionalAttr<F32Attr>:$scale,
     DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask,
@@ -75,7 +85,8 @@ def Attn_AttentionOp : Attn_Op<"attention", [
   let results = (outs Variadic<AnyRankedTensor>:$results);
 
   let assemblyFormat = [{
-    $query `,` $key `,` $value (`outs` `(` $outputs^ `:` type($outputs) `)`)?
+    $query `,` $key `,` $value (`sinks` `(` $sinks^ `:` type($sinks) `)`)?
+    (`outs` `(` $outputs^ `:` type($outputs) `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value)
     (`->` type($results)^)?
   }];
@@ -119,6 +130,7 @@ def Attn_AttentionOp : Attn_Op<"attention", [
 //===----------------------------------------------------------------------===//
 
 def Attn_VarlenAttentionOp : Attn_Op<"varlen_attention", [Pure,
+    AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<Attn_PlannedAttentionOpInterface>]> {
   let summary = "Attention over packed sequences of different lengths";
   let description = [{
@@ -150,6 +162,7 @@ def Attn_VarlenAttentionOp : Attn_Op<"varlen_attention", [Pure,
     AnyRankedTensor:$query, AnyRankedTensor:$key, AnyRankedTensor:$value,
     RankedTensorOf<[I32]>:$cu_seqlens_q, RankedTensorOf<[I32]>:$cu_seqlens_k,
     Optional<RankedTensorOf<[I32]>>:$seqused_k,
+    Optional<AnyRankedTensor>:$sinks,
     OptionalAttr<F32Attr>:$scale,
     DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask,
     OptionalAttr<F32Attr>:$softcap
@@ -160,6 +173,7 @@ def Attn_VarlenAttentionOp : Attn_Op<"varlen_attention", [Pure,
     `cu_seqlens` `(` $cu_seqlens_q `,` $cu_seqlens_k `:` type($cu_seqlens_q)
       `,` type($cu_seqlens_k) `)`
     (`seqused_k` `(` $seqused_k^ `:` type($seqused_k) `)`)?
+    (`sinks` `(` $sinks^ `:` type($sinks) `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($results)
   }];
@@ -167,6 +181,7 @@ def Attn_VarlenAttentionOp : Attn_Op<"varlen_attention", [Pure,
 }
 
 def Attn_PagedAttentionOp : Attn_Op<"paged_attention", [Pure,
+    AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<Attn_PlannedAttentionOpInterface>]> {
   let summary = "Attention over a paged key/value cache";
   let description = [{
@@ -199,6 +214,7 @@ def Attn_PagedAttentionOp : Attn_Op<"paged_attention", [Pure,
     AnyRankedTensor:$value_cache, RankedTensorOf<[I32]>:$block_table,
     RankedTensorOf<[I32]>:$seqlens_k,
     Optional<RankedTensorOf<[I32]>>:$cu_seqlens_q,
+    Optional<AnyRankedTensor>:$sinks,
     OptionalAttr<F32Attr>:$scale,
     DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask,
     OptionalAttr<F32Attr>:$softcap
@@ -209,6 +225,7 @@ def Attn_PagedAttentionOp : Attn_Op<"paged_attention", [Pure,
     `block_table` `(` $block_table `:` type($block_table) `)`
     `seqlens_k` `(` $seqlens_k `:` type($seqlens_k) `)`
     (`cu_seqlens_q` `(` $cu_seqlens_q^ `:` type($cu_seqlens_q) `)`)?
+    (`sinks` `(` $sinks^ `:` type($sinks) `)`)?
     attr-dict `:` type($query) `,` type($key_cache) `,` type($value_cache)
     `->` type($results)
   }];

@@ -2,8 +2,11 @@
 # run on the CPU by mlir-runner (tools/raise-oracle.py's runner), its O and
 # LSE against attention computed here in plain Python from the same
 # inputs: GQA, a causal and a window mask (bottom-right, with rows that see
-# no key: O = 0, LSE = -inf), an explicit scale; and causal with a softcap
-# small enough to bend most scores (c * tanh(s / c) before the mask).
+# no key: O = 0, LSE = -inf), an explicit scale; causal with a softcap
+# small enough to bend most scores (c * tanh(s / c) before the mask); and
+# sinks (one logit per query head in each row's max and sum, no value
+# row: a row that sees no key gives O = 0 and LSE = its sink), under a
+# window and with the softcap.
 import importlib.util
 import math
 import os
@@ -23,22 +26,24 @@ MASKS = {"none": (None, None), "causal": (None, 0), "window(1, 0)": (1, 0),
 SOFTCAP = 0.7
 
 
-def module(mask, result, softcap=None):
+def module(mask, result, softcap=None, sinks=False):
     q = "tensor<%dx%dx%dx%dxf16>" % (B, SQ, HQ, D)
     kv = "tensor<%dx%dx%dx%dxf16>" % (B, SKV, HKV, D)
     o = "tensor<%dx%dx%dx%dxf16>" % (B, SQ, HQ, D)
     lse = "tensor<%dx%dx%dxf32>" % (B, HQ, SQ)
+    s = "tensor<%dxf32>" % HQ
     returned = o if result == "o" else lse
-    return """func.func @attention(%%q: %s, %%k: %s, %%v: %s) -> %s {
-  %%o, %%lse = attn.attention %%q, %%k, %%v {scale = %r : f32, mask = #attn.mask<%s>%s} : %s, %s, %s -> %s, %s
+    return """func.func @attention(%%q: %s, %%k: %s, %%v: %s%s) -> %s {
+  %%o, %%lse = attn.attention %%q, %%k, %%v%s {scale = %r : f32, mask = #attn.mask<%s>%s} : %s, %s, %s -> %s, %s
   return %%%s : %s
 }
-""" % (q, kv, kv, returned, SCALE, mask,
+""" % (q, kv, kv, ", %%s: %s" % s if sinks else "", returned,
+       " sinks(%%s : %s)" % s if sinks else "", SCALE, mask,
        ", softcap = %r : f32" % softcap if softcap else "", q, kv, kv, o, lse,
        result, returned)
 
 
-def reference(q, k, v, left, right, softcap=None):
+def reference(q, k, v, left, right, softcap=None, sinks=None):
     """O [B, SQ, HQ, D] and LSE [B, HQ, SQ], in double."""
     group = HQ // HKV
     o = [0.0] * (B * SQ * HQ * D)
@@ -60,12 +65,14 @@ def reference(q, k, v, left, right, softcap=None):
                     if softcap:
                         score = softcap * math.tanh(score / softcap)
                     scores.append(score)
-                if not keys:
+                if not keys and sinks is None:
                     lse[(b * HQ + h) * SQ + i] = -math.inf
                     continue
-                top = max(scores)
+                # The sink: one more logit in the max and the sum, no value.
+                extra = [] if sinks is None else [sinks[h]]
+                top = max(scores + extra)
                 weights = [math.exp(s - top) for s in scores]
-                total = sum(weights)
+                total = sum(weights) + sum(math.exp(s - top) for s in extra)
                 lse[(b * HQ + h) * SQ + i] = top + math.log(total)
                 for d in range(D):
                     o[((b * SQ + i) * HQ + h) * D + d] = sum(
@@ -86,13 +93,19 @@ def worst(actual, expected):
 
 
 runner = oracle.Runner(fa4_opt, llvm_root)
-CASES = [(mask, mask, bounds, None) for mask, bounds in MASKS.items()]
-CASES.append(("softcap(%g)" % SOFTCAP, "causal", MASKS["causal"], SOFTCAP))
-for label, mask, (left, right), softcap in CASES:
-    q, k, v, o = runner.run(module(mask, "o", softcap), decompose=True,
-                            print_inputs=True)
-    lse = runner.run(module(mask, "lse", softcap), decompose=True)
-    o_ref, lse_ref = reference(q, k, v, left, right, softcap)
+CASES = [(mask, mask, bounds, None, False) for mask, bounds in MASKS.items()]
+CASES.append(("softcap(%g)" % SOFTCAP, "causal", MASKS["causal"], SOFTCAP,
+              False))
+CASES.append(("sinks", "window(1, 0)", MASKS["window(1, 0)"], None, True))
+CASES.append(("sinks+softcap", "causal", MASKS["causal"], SOFTCAP, True))
+for label, mask, (left, right), softcap, sinks in CASES:
+    inputs = runner.run(module(mask, "o", softcap, sinks), decompose=True,
+                        print_inputs=True)
+    q, k, v = inputs[:3]
+    sink_values = inputs[3] if sinks else None
+    o = inputs[-1]
+    lse = runner.run(module(mask, "lse", softcap, sinks), decompose=True)
+    o_ref, lse_ref = reference(q, k, v, left, right, softcap, sink_values)
     # O is rounded to f16 (half an ulp of values below 1: 2^-12); LSE is f32.
     print("%-13s O %s, LSE %s" % (
         label, "ok" if worst(o, o_ref) <= 2 ** -11 else "off %g" % worst(o, o_ref),
