@@ -25,6 +25,8 @@ random inputs:
   a page with shuffled block tables, decode with 1 to 4 query rows and
   chunked prefill, new keys and values appended in place (the cache then
   holds them, checked too);
+- softcap 15 (issue 61; Q scaled by 6 so that the cap bends): a ragged
+  causal batch, a paged cache of 64 keys and a contiguous one;
 - compiled: both calls under torch.compile(fullgraph=True, dynamic=True)
   (inductor on the GPU, aot_eager with the model kernel) give eager's O,
   LSE and cache bit for bit, and torch.library.opcheck passes
@@ -47,6 +49,10 @@ VARLEN = [
 ]
 PAGES = [16, 64, 128, 256]
 KVCACHE_HEADS = (8, 2, 128, "bf16")
+# The softcapped cases: the cap, and Q's scale there (scores of order 10-30).
+SOFTCAP, SOFTCAP_Q_SCALE = 15.0, 6.0
+SOFTCAP_VARLEN = (8, 2, 128, "bf16", True, (-1, -1))
+SOFTCAP_PAGES = [None, 64]
 
 
 def mask_text(causal, window):
@@ -69,12 +75,22 @@ def configs():
         out.append("%s:%d:%d:%d:%d:%s@varlen_seqused" % (dtype, hq, hkv, d, d, mask))
         for page in PAGES:
             out.append("%s:%d:%d:%d:%d:%s@paged%d" % (dtype, hq, hkv, d, d, mask, page))
+    cap = ":softcap=%r" % SOFTCAP
+    hq, hkv, d, dtype, causal, window = SOFTCAP_VARLEN
+    out.append("%s:%d:%d:%d:%d:%s%s@varlen" % (dtype, hq, hkv, d, d,
+                                               mask_text(causal, window), cap))
+    hq, hkv, d, dtype = KVCACHE_HEADS
+    # A contiguous cache of 1024 keys reads as pages of 256.
+    for page in SOFTCAP_PAGES:
+        out.append("%s:%d:%d:%d:%d:causal%s@paged%d" % (dtype, hq, hkv, d, d,
+                                                        cap, page or 256))
     return out
 
 
-def reference(torch, q, k, v, causal, window, scale, dtype):
+def reference(torch, q, k, v, causal, window, scale, dtype, softcap=0.0):
     """One sequence: q [sq, hq, d], k and v [skv, hkv, d]; O [sq, hq, d] and
-    LSE [hq, sq], bottom-right aligned, in `dtype`'s arithmetic."""
+    LSE [hq, sq], bottom-right aligned, in `dtype`'s arithmetic; softcap c:
+    scaled scores s become c * tanh(s / c) before the mask."""
     sq, hq, _ = q.shape
     skv, hkv, _ = k.shape
     group = hq // hkv
@@ -82,6 +98,8 @@ def reference(torch, q, k, v, causal, window, scale, dtype):
     kf = kf.repeat_interleave(group, dim=1)
     vf = vf.repeat_interleave(group, dim=1)
     scores = torch.einsum("qhd,khd->hqk", qf, kf) * scale
+    if softcap:
+        scores = torch.tanh(scores / softcap) * softcap
     rows = torch.arange(sq, device=q.device)[:, None]
     cols = torch.arange(skv, device=q.device)[None, :]
     diagonal = rows + skv - sq
@@ -106,7 +124,8 @@ def within_rule(torch, got, ref64, ref_low):
     return err <= bound, err, bound
 
 
-def check_varlen(torch, fa4, rng_seed, hq, hkv, d, dtype, causal, window, seqused):
+def check_varlen(torch, fa4, rng_seed, hq, hkv, d, dtype, causal, window, seqused,
+                 softcap=0.0):
     torch.manual_seed(rng_seed)
     dt = {"bf16": torch.bfloat16, "f16": torch.float16}[dtype]
     lens_q = [5, 0, 1, 300, 77, 1, 700, 19]
@@ -115,6 +134,8 @@ def check_varlen(torch, fa4, rng_seed, hq, hkv, d, dtype, causal, window, sequse
     cu_k = torch.tensor([0] + lens_k, device="cuda").cumsum(0).int()
     used = [min(n, max(0, n - 3)) for n in lens_k] if seqused else lens_k
     q = torch.randn(int(cu_q[-1]), hq, d, device="cuda", dtype=dt)
+    if softcap:
+        q = q * SOFTCAP_Q_SCALE
     k = torch.randn(int(cu_k[-1]), hkv, d, device="cuda", dtype=dt)
     v = torch.randn(int(cu_k[-1]), hkv, d, device="cuda", dtype=dt)
     kwargs = {}
@@ -122,7 +143,7 @@ def check_varlen(torch, fa4, rng_seed, hq, hkv, d, dtype, causal, window, sequse
         kwargs["seqused_k"] = torch.tensor(used, device="cuda", dtype=torch.int32)
     o, lse = fa4.flash_attn_varlen_func(
         q, k, v, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
-        window_size=window, return_lse=True, **kwargs)
+        window_size=window, softcap=softcap, return_lse=True, **kwargs)
     torch.cuda.synchronize()
     scale = d ** -0.5
     ok = True
@@ -133,9 +154,9 @@ def check_varlen(torch, fa4, rng_seed, hq, hkv, d, dtype, causal, window, sequse
         if lens_q[i] == 0:
             continue
         ref64, lse64 = reference(torch, q[qs], k[ks], v[ks], causal, window,
-                                 scale, torch.float64)
+                                 scale, torch.float64, softcap)
         ref_low, _ = reference(torch, q[qs], k[ks], v[ks], causal, window,
-                               scale, dt)
+                               scale, dt, softcap)
         good, err, _ = within_rule(torch, o[qs], ref64, ref_low)
         lse_got = lse[:, qs].double()
         finite = torch.isfinite(lse64)
@@ -144,13 +165,15 @@ def check_varlen(torch, fa4, rng_seed, hq, hkv, d, dtype, causal, window, sequse
             good &= (lse_got[finite] - lse64[finite]).abs().max().item() < 1e-3
         ok &= good
         worst = max(worst, err)
-    print("varlen hq=%d hkv=%d d=%d %s %s seqused=%s: max|o-ref| %.2e %s"
-          % (hq, hkv, d, dtype, mask_text(causal, window), seqused, worst,
+    print("varlen hq=%d hkv=%d d=%d %s %s seqused=%s%s: max|o-ref| %.2e %s"
+          % (hq, hkv, d, dtype, mask_text(causal, window), seqused,
+             " softcap=%g" % softcap if softcap else "", worst,
              "ok" if ok else "FAIL"))
     return ok
 
 
-def check_kvcache(torch, fa4, seed, page, causal, sq, s_new, s_cache=1024):
+def check_kvcache(torch, fa4, seed, page, causal, sq, s_new, s_cache=1024,
+                  softcap=0.0):
     """A contiguous cache (page None) of 1024 keys is read as pages of 256
     keys of itself, one of 1000 as packed keys."""
     torch.manual_seed(seed)
@@ -159,6 +182,8 @@ def check_kvcache(torch, fa4, seed, page, causal, sq, s_new, s_cache=1024):
     b = 5
     lens = torch.tensor([0, 1, 200, 777, 64], dtype=torch.int32, device="cuda")
     q = torch.randn(b, sq, hq, d, device="cuda", dtype=dt)
+    if softcap:
+        q = q * SOFTCAP_Q_SCALE
     k_new = torch.randn(b, s_new, hkv, d, device="cuda", dtype=dt)
     v_new = torch.randn(b, s_new, hkv, d, device="cuda", dtype=dt)
     dense_k = torch.randn(b, s_cache, hkv, d, device="cuda", dtype=dt)
@@ -177,7 +202,7 @@ def check_kvcache(torch, fa4, seed, page, causal, sq, s_new, s_cache=1024):
     o, lse = fa4.flash_attn_with_kvcache(
         q, k_cache, v_cache, k=k_new if s_new else None,
         v=v_new if s_new else None, cache_seqlens=lens, block_table=table,
-        causal=causal, return_softmax_lse=True)
+        causal=causal, softcap=softcap, return_softmax_lse=True)
     torch.cuda.synchronize()
     ok, worst = True, 0.0
     for i in range(b):
@@ -192,9 +217,9 @@ def check_kvcache(torch, fa4, seed, page, causal, sq, s_new, s_cache=1024):
             held = k_cache[table[i, pos // page].long(), pos % page]
         ok &= bool(torch.equal(held, k_new[i]))
         ref64, lse64 = reference(torch, q[i], keys, values, causal, (-1, -1),
-                                 d ** -0.5, torch.float64)
+                                 d ** -0.5, torch.float64, softcap)
         ref_low, _ = reference(torch, q[i], keys, values, causal, (-1, -1),
-                               d ** -0.5, dt)
+                               d ** -0.5, dt, softcap)
         good, err, _ = within_rule(torch, o[i], ref64, ref_low)
         finite = torch.isfinite(lse64)
         lse_got = lse[i].double()
@@ -203,9 +228,10 @@ def check_kvcache(torch, fa4, seed, page, causal, sq, s_new, s_cache=1024):
             good &= (lse_got[finite] - lse64[finite]).abs().max().item() < 1e-3
         ok &= good
         worst = max(worst, err)
-    print("kvcache %s causal=%s sq=%d new=%d: max|o-ref| %.2e %s"
+    print("kvcache %s causal=%s sq=%d new=%d%s: max|o-ref| %.2e %s"
           % ("contiguous %d" % s_cache if page is None else "page %d" % page,
-             causal, sq, s_new, worst, "ok" if ok else "FAIL"))
+             causal, sq, s_new, " softcap=%g" % softcap if softcap else "",
+             worst, "ok" if ok else "FAIL"))
     return ok
 
 
@@ -305,7 +331,7 @@ class ModelKernel(object):
             out, logsum = reference(torch, queries, keys, values,
                                     p.mask == "causal", window,
                                     p.scale or p.qk_depth ** -0.5,
-                                    torch.float64)
+                                    torch.float64, p.softcap or 0.0)
             if packed_q:
                 o[q0:q0 + sq] = out.to(o.dtype)
                 lse[:, q0:q0 + sq] = logsum.float()
@@ -357,6 +383,13 @@ def main():
         seed += 1
         results.append(check_kvcache(torch, fa4, seed, None, causal, 1, 1,
                                      s_cache=1000))
+    seed += 1
+    results.append(check_varlen(torch, fa4, seed, *SOFTCAP_VARLEN, False,
+                                softcap=SOFTCAP))
+    for page in SOFTCAP_PAGES:
+        seed += 1
+        results.append(check_kvcache(torch, fa4, seed, page, True, 4, 4,
+                                     softcap=SOFTCAP))
     modelled = sys.argv[1:] == ["--model-kernel"]
     results.append(check_compiled(torch, fa4,
                                   "aot_eager" if modelled else "inductor"))
