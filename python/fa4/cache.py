@@ -70,6 +70,29 @@ def _f32(value):
     return struct.unpack("<f", struct.pack("<f", value))[0]
 
 
+def _positive_f32_bits(value):
+    """The f32 bits of `value` if it is finite, > 0 and not 0 in f32; else
+    None."""
+    try:
+        bits = _f32_bits(value) if math.isfinite(value) else None
+    except OverflowError:
+        return None
+    if not value > 0 or bits is None or _f32(value) == 0:
+        return None
+    return bits
+
+
+def _json_f32_bits(value):
+    """The f32 bits of a manifest's JSON number; None for anything else (a
+    bool, a string, a number past f32's range)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        return _f32_bits(value)
+    except OverflowError:
+        return None
+
+
 def _scale_of(scale, qk_depth):
     """The scale as the kernel sees it: None for the default 1/sqrt(qk_depth),
     else the f32 value. The op's scale is f32, so any spelling of the default
@@ -82,11 +105,8 @@ def _scale_of(scale, qk_depth):
     except (TypeError, ValueError):
         raise Fa4Error("scale %r: expected a number" % (scale,),
                        FA4_ERROR_INVALID_ARGUMENT)
-    try:
-        bits = _f32_bits(value) if math.isfinite(value) else None
-    except OverflowError:
-        bits = None
-    if not value > 0 or bits is None or _f32(value) == 0:
+    bits = _positive_f32_bits(value)
+    if bits is None:
         raise Fa4Error("scale %r: expected a finite value > 0 that f32 holds "
                        "(%g to %g)" % (scale, 2.0 ** -149, _f32(3.4028234e38)),
                        FA4_ERROR_INVALID_ARGUMENT)
@@ -105,11 +125,7 @@ def _softcap_of(softcap):
                        FA4_ERROR_INVALID_ARGUMENT)
     if value == 0:
         return None
-    try:
-        bits = _f32_bits(value) if math.isfinite(value) else None
-    except OverflowError:
-        bits = None
-    if not value > 0 or bits is None or _f32(value) == 0:
+    if _positive_f32_bits(value) is None:
         raise Fa4Error("softcap %r: expected 0 (none) or a finite value > 0 "
                        "that f32 holds" % (softcap,),
                        FA4_ERROR_INVALID_ARGUMENT)
@@ -416,13 +432,7 @@ def _check_manifest(manifest, problem, where="manifest"):
     scale = field("problem.scale")
     wanted = (1.0 / math.sqrt(problem.qk_depth) if problem.scale is None
               else problem.scale)
-    try:
-        found_bits = (None if isinstance(scale, bool) or
-                      not isinstance(scale, (int, float))
-                      else _f32_bits(scale))
-    except OverflowError:
-        found_bits = None
-    if found_bits != _f32_bits(wanted):
+    if _json_f32_bits(scale) != _f32_bits(wanted):
         raise _Unusable("its %s has problem.scale %s; asked for %r (f32 "
                         "0x%08X)" % (where, json.dumps(scale), wanted,
                                      _f32_bits(wanted)))
@@ -430,16 +440,10 @@ def _check_manifest(manifest, problem, where="manifest"):
     if problem.softcap is None and softcap is not None:
         raise _Unusable("its %s has problem.softcap %s; asked for none"
                         % (where, json.dumps(softcap)))
-    if problem.softcap is not None:
-        try:
-            found_bits = (None if isinstance(softcap, bool) or
-                          not isinstance(softcap, (int, float))
-                          else _f32_bits(softcap))
-        except OverflowError:
-            found_bits = None
-        if found_bits != _f32_bits(problem.softcap):
-            raise _Unusable("its %s has problem.softcap %s; asked for %r"
-                            % (where, json.dumps(softcap), problem.softcap))
+    if (problem.softcap is not None and
+            _json_f32_bits(softcap) != _f32_bits(problem.softcap)):
+        raise _Unusable("its %s has problem.softcap %s; asked for %r"
+                        % (where, json.dumps(softcap), problem.softcap))
     decode = manifest.get("decode")
     if decode is not None:
         if not isinstance(decode, dict):

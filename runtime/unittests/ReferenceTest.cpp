@@ -89,17 +89,27 @@ TEST_F(ReferenceTest, UnwrittenOutputFailsWhateverTheSample) {
 // softmax sees a gap of 1.0 where the exact one sees 0.75. With V = 1 for
 // the first key and 0 for the second, O_ref = sigmoid(0.75) = 0.67918 and
 // O_lowp = bf16(sigmoid(1.0)) = 0.73047: the rule allows twice their gap.
-TEST(ReferenceScoresTest, LowPrecisionScoresAreRounded) {
-  AttentionShape shape{/*batch=*/1,       /*seqQ=*/1,
-                       /*seqKV=*/2,       /*headsQ=*/1,
-                       /*headsKV=*/1,     /*qkDepth=*/8,
-                       /*ovDepth=*/8,     /*mask=*/FA4_MASK_NONE,
-                       /*windowLeft=*/-1, /*windowRight=*/-1,
-                       /*scale=*/0.25,    /*dtype=*/FA4_DTYPE_BF16};
+/// One bf16 query row and two keys whose Q K^T are 259 and 256 (scores
+/// 64.75 and 64 at scale 1/4); V is 1 in the first key's first column, 0
+/// elsewhere, so O's first column is the first key's probability.
+struct TwoKeys {
+  AttentionShape shape;
   AttentionData data;
-  data.q = {16, 16, 1, 1, 1, 0, 0, 0};
-  data.k = {8, 8, 1, 1, 1, 0, 0, 0, /*second key*/ 8, 8, 0, 0, 0, 0, 0, 0};
-  data.v = {1, 0, 0, 0, 0, 0, 0, 0, /*second key*/ 0, 0, 0, 0, 0, 0, 0, 0};
+};
+TwoKeys twoKeys(double softcap = 0) {
+  TwoKeys two{{/*batch=*/1, /*seqQ=*/1, /*seqKV=*/2, /*headsQ=*/1,
+               /*headsKV=*/1, /*qkDepth=*/8, /*ovDepth=*/8,
+               /*mask=*/FA4_MASK_NONE, /*windowLeft=*/-1, /*windowRight=*/-1,
+               /*scale=*/0.25, /*dtype=*/FA4_DTYPE_BF16, softcap},
+              {}};
+  two.data.q = {16, 16, 1, 1, 1, 0, 0, 0};
+  two.data.k = {8, 8, 1, 1, 1, 0, 0, 0, /*second key*/ 8, 8, 0, 0, 0, 0, 0, 0};
+  two.data.v = {1, 0, 0, 0, 0, 0, 0, 0, /*second key*/ 0, 0, 0, 0, 0, 0, 0, 0};
+  return two;
+}
+
+TEST(ReferenceScoresTest, LowPrecisionScoresAreRounded) {
+  auto [shape, data] = twoKeys();
   double exact = 1 / (1 + std::exp(-0.75));
   data.o = {0.6796875f, 0, 0, 0, 0, 0, 0, 0}; // bf16(exact)
   CheckResult result = checkAttention(shape, data, INFINITY, /*seed=*/1);
@@ -115,17 +125,7 @@ TEST(ReferenceScoresTest, LowPrecisionScoresAreRounded) {
 // 50 tanh(64.75 / 50) and 50 tanh(64 / 50), a gap of 0.1973 instead of 0.75:
 // O_ref = sigmoid(0.1973) = 0.54916, and the uncapped 0.67969 fails.
 TEST(ReferenceScoresTest, SoftcapBendsTheScores) {
-  AttentionShape shape{/*batch=*/1,       /*seqQ=*/1,
-                       /*seqKV=*/2,       /*headsQ=*/1,
-                       /*headsKV=*/1,     /*qkDepth=*/8,
-                       /*ovDepth=*/8,     /*mask=*/FA4_MASK_NONE,
-                       /*windowLeft=*/-1, /*windowRight=*/-1,
-                       /*scale=*/0.25,    /*dtype=*/FA4_DTYPE_BF16,
-                       /*softcap=*/50};
-  AttentionData data;
-  data.q = {16, 16, 1, 1, 1, 0, 0, 0};
-  data.k = {8, 8, 1, 1, 1, 0, 0, 0, /*second key*/ 8, 8, 0, 0, 0, 0, 0, 0};
-  data.v = {1, 0, 0, 0, 0, 0, 0, 0, /*second key*/ 0, 0, 0, 0, 0, 0, 0, 0};
+  auto [shape, data] = twoKeys(/*softcap=*/50);
   double gap = 50 * (std::tanh(64.75 / 50) - std::tanh(64.0 / 50));
   double exact = 1 / (1 + std::exp(-gap));
   EXPECT_NEAR(exact, 0.54916, 1e-5);
