@@ -227,6 +227,12 @@ static llvm::json::Object tensorJson(DictionaryAttr alignments, StringRef name,
                           {"stride_bytes", rule.getStrideBytes()}}}};
 }
 
+/// Attention sinks (version 14): f32 [hq], an input of every form.
+static llvm::json::Object sinksJson(DictionaryAttr alignments, Value sinks) {
+  return tensorJson(alignments, "sinks", "input", "f32",
+                    shapeOf(cast<ShapedType>(sinks.getType()), {"hq"}));
+}
+
 llvm::json::Array ManifestBuilder::tensorsJson() {
   auto dense = dyn_cast<attn::AttentionOp>(op.getOperation());
   if (!dense)
@@ -249,6 +255,8 @@ llvm::json::Array ManifestBuilder::tensorsJson() {
     tensors.push_back(
         tensor("lse", "output", "f32",
                shapeOf(cast<ShapedType>(lse.getType()), {"b", "", "sq"})));
+  if (Value sinks = op.getSinks())
+    tensors.push_back(sinksJson(alignments, sinks));
   return tensors;
 }
 
@@ -309,6 +317,8 @@ llvm::json::Array ManifestBuilder::servingTensorsJson() {
                shapeOf(shaped(results[1]),
                        packedQueries ? SmallVector<StringRef>{"", "tq"}
                                      : SmallVector<StringRef>{"b", "", "sq"})));
+  if (Value sinks = op.getSinks())
+    tensors.push_back(sinksJson(alignments, sinks));
   return tensors;
 }
 
@@ -335,6 +345,8 @@ llvm::json::Object ManifestBuilder::problemJson() {
       {"seq_kv", sizes.seqKV}};
   if (std::optional<APFloat> softcap = op.getSoftcap())
     problem["softcap"] = softcap->convertToDouble();
+  if (op.getSinks())
+    problem["sinks"] = true;
   if (sizes.sequences != fa4::SequenceLayout::Dense) {
     problem["sequences"] =
         sizes.sequences == fa4::SequenceLayout::Packed ? "packed" : "paged";
@@ -348,7 +360,8 @@ llvm::json::Object ManifestBuilder::problemJson() {
   return problem;
 }
 
-/// The lowest version that holds the kernel: 13 for a softcap, 12 for the
+/// The lowest version that holds the kernel: 14 for sinks, 13 for a softcap,
+/// 12 for the
 /// serving forms, 11 for tensor maps the kernel
 /// builds (device-tensor-maps), 10 for a persistent rule's
 /// kernels launched in clusters (pairs of CTAs, kv-multicast), 9 for a
@@ -365,7 +378,8 @@ int64_t ManifestBuilder::abiVersion() {
   bool twin = persistent && persistent.getKernel();
   bool programmatic = abi.getProgrammaticDependentLaunch();
   bool serving = !isa<attn::AttentionOp>(op.getOperation());
-  return op.getSoftcap()              ? 13
+  return op.getSinks()                ? 14
+         : op.getSoftcap()            ? 13
          : serving                    ? 12
          : buildsTensorMaps           ? 11
          : persistentInClusters       ? 10

@@ -442,6 +442,7 @@ private:
   void buildMma();
   void buildEpilogue();
   void buildSoftmax(Value tile);
+  SmallVector<Value> initialRows();
   void buildCorrection();
   void buildCombine(Value out, Value max, Value sum);
   void joinCluster();
@@ -809,6 +810,20 @@ void BlackwellKernelBuilder::buildMma() {
   });
 }
 
+/// Each row's (max, sum) before its first key tile: -inf and 0, or under
+/// sinks the row's sink, held by partition 0 alone where keys are split.
+SmallVector<Value> BlackwellKernelBuilder::initialRows() {
+  if (!plan.sinks)
+    return {SplatOp::create(b, loc, rowsType(), f32(-INFINITY)),
+            SplatOp::create(b, loc, rowsType(), f32(0.0))};
+  Value holds = partition ? cmp(arith::CmpIPredicate::eq, partition, i32(0))
+                          : boolean(true);
+  auto sink =
+      SinkRowsOp::create(b, loc, rowsType(), rowsType(), args.sinksPtr,
+                         work.head, holds, b.getI64IntegerAttr(plan.rowGroup));
+  return {sink.getMax(), sink.getSum()};
+}
+
 void BlackwellKernelBuilder::buildSoftmax(Value tileIndex) {
   // Each softmax warpgroup is one Q tile; the two run the same code on
   // their own columns, so the role branches once on its index.
@@ -819,10 +834,9 @@ void BlackwellKernelBuilder::buildSoftmax(Value tileIndex) {
       auto probsType =
           FragType::get(b.getContext(), kTileRows, plan.bn, plan.elementType);
       Value firstRow = tileRow(i);
-      auto loop = scf::ForOp::create(
-          b, loc, toIndex(i32(0)), toIndex(work.numTiles), toIndex(i32(1)),
-          ValueRange{SplatOp::create(b, loc, rowsType(), f32(-INFINITY)),
-                     SplatOp::create(b, loc, rowsType(), f32(0.0))});
+      auto loop =
+          scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(work.numTiles),
+                             toIndex(i32(1)), initialRows());
       {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(loop.getBody());
@@ -1117,7 +1131,7 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   if (plan.form != ServingForm::Dense) {
     args = readServingArgs(b, loc, func, plan);
   } else {
-    args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
+    args = AttentionArgs::read(func, plan.hasLse, plan.workspace, plan.sinks);
   }
 
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
@@ -1232,6 +1246,8 @@ buildBlackwellKernel(ModuleOp module, attn::PlannedAttentionOpInterface op,
                             : tmaBox(plan->queryRowsPerTile(), plan->rowGroup),
         plan->form == ServingForm::Paged ? tmaBox(plan->kvBoxRows)
                                          : packedTmaBox(plan->bn));
+  if (plan->sinks)
+    addSinksParam(abi.params);
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   BlackwellKernelBuilder(b, loc, *plan, l2SectionBytes).build(func, abi);

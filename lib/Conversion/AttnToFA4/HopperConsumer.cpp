@@ -316,14 +316,26 @@ void HopperKernelBuilder::writeO(Value out, Value rowMax, Value rowSum,
                        b.getI64IntegerAttr(plan.rowGroup));
 }
 
-/// O = 0, row max = -inf, row sum = 0, P = 0.
+/// O = 0, row max = -inf, row sum = 0, P = 0. Under sinks each row starts
+/// from its sink instead, in one partial of its split: partition 0's, and
+/// where consumers split the keys, consumer 0's.
 SmallVector<Value> HopperKernelBuilder::initialState() {
   const ConsumerState &state = consumerState;
   Value noProbs =
       TruncFOp::create(b, loc, state.probsType, splat(state.scoresType, 0.0));
-  return SmallVector<Value>{splat(state.outType, 0.0),
-                            splat(rowsType(), -INFINITY),
-                            splat(rowsType(), 0.0), noProbs};
+  Value out = splat(state.outType, 0.0);
+  if (!plan.sinks)
+    return SmallVector<Value>{out, splat(rowsType(), -INFINITY),
+                              splat(rowsType(), 0.0), noProbs};
+  Value holds = partition ? cmp(arith::CmpIPredicate::eq, partition, i32(0))
+                          : boolean(true);
+  if (plan.consumersSplitKeys)
+    holds = arith::AndIOp::create(
+        b, loc, holds, cmp(arith::CmpIPredicate::eq, state.consumer, i32(0)));
+  auto sink =
+      SinkRowsOp::create(b, loc, rowsType(), rowsType(), args.sinksPtr, head,
+                         holds, b.getI64IntegerAttr(plan.rowGroup));
+  return SmallVector<Value>{out, sink.getMax(), sink.getSum(), noProbs};
 }
 
 //===--- a consumer's work tiles

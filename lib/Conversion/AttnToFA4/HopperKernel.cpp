@@ -426,7 +426,7 @@ void HopperKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
   if (plan.form != ServingForm::Dense) {
     args = readServingArgs(b, loc, func, plan);
   } else {
-    args = AttentionArgs::read(func, plan.hasLse, plan.workspace);
+    args = AttentionArgs::read(func, plan.hasLse, plan.workspace, plan.sinks);
   }
   decodeWorkWalk();
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
@@ -679,11 +679,11 @@ static int64_t persistentUpToSeqKV(attn::PlannedAttentionOpInterface op,
   return seqKV > maxSeqKV ? 0 : kAlwaysPersistent;
 }
 
-/// The kernel's parameters in ABI order (docs/KernelABI.md).
+/// The parameters of the plan's form, in ABI order (docs/KernelABI.md).
 /// With fused GQA a Q box holds the query rows of the group's heads; a
 /// kernel that stores O by TMA takes O's tensor map last.
-static SmallVector<KernelParam> abiParams(const HopperPlan &plan,
-                                          bool storeOByTma, bool deviceMaps) {
+static SmallVector<KernelParam> formParams(const HopperPlan &plan,
+                                           bool storeOByTma, bool deviceMaps) {
   if (plan.form != ServingForm::Dense)
     return servingAttentionParams(
         plan.servingLayout(),
@@ -696,6 +696,16 @@ static SmallVector<KernelParam> abiParams(const HopperPlan &plan,
       tmaBox(plan.bn), plan.hasLse, plan.workspace,
       storeOByTma ? std::optional(tmaBox(kRowsPerConsumer)) : std::nullopt,
       deviceMaps);
+}
+
+/// The kernel's parameters: its form's, and the sinks' pointer after O's
+/// and LSE's where the op has sinks.
+static SmallVector<KernelParam> abiParams(const HopperPlan &plan,
+                                          bool storeOByTma, bool deviceMaps) {
+  SmallVector<KernelParam> params = formParams(plan, storeOByTma, deviceMaps);
+  if (plan.sinks)
+    addSinksParam(params);
+  return params;
 }
 
 namespace {

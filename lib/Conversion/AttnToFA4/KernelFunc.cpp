@@ -110,6 +110,17 @@ fa4::attentionParams(const TensorMapSpec &qBox, const TensorMapSpec &kBox,
   return params;
 }
 
+void fa4::addSinksParam(SmallVectorImpl<KernelParam> &params) {
+  auto afterOutputs = llvm::find_if(params, [](const KernelParam &param) {
+    return param.kind != KernelParam::Kind::TensorMap &&
+           !(param.kind == KernelParam::Kind::Pointer &&
+             llvm::is_contained(
+                 {"q", "k", "v", "k_cache", "v_cache", "o", "lse"},
+                 StringRef(param.name)));
+  });
+  params.insert(afterOutputs, KernelParam::pointer("sinks"));
+}
+
 void fa4::setAttentionAlignment(KernelABI &abi, bool hasLse,
                                 bool oByTensorMap) {
   KernelABI::Alignment o =
@@ -127,7 +138,7 @@ void fa4::setServingAlignment(KernelABI &abi, ServingForm form) {
   for (const KernelParam &param : abi.params)
     if (param.kind == KernelParam::Kind::Pointer &&
         llvm::is_contained({"cu_seqlens_q", "cu_seqlens_k", "seqused_k",
-                            "block_table", "seqlens_k"},
+                            "block_table", "seqlens_k", "sinks"},
                            StringRef(param.name)))
       abi.alignment.push_back({param.name, {4, 4}});
 }
@@ -186,6 +197,8 @@ AttentionArgs AttentionArgs::readServing(gpu::GPUFuncOp func,
   args.outPtr = next();
   if (layout.hasLse)
     args.lsePtr = next();
+  if (layout.sinks)
+    args.sinksPtr = next();
   if (paged) {
     args.blockTable = next();
     args.seqlensK = next();
@@ -227,7 +240,7 @@ AttentionArgs AttentionArgs::readServing(gpu::GPUFuncOp func,
 }
 
 AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
-                                  bool workspace) {
+                                  bool workspace, bool sinks) {
   AttentionArgs args;
   unsigned arg = 0;
   bool deviceMaps = !isa<kernel::TensorMapType>(func.getArgument(0).getType());
@@ -240,6 +253,8 @@ AttentionArgs AttentionArgs::read(gpu::GPUFuncOp func, bool hasLse,
   args.outPtr = func.getArgument(arg++);
   if (hasLse)
     args.lsePtr = func.getArgument(arg++);
+  if (sinks)
+    args.sinksPtr = func.getArgument(arg++);
   args.batchSize = func.getArgument(arg++);
   args.seqQ = func.getArgument(arg++);
   args.seqKV = func.getArgument(arg++);

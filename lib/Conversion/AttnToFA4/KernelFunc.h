@@ -43,6 +43,8 @@ enum class ServingForm { Dense, Varlen, Paged };
 struct ServingLayout {
   ServingForm form = ServingForm::Varlen;
   bool packedQueries = true, seqUsedK = false, hasLse = false;
+  /// The op has sinks: their pointer follows O's and LSE's.
+  bool sinks = false;
   /// A workspace split-K's decode: the f32 partials' buffer, last.
   bool workspace = false;
 };
@@ -82,6 +84,10 @@ attentionParams(const TensorMapSpec &qBox, const TensorMapSpec &kBox,
                 std::optional<TensorMapSpec> oBox = std::nullopt,
                 bool deviceMaps = false);
 
+/// Attention sinks (issue 61): the f32 [Hq] "sinks" pointer, right after O's
+/// and LSE's pointers, in either form's parameters.
+void addSinksParam(llvm::SmallVectorImpl<KernelParam> &params);
+
 /// Q, K and V are read by TMA: 16-byte bases and strides. O leaves as pairs
 /// of 16-bit values (4 bytes), or by TMA stores (16 bytes, `oByTensorMap`),
 /// and LSE as f32: 4 bytes.
@@ -89,7 +95,8 @@ void setAttentionAlignment(KernelABI &abi, bool hasLse,
                            bool oByTensorMap = false);
 
 /// A serving form's alignment on top of setAttentionAlignment's: its i32
-/// index tensors 4 bytes, and a paged cache's tensors under their names.
+/// index tensors and any form's f32 sinks 4 bytes, and a paged cache's
+/// tensors under their names.
 void setServingAlignment(KernelABI &abi, ServingForm form);
 
 /// The split-K of a plan: how many partitions, and whether they meet in a
@@ -146,6 +153,9 @@ struct KernelPlan : SplitPlan {
   attn::MaskAttr mask;
   /// The op's softcap c, if any (see softcappedScores).
   std::optional<double> softcap;
+  /// The op has sinks: each row's softmax starts from its sink
+  /// (fa4.sink.rows), in the one partition that carries it.
+  bool sinks = false;
   bool hasLse = false;
   ServingForm form = ServingForm::Dense;
   /// Varlen: the op takes seqused_k (each sequence's keys that count).
@@ -166,7 +176,7 @@ struct KernelPlan : SplitPlan {
     return form == ServingForm::Paged && !pagesHoldBoxes;
   }
   ServingLayout servingLayout() const {
-    return {form, packedQueries, seqUsedK, hasLse, workspace};
+    return {form, packedQueries, seqUsedK, hasLse, sinks, workspace};
   }
   mlir::Type elementType;
   int64_t elementBytes() const {
@@ -285,6 +295,8 @@ struct AttentionArgs {
   mlir::Value qMap, kMap, vMap, oMap, outPtr, lsePtr, batchSize, seqQ, seqKV,
       scaleLog2, workspace;
   llvm::SmallVector<mlir::Value> outStride, lseStride;
+  /// The sinks' pointer (f32 [Hq]) where the op has sinks, else null.
+  mlir::Value sinksPtr;
 
   /// Device-built maps: the tensors' pointers and strides (outermost
   /// first, in elements), the scratch, and the maps in scratch order.
@@ -301,7 +313,7 @@ struct AttentionArgs {
       maxPages, blockTableStride, pages;
 
   static AttentionArgs read(mlir::gpu::GPUFuncOp func, bool hasLse,
-                            bool workspace = false);
+                            bool workspace = false, bool sinks = false);
   /// The arguments of a kernel made from servingAttentionParams. Where
   /// the queries are packed, outStride holds O's token and head strides and
   /// lseStride LSE's head stride: the kernel puts a zero batch stride

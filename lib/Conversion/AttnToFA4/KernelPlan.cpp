@@ -68,6 +68,7 @@ FailureOr<KernelPlan> fa4::readKernelPlan(attn::PlannedAttentionOpInterface op,
   plan.mask = op.getMask();
   if (std::optional<APFloat> softcap = op.getSoftcap())
     plan.softcap = softcap->convertToDouble();
+  plan.sinks = static_cast<bool>(op.getSinks());
   plan.hasLse = returnsLse(op);
   plan.elementType =
       cast<ShapedType>(op->getOperand(0).getType()).getElementType();

@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Common/KernelEmitter.h"
-#include "../Common/Unlowered.h"
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
@@ -51,7 +50,7 @@ struct ReferenceProblem {
   /// Q and O packed `[Tq, H, D]` through `cu_seqlens_q` (varlen, and paged
   /// with packed queries); else `[B, Sq, H, D]`.
   bool packedQueries = false;
-  bool hasSeqUsedK = false, hasLse = false;
+  bool hasSeqUsedK = false, hasLse = false, hasSinks = false;
   Type inputType;
   int64_t qkDepth = 0, ovDepth = 0, numQHeads = 0, numKVHeads = 0;
   int64_t pageSize = 0;
@@ -104,6 +103,8 @@ ReferenceProblem ReferenceProblem::of(Operation *op) {
   if (std::optional<APFloat> softcap =
           cast<attn::PlannedAttentionOpInterface>(op).getSoftcap())
     p.softcap = softcap->convertToDouble();
+  p.hasSinks =
+      static_cast<bool>(cast<attn::PlannedAttentionOpInterface>(op).getSinks());
   int64_t rank = query.getRank();
   p.inputType = query.getElementType();
   p.qkDepth = query.getDimSize(rank - 1);
@@ -134,7 +135,7 @@ private:
   /// The kernel's parameters (abiParams order); the serving forms' tensors
   /// and sizes are null where the form has none.
   struct Args {
-    Value q, k, v, o, lse, cuSeqlensQ, cuSeqlensK, seqUsedK, blockTable,
+    Value q, k, v, o, lse, sinks, cuSeqlensQ, cuSeqlensK, seqUsedK, blockTable,
         seqlensK;
     Value seqQ, seqKV, maxSeqQ, queryTokens, keyTokens, pages, maxPages;
     Value scaleLog2, blockTableStride;
@@ -216,6 +217,8 @@ KernelBuilder::abiParams(const ReferenceProblem &problem) {
     params.push_back(P::pointer(tensor));
   if (problem.hasLse)
     params.push_back(P::pointer("lse"));
+  if (problem.hasSinks)
+    params.push_back(P::pointer("sinks"));
   switch (problem.form) {
   case Form::Dense:
     for (StringRef size : {"b", "sq", "skv"})
@@ -271,6 +274,7 @@ KernelBuilder::Args KernelBuilder::readArgs(Block &entry) {
   args.v = next();
   args.o = next();
   args.lse = problem.hasLse ? next() : Value();
+  args.sinks = problem.hasSinks ? next() : Value();
   switch (problem.form) {
   case Form::Dense:
     next(); // b: the grid's z
@@ -459,7 +463,14 @@ std::pair<Value, Value> KernelBuilder::visibleKeys(const RowPosition &at) {
 scf::ForOp KernelBuilder::scanKeys(const Args &args, const RowPosition &at,
                                    ArrayRef<Value> queryColumns, Value zero) {
   auto [first, end] = visibleKeys(at);
+  // A sink is a key of the row's softmax with no value row: (max, sum) start
+  // at (sinks[head] in the exp2 domain, 1).
   SmallVector<Value> init = {f32(-INFINITY), zero};
+  if (args.sinks)
+    init = {arith::MulFOp::create(b, loc,
+                                  load(args.sinks, at.head, b.getF32Type()),
+                                  f32(M_LOG2E)),
+            f32(1.0)};
   init.append(ovPerLane, zero);
   auto loop =
       scf::ForOp::create(b, loc, toIndex(first), toIndex(end),
@@ -661,9 +672,6 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
   });
   if (ops.empty())
     return;
-  for (Operation *op : ops)
-    if (failed(refuseUnlowered(cast<attn::PlannedAttentionOpInterface>(op))))
-      return signalPassFailure();
   std::string chipName = chip;
   auto planned = cast<attn::PlannedAttentionOpInterface>(ops.front());
   if (attn::ConfigAttr config = planned.getConfigAttr())

@@ -27,6 +27,9 @@ public:
   mlir::Value i64(int64_t v) {
     return mlir::arith::ConstantIntOp::create(b, loc, v, 64);
   }
+  mlir::Value boolean(bool v) {
+    return mlir::arith::ConstantIntOp::create(b, loc, v, 1);
+  }
   mlir::Value f32(double v) {
     return mlir::arith::ConstantFloatOp::create(
         b, loc, b.getF32Type(), llvm::APFloat(static_cast<float>(v)));

@@ -458,6 +458,23 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
   }
 };
 
+/// Thread r owns row r, and its whole sum.
+struct SinkRowsLowering : OpConversionPattern<SinkRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SinkRowsOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    BlackwellEmitter e(rewriter, op);
+    Value holds = adaptor.getHolds().front();
+    Value max = e.sinkMax(adaptor.getSinks().front(), adaptor.getHead().front(),
+                          holds, e.threadInGroup(), op.getGroup());
+    SmallVector<SmallVector<Value>> results = {
+        {max}, {e.select(holds, e.f32(1.0), e.f32(0.0))}};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
 /// Row r of the shared-memory rows region is thread r's value.
 struct RowsStoreLowering : OpConversionPattern<RowsStoreOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -712,8 +729,8 @@ void fa4::populateBlackwellPatterns(const TypeConverter &converter,
   patterns.add<TmemAllocLowering, TmemDeallocLowering, TmemTileLowering,
                TmemMmaLowering, TmemCommitLowering, TmemFenceLowering,
                TmemLoadLowering, TmemStoreLowering, TmemScaleRowsLowering,
-               MaskLowering, SoftmaxLowering, RowsStoreLowering,
-               RowsLoadLowering, EpilogueLowering, EpilogueStageLowering,
-               LseStoreLowering, SplitKStageLowering>(converter,
-                                                      patterns.getContext());
+               MaskLowering, SoftmaxLowering, SinkRowsLowering,
+               RowsStoreLowering, RowsLoadLowering, EpilogueLowering,
+               EpilogueStageLowering, LseStoreLowering, SplitKStageLowering>(
+      converter, patterns.getContext());
 }

@@ -362,6 +362,32 @@ struct EpilogueStageLowering : OpConversionPattern<EpilogueStageOp> {
   }
 };
 
+/// The two rows a thread owns; a row's sum is spread over the quad of
+/// threads that hold it, and the quad's first counts the sink.
+struct SinkRowsLowering : OpConversionPattern<SinkRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SinkRowsOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    HopperEmitter e(rewriter, op);
+    Value sinks = adaptor.getSinks().front(), head = adaptor.getHead().front(),
+          holds = adaptor.getHolds().front();
+    Value quadFirst = e.cmp(arith::CmpIPredicate::eq,
+                            e.remu(e.threadInGroup(), e.i32(4)), e.i32(0));
+    Value counted = e.select(holds, e.select(quadFirst, e.f32(1.0), e.f32(0.0)),
+                             e.f32(0.0));
+    SmallVector<Value> max, sum;
+    for (int half = 0; half < 2; ++half) {
+      Value row = e.add(e.fragmentRow(), e.i32(8 * half));
+      max.push_back(e.sinkMax(sinks, head, holds, row, op.getGroup()));
+      sum.push_back(counted);
+    }
+    SmallVector<SmallVector<Value>> results = {max, sum};
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
 struct LseStoreLowering : OpConversionPattern<LseStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -525,7 +551,7 @@ void fa4::populateHopperPatterns(const TypeConverter &converter,
                                  bool foldKeyBound) {
   MLIRContext *context = patterns.getContext();
   patterns.add<MmaLowering, MmaWaitLowering, SoftmaxLowering, EpilogueLowering,
-               EpilogueStageLowering, LseStoreLowering, SplitKStageLowering>(
-      converter, context);
+               EpilogueStageLowering, LseStoreLowering, SinkRowsLowering,
+               SplitKStageLowering>(converter, context);
   patterns.add<MaskLowering>(converter, context, foldKeyBound);
 }

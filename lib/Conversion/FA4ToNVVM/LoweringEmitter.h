@@ -175,6 +175,20 @@ public:
     mlir::LLVM::StoreOp::create(b, loc, lse, address, /*alignment=*/4);
   }
 
+  /// fa4.sink.rows's max of tile row `row`: sinks[head + row % group] in
+  /// the exp2 domain where `holds`, else -inf. Every thread of the row
+  /// reads it, so that all of them hold the row's max.
+  mlir::Value sinkMax(mlir::Value sinks, mlir::Value head, mlir::Value holds,
+                      mlir::Value row, int64_t group) {
+    mlir::Value rowHead = group > 1 ? add(head, remu(row, i32(group))) : head;
+    mlir::Value address =
+        mlir::LLVM::GEPOp::create(b, loc, sinks.getType(), b.getF32Type(),
+                                  sinks, mlir::ValueRange{sext(rowHead)});
+    mlir::Value logit = mlir::LLVM::LoadOp::create(b, loc, b.getF32Type(),
+                                                   address, /*alignment=*/4);
+    return select(holds, fmul(logit, f32(M_LOG2E)), f32(-INFINITY));
+  }
+
   /// Two f32 as one 32-bit register of two 16-bit values, `low` in bits 0-15
   /// (the column with the smaller index, as wgmma's A fragment expects).
   mlir::Value packPair(mlir::Value low, mlir::Value high,

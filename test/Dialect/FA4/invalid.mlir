@@ -1073,3 +1073,21 @@ func.func @softcap_type_changes(%s: !fa4.frag<64x176xf32>, %k: f32) {
   %t = "fa4.softcap"(%s, %k) : (!fa4.frag<64x176xf32>, f32) -> !fa4.frag<64x128xf32>
   return
 }
+
+// -----
+
+// fa4.sink.rows gives max and sum of one rows type, and a group of at
+// least one head.
+func.func @sink_rows_types_differ(%p: !llvm.ptr<1>, %h: i32, %c: i1) {
+  // expected-error @+1 {{'fa4.sink.rows' op failed to verify that all of {max, sum} have same type}}
+  %m, %s = "fa4.sink.rows"(%p, %h, %c) : (!llvm.ptr<1>, i32, i1) -> (!fa4.rows<64xf32>, !fa4.rows<128xf32>)
+  return
+}
+
+// -----
+
+func.func @sink_rows_group_zero(%p: !llvm.ptr<1>, %h: i32, %c: i1) {
+  // expected-error @+1 {{'fa4.sink.rows' op attribute 'group' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %m, %s = fa4.sink.rows %p[%h] if %c {group = 0 : i64} : !fa4.rows<64xf32>, !llvm.ptr<1>
+  return
+}

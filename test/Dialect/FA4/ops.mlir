@@ -161,6 +161,19 @@ gpu.func @softcap(%s: !fa4.frag<64x176xf32>, %k: f32) kernel {
   gpu.return
 }
 
+// Attention sinks: each row's softmax state starting from its sink.
+// CHECK-LABEL: gpu.func @sink_rows
+// CHECK-SAME: (%[[P:[a-zA-Z0-9_]+]]: !llvm.ptr<1>, %[[H:[a-zA-Z0-9_]+]]: i32, %[[C:[a-zA-Z0-9_]+]]: i1)
+// CHECK-NEXT: %{{.*}}, %{{.*}} = fa4.sink.rows %[[P]][%[[H]]] if %[[C]] : <64xf32>, !llvm.ptr<1>{{$}}
+// CHECK-NEXT: %{{.*}}, %{{.*}} = fa4.sink.rows %[[P]][%[[H]]] if %[[C]] {group = 4 : i64} : <128xf32>, !llvm.ptr<1>{{$}}
+// CHECK-NEXT: %{{.*}}, %{{.*}} = fa4.sink.rows %[[P]][%[[H]]] if %[[C]] : <64xf32>, !llvm.ptr<1>{{$}}
+gpu.func @sink_rows(%p: !llvm.ptr<1>, %h: i32, %c: i1) kernel {
+  %m, %s = fa4.sink.rows %p[%h] if %c : !fa4.rows<64xf32>, !llvm.ptr<1>
+  %m4, %s4 = fa4.sink.rows %p[%h] if %c {group = 4 : i64} : !fa4.rows<128xf32>, !llvm.ptr<1>
+  %gm, %gs = "fa4.sink.rows"(%p, %h, %c) : (!llvm.ptr<1>, i32, i1) -> (!fa4.rows<64xf32>, !fa4.rows<64xf32>)
+  gpu.return
+}
+
 // The epilogue, storing O only and O with LSE.
 // CHECK-LABEL: gpu.func @epilogues
 // CHECK-SAME: (%[[O:[a-zA-Z0-9_]+]]: !fa4.frag<64x128xf32>, %[[M:[a-zA-Z0-9_]+]]: !fa4.rows<64xf32>, %[[L:[a-zA-Z0-9_]+]]: !fa4.rows<64xf32>, %[[OUT:[a-zA-Z0-9_]+]]: !llvm.ptr<1>, %[[LSE:[a-zA-Z0-9_]+]]: !llvm.ptr<1>, %[[B:[a-zA-Z0-9_]+]]: i32, %[[ROW:[a-zA-Z0-9_]+]]: i32, %[[H:[a-zA-Z0-9_]+]]: i32, %[[SQ:[a-zA-Z0-9_]+]]: i32, %[[S0:[a-zA-Z0-9_]+]]: i64, %[[S1:[a-zA-Z0-9_]+]]: i64, %[[S2:[a-zA-Z0-9_]+]]: i64)

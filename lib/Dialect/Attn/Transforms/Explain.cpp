@@ -57,8 +57,8 @@ static void explainOp(PlannedAttentionOpInterface op, llvm::raw_ostream &os) {
           "(tanh.approx.f32 on the kernels' scores)\n";
   if (op.getSinks())
     os << "sinks: one logit per query head joins each row's max and sum, "
-          "with no value row; no kernel lowers it yet (convert-attn-to-fa4 "
-          "and the reference kernel refuse the op)\n";
+          "with no value row; each row's softmax starts from its sink "
+          "(fa4.sink.rows), in the first partition of a split-K only\n";
   explainSequences(op, problem, os);
 
   ConfigAttr configAttr = op.getConfigAttr();

@@ -211,6 +211,8 @@ public:
     }
     if (hasLse)
       tensorRanks.push_back({"lse", rankOfOutput(op)});
+    if (cast<fa4::attn::PlannedAttentionOpInterface>(op).getSinks())
+      tensorRanks.push_back({"sinks", 1});
   }
 
   LogicalResult verifyLaunch(LaunchAttr launch, StringRef what) {

@@ -393,6 +393,30 @@ def FA4_SoftcapOp : FA4_Op<"softcap", [Pure,
   let hasVerifier = 1;
 }
 
+def FA4_SinkRowsOp : FA4_Op<"sink.rows", [Pure,
+    AllTypesMatch<["max", "sum"]>]> {
+  let summary = "Each row's softmax state holding only its attention sink";
+  let description = [{
+    The state a row's online softmax starts from under attention sinks: row
+    r of the tile belongs to query head `head + r % group` (as in
+    `fa4.epilogue`); where `holds` is true its max is `sinks[h] * log2(e)`
+    (the exp2 domain) and its sum 1, the sink counted once per row however
+    the chip spreads a row's sum over its threads; where false, max -inf and
+    sum 0, the empty state (a split-K partition that does not carry the
+    sink: each row's softmax holds its sink once). A `fa4.softmax` continued
+    from it puts the sink in the row's max and denominator; O starts at 0,
+    since a sink has no value row.
+  }];
+  let arguments = (ins LLVM_AnyPointer:$sinks, I32:$head, I1:$holds,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>,
+                                         "1">:$group);
+  let results = (outs FA4_Rows:$max, FA4_Rows:$sum);
+  let assemblyFormat = [{
+    $sinks `[` $head `]` `if` $holds attr-dict `:` type($max) `,`
+    qualified(type($sinks))
+  }];
+}
+
 def FA4_SoftmaxOp : FA4_Op<"softmax", [Pure,
     AllTypesMatch<["scores", "probs"]>,
     AllTypesMatch<["max", "sum", "newMax", "newSum", "correction"]>]> {
