@@ -151,6 +151,7 @@ fa4_status fa4_module_get_info(const fa4_module *module,
     info->window_right = static_cast<int32_t>(problem.windowRight);
     info->scale = problem.scale;
     info->softcap = problem.softcap;
+    info->has_sinks = problem.sinks ? 1 : 0;
     info->has_lse = problem.hasLse;
     info->batch = problem.batch;
     info->seq_q = problem.seqQ;

@@ -41,6 +41,8 @@ const fa4_tensor &fa4::rt::tensorInSlot(const fa4_serving_args &args,
     return args.attention.o;
   case TensorSlot::Lse:
     return args.attention.lse;
+  case TensorSlot::Sinks:
+    return args.sinks;
   case TensorSlot::CuSeqlensQ:
     return args.cu_seqlens_q;
   case TensorSlot::CuSeqlensK:
@@ -159,6 +161,8 @@ std::vector<LayoutDim> layoutOf(TensorSlot slot, const Problem &problem) {
   case TensorSlot::Lse:
     return packedQ ? std::vector<LayoutDim>{hq, tq}
                    : std::vector<LayoutDim>{b, hq, sq};
+  case TensorSlot::Sinks:
+    return {hq};
   case TensorSlot::CuSeqlensQ:
   case TensorSlot::CuSeqlensK:
     return {batchPlusOne};
@@ -624,6 +628,11 @@ void ManifestReader::readProblem(const Value &value, Problem &problem) {
     if (!(problem.softcap > 0) || !std::isfinite(problem.softcap))
       fail("problem.softcap", "must be a positive finite number");
   }
+  if (const Value *sinks = object.optional("sinks")) {
+    if (abiVersion < 14)
+      fail(object.field("sinks"), "attention sinks need fa4_abi_version 14");
+    problem.sinks = boolean(*sinks, "problem.sinks");
+  }
   problem.hasLse = boolean(object.required("has_lse"), "problem.has_lse");
   problem.batch =
       sizeOrDynamic("batch", limits::kMaxBatch, "fa4::limits::kMaxBatch");
@@ -670,6 +679,7 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
                            {"v", TensorSlot::V},
                            {"o", TensorSlot::O},
                            {"lse", TensorSlot::Lse},
+                           {"sinks", TensorSlot::Sinks},
                            {"k_cache", TensorSlot::K},
                            {"v_cache", TensorSlot::V},
                            {"cu_seqlens_q", TensorSlot::CuSeqlensQ},
@@ -726,6 +736,12 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
     fail("tensors", manifest.problem.hasLse
                         ? "problem.has_lse is true but no tensor \"lse\""
                         : "tensor \"lse\" listed but problem.has_lse is false");
+  if (manifest.problem.sinks !=
+      (manifest.findTensor(TensorSlot::Sinks) != nullptr))
+    fail("tensors", manifest.problem.sinks
+                        ? "problem.sinks is true but no tensor \"sinks\""
+                        : "tensor \"sinks\" listed but problem.sinks is "
+                          "absent or false");
   checkServingTensors(manifest);
 }
 
@@ -999,10 +1015,12 @@ void ManifestReader::readDecode(Object &top, Manifest &manifest,
       its.ovDepth != mine.ovDepth || its.mask != mine.mask ||
       its.windowLeft != mine.windowLeft ||
       its.windowRight != mine.windowRight || its.hasLse != mine.hasLse ||
-      its.scale != mine.scale || its.softcap != mine.softcap)
+      its.scale != mine.scale || its.softcap != mine.softcap ||
+      its.sinks != mine.sinks)
     fail("decode.manifest.problem",
          "the decode variant computes another attention than the kernel "
-         "(dtype, heads, depths, mask, scale, softcap and LSE must match)");
+         "(dtype, heads, depths, mask, scale, softcap, sinks and LSE must "
+         "match)");
   if (variant.chip != manifest.chip)
     fail("decode.manifest.chip", "expected the kernel's chip '" +
                                      manifest.chip + "', got '" + variant.chip +
@@ -1046,13 +1064,15 @@ void ManifestReader::checkDtype(const TensorSpec &tensor,
                                 const Problem &problem,
                                 const std::string &path) {
   bool isLse = tensor.slot == TensorSlot::Lse;
+  bool isSinks = tensor.slot == TensorSlot::Sinks;
   bool isIndex = isIndexSlot(tensor.slot);
-  fa4_dtype expected = isLse     ? FA4_DTYPE_F32
-                       : isIndex ? FA4_DTYPE_I32
-                                 : problem.dtype;
+  fa4_dtype expected = isLse || isSinks ? FA4_DTYPE_F32
+                       : isIndex        ? FA4_DTYPE_I32
+                                        : problem.dtype;
   if (tensor.dtype != expected)
     fail(path, std::string("expected \"") + dtypeName(expected) + "\" (" +
                    (isLse     ? "the LSE is f32"
+                    : isSinks ? "the sinks are f32"
                     : isIndex ? "index tensors are i32"
                               : "problem.dtype") +
                    "), got \"" + dtypeName(tensor.dtype) + "\"");

@@ -55,6 +55,7 @@ enum class TensorSlot {
   V,
   O,
   Lse,
+  Sinks,
   CuSeqlensQ,
   CuSeqlensK,
   SeqUsedK,
@@ -186,6 +187,7 @@ struct Problem {
   int64_t windowLeft, windowRight; // -1: unbounded
   double scale;
   double softcap = 0; // 0: none
+  bool sinks = false; // version 14: the kernel reads the "sinks" tensor
   bool hasLse;
   int64_t batch, seqQ, seqKV; // -1: dynamic
   Sequences sequences = Sequences::Dense;

@@ -324,7 +324,11 @@ void checkGiven(const fa4_serving_args &args, const TensorSpec &spec) {
   if (!tensorInSlot(args, spec.slot).data)
     throw Error(FA4_ERROR_VALIDATION,
                 "tensor '" + spec.name +
-                    "': missing (data is NULL) but the kernel requires it");
+                    "': missing (data is NULL) but the kernel requires it" +
+                    (spec.slot == TensorSlot::Sinks
+                         ? " (the kernel has attention sinks: launch it "
+                           "through fa4_launch_serving with args.sinks)"
+                         : ""));
 }
 
 /// An LSE the kernel does not write must not be given, nor an index tensor
@@ -336,6 +340,7 @@ void checkNoUnwantedLse(const Manifest &manifest,
                 "tensor 'lse': given but the kernel was compiled without LSE "
                 "(has_lse = false); pass lse.data = NULL");
   static const std::pair<TensorSlot, const char *> indexTensors[] = {
+      {TensorSlot::Sinks, "sinks"},
       {TensorSlot::CuSeqlensQ, "cu_seqlens_q"},
       {TensorSlot::CuSeqlensK, "cu_seqlens_k"},
       {TensorSlot::SeqUsedK, "seqused_k"},

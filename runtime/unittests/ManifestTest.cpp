@@ -152,12 +152,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 14"),
-            "manifest: fa4_abi_version: unsupported version 14; this runtime "
-            "reads versions 1 to 13");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 15"),
+            "manifest: fa4_abi_version: unsupported version 15; this runtime "
+            "reads versions 1 to 14");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 13");
+            "reads versions 1 to 14");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -223,6 +223,47 @@ TEST(ManifestTest, ReadsASoftcap) {
       "manifest: problem.softcap: expected a number, got string");
 }
 
+TEST(ManifestTest, ReadsSinks) {
+  EXPECT_FALSE(goodManifest().problem.sinks);
+  Manifest manifest = parseManifest(sinksManifestJson(), "");
+  EXPECT_TRUE(manifest.problem.sinks);
+  const TensorSpec *sinks = manifest.findTensor(TensorSlot::Sinks);
+  ASSERT_NE(sinks, nullptr);
+  EXPECT_FALSE(sinks->isOutput);
+  EXPECT_EQ(sinks->dtype, FA4_DTYPE_F32);
+  ASSERT_EQ(sinks->shape.size(), 1u);
+  EXPECT_EQ(sinks->shape[0].extent, 32);
+  // Version 14's key and tensor, which must come together, as an f32 [hq]
+  // input.
+  EXPECT_EQ(manifestError(edited(
+                sinksManifestJson(),
+                {{R"("fa4_abi_version": 14)", R"("fa4_abi_version": 13)"}})),
+            "manifest: problem.sinks: attention sinks need fa4_abi_version 14");
+  EXPECT_EQ(manifestError(edited(sinksManifestJson(),
+                                 {{R"("sinks": true)", R"("sinks": false)"}})),
+            "manifest: tensors: tensor \"sinks\" listed but problem.sinks is "
+            "absent or false");
+  EXPECT_EQ(manifestError(manifestWith(
+                {{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 14)"},
+                 {"\"has_lse\": true", "\"has_lse\": true, \"sinks\": true"}})),
+            "manifest: tensors: problem.sinks is true but no tensor \"sinks\"");
+  EXPECT_EQ(manifestError(edited(
+                sinksManifestJson(),
+                {{R"("name": "sinks", "role": "input", "dtype": "f32")",
+                  R"("name": "sinks", "role": "input", "dtype": "bf16")"}})),
+            "manifest: tensors[5].dtype: expected \"f32\" (the sinks are "
+            "f32), got \"bf16\"");
+  EXPECT_EQ(manifestError(edited(sinksManifestJson(),
+                                 {{R"("name": "sinks", "role": "input")",
+                                   R"("name": "sinks", "role": "output")"}})),
+            "manifest: tensors[5].role: tensor \"sinks\" is read by "
+            "attention; expected \"input\"");
+  EXPECT_EQ(manifestError(edited(sinksManifestJson(),
+                                 {{R"("shape": [32],)", R"("shape": [16],)"}})),
+            "manifest: tensors[5].shape[0]: expected \"hq\" or 32 "
+            "(problem.num_q_heads), got 16; tensor \"sinks\" is [hq] (BSHD)");
+}
+
 TEST(ManifestTest, RejectsBadKinds) {
   EXPECT_EQ(errorWith(R"({"kind": "pointer", "tensor": "o"})",
                       R"({"kind": "texture", "tensor": "o"})"),
@@ -248,12 +289,13 @@ TEST(ManifestTest, RejectsBadTensors) {
   EXPECT_EQ(errorWith(R"({"name": "v", "role": "input")",
                       R"({"name": "k", "role": "input")"),
             "manifest: tensors[2].name: tensor \"k\" listed twice");
-  EXPECT_EQ(errorWith(R"({"name": "v", "role": "input")",
-                      R"({"name": "w", "role": "input")"),
-            "manifest: tensors[2].name: expected one of \"q\", \"k\", \"v\", "
-            "\"o\", \"lse\", \"k_cache\", \"v_cache\", \"cu_seqlens_q\", "
-            "\"cu_seqlens_k\", \"seqused_k\", \"block_table\", \"seqlens_k\", "
-            "got \"w\"");
+  EXPECT_EQ(
+      errorWith(R"({"name": "v", "role": "input")",
+                R"({"name": "w", "role": "input")"),
+      "manifest: tensors[2].name: expected one of \"q\", \"k\", \"v\", "
+      "\"o\", \"lse\", \"sinks\", \"k_cache\", \"v_cache\", \"cu_seqlens_q\", "
+      "\"cu_seqlens_k\", \"seqused_k\", \"block_table\", \"seqlens_k\", "
+      "got \"w\"");
   EXPECT_EQ(errorWith(R"("role": "output", "dtype": "f32")",
                       R"("role": "inout", "dtype": "f32")"),
             "manifest: tensors[4].role: expected one of \"input\", "
@@ -908,7 +950,7 @@ TEST(ManifestTest, RejectsABrokenDecodeVariant) {
                 {{R"("scale": 0.08838834764831845)", R"("scale": 0.125)"}})),
             "manifest: decode.manifest.problem: the decode variant computes "
             "another attention than the kernel (dtype, heads, depths, mask, "
-            "scale, softcap and LSE must match)");
+            "scale, softcap, sinks and LSE must match)");
 }
 
 TEST(ManifestTest, ReadsAProgrammaticDependentLaunch) {

@@ -137,6 +137,60 @@ TEST(ReferenceScoresTest, SoftcapBendsTheScores) {
   EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
 }
 
+// A sink of 64.75 (the first key's score) joins the denominator with no
+// value row: O_ref = 1 / (2 + e^-0.75) = 0.40447 and LSE = 64.75 +
+// ln(2 + e^-0.75); the O and the LSE of the softmax without it fail.
+TEST(ReferenceScoresTest, SinkJoinsTheDenominator) {
+  auto [shape, data] = twoKeys();
+  shape.sinks = true;
+  data.sinks = {64.75f};
+  double denominator = 2 + std::exp(-0.75);
+  EXPECT_NEAR(1 / denominator, 0.40447, 1e-5);
+  data.o = {0.404296875f, 0, 0, 0, 0, 0, 0, 0}; // bf16(1 / denominator)
+  data.lse = {float(64.75 + std::log(denominator))};
+  CheckResult result = checkAttention(shape, data, INFINITY, /*seed=*/1);
+  EXPECT_NEAR(result.maxError, 1 / denominator - 0.404296875, 1e-9);
+  EXPECT_LE(result.maxLseError, 1e-5);
+  EXPECT_TRUE(result.passed);
+  data.lse = {float(64.75 + std::log(1 + std::exp(-0.75)))}; // no sink
+  EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+  data.lse = {float(64.75 + std::log(denominator))};
+  data.o[0] = 0.6796875f; // bf16(sigmoid(0.75)): no sink
+  EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+}
+
+// A row that sees no key keeps O = 0 and takes its sink as its LSE.
+TEST(ReferenceScoresTest, SinkIsTheLseOfARowWithoutKeys) {
+  AttentionShape shape{/*batch=*/1,
+                       /*seqQ=*/2,
+                       /*seqKV=*/1,
+                       /*headsQ=*/1,
+                       /*headsKV=*/1,
+                       /*qkDepth=*/8,
+                       /*ovDepth=*/8,
+                       /*mask=*/FA4_MASK_CAUSAL,
+                       /*windowLeft=*/-1,
+                       /*windowRight=*/-1,
+                       /*scale=*/0.25,
+                       FA4_DTYPE_BF16};
+  shape.sinks = true;
+  AttentionData data;
+  data.q.assign(16, 1.0f);
+  data.k.assign(8, 1.0f);
+  data.v.assign(8, 1.0f);
+  data.sinks = {-3.5f};
+  // Query 0 sees no key (Sq > Skv, bottom-right); query 1 sees key 0, whose
+  // score 2 and the sink's -3.5 share the row.
+  double keyShare = 1 / (1 + std::exp(-3.5 - 2.0));
+  data.o.assign(16, 0.0f);
+  for (int d = 8; d < 16; ++d)
+    data.o[d] = float(keyShare);
+  data.lse = {-3.5f, float(2.0 + std::log(1 + std::exp(-5.5)))};
+  EXPECT_TRUE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+  data.lse[0] = -INFINITY;
+  EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+}
+
 } // namespace
 
 namespace {

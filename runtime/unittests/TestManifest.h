@@ -79,6 +79,27 @@ inline std::string manifestWithoutLse() {
                         ""}});
 }
 
+/// The good manifest with attention sinks (version 14): problem.sinks, the
+/// f32 [32] "sinks" tensor after lse and its pointer after lse's.
+inline std::string sinksManifestJson() {
+  return manifestWith(
+      {{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 14)"},
+       {"\"has_lse\": true", "\"has_lse\": true, \"sinks\": true"},
+       {R"(
+    {"name": "lse", "role": "output", "dtype": "f32", "shape": ["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}})",
+        R"(
+    {"name": "lse", "role": "output", "dtype": "f32", "shape": ["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}},
+    {"name": "sinks", "role": "input", "dtype": "f32", "shape": [32],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}})"},
+       {R"(
+    {"kind": "pointer", "tensor": "lse"},)",
+        R"(
+    {"kind": "pointer", "tensor": "lse"},
+    {"kind": "pointer", "tensor": "sinks"},)"}});
+}
+
 /// The good manifest as a version 3 workspace split-K: a "workspace"
 /// parameter, the workspace size and a combine kernel.
 inline std::string workspaceManifestJson() {

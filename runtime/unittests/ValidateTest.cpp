@@ -72,6 +72,40 @@ TEST_F(ValidateTest, RefusesLseTheKernelDoesNotWrite) {
   EXPECT_EQ(refusal(), "accepted");
 }
 
+/// A kernel with attention sinks (version 14) takes them in the serving
+/// arguments: f32 [hq], refused where missing, mistyped or misshaped, and
+/// refused by a kernel without sinks.
+TEST_F(ValidateTest, ChecksSinks) {
+  auto refusalOf = [&](const fa4_serving_args &serving) -> std::string {
+    try {
+      validateArgs(manifest, serving);
+    } catch (const Error &error) {
+      return error.what();
+    }
+    return "accepted";
+  };
+  fa4_serving_args serving = servingArgs(args);
+  serving.sinks = fakeTensor(6 * kRegion, FA4_DTYPE_F32, {32});
+  EXPECT_EQ(refusalOf(serving), "tensor 'sinks': given but the kernel does "
+                                "not take it; pass NULL");
+  manifest = parseManifest(sinksManifestJson(), "");
+  EXPECT_EQ(refusalOf(serving), "accepted");
+  EXPECT_EQ(refusal(),
+            "tensor 'sinks': missing (data is NULL) but the kernel requires "
+            "it (the kernel has attention sinks: launch it through "
+            "fa4_launch_serving with args.sinks)");
+  fa4_serving_args wrong = serving;
+  wrong.sinks = fakeTensor(6 * kRegion, FA4_DTYPE_BF16, {32});
+  EXPECT_EQ(refusalOf(wrong),
+            "tensor 'sinks': dtype is bf16 but the kernel expects f32");
+  wrong.sinks = fakeTensor(6 * kRegion, FA4_DTYPE_F32, {8});
+  EXPECT_NE(refusalOf(wrong).find("tensor 'sinks'"), std::string::npos)
+      << refusalOf(wrong);
+  wrong.sinks = fakeTensor(6 * kRegion, FA4_DTYPE_F32, {1, 32});
+  EXPECT_NE(refusalOf(wrong).find("tensor 'sinks'"), std::string::npos)
+      << refusalOf(wrong);
+}
+
 TEST_F(ValidateTest, RefusesWrongDtype) {
   args.k.dtype = FA4_DTYPE_F16;
   EXPECT_EQ(refusal(), "tensor 'k': dtype is f16 but the kernel expects bf16");

@@ -110,11 +110,16 @@ void checkRow(const AttentionShape &shape, const AttentionData &data,
   KeyRange range = visibleKeys(shape, query);
   std::fill(outRef.begin(), outRef.end(), 0.0);
   std::fill(outLowp.begin(), outLowp.end(), 0.0);
-  double lseRef = -std::numeric_limits<double>::infinity();
+  // An attention sink joins the row's max and sum on both sides, unrounded
+  // (an f32 logit), and has no value row; a row without keys keeps O = 0
+  // and LSE = its sink.
+  double sink = data.sinks.empty() ? -std::numeric_limits<double>::infinity()
+                                   : double(data.sinks[head]);
+  double lseRef = sink;
   if (range.first <= range.last) {
     // The low-precision scores as torch computes them in the dtype:
     // (Q K^T) rounded, times the scale, rounded.
-    double rowMax = -std::numeric_limits<double>::infinity();
+    double rowMax = sink;
     double rowMaxLowp = rowMax;
     for (int64_t j = range.first; j <= range.last; ++j) {
       double product = dot(q, &data.k[kvIndex(j, dqk)], dqk);
@@ -133,7 +138,8 @@ void checkRow(const AttentionShape &shape, const AttentionData &data,
       rowMax = std::max(rowMax, scores[j]);
       rowMaxLowp = std::max(rowMaxLowp, scoresLowp[j]);
     }
-    double rowSum = 0, rowSumLowp = 0;
+    double rowSum = std::exp(sink - rowMax);
+    double rowSumLowp = std::exp(sink - rowMaxLowp);
     for (int64_t j = range.first; j <= range.last; ++j) {
       rowSum += scores[j] = std::exp(scores[j] - rowMax);
       rowSumLowp += scoresLowp[j] = std::exp(scoresLowp[j] - rowMaxLowp);

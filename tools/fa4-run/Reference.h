@@ -27,6 +27,7 @@ struct AttentionShape {
   double scale;
   fa4_dtype dtype;
   double softcap = 0; // 0: none; else scores s become c * tanh(s / c)
+  bool sinks = false; // one f32 logit per query head joins each row's softmax
 };
 
 /// Keys [first, last] that query `i` sees; empty when first > last.
@@ -38,9 +39,10 @@ KeyRange visibleKeys(const AttentionShape &shape, int64_t query);
 /// Visible (query, key) pairs of one (batch, head): what FLOPs count.
 int64_t visiblePairs(const AttentionShape &shape);
 
-/// Dense BSHD (and [b, hq, sq] LSE) host tensors, as floats.
+/// Dense BSHD (and [b, hq, sq] LSE, [hq] sinks) host tensors, as floats.
 struct AttentionData {
   std::vector<float> q, k, v, o, lse; // lse empty when the kernel has none
+  std::vector<float> sinks;           // empty when the kernel has none
 };
 
 struct CheckResult {

@@ -370,7 +370,7 @@ void randomInput(fa4_dtype dtype, uint64_t seed, uint64_t stream, size_t count,
 
 /// One set of device tensors for a launch.
 struct DeviceArgs {
-  std::unique_ptr<DeviceTensor> q, k, v, o, lse;
+  std::unique_ptr<DeviceTensor> q, k, v, o, lse, sinks;
   fa4_attention_args args = {};
 
   size_t bytes() const {
@@ -403,6 +403,8 @@ DeviceArgs allocateArgs(const AttentionShape &shape, const LayoutRules &rules,
                        rules.lse.strideBytes, slackBytes);
     set.args.lse = set.lse->desc;
   }
+  if (shape.sinks)
+    set.sinks = allocateTensor(FA4_DTYPE_F32, {shape.headsQ}, 4);
   return set;
 }
 
@@ -475,6 +477,15 @@ HostInputs makeInputs(const AttentionShape &shape, uint64_t seed) {
   randomInput(shape.dtype, seed, 3,
               shape.batch * shape.seqKV * shape.headsKV * shape.ovDepth,
               inputs.v, inputs.values.v);
+  if (shape.sinks) {
+    // Logits around the scores' row maxima (1 +- 1.5), so that a sink
+    // takes a visible share of each row.
+    std::vector<uint16_t> unused;
+    randomInput(FA4_DTYPE_F16, seed, 4, shape.headsQ, unused,
+                inputs.values.sinks);
+    for (float &sink : inputs.values.sinks)
+      sink = 1.0f + 1.5f * sink;
+  }
   return inputs;
 }
 
@@ -482,6 +493,8 @@ void uploadInputs(const DeviceArgs &set, const HostInputs &inputs) {
   upload(*set.q, inputs.q.data());
   upload(*set.k, inputs.k.data());
   upload(*set.v, inputs.v.data());
+  if (set.sinks)
+    upload(*set.sinks, inputs.values.sinks.data());
 }
 
 /// Makes one tensor of `set` wrong in the way `badCase` names.
@@ -596,6 +609,9 @@ public:
       : module(module) {
     if (!useRecord)
       return;
+    if (info.has_sinks)
+      throw RunError{"--record: the kernel has attention sinks, "
+                     "which launch records do not take"};
     // Made from tensors no launch uses: every run sets other pointers.
     own = allocateArgs(shape, layoutRules(module, info.has_lse), info.has_lse);
     check(fa4_launch_record_create(module, &own.args, &record),
@@ -617,6 +633,12 @@ public:
   uint64_t workspaceBytes() const { return workspaceSize; }
 
   fa4_status tryLaunch(const DeviceArgs &set, void *stream) {
+    if (set.sinks) {
+      fa4_serving_args serving = {};
+      serving.attention = set.args;
+      serving.sinks = set.sinks->desc;
+      return fa4_launch_serving(module, &serving, stream);
+    }
     if (!record)
       return fa4_launch(module, &set.args, stream);
     void *data[5] = {set.args.q.data, set.args.k.data, set.args.v.data,
@@ -833,6 +855,7 @@ AttentionShape attentionShape(const Options &options,
   shape.windowRight = info.window_right;
   shape.scale = info.scale;
   shape.softcap = info.softcap;
+  shape.sinks = info.has_sinks != 0;
   shape.dtype = info.dtype;
   return shape;
 }

@@ -39,6 +39,8 @@ extern "C" {
 #define FA4_RT_API __attribute__((visibility("default")))
 
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
+   version 14 adds attention sinks (problem.sinks; the f32 [hq] input
+   tensor "sinks", fa4_serving_args.sinks; fa4_kernel_info.has_sinks);
    version 13 adds logit softcapping (problem.softcap, a positive finite c;
    fa4_kernel_info.softcap); version 12 adds the serving forms
    (problem.sequences: packed sequences through cu_seqlens, paged caches through
@@ -64,7 +66,7 @@ extern "C" {
    workspace split-K (a workspace the runtime allocates and a combine kernel it
    launches after the attention kernel); version 2 gives each tensor its own
    alignment; version 1, with one alignment for every tensor, is still read. */
-#define FA4_ABI_VERSION 13
+#define FA4_ABI_VERSION 14
 #define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
 
@@ -115,11 +117,15 @@ typedef struct fa4_attention_args {
    in the form's layout; the index tensors are i32, NULL where the kernel
    takes none. max_seqlen_q bounds every sequence's query rows where the
    queries are packed (FlashAttention's max_seqlen_q; rows past it are not
-   computed), else 0. */
+   computed), else 0. Version 14: `sinks`, f32 [hq], one logit per query head
+   that joins each row's softmax (attention sinks), for a kernel compiled with
+   sinks, else NULL; a dense kernel with sinks launches through
+   fa4_launch_serving. */
 typedef struct fa4_serving_args {
   fa4_attention_args attention;
   fa4_tensor cu_seqlens_q, cu_seqlens_k, seqused_k, block_table, seqlens_k;
   int64_t max_seqlen_q;
+  fa4_tensor sinks;
 } fa4_serving_args;
 
 /* What the manifest says about the kernel. Strings live as long as the
@@ -151,6 +157,9 @@ typedef struct fa4_kernel_info {
   /* Version 13: logit softcapping's c (scores s become c * tanh(s / c)
      before the mask); 0 when the kernel has none. */
   double softcap;
+  /* Version 14: 1 when the kernel takes attention sinks (the "sinks"
+     tensor, fa4_serving_args.sinks). */
+  int32_t has_sinks;
 } fa4_kernel_info;
 
 typedef struct fa4_module fa4_module;
