@@ -309,23 +309,28 @@ LOOP_CTAS = 3
 
 
 def function(name, dqk, dv, hq, hkv, mask, dtype, sq="?", lse=True,
-             softcap=None):
+             softcap=None, sinks=False):
     """An attn.attention function; `sq` a static query length, or "?";
-    `lse` False returns O alone; `softcap` c adds the op's softcap."""
+    `lse` False returns O alone; `softcap` c adds the op's softcap; `sinks`
+    an f32 [hq] sinks operand."""
     q = f"tensor<?x{sq}x{hq}x{dqk}x{dtype}>"
     k = f"tensor<?x?x{hkv}x{dqk}x{dtype}>"
     v = f"tensor<?x?x{hkv}x{dv}x{dtype}>"
     o = f"tensor<?x{sq}x{hq}x{dv}x{dtype}>"
     cap_attr = f", softcap = {softcap!r} : f32" if softcap else ""
     mask_attr = f"{{mask = #attn.mask<{mask}>{cap_attr}}}"
+    sinks_arg = f", %s: tensor<{hq}xf32>" if sinks else ""
+    sinks_operand = f" sinks(%s : tensor<{hq}xf32>)" if sinks else ""
     if not lse:
-        return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {v}) -> {o} {{\n"
-                f"  %o = attn.attention %q, %k, %v {mask_attr}"
+        return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {v}{sinks_arg})"
+                f" -> {o} {{\n"
+                f"  %o = attn.attention %q, %k, %v{sinks_operand} {mask_attr}"
                 f" : {q}, {k}, {v} -> {o}\n"
                 f"  return %o : {o}\n}}\n")
     lse = f"tensor<?x{hq}x{sq}xf32>"
-    return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {v}) -> ({o}, {lse}) {{\n"
-            f"  %o, %lse = attn.attention %q, %k, %v {mask_attr}"
+    return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {v}{sinks_arg})"
+            f" -> ({o}, {lse}) {{\n"
+            f"  %o, %lse = attn.attention %q, %k, %v{sinks_operand} {mask_attr}"
             f" : {q}, {k}, {v} -> {o}, {lse}\n"
             f"  return %o, %lse : {o}, {lse}\n}}\n")
 

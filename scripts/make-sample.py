@@ -3,7 +3,7 @@
 determinism steps run (FA4_SANITIZE=sample, FA4_DETERMINISM=sample): one
 kernel of every family (prefill plain and looped twin, three consumers,
 every mask, GQA/MQA, Dqk != Dv, f16, split-K decode over a cluster and
-through the workspace, split at launch, softcap), each with its cases.txt, and
+through the workspace, split at launch, softcap, sinks), each with its cases.txt, and
 artifacts/sample.txt: the same runs as "KERNEL:B:SQ:SKV", sizes small
 enough for racecheck.
 """
@@ -105,14 +105,36 @@ SOFTCAP = [
 ]
 
 
+# Attention sinks (issue 61), both chips: each tuple as SAMPLE's, then the
+# softcap (None: none). fa4-run draws each head's sink around the rows'
+# maxima (1 +- 1.5), so it takes a visible share of every row. Prefill
+# whose rows past Skv see no key (O = 0, LSE = the sink) with its decode
+# variant, a window under a softcap, and split-K decodes over a cluster
+# and through the workspace, where only partition 0 holds the sink.
+SINKS = [
+    ("s_d128_h6x3_causal_sinks", 128, 128, 6, 3, "causal", "bf16", "?", [],
+     [(2, 300, 203), (1, 300, 1500)], None),
+    ("s_d64_h8x2_win_sinks_cap15", 64, 64, 8, 2, "window(64, 0)", "f16", "?",
+     [], [(1, 333, 500)], 15.0),
+    ("s_decode_d128_h32x8_sinks", 128, 128, 32, 8, "none", "bf16", "?",
+     ["--batch-hint=1", "--seq-q-hint=1", "--seq-kv-hint=32768"],
+     [(1, 1, 8193), (1, 4, 4097)], None),
+    ("s_decode_d128_h8x1_ws_sinks", 128, 128, 8, 1, "none", "bf16", "?",
+     ["--batch-hint=1", "--seq-q-hint=1", "--seq-kv-hint=32768"],
+     [(1, 1, 16384)], None),
+]
+
+
 def families(chip):
     """The kernels to compile for `chip`, as (name, dqk, dv, hq, hkv, mask,
-    dtype, sq, flags, runs, lse, softcap): SAMPLE (with LSE), SOFTCAP, and
-    on sm_100a the Blackwell kernel's own families too."""
-    kernels = [(*entry, True, None) for entry in SAMPLE]
-    kernels += [(*entry[:-1], True, entry[-1]) for entry in SOFTCAP]
+    dtype, sq, flags, runs, lse, softcap, sinks): SAMPLE (with LSE),
+    SOFTCAP, SINKS, and on sm_100a the Blackwell kernel's own families
+    too."""
+    kernels = [(*entry, True, None, False) for entry in SAMPLE]
+    kernels += [(*entry[:-1], True, entry[-1], False) for entry in SOFTCAP]
+    kernels += [(*entry[:-1], True, entry[-1], True) for entry in SINKS]
     if chip == "sm_100a":
-        kernels += [(*entry, None) for entry in BLACKWELL]
+        kernels += [(*entry, None, False) for entry in BLACKWELL]
     return kernels
 
 
@@ -133,12 +155,12 @@ def main():
         ptx_flags.append("--kernel=blackwell")
     lines = []
     kernels = families(args.chip)
-    for (name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs, lse,
-         softcap) in kernels:
+    for (name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs, lse, softcap,
+         sinks) in kernels:
         with tempfile.NamedTemporaryFile("w", suffix=".mlir",
                                          delete=False) as f:
             f.write(matrix.function(name, dqk, dv, hq, hkv, mask, dtype, sq,
-                                    lse=lse, softcap=softcap))
+                                    lse=lse, softcap=softcap, sinks=sinks))
         subprocess.run([args.compiler, f.name, f"--chip={args.chip}", "-o",
                         args.out, "--quiet", *flags, *ptx_flags], check=True,
                        stdout=subprocess.DEVNULL)

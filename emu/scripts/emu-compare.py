@@ -60,7 +60,7 @@ def build(args):
                     "--chip", args.chip],
                    check=True)
     lines = []
-    for name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs, lse, _ in \
+    for name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs, lse, *_ in \
             sample.families(args.chip):
         shapes = list(SHAPES) + [r for r in runs if r[2] <= MAX_EMU_SKV]
         if sq != "?":

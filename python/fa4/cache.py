@@ -157,7 +157,7 @@ class Problem(object):
     def __init__(self, chip, dtype, num_q_heads, num_kv_heads, qk_depth,
                  ov_depth, mask="none", window=(-1, -1), scale=None,
                  lse=True, kernel="auto", form="dense", page_size=0,
-                 softcap=0.0):
+                 softcap=0.0, sinks=False):
         if dtype not in ("bf16", "f16"):
             raise Fa4Error("dtype %r: expected bf16 or f16" % (dtype,),
                            FA4_ERROR_INVALID_ARGUMENT)
@@ -186,6 +186,10 @@ class Problem(object):
                        else (-1, -1))
         self.scale = _scale_of(scale, qk_depth)
         self.softcap = _softcap_of(softcap)
+        if not isinstance(sinks, bool):
+            raise Fa4Error("sinks %r: expected True or False" % (sinks,),
+                           FA4_ERROR_INVALID_ARGUMENT)
+        self.sinks = sinks
         self.lse = bool(lse)
         self.kernel = kernel
         if form not in self.FORMS:
@@ -209,6 +213,9 @@ class Problem(object):
         # Softcapped problems only: other entries keep their names.
         if self.softcap is not None:
             values["softcap"] = self.softcap
+        # Problems with sinks only, likewise.
+        if self.sinks:
+            values["sinks"] = True
         return values
 
     def mlir(self, name="attention"):
@@ -223,11 +230,20 @@ class Problem(object):
         lse = "tensor<?x%dx?xf32>" % self.num_q_heads
         results = "%s, %s" % (o, lse) if self.lse else o
         values = "%o, %lse" if self.lse else "%o"
-        return ("func.func @%s(%%q: %s, %%k: %s, %%v: %s) -> (%s) {\n"
-                "  %s = attn.attention %%q, %%k, %%v {%s} : %s, %s, %s -> %s\n"
+        sinks_arg, sinks_operand = self._sinks()
+        return ("func.func @%s(%%q: %s, %%k: %s, %%v: %s%s) -> (%s) {\n"
+                "  %s = attn.attention %%q, %%k, %%v%s {%s} : %s, %s, %s -> %s\n"
                 "  return %s : %s\n}\n"
-                % (name, q, k, v, results, values, self._attrs(),
-                   q, k, v, results, values, results))
+                % (name, q, k, v, sinks_arg, results, values, sinks_operand,
+                   self._attrs(), q, k, v, results, values, results))
+
+    def _sinks(self):
+        """The function's sinks argument and the op's sinks operand (f32
+        [Hq]), or nothing."""
+        if not self.sinks:
+            return "", ""
+        sinks = "tensor<%dxf32>" % self.num_q_heads
+        return ", %%s: %s" % sinks, " sinks(%%s : %s)" % sinks
 
 
     def _attrs(self):
@@ -279,6 +295,10 @@ class Problem(object):
             if packed_q:
                 args.append("%%cq: %s" % index)
                 op += " cu_seqlens_q(%%cq : %s)" % index
+        sinks_arg, sinks_operand = self._sinks()
+        if self.sinks:
+            args.append(sinks_arg[2:])
+            op += sinks_operand
         results = "%s, %s" % (o, lse) if self.lse else o
         values = "%o, %lse" if self.lse else "%o"
         return ("func.func @%s(%s) -> (%s) {\n"
@@ -444,6 +464,10 @@ def _check_manifest(manifest, problem, where="manifest"):
             _json_f32_bits(softcap) != _f32_bits(problem.softcap)):
         raise _Unusable("its %s has problem.softcap %s; asked for %r"
                         % (where, json.dumps(softcap), problem.softcap))
+    sinks = field("problem").get("sinks", False)
+    if sinks is not problem.sinks:
+        raise _Unusable("its %s has problem.sinks %s; asked for %s"
+                        % (where, json.dumps(sinks), json.dumps(problem.sinks)))
     decode = manifest.get("decode")
     if decode is not None:
         if not isinstance(decode, dict):

@@ -87,8 +87,36 @@ def _softcap(softcap):
     return value
 
 
+def _sinks(torch, sinks, learnable_sink, q):
+    """Attention sinks as the kernels take them: f32 [hq] on q's device,
+    contiguous (a bf16 or f16 parameter, as models keep it, is converted);
+    None for none. `learnable_sink` is FlashAttention-4's name for them."""
+    if learnable_sink is not None:
+        if sinks is not None:
+            raise Fa4ValueError("sinks and learnable_sink: give one of them "
+                                "(learnable_sink is FlashAttention-4's name "
+                                "for sinks)")
+        sinks = learnable_sink
+    if sinks is None:
+        return None
+    if not isinstance(sinks, torch.Tensor):
+        raise Fa4ValueError("sinks: expected a torch tensor [hq], got %s"
+                            % type(sinks).__name__)
+    hq = q.shape[-2]
+    if sinks.dim() != 1 or sinks.shape[0] != hq:
+        raise Fa4ValueError("sinks: shape %s; expected [%d] (one logit per "
+                            "query head)" % (tuple(sinks.shape), hq))
+    if not sinks.is_floating_point():
+        raise Fa4ValueError("sinks: dtype %s; expected a floating-point "
+                            "tensor" % sinks.dtype)
+    if sinks.device != q.device:
+        raise Fa4ValueError("sinks: on %s; expected q's device %s"
+                            % (sinks.device, q.device))
+    return sinks.to(torch.float32).contiguous()
+
+
 def problem_for(q, k, v, causal=False, window_size=(-1, -1),
-                softmax_scale=None, chip=None, softcap=0.0):
+                softmax_scale=None, chip=None, softcap=0.0, sinks=False):
     """The cache's Problem for these tensors (shapes checked)."""
     for name, t in (("q", q), ("k", k), ("v", v)):
         if not hasattr(t, "shape") or not hasattr(t, "dtype"):
@@ -99,7 +127,7 @@ def problem_for(q, k, v, causal=False, window_size=(-1, -1),
         chip = _chip(q.device)
     return problem_of_shapes(tuple(q.shape), tuple(k.shape), tuple(v.shape),
                              dtype, causal, window_size, softmax_scale, chip,
-                             softcap)
+                             softcap, sinks)
 
 
 def _dtype_of(q, k, v):
@@ -116,10 +144,10 @@ def _dtype_of(q, k, v):
 
 def problem_of_shapes(q_shape, k_shape, v_shape, dtype, causal=False,
                       window_size=(-1, -1), softmax_scale=None, chip=None,
-                      softcap=0.0):
+                      softcap=0.0, sinks=False):
     """The cache's Problem for BSHD q, k, v of these shapes and dtype ("bf16"
-    or "f16"), FlashAttention's conventions (softcap 0: none); shapes
-    checked."""
+    or "f16"), FlashAttention's conventions (softcap 0: none; sinks True:
+    the kernel takes attention sinks); shapes checked."""
     for name, shape in (("q", q_shape), ("k", k_shape), ("v", v_shape)):
         if len(shape) != 4:
             raise Fa4ValueError("%s: rank %d; expected 4 (batch, seqlen, "
@@ -144,7 +172,7 @@ def problem_of_shapes(q_shape, k_shape, v_shape, dtype, causal=False,
     mask, window = _mask(causal, window_size)
     return _cache.Problem(chip, dtype, int(hq), int(hkv), int(dqk),
                           int(v_shape[3]), mask, window, softmax_scale,
-                          lse=True, softcap=_softcap(softcap))
+                          lse=True, softcap=_softcap(softcap), sinks=sinks)
 
 
 def _chip(device):
@@ -192,25 +220,40 @@ def kernel_for(problem):
 
 
 def flash_attn_func(q, k, v, *, causal=False, window_size=(-1, -1),
-                    softmax_scale=None, softcap=0.0, return_lse=False,
-                    out=None):
+                    softmax_scale=None, softcap=0.0, sinks=None,
+                    learnable_sink=None, return_lse=False, out=None):
     """Attention of BSHD torch CUDA tensors q [b, sq, hq, d], k and v
     [b, skv, hkv, d(v)], FlashAttention's convention: causal and windows
     bottom-right aligned, softmax_scale default 1/sqrt(d), softcap c > 0
-    turning each scaled score s into c * tanh(s / c) (0: none). Returns o
-    [b, sq, hq, dv] (into `out` when given), and lse [b, hq, sq] (f32)
-    with return_lse. All but q, k, v by keyword: FlashAttention's 4th
-    positional argument is dropout_p (2) or softmax_scale (3, 4), which
+    turning each scaled score s into c * tanh(s / c) (0: none), sinks (or
+    FlashAttention-4's learnable_sink) [hq] one logit per query head that
+    joins each row's softmax with no value (gpt-oss's s_aux; None: none).
+    Returns o [b, sq, hq, dv] (into `out` when given), and lse [b, hq, sq]
+    (f32) with return_lse. All but q, k, v by keyword: FlashAttention's
+    4th positional argument is dropout_p (2) or softmax_scale (3, 4), which
     here would have been read as causal."""
     from . import torch_ops
     import torch
+    sinks = _sinks(torch, sinks, learnable_sink, q)
     traced = torch.compiler.is_compiling() or (
         torch.is_grad_enabled() and
         (q.requires_grad or k.requires_grad or v.requires_grad))
-    if out is None and traced:
+    if sinks is not None and not traced:
+        # Launch records carry no sinks: each call goes through
+        # fa4_launch_serving, which validates it.
+        kernel = _kernel_of(q, k, v, causal, window_size, softmax_scale,
+                            softcap, sinks=True)
+        o = out if out is not None else torch_ops.empty_o(q, v)
+        lse = torch_ops.empty_lse(q)
+        _launch(torch, kernel, q, k, v, o, lse, sinks)
+    elif out is None and traced:
         # The op: torch.compile traces it; autograd says forward only.
         o, lse = torch_ops.flash_attn_fwd(
-            q, k, v, *_op_args(causal, window_size, softmax_scale, softcap))
+            q, k, v, *_op_args(causal, window_size, softmax_scale, softcap),
+            sinks=sinks)
+    elif traced and sinks is not None:
+        raise Fa4ValueError("out: not supported with sinks under "
+                            "torch.compile or autograd; drop out=")
     else:
         # Eager: the same launch without the dispatcher's cost, everything
         # but the outputs' allocation and the pointers kept per signature.
@@ -321,11 +364,15 @@ class _Record(object):
 _records = {}
 
 
-def _launch(torch, kernel, q, k, v, o, lse):
+def _launch(torch, kernel, q, k, v, o, lse, sinks=None):
     """The kernel on torch's current stream through a launch record per
     (kernel, shapes, strides, dtypes, device): libfa4rt validated the
-    shapes once and checks each call's pointers."""
+    shapes once and checks each call's pointers. A kernel with sinks
+    (which records do not carry) through fa4_launch_serving instead."""
     tensors = (q, k, v, o, lse)
+    if sinks is not None:
+        _launch_serving(torch, kernel, tensors, sinks)
+        return
     key = (id(kernel), q.device, q.dtype, o.dtype) + tuple(
         (t.shape, t.stride()) for t in tensors)
     record = _records.get(key)
@@ -337,22 +384,40 @@ def _launch(torch, kernel, q, k, v, o, lse):
     record.run(torch, tensors)
 
 
+def _launch_serving(torch, kernel, tensors, sinks):
+    """One validated fa4_launch_serving on torch's current stream of the
+    tensors' device; a split-K's workspace allocated by the runtime in
+    stream order."""
+    for name, t in zip(("q", "k", "v", "o", "lse", "sinks"),
+                       tensors + (sinks,)):
+        if not t.is_cuda:
+            raise Fa4ValueError("tensor '%s': on %s; fa4 kernels need CUDA "
+                                "tensors" % (name, t.device))
+    device = tensors[0].device
+    with torch.cuda.device(device):
+        stream = torch._C._cuda_getCurrentRawStream(device.index)
+        kernel.launch_serving(*tensors, stream=stream or None, sinks=sinks)
+
+
 _by_shape = {}
 
 
-def _kernel_of(q, k, v, causal, window_size, softmax_scale, softcap=0.0):
+def _kernel_of(q, k, v, causal, window_size, softmax_scale, softcap=0.0,
+               sinks=False):
     """kernel_for(problem_for(...)) memoized on what decides the problem
     (the launch validates the rest)."""
     try:
         key = (q.device, q.dtype, k.dtype, v.dtype, q.dim(), k.dim(), v.dim(),
                tuple(q.shape[2:]), tuple(k.shape[2:]), tuple(v.shape[2:]),
-               bool(causal), tuple(window_size), softmax_scale, softcap)
+               bool(causal), tuple(window_size), softmax_scale, softcap,
+               sinks)
         kernel = _by_shape.get(key)
     except (TypeError, AttributeError):
         key = kernel = None  # problem_for says what is wrong
     if kernel is None:
         kernel = kernel_for(problem_for(q, k, v, causal, window_size,
-                                        softmax_scale, softcap=softcap))
+                                        softmax_scale, softcap=softcap,
+                                        sinks=sinks))
         if key is not None:
             _by_shape[key] = kernel
     return kernel

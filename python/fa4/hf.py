@@ -19,7 +19,8 @@ writes zeros at the padded query positions. fa4's mask function refuses
 what fa4 cannot express with a clear error: chunked, packed or custom mask
 functions, and caches whose keys are not aligned at their ends (a
 StaticCache's empty slots). Gemma 2/3's logit softcapping (the `softcap`
-argument) is passed on; learned sinks (gpt-oss) are refused by name.
+argument) and gpt-oss's learned attention sinks (`s_aux`, one logit per
+query head) are passed on.
 
 Under torch.compile the mask functions transformers builds while tracing
 cannot be inspected, and transformers cannot tell packed sequences from one
@@ -66,11 +67,9 @@ def attention_forward(module, query, key, value, attention_mask, scaling=None,
     if dropout and module.training:
         _refuse("fa4 attention has no dropout (dropout=%r in "
                             "training mode); it is forward only" % dropout)
-    for unsupported in ("position_bias", "s_aux", "sinks"):
-        if kwargs.get(unsupported) is not None:
-            _refuse("fa4 attention cannot apply %s (this model "
-                                "uses it); use another attn_implementation"
-                                % unsupported)
+    if kwargs.get("position_bias") is not None:
+        _refuse("fa4 attention cannot apply position_bias (this model uses "
+                "it); use another attn_implementation")
     if kwargs.get("output_attentions"):
         _refuse("fa4 attention does not return attention "
                             "weights (output_attentions=True)")
@@ -86,21 +85,25 @@ def attention_forward(module, query, key, value, attention_mask, scaling=None,
                                 % (sliding_window,))
         # transformers keeps key j for query i where i - W < j <= i.
         window = (int(sliding_window) - 1, 0)
-    # Gemma 2/3's attn_logit_softcapping (None or 0: none).
+    # Gemma 2/3's attn_logit_softcapping (None or 0: none); gpt-oss's sinks
+    # (s_aux, its module's [hq] parameter; None: none).
     softcap = kwargs.get("softcap") or 0.0
+    sinks = kwargs.get("s_aux")
+    if sinks is None:
+        sinks = kwargs.get("sinks")
     if padded:
         return _padded_attention(query, key, value, attention_mask,
                                  bool(is_causal), window, scaling,
-                                 softcap), None
+                                 softcap, sinks), None
     out = flash_attn_func(query.transpose(1, 2), key.transpose(1, 2),
                           value.transpose(1, 2), causal=bool(is_causal),
                           window_size=window, softmax_scale=scaling,
-                          softcap=softcap)
+                          softcap=softcap, sinks=sinks)
     return out, None
 
 
 def _padded_attention(query, key, value, attention_mask, causal, window,
-                      scaling, softcap=0.0):
+                      scaling, softcap=0.0, sinks=None):
     """A padded batch as packed sequences: the tokens attention_mask marks
     in each row, queries being the last sq positions of the keys' (their
     ends aligned, which fa4's mask function checked); zeros at the padded
@@ -127,7 +130,7 @@ def _padded_attention(query, key, value, attention_mask, causal, window,
     packed = flash_attn_varlen_func(
         q[queries], k[keys], v[keys], cu_q, cu_k, max_q, int(seqlens_k.max()),
         softmax_scale=scaling, causal=causal, window_size=window,
-        softcap=softcap)
+        softcap=softcap, sinks=sinks)
     out[queries] = packed
     return out
 

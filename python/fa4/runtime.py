@@ -109,6 +109,7 @@ class fa4_serving_args(ctypes.Structure):
         ("block_table", fa4_tensor),
         ("seqlens_k", fa4_tensor),
         ("max_seqlen_q", ctypes.c_int64),
+        ("sinks", fa4_tensor),
     ]
 
 
@@ -139,6 +140,7 @@ class fa4_kernel_info(ctypes.Structure):
         ("decode_kernel_name", ctypes.c_char_p),
         ("decode_max_seq_q", ctypes.c_int64),
         ("softcap", ctypes.c_double),
+        ("has_sinks", ctypes.c_int32),
     ]
 
 
@@ -503,11 +505,13 @@ _INDEX_TENSORS = ("cu_seqlens_q", "cu_seqlens_k", "seqused_k", "block_table",
                   "seqlens_k")
 
 
-def _serving_args(q, k, v, o, lse, index, max_seqlen_q):
+def _serving_args(q, k, v, o, lse, index, max_seqlen_q, sinks=None):
     """fa4_serving_args: the attention tensors, the index tensors of
-    `index` (name -> tensor; the names of _INDEX_TENSORS) and max_seqlen_q."""
+    `index` (name -> tensor; the names of _INDEX_TENSORS), max_seqlen_q and
+    the sinks (version 14; None: not given)."""
     args = fa4_serving_args()
     args.attention = _args(q, k, v, o, lse)
+    _fill(args.sinks, sinks, "sinks")
     for name, value in index.items():
         if name not in _INDEX_TENSORS:
             raise Fa4Error("unknown index tensor %r; expected one of %s"
@@ -544,6 +548,7 @@ class KernelInfo(object):
         self.window_right = raw.window_right
         self.scale = raw.scale
         self.softcap = raw.softcap
+        self.has_sinks = bool(raw.has_sinks)
         self.has_lse = bool(raw.has_lse)
         self.batch = raw.batch
         self.seq_q = raw.seq_q
@@ -729,32 +734,34 @@ class Kernel(object):
         _check(self._lib.fa4_launch(self._live(), ctypes.byref(args), _stream_handle(stream)))
 
     def launch_serving(self, q, k, v, o, lse=None, stream=None,
-                       max_seqlen_q=0, workspace=None, **index):
+                       max_seqlen_q=0, workspace=None, sinks=None, **index):
         """launch for the serving forms (ABI version 12): the index tensors
         by name (cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
         seqlens_k; i32) and, with packed queries, max_seqlen_q. k and v are
         a paged kernel's caches. The index tensors' values are not read on
         the host. `workspace`: a device pointer of at least
         serving_workspace_bytes (None: the runtime allocates it in stream
-        order)."""
-        args = _serving_args(q, k, v, o, lse, index, max_seqlen_q)
+        order). `sinks`: a kernel with attention sinks' f32 [hq] (version
+        14; a dense kernel with sinks launches here too)."""
+        args = _serving_args(q, k, v, o, lse, index, max_seqlen_q, sinks)
         _check(self._lib.fa4_launch_serving_workspace(
             self._live(), ctypes.byref(args), workspace,
             _stream_handle(stream)))
 
     def serving_workspace_bytes(self, q, k, v, o, lse=None, max_seqlen_q=0,
-                                **index):
+                                sinks=None, **index):
         """The workspace bytes a launch_serving of these tensors needs in
         the current context (0: none; fa4_serving_workspace_bytes)."""
-        args = _serving_args(q, k, v, o, lse, index, max_seqlen_q)
+        args = _serving_args(q, k, v, o, lse, index, max_seqlen_q, sinks)
         size = ctypes.c_uint64()
         _check(self._lib.fa4_serving_workspace_bytes(
             self._live(), ctypes.byref(args), ctypes.byref(size)))
         return size.value
 
-    def validate_serving(self, q, k, v, o, lse=None, max_seqlen_q=0, **index):
+    def validate_serving(self, q, k, v, o, lse=None, max_seqlen_q=0,
+                         sinks=None, **index):
         """validate for the serving forms (launch_serving's arguments)."""
-        args = _serving_args(q, k, v, o, lse, index, max_seqlen_q)
+        args = _serving_args(q, k, v, o, lse, index, max_seqlen_q, sinks)
         _check(self._lib.fa4_validate_serving(self._live(), ctypes.byref(args)))
 
     def __call__(self, q, k, v, o=None, lse=None, stream=None):

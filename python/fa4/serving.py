@@ -19,14 +19,14 @@ nothing syncs the host, so CUDA graphs can capture them.
 """
 
 from . import cache as _cache
-from .flash import _chip, _dtype_of, _mask, _scale, _softcap, kernel_for
+from .flash import _chip, _dtype_of, _mask, _scale, _sinks, _softcap, kernel_for
 from .runtime import Fa4ValueError
 
 __all__ = ["flash_attn_varlen_func", "flash_attn_with_kvcache"]
 
 
 def _problem(q, k, v, form, causal, window_size, softmax_scale, page_size=0,
-             softcap=0.0):
+             softcap=0.0, sinks=False):
     """The cache's Problem of a serving form; dtypes and heads checked."""
     dtype = _dtype_of(q, k, v)
     hq, dqk = int(q.shape[-2]), int(q.shape[-1])
@@ -41,7 +41,8 @@ def _problem(q, k, v, form, causal, window_size, softmax_scale, page_size=0,
     mask, window = _mask(causal, window_size)
     return _cache.Problem(_chip(q.device), dtype, hq, hkv, dqk, dv, mask,
                           window, _scale(softmax_scale), lse=True, form=form,
-                          page_size=page_size, softcap=_softcap(softcap))
+                          page_size=page_size, softcap=_softcap(softcap),
+                          sinks=sinks)
 
 
 def _index(torch, value, name, length=None):
@@ -71,7 +72,7 @@ def _no_dropout(dropout_p):
 
 def _launch_op(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
                seqlens_k, max_seqlen_q, causal, window_size, softmax_scale,
-               softcap=0.0):
+               softcap=0.0, sinks=None):
     """fa4::serving_fwd's implementation: the form the index tensors name,
     its kernel (compiled or from the cache), O and LSE allocated and the
     kernel launched on torch's current stream."""
@@ -83,23 +84,24 @@ def _launch_op(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
         if cu_seqlens_q is not None:
             index["cu_seqlens_q"] = cu_seqlens_q
         problem = _problem(q, k, v, form, causal, window_size, softmax_scale,
-                           page_size=int(k.shape[1]), softcap=softcap)
+                           page_size=int(k.shape[1]), softcap=softcap,
+                           sinks=sinks is not None)
     else:
         form = "varlen_seqused" if seqused_k is not None else "varlen"
         index = {"cu_seqlens_q": cu_seqlens_q, "cu_seqlens_k": cu_seqlens_k}
         if seqused_k is not None:
             index["seqused_k"] = seqused_k
         problem = _problem(q, k, v, form, causal, window_size, softmax_scale,
-                           softcap=softcap)
+                           softcap=softcap, sinks=sinks is not None)
     kernel = kernel_for(problem)
     o, lse = torch_ops.empty_serving_outputs(q, v)
     stream = torch.cuda.current_stream(q.device).cuda_stream
     workspace = _workspace(torch, kernel, q, k, v, o, lse, max_seqlen_q,
-                           index)
+                           index, sinks)
     kernel.launch_serving(
         q, k, v, o, lse, stream=stream, max_seqlen_q=max_seqlen_q,
         workspace=workspace.data_ptr() if workspace is not None else None,
-        **index)
+        sinks=sinks, **index)
     return o, lse
 
 
@@ -108,7 +110,8 @@ def _launch_op(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
 _workspace_bytes = {}
 
 
-def _workspace(torch, kernel, q, k, v, o, lse, max_seqlen_q, index):
+def _workspace(torch, kernel, q, k, v, o, lse, max_seqlen_q, index,
+               sinks=None):
     """A split-K decode's workspace from torch's caching allocator, or
     None: a stream-ordered allocation by the runtime costs far more where
     the driver's pool returns its memory at each synchronisation. Freed
@@ -120,7 +123,7 @@ def _workspace(torch, kernel, q, k, v, o, lse, max_seqlen_q, index):
     size = _workspace_bytes.get(key)
     if size is None:
         size = kernel.serving_workspace_bytes(
-            q, k, v, o, lse, max_seqlen_q=max_seqlen_q, **index)
+            q, k, v, o, lse, max_seqlen_q=max_seqlen_q, sinks=sinks, **index)
         _workspace_bytes[key] = size
     if not size:
         return None
@@ -130,28 +133,29 @@ def _workspace(torch, kernel, q, k, v, o, lse, max_seqlen_q, index):
 def _serving_op(torch, q, k, v, max_seqlen_q, causal, window_size,
                 softmax_scale, cu_seqlens_q=None, cu_seqlens_k=None,
                 seqused_k=None, block_table=None, seqlens_k=None,
-                softcap=0.0):
-    """fa4::serving_fwd, its mask, scale and softcap checked here (the rest,
-    which needs the problem, in the op)."""
+                softcap=0.0, sinks=None):
+    """fa4::serving_fwd, its mask, scale, softcap and sinks checked here
+    (the rest, which needs the problem, in the op)."""
     from . import torch_ops
     left, right = _mask(causal, window_size)[1]
     return torch_ops.serving_fwd(
         q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table,
         seqlens_k, max_seqlen_q, causal, left, right,
         -1.0 if softmax_scale is None else float(_scale(softmax_scale)),
-        _softcap(softcap))
+        _softcap(softcap), _sinks(torch, sinks, None, q))
 
 
 def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                            max_seqlen_k, dropout_p=0.0, softmax_scale=None,
                            causal=False, window_size=(-1, -1), softcap=0.0,
-                           *, seqused_k=None, return_lse=False,
-                           return_attn_probs=False):
+                           *, seqused_k=None, sinks=None, learnable_sink=None,
+                           return_lse=False, return_attn_probs=False):
     """Attention over packed sequences, FlashAttention's
     flash_attn_varlen_func: q [total_q, hq, d], k and v [total_k, hkv, d],
     cu_seqlens_* i32 [b + 1] (from 0, monotone), max_seqlen_q the longest
     sequence's queries (rows past it are not computed), seqused_k i32 [b]
-    the keys of each sequence that count. Returns o [total_q, hq, dv], and
+    the keys of each sequence that count, sinks (or learnable_sink) [hq]
+    attention sinks as flash_attn_func's. Returns o [total_q, hq, dv], and
     lse [hq, total_q] (f32, natural log) with return_lse (or
     FlashAttention's return_attn_probs)."""
     import torch
@@ -165,7 +169,9 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
     if seqused_k is not None:
         index["seqused_k"] = _index(torch, seqused_k, "seqused_k", b)
     o, lse = _serving_op(torch, q, k, v, int(max_seqlen_q), causal,
-                         window_size, softmax_scale, softcap=softcap, **index)
+                         window_size, softmax_scale, softcap=softcap,
+                         sinks=_sinks(torch, sinks, learnable_sink, q),
+                         **index)
     return (o, lse) if (return_lse or return_attn_probs) else o
 
 
@@ -209,7 +215,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
                             softmax_scale=None, causal=False,
                             window_size=(-1, -1), softcap=0.0,
                             rotary_interleaved=True, alibi_slopes=None,
-                            num_splits=0, return_softmax_lse=False):
+                            num_splits=0, return_softmax_lse=False, *,
+                            sinks=None, learnable_sink=None):
     """Decode and chunked prefill over a KV cache, FlashAttention's
     flash_attn_with_kvcache: q [b, sq, hq, d]; k_cache and v_cache
     [b, s_cache, hkv, d], or [pages, page_size, hkv, d] with block_table
@@ -220,7 +227,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
     multiple of 64 keys is read as pages of itself (no copy: the paged
     kernels' decode serves it). Returns o [b, sq, hq, dv], and lse
     [b, hq, sq] with return_softmax_lse. Rotary embeddings, batch indices,
-    left padding and ALiBi are refused by name. As in
+    left padding and ALiBi are refused by name; sinks (or learnable_sink)
+    [hq] are attention sinks as flash_attn_func's. As in
     FlashAttention, cache_seqlens + s_new past a contiguous cache's end, or
     block-table entries outside the cache, are the caller's error: nothing
     reads them on the host, so the append's indexing fails on the device
@@ -234,6 +242,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
         if value is not unset:
             raise Fa4ValueError("%s: not supported by fa4 yet" % name)
     _check_rank(q, 4, "q", "(batch, seqlen, heads, headdim)")
+    sinks = _sinks(torch, sinks, learnable_sink, q)
     _check_rank(k_cache, 4, "k_cache", "(batch or pages, seqlen, heads, "
                 "headdim)")
     b, sq = int(q.shape[0]), int(q.shape[1])
@@ -282,7 +291,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
                              k_cache.flatten(0, 1), v_cache.flatten(0, 1), sq,
                              causal, window_size, softmax_scale,
                              cu_seqlens_q=queries, cu_seqlens_k=starts,
-                             seqused_k=seqlens.int(), softcap=softcap)
+                             seqused_k=seqlens.int(), softcap=softcap,
+                             sinks=sinks)
         o = o.view(b, sq, *o.shape[1:])
         lse = lse.view(lse.shape[0], b, sq).permute(1, 0, 2)
     else:
@@ -293,5 +303,6 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None,
         o, lse = _serving_op(torch, q, k_cache, v_cache, 0, causal,
                              window_size, softmax_scale,
                              block_table=block_table,
-                             seqlens_k=seqlens.int(), softcap=softcap)
+                             seqlens_k=seqlens.int(), softcap=softcap,
+                             sinks=sinks)
     return (o, lse) if return_softmax_lse else o

@@ -48,19 +48,23 @@ def empty_outputs(q, v):
                          device_types="cuda")
 def flash_attn_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                    causal: bool, window_left: int, window_right: int,
-                   softmax_scale: float,
-                   softcap: float = 0.0) -> Tuple[torch.Tensor, torch.Tensor]:
-    """softmax_scale < 0: the default, 1/sqrt(head dim); softcap 0: none."""
+                   softmax_scale: float, softcap: float = 0.0,
+                   sinks: Optional[torch.Tensor] = None
+                   ) -> Tuple[torch.Tensor, torch.Tensor]:
+    """softmax_scale < 0: the default, 1/sqrt(head dim); softcap 0: none;
+    sinks f32 [hq] (flash._sinks made them so) or None."""
     o, lse = empty_outputs(q, v)
-    kernel = flash._kernel_of(q, k, v, *flash._from_op_args(
-        causal, window_left, window_right, softmax_scale, softcap))
-    flash._launch(torch, kernel, q, k, v, o, lse)
+    kernel = flash._kernel_of(
+        q, k, v, *flash._from_op_args(causal, window_left, window_right,
+                                      softmax_scale, softcap),
+        sinks=sinks is not None)
+    flash._launch(torch, kernel, q, k, v, o, lse, sinks)
     return o, lse
 
 
 @flash_attn_fwd.register_fake
 def _(q, k, v, causal, window_left, window_right, softmax_scale,
-      softcap=0.0):
+      softcap=0.0, sinks=None):
     return empty_outputs(q, v)
 
 
@@ -100,23 +104,25 @@ def serving_fwd(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                 block_table: Optional[torch.Tensor],
                 seqlens_k: Optional[torch.Tensor], max_seqlen_q: int,
                 causal: bool, window_left: int, window_right: int,
-                softmax_scale: float,
-                softcap: float = 0.0) -> Tuple[torch.Tensor, torch.Tensor]:
+                softmax_scale: float, softcap: float = 0.0,
+                sinks: Optional[torch.Tensor] = None
+                ) -> Tuple[torch.Tensor, torch.Tensor]:
     """The serving form the index tensors name (cu_seqlens_k: packed
     sequences; block_table: a paged cache, k and v its pages);
-    softmax_scale < 0: the default, 1/sqrt(head dim); softcap 0: none."""
+    softmax_scale < 0: the default, 1/sqrt(head dim); softcap 0: none;
+    sinks f32 [hq] or None."""
     from . import serving
     return serving._launch_op(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k,
                               block_table, seqlens_k, max_seqlen_q, causal,
                               (window_left, window_right),
                               None if softmax_scale < 0 else softmax_scale,
-                              softcap)
+                              softcap, sinks)
 
 
 @serving_fwd.register_fake
 def _(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table, seqlens_k,
       max_seqlen_q, causal, window_left, window_right, softmax_scale,
-      softcap=0.0):
+      softcap=0.0, sinks=None):
     return empty_serving_outputs(q, v)
 
 

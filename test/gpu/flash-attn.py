@@ -10,7 +10,8 @@ Checks, printing one line each and exiting non-zero on any failure:
 - the matrix (MHA/GQA/MQA, d = 64/128/256 and 192/128, bf16/f16, no mask,
   causal, windows, causal with a window, a custom softmax_scale, and
   softcap 15 and 50 over the same shapes, Q scaled by 6 there so that
-  scores of order 10-30 meet the cap's bend) at odd
+  scores of order 10-30 meet the cap's bend), and attention sinks (one
+  logit per query head around the rows' maxima, some given in bf16) at odd
   sizes with fresh random inputs, O and LSE against an f64 reference under
   FlashAttention's rule (the low-precision error measured on the same
   reference in the input dtype); once per configuration into a
@@ -28,7 +29,8 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
-# (hq, hkv, dqk, dv, dtype, causal, window_size, softmax_scale[, softcap])
+# (hq, hkv, dqk, dv, dtype, causal, window_size, softmax_scale[, softcap
+#  [, sinks]])
 MATRIX = [
     (8, 8, 128, 128, "bf16", False, (-1, -1), None),
     (8, 2, 128, 128, "bf16", True, (-1, -1), None),
@@ -50,14 +52,25 @@ MATRIX = [
     (6, 6, 192, 128, "bf16", True, (-1, -1), None, 15.0),
     (8, 2, 128, 128, "f16", False, (32, 0), None, 50.0),
     (8, 2, 128, 128, "bf16", True, (48, 5), None, 15.0),
+    # Attention sinks (issue 61): one logit per query head, drawn around
+    # the rows' maxima; gpt-oss's 64/8 heads of 64 under its 128-key
+    # sliding window, and with a softcap.
+    (8, 8, 128, 128, "bf16", False, (-1, -1), None, 0.0, True),
+    (8, 2, 128, 128, "bf16", True, (-1, -1), None, 0.0, True),
+    (8, 1, 64, 64, "f16", False, (-1, -1), None, 0.0, True),
+    (6, 3, 64, 64, "bf16", True, (-1, -1), 0.2, 0.0, True),
+    (4, 4, 256, 256, "bf16", False, (-1, -1), None, 0.0, True),
+    (6, 6, 192, 128, "bf16", True, (-1, -1), None, 0.0, True),
+    (64, 8, 64, 64, "bf16", True, (127, 0), None, 0.0, True),
+    (8, 2, 128, 128, "bf16", True, (-1, -1), None, 15.0, True),
 ]
 # The softcapped rows' Q is scaled by this: scores of order 10-30.
 SOFTCAP_Q_SCALE = 6.0
 
 
 def rows():
-    """MATRIX with every row's softcap (0.0: none)."""
-    return [row if len(row) == 9 else row + (0.0,) for row in MATRIX]
+    """MATRIX with every row's softcap (0.0: none) and sinks (False: none)."""
+    return [row + (0.0, False)[len(row) - 8:] for row in MATRIX]
 SHAPES = [(2, 77, 130), (1, 300, 257), (1, 1, 1000), (3, 128, 128),
           (1, 130, 77)]
 
@@ -77,24 +90,27 @@ DECODE = "bf16:32:8:128:128:none"
 
 def configs():
     lines = [DECODE]
-    for hq, hkv, dqk, dv, dtype, causal, window, scale, softcap in rows():
+    for (hq, hkv, dqk, dv, dtype, causal, window, scale, softcap,
+         sinks) in rows():
         line = "%s:%d:%d:%d:%d:%s" % (dtype, hq, hkv, dqk, dv,
                                        mask_text(causal, window))
         if scale is not None:
             line += ":%r" % scale
         if softcap:
             line += ":softcap=%r" % softcap
+        if sinks:
+            line += ":sinks"
         lines.append(line)
     return lines
 
 
-def contract(q, k, v, causal, window, scale, dtype, softcap=0.0):
+def contract(q, k, v, causal, window, scale, dtype, softcap=0.0, sinks=None):
     """The reference under FlashAttention's arguments: causal bounds the
     window's right side at 0."""
     from attention_reference import reference
     left, right = window
     return reference(q, k, v, "window", left, 0 if causal else right, dtype,
-                     scale, softcap)
+                     scale, softcap, sinks)
 
 
 def inputs(torch, b, sq, skv, hq, hkv, dqk, dv, dtype, seed):
@@ -108,13 +124,23 @@ def inputs(torch, b, sq, skv, hq, hkv, dqk, dv, dtype, seed):
 def check_matrix(torch, fa4):
     failures = cases = 0
     seed = 1000
-    for hq, hkv, dqk, dv, name, causal, window, scale, softcap in rows():
+    for (hq, hkv, dqk, dv, name, causal, window, scale, softcap,
+         with_sinks) in rows():
         dtype = torch.bfloat16 if name == "bf16" else torch.float16
         for index, (b, sq, skv) in enumerate(SHAPES):
             seed += 1
             q, k, v = inputs(torch, b, sq, skv, hq, hkv, dqk, dv, dtype, seed)
             if softcap:
                 q = q * SOFTCAP_Q_SCALE
+            sinks = None
+            if with_sinks:
+                # Around the rows' maxima (0.8 c under a softcap c); in
+                # the model's dtype on one shape, as gpt-oss keeps them
+                # (fa4 converts to f32: the reference takes the same).
+                center = 0.8 * softcap if softcap else 1.0
+                sinks = center + 1.5 * torch.randn(hq, device="cuda")
+                if index == 1:
+                    sinks = sinks.to(dtype)
             out = None
             if index == 0:
                 out = torch.full((b, sq, hq, dv), float("nan"), device="cuda",
@@ -122,12 +148,13 @@ def check_matrix(torch, fa4):
             o, lse = fa4.flash_attn_func(q, k, v, causal=causal,
                                          window_size=window,
                                          softmax_scale=scale, softcap=softcap,
-                                         return_lse=True, out=out)
+                                         sinks=sinks, return_lse=True, out=out)
             torch.cuda.synchronize()
             s = scale if scale is not None else 1.0 / math.sqrt(dqk)
             o_ref, lse_ref = contract(q, k, v, causal, window, s,
-                                      torch.float64, softcap)
-            o_low, _ = contract(q, k, v, causal, window, s, dtype, softcap)
+                                      torch.float64, softcap, sinks)
+            o_low, _ = contract(q, k, v, causal, window, s, dtype, softcap,
+                                sinks)
             err = (o.double() - o_ref).abs().max().item()
             ref_err = (o_low.double() - o_ref).abs().max().item()
             finite = torch.isfinite(lse_ref)
@@ -138,10 +165,11 @@ def check_matrix(torch, fa4):
                   and (out is None or o.data_ptr() == out.data_ptr()))
             failures += not ok
             cases += 1
-            print("%-4s %s:%d/%d d=%d/%d %s scale=%s softcap=%g b=%d sq=%d "
-                  "skv=%d%s max_err=%.3g ref_err=%.3g lse=%s"
+            print("%-4s %s:%d/%d d=%d/%d %s scale=%s softcap=%g%s b=%d "
+                  "sq=%d skv=%d%s max_err=%.3g ref_err=%.3g lse=%s"
                   % ("pass" if ok else "FAIL", name, hq, hkv, dqk, dv,
-                     mask_text(causal, window), scale, softcap, b, sq, skv,
+                     mask_text(causal, window), scale, softcap,
+                     " sinks" if with_sinks else "", b, sq, skv,
                      " out=" if out is not None else "", err, ref_err,
                      "ok" if lse_ok else "BAD"))
     print("matrix: %d of %d cases pass" % (cases - failures, cases))

@@ -27,6 +27,10 @@ random inputs:
   holds them, checked too);
 - softcap 15 (issue 61; Q scaled by 6 so that the cap bends): a ragged
   causal batch, a paged cache of 64 keys and a contiguous one;
+- attention sinks (issue 61; one f32 logit per query head, drawn around the
+  rows' maxima): a ragged causal batch (its empty and Sq > Skv rows), a
+  windowed one under softcap 15, a paged cache of 64 keys and a contiguous
+  one;
 - compiled: both calls under torch.compile(fullgraph=True, dynamic=True)
   (inductor on the GPU, aot_eager with the model kernel) give eager's O,
   LSE and cache bit for bit, and torch.library.opcheck passes
@@ -53,6 +57,10 @@ KVCACHE_HEADS = (8, 2, 128, "bf16")
 SOFTCAP, SOFTCAP_Q_SCALE = 15.0, 6.0
 SOFTCAP_VARLEN = (8, 2, 128, "bf16", True, (-1, -1))
 SOFTCAP_PAGES = [None, 64]
+# The cases with sinks: varlen (heads, mask, softcap) and the kvcache pages.
+SINKS_VARLEN = [((8, 2, 128, "bf16", True, (-1, -1)), 0.0),
+                ((8, 8, 64, "f16", False, (31, 7)), SOFTCAP)]
+SINKS_PAGES = [None, 64]
 
 
 def mask_text(causal, window):
@@ -84,13 +92,23 @@ def configs():
     for page in SOFTCAP_PAGES:
         out.append("%s:%d:%d:%d:%d:causal%s@paged%d" % (dtype, hq, hkv, d, d,
                                                         cap, page or 256))
+    for (hq, hkv, d, dtype, causal, window), softcap in SINKS_VARLEN:
+        out.append("%s:%d:%d:%d:%d:%s%s:sinks@varlen"
+                   % (dtype, hq, hkv, d, d, mask_text(causal, window),
+                      cap if softcap else ""))
+    hq, hkv, d, dtype = KVCACHE_HEADS
+    for page in SINKS_PAGES:
+        out.append("%s:%d:%d:%d:%d:causal:sinks@paged%d" % (dtype, hq, hkv, d,
+                                                            d, page or 256))
     return out
 
 
-def reference(torch, q, k, v, causal, window, scale, dtype, softcap=0.0):
+def reference(torch, q, k, v, causal, window, scale, dtype, softcap=0.0,
+              sinks=None):
     """One sequence: q [sq, hq, d], k and v [skv, hkv, d]; O [sq, hq, d] and
     LSE [hq, sq], bottom-right aligned, in `dtype`'s arithmetic; softcap c:
-    scaled scores s become c * tanh(s / c) before the mask."""
+    scaled scores s become c * tanh(s / c) before the mask; sinks [hq]: one
+    more logit per head in each row's softmax, with no value."""
     sq, hq, _ = q.shape
     skv, hkv, _ = k.shape
     group = hq // hkv
@@ -111,9 +129,15 @@ def reference(torch, q, k, v, causal, window, scale, dtype, softcap=0.0):
         keep &= cols <= diagonal + right
     if left >= 0:
         keep &= cols >= diagonal - left
-    scores = scores.masked_fill(~keep, -math.inf)
-    lse = torch.logsumexp(scores.double(), dim=-1)
-    probs = torch.softmax(scores.double(), dim=-1).nan_to_num(0.0).to(dtype)
+    scores = scores.masked_fill(~keep, -math.inf).double()
+    if sinks is not None:
+        sink = sinks.double().to(scores.device)[:, None, None]
+        scores = torch.cat([scores, sink.expand(hq, sq, 1)], dim=-1)
+    lse = torch.logsumexp(scores, dim=-1)
+    probs = torch.softmax(scores, dim=-1).nan_to_num(0.0)
+    if sinks is not None:
+        probs = probs[..., :-1]
+    probs = probs.to(dtype)
     o = torch.einsum("hqk,khd->qhd", probs, vf)
     return o, lse
 
@@ -124,8 +148,16 @@ def within_rule(torch, got, ref64, ref_low):
     return err <= bound, err, bound
 
 
+def draw_sinks(torch, hq, softcap=0.0):
+    """Sinks around the rows' maxima, so that each takes a visible share:
+    1 +- 1.5 for scores of order 1-3, 0.8 c +- 1.5 under a softcap c (Q
+    scaled, the rows' maxima near c)."""
+    center = 0.8 * softcap if softcap else 1.0
+    return center + 1.5 * torch.randn(hq, device="cuda", dtype=torch.float32)
+
+
 def check_varlen(torch, fa4, rng_seed, hq, hkv, d, dtype, causal, window, seqused,
-                 softcap=0.0):
+                 softcap=0.0, sinks=False):
     torch.manual_seed(rng_seed)
     dt = {"bf16": torch.bfloat16, "f16": torch.float16}[dtype]
     lens_q = [5, 0, 1, 300, 77, 1, 700, 19]
@@ -141,6 +173,9 @@ def check_varlen(torch, fa4, rng_seed, hq, hkv, d, dtype, causal, window, sequse
     kwargs = {}
     if seqused:
         kwargs["seqused_k"] = torch.tensor(used, device="cuda", dtype=torch.int32)
+    sink_logits = draw_sinks(torch, hq, softcap) if sinks else None
+    if sinks:
+        kwargs["sinks"] = sink_logits
     o, lse = fa4.flash_attn_varlen_func(
         q, k, v, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
         window_size=window, softcap=softcap, return_lse=True, **kwargs)
@@ -154,9 +189,9 @@ def check_varlen(torch, fa4, rng_seed, hq, hkv, d, dtype, causal, window, sequse
         if lens_q[i] == 0:
             continue
         ref64, lse64 = reference(torch, q[qs], k[ks], v[ks], causal, window,
-                                 scale, torch.float64, softcap)
+                                 scale, torch.float64, softcap, sink_logits)
         ref_low, _ = reference(torch, q[qs], k[ks], v[ks], causal, window,
-                               scale, dt, softcap)
+                               scale, dt, softcap, sink_logits)
         good, err, _ = within_rule(torch, o[qs], ref64, ref_low)
         lse_got = lse[:, qs].double()
         finite = torch.isfinite(lse64)
@@ -165,15 +200,16 @@ def check_varlen(torch, fa4, rng_seed, hq, hkv, d, dtype, causal, window, sequse
             good &= (lse_got[finite] - lse64[finite]).abs().max().item() < 1e-3
         ok &= good
         worst = max(worst, err)
-    print("varlen hq=%d hkv=%d d=%d %s %s seqused=%s%s: max|o-ref| %.2e %s"
+    print("varlen hq=%d hkv=%d d=%d %s %s seqused=%s%s%s: max|o-ref| %.2e %s"
           % (hq, hkv, d, dtype, mask_text(causal, window), seqused,
-             " softcap=%g" % softcap if softcap else "", worst,
+             " softcap=%g" % softcap if softcap else "",
+             " sinks" if sinks else "", worst,
              "ok" if ok else "FAIL"))
     return ok
 
 
 def check_kvcache(torch, fa4, seed, page, causal, sq, s_new, s_cache=1024,
-                  softcap=0.0):
+                  softcap=0.0, sinks=False):
     """A contiguous cache (page None) of 1024 keys is read as pages of 256
     keys of itself, one of 1000 as packed keys."""
     torch.manual_seed(seed)
@@ -199,10 +235,12 @@ def check_kvcache(torch, fa4, seed, page, causal, sq, s_new, s_cache=1024,
         v_cache = torch.randn(pages, page, hkv, d, device="cuda", dtype=dt)
         k_cache[table.long()] = dense_k.view(b, per_seq, page, hkv, d)
         v_cache[table.long()] = dense_v.view(b, per_seq, page, hkv, d)
+    sink_logits = draw_sinks(torch, hq, softcap) if sinks else None
     o, lse = fa4.flash_attn_with_kvcache(
         q, k_cache, v_cache, k=k_new if s_new else None,
         v=v_new if s_new else None, cache_seqlens=lens, block_table=table,
-        causal=causal, softcap=softcap, return_softmax_lse=True)
+        causal=causal, softcap=softcap, return_softmax_lse=True,
+        sinks=sink_logits)
     torch.cuda.synchronize()
     ok, worst = True, 0.0
     for i in range(b):
@@ -217,9 +255,10 @@ def check_kvcache(torch, fa4, seed, page, causal, sq, s_new, s_cache=1024,
             held = k_cache[table[i, pos // page].long(), pos % page]
         ok &= bool(torch.equal(held, k_new[i]))
         ref64, lse64 = reference(torch, q[i], keys, values, causal, (-1, -1),
-                                 d ** -0.5, torch.float64, softcap)
+                                 d ** -0.5, torch.float64, softcap,
+                                 sink_logits)
         ref_low, _ = reference(torch, q[i], keys, values, causal, (-1, -1),
-                               d ** -0.5, dt, softcap)
+                               d ** -0.5, dt, softcap, sink_logits)
         good, err, _ = within_rule(torch, o[i], ref64, ref_low)
         finite = torch.isfinite(lse64)
         lse_got = lse[i].double()
@@ -228,10 +267,10 @@ def check_kvcache(torch, fa4, seed, page, causal, sq, s_new, s_cache=1024,
             good &= (lse_got[finite] - lse64[finite]).abs().max().item() < 1e-3
         ok &= good
         worst = max(worst, err)
-    print("kvcache %s causal=%s sq=%d new=%d%s: max|o-ref| %.2e %s"
+    print("kvcache %s causal=%s sq=%d new=%d%s%s: max|o-ref| %.2e %s"
           % ("contiguous %d" % s_cache if page is None else "page %d" % page,
              causal, sq, s_new, " softcap=%g" % softcap if softcap else "",
-             worst, "ok" if ok else "FAIL"))
+             " sinks" if sinks else "", worst, "ok" if ok else "FAIL"))
     return ok
 
 
@@ -280,8 +319,21 @@ def check_compiled(torch, fa4, backend):
                                True, -1, -1, -1.0))
     torch.library.opcheck(op, (qd, caches[0], caches[1], None, None, None,
                                table, lens, 0, False, -1, -1, -1.0))
-    print("compiled (%s): varlen and a paged kvcache with appends equal "
-          "eager, opcheck passes: %s" % (backend, "ok" if ok else "FAIL"))
+    # With sinks: a bf16 parameter, as a model keeps it, converted to f32.
+    sinks = draw_sinks(torch, hq).to(dt)
+
+    def varlen_sinks(q, k, v, cu_q, cu_k, sinks):
+        return fa4.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 130, 200,
+                                          causal=True, return_lse=True,
+                                          sinks=sinks)
+    eager = varlen_sinks(q, k, v, cu_q, cu_k, sinks)
+    compiled = compile(varlen_sinks)(q, k, v, cu_q, cu_k, sinks)
+    ok &= all(bool(torch.equal(a, b)) for a, b in zip(eager, compiled))
+    torch.library.opcheck(op, (q, k, v, cu_q, cu_k, None, None, None, 130,
+                               True, -1, -1, -1.0, 0.0, sinks.float()))
+    print("compiled (%s): varlen (with sinks too) and a paged kvcache with "
+          "appends equal eager, opcheck passes: %s"
+          % (backend, "ok" if ok else "FAIL"))
     return ok
 
 
@@ -300,8 +352,10 @@ class ModelKernel(object):
         return 256 if index.get("block_table") is not None else 0
 
     def launch_serving(self, q, k, v, o, lse, stream=None, max_seqlen_q=0,
-                       workspace=None, **index):
+                       workspace=None, sinks=None, **index):
         torch, p = self.torch, self.problem
+        assert (sinks is not None) == p.sinks, "sinks given to a kernel " \
+            "without them, or none to one with them"
         if self.serving_workspace_bytes(q, k, v, o, lse, **index):
             assert workspace, "a split decode's launch needs its workspace"
         else:
@@ -331,7 +385,7 @@ class ModelKernel(object):
             out, logsum = reference(torch, queries, keys, values,
                                     p.mask == "causal", window,
                                     p.scale or p.qk_depth ** -0.5,
-                                    torch.float64, p.softcap or 0.0)
+                                    torch.float64, p.softcap or 0.0, sinks)
             if packed_q:
                 o[q0:q0 + sq] = out.to(o.dtype)
                 lse[:, q0:q0 + sq] = logsum.float()
@@ -390,6 +444,15 @@ def main():
         seed += 1
         results.append(check_kvcache(torch, fa4, seed, page, True, 4, 4,
                                      softcap=SOFTCAP))
+    for case, softcap in SINKS_VARLEN:
+        seed += 1
+        results.append(check_varlen(torch, fa4, seed, *case, False,
+                                    softcap=softcap, sinks=True))
+    for page in SINKS_PAGES:
+        for sq, s_new in ((1, 1), (4, 4)):
+            seed += 1
+            results.append(check_kvcache(torch, fa4, seed, page, True, sq,
+                                         s_new, sinks=True))
     modelled = sys.argv[1:] == ["--model-kernel"]
     results.append(check_compiled(torch, fa4,
                                   "aot_eager" if modelled else "inductor"))

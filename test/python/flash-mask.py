@@ -230,6 +230,28 @@ for bad in (-1, float("nan")):
     except fa4.Fa4ValueError as error:
         print("refused:", error)
 
+# Sinks reach the problem as the op's f32 [Hq] operand (and the function's
+# argument, in both the dense and the serving forms); a problem with sinks
+# is another kernel; the cache refuses anything but a bool.
+# CHECK-NEXT: sinks: (%q: {{.*}}, %s: tensor<4xf32>) -> {{.*}} attn.attention %q, %k, %v sinks(%s : tensor<4xf32>) {mask{{.*}}; same kernel as none: False
+# CHECK-NEXT: varlen sinks: %su: tensor<?xi32>, %s: tensor<4xf32>) -> {{.*}} seqused_k(%su : tensor<?xi32>) sinks(%s : tensor<4xf32>) {
+# CHECK-NEXT: refused: sinks 1: expected True or False
+sunk = flash.problem_of_shapes((1, 9, 4, 64), (1, 9, 4, 64), (1, 9, 4, 64),
+                               "bf16", chip="sm_90a", sinks=True)
+text = sunk.mlir()
+print("sinks: %s; same kernel as none: %s" % (
+    text[text.index("(%q"):text.index("\n  return")].replace("\n", " "),
+    cache.problem_key(sunk) == cache.problem_key(plain)))
+varlen = cache.Problem("sm_90a", "bf16", 4, 4, 64, 64, form="varlen_seqused",
+                       sinks=True).mlir()
+print("varlen sinks: %s" % varlen[varlen.index("%su"):varlen.index("{mask") + 1]
+      .replace("\n", " "))
+try:
+    cache.Problem("sm_90a", "bf16", 4, 4, 64, 64, sinks=1)
+    print("accepted sinks 1")
+except fa4.Fa4Error as error:
+    print("refused:", error)
+
 # Heads: MHA, GQA and MQA keep their counts (query head h reads kv head
 # h / (hq / hkv)); Dqk and Dv may differ.
 for hq, hkv, dqk, dv in ((8, 8, 64, 64), (32, 8, 128, 128), (16, 1, 128, 128),
@@ -341,7 +363,7 @@ refused("dropout_p", lambda: fa4.flash_attn_func(None, None, None, dropout_p=0.1
 # CHECK-NEXT: positional 0.125: TypeError: {{.*}}flash_attn_func() takes 3 positional arguments but 4 were given
 # CHECK-NEXT: alibi_slopes: TypeError: {{.*}}flash_attn_func() got an unexpected keyword argument 'alibi_slopes'
 # CHECK-NEXT: dropout_p: TypeError: {{.*}}flash_attn_func() got an unexpected keyword argument 'dropout_p'
-# CHECK-NEXT: keyword-only: causal window_size softmax_scale softcap return_lse out
+# CHECK-NEXT: keyword-only: causal window_size softmax_scale softcap sinks learnable_sink return_lse out
 print("keyword-only: %s" % " ".join(
     name for name, p in inspect.signature(fa4.flash_attn_func).parameters.items()
     if p.kind == p.KEYWORD_ONLY))
