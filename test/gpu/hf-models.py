@@ -5,16 +5,18 @@
     hf-models.py               on the GPU, $FA4_CACHE_DIR the pack
 
 Small random-weight models (no download): a Llama (GQA 8/2 heads, d = 64,
-causal), a Mistral (the same with a 48-key sliding window) and a Gemma 2
+causal), a Mistral (the same with a 48-key sliding window), a Gemma 2
 (the same heads, sliding-window layers alternating with global ones, logit
-softcapping), bf16, B = 2 at 150 tokens. Each runs with
+softcapping) and a gpt-oss (the same heads and layers, learned attention
+sinks, here drawn around 2 so that they take a visible share of each row,
+and a mixture of 2 experts, both always taken), bf16, B = 2 at 150 tokens. Each runs with
 attn_implementation "eager", "sdpa" and "fa4" on the same weights; fa4
 passes where its logits are within the spread of the two exact attentions:
 max |fa4 - x| <= 1.5 max |sdpa - eager| for x in (sdpa, eager). transformers
-runs no Gemma 2 on SDPA (it has no softcap): there the second exact
-attention is eager's in f32 ("eager32"), and a control, eager without the
-softcap ("nocap"), must lie far outside that spread, so that the check can
-tell a softcap from none. For each,
+runs no Gemma 2 or gpt-oss on SDPA (it has no softcap, no sinks): there
+the second exact attention is eager's in f32 ("eager32"), and a control,
+eager without the softcap ("nocap") or the sinks ("nosinks"), must lie far
+outside that spread, so that the check can tell them from none. For each,
 - the prefill, eager and under torch.compile(fullgraph=True);
 - one decode step after the prefill, through a DynamicCache.
 fa4's attention function must have run (a call count per layer). A padded
@@ -46,12 +48,19 @@ CONFIGS += ["bf16:%d:%d:%d:%d:causal:softcap=%r" % (HEADS, KV_HEADS, HEAD_DIM,
                                                     HEAD_DIM, SOFTCAP),
             "bf16:%d:%d:%d:%d:window(%d,0):softcap=%r" % (
                 HEADS, KV_HEADS, HEAD_DIM, HEAD_DIM, WINDOW - 1, SOFTCAP)]
+# gpt-oss's learned sinks, under the same heads and window.
+CONFIGS += ["bf16:%d:%d:%d:%d:causal:sinks" % (HEADS, KV_HEADS, HEAD_DIM,
+                                               HEAD_DIM),
+            "bf16:%d:%d:%d:%d:window(%d,0):sinks" % (
+                HEADS, KV_HEADS, HEAD_DIM, HEAD_DIM, WINDOW - 1)]
 # Padded batches run as packed sequences.
 CONFIGS += [c + "@varlen" for c in CONFIGS]
 MARGIN = 1.5
 # The two exact attentions whose spread fa4 must stay within, per family.
 EXACT = {"llama": ("sdpa", "eager"), "mistral": ("sdpa", "eager"),
-         "gemma2": ("eager32", "eager")}
+         "gemma2": ("eager32", "eager"), "gptoss": ("eager32", "eager")}
+# Each family's control: eager without what fa4 must apply.
+CONTROL = {"gemma2": "nocap", "gptoss": "nosinks"}
 
 
 def config(transformers, family):
@@ -70,6 +79,15 @@ def config(transformers, family):
             sliding_window=WINDOW, query_pre_attn_scalar=HEAD_DIM,
             attn_logit_softcapping=SOFTCAP, final_logit_softcapping=None,
             **common)
+    if family == "gptoss":
+        # Three layers: sliding, global, sliding; 2 experts of 256, both
+        # taken by every token: a top-k that drops experts would turn the
+        # attentions' rounding into other experts, and the logits apart.
+        common.update(intermediate_size=256)
+        return transformers.GptOssConfig(
+            sliding_window=WINDOW, num_local_experts=2, num_experts_per_tok=2,
+            layer_types=["sliding_attention", "full_attention",
+                         "sliding_attention"], **common)
     return transformers.MistralConfig(sliding_window=WINDOW, **common)
 
 
@@ -95,15 +113,53 @@ def register_gemma2_references(transformers):
         AttentionMaskInterface.register(name, eager_mask)
 
 
+def register_gptoss_references(transformers):
+    """gpt-oss's eager attention in f32 ("eager32" where the module has
+    sinks) and without its sinks ("nosinks", the control: Llama's eager,
+    the same but for the sink)."""
+    from transformers.masking_utils import AttentionMaskInterface, eager_mask
+    from transformers.models.gpt_oss import modeling_gpt_oss
+    from transformers.models.llama import modeling_llama
+    eager32 = transformers.AttentionInterface._global_mapping["eager32"]
+
+    def eager32_or_sinks(module, query, key, value, attention_mask, **kwargs):
+        if getattr(module, "sinks", None) is None:
+            return eager32(module, query, key, value, attention_mask, **kwargs)
+        kwargs.pop("s_aux", None)
+        out, weights = modeling_gpt_oss.eager_attention_forward(
+            module, query.float(), key.float(), value.float(), attention_mask,
+            **kwargs)
+        return out.to(query.dtype), weights
+
+    def nosinks(module, query, key, value, attention_mask, **kwargs):
+        kwargs.pop("s_aux", None)
+        return modeling_llama.eager_attention_forward(
+            module, query, key, value, attention_mask, **kwargs)
+
+    for name, forward in (("eager32", eager32_or_sinks),
+                          ("nosinks", nosinks)):
+        transformers.AttentionInterface.register(name, forward)
+        AttentionMaskInterface.register(name, eager_mask)
+
+
 def models(torch, transformers, family):
     """The same weights under each attention implementation."""
     torch.manual_seed(0)
     cfg = config(transformers, family)
     base = transformers.AutoModelForCausalLM.from_config(
         copy.deepcopy(cfg), attn_implementation="eager", dtype=torch.bfloat16).cuda().eval()
+    if family == "gptoss":
+        # Sinks around 2 (the init's are near 0, a share of about 1/150):
+        # the control must be able to tell them from none.
+        gen = torch.Generator(device="cuda").manual_seed(3)
+        with torch.no_grad():
+            for layer in base.model.layers:
+                sinks = layer.self_attn.sinks
+                sinks.copy_(2.0 + torch.randn(sinks.shape, device="cuda",
+                                              generator=gen))
     out = {"eager": base}
-    others = ("eager32", "nocap", "fa4") if family == "gemma2" else ("sdpa",
-                                                                      "fa4")
+    others = (("eager32", CONTROL[family], "fa4") if family in CONTROL
+              else ("sdpa", "fa4"))
     for name in others:
         # A config each: from_config records the implementation in it.
         model = transformers.AutoModelForCausalLM.from_config(
@@ -123,12 +179,16 @@ def spread_line(what, logits, exact_pair=("sdpa", "eager")):
     print("%-4s %s: |fa4-%s| %.4f, |fa4-%s| %.4f, |%s-%s| %.4f"
           % ("pass" if ok else "FAIL", what, a, to[a], b, to[b], a, b, exact))
     failures = not ok
-    if "nocap" in logits:
-        # The control: eager without the softcap, far outside the spread.
-        off = (logits["nocap"].float() - logits[b].float()).abs().max().item()
+    for control in ("nocap", "nosinks"):
+        if control not in logits:
+            continue
+        # The control: eager without the softcap or the sinks, far outside
+        # the spread.
+        off = (logits[control].float() - logits[b].float()).abs().max().item()
         ok = off > 4 * MARGIN * exact
-        print("%-4s %s: control |nocap-%s| %.4f > %g x |%s-%s|"
-              % ("pass" if ok else "FAIL", what, b, off, 4 * MARGIN, a, b))
+        print("%-4s %s: control |%s-%s| %.4f > %g x |%s-%s|"
+              % ("pass" if ok else "FAIL", what, control, b, off, 4 * MARGIN,
+                 a, b))
         failures += not ok
     return failures
 
@@ -274,8 +334,9 @@ def main():
     transformers.AttentionInterface.register(
         "fa4", counting(fa4.hf.attention_forward))
     register_gemma2_references(transformers)
+    register_gptoss_references(transformers)
     failures = 0
-    for family in ("llama", "mistral", "gemma2"):
+    for family in ("llama", "mistral", "gemma2", "gptoss"):
         failures += check_family(torch, transformers, family)
         failures += check_padded(torch, transformers, family)
     failures += check_refusals(torch, transformers, fa4)
