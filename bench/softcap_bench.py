@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""What logit softcapping costs fa4 on the H100/H200 (issue 61): the same
-prefill through fa4.flash_attn_func with and without softcap = 15, in one
-run, beside torch SDPA's cuDNN backend (which has no softcap) for scale.
+"""What logit softcapping and attention sinks cost fa4 on the H100/H200
+(issue 61): the same prefill through fa4.flash_attn_func with and without
+softcap = 15, and with sinks (one f32 logit per head, through
+fa4_launch_serving: launch records carry no sinks), in one run, beside
+torch SDPA's cuDNN backend (which has neither) for scale.
 
     softcap_bench.py --configs     the kernel pack's configurations
     softcap_bench.py               on the GPU, $FA4_CACHE_DIR the pack
@@ -24,10 +26,13 @@ HEADS, D, TOKENS, SOFTCAP = 16, 128, 16384, 15.0
 LENGTHS = (1024, 4096, 16384)
 
 
+FEATURES = {"fa4 softcap": ":softcap=%r" % SOFTCAP, "fa4 sinks": ":sinks"}
+
+
 def configs():
-    return ["bf16:%d:%d:%d:%d:%s%s" % (HEADS, HEADS, D, D, mask, cap)
+    return ["bf16:%d:%d:%d:%d:%s%s" % (HEADS, HEADS, D, D, mask, feature)
             for mask in ("none", "causal")
-            for cap in ("", ":softcap=%r" % SOFTCAP)]
+            for feature in [""] + list(FEATURES.values())]
 
 
 def row_sides(torch, fa4, s, causal):
@@ -45,10 +50,13 @@ def row_sides(torch, fa4, s, causal):
         with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
             return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal)
 
+    sinks = 1.0 + 1.5 * torch.randn(HEADS, device="cuda", generator=gen)
     sides = {
         "fa4": lambda: fa4.flash_attn_func(q, k, v, causal=causal),
         "fa4 softcap": lambda: fa4.flash_attn_func(q, k, v, causal=causal,
                                                    softcap=SOFTCAP),
+        "fa4 sinks": lambda: fa4.flash_attn_func(q, k, v, causal=causal,
+                                                 sinks=sinks),
         "cudnn": cudnn,
     }
     label = "b=%d s=%d %s" % (b, s, "causal" if causal else "none")
@@ -68,7 +76,7 @@ def main():
                 for causal in (False, True) for s in LENGTHS]
     per_round = [time_round(torch, row_list, 1000 if r == 0 else 200)
                  for r in range(rounds)]
-    ok = all(("fa4" in sides and "fa4 softcap" in sides)
+    ok = all(all(side in sides for side in ["fa4"] + list(FEATURES))
              for _, _, sides in row_list)
     print("%-22s %-12s %9s %9s %12s" % ("row", "side", "ms", "TFLOP/s",
                                         "side/fa4"))
@@ -81,12 +89,15 @@ def main():
             print("%-22s %-12s %9.3f %9.1f %12.3f" % (
                 label, name, ms, flops / ms / 1e9, ratio))
     for label, _, sides in row_list:
-        if "fa4" in sides and "fa4 softcap" in sides:
-            costs = sorted(t[(label, "fa4 softcap")] / t[(label, "fa4")]
+        for feature in FEATURES:
+            if "fa4" not in sides or feature not in sides:
+                continue
+            costs = sorted(t[(label, feature)] / t[(label, "fa4")]
                            for t in per_round)
-            print("cost %-22s softcap %g / none, time: median %.3f of %d "
-                  "rounds (%.3f-%.3f)" % (label, SOFTCAP, median(costs),
-                                          len(costs), costs[0], costs[-1]))
+            print("cost %-22s %s / none, time: median %.3f of %d rounds "
+                  "(%.3f-%.3f)" % (label, FEATURES[feature].lstrip(":"),
+                                   median(costs), len(costs), costs[0],
+                                   costs[-1]))
     return 0 if ok else 1
 
 
