@@ -7,7 +7,8 @@
 Small random-weight models (no download): a Llama (GQA 8/2 heads, d = 64,
 causal), a Mistral (the same with a 48-key sliding window), a Gemma 2
 (the same heads, sliding-window layers alternating with global ones, logit
-softcapping) and a gpt-oss (the same heads and layers, learned attention
+softcapping), a Gemma 3 (the same layers, no softcap, its QK norms) and a
+gpt-oss (the same heads and layers, learned attention
 sinks, here drawn around 2 so that they take a visible share of each row,
 and a mixture of 2 experts, both always taken), bf16, B = 2 at 150 tokens. Each runs with
 attn_implementation "eager", "sdpa" and "fa4" on the same weights; fa4
@@ -58,7 +59,8 @@ CONFIGS += [c + "@varlen" for c in CONFIGS]
 MARGIN = 1.5
 # The two exact attentions whose spread fa4 must stay within, per family.
 EXACT = {"llama": ("sdpa", "eager"), "mistral": ("sdpa", "eager"),
-         "gemma2": ("eager32", "eager"), "gptoss": ("eager32", "eager")}
+         "gemma2": ("eager32", "eager"), "gemma3": ("sdpa", "eager"),
+         "gptoss": ("eager32", "eager")}
 # Each family's control: eager without what fa4 must apply.
 CONTROL = {"gemma2": "nocap", "gptoss": "nosinks"}
 
@@ -79,6 +81,11 @@ def config(transformers, family):
             sliding_window=WINDOW, query_pre_attn_scalar=HEAD_DIM,
             attn_logit_softcapping=SOFTCAP, final_logit_softcapping=None,
             **common)
+    if family == "gemma3":
+        return transformers.Gemma3TextConfig(
+            sliding_window=WINDOW, query_pre_attn_scalar=HEAD_DIM,
+            layer_types=["sliding_attention", "full_attention",
+                         "sliding_attention"], **common)
     if family == "gptoss":
         # Three layers: sliding, global, sliding; 2 experts of 256, both
         # taken by every token: a top-k that drops experts would turn the
@@ -336,7 +343,7 @@ def main():
     register_gemma2_references(transformers)
     register_gptoss_references(transformers)
     failures = 0
-    for family in ("llama", "mistral", "gemma2", "gptoss"):
+    for family in ("llama", "mistral", "gemma2", "gemma3", "gptoss"):
         failures += check_family(torch, transformers, family)
         failures += check_padded(torch, transformers, family)
     failures += check_refusals(torch, transformers, fa4)

@@ -60,7 +60,7 @@ for text in ("bf16:8:2:128:128:causal@paged16", "f16:4:4:64:64:none@varlen",
 # CHECK: config bf16:8:2:128:128:causal@paged16 paged 16
 # CHECK: config f16:4:4:64:64:none@varlen varlen 0
 # CHECK: config refused: configuration 'bf16:8:2:128:128:causal@paged': page_size 0: a positive int for a paged form, else 0
-# CHECK: config refused: configuration 'bf16:8:2:128:128:causal@pagedx': expected DTYPE:HQ:HKV:DQK:DV:MASK[:SCALE][:softcap=C][@FORM] (e.g. bf16:32:8:128:128:causal, bf16:32:8:128:128:causal:softcap=15, bf16:32:8:128:128:causal@paged64)
+# CHECK: config refused: configuration 'bf16:8:2:128:128:causal@pagedx': expected DTYPE:HQ:HKV:DQK:DV:MASK[:SCALE][:softcap=C][:sinks][@FORM] (e.g. bf16:32:8:128:128:causal, bf16:32:8:128:128:causal:softcap=15, bf16:64:8:64:64:window(127,0):sinks, bf16:32:8:128:128:causal@paged64)
 
 # Validation of a varlen launch: 3 sequences, 40 query and 90 key tokens.
 kernel = kernels[("sm_90a", "varlen_seqused")]
