@@ -53,8 +53,8 @@ def Attn_AttentionOp : Attn_Op<"attention", [AttrSizedOperandSegments,
     its max), with no value row: `O = sum_j exp(s_j - m) V_j / (sum_j
     exp(s_j - m) + exp(sinks[h] - m))`, `LSE` the log of the whole sum. A
     row that sees no key gives O = 0 and LSE = sinks[h]. The serving forms
-    take it too. No kernel lowers it yet: the kernel paths refuse such an
-    op by name; `attn-decompose` gives its meaning.
+    take it too; every kernel starts each row's softmax from its sink
+    (`fa4.sink.rows`), and `attn-decompose` gives its meaning.
 
     With tensor operands the op returns O and, when asked for, LSE. With
     memref operands it is in destination style: O and the optional LSE are
