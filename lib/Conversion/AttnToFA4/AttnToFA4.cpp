@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Common/Unlowered.h"
 #include "KernelFunc.h"
 #include "Kernels.h"
 #include "fa4/Conversion/Passes.h"
@@ -171,6 +172,8 @@ void ConvertAttnToFA4Pass::runOnOperation() {
   SmallVector<attn::PlannedAttentionOpInterface> ops;
   module.walk([&](attn::PlannedAttentionOpInterface op) { ops.push_back(op); });
   for (attn::PlannedAttentionOpInterface op : ops) {
+    if (failed(refuseUnlowered(op)))
+      return signalPassFailure();
     attn::ConfigAttr config = op.getConfigAttr();
     if (!config) {
       op->emitOpError() << "needs #attn.config, #attn.swizzle and "

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Common/KernelEmitter.h"
+#include "../Common/Unlowered.h"
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
@@ -672,6 +673,9 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
   });
   if (ops.empty())
     return;
+  for (Operation *op : ops)
+    if (failed(refuseUnlowered(cast<attn::PlannedAttentionOpInterface>(op))))
+      return signalPassFailure();
   std::string chipName = chip;
   auto planned = cast<attn::PlannedAttentionOpInterface>(ops.front());
   if (attn::ConfigAttr config = planned.getConfigAttr())

@@ -4,7 +4,7 @@
 
 func.func @mixed_tensor_and_memref(%q: tensor<1x8x4x64xbf16>, %k: memref<1x8x4x64xbf16>, %v: tensor<1x8x4x64xbf16>) {
   // expected-error @+1 {{expects query, key and value to be all tensors or all memrefs, but query is 'tensor<1x8x4x64xbf16>' and key is 'memref<1x8x4x64xbf16>'}}
-  %o = "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (tensor<1x8x4x64xbf16>, memref<1x8x4x64xbf16>, tensor<1x8x4x64xbf16>) -> tensor<1x8x4x64xbf16>
+  %o = "attn.attention"(%q, %k, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>}> : (tensor<1x8x4x64xbf16>, memref<1x8x4x64xbf16>, tensor<1x8x4x64xbf16>) -> tensor<1x8x4x64xbf16>
   return
 }
 
@@ -12,7 +12,7 @@ func.func @mixed_tensor_and_memref(%q: tensor<1x8x4x64xbf16>, %k: memref<1x8x4x6
 
 func.func @memref_with_results(%q: memref<1x8x4x64xbf16>, %o: memref<1x8x4x64xbf16>) {
   // expected-error @+1 {{with memref operands returns no results; pass O and LSE in outs}}
-  %r = "attn.attention"(%q, %q, %q, %o) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>}> : (memref<1x8x4x64xbf16>, memref<1x8x4x64xbf16>, memref<1x8x4x64xbf16>, memref<1x8x4x64xbf16>) -> tensor<1x8x4x64xbf16>
+  %r = "attn.attention"(%q, %q, %q, %o) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1>}> : (memref<1x8x4x64xbf16>, memref<1x8x4x64xbf16>, memref<1x8x4x64xbf16>, memref<1x8x4x64xbf16>) -> tensor<1x8x4x64xbf16>
   return
 }
 

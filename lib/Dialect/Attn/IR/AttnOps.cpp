@@ -258,6 +258,44 @@ struct ShapeChecker {
     return success();
   }
 
+  /// A descale of FP8 operand `tensor` (of type `operand`), where given:
+  /// f32, rank 0 (the tensor's) or [B, Hkv] (FlashAttention 3's), a tensor
+  /// or a memref as the other operands.
+  LogicalResult descale(StringRef name, Value descale, StringRef tensor,
+                        ShapedType operand, int64_t batch, int64_t numKVHeads,
+                        bool buffer) {
+    if (!descale)
+      return success();
+    if (!isa<Float8E4M3FNType>(operand.getElementType()))
+      return op->emitOpError()
+             << "has " << name << ", but the " << tensor << " is "
+             << operand.getElementType()
+             << ", not f8E4M3FN: only FP8 operands take a descale";
+    if (isa<MemRefType>(descale.getType()) != buffer)
+      return op->emitOpError()
+             << "expects " << name << " to be a "
+             << (buffer ? "memref" : "tensor")
+             << " as the other operands, but got " << descale.getType();
+    auto type = cast<ShapedType>(descale.getType());
+    if (!type.getElementType().isF32())
+      return op->emitOpError()
+             << "expects " << name << " to have element type f32, but got "
+             << type.getElementType();
+    if (type.getRank() == 0)
+      return success();
+    if (type.getRank() != 2)
+      return op->emitOpError()
+             << "expects " << name
+             << " to have rank 0 (one value for the tensor) or 2 (batch, "
+                "key/value heads), but got rank "
+             << type.getRank();
+    if (failed(expectSame("the batch size", "query", batch, name,
+                          type.getDimSize(0))))
+      return failure();
+    return expectSame("the key/value head count", "key", numKVHeads, name,
+                      type.getDimSize(1));
+  }
+
   /// The sinks, where given: f32 [Hq], a tensor or a memref as the
   /// op's other operands (`buffer`).
   LogicalResult sinks(Value sinks, int64_t numQHeads, bool buffer) {
@@ -331,6 +369,32 @@ static LogicalResult verifyElementType(Operation *op, Type elementType) {
                            << " is not supported; supported: bf16, f16";
 }
 
+static bool isFp8(ShapedType type) {
+  return isa<Float8E4M3FNType>(type.getElementType());
+}
+
+/// FP8 attention (FlashAttention 3's): f8E4M3FN Q, K and V with a bf16 or
+/// f16 O, or f8E4M3FN K and V under a Q of O's element type.
+static LogicalResult verifyFp8ElementTypes(AttentionOp op, ShapedType q,
+                                           ShapedType k, ShapedType v,
+                                           ShapedType o) {
+  if (!isFp8(k) || !isFp8(v))
+    return op.emitOpError()
+           << "expects key and value to be f8E4M3FN with an f8E4M3FN "
+              "operand, but got key "
+           << k.getElementType() << " and value " << v.getElementType();
+  Type output = o.getElementType();
+  if (!output.isBF16() && !output.isF16())
+    return op.emitOpError() << "expects output element type bf16 or f16 "
+                               "with f8E4M3FN operands, but got "
+                            << output;
+  if (!isFp8(q) && q.getElementType() != output)
+    return op.emitOpError()
+           << "expects query to be f8E4M3FN or of the output's element type "
+           << output << ", but got " << q.getElementType();
+  return success();
+}
+
 /// Query, key and value all tensors or all memrefs; O and an optional LSE
 /// as results (tensors) or outs (memrefs).
 static LogicalResult verifyForm(AttentionOp op) {
@@ -376,6 +440,8 @@ static LogicalResult verifyOperandTypes(AttentionOp op, ShapeChecker &check) {
       return failure();
   }
 
+  if (isFp8(qType) || isFp8(kType) || isFp8(vType))
+    return verifyFp8ElementTypes(op, qType, kType, vType, oType);
   if (failed(verifyElementType(op, qType.getElementType())))
     return failure();
   for (auto [name, type] : {std::pair<StringRef, ShapedType>{"key", kType},
@@ -387,6 +453,20 @@ static LogicalResult verifyOperandTypes(AttentionOp op, ShapeChecker &check) {
              << qType.getElementType() << " like query, but got "
              << type.getElementType();
   return success();
+}
+
+/// Q, K and V descaled where the op says so (ShapeChecker::descale).
+static LogicalResult verifyDescales(AttentionOp op, ShapeChecker &check) {
+  int64_t batch = op.getQueryType().getDimSize(0);
+  int64_t numKVHeads = op.getNumKVHeads();
+  bool buffer = op.hasBufferSemantics();
+  return success(
+      succeeded(check.descale("q_descale", op.getQDescale(), "query",
+                              op.getQueryType(), batch, numKVHeads, buffer)) &&
+      succeeded(check.descale("k_descale", op.getKDescale(), "key",
+                              op.getKeyType(), batch, numKVHeads, buffer)) &&
+      succeeded(check.descale("v_descale", op.getVDescale(), "value",
+                              op.getValueType(), batch, numKVHeads, buffer)));
 }
 
 /// The sizes Q, K, V and O share, and query heads a multiple of the
@@ -436,7 +516,8 @@ LogicalResult AttentionOp::verify() {
   ShapeChecker check{getOperation()};
   if (failed(verifyForm(*this)) || failed(verifyOperandTypes(*this, check)) ||
       failed(verifySharedSizes(*this, check)) ||
-      failed(verifyLse(*this, check)) || failed(check.scale(getScale())) ||
+      failed(verifyLse(*this, check)) || failed(verifyDescales(*this, check)) ||
+      failed(check.scale(getScale())) ||
       failed(check.sinks(getSinks(), getNumQueryHeads(), hasBufferSemantics())))
     return failure();
   return check.positive("softcap", getSoftcap());

@@ -51,6 +51,8 @@ struct DenseView {
   std::optional<double> softcap = std::nullopt;
   /// The op's sinks, f32 [Hq], or null.
   Value sinks = Value();
+  /// The FP8 operands' descales, f32 [] or [B, Hkv], or null.
+  Value qDescale = Value(), kDescale = Value(), vDescale = Value();
 };
 
 /// Builds the generics of one attention; loops are named by letter in the
@@ -105,6 +107,21 @@ private:
         .getResult(0);
   }
 
+  /// The indexing map of `descale` in a generic of `loops` loops: the
+  /// tensor's one value (rank 0), or [b, key/value head of h].
+  AffineMap descaleMap(Value descale, unsigned loops, AffineExpr b,
+                       AffineExpr h) {
+    if (cast<ShapedType>(descale.getType()).getRank() == 0)
+      return map(loops, {});
+    return map(loops, {b, kvHead(h)});
+  }
+  /// sum_r x[r] y[r] * descales over the reduced loop: the generic of
+  /// inputs {x, y} and their descales (those not null), into `init`.
+  Value descaledContraction(Value init, Value x, Value y,
+                            ArrayRef<Value> descales,
+                            ArrayRef<AffineMap> operandMaps, unsigned loops,
+                            AffineExpr b, AffineExpr h);
+
   Value scores();
   Value scaledAndMasked(Value scores);
   Value softcapped(OpBuilder &body, Location at, Value s, double c);
@@ -124,21 +141,45 @@ private:
   static constexpr auto red = utils::IteratorType::reduction;
 };
 
-/// S[b, h, i, j] = sum_d Q[b, i, h, d] K[b, j, h / G, d].
-Value Decomposer::scores() {
-  Value q = view.query, k = view.key;
-  Value init = filled({size(q, 0), size(q, 2), size(q, 1), size(k, 1)}, 0.0);
-  AffineExpr b = dim(0), h = dim(1), i = dim(2), j = dim(3), d = dim(4);
-  return generic(init, {q, k},
-                 {map(5, {b, i, h, d}), map(5, {b, j, kvHead(h), d}),
-                  map(5, {b, h, i, j})},
-                 {par, par, par, par, red},
+Value Decomposer::descaledContraction(Value init, Value x, Value y,
+                                      ArrayRef<Value> descales,
+                                      ArrayRef<AffineMap> operandMaps,
+                                      unsigned loops, AffineExpr b,
+                                      AffineExpr h) {
+  SmallVector<Value> inputs = {x, y};
+  SmallVector<AffineMap> maps(operandMaps);
+  for (Value descale : descales)
+    if (descale) {
+      inputs.push_back(descale);
+      maps.push_back(descaleMap(descale, loops, b, h));
+    }
+  maps.push_back(operandMaps.back());
+  maps.erase(maps.begin() + 2);
+  SmallVector<utils::IteratorType> iterators(loops - 1, par);
+  iterators.push_back(red);
+  return generic(init, inputs, maps, iterators,
                  [&](OpBuilder &body, Location at, ValueRange args) -> Value {
                    Value product =
                        arith::MulFOp::create(body, at, toF32(body, at, args[0]),
                                              toF32(body, at, args[1]));
-                   return arith::AddFOp::create(body, at, product, args[2]);
+                   for (Value descale : args.drop_front(2).drop_back())
+                     product =
+                         arith::MulFOp::create(body, at, product, descale);
+                   return arith::AddFOp::create(body, at, product, args.back());
                  });
+}
+
+/// S[b, h, i, j] = sum_d Q[b, i, h, d] K[b, j, h / G, d], each FP8 operand
+/// times its descale.
+Value Decomposer::scores() {
+  Value q = view.query, k = view.key;
+  Value init = filled({size(q, 0), size(q, 2), size(q, 1), size(k, 1)}, 0.0);
+  AffineExpr b = dim(0), h = dim(1), i = dim(2), j = dim(3), d = dim(4);
+  return descaledContraction(init, q, k, {view.qDescale, view.kDescale},
+                             {map(5, {b, i, h, d}),
+                              map(5, {b, j, kvHead(h), d}),
+                              map(5, {b, h, i, j})},
+                             5, b, h);
 }
 
 /// c * tanh(s / c), tanh(x) as 1 - 2 / (exp(2x) + 1): math.tanh has no
@@ -241,23 +282,18 @@ Value Decomposer::exponentials(Value scores, Value max) {
       });
 }
 
-/// O[b, i, h, e] = (sum_j P[b, h, i, j] V[b, j, h / G, e]) / sum, 0 where
-/// the sum is 0, in the operands' type.
+/// O[b, i, h, e] = (sum_j P[b, h, i, j] V[b, j, h / G, e]) / sum (V times
+/// its descale), 0 where the sum is 0, in O's type.
 Value Decomposer::output(Value exps, Value sum) {
   Value q = view.query, v = view.value;
   SmallVector<OpFoldResult> sizes = {size(q, 0), size(q, 1), size(q, 2),
                                      size(v, 3)};
   AffineExpr b = dim(0), i = dim(1), h = dim(2), e = dim(3), j = dim(4);
   Value products =
-      generic(filled(sizes, 0.0), {exps, v},
-              {map(5, {b, h, i, j}), map(5, {b, j, kvHead(h), e}),
-               map(5, {b, i, h, e})},
-              {par, par, par, par, red},
-              [&](OpBuilder &body, Location at, ValueRange args) -> Value {
-                Value product = arith::MulFOp::create(body, at, args[0],
-                                                      toF32(body, at, args[1]));
-                return arith::AddFOp::create(body, at, product, args[2]);
-              });
+      descaledContraction(filled(sizes, 0.0), exps, v, {view.vDescale},
+                          {map(5, {b, h, i, j}), map(5, {b, j, kvHead(h), e}),
+                           map(5, {b, i, h, e})},
+                          5, b, h);
   Type element = view.element;
   Value init = tensor::EmptyOp::create(builder, loc, sizes, element);
   AffineMap identity = builder.getMultiDimIdentityMap(4);
@@ -766,6 +802,9 @@ struct AttnDecomposePass
     if (auto attention = dyn_cast<AttentionOp>(op)) {
       unitBatch = false;
       view = denseView(builder, attention);
+      view->qDescale = attention.getQDescale();
+      view->kDescale = attention.getKDescale();
+      view->vDescale = attention.getVDescale();
     } else if (auto varlen = dyn_cast<VarlenAttentionOp>(op)) {
       view = varlenView(builder, varlen);
     } else {

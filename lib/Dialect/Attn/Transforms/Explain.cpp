@@ -38,6 +38,31 @@ static void explainSequences(PlannedAttentionOpInterface op,
         "own bottom-right corner\n";
 }
 
+/// FP8 operands: which, their descales, and that no kernel lowers them.
+static void explainFp8(AttentionOp op, llvm::raw_ostream &os) {
+  std::string operands;
+  llvm::raw_string_ostream names(operands);
+  auto descaled = [&](StringRef name, ShapedType type, Value descale) {
+    if (!isa<Float8E4M3FNType>(type.getElementType()))
+      return;
+    names << (operands.empty() ? "" : ", ") << name;
+    if (!descale)
+      names << " (no descale)";
+    else if (cast<ShapedType>(descale.getType()).getRank() == 0)
+      names << " (descale per tensor)";
+    else
+      names << " (descale per batch and key/value head)";
+  };
+  descaled("Q", op.getQueryType(), op.getQDescale());
+  descaled("K", op.getKeyType(), op.getKDescale());
+  descaled("V", op.getValueType(), op.getVDescale());
+  if (operands.empty())
+    return;
+  os << "fp8: f8E4M3FN " << operands << ", O "
+     << cast<ShapedType>(op.getOutput().getType()).getElementType()
+     << "; no kernel lowers FP8 yet (the kernel paths refuse the op)\n";
+}
+
 static void explainOp(PlannedAttentionOpInterface op, llvm::raw_ostream &os) {
   fa4::AttnProblem problem = op.getProblem();
   os << op->getName() << " at " << op.getLoc();
@@ -59,6 +84,8 @@ static void explainOp(PlannedAttentionOpInterface op, llvm::raw_ostream &os) {
     os << "sinks: one logit per query head joins each row's max and sum, "
           "with no value row; each row's softmax starts from its sink "
           "(fa4.sink.rows), in the first partition of a split-K only\n";
+  if (auto dense = dyn_cast<AttentionOp>(op.getOperation()))
+    explainFp8(dense, os);
   explainSequences(op, problem, os);
 
   ConfigAttr configAttr = op.getConfigAttr();

@@ -886,8 +886,9 @@ AttentionOp createAttention(OpBuilder &builder, Location loc,
                                       qType.getDimSize(2), vType.getDimSize(3)},
                                      qType.getElementType());
   return AttentionOp::create(
-      builder, loc, TypeRange{oType}, q, k, v, /*sinks=*/Value(), ValueRange{},
-      scaleAttr(builder, match), match.mask, /*softcap=*/nullptr,
+      builder, loc, TypeRange{oType}, q, k, v, /*sinks=*/Value(),
+      /*q_descale=*/Value(), /*k_descale=*/Value(), /*v_descale=*/Value(),
+      ValueRange{}, scaleAttr(builder, match), match.mask, /*softcap=*/nullptr,
       /*config=*/nullptr, /*splitk=*/nullptr, /*tmem=*/nullptr,
       /*swizzle=*/nullptr, /*smem=*/nullptr, /*twin_config=*/nullptr,
       /*twin_swizzle=*/nullptr, /*twin_smem=*/nullptr);

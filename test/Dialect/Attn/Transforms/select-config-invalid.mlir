@@ -2,9 +2,9 @@
 //
 // Only reachable in the gtests (unittests/Planning/ConfigTest.cpp), because
 // the op or mask verifier rejects the IR first:
-//  - f8E4M3FN operands (and so "f8E4M3FN on sm_90a needs V transposed"; the op
-//    rejects f8 until it has descale operands) and non-16-bit outputs (the op
-//    requires O to have Q's element type);
+//  - non-16-bit outputs (the op requires O to be bf16 or f16; "f8E4M3FN on
+//    sm_90a needs V transposed" is reached from FP8 IR:
+//    test/Conversion/AttnToFA4/fp8-refused-sm90.mlir);
 //  - head counts < 1 or q-heads not a multiple of kv-heads, static sizes < 1;
 //  - window half-widths < -1 (#attn.mask verifier);
 //  - a negative page size (the op has no paged K/V yet).

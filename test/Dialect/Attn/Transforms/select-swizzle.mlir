@@ -3,10 +3,10 @@
 // equals the row, none for other rows or under 8 rows
 // (cuTensorMapEncodeTiled needs boxDim[0] x element size <= the span).
 //
-// Only in the gtests (unittests/Planning/SwizzlePlanTest.cpp): 8-bit operands
-// forced to 64B (the op rejects f8E4M3FN until it has descale operands), and
-// the O box diagnostics (O has Q's rows and, with the output type equal to the
-// input type as the op requires, V fails first on any bad depth).
+// Only in the gtests (unittests/Planning/SwizzlePlanTest.cpp): the O box
+// diagnostics (O has Q's rows and, with the output type equal to the input
+// type as the op requires, V fails first on any bad depth). 8-bit operands
+// forced to 64B: plan-fp8.mlir, from FP8 IR.
 
 // RUN: fa4-opt %s -split-input-file -verify-diagnostics --attn-select-swizzle | FileCheck %s
 

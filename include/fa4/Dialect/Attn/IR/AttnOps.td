@@ -56,6 +56,16 @@ def Attn_AttentionOp : Attn_Op<"attention", [AttrSizedOperandSegments,
     take it too; every kernel starts each row's softmax from its sink
     (`fa4.sink.rows`), and `attn-decompose` gives its meaning.
 
+    FP8 (FlashAttention 3's FP8 forward): Q, K and V may be `f8E4M3FN`, all
+    three (O then bf16 or f16), or K and V alone under a bf16 or f16 Q of
+    O's type (an FP8 KV cache). Each FP8 operand may take its descale,
+    `q_descale` / `k_descale` / `v_descale`: f32, one value for the tensor
+    (rank 0) or one per batch and key/value head (`[B, Hkv]`, FlashAttention
+    3's layout; query head h reads entry h / (Hq / Hkv)); the op computes
+    with `descale * x` in place of each FP8 operand x, and without a
+    descale with x itself. No kernel lowers FP8 yet: the kernel paths
+    refuse such an op by name; `attn-decompose` gives its meaning.
+
     With tensor operands the op returns O and, when asked for, LSE. With
     memref operands it is in destination style: O and the optional LSE are
     passed in `outs` and written.
@@ -77,6 +87,9 @@ def Attn_AttentionOp : Attn_Op<"attention", [AttrSizedOperandSegments,
     AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$key,
     AnyTypeOf<[AnyRankedTensor, AnyMemRef]>:$value,
     Optional<AnyTypeOf<[AnyRankedTensor, AnyMemRef]>>:$sinks,
+    Optional<AnyTypeOf<[AnyRankedTensor, AnyMemRef]>>:$q_descale,
+    Optional<AnyTypeOf<[AnyRankedTensor, AnyMemRef]>>:$k_descale,
+    Optional<AnyTypeOf<[AnyRankedTensor, AnyMemRef]>>:$v_descale,
     Variadic<AnyMemRef>:$outputs,
     OptionalAttr<F32Attr>:$scale,
     DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask,
@@ -86,6 +99,9 @@ def Attn_AttentionOp : Attn_Op<"attention", [AttrSizedOperandSegments,
 
   let assemblyFormat = [{
     $query `,` $key `,` $value (`sinks` `(` $sinks^ `:` type($sinks) `)`)?
+    (`q_descale` `(` $q_descale^ `:` type($q_descale) `)`)?
+    (`k_descale` `(` $k_descale^ `:` type($k_descale) `)`)?
+    (`v_descale` `(` $v_descale^ `:` type($v_descale) `)`)?
     (`outs` `(` $outputs^ `:` type($outputs) `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value)
     (`->` type($results)^)?

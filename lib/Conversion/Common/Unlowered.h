@@ -1,0 +1,34 @@
+//===- Unlowered.h - What the op means but no kernel lowers -----*- C++ -*-===//
+//
+// Every kernel path (convert-attn-to-fa4, convert-attn-to-reference-kernel)
+// refuses an op whose meaning attn-decompose gives but no kernel lowers yet,
+// by name, rather than dropping it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_COMMON_UNLOWERED_H
+#define LIB_CONVERSION_COMMON_UNLOWERED_H
+
+#include "fa4/Dialect/Attn/IR/Attn.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+namespace fa4 {
+
+/// Fails with a diagnostic on `op` if it asks for what no kernel lowers:
+/// f8E4M3FN operands (issue 62). Q, K and V are the first three operands
+/// of every attention op.
+inline mlir::LogicalResult
+refuseUnlowered(attn::PlannedAttentionOpInterface op) {
+  for (mlir::Value operand : op->getOperands().take_front(3))
+    if (llvm::isa<mlir::Float8E4M3FNType>(
+            mlir::getElementTypeOrSelf(operand.getType())))
+      return op->emitOpError() << "has f8E4M3FN operands, which no kernel "
+                                  "lowers yet; attn-decompose gives their "
+                                  "meaning";
+  return mlir::success();
+}
+
+} // namespace fa4
+
+#endif // LIB_CONVERSION_COMMON_UNLOWERED_H
