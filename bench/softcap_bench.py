@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """What logit softcapping and attention sinks cost fa4 on the H100/H200
 (issue 61): the same prefill through fa4.flash_attn_func with and without
-softcap = 15, and with sinks (one f32 logit per head, through
-fa4_launch_serving: launch records carry no sinks), in one run, beside
+softcap = 15, and with sinks (one f32 logit per head), in one run, beside
 torch SDPA's cuDNN backend (which has neither) for scale.
 
     softcap_bench.py --configs     the kernel pack's configurations

@@ -239,8 +239,8 @@ def flash_attn_func(q, k, v, *, causal=False, window_size=(-1, -1),
         torch.is_grad_enabled() and
         (q.requires_grad or k.requires_grad or v.requires_grad))
     if sinks is not None and not traced:
-        # Launch records carry no sinks: each call goes through
-        # fa4_launch_serving, which validates it.
+        # Its own record (of the serving arguments, which name the sinks),
+        # per signature as the eager plans below.
         kernel = _kernel_of(q, k, v, causal, window_size, softmax_scale,
                             softcap, sinks=True)
         o = out if out is not None else torch_ops.empty_o(q, v)
@@ -311,37 +311,55 @@ class _Record(object):
 
     _Pointers = _ctypes.c_void_p * 5
 
-    def __init__(self, torch, kernel, tensors):
-        for name, t in zip(("q", "k", "v", "o", "lse"), tensors):
-            if not t.is_cuda:
+    def __init__(self, torch, kernel, tensors, sinks=None):
+        for name, t in zip(("q", "k", "v", "o", "lse", "sinks"),
+                           tuple(tensors) + (sinks,)):
+            if t is not None and not t.is_cuda:
                 raise Fa4ValueError("tensor '%s': on %s; fa4 kernels need "
                                     "CUDA tensors" % (name, t.device))
         self._lib = kernel._lib
         self.device = tensors[0].device
+        # A kernel with sinks: a record of the serving arguments (version
+        # 14), which can name them.
+        self.serving = sinks is not None
         handle = _ctypes.c_void_p()
         with torch.cuda.device(self.device):
-            _runtime._check(self._lib.fa4_launch_record_create(
-                kernel._live(), _ctypes.byref(_runtime._args(*tensors)),
-                _ctypes.byref(handle)))
+            if self.serving:
+                _runtime._check(self._lib.fa4_launch_record_create_serving(
+                    kernel._live(), _ctypes.byref(_runtime._serving_args(
+                        *tensors, {}, 0, sinks)),
+                    _ctypes.byref(handle)))
+            else:
+                _runtime._check(self._lib.fa4_launch_record_create(
+                    kernel._live(), _ctypes.byref(_runtime._args(*tensors)),
+                    _ctypes.byref(handle)))
         self.handle = handle
         size = _ctypes.c_uint64()
         _runtime._check(self._lib.fa4_launch_record_workspace_bytes(
             handle, _ctypes.byref(size)))
         self.workspace_bytes = size.value
 
-    def run(self, torch, tensors):
+    def run(self, torch, tensors, sinks=None):
         index = self.device.index
         if index != torch.cuda.current_device():
             with torch.cuda.device(index):
-                self._run(torch, tensors)
+                self._run(torch, tensors, sinks)
             return
-        self._run(torch, tensors)
+        self._run(torch, tensors, sinks)
 
-    def _run(self, torch, tensors):
+    def _run(self, torch, tensors, sinks=None):
         # A fresh array per call: another thread may run the same record.
         q, k, v, o, lse = tensors
-        data = self._Pointers(q.data_ptr(), k.data_ptr(), v.data_ptr(),
-                              o.data_ptr(), lse.data_ptr())
+        if self.serving:
+            data = _runtime.fa4_serving_args()
+            args = data.attention
+            args.q.data, args.k.data, args.v.data = (
+                q.data_ptr(), k.data_ptr(), v.data_ptr())
+            args.o.data, args.lse.data = o.data_ptr(), lse.data_ptr()
+            data.sinks.data = sinks.data_ptr()
+        else:
+            data = self._Pointers(q.data_ptr(), k.data_ptr(), v.data_ptr(),
+                                  o.data_ptr(), lse.data_ptr())
         workspace = None
         if self.workspace_bytes:
             # Freed when this returns: torch's allocator hands the block to
@@ -350,8 +368,10 @@ class _Record(object):
                                     device=self.device)
         # torch's current stream on the device, without building a Stream.
         stream = torch._C._cuda_getCurrentRawStream(self.device.index)
-        _runtime._check(self._lib.fa4_launch_record_run(
-            self.handle, data,
+        run = (self._lib.fa4_launch_record_run_serving if self.serving
+               else self._lib.fa4_launch_record_run)
+        _runtime._check(run(
+            self.handle, _ctypes.byref(data) if self.serving else data,
             workspace.data_ptr() if workspace is not None else None,
             stream or None))
 
@@ -367,36 +387,18 @@ _records = {}
 def _launch(torch, kernel, q, k, v, o, lse, sinks=None):
     """The kernel on torch's current stream through a launch record per
     (kernel, shapes, strides, dtypes, device): libfa4rt validated the
-    shapes once and checks each call's pointers. A kernel with sinks
-    (which records do not carry) through fa4_launch_serving instead."""
+    shapes once and checks each call's pointers (with sinks, a record of
+    the serving arguments)."""
     tensors = (q, k, v, o, lse)
-    if sinks is not None:
-        _launch_serving(torch, kernel, tensors, sinks)
-        return
     key = (id(kernel), q.device, q.dtype, o.dtype) + tuple(
-        (t.shape, t.stride()) for t in tensors)
+        (t.shape, t.stride()) for t in tensors) + (sinks is not None,)
     record = _records.get(key)
     if record is None:
-        record = _Record(torch, kernel, tensors)
+        record = _Record(torch, kernel, tensors, sinks)
         if len(_records) > 4096:
             _records.clear()
         _records[key] = record
-    record.run(torch, tensors)
-
-
-def _launch_serving(torch, kernel, tensors, sinks):
-    """One validated fa4_launch_serving on torch's current stream of the
-    tensors' device; a split-K's workspace allocated by the runtime in
-    stream order."""
-    for name, t in zip(("q", "k", "v", "o", "lse", "sinks"),
-                       tensors + (sinks,)):
-        if not t.is_cuda:
-            raise Fa4ValueError("tensor '%s': on %s; fa4 kernels need CUDA "
-                                "tensors" % (name, t.device))
-    device = tensors[0].device
-    with torch.cuda.device(device):
-        stream = torch._C._cuda_getCurrentRawStream(device.index)
-        kernel.launch_serving(*tensors, stream=stream or None, sinks=sinks)
+    record.run(torch, tensors, sinks)
 
 
 _by_shape = {}

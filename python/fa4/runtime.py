@@ -210,6 +210,16 @@ def _declare(lib):
             [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p,
              ctypes.c_void_p],
         ),
+        "fa4_launch_record_create_serving": (
+            status,
+            [_module_p, ctypes.POINTER(fa4_serving_args),
+             ctypes.POINTER(ctypes.c_void_p)],
+        ),
+        "fa4_launch_record_run_serving": (
+            status,
+            [ctypes.c_void_p, ctypes.POINTER(fa4_serving_args),
+             ctypes.c_void_p, ctypes.c_void_p],
+        ),
         "fa4_launch_record_destroy": (None, [ctypes.c_void_p]),
     }
     for name, (restype, argtypes) in protos.items():

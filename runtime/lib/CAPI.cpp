@@ -291,6 +291,31 @@ fa4_status fa4_launch_record_create(fa4_module *module,
   });
 }
 
+fa4_status fa4_launch_record_create_serving(fa4_module *module,
+                                            const fa4_serving_args *args,
+                                            fa4_launch_record **record) {
+  return guarded([&] {
+    requireNonNull(module, "module");
+    requireNonNull(args, "args");
+    requireNonNull(record, "record");
+    *record = nullptr;
+    *record = new fa4_launch_record(module->kernel, *args);
+  });
+}
+
+fa4_status fa4_launch_record_run_serving(fa4_launch_record *record,
+                                         const fa4_serving_args *args,
+                                         void *workspace, void *stream) {
+  return guarded([&] {
+    requireNonNull(record, "record");
+    requireNonNull(args, "args");
+    std::lock_guard<std::mutex> lock(record->mutex);
+    record->prepared.setData(*args);
+    record->prepared.run(reinterpret_cast<CUdeviceptr>(workspace),
+                         static_cast<CUstream>(stream));
+  });
+}
+
 fa4_status fa4_launch_record_workspace_bytes(const fa4_launch_record *record,
                                              uint64_t *bytes) {
   return guarded([&] {

@@ -202,6 +202,41 @@ TEST(CAPITest, LaunchRecordsValidateBeforeTheDriverOpens) {
   fa4_launch_record_destroy(nullptr); // a no-op, as free(NULL)
 }
 
+TEST(CAPITest, ServingLaunchRecordsValidateBeforeTheDriverOpens) {
+  // A kernel with sinks: a record of its serving arguments is validated
+  // with the sinks (the plain record refuses it: it cannot name them).
+  fa4_module *raw = nullptr;
+  ASSERT_EQ(
+      fa4_module_load_string(sinksManifestJson().c_str(), "/kernels", &raw),
+      FA4_SUCCESS)
+      << fa4_last_error();
+  ModulePtr module(raw);
+  fa4_launch_record *record = reinterpret_cast<fa4_launch_record *>(1);
+  fa4_attention_args plain = goodArgs();
+  EXPECT_EQ(fa4_launch_record_create(module.get(), &plain, &record),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(),
+               "tensor 'sinks': missing (data is NULL) but the kernel "
+               "requires it (the kernel has attention sinks: launch it "
+               "through fa4_launch_serving with args.sinks)");
+  EXPECT_EQ(record, nullptr);
+  fa4_serving_args serving = {};
+  serving.attention = plain;
+  serving.sinks = fakeTensor(6 * kRegion, FA4_DTYPE_BF16, {32});
+  EXPECT_EQ(fa4_launch_record_create_serving(module.get(), &serving, &record),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(),
+               "tensor 'sinks': dtype is bf16 but the kernel expects f32");
+  EXPECT_EQ(record, nullptr);
+  EXPECT_EQ(fa4_launch_record_create_serving(module.get(), nullptr, &record),
+            FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(fa4_launch_record_create_serving(module.get(), &serving, nullptr),
+            FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(fa4_launch_record_run_serving(nullptr, &serving, nullptr, nullptr),
+            FA4_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(fa4_last_error(), "record is NULL");
+}
+
 TEST(CAPITest, ValidatesByTheKernelThatRuns) {
   // A decode variant whose O wants 16-byte alignment where the kernel's
   // takes 4: at decode shapes its rule applies, at prefill shapes the

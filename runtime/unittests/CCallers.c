@@ -55,6 +55,8 @@ const char *fa4TestNullsFromC(void) {
   FA4_EXPECT_REFUSED(fa4_launch_record_create(NULL, &args, &record));
   FA4_EXPECT_REFUSED(fa4_launch_record_workspace_bytes(NULL, &bytes));
   FA4_EXPECT_REFUSED(fa4_launch_record_run(NULL, data, NULL, NULL));
+  FA4_EXPECT_REFUSED(fa4_launch_record_create_serving(NULL, NULL, &record));
+  FA4_EXPECT_REFUSED(fa4_launch_record_run_serving(NULL, NULL, NULL, NULL));
   FA4_EXPECT_REFUSED(fa4_device_get_info(NULL));
   FA4_EXPECT_REFUSED(fa4_device_alloc(16, NULL));
   FA4_EXPECT_REFUSED(fa4_copy_to_device(NULL, host, sizeof(host)));

@@ -287,6 +287,21 @@ FA4_RT_API fa4_status fa4_launch_record_workspace_bytes(
 FA4_RT_API fa4_status fa4_launch_record_run(fa4_launch_record *record,
                                             void *const data[5],
                                             void *workspace, void *stream);
+/* Version 14: launch records of the serving arguments, for the kernels
+   fa4_attention_args cannot describe (a serving form's index tensors, a
+   kernel's sinks). fa4_launch_record_create_serving validates `args` as
+   fa4_launch_serving does; fa4_launch_record_run_serving launches with the
+   data pointers of `args` (every tensor's `data`, checked as
+   fa4_launch_record_run checks its own; the shapes, strides, dtypes and
+   max_seqlen_q are the record's and are not read). Records of either
+   creation run through either run function only where its arguments can
+   name every tensor the kernel takes. */
+FA4_RT_API fa4_status fa4_launch_record_create_serving(
+    fa4_module *module, const fa4_serving_args *args,
+    fa4_launch_record **record);
+FA4_RT_API fa4_status fa4_launch_record_run_serving(
+    fa4_launch_record *record, const fa4_serving_args *args, void *workspace,
+    void *stream);
 /* Releases the record (and the module's kernel when it held the last
    reference). Not while another thread runs it. */
 FA4_RT_API void fa4_launch_record_destroy(fa4_launch_record *record);
