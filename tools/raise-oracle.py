@@ -777,22 +777,31 @@ LOWER = ["--one-shot-bufferize=bufferize-function-boundaries",
 
 
 class Runner(object):
-    def __init__(self, fa4_opt, llvm_dir, dynamic_size=5):
+    """`apfloat`: f8E4M3FN arithmetic (its extf and truncf, which no LLVM
+    type holds) through MLIR's APFloat runtime (convert-arith-to-apfloat,
+    libmlir_apfloat_wrappers)."""
+
+    def __init__(self, fa4_opt, llvm_dir, dynamic_size=5, apfloat=False):
         self.fa4_opt = fa4_opt
         self.mlir_opt = os.path.join(llvm_dir, "bin", "mlir-opt")
         self.mlir_runner = os.path.join(llvm_dir, "bin", "mlir-runner")
         libs = os.path.join(llvm_dir, "lib")
-        self.shared_libs = ",".join(
-            os.path.join(libs, lib) for lib in
-            ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+        runtime = ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"]
+        if apfloat:
+            runtime.append("libmlir_apfloat_wrappers.so")
+        self.shared_libs = ",".join(os.path.join(libs, lib) for lib in runtime)
         self.dynamic_size = dynamic_size
         library = tempfile.NamedTemporaryFile("w", suffix=".mlir",
                                               delete=False)
         library.write(DECOMPOSE_SOFTMAX)
         library.close()
         self.softmax_library = library.name
+        lower = list(LOWER)
+        if apfloat:
+            lower.insert(lower.index("--convert-to-llvm"),
+                         "--convert-arith-to-apfloat")
         self.lower = ["--transform-preload-library=transform-library-paths="
-                      + library.name, "--transform-interpreter"] + LOWER
+                      + library.name, "--transform-interpreter"] + lower
 
     def close(self):
         os.unlink(self.softmax_library)

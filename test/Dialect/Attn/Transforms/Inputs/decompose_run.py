@@ -6,7 +6,9 @@
 # small enough to bend most scores (c * tanh(s / c) before the mask); and
 # sinks (one logit per query head in each row's max and sum, no value
 # row: a row that sees no key gives O = 0 and LSE = its sink), under a
-# window and with the softcap.
+# window and with the softcap; and FP8 (f8E4M3FN Q, K and V, O bf16, a
+# descale per tensor for Q and per (batch, key/value head) for K and V: the
+# attention of descale * x), run through MLIR's APFloat runtime.
 import importlib.util
 import math
 import os
@@ -41,6 +43,38 @@ def module(mask, result, softcap=None, sinks=False):
        " sinks(%%s : %s)" % s if sinks else "", SCALE, mask,
        ", softcap = %r : f32" % softcap if softcap else "", q, kv, kv, o, lse,
        result, returned)
+
+
+def fp8_module(result):
+    q = "tensor<%dx%dx%dx%dxf8E4M3FN>" % (B, SQ, HQ, D)
+    kv = "tensor<%dx%dx%dx%dxf8E4M3FN>" % (B, SKV, HKV, D)
+    o = "tensor<%dx%dx%dx%dxbf16>" % (B, SQ, HQ, D)
+    lse = "tensor<%dx%dx%dxf32>" % (B, HQ, SQ)
+    per_head = "tensor<%dx%dxf32>" % (B, HKV)
+    returned = o if result == "o" else lse
+    return """func.func @attention(%%q: %s, %%k: %s, %%v: %s, %%qd: tensor<f32>, %%kd: %s, %%vd: %s) -> %s {
+  %%o, %%lse = attn.attention %%q, %%k, %%v q_descale(%%qd : tensor<f32>) k_descale(%%kd : %s) v_descale(%%vd : %s) {scale = %r : f32, mask = #attn.mask<causal>} : %s, %s, %s -> %s, %s
+  return %%%s : %s
+}
+""" % (q, kv, kv, per_head, per_head, returned, per_head, per_head, SCALE,
+       q, kv, kv, o, lse, result, returned)
+
+
+def descaled(x, descale, heads):
+    """x [B, S, heads, D] times descale: one value, or [B, HKV] by each
+    head's key/value head."""
+    group = heads // HKV
+    if len(descale) == 1:
+        return [e * descale[0] for e in x]
+    out = list(x)
+    s = len(x) // (B * heads * D)
+    for b in range(B):
+        for t in range(s):
+            for h in range(heads):
+                for d in range(D):
+                    at = ((b * s + t) * heads + h) * D + d
+                    out[at] = x[at] * descale[b * HKV + h // group]
+    return out
 
 
 def reference(q, k, v, left, right, softcap=None, sinks=None):
@@ -111,3 +145,16 @@ for label, mask, (left, right), softcap, sinks in CASES:
         label, "ok" if worst(o, o_ref) <= 2 ** -11 else "off %g" % worst(o, o_ref),
         "ok" if worst(lse, lse_ref) <= 1e-5 else "off %g" % worst(lse, lse_ref)))
 runner.close()
+
+fp8 = oracle.Runner(fa4_opt, llvm_root, apfloat=True)
+inputs = fp8.run(fp8_module("o"), decompose=True, print_inputs=True)
+q, k, v, qd, kd, vd = inputs[:6]
+o = inputs[-1]
+lse = fp8.run(fp8_module("lse"), decompose=True)
+o_ref, lse_ref = reference(descaled(q, qd, HQ), descaled(k, kd, HKV),
+                           descaled(v, vd, HKV), *MASKS["causal"])
+# O is rounded to bf16 (half an ulp of values below 1: 2^-9).
+print("%-13s O %s, LSE %s" % (
+    "fp8", "ok" if worst(o, o_ref) <= 2 ** -8 else "off %g" % worst(o, o_ref),
+    "ok" if worst(lse, lse_ref) <= 1e-5 else "off %g" % worst(lse, lse_ref)))
+fp8.close()
