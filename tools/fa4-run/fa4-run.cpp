@@ -609,13 +609,17 @@ public:
       : module(module) {
     if (!useRecord)
       return;
-    if (info.has_sinks)
-      throw RunError{"--record: the kernel has attention sinks, "
-                     "which launch records do not take"};
-    // Made from tensors no launch uses: every run sets other pointers.
+    // Made from tensors no launch uses: every run sets other pointers. A
+    // kernel with sinks: a record of the serving arguments, which name them.
     own = allocateArgs(shape, layoutRules(module, info.has_lse), info.has_lse);
-    check(fa4_launch_record_create(module, &own.args, &record),
-          "fa4_launch_record_create");
+    if (own.sinks) {
+      fa4_serving_args serving = servingOf(own);
+      check(fa4_launch_record_create_serving(module, &serving, &record),
+            "fa4_launch_record_create_serving");
+    } else {
+      check(fa4_launch_record_create(module, &own.args, &record),
+            "fa4_launch_record_create");
+    }
     check(fa4_launch_record_workspace_bytes(record, &workspaceSize),
           "fa4_launch_record_workspace_bytes");
     if (workspaceSize)
@@ -632,12 +636,20 @@ public:
   /// 0 without a record.
   uint64_t workspaceBytes() const { return workspaceSize; }
 
+  /// The serving arguments of `set`: its attention tensors and sinks.
+  static fa4_serving_args servingOf(const DeviceArgs &set) {
+    fa4_serving_args serving = {};
+    serving.attention = set.args;
+    serving.sinks = set.sinks->desc;
+    return serving;
+  }
+
   fa4_status tryLaunch(const DeviceArgs &set, void *stream) {
     if (set.sinks) {
-      fa4_serving_args serving = {};
-      serving.attention = set.args;
-      serving.sinks = set.sinks->desc;
-      return fa4_launch_serving(module, &serving, stream);
+      fa4_serving_args serving = servingOf(set);
+      return record ? fa4_launch_record_run_serving(record, &serving, workspace,
+                                                    stream)
+                    : fa4_launch_serving(module, &serving, stream);
     }
     if (!record)
       return fa4_launch(module, &set.args, stream);
