@@ -16,8 +16,8 @@ passes where its logits are within the spread of the two exact attentions:
 max |fa4 - x| <= 1.5 max |sdpa - eager| for x in (sdpa, eager). transformers
 runs no Gemma 2 or gpt-oss on SDPA (it has no softcap, no sinks): there
 the second exact attention is eager's in f32 ("eager32"), and a control,
-eager without the softcap ("nocap") or the sinks ("nosinks"), must lie far
-outside that spread, so that the check can tell them from none. For each,
+eager without the softcap ("nocap") or the sinks ("nosinks"), must fail
+the check fa4 passes, so that the check can tell them from none. For each,
 - the prefill, eager and under torch.compile(fullgraph=True);
 - one decode step after the prefill, through a DynamicCache.
 fa4's attention function must have run (a call count per layer). A padded
@@ -189,12 +189,13 @@ def spread_line(what, logits, exact_pair=("sdpa", "eager")):
     for control in ("nocap", "nosinks"):
         if control not in logits:
             continue
-        # The control: eager without the softcap or the sinks, far outside
-        # the spread.
+        # The control: eager without the softcap or the sinks must fail the
+        # check fa4 passes. (A decode step's row sees 149 keys, where a
+        # sink's share is small: 3.2x the spread there on the H100.)
         off = (logits[control].float() - logits[b].float()).abs().max().item()
-        ok = off > 4 * MARGIN * exact
+        ok = off > MARGIN * exact
         print("%-4s %s: control |%s-%s| %.4f > %g x |%s-%s|"
-              % ("pass" if ok else "FAIL", what, control, b, off, 4 * MARGIN,
+              % ("pass" if ok else "FAIL", what, control, b, off, MARGIN,
                  a, b))
         failures += not ok
     return failures
