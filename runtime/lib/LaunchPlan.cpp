@@ -54,6 +54,12 @@ std::array<uint32_t, 3> fa4::rt::evaluateGrid(const LaunchSpec &launch,
   for (int d = 0; d < 3; ++d) {
     uint64_t size = product(launch.grid[d], bindings, maxGrid[d]);
     std::string dimName = std::string("launch grid ") + "xyz"[d];
+    // A size the launch does not bind (a manifest whose grid names "skv"
+    // in a paged kernel) counts 0: no kernel runs on an empty grid.
+    if (size == 0)
+      throw Error(FA4_ERROR_VALIDATION,
+                  dimName + " is 0 blocks for these sizes (the manifest's "
+                            "grid names a size this launch does not bind)");
     if (size > maxGrid[d])
       throw Error(FA4_ERROR_VALIDATION,
                   dimName + " exceeds the CUDA limit of " +

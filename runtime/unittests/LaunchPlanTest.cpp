@@ -198,6 +198,22 @@ TEST_F(LaunchPlanTest, RefusesGridBeyondLimits) {
   }
 }
 
+// A grid factor the launch does not bind counts 0 (the fuzzer's manifest
+// named "skv" in a paged kernel's grid): refused, never launched empty.
+TEST_F(LaunchPlanTest, RefusesAnEmptyGrid) {
+  manifest.launch.grid[0] = {
+      GridFactor{GridFactor::Kind::Symbol, 0, Symbol::MaxPages}};
+  try {
+    evaluateGrid(manifest.launch, bindings);
+    FAIL() << "expected an error";
+  } catch (const Error &error) {
+    EXPECT_EQ(error.status, FA4_ERROR_VALIDATION);
+    EXPECT_STREQ(error.what(), "launch grid x is 0 blocks for these sizes (the "
+                               "manifest's grid names a size this launch does "
+                               "not bind)");
+  }
+}
+
 TEST_F(LaunchPlanTest, RefusesGridNotMultipleOfCluster) {
   manifest.launch.cluster = {4, 1, 1};
   try {
