@@ -5,7 +5,7 @@
 # its own launch, kv-multicast clusters, CTA pairs, split-K cluster decode,
 # workspace split-K with a fixed count and picked at launch, decode
 # variants, the reference kernel, Blackwell, f16 and windows, tensor maps
-# the kernel builds, the serving forms), plus
+# the kernel builds, the serving forms, softcap and sinks), plus
 # runtime/selftest/*/manifest.json. The inputs are written here (the lit
 # tests' inputs move), besides examples/attention.mlir.
 #
@@ -123,6 +123,8 @@ jobs=(
   "serving-static|test/Pipelines/serving-reference.mlir|--chip=sm_100a --seq-q-hint=1"
   "serving-ref|$work/serving.mlir|--chip=sm_90a --kernel=reference"
   "serving-ref-sm100|$work/serving.mlir|--chip=sm_100a --kernel=reference"
+  "sinks|test/Pipelines/sinks-ptxas.mlir|--chip=sm_90a"
+  "sinks-sm100|test/Pipelines/sinks-ptxas.mlir|--chip=sm_100a"
 )
 
 mkdir -p "$out"
