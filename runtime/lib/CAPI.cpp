@@ -282,13 +282,10 @@ fa4_status fa4_launch(fa4_module *module, const fa4_attention_args *args,
 fa4_status fa4_launch_record_create(fa4_module *module,
                                     const fa4_attention_args *args,
                                     fa4_launch_record **record) {
-  return guarded([&] {
-    requireNonNull(module, "module");
-    requireNonNull(args, "args");
-    requireNonNull(record, "record");
-    *record = nullptr;
-    *record = new fa4_launch_record(module->kernel, servingArgs(*args));
-  });
+  if (!args)
+    return fa4_launch_record_create_serving(module, nullptr, record);
+  fa4_serving_args full = servingArgs(*args);
+  return fa4_launch_record_create_serving(module, &full, record);
 }
 
 fa4_status fa4_launch_record_create_serving(fa4_module *module,
@@ -327,20 +324,18 @@ fa4_status fa4_launch_record_workspace_bytes(const fa4_launch_record *record,
 
 fa4_status fa4_launch_record_run(fa4_launch_record *record, void *const data[5],
                                  void *workspace, void *stream) {
-  return guarded([&] {
-    requireNonNull(record, "record");
-    requireNonNull(data, "data");
-    fa4_serving_args args = {};
-    args.attention.q.data = data[0];
-    args.attention.k.data = data[1];
-    args.attention.v.data = data[2];
-    args.attention.o.data = data[3];
-    args.attention.lse.data = data[4];
-    std::lock_guard<std::mutex> lock(record->mutex);
-    record->prepared.setData(args);
-    record->prepared.run(reinterpret_cast<CUdeviceptr>(workspace),
-                         static_cast<CUstream>(stream));
-  });
+  if (!record || !data)
+    return guarded([&] {
+      requireNonNull(record, "record");
+      requireNonNull(data, "data");
+    });
+  fa4_serving_args args = {};
+  args.attention.q.data = data[0];
+  args.attention.k.data = data[1];
+  args.attention.v.data = data[2];
+  args.attention.o.data = data[3];
+  args.attention.lse.data = data[4];
+  return fa4_launch_record_run_serving(record, &args, workspace, stream);
 }
 
 void fa4_launch_record_destroy(fa4_launch_record *record) { delete record; }

@@ -98,14 +98,21 @@ def config(transformers, family):
     return transformers.MistralConfig(sliding_window=WINDOW, **common)
 
 
-def register_gemma2_references(transformers):
-    """eager32: Gemma 2's eager attention in f32; nocap: it without the
-    softcap (the control). Both take eager's mask."""
+def register_references(transformers):
+    """eager32: the model's own eager attention in f32 (gpt-oss's where the
+    module has sinks, else Gemma 2's); the controls: nocap, Gemma 2's
+    without the softcap, and nosinks, Llama's eager (gpt-oss's but for the
+    sink). All take eager's mask."""
     from transformers.masking_utils import AttentionMaskInterface, eager_mask
     from transformers.models.gemma2 import modeling_gemma2
+    from transformers.models.gpt_oss import modeling_gpt_oss
+    from transformers.models.llama import modeling_llama
 
     def eager32(module, query, key, value, attention_mask, **kwargs):
-        out, weights = modeling_gemma2.eager_attention_forward(
+        family = (modeling_gpt_oss if getattr(module, "sinks", None)
+                  is not None else modeling_gemma2)
+        kwargs.pop("s_aux", None)  # gpt-oss's eager reads module.sinks
+        out, weights = family.eager_attention_forward(
             module, query.float(), key.float(), value.float(), attention_mask,
             **kwargs)
         return out.to(query.dtype), weights
@@ -115,35 +122,12 @@ def register_gemma2_references(transformers):
         return modeling_gemma2.eager_attention_forward(
             module, query, key, value, attention_mask, **kwargs)
 
-    for name, forward in (("eager32", eager32), ("nocap", nocap)):
-        transformers.AttentionInterface.register(name, forward)
-        AttentionMaskInterface.register(name, eager_mask)
-
-
-def register_gptoss_references(transformers):
-    """gpt-oss's eager attention in f32 ("eager32" where the module has
-    sinks) and without its sinks ("nosinks", the control: Llama's eager,
-    the same but for the sink)."""
-    from transformers.masking_utils import AttentionMaskInterface, eager_mask
-    from transformers.models.gpt_oss import modeling_gpt_oss
-    from transformers.models.llama import modeling_llama
-    eager32 = transformers.AttentionInterface._global_mapping["eager32"]
-
-    def eager32_or_sinks(module, query, key, value, attention_mask, **kwargs):
-        if getattr(module, "sinks", None) is None:
-            return eager32(module, query, key, value, attention_mask, **kwargs)
-        kwargs.pop("s_aux", None)
-        out, weights = modeling_gpt_oss.eager_attention_forward(
-            module, query.float(), key.float(), value.float(), attention_mask,
-            **kwargs)
-        return out.to(query.dtype), weights
-
     def nosinks(module, query, key, value, attention_mask, **kwargs):
         kwargs.pop("s_aux", None)
         return modeling_llama.eager_attention_forward(
             module, query, key, value, attention_mask, **kwargs)
 
-    for name, forward in (("eager32", eager32_or_sinks),
+    for name, forward in (("eager32", eager32), ("nocap", nocap),
                           ("nosinks", nosinks)):
         transformers.AttentionInterface.register(name, forward)
         AttentionMaskInterface.register(name, eager_mask)
@@ -341,8 +325,7 @@ def main():
     fa4.hf.register()
     transformers.AttentionInterface.register(
         "fa4", counting(fa4.hf.attention_forward))
-    register_gemma2_references(transformers)
-    register_gptoss_references(transformers)
+    register_references(transformers)
     failures = 0
     for family in ("llama", "mistral", "gemma2", "gemma3", "gptoss"):
         failures += check_family(torch, transformers, family)

@@ -146,15 +146,15 @@ Value Decomposer::descaledContraction(Value init, Value x, Value y,
                                       ArrayRef<AffineMap> operandMaps,
                                       unsigned loops, AffineExpr b,
                                       AffineExpr h) {
+  // operandMaps: x's, y's, then the result's.
   SmallVector<Value> inputs = {x, y};
-  SmallVector<AffineMap> maps(operandMaps);
+  SmallVector<AffineMap> maps = {operandMaps[0], operandMaps[1]};
   for (Value descale : descales)
     if (descale) {
       inputs.push_back(descale);
       maps.push_back(descaleMap(descale, loops, b, h));
     }
-  maps.push_back(operandMaps.back());
-  maps.erase(maps.begin() + 2);
+  maps.push_back(operandMaps[2]);
   SmallVector<utils::IteratorType> iterators(loops - 1, par);
   iterators.push_back(red);
   return generic(init, inputs, maps, iterators,
