@@ -576,13 +576,18 @@ func.func @smem_tile_f32(%t: !fa4.smem_tile<64x128xf32, k_major>)
 
 // -----
 
-// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes), got 60x128}}
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major), got 60x128}}
 func.func @smem_tile_rows(%t: !fa4.smem_tile<60x128xbf16, k_major>)
 
 // -----
 
-// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes), got 64x96}}
-func.func @smem_tile_columns(%t: !fa4.smem_tile<64x96xbf16, k_major>)
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major), got 64x96}}
+func.func @smem_tile_columns(%t: !fa4.smem_tile<64x96xbf16, mn_major>)
+
+// -----
+
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major), got 64x40}}
+func.func @smem_tile_k_columns(%t: !fa4.smem_tile<64x40xbf16, k_major>)
 
 // -----
 
@@ -601,13 +606,18 @@ func.func @frag_i32(%f: !fa4.frag<64x128xi32>)
 
 // -----
 
-// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns, got 32x128}}
+// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns (8 for f32), got 32x128}}
 func.func @frag_rows(%f: !fa4.frag<32x128xf32>)
 
 // -----
 
-// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns, got 64x40}}
-func.func @frag_columns(%f: !fa4.frag<64x40xf32>)
+// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns (8 for f32), got 64x40}}
+func.func @frag_columns(%f: !fa4.frag<64x40xbf16>)
+
+// -----
+
+// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns (8 for f32), got 64x12}}
+func.func @frag_f32_columns(%f: !fa4.frag<64x12xf32>)
 
 // -----
 
@@ -1089,5 +1099,41 @@ func.func @sink_rows_types_differ(%p: !llvm.ptr<1>, %h: i32, %c: i1) {
 func.func @sink_rows_group_zero(%p: !llvm.ptr<1>, %h: i32, %c: i1) {
   // expected-error @+1 {{'fa4.sink.rows' op attribute 'group' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
   %m, %s = fa4.sink.rows %p[%h] if %c {group = 0 : i64} : !fa4.rows<64xf32>, !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @softmax_fixed_max_threshold(%s: !fa4.frag<64x176xf32>, %m: !fa4.rows<64xf32>, %scale: f32) {
+  // expected-error @+1 {{'fa4.softmax' op keeps a fixed max, so it has no rescale threshold}}
+  %p, %m1, %l1, %c = fa4.softmax %s max %m sum %m scale %scale {fixedMax, rescaleThreshold = 8.0 : f64} : !fa4.frag<64x176xf32>, !fa4.rows<64xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// fa4.smem.ones_row, fa4.row_sums
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @ones_row_mn_major(%offset: i32) {
+  // expected-error @+1 {{'fa4.smem.ones_row' op writes a K-major tile (N rows of K), got '!fa4.smem_tile<176x64xbf16, mn_major>'}}
+  %t = fa4.smem.ones_row %offset : !fa4.smem_tile<176x64xbf16, mn_major>
+  return
+}
+
+// -----
+
+func.func @row_sums_bf16(%t: !fa4.frag<64x16xbf16>, %r: !fa4.rows<64xf32>) {
+  // expected-error @+1 {{'fa4.row_sums' op sums an f32 frag, got '!fa4.frag<64x16xbf16>'}}
+  %s = fa4.row_sums %t plus %r : !fa4.frag<64x16xbf16>, !fa4.rows<64xf32>
+  return
+}
+
+// -----
+
+func.func @row_sums_rows(%t: !fa4.frag<64x8xf32>, %r: !fa4.rows<128xf32>) {
+  // expected-error @+1 {{'fa4.row_sums' op plus '!fa4.rows<128xf32>' must be one f32 per row of '!fa4.frag<64x8xf32>'}}
+  %s = fa4.row_sums %t plus %r : !fa4.frag<64x8xf32>, !fa4.rows<128xf32>
   return
 }

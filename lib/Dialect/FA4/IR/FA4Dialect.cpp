@@ -82,14 +82,18 @@ void SmemTileType::print(AsmPrinter &printer) const {
 
 LogicalResult SmemTileType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t rows, int64_t columns,
-                                   Type elementType, Major) {
+                                   Type elementType, Major major) {
   if (!isMmaInputType(elementType))
     return emitError() << "shared-memory tiles hold bf16 or f16, got "
                        << elementType;
-  if (rows <= 0 || rows % 8 || columns <= 0 || columns % 64)
+  // A K-major tile's K steps by 16 through whole boxes (its last one
+  // partly read, as a ones row's of BN columns); an MN-major tile's N
+  // spans whole boxes.
+  int64_t columnMultiple = major == Major::K ? 16 : 64;
+  if (rows <= 0 || rows % 8 || columns <= 0 || columns % columnMultiple)
     return emitError() << "a shared-memory tile has a positive multiple of 8 "
-                          "rows and of 64 columns (128-byte swizzled boxes), "
-                          "got "
+                          "rows and of 64 columns (128-byte swizzled boxes; "
+                          "16 columns K-major), got "
                        << rows << "x" << columns;
   return success();
 }
@@ -119,9 +123,12 @@ LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a frag holds f32 (an accumulator) or bf16/f16 (an "
                           "MMA operand), got "
                        << elementType;
-  if ((rows != 64 && rows != 128) || columns <= 0 || columns % 16)
+  // An accumulator's N steps by 8 (wgmma's n8), an operand's K by 16.
+  int64_t columnMultiple = elementType.isF32() ? 8 : 16;
+  if ((rows != 64 && rows != 128) || columns <= 0 || columns % columnMultiple)
     return emitError() << "a frag is 64 or 128 rows (one warpgroup's MMA "
-                          "tile) by a positive multiple of 16 columns, got "
+                          "tile) by a positive multiple of 16 columns (8 for "
+                          "f32), got "
                        << rows << "x" << columns;
   return success();
 }
