@@ -4,6 +4,7 @@
 # the emulator, and prints both tables (docs/Emulator.md, "Blackwell").
 #
 #   scripts/b200-ready.sh [--emu] [--artifacts DIR] [--only REGEX] [--out DIR]
+#                         [--pack DIR]
 #
 # 1. The micro kernels (emu/micro/tcgen05-*.ptx, one per rule, and
 #    f32x2.ptx, the packed arithmetic of D-61): each compares its output
@@ -14,6 +15,14 @@
 #    against the CPU reference by fa4-run; when DIR/emu/results.txt holds the
 #    emulator's run of the same artifacts, the two are compared as on the
 #    H200 (emu/scripts/emu-compare.py compare).
+# 3. The timings: fa4's Blackwell kernel and FlashAttention-4's CuTe kernel
+#    (where its package is installed) on the prefill rows, against the
+#    timing model's prediction (bench/sm-model/time_b200.py, the table
+#    bench/sm-model/b200-compare.txt). --pack DIR: the rows' kernel pack
+#    (PYTHONPATH=python python3 -m fa4.pack --chip sm_100a --out DIR
+#    $(bench/sm-model/time_b200.py --configs)), built here by default; the
+#    timings need torch and fa4's runtime library (FA4_RUNTIME_LIB). --emu
+#    prints the predictions alone.
 # --artifacts DIR: kernels compiled elsewhere (emu/scripts/emu-compare.py build
 # --chip sm_100a --out DIR), for a GPU machine without LLVM; by default they
 # are compiled here. --emu runs both steps on fa4-emu instead of the GPU (a
@@ -22,13 +31,14 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${FA4_BUILD_DIR:-$root/build}"
-emu="" artifacts="" only="" out="${TMPDIR:-/tmp}/fa4-b200-ready"
+emu="" artifacts="" only="" pack="" out="${TMPDIR:-/tmp}/fa4-b200-ready"
 while [ $# -gt 0 ]; do
   case "$1" in
     --emu) emu="$build/emu/libfa4emu.so" ;;
     --artifacts) artifacts="$2"; shift ;;
     --only) only="$2"; shift ;;
     --out) out="$2"; shift ;;
+    --pack) pack="$2"; shift ;;
     *) echo "b200-ready.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -115,5 +125,21 @@ sys.exit(0 if total and passed == total else 1)
 EOF
 if [ -z "$emu" ] && [ -f "$artifacts/emu/results.txt" ]; then
   python3 "$root/emu/scripts/emu-compare.py" compare "$artifacts/emu" "$out/run" || status=1
+fi
+
+echo "== 3. timings against the timing model"
+timing="$root/bench/sm-model/time_b200.py"
+if [ -n "$emu" ]; then
+  python3 "$timing" --predicted | tee "$out/predicted.txt" | tail -n 2 || status=1
+else
+  if [ -z "$pack" ]; then
+    pack="$out/pack"
+    rm -rf "$pack"
+    PYTHONPATH="$root/python" python3 -m fa4.pack --chip sm_100a --out "$pack" \
+      $(python3 "$timing" --configs) > "$out/pack.log" || status=1
+  fi
+  FA4_CACHE_DIR="$pack" PYTHONPATH="$root/python" python3 "$timing" \
+    ${only:+--rows "$only"} > "$out/timings.txt" 2>&1 || status=1
+  cat "$out/timings.txt"
 fi
 exit $status
