@@ -75,6 +75,10 @@ rules = {
     "tcgen05-mma-ts": "A from TMEM (tcgen05.st 32x32b.x32, bf16 pairs)",
     "tcgen05-pair": "cta_group::2: M=256 over a CTA pair, B split by rows, "
                     "commit multicast, TMA .cta_group::2 to the peer's mbarrier",
+    "tcgen05-mma-f8-ss": "kind::f8f6f4 K=32: A e4m3, B e5m2, both K-major in "
+                         "128B-swizzled smem",
+    "tcgen05-mma-f8-ts": "kind::f8f6f4 A e4m3 from TMEM (four bytes a column, "
+                         "the lowest first)",
 }
 def lines(path):
     return {l.split()[1]: l.split() for l in open(path) if l.startswith("MICRO")}

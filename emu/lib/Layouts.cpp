@@ -230,6 +230,8 @@ TmemCoord tmemAccumulator(uint32_t m, uint32_t n) { return {m, n}; }
 
 TmemHalf tmemOperandA(uint32_t m, uint32_t k) { return {m, k / 2, k % 2}; }
 
+TmemByte tmemOperandA8(uint32_t m, uint32_t k) { return {m, k / 4, k % 4}; }
+
 PairRow pairRow(uint32_t row, uint32_t rows) {
   return {row / (rows / 2), row % (rows / 2)};
 }

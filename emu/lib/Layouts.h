@@ -107,6 +107,14 @@ struct TmemHalf {
 };
 TmemHalf tmemOperandA(uint32_t m, uint32_t k);
 
+/// An 8-bit A operand in tensor memory (kind::f8f6f4): element (m, k) in
+/// lane m, column k / 4, byte k % 4 (the lowest first), packed as the
+/// 16-bit operand's pairs are.
+struct TmemByte {
+  uint32_t lane, column, byte;
+};
+TmemByte tmemOperandA8(uint32_t m, uint32_t k);
+
 /// cta_group::2 (PTX ISA, tcgen05.mma, "CTA pair"): row `row` of an
 /// operand of `rows` rows (A's M, B's N, D's M) is row `local` of CTA
 /// `cta` of the pair (the even CTA holds the first half).

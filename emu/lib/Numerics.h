@@ -115,6 +115,36 @@ inline uint16_t floatToHalf(float value) {
   return sign | uint16_t(biased << 10) | (uint16_t(units) & 0x3ff);
 }
 
+/// e4m3 (OCP FP8, the `.e4m3` of PTX): bias 7, no infinities, S.1111.111
+/// the only NaN, 448 the largest finite value, subnormals in units of 2^-9.
+inline float e4m3ToFloat(uint8_t bits) {
+  float sign = bits & 0x80 ? -1.0f : 1.0f;
+  int exponent = (bits >> 3) & 0xf;
+  int mantissa = bits & 0x7;
+  if (exponent == 0xf && mantissa == 0x7)
+    return std::nanf("");
+  if (exponent == 0)
+    return sign * std::ldexp(float(mantissa), -9);
+  return sign * std::ldexp(float(8 + mantissa), exponent - 7 - 3);
+}
+
+/// e5m2 (`.e5m2`): IEEE 754-like with bias 15: infinities and NaNs at
+/// exponent 31, subnormals in units of 2^-16.
+inline float e5m2ToFloat(uint8_t bits) {
+  return halfToFloat(uint16_t(bits) << 8);
+}
+
+/// A tcgen05.mma operand element: kind::f16's formats 0 (f16) and 1 (bf16)
+/// of 16 bits, kind::f8f6f4's 0 (e4m3) and 1 (e5m2) of 8 (PTX ISA,
+/// "Instruction descriptor").
+inline float mmaOperandValue(bool f8, int format, uint32_t bits) {
+  if (f8)
+    return format == 1 ? e5m2ToFloat(uint8_t(bits))
+                       : e4m3ToFloat(uint8_t(bits));
+  return format == 1 ? bf16ToFloat(uint16_t(bits))
+                     : halfToFloat(uint16_t(bits));
+}
+
 } // namespace fa4::emu
 
 #endif // FA4_EMU_NUMERICS_H

@@ -186,30 +186,36 @@ void dealloc(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
 /// Element (mn, k) of an operand in `source`'s shared memory (the issuing
 /// CTA's, or under cta_group::2 either CTA of the pair).
 float operandElement(Cta &cta, const Instruction &inst, Warp &warp, Cta &source,
-                     const WgmmaDescriptor &descriptor, bool mnMajor,
+                     const WgmmaDescriptor &descriptor, bool mnMajor, bool f8,
                      int format, int mn, int k) {
-  uint32_t address = wgmmaElementAddress(descriptor, mnMajor, 2, mn, k);
+  uint32_t bytes = f8 ? 1 : 2;
+  uint32_t address = wgmmaElementAddress(descriptor, mnMajor, bytes, mn, k);
   std::string where = " of CTA rank " + std::to_string(source.rank);
-  if (uint64_t(address) + 2 > source.smem.size())
+  if (uint64_t(address) + bytes > source.smem.size())
     fail(cta, warp, inst, warp.live,
          "tcgen05.mma operand past the shared memory" + where);
-  if (source.asyncWritesPending[address] ||
-      source.asyncWritesPending[address + 1])
-    fail(cta, warp, inst, warp.live,
-         "tcgen05.mma reads shared memory" + where +
-             " that a TMA load or cp.async has not yet written");
-  if (source.genericDirty[address] || source.genericDirty[address + 1])
-    fail(cta, warp, inst, warp.live,
-         "tcgen05.mma reads shared memory" + where +
-             " that generic stores wrote without a fence.proxy.async after "
-             "them");
-  uint16_t bits;
-  std::memcpy(&bits, source.smem.data() + address, 2);
-  return format == 1 ? bf16ToFloat(bits) : halfToFloat(bits);
+  for (uint32_t i = 0; i < bytes; ++i) {
+    if (source.asyncWritesPending[address + i])
+      fail(cta, warp, inst, warp.live,
+           "tcgen05.mma reads shared memory" + where +
+               " that a TMA load or cp.async has not yet written");
+    if (source.genericDirty[address + i])
+      fail(cta, warp, inst, warp.live,
+           "tcgen05.mma reads shared memory" + where +
+               " that generic stores wrote without a fence.proxy.async after "
+               "them");
+  }
+  uint32_t bits = 0;
+  std::memcpy(&bits, source.smem.data() + address, bytes);
+  return mmaOperandValue(f8, format, bits);
 }
 
 struct Mma {
   uint32_t d;
+  /// kind::f8f6f4 (8-bit operands, K = 32 a instruction) rather than
+  /// kind::f16 (16-bit, K = 16).
+  bool f8 = false;
+  int k() const { return f8 ? 32 : 16; }
   bool aInTmem = false;
   uint32_t aTmem = 0; // lane << 16 | column, when A is in tensor memory
   uint64_t aBits, bBits;
@@ -226,14 +232,15 @@ struct Mma {
 std::vector<float> bTileOf(Cta &cta, Warp &warp, const Instruction &inst,
                            const Mma &mma, const WgmmaDescriptor &b) {
   const Tcgen05Instruction &s = mma.shape;
-  std::vector<float> tile(size_t(s.n) * 16);
+  int kInst = mma.k();
+  std::vector<float> tile(size_t(s.n) * size_t(kInst));
   for (int n = 0; n < s.n; ++n) {
     PairRow at = mma.ctas.size() == 2 ? pairRow(uint32_t(n), uint32_t(s.n))
                                       : PairRow{0, uint32_t(n)};
-    for (int k = 0; k < 16; ++k)
-      tile[size_t(n * 16 + k)] =
+    for (int k = 0; k < kInst; ++k)
+      tile[size_t(n * kInst + k)] =
           operandElement(cta, inst, warp, *mma.ctas[at.cta], b, s.bMnMajor,
-                         s.bFormat, int(at.local), k) *
+                         mma.f8, s.bFormat, int(at.local), k) *
           (s.negateB ? -1.0f : 1.0f);
   }
   return tile;
@@ -249,24 +256,32 @@ void computeRows(Cta &cta, Warp &warp, const Instruction &inst, const Mma &mma,
   if (!mma.aInTmem)
     decodeTcgen05Descriptor(mma.aBits, a);
   uint32_t lane0 = mma.d >> 16, column0 = mma.d & 0xffff;
-  std::vector<float> aTile(size_t(m128) * 16);
+  int kInst = mma.k();
+  std::vector<float> aTile(size_t(m128) * size_t(kInst));
   // A in tensor memory (PTX ISA, tcgen05.mma, "Matrix A in tensor
-  // memory"): row m in lane a.lane + m, two 16-bit elements per 32-bit
-  // column, element k in column a.column + k / 2, the low half first.
+  // memory"): row m in lane a.lane + m, two 16-bit (four 8-bit) elements
+  // per 32-bit column, element k in column a.column + k / 2 (k / 4), the
+  // low half (byte) first.
   for (int m = 0; m < m128; ++m)
-    for (int k = 0; k < 16; ++k) {
+    for (int k = 0; k < kInst; ++k) {
       float value;
       if (mma.aInTmem) {
-        TmemHalf at = tmemOperandA(uint32_t(m), uint32_t(k));
-        uint32_t word = tmemAt(rows, (mma.aTmem >> 16) + at.lane,
-                               (mma.aTmem & 0xffff) + at.column);
-        uint16_t bits = uint16_t(word >> (16 * at.half));
-        value = s.aFormat == 1 ? bf16ToFloat(bits) : halfToFloat(bits);
+        uint32_t lane, column, shift;
+        if (mma.f8) {
+          TmemByte at = tmemOperandA8(uint32_t(m), uint32_t(k));
+          lane = at.lane, column = at.column, shift = 8 * at.byte;
+        } else {
+          TmemHalf at = tmemOperandA(uint32_t(m), uint32_t(k));
+          lane = at.lane, column = at.column, shift = 16 * at.half;
+        }
+        uint32_t word = tmemAt(rows, (mma.aTmem >> 16) + lane,
+                               (mma.aTmem & 0xffff) + column);
+        value = mmaOperandValue(mma.f8, s.aFormat, word >> shift);
       } else {
-        value = operandElement(cta, inst, warp, rows, a, s.aMnMajor, s.aFormat,
-                               m, k);
+        value = operandElement(cta, inst, warp, rows, a, s.aMnMajor, mma.f8,
+                               s.aFormat, m, k);
       }
-      aTile[size_t(m * 16 + k)] = value * (s.negateA ? -1.0f : 1.0f);
+      aTile[size_t(m * kInst + k)] = value * (s.negateA ? -1.0f : 1.0f);
     }
   // D (f32) row m in lane lane0 + m, column n in column0 + n (PTX ISA,
   // "Data path layout": layout D for M = 128 under cta_group::1, layout A,
@@ -274,9 +289,9 @@ void computeRows(Cta &cta, Warp &warp, const Instruction &inst, const Mma &mma,
   for (int m = 0; m < m128; ++m)
     for (int n = 0; n < s.n; ++n) {
       double sum = 0;
-      for (int k = 0; k < 16; ++k)
-        sum += double(aTile[size_t(m * 16 + k)]) *
-               double(bTile[size_t(n * 16 + k)]);
+      for (int k = 0; k < kInst; ++k)
+        sum += double(aTile[size_t(m * kInst + k)]) *
+               double(bTile[size_t(n * kInst + k)]);
       TmemCoord at = tmemAccumulator(uint32_t(m), uint32_t(n));
       uint32_t &slot = tmemAt(rows, lane0 + at.lane, column0 + at.column);
       float accumulator = mma.accumulate ? asFloat(slot) : 0.0f;
@@ -353,6 +368,8 @@ Mma readMma(Cta &cta, Warp &warp, const Instruction &inst, int lane,
          "(version, layout or leading byte offset mode)");
   const Tcgen05Instruction &s = m.shape;
   int modelledM = 128 * group;
+  // Formats 0 and 1: f16 and bf16 under kind::f16, e4m3 and e5m2 under
+  // kind::f8f6f4.
   if (s.m != modelledM || s.n < 16 || s.n > 256 || s.n % (16 * group) ||
       s.sparse || s.dFormat != 1 || s.aFormat > 1 || s.bFormat > 1 ||
       s.maxShift)
@@ -361,7 +378,7 @@ Mma readMma(Cta &cta, Warp &warp, const Instruction &inst, int lane,
              std::to_string(s.m) + ", N " + std::to_string(s.n) +
              " under cta_group::" + std::to_string(group) + ": M " +
              std::to_string(modelledM) +
-             ", f32 accumulators and f16/bf16 operands only)");
+             ", f32 accumulators and f16/bf16 or e4m3/e5m2 operands only)");
   if ((m.d >> 16) != 0)
     fail(cta, warp, inst, 1u << lane,
          "an M = " + std::to_string(s.m) + " accumulator at lane " +
@@ -377,12 +394,15 @@ Mma readMma(Cta &cta, Warp &warp, const Instruction &inst, int lane,
 void mma(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
   ensureTmem(cta);
   int group = ctaGroupOf(cta, warp, inst, mask);
-  if (!inst.has(Modifier::KindF16))
-    fail(cta, warp, inst, mask, "only tcgen05.mma.kind::f16 is modelled");
+  bool f8 = inst.has(Modifier::KindF8F6F4);
+  if (!inst.has(Modifier::KindF16) && !f8)
+    fail(cta, warp, inst, mask,
+         "only tcgen05.mma.kind::f16 and kind::f8f6f4 are modelled");
   for (int lane = 0; lane < 32; ++lane) {
     if (!(mask >> lane & 1))
       continue;
     Mma m = readMma(cta, warp, inst, lane, group);
+    m.f8 = f8;
     if (group == 2) {
       Cta &peer = peerOf(cta, warp, inst, 1u << lane);
       m.ctas = cta.rank & 1 ? std::vector<Cta *>{&peer, &cta}

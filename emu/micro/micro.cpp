@@ -329,6 +329,97 @@ std::string verdict(const std::vector<uint16_t> &a,
                     : " pass";
 }
 
+/// Small integers -3 ... 3 as 8-bit floats: e4m3 (bias 7) or e5m2 (bias
+/// 15), exact, as are their products and sums in f32.
+std::vector<uint8_t> smallIntegers8(size_t count, uint32_t seed, bool e5m2) {
+  std::vector<uint8_t> values(count);
+  uint32_t state = seed;
+  // 0, 1, 2, 3: e4m3 0x00 0x38 0x40 0x44; e5m2 0x00 0x3c 0x40 0x42.
+  const uint8_t e4m3[4] = {0x00, 0x38, 0x40, 0x44},
+                e5m2Bits[4] = {0x00, 0x3c, 0x40, 0x42};
+  for (uint8_t &value : values) {
+    state = state * 1664525u + 1013904223u;
+    int v = int(state >> 28) % 7 - 3;
+    uint8_t magnitude = (e5m2 ? e5m2Bits : e4m3)[v < 0 ? -v : v];
+    value = uint8_t(magnitude | (v < 0 ? 0x80 : 0));
+  }
+  return values;
+}
+
+/// The value of an e4m3 or e5m2 byte among smallIntegers8's.
+float small8(uint8_t bits, bool e5m2) {
+  float magnitude = 0;
+  switch (bits & 0x7f) {
+  case 0x38: // e4m3 1
+  case 0x3c: // e5m2 1
+    magnitude = 1;
+    break;
+  case 0x40:
+    magnitude = 2;
+    break;
+  case 0x44: // e4m3 3
+  case 0x42: // e5m2 3
+    magnitude = 3;
+    break;
+  }
+  (void)e5m2;
+  return bits & 0x80 ? -magnitude : magnitude;
+}
+
+/// tcgen05-mma-f8.ptx: kind::f8f6f4 over K = 128 bytes, A e4m3 from shared
+/// or tensor memory, B e5m2 or e4m3 (K-major): D[m][n] = sum_k A[m][k]
+/// B[n][k], each compared with the host's product.
+void runBlackwellF8(Api &api, const std::string &dir, CUdeviceptr out) {
+  const uint32_t smem = 32768;
+  struct Case {
+    const char *name;
+    bool aFromTmem, bE5m2;
+  };
+  for (Case c : {Case{"tcgen05-mma-f8-ss", false, true},
+                 Case{"tcgen05-mma-f8-ts", true, false}}) {
+    std::vector<uint8_t> a = smallIntegers8(128 * 128, 3, false),
+                         b = smallIntegers8(64 * 128, 4, c.bE5m2);
+    CUdeviceptr aMemory = api.upload(a.data(), a.size());
+    CUdeviceptr bMemory = api.upload(b.data(), b.size());
+    CUfunction function = api.load(dir + "/tcgen05-mma-f8.ptx", smem);
+    // TMA moves bytes: rows of 128 bytes described as 64 bf16.
+    CUtensorMap aMap =
+        api.map2d(aMemory, 128, 64, 128, 64, CU_TENSOR_MAP_SWIZZLE_128B);
+    CUtensorMap bMap =
+        api.map2d(bMemory, 64, 64, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
+    api.poison(out, 128 * 64 * 4);
+    uint64_t aDescriptor = smemDescriptor(16, 1024);
+    uint64_t bDescriptor = smemDescriptor(16, 1024);
+    // kind::f8f6f4: f32 D (bit 4), A e4m3 (format 0 at bit 7), B e5m2 (1 at
+    // bit 10) or e4m3, both K-major, N >> 3 at bit 17, M >> 4 at bit 24.
+    uint32_t idesc = 1u << 4 | uint32_t(c.bE5m2) << 10 | (64u >> 3) << 17 |
+                     (128u >> 4) << 24;
+    uint32_t aStep = 32, bStep = 32;
+    uint32_t aFromTmem = c.aFromTmem;
+    void *params[] = {&aMap,        &bMap,        &out,   &aMemory, &idesc,
+                      &aDescriptor, &bDescriptor, &aStep, &bStep,   &aFromTmem};
+    api.launch(function, params, 128, 1, smem, c.name);
+    std::vector<uint8_t> result = api.download(out, 128 * 64 * 4);
+    int mismatches = 0;
+    for (int m = 0; m < 128; ++m)
+      for (int n = 0; n < 64; ++n) {
+        float sum = 0;
+        for (int k = 0; k < 128; ++k)
+          sum += small8(a[size_t(m * 128 + k)], false) *
+                 small8(b[size_t(n * 128 + k)], c.bE5m2);
+        float got;
+        std::memcpy(&got, result.data() + size_t(m * 64 + n) * 4, 4);
+        mismatches += got != sum;
+      }
+    printLine(c.name, result,
+              mismatches ? " FAIL (" + std::to_string(mismatches) +
+                               " of D's elements differ from the product)"
+                         : " pass");
+    api.memFree(aMemory);
+    api.memFree(bMemory);
+  }
+}
+
 void runBlackwell(Api &api, const std::string &dir) {
   const uint32_t smem = 32768;
   std::vector<uint16_t> a = smallIntegers(256 * 64, 1),
@@ -387,6 +478,7 @@ void runBlackwell(Api &api, const std::string &dir) {
     std::vector<uint8_t> result = api.download(out, outBytes);
     printLine("tcgen05-pair", result, verdict(a, b, false, 256, result));
   }
+  runBlackwellF8(api, dir, out);
   api.memFree(out);
   api.memFree(aMemory);
   api.memFree(bMemory);

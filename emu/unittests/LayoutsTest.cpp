@@ -11,10 +11,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Layouts.h"
+#include "Numerics.h"
 
 #include "gtest/gtest.h"
 
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
@@ -690,6 +692,74 @@ TEST(Tcgen05InstructionTest, CutlassDescriptors) {
   }
   std::printf("[ CUTLASS  ] %zu tcgen05 instruction descriptors\n",
               rows.size());
+}
+
+// The kind::f8f6f4 instruction descriptors CUTLASS's SM100_MMA_F8F6F4_SS
+// atoms hold (e4m3 and e5m2 A and B, both majors, A negated, M 64/128, N
+// 8-256): the same fields as kind::f16's, the formats MXF8F6F4Format's,
+// which mmaOperandValue reads as e4m3 (0) and e5m2 (1).
+TEST(Tcgen05InstructionTest, CutlassF8Descriptors) {
+  std::vector<std::vector<std::string>> rows = readUmmaRows("instrf8");
+  ASSERT_EQ(rows.size(), 84u);
+  for (const std::vector<std::string> &w : rows) {
+    std::string line = joined(w);
+    Tcgen05Instruction d = decodeTcgen05Instruction(hex(w[11]));
+    expectInstrFields(d, w, 12, line);
+    EXPECT_EQ(d.aFormat, w[2] == "e5m2" ? 1 : 0) << line;
+    EXPECT_EQ(d.bFormat, w[3] == "e5m2" ? 1 : 0) << line;
+    EXPECT_EQ(d.dFormat, 1) << line;
+    EXPECT_EQ(d.aMnMajor, w[5] == "MN") << line;
+    EXPECT_EQ(d.bMnMajor, w[6] == "MN") << line;
+    EXPECT_EQ(d.negateA, w[7] == "1") << line;
+    EXPECT_EQ(d.m, int(number(w[9]))) << line;
+    EXPECT_EQ(d.n, int(number(w[10]))) << line;
+  }
+}
+
+// The 8-bit operands' values: e4m3 (bias 7, 448 the largest, one NaN per
+// sign, subnormals in 2^-9) and e5m2 (bias 15, infinities), through the
+// format codes of kind::f8f6f4, and 16-bit ones through kind::f16's.
+TEST(Tcgen05OperandTest, EightBitFormats) {
+  EXPECT_EQ(mmaOperandValue(true, 0, 0x38), 1.0f);
+  EXPECT_EQ(mmaOperandValue(true, 0, 0x7e), 448.0f);
+  EXPECT_EQ(mmaOperandValue(true, 0, 0xfe), -448.0f);
+  EXPECT_EQ(mmaOperandValue(true, 0, 0x01), std::ldexp(1.0f, -9));
+  EXPECT_EQ(mmaOperandValue(true, 0, 0x08), std::ldexp(1.0f, -6));
+  EXPECT_EQ(mmaOperandValue(true, 0, 0x44), 3.0f);
+  EXPECT_EQ(mmaOperandValue(true, 0, 0x78), 256.0f);
+  EXPECT_TRUE(std::isnan(mmaOperandValue(true, 0, 0x7f)));
+  EXPECT_TRUE(std::isnan(mmaOperandValue(true, 0, 0xff)));
+  EXPECT_EQ(mmaOperandValue(true, 1, 0x3c), 1.0f);
+  EXPECT_EQ(mmaOperandValue(true, 1, 0x7b), 57344.0f);
+  EXPECT_EQ(mmaOperandValue(true, 1, 0x01), std::ldexp(1.0f, -16));
+  EXPECT_EQ(mmaOperandValue(true, 1, 0xc2), -3.0f);
+  EXPECT_TRUE(std::isinf(mmaOperandValue(true, 1, 0x7c)));
+  EXPECT_TRUE(std::isnan(mmaOperandValue(true, 1, 0x7d)));
+  // Every e4m3 value but the NaNs, exactly: (1 + m / 8) 2^(e - 7), or
+  // m 2^-9 at e = 0.
+  for (uint32_t bits = 0; bits < 256; ++bits) {
+    int e = (bits >> 3) & 0xf, m = bits & 7;
+    if (e == 15 && m == 7)
+      continue;
+    float magnitude =
+        e ? std::ldexp(1.0f + m / 8.0f, e - 7) : std::ldexp(float(m), -9);
+    EXPECT_EQ(mmaOperandValue(true, 0, bits),
+              bits & 0x80 ? -magnitude : magnitude)
+        << bits;
+  }
+  EXPECT_EQ(mmaOperandValue(false, 1, 0x3f80), 1.0f);
+  EXPECT_EQ(mmaOperandValue(false, 0, 0x3c00), 1.0f);
+}
+
+// An 8-bit A in tensor memory packs four elements a column, the lowest
+// byte first, as a 16-bit A packs two.
+TEST(Tcgen05OperandTest, EightBitAInTensorMemory) {
+  for (uint32_t k = 0; k < 32; ++k) {
+    TmemByte at = tmemOperandA8(5, k);
+    EXPECT_EQ(at.lane, 5u);
+    EXPECT_EQ(at.column, k / 4);
+    EXPECT_EQ(at.byte, k % 4);
+  }
 }
 
 // InstrDescriptor values CUTLASS built field by field: each field, the

@@ -142,6 +142,61 @@ template <class T> void emitInstrType(std::FILE *out, int &rows) {
   emitMajors<2, T, 256, 256>(out, rows);
 }
 
+template <class T> const char *f8TypeName() {
+  return std::is_same_v<T, float_e4m3_t> ? "e4m3" : "e5m2";
+}
+
+/// One kind::f8f6f4 instruction descriptor (cta_group::1), as
+/// MMA_Traits<SM100_MMA_F8F6F4_SS, ...>::idesc_ holds it: the same fields as
+/// kind::f16's, A_FORMAT and B_FORMAT now MXF8F6F4Format (E4M3 0, E5M2 1).
+template <class TA, class TB, int M, int N, Major AMajor, Major BMajor,
+          UMMA::ScaleIn NegA>
+void emitInstrF8(std::FILE *out, int &rows) {
+  using UMMA::ScaleIn;
+  using Traits = MMA_Traits<SM100_MMA_F8F6F4_SS, TA, TB, float, C<M>, C<N>,
+                            integral_constant<Major, AMajor>,
+                            integral_constant<Major, BMajor>,
+                            integral_constant<ScaleIn, NegA>,
+                            integral_constant<ScaleIn, ScaleIn::One>>;
+  UMMA::InstrDescriptor d = Traits{}.idesc_;
+  UMMA::InstrDescriptor direct =
+      UMMA::make_instr_desc<TA, TB, float, M, N, AMajor, BMajor, NegA,
+                            ScaleIn::One>();
+  if (direct.desc_ != d.desc_)
+    fail("make_instr_desc disagrees with the f8f6f4 MMA_Traits::idesc_");
+  std::fprintf(
+      out,
+      "instrf8 1 %s %s f32 %s %s %d 0 %d %d %08x  %u %u %u %u %u %u "
+      "%u %u %u %u %u %u %u\n",
+      f8TypeName<TA>(), f8TypeName<TB>(), majorName(AMajor), majorName(BMajor),
+      int(NegA), M, N, d.desc_, unsigned(d.sparse_id2_),
+      unsigned(d.sparse_flag_), unsigned(d.saturate_), unsigned(d.c_format_),
+      unsigned(d.a_format_), unsigned(d.b_format_), unsigned(d.a_negate_),
+      unsigned(d.b_negate_), unsigned(d.a_major_), unsigned(d.b_major_),
+      unsigned(d.n_dim_), unsigned(d.m_dim_), unsigned(d.max_shift_));
+  ++rows;
+}
+
+template <class TA, class TB, int M, int N>
+void emitF8Majors(std::FILE *out, int &rows) {
+  using UMMA::ScaleIn;
+  emitInstrF8<TA, TB, M, N, Major::K, Major::K, ScaleIn::One>(out, rows);
+  emitInstrF8<TA, TB, M, N, Major::K, Major::K, ScaleIn::Neg>(out, rows);
+  emitInstrF8<TA, TB, M, N, Major::K, Major::MN, ScaleIn::One>(out, rows);
+  emitInstrF8<TA, TB, M, N, Major::MN, Major::K, ScaleIn::One>(out, rows);
+  emitInstrF8<TA, TB, M, N, Major::MN, Major::MN, ScaleIn::One>(out, rows);
+}
+
+template <class TA, class TB> void emitInstrF8Types(std::FILE *out, int &rows) {
+  // B MN-major needs N a multiple of 16.
+  emitF8Majors<TA, TB, 64, 16>(out, rows);
+  emitF8Majors<TA, TB, 128, 64>(out, rows);
+  emitF8Majors<TA, TB, 128, 128>(out, rows);
+  emitF8Majors<TA, TB, 128, 256>(out, rows);
+  emitInstrF8<TA, TB, 128, 8, Major::K, Major::K, UMMA::ScaleIn::One>(out,
+                                                                      rows);
+}
+
 /// InstrDescriptor values with one field (or a few) set through CUTLASS's
 /// bitfield union, for the fields kind::f16 descriptors leave at zero.
 void emitInstrBitfields(std::FILE *out, int &rows) {
@@ -451,6 +506,10 @@ int main(int argc, char **argv) {
       "instruction descriptor MMA_Traits<SM100_MMA_F16BF16_SS (CTAGROUP 1) "
       "or _2x1SM_SS (2)>::idesc_ holds, then InstrDescriptor's fields (N_DIM "
       "= N >> 3, M_DIM = M >> 4).\n"
+      "# instrf8 (the same columns, NEGB 0): the kind::f8f6f4 instruction "
+      "descriptor MMA_Traits<SM100_MMA_F8F6F4_SS, ...>::idesc_ holds, "
+      "cta_group::1, e4m3 and e5m2 operands (A_FORMAT and B_FORMAT: "
+      "MXF8F6F4Format, E4M3 0, E5M2 1).\n"
       "# instrbits DESC  (the same 13 fields): fields set through "
       "InstrDescriptor's bitfield.\n"
       "# descbits START LBO SBO VERSION BASE LBO_MODE LAYOUT DESC: fields "
@@ -474,6 +533,10 @@ int main(int argc, char **argv) {
   int instrRows = 0, bitRows = 0, unmodelled = 0;
   emitInstrType<half_t>(out, instrRows);
   emitInstrType<bfloat16_t>(out, instrRows);
+  emitInstrF8Types<float_e4m3_t, float_e4m3_t>(out, instrRows);
+  emitInstrF8Types<float_e4m3_t, float_e5m2_t>(out, instrRows);
+  emitInstrF8Types<float_e5m2_t, float_e4m3_t>(out, instrRows);
+  emitInstrF8Types<float_e5m2_t, float_e5m2_t>(out, instrRows);
   emitInstrBitfields(out, bitRows);
   emitDescBitfields(out, bitRows);
   Counts counts;
