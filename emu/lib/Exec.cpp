@@ -926,6 +926,10 @@ double floatValue(uint64_t bits, Type type) {
     return halfToFloat(uint16_t(bits));
   case Type::BF16:
     return bf16ToFloat(uint16_t(bits));
+  case Type::E4M3:
+    return e4m3ToFloat(uint8_t(bits));
+  case Type::E5M2:
+    return e5m2ToFloat(uint8_t(bits));
   case Type::F32:
     return asFloat(bits);
   default:
@@ -944,6 +948,48 @@ uint64_t toFloatType(double value, Type type, Rounding rounding) {
   default:
     return doubleBits(value);
   }
+}
+
+/// The element of an FP8 pair type.
+Type f8Element(Type pair) {
+  return pair == Type::E4M3x2 ? Type::E4M3 : Type::E5M2;
+}
+
+/// An FP8 element of `value` (cvt.rn.satfinite, .relu as `inst` says).
+uint64_t toF8(const Instruction &inst, Type element, double value) {
+  if (inst.has(Modifier::Relu) && !(value >= 0) && !std::isnan(value))
+    value = 0;
+  return element == Type::E4M3 ? floatToE4m3(float(value))
+                               : floatToE5m2(float(value));
+}
+
+/// cvt to or from an FP8 pair (PTX ISA, cvt: .e4m3x2/.e5m2x2): from two
+/// f32 (d = {cvt(a) in the upper byte, cvt(b) in the lower}) or an f16x2
+/// (its halves in order), or to an f16x2 from a pair.
+uint64_t convertF8Pair(const Instruction &inst, Warp &warp, int lane) {
+  auto half = [&](uint64_t bits, int which) {
+    return halfToFloat(uint16_t(bits >> (16 * which)));
+  };
+  if (inst.type == Type::F16x2) {
+    Type element = f8Element(inst.sourceType);
+    uint64_t a = warp.read(lane, op(inst, 1));
+    uint64_t hi = floatToHalf(float(floatValue(a >> 8 & 0xff, element)));
+    uint64_t lo = floatToHalf(float(floatValue(a & 0xff, element)));
+    return hi << 16 | lo;
+  }
+  Type element = f8Element(inst.type);
+  if (inst.sourceType == Type::F16x2) {
+    uint64_t a = warp.read(lane, op(inst, 1));
+    return toF8(inst, element, half(a, 1)) << 8 |
+           toF8(inst, element, half(a, 0));
+  }
+  double a = asFloat(warp.read(lane, op(inst, 1)));
+  double b = asFloat(warp.read(lane, op(inst, 2)));
+  return toF8(inst, element, a) << 8 | toF8(inst, element, b);
+}
+
+bool isF8Pair(Type type) {
+  return type == Type::E4M3x2 || type == Type::E5M2x2;
 }
 
 /// cvt of `a` from inst.sourceType to `to` (inst.type, or an element of a
@@ -983,7 +1029,24 @@ uint64_t convert(const Instruction &inst, Type to, uint64_t a) {
   return toFloatType(value, to, rounding);
 }
 
-void handleCvt(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
+void handleCvt(Cta &cta, Warp &warp, const Instruction &inst, uint32_t mask) {
+  if (isF8Pair(inst.type) || isF8Pair(inst.sourceType)) {
+    bool nearest = roundingOf(inst) == Rounding::Nearest;
+    bool valid = isF8Pair(inst.type)
+                     ? (inst.sourceType == Type::F32 ||
+                        inst.sourceType == Type::F16x2) &&
+                           nearest && inst.has(Modifier::Satfinite)
+                     : inst.type == Type::F16x2 && nearest;
+    if (!valid)
+      fail(cta, warp, inst, mask,
+           "an FP8 cvt the emulator does not model (rn.satfinite: "
+           "e4m3x2/e5m2x2 from f32 or f16x2; rn: f16x2 from "
+           "e4m3x2/e5m2x2)");
+    FOR_LANES(mask) {
+      warp.write(lane, op(inst, 0), convertF8Pair(inst, warp, lane));
+    }
+    return;
+  }
   bool packed = inst.type == Type::BF16x2 || inst.type == Type::F16x2;
   Type half = inst.type == Type::BF16x2 ? Type::BF16 : Type::F16;
   FOR_LANES(mask) {

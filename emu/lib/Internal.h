@@ -39,6 +39,11 @@ enum class Type : uint8_t {
   F16x2,
   BF16x2,
   F32x2,
+  // FP8 pairs (cvt only) and their elements.
+  E4M3x2,
+  E5M2x2,
+  E4M3,
+  E5M2,
   Pred,
 };
 int typeBits(Type type);

@@ -16,12 +16,16 @@ int fa4::emu::typeBits(Type type) {
   case Type::B8:
   case Type::U8:
   case Type::S8:
+  case Type::E4M3:
+  case Type::E5M2:
     return 8;
   case Type::B16:
   case Type::U16:
   case Type::S16:
   case Type::F16:
   case Type::BF16:
+  case Type::E4M3x2:
+  case Type::E5M2x2:
     return 16;
   case Type::B32:
   case Type::U32:
@@ -52,18 +56,23 @@ bool fa4::emu::isSigned(Type type) {
 bool fa4::emu::isFloat(Type type) {
   return type == Type::F16 || type == Type::BF16 || type == Type::F32 ||
          type == Type::F64 || type == Type::F16x2 || type == Type::BF16x2 ||
-         type == Type::F32x2;
+         type == Type::F32x2 || type == Type::E4M3x2 || type == Type::E5M2x2 ||
+         type == Type::E4M3 || type == Type::E5M2;
 }
 
 Type fa4::emu::parseType(const std::string &name) {
   static const std::map<std::string, Type> types = {
-      {"b8", Type::B8},       {"b16", Type::B16},     {"b32", Type::B32},
-      {"b64", Type::B64},     {"u8", Type::U8},       {"u16", Type::U16},
-      {"u32", Type::U32},     {"u64", Type::U64},     {"s8", Type::S8},
-      {"s16", Type::S16},     {"s32", Type::S32},     {"s64", Type::S64},
-      {"f16", Type::F16},     {"bf16", Type::BF16},   {"f32", Type::F32},
-      {"f64", Type::F64},     {"f16x2", Type::F16x2}, {"bf16x2", Type::BF16x2},
-      {"f32x2", Type::F32x2}, {"pred", Type::Pred}};
+      {"b8", Type::B8},         {"b16", Type::B16},
+      {"b32", Type::B32},       {"b64", Type::B64},
+      {"u8", Type::U8},         {"u16", Type::U16},
+      {"u32", Type::U32},       {"u64", Type::U64},
+      {"s8", Type::S8},         {"s16", Type::S16},
+      {"s32", Type::S32},       {"s64", Type::S64},
+      {"f16", Type::F16},       {"bf16", Type::BF16},
+      {"f32", Type::F32},       {"f64", Type::F64},
+      {"f16x2", Type::F16x2},   {"bf16x2", Type::BF16x2},
+      {"f32x2", Type::F32x2},   {"e4m3x2", Type::E4M3x2},
+      {"e5m2x2", Type::E5M2x2}, {"pred", Type::Pred}};
   std::string key = !name.empty() && name[0] == '.' ? name.substr(1) : name;
   auto found = types.find(key);
   return found == types.end() ? Type::None : found->second;
