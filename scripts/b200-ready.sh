@@ -79,6 +79,8 @@ rules = {
                          "128B-swizzled smem",
     "tcgen05-mma-f8-ts": "kind::f8f6f4 A e4m3 from TMEM (four bytes a column, "
                          "the lowest first)",
+    "tcgen05-mma-f8-ss-bmn": "kind::f8f6f4 B e4m3 MN-major (P V's major) in "
+                             "64B-swizzled smem",
 }
 def lines(path):
     return {l.split()[1]: l.split() for l in open(path) if l.startswith("MICRO")}

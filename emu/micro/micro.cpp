@@ -273,9 +273,11 @@ void runPackedF32(Api &api, const std::string &dir) {
 /// tcgen05 "Shared memory descriptor"): leading and stride byte offsets
 /// >> 4 at bits 16 and 32, version 1 at bit 46, the swizzle mode at bit 61
 /// (2: 128-byte swizzle).
-uint64_t smemDescriptor(uint32_t leadingBytes, uint32_t strideBytes) {
+/// (4: 64-byte swizzle).
+uint64_t smemDescriptor(uint32_t leadingBytes, uint32_t strideBytes,
+                        uint64_t swizzleMode = 2) {
   return uint64_t(leadingBytes >> 4) << 16 | uint64_t(strideBytes >> 4) << 32 |
-         uint64_t(1) << 46 | uint64_t(2) << 61;
+         uint64_t(1) << 46 | swizzleMode << 61;
 }
 
 /// The kind::f16 instruction descriptor (PTX ISA, tcgen05 "Instruction
@@ -367,34 +369,46 @@ float small8(uint8_t bits, bool e5m2) {
 }
 
 /// tcgen05-mma-f8.ptx: kind::f8f6f4 over K = 128 bytes, A e4m3 from shared
-/// or tensor memory, B e5m2 or e4m3 (K-major): D[m][n] = sum_k A[m][k]
-/// B[n][k], each compared with the host's product.
+/// or tensor memory, B e5m2 or e4m3, K-major (B(n, k) = b[n * 128 + k]) or
+/// MN-major (b[k * 64 + n], the P V operand's major, in rows of 64 bytes
+/// under the 64-byte swizzle FP8 plans take): D[m][n] = sum_k A[m][k]
+/// B(n, k), each compared with the host's product.
 void runBlackwellF8(Api &api, const std::string &dir, CUdeviceptr out) {
   const uint32_t smem = 32768;
   struct Case {
     const char *name;
-    bool aFromTmem, bE5m2;
+    bool aFromTmem, bE5m2, bMnMajor;
   };
-  for (Case c : {Case{"tcgen05-mma-f8-ss", false, true},
-                 Case{"tcgen05-mma-f8-ts", true, false}}) {
+  for (Case c : {Case{"tcgen05-mma-f8-ss", false, true, false},
+                 Case{"tcgen05-mma-f8-ts", true, false, false},
+                 Case{"tcgen05-mma-f8-ss-bmn", false, false, true}}) {
     std::vector<uint8_t> a = smallIntegers8(128 * 128, 3, false),
                          b = smallIntegers8(64 * 128, 4, c.bE5m2);
     CUdeviceptr aMemory = api.upload(a.data(), a.size());
     CUdeviceptr bMemory = api.upload(b.data(), b.size());
     CUfunction function = api.load(dir + "/tcgen05-mma-f8.ptx", smem);
-    // TMA moves bytes: rows of 128 bytes described as 64 bf16.
+    // TMA moves bytes: rows of 128 bytes described as 64 bf16 (B MN-major:
+    // 128 K-rows of 64 bytes, 32 bf16).
     CUtensorMap aMap =
         api.map2d(aMemory, 128, 64, 128, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     CUtensorMap bMap =
-        api.map2d(bMemory, 64, 64, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
+        c.bMnMajor
+            ? api.map2d(bMemory, 128, 32, 128, 32, CU_TENSOR_MAP_SWIZZLE_64B)
+            : api.map2d(bMemory, 64, 64, 64, 64, CU_TENSOR_MAP_SWIZZLE_128B);
     api.poison(out, 128 * 64 * 4);
     uint64_t aDescriptor = smemDescriptor(16, 1024);
-    uint64_t bDescriptor = smemDescriptor(16, 1024);
+    // MN-major, 64B swizzle: 8 K-rows of the one 64-byte span of N per 512
+    // bytes (CUTLASS's make_gmma_desc for this tile: LBO 0, SBO 512), a
+    // K = 32 step 2048 bytes on.
+    uint64_t bDescriptor =
+        c.bMnMajor ? smemDescriptor(0, 512, 4) : smemDescriptor(16, 1024);
     // kind::f8f6f4: f32 D (bit 4), A e4m3 (format 0 at bit 7), B e5m2 (1 at
-    // bit 10) or e4m3, both K-major, N >> 3 at bit 17, M >> 4 at bit 24.
-    uint32_t idesc = 1u << 4 | uint32_t(c.bE5m2) << 10 | (64u >> 3) << 17 |
+    // bit 10) or e4m3, B MN-major at bit 16, N >> 3 at bit 17, M >> 4 at
+    // bit 24.
+    uint32_t idesc = 1u << 4 | uint32_t(c.bE5m2) << 10 |
+                     uint32_t(c.bMnMajor) << 16 | (64u >> 3) << 17 |
                      (128u >> 4) << 24;
-    uint32_t aStep = 32, bStep = 32;
+    uint32_t aStep = 32, bStep = c.bMnMajor ? 2048 : 32;
     uint32_t aFromTmem = c.aFromTmem;
     void *params[] = {&aMap,        &bMap,        &out,   &aMemory, &idesc,
                       &aDescriptor, &bDescriptor, &aStep, &bStep,   &aFromTmem};
@@ -405,8 +419,9 @@ void runBlackwellF8(Api &api, const std::string &dir, CUdeviceptr out) {
       for (int n = 0; n < 64; ++n) {
         float sum = 0;
         for (int k = 0; k < 128; ++k)
-          sum += small8(a[size_t(m * 128 + k)], false) *
-                 small8(b[size_t(n * 128 + k)], c.bE5m2);
+          sum +=
+              small8(a[size_t(m * 128 + k)], false) *
+              small8(b[size_t(c.bMnMajor ? k * 64 + n : n * 128 + k)], c.bE5m2);
         float got;
         std::memcpy(&got, result.data() + size_t(m * 64 + n) * 4, 4);
         mismatches += got != sum;
