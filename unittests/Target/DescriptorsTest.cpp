@@ -483,3 +483,73 @@ TEST(DescriptorsDeathTest, UncheckedEncodersAssertInDebugBuilds) {
   EXPECT_DEBUG_DEATH(encodeTcgen05F16InstrDescriptor(mma),
                      "invalid tcgen05.mma.kind::f16 shape or types");
 }
+
+//===----------------------------------------------------------------------===//
+// tcgen05.mma instruction descriptor, .kind::f8f6f4: the values CUTLASS
+// 4.2's MMA_Traits<SM100_MMA_F8F6F4_SS, ...>::idesc_ holds (the `instrf8`
+// rows of emu/unittests/goldens/umma-layouts.txt)
+//===----------------------------------------------------------------------===//
+
+namespace {
+Tcgen05F8Mma f8Mma(MmaF8InputType a, MmaF8InputType b, bool aMn, bool bMn,
+                   bool negateA, unsigned m, unsigned n) {
+  Tcgen05F8Mma mma;
+  mma.aType = a;
+  mma.bType = b;
+  mma.transposeA = aMn;
+  mma.transposeB = bMn;
+  mma.negateA = negateA;
+  mma.m = m;
+  mma.n = n;
+  return mma;
+}
+} // namespace
+
+TEST(Tcgen05F8InstrDescriptorTest, CutlassValues) {
+  using T = MmaF8InputType;
+  struct Golden {
+    Tcgen05F8Mma mma;
+    uint32_t descriptor;
+  };
+  for (const Golden &g : {
+           Golden{f8Mma(T::E4M3, T::E4M3, false, false, false, 128, 64),
+                  0x08100010u},
+           Golden{f8Mma(T::E4M3, T::E4M3, false, false, true, 128, 64),
+                  0x08102010u},
+           Golden{f8Mma(T::E4M3, T::E4M3, false, false, false, 128, 8),
+                  0x08020010u},
+           Golden{f8Mma(T::E4M3, T::E5M2, false, true, false, 128, 128),
+                  0x08210410u},
+           Golden{f8Mma(T::E5M2, T::E4M3, true, false, false, 64, 16),
+                  0x04048090u},
+           Golden{f8Mma(T::E5M2, T::E5M2, true, true, false, 128, 256),
+                  0x08418490u},
+       }) {
+    EXPECT_EQ(encodeTcgen05F8InstrDescriptor(g.mma), g.descriptor);
+    expectZeroUnusedFields(g.descriptor);
+  }
+}
+
+TEST(Tcgen05F8InstrDescriptorTest, RefusesShapesOutsideCutlassAtoms) {
+  auto whyNot = [](Tcgen05F8Mma mma) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    EXPECT_TRUE(llvm::failed(tryEncodeTcgen05F8InstrDescriptor(mma, os)));
+    return text;
+  };
+  using T = MmaF8InputType;
+  EXPECT_EQ(whyNot(f8Mma(T::E4M3, T::E4M3, false, false, false, 256, 64)),
+            "tcgen05.mma.kind::f8f6f4: M must be 64 or 128 with "
+            "cta_group::1, but got 256");
+  // B MN-major takes N in 16s; K-major in 8s.
+  EXPECT_EQ(whyNot(f8Mma(T::E4M3, T::E4M3, false, true, false, 128, 8)),
+            "tcgen05.mma.kind::f8f6f4: N must be a multiple of 16 in [16, "
+            "256] with B MN-major, but got 8");
+  EXPECT_EQ(whyNot(f8Mma(T::E4M3, T::E4M3, false, false, false, 128, 264)),
+            "tcgen05.mma.kind::f8f6f4: N must be a multiple of 8 in [8, 256] "
+            "with B K-major, but got 264");
+  std::string none;
+  llvm::raw_string_ostream os(none);
+  EXPECT_TRUE(llvm::succeeded(tryEncodeTcgen05F8InstrDescriptor(
+      f8Mma(T::E4M3, T::E4M3, false, false, false, 128, 8), os)));
+}

@@ -272,3 +272,48 @@ fa4::tryEncodeTcgen05F16InstrDescriptor(const Tcgen05F16Mma &mma,
     return llvm::failure();
   return encodeTcgen05F16InstrDescriptor(mma);
 }
+
+//===--- tcgen05.mma instruction descriptor, .kind::f8f6f4 ----------------===//
+
+static llvm::LogicalResult checkTcgen05F8Mma(const Tcgen05F8Mma &mma,
+                                             llvm::raw_ostream &whyNot) {
+  if (mma.m != 64 && mma.m != 128) {
+    whyNot << "tcgen05.mma.kind::f8f6f4: M must be 64 or 128 with "
+              "cta_group::1, but got "
+           << mma.m;
+    return llvm::failure();
+  }
+  unsigned nStep = mma.transposeB ? 16 : 8;
+  if (mma.n < nStep || mma.n > 256 || mma.n % nStep != 0) {
+    whyNot << "tcgen05.mma.kind::f8f6f4: N must be a multiple of " << nStep
+           << " in [" << nStep << ", 256] with B "
+           << (mma.transposeB ? "MN" : "K") << "-major, but got " << mma.n;
+    return llvm::failure();
+  }
+  return llvm::success();
+}
+
+uint32_t fa4::encodeTcgen05F8InstrDescriptor(const Tcgen05F8Mma &mma) {
+#ifndef NDEBUG
+  std::string whyNot;
+  llvm::raw_string_ostream os(whyNot);
+  assert(llvm::succeeded(checkTcgen05F8Mma(mma, os)) &&
+         "invalid tcgen05.mma.kind::f8f6f4 shape");
+#endif
+  // The table's .kind::f8f6f4 column: as .kind::f16's, dtype F32 = 1.
+  uint64_t descriptor =
+      field(1, 4, 2) | field(static_cast<unsigned>(mma.aType), 7, 3) |
+      field(static_cast<unsigned>(mma.bType), 10, 3) |
+      field(mma.negateA, 13, 1) | field(mma.negateB, 14, 1) |
+      field(mma.transposeA, 15, 1) | field(mma.transposeB, 16, 1) |
+      field(mma.n >> 3, 17, 6) | field(mma.m >> 4, 24, 5);
+  return static_cast<uint32_t>(descriptor);
+}
+
+llvm::FailureOr<uint32_t>
+fa4::tryEncodeTcgen05F8InstrDescriptor(const Tcgen05F8Mma &mma,
+                                       llvm::raw_ostream &whyNot) {
+  if (llvm::failed(checkTcgen05F8Mma(mma, whyNot)))
+    return llvm::failure();
+  return encodeTcgen05F8InstrDescriptor(mma);
+}

@@ -149,6 +149,39 @@ llvm::FailureOr<uint32_t>
 tryEncodeTcgen05F16InstrDescriptor(const Tcgen05F16Mma &mma,
                                    llvm::raw_ostream &whyNot);
 
+//===----------------------------------------------------------------------===//
+// sm_100a: tcgen05.mma instruction descriptor, .kind::f8f6f4 (8-bit)
+//===----------------------------------------------------------------------===//
+
+/// Values of the atype/btype fields for .kind::f8f6f4's 8-bit types
+/// (CUTLASS's MXF8F6F4Format).
+enum class MmaF8InputType : unsigned { E4M3 = 0, E5M2 = 1 };
+
+/// One dense, non-.ws, cta_group::1 tcgen05.mma.kind::f8f6f4 of 8-bit
+/// operands with an f32 accumulator: K = 32 per instruction.
+struct Tcgen05F8Mma {
+  MmaF8InputType aType = MmaF8InputType::E4M3;
+  MmaF8InputType bType = MmaF8InputType::E4M3;
+  unsigned m = 128;
+  unsigned n = 128;
+  bool transposeA = false;
+  bool transposeB = false;
+  bool negateA = false;
+  bool negateB = false;
+};
+
+/// The same descriptor layout as .kind::f16's (dtype F32 = 1), atype and
+/// btype from MmaF8InputType. A and B may differ (e4m3 x e5m2).
+/// Asserts `mma` passes tryEncodeTcgen05F8InstrDescriptor.
+uint32_t encodeTcgen05F8InstrDescriptor(const Tcgen05F8Mma &mma);
+
+/// Fails, explaining why on `whyNot`, outside cta_group::1's shapes as
+/// CUTLASS's SM100_MMA_F8F6F4_SS takes them: M = 64 or 128; N a multiple
+/// of 8 in [8, 256] with B K-major, of 16 in [16, 256] with B MN-major.
+llvm::FailureOr<uint32_t>
+tryEncodeTcgen05F8InstrDescriptor(const Tcgen05F8Mma &mma,
+                                  llvm::raw_ostream &whyNot);
+
 } // namespace fa4
 
 #endif // FA4_TARGET_NVIDIA_DESCRIPTORS_H
