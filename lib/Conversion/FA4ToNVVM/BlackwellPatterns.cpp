@@ -115,18 +115,20 @@ public:
         b, loc, start, i32(static_cast<int32_t>(fixed & 0xFFFFFFFF)));
     return {low, static_cast<uint32_t>(fixed >> 32)};
   }
-  /// The descriptor of k16 step `step` of the tile at `base`: K-major, a
-  /// step is 32 bytes within a 64-column box, boxes are rows * 128 bytes
-  /// apart; MN-major, a step is 16 rows. The start address field holds
+  /// The descriptor of MMA step `step` (32 bytes of K: 16 16-bit or 32
+  /// 8-bit elements) of the tile at `base`: K-major, a step is 32 bytes
+  /// within a 128-byte box, boxes are rows * 128 bytes apart; MN-major, a
+  /// step is 16 (8-bit: 32) rows. The start address field holds
   /// address >> 4 and shared memory is below 2^18 bytes, so adding
   /// offset >> 4 to the low word moves it without a carry: one 32-bit add
   /// per step, and the warp-uniform low words stay in uniform registers
   /// (FA4's kernel advances its descriptors so).
   Value stepDescriptor(SmemDescriptor base, SmemTileType tile, int64_t step) {
+    int64_t kPerStep = 256 / tile.getElementType().getIntOrFloatBitWidth();
     int64_t offset =
         tile.getMajor() == Major::K
             ? (step / 4) * tile.getRows() * kSwizzleBytes + (step % 4) * 32
-            : step * 16 * kSwizzleBytes;
+            : step * kPerStep * kSwizzleBytes;
     Value low = offset == 0 ? base.low : add(base.low, i32(offset >> 4));
     return arith::OrIOp::create(
         b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), low),
@@ -207,6 +209,44 @@ struct TmemTileLowering : OpConversionPattern<TmemTileOp> {
 
 struct TmemMmaLowering : OpConversionPattern<TmemMmaOp> {
   using OpConversionPattern::OpConversionPattern;
+
+  /// The instruction descriptor: kind::f16 of the 16-bit type, or
+  /// kind::f8f6f4 of two 8-bit ones (cta_group::1).
+  static FailureOr<uint32_t> instructionDescriptor(TmemMmaOp op, Type aType,
+                                                   SmemTileType bTile) {
+    auto d = cast<TmemTileType>(op.getD().getType());
+    std::string whyNot;
+    llvm::raw_string_ostream os(whyNot);
+    FailureOr<uint32_t> idesc;
+    if (aType.getIntOrFloatBitWidth() == 8) {
+      auto f8Type = [](Type type) {
+        return isa<Float8E5M2Type>(type) ? MmaF8InputType::E5M2
+                                         : MmaF8InputType::E4M3;
+      };
+      Tcgen05F8Mma mma;
+      mma.aType = f8Type(aType);
+      mma.bType = f8Type(bTile.getElementType());
+      mma.m = static_cast<unsigned>(d.getRows());
+      mma.n = static_cast<unsigned>(d.getColumns());
+      mma.transposeB = bTile.getMajor() == Major::MN;
+      idesc = tryEncodeTcgen05F8InstrDescriptor(mma, os);
+    } else {
+      Tcgen05F16Mma mma;
+      mma.aType = mma.bType = bTile.getElementType().isBF16()
+                                  ? MmaF16InputType::BF16
+                                  : MmaF16InputType::F16;
+      // Under `pair`, M spans both CTAs' 128 rows.
+      mma.ctaGroup = op.getPair() ? 2 : 1;
+      mma.m = static_cast<unsigned>(d.getRows() * mma.ctaGroup);
+      mma.n = static_cast<unsigned>(d.getColumns());
+      mma.transposeB = bTile.getMajor() == Major::MN;
+      idesc = tryEncodeTcgen05F16InstrDescriptor(mma, os);
+    }
+    if (failed(idesc))
+      return op.emitOpError() << "has no tcgen05 encoding: " << whyNot;
+    return idesc;
+  }
+
   LogicalResult
   matchAndRewrite(TmemMmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -217,24 +257,17 @@ struct TmemMmaLowering : OpConversionPattern<TmemMmaOp> {
     auto aTmem = dyn_cast<TmemTileType>(op.getA().getType());
     auto aSmem = dyn_cast<SmemTileType>(op.getA().getType());
     int64_t k = aTmem ? aTmem.getColumns() : aSmem.getColumns();
-    Tcgen05F16Mma mma;
-    mma.aType = mma.bType = bTile.getElementType().isBF16()
-                                ? MmaF16InputType::BF16
-                                : MmaF16InputType::F16;
-    // Under `pair`, M spans both CTAs' 128 rows.
-    mma.ctaGroup = op.getPair() ? 2 : 1;
-    mma.m = static_cast<unsigned>(d.getRows() * mma.ctaGroup);
-    mma.n = static_cast<unsigned>(d.getColumns());
-    mma.transposeB = bTile.getMajor() == Major::MN;
-    std::string whyNot;
-    llvm::raw_string_ostream os(whyNot);
-    FailureOr<uint32_t> idesc = tryEncodeTcgen05F16InstrDescriptor(mma, os);
+    Type aType = aTmem ? aTmem.getElementType() : aSmem.getElementType();
+    bool f8 = aType.getIntOrFloatBitWidth() == 8;
+    FailureOr<uint32_t> idesc = instructionDescriptor(op, aType, bTile);
     if (failed(idesc))
-      return op.emitOpError()
-             << "has no tcgen05 kind::f16 encoding: " << whyNot;
+      return failure();
     Value instr = e.i32(static_cast<int64_t>(*idesc));
     auto kind = NVVM::Tcgen05MMAKindAttr::get(op.getContext(),
-                                              NVVM::Tcgen05MMAKind::F16);
+                                              f8 ? NVVM::Tcgen05MMAKind::F8F6F4
+                                                 : NVVM::Tcgen05MMAKind::F16);
+    // One MMA takes 32 bytes of K.
+    int64_t kPerStep = f8 ? 32 : 16;
     auto group =
         NVVM::CTAGroupKindAttr::get(op.getContext(), ctaGroup(op.getPair()));
     Value accumulate = adaptor.getAccumulate();
@@ -249,10 +282,10 @@ struct TmemMmaLowering : OpConversionPattern<TmemMmaOp> {
     // (UIADD3), where steps computed by the warp were each kept in vector
     // registers and moved over one by one (R2UR).
     asIssuer(rewriter, loc, adaptor.getIssuer(), [&] {
-      for (int64_t step = 0; step < k / 16; ++step) {
+      for (int64_t step = 0; step < k / kPerStep; ++step) {
         Value a;
         if (aTmem) {
-          // 16 16-bit elements of P are 8 TMEM columns.
+          // 16 16-bit (32 8-bit) elements of P are 8 TMEM columns.
           Value base = LLVM::PtrToIntOp::create(
               rewriter, loc, rewriter.getI32Type(), adaptor.getA());
           a = LLVM::IntToPtrOp::create(rewriter, loc, e.tmemPtrType(),

@@ -571,23 +571,29 @@ func.func @workspace_combine_f32_output(%ws: !llvm.ptr<1>, %out: !llvm.ptr<1>, %
 
 // -----
 
-// expected-error @+1 {{shared-memory tiles hold bf16 or f16, got 'f32'}}
+// expected-error @+1 {{shared-memory tiles hold bf16, f16, f8E4M3FN or f8E5M2, got 'f32'}}
 func.func @smem_tile_f32(%t: !fa4.smem_tile<64x128xf32, k_major>)
 
 // -----
 
-// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major), got 60x128}}
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major; twice the columns for 8-bit elements), got 60x128}}
 func.func @smem_tile_rows(%t: !fa4.smem_tile<60x128xbf16, k_major>)
 
 // -----
 
-// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major), got 64x96}}
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major; twice the columns for 8-bit elements), got 64x96}}
 func.func @smem_tile_columns(%t: !fa4.smem_tile<64x96xbf16, mn_major>)
 
 // -----
 
-// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major), got 64x40}}
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major; twice the columns for 8-bit elements), got 64x40}}
 func.func @smem_tile_k_columns(%t: !fa4.smem_tile<64x40xbf16, k_major>)
+
+// -----
+
+// 8-bit elements: a K-major K in 32s (one MMA's 32 bytes).
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major; twice the columns for 8-bit elements), got 64x48}}
+func.func @smem_tile_f8_columns(%t: !fa4.smem_tile<64x48xf8E4M3FN, k_major>)
 
 // -----
 
@@ -791,7 +797,7 @@ func.func @tmem_tile_lanes(%t: !fa4.tmem_tile<64x128xf32>) {
 
 // -----
 
-// expected-error @+1 {{a TMEM tile holds f32 or bf16/f16, got 'i32'}}
+// expected-error @+1 {{a TMEM tile holds f32, bf16/f16 or f8E4M3FN/f8E5M2, got 'i32'}}
 func.func @tmem_tile_type(%t: !fa4.tmem_tile<128x128xi32>) {
   return
 }
@@ -817,7 +823,7 @@ func.func @tmem_mma_bf16_d(%q: !fa4.smem_tile<128x128xbf16, k_major>, %k: !fa4.s
 // -----
 
 func.func @tmem_mma_f32_a(%p: !fa4.tmem_tile<128x128xf32>, %v: !fa4.smem_tile<128x128xbf16, mn_major>, %d: !fa4.tmem_tile<128x128xf32>, %acc: i1) {
-  // expected-error @+1 {{'fa4.tmem.mma' op takes A from TMEM as 16-bit, got '!fa4.tmem_tile<128x128xf32>'}}
+  // expected-error @+1 {{'fa4.tmem.mma' op takes A from TMEM as 16-bit or 8-bit, got '!fa4.tmem_tile<128x128xf32>'}}
   fa4.tmem.mma %p, %v into %d accumulate %acc : !fa4.tmem_tile<128x128xf32>, !fa4.smem_tile<128x128xbf16, mn_major>, !fa4.tmem_tile<128x128xf32>
   return
 }
@@ -1117,7 +1123,7 @@ func.func @softmax_fixed_max_threshold(%s: !fa4.frag<64x176xf32>, %m: !fa4.rows<
 // -----
 
 func.func @ones_row_mn_major(%offset: i32) {
-  // expected-error @+1 {{'fa4.smem.ones_row' op writes a K-major tile (N rows of K), got '!fa4.smem_tile<176x64xbf16, mn_major>'}}
+  // expected-error @+1 {{'fa4.smem.ones_row' op writes a K-major bf16 or f16 tile (N rows of K), got '!fa4.smem_tile<176x64xbf16, mn_major>'}}
   %t = fa4.smem.ones_row %offset : !fa4.smem_tile<176x64xbf16, mn_major>
   return
 }
@@ -1135,5 +1141,48 @@ func.func @row_sums_bf16(%t: !fa4.frag<64x16xbf16>, %r: !fa4.rows<64xf32>) {
 func.func @row_sums_rows(%t: !fa4.frag<64x8xf32>, %r: !fa4.rows<128xf32>) {
   // expected-error @+1 {{'fa4.row_sums' op plus '!fa4.rows<128xf32>' must be one f32 per row of '!fa4.frag<64x8xf32>'}}
   %s = fa4.row_sums %t plus %r : !fa4.frag<64x8xf32>, !fa4.rows<128xf32>
+  return
+}
+
+// -----
+
+// kind::f8f6f4 mixes 8-bit types but not an 8-bit with a 16-bit one.
+func.func @tmem_mma_f8_bf16(%q: !fa4.smem_tile<128x128xf8E4M3FN, k_major>, %k: !fa4.smem_tile<64x128xbf16, k_major>, %s: !fa4.tmem_tile<128x64xf32>, %acc: i1) {
+  // expected-error @+1 {{'fa4.tmem.mma' op A holds 'f8E4M3FN' but B holds 'bf16'}}
+  fa4.tmem.mma %q, %k into %s accumulate %acc : !fa4.smem_tile<128x128xf8E4M3FN, k_major>, !fa4.smem_tile<64x128xbf16, k_major>, !fa4.tmem_tile<128x64xf32>
+  return
+}
+
+// -----
+
+// An 8-bit A in TMEM whose K (48) is not whole MMAs of 32.
+func.func @tmem_mma_f8_k(%p: !fa4.tmem_tile<128x48xf8E4M3FN>, %v: !fa4.smem_tile<48x128xf8E4M3FN, mn_major>, %o: !fa4.tmem_tile<128x128xf32>, %acc: i1) {
+  // expected-error @+1 {{'fa4.tmem.mma' op needs K a multiple of 32 and N a multiple of 16 up to 256 (tcgen05 kind::f8f6f4, M = 128), got K = 48, N = 128}}
+  fa4.tmem.mma %p, %v into %o accumulate %acc : !fa4.tmem_tile<128x48xf8E4M3FN>, !fa4.smem_tile<48x128xf8E4M3FN, mn_major>, !fa4.tmem_tile<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @tmem_mma_f8_pair(%q: !fa4.smem_tile<128x128xf8E4M3FN, k_major>, %k: !fa4.smem_tile<64x128xf8E4M3FN, k_major>, %s: !fa4.tmem_tile<128x128xf32>, %acc: i1) {
+  // expected-error @+1 {{'fa4.tmem.mma' op issues 8-bit operands (kind::f8f6f4) only with cta_group::1}}
+  fa4.tmem.mma %q, %k into %s accumulate %acc pair : !fa4.smem_tile<128x128xf8E4M3FN, k_major>, !fa4.smem_tile<64x128xf8E4M3FN, k_major>, !fa4.tmem_tile<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @ones_row_f8(%offset: i32) {
+  // expected-error @+1 {{'fa4.smem.ones_row' op writes a K-major bf16 or f16 tile (N rows of K), got '!fa4.smem_tile<8x32xf8E4M3FN, k_major>'}}
+  %t = fa4.smem.ones_row %offset : !fa4.smem_tile<8x32xf8E4M3FN, k_major>
+  return
+}
+
+// -----
+
+// sm_90a's wgmma takes 16-bit operands here; its FP8 form is not lowered.
+func.func @mma_f8(%q: !fa4.smem_tile<64x128xf8E4M3FN, k_major>, %k: !fa4.smem_tile<176x128xf8E4M3FN, k_major>, %acc: !fa4.frag<64x176xf32>) {
+  // expected-error @+1 {{'fa4.mma' op takes bf16 or f16 operands (wgmma k16), got 'f8E4M3FN'}}
+  %s = fa4.mma %q, %k, %acc : !fa4.smem_tile<64x128xf8E4M3FN, k_major>, !fa4.smem_tile<176x128xf8E4M3FN, k_major>, !fa4.frag<64x176xf32>
   return
 }

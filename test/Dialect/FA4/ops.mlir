@@ -363,3 +363,14 @@ func.func @fixed_max_row_sums(%offset: i32, %s: !fa4.frag<64x176xf32>, %m: !fa4.
   %total = fa4.row_sums %sums plus %l1 : !fa4.frag<64x8xf32>, !fa4.rows<64xf32>
   return
 }
+
+// 8-bit MMA operands (kind::f8f6f4): e4m3 and e5m2 tiles in shared and
+// tensor memory (four elements a TMEM column).
+// CHECK-LABEL: func @tmem_mma_f8
+// CHECK: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} : !fa4.smem_tile<128x128xf8E4M3FN, k_major>, <64x128xf8E5M2, k_major>, <128x64xf32>{{$}}
+// CHECK-NEXT: fa4.tmem.mma %{{.*}}, %{{.*}} into %{{.*}} accumulate %{{.*}} : !fa4.tmem_tile<128x128xf8E4M3FN>, <128x128xf8E4M3FN, mn_major>, <128x128xf32>{{$}}
+func.func @tmem_mma_f8(%q: !fa4.smem_tile<128x128xf8E4M3FN, k_major>, %k: !fa4.smem_tile<64x128xf8E5M2, k_major>, %s: !fa4.tmem_tile<128x64xf32>, %p: !fa4.tmem_tile<128x128xf8E4M3FN>, %v: !fa4.smem_tile<128x128xf8E4M3FN, mn_major>, %o: !fa4.tmem_tile<128x128xf32>, %acc: i1) {
+  fa4.tmem.mma %q, %k into %s accumulate %acc : !fa4.smem_tile<128x128xf8E4M3FN, k_major>, !fa4.smem_tile<64x128xf8E5M2, k_major>, !fa4.tmem_tile<128x64xf32>
+  fa4.tmem.mma %p, %v into %o accumulate %acc : !fa4.tmem_tile<128x128xf8E4M3FN>, !fa4.smem_tile<128x128xf8E4M3FN, mn_major>, !fa4.tmem_tile<128x128xf32>
+  return
+}

@@ -51,6 +51,11 @@ static ParseResult parseShapedPrefix(AsmParser &parser,
 }
 
 static bool isMmaInputType(Type type) { return type.isBF16() || type.isF16(); }
+/// The 8-bit operands of tcgen05.mma.kind::f8f6f4 (shared-memory and TMEM
+/// tiles only).
+static bool isF8MmaInputType(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
 
 //===----------------------------------------------------------------------===//
 // SmemTileType
@@ -83,17 +88,21 @@ void SmemTileType::print(AsmPrinter &printer) const {
 LogicalResult SmemTileType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t rows, int64_t columns,
                                    Type elementType, Major major) {
-  if (!isMmaInputType(elementType))
-    return emitError() << "shared-memory tiles hold bf16 or f16, got "
+  bool f8 = isF8MmaInputType(elementType);
+  if (!isMmaInputType(elementType) && !f8)
+    return emitError() << "shared-memory tiles hold bf16, f16, f8E4M3FN or "
+                          "f8E5M2, got "
                        << elementType;
-  // A K-major tile's K steps by 16 through whole boxes (its last one
-  // partly read, as a ones row's of BN columns); an MN-major tile's N
-  // spans whole boxes.
-  int64_t columnMultiple = major == Major::K ? 16 : 64;
+  // A K-major tile's K steps by one MMA's 32 bytes through whole boxes
+  // (its last one partly read, as a ones row's of BN columns); an MN-major
+  // tile's N spans whole 128-byte boxes. 8-bit elements take twice the
+  // columns.
+  int64_t columnMultiple = (major == Major::K ? 16 : 64) * (f8 ? 2 : 1);
   if (rows <= 0 || rows % 8 || columns <= 0 || columns % columnMultiple)
     return emitError() << "a shared-memory tile has a positive multiple of 8 "
                           "rows and of 64 columns (128-byte swizzled boxes; "
-                          "16 columns K-major), got "
+                          "16 columns K-major; twice the columns for 8-bit "
+                          "elements), got "
                        << rows << "x" << columns;
   return success();
 }
@@ -180,8 +189,10 @@ void TmemTileType::print(AsmPrinter &printer) const {
 LogicalResult TmemTileType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t rows, int64_t columns,
                                    Type elementType) {
-  if (!elementType.isF32() && !isMmaInputType(elementType))
-    return emitError() << "a TMEM tile holds f32 or bf16/f16, got "
+  if (!elementType.isF32() && !isMmaInputType(elementType) &&
+      !isF8MmaInputType(elementType))
+    return emitError() << "a TMEM tile holds f32, bf16/f16 or f8E4M3FN/f8E5M2, "
+                          "got "
                        << elementType;
   if (rows != 128 || columns <= 0 || columns % 16 || columns > 512)
     return emitError() << "a TMEM tile is 128 lanes by a multiple of 16 "

@@ -174,6 +174,10 @@ LogicalResult MmaOp::verify() {
   if (b.getElementType() != inputType)
     return emitOpError() << "A holds " << inputType << " but B holds "
                          << b.getElementType();
+  // sm_90a's FP8 wgmma (k32, both operands K-major) is not lowered yet.
+  if (inputType.getIntOrFloatBitWidth() != 16)
+    return emitOpError() << "takes bf16 or f16 operands (wgmma k16), got "
+                         << inputType;
   if (k % 16)
     return emitOpError() << "K = " << k << " is not a multiple of 16";
   if (std::optional<uint64_t> extent = getKExtent();
@@ -239,8 +243,11 @@ LogicalResult SmemOnesRowOp::verify() {
   // (The type holds the rest: 16-bit elements, whole 8-row groups, K in
   // steps of 16.)
   auto tile = cast<SmemTileType>(getTile().getType());
-  if (tile.getMajor() != Major::K)
-    return emitOpError() << "writes a K-major tile (N rows of K), got " << tile;
+  if (tile.getMajor() != Major::K ||
+      tile.getElementType().getIntOrFloatBitWidth() != 16)
+    return emitOpError() << "writes a K-major bf16 or f16 tile (N rows of K), "
+                            "got "
+                         << tile;
   return success();
 }
 
@@ -477,7 +484,7 @@ LogicalResult TmemMmaOp::verify() {
   Type inputType;
   if (auto a = dyn_cast<TmemTileType>(getA().getType())) {
     if (a.getElementType().isF32())
-      return emitOpError() << "takes A from TMEM as 16-bit, got " << a;
+      return emitOpError() << "takes A from TMEM as 16-bit or 8-bit, got " << a;
     k = a.getColumns();
     inputType = a.getElementType();
   } else {
@@ -498,17 +505,26 @@ LogicalResult TmemMmaOp::verify() {
                          << " by N = " << ctaN
                          << (getPair() ? " (half of the pair's N)" : "") << " ("
                          << stringifyMajor(b.getMajor()) << ")";
-  if (b.getElementType() != inputType)
+  // kind::f16 takes one 16-bit type; kind::f8f6f4 any two 8-bit ones (e4m3
+  // x e5m2 included).
+  unsigned bits = inputType.getIntOrFloatBitWidth();
+  if (bits != b.getElementType().getIntOrFloatBitWidth() ||
+      (bits == 16 && b.getElementType() != inputType))
     return emitOpError() << "A holds " << inputType << " but B holds "
                          << b.getElementType();
-  // PTX ISA, "Various combinations of .kind and shapes", kind::f16 dense:
-  // N in steps of 16 up to 256 for M = 128 (cta_group::1) and M = 256
-  // (cta_group::2).
-  if (k % 16 || n % 16 || n > 256)
-    return emitOpError() << "needs K a multiple of 16 and N a multiple of 16 "
-                            "up to 256 (tcgen05 kind::f16, M = "
-                         << (getPair() ? 256 : 128) << "), got K = " << k
-                         << ", N = " << n;
+  if (bits == 8 && getPair())
+    return emitOpError() << "issues 8-bit operands (kind::f8f6f4) only "
+                            "with cta_group::1";
+  // PTX ISA, "Various combinations of .kind and shapes", kind::f16 and
+  // kind::f8f6f4 dense: N in steps of 16 up to 256 for M = 128
+  // (cta_group::1) and M = 256 (cta_group::2); an MMA's K is 32 bytes.
+  int64_t kStep = 256 / bits;
+  if (k % kStep || n % 16 || n > 256)
+    return emitOpError() << "needs K a multiple of " << kStep
+                         << " and N a multiple of 16 up to 256 (tcgen05 "
+                         << (bits == 8 ? "kind::f8f6f4" : "kind::f16")
+                         << ", M = " << (getPair() ? 256 : 128)
+                         << "), got K = " << k << ", N = " << n;
   if (getPair() && d.getRows() != 128)
     return emitOpError() << "spans M = 256 across the CTA pair, 128 rows in "
                             "each CTA's tensor memory, got "

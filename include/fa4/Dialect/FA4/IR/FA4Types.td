@@ -86,7 +86,7 @@ def FA4_TmemTile : FA4_Type<"TmemTile", "tmem_tile"> {
   let description = [{
     `!fa4.tmem_tile<128x128xf32>`: TMEM lanes 0..rows-1 (one per row) and
     `columns` 32-bit columns of f32; a 16-bit tile packs two elements per
-    column (`<128x128xbf16>` is 64 columns). MMAs write and read it
+    column (`<128x128xbf16>` is 64 columns), an 8-bit one four. MMAs write and read it
     asynchronously; warpgroups move it to and from registers with
     `fa4.tmem.load` / `fa4.tmem.store`, each warp reaching its 32 lanes.
   }];
@@ -97,7 +97,7 @@ def FA4_TmemTile : FA4_Type<"TmemTile", "tmem_tile"> {
   let extraClassDeclaration = [{
     /// 32-bit TMEM columns the tile spans.
     int64_t getTmemColumns() const {
-      return getElementType().isF32() ? getColumns() : getColumns() / 2;
+      return getColumns() * getElementType().getIntOrFloatBitWidth() / 32;
     }
   }];
 }
