@@ -16,7 +16,6 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t/h/fa4_hopper_capped_sm_90a/fa4_hopper_capped_decode_sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t/b/fa4_blackwell_capped_sm_100a/fa4_blackwell_capped_sm_100a.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t/b/fa4_blackwell_capped_varlen_sm_100a/fa4_blackwell_capped_varlen_sm_100a.ptx
-// RUN: FileCheck %s --check-prefix=FIXED-MAX < %t/h/fa4_hopper_capped_sm_90a/fa4_hopper_capped_sm_90a.ptx
 
 // HOPPER: Compiling entry function 'fa4_hopper_capped_sm_90a_persistent' for 'sm_90a'
 // HOPPER-NEXT: Function properties for fa4_hopper_capped_sm_90a_persistent
@@ -54,16 +53,6 @@
 // VARLEN: "softcap": 50
 
 // PTX: tanh.approx.f32
-
-// The Hopper prefill's fixed max (D-68): the rounded P's row sums from an
-// n8 wgmma of P with the ones row, after each P V, in both kernels (the
-// plain one and its looped twin), and the ones row fenced for wgmma.
-// FIXED-MAX: .entry fa4_hopper_capped_sm_90a(
-// FIXED-MAX: fence.proxy.async.shared::cta
-// FIXED-MAX: wgmma.mma_async.sync.aligned.m64n{{[0-9]+}}k16.f32.bf16.bf16
-// FIXED-MAX: wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16
-// FIXED-MAX: .entry fa4_hopper_capped_sm_90a_persistent(
-// FIXED-MAX: wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16
 
 func.func @capped(%q: tensor<?x?x16x128xbf16>, %k: tensor<?x?x4x128xbf16>, %v: tensor<?x?x4x128xbf16>) -> (tensor<?x?x16x128xbf16>, tensor<?x16x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v {mask = #attn.mask<causal>, softcap = 15.0 : f32} : tensor<?x?x16x128xbf16>, tensor<?x?x4x128xbf16>, tensor<?x?x4x128xbf16> -> tensor<?x?x16x128xbf16>, tensor<?x16x?xf32>

@@ -26,16 +26,6 @@ void HopperKernelBuilder::buildConsumer(Value consumer) {
   state.probsType = FragType::get(b.getContext(), kRowsPerConsumer, plan.bn,
                                   plan.elementType);
   state.stages = i32(plan.kvStages);
-  if (fixedMax) {
-    state.sumsType = accType(HopperPlan::kOnesRowRows);
-    auto onesType = SmemTileType::get(b.getContext(), HopperPlan::kOnesRowRows,
-                                      HopperPlan::kOnesRowColumns,
-                                      plan.elementType, Major::K);
-    state.onesRow = SmemOnesRowOp::create(
-        b, loc, onesType,
-        add(i32(plan.onesRowOffset), mul(consumer, i32(plan.onesRowBytes()))));
-    meetWarpgroup(consumer);
-  }
   // Ping-pong (FA3): named barrier 1 + c orders consumer c's GEMM issue after
   // the previous consumer's (c - 1, cyclically), so one warpgroup's softmax
   // runs under the others' GEMMs. The last consumer lets consumer 0 go
@@ -88,20 +78,10 @@ Value HopperKernelBuilder::waitVTile(Value tile) {
       plan.bn, plan.paddedOv, Major::MN);
 }
 
-/// O += P V for `tile`, P from the softmax; under a fixed max also sums +=
-/// P x ones (its own commit group, after P V's). `outs` is O, then the
-/// sums under a fixed max.
-SmallVector<Value> HopperKernelBuilder::issuePV(ValueRange outs, Value probs,
-                                                Value tile) {
-  const ConsumerState &state = consumerState;
-  SmallVector<Value> results = {MmaOp::create(b, loc, state.outType, probs,
-                                              waitVTile(tile), outs.front())};
-  if (fixedMax)
-    results.push_back(MmaOp::create(b, loc, state.sumsType, probs,
-                                    state.onesRow, outs[1],
-                                    /*k_extent=*/IntegerAttr(),
-                                    /*repeat_b=*/b.getUnitAttr()));
-  return results;
+/// O += P V for `tile`, P from the softmax.
+Value HopperKernelBuilder::issuePV(Value out, Value probs, Value tile) {
+  return MmaOp::create(b, loc, consumerState.outType, probs, waitVTile(tile),
+                       out);
 }
 
 /// The K tile in ring slot `slot`, the B of S = Q K^T.
@@ -178,7 +158,8 @@ void HopperKernelBuilder::keepTurns(Value ringBase, Value from, Value to) {
 //------------------------------------------===//
 
 /// The softcap and mask on S (keys from `firstKey`, rows from `tileRow`) and
-/// the online softmax continuing from (rowMax, rowSum).
+/// the online softmax continuing from (rowMax, rowSum). Under a softcap too
+/// it tracks row maxima: a fixed max measured no faster (D-68).
 SoftmaxOp HopperKernelBuilder::maskedSoftmax(Value scores, Value firstKey,
                                              Value tileRow, Value rowMax,
                                              Value rowSum) {
@@ -189,11 +170,9 @@ SoftmaxOp HopperKernelBuilder::maskedSoftmax(Value scores, Value firstKey,
                           b.getI64IntegerAttr(plan.rowGroup));
   return SoftmaxOp::create(b, loc, scoresType, rowsType(), rowsType(),
                            rowsType(), scores, rowMax, rowSum, input.scaleLog2,
-                           lazyRescale && !fixedMax
-                               ? b.getF64FloatAttr(kRescaleThreshold)
-                               : FloatAttr(),
-                           /*polyExp2Period=*/0, /*reductionChains=*/1,
-                           /*packedPairs=*/false, fixedMax);
+                           lazyRescale ? b.getF64FloatAttr(kRescaleThreshold)
+                                       : FloatAttr(),
+                           /*polyExp2Period=*/0, /*reductionChains=*/1);
 }
 
 /// One step: S(t) = Q K^T(t) and, in the same GEMM turn,
@@ -206,11 +185,8 @@ SmallVector<Value> HopperKernelBuilder::emitStep(Value step, ValueRange carried,
                                                  StepPV pv,
                                                  const StepWork &work) {
   const ConsumerState &state = consumerState;
-  Value rowMax = carried[1], rowSum = carried[2], previousP = carried[3];
-  // O, and the row sums by MMA where the plan has them.
-  SmallVector<Value> outs = {carried[0]};
-  if (fixedMax)
-    outs.push_back(carried[4]);
+  Value out = carried[0], rowMax = carried[1], rowSum = carried[2],
+        previousP = carried[3];
   Value tile = workTileOf(step);
   Value ringTile = add(work.ringBase, tile);
   Value slot = slotOf(ringTile);
@@ -225,23 +201,22 @@ SmallVector<Value> HopperKernelBuilder::emitStep(Value step, ValueRange carried,
   Value scores = MmaOp::create(b, loc, state.scoresType, state.qTile,
                                kTileIn(slot), splat(state.scoresType, 0.0));
   if (pv == StepPV::Always) {
-    outs = issuePV(outs, previousP, previous);
+    out = issuePV(out, previousP, previous);
   } else if (pv == StepPV::AfterFirst) {
-    auto ifPV = scf::IfOp::create(b, loc, ValueRange(outs).getTypes(),
-                                  hasPrevious, /*withElseRegion=*/true);
+    auto ifPV = scf::IfOp::create(b, loc, TypeRange{state.outType}, hasPrevious,
+                                  /*withElseRegion=*/true);
     OpBuilder::InsertionGuard pvGuard(b);
     b.setInsertionPointToStart(ifPV.thenBlock());
-    scf::YieldOp::create(b, loc, issuePV(outs, previousP, previous));
+    scf::YieldOp::create(b, loc, issuePV(out, previousP, previous));
     b.setInsertionPointToStart(ifPV.elseBlock());
-    scf::YieldOp::create(b, loc, outs);
-    outs.assign(ifPV.getResults().begin(), ifPV.getResults().end());
+    scf::YieldOp::create(b, loc, out);
+    out = ifPV.getResult(0);
   }
   if (pingPong)
     passTurn();
   // With the overlap, wait for S only: groups complete in order, so at most
-  // the P V (and its row sums) still run, under the softmax.
-  MmaWaitOp::create(b, loc,
-                    /*pending=*/pv == StepPV::Always ? (fixedMax ? 2 : 1) : 0);
+  // the P V still runs, under the softmax.
+  MmaWaitOp::create(b, loc, /*pending=*/pv == StepPV::Always ? 1 : 0);
   // S is in registers: this tile's K slot can refill now; the previous
   // tile's V slot once its P V is done.
   releaseK(ringTile);
@@ -258,17 +233,12 @@ SmallVector<Value> HopperKernelBuilder::emitStep(Value step, ValueRange carried,
     MmaWaitOp::create(b, loc);
     releaseV(previous);
   }
-  // Under a fixed max every correction is 1.
-  if (!fixedMax)
-    for (Value &acc : outs)
-      acc = ScaleRowsOp::create(b, loc, acc.getType(), acc,
-                                softmax.getCorrection(), lazyRescale);
+  out = ScaleRowsOp::create(b, loc, state.outType, out, softmax.getCorrection(),
+                            lazyRescale);
   // P as an MMA operand, rounded here, before the next turn's MMAs.
   Value probs = TruncFOp::create(b, loc, state.probsType, softmax.getProbs());
-  SmallVector<Value> next = {outs.front(), softmax.getNewMax(),
-                             softmax.getNewSum(), probs};
-  next.append(outs.begin() + 1, outs.end());
-  return next;
+  return SmallVector<Value>{out, softmax.getNewMax(), softmax.getNewSum(),
+                            probs};
 }
 
 /// Step 0 of a work tile with any tiles; `initial` otherwise. With the
@@ -305,44 +275,39 @@ scf::ForOp HopperKernelBuilder::emitSteps(Value firstStep, Value myTiles,
   return loop;
 }
 
-/// The work tile's last P V, outside any GEMM turn: O, and the row sums by
-/// MMA where the plan has them (as issuePV).
-SmallVector<Value> HopperKernelBuilder::emitLastPV(ValueRange outs, Value probs,
-                                                   Value myTiles,
-                                                   const StepWork &work) {
+/// The work tile's last P V, outside any GEMM turn.
+Value HopperKernelBuilder::emitLastPV(Value out, Value probs, Value myTiles,
+                                      const StepWork &work) {
   auto ifLast =
-      scf::IfOp::create(b, loc, outs.getTypes(),
+      scf::IfOp::create(b, loc, TypeRange{consumerState.outType},
                         cmp(arith::CmpIPredicate::sgt, myTiles, i32(0)), true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifLast.thenBlock());
   Value lastStep = workTileOf(sub(myTiles, i32(1)));
   Value last = add(work.ringBase, lastStep);
-  SmallVector<Value> finalOuts = issuePV(outs, probs, last);
+  Value finalOut = issuePV(out, probs, last);
   MmaWaitOp::create(b, loc);
   releaseV(last);
-  scf::YieldOp::create(b, loc, finalOuts);
+  scf::YieldOp::create(b, loc, finalOut);
   b.setInsertionPointToStart(ifLast.elseBlock());
-  scf::YieldOp::create(b, loc, outs);
-  return SmallVector<Value>(ifLast.getResults());
+  scf::YieldOp::create(b, loc, out);
+  return ifLast.getResult(0);
 }
 
 /// O and the LSE of a work tile, by the path the plan takes.
 void HopperKernelBuilder::writeO(Value out, Value rowMax, Value rowSum,
-                                 Value oSum, Value batch, Value head,
-                                 Value tileRow) {
+                                 Value batch, Value head, Value tileRow) {
   Value consumer = consumerState.consumer;
-  assert((oSum == rowSum || storeOByTma || storeOByBoxes || doubleQ) &&
-         "only the staging paths normalise O by sums of their own");
   if (plan.workspace)
     writeWorkspacePartial(consumer, out, rowMax, rowSum, tileRow);
   else if (plan.clusterSplit())
     stagePartial(consumer, out, rowMax, rowSum);
   else if (storeOByTma)
-    storeO(consumer, out, rowMax, rowSum, oSum, batch, head, tileRow);
+    storeO(consumer, out, rowMax, rowSum, batch, head, tileRow);
   else if (storeOByBoxes)
-    storeOByBox(consumer, out, rowMax, rowSum, oSum, batch, head, tileRow);
+    storeOByBox(consumer, out, rowMax, rowSum, batch, head, tileRow);
   else if (doubleQ)
-    storeOOverQ(consumer, out, rowMax, rowSum, oSum, batch, head, tileRow,
+    storeOOverQ(consumer, out, rowMax, rowSum, batch, head, tileRow,
                 consumerState.qBuffer);
   else
     EpilogueOp::create(b, loc, out, rowMax, rowSum, args.outPtr, batch, tileRow,
@@ -352,26 +317,17 @@ void HopperKernelBuilder::writeO(Value out, Value rowMax, Value rowSum,
                        b.getI64IntegerAttr(plan.rowGroup));
 }
 
-/// O = 0, row max = -inf (0 under a fixed max), row sum = 0, P = 0, and
-/// the row sums by MMA 0. Under sinks each row starts from its sink
-/// instead, in one partial of its split: partition 0's, and where consumers
-/// split the keys, consumer 0's.
+/// O = 0, row max = -inf, row sum = 0, P = 0. Under sinks each row starts
+/// from its sink instead, in one partial of its split: partition 0's, and
+/// where consumers split the keys, consumer 0's.
 SmallVector<Value> HopperKernelBuilder::initialState() {
   const ConsumerState &state = consumerState;
   Value noProbs =
       TruncFOp::create(b, loc, state.probsType, splat(state.scoresType, 0.0));
   Value out = splat(state.outType, 0.0);
-  SmallVector<Value> sums;
-  if (fixedMax)
-    sums.push_back(splat(state.sumsType, 0.0));
-  if (!plan.sinks) {
-    SmallVector<Value> initial = {out,
-                                  splat(rowsType(), fixedMax ? 0.0 : -INFINITY),
-                                  splat(rowsType(), 0.0), noProbs};
-    initial.append(sums);
-    return initial;
-  }
-  assert(!fixedMax && "sinks sum their rows in the softmax");
+  if (!plan.sinks)
+    return SmallVector<Value>{out, splat(rowsType(), -INFINITY),
+                              splat(rowsType(), 0.0), noProbs};
   Value holds = partition ? cmp(arith::CmpIPredicate::eq, partition, i32(0))
                           : boolean(true);
   if (plan.consumersSplitKeys)
@@ -476,18 +432,8 @@ void HopperKernelBuilder::buildConsumerWork() {
   // (With doubleQ it is already loading; this tile's O is staged here.)
   if (!doubleQ)
     MBarrierArriveOp::create(b, loc, qEmptyBarrier(state.qTileIndex));
-  SmallVector<Value> loopOuts = {loop.getResult(0)};
-  if (fixedMax)
-    loopOuts.push_back(loop.getResult(4));
-  SmallVector<Value> outs =
-      emitLastPV(loopOuts, loop.getResult(3), ownTiles, current);
-  Value out = outs.front();
-  // The LSE takes the softmax's exact sums; O, rounded P V, the GEMM's sums
-  // of the rounded P.
-  Value rowSum = loop.getResult(2);
-  Value oSum = fixedMax ? Value(RowSumsOp::create(b, loc, rowsType(), outs[1],
-                                                  splat(rowsType(), 0.0)))
-                        : rowSum;
+  Value out =
+      emitLastPV(loop.getResult(0), loop.getResult(3), ownTiles, current);
   // After the last P V, which releases this consumer's last V slot: with two
   // stages the producer refills it only then, and a trailing turn may wait
   // for that tile. Before the epilogue, so the other consumers' turns do not
@@ -495,7 +441,8 @@ void HopperKernelBuilder::buildConsumerWork() {
   if (trimsTrailingTiles())
     keepTurns(current.ringBase, ownTiles, myTiles);
   stamp();
-  writeO(out, loop.getResult(1), rowSum, oSum, batch, head, current.tileRow);
+  writeO(out, loop.getResult(1), loop.getResult(2), batch, head,
+         current.tileRow);
   stamp();
   if (trace) {
     stamps.push_back(roleStart);
@@ -613,11 +560,11 @@ void HopperKernelBuilder::writeTrace(Value consumer, ArrayRef<Value> stamps,
 /// stores the boxes by TMA, waiting for them to read shared memory before
 /// the CTA may exit. Rows past Sq and columns past Dv are clipped by TMA.
 void HopperKernelBuilder::storeO(Value consumer, Value out, Value rowMax,
-                                 Value rowSum, Value oSum, Value batch,
-                                 Value head, Value tileRow) {
+                                 Value rowSum, Value batch, Value head,
+                                 Value tileRow) {
   Value staging = add(i32(plan.oStagingOffset),
                       mul(consumer, i32(plan.oStagedTileBytes())));
-  stageByConsumer(consumer, out, oSum, plan.oStagingOffset,
+  stageByConsumer(consumer, out, rowSum, plan.oStagingOffset,
                   plan.oStagedTileBytes(), /*box=*/std::nullopt);
   storeLse(rowMax, rowSum, batch, head, tileRow);
   auto ifFirst = meetThenFirstThread(consumer);
@@ -661,8 +608,8 @@ void HopperKernelBuilder::storeOBox(int64_t box, Value source, Value batch,
 /// last box is left in flight, waited for by the next work tile's first box
 /// or by the CTA's exit (buildConsumer).
 void HopperKernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
-                                      Value rowSum, Value oSum, Value batch,
-                                      Value head, Value tileRow) {
+                                      Value rowSum, Value batch, Value head,
+                                      Value tileRow) {
   storeLse(rowMax, rowSum, batch, head, tileRow);
   epilogueStamp();
   Value staging =
@@ -676,7 +623,7 @@ void HopperKernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
     }
     meetWarpgroup(consumer);
     epilogueStamp();
-    stageByConsumer(consumer, out, oSum, plan.loopStagingOffset,
+    stageByConsumer(consumer, out, rowSum, plan.loopStagingOffset,
                     kConsumerBoxBytes, box);
     epilogueStamp();
     auto ifFirst = meetThenFirstThread(consumer);
@@ -699,12 +646,12 @@ void HopperKernelBuilder::storeOByBox(Value consumer, Value out, Value rowMax,
 /// releases the buffer, after the next work tile's step 0 or before the
 /// CTA exits (buildConsumer). The LSE goes first, as in storeOByBox.
 void HopperKernelBuilder::storeOOverQ(Value consumer, Value out, Value rowMax,
-                                      Value rowSum, Value oSum, Value batch,
-                                      Value head, Value tileRow, Value buffer) {
+                                      Value rowSum, Value batch, Value head,
+                                      Value tileRow, Value buffer) {
   storeLse(rowMax, rowSum, batch, head, tileRow);
   epilogueStamp();
   Value staging = qTileOffset(consumer, buffer);
-  EpilogueStageOp::create(b, loc, out, oSum, b.getI64IntegerAttr(0), staging,
+  EpilogueStageOp::create(b, loc, out, rowSum, b.getI64IntegerAttr(0), staging,
                           TypeAttr::get(plan.elementType), IntegerAttr());
   epilogueStamp();
   auto ifFirst = meetThenFirstThread(consumer);

@@ -838,9 +838,6 @@ static LogicalResult buildHopperKernel(ModuleOp module,
     plan->loopStagingOffset = -1;
   if (ownTwinPlan && (!twin || !schedule.tmaStoreO))
     ownTwinPlan->loopStagingOffset = -1;
-  planFixedMax(*plan);
-  if (ownTwinPlan)
-    planFixedMax(*ownTwinPlan);
   bool storeOByTma = HopperKernelBuilder::storesOByTma(
                          *plan, /*persistent=*/maxSeqKV == kAlwaysPersistent,
                          schedule.tmaStoreO) ||

@@ -76,8 +76,7 @@ public:
         kvMulticast(pairsCTAs(plan, schedule, persistent, shortestSeqKV)),
         trace(schedule.trace && plan.hasLse && !plan.decode &&
               plan.form == ServingForm::Dense && !plan.workspace &&
-              !plan.clusterSplit()),
-        fixedMax(plan.fixedMax && (storeOByTma || storeOByBoxes || doubleQ)) {}
+              !plan.clusterSplit()) {}
 
   /// O through shared memory and TMA stores, in the kernel without a work
   /// loop: a persistent kernel's Q region already holds the next work
@@ -409,10 +408,6 @@ private:
   struct ConsumerState {
     Value consumer, qTileIndex, qBuffer, qTile, stages;
     FragType scoresType, outType, probsType;
-    /// Under a fixed max: the 64 x 8 accumulator of the row sums of the
-    /// rounded P and this consumer's ones row.
-    FragType sumsType;
-    Value onesRow;
     /// Named barriers: this consumer's turn, the next one's, and the
     /// threads that meet at each (two warpgroups).
     Value ownTurn, nextTurn, pairThreads;
@@ -431,7 +426,7 @@ private:
   Value slotOf(Value tile);
   Value parityOf(Value tile);
   Value waitVTile(Value tile);
-  SmallVector<Value> issuePV(ValueRange outs, Value probs, Value tile);
+  Value issuePV(Value out, Value probs, Value tile);
   Value kTileIn(Value slot);
   void releaseK(Value tile);
   void releaseV(Value tile);
@@ -450,15 +445,12 @@ private:
                                    const StepWork &work);
   scf::ForOp emitSteps(Value firstStep, Value myTiles, ValueRange initial,
                        const StepWork &work);
-  SmallVector<Value> emitLastPV(ValueRange outs, Value probs, Value myTiles,
-                                const StepWork &work);
-  /// `rowSum` gives the LSE, `oSum` normalises O (the same but under a
-  /// fixed max).
-  void writeO(Value out, Value rowMax, Value rowSum, Value oSum, Value batch,
-              Value head, Value tileRow);
+  Value emitLastPV(Value out, Value probs, Value myTiles, const StepWork &work);
+  void writeO(Value out, Value rowMax, Value rowSum, Value batch, Value head,
+              Value tileRow);
   SmallVector<Value> initialState();
   void stagePartial(Value consumer, Value out, Value rowMax, Value rowSum);
-  void storeO(Value consumer, Value out, Value rowMax, Value rowSum, Value oSum,
+  void storeO(Value consumer, Value out, Value rowMax, Value rowSum,
               Value batch, Value head, Value tileRow);
   void writeWorkspacePartial(Value consumer, Value out, Value rowMax,
                              Value rowSum, Value tileRow);
@@ -470,10 +462,9 @@ private:
   scf::IfOp firstThreadOf();
   Value isFirstThread();
   void storeOByBox(Value consumer, Value out, Value rowMax, Value rowSum,
-                   Value oSum, Value batch, Value head, Value tileRow);
+                   Value batch, Value head, Value tileRow);
   void storeOOverQ(Value consumer, Value out, Value rowMax, Value rowSum,
-                   Value oSum, Value batch, Value head, Value tileRow,
-                   Value buffer);
+                   Value batch, Value head, Value tileRow, Value buffer);
   void storeLse(Value rowMax, Value rowSum, Value batch, Value head,
                 Value tileRow);
   void storeOBoxes(Value staging, Value batch, Value head, Value tileRow);
@@ -508,10 +499,6 @@ private:
   /// Prefill: each consumer writes its phase times over its LSE rows
   /// (writeTrace).
   bool trace;
-  /// The plan's fixed max (HopperPlan::fixedMax, D-68) where O leaves
-  /// through a staging path, which normalises O by the GEMM's sums of the
-  /// rounded P and writes the LSE from the softmax's exact sums.
-  bool fixedMax;
   /// With `trace`, the looped twin's epilogue stamps of the current work
   /// tile (storeOByBox), written after the phase stamps.
   SmallVector<Value> epilogueStamps;

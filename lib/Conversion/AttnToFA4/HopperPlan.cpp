@@ -60,20 +60,6 @@ static void planStoreOfO(HopperPlan &plan, attn::ConfigAttr config,
     plan.loopStagingOffset = *loopStaging;
 }
 
-void fa4::hopper::planFixedMax(HopperPlan &plan) {
-  // O must leave through a staging path (HopperKernelBuilder::fixedMax).
-  if (!plan.softcap || *plan.softcap > kFixedMaxSoftcapLimit || plan.sinks ||
-      !plan.elementType.isBF16() || !plan.canStoreOByTma)
-    return;
-  std::optional<int64_t> offset = pastPlanOffset(
-      plan.dynamicSmemBytes(), plan.numConsumers * plan.onesRowBytes(),
-      getTargetInfo(Chip::SM90a));
-  if (!offset)
-    return;
-  plan.onesRowOffset = *offset;
-  plan.fixedMax = true;
-}
-
 /// What this kernel implements of an sm_90a plan, and a plan whose regions
 /// hold what it places in them.
 static LogicalResult checkImplemented(attn::PlannedAttentionOpInterface op,

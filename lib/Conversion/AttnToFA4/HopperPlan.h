@@ -56,10 +56,6 @@ constexpr int kPagedTileCopiedBarrier = 8;
 /// threads copy the tiles TMA does not load (D-58, D-59); the consumers
 /// share the rest of the launch's pool.
 constexpr int64_t kPagedProducerRegisters = 48;
-/// The largest softcap under which a bf16 kernel keeps a fixed row max of
-/// 0 (D-68): probabilities up to e^50 = 2^72 leave O's f32 accumulators
-/// 2^56 of room for the sum over keys of P V.
-constexpr double kFixedMaxSoftcapLimit = 50.0;
 /// kv-multicast: the CTAs of a cluster that read the same K/V tiles (two
 /// adjacent row blocks of one head), each loading every other box of a tile
 /// for both.
@@ -112,32 +108,11 @@ struct HopperPlan : KernelPlan {
   /// are built (-1: the maps are staged over Q and TMA loads every tile;
   /// D-49).
   int64_t mapStagingOffset = -1;
-  /// Under a softcap c <= kFixedMaxSoftcapLimit (bf16, no sinks) every
-  /// score lies in [-c, c], so each row keeps a fixed max of 0: no row
-  /// maxima, no corrections and no rescale of O (D-68). P = e^s is then
-  /// rounded to bf16 at any scale, never exactly 1 at the row's largest, so
-  /// O is normalised by the sums of the rounded P, as the P V GEMM uses
-  /// them, from a GEMM of P with a ones row (`onesRowOffset`); the LSE keeps
-  /// the softmax's exact sums.
-  bool fixedMax = false;
-  /// Where each consumer's ones row (fa4.smem.ones_row, `onesRowBytes`
-  /// each) lies past the plan, or -1: the softmax sums its own rows.
-  int64_t onesRowOffset = -1;
-  bool rowSumByMma() const { return onesRowOffset >= 0; }
-  /// A K-major tile of 8 rows (wgmma's least N) by one 16-column MMA_K
-  /// step, in one 128B-swizzled box: the GEMM reads that step for each of
-  /// P's (fa4.mma repeat_b), all columns of a ones row being alike.
-  static constexpr int64_t kOnesRowRows = 8, kOnesRowColumns = 16;
-  static constexpr int64_t onesRowBytes() {
-    return kOnesRowRows * kSwizzleBytes;
-  }
   /// The dynamic shared memory a launch needs.
   int64_t dynamicSmemBytes() const {
     int64_t used = loopStagingOffset < 0
                        ? smemUsed
                        : loopStagingOffset + loopStagingBytes();
-    if (rowSumByMma())
-      used = std::max(used, onesRowOffset + numConsumers * onesRowBytes());
     return mapStagingOffset < 0
                ? used
                : std::max(used, mapStagingOffset + kDecodeTensorMapBytes);
@@ -195,12 +170,6 @@ struct HopperPlan : KernelPlan {
   /// full, V full, K empty, V empty.
   int64_t numBarriers() const { return 2 * qTiles() + 4 * kvStages; }
 };
-
-/// D-68: a fixed row max under a small enough softcap, where O leaves
-/// through shared memory and there is room past what the plan keeps
-/// (called once the kernel's own regions past the plan are settled) for the
-/// ones rows that sum the rounded probabilities.
-void planFixedMax(HopperPlan &plan);
 
 /// Reads a plan, the kernel's or its looped twin's (twin_config,
 /// twin_smem, twin_swizzle); fails with a diagnostic for plans this kernel

@@ -483,7 +483,7 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
         adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
         adaptor.getScaleLog2().front(), threshold, op.getPolyExp2Period(),
         op.getReductionChains(), [](int64_t) { return 0; },
-        [](Value m) { return m; }, op.getPackedPairs(), op.getFixedMax());
+        [](Value m) { return m; }, op.getPackedPairs());
     SmallVector<SmallVector<Value>> results = {step.probs, step.max, step.sum,
                                                step.correction};
     rewriter.replaceOpWithMultiple(op, std::move(results));

@@ -607,53 +607,6 @@ struct SmemTileLowering : OpConversionPattern<SmemTileOp> {
   }
 };
 
-/// The warpgroup's 128 threads write the tile's 16-byte chunks in turn:
-/// chunk c lies in row (c / 8) % rows of its box (a box row is 8 chunks,
-/// swizzled only among themselves), so row 0's chunks are ones.
-struct SmemOnesRowLowering : OpConversionPattern<SmemOnesRowOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(SmemOnesRowOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    LoweringEmitter e(rewriter, op);
-    OpBuilder &b = rewriter;
-    Location loc = op.getLoc();
-    auto tile = cast<SmemTileType>(op.getTile().getType());
-    constexpr int64_t kChunkBytes = 16, kChunksPerRow = 8;
-    int64_t boxes = llvm::divideCeil(tile.getColumns(), 64);
-    int64_t chunks = boxes * tile.getRows() * kChunksPerRow;
-    auto vectorType = VectorType::get({4}, b.getI32Type());
-    uint32_t onePair =
-        tile.getElementType().isBF16() ? 0x3F803F80u : 0x3C003C00u;
-    Value ones = LLVM::ConstantOp::create(
-        b, loc, vectorType,
-        DenseElementsAttr::get(vectorType, static_cast<int32_t>(onePair)));
-    Value zeros = LLVM::ConstantOp::create(
-        b, loc, vectorType, DenseElementsAttr::get(vectorType, int32_t(0)));
-    Value thread = e.threadInGroup();
-    for (int64_t first = 0; first < chunks; first += kWarpgroupThreads) {
-      Value chunk = e.add(thread, e.i32(first));
-      auto ifInTile = scf::IfOp::create(
-          b, loc, e.cmp(arith::CmpIPredicate::slt, chunk, e.i32(chunks)),
-          false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifInTile.thenBlock());
-      Value row =
-          e.remu(e.divu(chunk, e.i32(kChunksPerRow)), e.i32(tile.getRows()));
-      Value value = arith::SelectOp::create(
-          b, loc, e.cmp(arith::CmpIPredicate::eq, row, e.i32(0)), ones, zeros);
-      LLVM::StoreOp::create(b, loc, value,
-                            e.smemPtr(e.add(adaptor.getOffset(),
-                                            e.mul(chunk, e.i32(kChunkBytes)))),
-                            /*alignment=*/16);
-    }
-    // The MMA reads the tile through the async proxy.
-    e.fenceAsyncProxy();
-    rewriter.replaceOp(op, e.smemAddress(adaptor.getOffset()));
-    return success();
-  }
-};
-
 //===----------------------------------------------------------------------===//
 // Frag ops that keep each register in place (either layout)
 //===----------------------------------------------------------------------===//
@@ -778,8 +731,8 @@ void fa4::populateCommonPatterns(const TypeConverter &converter,
       MBarrierGetLowering, MBarrierInitLowering, FenceMBarrierInitLowering,
       MBarrierArriveLowering, MBarrierExpectTxLowering, MBarrierWaitLowering,
       TmaLoadLowering, TmaStoreLowering, TmaStoreWaitLowering, SmemTileLowering,
-      SmemOnesRowLowering, SplatLowering, ScaleRowsLowering, SoftcapLowering,
-      TruncFLowering, TensorMapStageLowering, TensorMapPublishLowering,
+      SplatLowering, ScaleRowsLowering, SoftcapLowering, TruncFLowering,
+      TensorMapStageLowering, TensorMapPublishLowering,
       TensorMapAcquireLowering, CopyAsyncBoxLowering, CopyAsyncArriveLowering>(
       converter, patterns.getContext());
 }

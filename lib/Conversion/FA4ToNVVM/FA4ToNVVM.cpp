@@ -208,11 +208,6 @@ LogicalResult ConvertFA4ToNVVMPass::checkLowerable(gpu::GPUModuleOp kernels,
       op->emitOpError() << "uses tensor memory, which sm_90a does not have";
       return WalkResult::interrupt();
     }
-    if (sm100 && isa<RowSumsOp>(op)) {
-      op->emitOpError() << "sums a register frag's rows; on sm_100a the "
-                           "frags live in TMEM";
-      return WalkResult::interrupt();
-    }
     if (sm100 && isa<EpilogueStageOp>(op) && !stagesFromTmem) {
       op->emitOpError() << "stages a register frag; on sm_100a O is staged "
                            "from its TMEM tile";

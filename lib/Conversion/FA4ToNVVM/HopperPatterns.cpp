@@ -189,12 +189,10 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
     // computed step by step, which keeps fewer 64-bit values live (computing
     // them all first spills at d = 96).
     SmallVector<Value> aRegisters, bDescs;
-    // A repeated B's one step serves every step of A.
-    auto bStep = [&](int64_t step) { return op.getRepeatB() ? 0 : step; };
     if (!aTile) {
       aRegisters = flatten(adaptor.getA());
       for (int64_t step = 0; step < k / 16; ++step)
-        bDescs.push_back(e.stepDescriptor(bAddress, b, bStep(step)));
+        bDescs.push_back(e.stepDescriptor(bAddress, b, step));
     }
     // The accumulator and A may reach these wgmmas through branch merges;
     // the fence orders those register writes before the MMAs read them.
@@ -202,7 +200,7 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
     for (int64_t step = 0; step < k / 16; ++step) {
       if (aTile) {
         Value aDesc = e.stepDescriptor(adaptor.getA().front(), aTile, step);
-        Value bDesc = e.stepDescriptor(bAddress, b, bStep(step));
+        Value bDesc = e.stepDescriptor(bAddress, b, step);
         acc = e.wgmma(acc, n, b.getElementType(), aDesc, {}, bDesc,
                       b.getMajor() == Major::MN);
       } else {
@@ -287,29 +285,12 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
       m = e.fmax(m, e.shuffleXor(m, 1));
       return e.fmax(m, e.shuffleXor(m, 2));
     };
-    LoweringEmitter::SoftmaxStep step =
-        e.softmaxStep(adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
-                      adaptor.getScaleLog2().front(), threshold,
-                      op.getPolyExp2Period(), op.getReductionChains(), rowHalf,
-                      quadMax, /*packed=*/false, op.getFixedMax());
+    LoweringEmitter::SoftmaxStep step = e.softmaxStep(
+        adaptor.getScores(), adaptor.getMax(), adaptor.getSum(),
+        adaptor.getScaleLog2().front(), threshold, op.getPolyExp2Period(),
+        op.getReductionChains(), rowHalf, quadMax);
     SmallVector<SmallVector<Value>> results = {step.probs, step.max, step.sum,
                                                step.correction};
-    rewriter.replaceOpWithMultiple(op, std::move(results));
-    return success();
-  }
-};
-
-/// Register 4j + e of a wgmma frag is in row half e / 2.
-struct RowSumsLowering : OpConversionPattern<RowSumsOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(RowSumsOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    HopperEmitter e(rewriter, op);
-    SmallVector<Value> sums(adaptor.getPlus());
-    for (auto [i, value] : llvm::enumerate(adaptor.getTile()))
-      sums[rowHalf(i)] = e.fadd(sums[rowHalf(i)], value);
-    SmallVector<SmallVector<Value>> results = {sums};
     rewriter.replaceOpWithMultiple(op, std::move(results));
     return success();
   }
@@ -571,6 +552,6 @@ void fa4::populateHopperPatterns(const TypeConverter &converter,
   MLIRContext *context = patterns.getContext();
   patterns.add<MmaLowering, MmaWaitLowering, SoftmaxLowering, EpilogueLowering,
                EpilogueStageLowering, LseStoreLowering, SinkRowsLowering,
-               SplitKStageLowering, RowSumsLowering>(converter, context);
+               SplitKStageLowering>(converter, context);
   patterns.add<MaskLowering>(converter, context, foldKeyBound);
 }

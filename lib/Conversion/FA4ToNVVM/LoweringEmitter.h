@@ -285,39 +285,28 @@ public:
   /// scale-subtract, the polynomial exp2 (on whole pairs, pair q when
   /// q % polyPeriod == polyPeriod - 1, the same share of scores) and the
   /// row sum, whose chains add pairs and whose two lanes meet at the end.
-  ///
-  /// `fixedMax`: every row keeps its max (correction 1, no maxima).
   template <typename RowOf, typename ReduceMax>
   SoftmaxStep softmaxStep(mlir::ValueRange scores, mlir::ValueRange rowMax,
                           mlir::ValueRange rowSum, mlir::Value scaleLog2,
                           std::optional<double> threshold, int64_t polyPeriod,
                           int64_t chains, RowOf rowOf, ReduceMax reduceMax,
-                          bool packed = false, bool fixedMax = false) {
+                          bool packed = false) {
     using mlir::arith::CmpFPredicate;
     size_t rows = rowMax.size();
     mlir::Value negInf = f32(-INFINITY), zero = f32(0.0);
     auto maxOf = [&](mlir::Value x, mlir::Value y) { return fmax(x, y); };
+    llvm::SmallVector<ChainedFold> rowMaxFolds(rows,
+                                               ChainedFold(chains, maxOf));
+    for (ChainedFold &fold : rowMaxFolds)
+      fold.add(negInf);
+    for (auto [i, score] : llvm::enumerate(scores))
+      rowMaxFolds[rowOf(i)].add(score);
     llvm::SmallVector<mlir::Value> tileMax;
-    if (!fixedMax) {
-      llvm::SmallVector<ChainedFold> rowMaxFolds(rows,
-                                                 ChainedFold(chains, maxOf));
-      for (ChainedFold &fold : rowMaxFolds)
-        fold.add(negInf);
-      for (auto [i, score] : llvm::enumerate(scores))
-        rowMaxFolds[rowOf(i)].add(score);
-      for (ChainedFold &fold : rowMaxFolds)
-        tileMax.push_back(fold.result());
-    }
+    for (ChainedFold &fold : rowMaxFolds)
+      tileMax.push_back(fold.result());
     SoftmaxStep step;
     llvm::SmallVector<mlir::Value> negSafeMax(rows);
     for (size_t r = 0; r < rows; ++r) {
-      if (fixedMax) {
-        negSafeMax[r] = mlir::arith::NegFOp::create(b, loc, rowMax[r]);
-        step.correction.push_back(f32(1.0));
-        step.max.push_back(rowMax[r]);
-        step.sum.push_back(rowSum[r]);
-        continue;
-      }
       mlir::Value newMax =
           fmax(rowMax[r], fmul(reduceMax(tileMax[r]), scaleLog2));
       if (threshold) {

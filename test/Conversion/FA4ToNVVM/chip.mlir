@@ -114,20 +114,6 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A register frag's row sums (the Hopper kernel's fixed max, D-68) are
-// sm_90a's.
-module attributes {gpu.container_module} {
-  gpu.module @k [#nvvm.target<chip = "sm_100a">] {
-    gpu.func @f(%a: !fa4.frag<128x8xf32>, %r: !fa4.rows<128xf32>) kernel {
-      // expected-error @+1 {{'fa4.row_sums' op sums a register frag's rows; on sm_100a the frags live in TMEM}}
-      %t = fa4.row_sums %a plus %r : !fa4.frag<128x8xf32>, !fa4.rows<128xf32>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
 // Without fa4 ops or types the pass succeeds on an sm_100a module and changes
 // nothing: the gpu.func stays, and no shared-memory global is added.
 // CHECK-LABEL: gpu.module @k

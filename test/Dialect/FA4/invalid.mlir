@@ -1110,42 +1110,6 @@ func.func @sink_rows_group_zero(%p: !llvm.ptr<1>, %h: i32, %c: i1) {
 
 // -----
 
-func.func @softmax_fixed_max_threshold(%s: !fa4.frag<64x176xf32>, %m: !fa4.rows<64xf32>, %scale: f32) {
-  // expected-error @+1 {{'fa4.softmax' op keeps a fixed max, so it has no rescale threshold}}
-  %p, %m1, %l1, %c = fa4.softmax %s max %m sum %m scale %scale {fixedMax, rescaleThreshold = 8.0 : f64} : !fa4.frag<64x176xf32>, !fa4.rows<64xf32>
-  return
-}
-
-//===----------------------------------------------------------------------===//
-// fa4.smem.ones_row, fa4.row_sums
-//===----------------------------------------------------------------------===//
-
-// -----
-
-func.func @ones_row_mn_major(%offset: i32) {
-  // expected-error @+1 {{'fa4.smem.ones_row' op writes a K-major bf16 or f16 tile (N rows of K), got '!fa4.smem_tile<176x64xbf16, mn_major>'}}
-  %t = fa4.smem.ones_row %offset : !fa4.smem_tile<176x64xbf16, mn_major>
-  return
-}
-
-// -----
-
-func.func @row_sums_bf16(%t: !fa4.frag<64x16xbf16>, %r: !fa4.rows<64xf32>) {
-  // expected-error @+1 {{'fa4.row_sums' op sums an f32 frag, got '!fa4.frag<64x16xbf16>'}}
-  %s = fa4.row_sums %t plus %r : !fa4.frag<64x16xbf16>, !fa4.rows<64xf32>
-  return
-}
-
-// -----
-
-func.func @row_sums_rows(%t: !fa4.frag<64x8xf32>, %r: !fa4.rows<128xf32>) {
-  // expected-error @+1 {{'fa4.row_sums' op plus '!fa4.rows<128xf32>' must be one f32 per row of '!fa4.frag<64x8xf32>'}}
-  %s = fa4.row_sums %t plus %r : !fa4.frag<64x8xf32>, !fa4.rows<128xf32>
-  return
-}
-
-// -----
-
 // kind::f8f6f4 mixes 8-bit types but not an 8-bit with a 16-bit one.
 func.func @tmem_mma_f8_bf16(%q: !fa4.smem_tile<128x128xf8E4M3FN, k_major>, %k: !fa4.smem_tile<64x128xbf16, k_major>, %s: !fa4.tmem_tile<128x64xf32>, %acc: i1) {
   // expected-error @+1 {{'fa4.tmem.mma' op A holds 'f8E4M3FN' but B holds 'bf16'}}
@@ -1167,14 +1131,6 @@ func.func @tmem_mma_f8_k(%p: !fa4.tmem_tile<128x48xf8E4M3FN>, %v: !fa4.smem_tile
 func.func @tmem_mma_f8_pair(%q: !fa4.smem_tile<128x128xf8E4M3FN, k_major>, %k: !fa4.smem_tile<64x128xf8E4M3FN, k_major>, %s: !fa4.tmem_tile<128x128xf32>, %acc: i1) {
   // expected-error @+1 {{'fa4.tmem.mma' op issues 8-bit operands (kind::f8f6f4) only with cta_group::1}}
   fa4.tmem.mma %q, %k into %s accumulate %acc pair : !fa4.smem_tile<128x128xf8E4M3FN, k_major>, !fa4.smem_tile<64x128xf8E4M3FN, k_major>, !fa4.tmem_tile<128x128xf32>
-  return
-}
-
-// -----
-
-func.func @ones_row_f8(%offset: i32) {
-  // expected-error @+1 {{'fa4.smem.ones_row' op writes a K-major bf16 or f16 tile (N rows of K), got '!fa4.smem_tile<8x32xf8E4M3FN, k_major>'}}
-  %t = fa4.smem.ones_row %offset : !fa4.smem_tile<8x32xf8E4M3FN, k_major>
   return
 }
 

@@ -347,23 +347,6 @@ func.func @softmax_packed(%s: !fa4.frag<128x128xf32>, %m: !fa4.rows<128xf32>, %s
   return
 }
 
-// A fixed max under a softcap (sm_90a, D-68): the softmax keeps each row's
-// max and corrects nothing; a GEMM of the rounded P with a ones row gives
-// the sums O is normalised by, each thread's share finished by row_sums.
-// CHECK-LABEL: func @fixed_max_row_sums
-// CHECK: %[[ONES:[a-zA-Z0-9_]+]] = fa4.smem.ones_row %{{.*}} : <8x176xbf16, k_major>{{$}}
-// CHECK-NEXT: fa4.softmax %{{.*}} max %{{.*}} sum %{{.*}} scale %{{.*}} {fixedMax} : <64x176xf32>, <64xf32>{{$}}
-// CHECK: %[[SUMS:[a-zA-Z0-9_]+]] = fa4.mma %{{.*}}, %[[ONES]], %{{.*}} : !fa4.frag<64x176xbf16>, <8x176xbf16, k_major>, <64x8xf32>{{$}}
-// CHECK-NEXT: fa4.row_sums %[[SUMS]] plus %{{.*}} : <64x8xf32>, <64xf32>{{$}}
-func.func @fixed_max_row_sums(%offset: i32, %s: !fa4.frag<64x176xf32>, %m: !fa4.rows<64xf32>, %scale: f32, %acc: !fa4.frag<64x8xf32>) {
-  %ones = fa4.smem.ones_row %offset : !fa4.smem_tile<8x176xbf16, k_major>
-  %p, %m1, %l1, %c = fa4.softmax %s max %m sum %m scale %scale {fixedMax} : !fa4.frag<64x176xf32>, !fa4.rows<64xf32>
-  %pb = fa4.truncf %p : !fa4.frag<64x176xf32> to !fa4.frag<64x176xbf16>
-  %sums = fa4.mma %pb, %ones, %acc : !fa4.frag<64x176xbf16>, !fa4.smem_tile<8x176xbf16, k_major>, !fa4.frag<64x8xf32>
-  %total = fa4.row_sums %sums plus %l1 : !fa4.frag<64x8xf32>, !fa4.rows<64xf32>
-  return
-}
-
 // 8-bit MMA operands (kind::f8f6f4): e4m3 and e5m2 tiles in shared and
 // tensor memory (four elements a TMEM column).
 // CHECK-LABEL: func @tmem_mma_f8

@@ -165,12 +165,9 @@ LogicalResult MmaOp::verify() {
   int64_t k = getK();
   int64_t bN = b.getMajor() == Major::K ? b.getRows() : b.getColumns();
   int64_t bK = b.getMajor() == Major::K ? b.getColumns() : b.getRows();
-  // A repeated B holds one MMA_K step.
-  int64_t expectedBK = getRepeatB() ? 16 : k;
-  if (bN != n || bK != expectedBK)
-    return emitOpError() << "B " << b << " is not K = " << expectedBK
-                         << " by N = " << n << " ("
-                         << stringifyMajor(b.getMajor()) << ")";
+  if (bN != n || bK != k)
+    return emitOpError() << "B " << b << " is not K = " << k << " by N = " << n
+                         << " (" << stringifyMajor(b.getMajor()) << ")";
   if (b.getElementType() != inputType)
     return emitOpError() << "A holds " << inputType << " but B holds "
                          << b.getElementType();
@@ -233,29 +230,7 @@ LogicalResult SoftmaxOp::verify() {
     return emitOpError() << "packs a thread's row in pairs, which needs a "
                             "128-row frag (a row per thread), got "
                          << scores;
-  if (getFixedMax() && getRescaleThreshold())
-    return emitOpError() << "keeps a fixed max, so it has no rescale "
-                            "threshold";
   return verifyRowsOf(*this, scores, getMax().getType(), "max");
-}
-
-LogicalResult SmemOnesRowOp::verify() {
-  // (The type holds the rest: 16-bit elements, whole 8-row groups, K in
-  // steps of 16.)
-  auto tile = cast<SmemTileType>(getTile().getType());
-  if (tile.getMajor() != Major::K ||
-      tile.getElementType().getIntOrFloatBitWidth() != 16)
-    return emitOpError() << "writes a K-major bf16 or f16 tile (N rows of K), "
-                            "got "
-                         << tile;
-  return success();
-}
-
-LogicalResult RowSumsOp::verify() {
-  auto tile = cast<FragType>(getTile().getType());
-  if (!tile.getElementType().isF32())
-    return emitOpError() << "sums an f32 frag, got " << tile;
-  return verifyRowsOf(*this, tile, getPlus().getType(), "plus");
 }
 
 LogicalResult SoftcapOp::verify() {

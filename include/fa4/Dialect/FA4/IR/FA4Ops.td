@@ -318,20 +318,16 @@ def FA4_MmaOp : FA4_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
     `k_extent` (a multiple of 16 up to K) says that only the first
     `k_extent` of K enter the product: A's later columns are zero (P of keys
     no row sees), so their MMA_K steps are not issued.
-
-    `repeat_b`: B holds one MMA_K step (16 columns) that every step of A's
-    K reads again, as a B whose columns are all alike (`fa4.smem.ones_row`).
   }];
   let arguments = (ins AnyTypeOf<[FA4_SmemTile, FA4_Frag]>:$a,
                        FA4_SmemTile:$b, FA4_Frag:$acc,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$k_extent,
-                       UnitAttr:$repeat_b);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$k_extent);
   let results = (outs FA4_Frag:$result);
   let builders = [
     OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$a,
                    "::mlir::Value":$b, "::mlir::Value":$acc), [{
       build($_builder, $_state, result, a, b, acc,
-            /*k_extent=*/::mlir::IntegerAttr(), /*repeat_b=*/::mlir::UnitAttr());
+            /*k_extent=*/::mlir::IntegerAttr());
     }]>
   ];
   let assemblyFormat = [{
@@ -343,38 +339,6 @@ def FA4_MmaOp : FA4_Op<"mma", [AllTypesMatch<["acc", "result"]>]> {
     int64_t getN() { return ::llvm::cast<FragType>(getAcc().getType()).getColumns(); }
     int64_t getK();
   }];
-}
-
-def FA4_SmemOnesRowOp : FA4_Op<"smem.ones_row"> {
-  let summary = "A K-major B tile whose row 0 is ones and the rest zeros";
-  let description = [{
-    The calling warpgroup writes the tile at byte `offset` (N rows of K,
-    128-byte swizzled boxes of 64 columns) and fences it for the async
-    proxy; the caller meets its warpgroup before an MMA reads it. As the B
-    of `fa4.mma` (A x B^T) it gives each row's sum of A in column 0 and 0 in
-    the others, summed from A's operand values as the tensor core sees
-    them: the row sums of rounded probabilities, which O's GEMM uses.
-  }];
-  let arguments = (ins I32:$offset);
-  let results = (outs FA4_SmemTile:$tile);
-  let assemblyFormat = "$offset attr-dict `:` type($tile)";
-  let hasVerifier = 1;
-}
-
-def FA4_RowSumsOp : FA4_Op<"row_sums", [Pure,
-    AllTypesMatch<["plus", "result"]>]> {
-  let summary = "Each thread's sum of its own columns of each of its rows";
-  let description = [{
-    `plus` + the frag's columns this thread holds, per row: partial row sums
-    in the layout `fa4.softmax` keeps its running sum (the threads sharing a
-    row together hold its sum), which the epilogues finish. sm_90a only.
-  }];
-  let arguments = (ins FA4_Frag:$tile, FA4_Rows:$plus);
-  let results = (outs FA4_Rows:$result);
-  let assemblyFormat = [{
-    $tile `plus` $plus attr-dict `:` type($tile) `,` type($plus)
-  }];
-  let hasVerifier = 1;
 }
 
 def FA4_MmaWaitOp : FA4_Op<"mma.wait"> {
@@ -483,9 +447,6 @@ def FA4_SoftmaxOp : FA4_Op<"softmax", [Pure,
     through f32x2 instructions (the scale-subtract, the polynomial's steps
     on whole pairs and the row sum's chains); the polynomial then takes
     every k-th pair.
-
-    `fixed_max`: the scores are bounded (a softcap's tanh), so every row
-    keeps `max` as it is (the kernel passes 0): no row maxima, correction 1.
   }];
   let arguments = (ins FA4_Frag:$scores, FA4_Rows:$max, FA4_Rows:$sum,
                        F32:$scaleLog2, OptionalAttr<F64Attr>:$rescaleThreshold,
@@ -493,7 +454,7 @@ def FA4_SoftmaxOp : FA4_Op<"softmax", [Pure,
                                          [IntNonNegative]>, "0">:$polyExp2Period,
                        DefaultValuedAttr<ConfinedAttr<I64Attr,
                                          [IntPositive]>, "1">:$reductionChains,
-                       UnitAttr:$packedPairs, UnitAttr:$fixedMax);
+                       UnitAttr:$packedPairs);
   let results = (outs FA4_Frag:$probs, FA4_Rows:$newMax, FA4_Rows:$newSum,
                       FA4_Rows:$correction);
   let assemblyFormat = [{
