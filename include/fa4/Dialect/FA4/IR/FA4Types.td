@@ -49,9 +49,10 @@ def FA4_SmemTile : FA4_Type<"SmemTile", "smem_tile"> {
   let summary = "A rows x columns tile in shared memory, as TMA wrote it";
   let description = [{
     `!fa4.smem_tile<176x128xbf16, k_major>`: 176 rows of 128 elements,
-    stored as 64-element boxes with the 128-byte swizzle (one box per 64
-    columns, `rows * 128` bytes each). An MMA reads it as a K-major operand
-    (rows = M or N, columns = K) or an MN-major one (rows = K, columns = N).
+    stored as 128-byte boxes with the 128-byte swizzle (one box per 64
+    16-bit or 128 8-bit columns, `rows * 128` bytes each). An MMA reads it
+    as a K-major operand (rows = M or N, columns = K) or an MN-major one
+    (rows = K, columns = N).
   }];
   let parameters = (ins "int64_t":$rows, "int64_t":$columns,
                         "::mlir::Type":$elementType,
