@@ -134,55 +134,43 @@ inline float e5m2ToFloat(uint8_t bits) {
   return halfToFloat(uint16_t(bits) << 8);
 }
 
-/// f32 to e4m3 as PTX's cvt.rn.satfinite (which PTX requires for FP8
-/// results): round to nearest even; values that round past 448, and
-/// infinities, become +-448; a NaN becomes the NaN 0x7f.
-inline uint8_t floatToE4m3(float value) {
+/// f32 to an FP8 format of `mantissaBits` and exponent `bias` as PTX's
+/// cvt.rn.satfinite (which PTX requires for FP8 results): round to nearest
+/// even; values that round past the largest finite code `largest`, and
+/// infinities, become +-largest; a NaN becomes 0x7f.
+inline uint8_t floatToFp8(float value, int mantissaBits, int bias,
+                          uint8_t largest) {
   if (std::isnan(value))
     return 0x7f;
   uint8_t sign = std::signbit(value) ? 0x80 : 0;
   float magnitude = std::fabs(value);
-  uint8_t overflow = uint8_t(sign | 0x7e);
+  uint8_t overflow = uint8_t(sign | largest);
   if (std::isinf(magnitude))
     return overflow;
-  if (magnitude < std::ldexp(1.0f, -6)) // subnormal: units of 2^-9
-    return uint8_t(sign | uint8_t(std::nearbyint(magnitude * 512.0f)));
+  // Subnormal below 2^(1 - bias): units of 2^(1 - bias - mantissaBits).
+  if (magnitude < std::ldexp(1.0f, 1 - bias))
+    return uint8_t(sign | uint8_t(std::nearbyint(
+                              std::ldexp(magnitude, bias - 1 + mantissaBits))));
   int exponent;
-  float fraction = std::frexp(magnitude, &exponent);        // [0.5, 1)
-  int units = int(std::nearbyint(std::ldexp(fraction, 4))); // 8 ... 16
-  if (units == 16) {
-    units = 8;
+  float fraction = std::frexp(magnitude, &exponent); // [0.5, 1)
+  int implicit = 1 << mantissaBits;
+  int units = int(std::nearbyint(std::ldexp(fraction, mantissaBits + 1)));
+  if (units == 2 * implicit) { // rounded up to the next binade
+    units = implicit;
     ++exponent;
   }
-  int biased = exponent - 1 + 7;
-  if (biased > 15 || (biased == 15 && units - 8 == 7))
-    return overflow;
-  return uint8_t(sign | biased << 3 | (units - 8));
+  int code = (exponent - 1 + bias) << mantissaBits | (units - implicit);
+  return code > largest ? overflow : uint8_t(sign | code);
 }
 
-/// f32 to e5m2 as cvt.rn.satfinite: round to nearest even; values that
-/// round past 57344, and infinities, become +-57344; a NaN becomes 0x7f.
+/// e4m3: bias 7, 448 (0x7e) the largest finite value.
+inline uint8_t floatToE4m3(float value) {
+  return floatToFp8(value, 3, 7, 0x7e);
+}
+
+/// e5m2: bias 15, 57344 (0x7b) the largest finite value.
 inline uint8_t floatToE5m2(float value) {
-  if (std::isnan(value))
-    return 0x7f;
-  uint8_t sign = std::signbit(value) ? 0x80 : 0;
-  float magnitude = std::fabs(value);
-  uint8_t overflow = uint8_t(sign | 0x7b);
-  if (std::isinf(magnitude))
-    return overflow;
-  if (magnitude < std::ldexp(1.0f, -14)) // subnormal: units of 2^-16
-    return uint8_t(sign | uint8_t(std::nearbyint(magnitude * 65536.0f)));
-  int exponent;
-  float fraction = std::frexp(magnitude, &exponent);
-  int units = int(std::nearbyint(std::ldexp(fraction, 3))); // 4 ... 8
-  if (units == 8) {
-    units = 4;
-    ++exponent;
-  }
-  int biased = exponent - 1 + 15;
-  if (biased > 30)
-    return overflow;
-  return uint8_t(sign | biased << 2 | (units - 4));
+  return floatToFp8(value, 2, 15, 0x7b);
 }
 
 /// A tcgen05.mma operand element: kind::f16's formats 0 (f16) and 1 (bf16)

@@ -245,6 +245,21 @@ static llvm::LogicalResult checkTcgen05F16Mma(const Tcgen05F16Mma &mma,
   return llvm::success();
 }
 
+/// The fields .kind::f16 and .kind::f8f6f4 share (PTX ISA Table
+/// "Instruction descriptor format for .kind::tf32, .kind::f16,
+/// .kind::f8f6f4 and .kind::i8"). Dense (bits 0-2 zero), no saturate (bit
+/// 3), not .ws (bits 30-31 zero); reserved bits 6, 23 and 29 stay zero.
+template <typename Mma>
+static uint32_t packInstrDescriptor(unsigned dtype, unsigned atype,
+                                    unsigned btype, const Mma &mma) {
+  uint64_t descriptor =
+      field(dtype, 4, 2) | field(atype, 7, 3) | field(btype, 10, 3) |
+      field(mma.negateA, 13, 1) | field(mma.negateB, 14, 1) |
+      field(mma.transposeA, 15, 1) | field(mma.transposeB, 16, 1) |
+      field(mma.n >> 3, 17, 6) | field(mma.m >> 4, 24, 5);
+  return static_cast<uint32_t>(descriptor);
+}
+
 uint32_t fa4::encodeTcgen05F16InstrDescriptor(const Tcgen05F16Mma &mma) {
 #ifndef NDEBUG
   std::string whyNot;
@@ -252,17 +267,9 @@ uint32_t fa4::encodeTcgen05F16InstrDescriptor(const Tcgen05F16Mma &mma) {
   assert(llvm::succeeded(checkTcgen05F16Mma(mma, os)) &&
          "invalid tcgen05.mma.kind::f16 shape or types");
 #endif
-  // PTX ISA Table "Instruction descriptor format for .kind::tf32, .kind::f16,
-  // .kind::f8f6f4 and .kind::i8". Dense (bits 0-2 zero), no saturate (bit
-  // 3), not .ws (bits 30-31 zero); reserved bits 6, 23 and 29 stay zero.
-  uint64_t descriptor =
-      field(static_cast<unsigned>(mma.accumulatorType), 4, 2) |
-      field(static_cast<unsigned>(mma.aType), 7, 3) |
-      field(static_cast<unsigned>(mma.bType), 10, 3) |
-      field(mma.negateA, 13, 1) | field(mma.negateB, 14, 1) |
-      field(mma.transposeA, 15, 1) | field(mma.transposeB, 16, 1) |
-      field(mma.n >> 3, 17, 6) | field(mma.m >> 4, 24, 5);
-  return static_cast<uint32_t>(descriptor);
+  return packInstrDescriptor(static_cast<unsigned>(mma.accumulatorType),
+                             static_cast<unsigned>(mma.aType),
+                             static_cast<unsigned>(mma.bType), mma);
 }
 
 llvm::FailureOr<uint32_t>
@@ -301,13 +308,8 @@ uint32_t fa4::encodeTcgen05F8InstrDescriptor(const Tcgen05F8Mma &mma) {
          "invalid tcgen05.mma.kind::f8f6f4 shape");
 #endif
   // The table's .kind::f8f6f4 column: as .kind::f16's, dtype F32 = 1.
-  uint64_t descriptor =
-      field(1, 4, 2) | field(static_cast<unsigned>(mma.aType), 7, 3) |
-      field(static_cast<unsigned>(mma.bType), 10, 3) |
-      field(mma.negateA, 13, 1) | field(mma.negateB, 14, 1) |
-      field(mma.transposeA, 15, 1) | field(mma.transposeB, 16, 1) |
-      field(mma.n >> 3, 17, 6) | field(mma.m >> 4, 24, 5);
-  return static_cast<uint32_t>(descriptor);
+  return packInstrDescriptor(1, static_cast<unsigned>(mma.aType),
+                             static_cast<unsigned>(mma.bType), mma);
 }
 
 llvm::FailureOr<uint32_t>
