@@ -267,7 +267,7 @@ struct TmemMmaLowering : OpConversionPattern<TmemMmaOp> {
                                               f8 ? NVVM::Tcgen05MMAKind::F8F6F4
                                                  : NVVM::Tcgen05MMAKind::F16);
     // One MMA takes 32 bytes of K.
-    int64_t kPerStep = f8 ? 32 : 16;
+    int64_t kPerStep = 256 / aType.getIntOrFloatBitWidth();
     auto group =
         NVVM::CTAGroupKindAttr::get(op.getContext(), ctaGroup(op.getPair()));
     Value accumulate = adaptor.getAccumulate();
