@@ -27,6 +27,11 @@ constexpr int64_t kMBarrierBytes = 8;
 constexpr int maxSwizzleBytes(int elementBytes) {
   return elementBytes == 1 ? 64 : static_cast<int>(kSwizzleBytes);
 }
+/// The row of a tile's box in shared memory: kBoxColumns elements, which is
+/// also its swizzle's width (128 bytes of 16-bit elements, 64 of 8-bit).
+constexpr int64_t boxRowBytes(int64_t elementBits) {
+  return kBoxColumns * elementBits / 8;
+}
 } // namespace fa4
 
 #endif // FA4_TARGET_HARDWARECONSTANTS_H

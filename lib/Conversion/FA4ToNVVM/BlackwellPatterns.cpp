@@ -103,11 +103,13 @@ public:
     uint32_t high;
   };
   SmemDescriptor tileDescriptor(Value tileAddress, SmemTileType tile) {
+    int64_t rowBytes =
+        boxRowBytes(tile.getElementType().getIntOrFloatBitWidth());
     int64_t leading =
-        tile.getMajor() == Major::K ? 16 : tile.getRows() * kSwizzleBytes;
+        tile.getMajor() == Major::K ? 16 : tile.getRows() * rowBytes;
     uint64_t fixed = encodeTcgen05SmemDescriptor(
-        /*startAddress=*/0, static_cast<uint32_t>(leading), 8 * kSwizzleBytes,
-        SmemSwizzle::B128);
+        /*startAddress=*/0, static_cast<uint32_t>(leading), 8 * rowBytes,
+        *smemSwizzleFromBytes(rowBytes));
     Value start = arith::AndIOp::create(
         b, loc, arith::ShRUIOp::create(b, loc, tileAddress, i32(4)),
         i32(0x3FFF));
@@ -117,18 +119,21 @@ public:
   }
   /// The descriptor of MMA step `step` (32 bytes of K: 16 16-bit or 32
   /// 8-bit elements) of the tile at `base`: K-major, a step is 32 bytes
-  /// within a 128-byte box, boxes are rows * 128 bytes apart; MN-major, a
-  /// step is 16 (8-bit: 32) rows. The start address field holds
+  /// within a box's row (128 bytes of 16-bit elements, 64 of 8-bit), boxes
+  /// are rows * row bytes apart; MN-major, a step is 16 (8-bit: 32) rows.
+  /// The start address field holds
   /// address >> 4 and shared memory is below 2^18 bytes, so adding
   /// offset >> 4 to the low word moves it without a carry: one 32-bit add
   /// per step, and the warp-uniform low words stay in uniform registers
   /// (FA4's kernel advances its descriptors so).
   Value stepDescriptor(SmemDescriptor base, SmemTileType tile, int64_t step) {
-    int64_t kPerStep = 256 / tile.getElementType().getIntOrFloatBitWidth();
-    int64_t offset =
-        tile.getMajor() == Major::K
-            ? (step / 4) * tile.getRows() * kSwizzleBytes + (step % 4) * 32
-            : step * kPerStep * kSwizzleBytes;
+    int64_t bits = tile.getElementType().getIntOrFloatBitWidth();
+    int64_t kPerStep = 256 / bits, rowBytes = boxRowBytes(bits);
+    int64_t stepsPerRow = rowBytes / 32;
+    int64_t offset = tile.getMajor() == Major::K
+                         ? (step / stepsPerRow) * tile.getRows() * rowBytes +
+                               (step % stepsPerRow) * 32
+                         : step * kPerStep * rowBytes;
     Value low = offset == 0 ? base.low : add(base.low, i32(offset >> 4));
     return arith::OrIOp::create(
         b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), low),
@@ -741,10 +746,11 @@ void fa4::populateBlackwellTypeConversions(TypeConverter &converter) {
         if (type.getRows() != 128)
           return failure();
         Builder b(type.getContext());
-        if (type.getElementType().isF32())
+        int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+        if (bits == 32)
           results.append(type.getColumns(), b.getF32Type());
         else
-          results.append(type.getColumns() / 2, b.getI32Type());
+          results.append(type.getColumns() * bits / 32, b.getI32Type());
         return success();
       });
   converter.addConversion(

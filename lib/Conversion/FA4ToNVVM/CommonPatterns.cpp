@@ -705,6 +705,7 @@ struct SoftcapLowering : OpConversionPattern<SoftcapOp> {
 
 /// Consecutive accumulator registers (2i, 2i + 1) are adjacent columns of
 /// one row: packed, each k16 step's four registers are wgmma's A fragment.
+/// An 8-bit frag (sm_100a, a row per thread) packs four columns a word.
 struct TruncFLowering : OpConversionPattern<TruncFOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -714,8 +715,13 @@ struct TruncFLowering : OpConversionPattern<TruncFOp> {
     Type elementType = cast<FragType>(op.getType()).getElementType();
     ValueRange tile = adaptor.getTile();
     SmallVector<Value> packed;
-    for (size_t i = 0; i + 1 < tile.size(); i += 2)
-      packed.push_back(e.packPair(tile[i], tile[i + 1], elementType));
+    if (elementType.getIntOrFloatBitWidth() == 8) {
+      for (size_t i = 0; i + 3 < tile.size(); i += 4)
+        packed.push_back(e.packQuad(tile.slice(i, 4), elementType));
+    } else {
+      for (size_t i = 0; i + 1 < tile.size(); i += 2)
+        packed.push_back(e.packPair(tile[i], tile[i + 1], elementType));
+    }
     SmallVector<SmallVector<Value>> results = {packed};
     rewriter.replaceOpWithMultiple(op, std::move(results));
     return success();

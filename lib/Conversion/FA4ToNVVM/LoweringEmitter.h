@@ -198,6 +198,22 @@ public:
     return mlir::LLVM::BitcastOp::create(b, loc, b.getI32Type(), narrow);
   }
 
+  /// Four adjacent f32 columns as one word of an 8-bit type, column c in
+  /// byte c (cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 puts its first operand in
+  /// the high byte).
+  mlir::Value packQuad(mlir::ValueRange columns, mlir::Type elementType) {
+    auto pair = [&](mlir::Value low, mlir::Value high) {
+      mlir::Value packed = mlir::NVVM::ConvertF32x2ToF8x2Op::create(
+          b, loc, mlir::TypeRange{b.getI16Type()}, high, low,
+          mlir::NVVM::FPRoundingMode::RN, mlir::NVVM::SaturationMode::SATFINITE,
+          /*relu=*/false, elementType);
+      return mlir::LLVM::ZExtOp::create(b, loc, b.getI32Type(), packed);
+    };
+    mlir::Value high = mlir::LLVM::ShlOp::create(
+        b, loc, pair(columns[2], columns[3]), i32(16));
+    return mlir::LLVM::OrOp::create(b, loc, pair(columns[0], columns[1]), high);
+  }
+
   /// Two adjacent output columns as one store: 16-bit pairs packed into 32
   /// bits, or an f32 pair (a split-K workspace partial) as 8 bytes. Returns
   /// the value and its alignment.

@@ -424,7 +424,7 @@ func.func @scale_rows_rows_mismatch(%o: !fa4.frag<64x128xf32>, %c: !fa4.rows<128
 // -----
 
 func.func @truncf_shape(%s: !fa4.frag<64x176xf32>) {
-  // expected-error @+1 {{'fa4.truncf' op rounds an f32 frag to a 16-bit frag of the same shape, got '!fa4.frag<64x176xf32>' to '!fa4.frag<64x128xbf16>'}}
+  // expected-error @+1 {{'fa4.truncf' op rounds an f32 frag to an MMA operand frag (16- or 8-bit) of the same shape, got '!fa4.frag<64x176xf32>' to '!fa4.frag<64x128xbf16>'}}
   %p = fa4.truncf %s : !fa4.frag<64x176xf32> to !fa4.frag<64x128xbf16>
   return
 }
@@ -440,7 +440,7 @@ func.func @truncf_rows(%s: !fa4.frag<64x176xf32>) {
 // -----
 
 func.func @truncf_to_f32(%s: !fa4.frag<64x176xf32>) {
-  // expected-error @+1 {{rounds an f32 frag to a 16-bit frag of the same shape, got '!fa4.frag<64x176xf32>' to '!fa4.frag<64x176xf32>'}}
+  // expected-error @+1 {{rounds an f32 frag to an MMA operand frag (16- or 8-bit) of the same shape, got '!fa4.frag<64x176xf32>' to '!fa4.frag<64x176xf32>'}}
   %p = fa4.truncf %s : !fa4.frag<64x176xf32> to !fa4.frag<64x176xf32>
   return
 }
@@ -448,7 +448,7 @@ func.func @truncf_to_f32(%s: !fa4.frag<64x176xf32>) {
 // -----
 
 func.func @truncf_from_16_bit(%s: !fa4.frag<64x176xbf16>) {
-  // expected-error @+1 {{rounds an f32 frag to a 16-bit frag of the same shape, got '!fa4.frag<64x176xbf16>' to '!fa4.frag<64x176xf16>'}}
+  // expected-error @+1 {{rounds an f32 frag to an MMA operand frag (16- or 8-bit) of the same shape, got '!fa4.frag<64x176xbf16>' to '!fa4.frag<64x176xf16>'}}
   %p = fa4.truncf %s : !fa4.frag<64x176xbf16> to !fa4.frag<64x176xf16>
   return
 }
@@ -576,24 +576,31 @@ func.func @smem_tile_f32(%t: !fa4.smem_tile<64x128xf32, k_major>)
 
 // -----
 
-// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major; twice the columns for 8-bit elements), got 60x128}}
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (swizzled boxes of 64 columns; K-major, of one MMA's 32 bytes: 16 16-bit or 32 8-bit columns), got 60x128}}
 func.func @smem_tile_rows(%t: !fa4.smem_tile<60x128xbf16, k_major>)
 
 // -----
 
-// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major; twice the columns for 8-bit elements), got 64x96}}
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (swizzled boxes of 64 columns; K-major, of one MMA's 32 bytes: 16 16-bit or 32 8-bit columns), got 64x96}}
 func.func @smem_tile_columns(%t: !fa4.smem_tile<64x96xbf16, mn_major>)
 
 // -----
 
-// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major; twice the columns for 8-bit elements), got 64x40}}
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (swizzled boxes of 64 columns; K-major, of one MMA's 32 bytes: 16 16-bit or 32 8-bit columns), got 64x40}}
 func.func @smem_tile_k_columns(%t: !fa4.smem_tile<64x40xbf16, k_major>)
 
 // -----
 
 // 8-bit elements: a K-major K in 32s (one MMA's 32 bytes).
-// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (128-byte swizzled boxes; 16 columns K-major; twice the columns for 8-bit elements), got 64x48}}
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (swizzled boxes of 64 columns; K-major, of one MMA's 32 bytes: 16 16-bit or 32 8-bit columns), got 64x48}}
 func.func @smem_tile_f8_columns(%t: !fa4.smem_tile<64x48xf8E4M3FN, k_major>)
+
+// -----
+
+// 8-bit elements: an MN-major N in whole 64-column boxes (64 bytes, the
+// 64-byte swizzle), as 16-bit ones.
+// expected-error @+1 {{a shared-memory tile has a positive multiple of 8 rows and of 64 columns (swizzled boxes of 64 columns; K-major, of one MMA's 32 bytes: 16 16-bit or 32 8-bit columns), got 64x96}}
+func.func @smem_tile_f8_mn_columns(%t: !fa4.smem_tile<64x96xf8E4M3FN, mn_major>)
 
 // -----
 
@@ -607,23 +614,35 @@ func.func @smem_tile_rank(%t: !fa4.smem_tile<2x64x128xbf16, k_major>)
 
 // -----
 
-// expected-error @+1 {{a frag holds f32 (an accumulator) or bf16/f16 (an MMA operand), got 'i32'}}
+// expected-error @+1 {{a frag holds f32 (an accumulator), bf16/f16 or, on sm_100a, f8E4M3FN/f8E5M2 (an MMA operand), got 'i32'}}
 func.func @frag_i32(%f: !fa4.frag<64x128xi32>)
 
 // -----
 
-// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns (8 for f32), got 32x128}}
+// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns (8 for f32, 32 for 8-bit types), got 32x128}}
 func.func @frag_rows(%f: !fa4.frag<32x128xf32>)
 
 // -----
 
-// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns (8 for f32), got 64x40}}
+// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns (8 for f32, 32 for 8-bit types), got 64x40}}
 func.func @frag_columns(%f: !fa4.frag<64x40xbf16>)
 
 // -----
 
-// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns (8 for f32), got 64x12}}
+// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns (8 for f32, 32 for 8-bit types), got 64x12}}
 func.func @frag_f32_columns(%f: !fa4.frag<64x12xf32>)
+
+// -----
+
+// An 8-bit frag is P on sm_100a: 128 rows, a row per thread.
+// expected-error @+1 {{an 8-bit frag is an sm_100a operand of 128 rows (P in tensor memory), got 64 rows}}
+func.func @frag_f8_rows(%f: !fa4.frag<64x128xf8E4M3FN>)
+
+// -----
+
+// An 8-bit frag's columns are whole MMA steps of 32.
+// expected-error @+1 {{a frag is 64 or 128 rows (one warpgroup's MMA tile) by a positive multiple of 16 columns (8 for f32, 32 for 8-bit types), got 128x48}}
+func.func @frag_f8_columns(%f: !fa4.frag<128x48xf8E5M2>)
 
 // -----
 

@@ -357,3 +357,14 @@ func.func @tmem_mma_f8(%q: !fa4.smem_tile<128x128xf8E4M3FN, k_major>, %k: !fa4.s
   fa4.tmem.mma %p, %v into %o accumulate %acc : !fa4.tmem_tile<128x128xf8E4M3FN>, !fa4.smem_tile<128x128xf8E4M3FN, mn_major>, !fa4.tmem_tile<128x128xf32>
   return
 }
+
+// P rounded to e4m3 (sm_100a): an 8-bit frag of 128 rows, stored into the
+// TMEM tile the P V MMA reads.
+// CHECK-LABEL: func @truncf_f8
+// CHECK: fa4.truncf %{{.*}} : <128x64xf32> to <128x64xf8E4M3FN>{{$}}
+// CHECK-NEXT: fa4.tmem.store %{{.*}}, %{{.*}} : <128x64xf8E4M3FN>, <128x64xf8E4M3FN>{{$}}
+func.func @truncf_f8(%s: !fa4.frag<128x64xf32>, %p: !fa4.tmem_tile<128x64xf8E4M3FN>) {
+  %q = fa4.truncf %s : !fa4.frag<128x64xf32> to !fa4.frag<128x64xf8E4M3FN>
+  fa4.tmem.store %q, %p : !fa4.frag<128x64xf8E4M3FN>, !fa4.tmem_tile<128x64xf8E4M3FN>
+  return
+}

@@ -1,6 +1,7 @@
 //===- FA4Dialect.cpp - The fa4 kernel dialect and its types --------------===//
 
 #include "fa4/Dialect/FA4/IR/FA4.h"
+#include "fa4/Target/HardwareConstants.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -95,14 +96,13 @@ LogicalResult SmemTileType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << elementType;
   // A K-major tile's K steps by one MMA's 32 bytes through whole boxes
   // (its last one partly read, as a ones row's of BN columns); an MN-major
-  // tile's N spans whole 128-byte boxes. 8-bit elements take twice the
-  // columns.
-  int64_t columnMultiple = (major == Major::K ? 16 : 64) * (f8 ? 2 : 1);
+  // tile's N spans whole boxes of 64 columns.
+  int64_t columnMultiple = major == Major::K ? (f8 ? 32 : 16) : kBoxColumns;
   if (rows <= 0 || rows % 8 || columns <= 0 || columns % columnMultiple)
     return emitError() << "a shared-memory tile has a positive multiple of 8 "
-                          "rows and of 64 columns (128-byte swizzled boxes; "
-                          "16 columns K-major; twice the columns for 8-bit "
-                          "elements), got "
+                          "rows and of 64 columns (swizzled boxes of 64 "
+                          "columns; K-major, of one MMA's 32 bytes: 16 16-bit "
+                          "or 32 8-bit columns), got "
                        << rows << "x" << columns;
   return success();
 }
@@ -128,16 +128,22 @@ void FragType::print(AsmPrinter &printer) const {
 LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
                                int64_t rows, int64_t columns,
                                Type elementType) {
-  if (!elementType.isF32() && !isMmaInputType(elementType))
-    return emitError() << "a frag holds f32 (an accumulator) or bf16/f16 (an "
-                          "MMA operand), got "
+  bool f8 = isF8MmaInputType(elementType);
+  if (!elementType.isF32() && !isMmaInputType(elementType) && !f8)
+    return emitError() << "a frag holds f32 (an accumulator), bf16/f16 or, "
+                          "on sm_100a, f8E4M3FN/f8E5M2 (an MMA operand), got "
                        << elementType;
-  // An accumulator's N steps by 8 (wgmma's n8), an operand's K by 16.
-  int64_t columnMultiple = elementType.isF32() ? 8 : 16;
+  if (f8 && rows != 128)
+    return emitError() << "an 8-bit frag is an sm_100a operand of 128 rows "
+                          "(P in tensor memory), got "
+                       << rows << " rows";
+  // An accumulator's N steps by 8 (wgmma's n8), an operand's K by one MMA's
+  // 32 bytes.
+  int64_t columnMultiple = elementType.isF32() ? 8 : (f8 ? 32 : 16);
   if ((rows != 64 && rows != 128) || columns <= 0 || columns % columnMultiple)
     return emitError() << "a frag is 64 or 128 rows (one warpgroup's MMA "
                           "tile) by a positive multiple of 16 columns (8 for "
-                          "f32), got "
+                          "f32, 32 for 8-bit types), got "
                        << rows << "x" << columns;
   return success();
 }

@@ -253,8 +253,8 @@ LogicalResult TruncFOp::verify() {
   if (!source.getElementType().isF32() || result.getElementType().isF32() ||
       source.getRows() != result.getRows() ||
       source.getColumns() != result.getColumns())
-    return emitOpError() << "rounds an f32 frag to a 16-bit frag of the same "
-                            "shape, got "
+    return emitOpError() << "rounds an f32 frag to an MMA operand frag (16- "
+                            "or 8-bit) of the same shape, got "
                          << source << " to " << result;
   return success();
 }

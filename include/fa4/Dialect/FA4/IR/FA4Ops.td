@@ -482,7 +482,11 @@ def FA4_ScaleRowsOp : FA4_Op<"scale_rows", [Pure,
 }
 
 def FA4_TruncFOp : FA4_Op<"truncf", [Pure]> {
-  let summary = "Round an f32 frag to a 16-bit MMA operand frag";
+  let summary = "Round an f32 frag to an MMA operand frag";
+  let description = [{
+    To bf16/f16 by round-to-nearest-even, or on sm_100a to f8E4M3FN/f8E5M2
+    (cvt.rn.satfinite: values past the type's largest finite one become it).
+  }];
   let arguments = (ins FA4_Frag:$tile);
   let results = (outs FA4_Frag:$result);
   let assemblyFormat = "$tile attr-dict `:` type($tile) `to` type($result)";

@@ -49,8 +49,10 @@ def FA4_SmemTile : FA4_Type<"SmemTile", "smem_tile"> {
   let summary = "A rows x columns tile in shared memory, as TMA wrote it";
   let description = [{
     `!fa4.smem_tile<176x128xbf16, k_major>`: 176 rows of 128 elements,
-    stored as 128-byte boxes with the 128-byte swizzle (one box per 64
-    16-bit or 128 8-bit columns, `rows * 128` bytes each). An MMA reads it
+    stored as boxes of 64 columns whose rows are their swizzle's width: 128
+    bytes with the 128-byte swizzle for 16-bit elements, 64 bytes with the
+    64-byte swizzle for 8-bit ones (the planner's rule for 1-byte types);
+    box b at `b * rows * row bytes`. An MMA reads it
     as a K-major operand (rows = M or N, columns = K) or an MN-major one
     (rows = K, columns = N).
   }];
