@@ -15,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -148,7 +149,36 @@ static llvm::json::Array int3(ArrayRef<int64_t> values) {
 }
 
 static StringRef dtypeName(Type type) {
-  return type.isBF16() ? "bf16" : type.isF16() ? "f16" : "f32";
+  return type.isBF16()                 ? "bf16"
+         : type.isF16()                ? "f16"
+         : isa<Float8E4M3FNType>(type) ? "e4m3"
+                                       : "f32";
+}
+
+/// FP8 descales (version 15): each of Q, K and V's, where the op has it.
+static SmallVector<std::pair<StringRef, Value>, 3>
+descalesOf(attn::PlannedAttentionOpInterface op) {
+  SmallVector<std::pair<StringRef, Value>, 3> descales;
+  if (auto dense = dyn_cast<attn::AttentionOp>(op.getOperation()))
+    for (auto [name, value] :
+         {std::pair<StringRef, Value>{"q_descale", dense.getQDescale()},
+          {"k_descale", dense.getKDescale()},
+          {"v_descale", dense.getVDescale()}})
+      if (value)
+        descales.push_back({name, value});
+  return descales;
+}
+
+/// A descale's form: one value for the tensor, or one per (batch,
+/// kv-head).
+static StringRef descaleForm(Value descale) {
+  return cast<ShapedType>(descale.getType()).getRank() == 0 ? "tensor"
+                                                            : "batch_head";
+}
+
+/// FP8 inputs (version 15): Q's type is e4m3.
+static bool fp8(attn::PlannedAttentionOpInterface op) {
+  return isa<Float8E4M3FNType>(getElementTypeOrSelf(op->getOperand(0)));
 }
 
 namespace {
@@ -250,13 +280,18 @@ llvm::json::Array ManifestBuilder::tensorsJson() {
       tensor("q", "input", dtype, shapeOf(q, {"b", "sq", "", ""})),
       tensor("k", "input", dtype, shapeOf(k, {"b", "skv", "", ""})),
       tensor("v", "input", dtype, shapeOf(v, {"b", "skv", "", ""})),
-      tensor("o", "output", dtype, shapeOf(o, {"b", "sq", "", ""}))};
+      tensor("o", "output", dtypeName(o.getElementType()),
+             shapeOf(o, {"b", "sq", "", ""}))};
   if (Value lse = dense.getLse())
     tensors.push_back(
         tensor("lse", "output", "f32",
                shapeOf(cast<ShapedType>(lse.getType()), {"b", "", "sq"})));
   if (Value sinks = op.getSinks())
     tensors.push_back(sinksJson(alignments, sinks));
+  for (auto [name, descale] : descalesOf(op))
+    tensors.push_back(
+        tensor(name, "input", "f32",
+               shapeOf(cast<ShapedType>(descale.getType()), {"b", ""})));
   return tensors;
 }
 
@@ -347,6 +382,13 @@ llvm::json::Object ManifestBuilder::problemJson() {
     problem["softcap"] = softcap->convertToDouble();
   if (op.getSinks())
     problem["sinks"] = true;
+  if (fp8(op)) {
+    auto dense = dyn_cast<attn::AttentionOp>(op.getOperation());
+    Value output = dense ? dense.getOutput() : op->getResult(0);
+    problem["output_dtype"] = dtypeName(getElementTypeOrSelf(output));
+  }
+  for (auto [name, descale] : descalesOf(op))
+    problem[name] = descaleForm(descale);
   if (sizes.sequences != fa4::SequenceLayout::Dense) {
     problem["sequences"] =
         sizes.sequences == fa4::SequenceLayout::Packed ? "packed" : "paged";
@@ -360,7 +402,8 @@ llvm::json::Object ManifestBuilder::problemJson() {
   return problem;
 }
 
-/// The lowest version that holds the kernel: 14 for sinks, 13 for a softcap,
+/// The lowest version that holds the kernel: 15 for FP8, 14 for sinks, 13
+/// for a softcap,
 /// 12 for the
 /// serving forms, 11 for tensor maps the kernel
 /// builds (device-tensor-maps), 10 for a persistent rule's
@@ -378,7 +421,8 @@ int64_t ManifestBuilder::abiVersion() {
   bool twin = persistent && persistent.getKernel();
   bool programmatic = abi.getProgrammaticDependentLaunch();
   bool serving = !isa<attn::AttentionOp>(op.getOperation());
-  return op.getSinks()                ? 14
+  return fp8(op)                      ? 15
+         : op.getSinks()              ? 14
          : op.getSoftcap()            ? 13
          : serving                    ? 12
          : buildsTensorMaps           ? 11

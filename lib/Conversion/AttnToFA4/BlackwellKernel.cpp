@@ -56,6 +56,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
 #include <map>
@@ -133,9 +134,9 @@ struct BlackwellPlan : KernelPlan {
   int64_t queryRowsPerTile() const { return kTileRows / rowGroup; }
   /// Rows a Q box fills: whole groups of q-heads.
   int64_t qBoxRows() const { return queryRowsPerTile() * rowGroup; }
-  int64_t qTileBytes() const { return qkBoxes * kTileRows * kSwizzleBytes; }
-  int64_t kBoxBytes() const { return kRowsPerCta() * kSwizzleBytes; }
-  int64_t vBoxBytes() const { return bn * kSwizzleBytes; }
+  int64_t qTileBytes() const { return qkBoxes * kTileRows * boxBytes(); }
+  int64_t kBoxBytes() const { return kRowsPerCta() * boxBytes(); }
+  int64_t vBoxBytes() const { return bn * boxBytes(); }
   // mbarriers: Q full; K full, V full, K empty, V empty per stage (a full and
   // an empty per slot of a shared ring); per Q tile S full, P ready (softmax
   // + correction), O done, stats ready.
@@ -152,8 +153,34 @@ struct BlackwellPlan : KernelPlan {
     return 1 + ringBarriers() +
            (4 + int64_t(storeOByTma) + int64_t(pair)) * numQ;
   }
-  int64_t oStagedTileBytes() const { return kTileRows * paddedOv * 2; }
+  int64_t oStagedTileBytes() const {
+    return kTileRows * paddedOv * outputType.getIntOrFloatBitWidth() / 8;
+  }
 };
+
+/// FP8 (issue 62): Q, K and V e4m3 in the dense form, one CTA per work
+/// tile (prefill, decode and their splits). An FP8 K/V under a 16-bit Q,
+/// the serving forms' FP8 caches and CTA pairs are refused by name.
+LogicalResult checkFp8(attn::PlannedAttentionOpInterface op,
+                       const KernelPlan &plan, attn::ConfigAttr config) {
+  auto is8Bit = [](Value operand) {
+    return getElementTypeOrSelf(operand.getType()).getIntOrFloatBitWidth() == 8;
+  };
+  int64_t fp8Operands = llvm::count_if(op->getOperands().take_front(3), is8Bit);
+  if (fp8Operands == 0)
+    return success();
+  if (fp8Operands != 3)
+    return op->emitOpError()
+           << "has FP8 keys and values under a 16-bit query, which the FA4 "
+              "kernel does not implement yet (Q, K and V e4m3 only)";
+  if (plan.form != ServingForm::Dense || config.getPairCta())
+    return op->emitOpError()
+           << "has an FP8 plan the FA4 kernel does not implement yet (Q, K "
+              "and V e4m3 in the dense form, one CTA per work tile: "
+              "kind::f8f6f4 is lowered for cta_group::1): "
+           << config;
+  return success();
+}
 
 FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
   attn::ConfigAttr config = op.getConfigAttr();
@@ -174,6 +201,8 @@ FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
     return failure();
   BlackwellPlan plan;
   static_cast<KernelPlan &>(plan) = *common;
+  if (failed(checkFp8(op, plan, config)))
+    return failure();
   plan.pair = config.getPairCta();
   plan.numQ = config.getNumQ();
   SmemPlan regions = smem.toPlan();
@@ -200,8 +229,8 @@ FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
   auto box = [](attn::TmaBoxAttr b) {
     return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
   };
-  auto expected = [](int64_t rows) {
-    return std::make_tuple(rows, kBoxColumns, kSwizzleBytes);
+  auto expected = [&](int64_t rows, int64_t swizzleBytes) {
+    return std::make_tuple(rows, kBoxColumns, swizzleBytes);
   };
   if (failed(readKvBoxRows(op, plan, swizzle, plan.kRowsPerCta(), "FA4",
                            /*copiesGatheredPages=*/true)))
@@ -211,9 +240,11 @@ FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
   // each row as the tile's TMA box would): the swizzle plans a tile's box.
   bool copied = paged && !plan.pagesHoldBoxes;
   int64_t kBoxRows = copied ? plan.bn : plan.kvBoxRows;
-  if (box(swizzle.getQ()) != expected(kTileRows) ||
-      box(swizzle.getK()) != expected(kBoxRows) ||
-      box(swizzle.getV()) != expected(paged ? kBoxRows : plan.bn) ||
+  int64_t inputSwizzle = plan.boxBytes();
+  if (box(swizzle.getQ()) != expected(kTileRows, inputSwizzle) ||
+      box(swizzle.getK()) != expected(kBoxRows, inputSwizzle) ||
+      box(swizzle.getV()) !=
+          expected(paged ? kBoxRows : plan.bn, inputSwizzle) ||
       (paged && (plan.pair || (copied ? 0 : plan.kvBoxRows % 8) ||
                  plan.bn % plan.kvBoxRows || plan.pageSize % plan.kvBoxRows)) ||
       plan.vColumnsPerCta() % kBoxColumns ||
@@ -221,14 +252,16 @@ FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
       plan.bn % 16 || plan.bn > 256 || plan.paddedOv > 256)
     return op->emitOpError() << "has an sm_100a plan whose boxes or tiles the "
                                 "FA4 kernel does not implement (128-row Q "
-                                "boxes, BN-row K/V boxes of 64 128B-swizzled "
-                                "columns, BN and Dv up to 256; under pair_cta "
+                                "boxes, BN-row K/V boxes of 64 columns "
+                                "swizzled to their row, 128 bytes of 16-bit "
+                                "and 64 of 8-bit types, BN and Dv up to 256; "
+                                "under pair_cta "
                                 "BN / 2-row K boxes and a V half of whole "
                                 "64-column boxes; paged, boxes of whole 8-row "
                                 "groups within a page that tile BN): "
                              << swizzle;
   if (plan.storeOByTma &&
-      (box(swizzle.getO()) != expected(kTileRows) ||
+      (box(swizzle.getO()) != expected(kTileRows, kSwizzleBytes) ||
        regions.oStaging.bytes < plan.numQ * plan.oStagedTileBytes()))
     return op->emitOpError()
            << "has an O staging plan the FA4 kernel's TMA "
@@ -481,6 +514,9 @@ private:
   }
   void waitForK(Value tile);
   void issueScore(Value tile, int64_t i);
+  /// FP8: descale `operand` (0: Q, 1: K, 2: V) of this work tile's batch
+  /// and kv-head, or null where the op has none.
+  Value descale(int64_t operand);
 
   const BlackwellPlan &plan;
   /// Masked prefill: work tiles in sections whose K and V take at most this
@@ -535,12 +571,12 @@ void BlackwellKernelBuilder::buildLoader() {
   // it head-minor, which is the tile's row order.
   asLoaderLeader([&] {
     expectLoads(qBarrier,
-                plan.numQ * plan.qkBoxes * plan.qBoxRows() * kSwizzleBytes);
+                plan.numQ * plan.qkBoxes * plan.qBoxRows() * plan.boxBytes());
     for (int64_t i = 0; i < plan.numQ; ++i)
       for (int64_t box = 0; box < plan.qkBoxes; ++box)
         load(args.qMap, qCoordinates(i32(box * kBoxColumns), tileRow(i)),
              i32(plan.qOffset + i * plan.qTileBytes() +
-                 box * kTileRows * kSwizzleBytes),
+                 box * kTileRows * plan.boxBytes()),
              qBarrier);
   });
   // Under pair_cta this CTA loads keys [BN/2 rank, BN/2 (rank + 1)) of each
@@ -717,6 +753,21 @@ void BlackwellKernelBuilder::handOver(Value barrier) {
   });
 }
 
+Value BlackwellKernelBuilder::descale(int64_t operand) {
+  Value pointer = args.descalePtr[operand];
+  if (!pointer)
+    return {};
+  if (Value batchStride = args.descaleStride[operand]) {
+    Value index = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, sext(work.batch), batchStride),
+        sext(work.kvHead));
+    pointer = LLVM::GEPOp::create(b, loc, pointer.getType(), b.getF32Type(),
+                                  pointer, ValueRange{index});
+  }
+  return LLVM::LoadOp::create(b, loc, b.getF32Type(), pointer,
+                              /*alignment=*/4);
+}
+
 /// Waits for K(tile) and orders the MMAs after that wait.
 void BlackwellKernelBuilder::waitForK(Value tile) {
   Value ring = ringIndex(tile, /*isV=*/false);
@@ -834,6 +885,11 @@ void BlackwellKernelBuilder::buildSoftmax(Value tileIndex) {
       auto probsType =
           FragType::get(b.getContext(), kTileRows, plan.bn, plan.elementType);
       Value firstRow = tileRow(i);
+      // FP8: S = (Q K^T) of the stored values times both descales.
+      Value scaleLog2 = args.scaleLog2;
+      for (int64_t operand : {0, 1})
+        if (Value factor = descale(operand))
+          scaleLog2 = fmul(scaleLog2, factor);
       auto loop =
           scf::ForOp::create(b, loc, toIndex(i32(0)), toIndex(work.numTiles),
                              toIndex(i32(1)), initialRows());
@@ -845,7 +901,7 @@ void BlackwellKernelBuilder::buildSoftmax(Value tileIndex) {
         Value scores =
             TmemLoadOp::create(b, loc, scoresType, sTile(i)).getResult();
         Value firstKey = mul(add(work.firstTile, tile), i32(plan.bn));
-        SoftmaxInput input = softmaxInput(b, loc, plan, scores, args.scaleLog2);
+        SoftmaxInput input = softmaxInput(b, loc, plan, scores, scaleLog2);
         scores = MaskOp::create(b, loc, scoresType, input.scores, firstKey,
                                 firstRow, args.seqQ, args.seqKV, plan.mask,
                                 b.getI64IntegerAttr(plan.rowGroup));
@@ -926,6 +982,10 @@ void BlackwellKernelBuilder::buildCorrection() {
       TmemStoreOp::create(b, loc, SplatOp::create(b, loc, zeroType, f32(0.0)),
                           oTile(i));
     });
+    // FP8: O = P V of the stored values times V's descale, once.
+    if (Value factor = descale(2))
+      TmemScaleRowsOp::create(b, loc, oTile(i),
+                              SplatOp::create(b, loc, rowsType(), factor));
     if (plan.workspace) {
       // Partial `partition` of every row of the tile, normalised, in f32.
       WorkspacePartial partial = workspacePartial(
@@ -949,7 +1009,7 @@ void BlackwellKernelBuilder::buildCorrection() {
     if (plan.storeOByTma) {
       // O / sum into shared memory for the epilogue warp; LSE directly.
       EpilogueStageOp::create(b, loc, oTile(i), sum, oStagingOffset(i),
-                              plan.elementType);
+                              plan.outputType);
       if (plan.hasLse)
         LseStoreOp::create(b, loc, max, sum, args.lsePtr, work.batch,
                            tileRow(i), work.head, args.lseStride, args.seqQ);
@@ -959,7 +1019,7 @@ void BlackwellKernelBuilder::buildCorrection() {
     EpilogueOp::create(
         b, loc, oTile(i), max, sum, args.outPtr, work.batch, tileRow(i),
         work.head, args.outStride, args.seqQ, args.lsePtr, args.lseStride,
-        b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.elementType),
+        b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.outputType),
         b.getI64IntegerAttr(plan.rowGroup));
   }
 }
@@ -998,7 +1058,7 @@ void BlackwellKernelBuilder::buildCombine(Value out, Value max, Value sum) {
       b.getI64IntegerAttr(plan.stagingOffset),
       b.getI64IntegerAttr(plan.partitions), b.getI64IntegerAttr(plan.band),
       b.getI64IntegerAttr(kTileRows), b.getI64IntegerAttr(plan.paddedOv),
-      b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.elementType),
+      b.getI64IntegerAttr(plan.ovDepth), TypeAttr::get(plan.outputType),
       b.getI64IntegerAttr(plan.rowGroup), b.getI64IntegerAttr(1));
   ClusterSyncOp::create(b, loc);
 }
@@ -1066,9 +1126,9 @@ Block *BlackwellKernelBuilder::beginRole(WarpSpecializeOp roles, int index) {
     return block;
   }
   Value blockId = fromIndex(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-  // A work item's K and V: its boxes' 128-byte rows per key.
+  // A work item's K and V: its boxes' rows per key.
   int64_t sectionKeyHeads = fa4::sectionKeyHeads(
-      l2SectionBytes, (plan.qkBoxes + plan.ovBoxes) * kSwizzleBytes,
+      l2SectionBytes, (plan.qkBoxes + plan.ovBoxes) * plan.boxBytes(),
       plan.group);
   if (!plan.pair) {
     work = tiles.prefill(blockId, args.batchSize, plan.rowsPerWorkItem(),
@@ -1132,6 +1192,7 @@ void BlackwellKernelBuilder::build(gpu::GPUFuncOp func, KernelABI &abi) {
     args = readServingArgs(b, loc, func, plan);
   } else {
     args = AttentionArgs::read(func, plan.hasLse, plan.workspace, plan.sinks);
+    args.readDescales(func, abi.params);
   }
 
   Value tid = fromIndex(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
@@ -1199,6 +1260,9 @@ static std::optional<std::string> servingFormRefusal(const BlackwellPlan &plan,
   if (plan.form != ServingForm::Dense && plan.pair)
     return std::string("a pair_cta plan of a serving form: its kernel runs "
                        "one CTA per work tile");
+  if (plan.fp8() && deviceMaps)
+    return std::string("FP8 inputs under device-tensor-maps: the kernel "
+                       "builds maps of 16-bit tensors only");
   return servingPlanRefusal(plan, deviceMaps);
 }
 
@@ -1234,9 +1298,9 @@ buildBlackwellKernel(ModuleOp module, attn::PlannedAttentionOpInterface op,
   KernelABI abi;
   if (plan->form == ServingForm::Dense)
     abi.params = attentionParams(
-        tmaBox(plan->queryRowsPerTile(), plan->rowGroup),
-        tmaBox(plan->kRowsPerCta()), tmaBox(plan->bn), plan->hasLse,
-        plan->workspace,
+        tmaBox(plan->queryRowsPerTile(), plan->rowGroup, plan->boxBytes()),
+        tmaBox(plan->kRowsPerCta(), 1, plan->boxBytes()),
+        tmaBox(plan->bn, 1, plan->boxBytes()), plan->hasLse, plan->workspace,
         plan->storeOByTma ? std::optional(tmaBox(kTileRows)) : std::nullopt,
         deviceMaps);
   else
@@ -1248,6 +1312,7 @@ buildBlackwellKernel(ModuleOp module, attn::PlannedAttentionOpInterface op,
                                          : packedTmaBox(plan->bn));
   if (plan->sinks)
     addSinksParam(abi.params);
+  addDescaleParams(abi.params, plan->descales);
   int64_t threads = (plan->numQ + 2) * kWarpgroupThreads;
   auto func = createKernelFunc(b, loc, name, abi.params, threads);
   BlackwellKernelBuilder(b, loc, *plan, l2SectionBytes).build(func, abi);
@@ -1274,7 +1339,7 @@ buildBlackwellKernel(ModuleOp module, attn::PlannedAttentionOpInterface op,
   if (plan->workspace) {
     b.setInsertionPointToEnd(kernels.getBody());
     buildWorkspaceCombine(b, loc, name, abi, *plan, /*partialsPerPartition=*/1,
-                          plan->numQHeads, plan->ovDepth, plan->elementType,
+                          plan->numQHeads, plan->ovDepth, plan->outputType,
                           plan->hasLse);
   }
   setKernelABI(op, kernels, name, abi);

@@ -17,8 +17,8 @@
 using namespace mlir;
 using namespace fa4;
 
-TensorMapSpec fa4::tmaBox(int64_t rows, int64_t heads) {
-  return TensorMapSpec{"", {1, rows, heads, 64}, 128};
+TensorMapSpec fa4::tmaBox(int64_t rows, int64_t heads, int64_t swizzleBytes) {
+  return TensorMapSpec{"", {1, rows, heads, kBoxColumns}, swizzleBytes};
 }
 
 TensorMapSpec fa4::packedTmaBox(int64_t rows) {
@@ -121,6 +121,37 @@ void fa4::addSinksParam(SmallVectorImpl<KernelParam> &params) {
   params.insert(afterOutputs, KernelParam::pointer("sinks"));
 }
 
+void fa4::addDescaleParams(SmallVectorImpl<KernelParam> &params,
+                           ArrayRef<Descale> descales) {
+  // Last, before a map scratch (which stays last).
+  auto at = params.end();
+  if (!params.empty() && params.back().kind == KernelParam::Kind::MapScratch)
+    at = std::prev(at);
+  SmallVector<KernelParam> added;
+  for (auto [descale, name] : llvm::zip_equal(descales, kDescaleNames)) {
+    if (descale == Descale::None)
+      continue;
+    added.push_back(KernelParam::pointer(name));
+    if (descale == Descale::BatchHead)
+      added.push_back(KernelParam::i64((Twine(name) + ".stride.0").str()));
+  }
+  params.insert(at, added.begin(), added.end());
+}
+
+void AttentionArgs::readDescales(gpu::GPUFuncOp func,
+                                 ArrayRef<KernelParam> params) {
+  auto argumentNamed = [&](StringRef name) -> Value {
+    for (auto [index, param] : llvm::enumerate(params))
+      if (param.name == name && param.kind != KernelParam::Kind::TensorMap)
+        return func.getArgument(index);
+    return {};
+  };
+  for (auto [i, name] : llvm::enumerate(kDescaleNames)) {
+    descalePtr[i] = argumentNamed(name);
+    descaleStride[i] = argumentNamed((Twine(name) + ".stride.0").str());
+  }
+}
+
 void fa4::setAttentionAlignment(KernelABI &abi, bool hasLse,
                                 bool oByTensorMap) {
   KernelABI::Alignment o =
@@ -138,7 +169,8 @@ void fa4::setServingAlignment(KernelABI &abi, ServingForm form) {
   for (const KernelParam &param : abi.params)
     if (param.kind == KernelParam::Kind::Pointer &&
         llvm::is_contained({"cu_seqlens_q", "cu_seqlens_k", "seqused_k",
-                            "block_table", "seqlens_k", "sinks"},
+                            "block_table", "seqlens_k", "sinks", "q_descale",
+                            "k_descale", "v_descale"},
                            StringRef(param.name)))
       abi.alignment.push_back({param.name, {4, 4}});
 }

@@ -13,9 +13,11 @@
 
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
+#include "fa4/Target/HardwareConstants.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -25,9 +27,11 @@ namespace fa4 {
 /// until the max grows by more than 2^8; probabilities stay below 2^8.
 constexpr double kRescaleThreshold = 8.0;
 
-/// A 64-column, 128B-swizzled TMA box of `rows` rows and `heads` heads
-/// (BSHD, outermost first: 1 x rows x heads x 64), of no tensor yet.
-TensorMapSpec tmaBox(int64_t rows, int64_t heads = 1);
+/// A 64-column TMA box of `rows` rows and `heads` heads (BSHD, outermost
+/// first: 1 x rows x heads x 64), of no tensor yet, swizzled to its row:
+/// 128 bytes of 16-bit elements, `swizzleBytes` = 64 of 8-bit ones.
+TensorMapSpec tmaBox(int64_t rows, int64_t heads = 1,
+                     int64_t swizzleBytes = kSwizzleBytes);
 
 /// A packed tensor's box ([T, H, D], docs/KernelABI.md "Serving forms"):
 /// `rows` tokens of one head, 64 128B-swizzled columns.
@@ -139,6 +143,20 @@ mlir::FailureOr<SplitPlan> readSplit(attn::PlannedAttentionOpInterface op);
 /// Whether `op` returns (or, in destination style, writes) LSE.
 bool returnsLse(attn::PlannedAttentionOpInterface op);
 
+/// An FP8 operand's descale (attn.attention's q_descale, k_descale,
+/// v_descale): none, one f32 for the tensor, or one per (batch, kv-head).
+enum class Descale { None, Tensor, BatchHead };
+
+/// The descale tensors' names, in the order of KernelPlan::descales.
+constexpr const char *kDescaleNames[3] = {"q_descale", "k_descale",
+                                          "v_descale"};
+
+/// Each descale's pointer, and for one per (batch, kv-head) its batch
+/// stride in elements ("<name>.stride.0"), after every other parameter
+/// (before a map scratch); the kernel finds them by name (readDescales).
+void addDescaleParams(llvm::SmallVectorImpl<KernelParam> &params,
+                      llvm::ArrayRef<Descale> descales);
+
 /// What both chips' kernels read of a plan alike: its split (readSplit), the
 /// tile and depths, the shared-memory regions both have, the mask and the
 /// types. Each chip's plan derives from it and reads the rest itself.
@@ -182,6 +200,16 @@ struct KernelPlan : SplitPlan {
   int64_t elementBytes() const {
     return elementType.getIntOrFloatBitWidth() / 8;
   }
+  /// A Q/K/V box's row: 64 columns of the inputs (boxRowBytes).
+  int64_t boxBytes() const {
+    return boxRowBytes(elementType.getIntOrFloatBitWidth());
+  }
+  /// O's element type: the inputs', or bf16/f16 under FP8 inputs.
+  mlir::Type outputType;
+  /// FP8 (issue 62): Q, K and V's descales, in that order.
+  std::array<Descale, 3> descales = {Descale::None, Descale::None,
+                                     Descale::None};
+  bool fp8() const { return elementBytes() == 1; }
   /// Decode (split-K or fused GQA): a 3D grid of (partition, head, batch x
   /// row tile). Otherwise prefill: a 1D list of work tiles.
   bool decode = false;
@@ -297,6 +325,13 @@ struct AttentionArgs {
   llvm::SmallVector<mlir::Value> outStride, lseStride;
   /// The sinks' pointer (f32 [Hq]) where the op has sinks, else null.
   mlir::Value sinksPtr;
+  /// Q, K and V's descale pointers and, per (batch, kv-head), batch
+  /// strides; null where the op has none.
+  mlir::Value descalePtr[3], descaleStride[3];
+
+  /// Reads the descale arguments of `func`, made from `params`, by name.
+  void readDescales(mlir::gpu::GPUFuncOp func,
+                    llvm::ArrayRef<KernelParam> params);
 
   /// Device-built maps: the tensors' pointers and strides (outermost
   /// first, in elements), the scratch, and the maps in scratch order.

@@ -13,6 +13,7 @@
 #include "fa4/Target/HardwareConstants.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
 #include <numeric>
@@ -72,6 +73,17 @@ FailureOr<KernelPlan> fa4::readKernelPlan(attn::PlannedAttentionOpInterface op,
   plan.hasLse = returnsLse(op);
   plan.elementType =
       cast<ShapedType>(op->getOperand(0).getType()).getElementType();
+  plan.outputType = plan.elementType;
+  if (auto dense = dyn_cast<attn::AttentionOp>(op.getOperation())) {
+    plan.outputType = getElementTypeOrSelf(dense.getOutput().getType());
+    Value descales[3] = {dense.getQDescale(), dense.getKDescale(),
+                         dense.getVDescale()};
+    for (auto [descale, value] : llvm::zip_equal(plan.descales, descales))
+      if (value)
+        descale = cast<ShapedType>(value.getType()).getRank() == 0
+                      ? Descale::Tensor
+                      : Descale::BatchHead;
+  }
   plan.form =
       isa<attn::VarlenAttentionOp>(op.getOperation())  ? ServingForm::Varlen
       : isa<attn::PagedAttentionOp>(op.getOperation()) ? ServingForm::Paged

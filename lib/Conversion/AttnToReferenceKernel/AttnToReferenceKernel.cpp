@@ -674,7 +674,8 @@ void ConvertAttnToReferenceKernelPass::runOnOperation() {
   if (ops.empty())
     return;
   for (Operation *op : ops)
-    if (failed(refuseUnlowered(cast<attn::PlannedAttentionOpInterface>(op))))
+    if (failed(refuseUnlowered(cast<attn::PlannedAttentionOpInterface>(op),
+                               "the reference kernel")))
       return signalPassFailure();
   std::string chipName = chip;
   auto planned = cast<attn::PlannedAttentionOpInterface>(ops.front());

@@ -1,8 +1,9 @@
 //===- Unlowered.h - What the op means but no kernel lowers -----*- C++ -*-===//
 //
-// Every kernel path (convert-attn-to-fa4, convert-attn-to-reference-kernel)
-// refuses an op whose meaning attn-decompose gives but no kernel lowers yet,
-// by name, rather than dropping it.
+// A kernel path (convert-attn-to-fa4's Hopper kernel,
+// convert-attn-to-reference-kernel) refuses an op whose meaning
+// attn-decompose gives but it does not lower yet, by name, rather than
+// dropping it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,17 +16,18 @@
 
 namespace fa4 {
 
-/// Fails with a diagnostic on `op` if it asks for what no kernel lowers:
-/// f8E4M3FN operands (issue 62). Q, K and V are the first three operands
-/// of every attention op.
-inline mlir::LogicalResult
-refuseUnlowered(attn::PlannedAttentionOpInterface op) {
+/// Fails with a diagnostic on `op` if it asks for what `kernel` does not
+/// lower: f8E4M3FN operands (issue 62; the Blackwell kernel lowers some and
+/// checks them itself). Q, K and V are the first three operands of every
+/// attention op.
+inline mlir::LogicalResult refuseUnlowered(attn::PlannedAttentionOpInterface op,
+                                           llvm::StringRef kernel) {
   for (mlir::Value operand : op->getOperands().take_front(3))
     if (llvm::isa<mlir::Float8E4M3FNType>(
             mlir::getElementTypeOrSelf(operand.getType())))
-      return op->emitOpError() << "has f8E4M3FN operands, which no kernel "
-                                  "lowers yet; attn-decompose gives their "
-                                  "meaning";
+      return op->emitOpError()
+             << "has f8E4M3FN operands, which " << kernel
+             << " does not lower yet; attn-decompose gives their meaning";
   return mlir::success();
 }
 

@@ -13,7 +13,7 @@ func.func @fp8(%q: tensor<2x7x4x64xf8E4M3FN>, %k: tensor<2x5x2x64xf8E4M3FN>) -> 
 // -----
 
 func.func @fp8_cache(%q: tensor<2x7x4x64xbf16>, %k: tensor<2x5x2x64xf8E4M3FN>) -> tensor<2x7x4x64xbf16> {
-  // expected-error @+1 {{'attn.attention' op has f8E4M3FN operands, which no kernel lowers yet; attn-decompose gives their meaning}}
+  // expected-error @+1 {{'attn.attention' op has f8E4M3FN operands, which the Hopper kernel does not lower yet; attn-decompose gives their meaning}}
   %o = attn.attention %q, %k, %k : tensor<2x7x4x64xbf16>, tensor<2x5x2x64xf8E4M3FN>, tensor<2x5x2x64xf8E4M3FN> -> tensor<2x7x4x64xbf16>
   return %o : tensor<2x7x4x64xbf16>
 }

@@ -189,6 +189,15 @@ public:
       tensorRanks = {{"q", 4}, {"k", 4}, {"v", 4}, {"o", 4}};
       hasLse = static_cast<bool>(dense.getLse());
       sizeSymbols.append({"sq", "skv"});
+      // FP8 descales: rank 0 (the tensor's) or 2 ([B, Hkv]).
+      std::pair<const char *, Value> descales[] = {
+          {"q_descale", dense.getQDescale()},
+          {"k_descale", dense.getKDescale()},
+          {"v_descale", dense.getVDescale()}};
+      for (auto [name, descale] : descales)
+        if (descale)
+          tensorRanks.push_back(
+              {name, cast<ShapedType>(descale.getType()).getRank()});
     } else if (auto varlen = dyn_cast<fa4::attn::VarlenAttentionOp>(op)) {
       tensorRanks = {
           {"q", 3},           {"k", 3}, {"v", 3}, {"o", 3}, {"cu_seqlens_q", 1},
