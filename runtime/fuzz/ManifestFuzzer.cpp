@@ -71,6 +71,17 @@ void checkInfo(const Manifest &manifest, const fa4_module *module) {
             "info: block or cluster other than the manifest's");
   require(info.dynamic_smem_bytes == int64_t(manifest.launch.dynamicSmemBytes),
           "info: shared memory other than the manifest's");
+  // Version 15: o's dtype and the descales, each the tensor it names.
+  require(info.output_dtype == problem.outputDtype &&
+              info.q_descale == int32_t(problem.descales[0]) &&
+              info.k_descale == int32_t(problem.descales[1]) &&
+              info.v_descale == int32_t(problem.descales[2]),
+          "info: output dtype or descales other than the manifest's");
+  for (int i = 0; i < 3; ++i)
+    require((problem.descales[i] != Descale::None) ==
+                (manifest.findTensor(kDescaleSlots[i]) != nullptr),
+            std::string("problem.") + kDescaleNames[i] +
+                " accepted without its tensor, or the tensor without it");
   for (const TensorSpec &spec : manifest.tensors) {
     // "The strictest tensor's rules: a layout that meets them suits every
     // tensor" (fa4-c/Runtime.h).

@@ -139,9 +139,10 @@ uintptr_t pickAddress(FuzzedDataProvider &fdp, const fa4_serving_args &args,
 /// One edit of one tensor.
 void mutate(FuzzedDataProvider &fdp, const Manifest &manifest,
             const Sizes &sizes, fa4_serving_args &args) {
-  static const TensorSlot slots[] = {TensorSlot::Q, TensorSlot::K,
-                                     TensorSlot::V, TensorSlot::O,
-                                     TensorSlot::Lse};
+  static const TensorSlot slots[] = {
+      TensorSlot::Q,        TensorSlot::K,       TensorSlot::V,
+      TensorSlot::O,        TensorSlot::Lse,     TensorSlot::QDescale,
+      TensorSlot::KDescale, TensorSlot::VDescale};
   TensorSlot slot = fdp.PickValueInArray(slots);
   fa4_tensor &tensor = slotOf(args, slot);
   int d = fdp.ConsumeIntegralInRange(0, FA4_MAX_RANK - 1);

@@ -6,8 +6,10 @@
 # workspace split-K with a fixed count and picked at launch, decode
 # variants, the reference kernel, Blackwell, f16 and windows, tensor maps
 # the kernel builds, the serving forms, softcap and sinks), plus
-# runtime/selftest/*/manifest.json. The inputs are written here (the lit
-# tests' inputs move), besides examples/attention.mlir.
+# runtime/selftest/*/manifest.json (among them the FP8 forms of version 15,
+# e4m3 inputs with each kind of descale, until fa4-compile writes FP8
+# kernels). The inputs are written here (the lit tests' inputs move),
+# besides examples/attention.mlir.
 #
 #   runtime/fuzz/make-corpus.sh [path/to/fa4-compile]   (default build/bin/)
 #

@@ -152,6 +152,10 @@ fa4_status fa4_module_get_info(const fa4_module *module,
     info->scale = problem.scale;
     info->softcap = problem.softcap;
     info->has_sinks = problem.sinks ? 1 : 0;
+    info->output_dtype = problem.outputDtype;
+    info->q_descale = static_cast<int32_t>(problem.descales[0]);
+    info->k_descale = static_cast<int32_t>(problem.descales[1]);
+    info->v_descale = static_cast<int32_t>(problem.descales[2]);
     info->has_lse = problem.hasLse;
     info->batch = problem.batch;
     info->seq_q = problem.seqQ;

@@ -43,6 +43,12 @@ const fa4_tensor &fa4::rt::tensorInSlot(const fa4_serving_args &args,
     return args.attention.lse;
   case TensorSlot::Sinks:
     return args.sinks;
+  case TensorSlot::QDescale:
+    return args.q_descale;
+  case TensorSlot::KDescale:
+    return args.k_descale;
+  case TensorSlot::VDescale:
+    return args.v_descale;
   case TensorSlot::CuSeqlensQ:
     return args.cu_seqlens_q;
   case TensorSlot::CuSeqlensK:
@@ -58,7 +64,17 @@ const fa4_tensor &fa4::rt::tensorInSlot(const fa4_serving_args &args,
 }
 
 size_t fa4::rt::dtypeSize(fa4_dtype dtype) {
-  return dtype == FA4_DTYPE_F32 || dtype == FA4_DTYPE_I32 ? 4 : 2;
+  switch (dtype) {
+  case FA4_DTYPE_F32:
+  case FA4_DTYPE_I32:
+    return 4;
+  case FA4_DTYPE_E4M3:
+    return 1;
+  case FA4_DTYPE_BF16:
+  case FA4_DTYPE_F16:
+    break;
+  }
+  return 2;
 }
 
 std::optional<fa4_dtype> fa4::rt::dtypeFromBits(int32_t bits) {
@@ -67,6 +83,7 @@ std::optional<fa4_dtype> fa4::rt::dtypeFromBits(int32_t bits) {
   case FA4_DTYPE_F16:
   case FA4_DTYPE_F32:
   case FA4_DTYPE_I32:
+  case FA4_DTYPE_E4M3:
     return static_cast<fa4_dtype>(bits);
   }
   return std::nullopt;
@@ -82,6 +99,8 @@ const char *fa4::rt::dtypeName(fa4_dtype dtype) {
     return "f32";
   case FA4_DTYPE_I32:
     return "i32";
+  case FA4_DTYPE_E4M3:
+    return "e4m3";
   }
   return "?";
 }
@@ -119,7 +138,9 @@ struct LayoutDim {
 /// packed queries q [tq, hq, dqk], o [tq, hq, dv], lse [hq, tq]; packed
 /// keys k [tk, hkv, dqk], v [tk, hkv, dv]; a paged cache k_cache [pages,
 /// page_size, hkv, dqk], v_cache [pages, page_size, hkv, dv]; cu_seqlens_*
-/// [b+1], seqused_k and seqlens_k [b], block_table [b, max_pages].
+/// [b+1], seqused_k and seqlens_k [b], block_table [b, max_pages];
+/// version 15's descales [] (one value) or [b, hkv], as problem.q_descale
+/// etc. say.
 std::vector<LayoutDim> layoutOf(TensorSlot slot, const Problem &problem) {
   LayoutDim b{Symbol::Batch, problem.batch, "b", "problem.batch"};
   LayoutDim sq{Symbol::SeqQ, problem.seqQ, "sq", "problem.seq_q"};
@@ -163,6 +184,12 @@ std::vector<LayoutDim> layoutOf(TensorSlot slot, const Problem &problem) {
                    : std::vector<LayoutDim>{b, hq, sq};
   case TensorSlot::Sinks:
     return {hq};
+  case TensorSlot::QDescale:
+  case TensorSlot::KDescale:
+  case TensorSlot::VDescale:
+    if (problem.descaleOf(slot) == Descale::BatchHead)
+      return {b, hkv};
+    return {};
   case TensorSlot::CuSeqlensQ:
   case TensorSlot::CuSeqlensK:
     return {batchPlusOne};
@@ -173,6 +200,19 @@ std::vector<LayoutDim> layoutOf(TensorSlot slot, const Problem &problem) {
     return {b, maxPages};
   }
   return {};
+}
+
+/// How problem.q_descale etc. spell a descale.
+const char *descaleName(Descale descale) {
+  switch (descale) {
+  case Descale::Tensor:
+    return "tensor";
+  case Descale::BatchHead:
+    return "batch_head";
+  case Descale::None:
+    break;
+  }
+  return "none";
 }
 
 std::string layoutText(const std::vector<LayoutDim> &layout) {
@@ -407,7 +447,8 @@ public:
                             {{"bf16", FA4_DTYPE_BF16},
                              {"f16", FA4_DTYPE_F16},
                              {"f32", FA4_DTYPE_F32},
-                             {"i32", FA4_DTYPE_I32}});
+                             {"i32", FA4_DTYPE_I32},
+                             {"e4m3", FA4_DTYPE_E4M3}});
   }
 
   Manifest read(const Value &root, const std::string &binaryDir);
@@ -417,6 +458,8 @@ private:
                   const std::string &binaryDir);
   void readProblem(const Value &value, Problem &problem);
   void readSequences(Object &object, Problem &problem);
+  void readOutputDtype(Object &object, Problem &problem);
+  void readDescales(Object &object, Problem &problem);
   void readTensors(const Value &value, Manifest &manifest);
   void checkServingTensors(const Manifest &manifest);
   TensorAlignment readTensorAlignment(Object &object, bool global);
@@ -592,7 +635,10 @@ void ManifestReader::readProblem(const Value &value, Problem &problem) {
   if (problem.dtype == FA4_DTYPE_F32 || problem.dtype == FA4_DTYPE_I32)
     fail("problem.dtype", std::string(dtypeName(problem.dtype)) +
                               " attention is not supported; expected "
-                              "\"bf16\" or \"f16\"");
+                              "\"bf16\", \"f16\" or \"e4m3\"");
+  if (problem.dtype == FA4_DTYPE_E4M3 && abiVersion < 15)
+    fail("problem.dtype", "e4m3 (FP8) attention needs fa4_abi_version 15");
+  readOutputDtype(object, problem);
   const char *heads = "fa4::limits::kMaxHeads";
   problem.numQHeads = positive("num_q_heads", limits::kMaxHeads, heads);
   problem.numKVHeads = positive("num_kv_heads", limits::kMaxHeads, heads);
@@ -633,6 +679,7 @@ void ManifestReader::readProblem(const Value &value, Problem &problem) {
       fail(object.field("sinks"), "attention sinks need fa4_abi_version 14");
     problem.sinks = boolean(*sinks, "problem.sinks");
   }
+  readDescales(object, problem);
   problem.hasLse = boolean(object.required("has_lse"), "problem.has_lse");
   problem.batch =
       sizeOrDynamic("batch", limits::kMaxBatch, "fa4::limits::kMaxBatch");
@@ -640,6 +687,50 @@ void ManifestReader::readProblem(const Value &value, Problem &problem) {
   problem.seqQ = sizeOrDynamic("seq_q", limits::kMaxSeqLen, seq);
   problem.seqKV = sizeOrDynamic("seq_kv", limits::kMaxSeqLen, seq);
   readSequences(object, problem);
+}
+
+/// Version 15: o's dtype, which an e4m3 kernel gives (its f32 accumulators
+/// are stored as bf16 or f16) and every other kernel leaves to
+/// problem.dtype.
+void ManifestReader::readOutputDtype(Object &object, Problem &problem) {
+  problem.outputDtype = problem.dtype;
+  std::string path = object.field("output_dtype");
+  const Value *output = object.optional("output_dtype");
+  bool fp8 = problem.dtype == FA4_DTYPE_E4M3;
+  if (!output) {
+    if (fp8)
+      fail(path, "missing; an e4m3 kernel names o's dtype, \"bf16\" or "
+                 "\"f16\"");
+    return;
+  }
+  if (abiVersion < 15)
+    fail(path, "an output dtype needs fa4_abi_version 15");
+  if (!fp8)
+    fail(path, std::string("only an e4m3 (FP8) kernel gives one; o has "
+                           "problem.dtype \"") +
+                   dtypeName(problem.dtype) + "\"");
+  problem.outputDtype = oneOf<fa4_dtype>(
+      *output, path, {{"bf16", FA4_DTYPE_BF16}, {"f16", FA4_DTYPE_F16}});
+}
+
+/// Version 15: how an FP8 kernel dequantises q, k and v (problem.q_descale,
+/// k_descale, v_descale): each absent, "tensor" or "batch_head".
+void ManifestReader::readDescales(Object &object, Problem &problem) {
+  for (int i = 0; i < 3; ++i) {
+    const Value *descale = object.optional(kDescaleNames[i]);
+    if (!descale)
+      continue;
+    std::string path = object.field(kDescaleNames[i]);
+    if (abiVersion < 15)
+      fail(path, "descales need fa4_abi_version 15");
+    if (problem.dtype != FA4_DTYPE_E4M3)
+      fail(path, std::string("descales belong to e4m3 (FP8) inputs; "
+                             "problem.dtype is \"") +
+                     dtypeName(problem.dtype) + "\"");
+    problem.descales[i] = oneOf<Descale>(
+        *descale, path,
+        {{"tensor", Descale::Tensor}, {"batch_head", Descale::BatchHead}});
+  }
 }
 
 /// Version 12's serving forms: problem.sequences ("packed" or "paged"),
@@ -680,6 +771,9 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
                            {"o", TensorSlot::O},
                            {"lse", TensorSlot::Lse},
                            {"sinks", TensorSlot::Sinks},
+                           {"q_descale", TensorSlot::QDescale},
+                           {"k_descale", TensorSlot::KDescale},
+                           {"v_descale", TensorSlot::VDescale},
                            {"k_cache", TensorSlot::K},
                            {"v_cache", TensorSlot::V},
                            {"cu_seqlens_q", TensorSlot::CuSeqlensQ},
@@ -696,8 +790,9 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
     tensor.dtype = dtype(object.required("dtype"), object.field("dtype"));
     checkDtype(tensor, manifest.problem, object.field("dtype"));
     std::string shapePath = object.field("shape");
-    const auto &shape =
-        array(object.required("shape"), shapePath, 1, FA4_MAX_RANK);
+    // A descale of one value is a rank-0 tensor.
+    const auto &shape = array(object.required("shape"), shapePath,
+                              isDescaleSlot(tensor.slot) ? 0 : 1, FA4_MAX_RANK);
     for (size_t d = 0; d < shape.size(); ++d) {
       std::string dimPath = shapePath + "[" + std::to_string(d) + "]";
       Dim dim;
@@ -742,6 +837,13 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
                         ? "problem.sinks is true but no tensor \"sinks\""
                         : "tensor \"sinks\" listed but problem.sinks is "
                           "absent or false");
+  // A descale tensor without its key is refused by checkTensorName.
+  for (int i = 0; i < 3; ++i)
+    if (manifest.problem.descales[i] != Descale::None &&
+        !manifest.findTensor(kDescaleSlots[i]))
+      fail("tensors", std::string("problem.") + kDescaleNames[i] + " is \"" +
+                          descaleName(manifest.problem.descales[i]) +
+                          "\" but no tensor \"" + kDescaleNames[i] + "\"");
   checkServingTensors(manifest);
 }
 
@@ -1016,11 +1118,12 @@ void ManifestReader::readDecode(Object &top, Manifest &manifest,
       its.windowLeft != mine.windowLeft ||
       its.windowRight != mine.windowRight || its.hasLse != mine.hasLse ||
       its.scale != mine.scale || its.softcap != mine.softcap ||
-      its.sinks != mine.sinks)
+      its.sinks != mine.sinks || its.outputDtype != mine.outputDtype ||
+      its.descales != mine.descales)
     fail("decode.manifest.problem",
          "the decode variant computes another attention than the kernel "
-         "(dtype, heads, depths, mask, scale, softcap, sinks and LSE must "
-         "match)");
+         "(dtype, output dtype, heads, depths, mask, scale, softcap, sinks, "
+         "descales and LSE must match)");
   if (variant.chip != manifest.chip)
     fail("decode.manifest.chip", "expected the kernel's chip '" +
                                      manifest.chip + "', got '" + variant.chip +
@@ -1047,6 +1150,13 @@ void ManifestReader::checkTensorName(const TensorSpec &tensor,
   if (isIndexSlot(tensor.slot) && problem.sequences == Sequences::Dense)
     fail(path, "tensor \"" + tensor.name +
                    "\" belongs to the serving forms (problem.sequences)");
+  // The key says the tensor's layout; without it there is none to check.
+  if (isDescaleSlot(tensor.slot) &&
+      problem.descaleOf(tensor.slot) == Descale::None)
+    fail(path, "tensor \"" + tensor.name + "\" listed but problem." +
+                   tensor.name +
+                   " is absent (version 15: \"tensor\" or "
+                   "\"batch_head\" for an e4m3 kernel)");
 }
 
 void ManifestReader::checkRole(const TensorSpec &tensor,
@@ -1065,16 +1175,23 @@ void ManifestReader::checkDtype(const TensorSpec &tensor,
                                 const std::string &path) {
   bool isLse = tensor.slot == TensorSlot::Lse;
   bool isSinks = tensor.slot == TensorSlot::Sinks;
+  bool isDescale = isDescaleSlot(tensor.slot);
   bool isIndex = isIndexSlot(tensor.slot);
-  fa4_dtype expected = isLse || isSinks ? FA4_DTYPE_F32
-                       : isIndex        ? FA4_DTYPE_I32
-                                        : problem.dtype;
+  // Version 15: an FP8 kernel's o has its own dtype.
+  bool isOwnOutput =
+      tensor.slot == TensorSlot::O && problem.outputDtype != problem.dtype;
+  fa4_dtype expected = isLse || isSinks || isDescale ? FA4_DTYPE_F32
+                       : isIndex                     ? FA4_DTYPE_I32
+                       : isOwnOutput                 ? problem.outputDtype
+                                                     : problem.dtype;
   if (tensor.dtype != expected)
     fail(path, std::string("expected \"") + dtypeName(expected) + "\" (" +
-                   (isLse     ? "the LSE is f32"
-                    : isSinks ? "the sinks are f32"
-                    : isIndex ? "index tensors are i32"
-                              : "problem.dtype") +
+                   (isLse         ? "the LSE is f32"
+                    : isSinks     ? "the sinks are f32"
+                    : isDescale   ? "descales are f32"
+                    : isIndex     ? "index tensors are i32"
+                    : isOwnOutput ? "problem.output_dtype"
+                                  : "problem.dtype") +
                    "), got \"" + dtypeName(tensor.dtype) + "\"");
 }
 
@@ -1084,8 +1201,12 @@ void ManifestReader::checkLayout(const TensorSpec &tensor,
                                  const Problem &problem,
                                  const std::string &path) {
   std::vector<LayoutDim> layout = layoutOf(tensor.slot, problem);
-  std::string rule = "tensor \"" + tensor.name + "\" is " + layoutText(layout) +
-                     (problem.sequences == Sequences::Dense ? " (BSHD)" : "");
+  std::string rule = "tensor \"" + tensor.name + "\" is " + layoutText(layout);
+  if (isDescaleSlot(tensor.slot))
+    rule += std::string(" (problem.") + tensor.name + " \"" +
+            descaleName(problem.descaleOf(tensor.slot)) + "\")";
+  else if (problem.sequences == Sequences::Dense)
+    rule += " (BSHD)";
   if (tensor.shape.size() != layout.size())
     fail(path,
          "has " + std::to_string(tensor.shape.size()) + " entries; " + rule);
@@ -1259,6 +1380,10 @@ ScalarParam ManifestReader::readScalar(Object &param,
     scalar.tensor = tensorIndex(manifest, text.substr(0, dot), valuePath);
     std::string dimText = text.substr(dot + 8);
     size_t rank = manifest.tensors[scalar.tensor].shape.size();
+    if (rank == 0)
+      fail(valuePath, "\"" + text + "\": tensor \"" +
+                          manifest.tensors[scalar.tensor].name +
+                          "\" has rank 0 (one value) and no strides");
     if (dimText.empty() ||
         dimText.find_first_not_of("0123456789") != std::string::npos ||
         dimText.size() > 2 || std::stoul(dimText) >= rank)

@@ -1,4 +1,4 @@
-//===- Manifest.h - The kernel ABI manifest (versions 1-3) ------*- C++ -*-===//
+//===- Manifest.h - The kernel ABI manifest (versions 1-15) -----*- C++ -*-===//
 //
 // The in-memory form of manifest.json, the contract between the fa4 compiler
 // and this runtime. docs/KernelABI.md is the specification; parseManifest
@@ -48,7 +48,8 @@ constexpr int numSymbols = 12;
 const char *symbolName(Symbol symbol);
 
 /// The attention operand a manifest tensor stands for (K and V are a paged
-/// kernel's k_cache and v_cache).
+/// kernel's k_cache and v_cache). The serving forms' index tensors come
+/// last (isIndexSlot).
 enum class TensorSlot {
   Q,
   K,
@@ -56,6 +57,9 @@ enum class TensorSlot {
   O,
   Lse,
   Sinks,
+  QDescale,
+  KDescale,
+  VDescale,
   CuSeqlensQ,
   CuSeqlensK,
   SeqUsedK,
@@ -76,6 +80,23 @@ inline bool isIndexSlot(TensorSlot slot) {
 
 /// How a kernel's sequences lie (version 12's problem.sequences).
 enum class Sequences { Dense, Packed, Paged };
+
+/// Version 15: the descale an FP8 kernel takes for q, k or v: none, one f32
+/// for the tensor (a rank-0 tensor), or one per (batch, kv head) (f32
+/// [b, hkv], FlashAttention 3's layout). The values are
+/// fa4_kernel_info.q_descale's.
+enum class Descale { None = 0, Tensor = 1, BatchHead = 2 };
+
+/// The descale tensors' slots and names, in the manifest's order.
+constexpr TensorSlot kDescaleSlots[3] = {
+    TensorSlot::QDescale, TensorSlot::KDescale, TensorSlot::VDescale};
+constexpr const char *kDescaleNames[3] = {"q_descale", "k_descale",
+                                          "v_descale"};
+/// Whether `slot` is one of the descale tensors.
+inline bool isDescaleSlot(TensorSlot slot) {
+  return slot == TensorSlot::QDescale || slot == TensorSlot::KDescale ||
+         slot == TensorSlot::VDescale;
+}
 
 /// One entry of a tensor's shape: a fixed extent or a runtime size.
 struct Dim {
@@ -181,13 +202,25 @@ struct LaunchSpec {
 };
 
 struct Problem {
-  fa4_dtype dtype;
+  fa4_dtype dtype; // q, k and v
+  /// o's: problem.dtype, or version 15's output_dtype under e4m3 inputs.
+  fa4_dtype outputDtype;
   int64_t numQHeads, numKVHeads, qkDepth, ovDepth;
   fa4_mask_kind mask;
   int64_t windowLeft, windowRight; // -1: unbounded
   double scale;
   double softcap = 0; // 0: none
   bool sinks = false; // version 14: the kernel reads the "sinks" tensor
+  /// Version 15: q's, k's and v's descales, in that order.
+  std::array<Descale, 3> descales = {Descale::None, Descale::None,
+                                     Descale::None};
+  /// The descale of a descale tensor's slot.
+  Descale descaleOf(TensorSlot slot) const {
+    for (int i = 0; i < 3; ++i)
+      if (kDescaleSlots[i] == slot)
+        return descales[i];
+    return Descale::None;
+  }
   bool hasLse;
   int64_t batch, seqQ, seqKV; // -1: dynamic
   Sequences sequences = Sequences::Dense;

@@ -14,6 +14,11 @@ static CUtensorMapDataType tensorMapDataType(fa4_dtype dtype) {
     return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   case FA4_DTYPE_F32:
     return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case FA4_DTYPE_I32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case FA4_DTYPE_E4M3:
+    // TMA has no FP8 type: it copies the bytes, which is all a load does.
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
   }
   return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
 }

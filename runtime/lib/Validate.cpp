@@ -174,8 +174,8 @@ private:
     std::optional<fa4_dtype> dtype = dtypeFromBits(bits);
     if (!dtype)
       fail("dtype is " + std::to_string(bits) +
-           ", which is no fa4_dtype (0 bf16, 1 f16, 2 f32); the kernel "
-           "expects " +
+           ", which is no fa4_dtype (0 bf16, 1 f16, 2 f32, 3 i32, 4 e4m3); "
+           "the kernel expects " +
            dtypeName(spec.dtype));
     if (*dtype != spec.dtype)
       fail(std::string("dtype is ") + dtypeName(*dtype) +
@@ -319,20 +319,27 @@ void checkOutputsAlone(const std::vector<ByteRange> &ranges) {
   }
 }
 
-/// Every tensor of the manifest is required.
+/// Every tensor of the manifest is required. Those fa4_attention_args
+/// cannot name say how to pass them.
 void checkGiven(const fa4_serving_args &args, const TensorSpec &spec) {
-  if (!tensorInSlot(args, spec.slot).data)
-    throw Error(FA4_ERROR_VALIDATION,
-                "tensor '" + spec.name +
-                    "': missing (data is NULL) but the kernel requires it" +
-                    (spec.slot == TensorSlot::Sinks
-                         ? " (the kernel has attention sinks: launch it "
-                           "through fa4_launch_serving with args.sinks)"
-                         : ""));
+  if (tensorInSlot(args, spec.slot).data)
+    return;
+  std::string hint;
+  if (spec.slot == TensorSlot::Sinks)
+    hint = " (the kernel has attention sinks: launch it through "
+           "fa4_launch_serving with args.sinks)";
+  else if (isDescaleSlot(spec.slot))
+    hint = " (the kernel takes FP8 descales: launch it through "
+           "fa4_launch_serving with args." +
+           spec.name + ")";
+  throw Error(FA4_ERROR_VALIDATION,
+              "tensor '" + spec.name +
+                  "': missing (data is NULL) but the kernel requires it" +
+                  hint);
 }
 
-/// An LSE the kernel does not write must not be given, nor an index tensor
-/// it does not read.
+/// An LSE the kernel does not write must not be given, nor sinks, descales
+/// or an index tensor it does not read.
 void checkNoUnwantedLse(const Manifest &manifest,
                         const fa4_serving_args &args) {
   if (!manifest.findTensor(TensorSlot::Lse) && args.attention.lse.data)
@@ -341,6 +348,9 @@ void checkNoUnwantedLse(const Manifest &manifest,
                 "(has_lse = false); pass lse.data = NULL");
   static const std::pair<TensorSlot, const char *> indexTensors[] = {
       {TensorSlot::Sinks, "sinks"},
+      {TensorSlot::QDescale, "q_descale"},
+      {TensorSlot::KDescale, "k_descale"},
+      {TensorSlot::VDescale, "v_descale"},
       {TensorSlot::CuSeqlensQ, "cu_seqlens_q"},
       {TensorSlot::CuSeqlensK, "cu_seqlens_k"},
       {TensorSlot::SeqUsedK, "seqused_k"},

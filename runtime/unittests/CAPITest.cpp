@@ -152,11 +152,11 @@ TEST(CAPITest, ReportsEachTensorsAlignment) {
 
 TEST(CAPITest, ReportsManifestErrors) {
   fa4_module *module = reinterpret_cast<fa4_module *>(1);
-  EXPECT_EQ(fa4_module_load_string("{\"fa4_abi_version\": 15}", "", &module),
+  EXPECT_EQ(fa4_module_load_string("{\"fa4_abi_version\": 16}", "", &module),
             FA4_ERROR_MANIFEST);
   EXPECT_STREQ(fa4_last_error(),
                "manifest: fa4_abi_version: unsupported "
-               "version 15; this runtime reads versions 1 to 14");
+               "version 16; this runtime reads versions 1 to 15");
   EXPECT_EQ(fa4_module_load("/nonexistent.json", &module), FA4_ERROR_MANIFEST);
   EXPECT_EQ(fa4_module_load(nullptr, &module), FA4_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(fa4_last_error(), "manifest_path is NULL");
@@ -237,6 +237,70 @@ TEST(CAPITest, ServingLaunchRecordsValidateBeforeTheDriverOpens) {
   EXPECT_STREQ(fa4_last_error(), "record is NULL");
 }
 
+/// Version 15: an FP8 kernel's info, and its descales, which only the
+/// serving arguments name: fa4_launch and fa4_launch_record_create refuse
+/// it before the driver opens, saying how to launch it.
+TEST(CAPITest, ReportsAndLaunchesFp8KernelsThroughTheServingArguments) {
+  ModulePtr plain = loadGood();
+  fa4_kernel_info info;
+  ASSERT_EQ(fa4_module_get_info(plain.get(), &info), FA4_SUCCESS);
+  EXPECT_EQ(info.output_dtype, FA4_DTYPE_BF16);
+  EXPECT_EQ(info.q_descale, 0);
+  EXPECT_EQ(info.k_descale, 0);
+  EXPECT_EQ(info.v_descale, 0);
+
+  fa4_module *raw = nullptr;
+  std::string json = fp8ManifestJson("tensor", "", "batch_head");
+  ASSERT_EQ(fa4_module_load_string(json.c_str(), "/kernels", &raw), FA4_SUCCESS)
+      << fa4_last_error();
+  ModulePtr module(raw);
+  ASSERT_EQ(fa4_module_get_info(module.get(), &info), FA4_SUCCESS);
+  EXPECT_EQ(info.dtype, FA4_DTYPE_E4M3);
+  EXPECT_EQ(info.output_dtype, FA4_DTYPE_BF16);
+  EXPECT_EQ(info.q_descale, 1);
+  EXPECT_EQ(info.k_descale, 0);
+  EXPECT_EQ(info.v_descale, 2);
+  int32_t base = 0, stride = 0;
+  ASSERT_EQ(fa4_module_get_tensor_alignment(module.get(), "v_descale", &base,
+                                            &stride),
+            FA4_SUCCESS);
+  EXPECT_EQ(base, 4);
+  EXPECT_EQ(stride, 4);
+
+  fa4_serving_args serving = goodFp8Args("tensor", "", "batch_head");
+  EXPECT_EQ(fa4_validate_serving(module.get(), &serving), FA4_SUCCESS)
+      << fa4_last_error();
+  const char *refusal =
+      "tensor 'q_descale': missing (data is NULL) but the kernel requires it "
+      "(the kernel takes FP8 descales: launch it through fa4_launch_serving "
+      "with args.q_descale)";
+  EXPECT_EQ(fa4_validate(module.get(), &serving.attention),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(), refusal);
+  EXPECT_EQ(fa4_launch(module.get(), &serving.attention, nullptr),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(), refusal);
+  fa4_launch_record *record = reinterpret_cast<fa4_launch_record *>(1);
+  EXPECT_EQ(fa4_launch_record_create(module.get(), &serving.attention, &record),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(), refusal);
+  EXPECT_EQ(record, nullptr);
+  // The serving launch validates the descales before the driver opens.
+  fa4_serving_args wrong = serving;
+  wrong.k_descale = fakeTensor(7 * kRegion, FA4_DTYPE_F32, {});
+  EXPECT_EQ(fa4_launch_serving(module.get(), &wrong, nullptr),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(), "tensor 'k_descale': given but the kernel "
+                                 "does not take it; pass NULL");
+  wrong = serving;
+  wrong.v_descale = fakeTensor(8 * kRegion, FA4_DTYPE_F32, {2, 8, 1});
+  EXPECT_EQ(fa4_launch_record_create_serving(module.get(), &wrong, &record),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(), "tensor 'v_descale': rank is 3 but the "
+                                 "kernel expects rank 2 (shape [b, 8])");
+  EXPECT_EQ(record, nullptr);
+}
+
 TEST(CAPITest, ValidatesByTheKernelThatRuns) {
   // A decode variant whose O wants 16-byte alignment where the kernel's
   // takes 4: at decode shapes its rule applies, at prefill shapes the
@@ -270,6 +334,8 @@ TEST(CAPITest, NamesStatusesAndDtypes) {
   EXPECT_STREQ(fa4_dtype_name(FA4_DTYPE_F16), "f16");
   EXPECT_EQ(fa4_dtype_size(FA4_DTYPE_F32), 4u);
   EXPECT_EQ(fa4_dtype_size(FA4_DTYPE_BF16), 2u);
+  EXPECT_STREQ(fa4_dtype_name(FA4_DTYPE_E4M3), "e4m3");
+  EXPECT_EQ(fa4_dtype_size(FA4_DTYPE_E4M3), 1u);
 }
 
 // CCallers.c: the C API called from C, with enums holding any int.
@@ -278,7 +344,7 @@ extern "C" size_t fa4TestDtypeSize(int32_t bits);
 extern "C" const char *fa4TestStatusName(int32_t bits);
 
 TEST(CAPITest, RefusesEnumsOutOfRange) {
-  for (int32_t bits : {99, -1, 4}) {
+  for (int32_t bits : {99, -1, 5}) {
     EXPECT_STREQ(fa4TestDtypeName(bits), "unknown fa4_dtype");
     EXPECT_EQ(fa4TestDtypeSize(bits), 0u);
   }
@@ -294,7 +360,7 @@ TEST(CAPITest, RefusesEnumsOutOfRange) {
   EXPECT_EQ(fa4_validate(module.get(), &args), FA4_ERROR_VALIDATION);
   EXPECT_STREQ(fa4_last_error(),
                "tensor 'v': dtype is 99, which is no fa4_dtype (0 bf16, 1 "
-               "f16, 2 f32); the kernel expects bf16");
+               "f16, 2 f32, 3 i32, 4 e4m3); the kernel expects bf16");
 }
 
 TEST(CAPITest, RefusesAManifestWhoseBinaryLeavesItsDirectory) {

@@ -23,6 +23,22 @@ protected:
   }
 };
 
+/// Version 15: "<descale>.stride.0" is the descale tensor's batch stride.
+TEST(LaunchPlanDescaleTest, ResolvesADescalesBatchStride) {
+  Manifest manifest =
+      parseManifest(fp8ManifestJson("batch_head", "tensor", "batch_head"), "");
+  fa4_serving_args args = goodFp8Args("batch_head", "tensor", "batch_head");
+  args.v_descale.strides[0] = 24;
+  Bindings bindings = validateArgs(manifest, args);
+  std::vector<int64_t> strides;
+  for (const Param &param : manifest.params)
+    if (const auto *scalar = std::get_if<ScalarParam>(&param))
+      if (scalar->spelling.find("_descale.stride.") != std::string::npos)
+        strides.push_back(
+            evaluateScalar(*scalar, manifest, bindings, args).i64);
+  EXPECT_EQ(strides, (std::vector<int64_t>{8, 24}));
+}
+
 TEST_F(LaunchPlanTest, EvaluatesTheExampleGrid) {
   // [ceil(113 / 64)], [hq], [b]
   EXPECT_EQ(evaluateGrid(manifest.launch, bindings),

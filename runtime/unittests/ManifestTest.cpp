@@ -152,12 +152,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 15"),
-            "manifest: fa4_abi_version: unsupported version 15; this runtime "
-            "reads versions 1 to 14");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 16"),
+            "manifest: fa4_abi_version: unsupported version 16; this runtime "
+            "reads versions 1 to 15");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 14");
+            "reads versions 1 to 15");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -264,6 +264,224 @@ TEST(ManifestTest, ReadsSinks) {
             "(problem.num_q_heads), got 16; tensor \"sinks\" is [hq] (BSHD)");
 }
 
+/// Version 15: an FP8 kernel's e4m3 inputs, its output dtype and each form
+/// of descale.
+TEST(ManifestTest, ReadsAnFp8Kernel) {
+  EXPECT_EQ(goodManifest().problem.outputDtype, FA4_DTYPE_BF16);
+  const char *forms[][3] = {{"tensor", "tensor", "tensor"},
+                            {"batch_head", "batch_head", "batch_head"},
+                            {"tensor", "", "batch_head"},
+                            {"", "", ""}};
+  for (const auto &form : forms) {
+    std::string json = fp8ManifestJson(form[0], form[1], form[2]);
+    Manifest manifest = parseManifest(json, "");
+    const Problem &problem = manifest.problem;
+    EXPECT_EQ(problem.dtype, FA4_DTYPE_E4M3);
+    EXPECT_EQ(problem.outputDtype, FA4_DTYPE_BF16);
+    EXPECT_EQ(manifest.findTensor(TensorSlot::Q)->dtype, FA4_DTYPE_E4M3);
+    EXPECT_EQ(manifest.findTensor(TensorSlot::O)->dtype, FA4_DTYPE_BF16);
+    // 64 columns of one byte fill the 64-byte swizzle's span.
+    const auto &map = std::get<TensorMapParam>(manifest.params[0]);
+    EXPECT_EQ(map.swizzleBytes, 64u);
+    EXPECT_EQ(map.box.back(), 64u);
+    for (int i = 0; i < 3; ++i) {
+      std::string kind = form[i];
+      Descale expected = kind == "tensor"       ? Descale::Tensor
+                         : kind == "batch_head" ? Descale::BatchHead
+                                                : Descale::None;
+      EXPECT_EQ(problem.descales[i], expected) << kDescaleNames[i];
+      const TensorSpec *tensor = manifest.findTensor(kDescaleSlots[i]);
+      if (expected == Descale::None) {
+        EXPECT_EQ(tensor, nullptr) << kDescaleNames[i];
+        continue;
+      }
+      ASSERT_NE(tensor, nullptr) << kDescaleNames[i];
+      EXPECT_EQ(tensor->name, kDescaleNames[i]);
+      EXPECT_FALSE(tensor->isOutput);
+      EXPECT_EQ(tensor->dtype, FA4_DTYPE_F32);
+      if (expected == Descale::Tensor) {
+        EXPECT_TRUE(tensor->shape.empty()) << kDescaleNames[i];
+        continue;
+      }
+      ASSERT_EQ(tensor->shape.size(), 2u);
+      EXPECT_EQ(tensor->shape[0].symbol, Symbol::Batch);
+      EXPECT_EQ(tensor->shape[1].extent, 8);
+      // Its batch stride, "<name>.stride.0", resolves to the tensor.
+      bool strideFound = false;
+      for (const Param &param : manifest.params)
+        if (const auto *scalar = std::get_if<ScalarParam>(&param))
+          if (scalar->source == ScalarParam::Source::Stride &&
+              manifest.tensors[scalar->tensor].slot == kDescaleSlots[i]) {
+            EXPECT_EQ(scalar->dim, 0);
+            EXPECT_EQ(scalar->type, ScalarType::I64);
+            strideFound = true;
+          }
+      EXPECT_TRUE(strideFound) << kDescaleNames[i];
+    }
+  }
+  // "hkv" spells the kv heads too; an f16 output.
+  Manifest f16 = parseManifest(
+      edited(fp8ManifestJson("batch_head", "", ""),
+             {{R"("output_dtype": "bf16")", R"("output_dtype": "f16")"},
+              {R"("dtype": "bf16", "shape": ["b", "sq", 32, 128])",
+               R"("dtype": "f16", "shape": ["b", "sq", 32, 128])"},
+              {R"("shape": ["b", 8])", R"("shape": ["b", "hkv"])"}}),
+      "");
+  EXPECT_EQ(f16.problem.outputDtype, FA4_DTYPE_F16);
+  EXPECT_EQ(f16.findTensor(TensorSlot::QDescale)->shape[1].symbol,
+            Symbol::HeadsKV);
+}
+
+/// Every version 15 rule, each refusal by name.
+TEST(ManifestTest, RefusesBadFp8Manifests) {
+  const std::string fp8 = fp8ManifestJson();
+  auto error = [&](const std::string &from, const std::string &to) {
+    return errorIn(fp8, from, to);
+  };
+  const std::string v14 = R"("fa4_abi_version": 14)";
+  const std::string v15 = R"("fa4_abi_version": 15)";
+  // e4m3 and its keys are version 15's.
+  EXPECT_EQ(error(v15, v14), "manifest: problem.dtype: e4m3 (FP8) attention "
+                             "needs fa4_abi_version 15");
+  EXPECT_EQ(
+      manifestError(manifestWith(
+          {{R"("fa4_abi_version": 2)", v14},
+           {R"("dtype": "bf16", "num_q_heads")",
+            R"("dtype": "bf16", "output_dtype": "bf16", "num_q_heads")"}})),
+      "manifest: problem.output_dtype: an output dtype needs "
+      "fa4_abi_version 15");
+  EXPECT_EQ(manifestError(
+                manifestWith({{R"("fa4_abi_version": 2)", v14},
+                              {R"("has_lse": true)",
+                               R"("has_lse": true, "q_descale": "tensor")"}})),
+            "manifest: problem.q_descale: descales need fa4_abi_version 15");
+  // The output dtype: required under e4m3, bf16 or f16, and only there.
+  EXPECT_EQ(error(R"("output_dtype": "bf16",)", ""),
+            "manifest: problem.output_dtype: missing; an e4m3 kernel names "
+            "o's dtype, \"bf16\" or \"f16\"");
+  EXPECT_EQ(error(R"("output_dtype": "bf16")", R"("output_dtype": "e4m3")"),
+            "manifest: problem.output_dtype: expected one of \"bf16\", "
+            "\"f16\", got \"e4m3\"");
+  EXPECT_EQ(
+      manifestError(manifestWith(
+          {{R"("fa4_abi_version": 2)", v15},
+           {R"("dtype": "bf16", "num_q_heads")",
+            R"("dtype": "bf16", "output_dtype": "f16", "num_q_heads")"}})),
+      "manifest: problem.output_dtype: only an e4m3 (FP8) kernel gives "
+      "one; o has problem.dtype \"bf16\"");
+  // Descales: of e4m3 inputs, "tensor" or "batch_head".
+  EXPECT_EQ(manifestError(
+                manifestWith({{R"("fa4_abi_version": 2)", v15},
+                              {R"("has_lse": true)",
+                               R"("has_lse": true, "v_descale": "tensor")"}})),
+            "manifest: problem.v_descale: descales belong to e4m3 (FP8) "
+            "inputs; problem.dtype is \"bf16\"");
+  EXPECT_EQ(error(R"("k_descale": "tensor")", R"("k_descale": "per_head")"),
+            "manifest: problem.k_descale: expected one of \"tensor\", "
+            "\"batch_head\", got \"per_head\"");
+  // A key and its tensor come together.
+  EXPECT_EQ(manifestError(
+                edited(fp8ManifestJson("tensor", "", ""),
+                       {{R"("q_descale": "tensor")",
+                         R"("q_descale": "tensor", "k_descale": "tensor")"}})),
+            "manifest: tensors: problem.k_descale is \"tensor\" but no tensor "
+            "\"k_descale\"");
+  EXPECT_EQ(error(R"(, "k_descale": "tensor")", ""),
+            "manifest: tensors[6].name: tensor \"k_descale\" listed but "
+            "problem.k_descale is absent (version 15: \"tensor\" or "
+            "\"batch_head\" for an e4m3 kernel)");
+  // The shape the key says.
+  EXPECT_EQ(
+      error(
+          R"("name": "q_descale", "role": "input", "dtype": "f32", "shape": [])",
+          R"("name": "q_descale", "role": "input", "dtype": "f32", "shape": ["b", 8])"),
+      "manifest: tensors[5].shape: has 2 entries; tensor \"q_descale\" "
+      "is [] (problem.q_descale \"tensor\")");
+  const std::string perHead = fp8ManifestJson("tensor", "batch_head", "tensor");
+  EXPECT_EQ(errorIn(perHead, R"("shape": ["b", 8])", R"("shape": [])"),
+            "manifest: tensors[6].shape: has 0 entries; tensor \"k_descale\" "
+            "is [b, hkv] (problem.k_descale \"batch_head\")");
+  EXPECT_EQ(errorIn(perHead, R"("shape": ["b", 8])", R"("shape": ["b", 4])"),
+            "manifest: tensors[6].shape[1]: expected \"hkv\" or 8 "
+            "(problem.num_kv_heads), got 4; tensor \"k_descale\" is [b, hkv] "
+            "(problem.k_descale \"batch_head\")");
+  EXPECT_EQ(errorIn(perHead, R"("shape": ["b", 8])", R"("shape": ["sq", 8])"),
+            "manifest: tensors[6].shape[0]: expected \"b\", got \"sq\"; tensor "
+            "\"k_descale\" is [b, hkv] (problem.k_descale \"batch_head\")");
+  // Only a descale has rank 0.
+  EXPECT_EQ(error(R"("shape": ["b", 32, "sq"])", R"("shape": [])"),
+            "manifest: tensors[4].shape: has 0 entries; expected 1 to 4");
+  // f32 inputs.
+  EXPECT_EQ(error(R"("name": "v_descale", "role": "input", "dtype": "f32")",
+                  R"("name": "v_descale", "role": "input", "dtype": "bf16")"),
+            "manifest: tensors[7].dtype: expected \"f32\" (descales are f32), "
+            "got \"bf16\"");
+  EXPECT_EQ(error(R"("name": "v_descale", "role": "input")",
+                  R"("name": "v_descale", "role": "output")"),
+            "manifest: tensors[7].role: tensor \"v_descale\" is read by "
+            "attention; expected \"input\"");
+  // q, k and v have problem.dtype, o problem.output_dtype.
+  EXPECT_EQ(error(R"({"name": "k", "role": "input", "dtype": "e4m3")",
+                  R"({"name": "k", "role": "input", "dtype": "bf16")"),
+            "manifest: tensors[1].dtype: expected \"e4m3\" (problem.dtype), "
+            "got \"bf16\"");
+  EXPECT_EQ(error(R"("role": "output", "dtype": "bf16")",
+                  R"("role": "output", "dtype": "e4m3")"),
+            "manifest: tensors[3].dtype: expected \"bf16\" "
+            "(problem.output_dtype), got \"e4m3\"");
+  // One value has no stride to pass.
+  EXPECT_EQ(error(R"({"kind": "pointer", "tensor": "q_descale"},)",
+                  R"({"kind": "pointer", "tensor": "q_descale"},
+    {"kind": "scalar", "type": "i64", "value": "q_descale.stride.0"},)"),
+            "manifest: params[6].value: \"q_descale.stride.0\": tensor "
+            "\"q_descale\" has rank 0 (one value) and no strides");
+  EXPECT_EQ(errorIn(perHead, R"("value": "k_descale.stride.0")",
+                    R"("value": "k_descale.stride.2")"),
+            "manifest: params[7].value: \"k_descale.stride.2\": stride dim "
+            "must be 0..1");
+  // A descale the kernel takes by neither pointer nor map.
+  EXPECT_EQ(error(R"(
+    {"kind": "pointer", "tensor": "v_descale"},)",
+                  ""),
+            "manifest: params: no \"pointer\" or \"tensor_map\" parameter "
+            "passes tensor \"v_descale\"; expected one for every tensor the "
+            "kernel reads or writes");
+  // A box is counted in bytes of e4m3: 128 columns overrun the 64B swizzle.
+  EXPECT_EQ(
+      error(R"("tensor": "k", "box": [1, 128, 1, 64], "swizzle": "64B")",
+            R"("tensor": "k", "box": [1, 128, 1, 128], "swizzle": "64B")"),
+      "manifest: params[1].box[3]: inner box of 128 x e4m3 = 128 bytes "
+      "exceeds the 64B swizzle span (cuTensorMapEncodeTiled rule)");
+  EXPECT_EQ(error(R"("tensor": "k", "box": [1, 128, 1, 64], "swizzle": "64B")",
+                  R"("tensor": "k", "box": [1, 128, 1, 8], "swizzle": "64B")"),
+            "manifest: params[1].box[3]: inner box of 8 x e4m3 = 8 bytes is "
+            "not a multiple of 16 bytes (cuTensorMapEncodeTiled rule)");
+}
+
+/// A decode variant descales and stores as its kernel does.
+TEST(ManifestTest, RefusesAnFp8DecodeVariantOfAnotherAttention) {
+  std::string kernel = fp8ManifestJson();
+  Manifest manifest =
+      parseManifest(withDecodeVariant(kernel, fp8ManifestJson()), "");
+  ASSERT_TRUE(manifest.decode.has_value());
+  EXPECT_EQ(manifest.decode->manifest->problem.descales,
+            manifest.problem.descales);
+  const std::string mismatch =
+      "manifest: decode.manifest.problem: the decode variant computes "
+      "another attention than the kernel (dtype, output dtype, heads, "
+      "depths, mask, scale, softcap, sinks, descales and LSE must match)";
+  EXPECT_EQ(manifestError(withDecodeVariant(
+                kernel, fp8ManifestJson("tensor", "tensor", "batch_head"))),
+            mismatch);
+  EXPECT_EQ(manifestError(withDecodeVariant(
+                kernel, edited(fp8ManifestJson(),
+                               {{R"("output_dtype": "bf16")",
+                                 R"("output_dtype": "f16")"},
+                                {R"("role": "output", "dtype": "bf16")",
+                                 R"("role": "output", "dtype": "f16")"}}))),
+            mismatch);
+}
+
 TEST(ManifestTest, RejectsBadKinds) {
   EXPECT_EQ(errorWith(R"({"kind": "pointer", "tensor": "o"})",
                       R"({"kind": "texture", "tensor": "o"})"),
@@ -282,20 +500,20 @@ TEST(ManifestTest, RejectsBadKinds) {
   EXPECT_EQ(errorWith(R"("problem": {"dtype": "bf16")",
                       R"("problem": {"dtype": "fp8")"),
             "manifest: problem.dtype: expected one of \"bf16\", \"f16\", "
-            "\"f32\", \"i32\", got \"fp8\"");
+            "\"f32\", \"i32\", \"e4m3\", got \"fp8\"");
 }
 
 TEST(ManifestTest, RejectsBadTensors) {
   EXPECT_EQ(errorWith(R"({"name": "v", "role": "input")",
                       R"({"name": "k", "role": "input")"),
             "manifest: tensors[2].name: tensor \"k\" listed twice");
-  EXPECT_EQ(
-      errorWith(R"({"name": "v", "role": "input")",
-                R"({"name": "w", "role": "input")"),
-      "manifest: tensors[2].name: expected one of \"q\", \"k\", \"v\", "
-      "\"o\", \"lse\", \"sinks\", \"k_cache\", \"v_cache\", \"cu_seqlens_q\", "
-      "\"cu_seqlens_k\", \"seqused_k\", \"block_table\", \"seqlens_k\", "
-      "got \"w\"");
+  EXPECT_EQ(errorWith(R"({"name": "v", "role": "input")",
+                      R"({"name": "w", "role": "input")"),
+            "manifest: tensors[2].name: expected one of \"q\", \"k\", \"v\", "
+            "\"o\", \"lse\", \"sinks\", \"q_descale\", \"k_descale\", "
+            "\"v_descale\", \"k_cache\", \"v_cache\", \"cu_seqlens_q\", "
+            "\"cu_seqlens_k\", \"seqused_k\", \"block_table\", \"seqlens_k\", "
+            "got \"w\"");
   EXPECT_EQ(errorWith(R"("role": "output", "dtype": "f32")",
                       R"("role": "inout", "dtype": "f32")"),
             "manifest: tensors[4].role: expected one of \"input\", "
@@ -949,8 +1167,9 @@ TEST(ManifestTest, RejectsABrokenDecodeVariant) {
   EXPECT_EQ(manifestError(decodeVariantManifestJson(
                 {{R"("scale": 0.08838834764831845)", R"("scale": 0.125)"}})),
             "manifest: decode.manifest.problem: the decode variant computes "
-            "another attention than the kernel (dtype, heads, depths, mask, "
-            "scale, softcap, sinks and LSE must match)");
+            "another attention than the kernel (dtype, output dtype, heads, "
+            "depths, mask, scale, softcap, sinks, descales and LSE must "
+            "match)");
 }
 
 TEST(ManifestTest, ReadsAProgrammaticDependentLaunch) {

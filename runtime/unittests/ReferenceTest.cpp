@@ -1,6 +1,7 @@
 //===- ReferenceTest.cpp - fa4-run's CPU reference and its row sample -----===//
 
 #include "Reference.h"
+#include "LowPrecision.h"
 
 #include <gtest/gtest.h>
 
@@ -192,6 +193,136 @@ TEST(ReferenceScoresTest, SinkIsTheLseOfARowWithoutKeys) {
 }
 
 } // namespace
+
+// Every finite e4m3 code converts back to itself; NaN codes read as NaN.
+TEST(LowPrecisionTest, E4m3CodesRoundTrip) {
+  for (int bits = 0; bits < 256; ++bits) {
+    float value = e4m3ToFloat(uint8_t(bits));
+    if ((bits & 0x7F) == 0x7F) {
+      EXPECT_TRUE(std::isnan(value)) << bits;
+      continue;
+    }
+    EXPECT_EQ(floatToE4m3(value), bits) << value;
+  }
+  EXPECT_EQ(e4m3ToFloat(0x38), 1.0f);
+  EXPECT_EQ(e4m3ToFloat(0x7E), 448.0f);
+  EXPECT_EQ(e4m3ToFloat(0x08), 0x1p-6f); // the smallest normal
+  EXPECT_EQ(e4m3ToFloat(0x01), 0x1p-9f); // the smallest subnormal
+  EXPECT_EQ(e4m3ToFloat(0xB8), -1.0f);
+}
+
+// Round to nearest even, saturating to +-448 (cvt.rn.satfinite); NaN is
+// 0x7F. Checked against the nearest of all finite codes on a sweep.
+TEST(LowPrecisionTest, E4m3RoundsToNearestEvenAndSaturates) {
+  EXPECT_EQ(floatToE4m3(1.0625f), 0x38);   // tie between 1 and 1.125: even
+  EXPECT_EQ(floatToE4m3(1.1875f), 0x3A);   // tie between 1.125 and 1.25
+  EXPECT_EQ(floatToE4m3(0x1p-10f), 0x00);  // tie between 0 and 2^-9
+  EXPECT_EQ(floatToE4m3(0x3p-10f), 0x02);  // tie between 2^-9 and 2^-8
+  EXPECT_EQ(floatToE4m3(0x0.fp-6f), 0x08); // rounds up into the normals
+  EXPECT_EQ(floatToE4m3(460.0f), 0x7E);
+  EXPECT_EQ(floatToE4m3(1e9f), 0x7E);
+  EXPECT_EQ(floatToE4m3(INFINITY), 0x7E);
+  EXPECT_EQ(floatToE4m3(-INFINITY), 0xFE);
+  EXPECT_EQ(floatToE4m3(-0.0f), 0x80);
+  EXPECT_EQ(floatToE4m3(NAN), 0x7F);
+  for (int i = 0; i <= 100000; ++i) {
+    float x = 470.0f * float(i) / 100000 * (i % 2 ? -1 : 1);
+    // The nearest finite code; of two, the one with an even mantissa.
+    int best = -1;
+    float bestError = INFINITY;
+    for (int bits = 0; bits < 256; ++bits) {
+      if ((bits & 0x7F) == 0x7F)
+        continue;
+      float error = std::fabs(e4m3ToFloat(uint8_t(bits)) - x);
+      if (error < bestError ||
+          (error == bestError && (bits & 1) == 0 && (best & 1) == 1 &&
+           std::signbit(e4m3ToFloat(uint8_t(bits))) == std::signbit(x))) {
+        best = bits;
+        bestError = error;
+      }
+    }
+    ASSERT_EQ(e4m3ToFloat(floatToE4m3(x)), e4m3ToFloat(uint8_t(best))) << x;
+  }
+}
+
+// FP8 (version 15): one query, two keys of e4m3 values, dequantised by
+// descales q 0.5, k 1.5 (a score gap of 0.75 at scale 1) and v 2, V 1 in the
+// second key's first column: O_ref = 2 (1 - sigmoid(0.75)) = 0.64164. The
+// kernel's P of the second key, e^-0.75 = 0.47237, rounds to e4m3 0.46875
+// and its sum 1.47237 does not: O_lowp = 2 x 0.46875 / 1.47237 = 0.63673,
+// in bf16 0.63672.
+TEST(ReferenceFp8Test, DequantisesAndRoundsPToE4m3) {
+  AttentionShape shape{/*batch=*/1,       /*seqQ=*/1,
+                       /*seqKV=*/2,       /*headsQ=*/1,
+                       /*headsKV=*/1,     /*qkDepth=*/8,
+                       /*ovDepth=*/8,     /*mask=*/FA4_MASK_NONE,
+                       /*windowLeft=*/-1, /*windowRight=*/-1,
+                       /*scale=*/1.0,     /*dtype=*/FA4_DTYPE_E4M3};
+  shape.outputDtype = FA4_DTYPE_BF16;
+  AttentionData data;
+  data.q = {1, 0, 0, 0, 0, 0, 0, 0};
+  data.k = {1, 0, 0, 0, 0, 0, 0, 0, /*second key*/ 0, 0, 0, 0, 0, 0, 0, 0};
+  data.v = {0, 0, 0, 0, 0, 0, 0, 0, /*second key*/ 1, 0, 0, 0, 0, 0, 0, 0};
+  data.qDescale = {0.5f};
+  data.kDescale = {1.5f};
+  data.vDescale = {2.0f};
+  double exact = 2 * (1 - 1 / (1 + std::exp(-0.75)));
+  EXPECT_NEAR(exact, 0.64164, 1e-5);
+  double lowp = 0.63671875; // bf16(2 x e4m3(e^-0.75) / (1 + e^-0.75))
+  EXPECT_EQ(roundTo(FA4_DTYPE_E4M3, std::exp(-0.75)), 0.46875);
+  EXPECT_EQ(roundTo(FA4_DTYPE_BF16, 2 * 0.46875 / (1 + std::exp(-0.75))), lowp);
+  data.o = {0.640625f, 0, 0, 0, 0, 0, 0, 0}; // bf16(exact)
+  data.lse = {float(0.75 + std::log(1 + std::exp(-0.75)))};
+  CheckResult result = checkAttention(shape, data, INFINITY, /*seed=*/1);
+  EXPECT_NEAR(result.refError, exact - lowp, 1e-9);
+  EXPECT_NEAR(result.maxError, exact - 0.640625, 1e-9);
+  EXPECT_LE(result.maxLseError, 1e-6);
+  EXPECT_TRUE(result.passed);
+  // The kernel's own rounding passes too; past twice it fails.
+  data.o[0] = float(lowp);
+  EXPECT_TRUE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+  data.o[0] = float(exact - 2.1 * (exact - lowp));
+  EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+  // O without v's descale, or scores without q's and k's, fail.
+  data.o[0] = float(exact / 2);
+  EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+  data.o[0] = float(2 * (1 - 1 / (1 + std::exp(-1.0))));
+  EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+}
+
+// Descales per (batch, kv head): query head h of batch b reads entry
+// (b, h / (hq / hkv)). One key a row, so P = 1 and O = v's descale x V, and
+// LSE = scale x q's x k's descale x Q.K.
+TEST(ReferenceFp8Test, ReadsDescalesPerBatchAndKvHead) {
+  AttentionShape shape{/*batch=*/2,       /*seqQ=*/1,
+                       /*seqKV=*/1,       /*headsQ=*/4,
+                       /*headsKV=*/2,     /*qkDepth=*/8,
+                       /*ovDepth=*/8,     /*mask=*/FA4_MASK_NONE,
+                       /*windowLeft=*/-1, /*windowRight=*/-1,
+                       /*scale=*/0.25,    /*dtype=*/FA4_DTYPE_E4M3};
+  shape.outputDtype = FA4_DTYPE_F16;
+  AttentionData data;
+  data.q.assign(2 * 4 * 8, 1.0f);
+  data.k.assign(2 * 2 * 8, 1.0f);
+  data.v.assign(2 * 2 * 8, 1.0f);
+  data.qDescale = {1.0f, 2.0f, 3.0f, 4.0f}; // [b, hkv]
+  data.kDescale = {0.5f};
+  data.vDescale = {0.5f, 0.75f, 1.25f, 1.5f};
+  for (int64_t b = 0; b < 2; ++b)
+    for (int64_t h = 0; h < 4; ++h) {
+      int64_t entry = b * 2 + h / 2;
+      for (int d = 0; d < 8; ++d)
+        data.o.push_back(data.vDescale[entry]);
+      data.lse.push_back(0.25f * data.qDescale[entry] * 0.5f * 8);
+    }
+  CheckResult result = checkAttention(shape, data, INFINITY, /*seed=*/1);
+  EXPECT_EQ(result.maxError, 0);
+  EXPECT_EQ(result.maxLseError, 0);
+  EXPECT_TRUE(result.passed);
+  // Entry (b, h % hkv) instead: heads 1 and 2 of each batch swap.
+  std::swap(data.o[1 * 8], data.o[2 * 8]);
+  EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+}
 
 namespace {
 AttentionShape maskShape(int64_t seqQ, int64_t seqKV, fa4_mask_kind mask,

@@ -91,6 +91,25 @@ TEST(TensorMapTest, MapsF32AndRank3) {
   EXPECT_EQ(map.boxDim[0], 32u);
 }
 
+/// Version 15: an e4m3 tensor is mapped as bytes (TMA has no FP8 type),
+/// its strides counted one byte an element, under the 64-byte swizzle.
+TEST(TensorMapTest, MapsE4m3AsBytes) {
+  Manifest manifest = parseManifest(fp8ManifestJson(), "");
+  fa4_serving_args args = goodFp8Args();
+  const auto &param = std::get<TensorMapParam>(manifest.params[1]); // k
+  TensorMapArgs map =
+      computeTensorMapArgs(param, manifest.tensors[1], args.attention.k);
+  EXPECT_EQ(map.dataType, CU_TENSOR_MAP_DATA_TYPE_UINT8);
+  // k [b=2, skv=203, hkv=8, d=128], innermost first.
+  EXPECT_EQ(map.globalDim[0], 128u);
+  EXPECT_EQ(map.globalStrides[0], 128u);
+  EXPECT_EQ(map.globalStrides[1], 8u * 128);
+  EXPECT_EQ(map.globalStrides[2], 203u * 8 * 128);
+  EXPECT_EQ(map.boxDim[0], 64u);
+  EXPECT_EQ(map.boxDim[2], 128u);
+  EXPECT_EQ(map.swizzle, CU_TENSOR_MAP_SWIZZLE_64B);
+}
+
 TEST(TensorMapTest, RefusesStridesPastTheTmaLimit) {
   Manifest manifest = goodManifest();
   fa4_attention_args args = goodArgs();

@@ -6,6 +6,7 @@
 #include "fa4-c/Runtime.h"
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace fa4::rt::test {
@@ -18,7 +19,7 @@ inline fa4_tensor fakeTensor(uintptr_t address, fa4_dtype dtype,
   tensor.data = reinterpret_cast<void *>(address);
   tensor.dtype = dtype;
   tensor.rank = static_cast<int32_t>(shape.size());
-  int64_t elem = dtype == FA4_DTYPE_F32 ? 4 : 2;
+  int64_t elem = dtype == FA4_DTYPE_F32 ? 4 : dtype == FA4_DTYPE_E4M3 ? 1 : 2;
   int64_t stride = 1;
   for (int d = tensor.rank - 1; d >= 0; --d) {
     tensor.shape[d] = shape[d];
@@ -42,6 +43,32 @@ inline fa4_attention_args goodArgs(int64_t b = 2, int64_t sq = 113,
   args.v = fakeTensor(3 * kRegion, FA4_DTYPE_BF16, {b, skv, 8, 128});
   args.o = fakeTensor(4 * kRegion, FA4_DTYPE_BF16, {b, sq, 32, 128});
   args.lse = fakeTensor(5 * kRegion, FA4_DTYPE_F32, {b, 32, sq});
+  return args;
+}
+
+/// Valid arguments for fp8ManifestJson(q, k, v) (hq 32, hkv 8, d 128):
+/// e4m3 q, k and v, a bf16 o, and each descale named ("tensor": one value,
+/// "batch_head": [b, 8]) in regions 6 to 8.
+inline fa4_serving_args goodFp8Args(const char *q = "tensor",
+                                    const char *k = "tensor",
+                                    const char *v = "tensor", int64_t b = 2,
+                                    int64_t sq = 113, int64_t skv = 203) {
+  fa4_serving_args args = {};
+  args.attention = goodArgs(b, sq, skv);
+  args.attention.q = fakeTensor(1 * kRegion, FA4_DTYPE_E4M3, {b, sq, 32, 128});
+  args.attention.k = fakeTensor(2 * kRegion, FA4_DTYPE_E4M3, {b, skv, 8, 128});
+  args.attention.v = fakeTensor(3 * kRegion, FA4_DTYPE_E4M3, {b, skv, 8, 128});
+  auto descale = [&](const char *kind, int region) {
+    std::string_view name = kind;
+    if (name == "tensor")
+      return fakeTensor(region * kRegion, FA4_DTYPE_F32, {});
+    if (name == "batch_head")
+      return fakeTensor(region * kRegion, FA4_DTYPE_F32, {b, 8});
+    return fa4_tensor{};
+  };
+  args.q_descale = descale(q, 6);
+  args.k_descale = descale(k, 7);
+  args.v_descale = descale(v, 8);
   return args;
 }
 

@@ -100,6 +100,80 @@ inline std::string sinksManifestJson() {
     {"kind": "pointer", "tensor": "sinks"},)"}});
 }
 
+/// Version 15: the good manifest as an FP8 kernel: e4m3 q, k and v read
+/// by tensor maps of 64-column (64-byte) boxes under the 64-byte swizzle, o
+/// in bf16 (problem.output_dtype), and q, k and v descaled as `q`, `k` and
+/// `v` say ("tensor", "batch_head", or "" for none): each descale's key,
+/// its f32 tensor after lse ([] or [b, 8]), its pointer after lse's and,
+/// per (batch, kv head), its batch stride "<name>.stride.0".
+inline std::string fp8ManifestJson(const std::string &q = "tensor",
+                                   const std::string &k = "tensor",
+                                   const std::string &v = "tensor") {
+  std::string keys, tensors, params;
+  const std::pair<const char *, std::string> descales[] = {
+      {"q_descale", q}, {"k_descale", k}, {"v_descale", v}};
+  for (const auto &[name, descale] : descales) {
+    if (descale.empty())
+      continue;
+    keys += ", \"" + std::string(name) + "\": \"" + descale + "\"";
+    tensors +=
+        ",\n    {\"name\": \"" + std::string(name) +
+        "\", \"role\": \"input\", \"dtype\": \"f32\", \"shape\": " +
+        (descale == "batch_head" ? "[\"b\", 8]" : "[]") +
+        ",\n     \"alignment\": {\"base_bytes\": 4, \"stride_bytes\": 4}}";
+    params += "\n    {\"kind\": \"pointer\", \"tensor\": \"" +
+              std::string(name) + "\"},";
+    if (descale == "batch_head")
+      params +=
+          "\n    {\"kind\": \"scalar\", \"type\": \"i64\", \"value\": \"" +
+          std::string(name) + ".stride.0\"},";
+  }
+  std::string map = R"(, "swizzle": "128B", "interleave": "none")";
+  std::string fp8Map = R"(, "swizzle": "64B", "interleave": "none")";
+  return manifestWith(
+      {{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 15)"},
+       {R"("problem": {"dtype": "bf16",)",
+        R"("problem": {"dtype": "e4m3", "output_dtype": "bf16",)"},
+       {"\"has_lse\": true", "\"has_lse\": true" + keys},
+       {R"({"name": "q", "role": "input", "dtype": "bf16")",
+        R"({"name": "q", "role": "input", "dtype": "e4m3")"},
+       {R"({"name": "k", "role": "input", "dtype": "bf16")",
+        R"({"name": "k", "role": "input", "dtype": "e4m3")"},
+       {R"({"name": "v", "role": "input", "dtype": "bf16")",
+        R"({"name": "v", "role": "input", "dtype": "e4m3")"},
+       {R"("tensor": "q", "box": [1, 64, 1, 64])" + map,
+        R"("tensor": "q", "box": [1, 64, 1, 64])" + fp8Map},
+       {R"("tensor": "k", "box": [1, 128, 1, 64])" + map,
+        R"("tensor": "k", "box": [1, 128, 1, 64])" + fp8Map},
+       {R"("tensor": "v", "box": [1, 128, 1, 64])" + map,
+        R"("tensor": "v", "box": [1, 128, 1, 64])" + fp8Map},
+       {R"(["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}})",
+        R"(["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}})" +
+            tensors},
+       {R"(
+    {"kind": "pointer", "tensor": "lse"},)",
+        R"(
+    {"kind": "pointer", "tensor": "lse"},)" +
+            params}});
+}
+
+/// `json` (version 8 or later) with `variant` as its decode variant for up
+/// to 16 query rows, under its own kernel and binary names.
+inline std::string withDecodeVariant(const std::string &json,
+                                     const std::string &variant) {
+  std::string renamed =
+      edited(variant, {{R"("kernel": "fa4_attn_fwd_sm90a")",
+                        R"("kernel": "fa4_attn_fwd_decode_sm90a")"},
+                       {R"("file": "fa4_attn_fwd_sm90a.cubin")",
+                        R"("file": "fa4_attn_fwd_decode_sm90a.cubin")"}});
+  size_t last = json.rfind('}');
+  return json.substr(0, last) +
+         ",\n  \"decode\": {\"max_seq_q\": 16, \"manifest\": " + renamed +
+         "}\n}\n";
+}
+
 /// The good manifest as a version 3 workspace split-K: a "workspace"
 /// parameter, the workspace size and a combine kernel.
 inline std::string workspaceManifestJson() {

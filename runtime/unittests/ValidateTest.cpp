@@ -106,6 +106,99 @@ TEST_F(ValidateTest, ChecksSinks) {
       << refusalOf(wrong);
 }
 
+/// An FP8 kernel (version 15): e4m3 q, k and v, o in its output dtype, and
+/// its descales in the serving arguments, each f32 of the shape its key
+/// says; refused where missing, mistyped or misshaped, and refused by a
+/// kernel without them.
+TEST_F(ValidateTest, ChecksFp8TensorsAndDescales) {
+  auto refusalOf = [&](const fa4_serving_args &serving) -> std::string {
+    try {
+      validateArgs(manifest, serving);
+    } catch (const Error &error) {
+      EXPECT_EQ(error.status, FA4_ERROR_VALIDATION);
+      return error.what();
+    }
+    return "accepted";
+  };
+  fa4_serving_args fp8 = goodFp8Args();
+  EXPECT_EQ(refusalOf(fp8), "tensor 'q_descale': given but the kernel does "
+                            "not take it; pass NULL");
+  EXPECT_EQ(refusalOf(servingArgs(fp8.attention)),
+            "tensor 'q': dtype is e4m3 but the kernel expects bf16");
+  fa4_serving_args given = servingArgs(args);
+  given.k_descale = fakeTensor(7 * kRegion, FA4_DTYPE_F32, {});
+  EXPECT_EQ(refusalOf(given), "tensor 'k_descale': given but the kernel "
+                              "does not take it; pass NULL");
+
+  manifest = parseManifest(fp8ManifestJson(), "");
+  EXPECT_EQ(refusalOf(fp8), "accepted");
+  // What fa4_attention_args can name is not enough.
+  EXPECT_EQ(refusalOf(servingArgs(fp8.attention)),
+            "tensor 'q_descale': missing (data is NULL) but the kernel "
+            "requires it (the kernel takes FP8 descales: launch it through "
+            "fa4_launch_serving with args.q_descale)");
+  fa4_serving_args wrong = fp8;
+  wrong.v_descale.data = nullptr;
+  EXPECT_EQ(refusalOf(wrong),
+            "tensor 'v_descale': missing (data is NULL) but the kernel "
+            "requires it (the kernel takes FP8 descales: launch it through "
+            "fa4_launch_serving with args.v_descale)");
+  wrong = fp8;
+  wrong.q_descale = fakeTensor(6 * kRegion, FA4_DTYPE_F32, {1});
+  EXPECT_EQ(refusalOf(wrong), "tensor 'q_descale': rank is 1 but the kernel "
+                              "expects rank 0 (shape [])");
+  wrong.q_descale = fakeTensor(6 * kRegion, FA4_DTYPE_BF16, {});
+  EXPECT_EQ(refusalOf(wrong),
+            "tensor 'q_descale': dtype is bf16 but the kernel expects f32");
+  wrong.q_descale = fakeTensor(6 * kRegion + 2, FA4_DTYPE_F32, {});
+  EXPECT_EQ(refusalOf(wrong),
+            "tensor 'q_descale': base address 0x6000000002 is not 4-byte "
+            "aligned (the kernel requires 4-byte alignment)");
+  // o in the output dtype; q, k and v in e4m3, one byte an element.
+  wrong = fp8;
+  wrong.attention.o.dtype = FA4_DTYPE_E4M3;
+  EXPECT_EQ(refusalOf(wrong),
+            "tensor 'o': dtype is e4m3 but the kernel expects bf16");
+  wrong = fp8;
+  wrong.attention.k.strides[2] = 129;
+  EXPECT_EQ(refusalOf(wrong),
+            "tensor 'k': dim 2 stride is 129 elements = 129 bytes, not a "
+            "multiple of 16 bytes (TMA requires 16-byte-aligned strides)");
+  // A descale spans one f32: an output may start right after it.
+  wrong = fp8;
+  wrong.attention.o.data = fakeAddress(6, 0);
+  EXPECT_EQ(refusalOf(wrong),
+            "tensor 'o' overlaps tensor 'q_descale': bytes [0x6000000000, "
+            "0x60001c4000) and [0x6000000000, 0x6000000004); an output may "
+            "share no byte with another tensor");
+  wrong.attention.o.data = fakeAddress(6, 4);
+  EXPECT_EQ(refusalOf(wrong), "accepted");
+
+  // Per (batch, kv head): [b, hkv], b bound as q binds it, unit last stride.
+  manifest =
+      parseManifest(fp8ManifestJson("batch_head", "batch_head", "tensor"), "");
+  fp8 = goodFp8Args("batch_head", "batch_head", "tensor");
+  EXPECT_EQ(refusalOf(fp8), "accepted");
+  wrong = fp8;
+  wrong.k_descale = fakeTensor(7 * kRegion, FA4_DTYPE_F32, {3, 8});
+  EXPECT_EQ(refusalOf(wrong),
+            "tensor 'k_descale': dim 0 (b) is 3 but tensor 'q' bound b = 2");
+  wrong.k_descale = fakeTensor(7 * kRegion, FA4_DTYPE_F32, {2, 4});
+  EXPECT_EQ(refusalOf(wrong),
+            "tensor 'k_descale': dim 1 is 4 but the kernel expects 8");
+  wrong.k_descale = fakeTensor(7 * kRegion, FA4_DTYPE_F32, {2, 8});
+  wrong.k_descale.strides[1] = 2;
+  wrong.k_descale.strides[0] = 16;
+  EXPECT_EQ(refusalOf(wrong), "tensor 'k_descale': dim 1 stride is 2 but the "
+                              "last dim must have unit stride (stride 1)");
+  wrong.k_descale.strides[1] = 1;
+  wrong.k_descale.strides[0] = 0; // every batch reads the same row
+  EXPECT_EQ(refusalOf(wrong), "accepted");
+  wrong.q_descale = fakeTensor(6 * kRegion, FA4_DTYPE_F32, {});
+  EXPECT_EQ(refusalOf(wrong), "tensor 'q_descale': rank is 0 but the kernel "
+                              "expects rank 2 (shape [b, 8])");
+}
+
 TEST_F(ValidateTest, RefusesWrongDtype) {
   args.k.dtype = FA4_DTYPE_F16;
   EXPECT_EQ(refusal(), "tensor 'k': dtype is f16 but the kernel expects bf16");
@@ -269,7 +362,7 @@ TEST_F(ValidateTest, RefusesADtypeThatIsNoEnumerator) {
     std::memcpy(&args.q.dtype, &bits, sizeof(bits));
     EXPECT_EQ(refusal(), "tensor 'q': dtype is " + std::to_string(bits) +
                              ", which is no fa4_dtype (0 bf16, 1 f16, 2 "
-                             "f32); the kernel expects bf16");
+                             "f32, 3 i32, 4 e4m3); the kernel expects bf16");
   }
 }
 

@@ -77,6 +77,16 @@ double dot(const float *a, const float *b, int64_t n) {
   return (sum[0] + sum[1]) + (sum[2] + sum[3]);
 }
 
+/// The descale of (batch, kv head) in `descales` (AttentionData).
+double descaleAt(const std::vector<float> &descales, int64_t batch,
+                 int64_t kvHead, int64_t headsKV) {
+  if (descales.empty())
+    return 1;
+  if (descales.size() == 1)
+    return descales[0];
+  return descales[batch * headsKV + kvHead];
+}
+
 struct RowErrors {
   double maxError = 0, refError = 0, maxLseError = 0;
   int64_t checkedRows = 0;
@@ -106,6 +116,11 @@ void checkRow(const AttentionShape &shape, const AttentionData &data,
   };
   const float *o =
       &data.o[((batch * shape.seqQ + query) * shape.headsQ + head) * dv];
+  // FP8: dequantised, descale x e4m3 value; 1 for the other kernels.
+  double qDescale = descaleAt(data.qDescale, batch, kvHead, shape.headsKV);
+  double kDescale = descaleAt(data.kDescale, batch, kvHead, shape.headsKV);
+  double vDescale = descaleAt(data.vDescale, batch, kvHead, shape.headsKV);
+  bool fp8 = shape.fp8();
 
   KeyRange range = visibleKeys(shape, query);
   std::fill(outRef.begin(), outRef.end(), 0.0);
@@ -122,18 +137,23 @@ void checkRow(const AttentionShape &shape, const AttentionData &data,
     double rowMax = sink;
     double rowMaxLowp = rowMax;
     for (int64_t j = range.first; j <= range.last; ++j) {
-      double product = dot(q, &data.k[kvIndex(j, dqk)], dqk);
+      double product =
+          qDescale * kDescale * dot(q, &data.k[kvIndex(j, dqk)], dqk);
       scores[j] = shape.scale * product;
-      scoresLowp[j] =
-          roundTo(shape.dtype, roundTo(shape.dtype, product) * shape.scale);
+      // FP8: the kernel's scores are f32 (its MMA accumulates in f32).
+      scoresLowp[j] = fp8 ? float(scores[j])
+                          : roundTo(shape.dtype, roundTo(shape.dtype, product) *
+                                                     shape.scale);
       if (double c = shape.softcap) {
         // FlashAttention's reference: divide, tanh, multiply, each in the
-        // dtype on the low-precision side.
+        // dtype on the low-precision side (in f32 under FP8).
         scores[j] = c * std::tanh(scores[j] / c);
-        scoresLowp[j] = roundTo(
-            shape.dtype,
-            c * roundTo(shape.dtype,
-                        std::tanh(roundTo(shape.dtype, scoresLowp[j] / c))));
+        scoresLowp[j] =
+            fp8 ? float(c * float(std::tanh(float(scoresLowp[j] / c))))
+                : roundTo(shape.dtype,
+                          c * roundTo(shape.dtype,
+                                      std::tanh(roundTo(shape.dtype,
+                                                        scoresLowp[j] / c))));
       }
       rowMax = std::max(rowMax, scores[j]);
       rowMaxLowp = std::max(rowMaxLowp, scoresLowp[j]);
@@ -146,13 +166,19 @@ void checkRow(const AttentionShape &shape, const AttentionData &data,
     }
     for (int64_t j = range.first; j <= range.last; ++j) {
       double p = scores[j] / rowSum;
-      double pLowp = roundTo(shape.dtype, scoresLowp[j] / rowSumLowp);
+      // FP8: the kernel's P V takes the unnormalised P rounded to e4m3 and
+      // divides by the unrounded sum after it.
+      double pLowp = fp8 ? roundTo(FA4_DTYPE_E4M3, scoresLowp[j])
+                         : roundTo(shape.dtype, scoresLowp[j] / rowSumLowp);
       const float *v = &data.v[kvIndex(j, dv)];
       for (int64_t d = 0; d < dv; ++d) {
-        outRef[d] += p * v[d];
+        outRef[d] += p * vDescale * v[d];
         outLowp[d] += pLowp * v[d];
       }
     }
+    if (fp8)
+      for (int64_t d = 0; d < dv; ++d)
+        outLowp[d] *= vDescale / rowSumLowp;
     lseRef = rowMax + std::log(rowSum);
   }
   for (int64_t d = 0; d < dv; ++d) {
@@ -161,7 +187,7 @@ void checkRow(const AttentionShape &shape, const AttentionData &data,
     errors.maxError = std::max(errors.maxError, std::fabs(o[d] - outRef[d]));
     errors.refError =
         std::max(errors.refError,
-                 std::fabs(roundTo(shape.dtype, outLowp[d]) - outRef[d]));
+                 std::fabs(roundTo(shape.oDtype(), outLowp[d]) - outRef[d]));
   }
   if (!data.lse.empty()) {
     float lse = data.lse[(batch * shape.headsQ + head) * shape.seqQ + query];

@@ -5,7 +5,11 @@
 // max|O - O_ref| <= 2 * max|O_lowp - O_ref| + 1e-5, with O_ref in f64 and
 // O_lowp the same math in the input dtype, as FlashAttention's and torch's
 // reference in that dtype take it: Q K^T and its scaled scores, P and O
-// rounded to the dtype, the softmax itself in f64.
+// rounded to the dtype, the softmax itself in f64. FP8 (e4m3 inputs,
+// version 15): both from the dequantised inputs (descale x e4m3 value), and
+// O_lowp with the kernel's roundings instead: the scaled scores in f32, the
+// unnormalised P = exp(s - rowmax) rounded to e4m3 before P V, the row sum
+// from the unrounded P, O rounded to the output dtype.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +32,15 @@ struct AttentionShape {
   fa4_dtype dtype;
   double softcap = 0; // 0: none; else scores s become c * tanh(s / c)
   bool sinks = false; // one f32 logit per query head joins each row's softmax
+  /// O's dtype under e4m3 inputs (bf16 or f16); o has `dtype` otherwise.
+  fa4_dtype outputDtype = FA4_DTYPE_BF16;
+  /// q's, k's and v's descales as fa4_kernel_info gives them (0 none, 1 one
+  /// value, 2 [b, hkv]), for allocating them; the reference reads
+  /// AttentionData's.
+  int32_t descales[3] = {0, 0, 0};
+
+  bool fp8() const { return dtype == FA4_DTYPE_E4M3; }
+  fa4_dtype oDtype() const { return fp8() ? outputDtype : dtype; }
 };
 
 /// Keys [first, last] that query `i` sees; empty when first > last.
@@ -39,10 +52,14 @@ KeyRange visibleKeys(const AttentionShape &shape, int64_t query);
 /// Visible (query, key) pairs of one (batch, head): what FLOPs count.
 int64_t visiblePairs(const AttentionShape &shape);
 
-/// Dense BSHD (and [b, hq, sq] LSE, [hq] sinks) host tensors, as floats.
+/// Dense BSHD (and [b, hq, sq] LSE, [hq] sinks) host tensors, as floats;
+/// an FP8 kernel's q, k and v as their e4m3 values, each dequantised by its
+/// descale: none (empty: 1), one value, or [b, hkv] (query head h reads
+/// entry h / (hq / hkv)).
 struct AttentionData {
   std::vector<float> q, k, v, o, lse; // lse empty when the kernel has none
   std::vector<float> sinks;           // empty when the kernel has none
+  std::vector<float> qDescale, kDescale, vDescale;
 };
 
 struct CheckResult {

@@ -4,9 +4,11 @@
 //           [--full-check] [--bench] [--iters N] [--json] [--bad-tensor=CASE]
 //
 // Builds seeded random inputs, poisons the outputs with NaN, launches through
-// libfa4rt, and checks against the CPU reference (Reference.h). Prints one
-// "RESULT ..." line for scripts. Exit: 0 pass, 1 numeric failure (or a bad
-// tensor that was accepted), 2 usage, validation or driver error.
+// libfa4rt, and checks against the CPU reference (Reference.h). An FP8 kernel
+// (e4m3 q, k, v; ABI version 15) gets its inputs quantised to e4m3 and random
+// descales in [0.5, 2]. Prints one "RESULT ..." line for scripts. Exit: 0 pass,
+// 1 numeric failure (or a bad tensor that was accepted), 2 usage, validation or
+// driver error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,10 +82,11 @@ const char *usage =
     "  --bad-tensor     pass one wrongly laid out tensor; expect a refusal\n"
     "  --inputs         random (default); uniform: q = 0 and v small\n"
     "                   integers, an exactness probe whose O is the same\n"
-    "                   bits on any correct machine; growing: scores that\n"
-    "                   rise with the key index (0.2 per key in log2\n"
-    "                   units), so that every key tile raises a row's\n"
-    "                   maximum by more than 8 and O is rescaled\n"
+    "                   bits on any correct machine (an e4m3 kernel's\n"
+    "                   descales 1); growing: scores that rise with the key\n"
+    "                   index (0.2 per key in log2 units), so that every key\n"
+    "                   tile raises a row's maximum by more than 8 and O is\n"
+    "                   rescaled (not for e4m3 kernels: past e4m3's range)\n"
     "  --dump PATH      write O and LSE as raw f32 to PATH.o, PATH.lse\n"
     "  --cases FILE     run every line of FILE (the other options, one case\n"
     "                   a line, '#' starts a comment) in this process, with\n"
@@ -214,6 +217,10 @@ struct DeviceTensor {
   ~DeviceTensor() { fa4_device_free(allocation); }
 
   size_t elemBytes() const { return fa4_dtype_size(desc.dtype); }
+  /// Elements of a row: the last dim, 1 for a rank-0 tensor (one value).
+  int64_t rowLength() const {
+    return desc.rank > 0 ? desc.shape[desc.rank - 1] : 1;
+  }
   int64_t rows() const { // elements / last dim
     int64_t count = 1;
     for (int d = 0; d + 1 < desc.rank; ++d)
@@ -237,11 +244,15 @@ struct TensorRule {
   int32_t baseBytes = 1, strideBytes = 1;
 };
 
+/// The descale tensors' names, in fa4_kernel_info's order.
+const char *const descaleNames[3] = {"q_descale", "k_descale", "v_descale"};
+
 struct LayoutRules {
   TensorRule q, k, v, o, lse;
+  TensorRule descales[3];
 };
 
-LayoutRules layoutRules(const fa4_module *module, bool hasLse) {
+LayoutRules layoutRules(const fa4_module *module, const fa4_kernel_info &info) {
   LayoutRules rules;
   auto get = [&](const char *name, TensorRule &rule) {
     check(fa4_module_get_tensor_alignment(module, name, &rule.baseBytes,
@@ -252,8 +263,12 @@ LayoutRules layoutRules(const fa4_module *module, bool hasLse) {
   get("k", rules.k);
   get("v", rules.v);
   get("o", rules.o);
-  if (hasLse)
+  if (info.has_lse)
     get("lse", rules.lse);
+  const int32_t descales[3] = {info.q_descale, info.k_descale, info.v_descale};
+  for (int i = 0; i < 3; ++i)
+    if (descales[i])
+      get(descaleNames[i], rules.descales[i]);
   return rules;
 }
 
@@ -288,8 +303,7 @@ std::unique_ptr<DeviceTensor> allocateTensor(fa4_dtype dtype,
 
 /// Copies dense host data (elements of the tensor's dtype) into its layout.
 void upload(const DeviceTensor &tensor, const void *dense) {
-  size_t rowBytes =
-      tensor.desc.shape[tensor.desc.rank - 1] * tensor.elemBytes();
+  size_t rowBytes = tensor.rowLength() * tensor.elemBytes();
   std::vector<char> staged(tensor.bytes);
   for (int64_t row = 0; row < tensor.rows(); ++row)
     std::memcpy(&staged[tensor.rowOffset(row)],
@@ -313,7 +327,7 @@ std::vector<float> download(const DeviceTensor &tensor) {
   std::vector<char> staged(tensor.bytes);
   check(fa4_copy_to_host(staged.data(), tensor.allocation, tensor.bytes),
         "fa4_copy_to_host");
-  int64_t rowLength = tensor.desc.shape[tensor.desc.rank - 1];
+  int64_t rowLength = tensor.rowLength();
   std::vector<float> dense(tensor.rows() * rowLength);
   for (int64_t row = 0; row < tensor.rows(); ++row) {
     const char *source = &staged[tensor.rowOffset(row)];
@@ -344,22 +358,34 @@ void poison(const DeviceTensor &tensor) {
         "fa4_device_fill16");
 }
 
-/// Seeded standard-normal-ish values rounded to `dtype`: bits for the device,
-/// their exact float values for the reference. Counter-based, so the same
-/// seed gives the same inputs on any machine and thread count.
+/// Seeded uniform values in (0, 1), one generator per element `index` of
+/// `stream`: counter-based, so the same seed gives the same inputs on any
+/// machine and thread count.
+class Uniform {
+public:
+  Uniform(uint64_t seed, uint64_t stream, uint64_t index)
+      : x(seed * 0x9E3779B97F4A7C15ull + (stream << 48) + index) {}
+  double operator()() { // splitmix64 -> (0, 1)
+    x += 0x9E3779B97F4A7C15ull;
+    uint64_t z = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return ((z ^ (z >> 31)) >> 11) * 0x1.0p-53 + 0x1.0p-54;
+  }
+
+private:
+  uint64_t x;
+};
+
+/// Seeded standard-normal-ish values rounded to `dtype` (e4m3: to nearest
+/// even, saturating at +-448): bits for the device, their exact float
+/// values for the reference.
 void randomInput(fa4_dtype dtype, uint64_t seed, uint64_t stream, size_t count,
                  std::vector<uint16_t> &bits, std::vector<float> &values) {
   bits.resize(count);
   values.resize(count);
   parallelFor(static_cast<int64_t>(count), [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
-      uint64_t x = seed * 0x9E3779B97F4A7C15ull + (stream << 48) + uint64_t(i);
-      auto uniform = [&x] { // splitmix64 -> (0, 1)
-        x += 0x9E3779B97F4A7C15ull;
-        uint64_t z = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return ((z ^ (z >> 31)) >> 11) * 0x1.0p-53 + 0x1.0p-54;
-      };
+      Uniform uniform(seed, stream, uint64_t(i));
       double normal = std::sqrt(-2 * std::log(uniform())) *
                       std::cos(6.283185307179586 * uniform());
       bits[i] = toLowPrecision(dtype, static_cast<float>(normal));
@@ -368,13 +394,29 @@ void randomInput(fa4_dtype dtype, uint64_t seed, uint64_t stream, size_t count,
   });
 }
 
+/// Seeded f32 descales in [0.5, 2]: scales of both directions, so a kernel
+/// that applies one the wrong way round, or another's, is off by more
+/// than the rule allows.
+std::vector<float> randomDescales(uint64_t seed, uint64_t stream,
+                                  size_t count) {
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i)
+    values[i] = static_cast<float>(0.5 + 1.5 * Uniform(seed, stream, i)());
+  return values;
+}
+
 /// One set of device tensors for a launch.
 struct DeviceArgs {
   std::unique_ptr<DeviceTensor> q, k, v, o, lse, sinks;
+  std::unique_ptr<DeviceTensor> descales[3]; // q's, k's, v's: version 15
   fa4_attention_args args = {};
 
   size_t bytes() const {
     return q->bytes + k->bytes + v->bytes + o->bytes + (lse ? lse->bytes : 0);
+  }
+  /// Whether the kernel takes tensors fa4_attention_args cannot name.
+  bool needsServingArgs() const {
+    return sinks || descales[0] || descales[1] || descales[2];
   }
 };
 
@@ -390,7 +432,7 @@ DeviceArgs allocateArgs(const AttentionShape &shape, const LayoutRules &rules,
   set.v = allocateTensor(
       shape.dtype, {shape.batch, shape.seqKV, shape.headsKV, shape.ovDepth},
       rules.v.strideBytes, slackBytes);
-  set.o = allocateTensor(shape.dtype,
+  set.o = allocateTensor(shape.oDtype(),
                          {shape.batch, shape.seqQ, shape.headsQ, shape.ovDepth},
                          rules.o.strideBytes, slackBytes);
   set.args.q = set.q->desc;
@@ -405,11 +447,20 @@ DeviceArgs allocateArgs(const AttentionShape &shape, const LayoutRules &rules,
   }
   if (shape.sinks)
     set.sinks = allocateTensor(FA4_DTYPE_F32, {shape.headsQ}, 4);
+  // One value (rank 0), or [b, hkv].
+  for (int i = 0; i < 3; ++i)
+    if (shape.descales[i])
+      set.descales[i] =
+          allocateTensor(FA4_DTYPE_F32,
+                         shape.descales[i] == 2
+                             ? std::vector<int64_t>{shape.batch, shape.headsKV}
+                             : std::vector<int64_t>{},
+                         rules.descales[i].strideBytes);
   return set;
 }
 
 struct HostInputs {
-  std::vector<uint16_t> q, k, v; // dtype bits
+  std::vector<uint16_t> q, k, v; // dtype bits (e4m3 in the low byte)
   AttentionData values;          // the same as floats, for the reference
 };
 
@@ -430,6 +481,11 @@ void uniformProbe(const AttentionShape &shape, HostInputs &inputs) {
   fill(inputs.q, inputs.values.q, [](size_t) { return 0.0f; });
   fill(inputs.v, inputs.values.v,
        [](size_t i) { return float(int64_t(i * 7 % 17) - 8); });
+  // Descales of 1 keep every product exact (the integers are e4m3's too).
+  for (std::vector<float> *descales :
+       {&inputs.values.qDescale, &inputs.values.kDescale,
+        &inputs.values.vDescale})
+    std::fill(descales->begin(), descales->end(), 1.0f);
 }
 
 /// --inputs growing: q's first component 1 and k's the key index times
@@ -458,6 +514,11 @@ void growingScores(const AttentionShape &shape, HostInputs &inputs) {
 
 HostInputs makeProbeInputs(const AttentionShape &shape, uint64_t seed,
                            const std::string &kind) {
+  // Keys' scores of 0.2 a key in log2 units need k values far past 448.
+  if (kind == "growing" && shape.fp8())
+    throw RunError{"--inputs growing: an e4m3 kernel's k cannot hold scores "
+                   "that grow with the key index (e4m3 saturates at 448); "
+                   "use --inputs random or uniform"};
   HostInputs inputs = makeInputs(shape, seed);
   if (kind == "uniform")
     uniformProbe(shape, inputs);
@@ -486,15 +547,40 @@ HostInputs makeInputs(const AttentionShape &shape, uint64_t seed) {
     for (float &sink : inputs.values.sinks)
       sink = 1.0f + 1.5f * sink;
   }
+  std::vector<float> *descales[3] = {&inputs.values.qDescale,
+                                     &inputs.values.kDescale,
+                                     &inputs.values.vDescale};
+  for (int i = 0; i < 3; ++i)
+    if (shape.descales[i])
+      *descales[i] = randomDescales(
+          seed, 5 + i,
+          shape.descales[i] == 2 ? size_t(shape.batch * shape.headsKV) : 1);
   return inputs;
 }
 
+/// Uploads `bits` (each element's in a uint16_t) as the tensor's dtype:
+/// e4m3 one byte an element.
+void uploadBits(const DeviceTensor &tensor, const std::vector<uint16_t> &bits) {
+  if (tensor.elemBytes() == 2) {
+    upload(tensor, bits.data());
+    return;
+  }
+  std::vector<uint8_t> bytes(bits.begin(), bits.end());
+  upload(tensor, bytes.data());
+}
+
 void uploadInputs(const DeviceArgs &set, const HostInputs &inputs) {
-  upload(*set.q, inputs.q.data());
-  upload(*set.k, inputs.k.data());
-  upload(*set.v, inputs.v.data());
+  uploadBits(*set.q, inputs.q);
+  uploadBits(*set.k, inputs.k);
+  uploadBits(*set.v, inputs.v);
   if (set.sinks)
     upload(*set.sinks, inputs.values.sinks.data());
+  const std::vector<float> *descales[3] = {&inputs.values.qDescale,
+                                           &inputs.values.kDescale,
+                                           &inputs.values.vDescale};
+  for (int i = 0; i < 3; ++i)
+    if (set.descales[i])
+      upload(*set.descales[i], descales[i]->data());
 }
 
 /// Makes one tensor of `set` wrong in the way `badCase` names.
@@ -610,9 +696,10 @@ public:
     if (!useRecord)
       return;
     // Made from tensors no launch uses: every run sets other pointers. A
-    // kernel with sinks: a record of the serving arguments, which name them.
-    own = allocateArgs(shape, layoutRules(module, info.has_lse), info.has_lse);
-    if (own.sinks) {
+    // kernel with sinks or descales: a record of the serving arguments,
+    // which name them.
+    own = allocateArgs(shape, layoutRules(module, info), info.has_lse);
+    if (own.needsServingArgs()) {
       fa4_serving_args serving = servingOf(own);
       check(fa4_launch_record_create_serving(module, &serving, &record),
             "fa4_launch_record_create_serving");
@@ -636,16 +723,23 @@ public:
   /// 0 without a record.
   uint64_t workspaceBytes() const { return workspaceSize; }
 
-  /// The serving arguments of `set`: its attention tensors and sinks.
+  /// The serving arguments of `set`: its attention tensors, sinks and
+  /// descales.
   static fa4_serving_args servingOf(const DeviceArgs &set) {
     fa4_serving_args serving = {};
     serving.attention = set.args;
-    serving.sinks = set.sinks->desc;
+    if (set.sinks)
+      serving.sinks = set.sinks->desc;
+    fa4_tensor *descales[3] = {&serving.q_descale, &serving.k_descale,
+                               &serving.v_descale};
+    for (int i = 0; i < 3; ++i)
+      if (set.descales[i])
+        *descales[i] = set.descales[i]->desc;
     return serving;
   }
 
   fa4_status tryLaunch(const DeviceArgs &set, void *stream) {
-    if (set.sinks) {
+    if (set.needsServingArgs()) {
       fa4_serving_args serving = servingOf(set);
       return record ? fa4_launch_record_run_serving(record, &serving, workspace,
                                                     stream)
@@ -674,7 +768,7 @@ int runBadTensor(const Options &options, const AttentionShape &shape,
                  const fa4_kernel_info &info, fa4_module *module) {
   // Slack so that the broken layouts stay inside the allocation if the
   // runtime were to launch them anyway.
-  LayoutRules rules = layoutRules(module, info.has_lse);
+  LayoutRules rules = layoutRules(module, info);
   DeviceArgs set = allocateArgs(shape, rules, info.has_lse, 1 << 20);
   // With --record, a record made from good tensors meets the bad one at
   // its run, which takes pointers alone: the pointer cases.
@@ -768,7 +862,7 @@ BenchResult runBench(const Options &options, const AttentionShape &shape,
   // Rotate over enough input sets that they cannot all sit in L2, so each
   // launch reads K and V from HBM as it would in a model.
   std::vector<DeviceArgs> sets;
-  LayoutRules rules = layoutRules(module, info.has_lse);
+  LayoutRules rules = layoutRules(module, info);
   sets.push_back(allocateArgs(shape, rules, info.has_lse));
   size_t setBytes = sets[0].bytes();
   size_t wanted = std::min<size_t>(
@@ -869,6 +963,10 @@ AttentionShape attentionShape(const Options &options,
   shape.softcap = info.softcap;
   shape.sinks = info.has_sinks != 0;
   shape.dtype = info.dtype;
+  shape.outputDtype = info.output_dtype;
+  shape.descales[0] = info.q_descale;
+  shape.descales[1] = info.k_descale;
+  shape.descales[2] = info.v_descale;
   return shape;
 }
 
@@ -920,8 +1018,7 @@ struct CheckOutcome {
 CheckOutcome runCheck(const Options &options, const AttentionShape &shape,
                       const fa4_kernel_info &info, fa4_module *module,
                       Launcher &launcher, HostInputs &inputs) {
-  DeviceArgs set =
-      allocateArgs(shape, layoutRules(module, info.has_lse), info.has_lse);
+  DeviceArgs set = allocateArgs(shape, layoutRules(module, info), info.has_lse);
   uploadInputs(set, inputs);
   launchPoisoned(launcher, set);
   inputs.values.o = download(*set.o);

@@ -39,7 +39,11 @@ extern "C" {
 #define FA4_RT_API __attribute__((visibility("default")))
 
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
-   version 14 adds attention sinks (problem.sinks; the f32 [hq] input
+   version 15 adds FP8 attention (problem.dtype "e4m3": q, k and v in OCP
+   FP8 E4M3FN; problem.output_dtype, o's bf16 or f16; problem.q_descale,
+   k_descale and v_descale with their f32 input tensors of those names,
+   fa4_serving_args.q_descale etc.; fa4_kernel_info.output_dtype and its
+   descales); version 14 adds attention sinks (problem.sinks; the f32 [hq] input
    tensor "sinks", fa4_serving_args.sinks; fa4_kernel_info.has_sinks);
    version 13 adds logit softcapping (problem.softcap, a positive finite c;
    fa4_kernel_info.softcap); version 12 adds the serving forms
@@ -66,7 +70,7 @@ extern "C" {
    workspace split-K (a workspace the runtime allocates and a combine kernel it
    launches after the attention kernel); version 2 gives each tensor its own
    alignment; version 1, with one alignment for every tensor, is still read. */
-#define FA4_ABI_VERSION 14
+#define FA4_ABI_VERSION 15
 #define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
 
@@ -86,7 +90,11 @@ typedef enum fa4_dtype {
   FA4_DTYPE_BF16 = 0,
   FA4_DTYPE_F16 = 1,
   FA4_DTYPE_F32 = 2,
-  FA4_DTYPE_I32 = 3 /* the serving forms' index tensors (version 12) */
+  FA4_DTYPE_I32 = 3, /* the serving forms' index tensors (version 12) */
+  /* Version 15: OCP FP8 E4M3FN (1 sign, 4 exponent bits of bias 7, 3
+     mantissa bits; no infinities, 0x7F and 0xFF NaN, largest finite 448),
+     one byte: an FP8 kernel's q, k and v. */
+  FA4_DTYPE_E4M3 = 4
 } fa4_dtype;
 
 typedef enum fa4_mask_kind {
@@ -120,12 +128,17 @@ typedef struct fa4_attention_args {
    computed), else 0. Version 14: `sinks`, f32 [hq], one logit per query head
    that joins each row's softmax (attention sinks), for a kernel compiled with
    sinks, else NULL; a dense kernel with sinks launches through
-   fa4_launch_serving. */
+   fa4_launch_serving. Version 15: the descales of an FP8 kernel's q, k and
+   v (the dequantised value is descale * the e4m3 value), f32, each one
+   value (rank 0) or [b, hkv] (query head h reads entry h / (hq / hkv)) as
+   fa4_kernel_info says, NULL where the kernel takes none; a dense kernel
+   with descales launches through fa4_launch_serving too. */
 typedef struct fa4_serving_args {
   fa4_attention_args attention;
   fa4_tensor cu_seqlens_q, cu_seqlens_k, seqused_k, block_table, seqlens_k;
   int64_t max_seqlen_q;
   fa4_tensor sinks;
+  fa4_tensor q_descale, k_descale, v_descale;
 } fa4_serving_args;
 
 /* What the manifest says about the kernel. Strings live as long as the
@@ -160,6 +173,13 @@ typedef struct fa4_kernel_info {
   /* Version 14: 1 when the kernel takes attention sinks (the "sinks"
      tensor, fa4_serving_args.sinks). */
   int32_t has_sinks;
+  /* Version 15: o's dtype (bf16 or f16 for an e4m3 kernel; dtype for the
+     others). */
+  fa4_dtype output_dtype;
+  /* Version 15: the descale each of q, k and v takes (fa4_serving_args
+     .q_descale etc.): 0 none, 1 one value for the tensor, 2 per (batch,
+     kv head). */
+  int32_t q_descale, k_descale, v_descale;
 } fa4_kernel_info;
 
 typedef struct fa4_module fa4_module;
@@ -189,7 +209,8 @@ FA4_RT_API fa4_status fa4_module_load_string(const char *manifest_json,
 FA4_RT_API void fa4_module_destroy(fa4_module *module);
 FA4_RT_API fa4_status fa4_module_get_info(const fa4_module *module,
                                           fa4_kernel_info *info);
-/* One tensor's alignment rules ("q", "k", "v", "o" or "lse"): its data
+/* One tensor's alignment rules ("q", "k", "v", "o", "lse", or any other
+   tensor of the manifest, e.g. "sinks" or "q_descale"): its data
    pointer must be aligned to *base_bytes, and every stride but the last dim's,
    times the element size, must be a multiple of *stride_bytes.
    FA4_ERROR_INVALID_ARGUMENT if the kernel has no such tensor. */
