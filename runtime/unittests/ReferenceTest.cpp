@@ -248,46 +248,118 @@ TEST(LowPrecisionTest, E4m3RoundsToNearestEvenAndSaturates) {
 // FP8 (version 15): one query, two keys of e4m3 values, dequantised by
 // descales q 0.5, k 1.5 (a score gap of 0.75 at scale 1) and v 2, V 1 in the
 // second key's first column: O_ref = 2 (1 - sigmoid(0.75)) = 0.64164. The
-// kernel's P of the second key, e^-0.75 = 0.47237, rounds to e4m3 0.46875
-// and its sum 1.47237 does not: O_lowp = 2 x 0.46875 / 1.47237 = 0.63673,
-// in bf16 0.63672.
-TEST(ReferenceFp8Test, DequantisesAndRoundsPToE4m3) {
-  AttentionShape shape{/*batch=*/1,       /*seqQ=*/1,
-                       /*seqKV=*/2,       /*headsQ=*/1,
-                       /*headsKV=*/1,     /*qkDepth=*/8,
-                       /*ovDepth=*/8,     /*mask=*/FA4_MASK_NONE,
-                       /*windowLeft=*/-1, /*windowRight=*/-1,
-                       /*scale=*/1.0,     /*dtype=*/FA4_DTYPE_E4M3};
-  shape.outputDtype = FA4_DTYPE_BF16;
+// final-maximum model's P of the second key, e^-0.75 = 0.47237, rounds to
+// e4m3 0.46875 and its sum 1.47237 does not: O_lowp = 2 x 0.46875 / 1.47237
+// = 0.63673, in bf16 0.63672. Each element is held to the bound on P's
+// roundings: 2 / 1.47237 x 0.47237 / 16 = 0.04010 here, plus half a bf16
+// ulp of O; a column of V zeros has none.
+struct TwoFp8Keys {
+  AttentionShape shape;
   AttentionData data;
-  data.q = {1, 0, 0, 0, 0, 0, 0, 0};
-  data.k = {1, 0, 0, 0, 0, 0, 0, 0, /*second key*/ 0, 0, 0, 0, 0, 0, 0, 0};
-  data.v = {0, 0, 0, 0, 0, 0, 0, 0, /*second key*/ 1, 0, 0, 0, 0, 0, 0, 0};
-  data.qDescale = {0.5f};
-  data.kDescale = {1.5f};
-  data.vDescale = {2.0f};
+};
+TwoFp8Keys twoFp8Keys() {
+  TwoFp8Keys two{{/*batch=*/1, /*seqQ=*/1, /*seqKV=*/2, /*headsQ=*/1,
+                  /*headsKV=*/1, /*qkDepth=*/8, /*ovDepth=*/8,
+                  /*mask=*/FA4_MASK_NONE, /*windowLeft=*/-1,
+                  /*windowRight=*/-1, /*scale=*/1.0,
+                  /*dtype=*/FA4_DTYPE_E4M3},
+                 {}};
+  two.shape.outputDtype = FA4_DTYPE_BF16;
+  two.data.q = {1, 0, 0, 0, 0, 0, 0, 0};
+  two.data.k = {1, 0, 0, 0, 0, 0, 0, 0, /*second key*/ 0, 0, 0, 0, 0, 0, 0, 0};
+  two.data.v = {0, 0, 0, 0, 0, 0, 0, 0, /*second key*/ 1, 0, 0, 0, 0, 0, 0, 0};
+  two.data.qDescale = {0.5f};
+  two.data.kDescale = {1.5f};
+  two.data.vDescale = {2.0f};
+  two.data.o.assign(8, 0.0f);
+  return two;
+}
+
+TEST(ReferenceFp8Test, DequantisesAndBoundsPsRoundings) {
+  auto [shape, data] = twoFp8Keys();
   double exact = 2 * (1 - 1 / (1 + std::exp(-0.75)));
   EXPECT_NEAR(exact, 0.64164, 1e-5);
   double lowp = 0.63671875; // bf16(2 x e4m3(e^-0.75) / (1 + e^-0.75))
   EXPECT_EQ(roundTo(FA4_DTYPE_E4M3, std::exp(-0.75)), 0.46875);
   EXPECT_EQ(roundTo(FA4_DTYPE_BF16, 2 * 0.46875 / (1 + std::exp(-0.75))), lowp);
-  data.o = {0.640625f, 0, 0, 0, 0, 0, 0, 0}; // bf16(exact)
+  double pBound = 2 * std::exp(-0.75) / 16 / (1 + std::exp(-0.75));
+  double bound = pBound + (exact + pBound) * 0x1p-8 + 1e-5;
+  data.o[0] = 0.640625f; // bf16(exact)
   data.lse = {float(0.75 + std::log(1 + std::exp(-0.75)))};
   CheckResult result = checkAttention(shape, data, INFINITY, /*seed=*/1);
   EXPECT_NEAR(result.refError, exact - lowp, 1e-9);
   EXPECT_NEAR(result.maxError, exact - 0.640625, 1e-9);
+  EXPECT_NEAR(result.boundRatio, (exact - 0.640625) / bound, 1e-6);
   EXPECT_LE(result.maxLseError, 1e-6);
   EXPECT_TRUE(result.passed);
-  // The kernel's own rounding passes too; past twice it fails.
   data.o[0] = float(lowp);
   EXPECT_TRUE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
-  data.o[0] = float(exact - 2.1 * (exact - lowp));
+  // Within the bound, past twice O_lowp's error: a rounding at another
+  // scale may do that; past the bound, nothing may.
+  data.o[0] = float(exact - 0.95 * bound);
+  result = checkAttention(shape, data, INFINITY, /*seed=*/1);
+  EXPECT_GT(result.maxError, 2 * result.refError);
+  EXPECT_TRUE(result.passed);
+  data.o[0] = float(exact + 1.05 * bound);
   EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+  // A column whose V is 0 has no P to round.
+  data.o[0] = float(lowp);
+  data.o[1] = 1e-3f;
+  EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+  data.o[1] = 0;
   // O without v's descale, or scores without q's and k's, fail.
   data.o[0] = float(exact / 2);
   EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
   data.o[0] = float(2 * (1 - 1 / (1 + std::exp(-1.0))));
   EXPECT_FALSE(checkAttention(shape, data, INFINITY, /*seed=*/1).passed);
+}
+
+// A kernel whose running maximum was still the second key's score when it
+// rounded P (a lazy rescale keeps it while the maximum grows by less than
+// 2^8): P = e4m3(e^0.75) = 2 and 1, with V 1 and -1, so O = 2 (2 - 1) /
+// (e^0.75 + 1) = 0.64166 against O_ref = 2 (2 sigmoid(0.75) - 1) = 0.71672:
+// 13 times the final-maximum model's error, within the bound of 0.128.
+TEST(ReferenceFp8Test, PassesRoundingAtAStaleMaximum) {
+  auto [shape, data] = twoFp8Keys();
+  data.v[0] = 1;
+  data.v[8] = -1;
+  EXPECT_EQ(roundTo(FA4_DTYPE_E4M3, std::exp(0.75)), 2.0);
+  double exact = 2 * (2 / (1 + std::exp(-0.75)) - 1);
+  data.o[0] =
+      float(roundTo(FA4_DTYPE_BF16, 2 * (2.0 - 1) / (std::exp(0.75) + 1)));
+  CheckResult result = checkAttention(shape, data, INFINITY, /*seed=*/1);
+  EXPECT_NEAR(result.maxError, exact - data.o[0], 1e-9);
+  EXPECT_GT(result.maxError, 10 * result.refError);
+  EXPECT_LT(result.boundRatio, 0.61);
+  EXPECT_TRUE(result.passed);
+}
+
+// Over 2048 elements or more, the mean error is held to 3 times O_lowp's
+// too: one key a row (P = 1 exactly, O_lowp = O_ref) and O 1/32 too large,
+// within each element's bound (1/16 of v's descale x |V|).
+TEST(ReferenceFp8Test, HoldsTheMeanErrorOverEnoughElements) {
+  for (int64_t rows : {15, 16}) {
+    AttentionShape shape{/*batch=*/1,       /*seqQ=*/rows,
+                         /*seqKV=*/1,       /*headsQ=*/1,
+                         /*headsKV=*/1,     /*qkDepth=*/8,
+                         /*ovDepth=*/128,   /*mask=*/FA4_MASK_NONE,
+                         /*windowLeft=*/-1, /*windowRight=*/-1,
+                         /*scale=*/1.0,     /*dtype=*/FA4_DTYPE_E4M3};
+    AttentionData data;
+    data.q.assign(rows * 8, 1.0f);
+    data.k.assign(8, 1.0f);
+    for (int d = 0; d < 128; ++d)
+      data.v.push_back(float(d % 7 - 3));
+    data.vDescale = {0.5f};
+    for (int64_t i = 0; i < rows; ++i)
+      for (int d = 0; d < 128; ++d)
+        data.o.push_back(0.5f * data.v[d] * (1 + 1.0f / 32));
+    CheckResult result = checkAttention(shape, data, INFINITY, /*seed=*/1);
+    EXPECT_EQ(result.refMeanError, 0);
+    EXPECT_LT(result.boundRatio, 0.51);
+    // 15 rows: 1920 elements, too few for a mean.
+    EXPECT_EQ(result.passed, rows == 15) << rows;
+  }
 }
 
 // Descales per (batch, kv head): query head h of batch b reads entry

@@ -9,7 +9,10 @@
 // version 15): both from the dequantised inputs (descale x e4m3 value), and
 // O_lowp with the kernel's roundings instead: the scaled scores in f32, the
 // unnormalised P = exp(s - rowmax) rounded to e4m3 before P V, the row sum
-// from the unrounded P, O rounded to the output dtype.
+// from the unrounded P, O rounded to the output dtype; the rule is then
+// each element within the bound on P's e4m3 roundings at any scale, and
+// over 2048 elements or more the mean error at most 3 times O_lowp's
+// (docs/KernelABI.md, "FP8").
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +69,9 @@ struct CheckResult {
   double maxError = 0;    // max|O - O_ref| over checked rows
   double refError = 0;    // max|O_lowp - O_ref| over checked rows
   double maxLseError = 0; // max|LSE - LSE_ref|, inf on a -inf mismatch
+  double meanError = 0, refMeanError = 0; // the same errors' means
+  /// FP8: max over elements of |O - O_ref| / the bound on P's roundings.
+  double boundRatio = 0;
   int64_t unwritten = 0;  // NaN left in O or LSE (all rows)
   int64_t checkedRows = 0, totalRows = 0;
   bool passed = false;

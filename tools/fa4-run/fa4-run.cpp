@@ -986,7 +986,7 @@ int64_t countDiffering(int64_t repeats, Launcher &launcher,
 }
 
 /// The RESULT fields of --check (and --repeat).
-std::string checkFields(const CheckResult &result, int64_t repeats,
+std::string checkFields(const CheckResult &result, bool fp8, int64_t repeats,
                         int64_t differing) {
   char text[512];
   std::snprintf(text, sizeof(text),
@@ -997,6 +997,12 @@ std::string checkFields(const CheckResult &result, int64_t repeats,
                 static_cast<long long>(result.checkedRows),
                 static_cast<long long>(result.totalRows));
   std::string fields = text;
+  if (fp8) {
+    std::snprintf(text, sizeof(text),
+                  " mean_err=%.3e ref_mean_err=%.3e bound_ratio=%.3f",
+                  result.meanError, result.refMeanError, result.boundRatio);
+    fields += text;
+  }
   if (repeats) {
     std::snprintf(text, sizeof(text), " repeats=%lld differing=%lld",
                   static_cast<long long>(repeats),
@@ -1034,7 +1040,7 @@ CheckOutcome runCheck(const Options &options, const AttentionShape &shape,
   CheckResult result =
       checkAttention(shape, inputs.values, budget, options.seed);
   return {result.passed && differing == 0,
-          checkFields(result, options.repeats, differing)};
+          checkFields(result, shape.fp8(), options.repeats, differing)};
 }
 
 /// The RESULT fields of --bench.
