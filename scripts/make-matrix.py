@@ -309,28 +309,36 @@ LOOP_CTAS = 3
 
 
 def function(name, dqk, dv, hq, hkv, mask, dtype, sq="?", lse=True,
-             softcap=None, sinks=False):
+             softcap=None, sinks=False, descales=None):
     """An attn.attention function; `sq` a static query length, or "?";
     `lse` False returns O alone; `softcap` c adds the op's softcap; `sinks`
-    an f32 [hq] sinks operand."""
+    an f32 [hq] sinks operand. An f8E4M3FN `dtype` returns bf16 O and takes
+    `descales`, one form per Q, K, V: None, "tensor" (one f32) or
+    "batch_head" ([B, Hkv] f32)."""
+    out_dtype = "bf16" if dtype == "f8E4M3FN" else dtype
     q = f"tensor<?x{sq}x{hq}x{dqk}x{dtype}>"
     k = f"tensor<?x?x{hkv}x{dqk}x{dtype}>"
     v = f"tensor<?x?x{hkv}x{dv}x{dtype}>"
-    o = f"tensor<?x{sq}x{hq}x{dv}x{dtype}>"
+    o = f"tensor<?x{sq}x{hq}x{dv}x{out_dtype}>"
     cap_attr = f", softcap = {softcap!r} : f32" if softcap else ""
     mask_attr = f"{{mask = #attn.mask<{mask}>{cap_attr}}}"
-    sinks_arg = f", %s: tensor<{hq}xf32>" if sinks else ""
-    sinks_operand = f" sinks(%s : tensor<{hq}xf32>)" if sinks else ""
+    extra_args = f", %s: tensor<{hq}xf32>" if sinks else ""
+    operands = f" sinks(%s : tensor<{hq}xf32>)" if sinks else ""
+    for tensor, form in zip("qkv", descales or (None, None, None)):
+        if form:
+            shape = "tensor<f32>" if form == "tensor" else f"tensor<?x{hkv}xf32>"
+            extra_args += f", %{tensor}d: {shape}"
+            operands += f" {tensor}_descale(%{tensor}d : {shape})"
     if not lse:
-        return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {v}{sinks_arg})"
+        return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {v}{extra_args})"
                 f" -> {o} {{\n"
-                f"  %o = attn.attention %q, %k, %v{sinks_operand} {mask_attr}"
+                f"  %o = attn.attention %q, %k, %v{operands} {mask_attr}"
                 f" : {q}, {k}, {v} -> {o}\n"
                 f"  return %o : {o}\n}}\n")
     lse = f"tensor<?x{hq}x{sq}xf32>"
-    return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {v}{sinks_arg})"
+    return (f"func.func @{name}(%q: {q}, %k: {k}, %v: {v}{extra_args})"
             f" -> ({o}, {lse}) {{\n"
-            f"  %o, %lse = attn.attention %q, %k, %v{sinks_operand} {mask_attr}"
+            f"  %o, %lse = attn.attention %q, %k, %v{operands} {mask_attr}"
             f" : {q}, {k}, {v} -> {o}, {lse}\n"
             f"  return %o, %lse : {o}, {lse}\n}}\n")
 

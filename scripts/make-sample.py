@@ -125,16 +125,35 @@ SINKS = [
 ]
 
 
+# FP8 (issue 62), sm_100a: e4m3 Q, K and V with descales (one value, or
+# per batch and kv-head; fa4-run draws them in [0.5, 2]), O bf16. Each
+# tuple as SAMPLE's, then the (Q, K, V) descale forms. GQA causal prefill
+# with LSE and its decode variant, a window with K's descale alone, and a
+# split-K decode through the workspace.
+FP8 = [
+    ("s_fp8_d128_h4x2_causal", 128, 128, 4, 2, "causal", "f8E4M3FN", "?", [],
+     [(2, 239, 300), (1, 300, 1500)], ("tensor", "batch_head", "batch_head")),
+    ("s_fp8_d64_h4x4_win", 64, 64, 4, 4, "window(64, 0)", "f8E4M3FN", "?",
+     [], [(1, 333, 500)], (None, "tensor", None)),
+    ("s_fp8_decode_d128_h8x1_ws", 128, 128, 8, 1, "none", "f8E4M3FN", "?",
+     ["--batch-hint=1", "--seq-q-hint=1", "--seq-kv-hint=32768"],
+     [(1, 1, 8193)], ("batch_head", "tensor", "batch_head")),
+]
+
+
 def families(chip):
     """The kernels to compile for `chip`, as (name, dqk, dv, hq, hkv, mask,
-    dtype, sq, flags, runs, lse, softcap, sinks): SAMPLE (with LSE),
-    SOFTCAP, SINKS, and on sm_100a the Blackwell kernel's own families
-    too."""
-    kernels = [(*entry, True, None, False) for entry in SAMPLE]
-    kernels += [(*entry[:-1], True, entry[-1], False) for entry in SOFTCAP]
-    kernels += [(*entry[:-1], True, entry[-1], True) for entry in SINKS]
+    dtype, sq, flags, runs, lse, softcap, sinks, descales): SAMPLE (with LSE),
+    SOFTCAP, SINKS, and on sm_100a the Blackwell kernel's own families and
+    FP8 too; the last field is FP8's descale forms (None elsewhere)."""
+    kernels = [(*entry, True, None, False, None) for entry in SAMPLE]
+    kernels += [(*entry[:-1], True, entry[-1], False, None)
+                for entry in SOFTCAP]
+    kernels += [(*entry[:-1], True, entry[-1], True, None) for entry in SINKS]
     if chip == "sm_100a":
-        kernels += [(*entry, None, False) for entry in BLACKWELL]
+        kernels += [(*entry, None, False, None) for entry in BLACKWELL]
+        kernels += [(*entry[:-1], True, None, False, entry[-1])
+                    for entry in FP8]
     return kernels
 
 
@@ -156,11 +175,12 @@ def main():
     lines = []
     kernels = families(args.chip)
     for (name, dqk, dv, hq, hkv, mask, dtype, sq, flags, runs, lse, softcap,
-         sinks) in kernels:
+         sinks, descales) in kernels:
         with tempfile.NamedTemporaryFile("w", suffix=".mlir",
                                          delete=False) as f:
             f.write(matrix.function(name, dqk, dv, hq, hkv, mask, dtype, sq,
-                                    lse=lse, softcap=softcap, sinks=sinks))
+                                    lse=lse, softcap=softcap, sinks=sinks,
+                                    descales=descales))
         subprocess.run([args.compiler, f.name, f"--chip={args.chip}", "-o",
                         args.out, "--quiet", *flags, *ptx_flags], check=True,
                        stdout=subprocess.DEVNULL)

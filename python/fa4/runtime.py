@@ -46,6 +46,7 @@ FA4_DTYPE_BF16 = 0
 FA4_DTYPE_F16 = 1
 FA4_DTYPE_F32 = 2
 FA4_DTYPE_I32 = 3  # the serving forms' index tensors (ABI version 12)
+FA4_DTYPE_E4M3 = 4  # OCP FP8 E4M3FN, an FP8 kernel's q, k, v (version 15)
 
 # enum fa4_mask_kind
 FA4_MASK_NONE = 0
@@ -53,9 +54,9 @@ FA4_MASK_CAUSAL = 1
 FA4_MASK_WINDOW = 2
 
 _DTYPE_NAMES = {FA4_DTYPE_BF16: "bf16", FA4_DTYPE_F16: "f16", FA4_DTYPE_F32: "f32",
-                FA4_DTYPE_I32: "i32"}
+                FA4_DTYPE_I32: "i32", FA4_DTYPE_E4M3: "e4m3"}
 _DTYPE_SIZES = {FA4_DTYPE_BF16: 2, FA4_DTYPE_F16: 2, FA4_DTYPE_F32: 4,
-                FA4_DTYPE_I32: 4}
+                FA4_DTYPE_I32: 4, FA4_DTYPE_E4M3: 1}
 _DTYPE_ALIASES = {
     "bf16": FA4_DTYPE_BF16,
     "bfloat16": FA4_DTYPE_BF16,
@@ -69,6 +70,8 @@ _DTYPE_ALIASES = {
     "float": FA4_DTYPE_F32,
     "i32": FA4_DTYPE_I32,
     "int32": FA4_DTYPE_I32,
+    "e4m3": FA4_DTYPE_E4M3,
+    "float8_e4m3fn": FA4_DTYPE_E4M3,
 }
 _MASK_NAMES = {FA4_MASK_NONE: "none", FA4_MASK_CAUSAL: "causal", FA4_MASK_WINDOW: "window"}
 
@@ -110,6 +113,11 @@ class fa4_serving_args(ctypes.Structure):
         ("seqlens_k", fa4_tensor),
         ("max_seqlen_q", ctypes.c_int64),
         ("sinks", fa4_tensor),
+        # Version 15: an FP8 kernel's descales (data NULL where it takes
+        # none).
+        ("q_descale", fa4_tensor),
+        ("k_descale", fa4_tensor),
+        ("v_descale", fa4_tensor),
     ]
 
 
@@ -141,6 +149,10 @@ class fa4_kernel_info(ctypes.Structure):
         ("decode_max_seq_q", ctypes.c_int64),
         ("softcap", ctypes.c_double),
         ("has_sinks", ctypes.c_int32),
+        ("output_dtype", _c_enum),
+        ("q_descale", ctypes.c_int32),
+        ("k_descale", ctypes.c_int32),
+        ("v_descale", ctypes.c_int32),
     ]
 
 
@@ -400,7 +412,8 @@ def _dtype_code_by_name(dtype):
         return _DTYPE_ALIASES[name]
     except KeyError:
         raise Fa4Error(
-            "dtype %s is not supported by fa4 (bf16, f16 or f32)" % (dtype,)
+            "dtype %s is not supported by fa4 (bf16, f16, f32, or e4m3 for an FP8"
+            " kernel)" % (dtype,)
         ) from None
 
 
@@ -559,6 +572,13 @@ class KernelInfo(object):
         self.scale = raw.scale
         self.softcap = raw.softcap
         self.has_sinks = bool(raw.has_sinks)
+        # FP8 (version 15): o's dtype, and each of q, k, v's descale form
+        # (None, "tensor" or "batch_head").
+        self.output_dtype = _DTYPE_NAMES.get(raw.output_dtype,
+                                             str(raw.output_dtype))
+        forms = {0: None, 1: "tensor", 2: "batch_head"}
+        self.descales = tuple(forms.get(form, str(form)) for form in
+                              (raw.q_descale, raw.k_descale, raw.v_descale))
         self.has_lse = bool(raw.has_lse)
         self.batch = raw.batch
         self.seq_q = raw.seq_q

@@ -100,7 +100,7 @@ refused("null q", q=TensorSpec(0, "bf16", (B, SQ, HQ, D)))
 # CHECK-NEXT: not a tensor: None: tensor 'q': expected a torch tensor or fa4.TensorSpec, got list
 refused("not a tensor", q=[1, 2, 3])
 
-# CHECK-NEXT: int8: dtype int8 is not supported by fa4 (bf16, f16 or f32)
+# CHECK-NEXT: int8: dtype int8 is not supported by fa4 (bf16, f16, f32, or e4m3 for an FP8 kernel)
 try:
     TensorSpec(0x100000, "int8", (1,))
 except fa4.Fa4Error as error:
@@ -112,7 +112,7 @@ except fa4.Fa4Error as error:
 # CHECK-NEXT: dtype codes: bf16 bf16 f32
 print("dtype codes:", *(runtime.dtype_name(runtime.dtype_code(d))
                         for d in ("torch.bfloat16", "torch.bfloat16", "torch.float32")))
-# CHECK-NEXT: unhashable: dtype ['bf16'] is not supported by fa4 (bf16, f16 or f32)
+# CHECK-NEXT: unhashable: dtype ['bf16'] is not supported by fa4 (bf16, f16, f32, or e4m3 for an FP8 kernel)
 try:
     runtime.dtype_code(["bf16"])
 except fa4.Fa4Error as error:
