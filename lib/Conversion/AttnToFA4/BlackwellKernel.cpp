@@ -158,7 +158,7 @@ struct BlackwellPlan : KernelPlan {
   }
 };
 
-/// FP8 (issue 62): Q, K and V e4m3 in the dense form, one CTA per work
+/// FP8 (issue 62, D-69): Q, K and V e4m3 in the dense form, one CTA per work
 /// tile (prefill, decode and their splits). An FP8 K/V under a 16-bit Q,
 /// the serving forms' FP8 caches and CTA pairs are refused by name.
 LogicalResult checkFp8(attn::PlannedAttentionOpInterface op,
