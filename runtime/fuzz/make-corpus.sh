@@ -5,11 +5,11 @@
 # its own launch, kv-multicast clusters, CTA pairs, split-K cluster decode,
 # workspace split-K with a fixed count and picked at launch, decode
 # variants, the reference kernel, Blackwell, f16 and windows, tensor maps
-# the kernel builds, the serving forms, softcap and sinks), plus
-# runtime/selftest/*/manifest.json (among them the FP8 forms of version 15,
-# e4m3 inputs with each kind of descale, until fa4-compile writes FP8
-# kernels). The inputs are written here (the lit tests' inputs move),
-# besides examples/attention.mlir.
+# the kernel builds, the serving forms, softcap, sinks and FP8), plus
+# runtime/selftest/*/manifest.json (among them FP8 forms of version 15
+# the compiled one lacks: f16 output, LSE, a window, an absent descale).
+# The inputs are written here (the lit tests' inputs move), besides
+# examples/attention.mlir.
 #
 #   runtime/fuzz/make-corpus.sh [path/to/fa4-compile]   (default build/bin/)
 #
@@ -127,6 +127,7 @@ jobs=(
   "serving-ref-sm100|$work/serving.mlir|--chip=sm_100a --kernel=reference"
   "sinks|test/Pipelines/sinks-ptxas.mlir|--chip=sm_90a"
   "sinks-sm100|test/Pipelines/sinks-ptxas.mlir|--chip=sm_100a"
+  "fp8-sm100|test/Pipelines/fp8-ptxas.mlir|--chip=sm_100a"
 )
 
 mkdir -p "$out"
