@@ -168,6 +168,8 @@ void ConvertAttnToFA4Pass::dropRefusedServingVariants(ModuleOp module) const {
 
 void ConvertAttnToFA4Pass::runOnOperation() {
   ModuleOp module = getOperation();
+  if (failed(refuseBackward(module)))
+    return signalPassFailure();
   dropRefusedServingVariants(module);
   SmallVector<attn::PlannedAttentionOpInterface> ops;
   module.walk([&](attn::PlannedAttentionOpInterface op) { ops.push_back(op); });

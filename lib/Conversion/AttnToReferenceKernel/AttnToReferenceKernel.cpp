@@ -661,6 +661,8 @@ static void dropServingDecodeVariants(ModuleOp module) {
 
 void ConvertAttnToReferenceKernelPass::runOnOperation() {
   ModuleOp module = getOperation();
+  if (failed(refuseBackward(module)))
+    return signalPassFailure();
   dropServingDecodeVariants(module);
   SmallVector<Operation *> ops;
   // An op with a kernel already (fa4.abi: convert-attn-to-fa4 lowered it,

@@ -31,6 +31,17 @@ inline mlir::LogicalResult refuseUnlowered(attn::PlannedAttentionOpInterface op,
   return mlir::success();
 }
 
+/// Fails with a diagnostic on each attn.attention_backward in `module`: no
+/// kernel lowers the backward pass yet (issue 63).
+inline mlir::LogicalResult refuseBackward(mlir::Operation *module) {
+  mlir::WalkResult walked = module->walk([](attn::AttentionBackwardOp op) {
+    op.emitOpError() << "has no kernel yet (the backward pass, issue 63); "
+                        "attn-decompose gives its meaning";
+    return mlir::WalkResult::interrupt();
+  });
+  return mlir::failure(walked.wasInterrupted());
+}
+
 } // namespace fa4
 
 #endif // LIB_CONVERSION_COMMON_UNLOWERED_H

@@ -524,6 +524,81 @@ LogicalResult AttentionOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// AttentionBackwardOp
+//===----------------------------------------------------------------------===//
+
+double AttentionBackwardOp::getEffectiveScale() {
+  if (std::optional<APFloat> scale = getScale())
+    return scale->convertToDouble();
+  int64_t depth = cast<ShapedType>(getQuery().getType()).getDimSize(3);
+  return 1.0 / std::sqrt(static_cast<double>(depth));
+}
+
+/// Each gradient has its input's type: dQ Q's, dK K's, dV V's.
+static LogicalResult verifyGradientTypes(AttentionBackwardOp op) {
+  for (auto [name, gradient, input] :
+       {std::tuple<StringRef, Value, Value>{"grad_query", op.getGradQuery(),
+                                            op.getQuery()},
+        {"grad_key", op.getGradKey(), op.getKey()},
+        {"grad_value", op.getGradValue(), op.getValue()}})
+    if (gradient.getType() != input.getType())
+      return op.emitOpError() << "expects " << name << " to have the type of "
+                              << name.drop_front(5) << ", " << input.getType()
+                              << ", but got " << gradient.getType();
+  return success();
+}
+
+LogicalResult AttentionBackwardOp::verify() {
+  ShapeChecker check{getOperation()};
+  auto shaped = [](Value value) { return cast<ShapedType>(value.getType()); };
+  ShapedType dO = shaped(getGradOutput()), q = shaped(getQuery()),
+             k = shaped(getKey()), v = shaped(getValue()),
+             o = shaped(getOutput());
+  StringRef layout = "BSHD: batch, sequence, heads, depth";
+  for (auto [name, type] : {std::pair<StringRef, ShapedType>{"grad_output", dO},
+                            {"query", q},
+                            {"key", k},
+                            {"value", v},
+                            {"output", o}})
+    if (failed(check.operand(name, type, 4, layout)))
+      return failure();
+  if (isFp8(q) || isFp8(k) || isFp8(v))
+    return emitOpError() << "takes bf16 or f16 operands: the backward pass "
+                            "of FP8 attention is not supported";
+  if (failed(check.elementTypes({{"query", q},
+                                 {"key", k},
+                                 {"value", v},
+                                 {"output", o},
+                                 {"grad_output", dO}})) ||
+      failed(check.heads(q, k, v, o)))
+    return failure();
+  int64_t batch = q.getDimSize(0);
+  if (failed(check.expectSame("the batch size", "query", batch, "key",
+                              k.getDimSize(0))) ||
+      failed(check.expectSame("the batch size", "query", batch, "value",
+                              v.getDimSize(0))) ||
+      failed(check.expectSame("the batch size", "query", batch, "output",
+                              o.getDimSize(0))) ||
+      failed(check.expectSame("the key/value sequence length", "key",
+                              k.getDimSize(1), "value", v.getDimSize(1))) ||
+      failed(check.expectSame("the query sequence length", "query",
+                              q.getDimSize(1), "output", o.getDimSize(1))))
+    return failure();
+  // dO has O's shape.
+  static constexpr StringLiteral kDims[] = {
+      "the batch size", "the query sequence length", "the query head count",
+      "the OV depth"};
+  for (auto [dim, what] : llvm::enumerate(kDims))
+    if (failed(check.expectSame(what, "output", o.getDimSize(dim),
+                                "grad_output", dO.getDimSize(dim))))
+      return failure();
+  if (failed(check.bshdLse(q, shaped(getLse()))) ||
+      failed(verifyGradientTypes(*this)) || failed(check.scale(getScale())))
+    return failure();
+  return check.positive("softcap", getSoftcap());
+}
+
+//===----------------------------------------------------------------------===//
 // Serving forms
 //===----------------------------------------------------------------------===//
 

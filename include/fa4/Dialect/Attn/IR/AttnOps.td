@@ -142,6 +142,68 @@ def Attn_AttentionOp : Attn_Op<"attention", [AttrSizedOperandSegments,
 }
 
 //===----------------------------------------------------------------------===//
+// The backward pass
+//===----------------------------------------------------------------------===//
+
+def Attn_AttentionBackwardOp : Attn_Op<"attention_backward", [Pure]> {
+  let summary = "The gradients of attn.attention: dQ, dK and dV";
+  let description = [{
+    The backward pass of `attn.attention` (issue 63), FlashAttention's: from
+    the forward's inputs Q `[B, Sq, Hq, Dqk]`, K `[B, Skv, Hkv, Dqk]`, V
+    `[B, Skv, Hkv, Dv]`, its output O `[B, Sq, Hq, Dv]` and log-sum-exp LSE
+    `[B, Hq, Sq]` (f32), and the output's gradient dO (O's shape), the
+    gradients dQ, dK and dV of the inputs' shapes and element type (bf16
+    or f16). `scale`, `mask` and `softcap` mean what they mean on the
+    forward op whose O and LSE these are. With P = exp(S - LSE) for S the
+    forward's scaled, softcapped and masked scores (0 where masked, and in
+    a row that saw no key):
+
+    - dV = P^T dO, dP = dO V^T, D = rowsum(dO * O),
+    - dS = P * (dP - D), times 1 - (s / c)^2 under a softcap c (s the
+      capped score), times `scale`;
+    - dQ = dS K, dK = dS^T Q.
+
+    Under GQA/MQA (Hq a multiple of Hkv) dK and dV sum over the query heads
+    of each key/value head. `deterministic` asks that the result not
+    depend on the order work runs in (FlashAttention's deterministic
+    mode): bitwise the same on every run. No kernel lowers it yet;
+    `attn-decompose` gives its meaning.
+
+    ```mlir
+    %dq, %dk, %dv = attn.attention_backward %do, %q, %k, %v, %o, %lse
+        {mask = #attn.mask<causal>}
+        : tensor<2x128x8x64xbf16>, tensor<2x128x8x64xbf16>,
+          tensor<2x128x2x64xbf16>, tensor<2x128x2x64xbf16>,
+          tensor<2x128x8x64xbf16>, tensor<2x8x128xf32>
+        -> tensor<2x128x8x64xbf16>, tensor<2x128x2x64xbf16>,
+           tensor<2x128x2x64xbf16>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$grad_output, AnyRankedTensor:$query,
+    AnyRankedTensor:$key, AnyRankedTensor:$value, AnyRankedTensor:$output,
+    AnyRankedTensor:$lse,
+    OptionalAttr<F32Attr>:$scale,
+    DefaultValuedAttr<Attn_MaskAttr, "::fa4::attn::MaskKind::None">:$mask,
+    OptionalAttr<F32Attr>:$softcap,
+    UnitAttr:$deterministic
+  );
+  let results = (outs AnyRankedTensor:$grad_query, AnyRankedTensor:$grad_key,
+                      AnyRankedTensor:$grad_value);
+  let assemblyFormat = [{
+    $grad_output `,` $query `,` $key `,` $value `,` $output `,` $lse
+    attr-dict `:` type($grad_output) `,` type($query) `,` type($key) `,`
+    type($value) `,` type($output) `,` type($lse) `->` type($grad_query) `,`
+    type($grad_key) `,` type($grad_value)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `scale`, or 1/sqrt(Dqk) where absent (as the forward's).
+    double getEffectiveScale();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Serving forms: sequences of different lengths in one op
 //===----------------------------------------------------------------------===//
 
