@@ -65,6 +65,9 @@ public:
 
   /// O [B, Sq, Hq, Dv], then LSE [B, Hq, Sq] where asked for.
   SmallVector<Value> build();
+  /// attn.attention_backward: dQ, dK and dV (each in view.element) from
+  /// dO, O (both [B, Sq, Hq, Dv]) and LSE [B, Hq, Sq].
+  SmallVector<Value> buildBackward(Value gradOutput, Value output, Value lse);
 
 private:
   AffineMap map(unsigned loops, ArrayRef<AffineExpr> results) {
@@ -132,6 +135,13 @@ private:
   Value exponentials(Value scores, Value max);
   Value output(Value exps, Value sum);
   Value logSumExp(Value max, Value sum);
+  /// sum over the reduction loops of x * y into `init` (f32).
+  Value sumOfProducts(Value init, Value x, Value y, ArrayRef<AffineMap> maps,
+                      ArrayRef<utils::IteratorType> iterators);
+  /// `value` (f32) in view.element.
+  Value truncated(Value value);
+  Value scoreGradients(Value probs, Value gradProbs, Value rowDots,
+                       Value capped);
 
   OpBuilder &builder;
   Location loc;
@@ -312,6 +322,117 @@ Value Decomposer::output(Value exps, Value sum) {
       });
 }
 
+Value Decomposer::sumOfProducts(Value init, Value x, Value y,
+                                ArrayRef<AffineMap> maps,
+                                ArrayRef<utils::IteratorType> iterators) {
+  return generic(init, {x, y}, maps, iterators,
+                 [&](OpBuilder &body, Location at, ValueRange args) -> Value {
+                   Value product =
+                       arith::MulFOp::create(body, at, toF32(body, at, args[0]),
+                                             toF32(body, at, args[1]));
+                   return arith::AddFOp::create(body, at, product, args[2]);
+                 });
+}
+
+Value Decomposer::truncated(Value value) {
+  auto type = cast<ShapedType>(value.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(size(value, d));
+  Value init = tensor::EmptyOp::create(builder, loc, sizes, view.element);
+  AffineMap identity = builder.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iterators(type.getRank(), par);
+  return generic(init, {value}, {identity, identity}, iterators,
+                 [&](OpBuilder &body, Location at, ValueRange args) -> Value {
+                   return arith::TruncFOp::create(body, at, view.element,
+                                                  args[0]);
+                 });
+}
+
+/// dS = P (dP - D) scale [B, Hq, Sq, Skv], times 1 - (s / c)^2 under a
+/// softcap c (d(c tanh(x / c)) / dx at the capped score s); 0 where P is 0
+/// (a hidden key's s is -inf).
+Value Decomposer::scoreGradients(Value probs, Value gradProbs, Value rowDots,
+                                 Value capped) {
+  AffineExpr b = dim(0), h = dim(1), i = dim(2);
+  AffineMap identity = builder.getMultiDimIdentityMap(4);
+  return generic(
+      probs, {gradProbs, rowDots, capped},
+      {identity, map(4, {b, h, i}), identity, identity}, {par, par, par, par},
+      [&](OpBuilder &body, Location at, ValueRange args) -> Value {
+        Value dP = args[0], rowDot = args[1], s = args[2], p = args[3];
+        Value grad = arith::MulFOp::create(
+            body, at, p, arith::SubFOp::create(body, at, dP, rowDot));
+        if (view.softcap) {
+          Value ratio = arith::DivFOp::create(
+              body, at, s, constantF32(body, at, *view.softcap));
+          Value slope = arith::SubFOp::create(
+              body, at, constantF32(body, at, 1.0),
+              arith::MulFOp::create(body, at, ratio, ratio));
+          Value seen =
+              arith::CmpFOp::create(body, at, arith::CmpFPredicate::ONE, p,
+                                    constantF32(body, at, 0.0));
+          grad = arith::SelectOp::create(
+              body, at, seen, arith::MulFOp::create(body, at, grad, slope),
+              constantF32(body, at, 0.0));
+        }
+        return arith::MulFOp::create(body, at, grad,
+                                     constantF32(body, at, view.scale));
+      });
+}
+
+SmallVector<Value> Decomposer::buildBackward(Value gradOutput, Value output,
+                                             Value lse) {
+  Value q = view.query, k = view.key, v = view.value;
+  Value capped = scaledAndMasked(scores());
+  // P = exp(s - LSE), 0 in a row that saw no key (LSE -inf).
+  Value probs = exponentials(capped, lse);
+  // dV[b, j, g, e] = sum over the query heads h of g (h / G = g) and i of
+  // P[b, h, i, j] dO[b, i, h, e]: loops b j h e i, h reduced into h / G.
+  AffineExpr b = dim(0), j = dim(1), h = dim(2), e = dim(3), i = dim(4);
+  Value gradValue = sumOfProducts(
+      filled({size(v, 0), size(v, 1), size(v, 2), size(v, 3)}, 0.0), probs,
+      gradOutput,
+      {map(5, {b, h, i, j}), map(5, {b, i, h, e}),
+       map(5, {b, j, kvHead(h), e})},
+      {par, par, red, par, red});
+  // dP[b, h, i, j] = sum_e dO[b, i, h, e] V[b, j, h / G, e]: loops b h i j
+  // e.
+  AffineExpr hq = dim(1), iq = dim(2), jk = dim(3), ev = dim(4);
+  Value gradProbs = sumOfProducts(
+      filled({size(q, 0), size(q, 2), size(q, 1), size(k, 1)}, 0.0), gradOutput,
+      v,
+      {map(5, {b, iq, hq, ev}), map(5, {b, jk, kvHead(hq), ev}),
+       map(5, {b, hq, iq, jk})},
+      {par, par, par, par, red});
+  // D[b, h, i] = sum_e dO[b, i, h, e] O[b, i, h, e]: loops b h i e.
+  AffineExpr eo = dim(3);
+  Value rowDots = sumOfProducts(
+      filled({size(q, 0), size(q, 2), size(q, 1)}, 0.0), gradOutput, output,
+      {map(4, {b, iq, hq, eo}), map(4, {b, iq, hq, eo}), map(4, {b, hq, iq})},
+      {par, par, par, red});
+  Value gradScores = scoreGradients(probs, gradProbs, rowDots, capped);
+  // dQ[b, i, h, d] = sum_j dS[b, h, i, j] K[b, j, h / G, d]: loops b i h d
+  // j.
+  AffineExpr iQ = dim(1), hQ = dim(2), dQ = dim(3), jQ = dim(4);
+  Value gradQuery = sumOfProducts(
+      filled({size(q, 0), size(q, 1), size(q, 2), size(q, 3)}, 0.0), gradScores,
+      k,
+      {map(5, {b, hQ, iQ, jQ}), map(5, {b, jQ, kvHead(hQ), dQ}),
+       map(5, {b, iQ, hQ, dQ})},
+      {par, par, par, par, red});
+  // dK[b, j, g, d] = sum over h of g and i of dS[b, h, i, j] Q[b, i, h, d]:
+  // loops b j h d i.
+  AffineExpr d = dim(3);
+  Value gradKey = sumOfProducts(
+      filled({size(k, 0), size(k, 1), size(k, 2), size(k, 3)}, 0.0), gradScores,
+      q,
+      {map(5, {b, h, i, j}), map(5, {b, i, h, d}),
+       map(5, {b, j, kvHead(h), d})},
+      {par, par, red, par, red});
+  return {truncated(gradQuery), truncated(gradKey), truncated(gradValue)};
+}
+
 /// LSE = max + log(sum): -inf in a row that sees no key.
 Value Decomposer::logSumExp(Value max, Value sum) {
   AffineMap identity = builder.getMultiDimIdentityMap(3);
@@ -425,6 +546,38 @@ DenseView denseView(OpBuilder &builder, AttentionOp op) {
           return maskKeeps(body, at, mask, i, j, offset);
         };
       }};
+}
+
+/// attn.attention_backward: the forward's view of its Q, K and V.
+DenseView backwardView(OpBuilder &builder, AttentionBackwardOp op) {
+  Location loc = op.getLoc();
+  MaskAttr mask = op.getMask();
+  Value query = op.getQuery(), key = op.getKey();
+  auto shaped = [](Value value) { return cast<ShapedType>(value.getType()); };
+  DenseView view = {
+      query,
+      key,
+      op.getValue(),
+      shaped(query).getElementType(),
+      shaped(query).getDimSize(2),
+      shaped(key).getDimSize(2),
+      op.getEffectiveScale(),
+      /*hasLse=*/false,
+      [&builder, loc, mask, query, key]() -> KeepFn {
+        if (mask.isNone())
+          return KeepFn();
+        Value seqQ = getValueOrCreateConstantIndexOp(
+            builder, loc, dimOf(builder, loc, query, 1));
+        Value seqKV = getValueOrCreateConstantIndexOp(
+            builder, loc, dimOf(builder, loc, key, 1));
+        Value offset = arith::SubIOp::create(builder, loc, seqKV, seqQ);
+        return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
+          return maskKeeps(body, at, mask, i, j, offset);
+        };
+      }};
+  if (std::optional<APFloat> softcap = op.getSoftcap())
+    view.softcap = softcap->convertToDouble();
+  return view;
 }
 
 /// How many sequences every index vector has an entry for: the least of
@@ -783,12 +936,21 @@ struct AttnDecomposePass
       if (auto attention = dyn_cast<AttentionOp>(op)) {
         if (!attention.hasBufferSemantics())
           ops.push_back(op);
-      } else if (isa<VarlenAttentionOp, PagedAttentionOp>(op)) {
+      } else if (isa<VarlenAttentionOp, PagedAttentionOp, AttentionBackwardOp>(
+                     op)) {
         ops.push_back(op);
       }
     });
     for (Operation *op : ops) {
       OpBuilder builder(op);
+      if (auto backward = dyn_cast<AttentionBackwardOp>(op)) {
+        SmallVector<Value> gradients =
+            Decomposer(builder, op->getLoc(), backwardView(builder, backward))
+                .buildBackward(backward.getGradOutput(), backward.getOutput(),
+                               backward.getLse());
+        replaceResults(builder, op, gradients);
+        continue;
+      }
       decompose(builder, op);
     }
   }

@@ -218,6 +218,12 @@ def AttnDecompose : Pass<"attn-decompose"> {
     not read), each sequence's keys counted by `seqlens_k`. A paged cache
     with packed queries is one batch of all query tokens over every
     sequence's gathered keys laid end to end.
+
+    And `attn.attention_backward`: P recomputed from the scores and the
+    given LSE, then dV = P^T dO, dP = dO V^T, D = rowsum(dO * O), dS =
+    P (dP - D) (times the softcap's slope) times the scale, dQ = dS K and
+    dK = dS^T Q, in f32, summed over each key/value head's query heads and
+    rounded to the operands' type.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
