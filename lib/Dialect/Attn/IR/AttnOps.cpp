@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <cmath>
 
@@ -28,6 +29,50 @@ Value AttentionOp::getLse() {
   ValueRange values = hasBufferSemantics() ? ValueRange(getOutputs())
                                            : ValueRange(getResults());
   return values.size() == 2 ? values[1] : Value();
+}
+
+FailureOr<AttentionBackwardOp> AttentionOp::buildBackward(OpBuilder &builder,
+                                                          Value gradOutput) {
+  if (hasBufferSemantics())
+    return emitOpError() << "has a backward pass on tensors only; this op is "
+                            "on memrefs";
+  if (getSinks())
+    return emitOpError() << "has sinks, whose gradient "
+                            "attn.attention_backward does not give yet";
+  if (isa<Float8E4M3FNType>(getKeyType().getElementType()))
+    return emitOpError()
+           << "has FP8 operands: the backward pass takes bf16 or f16";
+  Value lse = getLse();
+  if (!lse)
+    return emitOpError() << "returns no LSE, which its backward pass reads "
+                            "(withLse gives one that does)";
+  return AttentionBackwardOp::create(
+      builder, getLoc(), getQuery().getType(), getKey().getType(),
+      getValue().getType(), gradOutput, getQuery(), getKey(), getValue(),
+      getOutput(), lse, getScaleAttr(), getMaskAttr(), getSoftcapAttr(),
+      /*deterministic=*/false);
+}
+
+AttentionOp AttentionOp::withLse(RewriterBase &rewriter) {
+  if (getLse() || hasBufferSemantics())
+    return *this;
+  ShapedType q = getQueryType();
+  auto lseType =
+      RankedTensorType::get({q.getDimSize(0), q.getDimSize(2), q.getDimSize(1)},
+                            Float32Type::get(getContext()));
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(*this);
+  // The same operands, properties and attributes, with LSE as a second
+  // result.
+  OperationState state(getLoc(), getOperationName());
+  state.addOperands(getOperands());
+  state.propertiesAttr = (*this)->getPropertiesAsAttribute();
+  state.addAttributes(llvm::to_vector((*this)->getDiscardableAttrs()));
+  state.addTypes({getOutput().getType(), lseType});
+  auto withLse = cast<AttentionOp>(rewriter.create(state));
+  rewriter.replaceAllUsesWith(getOutput(), withLse.getOutput());
+  rewriter.eraseOp(*this);
+  return withLse;
 }
 
 double AttentionOp::getEffectiveScale() {

@@ -30,6 +30,13 @@ mlir::FailureOr<fa4::Chip> parseChipParameter(mlir::AsmParser &parser);
 
 #include "fa4/Dialect/Attn/IR/AttnInterfaces.h.inc"
 
+namespace mlir {
+class RewriterBase;
+} // namespace mlir
+namespace fa4::attn {
+class AttentionBackwardOp;
+} // namespace fa4::attn
+
 #define GET_OP_CLASSES
 #include "fa4/Dialect/Attn/IR/AttnOps.h.inc"
 

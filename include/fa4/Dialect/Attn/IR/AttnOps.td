@@ -116,6 +116,18 @@ def Attn_AttentionOp : Attn_Op<"attention", [AttrSizedOperandSegments,
     }
     /// O: the first result (tensor form) or the first `outs` operand.
     ::mlir::Value getOutput();
+
+    /// The autodiff link (issue 63): this op's backward pass of
+    /// `gradOutput` (dO, O's type), built at `builder`'s insertion point
+    /// from this op's Q, K, V, O and LSE with its scale, mask and softcap:
+    /// an `attn.attention_backward` whose results are dQ, dK and dV. Fails
+    /// with a diagnostic on this op where it has no backward pass: memrefs,
+    /// sinks, FP8, or no LSE (`withLse` gives an op that returns it).
+    ::llvm::FailureOr<AttentionBackwardOp>
+    buildBackward(::mlir::OpBuilder &builder, ::mlir::Value gradOutput);
+    /// This op if it returns LSE, else an op on tensors that also returns
+    /// it, in its place (O's uses move to the new op).
+    AttentionOp withLse(::mlir::RewriterBase &rewriter);
     /// LSE when requested, else null.
     ::mlir::Value getLse();
 
