@@ -6,6 +6,8 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o pipes pipes.cu && ./pipes
 // prints one line per instruction:
 //   PIPE name per_sm_per_clk=R latency_clk=L
+// (instructions; tanh2 and ex2h2 take two bf16 elements each, and one
+// tanhex2 is two instructions).
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -21,6 +23,22 @@ constexpr int kUnroll = 16;
 #define OP_FMNMX(x) asm volatile("max.f32 %0, %0, 0f3F000000;" : "+f"(x))
 #define OP_EX2(x) asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(x))
 #define OP_TANH(x) asm volatile("tanh.approx.f32 %0, %0;" : "+f"(x))
+// Packed bf16x2 forms (two elements an instruction): whether MUFU runs
+// them at the f32 rate decides if a softcap's tanh can halve its MUFU
+// work (issue 61).
+#define OP_TANH2(x)                                                            \
+  asm volatile("{.reg .b32 t; mov.b32 t, %0; tanh.approx.bf16x2 t, t; "        \
+               "mov.b32 %0, t;}"                                               \
+               : "+f"(x))
+#define OP_EX2H2(x)                                                            \
+  asm volatile("{.reg .b32 t; mov.b32 t, %0; ex2.approx.ftz.bf16x2 t, t; "     \
+               "mov.b32 %0, t;}"                                               \
+               : "+f"(x))
+// A softcapped score's two MUFU operations, tanh then ex2 (one "op" is
+// both): whether the pipe keeps its rate when they alternate.
+#define OP_TANHEX2(x)                                                          \
+  asm volatile("tanh.approx.f32 %0, %0;\n\tex2.approx.ftz.f32 %0, %0;"         \
+               : "+f"(x))
 #define OP_F2FP(x)                                                             \
   asm volatile("{.reg .b32 t; cvt.rn.bf16x2.f32 t, %0, %0; mov.b32 %0, t;}"    \
                : "+f"(x))
@@ -64,6 +82,9 @@ DEFINE(fmul, OP_FMUL)
 DEFINE(fmnmx, OP_FMNMX)
 DEFINE(ex2, OP_EX2)
 DEFINE(tanh, OP_TANH)
+DEFINE(tanh2, OP_TANH2)
+DEFINE(ex2h2, OP_EX2H2)
+DEFINE(tanhex2, OP_TANHEX2)
 DEFINE(f2fp, OP_F2FP)
 DEFINE(imad, OP_IMAD)
 DEFINE(shfl, OP_SHFL)
@@ -111,8 +132,9 @@ int main() {
   struct {
     const char *name;
     Kernel kernel, chain;
-  } all[] = {PIPE(ffma), PIPE(fadd), PIPE(fmul), PIPE(fmnmx), PIPE(ex2),
-             PIPE(tanh), PIPE(f2fp), PIPE(imad), PIPE(shfl)};
+  } all[] = {PIPE(ffma),    PIPE(fadd), PIPE(fmul),  PIPE(fmnmx),
+             PIPE(ex2),     PIPE(tanh), PIPE(tanh2), PIPE(ex2h2),
+             PIPE(tanhex2), PIPE(f2fp), PIPE(imad),  PIPE(shfl)};
   for (auto &k : all)
     if (measure(k.name, k.kernel, k.chain, sms, out, clocks))
       return 1;
