@@ -520,32 +520,39 @@ Value dropUnitBatch(OpBuilder &builder, Location loc, Value value) {
   return tensor::CollapseShapeOp::create(builder, loc, value, groups);
 }
 
+/// The keep of `mask` over BSHD `query` and `key` of one Sq and Skv for the
+/// batch, its diagonal offset built at `builder`'s insertion point; none
+/// without a mask.
+KeepFn denseKeep(OpBuilder &builder, Location loc, MaskAttr mask, Value query,
+                 Value key) {
+  if (mask.isNone())
+    return KeepFn();
+  Value seqQ = getValueOrCreateConstantIndexOp(builder, loc,
+                                               dimOf(builder, loc, query, 1));
+  Value seqKV = getValueOrCreateConstantIndexOp(builder, loc,
+                                                dimOf(builder, loc, key, 1));
+  Value offset = arith::SubIOp::create(builder, loc, seqKV, seqQ);
+  return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
+    return maskKeeps(body, at, mask, i, j, offset);
+  };
+}
+
 /// attn.attention: one Sq and Skv for the batch (no keep without a mask).
 DenseView denseView(OpBuilder &builder, AttentionOp op) {
   Location loc = op.getLoc();
   MaskAttr mask = op.getMask();
   Value query = op.getQuery(), key = op.getKey();
-  return {
-      query,
-      key,
-      op.getValue(),
-      cast<ShapedType>(op.getOutput().getType()).getElementType(),
-      op.getNumQueryHeads(),
-      op.getNumKVHeads(),
-      op.getEffectiveScale(),
-      static_cast<bool>(op.getLse()),
-      [&builder, loc, mask, query, key]() -> KeepFn {
-        if (mask.isNone())
-          return KeepFn();
-        Value seqQ = getValueOrCreateConstantIndexOp(
-            builder, loc, dimOf(builder, loc, query, 1));
-        Value seqKV = getValueOrCreateConstantIndexOp(
-            builder, loc, dimOf(builder, loc, key, 1));
-        Value offset = arith::SubIOp::create(builder, loc, seqKV, seqQ);
-        return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
-          return maskKeeps(body, at, mask, i, j, offset);
-        };
-      }};
+  return {query,
+          key,
+          op.getValue(),
+          cast<ShapedType>(op.getOutput().getType()).getElementType(),
+          op.getNumQueryHeads(),
+          op.getNumKVHeads(),
+          op.getEffectiveScale(),
+          static_cast<bool>(op.getLse()),
+          [&builder, loc, mask, query, key] {
+            return denseKeep(builder, loc, mask, query, key);
+          }};
 }
 
 /// attn.attention_backward: the forward's view of its Q, K and V.
@@ -554,27 +561,17 @@ DenseView backwardView(OpBuilder &builder, AttentionBackwardOp op) {
   MaskAttr mask = op.getMask();
   Value query = op.getQuery(), key = op.getKey();
   auto shaped = [](Value value) { return cast<ShapedType>(value.getType()); };
-  DenseView view = {
-      query,
-      key,
-      op.getValue(),
-      shaped(query).getElementType(),
-      shaped(query).getDimSize(2),
-      shaped(key).getDimSize(2),
-      op.getEffectiveScale(),
-      /*hasLse=*/false,
-      [&builder, loc, mask, query, key]() -> KeepFn {
-        if (mask.isNone())
-          return KeepFn();
-        Value seqQ = getValueOrCreateConstantIndexOp(
-            builder, loc, dimOf(builder, loc, query, 1));
-        Value seqKV = getValueOrCreateConstantIndexOp(
-            builder, loc, dimOf(builder, loc, key, 1));
-        Value offset = arith::SubIOp::create(builder, loc, seqKV, seqQ);
-        return [=](OpBuilder &body, Location at, Value, Value i, Value j) {
-          return maskKeeps(body, at, mask, i, j, offset);
-        };
-      }};
+  DenseView view = {query,
+                    key,
+                    op.getValue(),
+                    shaped(query).getElementType(),
+                    shaped(query).getDimSize(2),
+                    shaped(key).getDimSize(2),
+                    op.getEffectiveScale(),
+                    /*hasLse=*/false,
+                    [&builder, loc, mask, query, key] {
+                      return denseKeep(builder, loc, mask, query, key);
+                    }};
   if (std::optional<APFloat> softcap = op.getSoftcap())
     view.softcap = softcap->convertToDouble();
   return view;
