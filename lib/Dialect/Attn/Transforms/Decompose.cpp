@@ -135,9 +135,16 @@ private:
   Value exponentials(Value scores, Value max);
   Value output(Value exps, Value sum);
   Value logSumExp(Value max, Value sum);
-  /// sum over the reduction loops of x * y into `init` (f32).
-  Value sumOfProducts(Value init, Value x, Value y, ArrayRef<AffineMap> maps,
+  /// sum over the reduction loops of the product of `inputs` (in f32)
+  /// into `init`.
+  Value sumOfProducts(Value init, ValueRange inputs, ArrayRef<AffineMap> maps,
                       ArrayRef<utils::IteratorType> iterators);
+  /// A tensor of f32 zeros of `like`'s shape.
+  Value zerosLike(Value like);
+  /// dK or dV [B, Skv, Hkv, D] (`like`'s shape) = sum over the query heads
+  /// h of each key/value head and the queries i of perScore[b, h, i, j]
+  /// perQuery[b, i, h, d] (P and dO for dV, dS and Q for dK).
+  Value keyGradient(Value perScore, Value perQuery, Value like);
   /// `value` (f32) in view.element.
   Value truncated(Value value);
   Value scoreGradients(Value probs, Value gradProbs, Value rowDots,
@@ -167,16 +174,7 @@ Value Decomposer::descaledContraction(Value init, Value x, Value y,
   maps.push_back(operandMaps[2]);
   SmallVector<utils::IteratorType> iterators(loops - 1, par);
   iterators.push_back(red);
-  return generic(init, inputs, maps, iterators,
-                 [&](OpBuilder &body, Location at, ValueRange args) -> Value {
-                   Value product =
-                       arith::MulFOp::create(body, at, toF32(body, at, args[0]),
-                                             toF32(body, at, args[1]));
-                   for (Value descale : args.drop_front(2).drop_back())
-                     product =
-                         arith::MulFOp::create(body, at, product, descale);
-                   return arith::AddFOp::create(body, at, product, args.back());
-                 });
+  return sumOfProducts(init, inputs, maps, iterators);
 }
 
 /// S[b, h, i, j] = sum_d Q[b, i, h, d] K[b, j, h / G, d], each FP8 operand
@@ -322,16 +320,34 @@ Value Decomposer::output(Value exps, Value sum) {
       });
 }
 
-Value Decomposer::sumOfProducts(Value init, Value x, Value y,
+Value Decomposer::sumOfProducts(Value init, ValueRange inputs,
                                 ArrayRef<AffineMap> maps,
                                 ArrayRef<utils::IteratorType> iterators) {
-  return generic(init, {x, y}, maps, iterators,
+  return generic(init, inputs, maps, iterators,
                  [&](OpBuilder &body, Location at, ValueRange args) -> Value {
-                   Value product =
-                       arith::MulFOp::create(body, at, toF32(body, at, args[0]),
-                                             toF32(body, at, args[1]));
-                   return arith::AddFOp::create(body, at, product, args[2]);
+                   Value product = toF32(body, at, args[0]);
+                   for (Value factor : args.drop_front().drop_back())
+                     product = arith::MulFOp::create(body, at, product,
+                                                     toF32(body, at, factor));
+                   return arith::AddFOp::create(body, at, product, args.back());
                  });
+}
+
+Value Decomposer::zerosLike(Value like) {
+  auto rank = cast<ShapedType>(like.getType()).getRank();
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < rank; ++d)
+    sizes.push_back(size(like, d));
+  return filled(sizes, 0.0);
+}
+
+Value Decomposer::keyGradient(Value perScore, Value perQuery, Value like) {
+  // Loops b j h d i; h is reduced into its key/value head h / G.
+  AffineExpr b = dim(0), j = dim(1), h = dim(2), d = dim(3), i = dim(4);
+  return sumOfProducts(zerosLike(like), {perScore, perQuery},
+                       {map(5, {b, h, i, j}), map(5, {b, i, h, d}),
+                        map(5, {b, j, kvHead(h), d})},
+                       {par, par, red, par, red});
 }
 
 Value Decomposer::truncated(Value value) {
@@ -387,49 +403,32 @@ SmallVector<Value> Decomposer::buildBackward(Value gradOutput, Value output,
   Value capped = scaledAndMasked(scores());
   // P = exp(s - LSE), 0 in a row that saw no key (LSE -inf).
   Value probs = exponentials(capped, lse);
-  // dV[b, j, g, e] = sum over the query heads h of g (h / G = g) and i of
-  // P[b, h, i, j] dO[b, i, h, e]: loops b j h e i, h reduced into h / G.
-  AffineExpr b = dim(0), j = dim(1), h = dim(2), e = dim(3), i = dim(4);
-  Value gradValue = sumOfProducts(
-      filled({size(v, 0), size(v, 1), size(v, 2), size(v, 3)}, 0.0), probs,
-      gradOutput,
-      {map(5, {b, h, i, j}), map(5, {b, i, h, e}),
-       map(5, {b, j, kvHead(h), e})},
-      {par, par, red, par, red});
+  Value gradValue = keyGradient(probs, gradOutput, v);
   // dP[b, h, i, j] = sum_e dO[b, i, h, e] V[b, j, h / G, e]: loops b h i j
   // e.
-  AffineExpr hq = dim(1), iq = dim(2), jk = dim(3), ev = dim(4);
+  AffineExpr b = dim(0), h = dim(1), i = dim(2), j = dim(3), e = dim(4);
   Value gradProbs = sumOfProducts(
-      filled({size(q, 0), size(q, 2), size(q, 1), size(k, 1)}, 0.0), gradOutput,
-      v,
-      {map(5, {b, iq, hq, ev}), map(5, {b, jk, kvHead(hq), ev}),
-       map(5, {b, hq, iq, jk})},
+      filled({size(q, 0), size(q, 2), size(q, 1), size(k, 1)}, 0.0),
+      {gradOutput, v},
+      {map(5, {b, i, h, e}), map(5, {b, j, kvHead(h), e}),
+       map(5, {b, h, i, j})},
       {par, par, par, par, red});
   // D[b, h, i] = sum_e dO[b, i, h, e] O[b, i, h, e]: loops b h i e.
   AffineExpr eo = dim(3);
   Value rowDots = sumOfProducts(
-      filled({size(q, 0), size(q, 2), size(q, 1)}, 0.0), gradOutput, output,
-      {map(4, {b, iq, hq, eo}), map(4, {b, iq, hq, eo}), map(4, {b, hq, iq})},
+      filled({size(q, 0), size(q, 2), size(q, 1)}, 0.0), {gradOutput, output},
+      {map(4, {b, i, h, eo}), map(4, {b, i, h, eo}), map(4, {b, h, i})},
       {par, par, par, red});
   Value gradScores = scoreGradients(probs, gradProbs, rowDots, capped);
   // dQ[b, i, h, d] = sum_j dS[b, h, i, j] K[b, j, h / G, d]: loops b i h d
   // j.
   AffineExpr iQ = dim(1), hQ = dim(2), dQ = dim(3), jQ = dim(4);
-  Value gradQuery = sumOfProducts(
-      filled({size(q, 0), size(q, 1), size(q, 2), size(q, 3)}, 0.0), gradScores,
-      k,
-      {map(5, {b, hQ, iQ, jQ}), map(5, {b, jQ, kvHead(hQ), dQ}),
-       map(5, {b, iQ, hQ, dQ})},
-      {par, par, par, par, red});
-  // dK[b, j, g, d] = sum over h of g and i of dS[b, h, i, j] Q[b, i, h, d]:
-  // loops b j h d i.
-  AffineExpr d = dim(3);
-  Value gradKey = sumOfProducts(
-      filled({size(k, 0), size(k, 1), size(k, 2), size(k, 3)}, 0.0), gradScores,
-      q,
-      {map(5, {b, h, i, j}), map(5, {b, i, h, d}),
-       map(5, {b, j, kvHead(h), d})},
-      {par, par, red, par, red});
+  Value gradQuery =
+      sumOfProducts(zerosLike(q), {gradScores, k},
+                    {map(5, {b, hQ, iQ, jQ}), map(5, {b, jQ, kvHead(hQ), dQ}),
+                     map(5, {b, iQ, hQ, dQ})},
+                    {par, par, par, par, red});
+  Value gradKey = keyGradient(gradScores, q, k);
   return {truncated(gradQuery), truncated(gradKey), truncated(gradValue)};
 }
 
