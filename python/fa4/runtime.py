@@ -27,7 +27,7 @@ __all__ = [
 
 # --- C API ------------------------------------------------------------------
 
-FA4_ABI_VERSION = 11
+FA4_ABI_VERSION = 16  # Runtime.h's: the newest manifest version it reads
 FA4_ABI_MIN_VERSION = 1
 FA4_MAX_RANK = 4
 
@@ -118,6 +118,12 @@ class fa4_serving_args(ctypes.Structure):
         ("q_descale", fa4_tensor),
         ("k_descale", fa4_tensor),
         ("v_descale", fa4_tensor),
+        # Version 16: a backward kernel's dO (read) and gradients (written);
+        # data NULL for the other kernels.
+        ("dout", fa4_tensor),
+        ("dq", fa4_tensor),
+        ("dk", fa4_tensor),
+        ("dv", fa4_tensor),
     ]
 
 
@@ -153,6 +159,7 @@ class fa4_kernel_info(ctypes.Structure):
         ("q_descale", ctypes.c_int32),
         ("k_descale", ctypes.c_int32),
         ("v_descale", ctypes.c_int32),
+        ("is_backward", ctypes.c_int32),
     ]
 
 
@@ -528,13 +535,20 @@ _INDEX_TENSORS = ("cu_seqlens_q", "cu_seqlens_k", "seqused_k", "block_table",
                   "seqlens_k")
 
 
-def _serving_args(q, k, v, o, lse, index, max_seqlen_q, sinks=None):
+_BACKWARD_TENSORS = ("dout", "dq", "dk", "dv")
+
+
+def _serving_args(q, k, v, o, lse, index, max_seqlen_q, sinks=None,
+                  backward=None):
     """fa4_serving_args: the attention tensors, the index tensors of
-    `index` (name -> tensor; the names of _INDEX_TENSORS), max_seqlen_q and
-    the sinks (version 14; None: not given)."""
+    `index` (name -> tensor; the names of _INDEX_TENSORS), max_seqlen_q,
+    the sinks (version 14; None: not given) and a backward kernel's dout,
+    dq, dk and dv (version 16; `backward`: name -> tensor)."""
     args = fa4_serving_args()
     args.attention = _args(q, k, v, o, lse)
     _fill(args.sinks, sinks, "sinks")
+    for name, value in (backward or {}).items():
+        _fill(getattr(args, name), value, name)
     for name, value in index.items():
         if name not in _INDEX_TENSORS:
             raise Fa4Error("unknown index tensor %r; expected one of %s"
@@ -580,6 +594,9 @@ class KernelInfo(object):
         self.descales = tuple(forms.get(form, str(form)) for form in
                               (raw.q_descale, raw.k_descale, raw.v_descale))
         self.has_lse = bool(raw.has_lse)
+        # Version 16: a backward kernel (reads o, lse and dout; writes dq,
+        # dk and dv: Kernel.launch_backward).
+        self.is_backward = bool(raw.is_backward)
         self.batch = raw.batch
         self.seq_q = raw.seq_q
         self.seq_kv = raw.seq_kv
@@ -793,6 +810,23 @@ class Kernel(object):
         """validate for the serving forms (launch_serving's arguments)."""
         args = _serving_args(q, k, v, o, lse, index, max_seqlen_q, sinks)
         _check(self._lib.fa4_validate_serving(self._live(), ctypes.byref(args)))
+
+    def validate_backward(self, q, k, v, o, lse, dout, dq, dk, dv):
+        """validate for a backward kernel (version 16): q, k, v and the
+        forward's o and lse, dout (dO), and the gradients dq, dk, dv."""
+        args = _serving_args(q, k, v, o, lse, {}, 0, None,
+                             dict(dout=dout, dq=dq, dk=dk, dv=dv))
+        _check(self._lib.fa4_validate_serving(self._live(), ctypes.byref(args)))
+
+    def launch_backward(self, q, k, v, o, lse, dout, dq, dk, dv, stream=None):
+        """Launches a backward kernel (version 16, info.is_backward): reads
+        q, k, v, the forward's o and lse and dout; writes dq, dk, dv (each
+        of its input's shape and dtype; dk and dv summed over the query
+        heads of each kv head). Asynchronous, as launch."""
+        args = _serving_args(q, k, v, o, lse, {}, 0, None,
+                             dict(dout=dout, dq=dq, dk=dk, dv=dv))
+        _check(self._lib.fa4_launch_serving(self._live(), ctypes.byref(args),
+                                            _stream_handle(stream)))
 
     def __call__(self, q, k, v, o=None, lse=None, stream=None):
         """Attention of torch CUDA tensors q [b, sq, hq, dqk], k and v

@@ -82,6 +82,19 @@ void checkInfo(const Manifest &manifest, const fa4_module *module) {
                 (manifest.findTensor(kDescaleSlots[i]) != nullptr),
             std::string("problem.") + kDescaleNames[i] +
                 " accepted without its tensor, or the tensor without it");
+  // Version 16: the pass, and a backward kernel's tensors in their roles.
+  require(info.is_backward == int32_t(problem.backward),
+          "info: is_backward other than the manifest's pass");
+  for (const TensorSpec &spec : manifest.tensors)
+    require(
+        spec.isOutput ==
+            (problem.backward
+                 ? spec.slot == TensorSlot::Dq || spec.slot == TensorSlot::Dk ||
+                       spec.slot == TensorSlot::Dv
+                 : spec.slot == TensorSlot::O || spec.slot == TensorSlot::Lse),
+        "tensor '" + spec.name +
+            "' accepted in another role than its "
+            "pass's");
   for (const TensorSpec &spec : manifest.tensors) {
     // "The strictest tensor's rules: a layout that meets them suits every
     // tensor" (fa4-c/Runtime.h).

@@ -140,9 +140,10 @@ uintptr_t pickAddress(FuzzedDataProvider &fdp, const fa4_serving_args &args,
 void mutate(FuzzedDataProvider &fdp, const Manifest &manifest,
             const Sizes &sizes, fa4_serving_args &args) {
   static const TensorSlot slots[] = {
-      TensorSlot::Q,        TensorSlot::K,       TensorSlot::V,
-      TensorSlot::O,        TensorSlot::Lse,     TensorSlot::QDescale,
-      TensorSlot::KDescale, TensorSlot::VDescale};
+      TensorSlot::Q,        TensorSlot::K,        TensorSlot::V,
+      TensorSlot::O,        TensorSlot::Lse,      TensorSlot::QDescale,
+      TensorSlot::KDescale, TensorSlot::VDescale, TensorSlot::Dout,
+      TensorSlot::Dq,       TensorSlot::Dk,       TensorSlot::Dv};
   TensorSlot slot = fdp.PickValueInArray(slots);
   fa4_tensor &tensor = slotOf(args, slot);
   int d = fdp.ConsumeIntegralInRange(0, FA4_MAX_RANK - 1);

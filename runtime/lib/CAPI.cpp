@@ -65,6 +65,20 @@ static void requireNonNull(const void *pointer, size_t bytes,
     requireNonNull(pointer, what);
 }
 
+/// fa4_attention_args cannot name a backward kernel's dout, dq, dk and dv
+/// (version 16): its entry points refuse such a kernel by name, before a
+/// missing tensor would.
+static fa4_status refuseBackward(const fa4_module *module) {
+  return guarded([&] {
+    if (module && module->kernel->manifest.problem.backward)
+      throw Error(FA4_ERROR_VALIDATION,
+                  "the kernel is a backward pass (problem.pass \"backward\"), "
+                  "whose dout, dq, dk and dv fa4_attention_args cannot name: "
+                  "validate and launch it through fa4_validate_serving and "
+                  "fa4_launch_serving (or fa4_launch_record_create_serving)");
+  });
+}
+
 /// The destroy functions return nothing, so an error there (a driver that
 /// cannot be opened for a handle it never made) is dropped rather than
 /// thrown across the C boundary.
@@ -156,6 +170,7 @@ fa4_status fa4_module_get_info(const fa4_module *module,
     info->q_descale = static_cast<int32_t>(problem.descales[0]);
     info->k_descale = static_cast<int32_t>(problem.descales[1]);
     info->v_descale = static_cast<int32_t>(problem.descales[2]);
+    info->is_backward = problem.backward ? 1 : 0;
     info->has_lse = problem.hasLse;
     info->batch = problem.batch;
     info->seq_q = problem.seqQ;
@@ -237,6 +252,8 @@ fa4_status fa4_validate_serving(const fa4_module *module,
 
 fa4_status fa4_validate(const fa4_module *module,
                         const fa4_attention_args *args) {
+  if (fa4_status refused = refuseBackward(module))
+    return refused;
   if (!args)
     return fa4_validate_serving(module, nullptr);
   fa4_serving_args full = servingArgs(*args);
@@ -277,6 +294,8 @@ fa4_status fa4_launch_serving_workspace(fa4_module *module,
 
 fa4_status fa4_launch(fa4_module *module, const fa4_attention_args *args,
                       void *stream) {
+  if (fa4_status refused = refuseBackward(module))
+    return refused;
   if (!args)
     return fa4_launch_serving(module, nullptr, stream);
   fa4_serving_args full = servingArgs(*args);
@@ -286,6 +305,11 @@ fa4_status fa4_launch(fa4_module *module, const fa4_attention_args *args,
 fa4_status fa4_launch_record_create(fa4_module *module,
                                     const fa4_attention_args *args,
                                     fa4_launch_record **record) {
+  if (fa4_status refused = refuseBackward(module)) {
+    if (record)
+      *record = nullptr;
+    return refused;
+  }
   if (!args)
     return fa4_launch_record_create_serving(module, nullptr, record);
   fa4_serving_args full = servingArgs(*args);

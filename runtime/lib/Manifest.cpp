@@ -49,6 +49,14 @@ const fa4_tensor &fa4::rt::tensorInSlot(const fa4_serving_args &args,
     return args.k_descale;
   case TensorSlot::VDescale:
     return args.v_descale;
+  case TensorSlot::Dout:
+    return args.dout;
+  case TensorSlot::Dq:
+    return args.dq;
+  case TensorSlot::Dk:
+    return args.dk;
+  case TensorSlot::Dv:
+    return args.dv;
   case TensorSlot::CuSeqlensQ:
     return args.cu_seqlens_q;
   case TensorSlot::CuSeqlensK:
@@ -140,7 +148,8 @@ struct LayoutDim {
 /// page_size, hkv, dqk], v_cache [pages, page_size, hkv, dv]; cu_seqlens_*
 /// [b+1], seqused_k and seqlens_k [b], block_table [b, max_pages];
 /// version 15's descales [] (one value) or [b, hkv], as problem.q_descale
-/// etc. say.
+/// etc. say; version 16's dout as o, dq as q, dk as k and dv as v (a
+/// backward kernel is dense).
 std::vector<LayoutDim> layoutOf(TensorSlot slot, const Problem &problem) {
   LayoutDim b{Symbol::Batch, problem.batch, "b", "problem.batch"};
   LayoutDim sq{Symbol::SeqQ, problem.seqQ, "sq", "problem.seq_q"};
@@ -165,17 +174,21 @@ std::vector<LayoutDim> layoutOf(TensorSlot slot, const Problem &problem) {
   bool paged = problem.sequences == Sequences::Paged;
   bool packedK = problem.sequences == Sequences::Packed;
   switch (slot) {
+  case TensorSlot::Dq:
   case TensorSlot::Q:
     return packedQ ? std::vector<LayoutDim>{tq, hq, dqk}
                    : std::vector<LayoutDim>{b, sq, hq, dqk};
+  case TensorSlot::Dk:
   case TensorSlot::K:
     return paged     ? std::vector<LayoutDim>{pages, pageSize, hkv, dqk}
            : packedK ? std::vector<LayoutDim>{tk, hkv, dqk}
                      : std::vector<LayoutDim>{b, skv, hkv, dqk};
+  case TensorSlot::Dv:
   case TensorSlot::V:
     return paged     ? std::vector<LayoutDim>{pages, pageSize, hkv, dv}
            : packedK ? std::vector<LayoutDim>{tk, hkv, dv}
                      : std::vector<LayoutDim>{b, skv, hkv, dv};
+  case TensorSlot::Dout:
   case TensorSlot::O:
     return packedQ ? std::vector<LayoutDim>{tq, hq, dv}
                    : std::vector<LayoutDim>{b, sq, hq, dv};
@@ -460,6 +473,7 @@ private:
   void readSequences(Object &object, Problem &problem);
   void readOutputDtype(Object &object, Problem &problem);
   void readDescales(Object &object, Problem &problem);
+  void readPass(Object &object, Problem &problem);
   void readTensors(const Value &value, Manifest &manifest);
   void checkServingTensors(const Manifest &manifest);
   TensorAlignment readTensorAlignment(Object &object, bool global);
@@ -477,7 +491,8 @@ private:
                   const std::string &binaryDir);
   GridFactor readGridFactor(const Value &value, const std::string &path);
   void checkSplitsBound(const Manifest &manifest);
-  void checkRole(const TensorSpec &tensor, const std::string &path);
+  void checkRole(const TensorSpec &tensor, const Problem &problem,
+                 const std::string &path);
   void checkTensorName(const TensorSpec &tensor, const Problem &problem,
                        const std::string &path);
   void checkDtype(const TensorSpec &tensor, const Problem &problem,
@@ -687,6 +702,36 @@ void ManifestReader::readProblem(const Value &value, Problem &problem) {
   problem.seqQ = sizeOrDynamic("seq_q", limits::kMaxSeqLen, seq);
   problem.seqKV = sizeOrDynamic("seq_kv", limits::kMaxSeqLen, seq);
   readSequences(object, problem);
+  readPass(object, problem);
+}
+
+/// Version 16: problem.pass, "forward" (as when absent) or "backward". The
+/// backward pass is FlashAttention's of the dense form, without sinks or
+/// FP8, from the forward's O and LSE.
+void ManifestReader::readPass(Object &object, Problem &problem) {
+  const Value *pass = object.optional("pass");
+  if (!pass)
+    return;
+  std::string path = object.field("pass");
+  if (abiVersion < 16)
+    fail(path, "the pass key (a backward kernel) needs fa4_abi_version 16");
+  problem.backward =
+      oneOf<bool>(*pass, path, {{"forward", false}, {"backward", true}});
+  if (!problem.backward)
+    return;
+  if (problem.dtype != FA4_DTYPE_BF16 && problem.dtype != FA4_DTYPE_F16)
+    fail("problem.dtype", std::string("a backward kernel takes \"bf16\" or "
+                                      "\"f16\", got \"") +
+                              dtypeName(problem.dtype) + "\"");
+  if (problem.sequences != Sequences::Dense)
+    fail("problem.sequences", "the backward pass is dense only; a backward "
+                              "kernel has no packed or paged sequences");
+  if (problem.sinks)
+    fail("problem.sinks", "the backward pass takes no attention sinks (they "
+                          "have no gradient yet)");
+  if (!problem.hasLse)
+    fail("problem.has_lse", "a backward kernel reads the forward's LSE; "
+                            "expected true");
 }
 
 /// Version 15: o's dtype, which an e4m3 kernel gives (its f32 accumulators
@@ -774,6 +819,10 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
                            {"q_descale", TensorSlot::QDescale},
                            {"k_descale", TensorSlot::KDescale},
                            {"v_descale", TensorSlot::VDescale},
+                           {"dout", TensorSlot::Dout},
+                           {"dq", TensorSlot::Dq},
+                           {"dk", TensorSlot::Dk},
+                           {"dv", TensorSlot::Dv},
                            {"k_cache", TensorSlot::K},
                            {"v_cache", TensorSlot::V},
                            {"cu_seqlens_q", TensorSlot::CuSeqlensQ},
@@ -786,7 +835,7 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
       fail(object.field("name"), "tensor \"" + tensor.name + "\" listed twice");
     tensor.isOutput = oneOf<bool>(object.required("role"), object.field("role"),
                                   {{"input", false}, {"output", true}});
-    checkRole(tensor, object.field("role"));
+    checkRole(tensor, manifest.problem, object.field("role"));
     tensor.dtype = dtype(object.required("dtype"), object.field("dtype"));
     checkDtype(tensor, manifest.problem, object.field("dtype"));
     std::string shapePath = object.field("shape");
@@ -826,6 +875,17 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
     if (!manifest.findTensor(slot))
       fail("tensors", std::string("missing tensor \"") +
                           "qkvo"[static_cast<int>(slot)] + "\"");
+  // A backward kernel's own tensors; a forward one's are refused by
+  // checkTensorName.
+  if (manifest.problem.backward)
+    for (auto [slot, name] : {std::pair{TensorSlot::Dout, "dout"},
+                              {TensorSlot::Dq, "dq"},
+                              {TensorSlot::Dk, "dk"},
+                              {TensorSlot::Dv, "dv"}})
+      if (!manifest.findTensor(slot))
+        fail("tensors", std::string("missing tensor \"") + name +
+                            "\", which a backward kernel (problem.pass "
+                            "\"backward\") needs");
   if (manifest.problem.hasLse !=
       (manifest.findTensor(TensorSlot::Lse) != nullptr))
     fail("tensors", manifest.problem.hasLse
@@ -1119,11 +1179,11 @@ void ManifestReader::readDecode(Object &top, Manifest &manifest,
       its.windowRight != mine.windowRight || its.hasLse != mine.hasLse ||
       its.scale != mine.scale || its.softcap != mine.softcap ||
       its.sinks != mine.sinks || its.outputDtype != mine.outputDtype ||
-      its.descales != mine.descales)
+      its.descales != mine.descales || its.backward != mine.backward)
     fail("decode.manifest.problem",
          "the decode variant computes another attention than the kernel "
          "(dtype, output dtype, heads, depths, mask, scale, softcap, sinks, "
-         "descales and LSE must match)");
+         "descales, LSE and pass must match)");
   if (variant.chip != manifest.chip)
     fail("decode.manifest.chip", "expected the kernel's chip '" +
                                      manifest.chip + "', got '" + variant.chip +
@@ -1132,8 +1192,6 @@ void ManifestReader::readDecode(Object &top, Manifest &manifest,
   manifest.decode = std::move(result);
 }
 
-/// q, k and v are read, o and lse written: a role the other way round would
-/// let an output escape the output checks.
 /// Each layout names its own tensors: a paged kernel reads k_cache and
 /// v_cache, the others k and v; the index tensors belong to the serving
 /// forms.
@@ -1150,6 +1208,10 @@ void ManifestReader::checkTensorName(const TensorSpec &tensor,
   if (isIndexSlot(tensor.slot) && problem.sequences == Sequences::Dense)
     fail(path, "tensor \"" + tensor.name +
                    "\" belongs to the serving forms (problem.sequences)");
+  if (isBackwardSlot(tensor.slot) && !problem.backward)
+    fail(path, "tensor \"" + tensor.name +
+                   "\" belongs to a backward kernel (problem.pass "
+                   "\"backward\", version 16)");
   // The key says the tensor's layout; without it there is none to check.
   if (isDescaleSlot(tensor.slot) &&
       problem.descaleOf(tensor.slot) == Descale::None)
@@ -1159,14 +1221,21 @@ void ManifestReader::checkTensorName(const TensorSpec &tensor,
                    "\"batch_head\" for an e4m3 kernel)");
 }
 
-void ManifestReader::checkRole(const TensorSpec &tensor,
+/// q, k and v are read, o and lse written (by the backward pass dq, dk and
+/// dv written, everything else read): a role the other way round would let
+/// an output escape the output checks.
+void ManifestReader::checkRole(const TensorSpec &tensor, const Problem &problem,
                                const std::string &path) {
-  bool written = tensor.slot == TensorSlot::O || tensor.slot == TensorSlot::Lse;
+  bool written =
+      problem.backward
+          ? tensor.slot == TensorSlot::Dq || tensor.slot == TensorSlot::Dk ||
+                tensor.slot == TensorSlot::Dv
+          : tensor.slot == TensorSlot::O || tensor.slot == TensorSlot::Lse;
   if (tensor.isOutput != written)
     fail(path, "tensor \"" + tensor.name + "\" is " +
-                   (written ? "written" : "read") +
-                   " by attention; expected \"" +
-                   (written ? "output" : "input") + "\"");
+                   (written ? "written" : "read") + " by " +
+                   (problem.backward ? "the backward pass" : "attention") +
+                   "; expected \"" + (written ? "output" : "input") + "\"");
 }
 
 /// The element size decides how far the kernel reaches into each tensor.

@@ -1,4 +1,4 @@
-//===- Manifest.h - The kernel ABI manifest (versions 1-15) -----*- C++ -*-===//
+//===- Manifest.h - The kernel ABI manifest (versions 1-16) -----*- C++ -*-===//
 //
 // The in-memory form of manifest.json, the contract between the fa4 compiler
 // and this runtime. docs/KernelABI.md is the specification; parseManifest
@@ -48,8 +48,8 @@ constexpr int numSymbols = 12;
 const char *symbolName(Symbol symbol);
 
 /// The attention operand a manifest tensor stands for (K and V are a paged
-/// kernel's k_cache and v_cache). The serving forms' index tensors come
-/// last (isIndexSlot).
+/// kernel's k_cache and v_cache; Dout to Dv a backward kernel's dO and
+/// gradients). The serving forms' index tensors come last (isIndexSlot).
 enum class TensorSlot {
   Q,
   K,
@@ -60,6 +60,10 @@ enum class TensorSlot {
   QDescale,
   KDescale,
   VDescale,
+  Dout,
+  Dq,
+  Dk,
+  Dv,
   CuSeqlensQ,
   CuSeqlensK,
   SeqUsedK,
@@ -76,6 +80,13 @@ inline fa4_serving_args servingArgs(const fa4_attention_args &args) {
 /// Whether `slot` is a serving form's i32 index tensor.
 inline bool isIndexSlot(TensorSlot slot) {
   return static_cast<int>(slot) >= static_cast<int>(TensorSlot::CuSeqlensQ);
+}
+
+/// Whether `slot` is one of a backward kernel's own tensors (version 16):
+/// dout, dq, dk, dv.
+inline bool isBackwardSlot(TensorSlot slot) {
+  return slot == TensorSlot::Dout || slot == TensorSlot::Dq ||
+         slot == TensorSlot::Dk || slot == TensorSlot::Dv;
 }
 
 /// How a kernel's sequences lie (version 12's problem.sequences).
@@ -222,6 +233,9 @@ struct Problem {
     return Descale::None;
   }
   bool hasLse;
+  /// Version 16's problem.pass "backward": reads q, k, v, o, lse and dout,
+  /// writes dq, dk and dv.
+  bool backward = false;
   int64_t batch, seqQ, seqKV; // -1: dynamic
   Sequences sequences = Sequences::Dense;
   bool packedQueries = false; // q, o, lse packed along tq

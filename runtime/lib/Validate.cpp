@@ -332,14 +332,17 @@ void checkGiven(const fa4_serving_args &args, const TensorSpec &spec) {
     hint = " (the kernel takes FP8 descales: launch it through "
            "fa4_launch_serving with args." +
            spec.name + ")";
+  else if (isBackwardSlot(spec.slot))
+    hint = " (a backward kernel: launch it through fa4_launch_serving with "
+           "args.dout, args.dq, args.dk and args.dv)";
   throw Error(FA4_ERROR_VALIDATION,
               "tensor '" + spec.name +
                   "': missing (data is NULL) but the kernel requires it" +
                   hint);
 }
 
-/// An LSE the kernel does not write must not be given, nor sinks, descales
-/// or an index tensor it does not read.
+/// An LSE the kernel does not write must not be given, nor sinks, descales,
+/// a backward pass's tensors or an index tensor it does not take.
 void checkNoUnwantedLse(const Manifest &manifest,
                         const fa4_serving_args &args) {
   if (!manifest.findTensor(TensorSlot::Lse) && args.attention.lse.data)
@@ -351,6 +354,10 @@ void checkNoUnwantedLse(const Manifest &manifest,
       {TensorSlot::QDescale, "q_descale"},
       {TensorSlot::KDescale, "k_descale"},
       {TensorSlot::VDescale, "v_descale"},
+      {TensorSlot::Dout, "dout"},
+      {TensorSlot::Dq, "dq"},
+      {TensorSlot::Dk, "dk"},
+      {TensorSlot::Dv, "dv"},
       {TensorSlot::CuSeqlensQ, "cu_seqlens_q"},
       {TensorSlot::CuSeqlensK, "cu_seqlens_k"},
       {TensorSlot::SeqUsedK, "seqused_k"},

@@ -152,11 +152,11 @@ TEST(CAPITest, ReportsEachTensorsAlignment) {
 
 TEST(CAPITest, ReportsManifestErrors) {
   fa4_module *module = reinterpret_cast<fa4_module *>(1);
-  EXPECT_EQ(fa4_module_load_string("{\"fa4_abi_version\": 16}", "", &module),
+  EXPECT_EQ(fa4_module_load_string("{\"fa4_abi_version\": 17}", "", &module),
             FA4_ERROR_MANIFEST);
   EXPECT_STREQ(fa4_last_error(),
                "manifest: fa4_abi_version: unsupported "
-               "version 16; this runtime reads versions 1 to 15");
+               "version 17; this runtime reads versions 1 to 16");
   EXPECT_EQ(fa4_module_load("/nonexistent.json", &module), FA4_ERROR_MANIFEST);
   EXPECT_EQ(fa4_module_load(nullptr, &module), FA4_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(fa4_last_error(), "manifest_path is NULL");
@@ -299,6 +299,92 @@ TEST(CAPITest, ReportsAndLaunchesFp8KernelsThroughTheServingArguments) {
   EXPECT_STREQ(fa4_last_error(), "tensor 'v_descale': rank is 3 but the "
                                  "kernel expects rank 2 (shape [b, 8])");
   EXPECT_EQ(record, nullptr);
+}
+
+/// Version 16: a backward kernel says so in fa4_kernel_info, and only the
+/// serving arguments name its dout, dq, dk and dv: fa4_validate, fa4_launch
+/// and fa4_launch_record_create refuse it by name before the driver opens.
+TEST(CAPITest, ReportsAndValidatesBackwardKernelsThroughTheServingArguments) {
+  ModulePtr plain = loadGood();
+  fa4_kernel_info info;
+  ASSERT_EQ(fa4_module_get_info(plain.get(), &info), FA4_SUCCESS);
+  EXPECT_EQ(info.is_backward, 0);
+
+  fa4_module *raw = nullptr;
+  ASSERT_EQ(
+      fa4_module_load_string(backwardManifestJson().c_str(), "/kernels", &raw),
+      FA4_SUCCESS)
+      << fa4_last_error();
+  ModulePtr module(raw);
+  ASSERT_EQ(fa4_module_get_info(module.get(), &info), FA4_SUCCESS);
+  EXPECT_EQ(info.is_backward, 1);
+  EXPECT_EQ(info.has_lse, 1);
+  EXPECT_EQ(info.qk_depth, 64);
+  EXPECT_EQ(info.ov_depth, 32);
+  int32_t base = 0, stride = 0;
+  ASSERT_EQ(
+      fa4_module_get_tensor_alignment(module.get(), "dout", &base, &stride),
+      FA4_SUCCESS);
+  EXPECT_EQ(base, 2);
+  EXPECT_EQ(stride, 2);
+
+  fa4_serving_args serving = goodBackwardArgs();
+  EXPECT_EQ(fa4_validate_serving(module.get(), &serving), FA4_SUCCESS)
+      << fa4_last_error();
+  const char *refusal =
+      "the kernel is a backward pass (problem.pass \"backward\"), whose dout, "
+      "dq, dk and dv fa4_attention_args cannot name: validate and launch it "
+      "through fa4_validate_serving and fa4_launch_serving (or "
+      "fa4_launch_record_create_serving)";
+  EXPECT_EQ(fa4_validate(module.get(), &serving.attention),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(), refusal);
+  EXPECT_EQ(fa4_launch(module.get(), &serving.attention, nullptr),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(), refusal);
+  fa4_launch_record *record = reinterpret_cast<fa4_launch_record *>(1);
+  EXPECT_EQ(fa4_launch_record_create(module.get(), &serving.attention, &record),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(), refusal);
+  EXPECT_EQ(record, nullptr);
+  // NULL arguments are still refused as such.
+  EXPECT_EQ(fa4_validate(nullptr, &serving.attention),
+            FA4_ERROR_INVALID_ARGUMENT);
+  // The serving entry points validate the gradients before the driver
+  // opens.
+  fa4_serving_args wrong = serving;
+  wrong.dv.dtype = FA4_DTYPE_F32;
+  EXPECT_EQ(fa4_launch_serving(module.get(), &wrong, nullptr),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(),
+               "tensor 'dv': dtype is f32 but the kernel expects bf16");
+  wrong = serving;
+  wrong.dq.data = wrong.dk.data;
+  EXPECT_EQ(fa4_launch_record_create_serving(module.get(), &wrong, &record),
+            FA4_ERROR_VALIDATION);
+  EXPECT_EQ(std::string(fa4_last_error())
+                .rfind("tensor 'dq' overlaps tensor "
+                       "'dk'",
+                       0),
+            0u)
+      << fa4_last_error();
+  EXPECT_EQ(record, nullptr);
+  uint64_t bytes = 1;
+  wrong = serving;
+  wrong.dout.data = nullptr;
+  EXPECT_EQ(fa4_serving_workspace_bytes(module.get(), &wrong, &bytes),
+            FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(),
+               "tensor 'dout': missing (data is NULL) but the kernel requires "
+               "it (a backward kernel: launch it through fa4_launch_serving "
+               "with args.dout, args.dq, args.dk and args.dv)");
+  // A forward kernel is given none of them.
+  fa4_serving_args forward = {};
+  forward.attention = goodArgs();
+  forward.dq = serving.dq;
+  EXPECT_EQ(fa4_validate_serving(plain.get(), &forward), FA4_ERROR_VALIDATION);
+  EXPECT_STREQ(fa4_last_error(),
+               "tensor 'dq': given but the kernel does not take it; pass NULL");
 }
 
 TEST(CAPITest, ValidatesByTheKernelThatRuns) {

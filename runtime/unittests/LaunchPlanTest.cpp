@@ -39,6 +39,31 @@ TEST(LaunchPlanDescaleTest, ResolvesADescalesBatchStride) {
   EXPECT_EQ(strides, (std::vector<int64_t>{8, 24}));
 }
 
+/// Version 16: a backward kernel's grid (an integer among a dim's factors)
+/// and its gradients' strides.
+TEST(LaunchPlanBackwardTest, EvaluatesTheGridAndTheGradientsStrides) {
+  Manifest manifest = parseManifest(backwardManifestJson(), "");
+  fa4_serving_args args = goodBackwardArgs(2, 37, 53);
+  args.dk.strides[0] = 7000;
+  Bindings bindings = validateArgs(manifest, args);
+  // [ceil(37 / 4)], [hq], [b * 2]
+  EXPECT_EQ(evaluateGrid(manifest.launch, bindings),
+            (std::array<uint32_t, 3>{10, 8, 4}));
+  auto value = [&](const std::string &spelling) {
+    for (const Param &param : manifest.params)
+      if (const auto *scalar = std::get_if<ScalarParam>(&param))
+        if (scalar->spelling == spelling)
+          return evaluateScalar(*scalar, manifest, bindings, args).i64;
+    ADD_FAILURE() << "no scalar " << spelling;
+    return int64_t(0);
+  };
+  EXPECT_EQ(value("dk.stride.0"), 7000);
+  EXPECT_EQ(value("dv.stride.1"), args.dv.strides[1]);
+  EXPECT_EQ(value("dout.stride.2"), 32);
+  EXPECT_EQ(value("dq.stride.1"), 8 * 64);
+  EXPECT_EQ(value("lse.stride.1"), 40); // 37 f32 padded to 16 bytes
+}
+
 TEST_F(LaunchPlanTest, EvaluatesTheExampleGrid) {
   // [ceil(113 / 64)], [hq], [b]
   EXPECT_EQ(evaluateGrid(manifest.launch, bindings),

@@ -152,12 +152,12 @@ TEST(ManifestTest, ReadsVersion1) {
 }
 
 TEST(ManifestTest, RejectsOtherVersions) {
-  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 16"),
-            "manifest: fa4_abi_version: unsupported version 16; this runtime "
-            "reads versions 1 to 15");
+  EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 17"),
+            "manifest: fa4_abi_version: unsupported version 17; this runtime "
+            "reads versions 1 to 16");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2", "\"fa4_abi_version\": 0"),
             "manifest: fa4_abi_version: unsupported version 0; this runtime "
-            "reads versions 1 to 15");
+            "reads versions 1 to 16");
   EXPECT_EQ(errorWith("\"fa4_abi_version\": 2,", ""),
             "manifest: fa4_abi_version: missing");
   EXPECT_EQ(manifestError("[]"), "manifest: : expected an object, got array");
@@ -469,7 +469,8 @@ TEST(ManifestTest, RefusesAnFp8DecodeVariantOfAnotherAttention) {
   const std::string mismatch =
       "manifest: decode.manifest.problem: the decode variant computes "
       "another attention than the kernel (dtype, output dtype, heads, "
-      "depths, mask, scale, softcap, sinks, descales and LSE must match)";
+      "depths, mask, scale, softcap, sinks, descales, LSE and pass must "
+      "match)";
   EXPECT_EQ(manifestError(withDecodeVariant(
                 kernel, fp8ManifestJson("tensor", "tensor", "batch_head"))),
             mismatch);
@@ -480,6 +481,206 @@ TEST(ManifestTest, RefusesAnFp8DecodeVariantOfAnotherAttention) {
                                 {R"("role": "output", "dtype": "bf16")",
                                  R"("role": "output", "dtype": "f16")"}}))),
             mismatch);
+}
+
+/// Version 16: a backward kernel reads q, k, v, the forward's o and lse
+/// and dout, and writes dq, dk and dv, each in its input's layout.
+TEST(ManifestTest, ReadsABackwardKernel) {
+  EXPECT_FALSE(goodManifest().problem.backward);
+  Manifest manifest = parseManifest(backwardManifestJson(), "");
+  EXPECT_EQ(manifest.abiVersion, 16);
+  EXPECT_TRUE(manifest.problem.backward);
+  ASSERT_EQ(manifest.tensors.size(), 9u);
+  const std::pair<TensorSlot, bool> roles[] = {
+      {TensorSlot::Q, false},   {TensorSlot::K, false},
+      {TensorSlot::V, false},   {TensorSlot::O, false},
+      {TensorSlot::Lse, false}, {TensorSlot::Dout, false},
+      {TensorSlot::Dq, true},   {TensorSlot::Dk, true},
+      {TensorSlot::Dv, true}};
+  for (size_t i = 0; i < 9; ++i) {
+    EXPECT_EQ(manifest.tensors[i].slot, roles[i].first) << i;
+    EXPECT_EQ(manifest.tensors[i].isOutput, roles[i].second) << i;
+  }
+  const TensorSpec *dk = manifest.findTensor(TensorSlot::Dk);
+  ASSERT_NE(dk, nullptr);
+  EXPECT_EQ(dk->name, "dk");
+  EXPECT_EQ(dk->dtype, FA4_DTYPE_BF16);
+  EXPECT_EQ(dk->shape[1].symbol, Symbol::SeqKV);
+  EXPECT_EQ(dk->shape[3].extent, 64);
+  EXPECT_EQ(manifest.findTensor(TensorSlot::Dout)->shape[3].extent, 32);
+  // A plain integer among a grid dim's factors: ["b", 2].
+  ASSERT_EQ(manifest.launch.grid[2].size(), 2u);
+  EXPECT_EQ(manifest.launch.grid[2][0].symbol, Symbol::Batch);
+  EXPECT_EQ(manifest.launch.grid[2][1].kind, GridFactor::Kind::Constant);
+  EXPECT_EQ(manifest.launch.grid[2][1].constant, 2);
+  // "forward" is the pass of a manifest without the key.
+  Manifest forward = parseManifest(
+      manifestWith(
+          {{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 16)"},
+           {R"("has_lse": true)", R"("has_lse": true, "pass": "forward")"}}),
+      "");
+  EXPECT_FALSE(forward.problem.backward);
+  EXPECT_TRUE(forward.findTensor(TensorSlot::O)->isOutput);
+  // An f16 backward kernel.
+  std::string f16 = backwardManifestJson();
+  for (size_t at; (at = f16.find("\"bf16\"")) != std::string::npos;)
+    f16.replace(at, 6, "\"f16\"");
+  EXPECT_EQ(parseManifest(f16, "").findTensor(TensorSlot::Dq)->dtype,
+            FA4_DTYPE_F16);
+}
+
+/// Every version 16 rule, each refusal by name.
+TEST(ManifestTest, RefusesBadBackwardManifests) {
+  const std::string backward = backwardManifestJson();
+  auto error = [&](const std::string &from, const std::string &to) {
+    return errorIn(backward, from, to);
+  };
+  const std::string pass = R"("pass": "backward")";
+  EXPECT_EQ(error(R"("fa4_abi_version": 16)", R"("fa4_abi_version": 15)"),
+            "manifest: problem.pass: the pass key (a backward kernel) needs "
+            "fa4_abi_version 16");
+  EXPECT_EQ(error(pass, R"("pass": "sideways")"),
+            "manifest: problem.pass: expected one of \"forward\", "
+            "\"backward\", got \"sideways\"");
+  EXPECT_EQ(error(pass, R"("pass": true)"),
+            "manifest: problem.pass: expected a string, got boolean");
+  // Dense bf16 / f16 only, without sinks, from the forward's LSE.
+  EXPECT_EQ(error(pass, pass + R"(, "sinks": true)"),
+            "manifest: problem.sinks: the backward pass takes no attention "
+            "sinks (they have no gradient yet)");
+  EXPECT_EQ(
+      error(pass, pass + R"(, "sequences": "packed", "packed_queries": true)"),
+      "manifest: problem.sequences: the backward pass is dense only; a "
+      "backward kernel has no packed or paged sequences");
+  EXPECT_EQ(error(R"("problem": {"dtype": "bf16")",
+                  R"("problem": {"dtype": "e4m3", "output_dtype": "bf16")"),
+            "manifest: problem.dtype: a backward kernel takes \"bf16\" or "
+            "\"f16\", got \"e4m3\"");
+  EXPECT_EQ(error(R"("has_lse": true)", R"("has_lse": false)"),
+            "manifest: problem.has_lse: a backward kernel reads the "
+            "forward's LSE; expected true");
+  // Each tensor of the pass, in its role, dtype and layout.
+  EXPECT_EQ(error(R"(
+    {"name": "dk", "role": "output", "dtype": "bf16", "shape": ["b", "skv", 2, 64],
+     "alignment": {"base_bytes": 2, "stride_bytes": 2}},)",
+                  ""),
+            "manifest: tensors: missing tensor \"dk\", which a backward "
+            "kernel (problem.pass \"backward\") needs");
+  EXPECT_EQ(
+      error(
+          R"({"name": "dout", "role": "input", "dtype": "bf16", "shape": ["b", "sq", 8, 32],
+     "alignment": {"base_bytes": 2, "stride_bytes": 2}},)",
+          ""),
+      "manifest: tensors: missing tensor \"dout\", which a backward "
+      "kernel (problem.pass \"backward\") needs");
+  EXPECT_EQ(error(R"({"name": "o", "role": "input")",
+                  R"({"name": "o", "role": "output")"),
+            "manifest: tensors[3].role: tensor \"o\" is read by the backward "
+            "pass; expected \"input\"");
+  EXPECT_EQ(error(R"({"name": "lse", "role": "input")",
+                  R"({"name": "lse", "role": "output")"),
+            "manifest: tensors[4].role: tensor \"lse\" is read by the "
+            "backward pass; expected \"input\"");
+  EXPECT_EQ(error(R"({"name": "dq", "role": "output")",
+                  R"({"name": "dq", "role": "input")"),
+            "manifest: tensors[6].role: tensor \"dq\" is written by the "
+            "backward pass; expected \"output\"");
+  EXPECT_EQ(error(R"({"name": "dout", "role": "input", "dtype": "bf16")",
+                  R"({"name": "dout", "role": "input", "dtype": "f16")"),
+            "manifest: tensors[5].dtype: expected \"bf16\" (problem.dtype), "
+            "got \"f16\"");
+  EXPECT_EQ(error(R"({"name": "dv", "role": "output", "dtype": "bf16")",
+                  R"({"name": "dv", "role": "output", "dtype": "f32")"),
+            "manifest: tensors[8].dtype: expected \"bf16\" (problem.dtype), "
+            "got \"f32\"");
+  EXPECT_EQ(error(R"("dtype": "bf16", "shape": ["b", "sq", 8, 32],
+     "alignment": {"base_bytes": 2, "stride_bytes": 2}},
+    {"name": "dq")",
+                  R"("dtype": "bf16", "shape": ["b", "sq", 8, 64],
+     "alignment": {"base_bytes": 2, "stride_bytes": 2}},
+    {"name": "dq")"),
+            "manifest: tensors[5].shape[3]: expected 32 (problem.ov_depth), "
+            "got 64; tensor \"dout\" is [b, sq, hq, dv] (BSHD)");
+  EXPECT_EQ(error(R"("shape": ["b", "sq", 8, 64],
+     "alignment": {"base_bytes": 2, "stride_bytes": 2}},
+    {"name": "dk")",
+                  R"("shape": ["b", "skv", 8, 64],
+     "alignment": {"base_bytes": 2, "stride_bytes": 2}},
+    {"name": "dk")"),
+            "manifest: tensors[6].shape[1]: expected \"sq\", got \"skv\"; "
+            "tensor \"dq\" is [b, sq, hq, dqk] (BSHD)");
+  EXPECT_EQ(error(R"("dtype": "bf16", "shape": ["b", "skv", 2, 64],
+     "alignment": {"base_bytes": 2, "stride_bytes": 2}},
+    {"name": "dv")",
+                  R"("dtype": "bf16", "shape": ["b", "skv", 8, 64],
+     "alignment": {"base_bytes": 2, "stride_bytes": 2}},
+    {"name": "dv")"),
+            "manifest: tensors[7].shape[2]: expected \"hkv\" or 2 "
+            "(problem.num_kv_heads), got 8; tensor \"dk\" is [b, skv, hkv, "
+            "dqk] (BSHD)");
+  EXPECT_EQ(error(R"("shape": ["b", "skv", 2, 32],
+     "alignment": {"base_bytes": 2, "stride_bytes": 2}}
+  ],)",
+                  R"("shape": ["b", "skv", 2, 64],
+     "alignment": {"base_bytes": 2, "stride_bytes": 2}}
+  ],)"),
+            "manifest: tensors[8].shape[3]: expected 32 (problem.ov_depth), "
+            "got 64; tensor \"dv\" is [b, skv, hkv, dv] (BSHD)");
+  // A forward kernel names none of them, "forward" or not.
+  const std::string dq = R"(,
+    {"name": "dq", "role": "output", "dtype": "bf16", "shape": ["b", "sq", 32, 128],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}})";
+  const std::string lse = R"(["b", 32, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}})";
+  const std::string named =
+      "manifest: tensors[5].name: tensor \"dq\" belongs to a backward kernel "
+      "(problem.pass \"backward\", version 16)";
+  EXPECT_EQ(manifestError(manifestWith(
+                {{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 16)"},
+                 {lse, lse + dq}})),
+            named);
+  EXPECT_EQ(
+      manifestError(manifestWith(
+          {{R"("fa4_abi_version": 2)", R"("fa4_abi_version": 16)"},
+           {R"("has_lse": true)", R"("has_lse": true, "pass": "forward")"},
+           {lse, lse + dq}})),
+      named);
+  // A decode variant computes the same pass: the backward kernel's
+  // attention as a forward kernel, less its own tensors, and the backward
+  // kernel as its variant differ in the pass alone.
+  std::string forward = backward;
+  for (const char *name : {"dout", "dq", "dk", "dv"}) {
+    size_t begin = forward.find("\n    {\"name\": \"" + std::string(name));
+    forward.erase(begin, forward.find("}}", begin) + 3 - begin);
+    for (const char *suffix : {"", ".stride.0", ".stride.1", ".stride.2"}) {
+      std::string param = std::string(name) + suffix + "\"},\n";
+      size_t at = forward.find(param);
+      forward.erase(forward.rfind("\n", at) + 1,
+                    at + param.size() - forward.rfind("\n", at) - 1);
+    }
+  }
+  forward = edited(forward, {{pass, R"("pass": "forward")"},
+                             {R"({"name": "o", "role": "input")",
+                              R"({"name": "o", "role": "output")"},
+                             {R"({"name": "lse", "role": "input")",
+                              R"({"name": "lse", "role": "output")"},
+                             {R"("shape": ["b", 8, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}},)",
+                              R"("shape": ["b", 8, "sq"],
+     "alignment": {"base_bytes": 4, "stride_bytes": 4}})"}});
+  ASSERT_FALSE(parseManifest(forward, "").problem.backward);
+  std::string variant = edited(
+      backward, {{R"("kernel": "fa4_reference_attention_backward_sm_90a")",
+                  R"("kernel": "variant")"}});
+  size_t last = forward.rfind('}');
+  EXPECT_EQ(manifestError(forward.substr(0, last) +
+                          ",\n  \"decode\": {\"max_seq_q\": 16, "
+                          "\"manifest\": " +
+                          variant + "}\n}\n"),
+            "manifest: decode.manifest.problem: the decode variant computes "
+            "another attention than the kernel (dtype, output dtype, heads, "
+            "depths, mask, scale, softcap, sinks, descales, LSE and pass "
+            "must match)");
 }
 
 TEST(ManifestTest, RejectsBadKinds) {
@@ -511,7 +712,8 @@ TEST(ManifestTest, RejectsBadTensors) {
                       R"({"name": "w", "role": "input")"),
             "manifest: tensors[2].name: expected one of \"q\", \"k\", \"v\", "
             "\"o\", \"lse\", \"sinks\", \"q_descale\", \"k_descale\", "
-            "\"v_descale\", \"k_cache\", \"v_cache\", \"cu_seqlens_q\", "
+            "\"v_descale\", \"dout\", \"dq\", \"dk\", \"dv\", \"k_cache\", "
+            "\"v_cache\", \"cu_seqlens_q\", "
             "\"cu_seqlens_k\", \"seqused_k\", \"block_table\", \"seqlens_k\", "
             "got \"w\"");
   EXPECT_EQ(errorWith(R"("role": "output", "dtype": "f32")",
@@ -1168,8 +1370,8 @@ TEST(ManifestTest, RejectsABrokenDecodeVariant) {
                 {{R"("scale": 0.08838834764831845)", R"("scale": 0.125)"}})),
             "manifest: decode.manifest.problem: the decode variant computes "
             "another attention than the kernel (dtype, output dtype, heads, "
-            "depths, mask, scale, softcap, sinks, descales and LSE must "
-            "match)");
+            "depths, mask, scale, softcap, sinks, descales, LSE and pass "
+            "must match)");
 }
 
 TEST(ManifestTest, ReadsAProgrammaticDependentLaunch) {

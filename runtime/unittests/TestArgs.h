@@ -72,6 +72,25 @@ inline fa4_serving_args goodFp8Args(const char *q = "tensor",
   return args;
 }
 
+/// Valid arguments for inputs/backward.json (hq 8, hkv 2, dqk 64, dv 32):
+/// q to lse in regions 1 to 5 (o and lse the forward's, read), dout in 9,
+/// dq, dk and dv in 10 to 12.
+inline fa4_serving_args goodBackwardArgs(int64_t b = 2, int64_t sq = 37,
+                                         int64_t skv = 53) {
+  fa4_serving_args args = {};
+  fa4_attention_args &fwd = args.attention;
+  fwd.q = fakeTensor(1 * kRegion, FA4_DTYPE_BF16, {b, sq, 8, 64});
+  fwd.k = fakeTensor(2 * kRegion, FA4_DTYPE_BF16, {b, skv, 2, 64});
+  fwd.v = fakeTensor(3 * kRegion, FA4_DTYPE_BF16, {b, skv, 2, 32});
+  fwd.o = fakeTensor(4 * kRegion, FA4_DTYPE_BF16, {b, sq, 8, 32});
+  fwd.lse = fakeTensor(5 * kRegion, FA4_DTYPE_F32, {b, 8, sq});
+  args.dout = fakeTensor(9 * kRegion, FA4_DTYPE_BF16, {b, sq, 8, 32});
+  args.dq = fakeTensor(10 * kRegion, FA4_DTYPE_BF16, {b, sq, 8, 64});
+  args.dk = fakeTensor(11 * kRegion, FA4_DTYPE_BF16, {b, skv, 2, 64});
+  args.dv = fakeTensor(12 * kRegion, FA4_DTYPE_BF16, {b, skv, 2, 32});
+  return args;
+}
+
 /// An address `offset` bytes into tensor `index`'s region.
 inline void *fakeAddress(int index, uintptr_t offset) {
   return reinterpret_cast<void *>(index * kRegion + offset);

@@ -64,6 +64,18 @@ inline std::string manifestV1With(const std::string &from,
   return edited(goodManifestV1Json(), {{from, to}});
 }
 
+/// inputs/backward.json: a version 16 backward kernel as the reference
+/// backward kernel's manifest reads (GQA 8/2, Dqk 64 != Dv 32, causal):
+/// every tensor by pointer with element alignment, its strides, and a grid
+/// with an integer factor (["b", 2]).
+inline std::string backwardManifestJson() { return readInput("backward.json"); }
+
+/// The backward manifest, edited.
+inline std::string backwardManifestWith(
+    const std::vector<std::pair<std::string, std::string>> &edits) {
+  return edited(backwardManifestJson(), edits);
+}
+
 /// The same kernel compiled without LSE.
 inline std::string manifestWithoutLse() {
   return manifestWith({{"\"has_lse\": true", "\"has_lse\": false"},

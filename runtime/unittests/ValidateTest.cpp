@@ -199,6 +199,139 @@ TEST_F(ValidateTest, ChecksFp8TensorsAndDescales) {
                               "expects rank 2 (shape [b, 8])");
 }
 
+/// A backward kernel (version 16): dout, dq, dk and dv in the serving
+/// arguments, each checked as the tensor whose layout it has (dtype, shape,
+/// strides, alignment), the gradients as outputs overlapping nothing; o
+/// and lse are inputs there, which may share memory.
+class BackwardValidateTest : public ::testing::Test {
+protected:
+  Manifest manifest = parseManifest(backwardManifestJson(), "");
+  fa4_serving_args args = goodBackwardArgs();
+
+  std::string refusal() {
+    try {
+      validateArgs(manifest, args);
+    } catch (const Error &error) {
+      EXPECT_EQ(error.status, FA4_ERROR_VALIDATION);
+      return error.what();
+    }
+    return "accepted";
+  }
+};
+
+TEST_F(BackwardValidateTest, AcceptsGoodTensorsAndBindsSizes) {
+  Bindings bindings = validateArgs(manifest, args);
+  EXPECT_EQ(bindings[Symbol::Batch], 2);
+  EXPECT_EQ(bindings[Symbol::SeqQ], 37);
+  EXPECT_EQ(bindings[Symbol::SeqKV], 53);
+  // Element alignment: any whole-element base and stride.
+  args.dq.data = fakeAddress(10, 2);
+  args.dk.strides[2] = 65;
+  args.dk.strides[1] = 2 * 65;
+  args.dk.strides[0] = 53 * 2 * 65;
+  EXPECT_EQ(refusal(), "accepted");
+  // o and lse are read: they may share memory with the other inputs.
+  args = goodBackwardArgs();
+  args.attention.o.data = args.dout.data;
+  args.attention.lse.data = args.attention.q.data;
+  EXPECT_EQ(refusal(), "accepted");
+}
+
+TEST_F(BackwardValidateTest, RefusesEachMissingTensor) {
+  const char *hint = " (a backward kernel: launch it through "
+                     "fa4_launch_serving with args.dout, args.dq, args.dk "
+                     "and args.dv)";
+  for (fa4_tensor fa4_serving_args::*slot :
+       {&fa4_serving_args::dout, &fa4_serving_args::dq, &fa4_serving_args::dk,
+        &fa4_serving_args::dv}) {
+    args = goodBackwardArgs();
+    (args.*slot).data = nullptr;
+    std::string name = slot == &fa4_serving_args::dout ? "dout"
+                       : slot == &fa4_serving_args::dq ? "dq"
+                       : slot == &fa4_serving_args::dk ? "dk"
+                                                       : "dv";
+    EXPECT_EQ(refusal(), "tensor '" + name +
+                             "': missing (data is NULL) but the kernel "
+                             "requires it" +
+                             hint);
+  }
+  // The forward's O and LSE too.
+  args = goodBackwardArgs();
+  args.attention.lse.data = nullptr;
+  EXPECT_EQ(refusal(),
+            "tensor 'lse': missing (data is NULL) but the kernel requires it");
+}
+
+TEST_F(BackwardValidateTest, ChecksEachTensorsLayout) {
+  args.dout.dtype = FA4_DTYPE_F16;
+  EXPECT_EQ(refusal(), "tensor 'dout': dtype is f16 but the kernel expects "
+                       "bf16");
+  args = goodBackwardArgs();
+  args.dout.shape[3] = 64; // dqk, not dv
+  EXPECT_EQ(refusal(), "tensor 'dout': dim 3 is 64 but the kernel expects 32");
+  args = goodBackwardArgs();
+  args.dq.shape[1] = 53;
+  EXPECT_EQ(refusal(), "tensor 'dq': dim 1 (sq) is 53 but tensor 'q' bound "
+                       "sq = 37");
+  args = goodBackwardArgs();
+  args.dk.shape[2] = 8; // hq, not hkv
+  EXPECT_EQ(refusal(), "tensor 'dk': dim 2 is 8 but the kernel expects 2");
+  args = goodBackwardArgs();
+  args.dv.rank = 3;
+  EXPECT_EQ(refusal(), "tensor 'dv': rank is 3 but the kernel expects rank 4 "
+                       "(shape [b, skv, 2, 32])");
+  args = goodBackwardArgs();
+  args.dv.strides[3] = 2;
+  EXPECT_EQ(refusal(), "tensor 'dv': dim 3 stride is 2 but the last dim "
+                       "must have unit stride (stride 1)");
+  args = goodBackwardArgs();
+  args.dq.data = fakeAddress(10, 1);
+  EXPECT_EQ(refusal(), "tensor 'dq': base address 0xa000000001 is not 2-byte "
+                       "aligned (the kernel requires 2-byte alignment)");
+  // An f32 LSE under its 4-byte rule.
+  args = goodBackwardArgs();
+  args.attention.lse.data = fakeAddress(5, 2);
+  EXPECT_EQ(refusal(), "tensor 'lse': base address 0x5000000002 is not "
+                       "4-byte aligned (the kernel requires 4-byte "
+                       "alignment)");
+}
+
+TEST_F(BackwardValidateTest, RefusesGradientsThatOverlap) {
+  // q: 2 x 37 x 8 x 64 bf16 = 0x12800 bytes.
+  args.dq.data = args.attention.q.data;
+  EXPECT_EQ(refusal(), "tensor 'dq' overlaps tensor 'q': bytes [0x1000000000, "
+                       "0x1000012800) and [0x1000000000, 0x1000012800); an "
+                       "output may share no byte with another tensor");
+  args = goodBackwardArgs();
+  args.dv.data = args.dk.data;
+  EXPECT_NE(refusal().find("tensor 'dk' overlaps tensor 'dv'"),
+            std::string::npos)
+      << refusal();
+  args = goodBackwardArgs();
+  args.dk.data = args.attention.o.data;
+  EXPECT_NE(refusal().find("tensor 'dk' overlaps tensor 'o'"),
+            std::string::npos)
+      << refusal();
+  // Itself: every query head of a row written to one place.
+  args = goodBackwardArgs();
+  args.dq.strides[2] = 0;
+  EXPECT_EQ(refusal(), "tensor 'dq': dim 2 stride is 0 with extent 8; output "
+                       "tensors must not overlap themselves");
+}
+
+/// A forward kernel takes none of the backward pass's tensors.
+TEST_F(ValidateTest, RefusesBackwardTensorsGivenToAForwardKernel) {
+  fa4_serving_args serving = servingArgs(args);
+  serving.dk = fakeTensor(11 * kRegion, FA4_DTYPE_BF16, {2, 203, 8, 128});
+  try {
+    validateArgs(manifest, serving);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error &error) {
+    EXPECT_STREQ(error.what(), "tensor 'dk': given but the kernel does not "
+                               "take it; pass NULL");
+  }
+}
+
 TEST_F(ValidateTest, RefusesWrongDtype) {
   args.k.dtype = FA4_DTYPE_F16;
   EXPECT_EQ(refusal(), "tensor 'k': dtype is f16 but the kernel expects bf16");

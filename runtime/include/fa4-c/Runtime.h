@@ -39,38 +39,42 @@ extern "C" {
 #define FA4_RT_API __attribute__((visibility("default")))
 
 /* The manifest versions this runtime reads (manifest key fa4_abi_version):
-   version 15 adds FP8 attention (problem.dtype "e4m3": q, k and v in OCP
-   FP8 E4M3FN; problem.output_dtype, o's bf16 or f16; problem.q_descale,
-   k_descale and v_descale with their f32 input tensors of those names,
-   fa4_serving_args.q_descale etc.; fa4_kernel_info.output_dtype and its
-   descales); version 14 adds attention sinks (problem.sinks; the f32 [hq] input
-   tensor "sinks", fa4_serving_args.sinks; fa4_kernel_info.has_sinks);
-   version 13 adds logit softcapping (problem.softcap, a positive finite c;
-   fa4_kernel_info.softcap); version 12 adds the serving forms
-   (problem.sequences: packed sequences through cu_seqlens, paged caches through
-   a block table; their i32 index tensors, fa4_serving_args,
-   fa4_launch_serving); version 11 adds kernels that build their TMA tensor maps
-   themselves (the parameter kind tensor_map_scratch: global scratch the runtime
-   passes, part of the launch's workspace); version 10 lets a persistent launch
-   run in clusters along x, the kernel's or its twin's (a clustered kernel
-   beside a twin needs the twin's own launch, whose cap keeps whole clusters);
-   version 9 gives a split picked at launch a minimum partition count
-   (workspace.split_at_launch.min_partitions: that many partitions of one key
-   tile each where the minimum keys per partition would leave fewer); version 8
-   adds a decode variant (decode: a kernel of the same attention planned for one
-   query row, whose manifest is nested there and which the runtime launches when
-   sq is at most decode.max_seq_q); version 7 lets a workspace split-K leave its
-   partition count to the runtime, which picks it per launch from the sizes and
-   the device's SMs (workspace.split_at_launch, the size symbol "splits");
-   version 6 gives a persistent twin its own parameters and launch (its own
-   tile: tensor-map boxes, block, grid and shared memory); version 5 lets a
-   persistent launch name a looped twin kernel it runs instead; version 4 adds
-   persistent launches and lets a launch be a programmatic dependent launch (the
-   kernel waits for the grids before it on the stream itself); version 3 adds a
-   workspace split-K (a workspace the runtime allocates and a combine kernel it
-   launches after the attention kernel); version 2 gives each tensor its own
-   alignment; version 1, with one alignment for every tensor, is still read. */
-#define FA4_ABI_VERSION 15
+   version 16 adds the attention backward pass (problem.pass "backward": a
+   kernel that reads q, k, v, the forward's o and lse and the gradient dout,
+   and writes dq, dk and dv; fa4_serving_args.dout etc.,
+   fa4_kernel_info.is_backward); version 15 adds FP8 attention (problem.dtype
+   "e4m3": q, k and v in OCP FP8 E4M3FN; problem.output_dtype, o's bf16 or f16;
+   problem.q_descale, k_descale and v_descale with their f32 input tensors of
+   those names, fa4_serving_args.q_descale etc.; fa4_kernel_info.output_dtype
+   and its descales); version 14 adds attention sinks (problem.sinks; the f32
+   [hq] input tensor "sinks", fa4_serving_args.sinks;
+   fa4_kernel_info.has_sinks); version 13 adds logit softcapping
+   (problem.softcap, a positive finite c; fa4_kernel_info.softcap); version 12
+   adds the serving forms (problem.sequences: packed sequences through
+   cu_seqlens, paged caches through a block table; their i32 index tensors,
+   fa4_serving_args, fa4_launch_serving); version 11 adds kernels that build
+   their TMA tensor maps themselves (the parameter kind tensor_map_scratch:
+   global scratch the runtime passes, part of the launch's workspace); version
+   10 lets a persistent launch run in clusters along x, the kernel's or its
+   twin's (a clustered kernel beside a twin needs the twin's own launch, whose
+   cap keeps whole clusters); version 9 gives a split picked at launch a minimum
+   partition count (workspace.split_at_launch.min_partitions: that many
+   partitions of one key tile each where the minimum keys per partition would
+   leave fewer); version 8 adds a decode variant (decode: a kernel of the same
+   attention planned for one query row, whose manifest is nested there and which
+   the runtime launches when sq is at most decode.max_seq_q); version 7 lets a
+   workspace split-K leave its partition count to the runtime, which picks it
+   per launch from the sizes and the device's SMs (workspace.split_at_launch,
+   the size symbol "splits"); version 6 gives a persistent twin its own
+   parameters and launch (its own tile: tensor-map boxes, block, grid and shared
+   memory); version 5 lets a persistent launch name a looped twin kernel it runs
+   instead; version 4 adds persistent launches and lets a launch be a
+   programmatic dependent launch (the kernel waits for the grids before it on
+   the stream itself); version 3 adds a workspace split-K (a workspace the
+   runtime allocates and a combine kernel it launches after the attention
+   kernel); version 2 gives each tensor its own alignment; version 1, with one
+   alignment for every tensor, is still read. */
+#define FA4_ABI_VERSION 16
 #define FA4_ABI_MIN_VERSION 1
 #define FA4_MAX_RANK 4
 
@@ -132,13 +136,20 @@ typedef struct fa4_attention_args {
    v (the dequantised value is descale * the e4m3 value), f32, each one
    value (rank 0) or [b, hkv] (query head h reads entry h / (hq / hkv)) as
    fa4_kernel_info says, NULL where the kernel takes none; a dense kernel
-   with descales launches through fa4_launch_serving too. */
+   with descales launches through fa4_launch_serving too. Version 16: the
+   backward pass's tensors, for a kernel with fa4_kernel_info.is_backward
+   (else NULL): it reads attention.q, k, v, the forward's attention.o and
+   attention.lse, and dout [b, sq, hq, dv] (dO, o's dtype), and writes dq,
+   dk and dv (the shapes and dtype of q, k and v; dk and dv summed over the
+   query heads of each kv head). A backward kernel launches through
+   fa4_launch_serving. */
 typedef struct fa4_serving_args {
   fa4_attention_args attention;
   fa4_tensor cu_seqlens_q, cu_seqlens_k, seqused_k, block_table, seqlens_k;
   int64_t max_seqlen_q;
   fa4_tensor sinks;
   fa4_tensor q_descale, k_descale, v_descale;
+  fa4_tensor dout, dq, dk, dv;
 } fa4_serving_args;
 
 /* What the manifest says about the kernel. Strings live as long as the
@@ -180,6 +191,9 @@ typedef struct fa4_kernel_info {
      .q_descale etc.): 0 none, 1 one value for the tensor, 2 per (batch,
      kv head). */
   int32_t q_descale, k_descale, v_descale;
+  /* Version 16: 1 for a backward kernel (problem.pass "backward"): o and
+     lse are its inputs, dq, dk and dv (fa4_serving_args) its outputs. */
+  int32_t is_backward;
 } fa4_kernel_info;
 
 typedef struct fa4_module fa4_module;
@@ -240,7 +254,10 @@ FA4_RT_API fa4_status fa4_module_set_persistent_ctas(fa4_module *module,
                                                      int32_t max_ctas);
 
 /* Checks every tensor against the manifest (dtype, shape, strides,
-   alignment). Needs no GPU. */
+   alignment). Needs no GPU. A backward kernel (version 16), whose dout,
+   dq, dk and dv fa4_attention_args cannot name, is refused here, by
+   fa4_launch and by fa4_launch_record_create: it goes through
+   fa4_validate_serving, fa4_launch_serving and the serving records. */
 FA4_RT_API fa4_status fa4_validate(const fa4_module *module,
                                    const fa4_attention_args *args);
 
@@ -252,8 +269,9 @@ FA4_RT_API fa4_status fa4_launch(fa4_module *module,
 
 /* fa4_validate and fa4_launch for every kernel, the serving forms' too
    (version 12; a dense kernel takes args->attention and NULL index
-   tensors). The index tensors' values are not read on the host: a kernel
-   clamps each sequence's span to its tensors. */
+   tensors) and the backward pass (version 16: args->dout, dq, dk, dv). The
+   index tensors' values are not read on the host: a kernel clamps each
+   sequence's span to its tensors. */
 FA4_RT_API fa4_status fa4_validate_serving(const fa4_module *module,
                                            const fa4_serving_args *args);
 FA4_RT_API fa4_status fa4_launch_serving(fa4_module *module,
