@@ -186,10 +186,11 @@ namespace {
 /// record the lowering left on it (`fa4.abi`), one section per method.
 class ManifestBuilder {
 public:
-  ManifestBuilder(attn::PlannedAttentionOpInterface op,
-                  kernel::KernelABIAttr abi)
-      : op(op), abi(abi), combine(abi.getCombine()),
-        persistent(abi.getPersistent()) {
+  /// `raw`: a planned attention op or an attn.attention_backward.
+  ManifestBuilder(Operation *raw, kernel::KernelABIAttr abi)
+      : op(dyn_cast<attn::PlannedAttentionOpInterface>(raw)),
+        backward(dyn_cast<attn::AttentionBackwardOp>(raw)), abi(abi),
+        combine(abi.getCombine()), persistent(abi.getPersistent()) {
     if (combine)
       splitAtLaunch = combine.getSplitAtLaunch();
     if (persistent)
@@ -202,7 +203,9 @@ public:
 private:
   llvm::json::Array tensorsJson();
   llvm::json::Array servingTensorsJson();
+  llvm::json::Array backwardTensorsJson();
   llvm::json::Object problemJson();
+  llvm::json::Object backwardProblemJson();
   int64_t abiVersion();
   llvm::json::Object launchJson();
   static llvm::json::Object secondLaunchJson(kernel::LaunchAttr launch);
@@ -233,6 +236,7 @@ private:
   }
 
   attn::PlannedAttentionOpInterface op;
+  attn::AttentionBackwardOp backward;
   kernel::KernelABIAttr abi;
   kernel::CombineAttr combine;
   kernel::PersistentAttr persistent;
@@ -264,6 +268,8 @@ static llvm::json::Object sinksJson(DictionaryAttr alignments, Value sinks) {
 }
 
 llvm::json::Array ManifestBuilder::tensorsJson() {
+  if (backward)
+    return backwardTensorsJson();
   auto dense = dyn_cast<attn::AttentionOp>(op.getOperation());
   if (!dense)
     return servingTensorsJson();
@@ -357,7 +363,63 @@ llvm::json::Array ManifestBuilder::servingTensorsJson() {
   return tensors;
 }
 
+/// The backward pass's tensors (version 16): the forward's Q, K, V, O and
+/// LSE and dO read, dQ, dK and dV written.
+llvm::json::Array ManifestBuilder::backwardTensorsJson() {
+  auto shaped = [](Value v) { return cast<ShapedType>(v.getType()); };
+  StringRef dtype = dtypeName(shaped(backward.getQuery()).getElementType());
+  DictionaryAttr alignments = abi.getAlignment();
+  auto tensor = [&](StringRef name, StringRef role, Value value,
+                    StringRef sequence) {
+    return tensorJson(alignments, name, role, dtype,
+                      shapeOf(shaped(value), {"b", sequence, "", ""}));
+  };
+  return llvm::json::Array{
+      tensor("q", "input", backward.getQuery(), "sq"),
+      tensor("k", "input", backward.getKey(), "skv"),
+      tensor("v", "input", backward.getValue(), "skv"),
+      tensor("o", "input", backward.getOutput(), "sq"),
+      tensorJson(alignments, "lse", "input", "f32",
+                 shapeOf(shaped(backward.getLse()), {"b", "", "sq"})),
+      tensor("dout", "input", backward.getGradOutput(), "sq"),
+      tensor("dq", "output", backward.getGradQuery(), "sq"),
+      tensor("dk", "output", backward.getGradKey(), "skv"),
+      tensor("dv", "output", backward.getGradValue(), "skv")};
+}
+
+/// The forward problem whose gradients the kernel gives, and `pass`.
+llvm::json::Object ManifestBuilder::backwardProblemJson() {
+  auto shape = [](Value v) { return cast<ShapedType>(v.getType()).getShape(); };
+  ArrayRef<int64_t> q = shape(backward.getQuery()),
+                    k = shape(backward.getKey());
+  auto size = [](int64_t extent) {
+    return ShapedType::isDynamic(extent) ? int64_t(-1) : extent;
+  };
+  attn::MaskAttr mask = backward.getMask();
+  llvm::json::Object problem{
+      {"pass", "backward"},
+      {"dtype", dtypeName(getElementTypeOrSelf(backward.getQuery().getType()))},
+      {"num_q_heads", q[2]},
+      {"num_kv_heads", k[2]},
+      {"qk_depth", q[3]},
+      {"ov_depth", shape(backward.getValue())[3]},
+      {"mask",
+       llvm::json::Object{{"kind", attn::stringifyMaskKind(mask.getKind())},
+                          {"window_left", mask.getLeft()},
+                          {"window_right", mask.getRight()}}},
+      {"scale", backward.getEffectiveScale()},
+      {"has_lse", true},
+      {"batch", size(q[0])},
+      {"seq_q", size(q[1])},
+      {"seq_kv", size(k[1])}};
+  if (std::optional<APFloat> softcap = backward.getSoftcap())
+    problem["softcap"] = softcap->convertToDouble();
+  return problem;
+}
+
 llvm::json::Object ManifestBuilder::problemJson() {
+  if (backward)
+    return backwardProblemJson();
   attn::MaskAttr mask = op.getMask();
   // The planners' view: its kDynamic (-1) is the manifest's dynamic size.
   fa4::AttnProblem sizes = op.getProblem();
@@ -402,7 +464,8 @@ llvm::json::Object ManifestBuilder::problemJson() {
   return problem;
 }
 
-/// The lowest version that holds the kernel: 15 for FP8, 14 for sinks, 13
+/// The lowest version that holds the kernel: 16 for the backward pass, 15
+/// for FP8, 14 for sinks, 13
 /// for a softcap,
 /// 12 for the
 /// serving forms, 11 for tensor maps the kernel
@@ -413,6 +476,8 @@ llvm::json::Object ManifestBuilder::problemJson() {
 /// for a programmatic dependent launch or a persistent rule, 3 for a
 /// workspace split-K's second kernel.
 int64_t ManifestBuilder::abiVersion() {
+  if (backward)
+    return 16;
   bool persistentInClusters =
       persistent && (clustered(abi.getLaunch()) || clustered(twinLaunch));
   bool buildsTensorMaps =
@@ -559,8 +624,8 @@ static FailureOr<kernel::KernelABIAttr> kernelAbi(Operation *op) {
   return abi;
 }
 
-FailureOr<llvm::json::Object>
-fa4::buildAbiRecord(ModuleOp module, attn::PlannedAttentionOpInterface op) {
+FailureOr<llvm::json::Object> fa4::buildAbiRecord(ModuleOp module,
+                                                  Operation *op) {
   FailureOr<kernel::KernelABIAttr> abi = kernelAbi(op);
   if (failed(abi))
     return failure();
@@ -655,9 +720,10 @@ static FailureOr<KernelFiles> writeKernelFiles(ModuleOp module, Operation *op,
 }
 
 /// One op's files and its manifest: the ABI record with each binary named.
-static FailureOr<KernelArtifacts>
-writeOpArtifacts(ModuleOp module, attn::PlannedAttentionOpInterface op,
-                 StringRef outputDir, StringRef ptxas) {
+static FailureOr<KernelArtifacts> writeOpArtifacts(ModuleOp module,
+                                                   Operation *op,
+                                                   StringRef outputDir,
+                                                   StringRef ptxas) {
   FailureOr<llvm::json::Object> manifest = buildAbiRecord(module, op);
   if (failed(manifest))
     return failure();
@@ -693,9 +759,11 @@ writeOpArtifacts(ModuleOp module, attn::PlannedAttentionOpInterface op,
 FailureOr<SmallVector<KernelArtifacts>>
 fa4::writeArtifacts(ModuleOp module, StringRef outputDir, StringRef ptxas) {
   SmallVector<KernelArtifacts> written;
-  WalkResult result = module.walk([&](attn::PlannedAttentionOpInterface op) {
+  WalkResult result = module.walk([&](Operation *op) {
     // A decode variant is written with the op it is a variant of.
-    if (op->hasAttr(attn::kDecodeVariantOfAttrName))
+    if (!isa<attn::PlannedAttentionOpInterface, attn::AttentionBackwardOp>(
+            op) ||
+        op->hasAttr(attn::kDecodeVariantOfAttrName))
       return WalkResult::advance();
     FailureOr<KernelArtifacts> artifacts =
         writeOpArtifacts(module, op, outputDir, ptxas);

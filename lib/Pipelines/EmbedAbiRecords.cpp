@@ -27,28 +27,28 @@ using namespace fa4;
 
 /// Adds `text` to the gpu.module of `op`'s kernel as the external constant
 /// kAbiRecordSymbol (external: LLVM keeps it though no kernel reads it).
-static LogicalResult embedRecord(attn::PlannedAttentionOpInterface op,
-                                 ModuleOp module, StringRef text) {
+static LogicalResult embedRecord(Operation *op, ModuleOp module,
+                                 StringRef text) {
   SymbolRefAttr kernelRef = op->getAttrOfType<kernel::KernelABIAttr>(
                                   kernel::FA4Dialect::kKernelABIAttrName)
                                 .getKernel();
   auto kernels = SymbolTable::lookupNearestSymbolFrom<gpu::GPUModuleOp>(
       module, kernelRef.getRootReference());
   if (!kernels)
-    return op.emitError() << "kernel module "
-                          << kernelRef.getRootReference().getValue()
-                          << " is not a gpu.module (already serialized?)";
+    return op->emitError() << "kernel module "
+                           << kernelRef.getRootReference().getValue()
+                           << " is not a gpu.module (already serialized?)";
   if (SymbolTable::lookupSymbolIn(kernels, fa4::kAbiRecordSymbol))
-    return op.emitError() << "kernel module "
-                          << kernelRef.getRootReference().getValue()
-                          << " already holds " << fa4::kAbiRecordSymbol;
+    return op->emitError() << "kernel module "
+                           << kernelRef.getRootReference().getValue()
+                           << " already holds " << fa4::kAbiRecordSymbol;
   if (static_cast<int64_t>(text.size()) > fa4::kMaxAbiRecordBytes)
-    return op.emitError() << "ABI record of " << text.size()
-                          << " bytes exceeds the runtime's limit of "
-                          << fa4::kMaxAbiRecordBytes;
+    return op->emitError() << "ABI record of " << text.size()
+                           << " bytes exceeds the runtime's limit of "
+                           << fa4::kMaxAbiRecordBytes;
   auto builder = OpBuilder::atBlockBegin(kernels.getBody());
   auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), text.size());
-  LLVM::GlobalOp::create(builder, op.getLoc(), type, /*isConstant=*/true,
+  LLVM::GlobalOp::create(builder, op->getLoc(), type, /*isConstant=*/true,
                          LLVM::Linkage::External, fa4::kAbiRecordSymbol,
                          builder.getStringAttr(text), /*alignment=*/1,
                          /*addrSpace=*/1);
@@ -60,8 +60,10 @@ struct EmbedAbiRecords
     : public fa4::impl::EmbedAbiRecordsBase<EmbedAbiRecords> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    WalkResult result = module.walk([&](attn::PlannedAttentionOpInterface op) {
-      if (!op->hasAttr(kernel::FA4Dialect::kKernelABIAttrName))
+    WalkResult result = module.walk([&](Operation *op) {
+      if (!isa<attn::PlannedAttentionOpInterface, attn::AttentionBackwardOp>(
+              op) ||
+          !op->hasAttr(kernel::FA4Dialect::kKernelABIAttrName))
         return WalkResult::advance();
       FailureOr<llvm::json::Object> record = fa4::buildAbiRecord(module, op);
       if (failed(record))

@@ -85,9 +85,10 @@ void registerCompilePipeline();
 /// The manifest of `op`'s kernel (docs/KernelABI.md) without its `binary`
 /// entries, its decode variant's included: what fa4-embed-abi-records puts
 /// into the binary and writeArtifacts completes into manifest.json. Needs
-/// the kernel ABI the lowering records (`fa4.abi`).
-mlir::FailureOr<llvm::json::Object>
-buildAbiRecord(mlir::ModuleOp module, attn::PlannedAttentionOpInterface op);
+/// the kernel ABI the lowering records (`fa4.abi`). `op`: a planned attention
+/// op or an attn.attention_backward.
+mlir::FailureOr<llvm::json::Object> buildAbiRecord(mlir::ModuleOp module,
+                                                   mlir::Operation *op);
 
 /// What writeArtifacts wrote, per kernel.
 struct KernelArtifacts {

@@ -168,7 +168,13 @@ void ConvertAttnToFA4Pass::dropRefusedServingVariants(ModuleOp module) const {
 
 void ConvertAttnToFA4Pass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (failed(refuseBackward(module)))
+  // The backward pass has a reference kernel only.
+  if (referenceFallback)
+    module.walk([](attn::AttentionBackwardOp op) {
+      op->emitRemark() << "left for the reference kernel: no tensor-core "
+                          "kernel lowers the backward pass yet";
+    });
+  else if (failed(refuseBackward(module)))
     return signalPassFailure();
   dropRefusedServingVariants(module);
   SmallVector<attn::PlannedAttentionOpInterface> ops;

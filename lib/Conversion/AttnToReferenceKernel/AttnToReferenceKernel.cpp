@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../Common/KernelEmitter.h"
 #include "../Common/Unlowered.h"
+#include "ReferenceEmitter.h"
 #include "fa4/Conversion/KernelABI.h"
 #include "fa4/Conversion/Passes.h"
 #include "fa4/Dialect/Attn/IR/Attn.h"
@@ -39,8 +39,8 @@ using namespace mlir;
 using namespace fa4;
 
 namespace {
-constexpr int kWarpSize = 32;
-constexpr int kWarpsPerBlock = 4;
+constexpr int kWarpSize = kReferenceWarpSize;
+constexpr int kWarpsPerBlock = kReferenceWarpsPerBlock;
 
 /// What the kernel needs of its op, one of attn.attention,
 /// attn.varlen_attention and attn.paged_attention: the layouts of its
@@ -116,11 +116,11 @@ ReferenceProblem ReferenceProblem::of(Operation *op) {
 }
 
 /// Emits the kernel body. Values are f32 unless named otherwise.
-class KernelBuilder : KernelEmitter {
+class KernelBuilder : ReferenceEmitter {
 public:
   KernelBuilder(OpBuilder &builder, Location loc,
                 const ReferenceProblem &problem)
-      : KernelEmitter(builder, loc), problem(problem),
+      : ReferenceEmitter(builder, loc), problem(problem),
         inputType(problem.inputType), qkDepth(problem.qkDepth),
         ovDepth(problem.ovDepth),
         qkPerLane(llvm::divideCeil(qkDepth, kWarpSize)),
@@ -152,55 +152,16 @@ private:
   Args readArgs(Block &entry);
   RowPosition rowPosition(const Args &args);
   void readSequence(const Args &args, RowPosition &at);
-  Value loadIndex(Value base, Value index) {
-    return sext(load(base, index, b.getI32Type()));
-  }
   Value queryRowBase(const RowPosition &at, ArrayRef<Value> stride);
   Value keyRowBase(const Args &args, const RowPosition &at,
                    ArrayRef<Value> stride, Value key);
-  SmallVector<Value> loadQueryRow(const Args &args, const RowPosition &at,
-                                  Value zero);
-  std::pair<Value, Value> visibleKeys(const RowPosition &at);
+  SmallVector<Value> loadQueryRow(const Args &args, const RowPosition &at);
   scf::ForOp scanKeys(const Args &args, const RowPosition &at,
                       ArrayRef<Value> queryColumns, Value zero);
   void storeOutput(const Args &args, const RowPosition &at, scf::ForOp loop,
                    Value zero);
   void storeLse(const Args &args, const RowPosition &at, Value finalMax,
                 Value finalSum, Value seesKeys);
-  Value toI64FromIndex(Value index) { return indexTo(b.getI64Type(), index); }
-  Value clamp(Value v, Value low, Value high) {
-    return mins(maxs(v, low), high);
-  }
-
-  Value load(Value base, Value index, Type elementType) {
-    auto ptrType = cast<LLVM::LLVMPointerType>(base.getType());
-    Value ptr = LLVM::GEPOp::create(b, loc, ptrType, elementType, base,
-                                    ValueRange{index});
-    return LLVM::LoadOp::create(b, loc, elementType, ptr);
-  }
-  void store(Value value, Value base, Value index) {
-    auto ptrType = cast<LLVM::LLVMPointerType>(base.getType());
-    Value ptr = LLVM::GEPOp::create(b, loc, ptrType, value.getType(), base,
-                                    ValueRange{index});
-    LLVM::StoreOp::create(b, loc, value, ptr);
-  }
-  /// Offset of element (batch, row, head) + column `lane + 32 t` of a BSHD
-  /// tensor; columns past `depth` are clamped (their value is masked later).
-  Value columnIndex(Value rowBase, Value lane, int t, int64_t depth) {
-    Value column = arith::AddIOp::create(b, loc, lane, i64(kWarpSize * t));
-    if ((t + 1) * kWarpSize > depth)
-      column = arith::MinSIOp::create(b, loc, column, i64(depth - 1));
-    return arith::AddIOp::create(b, loc, rowBase, column);
-  }
-  /// Whether column `lane + 32 t` exists; null when it always does.
-  Value columnValid(Value lane, int t, int64_t depth) {
-    if ((t + 1) * kWarpSize <= depth)
-      return {};
-    return arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::slt,
-        arith::AddIOp::create(b, loc, lane, i64(kWarpSize * t)), i64(depth));
-  }
-
   const ReferenceProblem &problem;
   Type inputType;
   int64_t qkDepth, ovDepth;
@@ -424,46 +385,16 @@ Value KernelBuilder::keyRowBase(const Args &args, const RowPosition &at,
 
 /// This lane's columns of the query row, in f32 (0 past Dqk).
 SmallVector<Value> KernelBuilder::loadQueryRow(const Args &args,
-                                               const RowPosition &at,
-                                               Value zero) {
-  Value qBase = queryRowBase(at, args.qStride);
-  SmallVector<Value> queryColumns;
-  for (int t = 0; t < qkPerLane; ++t) {
-    Value value = arith::ExtFOp::create(
-        b, loc, b.getF32Type(),
-        load(args.q, columnIndex(qBase, at.lane, t, qkDepth), inputType));
-    if (Value valid = columnValid(at.lane, t, qkDepth))
-      value = arith::SelectOp::create(b, loc, valid, value, zero);
-    queryColumns.push_back(value);
-  }
-  return queryColumns;
-}
-
-/// Keys this row sees (bottom-right aligned within its sequence): [first,
-/// end), the diagonal at row + Skv - Sq. An empty range (end <= first) runs
-/// no iteration: O = 0, LSE = -inf.
-std::pair<Value, Value> KernelBuilder::visibleKeys(const RowPosition &at) {
-  Value diagonal = sub(add(at.row, at.seqKV), at.seqQ);
-  Value first = i64(0);
-  Value last = sub(at.seqKV, i64(1));
-  attn::MaskAttr mask = problem.mask;
-  if (mask.getKind() == attn::MaskKind::Causal)
-    last = mins(last, diagonal);
-  if (mask.getKind() == attn::MaskKind::Window) {
-    if (mask.getRight() >= 0)
-      last = mins(last, add(diagonal, i64(mask.getRight())));
-    if (mask.getLeft() >= 0)
-      first = maxs(first, sub(diagonal, i64(mask.getLeft())));
-  }
-  Value end = maxs(add(last, i64(1)), first);
-  return {first, end};
+                                               const RowPosition &at) {
+  return loadRow(args.q, queryRowBase(at, args.qStride), at.lane, qkDepth,
+                 inputType);
 }
 
 /// The online softmax over the visible keys, one key an iteration: carries
 /// the running max, the running sum and this lane's O columns.
 scf::ForOp KernelBuilder::scanKeys(const Args &args, const RowPosition &at,
                                    ArrayRef<Value> queryColumns, Value zero) {
-  auto [first, end] = visibleKeys(at);
+  auto [first, end] = visibleKeys(problem.mask, at.row, at.seqQ, at.seqKV);
   // A sink is a key of the row's softmax with no value row: (max, sum) start
   // at (sinks[head] in the exp2 domain, 1).
   SmallVector<Value> init = {f32(-INFINITY), zero};
@@ -481,38 +412,22 @@ scf::ForOp KernelBuilder::scanKeys(const Args &args, const RowPosition &at,
   Value key = toI64FromIndex(loop.getInductionVar());
   Value runningMax = loop.getRegionIterArgs()[0];
   Value runningSum = loop.getRegionIterArgs()[1];
-  Value kBase = keyRowBase(args, at, args.kStride, key);
-  Value partial = zero;
-  for (int t = 0; t < qkPerLane; ++t) {
-    Value keyValue = arith::ExtFOp::create(
-        b, loc, b.getF32Type(),
-        load(args.k, columnIndex(kBase, at.lane, t, qkDepth), inputType));
-    partial = fma(queryColumns[t], keyValue, partial);
-  }
-  Value score = arith::MulFOp::create(b, loc, warpSum(partial), args.scaleLog2);
-  if (problem.softcap) {
-    // c * tanh(s / c) in the exp2 domain: score is s * log2 e.
-    double capLog2 = *problem.softcap * M_LOG2E;
-    Value inside = arith::MulFOp::create(b, loc, score, f32(1.0 / capLog2));
-    score = arith::MulFOp::create(
-        b, loc, f32(capLog2),
-        LLVM::TanhOp::create(b, loc, inside,
-                             LLVM::FastmathFlagsAttr::get(
-                                 b.getContext(), LLVM::FastmathFlags::afn)));
-  }
+  SmallVector<Value> keyColumns =
+      loadRow(args.k, keyRowBase(args, at, args.kStride, key), at.lane, qkDepth,
+              inputType);
+  Value score = fmul(rowDot(queryColumns, keyColumns), args.scaleLog2);
+  if (problem.softcap)
+    score = softcapLog2(score, *problem.softcap).first;
   Value newMax = arith::MaximumFOp::create(b, loc, runningMax, score);
   Value rescale = exp2(arith::SubFOp::create(b, loc, runningMax, newMax));
   Value probability = exp2(arith::SubFOp::create(b, loc, score, newMax));
   SmallVector<Value> next = {newMax, fma(runningSum, rescale, probability)};
-  Value vBase = keyRowBase(args, at, args.vStride, key);
-  for (int t = 0; t < ovPerLane; ++t) {
-    Value valueColumn = arith::ExtFOp::create(
-        b, loc, b.getF32Type(),
-        load(args.v, columnIndex(vBase, at.lane, t, ovDepth), inputType));
-    Value scaled =
-        arith::MulFOp::create(b, loc, loop.getRegionIterArgs()[2 + t], rescale);
-    next.push_back(fma(probability, valueColumn, scaled));
-  }
+  SmallVector<Value> valueColumns =
+      loadRow(args.v, keyRowBase(args, at, args.vStride, key), at.lane, ovDepth,
+              inputType);
+  for (int t = 0; t < ovPerLane; ++t)
+    next.push_back(fma(probability, valueColumns[t],
+                       fmul(loop.getRegionIterArgs()[2 + t], rescale)));
   scf::YieldOp::create(b, loc, next);
   return loop;
 }
@@ -526,21 +441,12 @@ void KernelBuilder::storeOutput(const Args &args, const RowPosition &at,
   Value inverseSum = arith::SelectOp::create(
       b, loc, seesKeys, arith::DivFOp::create(b, loc, f32(1.0), finalSum),
       zero);
-  Value oBase = queryRowBase(at, args.oStride);
-  for (int t = 0; t < ovPerLane; ++t) {
-    Value out = arith::TruncFOp::create(
-        b, loc, inputType,
+  SmallVector<Value> columns;
+  for (int t = 0; t < ovPerLane; ++t)
+    columns.push_back(
         arith::MulFOp::create(b, loc, loop.getResult(2 + t), inverseSum));
-    Value index = columnIndex(oBase, at.lane, t, ovDepth);
-    if (Value valid = columnValid(at.lane, t, ovDepth)) {
-      auto ifValid = scf::IfOp::create(b, loc, valid, /*withElse=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifValid.thenBlock());
-      store(out, args.o, index);
-    } else {
-      store(out, args.o, index);
-    }
-  }
+  storeRow(columns, args.o, queryRowBase(at, args.oStride), at.lane, ovDepth,
+           inputType);
   if (args.lse)
     storeLse(args, at, finalMax, finalSum, seesKeys);
 }
@@ -581,7 +487,7 @@ void KernelBuilder::build(gpu::GPUFuncOp func) {
   auto ifRow = scf::IfOp::create(b, loc, rowInRange, /*withElse=*/false);
   b.setInsertionPointToStart(ifRow.thenBlock());
   Value zero = f32(0.0);
-  SmallVector<Value> queryColumns = loadQueryRow(args, at, zero);
+  SmallVector<Value> queryColumns = loadQueryRow(args, at);
   scf::ForOp loop = scanKeys(args, at, queryColumns, zero);
   storeOutput(args, at, loop, zero);
   b.setInsertionPointToEnd(&entry);
@@ -601,41 +507,6 @@ struct ConvertAttnToReferenceKernelPass
   void runOnOperation() override;
 };
 } // namespace
-
-/// The kernel function's argument types, in `params` order.
-static SmallVector<Type> argumentTypes(OpBuilder &b,
-                                       ArrayRef<KernelParam> params) {
-  auto globalPtr =
-      LLVM::LLVMPointerType::get(b.getContext(), /*addressSpace=*/1);
-  return llvm::map_to_vector(params, [&](const KernelParam &param) -> Type {
-    switch (param.kind) {
-    case KernelParam::Kind::Pointer:
-      return globalPtr;
-    case KernelParam::Kind::I32:
-      return b.getI32Type();
-    case KernelParam::Kind::I64:
-      return b.getI64Type();
-    default:
-      return b.getF32Type();
-    }
-  });
-}
-
-/// Scalar loads only: each tensor aligned to its element (4 bytes for the
-/// f32 LSE and the i32 sequence tensors, 2 for the 16-bit Q, K, V and O).
-static decltype(KernelABI::alignment)
-elementAlignment(ArrayRef<KernelParam> params) {
-  decltype(KernelABI::alignment) alignment;
-  for (const KernelParam &param : params) {
-    if (param.kind != KernelParam::Kind::Pointer)
-      continue;
-    bool sixteenBit = llvm::is_contained(
-        {"q", "k", "v", "o", "k_cache", "v_cache"}, StringRef(param.name));
-    int64_t bytes = sixteenBit ? 2 : 4;
-    alignment.push_back({param.name, {bytes, bytes}});
-  }
-  return alignment;
-}
 
 /// The reference kernel serves every Sq with one plan: the decode variant
 /// (attn-decode-variants) of a serving form this pass lowers would be a
@@ -659,57 +530,68 @@ static void dropServingDecodeVariants(ModuleOp module) {
     variant.erase();
 }
 
+/// The chip the kernels are for: the first planned op's, else the pass's
+/// option.
+static FailureOr<std::string>
+kernelChip(ModuleOp module, ArrayRef<Operation *> ops, StringRef option) {
+  std::string chipName = option.str();
+  for (Operation *op : ops)
+    if (auto planned = dyn_cast<attn::PlannedAttentionOpInterface>(op))
+      if (attn::ConfigAttr config = planned.getConfigAttr()) {
+        chipName = fa4::chipName(config.getChip()).str();
+        break;
+      }
+  if (chipName != "sm_90a" && chipName != "sm_100a")
+    return module.emitError()
+           << "unknown chip '" << chipName << "'; expected sm_100a or sm_90a";
+  return chipName;
+}
+
+/// Lowers one forward op to the reference kernel.
+static void lowerForward(ModuleOp module, Operation *op, StringRef chipName) {
+  OpBuilder b(op->getContext());
+  ReferenceProblem problem = ReferenceProblem::of(op);
+  auto [kernels, name] = createKernelModule(module, op, "fa4_ref", chipName);
+  Location loc = op->getLoc();
+  KernelABI abi;
+  abi.params = KernelBuilder::abiParams(problem);
+  gpu::GPUFuncOp func = createReferenceFunc(b, loc, kernels, name, abi.params);
+  KernelBuilder(b, loc, problem).build(func);
+
+  abi.grid = {{GridFactor::ceilDivOf(problem.rowsSymbol(), kWarpsPerBlock)},
+              {"hq"},
+              {"b"}};
+  abi.block[0] = kWarpSize * kWarpsPerBlock;
+  abi.alignment = referenceAlignment(
+      abi.params, {"q", "k", "v", "o", "k_cache", "v_cache"});
+  setKernelABI(op, kernels, name, abi);
+}
+
 void ConvertAttnToReferenceKernelPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (failed(refuseBackward(module)))
-    return signalPassFailure();
   dropServingDecodeVariants(module);
   SmallVector<Operation *> ops;
   // An op with a kernel already (fa4.abi: convert-attn-to-fa4 lowered it,
   // leaving the rest to this pass under reference-fallback) keeps it.
   module.walk([&](Operation *op) {
-    if (isa<attn::AttentionOp, attn::VarlenAttentionOp, attn::PagedAttentionOp>(
-            op) &&
+    if (isa<attn::AttentionOp, attn::VarlenAttentionOp, attn::PagedAttentionOp,
+            attn::AttentionBackwardOp>(op) &&
         !op->hasAttr(kernel::FA4Dialect::kKernelABIAttrName))
       ops.push_back(op);
   });
   if (ops.empty())
     return;
   for (Operation *op : ops)
-    if (failed(refuseUnlowered(cast<attn::PlannedAttentionOpInterface>(op),
-                               "the reference kernel")))
-      return signalPassFailure();
-  std::string chipName = chip;
-  auto planned = cast<attn::PlannedAttentionOpInterface>(ops.front());
-  if (attn::ConfigAttr config = planned.getConfigAttr())
-    chipName = fa4::chipName(config.getChip()).str();
-  if (chipName != "sm_90a" && chipName != "sm_100a") {
-    module.emitError() << "unknown chip '" << chipName
-                       << "'; expected sm_100a or sm_90a";
+    if (auto planned = dyn_cast<attn::PlannedAttentionOpInterface>(op))
+      if (failed(refuseUnlowered(planned, "the reference kernel")))
+        return signalPassFailure();
+  FailureOr<std::string> chipName = kernelChip(module, ops, chip);
+  if (failed(chipName))
     return signalPassFailure();
-  }
-
-  MLIRContext *context = &getContext();
-  OpBuilder b(context);
   for (Operation *op : ops) {
-    ReferenceProblem problem = ReferenceProblem::of(op);
-    auto [kernels, name] = createKernelModule(module, op, "fa4_ref", chipName);
-    Location loc = op->getLoc();
-    KernelABI abi;
-    abi.params = KernelBuilder::abiParams(problem);
-    b.setInsertionPointToEnd(kernels.getBody());
-    auto func = gpu::GPUFuncOp::create(
-        b, loc, name, b.getFunctionType(argumentTypes(b, abi.params), {}));
-    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-    func.setKnownBlockSizeAttr(
-        b.getDenseI32ArrayAttr({kWarpSize * kWarpsPerBlock, 1, 1}));
-    KernelBuilder(b, loc, problem).build(func);
-
-    abi.grid = {{GridFactor::ceilDivOf(problem.rowsSymbol(), kWarpsPerBlock)},
-                {"hq"},
-                {"b"}};
-    abi.block[0] = kWarpSize * kWarpsPerBlock;
-    abi.alignment = elementAlignment(abi.params);
-    setKernelABI(op, kernels, name, abi);
+    if (auto backward = dyn_cast<attn::AttentionBackwardOp>(op))
+      lowerBackwardToReference(module, backward, *chipName);
+    else
+      lowerForward(module, op, *chipName);
   }
 }

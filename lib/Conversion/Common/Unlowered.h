@@ -32,11 +32,13 @@ inline mlir::LogicalResult refuseUnlowered(attn::PlannedAttentionOpInterface op,
 }
 
 /// Fails with a diagnostic on each attn.attention_backward in `module`: no
-/// kernel lowers the backward pass yet (issue 63).
+/// tensor-core kernel lowers the backward pass yet (issue 63); the
+/// reference kernel does.
 inline mlir::LogicalResult refuseBackward(mlir::Operation *module) {
   mlir::WalkResult walked = module->walk([](attn::AttentionBackwardOp op) {
-    op.emitOpError() << "has no kernel yet (the backward pass, issue 63); "
-                        "attn-decompose gives its meaning";
+    op.emitOpError() << "has no tensor-core kernel yet (the backward pass, "
+                        "issue 63); kernel=reference or kernel=auto lowers "
+                        "it to the reference kernel";
     return mlir::WalkResult::interrupt();
   });
   return mlir::failure(walked.wasInterrupted());

@@ -264,7 +264,7 @@ func.func @unknown_attr(%q: tensor<1x8x4x64xbf16>) -> tensor<1x8x4x64xbf16> {
 // -----
 
 func.func @abi_on_another_op() {
-  // expected-error @below {{'func.call' op fa4.abi belongs on attn.attention, attn.varlen_attention or attn.paged_attention}}
+  // expected-error @below {{'func.call' op fa4.abi belongs on attn.attention, attn.varlen_attention, attn.paged_attention or attn.attention_backward}}
   func.call @abi_on_another_op() {fa4.abi = #fa4.abi<kernel = @m::@k, launch = <params = [], grid = [[1], [1], [1]], block = [1, 1, 1], cluster = [1, 1, 1], dynamic_smem_bytes = 0>, alignment = {}>} : () -> ()
   return
 }

@@ -184,6 +184,14 @@ public:
     auto rank = [&](unsigned operand) {
       return cast<ShapedType>(op->getOperand(operand).getType()).getRank();
     };
+    if (isa<fa4::attn::AttentionBackwardOp>(op)) {
+      // The forward's tensors (o and lse read), dO read, the gradients
+      // written.
+      tensorRanks = {{"q", 4},    {"k", 4},  {"v", 4},  {"o", 4}, {"lse", 3},
+                     {"dout", 4}, {"dq", 4}, {"dk", 4}, {"dv", 4}};
+      sizeSymbols.append({"sq", "skv"});
+      return;
+    }
     bool hasLse = op->getNumResults() == 2;
     if (auto dense = dyn_cast<fa4::attn::AttentionOp>(op)) {
       tensorRanks = {{"q", 4}, {"k", 4}, {"v", 4}, {"o", 4}};
@@ -356,9 +364,10 @@ static LogicalResult verifyKernelABI(Operation *op, Attribute value) {
   if (!abi)
     return op->emitOpError() << "fa4.abi must be a #fa4.abi";
   if (!isa<fa4::attn::AttentionOp, fa4::attn::VarlenAttentionOp,
-           fa4::attn::PagedAttentionOp>(op))
+           fa4::attn::PagedAttentionOp, fa4::attn::AttentionBackwardOp>(op))
     return op->emitOpError() << "fa4.abi belongs on attn.attention, "
-                                "attn.varlen_attention or attn.paged_attention";
+                                "attn.varlen_attention, attn.paged_attention "
+                                "or attn.attention_backward";
   AbiScope scope(op, abi);
   if (failed(scope.verifyAlignment(abi.getAlignment())) ||
       failed(scope.verifyLaunch(abi.getLaunch(), "the kernel")))
