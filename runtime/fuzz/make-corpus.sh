@@ -7,8 +7,8 @@
 # variants, the reference kernel, Blackwell, f16 and windows, tensor maps
 # the kernel builds, the serving forms, softcap, sinks and FP8), plus
 # runtime/selftest/*/manifest.json (among them FP8 forms of version 15
-# the compiled one lacks: f16 output, LSE, a window, an absent descale)
-# and the unit tests' backward kernel (version 16).
+# the compiled one lacks: f16 output, LSE, a window, an absent descale,
+# and the backward kernels of version 16).
 # The inputs are written here (the lit tests' inputs move), besides
 # examples/attention.mlir.
 #
@@ -148,9 +148,6 @@ for job in "${jobs[@]}"; do
     fi
   done
 done
-# A backward kernel (version 16) as the unit tests read it: every tensor
-# by pointer, its strides, an integer grid factor.
-cp runtime/unittests/inputs/backward.json "$out/backward-unittest.json"
 for manifest in runtime/selftest/*/manifest.json; do
   cp "$manifest" "$out/selftest-$(basename "$(dirname "$manifest")").json"
 done

@@ -13,6 +13,9 @@
 // as an FP8 MMA takes it, and store O in bf16 or f16; their q map has the
 // 64-byte swizzle of FP8 tiles, unswizzled here for the check.
 //
+// The backward kernels (ABI version 16) are NaiveBackward.cuh's, included at
+// the end.
+//
 // Each manifest's build prepends its ABI record (include/fa4/AbiRecord.h),
 // the definition `tools/abi-record.py --c-definition MANIFEST` prints, so
 // the runtime's manifest-against-binary check passes (scripts/gpu-check.sh).
@@ -243,3 +246,5 @@ __device__ void attentionFp8(
   }
 FA4_NAIVE_FP8_KERNEL(fa4_naive_attention_e4m3_bf16, __nv_bfloat16)
 FA4_NAIVE_FP8_KERNEL(fa4_naive_attention_e4m3_f16, __half)
+
+#include "NaiveBackward.cuh"

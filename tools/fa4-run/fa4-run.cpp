@@ -6,14 +6,17 @@
 // Builds seeded random inputs, poisons the outputs with NaN, launches through
 // libfa4rt, and checks against the CPU reference (Reference.h). An FP8 kernel
 // (e4m3 q, k, v; ABI version 15) gets its inputs quantised to e4m3 and random
-// descales in [0.5, 2]. Prints one "RESULT ..." line for scripts. Exit: 0 pass,
-// 1 numeric failure (or a bad tensor that was accepted), 2 usage, validation or
-// driver error.
+// descales in [0.5, 2]. A backward kernel (ABI version 16) gets random q, k, v
+// and dO, the CPU forward's O and LSE, and its dQ, dK, dV are checked against
+// the CPU's gradients (Backward.h). Prints one "RESULT ..." line for scripts.
+// Exit: 0 pass, 1 numeric failure (or a bad tensor that was accepted), 2
+// usage, validation or driver error.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fa4-c/Runtime.h"
 
+#include "Backward.h"
 #include "LowPrecision.h"
 #include "Reference.h"
 
@@ -91,7 +94,10 @@ const char *usage =
     "  --cases FILE     run every line of FILE (the other options, one case\n"
     "                   a line, '#' starts a comment) in this process, with\n"
     "                   one CUDA context: CASE <line>, its RESULT, then\n"
-    "                   EXIT <its exit code>; exits with the worst code\n";
+    "                   EXIT <its exit code>; exits with the worst code\n"
+    "  a backward kernel (ABI version 16) runs with --check alone (its\n"
+    "  sizes, --seed, --json, --cases): dQ, dK, dV against the CPU's\n"
+    "  gradients of every row\n";
 
 struct Options {
   std::string manifest;
@@ -1073,12 +1079,153 @@ std::string launchFields(const Options &options, const Launcher &launcher,
   return fields;
 }
 
+/// A backward kernel's device tensors (ABI version 16), each laid out by
+/// its own stride rule.
+struct BackwardArgs {
+  std::unique_ptr<DeviceTensor> q, k, v, o, lse, dout, dq, dk, dv;
+
+  fa4_serving_args serving() const {
+    fa4_serving_args args = {};
+    args.attention = {q->desc, k->desc, v->desc, o->desc, lse->desc};
+    args.dout = dout->desc;
+    args.dq = dq->desc;
+    args.dk = dk->desc;
+    args.dv = dv->desc;
+    return args;
+  }
+};
+
+BackwardArgs allocateBackward(const AttentionShape &shape,
+                              const fa4_module *module) {
+  auto tensor = [&](const char *name, fa4_dtype dtype,
+                    std::vector<int64_t> dims) {
+    TensorRule rule;
+    check(fa4_module_get_tensor_alignment(module, name, &rule.baseBytes,
+                                          &rule.strideBytes),
+          "fa4_module_get_tensor_alignment");
+    return allocateTensor(dtype, std::move(dims), rule.strideBytes);
+  };
+  fa4_dtype dtype = shape.dtype;
+  std::vector<int64_t> queries = {shape.batch, shape.seqQ, shape.headsQ};
+  std::vector<int64_t> keys = {shape.batch, shape.seqKV, shape.headsKV};
+  auto with = [](std::vector<int64_t> dims, int64_t depth) {
+    dims.push_back(depth);
+    return dims;
+  };
+  BackwardArgs set;
+  set.q = tensor("q", dtype, with(queries, shape.qkDepth));
+  set.k = tensor("k", dtype, with(keys, shape.qkDepth));
+  set.v = tensor("v", dtype, with(keys, shape.ovDepth));
+  set.o = tensor("o", dtype, with(queries, shape.ovDepth));
+  set.lse =
+      tensor("lse", FA4_DTYPE_F32, {shape.batch, shape.headsQ, shape.seqQ});
+  set.dout = tensor("dout", dtype, with(queries, shape.ovDepth));
+  set.dq = tensor("dq", dtype, with(queries, shape.qkDepth));
+  set.dk = tensor("dk", dtype, with(keys, shape.qkDepth));
+  set.dv = tensor("dv", dtype, with(keys, shape.ovDepth));
+  return set;
+}
+
+/// `values` of `dtype` (already rounded to it) as its bits.
+std::vector<uint16_t> bitsOf(fa4_dtype dtype,
+                             const std::vector<float> &values) {
+  std::vector<uint16_t> bits(values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    bits[i] = toLowPrecision(dtype, values[i]);
+  return bits;
+}
+
+/// The options a backward kernel's run does not take.
+void refuseBackwardOptions(const Options &options) {
+  const char *refused = options.bench                ? "--bench"
+                        : options.record             ? "--record"
+                        : !options.badTensor.empty() ? "--bad-tensor"
+                        : options.repeats            ? "--repeat"
+                        : !options.dump.empty()      ? "--dump"
+                        : options.inputs != "random" ? "--inputs"
+                                                     : nullptr;
+  if (refused)
+    throw RunError{std::string(refused) +
+                   ": not for a backward kernel (ABI version 16), which "
+                   "fa4-run checks with --check alone"};
+}
+
+/// The RESULT fields of a backward check: each gradient's error, the low
+/// precision model's and the bound.
+std::string backwardFields(const BackwardCheck &result) {
+  std::string fields;
+  const std::pair<const char *, const GradientCheck *> gradients[] = {
+      {"dq", &result.dq}, {"dk", &result.dk}, {"dv", &result.dv}};
+  char text[256];
+  int64_t unwritten = 0;
+  for (const auto &[name, gradient] : gradients) {
+    std::snprintf(
+        text, sizeof(text), " %s_err=%.3e %s_ref_err=%.3e %s_bound=%.3e", name,
+        gradient->maxError, name, gradient->refError, name, gradient->bound());
+    fields += text;
+    unwritten += gradient->unwritten;
+  }
+  return fields + " unwritten=" + std::to_string(unwritten);
+}
+
+/// A backward kernel: random q, k, v and dO (the forward's generators;
+/// dO its own stream), O and LSE from the CPU's f64 forward (O rounded to
+/// the dtype, LSE f32), dQ, dK, dV poisoned with NaN, one serving launch,
+/// and the gradients held to FlashAttention's rule (Backward.h).
+int runBackward(const Options &options, const AttentionShape &shape,
+                const fa4_kernel_info &info, fa4_module *module) {
+  refuseBackwardOptions(options);
+  HostInputs inputs = makeInputs(shape, options.seed);
+  BackwardData data;
+  data.q = inputs.values.q;
+  data.k = inputs.values.k;
+  data.v = inputs.values.v;
+  std::vector<uint16_t> doutBits;
+  randomInput(shape.dtype, options.seed, 9,
+              shape.batch * shape.seqQ * shape.headsQ * shape.ovDepth, doutBits,
+              data.dout);
+  referenceForward(shape, data.q, data.k, data.v, data.o, data.lse);
+
+  BackwardArgs set = allocateBackward(shape, module);
+  uploadBits(*set.q, inputs.q);
+  uploadBits(*set.k, inputs.k);
+  uploadBits(*set.v, inputs.v);
+  uploadBits(*set.o, bitsOf(shape.dtype, data.o));
+  upload(*set.lse, data.lse.data());
+  uploadBits(*set.dout, doutBits);
+  for (const DeviceTensor *gradient :
+       {set.dq.get(), set.dk.get(), set.dv.get()})
+    poison(*gradient);
+  fa4_serving_args args = set.serving();
+  check(fa4_launch_serving(module, &args, nullptr), "fa4_launch_serving");
+  check(fa4_stream_synchronize(nullptr), "fa4_stream_synchronize");
+  data.dq = download(*set.dq);
+  data.dk = download(*set.dk);
+  data.dv = download(*set.dv);
+
+  BackwardCheck result = checkBackward(shape, data);
+  char sizes[256];
+  std::snprintf(sizes, sizeof(sizes), " b=%lld sq=%lld skv=%lld seed=%llu",
+                static_cast<long long>(shape.batch),
+                static_cast<long long>(shape.seqQ),
+                static_cast<long long>(shape.seqKV),
+                static_cast<unsigned long long>(options.seed));
+  std::string fields = backwardFields(result) + sizes;
+  const char *verdict = result.passed() ? "pass" : "fail";
+  std::printf("RESULT %s%s\n", verdict, fields.c_str());
+  if (options.json)
+    std::printf("%s\n", resultJson(verdict, fields, info.kernel_name).c_str());
+  return result.passed() ? exitPass : exitNumericFailure;
+}
+
 int run(const Options &options) {
   ModulePtr owner = loadModule(options);
   fa4_module *module = owner.get();
   fa4_kernel_info info;
   check(fa4_module_get_info(module, &info), "fa4_module_get_info");
   AttentionShape shape = attentionShape(options, info);
+  if (info.is_backward)
+    return runBackward(options, shape, info, module);
   if (!options.badTensor.empty())
     return runBadTensor(options, shape, info, module);
 
