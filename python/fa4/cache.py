@@ -157,7 +157,7 @@ class Problem(object):
     def __init__(self, chip, dtype, num_q_heads, num_kv_heads, qk_depth,
                  ov_depth, mask="none", window=(-1, -1), scale=None,
                  lse=True, kernel="auto", form="dense", page_size=0,
-                 softcap=0.0, sinks=False):
+                 softcap=0.0, sinks=False, backward=False):
         if dtype not in ("bf16", "f16"):
             raise Fa4Error("dtype %r: expected bf16 or f16" % (dtype,),
                            FA4_ERROR_INVALID_ARGUMENT)
@@ -202,6 +202,14 @@ class Problem(object):
                            "else 0" % (page_size,), FA4_ERROR_INVALID_ARGUMENT)
         self.form = form
         self.page_size = page_size if paged else 0
+        if not isinstance(backward, bool):
+            raise Fa4Error("backward %r: expected True or False" % (backward,),
+                           FA4_ERROR_INVALID_ARGUMENT)
+        if backward and (form != "dense" or sinks or not self.lse):
+            raise Fa4Error("backward: the backward pass is of the dense form "
+                           "with LSE and without sinks",
+                           FA4_ERROR_INVALID_ARGUMENT)
+        self.backward = backward
 
     def as_dict(self):
         values = {name: getattr(self, name) for name in self._FIELDS}
@@ -216,6 +224,9 @@ class Problem(object):
         # Problems with sinks only, likewise.
         if self.sinks:
             values["sinks"] = True
+        # The backward pass's only, likewise.
+        if self.backward:
+            values["backward"] = True
         return values
 
     def mlir(self, name="attention"):
@@ -223,6 +234,8 @@ class Problem(object):
         attn.varlen_attention or attn.paged_attention)."""
         if self.form != "dense":
             return self._serving_mlir(name)
+        if self.backward:
+            return self._backward_mlir(name)
         q = "tensor<?x?x%dx%dx%s>" % (self.num_q_heads, self.qk_depth, self.dtype)
         k = "tensor<?x?x%dx%dx%s>" % (self.num_kv_heads, self.qk_depth, self.dtype)
         v = "tensor<?x?x%dx%dx%s>" % (self.num_kv_heads, self.ov_depth, self.dtype)
@@ -236,6 +249,26 @@ class Problem(object):
                 "  return %s : %s\n}\n"
                 % (name, q, k, v, sinks_arg, results, values, sinks_operand,
                    self._attrs(), q, k, v, results, values, results))
+
+    def _backward_mlir(self, name):
+        """The attn.attention_backward function: dO, Q, K, V, O, LSE to dQ,
+        dK, dV, sizes dynamic."""
+        def bshd(heads, depth):
+            return "tensor<?x?x%dx%dx%s>" % (heads, depth, self.dtype)
+        q = bshd(self.num_q_heads, self.qk_depth)
+        k = bshd(self.num_kv_heads, self.qk_depth)
+        v = bshd(self.num_kv_heads, self.ov_depth)
+        o = bshd(self.num_q_heads, self.ov_depth)
+        lse = "tensor<?x%dx?xf32>" % self.num_q_heads
+        operands = "%s, %s, %s, %s, %s, %s" % (o, q, k, v, o, lse)
+        results = "%s, %s, %s" % (q, k, v)
+        return ("func.func @%s(%%do: %s, %%q: %s, %%k: %s, %%v: %s, %%o: %s, "
+                "%%lse: %s) -> (%s) {\n"
+                "  %%dq, %%dk, %%dv = attn.attention_backward %%do, %%q, %%k, "
+                "%%v, %%o, %%lse {%s} : %s -> %s\n"
+                "  return %%dq, %%dk, %%dv : %s\n}\n"
+                % (name, o, q, k, v, o, lse, results, self._attrs(), operands,
+                   results, results))
 
     def _sinks(self):
         """The function's sinks argument and the op's sinks operand (f32
@@ -384,6 +417,9 @@ def _kernel_prefixes(problem):
         return ("fa4_blackwell_",)
     if problem.kernel == "reference":
         return ("fa4_ref_",)
+    # auto: the backward pass has the reference kernel alone (issue 63).
+    if problem.backward:
+        return ("fa4_ref_bwd_",)
     # auto: the chip's kernel, or the reference kernel for the plans it does
     # not implement: the serving forms' gathered pages and decode plans, and
     # MLA on sm_100a.
@@ -464,6 +500,11 @@ def _check_manifest(manifest, problem, where="manifest"):
             _json_f32_bits(softcap) != _f32_bits(problem.softcap)):
         raise _Unusable("its %s has problem.softcap %s; asked for %r"
                         % (where, json.dumps(softcap), problem.softcap))
+    passes = field("problem").get("pass", "forward")
+    if passes != ("backward" if problem.backward else "forward"):
+        raise _Unusable("its %s has problem.pass %s; asked for the %s pass"
+                        % (where, json.dumps(passes), "backward"
+                           if problem.backward else "forward"))
     sinks = field("problem").get("sinks", False)
     if sinks is not problem.sinks:
         raise _Unusable("its %s has problem.sinks %s; asked for %s"

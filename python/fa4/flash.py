@@ -247,7 +247,7 @@ def flash_attn_func(q, k, v, *, causal=False, window_size=(-1, -1),
         lse = torch_ops.empty_lse(q)
         _launch(torch, kernel, q, k, v, o, lse, sinks)
     elif out is None and traced:
-        # The op: torch.compile traces it; autograd says forward only.
+        # The op: torch.compile traces it; autograd differentiates it.
         o, lse = torch_ops.flash_attn_fwd(
             q, k, v, *_op_args(causal, window_size, softmax_scale, softcap),
             sinks=sinks)
@@ -423,6 +423,35 @@ def _kernel_of(q, k, v, causal, window_size, softmax_scale, softcap=0.0,
         if key is not None:
             _by_shape[key] = kernel
     return kernel
+
+
+def _backward_kernel_of(q, k, v, causal, window_size, softmax_scale,
+                        softcap=0.0):
+    """The backward pass's kernel (issue 63; the reference kernel until a
+    tensor-core one exists), memoized as _kernel_of's."""
+    key = ("backward", q.device, q.dtype, k.dtype, v.dtype,
+           tuple(q.shape[2:]), tuple(k.shape[2:]), tuple(v.shape[2:]),
+           bool(causal), tuple(window_size), softmax_scale, softcap)
+    kernel = _by_shape.get(key)
+    if kernel is None:
+        forward = problem_for(q, k, v, causal, window_size, softmax_scale,
+                              softcap=softcap)
+        values = forward.as_dict()
+        values.pop("window")
+        kernel = kernel_for(_cache.Problem(
+            window=forward.window, softcap=softcap, backward=True,
+            **{name: values[name] for name in (
+                "chip", "dtype", "num_q_heads", "num_kv_heads", "qk_depth",
+                "ov_depth", "mask", "scale", "kernel")}))
+        _by_shape[key] = kernel
+    return kernel
+
+
+def _launch_backward(torch, kernel, q, k, v, o, lse, dout, dq, dk, dv):
+    """The backward kernel on torch's current stream of q's device."""
+    with torch.cuda.device(q.device):
+        kernel.launch_backward(q, k, v, o, lse, dout, dq, dk, dv,
+                               stream=torch.cuda.current_stream())
 
 
 def _op_args(causal, window_size, softmax_scale, softcap=0.0):

@@ -65,8 +65,8 @@ def attention_forward(module, query, key, value, attention_mask, scaling=None,
             "Register fa4 with fa4.hf.register() (its mask function passes "
             "no tensor) and give no custom 4D mask" % _shape(attention_mask))
     if dropout and module.training:
-        _refuse("fa4 attention has no dropout (dropout=%r in "
-                            "training mode); it is forward only" % dropout)
+        _refuse("fa4 attention has no dropout (dropout=%r in training "
+                "mode); set the model's attention_dropout to 0" % dropout)
     if kwargs.get("position_bias") is not None:
         _refuse("fa4 attention cannot apply position_bias (this model uses "
                 "it); use another attn_implementation")

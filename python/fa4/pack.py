@@ -5,12 +5,13 @@ GPU machine without LLVM uses as its kernel cache ($FA4_CACHE_DIR).
         f16:16:16:64:64:none bf16:8:1:128:128:window(128,0)
 
 Each configuration is
-DTYPE:HQ:HKV:DQK:DV:MASK[:SCALE][:softcap=C][:sinks][@FORM],
+DTYPE:HQ:HKV:DQK:DV:MASK[:SCALE][:softcap=C][:sinks|:backward][@FORM],
 MASK none, causal or window(LEFT,RIGHT) (-1 unbounded), SCALE the softmax
 scale, a positive number f32 holds (default 1/sqrt(DQK); any spelling with
 the default's f32 bits, such as DQK ** -0.5, is the default's kernel), C a
 logit softcap (scores s become C * tanh(s / C); 0 or none: none), sinks a
-kernel that takes attention sinks (f32 [HQ], gpt-oss's), FORM a
+kernel that takes attention sinks (f32 [HQ], gpt-oss's), backward the
+backward pass's kernel of that attention (dense only), FORM a
 serving form (fa4.flash_attn_varlen_func, fa4.flash_attn_with_kvcache):
 varlen, varlen_seqused, or pagedN / paged_packedN for pages of N keys.
 Prints one line per entry.
@@ -29,15 +30,16 @@ __all__ = ["parse_config", "main"]
 
 _CONFIG = re.compile(r"^(bf16|f16):(\d+):(\d+):(\d+):(\d+):"
                      r"(none|causal|window\((-?\d+),\s*(-?\d+)\))"
-                     r"(?::(?!softcap=|sinks(?:$|@))([^:@]*))?"
+                     r"(?::(?!softcap=|sinks(?:$|@|:)|backward(?:$|@))([^:@]*))?"
                      r"(?::softcap=([^:@]*))?"
                      r"(:sinks)?"
+                     r"(:backward)?"
                      r"(?:@(varlen_seqused|varlen|paged_packed|paged)(\d*))?$")
 
 
 def parse_config(text, chip, kernel="auto"):
     """A Problem from
-    DTYPE:HQ:HKV:DQK:DV:MASK[:SCALE][:softcap=C][:sinks][@FORM]."""
+    DTYPE:HQ:HKV:DQK:DV:MASK[:SCALE][:softcap=C][:sinks|:backward][@FORM]."""
     match = _CONFIG.match(text.strip())
     if not match:
         raise Fa4Error("configuration %r: expected DTYPE:HQ:HKV:DQK:DV:MASK"
@@ -46,8 +48,8 @@ def parse_config(text, chip, kernel="auto"):
                        "bf16:32:8:128:128:causal:softcap=15, "
                        "bf16:64:8:64:64:window(127,0):sinks, "
                        "bf16:32:8:128:128:causal@paged64)" % text)
-    (dtype, hq, hkv, dqk, dv, mask, left, right, scale, softcap, sinks, form,
-     page) = match.groups()
+    (dtype, hq, hkv, dqk, dv, mask, left, right, scale, softcap, sinks,
+     backward, form, page) = match.groups()
     window = (-1, -1)
     if mask.startswith("window"):
         mask, window = "window", (int(left), int(right))
@@ -62,7 +64,8 @@ def parse_config(text, chip, kernel="auto"):
                               int(dv), mask, window, scale, lse=True,
                               kernel=kernel, form=form or "dense",
                               page_size=int(page) if page else 0,
-                              softcap=softcap or 0.0, sinks=bool(sinks))
+                              softcap=softcap or 0.0, sinks=bool(sinks),
+                              backward=bool(backward))
     except Fa4Error as error:
         raise Fa4Error("configuration %r: %s" % (text, error), error.status)
 

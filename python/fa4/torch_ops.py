@@ -4,8 +4,14 @@ and torch.library.opcheck checks them. Each fake returns what the real op
 does: flash_attn_fwd o [b, sq, hq, dv] and lse [b, hq, sq] (f32) with the
 same strides; serving_fwd (fa4.flash_attn_varlen_func,
 fa4.flash_attn_with_kvcache) o and lse of packed queries [tq, hq, dv] and
-[hq, tq], or of dense ones as flash_attn_fwd's, contiguous. Forward only:
-their autograd formulas raise."""
+[hq, tq], or of dense ones as flash_attn_fwd's, contiguous.
+
+flash_attn_fwd is differentiable through fa4::flash_attn_bwd (issue 63),
+which gives dq, dk, dv of the forward's q, k, v from dO, o and lse, as
+FlashAttention's backward: lse is not differentiable (its gradient is
+dropped, as FlashAttention drops it), and neither are sinks (a backward
+through a call with sinks raises). serving_fwd is forward only: its
+autograd formula raises."""
 
 from typing import Optional, Tuple
 
@@ -14,7 +20,8 @@ import torch
 from . import flash
 from .runtime import contiguous_strides
 
-__all__ = ["flash_attn_fwd", "output_strides", "serving_fwd"]
+__all__ = ["flash_attn_bwd", "flash_attn_fwd", "output_strides",
+           "serving_fwd"]
 
 # fa4 kernels read 16-byte aligned rows (docs/KernelABI.md): O's strides
 # are padded to whole 16 bytes where dv alone would not give them.
@@ -68,15 +75,69 @@ def _(q, k, v, causal, window_left, window_right, softmax_scale,
     return empty_outputs(q, v)
 
 
-def _backward_of(op):
+@torch.library.custom_op("fa4::flash_attn_bwd", mutates_args=(),
+                         device_types="cuda")
+def flash_attn_bwd(dout: torch.Tensor, q: torch.Tensor, k: torch.Tensor,
+                   v: torch.Tensor, o: torch.Tensor, lse: torch.Tensor,
+                   causal: bool, window_left: int, window_right: int,
+                   softmax_scale: float, softcap: float = 0.0
+                   ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """dq, dk, dv (contiguous, of q's, k's and v's shapes and dtype) of
+    flash_attn_fwd's q, k, v, from its o and lse and dO = dout; the same
+    arguments as flash_attn_fwd's."""
+    dq, dk, dv = empty_gradients(q, k, v)
+    kernel = flash._backward_kernel_of(
+        q, k, v, *flash._from_op_args(causal, window_left, window_right,
+                                      softmax_scale, softcap))
+    flash._launch_backward(torch, kernel, q, k, v, o, lse, dout, dq, dk, dv)
+    return dq, dk, dv
+
+
+def empty_gradients(q, k, v):
+    return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
+
+
+@flash_attn_bwd.register_fake
+def _(dout, q, k, v, o, lse, causal, window_left, window_right,
+      softmax_scale, softcap=0.0):
+    return empty_gradients(q, k, v)
+
+
+def _save_forward(ctx, inputs, output):
+    q, k, v, causal, window_left, window_right, softmax_scale = inputs[:7]
+    softcap = inputs[7] if len(inputs) > 7 else 0.0
+    sinks = inputs[8] if len(inputs) > 8 else None
+    o, lse = output
+    ctx.save_for_backward(q, k, v, o, lse)
+    ctx.op_args = (causal, window_left, window_right, softmax_scale, softcap)
+    ctx.has_sinks = sinks is not None
+    ctx.mark_non_differentiable(lse)
+
+
+def _flash_attn_backward(ctx, grad_o, grad_lse):
+    if ctx.has_sinks:
+        raise RuntimeError("fa4::flash_attn_fwd: no backward pass with "
+                           "attention sinks yet (issue 63); run it under "
+                           "torch.no_grad() or without sinks")
+    q, k, v, o, lse = ctx.saved_tensors
+    # The kernel reads rows of unit stride: a broadcast gradient (stride 0)
+    # is made whole.
+    dq, dk, dv = flash_attn_bwd(grad_o.contiguous(), q, k, v, o, lse,
+                                *ctx.op_args)
+    return dq, dk, dv, None, None, None, None, None, None
+
+
+flash_attn_fwd.register_autograd(_flash_attn_backward,
+                                 setup_context=_save_forward)
+
+
+def _forward_only(op):
     def backward(ctx, grad_o, grad_lse):
         raise RuntimeError("fa4::%s is forward only: fa4 has no backward "
-                           "pass yet (run it under torch.no_grad(), or use "
-                           "another attention for training)" % op)
+                           "pass for the serving forms yet (run it under "
+                           "torch.no_grad(), or use another attention for "
+                           "training)" % op)
     return backward
-
-
-flash_attn_fwd.register_autograd(_backward_of("flash_attn_fwd"))
 
 
 def empty_serving_outputs(q, v):
@@ -126,4 +187,4 @@ def _(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table, seqlens_k,
     return empty_serving_outputs(q, v)
 
 
-serving_fwd.register_autograd(_backward_of("serving_fwd"))
+serving_fwd.register_autograd(_forward_only("serving_fwd"))

@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""GPU check of fa4's backward pass (issue 63): fa4.flash_attn_func under
+autograd.
+
+    backward.py --configs CHIP   the kernel pack's configurations (forward
+                                 and backward kernels, for python -m fa4.pack)
+    backward.py                  on the GPU, $FA4_CACHE_DIR the pack
+
+Checks, printing one line each and exiting non-zero on any failure:
+- the matrix (MHA/GQA/MQA, d = 64/96/128/256 and 192/128, bf16/f16, no
+  mask, causal, windows, causal with a window, a custom softmax_scale,
+  softcap 15 and 50) at odd sizes (Sq > Skv among them, so that rows see no
+  key) with fresh random inputs: dq, dk, dv of sum(o * dO) against an f64
+  reference under FlashAttention's backward rule (each gradient's max error
+  at most twice the error of the same reference computed in the input
+  dtype, plus twice the f64 gradient's own rounding to that dtype);
+- every case run twice gives bitwise the same gradients (the kernel is
+  deterministic), and the kernel launched directly into NaN-poisoned
+  gradients gives the same bits (every element written);
+- torch.library.opcheck of fa4::flash_attn_bwd, and of fa4::flash_attn_fwd
+  with inputs that require grad (its autograd registration and AOT
+  dispatch, backward included);
+- torch.compile(fullgraph=True, dynamic=True) of a loss's backward gives
+  eager's gradients;
+- a backward through a call with sinks raises, with its own message;
+- a small transformers Llama (random init) trains 8 AdamW steps with
+  attn_implementation "fa4", "sdpa" and "eager" from the same weights on
+  the same batches: fa4's loss curve stays within 1.5x the spread of the
+  two exact attentions' (max over steps |fa4 - x| <= 1.5 max |sdpa -
+  eager| + 2e-3, x in sdpa, eager).
+"""
+import copy
+import math
+import os
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+# (hq, hkv, dqk, dv, dtype, causal, window_size, softmax_scale, softcap)
+MATRIX = [
+    (8, 8, 128, 128, "bf16", False, (-1, -1), None, 0.0),
+    (8, 2, 128, 128, "bf16", True, (-1, -1), None, 0.0),
+    (8, 1, 64, 64, "f16", False, (-1, -1), None, 0.0),
+    (6, 3, 64, 64, "bf16", True, (-1, -1), 0.2, 0.0),
+    (4, 4, 256, 256, "bf16", False, (-1, -1), None, 0.0),
+    (6, 6, 192, 128, "bf16", True, (-1, -1), None, 0.0),
+    (8, 2, 128, 128, "f16", False, (32, 0), None, 0.0),
+    (4, 2, 96, 96, "bf16", False, (17, 33), None, 0.0),
+    (8, 2, 128, 128, "bf16", True, (48, 5), None, 0.0),
+    (8, 2, 128, 128, "bf16", True, (-1, -1), None, 15.0),
+    (8, 1, 64, 64, "f16", False, (-1, -1), None, 50.0),
+]
+SHAPES = [(2, 77, 130), (1, 130, 77), (1, 1, 200), (3, 64, 64)]
+# The softcapped rows' Q is scaled by this: scores of order 10-30.
+SOFTCAP_Q_SCALE = 6.0
+# The Llama of the training check (test/gpu/hf-models.py's shape).
+HEADS, KV_HEADS, HEAD_DIM = 8, 2, 64
+LLAMA = "bf16:%d:%d:%d:%d:causal" % (HEADS, KV_HEADS, HEAD_DIM, HEAD_DIM)
+
+
+def mask_text(causal, window):
+    left, right = window
+    if causal:
+        return "causal" if left < 0 else "window(%d,0)" % left
+    if left < 0 and right < 0:
+        return "none"
+    return "window(%d,%d)" % (left, right)
+
+
+def configs():
+    lines = []
+    for (hq, hkv, dqk, dv, dtype, causal, window, scale, softcap) in MATRIX:
+        line = "%s:%d:%d:%d:%d:%s" % (dtype, hq, hkv, dqk, dv,
+                                       mask_text(causal, window))
+        if scale is not None:
+            line += ":%r" % scale
+        if softcap:
+            line += ":softcap=%r" % softcap
+        lines += [line, line + ":backward"]
+    lines += [LLAMA, LLAMA + ":backward",
+              # The sinks refusal's forward.
+              "bf16:8:2:128:128:causal:sinks"]
+    return lines
+
+
+def visible_keys(torch, sq, skv, causal, window, device):
+    """[sq, skv] bool: FlashAttention's mask, bottom-right aligned (causal
+    bounds the right side at 0)."""
+    left, right = window
+    if causal:
+        right = 0
+    i = torch.arange(sq, device=device)[:, None]
+    j = torch.arange(skv, device=device)[None, :]
+    diag = i + skv - sq
+    visible = torch.ones(sq, skv, dtype=torch.bool, device=device)
+    if right >= 0:
+        visible &= j <= diag + right
+    if left >= 0:
+        visible &= j >= diag - left
+    return visible
+
+
+def reference(torch, q, k, v, causal, window, scale, softcap, dtype):
+    """O of BSHD q, k, v computed in `dtype`, differentiable: a row that
+    sees no key gives 0 (and no gradient), as the kernels do."""
+    b, sq, hq, dqk = q.shape
+    skv, hkv = k.shape[1], k.shape[2]
+    group = hq // hkv
+    qh = q.to(dtype).transpose(1, 2)
+    kh = k.to(dtype).transpose(1, 2).repeat_interleave(group, dim=1)
+    vh = v.to(dtype).transpose(1, 2).repeat_interleave(group, dim=1)
+    s = (qh @ kh.transpose(-1, -2)) * (scale or 1.0 / math.sqrt(dqk))
+    if softcap:
+        s = torch.tanh(s / softcap) * softcap
+    visible = visible_keys(torch, sq, skv, causal, window, q.device)
+    s = s.masked_fill(~visible, -1e30)
+    p = torch.softmax(s, dim=-1) * visible
+    return (p.to(dtype) @ vh).transpose(1, 2)
+
+
+def gradients(torch, forward, q, k, v, dout):
+    """dq, dk, dv of sum(forward(q, k, v) * dout) at q, k, v."""
+    leaves = [t.detach().clone().requires_grad_(True) for t in (q, k, v)]
+    out = forward(*leaves)
+    out.backward(dout.to(out.dtype))
+    return [t.grad for t in leaves]
+
+
+def inputs(torch, b, sq, skv, hq, hkv, dqk, dv, dtype, seed, q_scale=1.0):
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    q = torch.randn(b, sq, hq, dqk, device="cuda", dtype=dtype,
+                    generator=gen) * q_scale
+    k = torch.randn(b, skv, hkv, dqk, device="cuda", dtype=dtype, generator=gen)
+    v = torch.randn(b, skv, hkv, dv, device="cuda", dtype=dtype, generator=gen)
+    dout = torch.randn(b, sq, hq, dv, device="cuda", dtype=dtype, generator=gen)
+    return q.to(dtype), k, v, dout
+
+
+def direct_launch(torch, fa4, q, k, v, dout, causal, window, scale, softcap):
+    """The backward kernel launched directly into NaN-poisoned gradients,
+    from fa4's own forward O and LSE."""
+    o, lse = fa4.flash_attn_func(q, k, v, causal=causal, window_size=window,
+                                 softmax_scale=scale, softcap=softcap,
+                                 return_lse=True)
+    kernel = fa4.flash._backward_kernel_of(q, k, v, causal, window, scale,
+                                           softcap)
+    grads = [torch.full_like(t, float("nan")) for t in (q, k, v)]
+    fa4.flash._launch_backward(torch, kernel, q, k, v, o, lse, dout, *grads)
+    return grads
+
+
+def check_case(torch, fa4, row, shape, seed):
+    hq, hkv, dqk, dv, dtype_name, causal, window, scale, softcap = row
+    b, sq, skv = shape
+    dtype = torch.bfloat16 if dtype_name == "bf16" else torch.float16
+    q, k, v, dout = inputs(torch, b, sq, skv, hq, hkv, dqk, dv, dtype, seed,
+                           SOFTCAP_Q_SCALE if softcap else 1.0)
+
+    def fa4_forward(q, k, v):
+        return fa4.flash_attn_func(q, k, v, causal=causal, window_size=window,
+                                   softmax_scale=scale, softcap=softcap)
+
+    def ref_forward(dtype):
+        return lambda q, k, v: reference(torch, q, k, v, causal, window,
+                                         scale, softcap, dtype)
+
+    ours = gradients(torch, fa4_forward, q, k, v, dout)
+    again = gradients(torch, fa4_forward, q, k, v, dout)
+    direct = direct_launch(torch, fa4, q, k, v, dout, causal, window, scale,
+                           softcap)
+    exact = gradients(torch, ref_forward(torch.float64), q, k, v, dout)
+    low = gradients(torch, ref_forward(dtype), q, k, v, dout)
+    ok = True
+    parts = []
+    for name, g, g2, gd, ge, gl in zip(("dq", "dk", "dv"), ours, again,
+                                       direct, exact, low):
+        err = (g.double() - ge).abs().max().item()
+        low_err = (gl.double() - ge).abs().max().item()
+        rounding = (ge.to(dtype).double() - ge).abs().max().item()
+        bound = 2 * low_err + 2 * rounding
+        same = torch.equal(g, g2) and torch.equal(g, gd)
+        good = math.isfinite(err) and err <= bound and same
+        ok &= good
+        parts.append("%s %.2e<=%.2e%s" % (name, err, bound,
+                                          "" if same else " NOT-DETERMINISTIC"))
+    print("%-4s %d/%d d=%d/%d %s %s scale=%s softcap=%g b=%d sq=%d skv=%d: %s"
+          % ("pass" if ok else "FAIL", hq, hkv, dqk, dv, dtype_name,
+             mask_text(causal, window), scale, softcap, b, sq, skv,
+             ", ".join(parts)))
+    return not ok
+
+
+def check_matrix(torch, fa4):
+    failures = cases = 0
+    for index, row in enumerate(MATRIX):
+        for shape_index, shape in enumerate(SHAPES):
+            cases += 1
+            failures += check_case(torch, fa4, row, shape,
+                                   1000 + 10 * index + shape_index)
+    print("matrix: %d of %d cases pass" % (cases - failures, cases))
+    return failures
+
+
+def check_opcheck(torch, fa4):
+    q, k, v, dout = inputs(torch, 2, 37, 70, 8, 2, 128, 128, torch.bfloat16, 5)
+    o, lse = fa4.flash_attn_func(q, k, v, causal=True, return_lse=True)
+    failures = 0
+    checks = (
+        ("fa4::flash_attn_bwd", torch.ops.fa4.flash_attn_bwd.default,
+         (dout, q, k, v, o, lse, True, -1, -1, -1.0)),
+        ("fa4::flash_attn_fwd (requires grad)",
+         torch.ops.fa4.flash_attn_fwd.default,
+         tuple(t.detach().clone().requires_grad_(True) for t in (q, k, v))
+         + (True, -1, -1, -1.0)),
+    )
+    for name, op, args in checks:
+        try:
+            torch.library.opcheck(op, args, test_utils=(
+                "test_schema", "test_faketensor",
+                "test_autograd_registration", "test_aot_dispatch_dynamic"))
+            print("pass opcheck %s" % name)
+        except Exception as error:  # noqa: BLE001 (reported)
+            failures += 1
+            print("FAIL opcheck %s: %s" % (name, str(error)[:400]))
+    return failures
+
+
+def check_compile(torch, fa4):
+    def loss(q, k, v, dout):
+        return (fa4.flash_attn_func(q, k, v, causal=True) * dout).sum()
+
+    compiled = torch.compile(loss, fullgraph=True, dynamic=True)
+    failures = 0
+    for b, sq, skv in ((2, 77, 130), (1, 64, 64)):
+        q, k, v, dout = inputs(torch, b, sq, skv, 8, 2, 128, 128,
+                               torch.bfloat16, sq)
+        eager = gradients(torch, lambda *t: fa4.flash_attn_func(
+            *t, causal=True), q, k, v, dout)
+        leaves = [t.detach().clone().requires_grad_(True) for t in (q, k, v)]
+        compiled(*leaves, dout).backward()
+        same = all(torch.equal(a, t.grad) for a, t in zip(eager, leaves))
+        failures += not same
+        print("%-4s torch.compile(fullgraph, dynamic) backward b=%d sq=%d "
+              "skv=%d: %s" % ("pass" if same else "FAIL", b, sq, skv,
+                              "identical to eager" if same else "differs"))
+    return failures
+
+
+def check_sinks_refused(torch, fa4):
+    q, k, v, _ = inputs(torch, 1, 16, 16, 8, 2, 128, 128, torch.bfloat16, 9)
+    q.requires_grad_(True)
+    sinks = torch.zeros(8, device="cuda")
+    try:
+        fa4.flash_attn_func(q, k, v, causal=True, sinks=sinks).sum().backward()
+        message = "no error"
+    except RuntimeError as error:
+        message = str(error)
+    ok = "no backward pass with attention sinks" in message
+    print("%-4s sinks refused in backward: %s" % ("pass" if ok else "FAIL",
+                                                  message[:160]))
+    return not ok
+
+
+def train_losses(torch, transformers, implementation, state, batches):
+    cfg = transformers.LlamaConfig(
+        hidden_size=HEADS * HEAD_DIM, num_attention_heads=HEADS,
+        num_key_value_heads=KV_HEADS, head_dim=HEAD_DIM, num_hidden_layers=2,
+        intermediate_size=1024, vocab_size=1024, initializer_range=0.05,
+        attention_dropout=0.0)
+    model = transformers.AutoModelForCausalLM.from_config(
+        cfg, attn_implementation=implementation, dtype=torch.bfloat16).cuda()
+    model.load_state_dict(state)
+    model.train()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    losses = []
+    for ids in batches:
+        loss = model(input_ids=ids, labels=ids).loss
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return losses
+
+
+def check_llama_training(torch, fa4):
+    import transformers
+    fa4.hf.register()
+    torch.manual_seed(0)
+    cfg = transformers.LlamaConfig(
+        hidden_size=HEADS * HEAD_DIM, num_attention_heads=HEADS,
+        num_key_value_heads=KV_HEADS, head_dim=HEAD_DIM, num_hidden_layers=2,
+        intermediate_size=1024, vocab_size=1024, initializer_range=0.05)
+    state = copy.deepcopy(transformers.AutoModelForCausalLM.from_config(
+        cfg, dtype=torch.bfloat16).state_dict())
+    gen = torch.Generator(device="cuda").manual_seed(4)
+    # A repeated batch, so that the loss falls visibly in 8 steps.
+    ids = torch.randint(0, 1024, (4, 128), device="cuda", generator=gen)
+    batches = [ids] * 8
+    curves = {name: train_losses(torch, transformers, name, state, batches)
+              for name in ("eager", "sdpa", "fa4")}
+    spread = max(abs(a - b) for a, b in zip(curves["sdpa"], curves["eager"]))
+    err = max(abs(a - b) for x in ("sdpa", "eager")
+              for a, b in zip(curves["fa4"], curves[x]))
+    falls = curves["fa4"][-1] < curves["fa4"][0] - 0.1
+    ok = err <= 1.5 * spread + 2e-3 and falls
+    print("%-4s Llama trains 8 steps: fa4 %s, sdpa %s, eager %s; max |fa4 - "
+          "x| %.4f <= 1.5 x spread %.4f + 2e-3%s"
+          % ("pass" if ok else "FAIL",
+             " ".join("%.3f" % l for l in curves["fa4"]),
+             " ".join("%.3f" % l for l in curves["sdpa"]),
+             " ".join("%.3f" % l for l in curves["eager"]), err, spread,
+             "" if falls else "; the loss does not fall"))
+    return not ok
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--configs":
+        print("\n".join(configs()))
+        return 0
+    import torch
+    import fa4
+    import fa4.hf  # noqa: F401 (registers the attention function)
+    failures = check_matrix(torch, fa4)
+    failures += check_opcheck(torch, fa4)
+    failures += check_compile(torch, fa4)
+    failures += check_sinks_refused(torch, fa4)
+    failures += check_llama_training(torch, fa4)
+    print("backward: %d failure(s)" % failures)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
