@@ -575,7 +575,16 @@ void handleMul(Cta &, Warp &warp, const Instruction &inst, uint32_t mask) {
         result |= floatBits(r) << (32 * half);
       }
     } else if (inst.type == Type::F32) {
-      float x = asFloat(a), y = asFloat(b), z = asFloat(c);
+      // fma.rn.f32.bf16 / .f32.f16 (PTX ISA 8.6, sm_100+): 16-bit a and b,
+      // f32 c and d. Their product is exact in f32, so fmaf rounds once.
+      auto source = [&](uint64_t bits) {
+        if (inst.sourceType == Type::BF16)
+          return bf16ToFloat(uint16_t(bits));
+        if (inst.sourceType == Type::F16)
+          return halfToFloat(uint16_t(bits));
+        return asFloat(bits);
+      };
+      float x = source(a), y = source(b), z = asFloat(c);
       if (ftz) {
         x = flushSubnormal(x);
         y = flushSubnormal(y);

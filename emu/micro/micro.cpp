@@ -269,6 +269,84 @@ void runPackedF32(Api &api, const std::string &dir) {
   api.memFree(inMemory);
 }
 
+uint32_t floatBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+float floatOfBits(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+float bf16ToFloat(uint16_t bits) { return floatOfBits(uint32_t(bits) << 16); }
+/// The f16 bits of a normal f16 value held exactly in `value`.
+uint16_t exactHalfBits(float value) {
+  uint32_t bits = floatBits(value);
+  uint32_t exponent = ((bits >> 23) & 0xff) - 127 + 15;
+  return uint16_t((bits >> 16 & 0x8000) | exponent << 10 |
+                  (bits & 0x7fffff) >> 13);
+}
+float halfToFloat(uint16_t bits) {
+  uint32_t exponent = (bits >> 10 & 0x1f) - 15 + 127;
+  return floatOfBits(uint32_t(bits & 0x8000) << 16 | exponent << 23 |
+                     uint32_t(bits & 0x3ff) << 13);
+}
+
+/// fma-mixed.ptx: 128 threads' fma.rn.f32.bf16 and fma.rn.f32.f16 of
+/// 16-bit factors with mixed signs and magnitudes 2^-12 to 2^12 (f16 to
+/// 2^-6 to 2^6) and an f32 addend, each checked bit for bit against fmaf
+/// of the widened factors here (their product is exact in f32).
+void runMixedFma(Api &api, const std::string &dir) {
+  constexpr int kThreads = 128;
+  std::vector<uint16_t> factors(kThreads * 4);
+  std::vector<float> addends(kThreads);
+  uint32_t state = 777;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  };
+  auto draw = [&](int range) {
+    float mantissa = 1.0f + float(next() % 1024) / 1024.0f;
+    int exponent = int(next() % (2 * range + 1)) - range;
+    return std::ldexp(next() & 1 ? -mantissa : mantissa, exponent);
+  };
+  for (int t = 0; t < kThreads; ++t) {
+    for (int i = 0; i < 2; ++i)
+      factors[4 * t + i] = uint16_t(floatBits(draw(12)) >> 16);
+    for (int i = 2; i < 4; ++i)
+      factors[4 * t + i] = exactHalfBits(draw(6));
+    addends[t] = draw(12);
+  }
+  CUdeviceptr factorMemory = api.upload(factors.data(), factors.size() * 2);
+  CUdeviceptr addendMemory = api.upload(addends.data(), addends.size() * 4);
+  CUdeviceptr out;
+  const size_t outBytes = kThreads * 2 * 4;
+  check(api.memAlloc(&out, outBytes), "cuMemAlloc");
+  api.poison(out, outBytes);
+  CUfunction function = api.load(dir + "/fma-mixed.ptx", 0);
+  void *params[] = {&factorMemory, &addendMemory, &out};
+  api.launch(function, params, kThreads, 1, 0, "fma-mixed");
+  std::vector<uint8_t> result = api.download(out, outBytes);
+  std::vector<float> got(kThreads * 2);
+  std::memcpy(got.data(), result.data(), outBytes);
+  int mismatches = 0;
+  for (int t = 0; t < kThreads; ++t) {
+    const uint16_t *f = &factors[4 * t];
+    float want[2] = {
+        std::fmaf(bf16ToFloat(f[0]), bf16ToFloat(f[1]), addends[t]),
+        std::fmaf(halfToFloat(f[2]), halfToFloat(f[3]), addends[t])};
+    for (int i = 0; i < 2; ++i)
+      mismatches += std::memcmp(&got[2 * t + i], &want[i], 4) != 0;
+  }
+  printLine("fma-mixed", result,
+            mismatches ? " FAIL (" + std::to_string(mismatches) + ")"
+                       : " pass");
+  api.memFree(out);
+  api.memFree(addendMemory);
+  api.memFree(factorMemory);
+}
+
 /// The sm_100a shared-memory descriptor less its start address (PTX ISA,
 /// tcgen05 "Shared memory descriptor"): leading and stride byte offsets
 /// >> 4 at bits 16 and 32, version 1 at bit 46, the swizzle mode at bit 61
@@ -503,6 +581,7 @@ void runBlackwell(Api &api, const std::string &dir) {
   api.memFree(aMemory);
   api.memFree(bMemory);
   runPackedF32(api, dir);
+  runMixedFma(api, dir);
 }
 
 } // namespace
