@@ -114,7 +114,7 @@ def reference(torch, q, k, v, causal, window, scale, softcap, dtype):
     if softcap:
         s = torch.tanh(s / softcap) * softcap
     visible = visible_keys(torch, sq, skv, causal, window, q.device)
-    s = s.masked_fill(~visible, -1e30)
+    s = s.masked_fill(~visible, torch.finfo(s.dtype).min)
     p = torch.softmax(s, dim=-1) * visible
     return (p.to(dtype) @ vh).transpose(1, 2)
 
