@@ -97,9 +97,9 @@ try:
     fa4.Kernel.load(os.path.join(out, "nowhere", "manifest.json"))
 except fa4.Fa4Error as error:
     print("%s: %s" % (error.status_name, error))
-# CHECK-NEXT: FA4_ERROR_MANIFEST: {{.*}}fa4_abi_version: unsupported version 16; this runtime reads versions 1 to 15
+# CHECK-NEXT: FA4_ERROR_MANIFEST: {{.*}}fa4_abi_version: unsupported version 17; this runtime reads versions 1 to 16
 try:
-    fa4.Kernel.from_string(re.sub(r'"fa4_abi_version": [0-9]+', '"fa4_abi_version": 16', text), kernel_dir)
+    fa4.Kernel.from_string(re.sub(r'"fa4_abi_version": [0-9]+', '"fa4_abi_version": 17', text), kernel_dir)
 except fa4.Fa4Error as error:
     print("%s: %s" % (error.status_name, error))
 # CHECK-NEXT: FA4_ERROR_IO: {{.*}}empty: no manifest.json in the directory or its subdirectories
