@@ -221,7 +221,8 @@ def kernel_for(problem):
 
 def flash_attn_func(q, k, v, *, causal=False, window_size=(-1, -1),
                     softmax_scale=None, softcap=0.0, sinks=None,
-                    learnable_sink=None, return_lse=False, out=None):
+                    learnable_sink=None, return_lse=False, out=None,
+                    deterministic=False):
     """Attention of BSHD torch CUDA tensors q [b, sq, hq, d], k and v
     [b, skv, hkv, d(v)], FlashAttention's convention: causal and windows
     bottom-right aligned, softmax_scale default 1/sqrt(d), softcap c > 0
@@ -231,13 +232,17 @@ def flash_attn_func(q, k, v, *, causal=False, window_size=(-1, -1),
     Returns o [b, sq, hq, dv] (into `out` when given), and lse [b, hq, sq]
     (f32) with return_lse. All but q, k, v by keyword: FlashAttention's
     4th positional argument is dropout_p (2) or softmax_scale (3, 4), which
-    here would have been read as causal."""
+    here would have been read as causal. `deterministic` is
+    FlashAttention's flag for its backward: fa4's backward is bitwise
+    deterministic either way (D-70), so it is accepted and changes
+    nothing."""
     from . import torch_ops
     import torch
     sinks = _sinks(torch, sinks, learnable_sink, q)
     traced = torch.compiler.is_compiling() or (
         torch.is_grad_enabled() and
-        (q.requires_grad or k.requires_grad or v.requires_grad))
+        (q.requires_grad or k.requires_grad or v.requires_grad or
+         (sinks is not None and sinks.requires_grad)))
     if sinks is not None and not traced:
         # Its own record (of the serving arguments, which name the sinks),
         # per signature as the eager plans below.

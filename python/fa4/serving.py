@@ -149,7 +149,8 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                            max_seqlen_k, dropout_p=0.0, softmax_scale=None,
                            causal=False, window_size=(-1, -1), softcap=0.0,
                            *, seqused_k=None, sinks=None, learnable_sink=None,
-                           return_lse=False, return_attn_probs=False):
+                           return_lse=False, return_attn_probs=False,
+                           deterministic=False):
     """Attention over packed sequences, FlashAttention's
     flash_attn_varlen_func: q [total_q, hq, d], k and v [total_k, hkv, d],
     cu_seqlens_* i32 [b + 1] (from 0, monotone), max_seqlen_q the longest
@@ -157,7 +158,8 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
     the keys of each sequence that count, sinks (or learnable_sink) [hq]
     attention sinks as flash_attn_func's. Returns o [total_q, hq, dv], and
     lse [hq, total_q] (f32, natural log) with return_lse (or
-    FlashAttention's return_attn_probs)."""
+    FlashAttention's return_attn_probs). Differentiable (one backward
+    launch per sequence; `deterministic` accepted: it always is, D-70)."""
     import torch
     _no_dropout(dropout_p)
     for name, t in (("q", q), ("k", k), ("v", v)):

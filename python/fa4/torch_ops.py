@@ -9,9 +9,14 @@ fa4.flash_attn_with_kvcache) o and lse of packed queries [tq, hq, dv] and
 flash_attn_fwd is differentiable through fa4::flash_attn_bwd (issue 63),
 which gives dq, dk, dv of the forward's q, k, v from dO, o and lse, as
 FlashAttention's backward: lse is not differentiable (its gradient is
-dropped, as FlashAttention drops it), and neither are sinks (a backward
-through a call with sinks raises). serving_fwd is forward only: its
-autograd formula raises."""
+dropped, as FlashAttention drops it). With sinks, the same kernel gives
+dq, dk, dv (the forward's lse holds the sinks), and the sinks' gradient is
+-sum over batches and rows of exp(sink - lse) * rowsum(dO * o), a few torch
+ops. serving_fwd's packed sequences (flash_attn_varlen_func) are
+differentiable through the same kernel, one launch per sequence on views
+of the packed tensors (the sequences' spans read on the host: not under
+CUDA graphs or a fullgraph torch.compile of the backward); a paged cache
+(flash_attn_with_kvcache) is forward only."""
 
 from typing import Optional, Tuple
 
@@ -108,36 +113,34 @@ def _save_forward(ctx, inputs, output):
     softcap = inputs[7] if len(inputs) > 7 else 0.0
     sinks = inputs[8] if len(inputs) > 8 else None
     o, lse = output
-    ctx.save_for_backward(q, k, v, o, lse)
+    ctx.save_for_backward(q, k, v, o, lse, sinks)
     ctx.op_args = (causal, window_left, window_right, softmax_scale, softcap)
-    ctx.has_sinks = sinks is not None
     ctx.mark_non_differentiable(lse)
 
 
+def sink_gradient(grad_o, o, lse, sinks):
+    """d loss / d sinks [hq]: each row's sink probability exp(sink - lse)
+    times -rowsum(dO * o), summed over batches and rows (a sink is a key
+    with no value: only the softmax's denominator sees it)."""
+    rows = (grad_o.float() * o.float()).sum(-1).transpose(1, 2)  # [b, hq, sq]
+    share = torch.exp(sinks[None, :, None] - lse)
+    return -(share * rows).sum(dim=(0, 2))
+
+
 def _flash_attn_backward(ctx, grad_o, grad_lse):
-    if ctx.has_sinks:
-        raise RuntimeError("fa4::flash_attn_fwd: no backward pass with "
-                           "attention sinks yet (issue 63); run it under "
-                           "torch.no_grad() or without sinks")
-    q, k, v, o, lse = ctx.saved_tensors
+    q, k, v, o, lse, sinks = ctx.saved_tensors
     # The kernel reads rows of unit stride: a broadcast gradient (stride 0)
     # is made whole.
-    dq, dk, dv = flash_attn_bwd(grad_o.contiguous(), q, k, v, o, lse,
-                                *ctx.op_args)
-    return dq, dk, dv, None, None, None, None, None, None
+    grad_o = grad_o.contiguous()
+    dq, dk, dv = flash_attn_bwd(grad_o, q, k, v, o, lse, *ctx.op_args)
+    dsinks = None
+    if sinks is not None and ctx.needs_input_grad[8]:
+        dsinks = sink_gradient(grad_o, o, lse, sinks)
+    return dq, dk, dv, None, None, None, None, None, dsinks
 
 
 flash_attn_fwd.register_autograd(_flash_attn_backward,
                                  setup_context=_save_forward)
-
-
-def _forward_only(op):
-    def backward(ctx, grad_o, grad_lse):
-        raise RuntimeError("fa4::%s is forward only: fa4 has no backward "
-                           "pass for the serving forms yet (run it under "
-                           "torch.no_grad(), or use another attention for "
-                           "training)" % op)
-    return backward
 
 
 def empty_serving_outputs(q, v):
@@ -187,4 +190,67 @@ def _(q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table, seqlens_k,
     return empty_serving_outputs(q, v)
 
 
-serving_fwd.register_autograd(_forward_only("serving_fwd"))
+def _save_serving(ctx, inputs, output):
+    (q, k, v, cu_seqlens_q, cu_seqlens_k, seqused_k, block_table, _,
+     _, causal, window_left, window_right, softmax_scale) = inputs[:13]
+    softcap = inputs[13] if len(inputs) > 13 else 0.0
+    sinks = inputs[14] if len(inputs) > 14 else None
+    o, lse = output
+    ctx.save_for_backward(q, k, v, o, lse, cu_seqlens_q, cu_seqlens_k,
+                          seqused_k, sinks)
+    ctx.paged = block_table is not None
+    ctx.op_args = (causal, window_left, window_right, softmax_scale, softcap)
+    ctx.mark_non_differentiable(lse)
+
+
+def _spans(cu_seqlens_q, cu_seqlens_k, seqused_k):
+    """Each sequence's (query, key) token spans, read on the host: the
+    backward of packed sequences synchronises once."""
+    starts_q, starts_k = cu_seqlens_q.tolist(), cu_seqlens_k.tolist()
+    used = seqused_k.tolist() if seqused_k is not None else None
+    for i in range(len(starts_q) - 1):
+        key_end = starts_k[i + 1]
+        if used is not None:
+            key_end = starts_k[i] + min(max(used[i], 0), key_end - starts_k[i])
+        yield (starts_q[i], starts_q[i + 1]), (starts_k[i], key_end)
+
+
+def _varlen_backward(ctx, grad_o, grad_lse):
+    """Packed sequences' gradients: each sequence's dense backward on views
+    of the packed tensors (its queries and keys as a batch of one, its
+    mask bottom-right aligned within it, as the forward's). Keys past
+    seqused_k, and tokens of no sequence, get zero gradients."""
+    if ctx.paged:
+        raise RuntimeError("fa4::serving_fwd: a paged KV cache is forward "
+                           "only (flash_attn_with_kvcache is an inference "
+                           "call); train with flash_attn_func or "
+                           "flash_attn_varlen_func")
+    if torch.compiler.is_compiling():
+        raise RuntimeError("fa4::serving_fwd: the backward of packed "
+                           "sequences reads their spans on the host and "
+                           "cannot be traced; differentiate "
+                           "flash_attn_varlen_func outside torch.compile, "
+                           "or use flash_attn_func")
+    (q, k, v, o, lse, cu_seqlens_q, cu_seqlens_k, seqused_k,
+     sinks) = ctx.saved_tensors
+    grad_o = grad_o.contiguous()
+    dq, dk, dv = (torch.zeros_like(t) for t in (q, k, v))
+    dsinks = (torch.zeros_like(sinks)
+              if sinks is not None and ctx.needs_input_grad[14] else None)
+    for (q0, q1), (k0, k1) in _spans(cu_seqlens_q, cu_seqlens_k, seqused_k):
+        if q1 <= q0 or k1 <= k0:
+            continue  # no rows, or rows that see no key: zero gradients
+
+        def rows(t, start, end):
+            return t[start:end].unsqueeze(0)
+        seq_grad_o, seq_o = rows(grad_o, q0, q1), rows(o, q0, q1)
+        seq_lse = lse[:, q0:q1].unsqueeze(0)
+        grads = flash_attn_bwd(seq_grad_o, rows(q, q0, q1), rows(k, k0, k1),
+                               rows(v, k0, k1), seq_o, seq_lse, *ctx.op_args)
+        dq[q0:q1], dk[k0:k1], dv[k0:k1] = (g[0] for g in grads)
+        if dsinks is not None:
+            dsinks += sink_gradient(seq_grad_o, seq_o, seq_lse, sinks)
+    return (dq, dk, dv) + (None,) * 11 + (dsinks,)
+
+
+serving_fwd.register_autograd(_varlen_backward, setup_context=_save_serving)

@@ -15,7 +15,7 @@
 // Every gradient element is written by one warp, summed in one order: the
 // result is bitwise the same on every run (the op's `deterministic` holds
 // whether or not it asks). D and P are recomputed where needed rather than
-// kept in a workspace.
+// kept in a workspace (D-70).
 //
 //===----------------------------------------------------------------------===//
 
