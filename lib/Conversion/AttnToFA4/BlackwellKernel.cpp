@@ -182,30 +182,11 @@ LogicalResult checkFp8(attn::PlannedAttentionOpInterface op,
   return success();
 }
 
-FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
-  attn::ConfigAttr config = op.getConfigAttr();
-  attn::SmemAttr smem = op.getSmemAttr();
-  attn::SwizzleAttr swizzle = op.getSwizzleAttr();
-  attn::TmemAttr tmem = op.getTmemAttr();
-  if (!config || !smem || !swizzle || !tmem)
-    return op->emitOpError()
-           << "needs #attn.config, #attn.swizzle, #attn.smem and #attn.tmem; "
-              "run attn-plan-pipeline{chip=sm_100a} first";
-  if (config.getIsMla())
-    return op->emitOpError()
-           << "has an sm_100a MLA plan, which the FA4 kernel does not lower "
-              "yet (it implements 128-row Q tiles, one CTA or a CTA pair): "
-           << config;
-  FailureOr<KernelPlan> common = readKernelPlan(op, config, smem);
-  if (failed(common))
-    return failure();
-  BlackwellPlan plan;
-  static_cast<KernelPlan &>(plan) = *common;
-  if (failed(checkFp8(op, plan, config)))
-    return failure();
+/// The plan's tile counts and its shared-memory and tensor-memory places.
+static void readPlanLayout(BlackwellPlan &plan, attn::ConfigAttr config,
+                           const SmemPlan &regions, attn::TmemAttr tmem) {
   plan.pair = config.getPairCta();
   plan.numQ = config.getNumQ();
-  SmemPlan regions = smem.toPlan();
   plan.sharedKv = config.getUseSharedKv();
   // A shared ring holds K and V tiles in turn.
   if (plan.sharedKv)
@@ -226,12 +207,21 @@ FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
   plan.oColumn[1] = tmem.getO1();
   plan.pColumn[0] = tmem.getP0();
   plan.pColumn[1] = tmem.getP1();
-  auto box = [](attn::TmaBoxAttr b) {
-    return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
-  };
-  auto expected = [&](int64_t rows, int64_t swizzleBytes) {
-    return std::make_tuple(rows, kBoxColumns, swizzleBytes);
-  };
+}
+
+/// A TMA box as (rows, columns, swizzle), and the one the kernel expects.
+static std::tuple<int64_t, int64_t, int64_t> box(attn::TmaBoxAttr b) {
+  return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
+}
+static std::tuple<int64_t, int64_t, int64_t> expected(int64_t rows,
+                                                      int64_t swizzleBytes) {
+  return std::make_tuple(rows, kBoxColumns, swizzleBytes);
+}
+
+/// The TMA boxes of Q, K and V the kernel implements.
+static LogicalResult checkBoxes(attn::PlannedAttentionOpInterface op,
+                                BlackwellPlan &plan, attn::ConfigAttr config,
+                                attn::SwizzleAttr swizzle) {
   if (failed(readKvBoxRows(op, plan, swizzle, plan.kRowsPerCta(), "FA4",
                            /*copiesGatheredPages=*/true)))
     return failure();
@@ -260,6 +250,17 @@ FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
                                 "64-column boxes; paged, boxes of whole 8-row "
                                 "groups within a page that tile BN): "
                              << swizzle;
+  return success();
+}
+
+/// O's staging, the pair and decode shapes, and the shared memory its
+/// roles need.
+static LogicalResult checkRoles(attn::PlannedAttentionOpInterface op,
+                                const BlackwellPlan &plan,
+                                attn::ConfigAttr config,
+                                attn::SwizzleAttr swizzle,
+                                attn::SmemAttr smem) {
+  SmemPlan regions = smem.toPlan();
   if (plan.storeOByTma &&
       (box(swizzle.getO()) != expected(kTileRows, kSwizzleBytes) ||
        regions.oStaging.bytes < plan.numQ * plan.oStagedTileBytes()))
@@ -296,6 +297,34 @@ FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
                              << " mbarriers, its correction rows or its K/V "
                                 "slots: "
                              << smem;
+  return success();
+}
+
+FailureOr<BlackwellPlan> readPlan(attn::PlannedAttentionOpInterface op) {
+  attn::ConfigAttr config = op.getConfigAttr();
+  attn::SmemAttr smem = op.getSmemAttr();
+  attn::SwizzleAttr swizzle = op.getSwizzleAttr();
+  attn::TmemAttr tmem = op.getTmemAttr();
+  if (!config || !smem || !swizzle || !tmem)
+    return op->emitOpError()
+           << "needs #attn.config, #attn.swizzle, #attn.smem and #attn.tmem; "
+              "run attn-plan-pipeline{chip=sm_100a} first";
+  if (config.getIsMla())
+    return op->emitOpError()
+           << "has an sm_100a MLA plan, which the FA4 kernel does not lower "
+              "yet (it implements 128-row Q tiles, one CTA or a CTA pair): "
+           << config;
+  FailureOr<KernelPlan> common = readKernelPlan(op, config, smem);
+  if (failed(common))
+    return failure();
+  BlackwellPlan plan;
+  static_cast<KernelPlan &>(plan) = *common;
+  if (failed(checkFp8(op, plan, config)))
+    return failure();
+  readPlanLayout(plan, config, smem.toPlan(), tmem);
+  if (failed(checkBoxes(op, plan, config, swizzle)) ||
+      failed(checkRoles(op, plan, config, swizzle, smem)))
+    return failure();
   return plan;
 }
 
