@@ -41,6 +41,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 SMS = 132
+# The H100 SXM's boost clock (h100-pipes.txt), where no row's clock is known.
+MAX_MHZ = 1980
 # bf16 dense tensor FLOP per clock per SM on sm_90a: the H100 whitepaper's
 # doubling of A100's 2048 (NVIDIA's H100 PCIe: 114 SMs x 4096 x 1620 MHz =
 # its 756 TFLOP/s).
@@ -348,6 +350,24 @@ def schedule(costs, persistent):
 DRAM_CYCLES = 1000
 CTA_LAUNCH_CYCLES = 500
 
+# The epilogue: each work tile writes its O (and LSE) to DRAM, the consumers
+# staging O one 64-column box at a time, each box waiting for the previous
+# box's TMA store (D-43). It runs at the SM's share of the DRAM bandwidth,
+# 1 / 132 of what the H100 reads: 2.99 TB/s, fa4's own decode reading its
+# K and V (bench/RESULTS.md, H100 decode table: 64 x 8192 keys, 32 / 8
+# heads, d = 128, 2.147 GB in 717.6 us). Checked on the H200's traces
+# (bench/log/2026-11-30.md: epilogue 0.55 us at d = 64, 1.0-1.1 us at
+# d = 128, 2.2-2.4 us at d = 256 with the LSE) against O's bytes at its
+# 4.21 TB/s / 132: 0.51, 1.03 and 2.05 us.
+DRAM_BYTES_PER_S = 2.99e12
+
+
+def epilogue_cycles(plan, ov, mhz):
+    """Cycles at `mhz` for one work tile's O (bf16) and LSE (f32) to leave
+    at the SM's share of the DRAM bandwidth."""
+    tile_bytes = plan["bm"] * (ov * 2 + 4)
+    return tile_bytes / (DRAM_BYTES_PER_S / SMS) * mhz * 1e6
+
 
 def step_period(plan, body, qk, ov):
     """(period, its parts) of one step of the work tile."""
@@ -362,13 +382,13 @@ def step_period(plan, body, qk, ov):
                               "chain" if period == mma + soft else "smsp")}
 
 
-def predict(plan, function, qk, ov, b, h, s, causal):
+def predict(plan, function, qk, ov, b, h, s, causal, mhz):
     first, last = step_loop(function, plan["bn"])
     clean, parts = step_period(plan, step_path(function, first, last, False),
                                qk, ov)
     masked, _ = step_period(plan, step_path(function, first, last, True),
                             qk, ov)
-    fixed = parts["mma"] + parts["soft"]
+    fixed = parts["mma"] + parts["soft"] + epilogue_cycles(plan, ov, mhz)
     if not plan["persistent"]:
         fixed += DRAM_CYCLES + CTA_LAUNCH_CYCLES
     costs = [fixed + n * clean + m * masked
@@ -414,10 +434,10 @@ def main():
             b = 16384 // s
             plan = (plans["twin"] if plans["twin"] and s <= plans["twin_max_skv"]
                     else plans["plain"])
-            cycles, parts = predict(plan, sass[plan["name"]], qk, ov, b, h, s,
-                                    causal)
             row = measured.get((qk, "causal" if causal else "none", s))
             mhz = row["mhz"] if row and not math.isnan(row["mhz"]) else default_mhz
+            cycles, parts = predict(plan, sass[plan["name"]], qk, ov, b, h, s,
+                                    causal, mhz if mhz == mhz else MAX_MHZ)
             us = cycles / mhz if mhz == mhz else float("nan")
             ratio = us / (row["ms"] * 1000) if row else float("nan")
             if row:
