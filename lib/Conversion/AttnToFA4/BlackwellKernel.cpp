@@ -209,10 +209,7 @@ static void readPlanLayout(BlackwellPlan &plan, attn::ConfigAttr config,
   plan.pColumn[1] = tmem.getP1();
 }
 
-/// A TMA box as (rows, columns, swizzle), and the one the kernel expects.
-static std::tuple<int64_t, int64_t, int64_t> box(attn::TmaBoxAttr b) {
-  return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
-}
+/// The TMA box the kernel expects: `rows` of 64 columns, swizzled.
 static std::tuple<int64_t, int64_t, int64_t> expected(int64_t rows,
                                                       int64_t swizzleBytes) {
   return std::make_tuple(rows, kBoxColumns, swizzleBytes);
@@ -231,9 +228,9 @@ static LogicalResult checkBoxes(attn::PlannedAttentionOpInterface op,
   bool copied = paged && !plan.pagesHoldBoxes;
   int64_t kBoxRows = copied ? plan.bn : plan.kvBoxRows;
   int64_t inputSwizzle = plan.boxBytes();
-  if (box(swizzle.getQ()) != expected(kTileRows, inputSwizzle) ||
-      box(swizzle.getK()) != expected(kBoxRows, inputSwizzle) ||
-      box(swizzle.getV()) !=
+  if (boxShape(swizzle.getQ()) != expected(kTileRows, inputSwizzle) ||
+      boxShape(swizzle.getK()) != expected(kBoxRows, inputSwizzle) ||
+      boxShape(swizzle.getV()) !=
           expected(paged ? kBoxRows : plan.bn, inputSwizzle) ||
       (paged && (plan.pair || (copied ? 0 : plan.kvBoxRows % 8) ||
                  plan.bn % plan.kvBoxRows || plan.pageSize % plan.kvBoxRows)) ||
@@ -262,7 +259,7 @@ static LogicalResult checkRoles(attn::PlannedAttentionOpInterface op,
                                 attn::SmemAttr smem) {
   SmemPlan regions = smem.toPlan();
   if (plan.storeOByTma &&
-      (box(swizzle.getO()) != expected(kTileRows, kSwizzleBytes) ||
+      (boxShape(swizzle.getO()) != expected(kTileRows, kSwizzleBytes) ||
        regions.oStaging.bytes < plan.numQ * plan.oStagedTileBytes()))
     return op->emitOpError()
            << "has an O staging plan the FA4 kernel's TMA "

@@ -12,11 +12,6 @@ using namespace fa4;
 using namespace fa4::kernel;
 using namespace fa4::hopper;
 
-/// A TMA box as (rows, columns, swizzle).
-static std::tuple<int64_t, int64_t, int64_t> boxShape(attn::TmaBoxAttr b) {
-  return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
-}
-
 /// How O leaves: by TMA stores where the plan stages it where it may, and
 /// where the looped twin stages it (a second Q buffer, or a box of O per
 /// consumer past the plan).

@@ -20,6 +20,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <tuple>
 
 namespace fa4 {
 
@@ -229,6 +230,12 @@ struct SoftmaxInput {
 SoftmaxInput softmaxInput(mlir::OpBuilder &b, mlir::Location loc,
                           const KernelPlan &plan, mlir::Value scores,
                           mlir::Value scaleLog2);
+
+/// A TMA box as (rows, columns, swizzle), to compare with the one a kernel
+/// implements.
+inline std::tuple<int64_t, int64_t, int64_t> boxShape(attn::TmaBoxAttr b) {
+  return std::make_tuple(b.getRows(), b.getColumns(), b.getSwizzle());
+}
 
 /// Sets `plan.kvBoxRows` from the K box of `swizzle`: `tileBoxRows` (the
 /// chip's box of a K tile) for contiguous K/V, a page's box for a paged
