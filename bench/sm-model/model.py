@@ -198,10 +198,15 @@ def pipe_cycles(body):
 
 # Result latency (cycles) of the variable-latency producers a scoreboard
 # tracks: MUFU and SHFL from h100-pipes.txt; the other XU conversions take
-# MUFU's (the same pipe). Waits on other roles (mbarrier, named barriers,
-# wgmma) count 0 here: the step's period adds the tensor core's time.
+# MUFU's (the same pipe). An mbarrier test (SYNCS.PHASECHK, the K and V
+# slots' full barriers; its branch waits on the result) reads the barrier
+# in shared memory: at least a shared-memory access, 29 cycles on the H800
+# (Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU
+# Architecture", IPDPS 2024, Table IV; sync.cu measures the H100's, not
+# yet run). Named barriers and wgmma waits count 0 here: the step's period
+# adds the tensor core's time.
 RESULT_LATENCY = {"MUFU": 17, "F2I": 17, "I2F": 17, "FRND": 17, "F2F": 17,
-                  "SHFL": 24}
+                  "SHFL": 24, "SYNCS": 29}
 OPERAND_READ = 2
 
 
