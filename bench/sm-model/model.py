@@ -198,15 +198,18 @@ def pipe_cycles(body):
 
 # Result latency (cycles) of the variable-latency producers a scoreboard
 # tracks: MUFU and SHFL from h100-pipes.txt; the other XU conversions take
-# MUFU's (the same pipe). An mbarrier test (SYNCS.PHASECHK, the K and V
-# slots' full barriers; its branch waits on the result) reads the barrier
-# in shared memory: at least a shared-memory access, 29 cycles on the H800
-# (Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU
-# Architecture", IPDPS 2024, Table IV; sync.cu measures the H100's, not
-# yet run). Named barriers and wgmma waits count 0 here: the step's period
-# adds the tensor core's time.
+# MUFU's (the same pipe). Waits on other roles (mbarrier, named barriers,
+# wgmma) count 0 here: the step's period adds the tensor core's time.
 RESULT_LATENCY = {"MUFU": 17, "F2I": 17, "I2F": 17, "FRND": 17, "F2F": 17,
-                  "SHFL": 24, "SYNCS": 29}
+                  "SHFL": 24}
+# The Hopper consumers' step also waits on its mbarrier tests
+# (SYNCS.PHASECHK, the K and V slots' full barriers; the branch after each
+# waits on its result), which read the barrier in shared memory: at least a
+# shared-memory access, 29 cycles on the H800 (Luo et al., "Benchmarking
+# and Dissecting the Nvidia Hopper GPU Architecture", IPDPS 2024, Table IV;
+# sync.cu measures the H100's, not yet run). Hopper only: blackwell.py keeps
+# RESULT_LATENCY (no sm_100a figure).
+HOPPER_RESULT_LATENCY = dict(RESULT_LATENCY, SYNCS=29)
 OPERAND_READ = 2
 
 
@@ -219,31 +222,33 @@ def earliest_issue(o, next_issue, ready, pipe_free):
     return max(at, pipe_free.get(pipe, 0)) if pipe else at
 
 
-def issue(o, at, ready, pipe_free):
+def issue(o, at, ready, pipe_free, latency=None):
     """Issues `o` at cycle `at`: holds its pipe, sets its scoreboards;
     returns the cycle the warp's next instruction may issue."""
     pipe, cycles = pipe_of(o.op)
     if pipe:
         pipe_free[pipe] = at + cycles
     if o.write_barrier != 7:
-        ready[o.write_barrier] = at + RESULT_LATENCY.get(o.op, 0)
+        ready[o.write_barrier] = at + (RESULT_LATENCY if latency is None
+                                       else latency).get(o.op, 0)
     if o.read_barrier != 7:
         ready[o.read_barrier] = at + OPERAND_READ
     return at + max(o.stall, 1)
 
 
-def single_warp_cycles(body):
+def single_warp_cycles(body, latency=None):
     """One warp alone on its SMSP: ptxas's stall counts, the scoreboard
     waits on variable-latency results, and each pipe's occupancy."""
     t = 0
     ready = [0] * 6
     pipe_free = {}
     for o in body:
-        t = issue(o, earliest_issue(o, t, ready, pipe_free), ready, pipe_free)
+        t = issue(o, earliest_issue(o, t, ready, pipe_free), ready, pipe_free,
+                  latency)
     return t
 
 
-def simulate_smsp(roles, steps=8):
+def simulate_smsp(roles, steps=8, latency=None):
     """Cycles per step of the warps in `roles` sharing one SMSP. Each role
     is a dict: `body`, its instructions per step; `mma`, the tensor-core
     cycles it hands over after its step and waits for before its next (0:
@@ -271,7 +276,7 @@ def simulate_smsp(roles, steps=8):
             t += 1
             continue
         w, o = chosen
-        w["next"] = issue(o, t, w["ready"], pipe_free)
+        w["next"] = issue(o, t, w["ready"], pipe_free, latency)
         w["pc"] += 1
         if w["pc"] == len(w["body"]):
             end = w["next"]
@@ -287,11 +292,12 @@ def simulate_smsp(roles, steps=8):
     return (ends[-1] - ends[half - 1]) / (steps - half)
 
 
-def smsp_period(body, consumers, mma, steps=8):
+def smsp_period(body, consumers, mma, steps=8, latency=None):
     """The Hopper consumers: one warp of each of `consumers` warpgroups on
     one SMSP, each handing its step's GEMMs (`mma` cycles) to the tensor
     core."""
-    return simulate_smsp([{"body": body, "mma": mma}] * consumers, steps)
+    return simulate_smsp([{"body": body, "mma": mma}] * consumers, steps,
+                         latency)
 
 
 def kernel_plans(directory):
@@ -378,8 +384,8 @@ def step_period(plan, body, qk, ov):
     """(period, its parts) of one step of the work tile."""
     k = plan["consumers"]
     mma = 2 * 64 * plan["bn"] * (qk + ov) / TENSOR_FLOP_PER_CLK
-    soft = single_warp_cycles(body)
-    shared = smsp_period(body, k, mma)
+    soft = single_warp_cycles(body, HOPPER_RESULT_LATENCY)
+    shared = smsp_period(body, k, mma, latency=HOPPER_RESULT_LATENCY)
     period = max(k * mma, mma + soft, shared)
     return period, {"mma": mma, "soft": soft, "period": period,
                     "issue": len(body),
