@@ -109,10 +109,13 @@ constexpr int kMmaNGranule = 16;
 int roundDownTo(int value, int granule) { return value / granule * granule; }
 } // namespace
 
-static llvm::LogicalResult validate(const AttnProblem &problem,
-                                    const TargetInfo &target,
-                                    llvm::raw_ostream &whyNot) {
-  llvm::StringRef chip = chipName(target.chip);
+static bool isMlaProblem(const AttnProblem &problem) {
+  return problem.qkDepth == kMlaQkDepth && problem.ovDepth == kMlaOvDepth;
+}
+
+/// At least one head of each kind, the q-heads a multiple of the kv-heads.
+static llvm::LogicalResult validateHeads(const AttnProblem &problem,
+                                         llvm::raw_ostream &whyNot) {
   if (problem.numQHeads < 1 || problem.numKVHeads < 1) {
     whyNot << "attention needs at least one q-head and one kv-head, but got "
            << problem.numQHeads << " q-heads and " << problem.numKVHeads
@@ -126,8 +129,13 @@ static llvm::LogicalResult validate(const AttnProblem &problem,
            << " kv-heads";
     return llvm::failure();
   }
-  if (llvm::failed(validateSizes(problem, whyNot)))
-    return llvm::failure();
+  return llvm::success();
+}
+
+/// Depths of whole TMA rows, within the kernels' limits (or MLA's).
+static llvm::LogicalResult validateDepths(const AttnProblem &problem,
+                                          const TargetInfo &target,
+                                          llvm::raw_ostream &whyNot) {
   // Depths are TMA box rows, so each is a whole number of 16-byte units.
   int granule = target.tmaRowGranuleBytes;
   unsigned bytes = elementBytes(problem.elementType);
@@ -142,14 +150,22 @@ static llvm::LogicalResult validate(const AttnProblem &problem,
       return llvm::failure();
     }
   }
-  bool isMla = problem.qkDepth == kMlaQkDepth && problem.ovDepth == kMlaOvDepth;
-  if (!isMla &&
+  if (!isMlaProblem(problem) &&
       (problem.qkDepth > kMaxHeadDepth || problem.ovDepth > kMaxHeadDepth)) {
     whyNot << "expected head depths of at most " << kMaxHeadDepth
            << " (or MLA 576/512), but got qkDepth " << problem.qkDepth
            << " and ovDepth " << problem.ovDepth;
     return llvm::failure();
   }
+  return llvm::success();
+}
+
+/// What the chip's kernel plans: its consumer warpgroups, MLA, FP8 and the
+/// output type.
+static llvm::LogicalResult validateForChip(const AttnProblem &problem,
+                                           const TargetInfo &target,
+                                           llvm::raw_ostream &whyNot) {
+  llvm::StringRef chip = chipName(target.chip);
   if (problem.consumerWarpgroups != 0 &&
       (target.chip != Chip::SM90a ||
        (problem.consumerWarpgroups != 2 && problem.consumerWarpgroups != 3))) {
@@ -167,7 +183,7 @@ static llvm::LogicalResult validate(const AttnProblem &problem,
            << kMaxThreeConsumerOvDepth << " with consumer-warpgroups=3";
     return llvm::failure();
   }
-  if (isMla && target.chip == Chip::SM90a) {
+  if (isMlaProblem(problem) && target.chip == Chip::SM90a) {
     whyNot << "MLA 576/512 on " << chip
            << " needs O (64 x 512 f32 = 256 registers per thread) split across "
               "warpgroups with P staged in shared memory, which is not "
@@ -187,6 +203,13 @@ static llvm::LogicalResult validate(const AttnProblem &problem,
            << elementTypeName(problem.outputElementType);
     return llvm::failure();
   }
+  return llvm::success();
+}
+
+/// Window bounds in range, a window bounded on a side, a page size exactly
+/// for paged K/V.
+static llvm::LogicalResult validateMaskAndPages(const AttnProblem &problem,
+                                                llvm::raw_ostream &whyNot) {
   if (!limits::isWindowBound(problem.windowLeft) ||
       !limits::isWindowBound(problem.windowRight)) {
     whyNot << "expected window half-widths of 0 to " << limits::kMaxWindow
@@ -213,6 +236,17 @@ static llvm::LogicalResult validate(const AttnProblem &problem,
     return llvm::failure();
   }
   return llvm::success();
+}
+
+static llvm::LogicalResult validate(const AttnProblem &problem,
+                                    const TargetInfo &target,
+                                    llvm::raw_ostream &whyNot) {
+  return llvm::success(
+      llvm::succeeded(validateHeads(problem, whyNot)) &&
+      llvm::succeeded(validateSizes(problem, whyNot)) &&
+      llvm::succeeded(validateDepths(problem, target, whyNot)) &&
+      llvm::succeeded(validateForChip(problem, target, whyNot)) &&
+      llvm::succeeded(validateMaskAndPages(problem, whyNot)));
 }
 
 /// A paged cache whose pages take boxes of their own (kMinPageBoxRows): the
