@@ -5,6 +5,11 @@ autograd.
     backward.py --configs CHIP   the kernel pack's configurations (forward
                                  and backward kernels, for python -m fa4.pack)
     backward.py                  on the GPU, $FA4_CACHE_DIR the pack
+    backward.py --model-kernel   on the CPU, the packed sequences' checks
+                                 with the kernels replaced by models of
+                                 them (the forward's: serving.py's; the
+                                 backward's: its formulas from the
+                                 forward's LSE, model_backward below)
 
 Checks, printing one line each and exiting non-zero on any failure:
 - the matrix (MHA/GQA/MQA, d = 64/96/128/256 and 192/128, bf16/f16, no
@@ -79,6 +84,8 @@ VARLEN = [(True, False), (False, True)]
 VARLEN_LENGTHS = [(5, 9, 9), (0, 4, 4), (37, 50, 41), (1, 20, 20),
                   (30, 12, 12), (16, 0, 0)]
 VARLEN_CONFIG = "bf16:8:2:128:128:%s"
+# Where the packed sequences' check runs: the CPU under --model-kernel.
+DEVICE = "cuda"
 
 
 def mask_text(causal, window):
@@ -192,9 +199,9 @@ def sinks_around_maxima(torch, q, k, scale, seed):
     kh = k.float().repeat_interleave(hq // hkv, dim=2)
     s = torch.einsum("bqhd,bkhd->bhqk", q.float(), kh) * (
         scale or 1.0 / math.sqrt(q.shape[3]))
-    gen = torch.Generator(device="cuda").manual_seed(seed)
+    gen = torch.Generator(device=DEVICE).manual_seed(seed)
     return (s.amax(dim=-1).mean(dim=(0, 2)) +
-            torch.randn(hq, device="cuda", generator=gen))
+            torch.randn(hq, device=DEVICE, generator=gen))
 
 
 def check_case(torch, fa4, row, shape, seed):
@@ -260,22 +267,22 @@ def check_varlen(torch, fa4):
     """flash_attn_varlen_func's gradients, sequence by sequence."""
     failures = 0
     for index, (causal, with_sinks) in enumerate(VARLEN):
-        gen = torch.Generator(device="cuda").manual_seed(70 + index)
+        gen = torch.Generator(device=DEVICE).manual_seed(70 + index)
         lens_q = [l[0] for l in VARLEN_LENGTHS]
         lens_k = [l[1] for l in VARLEN_LENGTHS]
         used = [l[2] for l in VARLEN_LENGTHS]
         tq, tk = sum(lens_q) + 3, sum(lens_k) + 2  # tokens of no sequence
 
         def randn(*shape):
-            return torch.randn(*shape, device="cuda", dtype=torch.bfloat16,
+            return torch.randn(*shape, device=DEVICE, dtype=torch.bfloat16,
                                generator=gen)
         q, k, v, dout = randn(tq, 8, 128), randn(tk, 2, 128), randn(
             tk, 2, 128), randn(tq, 8, 128)
         cu_q = torch.tensor([0] + list(itertools.accumulate(lens_q)),
-                            dtype=torch.int32, device="cuda")
+                            dtype=torch.int32, device=DEVICE)
         cu_k = torch.tensor([0] + list(itertools.accumulate(lens_k)),
-                            dtype=torch.int32, device="cuda")
-        seqused = torch.tensor(used, dtype=torch.int32, device="cuda")
+                            dtype=torch.int32, device=DEVICE)
+        seqused = torch.tensor(used, dtype=torch.int32, device=DEVICE)
         sinks = (sinks_around_maxima(torch, q[None], k[None], None, index)
                  if with_sinks else None)
 
@@ -287,7 +294,7 @@ def check_varlen(torch, fa4):
         def ref_forward(dtype):
             def forward(q, k, v, sinks=None):
                 out = torch.zeros(q.shape[0], 8, 128, dtype=dtype,
-                                  device="cuda")
+                                  device=DEVICE)
                 starts_q = cu_q.tolist()
                 starts_k = cu_k.tolist()
                 for i, n_used in enumerate(used):
@@ -323,6 +330,60 @@ def check_varlen(torch, fa4):
                  " sinks" if with_sinks else "", VARLEN_LENGTHS,
                  ", ".join(parts)))
     return failures
+
+
+def model_backward(torch):
+    """fa4::flash_attn_bwd's kernel modelled on the CPU as the reference
+    backward kernel computes it (D-70): P from the forward's LSE (which
+    holds any sinks), D from the stored O, dS = P (dP - D), the softcap's
+    slope, dK and dV summed over each group; a row without keys gives 0."""
+    def backward(dout, q, k, v, o, lse, causal, window_left, window_right,
+                 softmax_scale, softcap=0.0):
+        b, sq, hq, d = q.shape
+        skv, hkv = k.shape[1], k.shape[2]
+        group = hq // hkv
+        scale = 1 / math.sqrt(d) if softmax_scale < 0 else softmax_scale
+        qd, kd, vd, od, dod = (t.double() for t in (q, k, v, o, dout))
+        kh = kd.repeat_interleave(group, 2)
+        vh = vd.repeat_interleave(group, 2)
+        s = torch.einsum("bqhd,bkhd->bhqk", qd, kh) * scale
+        slope = 1.0
+        if softcap:
+            capped = torch.tanh(s / softcap)
+            s, slope = capped * softcap, 1 - capped * capped
+        visible = visible_keys(torch, sq, skv, causal,
+                               (window_left, window_right), q.device)
+        lse = lse.double()[..., None]
+        p = torch.where(visible & torch.isfinite(lse), torch.exp(s - lse),
+                        torch.zeros((), dtype=torch.float64))
+        dp = torch.einsum("bqhd,bkhd->bhqk", dod, vh)
+        rows = (dod * od).sum(-1).transpose(1, 2)[..., None]
+        ds = p * (dp - rows) * slope
+        dq = torch.einsum("bhqk,bkhd->bqhd", ds, kh) * scale
+        dk = torch.einsum("bhqk,bqhd->bkhd", ds, qd) * scale
+        dv = torch.einsum("bhqk,bqhd->bkhd", p, dod)
+        dk = dk.reshape(b, skv, hkv, group, d).sum(3)
+        dv = dv.reshape(b, skv, hkv, group, -1).sum(3)
+        return tuple(g.to(q.dtype) for g in (dq, dk, dv))
+    return backward
+
+
+def run_model_kernel(torch, fa4):
+    """The packed sequences' checks on the CPU, both kernels modelled."""
+    import importlib.util
+    from fa4 import torch_ops
+    spec = importlib.util.spec_from_file_location(
+        "serving_check", os.path.join(os.path.dirname(
+            os.path.abspath(__file__)), "serving.py"))
+    serving_check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(serving_check)
+    serving_check.model_kernel(torch)  # the forward, "cuda" tensors on CPU
+    torch_ops.flash_attn_bwd = model_backward(torch)
+    global DEVICE
+    DEVICE = "cpu"
+    failures = check_varlen(torch, fa4)
+    print("backward (kernels modelled): %d failure(s)" % failures)
+    return 1 if failures else 0
 
 
 def check_opcheck(torch, fa4):
@@ -439,6 +500,8 @@ def main():
     import torch
     import fa4
     import fa4.hf  # noqa: F401 (registers the attention function)
+    if sys.argv[1:] == ["--model-kernel"]:
+        return run_model_kernel(torch, fa4)
     failures = check_matrix(torch, fa4)
     failures += check_varlen(torch, fa4)
     failures += check_opcheck(torch, fa4)
