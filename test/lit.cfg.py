@@ -82,6 +82,9 @@ elif getattr(config, "fa4_build_runtime", False):
 import importlib.util
 if importlib.util.find_spec("torch") is not None:
     config.available_features.add("torch")
+# transformers, likewise (test/python/backward-torch.test trains a Llama).
+if importlib.util.find_spec("transformers") is not None:
+    config.available_features.add("transformers")
 
 # The wheel (pyproject.toml) built and installed into a fresh venv, with
 # the build tools scripts/install-deps.sh put into .deps/wheel-venv.
