@@ -3,7 +3,8 @@
 // -test-attention-backward: for each attn.attention on tensors in a
 // func.func, the function takes dO (O's type) as a new last argument and
 // also returns dQ, dK and dV, built by AttentionOp::buildBackward (the op
-// made to return LSE first, withLse). The lit tests of the link
+// made to return LSE first, withLse), and an op with sinks their gradient
+// (buildSinksGradient). The lit tests of the link
 // (test/Dialect/Attn/build-backward.mlir) run it; attn-decompose then
 // gives the whole function's meaning.
 //
@@ -51,6 +52,13 @@ struct TestAttentionBackwardPass
       if (failed(backward))
         return signalPassFailure();
       llvm::append_range(gradients, backward->getResults());
+      if (forward.getSinks()) {
+        FailureOr<Value> sinksGradient =
+            forward.buildSinksGradient(rewriter, func.getArguments().back());
+        if (failed(sinksGradient))
+          return signalPassFailure();
+        gradients.push_back(*sinksGradient);
+      }
     }
     // The returned values as they are now (withLse moved O's uses).
     SmallVector<Value> results(returnOp.getOperands());

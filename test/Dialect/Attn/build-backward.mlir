@@ -29,9 +29,23 @@ func.func @with_lse(%q: tensor<?x?x8x64xbf16>, %k: tensor<?x?x8x64xbf16>, %v: te
 
 // -----
 
-// Sinks have no gradient in the backward op yet: refused by name.
+// With sinks, the backward op's dQ, dK and dV stand (the forward's LSE
+// holds the sinks), and buildSinksGradient gives the sinks' own gradient:
+// one generic over (b, i, h, d) reducing all but h, minus exp(sink - LSE)
+// times dO * O.
+// CHECK-LABEL: func.func @sinks(
+// CHECK-SAME: -> (tensor<1x7x4x8xf16>, tensor<1x4x7xf32>, tensor<1x7x4x8xf16>, tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16>, tensor<4xf32>)
+// CHECK: %[[F:.+]]:2 = attn.attention
+// CHECK: attn.attention_backward
+// CHECK: %[[INIT:.+]] = linalg.fill
+// CHECK: %[[DS:.+]] = linalg.generic
+// CHECK-SAME: iterator_types = ["reduction", "reduction", "parallel", "reduction"]
+// CHECK-SAME: ins(%arg2, %[[F]]#1, %arg3, %[[F]]#0 : tensor<4xf32>, tensor<1x4x7xf32>, tensor<1x7x4x8xf16>, tensor<1x7x4x8xf16>) outs(%[[INIT]] : tensor<4xf32>)
+// CHECK: arith.subf
+// CHECK: math.exp
+// CHECK: arith.subf
+// CHECK: return {{.*}}, %[[DS]] :
 func.func @sinks(%q: tensor<1x7x4x8xf16>, %k: tensor<1x5x2x8xf16>, %s: tensor<4xf32>) -> (tensor<1x7x4x8xf16>, tensor<1x4x7xf32>) {
-  // expected-error @+1 {{'attn.attention' op has sinks, whose gradient attn.attention_backward does not give yet}}
   %o, %lse = attn.attention %q, %k, %k sinks(%s : tensor<4xf32>) : tensor<1x7x4x8xf16>, tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16> -> tensor<1x7x4x8xf16>, tensor<1x4x7xf32>
   return %o, %lse : tensor<1x7x4x8xf16>, tensor<1x4x7xf32>
 }

@@ -3,6 +3,11 @@
 #include "fa4/Dialect/Attn/IR/Attn.h"
 #include "fa4/Limits.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
@@ -31,21 +36,78 @@ Value AttentionOp::getLse() {
   return values.size() == 2 ? values[1] : Value();
 }
 
+/// Fails with a diagnostic where `op` has no backward pass: memrefs, FP8,
+/// or no LSE.
+static LogicalResult checkDifferentiable(AttentionOp op) {
+  if (op.hasBufferSemantics())
+    return op.emitOpError() << "has a backward pass on tensors only; this op "
+                               "is on memrefs";
+  if (isa<Float8E4M3FNType>(op.getKeyType().getElementType()))
+    return op.emitOpError()
+           << "has FP8 operands: the backward pass takes bf16 or f16";
+  if (!op.getLse())
+    return op.emitOpError() << "returns no LSE, which its backward pass reads "
+                               "(withLse gives one that does)";
+  return success();
+}
+
+FailureOr<Value> AttentionOp::buildSinksGradient(OpBuilder &builder,
+                                                 Value gradOutput) {
+  if (failed(checkDifferentiable(*this)))
+    return failure();
+  Value sinks = getSinks();
+  if (!sinks)
+    return emitOpError() << "has no sinks, so no sinks' gradient";
+  Location loc = getLoc();
+  auto sinksType = cast<RankedTensorType>(sinks.getType());
+  Type f32 = builder.getF32Type();
+  Value zero =
+      arith::ConstantOp::create(builder, loc, builder.getF32FloatAttr(0));
+  Value init =
+      linalg::FillOp::create(
+          builder, loc, zero,
+          tensor::EmptyOp::create(builder, loc, sinksType.getShape(), f32)
+              .getResult())
+          .getResult(0);
+  // Over (b, i, h, d): dsinks[h] -= exp(sink[h] - lse[b, h, i]) *
+  // dO[b, i, h, d] * O[b, i, h, d].
+  MLIRContext *context = builder.getContext();
+  AffineExpr b, i, h, d;
+  bindDims(context, b, i, h, d);
+  auto map = [&](ArrayRef<AffineExpr> results) {
+    return AffineMap::get(4, 0, results, context);
+  };
+  SmallVector<AffineMap> maps = {map({h}), map({b, h, i}), map({b, i, h, d}),
+                                 map({b, i, h, d}), map({h})};
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators = {
+      IteratorType::reduction, IteratorType::reduction, IteratorType::parallel,
+      IteratorType::reduction};
+  auto generic = linalg::GenericOp::create(
+      builder, loc, TypeRange{sinksType},
+      ValueRange{sinks, getLse(), gradOutput, getOutput()}, ValueRange{init},
+      maps, iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
+        auto widen = [&](Value v) -> Value {
+          return v.getType() == f32 ? v : arith::ExtFOp::create(b, loc, f32, v);
+        };
+        Value share = math::ExpOp::create(
+            b, loc, arith::SubFOp::create(b, loc, args[0], args[1]));
+        Value product = arith::MulFOp::create(
+            b, loc, share,
+            arith::MulFOp::create(b, loc, widen(args[2]), widen(args[3])));
+        linalg::YieldOp::create(
+            b, loc,
+            ValueRange{
+                arith::SubFOp::create(b, loc, args[4], product).getResult()});
+      });
+  return generic.getResult(0);
+}
+
 FailureOr<AttentionBackwardOp> AttentionOp::buildBackward(OpBuilder &builder,
                                                           Value gradOutput) {
-  if (hasBufferSemantics())
-    return emitOpError() << "has a backward pass on tensors only; this op is "
-                            "on memrefs";
-  if (getSinks())
-    return emitOpError() << "has sinks, whose gradient "
-                            "attn.attention_backward does not give yet";
-  if (isa<Float8E4M3FNType>(getKeyType().getElementType()))
-    return emitOpError()
-           << "has FP8 operands: the backward pass takes bf16 or f16";
+  if (failed(checkDifferentiable(*this)))
+    return failure();
   Value lse = getLse();
-  if (!lse)
-    return emitOpError() << "returns no LSE, which its backward pass reads "
-                            "(withLse gives one that does)";
   return AttentionBackwardOp::create(
       builder, getLoc(), getQuery().getType(), getKey().getType(),
       getValue().getType(), gradOutput, getQuery(), getKey(), getValue(),

@@ -122,9 +122,17 @@ def Attn_AttentionOp : Attn_Op<"attention", [AttrSizedOperandSegments,
     /// from this op's Q, K, V, O and LSE with its scale, mask and softcap:
     /// an `attn.attention_backward` whose results are dQ, dK and dV. Fails
     /// with a diagnostic on this op where it has no backward pass: memrefs,
-    /// sinks, FP8, or no LSE (`withLse` gives an op that returns it).
+    /// FP8, or no LSE (`withLse` gives an op that returns it). With sinks,
+    /// dQ, dK and dV hold as they are (LSE holds the sinks); the sinks'
+    /// own gradient is `buildSinksGradient`'s.
     ::llvm::FailureOr<AttentionBackwardOp>
     buildBackward(::mlir::OpBuilder &builder, ::mlir::Value gradOutput);
+    /// The gradient of this op's sinks (f32 [Hq]) for `gradOutput`: minus
+    /// the sum over batches and rows of exp(sink - LSE) * rowsum(dO * O),
+    /// one linalg.generic. Fails as buildBackward does, and where the op
+    /// has no sinks.
+    ::llvm::FailureOr<::mlir::Value>
+    buildSinksGradient(::mlir::OpBuilder &builder, ::mlir::Value gradOutput);
     /// This op if it returns LSE, else an op on tensors that also returns
     /// it, in its place (O's uses move to the new op).
     AttentionOp withLse(::mlir::RewriterBase &rewriter);
