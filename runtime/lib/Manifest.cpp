@@ -475,6 +475,7 @@ private:
   void readDescales(Object &object, Problem &problem);
   void readPass(Object &object, Problem &problem);
   void readTensors(const Value &value, Manifest &manifest);
+  void checkTensorsPresent(const Manifest &manifest);
   void checkServingTensors(const Manifest &manifest);
   TensorAlignment readTensorAlignment(Object &object, bool global);
   void readAlignment(const Value &value, Manifest &manifest);
@@ -870,6 +871,14 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
     alignmentPaths.push_back(alignmentPath);
     manifest.tensors.push_back(std::move(tensor));
   }
+  checkTensorsPresent(manifest);
+  checkServingTensors(manifest);
+}
+
+/// Every tensor the problem names is listed: q, k, v and o, a backward
+/// kernel's dout and gradients, lse, sinks and descales where the problem
+/// has them.
+void ManifestReader::checkTensorsPresent(const Manifest &manifest) {
   for (TensorSlot slot :
        {TensorSlot::Q, TensorSlot::K, TensorSlot::V, TensorSlot::O})
     if (!manifest.findTensor(slot))
@@ -904,7 +913,6 @@ void ManifestReader::readTensors(const Value &value, Manifest &manifest) {
       fail("tensors", std::string("problem.") + kDescaleNames[i] + " is \"" +
                           descaleName(manifest.problem.descales[i]) +
                           "\" but no tensor \"" + kDescaleNames[i] + "\"");
-  checkServingTensors(manifest);
 }
 
 /// The index tensors each serving form needs (seqused_k is optional).
