@@ -211,6 +211,16 @@ class Problem(object):
                            FA4_ERROR_INVALID_ARGUMENT)
         self.backward = backward
 
+    def for_backward(self):
+        """The Problem of this (dense, forward) attention's backward pass:
+        the same chip, dtype, heads, depths, mask, scale, softcap and
+        kernel choice."""
+        return Problem(self.chip, self.dtype, self.num_q_heads,
+                       self.num_kv_heads, self.qk_depth, self.ov_depth,
+                       self.mask, self.window, self.scale, lse=True,
+                       kernel=self.kernel, softcap=self.softcap or 0.0,
+                       backward=True)
+
     def as_dict(self):
         values = {name: getattr(self, name) for name in self._FIELDS}
         values["window"] = list(self.window)

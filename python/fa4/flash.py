@@ -439,15 +439,9 @@ def _backward_kernel_of(q, k, v, causal, window_size, softmax_scale,
            bool(causal), tuple(window_size), softmax_scale, softcap)
     kernel = _by_shape.get(key)
     if kernel is None:
-        forward = problem_for(q, k, v, causal, window_size, softmax_scale,
-                              softcap=softcap)
-        values = forward.as_dict()
-        values.pop("window")
-        kernel = kernel_for(_cache.Problem(
-            window=forward.window, softcap=softcap, backward=True,
-            **{name: values[name] for name in (
-                "chip", "dtype", "num_q_heads", "num_kv_heads", "qk_depth",
-                "ov_depth", "mask", "scale", "kernel")}))
+        kernel = kernel_for(problem_for(
+            q, k, v, causal, window_size, softmax_scale,
+            softcap=softcap).for_backward())
         _by_shape[key] = kernel
     return kernel
 

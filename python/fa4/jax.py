@@ -93,17 +93,6 @@ def _problem(jax, q, k, v, causal, window_size, softmax_scale, softcap):
         window_size, softmax_scale, _chip(jax), softcap)
 
 
-def _backward_problem(forward):
-    """The backward pass's Problem of the forward's attention, as
-    fa4.flash._backward_kernel_of builds it for torch."""
-    values = forward.as_dict()
-    return _cache.Problem(
-        window=forward.window, softcap=forward.softcap or 0.0, backward=True,
-        **{name: values[name] for name in (
-            "chip", "dtype", "num_q_heads", "num_kv_heads", "qk_depth",
-            "ov_depth", "mask", "scale", "kernel")})
-
-
 def _forward(q, k, v, causal, window_size, softmax_scale, softcap):
     """o [b, sq, hq, dv] and lse [b, hq, sq] (f32) of the forward kernel."""
     import jax
@@ -131,8 +120,8 @@ def _backward(causal, window_size, softmax_scale, softcap, saved,
     import jax
     q, k, v, o, lse = saved
     dout, _ = cotangents
-    problem = _backward_problem(_problem(
-        jax, q, k, v, causal, window_size, softmax_scale, softcap))
+    problem = _problem(jax, q, k, v, causal, window_size, softmax_scale,
+                       softcap).for_backward()
     kernel = _flash.kernel_for(problem)
     _register(jax)
     # dO in o's dtype, as the kernel reads it (a cotangent may come in
