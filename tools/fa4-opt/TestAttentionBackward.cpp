@@ -14,7 +14,11 @@
 
 #include "fa4/Dialect/Attn/IR/Attn.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
@@ -25,6 +29,11 @@ struct TestAttentionBackwardPass
     : PassWrapper<TestAttentionBackwardPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestAttentionBackwardPass)
   StringRef getArgument() const final { return "test-attention-backward"; }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    // buildSinksGradient's generic.
+    registry.insert<arith::ArithDialect, linalg::LinalgDialect,
+                    math::MathDialect, tensor::TensorDialect>();
+  }
   StringRef getDescription() const final {
     return "Append each attn.attention's backward pass to its function "
            "(AttentionOp::buildBackward)";

@@ -58,6 +58,16 @@ FailureOr<Value> AttentionOp::buildSinksGradient(OpBuilder &builder,
   Value sinks = getSinks();
   if (!sinks)
     return emitOpError() << "has no sinks, so no sinks' gradient";
+  // The caller's pass loads them (getDependentDialects), as for any builder
+  // of other dialects' ops.
+  MLIRContext *context = builder.getContext();
+  if (!context->getLoadedDialect<arith::ArithDialect>() ||
+      !context->getLoadedDialect<linalg::LinalgDialect>() ||
+      !context->getLoadedDialect<math::MathDialect>() ||
+      !context->getLoadedDialect<tensor::TensorDialect>())
+    return emitOpError() << "builds its sinks' gradient in arith, linalg, "
+                            "math and tensor, which are not loaded: declare "
+                            "them as the calling pass's dependent dialects";
   Location loc = getLoc();
   auto sinksType = cast<RankedTensorType>(sinks.getType());
   Type f32 = builder.getF32Type();
@@ -71,7 +81,6 @@ FailureOr<Value> AttentionOp::buildSinksGradient(OpBuilder &builder,
           .getResult(0);
   // Over (b, i, h, d): dsinks[h] -= exp(sink[h] - lse[b, h, i]) *
   // dO[b, i, h, d] * O[b, i, h, d].
-  MLIRContext *context = builder.getContext();
   AffineExpr b, i, h, d;
   bindDims(context, b, i, h, d);
   auto map = [&](ArrayRef<AffineExpr> results) {

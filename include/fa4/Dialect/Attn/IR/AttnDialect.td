@@ -20,11 +20,6 @@ def Attn_Dialect : Dialect {
     shared-memory plans).
   }];
   let useDefaultAttributePrinterParser = 1;
-  // AttentionOp::buildSinksGradient builds the sinks' gradient in these.
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
-  ];
   let extraClassDeclaration = [{
   private:
     void registerAttributes();

@@ -129,8 +129,9 @@ def Attn_AttentionOp : Attn_Op<"attention", [AttrSizedOperandSegments,
     buildBackward(::mlir::OpBuilder &builder, ::mlir::Value gradOutput);
     /// The gradient of this op's sinks (f32 [Hq]) for `gradOutput`: minus
     /// the sum over batches and rows of exp(sink - LSE) * rowsum(dO * O),
-    /// one linalg.generic. Fails as buildBackward does, and where the op
-    /// has no sinks.
+    /// one linalg.generic. Fails as buildBackward does, where the op has
+    /// no sinks, and where arith, linalg, math or tensor is not loaded
+    /// (the calling pass declares them).
     ::llvm::FailureOr<::mlir::Value>
     buildSinksGradient(::mlir::OpBuilder &builder, ::mlir::Value gradOutput);
     /// This op if it returns LSE, else an op on tensors that also returns
